@@ -1,0 +1,46 @@
+"""donuts_ai: play, search and study the board game Donuts (Bruno Cathala, Funforge 2023).
+
+The public API::
+
+    from donuts_ai import Board, Layout, Rules, perft, random_playouts
+
+Squares are ints 0..35 (a1 = 0, f6 = 35; see :mod:`donuts_ai.squares`); colours are
+0 (Chocolate, moves first) and 1 (Vanilla). The Numba kernels behind it live in the
+private package ``donuts_ai._engine``; a pure-Python statement of the same rules is
+:mod:`donuts_ai.reference`.
+"""
+
+from .analysis import PlayoutStats, perft, random_playouts
+from .board import Board, Outcome, Termination
+from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError
+from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout
+from .rules import Rules
+from .squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
+from .symmetry import SYMMETRY_NAMES
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHOCOLATE",
+    "NUM_ARRANGEMENTS",
+    "SQUARE_NAMES",
+    "SYMMETRY_NAMES",
+    "TILE_FACES",
+    "VANILLA",
+    "Board",
+    "DonutsError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Layout",
+    "LayoutError",
+    "Outcome",
+    "PlayoutStats",
+    "PositionError",
+    "Rules",
+    "RulesError",
+    "Termination",
+    "parse_square",
+    "perft",
+    "random_playouts",
+    "square_name",
+]

@@ -1,0 +1,97 @@
+"""Bit intrinsics and the random-number generator the kernels share.
+
+``popcount``/``ctz``/``clz`` compile to single instructions (LLVM ``ctpop``/``cttz``/
+``ctlz``) rather than loops. The RNG is our own xorshift64* seeded through
+splitmix64, carried as a plain ``uint64`` state through the kernels: it is
+independent of NumPy's and of Numba's per-thread generators, so a seed gives the
+same games on any number of threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of a ``uint64`` (as ``int64``)."""
+    if x != types.uint64:
+        return None
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def ctz(typingctx, x):
+    """Index of the lowest set bit of a non-zero ``uint64``."""
+    if x != types.uint64:
+        return None
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def clz(typingctx, x):
+    """Number of leading zero bits of a non-zero ``uint64``."""
+    if x != types.uint64:
+        return None
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_XS_MULT = np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True)
+def splitmix64(x):
+    """One splitmix64 step: a well-mixed ``uint64`` of ``x`` (used to derive seeds)."""
+    z = x + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rng_seed(seed, stream):
+    """Non-zero xorshift state for game stream ``stream`` of ``seed`` (both ``uint64``)."""
+    s = splitmix64(seed ^ splitmix64(stream))
+    if s == np.uint64(0):
+        s = _GOLDEN
+    return s
+
+
+@njit(cache=True)
+def rng_next(state):
+    """Advance a xorshift64* state; returns (new_state, 64 random bits)."""
+    state ^= state >> np.uint64(12)
+    state ^= state << np.uint64(25)
+    state ^= state >> np.uint64(27)
+    return state, state * _XS_MULT
+
+
+@njit(cache=True)
+def rng_below(state, n):
+    """Advance ``state``; returns (new_state, a random int in [0, n)) for 0 < n < 2**32.
+
+    Lemire's multiply-shift on the top 32 bits: no division, bias below 2**-26.
+    """
+    state, r = rng_next(state)
+    return state, np.int64(((r >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))

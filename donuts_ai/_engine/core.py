@@ -1,0 +1,211 @@
+"""The rules as Numba kernels over ``uint64`` bitboards (see :mod:`.tables` for the layout).
+
+A position is plain values: ``b0``/``b1`` the Chocolate/Vanilla bitboards, ``turn``
+(0/1), ``last`` (square just filled, -1 before the first placement), ``p0``/``p1``
+(donuts placed from each pool), plus the rules: ``n`` donuts per pool and the
+``single`` insertion flag. A layout enters as ``line_masks`` (``uint64[36]``: the
+line through each square in its printed direction).
+
+Kernels take and return plain ints and arrays, hold no Python objects and never
+raise: the Python layer (:class:`donuts_ai.Board`) validates everything first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import clz, ctz, popcount
+from .tables import (
+    FIVE_START_FALLING,
+    FIVE_START_H,
+    FIVE_START_RISING,
+    FIVE_START_V,
+    FULL,
+    NOT_FILE_A,
+    NOT_FILE_F,
+    RAY_DOWN,
+    RAY_UP,
+    STEP1_DOWN,
+    STEP1_UP,
+    STEP2_DOWN,
+    STEP2_UP,
+)
+
+ONGOING = -1
+DRAW = 2  # "winner" code of a drawn game; 0 / 1 are Chocolate / Vanilla
+REASON_FIVE = 0
+REASON_GROUP = 1
+REASON_MAJORITY = 2
+
+_FULL = np.uint64(FULL)
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_NOT_A = np.uint64(NOT_FILE_A)
+_NOT_F = np.uint64(NOT_FILE_F)
+_H = np.uint64(FIVE_START_H)
+_V = np.uint64(FIVE_START_V)
+_R = np.uint64(FIVE_START_RISING)
+_F = np.uint64(FIVE_START_FALLING)
+_S1, _S2, _S3, _S4 = np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4)
+_S5, _S6, _S7 = np.uint64(5), np.uint64(6), np.uint64(7)
+_S10, _S12, _S14, _S15 = np.uint64(10), np.uint64(12), np.uint64(14), np.uint64(15)
+_S18, _S20, _S21, _S24, _S28 = np.uint64(18), np.uint64(20), np.uint64(21), np.uint64(24), np.uint64(28)
+
+
+@njit(cache=True)
+def legal_mask(b0, b1, last, line_masks):
+    """Bitboard of legal squares: the empty squares of the line through ``last``, or every
+    empty square when that line is full or no donut has been placed yet (open pick).
+    Says nothing about whether the game is over: callers check that first."""
+    empty = _FULL & ~(b0 | b1)
+    if last >= 0:
+        on_line = line_masks[last] & empty
+        if on_line != _ZERO:
+            return on_line
+    return empty
+
+
+@njit(cache=True)
+def flips(own, opp, sq, single):
+    """Opponent donuts flipped when the mover (bitboard ``own``, not yet holding ``sq``)
+    places on empty ``sq``.
+
+    Official rule (``single`` false): on each axis, the maximal run of the mover's donuts
+    through ``sq`` is inserted when the squares just beyond both ends hold opponent
+    donuts; exactly those two flip. Variant (``single`` true): only ``o X o`` with no
+    further opponent donut beyond either ``o``.
+    """
+    flipped = _ZERO
+    for axis in range(4):
+        if single:
+            a = STEP1_UP[axis, sq]
+            b = STEP1_DOWN[axis, sq]
+            # Both neighbours opposing, and neither opposing run longer than one.
+            if (opp & a) != _ZERO and (opp & b) != _ZERO:
+                if (opp & (STEP2_UP[axis, sq] | STEP2_DOWN[axis, sq])) == _ZERO:
+                    flipped |= a | b
+            continue
+        # The first non-own square of each ray ends the run; it must be an opponent's.
+        up = RAY_UP[axis, sq] & ~own
+        if up == _ZERO:
+            continue
+        end_up = up & (~up + _ONE)  # nearest = lowest bit on an up ray
+        if (end_up & opp) == _ZERO:
+            continue
+        down = RAY_DOWN[axis, sq] & ~own
+        if down == _ZERO:
+            continue
+        end_down = _ONE << np.uint64(63 - clz(down))  # nearest = highest bit on a down ray
+        if (end_down & opp) != _ZERO:
+            flipped |= end_up | end_down
+    return flipped
+
+
+@njit(cache=True)
+def has_five(bb):
+    """True when ``bb`` holds five (or more) in a row on any line."""
+    h = bb & (bb >> _S1) & (bb >> _S2) & (bb >> _S3) & (bb >> _S4) & _H
+    v = bb & (bb >> _S6) & (bb >> _S12) & (bb >> _S18) & (bb >> _S24) & _V
+    r = bb & (bb >> _S7) & (bb >> _S14) & (bb >> _S21) & (bb >> _S28) & _R
+    f = bb & (bb << _S5) & (bb << _S10) & (bb << _S15) & (bb << _S20) & _F
+    return (h | v | r | f) != _ZERO
+
+
+@njit(cache=True)
+def largest_group(bb):
+    """Size of the largest orthogonally connected group of ``bb`` (bit-parallel flood fill)."""
+    best = 0
+    rest = bb
+    while rest != _ZERO:
+        group = rest & (~rest + _ONE)
+        while True:
+            grown = group | ((group << _S1) & _NOT_A) | ((group >> _S1) & _NOT_F)
+            grown = (grown | (group << _S6) | (group >> _S6)) & rest
+            if grown == group:
+                break
+            group = grown
+        size = popcount(group)
+        if size > best:
+            best = size
+        rest &= ~group
+    return best
+
+
+@njit(cache=True)
+def next_turn(mover, p0, p1, n):
+    """Who moves after ``mover``: the opponent, or ``mover`` again when the opponent's
+    pool is empty; -1 when both pools are empty."""
+    if mover == 0:
+        if p1 < n:
+            return 1
+        if p0 < n:
+            return 0
+    else:
+        if p0 < n:
+            return 0
+        if p1 < n:
+            return 1
+    return -1
+
+
+@njit(cache=True)
+def final_result(b0, b1, p0, p1, n):
+    """(winner, reason) of a position without a five, or (ONGOING, -1).
+
+    A full board goes to the player with more donuts on it; otherwise, once both pools
+    are empty, the larger largest orthogonal group wins; equal counts/sizes draw.
+    """
+    if (b0 | b1) == _FULL:
+        c0, c1 = popcount(b0), popcount(b1)
+        if c0 > c1:
+            return 0, REASON_MAJORITY
+        if c1 > c0:
+            return 1, REASON_MAJORITY
+        return DRAW, REASON_MAJORITY
+    if p0 >= n and p1 >= n:
+        g0, g1 = largest_group(b0), largest_group(b1)
+        if g0 > g1:
+            return 0, REASON_GROUP
+        if g1 > g0:
+            return 1, REASON_GROUP
+        return DRAW, REASON_GROUP
+    return ONGOING, -1
+
+
+@njit(cache=True)
+def play(b0, b1, turn, p0, p1, sq, n, single):
+    """The side to move places on ``sq`` (legal, game not over).
+
+    Returns ``(b0, b1, next_turn, p0, p1, flipped, winner, reason)``; ``next_turn`` is -1
+    and ``winner`` is 0/1/DRAW when the move ends the game, else ``winner`` is ONGOING.
+    The new ``last`` square is ``sq``.
+    """
+    bit = _ONE << np.uint64(sq)
+    if turn == 0:
+        f = flips(b0, b1, sq, single)
+        b0 = b0 | bit | f
+        b1 = b1 & ~f
+        p0 += 1
+        five = has_five(b0)
+    else:
+        f = flips(b1, b0, sq, single)
+        b1 = b1 | bit | f
+        b0 = b0 & ~f
+        p1 += 1
+        five = has_five(b1)
+    # Flips only ever turn donuts to the mover's colour, so only the mover can make five.
+    if five:
+        return b0, b1, -1, p0, p1, f, turn, REASON_FIVE
+    winner, reason = final_result(b0, b1, p0, p1, n)
+    if winner != ONGOING:
+        return b0, b1, -1, p0, p1, f, winner, reason
+    return b0, b1, next_turn(turn, p0, p1, n), p0, p1, f, ONGOING, -1
+
+
+@njit(cache=True)
+def nth_bit(mask, k):
+    """Square index of the ``k``-th lowest set bit of ``mask`` (0-based, k < popcount)."""
+    for _ in range(k):
+        mask &= mask - _ONE
+    return ctz(mask)

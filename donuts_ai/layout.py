@@ -1,0 +1,235 @@
+"""Board layouts: which line is printed on each of the 36 squares.
+
+The physical board is four double-sided 3×3 tiles, each placed in any of the four
+quadrants, either side up, turned any of four ways: 4!·8⁴ = 98,304 arrangements.
+The retail tile faces are not public, so :data:`TILE_FACES` is **our own tile set**:
+eight faces, each mixing all four directions. Any 36-square direction grid is a
+valid layout, made from tiles or not.
+
+Layout text is 6 lines of 6 symbols from ``- | / \\``, the first line rank 6 (the
+top of the board as drawn), e.g. :meth:`Layout.standard`::
+
+    -/|\\|/
+    \\-/-\\|
+    |\\-/|-
+    /-\\|\\/
+    |/-/\\|
+    \\|/-/\\
+"""
+
+from __future__ import annotations
+
+import itertools
+import random as _random
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+from .errors import LayoutError
+from .squares import DIRECTION_SYMBOLS, NUM_SQUARES, SIZE
+from .symmetry import SYMMETRY_NAMES, transform_coords, transform_direction
+
+_SYMBOL_TO_DIRECTION = {s: i for i, s in enumerate(DIRECTION_SYMBOLS)}
+
+#: Our tile set: TILE_FACES[tile][side] is a face, 3 rows of 3 symbols, top row first.
+#: Every face shows all four directions. (Designed for this library; not the retail faces.)
+TILE_FACES: tuple[tuple[tuple[str, str, str], tuple[str, str, str]], ...] = (
+    (("-/|", "\\-/", "|\\-"), ("|\\/", "-|\\", "/-|")),
+    (("\\|/", "/-\\", "-/|"), ("\\|-", "/\\|", "-/\\")),
+    (("|/-", "-\\|", "/|\\"), ("|-/", "\\/|", "-|\\")),
+    (("/-\\", "|\\/", "\\|/"), ("\\/-", "|-\\", "/\\|")),
+)
+NUM_TILES = 4
+SIDES = ("A", "B")
+#: Quadrants in reading order of the drawing.
+QUADRANTS = ("top-left", "top-right", "bottom-left", "bottom-right")
+#: (file, rank) of each quadrant's lower-left square.
+_QUADRANT_ORIGIN = ((0, 3), (3, 3), (0, 0), (3, 0))
+#: Number of tile arrangements: 4! orders × (2 sides × 4 rotations)^4.
+NUM_ARRANGEMENTS = 24 * 8**4
+
+Placement = tuple[int, int, int]  # (tile 0..3, side 0..1, quarter turns clockwise 0..3)
+
+
+def _face_grid(tile: int, side: int, rotation: int) -> dict[tuple[int, int], int]:
+    """Directions of one face turned ``rotation`` quarter turns clockwise, keyed by (x, y) in 0..2."""
+    rows = TILE_FACES[tile][side]
+    grid = {}
+    for row_i, row in enumerate(rows):
+        for x, symbol in enumerate(row):
+            x2, y2, d = x, 2 - row_i, _SYMBOL_TO_DIRECTION[symbol]
+            for _ in range(rotation):
+                x2, y2 = transform_coords(x2, y2, "rot270", size=3)
+                d = transform_direction(d, "rot270")
+            grid[(x2, y2)] = d
+    return grid
+
+
+def _check_placement(position: int, placement: object) -> Placement:
+    try:
+        tile, side, rotation = placement  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise LayoutError(f"quadrant {QUADRANTS[position]}: expected (tile, side, rotation), got {placement!r}") from None
+    if isinstance(side, str):
+        if side.upper() not in SIDES:
+            raise LayoutError(f"quadrant {QUADRANTS[position]}: side must be 'A'/'B' or 0/1, got {side!r}")
+        side = SIDES.index(side.upper())
+    for name, value, bound in (("tile", tile, NUM_TILES), ("side", side, 2), ("rotation", rotation, 4)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < bound:
+            raise LayoutError(f"quadrant {QUADRANTS[position]}: {name} must be an int in 0..{bound - 1}, got {value!r}")
+    return int(tile), int(side), int(rotation)
+
+
+class Layout:
+    """An immutable 6×6 grid of line directions (ints 0..3, see :mod:`donuts_ai.squares`).
+
+    Build one with :meth:`standard`, :meth:`random`, :meth:`random_grid`,
+    :meth:`from_tiles`, :meth:`from_text` or ``Layout(directions)`` with 36 ints
+    indexed by square (a1 = 0). Equal grids compare and hash equal.
+    """
+
+    __slots__ = ("_directions", "_line_masks", "arrangement")
+
+    def __init__(self, directions: Sequence[int], arrangement: tuple[Placement, ...] | None = None):
+        try:
+            dirs = tuple(int(d) for d in directions)
+        except (TypeError, ValueError):
+            raise LayoutError("layout directions must be a sequence of 36 ints in 0..3") from None
+        if len(dirs) != NUM_SQUARES:
+            raise LayoutError(f"layout needs 36 directions, got {len(dirs)}")
+        bad = [d for d in dirs if not 0 <= d <= 3]
+        if bad:
+            raise LayoutError(f"layout direction must be in 0..3, got {bad[0]}")
+        self._directions = dirs
+        self._line_masks: np.ndarray | None = None
+        #: The tile arrangement this layout was built from, if any.
+        self.arrangement = arrangement
+
+    # --- constructors -------------------------------------------------------------
+    @classmethod
+    def from_tiles(cls, arrangement: Sequence[Placement]) -> Layout:
+        """Layout of four tiles, one ``(tile, side, rotation)`` per quadrant in the order of
+        :data:`QUADRANTS` (top-left, top-right, bottom-left, bottom-right).
+
+        ``tile`` 0..3, each used once; ``side`` 0/1 or ``"A"``/``"B"``; ``rotation`` quarter
+        turns clockwise 0..3. Raises :class:`LayoutError` on anything else.
+        """
+        try:
+            placements = list(arrangement)
+        except TypeError:
+            raise LayoutError(f"arrangement must be a sequence of 4 placements, got {arrangement!r}") from None
+        if len(placements) != 4:
+            raise LayoutError(f"arrangement needs 4 placements (one per quadrant), got {len(placements)}")
+        checked = tuple(_check_placement(i, p) for i, p in enumerate(placements))
+        tiles = [p[0] for p in checked]
+        if sorted(tiles) != list(range(NUM_TILES)):
+            raise LayoutError(f"each of the 4 tiles must be used once, got tiles {tiles}")
+        dirs = [0] * NUM_SQUARES
+        for (ox, oy), (tile, side, rotation) in zip(_QUADRANT_ORIGIN, checked, strict=True):
+            for (x, y), d in _face_grid(tile, side, rotation).items():
+                dirs[(oy + y) * SIZE + ox + x] = d
+        return cls(dirs, arrangement=checked)
+
+    @classmethod
+    def standard(cls) -> Layout:
+        """The fixed standard layout: tiles 0..3 in reading order, side A, unturned."""
+        return cls.from_tiles([(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)])
+
+    @classmethod
+    def random(cls, seed: int | None = None) -> Layout:
+        """A uniformly random tile arrangement (order, sides and rotations) drawn from ``seed``."""
+        rng = _random.Random(seed)
+        order = list(range(NUM_TILES))
+        rng.shuffle(order)
+        return cls.from_tiles([(t, rng.randrange(2), rng.randrange(4)) for t in order])
+
+    @classmethod
+    def random_grid(cls, seed: int | None = None) -> Layout:
+        """A uniformly random direction on each square (not made from tiles), drawn from ``seed``."""
+        rng = _random.Random(seed)
+        return cls([rng.randrange(4) for _ in range(NUM_SQUARES)])
+
+    @classmethod
+    def from_text(cls, text: str) -> Layout:
+        """Parse 6 lines of 6 symbols (``- | / \\``), first line rank 6. Spaces are ignored."""
+        if not isinstance(text, str):
+            raise LayoutError(f"layout text must be a str, got {type(text).__name__}")
+        lines = [line.replace(" ", "").replace("\t", "") for line in text.strip().splitlines()]
+        lines = [line for line in lines if line]
+        if len(lines) != SIZE:
+            raise LayoutError(f"layout text needs 6 lines of 6 symbols, got {len(lines)} lines")
+        dirs = [0] * NUM_SQUARES
+        for row_i, line in enumerate(lines):
+            if len(line) != SIZE:
+                raise LayoutError(f"layout text line {row_i + 1} needs 6 symbols, got {len(line)}: {line!r}")
+            for x, symbol in enumerate(line):
+                if symbol not in _SYMBOL_TO_DIRECTION:
+                    raise LayoutError(f"layout text line {row_i + 1}: {symbol!r} is not one of - | / \\")
+                dirs[(SIZE - 1 - row_i) * SIZE + x] = _SYMBOL_TO_DIRECTION[symbol]
+        return cls(dirs)
+
+    @staticmethod
+    def arrangements() -> Iterator[tuple[Placement, ...]]:
+        """Every tile arrangement (:data:`NUM_ARRANGEMENTS` of them), in a fixed order."""
+        for order in itertools.permutations(range(NUM_TILES)):
+            for orient in itertools.product(range(8), repeat=4):
+                yield tuple((t, o // 4, o % 4) for t, o in zip(order, orient, strict=True))
+
+    # --- views --------------------------------------------------------------------
+    @property
+    def directions(self) -> tuple[int, ...]:
+        """Direction (0..3) of each square, indexed by square (a1 = 0)."""
+        return self._directions
+
+    def direction(self, sq: int) -> int:
+        return self._directions[sq]
+
+    def symbol(self, sq: int) -> str:
+        return DIRECTION_SYMBOLS[self._directions[sq]]
+
+    @property
+    def line_masks(self) -> np.ndarray:
+        """``uint64[36]``: bitboard of the whole line through each square in its printed
+        direction (the square included) — what the kernels take."""
+        if self._line_masks is None:
+            from ._engine.tables import LINE_MASK
+
+            masks = np.array([LINE_MASK[d, sq] for sq, d in enumerate(self._directions)], dtype=np.uint64)
+            masks.setflags(write=False)
+            self._line_masks = masks
+        return self._line_masks
+
+    def to_text(self) -> str:
+        rows = []
+        for rank in range(SIZE - 1, -1, -1):
+            rows.append("".join(DIRECTION_SYMBOLS[self._directions[rank * SIZE + f]] for f in range(SIZE)))
+        return "\n".join(rows)
+
+    def transform(self, sym: str) -> Layout:
+        """This layout under one of the 8 board symmetries (lines turned with the squares)."""
+        dirs = [0] * NUM_SQUARES
+        for sq, d in enumerate(self._directions):
+            x, y = transform_coords(sq % SIZE, sq // SIZE, sym)
+            dirs[y * SIZE + x] = transform_direction(d, sym)
+        return Layout(dirs)
+
+    def symmetries(self) -> list[str]:
+        """Names of the symmetries that map this layout onto itself (always includes identity)."""
+        return [s for s in SYMMETRY_NAMES if self.transform(s) == self]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and other._directions == self._directions
+
+    def __hash__(self) -> int:
+        return hash(self._directions)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"Layout.from_text({self.to_text()!r})"
+
+    def _repr_svg_(self) -> str:
+        from .svg import board_svg
+
+        return board_svg(self)
