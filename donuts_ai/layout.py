@@ -1,4 +1,4 @@
-"""Board layouts: which line is printed on each of the 36 squares.
+r"""Board layouts: which line is printed on each of the 36 squares.
 
 The physical board is four double-sided 3×3 tiles, each placed in any of the four
 quadrants, either side up, turned any of four ways: 4!·8⁴ = 98,304 arrangements.
@@ -6,15 +6,15 @@ The retail tile faces are not public, so :data:`TILE_FACES` is **our own tile se
 eight faces, each mixing all four directions. Any 36-square direction grid is a
 valid layout, made from tiles or not.
 
-Layout text is 6 lines of 6 symbols from ``- | / \\``, the first line rank 6 (the
+Layout text is 6 lines of 6 symbols from ``- | / \``, the first line rank 6 (the
 top of the board as drawn), e.g. :meth:`Layout.standard`::
 
-    -/|\\|/
-    \\-/-\\|
-    |\\-/|-
-    /-\\|\\/
-    |/-/\\|
-    \\|/-/\\
+    -/|\|/
+    \-//-\
+    |\--/|
+    |/-/-\
+    -\||\/
+    /|\\|/
 """
 
 from __future__ import annotations

@@ -1,0 +1,5 @@
+import sys
+
+from benchmarks.engine import main
+
+sys.exit(main())

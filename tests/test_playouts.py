@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import pytest
+
+from donuts_ai import Board, DonutsError, Layout, Rules, random_playouts
+from donuts_ai import reference as ref
+
+
+def test_totals_add_up_and_are_plausible():
+    stats = random_playouts(Layout.standard(), 20_000, seed=1)
+    assert stats.chocolate_wins + stats.vanilla_wins + stats.draws == stats.n_games == 20_000
+    assert stats.ends_by_five + stats.ends_by_group + stats.ends_by_majority == 20_000
+    assert stats.ends_by_majority == 0  # 15 donuts each cannot fill 36 squares
+    assert 9 <= stats.mean_plies <= 30  # a five needs >= 9 plies; 30 is both pools
+
+
+def test_same_seed_same_games_serial_or_parallel():
+    a = random_playouts(Layout.random(4), 10_000, seed=42)
+    b = random_playouts(Layout.random(4), 10_000, seed=42)
+    c = random_playouts(Layout.random(4), 10_000, seed=42, parallel=True)
+    d = random_playouts(Layout.random(4), 10_000, seed=43)
+    assert a == b == c
+    assert a != d
+    e = random_playouts(Layout.random(4), 10_000, seed=None)
+    assert e.seed is not None and random_playouts(Layout.random(4), 10_000, seed=e.seed) == e
+
+
+def test_playouts_from_a_board_and_variants():
+    board = Board(Layout.standard(), Rules(donuts=18))
+    board.push("c3")
+    stats = random_playouts(board, 2_000, seed=7)
+    assert stats.n_games == 2_000 and stats.mean_plies >= 9
+    single = random_playouts(Layout.standard(), 2_000, seed=7, rules=Rules(insertion="single"))
+    assert single.n_games == 2_000
+
+
+def test_engine_and_reference_agree_on_the_statistics():
+    """Different random streams, same game: win rates agree within sampling error."""
+    layout = Layout.random_grid(9)
+    fast = random_playouts(layout, 200_000, seed=3)
+    slow = ref.random_playouts(layout, 1_000, seed=3)
+    p_fast = fast.chocolate_wins / fast.n_games
+    p_slow = slow["wins"][0] / 1_000
+    assert abs(p_fast - p_slow) < 5 * (0.25 / 1_000) ** 0.5
+    assert abs(fast.mean_plies - slow["mean_plies"]) < 1.5
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"n_games": -1}, "n_games must be an int >= 0"),
+        ({"n_games": 1.5}, "n_games must be an int"),
+        ({"n_games": 10, "seed": "x"}, "seed must be an int or None"),
+    ],
+)
+def test_bad_arguments(kwargs, message):
+    with pytest.raises(DonutsError, match=message):
+        random_playouts(Layout.standard(), **kwargs)
+
+
+def test_bad_sources():
+    with pytest.raises(ValueError, match="needs a Layout or a Board"):
+        random_playouts("standard", 10, seed=1)
+    finished = Board.from_fen("------,------,------,------,------,------ ....../....../....../....../....../ccccc. - a1 5 0")
+    with pytest.raises(DonutsError, match="already over"):
+        random_playouts(finished, 10, seed=1)
+    with pytest.raises(DonutsError, match="rules given twice"):
+        random_playouts(Board(), 10, seed=1, rules=Rules(donuts=18))
+
+
+def test_zero_games():
+    stats = random_playouts(Layout.standard(), 0, seed=1)
+    assert stats.n_games == 0 and stats.mean_plies == 0.0
