@@ -71,3 +71,37 @@ def test_bad_sources():
 def test_zero_games():
     stats = random_playouts(Layout.standard(), 0, seed=1)
     assert stats.n_games == 0 and stats.mean_plies == 0.0
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(insertion="single"), Rules(donuts=18), Rules(donuts=36)], ids=repr)
+@pytest.mark.parametrize("with_forfeit", [False, True])
+def test_playout_kernel_plays_the_same_games_as_the_board(rules, with_forfeit):
+    """The unrolled playout kernel, replayed move by move through Board.push with the
+    same random stream: identical games, so identical totals."""
+    import numpy as np
+
+    from donuts_ai._engine.bits import rng_below, rng_seed
+    from donuts_ai._engine.core import nth_bit
+
+    start = Board(Layout.random_grid(21), rules)
+    if with_forfeit:  # uneven pools: the player with donuts left moves again at the end
+        start.push("c3")
+        start.forfeit()
+    n_games, seed = 300, 99
+    wins, draws, plies = [0, 0], 0, 0
+    rng = rng_seed(np.uint64(seed), np.uint64(0))
+    for _ in range(n_games):
+        board = start.copy(stack=False)
+        while not board.is_game_over():
+            mask = board.legal_mask()
+            rng, k = rng_below(np.uint64(rng), mask.bit_count())  # a Python int would compile int64 shifts
+            board.push(int(nth_bit(np.uint64(mask), k)))
+            plies += 1
+        winner = board.outcome().winner
+        if winner is None:
+            draws += 1
+        else:
+            wins[winner] += 1
+    stats = random_playouts(start, n_games, seed=seed)
+    assert (stats.chocolate_wins, stats.vanilla_wins, stats.draws) == (wins[0], wins[1], draws)
+    assert stats.mean_plies == plies / n_games

@@ -4,6 +4,10 @@ Public kernels (all ``@njit(cache=True)``; plain ints/arrays in and out, never r
 ``legal_mask``, ``flips``, ``has_five``, ``largest_group``, ``next_turn``,
 ``final_result``, ``play``, ``playout``, ``random_playouts``,
 ``random_playouts_parallel``, ``perft``.
+
+Pass bitboards and RNG states as ``np.uint64``: Numba boxes a returned ``uint64`` as
+a Python int, and a Python int passed back in compiles an ``int64`` specialization
+whose shifts sign-extend. (The bit layout is drawn in :mod:`.tables`.)
 """
 
 from .core import (

@@ -12,9 +12,12 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import popcount, rng_below, rng_seed
-from .core import DRAW, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, legal_mask, nth_bit, play
+from .core import DRAW, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, final_result, flips, has_five, legal_mask, nth_bit
+from .tables import FULL
 
 CHUNK = 4096
+_ONE = np.uint64(1)
+_FULL = np.uint64(FULL)
 # Columns of the totals array the kernels return.
 WINS0, WINS1, DRAWS, PLIES, ENDS_FIVE, ENDS_GROUP, ENDS_MAJORITY = range(7)
 NUM_TOTALS = 7
@@ -24,17 +27,40 @@ NUM_TOTALS = 7
 def playout(line_masks, b0, b1, turn, last, p0, p1, n, single, rng):
     """Play random moves from a position that is not over.
 
-    Returns ``(winner, reason, plies, rng)`` with ``winner`` 0, 1 or DRAW."""
+    Returns ``(winner, reason, plies, rng)`` with ``winner`` 0, 1 or DRAW.
+
+    The loop keeps the mover's and the opponent's bitboards (``own``/``opp``) and swaps
+    them when the turn passes, rather than branching on the colour every ply: it is
+    :func:`core.play` unrolled for speed, and the tests hold the two to the same games.
+    """
+    if turn == 0:
+        own, opp, p_own, p_opp = b0, b1, p0, p1
+    else:
+        own, opp, p_own, p_opp = b1, b0, p1, p0
+    side = turn
     plies = 0
     while True:
-        moves = legal_mask(b0, b1, last, line_masks)
+        moves = legal_mask(own, opp, last, line_masks)
         rng, k = rng_below(rng, popcount(moves))
         sq = nth_bit(moves, k)
-        b0, b1, turn, p0, p1, _, winner, reason = play(b0, b1, turn, p0, p1, sq, n, single)
+        f = flips(own, opp, sq, single)
+        own |= (_ONE << np.uint64(sq)) | f
+        opp &= ~f
+        p_own += 1
         last = sq
         plies += 1
-        if turn < 0:
+        if has_five(own):
+            return side, REASON_FIVE, plies, rng
+        if (own | opp) == _FULL or (p_own >= n and p_opp >= n):
+            if side == 0:
+                winner, reason = final_result(own, opp, p_own, p_opp, n)
+            else:
+                winner, reason = final_result(opp, own, p_opp, p_own, n)
             return winner, reason, plies, rng
+        if p_opp < n:  # the opponent moves next; otherwise their pool is empty and we go again
+            own, opp = opp, own
+            p_own, p_opp = p_opp, p_own
+            side = 1 - side
 
 
 @njit(cache=True)
