@@ -11,6 +11,7 @@ private package ``donuts_ai._engine``; a pure-Python statement of the same rules
 """
 
 from .analysis import PlayoutStats, perft, random_playouts
+from .solver import MoveValue, Solution, Solver, analyze, solve
 from .board import Board, Outcome, Termination
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout
@@ -31,6 +32,11 @@ __all__ = [
     "DonutsError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "MoveValue",
+    "Solution",
+    "Solver",
+    "analyze",
+    "solve",
     "Layout",
     "LayoutError",
     "Outcome",

@@ -35,14 +35,13 @@ _VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 class Solution:
     """The solved value of a position for the side to move.
 
-    ``value`` +1 (win), 0 (draw) or -1 (loss); ``best_move`` a square name (``None``
-    only from :func:`analyze`'s per-move entries, where ``move`` says which);
-    ``distance`` plies to the end of the game under best play; ``nodes`` searched and
-    ``seconds`` taken (cumulative for this call)."""
+    ``value`` +1 (win), 0 (draw) or -1 (loss); ``best_move`` a square name;
+    ``distance`` plies to the end of the game under best play (``None`` when solved
+    with ``distance=False``); ``nodes`` searched and ``seconds`` taken by this call."""
 
     value: int
-    distance: int
-    best_move: str | None
+    distance: int | None
+    best_move: str
     nodes: int
     seconds: float
 
@@ -53,7 +52,9 @@ class Solution:
     @property
     def score(self) -> int:
         """One number ordering outcomes: wins sooner > wins later > draw > losses later > sooner."""
-        return 0 if self.value == 0 else self.value * (S.WIN - self.distance)
+        if self.value == 0 or self.distance is None:
+            return self.value
+        return self.value * (S.WIN - self.distance)
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,26 @@ def _remaining_plies(board_state, n: int) -> int:
     """Plies until a drawn game ends: both pools empty, or the board full."""
     b0, b1, _, _, p0, p1 = board_state
     return min(2 * n - p0 - p1, 36 - (int(b0) | int(b1)).bit_count())
+
+
+def _candidate_scores(state, n: int, winning: bool) -> list[int]:
+    """Every score a won (``winning``) or lost game could have from ``state``, ascending.
+
+    The players alternate while both have donuts, then the one with donuts left moves
+    on. Own wins come on own placements (a five) or at the last ply; losses on the
+    opponent's placements, or at the last ply, or on our own last placement when it
+    ends the game."""
+    own, opp, _, p_own, p_opp = state
+    left = [n - p_own, n - p_opp]
+    end = min(left[0] + left[1], 36 - (int(own) | int(opp)).bit_count())
+    mover, scores = 0, []  # 0 = the side to move in ``state``
+    for ply in range(1, end + 1):
+        left[mover] -= 1
+        if (mover == 0) == winning or ply == end:
+            scores.append(S.WIN - ply if winning else -(S.WIN - ply))
+        if left[1 - mover] > 0:
+            mover = 1 - mover
+    return sorted(scores)
 
 
 class Solver:
@@ -132,44 +153,60 @@ class Solver:
         score = self._search(lm, state, n, single, -1, 1)
         if score == 0:
             return 0
-        # Narrow the distance with null windows; fail-soft results jump ahead.
-        own, opp, _, p_own, p_opp = state
-        longest = 2 * n - p_own - p_opp
+        # Only some distances are possible: the winner's own placements (a five) and the
+        # game's last ply (largest group or majority). Binary-search those with null
+        # windows; each fail-soft result also discards every candidate it passes.
+        candidates = _candidate_scores(state, n, winning=score > 0)
         if score > 0:
-            lo, hi = max(score, S.WIN - longest), S.WIN - 1
+            candidates = [c for c in candidates if c >= score]
         else:
-            lo, hi = -(S.WIN - 1), min(score, -(S.WIN - longest))
-        while lo < hi:
-            med = lo + (hi - lo) // 2
-            r = self._search(lm, state, n, single, med, med + 1)
-            if r > med:
-                lo = r
+            candidates = [c for c in candidates if c <= score]
+        while len(candidates) > 1:
+            v = candidates[len(candidates) // 2]  # test "score >= v"
+            r = self._search(lm, state, n, single, v - 1, v)
+            if r >= v:
+                candidates = [c for c in candidates if c >= max(r, v)]
             else:
-                hi = r
-        return lo
+                candidates = [c for c in candidates if c <= r]
+        return candidates[0]
 
-    def _move_score(self, lm, state, sq, n, single) -> int:
-        """Exact root-relative score, for the mover, of playing ``sq`` from ``state``."""
+    def _wdl(self, lm, state, n, single) -> int:
+        """+1, 0 or -1: who wins a position that is not over (own to move)."""
+        score = self._search(lm, state, n, single, -1, 1)
+        return (score > 0) - (score < 0)
+
+    @staticmethod
+    def _child(state, sq, n, single):
+        """After ``sq``: (final score or None, child state, sign of the child's score for us)."""
         own, opp, last, p_own, p_opp = state
         # play() works in colours; here colour 0 is "own".
         b_own, b_opp, nxt, q_own, q_opp, _, winner, _ = play(own, opp, 0, p_own, p_opp, sq, n, single)
         if winner != -1:
-            return 0 if winner == 2 else (S.WIN - 1 if winner == 0 else -(S.WIN - 1))
+            return (0 if winner == 2 else (S.WIN - 1 if winner == 0 else -(S.WIN - 1))), None, 0
         # Kernels return uint64 boxed as Python ints: re-wrap, or Numba compiles int64 shifts.
         b_own, b_opp = np.uint64(b_own), np.uint64(b_opp)
         if nxt == 1:
-            child = self._exact(lm, (b_opp, b_own, sq, q_opp, q_own), n, single)
-            sign = -1
-        else:
-            child = self._exact(lm, (b_own, b_opp, sq, q_own, q_opp), n, single)
-            sign = 1
-        score = sign * child
+            return None, (b_opp, b_own, sq, q_opp, q_own), -1
+        return None, (b_own, b_opp, sq, q_own, q_opp), 1
+
+    def _move_score(self, lm, state, sq, n, single) -> int:
+        """Exact root-relative score, for the mover, of playing ``sq`` from ``state``."""
+        final, child, sign = self._child(state, sq, n, single)
+        if final is not None:
+            return final
+        score = sign * self._exact(lm, child, n, single)
         # One ply further from this root than from the child's.
         if score > S.MATE_BOUND:
             score -= 1
         elif score < -S.MATE_BOUND:
             score += 1
         return score
+
+    def _move_wdl(self, lm, state, sq, n, single) -> int:
+        final, child, sign = self._child(state, sq, n, single)
+        if final is not None:
+            return (final > 0) - (final < 0)
+        return sign * self._wdl(lm, child, n, single)
 
     @staticmethod
     def _root(board: Board):
@@ -179,31 +216,38 @@ class Solver:
         return (b1, b0, last, p1, p0)
 
     # --- public ------------------------------------------------------------------------
-    def solve(self, board: Board) -> Solution:
-        """Value, best move and distance for the side to move of ``board`` (not over)."""
+    def solve(self, board: Board, distance: bool = True) -> Solution:
+        """Value, best move and distance for the side to move of ``board`` (not over).
+
+        With ``distance=False`` only the value is proved, and ``best_move`` is a move
+        that keeps it (not necessarily the fastest win); ``distance`` is then ``None``.
+        Raises :class:`~donuts_ai.errors.DonutsError` when the game is over."""
         self._prepare(board)
         t, nodes0 = time.perf_counter(), self.nodes
         lm, n, single = board.layout.line_masks, board.rules.donuts, board.rules.single
         state = self._root(board)
-        score = self._exact(lm, state, n, single)
+        if distance:
+            target = self._exact(lm, state, n, single)
+            achieves = self._move_score
+        else:
+            target = self._wdl(lm, state, n, single)
+            achieves = self._move_wdl
         own, opp, last, p_own, p_opp = state
         candidates = board.legal_squares()
         first = int(S.tt_move(self._tt, own, opp, last, p_own, p_opp))
         if first in candidates:
             candidates.remove(first)
             candidates.insert(0, first)
-        best = None
-        for sq in candidates:
-            if self._move_score(lm, state, sq, n, single) == score:
-                best = sq
-                break
-        assert best is not None, "a move must achieve the position's value"
-        value, distance = _score_to_value(score, _remaining_plies(board.kernel_state(), n))
-        return Solution(value, distance, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
+        best = next(sq for sq in candidates if achieves(lm, state, sq, n, single) == target)
+        if distance:
+            value, dist = _score_to_value(target, _remaining_plies(board.kernel_state(), n))
+        else:
+            value, dist = target, None
+        return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
 
     def analyze(self, board: Board) -> list[MoveValue]:
-        """The exact value of every legal move for the side to move, best first
-        (ties in square order)."""
+        """The exact value and distance of every legal move for the side to move, best
+        first (ties in square order)."""
         self._prepare(board)
         lm, n, single = board.layout.line_masks, board.rules.donuts, board.rules.single
         state = self._root(board)
@@ -213,8 +257,8 @@ class Solver:
             after = board.copy(stack=False)
             after.push(sq)
             remaining = 1 + (0 if after.is_game_over() else _remaining_plies(after.kernel_state(), n))
-            value, distance = _score_to_value(score, remaining)
-            out.append(MoveValue(SQUARE_NAMES[sq], value, distance))
+            value, dist = _score_to_value(score, remaining)
+            out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
         out.sort(key=lambda mv: -mv.score)
         return out
 
@@ -229,9 +273,9 @@ def _default_solver() -> Solver:
     return _default
 
 
-def solve(board: Board) -> Solution:
-    """Solve ``board`` exactly (see :class:`Solver`); uses a shared default solver."""
-    return _default_solver().solve(board)
+def solve(board: Board, distance: bool = True) -> Solution:
+    """Solve ``board`` exactly (see :meth:`Solver.solve`); uses a shared default solver."""
+    return _default_solver().solve(board, distance)
 
 
 def analyze(board: Board) -> list[MoveValue]:

@@ -113,6 +113,38 @@ def has_five(bb):
 
 
 @njit(cache=True)
+def threats(me, empty):
+    """Empty squares where ``me`` would complete five in a row by placing alone (flips
+    ignored), all found at once: for each line direction and each position ``j`` of the
+    missing square in a five-window, AND the window's other four squares of ``me``."""
+    out = _ZERO
+    # Right (step 1), up (6), up-right (7): windows start on the FIVE_START masks and
+    # their squares are start + i * step, read by shifting right.
+    for step, start in ((_S1, _H), (_S6, _V), (_S7, _R)):
+        m0 = me
+        m1 = me >> step
+        m2 = me >> (step + step)
+        m3 = me >> (step * _S3)
+        m4 = me >> (step * _S4)
+        out |= (start & m1 & m2 & m3 & m4 & empty)
+        out |= (start & m0 & m2 & m3 & m4 & (empty >> step)) << step
+        out |= (start & m0 & m1 & m3 & m4 & (empty >> (step + step))) << (step + step)
+        out |= (start & m0 & m1 & m2 & m4 & (empty >> (step * _S3))) << (step * _S3)
+        out |= (start & m0 & m1 & m2 & m3 & (empty >> (step * _S4))) << (step * _S4)
+    # Down-right (step -5): squares start - 5 i, read by shifting left.
+    m1 = me << _S5
+    m2 = me << _S10
+    m3 = me << _S15
+    m4 = me << _S20
+    out |= _F & m1 & m2 & m3 & m4 & empty
+    out |= (_F & me & m2 & m3 & m4 & (empty << _S5)) >> _S5
+    out |= (_F & me & m1 & m3 & m4 & (empty << _S10)) >> _S10
+    out |= (_F & me & m1 & m2 & m4 & (empty << _S15)) >> _S15
+    out |= (_F & me & m1 & m2 & m3 & (empty << _S20)) >> _S20
+    return out & empty
+
+
+@njit(cache=True)
 def largest_group(bb):
     """Size of the largest orthogonally connected group of ``bb`` (bit-parallel flood fill)."""
     best = 0

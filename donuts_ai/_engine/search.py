@@ -23,11 +23,11 @@ Node order within a position (why each step prunes):
    moves that leave the opponent few replies (a narrow reply line is refuted or
    proved fast) and for our own five-threats.
 
-The transposition table is a tuple of arrays (one entry per index, always replaced,
-bounds merged when the same position is stored again at the same depth):
-``key_a`` = own | (last + 1) << 36 | placed_own << 43 (uint64), ``key_b`` = opp |
-placed_opp << 36 (uint64), ``lower``/``upper`` (int16 bounds), ``move`` (int8),
-``depth`` (int8). The two keys hold the whole position, so there are no false hits.
+The transposition table is one ``uint64[size, 3]`` array (an entry per index, always
+replaced, bounds merged when the same position is stored again at the same depth):
+``key_a`` = own | (last + 1) << 36 | placed_own << 43, ``key_b`` = opp | placed_opp <<
+36, and a data word packing the lower and upper bounds, the best move and the depth.
+The two keys hold the whole position, so there are no false hits.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from .bits import ctz, popcount
-from .core import final_result, flips, has_five, largest_group, legal_mask
+from .core import final_result, flips, has_five, largest_group, legal_mask, threats
 from .tables import FIVE_WINDOWS, FULL
 
 WIN = 10_000
@@ -45,9 +45,15 @@ MATE_BOUND = WIN - 1_000  # |score| above this is a win/loss, not an evaluation
 MAX_PLY = 80
 EXACT_DEPTH = 100  # a depth beyond any game's remaining plies: exact solving
 
-# stats array slots
-NODES, NODE_LIMIT, ABORTED = 0, 1, 2
-NUM_STATS = 3
+# Workspace layout (see new_context); stats slots are offsets from _STATS.
+_HIST = 0
+_KILL = _HIST + 36
+_MOVES = _KILL + 2 * MAX_PLY
+_KEYS = _MOVES + 36 * MAX_PLY
+_FLIPS = _KEYS + 36 * MAX_PLY
+_STATS = _FLIPS + 36 * MAX_PLY
+NODES, NODE_LIMIT, ABORTED = _STATS, _STATS + 1, _STATS + 2
+_WS_SIZE = _STATS + 3
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -61,27 +67,19 @@ _EVAL_WEIGHTS = np.array([0, 1, 4, 16, 64, 0], dtype=np.int64)  # by own donuts 
 
 
 def new_table(bits: int):
-    """A transposition table of ``2**bits`` entries (about 22 bytes each)."""
-    size = 1 << bits
-    return (
-        np.zeros(size, dtype=np.uint64),  # key_a
-        np.zeros(size, dtype=np.uint64),  # key_b
-        np.zeros(size, dtype=np.int16),  # lower bound
-        np.zeros(size, dtype=np.int16),  # upper bound
-        np.full(size, -1, dtype=np.int8),  # best move
-        np.full(size, -1, dtype=np.int8),  # depth (-1 = empty)
-    )
+    """A transposition table of ``2**bits`` entries, ``uint64[size, 3]`` (24 bytes each,
+    one cache line per probe): key_a, key_b, and the packed data word."""
+    return np.zeros((1 << bits, 3), dtype=np.uint64)
 
 
 def new_context():
-    """Per-search scratch: (history[36], killers[MAX_PLY, 2], move buffer, key buffer, stats)."""
-    return (
-        np.zeros(36, dtype=np.int64),
-        np.full((MAX_PLY, 2), -1, dtype=np.int64),
-        np.zeros((MAX_PLY, 36), dtype=np.int64),  # (ply, slot) candidate squares
-        np.zeros((MAX_PLY, 36), dtype=np.int64),  # (ply, slot) ordering keys
-        np.zeros(NUM_STATS, dtype=np.int64),
-    )
+    """Per-search scratch space: one int64 array (passing one array down the recursion
+    instead of several keeps each call cheap). Regions: history[36] of cut-offs per
+    square, killers[MAX_PLY, 2], and per ply the candidate moves, their ordering keys
+    and the flips of each legal move ([MAX_PLY, 36] each), then the stats."""
+    ws = np.zeros(_WS_SIZE, dtype=np.int64)
+    ws[_KILL : _KILL + 2 * MAX_PLY] = -1
+    return ws
 
 
 @njit(cache=True)
@@ -113,22 +111,52 @@ def _index(key_a, key_b, mask):
 
 
 @njit(cache=True)
+def _pack(lower, upper, move, depth):
+    # data word: lower + 2**15 (16 bits) | upper + 2**15 (16) | move + 1 (8) | depth + 1 (8)
+    return (
+        np.uint64(lower + 32768)
+        | (np.uint64(upper + 32768) << np.uint64(16))
+        | (np.uint64(move + 1) << np.uint64(32))
+        | (np.uint64(depth + 1) << np.uint64(40))
+    )
+
+
+@njit(cache=True)
+def _lower(data):
+    return np.int64(data & np.uint64(0xFFFF)) - 32768
+
+
+@njit(cache=True)
+def _upper(data):
+    return np.int64((data >> np.uint64(16)) & np.uint64(0xFFFF)) - 32768
+
+
+@njit(cache=True)
+def _move(data):
+    return np.int64((data >> np.uint64(32)) & np.uint64(0xFF)) - 1
+
+
+@njit(cache=True)
+def _depth(data):
+    return np.int64((data >> np.uint64(40)) & np.uint64(0xFF)) - 1
+
+
+@njit(cache=True)
 def _store(tt, idx, key_a, key_b, lower, upper, move, depth, ply):
-    k_a, k_b, t_lo, t_hi, t_mv, t_dp = tt
     lo = _to_tt(lower, ply)
     hi = _to_tt(upper, ply)
-    if k_a[idx] == key_a and k_b[idx] == key_b and t_dp[idx] == depth:
-        # Same position, same depth: both searches' bounds hold, keep the tighter.
-        lo = max(lo, np.int64(t_lo[idx]))
-        hi = min(hi, np.int64(t_hi[idx]))
+    depth = min(depth, 127)
+    if tt[idx, 0] == key_a and tt[idx, 1] == key_b:
+        old = tt[idx, 2]
+        if _depth(old) == depth:
+            # Same position, same depth: both searches' bounds hold, keep the tighter.
+            lo = max(lo, _lower(old))
+            hi = min(hi, _upper(old))
         if move < 0:
-            move = t_mv[idx]
-    k_a[idx] = key_a
-    k_b[idx] = key_b
-    t_lo[idx] = lo
-    t_hi[idx] = hi
-    t_mv[idx] = move
-    t_dp[idx] = min(depth, 127)
+            move = _move(old)
+    tt[idx, 0] = key_a
+    tt[idx, 1] = key_b
+    tt[idx, 2] = _pack(lo, hi, move, depth)
 
 
 @njit(cache=True)
@@ -183,29 +211,39 @@ def negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, ply, alpha, beta
     Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound. Sets
     ``stats[ABORTED]`` and returns 0 once ``stats[NODES]`` reaches ``stats[NODE_LIMIT]``.
     """
-    history, killers, move_buf, key_buf, stats = ctx
-    stats[NODES] += 1
-    if stats[NODES] >= stats[NODE_LIMIT]:
-        stats[ABORTED] = 1
+    ws = ctx
+    ws[NODES] += 1
+    if ws[NODES] >= ws[NODE_LIMIT]:
+        ws[ABORTED] = 1
         return 0
+    row = ply * 36  # this ply's slots in the move/key/flip regions
 
-    # Nothing scores better than winning with the next move.
-    best_possible = WIN - (ply + 1)
-    if beta > best_possible:
-        beta = best_possible
+    # Mate-distance pruning. Nothing scores better than a five with our next move. We
+    # can lose no sooner than to the opponent's next move, or on our own placement if
+    # it ends the game. In a null-window test "win by ply d?" this cuts every node
+    # past the horizon at once.
+    stones = popcount(own | opp)
+    own_move_ends = (p_own + 1 >= n and p_opp >= n) or stones + 1 >= 36
+    if beta > WIN - (ply + 1):
+        beta = WIN - (ply + 1)
         if alpha >= beta:
             return beta
+    worst_possible = -(WIN - (ply + 1)) if own_move_ends else -(WIN - (ply + 2))
+    if alpha < worst_possible:
+        alpha = worst_possible
+        if alpha >= beta:
+            return alpha
 
-    k_a, k_b, t_lo, t_hi, t_mv, t_dp = tt
     key_a = own | (np.uint64(last + 1) << _S36) | (np.uint64(p_own) << _S43)
     key_b = opp | (np.uint64(p_opp) << _S36)
-    idx = _index(key_a, key_b, k_a.shape[0] - 1)
+    idx = _index(key_a, key_b, tt.shape[0] - 1)
     tt_move = -1
-    if k_a[idx] == key_a and k_b[idx] == key_b:
-        tt_move = t_mv[idx]
-        if t_dp[idx] >= depth:
-            lo = _from_tt(np.int64(t_lo[idx]), ply)
-            hi = _from_tt(np.int64(t_hi[idx]), ply)
+    if tt[idx, 0] == key_a and tt[idx, 1] == key_b:
+        data = tt[idx, 2]
+        tt_move = _move(data)
+        if _depth(data) >= depth:
+            lo = _from_tt(_lower(data), ply)
+            hi = _from_tt(_upper(data), ply)
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -216,58 +254,96 @@ def negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, ply, alpha, beta
                 alpha = lo
             if hi < beta:
                 beta = hi
-    alpha0 = alpha
 
     moves = legal_mask(own, opp, last, lm)
+    empty = _FULL & ~(own | opp)
+    # A five with our next move? Squares completing one without flips come from one
+    # bit-parallel pass; flips only ever add donuts to the mover, so those are wins.
+    # Moves that flip are checked one by one. Flips are kept for the passes below.
+    wins = moves & threats(own, empty)
+    if wins != _ZERO:
+        score = WIN - (ply + 1)
+        _store(tt, idx, key_a, key_b, score, score, ctz(wins), 127, ply)
+        return score
+    n_moves = 0
+    m = moves
+    while m != _ZERO:
+        sq = ctz(m)
+        m &= m - _ONE
+        f = flips(own, opp, sq, single)
+        if f != _ZERO and has_five(own | (_ONE << np.uint64(sq)) | f):
+            score = WIN - (ply + 1)
+            _store(tt, idx, key_a, key_b, score, score, sq, 127, ply)
+            return score
+        ws[_FLIPS + row + n_moves] = np.int64(f)
+        n_moves += 1
+
+    # No five now: the best left is a five with our move after next, unless the game
+    # ends sooner (our placement or the opponent's reply empties the pools or fills
+    # the board) or the opponent's pool is empty (we move again at once). If even that
+    # cannot reach alpha, skip the rest (fail low).
+    if own_move_ends:
+        best_possible = WIN - (ply + 1)
+    elif p_opp >= n or stones + 2 >= 36 or (p_own + 1 >= n and p_opp + 1 >= n):
+        best_possible = WIN - (ply + 2)
+    else:
+        best_possible = WIN - (ply + 3)
+    if best_possible <= alpha:
+        return best_possible
+    if beta > best_possible:
+        beta = best_possible
+    alpha0 = alpha
+
+    opp_threats = threats(opp, empty)
     best = -INF
     best_move = -1
     n_open = 0
     m = moves
-    # Pass 1: wins now, game-ending moves and moves that hand the opponent a five.
+    i = 0
+    # Pass 1: moves that end the game and moves that hand the opponent a five have
+    # exact values; the rest are "open" and get an ordering key.
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
-        bit = _ONE << np.uint64(sq)
-        f = flips(own, opp, sq, single)
-        new_own = own | bit | f
+        f = np.uint64(ws[_FLIPS + row + i])
+        i += 1
+        new_own = own | (_ONE << np.uint64(sq)) | f
         new_opp = opp & ~f
-        if has_five(new_own):
-            score = WIN - (ply + 1)
-            _store(tt, idx, key_a, key_b, score, score, sq, 127, ply)
-            return score
         q_own = p_own + 1
         if (new_own | new_opp) == _FULL or (q_own >= n and p_opp >= n):
             score = end_score(new_own, new_opp, q_own, p_opp, n, ply + 1)
         elif p_opp < n:
             replies = legal_mask(new_opp, new_own, sq, lm)
-            if can_win_now(new_opp, new_own, replies, single):
+            hits = replies & opp_threats
+            if hits != _ZERO and can_win_now(new_opp, new_own, hits, single):
                 score = -(WIN - (ply + 2))
             else:
-                # Open move: ordering key. Fewer opponent replies first; history; TT and killers on top.
-                key = history[sq] - 64 * popcount(replies)
+                # Fewer opponent replies first (a narrow line is refuted or proved
+                # fast); history of cut-offs; the TT move and killers on top.
+                key = ws[_HIST + sq] - 64 * popcount(replies)
                 if sq == tt_move:
                     key += 1 << 40
-                elif sq == killers[ply, 0] or sq == killers[ply, 1]:
+                elif sq == ws[_KILL + 2 * ply] or sq == ws[_KILL + 2 * ply + 1]:
                     key += 1 << 30
-                move_buf[ply, n_open] = sq
-                key_buf[ply, n_open] = key
+                ws[_MOVES + row + n_open] = sq
+                ws[_KEYS + row + n_open] = key
                 n_open += 1
                 continue
         else:
             # The opponent's pool is empty: we move again. Always searched.
-            move_buf[ply, n_open] = sq
-            key_buf[ply, n_open] = (1 << 40) if sq == tt_move else history[sq]
+            ws[_MOVES + row + n_open] = sq
+            ws[_KEYS + row + n_open] = (1 << 40) if sq == tt_move else ws[_HIST + sq]
             n_open += 1
             continue
         if score > best:
             best = score
             best_move = sq
 
-    if best >= beta or n_open == 0:
-        if n_open == 0:
-            _store(tt, idx, key_a, key_b, best, best, best_move, 127, ply)
-        else:
-            _store(tt, idx, key_a, key_b, best, INF, best_move, depth, ply)
+    if n_open == 0:
+        _store(tt, idx, key_a, key_b, best, best, best_move, 127, ply)
+        return best
+    if best >= beta:
+        _store(tt, idx, key_a, key_b, best, INF, best_move, depth, ply)
         return best
     if best > alpha:
         alpha = best
@@ -281,27 +357,26 @@ def negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, ply, alpha, beta
 
     # Insertion sort of the open moves by key, descending (at most 36 of them).
     for i in range(1, n_open):
-        ks = key_buf[ply, i]
-        ms = move_buf[ply, i]
+        ks = ws[_KEYS + row + i]
+        ms = ws[_MOVES + row + i]
         j = i - 1
-        while j >= 0 and key_buf[ply, j] < ks:
-            key_buf[ply, j + 1] = key_buf[ply, j]
-            move_buf[ply, j + 1] = move_buf[ply, j]
+        while j >= 0 and ws[_KEYS + row + j] < ks:
+            ws[_KEYS + row + j + 1] = ws[_KEYS + row + j]
+            ws[_MOVES + row + j + 1] = ws[_MOVES + row + j]
             j -= 1
-        key_buf[ply, j + 1] = ks
-        move_buf[ply, j + 1] = ms
+        ws[_KEYS + row + j + 1] = ks
+        ws[_MOVES + row + j + 1] = ms
 
     for i in range(n_open):
-        sq = move_buf[ply, i]
-        bit = _ONE << np.uint64(sq)
+        sq = ws[_MOVES + row + i]
         f = flips(own, opp, sq, single)
-        new_own = own | bit | f
+        new_own = own | (_ONE << np.uint64(sq)) | f
         new_opp = opp & ~f
         if p_opp < n:
             score = -negamax(lm, new_opp, new_own, sq, p_opp, p_own + 1, n, single, depth - 1, ply + 1, -beta, -alpha, tt, ctx)
         else:
             score = negamax(lm, new_own, new_opp, sq, p_own + 1, p_opp, n, single, depth - 1, ply + 1, alpha, beta, tt, ctx)
-        if stats[ABORTED]:
+        if ws[ABORTED]:
             return 0
         if score > best:
             best = score
@@ -310,10 +385,10 @@ def negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, ply, alpha, beta
                 alpha = score
                 if alpha >= beta:
                     # Cut-off: remember the refutation for sibling positions.
-                    if killers[ply, 0] != sq:
-                        killers[ply, 1] = killers[ply, 0]
-                        killers[ply, 0] = sq
-                    history[sq] += depth * depth if depth < 40 else 1600
+                    if ws[_KILL + 2 * ply] != sq:
+                        ws[_KILL + 2 * ply + 1] = ws[_KILL + 2 * ply]
+                        ws[_KILL + 2 * ply] = sq
+                    ws[_HIST + sq] += depth * depth if depth < 40 else 1600
                     break
 
     if best <= alpha0:
@@ -328,21 +403,24 @@ def negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, ply, alpha, beta
 @njit(cache=True)
 def search_root(lm, own, opp, last, p_own, p_opp, n, single, depth, alpha, beta, tt, ctx, node_limit):
     """Negamax at the root (ply 0) with a fresh node count: returns (score, nodes, aborted)."""
-    stats = ctx[4]
-    stats[NODES] = 0
-    stats[NODE_LIMIT] = node_limit
-    stats[ABORTED] = 0
-    score = negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, 0, alpha, beta, tt, ctx)
-    return score, stats[NODES], stats[ABORTED] != 0
+    ctx[NODES] = 0
+    ctx[NODE_LIMIT] = node_limit
+    ctx[ABORTED] = 0
+    # A literal 0 would compile a second specialization of negamax (ply: Literal[int]),
+    # and Numba's on-disk cache mishandles recursion across specializations (segfault,
+    # numba issue #6061/#6713). Every argument must have the recursive call's types.
+    root_ply = np.int64(0)
+    score = negamax(lm, own, opp, np.int64(last), np.int64(p_own), np.int64(p_opp), np.int64(n), single, np.int64(depth),
+                    root_ply, np.int64(alpha), np.int64(beta), tt, ctx)
+    return score, ctx[NODES], ctx[ABORTED] != 0
 
 
 @njit(cache=True)
 def tt_move(tt, own, opp, last, p_own, p_opp):
     """The best move stored for a position, or -1."""
-    k_a, k_b, _, _, t_mv, _ = tt
     key_a = own | (np.uint64(last + 1) << _S36) | (np.uint64(p_own) << _S43)
     key_b = opp | (np.uint64(p_opp) << _S36)
-    idx = _index(key_a, key_b, k_a.shape[0] - 1)
-    if k_a[idx] == key_a and k_b[idx] == key_b:
-        return np.int64(t_mv[idx])
+    idx = _index(key_a, key_b, tt.shape[0] - 1)
+    if tt[idx, 0] == key_a and tt[idx, 1] == key_b:
+        return _move(tt[idx, 2])
     return -1

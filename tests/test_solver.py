@@ -1,0 +1,128 @@
+"""The exact solver against brute-force minimax over the pure-Python reference."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from donuts_ai import Board, DonutsError, Layout, Rules
+from donuts_ai._engine.search import WIN
+from donuts_ai.reference import ReferenceGame
+from donuts_ai.solver import Solver, analyze, solve
+
+from .helpers import reference_of
+
+
+def minimax(game: ReferenceGame, ply: int = 0) -> int:
+    """Root-relative score for the side to move: WIN - p for a win on ply p, -(WIN - p)
+    for a loss, 0 for a draw; the best is taken over every legal move."""
+    mover = game.turn
+    best = None
+    for sq in game.legal_moves():
+        child = ReferenceGame.from_state(game.layout, game.rules, game.cells, game.turn, game.last, game.placed)
+        child.play(sq)
+        if child.over:
+            score = 0 if child.winner is None else (WIN - (ply + 1)) * (1 if child.winner == mover else -1)
+        else:
+            score = minimax(child, ply + 1) * (1 if child.turn == mover else -1)
+        best = score if best is None else max(best, score)
+    return best
+
+
+def late_position(seed: int, rules: Rules, plies_left: int, forfeits: bool) -> Board | None:
+    """A random game stopped ``plies_left`` placements before both pools are empty."""
+    rng = random.Random(seed)
+    board = Board(Layout.random_grid(seed) if seed % 2 else Layout.random(seed), rules)
+    while not board.is_game_over() and 2 * rules.donuts - sum(board.placed) > plies_left:
+        if forfeits and rng.random() < 0.1:
+            board.forfeit()
+        else:
+            board.push(rng.choice(board.legal_moves()))
+    return None if board.is_game_over() else board.copy(stack=False)
+
+
+cases = st.tuples(
+    st.integers(0, 10**6),
+    st.sampled_from([Rules(), Rules(insertion="single"), Rules(donuts=5), Rules(donuts=18)]),
+    st.integers(1, 5),
+    st.booleans(),
+)
+
+
+@settings(max_examples=60)
+@given(cases)
+def test_solve_and_analyze_equal_brute_force_minimax(case):
+    seed, rules, plies_left, forfeits = case
+    board = late_position(seed, rules, plies_left, forfeits)
+    if board is None:
+        return
+    expected = minimax(reference_of(board))
+    solver = Solver(tt_bits=16)
+    solution = solver.solve(board)
+    assert solution.score == expected
+    assert solution.value == (expected > 0) - (expected < 0)
+    assert solver.solve(board, distance=False).value == solution.value
+    moves = solver.analyze(board)
+    assert sorted(m.move for m in moves) == sorted(board.legal_moves())
+    assert moves[0].score == expected  # analyze's best move has the position's value
+    assert solution.best_move in [m.move for m in moves if m.score == expected]
+    # Each move's value is the brute-force value of the position after it.
+    for mv in moves:
+        after = board.copy()
+        after.push(mv.move)
+        if after.is_game_over():
+            o = after.outcome()
+            direct = 0 if o.winner is None else (WIN - 1) * (1 if o.winner == board.turn else -1)
+        else:
+            child = minimax(reference_of(after))
+            sign = 1 if after.turn == board.turn else -1
+            direct = sign * child
+            direct -= (direct > 0) - (direct < 0)  # one ply further from the root
+        assert mv.score == direct, mv
+
+
+def test_solve_the_empty_board_of_one_layout():
+    solution = solve(Board(Layout.random_grid(1)))
+    assert (solution.result, solution.distance) == ("win", 25)
+    board = Board(Layout.random_grid(1))
+    board.push(solution.best_move)
+    reply = solve(board)
+    assert reply.value == -1 and reply.distance == 24  # the loser goes as long as it can
+
+
+def test_a_win_in_one_and_a_forced_loss():
+    # Chocolate to move completes a1..e1.
+    fen = "------,------,------,------,------,------ ....../....../....../....../vvvv../cccc.. c d1 4 4"
+    solution = solve(Board.from_fen(fen))
+    assert (solution.value, solution.distance, solution.best_move) == (1, 1, "e1")
+    moves = analyze(Board.from_fen(fen))
+    assert moves[0].move == "e1" and moves[0].distance == 1
+
+
+def test_errors():
+    finished = Board.from_fen("------,------,------,------,------,------ ....../....../....../....../....../ccccc. - a1 5 0")
+    with pytest.raises(DonutsError, match="game is over"):
+        solve(finished)
+    with pytest.raises(DonutsError, match="tt_bits"):
+        Solver(tt_bits=3)
+
+
+def test_solver_runs_from_the_on_disk_cache(tmp_path):
+    """Numba's cache mishandles recursive kernels compiled in two specializations
+    (a segfault on the second run): run the solver twice in fresh processes."""
+    code = (
+        "from donuts_ai import Board, Layout, solve\n"
+        "b = Board(Layout.random_grid(3))\n"
+        "for m in ('a1', 'a2', 'c2', 'c5', 'e5', 'f4'): b.push(m) if b.is_legal(m) else b.push(b.legal_moves()[0])\n"
+        "print(solve(b).result)\n"
+    )
+    env = {"NUMBA_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
+    assert first.stdout == second.stdout
