@@ -11,11 +11,11 @@ private package ``donuts_ai._engine``; a pure-Python statement of the same rules
 """
 
 from .analysis import PlayoutStats, perft, random_playouts
-from .solver import MoveValue, Solution, Solver, analyze, solve
 from .board import Board, Outcome, Termination
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout
 from .rules import Rules
+from .solver import MoveValue, Solution, Solver, analyze, solve
 from .squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
 from .symmetry import SYMMETRY_NAMES
 
