@@ -348,6 +348,22 @@ def negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, ply, alpha, beta
     if best > alpha:
         alpha = best
 
+    # One ply deeper mate-distance bound: after a move that leaves the opponent no five
+    # at all, we cannot lose before ply + 4 (if we still hold a donut for ply + 3 and the
+    # game cannot end sooner). When that alone reaches beta, one such move proves the
+    # cut-off without searching it: the horizon of every "win by ply d?" test moves in.
+    if p_opp < n and p_own + 1 < n and 2 * n - p_own - p_opp > 3 and stones + 3 < 36:
+        survive = -(WIN - (ply + 4))
+        if survive >= beta:
+            for i in range(n_open):
+                sq = ws[_MOVES + row + i]
+                f = flips(own, opp, sq, single)
+                new_own = own | (_ONE << np.uint64(sq)) | f
+                new_opp = opp & ~f
+                if not can_win_now(new_opp, new_own, legal_mask(new_opp, new_own, sq, lm), single):
+                    _store(tt, idx, key_a, key_b, survive, INF, sq, depth, ply)
+                    return survive
+
     if depth <= 0:
         # Horizon: the open moves are not searched; a heuristic value stands in for them.
         score = evaluate(own, opp, p_own, p_opp, n)
