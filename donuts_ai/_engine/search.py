@@ -440,3 +440,53 @@ def tt_move(tt, own, opp, last, p_own, p_opp):
     if tt[idx, 0] == key_a and tt[idx, 1] == key_b:
         return _move(tt[idx, 2])
     return -1
+
+
+@njit(cache=True)
+def search_moves(lm, own, opp, last, p_own, p_opp, n, single, depth, tt, ctx, node_limit, first_move):
+    """Depth-limited search of every root move (``first_move`` first, if legal), full
+    window. Returns (best_move, best_score, nodes, aborted); after an abort the result
+    covers only the moves finished before it."""
+    ctx[NODES] = 0
+    ctx[NODE_LIMIT] = node_limit
+    ctx[ABORTED] = 0
+    moves = legal_mask(own, opp, last, lm)
+    best = -INF
+    best_move = -1
+    alpha = np.int64(-INF)
+    beta = np.int64(INF)
+    n = np.int64(n)
+    depth = np.int64(depth)
+    order = moves
+    if first_move >= 0 and (moves >> np.uint64(first_move)) & _ONE:
+        order = moves & ~(_ONE << np.uint64(first_move))
+    k = -1 if order != moves else 0
+    while True:
+        if k == -1:
+            sq = np.int64(first_move)
+        else:
+            if order == _ZERO:
+                break
+            sq = ctz(order)
+            order &= order - _ONE
+        k += 1
+        f = flips(own, opp, sq, single)
+        new_own = own | (_ONE << np.uint64(sq)) | f
+        new_opp = opp & ~f
+        q_own = np.int64(p_own + 1)
+        if has_five(new_own):
+            score = WIN - 1
+        elif (new_own | new_opp) == _FULL or (q_own >= n and p_opp >= n):
+            score = end_score(new_own, new_opp, q_own, p_opp, n, 1)
+        elif p_opp < n:
+            score = -negamax(lm, new_opp, new_own, sq, np.int64(p_opp), q_own, n, single, depth - 1, np.int64(1), -beta, -alpha, tt, ctx)
+        else:
+            score = negamax(lm, new_own, new_opp, sq, q_own, np.int64(p_opp), n, single, depth - 1, np.int64(1), alpha, beta, tt, ctx)
+        if ctx[ABORTED]:
+            break
+        if score > best:
+            best = score
+            best_move = sq
+            if score > alpha:
+                alpha = score
+    return best_move, best, ctx[NODES], ctx[ABORTED] != 0

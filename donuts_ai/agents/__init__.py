@@ -1,0 +1,22 @@
+"""Players: every agent implements the :class:`Agent` protocol.
+
+``select_move(board, time_left=None) -> str``, ``reset(seed=None)``, ``name``, ``seed``.
+
+- :class:`RandomAgent` — uniformly random legal moves.
+- :class:`GreedyAgent` — one ply: wins now, avoids handing over a five, prefers flips and long lines.
+- :class:`AlphaBetaAgent` — iterative-deepening negamax with a transposition table.
+- :class:`MCTSAgent` — UCT with random playouts and MCTS-Solver, tree in Numba arrays.
+- :class:`SolverAgent` — perfect play from the exact solver.
+"""
+
+from .alphabeta import AlphaBetaAgent
+from .base import Agent
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
+from .random_agent import RandomAgent
+from .solver_agent import SolverAgent
+
+#: Agent classes by their ``kind`` (the name used in agent specs such as ``mcts:time_limit=0.1``).
+AGENTS = {cls.kind: cls for cls in (RandomAgent, GreedyAgent, AlphaBetaAgent, MCTSAgent, SolverAgent)}
+
+__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "SolverAgent"]

@@ -1,0 +1,15 @@
+"""RandomAgent: a uniformly random legal move."""
+
+from __future__ import annotations
+
+from ..board import Board
+from .base import Agent
+
+
+class RandomAgent(Agent):
+    """Plays a uniformly random legal move, drawn from its seeded stream."""
+
+    kind = "random"
+
+    def _select(self, board: Board, time_left: float | None) -> str:
+        return self.rng.choice(board.legal_moves())
