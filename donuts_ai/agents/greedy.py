@@ -50,7 +50,7 @@ class GreedyAgent(Agent):
                 safe = 1
             else:
                 replies = E.legal_mask(np.uint64(own), np.uint64(opp), sq, lm)
-                safe = 0 if can_win_now(np.uint64(opp), np.uint64(own), replies, rules.single) else 2
+                safe = 0 if can_win_now(np.uint64(opp), np.uint64(own), np.uint64(replies), rules.single) else 2
             key = (safe, len(squares_of(int(flipped))), run_length(own, sq), self.rng.random())
             if best_key is None or key > best_key:
                 best_key, best_sq = key, sq

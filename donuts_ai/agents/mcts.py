@@ -110,7 +110,8 @@ class MCTSAgent(Agent):
         else:
             deadline = start + seconds
             cap = None if self.iterations is None else self.iterations // self.workers
-            chunk, done = 64, 0
+            run(1)  # at least one iteration, which expands the root
+            chunk, done = 64, 1
             while True:
                 left = deadline - now()
                 if left <= 0 or (cap is not None and done >= cap):
@@ -123,7 +124,7 @@ class MCTSAgent(Agent):
                 chunk = max(16, min(int(rate * min(left, 0.02)), 1 << 16))  # ~20 ms a call
                 if self._root_proven():
                     break
-        move = self._choose()
+        move = self._choose() or self.rng.choice(board.legal_moves())
         self.last_info = {
             "iterations": int(meta[:, M.M_ITERS].sum()) - iters0,
             "seconds": now() - start,
@@ -143,7 +144,7 @@ class MCTSAgent(Agent):
         visits, reward, first, count, move, mover, proven, meta = self._forest
         return all(proven[t, meta[t, M.M_ROOT]] != M.UNKNOWN for t in range(self.workers))
 
-    def _choose(self) -> str:
+    def _choose(self) -> str | None:
         totals: dict[int, int] = {}
         proven: dict[int, int] = {}
         for t in range(self.workers):
@@ -156,5 +157,7 @@ class MCTSAgent(Agent):
         if wins:
             return SQUARE_NAMES[min(wins)]
         candidates = [m for m in totals if proven.get(m) != -1] or list(totals)
+        if not candidates:
+            return None  # the root was never expanded (a full tree)
         best = max(candidates, key=lambda m: (totals[m], -m))
         return SQUARE_NAMES[best]
