@@ -25,7 +25,7 @@ from .board import Board
 from .errors import DonutsError
 from .layout import Layout
 from .rules import Rules
-from .squares import SQUARE_NAMES
+from .squares import SQUARE_NAMES, squares_of
 
 WIN, LOSS, DRAW = 1, -1, 0
 _VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
@@ -140,24 +140,49 @@ class Solver:
         self._game = None
 
     # --- kernel calls on raw states ---------------------------------------------------
-    def _search(self, lm, state, n, single, alpha, beta) -> int:
+    def _search(self, lm, state, n, single, alpha, beta, node_limit: int = 1 << 62) -> int | None:
+        """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit."""
         own, opp, last, p_own, p_opp = state
-        score, nodes, _ = S.search_root(
-            lm, own, opp, last, p_own, p_opp, n, single, S.EXACT_DEPTH, alpha, beta, self._tt, self._ctx, 1 << 62
+        score, nodes, aborted = S.search_root(
+            lm, own, opp, last, p_own, p_opp, n, single, S.EXACT_DEPTH, alpha, beta, self._tt, self._ctx, node_limit
         )
         self.nodes += int(nodes)
-        return int(score)
+        return None if aborted else int(score)
 
-    def _exact(self, lm, state, n, single) -> int:
-        """Exact root-relative score of a position that is not over (own to move)."""
+    def _wdl_root(self, lm, state, n, single) -> tuple[int, int]:
+        """(value, a move keeping it) of a position that is not over (own to move)."""
         score = self._search(lm, state, n, single, -1, 1)
-        if score == 0:
+        value = (score > 0) - (score < 0)
+        own, opp, last, p_own, p_opp = state
+        moves = squares_of(int(S.legal_mask(own, opp, last, lm)))
+        first = int(S.tt_move(self._tt, own, opp, last, p_own, p_opp))
+        moves.sort(key=lambda sq: sq != first)  # the table's move proved the value: try it first
+        for sq in moves:
+            final, child, sign = self._child(state, sq, n, single)
+            if final is None:
+                child_score = self._search(lm, child, n, single, -1, 1)
+                v = sign * ((child_score > 0) - (child_score < 0))
+            else:
+                v = (final > 0) - (final < 0)
+            if v == value:
+                return value, sq
+        raise AssertionError("a move must keep the position's value")
+
+    def _exact(self, lm, state, n, single, value: int | None = None) -> int:
+        """Exact root-relative score of a position that is not over (own to move);
+        ``value`` is its sign when already known."""
+        if value is None:
+            score = self._search(lm, state, n, single, -1, 1)
+            value = (score > 0) - (score < 0)
+        else:
+            score = value
+        if value == 0:
             return 0
         # Only some distances are possible: the winner's own placements (a five) and the
         # game's last ply (largest group or majority). Binary-search those with null
         # windows; each fail-soft result also discards every candidate it passes.
-        candidates = _candidate_scores(state, n, winning=score > 0)
-        if score > 0:
+        candidates = _candidate_scores(state, n, winning=value > 0)
+        if value > 0:
             candidates = [c for c in candidates if c >= score]
         else:
             candidates = [c for c in candidates if c <= score]
@@ -169,11 +194,6 @@ class Solver:
             else:
                 candidates = [c for c in candidates if c <= r]
         return candidates[0]
-
-    def _wdl(self, lm, state, n, single) -> int:
-        """+1, 0 or -1: who wins a position that is not over (own to move)."""
-        score = self._search(lm, state, n, single, -1, 1)
-        return (score > 0) - (score < 0)
 
     @staticmethod
     def _child(state, sq, n, single):
@@ -202,12 +222,6 @@ class Solver:
             score += 1
         return score
 
-    def _move_wdl(self, lm, state, sq, n, single) -> int:
-        final, child, sign = self._child(state, sq, n, single)
-        if final is not None:
-            return (final > 0) - (final < 0)
-        return sign * self._wdl(lm, child, n, single)
-
     @staticmethod
     def _root(board: Board):
         b0, b1, turn, last, p0, p1 = board.kernel_state()
@@ -226,23 +240,19 @@ class Solver:
         t, nodes0 = time.perf_counter(), self.nodes
         lm, n, single = board.layout.line_masks, board.rules.donuts, board.rules.single
         state = self._root(board)
-        if distance:
-            target = self._exact(lm, state, n, single)
-            achieves = self._move_score
-        else:
-            target = self._wdl(lm, state, n, single)
-            achieves = self._move_wdl
+        value, move = self._wdl_root(lm, state, n, single)
+        if not distance:
+            return Solution(value, None, SQUARE_NAMES[move], self.nodes - nodes0, time.perf_counter() - t)
+        target = self._exact(lm, state, n, single, value)
         own, opp, last, p_own, p_opp = state
         candidates = board.legal_squares()
         first = int(S.tt_move(self._tt, own, opp, last, p_own, p_opp))
-        if first in candidates:
-            candidates.remove(first)
-            candidates.insert(0, first)
-        best = next(sq for sq in candidates if achieves(lm, state, sq, n, single) == target)
-        if distance:
-            value, dist = _score_to_value(target, _remaining_plies(board.kernel_state(), n))
-        else:
-            value, dist = target, None
+        for sq in (move, first):  # the likeliest fastest moves first
+            if sq in candidates:
+                candidates.remove(sq)
+                candidates.insert(0, sq)
+        best = next(sq for sq in candidates if self._move_score(lm, state, sq, n, single) == target)
+        value, dist = _score_to_value(target, _remaining_plies(board.kernel_state(), n))
         return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
 
     def analyze(self, board: Board) -> list[MoveValue]:

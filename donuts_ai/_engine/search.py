@@ -278,6 +278,24 @@ def negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, ply, alpha, beta
         ws[_FLIPS + row + n_moves] = np.int64(f)
         n_moves += 1
 
+    if depth <= 0:
+        # Horizon of a depth-limited search: no five now, so a heuristic value stands in
+        # for the rest, unless every move ends the game (then the exact best of them).
+        if not own_move_ends:
+            return evaluate(own, opp, p_own, p_opp, n)
+        best = -INF
+        m = moves
+        i = 0
+        while m != _ZERO:
+            sq = ctz(m)
+            m &= m - _ONE
+            f = np.uint64(ws[_FLIPS + row + i])
+            i += 1
+            score = end_score(own | (_ONE << np.uint64(sq)) | f, opp & ~f, p_own + 1, p_opp, n, ply + 1)
+            if score > best:
+                best = score
+        return best
+
     # No five now: the best left is a five with our move after next, unless the game
     # ends sooner (our placement or the opponent's reply empties the pools or fills
     # the board) or the opponent's pool is empty (we move again at once). If even that
@@ -363,13 +381,6 @@ def negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, ply, alpha, beta
                 if not can_win_now(new_opp, new_own, legal_mask(new_opp, new_own, sq, lm), single):
                     _store(tt, idx, key_a, key_b, survive, INF, sq, depth, ply)
                     return survive
-
-    if depth <= 0:
-        # Horizon: the open moves are not searched; a heuristic value stands in for them.
-        score = evaluate(own, opp, p_own, p_opp, n)
-        if score > best:
-            best = score
-        return best
 
     # Insertion sort of the open moves by key, descending (at most 36 of them).
     for i in range(1, n_open):
