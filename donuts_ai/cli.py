@@ -36,7 +36,7 @@ def _layout_arg(text: str) -> Layout:
         raise argparse.ArgumentTypeError(f"layout file {text!r}: {exc}") from None
 
 
-def _cmd_demo(args: argparse.Namespace) -> int:
+def _cmd_game(args: argparse.Namespace) -> int:
     """A game between two uniformly random players, printed move by move."""
     rng = random.Random(args.seed)
     board = Board(args.layout, Rules(insertion=args.insertion, donuts=args.donuts))
@@ -59,6 +59,86 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+DEMO_AGENTS = ["random", "greedy", "alphabeta:time=0.1", "mcts:time=0.1", "solver"]
+DEMO_LAYOUTS = "random:10:2"
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    """The main job: a short round robin of every kind of agent, ending with ratings."""
+    from . import tournament
+
+    print(f"Round robin of {', '.join(DEMO_AGENTS)}")
+    print(f"on layouts {DEMO_LAYOUTS} (colour-swapped pairs), {args.workers or 'all'} worker(s), seed {args.seed}")
+    results = tournament.run(DEMO_AGENTS, games=4, layouts=DEMO_LAYOUTS, seed=args.seed, workers=args.workers,
+                             progress=sys.stderr.isatty())
+    print(results.table())
+    return 0
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from . import tournament
+
+    if args.resume and not args.out:
+        raise DonutsError("--resume needs --out (the results file to continue)")
+    results = tournament.run(
+        args.agents, format=args.format, games=args.games, layouts=args.layouts, seed=args.seed, mode=args.mode,
+        best_of=args.best_of, clock=args.clock, illegal=args.illegal,
+        rules=Rules(insertion=args.insertion, donuts=args.donuts), workers=args.workers, backend=args.backend,
+        address=args.address, results_path=args.out, resume=args.resume, progress=not args.quiet and sys.stderr.isatty(),
+    )
+    print(results.table())
+    if args.out:
+        print(f"results: {args.out}")
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from .tournament import Results, plot
+
+    results = Results.from_file(args.results)
+    print(results.table())
+    if args.png:
+        for path in plot(results, args.png):
+            print(f"wrote {path}")
+    return 0
+
+
+def _cmd_sprt(args: argparse.Namespace) -> int:
+    from .tournament import run_sprt
+
+    def show(state, played):
+        if not args.quiet:
+            sys.stderr.write(f"\rpairs {played}: pentanomial {list(state.pentanomial)} LLR {state.llr:+.2f} "
+                             f"[{state.lower:.2f}, {state.upper:.2f}] ")
+            sys.stderr.flush()
+
+    state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, args.layouts, args.seed,
+                             args.max_pairs, Rules(insertion=args.insertion, donuts=args.donuts), show)
+    if not args.quiet:
+        sys.stderr.write("\n")
+    verdict = {"H1": f"accept H1: {args.a} is at least {args.elo1:g} Elo stronger than {args.b}",
+               "H0": f"accept H0: {args.a} is not {args.elo1:g} Elo stronger (at most {args.elo0:g})",
+               None: "undecided after the maximum number of pairs"}[state.decision]
+    print(f"{played} pairs, pentanomial {list(state.pentanomial)}, LLR {state.llr:+.3f} "
+          f"(bounds {state.lower:.3f}, {state.upper:.3f}): {verdict}")
+    return 0
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _add_rules(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--insertion", choices=("group", "single"), default="group", help="insertion rule (default group)")
+    p.add_argument("--donuts", type=int, default=15, help="donuts per player (default 15)")
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump): ``donuts-ai: error: ...``, exit 2."""
 
@@ -69,14 +149,60 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="a game between two random players, printed move by move")
-    demo.add_argument("--seed", type=int, default=1, help="seed of the random players (default 1)")
-    demo.add_argument(
+
+    demo = sub.add_parser("demo", help="a short round robin of every kind of agent, ending with ratings (about a minute)")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
+    demo.set_defaults(func=_cmd_demo)
+
+    game = sub.add_parser("game", help="a game between two random players, printed move by move")
+    game.add_argument("--seed", type=int, default=1, help="seed of the random players (default 1)")
+    game.add_argument(
         "--layout", type=_layout_arg, default=Layout.standard(), help="standard, random[:SEED], grid[:SEED] or a layout file"
     )
-    demo.add_argument("--insertion", choices=("group", "single"), default="group")
-    demo.add_argument("--donuts", type=int, default=15, help="donuts per player (default 15)")
-    demo.set_defaults(func=_cmd_demo)
+    _add_rules(game)
+    game.set_defaults(func=_cmd_game)
+
+    tour = sub.add_parser("tournament", help="play a tournament between agents")
+    tour.add_argument("agents", nargs="+", metavar="AGENT",
+                      help="agent specs: random[:seed=N], greedy, alphabeta:depth=6, mcts:time=0.1, solver, module:Class[:k=v]")
+    tour.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
+                      help="gauntlet: the first agent against each of the others")
+    tour.add_argument("--games", type=_positive_int, default=2, help="games per pairing (pairs: rounded up to even; duel: series)")
+    tour.add_argument("--layouts", default="standard", help="standard, random:SEED[:COUNT], grid:SEED[:COUNT] or a file")
+    tour.add_argument("--seed", type=int, default=0, help="tournament seed (every game's seed derives from it)")
+    tour.add_argument("--mode", choices=("pairs", "duel", "team"), default="pairs",
+                      help="pairs: colour-swapped pairs; duel: best-of series; team: 2v2 with 4 agents")
+    tour.add_argument("--best-of", type=int, choices=(1, 3, 5, 7), default=3, help="duel series length")
+    tour.add_argument("--clock", type=float, default=None, help="blitz: seconds per player per game")
+    tour.add_argument("--illegal", choices=("lose", "forfeit"), default="lose", help="penalty for illegal moves and crashes")
+    _add_rules(tour)
+    tour.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
+    tour.add_argument("--backend", choices=("process", "ray"), default="process")
+    tour.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")
+    tour.add_argument("--out", default=None, help="results file (JSON lines)")
+    tour.add_argument("--resume", action="store_true", help="continue the results file given with --out")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.set_defaults(func=_cmd_tournament)
+
+    rep = sub.add_parser("report", help="tables (and pictures) from a results file")
+    rep.add_argument("results")
+    rep.add_argument("--png", metavar="DIR", default=None, help="also draw ratings.png and crosstable.png into DIR")
+    rep.set_defaults(func=_cmd_report)
+
+    sp = sub.add_parser("sprt", help="SPRT: is agent A at least ELO1 stronger than agent B?")
+    sp.add_argument("a")
+    sp.add_argument("b")
+    sp.add_argument("--elo0", type=float, default=0.0)
+    sp.add_argument("--elo1", type=float, default=20.0)
+    sp.add_argument("--alpha", type=float, default=0.05)
+    sp.add_argument("--beta", type=float, default=0.05)
+    sp.add_argument("--max-pairs", type=_positive_int, default=2000)
+    sp.add_argument("--layouts", default="random:0:50")
+    sp.add_argument("--seed", type=int, default=0)
+    _add_rules(sp)
+    sp.add_argument("--quiet", action="store_true")
+    sp.set_defaults(func=_cmd_sprt)
     return parser
 
 
@@ -88,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     except DonutsError as exc:
         parser.exit(2, f"donuts-ai: error: {exc}\n")
     except KeyboardInterrupt:
-        parser.exit(130, "donuts-ai: interrupted\n")
+        parser.exit(130, "\ndonuts-ai: interrupted; finished games are in the results file (continue with --resume)\n")
     return 0
 
 

@@ -8,28 +8,29 @@ import pytest
 from donuts_ai.cli import main
 
 
-def test_demo_prints_a_whole_game(capsys):
-    assert main(["demo", "--seed", "3"]) == 0
+def test_game_prints_a_whole_game(capsys):
+    assert main(["game", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert " 1. chocolate " in out and "Result: " in out
-    assert main(["demo", "--seed", "3"]) == 0
+    assert main(["game", "--seed", "3"]) == 0
     assert capsys.readouterr().out == out  # same seed, same game
 
 
-def test_demo_with_other_layouts(capsys, tmp_path):
+def test_game_with_other_layouts(capsys, tmp_path):
     path = tmp_path / "layout.txt"
     path.write_text("|||---\n" * 6)
     for layout in ("random:5", "grid:2", str(path)):
-        assert main(["demo", "--layout", layout, "--insertion", "single", "--donuts", "18"]) == 0
+        assert main(["game", "--layout", layout, "--insertion", "single", "--donuts", "18"]) == 0
     assert "Result: " in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["demo", "--layout", "/nonexistent/file"], "cannot read layout file"),
-        (["demo", "--donuts", "0"], "donuts must be in 1..36"),
-        (["demo", "--bogus"], "unrecognized arguments"),
+        (["game", "--layout", "/nonexistent/file"], "cannot read layout file"),
+        (["game", "--donuts", "0"], "donuts must be in 1..36"),
+        (["game", "--bogus"], "unrecognized arguments"),
+        (["demo", "--workers", "0"], "expected a positive integer"),
         (["nothing"], "invalid choice"),
     ],
 )

@@ -1,0 +1,36 @@
+"""The tournament harness: matches between agents, game modes, ratings, SPRT, results.
+
+    from donuts_ai import tournament
+    results = tournament.run(["random", "greedy", "mcts:time=0.05"], games=4, layouts="random:1:2")
+    print(results.table())
+
+See :func:`run` for the settings; :class:`Results` for what comes back.
+"""
+
+from .game import play_game
+from .report import plot, text_report
+from .results import Results, ResultsFileError
+from .runner import make_config, parse_layouts, run, schedule
+from .specs import SpecError, make_agent, resolve
+from .sprt import run_sprt
+from .stats import Rating, RatingFit, fit_ratings, sprt
+
+__all__ = [
+    "Rating",
+    "RatingFit",
+    "Results",
+    "ResultsFileError",
+    "SpecError",
+    "fit_ratings",
+    "make_agent",
+    "make_config",
+    "parse_layouts",
+    "play_game",
+    "plot",
+    "resolve",
+    "run",
+    "run_sprt",
+    "schedule",
+    "sprt",
+    "text_report",
+]

@@ -1,0 +1,108 @@
+"""Tables and pictures of tournament results."""
+
+from __future__ import annotations
+
+from ..errors import DonutsError
+from .results import Results
+
+
+def _short(name: str, width: int = 22) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def text_report(results: Results) -> str:
+    agents = results.agents
+    lines = []
+    n_games = len(results.games)
+    lines.append(f"{n_games} games, {len(results.units)} units, mode {results.config['mode']}")
+    if results.two_player_games():
+        fit = results.ratings()
+        lines.append("")
+        anchor = next(r.name for r in fit.ratings if r.elo == 0 and r.lower == r.upper)
+        lines.append(f"Ratings (Elo by maximum likelihood, {anchor} = 0, 95% intervals)")
+        lines.append(f"  {'agent':24s} {'Elo':>7s} {'95% interval':>18s} {'games':>6s} {'score':>6s}")
+        for r in fit.ratings:
+            lines.append(f"  {_short(r.name, 24):24s} {r.elo:7.0f} {f'[{r.lower:.0f}, {r.upper:.0f}]':>18s} {r.games:6d} {r.score:6.0%}")
+        lines.append(f"  first-player advantage: {fit.first_player_advantage:+.0f} Elo; draw parameter nu = {fit.draw_nu:.3f}")
+        if len(fit.ratings) > 1:
+            lines.append("  likelihood of superiority (row over column):")
+            order = [r.name for r in fit.ratings]
+            lines.append("  " + " " * 24 + "".join(f"{i + 1:>7d}" for i in range(len(order))))
+            for i, a in enumerate(order):
+                cells = "".join("      -" if a == b else f"{fit.los(a, b):7.0%}" for b in order)
+                lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
+        table = results.crosstable()
+        lines.append("")
+        lines.append("Crosstable (points of row against column / games)")
+        lines.append("  " + " " * 24 + "".join(f"{i + 1:>9d}" for i in range(len(agents))))
+        for i, a in enumerate(agents):
+            cells = ""
+            for b in agents:
+                if a == b:
+                    cells += "        -"
+                else:
+                    pts, n = table[a][b]
+                    cells += f"{f'{pts:g}/{n}':>9s}" if n else "        ."
+            lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
+    ledger = results.ledger()
+    lines.append("")
+    lines.append("Ledger (+3 five, +2 win at the end, +1 for 3+ insertions)")
+    lines.append(f"  {'agent':24s} {'games':>6s} {'won':>5s} {'drawn':>6s} {'lost':>5s} {'points':>7s}")
+    for a in sorted(agents, key=lambda a: -ledger[a]["points"]):
+        row = ledger[a]
+        lines.append(f"  {_short(a, 24):24s} {row['games']:6d} {row['wins']:5d} {row['draws']:6d} {row['losses']:5d} {row['points']:7d}")
+    events = results.events()
+    if events:
+        lines.append("")
+        lines.append(f"Events: {len(events)} (illegal moves, crashes, time losses)")
+        for e in events[:10]:
+            lines.append(f"  unit {e['unit']} ply {e['ply']}: {e['agent']} {e['kind']}: {e['detail'].splitlines()[-1]}")
+    return "\n".join(lines)
+
+
+def plot(results: Results, directory: str) -> list[str]:
+    """Draw ``ratings.png`` (with 95% error bars) and ``crosstable.png`` (a heat map of
+    score fractions) into ``directory``; returns the paths. Needs matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise DonutsError("drawing needs matplotlib: pip install matplotlib") from None
+    import os
+
+    os.makedirs(directory, exist_ok=True)
+    fit = results.ratings()
+    paths = []
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(fit.ratings)))
+    names = [r.name for r in fit.ratings][::-1]
+    elos = [r.elo for r in fit.ratings][::-1]
+    err = [[r.elo - r.lower for r in fit.ratings][::-1], [r.upper - r.elo for r in fit.ratings][::-1]]
+    ax.errorbar(elos, range(len(names)), xerr=err, fmt="o", capsize=4)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("Elo (95% interval)")
+    ax.set_title("Ratings")
+    fig.tight_layout()
+    paths.append(os.path.join(directory, "ratings.png"))
+    fig.savefig(paths[-1], dpi=120)
+    plt.close(fig)
+
+    agents = results.agents
+    table = results.crosstable()
+    grid = [[(table[a][b][0] / table[a][b][1]) if a != b and table[a][b][1] else float("nan") for b in agents] for a in agents]
+    fig, ax = plt.subplots(figsize=(1.2 + 0.9 * len(agents), 1 + 0.8 * len(agents)))
+    im = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1)
+    ax.set_xticks(range(len(agents)), agents, rotation=45, ha="right")
+    ax.set_yticks(range(len(agents)), agents)
+    for i, a in enumerate(agents):
+        for j, b in enumerate(agents):
+            if a != b and table[a][b][1]:
+                ax.text(j, i, f"{grid[i][j]:.0%}", ha="center", va="center", fontsize=8)
+    fig.colorbar(im, ax=ax, label="score of row against column")
+    ax.set_title("Crosstable")
+    fig.tight_layout()
+    paths.append(os.path.join(directory, "crosstable.png"))
+    fig.savefig(paths[-1], dpi=120)
+    plt.close(fig)
+    return paths

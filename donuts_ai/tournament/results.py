@@ -1,0 +1,157 @@
+"""Results: the JSON-lines file and the object notebooks and reports read.
+
+The file's first line is the tournament's configuration; each further line is one
+finished unit (a colour-swapped pair of games, or one best-of series), written in one
+``write`` and flushed and fsynced, so a crash loses at most the unit being written.
+A last line cut off mid-write is reported and skipped (and cut away on ``--resume``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+
+from ..errors import DonutsError
+from .game import score_of
+from .stats import RatingFit, fit_ratings, pair_category
+
+FORMAT_VERSION = 1
+
+
+class ResultsFileError(DonutsError):
+    """A results file that cannot be read, or belongs to another tournament."""
+
+
+def write_header(path: str, config: dict) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "config", "version": FORMAT_VERSION, "config": config}) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def append_unit(fh, unit: dict) -> None:
+    fh.write(json.dumps({"type": "unit", **unit}) + "\n")
+    fh.flush()
+    os.fsync(fh.fileno())
+
+
+def read_file(path: str, repair: bool = False, warn=None) -> tuple[dict, list[dict]]:
+    """(config, units) of a results file. A corrupt last line is reported through
+    ``warn`` (default: stderr) and skipped; with ``repair`` it is also cut from the file."""
+    warn = warn or (lambda msg: print(f"donuts-ai: warning: {msg}", file=sys.stderr))
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise ResultsFileError(f"cannot read results file {path!r}: {exc.strerror}") from None
+    lines = data.split(b"\n")
+    ends_clean = data.endswith(b"\n")
+    if ends_clean:
+        lines = lines[:-1]
+    records, good_bytes = [], 0
+    for i, raw in enumerate(lines):
+        last = i == len(lines) - 1
+        try:
+            rec = json.loads(raw)
+            if not isinstance(rec, dict) or (last and not ends_clean):
+                raise ValueError("incomplete")
+        except ValueError:
+            if last:
+                warn(f"{path}: line {i + 1} is incomplete (cut off mid-write?); skipped")
+                if repair:
+                    with open(path, "r+b") as fh:
+                        fh.truncate(good_bytes)
+                break
+            raise ResultsFileError(f"{path}: line {i + 1} is not valid JSON") from None
+        records.append(rec)
+        good_bytes += len(raw) + 1
+    if not records or records[0].get("type") != "config":
+        raise ResultsFileError(f"{path}: not a donuts-ai results file (no configuration line)")
+    if records[0].get("version") != FORMAT_VERSION:
+        raise ResultsFileError(f"{path}: results format version {records[0].get('version')} is not {FORMAT_VERSION}")
+    units = [r for r in records[1:] if r.get("type") == "unit"]
+    return records[0]["config"], units
+
+
+@dataclass
+class Results:
+    """A tournament's results: ``config``, ``units`` (as in the file) and ``games`` (every
+    game record, with ``unit`` and the seats' agent ``names``)."""
+
+    config: dict
+    units: list[dict] = field(default_factory=list)
+
+    @classmethod
+    def from_file(cls, path: str) -> Results:
+        config, units = read_file(path)
+        return cls(config, units)
+
+    @property
+    def games(self) -> list[dict]:
+        out = []
+        for u in sorted(self.units, key=lambda u: u["unit"]):
+            for g in u["games"]:
+                out.append({"unit": u["unit"], **g})
+        return out
+
+    @property
+    def agents(self) -> list[str]:
+        return list(self.config["names"])
+
+    def two_player_games(self) -> list[dict]:
+        return [g for g in self.games if len(g["names"]) == 2]
+
+    def crosstable(self) -> dict[str, dict[str, tuple[float, int]]]:
+        """crosstable[a][b] = (points of a against b, games)."""
+        table = {a: {b: (0.0, 0) for b in self.agents if b != a} for a in self.agents}
+        for g in self.two_player_games():
+            a, b = g["names"]
+            pa = score_of(g, 0)
+            pts, n = table[a][b]
+            table[a][b] = (pts + pa, n + 1)
+            pts, n = table[b][a]
+            table[b][a] = (pts + 1 - pa, n + 1)
+        return table
+
+    def ratings(self, anchor: str | None = None, prior_draws: float = 2.0) -> RatingFit:
+        games = [(g["names"][0], g["names"][1], score_of(g, 0)) for g in self.two_player_games()]
+        if not games:
+            raise DonutsError("no two-player games to rate")
+        if anchor is None:
+            anchor = next((n for n in self.agents if n.split(":")[0] == "random"), self.agents[0])
+        return fit_ratings(games, self.agents, anchor, prior_draws)
+
+    def ledger(self) -> dict[str, dict[str, float]]:
+        """Per agent: games, wins, draws, losses and score-ledger points."""
+        out = {a: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0} for a in self.agents}
+        for g in self.games:
+            for seat, name in enumerate(g["names"]):
+                row = out[name]
+                row["games"] += 1
+                s = score_of(g, seat)
+                row["wins" if s == 1 else "draws" if s == 0.5 else "losses"] += 1
+                row["points"] += g["ledger"][seat]
+        return out
+
+    def pentanomial(self, a: str, b: str) -> list[int]:
+        """Counts of A's score (0, 1/2, 1, 3/2, 2) over the colour-swapped pairs against B."""
+        counts = [0] * 5
+        for u in self.units:
+            games = u["games"]
+            if len(games) != 2 or any(len(g["names"]) != 2 for g in games) or set(games[0]["names"]) != {a, b}:
+                continue
+            score = sum(score_of(g, g["names"].index(a)) for g in games)
+            counts[pair_category(score)] += 1
+        return counts
+
+    def events(self) -> list[dict]:
+        """Illegal moves, crashes and time losses, with the game they happened in."""
+        return [{"unit": g["unit"], "agent": g["names"][e["seat"]], **e} for g in self.games for e in g["events"]]
+
+    def table(self) -> str:
+        """Crosstable, ratings and ledger as text."""
+        from .report import text_report
+
+        return text_report(self)

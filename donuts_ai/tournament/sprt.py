@@ -1,0 +1,34 @@
+"""Running an SPRT between two agents: colour-swapped pairs until the test decides."""
+
+from __future__ import annotations
+
+from ..errors import DonutsError
+from .game import score_of
+from .runner import make_config, play_unit, schedule
+from .stats import SPRTState, pair_category, sprt
+
+
+def run_sprt(agent_a: str, agent_b: str, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05, beta: float = 0.05,
+             layouts=None, seed: int = 0, max_pairs: int = 2000, rules=None, progress=None) -> tuple[SPRTState, int]:
+    """Test "A is at least ``elo1`` Elo stronger than B" (H1) against "``elo0``" (H0) with
+    colour-swapped pairs on the same layout, stopping as soon as the SPRT decides or
+    after ``max_pairs`` pairs. Returns (final state, pairs played)."""
+    sprt([0] * 5, elo0, elo1, alpha, beta)  # checks the parameters
+    if isinstance(max_pairs, bool) or not isinstance(max_pairs, int) or max_pairs < 1:
+        raise DonutsError(f"max_pairs must be a positive int, got {max_pairs!r}")
+    config = make_config([agent_a, agent_b], "round-robin", 2 * max_pairs, layouts, seed, "pairs", rules=rules)
+    counts = [0] * 5
+    state = sprt(counts, elo0, elo1, alpha, beta)
+    played = 0
+    for unit in schedule(config):
+        result = play_unit(config, unit)
+        a = unit["names"][0]
+        score = sum(score_of(g, g["names"].index(a)) for g in result["games"])
+        counts[pair_category(score)] += 1
+        played += 1
+        state = sprt(counts, elo0, elo1, alpha, beta)
+        if progress is not None:
+            progress(state, played)
+        if state.decision is not None:
+            break
+    return state, played
