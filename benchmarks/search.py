@@ -135,16 +135,7 @@ def solver_agreement(n_positions: int, time_limit: float) -> dict:
     solver = Solver()
 
     def keeps(board, move) -> bool:
-        value = solver.solve(board, distance=False).value
-        after = board.copy()
-        after.push(move)
-        if after.is_game_over():
-            w = after.outcome().winner
-            got = 0 if w is None else (1 if w == board.turn else -1)
-        else:
-            child = solver.solve(after, distance=False).value
-            got = child if after.turn == board.turn else -child
-        return got == value
+        return solver.move_value(board, move) == solver.solve(board, distance=False).value
 
     out = {"positions": n_positions, "time_limit": time_limit}
     for name, make in (("alphabeta", lambda: AlphaBetaAgent(time_limit=time_limit)),

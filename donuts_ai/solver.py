@@ -22,10 +22,10 @@ import numpy as np
 from ._engine import play
 from ._engine import search as S
 from .board import Board
-from .errors import DonutsError
+from .errors import DonutsError, IllegalMoveError
 from .layout import Layout
 from .rules import Rules
-from .squares import SQUARE_NAMES, squares_of
+from .squares import SQUARE_NAMES, parse_square, squares_of
 
 WIN, LOSS, DRAW = 1, -1, 0
 _VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
@@ -254,6 +254,20 @@ class Solver:
         best = next(sq for sq in candidates if self._move_score(lm, state, sq, n, single) == target)
         value, dist = _score_to_value(target, _remaining_plies(board.kernel_state(), n))
         return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
+
+    def move_value(self, board: Board, move) -> int:
+        """+1, 0 or -1: the game-theoretic value, for the side to move, of playing ``move``
+        (a legal square name or index) — equal to ``solve(board).value`` exactly when
+        the move keeps the value."""
+        self._prepare(board)
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
+        lm, n, single = board.layout.line_masks, board.rules.donuts, board.rules.single
+        final, child, sign = self._child(self._root(board), parse_square(move), n, single)
+        if final is None:
+            score = self._search(lm, child, n, single, -1, 1)
+            return sign * ((score > 0) - (score < 0))
+        return (final > 0) - (final < 0)
 
     def analyze(self, board: Board) -> list[MoveValue]:
         """The exact value and distance of every legal move for the side to move, best

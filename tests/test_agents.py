@@ -102,22 +102,13 @@ def test_always_legal_and_never_mutates(make):
 
 
 def test_solver_agent_always_legal_and_keeps_the_value():
-    from donuts_ai import solve
+    from donuts_ai import Solver, solve
 
-    agent = SolverAgent()
+    agent, solver = SolverAgent(), Solver(tt_bits=18)
     for board in random_positions(12, seed=8, min_plies=10):
         move = agent.select_move(board)
         assert move in board.legal_moves()
-        value = solve(board, distance=False).value
-        after = board.copy()
-        after.push(move)
-        if after.is_game_over():
-            w = after.outcome().winner
-            kept = 0 if w is None else (1 if w == board.turn else -1)
-        else:
-            child = solve(after, distance=False).value
-            kept = child if after.turn == board.turn else -child
-        assert kept == value
+        assert solver.move_value(board, move) == solve(board, distance=False).value
 
 
 @pytest.mark.parametrize("make", [lambda t: AlphaBetaAgent(time_limit=t), lambda t: MCTSAgent(time_limit=t, seed=1),

@@ -126,3 +126,12 @@ def test_solver_runs_from_the_on_disk_cache(tmp_path):
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
     assert first.stdout == second.stdout
+
+
+def test_move_value_agrees_with_analyze():
+    board = next(b for b in (late_position(s, Rules(), 5, False) for s in range(10, 40)) if b is not None)
+    solver = Solver(tt_bits=16)
+    for mv in solver.analyze(board):
+        assert solver.move_value(board, mv.move) == mv.value
+    with pytest.raises(ValueError, match="illegal move"):
+        solver.move_value(board, next(s for s in range(36) if board.color_at(s) is not None))

@@ -95,6 +95,16 @@ def _update_proof(forest, t, node):
 
 
 @njit(cache=True)
+def _enter(forest, t, node, b0, b1, turn, p0, p1, n, single):
+    """Play the move into ``node``; the node is proven when the game ends there."""
+    move, mover, proven = forest[4], forest[5], forest[6]
+    b0, b1, turn, p0, p1, _, winner, _ = play(b0, b1, turn, p0, p1, move[t, node], n, single)
+    if winner != ONGOING:
+        proven[t, node] = 0 if winner == DRAW else (1 if winner == mover[t, node] else -1)
+    return b0, b1, turn, p0, p1, winner
+
+
+@njit(cache=True)
 def run_tree(forest, t, lm, b0, b1, turn, last, p0, p1, n, single, iterations, c_uct):
     """``iterations`` MCTS iterations on tree ``t`` from the position at its root."""
     visits, reward, first, count, move, mover, proven, meta = forest
@@ -135,12 +145,11 @@ def run_tree(forest, t, lm, b0, b1, turn, last, p0, p1, n, single, iterations, c
             if best_child < 0:
                 best_child = c_first  # all children lost: any will do
             node = best_child
-            c0_, c1_, tn, q0, q1, _, winner, _ = play(c0_, c1_, tn, q0, q1, move[t, node], n, single)
+            c0_, c1_, tn, q0, q1, winner = _enter(forest, t, node, c0_, c1_, tn, q0, q1, n, single)
             ls = move[t, node]
             depth += 1
             path[depth] = node
             if winner != ONGOING:
-                proven[t, node] = 0 if winner == DRAW else (1 if winner == mover[t, node] else -1)
                 break
         if winner == ONGOING and proven[t, node] == UNKNOWN:
             # Expansion: a leaf visited before gets all its children, then one is played.
@@ -167,12 +176,10 @@ def run_tree(forest, t, lm, b0, b1, turn, last, p0, p1, n, single, iterations, c
                     # Play the first child (unvisited children come first in square order,
                     # so every child is tried once before UCB compares them).
                     node = free
-                    c0_, c1_, tn, q0, q1, _, winner, _ = play(c0_, c1_, tn, q0, q1, move[t, node], n, single)
+                    c0_, c1_, tn, q0, q1, winner = _enter(forest, t, node, c0_, c1_, tn, q0, q1, n, single)
                     ls = move[t, node]
                     depth += 1
                     path[depth] = node
-                    if winner != ONGOING:
-                        proven[t, node] = 0 if winner == DRAW else (1 if winner == mover[t, node] else -1)
             if winner == ONGOING:
                 winner, _, _, rng = playout(lm, c0_, c1_, tn, ls, q0, q1, n, single, rng)
         elif winner == ONGOING:

@@ -177,12 +177,15 @@ def play_unit(config: dict, unit: dict) -> dict:
 
 
 class _Progress:
-    def __init__(self, total: int, done: int, enabled: bool):
-        self.total, self.done, self.enabled = total, done, enabled
+    """One line on stderr: units (pairs or series) done, games done, rate, time left."""
+
+    def __init__(self, total: int, done: int, games: int, enabled: bool):
+        self.total, self.done, self.games, self.enabled = total, done, games, enabled
         self.start, self.start_done = time.perf_counter(), done
 
-    def update(self, n: int = 1) -> None:
-        self.done += n
+    def update(self, games: int) -> None:
+        self.done += 1
+        self.games += games
         if not self.enabled:
             return
         elapsed = time.perf_counter() - self.start
@@ -191,8 +194,8 @@ class _Progress:
         width = 30
         filled = int(width * self.done / max(self.total, 1))
         eta = f"{left:5.0f}s" if left == left else "   --"
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} units "
-                         f"{rate:5.2f}/s  ETA {eta} ")
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} units, {self.games} games "
+                         f"{rate:5.2f} units/s  ETA {eta} ")
         if self.done >= self.total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -273,7 +276,7 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
         fh = open(results_path, "a", encoding="utf-8")  # noqa: SIM115 - closed below
     done = {u["unit"] for u in results.units}
     todo = [u for u in units if u["unit"] not in done]
-    bar = _Progress(len(units), len(done), progress)
+    bar = _Progress(len(units), len(done), sum(len(u["games"]) for u in results.units), progress)
     try:
         if backend == "ray":
             stream = _iter_ray(config, todo, workers, address)
@@ -285,7 +288,7 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
             results.units.append(unit)
             if fh is not None:
                 append_unit(fh, unit)
-            bar.update()
+            bar.update(len(unit["games"]))
     finally:
         if fh is not None:
             fh.close()
