@@ -1,5 +1,7 @@
+"""``python -m benchmarks``: the same as ``donuts-ai bench``."""
+
 import sys
 
-from benchmarks.engine import main
+from donuts_ai.bench import main
 
-sys.exit(main())
+sys.exit(main(prog="python -m benchmarks"))

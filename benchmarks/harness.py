@@ -10,8 +10,7 @@ import sys
 import time
 
 from donuts_ai import tournament
-
-from .engine import machine
+from donuts_ai.bench import machine
 
 
 def overhead(n_games: int) -> dict:

@@ -16,11 +16,10 @@ import sys
 import time
 
 from donuts_ai import Board, Layout
-from donuts_ai._engine import search as S
 from donuts_ai.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from donuts_ai.bench import alphabeta_speed, machine, mcts_speed
 from donuts_ai.solver import Solver
 
-from .engine import machine
 from .naive_search import naive_value
 
 NAIVE_CAP_NODES = 400_000_000  # about a minute of the naive search
@@ -60,37 +59,6 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
         out |= {"naive_median_s": _median([r["naive_s"] for r in rows]),
                 "speedup_median": _median([r["naive_s"] / r["value_s"] for r in rows])}
     return out
-
-
-def alphabeta_speed(depth: int) -> dict:
-    """Nodes/s of the alpha-beta kernel at a fixed depth from a few early positions."""
-    rng = random.Random(1)
-    total_nodes, total_s = 0, 0.0
-    for seed in range(6):
-        board = Board(Layout.random_grid(100 + seed))
-        for _ in range(4):
-            board.push(rng.choice(board.legal_moves()))
-        b0, b1, turn, last, p0, p1 = board.kernel_state()
-        own, opp, po, pp = (b0, b1, p0, p1) if turn == 0 else (b1, b0, p1, p0)
-        tt, ctx = S.new_table(20), S.new_context()
-        t = time.perf_counter()
-        _, _, nodes, _ = S.search_moves(board.layout.line_masks, own, opp, last, po, pp, 15, False, depth, tt, ctx, 1 << 62, -1)
-        total_s += time.perf_counter() - t
-        total_nodes += int(nodes)
-    return {"depth": depth, "nodes": total_nodes, "seconds": total_s, "nodes_per_s": total_nodes / total_s}
-
-
-def mcts_speed(iterations: int, workers: int) -> dict:
-    """MCTS iterations/s from the empty standard board."""
-    agent = MCTSAgent(iterations=iterations, workers=workers, seed=1, reuse=False)
-    board = Board(Layout.standard())
-    agent.select_move(board)  # warm-up
-    rates = []
-    for _ in range(3):
-        t = time.perf_counter()
-        agent.select_move(board)
-        rates.append(agent.last_info["iterations"] / (time.perf_counter() - t))
-    return {"workers": workers, "iterations": iterations, "per_s_median": _median(rates), "per_s_min": min(rates), "per_s_max": max(rates)}
 
 
 def play(agent_a, agent_b, layout) -> int | None:
@@ -152,11 +120,10 @@ def run(quick: bool, naive: bool, full: bool) -> dict:
     print("solver table", flush=True)
     res["solver"] = solver_table(4 if quick else 12, naive and not quick, full and not quick)
     print("alpha-beta speed", flush=True)
-    alphabeta_speed(4)  # warm-up
-    res["alphabeta"] = alphabeta_speed(10 if quick else 14)
+    res["alphabeta"] = alphabeta_speed(10 if quick else 14, 3)
     print("mcts speed", flush=True)
-    res["mcts_1"] = mcts_speed(50_000 if quick else 200_000, 1)
-    res["mcts_all"] = mcts_speed(50_000 if quick else 200_000, 2)
+    res["mcts_1"] = mcts_speed(50_000 if quick else 200_000, 1, 3)
+    res["mcts_all"] = mcts_speed(50_000 if quick else 200_000, 2, 3)
     print("strength", flush=True)
     n = 2 if quick else 8
     res["strength"] = {
@@ -198,11 +165,11 @@ def report(r: dict) -> str:
     if "naive_median_s" in s:
         lines.append(f"naive negamax: median {s['naive_median_s']:.2f} s; median speed-up {s['speedup_median']:.0f}×")
     a = r["alphabeta"]
-    lines.append(f"alpha-beta: {a['nodes_per_s'] / 1e6:.2f} M nodes/s at depth {a['depth']} ({a['nodes']:,} nodes)")
+    lines.append(f"alpha-beta: {a['median'] / 1e6:.2f} M nodes/s at depth {a['depth']} ({a['nodes']:,} nodes)")
     for key in ("mcts_1", "mcts_all"):
         mc = r[key]
-        lines.append(f"MCTS, {mc['workers']} worker(s): {mc['per_s_median']:,.0f} iterations/s "
-                     f"({mc['per_s_min']:,.0f} – {mc['per_s_max']:,.0f}) from the empty board")
+        lines.append(f"MCTS, {mc['workers']} worker(s): {mc['median']:,.0f} iterations/s "
+                     f"({mc['min']:,.0f} – {mc['max']:,.0f}) from the empty board")
     for name, st in r["strength"].items():
         lines.append(f"{name}: {st['wins']} wins, {st['draws']} draws, {st['losses']} losses in {st['games']} games "
                      f"(score {st['score']:.0%})")

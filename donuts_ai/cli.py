@@ -124,6 +124,22 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    import json
+
+    from . import bench
+
+    results = bench.run(args.quick, full_solve=args.full_solve)
+    print(bench.report(results))
+    if args.json:
+        try:
+            with open(args.json, "w") as fh:
+                json.dump(results, fh, indent=1)
+        except OSError as exc:
+            raise DonutsError(f"cannot write {args.json!r}: {exc.strerror}") from None
+    return 0
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -203,6 +219,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules(sp)
     sp.add_argument("--quiet", action="store_true")
     sp.set_defaults(func=_cmd_sprt)
+
+    bench = sub.add_parser("bench", help="measure engine and search speed on this machine")
+    bench.add_argument("--quick", action="store_true", help="small sizes, 3 repeats: under a minute")
+    bench.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
+    bench.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    bench.set_defaults(func=_cmd_bench)
     return parser
 
 

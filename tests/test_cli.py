@@ -38,3 +38,17 @@ def test_bad_input_gives_one_line_and_exit_2(argv, message):
     proc = subprocess.run([sys.executable, "-m", "donuts_ai", *argv], capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and message in proc.stderr and proc.stderr.startswith("donuts-ai: error:")
+
+
+def test_bench_quick_smoke(tmp_path):
+    """The benchmark code runs (it asserts no speed: benchmarks are not tests)."""
+    out = tmp_path / "bench.json"
+    proc = subprocess.run([sys.executable, "-m", "donuts_ai", "bench", "--quick", "--json", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "random playouts, 1 core" in proc.stdout and "solver" in proc.stdout
+    import json
+
+    figures = json.loads(out.read_text())
+    assert {"playouts_1core", "perft", "alphabeta", "mcts_1", "solver", "speedup_vs_reference"} <= set(figures)
+    assert figures["perft"]["leaves"] == 60207  # depth 6 on the standard layout, as recorded by the reference
