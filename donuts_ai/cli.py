@@ -6,6 +6,7 @@ Errors print one line to stderr (``donuts-ai: error: ...``) and exit with status
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 
@@ -124,6 +125,39 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_study(args: argparse.Namespace) -> int:
+    import time
+
+    from .study import run_study, summary
+
+    if args.resume and not args.out:
+        raise DonutsError("--resume needs --out (the results file to continue)")
+    arrangements = args.arrangements
+    if arrangements is not None and arrangements != "all":
+        try:
+            arrangements = int(arrangements)
+        except ValueError:
+            raise DonutsError(f"--arrangements must be 'all' or a count, got {arrangements!r}") from None
+
+    def show(done, total):
+        if sys.stderr.isatty() and not args.quiet:
+            sys.stderr.write(f"\rsolved {done}/{total} layouts ")
+            sys.stderr.flush()
+
+    t = time.perf_counter()
+    config, units = run_study(arrangements, args.grids, args.seed, args.distance, args.out, args.resume,
+                              args.workers or (os.cpu_count() or 1), args.backend, args.address, progress=show)
+    if sys.stderr.isatty() and not args.quiet:
+        sys.stderr.write("\n")
+    print(f"solved {len(units)} layout classes in {time.perf_counter() - t:.1f} s (this run)")
+    for kind, row in summary(units).items():
+        print(f"{kind}s: {row['layouts']} layouts ({row['classes']} up to symmetry): first player wins "
+              f"{row['first_player_wins']:.1%}, draws {row['draws']:.1%}, second player wins {row['second_player_wins']:.1%}; "
+              f"solve time median {row['solve_seconds_median']:.2f} s, max {row['solve_seconds_max']:.1f} s, "
+              f"total {row['solve_seconds_total']:.0f} s")
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     import json
 
@@ -219,6 +253,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules(sp)
     sp.add_argument("--quiet", action="store_true")
     sp.set_defaults(func=_cmd_sprt)
+
+    study = sub.add_parser("study", help="solve the empty board of many layouts: who wins Donuts?")
+    study.add_argument("question", choices=("first-player",))
+    study.add_argument("--arrangements", default=None, help="'all' tile arrangements, or a seeded sample of N")
+    study.add_argument("--grids", type=_positive_int, default=None, help="also N uniformly random direction grids")
+    study.add_argument("--seed", type=int, default=0)
+    study.add_argument("--distance", action="store_true", help="also solve the exact game lengths (much slower)")
+    study.add_argument("--out", default=None, help="results file (JSON lines), appended as layouts finish")
+    study.add_argument("--resume", action="store_true")
+    study.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
+    study.add_argument("--backend", choices=("process", "ray"), default="process")
+    study.add_argument("--address", default=None, help="Ray cluster address")
+    study.add_argument("--quiet", action="store_true")
+    study.set_defaults(func=_cmd_study)
 
     bench = sub.add_parser("bench", help="measure engine and search speed on this machine")
     bench.add_argument("--quick", action="store_true", help="small sizes, 3 repeats: under a minute")

@@ -201,10 +201,12 @@ class _Progress:
         sys.stderr.flush()
 
 
-def _iter_process(config, units, workers):
+def iter_process(fn, config, units, workers):
+    """``fn(config, unit)`` for every unit over a pool of ``workers`` processes, in
+    completion order."""
     ctx = multiprocessing.get_context("spawn")  # Numba's threads do not survive fork
     with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = [pool.submit(play_unit, config, u) for u in units]
+        futures = [pool.submit(fn, config, u) for u in units]
         try:
             for fut in cf.as_completed(futures):
                 yield fut.result()
@@ -214,7 +216,9 @@ def _iter_process(config, units, workers):
             raise
 
 
-def _iter_ray(config, units, workers, address):
+def iter_ray(fn, config, units, workers, address):
+    """``fn(config, unit)`` for every unit as Ray tasks (a cluster at ``address``, else a
+    local Ray instance started and stopped here), in completion order."""
     try:
         import ray
     except ImportError:
@@ -225,7 +229,7 @@ def _iter_ray(config, units, workers, address):
         ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
         started = True
     try:
-        remote = ray.remote(num_cpus=1)(play_unit)
+        remote = ray.remote(num_cpus=1)(fn)
         pending = [remote.remote(config, u) for u in units]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
@@ -233,6 +237,15 @@ def _iter_ray(config, units, workers, address):
     finally:
         if started:
             ray.shutdown()
+
+
+def execute(fn, config, units, workers, backend="process", address=None):
+    """The results of ``fn(config, unit)`` for ``units`` on the chosen backend."""
+    if backend == "ray":
+        return iter_ray(fn, config, units, workers, address)
+    if workers == 1 or len(units) <= 1:
+        return (fn(config, u) for u in units)
+    return iter_process(fn, config, units, workers)
 
 
 def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs", best_of=3, clock=None,
@@ -278,12 +291,7 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
     todo = [u for u in units if u["unit"] not in done]
     bar = _Progress(len(units), len(done), sum(len(u["games"]) for u in results.units), progress)
     try:
-        if backend == "ray":
-            stream = _iter_ray(config, todo, workers, address)
-        elif workers == 1 or len(todo) <= 1:
-            stream = (play_unit(config, u) for u in todo)
-        else:
-            stream = _iter_process(config, todo, workers)
+        stream = execute(play_unit, config, todo, workers, backend, address)
         for unit in stream:
             results.units.append(unit)
             if fh is not None:

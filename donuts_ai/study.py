@@ -1,0 +1,121 @@
+"""The study "who wins Donuts?": solve the empty board of many layouts.
+
+``donuts-ai study first-player`` solves the empty board of every tile arrangement
+(``--arrangements all``: 4!·8⁴ = 98,304, fewer after merging arrangements that are
+images of each other under the board's 8 symmetries, since those are the same game),
+a seeded sample of them (``--arrangements N``), or ``--grids N`` uniformly random
+direction grids. Each solved layout is appended to a results file as it finishes
+(same format and guarantees as tournament results: fsync, ``--resume``), over a
+process pool or a Ray cluster (``--backend ray --address ...``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from .board import Board
+from .errors import DonutsError
+from .layout import NUM_ARRANGEMENTS, Layout
+from .solver import Solver
+from .symmetry import SYMMETRY_NAMES
+from .tournament.results import ResultsFileError, append_unit, read_file, write_header
+from .tournament.runner import execute
+
+_SOLVER: dict[int, Solver] = {}
+
+
+def canonical_text(layout: Layout) -> str:
+    """The least layout text among the layout's 8 symmetric images: equal for layouts
+    that are the same game."""
+    return min(layout.transform(sym).to_text() for sym in SYMMETRY_NAMES)
+
+
+def study_layouts(arrangements: str | int | None = None, grids: int | None = None, seed: int = 0) -> list[dict]:
+    """The layouts to solve, one per symmetry class, each with how many of the drawn
+    layouts it stands for (``weight``)."""
+    drawn: list[Layout] = []
+    if arrangements is not None:
+        all_arr = list(Layout.arrangements())
+        if arrangements == "all":
+            chosen = all_arr
+        else:
+            count = int(arrangements)
+            if not 1 <= count <= NUM_ARRANGEMENTS:
+                raise DonutsError(f"--arrangements must be 'all' or 1..{NUM_ARRANGEMENTS}, got {arrangements!r}")
+            chosen = random.Random(seed).sample(all_arr, count)
+        drawn += [Layout.from_tiles(a) for a in chosen]
+    if grids is not None:
+        if grids < 1:
+            raise DonutsError(f"--grids must be a positive int, got {grids}")
+        drawn += [Layout.random_grid(seed * 1_000_003 + i) for i in range(grids)]
+    if not drawn:
+        raise DonutsError("nothing to solve: give --arrangements and/or --grids")
+    classes: dict[str, dict] = {}
+    for layout in drawn:
+        key = canonical_text(layout)
+        entry = classes.setdefault(key, {"layout": key, "weight": 0, "kind": "arrangement" if layout.arrangement else "grid"})
+        entry["weight"] += 1
+    return [{"unit": i, **c} for i, c in enumerate(classes.values())]
+
+
+def solve_unit(config: dict, unit: dict) -> dict:
+    """Solve one layout's empty board (value, a best move; the distance if configured)."""
+    solver = _SOLVER.setdefault(config["tt_bits"], Solver(config["tt_bits"]))
+    t = time.perf_counter()
+    sol = solver.solve(Board(Layout.from_text(unit["layout"])), distance=config["distance"])
+    solver.clear()  # the next layout is another game
+    return {**unit, "value": sol.value, "best_move": sol.best_move, "distance": sol.distance, "nodes": sol.nodes,
+            "seconds": round(time.perf_counter() - t, 4)}
+
+
+def run_study(arrangements=None, grids=None, seed=0, distance=False, results_path=None, resume=False, workers=1,
+              backend="process", address=None, tt_bits=22, progress=None) -> tuple[dict, list[dict]]:
+    """Solve the study's layouts; returns (config, solved units)."""
+    config = {"study": "first-player", "arrangements": arrangements, "grids": grids, "seed": seed, "distance": distance,
+              "tt_bits": tt_bits}
+    units = study_layouts(arrangements, grids, seed)
+    done: list[dict] = []
+    fh = None
+    if results_path is not None:
+        if resume:
+            old_config, done = read_file(results_path, repair=True)
+            if old_config != config:
+                raise ResultsFileError(f"{results_path} holds a different study; use another file or drop --resume")
+        else:
+            import os
+
+            if os.path.exists(results_path):
+                raise ResultsFileError(f"{results_path} exists: pass --resume to continue it, or choose another file")
+            write_header(results_path, config)
+        fh = open(results_path, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+    finished = {u["unit"] for u in done}
+    todo = [u for u in units if u["unit"] not in finished]
+    try:
+        for unit in execute(solve_unit, config, todo, workers, backend, address):
+            done.append(unit)
+            if fh is not None:
+                append_unit(fh, unit)
+            if progress is not None:
+                progress(len(done), len(units))
+    finally:
+        if fh is not None:
+            fh.close()
+    return config, sorted(done, key=lambda u: u["unit"])
+
+
+def summary(units: list[dict]) -> dict:
+    """Shares of first-player wins, draws and losses, weighted by how many drawn layouts
+    each solved class stands for, per kind of layout."""
+    out = {}
+    for kind in ("arrangement", "grid"):
+        rows = [u for u in units if u["kind"] == kind]
+        if not rows:
+            continue
+        total = sum(u["weight"] for u in rows)
+        counts = {v: sum(u["weight"] for u in rows if u["value"] == v) for v in (1, 0, -1)}
+        secs = sorted(u["seconds"] for u in rows)
+        out[kind] = {"layouts": total, "classes": len(rows), "first_player_wins": counts[1] / total,
+                     "draws": counts[0] / total, "second_player_wins": counts[-1] / total,
+                     "solve_seconds_total": sum(secs), "solve_seconds_median": secs[len(secs) // 2], "solve_seconds_max": secs[-1]}
+    return out
