@@ -19,7 +19,7 @@ from .errors import DonutsError
 from .layout import NUM_ARRANGEMENTS, Layout
 from .solver import Solver
 from .symmetry import SYMMETRY_NAMES
-from .tournament.results import ResultsFileError, append_unit, read_file, write_header
+from .tournament.results import append_unit, open_results
 from .tournament.runner import execute
 
 _SOLVER: dict[int, Solver] = {}
@@ -78,17 +78,7 @@ def run_study(arrangements=None, grids=None, seed=0, distance=False, results_pat
     done: list[dict] = []
     fh = None
     if results_path is not None:
-        if resume:
-            old_config, done = read_file(results_path, repair=True)
-            if old_config != config:
-                raise ResultsFileError(f"{results_path} holds a different study; use another file or drop --resume")
-        else:
-            import os
-
-            if os.path.exists(results_path):
-                raise ResultsFileError(f"{results_path} exists: pass --resume to continue it, or choose another file")
-            write_header(results_path, config)
-        fh = open(results_path, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+        fh, done = open_results(results_path, config, resume, what="study")
     finished = {u["unit"] for u in done}
     todo = [u for u in units if u["unit"] not in finished]
     try:

@@ -37,6 +37,26 @@ def append_unit(fh, unit: dict) -> None:
     os.fsync(fh.fileno())
 
 
+def open_results(path: str, config: dict, resume: bool, what: str = "tournament"):
+    """Open ``path`` for appending units: (file, units already there).
+
+    A new file gets the configuration line. With ``resume`` an existing file is read
+    (its cut-off last line cut away) and must hold the same configuration; without it
+    an existing file is refused, so results are never overwritten."""
+    if resume and os.path.exists(path):
+        old_config, units = read_file(path, repair=True)
+        if old_config != config:
+            diff = sorted(k for k in set(config) | set(old_config) if config.get(k) != old_config.get(k))
+            raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}); "
+                                   "use another file or drop --resume")
+    elif os.path.exists(path):
+        raise ResultsFileError(f"{path} exists: pass --resume to continue it, or choose another file")
+    else:
+        write_header(path, config)
+        units = []
+    return open(path, "a", encoding="utf-8"), units  # noqa: SIM115 - the caller closes it
+
+
 def read_file(path: str, repair: bool = False, warn=None) -> tuple[dict, list[dict]]:
     """(config, units) of a results file. A corrupt last line is reported through
     ``warn`` (default: stderr) and skipped; with ``repair`` it is also cut from the file."""

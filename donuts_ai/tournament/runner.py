@@ -13,7 +13,7 @@ from ..errors import DonutsError
 from ..layout import Layout
 from ..rules import Rules
 from .game import ILLEGAL_POLICIES, play_game, score_of
-from .results import Results, ResultsFileError, append_unit, read_file, write_header
+from .results import Results, append_unit, open_results
 from .specs import make_agent, resolve
 
 FORMATS = ("round-robin", "gauntlet")
@@ -275,18 +275,7 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
     results = Results(config)
     fh = None
     if results_path is not None:
-        if resume and os.path.exists(results_path):
-            old_config, old_units = read_file(results_path, repair=True)
-            if old_config != config:
-                diff = sorted(k for k in set(config) | set(old_config) if config.get(k) != old_config.get(k))
-                raise ResultsFileError(f"{results_path} holds a different tournament (differs in: {', '.join(diff)}); "
-                                       "use another file or drop --resume")
-            results.units = old_units
-        else:
-            if os.path.exists(results_path) and not resume:
-                raise ResultsFileError(f"{results_path} exists: pass --resume to continue it, or choose another file")
-            write_header(results_path, config)
-        fh = open(results_path, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+        fh, results.units = open_results(results_path, config, resume)
     done = {u["unit"] for u in results.units}
     todo = [u for u in units if u["unit"] not in done]
     bar = _Progress(len(units), len(done), sum(len(u["games"]) for u in results.units), progress)
