@@ -144,8 +144,8 @@ write("03_who_wins.ipynb", [
 **Finding.** With perfect play the **first player (Chocolate) wins** every layout we
 solved: 400 layouts (300 random arrangements of our tile set, 100 uniformly random
 direction grids; see `benchmarks/RESULTS.md` for the run), no draws, no second-player
-wins. The first mover must choose well, though: on the standard layout only 11 of the
-36 opening squares win, the other 25 lose. Under perfect play the games last 23 to 29
+wins. The first mover must choose well, though: on the standard layout only 10 of the
+36 opening squares win, the other 26 lose. Under perfect play the games last 23 to 29
 plies.
 
 The cells below recompute these figures (small samples with `DONUTS_NB_QUICK=1`); the
