@@ -8,11 +8,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from donuts_ai._engine.core import end_score_sign, flips, has_five, legal_mask
+from donuts_ai._engine.core import final_result, flips, has_five, legal_mask
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _FULL = np.uint64((1 << 36) - 1)
+
+
+@njit(cache=True)
+def end_score_sign(own, opp, p_own, p_opp, n):
+    """+1 / 0 / -1 for the player ``own`` of a game that ended without a five."""
+    winner, _ = final_result(own, opp, p_own, p_opp, n)
+    if winner == 0:
+        return np.int64(1)
+    if winner == 1:
+        return np.int64(-1)
+    return np.int64(0)
 
 
 @njit(cache=True)

@@ -206,17 +206,6 @@ def final_result(b0, b1, p0, p1, n):
 
 
 @njit(cache=True)
-def end_score_sign(own, opp, p_own, p_opp, n):
-    """+1 / 0 / -1 for the player ``own`` of a game that ended without a five."""
-    winner, _ = final_result(own, opp, p_own, p_opp, n)
-    if winner == 0:
-        return np.int64(1)
-    if winner == 1:
-        return np.int64(-1)
-    return np.int64(0)
-
-
-@njit(cache=True)
 def play(b0, b1, turn, p0, p1, sq, n, single):
     """The side to move places on ``sq`` (legal, game not over).
 

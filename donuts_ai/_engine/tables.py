@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..squares import bitboard_of
+
 SIZE = 6
 NUM_SQUARES = 36
 FULL = (1 << NUM_SQUARES) - 1
@@ -42,13 +44,6 @@ def _ray(sq: int, dx: int, dy: int) -> list[int]:
     return out
 
 
-def _mask(squares) -> int:
-    m = 0
-    for s in squares:
-        m |= 1 << s
-    return m
-
-
 # LINE_MASK[d, sq]: the whole line through sq in direction d, sq included (uint64[4, 36]).
 LINE_MASK = np.zeros((4, NUM_SQUARES), dtype=np.uint64)
 # For each axis an "up" ray (towards higher square indices) and a "down" ray, so the
@@ -64,28 +59,28 @@ STEP2_DOWN = np.zeros((4, NUM_SQUARES), dtype=np.uint64)
 for _d, (_dx, _dy) in enumerate(DIRECTION_VECTORS):
     for _sq in range(NUM_SQUARES):
         fwd, back = _ray(_sq, _dx, _dy), _ray(_sq, -_dx, -_dy)
-        LINE_MASK[_d, _sq] = _mask(fwd + back + [_sq])
+        LINE_MASK[_d, _sq] = bitboard_of(fwd + back + [_sq])
         # The falling diagonal's forward step (+1 file, -1 rank) lowers the index by 5.
         up, down = (fwd, back) if _dy * SIZE + _dx > 0 else (back, fwd)
-        RAY_UP[_d, _sq] = _mask(up)
-        RAY_DOWN[_d, _sq] = _mask(down)
-        STEP1_UP[_d, _sq] = _mask(up[:1])
-        STEP2_UP[_d, _sq] = _mask(up[1:2])
-        STEP1_DOWN[_d, _sq] = _mask(down[:1])
-        STEP2_DOWN[_d, _sq] = _mask(down[1:2])
+        RAY_UP[_d, _sq] = bitboard_of(up)
+        RAY_DOWN[_d, _sq] = bitboard_of(down)
+        STEP1_UP[_d, _sq] = bitboard_of(up[:1])
+        STEP2_UP[_d, _sq] = bitboard_of(up[1:2])
+        STEP1_DOWN[_d, _sq] = bitboard_of(down[:1])
+        STEP2_DOWN[_d, _sq] = bitboard_of(down[1:2])
 
-_FILE_A = _mask(r * SIZE for r in range(SIZE))
-_FILE_F = _mask(r * SIZE + SIZE - 1 for r in range(SIZE))
+_FILE_A = bitboard_of(r * SIZE for r in range(SIZE))
+_FILE_F = bitboard_of(r * SIZE + SIZE - 1 for r in range(SIZE))
 NOT_FILE_A = FULL & ~_FILE_A
 NOT_FILE_F = FULL & ~_FILE_F
 
 # Five detection by shifts: a five starts on one of these squares and runs
 # right (<<1 steps), up (<<6), up-right (<<7) or down-right (>>5). Restricting the
 # start squares keeps every run inside the board, so shifts never wrap a row.
-FIVE_START_H = _mask(y * SIZE + x for y in range(SIZE) for x in range(2))
-FIVE_START_V = _mask(y * SIZE + x for y in range(2) for x in range(SIZE))
-FIVE_START_RISING = _mask(y * SIZE + x for y in range(2) for x in range(2))
-FIVE_START_FALLING = _mask(y * SIZE + x for y in range(4, SIZE) for x in range(2))
+FIVE_START_H = bitboard_of(y * SIZE + x for y in range(SIZE) for x in range(2))
+FIVE_START_V = bitboard_of(y * SIZE + x for y in range(2) for x in range(SIZE))
+FIVE_START_RISING = bitboard_of(y * SIZE + x for y in range(2) for x in range(2))
+FIVE_START_FALLING = bitboard_of(y * SIZE + x for y in range(4, SIZE) for x in range(2))
 
 # All 5-in-a-row windows as masks (32 of them): used by tests and the Python layer.
 FIVE_WINDOWS = []
@@ -93,7 +88,7 @@ for _dx, _dy in DIRECTION_VECTORS:
     for _sq in range(NUM_SQUARES):
         _x, _y = _sq % SIZE, _sq // SIZE
         if _on_board(_x + 4 * _dx, _y + 4 * _dy):
-            FIVE_WINDOWS.append(_mask((_y + k * _dy) * SIZE + _x + k * _dx for k in range(5)))
+            FIVE_WINDOWS.append(bitboard_of((_y + k * _dy) * SIZE + _x + k * _dx for k in range(5)))
 FIVE_WINDOWS = np.array(FIVE_WINDOWS, dtype=np.uint64)
 
 for _arr in (LINE_MASK, RAY_UP, RAY_DOWN, STEP1_UP, STEP2_UP, STEP1_DOWN, STEP2_DOWN, FIVE_WINDOWS):

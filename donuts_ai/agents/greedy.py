@@ -7,7 +7,7 @@ import numpy as np
 from .. import _engine as E
 from .._engine.search import can_win_now
 from ..board import Board
-from ..squares import DIRECTION_VECTORS, SIZE, SQUARE_NAMES, squares_of
+from ..squares import DIRECTION_VECTORS, SIZE, SQUARE_NAMES
 from .base import Agent
 
 
@@ -51,7 +51,7 @@ class GreedyAgent(Agent):
             else:
                 replies = E.legal_mask(np.uint64(own), np.uint64(opp), sq, lm)
                 safe = 0 if can_win_now(np.uint64(opp), np.uint64(own), np.uint64(replies), rules.single) else 2
-            key = (safe, len(squares_of(int(flipped))), run_length(own, sq), self.rng.random())
+            key = (safe, int(flipped).bit_count(), run_length(own, sq), self.rng.random())
             if best_key is None or key > best_key:
                 best_key, best_sq = key, sq
         return SQUARE_NAMES[best_sq]
