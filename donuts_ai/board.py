@@ -36,9 +36,6 @@ class Termination(enum.StrEnum):
     LARGEST_GROUP = "largest group"
     MAJORITY = "majority"
 
-    def __str__(self) -> str:
-        return self.value
-
 
 _REASONS = {E.REASON_FIVE: Termination.FIVE, E.REASON_GROUP: Termination.LARGEST_GROUP, E.REASON_MAJORITY: Termination.MAJORITY}
 

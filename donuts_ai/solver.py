@@ -31,6 +31,12 @@ WIN, LOSS, DRAW = 1, -1, 0
 _VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 
+def _score(value: int, distance: int | None) -> int:
+    if value == 0 or distance is None:
+        return value
+    return value * (S.WIN - distance)
+
+
 @dataclass(frozen=True)
 class Solution:
     """The solved value of a position for the side to move.
@@ -52,9 +58,7 @@ class Solution:
     @property
     def score(self) -> int:
         """One number ordering outcomes: wins sooner > wins later > draw > losses later > sooner."""
-        if self.value == 0 or self.distance is None:
-            return self.value
-        return self.value * (S.WIN - self.distance)
+        return _score(self.value, self.distance)
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ class MoveValue:
 
     @property
     def score(self) -> int:
-        return 0 if self.value == 0 else self.value * (S.WIN - self.distance)
+        return _score(self.value, self.distance)
 
 
 def _score_to_value(score: int, remaining: int) -> tuple[int, int]:

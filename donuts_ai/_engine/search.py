@@ -83,24 +83,15 @@ def new_context():
 
 
 @njit(cache=True)
-def _to_tt(score, ply):
+def _shift_mate(score, plies):
+    """Move a win/loss score ``plies`` further from 0 (root-relative -> node-relative with
+    ``plies = ply``, back with ``-ply``); draws, evaluations and the INF bounds stay."""
     if score >= INF or score <= -INF:
         return score
     if score > MATE_BOUND:
-        return score + ply
+        return score + plies
     if score < -MATE_BOUND:
-        return score - ply
-    return score
-
-
-@njit(cache=True)
-def _from_tt(score, ply):
-    if score >= INF or score <= -INF:
-        return score
-    if score > MATE_BOUND:
-        return score - ply
-    if score < -MATE_BOUND:
-        return score + ply
+        return score - plies
     return score
 
 
@@ -143,8 +134,8 @@ def _depth(data):
 
 @njit(cache=True)
 def _store(tt, idx, key_a, key_b, lower, upper, move, depth, ply):
-    lo = _to_tt(lower, ply)
-    hi = _to_tt(upper, ply)
+    lo = _shift_mate(lower, ply)
+    hi = _shift_mate(upper, ply)
     depth = min(depth, 127)
     if tt[idx, 0] == key_a and tt[idx, 1] == key_b:
         old = tt[idx, 2]
@@ -242,8 +233,8 @@ def negamax(lm, own, opp, last, p_own, p_opp, n, single, depth, ply, alpha, beta
         data = tt[idx, 2]
         tt_move = _move(data)
         if _depth(data) >= depth:
-            lo = _from_tt(_lower(data), ply)
-            hi = _from_tt(_upper(data), ply)
+            lo = _shift_mate(_lower(data), -ply)
+            hi = _shift_mate(_upper(data), -ply)
             if lo >= beta:
                 return lo
             if hi <= alpha:
