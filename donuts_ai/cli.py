@@ -15,6 +15,7 @@ from .errors import DonutsError
 from .layout import Layout
 from .rules import Rules
 from .squares import COLOR_NAMES
+from .tournament.runner import DEFAULT_MOVE_LIMIT
 
 
 def _layout_arg(text: str) -> Layout:
@@ -86,6 +87,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         best_of=args.best_of, clock=args.clock, illegal=args.illegal,
         rules=Rules(insertion=args.insertion, donuts=args.donuts), workers=args.workers, backend=args.backend,
         address=args.address, results_path=args.out, resume=args.resume, progress=not args.quiet and sys.stderr.isatty(),
+        move_limit=args.move_limit, ledger=args.ledger, isolation=args.isolation,
     )
     print(results.table())
     if args.out:
@@ -184,6 +186,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def _add_rules(p: argparse.ArgumentParser) -> None:
     p.add_argument("--insertion", choices=("group", "single"), default="group", help="insertion rule (default group)")
     p.add_argument("--donuts", type=int, default=15, help="donuts per player (default 15)")
@@ -219,13 +231,29 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
                       help="gauntlet: the first agent against each of the others")
     tour.add_argument("--games", type=_positive_int, default=2, help="games per pairing (pairs: rounded up to even; duel: series)")
-    tour.add_argument("--layouts", default="standard", help="standard, random:SEED[:COUNT], grid:SEED[:COUNT] or a file")
+    tour.add_argument("--layouts", default="random",
+                      help="random (default: a freshly drawn tile arrangement for every pair or series, seeded from --seed), "
+                           "grid (likewise, random direction grids), standard, random:SEED[:COUNT] or grid:SEED[:COUNT] "
+                           "(a fixed set, cycled through) or a file of layouts")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (every game's seed derives from it)")
     tour.add_argument("--mode", choices=("pairs", "duel", "team"), default="pairs",
                       help="pairs: colour-swapped pairs; duel: best-of series; team: 2v2 with 4 agents")
     tour.add_argument("--best-of", type=int, choices=(1, 3, 5, 7), default=3, help="duel series length")
-    tour.add_argument("--clock", type=float, default=None, help="blitz: seconds per player per game")
-    tour.add_argument("--illegal", choices=("lose", "forfeit"), default="lose", help="penalty for illegal moves and crashes")
+    tour.add_argument("--clock", type=_positive_float, default=None,
+                      help="blitz: a chess clock of this many seconds per player, for the whole series in duel mode "
+                           "(running out loses the game and the match), per game in pairs and team modes")
+    tour.add_argument("--move-limit", type=_positive_float, default=DEFAULT_MOVE_LIMIT,
+                      help=f"hard limit in seconds on one move, clock or not: an agent that hangs loses on time "
+                           f"(default {DEFAULT_MOVE_LIMIT:g})")
+    tour.add_argument("--illegal", choices=("lose", "forfeit"), default="lose",
+                      help="penalty for an illegal move or an exception: lose the game, or forfeit the turn (a player's "
+                           "third forfeit in a game loses it); a hang loses on time and a crashed agent process loses")
+    tour.add_argument("--ledger", choices=("rulebook", "end-win"), default="rulebook",
+                      help="score ledger: rulebook (+3 five, +2 majority of a full board, +1 for 3+ insertions) or "
+                           "end-win (+2 for any win at the end instead)")
+    tour.add_argument("--isolation", choices=("process", "none"), default="process",
+                      help="process (default): every agent in a supervised process of its own; none: in the worker "
+                           "(faster, but a hanging or crashing agent stops the run)")
     _add_rules(tour)
     tour.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
     tour.add_argument("--backend", choices=("process", "ray"), default="process")
@@ -248,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--alpha", type=float, default=0.05)
     sp.add_argument("--beta", type=float, default=0.05)
     sp.add_argument("--max-pairs", type=_positive_int, default=2000)
-    sp.add_argument("--layouts", default="random:0:50")
+    sp.add_argument("--layouts", default="random", help="as in tournament (default: a fresh seeded arrangement per pair)")
     sp.add_argument("--seed", type=int, default=0)
     _add_rules(sp)
     sp.add_argument("--quiet", action="store_true")

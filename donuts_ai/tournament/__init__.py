@@ -1,21 +1,28 @@
 """The tournament harness: matches between agents, game modes, ratings, SPRT, results.
 
     from donuts_ai import tournament
-    results = tournament.run(["random", "greedy", "mcts:time=0.05"], games=4, layouts="random:1:2")
+    results = tournament.run(["random", "greedy", "mcts:time=0.05"], games=4)  # fresh random layouts
     print(results.table())
 
 See :func:`run` for the settings; :class:`Results` for what comes back.
 """
 
-from .game import play_game
+from .game import Adjudication, play_game
 from .report import plot, text_report
 from .results import Results, ResultsFileError
-from .runner import make_config, parse_layouts, run, schedule
+from .runner import close_seats, make_config, parse_layouts, run, schedule
+from .seats import Answer, LocalSeat, ProcessSeat, Seat
 from .specs import SpecError, make_agent, resolve
 from .sprt import run_sprt
 from .stats import Rating, RatingFit, fit_ratings, sprt
 
 __all__ = [
+    "Adjudication",
+    "Answer",
+    "LocalSeat",
+    "ProcessSeat",
+    "Seat",
+    "close_seats",
     "Rating",
     "RatingFit",
     "Results",

@@ -14,7 +14,16 @@ def text_report(results: Results) -> str:
     agents = results.agents
     lines = []
     n_games = len(results.games)
-    lines.append(f"{n_games} games, {len(results.units)} units, mode {results.config['mode']}")
+    config = results.config
+    lines.append(f"{n_games} games, {len(results.units)} units, mode {config['mode']}")
+    layouts = config["layouts"]
+    if isinstance(layouts, str):
+        what = "tile arrangement" if layouts == "random" else "random direction grid"
+        lines.append(f"Layouts: a freshly drawn {what} for every unit (seeded from the tournament seed {config['seed']})")
+    else:
+        lines.append(f"Layouts: {len(layouts)} fixed, cycled through")
+    if config.get("clock") is not None:
+        lines.append(f"Clock: {config['clock']:g} s per player per {config['clock_per']}")
     if results.two_player_games():
         fit = results.ratings()
         lines.append("")
@@ -44,9 +53,18 @@ def text_report(results: Results) -> str:
                     pts, n = table[a][b]
                     cells += f"{f'{pts:g}/{n}':>9s}" if n else "        ."
             lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
+    if config["mode"] == "duel":
+        matches = results.matches()
+        lines.append("")
+        lines.append(f"Matches (best of {config['best_of']}: first to {config['best_of'] // 2 + 1} wins; draws count for nobody)")
+        lines.append(f"  {'agent':24s} {'matches':>8s} {'won':>5s} {'drawn':>6s} {'lost':>5s}")
+        for a in sorted(agents, key=lambda a: (-matches[a]["won"], matches[a]["lost"])):
+            row = matches[a]
+            lines.append(f"  {_short(a, 24):24s} {row['matches']:8d} {row['won']:5d} {row['drawn']:6d} {row['lost']:5d}")
     ledger = results.ledger()
     lines.append("")
-    lines.append("Ledger (+3 five, +2 win at the end, +1 for 3+ insertions)")
+    board_win = "+2 majority of a full board" if config.get("ledger", "rulebook") == "rulebook" else "+2 any win at the end"
+    lines.append(f"Ledger (+3 five, {board_win}, +1 for 3+ insertions in a game)")
     lines.append(f"  {'agent':24s} {'games':>6s} {'won':>5s} {'drawn':>6s} {'lost':>5s} {'points':>7s}")
     for a in sorted(agents, key=lambda a: -ledger[a]["points"]):
         row = ledger[a]
@@ -54,9 +72,13 @@ def text_report(results: Results) -> str:
     events = results.events()
     if events:
         lines.append("")
-        lines.append(f"Events: {len(events)} (illegal moves, crashes, time losses)")
+        kinds = {}
+        for e in events:
+            kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
+        lines.append(f"Events: {len(events)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})")
         for e in events[:10]:
-            lines.append(f"  unit {e['unit']} ply {e['ply']}: {e['agent']} {e['kind']}: {e['detail'].splitlines()[-1]}")
+            last = e["detail"].splitlines()[-1] if e["detail"] else ""
+            lines.append(f"  unit {e['unit']} ply {e['ply']}: {e['agent']} {e['kind']}: {last}")
     return "\n".join(lines)
 
 

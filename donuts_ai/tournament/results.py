@@ -17,18 +17,17 @@ from ..errors import DonutsError
 from .game import score_of
 from .stats import RatingFit, fit_ratings, pair_category
 
-FORMAT_VERSION = 1
+#: Version 2: supervised seats (event kinds, ``forfeits``, ``clock_left``), series
+#: results (``match``), drawn layouts, ``move_limit``, ``ledger`` and ``isolation``.
+FORMAT_VERSION = 2
 
 
 class ResultsFileError(DonutsError):
     """A results file that cannot be read, or belongs to another tournament."""
 
 
-def write_header(path: str, config: dict) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps({"type": "config", "version": FORMAT_VERSION, "config": config}) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+def _header(config: dict) -> str:
+    return json.dumps({"type": "config", "version": FORMAT_VERSION, "config": config}) + "\n"
 
 
 def append_unit(fh, unit: dict) -> None:
@@ -40,26 +39,43 @@ def append_unit(fh, unit: dict) -> None:
 def open_results(path: str, config: dict, resume: bool, what: str = "tournament"):
     """Open ``path`` for appending units: (file, units already there).
 
-    A new file gets the configuration line. With ``resume`` an existing file is read
-    (its cut-off last line cut away) and must hold the same configuration; without it
-    an existing file is refused, so results are never overwritten."""
-    if resume and os.path.exists(path):
-        old_config, units = read_file(path, repair=True)
-        if old_config != config:
-            diff = sorted(k for k in set(config) | set(old_config) if config.get(k) != old_config.get(k))
-            raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}); "
-                                   "use another file or drop --resume")
-    elif os.path.exists(path):
-        raise ResultsFileError(f"{path} exists: pass --resume to continue it, or choose another file")
+    A new file is created exclusively (if another run creates it first, this one stops)
+    and gets the configuration line. With ``resume`` an existing file is read and must
+    hold the same configuration; only then is a cut-off last line cut away. A refused
+    file is left exactly as it was. Without ``resume`` an existing file is refused, so
+    results are never overwritten."""
+    try:
+        fh = open(path, "x", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    except FileExistsError:
+        if not resume:
+            raise ResultsFileError(f"{path} exists: pass --resume to continue it, or choose another file") from None
+    except OSError as exc:
+        raise ResultsFileError(f"cannot create results file {path!r}: {exc.strerror}") from None
     else:
-        write_header(path, config)
-        units = []
-    return open(path, "a", encoding="utf-8"), units  # noqa: SIM115 - the caller closes it
+        fh.write(_header(config))
+        fh.flush()
+        os.fsync(fh.fileno())
+        return fh, []
+    old_config, units, good_bytes = _read(path)
+    if old_config != config:
+        diff = sorted(k for k in set(config) | set(old_config) if config.get(k) != old_config.get(k))
+        raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}); "
+                               "use another file or drop --resume")
+    fh = open(path, "r+", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    fh.truncate(good_bytes)  # a last line cut off mid-write goes; nothing else changes
+    fh.seek(good_bytes)
+    return fh, units
 
 
-def read_file(path: str, repair: bool = False, warn=None) -> tuple[dict, list[dict]]:
+def read_file(path: str, warn=None) -> tuple[dict, list[dict]]:
     """(config, units) of a results file. A corrupt last line is reported through
-    ``warn`` (default: stderr) and skipped; with ``repair`` it is also cut from the file."""
+    ``warn`` (default: stderr) and skipped; the file is never changed."""
+    config, units, _ = _read(path, warn)
+    return config, units
+
+
+def _read(path: str, warn=None) -> tuple[dict, list[dict], int]:
+    """(config, units, bytes of complete lines) of a results file; see :func:`read_file`."""
     warn = warn or (lambda msg: print(f"donuts-ai: warning: {msg}", file=sys.stderr))
     try:
         with open(path, "rb") as fh:
@@ -78,21 +94,18 @@ def read_file(path: str, repair: bool = False, warn=None) -> tuple[dict, list[di
             if not isinstance(rec, dict) or (last and not ends_clean):
                 raise ValueError("incomplete")
         except ValueError:
-            if last:
+            if last and records:
                 warn(f"{path}: line {i + 1} is incomplete (cut off mid-write?); skipped")
-                if repair:
-                    with open(path, "r+b") as fh:
-                        fh.truncate(good_bytes)
                 break
             raise ResultsFileError(f"{path}: line {i + 1} is not valid JSON") from None
         records.append(rec)
         good_bytes += len(raw) + 1
-    if not records or records[0].get("type") != "config":
+    if not records or records[0].get("type") != "config" or not isinstance(records[0].get("config"), dict):
         raise ResultsFileError(f"{path}: not a donuts-ai results file (no configuration line)")
     if records[0].get("version") != FORMAT_VERSION:
-        raise ResultsFileError(f"{path}: results format version {records[0].get('version')} is not {FORMAT_VERSION}")
+        raise ResultsFileError(f"{path}: results format version {records[0].get('version')!r} is not {FORMAT_VERSION}")
     units = [r for r in records[1:] if r.get("type") == "unit"]
-    return records[0]["config"], units
+    return records[0]["config"], units, good_bytes
 
 
 @dataclass
@@ -106,6 +119,8 @@ class Results:
     @classmethod
     def from_file(cls, path: str) -> Results:
         config, units = read_file(path)
+        for unit in units:
+            _check_unit(unit, path)
         return cls(config, units)
 
     @property
@@ -166,8 +181,21 @@ class Results:
             counts[pair_category(score)] += 1
         return counts
 
+    def matches(self) -> dict[str, dict[str, int]]:
+        """Per agent, over the best-of series (duel mode): matches, won, drawn, lost."""
+        out = {a: {"matches": 0, "won": 0, "drawn": 0, "lost": 0} for a in self.agents}
+        for u in self.units:
+            match = u.get("match")
+            if match is None:
+                continue
+            for i, name in enumerate(match["players"]):
+                row = out[name]
+                row["matches"] += 1
+                row["drawn" if match["winner"] is None else "won" if match["winner"] == i else "lost"] += 1
+        return out
+
     def events(self) -> list[dict]:
-        """Illegal moves, crashes and time losses, with the game they happened in."""
+        """Exceptions, illegal moves, time losses and crashes, with the game they happened in."""
         return [{"unit": g["unit"], "agent": g["names"][e["seat"]], **e} for g in self.games for e in g["events"]]
 
     def table(self) -> str:
@@ -175,3 +203,21 @@ class Results:
         from .report import text_report
 
         return text_report(self)
+
+
+_GAME_FIELDS = {"names": list, "moves": list, "ledger": list, "events": list, "times": list}
+
+
+def _check_unit(unit: dict, path: str) -> None:
+    """A unit line that a report can read, or :class:`ResultsFileError` naming what is wrong."""
+    where = f"{path}: unit {unit.get('unit')!r}"
+    if not isinstance(unit.get("unit"), int) or not isinstance(unit.get("games"), list) or not unit["games"]:
+        raise ResultsFileError(f"{where}: a unit needs an int 'unit' and a non-empty list of 'games'")
+    for game in unit["games"]:
+        if not isinstance(game, dict):
+            raise ResultsFileError(f"{where}: a game record must be an object")
+        for key, kind in _GAME_FIELDS.items():
+            if not isinstance(game.get(key), kind):
+                raise ResultsFileError(f"{where}: game field {key!r} is missing or not a {kind.__name__}")
+        if game.get("winner") not in (0, 1, None) or len(game["names"]) not in (2, 4):
+            raise ResultsFileError(f"{where}: a game needs 2 or 4 names and a winner of 0, 1 or null")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures as cf
 import multiprocessing
 import os
@@ -12,23 +13,35 @@ import time
 from ..errors import DonutsError
 from ..layout import Layout
 from ..rules import Rules
-from .game import ILLEGAL_POLICIES, play_game, score_of
+from .game import ILLEGAL_POLICIES, LEDGERS, play_game
 from .results import Results, append_unit, open_results
+from .seats import LocalSeat, ProcessSeat, Seat
 from .specs import make_agent, resolve
 
 FORMATS = ("round-robin", "gauntlet")
 MODES = ("pairs", "duel", "team")
 BACKENDS = ("process", "ray")
+#: How agents are run: each in a supervised process of its own (the default: a hang or a
+#: crash costs one game, never the run), or as objects in the worker (fast, trusting).
+ISOLATIONS = ("process", "none")
+#: Layout specs drawn afresh for every unit (pair, series, team pair) from the unit's seed.
+DRAWN_LAYOUTS = ("random", "grid")
+#: The hard per-move limit (seconds) of a run without a clock: generous, since an exact
+#: solver may think for minutes on an empty board, yet every game of a run ends.
+DEFAULT_MOVE_LIMIT = 300.0
 
 
-def parse_layouts(text: str) -> list[Layout]:
-    """``standard``, ``random:SEED[:COUNT]`` (tile arrangements), ``grid:SEED[:COUNT]``
-    (random direction grids), or a path to a file of layouts (6 lines each, separated
-    by blank lines)."""
+def parse_layouts(text: str) -> list[Layout] | str:
+    """``random`` or ``grid`` (a freshly drawn tile arrangement, or random direction grid,
+    for every unit, seeded from the tournament: returned as that word), ``standard``,
+    ``random:SEED[:COUNT]`` / ``grid:SEED[:COUNT]`` (a fixed set, cycled through), or a
+    path to a file of layouts (6 lines each, separated by blank lines)."""
+    if text in DRAWN_LAYOUTS:
+        return text
     if text == "standard":
         return [Layout.standard()]
     kind, _, rest = text.partition(":")
-    if kind in ("random", "grid") and rest:
+    if kind in DRAWN_LAYOUTS and rest:
         seed_text, _, count_text = rest.partition(":")
         try:
             seed, count = int(seed_text), int(count_text or 1)
@@ -59,10 +72,19 @@ def _names(specs: list[str]) -> list[str]:
     return names
 
 
+def _seconds(name: str, value) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise DonutsError(f"{name} must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
 def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs", best_of=3, clock=None,
-                illegal="lose", rules=None) -> dict:
+                illegal="lose", rules=None, move_limit=DEFAULT_MOVE_LIMIT, ledger="rulebook", isolation="process") -> dict:
     """Check every setting and return the tournament's configuration (what a results
-    file records and ``--resume`` compares)."""
+    file records and ``--resume`` compares). ``layouts=None`` draws a fresh seeded tile
+    arrangement for every unit (``"random"``)."""
     agents = list(agents)
     for spec in agents:
         resolve(spec)
@@ -78,39 +100,50 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
         raise DonutsError(f"games per pairing must be a positive int, got {games!r}")
     if mode == "duel" and best_of not in (1, 3, 5, 7):
         raise DonutsError(f"best_of must be 1, 3, 5 or 7, got {best_of!r}")
-    if clock is not None and not (isinstance(clock, (int, float)) and clock > 0):
-        raise DonutsError(f"clock must be a positive number of seconds, got {clock!r}")
+    clock, move_limit = _seconds("clock", clock), _seconds("move_limit", move_limit)
     if illegal not in ILLEGAL_POLICIES:
         raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
+    if ledger not in LEDGERS:
+        raise DonutsError(f"ledger must be one of {', '.join(LEDGERS)}, got {ledger!r}")
+    if isolation not in ISOLATIONS:
+        raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise DonutsError(f"seed must be an int, got {seed!r}")
     if layouts is None:
-        layouts = [Layout.standard()]
+        layouts = "random"
     elif isinstance(layouts, str):
         layouts = parse_layouts(layouts)
     elif isinstance(layouts, Layout):
         layouts = [layouts]
-    layouts = list(layouts)
-    if not layouts or not all(isinstance(x, Layout) for x in layouts):
-        raise DonutsError("layouts must be Layout objects or a layouts string")
+    if isinstance(layouts, str):
+        layout_config = layouts
+    else:
+        layouts = list(layouts)
+        if not layouts or not all(isinstance(x, Layout) for x in layouts):
+            raise DonutsError("layouts must be Layout objects or a layouts string")
+        layout_config = [x.to_text() for x in layouts]
     rules = rules or Rules()
     return {
         "agents": agents,
         "names": _names(agents),
         "format": format,
         "games": games,
-        "layouts": [x.to_text() for x in layouts],
+        "layouts": layout_config,
         "seed": seed,
         "mode": mode,
         "best_of": best_of if mode == "duel" else None,
         "clock": clock,
+        "clock_per": None if clock is None else "series" if mode == "duel" else "game",
+        "move_limit": move_limit,
         "illegal": illegal,
+        "ledger": ledger,
+        "isolation": isolation,
         "rules": {"insertion": rules.insertion, "donuts": rules.donuts},
     }
 
 
 def schedule(config: dict) -> list[dict]:
-    """Every unit of the tournament, in a fixed order, each with its own seed."""
+    """Every unit of the tournament, in a fixed order, each with its own seed and layout."""
     names, specs = config["names"], config["agents"]
     rng = random.Random(config["seed"])
     if config["mode"] == "team":
@@ -120,28 +153,82 @@ def schedule(config: dict) -> list[dict]:
     else:
         pairings = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     per_pairing = config["games"] if config["mode"] == "duel" else (config["games"] + 1) // 2
+    layouts = config["layouts"]
     units = []
     for k in range(per_pairing):
         for seats in pairings:
+            seed = rng.getrandbits(62)
+            if isinstance(layouts, str):  # a fresh layout for every unit, as the game is played
+                draw = Layout.random if layouts == "random" else Layout.random_grid
+                layout = draw(rng.getrandbits(62)).to_text()
+            else:
+                layout = layouts[k % len(layouts)]
             units.append({
                 "unit": len(units),
                 "seats": [specs[s] for s in seats],
                 "names": [names[s] for s in seats],
-                "layout": config["layouts"][k % len(config["layouts"])],
-                "seed": rng.getrandbits(62),
+                "layout": layout,
+                "seed": seed,
             })
     return units
 
 
-_AGENT_CACHE: dict[str, object] = {}
+# Seats live as long as their process (a worker) or until close_seats(): an agent's
+# process and tables are made once, and reset() with each game's seed makes every game
+# independent of what the seat played before. Keyed by (spec, slot, isolation), where
+# slot counts earlier seats of the same spec in the game: two seats never share an agent.
+_SEATS: dict[tuple[str, int, str], Seat] = {}
 
 
-def _agent(spec: str):
-    # One agent per spec and process: its tables are allocated once, and reset() with
-    # the game's seed makes every game independent of what the process played before.
-    if spec not in _AGENT_CACHE:
-        _AGENT_CACHE[spec] = make_agent(spec)
-    return _AGENT_CACHE[spec]
+def _seats_for(specs: list[str], isolation: str) -> list[Seat]:
+    seats = []
+    for i, spec in enumerate(specs):
+        key = (spec, specs[:i].count(spec), isolation)
+        if key not in _SEATS:
+            _SEATS[key] = ProcessSeat(spec) if isolation == "process" else LocalSeat(make_agent(spec))
+        seats.append(_SEATS[key])
+    for seat in seats:
+        seat.prepare()  # start every agent process at once: their start-ups overlap
+    return seats
+
+
+def close_seats() -> None:
+    """Stop every agent process this process started."""
+    while _SEATS:
+        _SEATS.popitem()[1].close()
+
+
+atexit.register(close_seats)
+
+
+def _series(config: dict, game) -> dict:
+    """A best-of series (the rulebook's match): the first player alternates; draws count
+    for nobody; it ends when a player reaches the target number of wins, or when the
+    series length is spent (then more wins takes it, equal wins draw it). With a clock
+    it runs over the whole series, and a player whose clock runs out loses the match."""
+    best_of = config["best_of"]
+    target = best_of // 2 + 1
+    wins = [0, 0]
+    clocks = None if config["clock"] is None else [config["clock"]] * 2
+    flagged = None
+    for g in range(best_of):
+        order = [0, 1] if g % 2 == 0 else [1, 0]
+        rec = game(order, g, None if clocks is None else [clocks[i] for i in order])
+        if rec["winner"] is not None:
+            wins[order[rec["winner"]]] += 1
+        if clocks is not None:
+            for seat, who in enumerate(order):
+                clocks[who] = rec["clock_left"][seat]
+            flagged = next((who for who in (0, 1) if clocks[who] <= 0), None)
+        if max(wins) >= target or flagged is not None:
+            break
+    if flagged is not None:
+        winner, why = 1 - flagged, "clock"
+    elif max(wins) >= target:
+        winner, why = wins.index(max(wins)), "target"
+    else:
+        winner, why = (None, "equal") if wins[0] == wins[1] else (wins.index(max(wins)), "more wins")
+    return {"wins": wins, "winner": winner, "reason": why, "target": target}  # wins and winner index the unit's names
 
 
 def play_unit(config: dict, unit: dict) -> dict:
@@ -149,31 +236,29 @@ def play_unit(config: dict, unit: dict) -> dict:
     layout = Layout.from_text(unit["layout"])
     rules = Rules(**config["rules"])
     specs, names = unit["seats"], unit["names"]
+    seats = _seats_for(specs, config["isolation"])
     games = []
     t = time.perf_counter()
 
-    def game(order, seed):
-        rec = play_game([_agent(specs[i]) for i in order], layout, rules, seed, config["clock"], config["illegal"])
+    def game(order, offset, clocks=None):
+        rec = play_game([seats[i] for i in order], layout, rules, unit["seed"] + offset,
+                        None if clocks is not None else config["clock"], config["illegal"], config["move_limit"],
+                        config["ledger"], clocks)
         rec["names"] = [names[i] for i in order]
         games.append(rec)
         return rec
 
+    out = {"unit": unit["unit"], "games": games}
     if config["mode"] == "team":  # teams (0, 2) and (1, 3); the second game swaps team colours
-        game([0, 1, 2, 3], unit["seed"])
-        game([1, 0, 3, 2], unit["seed"] + 1)
+        game([0, 1, 2, 3], 0)
+        game([1, 0, 3, 2], 1)
     elif config["mode"] == "pairs":
-        game([0, 1], unit["seed"])
-        game([1, 0], unit["seed"] + 1)
+        game([0, 1], 0)
+        game([1, 0], 1)
     else:
-        need, won = config["best_of"] // 2 + 1, [0.0, 0.0]
-        for g in range(config["best_of"]):
-            order = [0, 1] if g % 2 == 0 else [1, 0]
-            rec = game(order, unit["seed"] + g)
-            for seat, who in enumerate(order):
-                won[who] += score_of(rec, seat)
-            if max(won) >= need:
-                break
-    return {"unit": unit["unit"], "games": games, "seconds": round(time.perf_counter() - t, 3)}
+        out["match"] = {"players": list(names), **_series(config, game)}
+    out["seconds"] = round(time.perf_counter() - t, 3)
+    return out
 
 
 class _Progress:
@@ -201,19 +286,32 @@ class _Progress:
         sys.stderr.flush()
 
 
+#: Times a process pool is rebuilt after one of its workers died, before the run gives up.
+MAX_POOL_RESTARTS = 3
+
+
 def iter_process(fn, config, units, workers):
     """``fn(config, unit)`` for every unit over a pool of ``workers`` processes, in
-    completion order."""
+    completion order. A worker that dies (agents run in-process with ``isolation="none"``
+    can kill it) breaks the pool: a fresh pool plays the units not yet finished."""
     ctx = multiprocessing.get_context("spawn")  # Numba's threads do not survive fork
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = [pool.submit(fn, config, u) for u in units]
-        try:
-            for fut in cf.as_completed(futures):
-                yield fut.result()
-        except BaseException:
-            for fut in futures:
-                fut.cancel()
-            raise
+    pending = list(units)
+    for attempt in range(MAX_POOL_RESTARTS + 1):
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futures = {pool.submit(fn, config, u): u for u in pending}
+            try:
+                for fut in cf.as_completed(futures):
+                    result = fut.result()
+                    pending.remove(futures[fut])
+                    yield result
+                return
+            except cf.process.BrokenProcessPool:
+                if attempt == MAX_POOL_RESTARTS:
+                    raise DonutsError(f"worker processes died {attempt + 1} times; {len(pending)} units not played") from None
+            except BaseException:
+                for fut in futures:
+                    fut.cancel()
+                raise
 
 
 def iter_ray(fn, config, units, workers, address):
@@ -250,21 +348,30 @@ def execute(fn, config, units, workers, backend="process", address=None):
 
 def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs", best_of=3, clock=None,
         illegal="lose", rules=None, workers=None, backend="process", address=None, results_path=None,
-        resume=False, progress=False) -> Results:
+        resume=False, progress=False, move_limit=DEFAULT_MOVE_LIMIT, ledger="rulebook", isolation="process") -> Results:
     """Run a tournament and return its :class:`Results`.
 
     ``agents`` are specs (``"mcts:time=0.1"``, ``"random:seed=3"``, ``"pkg.mod:Class"``);
     every pairing plays ``games`` games (pairs mode: in colour-swapped pairs on the same
-    layout, so ``games`` is rounded up to even), cycling through ``layouts``. ``mode``
-    is ``"pairs"``, ``"duel"`` (best-of-``best_of`` series, first player alternating)
-    or ``"team"`` (4 agents, 2v2). ``clock`` makes it blitz (seconds per seat per game).
-    ``workers`` processes (default: all cores; 1 runs in this process) or
+    layout, so ``games`` is rounded up to even; duel mode: ``games`` series). Layouts:
+    by default every unit (pair, series) is played on a freshly drawn tile arrangement
+    seeded from ``seed``, as the game is played; ``layouts`` may instead name a fixed
+    set, cycled through (see :func:`parse_layouts`). ``mode`` is ``"pairs"``, ``"duel"``
+    (best-of-``best_of`` series, first player alternating, see :func:`_series`) or
+    ``"team"`` (4 agents, 2v2). ``clock`` makes it blitz: seconds per player for the
+    whole series in duel mode, per game otherwise. ``move_limit`` is a hard limit on one
+    move (an agent that hangs loses on time there). ``illegal`` is the penalty for an
+    exception or an illegal move (``"lose"`` or ``"forfeit"``); ``ledger`` the score
+    ledger (``"rulebook"`` or ``"end-win"``). ``isolation="process"`` (default) runs
+    every agent in a supervised process of its own; ``"none"`` calls agent objects in
+    the worker (faster; a hang or a crash there stops the run). ``workers`` processes (default: all cores; 1 runs in this process) or
     ``backend="ray"`` (``address`` of a cluster, else a local Ray instance). Every unit
     is seeded from ``seed``: a rerun plays the same games whatever the number of
     workers (for agents whose moves do not depend on timing). With ``results_path``
     every finished unit is appended and fsynced; ``resume=True`` continues that file.
     """
-    config = make_config(agents, format, games, layouts, seed, mode, best_of, clock, illegal, rules)
+    config = make_config(agents, format, games, layouts, seed, mode, best_of, clock, illegal, rules, move_limit, ledger,
+                         isolation)
     if backend not in BACKENDS:
         raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if workers is None:
@@ -289,5 +396,6 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
     finally:
         if fh is not None:
             fh.close()
+        close_seats()  # the agent processes this process started (workers=1)
     results.units.sort(key=lambda u: u["unit"])
     return results

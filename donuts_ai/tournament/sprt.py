@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import DonutsError
 from .game import score_of
-from .runner import make_config, play_unit, schedule
+from .runner import close_seats, make_config, play_unit, schedule
 from .stats import SPRTState, pair_category, sprt
 
 
@@ -20,15 +20,18 @@ def run_sprt(agent_a: str, agent_b: str, elo0: float = 0.0, elo1: float = 20.0, 
     counts = [0] * 5
     state = sprt(counts, elo0, elo1, alpha, beta)
     played = 0
-    for unit in schedule(config):
-        result = play_unit(config, unit)
-        a = unit["names"][0]
-        score = sum(score_of(g, g["names"].index(a)) for g in result["games"])
-        counts[pair_category(score)] += 1
-        played += 1
-        state = sprt(counts, elo0, elo1, alpha, beta)
-        if progress is not None:
-            progress(state, played)
-        if state.decision is not None:
-            break
+    try:
+        for unit in schedule(config):
+            result = play_unit(config, unit)
+            a = unit["names"][0]
+            score = sum(score_of(g, g["names"].index(a)) for g in result["games"])
+            counts[pair_category(score)] += 1
+            played += 1
+            state = sprt(counts, elo0, elo1, alpha, beta)
+            if progress is not None:
+                progress(state, played)
+            if state.decision is not None:
+                break
+    finally:
+        close_seats()
     return state, played

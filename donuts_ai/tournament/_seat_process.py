@@ -1,0 +1,13 @@
+"""The agent process of a supervised seat: ``python -m donuts_ai.tournament._seat_process SPEC``.
+
+A module of its own, so that running it does not import :mod:`.seats` twice.
+"""
+
+import sys
+
+from .seats import serve
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m donuts_ai.tournament._seat_process SPEC")
+    sys.exit(serve(sys.argv[1]))

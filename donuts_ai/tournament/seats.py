@@ -1,0 +1,368 @@
+"""Seats: how the harness asks an agent for a move, in its own process or in this one.
+
+A tournament runs every agent the way engine testers run untrusted engines
+(cutechess-cli, fishtest): in a process of its own, spoken to over a pipe, one JSON
+line per request and per answer. The harness measures the time of every answer on its
+own clock. What an agent does wrong then costs that agent one game and never the run:
+
+- it raises: the answer says so (``exception``, with the traceback's last lines);
+- it answers something that is not a legal move: the harness finds out (``illegal``);
+- it does not answer within its limit (a hang, an endless loop): the harness stops
+  waiting, kills the process (``time``), and starts a fresh one for the next game;
+- its process dies (a segfault, ``os._exit``): the pipe closes (``crash``, with the exit
+  status and the last lines the process wrote to stderr), and a fresh process serves
+  the next game.
+
+:class:`ProcessSeat` is that supervised seat; :class:`LocalSeat` calls an agent object
+in this process (fast and trusting: a hang there hangs the caller). Both answer
+:meth:`Seat.ask` with an :class:`Answer`.
+
+The protocol (``python -m donuts_ai.tournament._seat_process SPEC``): the process builds the
+agent and writes ``{"ready": true}`` (or ``{"error": ...}``); then, per request line,
+``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``{"op": "move",
+"layout": TEXT, "rules": {...}, "moves": [...], "time_left": T}`` is answered
+``{"move": NAME}`` or ``{"error": ..., "detail": ...}``. The agent's own prints go to
+the process's stderr, never into the protocol.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+
+from ..board import Board
+from ..layout import Layout
+from ..rules import Rules
+
+#: Event kinds: what went wrong with an answer (``None`` in :class:`Answer` when nothing did).
+EXCEPTION = "exception"
+ILLEGAL = "illegal"
+TIME = "time"
+CRASH = "crash"
+EVENT_KINDS = (EXCEPTION, ILLEGAL, TIME, CRASH)
+
+#: Seconds the harness keeps waiting after a limit has passed before it kills the
+#: process: a late answer is still a loss on time, but reading it keeps the process
+#: (and its warm tables) for the next game.
+KILL_GRACE = 1.0
+#: Seconds an agent process may take to start (import, build the agent, load or compile
+#: its kernels): generous, since a cold Numba cache compiles every kernel on a busy machine.
+START_LIMIT = 300.0
+#: Lines of an agent's stderr kept in a crash report.
+STDERR_TAIL_LINES = 5
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer of a seat: the ``move`` (whatever the agent returned; ``None`` when it
+    gave none), the ``seconds`` it took on the harness's clock, and, when the agent
+    failed, the event ``kind`` (one of :data:`EVENT_KINDS` except ``illegal``, which
+    only the game can tell) and its ``detail``."""
+
+    move: object
+    seconds: float
+    kind: str | None = None
+    detail: str = ""
+
+
+class Seat:
+    """Where a player sits: ``name`` (as in results), ``spec``, :meth:`reset`, :meth:`ask`."""
+
+    name: str
+    spec: str
+
+    def reset(self, seed: int) -> Answer | None:
+        """Start a new game with the random stream at ``seed``; an :class:`Answer` with a
+        ``kind`` when the agent failed to (it then loses the game at its first turn)."""
+        raise NotImplementedError
+
+    def ask(self, board: Board, time_left: float | None, limit: float | None) -> Answer:
+        """The agent's move for ``board``; ``time_left`` is its clock, ``limit`` the most
+        seconds the harness waits (``None``: no limit)."""
+        raise NotImplementedError
+
+    def prepare(self) -> None:
+        """Get ready without waiting (start a process), so several seats start at once."""
+
+    def close(self) -> None:
+        """Release the seat's resources (its process)."""
+
+
+def _error_text(exc: BaseException) -> tuple[str, str]:
+    """(one line, the traceback's last lines) for an agent's exception."""
+    return f"{type(exc).__name__}: {exc}", traceback.format_exc(limit=3).strip()
+
+
+class LocalSeat(Seat):
+    """An agent object called in this process; exceptions are caught, hangs are not."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.name = getattr(agent, "name", None) or type(agent).__name__
+        self.spec = getattr(agent, "spec", type(agent).__name__)
+
+    def reset(self, seed: int) -> Answer | None:
+        try:
+            self.agent.reset(seed)
+        except Exception as exc:  # a broken agent loses its game, it does not stop the harness
+            line, detail = _error_text(exc)
+            return Answer(None, 0.0, EXCEPTION, detail or line)
+        return None
+
+    def ask(self, board: Board, time_left: float | None, limit: float | None) -> Answer:
+        start = time.perf_counter()
+        try:
+            move = self.agent.select_move(board.copy(), time_left)
+        except Exception as exc:
+            line, detail = _error_text(exc)
+            return Answer(None, time.perf_counter() - start, EXCEPTION, detail or line)
+        return Answer(move, time.perf_counter() - start)
+
+
+class _LineReader:
+    """Lines from a pipe, each waited for with a timeout (``select``, so a silent
+    process cannot block the harness)."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buffer = b""
+
+    def readline(self, timeout: float | None) -> bytes | None:
+        """The next line; ``b""`` at end of file (the writer died); ``None`` on timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self.fd], [], [], wait)
+            if not ready:
+                return None
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return b""
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line + b"\n"
+
+
+class ProcessSeat(Seat):
+    """An agent built from ``spec`` in a supervised process of its own (see the module
+    doc). The process starts at the first request and again after it was killed or died;
+    its start-up (imports, kernel loading, tables) is never charged to a move."""
+
+    def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT):
+        self.spec = spec
+        self.name = name or spec
+        self.start_limit = start_limit
+        self._proc: subprocess.Popen | None = None
+        self._reader: _LineReader | None = None
+        self._stderr = None
+        self._ready = False
+
+    # --- the process -----------------------------------------------------------------
+    def prepare(self) -> None:
+        if self._proc is None or self._proc.poll() is not None:
+            self.close()
+            self._spawn()
+
+    def _spawn(self) -> None:
+        self._stderr = tempfile.TemporaryFile()
+        env = dict(os.environ)
+        # The child imports what this process can import (agents defined in test modules,
+        # in packages added to sys.path at run time).
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "donuts_ai.tournament._seat_process", self.spec],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env, bufsize=0,
+        )
+        self._reader = _LineReader(self._proc.stdout.fileno())
+        self._ready = False
+
+    def _alive(self) -> Answer | None:
+        """Make sure the process runs and has built its agent; an Answer with a kind when
+        it could not start."""
+        self.prepare()
+        if self._ready:
+            return None
+        reply, failure = self._receive(self.start_limit, "start")
+        if failure is not None:
+            return failure
+        if "error" in reply:
+            self.close()
+            return Answer(None, 0.0, EXCEPTION, f"could not start: {reply['error']}")
+        self._ready = True
+        return None
+
+    def _stderr_tail(self) -> str:
+        if self._stderr is None:
+            return ""
+        try:
+            self._stderr.seek(0)
+            lines = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
+        except (OSError, ValueError):
+            return ""
+        return "\n".join(lines[-STDERR_TAIL_LINES:])
+
+    def _kill(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+
+    def close(self) -> None:
+        if self._proc is not None:
+            self._kill()
+            self._proc.wait()
+            for pipe in (self._proc.stdin, self._proc.stdout):
+                if pipe is not None:
+                    pipe.close()
+        if self._stderr is not None:
+            self._stderr.close()
+        self._proc, self._reader, self._stderr = None, None, None
+
+    def _send(self, request: dict) -> Answer | None:
+        try:
+            self._proc.stdin.write((json.dumps(request) + "\n").encode())
+        except (BrokenPipeError, OSError):
+            return self._crashed(0.0)
+        return None
+
+    def _crashed(self, seconds: float) -> Answer:
+        try:
+            self._proc.wait(timeout=KILL_GRACE)
+        except subprocess.TimeoutExpired:  # it closed its pipe but lives on: stop it
+            self._kill()
+            self._proc.wait()
+        code = self._proc.returncode
+        status = f"signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+        tail = self._stderr_tail()
+        self.close()
+        # The status line last: reports show a detail's last line.
+        return Answer(None, seconds, CRASH, (f"{tail}\n" if tail else "") + f"agent process died ({status})")
+
+    def _receive(self, limit: float | None, what: str, start: float | None = None) -> tuple[dict, Answer | None]:
+        """(reply, None), or ({}, the failure) when the process died, fell silent past
+        ``limit`` (plus :data:`KILL_GRACE`) or wrote something that is not a reply."""
+        start = time.perf_counter() if start is None else start
+        wait = None if limit is None else limit + KILL_GRACE
+        line = self._reader.readline(wait)
+        seconds = time.perf_counter() - start
+        if line is None:
+            self._kill()
+            self.close()
+            return {}, Answer(None, seconds, TIME, f"no answer to {what} within {limit:g} s; agent process killed")
+        if line == b"":
+            return {}, self._crashed(seconds)
+        try:
+            reply = json.loads(line)
+            if not isinstance(reply, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            self.close()
+            return {}, Answer(None, seconds, CRASH, f"agent process broke the protocol: {line[:200]!r}")
+        return reply, None
+
+    # --- requests --------------------------------------------------------------------
+    def reset(self, seed: int) -> Answer | None:
+        failure = self._alive() or self._send({"op": "reset", "seed": seed})
+        if failure is not None:
+            return failure
+        reply, failure = self._receive(self.start_limit, "reset")
+        if failure is not None:
+            return failure
+        if "error" in reply:
+            return Answer(None, 0.0, EXCEPTION, reply.get("detail") or reply["error"])
+        return None
+
+    def ask(self, board: Board, time_left: float | None, limit: float | None) -> Answer:
+        failure = self._alive()
+        if failure is not None:
+            return failure
+        request = {"op": "move", "layout": board.layout.to_text(), "rules": _rules_dict(board.rules),
+                   "moves": board.move_stack, "time_left": time_left}
+        start = time.perf_counter()
+        failure = self._send(request)
+        if failure is not None:
+            return failure
+        reply, failure = self._receive(limit, "a move request", start)
+        if failure is not None:
+            return failure
+        seconds = time.perf_counter() - start
+        if "error" in reply:
+            return Answer(None, seconds, EXCEPTION, reply.get("detail") or reply["error"])
+        return Answer(reply.get("move"), seconds)
+
+
+def _rules_dict(rules: Rules) -> dict:
+    return {"insertion": rules.insertion, "donuts": rules.donuts}
+
+
+# --- the agent's side of the pipe ------------------------------------------------------
+
+
+class _Position:
+    """The agent process's copy of the game: pushes only the moves it has not seen."""
+
+    def __init__(self):
+        self.board: Board | None = None
+        self.key = None
+
+    def update(self, layout_text: str, rules: dict, moves: list) -> Board:
+        key = (layout_text, json.dumps(rules, sort_keys=True))
+        board = self.board
+        if board is None or key != self.key or board.move_stack != moves[: board.ply]:
+            board, self.key = Board(Layout.from_text(layout_text), Rules(**rules)), key
+        for move in moves[board.ply :]:
+            if move is None:
+                board.forfeit()
+            else:
+                board.push(move)
+        self.board = board
+        return board.copy()
+
+
+def _reply_value(move) -> object:
+    """What goes back over the pipe: square names and indices as they are, anything else
+    as its repr (the game then finds it illegal and says what it was)."""
+    if isinstance(move, str) or (isinstance(move, int) and not isinstance(move, bool)):
+        return move
+    return repr(move)
+
+
+def serve(spec: str) -> int:
+    """The agent process's loop (see the module doc); returns at end of input."""
+    faulthandler.enable()  # a segfault leaves its Python stack in the crash report
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
+    sys.stdout = sys.stderr
+
+    def reply(obj: dict) -> None:
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
+
+    from .specs import make_agent
+
+    try:
+        agent = make_agent(spec)
+    except Exception as exc:
+        reply({"error": _error_text(exc)[0]})
+        return 1
+    reply({"ready": True})
+    position = _Position()
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            if request["op"] == "reset":
+                agent.reset(request["seed"])
+                reply({"ok": True})
+            else:
+                board = position.update(request["layout"], request["rules"], request["moves"])
+                reply({"move": _reply_value(agent.select_move(board, request["time_left"]))})
+        except Exception as exc:
+            line, detail = _error_text(exc)
+            reply({"error": line, "detail": detail})
+    return 0
