@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import math
+import os
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -41,13 +44,77 @@ class IllegalAgent(Agent):
 
 
 class SlowAgent(Agent):
+    """Sleeps 30 ms a move: it uses at least that much of its clock, however idle the machine."""
+
     kind = "slow"
 
     def _select(self, board, time_left):
-        import time
-
         time.sleep(0.03)
         return board.legal_moves()[0]
+
+
+class HangAgent(Agent):
+    """Never answers its second move."""
+
+    kind = "hang"
+
+    def _select(self, board, time_left):
+        while board.ply >= 2:
+            time.sleep(0.2)
+        return board.legal_moves()[0]
+
+
+class ExitAgent(Agent):
+    """Kills its own process on its second move, after printing on stdout (which must not
+    reach the harness's pipe). With DONUTS_TEST_MARKER set, only the first process dies:
+    it leaves that file behind, and the next process plays on."""
+
+    kind = "exit"
+
+    def _select(self, board, time_left):
+        print("chatty agent")
+        marker = os.environ.get("DONUTS_TEST_MARKER")
+        if board.ply >= 2 and not (marker and os.path.exists(marker)):
+            if marker:
+                open(marker, "w").close()
+            os._exit(3)
+        return board.legal_moves()[0]
+
+
+class SegfaultAgent(Agent):
+    """Reads address 0 on its second move: a real segmentation fault."""
+
+    kind = "segfault"
+
+    def _select(self, board, time_left):
+        if board.ply >= 2:
+            ctypes.string_at(0)
+        return board.legal_moves()[0]
+
+
+class NeverLegalAgent(Agent):
+    kind = "never"
+
+    def _select(self, board, time_left):
+        return "zz"
+
+
+class OneColourAgent(Agent):
+    """Raises if it is ever asked to move for both colours in one game: two seats that
+    shared one agent object would make it raise."""
+
+    kind = "one-colour"
+
+    def reset(self, seed=None):
+        super().reset(seed)
+        self.colour = None
+
+    def _select(self, board, time_left):
+        if getattr(self, "colour", None) is None:
+            self.colour = board.turn
+        if board.turn != self.colour:
+            raise RuntimeError("asked to move for both colours: seats share this agent")
+        return self.rng.choice(board.legal_moves())
 
 
 # --- specs ---------------------------------------------------------------------------
@@ -87,6 +154,13 @@ def test_round_robin_and_gauntlet_schedules():
     assert len(units) == 3 * 2  # 3 pairings x 2 pairs
     assert {tuple(u["names"]) for u in units} == {("random", "greedy"), ("random", "alphabeta:depth=2"), ("greedy", "alphabeta:depth=2")}
     assert len({u["layout"] for u in units}) == 2
+    # By default every unit gets a freshly drawn tile arrangement, the same on every rerun.
+    drawn = T.make_config(FAST, games=4)
+    assert drawn["layouts"] == "random"
+    layouts = [u["layout"] for u in T.schedule(drawn)]
+    assert len(set(layouts)) == len(layouts) == 6
+    assert layouts == [u["layout"] for u in T.schedule(T.make_config(FAST, games=4))]
+    assert layouts != [u["layout"] for u in T.schedule(T.make_config(FAST, games=4, seed=1))]
     gauntlet = T.schedule(T.make_config(FAST, format="gauntlet", games=2))
     assert [u["names"] for u in gauntlet] == [["random", "greedy"], ["random", "alphabeta:depth=2"]]
     assert T.make_config(["random", "random"])["names"] == ["random", "random#2"]
@@ -108,11 +182,64 @@ def test_duel_series_alternate_and_stop_when_decided():
     results = T.run(["greedy", "random"], mode="duel", best_of=5, games=3, workers=1, seed=2)
     assert len(results.units) == 3
     for unit in results.units:
-        games = unit["games"]
-        assert 3 <= len(games) <= 5
+        games, match = unit["games"], unit["match"]
         assert [g["names"][0] for g in games] == ["greedy", "random", "greedy", "random", "greedy"][: len(games)]
-        wins = sum(T.game.score_of(g, g["names"].index("greedy")) for g in games)
-        assert wins >= 3 or len(games) == 5
+        wins = [sum(g["winner"] is not None and g["names"][g["winner"]] == p for g in games) for p in match["players"]]
+        assert match["wins"] == wins
+        assert max(wins) == 3 or len(games) == 5
+        assert len(games) == 5 or max(wins) == 3
+    matches = results.matches()
+    assert matches["greedy"]["matches"] == 3
+    assert matches["greedy"]["won"] + matches["greedy"]["drawn"] + matches["greedy"]["lost"] == 3
+    assert matches["greedy"]["won"] == matches["random"]["lost"]
+    assert "Matches (best of 5" in results.table()
+
+
+def fake_series(winners, best_of=3, clock=None, used=None):
+    """Run the series logic on scripted games: ``winners[g]`` is the player (0 or 1, in
+    the unit's order) who wins game g, or None for a draw; ``used[g]`` the seconds each
+    player spends in game g."""
+    config = {"best_of": best_of, "clock": clock}
+    played = []
+
+    def game(order, offset, clocks=None):
+        w = winners[offset]
+        left = None
+        if clocks is not None:
+            left = [c - used[offset][who] for c, who in zip(clocks, order, strict=True)]
+        rec = {"winner": None if w is None else order.index(w), "clock_left": left}
+        played.append(order)
+        return rec
+
+    return T.runner._series(config, game), len(played)
+
+
+def test_series_count_wins_only_and_end_at_the_target_or_the_length():
+    assert fake_series([0, 0, 1]) == ({"wins": [2, 0], "winner": 0, "reason": "target", "target": 2}, 2)
+    assert fake_series([None, None, None]) == ({"wins": [0, 0], "winner": None, "reason": "equal", "target": 2}, 3)
+    # Draws count for nobody: one win and two draws take a best-of-3 on more wins.
+    assert fake_series([None, 1, None]) == ({"wins": [0, 1], "winner": 1, "reason": "more wins", "target": 2}, 3)
+    assert fake_series([0, None, 1])[0]["winner"] is None
+    assert fake_series([1, 0, 1, 0, 1, 0, 0], best_of=7) == ({"wins": [4, 3], "winner": 0, "reason": "target", "target": 4}, 7)
+    # A series clock: player 1 spends 4 s a game of its 10; it flags in game 3 and loses the match.
+    used = [[1.0, 4.0]] * 7
+    assert fake_series([1, 0, 1, 0, 1, 0, 1], best_of=7, clock=10.0, used=used) == (
+        {"wins": [1, 2], "winner": 0, "reason": "clock", "target": 4}, 3)
+
+
+def test_duel_blitz_clock_runs_over_the_whole_series():
+    results = T.run(["tests.test_tournament:SlowAgent", "random"], mode="duel", best_of=7, games=1, clock=0.6,
+                    workers=1, seed=4)
+    assert results.config["clock_per"] == "series"
+    unit = results.units[0]
+    games = unit["games"]
+    # 30 ms a move: about 0.45 s a game, so the slow agent's 0.6 s run out in its second game at the latest.
+    assert len(games) <= 2 and games[-1]["reason"] == "time"
+    assert games[-1]["names"][1 - games[-1]["winner"]] == "tests.test_tournament:SlowAgent"
+    assert unit["match"]["winner"] == 1 and unit["match"]["reason"] == "clock"
+    if len(games) == 2:  # the clock carried over: game 2 started with what game 1 left
+        slow_left = games[0]["clock_left"][0]
+        assert slow_left < 0.6 and games[1]["times"][1] >= slow_left
 
 
 def test_team_battle_rotates_four_seats():
@@ -135,26 +262,94 @@ def test_blitz_clock_loses_on_time():
     assert record["events"][0]["kind"] == "time"
 
 
-def test_illegal_moves_and_crashes_lose_or_forfeit():
+def test_illegal_moves_and_exceptions_lose_or_forfeit():
     lose = T.play_game([IllegalAgent(), GreedyAgent(seed=1)], Layout.standard(), Rules(), 3)
     assert (lose["winner"], lose["reason"]) == (1, "illegal move") and lose["events"][0]["kind"] == "illegal"
     crash = T.play_game([RandomAgent(seed=1), CrashAgent()], Layout.standard(), Rules(), 3)
-    assert (crash["winner"], crash["reason"]) == (0, "crash") and "boom" in crash["events"][0]["detail"]
+    assert (crash["winner"], crash["reason"]) == (0, "exception") and "boom" in crash["events"][0]["detail"]
+    assert crash["events"][0]["kind"] == "exception"
     forfeit = T.play_game([IllegalAgent(), RandomAgent(seed=2)], Layout.standard(), Rules(), 3, illegal="forfeit")
-    assert forfeit["winner"] in (0, 1, None) and None in forfeit["moves"]
+    assert None in forfeit["moves"] and forfeit["forfeits"][0] >= 1
     assert all(e["kind"] == "illegal" for e in forfeit["events"])
     # The tournament goes on and logs the events.
     results = T.run(["tests.test_tournament:CrashAgent", "random"], games=2, workers=1)
     assert len(results.games) == 2 and results.events()
 
 
+def test_forfeits_are_capped_so_every_game_ends():
+    record = T.play_game([NeverLegalAgent(), NeverLegalAgent()], Layout.standard(), Rules(), 1, illegal="forfeit")
+    # Chocolate forfeits, Vanilla forfeits, ... until Chocolate's third forfeit loses.
+    assert record["moves"] == [None] * 4 and record["forfeits"] == [3, 2]
+    assert (record["winner"], record["reason"]) == (1, "forfeits") and len(record["events"]) == 5
+    results = T.run(["tests.test_tournament:NeverLegalAgent"] * 2, games=2, workers=1, illegal="forfeit")
+    assert [g["reason"] for g in results.games] == ["forfeits", "forfeits"]
+
+
+@pytest.mark.parametrize("isolation", ["process", "none"])
+def test_every_seat_has_its_own_agent(isolation):
+    spec = "tests.test_tournament:OneColourAgent"
+    results = T.run([spec, spec], games=4, workers=1, isolation=isolation)
+    assert len(results.games) == 4 and not results.events()
+    team = T.run([spec] * 4, mode="team", games=2, workers=1, isolation=isolation)
+    assert not team.events()
+    seats = T.runner._seats_for([spec, spec, "random", spec], isolation)
+    assert len({id(s) for s in seats}) == 4
+    T.close_seats()
+
+
+def test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on(tmp_path, monkeypatch):
+    bad = ["tests.test_tournament:HangAgent", "tests.test_tournament:ExitAgent", "tests.test_tournament:SegfaultAgent"]
+    path = tmp_path / "r.jsonl"
+    results = T.run([*bad, "random"], games=2, workers=1, move_limit=0.5, results_path=str(path))
+    assert len(results.games) == 12 and len(T.Results.from_file(str(path)).games) == 12
+    for g in results.games:
+        assert g["reason"] in ("time", "crash") and g["events"]
+        loser = g["names"][1 - g["winner"]]
+        event = g["events"][0]
+        assert g["names"][event["seat"]] == loser and loser in bad
+        if loser.endswith("HangAgent"):
+            assert (g["reason"], event["kind"]) == ("time", "time") and "killed" in event["detail"]
+        elif loser.endswith("ExitAgent"):
+            assert g["reason"] == "crash" and event["detail"].endswith("(exit status 3)")
+            assert "chatty agent" in event["detail"]  # its prints went to stderr, not into the protocol
+        else:
+            assert g["reason"] == "crash" and event["detail"].endswith("(signal 11)")
+    # A fresh process serves the next game: the agent that died once plays on.
+    monkeypatch.setenv("DONUTS_TEST_MARKER", str(tmp_path / "died-once"))
+    again = T.run(["tests.test_tournament:ExitAgent", "random"], games=4, workers=1, layouts="standard")
+    reasons = [g["reason"] for g in again.games]
+    assert reasons[0] == "crash" and all(r != "crash" for r in reasons[1:]), reasons
+
+
+def test_the_command_line_survives_bad_agents(tmp_path):
+    out = tmp_path / "r.jsonl"
+    proc = cli("tournament", "tests.test_tournament:HangAgent", "tests.test_tournament:SegfaultAgent", "--games", "2",
+               "--move-limit", "0.5", "--workers", "1", "--quiet", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "Events: 2" in proc.stdout
+    assert len(T.Results.from_file(str(out)).games) == 2
+
+
 def test_score_ledger():
-    record = T.play_game([GreedyAgent(seed=1), RandomAgent(seed=1)], Layout.standard(), Rules(), 4)
-    points = 3 if record["reason"] == "five" else 2
-    winner = record["winner"]
-    for seat in (0, 1):
-        bonus = 1 if record["insertions"][seat] >= 3 else 0
-        assert record["ledger"][seat] == (points if seat == winner else 0) + bonus
+    board_win = None
+    for seed in range(40):
+        record = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed)
+        end_win = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed,
+                              ledger="end-win")
+        assert end_win["moves"] == record["moves"]
+        points = {"five": 3, "majority": 2}.get(record["reason"], 0)
+        for seat in (0, 1):
+            bonus = 1 if record["insertions"][seat] >= 3 else 0
+            won = seat == record["winner"]
+            assert record["ledger"][seat] == (points if won else 0) + bonus
+            assert end_win["ledger"][seat] == ((2 if record["reason"] == "largest group" else points) if won else 0) + bonus
+        if record["reason"] == "largest group" and record["winner"] is not None:
+            board_win = record
+    assert board_win is not None  # the rulebook ledger gives a largest-group win nothing
+    # Majority control of a full board (18+ donuts each; random games rarely get there
+    # without a five) is worth 2 under both ledgers; adjudicated wins are worth nothing.
+    assert [T.game.win_points(r) for r in ("five", "majority", "largest group", "time", "crash")] == [3, 2, 0, 0, 0]
+    assert [T.game.win_points(r, "end-win") for r in ("five", "majority", "largest group", "forfeits")] == [3, 2, 2, 0]
 
 
 # --- results files ---------------------------------------------------------------------
@@ -174,6 +369,47 @@ def test_results_file_and_resume(tmp_path):
         T.run(FAST, games=4, seed=4, workers=1, results_path=str(path), resume=True)
     with pytest.raises(T.ResultsFileError, match="exists"):
         T.run(FAST, games=4, seed=3, workers=1, results_path=str(path))
+
+
+def test_a_refused_resume_changes_nothing(tmp_path):
+    path = tmp_path / "r.jsonl"
+    T.run(["random", "greedy"], games=4, workers=1, results_path=str(path))
+    cut = path.read_bytes() + b'{"type": "unit", "unit": 9, "ga'
+    path.write_bytes(cut)
+    with pytest.raises(T.ResultsFileError, match="differs in: seed"):
+        T.run(["random", "greedy"], games=4, seed=7, workers=1, results_path=str(path), resume=True)
+    assert path.read_bytes() == cut  # not even the cut line was touched
+    T.Results.from_file(str(path))  # reading reports the cut line and changes nothing either
+    assert path.read_bytes() == cut
+    # Accepted: the cut line goes and the missing units are played.
+    resumed = T.run(["random", "greedy"], games=4, workers=1, results_path=str(path), resume=True)
+    assert path.read_bytes().startswith(cut[: cut.rindex(b"\n") + 1]) and len(resumed.units) == 2
+
+
+def test_results_files_are_created_exclusively(tmp_path):
+    path = tmp_path / "r.jsonl"
+    config = T.make_config(["random", "greedy"])
+    fh, units = T.results.open_results(str(path), config, resume=False)
+    with pytest.raises(T.ResultsFileError, match="exists"):
+        T.results.open_results(str(path), config, resume=False)
+    fh.close()
+    # --resume of a file that does not exist yet creates it.
+    fh, units = T.results.open_results(str(tmp_path / "new.jsonl"), config, resume=True)
+    fh.close()
+    assert units == [] and json.loads((tmp_path / "new.jsonl").read_text())["config"] == config
+    with pytest.raises(T.ResultsFileError, match="cannot create"):
+        T.results.open_results(str(tmp_path / "no" / "dir.jsonl"), config, resume=False)
+
+
+def test_results_files_with_bad_units_are_refused(tmp_path):
+    path = tmp_path / "r.jsonl"
+    T.run(["random", "greedy"], games=2, workers=1, results_path=str(path))
+    header = path.read_text().splitlines()[0]
+    for unit in ('{"type": "unit"}', '{"type": "unit", "unit": 0, "games": [{"names": ["a"]}]}',
+                 '{"type": "unit", "unit": 0, "games": [3]}'):
+        path.write_text(header + "\n" + unit + "\n")
+        with pytest.raises(T.ResultsFileError, match="unit"):
+            T.Results.from_file(str(path))
 
 
 def test_corrupt_last_line_is_reported_and_skipped(tmp_path, capsys):
