@@ -357,7 +357,9 @@ class Board:
             raise PositionError(f"position string: turn must be c, v or -, got {turn_f!r}")
         placed = []
         for name, text in (("chocolate", p0_f), ("vanilla", p1_f)):
-            if not text.isdigit() or int(text) > n:
+            # isdigit() alone also accepts "²" or "١" (int() refuses the first) and any length
+            # (int() refuses more than 4300 digits): only short ASCII decimals are counts.
+            if not (text.isascii() and text.isdigit() and len(text) <= 3) or int(text) > n:
                 raise PositionError(f"position string: placed count for {name} must be an int in 0..{n}, got {text!r}")
             placed.append(int(text))
         p0, p1 = placed

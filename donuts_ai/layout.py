@@ -93,7 +93,7 @@ class Layout:
     def __init__(self, directions: Sequence[int], arrangement: tuple[Placement, ...] | None = None):
         try:
             dirs = tuple(int(d) for d in directions)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
             raise LayoutError("layout directions must be a sequence of 36 ints in 0..3") from None
         if len(dirs) != NUM_SQUARES:
             raise LayoutError(f"layout needs 36 directions, got {len(dirs)}")

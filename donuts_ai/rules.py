@@ -37,7 +37,8 @@ class Rules:
     donuts: int = 15
 
     def __post_init__(self) -> None:
-        if self.insertion not in INSERTION_MODES:
+        # Checked as a str first: `in` compares with ==, which a numpy array answers elementwise.
+        if not isinstance(self.insertion, str) or self.insertion not in INSERTION_MODES:
             raise RulesError(
                 f"unknown insertion rule {self.insertion!r}; expected one of {', '.join(INSERTION_MODES)}"
             )

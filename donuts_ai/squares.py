@@ -73,10 +73,15 @@ def parse_square(move: object) -> int:
         if idx is None:
             raise InvalidMoveError(f"invalid move {move!r}: expected a square name a1..f6")
         return idx
-    if isinstance(move, bool) or not hasattr(move, "__index__"):
+    # A class (``int`` itself) has an unbound ``__index__`` and numpy arrays of more than one
+    # element have one that raises TypeError: both are bad moves, not programming errors.
+    if isinstance(move, (bool, type)) or not hasattr(move, "__index__"):
         raise InvalidMoveError(f"invalid move {move!r}: expected a square name a1..f6 or an index 0..35")
-    idx = move.__index__()
-    if not 0 <= idx < NUM_SQUARES:
+    try:
+        idx = move.__index__()
+    except (TypeError, ValueError):
+        raise InvalidMoveError(f"invalid move {move!r}: expected a square name a1..f6 or an index 0..35") from None
+    if not isinstance(idx, int) or not 0 <= idx < NUM_SQUARES:
         raise InvalidMoveError(f"invalid move {move!r}: square index must be in 0..35")
     return idx
 

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from donuts_ai import Board, Layout, Rules
 from donuts_ai.reference import ReferenceGame
+from donuts_ai.squares import SQUARE_NAMES
 
 ALL_HORIZONTAL = "\n".join(["------"] * 6)
+
+
+def _diagram_rows(diagram: str) -> list[str]:
+    rows = [r.replace(" ", "") for r in diagram.strip().splitlines()]
+    assert len(rows) == 6 and all(len(r) == 6 for r in rows), rows
+    return rows
 
 
 def position(diagram: str, turn: str = "c", last: str = "-", layout: str = ALL_HORIZONTAL, rules: Rules | None = None,
@@ -14,13 +21,34 @@ def position(diagram: str, turn: str = "c", last: str = "-", layout: str = ALL_H
 
     Placed counts default to the number of donuts of each colour on the board.
     """
-    rows = [r.replace(" ", "") for r in diagram.strip().splitlines()]
-    assert len(rows) == 6 and all(len(r) == 6 for r in rows), rows
-    cells = "/".join(rows)
+    cells = "/".join(_diagram_rows(diagram))
     if placed is None:
         placed = (cells.count("c"), cells.count("v"))
     lay = ",".join(Layout.from_text(layout).to_text().splitlines())
     return Board.from_fen(f"{lay} {cells} {turn} {last} {placed[0]} {placed[1]}", rules)
+
+
+def reference_position(diagram: str, turn: str = "c", last: str = "-", layout: str = ALL_HORIZONTAL, rules: Rules | None = None,
+                       placed: tuple[int, int] | None = None) -> ReferenceGame:
+    """The same diagram as :func:`position`, read straight into a :class:`ReferenceGame`.
+
+    It does not go through ``Board.from_fen`` nor any engine code, so a test that plays a
+    move on both and compares them checks the engine against the reference rules.
+    """
+    rows = _diagram_rows(diagram)
+    cells: list[int | None] = [None] * 36
+    for i, row in enumerate(rows):
+        for f, ch in enumerate(row):
+            cells[(5 - i) * 6 + f] = {"c": 0, "v": 1, ".": None}[ch]
+    if placed is None:
+        placed = (cells.count(0), cells.count(1))
+    return ReferenceGame.from_state(Layout.from_text(layout), rules or Rules(), cells, {"c": 0, "v": 1}[turn],
+                                    None if last == "-" else SQUARE_NAMES.index(last), placed)
+
+
+def example(diagram: str, **kwargs) -> tuple[Board, ReferenceGame]:
+    """(engine Board, ReferenceGame) of one diagram, built independently of each other."""
+    return position(diagram, **kwargs), reference_position(diagram, **kwargs)
 
 
 def reference_of(board: Board) -> ReferenceGame:
@@ -35,3 +63,24 @@ def reference_outcome(game: ReferenceGame):
 def board_outcome(board: Board):
     o = board.outcome()
     return None if o is None else (o.winner, o.reason.value)
+
+
+def assert_same_position(board: Board, game: ReferenceGame) -> None:
+    """The engine Board and the reference game agree on everything the rules decide."""
+    assert [board.color_at(s) for s in range(36)] == game.cells, "cells"
+    assert board.turn == game.turn, "side to move"
+    assert board.last == game.last, "last square"
+    assert board.placed == tuple(game.placed), "placed counts"
+    assert board_outcome(board) == reference_outcome(game), "outcome"
+    assert board.legal_squares() == game.legal_moves(), "legal moves"
+
+
+def play_both(board: Board, game: ReferenceGame, move: str) -> list[str]:
+    """Play ``move`` on the Board and, independently, in the reference game; check they
+    agreed before and agree after (flips included). Returns the engine's flips."""
+    assert_same_position(board, game)
+    flipped = board.push(move)
+    ref_flipped = game.play(SQUARE_NAMES.index(move))
+    assert flipped == [SQUARE_NAMES[s] for s in ref_flipped], "flips"
+    assert_same_position(board, game)
+    return flipped

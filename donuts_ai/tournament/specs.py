@@ -27,7 +27,9 @@ class SpecError(DonutsError):
 def _value(text: str):
     try:
         return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
+    # Not a literal: TypeError for unhashable keys ("{[]: 1}"), MemoryError or RecursionError
+    # for deep nesting ("-" * 100000 + "1" overflows the parser's stack).
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return text
 
 
@@ -38,7 +40,10 @@ def _params(text: str, spec: str) -> dict:
         key = key.strip()
         if not sep or not key.isidentifier():
             raise SpecError(f"agent spec {spec!r}: expected key=value, got {item!r}")
-        params[ALIASES.get(key, key)] = _value(value.strip())
+        value = value.strip()
+        parsed = _value(value)
+        # An agent's name is text: "name=3" names it "3", not the int 3 (None keeps the default).
+        params[ALIASES.get(key, key)] = value if key == "name" and not isinstance(parsed, str | None) else parsed
     return params
 
 
@@ -52,6 +57,10 @@ def resolve(spec: str) -> tuple[type, dict]:
         cls, params = AGENTS[head], _params(rest, spec)
     elif rest:
         cls_name, _, param_text = rest.partition(":")
+        # import_module raises ValueError for "" and TypeError for relative names (".x"):
+        # a spec names an absolute module, so refuse them here.
+        if not head or head.startswith("."):
+            raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; expected one of {', '.join(AGENTS)} or module:Class")
         try:
             module = importlib.import_module(head)
         except ImportError as exc:
@@ -81,10 +90,10 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         params["seed"] = seed
     try:
         agent = cls(**params)
-    except DonutsError as exc:
-        raise SpecError(f"agent spec {spec!r}: {exc}") from None
-    except TypeError as exc:
-        raise SpecError(f"agent spec {spec!r}: {exc}") from None
+    # DonutsError is a ValueError. Plain ValueError, OverflowError and MemoryError come from
+    # sizes no machine can allocate (numpy refuses "alphabeta:tt_bits=64" with ValueError).
+    except (ValueError, TypeError, OverflowError, MemoryError) as exc:
+        raise SpecError(f"agent spec {spec!r}: {exc or type(exc).__name__}") from None
     if not hasattr(agent, "name") or not agent.name:
         agent.name = spec
     return agent
