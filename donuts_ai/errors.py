@@ -30,3 +30,7 @@ class PositionError(DonutsError):
 
 class RulesError(DonutsError):
     """A :class:`~donuts_ai.Rules` value has an unknown or out-of-range setting."""
+
+
+class SymmetryError(DonutsError):
+    """An unknown symmetry name (see :data:`donuts_ai.symmetry.SYMMETRY_NAMES`)."""

@@ -10,6 +10,7 @@ under any symmetry are the same game: the strongest property test we have.
 
 from __future__ import annotations
 
+from .errors import SymmetryError
 from .squares import DIRECTION_VECTORS, NUM_SQUARES, SIZE
 
 #: name -> matrix (a, b, c, d): (x, y) -> (a x + b y, c x + d y), x = file, y = rank.
@@ -30,7 +31,7 @@ def _matrix(sym: str) -> tuple[int, int, int, int]:
     try:
         return SYMMETRIES[sym]
     except KeyError:
-        raise ValueError(f"unknown symmetry {sym!r}; expected one of {', '.join(SYMMETRY_NAMES)}") from None
+        raise SymmetryError(f"unknown symmetry {sym!r}; expected one of {', '.join(SYMMETRY_NAMES)}") from None
 
 
 def transform_coords(x: int, y: int, sym: str, size: int = SIZE) -> tuple[int, int]:

@@ -93,7 +93,7 @@ def _read(path: str, warn=None) -> tuple[dict, list[dict], int]:
             rec = json.loads(raw)
             if not isinstance(rec, dict) or (last and not ends_clean):
                 raise ValueError("incomplete")
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: a line nested too deeply to be ours
             if last and records:
                 warn(f"{path}: line {i + 1} is incomplete (cut off mid-write?); skipped")
                 break

@@ -29,6 +29,8 @@ DRAWN_LAYOUTS = ("random", "grid")
 #: The hard per-move limit (seconds) of a run without a clock: generous, since an exact
 #: solver may think for minutes on an empty board, yet every game of a run ends.
 DEFAULT_MOVE_LIMIT = 300.0
+#: Most layouts a ``random:SEED:COUNT`` spec may draw (every arrangement class twice over).
+MAX_LAYOUT_COUNT = 100_000
 
 
 def parse_layouts(text: str) -> list[Layout] | str:
@@ -47,8 +49,8 @@ def parse_layouts(text: str) -> list[Layout] | str:
             seed, count = int(seed_text), int(count_text or 1)
         except ValueError:
             raise DonutsError(f"bad layouts {text!r}: expected {kind}:SEED[:COUNT] with integers") from None
-        if count < 1:
-            raise DonutsError(f"bad layouts {text!r}: COUNT must be at least 1")
+        if not 1 <= count <= MAX_LAYOUT_COUNT:
+            raise DonutsError(f"bad layouts {text!r}: COUNT must be in 1..{MAX_LAYOUT_COUNT}")
         make = Layout.random if kind == "random" else Layout.random_grid
         return [make(seed + i) for i in range(count)]
     try:
@@ -56,6 +58,10 @@ def parse_layouts(text: str) -> list[Layout] | str:
             blocks = [b for b in fh.read().split("\n\n") if b.strip()]
     except OSError as exc:
         raise DonutsError(f"cannot read layouts file {text!r}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise DonutsError(f"layouts file {text!r} is not UTF-8 text") from None
+    except ValueError as exc:  # open() refuses a path with a NUL byte
+        raise DonutsError(f"cannot read layouts file {text!r}: {exc}") from None
     if not blocks:
         raise DonutsError(f"layouts file {text!r} holds no layout")
     try:
