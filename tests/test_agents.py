@@ -1,14 +1,21 @@
-"""What every agent must show: wins now, blocks, legal moves, time, seeds, no mutation."""
+"""What every agent must show: wins now, blocks (whatever its budget, on a first call in a
+fresh process too), legal moves, deadlines, seeds, no mutation. No test here asserts a
+wall-clock duration: a busy machine must pass them all."""
 
 from __future__ import annotations
 
+import functools
+import json
 import random
-import time
+import subprocess
+import sys
 
 import pytest
 
-from donuts_ai import Board, DonutsError, Layout, Rules
+from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
 from donuts_ai.agents import AGENTS, AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, SolverAgent
+from donuts_ai.agents import alphabeta as alphabeta_module
+from donuts_ai.agents import mcts as mcts_module
 
 from .helpers import position
 
@@ -41,6 +48,13 @@ BLOCK = dict(
 )
 
 
+#: Seconds a child interpreter may take: a safety net for a hung child, not a speed check
+#: (with a cold Numba cache it compiles every kernel, minutes on a busy machine).
+SUBPROCESS_TIMEOUT = 900
+#: Blitz: the clock a tiny-budget agent is asked to move with (a twentieth of it is its budget).
+TINY_CLOCK = 0.003
+
+
 def searching_agents():
     return [
         GreedyAgent(seed=1),
@@ -50,6 +64,26 @@ def searching_agents():
         MCTSAgent(iterations=3000, seed=1, workers=2),
         SolverAgent(),
     ]
+
+
+def tiny_budget_agents():
+    """(agent, time_left): every searching agent on budgets far below one search iteration."""
+    return [
+        (AlphaBetaAgent(time_limit=0.001), None),
+        (AlphaBetaAgent(time_limit=0.01), None),
+        (AlphaBetaAgent(time_limit=5.0), TINY_CLOCK),
+        (AlphaBetaAgent(nodes=1), None),
+        (MCTSAgent(time_limit=0.001, seed=1), None),
+        (MCTSAgent(time_limit=0.01, seed=1), None),
+        (MCTSAgent(time_limit=5.0, seed=1), TINY_CLOCK),
+        (MCTSAgent(iterations=1, seed=1), None),
+        (MCTSAgent(time_limit=0.001, seed=1, workers=2), None),
+    ]
+
+
+def _tiny_id(case):
+    agent, time_left = case
+    return agent.spec if time_left is None else f"{agent.spec}+clock={time_left}"
 
 
 @pytest.mark.parametrize("agent", searching_agents(), ids=lambda a: a.spec)
@@ -66,22 +100,120 @@ def test_blocks_the_only_immediate_five(agent):
     assert agent.select_move(board) == "f6"
 
 
-def random_positions(count: int, seed: int, min_plies: int = 0):
-    """Positions from random play with forfeits (uneven pools), open picks included."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        rules = rng.choice([Rules(), Rules(insertion="single"), Rules(donuts=18)])
-        board = Board(Layout.random_grid(rng.randrange(10**6)), rules)
-        target = rng.randrange(min_plies, 28)
-        while not board.is_game_over() and board.ply < target:
-            if rng.random() < 0.08:
-                board.forfeit()
-            else:
-                board.push(rng.choice(board.legal_moves()))
-        if not board.is_game_over():
-            out.append(board)
-    return out
+@pytest.mark.parametrize("case", tiny_budget_agents(), ids=_tiny_id)
+def test_tactics_on_a_tiny_budget(case):
+    agent, time_left = case
+    assert agent.select_move(position(**WIN_NOW), time_left) == "c2"
+    assert agent.select_move(position(**BLOCK), time_left) == "f6"
+    assert agent.select_move(position(**WIN_NOW), time_left) == "c2"
+
+
+def _mover_wins(board: Board, move: str) -> bool:
+    mover = board.turn
+    board.push(move)
+    try:
+        o = board.outcome()
+        return o is not None and o.winner == mover
+    finally:
+        board.pop()
+
+
+def _loses_at_once(board: Board, move: str) -> bool:
+    """The move ends the game lost, or the opponent moves next and can win with its reply."""
+    mover = board.turn
+    board.push(move)
+    try:
+        o = board.outcome()
+        if o is not None:
+            return o.winner not in (mover, None)
+        return board.turn != mover and any(_mover_wins(board, reply) for reply in board.legal_moves())
+    finally:
+        board.pop()
+
+
+@functools.cache
+def tactical_positions(per_kind: int = 25, seed: int = 21) -> dict[str, list[tuple[str, Rules, set[str]]]]:
+    """Positions of random games (forfeits and uneven pools included), checked with the
+    Board alone, as ``(fen, rules, good moves)`` by kind: ``win`` (the good moves win at
+    once), ``only`` (no win at once, and one move only does not lose at once) and
+    ``some`` (no win at once; several moves lose at once, several do not)."""
+    out: dict[str, list] = {"win": [], "only": [], "some": []}
+    for board in random_positions(100_000, seed, min_plies=6, lazy=True):
+        moves = board.legal_moves()
+        wins = {m for m in moves if _mover_wins(board, m)}
+        if wins:
+            kind, good = "win", wins
+        else:
+            good = {m for m in moves if not _loses_at_once(board, m)}
+            if not good or len(good) == len(moves):
+                continue
+            kind = "only" if len(good) == 1 else "some"
+        if len(out[kind]) < per_kind:
+            out[kind].append((board.fen(), board.rules, good))
+        if all(len(v) == per_kind for v in out.values()):
+            return out
+    raise AssertionError(f"too few tactical positions: { {k: len(v) for k, v in out.items()} }")
+
+
+@pytest.mark.parametrize("case", tiny_budget_agents(), ids=_tiny_id)
+def test_tactics_on_random_positions(case):
+    agent, time_left = case
+    for kind, cases in tactical_positions().items():
+        for fen, rules, good in cases:
+            board = Board.from_fen(fen, rules)
+            assert agent.select_move(board, time_left) in good, (kind, fen, rules, sorted(good))
+
+
+#: A fresh interpreter builds one agent and answers one position, on a tiny budget. The
+#: Numba cache may be cold (the agent's construction compiles) or warm: either way the
+#: first move must be right, whatever the one-off set-up costs.
+FIRST_CALL = """
+import json, sys
+from donuts_ai import Board
+from donuts_ai.agents import AGENTS
+kind, params, fen, time_left = json.loads(sys.argv[1])
+agent = AGENTS[kind](**params)
+print(agent.select_move(Board.from_fen(fen), time_left))
+"""
+
+
+@pytest.mark.parametrize("kind, params", [("alphabeta", {"time_limit": 0.001}), ("mcts", {"time_limit": 0.001, "seed": 1}),
+                                          ("mcts", {"time_limit": 0.001, "seed": 1, "workers": 2})],
+                         ids=["alphabeta", "mcts", "mcts-2"])
+def test_tactics_on_the_first_call_in_a_fresh_process(kind, params):
+    jobs = []
+    for diagram, answer in ((WIN_NOW, "c2"), (BLOCK, "f6")):
+        arg = json.dumps([kind, params, position(**diagram).fen(), TINY_CLOCK])
+        # Started together: they also load (or compile) the kernels side by side, on a busy machine.
+        jobs.append((subprocess.Popen([sys.executable, "-c", FIRST_CALL, arg], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True), answer))
+    for proc, answer in jobs:
+        out, err = proc.communicate(timeout=SUBPROCESS_TIMEOUT)
+        assert proc.returncode == 0, err
+        assert out.split() == [answer]
+
+
+def random_positions(count: int, seed: int, min_plies: int = 0, lazy: bool = False):
+    """Positions from random play with forfeits (uneven pools), open picks included (a
+    list, or with ``lazy`` a generator)."""
+
+    def generate():
+        rng = random.Random(seed)
+        made = 0
+        while made < count:
+            rules = rng.choice([Rules(), Rules(insertion="single"), Rules(donuts=18)])
+            board = Board(Layout.random_grid(rng.randrange(10**6)), rules)
+            target = rng.randrange(min_plies, 28)
+            while not board.is_game_over() and board.ply < target:
+                if rng.random() < 0.08:
+                    board.forfeit()
+                else:
+                    board.push(rng.choice(board.legal_moves()))
+            if not board.is_game_over():
+                made += 1
+                yield board
+
+    return generate() if lazy else list(generate())
 
 
 @pytest.mark.parametrize(
@@ -111,25 +243,84 @@ def test_solver_agent_always_legal_and_keeps_the_value():
         assert solver.move_value(board, move) == solve(board, distance=False).value
 
 
-@pytest.mark.parametrize("make", [lambda t: AlphaBetaAgent(time_limit=t), lambda t: MCTSAgent(time_limit=t, seed=1),
-                                  lambda t: MCTSAgent(time_limit=t, seed=1, workers=2)], ids=["alphabeta", "mcts", "mcts-2"])
-def test_respects_its_time_limit(make):
-    board = Board(Layout.random_grid(4))
-    agent = make(0.1)
+class FakeClock:
+    """Stands in for the agents' clock: every reading advances it by ``step`` seconds, so
+    a search's deadline falls after a fixed number of readings on any machine."""
+
+    def __init__(self, step: float):
+        self.t = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    def install(step: float) -> FakeClock:
+        clock = FakeClock(step)
+        monkeypatch.setattr(alphabeta_module, "now", clock)
+        monkeypatch.setattr(mcts_module, "now", clock)
+        return clock
+
+    return install
+
+
+def _opening(seed: int = 4) -> Board:
+    board = Board(Layout.random_grid(seed))
     for _ in range(4):
-        t = time.perf_counter()
-        move = agent.select_move(board)
-        assert time.perf_counter() - t < 0.1 + 0.08
-        board.push(move)
         board.push(board.legal_moves()[0])
-    tiny = make(1e-4)
-    t = time.perf_counter()
-    assert tiny.select_move(board) in board.legal_moves()
-    assert time.perf_counter() - t < 0.05
-    # A nearly empty blitz clock caps the move time too.
-    t = time.perf_counter()
-    assert make(5.0).select_move(board, time_left=0.02) in board.legal_moves()
-    assert time.perf_counter() - t < 0.05
+    return board
+
+
+def _always_depth(board: Board) -> int:
+    """The depth alpha-beta completes whatever its limits."""
+    return 2 if len(board.legal_moves()) <= alphabeta_module.ALWAYS_DEPTH_2_MOVES else 1
+
+
+@pytest.mark.parametrize("time_left", [None, TINY_CLOCK])
+def test_alphabeta_past_its_deadline_completes_only_the_minimal_search(fake_clock, time_left):
+    fake_clock(10.0)  # the deadline has passed at the first reading after the start
+    agent = AlphaBetaAgent(time_limit=0.1)
+    board = _opening()
+    assert agent.select_move(board, time_left) in board.legal_moves()
+    assert agent.last_info["depth"] == _always_depth(board)
+    assert agent.select_move(position(**BLOCK), time_left) == "f6"
+
+
+def test_alphabeta_searches_until_its_deadline(fake_clock):
+    # A clock advancing 0.1 ms a reading allows a few hundred slices of the 0.05 s budget.
+    fake_clock(1e-4)
+    agent = AlphaBetaAgent(time_limit=0.05)
+    board = _opening()
+    agent.select_move(board)
+    assert agent.last_info["depth"] >= 4
+    # A node budget stops it as well, after the same minimal search.
+    capped = AlphaBetaAgent(time_limit=0.05, nodes=1)
+    capped.select_move(board)
+    assert capped.last_info["depth"] == _always_depth(board)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_mcts_past_its_deadline_plays_after_one_iteration(fake_clock, workers):
+    fake_clock(10.0)
+    agent = MCTSAgent(time_limit=0.1, seed=1, workers=workers)
+    board = _opening()
+    assert agent.select_move(board) in board.legal_moves()
+    assert agent.last_info["iterations"] == workers  # the one that expands each root
+    assert agent.select_move(position(**BLOCK)) == "f6"
+    assert agent.select_move(position(**WIN_NOW), TINY_CLOCK) == "c2"
+
+
+def test_touch_keeps_contents():
+    import numpy as np
+
+    from donuts_ai.agents.base import touch
+
+    a = np.arange(10_000, dtype=np.int64).reshape(100, 100)
+    touch(a)
+    assert (a == np.arange(10_000).reshape(100, 100)).all()
 
 
 @pytest.mark.parametrize(
@@ -175,6 +366,73 @@ def test_mcts_proves_a_win_and_plays_it():
     board = position(**WIN_NOW)
     agent = MCTSAgent(iterations=50, seed=1)
     assert agent.select_move(board) == "c2"
+
+
+def _small_pool_positions(count: int, seed: int, after_forfeit: bool) -> list[Board]:
+    """Positions of random small-pool games that the side to move wins, though not with
+    every move. With ``after_forfeit`` the last event was a forfeit; else the opponent's
+    pool is empty and the side to move places (at least) twice in a row."""
+    rng = random.Random(seed)
+    solver = Solver(tt_bits=16)
+    out = []
+    while len(out) < count:
+        n = rng.choice([5, 6, 7])
+        board = Board(Layout.random_grid(rng.randrange(10**6)), Rules(donuts=n))
+        stop_at = rng.randrange(4, 2 * n)
+        while not board.is_game_over() and board.ply < stop_at:
+            if rng.random() < 0.25:
+                board.forfeit()
+            else:
+                board.push(rng.choice(board.legal_moves()))
+        if board.is_game_over():
+            continue
+        if after_forfeit:
+            board.forfeit()
+        else:
+            p_me, p_opp = board.placed[board.turn], board.placed[1 - board.turn]
+            if p_opp < n or p_me > n - 2:
+                continue
+        if board.is_game_over() or solve(board, distance=False).value != 1:
+            continue
+        if all(solver.move_value(board, m) == 1 for m in board.legal_moves()):
+            continue
+        out.append(board)
+    return out
+
+
+@pytest.mark.parametrize("after_forfeit", [True, False], ids=["after-a-forfeit", "opponent-pool-empty"])
+def test_mcts_proves_wins_for_the_side_to_move_when_turns_do_not_alternate(after_forfeit):
+    solver = Solver(tt_bits=16)
+    for board in _small_pool_positions(8, seed=13 if after_forfeit else 14, after_forfeit=after_forfeit):
+        agent = MCTSAgent(iterations=20_000, seed=1)
+        move = agent.select_move(board)
+        assert solver.move_value(board, move) == 1, (board.fen(), board.rules, move)
+        if not agent.last_info["forced"]:
+            assert agent.last_info["proven"], board.fen()  # a proof, oriented to the right side
+
+
+def test_mcts_proofs_keep_the_value_through_forfeits_and_double_moves():
+    """Games on small pools against an opponent that often forfeits (so turns do not
+    alternate and one pool empties first): whenever the tree, re-rooted from move to move,
+    holds a proof, the move keeps the solver's value."""
+    solver = Solver(tt_bits=16)
+    rng = random.Random(5)
+    checked = 0
+    for game in range(6):
+        board = Board(Layout.random_grid(100 + game), Rules(donuts=6))
+        agent = MCTSAgent(iterations=4000, seed=game)
+        while not board.is_game_over():
+            if board.turn == game % 2:
+                move = agent.select_move(board)
+                if agent.last_info["proven"]:
+                    assert solver.move_value(board, move) == solve(board, distance=False).value, board.fen()
+                    checked += 1
+                board.push(move)
+            elif rng.random() < 0.4:
+                board.forfeit()
+            else:
+                board.push(rng.choice(board.legal_moves()))
+    assert checked > 0
 
 
 @pytest.mark.parametrize(

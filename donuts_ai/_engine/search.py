@@ -10,6 +10,10 @@ scores ``WIN - p``, a loss ``-(WIN - p)``, a draw 0. Winning sooner and losing l
 therefore score higher. The transposition table stores them node-relative (shifted
 by the node's ply) so an entry is valid wherever the position recurs.
 
+:func:`tactics` is apart from the search: the moves that win at once and the moves
+after which the opponent wins at once, without a node limit, so that an agent whose
+clock stops its search before depth 1 still takes a five and blocks the only one.
+
 Node order within a position (why each step prunes):
 
 1. Play every legal move once. A move that makes five wins now: return at once,
@@ -172,6 +176,60 @@ def end_score(own, opp, p_own, p_opp, n, ply_end):
     if winner == 1:
         return -(WIN - ply_end)
     return 0
+
+
+@njit(cache=True)
+def _wins_at_once(lm, own, opp, last, p_own, p_opp, n, single):
+    """True when ``own``, to move in a position that is not over, has a placement that wins
+    at once: a five, or a placement that ends the game (board full, pools empty) won."""
+    moves = legal_mask(own, opp, last, lm)
+    if can_win_now(own, opp, moves, single):
+        return True
+    if popcount(own | opp) + 1 < 36 and not (p_own + 1 >= n and p_opp >= n):
+        return False  # no placement ends the game
+    m = moves
+    while m != _ZERO:
+        sq = ctz(m)
+        m &= m - _ONE
+        f = flips(own, opp, sq, single)
+        if end_score(own | (_ONE << np.uint64(sq)) | f, opp & ~f, p_own + 1, p_opp, n, 1) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def tactics(lm, own, opp, last, p_own, p_opp, n, single):
+    """The two plies no agent may get wrong, for ``own`` to move in a position that is not
+    over. Not node-limited: at most 36 placements, each with at most 36 replies.
+
+    Returns ``(wins, losing)``, bitboards of legal moves. ``wins``: the move wins at once
+    (a five, or it ends the game won). ``losing``: it ends the game lost, or the opponent
+    moves next and has a placement that wins at once. Moves in neither draw at once or
+    have their outcome further ahead. (When the opponent's pool is empty, ``own`` moves
+    again: no such move loses at once.)"""
+    moves = legal_mask(own, opp, last, lm)
+    wins = _ZERO
+    losing = _ZERO
+    m = moves
+    while m != _ZERO:
+        sq = ctz(m)
+        m &= m - _ONE
+        bit = _ONE << np.uint64(sq)
+        f = flips(own, opp, sq, single)
+        new_own = own | bit | f
+        new_opp = opp & ~f
+        q_own = p_own + 1
+        if has_five(new_own):
+            wins |= bit
+        elif (new_own | new_opp) == _FULL or (q_own >= n and p_opp >= n):
+            score = end_score(new_own, new_opp, q_own, p_opp, n, 1)
+            if score > 0:
+                wins |= bit
+            elif score < 0:
+                losing |= bit
+        elif p_opp < n and _wins_at_once(lm, new_opp, new_own, sq, p_opp, q_own, n, single):
+            losing |= bit
+    return wins, losing
 
 
 @njit(cache=True)

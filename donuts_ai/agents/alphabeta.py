@@ -8,7 +8,7 @@ from .._engine import search as S
 from ..board import Board
 from ..errors import DonutsError
 from ..squares import SQUARE_NAMES
-from .base import Agent, budget, check_time_limit, now, warm_up
+from .base import Agent, budget, check_time_limit, now, tactical_choice, touch, warm_up
 
 
 def _positive_int(name: str, value, allow_none: bool = True):
@@ -19,15 +19,43 @@ def _positive_int(name: str, value, allow_none: bool = True):
     return int(value)
 
 
+#: A node limit that never stops a search.
+UNLIMITED = 1 << 62
+#: Depth 2 is searched to the end whatever the limits when the side to move has at most
+#: this many legal moves (then it costs at most a few hundred nodes); depth 1 always is.
+ALWAYS_DEPTH_2_MOVES = 8
+#: A timed iteration runs in node-limited slices of about this long, the clock read
+#: between them: the most a move overshoots its budget by, at the measured speed.
+SLICE_SECONDS = 0.004
+#: A slice is sized to at most this share of the time left, so slices shrink as the
+#: deadline nears and a slow one (the machine is busy) overshoots it by less.
+LEFT_SHARE = 0.5
+#: Fewest nodes in a slice: enough to get past the re-descent to where the last one stopped.
+MIN_SLICE_NODES = 500
+#: Nodes per second assumed before the first measurement: low, so a first slice ends early, not late.
+INITIAL_NPS = 300_000.0
+#: Slices shorter than this say too little about the speed to update it.
+MIN_RATE_SECONDS = 0.001
+
+
 class AlphaBetaAgent(Agent):
     """Iterative deepening negamax (the kernel of :mod:`donuts_ai._engine.search`) with an
     evaluation at the horizon.
 
-    Limits: ``depth`` (plies), ``nodes`` (per move) and ``time_limit`` (seconds per move);
-    with none given, ``time_limit=1.0``. It returns the best move of the deepest finished
-    iteration when a limit stops it, and it is exact (a solver) once the depth reaches the
-    end of the game, which happens of itself when ``exact_plies`` or fewer plies remain.
-    The transposition table has ``2**tt_bits`` entries and is kept for a game's layout.
+    Limits: ``depth`` (plies), ``nodes`` (per move) and ``time_limit`` (seconds per move,
+    capped in blitz by :func:`~donuts_ai.agents.base.budget`); with none given,
+    ``time_limit=1.0``. Whatever the limits, every move first gets the tactical pass
+    (:func:`~donuts_ai.agents.base.tactical_choice`: it takes a win at once and plays the
+    only move that does not lose at once without searching) and a complete depth-1
+    iteration (depth 2 as well with few legal moves), so it never misses a five in one
+    nor the only block; a time limit can be overshot by that much. Later iterations run
+    in short node-limited slices with the clock read between them, until the budget is
+    spent, the value is proven, or the depth reaches its limit. The move is the best of
+    the deepest finished iteration, or of the unfinished one when its first move (the
+    previous best) was searched to the end. It is exact (a solver) once the depth
+    reaches the end of the game, which happens of itself when ``exact_plies`` or fewer
+    plies remain. The transposition table has ``2**tt_bits`` entries, is allocated and
+    written when the agent is built, and is kept for a game's layout and rules.
     """
 
     kind = "alphabeta"
@@ -52,9 +80,15 @@ class AlphaBetaAgent(Agent):
         self.tt_bits = _positive_int("tt_bits", tt_bits)
         warm_up("search")
         self._tt = S.new_table(self.tt_bits)
+        touch(self._tt)
         self._ctx = S.new_context()
+        #: The (layout, rules) the table's entries belong to; None: the table is empty.
         self._game = None
-        #: Figures from the last search: depth reached, nodes, seconds, score.
+        #: Measured search speed (nodes/s), kept from move to move to size the slices.
+        self._nps = INITIAL_NPS
+        #: Figures from the last move: depth reached, nodes, seconds, score (None when the
+        #: tactical pass chose the move, ``forced``), and whether the score is a proven
+        #: win or loss (``proven``).
         self.last_info: dict = {}
 
     def params(self) -> dict:
@@ -70,17 +104,35 @@ class AlphaBetaAgent(Agent):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self._tt[:] = 0
+        self._clear_table()
         self._ctx = S.new_context()
-        self._game = None
+
+    def _clear_table(self) -> None:
+        # Between games, outside any move's time, when it holds anything.
+        if self._game is not None:
+            self._tt[:] = 0
+            self._game = None
+
+    def _slice(self, deadline: float | None, nodes_left: int) -> int:
+        """Node limit of the next slice of a timed iteration; 0 when the budget is spent."""
+        if deadline is None:
+            return nodes_left
+        left = deadline - now()
+        if left <= 0:
+            return 0
+        return min(nodes_left, max(MIN_SLICE_NODES, int(self._nps * min(left * LEFT_SHARE, SLICE_SECONDS))))
 
     def _select(self, board: Board, time_left: float | None) -> str:
         start = now()
         seconds = budget(self.time_limit, time_left)
         deadline = None if seconds is None else start + seconds
+        forced, allowed = tactical_choice(board)
+        if forced is not None:
+            self.last_info = {"depth": 0, "nodes": 0, "seconds": now() - start, "score": None, "forced": True, "proven": False}
+            return SQUARE_NAMES[forced]
         game = (board.layout, board.rules)
         if game != self._game:  # the table's entries belong to one layout and rules
-            self._tt[:] = 0
+            self._clear_table()
             self._game = game
         b0, b1, turn, last, p0, p1 = board.kernel_state()
         own, opp, p_own, p_opp = (b0, b1, p0, p1) if turn == 0 else (b1, b0, p1, p0)
@@ -89,31 +141,42 @@ class AlphaBetaAgent(Agent):
         max_depth = remaining if self.depth is None else min(self.depth, remaining)
         if remaining <= self.exact_plies:
             max_depth = remaining  # few enough plies left: solve exactly
-        legal = board.legal_squares()
-        best_move, best_score, total_nodes, reached = legal[0], None, 0, 0
-        nps = 2e6  # nodes/s until measured
+        always_depth = 2 if board.legal_mask().bit_count() <= ALWAYS_DEPTH_2_MOVES else 1
+        best_move, best_score, total_nodes, reached = -1, None, 0, 0
         for depth in range(1, max_depth + 1):
-            limit = 1 << 62
-            if self.nodes is not None:
-                limit = self.nodes - total_nodes
-            if deadline is not None:
-                left = deadline - now()
-                limit = min(limit, int(left * nps * 0.9))
-            if limit <= 0:
-                break
-            t = now()
-            move, score, nodes, aborted = S.search_moves(
-                board.layout.line_masks, own, opp, last, p_own, p_opp, n, single, depth, self._tt, self._ctx, limit,
-                -1 if best_move is None else best_move,
-            )
-            elapsed = now() - t
-            total_nodes += int(nodes)
-            if nodes > 20_000 and elapsed > 0:
-                nps = nodes / elapsed
-            if aborted:
+            always = depth <= always_depth
+            finished, partial = False, None
+            while True:
+                nodes_left = UNLIMITED if self.nodes is None else self.nodes - total_nodes
+                limit = UNLIMITED if always else self._slice(deadline, nodes_left)
+                if limit <= 0:
+                    break
+                t = now()
+                move, score, nodes, aborted = S.search_moves(
+                    board.layout.line_masks, own, opp, last, p_own, p_opp, n, single, depth, self._tt, self._ctx, limit, best_move,
+                )
+                elapsed = now() - t
+                total_nodes += int(nodes)
+                if elapsed >= MIN_RATE_SECONDS:
+                    self._nps = nodes / elapsed
+                if not aborted:
+                    finished = True
+                    break
+                # The root searches the previous best first: a move found means that one was
+                # searched to the end, and the move is at least as good. The next slice walks
+                # back to where this one stopped in few nodes: finished subtrees are in the table.
+                if move >= 0:
+                    partial = int(move), int(score)
+            if not finished:
+                if partial is not None:
+                    best_move, best_score = partial
                 break
             best_move, best_score, reached = int(move), int(score), depth
             if abs(best_score) > S.MATE_BOUND:
                 break  # proved: deeper search cannot change the outcome
-        self.last_info = {"depth": reached, "nodes": total_nodes, "seconds": now() - start, "score": best_score}
+        if best_move < 0 or not allowed >> best_move & 1:
+            best_move = (allowed & -allowed).bit_length() - 1  # a safeguard: depth 1 already ranks losing moves last
+        proven = best_score is not None and abs(best_score) > S.MATE_BOUND
+        self.last_info = {"depth": reached, "nodes": total_nodes, "seconds": now() - start, "score": best_score, "forced": False,
+                          "proven": proven}
         return SQUARE_NAMES[best_move]

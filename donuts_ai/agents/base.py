@@ -85,12 +85,62 @@ def now() -> float:
     return time.perf_counter()
 
 
+#: Bytes of a memory page: :func:`touch` writes one item per page.
+PAGE_BYTES = 4096
+
+
+def touch(*arrays: np.ndarray) -> None:
+    """Write every memory page of each (C-contiguous) array, keeping its contents.
+
+    ``np.zeros`` only reserves memory; each page is mapped on its first write, which
+    costs the first search that writes it (about 10 ms for a 24 MB table). Agents call
+    this when they are built, so that no move pays it."""
+    for a in arrays:
+        flat = a.reshape(-1)
+        step = max(1, PAGE_BYTES // flat.itemsize)
+        flat[::step] = flat[::step]
+
+
+def legal_squares_of(mask: int) -> list[int]:
+    """The squares of a bitboard, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def tactical_choice(board: Board) -> tuple[int | None, int]:
+    """The always-completed tactical pass (:func:`donuts_ai._engine.search.tactics`) that
+    every searching agent runs before its timed search, whatever its budget.
+
+    Returns ``(forced, allowed)``: ``forced`` is the square to play without searching —
+    the lowest move that wins at once, else the only legal move that does not lose at
+    once — or ``None``; ``allowed`` is the bitboard of moves the search may choose from:
+    those that do not lose at once (every legal move when all of them do)."""
+    from .._engine import search as S
+
+    b0, b1, turn, last, p0, p1 = board.kernel_state()
+    own, opp, p_own, p_opp = (b0, b1, p0, p1) if turn == 0 else (b1, b0, p1, p0)
+    rules = board.rules
+    wins, losing = S.tactics(board.layout.line_masks, own, opp, last, p_own, p_opp, rules.donuts, rules.single)
+    wins, losing, legal = int(wins), int(losing), board.legal_mask()
+    if wins:
+        low = wins & -wins
+        return low.bit_length() - 1, low
+    allowed = (legal & ~losing) or legal
+    if allowed & (allowed - 1) == 0:  # a single move
+        return allowed.bit_length() - 1, allowed
+    return None, allowed
+
+
 _warmed: set[str] = set()
 
 
 def warm_up(what: str) -> None:
     """Compile (or load from the on-disk cache) the kernels an agent uses, once per
-    process, so the first timed move is not spent compiling."""
+    process, so the first timed move is not spent compiling or loading them."""
     if what in _warmed:
         return
     from ..layout import Layout
@@ -98,6 +148,7 @@ def warm_up(what: str) -> None:
     board = Board(Layout.standard())
     for move in ("a1", "a2", "b2"):
         board.push(move if board.is_legal(move) else board.legal_moves()[0])
+    tactical_choice(board)
     b0, b1, turn, last, p0, p1 = board.kernel_state()
     own, opp, p_own, p_opp = (b0, b1, p0, p1) if turn == 0 else (b1, b0, p1, p0)
     lm = board.layout.line_masks

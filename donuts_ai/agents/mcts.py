@@ -9,7 +9,25 @@ from ..board import Board
 from ..errors import DonutsError
 from ..squares import SQUARE_NAMES
 from .alphabeta import _positive_int
-from .base import Agent, budget, check_time_limit, now, warm_up
+from .base import Agent, budget, check_time_limit, legal_squares_of, now, tactical_choice, touch, warm_up
+
+#: Iterations of the first timed call, before the speed is known.
+FIRST_CHUNK = 64
+#: Iterations are run in calls of about this long, the clock read between them: the
+#: most a move overshoots its budget by, at the measured speed.
+CHUNK_SECONDS = 0.004
+#: A call is sized to at most this share of the time left, so calls shrink as the
+#: deadline nears and a slow one (the machine is busy) overshoots it by less.
+LEFT_SHARE = 0.5
+#: A call runs at most this many times the iterations of the one before (the speed of
+#: one call, e.g. one spent in proven subtrees, is a poor guess for the next).
+MAX_CHUNK_GROWTH = 4
+#: A call is taken to last at least this long when measuring the speed.
+MIN_CALL_SECONDS = 1e-6
+#: Fewest and most iterations in one call.
+MIN_CHUNK, MAX_CHUNK = 16, 1 << 16
+#: A re-rooted tree must keep this share of its nodes free to be kept.
+REUSE_MAX_FILL = 0.9
 
 
 class MCTSAgent(Agent):
@@ -17,11 +35,17 @@ class MCTSAgent(Agent):
     playouts and MCTS-Solver backups of proven wins and losses.
 
     Limits: ``iterations`` per move, or ``time_limit`` seconds per move (default 1.0
-    when neither is given). ``workers`` > 1 runs that many independent trees in
-    parallel threads (root parallelism) and sums their root visits. The tree is kept
-    between moves and re-rooted at the new position when it holds the moves played
-    since (``reuse=True``). With an iteration limit a seed fixes every move; with a
-    time limit the number of iterations, hence the move, can vary.
+    when neither is given), capped in blitz by :func:`~donuts_ai.agents.base.budget`.
+    Whatever the limits, every move first gets the tactical pass
+    (:func:`~donuts_ai.agents.base.tactical_choice`): a win at once, or the only move that
+    does not lose at once, is played without searching, and the search never chooses a
+    move that loses at once while another does not. Timed iterations run in calls of a
+    few milliseconds with the clock read between them. ``workers`` > 1 runs that many
+    independent trees in parallel threads (root parallelism) and sums their root
+    visits. The tree is kept between moves and re-rooted at the new position when it
+    holds the moves played since (``reuse=True``). With an iteration limit a seed fixes
+    every move; with a time limit the number of iterations, hence the move, can vary.
+    The trees' arrays are allocated and written when the agent is built.
     """
 
     kind = "mcts"
@@ -52,7 +76,10 @@ class MCTSAgent(Agent):
         self.reuse = bool(reuse)
         warm_up("mcts" if self.workers == 1 else "mcts-parallel")
         self._forest = M.new_forest(self.workers, self.max_nodes)
+        touch(*self._forest)
         self._root_board: Board | None = None
+        #: Figures from the last move: iterations, seconds, nodes, whether the tactical
+        #: pass chose it (``forced``) and whether the root was proven (``proven``).
         self.last_info: dict = {}
 
     def params(self) -> dict:
@@ -69,34 +96,54 @@ class MCTSAgent(Agent):
         self._root_board = None
 
     def _new_trees(self, board: Board) -> None:
+        """Fresh trees rooted at ``board``.
+
+        The kernel orients each node's reward and proof to the colour that moved into
+        it, and gives a new child the side to move of its parent's position (after a
+        forfeit, or when the opponent's pool is empty and the same colour moves again,
+        that is still the colour the rules say). The root's own colour orients only the
+        root's reward and proof, which no choice reads; it is set to the colour that made
+        the last placement when the board knows it, else to the other side."""
         root_mover = 1 - board.turn
+        if board.move_stack and board.move_stack[-1] is not None:
+            before = board.copy()
+            before.pop()
+            root_mover = before.turn
         for t in range(self.workers):
             M.reset_tree(self._forest, t, root_mover, self.rng.getrandbits(63))
 
     def _reroot(self, board: Board) -> bool:
-        """Move the trees' roots to ``board`` if they hold the moves played since."""
+        """Move the trees' roots to ``board`` if they hold the moves played since (none, when
+        the same colour moves again)."""
         old = self._root_board
         if not self.reuse or old is None or (old.layout, old.rules) != (board.layout, board.rules):
             return False
         done, now_stack = old.move_stack, board.move_stack
         new = now_stack[len(done) :]
-        if now_stack[: len(done)] != done or None in new or not new:
-            return False
+        if now_stack[: len(done)] != done or None in new:
+            return False  # another game, or a forfeit: the tree's children assume moves alternate as played
         path = np.array([SQUARE_NAMES.index(m) for m in new], dtype=np.int64)
         if not all(M.descend(self._forest, t, path) for t in range(self.workers)):
             return False
         # A re-rooted tree must still have room to grow.
-        return bool(self._forest[7][:, M.M_FREE].max() < self.max_nodes * 0.9)
+        return bool(self._forest[7][:, M.M_FREE].max() < self.max_nodes * REUSE_MAX_FILL)
 
     def _select(self, board: Board, time_left: float | None) -> str:
         start = now()
+        meta = self._forest[7]
+        forced, allowed = tactical_choice(board)
+        if forced is not None:
+            move = SQUARE_NAMES[forced]
+            self.last_info = {"iterations": 0, "seconds": now() - start, "nodes": int(meta[:, M.M_FREE].sum()), "forced": True,
+                              "proven": False}
+            self._root_board = None  # the trees were not moved to this position
+            return move
         if not self._reroot(board):
             self._new_trees(board)
         seconds = budget(self.time_limit, time_left)
         lm = board.layout.line_masks
         n, single = board.rules.donuts, board.rules.single
         state = board.kernel_state()
-        meta = self._forest[7]
         iters0 = int(meta[:, M.M_ITERS].sum())
 
         def run(k: int) -> None:
@@ -111,24 +158,28 @@ class MCTSAgent(Agent):
             deadline = start + seconds
             cap = None if self.iterations is None else self.iterations // self.workers
             run(1)  # at least one iteration, which expands the root
-            chunk, done = 64, 1
-            while True:
+            k, done, rate = 0, 1, None
+            while not self._root_proven():
                 left = deadline - now()
                 if left <= 0 or (cap is not None and done >= cap):
                     break
-                k = chunk if cap is None else min(chunk, cap - done)
+                if rate is None:
+                    k = FIRST_CHUNK
+                else:  # sized at the last call's speed
+                    k = max(MIN_CHUNK, min(int(rate * min(left * LEFT_SHARE, CHUNK_SECONDS)), MAX_CHUNK_GROWTH * k, MAX_CHUNK))
+                if cap is not None:
+                    k = min(k, cap - done)
                 t = now()
                 run(k)
                 done += k
-                rate = k / max(now() - t, 1e-6)
-                chunk = max(16, min(int(rate * min(left, 0.02)), 1 << 16))  # ~20 ms a call
-                if self._root_proven():
-                    break
-        move = self._choose() or self.rng.choice(board.legal_moves())
+                rate = k / max(now() - t, MIN_CALL_SECONDS)
+        move = self._choose(allowed) or SQUARE_NAMES[self.rng.choice(legal_squares_of(allowed))]
         self.last_info = {
             "iterations": int(meta[:, M.M_ITERS].sum()) - iters0,
             "seconds": now() - start,
             "nodes": int(meta[:, M.M_FREE].sum()),
+            "forced": False,
+            "proven": self._root_proven(),
         }
         self._root_board = board.copy()
         self._root_board.push(move)
@@ -144,15 +195,18 @@ class MCTSAgent(Agent):
         visits, reward, first, count, move, mover, proven, meta = self._forest
         return all(proven[t, meta[t, M.M_ROOT]] != M.UNKNOWN for t in range(self.workers))
 
-    def _choose(self) -> str | None:
+    def _choose(self, allowed: int) -> str | None:
+        """The move to play among the ``allowed`` squares (a bitboard): a proven win, else
+        the most visited move not proven lost; None when the root was never expanded."""
         totals: dict[int, int] = {}
         proven: dict[int, int] = {}
         for t in range(self.workers):
             moves, visits, _, prov = M.root_stats(self._forest, t)
             for m, v, p in zip(moves.tolist(), visits.tolist(), prov.tolist(), strict=True):
-                totals[m] = totals.get(m, 0) + v
-                if p != M.UNKNOWN:
-                    proven[m] = p
+                if allowed >> m & 1:
+                    totals[m] = totals.get(m, 0) + v
+                    if p != M.UNKNOWN:
+                        proven[m] = p
         wins = [m for m, p in proven.items() if p == 1]
         if wins:
             return SQUARE_NAMES[min(wins)]
