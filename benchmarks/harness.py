@@ -13,12 +13,13 @@ from donuts_ai import tournament
 from donuts_ai.bench import machine
 
 
-def overhead(n_games: int) -> dict:
-    """Seconds per game of Random vs Random in one process, all included (agents, board,
-    records), and the share of it the agents spent choosing moves."""
-    tournament.run(["random", "random:seed=1"], games=2, workers=1)  # warm-up
+def overhead(n_games: int, isolation: str = "process") -> dict:
+    """Seconds per game of Random vs Random with one worker, all included (agents, board,
+    records; with ``isolation="process"`` also starting the two agent processes and a pipe
+    round trip per move), and the share of it the agents' answers took on the harness clock."""
+    tournament.run(["random", "random:seed=1"], games=2, workers=1, isolation=isolation)  # warm-up
     t = time.perf_counter()
-    results = tournament.run(["random", "random:seed=1"], games=n_games, workers=1)
+    results = tournament.run(["random", "random:seed=1"], games=n_games, workers=1, isolation=isolation)
     total = time.perf_counter() - t
     games = len(results.games)
     thinking = sum(sum(g["times"]) for g in results.games)
@@ -44,9 +45,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     m = machine()
     print(f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}")
-    o = overhead(200 if args.quick else 2000)
-    print(f"overhead: {o['per_game_ms']:.2f} ms per game of Random vs Random ({o['games']} games, {o['plies']:.1f} plies; "
-          f"agents {o['agents_ms']:.2f} ms of it)")
+    for isolation in ("process", "none"):
+        o = overhead(200 if args.quick else 2000, isolation)
+        print(f"overhead, isolation={isolation}: {o['per_game_ms']:.2f} ms per game of Random vs Random ({o['games']} games, "
+              f"{o['plies']:.1f} plies; answers {o['agents_ms']:.2f} ms of it)")
     s = speedup(4 if args.quick else 24, 0.05)
     print(f"workers: {s['games']} games of alphabeta vs mcts at {s['move_time']} s/move: 1 worker {s['seconds_1']:.1f} s, "
           f"2 workers {s['seconds_2']:.1f} s, speed-up {s['speedup']:.2f}x")

@@ -12,7 +12,7 @@ private package ``donuts_ai._engine``; a pure-Python statement of the same rules
 
 from .analysis import PlayoutStats, perft, random_playouts
 from .board import Board, Outcome, Termination
-from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError
+from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout
 from .rules import Rules
 from .solver import MoveValue, Solution, Solver, analyze, solve
@@ -44,6 +44,7 @@ __all__ = [
     "PositionError",
     "Rules",
     "RulesError",
+    "SymmetryError",
     "Termination",
     "parse_square",
     "perft",
