@@ -176,7 +176,7 @@ class ProcessSeat(Seat):
         env = dict(os.environ)
         # The child imports what this process can import (agents defined in test modules,
         # in packages added to sys.path at run time).
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        env["PYTHONPATH"] = os.pathsep.join(p or os.getcwd() for p in sys.path)
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "donuts_ai.tournament._seat_process", self.spec],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env, bufsize=0,
