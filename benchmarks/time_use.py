@@ -1,11 +1,11 @@
 """How much of its per-move budget each searching agent spends in the middle game.
 
-    python -m benchmarks.time_use [--quick] [--time-limit SECONDS] [--json FILE]
+    python -m benchmarks.time_use [--quick] [--time-limit SECONDS] [--from-ply PLY] [--json FILE]
 
 Plays alpha-beta and MCTS at ``time_limit`` seconds a move against a greedy and a
 random opponent and against each other, on random tile arrangements, both colours,
 each game from its own random opening of :data:`OPENING_PLIES` plies. Every move of a
-timed agent from ply :data:`FROM_PLY` on (while the game is still running) is timed
+timed agent from ply ``--from-ply`` on (while the game is still running) is timed
 from outside, as a tournament sees it, and reported as a fraction of ``time_limit``:
 mean, median, p10, p90 and max, per agent and opponent. Twice: over all those moves,
 and over the "searched" ones, where the budget is what stopped the agent — not moves
@@ -29,8 +29,9 @@ from donuts_ai.bench import machine
 
 #: Random plies before the agents take over: every game a different middle game.
 OPENING_PLIES = 2
-#: Moves before this ply are openings: not counted.
-FROM_PLY = 4
+#: Moves before this ply are openings: not counted (``--from-ply``). At 0.1 s a move
+#: alpha-beta proves most positions of the standard game from about ply 6 on.
+FROM_PLY = 6
 #: The searching agents and the opponents they meet.
 PAIRINGS = [("alphabeta", "greedy"), ("alphabeta", "random"), ("mcts", "greedy"), ("mcts", "random"), ("alphabeta", "mcts")]
 TIMED = ("alphabeta", "mcts")
@@ -49,7 +50,8 @@ def summary(fractions: list[float]) -> dict:
             "p90": _quantile(xs, 0.9), "max": xs[-1]}
 
 
-def play(seats: dict, timed: dict[int, str], layout: Layout, opening_seed: int, time_limit: float, out: dict) -> None:
+def play(seats: dict, timed: dict[int, str], layout: Layout, opening_seed: int, time_limit: float, from_ply: int,
+         out: dict) -> None:
     """One game from a random opening; appends ``(fraction, searched)`` of every counted
     move of a timed seat to ``out[timed[seat]]``."""
     board = Board(layout)
@@ -64,13 +66,13 @@ def play(seats: dict, timed: dict[int, str], layout: Layout, opening_seed: int, 
         t = time.perf_counter()
         move = agent.select_move(board)
         seconds = time.perf_counter() - t
-        if seat in timed and board.ply >= FROM_PLY:
+        if seat in timed and board.ply >= from_ply:
             info = agent.last_info
             out.setdefault(timed[seat], []).append((seconds / time_limit, not (info["forced"] or info["proven"])))
         board.push(move)
 
 
-def run(games_per_pairing: int, time_limit: float) -> dict:
+def run(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> dict:
     makers = {
         "alphabeta": lambda s: AlphaBetaAgent(time_limit=time_limit),
         "mcts": lambda s: MCTSAgent(time_limit=time_limit, seed=s),
@@ -86,13 +88,13 @@ def run(games_per_pairing: int, time_limit: float) -> dict:
             a_seat = g % 2
             seats = {a_seat: agent_a, 1 - a_seat: agent_b}
             timed = {seat: kind for seat, kind in ((a_seat, a), (1 - a_seat, b)) if kind in TIMED}
-            play(seats, timed, Layout.random(g // 2), g // 2, time_limit, moves)
+            play(seats, timed, Layout.random(g // 2), g // 2, time_limit, from_ply, moves)
         for kind, recs in moves.items():
             every[kind] += recs
             rows.append(_row(kind, f"{a} vs {b}", recs))
         print(f"  {a} vs {b}: {games_per_pairing} games", flush=True)
     rows += [_row(kind, "all", recs) for kind, recs in every.items()]
-    return {"machine": machine(), "time_limit": time_limit, "games_per_pairing": games_per_pairing, "from_ply": FROM_PLY,
+    return {"machine": machine(), "time_limit": time_limit, "games_per_pairing": games_per_pairing, "from_ply": from_ply,
             "rows": rows}
 
 
@@ -122,9 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.time_use", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--time-limit", type=float, default=0.1, metavar="SECONDS")
+    parser.add_argument("--from-ply", type=int, default=FROM_PLY, metavar="PLY")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
-    results = run(4 if args.quick else 16, args.time_limit)
+    results = run(4 if args.quick else 16, args.time_limit, args.from_ply)
     print(report(results))
     if args.json:
         with open(args.json, "w") as fh:

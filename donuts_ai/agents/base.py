@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from abc import ABC, abstractmethod
@@ -140,7 +141,9 @@ _warmed: set[str] = set()
 
 def warm_up(what: str) -> None:
     """Compile (or load from the on-disk cache) the kernels an agent uses, once per
-    process, so the first timed move is not spent compiling or loading them."""
+    process, so the first timed move is not spent compiling or loading them; then
+    collect the garbage that leaves (after a compilation, a full collection takes
+    about 0.1 s: it must not fall in a move)."""
     if what in _warmed:
         return
     from ..layout import Layout
@@ -163,10 +166,10 @@ def warm_up(what: str) -> None:
         forest = M.new_forest(2, 256)
         for t in range(2):
             M.reset_tree(forest, t, 1 - turn, 1)
-        if what == "mcts":
-            M.run_tree(forest, 0, lm, b0, b1, turn, last, p0, p1, 15, False, 8, 1.0)
-        else:
+        M.run_tree(forest, 0, lm, b0, b1, turn, last, p0, p1, 15, False, 8, 1.0)
+        if what == "mcts-parallel":
             M.run_forest(forest, lm, b0, b1, turn, last, p0, p1, 15, False, 8, 1.0)
         M.root_stats(forest, 0)
         M.descend(forest, 0, np.zeros(0, dtype=np.int64))
+    gc.collect()
     _warmed.add(what)

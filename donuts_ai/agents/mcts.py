@@ -157,7 +157,11 @@ class MCTSAgent(Agent):
         else:
             deadline = start + seconds
             cap = None if self.iterations is None else self.iterations // self.workers
-            run(1)  # at least one iteration, which expands the root
+            # At least one iteration per tree, which expands its root; one tree after the
+            # other, since a parallel call waits for every thread to be scheduled, which
+            # on a busy machine can take longer than a tiny budget.
+            for t in range(self.workers):
+                M.run_tree(self._forest, t, lm, *state, n, single, 1, self.c_uct)
             k, done, rate = 0, 1, None
             while not self._root_proven():
                 left = deadline - now()
