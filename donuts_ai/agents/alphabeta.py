@@ -87,8 +87,8 @@ class AlphaBetaAgent(Agent):
         #: Measured search speed (nodes/s), kept from move to move to size the slices.
         self._nps = INITIAL_NPS
         #: Figures from the last move: depth reached, nodes, seconds, score (None when the
-        #: tactical pass chose the move, ``forced``), and whether the score is a proven
-        #: win or loss (``proven``).
+        #: tactical pass chose the move, ``forced``), and whether the score is the exact
+        #: value (``proven``: a win or loss found, or the search reached the game's end).
         self.last_info: dict = {}
 
     def params(self) -> dict:
@@ -176,7 +176,8 @@ class AlphaBetaAgent(Agent):
                 break  # proved: deeper search cannot change the outcome
         if best_move < 0 or not allowed >> best_move & 1:
             best_move = (allowed & -allowed).bit_length() - 1  # a safeguard: depth 1 already ranks losing moves last
-        proven = best_score is not None and abs(best_score) > S.MATE_BOUND
+        # A win or loss found, or every line searched to the end of the game: an exact value.
+        proven = best_score is not None and (abs(best_score) > S.MATE_BOUND or reached >= remaining)
         self.last_info = {"depth": reached, "nodes": total_nodes, "seconds": now() - start, "score": best_score, "forced": False,
                           "proven": proven}
         return SQUARE_NAMES[best_move]
