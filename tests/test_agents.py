@@ -10,12 +10,15 @@ import random
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
 from donuts_ai.agents import AGENTS, AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, SolverAgent
 from donuts_ai.agents import alphabeta as alphabeta_module
 from donuts_ai.agents import mcts as mcts_module
+from donuts_ai.agents.base import legal_squares_of, tactical_choice, touch
+from donuts_ai.squares import SQUARE_NAMES
 
 from .helpers import position
 
@@ -153,6 +156,33 @@ def tactical_positions(per_kind: int = 25, seed: int = 21) -> dict[str, list[tup
         if all(len(v) == per_kind for v in out.values()):
             return out
     raise AssertionError(f"too few tactical positions: { {k: len(v) for k, v in out.items()} }")
+
+
+def _squares(names) -> set[int]:
+    return {SQUARE_NAMES.index(m) for m in names}
+
+
+def test_tactical_pass_agrees_with_the_board():
+    """The kernel's two plies against the Board's rules, move by move: the forced move
+    and the allowed set are exactly what playing every move and reply out says."""
+    for kind, cases in tactical_positions().items():
+        for fen, rules, good in cases:
+            forced, allowed = tactical_choice(Board.from_fen(fen, rules))
+            if kind == "win":
+                assert SQUARE_NAMES[forced] in good and allowed == 1 << forced
+            elif kind == "only":
+                assert {forced} == _squares(good) and allowed == 1 << forced
+            else:
+                assert forced is None and set(legal_squares_of(allowed)) == _squares(good)
+    for board in random_positions(40, seed=9):
+        moves = board.legal_moves()
+        forced, allowed = tactical_choice(board)
+        if any(_mover_wins(board, m) for m in moves):
+            assert _mover_wins(board, SQUARE_NAMES[forced])
+        else:
+            safe = {m for m in moves if not _loses_at_once(board, m)} or set(moves)
+            assert set(legal_squares_of(allowed)) == _squares(safe)
+            assert forced == (SQUARE_NAMES.index(safe.pop()) if len(safe) == 1 else None)
 
 
 @pytest.mark.parametrize("case", tiny_budget_agents(), ids=_tiny_id)
@@ -318,10 +348,6 @@ def test_mcts_past_its_deadline_plays_after_one_iteration(fake_clock, workers):
 
 
 def test_touch_keeps_contents():
-    import numpy as np
-
-    from donuts_ai.agents.base import touch
-
     a = np.arange(10_000, dtype=np.int64).reshape(100, 100)
     touch(a)
     assert (a == np.arange(10_000).reshape(100, 100)).all()

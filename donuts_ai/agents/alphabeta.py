@@ -142,7 +142,7 @@ class AlphaBetaAgent(Agent):
         if remaining <= self.exact_plies:
             max_depth = remaining  # few enough plies left: solve exactly
         always_depth = 2 if board.legal_mask().bit_count() <= ALWAYS_DEPTH_2_MOVES else 1
-        best_move, best_score, total_nodes, reached = -1, None, 0, 0
+        best_move, best_score, total_nodes, reached, proven = -1, None, 0, 0, False
         for depth in range(1, max_depth + 1):
             always = depth <= always_depth
             finished, partial = False, None
@@ -170,14 +170,16 @@ class AlphaBetaAgent(Agent):
             if not finished:
                 if partial is not None:
                     best_move, best_score = partial
+                    # A win found is a win; a loss of the moves searched so far proves nothing.
+                    proven = best_score > S.MATE_BOUND
                 break
             best_move, best_score, reached = int(move), int(score), depth
-            if abs(best_score) > S.MATE_BOUND:
-                break  # proved: deeper search cannot change the outcome
+            # A win or loss found, or every line searched to the end of the game: an exact value.
+            proven = abs(best_score) > S.MATE_BOUND or reached >= remaining
+            if proven:
+                break  # deeper search cannot change the outcome
         if best_move < 0 or not allowed >> best_move & 1:
             best_move = (allowed & -allowed).bit_length() - 1  # a safeguard: depth 1 already ranks losing moves last
-        # A win or loss found, or every line searched to the end of the game: an exact value.
-        proven = best_score is not None and (abs(best_score) > S.MATE_BOUND or reached >= remaining)
         self.last_info = {"depth": reached, "nodes": total_nodes, "seconds": now() - start, "score": best_score, "forced": False,
                           "proven": proven}
         return SQUARE_NAMES[best_move]
