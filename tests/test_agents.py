@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 import subprocess
 import sys
@@ -215,12 +216,28 @@ def test_tactics_on_the_first_call_in_a_fresh_process(kind, params):
     # (several moves lose at once, several do not) the timed search chooses.
     fen, rules, good = tactical_positions()["some"][0]
     cases = [(position(**WIN_NOW).fen(), Rules(), {"c2"}), (position(**BLOCK).fen(), Rules(), {"f6"}), (fen, rules, good)]
+    _first_calls([(kind, params, fen, rules, good, None) for fen, rules, good in cases])
+
+
+def test_tactics_on_the_first_call_in_a_fresh_process_with_a_cold_cache(tmp_path):
+    # An empty cache directory of its own: the child compiles every kernel it uses, then
+    # moves in a position where the timed search chooses.
+    fen, rules, good = tactical_positions()["some"][0]
+    _first_calls([(kind, params, fen, rules, good, tmp_path / kind)
+                  for kind, params in (("alphabeta", {"time_limit": 0.001}), ("mcts", {"time_limit": 0.001, "seed": 1}))])
+
+
+def _first_calls(cases) -> None:
+    """One child interpreter per ``(kind, params, fen, rules, good moves, Numba cache dir
+    or None)``, all started together (they load or compile the kernels side by side, on a
+    busy machine); each must answer a good move."""
     jobs = []
-    for fen, rules, good in cases:
+    for kind, params, fen, rules, good, cache_dir in cases:
         arg = json.dumps([kind, params, fen, rules.insertion, rules.donuts, TINY_CLOCK])
-        # Started together: they also load (or compile) the kernels side by side, on a busy machine.
-        jobs.append((subprocess.Popen([sys.executable, "-c", FIRST_CALL, arg], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      text=True), good))
+        env = os.environ if cache_dir is None else os.environ | {"NUMBA_CACHE_DIR": str(cache_dir)}
+        proc = subprocess.Popen([sys.executable, "-c", FIRST_CALL, arg], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=env)
+        jobs.append((proc, good))
     for proc, good in jobs:
         out, err = proc.communicate(timeout=SUBPROCESS_TIMEOUT)
         assert proc.returncode == 0, err
