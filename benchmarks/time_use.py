@@ -98,8 +98,8 @@ def run(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> 
             "rows": rows}
 
 
-def _row(kind: str, games: str, recs: list) -> dict:
-    return {"agent": kind, "games": games, "all": summary([f for f, _ in recs]), "searched": summary([f for f, s in recs if s])}
+def _row(kind: str, pairing: str, recs: list) -> dict:
+    return {"agent": kind, "pairing": pairing, "all": summary([f for f, _ in recs]), "searched": summary([f for f, s in recs if s])}
 
 
 def report(r: dict) -> str:
@@ -109,14 +109,14 @@ def report(r: dict) -> str:
              f"{r['games_per_pairing']} games per pairing"]
     for key, title in (("all", "all moves"), ("searched", "searched moves (not forced, not proven)")):
         lines += ["", title, "",
-                  "| agent | games | moves | mean | median | p10 | p90 | max |", "|---|---|---|---|---|---|---|---|"]
+                  "| agent | pairing | moves | mean | median | p10 | p90 | max |", "|---|---|---|---|---|---|---|---|"]
         for row in r["rows"]:
             s = row[key]
             if s["moves"]:
-                lines.append(f"| {row['agent']} | {row['games']} | {s['moves']} | {s['mean']:.2f} | {s['median']:.2f} | "
-                             f"{s['p10']:.2f} | {s['p90']:.2f} | {s['max']:.2f} |")
+                lines.append(f"| {row['agent']} | {row['pairing']} | {s['moves']} | {s['mean']:.3f} | {s['median']:.3f} | "
+                             f"{s['p10']:.3f} | {s['p90']:.3f} | {s['max']:.3f} |")
             else:
-                lines.append(f"| {row['agent']} | {row['games']} | 0 | | | | | |")
+                lines.append(f"| {row['agent']} | {row['pairing']} | 0 | | | | | |")
     return "\n".join(lines)
 
 
