@@ -63,7 +63,8 @@ def _seat_seed(seed: int, seat: int) -> int:
     return (seed * 1_000_003 + seat * 7_919) % (2**63)
 
 
-def _check_limit(name: str, value) -> float | None:
+def check_seconds(name: str, value) -> float | None:
+    """``value`` as a float when it is a positive number of seconds (or None), else a DonutsError."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
@@ -94,7 +95,7 @@ def play_game(agents, layout: Layout, rules: Rules, seed: int, clock: float | No
         raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
     if ledger not in LEDGERS:
         raise DonutsError(f"ledger must be one of {', '.join(LEDGERS)}, got {ledger!r}")
-    clock, move_limit = _check_limit("clock", clock), _check_limit("move_limit", move_limit)
+    clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
     seats: list[Seat] = [a if isinstance(a, Seat) else LocalSeat(a) for a in agents]
     n_seats = len(seats)
     if clocks is not None:

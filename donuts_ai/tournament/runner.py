@@ -13,7 +13,7 @@ import time
 from ..errors import DonutsError
 from ..layout import Layout
 from ..rules import Rules
-from .game import ILLEGAL_POLICIES, LEDGERS, play_game
+from .game import ILLEGAL_POLICIES, LEDGERS, check_seconds, play_game
 from .results import Results, append_unit, open_results
 from .seats import LocalSeat, ProcessSeat, Seat
 from .specs import make_agent, resolve
@@ -78,14 +78,6 @@ def _names(specs: list[str]) -> list[str]:
     return names
 
 
-def _seconds(name: str, value) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise DonutsError(f"{name} must be a positive number of seconds, got {value!r}")
-    return float(value)
-
-
 def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs", best_of=3, clock=None,
                 illegal="lose", rules=None, move_limit=DEFAULT_MOVE_LIMIT, ledger="rulebook", isolation="process") -> dict:
     """Check every setting and return the tournament's configuration (what a results
@@ -106,7 +98,7 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
         raise DonutsError(f"games per pairing must be a positive int, got {games!r}")
     if mode == "duel" and best_of not in (1, 3, 5, 7):
         raise DonutsError(f"best_of must be 1, 3, 5 or 7, got {best_of!r}")
-    clock, move_limit = _seconds("clock", clock), _seconds("move_limit", move_limit)
+    clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
     if illegal not in ILLEGAL_POLICIES:
         raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
     if ledger not in LEDGERS:
