@@ -2,6 +2,6 @@
 
 import sys
 
-from donuts_ai.bench import main
+from donuts_ai.bench.engine import main
 
 sys.exit(main(prog="python -m benchmarks"))

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from benchmarks.calibration import ADVANTAGE, NU, all_or_nothing, llr_normal_approximation, rating_summary, rating_trials, sprt_trials
+from donuts_ai.bench.calibration import ADVANTAGE, NU, all_or_nothing, llr_normal_approximation, rating_summary, rating_trials, sprt_trials
 from donuts_ai.errors import DonutsError
 from donuts_ai.tournament.stats import elo_to_score, fit_ratings, sprt, sprt_llr
 

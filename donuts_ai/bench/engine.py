@@ -22,13 +22,13 @@ import sys
 import tempfile
 import time
 
-from . import reference as ref
-from ._engine import search as S
-from .agents import MCTSAgent
-from .analysis import perft, random_playouts
-from .board import Board
-from .layout import Layout
-from .solver import Solver
+from .. import reference as ref
+from .._engine import search as S
+from ..agents import MCTSAgent
+from ..analysis import perft, random_playouts
+from ..board import Board
+from ..layout import Layout
+from ..solver import Solver
 
 GAME_SNIPPET = (
     "import random; from donuts_ai import Board; b=Board(); r=random.Random(1)\n"

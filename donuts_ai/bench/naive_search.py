@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from donuts_ai._engine.core import final_result, flips, has_five, legal_mask
+from .._engine.core import final_result, flips, has_five, legal_mask
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)

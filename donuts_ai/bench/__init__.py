@@ -1,0 +1,15 @@
+"""Benchmarks: every speed and calibration figure in ``benchmarks/RESULTS.md``, one module each.
+
+    donuts-ai bench                    (= python -m donuts_ai.bench = python -m benchmarks) engine and search speed
+    python -m donuts_ai.bench.search   solver vs a naive negamax, strength matches, agreement with the solver
+    python -m donuts_ai.bench.harness  tournament harness overhead and worker speed-up
+    python -m donuts_ai.bench.time_use how much of its budget each timed agent spends
+    python -m donuts_ai.bench.calibration  ratings and SPRT on simulated results with a known truth
+
+The same commands also run as ``python -m benchmarks.<name>`` from a checkout. Benchmarks
+are not tests: nothing here asserts a speed; each prints its machine.
+"""
+
+from .engine import alphabeta_speed, machine, main, mcts_speed, report, run
+
+__all__ = ["alphabeta_speed", "machine", "main", "mcts_speed", "report", "run"]

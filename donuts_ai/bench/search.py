@@ -1,0 +1,198 @@
+"""Search speed and strength: solver table, alpha-beta nodes/s, MCTS iterations/s,
+agent matches at 0.1 s a move, and how often the agents keep the solver's value.
+
+    python -m benchmarks.search [--quick] [--json FILE] [--skip-naive] [--skip-full]
+
+Speeds are on one core, after a warm-up call (compilation excluded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+from .. import Board, Layout
+from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..solver import Solver
+from .engine import alphabeta_speed, machine, mcts_speed
+from .naive_search import naive_value
+
+NAIVE_CAP_NODES = 400_000_000  # about a minute of the naive search
+
+
+def _median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
+    """Solve the empty board of ``n_layouts`` uniformly random direction grids."""
+    Solver(tt_bits=12).solve(Board(Layout.random_grid(10**6)), distance=False)  # warm-up
+    rows = []
+    for seed in range(n_layouts):
+        board = Board(Layout.random_grid(seed))
+        row = {"layout": f"Layout.random_grid({seed})"}
+        t = time.perf_counter()
+        sol = Solver().solve(board, distance=False)
+        row |= {"value": sol.result, "move": sol.best_move, "value_s": time.perf_counter() - t, "value_nodes": sol.nodes}
+        if full:
+            t = time.perf_counter()
+            sol = Solver().solve(board)
+            row |= {"distance": sol.distance, "fastest_move": sol.best_move, "full_s": time.perf_counter() - t, "full_nodes": sol.nodes}
+        if naive:
+            b0, b1, _, last, p0, p1 = board.kernel_state()
+            t = time.perf_counter()
+            v, nodes, finished = naive_value(board.layout.line_masks, b0, b1, last, p0, p1, 15, False, NAIVE_CAP_NODES)
+            row |= {"naive_s": time.perf_counter() - t, "naive_nodes": int(nodes), "naive_finished": bool(finished)}
+            if finished:
+                assert {1: "win", 0: "draw", -1: "loss"}[int(v)] == row["value"]
+        rows.append(row)
+        print("  ", row, flush=True)
+    out = {"rows": rows, "value_median_s": _median([r["value_s"] for r in rows]), "value_max_s": max(r["value_s"] for r in rows)}
+    if full:
+        out |= {"full_median_s": _median([r["full_s"] for r in rows]), "full_max_s": max(r["full_s"] for r in rows)}
+    if naive:
+        out |= {"naive_median_s": _median([r["naive_s"] for r in rows]),
+                "speedup_median": _median([r["naive_s"] / r["value_s"] for r in rows])}
+    return out
+
+
+def play(agent_a, agent_b, layout) -> int | None:
+    """One game, ``agent_a`` as Chocolate: the winner's colour or None."""
+    board = Board(layout)
+    agent_a.reset()
+    agent_b.reset()
+    while not board.is_game_over():
+        board.push((agent_a if board.turn == 0 else agent_b).select_move(board))
+    return board.outcome().winner
+
+
+def match(make_a, make_b, n_layouts: int, seed: int = 0) -> dict:
+    """Both colours on each of ``n_layouts`` random tile arrangements: A's score."""
+    wins = draws = games = 0
+    for i in range(n_layouts):
+        layout = Layout.random(seed + i)
+        for a_first in (True, False):
+            a, b = make_a(seed + i), make_b(seed + i)
+            w = play(a, b, layout) if a_first else play(b, a, layout)
+            a_colour = 0 if a_first else 1
+            games += 1
+            if w is None:
+                draws += 1
+            elif w == a_colour:
+                wins += 1
+    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws, "score": (wins + draws / 2) / games}
+
+
+def solver_agreement(n_positions: int, time_limit: float) -> dict:
+    """Fraction of moves at ``time_limit`` that keep the solver's value, on positions of
+    random games at ply 6 or later."""
+    rng = random.Random(7)
+    positions = []
+    while len(positions) < n_positions:
+        board = Board(Layout.random_grid(rng.randrange(10**6)))
+        target = rng.randrange(6, 24)
+        while not board.is_game_over() and board.ply < target:
+            board.push(rng.choice(board.legal_moves()))
+        if not board.is_game_over():
+            positions.append(board)
+    solver = Solver()
+
+    def keeps(board, move) -> bool:
+        return solver.move_value(board, move) == solver.solve(board, distance=False).value
+
+    out = {"positions": n_positions, "time_limit": time_limit}
+    for name, make in (("alphabeta", lambda: AlphaBetaAgent(time_limit=time_limit)),
+                       ("mcts", lambda: MCTSAgent(time_limit=time_limit, seed=1)),
+                       ("greedy", lambda: GreedyAgent(seed=1))):
+        agent = make()
+        kept = sum(keeps(b, agent.select_move(b)) for b in positions)
+        out[name] = kept / n_positions
+    return out
+
+
+def run(quick: bool, naive: bool, full: bool) -> dict:
+    res: dict = {"machine": machine(), "quick": quick}
+    print("solver table", flush=True)
+    res["solver"] = solver_table(4 if quick else 12, naive and not quick, full and not quick)
+    print("alpha-beta speed", flush=True)
+    res["alphabeta"] = alphabeta_speed(10 if quick else 14, 3)
+    print("mcts speed", flush=True)
+    res["mcts_1"] = mcts_speed(50_000 if quick else 200_000, 1, 3)
+    res["mcts_all"] = mcts_speed(50_000 if quick else 200_000, 2, 3)
+    print("strength", flush=True)
+    n = 2 if quick else 8
+    res["strength"] = {
+        "alphabeta_vs_greedy": match(lambda s: AlphaBetaAgent(time_limit=0.1), lambda s: GreedyAgent(seed=s), n),
+        "mcts_vs_greedy": match(lambda s: MCTSAgent(time_limit=0.1, seed=s), lambda s: GreedyAgent(seed=s), n),
+        "greedy_vs_random": match(lambda s: GreedyAgent(seed=s), lambda s: RandomAgent(seed=s + 1000), 10 if quick else 100),
+    }
+    print("solver agreement", flush=True)
+    res["agreement"] = solver_agreement(10 if quick else 60, 0.1)
+    return res
+
+
+def report(r: dict) -> str:
+    m = r["machine"]
+    lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}", ""]
+    s = r["solver"]
+    head = "| layout | value | move | time (s) | nodes | nodes/s |"
+    sep = "|---|---|---|---|---|---|"
+    if "full_median_s" in s:
+        head += " distance | fastest move | time (s) | nodes |"
+        sep += "---|---|---|---|"
+    if "naive_median_s" in s:
+        head += " naive time (s) | naive nodes | speed-up |"
+        sep += "---|---|---|"
+    lines += [head, sep]
+    for row in s["rows"]:
+        line = (f"| {row['layout']} | {row['value']} | {row['move']} | {row['value_s']:.3f} | {row['value_nodes']:,} | "
+                f"{row['value_nodes'] / row['value_s'] / 1e6:.2f} M |")
+        if "full_s" in row:
+            line += f" {row['distance']} | {row['fastest_move']} | {row['full_s']:.2f} | {row['full_nodes']:,} |"
+        if "naive_s" in row:
+            cap = "" if row["naive_finished"] else " (capped)"
+            line += f" {row['naive_s']:.2f}{cap} | {row['naive_nodes']:,} | {row['naive_s'] / row['value_s']:.0f}× |"
+        lines.append(line)
+    lines.append("")
+    lines.append(f"value + a best move: median {s['value_median_s']:.3f} s, slowest {s['value_max_s']:.3f} s")
+    if "full_median_s" in s:
+        lines.append(f"with exact distance: median {s['full_median_s']:.2f} s, slowest {s['full_max_s']:.2f} s")
+    if "naive_median_s" in s:
+        lines.append(f"naive negamax: median {s['naive_median_s']:.2f} s; median speed-up {s['speedup_median']:.0f}×")
+    a = r["alphabeta"]
+    lines.append(f"alpha-beta: {a['median'] / 1e6:.2f} M nodes/s at depth {a['depth']} ({a['nodes']:,} nodes)")
+    for key in ("mcts_1", "mcts_all"):
+        mc = r[key]
+        lines.append(f"MCTS, {mc['workers']} worker(s): {mc['median']:,.0f} iterations/s "
+                     f"({mc['min']:,.0f} – {mc['max']:,.0f}) from the empty board")
+    for name, st in r["strength"].items():
+        lines.append(f"{name}: {st['wins']} wins, {st['draws']} draws, {st['losses']} losses in {st['games']} games "
+                     f"(score {st['score']:.0%})")
+    ag = r["agreement"]
+    lines.append(f"moves keeping the solver's value ({ag['positions']} positions, {ag['time_limit']} s a move): "
+                 f"alpha-beta {ag['alphabeta']:.0%}, MCTS {ag['mcts']:.0%}, greedy {ag['greedy']:.0%}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.search", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--skip-naive", action="store_true", help="do not run the naive baseline")
+    parser.add_argument("--skip-full", action="store_true", help="do not solve the exact distances")
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args(argv)
+    results = run(args.quick, not args.skip_naive, not args.skip_full)
+    print(report(results))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=1, default=float)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
