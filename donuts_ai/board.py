@@ -24,8 +24,10 @@ from .squares import (
     SIZE,
     SQUARE_NAMES,
     parse_square,
+    square,
     squares_of,
 )
+from .svg import board_svg
 from .symmetry import transform_bitboard, transform_square
 
 
@@ -318,7 +320,7 @@ class Board:
         for rank in range(SIZE - 1, -1, -1):
             row = ""
             for f in range(SIZE):
-                sq = rank * SIZE + f
+                sq = square(f, rank)
                 row += "c" if self._b0 >> sq & 1 else "v" if self._b1 >> sq & 1 else "."
             rows.append(row)
         turn = "-" if self._turn is None else COLOR_LETTERS[self._turn]
@@ -346,7 +348,7 @@ class Board:
         b0 = b1 = 0
         for i, row in enumerate(rows):
             for f, ch in enumerate(row):
-                sq = (SIZE - 1 - i) * SIZE + f
+                sq = square(f, SIZE - 1 - i)
                 if ch == "c":
                     b0 |= 1 << sq
                 elif ch == "v":
@@ -403,7 +405,7 @@ class Board:
         for rank in range(SIZE - 1, -1, -1):
             cells = []
             for f in range(SIZE):
-                sq = rank * SIZE + f
+                sq = square(f, rank)
                 if self._b0 >> sq & 1 or self._b1 >> sq & 1:
                     ch = "c" if self._b0 >> sq & 1 else "v"
                     cells.append(ch.upper() if sq == self._last else ch)
@@ -424,7 +426,5 @@ class Board:
         return "\n".join(lines)
 
     def _repr_svg_(self) -> str:
-        from .svg import board_svg
-
-        return board_svg(self._layout, self)
+        return board_svg(self._layout.directions, self.bitboards, self.last, self.legal_mask())
 

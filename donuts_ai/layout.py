@@ -26,7 +26,8 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from .errors import LayoutError
-from .squares import DIRECTION_SYMBOLS, NUM_SQUARES, SIZE
+from .squares import DIRECTION_SYMBOLS, NUM_SQUARES, SIZE, square, square_file, square_rank
+from .svg import board_svg
 from .symmetry import SYMMETRY_NAMES, transform_coords, transform_direction
 
 _SYMBOL_TO_DIRECTION = {s: i for i, s in enumerate(DIRECTION_SYMBOLS)}
@@ -127,7 +128,7 @@ class Layout:
         dirs = [0] * NUM_SQUARES
         for (ox, oy), (tile, side, rotation) in zip(_QUADRANT_ORIGIN, checked, strict=True):
             for (x, y), d in _face_grid(tile, side, rotation).items():
-                dirs[(oy + y) * SIZE + ox + x] = d
+                dirs[square(ox + x, oy + y)] = d
         return cls(dirs, arrangement=checked)
 
     @classmethod
@@ -165,7 +166,7 @@ class Layout:
             for x, symbol in enumerate(line):
                 if symbol not in _SYMBOL_TO_DIRECTION:
                     raise LayoutError(f"layout text line {row_i + 1}: {symbol!r} is not one of - | / \\")
-                dirs[(SIZE - 1 - row_i) * SIZE + x] = _SYMBOL_TO_DIRECTION[symbol]
+                dirs[square(x, SIZE - 1 - row_i)] = _SYMBOL_TO_DIRECTION[symbol]
         return cls(dirs)
 
     @staticmethod
@@ -202,15 +203,15 @@ class Layout:
     def to_text(self) -> str:
         rows = []
         for rank in range(SIZE - 1, -1, -1):
-            rows.append("".join(DIRECTION_SYMBOLS[self._directions[rank * SIZE + f]] for f in range(SIZE)))
+            rows.append("".join(DIRECTION_SYMBOLS[self._directions[square(f, rank)]] for f in range(SIZE)))
         return "\n".join(rows)
 
     def transform(self, sym: str) -> Layout:
         """This layout under one of the 8 board symmetries (lines turned with the squares)."""
         dirs = [0] * NUM_SQUARES
         for sq, d in enumerate(self._directions):
-            x, y = transform_coords(sq % SIZE, sq // SIZE, sym)
-            dirs[y * SIZE + x] = transform_direction(d, sym)
+            x, y = transform_coords(square_file(sq), square_rank(sq), sym)
+            dirs[square(x, y)] = transform_direction(d, sym)
         return Layout(dirs)
 
     def symmetries(self) -> list[str]:
@@ -230,6 +231,4 @@ class Layout:
         return f"Layout.from_text({self.to_text()!r})"
 
     def _repr_svg_(self) -> str:
-        from .svg import board_svg
-
-        return board_svg(self)
+        return board_svg(self.directions)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from .layout import Layout
 from .rules import Rules
 
+# The reference keeps its own coordinates on purpose: it shares no code with the engine
+# or the Board it checks (only the Layout and Rules values it reads).
 SIZE = 6
 VECTORS = ((1, 0), (0, 1), (1, 1), (1, -1))  # -, |, /, \ as (file, rank) steps
 

@@ -1,22 +1,25 @@
-"""SVG pictures of layouts and boards, for Jupyter (``_repr_svg_``) and reports."""
+"""SVG pictures of layouts and boards, for Jupyter (``_repr_svg_``) and reports.
+
+Drawn from plain data (directions and bitboards), so this module depends on
+:mod:`.squares` only and :class:`~donuts_ai.Board` and :class:`~donuts_ai.Layout` can
+import it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from .squares import DIRECTION_VECTORS, FILE_NAMES, SIZE
-
-if TYPE_CHECKING:
-    from .board import Board
-    from .layout import Layout
+from .squares import DIRECTION_VECTORS, FILE_NAMES, SIZE, square_file, square_rank
 
 CELL = 48
 MARGIN = 20
 _DONUT = {0: ("#6b3e26", "#3d2316"), 1: ("#f6e7b9", "#b49a5a")}  # (fill, outline)
 
 
-def board_svg(layout: Layout, board: Board | None = None, size: int | None = None) -> str:
-    """An SVG of ``layout`` and, if given, ``board``'s donuts, last move and legal moves.
+def board_svg(directions: Sequence[int], bitboards: tuple[int, int] = (0, 0), last: int | None = None, legal: int = 0,
+              size: int | None = None) -> str:
+    """An SVG of a layout (its 36 ``directions``) and, if given, the donuts of both
+    colours (``bitboards``), the ``last`` placed square and the ``legal`` squares (a bitboard).
 
     Each square shows its printed line; the last placed donut is ringed in red and the
     legal squares for the side to move carry a small dot.
@@ -27,18 +30,16 @@ def board_svg(layout: Layout, board: Board | None = None, size: int | None = Non
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total} {total}" width="{width}" height="{width}">',
         f'<rect x="0" y="0" width="{total}" height="{total}" fill="#fbf6ee"/>',
     ]
-    b0, b1 = board.bitboards if board is not None else (0, 0)
-    last = board.last if board is not None else None
-    legal = board.legal_mask() if board is not None else 0
+    b0, b1 = bitboards
 
     def corner(sq: int) -> tuple[int, int]:
-        return MARGIN + (sq % SIZE) * CELL, MARGIN + (SIZE - 1 - sq // SIZE) * CELL
+        return MARGIN + square_file(sq) * CELL, MARGIN + (SIZE - 1 - square_rank(sq)) * CELL
 
     for sq in range(SIZE * SIZE):
         x, y = corner(sq)
         cx, cy = x + CELL / 2, y + CELL / 2
         out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#f3e6d3" stroke="#c9b79c"/>')
-        dx, dy = DIRECTION_VECTORS[layout.direction(sq)]
+        dx, dy = DIRECTION_VECTORS[directions[sq]]
         half = CELL * 0.38
         # Screen y grows downwards, board ranks upwards: flip dy.
         out.append(

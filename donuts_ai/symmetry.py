@@ -11,7 +11,7 @@ under any symmetry are the same game: the strongest property test we have.
 from __future__ import annotations
 
 from .errors import SymmetryError
-from .squares import DIRECTION_VECTORS, NUM_SQUARES, SIZE
+from .squares import DIRECTION_VECTORS, NUM_SQUARES, SIZE, square_file, square_rank
 
 #: name -> matrix (a, b, c, d): (x, y) -> (a x + b y, c x + d y), x = file, y = rank.
 SYMMETRIES = {
@@ -56,7 +56,7 @@ def transform_direction(direction: int, sym: str) -> int:
 
 
 def transform_square(sq: int, sym: str) -> int:
-    x, y = transform_coords(sq % SIZE, sq // SIZE, sym)
+    x, y = transform_coords(square_file(sq), square_rank(sq), sym)
     return y * SIZE + x
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import DonutsError
-from .results import Results
+
+if TYPE_CHECKING:  # for annotations only: results.py imports this module
+    from .results import Results
 
 
 def _short(name: str, width: int = 22) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..errors import DonutsError
 from .game import score_of
+from .report import text_report
 from .stats import RatingFit, fit_ratings, pair_category
 
 #: Version 2: supervised seats (event kinds, ``forfeits``, ``clock_left``), series
@@ -200,8 +201,6 @@ class Results:
 
     def table(self) -> str:
         """Crosstable, ratings and ledger as text."""
-        from .report import text_report
-
         return text_report(self)
 
 
