@@ -12,30 +12,24 @@ import sys
 
 from .board import Board
 from .errors import DonutsError
-from .layout import Layout
+from .layout import Layout, parse_layout_spec
 from .rules import Rules
 from .squares import COLOR_NAMES
 from .tournament.runner import DEFAULT_MOVE_LIMIT
 
 
 def _layout_arg(text: str) -> Layout:
-    """``standard``, ``random`` / ``random:SEED`` (tile arrangement), ``grid:SEED``, or a file of layout text."""
-    if text == "standard":
-        return Layout.standard()
-    kind, _, seed = text.partition(":")
-    if kind in ("random", "grid"):
-        try:
-            value = int(seed) if seed else None
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"bad seed in layout {text!r}") from None
-        return Layout.random(value) if kind == "random" else Layout.random_grid(value)
+    """One layout, in the library's layout grammar (:func:`donuts_ai.layout.parse_layout_spec`):
+    ``standard``, ``random`` / ``grid`` (a fresh draw), ``random:SEED``, ``grid:SEED``, or a file."""
     try:
-        with open(text, encoding="utf-8") as fh:
-            return Layout.from_text(fh.read())
-    except OSError as exc:
-        raise argparse.ArgumentTypeError(f"cannot read layout file {text!r}: {exc.strerror}") from None
+        spec = parse_layout_spec(text)
     except DonutsError as exc:
-        raise argparse.ArgumentTypeError(f"layout file {text!r}: {exc}") from None
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if isinstance(spec, str):
+        return Layout.random() if spec == "random" else Layout.random_grid()
+    if len(spec) != 1:
+        raise argparse.ArgumentTypeError(f"layout {text!r} names {len(spec)} layouts; expected one")
+    return spec[0]
 
 
 def _cmd_game(args: argparse.Namespace) -> int:
@@ -313,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"donuts-ai: error: {exc}\n")
     except KeyboardInterrupt:
         parser.exit(130, "\ndonuts-ai: interrupted; finished games are in the results file (continue with --resume)\n")
+    except BrokenPipeError:  # the reader went away (`donuts-ai game | head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
 
 

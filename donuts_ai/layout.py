@@ -232,3 +232,48 @@ class Layout:
 
     def _repr_svg_(self) -> str:
         return board_svg(self.directions)
+
+
+#: Layout spec words that mean "draw a fresh one": a tile arrangement, a random direction grid.
+DRAWN_LAYOUT_KINDS = ("random", "grid")
+#: Most layouts a ``random:SEED:COUNT`` spec may draw (every arrangement class twice over).
+MAX_LAYOUT_COUNT = 100_000
+
+
+def parse_layout_spec(text: str) -> list[Layout] | str:
+    """The one layout grammar of the library (the command line's ``--layout`` and
+    ``--layouts``, the tournament's ``layouts``): ``random`` or ``grid`` (draw a fresh tile
+    arrangement, or random direction grid, whenever one is needed: returned as that
+    word, for the caller to draw from its own seed), ``standard``, ``random:SEED[:COUNT]``
+    / ``grid:SEED[:COUNT]`` (that many layouts from consecutive seeds), or a path to a
+    file of layouts (6 lines each, separated by blank lines). Raises :class:`LayoutError`."""
+    if text in DRAWN_LAYOUT_KINDS:
+        return text
+    if text == "standard":
+        return [Layout.standard()]
+    kind, _, rest = text.partition(":")
+    if kind in DRAWN_LAYOUT_KINDS and rest:
+        seed_text, _, count_text = rest.partition(":")
+        try:
+            seed, count = int(seed_text), int(count_text or 1)
+        except ValueError:
+            raise LayoutError(f"bad layouts {text!r}: expected {kind}:SEED[:COUNT] with integers") from None
+        if not 1 <= count <= MAX_LAYOUT_COUNT:
+            raise LayoutError(f"bad layouts {text!r}: COUNT must be in 1..{MAX_LAYOUT_COUNT}")
+        make = Layout.random if kind == "random" else Layout.random_grid
+        return [make(seed + i) for i in range(count)]
+    try:
+        with open(text, encoding="utf-8") as fh:
+            blocks = [b for b in fh.read().split("\n\n") if b.strip()]
+    except OSError as exc:
+        raise LayoutError(f"cannot read layout file {text!r}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise LayoutError(f"layouts file {text!r} is not UTF-8 text") from None
+    except ValueError as exc:  # open() refuses a path with a NUL byte
+        raise LayoutError(f"cannot read layout file {text!r}: {exc}") from None
+    if not blocks:
+        raise LayoutError(f"layouts file {text!r} holds no layout")
+    try:
+        return [Layout.from_text(b) for b in blocks]
+    except LayoutError as exc:
+        raise LayoutError(f"layouts file {text!r}: {exc}") from None

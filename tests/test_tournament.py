@@ -522,7 +522,7 @@ def test_cli_tournament_report_and_errors(tmp_path):
     for args, message in [
         (("tournament", "random", "nosuch"), "unknown agent 'nosuch'"),
         (("tournament", "random", "mcts:speed=1"), "unknown parameter 'speed'"),
-        (("tournament", "random", "greedy", "--layouts", "/no/file"), "cannot read layouts file"),
+        (("tournament", "random", "greedy", "--layouts", "/no/file"), "cannot read layout file"),
         (("tournament", "random", "greedy", "--out", str(out)), "exists: pass --resume"),
         (("tournament", "random", "greedy", "--seed", "9", "--out", str(out), "--resume"), "different tournament"),
         (("report", "/no/file"), "cannot read results file"),

@@ -11,7 +11,7 @@ import sys
 import time
 
 from ..errors import DonutsError
-from ..layout import Layout
+from ..layout import DRAWN_LAYOUT_KINDS, Layout, parse_layout_spec
 from ..rules import Rules
 from .game import ILLEGAL_POLICIES, LEDGERS, check_seconds, play_game
 from .results import Results, append_unit, open_results
@@ -25,49 +25,12 @@ BACKENDS = ("process", "ray")
 #: crash costs one game, never the run), or as objects in the worker (fast, trusting).
 ISOLATIONS = ("process", "none")
 #: Layout specs drawn afresh for every unit (pair, series, team pair) from the unit's seed.
-DRAWN_LAYOUTS = ("random", "grid")
+DRAWN_LAYOUTS = DRAWN_LAYOUT_KINDS
 #: The hard per-move limit (seconds) of a run without a clock: generous, since an exact
 #: solver may think for minutes on an empty board, yet every game of a run ends.
 DEFAULT_MOVE_LIMIT = 300.0
-#: Most layouts a ``random:SEED:COUNT`` spec may draw (every arrangement class twice over).
-MAX_LAYOUT_COUNT = 100_000
-
-
-def parse_layouts(text: str) -> list[Layout] | str:
-    """``random`` or ``grid`` (a freshly drawn tile arrangement, or random direction grid,
-    for every unit, seeded from the tournament: returned as that word), ``standard``,
-    ``random:SEED[:COUNT]`` / ``grid:SEED[:COUNT]`` (a fixed set, cycled through), or a
-    path to a file of layouts (6 lines each, separated by blank lines)."""
-    if text in DRAWN_LAYOUTS:
-        return text
-    if text == "standard":
-        return [Layout.standard()]
-    kind, _, rest = text.partition(":")
-    if kind in DRAWN_LAYOUTS and rest:
-        seed_text, _, count_text = rest.partition(":")
-        try:
-            seed, count = int(seed_text), int(count_text or 1)
-        except ValueError:
-            raise DonutsError(f"bad layouts {text!r}: expected {kind}:SEED[:COUNT] with integers") from None
-        if not 1 <= count <= MAX_LAYOUT_COUNT:
-            raise DonutsError(f"bad layouts {text!r}: COUNT must be in 1..{MAX_LAYOUT_COUNT}")
-        make = Layout.random if kind == "random" else Layout.random_grid
-        return [make(seed + i) for i in range(count)]
-    try:
-        with open(text, encoding="utf-8") as fh:
-            blocks = [b for b in fh.read().split("\n\n") if b.strip()]
-    except OSError as exc:
-        raise DonutsError(f"cannot read layouts file {text!r}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise DonutsError(f"layouts file {text!r} is not UTF-8 text") from None
-    except ValueError as exc:  # open() refuses a path with a NUL byte
-        raise DonutsError(f"cannot read layouts file {text!r}: {exc}") from None
-    if not blocks:
-        raise DonutsError(f"layouts file {text!r} holds no layout")
-    try:
-        return [Layout.from_text(b) for b in blocks]
-    except DonutsError as exc:
-        raise DonutsError(f"layouts file {text!r}: {exc}") from None
+#: The tournament's name for the layout grammar (one parser: :func:`donuts_ai.layout.parse_layout_spec`).
+parse_layouts = parse_layout_spec
 
 
 def _names(specs: list[str]) -> list[str]:
