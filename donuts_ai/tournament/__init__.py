@@ -7,7 +7,10 @@
 See :func:`run` for the settings; :class:`Results` for what comes back.
 """
 
-from .game import Adjudication, play_game
+from .donuts import DonutsGame
+from .game import play_game
+from .protocol import GAMES, Game, get_game, register
+from .records import Adjudication, Event, EventKind, GameRecord, RecordError, SeriesResult, UnitRecord
 from .report import plot, text_report
 from .results import Results, ResultsFileError
 from .runner import close_seats, make_config, parse_layouts, run, schedule
@@ -17,8 +20,19 @@ from .sprt import run_sprt
 from .stats import Rating, RatingFit, fit_ratings, sprt
 
 __all__ = [
+    "GAMES",
     "Adjudication",
     "Answer",
+    "DonutsGame",
+    "Event",
+    "EventKind",
+    "Game",
+    "GameRecord",
+    "RecordError",
+    "SeriesResult",
+    "UnitRecord",
+    "get_game",
+    "register",
     "LocalSeat",
     "ProcessSeat",
     "Seat",

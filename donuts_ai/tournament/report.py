@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import DonutsError
+from .protocol import get_game
 
 if TYPE_CHECKING:  # for annotations only: results.py imports this module
     from .results import Results
@@ -67,8 +68,8 @@ def text_report(results: Results) -> str:
             lines.append(f"  {_short(a, 24):24s} {row['matches']:8d} {row['won']:5d} {row['drawn']:6d} {row['lost']:5d}")
     ledger = results.ledger()
     lines.append("")
-    board_win = "+2 majority of a full board" if config.get("ledger", "rulebook") == "rulebook" else "+2 any win at the end"
-    lines.append(f"Ledger (+3 five, {board_win}, +1 for 3+ insertions in a game)")
+    game = get_game(config["game"])
+    lines.append(f"Ledger ({game.ledger_text(config['ledger'])})")
     lines.append(f"  {'agent':24s} {'games':>6s} {'won':>5s} {'drawn':>6s} {'lost':>5s} {'points':>7s}")
     for a in sorted(agents, key=lambda a: -ledger[a]["points"]):
         row = ledger[a]

@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 
 from ..errors import DonutsError
 from .game import score_of
+from .records import RECORD_VERSION, RecordError, UnitRecord
 from .report import text_report
 from .stats import RatingFit, fit_ratings, pair_category
 
-#: Version 2: supervised seats (event kinds, ``forfeits``, ``clock_left``), series
-#: results (``match``), drawn layouts, ``move_limit``, ``ledger`` and ``isolation``.
-FORMAT_VERSION = 2
+#: Version 2: records of :mod:`.records` (supervised seats' events, ``forfeits``,
+#: ``clock_left``, game ``stats``, series results), drawn layouts, ``move_limit``,
+#: ``ledger``, ``isolation`` and ``game`` in the configuration.
+FORMAT_VERSION = RECORD_VERSION
 
 
 class ResultsFileError(DonutsError):
@@ -31,8 +33,10 @@ def _header(config: dict) -> str:
     return json.dumps({"type": "config", "version": FORMAT_VERSION, "config": config}) + "\n"
 
 
-def append_unit(fh, unit: dict) -> None:
-    fh.write(json.dumps({"type": "unit", **unit}) + "\n")
+def append_unit(fh, unit) -> None:
+    """Append one unit (a record with ``to_dict``, or a dict) in one write, flushed and fsynced."""
+    data = unit.to_dict() if hasattr(unit, "to_dict") else unit
+    fh.write(json.dumps({"type": "unit", **data}) + "\n")
     fh.flush()
     os.fsync(fh.fileno())
 
@@ -111,26 +115,21 @@ def _read(path: str, warn=None) -> tuple[dict, list[dict], int]:
 
 @dataclass
 class Results:
-    """A tournament's results: ``config``, ``units`` (as in the file) and ``games`` (every
-    game record, with ``unit`` and the seats' agent ``names``)."""
+    """A tournament's results: ``config``, ``units`` (:class:`~.records.UnitRecord`) and
+    ``games`` (every :class:`~.records.GameRecord`, with its ``unit`` and the seats'
+    agent ``names``)."""
 
     config: dict
-    units: list[dict] = field(default_factory=list)
+    units: list[UnitRecord] = field(default_factory=list)
 
     @classmethod
     def from_file(cls, path: str) -> Results:
         config, units = read_file(path)
-        for unit in units:
-            _check_unit(unit, path)
-        return cls(config, units)
+        return cls(config, units_from_dicts(units, path))
 
     @property
-    def games(self) -> list[dict]:
-        out = []
-        for u in sorted(self.units, key=lambda u: u["unit"]):
-            for g in u["games"]:
-                out.append({"unit": u["unit"], **g})
-        return out
+    def games(self) -> list:
+        return [g for u in sorted(self.units, key=lambda u: u.unit) for g in u.games]
 
     @property
     def agents(self) -> list[str]:
@@ -186,37 +185,26 @@ class Results:
         """Per agent, over the best-of series (duel mode): matches, won, drawn, lost."""
         out = {a: {"matches": 0, "won": 0, "drawn": 0, "lost": 0} for a in self.agents}
         for u in self.units:
-            match = u.get("match")
-            if match is None:
+            if u.match is None:
                 continue
-            for i, name in enumerate(match["players"]):
+            for i, name in enumerate(u.match.players):
                 row = out[name]
                 row["matches"] += 1
-                row["drawn" if match["winner"] is None else "won" if match["winner"] == i else "lost"] += 1
+                row["drawn" if u.match.winner is None else "won" if u.match.winner == i else "lost"] += 1
         return out
 
     def events(self) -> list[dict]:
         """Exceptions, illegal moves, time losses and crashes, with the game they happened in."""
-        return [{"unit": g["unit"], "agent": g["names"][e["seat"]], **e} for g in self.games for e in g["events"]]
+        return [{"unit": g.unit, "agent": g.names[e.seat], **e.to_dict()} for g in self.games for e in g.events]
 
     def table(self) -> str:
         """Crosstable, ratings and ledger as text."""
         return text_report(self)
 
 
-_GAME_FIELDS = {"names": list, "moves": list, "ledger": list, "events": list, "times": list}
-
-
-def _check_unit(unit: dict, path: str) -> None:
-    """A unit line that a report can read, or :class:`ResultsFileError` naming what is wrong."""
-    where = f"{path}: unit {unit.get('unit')!r}"
-    if not isinstance(unit.get("unit"), int) or not isinstance(unit.get("games"), list) or not unit["games"]:
-        raise ResultsFileError(f"{where}: a unit needs an int 'unit' and a non-empty list of 'games'")
-    for game in unit["games"]:
-        if not isinstance(game, dict):
-            raise ResultsFileError(f"{where}: a game record must be an object")
-        for key, kind in _GAME_FIELDS.items():
-            if not isinstance(game.get(key), kind):
-                raise ResultsFileError(f"{where}: game field {key!r} is missing or not a {kind.__name__}")
-        if game.get("winner") not in (0, 1, None) or len(game["names"]) not in (2, 4):
-            raise ResultsFileError(f"{where}: a game needs 2 or 4 names and a winner of 0, 1 or null")
+def units_from_dicts(units: list[dict], path: str) -> list[UnitRecord]:
+    """The unit records of a results file's unit lines; :class:`ResultsFileError` names the first bad one."""
+    try:
+        return [UnitRecord.from_dict(u) for u in units]
+    except RecordError as exc:
+        raise ResultsFileError(f"{path}: {exc}") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures as cf
+import dataclasses
 import multiprocessing
 import os
 import random
@@ -11,10 +12,12 @@ import sys
 import time
 
 from ..errors import DonutsError
-from ..layout import DRAWN_LAYOUT_KINDS, Layout, parse_layout_spec
-from ..rules import Rules
-from .game import ILLEGAL_POLICIES, LEDGERS, check_seconds, play_game
-from .results import Results, append_unit, open_results
+from ..layout import DRAWN_LAYOUT_KINDS, parse_layout_spec
+from .donuts import DONUTS
+from .game import ILLEGAL_POLICIES, check_seconds, play_game
+from .protocol import get_game
+from .records import SeriesResult, UnitRecord
+from .results import Results, append_unit, open_results, units_from_dicts
 from .seats import LocalSeat, ProcessSeat, Seat
 from .specs import make_agent, resolve
 
@@ -42,10 +45,14 @@ def _names(specs: list[str]) -> list[str]:
 
 
 def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs", best_of=3, clock=None,
-                illegal="lose", rules=None, move_limit=DEFAULT_MOVE_LIMIT, ledger="rulebook", isolation="process") -> dict:
+                illegal="lose", rules=None, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
+                game=DONUTS.name) -> dict:
     """Check every setting and return the tournament's configuration (what a results
-    file records and ``--resume`` compares). ``layouts=None`` draws a fresh seeded tile
-    arrangement for every unit (``"random"``)."""
+    file records and ``--resume`` compares). ``game`` names a registered game
+    (:mod:`.protocol`; Donuts by default): ``layouts`` are its set-ups (``None``: a
+    fresh seeded draw for every unit, ``"random"``), ``rules`` its variant, ``ledger``
+    one of its score ledgers (``None``: its first)."""
+    game_rules = get_game(game)
     agents = list(agents)
     for spec in agents:
         resolve(spec)
@@ -64,27 +71,24 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
     clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
     if illegal not in ILLEGAL_POLICIES:
         raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
-    if ledger not in LEDGERS:
-        raise DonutsError(f"ledger must be one of {', '.join(LEDGERS)}, got {ledger!r}")
+    ledger = game_rules.LEDGERS[0] if ledger is None else ledger
+    if ledger not in game_rules.LEDGERS:
+        raise DonutsError(f"ledger must be one of {', '.join(game_rules.LEDGERS)}, got {ledger!r}")
     if isolation not in ISOLATIONS:
         raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise DonutsError(f"seed must be an int, got {seed!r}")
     if layouts is None:
-        layouts = "random"
+        layout_config = "random"
     elif isinstance(layouts, str):
-        layouts = parse_layouts(layouts)
-    elif isinstance(layouts, Layout):
-        layouts = [layouts]
-    if isinstance(layouts, str):
-        layout_config = layouts
+        layout_config = game_rules.parse_setups(layouts)
     else:
-        layouts = list(layouts)
-        if not layouts or not all(isinstance(x, Layout) for x in layouts):
-            raise DonutsError("layouts must be Layout objects or a layouts string")
-        layout_config = [x.to_text() for x in layouts]
-    rules = rules or Rules()
+        layouts = list(layouts) if isinstance(layouts, (list, tuple)) else [layouts]
+        if not layouts:
+            raise DonutsError("layouts must name at least one set-up")
+        layout_config = [game_rules.setup_text(x) for x in layouts]
     return {
+        "game": game_rules.name,
         "agents": agents,
         "names": _names(agents),
         "format": format,
@@ -99,7 +103,7 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
         "illegal": illegal,
         "ledger": ledger,
         "isolation": isolation,
-        "rules": {"insertion": rules.insertion, "donuts": rules.donuts},
+        "rules": game_rules.rules_dict(rules),
     }
 
 
@@ -120,8 +124,7 @@ def schedule(config: dict) -> list[dict]:
         for seats in pairings:
             seed = rng.getrandbits(62)
             if isinstance(layouts, str):  # a fresh layout for every unit, as the game is played
-                draw = Layout.random if layouts == "random" else Layout.random_grid
-                layout = draw(rng.getrandbits(62)).to_text()
+                layout = get_game(config["game"]).draw_setup(layouts, rng.getrandbits(62))
             else:
                 layout = layouts[k % len(layouts)]
             units.append({
@@ -192,34 +195,32 @@ def _series(config: dict, game) -> dict:
     return {"wins": wins, "winner": winner, "reason": why, "target": target}  # wins and winner index the unit's names
 
 
-def play_unit(config: dict, unit: dict) -> dict:
+def play_unit(config: dict, unit: dict) -> UnitRecord:
     """Play one unit: a colour-swapped pair (pairs, team) or a best-of series (duel)."""
-    layout = Layout.from_text(unit["layout"])
-    rules = Rules(**config["rules"])
+    game_rules = get_game(config["game"])
     specs, names = unit["seats"], unit["names"]
     seats = _seats_for(specs, config["isolation"])
     games = []
     t = time.perf_counter()
 
     def game(order, offset, clocks=None):
-        rec = play_game([seats[i] for i in order], layout, rules, unit["seed"] + offset,
+        rec = play_game([seats[i] for i in order], unit["layout"], config["rules"], unit["seed"] + offset,
                         None if clocks is not None else config["clock"], config["illegal"], config["move_limit"],
-                        config["ledger"], clocks)
-        rec["names"] = [names[i] for i in order]
+                        config["ledger"], clocks, game=game_rules)
+        rec = dataclasses.replace(rec, names=[names[i] for i in order], unit=unit["unit"])
         games.append(rec)
         return rec
 
-    out = {"unit": unit["unit"], "games": games}
-    if config["mode"] == "team":  # teams (0, 2) and (1, 3); the second game swaps team colours
+    match = None
+    if config["mode"] == "team":  # teams (0, 2) and (1, 3); the second game swaps team sides
         game([0, 1, 2, 3], 0)
         game([1, 0, 3, 2], 1)
     elif config["mode"] == "pairs":
         game([0, 1], 0)
         game([1, 0], 1)
     else:
-        out["match"] = {"players": list(names), **_series(config, game)}
-    out["seconds"] = round(time.perf_counter() - t, 3)
-    return out
+        match = SeriesResult(players=list(names), **_series(config, game))
+    return UnitRecord(unit["unit"], games, round(time.perf_counter() - t, 3), match)
 
 
 class _Progress:
@@ -309,7 +310,8 @@ def execute(fn, config, units, workers, backend="process", address=None):
 
 def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs", best_of=3, clock=None,
         illegal="lose", rules=None, workers=None, backend="process", address=None, results_path=None,
-        resume=False, progress=False, move_limit=DEFAULT_MOVE_LIMIT, ledger="rulebook", isolation="process") -> Results:
+        resume=False, progress=False, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
+        game=DONUTS.name) -> Results:
     """Run a tournament and return its :class:`Results`.
 
     ``agents`` are specs (``"mcts:time=0.1"``, ``"random:seed=3"``, ``"pkg.mod:Class"``);
@@ -332,7 +334,7 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
     every finished unit is appended and fsynced; ``resume=True`` continues that file.
     """
     config = make_config(agents, format, games, layouts, seed, mode, best_of, clock, illegal, rules, move_limit, ledger,
-                         isolation)
+                         isolation, game)
     if backend not in BACKENDS:
         raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if workers is None:
@@ -343,7 +345,8 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
     results = Results(config)
     fh = None
     if results_path is not None:
-        fh, results.units = open_results(results_path, config, resume)
+        fh, old_units = open_results(results_path, config, resume)
+        results.units = units_from_dicts(old_units, results_path)
     done = {u["unit"] for u in results.units}
     todo = [u for u in units if u["unit"] not in done]
     bar = _Progress(len(units), len(done), sum(len(u["games"]) for u in results.units), progress)

@@ -17,12 +17,14 @@ own clock. What an agent does wrong then costs that agent one game and never the
 in this process (fast and trusting: a hang there hangs the caller). Both answer
 :meth:`Seat.ask` with an :class:`Answer`.
 
-The protocol (``python -m donuts_ai.tournament._seat_process SPEC``): the process builds the
-agent and writes ``{"ready": true}`` (or ``{"error": ...}``); then, per request line,
-``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``{"op": "move",
-"layout": TEXT, "rules": {...}, "moves": [...], "time_left": T}`` is answered
-``{"move": NAME}`` or ``{"error": ..., "detail": ...}``. The agent's own prints go to
-the process's stderr, never into the protocol.
+The pipe protocol (``python -m donuts_ai.tournament._seat_process SPEC``): the process
+builds the agent and writes ``{"ready": true}`` (or ``{"error": ...}``); then, per
+request line, ``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``{"op":
+"move", "game": NAME, "observation": {...}, "time_left": T}`` is answered ``{"move":
+MOVE}`` or ``{"error": ..., "detail": ...}``, where the observation is what the game
+(:mod:`.protocol`) sends the side to move and the agent receives the game's
+``agent_view`` of it. The agent's own prints go to the process's stderr, never into
+the protocol.
 """
 
 from __future__ import annotations
@@ -38,16 +40,10 @@ import time
 import traceback
 from dataclasses import dataclass
 
-from ..board import Board
-from ..layout import Layout
-from ..rules import Rules
+from .protocol import Game, get_game
+from .records import EventKind
 
-#: Event kinds: what went wrong with an answer (``None`` in :class:`Answer` when nothing did).
-EXCEPTION = "exception"
-ILLEGAL = "illegal"
-TIME = "time"
-CRASH = "crash"
-EVENT_KINDS = (EXCEPTION, ILLEGAL, TIME, CRASH)
+EXCEPTION, TIME, CRASH = EventKind.EXCEPTION, EventKind.TIME, EventKind.CRASH
 
 #: Seconds the harness keeps waiting after a limit has passed before it kills the
 #: process: a late answer is still a loss on time, but reading it keeps the process
@@ -64,8 +60,8 @@ STDERR_TAIL_LINES = 5
 class Answer:
     """One answer of a seat: the ``move`` (whatever the agent returned; ``None`` when it
     gave none), the ``seconds`` it took on the harness's clock, and, when the agent
-    failed, the event ``kind`` (one of :data:`EVENT_KINDS` except ``illegal``, which
-    only the game can tell) and its ``detail``."""
+    failed, the event ``kind`` (an :class:`~.records.EventKind` other than ``illegal``,
+    which only the game can tell) and its ``detail``."""
 
     move: object
     seconds: float
@@ -84,9 +80,9 @@ class Seat:
         ``kind`` when the agent failed to (it then loses the game at its first turn)."""
         raise NotImplementedError
 
-    def ask(self, board: Board, time_left: float | None, limit: float | None) -> Answer:
-        """The agent's move for ``board``; ``time_left`` is its clock, ``limit`` the most
-        seconds the harness waits (``None``: no limit)."""
+    def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
+        """The agent's move for ``side`` in ``state`` of ``game``; ``time_left`` is its
+        clock, ``limit`` the most seconds the harness waits (``None``: no limit)."""
         raise NotImplementedError
 
     def prepare(self) -> None:
@@ -117,10 +113,11 @@ class LocalSeat(Seat):
             return Answer(None, 0.0, EXCEPTION, detail or line)
         return None
 
-    def ask(self, board: Board, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
+        view = game.view(state)
         start = time.perf_counter()
         try:
-            move = self.agent.select_move(board.copy(), time_left)
+            move = self.agent.select_move(view, time_left)
         except Exception as exc:
             line, detail = _error_text(exc)
             return Answer(None, time.perf_counter() - start, EXCEPTION, detail or line)
@@ -278,12 +275,11 @@ class ProcessSeat(Seat):
             return Answer(None, 0.0, EXCEPTION, reply.get("detail") or reply["error"])
         return None
 
-    def ask(self, board: Board, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
         failure = self._alive()
         if failure is not None:
             return failure
-        request = {"op": "move", "layout": board.layout.to_text(), "rules": _rules_dict(board.rules),
-                   "moves": board.move_stack, "time_left": time_left}
+        request = {"op": "move", "game": game.name, "observation": game.observation(state, side), "time_left": time_left}
         start = time.perf_counter()
         failure = self._send(request)
         if failure is not None:
@@ -297,32 +293,7 @@ class ProcessSeat(Seat):
         return Answer(reply.get("move"), seconds)
 
 
-def _rules_dict(rules: Rules) -> dict:
-    return {"insertion": rules.insertion, "donuts": rules.donuts}
-
-
 # --- the agent's side of the pipe ------------------------------------------------------
-
-
-class _Position:
-    """The agent process's copy of the game: pushes only the moves it has not seen."""
-
-    def __init__(self):
-        self.board: Board | None = None
-        self.key = None
-
-    def update(self, layout_text: str, rules: dict, moves: list) -> Board:
-        key = (layout_text, json.dumps(rules, sort_keys=True))
-        board = self.board
-        if board is None or key != self.key or board.move_stack != moves[: board.ply]:
-            board, self.key = Board(Layout.from_text(layout_text), Rules(**rules)), key
-        for move in moves[board.ply :]:
-            if move is None:
-                board.forfeit()
-            else:
-                board.push(move)
-        self.board = board
-        return board.copy()
 
 
 def _reply_value(move) -> object:
@@ -352,7 +323,6 @@ def serve(spec: str) -> int:
         reply({"error": _error_text(exc)[0]})
         return 1
     reply({"ready": True})
-    position = _Position()
     for line in sys.stdin:
         try:
             request = json.loads(line)
@@ -360,8 +330,8 @@ def serve(spec: str) -> int:
                 agent.reset(request["seed"])
                 reply({"ok": True})
             else:
-                board = position.update(request["layout"], request["rules"], request["moves"])
-                reply({"move": _reply_value(agent.select_move(board, request["time_left"]))})
+                view = get_game(request["game"]).agent_view(request["observation"])
+                reply({"move": _reply_value(agent.select_move(view, request["time_left"]))})
         except Exception as exc:
             line, detail = _error_text(exc)
             reply({"error": line, "detail": detail})

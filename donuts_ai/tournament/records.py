@@ -1,0 +1,250 @@
+"""What a tournament writes down: one record type per thing in a results file.
+
+A results file (JSON lines, see :mod:`.results`) holds a :class:`TournamentConfig`-like
+configuration line and one :class:`UnitRecord` per line; a unit holds its
+:class:`GameRecord` s and, for a best-of series, its :class:`SeriesResult`. Each type
+has ``to_dict`` and ``from_dict``, the only code that writes or reads those keys;
+``from_dict`` checks what it reads and raises :class:`RecordError` naming the field.
+
+How a game ended is one vocabulary, :data:`REASONS`: the game's own endings (Donuts:
+``five``, ``largest group``, ``majority``) and the harness's adjudications
+(:class:`Adjudication`). Events (:data:`EVENT_KINDS`) say what an agent did wrong.
+
+Records also read like the dicts of earlier versions (``record["moves"]``), so code
+written against those keeps working.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+
+from ..errors import DonutsError
+
+#: Version of the records (and of the results file that holds them).
+RECORD_VERSION = 2
+
+
+class RecordError(DonutsError):
+    """A record that cannot be read: a missing or mistyped field."""
+
+
+class Adjudication(enum.StrEnum):
+    """Reasons a game ended other than by its rules."""
+
+    TIME = "time"  # the clock ran out, or one answer took longer than the per-move limit
+    CRASH = "crash"  # the agent's process died
+    EXCEPTION = "exception"  # the agent raised (policy "lose")
+    ILLEGAL = "illegal move"  # the agent answered an illegal move (policy "lose")
+    FORFEITS = "forfeits"  # a player's third forfeit in one game
+
+
+class EventKind(enum.StrEnum):
+    """What an agent did wrong on one turn."""
+
+    EXCEPTION = "exception"
+    ILLEGAL = "illegal"
+    TIME = "time"
+    CRASH = "crash"
+
+
+EVENT_KINDS = tuple(k.value for k in EventKind)
+#: The loss each event gives when it ends the game.
+LOSS_BY_EVENT = {EventKind.TIME: Adjudication.TIME, EventKind.CRASH: Adjudication.CRASH,
+                 EventKind.EXCEPTION: Adjudication.EXCEPTION, EventKind.ILLEGAL: Adjudication.ILLEGAL}
+
+
+class _MappingView:
+    """``record["key"]`` and ``record.get("key")`` read the field of that name: records
+    were dicts before version 2, and code that reads them so keeps working."""
+
+    def __getitem__(self, key: str):
+        if key not in self.keys():
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def get(self, key: str, default=None):
+        return getattr(self, key, default) if key in self.keys() else default
+
+    def keys(self) -> list[str]:
+        return [f.name for f in dataclasses.fields(self)]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.keys()
+
+
+def _need(data: dict, key: str, kind, where: str, optional: bool = False):
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: expected an object, got {type(data).__name__}")
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise RecordError(f"{where}: field {key!r} is missing or not {names}")
+    return value
+
+
+@dataclass(frozen=True)
+class Event(_MappingView):
+    """One thing an agent did wrong: at ``ply``, the agent in ``seat``, of ``kind``
+    (:class:`EventKind`), with the agent's error in ``detail``."""
+
+    ply: int
+    seat: int
+    kind: str
+    detail: str
+
+    def to_dict(self) -> dict:
+        return {"ply": self.ply, "seat": self.seat, "kind": str(self.kind), "detail": self.detail}
+
+    @classmethod
+    def from_dict(cls, data: dict, where: str = "event") -> Event:
+        kind = _need(data, "kind", str, where)
+        if kind not in EVENT_KINDS:
+            raise RecordError(f"{where}: unknown event kind {kind!r}")
+        return cls(_need(data, "ply", int, where), _need(data, "seat", int, where), kind, _need(data, "detail", str, where))
+
+
+@dataclass(frozen=True)
+class GameRecord(_MappingView):
+    """One finished game.
+
+    ``game`` names the game (``"donuts"``), ``setup`` its starting layout (text) and
+    ``rules`` its variant; ``seats`` the agents' specs and ``names`` their names in the
+    tournament, in seat order; ``moves`` what was played (``None`` for a forfeit);
+    ``winner`` the winning side (0 or 1) or ``None`` for a draw, and ``reason`` how it
+    ended (:data:`REASONS` of the game, or an :class:`Adjudication`). Per seat: ``times``
+    (seconds thinking, on the harness's clock), ``clock_left`` (``None`` without a
+    clock), ``turns``, ``forfeits``, ``stats`` (the game's own counts, e.g. insertions)
+    and ``ledger`` points. ``unit`` is the unit the game belongs to (set on reading)."""
+
+    game: str
+    setup: str
+    rules: dict
+    seats: list[str]
+    names: list[str]
+    seed: int
+    moves: list
+    winner: int | None
+    reason: str
+    plies: int
+    times: list[float]
+    clock_left: list[float] | None
+    turns: list[int]
+    forfeits: list[int]
+    stats: list[dict]
+    ledger: list[int]
+    events: list[Event] = field(default_factory=list)
+    unit: int | None = None
+
+    @property
+    def layout(self) -> str:
+        """The Donuts layout text (the ``setup`` of a Donuts game)."""
+        return self.setup
+
+    @property
+    def insertions(self) -> list[int]:
+        """Donuts insertions per seat (from ``stats``)."""
+        return [s.get("insertions", 0) for s in self.stats]
+
+    def keys(self) -> list[str]:
+        return [*super().keys(), "layout", "insertions"]
+
+    def with_names(self, names: list[str]) -> GameRecord:
+        return dataclasses.replace(self, names=list(names))
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("events", "unit")}
+        out["events"] = [e.to_dict() for e in self.events]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict, unit: int | None = None, where: str = "game") -> GameRecord:
+        names = _need(data, "names", list, where)
+        n = len(names)
+        if n < 2:
+            raise RecordError(f"{where}: a game needs at least 2 names, got {n}")
+        winner = data.get("winner") if isinstance(data, dict) else None
+        if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+            raise RecordError(f"{where}: winner must be 0, 1 or null, got {winner!r}")
+        per_seat = {}
+        for key in ("seats", "times", "turns", "forfeits", "stats", "ledger"):
+            value = _need(data, key, list, where)
+            if len(value) != n:
+                raise RecordError(f"{where}: field {key!r} needs one entry per seat ({n}), got {len(value)}")
+            per_seat[key] = value
+        clock_left = _need(data, "clock_left", list, where, optional=True)
+        events = [Event.from_dict(e, f"{where} event") for e in _need(data, "events", list, where)]
+        return cls(
+            game=_need(data, "game", str, where), setup=_need(data, "setup", str, where), rules=_need(data, "rules", dict, where),
+            names=names, seed=_need(data, "seed", int, where), moves=_need(data, "moves", list, where), winner=winner,
+            reason=_need(data, "reason", str, where), plies=_need(data, "plies", int, where), clock_left=clock_left,
+            events=events, unit=unit, **per_seat,
+        )
+
+    def score(self, seat: int) -> float:
+        """1, 0.5 or 0 for ``seat`` (seats alternate sides: seat % 2 is its side)."""
+        return 0.5 if self.winner is None else float(self.winner == seat % 2)
+
+
+@dataclass(frozen=True)
+class SeriesResult(_MappingView):
+    """A best-of series (the rulebook's match): its ``players`` in the unit's order, their
+    ``wins`` (draws count for nobody), the ``winner`` (an index into ``players``, or
+    ``None`` for a drawn match), the ``reason`` (``target``: reached ``target`` wins;
+    ``more wins`` / ``equal``: the series length was spent; ``clock``: a player's match
+    clock ran out) and the ``target``."""
+
+    players: list[str]
+    wins: list[int]
+    winner: int | None
+    reason: str
+    target: int
+
+    REASONS = ("target", "more wins", "equal", "clock")
+
+    def to_dict(self) -> dict:
+        return {"players": self.players, "wins": self.wins, "winner": self.winner, "reason": self.reason, "target": self.target}
+
+    @classmethod
+    def from_dict(cls, data: dict, where: str = "match") -> SeriesResult:
+        winner = data.get("winner") if isinstance(data, dict) else None
+        if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+            raise RecordError(f"{where}: winner must be 0, 1 or null, got {winner!r}")
+        reason = _need(data, "reason", str, where)
+        if reason not in cls.REASONS:
+            raise RecordError(f"{where}: unknown series reason {reason!r}")
+        return cls(_need(data, "players", list, where), _need(data, "wins", list, where), winner, reason,
+                   _need(data, "target", int, where))
+
+
+@dataclass(frozen=True)
+class UnitRecord(_MappingView):
+    """One finished unit of a tournament: a colour-swapped pair, a team pair, or a best-of
+    series (then ``match`` holds its result); ``seconds`` of wall time."""
+
+    unit: int
+    games: list[GameRecord]
+    seconds: float = 0.0
+    match: SeriesResult | None = None
+
+    def to_dict(self) -> dict:
+        out = {"unit": self.unit, "games": [g.to_dict() for g in self.games], "seconds": self.seconds}
+        if self.match is not None:
+            out["match"] = self.match.to_dict()
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict, where: str = "unit") -> UnitRecord:
+        unit = _need(data, "unit", int, where)
+        where = f"{where} {unit}"
+        games = _need(data, "games", list, where)
+        if not games:
+            raise RecordError(f"{where}: a unit needs at least one game")
+        seconds = data.get("seconds", 0.0)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise RecordError(f"{where}: field 'seconds' is not a number")
+        match = None if data.get("match") is None else SeriesResult.from_dict(data["match"], f"{where} match")
+        return cls(unit, [GameRecord.from_dict(g, unit, f"{where} game {i}") for i, g in enumerate(games)], float(seconds), match)

@@ -1,0 +1,148 @@
+"""The harness is game-agnostic: a toy game implementing the protocol runs through the
+same tournaments, supervision, results files and ratings as Donuts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from donuts_ai import tournament as T
+from donuts_ai.errors import DonutsError
+from donuts_ai.tournament.protocol import Game, register
+
+
+class TakeAway(Game):
+    """A pile of stones (the set-up: its size as text); each turn takes 1 to 3; whoever
+    takes the last stone wins. The first player wins unless the pile is a multiple of 4."""
+
+    name = "take-away"
+    LEDGERS = ("wins",)
+
+    def parse_setups(self, spec):
+        if spec == "random":
+            return spec
+        try:
+            return [str(int(x)) for x in spec.split(",")]
+        except ValueError:
+            raise DonutsError(f"bad piles {spec!r}") from None
+
+    def draw_setup(self, kind, seed):
+        return str(random.Random(seed).randint(10, 30))
+
+    def setup_text(self, setup):
+        return str(int(setup))
+
+    def rules_dict(self, rules):
+        return {}
+
+    def new_state(self, setup, rules):
+        return {"pile": int(setup), "turn": 0, "moves": [], "last": None}
+
+    def to_move(self, state):
+        return None if state["pile"] == 0 else state["turn"]
+
+    def legal_moves(self, state):
+        return [str(k) for k in range(1, min(3, state["pile"]) + 1)]
+
+    def is_legal(self, state, move):
+        return isinstance(move, str) and move in self.legal_moves(state)
+
+    def play(self, state, move):
+        state["pile"] -= int(move)
+        state["moves"].append(move)
+        state["last"] = state["turn"]
+        state["turn"] = 1 - state["turn"]
+        return {"stones": int(move)}
+
+    def forfeit(self, state):
+        state["moves"].append(None)
+        state["turn"] = 1 - state["turn"]
+
+    def result(self, state):
+        return state["last"], "last stone"
+
+    def moves(self, state):
+        return list(state["moves"])
+
+    def new_stats(self):
+        return {"stones": 0}
+
+    def view(self, state):
+        return dict(state, moves=list(state["moves"]))
+
+    def observation(self, state, side):
+        return {"pile": state["pile"], "moves": state["moves"]}
+
+    def agent_view(self, observation):
+        return {"pile": observation["pile"], "moves": observation["moves"]}
+
+    def ledger_points(self, winner_side, reason, side, stats, ledger):
+        return int(winner_side == side)
+
+    def ledger_text(self, ledger):
+        return "+1 a win"
+
+
+register(TakeAway())
+
+
+class _ToyAgent:
+    kind = "toy"
+
+    def __init__(self, seed=None, name=None):
+        self.seed, self.rng = seed, random.Random(seed)
+        self.name = name or type(self).__name__
+        self.spec = f"tests.test_game_protocol:{type(self).__name__}"
+
+    def reset(self, seed=None):
+        self.rng = random.Random(self.seed if seed is None else seed)
+
+
+class Perfect(_ToyAgent):
+    """Leaves a multiple of 4 when it can."""
+
+    def select_move(self, view, time_left=None):
+        return str(view["pile"] % 4 or 1)
+
+
+class Randomly(_ToyAgent):
+    def select_move(self, view, time_left=None):
+        return str(self.rng.randint(1, min(3, view["pile"])))
+
+
+class Cheater(_ToyAgent):
+    def select_move(self, view, time_left=None):
+        return "4"
+
+
+@pytest.mark.parametrize("isolation", ["process", "none"])
+def test_a_toy_game_runs_through_the_harness(tmp_path, isolation):
+    specs = ["tests.test_game_protocol:Perfect", "tests.test_game_protocol:Randomly", "tests.test_game_protocol:Cheater"]
+    path = tmp_path / "r.jsonl"
+    results = T.run(specs, game="take-away", games=6, layouts="9,13,17", workers=1, isolation=isolation,
+                    results_path=str(path))
+    assert results.config["game"] == "take-away" and len(results.games) == 18
+    for g in results.games:
+        assert g.game == "take-away" and g.setup in ("9", "13", "17")
+        if "tests.test_game_protocol:Cheater" in g.names:
+            assert g.reason == "illegal move" and g.names[1 - g.winner].endswith("Cheater")
+        else:
+            assert g.reason == "last stone" and sum(s["stones"] for s in g.stats) == int(g.setup)
+            # Piles 9, 13, 17 are not multiples of 4: the perfect player wins whichever side it plays.
+            assert g.names[g.winner].endswith("Perfect")
+    again = T.Results.from_file(str(path))
+    assert [g.to_dict() for g in again.games] == [g.to_dict() for g in results.games]
+    elo = {r.name: r.elo for r in results.ratings().ratings}
+    assert elo["tests.test_game_protocol:Perfect"] > elo["tests.test_game_protocol:Randomly"]
+    assert "+1 a win" in results.table()
+
+
+def test_drawn_set_ups_come_from_the_game():
+    config = T.make_config(["tests.test_game_protocol:Perfect", "tests.test_game_protocol:Randomly"], game="take-away", games=6)
+    piles = [u["layout"] for u in T.schedule(config)]
+    assert all(10 <= int(p) <= 30 for p in piles) and len(set(piles)) > 1
+    with pytest.raises(DonutsError, match="unknown game 'chess'"):
+        T.make_config(["random", "greedy"], game="chess")
+    with pytest.raises(DonutsError, match="ledger must be one of wins"):
+        T.make_config(["random", "greedy"], game="take-away", ledger="rulebook")
