@@ -61,7 +61,9 @@ def study_layouts(arrangements: str | int | None = None, grids: int | None = Non
 
 def solve_unit(config: dict, unit: dict) -> dict:
     """Solve one layout's empty board (value, a best move; the distance if configured)."""
-    solver = _SOLVER.setdefault(config["tt_bits"], Solver(config["tt_bits"]))
+    solver = _SOLVER.get(config["tt_bits"])
+    if solver is None:  # one Solver (and its table) per process, made on first use
+        solver = _SOLVER[config["tt_bits"]] = Solver(config["tt_bits"])
     t = time.perf_counter()
     sol = solver.solve(Board(Layout.from_text(unit["layout"])), distance=config["distance"])
     solver.clear()  # the next layout is another game
