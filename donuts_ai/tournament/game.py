@@ -26,6 +26,7 @@ the game's (Donuts: :func:`~.donuts.win_points`).
 
 from __future__ import annotations
 
+from .._checks import check_seconds
 from ..errors import DonutsError
 from .donuts import DONUTS, win_points
 from .protocol import Game
@@ -36,20 +37,11 @@ ILLEGAL_POLICIES = ("lose", "forfeit")
 #: A player's third forfeit in one game loses it.
 MAX_FORFEITS = 3
 
-__all__ = ["ILLEGAL_POLICIES", "MAX_FORFEITS", "Adjudication", "check_seconds", "play_game", "score_of", "win_points"]
+__all__ = ["ILLEGAL_POLICIES", "MAX_FORFEITS", "Adjudication", "play_game", "score_of", "win_points"]
 
 
 def _seat_seed(seed: int, seat: int) -> int:
     return (seed * 1_000_003 + seat * 7_919) % (2**63)
-
-
-def check_seconds(name: str, value) -> float | None:
-    """``value`` as a float when it is a positive number of seconds (or None), else a DonutsError."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise DonutsError(f"{name} must be a positive number of seconds, got {value!r}")
-    return float(value)
 
 
 def play_game(agents, layout, rules, seed: int, clock: float | None = None, illegal: str = "lose",

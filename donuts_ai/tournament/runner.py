@@ -11,10 +11,11 @@ import random
 import sys
 import time
 
+from .._checks import check_int, check_seconds
 from ..errors import DonutsError
 from ..layout import DRAWN_LAYOUT_KINDS, parse_layout_spec
 from .donuts import DONUTS
-from .game import ILLEGAL_POLICIES, check_seconds, play_game
+from .game import ILLEGAL_POLICIES, play_game
 from .protocol import get_game
 from .records import SeriesResult, UnitRecord
 from .results import Results, append_unit, open_results, units_from_dicts
@@ -64,8 +65,7 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
         raise DonutsError(f"a team battle needs 4 agents (Chocolate A, Vanilla A, Chocolate B, Vanilla B), got {len(agents)}")
     if mode != "team" and len(agents) < 2:
         raise DonutsError("a tournament needs at least 2 agents")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise DonutsError(f"games per pairing must be a positive int, got {games!r}")
+    games = check_int("games per pairing", games, minimum=1)
     if mode == "duel" and best_of not in (1, 3, 5, 7):
         raise DonutsError(f"best_of must be 1, 3, 5 or 7, got {best_of!r}")
     clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
@@ -76,8 +76,7 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
         raise DonutsError(f"ledger must be one of {', '.join(game_rules.LEDGERS)}, got {ledger!r}")
     if isolation not in ISOLATIONS:
         raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise DonutsError(f"seed must be an int, got {seed!r}")
+    seed = check_int("seed", seed)
     if layouts is None:
         layout_config = "random"
     elif isinstance(layouts, str):
@@ -339,8 +338,7 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
         raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if workers is None:
         workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise DonutsError(f"workers must be a positive int, got {workers!r}")
+    workers = check_int("workers", workers, minimum=1)
     units = schedule(config)
     results = Results(config)
     fh = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import DonutsError
+from .._checks import check_int
 from .game import score_of
 from .runner import close_seats, make_config, play_unit, schedule
 from .stats import SPRTState, pair_category, sprt
@@ -14,8 +14,7 @@ def run_sprt(agent_a: str, agent_b: str, elo0: float = 0.0, elo1: float = 20.0, 
     colour-swapped pairs on the same layout, stopping as soon as the SPRT decides or
     after ``max_pairs`` pairs. Returns (final state, pairs played)."""
     sprt([0] * 5, elo0, elo1, alpha, beta)  # checks the parameters
-    if isinstance(max_pairs, bool) or not isinstance(max_pairs, int) or max_pairs < 1:
-        raise DonutsError(f"max_pairs must be a positive int, got {max_pairs!r}")
+    max_pairs = check_int("max_pairs", max_pairs, minimum=1)
     config = make_config([agent_a, agent_b], "round-robin", 2 * max_pairs, layouts, seed, "pairs", rules=rules)
     counts = [0] * 5
     state = sprt(counts, elo0, elo1, alpha, beta)
