@@ -1,0 +1,79 @@
+"""Playing Donuts as a person: ``donuts-ai play`` (terminal), ``donuts-ai serve`` (a local
+web page with analysis) and ``donuts-ai replay`` (saved games).
+
+- :mod:`.game` — one game between a person and an agent: turns, undo, resignation, results.
+- :mod:`.analysis` — budgeted analysis: exact near the end, a search estimate before.
+- :mod:`.record` — the saved game format.
+- :mod:`.terminal`, :mod:`.server` (with ``static/``) — the two front ends.
+
+The main command line adds these subcommands with :func:`add_commands`; the modules
+behind them are imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+DEFAULT_PORT = 8765
+
+
+def _rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--insertion", choices=("group", "single"), default="group", help="insertion rule (default group)")
+    p.add_argument("--donuts", type=int, default=15, help="donuts per player (default 15)")
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .terminal import run
+
+    return run(args)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .server import run
+
+    return run(args)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import run
+
+    return run(args)
+
+
+def add_commands(subparsers) -> None:
+    """Add ``play``, ``serve`` and ``replay`` to the ``donuts-ai`` subparsers. Each
+    command's ``func`` takes the parsed namespace and returns an exit code; bad input
+    raises :class:`~donuts_ai.errors.DonutsError`."""
+    play = subparsers.add_parser("play", help="play a game against an agent in the terminal")
+    play.add_argument("--opponent", default="mcts:time=1", metavar="AGENT",
+                      help="agent spec, as in tournaments (default mcts:time=1): random, greedy, alphabeta:time=1, solver, ...")
+    play.add_argument("--color", default="chocolate", metavar="COLOUR",
+                      help="your colour: chocolate (moves first, the default), vanilla, random, or both (you play both sides)")
+    play.add_argument("--layout", default="standard",
+                      help="standard (default), random or grid (a fresh draw; its seed is shown), random:SEED, grid:SEED, or a file")
+    play.add_argument("--fen", default=None, help="start from this position string (Board.fen()) instead of an empty board")
+    _rules_args(play)
+    play.add_argument("--seed", type=int, default=None, help="seed of the opponent's random choices")
+    play.add_argument("--style", choices=("auto", "ansi", "plain"), default="auto",
+                      help="board drawing: colours on a terminal, plain text otherwise (auto, the default; NO_COLOR is honoured)")
+    play.set_defaults(func=_cmd_play)
+
+    serve = subparsers.add_parser("serve", help="a local web page: play against the agents, with analysis")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"port (default {DEFAULT_PORT}; 0 picks a free one); the URL is printed")
+    serve.add_argument("--max-think", type=float, default=None, metavar="SECONDS",
+                       help="most seconds an agent may think per move (default and ceiling 10)")
+    serve.add_argument("--max-games", type=int, default=None, help="games kept at once (default 64; the least recently used go)")
+    serve.add_argument("--quiet", action="store_true", help="do not log requests")
+    serve.set_defaults(func=_cmd_serve)
+
+    replay = subparsers.add_parser("replay", help="replay a saved game (donuts-ai play's save FILE) move by move")
+    replay.add_argument("file")
+    replay.add_argument("--analyze", action="store_true",
+                        help="mark moves that changed the exact value, where the end was near enough to solve")
+    replay.add_argument("--style", choices=("auto", "ansi", "plain"), default="auto", help="board drawing (as in play)")
+    replay.set_defaults(func=_cmd_replay)
+
+
+__all__ = ["DEFAULT_PORT", "add_commands"]

@@ -1,0 +1,234 @@
+"""One game between a person and an agent (or two people), shared by the terminal and
+the web page: whose turn it is, moves with their flips, undo, resignation, the result
+in words, and the game record."""
+
+from __future__ import annotations
+
+import datetime
+import random
+from dataclasses import dataclass
+
+from .. import Board, Layout, Rules, square_name
+from ..errors import DonutsError, IllegalMoveError
+from ..layout import parse_layout_spec
+from .record import GameRecord
+
+COLOR_NAMES = ("chocolate", "vanilla")
+
+
+def parse_color(text: str) -> int | None:
+    """``chocolate``/``c``/``vanilla``/``v``/``random`` (drawn now) or ``both`` (``None``)."""
+    t = str(text).strip().lower()
+    if t in ("chocolate", "c", "0"):
+        return 0
+    if t in ("vanilla", "v", "1"):
+        return 1
+    if t == "random":
+        return random.randrange(2)
+    if t in ("both", "none"):
+        return None
+    raise DonutsError(f"unknown colour {text!r}: expected chocolate, vanilla, random or both")
+
+
+def make_layout(spec: str) -> tuple[Layout, str]:
+    """(layout, label) of one layout spec in the library's grammar: ``standard``,
+    ``random`` / ``grid`` (a fresh draw, whose seed is given in the label so the layout
+    can be had again), ``random:SEED``, ``grid:SEED``, or a layout file (one layout)."""
+    spec = str(spec).strip()
+    parsed = parse_layout_spec(spec)
+    if isinstance(parsed, str):
+        seed = random.randrange(1_000_000)
+        spec = f"{parsed}:{seed}"
+        parsed = parse_layout_spec(spec)
+    if len(parsed) != 1:
+        raise DonutsError(f"layout {spec!r} names {len(parsed)} layouts; expected one")
+    return parsed[0], spec
+
+
+def constraint_text(board: Board, who: str) -> str:
+    """The line rule for the side to move, in one line: ``you must play on the / line
+    through d4`` or ``open pick: anywhere``."""
+    if board.is_game_over():
+        return ""
+    if board.last is None:
+        return "open pick: anywhere (the first donut goes on any square)"
+    line = f"the {board.layout.symbol(board.last)} line through {square_name(board.last)}"
+    if board.is_open_pick():
+        return f"open pick: anywhere ({line} is full)"
+    return f"{who} must play on {line}"
+
+
+class NotYourTurn(IllegalMoveError):
+    """A move out of turn: the person's while the opponent is to move, or the reverse."""
+
+
+class GameOver(IllegalMoveError):
+    """A move, resignation or hint after the end of the game."""
+
+
+@dataclass
+class Ply:
+    """One move of the game: who made it (``by``: ``"you"``, the agent's name, or a
+    colour name when two people play), the colour, the square and what it flipped."""
+
+    color: int
+    square: str
+    flips: list[str]
+    by: str
+
+
+class Game:
+    """A game on ``board`` where ``human`` (0, 1, or ``None`` for both sides) plays against
+    ``opponent`` (an agent; or ``None``, when people play both sides or when each of the
+    opponent's moves is given its agent: :meth:`ai_move`)."""
+
+    def __init__(self, board: Board, human: int | None, opponent=None, opponent_name: str = "AI", layout_label: str = ""):
+        self.board = board
+        self.start = board.copy(stack=False)
+        self.human = human
+        self.opponent = None if human is None else opponent
+        self.opponent_name = opponent_name if human is not None else "nobody"
+        self.layout_label = layout_label
+        self.plies: list[Ply] = []
+        #: The colour that resigned, or None.
+        self.resigned: int | None = None
+        self.date = datetime.date.today()
+
+    @classmethod
+    def new(cls, layout: Layout, rules: Rules, human: int | None, opponent=None, opponent_name: str = "AI",
+            layout_label: str = "", fen: str | None = None) -> Game:
+        board = Board.from_fen(fen, rules) if fen else Board(layout, rules)
+        return cls(board, human, opponent, opponent_name, layout_label)
+
+    # --- turns -------------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.board.is_game_over() or self.resigned is not None
+
+    def is_human(self, color: int | None) -> bool:
+        return color is not None and (self.human is None or color == self.human)
+
+    def human_to_move(self) -> bool:
+        return not self.is_over() and self.is_human(self.board.turn)
+
+    def ai_to_move(self) -> bool:
+        return not self.is_over() and self.human is not None and self.board.turn != self.human
+
+    def who(self, color: int) -> str:
+        """``you``, the opponent's name, or the colour's name when people play both sides."""
+        if self.human is None:
+            return COLOR_NAMES[color]
+        return "you" if color == self.human else self.opponent_name
+
+    # --- moves -------------------------------------------------------------------------
+    def play(self, move) -> Ply:
+        """The person's move. Raises a :class:`DonutsError` (the game unchanged) when it is
+        not a square, not legal, or not the person's turn."""
+        if self.is_over():
+            raise GameOver(f"the game is over: {self.result_text()}")
+        if not self.is_human(self.board.turn):
+            raise NotYourTurn(f"not your turn: {COLOR_NAMES[self.board.turn]} ({self.opponent_name}) is to move")
+        return self._push(move, self.who(self.board.turn))
+
+    def _push(self, move, by: str) -> Ply:
+        color = self.board.turn
+        flips = self.board.push(move)
+        ply = Ply(color, self.board.peek(), flips, by)
+        self.plies.append(ply)
+        return ply
+
+    def ai_move(self, agent=None) -> Ply:
+        """The opponent's move (``agent`` stands in for it when given)."""
+        if not self.ai_to_move():
+            raise GameOver("the game is over") if self.is_over() else NotYourTurn("it is not the opponent's turn")
+        agent = agent or self.opponent
+        if agent is None:
+            raise DonutsError("no agent to move for the opponent")
+        move = agent.select_move(self.board)
+        if not self.board.is_legal(move):  # a built-in agent never does this; a user's own class might
+            raise DonutsError(f"the opponent {self.opponent_name} chose an illegal move {move!r}")
+        return self._push(move, self.opponent_name)
+
+    def undo(self) -> list[Ply]:
+        """Take back the person's last move and the opponent's moves after it (one ply when
+        people play both sides). Returns the plies taken back, latest first; raises
+        :class:`DonutsError` when the person has made no move to take back."""
+        if self.resigned is not None and not self.board.is_game_over():
+            self.resigned = None  # take back the resignation only
+            return []
+        if self.human is None:
+            if not self.plies:
+                raise DonutsError("nothing to undo")
+            self.resigned = None
+            self.board.pop()
+            return [self.plies.pop()]
+        if not any(p.color == self.human for p in self.plies):
+            raise DonutsError("nothing to undo: you have not moved yet")
+        self.resigned = None
+        taken = []
+        while True:
+            self.board.pop()
+            ply = self.plies.pop()
+            taken.append(ply)
+            if ply.color == self.human:
+                return taken
+
+    def resign(self) -> None:
+        if self.is_over():
+            raise GameOver("the game is already over")
+        self.resigned = self.board.turn if self.human is None else self.human
+
+    # --- results -----------------------------------------------------------------------
+    def winner(self) -> int | None:
+        if self.resigned is not None:
+            return 1 - self.resigned
+        outcome = self.board.outcome()
+        return None if outcome is None else outcome.winner
+
+    def result(self) -> str:
+        """``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` (unfinished)."""
+        if not self.is_over():
+            return "*"
+        return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[self.winner()]
+
+    def termination(self) -> str | None:
+        if self.resigned is not None:
+            return "resignation"
+        outcome = self.board.outcome()
+        return None if outcome is None else str(outcome.reason)
+
+    def result_text(self) -> str:
+        """Who won and why, in one sentence (``""`` while the game goes on)."""
+        if not self.is_over():
+            return ""
+        name = [self._side_name(c) for c in (0, 1)]
+        if self.resigned is not None:
+            return f"{name[self.resigned]} resigned: {name[1 - self.resigned]} wins"
+        o = self.board.outcome()
+        if o.winner is None:
+            how = f"largest groups {o.scores[0]} and {o.scores[1]}" if o.reason == "largest group" else \
+                f"{o.scores[0]} donuts each on a full board" if o.scores else str(o.reason)
+            return f"Draw: {how}"
+        w, lose = o.winner, 1 - o.winner
+        if o.reason == "five":
+            why = "five in a row"
+        elif o.reason == "largest group":
+            why = f"the largest group, {o.scores[w]} to {o.scores[lose]}"
+        else:
+            why = f"the majority of a full board, {o.scores[w]} donuts to {o.scores[lose]}"
+        return f"{name[w]} wins by {why}"
+
+    def _side_name(self, color: int) -> str:
+        text = COLOR_NAMES[color].capitalize()
+        if self.human is None:
+            return text
+        return f"{text} (you)" if color == self.human else f"{text} ({self.opponent_name})"
+
+    def record(self) -> GameRecord:
+        players = {0: self.who(0), 1: self.who(1)}
+        tags = {"Date": self.date.strftime("%Y.%m.%d"), "Chocolate": players[0], "Vanilla": players[1]}
+        if self.layout_label:
+            tags["LayoutSpec"] = self.layout_label
+        tags["Result"] = self.result()
+        if self.termination():
+            tags["Termination"] = self.termination()
+        return GameRecord.from_board(self.board, tags, start=self.start)

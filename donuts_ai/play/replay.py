@@ -1,0 +1,52 @@
+"""``donuts-ai replay FILE``: a saved game move by move, checked, with the final board."""
+
+from __future__ import annotations
+
+import sys
+
+from .analysis import Analyst, solvable
+from .game import COLOR_NAMES
+from .record import RecordError, load
+from .terminal import draw, use_ansi
+
+
+def run(args) -> int:
+    record = load(args.file)
+    start = record.start()
+    final = record.board()  # every move checked before anything is printed
+    analyst = Analyst() if args.analyze else None
+    ansi = use_ansi(args.style, sys.stdout)
+    for key in ("Date", "Chocolate", "Vanilla", "LayoutSpec", "Insertion", "Donuts"):
+        if key in record.tags:
+            print(f"{key}: {record.tags[key]}")
+    board = start.copy(stack=False)
+    print(draw(board, ansi, show_legal=False))
+    for i, move in enumerate(record.moves, 1):
+        mover = board.turn
+        note = ""
+        if analyst is not None and move is not None and solvable(board, analyst.exact_plies):
+            analysis = analyst.analyze(board)
+            best, played = analysis.best, next(m for m in analysis.moves if m.move == move)
+            if played.value < best.value:
+                note = f"  ?? {played.result} (a {best.result} was there: {best.move})"
+            else:
+                note = f"  ({played.describe()})"
+        if move is None:
+            board.forfeit()
+            print(f"{i:3d}. {COLOR_NAMES[mover]:9s} -- (forfeit)")
+            continue
+        flips = board.push(move)
+        print(f"{i:3d}. {COLOR_NAMES[mover]:9s} {move}" + (f", flips {' '.join(flips)}" if flips else "") + note)
+    print(draw(board, ansi, show_legal=False))
+    outcome = final.outcome()
+    result = record.tags.get("Result", "*")
+    if outcome is not None:
+        who = "draw" if outcome.winner is None else f"{COLOR_NAMES[outcome.winner]} wins"
+        print(f"Result {outcome.result()}: {who} by {outcome.reason} after {final.ply} moves")
+    elif record.tags.get("Termination") == "resignation" and result in ("1-0", "0-1"):
+        print(f"Result {result}: {COLOR_NAMES[0 if result == '0-1' else 1]} resigned after {final.ply} moves")
+    else:
+        print(f"Unfinished after {final.ply} moves ({COLOR_NAMES[final.turn]} to move)")
+    if "FEN" in record.tags and record.tags["FEN"] != final.fen():
+        raise RecordError(f"{args.file}: the moves do not lead to the FEN tag's position")
+    return 0

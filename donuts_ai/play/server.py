@@ -1,0 +1,542 @@
+"""``donuts-ai serve``: a local web page to play against the agents, with analysis.
+
+The standard library's threaded HTTP server; no dependencies, no build step, nothing
+loaded from elsewhere (the page works offline). The page (``static/index.html`` and
+``static/app.js``) talks to a small JSON API:
+
+=====================  ==========================================================
+``GET  /api/options``  agents, think-time range, limits
+``POST /api/new``      a new game: ``layout`` (``standard``, ``random``, ``random:SEED``,
+                       ``grid``, ``grid:SEED``, ``text`` with ``layout_text``), or a
+                       ``fen``; ``insertion``, ``donuts``, ``color`` (chocolate, vanilla,
+                       both), ``opponent`` (a built-in agent kind), ``think`` (seconds)
+``POST /api/state``    ``{game}``: the game's state
+``POST /api/move``     ``{game, square}``: the person's move
+``POST /api/reply``    ``{game, think?}``: the opponent's next move (one move a request)
+``POST /api/undo``     ``{game}``: take back the person's last move and the replies
+``POST /api/resign``   ``{game}``
+``POST /api/hint``     ``{game}``: a best move, exact near the end, else estimated
+``POST /api/analyze``  ``{game}``: every legal move's value (see :mod:`.analysis`)
+``GET  /api/record``   ``?game=ID``: the game record (``donuts-ai replay`` reads it)
+=====================  ==========================================================
+
+Safe by default: it binds to 127.0.0.1, answers only requests addressed to the host it
+serves (no DNS rebinding) and API posts only as JSON (so another site's form cannot
+post to it); only the built-in agents can be chosen, their think time is capped at
+:data:`~donuts_ai.play.analysis.MAX_THINK`, and the solver plays (or analyses) only
+when the end is near enough to bound its work. Bad requests get a 4xx status with a
+one-line ``{"error": ...}`` and change nothing. Each game has its own id, so browser
+tabs play separate games; at most ``max_games`` are kept (the least recently used
+go first) and games idle for :data:`GAME_TTL` seconds expire.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import random
+import secrets
+import sys
+import threading
+import time
+from collections import OrderedDict
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from urllib.parse import parse_qs, urlsplit
+
+from .. import Board, Layout, Rules, square_name
+from .. import svg as _svg
+from ..errors import DonutsError
+from ..tournament.specs import make_agent
+from .analysis import MAX_THINK, Analyst, remaining_plies, solvable
+from .game import COLOR_NAMES, Game, GameOver, NotYourTurn, constraint_text, make_layout, parse_color
+
+#: Agents the page offers, with what the think time means for each.
+AGENT_KINDS = {
+    "random": "uniformly random legal moves",
+    "greedy": "one ply: takes a five, avoids handing one over",
+    "alphabeta": "alpha-beta search for the think time",
+    "mcts": "Monte-Carlo tree search for the think time",
+    "solver": "perfect play once the end is near enough to solve; alpha-beta before that",
+}
+#: The solver opponent solves (value only) when at most this many plies remain, and
+#: searches with alpha-beta for the think time before that. Measured with
+#: ``solve(board, distance=False)``: see the README's Play section.
+SOLVER_PLIES = 26
+MIN_THINK = 0.05
+DEFAULT_THINK = 1.0
+MAX_GAMES = 64
+#: Seconds a game may sit idle before it expires.
+GAME_TTL = 6 * 3600
+#: The most bytes of a request body.
+MAX_BODY = 16_384
+#: Agents kept built (each holds its search tables): the least recently used go first.
+AGENT_CACHE = 3
+
+STATIC = resources.files(__package__) / "static"
+FILES = {"/": ("index.html", "text/html; charset=utf-8"), "/index.html": ("index.html", "text/html; charset=utf-8"),
+         "/app.js": ("app.js", "text/javascript; charset=utf-8")}
+
+
+class HttpError(Exception):
+    """A 4xx answer with a one-line message."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message.splitlines()[0] if message else HTTPStatus(status).phrase
+
+
+class WebGame:
+    """One page's game: the :class:`Game`, the opponent's kind and think time, a lock."""
+
+    def __init__(self, game_id: str, game: Game, kind: str | None, think: float):
+        self.id = game_id
+        self.game = game
+        self.kind = kind
+        self.think = think
+        self.lock = threading.Lock()
+        self.touched = time.monotonic()
+        self.last_info = ""
+
+
+class Engines:
+    """The search machinery, shared by every game and used by one request at a time (one
+    lock): the analyst and a few built agents."""
+
+    def __init__(self, max_think: float):
+        self.max_think = max_think
+        self.lock = threading.Lock()
+        self.analyst = Analyst()
+        self._agents: OrderedDict[str, object] = OrderedDict()
+        self._agent_game: dict[int, str] = {}
+
+    def agent(self, spec: str, game_id: str):
+        agent = self._agents.pop(spec, None)
+        if agent is None:
+            agent = make_agent(spec)
+        self._agents[spec] = agent
+        while len(self._agents) > AGENT_CACHE:
+            old = self._agents.popitem(last=False)[1]
+            self._agent_game.pop(id(old), None)
+        if self._agent_game.get(id(agent)) != game_id:  # serving another game now: a clean start
+            agent.reset()
+            self._agent_game[id(agent)] = game_id
+        return agent
+
+    def spec_for(self, kind: str, think: float, board: Board) -> str:
+        think = min(max(think, MIN_THINK), self.max_think)
+        if kind == "solver":
+            return "solver" if remaining_plies(board) <= SOLVER_PLIES else f"alphabeta:time={think:g}"
+        if kind in ("alphabeta", "mcts"):
+            return f"{kind}:time={think:g}"
+        return kind
+
+    def warm_up(self) -> None:
+        """Load (or compile) every kernel the page can call, before the first request."""
+        with self.lock:
+            board = Board()
+            for move in ("c3", "e3"):
+                board.push(move)
+            for kind in ("random", "greedy", "alphabeta", "mcts"):
+                self.agent(self.spec_for(kind, MIN_THINK, board), "").select_move(board)
+            self.analyst.analyze(board)
+            self.analyst.hint(board)
+            end = _near_end(self.analyst.exact_plies)
+            self.analyst.analyze(end)
+            self.agent("solver", "").select_move(end)
+
+
+def _near_end(plies: int) -> Board:
+    """A position of a random game with at most ``plies`` plies left (to warm the solver)."""
+    rng = random.Random(0)
+    while True:
+        board = Board()
+        while not board.is_game_over() and remaining_plies(board) > plies:
+            board.push(rng.choice(board.legal_moves()))
+        if not board.is_game_over():
+            return board
+
+
+class Registry:
+    """The games, by id: at most ``max_games``, idle ones expire."""
+
+    def __init__(self, max_games: int = MAX_GAMES, ttl: float = GAME_TTL):
+        self.max_games = max_games
+        self.ttl = ttl
+        self.lock = threading.Lock()
+        self.games: OrderedDict[str, WebGame] = OrderedDict()
+
+    def add(self, web: WebGame) -> None:
+        with self.lock:
+            self._expire()
+            while len(self.games) >= self.max_games:
+                self.games.popitem(last=False)
+            self.games[web.id] = web
+
+    def get(self, game_id) -> WebGame:
+        if not isinstance(game_id, str) or not game_id:
+            raise HttpError(400, "missing game id: start a new game")
+        with self.lock:
+            self._expire()
+            web = self.games.get(game_id)
+            if web is None:
+                raise HttpError(404, "unknown or expired game; start a new game")
+            self.games.move_to_end(game_id)
+            web.touched = time.monotonic()
+            return web
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for gid in [g for g, w in self.games.items() if now - w.touched > self.ttl]:
+            del self.games[gid]
+
+
+def _layout_for(body: dict) -> tuple[Layout, str]:
+    kind = str(body.get("layout", "standard")).strip()
+    if kind == "text":
+        text = body.get("layout_text")
+        if not isinstance(text, str) or len(text) > 1000:
+            raise HttpError(400, "layout text: expected 6 lines of 6 symbols - | / \\")
+        return Layout.from_text(text), "pasted"
+    head = kind.partition(":")[0]
+    if head not in ("standard", "random", "grid") or (head == "standard" and kind != "standard"):
+        raise HttpError(400, f"unknown layout {kind[:40]!r}: expected standard, random[:SEED], grid[:SEED] or text")
+    return make_layout(kind)  # random / grid draw a seed, shown in the label
+
+
+def _number(body: dict, key: str, default, kind=float):
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and int(value) != value):
+        raise HttpError(400, f"{key} must be {'an integer' if kind is int else 'a number'}, got {value!r}"[:120])
+    if value != value or value in (float("inf"), float("-inf")):
+        raise HttpError(400, f"{key} must be a finite number")
+    return kind(value)
+
+
+class Server:
+    """The page's state and API, independent of HTTP (the handler only translates)."""
+
+    def __init__(self, max_think: float = MAX_THINK, max_games: int = MAX_GAMES):
+        self.max_think = min(max_think, MAX_THINK)
+        self.engines = Engines(self.max_think)
+        self.registry = Registry(max_games)
+
+    # --- the API -----------------------------------------------------------------------
+    def options(self) -> dict:
+        return {"agents": [{"kind": k, "about": v} for k, v in AGENT_KINDS.items()], "min_think": MIN_THINK,
+                "max_think": self.max_think, "default_think": DEFAULT_THINK, "exact_plies": self.engines.analyst.exact_plies,
+                "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
+
+    def new_game(self, body: dict) -> dict:
+        rules = Rules(insertion=str(body.get("insertion", "group")), donuts=_number(body, "donuts", 15, int))
+        human = parse_color(body.get("color", "chocolate"))
+        kind = None
+        if human is not None:
+            kind = str(body.get("opponent", "mcts"))
+            if kind not in AGENT_KINDS:
+                raise HttpError(400, f"unknown opponent {kind[:40]!r}: expected one of {', '.join(AGENT_KINDS)}")
+        think = self._think(body, DEFAULT_THINK)
+        fen = body.get("fen")
+        if fen:
+            if not isinstance(fen, str) or len(fen) > 200:
+                raise HttpError(400, "fen: expected a position string (Board.fen())")
+            board, label = Board.from_fen(fen.strip(), rules), "from a position"
+        else:
+            layout, label = _layout_for(body)
+            board = Board(layout, rules)
+        name = "nobody" if kind is None else kind
+        game = Game(board, human, opponent_name=name, layout_label=label)
+        web = WebGame(secrets.token_urlsafe(12), game, kind, think)
+        self.registry.add(web)
+        return self.state(web)
+
+    def _think(self, body: dict, default: float) -> float:
+        think = _number(body, "think", default)
+        if not MIN_THINK <= think <= self.max_think:
+            raise HttpError(400, f"think must be between {MIN_THINK:g} and {self.max_think:g} seconds, got {think:g}")
+        return think
+
+    def move(self, body: dict) -> dict:
+        web = self.registry.get(body.get("game"))
+        square = body.get("square")
+        if not isinstance(square, str):
+            raise HttpError(400, "square: expected a square name such as c3")
+        with web.lock:
+            web.game.play(square)
+            return self.state(web)
+
+    def reply(self, body: dict) -> dict:
+        web = self.registry.get(body.get("game"))
+        think = self._think(body, web.think)
+        with web.lock:
+            g = web.game
+            if not g.ai_to_move():
+                raise HttpError(409, "the game is over" if g.is_over() else "it is not the opponent's turn")
+            web.think = think
+            with self.engines.lock:
+                spec = self.engines.spec_for(web.kind, think, g.board)
+                agent = self.engines.agent(spec, web.id)
+                start = time.perf_counter()
+                ply = g.ai_move(agent)
+                seconds = time.perf_counter() - start
+            web.last_info = f"{web.kind} played {ply.square} after {seconds:.2f} s" + (
+                " (solving)" if spec == "solver" else "")
+            return self.state(web)
+
+    def undo(self, body: dict) -> dict:
+        web = self.registry.get(body.get("game"))
+        with web.lock:
+            web.game.undo()
+            web.last_info = ""
+            return self.state(web)
+
+    def resign(self, body: dict) -> dict:
+        web = self.registry.get(body.get("game"))
+        with web.lock:
+            web.game.resign()
+            return self.state(web)
+
+    def get_state(self, body: dict) -> dict:
+        web = self.registry.get(body.get("game"))
+        with web.lock:
+            return self.state(web)
+
+    def analyze(self, body: dict) -> dict:
+        web = self.registry.get(body.get("game"))
+        with web.lock:
+            board = web.game.board.copy(stack=False)
+            if web.game.is_over():
+                raise HttpError(409, "the game is over: nothing to analyze")
+        with self.engines.lock:
+            return self.engines.analyst.analyze(board).to_json()
+
+    def hint(self, body: dict) -> dict:
+        web = self.registry.get(body.get("game"))
+        with web.lock:
+            board = web.game.board.copy(stack=False)
+            if web.game.is_over():
+                raise HttpError(409, "the game is over: no hint")
+        with self.engines.lock:
+            h = self.engines.analyst.hint(board)
+        return {"fen": board.fen(), "move": h.move, "exact": h.exact, "value": h.result, "distance": h.distance,
+                "text": f"{h.move}: {h.describe_for(COLOR_NAMES[board.turn])}"}
+
+    def record(self, game_id: str) -> str:
+        web = self.registry.get(game_id)
+        with web.lock:
+            return web.game.record().dumps()
+
+    # --- the state the page draws ----------------------------------------------------------
+    def state(self, web: WebGame) -> dict:
+        g, b = web.game, web.game.board
+        clickable = b.legal_mask() if g.human_to_move() else 0
+        total = 2 * _svg.MARGIN + 6 * _svg.CELL
+        b0, b1 = b.bitboards
+        squares = []
+        for sq in range(36):
+            color = 0 if b0 >> sq & 1 else 1 if b1 >> sq & 1 else None
+            squares.append({"name": square_name(sq), "line": b.layout.symbol(sq),
+                            "donut": None if color is None else COLOR_NAMES[color], "legal": bool(clickable >> sq & 1)})
+        p0, p1 = b.placed
+        mover = None if g.is_over() else b.turn
+        return {
+            "game": web.id,
+            "fen": b.fen(),
+            "svg": _svg.board_svg(b.layout.directions, b.bitboards, b.last, clickable),
+            "geometry": {"origin": _svg.MARGIN / total, "cell": _svg.CELL / total},
+            "squares": squares,
+            "turn": None if mover is None else COLOR_NAMES[mover],
+            "you": "both" if g.human is None else COLOR_NAMES[g.human],
+            "your_turn": g.human_to_move(),
+            "ai_to_move": g.ai_to_move(),
+            "opponent": web.kind,
+            "think": web.think,
+            "last": None if b.last is None else square_name(b.last),
+            "constraint": "" if mover is None else constraint_text(b, "you" if g.human_to_move() and g.human is not None
+                                                                    else COLOR_NAMES[mover].capitalize()),
+            "open_pick": b.is_open_pick(),
+            "placed": [p0, p1],
+            "donuts": b.rules.donuts,
+            "rules": {"insertion": b.rules.insertion, "donuts": b.rules.donuts},
+            "layout": {"label": g.layout_label, "text": b.layout.to_text()},
+            "plies": [{"color": COLOR_NAMES[p.color], "square": p.square, "flips": p.flips, "by": p.by} for p in g.plies],
+            "can_undo": g.resigned is not None or any(g.is_human(p.color) for p in g.plies),
+            "solvable": solvable(b, self.engines.analyst.exact_plies),
+            "remaining": remaining_plies(b),
+            "info": web.last_info,
+            "outcome": None if not g.is_over() else {
+                "result": g.result(), "winner": None if g.winner() is None else COLOR_NAMES[g.winner()],
+                "reason": g.termination(), "text": g.result_text()},
+        }
+
+
+ROUTES = {"/api/new": "new_game", "/api/move": "move", "/api/reply": "reply", "/api/undo": "undo", "/api/resign": "resign",
+          "/api/state": "get_state", "/api/analyze": "analyze", "/api/hint": "hint"}
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "donuts-ai"
+    sys_version = ""
+    app: Server
+    quiet = False
+
+    # --- plumbing ------------------------------------------------------------------------
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
+        if not self.quiet:
+            sys.stderr.write(f"{self.address_string()} {format % args}\n")
+
+    def _send(self, status: int, body: bytes, ctype: str, extra: dict | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy",
+                         "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status: int, data) -> None:
+        self._send(status, json.dumps(data).encode(), "application/json")
+
+    def _error(self, status: int, message: str) -> None:
+        self._json(status, {"error": message})
+
+    def _host_ok(self) -> bool:
+        """Only requests addressed to this server by an IP address or localhost (a web page
+        from elsewhere cannot reach it through a DNS name pointed at 127.0.0.1)."""
+        host = (self.headers.get("Host") or "").strip()
+        if host.startswith("["):
+            name = host[1 : host.find("]")] if "]" in host else host
+        else:
+            name = host.rsplit(":", 1)[0] if ":" in host else host
+        if name == "localhost":
+            return True
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            return False
+
+    def _body(self) -> dict:
+        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            raise HttpError(415, "send the request body as application/json")
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            raise HttpError(400, "bad Content-Length") from None
+        if length < 0 or length > MAX_BODY:
+            raise HttpError(413, f"request body too large (at most {MAX_BODY} bytes)")
+        raw = self.rfile.read(length) if length else b"{}"
+        try:
+            body = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise HttpError(400, "malformed JSON in the request body") from None
+        if not isinstance(body, dict):
+            raise HttpError(400, "the request body must be a JSON object")
+        return body
+
+    def _guard(self, action) -> None:
+        try:
+            if not self._host_ok():
+                raise HttpError(403, "requests must address this server by IP address or localhost")
+            action()
+        except HttpError as exc:
+            self._error(exc.status, exc.message)
+        except (NotYourTurn, GameOver) as exc:
+            self._error(409, str(exc).splitlines()[0])
+        except DonutsError as exc:
+            self._error(400, str(exc).splitlines()[0])
+
+    # --- verbs -------------------------------------------------------------------------
+    def do_GET(self) -> None:  # noqa: N802 (the base class's name)
+        self._guard(self._get)
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._guard(self._get)
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._guard(self._post)
+
+    def _get(self) -> None:
+        url = urlsplit(self.path)
+        if url.path in FILES:
+            name, ctype = FILES[url.path]
+            self._send(200, (STATIC / name).read_bytes(), ctype)
+        elif url.path == "/favicon.ico":
+            self._send(204, b"", "image/x-icon")
+        elif url.path == "/api/options":
+            self._json(200, self.app.options())
+        elif url.path == "/api/record":
+            game_id = parse_qs(url.query).get("game", [""])[0]
+            text = self.app.record(game_id)
+            self._send(200, text.encode(), "text/plain; charset=utf-8",
+                       {"Content-Disposition": 'attachment; filename="donuts-game.txt"'})
+        elif url.path.startswith("/api/"):
+            raise HttpError(405 if url.path in ROUTES else 404, f"{url.path}: " + ("use POST" if url.path in ROUTES else "no such API"))
+        else:
+            raise HttpError(404, f"no page at {url.path[:60]}")
+
+    def _post(self) -> None:
+        path = urlsplit(self.path).path
+        if path not in ROUTES:
+            raise HttpError(404, f"{path[:60]}: no such API")
+        body = self._body()
+        self._json(200, getattr(self.app, ROUTES[path])(body))
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def make_server(host: str = "127.0.0.1", port: int = 0, app: Server | None = None, quiet: bool = True) -> _HTTPServer:
+    """An HTTP server for ``app`` bound to ``host:port`` (port 0: a free one), not yet
+    serving (call ``serve_forever``)."""
+    app = app or Server()
+    handler = type("BoundHandler", (Handler,), {"app": app, "quiet": quiet})
+    try:
+        return _HTTPServer((host, port), handler)
+    except OSError as exc:
+        raise DonutsError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def run(args) -> int:
+    """``donuts-ai serve``."""
+    max_think = MAX_THINK if args.max_think is None else args.max_think
+    if not 0 < max_think <= MAX_THINK:
+        raise DonutsError(f"--max-think must be in (0, {MAX_THINK:g}] seconds, got {max_think:g}")
+    max_games = MAX_GAMES if args.max_games is None else args.max_games
+    if not 1 <= max_games <= 10_000:
+        raise DonutsError(f"--max-games must be in 1..10000, got {max_games}")
+    if not 0 <= args.port <= 65535:
+        raise DonutsError(f"--port must be in 0..65535, got {args.port}")
+    app = Server(max_think, max_games)
+    httpd = make_server(args.host, args.port, app, quiet=args.quiet)
+    try:
+        sys.stderr.write("loading the engines...\n")
+        app.engines.warm_up()
+        host, port = httpd.server_address[:2]
+        shown = f"[{host}]" if ":" in host else host
+        if not _is_loopback(host):
+            sys.stderr.write(f"warning: listening on {host}: other machines can reach this page\n")
+        print(f"Donuts on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        sys.stderr.write("\nstopped\n")
+    finally:
+        httpd.server_close()
+    return 0

@@ -1,0 +1,263 @@
+"""``donuts-ai play``: a game against an agent in the terminal.
+
+The board is drawn after every move: in colour (ANSI) on a terminal, in plain text
+otherwise (piped output, ``NO_COLOR``, ``--style plain``). Commands are read one a line,
+from the keyboard or from a pipe; bad input gets a one-line explanation and a new prompt.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from .. import Board, Rules
+from ..errors import DonutsError
+from .analysis import Analysis, Analyst
+from .game import COLOR_NAMES, Game, Ply, constraint_text, make_layout, parse_color
+
+FILES = "abcdef"
+
+HELP = """commands:
+  c3          play on square c3 (files a-f, ranks 1-6; a1 is bottom left)
+  undo        take back your last move and the opponent's reply
+  hint        a good move, with its value
+  analyze     every legal move with its value (exact near the end, else a search estimate)
+  fen         the position string (Board.from_fen reads it)
+  save FILE   write the game record (donuts-ai replay FILE reads it)
+  board       draw the board again
+  resign      give up the game
+  quit        leave (also end of input or Ctrl-D)"""
+
+_NO_ARGUMENTS = ("quit", "exit", "q", "help", "?", "h", "board", "show", "fen", "undo", "resign", "hint", "analyze", "analyse")
+COMMANDS = "a square such as c3, or undo, hint, analyze, fen, save FILE, board, resign, quit, help"
+
+# ANSI: 256-colour backgrounds and foregrounds.
+_RESET = "\033[0m"
+_BG_SQUARE = "\033[48;5;223m"   # light wood
+_BG_ALT = "\033[48;5;180m"      # darker wood (checkered, to tell the squares apart)
+_BG_LEGAL = "\033[48;5;114m"    # green: you may play here
+_BG_LAST = "\033[48;5;210m"     # red: the donut placed last
+_FG_LINE = "\033[38;5;94m"
+_FG_CHOC = "\033[1;38;5;52m"
+_FG_VAN = "\033[1;38;5;231m"
+_FG_DIM = "\033[2m"
+
+
+def use_ansi(style: str, stream: TextIO) -> bool:
+    if style == "ansi":
+        return True
+    if style == "plain":
+        return False
+    return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def draw(board: Board, ansi: bool = False, show_legal: bool = True) -> str:
+    """The board as text, rank 6 at the top. Plain: empty squares show their line, ``[/]``
+    marks a legal square, ``c``/``v`` are donuts and ``(C)``/``(V)`` the one placed last.
+    ANSI: the same on coloured squares (legal green, last placed red)."""
+    legal = board.legal_mask() if show_legal else 0
+    b0, b1 = board.bitboards
+    last = board.last
+    header = "     " + ("  " if ansi else "   ").join(FILES)
+    rows = [header]
+    for rank in range(5, -1, -1):
+        cells = []
+        for f in range(6):
+            sq = rank * 6 + f
+            color = 0 if b0 >> sq & 1 else 1 if b1 >> sq & 1 else None
+            symbol = board.layout.symbol(sq)
+            if not ansi:
+                if color is not None:
+                    letter = "cv"[color]
+                    cells.append(f"({letter.upper()})" if sq == last else f" {letter} ")
+                elif legal >> sq & 1:
+                    cells.append(f"[{symbol}]")
+                else:
+                    cells.append(f" {symbol} ")
+                continue
+            bg = _BG_LAST if sq == last else _BG_LEGAL if legal >> sq & 1 else _BG_SQUARE if (rank + f) % 2 else _BG_ALT
+            if color is not None:
+                fg = _FG_CHOC if color == 0 else _FG_VAN
+                cells.append(f"{bg}{fg} ● {_RESET}")
+            else:
+                cells.append(f"{bg}{_FG_LINE} {symbol} {_RESET}")
+        rows.append(f" {rank + 1}  " + ("" if ansi else " ").join(cells) + f"  {rank + 1}")
+    rows.append(header)
+    if ansi:
+        rows.append(f"{_FG_DIM}     {_FG_CHOC}●{_RESET}{_FG_DIM} chocolate  {_RESET}{_BG_ALT}{_FG_VAN}●{_RESET}{_FG_DIM} vanilla  "
+                    f"{_RESET}{_BG_LEGAL}   {_RESET}{_FG_DIM} legal  {_RESET}{_BG_LAST}   {_RESET}{_FG_DIM} last placed{_RESET}")
+    else:
+        rows.append("     c chocolate  v vanilla  (C) last placed  [/] legal square, showing its line")
+    return "\n".join(rows)
+
+
+def _flips(ply: Ply) -> str:
+    return f", flipping {' '.join(ply.flips)}" if ply.flips else ""
+
+
+class TerminalGame:
+    """The read-draw-answer loop of ``donuts-ai play`` over text streams."""
+
+    def __init__(self, game: Game, analyst: Analyst, stdin: TextIO, stdout: TextIO, ansi: bool):
+        self.game = game
+        self.analyst = analyst
+        self.stdin = stdin
+        self.out = stdout
+        self.ansi = ansi
+        self.interactive = stdin.isatty()
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def status(self) -> None:
+        g, b = self.game, self.game.board
+        self.say()
+        self.say(draw(b, self.ansi, show_legal=not g.is_over()))
+        n = b.rules.donuts
+        p0, p1 = b.placed
+        pools = f"placed: chocolate {p0}/{n}, vanilla {p1}/{n}"
+        if g.is_over():
+            self.say(f"Game over. {g.result_text()} ({g.result()}). {pools}")
+            self.say("Type save FILE to keep the game, undo to take back your move, analyze, or quit.")
+            return
+        mover = b.turn
+        whose = "you" if g.is_human(mover) and g.human is not None else g.who(mover)
+        self.say(f"Ply {b.ply + 1}: {COLOR_NAMES[mover]} ({whose}) to move · {pools}")
+        rule = constraint_text(b, "you" if g.human_to_move() and g.human is not None else COLOR_NAMES[mover])
+        self.say(rule[0].upper() + rule[1:] + ("" if b.is_open_pick() else f" (legal: {' '.join(b.legal_moves())})"))
+
+    def prompt(self) -> str | None:
+        text = "your move> " if self.game.human_to_move() else "> "
+        if self.interactive:
+            try:
+                return input(text)
+            except EOFError:
+                self.say()
+                return None
+        self.out.write(text)
+        self.out.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.say()
+            return None
+        line = line.rstrip("\r\n")
+        self.say(line)  # echo: a transcript of piped input reads like a session
+        return line
+
+    def opponent_moves(self) -> None:
+        g = self.game
+        while g.ai_to_move():
+            color = g.board.turn
+            if self.interactive:
+                self.out.write(f"{g.opponent_name} is thinking...\r")
+                self.out.flush()
+            ply = g.ai_move()
+            if self.interactive:
+                self.out.write("\033[K" if self.ansi else " " * 60 + "\r")
+            self.say(f"{g.opponent_name} ({COLOR_NAMES[color]}) plays {ply.square}{_flips(ply)}")
+
+    def run(self) -> int:
+        g = self.game
+        label = f" on layout {g.layout_label}" if g.layout_label else ""
+        rules = "" if g.board.rules == Rules() else f" ({g.board.rules.insertion} insertion, {g.board.rules.donuts} donuts)"
+        who = "you play both sides" if g.human is None else f"you play {COLOR_NAMES[g.human]} against {g.opponent_name}"
+        self.say(f"Donuts{label}{rules}: {who}. Type help for the commands.")
+        self.opponent_moves()
+        self.status()
+        while True:
+            line = self.prompt()
+            if line is None:
+                if not g.is_over():
+                    self.say("Input ended; the game is left unfinished.")
+                return 0
+            words = line.split()
+            if not words:
+                continue
+            try:
+                if self.command(words) == "quit":
+                    return 0
+            except DonutsError as exc:
+                self.say(f"? {exc}")
+
+    def command(self, words: list[str]) -> str | None:
+        g, b = self.game, self.game.board
+        cmd, rest = words[0].lower(), words[1:]
+        if rest and cmd in _NO_ARGUMENTS:
+            raise DonutsError(f"{cmd} takes no argument (got {' '.join(rest)[:30]!r})")
+        if cmd in ("quit", "exit", "q"):
+            return "quit"
+        if cmd in ("help", "?", "h"):
+            self.say(HELP)
+        elif cmd in ("board", "show"):
+            self.status()
+        elif cmd == "fen":
+            self.say(b.fen())
+        elif cmd == "save":
+            if len(rest) != 1:
+                raise DonutsError("save needs one file name: save FILE")
+            g.record().save(rest[0])
+            self.say(f"saved to {rest[0]} (donuts-ai replay {rest[0]})")
+        elif cmd == "undo":
+            taken = g.undo()
+            self.say("took back " + (", ".join(f"{p.square} ({p.by})" for p in reversed(taken)) or "the resignation"))
+            self.status()
+        elif cmd == "resign":
+            g.resign()
+            self.status()
+        elif cmd == "hint":
+            if g.is_over():
+                raise DonutsError("the game is over: no hint")
+            h = self.analyst.hint(b)
+            self.say(f"hint: {h.move} ({h.describe_for(COLOR_NAMES[b.turn])})")
+        elif cmd in ("analyze", "analyse"):
+            if g.is_over():
+                raise DonutsError("the game is over: nothing to analyze")
+            self.show_analysis(self.analyst.analyze(b))
+        elif len(words) == 1 and len(cmd) == 2 and cmd[0] in FILES and cmd[1] in "123456":
+            if g.is_over():
+                raise DonutsError(f"the game is over ({g.result_text()}): undo, save FILE or quit")
+            if not g.human_to_move():
+                raise DonutsError("it is not your turn")
+            ply = g.play(cmd)
+            if ply.flips:
+                self.say(f"you play {ply.square}{_flips(ply)}")
+            self.opponent_moves()
+            self.status()
+        else:
+            raise DonutsError(f"unknown command {' '.join(words)[:40]!r}: expected {COMMANDS}")
+        return None
+
+    def show_analysis(self, a: Analysis) -> None:
+        how = "exact" if a.exact else f"alpha-beta, {self.analyst.estimate_nodes:,} nodes a move"
+        self.say(f"{a.verdict()}. [{how}, {a.seconds:.2f} s]")
+        for m in a.moves:
+            self.say(f"  {m.move}  {m.describe()}")
+
+
+def run(args) -> int:
+    """``donuts-ai play`` (the argparse namespace of :func:`donuts_ai.play.add_commands`)."""
+    from ..tournament.specs import make_agent
+
+    rules = Rules(insertion=args.insertion, donuts=args.donuts)
+    if args.fen:
+        board = Board.from_fen(args.fen, rules)
+        layout, label = board.layout, ""
+    else:
+        layout, label = make_layout(args.layout)
+        board = Board(layout, rules)
+    human = parse_color(args.color)
+    opponent = None if human is None else make_agent(args.opponent, seed=args.seed)
+    name = args.opponent if human is not None else ""
+    game = Game(board, human, opponent, name, label)
+    analyst = Analyst()
+    term = TerminalGame(game, analyst, sys.stdin, sys.stdout, use_ansi(args.style, sys.stdout))
+    try:
+        return term.run()
+    except KeyboardInterrupt:
+        term.say("\ninterrupted; the game is left unfinished")
+        return 130
+
+
+__all__ = ["TerminalGame", "draw", "run"]
