@@ -13,6 +13,7 @@ import sys
 from .board import Board
 from .errors import DonutsError
 from .layout import Layout, parse_layout_spec
+from .play import add_commands as _add_play_commands
 from .rules import Rules
 from .squares import COLOR_NAMES
 from .tournament.runner import DEFAULT_MOVE_LIMIT
@@ -205,6 +206,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_play_commands(sub)
 
     demo = sub.add_parser("demo", help="a short round robin of every kind of agent, ending with ratings (about a minute)")
     demo.add_argument("--seed", type=int, default=1)
