@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _engine as E
 from ._engine import playouts as _P
+from ._engine.position import game_of, position_of
 from .board import Board
 from .errors import DonutsError, LayoutError
 from .layout import Layout
@@ -25,8 +26,7 @@ def perft(board: Board, depth: int) -> int:
         raise DonutsError(f"perft depth must be an int >= 0, got {depth!r}")
     if depth == 0 or board.is_game_over():
         return 1
-    r = board.rules
-    return int(E.perft(board.layout.line_masks, *board.kernel_state(), r.donuts, r.single, int(depth)))
+    return int(E.perft(game_of(board.layout, board.rules), position_of(*board.kernel_state()), int(depth)))
 
 
 @dataclass(frozen=True)
@@ -78,10 +78,10 @@ def random_playouts(
         seed = secrets.randbits(63)
     elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise DonutsError(f"seed must be an int or None, got {seed!r}")
-    r = board.rules
     kernel = _P.random_playouts_parallel if parallel else _P.random_playouts
     totals = kernel(
-        board.layout.line_masks, *board.kernel_state(), r.donuts, r.single, int(n_games), np.uint64(int(seed) % 2**64)
+        game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, int(n_games),
+        np.uint64(int(seed) % 2**64),
     )
     t = [int(x) for x in totals]
     return PlayoutStats(

@@ -16,9 +16,9 @@ import pytest
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
 from donuts_ai.agents import AGENTS, AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, SolverAgent
-from donuts_ai.agents import alphabeta as alphabeta_module
-from donuts_ai.agents import mcts as mcts_module
 from donuts_ai.agents.base import legal_squares_of, tactical_choice, touch
+from donuts_ai.search.alphabeta import agent as alphabeta_module
+from donuts_ai.search.mcts import agent as mcts_module
 from donuts_ai.squares import SQUARE_NAMES
 
 from .helpers import position

@@ -14,44 +14,32 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of a ``uint64`` (as ``int64``)."""
-    if x != types.uint64:
-        return None
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
+#: The ``is_zero_poison`` flag of LLVM's ``cttz``/``ctlz``: false, a zero input gives a defined result.
+_ZERO_IS_DEFINED = ir.Constant(ir.IntType(1), 0)
 
 
-@intrinsic
-def ctz(typingctx, x):
-    """Index of the lowest set bit of a non-zero ``uint64``."""
-    if x != types.uint64:
-        return None
-    sig = types.int64(types.uint64)
+def _uint64_intrinsic(name: str, doc: str, build):
+    """A Numba intrinsic from ``uint64`` to ``int64`` emitting ``build(builder, x)``."""
 
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+    def typer(typingctx, x):
+        if x != types.uint64:
+            return None
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            return build(builder, args[0])
+
+        return types.int64(types.uint64), codegen
+
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return intrinsic(typer)
 
 
-@intrinsic
-def clz(typingctx, x):
-    """Number of leading zero bits of a non-zero ``uint64``."""
-    if x != types.uint64:
-        return None
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+popcount = _uint64_intrinsic("popcount", "Number of set bits of a ``uint64`` (as ``int64``).", lambda b, x: b.ctpop(x))
+ctz = _uint64_intrinsic("ctz", "Index of the lowest set bit of a non-zero ``uint64``.",
+                        lambda b, x: b.cttz(x, _ZERO_IS_DEFINED))
+clz = _uint64_intrinsic("clz", "Number of leading zero bits of a non-zero ``uint64``.",
+                        lambda b, x: b.ctlz(x, _ZERO_IS_DEFINED))
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -1,10 +1,14 @@
 """The rules as Numba kernels over ``uint64`` bitboards (see :mod:`.tables` for the layout).
 
-A position is plain values: ``b0``/``b1`` the Chocolate/Vanilla bitboards, ``turn``
-(0/1), ``last`` (square just filled, -1 before the first placement), ``p0``/``p1``
-(donuts placed from each pool), plus the rules: ``n`` donuts per pool and the
-``single`` insertion flag. A layout enters as ``line_masks`` (``uint64[36]``: the
-line through each square in its printed direction).
+The kernels here take bitboards and plain ints. Most do not care whose donuts are
+whose (``legal_mask``, ``flips``, ``has_five``, ``threats``, ``largest_group``,
+``can_win_now``); ``final_result`` calls the first bitboard's owner 0. ``play`` and
+``next_turn`` work **by colour** for the :class:`~donuts_ai.Board`: ``b0``/``b1`` the
+Chocolate/Vanilla bitboards, ``turn`` (0/1), ``p0``/``p1`` (donuts placed from each
+pool), ``n`` donuts per pool and the ``single`` insertion flag. Every other kernel
+works from the side to move, on a :class:`.position.Position`, with the rule helpers
+of :mod:`.position`. A layout enters as ``line_masks`` (``uint64[36]``: the line
+through each square in its printed direction).
 
 Kernels take and return plain ints and arrays, hold no Python objects and never
 raise: the Python layer (:class:`donuts_ai.Board`) validates everything first.
@@ -182,6 +186,16 @@ def next_turn(mover, p0, p1, n):
 
 
 @njit(cache=True)
+def _larger(a, b):
+    """0 when ``a`` is larger, 1 when ``b`` is, DRAW when they are equal."""
+    if a > b:
+        return 0
+    if b > a:
+        return 1
+    return DRAW
+
+
+@njit(cache=True)
 def final_result(b0, b1, p0, p1, n):
     """(winner, reason) of a position without a five, or (ONGOING, -1).
 
@@ -189,19 +203,9 @@ def final_result(b0, b1, p0, p1, n):
     are empty, the larger largest orthogonal group wins; equal counts/sizes draw.
     """
     if (b0 | b1) == _FULL:
-        c0, c1 = popcount(b0), popcount(b1)
-        if c0 > c1:
-            return 0, REASON_MAJORITY
-        if c1 > c0:
-            return 1, REASON_MAJORITY
-        return DRAW, REASON_MAJORITY
+        return _larger(popcount(b0), popcount(b1)), REASON_MAJORITY
     if p0 >= n and p1 >= n:
-        g0, g1 = largest_group(b0), largest_group(b1)
-        if g0 > g1:
-            return 0, REASON_GROUP
-        if g1 > g0:
-            return 1, REASON_GROUP
-        return DRAW, REASON_GROUP
+        return _larger(largest_group(b0), largest_group(b1)), REASON_GROUP
     return ONGOING, -1
 
 
@@ -233,6 +237,19 @@ def play(b0, b1, turn, p0, p1, sq, n, single):
     if winner != ONGOING:
         return b0, b1, -1, p0, p1, f, winner, reason
     return b0, b1, next_turn(turn, p0, p1, n), p0, p1, f, ONGOING, -1
+
+
+@njit(cache=True)
+def can_win_now(me, other, squares, single):
+    """True when ``me`` makes five (flips included) by placing on one of ``squares``."""
+    s = squares
+    while s != _ZERO:
+        sq = ctz(s)
+        s &= s - _ONE
+        f = flips(me, other, sq, single)
+        if has_five(me | (_ONE << np.uint64(sq)) | f):
+            return True
+    return False
 
 
 @njit(cache=True)

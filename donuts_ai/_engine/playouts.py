@@ -12,62 +12,49 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import popcount, rng_below, rng_seed
-from .core import DRAW, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, final_result, flips, has_five, legal_mask, nth_bit
-from .tables import FULL
+from .core import DRAW, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, flips, has_five, legal_mask, nth_bit
+from .position import end_result, is_over_after, next_position, place, winner_colour
 
 CHUNK = 4096
-_ONE = np.uint64(1)
-_FULL = np.uint64(FULL)
 # Columns of the totals array the kernels return.
 WINS0, WINS1, DRAWS, PLIES, ENDS_FIVE, ENDS_GROUP, ENDS_MAJORITY = range(7)
 NUM_TOTALS = 7
 
 
 @njit(cache=True)
-def playout(line_masks, b0, b1, turn, last, p0, p1, n, single, rng):
-    """Play random moves from a position that is not over.
+def playout(game, pos, colour, rng):
+    """Play random moves from a position (:class:`.position.Position`) that is not over,
+    ``colour`` (0/1) to move.
 
     Returns ``(winner, reason, plies, rng)`` with ``winner`` 0, 1 or DRAW.
 
-    The loop keeps the mover's and the opponent's bitboards (``own``/``opp``) and swaps
-    them when the turn passes, rather than branching on the colour every ply: it is
-    :func:`core.play` unrolled for speed, and the tests hold the two to the same games.
+    The loop stays on the mover's side and swaps the position when the turn passes,
+    rather than branching on the colour every ply; the tests hold it to the Board's
+    :func:`core.play`, game by game.
     """
-    if turn == 0:
-        own, opp, p_own, p_opp = b0, b1, p0, p1
-    else:
-        own, opp, p_own, p_opp = b1, b0, p1, p0
-    side = turn
+    line_masks, donuts, single = game  # once: each read of an array field costs a reference count
     plies = 0
     while True:
-        moves = legal_mask(own, opp, last, line_masks)
+        moves = legal_mask(pos.own, pos.opp, pos.last, line_masks)
         rng, k = rng_below(rng, popcount(moves))
         sq = nth_bit(moves, k)
-        f = flips(own, opp, sq, single)
-        own |= (_ONE << np.uint64(sq)) | f
-        opp &= ~f
-        p_own += 1
-        last = sq
+        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
         plies += 1
-        if has_five(own):
-            return side, REASON_FIVE, plies, rng
-        if (own | opp) == _FULL or (p_own >= n and p_opp >= n):
-            if side == 0:
-                winner, reason = final_result(own, opp, p_own, p_opp, n)
-            else:
-                winner, reason = final_result(opp, own, p_opp, p_own, n)
-            return winner, reason, plies, rng
-        if p_opp < n:  # the opponent moves next; otherwise their pool is empty and we go again
-            own, opp = opp, own
-            p_own, p_opp = p_opp, p_own
-            side = 1 - side
+        if has_five(after.own):
+            return colour, REASON_FIVE, plies, rng
+        if is_over_after(after, donuts):
+            winner, reason = end_result(after, donuts)
+            return winner_colour(winner, colour), reason, plies, rng
+        pos, passed = next_position(after, donuts)
+        if passed:
+            colour = 1 - colour
 
 
 @njit(cache=True)
-def _play_chunk(line_masks, b0, b1, turn, last, p0, p1, n, single, n_games, seed, chunk, totals):
+def _play_chunk(game, pos, colour, n_games, seed, chunk, totals):
     rng = rng_seed(seed, np.uint64(chunk))
     for _ in range(n_games):
-        winner, reason, plies, rng = playout(line_masks, b0, b1, turn, last, p0, p1, n, single, rng)
+        winner, reason, plies, rng = playout(game, pos, colour, rng)
         if winner == DRAW:
             totals[DRAWS] += 1
         else:
@@ -82,22 +69,23 @@ def _play_chunk(line_masks, b0, b1, turn, last, p0, p1, n, single, n_games, seed
 
 
 @njit(cache=True)
-def random_playouts(line_masks, b0, b1, turn, last, p0, p1, n, single, n_games, seed):
-    """Totals (``int64[NUM_TOTALS]``) of ``n_games`` random games from one position, one thread."""
+def random_playouts(game, pos, colour, n_games, seed):
+    """Totals (``int64[NUM_TOTALS]``) of ``n_games`` random games from one position
+    (``colour`` to move), one thread."""
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     n_chunks = (n_games + CHUNK - 1) // CHUNK
     for c in range(n_chunks):
         games = min(CHUNK, n_games - c * CHUNK)
-        _play_chunk(line_masks, b0, b1, turn, last, p0, p1, n, single, games, seed, c, totals)
+        _play_chunk(game, pos, colour, games, seed, c, totals)
     return totals
 
 
 @njit(cache=True, parallel=True)
-def random_playouts_parallel(line_masks, b0, b1, turn, last, p0, p1, n, single, n_games, seed):
+def random_playouts_parallel(game, pos, colour, n_games, seed):
     """Same games and totals as :func:`random_playouts`, chunks spread over all threads."""
     n_chunks = (n_games + CHUNK - 1) // CHUNK
     per_chunk = np.zeros((n_chunks, NUM_TOTALS), dtype=np.int64)  # (chunk, total)
     for c in prange(n_chunks):
         games = min(CHUNK, n_games - c * CHUNK)
-        _play_chunk(line_masks, b0, b1, turn, last, p0, p1, n, single, games, seed, c, per_chunk[c])
+        _play_chunk(game, pos, colour, games, seed, c, per_chunk[c])
     return per_chunk.sum(axis=0)

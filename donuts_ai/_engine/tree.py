@@ -11,24 +11,35 @@ import numpy as np
 from numba import njit
 
 from .bits import ctz, popcount
-from .core import legal_mask, play
+from .core import flips, has_five, legal_mask
+from .position import as_position, is_over_after, next_position, place
 
 _ONE = np.uint64(1)
 
 
 @njit(cache=True)
-def perft(line_masks, b0, b1, turn, last, p0, p1, n, single, depth):
-    """Leaf count below a position that is not over (``depth`` >= 1)."""
-    moves = legal_mask(b0, b1, last, line_masks)
+def perft(game, pos, depth):
+    """Leaf count below a position (:class:`.position.Position`) that is not over (``depth`` >= 1)."""
+    # The recursion gets exactly one set of argument types: with the on-disk cache, a
+    # recursive kernel compiled in two specializations segfaults (numba #6061/#6713).
+    # The recursion takes the game's fields apart: Numba counts references to an array
+    # read from a tuple, once per read and per call, and perft does little else per node.
+    return _perft(game.line_masks, game.donuts, game.single, as_position(pos), np.int64(depth))
+
+
+@njit(cache=True)
+def _perft(line_masks, donuts, single, pos, depth):
+    moves = legal_mask(pos.own, pos.opp, pos.last, line_masks)
     if depth == 1:
         return popcount(moves)
     total = 0
     while moves:
         sq = ctz(moves)
         moves &= moves - _ONE
-        c0, c1, nt, q0, q1, _, _, _ = play(b0, b1, turn, p0, p1, sq, n, single)
-        if nt < 0:
+        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
+        if has_five(after.own) or is_over_after(after, donuts):
             total += 1  # the game ended: a leaf above the horizon
         else:
-            total += perft(line_masks, c0, c1, nt, sq, q0, q1, n, single, depth - 1)
+            child, _ = next_position(after, donuts)
+            total += _perft(line_masks, donuts, single, child, depth - 1)
     return total

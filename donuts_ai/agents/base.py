@@ -1,175 +1,25 @@
-"""The agent protocol: the one interface between players and the tournament harness."""
+"""Compatibility: the agent protocol lives in :mod:`donuts_ai.search.base`."""
 
-from __future__ import annotations
+from ..search.base import (
+    Agent,
+    budget,
+    check_time_limit,
+    now,
+    positive_int,
+    tactical_choice,
+    touch,
+    warm_up,
+)
+from ..squares import squares_of as legal_squares_of
 
-import gc
-import random
-import time
-from abc import ABC, abstractmethod
-
-import numpy as np
-
-from ..board import Board
-from ..errors import DonutsError
-
-
-class Agent(ABC):
-    """A player. Subclasses implement :meth:`_select` and may override :meth:`reset`.
-
-    ``select_move(board, time_left=None)`` returns a legal square name for the side to
-    move and never changes ``board``. ``time_left`` is the player's remaining clock in
-    seconds (blitz games), or ``None``; searching agents also take a per-move budget
-    ``time_limit`` at construction. ``reset(seed=None)`` starts a new game: the random
-    stream restarts from ``seed`` (default: the agent's own seed), so the same seed, the
-    same layout and the same opponent moves give the same game. ``name`` identifies the
-    agent in results; ``spec`` is the full parameter string.
-    """
-
-    #: Registry name, e.g. "random" (set by each subclass).
-    kind = "agent"
-
-    def __init__(self, seed: int | None = None, name: str | None = None):
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise DonutsError(f"seed must be an int or None, got {seed!r}")
-        self.seed = seed
-        self.name = name or self.kind
-        self.rng = random.Random(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        """Prepare for a new game; reseed from ``seed`` or, if None, the agent's seed."""
-        self.rng = random.Random(self.seed if seed is None else seed)
-
-    def select_move(self, board: Board, time_left: float | None = None) -> str:
-        """A legal move (square name) for the side to move of ``board``."""
-        if not isinstance(board, Board):
-            raise TypeError(f"select_move needs a Board, got {type(board).__name__}")
-        if board.is_game_over():
-            raise DonutsError("select_move: the game is over")
-        return self._select(board, time_left)
-
-    @abstractmethod
-    def _select(self, board: Board, time_left: float | None) -> str: ...
-
-    def params(self) -> dict:
-        """Constructor parameters (for ``spec`` and result files)."""
-        return {} if self.seed is None else {"seed": self.seed}
-
-    @property
-    def spec(self) -> str:
-        """``kind:key=value,...``: enough to rebuild the agent."""
-        params = ",".join(f"{k}={v}" for k, v in self.params().items())
-        return f"{self.kind}:{params}" if params else self.kind
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
-        return f"{type(self).__name__}({args})"
-
-
-def budget(time_limit: float | None, time_left: float | None) -> float | None:
-    """Seconds to spend on this move: the per-move limit, capped by a share of the clock
-    (a twentieth of it, so a blitz game cannot be lost on time by one long think)."""
-    if time_left is None:
-        return time_limit
-    share = max(0.0, time_left) / 20
-    return share if time_limit is None else min(time_limit, share)
-
-
-def check_time_limit(time_limit: float | None) -> float | None:
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
-        raise DonutsError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    return float(time_limit)
-
-
-def now() -> float:
-    return time.perf_counter()
-
-
-#: Bytes of a memory page: :func:`touch` writes one item per page.
-PAGE_BYTES = 4096
-
-
-def touch(*arrays: np.ndarray) -> None:
-    """Write every memory page of each (C-contiguous) array, keeping its contents.
-
-    ``np.zeros`` only reserves memory; each page is mapped on its first write, which
-    costs the first search that writes it (about 10 ms for a 24 MB table). Agents call
-    this when they are built, so that no move pays it."""
-    for a in arrays:
-        flat = a.reshape(-1)
-        step = max(1, PAGE_BYTES // flat.itemsize)
-        flat[::step] = flat[::step]
-
-
-def legal_squares_of(mask: int) -> list[int]:
-    """The squares of a bitboard, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def tactical_choice(board: Board) -> tuple[int | None, int]:
-    """The always-completed tactical pass (:func:`donuts_ai._engine.search.tactics`) that
-    every searching agent runs before its timed search, whatever its budget.
-
-    Returns ``(forced, allowed)``: ``forced`` is the square to play without searching —
-    the lowest move that wins at once, else the only legal move that does not lose at
-    once — or ``None``; ``allowed`` is the bitboard of moves the search may choose from:
-    those that do not lose at once (every legal move when all of them do)."""
-    from .._engine import search as S
-
-    b0, b1, turn, last, p0, p1 = board.kernel_state()
-    own, opp, p_own, p_opp = (b0, b1, p0, p1) if turn == 0 else (b1, b0, p1, p0)
-    rules = board.rules
-    wins, losing = S.tactics(board.layout.line_masks, own, opp, last, p_own, p_opp, rules.donuts, rules.single)
-    wins, losing, legal = int(wins), int(losing), board.legal_mask()
-    if wins:
-        low = wins & -wins
-        return low.bit_length() - 1, low
-    allowed = (legal & ~losing) or legal
-    if allowed & (allowed - 1) == 0:  # a single move
-        return allowed.bit_length() - 1, allowed
-    return None, allowed
-
-
-_warmed: set[str] = set()
-
-
-def warm_up(what: str) -> None:
-    """Compile (or load from the on-disk cache) the kernels an agent uses, once per
-    process, so the first timed move is not spent compiling or loading them; then
-    collect the garbage that leaves (after a compilation, a full collection takes
-    about 0.1 s: it must not fall in a move)."""
-    if what in _warmed:
-        return
-    from ..layout import Layout
-
-    board = Board(Layout.standard())
-    for move in ("a1", "a2", "b2"):
-        board.push(move if board.is_legal(move) else board.legal_moves()[0])
-    tactical_choice(board)
-    b0, b1, turn, last, p0, p1 = board.kernel_state()
-    own, opp, p_own, p_opp = (b0, b1, p0, p1) if turn == 0 else (b1, b0, p1, p0)
-    lm = board.layout.line_masks
-    if what == "search":
-        from .._engine import search as S
-
-        S.search_moves(lm, own, opp, last, p_own, p_opp, 15, False, 2, S.new_table(10), S.new_context(), 1000, -1)
-        S.search_root(lm, own, opp, last, p_own, p_opp, 15, False, 2, -1, 1, S.new_table(10), S.new_context(), 1000)
-    elif what in ("mcts", "mcts-parallel"):
-        from .._engine import mcts as M
-
-        forest = M.new_forest(2, 256)
-        for t in range(2):
-            M.reset_tree(forest, t, 1 - turn, 1)
-        M.run_tree(forest, 0, lm, b0, b1, turn, last, p0, p1, 15, False, 8, 1.0)
-        if what == "mcts-parallel":
-            M.run_forest(forest, lm, b0, b1, turn, last, p0, p1, 15, False, 8, 1.0)
-        M.root_stats(forest, 0)
-        M.descend(forest, 0, np.zeros(0, dtype=np.int64))
-    gc.collect()
-    _warmed.add(what)
+__all__ = [
+    "Agent",
+    "budget",
+    "check_time_limit",
+    "legal_squares_of",
+    "now",
+    "positive_int",
+    "tactical_choice",
+    "touch",
+    "warm_up",
+]

@@ -4,22 +4,32 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _engine as E
-from .._engine.search import can_win_now
+from .._engine.core import DRAW, can_win_now, flips, has_five
+from .._engine.position import (
+    end_result,
+    game_of,
+    is_over_after,
+    legal_moves,
+    opponent_moves_next,
+    place,
+    position_of,
+    swap,
+    typed_position,
+)
 from ..board import Board
-from ..squares import DIRECTION_VECTORS, SIZE, SQUARE_NAMES
-from .base import Agent
+from ..search.base import Agent
+from ..squares import DIRECTION_VECTORS, SIZE, SQUARE_NAMES, square, square_file, square_rank
 
 
 def run_length(bb: int, sq: int) -> int:
     """Longest straight run of ``bb`` through ``sq`` (any of the 4 axes)."""
     best = 0
-    x0, y0 = sq % SIZE, sq // SIZE
+    x0, y0 = square_file(sq), square_rank(sq)
     for dx, dy in DIRECTION_VECTORS:
         length = 1
         for sign in (1, -1):
             x, y = x0 + sign * dx, y0 + sign * dy
-            while 0 <= x < SIZE and 0 <= y < SIZE and bb >> (y * SIZE + x) & 1:
+            while 0 <= x < SIZE and 0 <= y < SIZE and bb >> square(x, y) & 1:
                 length += 1
                 x, y = x + sign * dx, y + sign * dy
         best = max(best, length)
@@ -35,23 +45,25 @@ class GreedyAgent(Agent):
     kind = "greedy"
 
     def _select(self, board: Board, time_left: float | None) -> str:
-        b0, b1, turn, last, p0, p1 = board.kernel_state()
-        rules = board.rules
-        lm = board.layout.line_masks
+        game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
         best_key, best_sq = None, None
         for sq in board.legal_squares():
-            c0, c1, nxt, _, _, flipped, winner, _ = E.play(b0, b1, turn, p0, p1, sq, rules.donuts, rules.single)
-            own, opp = (int(c0), int(c1)) if turn == 0 else (int(c1), int(c0))
-            if winner == turn:
+            flipped = int(flips(pos.own, pos.opp, sq, game.single))
+            after = typed_position(place(pos, sq, np.uint64(flipped)))
+            own = int(after.own)
+            if has_five(after.own):
                 return SQUARE_NAMES[sq]
-            if winner != E.ONGOING:
-                safe = 1 if winner == E.DRAW else -1  # a draw beats a loss, not a game going on
-            elif nxt == turn:
+            if is_over_after(after, game.donuts):
+                winner, _ = end_result(after, game.donuts)
+                if winner == 0:
+                    return SQUARE_NAMES[sq]
+                safe = 1 if winner == DRAW else -1  # a draw beats a loss, not a game going on
+            elif not opponent_moves_next(after, game.donuts):
                 safe = 1
             else:
-                replies = E.legal_mask(np.uint64(own), np.uint64(opp), sq, lm)
-                safe = 0 if can_win_now(np.uint64(opp), np.uint64(own), np.uint64(replies), rules.single) else 2
-            key = (safe, int(flipped).bit_count(), run_length(own, sq), self.rng.random())
+                replies = np.uint64(legal_moves(game, swap(after)))
+                safe = 0 if can_win_now(after.opp, after.own, replies, game.single) else 2
+            key = (safe, flipped.bit_count(), run_length(own, sq), self.rng.random())
             if best_key is None or key > best_key:
                 best_key, best_sq = key, sq
         return SQUARE_NAMES[best_sq]

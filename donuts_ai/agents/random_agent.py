@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..board import Board
-from .base import Agent
+from ..search.base import Agent
 
 
 class RandomAgent(Agent):

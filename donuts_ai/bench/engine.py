@@ -23,12 +23,15 @@ import tempfile
 import time
 
 from .. import reference as ref
-from .._engine import search as S
-from ..agents import MCTSAgent
+from .._engine.position import game_of, position_of
 from ..analysis import perft, random_playouts
 from ..board import Board
 from ..layout import Layout
-from ..solver import Solver
+from ..search.alphabeta import Solver
+from ..search.alphabeta._negamax import search_moves
+from ..search.alphabeta._table import new_table
+from ..search.alphabeta._workspace import new_workspace
+from ..search.mcts import MCTSAgent
 
 GAME_SNIPPET = (
     "import random; from donuts_ai import Board; b=Board(); r=random.Random(1)\n"
@@ -101,15 +104,13 @@ def alphabeta_speed(depth: int, repeats: int) -> dict:
 
     # One table per position, allocated and touched before the clock starts (allocating
     # and faulting in 24 MB is not search), and cleared between repeats.
-    tables = [S.new_table(20) for _ in positions]
+    tables = [new_table(20) for _ in positions]
 
     def work():
         nodes = 0
         for board, tt in zip(positions, tables, strict=True):
-            b0, b1, turn, last, p0, p1 = board.kernel_state()
-            own, opp, po, pp = (b0, b1, p0, p1) if turn == 0 else (b1, b0, p1, p0)
-            _, _, n, _ = S.search_moves(board.layout.line_masks, own, opp, last, po, pp, 15, False, depth,
-                                        tt, S.new_context(), 1 << 62, -1)
+            game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
+            _, _, n, _ = search_moves(game, pos, depth, tt, new_workspace(), 1 << 62, -1)
             nodes += int(n)
         return nodes
 
@@ -228,9 +229,14 @@ def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
     parser.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    results = run(args.quick, full_solve=args.full_solve)
-    print(report(results))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(results, fh, indent=1)
+    return print_and_save(run(args.quick, full_solve=args.full_solve), report, args.json)
+
+
+def print_and_save(results: dict, report_of, json_path: str | None) -> int:
+    """Print a benchmark's report and, when ``json_path`` is given, write its figures there
+    (NumPy numbers as floats); the exit status of a benchmark's ``main``."""
+    print(report_of(results))
+    if json_path:
+        with open(json_path, "w") as fh:
+            json.dump(results, fh, indent=1, default=float)
     return 0

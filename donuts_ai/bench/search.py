@@ -9,16 +9,16 @@ Speeds are on one core, after a warm-up call (compilation excluded).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
 import time
 
 from .. import Board, Layout
+from .._engine.position import game_of, position_of
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
-from ..solver import Solver
-from .engine import alphabeta_speed, machine, mcts_speed
+from ..search.alphabeta import Solver
+from .engine import alphabeta_speed, machine, mcts_speed, print_and_save
 from .naive_search import naive_value
 
 NAIVE_CAP_NODES = 400_000_000  # about a minute of the naive search
@@ -43,9 +43,9 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
             sol = Solver().solve(board)
             row |= {"distance": sol.distance, "fastest_move": sol.best_move, "full_s": time.perf_counter() - t, "full_nodes": sol.nodes}
         if naive:
-            b0, b1, _, last, p0, p1 = board.kernel_state()
             t = time.perf_counter()
-            v, nodes, finished = naive_value(board.layout.line_masks, b0, b1, last, p0, p1, 15, False, NAIVE_CAP_NODES)
+            v, nodes, finished = naive_value(game_of(board.layout, board.rules), position_of(*board.kernel_state()),
+                                             NAIVE_CAP_NODES)
             row |= {"naive_s": time.perf_counter() - t, "naive_nodes": int(nodes), "naive_finished": bool(finished)}
             if finished:
                 assert {1: "win", 0: "draw", -1: "loss"}[int(v)] == row["value"]
@@ -186,11 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
     results = run(args.quick, not args.skip_naive, not args.skip_full)
-    print(report(results))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(results, fh, indent=1, default=float)
-    return 0
+    return print_and_save(results, report, args.json)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ that does not lose at once), nor moves whose search proved the game's value
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -25,7 +24,7 @@ import time
 
 from .. import Board, Layout
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
-from .engine import machine
+from .engine import machine, print_and_save
 
 #: Random plies before the agents take over: every game a different middle game.
 OPENING_PLIES = 2
@@ -128,11 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
     results = run(4 if args.quick else 16, args.time_limit, args.from_ply)
-    print(report(results))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(results, fh, indent=1, default=float)
-    return 0
+    return print_and_save(results, report, args.json)
 
 
 if __name__ == "__main__":

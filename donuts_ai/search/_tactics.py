@@ -1,0 +1,74 @@
+"""The tactical pass every searching agent runs before its timed search: the moves that
+win at once and the moves after which the opponent wins at once, without a node limit,
+so that an agent whose clock stops its search early still takes a five and blocks the
+only one."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .._engine.bits import ctz
+from .._engine.core import DRAW, can_win_now, has_five
+from .._engine.position import (
+    end_result,
+    is_over_after,
+    legal_moves,
+    make_move,
+    opponent_moves_next,
+    placement_ends_game,
+    swap,
+)
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@njit(cache=True)
+def _wins_at_once(game, pos):
+    """True when the side to move, in a position that is not over, has a placement that
+    wins at once: a five, or a placement that ends the game (board full, pools empty) won."""
+    moves = legal_moves(game, pos)
+    if can_win_now(pos.own, pos.opp, moves, game.single):
+        return True
+    if not placement_ends_game(pos, game.donuts):
+        return False
+    m = moves
+    while m != _ZERO:
+        sq = ctz(m)
+        m &= m - _ONE
+        after = make_move(game, pos, sq)
+        if is_over_after(after, game.donuts) and end_result(after, game.donuts)[0] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def tactics(game, pos):
+    """The two plies no agent may get wrong, for the side to move in a position that is not
+    over. Not node-limited: at most 36 placements, each with at most 36 replies.
+
+    Returns ``(wins, losing)``, bitboards of legal moves. ``wins``: the move wins at once
+    (a five, or it ends the game won). ``losing``: it ends the game lost, or the opponent
+    moves next and has a placement that wins at once. Moves in neither draw at once or
+    have their outcome further ahead. (When the opponent's pool is empty, the side to move
+    moves again: no such move loses at once.)"""
+    wins = _ZERO
+    losing = _ZERO
+    m = legal_moves(game, pos)
+    while m != _ZERO:
+        sq = ctz(m)
+        m &= m - _ONE
+        bit = _ONE << np.uint64(sq)
+        after = make_move(game, pos, sq)
+        if has_five(after.own):
+            wins |= bit
+        elif is_over_after(after, game.donuts):
+            winner, _ = end_result(after, game.donuts)
+            if winner == 0:
+                wins |= bit
+            elif winner != DRAW:
+                losing |= bit
+        elif opponent_moves_next(after, game.donuts) and _wins_at_once(game, swap(after)):
+            losing |= bit
+    return wins, losing

@@ -1,0 +1,86 @@
+"""Move ordering: which open move the search tries first (cut-offs come sooner the
+better the order; the order never changes a value).
+
+Each open move gets an integer key, highest first: the table's best move, then this
+ply's killer moves (moves that refuted a sibling), then by history (cut-offs this move
+caused anywhere, deeper ones weighted more) minus a penalty per opponent reply (a
+narrow reply line is refuted or proved fast).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+#: Key bonus of the table's best move: above any killer and history key, so it goes first.
+TABLE_MOVE_BONUS = 1 << 40
+#: Key bonus of a killer move: above any history key, below the table move.
+KILLER_BONUS = 1 << 30
+#: Key penalty per legal reply the move leaves the opponent (at most 36 replies).
+REPLY_PENALTY = 64
+#: History weighs a cut-off by the square of the depth left, the usual history
+#: heuristic; from this depth on the weight stays ``HISTORY_MAX_DEPTH ** 2``, since the
+#: solver searches with a nominal depth of 100 (``EXACT_DEPTH``) that says nothing
+#: about the real depth left.
+HISTORY_MAX_DEPTH = 40
+
+
+@njit(cache=True)
+def history_bonus(depth):
+    """What a cut-off at ``depth`` adds to its move's history."""
+    if depth < HISTORY_MAX_DEPTH:
+        return depth * depth
+    return HISTORY_MAX_DEPTH * HISTORY_MAX_DEPTH
+
+
+@njit(cache=True)
+def order_key(ws, ply, sq, table_move, replies):
+    """Ordering key of open move ``sq`` at ``ply`` after which the opponent has ``replies``
+    legal moves."""
+    key = ws.history[sq] - REPLY_PENALTY * replies
+    if sq == table_move:
+        key += TABLE_MOVE_BONUS
+    elif sq == ws.killers[ply, 0] or sq == ws.killers[ply, 1]:
+        key += KILLER_BONUS
+    return key
+
+
+@njit(cache=True)
+def order_key_moving_again(ws, sq, table_move):
+    """Ordering key of open move ``sq`` when the opponent's pool is empty and the same side
+    moves again (no replies to count, and killers are for the opponent's refutations)."""
+    if sq == table_move:
+        return TABLE_MOVE_BONUS
+    return ws.history[sq]
+
+
+@njit(cache=True)
+def add_open_move(ws, ply, n_open, sq, key):
+    """Append open move ``sq`` with ``key`` to this ply's list; returns the new count."""
+    ws.moves[ply, n_open] = sq
+    ws.keys[ply, n_open] = key
+    return n_open + 1
+
+
+@njit(cache=True)
+def sort_open_moves(ws, ply, n_open):
+    """Sort this ply's open moves by key, highest first (a stable insertion sort: at most 36)."""
+    moves, keys = ws.moves, ws.keys
+    for i in range(1, n_open):
+        key = keys[ply, i]
+        sq = moves[ply, i]
+        j = i - 1
+        while j >= 0 and keys[ply, j] < key:
+            keys[ply, j + 1] = keys[ply, j]
+            moves[ply, j + 1] = moves[ply, j]
+            j -= 1
+        keys[ply, j + 1] = key
+        moves[ply, j + 1] = sq
+
+
+@njit(cache=True)
+def remember_cutoff(ws, ply, sq, depth):
+    """``sq`` refuted the node at ``ply``: make it this ply's first killer and add to its history."""
+    if ws.killers[ply, 0] != sq:
+        ws.killers[ply, 1] = ws.killers[ply, 0]
+        ws.killers[ply, 0] = sq
+    ws.history[sq] += history_bonus(depth)

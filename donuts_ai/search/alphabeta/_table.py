@@ -1,0 +1,173 @@
+"""The transposition table: exact position keys, bounds packed in one word, always replace.
+
+The table is one ``uint64[size, ENTRY_WORDS]`` array, an entry per index (24 bytes: an
+entry often straddles two 64-byte cache lines), always replaced, bounds merged when the
+same position is stored again at the same depth. Its columns:
+
+- ``KEY_A`` = ``own | (last + 1) << 36 | placed_own << 43``: the side to move's
+  donuts (36 bits), the last square plus one (0..36, 6 bits), its placed donuts (6 bits);
+- ``KEY_B`` = ``opp | placed_opp << 36``;
+- ``DATA``: the lower bound, the upper bound, the best move and the depth (:func:`pack`).
+
+The two keys hold the whole position, so a probe has no false hits. A table serves
+one layout and one set of rules: the callers clear it when those change.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..._engine.tables import NUM_SQUARES
+from ._scores import INF, shift_mate
+
+KEY_A, KEY_B, DATA = 0, 1, 2
+ENTRY_WORDS = 3
+#: Bytes of one entry.
+ENTRY_BYTES = ENTRY_WORDS * 8
+#: Stored depth of a value that holds at any depth (a five now, or every move's value
+#: exact): above every search depth (:data:`~._scores.EXACT_DEPTH` is 100), and the
+#: depth field (8 bits holding depth + 1) holds it. Deeper searches are stored as this.
+ANY_DEPTH = 127
+
+_LAST_SHIFT = np.uint64(NUM_SQUARES)  # KEY_A: last + 1 above the 36 square bits
+_PLACED_OWN_SHIFT = np.uint64(43)  # KEY_A: placed_own above last + 1 (6 bits, 36..41; bit 42 unused)
+_PLACED_OPP_SHIFT = np.uint64(NUM_SQUARES)  # KEY_B: placed_opp above the 36 square bits
+_HASH_MULT_A = np.uint64(0x9E3779B97F4A7C15)  # odd 64-bit constants (golden ratio, xxHash)
+_HASH_MULT_B = np.uint64(0xC2B2AE3D27D4EB4F)
+_HASH_FOLD = np.uint64(29)  # fold the well-mixed high bits into the low bits the mask keeps
+
+# DATA word: lower + SCORE_BIAS (16 bits) | upper + SCORE_BIAS (16) | move + 1 (8) | depth + 1 (8).
+_SCORE_BIAS = 1 << 15  # scores lie in [-INF, INF], INF < 2**15: biased they fit 16 unsigned bits
+_LOWER_SHIFT = np.uint64(0)
+_UPPER_SHIFT = np.uint64(16)
+_MOVE_SHIFT = np.uint64(32)
+_DEPTH_SHIFT = np.uint64(40)
+_MASK16 = np.uint64(0xFFFF)
+_MASK8 = np.uint64(0xFF)
+
+
+def new_table(bits: int) -> np.ndarray:
+    """A transposition table of ``2**bits`` entries (``ENTRY_BYTES`` bytes each)."""
+    return np.zeros((1 << bits, ENTRY_WORDS), dtype=np.uint64)
+
+
+@njit(cache=True)
+def position_keys(pos):
+    """``(key_a, key_b)``: the whole position, packed in two words."""
+    key_a = pos.own | (np.uint64(pos.last + 1) << _LAST_SHIFT) | (np.uint64(pos.placed_own) << _PLACED_OWN_SHIFT)
+    key_b = pos.opp | (np.uint64(pos.placed_opp) << _PLACED_OPP_SHIFT)
+    return key_a, key_b
+
+
+@njit(cache=True)
+def entry_index(tt, key_a, key_b):
+    """The table row of a position's keys (the table size is a power of two)."""
+    h = key_a * _HASH_MULT_A ^ key_b * _HASH_MULT_B
+    return np.int64((h ^ (h >> _HASH_FOLD)) & np.uint64(tt.shape[0] - 1))
+
+
+@njit(cache=True)
+def is_hit(tt, idx, key_a, key_b):
+    return tt[idx, KEY_A] == key_a and tt[idx, KEY_B] == key_b
+
+
+@njit(cache=True)
+def pack(lower, upper, move, depth):
+    """The DATA word of an entry (scores node-relative, ``move`` -1 for none)."""
+    return (
+        (np.uint64(lower + _SCORE_BIAS) << _LOWER_SHIFT)
+        | (np.uint64(upper + _SCORE_BIAS) << _UPPER_SHIFT)
+        | (np.uint64(move + 1) << _MOVE_SHIFT)
+        | (np.uint64(depth + 1) << _DEPTH_SHIFT)
+    )
+
+
+@njit(cache=True)
+def stored_lower(data):
+    return np.int64((data >> _LOWER_SHIFT) & _MASK16) - _SCORE_BIAS
+
+
+@njit(cache=True)
+def stored_upper(data):
+    return np.int64((data >> _UPPER_SHIFT) & _MASK16) - _SCORE_BIAS
+
+
+@njit(cache=True)
+def stored_move(data):
+    return np.int64((data >> _MOVE_SHIFT) & _MASK8) - 1
+
+
+@njit(cache=True)
+def stored_depth(data):
+    return np.int64((data >> _DEPTH_SHIFT) & _MASK8) - 1
+
+
+@njit(cache=True)
+def store(tt, idx, key_a, key_b, lower, upper, move, depth, ply):
+    """Write root-relative bounds ``lower <= score <= upper`` found at ``ply`` by a search
+    of ``depth``; keeps the old best move when ``move`` is -1."""
+    lo = shift_mate(lower, ply)
+    hi = shift_mate(upper, ply)
+    depth = min(depth, ANY_DEPTH)
+    if is_hit(tt, idx, key_a, key_b):
+        old = tt[idx, DATA]
+        if stored_depth(old) == depth:
+            # Same position, same depth: both searches' bounds hold, keep the tighter.
+            lo = max(lo, stored_lower(old))
+            hi = min(hi, stored_upper(old))
+        if move < 0:
+            move = stored_move(old)
+    tt[idx, KEY_A] = key_a
+    tt[idx, KEY_B] = key_b
+    tt[idx, DATA] = pack(lo, hi, move, depth)
+
+
+@njit(cache=True)
+def store_result(tt, idx, key_a, key_b, best, alpha0, beta, move, depth, ply):
+    """Store a fail-soft search result ``best`` of the window (``alpha0``, ``beta``) as the
+    bound it is: an upper bound at or below ``alpha0``, a lower bound at or above
+    ``beta``, else exact."""
+    if best <= alpha0:
+        store(tt, idx, key_a, key_b, -INF, best, move, depth, ply)
+    elif best >= beta:
+        store(tt, idx, key_a, key_b, best, INF, move, depth, ply)
+    else:
+        store(tt, idx, key_a, key_b, best, best, move, depth, ply)
+
+
+@njit(cache=True)
+def probe(tt, idx, key_a, key_b, depth, ply, alpha, beta):
+    """Read a position's entry before searching it with ``depth`` at ``ply``.
+
+    Returns ``(table_move, alpha, beta, cutoff, value)``: the stored best move (-1 for
+    none), the window narrowed by stored bounds deep enough, and ``cutoff`` True when
+    they decide the search (its result is then ``value``)."""
+    if not is_hit(tt, idx, key_a, key_b):
+        return np.int64(-1), alpha, beta, False, np.int64(0)
+    data = tt[idx, DATA]
+    move = stored_move(data)
+    if stored_depth(data) >= depth:
+        lo = shift_mate(stored_lower(data), -ply)
+        hi = shift_mate(stored_upper(data), -ply)
+        if lo >= beta:
+            return move, alpha, beta, True, lo
+        if hi <= alpha:
+            return move, alpha, beta, True, hi
+        if lo == hi:
+            return move, alpha, beta, True, lo
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+    return move, alpha, beta, False, np.int64(0)
+
+
+@njit(cache=True)
+def table_move(tt, pos):
+    """The best move stored for a position, or -1."""
+    key_a, key_b = position_keys(pos)
+    idx = entry_index(tt, key_a, key_b)
+    if is_hit(tt, idx, key_a, key_b):
+        return stored_move(tt[idx, DATA])
+    return -1

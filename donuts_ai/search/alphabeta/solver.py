@@ -1,0 +1,290 @@
+"""The exact solver: game-theoretic values of Donuts positions, with distances.
+
+    >>> from donuts_ai import Board, solve
+    >>> solve(Board()).value          # the first player to move wins the standard layout
+    1
+
+:func:`solve` gives the value for the side to move (+1 win, 0 draw, -1 loss), a best
+move and the distance to the end under best play (the winner wins as fast as
+possible, the loser loses as slowly as possible). :func:`analyze` gives the value of
+every legal move. Both run the Numba negamax of :mod:`._negamax` with a
+transposition table, first with the null window around 0 (who wins), then with null
+windows that narrow the distance.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..._checks import check_int
+from ..._engine.position import Game, Position, game_of, legal_moves, plies_left, position_of, typed_position
+from ...board import Board
+from ...errors import DonutsError, IllegalMoveError
+from ...layout import Layout
+from ...rules import Rules
+from ...squares import SQUARE_NAMES, parse_square, squares_of
+from ._negamax import root_child, search_root
+from ._scores import EXACT_DEPTH, MATE_BOUND
+from ._scores import WIN as WIN_SCORE
+from ._table import new_table, table_move
+from ._workspace import new_workspace
+
+WIN, LOSS, DRAW = 1, -1, 0
+_VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+
+
+def _score(value: int, distance: int | None) -> int:
+    if value == 0 or distance is None:
+        return value
+    return value * (WIN_SCORE - distance)
+
+
+class _Valued:
+    """What :class:`Solution` and :class:`MoveValue` share: a ``value`` and a ``distance``."""
+
+    value: int
+    distance: int | None
+
+    @property
+    def result(self) -> str:
+        """``"win"``, ``"draw"`` or ``"loss"``."""
+        return _VALUE_NAMES[self.value]
+
+    @property
+    def score(self) -> int:
+        """One number ordering outcomes: wins sooner > wins later > draw > losses later > sooner."""
+        return _score(self.value, self.distance)
+
+
+@dataclass(frozen=True)
+class Solution(_Valued):
+    """The solved value of a position for the side to move.
+
+    ``value`` +1 (win), 0 (draw) or -1 (loss); ``best_move`` a square name;
+    ``distance`` plies to the end of the game under best play (``None`` when solved
+    with ``distance=False``); ``nodes`` searched and ``seconds`` taken by this call."""
+
+    value: int
+    distance: int | None
+    best_move: str
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class MoveValue(_Valued):
+    """Value of one legal move for the player making it (see :func:`analyze`)."""
+
+    move: str
+    value: int
+    distance: int
+
+
+def _score_to_value(score: int, remaining: int) -> tuple[int, int]:
+    """(value, distance) of a root-relative score; draws last ``remaining`` plies."""
+    if score > MATE_BOUND:
+        return WIN, WIN_SCORE - score
+    if score < -MATE_BOUND:
+        return LOSS, WIN_SCORE + score
+    return DRAW, remaining
+
+
+def _candidate_scores(pos: Position, n: int, winning: bool) -> list[int]:
+    """Every score a won (``winning``) or lost game could have from ``state``, ascending.
+
+    The players alternate while both have donuts, then the one with donuts left moves
+    on. Own wins come on own placements (a five) or at the last ply; losses on the
+    opponent's placements, or at the last ply, or on our own last placement when it
+    ends the game."""
+    left = [n - pos.placed_own, n - pos.placed_opp]
+    end = int(plies_left(pos, n))
+    mover, scores = 0, []  # 0 = the side to move in ``pos``
+    for ply in range(1, end + 1):
+        left[mover] -= 1
+        if (mover == 0) == winning or ply == end:
+            scores.append(WIN_SCORE - ply if winning else -(WIN_SCORE - ply))
+        if left[1 - mover] > 0:
+            mover = 1 - mover
+    return sorted(scores)
+
+
+class Solver:
+    """An exact solver with its own transposition table (``2**tt_bits`` entries of
+    ``ENTRY_BYTES`` = 24 bytes; the default 2**22 takes 96 MiB). The table is kept between
+    calls on the same layout and rules, and cleared when they change. Not thread-safe:
+    one per thread."""
+
+    def __init__(self, tt_bits: int = 22):
+        self.tt_bits = check_int("tt_bits", tt_bits, 10, 30)
+        self._tt = None
+        self._ws = new_workspace()
+        self._game: tuple[Layout, Rules] | None = None
+        self.nodes = 0
+
+    def _prepare(self, board: Board) -> None:
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a Board, got {type(board).__name__}")
+        if board.is_game_over():
+            raise DonutsError("cannot solve: the game is over")
+        game = (board.layout, board.rules)
+        if self._tt is None or self._game != game:
+            self._tt = new_table(self.tt_bits)
+            self._ws = new_workspace()
+            self._game = game
+
+    def clear(self) -> None:
+        """Forget everything in the transposition table."""
+        self._tt = None
+        self._game = None
+
+    # --- kernel calls on kernel positions (from the side to move) ---------------------
+    def _search(self, game: Game, pos: Position, alpha: int, beta: int, node_limit: int = 1 << 62) -> int | None:
+        """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit."""
+        score, nodes, aborted = search_root(game, pos, EXACT_DEPTH, alpha, beta, self._tt, self._ws, node_limit)
+        self.nodes += int(nodes)
+        return None if aborted else int(score)
+
+    def _wdl_root(self, game: Game, pos: Position) -> tuple[int, int]:
+        """(value, a move keeping it) of a position that is not over."""
+        score = self._search(game, pos, -1, 1)
+        value = (score > 0) - (score < 0)
+        moves = squares_of(int(legal_moves(game, pos)))
+        first = int(table_move(self._tt, pos))
+        moves.sort(key=lambda sq: sq != first)  # the table's move proved the value: try it first
+        for sq in moves:
+            final, child, sign = _child(game, pos, sq)
+            if final is None:
+                child_score = self._search(game, child, -1, 1)
+                v = sign * ((child_score > 0) - (child_score < 0))
+            else:
+                v = (final > 0) - (final < 0)
+            if v == value:
+                return value, sq
+        raise AssertionError("a move must keep the position's value")
+
+    def _exact(self, game: Game, pos: Position, value: int | None = None) -> int:
+        """Exact root-relative score of a position that is not over; ``value`` is its sign
+        when already known."""
+        if value is None:
+            score = self._search(game, pos, -1, 1)
+            value = (score > 0) - (score < 0)
+        else:
+            score = value
+        if value == 0:
+            return 0
+        # Only some distances are possible: the winner's own placements (a five) and the
+        # game's last ply (largest group or majority). Binary-search those with null
+        # windows; each fail-soft result also discards every candidate it passes.
+        candidates = _candidate_scores(pos, game.donuts, winning=value > 0)
+        if value > 0:
+            candidates = [c for c in candidates if c >= score]
+        else:
+            candidates = [c for c in candidates if c <= score]
+        while len(candidates) > 1:
+            v = candidates[len(candidates) // 2]  # test "score >= v"
+            r = self._search(game, pos, v - 1, v)
+            if r >= v:
+                candidates = [c for c in candidates if c >= max(r, v)]
+            else:
+                candidates = [c for c in candidates if c <= r]
+        return candidates[0]
+
+    def _move_score(self, game: Game, pos: Position, sq: int) -> int:
+        """Exact root-relative score, for the mover, of playing ``sq`` from ``pos``."""
+        final, child, sign = _child(game, pos, sq)
+        if final is not None:
+            return final
+        score = sign * self._exact(game, child)
+        # One ply further from this root than from the child's.
+        if score > MATE_BOUND:
+            score -= 1
+        elif score < -MATE_BOUND:
+            score += 1
+        return score
+
+    # --- public ------------------------------------------------------------------------
+    def solve(self, board: Board, distance: bool = True) -> Solution:
+        """Value, best move and distance for the side to move of ``board`` (not over).
+
+        With ``distance=False`` only the value is proved, and ``best_move`` is a move
+        that keeps it (not necessarily the fastest win); ``distance`` is then ``None``.
+        Raises :class:`~donuts_ai.errors.DonutsError` when the game is over."""
+        self._prepare(board)
+        t, nodes0 = time.perf_counter(), self.nodes
+        game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
+        value, move = self._wdl_root(game, pos)
+        if not distance:
+            return Solution(value, None, SQUARE_NAMES[move], self.nodes - nodes0, time.perf_counter() - t)
+        target = self._exact(game, pos, value)
+        candidates = board.legal_squares()
+        first = int(table_move(self._tt, pos))
+        for sq in (move, first):  # the likeliest fastest moves first
+            if sq in candidates:
+                candidates.remove(sq)
+                candidates.insert(0, sq)
+        best = next(sq for sq in candidates if self._move_score(game, pos, sq) == target)
+        value, dist = _score_to_value(target, int(plies_left(pos, game.donuts)))
+        return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
+
+    def move_value(self, board: Board, move) -> int:
+        """+1, 0 or -1: the game-theoretic value, for the side to move, of playing ``move``
+        (a legal square name or index) — equal to ``solve(board).value`` exactly when
+        the move keeps the value."""
+        self._prepare(board)
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
+        game = game_of(board.layout, board.rules)
+        final, child, sign = _child(game, position_of(*board.kernel_state()), parse_square(move))
+        if final is None:
+            score = self._search(game, child, -1, 1)
+            return sign * ((score > 0) - (score < 0))
+        return (final > 0) - (final < 0)
+
+    def analyze(self, board: Board) -> list[MoveValue]:
+        """The exact value and distance of every legal move for the side to move, best
+        first (ties in square order)."""
+        self._prepare(board)
+        game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
+        out = []
+        for sq in board.legal_squares():
+            score = self._move_score(game, pos, sq)
+            after = board.copy(stack=False)
+            after.push(sq)
+            left = 0 if after.is_game_over() else int(plies_left(position_of(*after.kernel_state()), game.donuts))
+            value, dist = _score_to_value(score, 1 + left)
+            out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
+        out.sort(key=lambda mv: -mv.score)
+        return out
+
+
+def _child(game: Game, pos: Position, sq: int) -> tuple[int | None, Position | None, int]:
+    """After ``sq``: (its final score when it ends the game, else None; the next position;
+    the sign of that position's scores for us: -1 when the opponent moves in it)."""
+    ended, score, child, passed = root_child(game, pos, sq)
+    if ended:
+        return int(score), None, 0
+    return None, typed_position(child), -1 if passed else 1
+
+
+_default: Solver | None = None
+
+
+def _default_solver() -> Solver:
+    global _default
+    if _default is None:
+        _default = Solver()
+    return _default
+
+
+def solve(board: Board, distance: bool = True) -> Solution:
+    """Solve ``board`` exactly (see :meth:`Solver.solve`); uses a shared default solver."""
+    return _default_solver().solve(board, distance)
+
+
+def analyze(board: Board) -> list[MoveValue]:
+    """Exact value of every legal move of ``board``, best first (shared default solver)."""
+    return _default_solver().analyze(board)
+
+
+__all__ = ["MoveValue", "Solution", "Solver", "analyze", "solve"]
