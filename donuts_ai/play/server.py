@@ -226,8 +226,8 @@ class Server:
     # --- the API -----------------------------------------------------------------------
     def options(self) -> dict:
         return {"agents": [{"kind": k, "about": v} for k, v in AGENT_KINDS.items()], "min_think": MIN_THINK,
-                "max_think": self.max_think, "default_think": DEFAULT_THINK, "exact_plies": self.engines.analyst.exact_plies,
-                "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
+                "max_think": self.max_think, "default_think": min(DEFAULT_THINK, self.max_think),
+                "exact_plies": self.engines.analyst.exact_plies, "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
 
     def new_game(self, body: dict) -> dict:
         rules = Rules(insertion=str(body.get("insertion", "group")), donuts=_number(body, "donuts", 15, int))
@@ -237,7 +237,7 @@ class Server:
             kind = str(body.get("opponent", "mcts"))
             if kind not in AGENT_KINDS:
                 raise HttpError(400, f"unknown opponent {kind[:40]!r}: expected one of {', '.join(AGENT_KINDS)}")
-        think = self._think(body, DEFAULT_THINK)
+        think = self._think(body, min(DEFAULT_THINK, self.max_think))
         fen = body.get("fen")
         if fen:
             if not isinstance(fen, str) or len(fen) > 200:

@@ -37,10 +37,10 @@ _RESET = "\033[0m"
 _BG_SQUARE = "\033[48;5;223m"   # light wood
 _BG_ALT = "\033[48;5;180m"      # darker wood (checkered, to tell the squares apart)
 _BG_LEGAL = "\033[48;5;114m"    # green: you may play here
-_BG_LAST = "\033[48;5;210m"     # red: the donut placed last
 _FG_LINE = "\033[38;5;94m"
-_FG_CHOC = "\033[1;38;5;52m"
-_FG_VAN = "\033[1;38;5;231m"
+#: A donut is a square in its colour with a hole; the one placed last has red brackets.
+_DONUT = {0: ("\033[48;5;95m", "\033[38;5;223m"), 1: ("\033[48;5;230m", "\033[38;5;137m")}
+_FG_LAST = "\033[1;38;5;196m"
 _FG_DIM = "\033[2m"
 
 
@@ -76,19 +76,21 @@ def draw(board: Board, ansi: bool = False, show_legal: bool = True) -> str:
                 else:
                     cells.append(f" {symbol} ")
                 continue
-            bg = _BG_LAST if sq == last else _BG_LEGAL if legal >> sq & 1 else _BG_SQUARE if (rank + f) % 2 else _BG_ALT
             if color is not None:
-                fg = _FG_CHOC if color == 0 else _FG_VAN
-                cells.append(f"{bg}{fg} ● {_RESET}")
-            else:
-                cells.append(f"{bg}{_FG_LINE} {symbol} {_RESET}")
+                bg, hole = _DONUT[color]
+                cells.append(f"{bg}{_FG_LAST}({hole}●{_FG_LAST}){_RESET}" if sq == last else f"{bg}{hole} ● {_RESET}")
+                continue
+            bg = _BG_LEGAL if legal >> sq & 1 else _BG_SQUARE if (rank + f) % 2 else _BG_ALT
+            cells.append(f"{bg}{_FG_LINE} {symbol} {_RESET}")
         rows.append(f" {rank + 1}  " + ("" if ansi else " ").join(cells) + f"  {rank + 1}")
     rows.append(header)
     if ansi:
-        rows.append(f"{_FG_DIM}     {_FG_CHOC}●{_RESET}{_FG_DIM} chocolate  {_RESET}{_BG_ALT}{_FG_VAN}●{_RESET}{_FG_DIM} vanilla  "
-                    f"{_RESET}{_BG_LEGAL}   {_RESET}{_FG_DIM} legal  {_RESET}{_BG_LAST}   {_RESET}{_FG_DIM} last placed{_RESET}")
+        (c_bg, c_hole), (v_bg, v_hole) = _DONUT[0], _DONUT[1]
+        legal_key = f"{_BG_LEGAL}   {_RESET} legal  " if show_legal else ""
+        rows.append(f"     {c_bg}{c_hole} ● {_RESET} chocolate  {v_bg}{v_hole} ● {_RESET} vanilla  {legal_key}"
+                    f"{_FG_LAST}(●){_RESET} last placed")
     else:
-        rows.append("     c chocolate  v vanilla  (C) last placed  [/] legal square, showing its line")
+        rows.append("     c chocolate  v vanilla  (C) last placed" + ("  [/] legal square, showing its line" if show_legal else ""))
     return "\n".join(rows)
 
 

@@ -120,12 +120,16 @@ function render() {
     const by = document.createElement("span");
     by.className = "by";
     by.textContent = ` ${p.by}`;
-    li.append(chip, ` ${p.square}${p.flips.length ? " ×" + p.flips.join(",") : ""}`, by);
+    const flips = document.createElement("span");
+    flips.className = "flips";
+    flips.textContent = p.flips.length ? ` ×${p.flips.join(" ")}` : "";
+    flips.title = p.flips.length ? `flipped ${p.flips.join(", ")}` : "";
+    li.append(chip, ` ${p.square}`, flips, by);
     moves.appendChild(li);
   }
   moves.scrollTop = moves.scrollHeight;
   const rules = s.rules.insertion === "group" && s.rules.donuts === 15 ? "official rules" : `${s.rules.insertion} insertion, ${s.rules.donuts} donuts`;
-  $("game-info").textContent = `Layout ${s.layout.label}, ${rules}. ` + (s.you === "both" ? "You play both sides." : `You play ${s.you} against ${s.opponent}.`) + (s.info ? ` ${cap(s.info)}.` : "");
+  $("game-info").textContent = `Layout ${s.layout.label}, ${rules}. ` + (s.you === "both" ? "You play both sides." : `You play ${s.you} against ${s.opponent}.`) + (s.info ? ` Last: ${s.info}.` : "");
   $("fen").textContent = s.fen;
   $("record").href = `/api/record?game=${encodeURIComponent(s.game)}`;
   $("undo").disabled = busy || !s.can_undo;
