@@ -181,6 +181,15 @@ def test_games_are_separate_and_bounded(api):
     assert api("/api/state", {"game": b["game"]})[0] == 404
 
 
+def test_serve_refuses_bad_options_in_one_line():
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for args, words in ((["--port", "70000"], "--port must be in"), (["--max-think", "60"], "--max-think must be in"),
+                        (["--max-games", "0"], "--max-games must be in")):
+        proc = subprocess.run([sys.executable, "-m", "donuts_ai", "serve", *args], capture_output=True, text=True, cwd=ROOT,
+                              env=env, timeout=HANG)
+        assert proc.returncode == 2 and words in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+
+
 def test_solver_opponent_is_bounded():
     """The solver plays only near the end; before, alpha-beta under the think time."""
     app = Server(max_think=0.1)

@@ -29,7 +29,10 @@ async function api(path, body) {
   return data;
 }
 
-function say(text) { $("message").textContent = text || ""; }
+function say(text, error = false) {
+  $("message").textContent = text || "";
+  $("message").classList.toggle("error", error);
+}
 
 // --- think time: a log-scale slider --------------------------------------------------------
 function thinkSeconds() {
@@ -193,13 +196,13 @@ async function refreshAnalysis() {
 
 // --- actions --------------------------------------------------------------------------------
 async function run(action) {
-  if (busy) { say("Wait: the opponent is thinking."); return; }
+  if (busy) { say("Wait: the opponent is thinking.", true); return; }
   busy = true;
   document.body.dataset.busy = "1";
   try {
     await action();
   } catch (err) {
-    say(err.message);
+    say(err.message, true);
     if (err.status === 404 && state) sessionStorage.removeItem("donuts-game");
   } finally {
     busy = false;
@@ -218,8 +221,8 @@ async function opponentMoves() {
 
 function clickSquare(name) {
   if (!state) return;
-  if (busy) { say("Wait: the opponent is thinking."); return; }
-  if (state.outcome) { say("The game is over: undo, or start a new game."); flash(name); return; }
+  if (busy) { say("Wait: the opponent is thinking.", true); return; }
+  if (state.outcome) { say("The game is over: undo, or start a new game.", true); flash(name); return; }
   run(async () => {
     try {
       state = await api("/api/move", { game: state.game, square: name });
@@ -317,4 +320,4 @@ async function init() {
   await newGame();
 }
 
-init().catch((err) => say(err.message));
+init().catch((err) => say(err.message, true));
