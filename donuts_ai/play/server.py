@@ -34,11 +34,13 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import math
 import random
 import secrets
 import sys
 import threading
 import time
+import traceback
 from collections import OrderedDict
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -208,10 +210,12 @@ def _layout_for(body: dict) -> tuple[Layout, str]:
 
 def _number(body: dict, key: str, default, kind=float):
     value = body.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and int(value) != value):
-        raise HttpError(400, f"{key} must be {'an integer' if kind is int else 'a number'}, got {value!r}"[:120])
-    if value != value or value in (float("inf"), float("-inf")):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise HttpError(400, f"{key} must be a number, got {value!r}"[:120])
+    if isinstance(value, float) and not math.isfinite(value):
         raise HttpError(400, f"{key} must be a finite number")
+    if kind is int and int(value) != value:
+        raise HttpError(400, f"{key} must be an integer, got {value!r}"[:120])
     return kind(value)
 
 
@@ -453,6 +457,9 @@ class Handler(BaseHTTPRequestHandler):
             self._error(409, str(exc).splitlines()[0])
         except DonutsError as exc:
             self._error(400, str(exc).splitlines()[0])
+        except Exception as exc:  # a bug: say so in one line, keep serving
+            traceback.print_exc()
+            self._error(500, f"internal error: {type(exc).__name__}")
 
     # --- verbs -------------------------------------------------------------------------
     def do_GET(self) -> None:  # noqa: N802 (the base class's name)
