@@ -14,11 +14,9 @@ import sys
 import numpy as np
 import pytest
 
-from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
+from donuts_ai import Board, DonutsError, Layout, Rules
 from donuts_ai.agents import AGENTS, AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, SolverAgent
 from donuts_ai.agents.base import legal_squares_of, tactical_choice, touch
-from donuts_ai.search.alphabeta import agent as alphabeta_module
-from donuts_ai.search.mcts import agent as mcts_module
 from donuts_ai.squares import SQUARE_NAMES
 
 from .helpers import position
@@ -284,16 +282,6 @@ def test_always_legal_and_never_mutates(make):
     assert open_picks > 0  # the sample did include open picks
 
 
-def test_solver_agent_always_legal_and_keeps_the_value():
-    from donuts_ai import Solver, solve
-
-    agent, solver = SolverAgent(), Solver(tt_bits=18)
-    for board in random_positions(12, seed=8, min_plies=10):
-        move = agent.select_move(board)
-        assert move in board.legal_moves()
-        assert solver.move_value(board, move) == solve(board, distance=False).value
-
-
 class FakeClock:
     """Stands in for the agents' clock: every reading advances it by ``step`` seconds, so
     a search's deadline falls after a fixed number of readings on any machine."""
@@ -307,15 +295,11 @@ class FakeClock:
         return self.t
 
 
-@pytest.fixture
-def fake_clock(monkeypatch):
-    def install(step: float) -> FakeClock:
-        clock = FakeClock(step)
-        monkeypatch.setattr(alphabeta_module, "now", clock)
-        monkeypatch.setattr(mcts_module, "now", clock)
-        return clock
-
-    return install
+def install_fake_clock(monkeypatch, module, step: float) -> FakeClock:
+    """Replace ``module``'s clock (an agent module's ``now``) by a :class:`FakeClock`."""
+    clock = FakeClock(step)
+    monkeypatch.setattr(module, "now", clock)
+    return clock
 
 
 def _opening(seed: int = 4) -> Board:
@@ -323,45 +307,6 @@ def _opening(seed: int = 4) -> Board:
     for _ in range(4):
         board.push(board.legal_moves()[0])
     return board
-
-
-def _always_depth(board: Board) -> int:
-    """The depth alpha-beta completes whatever its limits."""
-    return 2 if len(board.legal_moves()) <= alphabeta_module.ALWAYS_DEPTH_2_MOVES else 1
-
-
-@pytest.mark.parametrize("time_left", [None, TINY_CLOCK])
-def test_alphabeta_past_its_deadline_completes_only_the_minimal_search(fake_clock, time_left):
-    fake_clock(10.0)  # the deadline has passed at the first reading after the start
-    agent = AlphaBetaAgent(time_limit=0.1)
-    board = _opening()
-    assert agent.select_move(board, time_left) in board.legal_moves()
-    assert agent.last_info["depth"] == _always_depth(board)
-    assert agent.select_move(position(**BLOCK), time_left) == "f6"
-
-
-def test_alphabeta_searches_until_its_deadline(fake_clock):
-    # A clock advancing 0.1 ms a reading allows a few hundred slices of the 0.05 s budget.
-    fake_clock(1e-4)
-    agent = AlphaBetaAgent(time_limit=0.05)
-    board = _opening()
-    agent.select_move(board)
-    assert agent.last_info["depth"] >= 4
-    # A node budget stops it as well, after the same minimal search.
-    capped = AlphaBetaAgent(time_limit=0.05, nodes=1)
-    capped.select_move(board)
-    assert capped.last_info["depth"] == _always_depth(board)
-
-
-@pytest.mark.parametrize("workers", [1, 2])
-def test_mcts_past_its_deadline_plays_after_one_iteration(fake_clock, workers):
-    fake_clock(10.0)
-    agent = MCTSAgent(time_limit=0.1, seed=1, workers=workers)
-    board = _opening()
-    assert agent.select_move(board) in board.legal_moves()
-    assert agent.last_info["iterations"] == workers  # the one that expands each root
-    assert agent.select_move(position(**BLOCK)) == "f6"
-    assert agent.select_move(position(**WIN_NOW), TINY_CLOCK) == "c2"
 
 
 def test_touch_keeps_contents():
@@ -396,90 +341,6 @@ def test_random_agents_with_other_seeds_differ():
     moves = [RandomAgent(seed=s).select_move(b) for s, b in zip((1, 2), boards, strict=True)]
     more = [RandomAgent(seed=s).select_move(boards[0]) for s in range(3, 12)]
     assert len(set(moves + more)) > 1
-
-
-def test_mcts_reuses_its_tree():
-    agent = MCTSAgent(iterations=5000, seed=3)
-    board = Board(Layout.random_grid(2))
-    board.push(agent.select_move(board))
-    board.push(board.legal_moves()[0])
-    assert agent._reroot(board)  # the reply was in the tree: the root moves down
-    other = Board(Layout.random_grid(3))
-    assert not agent._reroot(other)
-    assert agent.select_move(board) in board.legal_moves()
-
-
-def test_mcts_proves_a_win_and_plays_it():
-    board = position(**WIN_NOW)
-    agent = MCTSAgent(iterations=50, seed=1)
-    assert agent.select_move(board) == "c2"
-
-
-def _small_pool_positions(count: int, seed: int, after_forfeit: bool) -> list[Board]:
-    """Positions of random small-pool games that the side to move wins, though not with
-    every move. With ``after_forfeit`` the last event was a forfeit; else the opponent's
-    pool is empty and the side to move places (at least) twice in a row."""
-    rng = random.Random(seed)
-    solver = Solver(tt_bits=16)
-    out = []
-    while len(out) < count:
-        n = rng.choice([5, 6, 7])
-        board = Board(Layout.random_grid(rng.randrange(10**6)), Rules(donuts=n))
-        stop_at = rng.randrange(4, 2 * n)
-        while not board.is_game_over() and board.ply < stop_at:
-            if rng.random() < 0.25:
-                board.forfeit()
-            else:
-                board.push(rng.choice(board.legal_moves()))
-        if board.is_game_over():
-            continue
-        if after_forfeit:
-            board.forfeit()
-        else:
-            p_me, p_opp = board.placed[board.turn], board.placed[1 - board.turn]
-            if p_opp < n or p_me > n - 2:
-                continue
-        if board.is_game_over() or solve(board, distance=False).value != 1:
-            continue
-        if all(solver.move_value(board, m) == 1 for m in board.legal_moves()):
-            continue
-        out.append(board)
-    return out
-
-
-@pytest.mark.parametrize("after_forfeit", [True, False], ids=["after-a-forfeit", "opponent-pool-empty"])
-def test_mcts_proves_wins_for_the_side_to_move_when_turns_do_not_alternate(after_forfeit):
-    solver = Solver(tt_bits=16)
-    for board in _small_pool_positions(8, seed=13 if after_forfeit else 14, after_forfeit=after_forfeit):
-        agent = MCTSAgent(iterations=20_000, seed=1)
-        move = agent.select_move(board)
-        assert solver.move_value(board, move) == 1, (board.fen(), board.rules, move)
-        if not agent.last_info["forced"]:
-            assert agent.last_info["proven"], board.fen()  # a proof, oriented to the right side
-
-
-def test_mcts_proofs_keep_the_value_through_forfeits_and_double_moves():
-    """Games on small pools against an opponent that often forfeits (so turns do not
-    alternate and one pool empties first): whenever the tree, re-rooted from move to move,
-    holds a proof, the move keeps the solver's value."""
-    solver = Solver(tt_bits=16)
-    rng = random.Random(5)
-    checked = 0
-    for game in range(6):
-        board = Board(Layout.random_grid(100 + game), Rules(donuts=6))
-        agent = MCTSAgent(iterations=4000, seed=game)
-        while not board.is_game_over():
-            if board.turn == game % 2:
-                move = agent.select_move(board)
-                if agent.last_info["proven"]:
-                    assert solver.move_value(board, move) == solve(board, distance=False).value, board.fen()
-                    checked += 1
-                board.push(move)
-            elif rng.random() < 0.4:
-                board.forfeit()
-            else:
-                board.push(rng.choice(board.legal_moves()))
-    assert checked > 0
 
 
 @pytest.mark.parametrize(

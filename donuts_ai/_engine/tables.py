@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..squares import bitboard_of
+from ..squares import bitboard_of, square, square_file, square_rank
 
 SIZE = 6
 NUM_SQUARES = 36
@@ -36,10 +36,10 @@ def _on_board(x: int, y: int) -> bool:
 
 def _ray(sq: int, dx: int, dy: int) -> list[int]:
     """Squares from ``sq`` (excluded) stepping (dx, dy) to the edge, nearest first."""
-    x, y = sq % SIZE + dx, sq // SIZE + dy
+    x, y = square_file(sq) + dx, square_rank(sq) + dy
     out = []
     while _on_board(x, y):
-        out.append(y * SIZE + x)
+        out.append(square(x, y))
         x, y = x + dx, y + dy
     return out
 
@@ -86,9 +86,9 @@ FIVE_START_FALLING = bitboard_of(y * SIZE + x for y in range(4, SIZE) for x in r
 FIVE_WINDOWS = []
 for _dx, _dy in DIRECTION_VECTORS:
     for _sq in range(NUM_SQUARES):
-        _x, _y = _sq % SIZE, _sq // SIZE
+        _x, _y = square_file(_sq), square_rank(_sq)
         if _on_board(_x + 4 * _dx, _y + 4 * _dy):
-            FIVE_WINDOWS.append(bitboard_of((_y + k * _dy) * SIZE + _x + k * _dx for k in range(5)))
+            FIVE_WINDOWS.append(bitboard_of(square(_x + k * _dx, _y + k * _dy) for k in range(5)))
 FIVE_WINDOWS = np.array(FIVE_WINDOWS, dtype=np.uint64)
 
 for _arr in (LINE_MASK, RAY_UP, RAY_DOWN, STEP1_UP, STEP2_UP, STEP1_DOWN, STEP2_DOWN, FIVE_WINDOWS):

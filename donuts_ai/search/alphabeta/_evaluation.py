@@ -9,8 +9,8 @@ import numpy as np
 from numba import njit
 
 from ..._engine.bits import ctz, popcount
-from ..._engine.core import largest_group
-from ..._engine.position import legal_moves, place
+from ..._engine.core import largest_group, legal_mask
+from ..._engine.position import place
 from ..._engine.tables import FIVE_WINDOWS
 from ._scores import INF, end_score
 
@@ -50,19 +50,19 @@ def evaluate(pos, donuts):
 
 
 @njit(cache=True)
-def horizon_value(game, pos, ply, own_move_ends, ws):
+def horizon_value(line_masks, donuts, pos, ply, own_move_ends, ws):
     """Value at the horizon of a position with no five to make: the evaluation, unless
     every move ends the game (``own_move_ends``); then the exact best of them, with the
     flips of each legal move read from this ply's row of ``ws.flips``."""
     if not own_move_ends:
-        return evaluate(pos, game.donuts)
+        return evaluate(pos, donuts)
     best = -INF
-    m = legal_moves(game, pos)
+    m = legal_mask(pos.own, pos.opp, pos.last, line_masks)
     i = 0
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
-        score = end_score(place(pos, sq, ws.flips[ply, i]), game.donuts, ply + 1)
+        score = end_score(place(pos, sq, ws.flips[ply, i]), donuts, ply + 1)
         i += 1
         if score > best:
             best = score

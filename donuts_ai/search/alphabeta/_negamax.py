@@ -81,13 +81,13 @@ def _mate_distance_window(ply, own_move_ends, alpha, beta):
 
 
 @njit(cache=True)
-def _five_now(game, pos, ply, ws):
+def _five_now(line_masks, single, pos, ply, ws):
     """The square of a five the side to move makes at once, or -1; on -1, ``ws.flips[ply]``
     holds the flips of every legal move in square order.
 
     Squares completing a five without flips come from one bit-parallel pass; flips only
     ever add donuts to the mover, so those are wins. Moves that flip are checked one by one."""
-    moves = legal_moves(game, pos)
+    moves = legal_mask(pos.own, pos.opp, pos.last, line_masks)
     wins = moves & threats(pos.own, _FULL & ~(pos.own | pos.opp))
     if wins != _ZERO:
         return ctz(wins)
@@ -95,7 +95,7 @@ def _five_now(game, pos, ply, ws):
     while moves != _ZERO:
         sq = ctz(moves)
         moves &= moves - _ONE
-        f = flips(pos.own, pos.opp, sq, game.single)
+        f = flips(pos.own, pos.opp, sq, single)
         if f != _ZERO and has_five(pos.own | (_ONE << np.uint64(sq)) | f):
             return sq
         ws.flips[ply, i] = f
@@ -120,7 +120,7 @@ def _best_possible(pos, donuts, ply, own_move_ends):
 
 
 @njit(cache=True)
-def _classify_moves(game, pos, ply, table_move, ws):
+def _classify_moves(line_masks, donuts, single, pos, ply, table_move, ws):
     """Pass over the legal moves (flips from ``ws.flips[ply]``): moves that end the game and
     moves that hand the opponent a five have exact values; the rest are "open" and go to
     this ply's list with an ordering key. Returns ``(best exact score, its move, open count)``."""
@@ -128,19 +128,19 @@ def _classify_moves(game, pos, ply, table_move, ws):
     best = -INF
     best_move = -1
     n_open = 0
-    m = legal_moves(game, pos)
+    m = legal_mask(pos.own, pos.opp, pos.last, line_masks)
     i = 0
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
         after = place(pos, sq, ws.flips[ply, i])
         i += 1
-        if is_over_after(after, game.donuts):
-            score = end_score(after, game.donuts, ply + 1)
-        elif opponent_moves_next(after, game.donuts):
-            replies = legal_mask(after.opp, after.own, sq, game.line_masks)
+        if is_over_after(after, donuts):
+            score = end_score(after, donuts, ply + 1)
+        elif opponent_moves_next(after, donuts):
+            replies = legal_mask(after.opp, after.own, sq, line_masks)
             hits = replies & opp_threats
-            if hits != _ZERO and can_win_now(after.opp, after.own, hits, game.single):
+            if hits != _ZERO and can_win_now(after.opp, after.own, hits, single):
                 score = -win_at(ply + 2)
             else:
                 n_open = add_open_move(ws, ply, n_open, sq, order_key(ws, ply, sq, table_move, popcount(replies)))
@@ -156,13 +156,12 @@ def _classify_moves(game, pos, ply, table_move, ws):
 
 
 @njit(cache=True)
-def _survival_move(game, pos, ply, beta, n_open, ws):
+def _survival_move(line_masks, donuts, single, pos, ply, beta, n_open, ws):
     """One ply deeper mate-distance bound: after a move that leaves the opponent no five at
     all, we cannot lose before ply + 4 (if we still hold a donut for ply + 3 and the game
     cannot end sooner). When that alone reaches beta, one such open move proves the
     cut-off without searching it: the horizon of every "win by ply d?" test moves in.
     Returns that move, or -1."""
-    donuts = game.donuts
     p_own, p_opp = pos.placed_own, pos.placed_opp
     if not (
         p_opp < donuts
@@ -175,8 +174,8 @@ def _survival_move(game, pos, ply, beta, n_open, ws):
         return -1
     for i in range(n_open):
         sq = ws.moves[ply, i]
-        after = make_move(game, pos, sq)
-        if not can_win_now(after.opp, after.own, legal_mask(after.opp, after.own, sq, game.line_masks), game.single):
+        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
+        if not can_win_now(after.opp, after.own, legal_mask(after.opp, after.own, sq, line_masks), single):
             return sq
     return -1
 
@@ -186,12 +185,22 @@ def negamax(game, pos, depth, ply, alpha, beta, tt, ws):
     """Score of a position that is not over, for its side to move (see the module doc).
 
     Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound. Sets
-    ``ws.stats[ABORTED]`` and returns 0 once the node limit is reached. Recursive: every
-    call must pass the same argument types (``int64`` scalars, a ``Position`` of
-    :func:`as_position`'s types), or the on-disk cache breaks (numba #6061/#6713)."""
+    ``ws.stats[ABORTED]`` and returns 0 once the node limit is reached. ``ws`` is the
+    workspace record (``workspace[0]``)."""
+    # The recursion takes the game apart: Numba counts references to an array read from
+    # a tuple, on every read and every call, which cost 6% of the search's speed.
+    return _negamax(game.line_masks, game.donuts, game.single, as_position(pos), np.int64(depth), np.int64(ply),
+                    np.int64(alpha), np.int64(beta), tt, ws)
+
+
+@njit(cache=True)
+def _negamax(line_masks, donuts, single, pos, depth, ply, alpha, beta, tt, ws):
+    """:func:`negamax` on the game's fields. Recursive: every call passes the same argument
+    types (``int64`` scalars, a ``Position`` of :func:`as_position`'s types), or the
+    on-disk cache breaks (numba #6061/#6713)."""
     if _node_limit_reached(ws):
         return 0
-    own_move_ends = placement_ends_game(pos, game.donuts)
+    own_move_ends = placement_ends_game(pos, donuts)
     alpha, beta, cutoff, value = _mate_distance_window(ply, own_move_ends, alpha, beta)
     if cutoff:
         return value
@@ -201,21 +210,21 @@ def negamax(game, pos, depth, ply, alpha, beta, tt, ws):
     if cutoff:
         return value
 
-    five = _five_now(game, pos, ply, ws)
+    five = _five_now(line_masks, single, pos, ply, ws)
     if five >= 0:
         store(tt, idx, key_a, key_b, win_at(ply + 1), win_at(ply + 1), five, ANY_DEPTH, ply)
         return win_at(ply + 1)
     if depth <= 0:
-        return horizon_value(game, pos, ply, own_move_ends, ws)
+        return horizon_value(line_masks, donuts, pos, ply, own_move_ends, ws)
     # If even the best still possible cannot reach alpha, skip the rest (fail low).
-    best_possible = _best_possible(pos, game.donuts, ply, own_move_ends)
+    best_possible = _best_possible(pos, donuts, ply, own_move_ends)
     if best_possible <= alpha:
         return best_possible
     if beta > best_possible:
         beta = best_possible
     alpha0 = alpha
 
-    best, best_move, n_open = _classify_moves(game, pos, ply, table_move, ws)
+    best, best_move, n_open = _classify_moves(line_masks, donuts, single, pos, ply, table_move, ws)
     if n_open == 0:
         store(tt, idx, key_a, key_b, best, best, best_move, ANY_DEPTH, ply)
         return best
@@ -224,7 +233,7 @@ def negamax(game, pos, depth, ply, alpha, beta, tt, ws):
         return best
     if best > alpha:
         alpha = best
-    survivor = _survival_move(game, pos, ply, beta, n_open, ws)
+    survivor = _survival_move(line_masks, donuts, single, pos, ply, beta, n_open, ws)
     if survivor >= 0:
         store(tt, idx, key_a, key_b, -win_at(ply + 4), INF, survivor, depth, ply)
         return -win_at(ply + 4)
@@ -232,11 +241,11 @@ def negamax(game, pos, depth, ply, alpha, beta, tt, ws):
     sort_open_moves(ws, ply, n_open)
     for i in range(n_open):
         sq = ws.moves[ply, i]
-        after = make_move(game, pos, sq)
-        if opponent_moves_next(after, game.donuts):
-            score = -negamax(game, swap(after), depth - 1, ply + 1, -beta, -alpha, tt, ws)
+        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
+        if opponent_moves_next(after, donuts):
+            score = -_negamax(line_masks, donuts, single, swap(after), depth - 1, ply + 1, -beta, -alpha, tt, ws)
         else:
-            score = negamax(game, after, depth - 1, ply + 1, alpha, beta, tt, ws)
+            score = _negamax(line_masks, donuts, single, after, depth - 1, ply + 1, alpha, beta, tt, ws)
         if ws.stats[ABORTED]:
             return 0
         if score > best:
@@ -265,9 +274,7 @@ def _start(workspace, node_limit):
 def search_root(game, pos, depth, alpha, beta, tt, workspace, node_limit):
     """Negamax at the root (ply 0) with a fresh node count: returns (score, nodes, aborted)."""
     ws = _start(workspace, node_limit)
-    # Literal ints (a 0 ply) would compile a second specialization of negamax: with the
-    # on-disk cache, a segfault (numba #6061/#6713). Every argument gets the recursive call's type.
-    score = negamax(game, as_position(pos), np.int64(depth), np.int64(0), np.int64(alpha), np.int64(beta), tt, ws)
+    score = negamax(game, pos, depth, 0, alpha, beta, tt, ws)
     return score, ws.stats[NODES], ws.stats[ABORTED] != 0
 
 
@@ -292,8 +299,8 @@ def _move_score(game, pos, sq, depth, alpha, beta, tt, ws):
     if ended:
         return score
     if passed:
-        return -negamax(game, child, depth - 1, np.int64(1), -beta, -alpha, tt, ws)
-    return negamax(game, child, depth - 1, np.int64(1), alpha, beta, tt, ws)
+        return -negamax(game, child, depth - 1, 1, -beta, -alpha, tt, ws)
+    return negamax(game, child, depth - 1, 1, alpha, beta, tt, ws)
 
 
 @njit(cache=True)
