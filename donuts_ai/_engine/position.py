@@ -6,9 +6,13 @@ it is played in, :class:`Game` ``(line_masks, donuts, single)``. The Board keeps
 state **by colour** (``b0``/``b1``, ``turn``, ``p0``/``p1``: :meth:`Board.kernel_state`);
 :func:`position_of` is the one conversion between the two.
 
-Both are ``NamedTuple``: Numba passes a tuple's fields as separate scalar arguments
-(its calling convention flattens aggregates), so a ``Position`` costs no more than
-five scalars, and building one inside a kernel allocates nothing.
+Both are ``NamedTuple``. Numba passes a tuple's fields as separate arguments (its
+calling convention flattens aggregates), so a ``Position`` costs no more than five
+scalars, and building one inside a kernel allocates nothing. ``Game`` holds an array,
+and Numba counts references to an array on every read of it from a tuple and on every
+call that passes it: hot loops read ``game``'s fields once before the loop (playouts,
+MCTS), and recursions take the game apart at their entry (perft; alpha-beta keeps the
+lines in its workspace record). Measured, see ``benchmarks/RESULTS.md`` (issue 9).
 
 Field types are fixed, since a tuple of other field types is another Numba type and
 compiles another specialization of every kernel taking it (for a recursive kernel

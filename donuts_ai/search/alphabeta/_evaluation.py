@@ -50,14 +50,14 @@ def evaluate(pos, donuts):
 
 
 @njit(cache=True)
-def horizon_value(line_masks, donuts, pos, ply, own_move_ends, ws):
+def horizon_value(donuts, pos, ply, own_move_ends, ws):
     """Value at the horizon of a position with no five to make: the evaluation, unless
     every move ends the game (``own_move_ends``); then the exact best of them, with the
     flips of each legal move read from this ply's row of ``ws.flips``."""
     if not own_move_ends:
         return evaluate(pos, donuts)
     best = -INF
-    m = legal_mask(pos.own, pos.opp, pos.last, line_masks)
+    m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     i = 0
     while m != _ZERO:
         sq = ctz(m)

@@ -81,13 +81,13 @@ def _mate_distance_window(ply, own_move_ends, alpha, beta):
 
 
 @njit(cache=True)
-def _five_now(line_masks, single, pos, ply, ws):
+def _five_now(single, pos, ply, ws):
     """The square of a five the side to move makes at once, or -1; on -1, ``ws.flips[ply]``
     holds the flips of every legal move in square order.
 
     Squares completing a five without flips come from one bit-parallel pass; flips only
     ever add donuts to the mover, so those are wins. Moves that flip are checked one by one."""
-    moves = legal_mask(pos.own, pos.opp, pos.last, line_masks)
+    moves = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     wins = moves & threats(pos.own, _FULL & ~(pos.own | pos.opp))
     if wins != _ZERO:
         return ctz(wins)
@@ -120,7 +120,7 @@ def _best_possible(pos, donuts, ply, own_move_ends):
 
 
 @njit(cache=True)
-def _classify_moves(line_masks, donuts, single, pos, ply, table_move, ws):
+def _classify_moves(donuts, single, pos, ply, table_move, ws):
     """Pass over the legal moves (flips from ``ws.flips[ply]``): moves that end the game and
     moves that hand the opponent a five have exact values; the rest are "open" and go to
     this ply's list with an ordering key. Returns ``(best exact score, its move, open count)``."""
@@ -128,6 +128,7 @@ def _classify_moves(line_masks, donuts, single, pos, ply, table_move, ws):
     best = -INF
     best_move = -1
     n_open = 0
+    line_masks = ws.line_masks
     m = legal_mask(pos.own, pos.opp, pos.last, line_masks)
     i = 0
     while m != _ZERO:
@@ -156,7 +157,7 @@ def _classify_moves(line_masks, donuts, single, pos, ply, table_move, ws):
 
 
 @njit(cache=True)
-def _survival_move(line_masks, donuts, single, pos, ply, beta, n_open, ws):
+def _survival_move(donuts, single, pos, ply, beta, n_open, ws):
     """One ply deeper mate-distance bound: after a move that leaves the opponent no five at
     all, we cannot lose before ply + 4 (if we still hold a donut for ply + 3 and the game
     cannot end sooner). When that alone reaches beta, one such open move proves the
@@ -175,7 +176,7 @@ def _survival_move(line_masks, donuts, single, pos, ply, beta, n_open, ws):
     for i in range(n_open):
         sq = ws.moves[ply, i]
         after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
-        if not can_win_now(after.opp, after.own, legal_mask(after.opp, after.own, sq, line_masks), single):
+        if not can_win_now(after.opp, after.own, legal_mask(after.opp, after.own, sq, ws.line_masks), single):
             return sq
     return -1
 
@@ -187,14 +188,16 @@ def negamax(game, pos, depth, ply, alpha, beta, tt, ws):
     Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound. Sets
     ``ws.stats[ABORTED]`` and returns 0 once the node limit is reached. ``ws`` is the
     workspace record (``workspace[0]``)."""
-    # The recursion takes the game apart: Numba counts references to an array read from
-    # a tuple, on every read and every call, which cost 6% of the search's speed.
-    return _negamax(game.line_masks, game.donuts, game.single, as_position(pos), np.int64(depth), np.int64(ply),
-                    np.int64(alpha), np.int64(beta), tt, ws)
+    # The recursion passes no game: Numba counts references to every array argument and
+    # to every array read from a tuple, on every call (6% of the search's speed). The
+    # lines go into the workspace record, which is passed by reference without counting.
+    ws.line_masks[:] = game.line_masks
+    return _negamax(game.donuts, game.single, as_position(pos), np.int64(depth), np.int64(ply), np.int64(alpha),
+                    np.int64(beta), tt, ws)
 
 
 @njit(cache=True)
-def _negamax(line_masks, donuts, single, pos, depth, ply, alpha, beta, tt, ws):
+def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
     """:func:`negamax` on the game's fields. Recursive: every call passes the same argument
     types (``int64`` scalars, a ``Position`` of :func:`as_position`'s types), or the
     on-disk cache breaks (numba #6061/#6713)."""
@@ -210,12 +213,12 @@ def _negamax(line_masks, donuts, single, pos, depth, ply, alpha, beta, tt, ws):
     if cutoff:
         return value
 
-    five = _five_now(line_masks, single, pos, ply, ws)
+    five = _five_now(single, pos, ply, ws)
     if five >= 0:
         store(tt, idx, key_a, key_b, win_at(ply + 1), win_at(ply + 1), five, ANY_DEPTH, ply)
         return win_at(ply + 1)
     if depth <= 0:
-        return horizon_value(line_masks, donuts, pos, ply, own_move_ends, ws)
+        return horizon_value(donuts, pos, ply, own_move_ends, ws)
     # If even the best still possible cannot reach alpha, skip the rest (fail low).
     best_possible = _best_possible(pos, donuts, ply, own_move_ends)
     if best_possible <= alpha:
@@ -224,7 +227,7 @@ def _negamax(line_masks, donuts, single, pos, depth, ply, alpha, beta, tt, ws):
         beta = best_possible
     alpha0 = alpha
 
-    best, best_move, n_open = _classify_moves(line_masks, donuts, single, pos, ply, table_move, ws)
+    best, best_move, n_open = _classify_moves(donuts, single, pos, ply, table_move, ws)
     if n_open == 0:
         store(tt, idx, key_a, key_b, best, best, best_move, ANY_DEPTH, ply)
         return best
@@ -233,7 +236,7 @@ def _negamax(line_masks, donuts, single, pos, depth, ply, alpha, beta, tt, ws):
         return best
     if best > alpha:
         alpha = best
-    survivor = _survival_move(line_masks, donuts, single, pos, ply, beta, n_open, ws)
+    survivor = _survival_move(donuts, single, pos, ply, beta, n_open, ws)
     if survivor >= 0:
         store(tt, idx, key_a, key_b, -win_at(ply + 4), INF, survivor, depth, ply)
         return -win_at(ply + 4)
@@ -243,9 +246,9 @@ def _negamax(line_masks, donuts, single, pos, depth, ply, alpha, beta, tt, ws):
         sq = ws.moves[ply, i]
         after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
         if opponent_moves_next(after, donuts):
-            score = -_negamax(line_masks, donuts, single, swap(after), depth - 1, ply + 1, -beta, -alpha, tt, ws)
+            score = -_negamax(donuts, single, swap(after), depth - 1, ply + 1, -beta, -alpha, tt, ws)
         else:
-            score = _negamax(line_masks, donuts, single, after, depth - 1, ply + 1, alpha, beta, tt, ws)
+            score = _negamax(donuts, single, after, depth - 1, ply + 1, alpha, beta, tt, ws)
         if ws.stats[ABORTED]:
             return 0
         if score > best:

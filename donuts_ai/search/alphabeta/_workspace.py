@@ -3,7 +3,7 @@
 It is one NumPy record (a structured dtype whose fields are fixed-size arrays), passed
 to the kernels as a one-element array and to the recursion as the record itself.
 Numba passes a record by reference and its field arrays carry no reference count, so
-handing it down the recursion costs one pointer. (A ``NamedTuple`` of the same six
+handing it down the recursion costs one pointer. (A ``NamedTuple`` of six such
 arrays made the alpha-beta search about three times slower: Numba counts references
 to every array of a tuple on every call.)
 
@@ -32,6 +32,7 @@ WORKSPACE = np.dtype(
         ("keys", np.int64, (MAX_PLY, NUM_SQUARES)),  # their ordering keys
         ("flips", np.uint64, (MAX_PLY, NUM_SQUARES)),  # what each legal move flips, legal moves in square order
         ("stats", np.int64, (NUM_STATS,)),  # NODES, NODE_LIMIT, ABORTED
+        ("line_masks", np.uint64, (NUM_SQUARES,)),  # the game's lines, copied in by negamax at a search's root
     ]
 )
 
