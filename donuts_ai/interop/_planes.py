@@ -1,0 +1,98 @@
+"""Observation planes shared by the PettingZoo environment and the OpenSpiel game.
+
+A position is seen from one player's point of view (``player`` 0 = Chocolate, 1 =
+Vanilla) as :data:`NUM_PLANES` planes of 6×6, each a 0/1 (or, for the pools, 0..1)
+``float32`` grid. Plane ``k`` of square ``sq`` is ``planes[k].reshape(36)[sq]``: the row
+is the rank (row 0 = rank 1) and the column the file (column 0 = file a), so a plane
+reshaped to 36 values lines up with the actions (square indices 0..35, a1 = 0).
+
+====  ==================================================================================
+ 0    the observer's donuts
+ 1    the opponent's donuts
+ 2    the empty squares of the forced line (the legal squares, unless the pick is open)
+ 3    the square filled last
+ 4-7  the printed line of each square: ``-``, ``|``, ``/``, ``\\`` (one-hot)
+ 8    all ones on an open pick (the side to move may place on any empty square)
+ 9    all equal: the observer's donuts left in the pool / donuts per player
+ 10   all equal: the opponent's donuts left in the pool / donuts per player
+ 11   all ones when the observer is to move
+ 12   all ones when the observer plays Vanilla (the second player)
+====  ==================================================================================
+
+The position is all a player needs (Donuts has perfect information and no repetition),
+so these planes are a complete observation; both players' planes of one position hold
+the same information.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import Board
+from ..layout import Layout
+from ..squares import NUM_SQUARES, SIZE
+
+#: Planes of one observation.
+NUM_PLANES = 13
+#: Names of the planes, in order.
+PLANE_NAMES = (
+    "own", "opponent", "forced line", "last", "line -", "line |", "line /", "line \\",
+    "open pick", "own pool", "opponent pool", "to move", "vanilla",
+)
+
+_SHIFTS = np.arange(NUM_SQUARES, dtype=np.uint64)
+_DIRECTION_CACHE: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def bits(mask: int) -> np.ndarray:
+    """The 36 bits of a bitboard as a ``float32`` vector (square ``i`` at index ``i``)."""
+    return ((np.uint64(mask) >> _SHIFTS) & np.uint64(1)).astype(np.float32)
+
+
+def direction_planes(layout: Layout) -> np.ndarray:
+    """``float32[4, 36]``: one-hot printed line of each square (cached per layout, read-only)."""
+    key = layout.directions
+    planes = _DIRECTION_CACHE.get(key)
+    if planes is None:
+        planes = np.zeros((4, NUM_SQUARES), dtype=np.float32)
+        planes[np.asarray(key), np.arange(NUM_SQUARES)] = 1.0
+        planes.setflags(write=False)
+        if len(_DIRECTION_CACHE) > 4096:  # many drawn layouts: keep the cache bounded
+            _DIRECTION_CACHE.clear()
+        _DIRECTION_CACHE[key] = planes
+    return planes
+
+
+def write_planes(board: Board, player: int, out: np.ndarray) -> np.ndarray:
+    """Write the planes of ``board`` seen by ``player`` into ``out`` (any array of
+    :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``, ``float32``) and return it."""
+    flat = out.reshape(NUM_PLANES, NUM_SQUARES)
+    b = board.bitboards
+    own, opp = b[player], b[1 - player]
+    flat[0] = bits(own)
+    flat[1] = bits(opp)
+    turn = board.turn
+    open_pick = board.is_open_pick()
+    flat[2] = 0.0 if turn is None or open_pick else bits(board.legal_mask())
+    flat[3] = 0.0
+    if board.last is not None:
+        flat[3, board.last] = 1.0
+    flat[4:8] = direction_planes(board.layout)
+    flat[8] = 1.0 if open_pick else 0.0
+    n = board.rules.donuts
+    placed = board.placed
+    flat[9] = (n - placed[player]) / n
+    flat[10] = (n - placed[1 - player]) / n
+    flat[11] = 1.0 if turn == player else 0.0
+    flat[12] = float(player)
+    return out
+
+
+def planes(board: Board, player: int) -> np.ndarray:
+    """``float32[13, 6, 6]``: the planes of ``board`` seen by ``player`` (channels first)."""
+    return write_planes(board, player, np.empty((NUM_PLANES, SIZE, SIZE), dtype=np.float32))
+
+
+def action_mask(board: Board, dtype=np.int8) -> np.ndarray:
+    """The 36 legal-square flags of ``board`` (all zero once the game is over)."""
+    return bits(board.legal_mask()).astype(dtype)

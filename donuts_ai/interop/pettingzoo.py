@@ -1,0 +1,225 @@
+"""Donuts as a PettingZoo AEC environment, ``donuts_v0`` (``pip install 'donuts_ai[rl]'``).
+
+    from donuts_ai.interop.pettingzoo import env
+
+    e = env(layout="random")              # a fresh tile arrangement at every reset
+    e.reset(seed=42)
+    for agent in e.agent_iter():
+        obs, reward, termination, truncation, info = e.last()
+        if termination or truncation:
+            action = None
+        else:
+            action = e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+It follows PettingZoo's classic board games (``connect_four_v3``): :func:`env` wraps
+:class:`raw_env` in the standard wrappers (an illegal move ends the game with -1 for
+the player who made it; an action outside ``0..35`` is an assertion error; calls out
+of order are refused). Agents are ``player_0`` (Chocolate, moves first) and
+``player_1`` (Vanilla). An action is a square index, ``Discrete(36)`` (a1 = 0,
+f6 = 35). An observation is a dict: ``observation``, ``float32[6, 6, 13]`` planes from
+the observing agent's point of view (channels last; see
+:mod:`donuts_ai.interop._planes` for the 13 planes: own and opponent donuts, the
+empty squares of the forced line, the last square, the four line directions, open
+pick, both pools, whose turn, which colour), and ``action_mask``, ``int8[36]``, the
+legal squares (all zero for the agent not to move). Rewards are +1 to the winner and -1
+to the loser at the end, 0 to both for a draw and on every other step.
+
+**The same agent may move twice in a row.** When one player's pool is empty the other
+keeps moving, so ``agent_selection`` is always the side to move of the position (the
+game's :attr:`Board.turn`), not the next agent in a fixed cycle. Code that alternates
+agents by itself instead of reading ``agent_selection`` (or iterating
+``agent_iter()``) will go wrong.
+
+Keyword arguments: ``layout`` (a :class:`~donuts_ai.Layout`, layout text, or a layout
+spec: ``"standard"`` (default), ``"random"`` / ``"grid"`` for a fresh draw at every
+reset, ``"random:SEED:COUNT"`` for a pool drawn from at every reset, a file),
+``rules`` (a :class:`~donuts_ai.Rules` or an insertion rule, ``"group"`` or
+``"single"``), ``donuts`` (per player, overriding the rules'), ``render_mode``
+(``"ansi"``: :meth:`render` returns the text diagram; ``"human"``: prints it after
+every step). ``reset(seed=...)`` seeds the layout draws, so the same seed gives the
+same layouts; ``reset(options={"layout": ...})`` plays the next game on that layout,
+``reset(options={"fen": ...})`` starts it from a position string.
+The position is ``env.unwrapped.board``, a :class:`~donuts_ai.Board`, so any agent of
+:mod:`donuts_ai.agents` can play in the environment::
+
+    from donuts_ai.agents import MCTSAgent
+    from donuts_ai.squares import parse_square
+    action = parse_square(MCTSAgent(time_limit=0.1).select_move(e.unwrapped.board))
+
+Importing this module registers the environment with PettingZoo's registry as
+``donuts_ai/donuts-v0`` (``pettingzoo.make("aec", "donuts_ai/donuts-v0")``) when the
+installed PettingZoo has one.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError(f"donuts_ai.interop.pettingzoo needs PettingZoo and Gymnasium: pip install 'donuts_ai[rl]' ({exc})") from exc
+
+import numpy as np
+
+from ..board import Board
+from ..layout import Layout
+from ..rules import Rules
+from ..squares import NUM_SQUARES, SIZE
+from ._options import InteropError, LayoutSource, make_rules
+from ._planes import NUM_PLANES, action_mask, write_planes
+
+#: The environment's name (PettingZoo's ``metadata["name"]``).
+NAME = "donuts_v0"
+#: Its id in PettingZoo's registry.
+REGISTRY_ID = "donuts_ai/donuts-v0"
+AGENTS = ("player_0", "player_1")
+RENDER_MODES = ("ansi", "human")
+
+
+def env(**kwargs) -> AECEnv:
+    """The environment in PettingZoo's standard wrappers for board games (see the module)."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's name for the unwrapped environment
+    """Donuts as an AEC environment, without wrappers: an illegal action raises
+    :class:`~donuts_ai.errors.IllegalMoveError` here (use :func:`env` for PettingZoo's
+    behaviour). See the module for the spaces, rewards and keyword arguments."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": NAME, "is_parallelizable": False, "render_fps": 2}
+
+    def __init__(self, layout: Layout | str | None = "standard", rules: Rules | str | None = None, donuts: int | None = None,
+                 render_mode: str | None = None):
+        EzPickle.__init__(self, layout=layout, rules=rules, donuts=donuts, render_mode=render_mode)
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise InteropError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self._layouts = LayoutSource(layout)
+        self.rules = make_rules(rules, donuts)
+        self._rng = random.Random()
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.action_spaces = {a: spaces.Discrete(NUM_SQUARES) for a in AGENTS}
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(low=0.0, high=1.0, shape=(SIZE, SIZE, NUM_PLANES), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_SQUARES,), dtype=np.int8),
+            })
+            for a in AGENTS
+        }
+        self._planes = np.empty((NUM_PLANES, SIZE, SIZE), dtype=np.float32)
+        self.board = Board(self._layouts.draw(self._rng), self.rules)
+        self._start(self.board)
+
+    # --- spaces ---------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- the game -------------------------------------------------------------------
+    def _start(self, board: Board) -> None:
+        self.board = board
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[board.turn]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game. ``seed`` reseeds the layout draws (a drawn layout, ``"random"``,
+        ``"grid"`` or a pool, is the same for the same seed). ``options`` (other keys are
+        ignored): ``{"layout": ...}`` plays this game on that layout (any form the
+        ``layout`` argument takes); ``{"fen": ...}`` starts from that position string
+        (:meth:`Board.fen`, under the environment's rules; the game must not be over)."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        options = options or {}
+        if options.get("fen") is not None:
+            if options.get("layout") is not None:
+                raise InteropError("reset options: give layout or fen, not both (a position string holds its layout)")
+            board = Board.from_fen(options["fen"], self.rules)
+            if board.is_game_over():
+                raise InteropError(f"reset options: the game of fen {options['fen']!r} is over")
+        else:
+            source = self._layouts if options.get("layout") is None else LayoutSource(options["layout"])
+            board = Board(source.draw(self._rng), self.rules)
+        self._start(board)
+
+    def observe(self, agent: str) -> dict:
+        player = self.possible_agents.index(agent)
+        obs = write_planes(self.board, player, self._planes).transpose(1, 2, 0).copy()
+        if agent == self.agent_selection and not self.board.is_game_over():
+            mask = action_mask(self.board)
+        else:
+            mask = np.zeros(NUM_SQUARES, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0
+        self.board.push(int(action))
+        self._clear_rewards()
+        outcome = self.board.outcome()
+        if outcome is not None:
+            winner = outcome.winner
+            if winner is not None:
+                self.rewards[self.possible_agents[winner]] = 1
+                self.rewards[self.possible_agents[1 - winner]] = -1
+            self.terminations = dict.fromkeys(self.agents, True)
+            result = {"winner": None if winner is None else self.possible_agents[winner], "reason": str(outcome.reason)}
+            self.infos = {a: dict(result) for a in self.agents}
+            # Like connect_four: the agent that did not make the last move is told first.
+            self.agent_selection = self.possible_agents[1 - self.possible_agents.index(agent)]
+        else:
+            self.agent_selection = self.possible_agents[self.board.turn]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # --- rendering ------------------------------------------------------------------
+    def render(self) -> str | None:
+        """``"ansi"``: the board's text diagram; ``"human"``: print it (returns ``None``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = str(self.board)
+        if self.render_mode == "ansi":
+            return text
+        print(text, flush=True)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (no window)."""
+
+
+def _register() -> None:
+    """Add the environment to PettingZoo's registry, when the installed version has one."""
+    try:
+        from pettingzoo import register
+    except ImportError:  # PettingZoo before its registry
+        return
+    with warnings.catch_warnings():  # a reload re-registers the same entry point
+        warnings.simplefilter("ignore")
+        register("aec", REGISTRY_ID, entry_point=f"{__name__}:env")
+
+
+_register()
