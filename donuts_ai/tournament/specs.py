@@ -3,6 +3,10 @@
     random:seed=3   greedy   alphabeta:depth=6   mcts:time=0.1,workers=2   solver
     my_package.agents:MyAgent:strength=2
 
+Kinds in :data:`OPTIONAL_AGENTS` (``openspiel-mcts:sims=1000``) live in modules that
+need an optional dependency: they are imported only when a spec names them, and a
+missing dependency is a :class:`SpecError` naming the extra to install.
+
 ``time`` is short for ``time_limit``. Values are read as Python literals (ints, floats,
 True/False, None) and otherwise kept as strings. A spec is checked when it is parsed:
 unknown kinds, classes or parameters raise :class:`SpecError` with one line saying so.
@@ -18,6 +22,12 @@ from ..agents import AGENTS, Agent
 from ..errors import DonutsError
 
 ALIASES = {"time": "time_limit"}
+
+#: Agent kinds whose classes need an optional dependency, imported when a spec names
+#: them: kind -> ("module:Class", the extra of ``pip install 'donuts_ai[extra]'``).
+OPTIONAL_AGENTS = {
+    "openspiel-mcts": ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel"),
+}
 
 
 class SpecError(DonutsError):
@@ -47,6 +57,21 @@ def _params(text: str, spec: str) -> dict:
     return params
 
 
+def _kinds() -> str:
+    return ", ".join([*AGENTS, *OPTIONAL_AGENTS])
+
+
+def _optional_agent(head: str, spec: str) -> type:
+    """The class of an optional kind, imported now; a missing dependency is a SpecError."""
+    target, extra = OPTIONAL_AGENTS[head]
+    module_name, _, cls_name = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise SpecError(f"agent spec {spec!r}: {head} needs an optional dependency: pip install 'donuts_ai[{extra}]' ({exc})") from None
+    return getattr(module, cls_name)
+
+
 def resolve(spec: str) -> tuple[type, dict]:
     """(agent class, constructor parameters) of a spec, checked against the signature."""
     if not isinstance(spec, str) or not spec.strip():
@@ -55,12 +80,14 @@ def resolve(spec: str) -> tuple[type, dict]:
     head, _, rest = spec.partition(":")
     if head in AGENTS:
         cls, params = AGENTS[head], _params(rest, spec)
+    elif head in OPTIONAL_AGENTS:
+        cls, params = _optional_agent(head, spec), _params(rest, spec)
     elif rest:
         cls_name, _, param_text = rest.partition(":")
         # import_module raises ValueError for "" and TypeError for relative names (".x"):
         # a spec names an absolute module, so refuse them here.
         if not head or head.startswith("."):
-            raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; expected one of {', '.join(AGENTS)} or module:Class")
+            raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; expected one of {_kinds()} or module:Class")
         try:
             module = importlib.import_module(head)
         except ImportError as exc:
@@ -70,7 +97,7 @@ def resolve(spec: str) -> tuple[type, dict]:
             raise SpecError(f"agent spec {spec!r}: {head}.{cls_name} is not an agent class (needs select_move)")
         params = _params(param_text, spec)
     else:
-        raise SpecError(f"unknown agent {head!r}; expected one of {', '.join(AGENTS)} or module:Class")
+        raise SpecError(f"unknown agent {head!r}; expected one of {_kinds()} or module:Class")
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):

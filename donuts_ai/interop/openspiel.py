@@ -1,0 +1,437 @@
+"""Donuts as an OpenSpiel game, ``python_donuts`` (``pip install 'donuts_ai[spiel]'``).
+
+Importing this module registers the game with ``pyspiel``, so OpenSpiel's algorithms
+run on it::
+
+    import pyspiel
+    import donuts_ai.interop.openspiel  # registers python_donuts
+
+    game = pyspiel.load_game("python_donuts")                        # standard layout, official rules
+    game = pyspiel.load_game("python_donuts(layout_seed=7,donuts=12)")
+    game = pyspiel.load_game("python_donuts", {"layout": "random:3", "insertion": "single"})
+
+Parameters: ``layout`` (``"standard"``, ``"random:SEED"``, ``"grid:SEED"``, or layout
+text: 6 rows of 6 symbols, rank 6 first, as 36 symbols in one run in a game string,
+where commas separate parameters, or joined by newlines or commas in a parameter
+dict), ``layout_seed`` (an int >= 0: the tile arrangement ``Layout.random(seed)``,
+instead of ``layout``), ``insertion`` (``"group"`` or ``"single"``) and ``donuts`` (per
+player). :func:`load` takes a :class:`~donuts_ai.Layout` and :class:`~donuts_ai.Rules`.
+
+The game is sequential, deterministic, perfect information, zero-sum, with terminal
+rewards +1/-1/0; actions are square indices 0..35 (a1 = 0); the player to move is the
+colour to move (0 Chocolate, 1 Vanilla), and **the same player may move twice in a
+row** when the other's pool is empty, so code must read ``current_player()`` rather
+than alternate. Observation tensor: the 13 planes of
+:mod:`donuts_ai.interop._planes`, shape ``(13, 6, 6)`` (channels first), from the
+player's point of view; observation string: the position string (:meth:`Board.fen`).
+Information state: the same planes followed by the moves so far, one-hot, shape
+``(max_game_length, 36)`` (the history a perfect-recall player remembers); its string
+is the moves so far as square names.
+
+Agents both ways: :class:`DonutsBot` is any of our agents (an :class:`Agent` or a spec
+such as ``"mcts:time=0.1"``) as a ``pyspiel.Bot``; :class:`OpenSpielMCTSAgent` is
+OpenSpiel's ``MCTSBot`` (UCT with random rollouts) as one of our agents, so the
+tournament harness rates it against ours (spec ``openspiel-mcts:sims=1000`` or
+``openspiel-mcts:time=1.0``).
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import mcts as _mcts
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError(f"donuts_ai.interop.openspiel needs OpenSpiel: pip install 'donuts_ai[spiel]' ({exc})") from exc
+
+import numpy as np
+
+from ..agents import Agent
+from ..board import Board
+from ..layout import Layout
+from ..rules import Rules
+from ..squares import NUM_SQUARES, SIZE, SQUARE_NAMES, parse_square
+from ._options import InteropError, LayoutSource, make_rules
+from ._planes import NUM_PLANES, write_planes
+
+#: OpenSpiel's name of the game.
+SHORT_NAME = "python_donuts"
+#: The game's parameters and their defaults.
+DEFAULT_PARAMS = {"layout": "standard", "layout_seed": -1, "insertion": "group", "donuts": 15}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Donuts",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(DEFAULT_PARAMS),
+)
+
+
+def _layout_of(params: dict) -> Layout:
+    """The one layout a game is played on, from its ``layout`` and ``layout_seed``."""
+    text, seed = params["layout"], params["layout_seed"]
+    if seed != -1:
+        if seed < 0:
+            raise InteropError(f"layout_seed must be an int >= 0 (or -1 for none), got {seed}")
+        if text != DEFAULT_PARAMS["layout"]:
+            raise InteropError(f"give layout or layout_seed, not both (layout={text!r}, layout_seed={seed})")
+        return Layout.random(seed)
+    source = LayoutSource(text)
+    if source.drawn:
+        raise InteropError(f"an OpenSpiel game is played on one layout: layout={text!r} draws a new one every game "
+                           f"(give random:SEED, grid:SEED, layout text or layout_seed)")
+    return source.layouts[0]
+
+
+class DonutsGame(pyspiel.Game):
+    """The game ``python_donuts``: one layout and one rule variant (see the module)."""
+
+    def __init__(self, params: dict | None = None):
+        given = dict(params or {})
+        full = DEFAULT_PARAMS | given
+        self.layout = _layout_of(full)
+        self.rules = make_rules(full["insertion"], full["donuts"])
+        max_length = min(2 * self.rules.donuts, NUM_SQUARES)
+        info = pyspiel.GameInfo(num_distinct_actions=NUM_SQUARES, max_chance_outcomes=0, num_players=2, min_utility=-1.0,
+                                max_utility=1.0, utility_sum=0.0, max_game_length=max_length)
+        super().__init__(_GAME_TYPE, info, given)
+
+    def new_initial_state(self) -> DonutsState:
+        return DonutsState(self, Board(self.layout, self.rules))
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> DonutsObserver:
+        return DonutsObserver(self, iig_obs_type, params)
+
+
+class _Position:
+    """The state's Board, in a holder that copies it cheaply: OpenSpiel clones a Python
+    state by deep-copying each of its attributes (MCTS clones one every simulation)."""
+
+    __slots__ = ("board",)
+
+    def __init__(self, board: Board):
+        self.board = board
+
+    def __deepcopy__(self, memo) -> _Position:
+        return _Position(self.board.copy())
+
+    def __reduce__(self):  # pickled by the position string, for State.serialize
+        board = self.board
+        return _position_from, (board.fen(), board.rules, [m for m in board.move_stack])
+
+
+def _position_from(fen: str, rules: Rules, moves: list) -> _Position:
+    """A holder rebuilt from a pickle: the moves replayed on the start when they lead to
+    ``fen``, else the position alone."""
+    board = Board.from_fen(fen, rules)
+    replayed = _replay(board.layout, rules, moves)
+    return _Position(replayed if replayed is not None and replayed == board else board)
+
+
+def _replay(layout: Layout, rules: Rules, moves) -> Board | None:
+    board = Board(layout, rules)
+    for move in moves:
+        if move is None or not board.is_legal(move):
+            return None
+        board.push(move)
+    return board
+
+
+class DonutsState(pyspiel.State):
+    """A position of ``python_donuts``: a :class:`~donuts_ai.Board` (:meth:`to_board`)."""
+
+    def __init__(self, game: DonutsGame, board: Board):
+        super().__init__(game)
+        self._position = _Position(board)
+
+    @property
+    def _board(self) -> Board:
+        return self._position.board
+
+    def to_board(self) -> Board:
+        """A copy of the position as a :class:`~donuts_ai.Board`, with its moves."""
+        return self._board.copy()
+
+    def current_player(self) -> int:
+        turn = self._board.turn
+        return pyspiel.PlayerId.TERMINAL if turn is None else turn
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self._board.turn:
+            return []
+        return self._board.legal_squares()
+
+    def _apply_action(self, action: int) -> None:
+        self._board.push(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return SQUARE_NAMES[action]
+
+    def is_terminal(self) -> bool:
+        return self._board.is_game_over()
+
+    def returns(self) -> list[float]:
+        outcome = self._board.outcome()
+        if outcome is None or outcome.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if outcome.winner == 0 else [-1.0, 1.0]
+
+    def __str__(self) -> str:
+        return str(self._board)
+
+
+class DonutsObserver:
+    """Observation (default) and information state (``perfect_recall``) of a player, as
+    a tensor and a string, following OpenSpiel's PyObserver interface."""
+
+    def __init__(self, game: DonutsGame, iig_obs_type=None, params=None):
+        if params:
+            raise InteropError(f"python_donuts takes no observation parameters; got {params}")
+        self._public = iig_obs_type is None or iig_obs_type.public_info
+        self._recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        pieces = []
+        if self._public:
+            pieces.append(("planes", (NUM_PLANES, SIZE, SIZE)))
+            if self._recall:
+                pieces.append(("history", (game.max_game_length(), NUM_SQUARES)))
+        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
+        self.dict = {}
+        start = 0
+        for name, shape in pieces:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[start : start + size].reshape(shape)
+            start += size
+
+    def set_from(self, state: DonutsState, player: int) -> None:
+        if "planes" in self.dict:
+            write_planes(state._board, player, self.dict["planes"])
+        if "history" in self.dict:
+            history = self.dict["history"]
+            history.fill(0.0)
+            for ply, action in enumerate(state.history()):
+                history[ply, action] = 1.0
+
+    def string_from(self, state: DonutsState, player: int) -> str:
+        if not self._public:
+            return ""  # perfect information: nothing is private
+        if self._recall:
+            return " ".join(SQUARE_NAMES[a] for a in state.history())
+        return state._board.fen()
+
+
+pyspiel.register_game(_GAME_TYPE, DonutsGame)
+
+
+def _layout_param(layout: Layout) -> str:
+    """A layout as the ``layout`` parameter: its 36 symbols in one run (game-string safe)."""
+    return "".join(layout.to_text().splitlines())
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_game(layout: Layout, rules: Rules) -> DonutsGame:
+    return pyspiel.load_game(SHORT_NAME, {"layout": _layout_param(layout), "insertion": rules.insertion, "donuts": rules.donuts})
+
+
+def load(layout: Layout | str | None = None, rules: Rules | str | None = None, donuts: int | None = None) -> DonutsGame:
+    """The ``python_donuts`` game of ``layout`` (a :class:`~donuts_ai.Layout`, layout text
+    or a fixed layout spec such as ``"random:7"``; default standard) and ``rules`` (a
+    :class:`~donuts_ai.Rules` or an insertion rule name) with ``donuts`` per player.
+    Games of the same layout and rules are the same object."""
+    if layout is None or isinstance(layout, Layout):
+        fixed = layout or Layout.standard()
+    else:
+        source = LayoutSource(layout)
+        if source.drawn:
+            raise InteropError(f"an OpenSpiel game is played on one layout; {layout!r} draws a new one every game")
+        fixed = source.layouts[0]
+    return _cached_game(fixed, make_rules(rules, donuts))
+
+
+def state_from_board(board: Board, game: DonutsGame | None = None) -> DonutsState:
+    """The OpenSpiel state of ``board``, in ``game`` (default: :func:`load` of the board's
+    layout and rules). The board's moves are replayed from the start, so the state's
+    ``history()`` holds them; a board set up from a position string (or with a forfeit
+    in its moves) gives a state whose OpenSpiel history starts at that position."""
+    if not isinstance(board, Board):
+        raise TypeError(f"state_from_board needs a Board, got {type(board).__name__}")
+    if game is None:
+        game = load(board.layout, board.rules)
+    elif (game.layout, game.rules) != (board.layout, board.rules):
+        raise InteropError("state_from_board: the board's layout or rules differ from the game's")
+    state = game.new_initial_state()
+    replayed = _replay(board.layout, board.rules, board.move_stack)
+    if replayed is not None and replayed == board:
+        for move in board.move_stack:
+            state.apply_action(parse_square(move))
+    else:
+        state._position = _Position(board.copy())
+    return state
+
+
+def board_of(state) -> Board:
+    """The :class:`~donuts_ai.Board` of a ``python_donuts`` state (a copy)."""
+    if not isinstance(state, DonutsState):
+        raise TypeError(f"board_of needs a python_donuts state, got {type(state).__name__}")
+    return state.to_board()
+
+
+class DonutsBot(pyspiel.Bot):
+    """One of our agents as a ``pyspiel.Bot`` for OpenSpiel's tools (``evaluate_bots``,
+    its arenas): ``agent`` is an :class:`~donuts_ai.agents.Agent` or an agent spec
+    (``"mcts:time=0.1"``, ``"alphabeta:depth=6"``; ``seed`` is used unless the spec sets
+    one). ``restart_at`` starts a new game (:meth:`Agent.reset`); ``step`` returns the
+    agent's move as an action."""
+
+    def __init__(self, agent: Agent | str, seed: int | None = None):
+        pyspiel.Bot.__init__(self)
+        if isinstance(agent, str):
+            from ..tournament.specs import make_agent
+
+            agent = make_agent(agent, seed)
+        if not callable(getattr(agent, "select_move", None)):
+            raise InteropError(f"DonutsBot needs an agent (with select_move) or an agent spec, got {type(agent).__name__}")
+        self.agent = agent
+
+    def restart_at(self, state) -> None:
+        self.agent.reset()
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+    def step(self, state) -> int:
+        return parse_square(self.agent.select_move(board_of(state)))
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return f"DonutsBot({self.agent!r})"
+
+
+#: Fewest simulations of a search: MCTSBot expands its root on the second one.
+MIN_SIMS = 2
+#: Simulations of a time-limited :class:`OpenSpielMCTSAgent`'s first search, which
+#: measures its speed.
+FIRST_SIMS = 64
+
+
+class OpenSpielMCTSAgent(Agent):
+    """OpenSpiel's ``MCTSBot`` (UCT, exploration ``uct_c``, ``rollouts`` uniformly random
+    rollouts per leaf, MCTS-Solver backups when ``solve``) as one of our agents: spec
+    ``openspiel-mcts:sims=1000``.
+
+    Limits: ``sims`` simulations a move (default 1000 when no ``time_limit``), or
+    ``time_limit`` seconds a move (capped in blitz at a twentieth of the clock left):
+    ``MCTSBot`` has no clock, so each move gets the number of simulations that fit in
+    the budget at the speed measured on the agent's previous searches (the first
+    search, of :data:`FIRST_SIMS`, measures it); ``sims`` then caps it. A seed fixes
+    every move of a simulation-limited agent. No tactical pass: it is OpenSpiel's bot
+    as it comes. ``last_info`` holds the last move's simulations and seconds.
+    """
+
+    kind = "openspiel-mcts"
+
+    def __init__(self, sims: int | None = None, time_limit: float | None = None, uct_c: float = 2.0, rollouts: int = 1,
+                 solve: bool = True, seed: int | None = None, name: str | None = None):
+        super().__init__(seed, name)
+        self.sims = _positive_int("sims", sims)
+        if self.sims is not None and self.sims < MIN_SIMS:
+            raise InteropError(f"sims must be at least {MIN_SIMS} (MCTSBot expands its root on the second simulation), got {sims}")
+        self.time_limit = _seconds("time_limit", time_limit)
+        if self.sims is None and self.time_limit is None:
+            self.sims = 1000
+        if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float)) or not uct_c >= 0:
+            raise InteropError(f"uct_c must be a number >= 0, got {uct_c!r}")
+        self.uct_c = float(uct_c)
+        self.rollouts = _positive_int("rollouts", rollouts)
+        if not isinstance(solve, bool):
+            raise InteropError(f"solve must be True or False, got {solve!r}")
+        self.solve = solve
+        self._rate: float | None = None  # simulations per second, from the last search
+        self.last_info: dict = {}
+
+    def params(self) -> dict:
+        p = {k: getattr(self, k) for k in ("sims", "time_limit") if getattr(self, k) is not None}
+        defaults = {"uct_c": 2.0, "rollouts": 1, "solve": True}
+        p |= {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
+        return p | super().params()
+
+    def _budget(self, time_left: float | None) -> float | None:
+        if time_left is None:
+            return self.time_limit
+        share = max(0.0, time_left) / 20
+        return share if self.time_limit is None else min(self.time_limit, share)
+
+    def _search(self, state, game, sims: int) -> int:
+        random_state = np.random.RandomState(self.rng.getrandbits(32))
+        evaluator = _mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=random_state)
+        bot = _mcts.MCTSBot(game, self.uct_c, sims, evaluator, solve=self.solve, random_state=random_state)
+        return bot.step(state)
+
+    def _select(self, board: Board, time_left: float | None) -> str:
+        start = time.perf_counter()
+        game = load(board.layout, board.rules)
+        state = state_from_board(board, game)
+        seconds = self._budget(time_left)
+        if seconds is None:
+            sims = self.sims
+        else:
+            if self._rate is None:
+                t = time.perf_counter()
+                self._search(state, game, FIRST_SIMS)
+                self._rate = FIRST_SIMS / max(time.perf_counter() - t, 1e-6)
+            left = seconds - (time.perf_counter() - start)
+            sims = max(MIN_SIMS, int(self._rate * left))
+            if self.sims is not None:
+                sims = min(sims, self.sims)
+        t = time.perf_counter()
+        action = self._search(state, game, sims)
+        spent = time.perf_counter() - t
+        if sims >= FIRST_SIMS:  # short searches time badly
+            self._rate = sims / max(spent, 1e-6)
+        self.last_info = {"sims": sims, "seconds": time.perf_counter() - start}
+        return SQUARE_NAMES[action]
+
+
+def _positive_int(name: str, value) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InteropError(f"{name} must be a positive int, got {value!r}")
+    return int(value)
+
+
+def _seconds(name: str, value) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not 0 < value < float("inf"):
+        raise InteropError(f"{name} must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+__all__ = [
+    "DEFAULT_PARAMS",
+    "FIRST_SIMS",
+    "MIN_SIMS",
+    "SHORT_NAME",
+    "DonutsBot",
+    "DonutsGame",
+    "DonutsObserver",
+    "DonutsState",
+    "OpenSpielMCTSAgent",
+    "board_of",
+    "load",
+    "state_from_board",
+]
