@@ -41,12 +41,13 @@ PLANE_NAMES = (
 )
 
 _SHIFTS = np.arange(NUM_SQUARES, dtype=np.uint64)
+_ONE = np.uint64(1)
 _DIRECTION_CACHE: dict[tuple[int, ...], np.ndarray] = {}
 
 
 def bits(mask: int) -> np.ndarray:
     """The 36 bits of a bitboard as a ``float32`` vector (square ``i`` at index ``i``)."""
-    return ((np.uint64(mask) >> _SHIFTS) & np.uint64(1)).astype(np.float32)
+    return ((np.uint64(mask) >> _SHIFTS) & _ONE).astype(np.float32)
 
 
 def direction_planes(layout: Layout) -> np.ndarray:
@@ -68,19 +69,15 @@ def write_planes(board: Board, player: int, out: np.ndarray) -> np.ndarray:
     :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``, ``float32``) and return it."""
     flat = out.reshape(NUM_PLANES, NUM_SQUARES)
     b = board.bitboards
-    own, opp = b[player], b[1 - player]
-    flat[0] = bits(own)
-    flat[1] = bits(opp)
-    turn = board.turn
+    turn, last = board.turn, board.last
     open_pick = board.is_open_pick()
-    flat[2] = 0.0 if turn is None or open_pick else bits(board.legal_mask())
-    flat[3] = 0.0
-    if board.last is not None:
-        flat[3, board.last] = 1.0
+    forced = 0 if turn is None or open_pick else board.legal_mask()
+    masks = np.array([b[player], b[1 - player], forced, 0 if last is None else 1 << last], dtype=np.uint64)
+    flat[0:4] = (masks[:, None] >> _SHIFTS) & _ONE  # one NumPy call for the four square sets
     flat[4:8] = direction_planes(board.layout)
-    flat[8] = 1.0 if open_pick else 0.0
     n = board.rules.donuts
     placed = board.placed
+    flat[8] = 1.0 if open_pick else 0.0
     flat[9] = (n - placed[player]) / n
     flat[10] = (n - placed[1 - player]) / n
     flat[11] = 1.0 if turn == player else 0.0

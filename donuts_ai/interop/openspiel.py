@@ -322,9 +322,9 @@ class DonutsBot(pyspiel.Bot):
 
 #: Fewest simulations of a search: MCTSBot expands its root on the second one.
 MIN_SIMS = 2
-#: Simulations of a time-limited :class:`OpenSpielMCTSAgent`'s first search, which
-#: measures its speed.
-FIRST_SIMS = 64
+#: Simulations of the short search with which a time-limited :class:`OpenSpielMCTSAgent`
+#: measures MCTSBot's speed on each position before its real search.
+CALIBRATION_SIMS = 32
 
 
 class OpenSpielMCTSAgent(Agent):
@@ -334,11 +334,13 @@ class OpenSpielMCTSAgent(Agent):
 
     Limits: ``sims`` simulations a move (default 1000 when no ``time_limit``), or
     ``time_limit`` seconds a move (capped in blitz at a twentieth of the clock left):
-    ``MCTSBot`` has no clock, so each move gets the number of simulations that fit in
-    the budget at the speed measured on the agent's previous searches (the first
-    search, of :data:`FIRST_SIMS`, measures it); ``sims`` then caps it. A seed fixes
-    every move of a simulation-limited agent. No tactical pass: it is OpenSpiel's bot
-    as it comes. ``last_info`` holds the last move's simulations and seconds.
+    ``MCTSBot`` has no clock, so a search of :data:`CALIBRATION_SIMS` simulations
+    measures its speed on the position, and a second, fresh search gets the
+    simulations that fit in the rest of the budget at that speed (``sims`` then caps
+    them); the time used is close to the budget, not bounded by it. The search stops
+    early when MCTS-Solver proves the root. A seed fixes every move of a
+    simulation-limited agent. No tactical pass: it is OpenSpiel's bot as it comes.
+    ``last_info`` holds the last move's simulations (of its last search) and seconds.
     """
 
     kind = "openspiel-mcts"
@@ -359,7 +361,6 @@ class OpenSpielMCTSAgent(Agent):
         if not isinstance(solve, bool):
             raise InteropError(f"solve must be True or False, got {solve!r}")
         self.solve = solve
-        self._rate: float | None = None  # simulations per second, from the last search
         self.last_info: dict = {}
 
     def params(self) -> dict:
@@ -374,11 +375,13 @@ class OpenSpielMCTSAgent(Agent):
         share = max(0.0, time_left) / 20
         return share if self.time_limit is None else min(self.time_limit, share)
 
-    def _search(self, state, game, sims: int) -> int:
+    def _search(self, state, game, sims: int) -> tuple[int, int]:
+        """(the most visited move, simulations run: fewer than ``sims`` when the root is proven)."""
         random_state = np.random.RandomState(self.rng.getrandbits(32))
         evaluator = _mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=random_state)
         bot = _mcts.MCTSBot(game, self.uct_c, sims, evaluator, solve=self.solve, random_state=random_state)
-        return bot.step(state)
+        root = bot.mcts_search(state)
+        return root.best_child().action, root.explore_count
 
     def _select(self, board: Board, time_left: float | None) -> str:
         start = time.perf_counter()
@@ -386,22 +389,21 @@ class OpenSpielMCTSAgent(Agent):
         state = state_from_board(board, game)
         seconds = self._budget(time_left)
         if seconds is None:
-            sims = self.sims
+            action, done = self._search(state, game, self.sims)
         else:
-            if self._rate is None:
-                t = time.perf_counter()
-                self._search(state, game, FIRST_SIMS)
-                self._rate = FIRST_SIMS / max(time.perf_counter() - t, 1e-6)
+            # MCTSBot has no clock: measure its speed on this position with a short
+            # search, then give it the simulations that fit in the rest of the budget.
+            calibration = CALIBRATION_SIMS if self.sims is None else min(CALIBRATION_SIMS, self.sims)
+            t = time.perf_counter()
+            action, done = self._search(state, game, calibration)
+            rate = done / max(time.perf_counter() - t, 1e-6)
             left = seconds - (time.perf_counter() - start)
-            sims = max(MIN_SIMS, int(self._rate * left))
+            sims = int(rate * left)
             if self.sims is not None:
                 sims = min(sims, self.sims)
-        t = time.perf_counter()
-        action = self._search(state, game, sims)
-        spent = time.perf_counter() - t
-        if sims >= FIRST_SIMS:  # short searches time badly
-            self._rate = sims / max(spent, 1e-6)
-        self.last_info = {"sims": sims, "seconds": time.perf_counter() - start}
+            if done >= calibration and sims > calibration:  # else the short search's move stands
+                action, done = self._search(state, game, sims)
+        self.last_info = {"sims": done, "seconds": time.perf_counter() - start}
         return SQUARE_NAMES[action]
 
 
@@ -423,7 +425,7 @@ def _seconds(name: str, value) -> float | None:
 
 __all__ = [
     "DEFAULT_PARAMS",
-    "FIRST_SIMS",
+    "CALIBRATION_SIMS",
     "MIN_SIMS",
     "SHORT_NAME",
     "DonutsBot",
