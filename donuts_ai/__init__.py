@@ -18,6 +18,7 @@ from .rules import Rules
 from .solver import MoveValue, Solution, Solver, analyze, solve
 from .squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
 from .symmetry import SYMMETRY_NAMES
+from .vector_env import VectorEnv
 
 __version__ = "0.1.0"
 
@@ -46,6 +47,7 @@ __all__ = [
     "RulesError",
     "SymmetryError",
     "Termination",
+    "VectorEnv",
     "parse_square",
     "perft",
     "random_playouts",

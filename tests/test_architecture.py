@@ -29,6 +29,7 @@ ALLOWED = {
     "board": {"_engine", "errors", "layout", "rules", "squares", "svg", "symmetry"},
     "reference": {"layout", "rules"},
     "analysis": {"_engine", "board", "errors", "layout", "rules", "_checks"},
+    "vector_env": {"_checks", "_engine", "errors", "layout", "rules", "squares"},
     "search": {"_checks", "_engine", "board", "errors", "layout", "rules", "squares"},
     "solver": {"search"},
     "agents": {"_engine", "board", "search", "squares", "errors", "_checks"},

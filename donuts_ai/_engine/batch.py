@@ -1,0 +1,291 @@
+"""Many games stepped at once: the kernels behind :class:`donuts_ai.VectorEnv`.
+
+Every game is one record of :data:`GAME` in an array of games, kept **from the side to
+move** as the kernel contract says (:mod:`.position`): ``own``/``opp`` bitboards,
+``last``, ``placed_own``/``placed_opp``, plus the colour to move, the legal squares,
+the game's layout (its lines and printed directions) and two random streams, one for
+layout draws and one for :func:`random_actions`. A placement goes through the rule
+helpers (:func:`.position.place`, :func:`.position.is_over_after`,
+:func:`.position.next_position`, ...), exactly as the random playouts do.
+
+:func:`step` checks every action first and changes nothing unless all are legal; a
+game that ends is recorded in an array of :data:`FINAL` records (for the final
+observation) and started again at once, on a layout drawn as its layout source says:
+
+- :data:`LAYOUT_POOL`: one of the pool's direction grids, drawn uniformly (a pool of
+  one is a fixed layout and draws nothing);
+- :data:`LAYOUT_TILES`: a uniformly random tile arrangement (the order of the four
+  tiles, each side and quarter turn uniform), from a table of what each tile
+  placement prints on its quadrant (built by the Python layer from the tile set);
+- :data:`LAYOUT_GRID`: a uniformly random direction on each square.
+
+Observation planes follow the PettingZoo environment's (``donuts_ai/interop/_planes.py``),
+channels last: see :func:`write_observations`.
+
+Kernels take plain arrays and ints and never raise: the Python layer checks input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import popcount, rng_below, rng_seed
+from .core import DRAW, ONGOING, REASON_FIVE, flips, has_five, legal_mask, nth_bit
+from .position import Position, end_result, is_over_after, next_position, place, winner_colour
+from .tables import FULL, LINE_MASK, NUM_SQUARES
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_FULL = np.uint64(FULL)
+
+#: Layout sources (see the module).
+LAYOUT_POOL, LAYOUT_TILES, LAYOUT_GRID = 0, 1, 2
+#: Tiles, quadrants, squares of a quadrant; a tile's orientations: 2 sides x 4 quarter turns.
+NUM_TILES, NUM_QUADRANTS, QUADRANT_SQUARES = 4, 4, 9
+NUM_SIDES, NUM_TURNS = 2, 4
+NUM_ORIENTATIONS = NUM_SIDES * NUM_TURNS
+NUM_DIRECTIONS = 4
+
+#: Planes of an observation (the PettingZoo environment's, in its order).
+OWN, OPPONENT, FORCED_LINE, LAST, LINE_DIRECTIONS, OPEN_PICK, OWN_POOL, OPPONENT_POOL, TO_MOVE, VANILLA = (
+    0, 1, 2, 3, 4, 8, 9, 10, 11, 12)
+NUM_PLANES = 13
+
+#: One game, from the side to move.
+GAME = np.dtype(
+    [
+        ("own", np.uint64),  # the side to move's donuts
+        ("opp", np.uint64),  # its opponent's
+        ("legal", np.uint64),  # the side to move's legal squares
+        ("layout_rng", np.uint64),  # xorshift state of the layout draws
+        ("action_rng", np.uint64),  # xorshift state of random_actions
+        ("colour", np.int64),  # colour to move: 0 Chocolate, 1 Vanilla
+        ("last", np.int64),  # square filled last, -1 before the first placement
+        ("placed_own", np.int64),  # donuts the side to move has placed
+        ("placed_opp", np.int64),  # donuts its opponent has placed
+        ("plies", np.int64),  # placements so far in this game
+        ("line_masks", np.uint64, (NUM_SQUARES,)),  # the line through each square
+        ("directions", np.int8, (NUM_SQUARES,)),  # the printed direction of each square (0..3)
+    ],
+    align=True,
+)
+
+#: A game as it ended, seen by the side that made the last placement.
+FINAL = np.dtype(
+    [
+        ("own", np.uint64),  # the last mover's donuts
+        ("opp", np.uint64),
+        ("colour", np.int64),  # the last mover's colour
+        ("last", np.int64),
+        ("placed_own", np.int64),
+        ("placed_opp", np.int64),
+        ("plies", np.int64),  # placements in the game
+        ("reason", np.int64),  # REASON_FIVE, REASON_GROUP or REASON_MAJORITY
+        ("directions", np.int8, (NUM_SQUARES,)),
+    ],
+    align=True,
+)
+
+
+@njit(cache=True)
+def _draw_layout(game, source, pool, placements, quadrant_squares):
+    """Write a layout into ``game`` (its directions and lines) from layout source ``source``:
+    ``pool`` (``int8[K, 36]``) for :data:`LAYOUT_POOL`, ``placements`` (``int8[4 quadrants,
+    4 tiles, 8 orientations, 9]``, the directions a tile placement prints on the squares
+    ``quadrant_squares[quadrant]``) for :data:`LAYOUT_TILES`."""
+    rng = game.layout_rng
+    directions = game.directions
+    if source == LAYOUT_POOL:
+        index = 0
+        if pool.shape[0] > 1:
+            rng, index = rng_below(rng, pool.shape[0])
+        for sq in range(NUM_SQUARES):
+            directions[sq] = pool[index, sq]
+    elif source == LAYOUT_TILES:
+        order = np.arange(NUM_TILES)
+        for i in range(NUM_TILES - 1, 0, -1):  # Fisher-Yates: a uniform order of the tiles
+            rng, j = rng_below(rng, i + 1)
+            order[i], order[j] = order[j], order[i]
+        for quadrant in range(NUM_QUADRANTS):
+            rng, orientation = rng_below(rng, NUM_ORIENTATIONS)
+            for k in range(QUADRANT_SQUARES):
+                directions[quadrant_squares[quadrant, k]] = placements[quadrant, order[quadrant], orientation, k]
+    else:
+        for sq in range(NUM_SQUARES):
+            rng, d = rng_below(rng, NUM_DIRECTIONS)
+            directions[sq] = d
+    game.layout_rng = rng
+    for sq in range(NUM_SQUARES):
+        game.line_masks[sq] = LINE_MASK[directions[sq], sq]
+
+
+@njit(cache=True)
+def _publish(game, g, current_player, legal_action_mask):
+    """Write game ``g``'s side to move and legal squares into the output arrays."""
+    current_player[g] = game.colour
+    legal = game.legal
+    for sq in range(NUM_SQUARES):
+        legal_action_mask[g, sq] = (legal >> np.uint64(sq)) & _ONE != _ZERO
+
+
+@njit(cache=True)
+def _start(game, source, pool, placements, quadrant_squares):
+    """A new game in ``game``: a layout drawn, the empty board, Chocolate to move."""
+    _draw_layout(game, source, pool, placements, quadrant_squares)
+    game.own = _ZERO
+    game.opp = _ZERO
+    game.colour = 0
+    game.last = -1
+    game.placed_own = 0
+    game.placed_opp = 0
+    game.plies = 0
+    game.legal = _FULL
+
+
+@njit(cache=True)
+def reset(games, seed, reseed, source, pool, placements, quadrant_squares, current_player, legal_action_mask, rewards,
+          terminated):
+    """Start every game anew. With ``reseed``, game ``g``'s streams are first set from
+    ``seed`` (``uint64``): stream ``2g`` for its layouts, ``2g + 1`` for its random actions."""
+    for g in range(games.shape[0]):
+        game = games[g]
+        if reseed:
+            game.layout_rng = rng_seed(seed, np.uint64(2 * g))
+            game.action_rng = rng_seed(seed, np.uint64(2 * g + 1))
+        _start(game, source, pool, placements, quadrant_squares)
+        _publish(game, g, current_player, legal_action_mask)
+        rewards[g, 0] = 0.0
+        rewards[g, 1] = 0.0
+        terminated[g] = False
+
+
+@njit(cache=True)
+def first_illegal(games, actions):
+    """Index of the first game whose action is not one of its legal squares (out of
+    ``0..35`` included), or -1 when every action is legal."""
+    for g in range(games.shape[0]):
+        sq = actions[g]
+        if sq < 0 or sq >= NUM_SQUARES or (games[g].legal >> np.uint64(sq)) & _ONE == _ZERO:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def step(games, actions, donuts, single, source, pool, placements, quadrant_squares, current_player, legal_action_mask,
+         rewards, terminated, finals):
+    """Play ``actions[g]`` in every game ``g``, or nothing at all: returns the index of
+    the first game whose action is illegal (nothing changed), or -1 when all were played.
+
+    ``rewards[g]`` (by colour) is +1/-1 in a game that this step ended, 0/0 for a draw
+    and on every other step; ``terminated[g]`` says that it ended, ``finals[g]`` holds
+    its final position, and the game is started again at once.
+    """
+    bad = first_illegal(games, actions)
+    if bad >= 0:
+        return bad
+    for g in range(games.shape[0]):
+        game = games[g]
+        sq = actions[g]
+        pos = Position(game.own, game.opp, game.last, game.placed_own, game.placed_opp)
+        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
+        plies = game.plies + 1
+        winner = ONGOING
+        reason = -1
+        if has_five(after.own):
+            winner, reason = game.colour, REASON_FIVE
+        elif is_over_after(after, donuts):
+            result, reason = end_result(after, donuts)
+            winner = winner_colour(result, game.colour)
+        rewards[g, 0] = 0.0
+        rewards[g, 1] = 0.0
+        if winner == ONGOING:
+            child, passed = next_position(after, donuts)
+            game.own = child.own
+            game.opp = child.opp
+            game.last = child.last
+            game.placed_own = child.placed_own
+            game.placed_opp = child.placed_opp
+            game.plies = plies
+            if passed:
+                game.colour = 1 - game.colour
+            game.legal = legal_mask(child.own, child.opp, child.last, game.line_masks)
+            terminated[g] = False
+        else:
+            final = finals[g]
+            final.own = after.own
+            final.opp = after.opp
+            final.colour = game.colour
+            final.last = after.last
+            final.placed_own = after.placed_own
+            final.placed_opp = after.placed_opp
+            final.plies = plies
+            final.reason = reason
+            final.directions[:] = game.directions
+            if winner != DRAW:
+                rewards[g, winner] = 1.0
+                rewards[g, 1 - winner] = -1.0
+            terminated[g] = True
+            _start(game, source, pool, placements, quadrant_squares)
+        _publish(game, g, current_player, legal_action_mask)
+    return -1
+
+
+@njit(cache=True)
+def random_actions(games, out):
+    """A uniformly random legal square of every game into ``out``, drawn from the games'
+    action streams."""
+    for g in range(games.shape[0]):
+        game = games[g]
+        legal = game.legal
+        rng, k = rng_below(game.action_rng, popcount(legal))
+        game.action_rng = rng
+        out[g] = nth_bit(legal, k)
+
+
+@njit(cache=True)
+def _write_planes(out, own, opp, last, forced, open_pick, directions, own_left, opp_left, to_move, colour):
+    """One observation, ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
+    for sq in range(NUM_SQUARES):
+        bit = _ONE << np.uint64(sq)
+        row = out[sq]
+        row[OWN] = 1.0 if own & bit else 0.0
+        row[OPPONENT] = 1.0 if opp & bit else 0.0
+        row[FORCED_LINE] = 1.0 if forced & bit else 0.0
+        row[LAST] = 1.0 if sq == last else 0.0
+        for d in range(NUM_DIRECTIONS):
+            row[LINE_DIRECTIONS + d] = 1.0 if directions[sq] == d else 0.0
+        row[OPEN_PICK] = open_pick
+        row[OWN_POOL] = own_left
+        row[OPPONENT_POOL] = opp_left
+        row[TO_MOVE] = to_move
+        row[VANILLA] = colour
+
+
+@njit(cache=True)
+def write_observations(games, donuts, out):
+    """The planes of every game seen by its side to move into ``out`` (``float32[n, 36,
+    NUM_PLANES]``, a view of ``(n, 6, 6, NUM_PLANES)``): the PettingZoo environment's
+    observation of the agent to move."""
+    for g in range(games.shape[0]):
+        game = games[g]
+        empty = _FULL & ~(game.own | game.opp)
+        open_pick = game.last < 0 or (game.line_masks[game.last] & empty) == _ZERO
+        forced = _ZERO if open_pick else game.legal
+        _write_planes(out[g], game.own, game.opp, game.last, forced, np.float32(1.0 if open_pick else 0.0),
+                      game.directions, np.float32((donuts - game.placed_own) / donuts),
+                      np.float32((donuts - game.placed_opp) / donuts), np.float32(1.0), np.float32(game.colour))
+
+
+@njit(cache=True)
+def write_final_observations(finals, terminated, donuts, out):
+    """The planes of every game that just ended, seen by the side that ended it (nobody
+    to move: no forced line, no open pick), into ``out``; zeros for the other games."""
+    for g in range(finals.shape[0]):
+        if not terminated[g]:
+            out[g] = 0.0
+            continue
+        final = finals[g]
+        _write_planes(out[g], final.own, final.opp, final.last, _ZERO, np.float32(0.0), final.directions,
+                      np.float32((donuts - final.placed_own) / donuts), np.float32((donuts - final.placed_opp) / donuts),
+                      np.float32(0.0), np.float32(final.colour))
