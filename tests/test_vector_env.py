@@ -337,3 +337,11 @@ def test_repr_and_exports():
 
     assert "VectorEnv" in donuts_ai.__all__
     assert repr(VectorEnv(2, rules="single", seed=3)).startswith("VectorEnv(2, layout=fixed, rules=Rules(insertion='single'")
+
+
+def test_the_benchmark_figure_runs():
+    """``donuts-ai bench`` measures VectorEnv's steps/s (no speed asserted: benchmarks are not tests)."""
+    from donuts_ai.bench.engine import vector_env_speed
+
+    figures = vector_env_speed(8, 2, 1)
+    assert figures["steps"]["median"] > 0 and figures["ns_per_step"] > 0 and figures["steps_with_observation"]["repeats"] == 1

@@ -2,7 +2,8 @@
 
 Measures random playouts/s (one core and all cores), perft leaves/s, alpha-beta
 nodes/s at a fixed depth, MCTS iterations/s, solver time and nodes for a fixed set of
-layouts from the empty board, the speed-up of the Numba engine over the pure-Python
+layouts from the empty board, the batched environment's steps/s (:class:`~donuts_ai.VectorEnv`
+with random legal actions, beside the PettingZoo environment's when it is installed), the speed-up of the Numba engine over the pure-Python
 reference in the same run, and (not with ``--quick``) compile and cached start-up
 times. Each figure is a median over repeats with min–max; warm-up calls keep
 compilation out. ``--quick`` finishes in under a minute; ``--json FILE`` writes the
@@ -32,6 +33,7 @@ from ..search.alphabeta._negamax import search_moves
 from ..search.alphabeta._table import new_table
 from ..search.alphabeta._workspace import new_workspace
 from ..search.mcts import MCTSAgent
+from ..vector_env import VectorEnv
 
 GAME_SNIPPET = (
     "import random; from donuts_ai import Board; b=Board(); r=random.Random(1)\n"
@@ -43,6 +45,8 @@ ALL_KERNELS_SNIPPET = GAME_SNIPPET + (
     "perft(Board(), 3); random_playouts(Layout.standard(), 10, seed=1); random_playouts(Layout.standard(), 10, seed=1, parallel=True)\n"
     "MCTSAgent(iterations=10); AlphaBetaAgent(depth=2)\n"
 )
+#: Games of the batched environment's benchmark (issue 11's target: 5 million steps/s at this size, one core).
+VECTOR_ENV_GAMES = 4096
 #: The solver's fixed set: layouts whose empty board solves in well under a second.
 SOLVER_LAYOUTS = [0, 1, 4, 10, 11]
 
@@ -142,6 +146,45 @@ def mcts_speed(iterations: int, workers: int, repeats: int) -> dict:
     return {"workers": workers, "iterations": iterations, **_rates(work, repeats)}
 
 
+def vector_env_speed(num_envs: int, batches: int, repeats: int) -> dict:
+    """Environment steps/s of :class:`~donuts_ai.VectorEnv` (one core: the kernels are
+    serial) with uniformly random legal actions (:meth:`VectorEnv.random_actions`, drawn
+    in compiled code), on a fresh random tile arrangement every game; once without
+    reading the observations, once reading them after every step (what a learner
+    does; they are computed when read)."""
+    env = VectorEnv(num_envs, layout="random", seed=1)
+    env.step(env.random_actions())  # warm-up (compilation, caches)
+    _ = env.observation
+
+    def steps():
+        for _ in range(batches):
+            env.step(env.random_actions())
+        return batches * num_envs
+
+    def steps_read():
+        for _ in range(batches):
+            env.step(env.random_actions())
+            _ = env.observation
+        return batches * num_envs
+
+    out = {"num_envs": num_envs, "batches": batches, "steps": _rates(steps, repeats),
+           "steps_with_observation": _rates(steps_read, repeats)}
+    out["ns_per_step"] = 1e9 / out["steps"]["median"]
+    out["ns_per_step_with_observation"] = 1e9 / out["steps_with_observation"]["median"]
+    return out
+
+
+def pettingzoo_steps(seconds: float) -> dict | str:
+    """The PettingZoo environment's steps/s (see :mod:`donuts_ai.bench.interop`), or why it
+    was skipped."""
+    try:
+        from .interop import pettingzoo_speed
+
+        return pettingzoo_speed(seconds)
+    except ImportError as exc:  # PettingZoo not installed, or no environment yet
+        return f"skipped: {exc}"
+
+
 def solver_speed(seeds: list[int], distance: bool) -> dict:
     """Solve the empty board of ``Layout.random_grid(seed)`` for each seed (fresh tables)."""
     Solver(tt_bits=12).solve(Board(Layout.random_grid(10**6)), distance=False)  # warm-up
@@ -180,6 +223,8 @@ def run(quick: bool = False, startup: bool | None = None, full_solve: bool = Fal
     res["mcts_1"] = mcts_speed(20_000 if quick else 200_000, 1, repeats)
     res["mcts_all"] = mcts_speed(20_000 if quick else 200_000, os.cpu_count() or 1, repeats)
     res["solver"] = solver_speed(SOLVER_LAYOUTS[:2] if quick else SOLVER_LAYOUTS, distance=False)
+    res["vector_env"] = vector_env_speed(VECTOR_ENV_GAMES, 50 if quick else 250, repeats)
+    res["pettingzoo"] = pettingzoo_steps(1.0 if quick else 3.0)
     if full_solve:
         res["solver_distance"] = solver_speed(SOLVER_LAYOUTS, distance=True)
     if startup if startup is not None else not quick:
@@ -214,6 +259,19 @@ def report(r: dict) -> str:
             lines.append(f"  {x['layout']:16s} {x['value']} {x['move']}{dist}: {x['seconds']:.3f} s, {x['nodes']:,} nodes "
                          f"({x['nodes_per_s'] / 1e6:.2f} M nodes/s)")
         row("  solver time per layout", s["seconds"], "s", fmt=".3f")
+    if "vector_env" in r:
+        v = r["vector_env"]
+        row(f"VectorEnv, {v['num_envs']:,} games, random actions, 1 core", v["steps"], "steps/s")
+        lines.append(f"{'  per step':44s} {v['ns_per_step']:>14,.0f} ns")
+        row("  reading the observation after every step", v["steps_with_observation"], "steps/s")
+        lines.append(f"{'  per step':44s} {v['ns_per_step_with_observation']:>14,.0f} ns")
+    pz = r.get("pettingzoo")
+    if isinstance(pz, str):
+        lines.append(f"PettingZoo environment: {pz}")
+    elif pz:
+        for name, x in pz.items():
+            lines.append(f"{'PettingZoo ' + name + ', random actions, 1 core':44s} {x['steps_per_s']:>14,.0f}   "
+                         f"steps/s ({x['us_per_step'] * 1e3:,.0f} ns a step)")
     if "startup" in r:
         s = r["startup"]
         lines.append(f"{'play a game: first run (compiles)':44s} {s['game_compile_s']:>14.2f} s")
