@@ -204,6 +204,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: one declaration per option, in the order ``--help`` shows
+    them (long because it is a list, not because it does much)."""
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_commands(sub)

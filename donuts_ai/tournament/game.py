@@ -93,14 +93,7 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
         limit = min((x for x in (time_left, move_limit) if x is not None), default=None)
         answer = failed_start.pop(seat, None) or seats[seat].ask(game, state, side, time_left, limit)
         used[seat] += answer.seconds
-        kind, detail = answer.kind, answer.detail
-        # Over time is over time, whatever the answer was (a process that died stays a crash).
-        if kind in (None, EventKind.EXCEPTION) and time_left is not None and answer.seconds > time_left:
-            kind, detail = EventKind.TIME, f"clock ran out: {answer.seconds:.3f} s used with {time_left:.3f} s left"
-        elif kind in (None, EventKind.EXCEPTION) and move_limit is not None and answer.seconds > move_limit:
-            kind, detail = EventKind.TIME, f"{answer.seconds:.3f} s for one move, over the per-move limit of {move_limit:g} s"
-        if kind is None and not game.is_legal(state, answer.move):
-            kind, detail = EventKind.ILLEGAL, f"illegal move {answer.move!r} (legal: {', '.join(map(str, game.legal_moves(state)))})"
+        kind, detail = _judge(answer, time_left, move_limit, game, state)
         if kind is not None:
             events.append(Event(plies, seat, str(kind), detail.strip()))
             if kind in (EventKind.TIME, EventKind.CRASH) or illegal == "lose":
@@ -125,6 +118,19 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
         turns=turns, forfeits=forfeits, stats=stats,
         ledger=[game.ledger_points(winner, str(reason), s % 2, stats[s], ledger) for s in range(n_seats)], events=events,
     )
+
+
+def _judge(answer, time_left: float | None, move_limit: float | None, game: Game, state) -> tuple[str | None, str]:
+    """(event kind, detail) of an answer: ``None`` when it is a legal move in time."""
+    kind, detail = answer.kind, answer.detail
+    # Over time is over time, whatever the answer was (a process that died stays a crash).
+    if kind in (None, EventKind.EXCEPTION) and time_left is not None and answer.seconds > time_left:
+        return EventKind.TIME, f"clock ran out: {answer.seconds:.3f} s used with {time_left:.3f} s left"
+    if kind in (None, EventKind.EXCEPTION) and move_limit is not None and answer.seconds > move_limit:
+        return EventKind.TIME, f"{answer.seconds:.3f} s for one move, over the per-move limit of {move_limit:g} s"
+    if kind is None and not game.is_legal(state, answer.move):
+        return EventKind.ILLEGAL, f"illegal move {answer.move!r} (legal: {', '.join(map(str, game.legal_moves(state)))})"
+    return kind, detail
 
 
 def score_of(record, seat: int) -> float:

@@ -138,6 +138,55 @@ def _objective(theta, rows, counts, prior_weight, n_agents, anchor, fit_draws):
     return float(ll.sum()), grad, hess
 
 
+def _tabulate(results, index: dict[str, int], prior_draws: float):
+    """(pairings (first, second) as index rows, their counts [first wins, draws, second
+    wins], their virtual prior games, and per agent [games, points]) of ``results``."""
+    table: dict[tuple[int, int], list[float]] = {}
+    played = {n: [0, 0.0] for n in index}
+    for first, second, score in results:
+        if score not in (0, 0.5, 1):
+            raise DonutsError(f"score must be 0, 0.5 or 1, got {score!r}")
+        key = (index[first], index[second])
+        row = table.setdefault(key, [0.0, 0.0, 0.0, 0.0])  # wins of first, draws, wins of second, virtual draws
+        row[{1: 0, 0.5: 1, 0: 2}[score]] += 1
+        played[first][0] += 1
+        played[first][1] += score
+        played[second][0] += 1
+        played[second][1] += 1 - score
+    if prior_draws > 0:
+        met = {tuple(sorted(k)) for k in table}
+        for i, j in met:
+            for key in ((i, j), (j, i)):
+                table.setdefault(key, [0.0, 0.0, 0.0, 0.0])[3] += prior_draws / 2
+    rows = np.array(list(table), dtype=np.int64).reshape(-1, 2)
+    data = np.array(list(table.values()), dtype=np.float64).reshape(-1, 4)
+    return rows, data[:, :3], data[:, 3], played
+
+
+def _maximise(f, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the maximum, the Hessian there) of the concave ``f`` (which gives value, gradient,
+    Hessian) by Newton's method from ``theta``."""
+    value, g, H = f(theta)
+    for _ in range(_MAX_NEWTON_STEPS):
+        try:
+            step = np.linalg.solve(H, -g)
+        except np.linalg.LinAlgError:
+            step = g * 10
+        # Backtracking line search keeps every step an ascent (the log-likelihood is
+        # concave, so this only matters far from the optimum or when it is at infinity).
+        lam = 1.0
+        while True:
+            new_value, new_g, new_H = f(theta + lam * step)
+            if new_value >= value - 1e-12 or lam <= _MIN_STEP:
+                break
+            lam /= 2
+        theta = theta + lam * step
+        value, g, H = new_value, new_g, new_H
+        if np.max(np.abs(lam * step)) < _STEP_TOLERANCE:
+            break
+    return theta, H
+
+
 def fit_ratings(results, names=None, anchor: str | None = None, prior_draws: float = 2.0) -> RatingFit:
     """Fit ratings to ``results``: an iterable of (first player, second player, score of
     the first player: 1, 0.5 or 0). ``anchor`` (default: the first name) is fixed at 0.
@@ -159,26 +208,7 @@ def fit_ratings(results, names=None, anchor: str | None = None, prior_draws: flo
     if not prior_draws >= 0:
         raise DonutsError(f"prior_draws must be >= 0, got {prior_draws!r}")
     index = {n: i for i, n in enumerate(names)}
-    table: dict[tuple[int, int], list[float]] = {}
-    played = {n: [0, 0.0] for n in names}
-    for first, second, score in results:
-        if score not in (0, 0.5, 1):
-            raise DonutsError(f"score must be 0, 0.5 or 1, got {score!r}")
-        key = (index[first], index[second])
-        row = table.setdefault(key, [0.0, 0.0, 0.0, 0.0])  # wins of first, draws, wins of second, virtual draws
-        row[{1: 0, 0.5: 1, 0: 2}[score]] += 1
-        played[first][0] += 1
-        played[first][1] += score
-        played[second][0] += 1
-        played[second][1] += 1 - score
-    if prior_draws > 0:
-        met = {tuple(sorted(k)) for k in table}
-        for i, j in met:
-            for key in ((i, j), (j, i)):
-                table.setdefault(key, [0.0, 0.0, 0.0, 0.0])[3] += prior_draws / 2
-    rows = np.array(list(table), dtype=np.int64).reshape(-1, 2)
-    data = np.array(list(table.values()), dtype=np.float64).reshape(-1, 4)
-    counts, prior_weight = data[:, :3], data[:, 3]
+    rows, counts, prior_weight, played = _tabulate(results, index, prior_draws)
     fit_draws = bool(counts[:, 1].sum() > 0)  # real draws only: the prior never makes the fit estimate nu
     all_drawn = fit_draws and not (counts[:, 0].sum() + counts[:, 2].sum() > 0)
     if all_drawn:
@@ -195,24 +225,7 @@ def fit_ratings(results, names=None, anchor: str | None = None, prior_draws: flo
     def f(t):
         return _objective(t, rows, counts, prior_weight, n, a, fit_draws)
 
-    value, g, H = f(theta)
-    for _ in range(_MAX_NEWTON_STEPS):
-        try:
-            step = np.linalg.solve(H, -g)
-        except np.linalg.LinAlgError:
-            step = g * 10
-        # Backtracking line search keeps every step an ascent (the log-likelihood is
-        # concave, so this only matters far from the optimum or when it is at infinity).
-        lam = 1.0
-        while True:
-            new_value, new_g, new_H = f(theta + lam * step)
-            if new_value >= value - 1e-12 or lam <= _MIN_STEP:
-                break
-            lam /= 2
-        theta = theta + lam * step
-        value, g, H = new_value, new_g, new_H
-        if np.max(np.abs(lam * step)) < _STEP_TOLERANCE:
-            break
+    theta, H = _maximise(f, theta)
     try:
         cov_t = np.linalg.inv(-H)
     except np.linalg.LinAlgError:
