@@ -1,7 +1,7 @@
 """Interoperability: our MCTS against OpenSpiel's MCTSBot on the same game (speed, and a
 match with MCTSBot given 10x the time), and the PettingZoo environment's steps/s.
 
-    python -m donuts_ai.bench.interop [--quick] [--games N] [--time S] [--ratio R] [--json FILE]
+    python -m donuts_ai.bench.interop [--quick] [--games N] [--time S] [--ratio R] [--seed N] [--json FILE]
 
 Needs the ``rl`` and ``spiel`` extras (``pip install 'donuts_ai[rl,spiel]'``); a part
 whose dependency is missing is skipped with a note. Speeds are on one core, after a
@@ -72,11 +72,12 @@ def match(games: int, our_time: float, ratio: float, seed: int) -> dict:
     each agent in a process of its own, one game at a time."""
     from .. import tournament
 
-    ours, theirs = f"mcts:time={our_time}", f"openspiel-mcts:time={our_time * ratio:g}"
+    ours, theirs = f"mcts:time={our_time:g}", f"openspiel-mcts:time={our_time * ratio:g}"
     t = time.perf_counter()
     results = tournament.run([ours, theirs], games=games, seed=seed, workers=1)
     wall = time.perf_counter() - t
     wins = draws = losses = 0
+    lost_as = [0, 0]  # our losses as Chocolate (first player), as Vanilla
     seconds = {ours: [0.0, 0], theirs: [0.0, 0]}
     reasons: dict[str, int] = {}
     for g in results.games:
@@ -87,6 +88,7 @@ def match(games: int, our_time: float, ratio: float, seed: int) -> dict:
             wins += 1
         else:
             losses += 1
+            lost_as[our_seat] += 1
         reasons[g.reason] = reasons.get(g.reason, 0) + 1
         for seat, name in enumerate(g.names):
             seconds[name][0] += g.times[seat]
@@ -95,7 +97,8 @@ def match(games: int, our_time: float, ratio: float, seed: int) -> dict:
     first_wins = sum(1 for g in results.games if g.winner == 0)
     plies = [g.plies for g in results.games]
     return {"ours": ours, "theirs": theirs, "games": n, "wins": wins, "draws": draws, "losses": losses,
-            "score": (wins + draws / 2) / n, "first_player_wins": first_wins, "reasons": reasons,
+            "score": (wins + draws / 2) / n, "losses_as_first": lost_as[0], "losses_as_second": lost_as[1],
+            "first_player_wins": first_wins, "reasons": reasons,
             "plies_mean": statistics.mean(plies), "plies_min": min(plies), "plies_max": max(plies),
             "seconds_per_move": {k: s / max(m, 1) for k, (s, m) in seconds.items()}, "wall_s": wall}
 
@@ -130,7 +133,7 @@ def pettingzoo_speed(seconds: float, seed: int = 0) -> dict:
     return out
 
 
-def run(quick: bool, games: int, our_time: float, ratio: float) -> dict:
+def run(quick: bool, games: int, our_time: float, ratio: float, seed: int = 1) -> dict:
     res: dict = {"machine": machine(), "quick": quick}
     try:
         import pyspiel  # noqa: F401
@@ -146,7 +149,7 @@ def run(quick: bool, games: int, our_time: float, ratio: float) -> dict:
         print("search speed, ours and OpenSpiel's", flush=True)
         res["speed"] = search_speeds(50_000 if quick else 200_000, 500 if quick else 2000, 2 if quick else 3)
         print(f"match: {games} games", flush=True)
-        res["match"] = match(games, our_time, ratio, seed=1)
+        res["match"] = match(games, our_time, ratio, seed)
     try:
         import pettingzoo
     except ImportError:
@@ -176,7 +179,8 @@ def report(r: dict) -> str:
         mt = r["match"]
         spm = mt["seconds_per_move"]
         lines.append(f"{mt['ours']} against {mt['theirs']}: {mt['wins']} wins, {mt['draws']} draws, {mt['losses']} losses "
-                     f"in {mt['games']} games (score {mt['score']:.0%}); first player won {mt['first_player_wins']}; "
+                     f"({mt['losses_as_first']} as first player) in {mt['games']} games (score {mt['score']:.0%}); "
+                     f"first player won {mt['first_player_wins']}; "
                      f"endings {mt['reasons']}; plies {mt['plies_min']}–{mt['plies_max']} (mean {mt['plies_mean']:.1f}); "
                      f"seconds per move: ours {spm[mt['ours']]:.3f}, "
                      f"OpenSpiel's {spm[mt['theirs']]:.3f}; wall {mt['wall_s']:.0f} s")
@@ -196,10 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=None, help="games of the match (colour-swapped pairs; default 10, quick 2)")
     parser.add_argument("--time", type=float, default=0.1, help="our MCTS's seconds a move (default 0.1)")
     parser.add_argument("--ratio", type=float, default=10.0, help="MCTSBot's time as a multiple of ours (default 10)")
+    parser.add_argument("--seed", type=int, default=1, help="the match's seed (its layouts; default 1)")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else 2 if args.quick else 10
-    results = run(args.quick, games, args.time, args.ratio)
+    results = run(args.quick, games, args.time, args.ratio, args.seed)
     return print_and_save(results, report, args.json)
 
 
