@@ -13,6 +13,8 @@ figures. Benchmarks are not tests: nothing here asserts a speed.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import platform
@@ -180,7 +182,8 @@ def pettingzoo_steps(seconds: float) -> dict | str:
     try:
         from .interop import pettingzoo_speed
 
-        return pettingzoo_speed(seconds)
+        with contextlib.redirect_stdout(io.StringIO()):  # its progress lines: the report says it all
+            return pettingzoo_speed(seconds)
     except ImportError as exc:  # PettingZoo not installed, or no environment yet
         return f"skipped: {exc}"
 
