@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-busy lint bench clean
+.PHONY: demo test test-busy lint bench notebooks clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ test-busy: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed
 	$(BIN)/python -m benchmarks
+
+# Execute the notebooks with their full settings and store them with their outputs
+# (plots, tables), so they read well without being run: a few minutes on 2 cores.
+notebooks: $(VENV)/.installed-dev
+	$(BIN)/python notebooks/build_notebooks.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

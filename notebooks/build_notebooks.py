@@ -1,13 +1,21 @@
-"""Writes the four notebooks of this folder (outputs stripped). Run after editing:
+"""Writes the notebooks of this folder and executes them, so that they are stored with
+their outputs (plots, tables) and read well without being run. After editing:
 
-    python notebooks/build_notebooks.py
+    make notebooks                                    (= python notebooks/build_notebooks.py)
+    python notebooks/build_notebooks.py 05_batched_env.ipynb   just one
+    python notebooks/build_notebooks.py --no-execute  sources only, outputs stripped
 
 Each notebook reads ``QUICK = os.environ.get("DONUTS_NB_QUICK") == "1"``: the test suite
-executes them with small settings; run them as they are for the full figures.
+executes them with small settings (and checks the numbers they print); this script runs
+them with the full settings (``--quick`` for the small ones) and writes them back.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
+import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -15,11 +23,22 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 HERE = Path(__file__).parent
 SETUP = 'import os\nQUICK = os.environ.get("DONUTS_NB_QUICK") == "1"  # small settings for the test suite'
+KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
+#: Seconds one cell may run under ``make notebooks``.
+CELL_TIMEOUT = 1200
+
+#: Every notebook: its file name and its cells.
+NOTEBOOKS: dict[str, list] = {}
 
 
-def write(name: str, cells: list) -> None:
-    nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
-    nbformat.write(nb, HERE / name)
+def add(name: str, cells: list) -> None:
+    """Declare notebook ``name`` (written by :func:`main`)."""
+    NOTEBOOKS[name] = cells
+
+
+def notebook(name: str) -> nbformat.NotebookNode:
+    """Notebook ``name`` as built from its cells, without outputs."""
+    return new_notebook(cells=NOTEBOOKS[name], metadata={"kernelspec": KERNEL})
 
 
 def md(text: str):
@@ -30,7 +49,7 @@ def code(text: str):
     return new_code_cell(text.strip())
 
 
-write("01_quick_start.ipynb", [
+add("01_quick_start.ipynb", [
     md("""
 # Quick start
 
@@ -89,7 +108,7 @@ for mv in analyze(board):
     print(mv.move, mv.result, "in", mv.distance, "plies")"""),
 ])
 
-write("02_agents_compared.ipynb", [
+add("02_agents_compared.ipynb", [
     md("""
 # Agents compared
 
@@ -137,7 +156,7 @@ plt.xlabel("seconds per move"); plt.ylabel("MCTS score against Greedy"); plt.yli
 plt.show()"""),
 ])
 
-write("03_who_wins.ipynb", [
+add("03_who_wins.ipynb", [
     md("""
 # Who wins Donuts?
 
@@ -203,12 +222,13 @@ plt.show()
 print(lengths)"""),
 ])
 
-write("04_search_speed.ipynb", [
+add("04_search_speed.ipynb", [
     md("""
 # Search speed
 
 The figures of `donuts-ai bench` as plots: playouts per second against cores, nodes per
-second, and the solver's time per layout."""),
+second and environment steps per second (the batched `VectorEnv`, one core), and the
+solver's time per layout."""),
     code(SETUP),
     code("""
 import matplotlib.pyplot as plt
@@ -221,12 +241,191 @@ fig, axes = plt.subplots(1, 3, figsize=(13, 3.5))
 cores = [1, r["machine"]["cores"]]
 axes[0].bar([str(c) for c in cores], [r["playouts_1core"]["median"], r["playouts_all_cores"]["median"]])
 axes[0].set_xlabel("cores"); axes[0].set_ylabel("random games / s")
-axes[1].bar(["perft leaves", "alpha-beta nodes", "MCTS iterations"],
-            [r["perft"]["median"], r["alphabeta"]["median"], r["mcts_1"]["median"]])
-axes[1].set_yscale("log"); axes[1].set_ylabel("per second, one core")
+axes[1].bar(["perft leaves", "alpha-beta nodes", "MCTS iterations", "VectorEnv steps"],
+            [r["perft"]["median"], r["alphabeta"]["median"], r["mcts_1"]["median"], r["vector_env"]["steps"]["median"]])
+axes[1].set_yscale("log"); axes[1].set_ylabel("per second, one core"); axes[1].tick_params(axis="x", rotation=20)
 rows = r["solver"]["rows"]
 axes[2].bar([x["layout"] for x in rows], [x["seconds"] for x in rows])
 axes[2].set_ylabel("seconds to solve the empty board"); axes[2].tick_params(axis="x", rotation=45)
 fig.tight_layout()
 plt.show()"""),
 ])
+
+add("05_batched_env.ipynb", [
+    md("""
+# A batched environment
+
+`VectorEnv` steps thousands of games at once in compiled code, the way Pgx does on
+accelerators: one call plays one action in every game, and the arrays `observation`
+(the PettingZoo environment's 13 planes, seen by the side to move),
+`legal_action_mask`, `current_player`, `rewards` (by colour) and `terminated` describe
+them all. A game that ends is reset in the same step; its last position is in
+`final_observation`.
+
+Two uses: random-policy statistics, checked against the playout kernel
+(`random_playouts`), and a linear value function learned from random self-play."""),
+    code(SETUP),
+    code("""
+import time
+import matplotlib.pyplot as plt
+import numpy as np
+from donuts_ai import Layout, VectorEnv, random_playouts
+from donuts_ai.vector_env import END_REASONS
+
+NUM_ENVS = 256 if QUICK else 4096
+GAMES_EACH = 8 if QUICK else 50  # the first games of every env: independent, not biased towards short ones
+
+env = VectorEnv(NUM_ENVS, layout="standard", seed=1)
+finished = np.zeros(NUM_ENVS, dtype=np.int64)
+results = np.zeros(3, dtype=np.int64)   # Chocolate wins, Vanilla wins, draws
+reasons = np.zeros(3, dtype=np.int64)   # five, largest group, majority
+lengths = []
+steps = 0
+start = time.perf_counter()
+while finished.min() < GAMES_EACH:
+    env.step(env.random_actions())
+    steps += NUM_ENVS
+    counted = env.terminated & (finished < GAMES_EACH)
+    finished += env.terminated
+    chocolate = env.rewards[counted, 0]
+    results += [(chocolate > 0).sum(), (chocolate < 0).sum(), (chocolate == 0).sum()]
+    reasons += np.bincount(env.final_reason[counted], minlength=3)
+    lengths.append(env.final_plies[counted])
+seconds = time.perf_counter() - start
+lengths = np.concatenate(lengths)
+n = int(results.sum())
+print(f"VectorEnv: {n:,} random games on the standard layout, {steps:,} steps in {seconds:.2f} s "
+      f"({steps / seconds / 1e6:.1f} M steps/s on one core, {NUM_ENVS:,} games at once)")"""),
+    md("The playout kernel's random games (ten times as many), and the two side by side:"),
+    code("""
+stats = random_playouts(Layout.standard(), 10 * n, seed=1)  # ten times as many: a tight reference
+ours = np.concatenate([results, reasons]) / n
+theirs = np.array([stats.chocolate_wins, stats.vanilla_wins, stats.draws,
+                   stats.ends_by_five, stats.ends_by_group, stats.ends_by_majority]) / stats.n_games
+names = ["Chocolate wins", "Vanilla wins", "draws"] + [f"ends by {END_REASONS[k]}" for k in range(3)]
+pooled = (ours + 10 * theirs) / 11
+standard_error = np.sqrt(np.maximum(pooled * (1 - pooled), 1e-12) * (1 / n + 1 / stats.n_games))
+z = (ours - theirs) / standard_error
+print(f"{'':20s} {'VectorEnv':>10s} {'playouts':>10s} {'difference':>12s}")
+for name, a, b, zz in zip(names, ours, theirs, z):
+    print(f"{name:20s} {a:10.2%} {b:10.2%} {zz:+9.1f} se")
+print(f"{'mean game length':20s} {lengths.mean():10.2f} {stats.mean_plies:10.2f}   plies")
+print(f"all within 4 standard errors: {bool(np.all(np.abs(z) < 4))}")
+
+fig, axes = plt.subplots(1, 2, figsize=(12, 3.5))
+x = np.arange(len(names))
+axes[0].bar(x - 0.2, ours, 0.4, yerr=1.96 * np.sqrt(ours * (1 - ours) / n), label="VectorEnv")
+axes[0].bar(x + 0.2, theirs, 0.4, yerr=1.96 * np.sqrt(theirs * (1 - theirs) / stats.n_games), label="random_playouts")
+axes[0].set_xticks(x, names, rotation=30, ha="right"); axes[0].set_ylabel("share of games"); axes[0].legend()
+axes[1].hist(lengths, bins=np.arange(lengths.min(), lengths.max() + 2) - 0.5, color="tab:blue")
+axes[1].axvline(lengths.mean(), color="k", label=f"VectorEnv mean {lengths.mean():.2f}")
+axes[1].axvline(stats.mean_plies, color="tab:orange", ls="--", label=f"random_playouts mean {stats.mean_plies:.2f}")
+axes[1].set_xlabel("plies"); axes[1].set_ylabel("games"); axes[1].legend()
+fig.tight_layout()
+plt.show()"""),
+    md("""
+## A linear value function from self-play
+
+Random self-play on fresh tile arrangements: every position seen by the side to move
+is a sample, labelled with that side's final result (+1, 0, −1). The features count
+the five-in-a-row windows (32 on the board) that hold k of the mover's donuts and none
+of the opponent's, for k = 1..4, the same for the opponent, and both pools; least
+squares (with a small ridge) fits one weight each. The auto-reset makes the
+bookkeeping a matter of episode ids: a game that ends gets a new id in the same step."""),
+    code("""
+PLAY_ENVS = 64 if QUICK else 2048
+PLAY_STEPS = 100 if QUICK else 600
+WINDOWS = np.array([[(y + k * dy) * 6 + x + k * dx for k in range(5)]  # the squares of every five-window
+                    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)) for y in range(6) for x in range(6)
+                    if 0 <= x + 4 * dx < 6 and 0 <= y + 4 * dy < 6])
+FEATURES = [f"own {k}" for k in range(1, 5)] + [f"opponent {k}" for k in range(1, 5)] + ["own pool", "opponent pool", "bias"]
+
+def features(obs):
+    flat = obs.reshape(len(obs), 36, -1)
+    own, opp = flat[:, WINDOWS, 0].sum(axis=2), flat[:, WINDOWS, 1].sum(axis=2)
+    counts = [((own == k) & (opp == 0)).sum(axis=1) for k in range(1, 5)] + \\
+             [((opp == k) & (own == 0)).sum(axis=1) for k in range(1, 5)]
+    return np.column_stack(counts + [flat[:, 0, 9], flat[:, 0, 10], np.ones(len(obs))]).astype(np.float32)
+
+env = VectorEnv(PLAY_ENVS, layout="random", seed=2)
+episode = np.arange(PLAY_ENVS)
+outcome = np.full(PLAY_ENVS * (PLAY_STEPS + 1), np.nan)  # Chocolate's result of each episode
+samples, players, plies, episodes = [], [], [], []
+for _ in range(PLAY_STEPS):
+    samples.append(features(env.observation))
+    players.append(env.current_player.copy()); plies.append(env.plies); episodes.append(episode.copy())
+    env.step(env.random_actions())
+    done = env.terminated
+    outcome[episode[done]] = env.rewards[done, 0]
+    episode[done] = episode.max() + 1 + np.arange(done.sum())
+X, player, ply, ep = (np.concatenate(a) for a in (samples, players, plies, episodes))
+keep = ~np.isnan(outcome[ep])          # episodes still under way at the end have no label
+X, player, ply, ep = X[keep], player[keep], ply[keep], ep[keep]
+y = outcome[ep] * np.where(player == 0, 1.0, -1.0)   # the result of the side to move
+test = ep % 5 == 0                      # one game in five held out
+w = np.linalg.solve(X[~test].T @ X[~test] + np.eye(X.shape[1]), X[~test].T @ y[~test])
+prediction = X[test] @ w
+decided = y[test] != 0
+right = np.sign(prediction[decided]) == y[test][decided]
+print(f"{len(np.unique(ep)):,} games, {len(y):,} positions; held out: {test.sum():,} positions")
+print(f"held-out accuracy (the sign of the value names the winner): {right.mean():.1%}")
+for name, weight in zip(FEATURES, w):
+    print(f"  {name:14s} {weight:+.3f}")"""),
+    code("""
+fig, axes = plt.subplots(1, 2, figsize=(12, 3.5))
+held = ply[test][decided]
+buckets = [b for b in range(0, 36, 3) if ((held >= b) & (held < b + 3)).sum() >= 50]
+axes[0].plot([b + 1 for b in buckets], [right[(held >= b) & (held < b + 3)].mean() for b in buckets], "o-")
+axes[0].axhline(0.5, color="grey", lw=0.8)
+axes[0].set_xlabel("plies played"); axes[0].set_ylabel("held-out accuracy"); axes[0].set_ylim(0.4, 1.0)
+axes[0].set_title("random games are close to coin flips until late")
+axes[1].barh(FEATURES[:8][::-1], w[:8][::-1], color=["tab:red"] * 4 + ["tab:green"] * 4)
+axes[1].set_xlabel("weight (value for the side to move)")
+axes[1].set_title("open windows with k donuts")
+fig.tight_layout()
+plt.show()"""),
+])
+
+
+def execute(nb: nbformat.NotebookNode, quick: bool) -> None:
+    """Run ``nb`` from top to bottom in a fresh kernel (in this folder), outputs in place."""
+    import nbclient
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DONUTS_NB_QUICK", "MPLBACKEND")}  # plots inline
+    if quick:
+        env["DONUTS_NB_QUICK"] = "1"
+    saved = os.environ.copy()
+    os.environ.clear()
+    os.environ.update(env)  # the kernel inherits this process's environment
+    try:
+        nbclient.NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name=KERNEL["name"], record_timing=False,
+                                resources={"metadata": {"path": str(HERE)}}).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="notebooks to write (default: all)")
+    parser.add_argument("--no-execute", action="store_true", help="write the sources only, without outputs")
+    parser.add_argument("--quick", action="store_true", help="execute with the small settings (DONUTS_NB_QUICK=1)")
+    args = parser.parse_args(argv)
+    names = args.names or list(NOTEBOOKS)
+    unknown = [n for n in names if n not in NOTEBOOKS]
+    if unknown:
+        parser.error(f"unknown notebook {unknown[0]!r}; the notebooks are {', '.join(NOTEBOOKS)}")
+    total = time.perf_counter()
+    for name in names:
+        nb = notebook(name)
+        if not args.no_execute:
+            start = time.perf_counter()
+            execute(nb, args.quick)
+            print(f"{name}: executed in {time.perf_counter() - start:.0f} s", flush=True)
+        nbformat.write(nb, HERE / name)
+    print(f"{len(names)} notebooks written in {time.perf_counter() - total:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

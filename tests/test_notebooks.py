@@ -1,7 +1,11 @@
-"""The notebooks run from top to bottom (with small settings: DONUTS_NB_QUICK=1)."""
+"""The notebooks: stored executed (with their plots and tables, from ``make notebooks``),
+built from ``notebooks/build_notebooks.py``, and they run from top to bottom with small
+settings (DONUTS_NB_QUICK=1), printing the numbers they are about."""
 
 from __future__ import annotations
 
+import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -9,15 +13,97 @@ import pytest
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+FOLDER = Path(__file__).parent.parent / "notebooks"
+NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
+
+#: What each notebook prints with the small settings: seeded or exact figures.
+QUICK_FIGURES = {
+    "01_quick_start.ipynb": [
+        r"legal after c3: \['e1', 'd2', 'b4', 'a5'\]",
+        r"flips: \['b1', 'd1'\] - Outcome\(winner=0, reason=<Termination.FIVE",
+        r"open pick: True - 30 legal moves",
+        r"Solution\(value=1, distance=23, best_move='b6'",
+        r"b6 win in 23 plies",
+    ],
+    "02_agents_compared.ipynb": [r"12 games, 6 units", r"random\s+0\s+\[0, 0\]\s+6", r"0\.001 s/move: MCTS scores [\d.]+/2"],
+    "03_who_wins.ipynb": [
+        r"arrangements: 4 layouts, first player wins 100%, draws 0%, second player wins 0%",
+        r"grids: 2 layouts, first player wins 100%",
+        r"3 winning openings of 4 tried",
+        r"\[25, 17, 27, 25\]",
+    ],
+    "04_search_speed.ipynb": [r"perft depth 6 \(60,207 leaves\)", r"alpha-beta, depth 9 \(26,568 nodes\)",
+                              r"VectorEnv, 4,096 games, random actions, 1 core\s+[\d,]+ ", r"per step\s+[\d,]+ ns"],
+    "05_batched_env.ipynb": [
+        r"VectorEnv: 2,048 random games on the standard layout, 56,832 steps",
+        r"mean game length\s+22\.55",
+        r"all within 4 standard errors: True",
+        r"260 games, 5,675 positions",
+        r"own 4\s+\+0\.\d+",
+    ],
+}
+
+#: What the stored notebooks show: the full settings' figures.
+STORED_FIGURES = {
+    "01_quick_start.ipynb": [r"b6 win in 23 plies"],
+    "02_agents_compared.ipynb": [r"48 games, 24 units", r"0\.05 s/move: MCTS scores"],
+    "03_who_wins.ipynb": [r"arrangements: 40 layouts, first player wins 100%", r"10 winning openings of 36 tried"],
+    "04_search_speed.ipynb": [r"perft depth 8 \(1,058,030 leaves\)", r"VectorEnv, 4,096 games"],
+    "05_batched_env.ipynb": [r"204,800 random games", r"all within 4 standard errors: True", r"held-out accuracy"],
+}
 
 
-def test_there_are_four_notebooks():
-    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04"]
+def _builder():
+    spec = importlib.util.spec_from_file_location("build_notebooks", FOLDER / "build_notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _text(nb) -> str:
+    """Everything the code cells printed or returned as text."""
+    out = []
+    for cell in nb.cells:
+        for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            if o.get("output_type") == "stream":
+                out.append(o.get("text", ""))
+            elif "data" in o:
+                out.append(o["data"].get("text/plain", ""))
+    return "\n".join(out)
+
+
+def test_there_are_five_notebooks():
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05"]
+    assert set(QUICK_FIGURES) == set(STORED_FIGURES) == {p.name for p in NOTEBOOKS}
+
+
+def test_the_stored_notebooks_are_the_built_ones():
+    """Edit ``build_notebooks.py``, then ``make notebooks``: the stored cells are its cells."""
+    builder = _builder()
+    assert sorted(builder.NOTEBOOKS) == [p.name for p in NOTEBOOKS]
+    for path in NOTEBOOKS:
+        stored = nbformat.read(path, as_version=4)
+        built = builder.notebook(path.name)
+        assert [(c.cell_type, c.source) for c in stored.cells] == [(c.cell_type, c.source) for c in built.cells], path.name
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_runs(path, monkeypatch, tmp_path):
+def test_the_stored_notebooks_are_executed(path):
+    """Stored with their outputs, from one run top to bottom with the full settings."""
+    nb = nbformat.read(path, as_version=4)
+    cells = [c for c in nb.cells if c.cell_type == "code"]
+    assert [c.execution_count for c in cells] == list(range(1, len(cells) + 1))
+    outputs = [o for c in cells for o in c.outputs]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    plots = sum(c.source.count("plt.show()") for c in cells)
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == plots
+    text = _text(nb)
+    for pattern in STORED_FIGURES[path.name]:
+        assert re.search(pattern, text), pattern
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_runs_and_prints_its_figures(path, monkeypatch, tmp_path):
     monkeypatch.setenv("DONUTS_NB_QUICK", "1")
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(path, as_version=4)
@@ -25,4 +111,6 @@ def test_notebook_runs(path, monkeypatch, tmp_path):
     client.execute()
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
-    assert outputs  # they printed or drew something
+    text = _text(nb)
+    for pattern in QUICK_FIGURES[path.name]:
+        assert re.search(pattern, text), f"{pattern!r} not in the output of {path.name}:\n{text}"
