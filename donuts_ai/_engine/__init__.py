@@ -6,7 +6,8 @@
   ``Game``, with the rule helpers every kernel asks (``place``, ``is_over_after``,
   ``next_position``, ``plies_left``, ...) and ``position_of``, the one conversion
   from the Board's by-colour state;
-- :mod:`.playouts` (random games) and :mod:`.tree` (perft).
+- :mod:`.playouts` (random games), :mod:`.tree` (perft) and :mod:`.batch` (many games
+  stepped at once, behind :class:`donuts_ai.VectorEnv`).
 
 The search algorithms that build on these live in :mod:`donuts_ai.search`. Public
 kernels are ``@njit(cache=True)``: a typed position and plain arrays in and out,
