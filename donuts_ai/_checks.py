@@ -7,6 +7,7 @@ never taken for a number, and NumPy integers count as ints.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 from .errors import DonutsError
@@ -36,9 +37,9 @@ def check_int(name: str, value, minimum: int | None = None, maximum: int | None 
 
 
 def check_seconds(name: str, value, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> float | None:
-    """``value`` as a positive number of seconds (``None`` allowed unless said otherwise)."""
+    """``value`` as a positive, finite number of seconds (``None`` allowed unless said otherwise)."""
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < math.inf:
         raise error(f"{name} must be a positive number of seconds, got {value!r}")
     return float(value)

@@ -10,6 +10,7 @@ import os
 import random
 import sys
 
+from ._checks import check_seconds
 from .board import Board
 from .errors import DonutsError
 from .layout import Layout, parse_layout_spec
@@ -183,12 +184,9 @@ def _positive_int(text: str) -> int:
 
 def _positive_float(text: str) -> float:
     try:
-        value = float(text)
-    except ValueError:
+        return check_seconds("the value", float(text), allow_none=False)
+    except (ValueError, DonutsError):
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def _add_rules(p: argparse.ArgumentParser) -> None:

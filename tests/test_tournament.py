@@ -92,11 +92,56 @@ class SegfaultAgent(Agent):
         return board.legal_moves()[0]
 
 
+class DieAfterAnswerAgent(Agent):
+    """Answers its first move, then its process dies while the opponent thinks."""
+
+    kind = "die-after-answer"
+
+    def _select(self, board, time_left):
+        import threading
+
+        threading.Timer(0.05, os._exit, args=(4,)).start()
+        return board.legal_moves()[0]
+
+
+class ForkingAgent(Agent):
+    """Starts a child that outlives it and holds its pipes, then crashes at its second move."""
+
+    kind = "forking"
+
+    def _select(self, board, time_left):
+        if board.ply >= 2:
+            if os.fork() == 0:
+                time.sleep(60)
+                os._exit(0)
+            os._exit(5)
+        return board.legal_moves()[0]
+
+
+class NumpyMoveAgent(Agent):
+    kind = "numpy-move"
+
+    def _select(self, board, time_left):
+        import numpy as np
+
+        return np.int64(board.legal_squares()[0])
+
+
 class NeverLegalAgent(Agent):
     kind = "never"
 
     def _select(self, board, time_left):
         return "zz"
+
+
+class BrokenConstructorAgent(Agent):
+    kind = "broken"
+
+    def __init__(self, seed=None, name=None):
+        raise RuntimeError("cannot build me")
+
+    def _select(self, board, time_left):
+        return board.legal_moves()[0]
 
 
 class OneColourAgent(Agent):
@@ -320,6 +365,45 @@ def test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on(tmp_path, monkeyp
     again = T.run(["tests.test_tournament:ExitAgent", "random"], games=4, workers=1, layouts="standard")
     reasons = [g["reason"] for g in again.games]
     assert reasons[0] == "crash" and all(r != "crash" for r in reasons[1:]), reasons
+
+
+def test_a_process_that_dies_between_turns_loses_by_crash():
+    results = T.run(["tests.test_tournament:DieAfterAnswerAgent", "tests.test_tournament:SlowAgent"], games=2, workers=1)
+    for g in results.games:
+        loser = g.names[1 - g.winner]
+        assert loser.endswith("DieAfterAnswerAgent") and g.reason == "crash", (g.reason, g.events)
+        assert g.events[0].detail.endswith("(exit status 4)")
+
+
+def test_a_crash_is_seen_even_when_a_forked_child_holds_the_pipe():
+    results = T.run(["random", "tests.test_tournament:ForkingAgent"], format="gauntlet", games=2, workers=1)
+    assert [g.reason for g in results.games] == ["crash", "crash"]
+    assert all(g.events[0].detail.endswith("(exit status 5)") for g in results.games)
+
+
+def test_numpy_integer_moves_are_moves_in_and_out_of_process():
+    for isolation in ("process", "none"):
+        results = T.run(["tests.test_tournament:NumpyMoveAgent", "random"], games=2, workers=1, isolation=isolation)
+        assert not results.events(), (isolation, results.events())
+
+
+def test_an_agent_that_cannot_start_loses_whatever_the_policy():
+    record = T.play_game([T.ProcessSeat("tests.test_tournament:BrokenConstructorAgent"), RandomAgent(seed=1)],
+                         Layout.standard(), Rules(), 1, illegal="forfeit")
+    assert record.reason == "exception" and record.winner == 1 and "could not start" in record.events[0].detail
+    T.close_seats()
+
+
+def test_two_runs_cannot_write_one_results_file(tmp_path):
+    path = tmp_path / "r.jsonl"
+    config = T.make_config(["random", "greedy"])
+    fh, _ = T.results.open_results(str(path), config, resume=False)
+    with pytest.raises(T.ResultsFileError, match="being written by another run"):
+        T.results.open_results(str(path), config, resume=True)
+    fh.close()
+    fh, units = T.results.open_results(str(path), config, resume=True)
+    fh.close()
+    assert units == []
 
 
 def test_the_command_line_survives_bad_agents(tmp_path):

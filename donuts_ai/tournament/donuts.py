@@ -104,6 +104,11 @@ class DonutsGame(Game):
         self._seen = (key, board)
         return board.copy()
 
+    def warm_up(self) -> None:
+        # A Board and a move load the rule kernels (from Numba's cache, or compile them).
+        board = Board()
+        board.push(board.legal_moves()[0])
+
     def ledger_points(self, winner_side: int | None, reason: str, side: int, stats: dict, ledger: str) -> int:
         points = INSERTION_POINTS if stats.get("insertions", 0) >= INSERTION_BONUS_AT else 0
         if winner_side is not None and side == winner_side:

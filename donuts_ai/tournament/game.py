@@ -91,12 +91,13 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
         turns[seat] += 1
         time_left = None if left is None else left[seat] - used[seat]
         limit = min((x for x in (time_left, move_limit) if x is not None), default=None)
-        answer = failed_start.pop(seat, None) or seats[seat].ask(game, state, side, time_left, limit)
+        failed = failed_start.pop(seat, None)  # an agent that could not start loses, whatever the policy
+        answer = failed or seats[seat].ask(game, state, side, time_left, limit)
         used[seat] += answer.seconds
         kind, detail = _judge(answer, time_left, move_limit, game, state)
         if kind is not None:
             events.append(Event(plies, seat, str(kind), detail.strip()))
-            if kind in (EventKind.TIME, EventKind.CRASH) or illegal == "lose":
+            if kind in (EventKind.TIME, EventKind.CRASH) or illegal == "lose" or failed is not None:
                 winner, reason = 1 - side, LOSS_BY_EVENT[EventKind(kind)]
                 break
             forfeits[seat] += 1

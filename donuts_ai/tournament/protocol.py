@@ -93,6 +93,10 @@ class Game(ABC):
     def agent_view(self, observation: dict):
         """In the agent's process: the object ``select_move`` receives for ``observation``."""
 
+    def warm_up(self) -> None:  # noqa: B027 - a default that does nothing, on purpose
+        """One-off set-up an agent process does before it says it is ready (load compiled
+        code, say), so that it is never charged to a move. Default: nothing."""
+
     # --- scores --------------------------------------------------------------------------
     #: Score ledgers the game knows; the first is the default.
     LEDGERS: tuple[str, ...] = ("rulebook",)

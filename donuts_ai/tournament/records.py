@@ -184,9 +184,6 @@ class GameRecord(_MappingView):
             events=events, unit=unit, **per_seat,
         )
 
-    def score(self, seat: int) -> float:
-        """1, 0.5 or 0 for ``seat`` (seats alternate sides: seat % 2 is its side)."""
-        return 0.5 if self.winner is None else float(self.winner == seat % 2)
 
 
 @dataclass(frozen=True)
@@ -216,8 +213,10 @@ class SeriesResult(_MappingView):
         reason = _need(data, "reason", str, where)
         if reason not in cls.REASONS:
             raise RecordError(f"{where}: unknown series reason {reason!r}")
-        return cls(_need(data, "players", list, where), _need(data, "wins", list, where), winner, reason,
-                   _need(data, "target", int, where))
+        players, wins = _need(data, "players", list, where), _need(data, "wins", list, where)
+        if len(players) != 2 or len(wins) != 2 or not all(isinstance(w, int) and not isinstance(w, bool) for w in wins):
+            raise RecordError(f"{where}: a series needs 2 players and 2 integer win counts")
+        return cls(players, wins, winner, reason, _need(data, "target", int, where))
 
 
 @dataclass(frozen=True)

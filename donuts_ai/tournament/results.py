@@ -41,14 +41,29 @@ def append_unit(fh, unit) -> None:
     os.fsync(fh.fileno())
 
 
-def open_results(path: str, config: dict, resume: bool, what: str = "tournament"):
+def _lock(fh, path: str) -> None:
+    """Hold ``path`` for this run alone (an advisory lock, released when ``fh`` closes):
+    two runs appending to one file would write over each other."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.close()
+        raise ResultsFileError(f"{path} is being written by another run; wait for it or choose another file") from None
+
+
+def open_results(path: str, config: dict, resume: bool, what: str = "tournament", convert=None):
     """Open ``path`` for appending units: (file, units already there).
 
     A new file is created exclusively (if another run creates it first, this one stops)
     and gets the configuration line. With ``resume`` an existing file is read and must
-    hold the same configuration; only then is a cut-off last line cut away. A refused
-    file is left exactly as it was. Without ``resume`` an existing file is refused, so
-    results are never overwritten."""
+    hold the same configuration, and its units must pass ``convert`` (which returns them
+    as records, or raises); only then is a cut-off last line cut away. A refused file is
+    left exactly as it was. Without ``resume`` an existing file is refused, so results
+    are never overwritten. The file is locked while open: a second run on it is refused."""
     try:
         fh = open(path, "x", encoding="utf-8")  # noqa: SIM115 - the caller closes it
     except FileExistsError:
@@ -57,16 +72,24 @@ def open_results(path: str, config: dict, resume: bool, what: str = "tournament"
     except OSError as exc:
         raise ResultsFileError(f"cannot create results file {path!r}: {exc.strerror}") from None
     else:
+        _lock(fh, path)
         fh.write(_header(config))
         fh.flush()
         os.fsync(fh.fileno())
         return fh, []
-    old_config, units, good_bytes = _read(path)
-    if old_config != config:
-        diff = sorted(k for k in set(config) | set(old_config) if config.get(k) != old_config.get(k))
-        raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}); "
-                               "use another file or drop --resume")
     fh = open(path, "r+", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    _lock(fh, path)
+    try:
+        old_config, units, good_bytes = _read(path)  # read under the lock: no other run appends now
+        if old_config != config:
+            diff = sorted(k for k in set(config) | set(old_config) if config.get(k) != old_config.get(k))
+            raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}); "
+                                   "use another file or drop --resume")
+        if convert is not None:
+            units = convert(units)
+    except BaseException:
+        fh.close()
+        raise
     fh.truncate(good_bytes)  # a last line cut off mid-write goes; nothing else changes
     fh.seek(good_bytes)
     return fh, units

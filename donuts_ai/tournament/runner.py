@@ -13,7 +13,7 @@ import time
 
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
-from ..layout import DRAWN_LAYOUT_KINDS, parse_layout_spec
+from ..layout import parse_layout_spec
 from .donuts import DONUTS
 from .game import ILLEGAL_POLICIES, play_game
 from .protocol import get_game
@@ -28,8 +28,6 @@ BACKENDS = ("process", "ray")
 #: How agents are run: each in a supervised process of its own (the default: a hang or a
 #: crash costs one game, never the run), or as objects in the worker (fast, trusting).
 ISOLATIONS = ("process", "none")
-#: Layout specs drawn afresh for every unit (pair, series, team pair) from the unit's seed.
-DRAWN_LAYOUTS = DRAWN_LAYOUT_KINDS
 #: The hard per-move limit (seconds) of a run without a clock: generous, since an exact
 #: solver may think for minutes on an empty board, yet every game of a run ends.
 DEFAULT_MOVE_LIMIT = 300.0
@@ -140,16 +138,23 @@ def schedule(config: dict) -> list[dict]:
 # process and tables are made once, and reset() with each game's seed makes every game
 # independent of what the seat played before. Keyed by (spec, slot, isolation), where
 # slot counts earlier seats of the same spec in the game: two seats never share an agent.
+# At most MAX_SEATS are kept, the least recently used closed first (each agent process
+# holds 150-270 MB).
 _SEATS: dict[tuple[str, int, str], Seat] = {}
+MAX_SEATS = 8
 
 
-def _seats_for(specs: list[str], isolation: str) -> list[Seat]:
-    seats = []
-    for i, spec in enumerate(specs):
-        key = (spec, specs[:i].count(spec), isolation)
-        if key not in _SEATS:
-            _SEATS[key] = ProcessSeat(spec) if isolation == "process" else LocalSeat(make_agent(spec))
-        seats.append(_SEATS[key])
+def _seats_for(specs: list[str], isolation: str, game=DONUTS) -> list[Seat]:
+    keys = [(spec, specs[:i].count(spec), isolation) for i, spec in enumerate(specs)]
+    for key in keys:
+        seat = _SEATS.pop(key, None)
+        if seat is None:
+            spec = key[0]
+            seat = ProcessSeat(spec, game_module=type(game).__module__) if isolation == "process" else LocalSeat(make_agent(spec))
+        _SEATS[key] = seat  # most recently used last
+    while len(_SEATS) > max(MAX_SEATS, len(keys)):
+        _SEATS.pop(next(iter(_SEATS))).close()
+    seats = [_SEATS[key] for key in keys]
     for seat in seats:
         seat.prepare()  # start every agent process at once: their start-ups overlap
     return seats
@@ -198,7 +203,7 @@ def play_unit(config: dict, unit: dict) -> UnitRecord:
     """Play one unit: a colour-swapped pair (pairs, team) or a best-of series (duel)."""
     game_rules = get_game(config["game"])
     specs, names = unit["seats"], unit["names"]
-    seats = _seats_for(specs, config["isolation"])
+    seats = _seats_for(specs, config["isolation"], game_rules)
     games = []
     t = time.perf_counter()
 
@@ -269,9 +274,8 @@ def iter_process(fn, config, units, workers):
             except cf.process.BrokenProcessPool:
                 if attempt == MAX_POOL_RESTARTS:
                     raise DonutsError(f"worker processes died {attempt + 1} times; {len(pending)} units not played") from None
-            except BaseException:
-                for fut in futures:
-                    fut.cancel()
+            except BaseException:  # Ctrl-C: drop the queued units at once, keep what finished
+                pool.shutdown(wait=False, cancel_futures=True)
                 raise
 
 
@@ -343,8 +347,8 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
     results = Results(config)
     fh = None
     if results_path is not None:
-        fh, old_units = open_results(results_path, config, resume)
-        results.units = units_from_dicts(old_units, results_path)
+        fh, results.units = open_results(results_path, config, resume,
+                                         convert=lambda units: units_from_dicts(units, results_path))
     done = {u["unit"] for u in results.units}
     todo = [u for u in units if u["unit"] not in done]
     bar = _Progress(len(units), len(done), sum(len(u["games"]) for u in results.units), progress)

@@ -30,9 +30,11 @@ the protocol.
 from __future__ import annotations
 
 import faulthandler
+import importlib
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,7 +42,8 @@ import time
 import traceback
 from dataclasses import dataclass
 
-from .protocol import Game, get_game
+from .._checks import is_int
+from .protocol import GAMES, Game, get_game
 from .records import EventKind
 
 EXCEPTION, TIME, CRASH = EventKind.EXCEPTION, EventKind.TIME, EventKind.CRASH
@@ -124,22 +127,33 @@ class LocalSeat(Seat):
         return Answer(move, time.perf_counter() - start)
 
 
+#: Seconds between checks that the agent process still lives while the harness waits: a
+#: child it forked may hold the pipe open, so its death need not show as end of file.
+LIVENESS_CHECK = 0.25
+
+
 class _LineReader:
     """Lines from a pipe, each waited for with a timeout (``select``, so a silent
-    process cannot block the harness)."""
+    process cannot block the harness; POSIX only)."""
 
-    def __init__(self, fd: int):
+    def __init__(self, fd: int, alive):
         self.fd = fd
+        self.alive = alive  # () -> bool: does the writer still live?
         self.buffer = b""
 
     def readline(self, timeout: float | None) -> bytes | None:
-        """The next line; ``b""`` at end of file (the writer died); ``None`` on timeout."""
+        """The next line; ``b""`` at end of file or when the writer died; ``None`` on timeout."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while b"\n" not in self.buffer:
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            wait = LIVENESS_CHECK if left is None else min(left, LIVENESS_CHECK)
             ready, _, _ = select.select([self.fd], [], [], wait)
             if not ready:
-                return None
+                if not self.alive():
+                    return b""
+                if left is not None and left <= wait:
+                    return None
+                continue
             chunk = os.read(self.fd, 1 << 16)
             if not chunk:
                 return b""
@@ -153,8 +167,10 @@ class ProcessSeat(Seat):
     doc). The process starts at the first request and again after it was killed or died;
     its start-up (imports, kernel loading, tables) is never charged to a move."""
 
-    def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT):
+    def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT,
+                 game_module: str = "donuts_ai.tournament.donuts"):
         self.spec = spec
+        self.game_module = game_module  # imported by the agent process: it registers the game
         self.name = name or spec
         self.start_limit = start_limit
         self._proc: subprocess.Popen | None = None
@@ -174,11 +190,14 @@ class ProcessSeat(Seat):
         # The child imports what this process can import (agents defined in test modules,
         # in packages added to sys.path at run time).
         env["PYTHONPATH"] = os.pathsep.join(p or os.getcwd() for p in sys.path)
+        # A session of its own: killing it kills whatever the agent started too.
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "donuts_ai.tournament._seat_process", self.spec],
+            [sys.executable, "-m", "donuts_ai.tournament._seat_process", self.spec, self.game_module],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env, bufsize=0,
+            start_new_session=True,
         )
-        self._reader = _LineReader(self._proc.stdout.fileno())
+        proc = self._proc
+        self._reader = _LineReader(proc.stdout.fileno(), lambda: proc.poll() is None)
         self._ready = False
 
     def _alive(self) -> Answer | None:
@@ -207,8 +226,13 @@ class ProcessSeat(Seat):
         return "\n".join(lines[-STDERR_TAIL_LINES:])
 
     def _kill(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.kill()
+        if self._proc is None:
+            return
+        try:
+            os.killpg(self._proc.pid, signal.SIGKILL)  # the process and everything it started
+        except (ProcessLookupError, PermissionError):
+            if self._proc.poll() is None:
+                self._proc.kill()
 
     def close(self) -> None:
         if self._proc is not None:
@@ -264,11 +288,27 @@ class ProcessSeat(Seat):
         return reply, None
 
     # --- requests --------------------------------------------------------------------
+    def _exchange(self, request: dict, limit: float | None, what: str) -> tuple[dict, Answer | None, float]:
+        """Send ``request`` and read its reply: (reply, failure, seconds). Interrupted
+        half-way (Ctrl-C, a cancelled task), the process is stopped: a reply left unread
+        would answer the next request."""
+        start = time.perf_counter()
+        try:
+            failure = self._send(request)
+            if failure is not None:
+                return {}, failure, 0.0
+            reply, failure = self._receive(limit, what, start)
+        except BaseException:
+            self.close()
+            raise
+        return reply, failure, time.perf_counter() - start
+
     def reset(self, seed: int) -> Answer | None:
-        failure = self._alive() or self._send({"op": "reset", "seed": seed})
+        """Start the next game; the only request that (re)starts the process."""
+        failure = self._alive()
         if failure is not None:
             return failure
-        reply, failure = self._receive(self.start_limit, "reset")
+        reply, failure, _ = self._exchange({"op": "reset", "seed": seed}, self.start_limit, "reset")
         if failure is not None:
             return failure
         if "error" in reply:
@@ -276,18 +316,14 @@ class ProcessSeat(Seat):
         return None
 
     def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
-        failure = self._alive()
-        if failure is not None:
-            return failure
+        if self._proc is None:  # stopped earlier in this game: nothing can answer
+            return Answer(None, 0.0, CRASH, "agent process is not running (it failed earlier in this game)")
+        if self._proc.poll() is not None:  # died since its last answer: that is a crash, not a restart
+            return self._crashed(0.0)
         request = {"op": "move", "game": game.name, "observation": game.observation(state, side), "time_left": time_left}
-        start = time.perf_counter()
-        failure = self._send(request)
+        reply, failure, seconds = self._exchange(request, limit, "a move request")
         if failure is not None:
             return failure
-        reply, failure = self._receive(limit, "a move request", start)
-        if failure is not None:
-            return failure
-        seconds = time.perf_counter() - start
         if "error" in reply:
             return Answer(None, seconds, EXCEPTION, reply.get("detail") or reply["error"])
         return Answer(reply.get("move"), seconds)
@@ -299,13 +335,16 @@ class ProcessSeat(Seat):
 def _reply_value(move) -> object:
     """What goes back over the pipe: square names and indices as they are, anything else
     as its repr (the game then finds it illegal and says what it was)."""
-    if isinstance(move, str) or (isinstance(move, int) and not isinstance(move, bool)):
+    if isinstance(move, str):
         return move
+    if is_int(move):
+        return int(move)
     return repr(move)
 
 
-def serve(spec: str) -> int:
-    """The agent process's loop (see the module doc); returns at end of input."""
+def serve(spec: str, game_module: str = "donuts_ai.tournament.donuts") -> int:
+    """The agent process's loop (see the module doc); returns at end of input.
+    ``game_module`` is imported first: it registers the game the agent will play."""
     faulthandler.enable()  # a segfault leaves its Python stack in the crash report
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
@@ -318,7 +357,10 @@ def serve(spec: str) -> int:
     from .specs import make_agent
 
     try:
+        importlib.import_module(game_module)
         agent = make_agent(spec)
+        for game in GAMES.values():
+            game.warm_up()  # one-off loading (kernels) before "ready", never charged to a move
     except Exception as exc:
         reply({"error": _error_text(exc)[0]})
         return 1
