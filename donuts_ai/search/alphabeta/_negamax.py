@@ -38,6 +38,7 @@ from ..._engine.position import (
     opponent_moves_next,
     place,
     placement_ends_game,
+    plies_left,
     swap,
 )
 from ..._engine.tables import FULL, NUM_SQUARES
@@ -257,7 +258,9 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
             if score > alpha:
                 alpha = score
                 if alpha >= beta:
-                    remember_cutoff(ws, ply, sq, depth)  # the refutation, for sibling positions
+                    # The refutation, for sibling positions; weighed by the plies really left (the
+                    # solver's nominal depth says nothing about them).
+                    remember_cutoff(ws, ply, sq, min(depth, plies_left(pos, donuts)))
                     break
     store_result(tt, idx, key_a, key_b, best, alpha0, beta, best_move, depth, ply)
     return best
