@@ -56,3 +56,18 @@ def test_solver_agent_always_legal_and_keeps_the_value():
         move = agent.select_move(board)
         assert move in board.legal_moves()
         assert solver.move_value(board, move) == solve(board, distance=False).value
+
+
+def test_history_ages_below_the_killer_bonus():
+    """History weighs cut-offs by the sixth power of the depth: past its cap every square's
+    history is halved, so no key overflows and killers and the table move still go first."""
+    from donuts_ai.search.alphabeta._ordering import HISTORY_CAP, KILLER_BONUS, TABLE_MOVE_BONUS, remember_cutoff
+    from donuts_ai.search.alphabeta._workspace import new_workspace
+
+    workspace = new_workspace()
+    ws = workspace[0]
+    for i in range(300_000):
+        remember_cutoff(ws, 3, i % 5, 40)
+    history = workspace["history"][0]
+    assert history.max() <= HISTORY_CAP < KILLER_BONUS < TABLE_MOVE_BONUS
+    assert history[:5].min() > 0 and history[5:].max() == 0

@@ -209,7 +209,14 @@ class Solver:
 
         With ``distance=False`` only the value is proved, and ``best_move`` is a move
         that keeps it (not necessarily the fastest win); ``distance`` is then ``None``.
-        Raises :class:`~donuts_ai.errors.DonutsError` when the game is over."""
+        Raises :class:`~donuts_ai.errors.DonutsError` when the game is over.
+
+        Cost on empty and early boards: proving the exact distance (the default) takes
+        seconds to tens of seconds there (on the empty board of ``random_grid(0..11)``
+        a median of about 9 s, up to about 40 s), since every faster win must be
+        refuted; the value alone takes a median of about 0.13 s and at most about 7 s
+        over ``random_grid(0..63)``. Pass ``distance=False`` on such boards unless the
+        distance is needed."""
         self._prepare(board)
         t, nodes0 = time.perf_counter(), self.nodes
         game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
