@@ -48,6 +48,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 import numpy as np
 
+from .._checks import check_int, check_seconds
 from ..agents import Agent
 from ..board import Board
 from ..layout import Layout
@@ -408,19 +409,11 @@ class OpenSpielMCTSAgent(Agent):
 
 
 def _positive_int(name: str, value) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise InteropError(f"{name} must be a positive int, got {value!r}")
-    return int(value)
+    return check_int(name, value, minimum=1, allow_none=True, error=InteropError)
 
 
 def _seconds(name: str, value) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not 0 < value < float("inf"):
-        raise InteropError(f"{name} must be a positive number of seconds, got {value!r}")
-    return float(value)
+    return check_seconds(name, value, error=InteropError)
 
 
 __all__ = [
