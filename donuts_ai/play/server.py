@@ -307,21 +307,22 @@ class Server:
         with web.lock:
             return self.state(web)
 
-    def analyze(self, body: dict) -> dict:
+    def _position_to_think_about(self, body: dict, refusal: str) -> Board:
+        """A copy of the game's position (the game's lock is held only to copy it), or a
+        409 with ``refusal`` when the game is over."""
         web = self.registry.get(body.get("game"))
         with web.lock:
-            board = web.game.board.copy(stack=False)
             if web.game.is_over():
-                raise HttpError(409, "the game is over: nothing to analyze")
+                raise HttpError(409, f"the game is over: {refusal}")
+            return web.game.board.copy(stack=False)
+
+    def analyze(self, body: dict) -> dict:
+        board = self._position_to_think_about(body, "nothing to analyze")
         with self.engines.lock:
             return self.engines.analyst.analyze(board).to_json()
 
     def hint(self, body: dict) -> dict:
-        web = self.registry.get(body.get("game"))
-        with web.lock:
-            board = web.game.board.copy(stack=False)
-            if web.game.is_over():
-                raise HttpError(409, "the game is over: no hint")
+        board = self._position_to_think_about(body, "no hint")
         with self.engines.lock:
             h = self.engines.analyst.hint(board)
         return {"fen": board.fen(), "move": h.move, "exact": h.exact, "value": h.result, "distance": h.distance,
