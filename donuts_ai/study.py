@@ -72,8 +72,11 @@ def solve_unit(config: dict, unit: dict) -> dict:
 
 
 def run_study(arrangements=None, grids=None, seed=0, distance=False, results_path=None, resume=False, workers=1,
-              backend="process", address=None, tt_bits=22, progress=None) -> tuple[dict, list[dict]]:
-    """Solve the study's layouts; returns (config, solved units)."""
+              backend="process", address=None, tt_bits=20, progress=None) -> tuple[dict, list[dict]]:
+    """Solve the study's layouts; returns (config, solved units).
+
+    ``tt_bits=20`` (a 24 MiB table per worker): on 100 arrangement classes it searched 8%
+    more nodes than 2**22 entries but took 6% less time (fewer cache and page misses)."""
     config = {"study": "first-player", "arrangements": arrangements, "grids": grids, "seed": seed, "distance": distance,
               "tt_bits": tt_bits}
     units = study_layouts(arrangements, grids, seed)
