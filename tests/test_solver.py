@@ -110,6 +110,22 @@ def test_errors():
         solve(finished)
     with pytest.raises(DonutsError, match="tt_bits"):
         Solver(tt_bits=3)
+    with pytest.raises(DonutsError, match="threads"):
+        Solver(threads=0)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_threads_give_the_same_value_and_a_move_that_keeps_it(seed):
+    """The split first moves prove the same value as one thread, and the move they give
+    keeps it (checked by a one-thread solver); draws and losses need every first move."""
+    rules = [Rules(), Rules(donuts=5), Rules(insertion="single"), Rules(donuts=9)][seed % 4]
+    board = late_position(seed, rules, plies_left=12 + seed, forfeits=False) or Board(Layout.random_grid(seed), rules)
+    one, two = Solver(tt_bits=16), Solver(tt_bits=16, threads=2)
+    expected = one.solve(board, distance=False)
+    got = two.solve(board, distance=False)
+    assert got.value == expected.value
+    assert one.move_value(board, got.best_move) == expected.value
+    assert two.solve(board).distance == one.solve(board).distance
 
 
 def test_solver_runs_from_the_on_disk_cache(tmp_path):

@@ -14,6 +14,7 @@ windows that narrow the distance.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 
@@ -24,11 +25,11 @@ from ...errors import DonutsError, IllegalMoveError
 from ...layout import Layout
 from ...rules import Rules
 from ...squares import SQUARE_NAMES, parse_square, squares_of
-from ._negamax import root_child, search_root
+from ._negamax import root_child, root_move_order, search_root
 from ._scores import EXACT_DEPTH, MATE_BOUND
 from ._scores import WIN as WIN_SCORE
 from ._table import new_table, table_move
-from ._workspace import new_workspace
+from ._workspace import NODE_LIMIT, new_workspace
 
 WIN, LOSS, DRAW = 1, -1, 0
 _VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
@@ -113,12 +114,20 @@ class Solver:
     """An exact solver with its own transposition table (``2**tt_bits`` entries of
     ``ENTRY_BYTES`` = 24 bytes; the default 2**22 takes 96 MiB). The table is kept between
     calls on the same layout and rules, and cleared when they change. Not thread-safe:
-    one per thread."""
+    one per thread.
 
-    def __init__(self, tt_bits: int = 22):
+    ``threads`` > 1 splits the first moves of the value search (:meth:`solve`'s first
+    step, all of it with ``distance=False``) over that many threads, each with a table of
+    its own (``threads`` times the memory): a thread takes the next untried first move in
+    the search's own order and proves or refutes it; the first winning move found stops
+    the others. The distance step, :meth:`analyze` and :meth:`move_value` run on one."""
+
+    def __init__(self, tt_bits: int = 22, threads: int = 1):
         self.tt_bits = check_int("tt_bits", tt_bits, 10, 30)
+        self.threads = check_int("threads", threads, 1, 64)
         self._tt = None
         self._ws = new_workspace()
+        self._helpers: list[tuple] = []  # (table, workspace) of threads 1.., made with the table
         self._game: tuple[Layout, Rules] | None = None
         self.nodes = 0
 
@@ -131,11 +140,13 @@ class Solver:
         if self._tt is None or self._game != game:
             self._tt = new_table(self.tt_bits)
             self._ws = new_workspace()
+            self._helpers = [(new_table(self.tt_bits), new_workspace()) for _ in range(self.threads - 1)]
             self._game = game
 
     def clear(self) -> None:
         """Forget everything in the transposition table."""
         self._tt = None
+        self._helpers = []
         self._game = None
 
     # --- kernel calls on kernel positions (from the side to move) ---------------------
@@ -162,6 +173,50 @@ class Solver:
             if v == value:
                 return value, sq
         raise AssertionError("a move must keep the position's value")
+
+    def _wdl_root_split(self, game: Game, pos: Position) -> tuple[int, int]:
+        """:meth:`_wdl_root` with the first moves shared out over ``self.threads`` threads."""
+        order, _ = root_move_order(game, pos, self._tt, self._ws)
+        queue = [int(sq) for sq in order]
+        tables = [(self._tt, self._ws), *self._helpers]
+        values: dict[int, int] = {}
+        lock, won = threading.Lock(), threading.Event()
+        node_counts = [0] * len(tables)
+
+        def work(k: int) -> None:
+            tt, ws = tables[k]
+            while not won.is_set():
+                with lock:
+                    if not queue:
+                        return
+                    sq = queue.pop(0)
+                final, child, sign = _child(game, pos, sq)
+                if final is None:
+                    score, nodes, aborted = search_root(game, child, EXACT_DEPTH, -1, 1, tt, ws, 1 << 62)
+                    node_counts[k] += int(nodes)
+                    if aborted:  # another thread found a win
+                        return
+                    v = sign * ((score > 0) - (score < 0))
+                else:
+                    v = (final > 0) - (final < 0)
+                with lock:
+                    values[sq] = v
+                if v == WIN:
+                    won.set()
+
+        workers = [threading.Thread(target=work, args=(k,), daemon=True) for k in range(len(tables))]
+        for w in workers:
+            w.start()
+        while any(w.is_alive() for w in workers):
+            if won.is_set():
+                # Stop the searches still running: a node limit of 0 ends them at their next
+                # node (set again each round: a thread may just be starting a search).
+                for _, ws in tables:
+                    ws[0]["stats"][NODE_LIMIT] = 0
+            workers[0].join(0.001)
+        self.nodes += sum(node_counts)
+        value = max(values.values())
+        return value, next(sq for sq in order if values.get(int(sq)) == value)
 
     def _exact(self, game: Game, pos: Position, value: int | None = None) -> int:
         """Exact root-relative score of a position that is not over; ``value`` is its sign
@@ -220,7 +275,7 @@ class Solver:
         self._prepare(board)
         t, nodes0 = time.perf_counter(), self.nodes
         game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
-        value, move = self._wdl_root(game, pos)
+        value, move = self._wdl_root(game, pos) if self.threads == 1 else self._wdl_root_split(game, pos)
         if not distance:
             return Solution(value, None, SQUARE_NAMES[move], self.nodes - nodes0, time.perf_counter() - t)
         target = self._exact(game, pos, value)
