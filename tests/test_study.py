@@ -39,3 +39,47 @@ def test_study_runs_resumes_and_summarises(tmp_path):
         run_study(grids=3, seed=4, results_path=str(path))
     s = summary(units)["grid"]
     assert s["layouts"] == 3 and s["first_player_wins"] + s["draws"] + s["second_player_wins"] == pytest.approx(1)
+
+
+def test_first_moves_are_listed_and_agree_with_the_value(tmp_path):
+    from donuts_ai import Board
+    from donuts_ai.solver import Solver
+    from donuts_ai.study import hardest, load_study, winning_move_counts
+
+    path = tmp_path / "moves.jsonl"
+    config, units = run_study(grids=2, seed=9, results_path=str(path), workers=1, first_moves=True)
+    assert config["first_moves"] is True
+    solver = Solver(tt_bits=16)
+    for u in units:
+        assert u["first_moves"] == 36
+        assert (u["value"] == 1) == bool(u["winning_moves"])
+        assert u["best_move"] in (u["winning_moves"] if u["value"] == 1 else u["drawing_moves"] or [u["best_move"]])
+        board = Board(Layout.from_text(u["layout"]))
+        for move in u["winning_moves"][:2]:
+            assert solver.move_value(board, move) == 1
+        losing = [m for m in board.legal_moves() if m not in u["winning_moves"] + u["drawing_moves"]]
+        if losing:
+            assert solver.move_value(board, losing[-1]) == -1
+    loaded_config, loaded = load_study(path)
+    assert loaded_config == config and [u["winning_moves"] for u in loaded] == [u["winning_moves"] for u in units]
+    assert sum(winning_move_counts(units).values()) == 2
+    assert hardest(units, 1)[0]["nodes"] == max(u["nodes"] for u in units)
+
+
+def test_load_study_reads_gzip_and_rejects_other_files(tmp_path):
+    import gzip
+
+    from donuts_ai.study import load_study
+
+    path = tmp_path / "s.jsonl"
+    run_study(grids=1, seed=3, results_path=str(path), workers=1)
+    packed = tmp_path / "s.jsonl.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    assert load_study(packed) == load_study(path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "unit", "unit": 0}\n')
+    with pytest.raises(DonutsError, match="no config line"):
+        load_study(bad)
+    bad.write_text("not json\n")
+    with pytest.raises(DonutsError, match="line 1 is not JSON"):
+        load_study(bad)
