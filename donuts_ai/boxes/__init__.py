@@ -1,0 +1,51 @@
+"""Donut Boxes: the tile-laying card game also sold as *Donuts* (2 to 10 players, hidden
+hands, a shuffled deck, a free-for-all score), beside the board game the rest of
+:mod:`donuts_ai` plays.
+
+    >>> from donuts_ai.boxes import BoxesRules, BoxesState
+    >>> state = BoxesState.new(BoxesRules(players=4), seed=7)
+    >>> move = state.legal_moves()[0]
+    >>> state.play(move)["cards"]
+    1
+
+The rules as implemented, with every decision, are in ``docs/boxes.md``; move texts in
+:mod:`.moves`; the cards in :mod:`.deck`.
+"""
+
+from __future__ import annotations
+
+from .deck import CARD_TYPES, DECK_SIZE, FLAVOUR_NAMES, TRAY_SIZE
+from .errors import (
+    BoxesError,
+    BoxesIllegalMoveError,
+    BoxesInvalidMoveError,
+    BoxesRulesError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    ObservationError,
+)
+from .moves import move_text, parse_move
+from .rules import GRIDS, MATCHINGS, BoxesRules
+from .state import BoxesState
+
+__all__ = [
+    "CARD_TYPES",
+    "DECK_SIZE",
+    "FLAVOUR_NAMES",
+    "GRIDS",
+    "MATCHINGS",
+    "TRAY_SIZE",
+    "BoxesError",
+    "BoxesIllegalMoveError",
+    "BoxesInvalidMoveError",
+    "BoxesRules",
+    "BoxesRulesError",
+    "BoxesState",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "ObservationError",
+    "move_text",
+    "parse_move",
+]

@@ -1,0 +1,102 @@
+"""Text and SVG pictures of a Donut Boxes layout, drawn from plain data.
+
+Both take the placed cards as ``[owner, type, rot, r, c, roll flavour]`` rows (the
+``"cards"`` of a state dict) and the frozen quadrants as ``(r, c)`` pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+
+from .deck import LETTERS, QUADRANTS, ROLL, ROTATED_FACES
+
+NEUTRAL = -1
+CELL = 30  # SVG pixels per quadrant
+MARGIN = 24
+FLAVOUR_FILL = {1: "#7b4a2d", 2: "#f29cbc", 3: "#e0b25c", 4: "#5d8fd6"}
+FLAVOUR_RING = {1: "#4a2a18", 2: "#c4607f", 3: "#a77a2a", 4: "#2f5f9e"}
+#: Outline colour of each player's cards (index = player); the start card is drawn in grey.
+PLAYER_COLOURS = ("#d62828", "#1d7a3a", "#6a3fb5", "#e07b00", "#0a8fa8", "#b5179e", "#6b6b00", "#3a3a3a",
+                  "#c2185b", "#2e5cb8")
+NEUTRAL_COLOUR = "#9a9a9a"
+
+
+def layout_cells(cards: Iterable[Sequence[int]], frozen: Iterable[Sequence[int]]) -> dict:
+    """``{(r, c): (flavour, roll, owner, frozen)}`` of every placed quadrant."""
+    frozen = {tuple(x) for x in frozen}
+    cells = {}
+    for owner, card_type, rot, r, c, flavour in cards:
+        for code, (dr, dc) in zip(ROTATED_FACES[card_type, rot], QUADRANTS, strict=True):
+            pos = (r + dr, c + dc)
+            roll = int(code) == ROLL
+            cells[pos] = (flavour if roll else int(code), roll, owner, pos in frozen)
+    return cells
+
+
+def cell_text(flavour: int, roll: bool, owner: int, frozen: bool) -> str:
+    """Three characters: the flavour letter (lower case for a Cinnamon Roll), the owner
+    (a digit, ``.`` for the start card) and ``*`` for a quadrant of a delivered box."""
+    letter = LETTERS[flavour].lower() if roll else LETTERS[flavour]
+    return letter + ("." if owner == NEUTRAL else str(owner)) + ("*" if frozen else " ")
+
+
+def layout_text(cards, frozen) -> str:
+    """The layout as text: one 3-character cell per quadrant (see :func:`cell_text`),
+    ``_`` on empty positions, row and column numbers on the edges."""
+    cells = layout_cells(cards, frozen)
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    lo_r, hi_r, lo_c, hi_c = min(rows), max(rows), min(cols), max(cols)
+    lines = ["     " + "".join(f"{c:<3}" for c in range(lo_c, hi_c + 1)).rstrip()]
+    lines += [f"{r:>4} " + _row(cells, r, lo_c, hi_c) for r in range(lo_r, hi_r + 1)]
+    return "\n".join(lines)
+
+
+def _row(cells, r, lo_c, hi_c) -> str:
+    out = []
+    for c in range(lo_c, hi_c + 1):
+        out.append(cell_text(*cells[(r, c)]) if (r, c) in cells else " _ ")
+    return "".join(out).rstrip()
+
+
+def layout_svg(cards, frozen, size: int | None = None) -> str:
+    """An SVG of the layout: each quadrant a donut of its flavour (a Cinnamon Roll with a
+    white swirl), each card outlined in its owner's colour, delivered boxes greyed over."""
+    cells = layout_cells(cards, frozen)
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    lo_r, lo_c = min(rows), min(cols)
+    width = 2 * MARGIN + (max(cols) - lo_c + 1) * CELL
+    height = 2 * MARGIN + (max(rows) - lo_r + 1) * CELL
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+           f'width="{size or width}" height="{(size or width) * height // width}">',
+           f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbf6ee"/>']
+
+    def corner(r, c):
+        return MARGIN + (c - lo_c) * CELL, MARGIN + (r - lo_r) * CELL
+
+    for (r, c), (flavour, roll, _owner, is_frozen) in sorted(cells.items()):
+        x, y = corner(r, c)
+        cx, cy = x + CELL / 2, y + CELL / 2
+        out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#f3e6d3"/>')
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.4:.1f}" fill="{FLAVOUR_FILL[flavour]}" '
+                   f'stroke="{FLAVOUR_RING[flavour]}" stroke-width="2"/>')
+        if roll:
+            out.append(f'<path d="M{cx} {cy} m-2 0 a2 2 0 1 1 4 0 a4 4 0 1 1 -8 0 a6 6 0 1 1 12 0" '
+                       f'fill="none" stroke="#ffffff" stroke-width="1.6"/>')
+        else:
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.12:.1f}" fill="#f3e6d3"/>')
+        if is_frozen:
+            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#555555" opacity="0.45"/>')
+    for owner, _type, _rot, r, c, _flavour in cards:
+        x, y = corner(r, c)
+        colour = NEUTRAL_COLOUR if owner == NEUTRAL else PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
+        out.append(f'<rect x="{x + 1.5}" y="{y + 1.5}" width="{2 * CELL - 3}" height="{2 * CELL - 3}" rx="4" '
+                   f'fill="none" stroke="{colour}" stroke-width="3"><title>{escape(_title(owner))}</title></rect>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _title(owner: int) -> str:
+    return "start card" if owner == NEUTRAL else f"player {owner}"

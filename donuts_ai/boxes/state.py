@@ -1,0 +1,438 @@
+"""The public state of a game of Donut Boxes: :class:`BoxesState`.
+
+It owns parsing, checking, errors, hidden information and printing; the rules run in
+the compiled engine (:mod:`._engine`), which the tests hold to the pure-Python
+reference (:mod:`.reference`) move by move.
+
+The **state dict** (:meth:`BoxesState.to_dict`, :meth:`BoxesState.from_dict`) is the
+whole state, hidden parts included, as JSON-ready data:
+
+``rules``
+    :meth:`BoxesRules.to_dict`.
+``cards``
+    every placed card in order, ``[owner, type, rot, r, c, roll flavour]``: ``owner`` -1
+    for the start card (always first, unturned at 0,0), ``type`` an index into
+    :data:`~.deck.CARD_TYPES`, ``rot`` clockwise quarter turns (the lowest giving the face),
+    ``(r, c)`` its top-left quadrant, the flavour its roll took (0 without a roll).
+``frozen``
+    ``[r, c]`` of every quadrant of a delivered box (sealed or boxed early), sorted.
+``scores``, ``boxes``
+    points and boxes delivered per player.
+``trays``, ``piles``, ``pile_known``
+    each player's tray (card types, sorted), draw pile (top first) and how many cards at
+    the bottom of the pile that player put there when stuck (so knows).
+``to_move``, ``over``, ``trigger``, ``final_turns_left``, ``stuck_streak``
+    the player to move (``None`` when over); the player whose pile ran out first and the
+    final turns still to play after it; consecutive stuck turns so far.
+``moves``
+    the move texts played.
+
+An **observation** (:meth:`BoxesState.observation`) is the same dict with the hidden
+parts replaced by what ``player`` may know: ``tray`` (their own), ``pile_bottom`` (the
+cards they put at the bottom of their own pile, in order, still there),
+``tray_sizes``, ``pile_sizes``, and the other players' stuck moves written ``stuck``.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+
+import numpy as np
+
+from .._checks import check_int
+from .deck import CANONICAL_ROTATIONS, CARD_TYPES, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE, deal
+from .errors import BoxesIllegalMoveError, BoxesInvalidMoveError, GameOverError, ObservationError
+from .moves import move_text, parse_move
+from .pictures import layout_cells, layout_svg, layout_text
+from .reference import ReferenceGame
+from .rules import BoxesRules
+
+#: Placeholder for another player's stuck move in an observation (the card put back is hidden).
+HIDDEN_STUCK = "stuck"
+
+_STATE_KEYS = ("rules", "to_move", "cards", "frozen", "scores", "boxes", "trays", "piles", "pile_known", "trigger",
+               "final_turns_left", "stuck_streak", "over", "moves")
+_OBS_KEYS = ("player", "rules", "to_move", "cards", "frozen", "scores", "boxes", "tray", "pile_bottom", "tray_sizes",
+             "pile_sizes", "pile_known", "trigger", "final_turns_left", "stuck_streak", "over", "moves")
+
+
+class BoxesState:
+    """A game of Donut Boxes in progress (or over): every card known, moves as texts or codes.
+
+    Make one with :meth:`new` (a fresh deal from a seed), :meth:`from_dict` or
+    :meth:`from_observation`. Moves are canonical texts (grammar in :mod:`.moves`) or
+    integer codes (:meth:`legal_move_ids`, :meth:`play_id`); both name a move the same
+    way in every state, so a code found in one sampled world means the same in another.
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(self, core) -> None:
+        """Private: use :meth:`new`, :meth:`from_dict` or :meth:`from_observation`."""
+        self._core = core
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, rules: BoxesRules | None = None, seed: int = 0) -> BoxesState:
+        """A new game: every deck shuffled from ``seed`` (:func:`~.deck.deal`), trays of 4
+        dealt, the start card turned up from the neutral deck; player 0 to move."""
+        rules = BoxesRules() if rules is None else rules
+        if not isinstance(rules, BoxesRules):
+            raise ObservationError(f"rules must be a BoxesRules, got {type(rules).__name__}")
+        seed = check_int("seed", seed, minimum=0, error=ObservationError)
+        piles, start = deal(rules.players, seed)
+        return cls(ReferenceGame(rules, piles, start))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> BoxesState:
+        """A state from :meth:`to_dict`'s form, checked (raises :class:`~.errors.ObservationError`
+        naming the first problem)."""
+        _check_state_dict(data)
+        return cls(ReferenceGame.from_dict(data))
+
+    def to_dict(self) -> dict:
+        """The whole state, hidden parts included, JSON-ready (see the module docstring)."""
+        return self._core.to_dict()
+
+    def copy(self) -> BoxesState:
+        """An independent copy."""
+        return BoxesState(_copy.deepcopy(self._core))
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def rules(self) -> BoxesRules:
+        return self._core.rules
+
+    @property
+    def num_players(self) -> int:
+        return self._core.rules.players
+
+    @property
+    def to_move(self) -> int | None:
+        """The player to move, ``None`` once the game is over."""
+        return self._core.to_move
+
+    def is_over(self) -> bool:
+        return self._core.over
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._core.scores)
+
+    @property
+    def boxes_delivered(self) -> list[int]:
+        """Boxes each player has scored (sealed or boxed early; end-of-game runs do not count)."""
+        return list(self._core.boxes)
+
+    @property
+    def moves_played(self) -> list[str]:
+        return list(self._core.moves)
+
+    def ranking(self) -> list[int]:
+        """Each player's place, 0 = first: by score, then boxes delivered; players equal on
+        both share a place (``[0, 0, 2]``: a shared win, then third)."""
+        return self._core.ranking()
+
+    def winners(self) -> list[int]:
+        """The players in place 0."""
+        return [p for p, place in enumerate(self.ranking()) if place == 0]
+
+    def tray(self, player: int) -> list[str]:
+        """``player``'s tray as unturned faces (hidden information: see :meth:`observation`)."""
+        player = self._check_player(player)
+        return [CARD_TYPES[t] for t in self._core.to_dict()["trays"][player]]
+
+    @property
+    def pile_sizes(self) -> list[int]:
+        return [len(p) for p in self._core.to_dict()["piles"]]
+
+    def layout(self) -> dict[tuple[int, int], tuple[int, bool, int, bool]]:
+        """``{(r, c): (flavour 1..4, roll, owner (-1 start card), frozen)}`` of every placed quadrant."""
+        data = self._core.to_dict()
+        return layout_cells(data["cards"], data["frozen"])
+
+    # ------------------------------------------------------------------ moves
+    def legal_moves(self) -> list[str]:
+        """Every legal move's text in the canonical order; never empty while the game goes on."""
+        return [move_text(code) for code in self._core.legal_codes()]
+
+    def legal_move_ids(self) -> np.ndarray:
+        """Every legal move's code (int64, ascending: the order of :meth:`legal_moves`)."""
+        return np.asarray(self._core.legal_codes(), dtype=np.int64)
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` (a text) is legal now; never raises."""
+        try:
+            code = parse_move(move)
+        except BoxesInvalidMoveError:
+            return False
+        return self.is_legal_id(code)
+
+    def is_legal_id(self, code) -> bool:
+        """Whether the move code ``code`` is legal now; never raises."""
+        try:
+            code = int(code)
+        except (TypeError, ValueError, OverflowError):
+            return False
+        return not self._core.over and code in self._core.legal_codes()
+
+    def play(self, move: str) -> dict:
+        """Play a legal move text. Returns, for the mover: ``cards`` placed (0/1), ``boxes``
+        delivered to them, ``points`` they scored (end-of-game runs included when the move
+        ends the game), ``sealed`` (runs delivered by the move, whoever scored) and
+        ``scores_delta`` (every player's points from the move).
+
+        Raises :class:`~.errors.BoxesInvalidMoveError` for a text outside the grammar,
+        :class:`~.errors.BoxesIllegalMoveError` for an illegal move and
+        :class:`~.errors.GameOverError` once the game is over; the state is then unchanged.
+        """
+        return self.play_id(parse_move(move))
+
+    def play_id(self, code) -> dict:
+        """:meth:`play` on a move code (:meth:`legal_move_ids`)."""
+        if self._core.over:
+            raise GameOverError("the game is over: no move can be played")
+        if not self.is_legal_id(code):
+            raise BoxesIllegalMoveError(
+                f"illegal move {_describe(code)} for player {self.to_move}; legal: {_preview(self.legal_moves())}"
+            )
+        return self._core.play_code(int(code))
+
+    move_text = staticmethod(move_text)
+    move_id = staticmethod(parse_move)
+
+    # ------------------------------------------------------------------ hidden information
+    def observation(self, player: int) -> dict:
+        """What ``player`` may know, JSON-ready: the layout, scores, boxes, the turn and the
+        end-of-game state, every pile's and tray's size, their own tray and the bottom cards
+        of their own pile they put there, the moves (others' stuck moves as ``"stuck"``)."""
+        player = self._check_player(player)
+        data = self._core.to_dict()
+        known = data["pile_known"][player]
+        own_pile = data["piles"][player]
+        obs = {key: data[key] for key in _STATE_KEYS if key not in ("trays", "piles", "moves")}
+        obs.update(
+            player=player,
+            tray=list(data["trays"][player]),
+            pile_bottom=own_pile[len(own_pile) - known:] if known else [],
+            tray_sizes=[len(t) for t in data["trays"]],
+            pile_sizes=[len(p) for p in data["piles"]],
+            moves=self._redacted_moves(player),
+        )
+        return obs
+
+    def _redacted_moves(self, player: int) -> list[str]:
+        n = self.num_players
+        out = []
+        # Players move in turn from player 0, one move a turn.
+        for i, move in enumerate(self._core.moves):
+            out.append(HIDDEN_STUCK if move.startswith("stuck") and i % n != player else move)
+        return out
+
+    @classmethod
+    def from_observation(cls, obs: dict, seed: int = 0) -> BoxesState:
+        """A full state consistent with ``obs`` (:meth:`observation`): the layout, scores
+        and turn as observed, the observer's tray and known pile bottom as observed, and
+        every unseen card (each player's deck less what is placed and what the observer
+        sees) dealt at random from ``seed`` into the others' trays and every pile.
+
+        The sample honours what the observation states, not what could be inferred from
+        the history (for example, that a player who took a stuck turn held no placeable card).
+        """
+        _check_observation(obs)
+        seed = check_int("seed", seed, minimum=0, error=ObservationError)
+        rng = np.random.default_rng(seed)
+        me = obs["player"]
+        placed = [set() for _ in obs["pile_sizes"]]
+        for owner, card_type, *_ in obs["cards"][1:]:
+            placed[owner].add(card_type)
+        trays, piles = [], []
+        for q, used in enumerate(placed):
+            unseen = [t for t in range(DECK_SIZE) if t not in used]
+            if q == me:
+                seen = set(obs["tray"]) | set(obs["pile_bottom"])
+                rest = [t for t in unseen if t not in seen]
+                rest = [rest[i] for i in rng.permutation(len(rest))]
+                tray, pile = sorted(obs["tray"]), rest + list(obs["pile_bottom"])
+            else:
+                rest = [unseen[i] for i in rng.permutation(len(unseen))]
+                tray, pile = sorted(rest[: obs["tray_sizes"][q]]), rest[obs["tray_sizes"][q]:]
+            if len(tray) != obs["tray_sizes"][q] or len(pile) != obs["pile_sizes"][q]:
+                raise ObservationError(
+                    f"player {q}: {len(unseen)} cards unplaced but the observation counts "
+                    f"{obs['tray_sizes'][q]} in the tray and {obs['pile_sizes'][q]} in the pile"
+                )
+            trays.append([int(t) for t in tray])
+            piles.append([int(t) for t in pile])
+        data = {key: obs[key] for key in _STATE_KEYS if key not in ("trays", "piles")}
+        data["trays"], data["piles"] = trays, piles
+        return cls.from_dict(data)
+
+    # ------------------------------------------------------------------ pictures
+    def to_text(self) -> str:
+        """The layout (see :func:`~.pictures.layout_text`) and a status line."""
+        data = self._core.to_dict()
+        lines = [f"Donut Boxes ({self.rules})", layout_text(data["cards"], data["frozen"])]
+        lines.append("scores " + " ".join(map(str, data["scores"])) + " | boxes " + " ".join(map(str, data["boxes"]))
+                     + " | piles " + " ".join(str(len(p)) for p in data["piles"]))
+        if data["over"]:
+            lines.append("game over; places " + " ".join(map(str, self.ranking())))
+        else:
+            p = data["to_move"]
+            tray = " ".join(CARD_TYPES[t] for t in data["trays"][p])
+            lines.append(f"player {p} to move; tray {tray}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return (f"<BoxesState {self.rules}; {len(self._core.moves)} moves, "
+                f"{'over' if self.is_over() else f'player {self.to_move} to move'}, scores {self.scores}>")
+
+    def _repr_svg_(self) -> str:
+        data = self._core.to_dict()
+        return layout_svg(data["cards"], data["frozen"])
+
+    def _check_player(self, player) -> int:
+        return check_int("player", player, minimum=0, maximum=self.num_players - 1, error=ObservationError)
+
+
+def _describe(code) -> str:
+    try:
+        return repr(move_text(int(code)))
+    except (TypeError, ValueError, OverflowError, IndexError):
+        return repr(code)
+
+
+def _preview(moves: list[str], limit: int = 12) -> str:
+    shown = ", ".join(moves[:limit])
+    return shown + (f", ... ({len(moves)} in all)" if len(moves) > limit else "")
+
+
+# ---------------------------------------------------------------------- checks
+def _fail(message: str):
+    raise ObservationError(message)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _int_list(name: str, value, length: int | None = None, lo: int = 0, hi: int | None = None) -> list[int]:
+    if not isinstance(value, list) or not all(_is_int(v) for v in value):
+        _fail(f"{name} must be a list of ints, got {value!r}")
+    if length is not None and len(value) != length:
+        _fail(f"{name} must have {length} entries, got {len(value)}")
+    for v in value:
+        if v < lo or (hi is not None and v > hi):
+            _fail(f"{name} holds {v}, outside {lo}..{hi if hi is not None else ''}")
+    return value
+
+
+def _check_common(data: dict, keys) -> BoxesRules:
+    if not isinstance(data, dict):
+        _fail(f"expected a dict, got {type(data).__name__}")
+    missing = [k for k in keys if k not in data]
+    if missing:
+        _fail(f"missing keys: {', '.join(missing)}")
+    extra = sorted(set(data) - set(keys))
+    if extra:
+        _fail(f"unknown keys: {', '.join(map(str, extra))}")
+    try:
+        rules = BoxesRules.from_dict(data["rules"])
+    except ValueError as error:
+        raise ObservationError(f"rules: {error}") from None
+    n = rules.players
+    _check_cards(data["cards"], n)
+    cells = layout_cells(data["cards"], [])
+    if not isinstance(data["frozen"], list):
+        _fail("frozen must be a list of [r, c] pairs")
+    for pos in data["frozen"]:
+        if not (isinstance(pos, list | tuple) and len(pos) == 2 and tuple(pos) in cells):
+            _fail(f"frozen position {pos!r} is not a placed quadrant")
+    _int_list("scores", data["scores"], n)
+    _int_list("boxes", data["boxes"], n)
+    _int_list("pile_known", data["pile_known"], n)
+    if not isinstance(data["over"], bool):
+        _fail("over must be True or False")
+    if data["over"] != (data["to_move"] is None):
+        _fail("to_move must be None exactly when the game is over")
+    if data["to_move"] is not None and not (_is_int(data["to_move"]) and 0 <= data["to_move"] < n):
+        _fail(f"to_move must be a player 0..{n - 1} or None, got {data['to_move']!r}")
+    if data["trigger"] is not None and not (_is_int(data["trigger"]) and 0 <= data["trigger"] < n):
+        _fail(f"trigger must be a player 0..{n - 1} or None, got {data['trigger']!r}")
+    if not (_is_int(data["final_turns_left"]) and 0 <= data["final_turns_left"] < n):
+        _fail(f"final_turns_left must be an int in 0..{n - 1}, got {data['final_turns_left']!r}")
+    if not (_is_int(data["stuck_streak"]) and 0 <= data["stuck_streak"] <= n):
+        _fail(f"stuck_streak must be an int in 0..{n}, got {data['stuck_streak']!r}")
+    if not isinstance(data["moves"], list) or not all(isinstance(m, str) for m in data["moves"]):
+        _fail("moves must be a list of move texts")
+    return rules
+
+
+def _check_cards(cards, n: int) -> None:
+    if not isinstance(cards, list) or not cards:
+        _fail("cards must be a non-empty list (the start card first)")
+    seen_cells: set = set()
+    seen_types: set = set()
+    for i, card in enumerate(cards):
+        if not (isinstance(card, list | tuple) and len(card) == 6 and all(_is_int(v) for v in card)):
+            _fail(f"card {i} must be [owner, type, rot, r, c, roll flavour] ints, got {card!r}")
+        owner, card_type, rot, r, c, flavour = card
+        if i == 0 and (owner != -1 or rot != 0 or r != 0 or c != 0):
+            _fail(f"card 0 must be the start card [-1, type, 0, 0, 0, flavour], got {card!r}")
+        if i > 0 and not 0 <= owner < n:
+            _fail(f"card {i}: owner {owner} is not a player 0..{n - 1}")
+        if not 0 <= card_type < DECK_SIZE or rot not in CANONICAL_ROTATIONS[card_type]:
+            _fail(f"card {i}: type {card_type} with rotation {rot} is not a card (types 0..{DECK_SIZE - 1}, "
+                  "lowest rotation giving the face)")
+        if flavour not in ((*PLAIN_FLAVOURS,) if HAS_ROLL[card_type] else (0,)):
+            _fail(f"card {i}: roll flavour {flavour} (1..4 for a card with a roll, else 0)")
+        if i > 0 and (owner, card_type) in seen_types:
+            _fail(f"card {i}: player {owner} placed card type {card_type} twice")
+        seen_types.add((owner, card_type))
+        window = {(r + dr, c + dc) for dr, dc in QUADRANTS}
+        if window & seen_cells:
+            _fail(f"card {i} at {r},{c} overlaps an earlier card")
+        seen_cells |= window
+
+
+def _check_hands(rules: BoxesRules, cards, trays, piles) -> None:
+    n = rules.players
+    for q in range(n):
+        placed = [t for owner, t, *_ in cards[1:] if owner == q]
+        _int_list(f"tray of player {q}", trays[q], hi=DECK_SIZE - 1)
+        _int_list(f"pile of player {q}", piles[q], hi=DECK_SIZE - 1)
+        if len(trays[q]) > TRAY_SIZE:
+            _fail(f"player {q} holds {len(trays[q])} cards; a tray holds at most {TRAY_SIZE}")
+        if sorted(placed + list(trays[q]) + list(piles[q])) != list(range(DECK_SIZE)):
+            _fail(f"player {q}: placed cards, tray and pile are not exactly one deck of {DECK_SIZE}")
+
+
+def _check_state_dict(data) -> None:
+    rules = _check_common(data, _STATE_KEYS)
+    n = rules.players
+    for key in ("trays", "piles"):
+        if not isinstance(data[key], list) or len(data[key]) != n:
+            _fail(f"{key} must be a list of {n} lists")
+    _check_hands(rules, data["cards"], data["trays"], data["piles"])
+    for q in range(n):
+        if data["pile_known"][q] > len(data["piles"][q]):
+            _fail(f"pile_known of player {q} exceeds the pile")
+
+
+def _check_observation(obs) -> None:
+    rules = _check_common(obs, _OBS_KEYS)
+    n = rules.players
+    if not (_is_int(obs["player"]) and 0 <= obs["player"] < n):
+        _fail(f"player must be 0..{n - 1}, got {obs['player']!r}")
+    _int_list("tray", obs["tray"], hi=DECK_SIZE - 1)
+    _int_list("pile_bottom", obs["pile_bottom"], hi=DECK_SIZE - 1)
+    _int_list("tray_sizes", obs["tray_sizes"], n, hi=TRAY_SIZE)
+    _int_list("pile_sizes", obs["pile_sizes"], n)
+    me = obs["player"]
+    if len(obs["tray"]) != obs["tray_sizes"][me]:
+        _fail("tray does not match tray_sizes of the observing player")
+    if len(obs["pile_bottom"]) != obs["pile_known"][me]:
+        _fail("pile_bottom does not match pile_known of the observing player")
