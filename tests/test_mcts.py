@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from donuts_ai import Board, Layout, Rules, Solver, solve
+from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
 from donuts_ai.search.mcts import MCTSAgent
+from donuts_ai.search.mcts import _tree as mcts_tree
 from donuts_ai.search.mcts import agent as mcts_module
 
 from .helpers import position
@@ -114,3 +118,176 @@ def test_mcts_proofs_keep_the_value_through_forfeits_and_double_moves():
             else:
                 board.push(rng.choice(board.legal_moves()))
     assert checked > 0
+
+
+# --- a tree that keeps growing: growth, recycling (compact), the memory bound ----------
+
+
+def _snapshot(tree, t) -> dict:
+    """Tree ``t`` as {path of moves from the root: (visits, reward, mover, proven, number of children)},
+    walked from the root through the pointers (what the search can reach)."""
+    out = {}
+    stack = [(int(tree.root[t]), ())]
+    while stack:
+        node, path = stack.pop()
+        c0, k = int(tree.first_child[t, node]), int(tree.child_count[t, node])
+        k = k if c0 >= 0 else 0
+        out[path] = (int(tree.visits[t, node]), float(tree.reward[t, node]), int(tree.mover[t, node]),
+                     int(tree.proven[t, node]), k)
+        stack += [(c, path + (int(tree.move[t, c]),)) for c in range(c0, c0 + k)]
+    return out
+
+
+def _searched_tree(seed: int, iterations: int, plies: int):
+    """An agent's tree after one search of ``iterations`` from a random position ``plies`` in."""
+    rng = random.Random(seed)
+    board = Board(Layout.random_grid(seed))
+    while board.ply < plies:
+        board.push(rng.choice(board.legal_moves()))
+    agent = MCTSAgent(iterations=iterations, seed=seed, max_nodes=1 << 16)
+    agent.select_move(board)
+    return agent._tree
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([200, 2000, 8000]), st.integers(0, 20), st.floats(0.0, 1.2),
+       st.booleans())
+def test_compact_keeps_the_most_visited_subtree_unchanged(seed, iterations, plies, share, reroot):
+    """Against a walk of the tree before and after: what is kept is unchanged and
+    contiguous; it fits in the target; every node that lost its children (proven ones
+    aside) had fewer visits than every node below the root that kept them."""
+    tree = _searched_tree(seed, iterations, plies)
+    if reroot and tree.first_child[0, tree.root[0]] >= 0:  # a root below node 0: what lies outside goes
+        assert mcts_tree.descend(tree, 0, np.array([tree.move[0, tree.first_child[0, tree.root[0]]]], dtype=np.int64))
+    before = _snapshot(tree, 0)
+    root_block = before[()][4]
+    target = max(1 + root_block, int(share * len(before)))
+    kept = mcts_tree.compact(tree, 0, target)
+    after = _snapshot(tree, 0)
+    assert kept == len(after) == tree.next_free[0] and tree.root[0] == 0
+    assert kept <= target
+    assert set(after) <= set(before)
+    kept_visits, dropped_visits = [], []
+    for path, (v, r, m, p, k) in after.items():
+        bv, br, bm, bp, bk = before[path]
+        assert (v, r, m, p) == (bv, br, bm, bp)
+        assert k in (0, bk)
+        if path and k:
+            kept_visits.append(v)
+        elif path and bk and p == mcts_tree.UNKNOWN:
+            dropped_visits.append(v)
+    assert after[()][4] == root_block  # the root keeps its children whatever the target
+    if kept_visits and dropped_visits:
+        assert max(dropped_visits) < min(kept_visits)
+    if target >= len(before) - sum(before[q][4] for q in before if q and before[q][3] != mcts_tree.UNKNOWN):
+        assert not dropped_visits  # all fits: only proven nodes' children go
+
+
+def test_compact_then_search_on():
+    """A recycled tree is searched on, re-rooted and recycled again without losing its way."""
+    agent = MCTSAgent(iterations=20_000, seed=2, max_nodes=2048)
+    board = _opening(3)
+    recycled = 0
+    while not board.is_game_over():
+        move = agent.select_move(board)
+        assert move in board.legal_moves() and agent.last_info["nodes"] <= 2048
+        if not agent.last_info["proven"] and not agent.last_info["forced"]:
+            assert agent.last_info["iterations"] == 20_000
+        recycled += agent.last_info["compactions"] > 0
+        board.push(move)
+        if not board.is_game_over():
+            board.push(board.legal_moves()[0])
+    assert recycled >= 3
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_node_budget_searches_that_grow_and_recycle_are_reproducible(monkeypatch, workers):
+    monkeypatch.setattr(mcts_module, "FIRST_NODES", 1024)
+    kw = dict(iterations=40_000, workers=workers, max_memory_mb=1)
+    board = _opening(5)
+    moves, infos = [], []
+    for _ in range(2):
+        agent = MCTSAgent(seed=7, **kw)
+        b = board.copy()
+        game = []
+        for _ in range(3):
+            game.append(agent.select_move(b))
+            infos.append({k: agent.last_info[k] for k in ("iterations", "nodes", "capacity", "grows", "compactions")})
+            b.push(game[-1])
+            b.push(b.legal_moves()[-1])
+        moves.append(game)
+    assert moves[0] == moves[1]
+    assert infos[:3] == infos[3:]
+    assert sum(i["grows"] for i in infos) > 0 and sum(i["compactions"] for i in infos) > 0
+
+
+def _record_growths(monkeypatch) -> list[tuple[int, int]]:
+    """Record (bytes of the arrays before, after) of every growth."""
+    sizes = []
+    real = mcts_module.grown
+
+    def spy(tree, nodes):
+        new = real(tree, nodes)
+        sizes.append((sum(a.nbytes for a in tree[:7]), sum(a.nbytes for a in new[:7])))
+        return new
+
+    monkeypatch.setattr(mcts_module, "grown", spy)
+    return sizes
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_tree_grows_within_the_memory_bound(monkeypatch, workers):
+    """From small arrays, a long search grows them (never past the bound, old and new arrays
+    together), then recycles the tree and goes on searching."""
+    monkeypatch.setattr(mcts_module, "FIRST_NODES", 1024)
+    sizes = _record_growths(monkeypatch)
+    agent = MCTSAgent(iterations=60_000, workers=workers, max_memory_mb=1, seed=1)
+    assert agent.capacity == 1024
+    board = _opening(2)
+    agent.select_move(board)
+    info = agent.last_info
+    bound = 1 << 20
+    assert sizes and all(old + new <= bound for old, new in sizes)
+    assert agent.capacity > 1024 and agent.memory_mb <= 1 and info["compactions"] > 0
+    assert info["iterations"] == 60_000 and info["nodes"] <= workers * agent.capacity
+
+
+def test_a_long_search_grows_the_tree_past_the_old_fixed_size(monkeypatch):
+    """The old tree stopped at 2**20 nodes (about a second): a search of 800,000 iterations
+    now holds more nodes than that, within the default bound."""
+    sizes = _record_growths(monkeypatch)
+    agent = MCTSAgent(iterations=800_000, seed=1)
+    assert agent.capacity == 1 << 20
+    agent.select_move(Board(Layout.standard()))
+    assert agent.last_info["nodes"] > 1 << 20 and agent.last_info["grows"] >= 1
+    assert all(old + new <= mcts_module.DEFAULT_MAX_MEMORY_MB << 20 for old, new in sizes)
+
+
+def test_the_first_arrays_are_sized_from_the_time_limit():
+    assert MCTSAgent(time_limit=0.1, seed=1).capacity == mcts_module.FIRST_NODES
+    assert MCTSAgent(time_limit=2.0, seed=1).capacity == 2 * mcts_module.GUESSED_NODES_PER_SECOND
+    assert MCTSAgent(time_limit=2.0, max_memory_mb=16, seed=1).capacity == 16 * 2**20 // 20
+    assert MCTSAgent(time_limit=1000.0, seed=1).capacity == mcts_module.MAX_FIRST_NODES
+
+
+def test_a_full_tree_with_no_time_to_make_room_stops_growing(fake_clock):
+    """A timed move that cannot afford a growth or a recycling plays on with the full tree
+    (playouts from its leaves), as the fixed-size tree did."""
+    fake_clock(0.001)  # every reading of the clock: 1 ms; the move has 0.5 s
+    agent = MCTSAgent(time_limit=0.5, max_nodes=256, seed=1)
+    agent._compact_cost = 1.0  # a recycling would take 256 s
+    board = _opening(6)
+    assert agent.select_move(board) in board.legal_moves()
+    assert agent.last_info["compactions"] == 0 and agent.last_info["nodes"] <= 256
+    assert agent.last_info["iterations"] > 0
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"max_nodes": 10}, "max_nodes must be at least 64"),
+    ({"max_memory_mb": 0}, "max_memory_mb must be a positive int"),
+    ({"max_memory_mb": 1, "workers": 1000}, "leaves fewer than 64 nodes per tree"),
+    ({"max_nodes": 1 << 26}, "does not fit in max_memory_mb=512"),
+])
+def test_memory_settings_are_checked(kwargs, message):
+    with pytest.raises(DonutsError, match=message):
+        MCTSAgent(**kwargs)

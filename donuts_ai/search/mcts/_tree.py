@@ -18,6 +18,15 @@ in the backups, so proven wins are found and played at once.
 
 Positions are the kernels' ``Position`` (from the side to move) with that side's
 ``colour`` beside it, since rewards and proofs are kept by colour.
+
+Memory: the arrays have a fixed number of nodes (their capacity); the driver (the agent)
+keeps the tree growing past it between calls of :func:`run_tree`. A call that meets a
+leaf it cannot expand for want of room finishes that iteration with a playout from the
+leaf and, when asked to (``stop_when_full``), returns at once, saying the tree is full.
+The driver then either copies the trees into larger arrays (:func:`grown`) or recycles
+the least-visited subtrees in place (:func:`compact`): the nodes with the fewest visits
+lose their children (they keep their own visits and rewards, and are expanded afresh
+when next reached), and the nodes left slide down to the front of the arrays.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from ..._engine.bits import ctz, popcount, rng_seed
 from ..._engine.core import DRAW, ONGOING, flips, has_five, legal_mask
 from ..._engine.playouts import playout
 from ..._engine.position import end_result, is_over_after, next_position, place, winner_colour
+from ..._engine.tables import NUM_SQUARES
 
 #: ``proven`` of a node not proven; else -1 / 0 / +1 (lost / drawn / won) for its mover.
 UNKNOWN = 2
@@ -41,10 +51,25 @@ MAX_DEPTH = 80
 UNVISITED = 1e200
 #: Below every UCB value.
 NO_VALUE = -1e300
+#: Bytes of one node over the seven node arrays (int32 + float64 + int32 + 4 x int8).
+NODE_BYTES = 20
+#: Most children of one node (one per square): the room an expansion may need.
+MAX_CHILDREN = NUM_SQUARES
+#: Node indices are int32 (``first_child``): the most nodes a tree can have.
+MAX_TREE_NODES = (1 << 31) - 1
+#: Depth-first walks of :func:`compact` push all children of a node: at most this many wait.
+WALK_STACK = MAX_DEPTH * MAX_CHILDREN
+#: :func:`compact` counts nodes by visits in a histogram: one bucket per count below this,
+#: one per power of two from it up (visits are int32: 2**31 at most).
+EXACT_VISIT_BUCKETS = 1 << 12
+VISIT_BUCKETS = EXACT_VISIT_BUCKETS + 32 - 12
+#: Bits of a node index in the keys :func:`compact` sorts (indices are below 2**31).
+INDEX_BITS = 32
 
 
 class Tree(NamedTuple):
-    """``T`` search trees in arrays (see the module doc). Node 0 of each tree is its first root."""
+    """``T`` search trees in arrays (see the module doc). Node 0 of each tree is its first
+    root. The node arrays' second dimension is the capacity (nodes per tree)."""
 
     visits: np.ndarray  # int32 (trees, nodes): iterations through the node
     reward: np.ndarray  # float64 (trees, nodes): summed rewards for the node's mover (1 win, 0.5 draw)
@@ -60,7 +85,7 @@ class Tree(NamedTuple):
 
 
 def new_tree(trees: int, max_nodes: int) -> Tree:
-    """Arrays for ``trees`` trees of ``max_nodes`` nodes (~20 bytes a node)."""
+    """Arrays for ``trees`` trees of ``max_nodes`` nodes (:data:`NODE_BYTES` a node)."""
     nodes = (trees, max_nodes)
     return Tree(
         visits=np.zeros(nodes, dtype=np.int32),
@@ -172,9 +197,12 @@ def _select_child(visits, reward, first_child, child_count, proven, t, node, c_u
 
 
 @njit(cache=True)
-def run_tree(tree, t, game, pos, colour, iterations, c_uct):
-    """``iterations`` MCTS iterations on tree ``t`` from the position at its root
-    (``pos``, ``colour`` to move)."""
+def run_tree(tree, t, game, pos, colour, iterations, c_uct, stop_when_full):
+    """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root
+    (``pos``, ``colour`` to move); fewer when the root is proven, or when the tree is full
+    and ``stop_when_full``. Returns ``(iterations run, full)``: ``full`` when a leaf could
+    not be expanded for want of room (that iteration played out from the leaf, as every
+    later one does while the tree stays full and ``stop_when_full`` is False)."""
     # Each field read once, and helpers get the arrays they use, not the tree: Numba
     # counts a reference on every read of an array from a tuple and on every array argument.
     visits, reward, first_child, child_count, move, mover, proven = (
@@ -187,6 +215,7 @@ def run_tree(tree, t, game, pos, colour, iterations, c_uct):
     rng = np.uint64(tree.rng[t]) | np.uint64(1)
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     iterations_run = 0
+    full = False
     for _ in range(iterations):
         if proven[t, root] != UNKNOWN:
             break
@@ -226,6 +255,8 @@ def run_tree(tree, t, game, pos, colour, iterations, c_uct):
                     path[depth] = node
                     if winner != ONGOING:
                         proven[t, node] = _proof(winner, mover[t, node])
+                else:
+                    full = True
             if winner == ONGOING:
                 winner, _, _, rng = playout(game, p, c, rng)
         elif winner == ONGOING:
@@ -241,15 +272,19 @@ def run_tree(tree, t, game, pos, colour, iterations, c_uct):
             if d < depth:
                 _update_proof(first_child, child_count, mover, proven, t, nd)
         iterations_run += 1
+        if full and stop_when_full:
+            break
     tree.iterations[t] += iterations_run
     tree.rng[t] = np.int64(rng >> np.uint64(1))
+    return iterations_run, full
 
 
 @njit(cache=True, parallel=True)
-def run_trees(tree, game, pos, colour, iterations, c_uct):
-    """``iterations`` iterations on every tree, one tree per thread."""
+def run_trees(tree, game, pos, colour, todo, stop_when_full, c_uct, done, full):
+    """:func:`run_tree` on every tree ``t``, one tree per thread: ``todo[t]`` iterations,
+    stopping when full if ``stop_when_full[t]``; writes ``done[t]`` and ``full[t]``."""
     for t in prange(tree.visits.shape[0]):
-        run_tree(tree, t, game, pos, colour, iterations, c_uct)
+        done[t], full[t] = run_tree(tree, t, game, pos, colour, todo[t], c_uct, stop_when_full[t])
 
 
 @njit(cache=True)
@@ -290,3 +325,169 @@ def descend(tree, t, path_moves):
         node = found
     tree.root[t] = node
     return True
+
+
+def grown(tree: Tree, nodes: int) -> Tree:
+    """A copy of ``tree`` with room for ``nodes`` nodes per tree (at least its capacity):
+    the used nodes are copied, the rest left unwritten (every node is written when it is
+    made). The old arrays are garbage once the caller drops them."""
+    used = int(tree.next_free.max())
+    fields = {}
+    for name in ("visits", "reward", "first_child", "child_count", "move", "mover", "proven"):
+        old = getattr(tree, name)
+        new = np.empty((old.shape[0], nodes), dtype=old.dtype)
+        new[:, :used] = old[:, :used]
+        fields[name] = new
+    return tree._replace(**fields)
+
+
+@njit(cache=True)
+def _bucket(v):
+    """The :func:`compact` histogram bucket of a visit count."""
+    if v < EXACT_VISIT_BUCKETS:
+        return v
+    log2 = 0
+    while v >> (log2 + 1):
+        log2 += 1
+    return EXACT_VISIT_BUCKETS + log2 - 12
+
+
+@njit(cache=True)
+def _bucket_floor(b):
+    """The fewest visits of bucket ``b``."""
+    return b if b < EXACT_VISIT_BUCKETS else 1 << (b - EXACT_VISIT_BUCKETS + 12)
+
+
+@njit(cache=True)
+def _keeps_children(first_child, proven, visits, t, node, threshold):
+    """Whether a node below the root keeps its children in :func:`compact`: it has some, is
+    not proven (a proven node ends every descent: its children are never read again) and
+    has at least ``threshold`` visits."""
+    return first_child[t, node] >= 0 and proven[t, node] == UNKNOWN and visits[t, node] >= threshold
+
+
+@njit(cache=True)
+def _new_start(keys, n_keys, old_start):
+    """Where the kept block of children that started at ``old_start`` starts after
+    :func:`compact`: ``keys`` holds ``old << INDEX_BITS | new``, sorted."""
+    lo, hi = 0, n_keys
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (keys[mid] >> INDEX_BITS) < old_start:
+            lo = mid + 1
+        else:
+            hi = mid
+    return keys[lo] & ((np.int64(1) << INDEX_BITS) - 1)
+
+
+@njit(cache=True)
+def compact(tree, t, target):
+    """Recycle tree ``t`` in place so that it holds at most ``target`` nodes (never fewer
+    than the root and its children): the nodes reachable from the root, less the children
+    of the least-visited ones. Returns the nodes kept.
+
+    Which nodes lose their children: the proven ones below the root, and those with fewer
+    visits than a threshold, the lowest (to a power of two above 4096 visits) that keeps
+    the count within ``target``. A child never has more visits than its parent, so what is
+    kept is a subtree. A node that loses its children keeps its own visits, reward and
+    proof; its next visit expands it afresh.
+
+    How: the root moves to node 0, then the kept blocks of children slide down, in the
+    order of their old places, each to just after the one before. A block is always made
+    after its parent, so no block lands on one not moved yet, and a parent has moved
+    before its children: its pointer is rewritten by a binary search among the blocks'
+    sorted old places. Memory beyond the tree: 8 bytes per kept block, and fixed-size
+    buffers (the walk's stack, the histogram)."""
+    visits, reward, first_child, child_count, move, mover, proven = (
+        tree.visits, tree.reward, tree.first_child, tree.child_count, tree.move, tree.mover, tree.proven
+    )
+    root = tree.root[t]
+    stack = np.empty(WALK_STACK, dtype=np.int64)
+    root_block = child_count[t, root] if first_child[t, root] >= 0 else 0
+    # 1. Blocks and their nodes by the visits of their parent, over the subtree below the root's children.
+    block_nodes = np.zeros(VISIT_BUCKETS, dtype=np.int64)
+    blocks = np.zeros(VISIT_BUCKETS, dtype=np.int64)
+    sp = 0
+    if root_block > 0:
+        for c in range(first_child[t, root], first_child[t, root] + root_block):
+            stack[sp] = c
+            sp += 1
+    while sp > 0:
+        sp -= 1
+        node = stack[sp]
+        if _keeps_children(first_child, proven, visits, t, node, 0):
+            b = _bucket(visits[t, node])
+            block_nodes[b] += child_count[t, node]
+            blocks[b] += 1
+            for c in range(first_child[t, node], first_child[t, node] + child_count[t, node]):
+                stack[sp] = c
+                sp += 1
+    # 2. The threshold: buckets from the most visited down, while they fit.
+    kept = 1 + root_block
+    n_blocks = 1 if root_block > 0 else 0
+    threshold = np.int64(MAX_TREE_NODES) + 1  # above every visit count: no block below the root's
+    for b in range(VISIT_BUCKETS - 1, -1, -1):
+        if block_nodes[b] == 0:
+            continue
+        if kept + block_nodes[b] > target:
+            break
+        kept += block_nodes[b]
+        n_blocks += blocks[b]
+        threshold = _bucket_floor(b)
+    # 3. The kept blocks, keyed by their old place.
+    keys = np.empty(n_blocks, dtype=np.int64)
+    nk = 0
+    if root_block > 0:
+        keys[nk] = np.int64(first_child[t, root]) << INDEX_BITS | root_block
+        nk += 1
+        for c in range(first_child[t, root], first_child[t, root] + root_block):
+            stack[sp] = c
+            sp += 1
+    while sp > 0:
+        sp -= 1
+        node = stack[sp]
+        if _keeps_children(first_child, proven, visits, t, node, threshold):
+            keys[nk] = np.int64(first_child[t, node]) << INDEX_BITS | child_count[t, node]
+            nk += 1
+            for c in range(first_child[t, node], first_child[t, node] + child_count[t, node]):
+                stack[sp] = c
+                sp += 1
+    keys.sort()
+    # 4. New places: each block right after the one before, after the root.
+    end = np.int64(1)
+    low = (np.int64(1) << INDEX_BITS) - 1
+    for i in range(nk):
+        size = keys[i] & low
+        keys[i] = (keys[i] >> INDEX_BITS) << INDEX_BITS | end
+        end += size
+    # 5. Move the root, then each block, rewriting child pointers.
+    _move_node(visits, reward, first_child, child_count, move, mover, proven, t, root, 0)
+    if root_block > 0:
+        first_child[t, 0] = _new_start(keys, nk, first_child[t, 0])
+    for i in range(nk):
+        old = keys[i] >> INDEX_BITS
+        new = keys[i] & low
+        size = (keys[i + 1] & low if i + 1 < nk else end) - new
+        for j in range(size):
+            dst = new + j
+            _move_node(visits, reward, first_child, child_count, move, mover, proven, t, old + j, dst)
+            if _keeps_children(first_child, proven, visits, t, dst, threshold):
+                first_child[t, dst] = _new_start(keys, nk, first_child[t, dst])
+            else:
+                first_child[t, dst] = -1
+                child_count[t, dst] = 0
+    tree.root[t] = 0
+    tree.next_free[t] = end
+    return end
+
+
+@njit(cache=True)
+def _move_node(visits, reward, first_child, child_count, move, mover, proven, t, src, dst):
+    """Copy node ``src`` of tree ``t`` to ``dst``."""
+    visits[t, dst] = visits[t, src]
+    reward[t, dst] = reward[t, src]
+    first_child[t, dst] = first_child[t, src]
+    child_count[t, dst] = child_count[t, src]
+    move[t, dst] = move[t, src]
+    mover[t, dst] = mover[t, src]
+    proven[t, dst] = proven[t, src]

@@ -9,7 +9,20 @@ from ...board import Board
 from ...errors import DonutsError
 from ...squares import SQUARE_NAMES, squares_of
 from ..base import Agent, budget, check_time_limit, now, positive_int, tactical_choice, touch, warm_up
-from ._tree import UNKNOWN, descend, new_tree, reset_tree, root_stats, run_tree, run_trees
+from ._tree import (
+    MAX_CHILDREN,
+    MAX_TREE_NODES,
+    NODE_BYTES,
+    UNKNOWN,
+    compact,
+    descend,
+    grown,
+    new_tree,
+    reset_tree,
+    root_stats,
+    run_tree,
+    run_trees,
+)
 
 #: Iterations of the first timed call, before the speed is known.
 FIRST_CHUNK = 64
@@ -26,17 +39,40 @@ MAX_CHUNK_GROWTH = 4
 MIN_CALL_SECONDS = 1e-6
 #: Fewest and most iterations in one call.
 MIN_CHUNK, MAX_CHUNK = 16, 1 << 16
-#: A re-rooted tree must keep this share of its nodes free to be kept.
-REUSE_MAX_FILL = 0.9
+#: Default bound on the trees' node arrays, all trees together, in MiB.
+DEFAULT_MAX_MEMORY_MB = 512
+#: Bytes in a MiB.
+MB = 1 << 20
+#: Fewest nodes a tree may have (``max_nodes``, or what ``max_memory_mb`` leaves a tree).
+MIN_NODES = 64
+#: A tree starts with room for at least this many nodes (the old fixed size: about 1 s of
+#: search on one core)...
+FIRST_NODES = 1 << 20
+#: ... or for this many nodes per second of the time limit (a guess, on the high side, at
+#: how fast a tree grows: about 1.3 million nodes/s on a shared 2-core EPYC), so that a
+#: timed move seldom waits for the arrays to be copied into larger ones...
+GUESSED_NODES_PER_SECOND = 2_000_000
+#: ... but never more than this many when the agent is built (160 MB a tree); the rest
+#: comes by growing, and only when a search fills it.
+MAX_FIRST_NODES = 1 << 23
+#: A full tree at its largest is recycled (:func:`._tree.compact`) down to this share of its nodes.
+KEEP_SHARE = 0.5
+#: Seconds per used node that a growth (copying the used nodes into fresh memory) and a
+#: recycling (walking the reachable nodes, sliding the kept ones) are expected to take
+#: before one has been timed: on the slow side (measured on a shared 2-core EPYC: about
+#: 13 ns and 60 ns), so that a timed move only starts one when it has the time for it.
+GUESSED_GROW_SECONDS_PER_NODE = 3e-8
+GUESSED_COMPACT_SECONDS_PER_NODE = 1.5e-7
 
 
 def _compile_one_tree(board: Board) -> None:
     """Compile the kernels of one tree on ``board`` (see :func:`~..base.warm_up`)."""
     tree = new_tree(1, 256)
     reset_tree(tree, 0, 1 - board.turn, 1)
-    run_tree(tree, 0, game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, 8, 1.0)
+    run_tree(tree, 0, game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, 8, 1.0, True)
     root_stats(tree, 0)
     descend(tree, 0, np.zeros(0, dtype=np.int64))
+    compact(tree, 0, 128)
 
 
 def _compile_parallel_trees(board: Board) -> None:
@@ -44,7 +80,9 @@ def _compile_parallel_trees(board: Board) -> None:
     tree = new_tree(2, 256)
     for t in range(2):
         reset_tree(tree, t, 1 - board.turn, 1)
-    run_trees(tree, game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, 8, 1.0)
+    run_trees(tree, game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn,
+              np.full(2, 8, dtype=np.int64), np.ones(2, dtype=np.bool_), 1.0, np.zeros(2, dtype=np.int64),
+              np.zeros(2, dtype=np.bool_))
 
 
 class MCTSAgent(Agent):
@@ -62,7 +100,22 @@ class MCTSAgent(Agent):
     visits. The tree is kept between moves and re-rooted at the new position when it
     holds the moves played since (``reuse=True``). With an iteration limit a seed fixes
     every move; with a time limit the number of iterations, hence the move, can vary.
-    The trees' arrays are allocated and written when the agent is built.
+
+    Memory: the trees keep growing for as long as the agent thinks, within a bound. Their
+    node arrays (:data:`~._tree.NODE_BYTES` = 20 bytes a node) never take more than
+    ``max_memory_mb`` MiB, all trees together, at any moment, a growth included; a
+    tree never has more than ``max_nodes`` nodes when that is given. They start with room
+    for what the time limit is likely to fill (at least 2**20 nodes, at most 2**23), are
+    allocated and written when the agent is built, and when a search fills them they are
+    copied into arrays twice as large while the bound allows (old and new together within
+    it, so the largest arrays take at most two thirds of it); after that a full tree is
+    recycled in place (:func:`~._tree.compact`): the least-visited nodes lose their
+    children, down to half its nodes, and the search goes on growing the tree where it
+    looks. Recycling borrows 8 bytes per kept node with children for a moment. A timed
+    move starts a growth or a recycling only when it has the time (it measures what they
+    cost); else that tree stops growing for the rest of the move, as a full tree did
+    before. With an iteration limit every growth and recycling is done, at the same
+    points for the same seed, so the move is still fixed by the seed.
     """
 
     kind = "mcts"
@@ -73,7 +126,8 @@ class MCTSAgent(Agent):
         time_limit: float | None = None,
         c_uct: float = 1.0,
         workers: int = 1,
-        max_nodes: int = 1 << 20,
+        max_nodes: int | None = None,
+        max_memory_mb: int = DEFAULT_MAX_MEMORY_MB,
         reuse: bool = True,
         seed: int | None = None,
         name: str | None = None,
@@ -88,17 +142,33 @@ class MCTSAgent(Agent):
         self.c_uct = float(c_uct)
         self.workers = positive_int("workers", workers)
         self.max_nodes = positive_int("max_nodes", max_nodes)
-        if self.max_nodes < 64:
-            raise DonutsError(f"max_nodes must be at least 64, got {max_nodes}")
+        if self.max_nodes is not None and not MIN_NODES <= self.max_nodes <= MAX_TREE_NODES:
+            raise DonutsError(f"max_nodes must be at least {MIN_NODES} and at most {MAX_TREE_NODES}, got {max_nodes}")
+        self.max_memory_mb = positive_int("max_memory_mb", max_memory_mb, allow_none=False)
+        #: Nodes per tree that the memory bound allows (arrays old and new, while growing, count together).
+        self._memory_nodes = self.max_memory_mb * MB // (self.workers * NODE_BYTES)
+        if self._memory_nodes < MIN_NODES:
+            raise DonutsError(f"max_memory_mb={max_memory_mb} leaves fewer than {MIN_NODES} nodes per tree for "
+                              f"{self.workers} workers ({NODE_BYTES} bytes a node)")
+        if self.max_nodes is not None and self.max_nodes > self._memory_nodes:
+            raise DonutsError(f"max_nodes={max_nodes} does not fit in max_memory_mb={max_memory_mb} with "
+                              f"{self.workers} worker(s): {NODE_BYTES} bytes a node; raise max_memory_mb")
+        #: The most nodes a tree may have.
+        self._node_limit = min(self._memory_nodes, MAX_TREE_NODES, self.max_nodes or MAX_TREE_NODES)
         self.reuse = bool(reuse)
         warm_up("mcts", _compile_one_tree)
         if self.workers > 1:
             warm_up("mcts-parallel", _compile_parallel_trees)
-        self._tree = new_tree(self.workers, self.max_nodes)
+        wanted = FIRST_NODES if self.time_limit is None else max(FIRST_NODES, int(self.time_limit * GUESSED_NODES_PER_SECOND))
+        self._tree = new_tree(self.workers, min(self._node_limit, wanted, MAX_FIRST_NODES))
         touch(*self._tree)
+        #: Measured seconds per node of a growth and of a recycling (the slowest seen).
+        self._grow_cost = GUESSED_GROW_SECONDS_PER_NODE
+        self._compact_cost = GUESSED_COMPACT_SECONDS_PER_NODE
         self._root_board: Board | None = None
-        #: Figures from the last move: iterations, seconds, nodes, whether the tactical
-        #: pass chose it (``forced``) and whether the root was proven (``proven``).
+        #: Figures from the last move: iterations, seconds, nodes (in all trees now),
+        #: capacity (nodes per tree), growths and recyclings during the move, whether the
+        #: tactical pass chose it (``forced``) and whether the root was proven (``proven``).
         self.last_info: dict = {}
 
     def params(self) -> dict:
@@ -106,9 +176,19 @@ class MCTSAgent(Agent):
         for key in ("iterations", "time_limit"):
             if getattr(self, key) is not None:
                 p[key] = getattr(self, key)
-        defaults = {"c_uct": 1.0, "workers": 1, "max_nodes": 1 << 20, "reuse": True}
+        defaults = {"c_uct": 1.0, "workers": 1, "max_nodes": None, "max_memory_mb": DEFAULT_MAX_MEMORY_MB, "reuse": True}
         p |= {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
         return p | super().params()
+
+    @property
+    def capacity(self) -> int:
+        """Nodes each tree has room for now."""
+        return int(self._tree.visits.shape[1])
+
+    @property
+    def memory_mb(self) -> float:
+        """MiB the trees' node arrays take now."""
+        return self.workers * self.capacity * NODE_BYTES / MB
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -133,7 +213,9 @@ class MCTSAgent(Agent):
 
     def _reroot(self, board: Board) -> bool:
         """Move the trees' roots to ``board`` if they hold the moves played since (none, when
-        the same colour moves again)."""
+        the same colour moves again) and the new roots have children. (A full re-rooted
+        tree is recycled when the search needs room: what lies outside the new root goes
+        first.)"""
         old = self._root_board
         if not self.reuse or old is None or (old.layout, old.rules) != (board.layout, board.rules):
             return False
@@ -144,63 +226,87 @@ class MCTSAgent(Agent):
         path = np.array([SQUARE_NAMES.index(m) for m in new], dtype=np.int64)
         if not all(descend(self._tree, t, path) for t in range(self.workers)):
             return False
-        # A re-rooted tree must still have room to grow.
-        return bool(self._tree.next_free.max() < self.max_nodes * REUSE_MAX_FILL)
+        tree = self._tree
+        return all(tree.first_child[t, tree.root[t]] >= 0 for t in range(self.workers))
+
+    def _make_room(self, t: int, deadline: float | None) -> bool:
+        """Room for an expansion in full tree ``t``: grow every tree's arrays (twice as
+        large, within the bounds) or else recycle tree ``t``. With a ``deadline``, only
+        if the work is expected to end well before it. Returns whether there is room now."""
+        tree, capacity = self._tree, self.capacity
+        used = int(tree.next_free.max())
+        grow_to = min(2 * capacity, self._node_limit, self._memory_nodes - capacity)
+        growing = grow_to - used >= MAX_CHILDREN and grow_to > capacity
+        if deadline is not None:
+            cost = used * self.workers * self._grow_cost if growing else int(tree.next_free[t]) * self._compact_cost
+            if cost > (deadline - now()) * LEFT_SHARE:
+                return False
+        start = now()
+        if growing:
+            self._tree = grown(tree, grow_to)
+            self._grow_cost = max(self._grow_cost, (now() - start) / max(1, used * self.workers))
+            self._grows += 1
+            return True
+        before = int(tree.next_free[t])
+        kept = compact(tree, t, max(MIN_NODES, int(capacity * KEEP_SHARE)))
+        self._compact_cost = max(self._compact_cost, (now() - start) / max(1, before))
+        self._compactions += 1
+        return capacity - kept >= MAX_CHILDREN
+
+    def _run(self, todo: np.ndarray, frozen: np.ndarray, game, pos, colour: int) -> tuple[np.ndarray, np.ndarray]:
+        """``todo[t]`` iterations on each tree ``t`` (a tree stops when full unless
+        ``frozen[t]``): the iterations run and whether each tree is full."""
+        if self.workers == 1:
+            d, f = run_tree(self._tree, 0, game, pos, colour, int(todo[0]), self.c_uct, not frozen[0])
+            return np.array([d], dtype=np.int64), np.array([f], dtype=np.bool_)
+        done = np.zeros(self.workers, dtype=np.int64)
+        full = np.zeros(self.workers, dtype=np.bool_)
+        run_trees(self._tree, game, pos, colour, todo, ~frozen, self.c_uct, done, full)
+        return done, full
+
+    def _proven_roots(self) -> np.ndarray:
+        tree = self._tree
+        return np.array([tree.proven[t, tree.root[t]] != UNKNOWN for t in range(self.workers)])
 
     def _select(self, board: Board, time_left: float | None) -> str:
         start = now()
-        tree = self._tree
         forced, allowed = tactical_choice(board)
+        self._grows = self._compactions = 0
         if forced is not None:
             move = SQUARE_NAMES[forced]
-            self.last_info = {"iterations": 0, "seconds": now() - start, "nodes": int(tree.next_free.sum()), "forced": True,
-                              "proven": False}
+            self.last_info = {"iterations": 0, "seconds": now() - start, "nodes": int(self._tree.next_free.sum()),
+                              "capacity": self.capacity, "grows": 0, "compactions": 0, "forced": True, "proven": False}
             self._root_board = None  # the trees were not moved to this position
             return move
         if not self._reroot(board):
             self._new_trees(board)
         seconds = budget(self.time_limit, time_left)
         game, pos, colour = game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn
-        iters0 = int(tree.iterations.sum())
-
-        def run(k: int) -> None:
-            if self.workers == 1:
-                run_tree(tree, 0, game, pos, colour, k, self.c_uct)
-            else:
-                run_trees(tree, game, pos, colour, k, self.c_uct)
-
+        iters0 = int(self._tree.iterations.sum())
+        #: Trees that stay full for the rest of this move (no room could be made in time).
+        frozen = np.zeros(self.workers, dtype=np.bool_)
         if self.iterations is not None and seconds is None:
-            run(max(1, self.iterations // self.workers))
-        else:
-            deadline = start + seconds
-            cap = None if self.iterations is None else self.iterations // self.workers
-            # At least one iteration per tree, which expands its root; one tree after the
-            # other, since a parallel call waits for every thread to be scheduled, which
-            # on a busy machine can take longer than a tiny budget.
-            for t in range(self.workers):
-                run_tree(tree, t, game, pos, colour, 1, self.c_uct)
-            k, done, rate = 0, 1, None
-            while not self._root_proven():
-                left = deadline - now()
-                if left <= 0 or (cap is not None and done >= cap):
+            todo = np.full(self.workers, max(1, self.iterations // self.workers), dtype=np.int64)
+            while True:
+                todo[self._proven_roots()] = 0
+                if not todo.any():
                     break
-                if rate is None:
-                    k = FIRST_CHUNK
-                else:  # sized at the last call's speed
-                    k = max(MIN_CHUNK, min(int(rate * min(left * LEFT_SHARE, CHUNK_SECONDS)), MAX_CHUNK_GROWTH * k, MAX_CHUNK))
-                if cap is not None:
-                    k = min(k, cap - done)
-                t = now()
-                run(k)
-                done += k
-                rate = k / max(now() - t, MIN_CALL_SECONDS)
+                done, full = self._run(todo, frozen, game, pos, colour)
+                todo -= done
+                for t in np.flatnonzero(full & ~frozen & (todo > 0)):
+                    frozen[t] = not self._make_room(int(t), None)
+        else:
+            self._timed_search(start + seconds, game, pos, colour, frozen)
         move = self._choose(allowed) or SQUARE_NAMES[self.rng.choice(squares_of(allowed))]
         self.last_info = {
-            "iterations": int(tree.iterations.sum()) - iters0,
+            "iterations": int(self._tree.iterations.sum()) - iters0,
             "seconds": now() - start,
-            "nodes": int(tree.next_free.sum()),
+            "nodes": int(self._tree.next_free.sum()),
+            "capacity": self.capacity,
+            "grows": self._grows,
+            "compactions": self._compactions,
             "forced": False,
-            "proven": self._root_proven(),
+            "proven": bool(self._proven_roots().all()),
         }
         self._root_board = board.copy()
         self._root_board.push(move)
@@ -208,13 +314,41 @@ class MCTSAgent(Agent):
             self._root_board = None
         return move
 
+    def _timed_search(self, deadline: float, game, pos, colour: int, frozen: np.ndarray) -> None:
+        """Iterations until ``deadline`` (and at most ``iterations`` per move when that is
+        set too), in calls sized to the measured speed, making room in full trees between
+        calls when there is time for it."""
+        cap = None if self.iterations is None else max(1, self.iterations // self.workers)
+        done_total = np.zeros(self.workers, dtype=np.int64)
+        # At least one iteration per tree, which expands its root; one tree after the
+        # other, since a parallel call waits for every thread to be scheduled, which
+        # on a busy machine can take longer than a tiny budget.
+        for t in range(self.workers):
+            d, _ = run_tree(self._tree, t, game, pos, colour, 1, self.c_uct, False)
+            done_total[t] += d
+        k, rate = 0, None
+        while not self._proven_roots().all():
+            left = deadline - now()
+            if left <= 0 or (cap is not None and done_total.min() >= cap):
+                break
+            if rate is None:
+                k = FIRST_CHUNK
+            else:  # sized at the last call's speed
+                k = max(MIN_CHUNK, min(int(rate * min(left * LEFT_SHARE, CHUNK_SECONDS)), MAX_CHUNK_GROWTH * k, MAX_CHUNK))
+            todo = np.full(self.workers, k, dtype=np.int64)
+            if cap is not None:
+                todo = np.maximum(0, np.minimum(todo, cap - done_total))
+            t0 = now()
+            done, full = self._run(todo, frozen, game, pos, colour)
+            done_total += done
+            if not full.any():  # a call cut short by a full tree says little about the speed
+                rate = int(done.max()) / max(now() - t0, MIN_CALL_SECONDS)
+            for t in np.flatnonzero(full & ~frozen):
+                frozen[t] = not self._make_room(int(t), deadline)
+
     def _reroot_self(self, move: str) -> bool:
         path = np.array([SQUARE_NAMES.index(move)], dtype=np.int64)
         return all(descend(self._tree, t, path) for t in range(self.workers))
-
-    def _root_proven(self) -> bool:
-        tree = self._tree
-        return all(tree.proven[t, tree.root[t]] != UNKNOWN for t in range(self.workers))
 
     def _choose(self, allowed: int) -> str | None:
         """The move to play among the ``allowed`` squares (a bitboard): a proven win, else
@@ -233,6 +367,6 @@ class MCTSAgent(Agent):
             return SQUARE_NAMES[min(wins)]
         candidates = [m for m in totals if proven.get(m) != -1] or list(totals)
         if not candidates:
-            return None  # the root was never expanded (a full tree)
+            return None  # the root was never expanded
         best = max(candidates, key=lambda m: (totals[m], -m))
         return SQUARE_NAMES[best]
