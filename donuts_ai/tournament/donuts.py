@@ -48,6 +48,9 @@ class DonutsGame(Game):
         if rules is None:
             rules = Rules()
         elif isinstance(rules, dict):
+            unknown = sorted(set(rules) - {"insertion", "donuts"})
+            if unknown:
+                raise DonutsError(f"unknown Donuts rule {unknown[0]!r}; expected insertion, donuts")
             rules = Rules(**rules)
         if not isinstance(rules, Rules):
             raise DonutsError(f"rules must be a Rules, got {type(rules).__name__}")

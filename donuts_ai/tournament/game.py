@@ -22,9 +22,21 @@ What ends a game besides its rules (its ``reason``, an :class:`~.records.Adjudic
 
 Every such event is logged in the record with the agent's error. The score ledger is
 the game's (Donuts: :func:`~.donuts.win_points`).
+
+A free-for-all game (:mod:`.protocol`) has one seat per player, each its own agent. What
+ends a two-sided game above instead *drops the player out* there: it is ranked last
+(players who dropped out share the last place, whatever their score), gets no ledger
+points, and the others play on, the harness playing the dropped player's turns with
+the game's :meth:`~.protocol.Game.dropout_move` (by default a uniformly random legal move
+from a stream seeded by the game's seed) so that the rules, and the others' game, go on
+unchanged. When only one player is left the game stops there: that player is first, and
+the record's ``reason`` is the last drop's (as a two-player game ends). Games without a
+forfeited turn (``CAN_FORFEIT = False``) refuse the ``forfeit`` policy.
 """
 
 from __future__ import annotations
+
+import random
 
 from .._checks import check_seconds
 from ..errors import DonutsError
@@ -44,19 +56,23 @@ def _seat_seed(seed: int, seat: int) -> int:
     return (seed * 1_000_003 + seat * 7_919) % (2**63)
 
 
+#: The stream of the moves played for players who dropped out (:func:`_seat_seed` of a
+#: seat no game has).
+DROPOUT_STREAM = 1_000
+
+
 def play_game(agents, layout, rules, seed: int, clock: float | None = None, illegal: str = "lose",
               move_limit: float | None = None, ledger: str | None = None, clocks: list[float] | None = None,
               game: Game = DONUTS) -> GameRecord:
     """Play one game of ``game`` (Donuts by default) on set-up ``layout`` (for Donuts a
-    :class:`~donuts_ai.Layout` or its text) under ``rules``; ``agents`` are 2 or 4 seats
-    (see the module doc). Returns its :class:`~.records.GameRecord`.
+    :class:`~donuts_ai.Layout` or its text) under ``rules``; ``agents`` are the seats (see
+    the module doc): 2 or 4 for a two-sided game, one per player for a free-for-all game.
+    Returns its :class:`~.records.GameRecord`.
 
     ``clock`` gives every seat that many seconds for this game; ``clocks`` (one per
     seat) gives each the seconds it has left instead (a clock that runs over a whole
     match). ``move_limit`` is a hard limit on one answer, clock or not. The record's
     ``clock_left`` holds each seat's remaining time (``None`` without a clock)."""
-    if len(agents) not in (2, 4):
-        raise DonutsError(f"a game needs 2 or 4 seats, got {len(agents)}")
     if illegal not in ILLEGAL_POLICIES:
         raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
     ledger = game.LEDGERS[0] if ledger is None else ledger
@@ -64,6 +80,14 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
         raise DonutsError(f"ledger must be one of {', '.join(game.LEDGERS)}, got {ledger!r}")
     clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
     setup, rules = game.setup_text(layout), game.rules_dict(rules)
+    if game.FREE_FOR_ALL:
+        players = game.num_players(rules)
+        if len(agents) != players:
+            raise DonutsError(f"a game of {game.name} under these rules needs {players} seats, got {len(agents)}")
+        if illegal == "forfeit" and not game.CAN_FORFEIT:
+            raise DonutsError(f"{game.name} has no forfeited turn: use the illegal-move policy 'lose'")
+    elif len(agents) not in (2, 4):
+        raise DonutsError(f"a game needs 2 or 4 seats, got {len(agents)}")
     seats: list[Seat] = [a if isinstance(a, Seat) else LocalSeat(a) for a in agents]
     n_seats = len(seats)
     if clocks is not None:
@@ -78,47 +102,118 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
         if failure is not None:
             failed_start[i] = failure  # it loses at its first turn, with the reason it gave
     state = game.new_state(setup, rules)
+    play = _Play(game, n_seats, seed)
     used = [0.0] * n_seats  # thinking time per seat
-    forfeits, turns = [0] * n_seats, [0] * n_seats
-    stats = [game.new_stats() for _ in range(n_seats)]
-    side_turns = [0, 0]  # turns each side took: in a team battle its two players alternate
-    events: list[Event] = []
+    side_turns = [0] * n_seats  # turns each side took: in a team battle its two players alternate
     winner, reason = None, None
-    plies = 0
 
     while (side := game.to_move(state)) is not None:
-        seat = side if n_seats == 2 else side + 2 * (side_turns[side] % 2)
-        turns[seat] += 1
+        if game.FREE_FOR_ALL:
+            seat = side
+            if seat in play.out:  # dropped out: the harness plays its turns, the others play on
+                play.move(state, seat, game.dropout_move(state, play.rng))
+                continue
+        else:
+            seat = side if n_seats == 2 else side + 2 * (side_turns[side] % 2)
+        play.turns[seat] += 1
         time_left = None if left is None else left[seat] - used[seat]
         limit = min((x for x in (time_left, move_limit) if x is not None), default=None)
         failed = failed_start.pop(seat, None)  # an agent that could not start loses, whatever the policy
         answer = failed or seats[seat].ask(game, state, side, time_left, limit)
         used[seat] += answer.seconds
         kind, detail = _judge(answer, time_left, move_limit, game, state)
-        if kind is not None:
-            events.append(Event(plies, seat, str(kind), detail.strip()))
-            if kind in (EventKind.TIME, EventKind.CRASH) or illegal == "lose" or failed is not None:
-                winner, reason = 1 - side, LOSS_BY_EVENT[EventKind(kind)]
-                break
-            forfeits[seat] += 1
-            if forfeits[seat] >= MAX_FORFEITS:
-                winner, reason = 1 - side, Adjudication.FORFEITS
-                break
-            game.forfeit(state)
+        if kind is None:
+            play.move(state, seat, answer.move)
+            side_turns[side] += 1
+            continue
+        play.events.append(Event(play.plies, seat, str(kind), detail.strip()))
+        lost = None
+        if kind in (EventKind.TIME, EventKind.CRASH) or illegal == "lose" or failed is not None:
+            lost = LOSS_BY_EVENT[EventKind(kind)]
         else:
-            for key, count in game.play(state, answer.move).items():
-                stats[seat][key] = stats[seat].get(key, 0) + count
+            play.forfeits[seat] += 1
+            if play.forfeits[seat] >= MAX_FORFEITS:
+                lost = Adjudication.FORFEITS
+        if lost is not None and not game.FREE_FOR_ALL:
+            winner, reason = 1 - side, lost
+            break
+        if lost is not None:
+            play.out.append(seat)
+            if len(play.out) >= n_seats - 1:  # one player left (or none): nothing left to decide
+                reason = lost
+                break
+            continue  # the dropped player's turn is played for it at once
+        game.forfeit(state)
         side_turns[side] += 1
-        plies += 1
-    if reason is None:
-        winner, reason = game.result(state)
+        play.plies += 1
+
+    ranking = scores = None
+    if game.FREE_FOR_ALL:
+        winner, reason, ranking, scores = play.outcome(state, reason)
+        play.stats = game.final_stats(state, play.stats)
+        points = [0 if s in play.out else game.ledger_points_ffa(ranking, scores, s, play.stats[s], ledger)
+                  for s in range(n_seats)]
+    else:
+        if reason is None:
+            winner, reason = game.result(state)
+        points = [game.ledger_points(winner, str(reason), s % 2, play.stats[s], ledger) for s in range(n_seats)]
     return GameRecord(
         game=game.name, setup=setup, rules=rules, seats=[s.spec for s in seats], names=[s.name for s in seats], seed=seed,
-        moves=game.moves(state), winner=winner, reason=str(reason), plies=plies, times=[round(u, 4) for u in used],
+        moves=game.moves(state), winner=winner, reason=str(reason), plies=play.plies, times=[round(u, 4) for u in used],
         clock_left=None if left is None else [round(max(0.0, c - u), 4) for c, u in zip(left, used, strict=True)],
-        turns=turns, forfeits=forfeits, stats=stats,
-        ledger=[game.ledger_points(winner, str(reason), s % 2, stats[s], ledger) for s in range(n_seats)], events=events,
+        turns=play.turns, forfeits=play.forfeits, stats=play.stats, ledger=points, events=play.events,
+        ranking=ranking, scores=scores,
     )
+
+
+class _Play:
+    """What the harness counts while a game is played: plies, turns, forfeits and the
+    game's counts per seat, events, and (free-for-all) the seats that dropped out, in order."""
+
+    def __init__(self, game: Game, n_seats: int, seed: int):
+        self.game = game
+        self.plies = 0
+        self.turns, self.forfeits = [0] * n_seats, [0] * n_seats
+        self.stats = [game.new_stats() for _ in range(n_seats)]
+        self.events: list[Event] = []
+        self.out: list[int] = []
+        # The moves played for dropped players: their own stream, from the game's seed.
+        self.rng = random.Random(_seat_seed(seed, DROPOUT_STREAM))
+
+    def move(self, state, seat: int, move) -> None:
+        for key, count in self.game.play(state, move).items():
+            self.stats[seat][key] = self.stats[seat].get(key, 0) + count
+        self.plies += 1
+
+    def outcome(self, state, reason):
+        """(winner seat, reason, places, scores) of a free-for-all game. Players who
+        dropped out share the last place; the others keep the game's order among
+        themselves. A game stopped with one player left (``reason`` set) ranks that one
+        first; its scores are those of the unfinished game."""
+        game, n = self.game, len(self.turns)
+        scores = game.scores(state)
+        scores = None if scores is None else [_number(x) for x in scores]
+        if reason is None:
+            _, reason = game.result(state)
+            ranks = list(game.ranking(state))
+            if len(ranks) != n:
+                raise DonutsError(f"{game.name}.ranking gave {len(ranks)} places for {n} players")
+        else:
+            ranks = [0] * n
+        stayed = [s for s in range(n) if s not in self.out]
+        places = [0] * n
+        for s in stayed:
+            places[s] = sum(1 for t in stayed if ranks[t] < ranks[s])
+        for s in self.out:
+            places[s] = len(stayed)
+        first = [s for s in range(n) if places[s] == 0]
+        return (first[0] if len(first) == 1 else None), reason, places, scores
+
+
+def _number(x):
+    """A score as JSON writes it: an int when it is whole."""
+    x = float(x)
+    return int(x) if x.is_integer() else x
 
 
 def _judge(answer, time_left: float | None, move_limit: float | None, game: Game, state) -> tuple[str | None, str]:
@@ -135,6 +230,12 @@ def _judge(answer, time_left: float | None, move_limit: float | None, game: Game
 
 
 def score_of(record, seat: int) -> float:
-    """1, 0.5 or 0 for ``seat`` in a finished game record."""
+    """1, 0.5 or 0 for ``seat`` in a finished game record of a two-sided game; in a
+    free-for-all game the share of the other seats it placed above (a shared place: half)."""
+    ranking = record.get("ranking") if hasattr(record, "get") else None
+    if ranking is not None:
+        mine = ranking[seat]
+        others = [p for t, p in enumerate(ranking) if t != seat]
+        return sum(1.0 if mine < p else 0.5 if mine == p else 0.0 for p in others) / len(others)
     w = record["winner"]
     return 0.5 if w is None else float(w == seat % 2)

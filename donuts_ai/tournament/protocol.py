@@ -2,18 +2,32 @@
 
 Tournaments, ratings, the SPRT, results files and the runner depend on this small
 interface, never on a game's internals, so another game plugs in by implementing it
-and registering itself in :data:`GAMES` (Donuts is :class:`~.donuts.DonutsGame`).
+and registering itself in :data:`GAMES` (Donuts is :class:`~.donuts.DonutsGame`; games
+in :data:`KNOWN_GAMES` register themselves when first named).
 
-A game is turn-based between two sides (0 moves first) with one or two players per
-side (team mode alternates a side's players). The harness holds the ``state`` (any
-object the game likes) and only ever calls the methods below; agents receive
-``view(state)`` in-process or ``agent_view(observation(state, side))`` in their own
-process, so what an agent sees is the game's decision (a game of hidden information
-sends each side only what it may know).
+A game is turn-based between ``num_players(rules)`` players, numbered from 0 (0 moves
+first); :meth:`Game.to_move` returns the index of the player to move. Two kinds:
+
+- *two-sided* (``FREE_FOR_ALL = False``, Donuts): two sides, a winner or a draw
+  (:meth:`Game.result`), played in colour-swapped pairs, best-of series, or 2v2 team
+  battles (a side's two players alternate its turns);
+- *free-for-all* (``FREE_FOR_ALL = True``): 2 or more players, each for themselves; a
+  finished game gives a :meth:`Game.ranking` (a place per player, shared places
+  allowed) and per-player :meth:`Game.scores`, besides ``result``'s winner (the player
+  alone in first place, else ``None``) and reason.
+
+Chance is the game's business: the set-up the harness hands to :meth:`Game.new_state`
+is drawn from the unit's seed (:meth:`Game.draw_setup`) and may hold the seed of the
+game's own random stream (a deal). The harness holds the ``state`` (any object the game
+likes) and only ever calls the methods below; agents receive ``player_view(state,
+player)`` in-process or ``agent_view(observation(state, player))`` in their own process,
+so what an agent sees is the game's decision (a game of hidden information sends each
+player only what it may know).
 """
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 
 
@@ -23,6 +37,10 @@ class Game(ABC):
 
     #: Registry name, written in results files.
     name: str = "game"
+    #: Players ranked each for themselves (:meth:`ranking`), rather than two sides.
+    FREE_FOR_ALL: bool = False
+    #: Whether the rules know a forfeited turn (the harness's ``illegal="forfeit"``).
+    CAN_FORFEIT: bool = True
 
     # --- set-ups and rules ---------------------------------------------------------------
     @abstractmethod
@@ -47,9 +65,31 @@ class Game(ABC):
     def new_state(self, setup: str, rules: dict):
         """The starting state of a game."""
 
+    def num_players(self, rules: dict) -> int:
+        """How many players a game under ``rules`` (as :meth:`rules_dict` gives them) has.
+        Default: 2."""
+        return 2
+
+    def with_players(self, rules: dict, players: int) -> dict:
+        """``rules`` for a game of ``players`` players (checked). Default: only the
+        count the rules already have."""
+        from ..errors import DonutsError
+
+        if players != self.num_players(rules):
+            raise DonutsError(f"{self.name} is a game of {self.num_players(rules)} players, not {players}")
+        return rules
+
+    def agent_registry(self) -> dict | None:
+        """The agent classes by spec kind (``random``, ``greedy``...) for this game, each
+        built from keyword options; ``None`` (the default): the Donuts agents
+        (:data:`donuts_ai.agents.AGENTS` and the optional ones). ``module:Class`` specs
+        work for every game."""
+        return None
+
     @abstractmethod
     def to_move(self, state) -> int | None:
-        """The side to move (0 or 1), ``None`` when the game is over."""
+        """The player to move (an index; for a two-sided game its side, 0 or 1),
+        ``None`` when the game is over."""
 
     @abstractmethod
     def legal_moves(self, state) -> list:
@@ -70,7 +110,24 @@ class Game(ABC):
 
     @abstractmethod
     def result(self, state) -> tuple[int | None, str]:
-        """(winning side or ``None`` for a draw, reason) of a finished game."""
+        """(winning side or ``None`` for a draw, reason) of a finished game; in a
+        free-for-all game the winning player, ``None`` when first place is shared."""
+
+    def ranking(self, state) -> list[int]:
+        """The place of every player in a finished game: 0 first, players sharing a place
+        get the same number (smaller is better; the harness reads it as competition
+        places). Default, for two players: from :meth:`result`."""
+        winner, _ = self.result(state)
+        return [0, 0] if winner is None else [0 if p == winner else 1 for p in range(2)]
+
+    def scores(self, state) -> list | None:
+        """Every player's score in a finished game (numbers), or ``None`` (the default)."""
+        return None
+
+    def final_stats(self, state, stats: list[dict]) -> list[dict]:
+        """Every player's counts at the end of the game, given those the harness summed
+        from :meth:`play` (each move's counts go to its mover). Default: those."""
+        return stats
 
     @abstractmethod
     def moves(self, state) -> list:
@@ -84,6 +141,18 @@ class Game(ABC):
     @abstractmethod
     def view(self, state):
         """What an in-process agent's ``select_move`` receives (a copy it may change)."""
+
+    def player_view(self, state, player: int):
+        """What an in-process agent receives when ``player`` is to move. Default:
+        :meth:`view` (a game of perfect information); a game of hidden information
+        returns ``agent_view(observation(state, player))``, what a process would get."""
+        return self.view(state)
+
+    def dropout_move(self, state, rng):
+        """In a free-for-all game, the move the harness plays for a player who dropped out
+        (ranked last) while the others play on. Default: a uniformly random legal move
+        from ``rng`` (a :class:`random.Random` seeded from the game's seed)."""
+        return rng.choice(self.legal_moves(state))
 
     @abstractmethod
     def observation(self, state, side: int) -> dict:
@@ -101,9 +170,15 @@ class Game(ABC):
     #: Score ledgers the game knows; the first is the default.
     LEDGERS: tuple[str, ...] = ("rulebook",)
 
-    @abstractmethod
     def ledger_points(self, winner_side: int | None, reason: str, side: int, stats: dict, ledger: str) -> int:
-        """Ledger points of a player of ``side`` with counts ``stats`` in a game that ended so."""
+        """Ledger points of a player of ``side`` with counts ``stats`` in a two-sided game
+        that ended so. Default: none (free-for-all games use :meth:`ledger_points_ffa`)."""
+        return 0
+
+    def ledger_points_ffa(self, ranking: list[int], scores: list | None, player: int, stats: dict, ledger: str):
+        """Ledger points of ``player`` in a finished free-for-all game (its places, its
+        scores, the player's counts). Default: the player's score, else nothing."""
+        return 0 if scores is None else scores[player]
 
     @abstractmethod
     def ledger_text(self, ledger: str) -> str:
@@ -111,6 +186,9 @@ class Game(ABC):
 
 
 GAMES: dict[str, Game] = {}
+#: Games that live outside the harness, by name -> the module that registers them when
+#: imported (the first time a configuration names the game).
+KNOWN_GAMES: dict[str, str] = {"boxes": "donuts_ai.boxes.game"}
 
 
 def register(game: Game) -> Game:
@@ -120,8 +198,15 @@ def register(game: Game) -> Game:
 
 
 def get_game(name: str) -> Game:
+    """The registered game of that name (importing it first if it is a :data:`KNOWN_GAMES` one)."""
     from ..errors import DonutsError
 
+    if name not in GAMES and name in KNOWN_GAMES:
+        try:
+            importlib.import_module(KNOWN_GAMES[name])
+        except ImportError as exc:
+            raise DonutsError(f"game {name!r} cannot be loaded: {exc}") from None
     if name not in GAMES:
-        raise DonutsError(f"unknown game {name!r}; expected one of {', '.join(GAMES)}")
+        known = [*GAMES, *(n for n in KNOWN_GAMES if n not in GAMES)]
+        raise DonutsError(f"unknown game {name!r}; expected one of {', '.join(known)}")
     return GAMES[name]

@@ -12,6 +12,11 @@ How a game ended is one vocabulary, :data:`REASONS`: the game's own endings (Don
 
 Records also read like the dicts of earlier versions (``record["moves"]``), so code
 written against those keeps working.
+
+Version 3 adds what free-for-all games (:mod:`.protocol`) need: a game's ``ranking`` and
+``scores`` per seat, and a ``winner`` that is a seat of any index. A file is written with
+the lowest version that holds its records (:func:`version_for`): files of two-sided
+games are still version 2, byte for byte as before; readers take both.
 """
 
 from __future__ import annotations
@@ -22,8 +27,18 @@ from dataclasses import dataclass, field
 
 from ..errors import DonutsError
 
-#: Version of the records (and of the results file that holds them).
-RECORD_VERSION = 2
+#: Version of the records (and of the results files that hold free-for-all games).
+RECORD_VERSION = 3
+#: The version of files of two-sided games, whose records are those of version 2.
+TWO_SIDED_VERSION = 2
+#: Versions a results file may have to be read.
+READABLE_VERSIONS = (2, 3)
+
+
+def version_for(config: dict) -> int:
+    """The version a results file of the tournament ``config`` is written with: 3 for a
+    free-for-all tournament, else 2 (so those files are what older code wrote and read)."""
+    return RECORD_VERSION if config.get("mode") == "free-for-all" else TWO_SIDED_VERSION
 
 
 class RecordError(DonutsError):
@@ -118,7 +133,12 @@ class GameRecord(_MappingView):
     ended (:data:`REASONS` of the game, or an :class:`Adjudication`). Per seat: ``times``
     (seconds thinking, on the harness's clock), ``clock_left`` (``None`` without a
     clock), ``turns``, ``forfeits``, ``stats`` (the game's own counts, e.g. insertions)
-    and ``ledger`` points. ``unit`` is the unit the game belongs to (set on reading)."""
+    and ``ledger`` points. ``unit`` is the unit the game belongs to (set on reading).
+
+    A free-for-all game (version 3) also has, per seat, its ``ranking`` (competition
+    places: 0 first, a shared place is shared, players who dropped out share the last)
+    and the game's ``scores``; its ``winner`` is the seat alone in first place, else
+    ``None``. Two-sided games have ``None`` in both (and do not write them)."""
 
     game: str
     setup: str
@@ -137,6 +157,8 @@ class GameRecord(_MappingView):
     stats: list[dict]
     ledger: list[int]
     events: list[Event] = field(default_factory=list)
+    ranking: list[int] | None = None
+    scores: list | None = None
     unit: int | None = None
 
     @property
@@ -155,8 +177,18 @@ class GameRecord(_MappingView):
     def with_names(self, names: list[str]) -> GameRecord:
         return dataclasses.replace(self, names=list(names))
 
+    def places(self) -> list[int]:
+        """Every seat's place (0 first, shared places shared): the ``ranking`` of a
+        free-for-all game; for a two-sided game from ``winner`` (a side: team seats share it)."""
+        if self.ranking is not None:
+            return list(self.ranking)
+        return [0 if self.winner is None or s % 2 == self.winner else 1 for s in range(len(self.names))]
+
     def to_dict(self) -> dict:
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("events", "unit")}
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+               if f.name not in ("events", "unit", "ranking", "scores")}
+        if self.ranking is not None:  # version 3 only: two-sided records stay as version 2 wrote them
+            out["ranking"], out["scores"] = self.ranking, self.scores
         out["events"] = [e.to_dict() for e in self.events]
         return out
 
@@ -166,9 +198,18 @@ class GameRecord(_MappingView):
         n = len(names)
         if n < 2:
             raise RecordError(f"{where}: a game needs at least 2 names, got {n}")
+        ranking = _need(data, "ranking", list, where, optional=True)
+        if ranking is not None and (len(ranking) != n or not all(isinstance(p, int) and not isinstance(p, bool)
+                                                                and 0 <= p < n for p in ranking)):
+            raise RecordError(f"{where}: field 'ranking' needs one place 0..{n - 1} per seat, got {ranking!r}")
+        scores = _need(data, "scores", list, where, optional=True)
+        if scores is not None and (len(scores) != n or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                              for x in scores)):
+            raise RecordError(f"{where}: field 'scores' needs one number per seat, got {scores!r}")
         winner = data.get("winner") if isinstance(data, dict) else None
-        if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
-            raise RecordError(f"{where}: winner must be 0, 1 or null, got {winner!r}")
+        winners = range(n) if ranking is not None else (0, 1)  # a seat of a free-for-all game, else a side
+        if winner is not None and (isinstance(winner, bool) or winner not in winners):
+            raise RecordError(f"{where}: winner must be {', '.join(map(str, winners))} or null, got {winner!r}")
         per_seat = {}
         for key in ("seats", "times", "turns", "forfeits", "stats", "ledger"):
             value = _need(data, key, list, where)
@@ -181,7 +222,7 @@ class GameRecord(_MappingView):
             game=_need(data, "game", str, where), setup=_need(data, "setup", str, where), rules=_need(data, "rules", dict, where),
             names=names, seed=_need(data, "seed", int, where), moves=_need(data, "moves", list, where), winner=winner,
             reason=_need(data, "reason", str, where), plies=_need(data, "plies", int, where), clock_left=clock_left,
-            events=events, unit=unit, **per_seat,
+            events=events, ranking=ranking, scores=scores, unit=unit, **per_seat,
         )
 
 

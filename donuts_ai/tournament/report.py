@@ -16,6 +16,9 @@ def _short(name: str, width: int = 22) -> str:
 
 
 def text_report(results: Results) -> str:
+    """Ratings, crosstable, matches, ledger and events of a tournament, as text."""
+    if results.free_for_all:
+        return _free_for_all_report(results)
     agents = results.agents
     lines = []
     n_games = len(results.games)
@@ -74,17 +77,88 @@ def text_report(results: Results) -> str:
     for a in sorted(agents, key=lambda a: -ledger[a]["points"]):
         row = ledger[a]
         lines.append(f"  {_short(a, 24):24s} {row['games']:6d} {row['wins']:5d} {row['draws']:6d} {row['losses']:5d} {row['points']:7d}")
-    events = results.events()
-    if events:
-        lines.append("")
-        kinds = {}
-        for e in events:
-            kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
-        lines.append(f"Events: {len(events)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})")
-        for e in events[:10]:
-            last = e["detail"].splitlines()[-1] if e["detail"] else ""
-            lines.append(f"  unit {e['unit']} ply {e['ply']}: {e['agent']} {e['kind']}: {last}")
+    lines += _events(results)
     return "\n".join(lines)
+
+
+def _free_for_all_report(results: Results) -> str:
+    """The report of a free-for-all tournament: Plackett–Luce ratings, head to head,
+    first places by seat, and the ledger (points and the game's counts)."""
+    config, agents = results.config, results.agents
+    game = get_game(config["game"])
+    players = config["players"]
+    lines = [f"{len(results.games)} games, {len(results.units)} units, free-for-all {config['game']}: {players} players "
+             f"a table, every table played in its {players} seat rotations (every seat at it starts once)"]
+    setups = config["layouts"]
+    if isinstance(setups, str):
+        lines.append(f"Set-ups: a fresh {setups} set-up for every unit, seeded from the tournament seed {config['seed']}")
+    else:
+        lines.append(f"Set-ups: {len(setups)} fixed, cycled through")
+    lines.append("Rules: " + ", ".join(f"{k}={v}" for k, v in config["rules"].items()))
+    if config.get("clock") is not None:
+        lines.append(f"Clock: {config['clock']:g} s per player per game")
+    if results.games:
+        fit = results.ratings()
+        anchor = next((r.name for r in fit.ratings if r.elo == 0 and r.lower == r.upper), fit.ratings[0].name)
+        lines.append("")
+        lines.append(f"Ratings (Plackett-Luce on final rankings by MM, Elo scale, {anchor} = 0, "
+                     f"95% intervals from the {fit.intervals})")
+        lines.append(f"  {'agent':24s} {'Elo':>7s} {'95% interval':>18s} {'games':>6s} {'beaten':>7s}")
+        for r in fit.ratings:
+            lines.append(f"  {_short(r.name, 24):24s} {r.elo:7.0f} {f'[{r.lower:.0f}, {r.upper:.0f}]':>18s} "
+                         f"{r.games:6d} {r.score:7.0%}")
+        lines.append("  beaten: the share of the other players at its tables it placed above (a shared place: half)")
+        rated = [r.name for r in fit.ratings if r.games]
+        if len(rated) > 1:
+            lines.append("  likelihood of superiority (row over column):")
+            lines.append("  " + " " * 24 + "".join(f"{i + 1:>7d}" for i in range(len(rated))))
+            for i, a in enumerate(rated):
+                cells = "".join("      -" if a == b else f"{fit.los(a, b):7.0%}" for b in rated)
+                lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
+        table = results.crosstable()
+        lines.append("")
+        lines.append("Head to head (games the row placed above the column at the same table, a shared place half / games together)")
+        lines.append("  " + " " * 24 + "".join(f"{i + 1:>11d}" for i in range(len(agents))))
+        for i, a in enumerate(agents):
+            cells = ""
+            for b in agents:
+                pts, n = table[a][b] if a != b else (0, 0)
+                cells += f"{'-':>11s}" if a == b else f"{f'{pts:g}/{n}':>11s}" if n else f"{'.':>11s}"
+            lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
+        seats = results.seat_firsts()
+        lines.append("")
+        lines.append("First places by seat (seat 1 starts; a shared first place counts its share)")
+        lines.append("  " + "  ".join(f"seat {s + 1}: {f / g:.0%}" if g else f"seat {s + 1}: -"
+                                      for s, (g, f) in enumerate(seats)) + f"   (even: {1 / players:.0%})")
+    ledger = results.ledger()
+    keys = sorted({k for row in ledger.values() for k in row["stats"]})
+    lines.append("")
+    lines.append(f"Ledger ({game.ledger_text(config['ledger'])})")
+    lines.append(f"  {'agent':24s} {'games':>6s} {'first':>6s} {'shared':>7s} {'place':>6s} {'points':>8s} {'/game':>7s}"
+                 + "".join(f" {k[:8]:>8s}" for k in keys))
+    for a in sorted(agents, key=lambda a: (-ledger[a]["points"], a)):
+        row = ledger[a]
+        per_game = row["points"] / row["games"] if row["games"] else float("nan")
+        lines.append(f"  {_short(a, 24):24s} {row['games']:6d} {row['wins']:6d} {row['shared']:7d} "
+                     f"{row['mean_place']:6.2f} {row['points']:8g} {per_game:7.1f}"
+                     + "".join(f" {row['stats'].get(k, 0):8g}" for k in keys))
+    lines.append("  place: the mean place (1 first); players who dropped out share the last place and score no points")
+    lines += _events(results)
+    return "\n".join(lines)
+
+
+def _events(results: Results) -> list[str]:
+    events = results.events()
+    if not events:
+        return []
+    kinds = {}
+    for e in events:
+        kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
+    lines = ["", f"Events: {len(events)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})"]
+    for e in events[:10]:
+        last = e["detail"].splitlines()[-1] if e["detail"] else ""
+        lines.append(f"  unit {e['unit']} ply {e['ply']}: {e['agent']} {e['kind']}: {last}")
+    return lines
 
 
 def plot(results: Results, directory: str) -> list[str]:
@@ -126,7 +200,8 @@ def plot(results: Results, directory: str) -> list[str]:
         for j, b in enumerate(agents):
             if a != b and table[a][b][1]:
                 ax.text(j, i, f"{grid[i][j]:.0%}", ha="center", va="center", fontsize=8)
-    fig.colorbar(im, ax=ax, label="score of row against column")
+    fig.colorbar(im, ax=ax, label="share of games the row placed above the column" if results.free_for_all
+                 else "score of row against column")
     ax.set_title("Crosstable")
     fig.tight_layout()
     paths.append(os.path.join(directory, "crosstable.png"))

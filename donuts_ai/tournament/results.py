@@ -1,9 +1,10 @@
 """Results: the JSON-lines file and the object notebooks and reports read.
 
 The file's first line is the tournament's configuration; each further line is one
-finished unit (a colour-swapped pair of games, or one best-of series), written in one
-``write`` and flushed and fsynced, so a crash loses at most the unit being written.
-A last line cut off mid-write is reported and skipped (and cut away on ``--resume``).
+finished unit (a colour-swapped pair of games, one best-of series, or a free-for-all
+table in all its seat rotations), written in one ``write`` and flushed and fsynced, so a
+crash loses at most the unit being written. A last line cut off mid-write is reported
+and skipped (and cut away on ``--resume``).
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from dataclasses import dataclass, field
 
 from ..errors import DonutsError
 from .game import score_of
-from .records import RECORD_VERSION, RecordError, UnitRecord
+from .plackett_luce import fit_plackett_luce
+from .records import READABLE_VERSIONS, RECORD_VERSION, RecordError, UnitRecord, version_for
 from .report import text_report
 from .stats import RatingFit, fit_ratings, pair_category
 
 #: Version 2: records of :mod:`.records` (supervised seats' events, ``forfeits``,
 #: ``clock_left``, game ``stats``, series results), drawn layouts, ``move_limit``,
-#: ``ledger``, ``isolation`` and ``game`` in the configuration.
+#: ``ledger``, ``isolation`` and ``game`` in the configuration. Version 3: free-for-all
+#: tournaments (``players`` in the configuration; ``ranking`` and ``scores`` in the games),
+#: written only for them (:func:`~.records.version_for`): other files stay version 2.
 FORMAT_VERSION = RECORD_VERSION
 
 
@@ -30,7 +34,7 @@ class ResultsFileError(DonutsError):
 
 
 def _header(config: dict) -> str:
-    return json.dumps({"type": "config", "version": FORMAT_VERSION, "config": config}) + "\n"
+    return json.dumps({"type": "config", "version": version_for(config), "config": config}) + "\n"
 
 
 def append_unit(fh, unit) -> None:
@@ -130,8 +134,10 @@ def _read(path: str, warn=None) -> tuple[dict, list[dict], int]:
         good_bytes += len(raw) + 1
     if not records or records[0].get("type") != "config" or not isinstance(records[0].get("config"), dict):
         raise ResultsFileError(f"{path}: not a donuts-ai results file (no configuration line)")
-    if records[0].get("version") != FORMAT_VERSION:
-        raise ResultsFileError(f"{path}: results format version {records[0].get('version')!r} is not {FORMAT_VERSION}")
+    version = records[0].get("version")
+    if version not in READABLE_VERSIONS:
+        raise ResultsFileError(f"{path}: results format version {version!r} is not one of "
+                               f"{', '.join(map(str, READABLE_VERSIONS))}")
     units = [r for r in records[1:] if r.get("type") == "unit"]
     return records[0]["config"], units, good_bytes
 
@@ -158,12 +164,30 @@ class Results:
     def agents(self) -> list[str]:
         return list(self.config["names"])
 
+    @property
+    def free_for_all(self) -> bool:
+        """Whether the games are free-for-all (ranked) games: see :mod:`.protocol`."""
+        return self.config.get("mode") == "free-for-all"
+
     def two_player_games(self) -> list[dict]:
-        return [g for g in self.games if len(g["names"]) == 2]
+        """The games of two-sided tournaments with two seats (none in a free-for-all one)."""
+        return [] if self.free_for_all else [g for g in self.games if len(g["names"]) == 2]
 
     def crosstable(self) -> dict[str, dict[str, tuple[float, int]]]:
-        """crosstable[a][b] = (points of a against b, games)."""
+        """crosstable[a][b] = (points of a against b, games). In a free-for-all
+        tournament a point for every game a placed above b at the same table (a shared
+        place: half), games = the games they played together."""
         table = {a: {b: (0.0, 0) for b in self.agents if b != a} for a in self.agents}
+        if self.free_for_all:
+            for g in self.games:
+                places = g.places()
+                for s, a in enumerate(g.names):
+                    for t, b in enumerate(g.names):
+                        if a != b:
+                            pts, n = table[a][b]
+                            table[a][b] = (pts + (1.0 if places[s] < places[t] else 0.5 if places[s] == places[t] else 0.0),
+                                           n + 1)
+            return table
         for g in self.two_player_games():
             a, b = g["names"]
             pa = score_of(g, 0)
@@ -173,16 +197,37 @@ class Results:
             table[b][a] = (pts + 1 - pa, n + 1)
         return table
 
-    def ratings(self, anchor: str | None = None, prior_draws: float = 2.0) -> RatingFit:
+    def ratings(self, anchor: str | None = None, prior_draws: float = 2.0, bootstrap: int = 0, seed: int = 0) -> RatingFit:
+        """Ratings on the Elo scale, ``anchor`` (default: the first random agent, else the
+        first agent) at 0: Bradley–Terry with Davidson draws and a first-player term on
+        two-player games (:func:`~.stats.fit_ratings`), or Plackett–Luce on the final
+        rankings of a free-for-all tournament (:func:`~.plackett_luce.fit_plackett_luce`;
+        ``bootstrap=B`` takes its intervals from B resamples of the units, seeded by
+        ``seed``, instead of the observed information)."""
+        if anchor is None:
+            anchor = next((n for n in self.agents if n.split(":")[0] == "random"), self.agents[0])
+        if self.free_for_all:
+            games = self.games
+            if not games:
+                raise DonutsError("no games to rate")
+            if anchor not in {n for g in games for n in g.names}:
+                anchor = next(n for n in self.agents if any(n in g.names for g in games))
+            return fit_plackett_luce([(g.names, g.places()) for g in games], self.agents, anchor, prior_draws,
+                                     groups=[g.unit for g in games], bootstrap=bootstrap, seed=seed)
+        if bootstrap:
+            raise DonutsError("bootstrap intervals are for free-for-all tournaments; two-sided ratings use the observed information")
         games = [(g["names"][0], g["names"][1], score_of(g, 0)) for g in self.two_player_games()]
         if not games:
             raise DonutsError("no two-player games to rate")
-        if anchor is None:
-            anchor = next((n for n in self.agents if n.split(":")[0] == "random"), self.agents[0])
         return fit_ratings(games, self.agents, anchor, prior_draws)
 
     def ledger(self) -> dict[str, dict[str, float]]:
-        """Per agent: games, wins, draws, losses and score-ledger points."""
+        """Per agent: games, wins, draws, losses and score-ledger points. In a
+        free-for-all tournament: games, ``wins`` (first place alone), ``shared`` (first
+        place shared), ``mean_place`` (1 first), ledger ``points``, and the game's counts
+        summed in ``stats`` (e.g. boxes delivered)."""
+        if self.free_for_all:
+            return self._ledger_free_for_all()
         out = {a: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0} for a in self.agents}
         for g in self.games:
             for seat, name in enumerate(g["names"]):
@@ -192,6 +237,41 @@ class Results:
                 row["wins" if s == 1 else "draws" if s == 0.5 else "losses"] += 1
                 row["points"] += g["ledger"][seat]
         return out
+
+    def _ledger_free_for_all(self) -> dict[str, dict]:
+        out = {a: {"games": 0, "wins": 0, "shared": 0, "mean_place": float("nan"), "points": 0, "stats": {}}
+               for a in self.agents}
+        place_sum = {a: 0 for a in self.agents}
+        for g in self.games:
+            places = g.places()
+            for seat, name in enumerate(g.names):
+                row = out[name]
+                row["games"] += 1
+                if places[seat] == 0:
+                    row["wins" if places.count(0) == 1 else "shared"] += 1
+                place_sum[name] += places[seat] + 1
+                row["points"] += g.ledger[seat]
+                for key, count in g.stats[seat].items():
+                    if isinstance(count, (int, float)) and not isinstance(count, bool):
+                        row["stats"][key] = row["stats"].get(key, 0) + count
+        for a, row in out.items():
+            if row["games"]:
+                row["mean_place"] = place_sum[a] / row["games"]
+        return out
+
+    def seat_firsts(self) -> list[tuple[int, float]]:
+        """Per seat of a free-for-all tournament (0 starts): (games, first places), a
+        shared first place counted as its share: does starting pay?"""
+        players = self.config.get("players") or 2
+        games, firsts = [0] * players, [0.0] * players
+        for g in self.games:
+            places = g.places()
+            winners = places.count(0)
+            for seat, place in enumerate(places):
+                games[seat] += 1
+                if place == 0:
+                    firsts[seat] += 1 / winners
+        return list(zip(games, firsts, strict=True))
 
     def pentanomial(self, a: str, b: str) -> list[int]:
         """Counts of A's score (0, 1/2, 1, 3/2, 2) over the colour-swapped pairs against B."""

@@ -23,7 +23,10 @@ from .seats import LocalSeat, ProcessSeat, Seat
 from .specs import make_agent, resolve
 
 FORMATS = ("round-robin", "gauntlet")
-MODES = ("pairs", "duel", "team")
+#: pairs, duel and team are the modes of two-sided games; free-for-all games are played
+#: in tables of ``players`` seats, every table in all its seat rotations (:func:`schedule`).
+MODES = ("pairs", "duel", "team", "free-for-all")
+FREE_FOR_ALL = "free-for-all"
 BACKENDS = ("process", "ray")
 #: How agents are run: each in a supervised process of its own (the default: a hang or a
 #: crash costs one game, never the run), or as objects in the worker (fast, trusting).
@@ -43,22 +46,30 @@ def _names(specs: list[str]) -> list[str]:
     return names
 
 
-def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs", best_of=3, clock=None,
+def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, best_of=3, clock=None,
                 illegal="lose", rules=None, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
-                game=DONUTS.name) -> dict:
+                game=DONUTS.name, players=None) -> dict:
     """Check every setting and return the tournament's configuration (what a results
     file records and ``--resume`` compares). ``game`` names a registered game
     (:mod:`.protocol`; Donuts by default): ``layouts`` are its set-ups (``None``: a
     fresh seeded draw for every unit, ``"random"``), ``rules`` its variant, ``ledger``
-    one of its score ledgers (``None``: its first)."""
+    one of its score ledgers (``None``: its first), agent specs name its agent kinds.
+    ``mode`` ``None`` is ``"pairs"`` for a two-sided game and ``"free-for-all"`` for a
+    free-for-all one, whose ``players`` (default: what its rules say) sit at every table."""
     game_rules = get_game(game)
     agents = list(agents)
     for spec in agents:
-        resolve(spec)
+        resolve(spec, game_rules)
     if format not in FORMATS:
         raise DonutsError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
-    if mode not in MODES:
-        raise DonutsError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    if game_rules.FREE_FOR_ALL:
+        return _free_for_all_config(game_rules, agents, format, games, layouts, seed, mode, clock, illegal, rules,
+                                    move_limit, ledger, isolation, players)
+    mode = "pairs" if mode is None else mode
+    if mode not in MODES[:3]:
+        raise DonutsError(f"unknown mode {mode!r}; expected one of {', '.join(MODES[:3])}")
+    if players is not None:
+        game_rules.with_players(game_rules.rules_dict(rules), check_int("players", players, minimum=2))
     if mode == "team" and len(agents) != 4:
         raise DonutsError(f"a team battle needs 4 agents (Chocolate A, Vanilla A, Chocolate B, Vanilla B), got {len(agents)}")
     if mode != "team" and len(agents) < 2:
@@ -75,15 +86,7 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
     if isolation not in ISOLATIONS:
         raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
     seed = check_int("seed", seed)
-    if layouts is None:
-        layout_config = "random"
-    elif isinstance(layouts, str):
-        layout_config = game_rules.parse_setups(layouts)
-    else:
-        layouts = list(layouts) if isinstance(layouts, (list, tuple)) else [layouts]
-        if not layouts:
-            raise DonutsError("layouts must name at least one set-up")
-        layout_config = [game_rules.setup_text(x) for x in layouts]
+    layout_config = _setups(game_rules, layouts)
     return {
         "game": game_rules.name,
         "agents": agents,
@@ -104,8 +107,107 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
     }
 
 
+def _free_for_all_config(game_rules, agents, format, games, layouts, seed, mode, clock, illegal, rules, move_limit,
+                         ledger, isolation, players) -> dict:
+    """The configuration of a free-for-all tournament (see :func:`make_config`)."""
+    if mode not in (None, FREE_FOR_ALL):
+        raise DonutsError(f"{game_rules.name} is a free-for-all game: its mode is {FREE_FOR_ALL!r}, not {mode!r} "
+                          "(tables of players seats, every table in all its seat rotations)")
+    if len(agents) < 2:
+        raise DonutsError("a tournament needs at least 2 agents")
+    rules_dict = game_rules.rules_dict(rules)
+    if players is not None:
+        rules_dict = game_rules.with_players(rules_dict, check_int("players", players, minimum=2))
+    players = game_rules.num_players(rules_dict)
+    games = check_int("games", games, minimum=1)
+    clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
+    if illegal not in ILLEGAL_POLICIES:
+        raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
+    if illegal == "forfeit" and not game_rules.CAN_FORFEIT:
+        raise DonutsError(f"{game_rules.name} has no forfeited turn: use the illegal-move policy 'lose'")
+    ledger = game_rules.LEDGERS[0] if ledger is None else ledger
+    if ledger not in game_rules.LEDGERS:
+        raise DonutsError(f"ledger must be one of {', '.join(game_rules.LEDGERS)}, got {ledger!r}")
+    if isolation not in ISOLATIONS:
+        raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
+    return {
+        "game": game_rules.name,
+        "agents": agents,
+        "names": _names(agents),
+        "format": format,
+        "games": games,
+        "layouts": _setups(game_rules, layouts),
+        "seed": check_int("seed", seed),
+        "mode": FREE_FOR_ALL,
+        "players": players,
+        "best_of": None,
+        "clock": clock,
+        "clock_per": None if clock is None else "game",
+        "move_limit": move_limit,
+        "illegal": illegal,
+        "ledger": ledger,
+        "isolation": isolation,
+        "rules": rules_dict,
+    }
+
+
+def _setups(game_rules, layouts):
+    """The set-ups of a configuration: a word for a fresh draw per unit, or their texts."""
+    if layouts is None:
+        return "random"
+    if isinstance(layouts, str):
+        return game_rules.parse_setups(layouts)
+    layouts = list(layouts) if isinstance(layouts, (list, tuple)) else [layouts]
+    if not layouts:
+        raise DonutsError("layouts must name at least one set-up")
+    return [game_rules.setup_text(x) for x in layouts]
+
+
+def _table(n_agents: int, players: int, seats_so_far: list[int], rng: random.Random, gauntlet: bool) -> list[int]:
+    """The agents of one table of ``players`` seats, in no order: every agent sits
+    ``players // n_agents`` times, and the ``players % n_agents`` seats left go to the
+    agents that have sat least so far (ties drawn by ``rng``), never two of them to one
+    agent; in a gauntlet the first agent is always among them (when not every agent is)."""
+    base, extra = divmod(players, n_agents)
+    table = [i for i in range(n_agents) for _ in range(base)]
+    candidates = list(range(n_agents))
+    if gauntlet and base == 0:
+        table.append(0)
+        candidates.remove(0)
+        extra -= 1
+    keys = {i: (seats_so_far[i], rng.random()) for i in candidates}
+    table += sorted(candidates, key=keys.__getitem__)[:extra]
+    for i in table:
+        seats_so_far[i] += 1
+    return table
+
+
+def _schedule_free_for_all(config: dict) -> list[dict]:
+    """The units of a free-for-all tournament: ``ceil(games / players)`` tables, each
+    played as one unit of ``players`` games, one per rotation of its seats, so that every
+    agent at the table starts once (and sits once in every seat)."""
+    names, specs, players = config["names"], config["agents"], config["players"]
+    rng = random.Random(config["seed"])
+    layouts = config["layouts"]
+    seats_so_far = [0] * len(names)
+    units = []
+    for k in range(-(-config["games"] // players)):
+        seed = rng.getrandbits(62)
+        if isinstance(layouts, str):  # a fresh set-up (a deal) for every unit
+            layout = get_game(config["game"]).draw_setup(layouts, rng.getrandbits(62))
+        else:
+            layout = layouts[k % len(layouts)]
+        table = _table(len(names), players, seats_so_far, rng, config["format"] == "gauntlet")
+        rng.shuffle(table)  # who sits next to whom changes from table to table; the rotations keep it
+        units.append({"unit": len(units), "seats": [specs[i] for i in table], "names": [names[i] for i in table],
+                      "layout": layout, "seed": seed})
+    return units
+
+
 def schedule(config: dict) -> list[dict]:
     """Every unit of the tournament, in a fixed order, each with its own seed and layout."""
+    if config["mode"] == FREE_FOR_ALL:
+        return _schedule_free_for_all(config)
     names, specs = config["names"], config["agents"]
     rng = random.Random(config["seed"])
     if config["mode"] == "team":
@@ -136,21 +238,20 @@ def schedule(config: dict) -> list[dict]:
 
 # Seats live as long as their process (a worker) or until close_seats(): an agent's
 # process and tables are made once, and reset() with each game's seed makes every game
-# independent of what the seat played before. Keyed by (spec, slot, isolation), where
+# independent of what the seat played before. Keyed by (game, spec, slot, isolation), where
 # slot counts earlier seats of the same spec in the game: two seats never share an agent.
 # At most MAX_SEATS are kept, the least recently used closed first (each agent process
 # holds 150-270 MB).
-_SEATS: dict[tuple[str, int, str], Seat] = {}
+_SEATS: dict[tuple[str, str, int, str], Seat] = {}
 MAX_SEATS = 8
 
 
 def _seats_for(specs: list[str], isolation: str, game=DONUTS) -> list[Seat]:
-    keys = [(spec, specs[:i].count(spec), isolation) for i, spec in enumerate(specs)]
+    keys = [(game.name, spec, specs[:i].count(spec), isolation) for i, spec in enumerate(specs)]
     for key in keys:
         seat = _SEATS.pop(key, None)
         if seat is None:
-            spec = key[0]
-            seat = ProcessSeat(spec, game_module=type(game).__module__) if isolation == "process" else LocalSeat(make_agent(spec))
+            seat = _new_seat(key[1], isolation, game)
         _SEATS[key] = seat  # most recently used last
     while len(_SEATS) > max(MAX_SEATS, len(keys)):
         _SEATS.pop(next(iter(_SEATS))).close()
@@ -158,6 +259,12 @@ def _seats_for(specs: list[str], isolation: str, game=DONUTS) -> list[Seat]:
     for seat in seats:
         seat.prepare()  # start every agent process at once: their start-ups overlap
     return seats
+
+
+def _new_seat(spec: str, isolation: str, game) -> Seat:
+    if isolation == "process":
+        return ProcessSeat(spec, game_module=type(game).__module__, game=game.name)
+    return LocalSeat(make_agent(spec, game=game), factory=lambda seed: make_agent(spec, seed, game))
 
 
 def close_seats() -> None:
@@ -200,7 +307,9 @@ def _series(config: dict, game) -> dict:
 
 
 def play_unit(config: dict, unit: dict) -> UnitRecord:
-    """Play one unit: a colour-swapped pair (pairs, team) or a best-of series (duel)."""
+    """Play one unit: a colour-swapped pair (pairs, team), a best-of series (duel), or a
+    table in all its seat rotations (free-for-all: game ``r`` seats the unit's agent
+    ``(s + r) % players`` in seat ``s``, with the unit's set-up and seed + ``r``)."""
     game_rules = get_game(config["game"])
     specs, names = unit["seats"], unit["names"]
     seats = _seats_for(specs, config["isolation"], game_rules)
@@ -216,7 +325,11 @@ def play_unit(config: dict, unit: dict) -> UnitRecord:
         return rec
 
     match = None
-    if config["mode"] == "team":  # teams (0, 2) and (1, 3); the second game swaps team sides
+    if config["mode"] == FREE_FOR_ALL:
+        players = len(specs)
+        for r in range(players):
+            game([(s + r) % players for s in range(players)], r)
+    elif config["mode"] == "team":  # teams (0, 2) and (1, 3); the second game swaps team sides
         game([0, 1, 2, 3], 0)
         game([1, 0, 3, 2], 1)
     elif config["mode"] == "pairs":
@@ -311,10 +424,10 @@ def execute(fn, config, units, workers, backend="process", address=None):
     return iter_process(fn, config, units, workers)
 
 
-def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs", best_of=3, clock=None,
+def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, best_of=3, clock=None,
         illegal="lose", rules=None, workers=None, backend="process", address=None, results_path=None,
         resume=False, progress=False, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
-        game=DONUTS.name) -> Results:
+        game=DONUTS.name, players=None) -> Results:
     """Run a tournament and return its :class:`Results`.
 
     ``agents`` are specs (``"mcts:time=0.1"``, ``"random:seed=3"``, ``"pkg.mod:Class"``);
@@ -335,9 +448,18 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode="pairs
     is seeded from ``seed``: a rerun plays the same games whatever the number of
     workers (for agents whose moves do not depend on timing). With ``results_path``
     every finished unit is appended and fsynced; ``resume=True`` continues that file.
+
+    ``game`` names the game (:mod:`.protocol`; ``"donuts"`` by default). A free-for-all
+    game (``"boxes"``) is played at tables of ``players`` seats (default: what its
+    ``rules`` say), each table one unit of ``players`` games, one per rotation of its
+    seats, so that every agent at it starts once; ``games`` is the number of games in
+    all, rounded up to a multiple of ``players``. Tables seat the agents evenly: with
+    fewer agents than seats some sit twice (separate instances), with more the agents
+    that sat least so far fill the table (``format="gauntlet"``: the first agent at every
+    table). Ratings then come from the final rankings (Plackett–Luce, :mod:`.plackett_luce`).
     """
     config = make_config(agents, format, games, layouts, seed, mode, best_of, clock, illegal, rules, move_limit, ledger,
-                         isolation, game)
+                         isolation, game, players)
     if backend not in BACKENDS:
         raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if workers is None:

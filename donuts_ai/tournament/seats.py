@@ -17,14 +17,15 @@ own clock. What an agent does wrong then costs that agent one game and never the
 in this process (fast and trusting: a hang there hangs the caller). Both answer
 :meth:`Seat.ask` with an :class:`Answer`.
 
-The pipe protocol (``python -m donuts_ai.tournament._seat_process SPEC``): the process
-builds the agent and writes ``{"ready": true}`` (or ``{"error": ...}``); then, per
+The pipe protocol (``python -m donuts_ai.tournament._seat_process SPEC GAME_MODULE
+GAME``): the process imports the game's module, builds the agent (a kind of that
+game's, :mod:`.specs`) and writes ``{"ready": true}`` (or ``{"error": ...}``); then, per
 request line, ``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``{"op":
 "move", "game": NAME, "observation": {...}, "time_left": T}`` is answered ``{"move":
 MOVE}`` or ``{"error": ..., "detail": ...}``, where the observation is what the game
-(:mod:`.protocol`) sends the side to move and the agent receives the game's
-``agent_view`` of it. The agent's own prints go to the process's stderr, never into
-the protocol.
+(:mod:`.protocol`) sends the player to move and the agent receives the game's
+``agent_view`` of it. An agent without ``reset`` is built afresh with the game's seed
+instead. The agent's own prints go to the process's stderr, never into the protocol.
 """
 
 from __future__ import annotations
@@ -43,8 +44,9 @@ import traceback
 from dataclasses import dataclass
 
 from .._checks import is_int
-from .protocol import GAMES, Game, get_game
+from .protocol import Game, get_game
 from .records import EventKind
+from .specs import call_agent
 
 EXCEPTION, TIME, CRASH = EventKind.EXCEPTION, EventKind.TIME, EventKind.CRASH
 
@@ -84,8 +86,9 @@ class Seat:
         raise NotImplementedError
 
     def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
-        """The agent's move for ``side`` in ``state`` of ``game``; ``time_left`` is its
-        clock, ``limit`` the most seconds the harness waits (``None``: no limit)."""
+        """The agent's move for ``side`` (the player to move) in ``state`` of ``game``;
+        ``time_left`` is its clock, ``limit`` the most seconds the harness waits
+        (``None``: no limit)."""
         raise NotImplementedError
 
     def prepare(self) -> None:
@@ -101,26 +104,32 @@ def _error_text(exc: BaseException) -> tuple[str, str]:
 
 
 class LocalSeat(Seat):
-    """An agent object called in this process; exceptions are caught, hangs are not."""
+    """An agent object called in this process; exceptions are caught, hangs are not.
+    ``factory(seed)`` builds a fresh agent for each game when the agent has no ``reset``."""
 
-    def __init__(self, agent):
+    def __init__(self, agent, factory=None):
         self.agent = agent
+        self.factory = factory
         self.name = getattr(agent, "name", None) or type(agent).__name__
-        self.spec = getattr(agent, "spec", type(agent).__name__)
+        spec = getattr(agent, "spec", None)
+        self.spec = spec if isinstance(spec, str) else type(agent).__name__
 
     def reset(self, seed: int) -> Answer | None:
         try:
-            self.agent.reset(seed)
+            if hasattr(self.agent, "reset"):
+                self.agent.reset(seed)
+            elif self.factory is not None:
+                self.agent = self.factory(seed)
         except Exception as exc:  # a broken agent loses its game, it does not stop the harness
             line, detail = _error_text(exc)
             return Answer(None, 0.0, EXCEPTION, detail or line)
         return None
 
     def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
-        view = game.view(state)
+        view = game.player_view(state, side)
         start = time.perf_counter()
         try:
-            move = self.agent.select_move(view, time_left)
+            move = call_agent(self.agent, view, time_left)
         except Exception as exc:
             line, detail = _error_text(exc)
             return Answer(None, time.perf_counter() - start, EXCEPTION, detail or line)
@@ -168,9 +177,10 @@ class ProcessSeat(Seat):
     its start-up (imports, kernel loading, tables) is never charged to a move."""
 
     def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT,
-                 game_module: str = "donuts_ai.tournament.donuts"):
+                 game_module: str = "donuts_ai.tournament.donuts", game: str = "donuts"):
         self.spec = spec
         self.game_module = game_module  # imported by the agent process: it registers the game
+        self.game = game  # whose agent kinds the spec names
         self.name = name or spec
         self.start_limit = start_limit
         self._proc: subprocess.Popen | None = None
@@ -192,7 +202,7 @@ class ProcessSeat(Seat):
         env["PYTHONPATH"] = os.pathsep.join(p or os.getcwd() for p in sys.path)
         # A session of its own: killing it kills whatever the agent started too.
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "donuts_ai.tournament._seat_process", self.spec, self.game_module],
+            [sys.executable, "-m", "donuts_ai.tournament._seat_process", self.spec, self.game_module, self.game],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env, bufsize=0,
             start_new_session=True,
         )
@@ -342,9 +352,10 @@ def _reply_value(move) -> object:
     return repr(move)
 
 
-def serve(spec: str, game_module: str = "donuts_ai.tournament.donuts") -> int:
+def serve(spec: str, game_module: str = "donuts_ai.tournament.donuts", game_name: str = "donuts") -> int:
     """The agent process's loop (see the module doc); returns at end of input.
-    ``game_module`` is imported first: it registers the game the agent will play."""
+    ``game_module`` is imported first: it registers ``game_name``, the game the agent
+    will play (whose agent kinds ``spec`` names)."""
     faulthandler.enable()  # a segfault leaves its Python stack in the crash report
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
@@ -358,9 +369,9 @@ def serve(spec: str, game_module: str = "donuts_ai.tournament.donuts") -> int:
 
     try:
         importlib.import_module(game_module)
-        agent = make_agent(spec)
-        for game in GAMES.values():
-            game.warm_up()  # one-off loading (kernels) before "ready", never charged to a move
+        game = get_game(game_name)
+        agent = make_agent(spec, game=game)
+        game.warm_up()  # one-off loading (kernels) before "ready", never charged to a move
     except Exception as exc:
         reply({"error": _error_text(exc)[0]})
         return 1
@@ -369,11 +380,14 @@ def serve(spec: str, game_module: str = "donuts_ai.tournament.donuts") -> int:
         try:
             request = json.loads(line)
             if request["op"] == "reset":
-                agent.reset(request["seed"])
+                if hasattr(agent, "reset"):
+                    agent.reset(request["seed"])
+                else:
+                    agent = make_agent(spec, seed=request["seed"], game=game)
                 reply({"ok": True})
             else:
                 view = get_game(request["game"]).agent_view(request["observation"])
-                reply({"move": _reply_value(agent.select_move(view, request["time_left"]))})
+                reply({"move": _reply_value(call_agent(agent, view, request["time_left"]))})
         except Exception as exc:
             line, detail = _error_text(exc)
             reply({"error": line, "detail": detail})

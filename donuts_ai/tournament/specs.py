@@ -7,9 +7,16 @@ Kinds in :data:`OPTIONAL_AGENTS` (``openspiel-mcts:sims=1000``) live in modules 
 need an optional dependency: they are imported only when a spec names them, and a
 missing dependency is a :class:`SpecError` naming the extra to install.
 
-``time`` is short for ``time_limit``. Values are read as Python literals (ints, floats,
-True/False, None) and otherwise kept as strings. A spec is checked when it is parsed:
-unknown kinds, classes or parameters raise :class:`SpecError` with one line saying so.
+``time`` is short for ``time_limit`` (or ``time``, for a class that takes that).
+Values are read as Python literals (ints, floats, True/False, None) and otherwise kept as
+strings. A spec is checked when it is parsed: unknown kinds, classes or parameters raise
+:class:`SpecError` with one line saying so.
+
+Kinds are the game's (:meth:`~.protocol.Game.agent_registry`): the Donuts agents by
+default, another game's own agents for that game (``game=``); ``module:Class`` specs
+work for every game. An agent has ``select_move(view[, time_left])`` (the harness passes
+the clock only to a method that takes it: :func:`call_agent`) and may have ``reset(seed)``
+(without it a seat builds a fresh agent with that seed for every game).
 """
 
 from __future__ import annotations
@@ -57,8 +64,15 @@ def _params(text: str, spec: str) -> dict:
     return params
 
 
-def _kinds() -> str:
-    return ", ".join([*AGENTS, *OPTIONAL_AGENTS])
+def _registry(game) -> tuple[dict, dict]:
+    """(agent classes by kind, optional kinds) of ``game`` (``None``: Donuts)."""
+    registry = None if game is None else game.agent_registry()
+    return (AGENTS, OPTIONAL_AGENTS) if registry is None else (registry, {})
+
+
+def _kinds(game=None) -> str:
+    registry, optional = _registry(game)
+    return ", ".join([*registry, *optional])
 
 
 def _optional_agent(head: str, spec: str) -> type:
@@ -72,22 +86,24 @@ def _optional_agent(head: str, spec: str) -> type:
     return getattr(module, cls_name)
 
 
-def resolve(spec: str) -> tuple[type, dict]:
-    """(agent class, constructor parameters) of a spec, checked against the signature."""
+def resolve(spec: str, game=None) -> tuple[type, dict]:
+    """(agent class, constructor parameters) of a spec, checked against the signature;
+    kinds are those of ``game`` (a :class:`~.protocol.Game`; ``None``: Donuts)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"agent spec must be a non-empty string, got {spec!r}")
     spec = spec.strip()
     head, _, rest = spec.partition(":")
-    if head in AGENTS:
-        cls, params = AGENTS[head], _params(rest, spec)
-    elif head in OPTIONAL_AGENTS:
+    registry, optional = _registry(game)
+    if head in registry:
+        cls, params = registry[head], _params(rest, spec)
+    elif head in optional:
         cls, params = _optional_agent(head, spec), _params(rest, spec)
     elif rest:
         cls_name, _, param_text = rest.partition(":")
         # import_module raises ValueError for "" and TypeError for relative names (".x"):
         # a spec names an absolute module, so refuse them here.
         if not head or head.startswith("."):
-            raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; expected one of {_kinds()} or module:Class")
+            raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; expected one of {_kinds(game)} or module:Class")
         try:
             module = importlib.import_module(head)
         except ImportError as exc:
@@ -97,11 +113,15 @@ def resolve(spec: str) -> tuple[type, dict]:
             raise SpecError(f"agent spec {spec!r}: {head}.{cls_name} is not an agent class (needs select_move)")
         params = _params(param_text, spec)
     else:
-        raise SpecError(f"unknown agent {head!r}; expected one of {_kinds()} or module:Class")
+        where = "" if game is None or registry is AGENTS else f" for {game.name}"
+        raise SpecError(f"unknown agent {head!r}{where}; expected one of {_kinds(game)} or module:Class")
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):
         sig = None
+    # "time" is short for time_limit, unless the class takes "time" itself.
+    if sig is not None and "time_limit" in params and "time_limit" not in sig.parameters and "time" in sig.parameters:
+        params["time"] = params.pop("time_limit")
     if sig is not None and not any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         unknown = [k for k in params if k not in sig.parameters]
         if unknown:
@@ -110,10 +130,11 @@ def resolve(spec: str) -> tuple[type, dict]:
     return cls, params
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build the agent of ``spec``; ``seed`` is used unless the spec sets one."""
-    cls, params = resolve(spec)
-    if seed is not None and "seed" not in params and "seed" in inspect.signature(cls).parameters:
+def make_agent(spec: str, seed: int | None = None, game=None) -> Agent:
+    """Build the agent of ``spec`` (a kind of ``game``'s; ``None``: Donuts); ``seed`` is
+    used unless the spec sets one."""
+    cls, params = resolve(spec, game)
+    if seed is not None and "seed" not in params and "seed" in _parameters(cls):
         params["seed"] = seed
     try:
         agent = cls(**params)
@@ -121,6 +142,38 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     # sizes no machine can allocate (numpy refuses "alphabeta:tt_bits=64" with ValueError).
     except (ValueError, TypeError, OverflowError, MemoryError) as exc:
         raise SpecError(f"agent spec {spec!r}: {exc or type(exc).__name__}") from None
-    if not hasattr(agent, "name") or not agent.name:
-        agent.name = spec
+    if not getattr(agent, "name", None):
+        try:
+            agent.name = spec
+        except AttributeError:  # a class with __slots__ or a read-only name: it keeps its own
+            pass
     return agent
+
+
+def _parameters(cls) -> dict:
+    try:
+        return dict(inspect.signature(cls).parameters)
+    except (TypeError, ValueError):
+        return {}
+
+
+_TAKES_CLOCK: dict[type, bool] = {}
+
+
+def takes_clock(agent) -> bool:
+    """Whether ``agent.select_move`` takes a second argument (the player's clock)."""
+    cls = type(agent)
+    if cls not in _TAKES_CLOCK:
+        try:
+            params = list(inspect.signature(agent.select_move).parameters.values())
+        except (TypeError, ValueError):
+            params = []
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        _TAKES_CLOCK[cls] = len(positional) >= 2 or any(p.kind is p.VAR_POSITIONAL for p in params)
+    return _TAKES_CLOCK[cls]
+
+
+def call_agent(agent, view, time_left: float | None):
+    """``agent.select_move(view, time_left)``, or ``select_move(view)`` for an agent
+    whose method takes no clock."""
+    return agent.select_move(view, time_left) if takes_clock(agent) else agent.select_move(view)

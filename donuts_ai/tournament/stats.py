@@ -76,6 +76,11 @@ class RatingFit:
     names: list[str]
     first_player_sd: float = math.nan  # standard error of first_player_advantage, Elo
     draw_nu_sd: float = math.nan  # standard error of draw_nu (delta method on log nu); 0 when not fitted
+    #: The model: ``bradley-terry`` (Davidson draws, a first-player term: :func:`fit_ratings`) or
+    #: ``plackett-luce`` (final rankings of free-for-all games: :mod:`.plackett_luce`).
+    model: str = "bradley-terry"
+    #: Where the 95% intervals come from.
+    intervals: str = "observed information"
 
     def los(self, a: str, b: str) -> float:
         """Likelihood that ``a`` is stronger than ``b``."""
