@@ -283,10 +283,23 @@ class ReferenceGame:
                 self.trigger, self.final_turns_left = p, n - 1
         else:
             self.final_turns_left -= 1
-        if (self.trigger is not None and self.final_turns_left == 0) or self.stuck_streak >= n:
+        if self.trigger is not None and self.final_turns_left == 0:
+            self._finish()
+        elif self.stuck_streak == n and self.layout_dead():
             self._finish()
         else:
             self.to_move = (p + 1) % n
+
+    def layout_dead(self) -> bool:
+        """No card left to any player, in a tray or a pile, fits anywhere in any rotation."""
+        anchors = {(r + a, c + b) for (r, c) in self.cells for a in range(-2, 2) for b in range(-2, 2)}
+        for q in range(self.rules.players):
+            for card_type in set(self.trays[q]) | set(self.piles[q]):
+                for rot in CANONICAL_ROTATIONS[card_type]:
+                    face = [int(x) for x in ROTATED_FACES[card_type, rot]]
+                    if any(self.fits(face, r, c) for r, c in anchors):
+                        return False
+        return True
 
     def _finish(self) -> None:
         """Open runs of 3 or more score in full to their strict majority holder (nobody on a tie)."""

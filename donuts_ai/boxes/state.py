@@ -35,16 +35,14 @@ cards they put at the bottom of their own pile, in order, still there),
 
 from __future__ import annotations
 
-import copy as _copy
-
 import numpy as np
 
 from .._checks import check_int
+from ._core import EngineCore
 from .deck import CANONICAL_ROTATIONS, CARD_TYPES, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE, deal
 from .errors import BoxesIllegalMoveError, BoxesInvalidMoveError, GameOverError, ObservationError
 from .moves import move_text, parse_move
 from .pictures import layout_cells, layout_svg, layout_text
-from .reference import ReferenceGame
 from .rules import BoxesRules
 
 #: Placeholder for another player's stuck move in an observation (the card put back is hidden).
@@ -81,14 +79,14 @@ class BoxesState:
             raise ObservationError(f"rules must be a BoxesRules, got {type(rules).__name__}")
         seed = check_int("seed", seed, minimum=0, error=ObservationError)
         piles, start = deal(rules.players, seed)
-        return cls(ReferenceGame(rules, piles, start))
+        return cls(EngineCore.new(rules, piles, start))
 
     @classmethod
     def from_dict(cls, data: dict) -> BoxesState:
         """A state from :meth:`to_dict`'s form, checked (raises :class:`~.errors.ObservationError`
         naming the first problem)."""
         _check_state_dict(data)
-        return cls(ReferenceGame.from_dict(data))
+        return cls(EngineCore.from_dict(data))
 
     def to_dict(self) -> dict:
         """The whole state, hidden parts included, JSON-ready (see the module docstring)."""
@@ -96,7 +94,7 @@ class BoxesState:
 
     def copy(self) -> BoxesState:
         """An independent copy."""
-        return BoxesState(_copy.deepcopy(self._core))
+        return BoxesState(self._core.copy())
 
     # ------------------------------------------------------------------ reading
     @property
@@ -140,11 +138,11 @@ class BoxesState:
     def tray(self, player: int) -> list[str]:
         """``player``'s tray as unturned faces (hidden information: see :meth:`observation`)."""
         player = self._check_player(player)
-        return [CARD_TYPES[t] for t in self._core.to_dict()["trays"][player]]
+        return [CARD_TYPES[t] for t in self._core.tray(player)]
 
     @property
     def pile_sizes(self) -> list[int]:
-        return [len(p) for p in self._core.to_dict()["piles"]]
+        return [len(self._core.pile(p)) for p in range(self.num_players)]
 
     def layout(self) -> dict[tuple[int, int], tuple[int, bool, int, bool]]:
         """``{(r, c): (flavour 1..4, roll, owner (-1 start card), frozen)}`` of every placed quadrant."""
@@ -158,7 +156,7 @@ class BoxesState:
 
     def legal_move_ids(self) -> np.ndarray:
         """Every legal move's code (int64, ascending: the order of :meth:`legal_moves`)."""
-        return np.asarray(self._core.legal_codes(), dtype=np.int64)
+        return self._core.legal_codes()
 
     def is_legal(self, move) -> bool:
         """Whether ``move`` (a text) is legal now; never raises."""
@@ -174,7 +172,7 @@ class BoxesState:
             code = int(code)
         except (TypeError, ValueError, OverflowError):
             return False
-        return not self._core.over and code in self._core.legal_codes()
+        return self._core.is_legal_code(code)
 
     def play(self, move: str) -> dict:
         """Play a legal move text. Returns, for the mover: ``cards`` placed (0/1), ``boxes``
@@ -364,8 +362,8 @@ def _check_common(data: dict, keys) -> BoxesRules:
         _fail(f"trigger must be a player 0..{n - 1} or None, got {data['trigger']!r}")
     if not (_is_int(data["final_turns_left"]) and 0 <= data["final_turns_left"] < n):
         _fail(f"final_turns_left must be an int in 0..{n - 1}, got {data['final_turns_left']!r}")
-    if not (_is_int(data["stuck_streak"]) and 0 <= data["stuck_streak"] <= n):
-        _fail(f"stuck_streak must be an int in 0..{n}, got {data['stuck_streak']!r}")
+    if not (_is_int(data["stuck_streak"]) and data["stuck_streak"] >= 0):
+        _fail(f"stuck_streak must be an int >= 0, got {data['stuck_streak']!r}")
     if not isinstance(data["moves"], list) or not all(isinstance(m, str) for m in data["moves"]):
         _fail("moves must be a list of move texts")
     return rules

@@ -1,0 +1,148 @@
+"""The Python side of the compiled engine: one game's arrays, moves in and dicts out.
+
+:class:`EngineCore` is what :class:`~.state.BoxesState` keeps; it converts between the
+kernels' :class:`~._engine.Tables` and the state dict, and trusts its callers (the
+state checks every input first).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _engine as E
+from .deck import QUADRANTS, ROLL, ROTATED_FACES
+from .moves import move_text
+from .rules import BoxesRules
+
+
+class EngineCore:
+    """One game in the engine's arrays (``t``, ``grid``) and the texts of the moves played."""
+
+    __slots__ = ("rules", "t", "grid", "moves")
+
+    def __init__(self, rules: BoxesRules, t: E.Tables, grid: np.ndarray, moves: list[str]):
+        self.rules, self.t, self.grid, self.moves = rules, t, grid, moves
+
+    @staticmethod
+    def _tables(rules: BoxesRules) -> E.Tables:
+        t = E.empty_tables(rules.players)
+        t.meta[E.PLAYERS] = rules.players
+        t.meta[E.SQUARED] = rules.squared
+        t.meta[E.PERFECT] = rules.perfect
+        t.meta[E.CLOSERS] = rules.closers
+        return t
+
+    @classmethod
+    def new(cls, rules: BoxesRules, piles: list[list[int]], start_type: int) -> EngineCore:
+        t = cls._tables(rules)
+        grid = E.start_game(t, np.asarray(piles, dtype=np.int64), int(start_type))
+        return cls(rules, t, grid, [])
+
+    def copy(self) -> EngineCore:
+        return EngineCore(self.rules, E.copy_tables(self.t), self.grid.copy(), list(self.moves))
+
+    # ---------------------------------------------------------------- reading
+    @property
+    def to_move(self) -> int | None:
+        return None if self.t.meta[E.OVER] else int(self.t.meta[E.TO_MOVE])
+
+    @property
+    def over(self) -> bool:
+        return bool(self.t.meta[E.OVER])
+
+    @property
+    def scores(self) -> list[int]:
+        return self.t.pinfo[:, E.SCORE].tolist()
+
+    @property
+    def boxes(self) -> list[int]:
+        return self.t.pinfo[:, E.BOXES].tolist()
+
+    def ranking(self) -> list[int]:
+        keys = list(zip(self.scores, self.boxes, strict=True))
+        return [sum(other > mine for other in keys) for mine in keys]
+
+    def tray(self, p: int) -> list[int]:
+        return self.t.trays[p, : self.t.pinfo[p, E.TRAYN]].tolist()
+
+    def pile(self, p: int) -> list[int]:
+        head, count = int(self.t.pinfo[p, E.HEAD]), int(self.t.pinfo[p, E.COUNT])
+        return [int(self.t.piles[p, (head + k) & E.PILE_MASK]) for k in range(count)]
+
+    # ---------------------------------------------------------------- moves
+    def legal_codes(self) -> np.ndarray:
+        return E.legal_codes(self.t, self.grid)
+
+    def is_legal_code(self, code: int) -> bool:
+        if not -(1 << 63) <= code < (1 << 63):
+            return False
+        return bool(E.is_legal(self.t, self.grid, np.int64(code)))
+
+    def play_code(self, code: int) -> dict:
+        p = int(self.t.meta[E.TO_MOVE])
+        before_scores, before_boxes = self.scores, self.boxes
+        self.grid, placed, sealed = E.apply_move(self.t, self.grid, np.int64(code))
+        self.moves.append(move_text(code))
+        delta = [a - b for a, b in zip(self.scores, before_scores, strict=True)]
+        return {"cards": int(placed), "boxes": self.boxes[p] - before_boxes[p], "points": delta[p],
+                "sealed": int(sealed), "scores_delta": delta}
+
+    def random_move(self, seed: int) -> int:
+        return int(E.seeded_random_move(self.t, self.grid, seed))
+
+    # ---------------------------------------------------------------- dicts
+    def to_dict(self) -> dict:
+        t, n = self.t, self.rules.players
+        meta = t.meta
+        cells = t.cell[: meta[E.NCELLS]]
+        frozen = sorted([int(r), int(c)] for r, c in cells[cells[:, E.CFROZEN] != 0][:, [E.CR, E.CC]])
+        return {
+            "rules": self.rules.to_dict(),
+            "to_move": self.to_move,
+            "cards": t.cards[: meta[E.NCARDS]].tolist(),
+            "frozen": frozen,
+            "scores": self.scores,
+            "boxes": self.boxes,
+            "trays": [self.tray(p) for p in range(n)],
+            "piles": [self.pile(p) for p in range(n)],
+            "pile_known": t.pinfo[:, E.KNOWN].tolist(),
+            "trigger": None if meta[E.TRIGGER] < 0 else int(meta[E.TRIGGER]),
+            "final_turns_left": int(meta[E.FINAL_LEFT]),
+            "stuck_streak": int(meta[E.STREAK]),
+            "over": self.over,
+            "moves": list(self.moves),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> EngineCore:
+        """A core from a checked state dict."""
+        rules = BoxesRules.from_dict(data["rules"])
+        t = cls._tables(rules)
+        meta = t.meta
+        frozen = {tuple(pos) for pos in data["frozen"]}
+        n_cells = 0
+        for k, (owner, card_type, rot, r, c, flavour) in enumerate(data["cards"]):
+            t.cards[k] = (owner, card_type, rot, r, c, flavour)
+            for code, (dr, dc) in zip(ROTATED_FACES[card_type, rot], QUADRANTS, strict=True):
+                roll = int(code) == ROLL
+                row = t.cell[n_cells]
+                row[E.CR], row[E.CC] = r + dr, c + dc
+                row[E.CFLAV] = flavour if roll else int(code)
+                row[E.CROLL] = roll
+                row[E.COWNER] = owner
+                row[E.CFROZEN] = (r + dr, c + dc) in frozen
+                n_cells += 1
+        meta[E.NCARDS], meta[E.NCELLS] = len(data["cards"]), n_cells
+        for p in range(rules.players):
+            tray, pile = sorted(data["trays"][p]), data["piles"][p]
+            t.trays[p, : len(tray)] = tray
+            t.piles[p, : len(pile)] = pile
+            t.pinfo[p] = (0, len(pile), data["pile_known"][p], len(tray), data["scores"][p], data["boxes"][p])
+        meta[E.TO_MOVE] = -1 if data["to_move"] is None else data["to_move"]
+        meta[E.TRIGGER] = -1 if data["trigger"] is None else data["trigger"]
+        meta[E.FINAL_LEFT] = data["final_turns_left"]
+        meta[E.STREAK] = data["stuck_streak"]
+        meta[E.OVER] = data["over"]
+        meta[E.TURNS] = len(data["moves"])
+        grid = E.rebuild(t, E.MIN_WBITS)
+        return cls(rules, t, grid, list(data["moves"]))

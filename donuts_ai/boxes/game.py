@@ -1,0 +1,192 @@
+"""Donut Boxes as the tournament harness sees it (:class:`~donuts_ai.tournament.protocol.Game`):
+a free-for-all game of 2 to 10 players with a shuffled deck and hidden trays.
+
+- **Set-up**: a deal, written as its seed (``"123"``): every deck is shuffled from it
+  (:meth:`BoxesState.new`). ``random`` (the default) draws a fresh deal for every unit
+  from the tournament's seed; ``deal:SEED[:COUNT]`` is COUNT deals (default 1) drawn
+  from SEED, and ``7,8,9`` names deals. The games of one unit (a table in all its seat
+  rotations) share their deal, so every agent at the table plays every seat's cards.
+- **Rules**: :class:`BoxesRules` as a JSON object (``players``, ``grid``, ``matching``,
+  ``closers``); the harness's ``players`` sets ``players``.
+- **Agents** receive the *observation* of the player to move
+  (:meth:`BoxesState.observation`, a JSON dict: the layout, scores, pile and tray sizes,
+  their own tray, the moves with others' stuck moves hidden), in-process and in an agent
+  process alike, and answer a move text (:meth:`BoxesState.legal_moves`).
+  :meth:`BoxesState.from_observation` samples a full state consistent with it (a
+  determinisation). Agent kinds are :data:`donuts_ai.boxes.agents.BOXES_AGENTS`.
+- **Result**: the game's :meth:`~BoxesState.ranking` (score, then boxes delivered; equal
+  on both share a place) and its scores. Reasons: ``score`` (first place alone on
+  points), ``boxes`` (points tied at the top, boxes delivered decided), ``shared win``.
+- **Ledger** ``points``: each game's final score; the report also sums every player's
+  ``boxes`` (delivered, sealed or boxed early), ``cards`` placed and ``sealed`` (runs
+  their moves sealed, whoever scored them).
+- Boxes has no forfeited turn: the harness's ``illegal="forfeit"`` is refused; an agent
+  that fails (illegal move, exception, time, crash) drops out, ranked last, and the
+  harness plays its turns with random legal moves while the others play on.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from ..errors import DonutsError
+from ..tournament.protocol import Game, register
+from .errors import BoxesError
+from .rules import MAX_PLAYERS, MIN_PLAYERS, BoxesRules
+from .state import BoxesState
+
+#: The largest deal seed a set-up may name (seeds are non-negative).
+MAX_DEAL_SEED = 2**62 - 1
+#: Moves a fresh agent process plays in :meth:`BoxesGame.warm_up` to load the rules' code.
+WARM_UP_MOVES = 4
+
+
+class BoxesGame(Game):
+    """Donut Boxes through the harness protocol (see the module doc)."""
+
+    name = "boxes"
+    FREE_FOR_ALL = True
+    CAN_FORFEIT = False
+    #: ``points``: the ledger counts each game's final score.
+    LEDGERS = ("points",)
+    PLAYERS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
+
+    # --- set-ups and rules -----------------------------------------------------------
+    def parse_setups(self, spec: str) -> list[str] | str:
+        if not isinstance(spec, str) or not spec.strip():
+            raise DonutsError(f"boxes set-ups: expected random, deal:SEED[:COUNT] or deal seeds like 7,8,9, got {spec!r}")
+        spec = spec.strip()
+        if spec == "random":
+            return spec
+        if spec.startswith("deal:"):
+            parts = spec.split(":")[1:]
+            try:
+                seed = int(parts[0])
+                count = int(parts[1]) if len(parts) > 1 else 1
+                if len(parts) > 2 or count < 1:
+                    raise ValueError
+            except (ValueError, IndexError):
+                raise DonutsError(f"boxes set-ups: expected deal:SEED[:COUNT] with COUNT >= 1, got {spec!r}") from None
+            rng = random.Random(seed)
+            return [str(rng.getrandbits(62)) for _ in range(count)]
+        return [self.setup_text(x) for x in spec.split(",")]
+
+    def draw_setup(self, kind: str, seed: int) -> str:
+        return str(seed % (MAX_DEAL_SEED + 1))
+
+    def setup_text(self, setup) -> str:
+        try:
+            seed = int(setup.strip()) if isinstance(setup, str) else setup
+        except ValueError:
+            seed = None
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_DEAL_SEED:
+            raise DonutsError(f"a boxes set-up is a deal seed 0..{MAX_DEAL_SEED}, got {setup!r}")
+        return str(seed)
+
+    def rules_dict(self, rules) -> dict:
+        try:
+            if rules is None:
+                rules = BoxesRules()
+            elif isinstance(rules, dict):
+                rules = BoxesRules.from_dict(rules)
+            if not isinstance(rules, BoxesRules):
+                raise DonutsError(f"boxes rules must be a BoxesRules or a dict, got {type(rules).__name__}")
+        except BoxesError as exc:
+            raise DonutsError(f"boxes rules: {exc}") from None
+        return rules.to_dict()
+
+    def num_players(self, rules: dict) -> int:
+        return rules["players"]
+
+    def with_players(self, rules: dict, players: int) -> dict:
+        return self.rules_dict({**rules, "players": players})
+
+    def agent_registry(self) -> dict:
+        try:
+            from .agents import BOXES_AGENTS
+        except ImportError as exc:
+            raise DonutsError(f"the Donut Boxes agents cannot be loaded ({exc}); module:Class specs still work") from None
+        return BOXES_AGENTS
+
+    # --- playing ---------------------------------------------------------------------
+    def new_state(self, setup: str, rules: dict) -> BoxesState:
+        return BoxesState.new(BoxesRules.from_dict(rules), int(setup))
+
+    def to_move(self, state: BoxesState) -> int | None:
+        return state.to_move
+
+    def legal_moves(self, state: BoxesState) -> list[str]:
+        return state.legal_moves()
+
+    def is_legal(self, state: BoxesState, move) -> bool:
+        try:
+            return isinstance(move, str) and state.is_legal(move)
+        except Exception:  # whatever an agent returned, a move that cannot be read is not legal
+            return False
+
+    def play(self, state: BoxesState, move) -> dict:
+        counts = state.play(move)
+        # The mover's own counts; boxes and points can go to others, so final_stats reads them.
+        return {"cards": int(counts.get("cards", 0)), "sealed": int(counts.get("sealed", 0))}
+
+    def forfeit(self, state: BoxesState) -> None:
+        raise DonutsError("Donut Boxes has no forfeited turn: use the illegal-move policy 'lose'")
+
+    def result(self, state: BoxesState) -> tuple[int | None, str]:
+        places = state.ranking()
+        first = [p for p, place in enumerate(places) if place == 0]
+        if len(first) > 1:
+            return None, "shared win"
+        scores = state.scores
+        top = max(scores)
+        return first[0], "score" if scores.count(top) == 1 else "boxes"
+
+    def ranking(self, state: BoxesState) -> list[int]:
+        return state.ranking()
+
+    def scores(self, state: BoxesState) -> list[int]:
+        return state.scores
+
+    def final_stats(self, state: BoxesState, stats: list[dict]) -> list[dict]:
+        boxes = state.boxes_delivered
+        return [{**s, "boxes": boxes[p]} for p, s in enumerate(stats)]
+
+    def moves(self, state: BoxesState) -> list:
+        return state.moves_played
+
+    def new_stats(self) -> dict:
+        return {"cards": 0, "sealed": 0}
+
+    # --- agents ----------------------------------------------------------------------
+    def view(self, state: BoxesState) -> BoxesState:
+        """The whole state (hidden parts included): only for code that may see it all."""
+        return state.copy()
+
+    def player_view(self, state: BoxesState, player: int) -> dict:
+        return self.agent_view(self.observation(state, player))
+
+    def observation(self, state: BoxesState, player: int) -> dict:
+        return state.observation(player)
+
+    def agent_view(self, observation: dict) -> dict:
+        return json.loads(json.dumps(observation))  # the agent's own copy, as a process would get it
+
+    def warm_up(self) -> None:
+        state = BoxesState.new(BoxesRules(), 0)
+        for _ in range(WARM_UP_MOVES):
+            if state.is_over():
+                break
+            state.play(state.legal_moves()[0])
+        BoxesState.from_observation(state.observation(0), 0)
+
+    # --- scores ----------------------------------------------------------------------
+    def ledger_points_ffa(self, ranking, scores, player, stats, ledger):
+        return scores[player]
+
+    def ledger_text(self, ledger: str) -> str:
+        return ("points: every game's final score; boxes: boxes delivered (sealed or boxed early); "
+                "cards: cards placed; sealed: runs a player's moves sealed, whoever scored them")
+
+
+BOXES = register(BoxesGame())
