@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
+from donuts_ai.search.base import tactical_choice
 from donuts_ai.search.mcts import MCTSAgent
+from donuts_ai.search.mcts import _proof as mcts_proof
 from donuts_ai.search.mcts import _tree as mcts_tree
 from donuts_ai.search.mcts import agent as mcts_module
 
@@ -37,7 +39,7 @@ def test_mcts_past_its_deadline_plays_after_one_iteration(fake_clock, workers):
 
 
 def test_mcts_reuses_its_tree():
-    agent = MCTSAgent(iterations=5000, seed=3)
+    agent = MCTSAgent(iterations=5000, seed=3, proof_share=0)
     board = Board(Layout.random_grid(2))
     board.push(agent.select_move(board))
     board.push(board.legal_moves()[0])
@@ -49,7 +51,7 @@ def test_mcts_reuses_its_tree():
 
 def test_mcts_proves_a_win_and_plays_it():
     board = position(**WIN_NOW)
-    agent = MCTSAgent(iterations=50, seed=1)
+    agent = MCTSAgent(iterations=50, seed=1, proof_share=0)
     assert agent.select_move(board) == "c2"
 
 
@@ -89,7 +91,7 @@ def _small_pool_positions(count: int, seed: int, after_forfeit: bool) -> list[Bo
 def test_mcts_proves_wins_for_the_side_to_move_when_turns_do_not_alternate(after_forfeit):
     solver = Solver(tt_bits=16)
     for board in _small_pool_positions(8, seed=13 if after_forfeit else 14, after_forfeit=after_forfeit):
-        agent = MCTSAgent(iterations=20_000, seed=1)
+        agent = MCTSAgent(iterations=20_000, seed=1, proof_share=0)  # the tree's proofs, not the prover's
         move = agent.select_move(board)
         assert solver.move_value(board, move) == 1, (board.fen(), board.rules, move)
         if not agent.last_info["forced"]:
@@ -105,7 +107,7 @@ def test_mcts_proofs_keep_the_value_through_forfeits_and_double_moves():
     checked = 0
     for game in range(6):
         board = Board(Layout.random_grid(100 + game), Rules(donuts=6))
-        agent = MCTSAgent(iterations=4000, seed=game)
+        agent = MCTSAgent(iterations=4000, seed=game, proof_share=0)
         while not board.is_game_over():
             if board.turn == game % 2:
                 move = agent.select_move(board)
@@ -142,9 +144,11 @@ def _searched_tree(seed: int, iterations: int, plies: int):
     """An agent's tree after one search of ``iterations`` from a random position ``plies`` in."""
     rng = random.Random(seed)
     board = Board(Layout.random_grid(seed))
-    while board.ply < plies:
+    while board.ply < plies and not board.is_game_over():
         board.push(rng.choice(board.legal_moves()))
-    agent = MCTSAgent(iterations=iterations, seed=seed, max_nodes=1 << 16)
+    if board.is_game_over():
+        board.pop()
+    agent = MCTSAgent(iterations=iterations, seed=seed, max_nodes=1 << 16, proof_share=0)
     agent.select_move(board)
     return agent._tree
 
@@ -185,7 +189,7 @@ def test_compact_keeps_the_most_visited_subtree_unchanged(seed, iterations, plie
 
 def test_compact_then_search_on():
     """A recycled tree is searched on, re-rooted and recycled again without losing its way."""
-    agent = MCTSAgent(iterations=20_000, seed=2, max_nodes=2048)
+    agent = MCTSAgent(iterations=20_000, seed=2, max_nodes=2048, proof_share=0)
     board = _opening(3)
     recycled = 0
     while not board.is_game_over():
@@ -203,7 +207,7 @@ def test_compact_then_search_on():
 @pytest.mark.parametrize("workers", [1, 2])
 def test_node_budget_searches_that_grow_and_recycle_are_reproducible(monkeypatch, workers):
     monkeypatch.setattr(mcts_module, "FIRST_NODES", 1024)
-    kw = dict(iterations=40_000, workers=workers, max_memory_mb=1)
+    kw = dict(iterations=40_000, workers=workers, max_memory_mb=1, proof_share=0)
     board = _opening(5)
     moves, infos = [], []
     for _ in range(2):
@@ -241,7 +245,7 @@ def test_the_tree_grows_within_the_memory_bound(monkeypatch, workers):
     together), then recycles the tree and goes on searching."""
     monkeypatch.setattr(mcts_module, "FIRST_NODES", 1024)
     sizes = _record_growths(monkeypatch)
-    agent = MCTSAgent(iterations=60_000, workers=workers, max_memory_mb=1, seed=1)
+    agent = MCTSAgent(iterations=60_000, workers=workers, max_memory_mb=1, seed=1, proof_share=0)
     assert agent.capacity == 1024
     board = _opening(2)
     agent.select_move(board)
@@ -256,7 +260,7 @@ def test_a_long_search_grows_the_tree_past_the_old_fixed_size(monkeypatch):
     """The old tree stopped at 2**20 nodes (about a second): a search of 800,000 iterations
     now holds more nodes than that, within the default bound."""
     sizes = _record_growths(monkeypatch)
-    agent = MCTSAgent(iterations=800_000, seed=1)
+    agent = MCTSAgent(iterations=800_000, seed=1, proof_share=0)
     assert agent.capacity == 1 << 20
     agent.select_move(Board(Layout.standard()))
     assert agent.last_info["nodes"] > 1 << 20 and agent.last_info["grows"] >= 1
@@ -274,7 +278,7 @@ def test_a_full_tree_with_no_time_to_make_room_stops_growing(fake_clock):
     """A timed move that cannot afford a growth or a recycling plays on with the full tree
     (playouts from its leaves), as the fixed-size tree did."""
     fake_clock(0.001)  # every reading of the clock: 1 ms; the move has 0.5 s
-    agent = MCTSAgent(time_limit=0.5, max_nodes=256, seed=1)
+    agent = MCTSAgent(time_limit=0.5, max_nodes=256, seed=1, proof_share=0)
     agent._compact_cost = 1.0  # a recycling would take 256 s
     board = _opening(6)
     assert agent.select_move(board) in board.legal_moves()
@@ -291,3 +295,89 @@ def test_a_full_tree_with_no_time_to_make_room_stops_growing(fake_clock):
 def test_memory_settings_are_checked(kwargs, message):
     with pytest.raises(DonutsError, match=message):
         MCTSAgent(**kwargs)
+
+
+# --- the root prover -------------------------------------------------------------------
+
+
+def _random_positions(count: int, seed: int, plies=(4, 30)) -> list[Board]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = Board(Layout.random_grid(rng.randrange(10**6)))
+        stop = rng.randrange(*plies)
+        while not board.is_game_over() and board.ply < stop:
+            board.push(rng.choice(board.legal_moves()))
+        if not board.is_game_over():
+            out.append(board)
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 300_000))
+def test_the_prover_agrees_with_the_solver(seed, node_limit):
+    """Differential: within any node limit the prover's value is the solver's or None; the
+    move it gives keeps the value."""
+    solver = Solver(tt_bits=16)
+    board = _random_positions(1, seed, plies=(8, 30))[0]
+    prover = mcts_proof.RootProver(tt_bits=12)
+    value = prover.value(board, node_limit)
+    truth = solve(board, distance=False).value
+    assert value in (None, truth)
+    if value is not None and value >= 0:
+        move = prover.move_keeping(board, value, board.legal_mask(), node_limit)
+        if move is not None:
+            assert solver.move_value(board, move) == truth
+
+
+def test_the_prover_plays_proven_wins_without_the_tree():
+    solver = Solver(tt_bits=16)
+    played = 0
+    for board in _random_positions(12, seed=4, plies=(14, 30)):
+        agent = MCTSAgent(iterations=2000, seed=1)
+        move = agent.select_move(board)
+        info = agent.last_info
+        if info["forced"]:
+            continue
+        truth = solve(board, distance=False).value
+        assert info["proof"] in (None, truth)
+        if info["proof"] is not None and truth >= 0:
+            assert solver.move_value(board, move) == truth and info["iterations"] == 0 and info["proven"]
+            played += 1
+    assert played >= 3
+
+
+def test_the_prover_leaves_a_lost_root_to_the_tree():
+    solver = Solver(tt_bits=16)
+    lost = next(b for b in _random_positions(40, seed=9, plies=(14, 30))
+                if tactical_choice(b)[0] is None and solve(b, distance=False).value == -1)
+    agent = MCTSAgent(iterations=3000, seed=1)
+    move = agent.select_move(lost)
+    assert agent.last_info["proof"] == -1 and agent.last_info["iterations"] > 0
+    assert solver.move_value(lost, move) == -1 and lost.is_legal(move)
+
+
+def test_node_budget_games_with_the_prover_are_reproducible():
+    def game(seed):
+        board, moves = Board(Layout.random_grid(8)), []
+        agents = [MCTSAgent(iterations=3000, seed=seed), MCTSAgent(iterations=1500, seed=seed + 1)]
+        while not board.is_game_over():
+            moves.append(agents[board.turn].select_move(board))
+            board.push(moves[-1])
+        return moves
+
+    assert game(3) == game(3)
+
+
+def test_the_prover_gets_no_time_past_the_deadline(fake_clock):
+    fake_clock(10.0)
+    agent = MCTSAgent(time_limit=0.1, seed=1)
+    board = _random_positions(1, seed=2, plies=(20, 21))[0]
+    agent.select_move(board)
+    assert agent.last_info["proof_nodes"] == 0
+
+
+def test_proof_share_is_checked():
+    for bad in (-0.1, 1, 1.5, "0.2", True):
+        with pytest.raises(DonutsError, match="proof_share must be a number in"):
+            MCTSAgent(proof_share=bad)

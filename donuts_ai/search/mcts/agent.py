@@ -9,6 +9,7 @@ from ...board import Board
 from ...errors import DonutsError
 from ...squares import SQUARE_NAMES, squares_of
 from ..base import Agent, budget, check_time_limit, now, positive_int, tactical_choice, touch, warm_up
+from ._proof import PROVER_TT_BITS, RootProver
 from ._tree import (
     MAX_CHILDREN,
     MAX_TREE_NODES,
@@ -63,6 +64,15 @@ KEEP_SHARE = 0.5
 #: 13 ns and 60 ns), so that a timed move only starts one when it has the time for it.
 GUESSED_GROW_SECONDS_PER_NODE = 3e-8
 GUESSED_COMPACT_SECONDS_PER_NODE = 1.5e-7
+#: Default share of a move's budget first given to the root prover (:mod:`._proof`).
+DEFAULT_PROOF_SHARE = 0.2
+#: With an iteration limit the prover gets this many nodes per iteration of its share:
+#: about as long as an iteration takes (4 M prover nodes/s, 0.8 M iterations/s here).
+PROOF_NODES_PER_ITERATION = 5
+#: Prover nodes per second assumed before the first measurement: low, so a first slice ends early.
+INITIAL_PROOF_NPS = 1_000_000.0
+#: Fewest nodes in a slice of a timed proof.
+MIN_PROOF_SLICE = 500
 
 
 def _compile_one_tree(board: Board) -> None:
@@ -73,6 +83,7 @@ def _compile_one_tree(board: Board) -> None:
     root_stats(tree, 0)
     descend(tree, 0, np.zeros(0, dtype=np.int64))
     compact(tree, 0, 128)
+    RootProver(tt_bits=10).value(board, 1000)
 
 
 def _compile_parallel_trees(board: Board) -> None:
@@ -94,7 +105,12 @@ class MCTSAgent(Agent):
     Whatever the limits, every move first gets the tactical pass
     (:func:`~donuts_ai.agents.base.tactical_choice`): a win at once, or the only move that
     does not lose at once, is played without searching, and the search never chooses a
-    move that loses at once while another does not. Timed iterations run in calls of a
+    move that loses at once while another does not. Then the root prover
+    (:mod:`._proof`: the exact solver's value search, node-limited) gets ``proof_share``
+    of the budget (with an iteration limit, ``proof_share * iterations * 5`` nodes): when
+    it proves a win or a draw it plays a move that keeps it, without searching the tree;
+    else (a loss, or no proof in time) the tree search has the rest of the budget.
+    ``proof_share=0`` turns the prover off (pure MCTS). Timed iterations run in calls of a
     few milliseconds with the clock read between them. ``workers`` > 1 runs that many
     independent trees in parallel threads (root parallelism) and sums their root
     visits. The tree is kept between moves and re-rooted at the new position when it
@@ -115,7 +131,9 @@ class MCTSAgent(Agent):
     move starts a growth or a recycling only when it has the time (it measures what they
     cost); else that tree stops growing for the rest of the move, as a full tree did
     before. With an iteration limit every growth and recycling is done, at the same
-    points for the same seed, so the move is still fixed by the seed.
+    points for the same seed, so the move is still fixed by the seed. The prover's table
+    (2**18 entries, 6 MiB) comes on top of ``max_memory_mb``; it is kept from move to move
+    and cleared by :meth:`reset`.
     """
 
     kind = "mcts"
@@ -128,6 +146,7 @@ class MCTSAgent(Agent):
         workers: int = 1,
         max_nodes: int | None = None,
         max_memory_mb: int = DEFAULT_MAX_MEMORY_MB,
+        proof_share: float = DEFAULT_PROOF_SHARE,
         reuse: bool = True,
         seed: int | None = None,
         name: str | None = None,
@@ -155,6 +174,9 @@ class MCTSAgent(Agent):
                               f"{self.workers} worker(s): {NODE_BYTES} bytes a node; raise max_memory_mb")
         #: The most nodes a tree may have.
         self._node_limit = min(self._memory_nodes, MAX_TREE_NODES, self.max_nodes or MAX_TREE_NODES)
+        if isinstance(proof_share, bool) or not isinstance(proof_share, (int, float)) or not 0 <= proof_share < 1:
+            raise DonutsError(f"proof_share must be a number in [0, 1), got {proof_share!r}")
+        self.proof_share = float(proof_share)
         self.reuse = bool(reuse)
         warm_up("mcts", _compile_one_tree)
         if self.workers > 1:
@@ -165,10 +187,14 @@ class MCTSAgent(Agent):
         #: Measured seconds per node of a growth and of a recycling (the slowest seen).
         self._grow_cost = GUESSED_GROW_SECONDS_PER_NODE
         self._compact_cost = GUESSED_COMPACT_SECONDS_PER_NODE
+        self._prover = RootProver(PROVER_TT_BITS) if self.proof_share > 0 else None
+        self._proof_nps = INITIAL_PROOF_NPS
         self._root_board: Board | None = None
         #: Figures from the last move: iterations, seconds, nodes (in all trees now),
         #: capacity (nodes per tree), growths and recyclings during the move, whether the
-        #: tactical pass chose it (``forced``) and whether the root was proven (``proven``).
+        #: tactical pass chose it (``forced``), the prover's nodes and the value it proved
+        #: (``proof``: -1 / 0 / +1 for the side to move, or None), and whether the root
+        #: was proven (``proven``: by the prover, or by the tree's MCTS-Solver backups).
         self.last_info: dict = {}
 
     def params(self) -> dict:
@@ -176,7 +202,8 @@ class MCTSAgent(Agent):
         for key in ("iterations", "time_limit"):
             if getattr(self, key) is not None:
                 p[key] = getattr(self, key)
-        defaults = {"c_uct": 1.0, "workers": 1, "max_nodes": None, "max_memory_mb": DEFAULT_MAX_MEMORY_MB, "reuse": True}
+        defaults = {"c_uct": 1.0, "workers": 1, "max_nodes": None, "max_memory_mb": DEFAULT_MAX_MEMORY_MB,
+                    "proof_share": DEFAULT_PROOF_SHARE, "reuse": True}
         p |= {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
         return p | super().params()
 
@@ -193,6 +220,8 @@ class MCTSAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self._root_board = None
+        if self._prover is not None:
+            self._prover.clear()  # games stay independent of what the agent played before
 
     def _new_trees(self, board: Board) -> None:
         """Fresh trees rooted at ``board``.
@@ -234,6 +263,8 @@ class MCTSAgent(Agent):
         large, within the bounds) or else recycle tree ``t``. With a ``deadline``, only
         if the work is expected to end well before it. Returns whether there is room now."""
         tree, capacity = self._tree, self.capacity
+        if capacity - int(tree.next_free[t]) >= MAX_CHILDREN:
+            return True  # another full tree's growth made room in this one too
         used = int(tree.next_free.max())
         grow_to = min(2 * capacity, self._node_limit, self._memory_nodes - capacity)
         growing = grow_to - used >= MAX_CHILDREN and grow_to > capacity
@@ -268,19 +299,32 @@ class MCTSAgent(Agent):
         tree = self._tree
         return np.array([tree.proven[t, tree.root[t]] != UNKNOWN for t in range(self.workers)])
 
+    def _info(self, start: float, iterations: int, forced: bool, proof: int | None, proof_nodes: int,
+              proven: bool) -> dict:
+        return {"iterations": iterations, "seconds": now() - start, "nodes": int(self._tree.next_free.sum()),
+                "capacity": self.capacity, "grows": self._grows, "compactions": self._compactions, "forced": forced,
+                "proof": proof, "proof_nodes": proof_nodes, "proven": proven}
+
     def _select(self, board: Board, time_left: float | None) -> str:
         start = now()
         forced, allowed = tactical_choice(board)
         self._grows = self._compactions = 0
         if forced is not None:
-            move = SQUARE_NAMES[forced]
-            self.last_info = {"iterations": 0, "seconds": now() - start, "nodes": int(self._tree.next_free.sum()),
-                              "capacity": self.capacity, "grows": 0, "compactions": 0, "forced": True, "proven": False}
+            self.last_info = self._info(start, 0, True, None, 0, False)
             self._root_board = None  # the trees were not moved to this position
-            return move
+            return SQUARE_NAMES[forced]
+        seconds = budget(self.time_limit, time_left)
+        proof, proof_move, proof_nodes = None, None, 0
+        if self._prover is not None:
+            nodes0 = self._prover.nodes
+            proof, proof_move = self._prove(board, allowed, None if seconds is None else start + self.proof_share * seconds)
+            proof_nodes = self._prover.nodes - nodes0
+            if proof_move is not None:
+                self.last_info = self._info(start, 0, False, proof, proof_nodes, True)
+                self._root_board = None
+                return SQUARE_NAMES[proof_move]
         if not self._reroot(board):
             self._new_trees(board)
-        seconds = budget(self.time_limit, time_left)
         game, pos, colour = game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn
         iters0 = int(self._tree.iterations.sum())
         #: Trees that stay full for the rest of this move (no room could be made in time).
@@ -298,21 +342,39 @@ class MCTSAgent(Agent):
         else:
             self._timed_search(start + seconds, game, pos, colour, frozen)
         move = self._choose(allowed) or SQUARE_NAMES[self.rng.choice(squares_of(allowed))]
-        self.last_info = {
-            "iterations": int(self._tree.iterations.sum()) - iters0,
-            "seconds": now() - start,
-            "nodes": int(self._tree.next_free.sum()),
-            "capacity": self.capacity,
-            "grows": self._grows,
-            "compactions": self._compactions,
-            "forced": False,
-            "proven": bool(self._proven_roots().all()),
-        }
+        self.last_info = self._info(start, int(self._tree.iterations.sum()) - iters0, False, proof, proof_nodes,
+                                    proof is not None or bool(self._proven_roots().all()))
         self._root_board = board.copy()
         self._root_board.push(move)
         if not self._reroot_self(move):
             self._root_board = None
         return move
+
+    def _prove(self, board: Board, allowed: int, deadline: float | None) -> tuple[int | None, int | None]:
+        """The root prover's turn: ``(value, move)``, the value (-1 / 0 / +1 for the side to
+        move) or None when not proven, and a move among ``allowed`` keeping a proven win or
+        draw (None for a loss, or when no such move was confirmed). Timed (``deadline``):
+        node-limited slices of about :data:`CHUNK_SECONDS` with the clock read between
+        them; else ``proof_share * iterations * PROOF_NODES_PER_ITERATION`` nodes."""
+        prover = self._prover
+        if deadline is None:
+            limit = max(1, int(self.proof_share * self.iterations * PROOF_NODES_PER_ITERATION))
+            value = prover.value(board, limit)
+        else:
+            value, limit = None, MIN_PROOF_SLICE
+            while value is None:
+                left = deadline - now()
+                if left <= 0:
+                    return None, None
+                limit = max(MIN_PROOF_SLICE, int(self._proof_nps * min(left * LEFT_SHARE, CHUNK_SECONDS)))
+                nodes0, t0 = prover.nodes, now()
+                value = prover.value(board, limit)
+                elapsed = now() - t0
+                if elapsed >= CHUNK_SECONDS / 4:  # long enough to say something about the speed
+                    self._proof_nps = (prover.nodes - nodes0) / elapsed
+        if value is None or value < 0:
+            return value, None
+        return value, prover.move_keeping(board, value, allowed, limit)
 
     def _timed_search(self, deadline: float, game, pos, colour: int, frozen: np.ndarray) -> None:
         """Iterations until ``deadline`` (and at most ``iterations`` per move when that is

@@ -1,0 +1,68 @@
+"""The root prover of :class:`~.agent.MCTSAgent`: an exact, node-limited search of the
+value of the position to move in, with the alpha-beta package's :class:`Solver` (its
+null-window search and transposition table, kept for a game's layout and rules).
+
+Why: positions a few plies into a game are mostly small for an exact search (on
+positions of random games at ply 6 to 23, a solve of the value takes a median of well
+under 1 ms and 20,000 nodes prove 197 in 200), while random playouts need hundreds of
+thousands of iterations to prove a narrow win. MCTS-Solver proves too, but an
+iteration costs a whole playout.
+
+The :class:`Solver` has no public node-limited search yet: this module is the one place
+that calls its ``_prepare`` and ``_search`` (score or None when the node limit is hit);
+a public ``Solver.solve(..., node_limit=...)`` should replace them.
+"""
+
+from __future__ import annotations
+
+from ..._engine.position import game_of, position_of
+from ...board import Board
+from ...squares import squares_of
+from ..alphabeta import Solver
+
+#: The prover's transposition table: 2**18 entries of 24 bytes (6 MiB).
+PROVER_TT_BITS = 18
+
+
+class RootProver:
+    """Exact values of positions within a node budget (see the module doc)."""
+
+    def __init__(self, tt_bits: int = PROVER_TT_BITS):
+        self._solver = Solver(tt_bits)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched since the prover was made."""
+        return self._solver.nodes
+
+    def clear(self) -> None:
+        """Forget the table (a new game)."""
+        self._solver.clear()
+
+    def value(self, board: Board, node_limit: int) -> int | None:
+        """-1 / 0 / +1 for the side to move of ``board`` (not over), or None when
+        ``node_limit`` nodes do not settle it. Calls on the same board resume where the
+        last stopped, in few nodes: finished subtrees are in the table."""
+        self._solver._prepare(board)
+        score = self._solver._search(game_of(board.layout, board.rules), position_of(*board.kernel_state()), -1, 1,
+                                     max(1, node_limit))
+        return None if score is None else (score > 0) - (score < 0)
+
+    def move_keeping(self, board: Board, value: int, allowed: int, node_limit: int) -> int | None:
+        """A square among ``allowed`` (a bitboard) whose move keeps ``value`` (the value of
+        ``board`` for its side to move), each reply searched within ``node_limit`` nodes;
+        None when none is found so."""
+        for sq in squares_of(allowed):
+            child = board.copy()
+            child.push(sq)
+            if child.is_game_over():
+                winner = child.outcome().winner
+                v = 0 if winner is None else 1 if winner == board.turn else -1
+            else:
+                reply = self.value(child, node_limit)
+                if reply is None:
+                    continue
+                v = reply if child.turn == board.turn else -reply
+            if v == value:
+                return sq
+        return None
