@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from ..._engine.position import game_of, position_of
 from ...board import Board
-from ...squares import squares_of
 from ..alphabeta import Solver
 
 #: The prover's transposition table: 2**18 entries of 24 bytes (6 MiB).
@@ -48,21 +47,15 @@ class RootProver:
                                      max(1, node_limit))
         return None if score is None else (score > 0) - (score < 0)
 
-    def move_keeping(self, board: Board, value: int, allowed: int, node_limit: int) -> int | None:
-        """A square among ``allowed`` (a bitboard) whose move keeps ``value`` (the value of
-        ``board`` for its side to move), each reply searched within ``node_limit`` nodes;
-        None when none is found so."""
-        for sq in squares_of(allowed):
-            child = board.copy()
-            child.push(sq)
-            if child.is_game_over():
-                winner = child.outcome().winner
-                v = 0 if winner is None else 1 if winner == board.turn else -1
-            else:
-                reply = self.value(child, node_limit)
-                if reply is None:
-                    continue
-                v = reply if child.turn == board.turn else -reply
-            if v == value:
-                return sq
-        return None
+    def child_value(self, board: Board, sq: int, node_limit: int) -> int | None:
+        """The value for the side to move of ``board`` of playing ``sq`` there, or None
+        when ``node_limit`` nodes do not settle it."""
+        child = board.copy(stack=False)
+        child.push(sq)
+        if child.is_game_over():
+            winner = child.outcome().winner
+            return 0 if winner is None else 1 if winner == board.turn else -1
+        reply = self.value(child, node_limit)
+        if reply is None:
+            return None
+        return reply if child.turn == board.turn else -reply

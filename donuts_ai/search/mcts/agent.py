@@ -317,7 +317,10 @@ class MCTSAgent(Agent):
         proof, proof_move, proof_nodes = None, None, 0
         if self._prover is not None:
             nodes0 = self._prover.nodes
-            proof, proof_move = self._prove(board, allowed, None if seconds is None else start + self.proof_share * seconds)
+            if seconds is None:
+                proof, proof_move = self._prove(board, allowed, None, None)
+            else:
+                proof, proof_move = self._prove(board, allowed, start + self.proof_share * seconds, start + seconds)
             proof_nodes = self._prover.nodes - nodes0
             if proof_move is not None:
                 self.last_info = self._info(start, 0, False, proof, proof_nodes, True)
@@ -350,31 +353,59 @@ class MCTSAgent(Agent):
             self._root_board = None
         return move
 
-    def _prove(self, board: Board, allowed: int, deadline: float | None) -> tuple[int | None, int | None]:
+    def _prove(self, board: Board, allowed: int, proof_deadline: float | None,
+               deadline: float | None) -> tuple[int | None, int | None]:
         """The root prover's turn: ``(value, move)``, the value (-1 / 0 / +1 for the side to
         move) or None when not proven, and a move among ``allowed`` keeping a proven win or
-        draw (None for a loss, or when no such move was confirmed). Timed (``deadline``):
-        node-limited slices of about :data:`CHUNK_SECONDS` with the clock read between
-        them; else ``proof_share * iterations * PROOF_NODES_PER_ITERATION`` nodes."""
+        draw (None for a loss, or when none was confirmed). Timed: node-limited slices of
+        about :data:`CHUNK_SECONDS` with the clock read between them, the value until
+        ``proof_deadline``, then a move keeping a proven win or draw until ``deadline``
+        (the move's: a proven value is worth the time); else
+        ``proof_share * iterations * PROOF_NODES_PER_ITERATION`` nodes for the value and
+        as many for each move tried."""
         prover = self._prover
-        if deadline is None:
+        if proof_deadline is None:
             limit = max(1, int(self.proof_share * self.iterations * PROOF_NODES_PER_ITERATION))
             value = prover.value(board, limit)
-        else:
-            value, limit = None, MIN_PROOF_SLICE
-            while value is None:
-                left = deadline - now()
-                if left <= 0:
-                    return None, None
-                limit = max(MIN_PROOF_SLICE, int(self._proof_nps * min(left * LEFT_SHARE, CHUNK_SECONDS)))
-                nodes0, t0 = prover.nodes, now()
-                value = prover.value(board, limit)
-                elapsed = now() - t0
-                if elapsed >= CHUNK_SECONDS / 4:  # long enough to say something about the speed
-                    self._proof_nps = (prover.nodes - nodes0) / elapsed
-        if value is None or value < 0:
+            if value is None or value < 0:
+                return value, None
+            return value, next((sq for sq in squares_of(allowed) if prover.child_value(board, sq, limit) == value), None)
+        value = None
+        while value is None:
+            limit = self._proof_slice(proof_deadline)
+            if limit == 0:
+                return None, None
+            value = self._timed_proof(lambda n: prover.value(board, n), limit)
+        if value < 0:
             return value, None
-        return value, prover.move_keeping(board, value, allowed, limit)
+        pending = squares_of(allowed)
+        while pending:
+            for sq in list(pending):
+                limit = self._proof_slice(deadline)
+                if limit == 0:
+                    return value, None
+                v = self._timed_proof(lambda n, sq=sq: prover.child_value(board, sq, n), limit)
+                if v is not None:
+                    if v == value:
+                        return value, sq
+                    pending.remove(sq)
+        return value, None
+
+    def _proof_slice(self, deadline: float) -> int:
+        """Node limit of the prover's next slice before ``deadline``; 0 when it has passed."""
+        left = deadline - now()
+        if left <= 0:
+            return 0
+        return max(MIN_PROOF_SLICE, int(self._proof_nps * min(left * LEFT_SHARE, CHUNK_SECONDS)))
+
+    def _timed_proof(self, search, limit: int) -> int | None:
+        """``search(limit)``, measuring the prover's speed."""
+        nodes0, t0 = self._prover.nodes, now()
+        result = search(limit)
+        elapsed = now() - t0
+        if elapsed >= CHUNK_SECONDS / 4:  # long enough to say something about the speed
+            self._proof_nps = (self._prover.nodes - nodes0) / elapsed
+        return result
 
     def _timed_search(self, deadline: float, game, pos, colour: int, frozen: np.ndarray) -> None:
         """Iterations until ``deadline`` (and at most ``iterations`` per move when that is

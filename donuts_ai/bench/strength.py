@@ -1,0 +1,248 @@
+"""Strength against thinking time: each searching agent at ``T`` seconds a move against
+itself at ``T/4``, and how often its moves keep the solver's value.
+
+    python -m benchmarks.strength [--pairs N] [--times 0.1,0.4,1.6] [--agents mcts,alphabeta]
+                                  [--positions N] [--agreement-time S] [--skip-matches] [--skip-agreement]
+                                  [--results-dir DIR] [--isolation none|process] [--seed S] [--json FILE]
+
+Matches: for each agent kind and ``T``, ``kind:time=T`` against ``kind:time=T/4`` in
+``--pairs`` colour-swapped pairs of games through :func:`donuts_ai.tournament.run`, one
+worker, every pair on a freshly drawn random tile arrangement (seeded by ``--seed``).
+Reported: the longer-thinking agent's score per game with a 95% interval from the
+pentanomial counts of the pairs (normal approximation on pair scores, as engine testers
+do; crude below about 20 pairs), the Elo difference it implies, the share of games the
+first player won, and the seconds each side spent per move on the harness's clock. Under
+perfect play the first player wins every tile arrangement (the study), so two perfect
+players split colour-swapped pairs 1-1: a score near 50% means "equal", not "weak".
+With ``--results-dir`` every match is written to a results file there and resumed from
+it when run again (so a long run may be done in parts).
+
+Agreement: on ``--positions`` positions of uniformly random games at ply 6 to 23 (the
+positions of :func:`donuts_ai.bench.search.solver_agreement`: same generator, same
+seed), the share of moves at ``--agreement-time`` seconds that keep the solver's value,
+with a 95% Wilson interval, for alpha-beta, MCTS as built by default (its root prover
+on), MCTS with the prover off (``proof_share=0``: the tree search alone) and greedy.
+
+One process at a time: every agent thinks on one core (``--isolation none``, the
+default, runs both agents in this process; ``process`` gives each its own). Not a test:
+nothing here asserts a strength; each run prints its machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+
+from .. import Board, Layout, tournament
+from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
+from ..search.alphabeta import Solver
+from ..tournament.runner import ISOLATIONS
+from .engine import machine, print_and_save
+
+#: The thinking times of the issue (seconds a move) and the ratio of the weaker side.
+TIMES = (0.1, 0.4, 1.6)
+RATIO = 4
+KINDS = ("mcts", "alphabeta")
+#: Two-sided 95% normal quantile.
+Z_95 = 1.959964
+#: The agreement positions: the generator's seed and plies of :func:`donuts_ai.bench.search.solver_agreement`.
+AGREEMENT_SEED = 7
+AGREEMENT_PLIES = (6, 24)  # randrange: ply 6 to 23
+
+
+def pair_stats(pentanomial: list[int]) -> dict:
+    """Score per game of A from pentanomial counts (pairs scoring 0, 1/2, 1, 3/2, 2): the
+    mean, its 95% interval (normal, on pair scores, sample variance), and the Elo
+    difference of the mean and of the interval's ends (logistic; infinite at 0 or 1)."""
+    n = sum(pentanomial)
+    if n == 0:
+        return {"pairs": 0}
+    scores = [k / 4 for k in range(5)]  # a pair's score per game
+    mean = sum(c * s for c, s in zip(pentanomial, scores, strict=True)) / n
+    var = sum(c * (s - mean) ** 2 for c, s in zip(pentanomial, scores, strict=True)) / (n - 1) if n > 1 else math.nan
+    half = Z_95 * math.sqrt(var / n) if n > 1 else math.nan
+    lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+    return {"pairs": n, "pentanomial": list(pentanomial), "score": mean, "ci95": [lo, hi], "elo": elo(mean),
+            "elo_ci95": [elo(lo), elo(hi)]}
+
+
+def elo(score: float) -> float:
+    """Logistic Elo difference of an expected score."""
+    if math.isnan(score):
+        return math.nan
+    if score <= 0 or score >= 1:
+        return math.copysign(math.inf, score - 0.5)
+    return -400 * math.log10(1 / score - 1)
+
+
+def match(kind: str, t: float, pairs: int, seed: int, results_dir: str | None, isolation: str) -> dict:
+    """``kind:time=t`` against ``kind:time=t/RATIO`` over ``pairs`` colour-swapped pairs."""
+    strong, weak = f"{kind}:time={t:g}", f"{kind}:time={t / RATIO:g}"
+    path = None if results_dir is None else os.path.join(results_dir, f"strength_{kind}_{t:g}_seed{seed}.jsonl")
+    started = time.perf_counter()
+    results = tournament.run([strong, weak], games=2 * pairs, seed=seed, workers=1, isolation=isolation,
+                             results_path=path, resume=path is not None and os.path.exists(path))
+    names = results.agents
+    games = results.two_player_games()
+    out = {"kind": kind, "time": t, "weak_time": t / RATIO, "strong": names[0], "weak": names[1], "seed": seed,
+           "wall_s": time.perf_counter() - started, "games": len(games)}
+    out |= pair_stats(results.pentanomial(names[0], names[1]))
+    ledger = results.ledger()[names[0]]
+    out |= {"wins": ledger["wins"], "draws": ledger["draws"], "losses": ledger["losses"]}
+    out["first_player_wins"] = sum(g["winner"] == 0 for g in games) / max(1, len(games))
+    for side, name in (("strong", names[0]), ("weak", names[1])):
+        seconds = sum(g["times"][g["names"].index(name)] for g in games)
+        turns = sum(g["turns"][g["names"].index(name)] for g in games)
+        out[f"{side}_s_per_move"] = seconds / max(1, turns)
+    out["events"] = len(results.events())
+    return out
+
+
+def agreement_positions(n: int) -> list[Board]:
+    """The positions of :func:`donuts_ai.bench.search.solver_agreement` (same generator and
+    seed): ``n`` positions of uniformly random games on random direction grids, at a
+    uniformly drawn ply from 6 to 23, not over."""
+    rng = random.Random(AGREEMENT_SEED)
+    positions = []
+    while len(positions) < n:
+        board = Board(Layout.random_grid(rng.randrange(10**6)))
+        target = rng.randrange(*AGREEMENT_PLIES)
+        while not board.is_game_over() and board.ply < target:
+            board.push(rng.choice(board.legal_moves()))
+        if not board.is_game_over():
+            positions.append(board)
+    return positions
+
+
+def wilson(k: int, n: int) -> list[float]:
+    """95% Wilson score interval of a proportion ``k / n``."""
+    if n == 0:
+        return [math.nan, math.nan]
+    p = k / n
+    z2 = Z_95 * Z_95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z_95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def agreement_agents(time_limit: float) -> dict:
+    """Name: a fresh agent at ``time_limit`` seconds a move (built once, used on every position)."""
+    return {
+        "alphabeta": AlphaBetaAgent(time_limit=time_limit),
+        "mcts": MCTSAgent(time_limit=time_limit, seed=1),
+        "mcts_tree_only": MCTSAgent(time_limit=time_limit, seed=1, proof_share=0),
+        "greedy": GreedyAgent(seed=1),
+    }
+
+
+def agreement(n_positions: int, time_limit: float, names: list[str] | None = None) -> dict:
+    """Per agent: moves keeping the solver's value (``kept`` of ``positions``), the share
+    with its 95% Wilson interval, and the positions (FEN) where the move lost the value."""
+    positions = agreement_positions(n_positions)
+    solver = Solver()
+    values = [solver.solve(b, distance=False).value for b in positions]
+    agents = agreement_agents(time_limit)
+    out = {"positions": n_positions, "time_limit": time_limit,
+           "values": {str(v): values.count(v) for v in (-1, 0, 1)}, "agents": {}}
+    for name, agent in agents.items():
+        if names is not None and name not in names:
+            continue
+        kept, missed = 0, []
+        for board, value in zip(positions, values, strict=True):
+            move = agent.select_move(board)
+            if solver.move_value(board, move) == value:
+                kept += 1
+            else:
+                missed.append({"fen": board.fen(), "value": value, "move": move})
+        out["agents"][name] = {"kept": kept, "share": kept / n_positions, "ci95": wilson(kept, n_positions),
+                               "missed": missed}
+        print(f"  agreement {name}: {kept}/{n_positions}", flush=True)
+    return out
+
+
+def run(kinds, times, pairs: int, seed: int, n_positions: int, agreement_time: float, matches: bool,
+        results_dir: str | None, isolation: str) -> dict:
+    res: dict = {"machine": machine(), "pairs": pairs, "seed": seed, "ratio": RATIO, "matches": []}
+    if matches:
+        for kind in kinds:
+            for t in times:
+                print(f"{kind}: time={t:g} vs {t / RATIO:g}, {pairs} pairs", flush=True)
+                m = match(kind, t, pairs, seed, results_dir, isolation)
+                print(f"  score {m['score']:.3f} {m['ci95']} in {m['wall_s']:.0f} s", flush=True)
+                res["matches"].append(m)
+    if n_positions:
+        print(f"agreement: {n_positions} positions, {agreement_time:g} s a move", flush=True)
+        res["agreement"] = agreement(n_positions, agreement_time)
+    return res
+
+
+def report(r: dict) -> str:
+    m = r["machine"]
+    lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}", ""]
+    if r["matches"]:
+        lines += [f"agent at T against itself at T/{r['ratio']}: colour-swapped pairs on random tile arrangements "
+                  f"(seed {r['seed']})",
+                  "| agent | T (s) | pairs | W-D-L (at T) | score at T [95%] | Elo [95%] | first player won | "
+                  "s/move at T, T/4 |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for x in r["matches"]:
+            lo, hi = x["ci95"]
+            elo_lo, elo_hi = x["elo_ci95"]
+            lines.append(f"| {x['kind']} | {x['time']:g} | {x['pairs']} | {x['wins']}-{x['draws']}-{x['losses']} | "
+                         f"{x['score']:.1%} [{lo:.1%}, {hi:.1%}] | {x['elo']:+.0f} [{elo_lo:+.0f}, {elo_hi:+.0f}] | "
+                         f"{x['first_player_wins']:.0%} | {x['strong_s_per_move']:.3f}, {x['weak_s_per_move']:.3f} |")
+        lines.append("")
+    ag = r.get("agreement")
+    if ag:
+        lines.append(f"moves keeping the solver's value: {ag['positions']} positions of random games at ply 6-23 "
+                     f"({ag['values']['1']} won, {ag['values']['0']} drawn, {ag['values']['-1']} lost for the side to "
+                     f"move), {ag['time_limit']:g} s a move")
+        for name, a in ag["agents"].items():
+            lo, hi = a["ci95"]
+            lines.append(f"  {name:15s} {a['kept']:4d}/{ag['positions']} = {a['share']:.1%} [95%: {lo:.1%}, {hi:.1%}]")
+    return "\n".join(lines)
+
+
+def _floats(text: str) -> list[float]:
+    try:
+        values = [float(x) for x in text.split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds separated by commas, got {text!r}") from None
+    if not values or any(not 0 < v < math.inf for v in values):
+        raise argparse.ArgumentTypeError(f"expected positive seconds separated by commas, got {text!r}")
+    return values
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=20, help="colour-swapped pairs per match (default 20)")
+    parser.add_argument("--times", type=_floats, default=list(TIMES), help="T values, seconds (default 0.1,0.4,1.6)")
+    parser.add_argument("--agents", default=",".join(KINDS), help="agent kinds (default mcts,alphabeta)")
+    parser.add_argument("--positions", type=int, default=300, help="agreement positions (default 300; 0: none)")
+    parser.add_argument("--agreement-time", type=float, default=0.1, help="seconds a move for the agreement (0.1)")
+    parser.add_argument("--skip-matches", action="store_true")
+    parser.add_argument("--skip-agreement", action="store_true")
+    parser.add_argument("--results-dir", help="write (and resume) each match's results file here")
+    parser.add_argument("--isolation", choices=ISOLATIONS, default="none")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args(argv)
+    kinds = [k for k in args.agents.split(",") if k]
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        parser.error(f"unknown agent kind {unknown[0]!r}; expected some of {', '.join(KINDS)}")
+    if args.pairs < 1 or args.positions < 0:
+        parser.error("--pairs must be at least 1 and --positions at least 0")
+    if args.results_dir:
+        os.makedirs(args.results_dir, exist_ok=True)
+    results = run(kinds, args.times, args.pairs, args.seed, 0 if args.skip_agreement else args.positions,
+                  args.agreement_time, not args.skip_matches, args.results_dir, args.isolation)
+    return print_and_save(results, report, args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
