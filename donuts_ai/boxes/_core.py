@@ -90,6 +90,10 @@ class EngineCore:
     def random_move(self, seed: int) -> int:
         return int(E.seeded_random_move(self.t, self.grid, seed))
 
+    def random_playouts(self, n: int, seed: int) -> dict[str, np.ndarray]:
+        scores, boxes, places, turns = E.random_playouts(self.t, self.grid, n, seed)
+        return {"scores": scores, "boxes": boxes, "places": places, "turns": turns}
+
     # ---------------------------------------------------------------- dicts
     def to_dict(self) -> dict:
         t, n = self.t, self.rules.players

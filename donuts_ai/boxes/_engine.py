@@ -135,7 +135,7 @@ def _cell_at(grid, wbits, r, c):
     return (grid[_gidx(r, c, wbits)] & CELL_MASK) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _coverable(grid, wbits, squared, r, c):
     """An empty position that a card could still cover (in a fully empty window the grid allows)."""
     if _cell_at(grid, wbits, r, c) >= 0:
@@ -150,7 +150,7 @@ def _coverable(grid, wbits, squared, r, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _anchor_free(grid, wbits, squared, a, b):
     """A card could sit with its top-left at (a, b): grid, 4 empty quadrants, an edge contact."""
     if squared and ((a & 1) != 0 or (b & 1) != 0):
@@ -165,7 +165,7 @@ def _anchor_free(grid, wbits, squared, a, b):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _anchor_add(meta, grid, anchors, a, b):
     k = meta[NANCH]
     anchors[k, 0] = a
@@ -175,7 +175,7 @@ def _anchor_add(meta, grid, anchors, a, b):
     grid[g] = (grid[g] & CELL_MASK) | ((k + 1) << ANCH_SHIFT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _anchor_remove(meta, grid, anchors, a, b):
     wbits = meta[WBITS]
     g = _gidx(a, b, wbits)
@@ -220,7 +220,7 @@ def ensure_room(t, grid):
 
 
 # ---------------------------------------------------------------------------- runs
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _find(cell, x):
     root = x
     while cell[root, CPARENT] != root:
@@ -232,7 +232,7 @@ def _find(cell, x):
     return root
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _big_remove(meta, big, root):
     n = meta[NBIG]
     for i in range(n):
@@ -242,7 +242,7 @@ def _big_remove(meta, big, root):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _union(meta, cell, hold, big, a, b):
     ra = _find(cell, a)
     rb = _find(cell, b)
@@ -349,7 +349,7 @@ def _deliver(t, root, sealer, early):
 
 
 # ---------------------------------------------------------------------------- placements
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fits(grid, cell, wbits, perfect, t, rot, a, b):
     """Whether card type ``t`` turned ``rot`` may sit at the free anchor (a, b): the matching rule."""
     any_agree = False
@@ -371,7 +371,7 @@ def _fits(grid, cell, wbits, perfect, t, rot, a, b):
     return any_agree
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _roll_options(grid, cell, wbits, t, rot, a, b):
     """Bit mask (bit f for flavour f) of the flavours the card's roll may take at (a, b)."""
     q = 0
@@ -390,7 +390,7 @@ def _roll_options(grid, cell, wbits, t, rot, a, b):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_cell(t, grid, r, c, flav, roll, owner):
     meta, cell, hold = t.meta, t.cell, t.hold
     i = meta[NCELLS]
@@ -494,7 +494,7 @@ def _seal_around(t, grid, a, b, sealer):
 
 
 # ---------------------------------------------------------------------------- turns
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tray_remove(trays, pinfo, p, ctype):
     n = pinfo[p, TRAYN]
     k = 0
@@ -505,7 +505,7 @@ def _tray_remove(trays, pinfo, p, ctype):
     pinfo[p, TRAYN] = n - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tray_insert(trays, pinfo, p, ctype):
     n = pinfo[p, TRAYN]
     k = n
@@ -622,7 +622,7 @@ def apply_move(t, grid, code):
 
 
 # ---------------------------------------------------------------------------- legal moves
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _box_eligible(t, root, p):
     return 2 * t.hold[root, p] >= t.cell[root, CSIZE]
 

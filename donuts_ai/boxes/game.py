@@ -48,6 +48,7 @@ class BoxesGame(Game):
     name = "boxes"
     FREE_FOR_ALL = True
     CAN_FORFEIT = False
+    SETUP_NAME = "deal"
     #: ``points``: the ledger counts each game's final score.
     LEDGERS = ("points",)
     PLAYERS = range(MIN_PLAYERS, MAX_PLAYERS + 1)

@@ -199,6 +199,22 @@ class BoxesState:
     move_text = staticmethod(move_text)
     move_id = staticmethod(parse_move)
 
+    def random_move_id(self, seed: int = 0) -> int:
+        """A legal move's code drawn uniformly from all legal moves (compiled; ``seed`` seeds it)."""
+        if self._core.over:
+            raise GameOverError("the game is over: no move can be drawn")
+        seed = check_int("seed", seed, minimum=0, error=ObservationError)
+        return self._core.random_move(seed)
+
+    def random_playouts(self, n: int, seed: int = 0) -> dict[str, np.ndarray]:
+        """Play ``n`` games from this state to the end with uniformly random legal moves, in
+        compiled code (the state is unchanged). Returns ``scores``, ``boxes`` and ``places``
+        (int32[n, players]: final points, boxes delivered, place as :meth:`ranking`) and
+        ``turns`` (int64[n]: moves played after this state). The same seed plays the same games."""
+        n = check_int("n", n, minimum=0, error=ObservationError)
+        seed = check_int("seed", seed, minimum=0, error=ObservationError)
+        return self._core.random_playouts(n, seed)
+
     # ------------------------------------------------------------------ hidden information
     def observation(self, player: int) -> dict:
         """What ``player`` may know, JSON-ready: the layout, scores, boxes, the turn and the
