@@ -73,6 +73,39 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules_arg(text: str) -> dict:
+    """``--rules KEY=VALUE[,KEY=VALUE...]``: a game's rules; ``true``/``false`` are booleans,
+    whole numbers ints, anything else text (``grid=splitzkies,matching=perfect,closers=true``)."""
+    rules = {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        key, sep, value = (x.strip() for x in item.partition("="))
+        if not sep or not key.isidentifier() or not value:
+            raise argparse.ArgumentTypeError(f"expected KEY=VALUE[,KEY=VALUE...], got {item!r}")
+        if value.lower() in ("true", "false"):
+            rules[key] = value.lower() == "true"
+        else:
+            try:
+                rules[key] = int(value)
+            except ValueError:
+                rules[key] = value
+    return rules
+
+
+def _tournament_rules(args: argparse.Namespace) -> dict | None:
+    """The game's rules from ``--rules`` and, for Donuts, ``--insertion`` / ``--donuts``."""
+    rules = dict(args.rules or {})
+    donuts_switches = {"insertion": args.insertion, "donuts": args.donuts}
+    given = {k: v for k, v in donuts_switches.items() if v is not None}
+    if args.game != "donuts":
+        if given:
+            raise DonutsError(f"--{next(iter(given))} is a Donuts rule; give {args.game}'s rules with --rules KEY=VALUE,...")
+        return rules or None  # None: the game's own defaults
+    twice = sorted(set(given) & set(rules))
+    if twice:
+        raise DonutsError(f"the Donuts rule {twice[0]!r} is given twice (--{twice[0]} and --rules)")
+    return {"insertion": "group", "donuts": 15, **given, **rules}
+
+
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from . import tournament
 
@@ -80,10 +113,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         raise DonutsError("--resume needs --out (the results file to continue)")
     results = tournament.run(
         args.agents, format=args.format, games=args.games, layouts=args.layouts, seed=args.seed, mode=args.mode,
-        best_of=args.best_of, clock=args.clock, illegal=args.illegal,
-        rules=Rules(insertion=args.insertion, donuts=args.donuts), workers=args.workers, backend=args.backend,
-        address=args.address, results_path=args.out, resume=args.resume, progress=not args.quiet and sys.stderr.isatty(),
-        move_limit=args.move_limit, ledger=args.ledger, isolation=args.isolation,
+        best_of=args.best_of, clock=args.clock, illegal=args.illegal, rules=_tournament_rules(args),
+        workers=args.workers, backend=args.backend, address=args.address, results_path=args.out, resume=args.resume,
+        progress=not args.quiet and sys.stderr.isatty(), move_limit=args.move_limit, ledger=args.ledger,
+        isolation=args.isolation, game=args.game, players=args.players,
     )
     print(results.table())
     if args.out:
@@ -223,17 +256,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     tour = sub.add_parser("tournament", help="play a tournament between agents")
     tour.add_argument("agents", nargs="+", metavar="AGENT",
-                      help="agent specs: random[:seed=N], greedy, alphabeta:depth=6, mcts:time=0.1, solver, module:Class[:k=v]")
+                      help="agent specs: random[:seed=N], greedy, alphabeta:depth=6, mcts:time=0.1, solver, module:Class[:k=v] "
+                           "(for --game boxes: its agents, e.g. random, greedy, ismcts:time=0.1)")
+    tour.add_argument("--game", default="donuts",
+                      help="donuts (default: the board game) or boxes (Donut Boxes, the card game: free-for-all, 2-10 players)")
+    tour.add_argument("--players", type=_positive_int, default=None,
+                      help="free-for-all games: players at every table (default: the rules' count); each table is "
+                           "played in all its seat rotations, so every agent at it starts once")
+    tour.add_argument("--rules", type=_rules_arg, default=None, metavar="KEY=VALUE[,...]",
+                      help="the game's rules, e.g. for boxes grid=splitzkies,matching=perfect,closers=true "
+                           "(for donuts insertion=single,donuts=18, as --insertion/--donuts)")
     tour.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
-                      help="gauntlet: the first agent against each of the others")
-    tour.add_argument("--games", type=_positive_int, default=2, help="games per pairing (pairs: rounded up to even; duel: series)")
+                      help="gauntlet: the first agent against each of the others (free-for-all: at every table)")
+    tour.add_argument("--games", type=_positive_int, default=2,
+                      help="games per pairing (pairs: rounded up to even; duel: series); free-for-all: games in all, "
+                           "rounded up to a multiple of --players")
     tour.add_argument("--layouts", default="random",
                       help="random (default: a freshly drawn tile arrangement for every pair or series, seeded from --seed), "
                            "grid (likewise, random direction grids), standard, random:SEED[:COUNT] or grid:SEED[:COUNT] "
-                           "(a fixed set, cycled through) or a file of layouts")
+                           "(a fixed set, cycled through) or a file of layouts; boxes: random (a fresh deal for every "
+                           "table), deal:SEED[:COUNT] or deal seeds 7,8,9")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (every game's seed derives from it)")
-    tour.add_argument("--mode", choices=("pairs", "duel", "team"), default="pairs",
-                      help="pairs: colour-swapped pairs; duel: best-of series; team: 2v2 with 4 agents")
+    tour.add_argument("--mode", choices=("pairs", "duel", "team", "free-for-all"), default=None,
+                      help="pairs (default for donuts): colour-swapped pairs; duel: best-of series; team: 2v2 with 4 "
+                           "agents; free-for-all (the only mode, and the default, of boxes)")
     tour.add_argument("--best-of", type=int, choices=(1, 3, 5, 7), default=3, help="duel series length")
     tour.add_argument("--clock", type=_positive_float, default=None,
                       help="blitz: a chess clock of this many seconds per player, for the whole series in duel mode "
@@ -244,13 +290,14 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--illegal", choices=("lose", "forfeit"), default="lose",
                       help="penalty for an illegal move or an exception: lose the game, or forfeit the turn (a player's "
                            "third forfeit in a game loses it); a hang loses on time and a crashed agent process loses")
-    tour.add_argument("--ledger", choices=("rulebook", "end-win"), default="rulebook",
-                      help="score ledger: rulebook (+3 five, +2 majority of a full board, +1 for 3+ insertions) or "
-                           "end-win (+2 for any win at the end instead)")
+    tour.add_argument("--ledger", default=None,
+                      help="score ledger: for donuts rulebook (default: +3 five, +2 majority of a full board, +1 for 3+ "
+                           "insertions) or end-win (+2 for any win at the end instead); for boxes points (the game's score)")
     tour.add_argument("--isolation", choices=("process", "none"), default="process",
                       help="process (default): every agent in a supervised process of its own; none: in the worker "
                            "(faster, but a hanging or crashing agent stops the run)")
-    _add_rules(tour)
+    tour.add_argument("--insertion", choices=("group", "single"), default=None, help="donuts insertion rule (default group)")
+    tour.add_argument("--donuts", type=int, default=None, help="donuts per player (default 15)")
     tour.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
     tour.add_argument("--backend", choices=("process", "ray"), default="process")
     tour.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")

@@ -41,6 +41,8 @@ class Game(ABC):
     FREE_FOR_ALL: bool = False
     #: Whether the rules know a forfeited turn (the harness's ``illegal="forfeit"``).
     CAN_FORFEIT: bool = True
+    #: What a set-up is called in reports ("a fresh deal for every unit").
+    SETUP_NAME: str = "set-up"
 
     # --- set-ups and rules ---------------------------------------------------------------
     @abstractmethod

@@ -91,7 +91,8 @@ def _free_for_all_report(results: Results) -> str:
              f"a table, every table played in its {players} seat rotations (every seat at it starts once)"]
     setups = config["layouts"]
     if isinstance(setups, str):
-        lines.append(f"Set-ups: a fresh {setups} set-up for every unit, seeded from the tournament seed {config['seed']}")
+        what = game.SETUP_NAME if setups == "random" else f"{setups} {game.SETUP_NAME}"
+        lines.append(f"Set-ups: a fresh {what} for every unit, seeded from the tournament seed {config['seed']}")
     else:
         lines.append(f"Set-ups: {len(setups)} fixed, cycled through")
     lines.append("Rules: " + ", ".join(f"{k}={v}" for k, v in config["rules"].items()))

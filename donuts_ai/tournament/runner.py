@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import concurrent.futures as cf
 import dataclasses
+import importlib
 import multiprocessing
 import os
 import random
@@ -16,7 +17,7 @@ from ..errors import DonutsError
 from ..layout import parse_layout_spec
 from .donuts import DONUTS
 from .game import ILLEGAL_POLICIES, play_game
-from .protocol import get_game
+from .protocol import GAMES, get_game
 from .records import SeriesResult, UnitRecord
 from .results import Results, append_unit, open_results, units_from_dicts
 from .seats import LocalSeat, ProcessSeat, Seat
@@ -310,6 +311,8 @@ def play_unit(config: dict, unit: dict) -> UnitRecord:
     """Play one unit: a colour-swapped pair (pairs, team), a best-of series (duel), or a
     table in all its seat rotations (free-for-all: game ``r`` seats the unit's agent
     ``(s + r) % players`` in seat ``s``, with the unit's set-up and seed + ``r``)."""
+    if config.get("game_module") and config["game"] not in GAMES:
+        importlib.import_module(config["game_module"])  # a worker process: the module registers the game
     game_rules = get_game(config["game"])
     specs, names = unit["seats"], unit["names"]
     seats = _seats_for(specs, config["isolation"], game_rules)
@@ -475,7 +478,9 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, 
     todo = [u for u in units if u["unit"] not in done]
     bar = _Progress(len(units), len(done), sum(len(u["games"]) for u in results.units), progress)
     try:
-        stream = execute(play_unit, config, todo, workers, backend, address)
+        # Workers learn the game's module, so that a game registered by any module plays there.
+        work = {**config, "game_module": type(get_game(config["game"])).__module__}
+        stream = execute(play_unit, work, todo, workers, backend, address)
         for unit in stream:
             results.units.append(unit)
             if fh is not None:

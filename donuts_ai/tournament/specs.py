@@ -93,7 +93,12 @@ def resolve(spec: str, game=None) -> tuple[type, dict]:
         raise SpecError(f"agent spec must be a non-empty string, got {spec!r}")
     spec = spec.strip()
     head, _, rest = spec.partition(":")
-    registry, optional = _registry(game)
+    try:
+        registry, optional = _registry(game)
+    except DonutsError as exc:  # the game's agents cannot load: module:Class specs still work
+        if not rest or not rest.partition(":")[0].isidentifier():
+            raise SpecError(f"agent spec {spec!r}: {exc}") from None
+        registry, optional = {}, {}
     if head in registry:
         cls, params = registry[head], _params(rest, spec)
     elif head in optional:
