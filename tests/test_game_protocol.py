@@ -146,3 +146,25 @@ def test_drawn_set_ups_come_from_the_game():
         T.make_config(["random", "greedy"], game="chess")
     with pytest.raises(DonutsError, match="ledger must be one of wins"):
         T.make_config(["random", "greedy"], game="take-away", ledger="rulebook")
+
+
+def test_a_game_registered_by_any_module_plays_in_worker_processes():
+    specs = ["tests.test_game_protocol:Perfect", "tests.test_game_protocol:Randomly"]
+    one = T.run(specs, game="take-away", games=4, layouts="9,13", workers=1, isolation="none", seed=3)
+    two = T.run(specs, game="take-away", games=4, layouts="9,13", workers=2, isolation="none", seed=3)
+    assert [g.moves for g in two.games] == [g.moves for g in one.games]
+    # A two-sided game's places come from its winner; its records hold no ranking.
+    for g in one.games:
+        assert g.places() == [0 if s == g.winner else 1 for s in range(2)] and g.ranking is None
+        assert "ranking" not in g.to_dict()
+    assert T.get_game("take-away").ranking({"pile": 0, "turn": 0, "moves": ["3"], "last": 1}) == [1, 0]
+
+
+def test_games_known_by_name_load_when_named(monkeypatch):
+    from donuts_ai.tournament import protocol
+
+    monkeypatch.setitem(protocol.KNOWN_GAMES, "ghost", "no.such.module")
+    with pytest.raises(DonutsError, match="game 'ghost' cannot be loaded: No module named 'no'"):
+        T.get_game("ghost")
+    with pytest.raises(DonutsError, match="unknown game 'chess'; expected one of .*boxes"):
+        T.get_game("chess")

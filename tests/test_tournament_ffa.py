@@ -574,3 +574,79 @@ def test_plackett_luce_refuses_what_it_cannot_rate():
     elo = {r.name: r for r in fit.ratings}
     assert elo["A"].elo > 0 > elo["C"].elo and math.isfinite(elo["A"].upper)
     assert math.isnan(elo["Z"].elo) and elo["Z"].games == 0 and fit.ratings[-1].name == "Z"
+
+
+# --- Donut Boxes through the harness ----------------------------------------------------------
+
+
+class BoxesRandom:
+    """A random Donut Boxes player on the observation it is sent: a determinisation gives
+    its legal moves (they depend only on the layout and its own tray)."""
+
+    def __init__(self, seed=None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def reset(self, seed=None):
+        self.rng = random.Random(self.seed if seed is None else seed)
+
+    def select_move(self, view):
+        from donuts_ai.boxes import BoxesState
+
+        assert "trays" not in view and "piles" not in view  # only what its player may know
+        world = BoxesState.from_observation(view, self.rng.randrange(2**31))
+        return self.rng.choice(world.legal_moves())
+
+
+def test_the_boxes_adapter():
+    from donuts_ai.boxes import BoxesRules, BoxesState
+
+    game = T.get_game("boxes")
+    assert game.FREE_FOR_ALL and not game.CAN_FORFEIT and game.SETUP_NAME == "deal"
+    assert game.parse_setups("random") == "random" and game.parse_setups("7, 8") == ["7", "8"]
+    deals = game.parse_setups("deal:5:3")
+    assert len(set(deals)) == 3 and deals == game.parse_setups("deal:5:3")
+    for bad in ("deal:x", "deal:5:0", "-1", "seven"):
+        with pytest.raises(DonutsError, match="boxes set-up|deal"):
+            game.parse_setups(bad)
+    assert game.rules_dict(None) == BoxesRules().to_dict() and game.num_players(game.rules_dict(None)) == 2
+    rules = game.with_players(game.rules_dict({"grid": "splitzkies", "closers": True}), 4)
+    assert rules == {"players": 4, "grid": "splitzkies", "matching": "one", "closers": True}
+    with pytest.raises(DonutsError, match="boxes rules: unknown grid 'hex'"):
+        game.rules_dict({"grid": "hex"})
+    with pytest.raises(DonutsError, match="players must be an int in 2..10"):
+        game.with_players(rules, 11)
+    state = game.new_state("11", rules)
+    assert state.to_dict() == BoxesState.new(BoxesRules(**rules), 11).to_dict()  # the deal is the set-up's
+    view = game.player_view(state, 0)
+    assert view == state.observation(0) and "trays" not in view
+    while game.to_move(state) is not None:
+        game.play(state, game.legal_moves(state)[0])
+    winner, reason = game.result(state)
+    assert reason in ("score", "boxes", "shared win") and (winner is None) == (reason == "shared win")
+    assert game.ranking(state) == state.ranking() and game.scores(state) == state.scores
+    assert [s["boxes"] for s in game.final_stats(state, [game.new_stats() for _ in range(4)])] == state.boxes_delivered
+    assert not game.is_legal(state, 3) and not game.is_legal(state, "no such move")
+
+
+def test_a_boxes_tournament_of_agents_in_their_own_processes(tmp_path):
+    path = tmp_path / "boxes.jsonl"
+    agent = f"{PATH}:BoxesRandom"
+    results = T.run([agent, f"{agent}:seed=9"], game="boxes", players=3, games=3, workers=1, seed=2,
+                    rules={"grid": "splitzkies", "matching": "perfect"}, results_path=str(path))
+    assert results.config["rules"] == {"players": 3, "grid": "splitzkies", "matching": "perfect", "closers": False}
+    assert len(results.games) == 3 and not results.events(), results.events()
+    for g in results.games:
+        assert places_from_ranks(g.ranking) == g.ranking and g.ledger == g.scores and len(g.moves) == g.plies
+        assert all(set(s) == {"cards", "sealed", "boxes"} for s in g.stats)
+    assert T.Results.from_file(str(path)).games == results.games
+    assert "fresh deal for every unit" in results.table() and "boxes" in results.table()
+
+
+def test_boxes_is_found_by_name_in_a_fresh_process():
+    import subprocess
+    import sys
+
+    code = "from donuts_ai.tournament import get_game; print(get_game('boxes').name)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "boxes", proc.stderr

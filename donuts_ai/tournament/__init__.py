@@ -4,12 +4,18 @@
     results = tournament.run(["random", "greedy", "mcts:time=0.05"], games=4)  # fresh random layouts
     print(results.table())
 
-See :func:`run` for the settings; :class:`Results` for what comes back.
+    # a free-for-all game: tables of 4 seats, every table in its 4 seat rotations
+    results = tournament.run(["random", "greedy", "ismcts:time=0.1"], game="boxes", players=4, games=8)
+    print(results.table())  # Plackett-Luce ratings, first places by seat, the ledger of points and boxes
+
+See :func:`run` for the settings; :class:`Results` for what comes back; :mod:`.protocol`
+for what a game provides.
 """
 
 from .donuts import DonutsGame
 from .game import play_game
-from .protocol import GAMES, Game, get_game, register
+from .plackett_luce import fit_plackett_luce
+from .protocol import GAMES, KNOWN_GAMES, Game, get_game, register
 from .records import Adjudication, Event, EventKind, GameRecord, RecordError, SeriesResult, UnitRecord
 from .report import plot, text_report
 from .results import Results, ResultsFileError
@@ -21,6 +27,7 @@ from .stats import Rating, RatingFit, fit_ratings, sprt
 
 __all__ = [
     "GAMES",
+    "KNOWN_GAMES",
     "Adjudication",
     "Answer",
     "DonutsGame",
@@ -42,6 +49,7 @@ __all__ = [
     "Results",
     "ResultsFileError",
     "SpecError",
+    "fit_plackett_luce",
     "fit_ratings",
     "make_agent",
     "make_config",
