@@ -97,6 +97,12 @@ class ReferenceGame:
                     return True
         return False
 
+    def candidate_anchors(self) -> set[tuple[int, int]]:
+        """Top-left positions of every 2x2 window holding an empty position next to the
+        layout: a superset of where a card can go (:meth:`fits` decides)."""
+        edge = {n for pos in self.cells for n in _neighbours(pos) if n not in self.cells}
+        return {(r - a, c - b) for r, c in edge for a in (0, 1) for b in (0, 1)}
+
     def fits(self, face, r: int, c: int) -> bool:
         """Whether a card showing ``face`` (codes, reading order) may be placed with its
         top-left quadrant at ``(r, c)``: grid, no overlap, edge contact and the matching rule."""
@@ -183,7 +189,7 @@ class ReferenceGame:
     # ------------------------------------------------------------------ moves
     def placement_codes(self) -> list[int]:
         p = self.to_move
-        anchors = {(r + a, c + b) for (r, c) in self.cells for a in range(-2, 2) for b in range(-2, 2)}
+        anchors = self.candidate_anchors()
         codes = []
         for card_type in self.trays[p]:
             for rot in CANONICAL_ROTATIONS[card_type]:
@@ -292,7 +298,7 @@ class ReferenceGame:
 
     def layout_dead(self) -> bool:
         """No card left to any player, in a tray or a pile, fits anywhere in any rotation."""
-        anchors = {(r + a, c + b) for (r, c) in self.cells for a in range(-2, 2) for b in range(-2, 2)}
+        anchors = self.candidate_anchors()
         for q in range(self.rules.players):
             for card_type in set(self.trays[q]) | set(self.piles[q]):
                 for rot in CANONICAL_ROTATIONS[card_type]:

@@ -37,10 +37,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import check_int
+from .._checks import check_int, is_int
 from ._core import EngineCore
 from .deck import CANONICAL_ROTATIONS, CARD_TYPES, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE, deal
-from .errors import BoxesIllegalMoveError, BoxesInvalidMoveError, GameOverError, ObservationError
+from .errors import BoxesError, BoxesIllegalMoveError, BoxesInvalidMoveError, GameOverError, ObservationError
 from .moves import move_text, parse_move
 from .pictures import layout_cells, layout_svg, layout_text
 from .rules import BoxesRules
@@ -76,8 +76,8 @@ class BoxesState:
         dealt, the start card turned up from the neutral deck; player 0 to move."""
         rules = BoxesRules() if rules is None else rules
         if not isinstance(rules, BoxesRules):
-            raise ObservationError(f"rules must be a BoxesRules, got {type(rules).__name__}")
-        seed = check_int("seed", seed, minimum=0, error=ObservationError)
+            raise BoxesError(f"rules must be a BoxesRules, got {type(rules).__name__}")
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
         piles, start = deal(rules.players, seed)
         return cls(EngineCore.new(rules, piles, start))
 
@@ -168,11 +168,9 @@ class BoxesState:
 
     def is_legal_id(self, code) -> bool:
         """Whether the move code ``code`` is legal now; never raises."""
-        try:
-            code = int(code)
-        except (TypeError, ValueError, OverflowError):
+        if not is_int(code):
             return False
-        return self._core.is_legal_code(code)
+        return self._core.is_legal_code(int(code))
 
     def play(self, move: str) -> dict:
         """Play a legal move text. Returns, for the mover: ``cards`` placed (0/1), ``boxes``
@@ -203,7 +201,7 @@ class BoxesState:
         """A legal move's code drawn uniformly from all legal moves (compiled; ``seed`` seeds it)."""
         if self._core.over:
             raise GameOverError("the game is over: no move can be drawn")
-        seed = check_int("seed", seed, minimum=0, error=ObservationError)
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
         return self._core.random_move(seed)
 
     def random_playouts(self, n: int, seed: int = 0) -> dict[str, np.ndarray]:
@@ -211,8 +209,8 @@ class BoxesState:
         compiled code (the state is unchanged). Returns ``scores``, ``boxes`` and ``places``
         (int32[n, players]: final points, boxes delivered, place as :meth:`ranking`) and
         ``turns`` (int64[n]: moves played after this state). The same seed plays the same games."""
-        n = check_int("n", n, minimum=0, error=ObservationError)
-        seed = check_int("seed", seed, minimum=0, error=ObservationError)
+        n = check_int("n", n, minimum=0, error=BoxesError)
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
         return self._core.random_playouts(n, seed)
 
     # ------------------------------------------------------------------ hidden information
@@ -254,7 +252,7 @@ class BoxesState:
         the history (for example, that a player who took a stuck turn held no placeable card).
         """
         _check_observation(obs)
-        seed = check_int("seed", seed, minimum=0, error=ObservationError)
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
         rng = np.random.default_rng(seed)
         me = obs["player"]
         placed = [set() for _ in obs["pile_sizes"]]

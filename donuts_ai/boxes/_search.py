@@ -1,0 +1,175 @@
+"""Compiled helpers the Donut Boxes agents share (private): copying a world, sampling its
+hidden cards again, what a move gives each player now, and playout rewards.
+
+Kernels on the engine's :class:`~._engine.Tables` (they trust their input, never raise);
+the agents in :mod:`.agents` own the checks. ``np.random`` is seeded by the kernel that
+draws (:mod:`._ismcts`), never here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import _engine as E
+from .deck import TRAY_SIZE
+
+#: Quadrants of a card: the most one placement can add to another player's holding in a run.
+CARD_QUADRANTS = 4
+
+#: Rewards a playout backs up for every player (:func:`rewards`).
+REWARD_RANK, REWARD_SCORE = 0, 1
+REWARD_KINDS = ("rank", "score")
+
+#: Columns of :func:`move_values`' rows.
+V_OWN, V_OTHERS, V_POTENTIAL, V_BOX_POINTS, V_BOX_LEAD = range(5)
+NVALUES = 5
+#: V_BOX_POINTS of a move that is not a box-early move.
+NOT_A_BOX = -1
+
+
+@njit(cache=True)
+def copy_into(dst, src):
+    """Make ``dst`` (tables sized for the same players) hold the state ``src`` holds.
+
+    Only the used rows are copied: the engine writes every field of a row when it adds
+    one, so rows beyond the counts are never read."""
+    meta = src.meta
+    dst.meta[:] = meta
+    n_cells = meta[E.NCELLS]
+    dst.cell[:n_cells] = src.cell[:n_cells]
+    dst.hold[:n_cells] = src.hold[:n_cells]
+    n_cards = meta[E.NCARDS]
+    dst.cards[:n_cards] = src.cards[:n_cards]
+    n_anch = meta[E.NANCH]
+    dst.anchors[:n_anch] = src.anchors[:n_anch]
+    n_big = meta[E.NBIG]
+    dst.big[:n_big] = src.big[:n_big]
+    dst.piles[:] = src.piles
+    dst.trays[:] = src.trays
+    dst.pinfo[:] = src.pinfo
+
+
+@njit(cache=True)
+def redeal_hidden(t, observer):
+    """Sample again what ``observer`` cannot see, uniformly, with ``np.random``: every other
+    player's tray and pile dealt afresh from their cards not placed, and the observer's own
+    pile shuffled above the bottom cards they put there themselves (``KNOWN``).
+
+    The same sample as :meth:`~.state.BoxesState.from_observation` makes, in place."""
+    pinfo, piles, trays = t.pinfo, t.piles, t.trays
+    pool = np.empty(E.PILE_CAP + TRAY_SIZE, np.int32)
+    for q in range(t.meta[E.PLAYERS]):
+        head, count, tray_n = pinfo[q, E.HEAD], pinfo[q, E.COUNT], pinfo[q, E.TRAYN]
+        if q == observer:
+            hidden = count - pinfo[q, E.KNOWN]
+            for k in range(hidden - 1, 0, -1):  # Fisher-Yates over the unknown top of the pile
+                j = np.random.randint(0, k + 1)
+                a = (head + k) & E.PILE_MASK
+                b = (head + j) & E.PILE_MASK
+                piles[q, a], piles[q, b] = piles[q, b], piles[q, a]
+            continue
+        n = tray_n + count
+        for j in range(tray_n):
+            pool[j] = trays[q, j]
+        for k in range(count):
+            pool[tray_n + k] = piles[q, (head + k) & E.PILE_MASK]
+        for k in range(n - 1, 0, -1):
+            j = np.random.randint(0, k + 1)
+            pool[k], pool[j] = pool[j], pool[k]
+        trays[q, :tray_n] = np.sort(pool[:tray_n])
+        for k in range(count):
+            piles[q, (head + k) & E.PILE_MASK] = pool[tray_n + k]
+
+
+@njit(cache=True)
+def potentials(t, out):
+    """``out[p]``: the points the open runs of 3 or more would give player ``p`` if the game
+    ended now (each to its strict majority holder, as the end of the game scores them)."""
+    meta = t.meta
+    out[:] = 0
+    for k in range(meta[E.NBIG]):
+        root = t.big[k]
+        scorer = E._majority(t.hold, root, meta[E.PLAYERS], -1)
+        if scorer >= 0:
+            out[scorer] += E._points(t.cell, root)
+
+
+@njit(cache=True)
+def move_values(t, grid, codes, work):
+    """What each move of ``codes`` (legal for the player to move, ``p``) does at once, one
+    row per move (int64):
+
+    ``V_OWN``        points ``p`` scores with it (sealed boxes, a box early, the end of the
+                     game when the move ends it);
+    ``V_OTHERS``     the most points another player scores with it;
+    ``V_POTENTIAL``  ``p``'s open-run potential (:func:`potentials`) after it, less the
+                     largest other player's;
+    ``V_BOX_POINTS`` a box-early move's points (:data:`NOT_A_BOX` for other moves);
+    ``V_BOX_LEAD``   for a box-early move, ``p``'s donuts in the run less the most any
+                     other player holds there.
+
+    ``work`` is scratch tables for the same players; ``t`` and ``grid`` are unchanged."""
+    players = t.meta[E.PLAYERS]
+    p = t.meta[E.TO_MOVE]
+    out = np.zeros((codes.size, NVALUES), np.int64)
+    pots = np.zeros(players, np.int64)
+    for i in range(codes.size):
+        code = codes[i]
+        out[i, V_BOX_POINTS] = NOT_A_BOX
+        if (code >> E.KIND_SHIFT) == E.BOX:
+            payload = code & E.PAYLOAD_MASK
+            a = payload // E.COORD_SPAN - E.COORD_OFFSET
+            b = payload % E.COORD_SPAN - E.COORD_OFFSET
+            root = E._find(t.cell, E._cell_at(grid, t.meta[E.WBITS], a, b))
+            out[i, V_BOX_POINTS] = E._points(t.cell, root)
+            best_other = 0
+            for q in range(players):
+                if q != p and t.hold[root, q] > best_other:
+                    best_other = t.hold[root, q]
+            out[i, V_BOX_LEAD] = t.hold[root, p] - best_other
+        copy_into(work, t)
+        E.apply_move(work, grid.copy(), code)
+        others = 0
+        for q in range(players):
+            gain = work.pinfo[q, E.SCORE] - t.pinfo[q, E.SCORE]
+            if q == p:
+                out[i, V_OWN] = gain
+            elif gain > others:
+                others = gain
+        out[i, V_OTHERS] = others
+        potentials(work, pots)
+        best_other = 0
+        for q in range(players):
+            if q != p and pots[q] > best_other:
+                best_other = pots[q]
+        out[i, V_POTENTIAL] = pots[p] - best_other
+    return out
+
+
+@njit(cache=True)
+def rewards(pinfo, players, kind, out):
+    """Every player's reward for a finished game, in [0, 1], into ``out``.
+
+    ``REWARD_RANK``: the share of the other players finishing below (a tie counts half:
+    the game's ranking, score then boxes delivered), so 1 for first alone and 0 for last
+    alone. ``REWARD_SCORE``: that share, blended half and half with the score over the best
+    score (0 when nobody scored)."""
+    best = 0
+    for q in range(players):
+        if pinfo[q, E.SCORE] > best:
+            best = pinfo[q, E.SCORE]
+    for q in range(players):
+        beaten = 0.0
+        for j in range(players):
+            if j == q:
+                continue
+            if pinfo[q, E.SCORE] > pinfo[j, E.SCORE] or (
+                    pinfo[q, E.SCORE] == pinfo[j, E.SCORE] and pinfo[q, E.BOXES] > pinfo[j, E.BOXES]):
+                beaten += 1.0
+            elif pinfo[q, E.SCORE] == pinfo[j, E.SCORE] and pinfo[q, E.BOXES] == pinfo[j, E.BOXES]:
+                beaten += 0.5
+        share = beaten / (players - 1)
+        if kind == REWARD_SCORE:
+            share = 0.5 * share + 0.5 * (pinfo[q, E.SCORE] / best if best > 0 else 0.0)
+        out[q] = share
