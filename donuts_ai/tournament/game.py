@@ -80,14 +80,7 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
         raise DonutsError(f"ledger must be one of {', '.join(game.LEDGERS)}, got {ledger!r}")
     clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
     setup, rules = game.setup_text(layout), game.rules_dict(rules)
-    if game.FREE_FOR_ALL:
-        players = game.num_players(rules)
-        if len(agents) != players:
-            raise DonutsError(f"a game of {game.name} under these rules needs {players} seats, got {len(agents)}")
-        if illegal == "forfeit" and not game.CAN_FORFEIT:
-            raise DonutsError(f"{game.name} has no forfeited turn: use the illegal-move policy 'lose'")
-    elif len(agents) not in (2, 4):
-        raise DonutsError(f"a game needs 2 or 4 seats, got {len(agents)}")
+    _check_seats(game, rules, len(agents), illegal)
     seats: list[Seat] = [a if isinstance(a, Seat) else LocalSeat(a) for a in agents]
     n_seats = len(seats)
     if clocks is not None:
@@ -126,14 +119,7 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
             play.move(state, seat, answer.move)
             side_turns[side] += 1
             continue
-        play.events.append(Event(play.plies, seat, str(kind), detail.strip()))
-        lost = None
-        if kind in (EventKind.TIME, EventKind.CRASH) or illegal == "lose" or failed is not None:
-            lost = LOSS_BY_EVENT[EventKind(kind)]
-        else:
-            play.forfeits[seat] += 1
-            if play.forfeits[seat] >= MAX_FORFEITS:
-                lost = Adjudication.FORFEITS
+        lost = play.penalty(seat, kind, detail, illegal == "lose" or failed is not None)
         if lost is not None and not game.FREE_FOR_ALL:
             winner, reason = 1 - side, lost
             break
@@ -147,16 +133,7 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
         side_turns[side] += 1
         play.plies += 1
 
-    ranking = scores = None
-    if game.FREE_FOR_ALL:
-        winner, reason, ranking, scores = play.outcome(state, reason)
-        play.stats = game.final_stats(state, play.stats)
-        points = [0 if s in play.out else game.ledger_points_ffa(ranking, scores, s, play.stats[s], ledger)
-                  for s in range(n_seats)]
-    else:
-        if reason is None:
-            winner, reason = game.result(state)
-        points = [game.ledger_points(winner, str(reason), s % 2, play.stats[s], ledger) for s in range(n_seats)]
+    winner, reason, ranking, scores, points = play.finish(state, winner, reason, ledger)
     return GameRecord(
         game=game.name, setup=setup, rules=rules, seats=[s.spec for s in seats], names=[s.name for s in seats], seed=seed,
         moves=game.moves(state), winner=winner, reason=str(reason), plies=play.plies, times=[round(u, 4) for u in used],
@@ -164,6 +141,18 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
         turns=play.turns, forfeits=play.forfeits, stats=play.stats, ledger=points, events=play.events,
         ranking=ranking, scores=scores,
     )
+
+
+def _check_seats(game: Game, rules: dict, n_seats: int, illegal: str) -> None:
+    """Refuse a game of ``n_seats`` that ``game`` cannot seat, or a policy it cannot apply."""
+    if game.FREE_FOR_ALL:
+        players = game.num_players(rules)
+        if n_seats != players:
+            raise DonutsError(f"a game of {game.name} under these rules needs {players} seats, got {n_seats}")
+        if illegal == "forfeit" and not game.CAN_FORFEIT:
+            raise DonutsError(f"{game.name} has no forfeited turn: use the illegal-move policy 'lose'")
+    elif n_seats not in (2, 4):
+        raise DonutsError(f"a game needs 2 or 4 seats, got {n_seats}")
 
 
 class _Play:
@@ -179,6 +168,32 @@ class _Play:
         self.out: list[int] = []
         # The moves played for dropped players: their own stream, from the game's seed.
         self.rng = random.Random(_seat_seed(seed, DROPOUT_STREAM))
+
+    def penalty(self, seat: int, kind: str, detail: str, loses: bool):
+        """Log what ``seat`` did wrong; the :class:`Adjudication` it loses by (a two-sided
+        game) or drops out by (free-for-all), or ``None`` when it forfeits the turn. Time
+        and crashes always lose; exceptions and illegal moves when ``loses``; a player's
+        :data:`MAX_FORFEITS`-th forfeit in a game loses too."""
+        self.events.append(Event(self.plies, seat, str(kind), detail.strip()))
+        if kind in (EventKind.TIME, EventKind.CRASH) or loses:
+            return LOSS_BY_EVENT[EventKind(kind)]
+        self.forfeits[seat] += 1
+        return Adjudication.FORFEITS if self.forfeits[seat] >= MAX_FORFEITS else None
+
+    def finish(self, state, winner, reason, ledger: str):
+        """(winner, reason, ranking, scores, ledger points per seat) of the game played:
+        ``winner`` and ``reason`` are set when an event ended it, else the game says."""
+        game, n = self.game, len(self.turns)
+        if not game.FREE_FOR_ALL:
+            if reason is None:
+                winner, reason = game.result(state)
+            points = [game.ledger_points(winner, str(reason), s % 2, self.stats[s], ledger) for s in range(n)]
+            return winner, reason, None, None, points
+        winner, reason, ranking, scores = self.outcome(state, reason)
+        self.stats = game.final_stats(state, self.stats)
+        points = [0 if s in self.out else game.ledger_points_ffa(ranking, scores, s, self.stats[s], ledger)
+                  for s in range(n)]
+        return winner, reason, ranking, scores, points
 
     def move(self, state, seat: int, move) -> None:
         for key, count in self.game.play(state, move).items():

@@ -184,13 +184,62 @@ def fit_plackett_luce(rankings, names: Sequence[str] | None = None, anchor: str 
     who never played get ``nan``. Returns a :class:`~.stats.RatingFit` (best first)
     whose ``first_player_advantage`` and ``draw_nu`` are ``nan``: this model has neither."""
     rankings = [(list(seats), list(places)) for seats, places in rankings]
+    names, anchor = _check(rankings, names, anchor, prior_draws, bootstrap)
+    index = {n: i for i, n in enumerate(names)}
+    played = sorted({index[s] for seats, _ in rankings for s in seats})
+    if anchor not in {names[i] for i in played}:
+        raise DonutsError(f"the anchor {anchor!r} played no game")
+    if len(played) < 2:
+        raise DonutsError("ratings need games between at least two agents")
+    local = {agent: k for k, agent in enumerate(played)}  # the fit is over agents that played
+    n, a = len(played), local[index[anchor]]
+    item_of = {names[i]: k for i, k in local.items()}
+    per_game, prior = _likelihood(rankings, item_of, n, prior_draws)
+
+    def solve(multiplicity: Sequence[float], start=None):
+        total = _Terms(n)
+        total.add(prior)
+        for terms, times in zip(per_game, multiplicity, strict=True):
+            if times:
+                total.add(terms, times)
+        numerator, counts, weights = total.arrays()
+        return _mm(numerator, counts, weights, a, start), counts, weights
+
+    theta, counts, weights = solve([1] * len(per_game))
+    keep = [k for k in range(n) if k != a]
+    info = _information(theta, counts, weights)[np.ix_(keep, keep)]
+    try:
+        cov_fit = np.linalg.inv(info) * _ELO_PER_NAT**2
+    except np.linalg.LinAlgError:
+        cov_fit = np.full((n - 1, n - 1), np.inf)
+    elo = theta * _ELO_PER_NAT
+    half = np.zeros(n)
+    half[keep] = _Z_95 * np.sqrt(np.maximum(np.diag(cov_fit), 0.0))
+    lower, upper = elo - half, elo + half
+    intervals = "observed information"
+    if bootstrap:
+        cov_fit, lower, upper = _bootstrap(solve, theta, per_game, groups, bootstrap, seed, keep)
+        intervals = f"bootstrap over units ({bootstrap} resamples)"
+    cov = np.full((len(names), len(names)), np.nan)
+    cov[np.ix_(played, played)] = 0.0
+    kept = [played[k] for k in keep]
+    cov[np.ix_(kept, kept)] = cov_fit
+    games, score = _scores(rankings, names)
+    ratings = [Rating(name, math.nan, math.nan, math.nan, 0, 0.0) if i not in local else
+               Rating(name, float(elo[local[i]]), float(lower[local[i]]), float(upper[local[i]]), games[i],
+                      score[i] / games[i]) for i, name in enumerate(names)]
+    ratings.sort(key=lambda r: (math.isnan(r.elo), 0.0 if math.isnan(r.elo) else -r.elo))
+    return RatingFit(ratings, math.nan, math.nan, cov, names, model=MODEL, intervals=intervals)
+
+
+def _check(rankings, names, anchor, prior_draws, bootstrap) -> tuple[list[str], str]:
+    """(names, anchor) of a fit, every argument checked."""
     if names is None:
         names = sorted({x for seats, _ in rankings for x in seats})
     names = list(names)
     if len(names) < 2:
         raise DonutsError("ratings need at least two agents")
-    if anchor is None:
-        anchor = names[0]
+    anchor = names[0] if anchor is None else anchor
     if anchor not in names:
         raise DonutsError(f"anchor {anchor!r} is not one of the agents")
     if not prior_draws >= 0:
@@ -199,26 +248,22 @@ def fit_plackett_luce(rankings, names: Sequence[str] | None = None, anchor: str 
         raise DonutsError(f"bootstrap must be 0 (intervals from the observed information) or at least 2, got {bootstrap!r}")
     if bootstrap and not prior_draws > 0:
         raise DonutsError("bootstrap intervals need prior_draws > 0 (a resample may leave a rating infinite)")
-    index = {n: i for i, n in enumerate(names)}
+    known = set(names)
     for seats, places in rankings:
         if len(seats) != len(places) or len(seats) < 2:
             raise DonutsError(f"a ranking needs one place per seat and at least 2 seats, got {seats} and {places}")
-        unknown = [s for s in seats if s not in index]
+        unknown = [s for s in seats if s not in known]
         if unknown:
             raise DonutsError(f"ranking names an agent that is not rated: {unknown[0]!r}")
-    played = sorted({index[s] for seats, _ in rankings for s in seats})
-    if anchor not in {names[i] for i in played}:
-        raise DonutsError(f"the anchor {anchor!r} played no game")
-    if len(played) < 2:
-        raise DonutsError("ratings need games between at least two agents")
-    local = {agent: k for k, agent in enumerate(played)}  # the fit is over agents that played
-    n = len(played)
-    a = local[index[anchor]]
+    return names, anchor
 
-    per_game = []
-    met, above = set(), set()
+
+def _likelihood(rankings, item_of: dict[str, int], n: int, prior_draws: float) -> tuple[list[_Terms], _Terms]:
+    """(the terms of every game, the prior's terms) over the ``n`` agents that played
+    (``item_of`` numbers them); refuses data whose ratings are not all finite."""
+    per_game, met, above = [], set(), set()
     for seats, places in rankings:
-        items = [local[index[s]] for s in seats]
+        items = [item_of[s] for s in seats]
         places = places_from_ranks(places)
         terms = _Terms(n)
         terms.ranking(items, places)
@@ -238,53 +283,7 @@ def fit_plackett_luce(rankings, names: Sequence[str] | None = None, anchor: str 
     elif not _connected(n, above, directed=True):
         raise DonutsError("without a prior the ratings are infinite: some agents placed above (or below) all the "
                           "others they met, through every chain of games; use prior_draws > 0")
-
-    def solve(multiplicity: Sequence[float], start=None):
-        total = _Terms(n)
-        total.add(prior)
-        for terms, times in zip(per_game, multiplicity, strict=True):
-            if times:
-                total.add(terms, times)
-        numerator, counts, weights = total.arrays()
-        theta = _mm(numerator, counts, weights, a, start)
-        return theta, counts, weights
-
-    theta, counts, weights = solve([1] * len(per_game))
-    keep = [k for k in range(n) if k != a]
-    info = _information(theta, counts, weights)[np.ix_(keep, keep)]
-    try:
-        cov_fit = np.linalg.inv(info) * _ELO_PER_NAT**2
-    except np.linalg.LinAlgError:
-        cov_fit = np.full((n - 1, n - 1), np.inf)
-    elo_fit = theta * _ELO_PER_NAT
-    lower = elo_fit.copy()
-    upper = elo_fit.copy()
-    for p, k in enumerate(keep):
-        half = _Z_95 * math.sqrt(max(cov_fit[p, p], 0.0))
-        lower[k], upper[k] = elo_fit[k] - half, elo_fit[k] + half
-    intervals = "observed information"
-    if bootstrap:
-        cov_fit, lower, upper = _bootstrap(solve, theta, per_game, groups, bootstrap, seed, keep)
-        intervals = f"bootstrap over units ({bootstrap} resamples)"
-
-    cov = np.full((len(names), len(names)), np.nan)
-    for k in range(n):
-        for j in range(n):
-            cov[played[k], played[j]] = 0.0
-    for p, k in enumerate(keep):
-        for q, j in enumerate(keep):
-            cov[played[k], played[j]] = cov_fit[p, q]
-    games, score = _scores(rankings, names)
-    ratings = []
-    for i, name in enumerate(names):
-        if i in local:
-            k = local[i]
-            ratings.append(Rating(name, float(elo_fit[k]), float(lower[k]), float(upper[k]), games[i],
-                                  score[i] / games[i]))
-        else:
-            ratings.append(Rating(name, math.nan, math.nan, math.nan, 0, 0.0))
-    ratings.sort(key=lambda r: (math.isnan(r.elo), -r.elo if not math.isnan(r.elo) else 0.0))
-    return RatingFit(ratings, math.nan, math.nan, cov, names, model=MODEL, intervals=intervals)
+    return per_game, prior
 
 
 def _bootstrap(solve, theta, per_game, groups, resamples: int, seed: int, keep: list[int]):
