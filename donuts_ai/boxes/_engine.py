@@ -822,6 +822,16 @@ def seeded_random_move(t, grid, seed):
     return random_move(t, grid)
 
 
+@njit(cache=True)
+def sample_random_moves(t, grid, n, seed):
+    """``n`` independent :func:`random_move` draws from one state (for tests and statistics)."""
+    np.random.seed(seed)
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        out[i] = random_move(t, grid)
+    return out
+
+
 # ---------------------------------------------------------------------------- whole games
 @njit(cache=True)
 def rebuild(t, wbits):

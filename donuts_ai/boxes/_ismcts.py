@@ -1,0 +1,200 @@
+"""Single-observer information-set MCTS for Donut Boxes, compiled (private).
+
+One tree per move, for the player to move (the *observer*), over the moves every player
+makes (Cowling, Powley and Whitehouse 2012, SO-ISMCTS). Every iteration:
+
+1. **Determinise**: copy the base world (a sample consistent with the observer's
+   observation) and deal every card the observer cannot see afresh
+   (:func:`~._search.redeal_hidden`).
+2. **Select** down the tree among the children whose move is legal in this world, by
+   UCB1 with the child's *availability* (how often it could have been chosen) in place
+   of the parent's visits, on the mover's own mean reward; every such child's
+   availability grows by one.
+3. **Expand** one move legal in this world with no child yet: at the root the next of
+   the root moves in the order given (the agent orders them; progressive widening lets
+   the root hold ``widen_base + widen_factor * sqrt(visits)`` children at most), below
+   it one drawn uniformly.
+4. **Play out** to the end with uniformly random legal moves (the engine's compiled
+   :func:`~._engine.random_move`).
+5. **Back up** the vector of every player's reward (:func:`~._search.rewards`) along the
+   path: each node keeps the sum for every player, and the player who moves into a child
+   reads their own entry, so the tree serves a free-for-all of any size.
+
+Moves are the engine's codes, which name a move the same way in every world, so a child
+found in one determinisation is the same move in the next. The tree lives in plain
+arrays the Python side sizes (one node per iteration at most); the kernels never raise.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from . import _engine as E
+from ._search import copy_into, redeal_hidden, rewards
+
+# nodes (int64) columns: the move into the node, its parent, first child, next sibling,
+# visits, availability, the player who made the move, children so far.
+N_MOVE, N_PARENT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL, N_MOVER, N_NCHILD = range(8)
+NFIELDS = 8
+NONE = -1
+ROOT = 0
+#: nodes_used index of the count of nodes in use.
+USED = 0
+
+
+def new_tree(capacity: int, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(nodes, values, used)``: arrays for ``capacity`` nodes, holding only the root."""
+    nodes = np.zeros((capacity, NFIELDS), np.int64)
+    values = np.zeros((capacity, players), np.float64)
+    used = np.zeros(1, np.int64)
+    reset_tree(nodes, values, used)
+    return nodes, values, used
+
+
+@njit(cache=True)
+def reset_tree(nodes, values, used):
+    """Empty the tree down to a fresh root."""
+    nodes[ROOT, :] = 0
+    nodes[ROOT, N_MOVE] = NONE
+    nodes[ROOT, N_PARENT] = NONE
+    nodes[ROOT, N_CHILD] = NONE
+    nodes[ROOT, N_SIBLING] = NONE
+    nodes[ROOT, N_MOVER] = NONE
+    values[ROOT, :] = 0.0
+    used[USED] = 1
+
+
+def grown(nodes: np.ndarray, values: np.ndarray, capacity: int) -> tuple[np.ndarray, np.ndarray]:
+    """The tree copied into arrays of ``capacity`` nodes (at least its own)."""
+    if capacity <= nodes.shape[0]:
+        return nodes, values
+    new_nodes = np.zeros((capacity, NFIELDS), np.int64)
+    new_values = np.zeros((capacity, values.shape[1]), np.float64)
+    new_nodes[: nodes.shape[0]] = nodes
+    new_values[: values.shape[0]] = values
+    return new_nodes, new_values
+
+
+@njit(cache=True, inline="always")
+def _add_child(nodes, values, used, parent, code, mover):
+    child = used[USED]
+    used[USED] = child + 1
+    nodes[child, N_MOVE] = code
+    nodes[child, N_PARENT] = parent
+    nodes[child, N_CHILD] = NONE
+    nodes[child, N_SIBLING] = nodes[parent, N_CHILD]
+    nodes[child, N_VISITS] = 0
+    nodes[child, N_AVAIL] = 1
+    nodes[child, N_MOVER] = mover
+    nodes[child, N_NCHILD] = 0
+    values[child, :] = 0.0
+    nodes[parent, N_CHILD] = child
+    nodes[parent, N_NCHILD] += 1
+    return child
+
+
+@njit(cache=True, inline="always")
+def _ucb(nodes, values, child, exploration):
+    visits = nodes[child, N_VISITS]
+    mean = values[child, nodes[child, N_MOVER]] / visits
+    return mean + exploration * math.sqrt(math.log(nodes[child, N_AVAIL]) / visits)
+
+
+@njit(cache=True)
+def run(nodes, values, used, t, grid, work, observer, root_moves, iterations, seed, exploration, reward_kind,
+        widen_base, widen_factor):
+    """Run ``iterations`` iterations (see the module doc) on the tree, from the base world
+    ``(t, grid)`` where ``observer`` is to move and ``root_moves`` (the observer's legal
+    moves, in the order the root expands them) are legal. ``work`` is scratch tables for
+    the same players; ``t`` and ``grid`` are unchanged. The tree must have room for
+    ``iterations`` more nodes. ``np.random`` is seeded from ``seed``."""
+    np.random.seed(seed)
+    players = t.meta[E.PLAYERS]
+    reward = np.empty(players, np.float64)
+    path = np.empty(nodes.shape[0] + 1, np.int64)
+    n_root = root_moves.size
+    for _ in range(iterations):
+        copy_into(work, t)
+        wgrid = grid.copy()
+        redeal_hidden(work, observer)
+        node = ROOT
+        depth = 0
+        path[0] = ROOT
+        expanded = False
+        while work.meta[E.OVER] == 0 and not expanded:
+            mover = work.meta[E.TO_MOVE]
+            best, best_value = NONE, -np.inf
+            code = NONE
+            if node == ROOT:
+                allowed = widen_base + widen_factor * math.sqrt(nodes[ROOT, N_VISITS])
+                have = nodes[ROOT, N_NCHILD]
+                if have < n_root and have < allowed:
+                    code = root_moves[have]
+                else:
+                    child = nodes[ROOT, N_CHILD]
+                    while child != NONE:  # every root move is legal in every world
+                        nodes[child, N_AVAIL] += 1
+                        value = _ucb(nodes, values, child, exploration)
+                        if value > best_value:
+                            best, best_value = child, value
+                        child = nodes[child, N_SIBLING]
+            else:
+                legal = E.legal_codes(work, wgrid)
+                seen = np.zeros(legal.size, np.bool_)
+                n_seen = 0
+                child = nodes[node, N_CHILD]
+                while child != NONE:
+                    k = np.searchsorted(legal, nodes[child, N_MOVE])
+                    if k < legal.size and legal[k] == nodes[child, N_MOVE]:
+                        seen[k] = True
+                        n_seen += 1
+                        nodes[child, N_AVAIL] += 1
+                        value = _ucb(nodes, values, child, exploration)
+                        if value > best_value:
+                            best, best_value = child, value
+                    child = nodes[child, N_SIBLING]
+                untried = legal.size - n_seen
+                if untried > 0:
+                    pick = np.random.randint(0, untried)
+                    for k in range(legal.size):
+                        if not seen[k]:
+                            if pick == 0:
+                                code = legal[k]
+                                break
+                            pick -= 1
+            if code != NONE:
+                best = _add_child(nodes, values, used, node, code, mover)
+                expanded = True
+            wgrid, _, _ = E.apply_move(work, wgrid, nodes[best, N_MOVE])
+            node = best
+            depth += 1
+            path[depth] = node
+        while work.meta[E.OVER] == 0:
+            wgrid, _, _ = E.apply_move(work, wgrid, E.random_move(work, wgrid))
+        rewards(work.pinfo, players, reward_kind, reward)
+        for d in range(depth + 1):
+            n = path[d]
+            nodes[n, N_VISITS] += 1
+            for q in range(players):
+                values[n, q] += reward[q]
+
+
+@njit(cache=True)
+def root_children(nodes, values, observer):
+    """``(moves, visits, mean rewards of the observer)`` of the root's children."""
+    n = nodes[ROOT, N_NCHILD]
+    moves = np.empty(n, np.int64)
+    visits = np.empty(n, np.int64)
+    means = np.empty(n, np.float64)
+    child = nodes[ROOT, N_CHILD]
+    k = 0
+    while child != NONE:
+        moves[k] = nodes[child, N_MOVE]
+        visits[k] = nodes[child, N_VISITS]
+        means[k] = values[child, observer] / max(1, visits[k])
+        child = nodes[child, N_SIBLING]
+        k += 1
+    return moves, visits, means

@@ -1,0 +1,407 @@
+"""Players of Donut Boxes on the harness protocol: random, greedy and information-set MCTS.
+
+Every agent has ``select_move(view, time_left=None) -> str`` and ``reset(seed=None)``,
+``kind``, ``name``, ``seed`` and ``spec``, like the board game's agents
+(:mod:`donuts_ai.agents`). ``view`` is what the tournament harness hands a player: the
+observation of the player to move (:meth:`BoxesState.observation`, a JSON dict); a
+:class:`BoxesState` is also taken, and only its observation for the player to move is
+used, so no agent ever sees a hidden card. The answer is a legal move text.
+
+Agents sample the hidden cards with :meth:`BoxesState.from_observation` (a
+*determinisation*) and draw every random choice from their own stream, seeded by
+``seed`` and restarted by :meth:`~BoxesAgent.reset`: the same seed and the same
+observations give the same moves (for :class:`ISMCTSAgent`, with an iteration limit).
+
+Kinds (:data:`BOXES_AGENTS`, the names of agent specs such as ``ismcts:time=0.1``):
+
+- ``random`` :class:`RandomAgent`: a uniformly random legal move.
+- ``greedy`` :class:`GreedyAgent`: the best immediate score, with a box-early rule.
+- ``ismcts`` :class:`ISMCTSAgent`: single-observer information-set MCTS, compiled.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import random
+import time
+
+import numpy as np
+
+from .._checks import check_int, check_seconds
+from . import _engine as E
+from ._ismcts import grown, new_tree, reset_tree, root_children
+from ._ismcts import run as run_tree
+from ._search import (
+    CARD_QUADRANTS,
+    REWARD_KINDS,
+    V_BOX_LEAD,
+    V_BOX_POINTS,
+    V_OTHERS,
+    V_OWN,
+    V_POTENTIAL,
+    move_values,
+)
+from .errors import BoxesError
+from .moves import move_text
+from .rules import BoxesRules
+from .state import BoxesState
+
+
+class BoxesAgentError(BoxesError):
+    """A bad agent option, or a view an agent cannot answer (not an observation, the game
+    over, not the observer's turn)."""
+
+
+#: Seeds drawn from an agent's stream for a determinisation or a search call: 0 .. 2**SEED_BITS - 1
+#: (the compiled random generator takes 32-bit seeds).
+SEED_BITS = 32
+
+
+def _budget(time_limit: float | None, time_left: float | None) -> float | None:
+    """Seconds for this move: the per-move limit, capped by a twentieth of the player's
+    clock when the game is played on one (so one long think cannot lose it on time)."""
+    if time_left is None:
+        return time_limit
+    share = max(0.0, float(time_left)) / 20
+    return share if time_limit is None else min(time_limit, share)
+
+
+_tables_cache: dict[int, E.Tables] = {}
+
+
+def _scratch(players: int) -> E.Tables:
+    """Scratch tables for ``players`` (one set per process: agents take turns, never at once)."""
+    if players not in _tables_cache:
+        _tables_cache[players] = E.empty_tables(players)
+    return _tables_cache[players]
+
+
+def _world_arrays(world: BoxesState) -> tuple[E.Tables, np.ndarray]:
+    """The engine arrays of a state of this package (read only by the kernels here)."""
+    core = world._core
+    return core.t, core.grid
+
+
+_warmed = False
+
+
+def warm_up() -> None:
+    """Load (or compile) every kernel the agents run, once per process, so that no timed
+    move pays for it: a few moves of a 2-player game, a greedy evaluation and a search."""
+    global _warmed
+    if _warmed:
+        return
+    state = BoxesState.new(BoxesRules(players=2), seed=0)
+    for k in range(3):
+        state.play_id(state.random_move_id(k))
+    world = BoxesState.from_observation(state.observation(state.to_move), 0)
+    t, grid = _world_arrays(world)
+    codes = world.legal_move_ids()
+    move_values(t, grid, codes, _scratch(2))
+    nodes, values, used = new_tree(8, 2)
+    run_tree(nodes, values, used, t, grid, _scratch(2), state.to_move, codes, 2, 0, 0.7, 0, 1.0, 0.0)
+    root_children(nodes, values, state.to_move)
+    reset_tree(nodes, values, used)
+    _warmed = True
+
+
+class BoxesAgent:
+    """A Donut Boxes player (see the module doc). Subclasses implement :meth:`_select`."""
+
+    #: Registry name (set by each subclass).
+    kind = "agent"
+
+    def __init__(self, seed: int | None = None, name: str | None = None):
+        if seed is not None:
+            seed = check_int("seed", seed, minimum=0, error=BoxesAgentError)
+        if name is not None and not isinstance(name, str):
+            raise BoxesAgentError(f"name must be a str, got {name!r}")
+        self.seed = seed
+        self.name = name or self.kind
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new game: the random stream restarts from ``seed`` (``None``: the agent's own)."""
+        if seed is not None:
+            seed = check_int("seed", seed, error=BoxesAgentError)
+        self.rng = random.Random(self.seed if seed is None else seed)
+
+    def select_move(self, view, time_left: float | None = None) -> str:
+        """A legal move text for the player to move in ``view`` (an observation dict, or a
+        :class:`BoxesState`, of which only the player to move's observation is read).
+        ``time_left`` is the player's clock in seconds, or ``None``."""
+        obs = self._observation(view)
+        if time_left is not None and (isinstance(time_left, bool) or not isinstance(time_left, numbers.Real)
+                                      or math.isnan(time_left)):
+            raise BoxesAgentError(f"time_left must be a number of seconds or None, got {time_left!r}")
+        start = time.perf_counter()
+        world = BoxesState.from_observation(obs, self.rng.getrandbits(SEED_BITS))
+        codes = world.legal_move_ids()
+        if codes.size == 1:  # nothing to choose: answer at once, whatever the budget
+            return move_text(int(codes[0]))
+        return move_text(int(self._select(world, codes, obs["player"], start, time_left)))
+
+    def _observation(self, view) -> dict:
+        if isinstance(view, BoxesState):
+            if view.is_over():
+                raise BoxesAgentError("select_move: the game is over")
+            return view.observation(view.to_move)
+        if not isinstance(view, dict):
+            raise BoxesAgentError(f"select_move needs an observation dict or a BoxesState, got {type(view).__name__}")
+        if view.get("over"):
+            raise BoxesAgentError("select_move: the game is over")
+        if "player" not in view or view.get("to_move") != view["player"]:
+            raise BoxesAgentError(f"select_move: the observation is player {view.get('player')!r}'s but player "
+                                  f"{view.get('to_move')!r} is to move")
+        return view
+
+    def _select(self, world: BoxesState, codes: np.ndarray, player: int, start: float,
+                time_left: float | None) -> int:
+        """The code of the move to play: ``codes`` are the legal moves (two or more) in
+        ``world``, a determinisation of the observation of ``player`` (to move); ``start``
+        is when the move was asked (``time.perf_counter``)."""
+        raise NotImplementedError
+
+    def params(self) -> dict:
+        """Constructor parameters (for :attr:`spec` and results files)."""
+        return {} if self.seed is None else {"seed": self.seed}
+
+    @property
+    def spec(self) -> str:
+        """``kind:key=value,...``: enough to rebuild the agent."""
+        params = ",".join(f"{k}={v}" for k, v in self.params().items())
+        return f"{self.kind}:{params}" if params else self.kind
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
+
+
+class RandomAgent(BoxesAgent):
+    """A uniformly random legal move, drawn from the agent's seeded stream."""
+
+    kind = "random"
+
+    def _select(self, world, codes, player, start, time_left) -> int:
+        return int(codes[self.rng.randrange(codes.size)])
+
+
+#: Default least points a run must be worth for :class:`GreedyAgent` to box it early.
+DEFAULT_BOX_POINTS = 6
+
+
+class GreedyAgent(BoxesAgent):
+    """The best immediate score for the mover, with a box-early rule.
+
+    Every legal move is played on a copy (compiled: :func:`~._search.move_values`) and the
+    move with the largest key wins, keys compared in order:
+
+    1. the points the mover scores with it (boxes it seals and wins, a box early, the
+       end-of-game runs when the move ends the game);
+    2. fewer points for the best-served other player (a seal can hand a box to the
+       majority holder);
+    3. the mover's *potential* after it: the points the open runs of 3 or more would give
+       the mover if the game ended now, less the largest other player's (so it grows
+       runs it holds and spoils runs others hold);
+    4. a seeded random draw.
+
+    **Box-early rule.** A box-early move is considered only when the run is *worth it*, at
+    least ``box_points`` points (default :data:`DEFAULT_BOX_POINTS`; a roll doubles a
+    run), and *at risk*: under Coffee's For Closers (whoever seals it would score it),
+    or when the mover's lead in it (their donuts less the most any other player holds)
+    is at most 4, the donuts one card can add, so that the next player could tie or
+    take it. Otherwise the run is left to grow. A considered box-early move competes on
+    the same keys (its points are its immediate score).
+    """
+
+    kind = "greedy"
+
+    def __init__(self, seed: int | None = None, box_points: int = DEFAULT_BOX_POINTS, name: str | None = None):
+        super().__init__(seed, name)
+        self.box_points = check_int("box_points", box_points, minimum=E.MIN_BOX, error=BoxesAgentError)
+        warm_up()
+
+    def params(self) -> dict:
+        out = super().params()
+        if self.box_points != DEFAULT_BOX_POINTS:
+            out["box_points"] = self.box_points
+        return out
+
+    def _select(self, world, codes, player, start, time_left) -> int:
+        t, grid = _world_arrays(world)
+        values = move_values(t, grid, codes, _scratch(world.num_players))
+        closers = world.rules.closers
+        best_key, best = None, 0
+        for i in range(codes.size):
+            row = values[i]
+            if row[V_BOX_POINTS] >= 0 and not (
+                    row[V_BOX_POINTS] >= self.box_points and (closers or row[V_BOX_LEAD] <= CARD_QUADRANTS)):
+                continue
+            key = (int(row[V_OWN]), -int(row[V_OTHERS]), int(row[V_POTENTIAL]), self.rng.random())
+            if best_key is None or key > best_key:
+                best_key, best = key, i
+        return int(codes[best])
+
+
+#: Default exploration constant of UCB1 (rewards lie in [0, 1]).
+DEFAULT_EXPLORATION = 0.7
+#: Default time per move when neither ``time_limit`` nor ``iterations`` is given.
+DEFAULT_TIME_LIMIT = 1.0
+#: Iterations of the first timed call, before the speed is known: small, so a tiny budget is kept.
+FIRST_CHUNK = 2
+#: Timed iterations run in calls of about this long, the clock read between them.
+CHUNK_SECONDS = 0.004
+#: A call is sized to at most this share of the time left.
+LEFT_SHARE = 0.5
+#: A call runs at most this many times the iterations of the one before.
+MAX_CHUNK_GROWTH = 4
+#: Most iterations in one timed call.
+MAX_CHUNK = 1 << 14
+#: Nodes the tree has room for at first; it doubles when a call could fill it.
+FIRST_NODES = 1 << 12
+#: Most nodes a tree may hold (one node per iteration): a search stops when it is full.
+MAX_NODES = 1 << 22
+#: A call is taken to last at least this long when measuring the speed.
+MIN_CALL_SECONDS = 1e-6
+
+
+class ISMCTSAgent(BoxesAgent):
+    """Single-observer information-set MCTS (:mod:`._ismcts`): every iteration deals the
+    hidden cards afresh, walks the tree of every player's moves among those legal in that
+    world (UCB1 on availability, exploration ``exploration``), expands one move, plays
+    out at random in compiled code and backs up every player's reward.
+
+    ``reward``: ``"rank"`` (default: the share of the other players beaten, ties half) or
+    ``"score"`` (that, half and half with the score over the best score).
+
+    ``prior`` (default ``True``): the root tries the observer's moves in the greedy
+    agent's order (:class:`GreedyAgent`'s keys, box-early moves included) and holds
+    ``widen_base + sqrt(visits)`` of them at most (progressive widening), so a short
+    search spends its iterations on the likeliest moves; ``False`` tries them in a
+    seeded random order, all at once.
+
+    Limits: ``iterations`` per move, or ``time_limit`` seconds per move (default
+    :data:`DEFAULT_TIME_LIMIT` when neither is given; with both, whichever comes first),
+    capped by a twentieth of the clock in a timed game. A timed search runs in calls of a
+    few milliseconds, the clock read between them, and always at least one iteration; a
+    move with a single legal answer is played without searching. The played move is the
+    most visited root child (then the best mean reward). With an iteration limit (and no
+    time limit) the seed fixes every move. The tree (about 100 bytes a node, a node per
+    iteration) is rebuilt each move; a search stops when it holds :data:`MAX_NODES`.
+    """
+
+    kind = "ismcts"
+
+    def __init__(self, time_limit: float | None = None, iterations: int | None = None, seed: int | None = None,
+                 exploration: float = DEFAULT_EXPLORATION, reward: str = "rank", prior: bool = True,
+                 widen_base: int = 8, name: str | None = None):
+        super().__init__(seed, name)
+        self.time_limit = check_seconds("time_limit", time_limit, error=BoxesAgentError)
+        self.iterations = check_int("iterations", iterations, minimum=1, allow_none=True, error=BoxesAgentError)
+        if self.time_limit is None and self.iterations is None:
+            self.time_limit = DEFAULT_TIME_LIMIT
+        if isinstance(exploration, bool) or not isinstance(exploration, numbers.Real) or not (
+                0 <= exploration < math.inf):
+            raise BoxesAgentError(f"exploration must be a finite number >= 0, got {exploration!r}")
+        self.exploration = float(exploration)
+        if not isinstance(reward, str) or reward not in REWARD_KINDS:
+            raise BoxesAgentError(f"reward must be one of {', '.join(REWARD_KINDS)}, got {reward!r}")
+        self.reward = reward
+        if not isinstance(prior, bool):
+            raise BoxesAgentError(f"prior must be True or False, got {prior!r}")
+        self.prior = prior
+        self.widen_base = check_int("widen_base", widen_base, minimum=1, error=BoxesAgentError)
+        self._tree = new_tree(FIRST_NODES, 2)
+        #: Figures of the last move: iterations, seconds, root children (for benchmarks and notebooks).
+        self.last_search: dict = {}
+        warm_up()
+
+    def params(self) -> dict:
+        out = {}
+        if self.time_limit is not None:
+            out["time"] = self.time_limit
+        if self.iterations is not None:
+            out["iterations"] = self.iterations
+        out.update(super().params())
+        if self.exploration != DEFAULT_EXPLORATION:
+            out["exploration"] = self.exploration
+        if self.reward != "rank":
+            out["reward"] = self.reward
+        if not self.prior:
+            out["prior"] = False
+        if self.widen_base != 8:
+            out["widen_base"] = self.widen_base
+        return out
+
+    def _root_order(self, world: BoxesState, codes: np.ndarray) -> tuple[np.ndarray, float]:
+        """The root moves in the order the root expands them, and the widening factor."""
+        if not self.prior:
+            order = list(range(codes.size))
+            self.rng.shuffle(order)
+            return codes[np.array(order, dtype=np.int64)], math.inf
+        t, grid = _world_arrays(world)
+        values = move_values(t, grid, codes, _scratch(world.num_players))
+        closers = world.rules.closers
+        keys = []
+        for i in range(codes.size):
+            row = values[i]
+            box = row[V_BOX_POINTS] >= 0
+            # A box early at risk ranks by its points; one not at risk after every placement
+            # that scores as much (it stays in the search: waiting may be better or worse).
+            at_risk = box and (closers or row[V_BOX_LEAD] <= CARD_QUADRANTS)
+            keys.append((int(row[V_OWN]) if (not box or at_risk) else 0, -int(row[V_OTHERS]),
+                         int(row[V_POTENTIAL]), self.rng.random(), i))
+        keys.sort(reverse=True)
+        return codes[np.array([k[-1] for k in keys], dtype=np.int64)], 1.0
+
+    def _select(self, world, codes, player, start, time_left) -> int:
+        limit = _budget(self.time_limit, time_left)
+        deadline = None if limit is None else start + limit
+        players = world.num_players
+        t, grid = _world_arrays(world)
+        work = _scratch(players)
+        root_moves, widen = self._root_order(world, codes)
+        nodes, values, used = self._tree
+        if values.shape[1] != players:
+            nodes, values, used = new_tree(nodes.shape[0], players)
+        reset_tree(nodes, values, used)
+        reward_kind = REWARD_KINDS.index(self.reward)
+        done, chunk, calls = 0, FIRST_CHUNK, 0
+        while True:
+            n = self.iterations - done if deadline is None else chunk
+            if self.iterations is not None:
+                n = min(n, self.iterations - done)
+            n = min(n, MAX_NODES - int(used[0]))
+            if n <= 0:
+                break
+            if int(used[0]) + n > nodes.shape[0]:
+                capacity = min(MAX_NODES, max(2 * nodes.shape[0], int(used[0]) + n))
+                nodes, values = grown(nodes, values, capacity)
+            began = time.perf_counter()
+            run_tree(nodes, values, used, t, grid, work, player, root_moves, n, self.rng.getrandbits(SEED_BITS),
+                     self.exploration, reward_kind, float(self.widen_base), widen)
+            ended = time.perf_counter()
+            done += n
+            calls += 1
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None:
+                left = deadline - ended
+                if left <= 0:
+                    break
+                rate = n / max(ended - began, MIN_CALL_SECONDS)
+                chunk = int(min(rate * min(CHUNK_SECONDS, LEFT_SHARE * left), MAX_CHUNK_GROWTH * n, MAX_CHUNK))
+                chunk = max(1, chunk)
+        self._tree = (nodes, values, used)
+        moves, visits, means = root_children(nodes, values, player)
+        best = max(range(moves.size), key=lambda k: (visits[k], means[k]))
+        self.last_search = {"iterations": done, "calls": calls, "seconds": time.perf_counter() - start,
+                            "root_moves": int(codes.size), "root_children": int(moves.size), "nodes": int(used[0])}
+        return int(moves[best])
+
+
+#: Agent classes by ``kind``: the names agent specs use (``ismcts:time=0.1,seed=3``).
+BOXES_AGENTS = {cls.kind: cls for cls in (RandomAgent, GreedyAgent, ISMCTSAgent)}
+
+__all__ = ["BOXES_AGENTS", "BoxesAgent", "BoxesAgentError", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "warm_up"]
