@@ -3,19 +3,21 @@ itself at ``T/4``, and how often its moves keep the solver's value.
 
     python -m benchmarks.strength [--pairs N] [--times 0.1,0.4,1.6] [--agents mcts,alphabeta]
                                   [--positions N] [--agreement-time S] [--skip-matches] [--skip-agreement]
-                                  [--results-dir DIR] [--isolation none|process] [--seed S] [--json FILE]
+                                  [--results-dir DIR] [--isolation none|process] [--seeds S,S] [--json FILE]
 
 Matches: for each agent kind and ``T``, ``kind:time=T`` against ``kind:time=T/4`` in
-``--pairs`` colour-swapped pairs of games through :func:`donuts_ai.tournament.run`, one
-worker, every pair on a freshly drawn random tile arrangement (seeded by ``--seed``).
+``--pairs`` colour-swapped pairs of games per seed of ``--seeds`` through
+:func:`donuts_ai.tournament.run`, one worker, every pair on a freshly drawn random tile
+arrangement (drawn from the seed).
 Reported: the longer-thinking agent's score per game with a 95% interval from the
 pentanomial counts of the pairs (normal approximation on pair scores, as engine testers
 do; crude below about 20 pairs), the Elo difference it implies, the share of games the
 first player won, and the seconds each side spent per move on the harness's clock. Under
 perfect play the first player wins every tile arrangement (the study), so two perfect
 players split colour-swapped pairs 1-1: a score near 50% means "equal", not "weak".
-With ``--results-dir`` every match is written to a results file there and resumed from
-it when run again (so a long run may be done in parts).
+With ``--results-dir`` every match and seed is written to a results file there and
+resumed from it when run again (so a long run may be done in parts, and more seeds
+added later: the counts of all the seeds given are summed).
 
 Agreement: on ``--positions`` positions of uniformly random games at ply 6 to 23 (the
 positions of :func:`donuts_ai.bench.search.solver_agreement`: same generator, same
@@ -40,6 +42,7 @@ import time
 from .. import Board, Layout, tournament
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
 from ..search.alphabeta import Solver
+from ..tournament.game import score_of
 from ..tournament.runner import ISOLATIONS
 from .engine import machine, print_and_save
 
@@ -56,16 +59,20 @@ AGREEMENT_PLIES = (6, 24)  # randrange: ply 6 to 23
 
 def pair_stats(pentanomial: list[int]) -> dict:
     """Score per game of A from pentanomial counts (pairs scoring 0, 1/2, 1, 3/2, 2): the
-    mean, its 95% interval (normal, on pair scores, sample variance), and the Elo
-    difference of the mean and of the interval's ends (logistic; infinite at 0 or 1)."""
+    mean, its 95% interval (normal, on pair scores, sample variance; [0, 1] below two
+    pairs), and the Elo difference of the mean and of the interval's ends (logistic;
+    infinite at 0 or 1)."""
     n = sum(pentanomial)
     if n == 0:
         return {"pairs": 0}
     scores = [k / 4 for k in range(5)]  # a pair's score per game
     mean = sum(c * s for c, s in zip(pentanomial, scores, strict=True)) / n
-    var = sum(c * (s - mean) ** 2 for c, s in zip(pentanomial, scores, strict=True)) / (n - 1) if n > 1 else math.nan
-    half = Z_95 * math.sqrt(var / n) if n > 1 else math.nan
-    lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+    if n > 1:
+        var = sum(c * (s - mean) ** 2 for c, s in zip(pentanomial, scores, strict=True)) / (n - 1)
+        half = Z_95 * math.sqrt(var / n)
+        lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+    else:
+        lo, hi = 0.0, 1.0
     return {"pairs": n, "pentanomial": list(pentanomial), "score": mean, "ci95": [lo, hi], "elo": elo(mean),
             "elo_ci95": [elo(lo), elo(hi)]}
 
@@ -76,29 +83,34 @@ def elo(score: float) -> float:
         return math.nan
     if score <= 0 or score >= 1:
         return math.copysign(math.inf, score - 0.5)
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0"
 
 
-def match(kind: str, t: float, pairs: int, seed: int, results_dir: str | None, isolation: str) -> dict:
-    """``kind:time=t`` against ``kind:time=t/RATIO`` over ``pairs`` colour-swapped pairs."""
+def match(kind: str, t: float, pairs: int, seeds: list[int], results_dir: str | None, isolation: str) -> dict:
+    """``kind:time=t`` against ``kind:time=t/RATIO``: ``pairs`` colour-swapped pairs per
+    seed (one tournament, and with ``results_dir`` one resumable results file, each), the
+    counts summed over the seeds."""
     strong, weak = f"{kind}:time={t:g}", f"{kind}:time={t / RATIO:g}"
-    path = None if results_dir is None else os.path.join(results_dir, f"strength_{kind}_{t:g}_seed{seed}.jsonl")
     started = time.perf_counter()
-    results = tournament.run([strong, weak], games=2 * pairs, seed=seed, workers=1, isolation=isolation,
-                             results_path=path, resume=path is not None and os.path.exists(path))
-    names = results.agents
-    games = results.two_player_games()
-    out = {"kind": kind, "time": t, "weak_time": t / RATIO, "strong": names[0], "weak": names[1], "seed": seed,
+    pentanomial, games, events = [0] * 5, [], 0
+    for seed in seeds:
+        path = None if results_dir is None else os.path.join(results_dir, f"strength_{kind}_{t:g}_seed{seed}_pairs{pairs}.jsonl")
+        results = tournament.run([strong, weak], games=2 * pairs, seed=seed, workers=1, isolation=isolation,
+                                 results_path=path, resume=path is not None and os.path.exists(path))
+        pentanomial = [x + y for x, y in zip(pentanomial, results.pentanomial(strong, weak), strict=True)]
+        games += results.two_player_games()
+        events += len(results.events())
+    out = {"kind": kind, "time": t, "weak_time": t / RATIO, "strong": strong, "weak": weak, "seeds": list(seeds),
            "wall_s": time.perf_counter() - started, "games": len(games)}
-    out |= pair_stats(results.pentanomial(names[0], names[1]))
-    ledger = results.ledger()[names[0]]
-    out |= {"wins": ledger["wins"], "draws": ledger["draws"], "losses": ledger["losses"]}
+    out |= pair_stats(pentanomial)
+    scores = [score_of(g, g["names"].index(strong)) for g in games]
+    out |= {"wins": scores.count(1.0), "draws": scores.count(0.5), "losses": scores.count(0.0)}
     out["first_player_wins"] = sum(g["winner"] == 0 for g in games) / max(1, len(games))
-    for side, name in (("strong", names[0]), ("weak", names[1])):
+    for side, name in (("strong", strong), ("weak", weak)):
         seconds = sum(g["times"][g["names"].index(name)] for g in games)
         turns = sum(g["turns"][g["names"].index(name)] for g in games)
         out[f"{side}_s_per_move"] = seconds / max(1, turns)
-    out["events"] = len(results.events())
+    out["events"] = events
     return out
 
 
@@ -164,14 +176,14 @@ def agreement(n_positions: int, time_limit: float, names: list[str] | None = Non
     return out
 
 
-def run(kinds, times, pairs: int, seed: int, n_positions: int, agreement_time: float, matches: bool,
+def run(kinds, times, pairs: int, seeds: list[int], n_positions: int, agreement_time: float, matches: bool,
         results_dir: str | None, isolation: str) -> dict:
-    res: dict = {"machine": machine(), "pairs": pairs, "seed": seed, "ratio": RATIO, "matches": []}
+    res: dict = {"machine": machine(), "pairs_per_seed": pairs, "seeds": list(seeds), "ratio": RATIO, "matches": []}
     if matches:
         for kind in kinds:
             for t in times:
-                print(f"{kind}: time={t:g} vs {t / RATIO:g}, {pairs} pairs", flush=True)
-                m = match(kind, t, pairs, seed, results_dir, isolation)
+                print(f"{kind}: time={t:g} vs {t / RATIO:g}, {pairs} pairs x {len(seeds)} seeds", flush=True)
+                m = match(kind, t, pairs, seeds, results_dir, isolation)
                 print(f"  score {m['score']:.3f} {m['ci95']} in {m['wall_s']:.0f} s", flush=True)
                 res["matches"].append(m)
     if n_positions:
@@ -185,7 +197,7 @@ def report(r: dict) -> str:
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}", ""]
     if r["matches"]:
         lines += [f"agent at T against itself at T/{r['ratio']}: colour-swapped pairs on random tile arrangements "
-                  f"(seed {r['seed']})",
+                  f"(seeds {', '.join(map(str, r['seeds']))})",
                   "| agent | T (s) | pairs | W-D-L (at T) | score at T [95%] | Elo [95%] | first player won | "
                   "s/move at T, T/4 |",
                   "|---|---|---|---|---|---|---|---|"]
@@ -219,7 +231,7 @@ def _floats(text: str) -> list[float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=20, help="colour-swapped pairs per match (default 20)")
+    parser.add_argument("--pairs", type=int, default=20, help="colour-swapped pairs per match and seed (default 20)")
     parser.add_argument("--times", type=_floats, default=list(TIMES), help="T values, seconds (default 0.1,0.4,1.6)")
     parser.add_argument("--agents", default=",".join(KINDS), help="agent kinds (default mcts,alphabeta)")
     parser.add_argument("--positions", type=int, default=300, help="agreement positions (default 300; 0: none)")
@@ -228,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-agreement", action="store_true")
     parser.add_argument("--results-dir", help="write (and resume) each match's results file here")
     parser.add_argument("--isolation", choices=ISOLATIONS, default="none")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", default="0", help="tournament seeds, comma-separated: each adds --pairs pairs (default 0)")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
     kinds = [k for k in args.agents.split(",") if k]
@@ -239,7 +251,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--pairs must be at least 1 and --positions at least 0")
     if args.results_dir:
         os.makedirs(args.results_dir, exist_ok=True)
-    results = run(kinds, args.times, args.pairs, args.seed, 0 if args.skip_agreement else args.positions,
+    try:
+        seeds = [int(x) for x in args.seeds.split(",") if x]
+    except ValueError:
+        parser.error(f"--seeds: expected ints separated by commas, got {args.seeds!r}")
+    if not seeds:
+        parser.error("--seeds: give at least one seed")
+    results = run(kinds, args.times, args.pairs, seeds, 0 if args.skip_agreement else args.positions,
                   args.agreement_time, not args.skip_matches, args.results_dir, args.isolation)
     return print_and_save(results, report, args.json)
 

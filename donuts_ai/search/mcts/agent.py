@@ -123,8 +123,8 @@ class MCTSAgent(Agent):
     tree never has more than ``max_nodes`` nodes when that is given. They start with room
     for what the time limit is likely to fill (at least 2**20 nodes, at most 2**23), are
     allocated and written when the agent is built, and when a search fills them they are
-    copied into arrays twice as large while the bound allows (old and new together within
-    it, so the largest arrays take at most two thirds of it); after that a full tree is
+    copied into arrays up to twice as large while the bound allows (old and new arrays
+    together within it: grown ones end between one half and two thirds of it); after that a full tree is
     recycled in place (:func:`~._tree.compact`): the least-visited nodes lose their
     children, down to half its nodes, and the search goes on growing the tree where it
     looks. Recycling borrows 8 bytes per kept node with children for a moment. A timed

@@ -1,0 +1,129 @@
+"""The cells of ``06_strength_vs_time.ipynb``: strength against thinking time (issue 12).
+
+Wired into ``build_notebooks.py`` with::
+
+    from build_strength_notebook import strength_cells
+    add("06_strength_vs_time.ipynb", strength_cells(md, code, SETUP))
+
+Until then it writes (and executes) that one notebook itself, with the helpers of
+``build_notebooks.py``::
+
+    python notebooks/build_strength_notebook.py [--no-execute] [--quick]
+
+With the full settings the notebook reads ``strength_vs_time.json`` beside it, which
+``python -m benchmarks.strength ... --json notebooks/strength_vs_time.json`` writes (the
+matches take about an hour on one core: too long to run in a notebook); with
+``DONUTS_NB_QUICK=1`` it runs a tiny version of the benchmark instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+NAME = "06_strength_vs_time.ipynb"
+#: The benchmark's figures, read by the notebook with the full settings.
+DATA = "strength_vs_time.json"
+
+
+def strength_cells(md, code, setup: str) -> list:
+    """The notebook's cells, made with ``build_notebooks``' ``md`` and ``code`` helpers."""
+    return [
+        md("""
+# Strength against thinking time
+
+Does an agent get stronger when it thinks longer? Each searching agent at `T` seconds a
+move plays itself at `T/4`, for `T` = 0.1, 0.4 and 1.6 s, in colour-swapped pairs of
+games on randomly drawn tile arrangements (`python -m benchmarks.strength`, through the
+tournament harness). A score above 50% for the longer thinker means time helps.
+
+How to read it: under perfect play the first player wins every tile arrangement (see
+`03_who_wins.ipynb`), so two perfect players split every colour-swapped pair 1-1 and
+score 50%. The closer both sides get to perfect play, the more pairs split and the
+closer the score drifts back to 50%: a falling curve can mean both sides play well, not
+that time stopped helping; the share of games the first player won says which.
+
+Second figure: on positions of random games at ply 6 to 23, the share of moves at
+0.1 s that keep the solver's value (a won position stays won, a drawn one drawn). MCTS
+is shown as built (its root prover, the exact solver's node-limited value search, gets
+a fifth of each move's budget) and with the prover off (`proof_share=0`: the tree
+search alone)."""),
+        code(setup),
+        code(f"""
+import json
+import matplotlib.pyplot as plt
+from donuts_ai.bench import strength
+
+if QUICK:  # a tiny run of the benchmark itself: 1 pair per match, short times, 12 positions
+    r = strength.run(["mcts", "alphabeta"], [0.02, 0.08], pairs=1, seeds=[0], n_positions=12, agreement_time=0.05,
+                     matches=True, results_dir=None, isolation="none")
+else:  # the figures of benchmarks/RESULTS.md: python -m benchmarks.strength --json notebooks/{DATA}
+    with open("{DATA}") as fh:
+        r = json.load(fh)
+print(strength.report(r))"""),
+        code("""
+fig, ax = plt.subplots(figsize=(7, 4))
+for kind, colour in (("mcts", "tab:blue"), ("alphabeta", "tab:orange")):
+    rows = [m for m in r["matches"] if m["kind"] == kind]
+    if not rows:
+        continue
+    ts = [m["time"] for m in rows]
+    scores = [m["score"] for m in rows]
+    err = [[m["score"] - m["ci95"][0] for m in rows], [m["ci95"][1] - m["score"] for m in rows]]
+    ax.errorbar(ts, scores, yerr=err, marker="o", capsize=4, color=colour, label=f"{kind}: T against T/4")
+    ax.plot(ts, [m["first_player_wins"] for m in rows], ls=":", marker=".", color=colour,
+            label=f"{kind}: share of games the first player won")
+ax.axhline(0.5, color="grey", lw=0.8)
+ax.set_xscale("log"); ax.set_xticks(sorted({m["time"] for m in r["matches"]}))
+ax.get_xaxis().set_major_formatter(plt.ScalarFormatter())
+ax.set_xlabel("T, seconds a move"); ax.set_ylabel("score per game at T (95% interval)"); ax.set_ylim(0, 1.05)
+ax.legend(fontsize=8)
+fig.tight_layout()
+plt.show()
+for m in r["matches"]:
+    print(f"{m['kind']:9s} T={m['time']:<4g} score {m['score']:.1%} [{m['ci95'][0]:.1%}, {m['ci95'][1]:.1%}] "
+          f"over {m['pairs']} pairs")"""),
+        code("""
+ag = r["agreement"]
+names = list(ag["agents"])
+shares = [ag["agents"][n]["share"] for n in names]
+err = [[s - ag["agents"][n]["ci95"][0] for n, s in zip(names, shares)],
+       [ag["agents"][n]["ci95"][1] - s for n, s in zip(names, shares)]]
+fig, ax = plt.subplots(figsize=(7, 3.5))
+ax.bar(names, shares, yerr=err, capsize=4, color=["tab:orange", "tab:blue", "tab:cyan", "tab:grey"][:len(names)])
+ax.axhline(0.99, color="red", lw=0.8, ls="--", label="target 99%")
+ax.set_ylim(min(0.7, min(shares) - 0.05), 1.01)
+ax.set_ylabel("moves keeping the solver's value (95%)")
+ax.set_title(f"{ag['positions']} positions of random games at ply 6-23, {ag['time_limit']:g} s a move")
+ax.legend()
+fig.tight_layout()
+plt.show()
+for n in names:
+    a = ag["agents"][n]
+    print(f"agreement {n}: {a['kept']}/{ag['positions']} = {a['share']:.1%}")"""),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-execute", action="store_true", help="write the sources only, without outputs")
+    parser.add_argument("--quick", action="store_true", help="execute with the small settings (DONUTS_NB_QUICK=1)")
+    args = parser.parse_args(argv)
+    here = Path(__file__).parent
+    sys.path.insert(0, str(here))
+    import build_notebooks as nb_builder  # lazily: build_notebooks may import this module
+    import nbformat
+    from nbformat.v4 import new_notebook
+
+    nb = new_notebook(cells=strength_cells(nb_builder.md, nb_builder.code, nb_builder.SETUP),
+                      metadata={"kernelspec": nb_builder.KERNEL})
+    if not args.no_execute:
+        nb_builder.execute(nb, args.quick)
+    nbformat.write(nb, here / NAME)
+    print(f"{NAME} written")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
