@@ -379,3 +379,19 @@ def test_proof_share_is_checked():
     for bad in (-0.1, 1, 1.5, "0.2", True):
         with pytest.raises(DonutsError, match="proof_share must be a number in"):
             MCTSAgent(proof_share=bad)
+
+
+@pytest.mark.parametrize("timed", [False, True])
+def test_root_visits_stop_before_they_wrap_around(monkeypatch, fake_clock, timed):
+    """Visit counts are int32: a search stops at MAX_VISITS root visits (lowered here)."""
+    monkeypatch.setattr(mcts_module, "MAX_VISITS", 3000)
+    if timed:
+        fake_clock(1e-4)  # 0.5 s is 5,000 readings of the clock
+        agent = MCTSAgent(time_limit=0.5, seed=1, proof_share=0)
+    else:
+        agent = MCTSAgent(iterations=20_000, seed=1, proof_share=0)
+    board = _opening(7)
+    agent.select_move(board)
+    tree = agent._tree
+    assert agent.last_info["iterations"] <= 3000 and agent.last_info["iterations"] > 0
+    assert tree.visits[0, :tree.next_free[0]].max() <= 3000

@@ -64,6 +64,9 @@ KEEP_SHARE = 0.5
 #: 13 ns and 60 ns), so that a timed move only starts one when it has the time for it.
 GUESSED_GROW_SECONDS_PER_NODE = 3e-8
 GUESSED_COMPACT_SECONDS_PER_NODE = 1.5e-7
+#: Visit counts are int32: a tree's root stops at this many (about 45 minutes of one
+#: tree's search at today's speed), so that no count wraps around.
+MAX_VISITS = (1 << 31) - 1
 #: Default share of a move's budget first given to the root prover (:mod:`._proof`).
 DEFAULT_PROOF_SHARE = 0.2
 #: With an iteration limit the prover gets this many nodes per iteration of its share:
@@ -295,6 +298,11 @@ class MCTSAgent(Agent):
         run_trees(self._tree, game, pos, colour, todo, ~frozen, self.c_uct, done, full)
         return done, full
 
+    def _headroom(self) -> np.ndarray:
+        """Iterations each tree's root can still count (see :data:`MAX_VISITS`)."""
+        tree = self._tree
+        return np.array([MAX_VISITS - int(tree.visits[t, tree.root[t]]) for t in range(self.workers)], dtype=np.int64)
+
     def _proven_roots(self) -> np.ndarray:
         tree = self._tree
         return np.array([tree.proven[t, tree.root[t]] != UNKNOWN for t in range(self.workers)])
@@ -336,6 +344,7 @@ class MCTSAgent(Agent):
             todo = np.full(self.workers, max(1, self.iterations // self.workers), dtype=np.int64)
             while True:
                 todo[self._proven_roots()] = 0
+                todo = np.minimum(todo, self._headroom())
                 if not todo.any():
                     break
                 done, full = self._run(todo, frozen, game, pos, colour)
@@ -428,9 +437,11 @@ class MCTSAgent(Agent):
                 k = FIRST_CHUNK
             else:  # sized at the last call's speed
                 k = max(MIN_CHUNK, min(int(rate * min(left * LEFT_SHARE, CHUNK_SECONDS)), MAX_CHUNK_GROWTH * k, MAX_CHUNK))
-            todo = np.full(self.workers, k, dtype=np.int64)
+            todo = np.minimum(np.full(self.workers, k, dtype=np.int64), self._headroom())
             if cap is not None:
                 todo = np.maximum(0, np.minimum(todo, cap - done_total))
+            if not todo.any():
+                break
             t0 = now()
             done, full = self._run(todo, frozen, game, pos, colour)
             done_total += done
