@@ -650,3 +650,29 @@ def test_boxes_is_found_by_name_in_a_fresh_process():
     code = "from donuts_ai.tournament import get_game; print(get_game('boxes').name)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == "boxes", proc.stderr
+
+
+def test_a_four_player_boxes_tournament_of_the_three_agents_from_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "boxes.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "donuts_ai", "tournament", "--game", "boxes", "--players", "4", "random",
+                           "greedy", "ismcts:iterations=20", "--games", "4", "--seed", "2", "--workers", "1", "--quiet",
+                           "--rules", "grid=splitzkies,matching=perfect,closers=true", "--out", str(out)],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    for part in ("free-for-all boxes: 4 players", "Plackett-Luce", "ismcts:iterations=20", "boxes", "First places by seat"):
+        assert part in proc.stdout, part
+    results = T.Results.from_file(str(out))
+    assert results.config["rules"] == {"players": 4, "grid": "splitzkies", "matching": "perfect", "closers": True}
+    assert len(results.games) == 4 and not results.events(), results.events()
+    assert sorted(n for g in results.games for n in g.names[:1]) == sorted(results.units[0].games[0].names)
+    assert {r.name for r in results.ratings().ratings} == {"random", "greedy", "ismcts:iterations=20"}
+
+
+def test_boxes_tournaments_replay_from_their_seed():
+    args = dict(game="boxes", players=2, games=4, workers=1, isolation="none", seed=5)
+    one, two = T.run(["random", "greedy"], **args), T.run(["random", "greedy"], **args)
+    assert [g.moves for g in one.games] == [g.moves for g in two.games]
+    assert [g.moves for g in one.games] != [g.moves for g in T.run(["random", "greedy"], **{**args, "seed": 6}).games]

@@ -174,12 +174,19 @@ class BoxesGame(Game):
         return json.loads(json.dumps(observation))  # the agent's own copy, as a process would get it
 
     def warm_up(self) -> None:
+        """Load the rules' compiled code, and the agents' (:func:`donuts_ai.boxes.agents.warm_up`),
+        before an agent process says it is ready: never charged to a move."""
         state = BoxesState.new(BoxesRules(), 0)
         for _ in range(WARM_UP_MOVES):
             if state.is_over():
                 break
             state.play(state.legal_moves()[0])
         BoxesState.from_observation(state.observation(0), 0)
+        try:
+            from .agents import warm_up as warm_up_agents
+        except ImportError:  # the agents' module is optional to the harness: module:Class agents need none
+            return
+        warm_up_agents()
 
     # --- scores ----------------------------------------------------------------------
     def ledger_points_ffa(self, ranking, scores, player, stats, ledger):
