@@ -33,7 +33,7 @@ import random
 from ..errors import DonutsError
 from ..tournament.protocol import Game, register
 from .errors import BoxesError
-from .rules import MAX_PLAYERS, MIN_PLAYERS, BoxesRules
+from .rules import BoxesRules
 from .state import BoxesState
 
 #: The largest deal seed a set-up may name (seeds are non-negative).
@@ -51,7 +51,6 @@ class BoxesGame(Game):
     SETUP_NAME = "deal"
     #: ``points``: the ledger counts each game's final score.
     LEDGERS = ("points",)
-    PLAYERS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 
     # --- set-ups and rules -----------------------------------------------------------
     def parse_setups(self, spec: str) -> list[str] | str:
