@@ -118,7 +118,8 @@ def _free_for_all_report(results: Results) -> str:
                 lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
         table = results.crosstable()
         lines.append("")
-        lines.append("Head to head (games the row placed above the column at the same table, a shared place half / games together)")
+        lines.append("Head to head (times the row placed above the column at one table, a shared place half / times they "
+                     "sat at one table; an agent in two seats counts twice)")
         lines.append("  " + " " * 24 + "".join(f"{i + 1:>11d}" for i in range(len(agents))))
         for i, a in enumerate(agents):
             cells = ""
