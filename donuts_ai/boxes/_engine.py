@@ -42,11 +42,11 @@ from .moves import BOX, COORD_OFFSET, COORD_SPAN, KIND_SHIFT, PLACE, PLACE_STRID
 # ---------------------------------------------------------------------------- layout of the arrays
 # meta (int64) fields
 PLAYERS, SQUARED, PERFECT, CLOSERS, TO_MOVE, TRIGGER, FINAL_LEFT, STREAK, OVER = range(9)
-NCARDS, NCELLS, NANCH, NBIG, MINR, MAXR, MINC, MAXC, WBITS, TURNS = range(9, 19)
-NMETA = 19
+NCARDS, NCELLS, NANCH, NBIG, MINR, MAXR, MINC, MAXC, WBITS, TURNS, STAMP = range(9, 20)
+NMETA = 20
 # cell (int32) columns
-CR, CC, CFLAV, CROLL, COWNER, CFROZEN, CPARENT, CSIZE, CHASROLL, CNEXT = range(10)
-NCF = 10
+CR, CC, CFLAV, CROLL, COWNER, CFROZEN, CPARENT, CSIZE, CHASROLL, CNEXT, CWIT, CSTAMP = range(12)
+NCF = 12
 # pinfo (int32) columns: pile ring head and length, known bottom cards, tray length, score, boxes
 HEAD, COUNT, KNOWN, TRAYN, SCORE, BOXES = range(6)
 NPINFO = 6
@@ -62,6 +62,10 @@ ROOM = 2 * REACH + 2
 MIN_WBITS = 5
 MIN_BOX = 3
 NEUTRAL = -1
+#: Options of the leaf kernels: no allocation inside, so no reference counting either. With
+#: it on, Numba counts a reference to every array argument at each call, atomically,
+#: whenever its pruning fails: measured, three quarters of a random game's time went there.
+LEAF = {"cache": True, "_nrt": False}
 #: Random placement tries before a random move falls back to listing every legal move.
 MAX_TRIES = 48
 #: Quadrant offsets in reading order, and for each quadrant its two neighbours outside the card.
@@ -124,18 +128,18 @@ def copy_tables(t: Tables) -> Tables:
 
 
 # ---------------------------------------------------------------------------- grid
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _gidx(r, c, wbits):
     m = (1 << wbits) - 1
     return ((r & m) << wbits) | (c & m)
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _cell_at(grid, wbits, r, c):
     return (grid[_gidx(r, c, wbits)] & CELL_MASK) - 1
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _coverable(grid, wbits, squared, r, c):
     """An empty position that a card could still cover (in a fully empty window the grid allows)."""
     if _cell_at(grid, wbits, r, c) >= 0:
@@ -150,7 +154,7 @@ def _coverable(grid, wbits, squared, r, c):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _anchor_free(grid, wbits, squared, a, b):
     """A card could sit with its top-left at (a, b): grid, 4 empty quadrants, an edge contact."""
     if squared and ((a & 1) != 0 or (b & 1) != 0):
@@ -165,7 +169,7 @@ def _anchor_free(grid, wbits, squared, a, b):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _anchor_add(meta, grid, anchors, a, b):
     k = meta[NANCH]
     anchors[k, 0] = a
@@ -175,7 +179,7 @@ def _anchor_add(meta, grid, anchors, a, b):
     grid[g] = (grid[g] & CELL_MASK) | ((k + 1) << ANCH_SHIFT)
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _anchor_remove(meta, grid, anchors, a, b):
     wbits = meta[WBITS]
     g = _gidx(a, b, wbits)
@@ -196,6 +200,7 @@ def _anchor_remove(meta, grid, anchors, a, b):
 @njit(cache=True)
 def _fill_grid(meta, cell, anchors, wbits):
     """A fresh grid of 2**wbits squared holding every cell and every listed anchor."""
+    meta[WBITS] = wbits
     grid = np.zeros(1 << (2 * wbits), np.int32)
     for i in range(meta[NCELLS]):
         grid[_gidx(cell[i, CR], cell[i, CC], wbits)] = i + 1
@@ -205,22 +210,36 @@ def _fill_grid(meta, cell, anchors, wbits):
     return grid
 
 
+@njit(**LEAF)
+def _room_bits(meta):
+    """The grid size (log2) the bounding box needs: itself plus ROOM."""
+    extent = max(meta[MAXR] - meta[MINR], meta[MAXC] - meta[MINC]) + 1
+    wbits = meta[WBITS]
+    while extent + ROOM > (1 << wbits):
+        wbits += 1
+    return wbits
+
+
+@njit(**LEAF)
+def _needs_room(meta):
+    return _room_bits(meta) != meta[WBITS]
+
+
+@njit(cache=True)
+def _ensure_room(meta, grid, cell, anchors):
+    if not _needs_room(meta):
+        return grid
+    return _fill_grid(meta, cell, anchors, _room_bits(meta))
+
+
 @njit(cache=True)
 def ensure_room(t, grid):
     """``grid``, or a doubled one, so that the bounding box plus :data:`ROOM` fits."""
-    meta = t.meta
-    extent = max(meta[MAXR] - meta[MINR], meta[MAXC] - meta[MINC]) + 1
-    wbits = meta[WBITS]
-    if extent + ROOM <= (1 << wbits):
-        return grid
-    while extent + ROOM > (1 << wbits):
-        wbits += 1
-    meta[WBITS] = wbits
-    return _fill_grid(meta, t.cell, t.anchors, wbits)
+    return _ensure_room(t.meta, grid, t.cell, t.anchors)
 
 
 # ---------------------------------------------------------------------------- runs
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _find(cell, x):
     root = x
     while cell[root, CPARENT] != root:
@@ -232,7 +251,7 @@ def _find(cell, x):
     return root
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _big_remove(meta, big, root):
     n = meta[NBIG]
     for i in range(n):
@@ -242,7 +261,7 @@ def _big_remove(meta, big, root):
             return
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _union(meta, cell, hold, big, a, b):
     ra = _find(cell, a)
     rb = _find(cell, b)
@@ -250,6 +269,8 @@ def _union(meta, cell, hold, big, a, b):
         return
     if cell[ra, CSIZE] < cell[rb, CSIZE]:
         ra, rb = rb, ra
+    if cell[ra, CWIT] == 0:
+        cell[ra, CWIT] = cell[rb, CWIT]
     was_big = cell[ra, CSIZE] >= MIN_BOX
     if cell[rb, CSIZE] >= MIN_BOX:
         _big_remove(meta, big, rb)
@@ -266,27 +287,40 @@ def _union(meta, cell, hold, big, a, b):
         meta[NBIG] += 1
 
 
-@njit(cache=True)
+
+@njit(**LEAF)
+def _key(r, c):
+    return (r + COORD_OFFSET) * COORD_SPAN + (c + COORD_OFFSET)
+
+
+@njit(**LEAF)
 def _run_open(grid, cell, wbits, squared, root):
-    """Some quadrant of the run touches a coverable empty position."""
+    """Some quadrant of the run touches a coverable empty position.
+
+    The root remembers the last such position it found (``CWIT``, key + 1): it touches
+    the run for good, so while it stays coverable the run is open without a walk."""
+    w = cell[root, CWIT] - 1
+    if w >= 0 and _coverable(grid, wbits, squared, w // COORD_SPAN - COORD_OFFSET, w % COORD_SPAN - COORD_OFFSET):
+        return True
     x = root
     while True:
         r, c = cell[x, CR], cell[x, CC]
         for d in range(4):
             if _coverable(grid, wbits, squared, r + DR[d], c + DC[d]):
+                cell[root, CWIT] = _key(r + DR[d], c + DC[d]) + 1
                 return True
         x = cell[x, CNEXT]
         if x == root:
             return False
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _first_cell(cell, root):
     """The run's first quadrant in reading order, as a (row, column) key."""
     best = np.int64(1) << 62
     x = root
     while True:
-        key = (cell[x, CR] + COORD_OFFSET) * COORD_SPAN + (cell[x, CC] + COORD_OFFSET)
+        key = _key(cell[x, CR], cell[x, CC])
         if key < best:
             best = key
         x = cell[x, CNEXT]
@@ -294,7 +328,7 @@ def _first_cell(cell, root):
             return best
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _majority(hold, root, players, sealer):
     """The player holding most donuts of the run (at least one); a tie goes to ``sealer`` when
     ``sealer`` is among the tied, else -1 (nobody)."""
@@ -316,7 +350,7 @@ def _majority(hold, root, players, sealer):
     return -1
 
 
-@njit(cache=True)
+@njit(**LEAF)
 def _points(cell, root):
     size = cell[root, CSIZE]
     if size < MIN_BOX:
@@ -324,18 +358,17 @@ def _points(cell, root):
     return size * 2 if cell[root, CHASROLL] else size
 
 
-@njit(cache=True)
-def _deliver(t, root, sealer, early):
+@njit(**LEAF)
+def _deliver(meta, cell, hold, big, pinfo, root, sealer, early):
     """Seal or box ``root``'s run: freeze it and score it. Returns the scorer (-1 none)."""
-    meta, cell, pinfo = t.meta, t.cell, t.pinfo
     points = _points(cell, root)
     scorer = -1
     if points > 0:
         if early or meta[CLOSERS]:
             scorer = sealer
         else:
-            scorer = _majority(t.hold, root, meta[PLAYERS], sealer)
-        _big_remove(meta, t.big, root)
+            scorer = _majority(hold, root, meta[PLAYERS], sealer)
+        _big_remove(meta, big, root)
     x = root
     while True:
         cell[x, CFROZEN] = 1
@@ -349,7 +382,7 @@ def _deliver(t, root, sealer, early):
 
 
 # ---------------------------------------------------------------------------- placements
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _fits(grid, cell, wbits, perfect, t, rot, a, b):
     """Whether card type ``t`` turned ``rot`` may sit at the free anchor (a, b): the matching rule."""
     any_agree = False
@@ -371,7 +404,7 @@ def _fits(grid, cell, wbits, perfect, t, rot, a, b):
     return any_agree
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _roll_options(grid, cell, wbits, t, rot, a, b):
     """Bit mask (bit f for flavour f) of the flavours the card's roll may take at (a, b)."""
     q = 0
@@ -390,9 +423,8 @@ def _roll_options(grid, cell, wbits, t, rot, a, b):
     return mask
 
 
-@njit(cache=True, inline="always")
-def _add_cell(t, grid, r, c, flav, roll, owner):
-    meta, cell, hold = t.meta, t.cell, t.hold
+@njit(**LEAF)
+def _add_cell(meta, grid, cell, hold, r, c, flav, roll, owner):
     i = meta[NCELLS]
     meta[NCELLS] = i + 1
     cell[i, CR] = r
@@ -405,6 +437,8 @@ def _add_cell(t, grid, r, c, flav, roll, owner):
     cell[i, CSIZE] = 1
     cell[i, CHASROLL] = roll
     cell[i, CNEXT] = i
+    cell[i, CWIT] = 0
+    cell[i, CSTAMP] = 0
     for q in range(meta[PLAYERS]):
         hold[i, q] = 0
     if owner >= 0:
@@ -422,79 +456,73 @@ def _add_cell(t, grid, r, c, flav, roll, owner):
     return i
 
 
-@njit(cache=True)
-def _put_card(t, grid, owner, ctype, rot, a, b, flav):
+@njit(**LEAF)
+def _put_card(meta, grid, cell, hold, cards, anchors, big, owner, ctype, rot, a, b, flav):
     """Lay the card's quadrants, join them to their runs and update the free anchors."""
-    meta, cell = t.meta, t.cell
     wbits = meta[WBITS]
     squared = meta[SQUARED] != 0
     k = meta[NCARDS]
     meta[NCARDS] = k + 1
-    row = t.cards[k]
-    row[KOWNER] = owner
-    row[KTYPE] = ctype
-    row[KROT] = rot
-    row[KR] = a
-    row[KC] = b
-    row[KFLAV] = flav
+    cards[k, KOWNER] = owner
+    cards[k, KTYPE] = ctype
+    cards[k, KROT] = rot
+    cards[k, KR] = a
+    cards[k, KC] = b
+    cards[k, KFLAV] = flav
     first = meta[NCELLS]
     for q in range(4):
         f = FACES[ctype, rot, q]
         if f == ROLL_CODE:
-            _add_cell(t, grid, a + QR[q], b + QC[q], flav, 1, owner)
+            _add_cell(meta, grid, cell, hold, a + QR[q], b + QC[q], flav, 1, owner)
         else:
-            _add_cell(t, grid, a + QR[q], b + QC[q], f, 0, owner)
+            _add_cell(meta, grid, cell, hold, a + QR[q], b + QC[q], f, 0, owner)
     for i in range(first, first + 4):
         r, c = cell[i, CR], cell[i, CC]
         for d in range(4):
             j = _cell_at(grid, wbits, r + DR[d], c + DC[d])
             if j >= 0 and cell[j, CFROZEN] == 0 and cell[j, CFLAV] == cell[i, CFLAV]:
-                _union(meta, cell, t.hold, t.big, i, j)
+                _union(meta, cell, hold, big, i, j)
     for x in range(a - 1, a + 2):
         for y in range(b - 1, b + 2):
-            _anchor_remove(meta, grid, t.anchors, x, y)
+            _anchor_remove(meta, grid, anchors, x, y)
     step = 2 if squared else 1
     for x in range(a - 2, a + 3, step):
         for y in range(b - 2, b + 3, step):
+            if a - 1 <= x <= a + 1 and b - 1 <= y <= b + 1:
+                continue  # overlaps the card just laid
             if (grid[_gidx(x, y, wbits)] >> ANCH_SHIFT) == 0 and _anchor_free(grid, wbits, squared, x, y):
-                _anchor_add(meta, grid, t.anchors, x, y)
+                _anchor_add(meta, grid, anchors, x, y)
 
 
-@njit(cache=True)
-def _seal_around(t, grid, a, b, sealer):
+@njit(**LEAF)
+def _seal_around(meta, grid, cell, hold, big, pinfo, a, b, sealer):
     """Deliver every open run near the card at (a, b) that no coverable position touches.
 
     A placement can close a run it touches and, under Splitzkies, also one it only
-    leaves beside a gap too small for a card: both lie within 2 of the card."""
-    meta, cell = t.meta, t.cell
+    leaves beside a gap too small for a card: both lie within 2 of the card. Each run is
+    looked at once (its root stamped with this call's number)."""
     wbits = meta[WBITS]
     squared = meta[SQUARED] != 0
-    roots = np.empty(36, np.int64)
-    n = 0
+    meta[STAMP] += 1
+    stamp = meta[STAMP]
+    sealed = 0
     for r in range(a - 2, a + 4):
         for c in range(b - 2, b + 4):
             i = _cell_at(grid, wbits, r, c)
             if i < 0 or cell[i, CFROZEN] != 0:
                 continue
             root = _find(cell, i)
-            seen = False
-            for k in range(n):
-                if roots[k] == root:
-                    seen = True
-                    break
-            if not seen:
-                roots[n] = root
-                n += 1
-    sealed = 0
-    for k in range(n):
-        if not _run_open(grid, cell, wbits, squared, roots[k]):
-            _deliver(t, roots[k], sealer, False)
-            sealed += 1
+            if cell[root, CSTAMP] == stamp:
+                continue
+            cell[root, CSTAMP] = stamp
+            if not _run_open(grid, cell, wbits, squared, root):
+                _deliver(meta, cell, hold, big, pinfo, root, sealer, False)
+                sealed += 1
     return sealed
 
 
 # ---------------------------------------------------------------------------- turns
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _tray_remove(trays, pinfo, p, ctype):
     n = pinfo[p, TRAYN]
     k = 0
@@ -505,7 +533,7 @@ def _tray_remove(trays, pinfo, p, ctype):
     pinfo[p, TRAYN] = n - 1
 
 
-@njit(cache=True, inline="always")
+@njit(**LEAF)
 def _tray_insert(trays, pinfo, p, ctype):
     n = pinfo[p, TRAYN]
     k = n
@@ -516,46 +544,43 @@ def _tray_insert(trays, pinfo, p, ctype):
     pinfo[p, TRAYN] = n + 1
 
 
-@njit(cache=True)
-def _finish(t):
+@njit(**LEAF)
+def _finish(meta, cell, hold, big, pinfo):
     """Open runs of 3 or more score in full to their strict majority holder."""
-    meta, cell = t.meta, t.cell
     for k in range(meta[NBIG]):
-        root = t.big[k]
-        scorer = _majority(t.hold, root, meta[PLAYERS], -1)
+        root = big[k]
+        scorer = _majority(hold, root, meta[PLAYERS], -1)
         if scorer >= 0:
-            t.pinfo[scorer, SCORE] += _points(cell, root)
+            pinfo[scorer, SCORE] += _points(cell, root)
     meta[OVER] = 1
     meta[TO_MOVE] = -1
 
 
-@njit(cache=True)
-def _fits_anywhere(t, grid, ctype):
-    meta = t.meta
+@njit(**LEAF)
+def _fits_anywhere(meta, grid, cell, anchors, ctype):
+    perfect = meta[PERFECT] != 0
     for k in range(meta[NANCH]):
         for x in range(NCANON[ctype]):
-            if _fits(grid, t.cell, meta[WBITS], meta[PERFECT] != 0, ctype, CANON[ctype, x], t.anchors[k, 0],
-                     t.anchors[k, 1]):
+            if _fits(grid, cell, meta[WBITS], perfect, ctype, CANON[ctype, x], anchors[k, 0], anchors[k, 1]):
                 return True
     return False
 
 
-@njit(cache=True)
-def _layout_dead(t, grid):
+@njit(**LEAF)
+def _layout_dead(meta, grid, cell, anchors, piles, trays, pinfo):
     """No card left to any player, in a tray or a pile, fits anywhere in any rotation."""
-    for p in range(t.meta[PLAYERS]):
-        for j in range(t.pinfo[p, TRAYN]):
-            if _fits_anywhere(t, grid, t.trays[p, j]):
+    for p in range(meta[PLAYERS]):
+        for j in range(pinfo[p, TRAYN]):
+            if _fits_anywhere(meta, grid, cell, anchors, trays[p, j]):
                 return False
-        for k in range(t.pinfo[p, COUNT]):
-            if _fits_anywhere(t, grid, t.piles[p, (t.pinfo[p, HEAD] + k) & PILE_MASK]):
+        for k in range(pinfo[p, COUNT]):
+            if _fits_anywhere(meta, grid, cell, anchors, piles[p, (pinfo[p, HEAD] + k) & PILE_MASK]):
                 return False
     return True
 
 
-@njit(cache=True)
-def _end_turn(t, grid, p, stuck):
-    meta, pinfo, piles, trays = t.meta, t.pinfo, t.piles, t.trays
+@njit(**LEAF)
+def _end_turn(meta, grid, cell, hold, anchors, big, piles, trays, pinfo, p, stuck):
     n = meta[PLAYERS]
     while pinfo[p, TRAYN] < TRAY_SIZE and pinfo[p, COUNT] > 0:
         head = pinfo[p, HEAD]
@@ -573,19 +598,16 @@ def _end_turn(t, grid, p, stuck):
     else:
         meta[FINAL_LEFT] -= 1
     if meta[TRIGGER] >= 0 and meta[FINAL_LEFT] == 0:
-        _finish(t)
-    elif meta[STREAK] == n and _layout_dead(t, grid):
+        _finish(meta, cell, hold, big, pinfo)
+    elif meta[STREAK] == n and _layout_dead(meta, grid, cell, anchors, piles, trays, pinfo):
         # Checked once a streak: nothing changes the layout while everyone is stuck.
-        _finish(t)
+        _finish(meta, cell, hold, big, pinfo)
     else:
         meta[TO_MOVE] = (p + 1) % n
 
 
-@njit(cache=True)
-def apply_move(t, grid, code):
-    """Play the legal move ``code`` for the player to move. Returns ``(grid, cards placed,
-    runs sealed or boxed)``; the grid is a new, larger one when the layout outgrew it."""
-    meta = t.meta
+@njit(**LEAF)
+def _apply_core(meta, grid, cell, hold, cards, anchors, big, piles, trays, pinfo, code):
     p = meta[TO_MOVE]
     kind = code >> KIND_SHIFT
     payload = code & PAYLOAD_MASK
@@ -599,55 +621,70 @@ def apply_move(t, grid, code):
         flav = rest % ROT_STRIDE
         a = pos // COORD_SPAN - COORD_OFFSET
         b = pos % COORD_SPAN - COORD_OFFSET
-        _tray_remove(t.trays, t.pinfo, p, ctype)
-        _put_card(t, grid, p, ctype, rot, a, b, flav)
-        sealed = _seal_around(t, grid, a, b, p)
+        _tray_remove(trays, pinfo, p, ctype)
+        _put_card(meta, grid, cell, hold, cards, anchors, big, p, ctype, rot, a, b, flav)
+        sealed = _seal_around(meta, grid, cell, hold, big, pinfo, a, b, p)
         placed = 1
-        grid = ensure_room(t, grid)
     elif kind == BOX:
         a = payload // COORD_SPAN - COORD_OFFSET
         b = payload % COORD_SPAN - COORD_OFFSET
         i = _cell_at(grid, meta[WBITS], a, b)
-        _deliver(t, _find(t.cell, i), p, True)
+        _deliver(meta, cell, hold, big, pinfo, _find(cell, i), p, True)
         sealed = 1
     else:
         ctype = payload
-        _tray_remove(t.trays, t.pinfo, p, ctype)
-        pinfo = t.pinfo
+        _tray_remove(trays, pinfo, p, ctype)
         pinfo[p, COUNT] += 1
-        t.piles[p, (pinfo[p, HEAD] + pinfo[p, COUNT] - 1) & PILE_MASK] = ctype
+        piles[p, (pinfo[p, HEAD] + pinfo[p, COUNT] - 1) & PILE_MASK] = ctype
         pinfo[p, KNOWN] += 1
-    _end_turn(t, grid, p, kind == STUCK)
-    return grid, placed, sealed
-
-
-# ---------------------------------------------------------------------------- legal moves
-@njit(cache=True, inline="always")
-def _box_eligible(t, root, p):
-    return 2 * t.hold[root, p] >= t.cell[root, CSIZE]
+    _end_turn(meta, grid, cell, hold, anchors, big, piles, trays, pinfo, p, kind == STUCK)
+    return placed, sealed
 
 
 @njit(cache=True)
-def has_placement(t, grid):
-    """Whether the player to move can place some card of their tray."""
-    meta = t.meta
+def _apply(meta, grid, cell, hold, cards, anchors, big, piles, trays, pinfo, code):
+    placed, sealed = _apply_core(meta, grid, cell, hold, cards, anchors, big, piles, trays, pinfo, code)
+    if placed and _needs_room(meta):
+        grid = _fill_grid(meta, cell, anchors, _room_bits(meta))
+    return grid, placed, sealed
+
+
+@njit(cache=True)
+def apply_move(t, grid, code):
+    """Play the legal move ``code`` for the player to move. Returns ``(grid, cards placed,
+    runs sealed or boxed)``; the grid is a new, larger one when the layout outgrew it."""
+    return _apply(t.meta, grid, t.cell, t.hold, t.cards, t.anchors, t.big, t.piles, t.trays, t.pinfo, code)
+
+
+# ---------------------------------------------------------------------------- legal moves
+@njit(**LEAF)
+def _box_eligible(cell, hold, root, p):
+    return 2 * hold[root, p] >= cell[root, CSIZE]
+
+
+@njit(**LEAF)
+def _has_placement(meta, grid, cell, anchors, trays, pinfo):
     p = meta[TO_MOVE]
     wbits = meta[WBITS]
     perfect = meta[PERFECT] != 0
     for k in range(meta[NANCH]):
-        a, b = t.anchors[k, 0], t.anchors[k, 1]
-        for j in range(t.pinfo[p, TRAYN]):
-            ctype = t.trays[p, j]
+        a, b = anchors[k, 0], anchors[k, 1]
+        for j in range(pinfo[p, TRAYN]):
+            ctype = trays[p, j]
             for x in range(NCANON[ctype]):
-                if _fits(grid, t.cell, wbits, perfect, ctype, CANON[ctype, x], a, b):
+                if _fits(grid, cell, wbits, perfect, ctype, CANON[ctype, x], a, b):
                     return True
     return False
 
 
 @njit(cache=True)
-def legal_codes(t, grid):
-    """Every legal move's code for the player to move, ascending (empty when over)."""
-    meta = t.meta
+def has_placement(t, grid):
+    """Whether the player to move can place some card of their tray."""
+    return _has_placement(t.meta, grid, t.cell, t.anchors, t.trays, t.pinfo)
+
+
+@njit(cache=True)
+def _legal_codes(meta, grid, cell, hold, anchors, big, trays, pinfo):
     if meta[OVER]:
         return np.empty(0, np.int64)
     p = meta[TO_MOVE]
@@ -656,23 +693,23 @@ def legal_codes(t, grid):
     n_anch = meta[NANCH]
     keys = np.empty(n_anch, np.int64)
     for k in range(n_anch):
-        keys[k] = (t.anchors[k, 0] + COORD_OFFSET) * COORD_SPAN + (t.anchors[k, 1] + COORD_OFFSET)
+        keys[k] = _key(anchors[k, 0], anchors[k, 1])
     order = np.argsort(keys)
-    tray_n = t.pinfo[p, TRAYN]
+    tray_n = pinfo[p, TRAYN]
     out = np.empty(n_anch * tray_n * 16 + meta[NBIG] + TRAY_SIZE, np.int64)
     n = 0
     for k in order:
-        a, b = t.anchors[k, 0], t.anchors[k, 1]
+        a, b = anchors[k, 0], anchors[k, 1]
         base = PLACE_BASE + keys[k] * PLACE_STRIDE
         for j in range(tray_n):
-            ctype = t.trays[p, j]
+            ctype = trays[p, j]
             for x in range(NCANON[ctype]):
                 rot = CANON[ctype, x]
-                if not _fits(grid, t.cell, wbits, perfect, ctype, rot, a, b):
+                if not _fits(grid, cell, wbits, perfect, ctype, rot, a, b):
                     continue
                 code = base + ctype * TYPE_STRIDE + rot * ROT_STRIDE
                 if ROLLS[ctype]:
-                    mask = _roll_options(grid, t.cell, wbits, ctype, rot, a, b)
+                    mask = _roll_options(grid, cell, wbits, ctype, rot, a, b)
                     for f in range(1, NFLAVOURS + 1):
                         if mask & (1 << f):
                             out[n] = code + f
@@ -681,24 +718,29 @@ def legal_codes(t, grid):
                     out[n] = code
                     n += 1
     placements = n
-    start_boxes = n
     for k in range(meta[NBIG]):
-        root = t.big[k]
-        if _box_eligible(t, root, p):
-            out[n] = BOX_BASE + _first_cell(t.cell, root)
+        root = big[k]
+        if _box_eligible(cell, hold, root, p):
+            out[n] = BOX_BASE + _first_cell(cell, root)
             n += 1
-    out[start_boxes:n].sort()
+    out[placements:n].sort()
     if placements == 0:
         for j in range(tray_n):
-            out[n] = STUCK_BASE + t.trays[p, j]
+            out[n] = STUCK_BASE + trays[p, j]
             n += 1
     return out[:n].copy()
 
 
 @njit(cache=True)
-def _in_tray(t, p, ctype):
-    for j in range(t.pinfo[p, TRAYN]):
-        if t.trays[p, j] == ctype:
+def legal_codes(t, grid):
+    """Every legal move's code for the player to move, ascending (empty when over)."""
+    return _legal_codes(t.meta, grid, t.cell, t.hold, t.anchors, t.big, t.trays, t.pinfo)
+
+
+@njit(**LEAF)
+def _in_tray(trays, pinfo, p, ctype):
+    for j in range(pinfo[p, TRAYN]):
+        if trays[p, j] == ctype:
             return True
     return False
 
@@ -706,7 +748,7 @@ def _in_tray(t, p, ctype):
 @njit(cache=True)
 def is_legal(t, grid, code):
     """Whether ``code`` is a legal move for the player to move (any int64; never raises)."""
-    meta = t.meta
+    meta, cell, trays, pinfo = t.meta, t.cell, t.trays, t.pinfo
     if meta[OVER] or code < 0:
         return False
     p = meta[TO_MOVE]
@@ -719,7 +761,7 @@ def is_legal(t, grid, code):
         ctype = rest // TYPE_STRIDE
         rot = (rest % TYPE_STRIDE) // ROT_STRIDE
         flav = rest % ROT_STRIDE
-        if pos >= COORD_SPAN * COORD_SPAN or ctype >= DECK_SIZE or not _in_tray(t, p, ctype):
+        if pos >= COORD_SPAN * COORD_SPAN or ctype >= DECK_SIZE or not _in_tray(trays, pinfo, p, ctype):
             return False
         canonical = False
         for x in range(NCANON[ctype]):
@@ -734,10 +776,10 @@ def is_legal(t, grid, code):
             return False
         if (grid[_gidx(a, b, wbits)] >> ANCH_SHIFT) == 0:
             return False
-        if not _fits(grid, t.cell, wbits, meta[PERFECT] != 0, ctype, rot, a, b):
+        if not _fits(grid, cell, wbits, meta[PERFECT] != 0, ctype, rot, a, b):
             return False
         if flav:
-            return (_roll_options(grid, t.cell, wbits, ctype, rot, a, b) >> flav) & 1 == 1
+            return (_roll_options(grid, cell, wbits, ctype, rot, a, b) >> flav) & 1 == 1
         return True
     if kind == BOX:
         if payload >= COORD_SPAN * COORD_SPAN:
@@ -747,14 +789,72 @@ def is_legal(t, grid, code):
         if a < meta[MINR] or a > meta[MAXR] or b < meta[MINC] or b > meta[MAXC]:
             return False
         i = _cell_at(grid, wbits, a, b)
-        if i < 0 or t.cell[i, CFROZEN] != 0:
+        if i < 0 or cell[i, CFROZEN] != 0:
             return False
-        root = _find(t.cell, i)
-        return (t.cell[root, CSIZE] >= MIN_BOX and _box_eligible(t, root, p)
-                and _first_cell(t.cell, root) == payload)
+        root = _find(cell, i)
+        return (cell[root, CSIZE] >= MIN_BOX and _box_eligible(cell, t.hold, root, p)
+                and _first_cell(cell, root) == payload)
     if kind == STUCK:
-        return payload < DECK_SIZE and _in_tray(t, p, payload) and not has_placement(t, grid)
+        return (payload < DECK_SIZE and _in_tray(trays, pinfo, p, payload)
+                and not _has_placement(meta, grid, cell, t.anchors, trays, pinfo))
     return False
+
+
+@njit(**LEAF)
+def _random_try(meta, grid, cell, hold, anchors, big, trays, pinfo):
+    p = meta[TO_MOVE]
+    wbits = meta[WBITS]
+    perfect = meta[PERFECT] != 0
+    tray_n = pinfo[p, TRAYN]
+    n_boxes = 0
+    for k in range(meta[NBIG]):
+        if _box_eligible(cell, hold, big[k], p):
+            n_boxes += 1
+    weight = 0
+    for j in range(tray_n):
+        ctype = trays[p, j]
+        weight += NCANON[ctype] * (NFLAVOURS if ROLLS[ctype] else 1)
+    total = weight * meta[NANCH] + n_boxes
+    for _ in range(MAX_TRIES):
+        x = np.random.randint(0, total)
+        if x < n_boxes:
+            for k in range(meta[NBIG]):
+                root = big[k]
+                if _box_eligible(cell, hold, root, p):
+                    if x == 0:
+                        return BOX_BASE + _first_cell(cell, root)
+                    x -= 1
+        x -= n_boxes
+        anchor = x // weight
+        y = x % weight
+        ctype = 0
+        for j in range(tray_n):
+            ctype = trays[p, j]
+            w = NCANON[ctype] * (NFLAVOURS if ROLLS[ctype] else 1)
+            if y < w:
+                break
+            y -= w
+        mult = NFLAVOURS if ROLLS[ctype] else 1
+        rot = CANON[ctype, y // mult]
+        a, b = anchors[anchor, 0], anchors[anchor, 1]
+        if not _fits(grid, cell, wbits, perfect, ctype, rot, a, b):
+            continue
+        flav = 0
+        if ROLLS[ctype]:
+            flav = y % mult + 1
+            if not (_roll_options(grid, cell, wbits, ctype, rot, a, b) >> flav) & 1:
+                continue
+        return PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE + flav
+    return -1
+
+
+@njit(cache=True)
+def _random_move(meta, grid, cell, hold, anchors, big, trays, pinfo):
+    code = _random_try(meta, grid, cell, hold, anchors, big, trays, pinfo)
+    if code >= 0:
+        return code
+    codes = _legal_codes(meta, grid, cell, hold, anchors, big, trays, pinfo)
+    return codes[np.random.randint(0, codes.size)]
 
 
 @njit(cache=True)
@@ -765,54 +865,7 @@ def random_move(t, grid):
     equally likely, keeping the first legal one: uniform over the legal moves since each
     is exactly one candidate. After :data:`MAX_TRIES` misses it lists every legal move
     and picks one (still uniform: a mixture of two uniform draws)."""
-    meta = t.meta
-    p = meta[TO_MOVE]
-    wbits = meta[WBITS]
-    perfect = meta[PERFECT] != 0
-    tray_n = t.pinfo[p, TRAYN]
-    n_boxes = 0
-    for k in range(meta[NBIG]):
-        if _box_eligible(t, t.big[k], p):
-            n_boxes += 1
-    weight = 0
-    for j in range(tray_n):
-        ctype = t.trays[p, j]
-        weight += NCANON[ctype] * (NFLAVOURS if ROLLS[ctype] else 1)
-    n_anch = meta[NANCH]
-    total = weight * n_anch + n_boxes
-    for _ in range(MAX_TRIES):
-        x = np.random.randint(0, total)
-        if x < n_boxes:
-            for k in range(meta[NBIG]):
-                root = t.big[k]
-                if _box_eligible(t, root, p):
-                    if x == 0:
-                        return BOX_BASE + _first_cell(t.cell, root)
-                    x -= 1
-        x -= n_boxes
-        anchor = x // weight
-        y = x % weight
-        ctype = 0
-        for j in range(tray_n):
-            ctype = t.trays[p, j]
-            w = NCANON[ctype] * (NFLAVOURS if ROLLS[ctype] else 1)
-            if y < w:
-                break
-            y -= w
-        mult = NFLAVOURS if ROLLS[ctype] else 1
-        rot = CANON[ctype, y // mult]
-        a, b = t.anchors[anchor, 0], t.anchors[anchor, 1]
-        if not _fits(grid, t.cell, wbits, perfect, ctype, rot, a, b):
-            continue
-        flav = 0
-        if ROLLS[ctype]:
-            flav = y % mult + 1
-            if not (_roll_options(grid, t.cell, wbits, ctype, rot, a, b) >> flav) & 1:
-                continue
-        return PLACE_BASE + ((a + COORD_OFFSET) * COORD_SPAN + (b + COORD_OFFSET)) * PLACE_STRIDE \
-            + ctype * TYPE_STRIDE + rot * ROT_STRIDE + flav
-    codes = legal_codes(t, grid)
-    return codes[np.random.randint(0, codes.size)]
+    return _random_move(t.meta, grid, t.cell, t.hold, t.anchors, t.big, t.trays, t.pinfo)
 
 
 @njit(cache=True)
@@ -855,12 +908,15 @@ def rebuild(t, wbits):
     meta[WBITS] = wbits
     meta[NANCH] = 0
     meta[NBIG] = 0
+    meta[STAMP] = 0
     grid = _fill_grid(meta, cell, t.anchors, wbits)
     for i in range(n):
         cell[i, CPARENT] = i
         cell[i, CSIZE] = 1
         cell[i, CHASROLL] = cell[i, CROLL]
         cell[i, CNEXT] = i
+        cell[i, CWIT] = 0
+        cell[i, CSTAMP] = 0
         for q in range(meta[PLAYERS]):
             hold[i, q] = 0
         if cell[i, COWNER] >= 0:
@@ -874,11 +930,10 @@ def rebuild(t, wbits):
                 _union(meta, cell, hold, t.big, i, j)
     # Frozen quadrants stay single: no kernel walks a delivered run again.
     squared = meta[SQUARED] != 0
-    lo_r, hi_r, lo_c, hi_c = meta[MINR] - 2, meta[MAXR] + 1, meta[MINC] - 2, meta[MAXC] + 1
-    for x in range(lo_r, hi_r + 1):
+    for x in range(meta[MINR] - 2, meta[MAXR] + 2):
         if squared and (x & 1):
             continue
-        for y in range(lo_c, hi_c + 1):
+        for y in range(meta[MINC] - 2, meta[MAXC] + 2):
             if squared and (y & 1):
                 continue
             if _anchor_free(grid, wbits, squared, x, y):
@@ -887,11 +942,7 @@ def rebuild(t, wbits):
 
 
 @njit(cache=True)
-def start_game(t, deck_order, start_type):
-    """Fill zeroed tables for a new game: ``deck_order[p]`` is player p's shuffled deck (top
-    first), the start card ``start_type``; ``t.meta`` must hold PLAYERS and the three switches.
-    Returns the grid."""
-    meta = t.meta
+def _start(meta, cell, hold, cards, anchors, big, piles, trays, pinfo, deck_order, start_type):
     n = meta[PLAYERS]
     meta[TO_MOVE] = 0
     meta[TRIGGER] = -1
@@ -903,6 +954,7 @@ def start_game(t, deck_order, start_type):
     meta[NANCH] = 0
     meta[NBIG] = 0
     meta[TURNS] = 0
+    meta[STAMP] = 0
     meta[MINR] = 0
     meta[MAXR] = 1
     meta[MINC] = 0
@@ -910,27 +962,36 @@ def start_game(t, deck_order, start_type):
     meta[WBITS] = MIN_WBITS
     for p in range(n):
         for k in range(DECK_SIZE - TRAY_SIZE):
-            t.piles[p, k] = deck_order[p, TRAY_SIZE + k]
-        t.pinfo[p, HEAD] = 0
-        t.pinfo[p, COUNT] = DECK_SIZE - TRAY_SIZE
-        t.pinfo[p, KNOWN] = 0
-        t.pinfo[p, TRAYN] = 0
-        t.pinfo[p, SCORE] = 0
-        t.pinfo[p, BOXES] = 0
+            piles[p, k] = deck_order[p, TRAY_SIZE + k]
+        pinfo[p, HEAD] = 0
+        pinfo[p, COUNT] = DECK_SIZE - TRAY_SIZE
+        pinfo[p, KNOWN] = 0
+        pinfo[p, TRAYN] = 0
+        pinfo[p, SCORE] = 0
+        pinfo[p, BOXES] = 0
         for k in range(TRAY_SIZE):
-            _tray_insert(t.trays, t.pinfo, p, deck_order[p, k])
+            _tray_insert(trays, pinfo, p, deck_order[p, k])
     grid = np.zeros(1 << (2 * MIN_WBITS), np.int32)
     flav = 0
     if ROLLS[start_type]:
-        mask = _roll_options(grid, t.cell, MIN_WBITS, start_type, 0, 0, 0)
+        mask = _roll_options(grid, cell, MIN_WBITS, start_type, 0, 0, 0)
         flav = 1
         while not (mask >> flav) & 1:
             flav += 1
-    _put_card(t, grid, NEUTRAL, start_type, 0, 0, 0, flav)
+    _put_card(meta, grid, cell, hold, cards, anchors, big, NEUTRAL, start_type, 0, 0, 0, flav)
     return grid
 
 
 @njit(cache=True)
+def start_game(t, deck_order, start_type):
+    """Fill zeroed tables for a new game: ``deck_order[p]`` is player p's shuffled deck (top
+    first), the start card ``start_type``; ``t.meta`` must hold PLAYERS and the three switches.
+    Returns the grid."""
+    return _start(t.meta, t.cell, t.hold, t.cards, t.anchors, t.big, t.piles, t.trays, t.pinfo, deck_order,
+                  start_type)
+
+
+@njit(**LEAF)
 def _places(pinfo, players, out_row):
     for q in range(players):
         place = 0
@@ -939,6 +1000,20 @@ def _places(pinfo, players, out_row):
                     pinfo[j, SCORE] == pinfo[q, SCORE] and pinfo[j, BOXES] > pinfo[q, BOXES]):
                 place += 1
         out_row[q] = place
+
+
+@njit(cache=True)
+def _play_out(meta, grid, cell, hold, cards, anchors, big, piles, trays, pinfo):
+    """Random moves to the end of the game; returns the final grid."""
+    while meta[OVER] == 0:
+        code = _random_try(meta, grid, cell, hold, anchors, big, trays, pinfo)
+        if code < 0:
+            codes = _legal_codes(meta, grid, cell, hold, anchors, big, trays, pinfo)
+            code = codes[np.random.randint(0, codes.size)]
+        placed, _ = _apply_core(meta, grid, cell, hold, cards, anchors, big, piles, trays, pinfo, code)
+        if placed and _needs_room(meta):
+            grid = _fill_grid(meta, cell, anchors, _room_bits(meta))
+    return grid
 
 
 @njit(cache=True)
@@ -953,19 +1028,26 @@ def random_playouts(t, grid, n, seed):
     boxes = np.zeros((n, players), np.int32)
     places = np.zeros((n, players), np.int32)
     turns = np.zeros(n, np.int64)
+    meta, cell, hold, cards = t.meta.copy(), t.cell.copy(), t.hold.copy(), t.cards.copy()
+    anchors, big, piles, trays, pinfo = t.anchors.copy(), t.big.copy(), t.piles.copy(), t.trays.copy(), t.pinfo.copy()
+    # Rows past the used counts are written before they are read: copy only the used ones.
+    n_cells, n_cards, n_anch, n_big = t.meta[NCELLS], t.meta[NCARDS], t.meta[NANCH], t.meta[NBIG]
     for g in range(n):
-        w = Tables(t.meta.copy(), t.cell.copy(), t.hold.copy(), t.cards.copy(), t.anchors.copy(), t.big.copy(),
-                   t.piles.copy(), t.trays.copy(), t.pinfo.copy())
-        wgrid = grid.copy()
-        start = w.meta[TURNS]
-        while w.meta[OVER] == 0:
-            code = random_move(w, wgrid)
-            wgrid, _, _ = apply_move(w, wgrid, code)
+        meta[:] = t.meta
+        cell[:n_cells] = t.cell[:n_cells]
+        hold[:n_cells] = t.hold[:n_cells]
+        cards[:n_cards] = t.cards[:n_cards]
+        anchors[:n_anch] = t.anchors[:n_anch]
+        big[:n_big] = t.big[:n_big]
+        piles[:] = t.piles
+        trays[:] = t.trays
+        pinfo[:] = t.pinfo
+        _play_out(meta, grid.copy(), cell, hold, cards, anchors, big, piles, trays, pinfo)
         for q in range(players):
-            scores[g, q] = w.pinfo[q, SCORE]
-            boxes[g, q] = w.pinfo[q, BOXES]
-        _places(w.pinfo, players, places[g])
-        turns[g] = w.meta[TURNS] - start
+            scores[g, q] = pinfo[q, SCORE]
+            boxes[g, q] = pinfo[q, BOXES]
+        _places(pinfo, players, places[g])
+        turns[g] = meta[TURNS] - t.meta[TURNS]
     return scores, boxes, places, turns
 
 
@@ -977,7 +1059,9 @@ def random_games(t, n, seed):
     Returns ``(scores, places, turns)`` as :func:`random_playouts`; decks are shuffled
     with ``np.random`` from ``seed``."""
     np.random.seed(seed)
-    players = t.meta[PLAYERS]
+    meta, cell, hold, cards, anchors = t.meta, t.cell, t.hold, t.cards, t.anchors
+    big, piles, trays, pinfo = t.big, t.piles, t.trays, t.pinfo
+    players = meta[PLAYERS]
     scores = np.zeros((n, players), np.int32)
     places = np.zeros((n, players), np.int32)
     turns = np.zeros(n, np.int64)
@@ -986,12 +1070,10 @@ def random_games(t, n, seed):
         for p in range(players):
             order[p] = np.random.permutation(DECK_SIZE)
         start = np.random.randint(0, DECK_SIZE)
-        grid = start_game(t, order, start)
-        while t.meta[OVER] == 0:
-            code = random_move(t, grid)
-            grid, _, _ = apply_move(t, grid, code)
+        grid = _start(meta, cell, hold, cards, anchors, big, piles, trays, pinfo, order, start)
+        _play_out(meta, grid, cell, hold, cards, anchors, big, piles, trays, pinfo)
         for q in range(players):
-            scores[g, q] = t.pinfo[q, SCORE]
-        _places(t.pinfo, players, places[g])
-        turns[g] = t.meta[TURNS]
+            scores[g, q] = pinfo[q, SCORE]
+        _places(pinfo, players, places[g])
+        turns[g] = meta[TURNS]
     return scores, places, turns

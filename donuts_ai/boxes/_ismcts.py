@@ -12,7 +12,8 @@ makes (Cowling, Powley and Whitehouse 2012, SO-ISMCTS). Every iteration:
    availability grows by one.
 3. **Expand** one move legal in this world with no child yet: at the root the next of
    the root moves in the order given (the agent orders them; progressive widening lets
-   the root hold ``widen_base + widen_factor * sqrt(visits)`` children at most), below
+   the root hold ``widen_base + widen_factor * sqrt(visits)`` children at most, all of
+   them when ``widen_factor`` is negative), below
    it one drawn uniformly.
 4. **Play out** to the end with uniformly random legal moves (the engine's compiled
    :func:`~._engine.random_move`).
@@ -129,7 +130,7 @@ def run(nodes, values, used, t, grid, work, observer, root_moves, iterations, se
             best, best_value = NONE, -np.inf
             code = NONE
             if node == ROOT:
-                allowed = widen_base + widen_factor * math.sqrt(nodes[ROOT, N_VISITS])
+                allowed = n_root if widen_factor < 0 else widen_base + widen_factor * math.sqrt(nodes[ROOT, N_VISITS])
                 have = nodes[ROOT, N_NCHILD]
                 if have < n_root and have < allowed:
                     code = root_moves[have]

@@ -262,6 +262,8 @@ MAX_CHUNK = 1 << 14
 FIRST_NODES = 1 << 12
 #: Most nodes a tree may hold (one node per iteration): a search stops when it is full.
 MAX_NODES = 1 << 22
+#: The widening factor that lets the root hold every move at once.
+NO_WIDENING = -1.0
 #: A call is taken to last at least this long when measuring the speed.
 MIN_CALL_SECONDS = 1e-6
 
@@ -339,7 +341,7 @@ class ISMCTSAgent(BoxesAgent):
         if not self.prior:
             order = list(range(codes.size))
             self.rng.shuffle(order)
-            return codes[np.array(order, dtype=np.int64)], math.inf
+            return codes[np.array(order, dtype=np.int64)], NO_WIDENING
         t, grid = _world_arrays(world)
         values = move_values(t, grid, codes, _scratch(world.num_players))
         closers = world.rules.closers
