@@ -124,14 +124,18 @@ def _chi_square(counts: np.ndarray) -> float:
     return float(((counts - expected) ** 2 / expected).sum())
 
 
+@pytest.mark.parametrize("listed", [False, True])
 @pytest.mark.parametrize("players, variant, moves", [(2, ALL_VARIANTS[0], 20), (3, ALL_VARIANTS[6], 30),
                                                      (4, ALL_VARIANTS[3], 45)])
-def test_random_moves_are_uniform_over_the_legal_moves(players, variant, moves):
+def test_random_moves_are_uniform_over_the_legal_moves(players, variant, moves, listed):
+    """Random candidates (and, with ``listed``, the counting fall-back alone) draw every
+    legal move equally often."""
     state = BoxesState.new(BoxesRules(players, *variant), seed=9)
     for k in range(moves):
         state.play_id(state.random_move_id(k))
     legal = state.legal_move_ids()
-    draws = E.sample_random_moves(state._core.t, state._core.grid, 400 * legal.size, 3)
+    assert [c for c in legal if c >> 40 == 1]  # these states offer a box early too
+    draws = E.sample_random_moves(state._core.t, state._core.grid, 400 * legal.size, 3, listed)
     assert set(draws.tolist()) == set(legal.tolist())
     counts = np.array([np.count_nonzero(draws == c) for c in legal])
     # Chi-square with len-1 degrees of freedom: mean len-1, sd sqrt(2 (len-1)); 6 sd is

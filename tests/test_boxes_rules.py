@@ -8,6 +8,7 @@ a Cinnamon Roll; ``#``: a frozen quadrant)."""
 from __future__ import annotations
 
 import json
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
@@ -541,6 +542,7 @@ def test_svg_picture():
     s.play("sSSS@0,2")
     svg = s._repr_svg_()
     assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert ElementTree.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"  # well-formed
     # Every plain quadrant a donut with its hole; the roll a donut with a swirl.
     assert svg.count("<circle") == 2 * 23 + 1 and svg.count("<path") == 1
     assert svg.count("<title>player") == 5 and svg.count("<title>start card") == 1

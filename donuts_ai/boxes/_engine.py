@@ -66,7 +66,7 @@ NEUTRAL = -1
 #: it on, Numba counts a reference to every array argument at each call, atomically,
 #: whenever its pruning fails: measured, three quarters of a random game's time went there.
 LEAF = {"cache": True, "_nrt": False}
-#: Random placement tries before a random move falls back to listing every legal move.
+#: Fewest random placement tries before a random move falls back to counting every legal move.
 MAX_TRIES = 48
 #: Quadrant offsets in reading order, and for each quadrant its two neighbours outside the card.
 QR = np.array([0, 0, 1, 1], dtype=np.int64)
@@ -815,7 +815,9 @@ def _random_try(meta, grid, cell, hold, anchors, big, trays, pinfo):
         ctype = trays[p, j]
         weight += NCANON[ctype] * (NFLAVOURS if ROLLS[ctype] else 1)
     total = weight * meta[NANCH] + n_boxes
-    for _ in range(MAX_TRIES):
+    # A try costs about one candidate's check and listing costs them all: trying up to
+    # half the candidates wins whenever two or more moves are legal.
+    for _ in range(max(MAX_TRIES, total // 2)):
         x = np.random.randint(0, total)
         if x < n_boxes:
             for k in range(meta[NBIG]):
@@ -848,13 +850,59 @@ def _random_try(meta, grid, cell, hold, anchors, big, trays, pinfo):
     return -1
 
 
-@njit(cache=True)
+@njit(**LEAF)
+def _random_listed(meta, grid, cell, hold, anchors, big, trays, pinfo):
+    """A uniformly random legal move by counting them all and walking to a random one."""
+    p = meta[TO_MOVE]
+    wbits = meta[WBITS]
+    perfect = meta[PERFECT] != 0
+    tray_n = pinfo[p, TRAYN]
+    count = 0
+    for walk in range(2):
+        k = -1 if walk == 0 else np.random.randint(0, count)
+        seen = 0
+        for i in range(meta[NANCH]):
+            a, b = anchors[i, 0], anchors[i, 1]
+            for j in range(tray_n):
+                ctype = trays[p, j]
+                for x in range(NCANON[ctype]):
+                    rot = CANON[ctype, x]
+                    if not _fits(grid, cell, wbits, perfect, ctype, rot, a, b):
+                        continue
+                    code = PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE
+                    if ROLLS[ctype]:
+                        mask = _roll_options(grid, cell, wbits, ctype, rot, a, b)
+                        for f in range(1, NFLAVOURS + 1):
+                            if mask & (1 << f):
+                                if seen == k:
+                                    return code + f
+                                seen += 1
+                    else:
+                        if seen == k:
+                            return code
+                        seen += 1
+        placements = seen
+        for i in range(meta[NBIG]):
+            root = big[i]
+            if _box_eligible(cell, hold, root, p):
+                if seen == k:
+                    return BOX_BASE + _first_cell(cell, root)
+                seen += 1
+        if placements == 0:
+            for j in range(tray_n):
+                if seen == k:
+                    return STUCK_BASE + trays[p, j]
+                seen += 1
+        count = seen
+    return -1
+
+
+@njit(**LEAF)
 def _random_move(meta, grid, cell, hold, anchors, big, trays, pinfo):
     code = _random_try(meta, grid, cell, hold, anchors, big, trays, pinfo)
     if code >= 0:
         return code
-    codes = _legal_codes(meta, grid, cell, hold, anchors, big, trays, pinfo)
-    return codes[np.random.randint(0, codes.size)]
+    return _random_listed(meta, grid, cell, hold, anchors, big, trays, pinfo)
 
 
 @njit(cache=True)
@@ -863,8 +911,9 @@ def random_move(t, grid):
 
     Tries random (card, rotation, roll flavour, anchor) candidates and boxes, each
     equally likely, keeping the first legal one: uniform over the legal moves since each
-    is exactly one candidate. After :data:`MAX_TRIES` misses it lists every legal move
-    and picks one (still uniform: a mixture of two uniform draws)."""
+    is exactly one candidate. After enough misses (:data:`MAX_TRIES` or half the
+    candidates) it counts every legal move and walks to a random one (still uniform: a
+    mixture of two uniform draws)."""
     return _random_move(t.meta, grid, t.cell, t.hold, t.anchors, t.big, t.trays, t.pinfo)
 
 
@@ -876,12 +925,16 @@ def seeded_random_move(t, grid, seed):
 
 
 @njit(cache=True)
-def sample_random_moves(t, grid, n, seed):
-    """``n`` independent :func:`random_move` draws from one state (for tests and statistics)."""
+def sample_random_moves(t, grid, n, seed, listed=False):
+    """``n`` independent :func:`random_move` draws from one state (for tests and
+    statistics); with ``listed`` every draw takes the counting fall-back."""
     np.random.seed(seed)
     out = np.empty(n, np.int64)
     for i in range(n):
-        out[i] = random_move(t, grid)
+        if listed:
+            out[i] = _random_listed(t.meta, grid, t.cell, t.hold, t.anchors, t.big, t.trays, t.pinfo)
+        else:
+            out[i] = random_move(t, grid)
     return out
 
 
@@ -1006,10 +1059,7 @@ def _places(pinfo, players, out_row):
 def _play_out(meta, grid, cell, hold, cards, anchors, big, piles, trays, pinfo):
     """Random moves to the end of the game; returns the final grid."""
     while meta[OVER] == 0:
-        code = _random_try(meta, grid, cell, hold, anchors, big, trays, pinfo)
-        if code < 0:
-            codes = _legal_codes(meta, grid, cell, hold, anchors, big, trays, pinfo)
-            code = codes[np.random.randint(0, codes.size)]
+        code = _random_move(meta, grid, cell, hold, anchors, big, trays, pinfo)
         placed, _ = _apply_core(meta, grid, cell, hold, cards, anchors, big, piles, trays, pinfo, code)
         if placed and _needs_room(meta):
             grid = _fill_grid(meta, cell, anchors, _room_bits(meta))

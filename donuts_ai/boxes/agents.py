@@ -187,8 +187,9 @@ class RandomAgent(BoxesAgent):
         return int(codes[self.rng.randrange(codes.size)])
 
 
-#: Default least points a run must be worth for :class:`GreedyAgent` to box it early.
-DEFAULT_BOX_POINTS = 6
+#: Default least points a run must be worth for :class:`GreedyAgent` to box it early (in
+#: greedy self-play 10 beat 6, 4 and 3, and waiting for ever, 2 and 4 players).
+DEFAULT_BOX_POINTS = 10
 
 
 class GreedyAgent(BoxesAgent):
@@ -229,19 +230,35 @@ class GreedyAgent(BoxesAgent):
         return out
 
     def _select(self, world, codes, player, start, time_left) -> int:
-        t, grid = _world_arrays(world)
-        values = move_values(t, grid, codes, _scratch(world.num_players))
-        closers = world.rules.closers
-        best_key, best = None, 0
-        for i in range(codes.size):
-            row = values[i]
-            if row[V_BOX_POINTS] >= 0 and not (
-                    row[V_BOX_POINTS] >= self.box_points and (closers or row[V_BOX_LEAD] <= CARD_QUADRANTS)):
+        return int(codes[greedy_order(world, codes, self.box_points, self.rng, keep_boxes=False)[0]])
+
+
+def _box_considered(row, closers: bool, box_points: int) -> bool:
+    """The box-early rule (:class:`GreedyAgent`) on a row of :func:`~._search.move_values`."""
+    return row[V_BOX_POINTS] >= box_points and (closers or row[V_BOX_LEAD] <= CARD_QUADRANTS)
+
+
+def greedy_order(world: BoxesState, codes: np.ndarray, box_points: int, rng: random.Random,
+                 keep_boxes: bool) -> np.ndarray:
+    """Indices into ``codes`` (the legal moves of ``world``), best first by
+    :class:`GreedyAgent`'s keys (ties broken by ``rng``). Box-early moves the box-early
+    rule leaves out are dropped, or, with ``keep_boxes``, ranked as scoring nothing."""
+    t, grid = _world_arrays(world)
+    values = move_values(t, grid, codes, _scratch(world.num_players))
+    closers = world.rules.closers
+    keys = []
+    for i in range(codes.size):
+        row = values[i]
+        own = int(row[V_OWN])
+        if row[V_BOX_POINTS] >= 0 and not _box_considered(row, closers, box_points):
+            if not keep_boxes:
                 continue
-            key = (int(row[V_OWN]), -int(row[V_OTHERS]), int(row[V_POTENTIAL]), self.rng.random())
-            if best_key is None or key > best_key:
-                best_key, best = key, i
-        return int(codes[best])
+            own = 0
+        keys.append((own, -int(row[V_OTHERS]), int(row[V_POTENTIAL]), rng.random(), i))
+    if not keys:  # only box-early moves left out: cannot happen (a placement or stuck move is always legal)
+        keys = [(0, 0, 0, 0.0, i) for i in range(codes.size)]
+    keys.sort(reverse=True)
+    return np.array([k[-1] for k in keys], dtype=np.int64)
 
 
 #: Default exploration constant of UCB1 (rewards lie in [0, 1]).
@@ -278,7 +295,8 @@ class ISMCTSAgent(BoxesAgent):
     ``"score"`` (that, half and half with the score over the best score).
 
     ``prior`` (default ``True``): the root tries the observer's moves in the greedy
-    agent's order (:class:`GreedyAgent`'s keys, box-early moves included) and holds
+    agent's order (:class:`GreedyAgent`'s keys with the same ``box_points``; box-early
+    moves its rule leaves out come last among the moves scoring nothing) and holds
     ``widen_base + sqrt(visits)`` of them at most (progressive widening), so a short
     search spends its iterations on the likeliest moves; ``False`` tries them in a
     seeded random order, all at once.
@@ -297,7 +315,7 @@ class ISMCTSAgent(BoxesAgent):
 
     def __init__(self, time_limit: float | None = None, iterations: int | None = None, seed: int | None = None,
                  exploration: float = DEFAULT_EXPLORATION, reward: str = "rank", prior: bool = True,
-                 widen_base: int = 8, name: str | None = None):
+                 widen_base: int = 8, box_points: int = DEFAULT_BOX_POINTS, name: str | None = None):
         super().__init__(seed, name)
         self.time_limit = check_seconds("time_limit", time_limit, error=BoxesAgentError)
         self.iterations = check_int("iterations", iterations, minimum=1, allow_none=True, error=BoxesAgentError)
@@ -314,6 +332,7 @@ class ISMCTSAgent(BoxesAgent):
             raise BoxesAgentError(f"prior must be True or False, got {prior!r}")
         self.prior = prior
         self.widen_base = check_int("widen_base", widen_base, minimum=1, error=BoxesAgentError)
+        self.box_points = check_int("box_points", box_points, minimum=E.MIN_BOX, error=BoxesAgentError)
         self._tree = new_tree(FIRST_NODES, 2)
         #: Figures of the last move: iterations, seconds, root children (for benchmarks and notebooks).
         self.last_search: dict = {}
@@ -334,6 +353,8 @@ class ISMCTSAgent(BoxesAgent):
             out["prior"] = False
         if self.widen_base != 8:
             out["widen_base"] = self.widen_base
+        if self.box_points != DEFAULT_BOX_POINTS:
+            out["box_points"] = self.box_points
         return out
 
     def _root_order(self, world: BoxesState, codes: np.ndarray) -> tuple[np.ndarray, float]:
@@ -342,20 +363,7 @@ class ISMCTSAgent(BoxesAgent):
             order = list(range(codes.size))
             self.rng.shuffle(order)
             return codes[np.array(order, dtype=np.int64)], NO_WIDENING
-        t, grid = _world_arrays(world)
-        values = move_values(t, grid, codes, _scratch(world.num_players))
-        closers = world.rules.closers
-        keys = []
-        for i in range(codes.size):
-            row = values[i]
-            box = row[V_BOX_POINTS] >= 0
-            # A box early at risk ranks by its points; one not at risk after every placement
-            # that scores as much (it stays in the search: waiting may be better or worse).
-            at_risk = box and (closers or row[V_BOX_LEAD] <= CARD_QUADRANTS)
-            keys.append((int(row[V_OWN]) if (not box or at_risk) else 0, -int(row[V_OTHERS]),
-                         int(row[V_POTENTIAL]), self.rng.random(), i))
-        keys.sort(reverse=True)
-        return codes[np.array([k[-1] for k in keys], dtype=np.int64)], 1.0
+        return codes[greedy_order(world, codes, self.box_points, self.rng, keep_boxes=True)], 1.0
 
     def _select(self, world, codes, player, start, time_left) -> int:
         limit = _budget(self.time_limit, time_left)
