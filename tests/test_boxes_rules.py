@@ -509,6 +509,27 @@ def test_determinisation_keeps_the_known_bottom_of_the_own_pile():
         assert world["piles"][0][-1] == TYPE["SSSS"] and world["pile_known"][0] == 1
 
 
+@pytest.mark.parametrize("observer", [0, 2])
+def test_sample_world_redeals_only_what_the_observer_cannot_see(observer):
+    s = _mid_game()
+    worlds = [s.sample_world(observer, seed=k) for k in range(6)]
+    for world in worlds:
+        assert world.observation(observer) == s.observation(observer)
+        data = world.to_dict()
+        for q in range(3):
+            placed = {row[1] for row in data["cards"][1:] if row[0] == q}
+            assert sorted(placed | set(data["trays"][q]) | set(data["piles"][q])) == list(range(DECK_SIZE))
+    assert len({tuple(w.to_dict()["trays"][(observer + 1) % 3]) for w in worlds}) > 1
+    assert s.sample_world(observer, seed=4).to_dict() == worlds[4].to_dict()
+
+
+def test_sample_world_keeps_the_known_bottom_of_the_own_pile():
+    s = BoxesState.from_dict(build(BoxesRules(2), [(-1, "CCCC@0,0")], TRAY_C, frozen_cards=(0,)))
+    s.play("stuck:SSSS")
+    piles = {tuple(s.sample_world(0, seed=k).to_dict()["piles"][0]) for k in range(5)}
+    assert len(piles) > 1 and all(p[-1] == TYPE["SSSS"] for p in piles)
+
+
 def test_bad_observations_are_named():
     obs = _mid_game().observation(0)
     obs["pile_sizes"][1] += 1

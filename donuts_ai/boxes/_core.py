@@ -94,6 +94,25 @@ class EngineCore:
         scores, boxes, places, turns = E.random_playouts(self.t, self.grid, n, seed)
         return {"scores": scores, "boxes": boxes, "places": places, "turns": turns}
 
+    def redeal_hidden(self, observer: int, rng: np.random.Generator) -> None:
+        """Shuffle what ``observer`` cannot see (see ``BoxesState.sample_world``)."""
+        t = self.t
+        for p in range(self.rules.players):
+            pile = self.pile(p)
+            if p == observer:
+                known = int(t.pinfo[p, E.KNOWN])
+                top = pile[: len(pile) - known]
+                pile = [top[i] for i in rng.permutation(len(top))] + pile[len(pile) - known:]
+                tray = self.tray(p)
+            else:
+                cards = self.tray(p) + pile
+                cards = [cards[i] for i in rng.permutation(len(cards))]
+                n_tray = int(t.pinfo[p, E.TRAYN])
+                tray, pile = sorted(cards[:n_tray]), cards[n_tray:]
+            t.trays[p, : len(tray)] = tray
+            t.piles[p, : len(pile)] = pile
+            t.pinfo[p, E.HEAD] = 0
+
     # ---------------------------------------------------------------- dicts
     def to_dict(self) -> dict:
         t, n = self.t, self.rules.players

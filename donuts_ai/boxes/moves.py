@@ -86,11 +86,19 @@ def decode(code: int) -> tuple[int, int, int, int, int, int]:
     return kind, r - COORD_OFFSET, c - COORD_OFFSET, card_type, rot, flavour
 
 
-def placed_face_text(card_type: int, rot: int, flavour: int) -> str:
-    """The face as placed, the roll written as its flavour's lower-case letter."""
+def _face_text(card_type: int, rot: int, flavour: int) -> str:
     return "".join(
         LETTERS[flavour].lower() if code == ROLL else LETTERS[code] for code in ROTATED_FACES[card_type, rot]
     )
+
+
+#: Every placed face's text by (type, rotation, roll flavour): move texts are asked for by the thousand.
+_FACE_TEXTS = {(t, r, f): _face_text(t, r, f) for t in range(DECK_SIZE) for r in range(4) for f in range(ROLL_CHOICES)}
+
+
+def placed_face_text(card_type: int, rot: int, flavour: int) -> str:
+    """The face as placed, the roll written as its flavour's lower-case letter."""
+    return _FACE_TEXTS[card_type, rot, flavour]
 
 
 def move_text(code: int) -> str:

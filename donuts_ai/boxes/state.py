@@ -197,6 +197,12 @@ class BoxesState:
     move_text = staticmethod(move_text)
     move_id = staticmethod(parse_move)
 
+    def kernel_state(self):
+        """``(tables, grid)``: the live arrays the compiled kernels take (``donuts_ai.boxes._engine``:
+        ``legal_codes``, ``apply_move``, ``random_move``, ``random_playouts``, ...). For search code
+        that calls the kernels itself; writing to them changes this state (copy it first)."""
+        return self._core.t, self._core.grid
+
     def random_move_id(self, seed: int = 0) -> int:
         """A legal move's code drawn uniformly from all legal moves (compiled; ``seed`` seeds it)."""
         if self._core.over:
@@ -279,6 +285,19 @@ class BoxesState:
         data = {key: obs[key] for key in _STATE_KEYS if key not in ("trays", "piles")}
         data["trays"], data["piles"] = trays, piles
         return cls.from_dict(data)
+
+    def sample_world(self, observer: int, seed: int = 0) -> BoxesState:
+        """A copy of this state with everything ``observer`` cannot see dealt again at
+        random from ``seed``: each other player's tray and pile reshuffled together (sizes
+        kept), the unknown part of ``observer``'s own pile reshuffled (the bottom cards
+        they put there stay). The same distribution as
+        ``from_observation(observation(observer), seed)`` (not the same draws), without the
+        round trip through a dict and its checks: for determinised search on a full state."""
+        observer = self._check_player(observer)
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
+        world = self._core.copy()
+        world.redeal_hidden(observer, np.random.default_rng(seed))
+        return BoxesState(world)
 
     # ------------------------------------------------------------------ pictures
     def to_text(self) -> str:
