@@ -110,6 +110,16 @@ def test_new_game_deals_trays_and_turns_the_start_card():
     assert BoxesState.new(BoxesRules(players=4), seed=7).to_dict() == data
 
 
+@pytest.mark.parametrize("seed", [0, 7])
+def test_a_roll_start_card_takes_its_own_cards_flavour(make, seed):
+    piles, start = deal(2, seed)
+    assert CARD_TYPES[start].startswith("R")  # RSSS (seed 0), RBBB (seed 7)
+    game = make(BoxesState.new(BoxesRules(2), seed=seed).to_dict())
+    flavour = "CSHB".index(CARD_TYPES[start][1]) + 1
+    assert game.to_dict()["cards"] == [[-1, start, 0, 0, 0, flavour]]
+    assert ReferenceGame(BoxesRules(2), piles, start).to_dict() == game.to_dict()
+
+
 # ---------------------------------------------------------------------------- rules value
 @pytest.mark.parametrize("kwargs, words", [
     ({"players": 1}, "players"), ({"players": 11}, "players"), ({"players": "2"}, "players"),
