@@ -177,7 +177,8 @@ def _cmd_study(args: argparse.Namespace) -> int:
 
     t = time.perf_counter()
     config, units = run_study(arrangements, args.grids, args.seed, args.distance, args.out, args.resume,
-                              args.workers or (os.cpu_count() or 1), args.backend, args.address, progress=show)
+                              args.workers or (os.cpu_count() or 1), args.backend, args.address, progress=show,
+                              first_moves=args.first_moves)
     if sys.stderr.isatty() and not args.quiet:
         sys.stderr.write("\n")
     print(f"solved {len(units)} layout classes in {time.perf_counter() - t:.1f} s (this run)")
@@ -186,6 +187,11 @@ def _cmd_study(args: argparse.Namespace) -> int:
               f"{row['first_player_wins']:.1%}, draws {row['draws']:.1%}, second player wins {row['second_player_wins']:.1%}; "
               f"solve time median {row['solve_seconds_median']:.2f} s, max {row['solve_seconds_max']:.1f} s, "
               f"total {row['solve_seconds_total']:.0f} s")
+    if args.first_moves:
+        from .study import winning_move_counts
+
+        counts = winning_move_counts(units)
+        print("winning first moves: " + ", ".join(f"{k}: {counts[k]} layouts" for k in sorted(counts)))
     return 0
 
 
@@ -336,6 +342,8 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
     study.add_argument("--backend", choices=("process", "ray"), default="process")
     study.add_argument("--address", default=None, help="Ray cluster address")
+    study.add_argument("--first-moves", action="store_true",
+                       help="also solve every first move of each layout (about 36 times the work)")
     study.add_argument("--quiet", action="store_true")
     study.set_defaults(func=_cmd_study)
 

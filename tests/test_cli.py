@@ -52,3 +52,12 @@ def test_bench_quick_smoke(tmp_path):
     figures = json.loads(out.read_text())
     assert {"playouts_1core", "perft", "alphabeta", "mcts_1", "solver", "speedup_vs_reference"} <= set(figures)
     assert figures["perft"]["leaves"] == 60207  # depth 6 on the standard layout, as recorded by the reference
+
+
+def test_study_first_moves(capsys, tmp_path):
+    out = tmp_path / "moves.jsonl"
+    assert main(["study", "first-player", "--grids", "1", "--seed", "2", "--workers", "1", "--first-moves",
+                 "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "grids: 1 layouts" in printed and "winning first moves: " in printed
+    assert '"winning_moves"' in out.read_text()
