@@ -204,7 +204,10 @@ class BoxesState:
         return self._core.t, self._core.grid
 
     def random_move_id(self, seed: int = 0) -> int:
-        """A legal move's code drawn uniformly from all legal moves (compiled; ``seed`` seeds it)."""
+        """A legal move's code drawn uniformly from all legal moves (compiled; ``seed`` seeds it).
+
+        The same seed draws the same move in this state and its copies; a state rebuilt
+        from a dict lists its free positions in another order and may draw another."""
         if self._core.over:
             raise GameOverError("the game is over: no move can be drawn")
         seed = check_int("seed", seed, minimum=0, error=BoxesError)
