@@ -334,7 +334,8 @@ class ISMCTSAgent(BoxesAgent):
         self.widen_base = check_int("widen_base", widen_base, minimum=1, error=BoxesAgentError)
         self.box_points = check_int("box_points", box_points, minimum=E.MIN_BOX, error=BoxesAgentError)
         self._tree = new_tree(FIRST_NODES, 2)
-        #: Figures of the last move: iterations, seconds, root children (for benchmarks and notebooks).
+        #: Figures of the last searched move: ``iterations``, ``calls``, ``seconds`` (the whole
+        #: move), ``search_seconds`` (in the tree), ``root_moves``, ``root_children``, ``nodes``.
         self.last_search: dict = {}
         warm_up()
 
@@ -377,7 +378,7 @@ class ISMCTSAgent(BoxesAgent):
             nodes, values, used = new_tree(nodes.shape[0], players)
         reset_tree(nodes, values, used)
         reward_kind = REWARD_KINDS.index(self.reward)
-        done, chunk, calls = 0, FIRST_CHUNK, 0
+        done, chunk, calls, searching = 0, FIRST_CHUNK, 0, 0.0
         while True:
             n = self.iterations - done if deadline is None else chunk
             if self.iterations is not None:
@@ -392,6 +393,7 @@ class ISMCTSAgent(BoxesAgent):
             run_tree(nodes, values, used, t, grid, work, player, root_moves, n, self.rng.getrandbits(SEED_BITS),
                      self.exploration, reward_kind, float(self.widen_base), widen)
             ended = time.perf_counter()
+            searching += ended - began
             done += n
             calls += 1
             if self.iterations is not None and done >= self.iterations:
@@ -407,7 +409,8 @@ class ISMCTSAgent(BoxesAgent):
         moves, visits, means = root_children(nodes, values, player)
         best = max(range(moves.size), key=lambda k: (visits[k], means[k]))
         self.last_search = {"iterations": done, "calls": calls, "seconds": time.perf_counter() - start,
-                            "root_moves": int(codes.size), "root_children": int(moves.size), "nodes": int(used[0])}
+                            "search_seconds": searching, "root_moves": int(codes.size),
+                            "root_children": int(moves.size), "nodes": int(used[0])}
         return int(moves[best])
 
 

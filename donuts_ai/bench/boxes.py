@@ -1,0 +1,157 @@
+"""``python -m donuts_ai.bench.boxes``: the Donut Boxes engine and agents on this machine.
+
+Measures random 2-player games per second on one core (the target is 10,000: deal and
+play to the end with uniformly random legal moves, one compiled call,
+:func:`donuts_ai.boxes.bench.bench`), the same for 4 players, ISMCTS iterations per
+second (2 and 4 players, early, middle and late positions; iterations over the time
+spent in the tree, and over the whole move with the determinisation and the greedy
+ordering of the root), and how long timed ISMCTS moves really take against their
+limit. Each figure is a median over repeats with min–max; warm-up calls keep
+compilation out. ``--quick`` finishes in well under a minute; ``--json FILE`` writes
+the figures. Benchmarks are not tests: nothing here asserts a speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from ..boxes import BoxesRules, BoxesState
+from ..boxes.agents import ISMCTSAgent, warm_up
+from ..boxes.bench import bench as random_games
+from .engine import machine, print_and_save
+
+#: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
+#: share of a random game's length (early, middle, late).
+PHASES = (0.0, 0.4, 0.75)
+#: Deals the speed figures are averaged over.
+DEALS = (1, 2, 3)
+
+
+def _stats(values: list[float]) -> dict:
+    v = sorted(values)
+    return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
+
+
+def random_game_speed(players: int, games: int, repeats: int) -> dict:
+    """Random games per second on one core (one compiled call per repeat)."""
+    rates, turns = [], []
+    for r in range(repeats):
+        out = random_games(games, BoxesRules(players=players), seed=r)
+        rates.append(out["games_per_second"])
+        turns.append(out["mean_turns"])
+    return {**_stats(rates), "games": games, "mean_turns": statistics.mean(turns)}
+
+
+def _positions(players: int) -> list[tuple[str, BoxesState]]:
+    """(phase, state) for every deal and phase: a random game's moves replayed to that point."""
+    out = []
+    for deal in DEALS:
+        full = BoxesState.new(BoxesRules(players=players), deal)
+        moves = []
+        while not full.is_over():
+            code = full.random_move_id(deal * 1000 + len(moves))
+            moves.append(code)
+            full.play_id(code)
+        for phase in PHASES:
+            state = BoxesState.new(BoxesRules(players=players), deal)
+            for code in moves[: int(phase * len(moves))]:
+                state.play_id(code)
+            out.append((f"{phase:.0%}", state))
+    return out
+
+
+def ismcts_speed(players: int, iterations: int, repeats: int) -> dict:
+    """ISMCTS iterations per second over the positions of :func:`_positions`: ``tree`` counts
+    the time in the compiled search only, ``move`` the whole move. Also by phase (tree)."""
+    positions = _positions(players)
+    tree, move = [], []
+    by_phase: dict[str, list[float]] = {}
+    for r in range(repeats):
+        done = tree_s = move_s = 0.0
+        phase_rates: dict[str, list[float]] = {}
+        for phase, state in positions:
+            agent = ISMCTSAgent(iterations=iterations, seed=r)
+            agent.select_move(state)
+            info = agent.last_search
+            done += info["iterations"]
+            tree_s += info["search_seconds"]
+            move_s += info["seconds"]
+            phase_rates.setdefault(phase, []).append(info["iterations"] / info["search_seconds"])
+        tree.append(done / tree_s)
+        move.append(done / move_s)
+        for phase, rates in phase_rates.items():
+            by_phase.setdefault(phase, []).append(statistics.mean(rates))
+    return {"tree": _stats(tree), "move": _stats(move), "iterations": iterations, "players": players,
+            "by_phase": {phase: statistics.median(v) for phase, v in by_phase.items()}}
+
+
+def time_use(players: int, limits: tuple[float, ...], moves: int) -> dict:
+    """Seconds timed ISMCTS moves take against ``limits``: median and most, over the first
+    ``moves`` moves of a game of ISMCTS players (every move searched, none forced)."""
+    out = {}
+    for limit in limits:
+        agents = [ISMCTSAgent(time_limit=limit, seed=p) for p in range(players)]
+        state = BoxesState.new(BoxesRules(players=players), 5)
+        taken = []
+        while not state.is_over() and len(taken) < moves:
+            agent = agents[state.to_move]
+            start = time.perf_counter()
+            move = agent.select_move(state.observation(state.to_move))
+            taken.append(time.perf_counter() - start)
+            state.play(move)
+        out[str(limit)] = {"median": statistics.median(taken), "max": max(taken), "moves": len(taken)}
+    return out
+
+
+def run(quick: bool = False) -> dict:
+    """Every figure (see the module doc)."""
+    warm_up()
+    random_games(20)
+    repeats = 3 if quick else 5
+    games = 2000 if quick else 10000
+    iterations = 200 if quick else 1000
+    return {
+        "machine": machine(),
+        "quick": quick,
+        "random_games": {str(p): random_game_speed(p, games if p == 2 else games // 2, repeats) for p in (2, 4)},
+        "ismcts": {str(p): ismcts_speed(p, iterations, 1 if quick else 3) for p in (2, 4)},
+        "time_use": time_use(4, (0.001, 0.01, 0.1), 12 if quick else 40),
+    }
+
+
+def _rate(s: dict) -> str:
+    return f"{s['median']:>10,.0f}  ({s['min']:,.0f}–{s['max']:,.0f})"
+
+
+def report(r: dict) -> str:
+    """The figures as a small table."""
+    m = r["machine"]
+    lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
+             "Donut Boxes (2 x 2 x 2 variants: the default, Squared Away, One Good Match)", ""]
+    lines.append(f"{'measure':<46}{'median':>10}  (min–max)")
+    for p, s in r["random_games"].items():
+        lines.append(f"{f'random {p}-player games/s, one core':<46}{_rate(s)}   {s['mean_turns']:.0f} turns a game")
+    for p, s in r["ismcts"].items():
+        lines.append(f"{f'ISMCTS iterations/s, {p} players, in the tree':<46}{_rate(s['tree'])}")
+        lines.append(f"{f'ISMCTS iterations/s, {p} players, whole move':<46}{_rate(s['move'])}")
+        phases = ", ".join(f"{phase} {rate:,.0f}" for phase, rate in s["by_phase"].items())
+        lines.append(f"{'':<6}by phase of the game (tree): {phases}   ({s['iterations']} iterations a move)")
+    lines.append("")
+    lines.append("timed ISMCTS moves, 4 players: limit -> seconds taken (median, most)")
+    for limit, s in r["time_use"].items():
+        lines.append(f"  {limit:>6} s -> {s['median']:.4f} s, {s['max']:.4f} s over {s['moves']} moves")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.boxes") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, few repeats: well under a minute")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    return print_and_save(run(args.quick), report, args.json)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
