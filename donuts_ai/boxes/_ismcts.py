@@ -115,7 +115,7 @@ def run(nodes, values, used, t, grid, work, observer, root_moves, iterations, se
     np.random.seed(seed)
     players = t.meta[E.PLAYERS]
     reward = np.empty(players, np.float64)
-    path = np.empty(nodes.shape[0] + 1, np.int64)
+    path = np.empty(used[USED] + iterations + 1, np.int64)  # a path holds nodes, old or new
     n_root = root_moves.size
     for _ in range(iterations):
         copy_into(work, t)
