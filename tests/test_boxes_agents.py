@@ -54,7 +54,7 @@ def _play_game(rules: BoxesRules, seed: int, agents, max_moves: int | None = Non
 
 
 def _world(state: BoxesState):
-    return state._core.t, state._core.grid
+    return state.kernel_state()
 
 
 # --- legality under every variant and player count -------------------------------------------
@@ -348,7 +348,7 @@ def test_redealing_keeps_the_observation_and_deals_uniformly():
     _seed_numba(0)
     for _ in range(samples):
         world = base.copy()
-        redeal_hidden(world._core.t, p)
+        redeal_hidden(world.kernel_state()[0], p)
         data = world.to_dict()
         assert world.observation(p) == obs
         assert all(sorted(data["trays"][q] + data["piles"][q]) == hands[q] for q in range(3))

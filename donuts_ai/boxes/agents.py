@@ -78,9 +78,8 @@ def _scratch(players: int) -> E.Tables:
 
 
 def _world_arrays(world: BoxesState) -> tuple[E.Tables, np.ndarray]:
-    """The engine arrays of a state of this package (read only by the kernels here)."""
-    core = world._core
-    return core.t, core.grid
+    """The engine arrays of ``world`` (the kernels here only read them)."""
+    return world.kernel_state()
 
 
 _warmed = False
