@@ -95,7 +95,7 @@ on the final rankings (random = 0 Elo). With three agents at four seats one agen
 twice at a table (two separate instances)."""),
         code("""
 # ISMCTS on an iteration budget, so that the run replays exactly (1,000 iterations take
-# about 0.1 s a move on one core: see python -m donuts_ai.bench.boxes).
+# 0.04 to 0.1 s a move on one core: see python -m donuts_ai.bench.boxes).
 AGENTS = ["random", "greedy", "ismcts:iterations=10"] if QUICK else ["random", "greedy", "ismcts:iterations=1000"]
 SIZES = {2: 4, 4: 4} if QUICK else {2: 48, 4: 24}  # games per tournament
 results = {}
@@ -244,8 +244,8 @@ print(f"notebook computed in {time.perf_counter() - started:.0f} s")"""),
 
 (The full settings; every figure above replays exactly from its seeds.)
 
-- **Search wins, clearly with 4 players.** ISMCTS at 1,000 iterations a move (about
-  0.1 s) is rated first at both table sizes. With 4 players: +888 Elo [591, 1186] against
+- **Search wins, clearly with 4 players.** ISMCTS at 1,000 iterations a move (0.04
+  to 0.1 s) is rated first at both table sizes. With 4 players: +888 Elo [591, 1186] against
   greedy's +508 [259, 757] (random = 0), placing above greedy 38 times of 40 at shared
   tables. With 2 players the margin is smaller: +531 [266, 795] against +460 [204, 716],
   above greedy in 10 of their 16 games (likelihood of superiority 81%). Greedy and ISMCTS
