@@ -386,6 +386,13 @@ fig.tight_layout()
 plt.show()"""),
 ])
 
+# Notebooks whose cells live in a module of their own (one per study), added in order.
+sys.path.insert(0, str(HERE))
+from build_boxes_notebook import NAME as BOXES_NAME  # noqa: E402
+from build_boxes_notebook import boxes_cells  # noqa: E402
+
+add(BOXES_NAME, boxes_cells(md, code, SETUP))
+
 
 def execute(nb: nbformat.NotebookNode, quick: bool) -> None:
     """Run ``nb`` from top to bottom in a fresh kernel (in this folder), outputs in place."""
