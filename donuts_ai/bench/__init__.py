@@ -5,6 +5,8 @@
     python -m donuts_ai.bench.harness  tournament harness overhead and worker speed-up
     python -m donuts_ai.bench.time_use how much of its budget each timed agent spends
     python -m donuts_ai.bench.calibration  ratings and SPRT on simulated results with a known truth
+    python -m donuts_ai.bench.boxes    Donut Boxes: random games/s, ISMCTS iterations/s, timed moves (also in donuts-ai bench)
+    python -m donuts_ai.bench.strength strength against thinking time (T against T/4) and agreement with the solver
 
 The same commands also run as ``python -m benchmarks.<name>`` from a checkout. Benchmarks
 are not tests: nothing here asserts a speed; each prints its machine.

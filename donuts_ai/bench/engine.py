@@ -230,6 +230,9 @@ def run(quick: bool = False, startup: bool | None = None, full_solve: bool = Fal
     res["pettingzoo"] = pettingzoo_steps(1.0 if quick else 3.0)
     if full_solve:
         res["solver_distance"] = solver_speed(SOLVER_LAYOUTS, distance=True)
+    from . import boxes as boxes_bench  # the second game: random games/s, ISMCTS iterations/s
+
+    res["boxes"] = boxes_bench.run(quick)
     if startup if startup is not None else not quick:
         res["startup"] = startup_times()
     return res
@@ -281,6 +284,10 @@ def report(r: dict) -> str:
         lines.append(f"{'play a game: second run (cached kernels)':44s} {s['game_cached_s']:>14.2f} s")
         lines.append(f"{'all kernels: first run (compiles)':44s} {s['all_kernels_compile_s']:>14.2f} s")
         lines.append(f"{'all kernels: second run (cached)':44s} {s['all_kernels_cached_s']:>14.2f} s")
+    if "boxes" in r:
+        from . import boxes as boxes_bench
+
+        lines += ["", *boxes_bench.report(r["boxes"]).splitlines()[1:]]  # its machine line is the one above
     return "\n".join(lines)
 
 
