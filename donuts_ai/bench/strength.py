@@ -100,6 +100,7 @@ def match(kind: str, t: float, pairs: int, seeds: list[int], results_dir: str | 
         pentanomial = [x + y for x, y in zip(pentanomial, results.pentanomial(strong, weak), strict=True)]
         games += results.two_player_games()
         events += len(results.events())
+    # wall_s: this run's seconds (a resumed match counts only the games it had left to play)
     out = {"kind": kind, "time": t, "weak_time": t / RATIO, "strong": strong, "weak": weak, "seeds": list(seeds),
            "wall_s": time.perf_counter() - started, "games": len(games)}
     out |= pair_stats(pentanomial)
