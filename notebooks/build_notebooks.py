@@ -390,7 +390,10 @@ plt.show()"""),
 sys.path.insert(0, str(HERE))
 from build_boxes_notebook import NAME as BOXES_NAME  # noqa: E402
 from build_boxes_notebook import boxes_cells  # noqa: E402
+from build_strength_notebook import NAME as STRENGTH_NAME  # noqa: E402
+from build_strength_notebook import strength_cells  # noqa: E402
 
+add(STRENGTH_NAME, strength_cells(md, code, SETUP))
 add(BOXES_NAME, boxes_cells(md, code, SETUP))
 
 

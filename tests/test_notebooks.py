@@ -41,6 +41,7 @@ QUICK_FIGURES = {
         r"260 games, 5,675 positions",
         r"own 4\s+\+0\.\d+",
     ],
+    "06_strength_vs_time.ipynb": [r"agreement mcts: \d+/12", r"mcts\s+T=0\.08\s+score"],
     "07_donut_boxes.ipynb": [r"=== 2 players: 4 games", r"random: 100 games a variant, greedy: 1"],
 }
 
@@ -51,6 +52,7 @@ STORED_FIGURES = {
     "03_who_wins.ipynb": [r"arrangements: 40 layouts, first player wins 100%", r"10 winning openings of 36 tried"],
     "04_search_speed.ipynb": [r"perft depth 8 \(1,058,030 leaves\)", r"VectorEnv, 4,096 games"],
     "05_batched_env.ipynb": [r"204,800 random games", r"all within 4 standard errors: True", r"held-out accuracy"],
+    "06_strength_vs_time.ipynb": [r"agreement mcts: 1000/1000", r"alphabeta T=1\.6\s+score 57\.5%"],
     "07_donut_boxes.ipynb": [r"=== 2 players: 48 games", r"ismcts:iterations=1000\s+888", r"55\.6% of 1200"],
 }
 
@@ -75,7 +77,7 @@ def _text(nb) -> str:
 
 
 def test_the_notebooks_are_all_there():
-    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "07"]
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07"]
     assert set(QUICK_FIGURES) == set(STORED_FIGURES) == {p.name for p in NOTEBOOKS}
 
 

@@ -9,7 +9,6 @@ Speeds are on one core, after a warm-up call (compilation excluded).
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -89,16 +88,10 @@ def match(make_a, make_b, n_layouts: int, seed: int = 0) -> dict:
 
 def solver_agreement(n_positions: int, time_limit: float) -> dict:
     """Fraction of moves at ``time_limit`` that keep the solver's value, on positions of
-    random games at ply 6 or later."""
-    rng = random.Random(7)
-    positions = []
-    while len(positions) < n_positions:
-        board = Board(Layout.random_grid(rng.randrange(10**6)))
-        target = rng.randrange(6, 24)
-        while not board.is_game_over() and board.ply < target:
-            board.push(rng.choice(board.legal_moves()))
-        if not board.is_game_over():
-            positions.append(board)
+    random games at ply 6 or later (:func:`.strength.agreement_positions`)."""
+    from .strength import agreement_positions
+
+    positions = agreement_positions(n_positions)
     solver = Solver()
 
     def keeps(board, move) -> bool:
