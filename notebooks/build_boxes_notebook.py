@@ -1,25 +1,13 @@
 """The cells of ``07_donut_boxes.ipynb``: the second game, Donut Boxes, studied with its agents.
 
-Wired into ``build_notebooks.py`` with::
-
-    from build_boxes_notebook import NAME as BOXES_NAME, boxes_cells
-    add(BOXES_NAME, boxes_cells(md, code, SETUP))
-
-Until then it writes (and executes) that one notebook itself, with the helpers of
-``build_notebooks.py``::
-
-    python notebooks/build_boxes_notebook.py [--no-execute] [--quick]
+Its cells are added by ``build_notebooks.py``, which writes and executes it:
+``python notebooks/build_notebooks.py NAME [--quick]``.
 
 With the full settings it runs in about 6 to 10 minutes on one core; with
 ``DONUTS_NB_QUICK=1`` (``--quick``) in well under a minute.
 """
 
 from __future__ import annotations
-
-import argparse
-import sys
-import time
-from pathlib import Path
 
 NAME = "07_donut_boxes.ipynb"
 
@@ -269,29 +257,3 @@ print(f"notebook computed in {time.perf_counter() - started:.0f} s")"""),
   17.3% against 14.3%, one of nine comparisons). Greedy self-play, 24 games a count, shows
   no first-seat effect beyond its wide intervals."""),
     ]
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--no-execute", action="store_true", help="write the sources only, without outputs")
-    parser.add_argument("--quick", action="store_true", help="execute with the small settings (DONUTS_NB_QUICK=1)")
-    args = parser.parse_args(argv)
-    here = Path(__file__).parent
-    sys.path.insert(0, str(here))
-    import build_notebooks as nb_builder  # lazily: build_notebooks may import this module
-    import nbformat
-    from nbformat.v4 import new_notebook
-
-    nb = new_notebook(cells=boxes_cells(nb_builder.md, nb_builder.code, nb_builder.SETUP),
-                      metadata={"kernelspec": nb_builder.KERNEL})
-    if not args.no_execute:
-        start = time.perf_counter()
-        nb_builder.execute(nb, args.quick)
-        print(f"{NAME}: executed in {time.perf_counter() - start:.0f} s")
-    nbformat.write(nb, here / NAME)
-    print(f"{NAME} written")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

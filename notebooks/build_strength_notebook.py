@@ -1,14 +1,7 @@
 """The cells of ``06_strength_vs_time.ipynb``: strength against thinking time (issue 12).
 
-Wired into ``build_notebooks.py`` with::
-
-    from build_strength_notebook import strength_cells
-    add("06_strength_vs_time.ipynb", strength_cells(md, code, SETUP))
-
-Until then it writes (and executes) that one notebook itself, with the helpers of
-``build_notebooks.py``::
-
-    python notebooks/build_strength_notebook.py [--no-execute] [--quick]
+Its cells are added by ``build_notebooks.py``, which writes and executes it:
+``python notebooks/build_notebooks.py NAME [--quick]``.
 
 With the full settings the notebook reads ``strength_vs_time.json`` beside it, which
 ``python -m benchmarks.strength ... --json notebooks/strength_vs_time.json`` writes (the
@@ -17,10 +10,6 @@ matches take about an hour on one core: too long to run in a notebook); with
 """
 
 from __future__ import annotations
-
-import argparse
-import sys
-from pathlib import Path
 
 NAME = "06_strength_vs_time.ipynb"
 #: The benchmark's figures, read by the notebook with the full settings.
@@ -103,27 +92,3 @@ for n in names:
     a = ag["agents"][n]
     print(f"agreement {n}: {a['kept']}/{ag['positions']} = {a['share']:.1%}")"""),
     ]
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--no-execute", action="store_true", help="write the sources only, without outputs")
-    parser.add_argument("--quick", action="store_true", help="execute with the small settings (DONUTS_NB_QUICK=1)")
-    args = parser.parse_args(argv)
-    here = Path(__file__).parent
-    sys.path.insert(0, str(here))
-    import build_notebooks as nb_builder  # lazily: build_notebooks may import this module
-    import nbformat
-    from nbformat.v4 import new_notebook
-
-    nb = new_notebook(cells=strength_cells(nb_builder.md, nb_builder.code, nb_builder.SETUP),
-                      metadata={"kernelspec": nb_builder.KERNEL})
-    if not args.no_execute:
-        nb_builder.execute(nb, args.quick)
-    nbformat.write(nb, here / NAME)
-    print(f"{NAME} written")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
