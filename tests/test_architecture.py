@@ -20,6 +20,7 @@ ROOT = Path(__file__).parent.parent / "donuts_ai"
 ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
+    "_spec": set(),
     "squares": {"errors"},
     "rules": {"errors"},
     "symmetry": {"errors", "squares"},
@@ -30,13 +31,13 @@ ALLOWED = {
     "reference": {"layout", "rules"},
     "analysis": {"_engine", "board", "errors", "layout", "rules", "_checks"},
     "vector_env": {"_checks", "_engine", "errors", "layout", "rules", "squares"},
-    "search": {"_checks", "_engine", "board", "errors", "layout", "rules", "squares"},
+    "search": {"_checks", "_spec", "_engine", "board", "errors", "layout", "rules", "squares"},
     "solver": {"search"},
     "agents": {"_engine", "board", "search", "squares", "errors", "_checks"},
     "tournament": {"_checks", "agents", "board", "errors", "layout", "rules"},
     # The card game shares only the checks, the errors and the harness's game protocol
     # with the board game (the harness loads it by name, never by an import).
-    "boxes": {"_checks", "errors", "tournament"},
+    "boxes": {"_checks", "_spec", "errors", "tournament"},
 }
 
 

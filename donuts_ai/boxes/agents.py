@@ -29,6 +29,7 @@ import time
 import numpy as np
 
 from .._checks import check_int, check_seconds
+from .._spec import Described
 from . import _engine as E
 from ._ismcts import grown, new_tree, reset_tree, root_children
 from ._ismcts import run as run_tree
@@ -105,7 +106,7 @@ def warm_up() -> None:
     _warmed = True
 
 
-class BoxesAgent:
+class BoxesAgent(Described):
     """A Donut Boxes player (see the module doc). Subclasses implement :meth:`_select`."""
 
     #: Registry name (set by each subclass).
@@ -161,20 +162,6 @@ class BoxesAgent:
         ``world``, a determinisation of the observation of ``player`` (to move); ``start``
         is when the move was asked (``time.perf_counter``)."""
         raise NotImplementedError
-
-    def params(self) -> dict:
-        """Constructor parameters (for :attr:`spec` and results files)."""
-        return {} if self.seed is None else {"seed": self.seed}
-
-    @property
-    def spec(self) -> str:
-        """``kind:key=value,...``: enough to rebuild the agent."""
-        params = ",".join(f"{k}={v}" for k, v in self.params().items())
-        return f"{self.kind}:{params}" if params else self.kind
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
-        return f"{type(self).__name__}({args})"
 
 
 class RandomAgent(BoxesAgent):

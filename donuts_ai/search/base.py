@@ -16,12 +16,13 @@ import numpy as np
 
 from .._checks import check_int, check_seconds
 from .._engine.position import game_of, position_of
+from .._spec import Described
 from ..board import Board
 from ..errors import DonutsError
 from ._tactics import tactics
 
 
-class Agent(ABC):
+class Agent(Described, ABC):
     """A player. Subclasses implement :meth:`_select` and may override :meth:`reset`.
 
     ``select_move(board, time_left=None)`` returns a legal square name for the side to
@@ -57,20 +58,6 @@ class Agent(ABC):
 
     @abstractmethod
     def _select(self, board: Board, time_left: float | None) -> str: ...
-
-    def params(self) -> dict:
-        """Constructor parameters (for ``spec`` and result files)."""
-        return {} if self.seed is None else {"seed": self.seed}
-
-    @property
-    def spec(self) -> str:
-        """``kind:key=value,...``: enough to rebuild the agent."""
-        params = ",".join(f"{k}={v}" for k, v in self.params().items())
-        return f"{self.kind}:{params}" if params else self.kind
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
-        return f"{type(self).__name__}({args})"
 
 
 def budget(time_limit: float | None, time_left: float | None) -> float | None:

@@ -78,14 +78,7 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
     games = check_int("games per pairing", games, minimum=1)
     if mode == "duel" and best_of not in (1, 3, 5, 7):
         raise DonutsError(f"best_of must be 1, 3, 5 or 7, got {best_of!r}")
-    clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
-    if illegal not in ILLEGAL_POLICIES:
-        raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
-    ledger = game_rules.LEDGERS[0] if ledger is None else ledger
-    if ledger not in game_rules.LEDGERS:
-        raise DonutsError(f"ledger must be one of {', '.join(game_rules.LEDGERS)}, got {ledger!r}")
-    if isolation not in ISOLATIONS:
-        raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
+    clock, move_limit, ledger = _check_play_settings(game_rules, clock, move_limit, illegal, ledger, isolation)
     seed = check_int("seed", seed)
     layout_config = _setups(game_rules, layouts)
     return {
@@ -108,6 +101,22 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
     }
 
 
+def _check_play_settings(game_rules, clock, move_limit, illegal, ledger, isolation):
+    """The settings every kind of tournament shares, checked: ``(clock, move_limit,
+    ledger)`` with the game's default ledger filled in."""
+    clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
+    if illegal not in ILLEGAL_POLICIES:
+        raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
+    if illegal == "forfeit" and not game_rules.CAN_FORFEIT:
+        raise DonutsError(f"{game_rules.name} has no forfeited turn: use the illegal-move policy 'lose'")
+    ledger = game_rules.LEDGERS[0] if ledger is None else ledger
+    if ledger not in game_rules.LEDGERS:
+        raise DonutsError(f"ledger must be one of {', '.join(game_rules.LEDGERS)}, got {ledger!r}")
+    if isolation not in ISOLATIONS:
+        raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
+    return clock, move_limit, ledger
+
+
 def _free_for_all_config(game_rules, agents, format, games, layouts, seed, mode, clock, illegal, rules, move_limit,
                          ledger, isolation, players) -> dict:
     """The configuration of a free-for-all tournament (see :func:`make_config`)."""
@@ -121,16 +130,7 @@ def _free_for_all_config(game_rules, agents, format, games, layouts, seed, mode,
         rules_dict = game_rules.with_players(rules_dict, check_int("players", players, minimum=2))
     players = game_rules.num_players(rules_dict)
     games = check_int("games", games, minimum=1)
-    clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
-    if illegal not in ILLEGAL_POLICIES:
-        raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
-    if illegal == "forfeit" and not game_rules.CAN_FORFEIT:
-        raise DonutsError(f"{game_rules.name} has no forfeited turn: use the illegal-move policy 'lose'")
-    ledger = game_rules.LEDGERS[0] if ledger is None else ledger
-    if ledger not in game_rules.LEDGERS:
-        raise DonutsError(f"ledger must be one of {', '.join(game_rules.LEDGERS)}, got {ledger!r}")
-    if isolation not in ISOLATIONS:
-        raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
+    clock, move_limit, ledger = _check_play_settings(game_rules, clock, move_limit, illegal, ledger, isolation)
     return {
         "game": game_rules.name,
         "agents": agents,
