@@ -160,47 +160,99 @@ add("03_who_wins.ipynb", [
     md("""
 # Who wins Donuts?
 
-**Finding.** With perfect play the **first player (Chocolate) wins** every layout we
-solved: 400 layouts (300 random arrangements of our tile set, 100 uniformly random
-direction grids; see `benchmarks/RESULTS.md` for the run), no draws, no second-player
-wins. The first mover must choose well, though: on the standard layout only 10 of the
-36 opening squares win, the other 26 lose. Under perfect play the games last 23 to 29
-plies.
+**Finding.** With perfect play the **first player (Chocolate) wins every arrangement
+of the tile set**: all 24,576 symmetry classes of the 98,304 arrangements (every
+class is the four quarter turns of one arrangement) were solved, with no draw and no
+second-player win (`notebooks/study_all_arrangements.jsonl.gz`, made by
+`donuts-ai study first-player --arrangements all --out study_all_arrangements.jsonl`;
+the run is in `benchmarks/RESULTS.md`). The first mover must choose well, though:
+in a sample of 50 classes only 5 to 14 of the 36 first moves win (9 on
+average), a few draw (10 moves in all 50) and the rest lose. On the standard layout only
+10 of the 36 opening squares win, the other 26 lose.
 
-The cells below recompute these figures (small samples with `DONUTS_NB_QUICK=1`); the
-full study is `donuts-ai study first-player --arrangements N --grids M --out FILE`."""),
+The cells below read the committed results files and recompute the rest (small samples
+with `DONUTS_NB_QUICK=1`)."""),
     code(SETUP),
     code("""
 import time
+from collections import Counter
+from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
-from donuts_ai import Board, Layout, Solver, solve
-from donuts_ai.study import run_study, summary
+from IPython.display import SVG, display
+from donuts_ai import Board, Layout, Solver, analyze, solve
+from donuts_ai.study import hardest, load_study, summary, winning_move_counts
 
-t = time.time()
-config, units = run_study(arrangements=4 if QUICK else 40, grids=2 if QUICK else 20, seed=5, workers=2)
-for kind, row in summary(units).items():
-    print(f"{kind}s: {row['layouts']} layouts, first player wins {row['first_player_wins']:.0%}, "
-          f"draws {row['draws']:.0%}, second player wins {row['second_player_wins']:.0%}")
-print(f"{time.time() - t:.1f} s")"""),
-    md("The value of every opening square on the standard layout (green: the first player wins after it):"),
+DATA = Path(os.environ.get("DONUTS_NB_DATA", "."))  # the folder of the results files: this notebook's
+config, units = load_study(DATA / "study_all_arrangements.jsonl.gz")
+print(config)
+row = summary(units)["arrangement"]
+values = Counter(u["value"] for u in units)
+print(f"{row['classes']:,} classes standing for {row['layouts']:,} arrangements: first player wins {values[1]:,}, "
+      f"draws {values[0]:,}, second player wins {values[-1]:,}")
+seconds = np.array([u["seconds"] for u in units]); nodes = np.array([u["nodes"] for u in units])
+print(f"solve time per class: median {np.median(seconds):.3f} s, mean {seconds.mean():.3f} s, "
+      f"99th percentile {np.percentile(seconds, 99):.2f} s, max {seconds.max():.1f} s, "
+      f"summed {seconds.sum() / 3600:.2f} h (wall clock per solve, on a shared machine)")
+print(f"nodes per class: median {int(np.median(nodes)):,}, max {int(nodes.max()):,}, total {int(nodes.sum()):,}")
+for u in units:
+    if u["value"] != 1:  # an arrangement the first player does not win: show it
+        print(u["layout"], u["value"]); display(SVG(Board(Layout.from_text(u["layout"]))._repr_svg_()))"""),
+    md("How hard the layouts are: nodes searched to prove the first player's win, and the hardest ones."),
+    code("""
+plt.hist(np.log10(nodes), bins=60)
+plt.xlabel("log10(nodes to solve the empty board)"); plt.ylabel("arrangement classes")
+plt.show()
+for u in hardest(units, 5):
+    print(f"unit {u['unit']:>5}: {u['nodes']:>12,} nodes, {u['seconds']:6.1f} s, best move {u['best_move']}")
+display(SVG(Board(Layout.from_text(hardest(units, 1)[0]["layout"]))._repr_svg_()))"""),
+    md("""How many first moves win? Every first move of a seeded sample of arrangement
+classes solved (`donuts-ai study first-player --arrangements 50 --seed 1 --first-moves`,
+`notebooks/study_first_moves.jsonl`):"""),
+    code("""
+_, sample = load_study(DATA / "study_first_moves.jsonl")
+counts = winning_move_counts(sample)
+plt.bar(list(counts), list(counts.values()))
+plt.xlabel("winning first moves (of 36)"); plt.ylabel("arrangements")
+plt.show()
+wins = [len(u["winning_moves"]) for u in sample]
+print(f"{len(sample)} classes: winning first moves min {min(wins)}, median {int(np.median(wins))}, max {max(wins)}; "
+      f"drawing first moves in all: {sum(len(u['drawing_moves']) for u in sample)}")
+if QUICK:  # recheck some of the file's winning first moves
+    for u in sample[:2]:
+        b = Board(Layout.from_text(u["layout"])); s = Solver(tt_bits=18)
+        assert all(s.move_value(b, m) == 1 for m in u["winning_moves"][:3])
+    print("sample rechecked")"""),
+    md("The standard layout: the exact value and distance of every opening square (green: the first player wins after it):"),
     code("""
 board = Board(Layout.standard())
-solver = Solver()
-squares = range(36) if not QUICK else [0, 3, 13, 14]
-values = np.full((6, 6), np.nan)
-for sq in squares:
-    values[5 - sq // 6, sq % 6] = solver.move_value(board, sq)
+t = time.time()
+if QUICK:
+    solver = Solver()
+    moves = {sq: solver.move_value(board, sq) for sq in ["a1", "d1", "b3", "c3"]}
+    table = {sq: (v, None) for sq, v in moves.items()}
+else:
+    table = {mv.move: (mv.value, mv.distance) for mv in analyze(board)}
+grid = np.full((6, 6), np.nan)
+for sq, (v, _) in table.items():
+    grid[6 - int(sq[1]), "abcdef".index(sq[0])] = v
 fig, ax = plt.subplots(figsize=(4, 4))
-ax.imshow(values, cmap="RdYlGn", vmin=-1, vmax=1)
+ax.imshow(grid, cmap="RdYlGn", vmin=-1, vmax=1)
 symbols = Layout.standard().to_text().splitlines()
 for r in range(6):
     for f in range(6):
-        ax.text(f, r, symbols[r][f], ha="center", va="center", fontsize=14)
+        label = symbols[r][f]
+        sq = "abcdef"[f] + str(6 - r)
+        if sq in table and table[sq][1] is not None:
+            label += f"\\n{table[sq][1]}"
+        ax.text(f, r, label, ha="center", va="center", fontsize=10)
 ax.set_xticks(range(6), list("abcdef")); ax.set_yticks(range(6), list("654321"))
-plt.title("opening square: win (green) / loss (red)")
+plt.title("opening square: win (green) / loss (red), plies to the end")
 plt.show()
-print(int(np.nansum(values == 1)), "winning openings of", int(np.sum(~np.isnan(values))), "tried")"""),
+print(sum(v == 1 for v, _ in table.values()), "winning openings of", len(table), "tried")
+for sq, (v, d) in sorted(table.items(), key=lambda kv: (-kv[1][0], kv[1][1] or 0)):
+    print(f"{sq}: {'win' if v == 1 else 'draw' if v == 0 else 'loss'}" + (f" in {d} plies" if d is not None else ""))
+print(f"{time.time() - t:.0f} s")"""),
     md("Game lengths under perfect play (the winner wins as fast as it can, the loser holds out):"),
     code("""
 lengths = []

@@ -27,8 +27,9 @@ QUICK_FIGURES = {
     ],
     "02_agents_compared.ipynb": [r"12 games, 6 units", r"random\s+0\s+\[0, 0\]\s+6", r"0\.001 s/move: MCTS scores [\d.]+/2"],
     "03_who_wins.ipynb": [
-        r"arrangements: 4 layouts, first player wins 100%, draws 0%, second player wins 0%",
-        r"grids: 2 layouts, first player wins 100%",
+        r"24,576 classes standing for 98,304 arrangements: first player wins 24,576, draws 0, second player wins 0",
+        r"50 classes: winning first moves min 5, median 9, max 14; drawing first moves in all: 10",
+        r"sample rechecked",
         r"3 winning openings of 4 tried",
         r"\[25, 17, 27, 25\]",
     ],
@@ -49,7 +50,8 @@ QUICK_FIGURES = {
 STORED_FIGURES = {
     "01_quick_start.ipynb": [r"b6 win in 23 plies"],
     "02_agents_compared.ipynb": [r"48 games, 24 units", r"0\.05 s/move: MCTS scores"],
-    "03_who_wins.ipynb": [r"arrangements: 40 layouts, first player wins 100%", r"10 winning openings of 36 tried"],
+    "03_who_wins.ipynb": [r"first player wins 24,576, draws 0, second player wins 0", r"10 winning openings of 36 tried",
+                          r"max 14; drawing first moves in all: 10"],
     "04_search_speed.ipynb": [r"perft depth 8 \(1,058,030 leaves\)", r"VectorEnv, 4,096 games"],
     "05_batched_env.ipynb": [r"204,800 random games", r"all within 4 standard errors: True", r"held-out accuracy"],
     "06_strength_vs_time.ipynb": [r"agreement mcts: 1000/1000", r"alphabeta T=1\.6\s+score 57\.5%"],
@@ -109,6 +111,7 @@ def test_the_stored_notebooks_are_executed(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs_and_prints_its_figures(path, monkeypatch, tmp_path):
     monkeypatch.setenv("DONUTS_NB_QUICK", "1")
+    monkeypatch.setenv("DONUTS_NB_DATA", str(FOLDER))  # the committed results files the notebooks read
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
