@@ -270,8 +270,9 @@ class Solver:
         seconds to tens of seconds there (on the empty board of ``random_grid(0..11)``
         a median of about 9 s, up to about 40 s), since every faster win must be
         refuted; the value alone takes a median of about 0.13 s and at most about 7 s
-        over ``random_grid(0..63)``. Pass ``distance=False`` on such boards unless the
-        distance is needed."""
+        over ``random_grid(0..63)`` (``Solver(threads=2)`` on two free cores halved the
+        slowest of ``random_grid(0..15)``, 7.0 s to 3.4 s). Pass ``distance=False`` on such
+        boards unless the distance is needed."""
         self._prepare(board)
         t, nodes0 = time.perf_counter(), self.nodes
         game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
