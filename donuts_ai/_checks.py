@@ -43,3 +43,10 @@ def check_seconds(name: str, value, allow_none: bool = True, error: type[DonutsE
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < math.inf:
         raise error(f"{name} must be a positive number of seconds, got {value!r}")
     return float(value)
+
+
+def check_nonnegative(name: str, value, error: type[DonutsError] = DonutsError) -> float:
+    """``value`` (an int or a float, not a bool) as a float >= 0 (NaN is refused)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+        raise error(f"{name} must be a number >= 0, got {value!r}")
+    return float(value)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
+from donuts_ai.bench.strength import agreement_positions
 from donuts_ai.search.base import tactical_choice
 from donuts_ai.search.mcts import MCTSAgent
 from donuts_ai.search.mcts import _proof as mcts_proof
@@ -302,16 +303,7 @@ def test_memory_settings_are_checked(kwargs, message):
 
 
 def _random_positions(count: int, seed: int, plies=(4, 30)) -> list[Board]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        board = Board(Layout.random_grid(rng.randrange(10**6)))
-        stop = rng.randrange(*plies)
-        while not board.is_game_over() and board.ply < stop:
-            board.push(rng.choice(board.legal_moves()))
-        if not board.is_game_over():
-            out.append(board)
-    return out
+    return agreement_positions(count, seed=seed, plies=plies)
 
 
 @settings(max_examples=30, deadline=None)

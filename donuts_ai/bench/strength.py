@@ -115,15 +115,15 @@ def match(kind: str, t: float, pairs: int, seeds: list[int], results_dir: str | 
     return out
 
 
-def agreement_positions(n: int) -> list[Board]:
-    """The positions of :func:`donuts_ai.bench.search.solver_agreement` (same generator and
-    seed): ``n`` positions of uniformly random games on random direction grids, at a
-    uniformly drawn ply from 6 to 23, not over."""
-    rng = random.Random(AGREEMENT_SEED)
+def agreement_positions(n: int, seed: int = AGREEMENT_SEED, plies: tuple[int, int] = AGREEMENT_PLIES) -> list[Board]:
+    """The positions of :func:`donuts_ai.bench.search.solver_agreement`: ``n`` positions of
+    uniformly random games on random direction grids, at a ply drawn uniformly from
+    ``range(*plies)`` (by default 6 to 23), not over, all from ``seed``."""
+    rng = random.Random(seed)
     positions = []
     while len(positions) < n:
         board = Board(Layout.random_grid(rng.randrange(10**6)))
-        target = rng.randrange(*AGREEMENT_PLIES)
+        target = rng.randrange(*plies)
         while not board.is_game_over() and board.ply < target:
             board.push(rng.choice(board.legal_moves()))
         if not board.is_game_over():

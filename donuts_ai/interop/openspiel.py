@@ -48,7 +48,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 import numpy as np
 
-from .._checks import check_int, check_seconds
+from .._checks import check_int, check_nonnegative, check_seconds
 from ..agents import Agent
 from ..board import Board
 from ..layout import Layout
@@ -355,9 +355,7 @@ class OpenSpielMCTSAgent(Agent):
         self.time_limit = _seconds("time_limit", time_limit)
         if self.sims is None and self.time_limit is None:
             self.sims = 1000
-        if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float)) or not uct_c >= 0:
-            raise InteropError(f"uct_c must be a number >= 0, got {uct_c!r}")
-        self.uct_c = float(uct_c)
+        self.uct_c = check_nonnegative("uct_c", uct_c, error=InteropError)
         self.rollouts = _positive_int("rollouts", rollouts)
         if not isinstance(solve, bool):
             raise InteropError(f"solve must be True or False, got {solve!r}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._checks import check_nonnegative
 from ..._engine.position import game_of, position_of
 from ...board import Board
 from ...errors import DonutsError
@@ -159,9 +160,7 @@ class MCTSAgent(Agent):
         self.time_limit = check_time_limit(time_limit)
         if self.iterations is None and self.time_limit is None:
             self.time_limit = 1.0
-        if isinstance(c_uct, bool) or not isinstance(c_uct, (int, float)) or not c_uct >= 0:
-            raise DonutsError(f"c_uct must be a number >= 0, got {c_uct!r}")
-        self.c_uct = float(c_uct)
+        self.c_uct = check_nonnegative("c_uct", c_uct)
         self.workers = positive_int("workers", workers)
         self.max_nodes = positive_int("max_nodes", max_nodes)
         if self.max_nodes is not None and not MIN_NODES <= self.max_nodes <= MAX_TREE_NODES:
