@@ -87,12 +87,30 @@ def test_solve_and_analyze_equal_brute_force_minimax(case):
 
 
 def test_solve_the_empty_board_of_one_layout():
-    solution = solve(Board(Layout.random_grid(1)))
+    solution = solve(Board(Layout.random_grid(1)), distance=True)
     assert (solution.result, solution.distance) == ("win", 25)
     board = Board(Layout.random_grid(1))
     board.push(solution.best_move)
-    reply = solve(board)
+    reply = solve(board)  # one donut in: the default proves the distance
     assert reply.value == -1 and reply.distance == 24  # the loser goes as long as it can
+
+
+def test_the_default_gives_the_value_only_on_the_empty_board():
+    board = Board(Layout.random_grid(1))
+    default = solve(board)
+    assert (default.result, default.distance) == ("win", None)
+    assert default.score == 1  # no distance: the value alone
+    assert Solver(tt_bits=16).move_value(board, default.best_move) == 1  # a move that keeps the win
+    assert solve(board, distance=False).distance is None
+    board.push(default.best_move)
+    assert solve(board).distance is not None
+
+
+@pytest.mark.parametrize("bad", [1, 0, "yes", 1.0])
+def test_distance_must_be_true_false_or_none(bad):
+    board = Board(Layout.random_grid(1))
+    with pytest.raises(DonutsError, match="distance must be True, False or None"):
+        solve(board, distance=bad)
 
 
 def test_a_win_in_one_and_a_forced_loss():

@@ -39,7 +39,7 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
         row |= {"value": sol.result, "move": sol.best_move, "value_s": time.perf_counter() - t, "value_nodes": sol.nodes}
         if full:
             t = time.perf_counter()
-            sol = Solver().solve(board)
+            sol = Solver().solve(board, distance=True)
             row |= {"distance": sol.distance, "fastest_move": sol.best_move, "full_s": time.perf_counter() - t, "full_nodes": sol.nodes}
         if naive:
             t = time.perf_counter()

@@ -6,7 +6,8 @@
 
 :func:`solve` gives the value for the side to move (+1 win, 0 draw, -1 loss), a best
 move and the distance to the end under best play (the winner wins as fast as
-possible, the loser loses as slowly as possible). :func:`analyze` gives the value of
+possible, the loser loses as slowly as possible; proved by default on every position
+but the empty board, where the value alone is cheap and the distance is not). :func:`analyze` gives the value of
 every legal move. Both run the Numba negamax of :mod:`._negamax` with a
 transposition table, first with the null window around 0 (who wins), then with null
 windows that narrow the distance.
@@ -32,6 +33,9 @@ from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
 
 WIN, LOSS, DRAW = 1, -1, 0
+#: ``solve(board)`` proves the distance by default once this many donuts have been placed:
+#: on the empty board it gives the value only (see :meth:`Solver.solve` for the costs).
+DISTANCE_BY_DEFAULT_FROM = 1
 _VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 
@@ -63,8 +67,8 @@ class Solution(_Valued):
     """The solved value of a position for the side to move.
 
     ``value`` +1 (win), 0 (draw) or -1 (loss); ``best_move`` a square name;
-    ``distance`` plies to the end of the game under best play (``None`` when solved
-    with ``distance=False``); ``nodes`` searched and ``seconds`` taken by this call."""
+    ``distance`` plies to the end of the game under best play (``None`` when not
+    proved: ``distance=False``, or the empty board by default); ``nodes`` searched and ``seconds`` taken by this call."""
 
     value: int
     distance: int | None
@@ -259,21 +263,30 @@ class Solver:
         return score
 
     # --- public ------------------------------------------------------------------------
-    def solve(self, board: Board, distance: bool = True) -> Solution:
-        """Value, best move and distance for the side to move of ``board`` (not over).
+    def solve(self, board: Board, distance: bool | None = None) -> Solution:
+        """Value and best move for the side to move of ``board`` (not over), and the
+        distance to the end under best play when it is proved.
 
-        With ``distance=False`` only the value is proved, and ``best_move`` is a move
-        that keeps it (not necessarily the fastest win); ``distance`` is then ``None``.
-        Raises :class:`~donuts_ai.errors.DonutsError` when the game is over.
+        ``distance``: ``True`` proves it, ``False`` does not (``best_move`` is then a move
+        that keeps the value, not necessarily the fastest win, and ``distance`` is
+        ``None``); ``None``, the default, proves it on every position except the empty
+        board: **on the empty board the default gives the value only** (``distance`` is
+        ``None``; pass ``distance=True`` to prove it there). Raises
+        :class:`~donuts_ai.errors.DonutsError` when the game is over or ``distance`` is
+        not ``True``, ``False`` or ``None``.
 
-        Cost on empty and early boards: proving the exact distance (the default) takes
-        seconds to tens of seconds there (on the empty board of ``random_grid(0..11)``
-        a median of about 9 s, up to about 40 s), since every faster win must be
-        refuted; the value alone takes a median of about 0.13 s and at most about 7 s
-        over ``random_grid(0..63)`` (``Solver(threads=2)`` on two free cores halved the
-        slowest of ``random_grid(0..15)``, 7.0 s to 3.4 s). Pass ``distance=False`` on such
-        boards unless the distance is needed."""
+        Why (one core, a fresh 2**22 table, measured on ``random_grid(0..63)``; see
+        ``benchmarks/RESULTS.md``): on the empty board the value alone takes a median of
+        about 0.1 s and at most about 7 s, but the exact distance a median of about 9 s
+        and up to about 40 s, since every faster win must be refuted. One donut in
+        (after the alpha-beta agent's first move), the distance takes a median of
+        0.42 s and at most 6.4 s; two in, 0.22 s and at most 3.9 s; later, less.
+        ``Solver(threads=2)`` on two free cores halves the slowest value searches."""
+        if distance is not None and not isinstance(distance, bool):
+            raise DonutsError(f"distance must be True, False or None, got {distance!r}")
         self._prepare(board)
+        if distance is None:
+            distance = sum(board.placed) >= DISTANCE_BY_DEFAULT_FROM
         t, nodes0 = time.perf_counter(), self.nodes
         game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
         value, move = self._wdl_root(game, pos) if self.threads == 1 else self._wdl_root_split(game, pos)
@@ -306,7 +319,8 @@ class Solver:
 
     def analyze(self, board: Board) -> list[MoveValue]:
         """The exact value and distance of every legal move for the side to move, best
-        first (ties in square order)."""
+        first (ties in square order). Proves every move's distance: on the empty board
+        one proof per first move, each of a position one donut in (see :meth:`solve`)."""
         self._prepare(board)
         game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
         out = []
@@ -340,8 +354,9 @@ def _default_solver() -> Solver:
     return _default
 
 
-def solve(board: Board, distance: bool = True) -> Solution:
-    """Solve ``board`` exactly (see :meth:`Solver.solve`); uses a shared default solver."""
+def solve(board: Board, distance: bool | None = None) -> Solution:
+    """Solve ``board`` exactly (see :meth:`Solver.solve`: on the empty board the value
+    only, unless ``distance=True``); uses a shared default solver."""
     return _default_solver().solve(board, distance)
 
 
