@@ -10,6 +10,7 @@ private package ``donuts_ai._engine``; a pure-Python statement of the same rules
 :mod:`donuts_ai.reference`.
 """
 
+from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
 from .analysis import PlayoutStats, perft, random_playouts
 from .board import Board, Outcome, Termination
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError

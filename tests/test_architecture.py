@@ -21,6 +21,7 @@ ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
     "_spec": set(),
+    "_kernel_cache": set(),
     "squares": {"errors"},
     "rules": {"errors"},
     "symmetry": {"errors", "squares"},
