@@ -67,7 +67,10 @@ def test_history_ages_below_the_killer_bonus():
     workspace = new_workspace()
     ws = workspace[0]
     for i in range(300_000):
-        remember_cutoff(ws, 3, i % 5, 40)
+        remember_cutoff(ws, 3, 7, i % 5, 40)  # the last move on square 7
     history = workspace["history"][0]
-    assert history.max() <= HISTORY_CAP < KILLER_BONUS < TABLE_MOVE_BONUS
+    counter = workspace["counter"][0]
+    # A key adds the two: still below the killer bonus.
+    assert history.max() + counter.max() <= 2 * HISTORY_CAP < KILLER_BONUS < TABLE_MOVE_BONUS
     assert history[:5].min() > 0 and history[5:].max() == 0
+    assert counter[7 + 1, :5].min() > 0 and counter.sum() == counter[7 + 1, :5].sum()  # only after square 7

@@ -16,7 +16,9 @@ Node order within a position (why each step prunes):
    a move after which the opponent makes five on the line it must play (it loses in 2
    plies): no search. When every move is like that, the position is decided without a
    recursive call (:func:`_classify_moves`).
-5. The remaining ("open") moves are searched in the order of :mod:`._ordering`.
+5. The remaining ("open") moves are searched in the order of :mod:`._ordering`; at the
+   root, the moves not yet searched are sorted again after each one, by the history it
+   taught (:func:`~._ordering.resort_rest`).
 
 Every kernel takes the position from the side to move (``Position``) and the ``Game``
 of :mod:`donuts_ai._engine.position`.
@@ -43,7 +45,7 @@ from ..._engine.position import (
 )
 from ..._engine.tables import FULL, NUM_SQUARES
 from ._evaluation import horizon_value
-from ._ordering import add_open_move, order_key, order_key_moving_again, remember_cutoff, sort_open_moves
+from ._ordering import add_open_move, order_key, order_key_moving_again, remember_cutoff, resort_rest, sort_open_moves
 from ._scores import INF, end_score, win_at
 from ._table import ANY_DEPTH, entry_index, position_keys, probe, store, store_result
 from ._workspace import ABORTED, NODE_LIMIT, NODES
@@ -145,7 +147,7 @@ def _classify_moves(donuts, single, pos, ply, table_move, ws):
             if hits != _ZERO and can_win_now(after.opp, after.own, hits, single):
                 score = -win_at(ply + 2)
             else:
-                n_open = add_open_move(ws, ply, n_open, sq, order_key(ws, ply, sq, table_move, popcount(replies)))
+                n_open = add_open_move(ws, ply, n_open, sq, order_key(ws, ply, pos.last, sq, table_move, popcount(replies)))
                 continue
         else:
             # The opponent's pool is empty: we move again. Always searched.
@@ -260,8 +262,12 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
                 if alpha >= beta:
                     # The refutation, for sibling positions; weighed by the plies really left (the
                     # solver's nominal depth says nothing about them).
-                    remember_cutoff(ws, ply, sq, min(depth, plies_left(pos, donuts)))
+                    remember_cutoff(ws, ply, pos.last, sq, min(depth, plies_left(pos, donuts)))
                     break
+        if ply == 0:
+            # The root's moves were sorted before any search, on an empty history: each
+            # first move searched teaches the history more than the whole order knew.
+            resort_rest(ws, ply, pos.last, i + 1, n_open)
     store_result(tt, idx, key_a, key_b, best, alpha0, beta, best_move, depth, ply)
     return best
 

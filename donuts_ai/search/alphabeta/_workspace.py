@@ -27,6 +27,7 @@ NUM_STATS = 3
 WORKSPACE = np.dtype(
     [
         ("history", np.int64, (NUM_SQUARES,)),  # cut-off weight per square, see _ordering.history_bonus
+        ("counter", np.int64, (NUM_SQUARES + 1, NUM_SQUARES)),  # cut-off weight per (last square + 1, square)
         ("killers", np.int64, (MAX_PLY, KILLERS_PER_PLY)),  # the last cut-off moves per ply, -1 none
         ("moves", np.int64, (MAX_PLY, NUM_SQUARES)),  # the open moves of the node at each ply, then sorted
         ("keys", np.int64, (MAX_PLY, NUM_SQUARES)),  # their ordering keys
