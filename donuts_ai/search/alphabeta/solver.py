@@ -277,13 +277,14 @@ class Solver:
         :class:`~donuts_ai.errors.DonutsError` when the game is over or ``distance`` is
         not ``True``, ``False`` or ``None``.
 
-        Why (one core, a fresh 2**22 table, measured on ``random_grid(0..63)``; see
-        ``benchmarks/RESULTS.md``): on the empty board the value alone takes a median of
-        about 0.1 s and at most about 7 s, but the exact distance a median of about 9 s
-        and up to about 40 s, since every faster win must be refuted. One donut in
-        (after the alpha-beta agent's first move), the distance takes a median of
-        0.42 s and at most 6.4 s; two in, 0.22 s and at most 3.9 s; later, less.
-        ``Solver(threads=2)`` on two free cores halves the slowest value searches."""
+        Why (one core, the default 2**20 table, fresh, measured on the empty board of
+        ``random_grid(0..63)``; see ``benchmarks/RESULTS.md``): there the value alone
+        takes a median of 0.08 s and at most 4.7 s, but the exact distance a median of
+        2.8 s and up to 22 s, since every faster win must be refuted. One donut in (after
+        the alpha-beta agent's first move, same layouts), the distance takes a median of
+        0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s; four in, 0.03 s and at
+        most 0.24 s. ``Solver(threads=2)`` on two free cores cuts the slowest value
+        search to 3.3 s."""
         if distance is not None and not isinstance(distance, bool):
             raise DonutsError(f"distance must be True, False or None, got {distance!r}")
         self._prepare(board)
