@@ -33,7 +33,7 @@ QUICK_FIGURES = {
         r"3 winning openings of 4 tried",
         r"\[25, 17, 27, 25\]",
     ],
-    "04_search_speed.ipynb": [r"perft depth 6 \(60,207 leaves\)", r"alpha-beta, depth 9 \(28,816 nodes\)",
+    "04_search_speed.ipynb": [r"perft depth 6 \(60,207 leaves\)", r"alpha-beta, depth 9 \(29,453 nodes\)",
                               r"VectorEnv, 4,096 games, random actions, 1 core\s+[\d,]+ ", r"per step\s+[\d,]+ ns"],
     "05_batched_env.ipynb": [
         r"VectorEnv: 2,048 random games on the standard layout, 56,832 steps",
