@@ -86,37 +86,35 @@ def add_open_move(ws, ply, n_open, sq, key):
 
 @njit(cache=True)
 def sort_open_moves(ws, ply, n_open):
-    """Sort this ply's open moves by key, highest first (a stable insertion sort: at most 36)."""
-    moves, keys = ws.moves, ws.keys
-    for i in range(1, n_open):
-        key = keys[ply, i]
-        sq = moves[ply, i]
-        j = i - 1
-        while j >= 0 and keys[ply, j] < key:
-            keys[ply, j + 1] = keys[ply, j]
-            moves[ply, j + 1] = moves[ply, j]
-            j -= 1
-        keys[ply, j + 1] = key
-        moves[ply, j + 1] = sq
+    """Sort this ply's open moves by key, highest first."""
+    _sort_from(ws, ply, 0, n_open)
 
 
 @njit(cache=True)
 def resort_rest(ws, ply, last, start, n_open):
     """Sort this ply's open moves from index ``start`` on again, by their history now (the
     table move and killers were the first already; replies no longer count)."""
-    moves, keys = ws.moves, ws.keys
     for j in range(start, n_open):
-        keys[ply, j] = ws.history[moves[ply, j]] + ws.counter[last + 1, moves[ply, j]]
-    for j in range(start + 1, n_open):
-        key = keys[ply, j]
-        sq = moves[ply, j]
-        k = j - 1
-        while k >= start and keys[ply, k] < key:
-            keys[ply, k + 1] = keys[ply, k]
-            moves[ply, k + 1] = moves[ply, k]
-            k -= 1
-        keys[ply, k + 1] = key
-        moves[ply, k + 1] = sq
+        sq = ws.moves[ply, j]
+        ws.keys[ply, j] = ws.history[sq] + ws.counter[last + 1, sq]
+    _sort_from(ws, ply, start, n_open)
+
+
+@njit(cache=True)
+def _sort_from(ws, ply, start, n_open):
+    """Sort this ply's open moves ``start..n_open`` by key, highest first (a stable
+    insertion sort: at most 36)."""
+    moves, keys = ws.moves, ws.keys
+    for i in range(start + 1, n_open):
+        key = keys[ply, i]
+        sq = moves[ply, i]
+        j = i - 1
+        while j >= start and keys[ply, j] < key:
+            keys[ply, j + 1] = keys[ply, j]
+            moves[ply, j + 1] = moves[ply, j]
+            j -= 1
+        keys[ply, j + 1] = key
+        moves[ply, j + 1] = sq
 
 
 @njit(cache=True)
