@@ -1,72 +1,95 @@
-"""Keep Numba's on-disk cache of the kernels in step with their sources.
+"""Keep Numba's on-disk caches of the kernels in step with their sources.
 
-Numba checks a cached kernel against its own source file only: a kernel whose file is
-unchanged is loaded from the cache even after a kernel it calls, in another file, has
-changed (numba issue #6845), and the old code runs without a word. So at import, before
-any kernel is loaded, a digest of every source file that defines kernels is compared with
-the one stamped beside the caches; when it differs, the package's cached kernels are
-removed (they compile again on first use) and the new digest is stamped.
+Numba checks a cached kernel against its own source file only (a hash of its text): a
+kernel whose file is unchanged is loaded from the cache even after a kernel it calls, or
+a constant it reads, in another file has changed (numba issue #6845), and the old code
+runs without a word. So at import, before any kernel module is loaded, a digest of the
+kernel folders (every ``.py`` file of each folder where a file defines kernels) is
+compared with the one stamped in the package's ``__pycache__``. When it differs, the
+cached kernels of those folders are removed wherever Numba keeps them (beside the
+sources, under ``NUMBA_CACHE_DIR``, in the user-wide folder: the places its cache
+locators compute); they compile again on first use. Then the new digest is stamped.
 
-Covers the caches Numba keeps beside the sources (``__pycache__``, the default) and under
-``NUMBA_CACHE_DIR``; a cache Numba had to put in the user-wide folder (read-only
-installs, where the sources do not change anyway) is left alone.
+Left as it is: a process that loaded the kernels before an edit (a notebook's kernel)
+can still save caches of the old code afterwards; restart it after editing kernels.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import uuid
 from pathlib import Path
 
-#: Files holding compiled kernels (index and data) in a cache folder.
-CACHE_SUFFIXES = (".nbi", ".nbc")
 #: The digest of the kernel sources the caches were compiled from, in the package's ``__pycache__``.
 STAMP_NAME = "kernel_sources.sha256"
 #: A source file defines kernels when it mentions this (``@njit``, ``numba.njit``).
 KERNEL_MARK = b"njit"
+#: Files holding compiled kernels (index and data) in a cache folder.
+CACHE_SUFFIXES = (".nbi", ".nbc")
+
+
+def _sources(package_dir: Path) -> dict[Path, bytes]:
+    return {path: path.read_bytes() for path in sorted(package_dir.rglob("*.py"))}
+
+
+def kernel_files(package_dir: Path) -> list[Path]:
+    """The ``.py`` files under ``package_dir`` that define kernels."""
+    return [path for path, data in _sources(package_dir).items() if KERNEL_MARK in data]
 
 
 def kernel_sources_digest(package_dir: Path) -> str:
-    """SHA-256 over the relative path and bytes of every ``.py`` file under
-    ``package_dir`` that defines kernels, in path order."""
+    """SHA-256 over the relative path and bytes of every ``.py`` file in a folder under
+    ``package_dir`` holding a file that defines kernels (their constants and helpers
+    compile into the kernels too), in path order."""
+    sources = _sources(package_dir)
+    folders = {path.parent for path, data in sources.items() if KERNEL_MARK in data}
     digest = hashlib.sha256()
-    for path in sorted(package_dir.rglob("*.py")):
-        data = path.read_bytes()
-        if KERNEL_MARK in data:
+    for path, data in sources.items():
+        if path.parent in folders:
             digest.update(str(path.relative_to(package_dir)).encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
 
 
-def _cache_dirs(package_dir: Path) -> list[Path]:
-    dirs = [p for p in package_dir.rglob("__pycache__") if p.is_dir()]
-    user_dir = os.environ.get("NUMBA_CACHE_DIR")
-    if user_dir:
-        # Numba mirrors the source folder's absolute path under NUMBA_CACHE_DIR.
-        mirror = Path(user_dir) / package_dir.resolve().relative_to(package_dir.resolve().anchor)
-        if mirror.is_dir():
-            dirs += [mirror, *(p for p in mirror.rglob("*") if p.is_dir())]
-    return dirs
+def cache_folders(source_folder: Path) -> list[Path]:
+    """Where Numba may keep the caches of the kernels defined in ``source_folder``: its
+    ``__pycache__``, and the folders Numba's locators name for it under
+    ``NUMBA_CACHE_DIR`` and in the user-wide cache (when this Numba still names them so)."""
+    folders = [source_folder / "__pycache__"]
+    try:
+        from numba.core import caching, config
+        from numba.misc.appdirs import AppDirs
+
+        subpath = caching.InTreeCacheLocator.get_suitable_cache_subpath(str(source_folder / "any.py"))
+        if config.CACHE_DIR:
+            folders.append(Path(config.CACHE_DIR) / subpath)
+        folders.append(Path(AppDirs(appname="numba", appauthor=False).user_cache_dir) / subpath)
+    except (ImportError, AttributeError, TypeError):  # another Numba: beside the sources only
+        pass
+    return folders
 
 
 def refresh(package_dir: Path) -> bool:
-    """Remove the cached kernels under ``package_dir`` when its kernel sources changed
-    since they were stamped; returns True when it removed them. Never raises on a
-    read-only or vanishing file: a cache it cannot clean is left as it is."""
+    """Remove the cached kernels of ``package_dir`` when its kernel folders changed since
+    they were stamped; returns True when it did. Never raises: a cache it cannot clean
+    (a read-only install, whose sources change only by reinstalling) is left as it is."""
     try:
         digest = kernel_sources_digest(package_dir)
         stamp = package_dir / "__pycache__" / STAMP_NAME
         if stamp.is_file() and stamp.read_text().strip() == digest:
             return False
-        for folder in _cache_dirs(package_dir):
-            for path in folder.iterdir():
-                if path.suffix in CACHE_SUFFIXES:
-                    path.unlink(missing_ok=True)
+        for source_folder in sorted({path.parent for path in kernel_files(package_dir)}):
+            for folder in cache_folders(source_folder):
+                if folder.is_dir():
+                    for path in folder.iterdir():
+                        if path.suffix in CACHE_SUFFIXES:
+                            path.unlink(missing_ok=True)
         stamp.parent.mkdir(exist_ok=True)
-        temporary = stamp.with_name(f"{STAMP_NAME}.{os.getpid()}")
+        temporary = stamp.with_name(f"{STAMP_NAME}.{uuid.uuid4().hex}")
         temporary.write_text(digest + "\n")
         os.replace(temporary, stamp)  # atomic: a process starting now reads the old or the new stamp
         return True
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a stamp that is not text
         return False
 
 

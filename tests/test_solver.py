@@ -143,7 +143,7 @@ def test_threads_give_the_same_value_and_a_move_that_keeps_it(seed):
     got = two.solve(board, distance=False)
     assert got.value == expected.value
     assert one.move_value(board, got.best_move) == expected.value
-    assert two.solve(board).distance == one.solve(board).distance
+    assert two.solve(board, distance=True).distance == one.solve(board, distance=True).distance
 
 
 def test_solver_runs_from_the_on_disk_cache(tmp_path):

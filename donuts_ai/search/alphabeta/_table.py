@@ -12,7 +12,9 @@ nodes each) were overwritten by the stream of leaf entries. On the empty board o
 random_grid(0..15, 26, 31, 55) with 2**20 rows the bucket needs 21% fewer nodes
 (95.7 M -> 75.9 M) and 11% less time (23.5 s -> 20.9 s: each probe reads two rows);
 32-byte rows aligned to cache lines were no faster. The same position stored again at
-the same depth merges its bounds. Columns of a row:
+the same depth merges its bounds. There is no aging: in a table kept between searches
+(the agents, the analysis) the first rows keep the old searches' entries near their
+roots until worthier ones come; measured only with fresh tables. Columns of a row:
 
 - ``KEY_A`` = ``own | (last + 1) << 36 | placed_own << 43``: the side to move's
   donuts (36 bits), the last square plus one (0..36, 6 bits), its placed donuts (6 bits);
@@ -84,7 +86,9 @@ def entry_index(tt, key_a, key_b):
 
 @njit(cache=True)
 def is_hit(tt, idx, key_a, key_b):
-    return tt[idx, KEY_A] == key_a and tt[idx, KEY_B] == key_b
+    """Row ``idx`` holds the position (an empty row, DATA 0, holds none: its zero keys
+    are also the empty board's)."""
+    return tt[idx, KEY_A] == key_a and tt[idx, KEY_B] == key_b and tt[idx, DATA] != 0
 
 
 @njit(cache=True)
@@ -148,11 +152,13 @@ def store(tt, idx, key_a, key_b, lower, upper, move, depth, ply):
     if row < 0:
         # A new position: the first row keeps the entry worth more, the second always takes.
         row = idx + 1
-        old_a = tt[idx, KEY_A]
-        if old_a == 0 or _worth(key_a, key_b, depth) >= _worth(old_a, tt[idx, KEY_B], stored_depth(tt[idx, DATA])):
-            tt[idx + 1, KEY_A] = old_a
+        # An empty row has DATA 0 (a stored entry's depth field is depth + 1 >= 1); its keys
+        # are 0 like the empty board's, so they cannot tell.
+        old_data = tt[idx, DATA]
+        if old_data == 0 or _worth(key_a, key_b, depth) >= _worth(tt[idx, KEY_A], tt[idx, KEY_B], stored_depth(old_data)):
+            tt[idx + 1, KEY_A] = tt[idx, KEY_A]
             tt[idx + 1, KEY_B] = tt[idx, KEY_B]
-            tt[idx + 1, DATA] = tt[idx, DATA]
+            tt[idx + 1, DATA] = old_data
             row = idx
     else:
         old = tt[row, DATA]

@@ -192,7 +192,7 @@ class SolverAgent(Agent):
 
     kind = "solver"
 
-    def __init__(self, fastest: bool = False, tt_bits: int = 22, seed: int | None = None, name: str | None = None):
+    def __init__(self, fastest: bool = False, tt_bits: int = 20, seed: int | None = None, name: str | None = None):
         super().__init__(seed, name)
         self.fastest = bool(fastest)
         self.tt_bits = tt_bits
@@ -203,7 +203,7 @@ class SolverAgent(Agent):
         p = {}
         if self.fastest:
             p["fastest"] = True
-        if self.tt_bits != 22:
+        if self.tt_bits != 20:
             p["tt_bits"] = self.tt_bits
         return p | super().params()
 

@@ -19,6 +19,8 @@ import threading
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..._checks import check_int
 from ..._engine.position import Game, Position, game_of, legal_moves, plies_left, position_of, typed_position
 from ...board import Board
@@ -58,7 +60,8 @@ class _Valued:
 
     @property
     def score(self) -> int:
-        """One number ordering outcomes: wins sooner > wins later > draw > losses later > sooner."""
+        """One number ordering outcomes: wins sooner > wins later > draw > losses later > sooner
+        (without a distance, the value alone: +1, 0 or -1)."""
         return _score(self.value, self.distance)
 
 
@@ -285,11 +288,12 @@ class Solver:
         0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s; four in, 0.03 s and at
         most 0.24 s. ``Solver(threads=2)`` on two free cores cuts the slowest value
         search to 3.3 s."""
-        if distance is not None and not isinstance(distance, bool):
+        if distance is not None and not isinstance(distance, (bool, np.bool_)):
             raise DonutsError(f"distance must be True, False or None, got {distance!r}")
         self._prepare(board)
         if distance is None:
             distance = sum(board.placed) >= DISTANCE_BY_DEFAULT_FROM
+        distance = bool(distance)
         t, nodes0 = time.perf_counter(), self.nodes
         game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
         value, move = self._wdl_root(game, pos) if self.threads == 1 else self._wdl_root_split(game, pos)
