@@ -33,9 +33,17 @@ def _sources(package_dir: Path) -> dict[Path, bytes]:
     return {path: path.read_bytes() for path in sorted(package_dir.rglob("*.py"))}
 
 
-def kernel_files(package_dir: Path) -> list[Path]:
-    """The ``.py`` files under ``package_dir`` that define kernels."""
-    return [path for path, data in _sources(package_dir).items() if KERNEL_MARK in data]
+def _kernel_folders(sources: dict[Path, bytes]) -> set[Path]:
+    """The folders holding a source file that defines kernels."""
+    return {path.parent for path, data in sources.items() if KERNEL_MARK in data}
+
+
+def _digest(package_dir: Path, sources: dict[Path, bytes], folders: set[Path]) -> str:
+    digest = hashlib.sha256()
+    for path, data in sources.items():
+        if path.parent in folders:
+            digest.update(str(path.relative_to(package_dir)).encode() + b"\0" + data + b"\0")
+    return digest.hexdigest()
 
 
 def kernel_sources_digest(package_dir: Path) -> str:
@@ -43,12 +51,7 @@ def kernel_sources_digest(package_dir: Path) -> str:
     ``package_dir`` holding a file that defines kernels (their constants and helpers
     compile into the kernels too), in path order."""
     sources = _sources(package_dir)
-    folders = {path.parent for path, data in sources.items() if KERNEL_MARK in data}
-    digest = hashlib.sha256()
-    for path, data in sources.items():
-        if path.parent in folders:
-            digest.update(str(path.relative_to(package_dir)).encode() + b"\0" + data + b"\0")
-    return digest.hexdigest()
+    return _digest(package_dir, sources, _kernel_folders(sources))
 
 
 def cache_folders(source_folder: Path) -> list[Path]:
@@ -74,11 +77,13 @@ def refresh(package_dir: Path) -> bool:
     they were stamped; returns True when it did. Never raises: a cache it cannot clean
     (a read-only install, whose sources change only by reinstalling) is left as it is."""
     try:
-        digest = kernel_sources_digest(package_dir)
+        sources = _sources(package_dir)
+        folders = _kernel_folders(sources)
+        digest = _digest(package_dir, sources, folders)
         stamp = package_dir / "__pycache__" / STAMP_NAME
         if stamp.is_file() and stamp.read_text().strip() == digest:
             return False
-        for source_folder in sorted({path.parent for path in kernel_files(package_dir)}):
+        for source_folder in sorted(folders):
             for folder in cache_folders(source_folder):
                 if folder.is_dir():
                     for path in folder.iterdir():

@@ -75,6 +75,8 @@ def position_keys(pos):
 
 _SQUARES = np.uint64(FULL)
 _BUCKET_MASK = np.uint64(~np.uint64(1))
+#: :func:`_worth` per unit of depth: more than the 0..36 empty squares, so depth decides first.
+_WORTH_PER_DEPTH = 64
 
 
 @njit(cache=True)
@@ -107,7 +109,7 @@ def _worth(key_a, key_b, depth):
     the ``ANY_DEPTH`` entries (a five now, every move exact) cost one node to redo: least."""
     if depth >= ANY_DEPTH:
         depth = 0
-    return depth * 64 + NUM_SQUARES - popcount((key_a | key_b) & _SQUARES)
+    return depth * _WORTH_PER_DEPTH + NUM_SQUARES - popcount((key_a | key_b) & _SQUARES)
 
 
 @njit(cache=True)

@@ -7,10 +7,10 @@
 :func:`solve` gives the value for the side to move (+1 win, 0 draw, -1 loss), a best
 move and the distance to the end under best play (the winner wins as fast as
 possible, the loser loses as slowly as possible; proved by default on every position
-but the empty board, where the value alone is cheap and the distance is not). :func:`analyze` gives the value of
-every legal move. Both run the Numba negamax of :mod:`._negamax` with a
-transposition table, first with the null window around 0 (who wins), then with null
-windows that narrow the distance.
+but the empty board, where the value alone is cheap and the distance is not).
+:func:`analyze` gives the value of every legal move. Both run the Numba negamax of
+:mod:`._negamax` with a transposition table, first with the null window around 0 (who
+wins), then with null windows that narrow the distance.
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ class Solution(_Valued):
 
     ``value`` +1 (win), 0 (draw) or -1 (loss); ``best_move`` a square name;
     ``distance`` plies to the end of the game under best play (``None`` when not
-    proved: ``distance=False``, or the empty board by default); ``nodes`` searched and ``seconds`` taken by this call."""
+    proved: ``distance=False``, or the empty board by default); ``nodes`` searched and
+    ``seconds`` taken by this call."""
 
     value: int
     distance: int | None
@@ -121,9 +122,8 @@ class Solver:
     """An exact solver with its own transposition table (``2**tt_bits`` entries of
     ``ENTRY_BYTES`` = 24 bytes; the default 2**20 takes 24 MiB: on the empty boards of
     ``random_grid(0..63)`` 2**22 entries saved no nodes worth their cost, for the value
-    or for the distance). The table is kept between
-    calls on the same layout and rules, and cleared when they change. Not thread-safe:
-    one per thread.
+    or for the distance). The table is kept between calls on the same layout and rules,
+    and cleared when they change. Not thread-safe: one per thread.
 
     ``threads`` > 1 splits the first moves of the value search (:meth:`solve`'s first
     step, all of it with ``distance=False``) over that many threads, each with a table of
@@ -291,9 +291,7 @@ class Solver:
         if distance is not None and not isinstance(distance, (bool, np.bool_)):
             raise DonutsError(f"distance must be True, False or None, got {distance!r}")
         self._prepare(board)
-        if distance is None:
-            distance = sum(board.placed) >= DISTANCE_BY_DEFAULT_FROM
-        distance = bool(distance)
+        distance = sum(board.placed) >= DISTANCE_BY_DEFAULT_FROM if distance is None else bool(distance)
         t, nodes0 = time.perf_counter(), self.nodes
         game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
         value, move = self._wdl_root(game, pos) if self.threads == 1 else self._wdl_root_split(game, pos)
