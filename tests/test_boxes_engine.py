@@ -110,7 +110,7 @@ def test_a_long_thin_layout_outgrows_the_grid_without_aliasing():
     data = BoxesState.new(rules, seed=1).to_dict()
     row = [t for t in range(30) if t not in data["trays"][0]][:20]
     data["cards"] += [[0, t, 0, 0, 80 + 2 * k, 1 if t >= 26 else 0] for k, t in enumerate(row)]
-    data["frozen"] = sorted([r, c] for _, _, _, r0, c0, _ in data["cards"][1:] for r in (r0, r0 + 1)
+    data["frozen"] = sorted([r, c, None] for _, _, _, r0, c0, _ in data["cards"][1:] for r in (r0, r0 + 1)
                             for c in (c0, c0 + 1))
     data["piles"][0] = [t for t in data["piles"][0] if t not in row]
     state, ref = BoxesState.from_dict(data), ReferenceGame.from_dict(data)

@@ -26,6 +26,7 @@ from donuts_ai.boxes import (
 )
 from donuts_ai.boxes.deck import CANONICAL_ROTATIONS, DECK_SIZE, FACE_INDEX, ROTATED_FACES, deal, face_codes, rotate
 from donuts_ai.boxes.moves import decode, move_text, parse_move
+from donuts_ai.boxes.pictures import player_colour
 from donuts_ai.boxes.reference import ReferenceGame
 from donuts_ai.errors import DonutsError, IllegalMoveError, InvalidMoveError
 
@@ -34,7 +35,7 @@ TYPE = {face: i for i, face in enumerate(CARD_TYPES)}
 
 def build(rules: BoxesRules, cards, trays=None, frozen_cards=(), to_move=0, **extra) -> dict:
     """A state dict: ``cards`` as ``(owner, "FACE@r,c")``, the first the start card;
-    ``frozen_cards`` indices into ``cards`` whose quadrants are frozen; ``trays`` maps a
+    ``frozen_cards`` indices into ``cards`` whose quadrants are frozen (boxes won by nobody); ``trays`` maps a
     player to unturned faces (default: their first 4 unplaced types); every other card
     of a deck goes to its pile in type order."""
     rows, frozen = [], []
@@ -42,7 +43,7 @@ def build(rules: BoxesRules, cards, trays=None, frozen_cards=(), to_move=0, **ex
         _, r, c, card_type, rot, flavour = decode(parse_move(text))
         rows.append([owner, card_type, rot, r, c, flavour])
         if k in frozen_cards:
-            frozen += [[r + dr, c + dc] for dr in (0, 1) for dc in (0, 1)]
+            frozen += [[r + dr, c + dc, None] for dr in (0, 1) for dc in (0, 1)]
     trays = trays or {}
     tray_rows, piles = [], []
     for p in range(rules.players):
@@ -179,14 +180,63 @@ def test_one_good_match_needs_one_agreeing_pair(make):
     assert at(game.legal_moves(), 0, 2) == sorted([
         "CCSS@0,2", "SCSC@0,2", "CSCS@0,2",  # halves: any turn with one agreeing pair
         "CCCH@0,2", "CCHC@0,2", "CHCC@0,2",  # HCCC agrees nowhere
-        "cCCC@0,2", "CcCC@0,2", "CCCc@0,2", "CCcC@0,2", "CCsC@0,2",  # rolls: C forced or C/S chosen
+        # Rolls (D10): beside the C it becomes C, beside the S it becomes S; on the right
+        # column it lands beside nothing, so the player chooses any flavour.
+        "cCCC@0,2", "CCsC@0,2", "CcCC@0,2", "CsCC@0,2", "ChCC@0,2", "CbCC@0,2",
+        "CCCc@0,2", "CCCs@0,2", "CCCh@0,2", "CCCb@0,2",
     ])
 
 
 def test_perfect_match_needs_every_touching_quadrant_to_agree(make):
     game = make(build(BoxesRules(2, "squared", "perfect"), MATCH, TRAY_MATCH))
-    # Only C-over-S on the left edge, or a roll (agrees with anything) against the S.
-    assert at(game.legal_moves(), 0, 2) == ["CCSS@0,2", "CCcC@0,2", "CCsC@0,2"]
+    # Only C-over-S on the left edge, or the roll against the S (it becomes S).
+    assert at(game.legal_moves(), 0, 2) == ["CCSS@0,2", "CCsC@0,2"]
+
+
+def test_a_roll_becomes_the_donut_it_lands_beside_not_its_own_cards(make):
+    # The rules text: "becomes that donut permanently the instant it lands beside one". Start
+    # card H H / H H; the roll card R S / S S unturned at 0,2 puts its roll beside an H only.
+    game = make(build(BoxesRules(2, "squared", "one"), [(-1, "HHHH@0,0")], {0: ["RSSS", "CCCC", "SSSS", "BBBB"]}))
+    moves = at(game.legal_moves(), 0, 2)
+    assert "hSSS@0,2" in moves
+    assert "sSSS@0,2" not in moves  # its own card's S does not settle it (no agreeing pair at all)
+    assert [m for m in moves if "h" in m or "s" in m] == ["SShS@0,2", "hSSS@0,2"]  # the roll on the left edge only
+
+
+def test_a_roll_beside_no_live_donut_takes_any_flavour_of_the_players_choice(make):
+    # "If nothing settles it, you choose": the roll on the right column touches nothing.
+    game = make(build(BoxesRules(2, "squared", "one"), MATCH, TRAY_MATCH))
+    assert sorted(m for m in game.legal_moves() if m.startswith("C") and m[1].islower() and m.endswith("@0,2")) == [
+        "CbCC@0,2", "CcCC@0,2", "ChCC@0,2", "CsCC@0,2"]
+    game.play("CbCC@0,2")
+    assert game.to_dict()["cards"][-1][5] == 4  # Blueberry, for good
+
+
+# Perfect Match and frozen quadrants (D9): the start card C C / C C and a delivered box
+# H H / H H (frozen, #) below-right of the slot 0,2:
+#      0  1  2  3
+#   0 C. C. __ __     C C / C C at 0,2: its lower-right C touches only the frozen H
+#   1 C. C. __ __
+#   2       H# H#
+#   3       H# H#
+FROZEN_BELOW = [(-1, "CCCC@0,0"), (1, "HHHH@2,2")]
+
+
+@pytest.mark.parametrize("matching, legal", [("one", True), ("perfect", False)])
+def test_perfect_match_refuses_a_donut_touching_only_frozen_ones(make, matching, legal):
+    # The text: "every donut you place must agree with one of the donuts it touches", and
+    # delivered boxes cannot be matched against again: touching only those, it agrees with none.
+    game = make(build(BoxesRules(2, "squared", matching), FROZEN_BELOW, TRAY_C, frozen_cards=(1,)))
+    assert ("CCCC@0,2" in game.legal_moves()) is legal
+    assert "CCCC@-2,0" in game.legal_moves()  # away from the frozen box: legal under both
+
+
+def test_perfect_match_accepts_a_donut_touching_a_frozen_and_an_agreeing_live_one(make):
+    # Splitzkies: the frozen H H / H H at 2,1 lies under the slot's lower-left C only, which
+    # also touches the start card's C: it agrees with a live donut it touches.
+    game = make(build(BoxesRules(2, "splitzkies", "perfect"), [(-1, "CCCC@0,0"), (1, "HHHH@2,1")], TRAY_C,
+                      frozen_cards=(1,)))
+    assert "CCCC@0,2" in game.legal_moves()
 
 
 def test_roll_choice_is_part_of_the_move(make):
@@ -197,39 +247,46 @@ def test_roll_choice_is_part_of_the_move(make):
 
 
 # ---------------------------------------------------------------------------- boxes
-# Squared, 3 players. The hole at 0,2 is closed on every side:
-#        2  3  4  5
-#  -2   H1 H1 B1 B1
-#  -1   H1 H1 B1 B1
+# Squared, 3 players. Player 0's S S / S S above the hole at 0,2 is walled in by two
+# delivered boxes (#, frozen) and B1; the hole is closed on every side:
+#      0  1  2  3  4  5
+#  -4        C1# C1#
+#  -3        C1# C1#
+#  -2 C2# C2# S0 S0 B1 B1
+#  -1 C2# C2# S0 S0 B1 B1
 #   0 C. C. __ __ H2 H2      player 0 fills the hole with the roll card RSSS
 #   1 C. C. __ __ H2 H2
 #   2       B2 B2
 #   3       B2 B2
-HOLE = [(-1, "CCCC@0,0"), (1, "HHHH@-2,2"), (1, "BBBB@-2,4"), (2, "HHHH@0,4"), (2, "BBBB@2,2")]
-TRAY_HOLE = {0: ["RSSS", "SSSS", "CCCC", "HHHH"]}
+HOLE = [(-1, "CCCC@0,0"), (0, "SSSS@-2,2"), (1, "BBBB@-2,4"), (2, "HHHH@0,4"), (2, "BBBB@2,2"), (1, "CCCC@-4,2"),
+        (2, "CCCC@-2,0")]
+HOLE_WALLS = (5, 6)
+TRAY_HOLE = {0: ["RSSS", "BBBB", "CCCC", "HHHH"]}
 
 
 def test_roll_takes_a_neighbouring_flavour_of_the_players_choice(make):
-    game = make(build(BoxesRules(3), HOLE, TRAY_HOLE))
-    # The roll at 0,2 touches S, S (its card), H above and C to the left.
-    assert [m for m in at(game.legal_moves(), 0, 2) if m[1:] == "SSS@0,2"] == ["cSSS@0,2", "hSSS@0,2", "sSSS@0,2"]
+    game = make(build(BoxesRules(3), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS))
+    # The roll at 0,2 lands beside S above and C to the left (its own card's S do not count).
+    assert [m for m in at(game.legal_moves(), 0, 2) if m[1:] == "SSS@0,2"] == ["cSSS@0,2", "sSSS@0,2"]
 
 
 @pytest.mark.parametrize("closers", [False, True])
 def test_sealed_box_with_a_roll_scores_double(make, closers):
-    game = make(build(BoxesRules(3, closers=closers), HOLE, TRAY_HOLE))
+    game = make(build(BoxesRules(3, closers=closers), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS))
     result = game.play("sSSS@0,2")
-    assert result == {"cards": 1, "boxes": 1, "points": 8, "sealed": 1, "scores_delta": [8, 0, 0]}
+    assert result == {"cards": 1, "boxes": 1, "points": 16, "sealed": 1, "scores_delta": [16, 0, 0]}
     data = game.to_dict()
-    assert data["scores"] == [8, 0, 0] and data["boxes"] == [1, 0, 0]
-    assert data["frozen"] == [[0, 2], [0, 3], [1, 2], [1, 3]]
+    assert data["scores"] == [16, 0, 0] and data["boxes"] == [1, 0, 0]
+    box = [[r, c, 0] for r in (-2, -1, 0, 1) for c in (2, 3)]  # the box turns player 0's colour
+    assert [row for row in data["frozen"] if row[2] is not None] == box
 
 
-def test_roll_joining_another_run_leaves_three_plain_donuts_to_seal(make):
-    game = make(build(BoxesRules(3), HOLE, TRAY_HOLE))
-    result = game.play("cSSS@0,2")  # the roll joins the open C run; S S S seal, no roll: 3 points
-    assert result["points"] == 3 and result["boxes"] == 1
-    assert game.to_dict()["frozen"] == [[0, 3], [1, 2], [1, 3]]
+def test_roll_joining_another_run_leaves_seven_plain_donuts_to_seal(make):
+    game = make(build(BoxesRules(3), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS))
+    result = game.play("cSSS@0,2")  # the roll joins the open C run; seven S seal, no roll: 7 points
+    assert result["points"] == 7 and result["boxes"] == 1
+    assert [row[:2] for row in game.to_dict()["frozen"] if row[2] == 0] == [
+        [-2, 2], [-2, 3], [-1, 2], [-1, 3], [0, 3], [1, 2], [1, 3]]
 
 
 # Squared, 3 players: the S run (S1 S1 on the left, S2 S2 on the right) is closed but
@@ -259,7 +316,8 @@ def test_majority_tie_goes_to_the_sealer_only_if_tied(make, sealer, closers, sco
     after = game.to_dict()
     assert after["scores"] == scores
     assert after["boxes"] == [int(x > 0) for x in scores]
-    assert [0, 3] in after["frozen"] and [1, 4] in after["frozen"]
+    winner = next((p for p, x in enumerate(scores) if x), None)  # nobody on the unbroken tie
+    assert [0, 3, winner] in after["frozen"] and [1, 4, winner] in after["frozen"]
 
 
 def test_a_box_under_three_donuts_seals_for_nothing(make):
@@ -270,7 +328,7 @@ def test_a_box_under_three_donuts_seals_for_nothing(make):
     game = make(build(BoxesRules(3), cards, {0: ["HHHH", "SSSS", "BBBB", "CCCS"]}, frozen_cards=(4, 5)))
     result = game.play("HHHH@2,2")
     assert result["sealed"] == 1 and result["points"] == 0 and game.to_dict()["boxes"] == [0, 0, 0]
-    assert [0, 3] in game.to_dict()["frozen"]
+    assert [0, 3, None] in game.to_dict()["frozen"]  # frozen, a box for nobody (D18)
 
 
 # Splitzkies, 3 players: row 0, columns 2..3 is a gap one quadrant high that no card can
@@ -291,7 +349,7 @@ def test_a_gap_no_card_can_cover_does_not_hold_a_box_open(make):
     assert result["sealed"] == 1 and result["points"] == 0  # player 1 holds 4 of the 5: they score
     data = game.to_dict()
     assert data["scores"] == [0, 5, 0] and data["boxes"] == [0, 1, 0]
-    assert sorted(data["frozen"]) == [[1, 1], [1, 2], [1, 3], [2, 2], [2, 3]]
+    assert data["frozen"] == [[1, 1, 1], [1, 2, 1], [1, 3, 1], [2, 2, 1], [2, 3, 1]]
 
 
 def test_frozen_quadrants_cannot_be_matched_against(make):
@@ -311,6 +369,7 @@ def test_box_early_needs_three_donuts_and_half_of_them(make):
     assert result == {"cards": 0, "boxes": 1, "points": 8, "sealed": 1, "scores_delta": [8, 0]}
     after = game.to_dict()
     assert len(after["frozen"]) == 8 and after["to_move"] == 1 and after["trays"] == data["trays"]
+    assert {row[2] for row in after["frozen"]} == {0}  # boxed early: the mover's box
     # Player 1 holds none of a run: no box early for them.
     game = make(build(BoxesRules(2), [(-1, "CCCC@0,0"), (0, "CCCC@0,2")], to_move=1))
     assert not [m for m in game.legal_moves() if m.startswith("box")]
@@ -454,7 +513,9 @@ def test_bad_arguments():
     (lambda d: d["piles"][1].pop(), "one deck"),
     (lambda d: d["cards"].__setitem__(0, [0, 0, 0, 0, 0, 0]), "start card"),
     (lambda d: d.update(to_move=None), "None exactly"),
-    (lambda d: d["frozen"].append([9, 9]), "frozen position"),
+    (lambda d: d["frozen"].append([9, 9, None]), "frozen position"),
+    (lambda d: d["frozen"].append([0, 0]), r"must be \[r, c, winner\]"),
+    (lambda d: d["frozen"].append([0, 0, 5]), "winner must be a player"),
     (lambda d: d["cards"].append([1, TYPE["RCCC"], 0, 2, 0, 0]), "roll flavour"),
 ])
 def test_bad_state_dicts_are_named(change, words):
@@ -553,30 +614,47 @@ def test_bad_observations_are_named():
 
 # ---------------------------------------------------------------------------- pictures
 def test_text_picture():
-    data = build(BoxesRules(3), HOLE, TRAY_HOLE)
+    data = build(BoxesRules(3), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS)
     s = BoxesState.from_dict(data)
     s.play("sSSS@0,2")
     lines = s.to_text().splitlines()
     assert lines[0] == "Donut Boxes (3 players, squared, one match)"
-    assert lines[1:5] == [
+    assert lines[1:8] == [
         "     0  1  2  3  4  5",
-        "  -2  _  _ H1 H1 B1 B1",
-        "  -1  _  _ H1 H1 B1 B1",
+        "  -4  _  _ C1*C1* _  _",
+        "  -3  _  _ C1*C1* _  _",
+        "  -2 C2*C2*S0*S0*B1 B1",
+        "  -1 C2*C2*S0*S0*B1 B1",
         "   0 C. C. s0*S0*H2 H2",
+        "   1 C. C. S0*S0*H2 H2",
     ]
-    assert lines[-2].startswith("scores 8 0 0 | boxes 1 0 0 | piles")
+    assert lines[-2].startswith("scores 16 0 0 | boxes 1 0 0 | piles")
     assert lines[-1].startswith("player 1 to move; tray ")
 
 
 def test_svg_picture():
-    s = BoxesState.from_dict(build(BoxesRules(3), HOLE, TRAY_HOLE))
+    s = BoxesState.from_dict(build(BoxesRules(3), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS))
     s.play("sSSS@0,2")
     svg = s._repr_svg_()
     assert svg.startswith("<svg") and svg.endswith("</svg>")
     assert ElementTree.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"  # well-formed
     # Every plain quadrant a donut with its hole; the roll a donut with a swirl.
-    assert svg.count("<circle") == 2 * 23 + 1 and svg.count("<path") == 1
-    assert svg.count("<title>player") == 5 and svg.count("<title>start card") == 1
+    assert svg.count("<circle") == 2 * 31 + 1 and svg.count("<path") == 1
+    assert svg.count("<title>player") == 7 and svg.count("<title>start card") == 1
+    # "It turns the winner's colour": the delivered box washed in player 0's colour, the
+    # walls (boxes for nobody) in grey.
+    assert svg.count("<title>box for player 0</title>") == 8 and svg.count("<title>box for nobody</title>") == 8
+    assert svg.count(f'fill="{player_colour(0)}" opacity="0.5"') == 8
+    assert s.box_winners()[(0, 2)] == 0 and s.box_winners()[(-4, 2)] is None
+
+
+def test_box_winners_are_public_in_every_observation():
+    s = BoxesState.from_dict(build(BoxesRules(3), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS))
+    s.play("sSSS@0,2")
+    for player in range(3):
+        obs = s.observation(player)
+        assert obs["frozen"] == s.to_dict()["frozen"]
+        assert BoxesState.from_observation(obs, seed=player).box_winners() == s.box_winners()
 
 
 def test_rotated_faces_table_matches_rotate():

@@ -118,7 +118,8 @@ class EngineCore:
         t, n = self.t, self.rules.players
         meta = t.meta
         cells = t.cell[: meta[E.NCELLS]]
-        frozen = sorted([int(r), int(c)] for r, c in cells[cells[:, E.CFROZEN] != 0][:, [E.CR, E.CC]])
+        frozen = sorted([int(r), int(c), None if w == E.NOBODY else int(w)]
+                        for r, c, w in cells[cells[:, E.CFROZEN] != 0][:, [E.CR, E.CC, E.CWINNER]])
         return {
             "rules": self.rules.to_dict(),
             "to_move": self.to_move,
@@ -142,7 +143,7 @@ class EngineCore:
         rules = BoxesRules.from_dict(data["rules"])
         t = cls._tables(rules)
         meta = t.meta
-        frozen = {tuple(pos) for pos in data["frozen"]}
+        frozen = {(r, c): winner for r, c, winner in data["frozen"]}
         n_cells = 0
         for k, (owner, card_type, rot, r, c, flavour) in enumerate(data["cards"]):
             t.cards[k] = (owner, card_type, rot, r, c, flavour)
@@ -154,6 +155,8 @@ class EngineCore:
                 row[E.CROLL] = roll
                 row[E.COWNER] = owner
                 row[E.CFROZEN] = (r + dr, c + dc) in frozen
+                winner = frozen.get((r + dr, c + dc))
+                row[E.CWINNER] = E.NOBODY if winner is None else winner
                 n_cells += 1
         meta[E.NCARDS], meta[E.NCELLS] = len(data["cards"]), n_cells
         for p in range(rules.players):

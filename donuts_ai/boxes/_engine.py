@@ -45,8 +45,8 @@ PLAYERS, SQUARED, PERFECT, CLOSERS, TO_MOVE, TRIGGER, FINAL_LEFT, STREAK, OVER =
 NCARDS, NCELLS, NANCH, NBIG, MINR, MAXR, MINC, MAXC, WBITS, TURNS, STAMP = range(9, 20)
 NMETA = 20
 # cell (int32) columns
-CR, CC, CFLAV, CROLL, COWNER, CFROZEN, CPARENT, CSIZE, CHASROLL, CNEXT, CWIT, CSTAMP = range(12)
-NCF = 12
+CR, CC, CFLAV, CROLL, COWNER, CFROZEN, CPARENT, CSIZE, CHASROLL, CNEXT, CWIT, CSTAMP, CWINNER = range(13)
+NCF = 13
 # pinfo (int32) columns: pile ring head and length, known bottom cards, tray length, score, boxes
 HEAD, COUNT, KNOWN, TRAYN, SCORE, BOXES = range(6)
 NPINFO = 6
@@ -62,6 +62,8 @@ ROOM = 2 * REACH + 2
 MIN_WBITS = 5
 MIN_BOX = 3
 NEUTRAL = -1
+#: The winner of a delivered box that scored for nobody (under 3 donuts, D18; a tie, D19).
+NOBODY = -1
 #: Options of the leaf kernels: no allocation inside, so no reference counting either. With
 #: it on, Numba counts a reference to every array argument at each call, atomically,
 #: whenever its pruning fails: measured, three quarters of a random game's time went there.
@@ -82,6 +84,8 @@ NCANON = np.array([len(r) for r in CANONICAL_ROTATIONS], dtype=np.int64)
 CANON = np.array([list(r) + [0] * (4 - len(r)) for r in CANONICAL_ROTATIONS], dtype=np.int64)
 ROLL_CODE = ROLL
 NFLAVOURS = 4
+#: Bits 1..4: every plain flavour (a roll beside no live donut may take any, D10).
+ALL_FLAVOURS_MASK = 0b11110
 #: A pile is a ring buffer this long (a power of two at least a deck).
 PILE_CAP = 32
 PILE_MASK = PILE_CAP - 1
@@ -372,6 +376,7 @@ def _deliver(meta, cell, hold, big, pinfo, root, sealer, early):
     x = root
     while True:
         cell[x, CFROZEN] = 1
+        cell[x, CWINNER] = scorer
         x = cell[x, CNEXT]
         if x == root:
             break
@@ -384,43 +389,60 @@ def _deliver(meta, cell, hold, big, pinfo, root, sealer, early):
 # ---------------------------------------------------------------------------- placements
 @njit(**LEAF)
 def _fits(grid, cell, wbits, perfect, t, rot, a, b):
-    """Whether card type ``t`` turned ``rot`` may sit at the free anchor (a, b): the matching rule."""
+    """Whether card type ``t`` turned ``rot`` may sit at the free anchor (a, b): the matching rule.
+
+    One Good Match: some quadrant agrees with a live quadrant it touches. Perfect Match also:
+    every quadrant that touches the layout agrees with a live one among what it touches, so
+    one touching only frozen quadrants (which nothing may match against, D9) cannot go there."""
     any_agree = False
     for q in range(4):
         f = FACES[t, rot, q]
-        live = False
+        touches = False
         ok = False
         for e in range(2):
             i = _cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
-            if i >= 0 and cell[i, CFROZEN] == 0:
-                live = True
-                if f == ROLL_CODE or f == cell[i, CFLAV]:
+            if i >= 0:
+                touches = True
+                if cell[i, CFROZEN] == 0 and (f == ROLL_CODE or f == cell[i, CFLAV]):
                     ok = True
-        if live:
-            if ok:
-                any_agree = True
-            elif perfect:
-                return False
+        if ok:
+            any_agree = True
+        elif touches and perfect:
+            return False
     return any_agree
 
 
 @njit(**LEAF)
 def _roll_options(grid, cell, wbits, t, rot, a, b):
-    """Bit mask (bit f for flavour f) of the flavours the card's roll may take at (a, b)."""
+    """Bit mask (bit f for flavour f) of the flavours the card's roll may take at (a, b): the
+    flavours of the live layout quadrants it lands beside (D10; its own card's donuts do not
+    settle it, frozen ones match nothing), or any flavour when it lands beside none."""
     q = 0
     while FACES[t, rot, q] != ROLL_CODE:
         q += 1
     mask = 0
     for e in range(2):
-        f = FACES[t, rot, INNER[q, e]]
-        if f != ROLL_CODE:
-            mask |= 1 << f
         i = _cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
         if i >= 0 and cell[i, CFROZEN] == 0:
             mask |= 1 << cell[i, CFLAV]
     if mask == 0:
-        mask = 0b11110
+        mask = ALL_FLAVOURS_MASK
     return mask
+
+
+@njit(**LEAF)
+def _start_roll_flavour(t):
+    """The flavour a roll on the start card takes (D3): the lowest of its own card's other
+    donuts beside it (nobody places the start card, so nobody chooses)."""
+    q = 0
+    while FACES[t, 0, q] != ROLL_CODE:
+        q += 1
+    flav = NFLAVOURS
+    for e in range(2):
+        f = FACES[t, 0, INNER[q, e]]
+        if f != ROLL_CODE and f < flav:
+            flav = f
+    return flav
 
 
 @njit(**LEAF)
@@ -433,6 +455,7 @@ def _add_cell(meta, grid, cell, hold, r, c, flav, roll, owner):
     cell[i, CROLL] = roll
     cell[i, COWNER] = owner
     cell[i, CFROZEN] = 0
+    cell[i, CWINNER] = NOBODY
     cell[i, CPARENT] = i
     cell[i, CSIZE] = 1
     cell[i, CHASROLL] = roll
@@ -1027,10 +1050,7 @@ def _start(meta, cell, hold, cards, anchors, big, piles, trays, pinfo, deck_orde
     grid = np.zeros(1 << (2 * MIN_WBITS), np.int32)
     flav = 0
     if ROLLS[start_type]:
-        mask = _roll_options(grid, cell, MIN_WBITS, start_type, 0, 0, 0)
-        flav = 1
-        while not (mask >> flav) & 1:
-            flav += 1
+        flav = _start_roll_flavour(start_type)
     _put_card(meta, grid, cell, hold, cards, anchors, big, NEUTRAL, start_type, 0, 0, 0, flav)
     return grid
 

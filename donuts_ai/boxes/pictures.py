@@ -1,7 +1,8 @@
 """Text and SVG pictures of a Donut Boxes layout, drawn from plain data.
 
 Both take the placed cards as ``[owner, type, rot, r, c, roll flavour]`` rows (the
-``"cards"`` of a state dict) and the frozen quadrants as ``(r, c)`` pairs.
+``"cards"`` of a state dict) and the frozen quadrants as ``[r, c, winner]`` rows (its
+``"frozen"``: ``winner`` the player the delivered box scored for, ``None`` for nobody).
 """
 
 from __future__ import annotations
@@ -20,11 +21,18 @@ FLAVOUR_RING = {1: "#4a2a18", 2: "#c4607f", 3: "#a77a2a", 4: "#2f5f9e"}
 PLAYER_COLOURS = ("#d62828", "#1d7a3a", "#6a3fb5", "#e07b00", "#0a8fa8", "#b5179e", "#6b6b00", "#3a3a3a",
                   "#c2185b", "#2e5cb8")
 NEUTRAL_COLOUR = "#9a9a9a"
+#: Wash over a delivered box that scored for nobody.
+NOBODY_WASH = "#555555"
+
+
+def player_colour(player: int) -> str:
+    """The colour player ``player``'s cards and boxes are drawn in."""
+    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
 
 
 def layout_cells(cards: Iterable[Sequence[int]], frozen: Iterable[Sequence[int]]) -> dict:
     """``{(r, c): (flavour, roll, owner, frozen)}`` of every placed quadrant."""
-    frozen = {tuple(x) for x in frozen}
+    frozen = {(row[0], row[1]) for row in frozen}
     cells = {}
     for owner, card_type, rot, r, c, flavour in cards:
         for code, (dr, dc) in zip(ROTATED_FACES[card_type, rot], QUADRANTS, strict=True):
@@ -62,7 +70,10 @@ def _row(cells, r, lo_c, hi_c) -> str:
 
 def layout_svg(cards, frozen, size: int | None = None) -> str:
     """An SVG of the layout: each quadrant a donut of its flavour (a Cinnamon Roll with a
-    white swirl), each card outlined in its owner's colour, delivered boxes greyed over."""
+    white swirl), each card outlined in its owner's colour, each delivered box washed over
+    in the colour of the player it scored for ("it turns the winner's colour"), grey when
+    it scored for nobody."""
+    winners = {(row[0], row[1]): row[2] for row in frozen}
     cells = layout_cells(cards, frozen)
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
@@ -88,14 +99,21 @@ def layout_svg(cards, frozen, size: int | None = None) -> str:
         else:
             out.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.12:.1f}" fill="#f3e6d3"/>')
         if is_frozen:
-            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#555555" opacity="0.45"/>')
+            winner = winners[(r, c)]
+            wash = NOBODY_WASH if winner is None else player_colour(winner)
+            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{wash}" opacity="0.5">'
+                       f'<title>{escape(_box_title(winner))}</title></rect>')
     for owner, _type, _rot, r, c, _flavour in cards:
         x, y = corner(r, c)
-        colour = NEUTRAL_COLOUR if owner == NEUTRAL else PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
+        colour = NEUTRAL_COLOUR if owner == NEUTRAL else player_colour(owner)
         out.append(f'<rect x="{x + 1.5}" y="{y + 1.5}" width="{2 * CELL - 3}" height="{2 * CELL - 3}" rx="4" '
                    f'fill="none" stroke="{colour}" stroke-width="3"><title>{escape(_title(owner))}</title></rect>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _box_title(winner: int | None) -> str:
+    return "box for nobody" if winner is None else f"box for player {winner}"
 
 
 def _title(owner: int) -> str:

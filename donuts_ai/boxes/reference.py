@@ -44,6 +44,7 @@ class Cell:
     roll: bool  # a Cinnamon Roll (doubles its box)
     owner: int  # player index, NEUTRAL for the start card
     frozen: bool = False  # part of a delivered box
+    winner: int | None = None  # who that box scored for (None: nobody)
 
 
 def _neighbours(pos):
@@ -79,7 +80,8 @@ class ReferenceGame:
         self.over = False
         self.moves: list[str] = []
         face = [int(x) for x in ROTATED_FACES[start_type, 0]]
-        flavour = self.roll_options(face, 0, 0)[0] if ROLL in face else 0
+        # D3: nobody places the start card, so its roll takes its own card's (lowest) flavour.
+        flavour = min(f for f in face if f != ROLL) if ROLL in face else 0
         self._put(NEUTRAL, start_type, 0, 0, 0, flavour)
 
     # ------------------------------------------------------------------ geometry
@@ -113,13 +115,13 @@ class ReferenceGame:
             return False
         any_agree, every_touching_agrees = False, True
         for code, pos in zip(face, own, strict=True):
-            live = [self.cells[n].flavour for n in _neighbours(pos)
-                    if n not in own and n in self.cells and not self.cells[n].frozen]
-            if not live:
-                continue
+            touched = [self.cells[n] for n in _neighbours(pos) if n not in own and n in self.cells]
+            live = [cell.flavour for cell in touched if not cell.frozen]
             if any(code == ROLL or code == f for f in live):
                 any_agree = True
-            else:
+            elif touched:
+                # D9: a donut touching the layout must agree with a live donut it touches
+                # (under Perfect Match); frozen ones can never be matched against.
                 every_touching_agrees = False
         # At least one agreeing pair: it also gives the edge contact (a corner never counts).
         if not any_agree:
@@ -127,16 +129,13 @@ class ReferenceGame:
         return every_touching_agrees or not self.rules.perfect
 
     def roll_options(self, face, r: int, c: int) -> list[int]:
-        """Flavours the roll of ``face`` placed at ``(r, c)`` may take: the plain flavours
-        next to it (its own card's quadrants and live layout quadrants), or any flavour if none."""
+        """Flavours the roll of ``face`` placed at ``(r, c)`` may take (D10): the flavours
+        of the live layout quadrants it lands beside (not its own card's), or any if none."""
         own = _window(r, c)
         pos = own[list(face).index(ROLL)]
         options = set()
         for n in _neighbours(pos):
-            if n in own:
-                if face[own.index(n)] != ROLL:
-                    options.add(face[own.index(n)])
-            elif n in self.cells and not self.cells[n].frozen:
+            if n not in own and n in self.cells and not self.cells[n].frozen:
                 options.add(self.cells[n].flavour)
         return sorted(options) or list(PLAIN_FLAVOURS)
 
@@ -273,6 +272,7 @@ class ReferenceGame:
             scorer = self.majority(run, sealer)
         for pos in run:
             self.cells[pos].frozen = True
+            self.cells[pos].winner = scorer
         if scorer is not None:
             self.scores[scorer] += points
             self.boxes[scorer] += 1
@@ -325,8 +325,9 @@ class ReferenceGame:
         game.cells, game.cards = {}, []
         for owner, card_type, rot, r, c, flavour in data["cards"]:
             game._put(owner, card_type, rot, r, c, flavour)
-        for r, c in data["frozen"]:
+        for r, c, winner in data["frozen"]:
             game.cells[(r, c)].frozen = True
+            game.cells[(r, c)].winner = winner
         game.trays = [sorted(t) for t in data["trays"]]
         game.piles = [list(p) for p in data["piles"]]
         for name in ("pile_known", "scores", "boxes", "moves"):
@@ -347,7 +348,8 @@ class ReferenceGame:
             "rules": self.rules.to_dict(),
             "to_move": self.to_move,
             "cards": [list(card) for card in self.cards],
-            "frozen": sorted([r, c] for (r, c), cell in self.cells.items() if cell.frozen),
+            "frozen": sorted(([r, c, cell.winner] for (r, c), cell in self.cells.items() if cell.frozen),
+                             key=lambda row: row[:2]),
             "scores": list(self.scores),
             "boxes": list(self.boxes),
             "trays": [sorted(t) for t in self.trays],

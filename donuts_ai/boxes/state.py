@@ -15,7 +15,9 @@ whole state, hidden parts included, as JSON-ready data:
     :data:`~.deck.CARD_TYPES`, ``rot`` clockwise quarter turns (the lowest giving the face),
     ``(r, c)`` its top-left quadrant, the flavour its roll took (0 without a roll).
 ``frozen``
-    ``[r, c]`` of every quadrant of a delivered box (sealed or boxed early), sorted.
+    ``[r, c, winner]`` of every quadrant of a delivered box (sealed or boxed early), sorted
+    by position: ``winner`` is the player that box scored for, ``None`` when it scored for
+    nobody (under 3 donuts, D18, or a tie, D19).
 ``scores``, ``boxes``
     points and boxes delivered per player.
 ``trays``, ``piles``, ``pile_known``
@@ -148,6 +150,11 @@ class BoxesState:
         """``{(r, c): (flavour 1..4, roll, owner (-1 start card), frozen)}`` of every placed quadrant."""
         data = self._core.to_dict()
         return layout_cells(data["cards"], data["frozen"])
+
+    def box_winners(self) -> dict[tuple[int, int], int | None]:
+        """``{(r, c): winner}`` of every frozen quadrant: the player its delivered box scored
+        for, ``None`` when it scored for nobody."""
+        return {(r, c): winner for r, c, winner in self._core.to_dict()["frozen"]}
 
     # ------------------------------------------------------------------ moves
     def legal_moves(self) -> list[str]:
@@ -381,8 +388,13 @@ def _check_common(data: dict, keys) -> BoxesRules:
     _check_cards(data["cards"], n)
     cells = layout_cells(data["cards"], [])
     if not isinstance(data["frozen"], list):
-        _fail("frozen must be a list of [r, c] pairs")
-    for pos in data["frozen"]:
+        _fail("frozen must be a list of [r, c, winner] rows")
+    for row in data["frozen"]:
+        if not (isinstance(row, list | tuple) and len(row) == 3):
+            _fail(f"frozen row {row!r} must be [r, c, winner]")
+        pos, winner = row[:2], row[2]
+        if winner is not None and not (_is_int(winner) and 0 <= winner < n):
+            _fail(f"frozen row {row!r}: winner must be a player 0..{n - 1} or None")
         if not (isinstance(pos, list | tuple) and len(pos) == 2 and tuple(pos) in cells):
             _fail(f"frozen position {pos!r} is not a placed quadrant")
     _int_list("scores", data["scores"], n)
