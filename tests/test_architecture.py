@@ -1,9 +1,11 @@
-"""The package's shape, checked: no import circles, and each layer imports only the layers
-below it (see "Layout of the project" in the README).
+"""The package's shape, checked: no import circles, every module in a known layer, each
+layer importing only the layers listed for it (see docs/architecture.md), and no
+function over 100 lines.
 
-Module-level imports only: an import inside a function is lazy on purpose (an optional
-dependency, a command that loads only what it runs) and ``if TYPE_CHECKING:`` imports
-are for annotations.
+Every import counts, at module level or inside a function: a lazy import (an optional
+dependency, a command that loads only what it runs) still ties the two modules together,
+and a circle through one is still a circle. Only ``if TYPE_CHECKING:`` imports, which
+never run, are left out.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent / "donuts_ai"
+#: Longest function body, in lines, anywhere in the package.
+MAX_FUNCTION_LINES = 100
 
 #: Each layer may import only itself and the layers listed for it (by top-level module
-#: or package under donuts_ai). The rules of the game know nothing of search, agents or
-#: experiments; the kernels know only the square constants; the harness reaches the game
-#: through its protocol adapter and agents through specs, never the engine.
+#: or package under donuts_ai); every module belongs to one of these layers. The rules of
+#: the game know nothing of search, agents or experiments; the kernels know only the
+#: square constants; the harness reaches a game through its protocol and agents through
+#: specs; the front ends (cli, play, interop, bench, study) sit on top.
 ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
@@ -26,7 +31,7 @@ ALLOWED = {
     "rules": {"errors"},
     "symmetry": {"errors", "squares"},
     "svg": {"squares"},
-    "layout": {"errors", "squares", "svg", "symmetry"},
+    "layout": {"errors", "squares", "svg", "symmetry", "_engine"},  # the engine's line-mask tables
     "_engine": {"squares"},
     "board": {"_engine", "errors", "layout", "rules", "squares", "svg", "symmetry"},
     "reference": {"layout", "rules"},
@@ -39,6 +44,14 @@ ALLOWED = {
     # The card game shares only the checks, the errors and the harness's game protocol
     # with the board game (the harness loads it by name, never by an import).
     "boxes": {"_checks", "_spec", "errors", "tournament"},
+    # The front ends: each may use the library below it, none another front end but the
+    # command line, which dispatches to all of them.
+    "study": {"board", "errors", "layout", "solver", "symmetry", "tournament"},
+    "interop": {"_checks", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},
+    "play": {"errors", "layout", "svg", "tournament"},
+    "bench": {"_engine", "agents", "analysis", "board", "boxes", "interop", "layout", "reference", "search", "tournament",
+              "vector_env"},
+    "cli": {"_checks", "bench", "board", "errors", "layout", "play", "rules", "squares", "study", "tournament"},
 }
 
 
@@ -52,22 +65,35 @@ def _modules() -> dict[str, Path]:
     return out
 
 
+def _import_nodes(tree: ast.AST):
+    """Every import statement of the tree, at any depth, but those under ``if TYPE_CHECKING:``."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
 def _imports(modules: dict[str, Path]) -> dict[str, set[str]]:
     edges = {}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
         targets = set()
-        for node in ast.parse(path.read_text()).body:
+        for node in _import_nodes(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 targets |= {a.name for a in node.names if a.name in modules}
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
-                    base = f"{base}.{node.module}" if node.module else base
-                else:
-                    base = node.module or ""
-                subs = {f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules}
-                targets |= subs if len(subs) == len(node.names) else ({base} & set(modules)) | subs
+                continue
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                base = f"{base}.{node.module}" if node.module else base
+            else:
+                base = node.module or ""
+            subs = {f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules}
+            targets |= subs if len(subs) == len(node.names) else ({base} & set(modules)) | subs
         edges[name] = targets - {name}
     return edges
 
@@ -75,6 +101,12 @@ def _imports(modules: dict[str, Path]) -> dict[str, set[str]]:
 def _layer(module: str) -> str:
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else ""
+
+
+def test_the_import_reader_sees_lazy_imports_and_skips_type_checking_ones(tmp_path):
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import json\n\ndef f():\n    import os\n"
+    found = {a.name for node in _import_nodes(ast.parse(source)) for a in node.names}
+    assert found == {"TYPE_CHECKING", "os"}
 
 
 def test_no_import_circles():
@@ -100,15 +132,33 @@ def test_no_import_circles():
     assert not cycles, " ; ".join(" -> ".join(c) for c in cycles)
 
 
+def test_every_module_is_in_a_known_layer():
+    # The package itself ("") and ``python -m donuts_ai`` ("__main__") are the top: they may
+    # import anything. Any other module must be placed in the table above.
+    unknown = sorted({_layer(m) for m in _modules()} - set(ALLOWED) - {"", "__main__"})
+    assert not unknown, f"layers missing from ALLOWED: {unknown}"
+
+
 def test_layers_import_only_the_layers_below():
     edges = _imports(_modules())
     wrong = []
     for module, targets in edges.items():
         layer = _layer(module)
-        if layer not in ALLOWED:
+        if layer in ("", "__main__"):
             continue
         for target in targets:
             other = _layer(target)
             if other and other != layer and other not in ALLOWED[layer]:
                 wrong.append(f"{module} imports {target}")
     assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_no_function_is_longer_than_the_limit():
+    long = []
+    for path in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(ROOT.parent)}:{node.lineno} {node.name} ({lines} lines)")
+    assert not long, "\n".join(long)

@@ -16,7 +16,10 @@ nbclient = pytest.importorskip("nbclient")
 FOLDER = Path(__file__).parent.parent / "notebooks"
 NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
 
-#: What each notebook prints with the small settings: seeded or exact figures.
+#: What each notebook prints with the small settings: exact facts of the game (rules,
+#: perft counts, the study's committed answer) and the shape of every measured line; never
+#: a figure that a machine or the search's move ordering decides (timings, strengths, node
+#: counts): those live in the stored notebooks' outputs and benchmarks/RESULTS.md.
 QUICK_FIGURES = {
     "01_quick_start.ipynb": [
         r"legal after c3: \['e1', 'd2', 'b4', 'a5'\]",
@@ -33,7 +36,7 @@ QUICK_FIGURES = {
         r"3 winning openings of 4 tried",
         r"\[25, 17, 27, 25\]",
     ],
-    "04_search_speed.ipynb": [r"perft depth 6 \(60,207 leaves\)", r"alpha-beta, depth 9 \(29,453 nodes\)",
+    "04_search_speed.ipynb": [r"perft depth 6 \(60,207 leaves\)", r"alpha-beta, depth 9 \([\d,]+ nodes\)",
                               r"VectorEnv, 4,096 games, random actions, 1 core\s+[\d,]+ ", r"per step\s+[\d,]+ ns"],
     "05_batched_env.ipynb": [
         r"VectorEnv: 2,048 random games on the standard layout, 56,832 steps",
@@ -46,7 +49,9 @@ QUICK_FIGURES = {
     "07_donut_boxes.ipynb": [r"=== 2 players: 4 games", r"random: 100 games a variant, greedy: 1"],
 }
 
-#: What the stored notebooks show: the full settings' figures.
+#: What the stored notebooks show with the full settings: exact facts and the shape of
+#: each measured line (not its value, which another machine or a harmless change to move
+#: ordering would change).
 STORED_FIGURES = {
     "01_quick_start.ipynb": [r"b6 win in 23 plies"],
     "02_agents_compared.ipynb": [r"48 games, 24 units", r"0\.05 s/move: MCTS scores"],
@@ -54,8 +59,8 @@ STORED_FIGURES = {
                           r"max 14; drawing first moves in all: 10"],
     "04_search_speed.ipynb": [r"perft depth 8 \(1,058,030 leaves\)", r"VectorEnv, 4,096 games"],
     "05_batched_env.ipynb": [r"204,800 random games", r"all within 4 standard errors: True", r"held-out accuracy"],
-    "06_strength_vs_time.ipynb": [r"agreement mcts: 1000/1000", r"alphabeta T=1\.6\s+score 57\.5%"],
-    "07_donut_boxes.ipynb": [r"=== 2 players: 48 games", r"ismcts:iterations=1000\s+888", r"55\.6% of 1200"],
+    "06_strength_vs_time.ipynb": [r"agreement mcts: \d+/1000", r"alphabeta T=1\.6\s+score [\d.]+%"],
+    "07_donut_boxes.ipynb": [r"=== 2 players: 48 games", r"ismcts:iterations=1000\s+\d+", r"[\d.]+% of 1200"],
 }
 
 

@@ -20,7 +20,7 @@ import time
 from ..boxes import BoxesRules, BoxesState
 from ..boxes.agents import ISMCTSAgent, warm_up
 from ..boxes.bench import bench as random_games
-from .engine import machine, print_and_save
+from ._report import machine, print_and_save
 
 #: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
 #: share of a random game's length (early, middle, late).

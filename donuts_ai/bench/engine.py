@@ -15,9 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -36,6 +34,7 @@ from ..search.alphabeta._table import new_table
 from ..search.alphabeta._workspace import new_workspace
 from ..search.mcts import MCTSAgent
 from ..vector_env import VectorEnv
+from ._report import machine, print_and_save
 
 GAME_SNIPPET = (
     "import random; from donuts_ai import Board; b=Board(); r=random.Random(1)\n"
@@ -66,23 +65,6 @@ def _rates(work_fn, repeats: int) -> dict:
         work = work_fn()
         rates.append(work / (time.perf_counter() - t))
     return _stats(rates)
-
-
-def machine() -> dict:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    import numba
-    import numpy
-
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "numba": numba.__version__,
-            "numpy": numpy.__version__}
 
 
 def startup_times() -> dict:
@@ -298,13 +280,3 @@ def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     return print_and_save(run(args.quick, full_solve=args.full_solve), report, args.json)
-
-
-def print_and_save(results: dict, report_of, json_path: str | None) -> int:
-    """Print a benchmark's report and, when ``json_path`` is given, write its figures there
-    (NumPy numbers as floats); the exit status of a benchmark's ``main``."""
-    print(report_of(results))
-    if json_path:
-        with open(json_path, "w") as fh:
-            json.dump(results, fh, indent=1, default=float)
-    return 0

@@ -10,7 +10,7 @@ import sys
 import time
 
 from .. import tournament
-from .engine import machine
+from ._report import machine
 
 
 def overhead(n_games: int, isolation: str = "process") -> dict:

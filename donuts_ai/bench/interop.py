@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import Board, Layout
 from ..agents import MCTSAgent
-from .engine import machine, print_and_save
+from ._report import machine, print_and_save
 
 
 def _position(plies: int) -> Board:

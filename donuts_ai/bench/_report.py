@@ -1,0 +1,39 @@
+"""What every benchmark shares: the machine it ran on, and printing and saving its figures.
+
+Kept apart from the benchmarks themselves so that each (engine, interop, boxes, harness)
+imports it without importing another benchmark.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+
+
+def machine() -> dict:
+    """The machine a benchmark ran on: processor, cores, Python, Numba and NumPy versions."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    import numba
+    import numpy
+
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "numba": numba.__version__,
+            "numpy": numpy.__version__}
+
+
+def print_and_save(results: dict, report_of, json_path: str | None) -> int:
+    """Print a benchmark's report and, when ``json_path`` is given, write its figures there
+    (NumPy numbers as floats); the exit status of a benchmark's ``main``."""
+    print(report_of(results))
+    if json_path:
+        with open(json_path, "w") as fh:
+            json.dump(results, fh, indent=1, default=float)
+    return 0
