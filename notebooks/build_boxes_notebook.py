@@ -67,7 +67,8 @@ started = time.perf_counter()"""),
 
 Three players: ISMCTS (player 0), greedy (1) and random (2). The picture is the final
 layout: every card outlined in its owner's colour (player 0 red, 1 green, 2 purple, the
-start card grey), the quadrants of delivered boxes greyed over."""),
+start card grey), each delivered box washed in the colour of the player it scored for (grey
+when it scored for nobody)."""),
         code("""
 state = play(BoxesRules(players=3), 7,
              [ISMCTSAgent(iterations=20 if QUICK else 300, seed=1), GreedyAgent(seed=2), RandomAgent(seed=3)])
@@ -232,28 +233,28 @@ print(f"notebook computed in {time.perf_counter() - started:.0f} s")"""),
 
 (The full settings; every figure above replays exactly from its seeds.)
 
-- **Search wins, clearly with 4 players.** ISMCTS at 1,000 iterations a move (0.04
-  to 0.1 s) is rated first at both table sizes. With 4 players: +888 Elo [591, 1186] against
-  greedy's +508 [259, 757] (random = 0), placing above greedy 38 times of 40 at shared
-  tables. With 2 players the margin is smaller: +531 [266, 795] against +460 [204, 716],
-  above greedy in 10 of their 16 games (likelihood of superiority 81%). Greedy and ISMCTS
-  both beat random in every game they shared.
-- **How it wins.** Greedy delivers about four times as many boxes as ISMCTS (306 against
-  78 in 32 two-player games, 354 against 83 in 32 four-player seats) but scores fewer
-  points (160 against 179 a game with 2 players, 151 against 226 with 4): the search lets
+- **Search wins at both table sizes.** ISMCTS at 1,000 iterations a move is rated first
+  at both. With 4 players: +765 Elo [494, 1036] against greedy's +515 [266, 764] (random
+  = 0), placing above greedy 34 times of 40 at shared tables. With 2 players: +649
+  [358, 940] against +407 [153, 660], above greedy in 14 of their 16 games (likelihood
+  of superiority 99%). Greedy and ISMCTS both beat random in every game they shared.
+- **How it wins.** Greedy delivers about five times as many boxes as ISMCTS (311 against
+  55 in 32 two-player seats, 372 against 68 in 32 four-player seats) but scores fewer
+  points (158 against 182 a game with 2 players, 163 against 222 with 4): the search lets
   its runs grow and collects them in full at the end, where greedy cashes runs as soon as
   its rules allow.
-- **Variants.** Under random play Perfect Match makes Squared Away games longer and
-  richer (2 players: 58 turns and 131 points a player, against 53 and 117 with One Good
-  Match); Splitzkies games are a little shorter and poorer than Squared Away ones (53
-  turns, 114-116 points). Coffee's For Closers does not change random games at all (who
+- **Variants.** Under random play Perfect Match makes Squared Away games a little longer
+  but poorer (2 players: 56 turns and 105 points a player, against 53 and 111 with One
+  Good Match), with twice the boxes (5.1 against 2.5 a player): a donut may no longer
+  rest against delivered boxes alone, so the layout closes in and seals more, smaller
+  runs. Splitzkies games are a little shorter and poorer than Squared Away ones (53
+  turns, 103-105 points). Coffee's For Closers does not change random games at all (who
   scores a box changes no legal move) and adds 0-2 points a player (a box tied on
   holdings goes to its sealer instead of nobody); it makes greedy games longer (every
-  open run counts as at risk, so greedy boxes more: 6-10 boxes a player against 3-9) and
-  lowers greedy's points a player by 3-19.
+  open run counts as at risk, so greedy boxes more: 4.5-9.5 boxes a player against
+  2.5-8.5) and lowers greedy's points a player by 1-24.
 - **First seat.** In random self-play starting helps with 2 players (seat 0 first in
-  55.6% [53%, 58%] of 1,200 games) and a little with 3 (36.3% against 33.3%); from 4
-  players on seat 0's share stays near 1/N (only 7 players lies outside its interval:
-  17.3% against 14.3%, one of nine comparisons). Greedy self-play, 24 games a count, shows
-  no first-seat effect beyond its wide intervals."""),
+  53.0% [50%, 56%] of 1,200 games) and with 3 (37.9% [35%, 41%] against 33.3%); from 4
+  players on seat 0's share stays within its interval of 1/N. Greedy self-play, 24 games
+  a count, shows no first-seat effect beyond its wide intervals."""),
     ]
