@@ -20,6 +20,7 @@ top of the board as drawn), e.g. :meth:`Layout.standard`::
 from __future__ import annotations
 
 import itertools
+import os
 import random as _random
 from collections.abc import Iterator, Sequence
 
@@ -85,7 +86,7 @@ class Layout:
     """An immutable 6×6 grid of line directions (ints 0..3, see :mod:`donuts_ai.squares`).
 
     Build one with :meth:`standard`, :meth:`random`, :meth:`random_grid`,
-    :meth:`from_tiles`, :meth:`from_text` or ``Layout(directions)`` with 36 ints
+    :meth:`from_tiles`, :meth:`from_text`, :meth:`from_spec` or ``Layout(directions)`` with 36 ints
     indexed by square (a1 = 0). Equal grids compare and hash equal.
     """
 
@@ -169,6 +170,14 @@ class Layout:
                 dirs[square(x, SIZE - 1 - row_i)] = _SYMBOL_TO_DIRECTION[symbol]
         return cls(dirs)
 
+    @classmethod
+    def from_spec(cls, spec: Layout | str | None = "standard", seed: int | None = None) -> Layout:
+        """The one layout a layout spec (see :class:`LayoutSpec`) names: ``standard``, layout
+        text, ``random:SEED``, ``grid:SEED``, a file of one layout; or for ``random`` /
+        ``grid`` a fresh one drawn from ``seed`` (``None``: unseeded). Raises
+        :class:`LayoutError`, also when the spec names several layouts."""
+        return LayoutSpec(spec).one(seed)
+
     @staticmethod
     def arrangements() -> Iterator[tuple[Placement, ...]]:
         """Every tile arrangement (:data:`NUM_ARRANGEMENTS` of them), in a fixed order."""
@@ -236,44 +245,165 @@ class Layout:
 
 #: Layout spec words that mean "draw a fresh one": a tile arrangement, a random direction grid.
 DRAWN_LAYOUT_KINDS = ("random", "grid")
+RANDOM, GRID = DRAWN_LAYOUT_KINDS
+#: The other two kinds of layout spec: one layout every game, a pool of layouts (one per game).
+FIXED, POOL = "fixed", "pool"
 #: Most layouts a ``random:SEED:COUNT`` spec may draw (every arrangement class twice over).
 MAX_LAYOUT_COUNT = 100_000
+#: Characters between the symbols of layout text in one line: a position string's ``,``, spaces.
+_LAYOUT_TEXT_SEPARATORS = frozenset(" \t\r\n,")
 
 
-def parse_layout_spec(text: str) -> list[Layout] | str:
-    """The one layout grammar of the library (the command line's ``--layout`` and
-    ``--layouts``, the tournament's ``layouts``): ``random`` or ``grid`` (draw a fresh tile
-    arrangement, or random direction grid, whenever one is needed: returned as that
-    word, for the caller to draw from its own seed), ``standard``, ``random:SEED[:COUNT]``
-    / ``grid:SEED[:COUNT]`` (that many layouts from consecutive seeds), or a path to a
-    file of layouts (6 lines each, separated by blank lines). Raises :class:`LayoutError`."""
-    if text in DRAWN_LAYOUT_KINDS:
-        return text
-    if text == "standard":
+def layout_text(text: str) -> str | None:
+    """Layout text in any of the forms a layout spec takes, as 6 lines, or ``None`` when
+    ``text`` is not one: 6 lines of 6 symbols; the same rows joined by ``,`` (as in
+    :meth:`Board.fen`) or by spaces; or 36 symbols in one run, rank 6 first (the form to
+    use in an OpenSpiel game string, where commas separate parameters)."""
+    squeezed = "".join(ch for ch in text if ch not in _LAYOUT_TEXT_SEPARATORS)
+    if len(squeezed) != NUM_SQUARES or not set(squeezed) <= _SYMBOL_TO_DIRECTION.keys():
+        return None
+    return "\n".join(squeezed[i : i + SIZE] for i in range(0, NUM_SQUARES, SIZE))
+
+
+def fresh_layout(kind: str, seed: int | None = None) -> Layout:
+    """A fresh layout of a drawn kind: ``"random"`` a tile arrangement
+    (:meth:`Layout.random`), ``"grid"`` a direction grid (:meth:`Layout.random_grid`),
+    from ``seed`` (``None``: unseeded)."""
+    if kind == RANDOM:
+        return Layout.random(seed)
+    if kind == GRID:
+        return Layout.random_grid(seed)
+    raise LayoutError(f"a fresh layout is {RANDOM!r} or {GRID!r}, got {kind!r}")
+
+
+class LayoutSpec:
+    """A layout spec, read: where the layouts of games come from. This is the one layout
+    grammar of the library (the command line's ``--layout`` and ``--layouts``, the
+    tournament's ``layouts``, ``VectorEnv``, the PettingZoo and OpenSpiel wrappers, the
+    play commands). ``spec`` is any of:
+
+    - ``None`` or ``"standard"``: :meth:`Layout.standard`;
+    - a :class:`Layout`, or layout text in any form :func:`layout_text` reads: that layout;
+    - a non-empty sequence of Layouts: that pool;
+    - ``"random"`` / ``"grid"``: a fresh tile arrangement / random direction grid for every
+      game (:meth:`draw`, :meth:`fresh`);
+    - ``"random:SEED[:COUNT]"`` / ``"grid:SEED[:COUNT]"``: that many layouts (default 1)
+      from consecutive seeds, ``Layout.random(SEED)``, ``Layout.random(SEED + 1)``, ...;
+    - a path to a file of layouts (6 lines each, separated by blank lines).
+
+    Text is read with surrounding whitespace ignored. :attr:`kind` is :data:`FIXED` (one
+    layout), :data:`POOL` (several), :data:`RANDOM` or :data:`GRID` (drawn fresh, no
+    :attr:`layouts`). Raises :class:`LayoutError` naming what was wrong."""
+
+    __slots__ = ("kind", "layouts", "spec")
+
+    def __init__(self, spec: Layout | Sequence[Layout] | str | None = "standard"):
+        #: What was given.
+        self.spec = spec
+        #: The layouts named (empty for a fresh draw every game).
+        self.layouts: list[Layout] = []
+        if spec is None:
+            spec = "standard"
+        if isinstance(spec, Layout):
+            self.layouts = [spec]
+        elif isinstance(spec, str):
+            self.layouts = _read_spec_text(spec)
+        elif isinstance(spec, Sequence) and spec and all(isinstance(x, Layout) for x in spec):
+            self.layouts = list(spec)
+        else:
+            raise LayoutError(
+                f"layout must be a Layout, a non-empty sequence of Layouts, layout text or a layout spec, got {spec!r}"[:200]
+            )
+        if self.layouts:
+            self.kind = FIXED if len(self.layouts) == 1 else POOL
+        else:
+            self.kind = spec.strip()  # _read_spec_text names no layout only for "random" and "grid"
+
+    @property
+    def drawn(self) -> bool:
+        """True when the layout can change from one game to the next (a pool or a fresh draw)."""
+        return self.kind != FIXED
+
+    @property
+    def fresh(self) -> bool:
+        """True when every game draws a new layout (``random`` or ``grid``)."""
+        return self.kind in DRAWN_LAYOUT_KINDS
+
+    def draw(self, rng: _random.Random) -> Layout:
+        """The layout of the next game: the fixed one, one of the pool uniformly, or a fresh
+        one from a seed of ``rng`` (read only when the layout is drawn)."""
+        if self.kind == FIXED:
+            return self.layouts[0]
+        if self.kind == POOL:
+            return self.layouts[rng.randrange(len(self.layouts))]
+        return fresh_layout(self.kind, rng.getrandbits(63))
+
+    def one(self, seed: int | None = None) -> Layout:
+        """The one layout this spec names, or a fresh one from ``seed`` (``None``: unseeded)
+        for ``random`` / ``grid``. Raises :class:`LayoutError` when it names several."""
+        if self.fresh:
+            return fresh_layout(self.kind, seed)
+        if self.kind == POOL:
+            raise LayoutError(f"layout {self.spec!r} names {len(self.layouts)} layouts; expected one")
+        return self.layouts[0]
+
+    def __repr__(self) -> str:
+        return f"LayoutSpec({self.spec!r})"
+
+
+def _read_spec_text(text: str) -> list[Layout]:
+    """The layouts a spec string names (none for ``random`` / ``grid``); see :class:`LayoutSpec`."""
+    as_text = layout_text(text)
+    if as_text is not None:
+        return [Layout.from_text(as_text)]
+    words = text.strip()
+    if "\n" in words:  # several lines: meant as layout text, so say what is wrong with it
+        return [Layout.from_text(words)]
+    if words in DRAWN_LAYOUT_KINDS:
+        return []
+    if words == "standard":
         return [Layout.standard()]
-    kind, _, rest = text.partition(":")
+    kind, _, rest = words.partition(":")
     if kind in DRAWN_LAYOUT_KINDS and rest:
-        seed_text, _, count_text = rest.partition(":")
-        try:
-            seed, count = int(seed_text), int(count_text or 1)
-        except ValueError:
-            raise LayoutError(f"bad layouts {text!r}: expected {kind}:SEED[:COUNT] with integers") from None
-        if not 1 <= count <= MAX_LAYOUT_COUNT:
-            raise LayoutError(f"bad layouts {text!r}: COUNT must be in 1..{MAX_LAYOUT_COUNT}")
-        make = Layout.random if kind == "random" else Layout.random_grid
-        return [make(seed + i) for i in range(count)]
+        return _seeded_layouts(words, kind, rest)
+    # A file is opened by its name as given when there is one, else with the spaces around it dropped.
+    return _read_layout_file(text if text != words and os.path.isfile(text) else words)
+
+
+def _seeded_layouts(text: str, kind: str, rest: str) -> list[Layout]:
+    """The layouts of ``KIND:SEED[:COUNT]`` (``rest`` is ``SEED[:COUNT]``)."""
+    seed_text, _, count_text = rest.partition(":")
     try:
-        with open(text, encoding="utf-8") as fh:
+        seed, count = int(seed_text), int(count_text or 1)
+    except ValueError:
+        raise LayoutError(f"bad layouts {text!r}: expected {kind}:SEED[:COUNT] with integers") from None
+    if not 1 <= count <= MAX_LAYOUT_COUNT:
+        raise LayoutError(f"bad layouts {text!r}: COUNT must be in 1..{MAX_LAYOUT_COUNT}")
+    return [fresh_layout(kind, seed + i) for i in range(count)]
+
+
+def _read_layout_file(path: str) -> list[Layout]:
+    """The layouts of a file: 6 lines each, separated by blank lines."""
+    try:
+        with open(path, encoding="utf-8") as fh:
             blocks = [b for b in fh.read().split("\n\n") if b.strip()]
     except OSError as exc:
-        raise LayoutError(f"cannot read layout file {text!r}: {exc.strerror}") from None
+        raise LayoutError(f"cannot read layout file {path!r}: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise LayoutError(f"layouts file {text!r} is not UTF-8 text") from None
+        raise LayoutError(f"layouts file {path!r} is not UTF-8 text") from None
     except ValueError as exc:  # open() refuses a path with a NUL byte
-        raise LayoutError(f"cannot read layout file {text!r}: {exc}") from None
+        raise LayoutError(f"cannot read layout file {path!r}: {exc}") from None
     if not blocks:
-        raise LayoutError(f"layouts file {text!r} holds no layout")
+        raise LayoutError(f"layouts file {path!r} holds no layout")
     try:
         return [Layout.from_text(b) for b in blocks]
     except LayoutError as exc:
-        raise LayoutError(f"layouts file {text!r}: {exc}") from None
+        raise LayoutError(f"layouts file {path!r}: {exc}") from None
+
+
+def parse_layout_spec(text: str) -> list[Layout] | str:
+    """A layout spec (see :class:`LayoutSpec`) as the tournament takes it: the layouts it
+    names, or the word ``"random"`` / ``"grid"`` for a fresh draw whenever one is needed
+    (for the caller to draw from its own seed). Raises :class:`LayoutError`."""
+    spec = LayoutSpec(text)
+    return spec.kind if spec.fresh else spec.layouts

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import RulesError
@@ -54,3 +55,32 @@ class Rules:
 
     def __repr__(self) -> str:
         return f"Rules(insertion={self.insertion!r}, donuts={self.donuts})"
+
+
+#: The keys of a rules mapping (a :class:`Rules`'s fields, as a results file stores them).
+RULE_KEYS = ("insertion", "donuts")
+
+
+def make_rules(rules: Rules | str | Mapping | None = None, donuts: int | None = None) -> Rules:
+    """The one way an argument becomes a :class:`Rules`: ``rules`` is a ``Rules``, an
+    insertion rule name (``"group"``, ``"single"``), a mapping of :data:`RULE_KEYS` (as
+    results files and ``--rules insertion=single,donuts=18`` give them), or ``None`` for the
+    official rules; ``donuts`` (donuts per player) overrides the rules' count when given.
+    Raises :class:`~donuts_ai.errors.RulesError` (a ``ValueError``) naming what was wrong."""
+    if rules is None:
+        rules = Rules()
+    elif isinstance(rules, str):
+        rules = Rules(insertion=rules)
+    elif isinstance(rules, Mapping):
+        unknown = sorted(str(key) for key in set(rules) - set(RULE_KEYS))
+        if unknown:
+            raise RulesError(f"unknown Donuts rule {unknown[0]!r}; expected {', '.join(RULE_KEYS)}")
+        rules = Rules(**rules)
+    elif not isinstance(rules, Rules):
+        raise RulesError(
+            f"rules must be a Rules, an insertion rule name (group, single) or a mapping of {', '.join(RULE_KEYS)}, "
+            f"got {type(rules).__name__}"
+        )
+    if donuts is not None:
+        rules = Rules(insertion=rules.insertion, donuts=donuts)
+    return rules

@@ -25,11 +25,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from donuts_ai.play.evaluation import remaining_plies
 
 from donuts_ai import Board, Layout, analyze
 from donuts_ai import svg as donuts_svg
-from donuts_ai.play.analysis import remaining_plies
-from donuts_ai.play.record import GameRecord
+from donuts_ai.play.record import SavedGame
 from donuts_ai.play.server import SOLVER_PLIES, Server, make_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,7 +166,7 @@ def test_a_whole_game_with_undo_analysis_hint_and_record(api):
     assert api("/api/analyze", {"game": game})[0] == 409
     status, text = api(f"/api/record?game={game}")
     assert status == 200
-    record = GameRecord.loads(text)
+    record = SavedGame.loads(text)
     assert record.board().fen() == st["fen"] and record.tags["Vanilla"] == "you"
 
 
@@ -218,10 +218,11 @@ def test_overlay_geometry_matches_the_svg():
 
 
 def _web_game():
-    from donuts_ai.play.game import Game
+    from donuts_ai.play.session import PlaySession
+
     from donuts_ai.play.server import WebGame
 
-    return WebGame("x", Game(Board(), None), None, 1.0)
+    return WebGame("x", PlaySession(Board(), None), None, 1.0)
 
 
 # --- the page in headless Chromium -------------------------------------------------------------------------

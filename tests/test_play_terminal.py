@@ -17,12 +17,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from donuts_ai.play.evaluation import Analyst, remaining_plies, solvable
+from donuts_ai.play.session import PlaySession, GameOver, NotYourTurn, constraint_text, make_layout
 
 from donuts_ai import Board, Layout, Rules, analyze, solve
 from donuts_ai.errors import DonutsError
-from donuts_ai.play.analysis import Analyst, remaining_plies, solvable
-from donuts_ai.play.game import Game, GameOver, NotYourTurn, constraint_text, make_layout
-from donuts_ai.play.record import GameRecord, RecordError, load
+from donuts_ai.play.record import SavedGame, SavedGameError, load
 from donuts_ai.play.terminal import TerminalGame, draw
 from donuts_ai.tournament.specs import make_agent
 
@@ -213,7 +213,7 @@ def test_draw_plain_marks_legal_and_last():
     assert constraint_text(board, "you") == "you must play on the - line through c3"
 
 
-def _run_terminal(game: Game, lines: list[str]) -> str:
+def _run_terminal(game: PlaySession, lines: list[str]) -> str:
     out = io.StringIO()
     TerminalGame(game, Analyst(), io.StringIO("\n".join(lines) + "\n"), out, ansi=False).run()
     return out.getvalue()
@@ -221,14 +221,14 @@ def _run_terminal(game: Game, lines: list[str]) -> str:
 
 def test_terminal_loop_in_process():
     agent = make_agent("random", seed=2)
-    game = Game(Board(), 0, agent, "random", "standard")
+    game = PlaySession(Board(), 0, agent, "random", "standard")
     out = _run_terminal(game, ["a1", "b1", "board", "fen", "resign", "c3", "quit"])
     assert "? the game is over" in out
     assert game.resigned == 0 and game.result() == "0-1"
 
 
 def test_game_turns_and_undo():
-    game = Game(Board(), 1, make_agent("random", seed=1), "random")
+    game = PlaySession(Board(), 1, make_agent("random", seed=1), "random")
     with pytest.raises(NotYourTurn):
         game.play("a1")
     with pytest.raises(DonutsError, match="nothing to undo"):
@@ -261,8 +261,8 @@ def test_record_round_trip_and_errors(tmp_path):
     rng = random.Random(1)
     while not board.is_game_over():
         board.push(rng.choice(board.legal_moves()))
-    rec = GameRecord.from_board(board, {"Chocolate": 'a "quoted" \\ name'})
-    again = GameRecord.loads(rec.dumps())
+    rec = SavedGame.from_board(board, {"Chocolate": 'a "quoted" \\ name'})
+    again = SavedGame.loads(rec.dumps())
     assert again.tags == rec.tags and again.moves == rec.moves
     assert again.rules == rules and again.board() == board
     assert Board.from_fen(again.tags["FEN"], again.rules) == board
@@ -270,15 +270,15 @@ def test_record_round_trip_and_errors(tmp_path):
     start = _near_end(Layout.standard(), 10).copy(stack=False)
     mid = start.copy(stack=False)
     mid.push(mid.legal_moves()[0])
-    rec = GameRecord.from_board(mid, start=start)
-    assert "Start" in rec.tags and GameRecord.loads(rec.dumps()).board() == mid
+    rec = SavedGame.from_board(mid, start=start)
+    assert "Start" in rec.tags and SavedGame.loads(rec.dumps()).board() == mid
     bad = tmp_path / "bad.txt"
     for content, words in ((b"\xff\xfe", "not UTF-8"), (b"c3 d4\n", "no tags"), (b'[Layout "x"\n', "bad tag"),
                            (rec.dumps().replace("\n\n", "\n\nz9 ").encode(), "move 1")):
         bad.write_bytes(content)
-        with pytest.raises(RecordError, match=words):
+        with pytest.raises(SavedGameError, match=words):
             load(str(bad)).board()
-    with pytest.raises(RecordError, match="cannot write"):
+    with pytest.raises(SavedGameError, match="cannot write"):
         rec.save(str(tmp_path / "no" / "such" / "dir.txt"))
 
 

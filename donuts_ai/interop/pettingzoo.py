@@ -69,10 +69,10 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 import numpy as np
 
 from ..board import Board
-from ..layout import Layout
-from ..rules import Rules
+from ..layout import Layout, LayoutSpec
+from ..rules import Rules, make_rules
 from ..squares import NUM_SQUARES, SIZE
-from ._options import InteropError, LayoutSource, make_rules
+from ._options import InteropError
 from ._planes import NUM_PLANES, action_mask, write_planes
 
 #: The environment's name (PettingZoo's ``metadata["name"]``).
@@ -106,7 +106,7 @@ class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's name for the unwrap
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise InteropError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}")
         self.render_mode = render_mode
-        self._layouts = LayoutSource(layout)
+        self._layouts = LayoutSpec(layout)
         self.rules = make_rules(rules, donuts)
         self._rng = random.Random()
         self.possible_agents = list(AGENTS)
@@ -157,7 +157,7 @@ class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's name for the unwrap
             if board.is_game_over():
                 raise InteropError(f"reset options: the game of fen {options['fen']!r} is over")
         else:
-            source = self._layouts if options.get("layout") is None else LayoutSource(options["layout"])
+            source = self._layouts if options.get("layout") is None else LayoutSpec(options["layout"])
             board = Board(source.draw(self._rng), self.rules)
         self._start(board)
 

@@ -1,9 +1,11 @@
 """Playing Donuts as a person: ``donuts-ai play`` (terminal), ``donuts-ai serve`` (a local
 web page with analysis) and ``donuts-ai replay`` (saved games).
 
-- :mod:`.game` — one game between a person and an agent: turns, undo, resignation, results.
-- :mod:`.analysis` — budgeted analysis: exact near the end, a search estimate before.
-- :mod:`.record` — the saved game format.
+- :mod:`.session` — one game being played between a person and an agent
+  (:class:`~.session.PlaySession`): turns, undo, resignation, results.
+- :mod:`.evaluation` — budgeted move evaluation for people: exact near the end, a search
+  estimate before.
+- :mod:`.record` — the saved game format (:class:`~.record.SavedGame`).
 - :mod:`.terminal`, :mod:`.server` (with ``static/``) — the two front ends.
 
 The main command line adds these subcommands with :func:`add_commands`; the modules

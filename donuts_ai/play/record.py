@@ -23,7 +23,7 @@ board. Moves are square names (``--`` for a forfeited turn), any number a line; 
 numbers (``12.``) and a final result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) are
 allowed and ignored. The ``FEN`` tag is there so that
 ``Board.from_fen(record.tags["FEN"], record.rules)`` reads the final position back
-without this module; :meth:`GameRecord.board` replays the moves instead, checking each.
+without this module; :meth:`SavedGame.board` replays the moves instead, checking each.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ _MOVE_NUMBER = re.compile(r"^\d+\.+$")
 MAX_BYTES = 1 << 20
 
 
-class RecordError(DonutsError):
+class SavedGameError(DonutsError):
     """A game record that cannot be read, or whose moves are not legal."""
 
 
@@ -54,15 +54,17 @@ def _unescape(value: str) -> str:
 
 
 @dataclass
-class GameRecord:
-    """A game: the tags (``Layout``, ``Insertion``, ``Donuts``, ``Result``, ... in order)
-    and the moves, square names with ``None`` for a forfeited turn."""
+class SavedGame:
+    """The record of one played game, as this module's PGN-like text holds it (not a
+    tournament's record, :class:`donuts_ai.tournament.records.GameRecord`): the tags
+    (``Layout``, ``Insertion``, ``Donuts``, ``Result``, ... in order) and the moves,
+    square names with ``None`` for a forfeited turn."""
 
     tags: dict[str, str] = field(default_factory=dict)
     moves: list[str | None] = field(default_factory=list)
 
     @classmethod
-    def from_board(cls, board: Board, tags: dict[str, str] | None = None, start: Board | None = None) -> GameRecord:
+    def from_board(cls, board: Board, tags: dict[str, str] | None = None, start: Board | None = None) -> SavedGame:
         """The record of ``board``'s move stack. ``start`` is the position the stack starts
         from when that is not the empty board (a game begun from a position string)."""
         layout = ",".join(board.layout.to_text().splitlines())
@@ -82,13 +84,13 @@ class GameRecord:
         try:
             donuts = int(self.tags.get("Donuts", "15"))
         except ValueError:
-            raise RecordError(f"tag Donuts must be an integer, got {self.tags['Donuts']!r}") from None
+            raise SavedGameError(f"tag Donuts must be an integer, got {self.tags['Donuts']!r}") from None
         return Rules(insertion=self.tags.get("Insertion", "group"), donuts=donuts)
 
     @property
     def layout(self) -> Layout:
         if "Layout" not in self.tags:
-            raise RecordError("the record has no Layout tag")
+            raise SavedGameError("the record has no Layout tag")
         return Layout.from_text("\n".join(self.tags["Layout"].split(",")))
 
     def start(self) -> Board:
@@ -99,7 +101,7 @@ class GameRecord:
 
     def board(self) -> Board:
         """The game replayed from its start, every move checked; the board keeps the moves
-        (``board.move_stack``). Raises :class:`RecordError` naming the first bad move."""
+        (``board.move_stack``). Raises :class:`SavedGameError` naming the first bad move."""
         board = self.start()
         for i, move in enumerate(self.moves, 1):
             try:
@@ -108,7 +110,7 @@ class GameRecord:
                 else:
                     board.push(move)
             except DonutsError as exc:
-                raise RecordError(f"move {i} ({move or '--'}): {exc}") from None
+                raise SavedGameError(f"move {i} ({move or '--'}): {exc}") from None
         return board
 
     def dumps(self) -> str:
@@ -121,7 +123,7 @@ class GameRecord:
         return "\n".join(lines) + "\n"
 
     @classmethod
-    def loads(cls, text: str) -> GameRecord:
+    def loads(cls, text: str) -> SavedGame:
         tags: dict[str, str] = {}
         moves: list[str | None] = []
         for n, raw in enumerate(text.splitlines(), 1):
@@ -131,7 +133,7 @@ class GameRecord:
             if line.startswith("["):
                 m = _TAG.match(line)
                 if not m:
-                    raise RecordError(f"line {n}: bad tag {line[:60]!r} (expected [Name \"value\"])")
+                    raise SavedGameError(f"line {n}: bad tag {line[:60]!r} (expected [Name \"value\"])")
                 tags[m.group(1)] = _unescape(m.group(2))
                 continue
             for token in line.split():
@@ -142,7 +144,7 @@ class GameRecord:
                     continue
                 moves.append(token.lower())
         if not tags:
-            raise RecordError("not a game record: no tags (a record starts with lines such as [Layout \"...\"])")
+            raise SavedGameError("not a game record: no tags (a record starts with lines such as [Layout \"...\"])")
         return cls(tags, moves)
 
     def save(self, path: str) -> None:
@@ -150,27 +152,27 @@ class GameRecord:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(self.dumps())
         except OSError as exc:
-            raise RecordError(f"cannot write {path!r}: {exc.strerror}") from None
+            raise SavedGameError(f"cannot write {path!r}: {exc.strerror}") from None
         except ValueError as exc:  # a NUL byte in the path
-            raise RecordError(f"cannot write {path!r}: {exc}") from None
+            raise SavedGameError(f"cannot write {path!r}: {exc}") from None
 
 
-def load(path: str) -> GameRecord:
-    """Read a record file (see the module doc). Raises :class:`RecordError`."""
+def load(path: str) -> SavedGame:
+    """Read a record file (see the module doc). Raises :class:`SavedGameError`."""
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise RecordError(f"cannot read {path!r}: {exc.strerror}") from None
+        raise SavedGameError(f"cannot read {path!r}: {exc.strerror}") from None
     except ValueError as exc:
-        raise RecordError(f"cannot read {path!r}: {exc}") from None
+        raise SavedGameError(f"cannot read {path!r}: {exc}") from None
     if len(data) > MAX_BYTES:
-        raise RecordError(f"{path!r} is too large for a game record (over {MAX_BYTES} bytes)")
+        raise SavedGameError(f"{path!r} is too large for a game record (over {MAX_BYTES} bytes)")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError(f"{path!r} is not UTF-8 text") from None
+        raise SavedGameError(f"{path!r} is not UTF-8 text") from None
     try:
-        return GameRecord.loads(text)
-    except RecordError as exc:
-        raise RecordError(f"{path}: {exc}") from None
+        return SavedGame.loads(text)
+    except SavedGameError as exc:
+        raise SavedGameError(f"{path}: {exc}") from None

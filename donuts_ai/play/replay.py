@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from .analysis import Analyst, solvable
-from .game import COLOR_NAMES
-from .record import RecordError, load
+from ..squares import COLOR_NAMES
+from .evaluation import Analyst, solvable
+from .record import SavedGameError, load
 from .terminal import draw, use_ansi
 
 
@@ -48,5 +48,5 @@ def run(args) -> int:
     else:
         print(f"Unfinished after {final.ply} moves ({COLOR_NAMES[final.turn]} to move)")
     if "FEN" in record.tags and record.tags["FEN"] != final.fen():
-        raise RecordError(f"{args.file}: the moves do not lead to the FEN tag's position")
+        raise SavedGameError(f"{args.file}: the moves do not lead to the FEN tag's position")
     return 0

@@ -16,14 +16,14 @@ loaded from elsewhere (the page works offline). The page (``static/index.html`` 
 ``POST /api/undo``     ``{game}``: take back the person's last move and the replies
 ``POST /api/resign``   ``{game}``
 ``POST /api/hint``     ``{game}``: a best move, exact near the end, else estimated
-``POST /api/analyze``  ``{game}``: every legal move's value (see :mod:`.analysis`)
+``POST /api/analyze``  ``{game}``: every legal move's value (see :mod:`.evaluation`)
 ``GET  /api/record``   ``?game=ID``: the game record (``donuts-ai replay`` reads it)
 =====================  ==========================================================
 
 Safe by default: it binds to 127.0.0.1, answers only requests addressed to the host it
 serves (no DNS rebinding) and API posts only as JSON (so another site's form cannot
 post to it); only the built-in agents can be chosen, their think time is capped at
-:data:`~donuts_ai.play.analysis.MAX_THINK`, and the solver plays (or analyses) only
+:data:`~donuts_ai.play.evaluation.MAX_THINK`, and the solver plays (or analyses) only
 when the end is near enough to bound its work. Bad requests get a 4xx status with a
 one-line ``{"error": ...}`` and change nothing. Each game has its own id, so browser
 tabs play separate games; at most ``max_games`` are kept (the least recently used
@@ -47,12 +47,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
-from .. import Board, Layout, Rules, square_name
+from .. import Board, Layout, square_name
 from .. import svg as _svg
 from ..errors import DonutsError
+from ..rules import make_rules
+from ..squares import COLOR_NAMES
 from ..tournament.specs import make_agent
-from .analysis import MAX_THINK, Analyst, remaining_plies, solvable
-from .game import COLOR_NAMES, Game, GameOver, NotYourTurn, constraint_text, make_layout, parse_color
+from .evaluation import MAX_THINK, Analyst, remaining_plies, solvable
+from .session import GameOver, NotYourTurn, PlaySession, constraint_text, make_layout, parse_color
 
 #: Agents the page offers, with what the think time means for each.
 AGENT_KINDS = {
@@ -91,9 +93,9 @@ class HttpError(Exception):
 
 
 class WebGame:
-    """One page's game: the :class:`Game`, the opponent's kind and think time, a lock."""
+    """One page's game: the :class:`~.session.PlaySession`, the opponent's kind and think time, a lock."""
 
-    def __init__(self, game_id: str, game: Game, kind: str | None, think: float):
+    def __init__(self, game_id: str, game: PlaySession, kind: str | None, think: float):
         self.id = game_id
         self.game = game
         self.kind = kind
@@ -234,7 +236,7 @@ class Server:
                 "exact_plies": self.engines.analyst.exact_plies, "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
 
     def new_game(self, body: dict) -> dict:
-        rules = Rules(insertion=str(body.get("insertion", "group")), donuts=_number(body, "donuts", 15, int))
+        rules = make_rules(str(body.get("insertion", "group")), _number(body, "donuts", 15, int))
         human = parse_color(body.get("color", "chocolate"))
         kind = None
         if human is not None:
@@ -251,7 +253,7 @@ class Server:
             layout, label = _layout_for(body)
             board = Board(layout, rules)
         name = "nobody" if kind is None else kind
-        game = Game(board, human, opponent_name=name, layout_label=label)
+        game = PlaySession(board, human, opponent_name=name, layout_label=label)
         web = WebGame(secrets.token_urlsafe(12), game, kind, think)
         self.registry.add(web)
         return self.state(web)

@@ -13,8 +13,10 @@ from typing import TextIO
 
 from .. import Board, Rules
 from ..errors import DonutsError
-from .analysis import Analysis, Analyst
-from .game import COLOR_NAMES, Game, Ply, constraint_text, make_layout, parse_color
+from ..rules import make_rules
+from ..squares import COLOR_NAMES
+from .evaluation import Analysis, Analyst
+from .session import PlaySession, Ply, constraint_text, make_layout, parse_color
 
 FILES = "abcdef"
 
@@ -101,7 +103,7 @@ def _flips(ply: Ply) -> str:
 class TerminalGame:
     """The read-draw-answer loop of ``donuts-ai play`` over text streams."""
 
-    def __init__(self, game: Game, analyst: Analyst, stdin: TextIO, stdout: TextIO, ansi: bool):
+    def __init__(self, game: PlaySession, analyst: Analyst, stdin: TextIO, stdout: TextIO, ansi: bool):
         self.game = game
         self.analyst = analyst
         self.stdin = stdin
@@ -242,7 +244,7 @@ def run(args) -> int:
     """``donuts-ai play`` (the argparse namespace of :func:`donuts_ai.play.add_commands`)."""
     from ..tournament.specs import make_agent
 
-    rules = Rules(insertion=args.insertion, donuts=args.donuts)
+    rules = make_rules(args.insertion, args.donuts)
     if args.fen:
         board = Board.from_fen(args.fen, rules)
         layout, label = board.layout, ""
@@ -252,7 +254,7 @@ def run(args) -> int:
     human = parse_color(args.color)
     opponent = None if human is None else make_agent(args.opponent, seed=args.seed)
     name = args.opponent if human is not None else ""
-    game = Game(board, human, opponent, name, label)
+    game = PlaySession(board, human, opponent, name, label)
     analyst = Analyst()
     term = TerminalGame(game, analyst, sys.stdin, sys.stdout, use_ansi(args.style, sys.stdout))
     try:

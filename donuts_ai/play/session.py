@@ -10,10 +10,12 @@ from dataclasses import dataclass
 
 from .. import Board, Layout, Rules, square_name
 from ..errors import DonutsError, IllegalMoveError
-from ..layout import parse_layout_spec
-from .record import GameRecord
+from ..layout import LayoutSpec
+from ..squares import COLOR_NAMES
+from .record import SavedGame
 
-COLOR_NAMES = ("chocolate", "vanilla")
+#: Seeds drawn for a ``random`` / ``grid`` layout: few digits, easy to type again.
+LABEL_SEEDS = 1_000_000
 
 
 def parse_color(text: str) -> int | None:
@@ -31,18 +33,16 @@ def parse_color(text: str) -> int | None:
 
 
 def make_layout(spec: str) -> tuple[Layout, str]:
-    """(layout, label) of one layout spec in the library's grammar: ``standard``,
-    ``random`` / ``grid`` (a fresh draw, whose seed is given in the label so the layout
-    can be had again), ``random:SEED``, ``grid:SEED``, or a layout file (one layout)."""
-    spec = str(spec).strip()
-    parsed = parse_layout_spec(spec)
-    if isinstance(parsed, str):
-        seed = random.randrange(1_000_000)
-        spec = f"{parsed}:{seed}"
-        parsed = parse_layout_spec(spec)
-    if len(parsed) != 1:
-        raise DonutsError(f"layout {spec!r} names {len(parsed)} layouts; expected one")
-    return parsed[0], spec
+    """(layout, label) of one layout spec (:class:`~donuts_ai.layout.LayoutSpec`):
+    ``standard``, ``random`` / ``grid`` (a fresh draw, whose seed is given in the label so
+    the layout can be had again), ``random:SEED``, ``grid:SEED``, layout text, or a layout
+    file (one layout)."""
+    label = str(spec).strip()
+    read = LayoutSpec(label)
+    if read.fresh:
+        seed = random.randrange(LABEL_SEEDS)
+        return read.one(seed), f"{read.kind}:{seed}"
+    return read.one(), label
 
 
 def constraint_text(board: Board, who: str) -> str:
@@ -77,8 +77,8 @@ class Ply:
     by: str
 
 
-class Game:
-    """A game on ``board`` where ``human`` (0, 1, or ``None`` for both sides) plays against
+class PlaySession:
+    """A game being played on ``board`` where ``human`` (0, 1, or ``None`` for both sides) plays against
     ``opponent`` (an agent; or ``None``, when people play both sides or when each of the
     opponent's moves is given its agent: :meth:`ai_move`)."""
 
@@ -96,7 +96,7 @@ class Game:
 
     @classmethod
     def new(cls, layout: Layout, rules: Rules, human: int | None, opponent=None, opponent_name: str = "AI",
-            layout_label: str = "", fen: str | None = None) -> Game:
+            layout_label: str = "", fen: str | None = None) -> PlaySession:
         board = Board.from_fen(fen, rules) if fen else Board(layout, rules)
         return cls(board, human, opponent, opponent_name, layout_label)
 
@@ -223,7 +223,7 @@ class Game:
             return text
         return f"{text} (you)" if color == self.human else f"{text} ({self.opponent_name})"
 
-    def record(self) -> GameRecord:
+    def record(self) -> SavedGame:
         players = {0: self.who(0), 1: self.who(1)}
         tags = {"Date": self.date.strftime("%Y.%m.%d"), "Chocolate": players[0], "Vanilla": players[1]}
         if self.layout_label:
@@ -231,4 +231,4 @@ class Game:
         tags["Result"] = self.result()
         if self.termination():
             tags["Termination"] = self.termination()
-        return GameRecord.from_board(self.board, tags, start=self.start)
+        return SavedGame.from_board(self.board, tags, start=self.start)

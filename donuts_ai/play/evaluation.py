@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 
 from .. import Board, Solver
+from ..squares import COLOR_NAMES
 from ..tournament.specs import make_agent
 
 #: Exact analysis (every legal move's value and distance) only when at most this many
@@ -33,7 +34,6 @@ HINT_NODES = 1_000_000
 #: The most seconds any one request may let an agent think (``donuts-ai serve``).
 MAX_THINK = 10.0
 
-COLOR_NAMES = ("chocolate", "vanilla")
 
 
 def remaining_plies(board: Board) -> int:
