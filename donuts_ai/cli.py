@@ -13,31 +13,27 @@ import sys
 from ._checks import check_seconds
 from .board import Board
 from .errors import DonutsError
-from .layout import Layout, parse_layout_spec
+from .layout import Layout
 from .play import add_commands as _add_play_commands
-from .rules import Rules
+from .rules import make_rules
 from .squares import COLOR_NAMES
 from .tournament.runner import DEFAULT_MOVE_LIMIT
 
 
 def _layout_arg(text: str) -> Layout:
-    """One layout, in the library's layout grammar (:func:`donuts_ai.layout.parse_layout_spec`):
-    ``standard``, ``random`` / ``grid`` (a fresh draw), ``random:SEED``, ``grid:SEED``, or a file."""
+    """One layout, in the library's layout grammar (:meth:`donuts_ai.Layout.from_spec`):
+    ``standard``, ``random`` / ``grid`` (a fresh draw), ``random:SEED``, ``grid:SEED``,
+    layout text, or a file."""
     try:
-        spec = parse_layout_spec(text)
+        return Layout.from_spec(text)
     except DonutsError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    if isinstance(spec, str):
-        return Layout.random() if spec == "random" else Layout.random_grid()
-    if len(spec) != 1:
-        raise argparse.ArgumentTypeError(f"layout {text!r} names {len(spec)} layouts; expected one")
-    return spec[0]
 
 
 def _cmd_game(args: argparse.Namespace) -> int:
     """A game between two uniformly random players, printed move by move."""
     rng = random.Random(args.seed)
-    board = Board(args.layout, Rules(insertion=args.insertion, donuts=args.donuts))
+    board = Board(args.layout, make_rules(args.insertion, args.donuts))
     print(f"Donuts demo: two random players, seed {args.seed}")
     print(board)
     while not board.is_game_over():
@@ -145,7 +141,7 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, args.layouts, args.seed,
-                             args.max_pairs, Rules(insertion=args.insertion, donuts=args.donuts), show)
+                             args.max_pairs, make_rules(args.insertion, args.donuts), show)
     if not args.quiet:
         sys.stderr.write("\n")
     verdict = {"H1": f"accept H1: {args.a} is at least {args.elo1:g} Elo stronger than {args.b}",
@@ -240,18 +236,14 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"donuts-ai: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: one declaration per option, in the order ``--help`` shows
-    them (long because it is a list, not because it does much)."""
-    parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    _add_play_commands(sub)
-
+def _add_demo(sub) -> None:
     demo = sub.add_parser("demo", help="a short round robin of every kind of agent, ending with ratings (about a minute)")
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
     demo.set_defaults(func=_cmd_demo)
 
+
+def _add_game(sub) -> None:
     game = sub.add_parser("game", help="a game between two random players, printed move by move")
     game.add_argument("--seed", type=int, default=1, help="seed of the random players (default 1)")
     game.add_argument(
@@ -260,6 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules(game)
     game.set_defaults(func=_cmd_game)
 
+
+def _add_tournament(sub) -> None:
     tour = sub.add_parser("tournament", help="play a tournament between agents")
     tour.add_argument("agents", nargs="+", metavar="AGENT",
                       help="agent specs: random[:seed=N], greedy, alphabeta:depth=6, mcts:time=0.1, solver, module:Class[:k=v] "
@@ -287,6 +281,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="pairs (default for donuts): colour-swapped pairs; duel: best-of series; team: 2v2 with 4 "
                            "agents; free-for-all (the only mode, and the default, of boxes)")
     tour.add_argument("--best-of", type=int, choices=(1, 3, 5, 7), default=3, help="duel series length")
+    _add_tournament_play(tour)
+
+
+def _add_tournament_play(tour: argparse.ArgumentParser) -> None:
+    """The tournament's clocks, penalties, scoring and how it runs."""
     tour.add_argument("--clock", type=_positive_float, default=None,
                       help="blitz: a chess clock of this many seconds per player, for the whole series in duel mode "
                            "(running out loses the game and the match), per game in pairs and team modes")
@@ -312,11 +311,15 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(func=_cmd_tournament)
 
+
+def _add_report(sub) -> None:
     rep = sub.add_parser("report", help="tables (and pictures) from a results file")
     rep.add_argument("results")
     rep.add_argument("--png", metavar="DIR", default=None, help="also draw ratings.png and crosstable.png into DIR")
     rep.set_defaults(func=_cmd_report)
 
+
+def _add_sprt(sub) -> None:
     sp = sub.add_parser("sprt", help="SPRT: is agent A at least ELO1 stronger than agent B?")
     sp.add_argument("a")
     sp.add_argument("b")
@@ -331,6 +334,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--quiet", action="store_true")
     sp.set_defaults(func=_cmd_sprt)
 
+
+def _add_study(sub) -> None:
     study = sub.add_parser("study", help="solve the empty board of many layouts: who wins Donuts?")
     study.add_argument("question", choices=("first-player",))
     study.add_argument("--arrangements", default=None, help="'all' tile arrangements, or a seeded sample of N")
@@ -347,11 +352,22 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--quiet", action="store_true")
     study.set_defaults(func=_cmd_study)
 
+
+def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="measure engine and search speed on this machine")
     bench.add_argument("--quick", action="store_true", help="small sizes, 3 repeats: under a minute")
     bench.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
     bench.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     bench.set_defaults(func=_cmd_bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line, one function per subcommand, in the order ``--help`` shows them."""
+    parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_play_commands(sub)
+    for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_sprt, _add_study, _add_bench):
+        add(sub)
     return parser
 
 

@@ -11,9 +11,11 @@ import warnings
 import numpy as np
 import pytest
 
+import donuts_ai.layout as grammar
+import donuts_ai.rules as rules_module
 from donuts_ai import Board, IllegalMoveError, Layout, LayoutError, Rules, RulesError
 from donuts_ai.errors import DonutsError
-from donuts_ai.interop import NUM_PLANES, PLANE_NAMES, InteropError, LayoutSource, layout_text, planes
+from donuts_ai.interop import NUM_PLANES, PLANE_NAMES, InteropError, LayoutSource, LayoutSpec, layout_text, make_rules, planes
 from donuts_ai.squares import parse_square
 
 pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the rl extra: pip install 'donuts_ai[rl]'")
@@ -73,18 +75,11 @@ def test_planes_on_an_open_pick_and_at_the_start():
     assert np.flatnonzero(p[3]).tolist() == [sq("f3")]
 
 
-def test_layout_text_forms_and_layout_sources():
-    text = Layout.standard().to_text()
-    assert layout_text(text) == text
-    assert layout_text(text.replace("\n", ",")) == text == layout_text(text.replace("\n", ""))
-    assert layout_text("standard") is None and layout_text("-" * 35) is None
-    assert LayoutSource("standard").layouts == [Layout.standard()] and not LayoutSource(None).drawn
-    assert LayoutSource("random").drawn and LayoutSource("grid").drawn and LayoutSource("random:3:4").kind == "pool"
-    assert LayoutSource("random:3").layouts == [Layout.random(3)]
-    with pytest.raises(LayoutError):
-        LayoutSource(3)
-    with pytest.raises(LayoutError):
-        LayoutSource("no-such-layout-file")
+def test_the_wrappers_take_the_library_layout_and_rules_grammars():
+    # Every form and error of both grammars: tests/test_grammar.py.
+    assert LayoutSource is LayoutSpec and layout_text is grammar.layout_text and make_rules is rules_module.make_rules
+    e = raw_env(layout="random:3:4", rules={"insertion": "single"}, donuts=20)
+    assert e.rules == Rules("single", 20) and e.board.layout in LayoutSpec("random:3:4").layouts
 
 
 # --- PettingZoo's checkers ----------------------------------------------------------

@@ -25,10 +25,10 @@ import threading
 from pathlib import Path
 
 import pytest
-from donuts_ai.play.evaluation import remaining_plies
 
 from donuts_ai import Board, Layout, analyze
 from donuts_ai import svg as donuts_svg
+from donuts_ai.play.evaluation import remaining_plies
 from donuts_ai.play.record import SavedGame
 from donuts_ai.play.server import SOLVER_PLIES, Server, make_server
 
@@ -218,9 +218,8 @@ def test_overlay_geometry_matches_the_svg():
 
 
 def _web_game():
-    from donuts_ai.play.session import PlaySession
-
     from donuts_ai.play.server import WebGame
+    from donuts_ai.play.session import PlaySession
 
     return WebGame("x", PlaySession(Board(), None), None, 1.0)
 

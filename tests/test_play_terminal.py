@@ -17,12 +17,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from donuts_ai.play.evaluation import Analyst, remaining_plies, solvable
-from donuts_ai.play.session import PlaySession, GameOver, NotYourTurn, constraint_text, make_layout
 
 from donuts_ai import Board, Layout, Rules, analyze, solve
 from donuts_ai.errors import DonutsError
+from donuts_ai.play.evaluation import Analyst, remaining_plies, solvable
 from donuts_ai.play.record import SavedGame, SavedGameError, load
+from donuts_ai.play.session import GameOver, NotYourTurn, PlaySession, constraint_text, make_layout
 from donuts_ai.play.terminal import TerminalGame, draw
 from donuts_ai.tournament.specs import make_agent
 

@@ -49,7 +49,7 @@ def add_commands(subparsers) -> None:
     play = subparsers.add_parser("play", help="play a game against an agent in the terminal")
     play.add_argument("--opponent", default="mcts:time=1", metavar="AGENT",
                       help="agent spec, as in tournaments (default mcts:time=1): random, greedy, alphabeta:time=1, solver, ...")
-    play.add_argument("--color", default="chocolate", metavar="COLOUR",
+    play.add_argument("--color", default="chocolate", metavar="COLOR",
                       help="your colour: chocolate (moves first, the default), vanilla, random, or both (you play both sides)")
     play.add_argument("--layout", default="standard",
                       help="standard (default), random or grid (a fresh draw; its seed is shown), random:SEED, grid:SEED, or a file")
