@@ -48,7 +48,7 @@ ALLOWED = {
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "solver", "symmetry", "tournament"},
     "interop": {"_checks", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},
-    "play": {"errors", "layout", "svg", "tournament"},
+    "play": {"errors", "layout", "rules", "squares", "svg", "tournament"},
     "bench": {"_engine", "agents", "analysis", "board", "boxes", "interop", "layout", "reference", "search", "tournament",
               "vector_env"},
     "cli": {"_checks", "bench", "board", "errors", "layout", "play", "rules", "squares", "study", "tournament"},
