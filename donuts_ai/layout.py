@@ -298,12 +298,12 @@ class LayoutSpec:
     __slots__ = ("kind", "layouts", "spec")
 
     def __init__(self, spec: Layout | Sequence[Layout] | str | None = "standard"):
-        #: What was given.
+        if spec is None:
+            spec = "standard"
+        #: What was given (``"standard"`` for ``None``).
         self.spec = spec
         #: The layouts named (empty for a fresh draw every game).
         self.layouts: list[Layout] = []
-        if spec is None:
-            spec = "standard"
         if isinstance(spec, Layout):
             self.layouts = [spec]
         elif isinstance(spec, str):

@@ -86,7 +86,7 @@ def test_a_file_of_layouts(tmp_path):
 
 
 def test_a_spec_says_what_it_was_given():
-    assert repr(LayoutSpec("random:3")) == "LayoutSpec('random:3')" and LayoutSpec(None).spec is None
+    assert repr(LayoutSpec("random:3")) == "LayoutSpec('random:3')" and LayoutSpec(None).spec == "standard"
 
 
 # --- layout specs: every error ------------------------------------------------------------
