@@ -50,6 +50,7 @@ from urllib.parse import parse_qs, urlsplit
 from .. import Board, Layout, square_name
 from .. import svg as _svg
 from ..errors import DonutsError
+from ..layout import DRAWN_LAYOUT_KINDS
 from ..rules import make_rules
 from ..squares import COLOR_NAMES
 from ..tournament.specs import make_agent
@@ -204,8 +205,9 @@ def _layout_for(body: dict) -> tuple[Layout, str]:
         if not isinstance(text, str) or len(text) > 1000:
             raise HttpError(400, "layout text: expected 6 lines of 6 symbols - | / \\")
         return Layout.from_text(text), "pasted"
+    # Only the spec words: a page never names a file on this machine.
     head = kind.partition(":")[0]
-    if head not in ("standard", "random", "grid") or (head == "standard" and kind != "standard"):
+    if head not in ("standard", *DRAWN_LAYOUT_KINDS) or (head == "standard" and kind != "standard"):
         raise HttpError(400, f"unknown layout {kind[:40]!r}: expected standard, random[:SEED], grid[:SEED] or text")
     return make_layout(kind)  # random / grid draw a seed, shown in the label
 
