@@ -26,7 +26,7 @@ from donuts_ai.boxes import (
 )
 from donuts_ai.boxes.deck import CANONICAL_ROTATIONS, DECK_SIZE, FACE_INDEX, ROTATED_FACES, deal, face_codes, rotate
 from donuts_ai.boxes.moves import decode, move_text, parse_move
-from donuts_ai.boxes.pictures import player_colour
+from donuts_ai.boxes.pictures import player_color
 from donuts_ai.boxes.reference import ReferenceGame
 from donuts_ai.errors import DonutsError, IllegalMoveError, InvalidMoveError
 
@@ -644,7 +644,7 @@ def test_svg_picture():
     # "It turns the winner's colour": the delivered box washed in player 0's colour, the
     # walls (boxes for nobody) in grey.
     assert svg.count("<title>box for player 0</title>") == 8 and svg.count("<title>box for nobody</title>") == 8
-    assert svg.count(f'fill="{player_colour(0)}" opacity="0.5"') == 8
+    assert svg.count(f'fill="{player_color(0)}" opacity="0.5"') == 8
     assert s.box_winners()[(0, 2)] == 0 and s.box_winners()[(-4, 2)] is None
 
 

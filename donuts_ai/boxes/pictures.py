@@ -18,16 +18,16 @@ MARGIN = 24
 FLAVOUR_FILL = {1: "#7b4a2d", 2: "#f29cbc", 3: "#e0b25c", 4: "#5d8fd6"}
 FLAVOUR_RING = {1: "#4a2a18", 2: "#c4607f", 3: "#a77a2a", 4: "#2f5f9e"}
 #: Outline colour of each player's cards (index = player); the start card is drawn in grey.
-PLAYER_COLOURS = ("#d62828", "#1d7a3a", "#6a3fb5", "#e07b00", "#0a8fa8", "#b5179e", "#6b6b00", "#3a3a3a",
+PLAYER_COLORS = ("#d62828", "#1d7a3a", "#6a3fb5", "#e07b00", "#0a8fa8", "#b5179e", "#6b6b00", "#3a3a3a",
                   "#c2185b", "#2e5cb8")
-NEUTRAL_COLOUR = "#9a9a9a"
+NEUTRAL_COLOR = "#9a9a9a"
 #: Wash over a delivered box that scored for nobody.
 NOBODY_WASH = "#555555"
 
 
-def player_colour(player: int) -> str:
+def player_color(player: int) -> str:
     """The colour player ``player``'s cards and boxes are drawn in."""
-    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+    return PLAYER_COLORS[player % len(PLAYER_COLORS)]
 
 
 def layout_cells(cards: Iterable[Sequence[int]], frozen: Iterable[Sequence[int]]) -> dict:
@@ -100,14 +100,14 @@ def layout_svg(cards, frozen, size: int | None = None) -> str:
             out.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.12:.1f}" fill="#f3e6d3"/>')
         if is_frozen:
             winner = winners[(r, c)]
-            wash = NOBODY_WASH if winner is None else player_colour(winner)
+            wash = NOBODY_WASH if winner is None else player_color(winner)
             out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{wash}" opacity="0.5">'
                        f'<title>{escape(_box_title(winner))}</title></rect>')
     for owner, _type, _rot, r, c, _flavour in cards:
         x, y = corner(r, c)
-        colour = NEUTRAL_COLOUR if owner == NEUTRAL else player_colour(owner)
+        color = NEUTRAL_COLOR if owner == NEUTRAL else player_color(owner)
         out.append(f'<rect x="{x + 1.5}" y="{y + 1.5}" width="{2 * CELL - 3}" height="{2 * CELL - 3}" rx="4" '
-                   f'fill="none" stroke="{colour}" stroke-width="3"><title>{escape(_title(owner))}</title></rect>')
+                   f'fill="none" stroke="{color}" stroke-width="3"><title>{escape(_title(owner))}</title></rect>')
     out.append("</svg>")
     return "\n".join(out)
 
