@@ -16,8 +16,9 @@ import pytest
 
 from donuts_ai import Board, DonutsError, Layout, Rules
 from donuts_ai.agents import AGENTS, AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, SolverAgent
-from donuts_ai.agents.base import legal_squares_of, tactical_choice, touch
+from donuts_ai.search.base import tactical_choice, touch
 from donuts_ai.squares import SQUARE_NAMES
+from donuts_ai.squares import squares_of as legal_squares_of
 
 from .helpers import position
 

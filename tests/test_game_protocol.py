@@ -145,7 +145,11 @@ def test_drawn_set_ups_come_from_the_game():
     with pytest.raises(DonutsError, match="unknown game 'chess'"):
         T.make_config(["random", "greedy"], game="chess")
     with pytest.raises(DonutsError, match="ledger must be one of wins"):
-        T.make_config(["random", "greedy"], game="take-away", ledger="rulebook")
+        T.make_config(["tests.test_game_protocol:Perfect", "tests.test_game_protocol:Randomly"], game="take-away",
+                      ledger="rulebook")
+    # A game's agent kinds are its own: the board game's are not the toy game's.
+    with pytest.raises(DonutsError, match="unknown agent 'random' for take-away"):
+        T.make_config(["random", "greedy"], game="take-away")
 
 
 def test_a_game_registered_by_any_module_plays_in_worker_processes():
