@@ -338,7 +338,7 @@ def test_every_seat_has_its_own_agent(isolation):
     assert len(results.games) == 4 and not results.events()
     team = T.run([spec] * 4, mode="team", games=2, workers=1, isolation=isolation)
     assert not team.events()
-    seats = T.runner._seats_for([spec, spec, "random", spec], isolation)
+    seats = T.runner._seats_for([spec, spec, "random", spec], isolation, T.get_game("donuts"))
     assert len({id(s) for s in seats}) == 4
     T.close_seats()
 
