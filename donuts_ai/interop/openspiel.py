@@ -301,7 +301,7 @@ class DonutsBot(pyspiel.Bot):
         if isinstance(agent, str):
             from ..tournament.specs import make_agent
 
-            agent = make_agent(agent, seed)
+            agent = make_agent(agent, seed, game="donuts")
         if not callable(getattr(agent, "select_move", None)):
             raise InteropError(f"DonutsBot needs an agent (with select_move) or an agent spec, got {type(agent).__name__}")
         self.agent = agent
