@@ -35,18 +35,18 @@ from abc import ABC, abstractmethod
 from .._checks import check_int, check_seconds, is_int
 from ..errors import DonutsError
 
-#: A player on a clock thinks at most this share of the time it has left on one move, so
-#: that one long think cannot lose a blitz game on time.
-CLOCK_SHARE = 1 / 20
+#: A player on a clock thinks at most one part in this many of the time it has left on
+#: one move, so that one long think cannot lose a blitz game on time.
+CLOCK_PARTS = 20
 
 
 def budget(time_limit: float | None, time_left: float | None) -> float | None:
     """Seconds to spend on this move: the per-move limit ``time_limit`` (``None``: none),
-    capped by :data:`CLOCK_SHARE` (a twentieth) of the clock ``time_left`` when the game
-    is played on one."""
+    capped by the clock ``time_left`` over :data:`CLOCK_PARTS` (a twentieth of it) when
+    the game is played on one."""
     if time_left is None:
         return time_limit
-    share = max(0.0, float(time_left)) * CLOCK_SHARE
+    share = max(0.0, float(time_left)) / CLOCK_PARTS
     return share if time_limit is None else min(time_limit, share)
 
 
