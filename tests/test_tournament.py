@@ -616,3 +616,21 @@ def test_cli_tournament_report_and_errors(tmp_path):
         proc = cli(*args)
         assert proc.returncode == 2, (args, proc.stdout)
         assert proc.stderr.strip().count("\n") == 0 and message in proc.stderr, (args, proc.stderr)
+
+
+def test_a_results_file_written_before_loads_and_resumes(tmp_path):
+    # tests/data/results_v2_donuts.jsonl was written by the harness when it held the Donuts
+    # adapter itself: its game name still resolves, and it reads, reports and resumes.
+    source = os.path.join(os.path.dirname(__file__), "data", "results_v2_donuts.jsonl")
+    before = T.Results.from_file(source)
+    assert before.config["game"] == "donuts" and len(before.games) == 6
+    assert "Layouts: a freshly drawn tile arrangement for every unit (seeded from the tournament seed 5)" in before.table()
+    path = tmp_path / "r.jsonl"
+    with open(source, encoding="utf-8") as fh:
+        path.write_text("".join(fh.readlines()[:-1]), encoding="utf-8")  # the last unit to play again
+    again = T.run(["random", "greedy"], games=6, workers=1, isolation="none", seed=5, results_path=str(path), resume=True)
+
+    def played(results):
+        return [(g.unit, g.setup, g.moves, g.winner, g.reason) for g in results.games]
+
+    assert played(again) == played(before)
