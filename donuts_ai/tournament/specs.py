@@ -15,7 +15,8 @@ strings. A spec is checked when it is parsed: unknown kinds, classes or paramete
 
 Kinds are the game's (:meth:`~.protocol.Game.agent_registry`; ``game=`` names it, a
 :class:`~.protocol.Game` or a registered name, :data:`~.protocol.DEFAULT_GAME` when none);
-``module:Class`` specs work for every game. An agent has ``select_move(view[, time_left])`` (the harness passes
+``module:Class`` specs work for every game. An agent (the protocol:
+:mod:`donuts_ai.agents.base`) has ``select_move(view[, time_left])`` (the harness passes
 the clock only to a method that takes it: :func:`call_agent`) and may have ``reset(seed)``
 (without it a seat builds a fresh agent with that seed for every game).
 """
