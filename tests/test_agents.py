@@ -16,8 +16,9 @@ import pytest
 
 from donuts_ai import Board, DonutsError, Layout, Rules
 from donuts_ai.agents import AGENTS, AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, SolverAgent
-from donuts_ai.agents.base import legal_squares_of, tactical_choice, touch
+from donuts_ai.search.base import tactical_choice, touch
 from donuts_ai.squares import SQUARE_NAMES
+from donuts_ai.squares import squares_of as legal_squares_of
 
 from .helpers import position
 
@@ -375,3 +376,24 @@ def test_specs_and_names():
     assert RandomAgent(seed=3).spec == "random:seed=3" and GreedyAgent().spec == "greedy"
     assert SolverAgent().name == "solver" and RandomAgent(name="r1").name == "r1"
     assert set(AGENTS) == {"random", "greedy", "alphabeta", "mcts", "solver"}
+
+
+def test_one_base_and_one_clock_rule_for_both_games():
+    from donuts_ai.agents.base import Agent, budget
+    from donuts_ai.boxes.agents import BOXES_AGENTS
+
+    assert all(issubclass(cls, Agent) for cls in [*AGENTS.values(), *BOXES_AGENTS.values()])
+    # The per-move limit, capped by a twentieth of the clock left when there is a clock.
+    assert budget(None, None) is None and budget(0.5, None) == 0.5
+    assert budget(None, 20.0) == 1.0 and budget(0.5, 20.0) == 0.5 and budget(2.0, 20.0) == 1.0
+    assert budget(1.0, -3.0) == 0.0
+
+
+def test_the_registry_loads_a_class_when_first_named():
+    from donuts_ai.agents import LazyRegistry
+
+    registry = LazyRegistry({"dumps": "json:dumps"})
+    assert "dumps" in registry and list(registry) == ["dumps"] and len(registry) == 1
+    assert registry["dumps"] is json.dumps and registry.path("dumps") == "json:dumps"
+    with pytest.raises(KeyError):
+        registry["loads"]

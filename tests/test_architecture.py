@@ -37,13 +37,14 @@ ALLOWED = {
     "reference": {"layout", "rules"},
     "analysis": {"_engine", "board", "errors", "layout", "rules", "_checks"},
     "vector_env": {"_checks", "_engine", "errors", "layout", "rules", "squares"},
-    "search": {"_checks", "_spec", "_engine", "board", "errors", "layout", "rules", "squares"},
+    "search": {"_checks", "_spec", "_engine", "agents", "board", "errors", "layout", "rules", "squares"},
     "solver": {"search"},
     "agents": {"_engine", "board", "search", "squares", "errors", "_checks"},
-    "tournament": {"_checks", "agents", "board", "errors", "layout", "rules"},
+    "tournament": {"_checks", "errors"},
+    "donuts_game": {"agents", "board", "errors", "layout", "rules", "tournament"},
     # The card game shares only the checks, the errors and the harness's game protocol
     # with the board game (the harness loads it by name, never by an import).
-    "boxes": {"_checks", "_spec", "errors", "tournament"},
+    "boxes": {"_checks", "_spec", "agents", "errors", "tournament"},
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "solver", "symmetry", "tournament"},

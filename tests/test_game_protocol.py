@@ -145,7 +145,11 @@ def test_drawn_set_ups_come_from_the_game():
     with pytest.raises(DonutsError, match="unknown game 'chess'"):
         T.make_config(["random", "greedy"], game="chess")
     with pytest.raises(DonutsError, match="ledger must be one of wins"):
-        T.make_config(["random", "greedy"], game="take-away", ledger="rulebook")
+        T.make_config(["tests.test_game_protocol:Perfect", "tests.test_game_protocol:Randomly"], game="take-away",
+                      ledger="rulebook")
+    # A game's agent kinds are its own: the board game's are not the toy game's.
+    with pytest.raises(DonutsError, match="unknown agent 'random' for take-away"):
+        T.make_config(["random", "greedy"], game="take-away")
 
 
 def test_a_game_registered_by_any_module_plays_in_worker_processes():
@@ -168,3 +172,26 @@ def test_games_known_by_name_load_when_named(monkeypatch):
         T.get_game("ghost")
     with pytest.raises(DonutsError, match="unknown game 'chess'; expected one of .*boxes"):
         T.get_game("chess")
+
+
+def test_the_harness_loads_a_game_only_when_it_is_named():
+    import subprocess
+    import sys
+
+    code = ("import sys; from donuts_ai import tournament as T; "
+            "print(sorted(m for m in ('donuts_ai.donuts_game', 'donuts_ai.boxes.game') if m in sys.modules)); "
+            "print(type(T.get_game('donuts')).__module__, type(T.game_named(None)).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out == ["[]", "donuts_ai.donuts_game DonutsGame"]
+
+
+def test_a_report_says_what_the_set_ups_were_in_the_game_s_words():
+    from donuts_ai.donuts_game import DonutsGame
+
+    donuts = DonutsGame()
+    assert donuts.setups_line("random", 3) == ("Layouts: a freshly drawn tile arrangement for every unit "
+                                               "(seeded from the tournament seed 3)")
+    assert donuts.setups_line("grid", 3).startswith("Layouts: a freshly drawn random direction grid")
+    assert donuts.setups_line(["x", "y"], 3) == "Layouts: 2 fixed, cycled through"
+    take_away = T.get_game("take-away")
+    assert take_away.setups_line(["9"], 0) == "Set-ups: 1 fixed, cycled through"

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from donuts_ai import Board, Layout, LayoutError, Rules, RulesError
+from donuts_ai.donuts_game import OPTIONAL_AGENTS
 from donuts_ai.errors import DonutsError
 from donuts_ai.interop import NUM_PLANES, InteropError, planes
 from donuts_ai.squares import SQUARE_NAMES, parse_square
 from donuts_ai.tournament import SpecError, make_agent, resolve
-from donuts_ai.tournament.specs import OPTIONAL_AGENTS
 
 SKIP_REASON = "the OpenSpiel game needs the spiel extra: pip install 'donuts_ai[spiel]'"
 

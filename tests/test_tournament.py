@@ -15,14 +15,15 @@ import pytest
 
 from donuts_ai import Layout
 from donuts_ai import tournament as T
-from donuts_ai.agents import Agent, GreedyAgent, RandomAgent
+from donuts_ai.agents import BoardAgent, GreedyAgent, RandomAgent
+from donuts_ai.donuts_game import win_points
 from donuts_ai.rules import Rules
 from donuts_ai.tournament.stats import elo_to_score, fit_ratings, sprt
 
 FAST = ["random", "greedy", "alphabeta:depth=2"]
 
 
-class CrashAgent(Agent):
+class CrashAgent(BoardAgent):
     """Raises on its third move."""
 
     kind = "crash"
@@ -33,7 +34,7 @@ class CrashAgent(Agent):
         return board.legal_moves()[0]
 
 
-class IllegalAgent(Agent):
+class IllegalAgent(BoardAgent):
     """Plays an occupied square once one exists."""
 
     kind = "illegal"
@@ -43,7 +44,7 @@ class IllegalAgent(Agent):
         return occupied[0] if occupied else board.legal_moves()[0]
 
 
-class SlowAgent(Agent):
+class SlowAgent(BoardAgent):
     """Sleeps 30 ms a move: it uses at least that much of its clock, however idle the machine."""
 
     kind = "slow"
@@ -53,7 +54,7 @@ class SlowAgent(Agent):
         return board.legal_moves()[0]
 
 
-class HangAgent(Agent):
+class HangAgent(BoardAgent):
     """Never answers its second move."""
 
     kind = "hang"
@@ -64,7 +65,7 @@ class HangAgent(Agent):
         return board.legal_moves()[0]
 
 
-class ExitAgent(Agent):
+class ExitAgent(BoardAgent):
     """Kills its own process on its second move, after printing on stdout (which must not
     reach the harness's pipe). With DONUTS_TEST_MARKER set, only the first process dies:
     it leaves that file behind, and the next process plays on."""
@@ -81,7 +82,7 @@ class ExitAgent(Agent):
         return board.legal_moves()[0]
 
 
-class SegfaultAgent(Agent):
+class SegfaultAgent(BoardAgent):
     """Reads address 0 on its second move: a real segmentation fault."""
 
     kind = "segfault"
@@ -92,7 +93,7 @@ class SegfaultAgent(Agent):
         return board.legal_moves()[0]
 
 
-class DieAfterAnswerAgent(Agent):
+class DieAfterAnswerAgent(BoardAgent):
     """Answers its first move, then its process dies while the opponent thinks."""
 
     kind = "die-after-answer"
@@ -104,7 +105,7 @@ class DieAfterAnswerAgent(Agent):
         return board.legal_moves()[0]
 
 
-class ForkingAgent(Agent):
+class ForkingAgent(BoardAgent):
     """Starts a child that outlives it and holds its pipes, then crashes at its second move."""
 
     kind = "forking"
@@ -118,7 +119,7 @@ class ForkingAgent(Agent):
         return board.legal_moves()[0]
 
 
-class NumpyMoveAgent(Agent):
+class NumpyMoveAgent(BoardAgent):
     kind = "numpy-move"
 
     def _select(self, board, time_left):
@@ -127,14 +128,14 @@ class NumpyMoveAgent(Agent):
         return np.int64(board.legal_squares()[0])
 
 
-class NeverLegalAgent(Agent):
+class NeverLegalAgent(BoardAgent):
     kind = "never"
 
     def _select(self, board, time_left):
         return "zz"
 
 
-class BrokenConstructorAgent(Agent):
+class BrokenConstructorAgent(BoardAgent):
     kind = "broken"
 
     def __init__(self, seed=None, name=None):
@@ -144,20 +145,20 @@ class BrokenConstructorAgent(Agent):
         return board.legal_moves()[0]
 
 
-class OneColourAgent(Agent):
+class OneColorAgent(BoardAgent):
     """Raises if it is ever asked to move for both colours in one game: two seats that
     shared one agent object would make it raise."""
 
-    kind = "one-colour"
+    kind = "one-color"
 
     def reset(self, seed=None):
         super().reset(seed)
-        self.colour = None
+        self.color = None
 
     def _select(self, board, time_left):
-        if getattr(self, "colour", None) is None:
-            self.colour = board.turn
-        if board.turn != self.colour:
+        if getattr(self, "color", None) is None:
+            self.color = board.turn
+        if board.turn != self.color:
             raise RuntimeError("asked to move for both colours: seats share this agent")
         return self.rng.choice(board.legal_moves())
 
@@ -211,7 +212,7 @@ def test_round_robin_and_gauntlet_schedules():
     assert T.make_config(["random", "random"])["names"] == ["random", "random#2"]
 
 
-def test_pairs_swap_colours_on_the_same_layout_and_rerun_identically():
+def test_pairs_swap_colors_on_the_same_layout_and_rerun_identically():
     results = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=1)
     assert len(results.games) == 6
     for unit in results.units:
@@ -332,12 +333,12 @@ def test_forfeits_are_capped_so_every_game_ends():
 
 @pytest.mark.parametrize("isolation", ["process", "none"])
 def test_every_seat_has_its_own_agent(isolation):
-    spec = "tests.test_tournament:OneColourAgent"
+    spec = "tests.test_tournament:OneColorAgent"
     results = T.run([spec, spec], games=4, workers=1, isolation=isolation)
     assert len(results.games) == 4 and not results.events()
     team = T.run([spec] * 4, mode="team", games=2, workers=1, isolation=isolation)
     assert not team.events()
-    seats = T.runner._seats_for([spec, spec, "random", spec], isolation)
+    seats = T.runner._seats_for([spec, spec, "random", spec], isolation, T.get_game("donuts"))
     assert len({id(s) for s in seats}) == 4
     T.close_seats()
 
@@ -433,8 +434,8 @@ def test_score_ledger():
     assert board_win is not None  # the rulebook ledger gives a largest-group win nothing
     # Majority control of a full board (18+ donuts each; random games rarely get there
     # without a five) is worth 2 under both ledgers; adjudicated wins are worth nothing.
-    assert [T.game.win_points(r) for r in ("five", "majority", "largest group", "time", "crash")] == [3, 2, 0, 0, 0]
-    assert [T.game.win_points(r, "end-win") for r in ("five", "majority", "largest group", "forfeits")] == [3, 2, 2, 0]
+    assert [win_points(r) for r in ("five", "majority", "largest group", "time", "crash")] == [3, 2, 0, 0, 0]
+    assert [win_points(r, "end-win") for r in ("five", "majority", "largest group", "forfeits")] == [3, 2, 2, 0]
 
 
 # --- results files ---------------------------------------------------------------------
@@ -615,3 +616,21 @@ def test_cli_tournament_report_and_errors(tmp_path):
         proc = cli(*args)
         assert proc.returncode == 2, (args, proc.stdout)
         assert proc.stderr.strip().count("\n") == 0 and message in proc.stderr, (args, proc.stderr)
+
+
+def test_a_results_file_written_before_loads_and_resumes(tmp_path):
+    # tests/data/results_v2_donuts.jsonl was written by the harness when it held the Donuts
+    # adapter itself: its game name still resolves, and it reads, reports and resumes.
+    source = os.path.join(os.path.dirname(__file__), "data", "results_v2_donuts.jsonl")
+    before = T.Results.from_file(source)
+    assert before.config["game"] == "donuts" and len(before.games) == 6
+    assert "Layouts: a freshly drawn tile arrangement for every unit (seeded from the tournament seed 5)" in before.table()
+    path = tmp_path / "r.jsonl"
+    with open(source, encoding="utf-8") as fh:
+        path.write_text("".join(fh.readlines()[:-1]), encoding="utf-8")  # the last unit to play again
+    again = T.run(["random", "greedy"], games=6, workers=1, isolation="none", seed=5, results_path=str(path), resume=True)
+
+    def played(results):
+        return [(g.unit, g.setup, g.moves, g.winner, g.reason) for g in results.games]
+
+    assert played(again) == played(before)

@@ -1,6 +1,5 @@
-"""Players: every agent implements the :class:`Agent` protocol.
-
-``select_move(board, time_left=None) -> str``, ``reset(seed=None)``, ``name``, ``seed``.
+"""Players: the agent protocol and base of both games (:mod:`.base`), and the board
+game's agents by kind (:data:`AGENTS`).
 
 - :class:`RandomAgent` — uniformly random legal moves.
 - :class:`GreedyAgent` — one ply: wins now, avoids handing over a five, prefers flips and long lines.
@@ -8,18 +7,40 @@
 - :class:`MCTSAgent` — UCT with random playouts and MCTS-Solver, tree in Numba arrays.
 - :class:`SolverAgent` — perfect play from the exact solver.
 
-The searching agents live beside their algorithms in :mod:`donuts_ai.search`; this
-package is the registry, the simple agents and the old module paths
-(``donuts_ai.agents.alphabeta``, ``.mcts``, ``.solver_agent``, ``.base``).
+The searching agents live beside their algorithms in :mod:`donuts_ai.search`, and derive
+from :class:`BoardAgent` (:mod:`.board_agent`), as the simple agents here do; Donut
+Boxes' agents (:mod:`donuts_ai.boxes.agents`) derive from :class:`Agent` too. The
+registry names every class by its dotted path and imports it when first used, so
+importing this package (or :mod:`.base`) loads no search code.
 """
 
-from ..search.alphabeta import AlphaBetaAgent, SolverAgent
-from ..search.base import Agent
-from ..search.mcts import MCTSAgent
-from .greedy import GreedyAgent
-from .random_agent import RandomAgent
+from .base import Agent, budget
+from .registry import LazyRegistry
 
-#: Agent classes by their ``kind`` (the name used in agent specs such as ``mcts:time_limit=0.1``).
-AGENTS = {cls.kind: cls for cls in (RandomAgent, GreedyAgent, AlphaBetaAgent, MCTSAgent, SolverAgent)}
+#: The board game's agent classes by their ``kind`` (the name used in agent specs such as
+#: ``mcts:time_limit=0.1``), each imported on first lookup.
+AGENTS = LazyRegistry({
+    "random": "donuts_ai.agents.random_agent:RandomAgent",
+    "greedy": "donuts_ai.agents.greedy:GreedyAgent",
+    "alphabeta": "donuts_ai.search.alphabeta.agent:AlphaBetaAgent",
+    "mcts": "donuts_ai.search.mcts.agent:MCTSAgent",
+    "solver": "donuts_ai.search.alphabeta.agent:SolverAgent",
+})
 
-__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "SolverAgent"]
+_KINDS = {"RandomAgent": "random", "GreedyAgent": "greedy", "AlphaBetaAgent": "alphabeta", "MCTSAgent": "mcts",
+          "SolverAgent": "solver"}
+
+
+def __getattr__(name: str):
+    # The classes load when first named (``from donuts_ai.agents import MCTSAgent``).
+    if name in _KINDS:
+        return AGENTS[_KINDS[name]]
+    if name == "BoardAgent":
+        from .board_agent import BoardAgent
+
+        return BoardAgent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "BoardAgent", "GreedyAgent", "LazyRegistry", "MCTSAgent", "RandomAgent",
+           "SolverAgent", "budget"]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..board import Board
-from ..search.base import Agent
+from .board_agent import BoardAgent
 
 
-class RandomAgent(Agent):
+class RandomAgent(BoardAgent):
     """Plays a uniformly random legal move, drawn from its seeded stream."""
 
     kind = "random"

@@ -95,7 +95,7 @@ def match(kind: str, t: float, pairs: int, seeds: list[int], results_dir: str | 
     pentanomial, games, events = [0] * 5, [], 0
     for seed in seeds:
         path = None if results_dir is None else os.path.join(results_dir, f"strength_{kind}_{t:g}_seed{seed}_pairs{pairs}.jsonl")
-        results = tournament.run([strong, weak], games=2 * pairs, seed=seed, workers=1, isolation=isolation,
+        results = tournament.run([strong, weak], game="donuts", games=2 * pairs, seed=seed, workers=1, isolation=isolation,
                                  results_path=path, resume=path is not None and os.path.exists(path))
         pentanomial = [x + y for x, y in zip(pentanomial, results.pentanomial(strong, weak), strict=True)]
         games += results.two_player_games()

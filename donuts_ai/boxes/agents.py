@@ -1,8 +1,8 @@
 """Players of Donut Boxes on the harness protocol: random, greedy and information-set MCTS.
 
 Every agent has ``select_move(view, time_left=None) -> str`` and ``reset(seed=None)``,
-``kind``, ``name``, ``seed`` and ``spec``, like the board game's agents
-(:mod:`donuts_ai.agents`). ``view`` is what the tournament harness hands a player: the
+``kind``, ``name``, ``seed`` and ``spec``: they derive from the agent base of both games,
+:class:`donuts_ai.agents.base.Agent`. ``view`` is what the tournament harness hands a player: the
 observation of the player to move (:meth:`BoxesState.observation`, a JSON dict); a
 :class:`BoxesState` is also taken, and only its observation for the player to move is
 used, so no agent ever sees a hidden card. The answer is a legal move text.
@@ -29,7 +29,7 @@ import time
 import numpy as np
 
 from .._checks import check_int, check_seconds
-from .._spec import Described
+from ..agents.base import Agent, budget
 from . import _engine as E
 from ._ismcts import grown, new_tree, reset_tree, root_children
 from ._ismcts import run as run_tree
@@ -57,15 +57,6 @@ class BoxesAgentError(BoxesError):
 #: Seeds drawn from an agent's stream for a determinisation or a search call: 0 .. 2**SEED_BITS - 1
 #: (the compiled random generator takes 32-bit seeds).
 SEED_BITS = 32
-
-
-def _budget(time_limit: float | None, time_left: float | None) -> float | None:
-    """Seconds for this move: the per-move limit, capped by a twentieth of the player's
-    clock when the game is played on one (so one long think cannot lose it on time)."""
-    if time_left is None:
-        return time_limit
-    share = max(0.0, float(time_left)) / 20
-    return share if time_limit is None else min(time_limit, share)
 
 
 _tables_cache: dict[int, E.Tables] = {}
@@ -106,26 +97,13 @@ def warm_up() -> None:
     _warmed = True
 
 
-class BoxesAgent(Described):
-    """A Donut Boxes player (see the module doc). Subclasses implement :meth:`_select`."""
+class BoxesAgent(Agent):
+    """A Donut Boxes player (see the module doc; the seed, the random stream, ``reset``,
+    ``params``, ``spec`` and ``repr`` are :class:`~donuts_ai.agents.base.Agent`'s).
+    Subclasses implement :meth:`_select`."""
 
-    #: Registry name (set by each subclass).
-    kind = "agent"
-
-    def __init__(self, seed: int | None = None, name: str | None = None):
-        if seed is not None:
-            seed = check_int("seed", seed, minimum=0, error=BoxesAgentError)
-        if name is not None and not isinstance(name, str):
-            raise BoxesAgentError(f"name must be a str, got {name!r}")
-        self.seed = seed
-        self.name = name or self.kind
-        self.rng = random.Random(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        """A new game: the random stream restarts from ``seed`` (``None``: the agent's own)."""
-        if seed is not None:
-            seed = check_int("seed", seed, error=BoxesAgentError)
-        self.rng = random.Random(self.seed if seed is None else seed)
+    error = BoxesAgentError
+    MIN_SEED = 0
 
     def select_move(self, view, time_left: float | None = None) -> str:
         """A legal move text for the player to move in ``view`` (an observation dict, or a
@@ -355,7 +333,7 @@ class ISMCTSAgent(BoxesAgent):
         return codes[greedy_order(world, codes, self.box_points, self.rng, keep_boxes=True)], 1.0
 
     def _select(self, world, codes, player, start, time_left) -> int:
-        limit = _budget(self.time_limit, time_left)
+        limit = budget(self.time_limit, time_left)
         deadline = None if limit is None else start + limit
         players = world.num_players
         t, grid = _world_arrays(world)

@@ -49,7 +49,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 import numpy as np
 
 from .._checks import check_int, check_nonnegative, check_seconds
-from ..agents import Agent
+from ..agents.base import Agent, budget
+from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..layout import Layout
 from ..rules import Rules
@@ -96,7 +97,7 @@ def _layout_of(params: dict) -> Layout:
     return source.layouts[0]
 
 
-class DonutsGame(pyspiel.Game):
+class OpenSpielGame(pyspiel.Game):
     """The game ``python_donuts``: one layout and one rule variant (see the module)."""
 
     def __init__(self, params: dict | None = None):
@@ -153,7 +154,7 @@ def _replay(layout: Layout, rules: Rules, moves) -> Board | None:
 class DonutsState(pyspiel.State):
     """A position of ``python_donuts``: a :class:`~donuts_ai.Board` (:meth:`to_board`)."""
 
-    def __init__(self, game: DonutsGame, board: Board):
+    def __init__(self, game: OpenSpielGame, board: Board):
         super().__init__(game)
         self._position = _Position(board)
 
@@ -197,7 +198,7 @@ class DonutsObserver:
     """Observation (default) and information state (``perfect_recall``) of a player, as
     a tensor and a string, following OpenSpiel's PyObserver interface."""
 
-    def __init__(self, game: DonutsGame, iig_obs_type=None, params=None):
+    def __init__(self, game: OpenSpielGame, iig_obs_type=None, params=None):
         if params:
             raise InteropError(f"python_donuts takes no observation parameters; got {params}")
         self._public = iig_obs_type is None or iig_obs_type.public_info
@@ -232,7 +233,7 @@ class DonutsObserver:
         return state._board.fen()
 
 
-pyspiel.register_game(_GAME_TYPE, DonutsGame)
+pyspiel.register_game(_GAME_TYPE, OpenSpielGame)
 
 
 def _layout_param(layout: Layout) -> str:
@@ -241,11 +242,11 @@ def _layout_param(layout: Layout) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _cached_game(layout: Layout, rules: Rules) -> DonutsGame:
+def _cached_game(layout: Layout, rules: Rules) -> OpenSpielGame:
     return pyspiel.load_game(SHORT_NAME, {"layout": _layout_param(layout), "insertion": rules.insertion, "donuts": rules.donuts})
 
 
-def load(layout: Layout | str | None = None, rules: Rules | str | None = None, donuts: int | None = None) -> DonutsGame:
+def load(layout: Layout | str | None = None, rules: Rules | str | None = None, donuts: int | None = None) -> OpenSpielGame:
     """The ``python_donuts`` game of ``layout`` (a :class:`~donuts_ai.Layout`, layout text
     or a fixed layout spec such as ``"random:7"``; default standard) and ``rules`` (a
     :class:`~donuts_ai.Rules` or an insertion rule name) with ``donuts`` per player.
@@ -260,7 +261,7 @@ def load(layout: Layout | str | None = None, rules: Rules | str | None = None, d
     return _cached_game(fixed, make_rules(rules, donuts))
 
 
-def state_from_board(board: Board, game: DonutsGame | None = None) -> DonutsState:
+def state_from_board(board: Board, game: OpenSpielGame | None = None) -> DonutsState:
     """The OpenSpiel state of ``board``, in ``game`` (default: :func:`load` of the board's
     layout and rules). The board's moves are replayed from the start, so the state's
     ``history()`` holds them; a board set up from a position string (or with a forfeit
@@ -300,7 +301,7 @@ class DonutsBot(pyspiel.Bot):
         if isinstance(agent, str):
             from ..tournament.specs import make_agent
 
-            agent = make_agent(agent, seed)
+            agent = make_agent(agent, seed, game="donuts")
         if not callable(getattr(agent, "select_move", None)):
             raise InteropError(f"DonutsBot needs an agent (with select_move) or an agent spec, got {type(agent).__name__}")
         self.agent = agent
@@ -328,7 +329,7 @@ MIN_SIMS = 2
 CALIBRATION_SIMS = 32
 
 
-class OpenSpielMCTSAgent(Agent):
+class OpenSpielMCTSAgent(BoardAgent):
     """OpenSpiel's ``MCTSBot`` (UCT, exploration ``uct_c``, ``rollouts`` uniformly random
     rollouts per leaf, MCTS-Solver backups when ``solve``) as one of our agents: spec
     ``openspiel-mcts:sims=1000``.
@@ -368,12 +369,6 @@ class OpenSpielMCTSAgent(Agent):
         p |= {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
         return p | super().params()
 
-    def _budget(self, time_left: float | None) -> float | None:
-        if time_left is None:
-            return self.time_limit
-        share = max(0.0, time_left) / 20
-        return share if self.time_limit is None else min(self.time_limit, share)
-
     def _search(self, state, game, sims: int) -> tuple[int, int]:
         """(the most visited move, simulations run: fewer than ``sims`` when the root is proven)."""
         random_state = np.random.RandomState(self.rng.getrandbits(32))
@@ -386,7 +381,7 @@ class OpenSpielMCTSAgent(Agent):
         start = time.perf_counter()
         game = load(board.layout, board.rules)
         state = state_from_board(board, game)
-        seconds = self._budget(time_left)
+        seconds = budget(self.time_limit, time_left)
         if seconds is None:
             action, done = self._search(state, game, self.sims)
         else:
@@ -420,7 +415,7 @@ __all__ = [
     "MIN_SIMS",
     "SHORT_NAME",
     "DonutsBot",
-    "DonutsGame",
+    "OpenSpielGame",
     "DonutsObserver",
     "DonutsState",
     "OpenSpielMCTSAgent",

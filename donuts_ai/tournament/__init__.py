@@ -9,13 +9,15 @@
     print(results.table())  # Plackett-Luce ratings, first places by seat, the ledger of points and boxes
 
 See :func:`run` for the settings; :class:`Results` for what comes back; :mod:`.protocol`
-for what a game provides.
+for what a game provides. The harness knows no game: it imports only its protocol, the
+errors and the argument checks, and loads a game by name (``game="boxes"``;
+:data:`DEFAULT_GAME`, Donuts, when none is named) from :data:`KNOWN_GAMES` or from what
+a module :func:`register` ed.
 """
 
-from .donuts import DonutsGame
 from .game import play_game
 from .plackett_luce import fit_plackett_luce
-from .protocol import GAMES, KNOWN_GAMES, Game, get_game, register
+from .protocol import DEFAULT_GAME, GAMES, KNOWN_GAMES, Game, game_named, get_game, register
 from .records import Adjudication, Event, EventKind, GameRecord, RecordError, SeriesResult, UnitRecord
 from .report import plot, text_report
 from .results import Results, ResultsFileError
@@ -26,11 +28,11 @@ from .sprt import run_sprt
 from .stats import Rating, RatingFit, fit_ratings, sprt
 
 __all__ = [
+    "DEFAULT_GAME",
     "GAMES",
     "KNOWN_GAMES",
     "Adjudication",
     "Answer",
-    "DonutsGame",
     "Event",
     "EventKind",
     "Game",
@@ -38,6 +40,7 @@ __all__ = [
     "RecordError",
     "SeriesResult",
     "UnitRecord",
+    "game_named",
     "get_game",
     "register",
     "LocalSeat",

@@ -1,5 +1,5 @@
 """Playing one game between seats, in every mode the rulebook knows, for any game of
-the protocol (:mod:`.protocol`; Donuts by default).
+the protocol (:mod:`.protocol`).
 
 A game has seats: two (side 0, side 1; for Donuts Chocolate and Vanilla) or, in a
 team battle, four in the order side 0 A, side 1 A, side 0 B, side 1 B, where each team
@@ -21,7 +21,7 @@ What ends a game besides its rules (its ``reason``, an :class:`~.records.Adjudic
   every game ends even between two agents that never play a legal move.
 
 Every such event is logged in the record with the agent's error. The score ledger is
-the game's (Donuts: :func:`~.donuts.win_points`).
+the game's (:meth:`~.protocol.Game.ledger_points`; Donuts: :func:`donuts_ai.donuts_game.win_points`).
 
 A free-for-all game (:mod:`.protocol`) has one seat per player, each its own agent. What
 ends a two-sided game above instead *drops the player out* there: it is ranked last
@@ -40,8 +40,7 @@ import random
 
 from .._checks import check_seconds
 from ..errors import DonutsError
-from .donuts import DONUTS, win_points
-from .protocol import Game
+from .protocol import Game, game_named
 from .records import LOSS_BY_EVENT, Adjudication, Event, EventKind, GameRecord
 from .seats import LocalSeat, Seat
 
@@ -49,7 +48,7 @@ ILLEGAL_POLICIES = ("lose", "forfeit")
 #: A player's third forfeit in one game loses it.
 MAX_FORFEITS = 3
 
-__all__ = ["ILLEGAL_POLICIES", "MAX_FORFEITS", "Adjudication", "play_game", "score_of", "win_points"]
+__all__ = ["ILLEGAL_POLICIES", "MAX_FORFEITS", "Adjudication", "play_game", "score_of"]
 
 
 def _seat_seed(seed: int, seat: int) -> int:
@@ -63,9 +62,10 @@ DROPOUT_STREAM = 1_000
 
 def play_game(agents, layout, rules, seed: int, clock: float | None = None, illegal: str = "lose",
               move_limit: float | None = None, ledger: str | None = None, clocks: list[float] | None = None,
-              game: Game = DONUTS) -> GameRecord:
-    """Play one game of ``game`` (Donuts by default) on set-up ``layout`` (for Donuts a
-    :class:`~donuts_ai.Layout` or its text) under ``rules``; ``agents`` are the seats (see
+              game: Game | str | None = None) -> GameRecord:
+    """Play one game of ``game`` (a :class:`~.protocol.Game` or a registered name;
+    ``None``: :data:`~.protocol.DEFAULT_GAME`) on set-up ``layout`` (the game's set-up
+    or its text: for Donuts a :class:`~donuts_ai.Layout`) under ``rules``; ``agents`` are the seats (see
     the module doc): 2 or 4 for a two-sided game, one per player for a free-for-all game.
     Returns its :class:`~.records.GameRecord`.
 
@@ -75,6 +75,7 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
     ``clock_left`` holds each seat's remaining time (``None`` without a clock)."""
     if illegal not in ILLEGAL_POLICIES:
         raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
+    game = game_named(game)
     ledger = game.LEDGERS[0] if ledger is None else ledger
     if ledger not in game.LEDGERS:
         raise DonutsError(f"ledger must be one of {', '.join(game.LEDGERS)}, got {ledger!r}")

@@ -2,8 +2,11 @@
 
 Tournaments, ratings, the SPRT, results files and the runner depend on this small
 interface, never on a game's internals, so another game plugs in by implementing it
-and registering itself in :data:`GAMES` (Donuts is :class:`~.donuts.DonutsGame`; games
-in :data:`KNOWN_GAMES` register themselves when first named).
+and registering itself in :data:`GAMES`. The games of this package live with their rules
+(Donuts: :class:`donuts_ai.donuts_game.DonutsGame`; Donut Boxes:
+:class:`donuts_ai.boxes.game.BoxesGame`) and are named in :data:`KNOWN_GAMES`: the harness
+imports one by its module's dotted path when a configuration first names it, and knows
+nothing else of any game.
 
 A game is turn-based between ``num_players(rules)`` players, numbered from 0 (0 moves
 first); :meth:`Game.to_move` returns the index of the player to move. Two kinds:
@@ -29,6 +32,9 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
+
+from ..errors import DonutsError
 
 
 class Game(ABC):
@@ -46,9 +52,10 @@ class Game(ABC):
 
     # --- set-ups and rules ---------------------------------------------------------------
     @abstractmethod
-    def parse_setups(self, spec: str) -> list[str] | str:
-        """Set-ups named by ``spec``: a list of set-up texts, or a word the harness passes
-        to :meth:`draw_setup` for a fresh set-up per unit."""
+    def parse_setups(self, spec: str) -> list | str:
+        """Set-ups named by ``spec``: a list of set-ups (the game's own objects or their
+        texts, as :meth:`setup_text` takes them), or a word the harness passes to
+        :meth:`draw_setup` for a fresh set-up per unit."""
 
     @abstractmethod
     def draw_setup(self, kind: str, seed: int) -> str:
@@ -75,18 +82,30 @@ class Game(ABC):
     def with_players(self, rules: dict, players: int) -> dict:
         """``rules`` for a game of ``players`` players (checked). Default: only the
         count the rules already have."""
-        from ..errors import DonutsError
-
         if players != self.num_players(rules):
             raise DonutsError(f"{self.name} is a game of {self.num_players(rules)} players, not {players}")
         return rules
 
-    def agent_registry(self) -> dict | None:
+    def agent_registry(self) -> Mapping[str, type]:
         """The agent classes by spec kind (``random``, ``greedy``...) for this game, each
-        built from keyword options; ``None`` (the default): the Donuts agents
-        (:data:`donuts_ai.agents.AGENTS` and the optional ones). ``module:Class`` specs
-        work for every game."""
-        return None
+        built from keyword options. Default: none (only ``module:Class`` specs, which
+        work for every game)."""
+        return {}
+
+    def optional_agents(self) -> Mapping[str, tuple[str, str]]:
+        """Agent kinds whose classes need an optional dependency: kind -> (``"module:Class"``,
+        the extra of ``pip install 'donuts_ai[extra]'``), imported when a spec names one.
+        Default: none."""
+        return {}
+
+    def setups_line(self, setups, seed: int) -> str:
+        """The line of a report that says what the tournament's set-ups were: ``setups``
+        is the word :meth:`parse_setups` gave (a fresh draw per unit, from the tournament
+        seed ``seed``) or the list of set-up texts."""
+        if isinstance(setups, str):
+            what = self.SETUP_NAME if setups == "random" else f"{setups} {self.SETUP_NAME}"
+            return f"Set-ups: a fresh {what} for every unit, seeded from the tournament seed {seed}"
+        return f"Set-ups: {len(setups)} fixed, cycled through"
 
     @abstractmethod
     def to_move(self, state) -> int | None:
@@ -188,9 +207,20 @@ class Game(ABC):
 
 
 GAMES: dict[str, Game] = {}
-#: Games that live outside the harness, by name -> the module that registers them when
-#: imported (the first time a configuration names the game).
-KNOWN_GAMES: dict[str, str] = {"boxes": "donuts_ai.boxes.game"}
+#: The games of this package, which live outside the harness, by name -> the dotted path
+#: of the module that registers the game when imported (the first time it is named).
+KNOWN_GAMES: dict[str, str] = {"donuts": "donuts_ai.donuts_game", "boxes": "donuts_ai.boxes.game"}
+#: The game of callers that name none: a name like any other, loaded through
+#: :data:`KNOWN_GAMES` (the harness imports nothing of it).
+DEFAULT_GAME = "donuts"
+
+
+def game_named(game: Game | str | None) -> Game:
+    """``game`` itself, or the registered game of that name (:func:`get_game`; ``None``:
+    :data:`DEFAULT_GAME`)."""
+    if isinstance(game, Game):
+        return game
+    return get_game(DEFAULT_GAME if game is None else game)
 
 
 def register(game: Game) -> Game:
@@ -201,8 +231,6 @@ def register(game: Game) -> Game:
 
 def get_game(name: str) -> Game:
     """The registered game of that name (importing it first if it is a :data:`KNOWN_GAMES` one)."""
-    from ..errors import DonutsError
-
     if name not in GAMES and name in KNOWN_GAMES:
         try:
             importlib.import_module(KNOWN_GAMES[name])

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..errors import DonutsError
 from .protocol import get_game
 
-if TYPE_CHECKING:  # for annotations only: results.py imports this module
-    from .results import Results
+# The functions here read a :class:`~.results.Results` (its ``config``, ``games``, ``units``
+# and methods) without importing its module: results.py imports this one for
+# ``Results.table``, and one direction keeps the two out of a circle.
 
 
 def _short(name: str, width: int = 22) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
-def text_report(results: Results) -> str:
+def text_report(results) -> str:
     """Ratings, crosstable, matches, ledger and events of a tournament, as text."""
     if results.free_for_all:
         return _free_for_all_report(results)
@@ -24,12 +23,8 @@ def text_report(results: Results) -> str:
     n_games = len(results.games)
     config = results.config
     lines.append(f"{n_games} games, {len(results.units)} units, mode {config['mode']}")
-    layouts = config["layouts"]
-    if isinstance(layouts, str):
-        what = "tile arrangement" if layouts == "random" else "random direction grid"
-        lines.append(f"Layouts: a freshly drawn {what} for every unit (seeded from the tournament seed {config['seed']})")
-    else:
-        lines.append(f"Layouts: {len(layouts)} fixed, cycled through")
+    game = get_game(config["game"])
+    lines.append(game.setups_line(config["layouts"], config["seed"]))
     if config.get("clock") is not None:
         lines.append(f"Clock: {config['clock']:g} s per player per {config['clock_per']}")
     if results.two_player_games():
@@ -71,7 +66,6 @@ def text_report(results: Results) -> str:
             lines.append(f"  {_short(a, 24):24s} {row['matches']:8d} {row['won']:5d} {row['drawn']:6d} {row['lost']:5d}")
     ledger = results.ledger()
     lines.append("")
-    game = get_game(config["game"])
     lines.append(f"Ledger ({game.ledger_text(config['ledger'])})")
     lines.append(f"  {'agent':24s} {'games':>6s} {'won':>5s} {'drawn':>6s} {'lost':>5s} {'points':>7s}")
     for a in sorted(agents, key=lambda a: -ledger[a]["points"]):
@@ -81,7 +75,7 @@ def text_report(results: Results) -> str:
     return "\n".join(lines)
 
 
-def _free_for_all_report(results: Results) -> str:
+def _free_for_all_report(results) -> str:
     """The report of a free-for-all tournament: Plackett–Luce ratings, head to head,
     first places by seat, and the ledger (points and the game's counts)."""
     config, agents = results.config, results.agents
@@ -89,12 +83,7 @@ def _free_for_all_report(results: Results) -> str:
     players = config["players"]
     lines = [f"{len(results.games)} games, {len(results.units)} units, free-for-all {config['game']}: {players} players "
              f"a table, every table played in its {players} seat rotations (every seat at it starts once)"]
-    setups = config["layouts"]
-    if isinstance(setups, str):
-        what = game.SETUP_NAME if setups == "random" else f"{setups} {game.SETUP_NAME}"
-        lines.append(f"Set-ups: a fresh {what} for every unit, seeded from the tournament seed {config['seed']}")
-    else:
-        lines.append(f"Set-ups: {len(setups)} fixed, cycled through")
+    lines.append(game.setups_line(config["layouts"], config["seed"]))
     lines.append("Rules: " + ", ".join(f"{k}={v}" for k, v in config["rules"].items()))
     if config.get("clock") is not None:
         lines.append(f"Clock: {config['clock']:g} s per player per game")
@@ -149,7 +138,7 @@ def _free_for_all_report(results: Results) -> str:
     return "\n".join(lines)
 
 
-def _events(results: Results) -> list[str]:
+def _events(results) -> list[str]:
     events = results.events()
     if not events:
         return []
@@ -163,7 +152,7 @@ def _events(results: Results) -> list[str]:
     return lines
 
 
-def plot(results: Results, directory: str) -> list[str]:
+def plot(results, directory: str) -> list[str]:
     """Draw ``ratings.png`` (with 95% error bars) and ``crosstable.png`` (a heat map of
     score fractions) into ``directory``; returns the paths. Needs matplotlib."""
     try:

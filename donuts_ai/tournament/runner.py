@@ -14,10 +14,8 @@ import time
 
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
-from ..layout import parse_layout_spec
-from .donuts import DONUTS
 from .game import ILLEGAL_POLICIES, play_game
-from .protocol import GAMES, get_game
+from .protocol import DEFAULT_GAME, GAMES, get_game
 from .records import SeriesResult, UnitRecord
 from .results import Results, append_unit, open_results, units_from_dicts
 from .seats import LocalSeat, ProcessSeat, Seat
@@ -35,8 +33,12 @@ ISOLATIONS = ("process", "none")
 #: The hard per-move limit (seconds) of a run without a clock: generous, since an exact
 #: solver may think for minutes on an empty board, yet every game of a run ends.
 DEFAULT_MOVE_LIMIT = 300.0
-#: The tournament's name for the layout grammar (one parser: :func:`donuts_ai.layout.parse_layout_spec`).
-parse_layouts = parse_layout_spec
+
+
+def parse_layouts(spec: str, game: str = DEFAULT_GAME) -> list | str:
+    """The set-ups of ``game`` that ``spec`` names (:meth:`~.protocol.Game.parse_setups`;
+    for Donuts its :class:`~donuts_ai.Layout` s), or a word for a fresh draw per unit."""
+    return get_game(game).parse_setups(spec)
 
 
 def _names(specs: list[str]) -> list[str]:
@@ -49,10 +51,10 @@ def _names(specs: list[str]) -> list[str]:
 
 def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, best_of=3, clock=None,
                 illegal="lose", rules=None, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
-                game=DONUTS.name, players=None) -> dict:
+                game=DEFAULT_GAME, players=None) -> dict:
     """Check every setting and return the tournament's configuration (what a results
     file records and ``--resume`` compares). ``game`` names a registered game
-    (:mod:`.protocol`; Donuts by default): ``layouts`` are its set-ups (``None``: a
+    (:mod:`.protocol`; :data:`~.protocol.DEFAULT_GAME` when none is named): ``layouts`` are its set-ups (``None``: a
     fresh seeded draw for every unit, ``"random"``), ``rules`` its variant, ``ledger``
     one of its score ledgers (``None``: its first), agent specs name its agent kinds.
     ``mode`` ``None`` is ``"pairs"`` for a two-sided game and ``"free-for-all"`` for a
@@ -157,7 +159,9 @@ def _setups(game_rules, layouts):
     if layouts is None:
         return "random"
     if isinstance(layouts, str):
-        return game_rules.parse_setups(layouts)
+        layouts = game_rules.parse_setups(layouts)
+        if isinstance(layouts, str):
+            return layouts
     layouts = list(layouts) if isinstance(layouts, (list, tuple)) else [layouts]
     if not layouts:
         raise DonutsError("layouts must name at least one set-up")
@@ -247,7 +251,7 @@ _SEATS: dict[tuple[str, str, int, str], Seat] = {}
 MAX_SEATS = 8
 
 
-def _seats_for(specs: list[str], isolation: str, game=DONUTS) -> list[Seat]:
+def _seats_for(specs: list[str], isolation: str, game) -> list[Seat]:
     keys = [(game.name, spec, specs[:i].count(spec), isolation) for i, spec in enumerate(specs)]
     for key in keys:
         seat = _SEATS.pop(key, None)
@@ -430,7 +434,7 @@ def execute(fn, config, units, workers, backend="process", address=None):
 def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, best_of=3, clock=None,
         illegal="lose", rules=None, workers=None, backend="process", address=None, results_path=None,
         resume=False, progress=False, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
-        game=DONUTS.name, players=None) -> Results:
+        game=DEFAULT_GAME, players=None) -> Results:
     """Run a tournament and return its :class:`Results`.
 
     ``agents`` are specs (``"mcts:time=0.1"``, ``"random:seed=3"``, ``"pkg.mod:Class"``);
@@ -452,7 +456,8 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, 
     workers (for agents whose moves do not depend on timing). With ``results_path``
     every finished unit is appended and fsynced; ``resume=True`` continues that file.
 
-    ``game`` names the game (:mod:`.protocol`; ``"donuts"`` by default). A free-for-all
+    ``game`` names the game (:mod:`.protocol`; :data:`~.protocol.DEFAULT_GAME`, Donuts,
+    when none is named). A free-for-all
     game (``"boxes"``) is played at tables of ``players`` seats (default: what its
     ``rules`` say), each table one unit of ``players`` games, one per rotation of its
     seats, so that every agent at it starts once; ``games`` is the number of games in

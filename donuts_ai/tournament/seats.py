@@ -44,7 +44,7 @@ import traceback
 from dataclasses import dataclass
 
 from .._checks import is_int
-from .protocol import Game, get_game
+from .protocol import DEFAULT_GAME, Game, get_game
 from .records import EventKind
 from .specs import call_agent
 
@@ -177,9 +177,10 @@ class ProcessSeat(Seat):
     its start-up (imports, kernel loading, tables) is never charged to a move."""
 
     def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT,
-                 game_module: str = "donuts_ai.tournament.donuts", game: str = "donuts"):
+                 game_module: str | None = None, game: str = DEFAULT_GAME):
         self.spec = spec
-        self.game_module = game_module  # imported by the agent process: it registers the game
+        # Imported by the agent process when set: it registers the game (known games load by name).
+        self.game_module = game_module or ""
         self.game = game  # whose agent kinds the spec names
         self.name = name or spec
         self.start_limit = start_limit
@@ -352,10 +353,11 @@ def _reply_value(move) -> object:
     return repr(move)
 
 
-def serve(spec: str, game_module: str = "donuts_ai.tournament.donuts", game_name: str = "donuts") -> int:
+def serve(spec: str, game_module: str = "", game_name: str = DEFAULT_GAME) -> int:
     """The agent process's loop (see the module doc); returns at end of input.
-    ``game_module`` is imported first: it registers ``game_name``, the game the agent
-    will play (whose agent kinds ``spec`` names)."""
+    ``game_module`` (when not empty) is imported first: it registers ``game_name``, the
+    game the agent will play (whose agent kinds ``spec`` names); a game of
+    :data:`~.protocol.KNOWN_GAMES` loads by its name alone."""
     faulthandler.enable()  # a segfault leaves its Python stack in the crash report
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
@@ -368,7 +370,8 @@ def serve(spec: str, game_module: str = "donuts_ai.tournament.donuts", game_name
     from .specs import make_agent
 
     try:
-        importlib.import_module(game_module)
+        if game_module:
+            importlib.import_module(game_module)
         game = get_game(game_name)
         agent = make_agent(spec, game=game)
         game.warm_up()  # one-off loading (kernels) before "ready", never charged to a move

@@ -3,18 +3,20 @@
     random:seed=3   greedy   alphabeta:depth=6   mcts:time=0.1,workers=2   solver
     my_package.agents:MyAgent:strength=2
 
-Kinds in :data:`OPTIONAL_AGENTS` (``openspiel-mcts:sims=1000``) live in modules that
-need an optional dependency: they are imported only when a spec names them, and a
-missing dependency is a :class:`SpecError` naming the extra to install.
+A game's optional kinds (:meth:`~.protocol.Game.optional_agents`, such as Donuts'
+``openspiel-mcts:sims=1000``) live in modules that need an optional dependency: they are
+imported only when a spec names them, and a missing dependency is a :class:`SpecError`
+naming the extra to install.
 
 ``time`` is short for ``time_limit`` (or ``time``, for a class that takes that).
 Values are read as Python literals (ints, floats, True/False, None) and otherwise kept as
 strings. A spec is checked when it is parsed: unknown kinds, classes or parameters raise
 :class:`SpecError` with one line saying so.
 
-Kinds are the game's (:meth:`~.protocol.Game.agent_registry`): the Donuts agents by
-default, another game's own agents for that game (``game=``); ``module:Class`` specs
-work for every game. An agent has ``select_move(view[, time_left])`` (the harness passes
+Kinds are the game's (:meth:`~.protocol.Game.agent_registry`; ``game=`` names it, a
+:class:`~.protocol.Game` or a registered name, :data:`~.protocol.DEFAULT_GAME` when none);
+``module:Class`` specs work for every game. An agent (the protocol:
+:mod:`donuts_ai.agents.base`) has ``select_move(view[, time_left])`` (the harness passes
 the clock only to a method that takes it: :func:`call_agent`) and may have ``reset(seed)``
 (without it a seat builds a fresh agent with that seed for every game).
 """
@@ -25,16 +27,10 @@ import ast
 import importlib
 import inspect
 
-from ..agents import AGENTS, Agent
 from ..errors import DonutsError
+from .protocol import DEFAULT_GAME, game_named
 
 ALIASES = {"time": "time_limit"}
-
-#: Agent kinds whose classes need an optional dependency, imported when a spec names
-#: them: kind -> ("module:Class", the extra of ``pip install 'donuts_ai[extra]'``).
-OPTIONAL_AGENTS = {
-    "openspiel-mcts": ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel"),
-}
 
 
 class SpecError(DonutsError):
@@ -65,19 +61,18 @@ def _params(text: str, spec: str) -> dict:
 
 
 def _registry(game) -> tuple[dict, dict]:
-    """(agent classes by kind, optional kinds) of ``game`` (``None``: Donuts)."""
-    registry = None if game is None else game.agent_registry()
-    return (AGENTS, OPTIONAL_AGENTS) if registry is None else (registry, {})
+    """(agent classes by kind, optional kinds) of ``game``."""
+    game = game_named(game)
+    return game.agent_registry(), game.optional_agents()
 
 
-def _kinds(game=None) -> str:
-    registry, optional = _registry(game)
+def _kinds(registry, optional) -> str:
     return ", ".join([*registry, *optional])
 
 
-def _optional_agent(head: str, spec: str) -> type:
+def _optional_agent(head: str, spec: str, optional) -> type:
     """The class of an optional kind, imported now; a missing dependency is a SpecError."""
-    target, extra = OPTIONAL_AGENTS[head]
+    target, extra = optional[head]
     module_name, _, cls_name = target.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -88,7 +83,8 @@ def _optional_agent(head: str, spec: str) -> type:
 
 def resolve(spec: str, game=None) -> tuple[type, dict]:
     """(agent class, constructor parameters) of a spec, checked against the signature;
-    kinds are those of ``game`` (a :class:`~.protocol.Game`; ``None``: Donuts)."""
+    kinds are those of ``game`` (a :class:`~.protocol.Game` or its name; ``None``:
+    :data:`~.protocol.DEFAULT_GAME`)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"agent spec must be a non-empty string, got {spec!r}")
     spec = spec.strip()
@@ -102,13 +98,14 @@ def resolve(spec: str, game=None) -> tuple[type, dict]:
     if head in registry:
         cls, params = registry[head], _params(rest, spec)
     elif head in optional:
-        cls, params = _optional_agent(head, spec), _params(rest, spec)
+        cls, params = _optional_agent(head, spec, optional), _params(rest, spec)
     elif rest:
         cls_name, _, param_text = rest.partition(":")
         # import_module raises ValueError for "" and TypeError for relative names (".x"):
         # a spec names an absolute module, so refuse them here.
         if not head or head.startswith("."):
-            raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; expected one of {_kinds(game)} or module:Class")
+            raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; "
+                            f"expected one of {_kinds(registry, optional)} or module:Class")
         try:
             module = importlib.import_module(head)
         except ImportError as exc:
@@ -118,8 +115,9 @@ def resolve(spec: str, game=None) -> tuple[type, dict]:
             raise SpecError(f"agent spec {spec!r}: {head}.{cls_name} is not an agent class (needs select_move)")
         params = _params(param_text, spec)
     else:
-        where = "" if game is None or registry is AGENTS else f" for {game.name}"
-        raise SpecError(f"unknown agent {head!r}{where}; expected one of {_kinds(game)} or module:Class")
+        name = game_named(game).name
+        where = "" if name == DEFAULT_GAME else f" for {name}"
+        raise SpecError(f"unknown agent {head!r}{where}; expected one of {_kinds(registry, optional)} or module:Class")
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):
@@ -135,9 +133,10 @@ def resolve(spec: str, game=None) -> tuple[type, dict]:
     return cls, params
 
 
-def make_agent(spec: str, seed: int | None = None, game=None) -> Agent:
-    """Build the agent of ``spec`` (a kind of ``game``'s; ``None``: Donuts); ``seed`` is
-    used unless the spec sets one."""
+def make_agent(spec: str, seed: int | None = None, game=None):
+    """Build the agent of ``spec`` (a kind of ``game``'s, a :class:`~.protocol.Game` or
+    its name; ``None``: :data:`~.protocol.DEFAULT_GAME`); ``seed`` is used unless the
+    spec sets one."""
     cls, params = resolve(spec, game)
     if seed is not None and "seed" not in params and "seed" in _parameters(cls):
         params["seed"] = seed

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from .._checks import check_int
 from .game import score_of
+from .protocol import DEFAULT_GAME
 from .runner import close_seats, make_config, play_unit, schedule
 from .stats import SPRTState, pair_category, sprt
 
 
 def run_sprt(agent_a: str, agent_b: str, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05, beta: float = 0.05,
-             layouts=None, seed: int = 0, max_pairs: int = 2000, rules=None, progress=None) -> tuple[SPRTState, int]:
+             layouts=None, seed: int = 0, max_pairs: int = 2000, rules=None, progress=None,
+             game: str = DEFAULT_GAME) -> tuple[SPRTState, int]:
     """Test "A is at least ``elo1`` Elo stronger than B" (H1) against "``elo0``" (H0) with
-    colour-swapped pairs on the same layout, stopping as soon as the SPRT decides or
-    after ``max_pairs`` pairs. Returns (final state, pairs played)."""
+    colour-swapped pairs on the same set-up, stopping as soon as the SPRT decides or
+    after ``max_pairs`` pairs, in ``game`` (a two-sided game: :mod:`.protocol`). Returns
+    (final state, pairs played)."""
     sprt([0] * 5, elo0, elo1, alpha, beta)  # checks the parameters
     max_pairs = check_int("max_pairs", max_pairs, minimum=1)
-    config = make_config([agent_a, agent_b], "round-robin", 2 * max_pairs, layouts, seed, "pairs", rules=rules)
+    config = make_config([agent_a, agent_b], "round-robin", 2 * max_pairs, layouts, seed, "pairs", rules=rules, game=game)
     counts = [0] * 5
     state = sprt(counts, elo0, elo1, alpha, beta)
     played = 0

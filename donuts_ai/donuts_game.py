@@ -1,27 +1,38 @@
-"""Donuts, the board game, as the harness sees it (:class:`~.protocol.Game`).
+"""Donuts, the board game, as the tournament harness sees it
+(:class:`~donuts_ai.tournament.protocol.Game`), beside Donut Boxes' (:mod:`donuts_ai.boxes.game`).
 
 The set-up is a layout (its text), the rules a :class:`~donuts_ai.Rules` as a JSON
 object, the state a :class:`~donuts_ai.Board`. Agents get a copy of the Board; an agent
 process gets the layout, the rules and the moves and rebuilds the Board, pushing only
-the moves it has not seen yet.
+the moves it has not seen yet. Agent kinds are :data:`donuts_ai.agents.AGENTS` and
+:data:`OPTIONAL_AGENTS`.
 """
 
 from __future__ import annotations
 
 import json
 
-from ..board import Board, Termination
-from ..errors import DonutsError, LayoutError
-from ..layout import Layout, parse_layout_spec
-from ..rules import Rules
-from .protocol import Game, register
+from .agents import AGENTS
+from .board import Board, Termination
+from .errors import DonutsError, LayoutError
+from .layout import Layout, parse_layout_spec
+from .rules import Rules
+from .tournament.protocol import Game, register
 
 #: Insertions in one game that earn a player the ledger's bonus point.
 INSERTION_BONUS_AT = 3
 FIVE_POINTS, BOARD_WIN_POINTS, INSERTION_POINTS = 3, 2, 1
 
+#: Agent kinds whose classes need an optional dependency, imported when a spec names
+#: them: kind -> ("module:Class", the extra of ``pip install 'donuts_ai[extra]'``).
+OPTIONAL_AGENTS = {
+    "openspiel-mcts": ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel"),
+}
+
 
 class DonutsGame(Game):
+    """Donuts through the harness protocol (see the module doc)."""
+
     name = "donuts"
     #: ``rulebook``: +3 a five, +2 majority control of a full board, +1 for 3+ insertions;
     #: ``end-win``: +2 for any win at the end (largest group too) instead.
@@ -30,9 +41,8 @@ class DonutsGame(Game):
     def __init__(self):
         self._seen: tuple | None = None  # (key, Board) of the last agent_view, in an agent process
 
-    def parse_setups(self, spec: str) -> list[str] | str:
-        setups = parse_layout_spec(spec)
-        return setups if isinstance(setups, str) else [x.to_text() for x in setups]
+    def parse_setups(self, spec: str) -> list[Layout] | str:
+        return parse_layout_spec(spec)
 
     def draw_setup(self, kind: str, seed: int) -> str:
         return (Layout.random if kind == "random" else Layout.random_grid)(seed).to_text()
@@ -55,6 +65,18 @@ class DonutsGame(Game):
         if not isinstance(rules, Rules):
             raise DonutsError(f"rules must be a Rules, got {type(rules).__name__}")
         return {"insertion": rules.insertion, "donuts": rules.donuts}
+
+    def setups_line(self, setups, seed: int) -> str:
+        if isinstance(setups, str):
+            what = "tile arrangement" if setups == "random" else "random direction grid"
+            return f"Layouts: a freshly drawn {what} for every unit (seeded from the tournament seed {seed})"
+        return f"Layouts: {len(setups)} fixed, cycled through"
+
+    def agent_registry(self):
+        return AGENTS
+
+    def optional_agents(self) -> dict[str, tuple[str, str]]:
+        return OPTIONAL_AGENTS
 
     def new_state(self, setup: str, rules: dict) -> Board:
         return Board(Layout.from_text(setup), Rules(**rules))

@@ -1,0 +1,29 @@
+"""The base of the board game's agents: ``select_move`` takes a :class:`~donuts_ai.Board`
+and answers a square name (the protocol: :mod:`.base`)."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+
+from ..board import Board
+from ..errors import DonutsError
+from .base import Agent
+
+
+class BoardAgent(Agent):
+    """A Donuts player. Subclasses implement :meth:`_select` and may override :meth:`reset`.
+
+    ``select_move(board, time_left=None)`` returns a legal square name for the side to
+    move and never changes ``board``; it refuses anything but a Board (``TypeError``)
+    and a finished game."""
+
+    def select_move(self, board: Board, time_left: float | None = None) -> str:
+        """A legal move (square name) for the side to move of ``board``."""
+        if not isinstance(board, Board):
+            raise TypeError(f"select_move needs a Board, got {type(board).__name__}")
+        if board.is_game_over():
+            raise DonutsError("select_move: the game is over")
+        return self._select(board, time_left)
+
+    @abstractmethod
+    def _select(self, board: Board, time_left: float | None) -> str: ...

@@ -1,0 +1,45 @@
+"""Registries by dotted path: a name maps to ``"module:attribute"``, imported when the
+name is first looked up, so that a registry can name classes of any layer (the
+searching agents, a game's adapter) without importing them, or making a circle."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+
+
+def load(path: str):
+    """The object at ``"module:attribute"``, importing its module."""
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+class LazyRegistry(Mapping):
+    """A read-only mapping from names to the objects at their dotted paths
+    (``"module:attribute"``), each imported on its first lookup. Iterating, ``len`` and
+    ``in`` read the names only."""
+
+    def __init__(self, paths: dict[str, str]):
+        self._paths = dict(paths)
+        self._loaded: dict[str, object] = {}
+
+    def path(self, name: str) -> str:
+        """The dotted path of ``name`` (``KeyError`` for an unknown name)."""
+        return self._paths[name]
+
+    def __getitem__(self, name: str):
+        if name not in self._loaded:
+            self._loaded[name] = load(self._paths[name])
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._paths
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._paths!r})"

@@ -1,5 +1,0 @@
-"""Compatibility: :class:`SolverAgent` lives in :mod:`donuts_ai.search.alphabeta.agent`."""
-
-from ..search.alphabeta.agent import SolverAgent
-
-__all__ = ["SolverAgent"]
