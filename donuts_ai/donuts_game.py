@@ -14,9 +14,9 @@ import json
 
 from .agents import AGENTS
 from .board import Board, Termination
-from .errors import DonutsError, LayoutError
-from .layout import Layout, parse_layout_spec
-from .rules import Rules
+from .errors import LayoutError
+from .layout import Layout, fresh_layout, parse_layout_spec
+from .rules import Rules, make_rules
 from .tournament.protocol import Game, register
 
 #: Insertions in one game that earn a player the ledger's bonus point.
@@ -45,7 +45,7 @@ class DonutsGame(Game):
         return parse_layout_spec(spec)
 
     def draw_setup(self, kind: str, seed: int) -> str:
-        return (Layout.random if kind == "random" else Layout.random_grid)(seed).to_text()
+        return fresh_layout(kind, seed).to_text()
 
     def setup_text(self, setup) -> str:
         if isinstance(setup, Layout):
@@ -55,15 +55,7 @@ class DonutsGame(Game):
         raise LayoutError(f"a Donuts set-up is a Layout or its text, got {type(setup).__name__}")
 
     def rules_dict(self, rules) -> dict:
-        if rules is None:
-            rules = Rules()
-        elif isinstance(rules, dict):
-            unknown = sorted(set(rules) - {"insertion", "donuts"})
-            if unknown:
-                raise DonutsError(f"unknown Donuts rule {unknown[0]!r}; expected insertion, donuts")
-            rules = Rules(**rules)
-        if not isinstance(rules, Rules):
-            raise DonutsError(f"rules must be a Rules, got {type(rules).__name__}")
+        rules = make_rules(rules)
         return {"insertion": rules.insertion, "donuts": rules.donuts}
 
     def setups_line(self, setups, seed: int) -> str:
