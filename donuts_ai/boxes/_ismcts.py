@@ -22,13 +22,15 @@ makes (Cowling, Powley and Whitehouse 2012, SO-ISMCTS). Every iteration:
    reads their own entry, so the tree serves a free-for-all of any size.
 
 Moves are the engine's codes, which name a move the same way in every world, so a child
-found in one determinisation is the same move in the next. The tree lives in plain
-arrays the Python side sizes (one node per iteration at most); the kernels never raise.
+found in one determinisation is the same move in the next. The tree is one :class:`Tree`
+record of plain arrays the Python side sizes (one node per iteration at most), a call's
+settings one :class:`Settings` record; the kernels never raise.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -36,53 +38,76 @@ from numba import njit
 from . import _engine as E
 from ._search import copy_into, redeal_hidden, rewards
 
-# nodes (int64) columns: the move into the node, its parent, first child, next sibling,
+# The columns of Tree.nodes: the move into the node, its parent, first child, next sibling,
 # visits, availability, the player who made the move, children so far.
 N_MOVE, N_PARENT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL, N_MOVER, N_NCHILD = range(8)
 NFIELDS = 8
 NONE = -1
 ROOT = 0
-#: nodes_used index of the count of nodes in use.
+#: Tree.used index of the count of nodes in use.
 USED = 0
 
 
-def new_tree(capacity: int, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(nodes, values, used)``: arrays for ``capacity`` nodes, holding only the root."""
-    nodes = np.zeros((capacity, NFIELDS), np.int64)
-    values = np.zeros((capacity, players), np.float64)
-    used = np.zeros(1, np.int64)
-    reset_tree(nodes, values, used)
-    return nodes, values, used
+class Tree(NamedTuple):
+    """The search tree: ``capacity`` nodes, the root at :data:`ROOT`, children linked as a
+    list from ``N_CHILD`` through ``N_SIBLING`` (newest first)."""
+
+    nodes: np.ndarray  # int64[capacity, NFIELDS]: N_MOVE .. N_NCHILD of every node
+    values: np.ndarray  # float64[capacity, players]: every player's reward summed through the node
+    used: np.ndarray  # int64[1]: nodes in use, at USED
+
+
+class Settings(NamedTuple):
+    """What one :func:`search` call does (see the module doc)."""
+
+    observer: int  # the player to move at the root, who sees their own cards
+    iterations: int
+    seed: int  # np.random is seeded from it
+    exploration: float  # UCB1's constant
+    reward_kind: int  # REWARD_RANK or REWARD_SCORE (:mod:`._search`)
+    widen_base: float  # the root holds widen_base + widen_factor * sqrt(visits) children at most,
+    widen_factor: float  # all of them when widen_factor < 0
+
+
+def new_tree(capacity: int, players: int) -> Tree:
+    """A tree of ``capacity`` nodes holding only the root."""
+    tree = Tree(np.zeros((capacity, NFIELDS), np.int64), np.zeros((capacity, players), np.float64),
+                np.zeros(1, np.int64))
+    clear(tree)
+    return tree
 
 
 @njit(cache=True)
-def reset_tree(nodes, values, used):
+def clear(tree):
     """Empty the tree down to a fresh root."""
+    nodes = tree.nodes
     nodes[ROOT, :] = 0
     nodes[ROOT, N_MOVE] = NONE
     nodes[ROOT, N_PARENT] = NONE
     nodes[ROOT, N_CHILD] = NONE
     nodes[ROOT, N_SIBLING] = NONE
     nodes[ROOT, N_MOVER] = NONE
-    values[ROOT, :] = 0.0
-    used[USED] = 1
+    tree.values[ROOT, :] = 0.0
+    tree.used[USED] = 1
 
 
-def grown(nodes: np.ndarray, values: np.ndarray, capacity: int) -> tuple[np.ndarray, np.ndarray]:
-    """The tree copied into arrays of ``capacity`` nodes (at least its own)."""
+def grow(tree: Tree, capacity: int) -> Tree:
+    """The tree copied into arrays of ``capacity`` nodes (itself when it has as many)."""
+    nodes, values = tree.nodes, tree.values
     if capacity <= nodes.shape[0]:
-        return nodes, values
+        return tree
     new_nodes = np.zeros((capacity, NFIELDS), np.int64)
     new_values = np.zeros((capacity, values.shape[1]), np.float64)
     new_nodes[: nodes.shape[0]] = nodes
     new_values[: values.shape[0]] = values
-    return new_nodes, new_values
+    return Tree(new_nodes, new_values, tree.used)
 
 
 @njit(cache=True, inline="always")
-def _add_child(nodes, values, used, parent, code, mover):
-    child = used[USED]
-    used[USED] = child + 1
+def _add_child(tree, parent, code, mover):
+    nodes = tree.nodes
+    child = tree.used[USED]
+    tree.used[USED] = child + 1
     nodes[child, N_MOVE] = code
     nodes[child, N_PARENT] = parent
     nodes[child, N_CHILD] = NONE
@@ -91,7 +116,7 @@ def _add_child(nodes, values, used, parent, code, mover):
     nodes[child, N_AVAIL] = 1
     nodes[child, N_MOVER] = mover
     nodes[child, N_NCHILD] = 0
-    values[child, :] = 0.0
+    tree.values[child, :] = 0.0
     nodes[parent, N_CHILD] = child
     nodes[parent, N_NCHILD] += 1
     return child
@@ -105,69 +130,90 @@ def _ucb(nodes, values, child, exploration):
 
 
 @njit(cache=True)
-def run(nodes, values, used, t, grid, work, observer, root_moves, iterations, seed, exploration, reward_kind,
-        widen_base, widen_factor):
-    """Run ``iterations`` iterations (see the module doc) on the tree, from the base world
-    ``(t, grid)`` where ``observer`` is to move and ``root_moves`` (the observer's legal
-    moves, in the order the root expands them) are legal. ``work`` is scratch tables for
-    the same players; ``t`` and ``grid`` are unchanged. The tree must have room for
-    ``iterations`` more nodes. ``np.random`` is seeded from ``seed``."""
-    np.random.seed(seed)
+def _select_root(tree, root_moves, settings):
+    """``(best child, move to expand)`` at the root, one of them NONE: the next root move
+    while widening allows one more child, else the UCB1 pick (every root move is legal in
+    every world)."""
+    nodes, values = tree.nodes, tree.values
+    n_root = root_moves.size
+    if settings.widen_factor < 0:
+        allowed = n_root
+    else:
+        allowed = settings.widen_base + settings.widen_factor * math.sqrt(nodes[ROOT, N_VISITS])
+    have = nodes[ROOT, N_NCHILD]
+    if have < n_root and have < allowed:
+        return NONE, root_moves[have]
+    best, best_value = NONE, -np.inf
+    child = nodes[ROOT, N_CHILD]
+    while child != NONE:
+        nodes[child, N_AVAIL] += 1
+        value = _ucb(nodes, values, child, settings.exploration)
+        if value > best_value:
+            best, best_value = child, value
+        child = nodes[child, N_SIBLING]
+    return best, NONE
+
+
+@njit(cache=True)
+def _select_below(tree, node, work, wgrid, exploration):
+    """``(best child, move to expand)`` below the root among the moves legal in this world:
+    the UCB1 pick among the children, and a move with no child yet drawn uniformly (NONE
+    when every legal move has one)."""
+    nodes, values = tree.nodes, tree.values
+    legal = E.legal_codes(work, wgrid)
+    seen = np.zeros(legal.size, np.bool_)
+    n_seen = 0
+    best, best_value = NONE, -np.inf
+    child = nodes[node, N_CHILD]
+    while child != NONE:
+        k = np.searchsorted(legal, nodes[child, N_MOVE])
+        if k < legal.size and legal[k] == nodes[child, N_MOVE]:
+            seen[k] = True
+            n_seen += 1
+            nodes[child, N_AVAIL] += 1
+            value = _ucb(nodes, values, child, exploration)
+            if value > best_value:
+                best, best_value = child, value
+        child = nodes[child, N_SIBLING]
+    untried = legal.size - n_seen
+    if untried > 0:
+        pick = np.random.randint(0, untried)
+        for k in range(legal.size):
+            if not seen[k]:
+                if pick == 0:
+                    return best, legal[k]
+                pick -= 1
+    return best, NONE
+
+
+@njit(cache=True)
+def search(tree, t, grid, work, root_moves, settings):
+    """Run ``settings.iterations`` iterations (see the module doc) on the tree, from the base
+    world ``(t, grid)`` where ``settings.observer`` is to move and ``root_moves`` (the
+    observer's legal moves, in the order the root expands them) are legal. ``work`` is
+    scratch tables for the same players; ``t`` and ``grid`` are unchanged. The tree must
+    have room for ``settings.iterations`` more nodes."""
+    np.random.seed(settings.seed)
+    nodes, values = tree.nodes, tree.values
     players = t.meta[E.PLAYERS]
     reward = np.empty(players, np.float64)
-    path = np.empty(used[USED] + iterations + 1, np.int64)  # a path holds nodes, old or new
-    n_root = root_moves.size
-    for _ in range(iterations):
+    path = np.empty(tree.used[USED] + settings.iterations + 1, np.int64)  # a path holds nodes, old or new
+    for _ in range(settings.iterations):
         copy_into(work, t)
         wgrid = grid.copy()
-        redeal_hidden(work, observer)
+        redeal_hidden(work, settings.observer)
         node = ROOT
         depth = 0
         path[0] = ROOT
         expanded = False
         while work.meta[E.OVER] == 0 and not expanded:
             mover = work.meta[E.TO_MOVE]
-            best, best_value = NONE, -np.inf
-            code = NONE
             if node == ROOT:
-                allowed = n_root if widen_factor < 0 else widen_base + widen_factor * math.sqrt(nodes[ROOT, N_VISITS])
-                have = nodes[ROOT, N_NCHILD]
-                if have < n_root and have < allowed:
-                    code = root_moves[have]
-                else:
-                    child = nodes[ROOT, N_CHILD]
-                    while child != NONE:  # every root move is legal in every world
-                        nodes[child, N_AVAIL] += 1
-                        value = _ucb(nodes, values, child, exploration)
-                        if value > best_value:
-                            best, best_value = child, value
-                        child = nodes[child, N_SIBLING]
+                best, code = _select_root(tree, root_moves, settings)
             else:
-                legal = E.legal_codes(work, wgrid)
-                seen = np.zeros(legal.size, np.bool_)
-                n_seen = 0
-                child = nodes[node, N_CHILD]
-                while child != NONE:
-                    k = np.searchsorted(legal, nodes[child, N_MOVE])
-                    if k < legal.size and legal[k] == nodes[child, N_MOVE]:
-                        seen[k] = True
-                        n_seen += 1
-                        nodes[child, N_AVAIL] += 1
-                        value = _ucb(nodes, values, child, exploration)
-                        if value > best_value:
-                            best, best_value = child, value
-                    child = nodes[child, N_SIBLING]
-                untried = legal.size - n_seen
-                if untried > 0:
-                    pick = np.random.randint(0, untried)
-                    for k in range(legal.size):
-                        if not seen[k]:
-                            if pick == 0:
-                                code = legal[k]
-                                break
-                            pick -= 1
+                best, code = _select_below(tree, node, work, wgrid, settings.exploration)
             if code != NONE:
-                best = _add_child(nodes, values, used, node, code, mover)
+                best = _add_child(tree, node, code, mover)
                 expanded = True
             wgrid, _, _ = E.apply_move(work, wgrid, nodes[best, N_MOVE])
             node = best
@@ -175,7 +221,7 @@ def run(nodes, values, used, t, grid, work, observer, root_moves, iterations, se
             path[depth] = node
         while work.meta[E.OVER] == 0:
             wgrid, _, _ = E.apply_move(work, wgrid, E.random_move(work, wgrid))
-        rewards(work.pinfo, players, reward_kind, reward)
+        rewards(work.pinfo, players, settings.reward_kind, reward)
         for d in range(depth + 1):
             n = path[d]
             nodes[n, N_VISITS] += 1
@@ -184,8 +230,9 @@ def run(nodes, values, used, t, grid, work, observer, root_moves, iterations, se
 
 
 @njit(cache=True)
-def root_children(nodes, values, observer):
+def root_stats(tree, observer):
     """``(moves, visits, mean rewards of the observer)`` of the root's children."""
+    nodes, values = tree.nodes, tree.values
     n = nodes[ROOT, N_NCHILD]
     moves = np.empty(n, np.int64)
     visits = np.empty(n, np.int64)
@@ -199,3 +246,30 @@ def root_children(nodes, values, observer):
         child = nodes[child, N_SIBLING]
         k += 1
     return moves, visits, means
+
+
+# ---------------------------------------------------------------------------- the positional forms
+# :mod:`.agents` calls the search with the tree's arrays and the settings one by one; these
+# pack them into the records above and call the kernels.
+def reset_tree(nodes: np.ndarray, values: np.ndarray, used: np.ndarray) -> None:
+    """:func:`clear` on the tree's arrays."""
+    clear(Tree(nodes, values, used))
+
+
+def grown(nodes: np.ndarray, values: np.ndarray, capacity: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`grow` on the tree's arrays: ``(nodes, values)``."""
+    tree = grow(Tree(nodes, values, np.zeros(1, np.int64)), capacity)
+    return tree.nodes, tree.values
+
+
+def root_children(nodes: np.ndarray, values: np.ndarray, observer: int):
+    """:func:`root_stats` on the tree's arrays."""
+    return root_stats(Tree(nodes, values, np.zeros(1, np.int64)), observer)
+
+
+def run(nodes, values, used, t, grid, work, observer, root_moves, iterations, seed, exploration, reward_kind,
+        widen_base, widen_factor) -> None:
+    """:func:`search` with the tree's arrays and the :class:`Settings` fields in order."""
+    settings = Settings(int(observer), int(iterations), int(seed), float(exploration), int(reward_kind),
+                        float(widen_base), float(widen_factor))
+    search(Tree(nodes, values, used), t, grid, work, root_moves, settings)

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from . import _engine as E
+from ._engine import copy_into
 from .deck import TRAY_SIZE
 
 #: Quadrants of a card: the most one placement can add to another player's holding in a run.
@@ -26,28 +27,6 @@ V_OWN, V_OTHERS, V_POTENTIAL, V_BOX_POINTS, V_BOX_LEAD = range(5)
 NVALUES = 5
 #: V_BOX_POINTS of a move that is not a box-early move.
 NOT_A_BOX = -1
-
-
-@njit(cache=True)
-def copy_into(dst, src):
-    """Make ``dst`` (tables sized for the same players) hold the state ``src`` holds.
-
-    Only the used rows are copied: the engine writes every field of a row when it adds
-    one, so rows beyond the counts are never read."""
-    meta = src.meta
-    dst.meta[:] = meta
-    n_cells = meta[E.NCELLS]
-    dst.cell[:n_cells] = src.cell[:n_cells]
-    dst.hold[:n_cells] = src.hold[:n_cells]
-    n_cards = meta[E.NCARDS]
-    dst.cards[:n_cards] = src.cards[:n_cards]
-    n_anch = meta[E.NANCH]
-    dst.anchors[:n_anch] = src.anchors[:n_anch]
-    n_big = meta[E.NBIG]
-    dst.big[:n_big] = src.big[:n_big]
-    dst.piles[:] = src.piles
-    dst.trays[:] = src.trays
-    dst.pinfo[:] = src.pinfo
 
 
 @njit(cache=True)
@@ -90,9 +69,9 @@ def potentials(t, out):
     out[:] = 0
     for k in range(meta[E.NBIG]):
         root = t.big[k]
-        scorer = E._majority(t.hold, root, meta[E.PLAYERS], -1)
+        scorer = E._majority(t, root, -1)
         if scorer >= 0:
-            out[scorer] += E._points(t.cell, root)
+            out[scorer] += E._points(t, root)
 
 
 @njit(cache=True)
@@ -121,8 +100,8 @@ def move_values(t, grid, codes, work):
             payload = code & E.PAYLOAD_MASK
             a = payload // E.COORD_SPAN - E.COORD_OFFSET
             b = payload % E.COORD_SPAN - E.COORD_OFFSET
-            root = E._find(t.cell, E._cell_at(grid, t.meta[E.WBITS], a, b))
-            out[i, V_BOX_POINTS] = E._points(t.cell, root)
+            root = E._find(t, E._cell_at(grid, t.meta[E.WBITS], a, b))
+            out[i, V_BOX_POINTS] = E._points(t, root)
             best_other = 0
             for q in range(players):
                 if q != p and t.hold[root, q] > best_other:

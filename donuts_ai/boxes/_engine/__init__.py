@@ -1,0 +1,102 @@
+"""The compiled Donut Boxes engine (private): the rules on plain arrays, in Numba.
+
+A state is a :class:`Tables` record of fixed-size arrays plus the layout ``grid``, kept
+beside it because it is the one array that grows. Kernels take ``(t, grid)`` and the
+move's or the query's scalars; the Python layer (:mod:`..state`, :mod:`.._core`) owns
+parsing, checking and errors, and these kernels never raise and trust their input.
+
+The files, in the order they build on each other:
+
+``tables``     the state record, its layout drawn once, the shared constants
+``grid``       the torus grid, position keys, free anchors, growing the grid
+``runs``       union-find runs, closed runs, delivering and scoring one
+``placement``  the matching rule, the roll's flavour, laying a card, sealing runs
+``turns``      trays and piles, :func:`apply_move`, the end of a turn and of the game
+``legal``      legal moves listed, checked and drawn at random
+``playouts``   a new deal, a state rebuilt from its cells, random games to the end
+
+The names below are what the rest of :mod:`donuts_ai.boxes` uses.
+"""
+
+from ..moves import BOX, COORD_OFFSET, COORD_SPAN, KIND_SHIFT
+from .grid import MIN_WBITS, REACH, ROOM, _cell_at, ensure_room
+from .legal import MAX_TRIES, has_placement, is_legal, legal_codes, random_move, sample_random_moves, seeded_random_move
+from .playouts import random_games, random_playouts, rebuild, start_game
+from .runs import _find, _majority, _points
+from .tables import (
+    BOXES,
+    CANON,
+    CC,
+    CFLAV,
+    CFROZEN,
+    CHASROLL,
+    CLOSERS,
+    CNEXT,
+    COUNT,
+    COWNER,
+    CPARENT,
+    CR,
+    CROLL,
+    CSIZE,
+    CSTAMP,
+    CWINNER,
+    CWIT,
+    FINAL_LEFT,
+    HEAD,
+    KC,
+    KFLAV,
+    KNOWN,
+    KOWNER,
+    KR,
+    KROT,
+    KTYPE,
+    LEAF,
+    MAXC,
+    MAXR,
+    MIN_BOX,
+    MINC,
+    MINR,
+    NANCH,
+    NBIG,
+    NCANON,
+    NCARDS,
+    NCELLS,
+    NCF,
+    NEUTRAL,
+    NMETA,
+    NOBODY,
+    NPINFO,
+    OVER,
+    PAYLOAD_MASK,
+    PERFECT,
+    PILE_CAP,
+    PILE_MASK,
+    PLAYERS,
+    SCORE,
+    SQUARED,
+    STAMP,
+    STREAK,
+    TO_MOVE,
+    TRAYN,
+    TRIGGER,
+    TURNS,
+    WBITS,
+    Tables,
+    capacities,
+    copy_into,
+    copy_tables,
+    empty_tables,
+)
+from .turns import apply_move
+
+__all__ = [
+    "BOX", "BOXES", "CANON", "CC", "CFLAV", "CFROZEN", "CHASROLL", "CLOSERS", "CNEXT", "COORD_OFFSET", "COORD_SPAN",
+    "COUNT", "COWNER", "CPARENT", "CR", "CROLL", "CSIZE", "CSTAMP", "CWINNER", "CWIT", "FINAL_LEFT", "HEAD", "KC",
+    "KFLAV", "KIND_SHIFT", "KNOWN", "KOWNER", "KR", "KROT", "KTYPE", "LEAF", "MAXC", "MAXR", "MAX_TRIES", "MINC",
+    "MINR", "MIN_BOX", "MIN_WBITS", "NANCH", "NBIG", "NCANON", "NCARDS", "NCELLS", "NCF", "NEUTRAL", "NMETA", "NOBODY",
+    "NPINFO", "OVER", "PAYLOAD_MASK", "PERFECT", "PILE_CAP", "PILE_MASK", "PLAYERS", "REACH", "ROOM", "SCORE",
+    "SQUARED", "STAMP", "STREAK", "TO_MOVE", "TRAYN", "TRIGGER", "TURNS", "WBITS", "Tables", "_cell_at", "_find",
+    "_majority", "_points", "apply_move", "capacities", "copy_into", "copy_tables", "empty_tables", "ensure_room",
+    "has_placement", "is_legal", "legal_codes", "random_games", "random_move", "random_playouts", "rebuild",
+    "sample_random_moves", "seeded_random_move", "start_game",
+]

@@ -1,0 +1,309 @@
+"""Legal moves: listing them, checking one, and drawing one uniformly at random.
+
+The move codes are those of :mod:`..moves`: the same move has the same code whatever the
+grid size, so codes carry across copies and sampled worlds. Legal moves are the
+placements (card, canonical rotation, roll flavour, free anchor) that pass the matching
+rule, the boxes the player to move may take early, and, only when no placement exists,
+putting back any card of the tray.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..deck import DECK_SIZE, TRAY_SIZE
+from ..moves import BOX, COORD_SPAN, KIND_SHIFT, PLACE, PLACE_STRIDE, ROT_STRIDE, STUCK, TYPE_STRIDE
+from .grid import _cell_at, _is_anchor, _key
+from .placement import _fits, _roll_options
+from .runs import _box_eligible, _find, _first_cell
+from .tables import (
+    BOX_BASE,
+    CANON,
+    CFROZEN,
+    CSIZE,
+    LEAF,
+    MAXC,
+    MAXR,
+    MIN_BOX,
+    MINC,
+    MINR,
+    NANCH,
+    NBIG,
+    NCANON,
+    NFLAVOURS,
+    OVER,
+    PAYLOAD_MASK,
+    PLACE_BASE,
+    ROLLS,
+    STUCK_BASE,
+    TO_MOVE,
+    TRAYN,
+    WBITS,
+)
+from .turns import _decode_place, _decode_position, _in_tray
+
+#: Fewest random placement tries before a random move falls back to counting every legal move.
+MAX_TRIES = 48
+
+
+@njit(**LEAF)
+def _has_placement(t, grid):
+    anchors, trays = t.anchors, t.trays
+    p = t.meta[TO_MOVE]
+    for k in range(t.meta[NANCH]):
+        a, b = anchors[k, 0], anchors[k, 1]
+        for j in range(t.pinfo[p, TRAYN]):
+            ctype = trays[p, j]
+            for x in range(NCANON[ctype]):
+                if _fits(t, grid, ctype, CANON[ctype, x], a, b):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def has_placement(t, grid):
+    """Whether the player to move can place some card of their tray."""
+    return _has_placement(t, grid)
+
+
+@njit(cache=True)
+def legal_codes(t, grid):
+    """Every legal move's code for the player to move, ascending (empty when over)."""
+    meta, anchors, big, trays = t.meta, t.anchors, t.big, t.trays
+    if meta[OVER]:
+        return np.empty(0, np.int64)
+    p = meta[TO_MOVE]
+    n_anch = meta[NANCH]
+    keys = np.empty(n_anch, np.int64)
+    for k in range(n_anch):
+        keys[k] = _key(anchors[k, 0], anchors[k, 1])
+    order = np.argsort(keys)
+    tray_n = t.pinfo[p, TRAYN]
+    out = np.empty(n_anch * tray_n * 16 + meta[NBIG] + TRAY_SIZE, np.int64)
+    n = 0
+    for k in order:
+        a, b = anchors[k, 0], anchors[k, 1]
+        base = PLACE_BASE + keys[k] * PLACE_STRIDE
+        for j in range(tray_n):
+            ctype = trays[p, j]
+            for x in range(NCANON[ctype]):
+                rot = CANON[ctype, x]
+                if not _fits(t, grid, ctype, rot, a, b):
+                    continue
+                code = base + ctype * TYPE_STRIDE + rot * ROT_STRIDE
+                if ROLLS[ctype]:
+                    mask = _roll_options(t, grid, ctype, rot, a, b)
+                    for f in range(1, NFLAVOURS + 1):
+                        if mask & (1 << f):
+                            out[n] = code + f
+                            n += 1
+                else:
+                    out[n] = code
+                    n += 1
+    placements = n
+    for k in range(meta[NBIG]):
+        root = big[k]
+        if _box_eligible(t, root, p):
+            out[n] = BOX_BASE + _first_cell(t, root)
+            n += 1
+    out[placements:n].sort()
+    if placements == 0:
+        for j in range(tray_n):
+            out[n] = STUCK_BASE + trays[p, j]
+            n += 1
+    return out[:n].copy()
+
+
+@njit(**LEAF)
+def _is_legal_place(t, grid, p, payload):
+    meta = t.meta
+    if payload // PLACE_STRIDE >= COORD_SPAN * COORD_SPAN:
+        return False
+    a, b, ctype, rot, flav = _decode_place(payload)
+    if ctype >= DECK_SIZE or not _in_tray(t, p, ctype):
+        return False
+    canonical = False
+    for x in range(NCANON[ctype]):
+        if CANON[ctype, x] == rot:
+            canonical = True
+    if not canonical or (flav == 0) == (ROLLS[ctype] != 0):
+        return False
+    # Outside the bounding box plus the reach nothing is free (and the torus could alias).
+    if a < meta[MINR] - 2 or a > meta[MAXR] + 1 or b < meta[MINC] - 2 or b > meta[MAXC] + 1:
+        return False
+    if not _is_anchor(grid, meta[WBITS], a, b):
+        return False
+    if not _fits(t, grid, ctype, rot, a, b):
+        return False
+    if flav:
+        return (_roll_options(t, grid, ctype, rot, a, b) >> flav) & 1 == 1
+    return True
+
+
+@njit(**LEAF)
+def _is_legal_box(t, grid, p, payload):
+    meta, cell = t.meta, t.cell
+    if payload >= COORD_SPAN * COORD_SPAN:
+        return False
+    a, b = _decode_position(payload)
+    if a < meta[MINR] or a > meta[MAXR] or b < meta[MINC] or b > meta[MAXC]:
+        return False
+    i = _cell_at(grid, meta[WBITS], a, b)
+    if i < 0 or cell[i, CFROZEN] != 0:
+        return False
+    root = _find(t, i)
+    return cell[root, CSIZE] >= MIN_BOX and _box_eligible(t, root, p) and _first_cell(t, root) == payload
+
+
+@njit(cache=True)
+def is_legal(t, grid, code):
+    """Whether ``code`` is a legal move for the player to move (any int64; never raises)."""
+    if t.meta[OVER] or code < 0:
+        return False
+    p = t.meta[TO_MOVE]
+    kind = code >> KIND_SHIFT
+    payload = code & PAYLOAD_MASK
+    if kind == PLACE:
+        return _is_legal_place(t, grid, p, payload)
+    if kind == BOX:
+        return _is_legal_box(t, grid, p, payload)
+    if kind == STUCK:
+        return payload < DECK_SIZE and _in_tray(t, p, payload) and not _has_placement(t, grid)
+    return False
+
+
+@njit(**LEAF)
+def _random_try(t, grid):
+    meta, anchors, big, trays = t.meta, t.anchors, t.big, t.trays
+    p = meta[TO_MOVE]
+    tray_n = t.pinfo[p, TRAYN]
+    n_boxes = 0
+    for k in range(meta[NBIG]):
+        if _box_eligible(t, big[k], p):
+            n_boxes += 1
+    weight = 0
+    for j in range(tray_n):
+        ctype = trays[p, j]
+        weight += NCANON[ctype] * (NFLAVOURS if ROLLS[ctype] else 1)
+    total = weight * meta[NANCH] + n_boxes
+    # A try costs about one candidate's check and listing costs them all: trying up to
+    # half the candidates wins whenever two or more moves are legal.
+    for _ in range(max(MAX_TRIES, total // 2)):
+        x = np.random.randint(0, total)
+        if x < n_boxes:
+            for k in range(meta[NBIG]):
+                root = big[k]
+                if _box_eligible(t, root, p):
+                    if x == 0:
+                        return BOX_BASE + _first_cell(t, root)
+                    x -= 1
+        x -= n_boxes
+        anchor = x // weight
+        y = x % weight
+        ctype = 0
+        for j in range(tray_n):
+            ctype = trays[p, j]
+            w = NCANON[ctype] * (NFLAVOURS if ROLLS[ctype] else 1)
+            if y < w:
+                break
+            y -= w
+        mult = NFLAVOURS if ROLLS[ctype] else 1
+        rot = CANON[ctype, y // mult]
+        a, b = anchors[anchor, 0], anchors[anchor, 1]
+        if not _fits(t, grid, ctype, rot, a, b):
+            continue
+        flav = 0
+        if ROLLS[ctype]:
+            flav = y % mult + 1
+            if not (_roll_options(t, grid, ctype, rot, a, b) >> flav) & 1:
+                continue
+        return PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE + flav
+    return -1
+
+
+@njit(**LEAF)
+def _random_listed(t, grid):
+    """A uniformly random legal move by counting them all and walking to a random one."""
+    meta, anchors, big, trays = t.meta, t.anchors, t.big, t.trays
+    p = meta[TO_MOVE]
+    tray_n = t.pinfo[p, TRAYN]
+    count = 0
+    for walk in range(2):
+        k = -1 if walk == 0 else np.random.randint(0, count)
+        seen = 0
+        for i in range(meta[NANCH]):
+            a, b = anchors[i, 0], anchors[i, 1]
+            for j in range(tray_n):
+                ctype = trays[p, j]
+                for x in range(NCANON[ctype]):
+                    rot = CANON[ctype, x]
+                    if not _fits(t, grid, ctype, rot, a, b):
+                        continue
+                    code = PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE
+                    if ROLLS[ctype]:
+                        mask = _roll_options(t, grid, ctype, rot, a, b)
+                        for f in range(1, NFLAVOURS + 1):
+                            if mask & (1 << f):
+                                if seen == k:
+                                    return code + f
+                                seen += 1
+                    else:
+                        if seen == k:
+                            return code
+                        seen += 1
+        placements = seen
+        for i in range(meta[NBIG]):
+            root = big[i]
+            if _box_eligible(t, root, p):
+                if seen == k:
+                    return BOX_BASE + _first_cell(t, root)
+                seen += 1
+        if placements == 0:
+            for j in range(tray_n):
+                if seen == k:
+                    return STUCK_BASE + trays[p, j]
+                seen += 1
+        count = seen
+    return -1
+
+
+@njit(**LEAF)
+def _random_move(t, grid):
+    code = _random_try(t, grid)
+    if code >= 0:
+        return code
+    return _random_listed(t, grid)
+
+
+@njit(cache=True)
+def random_move(t, grid):
+    """A legal move drawn uniformly from all legal moves (the game must not be over).
+
+    Tries random (card, rotation, roll flavour, anchor) candidates and boxes, each
+    equally likely, keeping the first legal one: uniform over the legal moves since each
+    is exactly one candidate. After enough misses (:data:`MAX_TRIES` or half the
+    candidates) it counts every legal move and walks to a random one (still uniform: a
+    mixture of two uniform draws)."""
+    return _random_move(t, grid)
+
+
+@njit(cache=True)
+def seeded_random_move(t, grid, seed):
+    """:func:`random_move` after ``np.random.seed(seed)``."""
+    np.random.seed(seed)
+    return random_move(t, grid)
+
+
+@njit(cache=True)
+def sample_random_moves(t, grid, n, seed, listed=False):
+    """``n`` independent :func:`random_move` draws from one state (for tests and
+    statistics); with ``listed`` every draw takes the counting fall-back."""
+    np.random.seed(seed)
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        if listed:
+            out[i] = _random_listed(t, grid)
+        else:
+            out[i] = random_move(t, grid)
+    return out

@@ -1,0 +1,218 @@
+"""Placing a card: the matching rule, the roll's flavour, laying the quadrants, sealing runs.
+
+A free anchor (:mod:`.grid`) already guarantees four empty quadrants and an edge contact,
+so whether a card may go there is the matching rule alone (:func:`_fits`). Laying it
+joins its quadrants to their runs (:mod:`.runs`), updates the free anchors around it and
+delivers every run it leaves closed (:func:`_seal_around`).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .grid import ANCH_SHIFT, CELL_MASK, DC, DR, EXT, INNER, QC, QR, _anchor_add, _anchor_free, _anchor_remove, _cell_at, _gidx
+from .runs import _deliver, _find, _run_open, _union
+from .tables import (
+    ALL_FLAVOURS_MASK,
+    CC,
+    CFLAV,
+    CFROZEN,
+    CHASROLL,
+    CNEXT,
+    COWNER,
+    CPARENT,
+    CR,
+    CROLL,
+    CSIZE,
+    CSTAMP,
+    CWINNER,
+    CWIT,
+    FACES,
+    KC,
+    KFLAV,
+    KOWNER,
+    KR,
+    KROT,
+    KTYPE,
+    LEAF,
+    MAXC,
+    MAXR,
+    MINC,
+    MINR,
+    NCARDS,
+    NCELLS,
+    NFLAVOURS,
+    NOBODY,
+    PERFECT,
+    PLAYERS,
+    ROLL_CODE,
+    SQUARED,
+    STAMP,
+    WBITS,
+)
+
+
+@njit(**LEAF)
+def _fits(t, grid, ctype, rot, a, b):
+    """Whether card type ``ctype`` turned ``rot`` may sit at the free anchor (a, b): the matching rule.
+
+    One Good Match: some quadrant agrees with a live quadrant it touches. Perfect Match also:
+    every quadrant that touches the layout agrees with a live one among what it touches, so
+    one touching only frozen quadrants (which nothing may match against, D9) cannot go there."""
+    cell = t.cell
+    wbits = t.meta[WBITS]
+    perfect = t.meta[PERFECT] != 0
+    any_agree = False
+    for q in range(4):
+        f = FACES[ctype, rot, q]
+        touches = False
+        ok = False
+        for e in range(2):
+            i = _cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
+            if i >= 0:
+                touches = True
+                if cell[i, CFROZEN] == 0 and (f == ROLL_CODE or f == cell[i, CFLAV]):
+                    ok = True
+        if ok:
+            any_agree = True
+        elif touches and perfect:
+            return False
+    return any_agree
+
+
+@njit(**LEAF)
+def _roll_options(t, grid, ctype, rot, a, b):
+    """Bit mask (bit f for flavour f) of the flavours the card's roll may take at (a, b): the
+    flavours of the live layout quadrants it lands beside (D10; its own card's donuts do not
+    settle it, frozen ones match nothing), or any flavour when it lands beside none."""
+    cell = t.cell
+    wbits = t.meta[WBITS]
+    q = 0
+    while FACES[ctype, rot, q] != ROLL_CODE:
+        q += 1
+    mask = 0
+    for e in range(2):
+        i = _cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
+        if i >= 0 and cell[i, CFROZEN] == 0:
+            mask |= 1 << cell[i, CFLAV]
+    if mask == 0:
+        mask = ALL_FLAVOURS_MASK
+    return mask
+
+
+@njit(**LEAF)
+def _start_roll_flavour(ctype):
+    """The flavour a roll on the start card takes (D3): the lowest of its own card's other
+    donuts beside it (nobody places the start card, so nobody chooses)."""
+    q = 0
+    while FACES[ctype, 0, q] != ROLL_CODE:
+        q += 1
+    flav = NFLAVOURS
+    for e in range(2):
+        f = FACES[ctype, 0, INNER[q, e]]
+        if f != ROLL_CODE and f < flav:
+            flav = f
+    return flav
+
+
+@njit(**LEAF)
+def _add_cell(t, grid, r, c, flav, roll, owner):
+    """A new quadrant, a run of its own, on the grid and in the bounding box; returns its id."""
+    meta, cell, hold = t.meta, t.cell, t.hold
+    i = meta[NCELLS]
+    meta[NCELLS] = i + 1
+    cell[i, CR] = r
+    cell[i, CC] = c
+    cell[i, CFLAV] = flav
+    cell[i, CROLL] = roll
+    cell[i, COWNER] = owner
+    cell[i, CFROZEN] = 0
+    cell[i, CWINNER] = NOBODY
+    cell[i, CPARENT] = i
+    cell[i, CSIZE] = 1
+    cell[i, CHASROLL] = roll
+    cell[i, CNEXT] = i
+    cell[i, CWIT] = 0
+    cell[i, CSTAMP] = 0
+    for q in range(meta[PLAYERS]):
+        hold[i, q] = 0
+    if owner >= 0:
+        hold[i, owner] = 1
+    g = _gidx(r, c, meta[WBITS])
+    grid[g] = (grid[g] & ~CELL_MASK) | (i + 1)
+    if r < meta[MINR]:
+        meta[MINR] = r
+    if r > meta[MAXR]:
+        meta[MAXR] = r
+    if c < meta[MINC]:
+        meta[MINC] = c
+    if c > meta[MAXC]:
+        meta[MAXC] = c
+    return i
+
+
+@njit(**LEAF)
+def _put_card(t, grid, owner, ctype, rot, a, b, flav):
+    """Lay the card's quadrants, join them to their runs and update the free anchors."""
+    meta, cell, cards = t.meta, t.cell, t.cards
+    wbits = meta[WBITS]
+    squared = meta[SQUARED] != 0
+    k = meta[NCARDS]
+    meta[NCARDS] = k + 1
+    cards[k, KOWNER] = owner
+    cards[k, KTYPE] = ctype
+    cards[k, KROT] = rot
+    cards[k, KR] = a
+    cards[k, KC] = b
+    cards[k, KFLAV] = flav
+    first = meta[NCELLS]
+    for q in range(4):
+        f = FACES[ctype, rot, q]
+        if f == ROLL_CODE:
+            _add_cell(t, grid, a + QR[q], b + QC[q], flav, 1, owner)
+        else:
+            _add_cell(t, grid, a + QR[q], b + QC[q], f, 0, owner)
+    for i in range(first, first + 4):
+        r, c = cell[i, CR], cell[i, CC]
+        for d in range(4):
+            j = _cell_at(grid, wbits, r + DR[d], c + DC[d])
+            if j >= 0 and cell[j, CFROZEN] == 0 and cell[j, CFLAV] == cell[i, CFLAV]:
+                _union(t, i, j)
+    for x in range(a - 1, a + 2):
+        for y in range(b - 1, b + 2):
+            _anchor_remove(t, grid, x, y)
+    step = 2 if squared else 1
+    for x in range(a - 2, a + 3, step):
+        for y in range(b - 2, b + 3, step):
+            if a - 1 <= x <= a + 1 and b - 1 <= y <= b + 1:
+                continue  # overlaps the card just laid
+            if (grid[_gidx(x, y, wbits)] >> ANCH_SHIFT) == 0 and _anchor_free(grid, wbits, squared, x, y):
+                _anchor_add(t, grid, x, y)
+
+
+@njit(**LEAF)
+def _seal_around(t, grid, a, b, sealer):
+    """Deliver every open run near the card at (a, b) that no coverable position touches.
+
+    A placement can close a run it touches and, under Splitzkies, also one it only
+    leaves beside a gap too small for a card: both lie within 2 of the card. Each run is
+    looked at once (its root stamped with this call's number)."""
+    meta, cell = t.meta, t.cell
+    wbits = meta[WBITS]
+    squared = meta[SQUARED] != 0
+    meta[STAMP] += 1
+    stamp = meta[STAMP]
+    sealed = 0
+    for r in range(a - 2, a + 4):
+        for c in range(b - 2, b + 4):
+            i = _cell_at(grid, wbits, r, c)
+            if i < 0 or cell[i, CFROZEN] != 0:
+                continue
+            root = _find(t, i)
+            if cell[root, CSTAMP] == stamp:
+                continue
+            cell[root, CSTAMP] = stamp
+            if not _run_open(t, grid, wbits, squared, root):
+                _deliver(t, root, sealer, False)
+                sealed += 1
+    return sealed

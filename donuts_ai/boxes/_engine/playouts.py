@@ -1,0 +1,212 @@
+"""Whole games: a new deal, a state rebuilt from its cells, random games to the end.
+
+:func:`random_games` (deal and play with uniformly random legal moves) is what the speed
+benchmark runs; :func:`random_playouts` plays many games on from one state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..deck import DECK_SIZE, TRAY_SIZE
+from .grid import DC, DR, MIN_WBITS, ROOM, _cell_at, _fill_grid, _find_anchors, _needs_room, _room_bits
+from .legal import _random_move
+from .placement import _put_card, _start_roll_flavour
+from .runs import _union
+from .tables import (
+    BOXES,
+    CC,
+    CFLAV,
+    CFROZEN,
+    CHASROLL,
+    CNEXT,
+    COUNT,
+    COWNER,
+    CPARENT,
+    CR,
+    CROLL,
+    CSIZE,
+    CSTAMP,
+    CWIT,
+    FINAL_LEFT,
+    HEAD,
+    KNOWN,
+    LEAF,
+    MAXC,
+    MAXR,
+    MINC,
+    MINR,
+    NANCH,
+    NBIG,
+    NCARDS,
+    NCELLS,
+    NEUTRAL,
+    OVER,
+    PLAYERS,
+    ROLLS,
+    SCORE,
+    STAMP,
+    STREAK,
+    TO_MOVE,
+    TRAYN,
+    TRIGGER,
+    TURNS,
+    WBITS,
+    Tables,
+    copy_into,
+)
+from .turns import _apply_core, _tray_insert
+
+
+@njit(cache=True)
+def rebuild(t, wbits):
+    """Every derived structure (grid, runs, holdings, big runs, anchors, bounding box) from
+    the cell table, its frozen marks and the cards; returns the grid. Used when a state is
+    built from a dict."""
+    meta, cell, hold = t.meta, t.cell, t.hold
+    n = meta[NCELLS]
+    meta[MINR] = meta[MAXR] = cell[0, CR]
+    meta[MINC] = meta[MAXC] = cell[0, CC]
+    for i in range(n):
+        meta[MINR] = min(meta[MINR], cell[i, CR])
+        meta[MAXR] = max(meta[MAXR], cell[i, CR])
+        meta[MINC] = min(meta[MINC], cell[i, CC])
+        meta[MAXC] = max(meta[MAXC], cell[i, CC])
+    extent = max(meta[MAXR] - meta[MINR], meta[MAXC] - meta[MINC]) + 1
+    while extent + ROOM > (1 << wbits):
+        wbits += 1
+    meta[NANCH] = 0
+    meta[NBIG] = 0
+    meta[STAMP] = 0
+    grid = _fill_grid(t, wbits)
+    for i in range(n):
+        cell[i, CPARENT] = i
+        cell[i, CSIZE] = 1
+        cell[i, CHASROLL] = cell[i, CROLL]
+        cell[i, CNEXT] = i
+        cell[i, CWIT] = 0
+        cell[i, CSTAMP] = 0
+        for q in range(meta[PLAYERS]):
+            hold[i, q] = 0
+        if cell[i, COWNER] >= 0:
+            hold[i, cell[i, COWNER]] = 1
+    for i in range(n):
+        if cell[i, CFROZEN]:
+            continue
+        for d in range(4):
+            j = _cell_at(grid, wbits, cell[i, CR] + DR[d], cell[i, CC] + DC[d])
+            if j >= 0 and cell[j, CFROZEN] == 0 and cell[j, CFLAV] == cell[i, CFLAV]:
+                _union(t, i, j)
+    # Frozen quadrants stay single: no kernel walks a delivered run again.
+    _find_anchors(t, grid)
+    return grid
+
+
+@njit(**LEAF)
+def _reset_meta(meta):
+    """The scalars of a new game (PLAYERS and the rule switches stay); the start card's window."""
+    meta[TO_MOVE] = 0
+    meta[TRIGGER] = -1
+    meta[FINAL_LEFT] = meta[STREAK] = meta[OVER] = 0
+    meta[NCARDS] = meta[NCELLS] = meta[NANCH] = meta[NBIG] = 0
+    meta[TURNS] = meta[STAMP] = 0
+    meta[MINR] = meta[MINC] = 0
+    meta[MAXR] = meta[MAXC] = 1
+    meta[WBITS] = MIN_WBITS
+
+
+@njit(cache=True)
+def start_game(t, deck_order, start_type):
+    """Fill zeroed tables for a new game: ``deck_order[p]`` is player p's shuffled deck (top
+    first), the start card ``start_type``; ``t.meta`` must hold PLAYERS and the three switches.
+    Returns the grid."""
+    piles, pinfo = t.piles, t.pinfo
+    _reset_meta(t.meta)
+    for p in range(t.meta[PLAYERS]):
+        for k in range(DECK_SIZE - TRAY_SIZE):
+            piles[p, k] = deck_order[p, TRAY_SIZE + k]
+        pinfo[p, HEAD] = 0
+        pinfo[p, COUNT] = DECK_SIZE - TRAY_SIZE
+        pinfo[p, KNOWN] = pinfo[p, TRAYN] = pinfo[p, SCORE] = pinfo[p, BOXES] = 0
+        for k in range(TRAY_SIZE):
+            _tray_insert(t, p, deck_order[p, k])
+    grid = np.zeros(1 << (2 * MIN_WBITS), np.int32)
+    flav = _start_roll_flavour(start_type) if ROLLS[start_type] else 0
+    _put_card(t, grid, NEUTRAL, start_type, 0, 0, 0, flav)
+    return grid
+
+
+@njit(**LEAF)
+def _places(pinfo, players, out_row):
+    """Each player's place, 0 = first: by score, then boxes delivered."""
+    for q in range(players):
+        place = 0
+        for j in range(players):
+            if pinfo[j, SCORE] > pinfo[q, SCORE] or (
+                    pinfo[j, SCORE] == pinfo[q, SCORE] and pinfo[j, BOXES] > pinfo[q, BOXES]):
+                place += 1
+        out_row[q] = place
+
+
+@njit(cache=True)
+def _play_out(t, grid):
+    """Random moves to the end of the game; returns the final grid."""
+    meta = t.meta
+    while meta[OVER] == 0:
+        code = _random_move(t, grid)
+        placed, _ = _apply_core(t, grid, code)
+        if placed and _needs_room(meta):
+            grid = _fill_grid(t, _room_bits(meta))
+    return grid
+
+
+@njit(cache=True)
+def random_playouts(t, grid, n, seed):
+    """Play ``n`` games from the state to the end with uniformly random legal moves.
+
+    Returns ``(scores, boxes, places, turns)``: int32[n, players] each and int64[n]; the
+    random numbers come from ``np.random.seed(seed)``, so a seed gives the same games."""
+    np.random.seed(seed)
+    players = t.meta[PLAYERS]
+    scores = np.zeros((n, players), np.int32)
+    boxes = np.zeros((n, players), np.int32)
+    places = np.zeros((n, players), np.int32)
+    turns = np.zeros(n, np.int64)
+    w = Tables(t.meta.copy(), t.cell.copy(), t.hold.copy(), t.cards.copy(), t.anchors.copy(), t.big.copy(),
+               t.piles.copy(), t.trays.copy(), t.pinfo.copy())
+    for g in range(n):
+        copy_into(w, t)
+        _play_out(w, grid.copy())
+        for q in range(players):
+            scores[g, q] = w.pinfo[q, SCORE]
+            boxes[g, q] = w.pinfo[q, BOXES]
+        _places(w.pinfo, players, places[g])
+        turns[g] = w.meta[TURNS] - t.meta[TURNS]
+    return scores, boxes, places, turns
+
+
+@njit(cache=True)
+def random_games(t, n, seed):
+    """Deal and play ``n`` new games with uniformly random legal moves under the players
+    and switches in ``t.meta`` (``t`` is scratch space, sized for those players).
+
+    Returns ``(scores, places, turns)`` as :func:`random_playouts`; decks are shuffled
+    with ``np.random`` from ``seed``."""
+    np.random.seed(seed)
+    players = t.meta[PLAYERS]
+    scores = np.zeros((n, players), np.int32)
+    places = np.zeros((n, players), np.int32)
+    turns = np.zeros(n, np.int64)
+    order = np.empty((players, DECK_SIZE), np.int64)
+    for g in range(n):
+        for p in range(players):
+            order[p] = np.random.permutation(DECK_SIZE)
+        start = np.random.randint(0, DECK_SIZE)
+        grid = start_game(t, order, start)
+        _play_out(t, grid)
+        for q in range(players):
+            scores[g, q] = t.pinfo[q, SCORE]
+        _places(t.pinfo, players, places[g])
+        turns[g] = t.meta[TURNS]
+    return scores, places, turns

@@ -1,0 +1,190 @@
+"""Runs of one flavour: joining them, telling when one is closed, delivering and scoring it.
+
+Each open run is a union-find tree over its quadrants (``CPARENT``) whose root keeps the
+run's size, whether it holds a roll and every player's holding (``t.hold``); its quadrants
+form a circular list (``CNEXT``), so merging two runs is two pointer swaps and sealing
+walks only the run. Runs never split: a delivered run freezes whole and never joins
+anything again. ``t.big`` lists the roots of the open runs of 3 or more (those that can be
+boxed early and score at the end).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..moves import COORD_OFFSET, COORD_SPAN
+from .grid import DC, DR, _coverable, _key
+from .tables import (
+    BOXES,
+    CC,
+    CFROZEN,
+    CHASROLL,
+    CLOSERS,
+    CNEXT,
+    CPARENT,
+    CR,
+    CSIZE,
+    CWINNER,
+    CWIT,
+    LEAF,
+    MIN_BOX,
+    NBIG,
+    NOBODY,
+    PLAYERS,
+    SCORE,
+)
+
+
+@njit(**LEAF)
+def _find(t, x):
+    """The root of quadrant ``x``'s run (compressing the path)."""
+    cell = t.cell
+    root = x
+    while cell[root, CPARENT] != root:
+        root = cell[root, CPARENT]
+    while cell[x, CPARENT] != root:
+        nxt = cell[x, CPARENT]
+        cell[x, CPARENT] = root
+        x = nxt
+    return root
+
+
+@njit(**LEAF)
+def _big_remove(t, root):
+    meta, big = t.meta, t.big
+    n = meta[NBIG]
+    for i in range(n):
+        if big[i] == root:
+            big[i] = big[n - 1]
+            meta[NBIG] = n - 1
+            return
+
+
+@njit(**LEAF)
+def _union(t, a, b):
+    """Join the runs of quadrants ``a`` and ``b`` (the larger root stays root)."""
+    meta, cell, hold, big = t.meta, t.cell, t.hold, t.big
+    ra = _find(t, a)
+    rb = _find(t, b)
+    if ra == rb:
+        return
+    if cell[ra, CSIZE] < cell[rb, CSIZE]:
+        ra, rb = rb, ra
+    if cell[ra, CWIT] == 0:
+        cell[ra, CWIT] = cell[rb, CWIT]
+    was_big = cell[ra, CSIZE] >= MIN_BOX
+    if cell[rb, CSIZE] >= MIN_BOX:
+        _big_remove(t, rb)
+    cell[rb, CPARENT] = ra
+    cell[ra, CSIZE] += cell[rb, CSIZE]
+    cell[ra, CHASROLL] |= cell[rb, CHASROLL]
+    for q in range(meta[PLAYERS]):
+        hold[ra, q] += hold[rb, q]
+    nxt = cell[ra, CNEXT]
+    cell[ra, CNEXT] = cell[rb, CNEXT]
+    cell[rb, CNEXT] = nxt
+    if not was_big and cell[ra, CSIZE] >= MIN_BOX:
+        big[meta[NBIG]] = ra
+        meta[NBIG] += 1
+
+
+@njit(**LEAF)
+def _run_open(t, grid, wbits, squared, root):
+    """Some quadrant of the run touches a coverable empty position.
+
+    The root remembers the last such position it found (``CWIT``, key + 1): it touches
+    the run for good, so while it stays coverable the run is open without a walk."""
+    cell = t.cell
+    w = cell[root, CWIT] - 1
+    if w >= 0 and _coverable(grid, wbits, squared, w // COORD_SPAN - COORD_OFFSET, w % COORD_SPAN - COORD_OFFSET):
+        return True
+    x = root
+    while True:
+        r, c = cell[x, CR], cell[x, CC]
+        for d in range(4):
+            if _coverable(grid, wbits, squared, r + DR[d], c + DC[d]):
+                cell[root, CWIT] = _key(r + DR[d], c + DC[d]) + 1
+                return True
+        x = cell[x, CNEXT]
+        if x == root:
+            return False
+
+
+@njit(**LEAF)
+def _first_cell(t, root):
+    """The run's first quadrant in reading order, as a (row, column) key."""
+    cell = t.cell
+    best = np.int64(1) << 62
+    x = root
+    while True:
+        key = _key(cell[x, CR], cell[x, CC])
+        if key < best:
+            best = key
+        x = cell[x, CNEXT]
+        if x == root:
+            return best
+
+
+@njit(**LEAF)
+def _majority(t, root, sealer):
+    """The player holding most donuts of the run (at least one); a tie goes to ``sealer`` when
+    ``sealer`` is among the tied, else -1 (nobody)."""
+    hold = t.hold
+    players = t.meta[PLAYERS]
+    best = 0
+    for q in range(players):
+        if hold[root, q] > best:
+            best = hold[root, q]
+    if best == 0:
+        return -1
+    top, count = -1, 0
+    for q in range(players):
+        if hold[root, q] == best:
+            top = q
+            count += 1
+    if count == 1:
+        return top
+    if sealer >= 0 and hold[root, sealer] == best:
+        return sealer
+    return -1
+
+
+@njit(**LEAF)
+def _points(t, root):
+    """What the run scores: nothing under :data:`~.tables.MIN_BOX`, doubled with a roll."""
+    size = t.cell[root, CSIZE]
+    if size < MIN_BOX:
+        return 0
+    return size * 2 if t.cell[root, CHASROLL] else size
+
+
+@njit(**LEAF)
+def _box_eligible(t, root, p):
+    """Player ``p`` holds at least half of the run, so may box it early."""
+    return 2 * t.hold[root, p] >= t.cell[root, CSIZE]
+
+
+@njit(**LEAF)
+def _deliver(t, root, sealer, early):
+    """Seal or box ``root``'s run: freeze it and score it. Returns the scorer (-1 none)."""
+    meta, cell, pinfo = t.meta, t.cell, t.pinfo
+    points = _points(t, root)
+    scorer = NOBODY
+    if points > 0:
+        if early or meta[CLOSERS]:
+            scorer = sealer
+        else:
+            scorer = _majority(t, root, sealer)
+        _big_remove(t, root)
+    x = root
+    while True:
+        cell[x, CFROZEN] = 1
+        cell[x, CWINNER] = scorer
+        x = cell[x, CNEXT]
+        if x == root:
+            break
+    if scorer >= 0:
+        pinfo[scorer, SCORE] += points
+        pinfo[scorer, BOXES] += 1
+    return scorer

@@ -1,0 +1,197 @@
+"""Turns: trays and piles, playing a move, and the end of a turn and of the game.
+
+:func:`apply_move` is the engine's one transition: place a card, box a run early or put
+a card back when stuck, then draw up, move the end-of-game trigger on and either pass the
+turn or score the open runs and end the game.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..deck import TRAY_SIZE
+from ..moves import BOX, COORD_OFFSET, COORD_SPAN, KIND_SHIFT, PLACE, PLACE_STRIDE, ROT_STRIDE, STUCK, TYPE_STRIDE
+from .grid import _cell_at, _fill_grid, _needs_room, _room_bits
+from .placement import _fits, _put_card, _seal_around
+from .runs import _deliver, _find, _majority, _points
+from .tables import (
+    CANON,
+    COUNT,
+    FINAL_LEFT,
+    HEAD,
+    KNOWN,
+    LEAF,
+    NANCH,
+    NBIG,
+    NCANON,
+    OVER,
+    PAYLOAD_MASK,
+    PILE_MASK,
+    PLAYERS,
+    SCORE,
+    STREAK,
+    TO_MOVE,
+    TRAYN,
+    TRIGGER,
+    TURNS,
+    WBITS,
+)
+
+
+@njit(**LEAF)
+def _decode_position(payload):
+    """(row, column) of a position key."""
+    return payload // COORD_SPAN - COORD_OFFSET, payload % COORD_SPAN - COORD_OFFSET
+
+
+@njit(**LEAF)
+def _decode_place(payload):
+    """(row, column, card type, rotation, roll flavour) of a placement's payload."""
+    rest = payload % PLACE_STRIDE
+    a, b = _decode_position(payload // PLACE_STRIDE)
+    return a, b, rest // TYPE_STRIDE, (rest % TYPE_STRIDE) // ROT_STRIDE, rest % ROT_STRIDE
+
+
+@njit(**LEAF)
+def _tray_remove(t, p, ctype):
+    trays, pinfo = t.trays, t.pinfo
+    n = pinfo[p, TRAYN]
+    k = 0
+    while trays[p, k] != ctype:
+        k += 1
+    for j in range(k, n - 1):
+        trays[p, j] = trays[p, j + 1]
+    pinfo[p, TRAYN] = n - 1
+
+
+@njit(**LEAF)
+def _tray_insert(t, p, ctype):
+    trays, pinfo = t.trays, t.pinfo
+    n = pinfo[p, TRAYN]
+    k = n
+    while k > 0 and trays[p, k - 1] > ctype:
+        trays[p, k] = trays[p, k - 1]
+        k -= 1
+    trays[p, k] = ctype
+    pinfo[p, TRAYN] = n + 1
+
+
+@njit(**LEAF)
+def _in_tray(t, p, ctype):
+    for j in range(t.pinfo[p, TRAYN]):
+        if t.trays[p, j] == ctype:
+            return True
+    return False
+
+
+@njit(**LEAF)
+def _finish(t):
+    """Open runs of 3 or more score in full to their strict majority holder."""
+    meta, big, pinfo = t.meta, t.big, t.pinfo
+    for k in range(meta[NBIG]):
+        root = big[k]
+        scorer = _majority(t, root, -1)
+        if scorer >= 0:
+            pinfo[scorer, SCORE] += _points(t, root)
+    meta[OVER] = 1
+    meta[TO_MOVE] = -1
+
+
+@njit(**LEAF)
+def _fits_anywhere(t, grid, ctype):
+    anchors = t.anchors
+    for k in range(t.meta[NANCH]):
+        for x in range(NCANON[ctype]):
+            if _fits(t, grid, ctype, CANON[ctype, x], anchors[k, 0], anchors[k, 1]):
+                return True
+    return False
+
+
+@njit(**LEAF)
+def _layout_dead(t, grid):
+    """No card left to any player, in a tray or a pile, fits anywhere in any rotation."""
+    piles, trays, pinfo = t.piles, t.trays, t.pinfo
+    for p in range(t.meta[PLAYERS]):
+        for j in range(pinfo[p, TRAYN]):
+            if _fits_anywhere(t, grid, trays[p, j]):
+                return False
+        for k in range(pinfo[p, COUNT]):
+            if _fits_anywhere(t, grid, piles[p, (pinfo[p, HEAD] + k) & PILE_MASK]):
+                return False
+    return True
+
+
+@njit(**LEAF)
+def _draw_up(t, p):
+    """Player ``p`` fills the tray from the top of the pile."""
+    piles, pinfo = t.piles, t.pinfo
+    while pinfo[p, TRAYN] < TRAY_SIZE and pinfo[p, COUNT] > 0:
+        head = pinfo[p, HEAD]
+        _tray_insert(t, p, piles[p, head])
+        pinfo[p, HEAD] = (head + 1) & PILE_MASK
+        pinfo[p, COUNT] -= 1
+        if pinfo[p, KNOWN] > pinfo[p, COUNT]:
+            pinfo[p, KNOWN] = pinfo[p, COUNT]
+
+
+@njit(**LEAF)
+def _end_turn(t, grid, p, stuck):
+    meta, pinfo = t.meta, t.pinfo
+    n = meta[PLAYERS]
+    _draw_up(t, p)
+    meta[STREAK] = meta[STREAK] + 1 if stuck else 0
+    meta[TURNS] += 1
+    if meta[TRIGGER] < 0:
+        if pinfo[p, COUNT] == 0:
+            meta[TRIGGER] = p
+            meta[FINAL_LEFT] = n - 1
+    else:
+        meta[FINAL_LEFT] -= 1
+    if meta[TRIGGER] >= 0 and meta[FINAL_LEFT] == 0:
+        _finish(t)
+    elif meta[STREAK] == n and _layout_dead(t, grid):
+        # Checked once a streak: nothing changes the layout while everyone is stuck.
+        _finish(t)
+    else:
+        meta[TO_MOVE] = (p + 1) % n
+
+
+@njit(**LEAF)
+def _apply_core(t, grid, code):
+    """Play ``code`` on ``grid`` as it is; returns ``(cards placed, runs sealed or boxed)``
+    (the caller grows the grid after a placement: :func:`apply_move`)."""
+    meta, piles, pinfo = t.meta, t.piles, t.pinfo
+    p = meta[TO_MOVE]
+    kind = code >> KIND_SHIFT
+    payload = code & PAYLOAD_MASK
+    placed = 0
+    sealed = 0
+    if kind == PLACE:
+        a, b, ctype, rot, flav = _decode_place(payload)
+        _tray_remove(t, p, ctype)
+        _put_card(t, grid, p, ctype, rot, a, b, flav)
+        sealed = _seal_around(t, grid, a, b, p)
+        placed = 1
+    elif kind == BOX:
+        a, b = _decode_position(payload)
+        i = _cell_at(grid, meta[WBITS], a, b)
+        _deliver(t, _find(t, i), p, True)
+        sealed = 1
+    else:
+        ctype = payload
+        _tray_remove(t, p, ctype)
+        pinfo[p, COUNT] += 1
+        piles[p, (pinfo[p, HEAD] + pinfo[p, COUNT] - 1) & PILE_MASK] = ctype
+        pinfo[p, KNOWN] += 1
+    _end_turn(t, grid, p, kind == STUCK)
+    return placed, sealed
+
+
+@njit(cache=True)
+def apply_move(t, grid, code):
+    """Play the legal move ``code`` for the player to move. Returns ``(grid, cards placed,
+    runs sealed or boxed)``; the grid is a new, larger one when the layout outgrew it."""
+    placed, sealed = _apply_core(t, grid, code)
+    if placed and _needs_room(t.meta):
+        grid = _fill_grid(t, _room_bits(t.meta))
+    return grid, placed, sealed
