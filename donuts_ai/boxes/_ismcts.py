@@ -129,7 +129,7 @@ def _ucb(nodes, values, child, exploration):
     return mean + exploration * math.sqrt(math.log(nodes[child, N_AVAIL]) / visits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _select_root(tree, root_moves, settings):
     """``(best child, move to expand)`` at the root, one of them NONE: the next root move
     while widening allows one more child, else the UCB1 pick (every root move is legal in
@@ -154,7 +154,7 @@ def _select_root(tree, root_moves, settings):
     return best, NONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _select_below(tree, node, work, wgrid, exploration):
     """``(best child, move to expand)`` below the root among the moves legal in this world:
     the UCB1 pick among the children, and a move with no child yet drawn uniformly (NONE

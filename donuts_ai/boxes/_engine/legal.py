@@ -34,6 +34,7 @@ from .tables import (
     NFLAVOURS,
     OVER,
     PAYLOAD_MASK,
+    PERFECT,
     PLACE_BASE,
     ROLLS,
     STUCK_BASE,
@@ -49,14 +50,16 @@ MAX_TRIES = 48
 
 @njit(**LEAF)
 def _has_placement(t, grid):
-    anchors, trays = t.anchors, t.trays
+    cell, anchors, trays = t.cell, t.anchors, t.trays
     p = t.meta[TO_MOVE]
+    wbits = t.meta[WBITS]
+    perfect = t.meta[PERFECT] != 0
     for k in range(t.meta[NANCH]):
         a, b = anchors[k, 0], anchors[k, 1]
         for j in range(t.pinfo[p, TRAYN]):
             ctype = trays[p, j]
             for x in range(NCANON[ctype]):
-                if _fits(t, grid, ctype, CANON[ctype, x], a, b):
+                if _fits(cell, grid, wbits, perfect, ctype, CANON[ctype, x], a, b):
                     return True
     return False
 
@@ -70,10 +73,12 @@ def has_placement(t, grid):
 @njit(cache=True)
 def legal_codes(t, grid):
     """Every legal move's code for the player to move, ascending (empty when over)."""
-    meta, anchors, big, trays = t.meta, t.anchors, t.big, t.trays
+    meta, cell, anchors, big, trays = t.meta, t.cell, t.anchors, t.big, t.trays
     if meta[OVER]:
         return np.empty(0, np.int64)
     p = meta[TO_MOVE]
+    wbits = meta[WBITS]
+    perfect = meta[PERFECT] != 0
     n_anch = meta[NANCH]
     keys = np.empty(n_anch, np.int64)
     for k in range(n_anch):
@@ -89,11 +94,11 @@ def legal_codes(t, grid):
             ctype = trays[p, j]
             for x in range(NCANON[ctype]):
                 rot = CANON[ctype, x]
-                if not _fits(t, grid, ctype, rot, a, b):
+                if not _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
                     continue
                 code = base + ctype * TYPE_STRIDE + rot * ROT_STRIDE
                 if ROLLS[ctype]:
-                    mask = _roll_options(t, grid, ctype, rot, a, b)
+                    mask = _roll_options(cell, grid, wbits, ctype, rot, a, b)
                     for f in range(1, NFLAVOURS + 1):
                         if mask & (1 << f):
                             out[n] = code + f
@@ -117,7 +122,9 @@ def legal_codes(t, grid):
 
 @njit(**LEAF)
 def _is_legal_place(t, grid, p, payload):
-    meta = t.meta
+    meta, cell = t.meta, t.cell
+    wbits = meta[WBITS]
+    perfect = meta[PERFECT] != 0
     if payload // PLACE_STRIDE >= COORD_SPAN * COORD_SPAN:
         return False
     a, b, ctype, rot, flav = _decode_place(payload)
@@ -132,12 +139,12 @@ def _is_legal_place(t, grid, p, payload):
     # Outside the bounding box plus the reach nothing is free (and the torus could alias).
     if a < meta[MINR] - 2 or a > meta[MAXR] + 1 or b < meta[MINC] - 2 or b > meta[MAXC] + 1:
         return False
-    if not _is_anchor(grid, meta[WBITS], a, b):
+    if not _is_anchor(grid, wbits, a, b):
         return False
-    if not _fits(t, grid, ctype, rot, a, b):
+    if not _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
         return False
     if flav:
-        return (_roll_options(t, grid, ctype, rot, a, b) >> flav) & 1 == 1
+        return (_roll_options(cell, grid, wbits, ctype, rot, a, b) >> flav) & 1 == 1
     return True
 
 
@@ -175,8 +182,10 @@ def is_legal(t, grid, code):
 
 @njit(**LEAF)
 def _random_try(t, grid):
-    meta, anchors, big, trays = t.meta, t.anchors, t.big, t.trays
+    meta, cell, anchors, big, trays = t.meta, t.cell, t.anchors, t.big, t.trays
     p = meta[TO_MOVE]
+    wbits = meta[WBITS]
+    perfect = meta[PERFECT] != 0
     tray_n = t.pinfo[p, TRAYN]
     n_boxes = 0
     for k in range(meta[NBIG]):
@@ -211,12 +220,12 @@ def _random_try(t, grid):
         mult = NFLAVOURS if ROLLS[ctype] else 1
         rot = CANON[ctype, y // mult]
         a, b = anchors[anchor, 0], anchors[anchor, 1]
-        if not _fits(t, grid, ctype, rot, a, b):
+        if not _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
             continue
         flav = 0
         if ROLLS[ctype]:
             flav = y % mult + 1
-            if not (_roll_options(t, grid, ctype, rot, a, b) >> flav) & 1:
+            if not (_roll_options(cell, grid, wbits, ctype, rot, a, b) >> flav) & 1:
                 continue
         return PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE + flav
     return -1
@@ -225,8 +234,10 @@ def _random_try(t, grid):
 @njit(**LEAF)
 def _random_listed(t, grid):
     """A uniformly random legal move by counting them all and walking to a random one."""
-    meta, anchors, big, trays = t.meta, t.anchors, t.big, t.trays
+    meta, cell, anchors, big, trays = t.meta, t.cell, t.anchors, t.big, t.trays
     p = meta[TO_MOVE]
+    wbits = meta[WBITS]
+    perfect = meta[PERFECT] != 0
     tray_n = t.pinfo[p, TRAYN]
     count = 0
     for walk in range(2):
@@ -238,11 +249,11 @@ def _random_listed(t, grid):
                 ctype = trays[p, j]
                 for x in range(NCANON[ctype]):
                     rot = CANON[ctype, x]
-                    if not _fits(t, grid, ctype, rot, a, b):
+                    if not _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
                         continue
                     code = PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE
                     if ROLLS[ctype]:
-                        mask = _roll_options(t, grid, ctype, rot, a, b)
+                        mask = _roll_options(cell, grid, wbits, ctype, rot, a, b)
                         for f in range(1, NFLAVOURS + 1):
                             if mask & (1 << f):
                                 if seen == k:

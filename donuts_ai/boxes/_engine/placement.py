@@ -43,7 +43,6 @@ from .tables import (
     NCELLS,
     NFLAVOURS,
     NOBODY,
-    PERFECT,
     PLAYERS,
     ROLL_CODE,
     SQUARED,
@@ -53,15 +52,12 @@ from .tables import (
 
 
 @njit(**LEAF)
-def _fits(t, grid, ctype, rot, a, b):
+def _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
     """Whether card type ``ctype`` turned ``rot`` may sit at the free anchor (a, b): the matching rule.
 
     One Good Match: some quadrant agrees with a live quadrant it touches. Perfect Match also:
     every quadrant that touches the layout agrees with a live one among what it touches, so
     one touching only frozen quadrants (which nothing may match against, D9) cannot go there."""
-    cell = t.cell
-    wbits = t.meta[WBITS]
-    perfect = t.meta[PERFECT] != 0
     any_agree = False
     for q in range(4):
         f = FACES[ctype, rot, q]
@@ -81,12 +77,10 @@ def _fits(t, grid, ctype, rot, a, b):
 
 
 @njit(**LEAF)
-def _roll_options(t, grid, ctype, rot, a, b):
+def _roll_options(cell, grid, wbits, ctype, rot, a, b):
     """Bit mask (bit f for flavour f) of the flavours the card's roll may take at (a, b): the
     flavours of the live layout quadrants it lands beside (D10; its own card's donuts do not
     settle it, frozen ones match nothing), or any flavour when it lands beside none."""
-    cell = t.cell
-    wbits = t.meta[WBITS]
     q = 0
     while FACES[ctype, rot, q] != ROLL_CODE:
         q += 1

@@ -61,7 +61,7 @@ def _big_remove(t, root):
             return
 
 
-@njit(**LEAF)
+@njit(**LEAF, inline="always")
 def _union(t, a, b):
     """Join the runs of quadrants ``a`` and ``b`` (the larger root stays root)."""
     meta, cell, hold, big = t.meta, t.cell, t.hold, t.big
@@ -89,7 +89,7 @@ def _union(t, a, b):
         meta[NBIG] += 1
 
 
-@njit(**LEAF)
+@njit(**LEAF, inline="always")
 def _run_open(t, grid, wbits, squared, root):
     """Some quadrant of the run touches a coverable empty position.
 

@@ -26,6 +26,7 @@ from .tables import (
     NCANON,
     OVER,
     PAYLOAD_MASK,
+    PERFECT,
     PILE_MASK,
     PLAYERS,
     SCORE,
@@ -99,10 +100,12 @@ def _finish(t):
 
 @njit(**LEAF)
 def _fits_anywhere(t, grid, ctype):
-    anchors = t.anchors
+    cell, anchors = t.cell, t.anchors
+    wbits = t.meta[WBITS]
+    perfect = t.meta[PERFECT] != 0
     for k in range(t.meta[NANCH]):
         for x in range(NCANON[ctype]):
-            if _fits(t, grid, ctype, CANON[ctype, x], anchors[k, 0], anchors[k, 1]):
+            if _fits(cell, grid, wbits, perfect, ctype, CANON[ctype, x], anchors[k, 0], anchors[k, 1]):
                 return True
     return False
 
