@@ -119,7 +119,7 @@ class EngineCore:
         meta = t.meta
         cells = t.cell[: meta[E.NCELLS]]
         frozen = sorted([int(r), int(c), None if w == E.NOBODY else int(w)]
-                        for r, c, w in cells[cells[:, E.CFROZEN] != 0][:, [E.CR, E.CC, E.CWINNER]])
+                        for r, c, w in zip(*(cells[cells['frozen'] != 0][f] for f in ('row', 'col', 'winner')), strict=True))
         return {
             "rules": self.rules.to_dict(),
             "to_move": self.to_move,
@@ -150,13 +150,13 @@ class EngineCore:
             for code, (dr, dc) in zip(ROTATED_FACES[card_type, rot], QUADRANTS, strict=True):
                 roll = int(code) == ROLL
                 row = t.cell[n_cells]
-                row[E.CR], row[E.CC] = r + dr, c + dc
-                row[E.CFLAV] = flavour if roll else int(code)
-                row[E.CROLL] = roll
-                row[E.COWNER] = owner
-                row[E.CFROZEN] = (r + dr, c + dc) in frozen
+                row['row'], row['col'] = r + dr, c + dc
+                row['flavour'] = flavour if roll else int(code)
+                row['roll'] = roll
+                row['owner'] = owner
+                row['frozen'] = (r + dr, c + dc) in frozen
                 winner = frozen.get((r + dr, c + dc))
-                row[E.CWINNER] = E.NOBODY if winner is None else winner
+                row['winner'] = E.NOBODY if winner is None else winner
                 n_cells += 1
         meta[E.NCARDS], meta[E.NCELLS] = len(data["cards"]), n_cells
         for p in range(rules.players):

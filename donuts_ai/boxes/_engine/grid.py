@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..moves import COORD_OFFSET, COORD_SPAN
-from .tables import CC, CR, LEAF, MAXC, MAXR, MINC, MINR, NANCH, NCELLS, SQUARED, WBITS
+from .tables import LEAF, MAXC, MAXR, MINC, MINR, NANCH, NCELLS, SQUARED, WBITS
 
 CELL_MASK = (1 << 11) - 1
 ANCH_SHIFT = 11
@@ -148,7 +148,7 @@ def _fill_grid(t, wbits):
     meta[WBITS] = wbits
     grid = np.zeros(1 << (2 * wbits), np.int32)
     for i in range(meta[NCELLS]):
-        grid[_gidx(cell[i, CR], cell[i, CC], wbits)] = i + 1
+        grid[_gidx(cell[i].row, cell[i].col, wbits)] = i + 1
     for k in range(meta[NANCH]):
         g = _gidx(anchors[k, 0], anchors[k, 1], wbits)
         grid[g] = (grid[g] & CELL_MASK) | ((k + 1) << ANCH_SHIFT)

@@ -20,8 +20,6 @@ from .runs import _box_eligible, _find, _first_cell
 from .tables import (
     BOX_BASE,
     CANON,
-    CFROZEN,
-    CSIZE,
     LEAF,
     MAXC,
     MAXR,
@@ -157,10 +155,10 @@ def _is_legal_box(t, grid, p, payload):
     if a < meta[MINR] or a > meta[MAXR] or b < meta[MINC] or b > meta[MAXC]:
         return False
     i = _cell_at(grid, meta[WBITS], a, b)
-    if i < 0 or cell[i, CFROZEN] != 0:
+    if i < 0 or cell[i].frozen != 0:
         return False
     root = _find(t, i)
-    return cell[root, CSIZE] >= MIN_BOX and _box_eligible(t, root, p) and _first_cell(t, root) == payload
+    return cell[root].size >= MIN_BOX and _box_eligible(t, root, p) and _first_cell(t, root) == payload
 
 
 @njit(cache=True)

@@ -14,19 +14,6 @@ from .grid import ANCH_SHIFT, CELL_MASK, DC, DR, EXT, INNER, QC, QR, _anchor_add
 from .runs import _deliver, _find, _run_open, _union
 from .tables import (
     ALL_FLAVOURS_MASK,
-    CC,
-    CFLAV,
-    CFROZEN,
-    CHASROLL,
-    CNEXT,
-    COWNER,
-    CPARENT,
-    CR,
-    CROLL,
-    CSIZE,
-    CSTAMP,
-    CWINNER,
-    CWIT,
     FACES,
     KC,
     KFLAV,
@@ -67,7 +54,7 @@ def _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
             i = _cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
             if i >= 0:
                 touches = True
-                if cell[i, CFROZEN] == 0 and (f == ROLL_CODE or f == cell[i, CFLAV]):
+                if cell[i].frozen == 0 and (f == ROLL_CODE or f == cell[i].flavour):
                     ok = True
         if ok:
             any_agree = True
@@ -87,8 +74,8 @@ def _roll_options(cell, grid, wbits, ctype, rot, a, b):
     mask = 0
     for e in range(2):
         i = _cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
-        if i >= 0 and cell[i, CFROZEN] == 0:
-            mask |= 1 << cell[i, CFLAV]
+        if i >= 0 and cell[i].frozen == 0:
+            mask |= 1 << cell[i].flavour
     if mask == 0:
         mask = ALL_FLAVOURS_MASK
     return mask
@@ -115,19 +102,19 @@ def _add_cell(t, grid, r, c, flav, roll, owner):
     meta, cell, hold = t.meta, t.cell, t.hold
     i = meta[NCELLS]
     meta[NCELLS] = i + 1
-    cell[i, CR] = r
-    cell[i, CC] = c
-    cell[i, CFLAV] = flav
-    cell[i, CROLL] = roll
-    cell[i, COWNER] = owner
-    cell[i, CFROZEN] = 0
-    cell[i, CWINNER] = NOBODY
-    cell[i, CPARENT] = i
-    cell[i, CSIZE] = 1
-    cell[i, CHASROLL] = roll
-    cell[i, CNEXT] = i
-    cell[i, CWIT] = 0
-    cell[i, CSTAMP] = 0
+    cell[i].row = r
+    cell[i].col = c
+    cell[i].flavour = flav
+    cell[i].roll = roll
+    cell[i].owner = owner
+    cell[i].frozen = 0
+    cell[i].winner = NOBODY
+    cell[i].parent = i
+    cell[i].size = 1
+    cell[i].has_roll = roll
+    cell[i].next = i
+    cell[i].witness = 0
+    cell[i].stamp = 0
     for q in range(meta[PLAYERS]):
         hold[i, q] = 0
     if owner >= 0:
@@ -167,10 +154,10 @@ def _put_card(t, grid, owner, ctype, rot, a, b, flav):
         else:
             _add_cell(t, grid, a + QR[q], b + QC[q], f, 0, owner)
     for i in range(first, first + 4):
-        r, c = cell[i, CR], cell[i, CC]
+        r, c = cell[i].row, cell[i].col
         for d in range(4):
             j = _cell_at(grid, wbits, r + DR[d], c + DC[d])
-            if j >= 0 and cell[j, CFROZEN] == 0 and cell[j, CFLAV] == cell[i, CFLAV]:
+            if j >= 0 and cell[j].frozen == 0 and cell[j].flavour == cell[i].flavour:
                 _union(t, i, j)
     for x in range(a - 1, a + 2):
         for y in range(b - 1, b + 2):
@@ -200,12 +187,12 @@ def _seal_around(t, grid, a, b, sealer):
     for r in range(a - 2, a + 4):
         for c in range(b - 2, b + 4):
             i = _cell_at(grid, wbits, r, c)
-            if i < 0 or cell[i, CFROZEN] != 0:
+            if i < 0 or cell[i].frozen != 0:
                 continue
             root = _find(t, i)
-            if cell[root, CSTAMP] == stamp:
+            if cell[root].stamp == stamp:
                 continue
-            cell[root, CSTAMP] = stamp
+            cell[root].stamp = stamp
             if not _run_open(t, grid, wbits, squared, root):
                 _deliver(t, root, sealer, False)
                 sealed += 1

@@ -16,19 +16,7 @@ from .placement import _put_card, _start_roll_flavour
 from .runs import _union
 from .tables import (
     BOXES,
-    CC,
-    CFLAV,
-    CFROZEN,
-    CHASROLL,
-    CNEXT,
     COUNT,
-    COWNER,
-    CPARENT,
-    CR,
-    CROLL,
-    CSIZE,
-    CSTAMP,
-    CWIT,
     FINAL_LEFT,
     HEAD,
     KNOWN,
@@ -66,13 +54,13 @@ def rebuild(t, wbits):
     built from a dict."""
     meta, cell, hold = t.meta, t.cell, t.hold
     n = meta[NCELLS]
-    meta[MINR] = meta[MAXR] = cell[0, CR]
-    meta[MINC] = meta[MAXC] = cell[0, CC]
+    meta[MINR] = meta[MAXR] = cell[0].row
+    meta[MINC] = meta[MAXC] = cell[0].col
     for i in range(n):
-        meta[MINR] = min(meta[MINR], cell[i, CR])
-        meta[MAXR] = max(meta[MAXR], cell[i, CR])
-        meta[MINC] = min(meta[MINC], cell[i, CC])
-        meta[MAXC] = max(meta[MAXC], cell[i, CC])
+        meta[MINR] = min(meta[MINR], cell[i].row)
+        meta[MAXR] = max(meta[MAXR], cell[i].row)
+        meta[MINC] = min(meta[MINC], cell[i].col)
+        meta[MAXC] = max(meta[MAXC], cell[i].col)
     extent = max(meta[MAXR] - meta[MINR], meta[MAXC] - meta[MINC]) + 1
     while extent + ROOM > (1 << wbits):
         wbits += 1
@@ -81,22 +69,22 @@ def rebuild(t, wbits):
     meta[STAMP] = 0
     grid = _fill_grid(t, wbits)
     for i in range(n):
-        cell[i, CPARENT] = i
-        cell[i, CSIZE] = 1
-        cell[i, CHASROLL] = cell[i, CROLL]
-        cell[i, CNEXT] = i
-        cell[i, CWIT] = 0
-        cell[i, CSTAMP] = 0
+        cell[i].parent = i
+        cell[i].size = 1
+        cell[i].has_roll = cell[i].roll
+        cell[i].next = i
+        cell[i].witness = 0
+        cell[i].stamp = 0
         for q in range(meta[PLAYERS]):
             hold[i, q] = 0
-        if cell[i, COWNER] >= 0:
-            hold[i, cell[i, COWNER]] = 1
+        if cell[i].owner >= 0:
+            hold[i, cell[i].owner] = 1
     for i in range(n):
-        if cell[i, CFROZEN]:
+        if cell[i].frozen:
             continue
         for d in range(4):
-            j = _cell_at(grid, wbits, cell[i, CR] + DR[d], cell[i, CC] + DC[d])
-            if j >= 0 and cell[j, CFROZEN] == 0 and cell[j, CFLAV] == cell[i, CFLAV]:
+            j = _cell_at(grid, wbits, cell[i].row + DR[d], cell[i].col + DC[d])
+            if j >= 0 and cell[j].frozen == 0 and cell[j].flavour == cell[i].flavour:
                 _union(t, i, j)
     # Frozen quadrants stay single: no kernel walks a delivered run again.
     _find_anchors(t, grid)

@@ -1,8 +1,8 @@
 """Runs of one flavour: joining them, telling when one is closed, delivering and scoring it.
 
-Each open run is a union-find tree over its quadrants (``CPARENT``) whose root keeps the
+Each open run is a union-find tree over its quadrants (``parent``) whose root keeps the
 run's size, whether it holds a roll and every player's holding (``t.hold``); its quadrants
-form a circular list (``CNEXT``), so merging two runs is two pointer swaps and sealing
+form a circular list (``next``), so merging two runs is two pointer swaps and sealing
 walks only the run. Runs never split: a delivered run freezes whole and never joins
 anything again. ``t.big`` lists the roots of the open runs of 3 or more (those that can be
 boxed early and score at the end).
@@ -17,16 +17,7 @@ from ..moves import COORD_OFFSET, COORD_SPAN
 from .grid import DC, DR, _coverable, _key
 from .tables import (
     BOXES,
-    CC,
-    CFROZEN,
-    CHASROLL,
     CLOSERS,
-    CNEXT,
-    CPARENT,
-    CR,
-    CSIZE,
-    CWINNER,
-    CWIT,
     LEAF,
     MIN_BOX,
     NBIG,
@@ -41,11 +32,11 @@ def _find(t, x):
     """The root of quadrant ``x``'s run (compressing the path)."""
     cell = t.cell
     root = x
-    while cell[root, CPARENT] != root:
-        root = cell[root, CPARENT]
-    while cell[x, CPARENT] != root:
-        nxt = cell[x, CPARENT]
-        cell[x, CPARENT] = root
+    while cell[root].parent != root:
+        root = cell[root].parent
+    while cell[x].parent != root:
+        nxt = cell[x].parent
+        cell[x].parent = root
         x = nxt
     return root
 
@@ -69,22 +60,22 @@ def _union(t, a, b):
     rb = _find(t, b)
     if ra == rb:
         return
-    if cell[ra, CSIZE] < cell[rb, CSIZE]:
+    if cell[ra].size < cell[rb].size:
         ra, rb = rb, ra
-    if cell[ra, CWIT] == 0:
-        cell[ra, CWIT] = cell[rb, CWIT]
-    was_big = cell[ra, CSIZE] >= MIN_BOX
-    if cell[rb, CSIZE] >= MIN_BOX:
+    if cell[ra].witness == 0:
+        cell[ra].witness = cell[rb].witness
+    was_big = cell[ra].size >= MIN_BOX
+    if cell[rb].size >= MIN_BOX:
         _big_remove(t, rb)
-    cell[rb, CPARENT] = ra
-    cell[ra, CSIZE] += cell[rb, CSIZE]
-    cell[ra, CHASROLL] |= cell[rb, CHASROLL]
+    cell[rb].parent = ra
+    cell[ra].size += cell[rb].size
+    cell[ra].has_roll |= cell[rb].has_roll
     for q in range(meta[PLAYERS]):
         hold[ra, q] += hold[rb, q]
-    nxt = cell[ra, CNEXT]
-    cell[ra, CNEXT] = cell[rb, CNEXT]
-    cell[rb, CNEXT] = nxt
-    if not was_big and cell[ra, CSIZE] >= MIN_BOX:
+    nxt = cell[ra].next
+    cell[ra].next = cell[rb].next
+    cell[rb].next = nxt
+    if not was_big and cell[ra].size >= MIN_BOX:
         big[meta[NBIG]] = ra
         meta[NBIG] += 1
 
@@ -93,20 +84,20 @@ def _union(t, a, b):
 def _run_open(t, grid, wbits, squared, root):
     """Some quadrant of the run touches a coverable empty position.
 
-    The root remembers the last such position it found (``CWIT``, key + 1): it touches
+    The root remembers the last such position it found (``witness``, key + 1): it touches
     the run for good, so while it stays coverable the run is open without a walk."""
     cell = t.cell
-    w = cell[root, CWIT] - 1
+    w = cell[root].witness - 1
     if w >= 0 and _coverable(grid, wbits, squared, w // COORD_SPAN - COORD_OFFSET, w % COORD_SPAN - COORD_OFFSET):
         return True
     x = root
     while True:
-        r, c = cell[x, CR], cell[x, CC]
+        r, c = cell[x].row, cell[x].col
         for d in range(4):
             if _coverable(grid, wbits, squared, r + DR[d], c + DC[d]):
-                cell[root, CWIT] = _key(r + DR[d], c + DC[d]) + 1
+                cell[root].witness = _key(r + DR[d], c + DC[d]) + 1
                 return True
-        x = cell[x, CNEXT]
+        x = cell[x].next
         if x == root:
             return False
 
@@ -118,10 +109,10 @@ def _first_cell(t, root):
     best = np.int64(1) << 62
     x = root
     while True:
-        key = _key(cell[x, CR], cell[x, CC])
+        key = _key(cell[x].row, cell[x].col)
         if key < best:
             best = key
-        x = cell[x, CNEXT]
+        x = cell[x].next
         if x == root:
             return best
 
@@ -153,16 +144,16 @@ def _majority(t, root, sealer):
 @njit(**LEAF)
 def _points(t, root):
     """What the run scores: nothing under :data:`~.tables.MIN_BOX`, doubled with a roll."""
-    size = t.cell[root, CSIZE]
+    size = t.cell[root].size
     if size < MIN_BOX:
         return 0
-    return size * 2 if t.cell[root, CHASROLL] else size
+    return size * 2 if t.cell[root].has_roll else size
 
 
 @njit(**LEAF)
 def _box_eligible(t, root, p):
     """Player ``p`` holds at least half of the run, so may box it early."""
-    return 2 * t.hold[root, p] >= t.cell[root, CSIZE]
+    return 2 * t.hold[root, p] >= t.cell[root].size
 
 
 @njit(**LEAF)
@@ -179,9 +170,9 @@ def _deliver(t, root, sealer, early):
         _big_remove(t, root)
     x = root
     while True:
-        cell[x, CFROZEN] = 1
-        cell[x, CWINNER] = scorer
-        x = cell[x, CNEXT]
+        cell[x].frozen = 1
+        cell[x].winner = scorer
+        x = cell[x].next
         if x == root:
             break
     if scorer >= 0:

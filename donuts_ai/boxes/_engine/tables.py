@@ -13,24 +13,25 @@ The layout of every array, with ``P`` players and ``K`` = :func:`capacities`' ca
                MINR MAXR MINC MAXC                   the layout's bounding box
                WBITS                                 the grid is 2**WBITS squared
                TURNS STAMP                           moves played; the last sealing pass's number
-    cell     int32[4K, NCF]            a row per quadrant placed, in placement order:
-               CR CC CFLAV CROLL COWNER              where, flavour 1..4, roll, owner (-1 start card)
-               CFROZEN CWINNER                       delivered; the player its box scored for (NOBODY)
-               CPARENT CNEXT                         union-find parent; next quadrant of the run (a ring)
-               CSIZE CHASROLL CWIT CSTAMP            at a run's root: size, holds a roll, witness, stamp
+    cell     CELL_DTYPE[4K]            a record per quadrant placed, in placement order:
+               row col flavour roll owner            where, flavour 1..4, roll, owner (-1 start card)
+               frozen winner                         delivered; the player its box scored for (NOBODY)
+               parent next                           union-find parent; next quadrant of the run (a ring)
+               size has_roll witness stamp           at a run's root (:mod:`.runs`)
     hold     int32[4K, P]              at a run's root: the donuts each player holds in it
-    cards    int32[K, 6]               KOWNER KTYPE KROT KR KC KFLAV: the state dict's "cards" rows
+    cards    int32[K, NCARD_FIELDS]    KOWNER KTYPE KROT KR KC KFLAV: the state dict's "cards" rows
     anchors  int32[32K, 2]             (row, column) of the NANCH free anchors, any order
     big      int32[4K]                 roots of the NBIG open runs of 3 or more
     piles    int32[P, PILE_CAP]        ring buffers, top at pinfo HEAD, COUNT long
     trays    int32[P, TRAY_SIZE]       card types, sorted, TRAYN long
     pinfo    int32[P, NPINFO]          HEAD COUNT KNOWN TRAYN SCORE BOXES
 
-Int columns read through named constants rather than structured dtypes: the union-find and
-the matching test read a few columns of scattered rows in the innermost loops, and a
-record array would give Numba field access without a faster path, while the Python layer
-(:mod:`.._core`) and the tests slice whole columns. Rows past the counts are written
-before they are read, so copies copy only the used rows (:func:`copy_into`).
+The quadrant table, the one the kernels read most, is a structured array (``cell[i].parent``):
+measured as fast as int columns read through constants, or a little faster. The other
+tables keep int columns named by constants: they are whole rows copied or compared
+(``cards``, ``pinfo``), vectors (``meta``) or plain matrices, and the agents' reward kernel
+(:func:`.._search.rewards`) takes ``pinfo`` as a plain int matrix. Rows past the counts are
+written before they are read, so copies copy only the used rows (:func:`copy_into`).
 
 Every kernel option, code base and card table the other modules share lives here too.
 """
@@ -49,8 +50,9 @@ from ..moves import BOX, KIND_SHIFT, PLACE, STUCK
 PLAYERS, SQUARED, PERFECT, CLOSERS, TO_MOVE, TRIGGER, FINAL_LEFT, STREAK, OVER = range(9)
 NCARDS, NCELLS, NANCH, NBIG, MINR, MAXR, MINC, MAXC, WBITS, TURNS, STAMP = range(9, 20)
 NMETA = 20
-CR, CC, CFLAV, CROLL, COWNER, CFROZEN, CPARENT, CSIZE, CHASROLL, CNEXT, CWIT, CSTAMP, CWINNER = range(13)
-NCF = 13
+#: One placed quadrant (see the module doc): what it is, then its run's bookkeeping.
+CELL_DTYPE = np.dtype([(name, np.int32) for name in (
+    "row", "col", "flavour", "roll", "owner", "frozen", "winner", "parent", "next", "size", "has_roll", "witness", "stamp")])
 HEAD, COUNT, KNOWN, TRAYN, SCORE, BOXES = range(6)
 NPINFO = 6
 KOWNER, KTYPE, KROT, KR, KC, KFLAV = range(6)
@@ -63,7 +65,11 @@ PILE_MASK = PILE_CAP - 1
 #: Options of the leaf kernels: no allocation inside, so no reference counting either. With
 #: it on, Numba counts a reference to every array argument at each call, atomically,
 #: whenever its pruning fails: measured, three quarters of a random game's time went there.
-#: A leaf kernel takes the record whole and reads its arrays inside, which costs nothing here.
+#: A leaf kernel takes the record whole and reads its arrays inside (no counting either way).
+#: Numba passes a record as every field of every array, flattened into the call's arguments,
+#: so the kernels run for every candidate move that LLVM does not inline (the matching test
+#: and the roll's options) take the one table and the scalars they read instead: measured,
+#: the whole record there cost about a tenth of a random game and a third of ISMCTS's speed.
 LEAF = {"cache": True, "_nrt": False}
 #: Smallest run that scores and may be boxed early.
 MIN_BOX = 3
@@ -92,7 +98,7 @@ class Tables(NamedTuple):
     """Every array of a state but the grid (drawn in the module docstring)."""
 
     meta: np.ndarray  # int64[NMETA]
-    cell: np.ndarray  # int32[4K, NCF]
+    cell: np.ndarray  # CELL_DTYPE[4K]
     hold: np.ndarray  # int32[4K, P]: holdings at run roots
     cards: np.ndarray  # int32[K, NCARD_FIELDS]
     anchors: np.ndarray  # int32[32K, 2]
@@ -113,7 +119,7 @@ def empty_tables(players: int) -> Tables:
     """Zeroed tables for ``players`` (filled by :func:`~.playouts.start_game` or the Python layer)."""
     n_cards, n_cells, n_anch = capacities(players)
     return Tables(
-        meta=np.zeros(NMETA, np.int64), cell=np.zeros((n_cells, NCF), np.int32),
+        meta=np.zeros(NMETA, np.int64), cell=np.zeros(n_cells, CELL_DTYPE),
         hold=np.zeros((n_cells, players), np.int32), cards=np.zeros((n_cards, NCARD_FIELDS), np.int32),
         anchors=np.zeros((n_anch, 2), np.int32), big=np.zeros(n_cells, np.int32),
         piles=np.zeros((players, PILE_CAP), np.int32), trays=np.zeros((players, TRAY_SIZE), np.int32),
