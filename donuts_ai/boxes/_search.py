@@ -1,5 +1,6 @@
-"""Compiled helpers the Donut Boxes agents share (private): copying a world, sampling its
-hidden cards again, what a move gives each player now, and playout rewards.
+"""Compiled helpers the Donut Boxes agents share (private): sampling a world's hidden cards
+again, what a move gives each player now, and playout rewards; copying a world is the
+engine's :func:`~._engine.copy_into`, imported here for the search.
 
 Kernels on the engine's :class:`~._engine.Tables` (they trust their input, never raise);
 the agents in :mod:`.agents` own the checks. ``np.random`` is seeded by the kernel that

@@ -15,42 +15,27 @@ The files, in the order they build on each other:
 ``legal``      legal moves listed, checked and drawn at random
 ``playouts``   a new deal, a state rebuilt from its cells, random games to the end
 
-The names below are what the rest of :mod:`donuts_ai.boxes` uses.
+The names below are what the rest of :mod:`donuts_ai.boxes` uses (and its tests).
 """
 
 from ..moves import BOX, COORD_OFFSET, COORD_SPAN, KIND_SHIFT
-from .grid import MIN_WBITS, REACH, ROOM, _cell_at, ensure_room
-from .legal import MAX_TRIES, has_placement, is_legal, legal_codes, random_move, sample_random_moves, seeded_random_move
+from .grid import MIN_WBITS, _cell_at
+from .legal import is_legal, legal_codes, random_move, sample_random_moves, seeded_random_move
 from .playouts import random_games, random_playouts, rebuild, start_game
 from .runs import _find, _majority, _points
 from .tables import (
     BOXES,
-    CANON,
     CELL_DTYPE,
     CLOSERS,
     COUNT,
     FINAL_LEFT,
     HEAD,
-    KC,
-    KFLAV,
     KNOWN,
-    KOWNER,
-    KR,
-    KROT,
-    KTYPE,
-    LEAF,
-    MAXC,
-    MAXR,
     MIN_BOX,
-    MINC,
-    MINR,
     NANCH,
     NBIG,
-    NCANON,
     NCARDS,
     NCELLS,
-    NEUTRAL,
-    NMETA,
     NOBODY,
     NPINFO,
     OVER,
@@ -61,7 +46,6 @@ from .tables import (
     PLAYERS,
     SCORE,
     SQUARED,
-    STAMP,
     STREAK,
     TO_MOVE,
     TRAYN,
@@ -69,7 +53,6 @@ from .tables import (
     TURNS,
     WBITS,
     Tables,
-    capacities,
     copy_into,
     copy_tables,
     empty_tables,
@@ -77,12 +60,10 @@ from .tables import (
 from .turns import apply_move
 
 __all__ = [
-    "BOX", "BOXES", "CANON", "CELL_DTYPE", "CLOSERS", "COORD_OFFSET", "COORD_SPAN", "COUNT", "FINAL_LEFT", "HEAD",
-    "KC", "KFLAV", "KIND_SHIFT", "KNOWN", "KOWNER", "KR", "KROT", "KTYPE", "LEAF", "MAXC", "MAXR", "MAX_TRIES",
-    "MINC", "MINR", "MIN_BOX", "MIN_WBITS", "NANCH", "NBIG", "NCANON", "NCARDS", "NCELLS", "NEUTRAL", "NMETA",
-    "NOBODY", "NPINFO", "OVER", "PAYLOAD_MASK", "PERFECT", "PILE_CAP", "PILE_MASK", "PLAYERS", "REACH", "ROOM",
-    "SCORE", "SQUARED", "STAMP", "STREAK", "TO_MOVE", "TRAYN", "TRIGGER", "TURNS", "WBITS", "Tables", "_cell_at",
-    "_find", "_majority", "_points", "apply_move", "capacities", "copy_into", "copy_tables", "empty_tables",
-    "ensure_room", "has_placement", "is_legal", "legal_codes", "random_games", "random_move", "random_playouts",
+    "BOX", "BOXES", "CELL_DTYPE", "CLOSERS", "COORD_OFFSET", "COORD_SPAN", "COUNT", "FINAL_LEFT", "HEAD",
+    "KIND_SHIFT", "KNOWN", "MIN_BOX", "MIN_WBITS", "NANCH", "NBIG", "NCARDS", "NCELLS", "NOBODY", "NPINFO", "OVER",
+    "PAYLOAD_MASK", "PERFECT", "PILE_CAP", "PILE_MASK", "PLAYERS", "SCORE", "SQUARED", "STREAK", "TO_MOVE", "TRAYN",
+    "TRIGGER", "TURNS", "Tables", "WBITS", "_cell_at", "_find", "_majority", "_points", "apply_move", "copy_into",
+    "copy_tables", "empty_tables", "is_legal", "legal_codes", "random_games", "random_move", "random_playouts",
     "rebuild", "sample_random_moves", "seeded_random_move", "start_game",
 ]
