@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from donuts_ai.bench.boxes import random_games
 from donuts_ai.boxes import BoxesRules, BoxesState
 from donuts_ai.boxes import _engine as E
-from donuts_ai.boxes.bench import bench
 from donuts_ai.boxes.deck import deal
 from donuts_ai.boxes.reference import ReferenceGame
 
@@ -195,7 +195,7 @@ def test_random_playouts_agree_with_python_random_play_on_average():
     assert abs(np.mean(totals) - kernel) < 5 * np.std(totals) / np.sqrt(len(totals))
 
 
-def test_bench_reports_games_per_second():
-    out = bench(games=30, rules=BoxesRules(2, "splitzkies", "perfect", True), seed=3)
+def test_random_games_bench_reports_games_per_second():
+    out = random_games(games=30, rules=BoxesRules(2, "splitzkies", "perfect", True), seed=3)
     assert out["games"] == 30 and out["games_per_second"] > 0 and out["mean_turns"] > 40
     assert out["rules"] == "2 players, splitzkies, perfect match, closers"

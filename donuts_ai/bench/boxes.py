@@ -2,7 +2,7 @@
 
 Measures random 2-player games per second on one core (the target is 10,000: deal and
 play to the end with uniformly random legal moves, one compiled call,
-:func:`donuts_ai.boxes.bench.bench`), the same for 4 players, ISMCTS iterations per
+:func:`random_games`), the same for 4 players, ISMCTS iterations per
 second (2 and 4 players, early, middle and late positions; iterations over the time
 spent in the tree, and over the whole move with the determinisation and the greedy
 ordering of the root), and how long timed ISMCTS moves really take against their
@@ -17,9 +17,11 @@ import argparse
 import statistics
 import time
 
-from ..boxes import BoxesRules, BoxesState
+from .._checks import check_int
+from ..boxes import BoxesError, BoxesRules, BoxesState
+from ..boxes import _engine as E
+from ..boxes._core import tables_for
 from ..boxes.agents import ISMCTSAgent, warm_up
-from ..boxes.bench import bench as random_games
 from ._report import machine, print_and_save
 
 #: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
@@ -27,11 +29,34 @@ from ._report import machine, print_and_save
 PHASES = (0.0, 0.4, 0.75)
 #: Deals the speed figures are averaged over.
 DEALS = (1, 2, 3)
+#: Games played (untimed) first so that compilation and caches are out of the measure.
+WARM_UP_GAMES = 20
 
 
 def _stats(values: list[float]) -> dict:
     v = sorted(values)
     return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
+
+
+def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int = 0) -> dict:
+    """Deal and play ``games`` random games (uniformly random legal moves) in one compiled
+    call on one core, after a warm-up. Returns ``games``, ``seconds``, ``games_per_second``,
+    ``mean_turns`` and the ``rules`` (default: 2 players, Squared Away, One Good Match)."""
+    games = check_int("games", games, minimum=1, error=BoxesError)
+    seed = check_int("seed", seed, minimum=0, error=BoxesError)
+    rules = BoxesRules() if rules is None else rules
+    scratch = tables_for(rules)
+    E.random_games(scratch, WARM_UP_GAMES, seed + 1)
+    start = time.perf_counter()
+    _scores, _places, turns = E.random_games(scratch, games, seed)
+    seconds = time.perf_counter() - start
+    return {"rules": str(rules), "games": games, "seconds": seconds, "games_per_second": games / seconds,
+            "mean_turns": float(turns.mean())}
+
+
+def random_games_all(games: int = 2000, players: int = 2, seed: int = 0) -> list[dict]:
+    """:func:`random_games` under each of the 8 variants for ``players``."""
+    return [random_games(games, rules, seed) for rules in BoxesRules.all_variants(players)]
 
 
 def random_game_speed(players: int, games: int, repeats: int) -> dict:
@@ -108,7 +133,7 @@ def time_use(players: int, limits: tuple[float, ...], moves: int) -> dict:
 def run(quick: bool = False) -> dict:
     """Every figure (see the module doc)."""
     warm_up()
-    random_games(20)
+    random_games(WARM_UP_GAMES)
     repeats = 3 if quick else 5
     games = 2000 if quick else 10000
     iterations = 200 if quick else 1000

@@ -15,6 +15,16 @@ from .moves import move_text
 from .rules import BoxesRules
 
 
+def tables_for(rules: BoxesRules) -> E.Tables:
+    """Zeroed tables for a game under ``rules``: the players and the three switches set."""
+    t = E.empty_tables(rules.players)
+    t.meta[E.PLAYERS] = rules.players
+    t.meta[E.SQUARED] = rules.squared
+    t.meta[E.PERFECT] = rules.perfect
+    t.meta[E.CLOSERS] = rules.closers
+    return t
+
+
 class EngineCore:
     """One game in the engine's arrays (``t``, ``grid``) and the texts of the moves played."""
 
@@ -23,18 +33,9 @@ class EngineCore:
     def __init__(self, rules: BoxesRules, t: E.Tables, grid: np.ndarray, moves: list[str]):
         self.rules, self.t, self.grid, self.moves = rules, t, grid, moves
 
-    @staticmethod
-    def _tables(rules: BoxesRules) -> E.Tables:
-        t = E.empty_tables(rules.players)
-        t.meta[E.PLAYERS] = rules.players
-        t.meta[E.SQUARED] = rules.squared
-        t.meta[E.PERFECT] = rules.perfect
-        t.meta[E.CLOSERS] = rules.closers
-        return t
-
     @classmethod
     def new(cls, rules: BoxesRules, piles: list[list[int]], start_type: int) -> EngineCore:
-        t = cls._tables(rules)
+        t = tables_for(rules)
         grid = E.start_game(t, np.asarray(piles, dtype=np.int64), int(start_type))
         return cls(rules, t, grid, [])
 
@@ -141,7 +142,7 @@ class EngineCore:
     def from_dict(cls, data: dict) -> EngineCore:
         """A core from a checked state dict."""
         rules = BoxesRules.from_dict(data["rules"])
-        t = cls._tables(rules)
+        t = tables_for(rules)
         meta = t.meta
         frozen = {(r, c): winner for r, c, winner in data["frozen"]}
         n_cells = 0
