@@ -246,30 +246,3 @@ def root_stats(tree, observer):
         child = nodes[child, N_SIBLING]
         k += 1
     return moves, visits, means
-
-
-# ---------------------------------------------------------------------------- the positional forms
-# :mod:`.agents` calls the search with the tree's arrays and the settings one by one; these
-# pack them into the records above and call the kernels.
-def reset_tree(nodes: np.ndarray, values: np.ndarray, used: np.ndarray) -> None:
-    """:func:`clear` on the tree's arrays."""
-    clear(Tree(nodes, values, used))
-
-
-def grown(nodes: np.ndarray, values: np.ndarray, capacity: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`grow` on the tree's arrays: ``(nodes, values)``."""
-    tree = grow(Tree(nodes, values, np.zeros(1, np.int64)), capacity)
-    return tree.nodes, tree.values
-
-
-def root_children(nodes: np.ndarray, values: np.ndarray, observer: int):
-    """:func:`root_stats` on the tree's arrays."""
-    return root_stats(Tree(nodes, values, np.zeros(1, np.int64)), observer)
-
-
-def run(nodes, values, used, t, grid, work, observer, root_moves, iterations, seed, exploration, reward_kind,
-        widen_base, widen_factor) -> None:
-    """:func:`search` with the tree's arrays and the :class:`Settings` fields in order."""
-    settings = Settings(int(observer), int(iterations), int(seed), float(exploration), int(reward_kind),
-                        float(widen_base), float(widen_factor))
-    search(Tree(nodes, values, used), t, grid, work, root_moves, settings)

@@ -31,8 +31,7 @@ import numpy as np
 from .._checks import check_int, check_seconds
 from ..agents.base import Agent, budget
 from . import _engine as E
-from ._ismcts import grown, new_tree, reset_tree, root_children
-from ._ismcts import run as run_tree
+from ._ismcts import Settings, clear, grow, new_tree, root_stats, search
 from ._search import (
     CARD_QUADRANTS,
     REWARD_KINDS,
@@ -90,10 +89,10 @@ def warm_up() -> None:
     t, grid = _world_arrays(world)
     codes = world.legal_move_ids()
     move_values(t, grid, codes, _scratch(2))
-    nodes, values, used = new_tree(8, 2)
-    run_tree(nodes, values, used, t, grid, _scratch(2), state.to_move, codes, 2, 0, 0.7, 0, 1.0, 0.0)
-    root_children(nodes, values, state.to_move)
-    reset_tree(nodes, values, used)
+    tree = new_tree(8, 2)
+    search(tree, t, grid, _scratch(2), codes, Settings(state.to_move, 2, 0, 0.7, 0, 1.0, 0.0))
+    root_stats(tree, state.to_move)
+    clear(tree)
     _warmed = True
 
 
@@ -339,25 +338,25 @@ class ISMCTSAgent(BoxesAgent):
         t, grid = _world_arrays(world)
         work = _scratch(players)
         root_moves, widen = self._root_order(world, codes)
-        nodes, values, used = self._tree
-        if values.shape[1] != players:
-            nodes, values, used = new_tree(nodes.shape[0], players)
-        reset_tree(nodes, values, used)
+        tree = self._tree
+        if tree.values.shape[1] != players:
+            tree = new_tree(tree.nodes.shape[0], players)
+        clear(tree)
         reward_kind = REWARD_KINDS.index(self.reward)
         done, chunk, calls, searching = 0, FIRST_CHUNK, 0, 0.0
         while True:
             n = self.iterations - done if deadline is None else chunk
             if self.iterations is not None:
                 n = min(n, self.iterations - done)
-            n = min(n, MAX_NODES - int(used[0]))
+            n = min(n, MAX_NODES - int(tree.used[0]))
             if n <= 0:
                 break
-            if int(used[0]) + n > nodes.shape[0]:
-                capacity = min(MAX_NODES, max(2 * nodes.shape[0], int(used[0]) + n))
-                nodes, values = grown(nodes, values, capacity)
+            if int(tree.used[0]) + n > tree.nodes.shape[0]:
+                tree = grow(tree, min(MAX_NODES, max(2 * tree.nodes.shape[0], int(tree.used[0]) + n)))
+            settings = Settings(player, n, self.rng.getrandbits(SEED_BITS), float(self.exploration), reward_kind,
+                                float(self.widen_base), float(widen))
             began = time.perf_counter()
-            run_tree(nodes, values, used, t, grid, work, player, root_moves, n, self.rng.getrandbits(SEED_BITS),
-                     self.exploration, reward_kind, float(self.widen_base), widen)
+            search(tree, t, grid, work, root_moves, settings)
             ended = time.perf_counter()
             searching += ended - began
             done += n
@@ -371,12 +370,12 @@ class ISMCTSAgent(BoxesAgent):
                 rate = n / max(ended - began, MIN_CALL_SECONDS)
                 chunk = int(min(rate * min(CHUNK_SECONDS, LEFT_SHARE * left), MAX_CHUNK_GROWTH * n, MAX_CHUNK))
                 chunk = max(1, chunk)
-        self._tree = (nodes, values, used)
-        moves, visits, means = root_children(nodes, values, player)
+        self._tree = tree
+        moves, visits, means = root_stats(tree, player)
         best = max(range(moves.size), key=lambda k: (visits[k], means[k]))
         self.last_search = {"iterations": done, "calls": calls, "seconds": time.perf_counter() - start,
                             "search_seconds": searching, "root_moves": int(codes.size),
-                            "root_children": int(moves.size), "nodes": int(used[0])}
+                            "root_children": int(moves.size), "nodes": int(tree.used[0])}
         return int(moves[best])
 
 
