@@ -63,7 +63,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
     print(f"Round robin of {', '.join(DEMO_AGENTS)}")
     print(f"on layouts {DEMO_LAYOUTS} (colour-swapped pairs), {args.workers or 'all'} worker(s), seed {args.seed}")
-    results = tournament.run(DEMO_AGENTS, games=4, layouts=DEMO_LAYOUTS, seed=args.seed, workers=args.workers,
+    results = tournament.run(DEMO_AGENTS, game="donuts", games=4, layouts=DEMO_LAYOUTS, seed=args.seed, workers=args.workers,
                              progress=sys.stderr.isatty())
     print(results.table())
     return 0
@@ -141,7 +141,7 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, args.layouts, args.seed,
-                             args.max_pairs, make_rules(args.insertion, args.donuts), show)
+                             args.max_pairs, make_rules(args.insertion, args.donuts), show, game="donuts")
     if not args.quiet:
         sys.stderr.write("\n")
     verdict = {"H1": f"accept H1: {args.a} is at least {args.elo1:g} Elo stronger than {args.b}",

@@ -25,7 +25,6 @@ MAX_FUNCTION_LINES = 100
 ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
-    "_spec": set(),
     "_kernel_cache": set(),
     "squares": {"errors"},
     "rules": {"errors"},
@@ -37,14 +36,14 @@ ALLOWED = {
     "reference": {"layout", "rules"},
     "analysis": {"_engine", "board", "errors", "layout", "rules", "_checks"},
     "vector_env": {"_checks", "_engine", "errors", "layout", "rules", "squares"},
-    "search": {"_checks", "_spec", "_engine", "agents", "board", "errors", "layout", "rules", "squares"},
+    "search": {"_checks", "_engine", "agents", "board", "errors", "layout", "rules", "squares"},
     "solver": {"search"},
     "agents": {"_engine", "board", "search", "squares", "errors", "_checks"},
     "tournament": {"_checks", "errors"},
     "donuts_game": {"agents", "board", "errors", "layout", "rules", "tournament"},
     # The card game shares only the checks, the errors and the harness's game protocol
     # with the board game (the harness loads it by name, never by an import).
-    "boxes": {"_checks", "_spec", "agents", "errors", "tournament"},
+    "boxes": {"_checks", "agents", "errors", "tournament"},
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "solver", "symmetry", "tournament"},

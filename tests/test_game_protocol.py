@@ -180,9 +180,28 @@ def test_the_harness_loads_a_game_only_when_it_is_named():
 
     code = ("import sys; from donuts_ai import tournament as T; "
             "print(sorted(m for m in ('donuts_ai.donuts_game', 'donuts_ai.boxes.game') if m in sys.modules)); "
-            "print(type(T.get_game('donuts')).__module__, type(T.game_named(None)).__name__)")
+            "print(type(T.get_game('donuts')).__module__, type(T.game_named('donuts')).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     assert out == ["[]", "donuts_ai.donuts_game DonutsGame"]
+
+
+def test_the_harness_has_no_game_of_its_own():
+    # Every entry point of the harness is told its game: none falls back to Donuts.
+    import inspect
+
+    from donuts_ai.tournament.seats import serve
+
+    for entry in (T.run, T.make_config, T.play_game, T.make_agent, T.resolve, T.run_sprt, T.parse_layouts, T.ProcessSeat):
+        assert inspect.signature(entry).parameters["game"].default is inspect.Parameter.empty, entry
+    assert all(p.default is inspect.Parameter.empty for p in inspect.signature(serve).parameters.values())
+    assert not hasattr(T, "DEFAULT_GAME") and not hasattr(T.protocol, "DEFAULT_GAME")
+    with pytest.raises(TypeError, match="game"):
+        T.make_config(["random", "greedy"])
+    with pytest.raises(DonutsError, match="unknown game None; expected one of") as raised:
+        T.game_named(None)
+    assert "donuts" in str(raised.value) and "boxes" in str(raised.value)
+    with pytest.raises(DonutsError, match="unknown game 'donut'; expected one of"):
+        T.make_agent("random", game="donut")
 
 
 def test_a_report_says_what_the_set_ups_were_in_the_game_s_words():

@@ -185,9 +185,9 @@ def test_donuts_bot_arguments(dos):
 
 
 def test_openspiel_mcts_as_a_tournament_agent(dos):
-    cls, params = resolve("openspiel-mcts:sims=50,uct_c=1.5")
+    cls, params = resolve("openspiel-mcts:sims=50,uct_c=1.5", game="donuts")
     assert cls is dos.OpenSpielMCTSAgent and params == {"sims": 50, "uct_c": 1.5}
-    agent = make_agent("openspiel-mcts:sims=50", seed=3)
+    agent = make_agent("openspiel-mcts:sims=50", seed=3, game="donuts")
     assert agent.spec == "openspiel-mcts:sims=50,seed=3"
     board = Board()
     move = agent.select_move(board)
@@ -196,7 +196,7 @@ def test_openspiel_mcts_as_a_tournament_agent(dos):
     agent.reset()
     assert agent.select_move(board) == move
     with pytest.raises(SpecError, match="unknown parameter"):
-        resolve("openspiel-mcts:iterations=5")
+        resolve("openspiel-mcts:iterations=5", game="donuts")
 
 
 def test_openspiel_mcts_time_limit_and_clock(dos):
@@ -225,7 +225,7 @@ def test_a_tournament_with_openspiel_mcts(dos):
     from donuts_ai import tournament
 
     results = tournament.run(["openspiel-mcts:sims=30", "random"], games=2, layouts="standard", seed=1, workers=1,
-                             isolation="none")
+                             isolation="none", game="donuts")
     games = results.games
     assert len(games) == 2 and {g.names[0] for g in games} == {"openspiel-mcts:sims=30", "random"}
 
@@ -236,11 +236,11 @@ def test_optional_kind_without_its_dependency_names_the_extra(monkeypatch):
     monkeypatch.delitem(sys.modules, "donuts_ai.interop.openspiel", raising=False)
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(SpecError, match=r"openspiel-mcts needs an optional dependency: pip install 'donuts_ai\[spiel\]'"):
-        resolve("openspiel-mcts:sims=10")
+        resolve("openspiel-mcts:sims=10", game="donuts")
     with pytest.raises(ImportError, match=r"donuts_ai\[spiel\]"):
         import donuts_ai.interop.openspiel  # noqa: F401
 
 
 def test_unknown_agent_lists_the_optional_kinds():
     with pytest.raises(SpecError, match="openspiel-mcts"):
-        resolve("nosuch")
+        resolve("nosuch", game="donuts")

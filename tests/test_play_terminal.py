@@ -220,7 +220,7 @@ def _run_terminal(game: PlaySession, lines: list[str]) -> str:
 
 
 def test_terminal_loop_in_process():
-    agent = make_agent("random", seed=2)
+    agent = make_agent("random", seed=2, game="donuts")
     game = PlaySession(Board(), 0, agent, "random", "standard")
     out = _run_terminal(game, ["a1", "b1", "board", "fen", "resign", "c3", "quit"])
     assert "? the game is over" in out
@@ -228,7 +228,7 @@ def test_terminal_loop_in_process():
 
 
 def test_game_turns_and_undo():
-    game = PlaySession(Board(), 1, make_agent("random", seed=1), "random")
+    game = PlaySession(Board(), 1, make_agent("random", seed=1, game="donuts"), "random")
     with pytest.raises(NotYourTurn):
         game.play("a1")
     with pytest.raises(DonutsError, match="nothing to undo"):

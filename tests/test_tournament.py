@@ -167,11 +167,11 @@ class OneColorAgent(BoardAgent):
 
 
 def test_specs():
-    agent = T.make_agent("mcts:time=0.1,workers=2")
+    agent = T.make_agent("mcts:time=0.1,workers=2", game="donuts")
     assert agent.time_limit == 0.1 and agent.workers == 2
-    assert T.make_agent("random:seed=3").seed == 3
-    assert isinstance(T.make_agent("tests.test_tournament:CrashAgent"), CrashAgent)
-    assert T.make_agent("alphabeta:depth=6").depth == 6
+    assert T.make_agent("random:seed=3", game="donuts").seed == 3
+    assert isinstance(T.make_agent("tests.test_tournament:CrashAgent", game="donuts"), CrashAgent)
+    assert T.make_agent("alphabeta:depth=6", game="donuts").depth == 6
 
 
 @pytest.mark.parametrize(
@@ -188,44 +188,44 @@ def test_specs():
 )
 def test_bad_specs(spec, message):
     with pytest.raises(T.SpecError, match=message):
-        T.make_agent(spec)
+        T.make_agent(spec, game="donuts")
 
 
 # --- schedule and reproducibility ------------------------------------------------------
 
 
 def test_round_robin_and_gauntlet_schedules():
-    config = T.make_config(FAST, games=4, layouts="random:1:2")
+    config = T.make_config(FAST, games=4, layouts="random:1:2", game="donuts")
     units = T.schedule(config)
     assert len(units) == 3 * 2  # 3 pairings x 2 pairs
     assert {tuple(u["names"]) for u in units} == {("random", "greedy"), ("random", "alphabeta:depth=2"), ("greedy", "alphabeta:depth=2")}
     assert len({u["layout"] for u in units}) == 2
     # By default every unit gets a freshly drawn tile arrangement, the same on every rerun.
-    drawn = T.make_config(FAST, games=4)
+    drawn = T.make_config(FAST, games=4, game="donuts")
     assert drawn["layouts"] == "random"
     layouts = [u["layout"] for u in T.schedule(drawn)]
     assert len(set(layouts)) == len(layouts) == 6
-    assert layouts == [u["layout"] for u in T.schedule(T.make_config(FAST, games=4))]
-    assert layouts != [u["layout"] for u in T.schedule(T.make_config(FAST, games=4, seed=1))]
-    gauntlet = T.schedule(T.make_config(FAST, format="gauntlet", games=2))
+    assert layouts == [u["layout"] for u in T.schedule(T.make_config(FAST, games=4, game="donuts"))]
+    assert layouts != [u["layout"] for u in T.schedule(T.make_config(FAST, games=4, seed=1, game="donuts"))]
+    gauntlet = T.schedule(T.make_config(FAST, format="gauntlet", games=2, game="donuts"))
     assert [u["names"] for u in gauntlet] == [["random", "greedy"], ["random", "alphabeta:depth=2"]]
-    assert T.make_config(["random", "random"])["names"] == ["random", "random#2"]
+    assert T.make_config(["random", "random"], game="donuts")["names"] == ["random", "random#2"]
 
 
 def test_pairs_swap_colors_on_the_same_layout_and_rerun_identically():
-    results = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=1)
+    results = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=1, game="donuts")
     assert len(results.games) == 6
     for unit in results.units:
         a, b = unit["games"]
         assert a["names"] == b["names"][::-1] and a["layout"] == b["layout"]
-    again = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=2)
+    again = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=2, game="donuts")
     assert [g["moves"] for g in again.games] == [g["moves"] for g in results.games]
-    other = T.run(FAST, games=2, layouts="random:3:1", seed=6, workers=1)
+    other = T.run(FAST, games=2, layouts="random:3:1", seed=6, workers=1, game="donuts")
     assert [g["moves"] for g in other.games] != [g["moves"] for g in results.games]
 
 
 def test_duel_series_alternate_and_stop_when_decided():
-    results = T.run(["greedy", "random"], mode="duel", best_of=5, games=3, workers=1, seed=2)
+    results = T.run(["greedy", "random"], mode="duel", best_of=5, games=3, workers=1, seed=2, game="donuts")
     assert len(results.units) == 3
     for unit in results.units:
         games, match = unit["games"], unit["match"]
@@ -275,7 +275,7 @@ def test_series_count_wins_only_and_end_at_the_target_or_the_length():
 
 def test_duel_blitz_clock_runs_over_the_whole_series():
     results = T.run(["tests.test_tournament:SlowAgent", "random"], mode="duel", best_of=7, games=1, clock=0.6,
-                    workers=1, seed=4)
+                    workers=1, seed=4, game="donuts")
     assert results.config["clock_per"] == "series"
     unit = results.units[0]
     games = unit["games"]
@@ -289,7 +289,7 @@ def test_duel_blitz_clock_runs_over_the_whole_series():
 
 
 def test_team_battle_rotates_four_seats():
-    results = T.run(["greedy", "random", "greedy:seed=2", "random:seed=2"], mode="team", games=2, workers=1)
+    results = T.run(["greedy", "random", "greedy:seed=2", "random:seed=2"], mode="team", games=2, workers=1, game="donuts")
     game = results.games[0]
     assert game["names"] == ["greedy", "random", "greedy:seed=2", "random:seed=2"]
     # Each team's two players took turns alternately.
@@ -298,45 +298,45 @@ def test_team_battle_rotates_four_seats():
     assert abs(turns[0] - turns[2]) <= 1 and abs(turns[1] - turns[3]) <= 1
     assert results.games[1]["names"] == ["random", "greedy", "random:seed=2", "greedy:seed=2"]
     with pytest.raises(T.SpecError.__mro__[1], match="team battle needs 4 agents"):
-        T.run(["greedy", "random"], mode="team")
+        T.run(["greedy", "random"], mode="team", game="donuts")
 
 
 def test_blitz_clock_loses_on_time():
     config = {"clock": 0.1, "illegal": "lose"}
-    record = T.play_game([SlowAgent(), RandomAgent(seed=1)], Layout.standard(), Rules(), 1, **config)
+    record = T.play_game([SlowAgent(), RandomAgent(seed=1)], Layout.standard(), Rules(), 1, **config, game="donuts")
     assert record["reason"] == "time" and record["winner"] == 1
     assert record["events"][0]["kind"] == "time"
 
 
 def test_illegal_moves_and_exceptions_lose_or_forfeit():
-    lose = T.play_game([IllegalAgent(), GreedyAgent(seed=1)], Layout.standard(), Rules(), 3)
+    lose = T.play_game([IllegalAgent(), GreedyAgent(seed=1)], Layout.standard(), Rules(), 3, game="donuts")
     assert (lose["winner"], lose["reason"]) == (1, "illegal move") and lose["events"][0]["kind"] == "illegal"
-    crash = T.play_game([RandomAgent(seed=1), CrashAgent()], Layout.standard(), Rules(), 3)
+    crash = T.play_game([RandomAgent(seed=1), CrashAgent()], Layout.standard(), Rules(), 3, game="donuts")
     assert (crash["winner"], crash["reason"]) == (0, "exception") and "boom" in crash["events"][0]["detail"]
     assert crash["events"][0]["kind"] == "exception"
-    forfeit = T.play_game([IllegalAgent(), RandomAgent(seed=2)], Layout.standard(), Rules(), 3, illegal="forfeit")
+    forfeit = T.play_game([IllegalAgent(), RandomAgent(seed=2)], Layout.standard(), Rules(), 3, illegal="forfeit", game="donuts")
     assert None in forfeit["moves"] and forfeit["forfeits"][0] >= 1
     assert all(e["kind"] == "illegal" for e in forfeit["events"])
     # The tournament goes on and logs the events.
-    results = T.run(["tests.test_tournament:CrashAgent", "random"], games=2, workers=1)
+    results = T.run(["tests.test_tournament:CrashAgent", "random"], games=2, workers=1, game="donuts")
     assert len(results.games) == 2 and results.events()
 
 
 def test_forfeits_are_capped_so_every_game_ends():
-    record = T.play_game([NeverLegalAgent(), NeverLegalAgent()], Layout.standard(), Rules(), 1, illegal="forfeit")
+    record = T.play_game([NeverLegalAgent(), NeverLegalAgent()], Layout.standard(), Rules(), 1, illegal="forfeit", game="donuts")
     # Chocolate forfeits, Vanilla forfeits, ... until Chocolate's third forfeit loses.
     assert record["moves"] == [None] * 4 and record["forfeits"] == [3, 2]
     assert (record["winner"], record["reason"]) == (1, "forfeits") and len(record["events"]) == 5
-    results = T.run(["tests.test_tournament:NeverLegalAgent"] * 2, games=2, workers=1, illegal="forfeit")
+    results = T.run(["tests.test_tournament:NeverLegalAgent"] * 2, games=2, workers=1, illegal="forfeit", game="donuts")
     assert [g["reason"] for g in results.games] == ["forfeits", "forfeits"]
 
 
 @pytest.mark.parametrize("isolation", ["process", "none"])
 def test_every_seat_has_its_own_agent(isolation):
     spec = "tests.test_tournament:OneColorAgent"
-    results = T.run([spec, spec], games=4, workers=1, isolation=isolation)
+    results = T.run([spec, spec], games=4, workers=1, isolation=isolation, game="donuts")
     assert len(results.games) == 4 and not results.events()
-    team = T.run([spec] * 4, mode="team", games=2, workers=1, isolation=isolation)
+    team = T.run([spec] * 4, mode="team", games=2, workers=1, isolation=isolation, game="donuts")
     assert not team.events()
     seats = T.runner._seats_for([spec, spec, "random", spec], isolation, T.get_game("donuts"))
     assert len({id(s) for s in seats}) == 4
@@ -347,7 +347,7 @@ def test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on(tmp_path, monkeyp
     bad = ["tests.test_tournament:HangAgent", "tests.test_tournament:ExitAgent", "tests.test_tournament:SegfaultAgent"]
     path = tmp_path / "r.jsonl"
     # A per-move limit far above what a first move takes on a loaded machine, so only the hang hits it.
-    results = T.run(["random", *bad], format="gauntlet", games=2, workers=1, move_limit=3, results_path=str(path))
+    results = T.run(["random", *bad], format="gauntlet", games=2, workers=1, move_limit=3, results_path=str(path), game="donuts")
     assert len(results.games) == 6 and len(T.Results.from_file(str(path)).games) == 6
     for g in results.games:
         assert g["reason"] in ("time", "crash") and len(g["events"]) == 1
@@ -363,13 +363,13 @@ def test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on(tmp_path, monkeyp
             assert g["reason"] == "crash" and event["detail"].endswith("(signal 11)")
     # A fresh process serves the next game: the agent that died once plays on.
     monkeypatch.setenv("DONUTS_TEST_MARKER", str(tmp_path / "died-once"))
-    again = T.run(["tests.test_tournament:ExitAgent", "random"], games=4, workers=1, layouts="standard")
+    again = T.run(["tests.test_tournament:ExitAgent", "random"], games=4, workers=1, layouts="standard", game="donuts")
     reasons = [g["reason"] for g in again.games]
     assert reasons[0] == "crash" and all(r != "crash" for r in reasons[1:]), reasons
 
 
 def test_a_process_that_dies_between_turns_loses_by_crash():
-    results = T.run(["tests.test_tournament:DieAfterAnswerAgent", "tests.test_tournament:SlowAgent"], games=2, workers=1)
+    results = T.run(["tests.test_tournament:DieAfterAnswerAgent", "tests.test_tournament:SlowAgent"], games=2, workers=1, game="donuts")
     for g in results.games:
         loser = g.names[1 - g.winner]
         assert loser.endswith("DieAfterAnswerAgent") and g.reason == "crash", (g.reason, g.events)
@@ -377,27 +377,27 @@ def test_a_process_that_dies_between_turns_loses_by_crash():
 
 
 def test_a_crash_is_seen_even_when_a_forked_child_holds_the_pipe():
-    results = T.run(["random", "tests.test_tournament:ForkingAgent"], format="gauntlet", games=2, workers=1)
+    results = T.run(["random", "tests.test_tournament:ForkingAgent"], format="gauntlet", games=2, workers=1, game="donuts")
     assert [g.reason for g in results.games] == ["crash", "crash"]
     assert all(g.events[0].detail.endswith("(exit status 5)") for g in results.games)
 
 
 def test_numpy_integer_moves_are_moves_in_and_out_of_process():
     for isolation in ("process", "none"):
-        results = T.run(["tests.test_tournament:NumpyMoveAgent", "random"], games=2, workers=1, isolation=isolation)
+        results = T.run(["tests.test_tournament:NumpyMoveAgent", "random"], games=2, workers=1, isolation=isolation, game="donuts")
         assert not results.events(), (isolation, results.events())
 
 
 def test_an_agent_that_cannot_start_loses_whatever_the_policy():
-    record = T.play_game([T.ProcessSeat("tests.test_tournament:BrokenConstructorAgent"), RandomAgent(seed=1)],
-                         Layout.standard(), Rules(), 1, illegal="forfeit")
+    record = T.play_game([T.ProcessSeat("tests.test_tournament:BrokenConstructorAgent", game="donuts"), RandomAgent(seed=1)],
+                         Layout.standard(), Rules(), 1, illegal="forfeit", game="donuts")
     assert record.reason == "exception" and record.winner == 1 and "could not start" in record.events[0].detail
     T.close_seats()
 
 
 def test_two_runs_cannot_write_one_results_file(tmp_path):
     path = tmp_path / "r.jsonl"
-    config = T.make_config(["random", "greedy"])
+    config = T.make_config(["random", "greedy"], game="donuts")
     fh, _ = T.results.open_results(str(path), config, resume=False)
     with pytest.raises(T.ResultsFileError, match="being written by another run"):
         T.results.open_results(str(path), config, resume=True)
@@ -419,9 +419,9 @@ def test_the_command_line_survives_bad_agents(tmp_path):
 def test_score_ledger():
     board_win = None
     for seed in range(40):
-        record = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed)
+        record = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed, game="donuts")
         end_win = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed,
-                              ledger="end-win")
+                              ledger="end-win", game="donuts")
         assert end_win["moves"] == record["moves"]
         points = {"five": 3, "majority": 2}.get(record["reason"], 0)
         for seat in (0, 1):
@@ -443,38 +443,38 @@ def test_score_ledger():
 
 def test_results_file_and_resume(tmp_path):
     path = tmp_path / "r.jsonl"
-    full = T.run(FAST, games=4, seed=3, workers=1, results_path=str(path))
+    full = T.run(FAST, games=4, seed=3, workers=1, results_path=str(path), game="donuts")
     lines = path.read_text().splitlines()
     assert json.loads(lines[0])["type"] == "config" and len(lines) == 1 + len(full.units)
     # Kill mid-write: drop two units and cut the next line in half.
     path.write_text("\n".join(lines[:-3]) + "\n" + lines[-3][: len(lines[-3]) // 2])
-    resumed = T.run(FAST, games=4, seed=3, workers=1, results_path=str(path), resume=True)
+    resumed = T.run(FAST, games=4, seed=3, workers=1, results_path=str(path), resume=True, game="donuts")
     assert [g["moves"] for g in resumed.games] == [g["moves"] for g in full.games]
     assert T.Results.from_file(str(path)).games == resumed.games
     with pytest.raises(T.ResultsFileError, match="differs in: seed"):
-        T.run(FAST, games=4, seed=4, workers=1, results_path=str(path), resume=True)
+        T.run(FAST, games=4, seed=4, workers=1, results_path=str(path), resume=True, game="donuts")
     with pytest.raises(T.ResultsFileError, match="exists"):
-        T.run(FAST, games=4, seed=3, workers=1, results_path=str(path))
+        T.run(FAST, games=4, seed=3, workers=1, results_path=str(path), game="donuts")
 
 
 def test_a_refused_resume_changes_nothing(tmp_path):
     path = tmp_path / "r.jsonl"
-    T.run(["random", "greedy"], games=4, workers=1, results_path=str(path))
+    T.run(["random", "greedy"], games=4, workers=1, results_path=str(path), game="donuts")
     cut = path.read_bytes() + b'{"type": "unit", "unit": 9, "ga'
     path.write_bytes(cut)
     with pytest.raises(T.ResultsFileError, match="differs in: seed"):
-        T.run(["random", "greedy"], games=4, seed=7, workers=1, results_path=str(path), resume=True)
+        T.run(["random", "greedy"], games=4, seed=7, workers=1, results_path=str(path), resume=True, game="donuts")
     assert path.read_bytes() == cut  # not even the cut line was touched
     T.Results.from_file(str(path))  # reading reports the cut line and changes nothing either
     assert path.read_bytes() == cut
     # Accepted: the cut line goes and the missing units are played.
-    resumed = T.run(["random", "greedy"], games=4, workers=1, results_path=str(path), resume=True)
+    resumed = T.run(["random", "greedy"], games=4, workers=1, results_path=str(path), resume=True, game="donuts")
     assert path.read_bytes().startswith(cut[: cut.rindex(b"\n") + 1]) and len(resumed.units) == 2
 
 
 def test_results_files_are_created_exclusively(tmp_path):
     path = tmp_path / "r.jsonl"
-    config = T.make_config(["random", "greedy"])
+    config = T.make_config(["random", "greedy"], game="donuts")
     fh, units = T.results.open_results(str(path), config, resume=False)
     with pytest.raises(T.ResultsFileError, match="exists"):
         T.results.open_results(str(path), config, resume=False)
@@ -489,7 +489,7 @@ def test_results_files_are_created_exclusively(tmp_path):
 
 def test_results_files_with_bad_units_are_refused(tmp_path):
     path = tmp_path / "r.jsonl"
-    T.run(["random", "greedy"], games=2, workers=1, results_path=str(path))
+    T.run(["random", "greedy"], games=2, workers=1, results_path=str(path), game="donuts")
     header = path.read_text().splitlines()[0]
     for unit in ('{"type": "unit"}', '{"type": "unit", "unit": 0, "games": [{"names": ["a"]}]}',
                  '{"type": "unit", "unit": 0, "games": [3]}'):
@@ -500,7 +500,7 @@ def test_results_files_with_bad_units_are_refused(tmp_path):
 
 def test_corrupt_last_line_is_reported_and_skipped(tmp_path, capsys):
     path = tmp_path / "r.jsonl"
-    T.run(["random", "greedy"], games=4, workers=1, results_path=str(path))
+    T.run(["random", "greedy"], games=4, workers=1, results_path=str(path), game="donuts")
     path.write_text(path.read_text() + '{"type": "unit", "unit": 9, "ga')
     results = T.Results.from_file(str(path))
     assert len(results.units) == 2
@@ -513,8 +513,8 @@ def test_corrupt_last_line_is_reported_and_skipped(tmp_path, capsys):
 
 def test_ray_backend_with_a_local_instance():
     ray = pytest.importorskip("ray")
-    results = T.run(FAST, games=2, seed=5, workers=2, backend="ray")
-    serial = T.run(FAST, games=2, seed=5, workers=1)
+    results = T.run(FAST, games=2, seed=5, workers=2, backend="ray", game="donuts")
+    serial = T.run(FAST, games=2, seed=5, workers=1, game="donuts")
     assert [g["moves"] for g in results.games] == [g["moves"] for g in serial.games]
     assert not ray.is_initialized()
 
@@ -586,7 +586,7 @@ def test_sprt_arguments():
         sprt([0] * 5, 10, 5)
     with pytest.raises(ValueError, match="5 non-negative"):
         sprt([1, 2], 0, 5)
-    state, played = T.run_sprt("greedy", "random", 0, 50, max_pairs=40, layouts="random:1:5")
+    state, played = T.run_sprt("greedy", "random", 0, 50, max_pairs=40, layouts="random:1:5", game="donuts")
     assert state.decision == "H1" and played < 40
 
 
@@ -628,7 +628,7 @@ def test_a_results_file_written_before_loads_and_resumes(tmp_path):
     path = tmp_path / "r.jsonl"
     with open(source, encoding="utf-8") as fh:
         path.write_text("".join(fh.readlines()[:-1]), encoding="utf-8")  # the last unit to play again
-    again = T.run(["random", "greedy"], games=6, workers=1, isolation="none", seed=5, results_path=str(path), resume=True)
+    again = T.run(["random", "greedy"], games=6, workers=1, isolation="none", seed=5, results_path=str(path), resume=True, game="donuts")
 
     def played(results):
         return [(g.unit, g.setup, g.moves, g.winner, g.reason) for g in results.games]

@@ -249,12 +249,12 @@ def test_agent_specs_come_from_the_games_registry():
         resolve("alphabeta", game)
     with pytest.raises(T.SpecError, match="unknown parameter 'depth'"):
         resolve("greedy:depth=2", game)
-    assert resolve("alphabeta:depth=2")[1] == {"depth": 2}  # Donuts' kinds by default
-    assert isinstance(make_agent("greedy", seed=5, game=game), Greedy) and make_agent("greedy", 5, game).seed == 5
+    assert resolve("alphabeta:depth=2", "donuts")[1] == {"depth": 2}  # Donuts' kinds when the game is named so
+    assert isinstance(make_agent("greedy", seed=5, game=game), Greedy) and make_agent("greedy", 5, game=game).seed == 5
     view = {"player": 0, "hand": [2, 5], "last": 3, "scores": [0], "cards_left": [2]}
     assert call_agent(Greedy(), view, 1.0) == "5" and call_agent(Randomly(seed=1), view, None) in ("2", "5")
-    with pytest.raises(T.SpecError, match="unknown agent 'worst'; expected one of random, greedy"):
-        T.make_config(["worst", "random"], games=2)  # a Donuts tournament knows only Donuts' agents
+    with pytest.raises(T.SpecError, match="unknown agent 'worst' for donuts; expected one of random, greedy"):
+        T.make_config(["worst", "random"], games=2, game="donuts")  # a Donuts tournament knows only Donuts' agents
 
 
 # --- scheduling: tables and seat rotations ----------------------------------------------------
@@ -354,9 +354,9 @@ def test_games_without_a_forfeit_refuse_the_forfeit_policy():
     with pytest.raises(DonutsError, match="high-cards rules are players=2..6"):
         T.make_config(["greedy", "random"], game=GAME, players=7)
     with pytest.raises(DonutsError, match="donuts is a game of 2 players, not 3"):
-        T.make_config(["greedy", "random"], players=3)
+        T.make_config(["greedy", "random"], players=3, game="donuts")
     with pytest.raises(DonutsError, match="unknown mode 'free-for-all'"):
-        T.make_config(["greedy", "random"], mode="free-for-all")
+        T.make_config(["greedy", "random"], mode="free-for-all", game="donuts")
 
 
 # --- results files ----------------------------------------------------------------------------
@@ -391,7 +391,7 @@ def test_results_files_of_free_for_all_games_resume_and_stay_readable(tmp_path):
 
 def test_donuts_results_files_keep_version_2_and_their_records(tmp_path):
     path = tmp_path / "r.jsonl"
-    results = T.run(["random", "greedy"], games=2, workers=1, isolation="none", results_path=str(path))
+    results = T.run(["random", "greedy"], game="donuts", games=2, workers=1, isolation="none", results_path=str(path))
     header, unit = (json.loads(x) for x in path.read_text().splitlines())
     assert header["version"] == 2 and "players" not in header["config"] and header["config"]["mode"] == "pairs"
     assert not {"ranking", "scores"} & set(unit["games"][0])

@@ -17,9 +17,9 @@ def overhead(n_games: int, isolation: str = "process") -> dict:
     """Seconds per game of Random vs Random with one worker, all included (agents, board,
     records; with ``isolation="process"`` also starting the two agent processes and a pipe
     round trip per move), and the share of it the agents' answers took on the harness clock."""
-    tournament.run(["random", "random:seed=1"], games=2, workers=1, isolation=isolation)  # warm-up
+    tournament.run(["random", "random:seed=1"], game="donuts", games=2, workers=1, isolation=isolation)  # warm-up
     t = time.perf_counter()
-    results = tournament.run(["random", "random:seed=1"], games=n_games, workers=1, isolation=isolation)
+    results = tournament.run(["random", "random:seed=1"], game="donuts", games=n_games, workers=1, isolation=isolation)
     total = time.perf_counter() - t
     games = len(results.games)
     thinking = sum(sum(g["times"]) for g in results.games)
@@ -31,9 +31,9 @@ def speedup(units: int, move_time: float) -> dict:
     agents = [f"alphabeta:time={move_time}", f"mcts:time={move_time}"]
     out = {"move_time": move_time, "games": 2 * units}
     for workers in (1, 2):
-        tournament.run(agents, games=2, workers=workers)  # warm-up (and process start-up for 2)
+        tournament.run(agents, game="donuts", games=2, workers=workers)  # warm-up (and process start-up for 2)
         t = time.perf_counter()
-        tournament.run(agents, games=2 * units, layouts="random:0:4", workers=workers)
+        tournament.run(agents, game="donuts", games=2 * units, layouts="random:0:4", workers=workers)
         out[f"seconds_{workers}"] = time.perf_counter() - t
     out["speedup"] = out["seconds_1"] / out["seconds_2"]
     return out

@@ -74,7 +74,7 @@ def match(games: int, our_time: float, ratio: float, seed: int) -> dict:
 
     ours, theirs = f"mcts:time={our_time:g}", f"openspiel-mcts:time={our_time * ratio:g}"
     t = time.perf_counter()
-    results = tournament.run([ours, theirs], games=games, seed=seed, workers=1)
+    results = tournament.run([ours, theirs], game="donuts", games=games, seed=seed, workers=1)
     wall = time.perf_counter() - t
     wins = draws = losses = 0
     lost_as = [0, 0]  # our losses as Chocolate (first player), as Vanilla

@@ -158,7 +158,7 @@ class Analyst:
 
     def _searcher(self, nodes: int):
         if nodes not in self._searchers:
-            self._searchers[nodes] = make_agent(f"alphabeta:nodes={nodes},tt_bits=18")
+            self._searchers[nodes] = make_agent(f"alphabeta:nodes={nodes},tt_bits=18", game="donuts")
         return self._searchers[nodes]
 
     def _estimate(self, board: Board, nodes: int) -> tuple[str, int | None, bool, int]:

@@ -120,7 +120,7 @@ class Engines:
     def agent(self, spec: str, game_id: str):
         agent = self._agents.pop(spec, None)
         if agent is None:
-            agent = make_agent(spec)
+            agent = make_agent(spec, game="donuts")
         self._agents[spec] = agent
         while len(self._agents) > AGENT_CACHE:
             old = self._agents.popitem(last=False)[1]

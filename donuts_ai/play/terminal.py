@@ -252,7 +252,7 @@ def run(args) -> int:
         layout, label = make_layout(args.layout)
         board = Board(layout, rules)
     human = parse_color(args.color)
-    opponent = None if human is None else make_agent(args.opponent, seed=args.seed)
+    opponent = None if human is None else make_agent(args.opponent, seed=args.seed, game="donuts")
     name = args.opponent if human is not None else ""
     game = PlaySession(board, human, opponent, name, label)
     analyst = Analyst()

@@ -1,7 +1,7 @@
 """The tournament harness: matches between agents, game modes, ratings, SPRT, results.
 
     from donuts_ai import tournament
-    results = tournament.run(["random", "greedy", "mcts:time=0.05"], games=4)  # fresh random layouts
+    results = tournament.run(["random", "greedy", "mcts:time=0.05"], game="donuts", games=4)  # fresh random layouts
     print(results.table())
 
     # a free-for-all game: tables of 4 seats, every table in its 4 seat rotations
@@ -10,14 +10,14 @@
 
 See :func:`run` for the settings; :class:`Results` for what comes back; :mod:`.protocol`
 for what a game provides. The harness knows no game: it imports only its protocol, the
-errors and the argument checks, and loads a game by name (``game="boxes"``;
-:data:`DEFAULT_GAME`, Donuts, when none is named) from :data:`KNOWN_GAMES` or from what
-a module :func:`register` ed.
+errors and the argument checks, and loads a game by name (``game="donuts"``,
+``game="boxes"``: every call names its game) from :data:`KNOWN_GAMES` or from what a
+module :func:`register` ed.
 """
 
 from .game import play_game
 from .plackett_luce import fit_plackett_luce
-from .protocol import DEFAULT_GAME, GAMES, KNOWN_GAMES, Game, game_named, get_game, register
+from .protocol import GAMES, KNOWN_GAMES, Game, game_named, get_game, register
 from .records import Adjudication, Event, EventKind, GameRecord, RecordError, SeriesResult, UnitRecord
 from .report import plot, text_report
 from .results import Results, ResultsFileError
@@ -28,7 +28,6 @@ from .sprt import run_sprt
 from .stats import Rating, RatingFit, fit_ratings, sprt
 
 __all__ = [
-    "DEFAULT_GAME",
     "GAMES",
     "KNOWN_GAMES",
     "Adjudication",

@@ -62,10 +62,10 @@ DROPOUT_STREAM = 1_000
 
 def play_game(agents, layout, rules, seed: int, clock: float | None = None, illegal: str = "lose",
               move_limit: float | None = None, ledger: str | None = None, clocks: list[float] | None = None,
-              game: Game | str | None = None) -> GameRecord:
-    """Play one game of ``game`` (a :class:`~.protocol.Game` or a registered name;
-    ``None``: :data:`~.protocol.DEFAULT_GAME`) on set-up ``layout`` (the game's set-up
-    or its text: for Donuts a :class:`~donuts_ai.Layout`) under ``rules``; ``agents`` are the seats (see
+              *, game: Game | str) -> GameRecord:
+    """Play one game of ``game`` (a :class:`~.protocol.Game` or a registered name) on
+    set-up ``layout`` (the game's set-up or its text: for Donuts a
+    :class:`~donuts_ai.Layout`) under ``rules``; ``agents`` are the seats (see
     the module doc): 2 or 4 for a two-sided game, one per player for a free-for-all game.
     Returns its :class:`~.records.GameRecord`.
 

@@ -210,17 +210,14 @@ GAMES: dict[str, Game] = {}
 #: The games of this package, which live outside the harness, by name -> the dotted path
 #: of the module that registers the game when imported (the first time it is named).
 KNOWN_GAMES: dict[str, str] = {"donuts": "donuts_ai.donuts_game", "boxes": "donuts_ai.boxes.game"}
-#: The game of callers that name none: a name like any other, loaded through
-#: :data:`KNOWN_GAMES` (the harness imports nothing of it).
-DEFAULT_GAME = "donuts"
 
 
-def game_named(game: Game | str | None) -> Game:
-    """``game`` itself, or the registered game of that name (:func:`get_game`; ``None``:
-    :data:`DEFAULT_GAME`)."""
+def game_named(game: Game | str) -> Game:
+    """``game`` itself, or the registered game of that name (:func:`get_game`). Every
+    caller names its game: the harness has no game of its own."""
     if isinstance(game, Game):
         return game
-    return get_game(DEFAULT_GAME if game is None else game)
+    return get_game(game)
 
 
 def register(game: Game) -> Game:

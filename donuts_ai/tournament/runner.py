@@ -15,7 +15,7 @@ import time
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
 from .game import ILLEGAL_POLICIES, play_game
-from .protocol import DEFAULT_GAME, GAMES, get_game
+from .protocol import GAMES, get_game
 from .records import SeriesResult, UnitRecord
 from .results import Results, append_unit, open_results, units_from_dicts
 from .seats import LocalSeat, ProcessSeat, Seat
@@ -35,7 +35,7 @@ ISOLATIONS = ("process", "none")
 DEFAULT_MOVE_LIMIT = 300.0
 
 
-def parse_layouts(spec: str, game: str = DEFAULT_GAME) -> list | str:
+def parse_layouts(spec: str, game: str) -> list | str:
     """The set-ups of ``game`` that ``spec`` names (:meth:`~.protocol.Game.parse_setups`;
     for Donuts its :class:`~donuts_ai.Layout` s), or a word for a fresh draw per unit."""
     return get_game(game).parse_setups(spec)
@@ -51,10 +51,10 @@ def _names(specs: list[str]) -> list[str]:
 
 def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, best_of=3, clock=None,
                 illegal="lose", rules=None, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
-                game=DEFAULT_GAME, players=None) -> dict:
+                *, game, players=None) -> dict:
     """Check every setting and return the tournament's configuration (what a results
     file records and ``--resume`` compares). ``game`` names a registered game
-    (:mod:`.protocol`; :data:`~.protocol.DEFAULT_GAME` when none is named): ``layouts`` are its set-ups (``None``: a
+    (:mod:`.protocol`; every caller names one): ``layouts`` are its set-ups (``None``: a
     fresh seeded draw for every unit, ``"random"``), ``rules`` its variant, ``ledger``
     one of its score ledgers (``None``: its first), agent specs name its agent kinds.
     ``mode`` ``None`` is ``"pairs"`` for a two-sided game and ``"free-for-all"`` for a
@@ -269,7 +269,7 @@ def _seats_for(specs: list[str], isolation: str, game) -> list[Seat]:
 def _new_seat(spec: str, isolation: str, game) -> Seat:
     if isolation == "process":
         return ProcessSeat(spec, game_module=type(game).__module__, game=game.name)
-    return LocalSeat(make_agent(spec, game=game), factory=lambda seed: make_agent(spec, seed, game))
+    return LocalSeat(make_agent(spec, game=game), factory=lambda seed: make_agent(spec, seed, game=game))
 
 
 def close_seats() -> None:
@@ -434,7 +434,7 @@ def execute(fn, config, units, workers, backend="process", address=None):
 def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, best_of=3, clock=None,
         illegal="lose", rules=None, workers=None, backend="process", address=None, results_path=None,
         resume=False, progress=False, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
-        game=DEFAULT_GAME, players=None) -> Results:
+        *, game, players=None) -> Results:
     """Run a tournament and return its :class:`Results`.
 
     ``agents`` are specs (``"mcts:time=0.1"``, ``"random:seed=3"``, ``"pkg.mod:Class"``);
@@ -456,8 +456,8 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, 
     workers (for agents whose moves do not depend on timing). With ``results_path``
     every finished unit is appended and fsynced; ``resume=True`` continues that file.
 
-    ``game`` names the game (:mod:`.protocol`; :data:`~.protocol.DEFAULT_GAME`, Donuts,
-    when none is named). A free-for-all
+    ``game`` names the game (:mod:`.protocol`; ``"donuts"``, ``"boxes"`` or one a module
+    registered; always given: the harness has no game of its own). A free-for-all
     game (``"boxes"``) is played at tables of ``players`` seats (default: what its
     ``rules`` say), each table one unit of ``players`` games, one per rotation of its
     seats, so that every agent at it starts once; ``games`` is the number of games in
@@ -467,7 +467,7 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, 
     table). Ratings then come from the final rankings (Plackett–Luce, :mod:`.plackett_luce`).
     """
     config = make_config(agents, format, games, layouts, seed, mode, best_of, clock, illegal, rules, move_limit, ledger,
-                         isolation, game, players)
+                         isolation, game=game, players=players)
     if backend not in BACKENDS:
         raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if workers is None:

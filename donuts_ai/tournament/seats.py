@@ -44,7 +44,7 @@ import traceback
 from dataclasses import dataclass
 
 from .._checks import is_int
-from .protocol import DEFAULT_GAME, Game, get_game
+from .protocol import Game, get_game
 from .records import EventKind
 from .specs import call_agent
 
@@ -177,7 +177,7 @@ class ProcessSeat(Seat):
     its start-up (imports, kernel loading, tables) is never charged to a move."""
 
     def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT,
-                 game_module: str | None = None, game: str = DEFAULT_GAME):
+                 game_module: str | None = None, *, game: str):
         self.spec = spec
         # Imported by the agent process when set: it registers the game (known games load by name).
         self.game_module = game_module or ""
@@ -353,7 +353,7 @@ def _reply_value(move) -> object:
     return repr(move)
 
 
-def serve(spec: str, game_module: str = "", game_name: str = DEFAULT_GAME) -> int:
+def serve(spec: str, game_module: str, game_name: str) -> int:
     """The agent process's loop (see the module doc); returns at end of input.
     ``game_module`` (when not empty) is imported first: it registers ``game_name``, the
     game the agent will play (whose agent kinds ``spec`` names); a game of

@@ -14,8 +14,8 @@ strings. A spec is checked when it is parsed: unknown kinds, classes or paramete
 :class:`SpecError` with one line saying so.
 
 Kinds are the game's (:meth:`~.protocol.Game.agent_registry`; ``game=`` names it, a
-:class:`~.protocol.Game` or a registered name, :data:`~.protocol.DEFAULT_GAME` when none);
-``module:Class`` specs work for every game. An agent (the protocol:
+:class:`~.protocol.Game` or a registered name, always given: the harness has no game of
+its own); ``module:Class`` specs work for every game. An agent (the protocol:
 :mod:`donuts_ai.agents.base`) has ``select_move(view[, time_left])`` (the harness passes
 the clock only to a method that takes it: :func:`call_agent`) and may have ``reset(seed)``
 (without it a seat builds a fresh agent with that seed for every game).
@@ -28,7 +28,7 @@ import importlib
 import inspect
 
 from ..errors import DonutsError
-from .protocol import DEFAULT_GAME, game_named
+from .protocol import game_named
 
 ALIASES = {"time": "time_limit"}
 
@@ -81,10 +81,9 @@ def _optional_agent(head: str, spec: str, optional) -> type:
     return getattr(module, cls_name)
 
 
-def resolve(spec: str, game=None) -> tuple[type, dict]:
+def resolve(spec: str, game) -> tuple[type, dict]:
     """(agent class, constructor parameters) of a spec, checked against the signature;
-    kinds are those of ``game`` (a :class:`~.protocol.Game` or its name; ``None``:
-    :data:`~.protocol.DEFAULT_GAME`)."""
+    kinds are those of ``game`` (a :class:`~.protocol.Game` or its name)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"agent spec must be a non-empty string, got {spec!r}")
     spec = spec.strip()
@@ -115,9 +114,7 @@ def resolve(spec: str, game=None) -> tuple[type, dict]:
             raise SpecError(f"agent spec {spec!r}: {head}.{cls_name} is not an agent class (needs select_move)")
         params = _params(param_text, spec)
     else:
-        name = game_named(game).name
-        where = "" if name == DEFAULT_GAME else f" for {name}"
-        raise SpecError(f"unknown agent {head!r}{where}; expected one of {_kinds(registry, optional)} or module:Class")
+        raise SpecError(f"unknown agent {head!r} for {game_named(game).name}; expected one of {_kinds(registry, optional)} or module:Class")
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):
@@ -133,10 +130,9 @@ def resolve(spec: str, game=None) -> tuple[type, dict]:
     return cls, params
 
 
-def make_agent(spec: str, seed: int | None = None, game=None):
+def make_agent(spec: str, seed: int | None = None, *, game):
     """Build the agent of ``spec`` (a kind of ``game``'s, a :class:`~.protocol.Game` or
-    its name; ``None``: :data:`~.protocol.DEFAULT_GAME`); ``seed`` is used unless the
-    spec sets one."""
+    its name); ``seed`` is used unless the spec sets one."""
     cls, params = resolve(spec, game)
     if seed is not None and "seed" not in params and "seed" in _parameters(cls):
         params["seed"] = seed

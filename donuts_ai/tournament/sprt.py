@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from .._checks import check_int
 from .game import score_of
-from .protocol import DEFAULT_GAME
 from .runner import close_seats, make_config, play_unit, schedule
 from .stats import SPRTState, pair_category, sprt
 
 
 def run_sprt(agent_a: str, agent_b: str, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05, beta: float = 0.05,
              layouts=None, seed: int = 0, max_pairs: int = 2000, rules=None, progress=None,
-             game: str = DEFAULT_GAME) -> tuple[SPRTState, int]:
+             *, game: str) -> tuple[SPRTState, int]:
     """Test "A is at least ``elo1`` Elo stronger than B" (H1) against "``elo0``" (H0) with
     colour-swapped pairs on the same set-up, stopping as soon as the SPRT decides or
     after ``max_pairs`` pairs, in ``game`` (a two-sided game: :mod:`.protocol`). Returns
