@@ -375,7 +375,7 @@ def _check_agent_spec(spec):
     """resolve and, when the sizes are small, make_agent: SpecError or a usable agent."""
     with mock.patch.object(specs, "importlib", types.SimpleNamespace(import_module=_guarded_import)):
         try:
-            cls, params = specs.resolve(spec)
+            cls, params = specs.resolve(spec, "donuts")
         except specs.SpecError:
             return
         assert isinstance(params, dict) and callable(getattr(cls, "select_move", None))
@@ -384,7 +384,7 @@ def _check_agent_spec(spec):
         if any(isinstance(params.get(k), int) and params[k] > limit for k, limit in HEAVY_LIMITS.items()):
             return
         try:
-            agent = specs.make_agent(spec)
+            agent = specs.make_agent(spec, game="donuts")
         except specs.SpecError:
             return
     assert isinstance(agent, cls) and isinstance(agent.name, str) and agent.name
@@ -434,7 +434,7 @@ def test_layout_specs(text):
     if "\x00" in text or os.path.lexists(text) or _count_too_large(text):
         return
     try:
-        result = parse_layouts(text)
+        result = parse_layouts(text, "donuts")
     except DonutsError:
         return
     if isinstance(result, str):  # a drawn kind ("random", "grid") is returned as its word
@@ -445,7 +445,7 @@ def test_layout_specs(text):
 
 def test_layout_spec_with_a_nul_byte():
     with pytest.raises(DonutsError):
-        parse_layouts("layouts\x00.txt")
+        parse_layouts("layouts\x00.txt", "donuts")
 
 
 @SLOW
@@ -458,7 +458,7 @@ def test_layout_files(blocks, sep):
         with open(path, "w", encoding="utf-8", errors="surrogatepass", newline="") as fh:
             fh.write(sep.join(blocks))
         try:
-            result = parse_layouts(path)
+            result = parse_layouts(path, "donuts")
         except DonutsError:
             return
     assert result and all(isinstance(x, Layout) for x in result)
@@ -468,7 +468,7 @@ def test_layout_file_that_is_not_utf8(tmp_path):
     path = tmp_path / "layouts.txt"
     path.write_bytes(Layout.standard().to_text().encode() + b"\xff\n")
     with pytest.raises(DonutsError):
-        parse_layouts(str(path))
+        parse_layouts(str(path), "donuts")
 
 
 # --- results files: results.read_file (read-only here) -----------------------------
