@@ -23,18 +23,17 @@ import numpy as np
 
 from ._checks import check_int, is_int
 from ._engine import batch as _B
-from ._engine.core import REASON_FIVE, REASON_GROUP, REASON_MAJORITY
+from ._engine.planes import NUM_PLANES
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, RulesError
 from .layout import NUM_TILES, QUADRANTS, Layout, parse_layout_spec
+from .outcomes import REASON_NAMES
 from .rules import Rules
 from .squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square, squares_of
 
 #: Most games one VectorEnv holds (about 0.6 GB of state and observations).
 MAX_ENVS = 1 << 20
-#: Planes of an observation (the PettingZoo environment's 13, in its order).
-NUM_PLANES = _B.NUM_PLANES
 #: How a game ended, by the code in :attr:`VectorEnv.final_reason`.
-END_REASONS = {REASON_FIVE: "five", REASON_GROUP: "largest group", REASON_MAJORITY: "majority"}
+END_REASONS = REASON_NAMES
 #: Squares along one side of a quadrant (a tile is 3 x 3).
 _TILE_SIZE = 3
 

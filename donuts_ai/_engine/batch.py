@@ -4,9 +4,8 @@ Every game is one record of :data:`GAME` in an array of games, kept **from the s
 move** as the kernel contract says (:mod:`.position`): ``own``/``opp`` bitboards,
 ``last``, ``placed_own``/``placed_opp``, plus the colour to move, the legal squares,
 the game's layout (its lines and printed directions) and two random streams, one for
-layout draws and one for :func:`random_actions`. A placement goes through the rule
-helpers (:func:`.position.place`, :func:`.position.is_over_after`,
-:func:`.position.next_position`, ...), exactly as the random playouts do.
+layout draws and one for :func:`random_actions`. A placement goes through the
+transition, :func:`.position.apply`, exactly as the random playouts do.
 
 :func:`step` checks every action first and changes nothing unless all are legal; a
 game that ends is recorded in an array of :data:`FINAL` records (for the final
@@ -19,8 +18,8 @@ observation) and started again at once, on a layout drawn as its layout source s
   placement prints on its quadrant (built by the Python layer from the tile set);
 - :data:`LAYOUT_GRID`: a uniformly random direction on each square.
 
-Observation planes follow the PettingZoo environment's (``donuts_ai/interop/_planes.py``),
-channels last: see :func:`write_observations`.
+Observation planes are those of :mod:`.planes` (the PettingZoo environment's), channels
+last: see :func:`write_observations`.
 
 Kernels take plain arrays and ints and never raise: the Python layer checks input.
 """
@@ -31,8 +30,21 @@ import numpy as np
 from numba import njit
 
 from .bits import popcount, rng_below, rng_seed
-from .core import DRAW, ONGOING, REASON_FIVE, flips, has_five, legal_mask, nth_bit
-from .position import Position, end_result, is_over_after, next_position, place, winner_colour
+from .core import WINNER_DRAW, forced_line, legal_mask, nth_bit
+from .planes import (
+    FORCED_LINE,
+    LAST,
+    LINE_DIRECTIONS,
+    NUM_DIRECTIONS,
+    OPEN_PICK,
+    OPPONENT,
+    OPPONENT_POOL,
+    OWN,
+    OWN_POOL,
+    TO_MOVE,
+    VANILLA,
+)
+from .position import PASSES, Position, apply, end_reason, is_over, winner_of
 from .tables import FULL, LINE_MASK, NUM_SQUARES
 
 _ZERO = np.uint64(0)
@@ -45,12 +57,6 @@ LAYOUT_POOL, LAYOUT_TILES, LAYOUT_GRID = 0, 1, 2
 NUM_TILES, NUM_QUADRANTS, QUADRANT_SQUARES = 4, 4, 9
 NUM_SIDES, NUM_TURNS = 2, 4
 NUM_ORIENTATIONS = NUM_SIDES * NUM_TURNS
-NUM_DIRECTIONS = 4
-
-#: Planes of an observation (the PettingZoo environment's, in its order).
-OWN, OPPONENT, FORCED_LINE, LAST, LINE_DIRECTIONS, OPEN_PICK, OWN_POOL, OPPONENT_POOL, TO_MOVE, VANILLA = (
-    0, 1, 2, 3, 4, 8, 9, 10, 11, 12)
-NUM_PLANES = 13
 
 #: One game, from the side to move.
 GAME = np.dtype(
@@ -188,41 +194,34 @@ def step(games, actions, donuts, single, source, pool, placements, quadrant_squa
         game = games[g]
         sq = actions[g]
         pos = Position(game.own, game.opp, game.last, game.placed_own, game.placed_opp)
-        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
+        child, status = apply(donuts, single, pos, sq)
         plies = game.plies + 1
-        winner = ONGOING
-        reason = -1
-        if has_five(after.own):
-            winner, reason = game.colour, REASON_FIVE
-        elif is_over_after(after, donuts):
-            result, reason = end_result(after, donuts)
-            winner = winner_colour(result, game.colour)
         rewards[g, 0] = 0.0
         rewards[g, 1] = 0.0
-        if winner == ONGOING:
-            child, passed = next_position(after, donuts)
+        if not is_over(status):
             game.own = child.own
             game.opp = child.opp
             game.last = child.last
             game.placed_own = child.placed_own
             game.placed_opp = child.placed_opp
             game.plies = plies
-            if passed:
+            if status == PASSES:
                 game.colour = 1 - game.colour
             game.legal = legal_mask(child.own, child.opp, child.last, game.line_masks)
             terminated[g] = False
         else:
             final = finals[g]
-            final.own = after.own
-            final.opp = after.opp
+            final.own = child.own
+            final.opp = child.opp
             final.colour = game.colour
-            final.last = after.last
-            final.placed_own = after.placed_own
-            final.placed_opp = after.placed_opp
+            final.last = child.last
+            final.placed_own = child.placed_own
+            final.placed_opp = child.placed_opp
             final.plies = plies
-            final.reason = reason
+            final.reason = end_reason(status, child)
             final.directions[:] = game.directions
-            if winner != DRAW:
+            winner = winner_of(status, game.colour)
+            if winner != WINNER_DRAW:
                 rewards[g, winner] = 1.0
                 rewards[g, 1 - winner] = -1.0
             terminated[g] = True
@@ -269,9 +268,8 @@ def write_observations(games, donuts, out):
     observation of the agent to move."""
     for g in range(games.shape[0]):
         game = games[g]
-        empty = _FULL & ~(game.own | game.opp)
-        open_pick = game.last < 0 or (game.line_masks[game.last] & empty) == _ZERO
-        forced = _ZERO if open_pick else game.legal
+        forced = forced_line(_FULL & ~(game.own | game.opp), game.last, game.line_masks)
+        open_pick = forced == _ZERO
         _write_planes(out[g], game.own, game.opp, game.last, forced, np.float32(1.0 if open_pick else 0.0),
                       game.directions, np.float32((donuts - game.placed_own) / donuts),
                       np.float32((donuts - game.placed_opp) / donuts), np.float32(1.0), np.float32(game.colour))

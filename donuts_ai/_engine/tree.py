@@ -11,8 +11,8 @@ import numpy as np
 from numba import njit
 
 from .bits import ctz, popcount
-from .core import flips, has_five, legal_mask
-from .position import as_position, is_over_after, next_position, place
+from .core import legal_mask
+from .position import apply, as_position, is_over
 
 _ONE = np.uint64(1)
 
@@ -36,10 +36,9 @@ def _perft(line_masks, donuts, single, pos, depth):
     while moves:
         sq = ctz(moves)
         moves &= moves - _ONE
-        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
-        if has_five(after.own) or is_over_after(after, donuts):
+        child, status = apply(donuts, single, pos, sq)
+        if is_over(status):
             total += 1  # the game ended: a leaf above the horizon
         else:
-            child, _ = next_position(after, donuts)
             total += _perft(line_masks, donuts, single, child, depth - 1)
     return total

@@ -9,16 +9,8 @@ import numpy as np
 from numba import njit
 
 from .._engine.bits import ctz
-from .._engine.core import DRAW, can_win_now, has_five
-from .._engine.position import (
-    end_result,
-    is_over_after,
-    legal_moves,
-    make_move,
-    opponent_moves_next,
-    placement_ends_game,
-    swap,
-)
+from .._engine.core import can_win_now
+from .._engine.position import ENDED_LOST, ENDED_WON, PASSES, WON_BY_FIVE, apply, legal_moves, placement_ends_game
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -37,8 +29,7 @@ def _wins_at_once(game, pos):
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
-        after = make_move(game, pos, sq)
-        if is_over_after(after, game.donuts) and end_result(after, game.donuts)[0] == 0:
+        if apply(game.donuts, game.single, pos, sq)[1] == ENDED_WON:
             return True
     return False
 
@@ -60,15 +51,11 @@ def tactics(game, pos):
         sq = ctz(m)
         m &= m - _ONE
         bit = _ONE << np.uint64(sq)
-        after = make_move(game, pos, sq)
-        if has_five(after.own):
+        child, status = apply(game.donuts, game.single, pos, sq)
+        if status == WON_BY_FIVE or status == ENDED_WON:
             wins |= bit
-        elif is_over_after(after, game.donuts):
-            winner, _ = end_result(after, game.donuts)
-            if winner == 0:
-                wins |= bit
-            elif winner != DRAW:
-                losing |= bit
-        elif opponent_moves_next(after, game.donuts) and _wins_at_once(game, swap(after)):
+        elif status == ENDED_LOST:
+            losing |= bit
+        elif status == PASSES and _wins_at_once(game, child):
             losing |= bit
     return wins, losing

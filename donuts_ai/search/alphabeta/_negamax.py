@@ -32,16 +32,16 @@ from numba import njit
 from ..._engine.bits import ctz, popcount
 from ..._engine.core import can_win_now, flips, has_five, legal_mask, threats
 from ..._engine.position import (
+    MOVES_AGAIN,
+    PASSES,
+    apply,
     as_position,
-    is_over_after,
+    is_over,
     legal_moves,
-    make_move,
-    next_position,
-    opponent_moves_next,
     place,
     placement_ends_game,
     plies_left,
-    swap,
+    settle,
 )
 from ..._engine.tables import FULL, NUM_SQUARES
 from ._evaluation import horizon_value
@@ -137,22 +137,22 @@ def _classify_moves(donuts, single, pos, ply, table_move, ws):
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
-        after = place(pos, sq, ws.flips[ply, i])
+        child, status = settle(place(pos, sq, ws.flips[ply, i]), donuts)  # no five: _five_now found none
         i += 1
-        if is_over_after(after, donuts):
-            score = end_score(after, donuts, ply + 1)
-        elif opponent_moves_next(after, donuts):
-            replies = legal_mask(after.opp, after.own, sq, line_masks)
+        if status == PASSES:
+            replies = legal_mask(child.own, child.opp, sq, line_masks)
             hits = replies & opp_threats
-            if hits != _ZERO and can_win_now(after.opp, after.own, hits, single):
+            if hits != _ZERO and can_win_now(child.own, child.opp, hits, single):
                 score = -win_at(ply + 2)
             else:
                 n_open = add_open_move(ws, ply, n_open, sq, order_key(ws, ply, pos.last, sq, table_move, popcount(replies)))
                 continue
-        else:
+        elif status == MOVES_AGAIN:
             # The opponent's pool is empty: we move again. Always searched.
             n_open = add_open_move(ws, ply, n_open, sq, order_key_moving_again(ws, sq, table_move))
             continue
+        else:
+            score = end_score(status, ply + 1)
         if score > best:
             best = score
             best_move = sq
@@ -247,11 +247,11 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
     sort_open_moves(ws, ply, n_open)
     for i in range(n_open):
         sq = ws.moves[ply, i]
-        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
-        if opponent_moves_next(after, donuts):
-            score = -_negamax(donuts, single, swap(after), depth - 1, ply + 1, -beta, -alpha, tt, ws)
+        child, status = apply(donuts, single, pos, sq)  # an open move: the game goes on
+        if status == PASSES:
+            score = -_negamax(donuts, single, child, depth - 1, ply + 1, -beta, -alpha, tt, ws)
         else:
-            score = _negamax(donuts, single, after, depth - 1, ply + 1, alpha, beta, tt, ws)
+            score = _negamax(donuts, single, child, depth - 1, ply + 1, alpha, beta, tt, ws)
         if ws.stats[ABORTED]:
             return 0
         if score > best:
@@ -298,13 +298,10 @@ def root_child(game, pos, sq):
     """After root move ``sq``: ``(ended, score, child, passed)``. When the move ends the
     game, ``ended`` is True and ``score`` its root-relative score; else ``child`` is the
     next position and ``passed`` True when the opponent moves in it."""
-    after = make_move(game, pos, sq)
-    if has_five(after.own):
-        return True, win_at(1), after, False
-    if is_over_after(after, game.donuts):
-        return True, end_score(after, game.donuts, 1), after, False
-    child, passed = next_position(after, game.donuts)
-    return False, np.int64(0), child, passed
+    child, status = apply(game.donuts, game.single, pos, sq)
+    if is_over(status):
+        return True, end_score(status, 1), child, False
+    return False, np.int64(0), child, status == PASSES
 
 
 @njit(cache=True)

@@ -26,6 +26,7 @@ from ..._engine.position import Game, Position, game_of, legal_moves, plies_left
 from ...board import Board
 from ...errors import DonutsError, IllegalMoveError
 from ...layout import Layout
+from ...outcomes import DRAW, LOSS, WIN, value_name
 from ...rules import Rules
 from ...squares import SQUARE_NAMES, parse_square, squares_of
 from ._negamax import root_child, root_move_order, search_root
@@ -34,11 +35,9 @@ from ._scores import WIN as WIN_SCORE
 from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
 
-WIN, LOSS, DRAW = 1, -1, 0
 #: ``solve(board)`` proves the distance by default once this many donuts have been placed:
 #: on the empty board it gives the value only (see :meth:`Solver.solve` for the costs).
 DISTANCE_BY_DEFAULT_FROM = 1
-_VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 
 def _score(value: int, distance: int | None) -> int:
@@ -56,7 +55,7 @@ class _Valued:
     @property
     def result(self) -> str:
         """``"win"``, ``"draw"`` or ``"loss"``."""
-        return _VALUE_NAMES[self.value]
+        return value_name(self.value)
 
     @property
     def score(self) -> int:
@@ -266,6 +265,18 @@ class Solver:
         elif score < -MATE_BOUND:
             score += 1
         return score
+
+    # --- for the package's other searches ----------------------------------------------
+    def bounded_value(self, board: Board, node_limit: int) -> int | None:
+        """+1 / 0 / -1 for the side to move of ``board`` (not over), or ``None`` when
+        ``node_limit`` nodes do not settle it; no best move, no distance. Calls on
+        positions of one game resume where the last stopped, in few nodes: finished
+        subtrees are in the table. For :class:`~donuts_ai.search.mcts.MCTSAgent`'s root
+        prover, which spends a budget of nodes per move; not part of the public API."""
+        self._prepare(board)
+        score = self._search(game_of(board.layout, board.rules), position_of(*board.kernel_state()), -1, 1,
+                             max(1, node_limit))
+        return None if score is None else (score > 0) - (score < 0)
 
     # --- public ------------------------------------------------------------------------
     def solve(self, board: Board, distance: bool | None = None) -> Solution:

@@ -38,9 +38,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..._engine.bits import ctz, popcount, rng_seed
-from ..._engine.core import DRAW, ONGOING, flips, has_five, legal_mask
+from ..._engine.core import NO_WINNER_YET, WINNER_DRAW, legal_mask
 from ..._engine.playouts import playout
-from ..._engine.position import end_result, is_over_after, next_position, place, winner_colour
+from ..._engine.position import PASSES, apply, winner_of
 from ..._engine.tables import NUM_SQUARES
 
 #: ``proven`` of a node not proven; else -1 / 0 / +1 (lost / drawn / won) for its mover.
@@ -128,7 +128,7 @@ def reset_tree(tree, t, root_mover, seed):
 
 @njit(cache=True)
 def _reward(winner, colour):
-    if winner == DRAW:
+    if winner == WINNER_DRAW:
         return 0.5
     return 1.0 if winner == colour else 0.0
 
@@ -155,21 +155,16 @@ def _update_proof(first_child, child_count, mover, proven, t, node):
 
 @njit(cache=True)
 def _step(donuts, single, pos, colour, sq):
-    """Play ``sq`` from ``pos`` (``colour`` to move): ``(position, colour to move, winner or
-    ONGOING)``. Scalars only: a call that takes arrays pays for counting references to them."""
-    after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
-    if has_five(after.own):
-        return after, colour, colour
-    if is_over_after(after, donuts):
-        return after, colour, winner_colour(end_result(after, donuts)[0], colour)
-    pos, passed = next_position(after, donuts)
-    return pos, (1 - colour) if passed else colour, ONGOING
+    """Play ``sq`` from ``pos`` (``colour`` to move): ``(position, colour to move, winner code)``.
+    Scalars only: a call that takes arrays pays for counting references to them."""
+    child, status = apply(donuts, single, pos, sq)
+    return child, (1 - colour) if status == PASSES else colour, winner_of(status, colour)
 
 
 @njit(cache=True)
 def _proof(winner, mover):
     """The proven value, for ``mover``, of a node where the game ended with ``winner``."""
-    if winner == DRAW:
+    if winner == WINNER_DRAW:
         return 0
     return 1 if winner == mover else -1
 
@@ -223,17 +218,17 @@ def run_tree(tree, t, game, pos, colour, iterations, c_uct, stop_when_full):
         p, c = pos, colour
         depth = 0
         path[0] = node
-        winner = ONGOING
+        winner = NO_WINNER_YET
         # Selection.
         while first_child[t, node] >= 0 and proven[t, node] == UNKNOWN:
             node = _select_child(visits, reward, first_child, child_count, proven, t, node, c_uct)
             p, c, winner = _step(donuts, single, p, c, np.int64(move[t, node]))
             depth += 1
             path[depth] = node
-            if winner != ONGOING:
+            if winner != NO_WINNER_YET:
                 proven[t, node] = _proof(winner, mover[t, node])
                 break
-        if winner == ONGOING and proven[t, node] == UNKNOWN:
+        if winner == NO_WINNER_YET and proven[t, node] == UNKNOWN:
             # Expansion: a leaf visited before gets all its children, then the first is
             # played (unvisited children come first in square order, so every child is
             # tried once before UCB compares them).
@@ -253,17 +248,17 @@ def run_tree(tree, t, game, pos, colour, iterations, c_uct, stop_when_full):
                     p, c, winner = _step(donuts, single, p, c, np.int64(move[t, node]))
                     depth += 1
                     path[depth] = node
-                    if winner != ONGOING:
+                    if winner != NO_WINNER_YET:
                         proven[t, node] = _proof(winner, mover[t, node])
                 else:
                     full = True
-            if winner == ONGOING:
+            if winner == NO_WINNER_YET:
                 winner, _, _, rng = playout(game, p, c, rng)
-        elif winner == ONGOING:
+        elif winner == NO_WINNER_YET:
             # A proven node reached in selection: its proven value is the result.
             pv = proven[t, node]
             pm = mover[t, node]
-            winner = DRAW if pv == 0 else (pm if pv == 1 else 1 - pm)
+            winner = WINNER_DRAW if pv == 0 else (pm if pv == 1 else 1 - pm)
         # Backup, leaf to root, proving what can be proven.
         for d in range(depth, -1, -1):
             nd = path[d]
