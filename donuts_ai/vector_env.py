@@ -194,6 +194,8 @@ class VectorEnv:
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._observation = np.zeros((n, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._final_observation = np.zeros((n, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+        self._draw = _B.LayoutDraw(self._source, self._pool, self._placements, self._quadrant_squares)
+        self._outputs = _B.Outputs(self._current_player, self._legal_action_mask, self._rewards, self._terminated)
         self._observation_stale = self._final_observation_stale = True
         self.seed: int = 0
         self._seeded = False
@@ -210,17 +212,14 @@ class VectorEnv:
         if reseed:
             self.seed = int(seed) if seed is not None else secrets.randbits(63)
             self._seeded = True
-        _B.reset(self._games, np.uint64(self.seed % 2**64), reseed, self._source, self._pool, self._placements,
-                 self._quadrant_squares, self._current_player, self._legal_action_mask, self._rewards, self._terminated)
+        _B.reset(self._games, np.uint64(self.seed % 2**64), reseed, self._draw, self._outputs)
         self._observation_stale = self._final_observation_stale = True
 
     def step(self, actions) -> None:
         """Play ``actions[g]`` (a square index 0..35, legal in game ``g``) in every game
         ``g`` at once; see the class for what changes, auto-reset and illegal actions."""
         given, squares = self._checked_actions(actions)
-        bad = _B.step(self._games, squares, self.rules.donuts, self.rules.single, self._source, self._pool, self._placements,
-                      self._quadrant_squares, self._current_player, self._legal_action_mask, self._rewards, self._terminated,
-                      self._finals)
+        bad = _B.step(self._games, squares, self.rules.donuts, self.rules.single, self._draw, self._outputs, self._finals)
         if bad >= 0:
             raise self._illegal(int(bad), int(given[bad]))
         self._observation_stale = self._final_observation_stale = True

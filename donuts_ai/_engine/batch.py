@@ -26,6 +26,8 @@ Kernels take plain arrays and ints and never raise: the Python layer checks inpu
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -94,6 +96,38 @@ FINAL = np.dtype(
 )
 
 
+class LayoutDraw(NamedTuple):
+    """Where a starting game's layout comes from (see the module)."""
+
+    source: int  # LAYOUT_POOL, LAYOUT_TILES or LAYOUT_GRID
+    pool: np.ndarray  # int8 (layouts, 36): the pool's direction grids (LAYOUT_POOL)
+    placements: np.ndarray  # int8 (4 quadrants, 4 tiles, 8 orientations, 9): what a tile placement prints (LAYOUT_TILES)
+    quadrant_squares: np.ndarray  # int64 (4 quadrants, 9): the squares of each quadrant (LAYOUT_TILES)
+
+
+class Outputs(NamedTuple):
+    """What :func:`reset` and :func:`step` write for the learner, one row per game."""
+
+    current_player: np.ndarray  # int64 (games,): the colour to move
+    legal_action_mask: np.ndarray  # bool (games, 36): its legal squares
+    rewards: np.ndarray  # float32 (games, 2): by colour, see step
+    terminated: np.ndarray  # bool (games,): the last step ended the game
+
+
+class Seen(NamedTuple):
+    """One observation's scalars and bitboards, as :func:`_write_planes` writes them."""
+
+    own: np.uint64  # the observer's donuts
+    opp: np.uint64  # the opponent's
+    last: int  # the square filled last, -1 none
+    forced: np.uint64  # the forced line's empty squares (0 on an open pick or when nobody moves)
+    open_pick: np.float32  # 1 on an open pick
+    own_left: np.float32  # the observer's pool left, a fraction of the donuts per player
+    opp_left: np.float32  # the opponent's
+    to_move: np.float32  # 1 when the observer is to move
+    colour: np.float32  # the observer's colour: 1 for Vanilla
+
+
 @njit(cache=True)
 def _draw_layout(game, source, pool, placements, quadrant_squares):
     """Write a layout into ``game`` (its directions and lines) from layout source ``source``:
@@ -150,10 +184,12 @@ def _start(game, source, pool, placements, quadrant_squares):
 
 
 @njit(cache=True)
-def reset(games, seed, reseed, source, pool, placements, quadrant_squares, current_player, legal_action_mask, rewards,
-          terminated):
-    """Start every game anew. With ``reseed``, game ``g``'s streams are first set from
+def reset(games, seed, reseed, draw, out):
+    """Start every game anew, layouts drawn as ``draw`` (:class:`LayoutDraw`) says, into
+    ``out`` (:class:`Outputs`). With ``reseed``, game ``g``'s streams are first set from
     ``seed`` (``uint64``): stream ``2g`` for its layouts, ``2g + 1`` for its random actions."""
+    source, pool, placements, quadrant_squares = draw
+    current_player, legal_action_mask, rewards, terminated = out
     for g in range(games.shape[0]):
         game = games[g]
         if reseed:
@@ -178,18 +214,21 @@ def first_illegal(games, actions):
 
 
 @njit(cache=True)
-def step(games, actions, donuts, single, source, pool, placements, quadrant_squares, current_player, legal_action_mask,
-         rewards, terminated, finals):
+def step(games, actions, donuts, single, draw, out, finals):
     """Play ``actions[g]`` in every game ``g``, or nothing at all: returns the index of
     the first game whose action is illegal (nothing changed), or -1 when all were played.
 
-    ``rewards[g]`` (by colour) is +1/-1 in a game that this step ended, 0/0 for a draw
-    and on every other step; ``terminated[g]`` says that it ended, ``finals[g]`` holds
-    its final position, and the game is started again at once.
+    In ``out`` (:class:`Outputs`), ``rewards[g]`` (by colour) is +1/-1 in a game that
+    this step ended, 0/0 for a draw and on every other step; ``terminated[g]`` says that
+    it ended, ``finals[g]`` holds its final position, and the game is started again at
+    once, on a layout drawn as ``draw`` (:class:`LayoutDraw`) says.
     """
     bad = first_illegal(games, actions)
     if bad >= 0:
         return bad
+    # Each array read from the records once: Numba counts a reference on every read.
+    source, pool, placements, quadrant_squares = draw
+    current_player, legal_action_mask, rewards, terminated = out
     for g in range(games.shape[0]):
         game = games[g]
         sq = actions[g]
@@ -243,8 +282,9 @@ def random_actions(games, out):
 
 
 @njit(cache=True)
-def _write_planes(out, own, opp, last, forced, open_pick, directions, own_left, opp_left, to_move, colour):
-    """One observation, ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
+def _write_planes(out, seen, directions):
+    """One observation (:class:`Seen`), ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
+    own, opp, last, forced, open_pick, own_left, opp_left, to_move, colour = seen
     for sq in range(NUM_SQUARES):
         bit = _ONE << np.uint64(sq)
         row = out[sq]
@@ -270,9 +310,10 @@ def write_observations(games, donuts, out):
         game = games[g]
         forced = forced_line(_FULL & ~(game.own | game.opp), game.last, game.line_masks)
         open_pick = forced == _ZERO
-        _write_planes(out[g], game.own, game.opp, game.last, forced, np.float32(1.0 if open_pick else 0.0),
-                      game.directions, np.float32((donuts - game.placed_own) / donuts),
-                      np.float32((donuts - game.placed_opp) / donuts), np.float32(1.0), np.float32(game.colour))
+        seen = Seen(game.own, game.opp, game.last, forced, np.float32(1.0 if open_pick else 0.0),
+                    np.float32((donuts - game.placed_own) / donuts), np.float32((donuts - game.placed_opp) / donuts),
+                    np.float32(1.0), np.float32(game.colour))
+        _write_planes(out[g], seen, game.directions)
 
 
 @njit(cache=True)
@@ -284,6 +325,7 @@ def write_final_observations(finals, terminated, donuts, out):
             out[g] = 0.0
             continue
         final = finals[g]
-        _write_planes(out[g], final.own, final.opp, final.last, _ZERO, np.float32(0.0), final.directions,
-                      np.float32((donuts - final.placed_own) / donuts), np.float32((donuts - final.placed_opp) / donuts),
-                      np.float32(0.0), np.float32(final.colour))
+        seen = Seen(final.own, final.opp, final.last, _ZERO, np.float32(0.0),
+                    np.float32((donuts - final.placed_own) / donuts), np.float32((donuts - final.placed_opp) / donuts),
+                    np.float32(0.0), np.float32(final.colour))
+        _write_planes(out[g], seen, final.directions)
