@@ -21,7 +21,6 @@ from donuts_ai._engine.position import (
     Position,
     apply,
     end_reason,
-    game_of,
     is_over,
     legal_moves,
     make_move,
@@ -29,6 +28,7 @@ from donuts_ai._engine.position import (
     placer_view,
     plies_left,
     position_of,
+    rulebook_of,
     swap,
     typed_position,
     winner_of,
@@ -43,19 +43,19 @@ def test_helpers_follow_the_board(rules):
     rng = random.Random(3)
     for game_no in range(30):
         board = Board(Layout.random_grid(game_no), rules)
-        game = game_of(board.layout, board.rules)
+        rulebook = rulebook_of(board.layout, board.rules)
         while not board.is_game_over():
             if rng.random() < 0.05:
                 board.forfeit()
                 continue
             pos, colour = position_of(*board.kernel_state()), board.turn
-            assert int(legal_moves(game, pos)) == board.legal_mask()
+            assert int(legal_moves(rulebook, pos)) == board.legal_mask()
             left = int(plies_left(pos, rules.donuts))
             b0, b1 = board.bitboards
             assert left == min(2 * rules.donuts - sum(board.placed), NUM_SQUARES - (b0 | b1).bit_count())
             sq = rng.choice(board.legal_squares())
-            after = typed_position(make_move(game, pos, sq))
-            child, status = apply(game.donuts, game.single, pos, sq)
+            after = typed_position(make_move(rulebook, pos, sq))
+            child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
             child = typed_position(child)
             assert typed_position(placer_view(child, status)) == after
             board.push(sq)

@@ -3,9 +3,10 @@
 - :mod:`.bits` (bit intrinsics, the RNG), :mod:`.tables` (the bit layout);
 - :mod:`.core`: the rule kernels on bitboards, the winner and end-reason codes;
 - :mod:`.position`: the kernel contract, ``Position`` (from the side to move) and
-  ``Game``, the transition ``apply`` (a placement and what follows it: five, the end,
-  whose turn) that every kernel calls, the rule helpers beside it (``plies_left``, ...),
-  and the conversions from the Board's by-colour state (``position_of``, ``play``);
+  ``Rulebook`` (the layout's lines and the rules), the transition ``apply`` (a
+  placement and what follows it: five, the end, whose turn) that every kernel calls,
+  the rule helpers beside it (``plies_left``, ...), and the conversions from the
+  Board's by-colour state (``position_of``, ``play``);
 - :mod:`.playouts` (random games), :mod:`.tree` (perft) and :mod:`.batch` (many games
   stepped at once, behind :class:`donuts_ai.VectorEnv`).
 
@@ -34,22 +35,21 @@ from .core import (
     nth_bit,
 )
 from .playouts import playout, random_playouts, random_playouts_parallel
-from .position import Game, Position, apply, game_of, play, position_of
+from .position import Position, Rulebook, apply, play, position_of, rulebook_of
 from .tree import perft
 
 __all__ = [
-    "Game",
     "NO_WINNER_YET",
     "Position",
-    "WINNER_DRAW",
-    "apply",
-    "forced_line",
     "REASON_FIVE",
     "REASON_GROUP",
     "REASON_MAJORITY",
+    "Rulebook",
+    "WINNER_DRAW",
+    "apply",
     "final_result",
-    "game_of",
     "flips",
+    "forced_line",
     "has_five",
     "largest_group",
     "legal_mask",
@@ -57,8 +57,9 @@ __all__ = [
     "nth_bit",
     "perft",
     "play",
-    "position_of",
     "playout",
+    "position_of",
     "random_playouts",
     "random_playouts_parallel",
+    "rulebook_of",
 ]

@@ -22,7 +22,7 @@ NUM_TOTALS = 7
 
 
 @njit(cache=True)
-def playout(game, pos, colour, rng):
+def playout(rulebook, pos, colour, rng):
     """Play random moves from a position (:class:`.position.Position`) that is not over,
     ``colour`` (0/1) to move.
 
@@ -31,7 +31,7 @@ def playout(game, pos, colour, rng):
     The loop works from the mover's side (the kernel contract) and only keeps the
     colour beside it; the tests hold it to the Board, game by game.
     """
-    line_masks, donuts, single = game  # once: each read of an array field costs a reference count
+    line_masks, donuts, single = rulebook  # once: each read of an array field costs a reference count
     plies = 0
     while True:
         moves = legal_mask(pos.own, pos.opp, pos.last, line_masks)
@@ -45,10 +45,10 @@ def playout(game, pos, colour, rng):
 
 
 @njit(cache=True)
-def _play_chunk(game, pos, colour, n_games, seed, chunk, totals):
+def _play_chunk(rulebook, pos, colour, n_games, seed, chunk, totals):
     rng = rng_seed(seed, np.uint64(chunk))
     for _ in range(n_games):
-        winner, reason, plies, rng = playout(game, pos, colour, rng)
+        winner, reason, plies, rng = playout(rulebook, pos, colour, rng)
         if winner == WINNER_DRAW:
             totals[DRAWS] += 1
         else:
@@ -63,23 +63,23 @@ def _play_chunk(game, pos, colour, n_games, seed, chunk, totals):
 
 
 @njit(cache=True)
-def random_playouts(game, pos, colour, n_games, seed):
+def random_playouts(rulebook, pos, colour, n_games, seed):
     """Totals (``int64[NUM_TOTALS]``) of ``n_games`` random games from one position
     (``colour`` to move), one thread."""
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     n_chunks = (n_games + CHUNK - 1) // CHUNK
     for c in range(n_chunks):
         games = min(CHUNK, n_games - c * CHUNK)
-        _play_chunk(game, pos, colour, games, seed, c, totals)
+        _play_chunk(rulebook, pos, colour, games, seed, c, totals)
     return totals
 
 
 @njit(cache=True, parallel=True)
-def random_playouts_parallel(game, pos, colour, n_games, seed):
+def random_playouts_parallel(rulebook, pos, colour, n_games, seed):
     """Same games and totals as :func:`random_playouts`, chunks spread over all threads."""
     n_chunks = (n_games + CHUNK - 1) // CHUNK
     per_chunk = np.zeros((n_chunks, NUM_TOTALS), dtype=np.int64)  # (chunk, total)
     for c in prange(n_chunks):
         games = min(CHUNK, n_games - c * CHUNK)
-        _play_chunk(game, pos, colour, games, seed, c, per_chunk[c])
+        _play_chunk(rulebook, pos, colour, games, seed, c, per_chunk[c])
     return per_chunk.sum(axis=0)

@@ -1,8 +1,8 @@
-"""The kernel contract: one position value, one game value, and the rule helpers on them.
+"""The kernel contract: one position value, one rulebook value, and the transition on them.
 
 Every kernel takes a position **from the side to move**, :class:`Position` ``(own,
-opp, last, placed_own, placed_opp)``, and the game it is played in, :class:`Game`
-``(line_masks, donuts, single)``. The Board keeps its state **by colour** (``b0``/``b1``,
+opp, last, placed_own, placed_opp)``, and the :class:`Rulebook` it is played by
+``(line_masks, donuts, single)``: the layout's lines and the rules. The Board keeps its state **by colour** (``b0``/``b1``,
 ``turn``, ``p0``/``p1``: :meth:`Board.kernel_state`); :func:`position_of` (Python) and
 :func:`play` (the Board's placements) are the two conversions between the two.
 
@@ -15,12 +15,12 @@ and agent goes through it, and the Board too (through :func:`play`).
 
 Both are ``NamedTuple``. Numba passes a tuple's fields as separate arguments (its
 calling convention flattens aggregates), so a ``Position`` costs no more than five
-scalars, and building one inside a kernel allocates nothing. ``Game`` holds an array,
+scalars, and building one inside a kernel allocates nothing. ``Rulebook`` holds an array,
 and Numba counts references to an array on every read of it from a tuple and on every
-call that passes it: hot loops read ``game``'s fields once before the loop (playouts,
+call that passes it: hot loops read ``rulebook``'s fields once before the loop (playouts,
 MCTS), and recursions take the game apart at their entry (perft; alpha-beta keeps the
-lines in its workspace record). That is why :func:`apply` takes the game's two scalars,
-``donuts`` and ``single``, not the game. Measured, see ``benchmarks/RESULTS.md``.
+lines in its workspace record). That is why :func:`apply` takes the rulebook's two scalars,
+``donuts`` and ``single``, not the rulebook. Measured, see ``benchmarks/RESULTS.md``.
 
 Field types are fixed, since a tuple of other field types is another Numba type and
 compiles another specialization of every kernel taking it (for a recursive kernel
@@ -70,8 +70,9 @@ class Position(NamedTuple):
     placed_opp: int  # donuts the opponent has placed
 
 
-class Game(NamedTuple):
-    """What a position is played in: the layout's lines and the rules."""
+class Rulebook(NamedTuple):
+    """What a position is played by: the layout's lines (where the next donut may go)
+    and the rules (the pools, the insertion variant)."""
 
     line_masks: np.ndarray  # uint64[36]: the line through each square in its printed direction
     donuts: int  # donuts in each player's pool
@@ -92,9 +93,14 @@ def typed_position(pos) -> Position:
     return Position(np.uint64(pos.own), np.uint64(pos.opp), int(pos.last), int(pos.placed_own), int(pos.placed_opp))
 
 
-def game_of(layout, rules) -> Game:
-    """The kernels' game of a :class:`~donuts_ai.Layout` and :class:`~donuts_ai.Rules`."""
-    return Game(layout.line_masks, int(rules.donuts), bool(rules.single))
+def rulebook_of(layout, rules) -> Rulebook:
+    """The kernels' rulebook of a :class:`~donuts_ai.Layout` and :class:`~donuts_ai.Rules`."""
+    return Rulebook(layout.line_masks, int(rules.donuts), bool(rules.single))
+
+
+#: The former name of :func:`rulebook_of`, still imported by ``search/base.py``,
+#: ``bench/engine.py`` and ``bench/search.py``: remove once they call ``rulebook_of``.
+game_of = rulebook_of
 
 
 @njit(cache=True)
@@ -107,9 +113,9 @@ def as_position(pos):
 
 
 @njit(cache=True)
-def legal_moves(game, pos):
+def legal_moves(rulebook, pos):
     """Bitboard of the side to move's legal squares (the game is not over)."""
-    return legal_mask(pos.own, pos.opp, pos.last, game.line_masks)
+    return legal_mask(pos.own, pos.opp, pos.last, rulebook.line_masks)
 
 
 @njit(cache=True)
@@ -123,10 +129,10 @@ def place(pos, sq, flipped):
 
 
 @njit(cache=True)
-def make_move(game, pos, sq):
+def make_move(rulebook, pos, sq):
     """:func:`place` on legal ``sq`` with the donuts it flips (the position before
     :func:`settle`: five and the end are not looked at)."""
-    return place(pos, sq, flips(pos.own, pos.opp, sq, game.single))
+    return place(pos, sq, flips(pos.own, pos.opp, sq, rulebook.single))
 
 
 @njit(cache=True)
@@ -178,7 +184,7 @@ def settle(after, donuts):
 @njit(cache=True)
 def apply(donuts, single, pos, sq):
     """The transition: the side to move of ``pos`` (a game that is not over) places on
-    legal ``sq`` under the rules ``donuts``/``single`` of its game. Returns ``(position,
+    legal ``sq`` under the rules ``donuts``/``single`` of its rulebook. Returns ``(position,
     status)``: while the game goes on (status :data:`PASSES` or :data:`MOVES_AGAIN`) the
     position for whoever moves next, from its side; once over (:data:`WON_BY_FIVE`,
     :data:`ENDED_WON`, :data:`ENDED_DRAWN`, :data:`ENDED_LOST`) the final position, from

@@ -18,13 +18,13 @@ _ONE = np.uint64(1)
 
 
 @njit(cache=True)
-def perft(game, pos, depth):
+def perft(rulebook, pos, depth):
     """Leaf count below a position (:class:`.position.Position`) that is not over (``depth`` >= 1)."""
     # The recursion gets exactly one set of argument types: with the on-disk cache, a
     # recursive kernel compiled in two specializations segfaults (numba #6061/#6713).
     # The recursion takes the game's fields apart: Numba counts references to an array
     # read from a tuple, once per read and per call, and perft does little else per node.
-    return _perft(game.line_masks, game.donuts, game.single, as_position(pos), np.int64(depth))
+    return _perft(rulebook.line_masks, rulebook.donuts, rulebook.single, as_position(pos), np.int64(depth))
 
 
 @njit(cache=True)

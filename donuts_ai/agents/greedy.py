@@ -12,9 +12,9 @@ from .._engine.position import (
     PASSES,
     WON_BY_FIVE,
     apply,
-    game_of,
     legal_moves,
     position_of,
+    rulebook_of,
     typed_position,
 )
 from ..board import Board
@@ -46,17 +46,17 @@ class GreedyAgent(Agent):
     kind = "greedy"
 
     def _select(self, board: Board, time_left: float | None) -> str:
-        game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         best_key, best_sq = None, None
         for sq in board.legal_squares():
-            flipped = int(flips(pos.own, pos.opp, sq, game.single))
-            child, status = apply(game.donuts, game.single, pos, sq)
+            flipped = int(flips(pos.own, pos.opp, sq, rulebook.single))
+            child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
             if status in (WON_BY_FIVE, ENDED_WON):
                 return SQUARE_NAMES[sq]
             if status == PASSES:
                 child = typed_position(child)
-                replies = np.uint64(legal_moves(game, child))
-                safe = 0 if can_win_now(child.own, child.opp, replies, game.single) else 2
+                replies = np.uint64(legal_moves(rulebook, child))
+                safe = 0 if can_win_now(child.own, child.opp, replies, rulebook.single) else 2
             elif status == MOVES_AGAIN:
                 safe = 1
             else:

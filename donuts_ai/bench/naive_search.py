@@ -18,26 +18,26 @@ _NODES, _NODE_LIMIT = 0, 1
 
 
 @njit(cache=True)
-def _naive(game, pos, alpha, beta, stats):
+def _naive(rulebook, pos, alpha, beta, stats):
     stats[_NODES] += 1
     if stats[_NODES] >= stats[_NODE_LIMIT]:
         return 0
-    moves = legal_moves(game, pos)
+    moves = legal_moves(rulebook, pos)
     best = np.int64(-2)
     while moves != _ZERO:
         sq = np.int64(0)
         while not (moves >> np.uint64(sq)) & _ONE:  # the lowest square, the slow way
             sq += 1
         moves &= moves - _ONE
-        child, status = apply(game.donuts, game.single, pos, sq)
+        child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
         if status == WON_BY_FIVE:
             return np.int64(1)
         if is_over(status):
             v = np.int64(placer_value(status))
         elif status == PASSES:
-            v = -_naive(game, child, -beta, -alpha, stats)
+            v = -_naive(rulebook, child, -beta, -alpha, stats)
         else:
-            v = _naive(game, child, alpha, beta, stats)
+            v = _naive(rulebook, child, alpha, beta, stats)
         if v > best:
             best = v
             if best > alpha:
@@ -48,9 +48,9 @@ def _naive(game, pos, alpha, beta, stats):
 
 
 @njit(cache=True)
-def naive_value(game, pos, node_limit):
+def naive_value(rulebook, pos, node_limit):
     """(value for the side to move, nodes, finished) of a position that is not over."""
     stats = np.zeros(2, dtype=np.int64)
     stats[_NODE_LIMIT] = node_limit
-    v = _naive(game, as_position(pos), np.int64(-1), np.int64(1), stats)
+    v = _naive(rulebook, as_position(pos), np.int64(-1), np.int64(1), stats)
     return v, stats[_NODES], stats[_NODES] < node_limit

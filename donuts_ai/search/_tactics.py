@@ -17,25 +17,25 @@ _ZERO = np.uint64(0)
 
 
 @njit(cache=True)
-def _wins_at_once(game, pos):
+def _wins_at_once(rulebook, pos):
     """True when the side to move, in a position that is not over, has a placement that
     wins at once: a five, or a placement that ends the game (board full, pools empty) won."""
-    moves = legal_moves(game, pos)
-    if can_win_now(pos.own, pos.opp, moves, game.single):
+    moves = legal_moves(rulebook, pos)
+    if can_win_now(pos.own, pos.opp, moves, rulebook.single):
         return True
-    if not placement_ends_game(pos, game.donuts):
+    if not placement_ends_game(pos, rulebook.donuts):
         return False
     m = moves
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
-        if apply(game.donuts, game.single, pos, sq)[1] == ENDED_WON:
+        if apply(rulebook.donuts, rulebook.single, pos, sq)[1] == ENDED_WON:
             return True
     return False
 
 
 @njit(cache=True)
-def tactics(game, pos):
+def tactics(rulebook, pos):
     """The two plies no agent may get wrong, for the side to move in a position that is not
     over. Not node-limited: at most 36 placements, each with at most 36 replies.
 
@@ -46,16 +46,16 @@ def tactics(game, pos):
     moves again: no such move loses at once.)"""
     wins = _ZERO
     losing = _ZERO
-    m = legal_moves(game, pos)
+    m = legal_moves(rulebook, pos)
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
         bit = _ONE << np.uint64(sq)
-        child, status = apply(game.donuts, game.single, pos, sq)
+        child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
         if status == WON_BY_FIVE or status == ENDED_WON:
             wins |= bit
         elif status == ENDED_LOST:
             losing |= bit
-        elif status == PASSES and _wins_at_once(game, child):
+        elif status == PASSES and _wins_at_once(rulebook, child):
             losing |= bit
     return wins, losing

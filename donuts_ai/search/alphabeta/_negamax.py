@@ -20,7 +20,7 @@ Node order within a position (why each step prunes):
    root, the moves not yet searched are sorted again after each one, by the history it
    taught (:func:`~._ordering.resort_rest`).
 
-Every kernel takes the position from the side to move (``Position``) and the ``Game``
+Every kernel takes the position from the side to move (``Position``) and the ``Rulebook``
 of :mod:`donuts_ai._engine.position`.
 """
 
@@ -185,17 +185,17 @@ def _survival_move(donuts, single, pos, ply, beta, n_open, ws):
 
 
 @njit(cache=True)
-def negamax(game, pos, depth, ply, alpha, beta, tt, ws):
+def negamax(rulebook, pos, depth, ply, alpha, beta, tt, ws):
     """Score of a position that is not over, for its side to move (see the module doc).
 
     Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound. Sets
     ``ws.stats[ABORTED]`` and returns 0 once the node limit is reached. ``ws`` is the
     workspace record (``workspace[0]``)."""
-    # The recursion passes no game: Numba counts references to every array argument and
+    # The recursion passes no rulebook: Numba counts references to every array argument and
     # to every array read from a tuple, on every call (6% of the search's speed). The
     # lines go into the workspace record, which is passed by reference without counting.
-    ws.line_masks[:] = game.line_masks
-    return _negamax(game.donuts, game.single, as_position(pos), np.int64(depth), np.int64(ply), np.int64(alpha),
+    ws.line_masks[:] = rulebook.line_masks
+    return _negamax(rulebook.donuts, rulebook.single, as_position(pos), np.int64(depth), np.int64(ply), np.int64(alpha),
                     np.int64(beta), tt, ws)
 
 
@@ -283,47 +283,47 @@ def _start(workspace, node_limit):
 
 
 @njit(cache=True, nogil=True)
-def search_root(game, pos, depth, alpha, beta, tt, workspace, node_limit):
+def search_root(rulebook, pos, depth, alpha, beta, tt, workspace, node_limit):
     """Negamax at the root (ply 0) with a fresh node count: returns (score, nodes, aborted).
 
     Releases the GIL: the solver's threads each run one on their own table and workspace,
     and stop one another by setting ``stats[NODE_LIMIT]`` to 0 in the other workspaces."""
     ws = _start(workspace, node_limit)
-    score = negamax(game, pos, depth, 0, alpha, beta, tt, ws)
+    score = negamax(rulebook, pos, depth, 0, alpha, beta, tt, ws)
     return score, ws.stats[NODES], ws.stats[ABORTED] != 0
 
 
 @njit(cache=True)
-def root_child(game, pos, sq):
+def root_child(rulebook, pos, sq):
     """After root move ``sq``: ``(ended, score, child, passed)``. When the move ends the
     game, ``ended`` is True and ``score`` its root-relative score; else ``child`` is the
     next position and ``passed`` True when the opponent moves in it."""
-    child, status = apply(game.donuts, game.single, pos, sq)
+    child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
     if is_over(status):
         return True, end_score(status, 1), child, False
     return False, np.int64(0), child, status == PASSES
 
 
 @njit(cache=True)
-def _move_score(game, pos, sq, depth, alpha, beta, tt, ws):
+def _move_score(rulebook, pos, sq, depth, alpha, beta, tt, ws):
     """Score, for the side to move at the root, of root move ``sq`` searched to ``depth``."""
-    ended, score, child, passed = root_child(game, pos, sq)
+    ended, score, child, passed = root_child(rulebook, pos, sq)
     if ended:
         return score
     if passed:
-        return -negamax(game, child, depth - 1, 1, -beta, -alpha, tt, ws)
-    return negamax(game, child, depth - 1, 1, alpha, beta, tt, ws)
+        return -negamax(rulebook, child, depth - 1, 1, -beta, -alpha, tt, ws)
+    return negamax(rulebook, child, depth - 1, 1, alpha, beta, tt, ws)
 
 
 @njit(cache=True)
-def search_moves(game, pos, depth, tt, workspace, node_limit, first_move):
+def search_moves(rulebook, pos, depth, tt, workspace, node_limit, first_move):
     """Depth-limited search of every root move (``first_move`` first, if legal), full
     window. Returns (best_move, best_score, nodes, aborted); after an abort the result
     covers only the moves finished before it."""
     ws = _start(workspace, node_limit)
     pos = as_position(pos)
     depth = np.int64(depth)
-    moves = legal_moves(game, pos)
+    moves = legal_moves(rulebook, pos)
     best = -INF
     best_move = -1
     alpha = np.int64(-INF)
@@ -339,7 +339,7 @@ def search_moves(game, pos, depth, tt, workspace, node_limit, first_move):
         else:
             sq = ctz(rest)
             rest &= rest - _ONE
-        score = _move_score(game, pos, sq, depth, alpha, beta, tt, ws)
+        score = _move_score(rulebook, pos, sq, depth, alpha, beta, tt, ws)
         if ws.stats[ABORTED]:
             break
         if score > best:
@@ -351,28 +351,28 @@ def search_moves(game, pos, depth, tt, workspace, node_limit, first_move):
 
 
 @njit(cache=True)
-def root_move_order(game, pos, tt, workspace):
+def root_move_order(rulebook, pos, tt, workspace):
     """The root's moves in the order the search would try them (ply 0 of
     :func:`_negamax`: a five first, then the open moves by :mod:`._ordering`, then the
     moves with exact values). Returns ``(moves, n_open)``: ``moves[:n_open]`` are open."""
     ws = workspace[0]
-    ws.line_masks[:] = game.line_masks
+    ws.line_masks[:] = rulebook.line_masks
     pos = as_position(pos)
     key_a, key_b = position_keys(pos)
     idx = entry_index(tt, key_a, key_b)
     stored, _, _, _, _ = probe(tt, idx, key_a, key_b, np.int64(0), np.int64(0), np.int64(-INF), np.int64(INF))
     out = np.empty(NUM_SQUARES, dtype=np.int64)
-    five = _five_now(game.single, pos, np.int64(0), ws)
+    five = _five_now(rulebook.single, pos, np.int64(0), ws)
     if five >= 0:
         out[0] = five
         return out[:1], np.int64(0)
-    _, _, n_open = _classify_moves(game.donuts, game.single, pos, np.int64(0), stored, ws)
+    _, _, n_open = _classify_moves(rulebook.donuts, rulebook.single, pos, np.int64(0), stored, ws)
     sort_open_moves(ws, np.int64(0), n_open)
     n = 0
     for i in range(n_open):
         out[n] = ws.moves[0, i]
         n += 1
-    rest = legal_moves(game, pos)
+    rest = legal_moves(rulebook, pos)
     for i in range(n_open):
         rest &= ~(_ONE << np.uint64(ws.moves[0, i]))
     while rest != _ZERO:

@@ -192,7 +192,7 @@ def _select_child(visits, reward, first_child, child_count, proven, t, node, c_u
 
 
 @njit(cache=True)
-def run_tree(tree, t, game, pos, colour, iterations, c_uct, stop_when_full):
+def run_tree(tree, t, rulebook, pos, colour, iterations, c_uct, stop_when_full):
     """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root
     (``pos``, ``colour`` to move); fewer when the root is proven, or when the tree is full
     and ``stop_when_full``. Returns ``(iterations run, full)``: ``full`` when a leaf could
@@ -203,7 +203,7 @@ def run_tree(tree, t, game, pos, colour, iterations, c_uct, stop_when_full):
     visits, reward, first_child, child_count, move, mover, proven = (
         tree.visits, tree.reward, tree.first_child, tree.child_count, tree.move, tree.mover, tree.proven
     )
-    line_masks, donuts, single = game
+    line_masks, donuts, single = rulebook
     next_free = tree.next_free
     max_nodes = visits.shape[1]
     root = tree.root[t]
@@ -253,7 +253,7 @@ def run_tree(tree, t, game, pos, colour, iterations, c_uct, stop_when_full):
                 else:
                     full = True
             if winner == NO_WINNER_YET:
-                winner, _, _, rng = playout(game, p, c, rng)
+                winner, _, _, rng = playout(rulebook, p, c, rng)
         elif winner == NO_WINNER_YET:
             # A proven node reached in selection: its proven value is the result.
             pv = proven[t, node]
@@ -275,11 +275,11 @@ def run_tree(tree, t, game, pos, colour, iterations, c_uct, stop_when_full):
 
 
 @njit(cache=True, parallel=True)
-def run_trees(tree, game, pos, colour, todo, stop_when_full, c_uct, done, full):
+def run_trees(tree, rulebook, pos, colour, todo, stop_when_full, c_uct, done, full):
     """:func:`run_tree` on every tree ``t``, one tree per thread: ``todo[t]`` iterations,
     stopping when full if ``stop_when_full[t]``; writes ``done[t]`` and ``full[t]``."""
     for t in prange(tree.visits.shape[0]):
-        done[t], full[t] = run_tree(tree, t, game, pos, colour, todo[t], c_uct, stop_when_full[t])
+        done[t], full[t] = run_tree(tree, t, rulebook, pos, colour, todo[t], c_uct, stop_when_full[t])
 
 
 @njit(cache=True)
