@@ -210,15 +210,15 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
     alpha, beta, cutoff, value = _mate_distance_window(ply, own_move_ends, alpha, beta)
     if cutoff:
         return value
-    key_a, key_b = position_keys(pos)
-    idx = entry_index(tt, key_a, key_b)
-    table_move, alpha, beta, cutoff, value = probe(tt, idx, key_a, key_b, depth, ply, alpha, beta)
+    key = position_keys(pos)
+    idx = entry_index(tt, key)
+    table_move, alpha, beta, cutoff, value = probe(tt, idx, key, depth, ply, alpha, beta)
     if cutoff:
         return value
 
     five = _five_now(single, pos, ply, ws)
     if five >= 0:
-        store(tt, idx, key_a, key_b, win_at(ply + 1), win_at(ply + 1), five, ANY_DEPTH, ply)
+        store(tt, idx, key, win_at(ply + 1), win_at(ply + 1), five, ANY_DEPTH, ply)
         return win_at(ply + 1)
     if depth <= 0:
         return horizon_value(donuts, pos, ply, own_move_ends, ws)
@@ -232,16 +232,16 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
 
     best, best_move, n_open = _classify_moves(donuts, single, pos, ply, table_move, ws)
     if n_open == 0:
-        store(tt, idx, key_a, key_b, best, best, best_move, ANY_DEPTH, ply)
+        store(tt, idx, key, best, best, best_move, ANY_DEPTH, ply)
         return best
     if best >= beta:
-        store(tt, idx, key_a, key_b, best, INF, best_move, depth, ply)
+        store(tt, idx, key, best, INF, best_move, depth, ply)
         return best
     if best > alpha:
         alpha = best
     survivor = _survival_move(donuts, single, pos, ply, beta, n_open, ws)
     if survivor >= 0:
-        store(tt, idx, key_a, key_b, -win_at(ply + 4), INF, survivor, depth, ply)
+        store(tt, idx, key, -win_at(ply + 4), INF, survivor, depth, ply)
         return -win_at(ply + 4)
 
     sort_open_moves(ws, ply, n_open)
@@ -268,7 +268,7 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
             # The root's moves were sorted before any search, on an empty history: each
             # first move searched teaches the history more than the whole order knew.
             resort_rest(ws, ply, pos.last, i + 1, n_open)
-    store_result(tt, idx, key_a, key_b, best, alpha0, beta, best_move, depth, ply)
+    store_result(tt, idx, key, best, alpha0, beta, best_move, depth, ply)
     return best
 
 
@@ -358,9 +358,9 @@ def root_move_order(rulebook, pos, tt, workspace):
     ws = workspace[0]
     ws.line_masks[:] = rulebook.line_masks
     pos = as_position(pos)
-    key_a, key_b = position_keys(pos)
-    idx = entry_index(tt, key_a, key_b)
-    stored, _, _, _, _ = probe(tt, idx, key_a, key_b, np.int64(0), np.int64(0), np.int64(-INF), np.int64(INF))
+    key = position_keys(pos)
+    idx = entry_index(tt, key)
+    stored, _, _, _, _ = probe(tt, idx, key, np.int64(0), np.int64(0), np.int64(-INF), np.int64(INF))
     out = np.empty(NUM_SQUARES, dtype=np.int64)
     five = _five_now(rulebook.single, pos, np.int64(0), ws)
     if five >= 0:
