@@ -64,7 +64,7 @@ _S10, _S12, _S14, _S15 = np.uint64(10), np.uint64(12), np.uint64(14), np.uint64(
 _S18, _S20, _S21, _S24, _S28 = np.uint64(18), np.uint64(20), np.uint64(21), np.uint64(24), np.uint64(28)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # no call, no reference counted on line_masks, in legal_mask
 def forced_line(empty, last, line_masks):
     """The open-pick rule: the empty squares of the line through ``last``, the only legal
     ones; 0 when that line is full or no donut has been placed yet (an open pick: every
