@@ -49,7 +49,7 @@ ALLOWED = {
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "solver", "symmetry", "tournament"},
-    "interop": {"_checks", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},
+    "interop": {"_checks", "_engine", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},  # _engine: plane names
     "play": {"errors", "layout", "rules", "squares", "svg", "tournament"},
     "bench": {"_engine", "agents", "analysis", "board", "boxes", "interop", "layout", "reference", "search", "tournament",
               "vector_env"},
