@@ -2,9 +2,10 @@
 
 Every kernel takes a position **from the side to move**, :class:`Position` ``(own,
 opp, last, placed_own, placed_opp)``, and the :class:`Rulebook` it is played by
-``(line_masks, donuts, single)``: the layout's lines and the rules. The Board keeps its state **by colour** (``b0``/``b1``,
-``turn``, ``p0``/``p1``: :meth:`Board.kernel_state`); :func:`position_of` (Python) and
-:func:`play` (the Board's placements) are the two conversions between the two.
+``(line_masks, donuts, single)``: the layout's lines and the rules. The Board keeps its
+state **by colour** (``b0``/``b1``, ``turn``, ``p0``/``p1``: :meth:`Board.kernel_state`);
+:func:`position_of` (Python) and :func:`play` (the Board's placements) are the two
+conversions between the two.
 
 **The transition**: :func:`apply` plays a placement and decides what follows, as the
 rules say: the donut and its flips, then five in a row (the placer wins), then the end
@@ -30,7 +31,6 @@ compiles another specialization of every kernel taking it (for a recursive kerne
 with the on-disk cache, a segfault: numba #6061/#6713): bitboards ``np.uint64``,
 everything else ``int64`` (Python ints from the Python layer, ``np.int64`` inside
 kernels), ``single`` a ``bool``.
-
 """
 
 from __future__ import annotations
