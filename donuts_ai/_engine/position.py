@@ -172,6 +172,13 @@ def settle(after, donuts):
     # Flips only ever turn donuts to the placer's colour, so only the placer can make five.
     if has_five(after.own):
         return after, WON_BY_FIVE
+    return settle_without_five(after, donuts)
+
+
+@njit(cache=True, inline="always")
+def settle_without_five(after, donuts):
+    """:func:`settle` of a placement known to make no five (a search that has looked for
+    fives already skips looking again)."""
     if is_over_after(after, donuts):
         winner, _ = end_result(after, donuts)
         if winner == 0:

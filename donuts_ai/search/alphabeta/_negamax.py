@@ -41,7 +41,7 @@ from ..._engine.position import (
     place,
     placement_ends_game,
     plies_left,
-    settle,
+    settle_without_five,
 )
 from ..._engine.tables import FULL, NUM_SQUARES
 from ._evaluation import horizon_value
@@ -137,7 +137,7 @@ def _classify_moves(donuts, single, pos, ply, table_move, ws):
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
-        child, status = settle(place(pos, sq, ws.flips[ply, i]), donuts)  # no five: _five_now found none
+        child, status = settle_without_five(place(pos, sq, ws.flips[ply, i]), donuts)  # _five_now found none
         i += 1
         if status == PASSES:
             replies = legal_mask(child.own, child.opp, sq, line_masks)
@@ -247,7 +247,8 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
     sort_open_moves(ws, ply, n_open)
     for i in range(n_open):
         sq = ws.moves[ply, i]
-        child, status = apply(donuts, single, pos, sq)  # an open move: the game goes on
+        # An open move: no five (_five_now found none) and the game goes on.
+        child, status = settle_without_five(place(pos, sq, flips(pos.own, pos.opp, sq, single)), donuts)
         if status == PASSES:
             score = -_negamax(donuts, single, child, depth - 1, ply + 1, -beta, -alpha, tt, ws)
         else:
