@@ -23,18 +23,17 @@ import numpy as np
 
 from ._checks import check_int, is_int
 from ._engine import batch as _B
-from ._engine.core import REASON_FIVE, REASON_GROUP, REASON_MAJORITY
+from ._engine.planes import NUM_PLANES
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, RulesError
 from .layout import NUM_TILES, QUADRANTS, Layout, parse_layout_spec
+from .outcomes import REASON_NAMES
 from .rules import Rules
 from .squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square, squares_of
 
 #: Most games one VectorEnv holds (about 0.6 GB of state and observations).
 MAX_ENVS = 1 << 20
-#: Planes of an observation (the PettingZoo environment's 13, in its order).
-NUM_PLANES = _B.NUM_PLANES
 #: How a game ended, by the code in :attr:`VectorEnv.final_reason`.
-END_REASONS = {REASON_FIVE: "five", REASON_GROUP: "largest group", REASON_MAJORITY: "majority"}
+END_REASONS = REASON_NAMES
 #: Squares along one side of a quadrant (a tile is 3 x 3).
 _TILE_SIZE = 3
 
@@ -195,6 +194,8 @@ class VectorEnv:
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._observation = np.zeros((n, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._final_observation = np.zeros((n, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+        self._draw = _B.LayoutDraw(self._source, self._pool, self._placements, self._quadrant_squares)
+        self._outputs = _B.Outputs(self._current_player, self._legal_action_mask, self._rewards, self._terminated)
         self._observation_stale = self._final_observation_stale = True
         self.seed: int = 0
         self._seeded = False
@@ -211,17 +212,14 @@ class VectorEnv:
         if reseed:
             self.seed = int(seed) if seed is not None else secrets.randbits(63)
             self._seeded = True
-        _B.reset(self._games, np.uint64(self.seed % 2**64), reseed, self._source, self._pool, self._placements,
-                 self._quadrant_squares, self._current_player, self._legal_action_mask, self._rewards, self._terminated)
+        _B.reset(self._games, np.uint64(self.seed % 2**64), reseed, self._draw, self._outputs)
         self._observation_stale = self._final_observation_stale = True
 
     def step(self, actions) -> None:
         """Play ``actions[g]`` (a square index 0..35, legal in game ``g``) in every game
         ``g`` at once; see the class for what changes, auto-reset and illegal actions."""
         given, squares = self._checked_actions(actions)
-        bad = _B.step(self._games, squares, self.rules.donuts, self.rules.single, self._source, self._pool, self._placements,
-                      self._quadrant_squares, self._current_player, self._legal_action_mask, self._rewards, self._terminated,
-                      self._finals)
+        bad = _B.step(self._games, squares, self.rules.donuts, self.rules.single, self._draw, self._outputs, self._finals)
         if bad >= 0:
             raise self._illegal(int(bad), int(given[bad]))
         self._observation_stale = self._final_observation_stale = True

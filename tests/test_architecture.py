@@ -32,11 +32,12 @@ ALLOWED = {
     "svg": {"squares"},
     "layout": {"errors", "squares", "svg", "symmetry", "_engine"},  # the engine's line-mask tables
     "_engine": {"squares"},
-    "board": {"_engine", "errors", "layout", "rules", "squares", "svg", "symmetry"},
+    "outcomes": {"_engine"},
+    "board": {"_engine", "errors", "layout", "outcomes", "rules", "squares", "svg", "symmetry"},
     "reference": {"layout", "rules"},
     "analysis": {"_engine", "board", "errors", "layout", "rules", "_checks"},
-    "vector_env": {"_checks", "_engine", "errors", "layout", "rules", "squares"},
-    "search": {"_checks", "_engine", "agents", "board", "errors", "layout", "rules", "squares"},
+    "vector_env": {"_checks", "_engine", "errors", "layout", "outcomes", "rules", "squares"},
+    "search": {"_checks", "_engine", "agents", "board", "errors", "layout", "outcomes", "rules", "squares"},
     "solver": {"search"},
     "agents": {"_engine", "board", "search", "squares", "errors", "_checks"},
     "tournament": {"_checks", "errors"},
@@ -47,7 +48,7 @@ ALLOWED = {
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "solver", "symmetry", "tournament"},
-    "interop": {"_checks", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},
+    "interop": {"_checks", "_engine", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},  # _engine: plane names
     "play": {"errors", "layout", "rules", "squares", "svg", "tournament"},
     "bench": {"_engine", "agents", "analysis", "board", "boxes", "interop", "layout", "reference", "search", "tournament",
               "vector_env"},
