@@ -16,7 +16,7 @@ from .board import Board, Outcome, Termination
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout
 from .rules import Rules
-from .solver import MoveValue, Solution, Solver, analyze, solve
+from .search.alphabeta import MoveValue, Solution, Solver, analyze, solve
 from .squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
 from .symmetry import SYMMETRY_NAMES
 from .vector_env import VectorEnv

@@ -101,10 +101,6 @@ def rulebook_of(layout, rules) -> Rulebook:
     return Rulebook(layout.line_masks, int(rules.donuts), bool(rules.single))
 
 
-#: The former name of :func:`rulebook_of`, still imported by ``search/base.py``,
-#: ``bench/engine.py`` and ``bench/search.py``: remove once they call ``rulebook_of``.
-game_of = rulebook_of
-
 
 @njit(cache=True)
 def as_position(pos):

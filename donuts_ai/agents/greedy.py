@@ -18,8 +18,8 @@ from .._engine.position import (
     typed_position,
 )
 from ..board import Board
-from ..search.base import Agent
 from ..squares import DIRECTION_VECTORS, SIZE, SQUARE_NAMES, square, square_file, square_rank
+from .board_agent import BoardAgent
 
 
 def run_length(bb: int, sq: int) -> int:
@@ -37,7 +37,7 @@ def run_length(bb: int, sq: int) -> int:
     return best
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(BoardAgent):
     """Looks one ply ahead. In order of preference: a move that makes five (or wins the
     game outright); a move after which the opponent has no five on the line it must
     play (flips included); more flips; a longer own line through the new donut; then a

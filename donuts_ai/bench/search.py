@@ -14,7 +14,7 @@ import sys
 import time
 
 from .. import Board, Layout
-from .._engine.position import game_of, position_of
+from .._engine.position import position_of, rulebook_of
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from ..search.alphabeta import Solver
 from .engine import alphabeta_speed, machine, mcts_speed, print_and_save
@@ -43,7 +43,7 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
             row |= {"distance": sol.distance, "fastest_move": sol.best_move, "full_s": time.perf_counter() - t, "full_nodes": sol.nodes}
         if naive:
             t = time.perf_counter()
-            v, nodes, finished = naive_value(game_of(board.layout, board.rules), position_of(*board.kernel_state()),
+            v, nodes, finished = naive_value(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()),
                                              NAIVE_CAP_NODES)
             row |= {"naive_s": time.perf_counter() - t, "naive_nodes": int(nodes), "naive_finished": bool(finished)}
             if finished:

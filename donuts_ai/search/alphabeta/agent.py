@@ -5,9 +5,11 @@ solver's table and move order, a heuristic at the horizon) and :class:`SolverAge
 from __future__ import annotations
 
 from ..._engine.position import plies_left, position_of, rulebook_of
+from ...agents.base import budget, check_time_limit, now, positive_int
+from ...agents.board_agent import BoardAgent
 from ...board import Board
 from ...squares import SQUARE_NAMES
-from ..base import Agent, budget, check_time_limit, now, positive_int, tactical_choice, touch, warm_up
+from ..base import tactical_choice, touch, warm_up
 from ._negamax import search_moves, search_root
 from ._scores import MATE_BOUND
 from ._table import new_table
@@ -40,7 +42,7 @@ def _compile_search(board: Board) -> None:
     search_root(rulebook, pos, 2, -1, 1, new_table(10), new_workspace(), 1000)
 
 
-class AlphaBetaAgent(Agent):
+class AlphaBetaAgent(BoardAgent):
     """Iterative deepening negamax (the kernel of :mod:`._negamax`) with an
     evaluation at the horizon.
 
@@ -183,7 +185,7 @@ class AlphaBetaAgent(Agent):
         return SQUARE_NAMES[best_move]
 
 
-class SolverAgent(Agent):
+class SolverAgent(BoardAgent):
     """Plays a move that keeps the game-theoretic value of the position.
 
     ``fastest=True`` also wins as fast as possible and loses as slowly as possible (the

@@ -6,10 +6,12 @@ import numpy as np
 
 from ..._checks import check_nonnegative
 from ..._engine.position import position_of, rulebook_of
+from ...agents.base import budget, check_time_limit, now, positive_int
+from ...agents.board_agent import BoardAgent
 from ...board import Board
 from ...errors import DonutsError
 from ...squares import SQUARE_NAMES, squares_of
-from ..base import Agent, budget, check_time_limit, now, positive_int, tactical_choice, touch, warm_up
+from ..base import tactical_choice, touch, warm_up
 from ._proof import PROVER_TT_BITS, RootProver
 from ._tree import (
     MAX_CHILDREN,
@@ -100,7 +102,7 @@ def _compile_parallel_trees(board: Board) -> None:
               np.zeros(2, dtype=np.bool_))
 
 
-class MCTSAgent(Agent):
+class MCTSAgent(BoardAgent):
     """Monte-Carlo tree search (UCT, exploration constant ``c_uct``) with uniformly random
     playouts and MCTS-Solver backups of proven wins and losses.
 
