@@ -24,10 +24,10 @@ import numpy as np
 from ._checks import check_int, is_int
 from ._engine import batch as _B
 from ._engine.planes import NUM_PLANES
-from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, RulesError
-from .layout import NUM_TILES, QUADRANTS, Layout, parse_layout_spec
+from .errors import DonutsError, IllegalMoveError, InvalidMoveError
+from .layout import FIXED, GRID, NUM_TILES, POOL, QUADRANTS, RANDOM, Layout, LayoutSpec
 from .outcomes import REASON_NAMES
-from .rules import Rules
+from .rules import Rules, make_rules
 from .squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square, squares_of
 
 #: Most games one VectorEnv holds (about 0.6 GB of state and observations).
@@ -80,35 +80,15 @@ def _tile_tables() -> tuple[np.ndarray, np.ndarray]:
     return _TILE_TABLES
 
 
+#: The batch kernels' layout source for each kind of layout spec.
+_KERNEL_SOURCE = {FIXED: _B.LAYOUT_POOL, POOL: _B.LAYOUT_POOL, RANDOM: _B.LAYOUT_TILES, GRID: _B.LAYOUT_GRID}
+
+
 def _layout_source(layout) -> tuple[int, list[Layout], str]:
-    """``(kernel source, pool, description)`` of the ``layout`` argument."""
-    if layout is None:
-        layout = "standard"
-    if isinstance(layout, Layout):
-        return _B.LAYOUT_POOL, [layout], "fixed"
-    if isinstance(layout, str):
-        if "\n" in layout.strip():
-            return _B.LAYOUT_POOL, [Layout.from_text(layout)], "fixed"
-        parsed = parse_layout_spec(layout.strip())
-        if parsed == "random":
-            return _B.LAYOUT_TILES, [], "random"
-        if parsed == "grid":
-            return _B.LAYOUT_GRID, [], "grid"
-        return _B.LAYOUT_POOL, parsed, "fixed" if len(parsed) == 1 else "pool"
-    if isinstance(layout, Sequence) and layout and all(isinstance(x, Layout) for x in layout):
-        pool = list(layout)
-        return _B.LAYOUT_POOL, pool, "fixed" if len(pool) == 1 else "pool"
-    raise LayoutError(f"layout must be a Layout, a non-empty sequence of Layouts, layout text or a layout spec, got {layout!r}")
-
-
-def _rules_of(rules) -> Rules:
-    if rules is None:
-        return Rules()
-    if isinstance(rules, str):
-        return Rules(insertion=rules)
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a Rules or an insertion rule name (group, single), got {type(rules).__name__}")
-    return rules
+    """``(kernel source, pool, kind)`` of the ``layout`` argument (the one layout grammar,
+    :class:`~donuts_ai.layout.LayoutSpec`)."""
+    spec = LayoutSpec(layout)
+    return _KERNEL_SOURCE[spec.kind], spec.layouts, spec.kind
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -174,7 +154,7 @@ class VectorEnv:
     def __init__(self, num_envs: int, layout: Layout | str | Sequence[Layout] | None = "standard",
                  rules: Rules | str | None = None, seed: int | None = None):
         self.num_envs = check_int("num_envs", num_envs, 1, MAX_ENVS, error=VectorEnvError)
-        self.rules = _rules_of(rules)
+        self.rules = make_rules(rules)
         self._source, pool, self.layout_kind = _layout_source(layout)
         #: The pool of layouts (one for a fixed layout; empty when drawn fresh at every reset).
         self.layout_pool = tuple(pool)

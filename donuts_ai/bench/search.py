@@ -13,9 +13,11 @@ import statistics
 import sys
 import time
 
-from .. import Board, Layout
 from .._engine.position import position_of, rulebook_of
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..board import Board
+from ..layout import Layout
+from ..outcomes import value_name
 from ..search.alphabeta import Solver
 from .engine import alphabeta_speed, machine, mcts_speed, print_and_save
 from .naive_search import naive_value
@@ -47,7 +49,7 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
                                              NAIVE_CAP_NODES)
             row |= {"naive_s": time.perf_counter() - t, "naive_nodes": int(nodes), "naive_finished": bool(finished)}
             if finished:
-                assert {1: "win", 0: "draw", -1: "loss"}[int(v)] == row["value"]
+                assert value_name(int(v)) == row["value"]
         rows.append(row)
         print("  ", row, flush=True)
     out = {"rows": rows, "value_median_s": _median([r["value_s"] for r in rows]), "value_max_s": max(r["value_s"] for r in rows)}
