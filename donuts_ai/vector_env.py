@@ -6,7 +6,7 @@
     for _ in range(1000):
         actions = env.random_actions()            # or a policy of env.observation
         env.step(actions)                          # one placement in every game
-        env.rewards[env.terminated]                # (+1, -1) / (-1, +1) / (0, 0) by colour
+        env.rewards[env.terminated]                # (+1, -1) / (-1, +1) / (0, 0) by color
 
 It is the batched counterpart of the PettingZoo environment ``donuts_v0``
 (:mod:`donuts_ai.interop.pettingzoo`), built the way Pgx builds its environments for
@@ -129,8 +129,8 @@ class VectorEnv:
       row = rank (row 0 = rank 1), column = file, so ``observation[g].reshape(36, 13)``
       lines up with the actions. Computed when first read after a step.
     - :attr:`legal_action_mask`, ``bool[num_envs, 36]``; :attr:`current_player`,
-      ``int64[num_envs]`` (0 Chocolate, 1 Vanilla: the colour to move);
-    - :attr:`rewards`, ``float32[num_envs, 2]`` **by colour** (column 0 Chocolate,
+      ``int64[num_envs]`` (0 Chocolate, 1 Vanilla: the color to move);
+    - :attr:`rewards`, ``float32[num_envs, 2]`` **by color** (column 0 Chocolate,
       column 1 Vanilla): +1 to the winner and -1 to the loser on the step that ends a
       game, 0 to both for a draw and on every other step;
     - :attr:`terminated`, ``bool[num_envs]``: the game ended on this step;
@@ -267,12 +267,12 @@ class VectorEnv:
 
     @property
     def current_player(self) -> np.ndarray:
-        """``int64[num_envs]``: the colour to move in each game (0 Chocolate, 1 Vanilla)."""
+        """``int64[num_envs]``: the color to move in each game (0 Chocolate, 1 Vanilla)."""
         return _read_only(self._current_player)
 
     @property
     def rewards(self) -> np.ndarray:
-        """``float32[num_envs, 2]``, by colour: +1/-1 on the step that ends a game, else 0."""
+        """``float32[num_envs, 2]``, by color: +1/-1 on the step that ends a game, else 0."""
         return _read_only(self._rewards)
 
     @property
@@ -313,11 +313,11 @@ class VectorEnv:
         """Game ``game``'s position as a :meth:`Board.fen` string (``Board.from_fen(env.fen(g),
         env.rules)`` gives a Board to hand to an agent)."""
         record = self._games[self._game_index(game)]
-        colour = int(record["colour"])
+        color = int(record["color"])
         bitboards = [0, 0]
-        bitboards[colour], bitboards[1 - colour] = int(record["own"]), int(record["opp"])
+        bitboards[color], bitboards[1 - color] = int(record["own"]), int(record["opp"])
         placed = [0, 0]
-        placed[colour], placed[1 - colour] = int(record["placed_own"]), int(record["placed_opp"])
+        placed[color], placed[1 - color] = int(record["placed_own"]), int(record["placed_opp"])
         rows = []
         for rank in range(SIZE - 1, -1, -1):
             row = ""
@@ -327,7 +327,7 @@ class VectorEnv:
             rows.append(row)
         layout = ",".join(self.layout(game).to_text().splitlines())
         last = int(record["last"])
-        return (f"{layout} {'/'.join(rows)} {COLOR_LETTERS[colour]} {'-' if last < 0 else SQUARE_NAMES[last]} "
+        return (f"{layout} {'/'.join(rows)} {COLOR_LETTERS[color]} {'-' if last < 0 else SQUARE_NAMES[last]} "
                 f"{placed[0]} {placed[1]}")
 
     def __repr__(self) -> str:

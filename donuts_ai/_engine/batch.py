@@ -2,7 +2,7 @@
 
 Every game is one record of :data:`GAME` in an array of games, kept **from the side to
 move** as the kernel contract says (:mod:`.position`): ``own``/``opp`` bitboards,
-``last``, ``placed_own``/``placed_opp``, plus the colour to move, the legal squares,
+``last``, ``placed_own``/``placed_opp``, plus the color to move, the legal squares,
 the game's layout (its lines and printed directions) and two random streams, one for
 layout draws and one for :func:`random_actions`. A placement goes through the
 transition, :func:`.position.apply`, exactly as the random playouts do.
@@ -68,7 +68,7 @@ GAME = np.dtype(
         ("legal", np.uint64),  # the side to move's legal squares
         ("layout_rng", np.uint64),  # xorshift state of the layout draws
         ("action_rng", np.uint64),  # xorshift state of random_actions
-        ("colour", np.int64),  # colour to move: 0 Chocolate, 1 Vanilla
+        ("color", np.int64),  # color to move: 0 Chocolate, 1 Vanilla
         ("last", np.int64),  # square filled last, -1 before the first placement
         ("placed_own", np.int64),  # donuts the side to move has placed
         ("placed_opp", np.int64),  # donuts its opponent has placed
@@ -84,7 +84,7 @@ FINAL = np.dtype(
     [
         ("own", np.uint64),  # the last mover's donuts
         ("opp", np.uint64),
-        ("colour", np.int64),  # the last mover's colour
+        ("color", np.int64),  # the last mover's color
         ("last", np.int64),
         ("placed_own", np.int64),
         ("placed_opp", np.int64),
@@ -108,9 +108,9 @@ class LayoutDraw(NamedTuple):
 class Outputs(NamedTuple):
     """What :func:`reset` and :func:`step` write for the learner, one row per game."""
 
-    current_player: np.ndarray  # int64 (games,): the colour to move
+    current_player: np.ndarray  # int64 (games,): the color to move
     legal_action_mask: np.ndarray  # bool (games, 36): its legal squares
-    rewards: np.ndarray  # float32 (games, 2): by colour, see step
+    rewards: np.ndarray  # float32 (games, 2): by color, see step
     terminated: np.ndarray  # bool (games,): the last step ended the game
 
 
@@ -125,7 +125,7 @@ class Seen(NamedTuple):
     own_left: np.float32  # the observer's pool left, a fraction of the donuts per player
     opp_left: np.float32  # the opponent's
     to_move: np.float32  # 1 when the observer is to move
-    colour: np.float32  # the observer's colour: 1 for Vanilla
+    color: np.float32  # the observer's color: 1 for Vanilla
 
 
 @njit(cache=True)
@@ -163,7 +163,7 @@ def _draw_layout(game, source, pool, placements, quadrant_squares):
 @njit(cache=True)
 def _publish(game, g, current_player, legal_action_mask):
     """Write game ``g``'s side to move and legal squares into the output arrays."""
-    current_player[g] = game.colour
+    current_player[g] = game.color
     legal = game.legal
     for sq in range(NUM_SQUARES):
         legal_action_mask[g, sq] = (legal >> np.uint64(sq)) & _ONE != _ZERO
@@ -175,7 +175,7 @@ def _start(game, source, pool, placements, quadrant_squares):
     _draw_layout(game, source, pool, placements, quadrant_squares)
     game.own = _ZERO
     game.opp = _ZERO
-    game.colour = 0
+    game.color = 0
     game.last = -1
     game.placed_own = 0
     game.placed_opp = 0
@@ -218,7 +218,7 @@ def step(games, actions, donuts, single, draw, out, finals):
     """Play ``actions[g]`` in every game ``g``, or nothing at all: returns the index of
     the first game whose action is illegal (nothing changed), or -1 when all were played.
 
-    In ``out`` (:class:`Outputs`), ``rewards[g]`` (by colour) is +1/-1 in a game that
+    In ``out`` (:class:`Outputs`), ``rewards[g]`` (by color) is +1/-1 in a game that
     this step ended, 0/0 for a draw and on every other step; ``terminated[g]`` says that
     it ended, ``finals[g]`` holds its final position, and the game is started again at
     once, on a layout drawn as ``draw`` (:class:`LayoutDraw`) says.
@@ -245,21 +245,21 @@ def step(games, actions, donuts, single, draw, out, finals):
             game.placed_opp = child.placed_opp
             game.plies = plies
             if status == PASSES:
-                game.colour = 1 - game.colour
+                game.color = 1 - game.color
             game.legal = legal_mask(child.own, child.opp, child.last, game.line_masks)
             terminated[g] = False
         else:
             final = finals[g]
             final.own = child.own
             final.opp = child.opp
-            final.colour = game.colour
+            final.color = game.color
             final.last = child.last
             final.placed_own = child.placed_own
             final.placed_opp = child.placed_opp
             final.plies = plies
             final.reason = end_reason(status, child)
             final.directions[:] = game.directions
-            winner = winner_of(status, game.colour)
+            winner = winner_of(status, game.color)
             if winner != WINNER_DRAW:
                 rewards[g, winner] = 1.0
                 rewards[g, 1 - winner] = -1.0
@@ -284,7 +284,7 @@ def random_actions(games, out):
 @njit(cache=True)
 def _write_planes(out, seen, directions):
     """One observation (:class:`Seen`), ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
-    own, opp, last, forced, open_pick, own_left, opp_left, to_move, colour = seen
+    own, opp, last, forced, open_pick, own_left, opp_left, to_move, color = seen
     for sq in range(NUM_SQUARES):
         bit = _ONE << np.uint64(sq)
         row = out[sq]
@@ -298,7 +298,7 @@ def _write_planes(out, seen, directions):
         row[OWN_POOL] = own_left
         row[OPPONENT_POOL] = opp_left
         row[TO_MOVE] = to_move
-        row[VANILLA] = colour
+        row[VANILLA] = color
 
 
 @njit(cache=True)
@@ -312,7 +312,7 @@ def write_observations(games, donuts, out):
         open_pick = forced == _ZERO
         seen = Seen(game.own, game.opp, game.last, forced, np.float32(1.0 if open_pick else 0.0),
                     np.float32((donuts - game.placed_own) / donuts), np.float32((donuts - game.placed_opp) / donuts),
-                    np.float32(1.0), np.float32(game.colour))
+                    np.float32(1.0), np.float32(game.color))
         _write_planes(out[g], seen, game.directions)
 
 
@@ -327,5 +327,5 @@ def write_final_observations(finals, terminated, donuts, out):
         final = finals[g]
         seen = Seen(final.own, final.opp, final.last, _ZERO, np.float32(0.0),
                     np.float32((donuts - final.placed_own) / donuts), np.float32((donuts - final.placed_opp) / donuts),
-                    np.float32(0.0), np.float32(final.colour))
+                    np.float32(0.0), np.float32(final.color))
         _write_planes(out[g], seen, final.directions)

@@ -22,14 +22,14 @@ NUM_TOTALS = 7
 
 
 @njit(cache=True)
-def playout(rulebook, pos, colour, rng):
+def playout(rulebook, pos, color, rng):
     """Play random moves from a position (:class:`.position.Position`) that is not over,
-    ``colour`` (0/1) to move.
+    ``color`` (0/1) to move.
 
     Returns ``(winner, reason, plies, rng)`` with ``winner`` 0, 1 or WINNER_DRAW.
 
     The loop works from the mover's side (the kernel contract) and only keeps the
-    colour beside it; the tests hold it to the Board, game by game.
+    color beside it; the tests hold it to the Board, game by game.
     """
     line_masks, donuts, single = rulebook  # once: each read of an array field costs a reference count
     plies = 0
@@ -39,16 +39,16 @@ def playout(rulebook, pos, colour, rng):
         pos, status = apply(donuts, single, pos, nth_bit(moves, k))
         plies += 1
         if is_over(status):
-            return winner_of(status, colour), end_reason(status, pos), plies, rng
+            return winner_of(status, color), end_reason(status, pos), plies, rng
         if status == PASSES:
-            colour = 1 - colour
+            color = 1 - color
 
 
 @njit(cache=True)
-def _play_chunk(rulebook, pos, colour, n_games, seed, chunk, totals):
+def _play_chunk(rulebook, pos, color, n_games, seed, chunk, totals):
     rng = rng_seed(seed, np.uint64(chunk))
     for _ in range(n_games):
-        winner, reason, plies, rng = playout(rulebook, pos, colour, rng)
+        winner, reason, plies, rng = playout(rulebook, pos, color, rng)
         if winner == WINNER_DRAW:
             totals[DRAWS] += 1
         else:
@@ -63,23 +63,23 @@ def _play_chunk(rulebook, pos, colour, n_games, seed, chunk, totals):
 
 
 @njit(cache=True)
-def random_playouts(rulebook, pos, colour, n_games, seed):
+def random_playouts(rulebook, pos, color, n_games, seed):
     """Totals (``int64[NUM_TOTALS]``) of ``n_games`` random games from one position
-    (``colour`` to move), one thread."""
+    (``color`` to move), one thread."""
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     n_chunks = (n_games + CHUNK - 1) // CHUNK
     for c in range(n_chunks):
         games = min(CHUNK, n_games - c * CHUNK)
-        _play_chunk(rulebook, pos, colour, games, seed, c, totals)
+        _play_chunk(rulebook, pos, color, games, seed, c, totals)
     return totals
 
 
 @njit(cache=True, parallel=True)
-def random_playouts_parallel(rulebook, pos, colour, n_games, seed):
+def random_playouts_parallel(rulebook, pos, color, n_games, seed):
     """Same games and totals as :func:`random_playouts`, chunks spread over all threads."""
     n_chunks = (n_games + CHUNK - 1) // CHUNK
     per_chunk = np.zeros((n_chunks, NUM_TOTALS), dtype=np.int64)  # (chunk, total)
     for c in prange(n_chunks):
         games = min(CHUNK, n_games - c * CHUNK)
-        _play_chunk(rulebook, pos, colour, games, seed, c, per_chunk[c])
+        _play_chunk(rulebook, pos, color, games, seed, c, per_chunk[c])
     return per_chunk.sum(axis=0)

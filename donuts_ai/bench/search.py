@@ -62,7 +62,7 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
 
 
 def play(agent_a, agent_b, layout) -> int | None:
-    """One game, ``agent_a`` as Chocolate: the winner's colour or None."""
+    """One game, ``agent_a`` as Chocolate: the winner's color or None."""
     board = Board(layout)
     agent_a.reset()
     agent_b.reset()
@@ -79,11 +79,11 @@ def match(make_a, make_b, n_layouts: int, seed: int = 0) -> dict:
         for a_first in (True, False):
             a, b = make_a(seed + i), make_b(seed + i)
             w = play(a, b, layout) if a_first else play(b, a, layout)
-            a_colour = 0 if a_first else 1
+            a_color = 0 if a_first else 1
             games += 1
             if w is None:
                 draws += 1
-            elif w == a_colour:
+            elif w == a_color:
                 wins += 1
     return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws, "score": (wins + draws / 2) / games}
 

@@ -3,8 +3,8 @@
 A :class:`Tree` holds ``T`` trees (root parallelism: one tree per worker, the roots'
 visit counts summed at the end), as mctx's ``Tree`` holds a batch: the nodes are one
 array of :data:`NODE` records of shape ``(trees, nodes)``, every per-tree field an array
-of shape ``(trees,)``; no Python object exists per node. A node stores the move that led to it and the colour
-who made it, its visits and summed reward (from the point of view of that colour), its
+of shape ``(trees,)``; no Python object exists per node. A node stores the move that led to it and the color
+who made it, its visits and summed reward (from the point of view of that color), its
 first child and child count (children are contiguous), and a proven value. The
 position of a node is not stored: each iteration replays the path from the root
 (:func:`_step`), which costs less than storing 40 bytes per node.
@@ -17,7 +17,7 @@ children are proven is proven with the best of them; proven values replace avera
 in the backups, so proven wins are found and played at once.
 
 Positions are the kernels' ``Position`` (from the side to move) with that side's
-``colour`` beside it, since rewards and proofs are kept by colour.
+``color`` beside it, since rewards and proofs are kept by color.
 
 Memory: the arrays have a fixed number of nodes (their capacity); the driver (the agent)
 keeps the tree growing past it between calls of :func:`run_tree`. A call that meets a
@@ -59,7 +59,7 @@ NODE = np.dtype(
         ("first_child", np.int32),  # index of the first child, -1 while not expanded
         ("child_count", np.int8),  # number of children (contiguous from first_child)
         ("move", np.int8),  # the square played into the node, -1 at a first root
-        ("mover", np.int8),  # the colour who played it
+        ("mover", np.int8),  # the color who played it
         ("proven", np.int8),  # proven value for the mover, or UNKNOWN
     ]
 )
@@ -135,21 +135,21 @@ def new_tree(trees: int, max_nodes: int) -> Tree:
 
 
 @njit(cache=True)
-def _init_node(nodes, t, node, sq, colour):
-    """A fresh node: ``colour`` played ``sq`` into it (-1: a root)."""
+def _init_node(nodes, t, node, sq, color):
+    """A fresh node: ``color`` played ``sq`` into it (-1: a root)."""
     n = nodes[t, node]
     n.visits = 0
     n.reward = 0.0
     n.first_child = -1
     n.child_count = 0
     n.move = sq
-    n.mover = colour
+    n.mover = color
     n.proven = UNKNOWN
 
 
 @njit(cache=True)
 def reset_tree(tree, t, root_mover, seed):
-    """Empty tree ``t``: a lone root whose 'mover' is the colour that moved into it."""
+    """Empty tree ``t``: a lone root whose 'mover' is the color that moved into it."""
     root = 0
     _init_node(tree.nodes, t, root, -1, root_mover)
     tree.root[t] = root
@@ -159,10 +159,10 @@ def reset_tree(tree, t, root_mover, seed):
 
 
 @njit(cache=True)
-def _reward(winner, colour):
+def _reward(winner, color):
     if winner == WINNER_DRAW:
         return 0.5
-    return 1.0 if winner == colour else 0.0
+    return 1.0 if winner == color else 0.0
 
 
 @njit(cache=True)
@@ -180,18 +180,18 @@ def _update_proof(nodes, t, node):
             all_proven = False
         elif p > best:
             best = p
-    # The children's mover is the colour choosing at ``node``.
+    # The children's mover is the color choosing at ``node``.
     chooser = nodes[t, c0].mover
     if best == 1 or (all_proven and best > -2):
         n.proven = best if n.mover == chooser else -best
 
 
 @njit(cache=True)
-def _step(donuts, single, pos, colour, sq):
-    """Play ``sq`` from ``pos`` (``colour`` to move): ``(position, colour to move, winner code)``.
+def _step(donuts, single, pos, color, sq):
+    """Play ``sq`` from ``pos`` (``color`` to move): ``(position, color to move, winner code)``.
     Scalars only: a call that takes arrays pays for counting references to them."""
     child, status = apply(donuts, single, pos, sq)
-    return child, (1 - colour) if status == PASSES else colour, winner_of(status, colour)
+    return child, (1 - color) if status == PASSES else color, winner_of(status, color)
 
 
 @njit(cache=True)
@@ -227,9 +227,9 @@ def _select_child(nodes, t, node, c_uct):
 
 
 @njit(cache=True)
-def run_tree(tree, t, rulebook, pos, colour, iterations, c_uct, stop_when_full):
+def run_tree(tree, t, rulebook, pos, color, iterations, c_uct, stop_when_full):
     """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root
-    (``pos``, ``colour`` to move); fewer when the root is proven, or when the tree is full
+    (``pos``, ``color`` to move); fewer when the root is proven, or when the tree is full
     and ``stop_when_full``. Returns ``(iterations run, full)``: ``full`` when a leaf could
     not be expanded for want of room (that iteration played out from the leaf, as every
     later one does while the tree stays full and ``stop_when_full`` is False)."""
@@ -248,7 +248,7 @@ def run_tree(tree, t, rulebook, pos, colour, iterations, c_uct, stop_when_full):
         if nodes[t, root].proven != UNKNOWN:
             break
         node = root
-        p, c = pos, colour
+        p, c = pos, color
         depth = 0
         path[0] = node
         winner = NO_WINNER_YET
@@ -308,11 +308,11 @@ def run_tree(tree, t, rulebook, pos, colour, iterations, c_uct, stop_when_full):
 
 
 @njit(cache=True, parallel=True)
-def run_trees(tree, rulebook, pos, colour, todo, stop_when_full, c_uct, done, full):
+def run_trees(tree, rulebook, pos, color, todo, stop_when_full, c_uct, done, full):
     """:func:`run_tree` on every tree ``t``, one tree per thread: ``todo[t]`` iterations,
     stopping when full if ``stop_when_full[t]``; writes ``done[t]`` and ``full[t]``."""
     for t in prange(tree.nodes.shape[0]):
-        done[t], full[t] = run_tree(tree, t, rulebook, pos, colour, todo[t], c_uct, stop_when_full[t])
+        done[t], full[t] = run_tree(tree, t, rulebook, pos, color, todo[t], c_uct, stop_when_full[t])
 
 
 @njit(cache=True)
