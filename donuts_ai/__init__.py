@@ -14,9 +14,9 @@ from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels be
 from .analysis import PlayoutStats, perft, random_playouts
 from .board import Board, Outcome, Termination
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
-from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout
-from .rules import Rules
-from .solver import MoveValue, Solution, Solver, analyze, solve
+from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
+from .rules import Rules, make_rules
+from .search.alphabeta import MoveValue, Solution, Solver, analyze, solve
 from .squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
 from .symmetry import SYMMETRY_NAMES
 from .vector_env import VectorEnv
@@ -41,6 +41,7 @@ __all__ = [
     "solve",
     "Layout",
     "LayoutError",
+    "LayoutSpec",
     "Outcome",
     "PlayoutStats",
     "PositionError",
@@ -51,6 +52,7 @@ __all__ = [
     "VectorEnv",
     "parse_square",
     "perft",
+    "make_rules",
     "random_playouts",
     "square_name",
 ]

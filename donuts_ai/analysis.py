@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _engine as E
 from ._engine import playouts as _P
-from ._engine.position import game_of, position_of
+from ._engine.position import position_of, rulebook_of
 from .board import Board
 from .errors import DonutsError, LayoutError
 from .layout import Layout
@@ -26,7 +26,7 @@ def perft(board: Board, depth: int) -> int:
         raise DonutsError(f"perft depth must be an int >= 0, got {depth!r}")
     if depth == 0 or board.is_game_over():
         return 1
-    return int(E.perft(game_of(board.layout, board.rules), position_of(*board.kernel_state()), int(depth)))
+    return int(E.perft(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), int(depth)))
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def random_playouts(
         raise DonutsError(f"seed must be an int or None, got {seed!r}")
     kernel = _P.random_playouts_parallel if parallel else _P.random_playouts
     totals = kernel(
-        game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, int(n_games),
+        rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, int(n_games),
         np.uint64(int(seed) % 2**64),
     )
     t = [int(x) for x in totals]

@@ -14,6 +14,7 @@ import numpy as np
 from . import _engine as E
 from .errors import IllegalMoveError, LayoutError, PositionError
 from .layout import Layout
+from .outcomes import REASON_NAMES, result_string, winner_of_code
 from .rules import Rules
 from .squares import (
     COLOR_LETTERS,
@@ -39,7 +40,7 @@ class Termination(enum.StrEnum):
     MAJORITY = "majority"
 
 
-_REASONS = {E.REASON_FIVE: Termination.FIVE, E.REASON_GROUP: Termination.LARGEST_GROUP, E.REASON_MAJORITY: Termination.MAJORITY}
+_REASONS = {code: Termination(name) for code, name in REASON_NAMES.items()}
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Outcome:
 
     def result(self) -> str:
         """``"1-0"`` (Chocolate won), ``"0-1"`` or ``"1/2-1/2"``."""
-        return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[self.winner]
+        return result_string(self.winner)
 
 
 _U = np.uint64
@@ -106,7 +107,7 @@ class Board:
             self._outcome = Outcome(0 if five0 else 1, Termination.FIVE)
         else:
             winner, reason = E.final_result(_U(b0), _U(b1), p0, p1, self._rules.donuts)
-            if winner != E.ONGOING:
+            if winner != E.NO_WINNER_YET:
                 self._outcome = self._make_outcome(int(winner), int(reason), b0, b1)
         self._turn = None if self._outcome else turn
 
@@ -118,7 +119,7 @@ class Board:
             scores = (b0.bit_count(), b1.bit_count())
         else:
             scores = None
-        return Outcome(None if winner == E.DRAW else winner, term, scores)
+        return Outcome(winner_of_code(winner), term, scores)
 
     # --- read-only views -----------------------------------------------------------
     @property
@@ -200,10 +201,8 @@ class Board:
         """True when the side to move may place on any empty square."""
         if self._outcome is not None:
             return False
-        if self._last < 0:
-            return True
         empty = FULL_BOARD & ~(self._b0 | self._b1)
-        return int(self._line_masks[self._last]) & empty == 0
+        return int(E.forced_line(_U(empty), self._last, self._line_masks)) == 0
 
     def push(self, move) -> list[str]:
         """Play ``move`` for the side to move; returns the flipped squares' names, ascending."""
@@ -215,7 +214,7 @@ class Board:
             _U(self._b0), _U(self._b1), self._turn, self._p0, self._p1, sq, self._rules.donuts, self._rules.single
         )
         self._b0, self._b1, self._p0, self._p1, self._last = int(b0), int(b1), int(p0), int(p1), sq
-        if winner != E.ONGOING:
+        if winner != E.NO_WINNER_YET:
             self._turn = None
             self._outcome = self._make_outcome(int(winner), int(reason), self._b0, self._b1)
         else:

@@ -20,7 +20,7 @@ from collections import Counter
 from .board import Board
 from .errors import DonutsError
 from .layout import NUM_ARRANGEMENTS, Layout
-from .solver import Solver
+from .search.alphabeta import Solver
 from .symmetry import SYMMETRY_NAMES
 from .tournament.results import append_unit, open_results
 from .tournament.runner import execute

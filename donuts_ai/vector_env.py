@@ -6,7 +6,7 @@
     for _ in range(1000):
         actions = env.random_actions()            # or a policy of env.observation
         env.step(actions)                          # one placement in every game
-        env.rewards[env.terminated]                # (+1, -1) / (-1, +1) / (0, 0) by colour
+        env.rewards[env.terminated]                # (+1, -1) / (-1, +1) / (0, 0) by color
 
 It is the batched counterpart of the PettingZoo environment ``donuts_v0``
 (:mod:`donuts_ai.interop.pettingzoo`), built the way Pgx builds its environments for
@@ -23,18 +23,17 @@ import numpy as np
 
 from ._checks import check_int, is_int
 from ._engine import batch as _B
-from ._engine.core import REASON_FIVE, REASON_GROUP, REASON_MAJORITY
-from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, RulesError
-from .layout import NUM_TILES, QUADRANTS, Layout, parse_layout_spec
-from .rules import Rules
+from ._engine.planes import NUM_PLANES
+from .errors import DonutsError, IllegalMoveError, InvalidMoveError
+from .layout import FIXED, GRID, NUM_TILES, POOL, QUADRANTS, RANDOM, Layout, LayoutSpec
+from .outcomes import REASON_NAMES
+from .rules import Rules, make_rules
 from .squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square, squares_of
 
 #: Most games one VectorEnv holds (about 0.6 GB of state and observations).
 MAX_ENVS = 1 << 20
-#: Planes of an observation (the PettingZoo environment's 13, in its order).
-NUM_PLANES = _B.NUM_PLANES
 #: How a game ended, by the code in :attr:`VectorEnv.final_reason`.
-END_REASONS = {REASON_FIVE: "five", REASON_GROUP: "largest group", REASON_MAJORITY: "majority"}
+END_REASONS = REASON_NAMES
 #: Squares along one side of a quadrant (a tile is 3 x 3).
 _TILE_SIZE = 3
 
@@ -81,35 +80,15 @@ def _tile_tables() -> tuple[np.ndarray, np.ndarray]:
     return _TILE_TABLES
 
 
+#: The batch kernels' layout source for each kind of layout spec.
+_KERNEL_SOURCE = {FIXED: _B.LAYOUT_POOL, POOL: _B.LAYOUT_POOL, RANDOM: _B.LAYOUT_TILES, GRID: _B.LAYOUT_GRID}
+
+
 def _layout_source(layout) -> tuple[int, list[Layout], str]:
-    """``(kernel source, pool, description)`` of the ``layout`` argument."""
-    if layout is None:
-        layout = "standard"
-    if isinstance(layout, Layout):
-        return _B.LAYOUT_POOL, [layout], "fixed"
-    if isinstance(layout, str):
-        if "\n" in layout.strip():
-            return _B.LAYOUT_POOL, [Layout.from_text(layout)], "fixed"
-        parsed = parse_layout_spec(layout.strip())
-        if parsed == "random":
-            return _B.LAYOUT_TILES, [], "random"
-        if parsed == "grid":
-            return _B.LAYOUT_GRID, [], "grid"
-        return _B.LAYOUT_POOL, parsed, "fixed" if len(parsed) == 1 else "pool"
-    if isinstance(layout, Sequence) and layout and all(isinstance(x, Layout) for x in layout):
-        pool = list(layout)
-        return _B.LAYOUT_POOL, pool, "fixed" if len(pool) == 1 else "pool"
-    raise LayoutError(f"layout must be a Layout, a non-empty sequence of Layouts, layout text or a layout spec, got {layout!r}")
-
-
-def _rules_of(rules) -> Rules:
-    if rules is None:
-        return Rules()
-    if isinstance(rules, str):
-        return Rules(insertion=rules)
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a Rules or an insertion rule name (group, single), got {type(rules).__name__}")
-    return rules
+    """``(kernel source, pool, kind)`` of the ``layout`` argument (the one layout grammar,
+    :class:`~donuts_ai.layout.LayoutSpec`)."""
+    spec = LayoutSpec(layout)
+    return _KERNEL_SOURCE[spec.kind], spec.layouts, spec.kind
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -150,8 +129,8 @@ class VectorEnv:
       row = rank (row 0 = rank 1), column = file, so ``observation[g].reshape(36, 13)``
       lines up with the actions. Computed when first read after a step.
     - :attr:`legal_action_mask`, ``bool[num_envs, 36]``; :attr:`current_player`,
-      ``int64[num_envs]`` (0 Chocolate, 1 Vanilla: the colour to move);
-    - :attr:`rewards`, ``float32[num_envs, 2]`` **by colour** (column 0 Chocolate,
+      ``int64[num_envs]`` (0 Chocolate, 1 Vanilla: the color to move);
+    - :attr:`rewards`, ``float32[num_envs, 2]`` **by color** (column 0 Chocolate,
       column 1 Vanilla): +1 to the winner and -1 to the loser on the step that ends a
       game, 0 to both for a draw and on every other step;
     - :attr:`terminated`, ``bool[num_envs]``: the game ended on this step;
@@ -175,7 +154,7 @@ class VectorEnv:
     def __init__(self, num_envs: int, layout: Layout | str | Sequence[Layout] | None = "standard",
                  rules: Rules | str | None = None, seed: int | None = None):
         self.num_envs = check_int("num_envs", num_envs, 1, MAX_ENVS, error=VectorEnvError)
-        self.rules = _rules_of(rules)
+        self.rules = make_rules(rules)
         self._source, pool, self.layout_kind = _layout_source(layout)
         #: The pool of layouts (one for a fixed layout; empty when drawn fresh at every reset).
         self.layout_pool = tuple(pool)
@@ -195,6 +174,8 @@ class VectorEnv:
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._observation = np.zeros((n, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._final_observation = np.zeros((n, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+        self._draw = _B.LayoutDraw(self._source, self._pool, self._placements, self._quadrant_squares)
+        self._outputs = _B.Outputs(self._current_player, self._legal_action_mask, self._rewards, self._terminated)
         self._observation_stale = self._final_observation_stale = True
         self.seed: int = 0
         self._seeded = False
@@ -211,17 +192,14 @@ class VectorEnv:
         if reseed:
             self.seed = int(seed) if seed is not None else secrets.randbits(63)
             self._seeded = True
-        _B.reset(self._games, np.uint64(self.seed % 2**64), reseed, self._source, self._pool, self._placements,
-                 self._quadrant_squares, self._current_player, self._legal_action_mask, self._rewards, self._terminated)
+        _B.reset(self._games, np.uint64(self.seed % 2**64), reseed, self._draw, self._outputs)
         self._observation_stale = self._final_observation_stale = True
 
     def step(self, actions) -> None:
         """Play ``actions[g]`` (a square index 0..35, legal in game ``g``) in every game
         ``g`` at once; see the class for what changes, auto-reset and illegal actions."""
         given, squares = self._checked_actions(actions)
-        bad = _B.step(self._games, squares, self.rules.donuts, self.rules.single, self._source, self._pool, self._placements,
-                      self._quadrant_squares, self._current_player, self._legal_action_mask, self._rewards, self._terminated,
-                      self._finals)
+        bad = _B.step(self._games, squares, self.rules.donuts, self.rules.single, self._draw, self._outputs, self._finals)
         if bad >= 0:
             raise self._illegal(int(bad), int(given[bad]))
         self._observation_stale = self._final_observation_stale = True
@@ -289,12 +267,12 @@ class VectorEnv:
 
     @property
     def current_player(self) -> np.ndarray:
-        """``int64[num_envs]``: the colour to move in each game (0 Chocolate, 1 Vanilla)."""
+        """``int64[num_envs]``: the color to move in each game (0 Chocolate, 1 Vanilla)."""
         return _read_only(self._current_player)
 
     @property
     def rewards(self) -> np.ndarray:
-        """``float32[num_envs, 2]``, by colour: +1/-1 on the step that ends a game, else 0."""
+        """``float32[num_envs, 2]``, by color: +1/-1 on the step that ends a game, else 0."""
         return _read_only(self._rewards)
 
     @property
@@ -335,11 +313,11 @@ class VectorEnv:
         """Game ``game``'s position as a :meth:`Board.fen` string (``Board.from_fen(env.fen(g),
         env.rules)`` gives a Board to hand to an agent)."""
         record = self._games[self._game_index(game)]
-        colour = int(record["colour"])
+        color = int(record["color"])
         bitboards = [0, 0]
-        bitboards[colour], bitboards[1 - colour] = int(record["own"]), int(record["opp"])
+        bitboards[color], bitboards[1 - color] = int(record["own"]), int(record["opp"])
         placed = [0, 0]
-        placed[colour], placed[1 - colour] = int(record["placed_own"]), int(record["placed_opp"])
+        placed[color], placed[1 - color] = int(record["placed_own"]), int(record["placed_opp"])
         rows = []
         for rank in range(SIZE - 1, -1, -1):
             row = ""
@@ -349,7 +327,7 @@ class VectorEnv:
             rows.append(row)
         layout = ",".join(self.layout(game).to_text().splitlines())
         last = int(record["last"])
-        return (f"{layout} {'/'.join(rows)} {COLOR_LETTERS[colour]} {'-' if last < 0 else SQUARE_NAMES[last]} "
+        return (f"{layout} {'/'.join(rows)} {COLOR_LETTERS[color]} {'-' if last < 0 else SQUARE_NAMES[last]} "
                 f"{placed[0]} {placed[1]}")
 
     def __repr__(self) -> str:

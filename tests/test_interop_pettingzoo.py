@@ -15,7 +15,7 @@ import donuts_ai.layout as grammar
 import donuts_ai.rules as rules_module
 from donuts_ai import Board, IllegalMoveError, Layout, LayoutError, Rules, RulesError
 from donuts_ai.errors import DonutsError
-from donuts_ai.interop import NUM_PLANES, PLANE_NAMES, InteropError, LayoutSource, LayoutSpec, layout_text, make_rules, planes
+from donuts_ai.interop import NUM_PLANES, PLANE_NAMES, InteropError, LayoutSpec, layout_text, make_rules, planes
 from donuts_ai.squares import parse_square
 
 pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the rl extra: pip install 'donuts_ai[rl]'")
@@ -77,7 +77,7 @@ def test_planes_on_an_open_pick_and_at_the_start():
 
 def test_the_wrappers_take_the_library_layout_and_rules_grammars():
     # Every form and error of both grammars: tests/test_grammar.py.
-    assert LayoutSource is LayoutSpec and layout_text is grammar.layout_text and make_rules is rules_module.make_rules
+    assert LayoutSpec is grammar.LayoutSpec and layout_text is grammar.layout_text and make_rules is rules_module.make_rules
     e = raw_env(layout="random:3:4", rules={"insertion": "single"}, donuts=20)
     assert e.rules == Rules("single", 20) and e.board.layout in LayoutSpec("random:3:4").layouts
 

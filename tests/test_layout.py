@@ -55,8 +55,10 @@ def test_sides_accept_letters():
 
 def test_arrangements_enumerate_all_of_them():
     arrangements = list(Layout.arrangements())
-    assert len(arrangements) == NUM_ARRANGEMENTS == 24 * 8**4 == 98304
-    assert len(set(arrangements)) == NUM_ARRANGEMENTS
+    # Every order of the 4 tiles, each on either side and in any of 4 turns, exactly once.
+    assert len(arrangements) == len(set(arrangements)) == NUM_ARRANGEMENTS == 98304
+    assert all(sorted(tile for tile, _, _ in a) == [0, 1, 2, 3] for a in arrangements)
+    assert {(side, turn) for a in arrangements for _, side, turn in a} == {(s, t) for s in (0, 1) for t in range(4)}
     sample = [Layout.from_tiles(a) for a in arrangements[:: 997]]
     assert all(layout.arrangement is not None for layout in sample)
 

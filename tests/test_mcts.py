@@ -258,9 +258,9 @@ def test_the_tree_grows_within_the_memory_bound(monkeypatch, workers):
     assert info["iterations"] == 60_000 and info["nodes"] <= workers * agent.capacity
 
 
-def test_a_long_search_grows_the_tree_past_the_old_fixed_size(monkeypatch):
-    """The old tree stopped at 2**20 nodes (about a second): a search of 800,000 iterations
-    now holds more nodes than that, within the default bound."""
+def test_a_long_search_grows_the_tree_past_its_first_arrays(monkeypatch):
+    """A search of 800,000 iterations outgrows the first arrays (2**20 nodes for an
+    iteration budget) and holds more nodes than that, within the default memory bound."""
     sizes = _record_growths(monkeypatch)
     agent = MCTSAgent(iterations=800_000, seed=1, proof_share=0)
     assert agent.capacity == 1 << 20
@@ -270,9 +270,10 @@ def test_a_long_search_grows_the_tree_past_the_old_fixed_size(monkeypatch):
 
 
 def test_the_first_arrays_are_sized_from_the_time_limit():
-    assert MCTSAgent(time_limit=0.1, seed=1).capacity == mcts_module.FIRST_NODES
-    assert MCTSAgent(time_limit=2.0, seed=1).capacity == 2 * mcts_module.GUESSED_NODES_PER_SECOND
-    assert MCTSAgent(time_limit=2.0, max_memory_mb=16, seed=1).capacity == 16 * 2**20 // 20
+    short, long = MCTSAgent(time_limit=0.1, seed=1), MCTSAgent(time_limit=2.0, seed=1)
+    assert short.capacity < long.capacity  # more thinking time, larger first arrays
+    capped = MCTSAgent(time_limit=2.0, max_memory_mb=16, seed=1)
+    assert capped.capacity < long.capacity and capped.memory_mb <= 16  # within its memory bound
     assert MCTSAgent(time_limit=1000.0, seed=1).capacity == mcts_module.MAX_FIRST_NODES
 
 

@@ -1,5 +1,6 @@
-"""The kernel contract (donuts_ai._engine.position): the rule helpers every kernel asks
-agree with the Board, move by move, under every variant and after forfeits."""
+"""The kernel contract (donuts_ai._engine.position): the transition every kernel calls and
+the rule helpers beside it agree with the Board, move by move, under every variant and
+after forfeits."""
 
 from __future__ import annotations
 
@@ -9,21 +10,30 @@ import numpy as np
 import pytest
 
 from donuts_ai import Board, Layout, Rules
-from donuts_ai._engine.core import DRAW, has_five
+from donuts_ai._engine.core import WINNER_DRAW, has_five
 from donuts_ai._engine.position import (
+    ENDED_DRAWN,
+    ENDED_LOST,
+    ENDED_WON,
+    MOVES_AGAIN,
+    PASSES,
+    WON_BY_FIVE,
     Position,
-    end_result,
-    game_of,
-    is_over_after,
+    apply,
+    end_reason,
+    is_over,
     legal_moves,
     make_move,
-    next_position,
+    placer_value,
+    placer_view,
     plies_left,
     position_of,
+    rulebook_of,
     swap,
     typed_position,
-    winner_colour,
+    winner_of,
 )
+from donuts_ai.outcomes import REASON_NAMES
 from donuts_ai.squares import NUM_SQUARES
 
 
@@ -33,30 +43,35 @@ def test_helpers_follow_the_board(rules):
     rng = random.Random(3)
     for game_no in range(30):
         board = Board(Layout.random_grid(game_no), rules)
-        game = game_of(board.layout, board.rules)
+        rulebook = rulebook_of(board.layout, board.rules)
         while not board.is_game_over():
             if rng.random() < 0.05:
                 board.forfeit()
                 continue
             pos, colour = position_of(*board.kernel_state()), board.turn
-            assert int(legal_moves(game, pos)) == board.legal_mask()
+            assert int(legal_moves(rulebook, pos)) == board.legal_mask()
             left = int(plies_left(pos, rules.donuts))
             b0, b1 = board.bitboards
             assert left == min(2 * rules.donuts - sum(board.placed), NUM_SQUARES - (b0 | b1).bit_count())
             sq = rng.choice(board.legal_squares())
-            after = typed_position(make_move(game, pos, sq))
+            after = typed_position(make_move(rulebook, pos, sq))
+            child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
+            child = typed_position(child)
+            assert typed_position(placer_view(child, status)) == after
             board.push(sq)
             outcome = board.outcome()
-            if has_five(after.own):
-                assert outcome is not None and outcome.winner == colour
-            elif is_over_after(after, rules.donuts):
-                winner = int(winner_colour(end_result(after, rules.donuts)[0], colour))
-                assert outcome is not None and outcome.winner == (None if winner == DRAW else winner)
+            assert bool(is_over(status)) == (outcome is not None)
+            if outcome is not None:
+                assert (status == WON_BY_FIVE) == bool(has_five(after.own))
+                assert status in (WON_BY_FIVE, ENDED_WON, ENDED_DRAWN, ENDED_LOST)
+                winner = int(winner_of(status, colour))
+                assert outcome.winner == (None if winner == WINNER_DRAW else winner)
+                assert placer_value(status) == (0 if outcome.winner is None else 1 if outcome.winner == colour else -1)
+                assert REASON_NAMES[int(end_reason(status, child))] == outcome.reason
             else:
-                assert outcome is None
-                child, passed = next_position(after, rules.donuts)
-                assert typed_position(child) == position_of(*board.kernel_state())
-                assert bool(passed) == (board.turn != colour)
+                assert status in (PASSES, MOVES_AGAIN)
+                assert child == position_of(*board.kernel_state())
+                assert (status == PASSES) == (board.turn != colour)
 
 
 def test_position_of_is_from_the_side_to_move():

@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from donuts_ai import Board, DonutsError, Layout, Rules
+from donuts_ai import Board, DonutsError, Layout, Rules, Solver, analyze, solve
 from donuts_ai.reference import ReferenceGame
 from donuts_ai.search.alphabeta._scores import WIN
-from donuts_ai.solver import Solver, analyze, solve
 
 from .helpers import reference_of
 

@@ -42,8 +42,7 @@ def test_study_runs_resumes_and_summarises(tmp_path):
 
 
 def test_first_moves_are_listed_and_agree_with_the_value(tmp_path):
-    from donuts_ai import Board
-    from donuts_ai.solver import Solver
+    from donuts_ai import Board, Solver
     from donuts_ai.study import hardest, load_study, winning_move_counts
 
     path = tmp_path / "moves.jsonl"

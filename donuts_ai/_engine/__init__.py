@@ -1,11 +1,12 @@
 """Private Numba engine: the rules as bitboard kernels, and nothing but the rules.
 
 - :mod:`.bits` (bit intrinsics, the RNG), :mod:`.tables` (the bit layout);
-- :mod:`.core`: the rule kernels on bitboards, and ``play`` by colour for the Board;
+- :mod:`.core`: the rule kernels on bitboards, the winner and end-reason codes;
 - :mod:`.position`: the kernel contract, ``Position`` (from the side to move) and
-  ``Game``, with the rule helpers every kernel asks (``place``, ``is_over_after``,
-  ``next_position``, ``plies_left``, ...) and ``position_of``, the one conversion
-  from the Board's by-colour state;
+  ``Rulebook`` (the layout's lines and the rules), the transition ``apply`` (a
+  placement and what follows it: five, the end, whose turn) that every kernel calls,
+  the rule helpers beside it (``plies_left``, ...), and the conversions from the
+  Board's by-colour state (``position_of``, ``play``);
 - :mod:`.playouts` (random games), :mod:`.tree` (perft) and :mod:`.batch` (many games
   stepped at once, behind :class:`donuts_ai.VectorEnv`).
 
@@ -19,35 +20,36 @@ whose shifts sign-extend. (The bit layout is drawn in :mod:`.tables`.)
 """
 
 from .core import (
-    DRAW,
-    ONGOING,
+    NO_WINNER_YET,
     REASON_FIVE,
     REASON_GROUP,
     REASON_MAJORITY,
+    WINNER_DRAW,
     final_result,
     flips,
+    forced_line,
     has_five,
     largest_group,
     legal_mask,
     next_turn,
     nth_bit,
-    play,
 )
 from .playouts import playout, random_playouts, random_playouts_parallel
-from .position import Game, Position, game_of, position_of
+from .position import Position, Rulebook, apply, play, position_of, rulebook_of
 from .tree import perft
 
 __all__ = [
-    "DRAW",
-    "Game",
-    "ONGOING",
+    "NO_WINNER_YET",
     "Position",
     "REASON_FIVE",
     "REASON_GROUP",
     "REASON_MAJORITY",
+    "Rulebook",
+    "WINNER_DRAW",
+    "apply",
     "final_result",
-    "game_of",
     "flips",
+    "forced_line",
     "has_five",
     "largest_group",
     "legal_mask",
@@ -55,8 +57,9 @@ __all__ = [
     "nth_bit",
     "perft",
     "play",
-    "position_of",
     "playout",
+    "position_of",
     "random_playouts",
     "random_playouts_parallel",
+    "rulebook_of",
 ]

@@ -2,11 +2,10 @@
 
 Every game is one record of :data:`GAME` in an array of games, kept **from the side to
 move** as the kernel contract says (:mod:`.position`): ``own``/``opp`` bitboards,
-``last``, ``placed_own``/``placed_opp``, plus the colour to move, the legal squares,
+``last``, ``placed_own``/``placed_opp``, plus the color to move, the legal squares,
 the game's layout (its lines and printed directions) and two random streams, one for
-layout draws and one for :func:`random_actions`. A placement goes through the rule
-helpers (:func:`.position.place`, :func:`.position.is_over_after`,
-:func:`.position.next_position`, ...), exactly as the random playouts do.
+layout draws and one for :func:`random_actions`. A placement goes through the
+transition, :func:`.position.apply`, exactly as the random playouts do.
 
 :func:`step` checks every action first and changes nothing unless all are legal; a
 game that ends is recorded in an array of :data:`FINAL` records (for the final
@@ -19,20 +18,35 @@ observation) and started again at once, on a layout drawn as its layout source s
   placement prints on its quadrant (built by the Python layer from the tile set);
 - :data:`LAYOUT_GRID`: a uniformly random direction on each square.
 
-Observation planes follow the PettingZoo environment's (``donuts_ai/interop/_planes.py``),
-channels last: see :func:`write_observations`.
+Observation planes are those of :mod:`.planes` (the PettingZoo environment's), channels
+last: see :func:`write_observations`.
 
 Kernels take plain arrays and ints and never raise: the Python layer checks input.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from .bits import popcount, rng_below, rng_seed
-from .core import DRAW, ONGOING, REASON_FIVE, flips, has_five, legal_mask, nth_bit
-from .position import Position, end_result, is_over_after, next_position, place, winner_colour
+from .core import WINNER_DRAW, forced_line, legal_mask, nth_bit
+from .planes import (
+    FORCED_LINE,
+    LAST,
+    LINE_DIRECTIONS,
+    NUM_DIRECTIONS,
+    OPEN_PICK,
+    OPPONENT,
+    OPPONENT_POOL,
+    OWN,
+    OWN_POOL,
+    TO_MOVE,
+    VANILLA,
+)
+from .position import PASSES, Position, apply, end_reason, is_over, winner_of
 from .tables import FULL, LINE_MASK, NUM_SQUARES
 
 _ZERO = np.uint64(0)
@@ -45,12 +59,6 @@ LAYOUT_POOL, LAYOUT_TILES, LAYOUT_GRID = 0, 1, 2
 NUM_TILES, NUM_QUADRANTS, QUADRANT_SQUARES = 4, 4, 9
 NUM_SIDES, NUM_TURNS = 2, 4
 NUM_ORIENTATIONS = NUM_SIDES * NUM_TURNS
-NUM_DIRECTIONS = 4
-
-#: Planes of an observation (the PettingZoo environment's, in its order).
-OWN, OPPONENT, FORCED_LINE, LAST, LINE_DIRECTIONS, OPEN_PICK, OWN_POOL, OPPONENT_POOL, TO_MOVE, VANILLA = (
-    0, 1, 2, 3, 4, 8, 9, 10, 11, 12)
-NUM_PLANES = 13
 
 #: One game, from the side to move.
 GAME = np.dtype(
@@ -60,7 +68,7 @@ GAME = np.dtype(
         ("legal", np.uint64),  # the side to move's legal squares
         ("layout_rng", np.uint64),  # xorshift state of the layout draws
         ("action_rng", np.uint64),  # xorshift state of random_actions
-        ("colour", np.int64),  # colour to move: 0 Chocolate, 1 Vanilla
+        ("color", np.int64),  # color to move: 0 Chocolate, 1 Vanilla
         ("last", np.int64),  # square filled last, -1 before the first placement
         ("placed_own", np.int64),  # donuts the side to move has placed
         ("placed_opp", np.int64),  # donuts its opponent has placed
@@ -76,7 +84,7 @@ FINAL = np.dtype(
     [
         ("own", np.uint64),  # the last mover's donuts
         ("opp", np.uint64),
-        ("colour", np.int64),  # the last mover's colour
+        ("color", np.int64),  # the last mover's color
         ("last", np.int64),
         ("placed_own", np.int64),
         ("placed_opp", np.int64),
@@ -86,6 +94,38 @@ FINAL = np.dtype(
     ],
     align=True,
 )
+
+
+class LayoutDraw(NamedTuple):
+    """Where a starting game's layout comes from (see the module)."""
+
+    source: int  # LAYOUT_POOL, LAYOUT_TILES or LAYOUT_GRID
+    pool: np.ndarray  # int8 (layouts, 36): the pool's direction grids (LAYOUT_POOL)
+    placements: np.ndarray  # int8 (4 quadrants, 4 tiles, 8 orientations, 9): what a tile placement prints (LAYOUT_TILES)
+    quadrant_squares: np.ndarray  # int64 (4 quadrants, 9): the squares of each quadrant (LAYOUT_TILES)
+
+
+class Outputs(NamedTuple):
+    """What :func:`reset` and :func:`step` write for the learner, one row per game."""
+
+    current_player: np.ndarray  # int64 (games,): the color to move
+    legal_action_mask: np.ndarray  # bool (games, 36): its legal squares
+    rewards: np.ndarray  # float32 (games, 2): by color, see step
+    terminated: np.ndarray  # bool (games,): the last step ended the game
+
+
+class Seen(NamedTuple):
+    """One observation's scalars and bitboards, as :func:`_write_planes` writes them."""
+
+    own: np.uint64  # the observer's donuts
+    opp: np.uint64  # the opponent's
+    last: int  # the square filled last, -1 none
+    forced: np.uint64  # the forced line's empty squares (0 on an open pick or when nobody moves)
+    open_pick: np.float32  # 1 on an open pick
+    own_left: np.float32  # the observer's pool left, a fraction of the donuts per player
+    opp_left: np.float32  # the opponent's
+    to_move: np.float32  # 1 when the observer is to move
+    color: np.float32  # the observer's color: 1 for Vanilla
 
 
 @njit(cache=True)
@@ -123,7 +163,7 @@ def _draw_layout(game, source, pool, placements, quadrant_squares):
 @njit(cache=True)
 def _publish(game, g, current_player, legal_action_mask):
     """Write game ``g``'s side to move and legal squares into the output arrays."""
-    current_player[g] = game.colour
+    current_player[g] = game.color
     legal = game.legal
     for sq in range(NUM_SQUARES):
         legal_action_mask[g, sq] = (legal >> np.uint64(sq)) & _ONE != _ZERO
@@ -135,7 +175,7 @@ def _start(game, source, pool, placements, quadrant_squares):
     _draw_layout(game, source, pool, placements, quadrant_squares)
     game.own = _ZERO
     game.opp = _ZERO
-    game.colour = 0
+    game.color = 0
     game.last = -1
     game.placed_own = 0
     game.placed_opp = 0
@@ -144,10 +184,12 @@ def _start(game, source, pool, placements, quadrant_squares):
 
 
 @njit(cache=True)
-def reset(games, seed, reseed, source, pool, placements, quadrant_squares, current_player, legal_action_mask, rewards,
-          terminated):
-    """Start every game anew. With ``reseed``, game ``g``'s streams are first set from
+def reset(games, seed, reseed, draw, out):
+    """Start every game anew, layouts drawn as ``draw`` (:class:`LayoutDraw`) says, into
+    ``out`` (:class:`Outputs`). With ``reseed``, game ``g``'s streams are first set from
     ``seed`` (``uint64``): stream ``2g`` for its layouts, ``2g + 1`` for its random actions."""
+    source, pool, placements, quadrant_squares = draw
+    current_player, legal_action_mask, rewards, terminated = out
     for g in range(games.shape[0]):
         game = games[g]
         if reseed:
@@ -172,57 +214,53 @@ def first_illegal(games, actions):
 
 
 @njit(cache=True)
-def step(games, actions, donuts, single, source, pool, placements, quadrant_squares, current_player, legal_action_mask,
-         rewards, terminated, finals):
+def step(games, actions, donuts, single, draw, out, finals):
     """Play ``actions[g]`` in every game ``g``, or nothing at all: returns the index of
     the first game whose action is illegal (nothing changed), or -1 when all were played.
 
-    ``rewards[g]`` (by colour) is +1/-1 in a game that this step ended, 0/0 for a draw
-    and on every other step; ``terminated[g]`` says that it ended, ``finals[g]`` holds
-    its final position, and the game is started again at once.
+    In ``out`` (:class:`Outputs`), ``rewards[g]`` (by color) is +1/-1 in a game that
+    this step ended, 0/0 for a draw and on every other step; ``terminated[g]`` says that
+    it ended, ``finals[g]`` holds its final position, and the game is started again at
+    once, on a layout drawn as ``draw`` (:class:`LayoutDraw`) says.
     """
     bad = first_illegal(games, actions)
     if bad >= 0:
         return bad
+    # Each array read from the records once: Numba counts a reference on every read.
+    source, pool, placements, quadrant_squares = draw
+    current_player, legal_action_mask, rewards, terminated = out
     for g in range(games.shape[0]):
         game = games[g]
         sq = actions[g]
         pos = Position(game.own, game.opp, game.last, game.placed_own, game.placed_opp)
-        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
+        child, status = apply(donuts, single, pos, sq)
         plies = game.plies + 1
-        winner = ONGOING
-        reason = -1
-        if has_five(after.own):
-            winner, reason = game.colour, REASON_FIVE
-        elif is_over_after(after, donuts):
-            result, reason = end_result(after, donuts)
-            winner = winner_colour(result, game.colour)
         rewards[g, 0] = 0.0
         rewards[g, 1] = 0.0
-        if winner == ONGOING:
-            child, passed = next_position(after, donuts)
+        if not is_over(status):
             game.own = child.own
             game.opp = child.opp
             game.last = child.last
             game.placed_own = child.placed_own
             game.placed_opp = child.placed_opp
             game.plies = plies
-            if passed:
-                game.colour = 1 - game.colour
+            if status == PASSES:
+                game.color = 1 - game.color
             game.legal = legal_mask(child.own, child.opp, child.last, game.line_masks)
             terminated[g] = False
         else:
             final = finals[g]
-            final.own = after.own
-            final.opp = after.opp
-            final.colour = game.colour
-            final.last = after.last
-            final.placed_own = after.placed_own
-            final.placed_opp = after.placed_opp
+            final.own = child.own
+            final.opp = child.opp
+            final.color = game.color
+            final.last = child.last
+            final.placed_own = child.placed_own
+            final.placed_opp = child.placed_opp
             final.plies = plies
-            final.reason = reason
+            final.reason = end_reason(status, child)
             final.directions[:] = game.directions
-            if winner != DRAW:
+            winner = winner_of(status, game.color)
+            if winner != WINNER_DRAW:
                 rewards[g, winner] = 1.0
                 rewards[g, 1 - winner] = -1.0
             terminated[g] = True
@@ -244,8 +282,9 @@ def random_actions(games, out):
 
 
 @njit(cache=True)
-def _write_planes(out, own, opp, last, forced, open_pick, directions, own_left, opp_left, to_move, colour):
-    """One observation, ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
+def _write_planes(out, seen, directions):
+    """One observation (:class:`Seen`), ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
+    own, opp, last, forced, open_pick, own_left, opp_left, to_move, color = seen
     for sq in range(NUM_SQUARES):
         bit = _ONE << np.uint64(sq)
         row = out[sq]
@@ -259,7 +298,7 @@ def _write_planes(out, own, opp, last, forced, open_pick, directions, own_left, 
         row[OWN_POOL] = own_left
         row[OPPONENT_POOL] = opp_left
         row[TO_MOVE] = to_move
-        row[VANILLA] = colour
+        row[VANILLA] = color
 
 
 @njit(cache=True)
@@ -269,12 +308,12 @@ def write_observations(games, donuts, out):
     observation of the agent to move."""
     for g in range(games.shape[0]):
         game = games[g]
-        empty = _FULL & ~(game.own | game.opp)
-        open_pick = game.last < 0 or (game.line_masks[game.last] & empty) == _ZERO
-        forced = _ZERO if open_pick else game.legal
-        _write_planes(out[g], game.own, game.opp, game.last, forced, np.float32(1.0 if open_pick else 0.0),
-                      game.directions, np.float32((donuts - game.placed_own) / donuts),
-                      np.float32((donuts - game.placed_opp) / donuts), np.float32(1.0), np.float32(game.colour))
+        forced = forced_line(_FULL & ~(game.own | game.opp), game.last, game.line_masks)
+        open_pick = forced == _ZERO
+        seen = Seen(game.own, game.opp, game.last, forced, np.float32(1.0 if open_pick else 0.0),
+                    np.float32((donuts - game.placed_own) / donuts), np.float32((donuts - game.placed_opp) / donuts),
+                    np.float32(1.0), np.float32(game.color))
+        _write_planes(out[g], seen, game.directions)
 
 
 @njit(cache=True)
@@ -286,6 +325,7 @@ def write_final_observations(finals, terminated, donuts, out):
             out[g] = 0.0
             continue
         final = finals[g]
-        _write_planes(out[g], final.own, final.opp, final.last, _ZERO, np.float32(0.0), final.directions,
-                      np.float32((donuts - final.placed_own) / donuts), np.float32((donuts - final.placed_opp) / donuts),
-                      np.float32(0.0), np.float32(final.colour))
+        seen = Seen(final.own, final.opp, final.last, _ZERO, np.float32(0.0),
+                    np.float32((donuts - final.placed_own) / donuts), np.float32((donuts - final.placed_opp) / donuts),
+                    np.float32(0.0), np.float32(final.color))
+        _write_planes(out[g], seen, final.directions)

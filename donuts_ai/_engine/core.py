@@ -1,14 +1,18 @@
 """The rules as Numba kernels over ``uint64`` bitboards (see :mod:`.tables` for the layout).
 
 The kernels here take bitboards and plain ints. Most do not care whose donuts are
-whose (``legal_mask``, ``flips``, ``has_five``, ``threats``, ``largest_group``,
-``can_win_now``); ``final_result`` calls the first bitboard's owner 0. ``play`` and
-``next_turn`` work **by colour** for the :class:`~donuts_ai.Board`: ``b0``/``b1`` the
-Chocolate/Vanilla bitboards, ``turn`` (0/1), ``p0``/``p1`` (donuts placed from each
-pool), ``n`` donuts per pool and the ``single`` insertion flag. Every other kernel
-works from the side to move, on a :class:`.position.Position`, with the rule helpers
-of :mod:`.position`. A layout enters as ``line_masks`` (``uint64[36]``: the line
-through each square in its printed direction).
+whose (``legal_mask``, ``forced_line``, ``flips``, ``has_five``, ``threats``,
+``largest_group``, ``can_win_now``); ``final_result`` calls the first bitboard's owner
+0, and ``next_turn`` (the forfeit's hand-over) works **by colour**: ``p0``/``p1`` the
+donuts placed from each pool, ``n`` donuts per pool. What a placement does to a
+position (the transition) is :func:`.position.apply`, on a
+:class:`.position.Position` from the side to move. A layout enters as ``line_masks``
+(``uint64[36]``: the line through each square in its printed direction).
+
+Winner codes (``final_result``, :func:`.position.winner_of`): 0 Chocolate, 1 Vanilla
+(or, from the side to move, 0 that side and 1 its opponent), :data:`WINNER_DRAW`, or
+:data:`NO_WINNER_YET` while the game goes on. They are not game values (+1/0/-1 for
+the side to move, :mod:`donuts_ai.outcomes`).
 
 Kernels take and return plain ints and arrays, hold no Python objects and never
 raise: the Python layer (:class:`donuts_ai.Board`) validates everything first.
@@ -36,8 +40,11 @@ from .tables import (
     STEP2_UP,
 )
 
-ONGOING = -1
-DRAW = 2  # "winner" code of a drawn game; 0 / 1 are Chocolate / Vanilla
+#: Winner code of a game that goes on.
+NO_WINNER_YET = -1
+#: Winner code of a drawn game (0 / 1 are the players).
+WINNER_DRAW = 2
+#: How a game ended.
 REASON_FIVE = 0
 REASON_GROUP = 1
 REASON_MAJORITY = 2
@@ -57,16 +64,24 @@ _S10, _S12, _S14, _S15 = np.uint64(10), np.uint64(12), np.uint64(14), np.uint64(
 _S18, _S20, _S21, _S24, _S28 = np.uint64(18), np.uint64(20), np.uint64(21), np.uint64(24), np.uint64(28)
 
 
+@njit(cache=True, inline="always")  # no call, no reference counted on line_masks, in legal_mask
+def forced_line(empty, last, line_masks):
+    """The open-pick rule: the empty squares of the line through ``last``, the only legal
+    ones; 0 when that line is full or no donut has been placed yet (an open pick: every
+    empty square is legal)."""
+    if last < 0:
+        return _ZERO
+    return line_masks[last] & empty
+
+
 @njit(cache=True)
 def legal_mask(b0, b1, last, line_masks):
-    """Bitboard of legal squares: the empty squares of the line through ``last``, or every
-    empty square when that line is full or no donut has been placed yet (open pick).
+    """Bitboard of legal squares: the forced line, or every empty square on an open pick.
     Says nothing about whether the game is over: callers check that first."""
     empty = _FULL & ~(b0 | b1)
-    if last >= 0:
-        on_line = line_masks[last] & empty
-        if on_line != _ZERO:
-            return on_line
+    on_line = forced_line(empty, last, line_masks)
+    if on_line != _ZERO:
+        return on_line
     return empty
 
 
@@ -187,17 +202,17 @@ def next_turn(mover, p0, p1, n):
 
 @njit(cache=True)
 def _larger(a, b):
-    """0 when ``a`` is larger, 1 when ``b`` is, DRAW when they are equal."""
+    """0 when ``a`` is larger, 1 when ``b`` is, WINNER_DRAW when they are equal."""
     if a > b:
         return 0
     if b > a:
         return 1
-    return DRAW
+    return WINNER_DRAW
 
 
 @njit(cache=True)
 def final_result(b0, b1, p0, p1, n):
-    """(winner, reason) of a position without a five, or (ONGOING, -1).
+    """(winner, reason) of a position without a five, or (NO_WINNER_YET, -1).
 
     A full board goes to the player with more donuts on it; otherwise, once both pools
     are empty, the larger largest orthogonal group wins; equal counts/sizes draw.
@@ -206,37 +221,7 @@ def final_result(b0, b1, p0, p1, n):
         return _larger(popcount(b0), popcount(b1)), REASON_MAJORITY
     if p0 >= n and p1 >= n:
         return _larger(largest_group(b0), largest_group(b1)), REASON_GROUP
-    return ONGOING, -1
-
-
-@njit(cache=True)
-def play(b0, b1, turn, p0, p1, sq, n, single):
-    """The side to move places on ``sq`` (legal, game not over).
-
-    Returns ``(b0, b1, next_turn, p0, p1, flipped, winner, reason)``; ``next_turn`` is -1
-    and ``winner`` is 0/1/DRAW when the move ends the game, else ``winner`` is ONGOING.
-    The new ``last`` square is ``sq``.
-    """
-    bit = _ONE << np.uint64(sq)
-    if turn == 0:
-        f = flips(b0, b1, sq, single)
-        b0 = b0 | bit | f
-        b1 = b1 & ~f
-        p0 += 1
-        five = has_five(b0)
-    else:
-        f = flips(b1, b0, sq, single)
-        b1 = b1 | bit | f
-        b0 = b0 & ~f
-        p1 += 1
-        five = has_five(b1)
-    # Flips only ever turn donuts to the mover's colour, so only the mover can make five.
-    if five:
-        return b0, b1, -1, p0, p1, f, turn, REASON_FIVE
-    winner, reason = final_result(b0, b1, p0, p1, n)
-    if winner != ONGOING:
-        return b0, b1, -1, p0, p1, f, winner, reason
-    return b0, b1, next_turn(turn, p0, p1, n), p0, p1, f, ONGOING, -1
+    return NO_WINNER_YET, -1
 
 
 @njit(cache=True)

@@ -12,8 +12,8 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import popcount, rng_below, rng_seed
-from .core import DRAW, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, flips, has_five, legal_mask, nth_bit
-from .position import end_result, is_over_after, next_position, place, winner_colour
+from .core import REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW, legal_mask, nth_bit
+from .position import PASSES, apply, end_reason, is_over, winner_of
 
 CHUNK = 4096
 # Columns of the totals array the kernels return.
@@ -22,40 +22,34 @@ NUM_TOTALS = 7
 
 
 @njit(cache=True)
-def playout(game, pos, colour, rng):
+def playout(rulebook, pos, color, rng):
     """Play random moves from a position (:class:`.position.Position`) that is not over,
-    ``colour`` (0/1) to move.
+    ``color`` (0/1) to move.
 
-    Returns ``(winner, reason, plies, rng)`` with ``winner`` 0, 1 or DRAW.
+    Returns ``(winner, reason, plies, rng)`` with ``winner`` 0, 1 or WINNER_DRAW.
 
-    The loop stays on the mover's side and swaps the position when the turn passes,
-    rather than branching on the colour every ply; the tests hold it to the Board's
-    :func:`core.play`, game by game.
+    The loop works from the mover's side (the kernel contract) and only keeps the
+    color beside it; the tests hold it to the Board, game by game.
     """
-    line_masks, donuts, single = game  # once: each read of an array field costs a reference count
+    line_masks, donuts, single = rulebook  # once: each read of an array field costs a reference count
     plies = 0
     while True:
         moves = legal_mask(pos.own, pos.opp, pos.last, line_masks)
         rng, k = rng_below(rng, popcount(moves))
-        sq = nth_bit(moves, k)
-        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
+        pos, status = apply(donuts, single, pos, nth_bit(moves, k))
         plies += 1
-        if has_five(after.own):
-            return colour, REASON_FIVE, plies, rng
-        if is_over_after(after, donuts):
-            winner, reason = end_result(after, donuts)
-            return winner_colour(winner, colour), reason, plies, rng
-        pos, passed = next_position(after, donuts)
-        if passed:
-            colour = 1 - colour
+        if is_over(status):
+            return winner_of(status, color), end_reason(status, pos), plies, rng
+        if status == PASSES:
+            color = 1 - color
 
 
 @njit(cache=True)
-def _play_chunk(game, pos, colour, n_games, seed, chunk, totals):
+def _play_chunk(rulebook, pos, color, n_games, seed, chunk, totals):
     rng = rng_seed(seed, np.uint64(chunk))
     for _ in range(n_games):
-        winner, reason, plies, rng = playout(game, pos, colour, rng)
-        if winner == DRAW:
+        winner, reason, plies, rng = playout(rulebook, pos, color, rng)
+        if winner == WINNER_DRAW:
             totals[DRAWS] += 1
         else:
             totals[winner] += 1
@@ -69,23 +63,23 @@ def _play_chunk(game, pos, colour, n_games, seed, chunk, totals):
 
 
 @njit(cache=True)
-def random_playouts(game, pos, colour, n_games, seed):
+def random_playouts(rulebook, pos, color, n_games, seed):
     """Totals (``int64[NUM_TOTALS]``) of ``n_games`` random games from one position
-    (``colour`` to move), one thread."""
+    (``color`` to move), one thread."""
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
     n_chunks = (n_games + CHUNK - 1) // CHUNK
     for c in range(n_chunks):
         games = min(CHUNK, n_games - c * CHUNK)
-        _play_chunk(game, pos, colour, games, seed, c, totals)
+        _play_chunk(rulebook, pos, color, games, seed, c, totals)
     return totals
 
 
 @njit(cache=True, parallel=True)
-def random_playouts_parallel(game, pos, colour, n_games, seed):
+def random_playouts_parallel(rulebook, pos, color, n_games, seed):
     """Same games and totals as :func:`random_playouts`, chunks spread over all threads."""
     n_chunks = (n_games + CHUNK - 1) // CHUNK
     per_chunk = np.zeros((n_chunks, NUM_TOTALS), dtype=np.int64)  # (chunk, total)
     for c in prange(n_chunks):
         games = min(CHUNK, n_games - c * CHUNK)
-        _play_chunk(game, pos, colour, games, seed, c, per_chunk[c])
+        _play_chunk(rulebook, pos, color, games, seed, c, per_chunk[c])
     return per_chunk.sum(axis=0)

@@ -1,28 +1,36 @@
-"""The kernel contract: one position value, one game value, and the rule helpers on them.
+"""The kernel contract: one position value, one rulebook value, and the transition on them.
 
-Every kernel outside the :class:`~donuts_ai.Board` takes a position **from the side
-to move**, :class:`Position` ``(own, opp, last, placed_own, placed_opp)``, and the game
-it is played in, :class:`Game` ``(line_masks, donuts, single)``. The Board keeps its
+Every kernel takes a position **from the side to move**, :class:`Position` ``(own,
+opp, last, placed_own, placed_opp)``, and the :class:`Rulebook` it is played by
+``(line_masks, donuts, single)``: the layout's lines and the rules. The Board keeps its
 state **by colour** (``b0``/``b1``, ``turn``, ``p0``/``p1``: :meth:`Board.kernel_state`);
-:func:`position_of` is the one conversion between the two.
+:func:`position_of` (Python) and :func:`play` (the Board's placements) are the two
+conversions between the two.
+
+**The transition**: :func:`apply` plays a placement and decides what follows, as the
+rules say: the donut and its flips, then five in a row (the placer wins), then the end
+by majority (board full) or largest group (both pools empty), then whose turn it is
+(the opponent's, or the placer's again when the opponent's pool is empty). It returns
+the next position and a :data:`status <PASSES>`; every search, playout, solver, batch
+and agent goes through it, and the Board too (through :func:`play`).
 
 Both are ``NamedTuple``. Numba passes a tuple's fields as separate arguments (its
 calling convention flattens aggregates), so a ``Position`` costs no more than five
-scalars, and building one inside a kernel allocates nothing. ``Game`` holds an array,
+scalars, and building one inside a kernel allocates nothing. ``Rulebook`` holds an array,
 and Numba counts references to an array on every read of it from a tuple and on every
-call that passes it: hot loops read ``game``'s fields once before the loop (playouts,
-MCTS), and recursions take the game apart at their entry (perft; alpha-beta keeps the
-lines in its workspace record). Measured, see ``benchmarks/RESULTS.md`` (issue 9).
+call that passes it: hot loops read ``rulebook``'s fields once before the loop (playouts,
+MCTS), and recursions take the rulebook apart at their entry (perft; alpha-beta keeps
+the lines in its workspace record). That is why :func:`apply` takes the rulebook's two
+scalars, ``donuts`` and ``single``, not the rulebook. Measured, see
+``benchmarks/RESULTS.md``. The transition and its small parts are inlined into their
+callers by Numba itself (``inline="always"``): left to LLVM, a kernel as large as the
+batch step calls them, and that cost it 5-8% of its steps/s.
 
 Field types are fixed, since a tuple of other field types is another Numba type and
 compiles another specialization of every kernel taking it (for a recursive kernel
 with the on-disk cache, a segfault: numba #6061/#6713): bitboards ``np.uint64``,
 everything else ``int64`` (Python ints from the Python layer, ``np.int64`` inside
 kernels), ``single`` a ``bool``.
-
-The rule helpers here are the only statement of "what a placement does to the
-position" outside :func:`.core.play` (which works by colour for the Board): every
-search, playout, solver and agent asks them.
 """
 
 from __future__ import annotations
@@ -33,11 +41,26 @@ import numpy as np
 from numba import njit
 
 from .bits import popcount
-from .core import DRAW, final_result, flips, legal_mask
+from .core import NO_WINNER_YET, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW, final_result, flips, has_five, legal_mask
 from .tables import FULL, NUM_SQUARES
 
 _ONE = np.uint64(1)
 _FULL = np.uint64(FULL)
+
+# Status of a placement (:func:`apply`), seen by the side that placed. While the game goes on:
+#: the opponent moves next; the position returned is from its side.
+PASSES = 0
+#: the opponent's pool is empty: the side that placed moves again (the position is from its side).
+MOVES_AGAIN = 1
+# Once it is over (the position returned is the final one, from the side that placed):
+#: the placement made five: the side that placed wins.
+WON_BY_FIVE = 2
+#: it ended the game (board full: majority; both pools empty: largest group), won for the side that placed,
+ENDED_WON = 3
+#: drawn,
+ENDED_DRAWN = 4
+#: or lost.
+ENDED_LOST = 5
 
 
 class Position(NamedTuple):
@@ -50,8 +73,9 @@ class Position(NamedTuple):
     placed_opp: int  # donuts the opponent has placed
 
 
-class Game(NamedTuple):
-    """What a position is played in: the layout's lines and the rules."""
+class Rulebook(NamedTuple):
+    """What a position is played by: the layout's lines (where the next donut may go)
+    and the rules (the pools, the insertion variant)."""
 
     line_masks: np.ndarray  # uint64[36]: the line through each square in its printed direction
     donuts: int  # donuts in each player's pool
@@ -72,9 +96,10 @@ def typed_position(pos) -> Position:
     return Position(np.uint64(pos.own), np.uint64(pos.opp), int(pos.last), int(pos.placed_own), int(pos.placed_opp))
 
 
-def game_of(layout, rules) -> Game:
-    """The kernels' game of a :class:`~donuts_ai.Layout` and :class:`~donuts_ai.Rules`."""
-    return Game(layout.line_masks, int(rules.donuts), bool(rules.single))
+def rulebook_of(layout, rules) -> Rulebook:
+    """The kernels' rulebook of a :class:`~donuts_ai.Layout` and :class:`~donuts_ai.Rules`."""
+    return Rulebook(layout.line_masks, int(rules.donuts), bool(rules.single))
+
 
 
 @njit(cache=True)
@@ -87,28 +112,29 @@ def as_position(pos):
 
 
 @njit(cache=True)
-def legal_moves(game, pos):
+def legal_moves(rulebook, pos):
     """Bitboard of the side to move's legal squares (the game is not over)."""
-    return legal_mask(pos.own, pos.opp, pos.last, game.line_masks)
+    return legal_mask(pos.own, pos.opp, pos.last, rulebook.line_masks)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place(pos, sq, flipped):
     """The side to move places on empty ``sq``, turning ``flipped`` (from :func:`.core.flips`)
     to its colour. The result is still from the same side's point of view (``last`` is
-    ``sq``); :func:`next_position` hands it to whoever moves next."""
+    ``sq``); :func:`settle` decides what follows."""
     return Position(
         pos.own | (_ONE << np.uint64(sq)) | flipped, pos.opp & ~flipped, np.int64(sq), pos.placed_own + 1, pos.placed_opp
     )
 
 
 @njit(cache=True)
-def make_move(game, pos, sq):
-    """:func:`place` on legal ``sq`` with the donuts it flips."""
-    return place(pos, sq, flips(pos.own, pos.opp, sq, game.single))
+def make_move(rulebook, pos, sq):
+    """:func:`place` on legal ``sq`` with the donuts it flips (the position before
+    :func:`settle`: five and the end are not looked at)."""
+    return place(pos, sq, flips(pos.own, pos.opp, sq, rulebook.single))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_over_after(after, donuts):
     """True when the placement that led to ``after`` (see :func:`place`) ended the game
     without a five: the board is full, or both pools are empty."""
@@ -125,38 +151,124 @@ def placement_ends_game(pos, donuts):
 @njit(cache=True)
 def end_result(after, donuts):
     """``(winner, reason)`` of a game that :func:`is_over_after` says ended, ``winner`` 0
-    for the side that placed (``after.own``), 1 for its opponent, or ``DRAW``."""
+    for the side that placed (``after.own``), 1 for its opponent, or ``WINNER_DRAW``."""
     return final_result(after.own, after.opp, after.placed_own, after.placed_opp, donuts)
 
 
-@njit(cache=True)
-def winner_colour(winner, own_colour):
-    """The colour of a ``winner`` of :func:`end_result` when ``after.own`` is ``own_colour``."""
-    if winner == DRAW:
-        return DRAW
-    return own_colour if winner == 0 else 1 - own_colour
-
-
-@njit(cache=True)
-def opponent_moves_next(after, donuts):
-    """After a placement that did not end the game: does the opponent move next? (When
-    its pool is empty, the side that placed moves again.)"""
-    return after.placed_opp < donuts
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def swap(pos):
     """The same position from the opponent's point of view."""
     return Position(pos.opp, pos.own, pos.last, pos.placed_opp, pos.placed_own)
 
 
+@njit(cache=True, inline="always")
+def settle(after, donuts):
+    """What follows the placement that led to ``after`` (:func:`place`): ``(position,
+    status)``, see :func:`apply`. For callers that hold the placement's flips already."""
+    # Flips only ever turn donuts to the placer's colour, so only the placer can make five.
+    if has_five(after.own):
+        return after, WON_BY_FIVE
+    return settle_without_five(after, donuts)
+
+
+@njit(cache=True, inline="always")
+def settle_without_five(after, donuts):
+    """:func:`settle` of a placement known to make no five (a search that has looked for
+    fives already skips looking again)."""
+    if is_over_after(after, donuts):
+        winner, _ = end_result(after, donuts)
+        if winner == 0:
+            return after, ENDED_WON
+        if winner == WINNER_DRAW:
+            return after, ENDED_DRAWN
+        return after, ENDED_LOST
+    if after.placed_opp < donuts:
+        return swap(after), PASSES
+    return after, MOVES_AGAIN
+
+
+@njit(cache=True, inline="always")
+def apply(donuts, single, pos, sq):
+    """The transition: the side to move of ``pos`` (a game that is not over) places on
+    legal ``sq`` under the rules ``donuts``/``single`` of its rulebook. Returns ``(position,
+    status)``: while the game goes on (status :data:`PASSES` or :data:`MOVES_AGAIN`) the
+    position for whoever moves next, from its side; once over (:data:`WON_BY_FIVE`,
+    :data:`ENDED_WON`, :data:`ENDED_DRAWN`, :data:`ENDED_LOST`) the final position, from
+    the side that placed."""
+    return settle(place(pos, sq, flips(pos.own, pos.opp, sq, single)), donuts)
+
+
+@njit(cache=True, inline="always")
+def is_over(status):
+    """True when a placement of :func:`apply`'s ``status`` ended the game."""
+    return status >= WON_BY_FIVE
+
+
 @njit(cache=True)
-def next_position(after, donuts):
-    """``(position for the next side to move, True when that is the opponent)`` after a
-    placement that did not end the game."""
-    if opponent_moves_next(after, donuts):
-        return swap(after), True
-    return after, False
+def placer_value(status):
+    """+1 / 0 / -1: the game value, for the side that placed, of a placement that ended
+    the game."""
+    if status == WON_BY_FIVE or status == ENDED_WON:
+        return 1
+    if status == ENDED_DRAWN:
+        return 0
+    return -1
+
+
+@njit(cache=True)
+def winner_of(status, placer):
+    """The winner code of a placement by ``placer`` (a colour, 0/1) of :func:`apply`'s
+    ``status``: ``placer``, its opponent, ``WINNER_DRAW``, or ``NO_WINNER_YET``."""
+    if not is_over(status):
+        return NO_WINNER_YET
+    if status == ENDED_DRAWN:
+        return WINNER_DRAW
+    return placer if status == WON_BY_FIVE or status == ENDED_WON else 1 - placer
+
+
+@njit(cache=True)
+def end_reason(status, final):
+    """How a game ended by a placement of ``status`` in position ``final`` (what
+    :func:`apply` returned): ``REASON_FIVE``, ``REASON_MAJORITY`` (the board is full) or
+    ``REASON_GROUP`` (both pools are empty)."""
+    if status == WON_BY_FIVE:
+        return REASON_FIVE
+    if (final.own | final.opp) == _FULL:
+        return REASON_MAJORITY
+    return REASON_GROUP
+
+
+@njit(cache=True)
+def placer_view(pos, status):
+    """The position :func:`apply` returned, seen by the side that placed."""
+    return swap(pos) if status == PASSES else pos
+
+
+@njit(cache=True)
+def play(b0, b1, turn, p0, p1, sq, n, single):
+    """:func:`apply` by colour, for the :class:`~donuts_ai.Board`: ``b0``/``b1`` the
+    Chocolate/Vanilla bitboards, ``turn`` (0/1) to place on legal ``sq``, ``p0``/``p1`` the
+    donuts placed from each pool, ``n`` donuts per pool.
+
+    Returns ``(b0, b1, next_turn, p0, p1, flipped, winner, reason)``: ``next_turn`` -1,
+    ``winner`` 0/1/WINNER_DRAW and ``reason`` a ``REASON_*`` when the placement ends the
+    game, else ``winner`` NO_WINNER_YET and ``reason`` -1. The new ``last`` square is ``sq``.
+    """
+    if turn == 0:
+        pos = Position(b0, b1, np.int64(-1), p0, p1)
+    else:
+        pos = Position(b1, b0, np.int64(-1), p1, p0)
+    child, status = apply(n, single, pos, sq)
+    mine = placer_view(child, status)
+    flipped = pos.opp & ~mine.opp
+    if turn == 0:
+        b0, b1, p0, p1 = mine.own, mine.opp, mine.placed_own, mine.placed_opp
+    else:
+        b1, b0, p1, p0 = mine.own, mine.opp, mine.placed_own, mine.placed_opp
+    if is_over(status):
+        return b0, b1, -1, p0, p1, flipped, winner_of(status, turn), end_reason(status, mine)
+    next_turn = 1 - turn if status == PASSES else turn
+    return b0, b1, next_turn, p0, p1, flipped, NO_WINNER_YET, -1
 
 
 @njit(cache=True)

@@ -11,20 +11,20 @@ import numpy as np
 from numba import njit
 
 from .bits import ctz, popcount
-from .core import flips, has_five, legal_mask
-from .position import as_position, is_over_after, next_position, place
+from .core import legal_mask
+from .position import apply, as_position, is_over
 
 _ONE = np.uint64(1)
 
 
 @njit(cache=True)
-def perft(game, pos, depth):
+def perft(rulebook, pos, depth):
     """Leaf count below a position (:class:`.position.Position`) that is not over (``depth`` >= 1)."""
     # The recursion gets exactly one set of argument types: with the on-disk cache, a
     # recursive kernel compiled in two specializations segfaults (numba #6061/#6713).
     # The recursion takes the game's fields apart: Numba counts references to an array
     # read from a tuple, once per read and per call, and perft does little else per node.
-    return _perft(game.line_masks, game.donuts, game.single, as_position(pos), np.int64(depth))
+    return _perft(rulebook.line_masks, rulebook.donuts, rulebook.single, as_position(pos), np.int64(depth))
 
 
 @njit(cache=True)
@@ -36,10 +36,9 @@ def _perft(line_masks, donuts, single, pos, depth):
     while moves:
         sq = ctz(moves)
         moves &= moves - _ONE
-        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
-        if has_five(after.own) or is_over_after(after, donuts):
+        child, status = apply(donuts, single, pos, sq)
+        if is_over(status):
             total += 1  # the game ended: a leaf above the horizon
         else:
-            child, _ = next_position(after, donuts)
             total += _perft(line_masks, donuts, single, child, depth - 1)
     return total

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.core import DRAW, can_win_now, flips, has_five
+from .._engine.core import can_win_now, flips
 from .._engine.position import (
-    end_result,
-    game_of,
-    is_over_after,
+    ENDED_DRAWN,
+    ENDED_WON,
+    MOVES_AGAIN,
+    PASSES,
+    WON_BY_FIVE,
+    apply,
     legal_moves,
-    opponent_moves_next,
-    place,
     position_of,
-    swap,
+    rulebook_of,
     typed_position,
 )
 from ..board import Board
-from ..search.base import Agent
 from ..squares import DIRECTION_VECTORS, SIZE, SQUARE_NAMES, square, square_file, square_rank
+from .board_agent import BoardAgent
 
 
 def run_length(bb: int, sq: int) -> int:
@@ -36,7 +37,7 @@ def run_length(bb: int, sq: int) -> int:
     return best
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(BoardAgent):
     """Looks one ply ahead. In order of preference: a move that makes five (or wins the
     game outright); a move after which the opponent has no five on the line it must
     play (flips included); more flips; a longer own line through the new donut; then a
@@ -45,24 +46,22 @@ class GreedyAgent(Agent):
     kind = "greedy"
 
     def _select(self, board: Board, time_left: float | None) -> str:
-        game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         best_key, best_sq = None, None
         for sq in board.legal_squares():
-            flipped = int(flips(pos.own, pos.opp, sq, game.single))
-            after = typed_position(place(pos, sq, np.uint64(flipped)))
-            own = int(after.own)
-            if has_five(after.own):
+            flipped = int(flips(pos.own, pos.opp, sq, rulebook.single))
+            child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
+            if status in (WON_BY_FIVE, ENDED_WON):
                 return SQUARE_NAMES[sq]
-            if is_over_after(after, game.donuts):
-                winner, _ = end_result(after, game.donuts)
-                if winner == 0:
-                    return SQUARE_NAMES[sq]
-                safe = 1 if winner == DRAW else -1  # a draw beats a loss, not a game going on
-            elif not opponent_moves_next(after, game.donuts):
+            if status == PASSES:
+                child = typed_position(child)
+                replies = np.uint64(legal_moves(rulebook, child))
+                safe = 0 if can_win_now(child.own, child.opp, replies, rulebook.single) else 2
+            elif status == MOVES_AGAIN:
                 safe = 1
             else:
-                replies = np.uint64(legal_moves(game, swap(after)))
-                safe = 0 if can_win_now(after.opp, after.own, replies, game.single) else 2
+                safe = 1 if status == ENDED_DRAWN else -1  # a draw beats a loss, not a game going on
+            own = int(pos.own) | 1 << sq | flipped
             key = (safe, flipped.bit_count(), run_length(own, sq), self.rng.random())
             if best_key is None or key > best_key:
                 best_key, best_sq = key, sq

@@ -24,7 +24,7 @@ import tempfile
 import time
 
 from .. import reference as ref
-from .._engine.position import game_of, position_of
+from .._engine.position import position_of, rulebook_of
 from ..analysis import perft, random_playouts
 from ..board import Board
 from ..layout import Layout
@@ -97,7 +97,7 @@ def alphabeta_speed(depth: int, repeats: int) -> dict:
     def work():
         nodes = 0
         for board, tt in zip(positions, tables, strict=True):
-            game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
+            game, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
             _, _, n, _ = search_moves(game, pos, depth, tt, new_workspace(), 1 << 62, -1)
             nodes += int(n)
         return nodes

@@ -17,8 +17,9 @@ import time
 
 import numpy as np
 
-from .. import Board, Layout
 from ..agents import MCTSAgent
+from ..board import Board
+from ..layout import Layout
 from ._report import machine, print_and_save
 
 

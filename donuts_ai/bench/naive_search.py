@@ -1,15 +1,15 @@
 """The baseline the solver is measured against: plain negamax with alpha-beta on the
 win/draw/loss value, moves in square order, no transposition table, no move ordering,
-no threat detection (the "naive search" of the search issue, here in Numba rather
-than C). It asks the same rule helpers as every kernel (:mod:`donuts_ai._engine.position`)."""
+no threat detection (the "naive search" of the solver's benchmark, here in Numba rather
+than C). It plays placements with the transition every kernel uses
+(:func:`donuts_ai._engine.position.apply`)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .._engine.core import DRAW, has_five
-from .._engine.position import as_position, end_result, is_over_after, legal_moves, make_move, opponent_moves_next, swap
+from .._engine.position import PASSES, WON_BY_FIVE, apply, as_position, is_over, legal_moves, placer_value
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -18,37 +18,26 @@ _NODES, _NODE_LIMIT = 0, 1
 
 
 @njit(cache=True)
-def end_score_sign(after, donuts):
-    """+1 / 0 / -1 for the side that placed, of a game that ended without a five."""
-    winner, _ = end_result(after, donuts)
-    if winner == 0:
-        return np.int64(1)
-    if winner == DRAW:
-        return np.int64(0)
-    return np.int64(-1)
-
-
-@njit(cache=True)
-def _naive(game, pos, alpha, beta, stats):
+def _naive(rulebook, pos, alpha, beta, stats):
     stats[_NODES] += 1
     if stats[_NODES] >= stats[_NODE_LIMIT]:
         return 0
-    moves = legal_moves(game, pos)
+    moves = legal_moves(rulebook, pos)
     best = np.int64(-2)
     while moves != _ZERO:
         sq = np.int64(0)
         while not (moves >> np.uint64(sq)) & _ONE:  # the lowest square, the slow way
             sq += 1
         moves &= moves - _ONE
-        after = make_move(game, pos, sq)
-        if has_five(after.own):
+        child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
+        if status == WON_BY_FIVE:
             return np.int64(1)
-        if is_over_after(after, game.donuts):
-            v = end_score_sign(after, game.donuts)
-        elif opponent_moves_next(after, game.donuts):
-            v = -_naive(game, swap(after), -beta, -alpha, stats)
+        if is_over(status):
+            v = np.int64(placer_value(status))
+        elif status == PASSES:
+            v = -_naive(rulebook, child, -beta, -alpha, stats)
         else:
-            v = _naive(game, after, alpha, beta, stats)
+            v = _naive(rulebook, child, alpha, beta, stats)
         if v > best:
             best = v
             if best > alpha:
@@ -59,9 +48,9 @@ def _naive(game, pos, alpha, beta, stats):
 
 
 @njit(cache=True)
-def naive_value(game, pos, node_limit):
+def naive_value(rulebook, pos, node_limit):
     """(value for the side to move, nodes, finished) of a position that is not over."""
     stats = np.zeros(2, dtype=np.int64)
     stats[_NODE_LIMIT] = node_limit
-    v = _naive(game, as_position(pos), np.int64(-1), np.int64(1), stats)
+    v = _naive(rulebook, as_position(pos), np.int64(-1), np.int64(1), stats)
     return v, stats[_NODES], stats[_NODES] < node_limit

@@ -13,9 +13,11 @@ import statistics
 import sys
 import time
 
-from .. import Board, Layout
-from .._engine.position import game_of, position_of
+from .._engine.position import position_of, rulebook_of
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..board import Board
+from ..layout import Layout
+from ..outcomes import value_name
 from ..search.alphabeta import Solver
 from .engine import alphabeta_speed, machine, mcts_speed, print_and_save
 from .naive_search import naive_value
@@ -43,11 +45,11 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
             row |= {"distance": sol.distance, "fastest_move": sol.best_move, "full_s": time.perf_counter() - t, "full_nodes": sol.nodes}
         if naive:
             t = time.perf_counter()
-            v, nodes, finished = naive_value(game_of(board.layout, board.rules), position_of(*board.kernel_state()),
+            v, nodes, finished = naive_value(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()),
                                              NAIVE_CAP_NODES)
             row |= {"naive_s": time.perf_counter() - t, "naive_nodes": int(nodes), "naive_finished": bool(finished)}
             if finished:
-                assert {1: "win", 0: "draw", -1: "loss"}[int(v)] == row["value"]
+                assert value_name(int(v)) == row["value"]
         rows.append(row)
         print("  ", row, flush=True)
     out = {"rows": rows, "value_median_s": _median([r["value_s"] for r in rows]), "value_max_s": max(r["value_s"] for r in rows)}
@@ -60,7 +62,7 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
 
 
 def play(agent_a, agent_b, layout) -> int | None:
-    """One game, ``agent_a`` as Chocolate: the winner's colour or None."""
+    """One game, ``agent_a`` as Chocolate: the winner's color or None."""
     board = Board(layout)
     agent_a.reset()
     agent_b.reset()
@@ -77,11 +79,11 @@ def match(make_a, make_b, n_layouts: int, seed: int = 0) -> dict:
         for a_first in (True, False):
             a, b = make_a(seed + i), make_b(seed + i)
             w = play(a, b, layout) if a_first else play(b, a, layout)
-            a_colour = 0 if a_first else 1
+            a_color = 0 if a_first else 1
             games += 1
             if w is None:
                 draws += 1
-            elif w == a_colour:
+            elif w == a_color:
                 wins += 1
     return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws, "score": (wins + draws / 2) / games}
 

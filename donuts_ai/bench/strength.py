@@ -39,8 +39,10 @@ import random
 import sys
 import time
 
-from .. import Board, Layout, tournament
+from .. import tournament
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
+from ..board import Board
+from ..layout import Layout
 from ..search.alphabeta import Solver
 from ..tournament.game import score_of
 from ..tournament.runner import ISOLATIONS

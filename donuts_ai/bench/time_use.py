@@ -22,8 +22,9 @@ import statistics
 import sys
 import time
 
-from .. import Board, Layout
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..board import Board
+from ..layout import Layout
 from .engine import machine, print_and_save
 
 #: Random plies before the agents take over: every game a different middle game.

@@ -12,14 +12,13 @@ Both describe a position with the same observation planes
 This package imports neither dependency: import the submodule you need.
 """
 
-from ._options import InteropError, LayoutSource, LayoutSpec, layout_text, make_rules
+from ._options import InteropError, LayoutSpec, layout_text, make_rules
 from ._planes import NUM_PLANES, PLANE_NAMES, action_mask, planes, write_planes
 
 __all__ = [
     "NUM_PLANES",
     "PLANE_NAMES",
     "InteropError",
-    "LayoutSource",
     "LayoutSpec",
     "action_mask",
     "layout_text",

@@ -8,12 +8,9 @@ from ..errors import DonutsError
 from ..layout import LayoutSpec, layout_text
 from ..rules import make_rules
 
-#: The wrappers' name for a layout spec (their ``layout`` argument): the library's :class:`~donuts_ai.layout.LayoutSpec`.
-LayoutSource = LayoutSpec
-
 
 class InteropError(DonutsError):
     """A bad argument to the PettingZoo environment, the OpenSpiel game or their agents."""
 
 
-__all__ = ["InteropError", "LayoutSource", "LayoutSpec", "layout_text", "make_rules"]
+__all__ = ["InteropError", "LayoutSpec", "layout_text", "make_rules"]

@@ -19,6 +19,9 @@ reshaped to 36 values lines up with the actions (square indices 0..35, a1 = 0).
  12   all ones when the observer plays Vanilla (the second player)
 ====  ==================================================================================
 
+The plane indices and names are the engine's (``donuts_ai/_engine/planes.py``): the
+batched environment's kernels write the same planes.
+
 The position is all a player needs (Donuts has perfect information and no repetition),
 so these planes are a complete observation; both players' planes of one position hold
 the same information.
@@ -28,17 +31,27 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._engine.planes import (
+    LAST,
+    LINE_DIRECTIONS,
+    NUM_DIRECTIONS,
+    NUM_PLANES,
+    OPEN_PICK,
+    OPPONENT_POOL,
+    OWN,
+    OWN_POOL,
+    PLANE_NAMES,
+    TO_MOVE,
+    VANILLA,
+)
 from ..board import Board
 from ..layout import Layout
 from ..squares import NUM_SQUARES, SIZE
 
-#: Planes of one observation.
-NUM_PLANES = 13
-#: Names of the planes, in order.
-PLANE_NAMES = (
-    "own", "opponent", "forced line", "last", "line -", "line |", "line /", "line \\",
-    "open pick", "own pool", "opponent pool", "to move", "vanilla",
-)
+__all__ = ["NUM_PLANES", "PLANE_NAMES", "action_mask", "bits", "direction_planes", "planes", "write_planes"]
+
+#: The four square-set planes (own, opponent, forced line, last: consecutive), written in one NumPy call.
+_SQUARE_SETS = slice(OWN, LAST + 1)
 
 _SHIFTS = np.arange(NUM_SQUARES, dtype=np.uint64)
 _ONE = np.uint64(1)
@@ -51,11 +64,11 @@ def bits(mask: int) -> np.ndarray:
 
 
 def direction_planes(layout: Layout) -> np.ndarray:
-    """``float32[4, 36]``: one-hot printed line of each square (cached per layout, read-only)."""
+    """``float32[NUM_DIRECTIONS, 36]``: one-hot printed line of each square (cached per layout, read-only)."""
     key = layout.directions
     planes = _DIRECTION_CACHE.get(key)
     if planes is None:
-        planes = np.zeros((4, NUM_SQUARES), dtype=np.float32)
+        planes = np.zeros((NUM_DIRECTIONS, NUM_SQUARES), dtype=np.float32)
         planes[np.asarray(key), np.arange(NUM_SQUARES)] = 1.0
         planes.setflags(write=False)
         if len(_DIRECTION_CACHE) > 4096:  # many drawn layouts: keep the cache bounded
@@ -73,15 +86,15 @@ def write_planes(board: Board, player: int, out: np.ndarray) -> np.ndarray:
     open_pick = board.is_open_pick()
     forced = 0 if turn is None or open_pick else board.legal_mask()
     masks = np.array([b[player], b[1 - player], forced, 0 if last is None else 1 << last], dtype=np.uint64)
-    flat[0:4] = (masks[:, None] >> _SHIFTS) & _ONE  # one NumPy call for the four square sets
-    flat[4:8] = direction_planes(board.layout)
+    flat[_SQUARE_SETS] = (masks[:, None] >> _SHIFTS) & _ONE  # own, opponent, forced line, last
+    flat[LINE_DIRECTIONS:LINE_DIRECTIONS + NUM_DIRECTIONS] = direction_planes(board.layout)
     n = board.rules.donuts
     placed = board.placed
-    flat[8] = 1.0 if open_pick else 0.0
-    flat[9] = (n - placed[player]) / n
-    flat[10] = (n - placed[1 - player]) / n
-    flat[11] = 1.0 if turn == player else 0.0
-    flat[12] = float(player)
+    flat[OPEN_PICK] = 1.0 if open_pick else 0.0
+    flat[OWN_POOL] = (n - placed[player]) / n
+    flat[OPPONENT_POOL] = (n - placed[1 - player]) / n
+    flat[TO_MOVE] = 1.0 if turn == player else 0.0
+    flat[VANILLA] = float(player)
     return out
 
 

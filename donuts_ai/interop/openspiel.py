@@ -52,10 +52,10 @@ from .._checks import check_int, check_nonnegative, check_seconds
 from ..agents.base import Agent, budget
 from ..agents.board_agent import BoardAgent
 from ..board import Board
-from ..layout import Layout
-from ..rules import Rules
+from ..layout import Layout, LayoutSpec
+from ..rules import Rules, make_rules
 from ..squares import NUM_SQUARES, SIZE, SQUARE_NAMES, parse_square
-from ._options import InteropError, LayoutSource, make_rules
+from ._options import InteropError
 from ._planes import NUM_PLANES, write_planes
 
 #: OpenSpiel's name of the game.
@@ -90,7 +90,7 @@ def _layout_of(params: dict) -> Layout:
         if text != DEFAULT_PARAMS["layout"]:
             raise InteropError(f"give layout or layout_seed, not both (layout={text!r}, layout_seed={seed})")
         return Layout.random(seed)
-    source = LayoutSource(text)
+    source = LayoutSpec(text)
     if source.drawn:
         raise InteropError(f"an OpenSpiel game is played on one layout: layout={text!r} draws a new one every game "
                            f"(give random:SEED, grid:SEED, layout text or layout_seed)")
@@ -254,7 +254,7 @@ def load(layout: Layout | str | None = None, rules: Rules | str | None = None, d
     if layout is None or isinstance(layout, Layout):
         fixed = layout or Layout.standard()
     else:
-        source = LayoutSource(layout)
+        source = LayoutSpec(layout)
         if source.drawn:
             raise InteropError(f"an OpenSpiel game is played on one layout; {layout!r} draws a new one every game")
         fixed = source.layouts[0]

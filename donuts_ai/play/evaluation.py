@@ -17,7 +17,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .. import Board, Solver
+from ..board import Board
+from ..outcomes import value_name
+from ..search.alphabeta import Solver
 from ..squares import COLOR_NAMES
 from ..tournament.specs import make_agent
 
@@ -64,7 +66,7 @@ class MoveEval:
 
     @property
     def result(self) -> str | None:
-        return None if self.value is None else {1: "win", 0: "draw", -1: "loss"}[self.value]
+        return None if self.value is None else value_name(self.value)
 
     def order_key(self) -> tuple:
         """Sort key, best first: wins soonest, then draws, estimates by score, losses latest."""

@@ -31,10 +31,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .. import Board, Layout, Rules
+from ..board import Board
 from ..errors import DonutsError
+from ..layout import Layout
+from ..outcomes import RESULTS
+from ..rules import Rules
 
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE_NUMBER = re.compile(r"^\d+\.+$")
 #: The most bytes a record file may have (a game has at most 72 plies: a record is small).

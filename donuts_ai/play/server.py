@@ -47,12 +47,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
-from .. import Board, Layout, square_name
 from .. import svg as _svg
+from ..board import Board
 from ..errors import DonutsError
-from ..layout import DRAWN_LAYOUT_KINDS
+from ..layout import DRAWN_LAYOUT_KINDS, Layout
 from ..rules import make_rules
-from ..squares import COLOR_NAMES
+from ..squares import COLOR_NAMES, square_name
 from ..tournament.specs import make_agent
 from .evaluation import MAX_THINK, Analyst, remaining_plies, solvable
 from .session import GameOver, NotYourTurn, PlaySession, constraint_text, make_layout, parse_color

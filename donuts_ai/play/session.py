@@ -8,10 +8,12 @@ import datetime
 import random
 from dataclasses import dataclass
 
-from .. import Board, Layout, Rules, square_name
+from ..board import Board
 from ..errors import DonutsError, IllegalMoveError
-from ..layout import LayoutSpec
-from ..squares import COLOR_NAMES
+from ..layout import Layout, LayoutSpec
+from ..outcomes import UNFINISHED, result_string
+from ..rules import Rules
+from ..squares import COLOR_NAMES, square_name
 from .record import SavedGame
 
 #: Seeds drawn for a ``random`` / ``grid`` layout: few digits, easy to type again.
@@ -187,8 +189,8 @@ class PlaySession:
     def result(self) -> str:
         """``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` (unfinished)."""
         if not self.is_over():
-            return "*"
-        return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[self.winner()]
+            return UNFINISHED
+        return result_string(self.winner())
 
     def termination(self) -> str | None:
         if self.resigned is not None:

@@ -11,9 +11,9 @@ import os
 import sys
 from typing import TextIO
 
-from .. import Board, Rules
+from ..board import Board
 from ..errors import DonutsError
-from ..rules import make_rules
+from ..rules import Rules, make_rules
 from ..squares import COLOR_NAMES
 from .evaluation import Analysis, Analyst
 from .session import PlaySession, Ply, constraint_text, make_layout, parse_color

@@ -9,42 +9,33 @@ import numpy as np
 from numba import njit
 
 from .._engine.bits import ctz
-from .._engine.core import DRAW, can_win_now, has_five
-from .._engine.position import (
-    end_result,
-    is_over_after,
-    legal_moves,
-    make_move,
-    opponent_moves_next,
-    placement_ends_game,
-    swap,
-)
+from .._engine.core import can_win_now
+from .._engine.position import ENDED_LOST, ENDED_WON, PASSES, WON_BY_FIVE, apply, legal_moves, placement_ends_game
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
 @njit(cache=True)
-def _wins_at_once(game, pos):
+def _wins_at_once(rulebook, pos):
     """True when the side to move, in a position that is not over, has a placement that
     wins at once: a five, or a placement that ends the game (board full, pools empty) won."""
-    moves = legal_moves(game, pos)
-    if can_win_now(pos.own, pos.opp, moves, game.single):
+    moves = legal_moves(rulebook, pos)
+    if can_win_now(pos.own, pos.opp, moves, rulebook.single):
         return True
-    if not placement_ends_game(pos, game.donuts):
+    if not placement_ends_game(pos, rulebook.donuts):
         return False
     m = moves
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
-        after = make_move(game, pos, sq)
-        if is_over_after(after, game.donuts) and end_result(after, game.donuts)[0] == 0:
+        if apply(rulebook.donuts, rulebook.single, pos, sq)[1] == ENDED_WON:
             return True
     return False
 
 
 @njit(cache=True)
-def tactics(game, pos):
+def tactics(rulebook, pos):
     """The two plies no agent may get wrong, for the side to move in a position that is not
     over. Not node-limited: at most 36 placements, each with at most 36 replies.
 
@@ -55,20 +46,16 @@ def tactics(game, pos):
     moves again: no such move loses at once.)"""
     wins = _ZERO
     losing = _ZERO
-    m = legal_moves(game, pos)
+    m = legal_moves(rulebook, pos)
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
         bit = _ONE << np.uint64(sq)
-        after = make_move(game, pos, sq)
-        if has_five(after.own):
+        child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
+        if status == WON_BY_FIVE or status == ENDED_WON:
             wins |= bit
-        elif is_over_after(after, game.donuts):
-            winner, _ = end_result(after, game.donuts)
-            if winner == 0:
-                wins |= bit
-            elif winner != DRAW:
-                losing |= bit
-        elif opponent_moves_next(after, game.donuts) and _wins_at_once(game, swap(after)):
+        elif status == ENDED_LOST:
+            losing |= bit
+        elif status == PASSES and _wins_at_once(rulebook, child):
             losing |= bit
     return wins, losing

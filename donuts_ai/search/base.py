@@ -1,6 +1,6 @@
 """What every searching agent of the board game shares: the tactical pass, warming up,
-touching its tables; and, from :mod:`donuts_ai.agents.base` (the agent protocol, the base
-and the clock budget rule, defined there once), the names the agents here import."""
+touching its tables. (The agent protocol, the base and the clock budget rule are
+:mod:`donuts_ai.agents.base`'s, defined there once.)"""
 
 from __future__ import annotations
 
@@ -9,13 +9,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._engine.position import game_of, position_of
-from ..agents.base import budget, check_time_limit, now, positive_int
-from ..agents.board_agent import BoardAgent as Agent
+from .._engine.position import position_of, rulebook_of
 from ..board import Board
 from ._tactics import tactics
 
-__all__ = ["Agent", "budget", "check_time_limit", "now", "positive_int", "tactical_choice", "touch", "warm_up"]
+__all__ = ["tactical_choice", "touch", "warm_up"]
 
 
 #: Bytes of a memory page: :func:`touch` writes one item per page.
@@ -42,7 +40,7 @@ def tactical_choice(board: Board) -> tuple[int | None, int]:
     the lowest move that wins at once, else the only legal move that does not lose at
     once — or ``None``; ``allowed`` is the bitboard of moves the search may choose from:
     those that do not lose at once (every legal move when all of them do)."""
-    wins, losing = tactics(game_of(board.layout, board.rules), position_of(*board.kernel_state()))
+    wins, losing = tactics(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()))
     wins, losing, legal = int(wins), int(losing), board.legal_mask()
     if wins:
         low = wins & -wins

@@ -10,7 +10,7 @@ from numba import njit
 
 from ..._engine.bits import ctz, popcount
 from ..._engine.core import largest_group, legal_mask
-from ..._engine.position import place
+from ..._engine.position import place, settle
 from ..._engine.tables import FIVE_WINDOWS
 from ._scores import INF, end_score
 
@@ -62,7 +62,7 @@ def horizon_value(donuts, pos, ply, own_move_ends, ws):
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
-        score = end_score(place(pos, sq, ws.flips[ply, i]), donuts, ply + 1)
+        score = end_score(settle(place(pos, sq, ws.flips[ply, i]), donuts)[1], ply + 1)
         i += 1
         if score > best:
             best = score

@@ -20,7 +20,7 @@ Node order within a position (why each step prunes):
    root, the moves not yet searched are sorted again after each one, by the history it
    taught (:func:`~._ordering.resort_rest`).
 
-Every kernel takes the position from the side to move (``Position``) and the ``Game``
+Every kernel takes the position from the side to move (``Position``) and the ``Rulebook``
 of :mod:`donuts_ai._engine.position`.
 """
 
@@ -32,16 +32,16 @@ from numba import njit
 from ..._engine.bits import ctz, popcount
 from ..._engine.core import can_win_now, flips, has_five, legal_mask, threats
 from ..._engine.position import (
+    MOVES_AGAIN,
+    PASSES,
+    apply,
     as_position,
-    is_over_after,
+    is_over,
     legal_moves,
-    make_move,
-    next_position,
-    opponent_moves_next,
     place,
     placement_ends_game,
     plies_left,
-    swap,
+    settle_without_five,
 )
 from ..._engine.tables import FULL, NUM_SQUARES
 from ._evaluation import horizon_value
@@ -137,22 +137,22 @@ def _classify_moves(donuts, single, pos, ply, table_move, ws):
     while m != _ZERO:
         sq = ctz(m)
         m &= m - _ONE
-        after = place(pos, sq, ws.flips[ply, i])
+        child, status = settle_without_five(place(pos, sq, ws.flips[ply, i]), donuts)  # _five_now found none
         i += 1
-        if is_over_after(after, donuts):
-            score = end_score(after, donuts, ply + 1)
-        elif opponent_moves_next(after, donuts):
-            replies = legal_mask(after.opp, after.own, sq, line_masks)
+        if status == PASSES:
+            replies = legal_mask(child.own, child.opp, sq, line_masks)
             hits = replies & opp_threats
-            if hits != _ZERO and can_win_now(after.opp, after.own, hits, single):
+            if hits != _ZERO and can_win_now(child.own, child.opp, hits, single):
                 score = -win_at(ply + 2)
             else:
                 n_open = add_open_move(ws, ply, n_open, sq, order_key(ws, ply, pos.last, sq, table_move, popcount(replies)))
                 continue
-        else:
+        elif status == MOVES_AGAIN:
             # The opponent's pool is empty: we move again. Always searched.
             n_open = add_open_move(ws, ply, n_open, sq, order_key_moving_again(ws, sq, table_move))
             continue
+        else:
+            score = end_score(status, ply + 1)
         if score > best:
             best = score
             best_move = sq
@@ -185,17 +185,17 @@ def _survival_move(donuts, single, pos, ply, beta, n_open, ws):
 
 
 @njit(cache=True)
-def negamax(game, pos, depth, ply, alpha, beta, tt, ws):
+def negamax(rulebook, pos, depth, ply, alpha, beta, tt, ws):
     """Score of a position that is not over, for its side to move (see the module doc).
 
     Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound. Sets
     ``ws.stats[ABORTED]`` and returns 0 once the node limit is reached. ``ws`` is the
     workspace record (``workspace[0]``)."""
-    # The recursion passes no game: Numba counts references to every array argument and
+    # The recursion passes no rulebook: Numba counts references to every array argument and
     # to every array read from a tuple, on every call (6% of the search's speed). The
     # lines go into the workspace record, which is passed by reference without counting.
-    ws.line_masks[:] = game.line_masks
-    return _negamax(game.donuts, game.single, as_position(pos), np.int64(depth), np.int64(ply), np.int64(alpha),
+    ws.line_masks[:] = rulebook.line_masks
+    return _negamax(rulebook.donuts, rulebook.single, as_position(pos), np.int64(depth), np.int64(ply), np.int64(alpha),
                     np.int64(beta), tt, ws)
 
 
@@ -210,15 +210,15 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
     alpha, beta, cutoff, value = _mate_distance_window(ply, own_move_ends, alpha, beta)
     if cutoff:
         return value
-    key_a, key_b = position_keys(pos)
-    idx = entry_index(tt, key_a, key_b)
-    table_move, alpha, beta, cutoff, value = probe(tt, idx, key_a, key_b, depth, ply, alpha, beta)
+    key = position_keys(pos)
+    idx = entry_index(tt, key)
+    table_move, alpha, beta, cutoff, value = probe(tt, idx, key, depth, ply, alpha, beta)
     if cutoff:
         return value
 
     five = _five_now(single, pos, ply, ws)
     if five >= 0:
-        store(tt, idx, key_a, key_b, win_at(ply + 1), win_at(ply + 1), five, ANY_DEPTH, ply)
+        store(tt, idx, key, win_at(ply + 1), win_at(ply + 1), five, ANY_DEPTH, ply)
         return win_at(ply + 1)
     if depth <= 0:
         return horizon_value(donuts, pos, ply, own_move_ends, ws)
@@ -232,26 +232,27 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
 
     best, best_move, n_open = _classify_moves(donuts, single, pos, ply, table_move, ws)
     if n_open == 0:
-        store(tt, idx, key_a, key_b, best, best, best_move, ANY_DEPTH, ply)
+        store(tt, idx, key, best, best, best_move, ANY_DEPTH, ply)
         return best
     if best >= beta:
-        store(tt, idx, key_a, key_b, best, INF, best_move, depth, ply)
+        store(tt, idx, key, best, INF, best_move, depth, ply)
         return best
     if best > alpha:
         alpha = best
     survivor = _survival_move(donuts, single, pos, ply, beta, n_open, ws)
     if survivor >= 0:
-        store(tt, idx, key_a, key_b, -win_at(ply + 4), INF, survivor, depth, ply)
+        store(tt, idx, key, -win_at(ply + 4), INF, survivor, depth, ply)
         return -win_at(ply + 4)
 
     sort_open_moves(ws, ply, n_open)
     for i in range(n_open):
         sq = ws.moves[ply, i]
-        after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
-        if opponent_moves_next(after, donuts):
-            score = -_negamax(donuts, single, swap(after), depth - 1, ply + 1, -beta, -alpha, tt, ws)
+        # An open move: no five (_five_now found none) and the game goes on.
+        child, status = settle_without_five(place(pos, sq, flips(pos.own, pos.opp, sq, single)), donuts)
+        if status == PASSES:
+            score = -_negamax(donuts, single, child, depth - 1, ply + 1, -beta, -alpha, tt, ws)
         else:
-            score = _negamax(donuts, single, after, depth - 1, ply + 1, alpha, beta, tt, ws)
+            score = _negamax(donuts, single, child, depth - 1, ply + 1, alpha, beta, tt, ws)
         if ws.stats[ABORTED]:
             return 0
         if score > best:
@@ -268,7 +269,7 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
             # The root's moves were sorted before any search, on an empty history: each
             # first move searched teaches the history more than the whole order knew.
             resort_rest(ws, ply, pos.last, i + 1, n_open)
-    store_result(tt, idx, key_a, key_b, best, alpha0, beta, best_move, depth, ply)
+    store_result(tt, idx, key, best, alpha0, beta, best_move, depth, ply)
     return best
 
 
@@ -283,50 +284,47 @@ def _start(workspace, node_limit):
 
 
 @njit(cache=True, nogil=True)
-def search_root(game, pos, depth, alpha, beta, tt, workspace, node_limit):
+def search_root(rulebook, pos, depth, alpha, beta, tt, workspace, node_limit):
     """Negamax at the root (ply 0) with a fresh node count: returns (score, nodes, aborted).
 
     Releases the GIL: the solver's threads each run one on their own table and workspace,
     and stop one another by setting ``stats[NODE_LIMIT]`` to 0 in the other workspaces."""
     ws = _start(workspace, node_limit)
-    score = negamax(game, pos, depth, 0, alpha, beta, tt, ws)
+    score = negamax(rulebook, pos, depth, 0, alpha, beta, tt, ws)
     return score, ws.stats[NODES], ws.stats[ABORTED] != 0
 
 
 @njit(cache=True)
-def root_child(game, pos, sq):
+def root_child(rulebook, pos, sq):
     """After root move ``sq``: ``(ended, score, child, passed)``. When the move ends the
     game, ``ended`` is True and ``score`` its root-relative score; else ``child`` is the
     next position and ``passed`` True when the opponent moves in it."""
-    after = make_move(game, pos, sq)
-    if has_five(after.own):
-        return True, win_at(1), after, False
-    if is_over_after(after, game.donuts):
-        return True, end_score(after, game.donuts, 1), after, False
-    child, passed = next_position(after, game.donuts)
-    return False, np.int64(0), child, passed
+    child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
+    if is_over(status):
+        return True, end_score(status, 1), child, False
+    return False, np.int64(0), child, status == PASSES
 
 
 @njit(cache=True)
-def _move_score(game, pos, sq, depth, alpha, beta, tt, ws):
+def _move_score(rulebook, pos, sq, depth, alpha, beta, tt, ws):
     """Score, for the side to move at the root, of root move ``sq`` searched to ``depth``."""
-    ended, score, child, passed = root_child(game, pos, sq)
+    ended, score, child, passed = root_child(rulebook, pos, sq)
     if ended:
         return score
     if passed:
-        return -negamax(game, child, depth - 1, 1, -beta, -alpha, tt, ws)
-    return negamax(game, child, depth - 1, 1, alpha, beta, tt, ws)
+        return -negamax(rulebook, child, depth - 1, 1, -beta, -alpha, tt, ws)
+    return negamax(rulebook, child, depth - 1, 1, alpha, beta, tt, ws)
 
 
 @njit(cache=True)
-def search_moves(game, pos, depth, tt, workspace, node_limit, first_move):
+def search_moves(rulebook, pos, depth, tt, workspace, node_limit, first_move):
     """Depth-limited search of every root move (``first_move`` first, if legal), full
     window. Returns (best_move, best_score, nodes, aborted); after an abort the result
     covers only the moves finished before it."""
     ws = _start(workspace, node_limit)
     pos = as_position(pos)
     depth = np.int64(depth)
-    moves = legal_moves(game, pos)
+    moves = legal_moves(rulebook, pos)
     best = -INF
     best_move = -1
     alpha = np.int64(-INF)
@@ -342,7 +340,7 @@ def search_moves(game, pos, depth, tt, workspace, node_limit, first_move):
         else:
             sq = ctz(rest)
             rest &= rest - _ONE
-        score = _move_score(game, pos, sq, depth, alpha, beta, tt, ws)
+        score = _move_score(rulebook, pos, sq, depth, alpha, beta, tt, ws)
         if ws.stats[ABORTED]:
             break
         if score > best:
@@ -354,28 +352,28 @@ def search_moves(game, pos, depth, tt, workspace, node_limit, first_move):
 
 
 @njit(cache=True)
-def root_move_order(game, pos, tt, workspace):
+def root_move_order(rulebook, pos, tt, workspace):
     """The root's moves in the order the search would try them (ply 0 of
     :func:`_negamax`: a five first, then the open moves by :mod:`._ordering`, then the
     moves with exact values). Returns ``(moves, n_open)``: ``moves[:n_open]`` are open."""
     ws = workspace[0]
-    ws.line_masks[:] = game.line_masks
+    ws.line_masks[:] = rulebook.line_masks
     pos = as_position(pos)
-    key_a, key_b = position_keys(pos)
-    idx = entry_index(tt, key_a, key_b)
-    stored, _, _, _, _ = probe(tt, idx, key_a, key_b, np.int64(0), np.int64(0), np.int64(-INF), np.int64(INF))
+    key = position_keys(pos)
+    idx = entry_index(tt, key)
+    stored, _, _, _, _ = probe(tt, idx, key, np.int64(0), np.int64(0), np.int64(-INF), np.int64(INF))
     out = np.empty(NUM_SQUARES, dtype=np.int64)
-    five = _five_now(game.single, pos, np.int64(0), ws)
+    five = _five_now(rulebook.single, pos, np.int64(0), ws)
     if five >= 0:
         out[0] = five
         return out[:1], np.int64(0)
-    _, _, n_open = _classify_moves(game.donuts, game.single, pos, np.int64(0), stored, ws)
+    _, _, n_open = _classify_moves(rulebook.donuts, rulebook.single, pos, np.int64(0), stored, ws)
     sort_open_moves(ws, np.int64(0), n_open)
     n = 0
     for i in range(n_open):
         out[n] = ws.moves[0, i]
         n += 1
-    rest = legal_moves(game, pos)
+    rest = legal_moves(rulebook, pos)
     for i in range(n_open):
         rest &= ~(_ONE << np.uint64(ws.moves[0, i]))
     while rest != _ZERO:

@@ -93,7 +93,7 @@ def sort_open_moves(ws, ply, n_open):
 @njit(cache=True)
 def resort_rest(ws, ply, last, start, n_open):
     """Sort this ply's open moves from index ``start`` on again, by their history now (the
-    table move and killers were the first already; replies no longer count)."""
+    table move and killers went first already; the count of replies is left out)."""
     for j in range(start, n_open):
         sq = ws.moves[ply, j]
         ws.keys[ply, j] = ws.history[sq] + ws.counter[last + 1, sq]

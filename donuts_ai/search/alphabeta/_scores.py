@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..._engine.position import end_result
+from ..._engine.position import ENDED_DRAWN, ENDED_LOST
 
 #: A win at the root itself; a win at ply ``p`` scores ``WIN - p``.
 WIN = 10_000
@@ -47,12 +47,11 @@ def shift_mate(score, plies):
 
 
 @njit(cache=True)
-def end_score(after, donuts, ply_end):
-    """Score, for the side that placed, of a game that ended (no five) with the placement
-    that led to ``after`` (:func:`~donuts_ai._engine.position.place`), played at ``ply_end``."""
-    winner, _ = end_result(after, donuts)
-    if winner == 0:
-        return win_at(ply_end)
-    if winner == 1:
+def end_score(status, ply_end):
+    """Score, for the side that placed, of a placement played at ``ply_end`` that ended the
+    game with ``status`` (:func:`~donuts_ai._engine.position.apply`)."""
+    if status == ENDED_DRAWN:
+        return 0
+    if status == ENDED_LOST:
         return -win_at(ply_end)
-    return 0
+    return win_at(ply_end)

@@ -67,7 +67,8 @@ def new_table(bits: int) -> np.ndarray:
 
 @njit(cache=True)
 def position_keys(pos):
-    """``(key_a, key_b)``: the whole position, packed in two words."""
+    """The position's key ``(key_a, key_b)``: the whole position, packed in two words.
+    The table's kernels take the pair as one ``key``."""
     key_a = pos.own | (np.uint64(pos.last + 1) << _LAST_SHIFT) | (np.uint64(pos.placed_own) << _PLACED_OWN_SHIFT)
     key_b = pos.opp | (np.uint64(pos.placed_opp) << _PLACED_OPP_SHIFT)
     return key_a, key_b
@@ -80,8 +81,9 @@ _WORTH_PER_DEPTH = 64
 
 
 @njit(cache=True)
-def entry_index(tt, key_a, key_b):
+def entry_index(tt, key):
     """The first row of a position's bucket (two rows; the table size is a power of two)."""
+    key_a, key_b = key
     h = key_a * _HASH_MULT_A ^ key_b * _HASH_MULT_B
     return np.int64((h ^ (h >> _HASH_FOLD)) & np.uint64(tt.shape[0] - 1) & _BUCKET_MASK)
 
@@ -144,9 +146,10 @@ def stored_depth(data):
 
 
 @njit(cache=True)
-def store(tt, idx, key_a, key_b, lower, upper, move, depth, ply):
+def store(tt, idx, key, lower, upper, move, depth, ply):
     """Write root-relative bounds ``lower <= score <= upper`` found at ``ply`` by a search
     of ``depth``; keeps the old best move when ``move`` is -1."""
+    key_a, key_b = key
     lo = shift_mate(lower, ply)
     hi = shift_mate(upper, ply)
     depth = min(depth, ANY_DEPTH)
@@ -176,26 +179,26 @@ def store(tt, idx, key_a, key_b, lower, upper, move, depth, ply):
 
 
 @njit(cache=True)
-def store_result(tt, idx, key_a, key_b, best, alpha0, beta, move, depth, ply):
+def store_result(tt, idx, key, best, alpha0, beta, move, depth, ply):
     """Store a fail-soft search result ``best`` of the window (``alpha0``, ``beta``) as the
     bound it is: an upper bound at or below ``alpha0``, a lower bound at or above
     ``beta``, else exact."""
     if best <= alpha0:
-        store(tt, idx, key_a, key_b, -INF, best, move, depth, ply)
+        store(tt, idx, key, -INF, best, move, depth, ply)
     elif best >= beta:
-        store(tt, idx, key_a, key_b, best, INF, move, depth, ply)
+        store(tt, idx, key, best, INF, move, depth, ply)
     else:
-        store(tt, idx, key_a, key_b, best, best, move, depth, ply)
+        store(tt, idx, key, best, best, move, depth, ply)
 
 
 @njit(cache=True)
-def probe(tt, idx, key_a, key_b, depth, ply, alpha, beta):
+def probe(tt, idx, key, depth, ply, alpha, beta):
     """Read a position's entry before searching it with ``depth`` at ``ply``.
 
     Returns ``(table_move, alpha, beta, cutoff, value)``: the stored best move (-1 for
     none), the window narrowed by stored bounds deep enough, and ``cutoff`` True when
     they decide the search (its result is then ``value``)."""
-    row = _row_of(tt, idx, key_a, key_b)
+    row = _row_of(tt, idx, key[0], key[1])
     if row < 0:
         return np.int64(-1), alpha, beta, False, np.int64(0)
     data = tt[row, DATA]
@@ -219,8 +222,8 @@ def probe(tt, idx, key_a, key_b, depth, ply, alpha, beta):
 @njit(cache=True)
 def table_move(tt, pos):
     """The best move stored for a position, or -1."""
-    key_a, key_b = position_keys(pos)
-    row = _row_of(tt, entry_index(tt, key_a, key_b), key_a, key_b)
+    key = position_keys(pos)
+    row = _row_of(tt, entry_index(tt, key), key[0], key[1])
     if row >= 0:
         return stored_move(tt[row, DATA])
     return -1

@@ -4,10 +4,12 @@ solver's table and move order, a heuristic at the horizon) and :class:`SolverAge
 
 from __future__ import annotations
 
-from ..._engine.position import game_of, plies_left, position_of
+from ..._engine.position import plies_left, position_of, rulebook_of
+from ...agents.base import budget, check_time_limit, now, positive_int
+from ...agents.board_agent import BoardAgent
 from ...board import Board
 from ...squares import SQUARE_NAMES
-from ..base import Agent, budget, check_time_limit, now, positive_int, tactical_choice, touch, warm_up
+from ..base import tactical_choice, touch, warm_up
 from ._negamax import search_moves, search_root
 from ._scores import MATE_BOUND
 from ._table import new_table
@@ -35,12 +37,12 @@ MIN_RATE_SECONDS = 0.001
 
 def _compile_search(board: Board) -> None:
     """Compile the search kernels on ``board`` (see :func:`~..base.warm_up`)."""
-    game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
-    search_moves(game, pos, 2, new_table(10), new_workspace(), 1000, -1)
-    search_root(game, pos, 2, -1, 1, new_table(10), new_workspace(), 1000)
+    rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+    search_moves(rulebook, pos, 2, new_table(10), new_workspace(), 1000, -1)
+    search_root(rulebook, pos, 2, -1, 1, new_table(10), new_workspace(), 1000)
 
 
-class AlphaBetaAgent(Agent):
+class AlphaBetaAgent(BoardAgent):
     """Iterative deepening negamax (the kernel of :mod:`._negamax`) with an
     evaluation at the horizon.
 
@@ -132,12 +134,12 @@ class AlphaBetaAgent(Agent):
         if forced is not None:
             self.last_info = {"depth": 0, "nodes": 0, "seconds": now() - start, "score": None, "forced": True, "proven": False}
             return SQUARE_NAMES[forced]
-        game = (board.layout, board.rules)
-        if game != self._game:  # the table's entries belong to one layout and rules
+        rulebook = (board.layout, board.rules)
+        if rulebook != self._game:  # the table's entries belong to one layout and rules
             self._clear_table()
-            self._game = game
-        game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
-        remaining = int(plies_left(pos, game.donuts))
+            self._game = rulebook
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        remaining = int(plies_left(pos, rulebook.donuts))
         max_depth = remaining if self.depth is None else min(self.depth, remaining)
         if remaining <= self.exact_plies:
             max_depth = remaining  # few enough plies left: solve exactly
@@ -152,7 +154,7 @@ class AlphaBetaAgent(Agent):
                 if limit <= 0:
                     break
                 t = now()
-                move, score, nodes, aborted = search_moves(game, pos, depth, self._tt, self._ws, limit, best_move)
+                move, score, nodes, aborted = search_moves(rulebook, pos, depth, self._tt, self._ws, limit, best_move)
                 elapsed = now() - t
                 total_nodes += int(nodes)
                 if elapsed >= MIN_RATE_SECONDS:
@@ -183,7 +185,7 @@ class AlphaBetaAgent(Agent):
         return SQUARE_NAMES[best_move]
 
 
-class SolverAgent(Agent):
+class SolverAgent(BoardAgent):
     """Plays a move that keeps the game-theoretic value of the position.
 
     ``fastest=True`` also wins as fast as possible and loses as slowly as possible (the

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._checks import check_int
-from ..._engine.position import Game, Position, game_of, legal_moves, plies_left, position_of, typed_position
+from ..._engine.position import Position, Rulebook, legal_moves, plies_left, position_of, rulebook_of, typed_position
 from ...board import Board
 from ...errors import DonutsError, IllegalMoveError
 from ...layout import Layout
+from ...outcomes import DRAW, LOSS, WIN, value_name
 from ...rules import Rules
 from ...squares import SQUARE_NAMES, parse_square, squares_of
 from ._negamax import root_child, root_move_order, search_root
@@ -34,11 +35,9 @@ from ._scores import WIN as WIN_SCORE
 from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
 
-WIN, LOSS, DRAW = 1, -1, 0
 #: ``solve(board)`` proves the distance by default once this many donuts have been placed:
 #: on the empty board it gives the value only (see :meth:`Solver.solve` for the costs).
 DISTANCE_BY_DEFAULT_FROM = 1
-_VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 
 def _score(value: int, distance: int | None) -> int:
@@ -56,7 +55,7 @@ class _Valued:
     @property
     def result(self) -> str:
         """``"win"``, ``"draw"`` or ``"loss"``."""
-        return _VALUE_NAMES[self.value]
+        return value_name(self.value)
 
     @property
     def score(self) -> int:
@@ -145,12 +144,12 @@ class Solver:
             raise TypeError(f"expected a Board, got {type(board).__name__}")
         if board.is_game_over():
             raise DonutsError("cannot solve: the game is over")
-        game = (board.layout, board.rules)
-        if self._tt is None or self._game != game:
+        rulebook = (board.layout, board.rules)
+        if self._tt is None or self._game != rulebook:
             self._tt = new_table(self.tt_bits)
             self._ws = new_workspace()
             self._helpers = [(new_table(self.tt_bits), new_workspace()) for _ in range(self.threads - 1)]
-            self._game = game
+            self._game = rulebook
 
     def clear(self) -> None:
         """Forget everything in the transposition table."""
@@ -159,23 +158,23 @@ class Solver:
         self._game = None
 
     # --- kernel calls on kernel positions (from the side to move) ---------------------
-    def _search(self, game: Game, pos: Position, alpha: int, beta: int, node_limit: int = 1 << 62) -> int | None:
+    def _search(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, node_limit: int = 1 << 62) -> int | None:
         """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit."""
-        score, nodes, aborted = search_root(game, pos, EXACT_DEPTH, alpha, beta, self._tt, self._ws, node_limit)
+        score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, self._tt, self._ws, node_limit)
         self.nodes += int(nodes)
         return None if aborted else int(score)
 
-    def _wdl_root(self, game: Game, pos: Position) -> tuple[int, int]:
+    def _wdl_root(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
         """(value, a move keeping it) of a position that is not over."""
-        score = self._search(game, pos, -1, 1)
+        score = self._search(rulebook, pos, -1, 1)
         value = (score > 0) - (score < 0)
-        moves = squares_of(int(legal_moves(game, pos)))
+        moves = squares_of(int(legal_moves(rulebook, pos)))
         first = int(table_move(self._tt, pos))
         moves.sort(key=lambda sq: sq != first)  # the table's move proved the value: try it first
         for sq in moves:
-            final, child, sign = _child(game, pos, sq)
+            final, child, sign = _child(rulebook, pos, sq)
             if final is None:
-                child_score = self._search(game, child, -1, 1)
+                child_score = self._search(rulebook, child, -1, 1)
                 v = sign * ((child_score > 0) - (child_score < 0))
             else:
                 v = (final > 0) - (final < 0)
@@ -183,9 +182,9 @@ class Solver:
                 return value, sq
         raise AssertionError("a move must keep the position's value")
 
-    def _wdl_root_split(self, game: Game, pos: Position) -> tuple[int, int]:
+    def _wdl_root_split(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
         """:meth:`_wdl_root` with the first moves shared out over ``self.threads`` threads."""
-        order, _ = root_move_order(game, pos, self._tt, self._ws)
+        order, _ = root_move_order(rulebook, pos, self._tt, self._ws)
         queue = [int(sq) for sq in order]
         tables = [(self._tt, self._ws), *self._helpers]
         values: dict[int, int] = {}
@@ -199,9 +198,9 @@ class Solver:
                     if not queue:
                         return
                     sq = queue.pop(0)
-                final, child, sign = _child(game, pos, sq)
+                final, child, sign = _child(rulebook, pos, sq)
                 if final is None:
-                    score, nodes, aborted = search_root(game, child, EXACT_DEPTH, -1, 1, tt, ws, 1 << 62)
+                    score, nodes, aborted = search_root(rulebook, child, EXACT_DEPTH, -1, 1, tt, ws, 1 << 62)
                     node_counts[k] += int(nodes)
                     if aborted:  # another thread found a win
                         return
@@ -227,11 +226,11 @@ class Solver:
         value = max(values.values())
         return value, next(sq for sq in order if values.get(int(sq)) == value)
 
-    def _exact(self, game: Game, pos: Position, value: int | None = None) -> int:
+    def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None) -> int:
         """Exact root-relative score of a position that is not over; ``value`` is its sign
         when already known."""
         if value is None:
-            score = self._search(game, pos, -1, 1)
+            score = self._search(rulebook, pos, -1, 1)
             value = (score > 0) - (score < 0)
         else:
             score = value
@@ -240,32 +239,44 @@ class Solver:
         # Only some distances are possible: the winner's own placements (a five) and the
         # game's last ply (largest group or majority). Binary-search those with null
         # windows; each fail-soft result also discards every candidate it passes.
-        candidates = _candidate_scores(pos, game.donuts, winning=value > 0)
+        candidates = _candidate_scores(pos, rulebook.donuts, winning=value > 0)
         if value > 0:
             candidates = [c for c in candidates if c >= score]
         else:
             candidates = [c for c in candidates if c <= score]
         while len(candidates) > 1:
             v = candidates[len(candidates) // 2]  # test "score >= v"
-            r = self._search(game, pos, v - 1, v)
+            r = self._search(rulebook, pos, v - 1, v)
             if r >= v:
                 candidates = [c for c in candidates if c >= max(r, v)]
             else:
                 candidates = [c for c in candidates if c <= r]
         return candidates[0]
 
-    def _move_score(self, game: Game, pos: Position, sq: int) -> int:
+    def _move_score(self, rulebook: Rulebook, pos: Position, sq: int) -> int:
         """Exact root-relative score, for the mover, of playing ``sq`` from ``pos``."""
-        final, child, sign = _child(game, pos, sq)
+        final, child, sign = _child(rulebook, pos, sq)
         if final is not None:
             return final
-        score = sign * self._exact(game, child)
+        score = sign * self._exact(rulebook, child)
         # One ply further from this root than from the child's.
         if score > MATE_BOUND:
             score -= 1
         elif score < -MATE_BOUND:
             score += 1
         return score
+
+    # --- for the package's other searches ----------------------------------------------
+    def bounded_value(self, board: Board, node_limit: int) -> int | None:
+        """+1 / 0 / -1 for the side to move of ``board`` (not over), or ``None`` when
+        ``node_limit`` nodes do not settle it; no best move, no distance. Calls on
+        positions of one game resume where the last stopped, in few nodes: finished
+        subtrees are in the table. For :class:`~donuts_ai.search.mcts.MCTSAgent`'s root
+        prover, which spends a budget of nodes per move; not part of the public API."""
+        self._prepare(board)
+        score = self._search(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), -1, 1,
+                             max(1, node_limit))
+        return None if score is None else (score > 0) - (score < 0)
 
     # --- public ------------------------------------------------------------------------
     def solve(self, board: Board, distance: bool | None = None) -> Solution:
@@ -293,19 +304,19 @@ class Solver:
         self._prepare(board)
         distance = sum(board.placed) >= DISTANCE_BY_DEFAULT_FROM if distance is None else bool(distance)
         t, nodes0 = time.perf_counter(), self.nodes
-        game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
-        value, move = self._wdl_root(game, pos) if self.threads == 1 else self._wdl_root_split(game, pos)
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        value, move = self._wdl_root(rulebook, pos) if self.threads == 1 else self._wdl_root_split(rulebook, pos)
         if not distance:
             return Solution(value, None, SQUARE_NAMES[move], self.nodes - nodes0, time.perf_counter() - t)
-        target = self._exact(game, pos, value)
+        target = self._exact(rulebook, pos, value)
         candidates = board.legal_squares()
         first = int(table_move(self._tt, pos))
         for sq in (move, first):  # the likeliest fastest moves first
             if sq in candidates:
                 candidates.remove(sq)
                 candidates.insert(0, sq)
-        best = next(sq for sq in candidates if self._move_score(game, pos, sq) == target)
-        value, dist = _score_to_value(target, int(plies_left(pos, game.donuts)))
+        best = next(sq for sq in candidates if self._move_score(rulebook, pos, sq) == target)
+        value, dist = _score_to_value(target, int(plies_left(pos, rulebook.donuts)))
         return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
 
     def move_value(self, board: Board, move) -> int:
@@ -315,10 +326,10 @@ class Solver:
         self._prepare(board)
         if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
-        game = game_of(board.layout, board.rules)
-        final, child, sign = _child(game, position_of(*board.kernel_state()), parse_square(move))
+        rulebook = rulebook_of(board.layout, board.rules)
+        final, child, sign = _child(rulebook, position_of(*board.kernel_state()), parse_square(move))
         if final is None:
-            score = self._search(game, child, -1, 1)
+            score = self._search(rulebook, child, -1, 1)
             return sign * ((score > 0) - (score < 0))
         return (final > 0) - (final < 0)
 
@@ -327,23 +338,23 @@ class Solver:
         first (ties in square order). Proves every move's distance: on the empty board
         one proof per first move, each of a position one donut in (see :meth:`solve`)."""
         self._prepare(board)
-        game, pos = game_of(board.layout, board.rules), position_of(*board.kernel_state())
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         out = []
         for sq in board.legal_squares():
-            score = self._move_score(game, pos, sq)
+            score = self._move_score(rulebook, pos, sq)
             after = board.copy(stack=False)
             after.push(sq)
-            left = 0 if after.is_game_over() else int(plies_left(position_of(*after.kernel_state()), game.donuts))
+            left = 0 if after.is_game_over() else int(plies_left(position_of(*after.kernel_state()), rulebook.donuts))
             value, dist = _score_to_value(score, 1 + left)
             out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
         out.sort(key=lambda mv: -mv.score)
         return out
 
 
-def _child(game: Game, pos: Position, sq: int) -> tuple[int | None, Position | None, int]:
+def _child(rulebook: Rulebook, pos: Position, sq: int) -> tuple[int | None, Position | None, int]:
     """After ``sq``: (its final score when it ends the game, else None; the next position;
     the sign of that position's scores for us: -1 when the opponent moves in it)."""
-    ended, score, child, passed = root_child(game, pos, sq)
+    ended, score, child, passed = root_child(rulebook, pos, sq)
     if ended:
         return int(score), None, 0
     return None, typed_position(child), -1 if passed else 1

@@ -8,14 +8,12 @@ under 1 ms and 20,000 nodes prove 197 in 200), while random playouts need hundre
 thousands of iterations to prove a narrow win. MCTS-Solver proves too, but an
 iteration costs a whole playout.
 
-The :class:`Solver` has no public node-limited search yet: this module is the one place
-that calls its ``_prepare`` and ``_search`` (score or None when the node limit is hit);
-a public ``Solver.solve(..., node_limit=...)`` should replace them.
+The node-limited search is :meth:`Solver.bounded_value` (the value, or None when the
+node limit is hit).
 """
 
 from __future__ import annotations
 
-from ..._engine.position import game_of, position_of
 from ...board import Board
 from ..alphabeta import Solver
 
@@ -42,10 +40,7 @@ class RootProver:
         """-1 / 0 / +1 for the side to move of ``board`` (not over), or None when
         ``node_limit`` nodes do not settle it. Calls on the same board resume where the
         last stopped, in few nodes: finished subtrees are in the table."""
-        self._solver._prepare(board)
-        score = self._solver._search(game_of(board.layout, board.rules), position_of(*board.kernel_state()), -1, 1,
-                                     max(1, node_limit))
-        return None if score is None else (score > 0) - (score < 0)
+        return self._solver.bounded_value(board, node_limit)
 
     def child_value(self, board: Board, sq: int, node_limit: int) -> int | None:
         """The value for the side to move of ``board`` of playing ``sq`` there, or None

@@ -1,10 +1,10 @@
 """UCT Monte-Carlo tree search with MCTS-Solver backups, in preallocated arrays.
 
 A :class:`Tree` holds ``T`` trees (root parallelism: one tree per worker, the roots'
-visit counts summed at the end), as mctx's ``Tree`` holds a batch: every node field is
-an array of shape ``(trees, nodes)``, every per-tree field one of shape ``(trees,)``;
-no Python object exists per node. A node stores the move that led to it and the colour
-who made it, its visits and summed reward (from the point of view of that colour), its
+visit counts summed at the end), as mctx's ``Tree`` holds a batch: the nodes are one
+array of :data:`NODE` records of shape ``(trees, nodes)``, every per-tree field an array
+of shape ``(trees,)``; no Python object exists per node. A node stores the move that led to it and the color
+who made it, its visits and summed reward (from the point of view of that color), its
 first child and child count (children are contiguous), and a proven value. The
 position of a node is not stored: each iteration replays the path from the root
 (:func:`_step`), which costs less than storing 40 bytes per node.
@@ -17,7 +17,7 @@ children are proven is proven with the best of them; proven values replace avera
 in the backups, so proven wins are found and played at once.
 
 Positions are the kernels' ``Position`` (from the side to move) with that side's
-``colour`` beside it, since rewards and proofs are kept by colour.
+``color`` beside it, since rewards and proofs are kept by color.
 
 Memory: the arrays have a fixed number of nodes (their capacity); the driver (the agent)
 keeps the tree growing past it between calls of :func:`run_tree`. A call that meets a
@@ -38,9 +38,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..._engine.bits import ctz, popcount, rng_seed
-from ..._engine.core import DRAW, ONGOING, flips, has_five, legal_mask
+from ..._engine.core import NO_WINNER_YET, WINNER_DRAW, legal_mask
 from ..._engine.playouts import playout
-from ..._engine.position import end_result, is_over_after, next_position, place, winner_colour
+from ..._engine.position import PASSES, apply, winner_of
 from ..._engine.tables import NUM_SQUARES
 
 #: ``proven`` of a node not proven; else -1 / 0 / +1 (lost / drawn / won) for its mover.
@@ -51,8 +51,20 @@ MAX_DEPTH = 80
 UNVISITED = 1e200
 #: Below every UCB value.
 NO_VALUE = -1e300
-#: Bytes of one node over the seven node arrays (int32 + float64 + int32 + 4 x int8).
-NODE_BYTES = 20
+#: One node of a tree (packed: 20 bytes).
+NODE = np.dtype(
+    [
+        ("visits", np.int32),  # iterations through the node
+        ("reward", np.float64),  # summed rewards for the node's mover (1 win, 0.5 draw)
+        ("first_child", np.int32),  # index of the first child, -1 while not expanded
+        ("child_count", np.int8),  # number of children (contiguous from first_child)
+        ("move", np.int8),  # the square played into the node, -1 at a first root
+        ("mover", np.int8),  # the color who played it
+        ("proven", np.int8),  # proven value for the mover, or UNKNOWN
+    ]
+)
+#: Bytes of one node.
+NODE_BYTES = NODE.itemsize
 #: Most children of one node (one per square): the room an expansion may need.
 MAX_CHILDREN = NUM_SQUARES
 #: Node indices are int32 (``first_child``): the most nodes a tree can have.
@@ -68,33 +80,53 @@ INDEX_BITS = 32
 
 
 class Tree(NamedTuple):
-    """``T`` search trees in arrays (see the module doc). Node 0 of each tree is its first
-    root. The node arrays' second dimension is the capacity (nodes per tree)."""
+    """``T`` search trees (see the module doc). Node 0 of each tree is its first root. The
+    nodes' second dimension is the capacity (nodes per tree). The Python layer reads a
+    node field of every node as ``tree.visits`` (a view of ``tree.nodes["visits"]``), etc."""
 
-    visits: np.ndarray  # int32 (trees, nodes): iterations through the node
-    reward: np.ndarray  # float64 (trees, nodes): summed rewards for the node's mover (1 win, 0.5 draw)
-    first_child: np.ndarray  # int32 (trees, nodes): index of the first child, -1 while not expanded
-    child_count: np.ndarray  # int8 (trees, nodes): number of children (contiguous from first_child)
-    move: np.ndarray  # int8 (trees, nodes): the square played into the node, -1 at a first root
-    mover: np.ndarray  # int8 (trees, nodes): the colour who played it
-    proven: np.ndarray  # int8 (trees, nodes): proven value for the mover, or UNKNOWN
+    nodes: np.ndarray  # NODE (trees, nodes)
     root: np.ndarray  # int64 (trees,): the current root (moves down the tree as the game goes on)
     next_free: np.ndarray  # int64 (trees,): the next unused node
     rng: np.ndarray  # int64 (trees,): the xorshift state, shifted right once (fits int64; kept odd on use)
     iterations: np.ndarray  # int64 (trees,): iterations run since the tree was reset
 
+    @property
+    def visits(self) -> np.ndarray:
+        return self.nodes["visits"]
+
+    @property
+    def reward(self) -> np.ndarray:
+        return self.nodes["reward"]
+
+    @property
+    def first_child(self) -> np.ndarray:
+        return self.nodes["first_child"]
+
+    @property
+    def child_count(self) -> np.ndarray:
+        return self.nodes["child_count"]
+
+    @property
+    def move(self) -> np.ndarray:
+        return self.nodes["move"]
+
+    @property
+    def mover(self) -> np.ndarray:
+        return self.nodes["mover"]
+
+    @property
+    def proven(self) -> np.ndarray:
+        return self.nodes["proven"]
+
 
 def new_tree(trees: int, max_nodes: int) -> Tree:
-    """Arrays for ``trees`` trees of ``max_nodes`` nodes (:data:`NODE_BYTES` a node)."""
-    nodes = (trees, max_nodes)
+    """Room for ``trees`` trees of ``max_nodes`` nodes (:data:`NODE_BYTES` a node)."""
+    nodes = np.zeros((trees, max_nodes), dtype=NODE)
+    nodes["first_child"] = -1
+    nodes["move"] = -1
+    nodes["proven"] = UNKNOWN
     return Tree(
-        visits=np.zeros(nodes, dtype=np.int32),
-        reward=np.zeros(nodes, dtype=np.float64),
-        first_child=np.full(nodes, -1, dtype=np.int32),
-        child_count=np.zeros(nodes, dtype=np.int8),
-        move=np.full(nodes, -1, dtype=np.int8),
-        mover=np.zeros(nodes, dtype=np.int8),
-        proven=np.full(nodes, UNKNOWN, dtype=np.int8),
+        nodes=nodes,
         root=np.zeros(trees, dtype=np.int64),
         next_free=np.zeros(trees, dtype=np.int64),
         rng=np.zeros(trees, dtype=np.int64),
@@ -103,23 +135,23 @@ def new_tree(trees: int, max_nodes: int) -> Tree:
 
 
 @njit(cache=True)
-def _init_node(visits, reward, first_child, child_count, move, mover, proven, t, node, sq, colour):
-    """A fresh node: ``colour`` played ``sq`` into it (-1: a root)."""
-    visits[t, node] = 0
-    reward[t, node] = 0.0
-    first_child[t, node] = -1
-    child_count[t, node] = 0
-    move[t, node] = sq
-    mover[t, node] = colour
-    proven[t, node] = UNKNOWN
+def _init_node(nodes, t, node, sq, color):
+    """A fresh node: ``color`` played ``sq`` into it (-1: a root)."""
+    n = nodes[t, node]
+    n.visits = 0
+    n.reward = 0.0
+    n.first_child = -1
+    n.child_count = 0
+    n.move = sq
+    n.mover = color
+    n.proven = UNKNOWN
 
 
 @njit(cache=True)
 def reset_tree(tree, t, root_mover, seed):
-    """Empty tree ``t``: a lone root whose 'mover' is the colour that moved into it."""
+    """Empty tree ``t``: a lone root whose 'mover' is the color that moved into it."""
     root = 0
-    _init_node(tree.visits, tree.reward, tree.first_child, tree.child_count, tree.move, tree.mover, tree.proven, t, root, -1,
-               root_mover)
+    _init_node(tree.nodes, t, root, -1, root_mover)
     tree.root[t] = root
     tree.next_free[t] = root + 1
     tree.rng[t] = np.int64(rng_seed(np.uint64(seed), np.uint64(t)) >> np.uint64(1))
@@ -127,69 +159,67 @@ def reset_tree(tree, t, root_mover, seed):
 
 
 @njit(cache=True)
-def _reward(winner, colour):
-    if winner == DRAW:
+def _reward(winner, color):
+    if winner == WINNER_DRAW:
         return 0.5
-    return 1.0 if winner == colour else 0.0
+    return 1.0 if winner == color else 0.0
 
 
 @njit(cache=True)
-def _update_proof(first_child, child_count, mover, proven, t, node):
+def _update_proof(nodes, t, node):
     """MCTS-Solver: prove ``node`` from its children when possible."""
-    c0 = first_child[t, node]
+    n = nodes[t, node]
+    c0 = n.first_child
     if c0 < 0:
         return
     best = -2
     all_proven = True
-    for c in range(c0, c0 + child_count[t, node]):
-        p = proven[t, c]
+    for c in range(c0, c0 + n.child_count):
+        p = nodes[t, c].proven
         if p == UNKNOWN:
             all_proven = False
         elif p > best:
             best = p
-    # The children's mover is the colour choosing at ``node``.
-    chooser = mover[t, c0]
+    # The children's mover is the color choosing at ``node``.
+    chooser = nodes[t, c0].mover
     if best == 1 or (all_proven and best > -2):
-        proven[t, node] = best if mover[t, node] == chooser else -best
+        n.proven = best if n.mover == chooser else -best
 
 
 @njit(cache=True)
-def _step(donuts, single, pos, colour, sq):
-    """Play ``sq`` from ``pos`` (``colour`` to move): ``(position, colour to move, winner or
-    ONGOING)``. Scalars only: a call that takes arrays pays for counting references to them."""
-    after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
-    if has_five(after.own):
-        return after, colour, colour
-    if is_over_after(after, donuts):
-        return after, colour, winner_colour(end_result(after, donuts)[0], colour)
-    pos, passed = next_position(after, donuts)
-    return pos, (1 - colour) if passed else colour, ONGOING
+def _step(donuts, single, pos, color, sq):
+    """Play ``sq`` from ``pos`` (``color`` to move): ``(position, color to move, winner code)``.
+    Scalars only: a call that takes arrays pays for counting references to them."""
+    child, status = apply(donuts, single, pos, sq)
+    return child, (1 - color) if status == PASSES else color, winner_of(status, color)
 
 
 @njit(cache=True)
 def _proof(winner, mover):
     """The proven value, for ``mover``, of a node where the game ended with ``winner``."""
-    if winner == DRAW:
+    if winner == WINNER_DRAW:
         return 0
     return 1 if winner == mover else -1
 
 
 @njit(cache=True)
-def _select_child(visits, reward, first_child, child_count, proven, t, node, c_uct):
+def _select_child(nodes, t, node, c_uct):
     """UCB1 choice among the children of expanded ``node``: a proven win for the chooser at
     once, never a proven loss (unless all are), unvisited children first."""
-    c_first = first_child[t, node]
-    log_n = math.log(visits[t, node] + 1.0)
+    parent = nodes[t, node]
+    c_first = parent.first_child
+    log_n = math.log(parent.visits + 1.0)
     best_child = -1
     best_value = NO_VALUE
-    for c in range(c_first, c_first + child_count[t, node]):
-        proof = proven[t, c]
+    for c in range(c_first, c_first + parent.child_count):
+        child = nodes[t, c]
+        proof = child.proven
         if proof == 1:
             return c
         if proof == -1:
             continue
-        v = visits[t, c]
-        value = UNVISITED - c if v == 0 else reward[t, c] / v + c_uct * math.sqrt(log_n / v)
+        v = child.visits
+        value = UNVISITED - c if v == 0 else child.reward / v + c_uct * math.sqrt(log_n / v)
         if value > best_value:
             best_value = value
             best_child = c
@@ -197,80 +227,78 @@ def _select_child(visits, reward, first_child, child_count, proven, t, node, c_u
 
 
 @njit(cache=True)
-def run_tree(tree, t, game, pos, colour, iterations, c_uct, stop_when_full):
+def run_tree(tree, t, rulebook, pos, color, iterations, c_uct, stop_when_full):
     """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root
-    (``pos``, ``colour`` to move); fewer when the root is proven, or when the tree is full
+    (``pos``, ``color`` to move); fewer when the root is proven, or when the tree is full
     and ``stop_when_full``. Returns ``(iterations run, full)``: ``full`` when a leaf could
     not be expanded for want of room (that iteration played out from the leaf, as every
     later one does while the tree stays full and ``stop_when_full`` is False)."""
-    # Each field read once, and helpers get the arrays they use, not the tree: Numba
-    # counts a reference on every read of an array from a tuple and on every array argument.
-    visits, reward, first_child, child_count, move, mover, proven = (
-        tree.visits, tree.reward, tree.first_child, tree.child_count, tree.move, tree.mover, tree.proven
-    )
-    line_masks, donuts, single = game
+    # Each field read once, and helpers get the node array, not the tree: Numba counts a
+    # reference on every read of an array from a tuple and on every array argument.
+    nodes = tree.nodes
+    line_masks, donuts, single = rulebook
     next_free = tree.next_free
-    max_nodes = visits.shape[1]
+    max_nodes = nodes.shape[1]
     root = tree.root[t]
     rng = np.uint64(tree.rng[t]) | np.uint64(1)
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     iterations_run = 0
     full = False
     for _ in range(iterations):
-        if proven[t, root] != UNKNOWN:
+        if nodes[t, root].proven != UNKNOWN:
             break
         node = root
-        p, c = pos, colour
+        p, c = pos, color
         depth = 0
         path[0] = node
-        winner = ONGOING
+        winner = NO_WINNER_YET
         # Selection.
-        while first_child[t, node] >= 0 and proven[t, node] == UNKNOWN:
-            node = _select_child(visits, reward, first_child, child_count, proven, t, node, c_uct)
-            p, c, winner = _step(donuts, single, p, c, np.int64(move[t, node]))
+        while nodes[t, node].first_child >= 0 and nodes[t, node].proven == UNKNOWN:
+            node = _select_child(nodes, t, node, c_uct)
+            p, c, winner = _step(donuts, single, p, c, np.int64(nodes[t, node].move))
             depth += 1
             path[depth] = node
-            if winner != ONGOING:
-                proven[t, node] = _proof(winner, mover[t, node])
+            if winner != NO_WINNER_YET:
+                nodes[t, node].proven = _proof(winner, nodes[t, node].mover)
                 break
-        if winner == ONGOING and proven[t, node] == UNKNOWN:
+        if winner == NO_WINNER_YET and nodes[t, node].proven == UNKNOWN:
             # Expansion: a leaf visited before gets all its children, then the first is
             # played (unvisited children come first in square order, so every child is
             # tried once before UCB compares them).
-            if visits[t, node] > 0 or node == root:
+            if nodes[t, node].visits > 0 or node == root:
                 moves = legal_mask(p.own, p.opp, p.last, line_masks)
                 k = popcount(moves)
                 free = next_free[t]
                 if free + k <= max_nodes:
-                    first_child[t, node] = free
-                    child_count[t, node] = k
+                    nodes[t, node].first_child = free
+                    nodes[t, node].child_count = k
                     for ch in range(free, free + k):
                         sq = ctz(moves)
                         moves &= moves - np.uint64(1)
-                        _init_node(visits, reward, first_child, child_count, move, mover, proven, t, ch, sq, c)
+                        _init_node(nodes, t, ch, sq, c)
                     next_free[t] = free + k
                     node = free
-                    p, c, winner = _step(donuts, single, p, c, np.int64(move[t, node]))
+                    p, c, winner = _step(donuts, single, p, c, np.int64(nodes[t, node].move))
                     depth += 1
                     path[depth] = node
-                    if winner != ONGOING:
-                        proven[t, node] = _proof(winner, mover[t, node])
+                    if winner != NO_WINNER_YET:
+                        nodes[t, node].proven = _proof(winner, nodes[t, node].mover)
                 else:
                     full = True
-            if winner == ONGOING:
-                winner, _, _, rng = playout(game, p, c, rng)
-        elif winner == ONGOING:
+            if winner == NO_WINNER_YET:
+                winner, _, _, rng = playout(rulebook, p, c, rng)
+        elif winner == NO_WINNER_YET:
             # A proven node reached in selection: its proven value is the result.
-            pv = proven[t, node]
-            pm = mover[t, node]
-            winner = DRAW if pv == 0 else (pm if pv == 1 else 1 - pm)
+            pv = nodes[t, node].proven
+            pm = nodes[t, node].mover
+            winner = WINNER_DRAW if pv == 0 else (pm if pv == 1 else 1 - pm)
         # Backup, leaf to root, proving what can be proven.
         for d in range(depth, -1, -1):
-            nd = path[d]
-            visits[t, nd] += 1
-            reward[t, nd] += _reward(winner, mover[t, nd])
+            n = nodes[t, path[d]]
+            n.visits += 1
+            n.reward += _reward(winner, n.mover)
             if d < depth:
-                _update_proof(first_child, child_count, mover, proven, t, nd)
+                _update_proof(nodes, t, path[d])
         iterations_run += 1
         if full and stop_when_full:
             break
@@ -280,29 +308,30 @@ def run_tree(tree, t, game, pos, colour, iterations, c_uct, stop_when_full):
 
 
 @njit(cache=True, parallel=True)
-def run_trees(tree, game, pos, colour, todo, stop_when_full, c_uct, done, full):
+def run_trees(tree, rulebook, pos, color, todo, stop_when_full, c_uct, done, full):
     """:func:`run_tree` on every tree ``t``, one tree per thread: ``todo[t]`` iterations,
     stopping when full if ``stop_when_full[t]``; writes ``done[t]`` and ``full[t]``."""
-    for t in prange(tree.visits.shape[0]):
-        done[t], full[t] = run_tree(tree, t, game, pos, colour, todo[t], c_uct, stop_when_full[t])
+    for t in prange(tree.nodes.shape[0]):
+        done[t], full[t] = run_tree(tree, t, rulebook, pos, color, todo[t], c_uct, stop_when_full[t])
 
 
 @njit(cache=True)
 def root_stats(tree, t):
     """(moves, visits, mean rewards, proven) of the root's children of tree ``t``."""
+    nodes = tree.nodes
     root = tree.root[t]
-    c0 = tree.first_child[t, root]
-    k = tree.child_count[t, root] if c0 >= 0 else 0
+    c0 = nodes[t, root].first_child
+    k = nodes[t, root].child_count if c0 >= 0 else 0
     moves = np.empty(k, dtype=np.int64)
     vis = np.empty(k, dtype=np.int64)
     mean = np.empty(k, dtype=np.float64)
     prov = np.empty(k, dtype=np.int64)
     for i in range(k):
-        c = c0 + i
-        moves[i] = tree.move[t, c]
-        vis[i] = tree.visits[t, c]
-        mean[i] = tree.reward[t, c] / tree.visits[t, c] if tree.visits[t, c] > 0 else 0.0
-        prov[i] = tree.proven[t, c]
+        child = nodes[t, c0 + i]
+        moves[i] = child.move
+        vis[i] = child.visits
+        mean[i] = child.reward / child.visits if child.visits > 0 else 0.0
+        prov[i] = child.proven
     return moves, vis, mean, prov
 
 
@@ -310,14 +339,15 @@ def root_stats(tree, t):
 def descend(tree, t, path_moves):
     """Move tree ``t``'s root down along ``path_moves`` (squares); True if every move was
     found among expanded children, else False (the tree is then unchanged)."""
+    nodes = tree.nodes
     node = tree.root[t]
     for sq in path_moves:
-        c0 = tree.first_child[t, node]
+        c0 = nodes[t, node].first_child
         if c0 < 0:
             return False
         found = -1
-        for c in range(c0, c0 + tree.child_count[t, node]):
-            if tree.move[t, c] == sq:
+        for c in range(c0, c0 + nodes[t, node].child_count):
+            if nodes[t, c].move == sq:
                 found = c
                 break
         if found < 0:
@@ -332,13 +362,10 @@ def grown(tree: Tree, nodes: int) -> Tree:
     the used nodes are copied, the rest left unwritten (every node is written when it is
     made). The old arrays are garbage once the caller drops them."""
     used = int(tree.next_free.max())
-    fields = {}
-    for name in ("visits", "reward", "first_child", "child_count", "move", "mover", "proven"):
-        old = getattr(tree, name)
-        new = np.empty((old.shape[0], nodes), dtype=old.dtype)
-        new[:, :used] = old[:, :used]
-        fields[name] = new
-    return tree._replace(**fields)
+    old = tree.nodes
+    new = np.empty((old.shape[0], nodes), dtype=NODE)
+    new[:, :used] = old[:, :used]
+    return tree._replace(nodes=new)
 
 
 @njit(cache=True)
@@ -359,11 +386,12 @@ def _bucket_floor(b):
 
 
 @njit(cache=True)
-def _keeps_children(first_child, proven, visits, t, node, threshold):
+def _keeps_children(nodes, t, node, threshold):
     """Whether a node below the root keeps its children in :func:`compact`: it has some, is
     not proven (a proven node ends every descent: its children are never read again) and
     has at least ``threshold`` visits."""
-    return first_child[t, node] >= 0 and proven[t, node] == UNKNOWN and visits[t, node] >= threshold
+    n = nodes[t, node]
+    return n.first_child >= 0 and n.proven == UNKNOWN and n.visits >= threshold
 
 
 @njit(cache=True)
@@ -398,28 +426,26 @@ def compact(tree, t, target):
     before its children: its pointer is rewritten by a binary search among the blocks'
     sorted old places. Memory beyond the tree: 8 bytes per kept block, and fixed-size
     buffers (the walk's stack, the histogram)."""
-    visits, reward, first_child, child_count, move, mover, proven = (
-        tree.visits, tree.reward, tree.first_child, tree.child_count, tree.move, tree.mover, tree.proven
-    )
+    nodes = tree.nodes
     root = tree.root[t]
     stack = np.empty(WALK_STACK, dtype=np.int64)
-    root_block = child_count[t, root] if first_child[t, root] >= 0 else 0
+    root_block = nodes[t, root].child_count if nodes[t, root].first_child >= 0 else 0
     # 1. Blocks and their nodes by the visits of their parent, over the subtree below the root's children.
     block_nodes = np.zeros(VISIT_BUCKETS, dtype=np.int64)
     blocks = np.zeros(VISIT_BUCKETS, dtype=np.int64)
     sp = 0
     if root_block > 0:
-        for c in range(first_child[t, root], first_child[t, root] + root_block):
+        for c in range(nodes[t, root].first_child, nodes[t, root].first_child + root_block):
             stack[sp] = c
             sp += 1
     while sp > 0:
         sp -= 1
         node = stack[sp]
-        if _keeps_children(first_child, proven, visits, t, node, 0):
-            b = _bucket(visits[t, node])
-            block_nodes[b] += child_count[t, node]
+        if _keeps_children(nodes, t, node, 0):
+            b = _bucket(nodes[t, node].visits)
+            block_nodes[b] += nodes[t, node].child_count
             blocks[b] += 1
-            for c in range(first_child[t, node], first_child[t, node] + child_count[t, node]):
+            for c in range(nodes[t, node].first_child, nodes[t, node].first_child + nodes[t, node].child_count):
                 stack[sp] = c
                 sp += 1
     # 2. The threshold: buckets from the most visited down, while they fit.
@@ -438,18 +464,18 @@ def compact(tree, t, target):
     keys = np.empty(n_blocks, dtype=np.int64)
     nk = 0
     if root_block > 0:
-        keys[nk] = np.int64(first_child[t, root]) << INDEX_BITS | root_block
+        keys[nk] = np.int64(nodes[t, root].first_child) << INDEX_BITS | root_block
         nk += 1
-        for c in range(first_child[t, root], first_child[t, root] + root_block):
+        for c in range(nodes[t, root].first_child, nodes[t, root].first_child + root_block):
             stack[sp] = c
             sp += 1
     while sp > 0:
         sp -= 1
         node = stack[sp]
-        if _keeps_children(first_child, proven, visits, t, node, threshold):
-            keys[nk] = np.int64(first_child[t, node]) << INDEX_BITS | child_count[t, node]
+        if _keeps_children(nodes, t, node, threshold):
+            keys[nk] = np.int64(nodes[t, node].first_child) << INDEX_BITS | nodes[t, node].child_count
             nk += 1
-            for c in range(first_child[t, node], first_child[t, node] + child_count[t, node]):
+            for c in range(nodes[t, node].first_child, nodes[t, node].first_child + nodes[t, node].child_count):
                 stack[sp] = c
                 sp += 1
     keys.sort()
@@ -461,33 +487,35 @@ def compact(tree, t, target):
         keys[i] = (keys[i] >> INDEX_BITS) << INDEX_BITS | end
         end += size
     # 5. Move the root, then each block, rewriting child pointers.
-    _move_node(visits, reward, first_child, child_count, move, mover, proven, t, root, 0)
+    _move_node(nodes, t, root, 0)
     if root_block > 0:
-        first_child[t, 0] = _new_start(keys, nk, first_child[t, 0])
+        nodes[t, 0].first_child = _new_start(keys, nk, nodes[t, 0].first_child)
     for i in range(nk):
         old = keys[i] >> INDEX_BITS
         new = keys[i] & low
         size = (keys[i + 1] & low if i + 1 < nk else end) - new
         for j in range(size):
             dst = new + j
-            _move_node(visits, reward, first_child, child_count, move, mover, proven, t, old + j, dst)
-            if _keeps_children(first_child, proven, visits, t, dst, threshold):
-                first_child[t, dst] = _new_start(keys, nk, first_child[t, dst])
+            _move_node(nodes, t, old + j, dst)
+            if _keeps_children(nodes, t, dst, threshold):
+                nodes[t, dst].first_child = _new_start(keys, nk, nodes[t, dst].first_child)
             else:
-                first_child[t, dst] = -1
-                child_count[t, dst] = 0
+                nodes[t, dst].first_child = -1
+                nodes[t, dst].child_count = 0
     tree.root[t] = 0
     tree.next_free[t] = end
     return end
 
 
 @njit(cache=True)
-def _move_node(visits, reward, first_child, child_count, move, mover, proven, t, src, dst):
+def _move_node(nodes, t, src, dst):
     """Copy node ``src`` of tree ``t`` to ``dst``."""
-    visits[t, dst] = visits[t, src]
-    reward[t, dst] = reward[t, src]
-    first_child[t, dst] = first_child[t, src]
-    child_count[t, dst] = child_count[t, src]
-    move[t, dst] = move[t, src]
-    mover[t, dst] = mover[t, src]
-    proven[t, dst] = proven[t, src]
+    a = nodes[t, src]
+    b = nodes[t, dst]
+    b.visits = a.visits
+    b.reward = a.reward
+    b.first_child = a.first_child
+    b.child_count = a.child_count
+    b.move = a.move
+    b.mover = a.mover
+    b.proven = a.proven

@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..._checks import check_nonnegative
-from ..._engine.position import game_of, position_of
+from ..._engine.position import position_of, rulebook_of
+from ...agents.base import budget, check_time_limit, now, positive_int
+from ...agents.board_agent import BoardAgent
 from ...board import Board
 from ...errors import DonutsError
 from ...squares import SQUARE_NAMES, squares_of
-from ..base import Agent, budget, check_time_limit, now, positive_int, tactical_choice, touch, warm_up
+from ..base import tactical_choice, touch, warm_up
 from ._proof import PROVER_TT_BITS, RootProver
 from ._tree import (
     MAX_CHILDREN,
@@ -47,8 +49,8 @@ DEFAULT_MAX_MEMORY_MB = 512
 MB = 1 << 20
 #: Fewest nodes a tree may have (``max_nodes``, or what ``max_memory_mb`` leaves a tree).
 MIN_NODES = 64
-#: A tree starts with room for at least this many nodes (the old fixed size: about 1 s of
-#: search on one core)...
+#: A tree starts with room for at least this many nodes (about 1 s of search on one
+#: core)...
 FIRST_NODES = 1 << 20
 #: ... or for this many nodes per second of the time limit (a guess, on the high side, at
 #: how fast a tree grows: about 1.3 million nodes/s on a shared 2-core EPYC), so that a
@@ -83,7 +85,7 @@ def _compile_one_tree(board: Board) -> None:
     """Compile the kernels of one tree on ``board`` (see :func:`~..base.warm_up`)."""
     tree = new_tree(1, 256)
     reset_tree(tree, 0, 1 - board.turn, 1)
-    run_tree(tree, 0, game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, 8, 1.0, True)
+    run_tree(tree, 0, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, 8, 1.0, True)
     root_stats(tree, 0)
     descend(tree, 0, np.zeros(0, dtype=np.int64))
     compact(tree, 0, 128)
@@ -95,12 +97,12 @@ def _compile_parallel_trees(board: Board) -> None:
     tree = new_tree(2, 256)
     for t in range(2):
         reset_tree(tree, t, 1 - board.turn, 1)
-    run_trees(tree, game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn,
+    run_trees(tree, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn,
               np.full(2, 8, dtype=np.int64), np.ones(2, dtype=np.bool_), 1.0, np.zeros(2, dtype=np.int64),
               np.zeros(2, dtype=np.bool_))
 
 
-class MCTSAgent(Agent):
+class MCTSAgent(BoardAgent):
     """Monte-Carlo tree search (UCT, exploration constant ``c_uct``) with uniformly random
     playouts and MCTS-Solver backups of proven wins and losses.
 
@@ -228,11 +230,11 @@ class MCTSAgent(Agent):
     def _new_trees(self, board: Board) -> None:
         """Fresh trees rooted at ``board``.
 
-        The kernel orients each node's reward and proof to the colour that moved into
+        The kernel orients each node's reward and proof to the color that moved into
         it, and gives a new child the side to move of its parent's position (after a
-        forfeit, or when the opponent's pool is empty and the same colour moves again,
-        that is still the colour the rules say). The root's own colour orients only the
-        root's reward and proof, which no choice reads; it is set to the colour that made
+        forfeit, or when the opponent's pool is empty and the same color moves again,
+        that is still the color the rules say). The root's own color orients only the
+        root's reward and proof, which no choice reads; it is set to the color that made
         the last placement when the board knows it, else to the other side."""
         root_mover = 1 - board.turn
         if board.move_stack and board.move_stack[-1] is not None:
@@ -244,7 +246,7 @@ class MCTSAgent(Agent):
 
     def _reroot(self, board: Board) -> bool:
         """Move the trees' roots to ``board`` if they hold the moves played since (none, when
-        the same colour moves again) and the new roots have children. (A full re-rooted
+        the same color moves again) and the new roots have children. (A full re-rooted
         tree is recycled when the search needs room: what lies outside the new root goes
         first.)"""
         old = self._root_board
@@ -286,15 +288,15 @@ class MCTSAgent(Agent):
         self._compactions += 1
         return capacity - kept >= MAX_CHILDREN
 
-    def _run(self, todo: np.ndarray, frozen: np.ndarray, game, pos, colour: int) -> tuple[np.ndarray, np.ndarray]:
+    def _run(self, todo: np.ndarray, frozen: np.ndarray, rulebook, pos, color: int) -> tuple[np.ndarray, np.ndarray]:
         """``todo[t]`` iterations on each tree ``t`` (a tree stops when full unless
         ``frozen[t]``): the iterations run and whether each tree is full."""
         if self.workers == 1:
-            d, f = run_tree(self._tree, 0, game, pos, colour, int(todo[0]), self.c_uct, not frozen[0])
+            d, f = run_tree(self._tree, 0, rulebook, pos, color, int(todo[0]), self.c_uct, not frozen[0])
             return np.array([d], dtype=np.int64), np.array([f], dtype=np.bool_)
         done = np.zeros(self.workers, dtype=np.int64)
         full = np.zeros(self.workers, dtype=np.bool_)
-        run_trees(self._tree, game, pos, colour, todo, ~frozen, self.c_uct, done, full)
+        run_trees(self._tree, rulebook, pos, color, todo, ~frozen, self.c_uct, done, full)
         return done, full
 
     def _headroom(self) -> np.ndarray:
@@ -335,7 +337,7 @@ class MCTSAgent(Agent):
                 return SQUARE_NAMES[proof_move]
         if not self._reroot(board):
             self._new_trees(board)
-        game, pos, colour = game_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn
+        rulebook, pos, color = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn
         iters0 = int(self._tree.iterations.sum())
         #: Trees that stay full for the rest of this move (no room could be made in time).
         frozen = np.zeros(self.workers, dtype=np.bool_)
@@ -346,12 +348,12 @@ class MCTSAgent(Agent):
                 todo = np.minimum(todo, self._headroom())
                 if not todo.any():
                     break
-                done, full = self._run(todo, frozen, game, pos, colour)
+                done, full = self._run(todo, frozen, rulebook, pos, color)
                 todo -= done
                 for t in np.flatnonzero(full & ~frozen & (todo > 0)):
                     frozen[t] = not self._make_room(int(t), None)
         else:
-            self._timed_search(start + seconds, game, pos, colour, frozen)
+            self._timed_search(start + seconds, rulebook, pos, color, frozen)
         move = self._choose(allowed) or SQUARE_NAMES[self.rng.choice(squares_of(allowed))]
         self.last_info = self._info(start, int(self._tree.iterations.sum()) - iters0, False, proof, proof_nodes,
                                     proof is not None or bool(self._proven_roots().all()))
@@ -415,7 +417,7 @@ class MCTSAgent(Agent):
             self._proof_nps = (self._prover.nodes - nodes0) / elapsed
         return result
 
-    def _timed_search(self, deadline: float, game, pos, colour: int, frozen: np.ndarray) -> None:
+    def _timed_search(self, deadline: float, rulebook, pos, color: int, frozen: np.ndarray) -> None:
         """Iterations until ``deadline`` (and at most ``iterations`` per move when that is
         set too), in calls sized to the measured speed, making room in full trees between
         calls when there is time for it."""
@@ -425,7 +427,7 @@ class MCTSAgent(Agent):
         # other, since a parallel call waits for every thread to be scheduled, which
         # on a busy machine can take longer than a tiny budget.
         for t in range(self.workers):
-            d, _ = run_tree(self._tree, t, game, pos, colour, 1, self.c_uct, False)
+            d, _ = run_tree(self._tree, t, rulebook, pos, color, 1, self.c_uct, False)
             done_total[t] += d
         k, rate = 0, None
         while not self._proven_roots().all():
@@ -442,7 +444,7 @@ class MCTSAgent(Agent):
             if not todo.any():
                 break
             t0 = now()
-            done, full = self._run(todo, frozen, game, pos, colour)
+            done, full = self._run(todo, frozen, rulebook, pos, color)
             done_total += done
             if not full.any():  # a call cut short by a full tree says little about the speed
                 rate = int(done.max()) / max(now() - t0, MIN_CALL_SECONDS)

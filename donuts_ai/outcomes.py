@@ -1,0 +1,67 @@
+"""The outcome vocabulary, once: game values, winner codes, end reasons, and their names.
+
+Two kinds of numbers say who won, and they are never mixed:
+
+- a **game value** is for one side, the side to move (or the player of a move): +1
+  win, 0 draw, -1 loss (:data:`WIN`, :data:`DRAW`, :data:`LOSS`; ``solve(board).value``,
+  ``MoveValue.value``);
+- a **winner code** is by colour, as the engine's kernels return it: 0 Chocolate,
+  1 Vanilla, :data:`WINNER_DRAW` (2), or :data:`NO_WINNER_YET` (-1) while the game goes
+  on. The Python layer shows a drawn game's winner as ``None`` (``Outcome.winner``).
+
+The codes are the engine's (:mod:`donuts_ai._engine.core`); this module adds the words
+and strings the Python layer prints: value names, result strings, end reasons. (Colour
+names are :data:`donuts_ai.squares.COLOR_NAMES`.)
+"""
+
+from __future__ import annotations
+
+from ._engine.core import NO_WINNER_YET, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW
+
+#: Game values, for the side to move (or the player of a move).
+WIN, DRAW, LOSS = 1, 0, -1
+#: The name of each game value.
+VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+
+#: The result string of a finished game by its winner (a colour, or ``None`` for a draw),
+#: as game records write it: Chocolate (the first player) is written first.
+RESULT_STRINGS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+#: The result string of a game not finished.
+UNFINISHED = "*"
+#: Every result string a game record may carry.
+RESULTS = (*RESULT_STRINGS.values(), UNFINISHED)
+
+#: The name of each way a game ends (the engine's ``REASON_*`` codes).
+REASON_NAMES = {REASON_FIVE: "five", REASON_GROUP: "largest group", REASON_MAJORITY: "majority"}
+
+__all__ = [
+    "DRAW",
+    "LOSS",
+    "NO_WINNER_YET",
+    "REASON_NAMES",
+    "RESULTS",
+    "RESULT_STRINGS",
+    "UNFINISHED",
+    "VALUE_NAMES",
+    "WIN",
+    "WINNER_DRAW",
+    "result_string",
+    "value_name",
+    "winner_of_code",
+]
+
+
+def value_name(value: int) -> str:
+    """``"win"``, ``"draw"`` or ``"loss"`` of a game value (+1, 0, -1)."""
+    return VALUE_NAMES[value]
+
+
+def winner_of_code(code: int) -> int | None:
+    """The Python layer's winner (0, 1 or ``None`` for a draw) of an engine winner code of
+    a finished game."""
+    return None if code == WINNER_DRAW else int(code)
+
+
+def result_string(winner: int | None) -> str:
+    """``"1-0"`` (Chocolate won), ``"0-1"`` or ``"1/2-1/2"`` of a finished game's winner."""
+    return RESULT_STRINGS[winner]
