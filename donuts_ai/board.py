@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _engine as E
+from ._engine.position import plies_left, position_of
 from .errors import IllegalMoveError, LayoutError, PositionError
 from .layout import Layout
 from .outcomes import REASON_NAMES, result_string, winner_of_code
@@ -174,6 +175,11 @@ class Board:
         bitboards, ``last`` = -1 before the first placement, ``turn`` = -1 when over)."""
         turn = -1 if self._turn is None else self._turn
         return (_U(self._b0), _U(self._b1), turn, self._last, self._p0, self._p1)
+
+    def plies_left(self) -> int:
+        """The most plies the game can still last if nobody makes five: until both pools
+        are empty or the board is full (the engine's rule, :func:`plies_left`)."""
+        return int(plies_left(position_of(*self.kernel_state()), self.rules.donuts))
 
     # --- moves ---------------------------------------------------------------------
     def legal_mask(self) -> int:

@@ -210,3 +210,18 @@ def test_a_player_with_an_empty_pool_is_skipped():
     assert board.turn == 1  # Chocolate's pool is empty: Vanilla again
     board.push("a4")
     assert board.is_game_over() and board.outcome().reason is Termination.LARGEST_GROUP
+
+
+def test_plies_left_counts_down_one_a_ply_to_the_end():
+    # Every placement fills a square and spends a donut, so the bound falls by one each
+    # ply, and a game that reaches 0 is over (a five may end it sooner).
+    rng = random.Random(3)
+    for seed in range(20):
+        board = Board(Layout.random(seed))
+        while not board.is_game_over():
+            before = board.plies_left()
+            board.push(rng.choice(board.legal_moves()))
+            assert board.plies_left() == before - 1
+        # Over by majority (board full) or largest group (pools empty): nothing is left;
+        # over by a five: the bound may still be positive.
+        assert board.plies_left() == 0 or board.outcome().reason == Termination.FIVE

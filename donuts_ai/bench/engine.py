@@ -46,7 +46,7 @@ ALL_KERNELS_SNIPPET = GAME_SNIPPET + (
     "perft(Board(), 3); random_playouts(Layout.standard(), 10, seed=1); random_playouts(Layout.standard(), 10, seed=1, parallel=True)\n"
     "MCTSAgent(iterations=10); AlphaBetaAgent(depth=2)\n"
 )
-#: Games of the batched environment's benchmark (issue 11's target: 5 million steps/s at this size, one core).
+#: Games of the batched environment's benchmark (its target: 5 million steps/s at this size, one core).
 VECTOR_ENV_GAMES = 4096
 #: The solver's fixed set: layouts whose empty board solves in well under a second.
 SOLVER_LAYOUTS = [0, 1, 4, 10, 11]

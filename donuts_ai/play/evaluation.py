@@ -40,9 +40,7 @@ MAX_THINK = 10.0
 
 def remaining_plies(board: Board) -> int:
     """The most plies the game can still last: both pools emptied, or the board full."""
-    p0, p1 = board.placed
-    b0, b1 = board.bitboards
-    return min(2 * board.rules.donuts - p0 - p1, 36 - (b0 | b1).bit_count())
+    return board.plies_left()
 
 
 def solvable(board: Board, exact_plies: int = EXACT_PLIES) -> bool:
