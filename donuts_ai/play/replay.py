@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from ..outcomes import RESULT_STRINGS, UNFINISHED
 from ..squares import COLOR_NAMES
 from .evaluation import Analyst, solvable
 from .record import SavedGameError, load
@@ -39,12 +40,14 @@ def run(args) -> int:
         print(f"{i:3d}. {COLOR_NAMES[mover]:9s} {move}" + (f", flips {' '.join(flips)}" if flips else "") + note)
     print(draw(board, ansi, show_legal=False))
     outcome = final.outcome()
-    result = record.tags.get("Result", "*")
+    result = record.tags.get("Result", UNFINISHED)
+    winner_by_result = {text: winner for winner, text in RESULT_STRINGS.items()}
     if outcome is not None:
         who = "draw" if outcome.winner is None else f"{COLOR_NAMES[outcome.winner]} wins"
         print(f"Result {outcome.result()}: {who} by {outcome.reason} after {final.ply} moves")
-    elif record.tags.get("Termination") == "resignation" and result in ("1-0", "0-1"):
-        print(f"Result {result}: {COLOR_NAMES[0 if result == '0-1' else 1]} resigned after {final.ply} moves")
+    elif record.tags.get("Termination") == "resignation" and winner_by_result.get(result) is not None:
+        loser = 1 - winner_by_result[result]
+        print(f"Result {result}: {COLOR_NAMES[loser]} resigned after {final.ply} moves")
     else:
         print(f"Unfinished after {final.ply} moves ({COLOR_NAMES[final.turn]} to move)")
     if "FEN" in record.tags and record.tags["FEN"] != final.fen():
