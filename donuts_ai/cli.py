@@ -15,6 +15,7 @@ from .board import Board
 from .errors import DonutsError
 from .layout import Layout
 from .play import add_commands as _add_play_commands
+from .play import add_rules_arguments
 from .rules import make_rules
 from .squares import COLOR_NAMES
 from .tournament.runner import DEFAULT_MOVE_LIMIT
@@ -224,11 +225,6 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}") from None
 
 
-def _add_rules(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--insertion", choices=("group", "single"), default="group", help="insertion rule (default group)")
-    p.add_argument("--donuts", type=int, default=15, help="donuts per player (default 15)")
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump): ``donuts-ai: error: ...``, exit 2."""
 
@@ -249,7 +245,7 @@ def _add_game(sub) -> None:
     game.add_argument(
         "--layout", type=_layout_arg, default=Layout.standard(), help="standard, random[:SEED], grid[:SEED] or a layout file"
     )
-    _add_rules(game)
+    add_rules_arguments(game)
     game.set_defaults(func=_cmd_game)
 
 
@@ -330,7 +326,7 @@ def _add_sprt(sub) -> None:
     sp.add_argument("--max-pairs", type=_positive_int, default=2000)
     sp.add_argument("--layouts", default="random", help="as in tournament (default: a fresh seeded arrangement per pair)")
     sp.add_argument("--seed", type=int, default=0)
-    _add_rules(sp)
+    add_rules_arguments(sp)
     sp.add_argument("--quiet", action="store_true")
     sp.set_defaults(func=_cmd_sprt)
 

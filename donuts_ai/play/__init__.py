@@ -16,12 +16,18 @@ from __future__ import annotations
 
 import argparse
 
+from ..rules import INSERTION_MODES, Rules
+
 DEFAULT_PORT = 8765
 
 
-def _rules_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--insertion", choices=("group", "single"), default="group", help="insertion rule (default group)")
-    p.add_argument("--donuts", type=int, default=15, help="donuts per player (default 15)")
+def add_rules_arguments(p: argparse.ArgumentParser) -> None:
+    """The rules flags of every command that plays a game (``--insertion``, ``--donuts``),
+    defaulting to the official rules; :func:`~donuts_ai.rules.make_rules` reads them."""
+    official = Rules()
+    p.add_argument("--insertion", choices=INSERTION_MODES, default=official.insertion,
+                   help=f"insertion rule (default {official.insertion})")
+    p.add_argument("--donuts", type=int, default=official.donuts, help=f"donuts per player (default {official.donuts})")
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -54,7 +60,7 @@ def add_commands(subparsers) -> None:
     play.add_argument("--layout", default="standard",
                       help="standard (default), random or grid (a fresh draw; its seed is shown), random:SEED, grid:SEED, or a file")
     play.add_argument("--fen", default=None, help="start from this position string (Board.fen()) instead of an empty board")
-    _rules_args(play)
+    add_rules_arguments(play)
     play.add_argument("--seed", type=int, default=None, help="seed of the opponent's random choices")
     play.add_argument("--style", choices=("auto", "ansi", "plain"), default="auto",
                       help="board drawing: colours on a terminal, plain text otherwise (auto, the default; NO_COLOR is honoured)")
