@@ -96,9 +96,9 @@ class HttpError(Exception):
 class WebGame:
     """One page's game: the :class:`~.session.PlaySession`, the opponent's kind and think time, a lock."""
 
-    def __init__(self, game_id: str, game: PlaySession, kind: str | None, think: float):
+    def __init__(self, game_id: str, session: PlaySession, kind: str | None, think: float):
         self.id = game_id
-        self.game = game
+        self.session = session
         self.kind = kind
         self.think = think
         self.lock = threading.Lock()
@@ -272,14 +272,14 @@ class Server:
         if not isinstance(square, str):
             raise HttpError(400, "square: expected a square name such as c3")
         with web.lock:
-            web.game.play(square)
+            web.session.play(square)
             return self.state(web)
 
     def reply(self, body: dict) -> dict:
         web = self.registry.get(body.get("game"))
         think = self._think(body, web.think)
         with web.lock:
-            g = web.game
+            g = web.session
             if not g.ai_to_move():
                 raise HttpError(409, "the game is over" if g.is_over() else "it is not the opponent's turn")
             web.think = think
@@ -296,14 +296,14 @@ class Server:
     def undo(self, body: dict) -> dict:
         web = self.registry.get(body.get("game"))
         with web.lock:
-            web.game.undo()
+            web.session.undo()
             web.last_info = ""
             return self.state(web)
 
     def resign(self, body: dict) -> dict:
         web = self.registry.get(body.get("game"))
         with web.lock:
-            web.game.resign()
+            web.session.resign()
             return self.state(web)
 
     def get_state(self, body: dict) -> dict:
@@ -316,9 +316,9 @@ class Server:
         409 with ``refusal`` when the game is over."""
         web = self.registry.get(body.get("game"))
         with web.lock:
-            if web.game.is_over():
+            if web.session.is_over():
                 raise HttpError(409, f"the game is over: {refusal}")
-            return web.game.board.copy(stack=False)
+            return web.session.board.copy(stack=False)
 
     def analyze(self, body: dict) -> dict:
         board = self._position_to_think_about(body, "nothing to analyze")
@@ -335,11 +335,11 @@ class Server:
     def record(self, game_id: str) -> str:
         web = self.registry.get(game_id)
         with web.lock:
-            return web.game.record().dumps()
+            return web.session.record().dumps()
 
     # --- the state the page draws ----------------------------------------------------------
     def state(self, web: WebGame) -> dict:
-        g, b = web.game, web.game.board
+        g, b = web.session, web.session.board
         clickable = b.legal_mask() if g.human_to_move() else 0
         total = 2 * _svg.MARGIN + 6 * _svg.CELL
         b0, b1 = b.bitboards

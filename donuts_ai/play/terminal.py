@@ -103,8 +103,8 @@ def _flips(ply: Ply) -> str:
 class TerminalGame:
     """The read-draw-answer loop of ``donuts-ai play`` over text streams."""
 
-    def __init__(self, game: PlaySession, analyst: Analyst, stdin: TextIO, stdout: TextIO, ansi: bool):
-        self.game = game
+    def __init__(self, session: PlaySession, analyst: Analyst, stdin: TextIO, stdout: TextIO, ansi: bool):
+        self.session = session
         self.analyst = analyst
         self.stdin = stdin
         self.out = stdout
@@ -116,7 +116,7 @@ class TerminalGame:
         self.out.flush()
 
     def status(self) -> None:
-        g, b = self.game, self.game.board
+        g, b = self.session, self.session.board
         self.say()
         self.say(draw(b, self.ansi, show_legal=not g.is_over()))
         n = b.rules.donuts
@@ -133,7 +133,7 @@ class TerminalGame:
         self.say(rule[0].upper() + rule[1:] + ("" if b.is_open_pick() else f" (legal: {' '.join(b.legal_moves())})"))
 
     def prompt(self) -> str | None:
-        text = "your move> " if self.game.human_to_move() else "> "
+        text = "your move> " if self.session.human_to_move() else "> "
         if self.interactive:
             try:
                 return input(text)
@@ -151,7 +151,7 @@ class TerminalGame:
         return line
 
     def opponent_moves(self) -> None:
-        g = self.game
+        g = self.session
         while g.ai_to_move():
             color = g.board.turn
             if self.interactive:
@@ -163,7 +163,7 @@ class TerminalGame:
             self.say(f"{g.opponent_name} ({COLOR_NAMES[color]}) plays {ply.square}{_flips(ply)}")
 
     def run(self) -> int:
-        g = self.game
+        g = self.session
         label = f" on layout {g.layout_label}" if g.layout_label else ""
         rules = "" if g.board.rules == Rules() else f" ({g.board.rules.insertion} insertion, {g.board.rules.donuts} donuts)"
         who = "you play both sides" if g.human is None else f"you play {COLOR_NAMES[g.human]} against {g.opponent_name}"
@@ -186,7 +186,7 @@ class TerminalGame:
                 self.say(f"? {exc}")
 
     def command(self, words: list[str]) -> str | None:
-        g, b = self.game, self.game.board
+        g, b = self.session, self.session.board
         cmd, rest = words[0].lower(), words[1:]
         if rest and cmd in _NO_ARGUMENTS:
             raise DonutsError(f"{cmd} takes no argument (got {' '.join(rest)[:30]!r})")
