@@ -419,17 +419,17 @@ def test_move_values_agree_with_playing_each_move(variant):
 
 
 def test_rewards_rank_the_players_like_the_game():
-    pinfo = np.zeros((4, E.NPINFO), np.int32)
-    pinfo[:, E.SCORE] = [10, 5, 5, 0]
-    pinfo[:, E.BOXES] = [1, 2, 1, 0]
+    pinfo = np.zeros(4, E.PINFO_DTYPE)
+    pinfo["score"] = [10, 5, 5, 0]
+    pinfo["boxes"] = [1, 2, 1, 0]
     out = np.zeros(4)
     rewards(pinfo, 4, REWARD_RANK, out)
     assert out.tolist() == pytest.approx([1.0, 2 / 3, 1 / 3, 0.0])
-    pinfo[:, E.BOXES] = [1, 1, 1, 0]
+    pinfo["boxes"] = [1, 1, 1, 0]
     rewards(pinfo, 4, REWARD_RANK, out)
     assert out.tolist() == pytest.approx([1.0, 0.5, 0.5, 0.0])
     rewards(pinfo, 4, REWARD_SCORE, out)
     assert out.tolist() == pytest.approx([1.0, 0.5, 0.5, 0.0])  # 0.5 * rank + 0.5 * score / best
-    pinfo[:, E.SCORE] = [4, 8, 0, 0]  # player 2 is above player 3 on boxes delivered
+    pinfo["score"] = [4, 8, 0, 0]  # player 2 is above player 3 on boxes delivered
     rewards(pinfo, 4, REWARD_SCORE, out)
     assert out.tolist() == pytest.approx([0.5 * 2 / 3 + 0.5 * 0.5, 1.0, 0.5 / 3, 0.0])

@@ -85,7 +85,7 @@ def test_endings_match_the_reference(players):
     play_compared(start, ref, random.Random(players))  # its own moves: the ending may differ from the engine's
     assert start.is_over() and ref.over
     if players >= 6:  # a layout of 160+ cards outgrows the first grid (32 x 32) during the game
-        assert start._core.t.meta[E.WBITS] > E.MIN_WBITS
+        assert start._core.t.meta[0]["wbits"] > E.MIN_WBITS
 
 
 @settings(max_examples=10)
@@ -114,7 +114,7 @@ def test_a_long_thin_layout_outgrows_the_grid_without_aliasing():
                             for c in (c0, c0 + 1))
     data["piles"][0] = [t for t in data["piles"][0] if t not in row]
     state, ref = BoxesState.from_dict(data), ReferenceGame.from_dict(data)
-    assert state._core.t.meta[E.WBITS] >= 7
+    assert state._core.t.meta[0]["wbits"] >= 7
     play_compared(state, ref, random.Random(1), max_steps=8)
 
 

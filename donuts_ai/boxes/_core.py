@@ -18,10 +18,10 @@ from .rules import BoxesRules
 def tables_for(rules: BoxesRules) -> E.Tables:
     """Zeroed tables for a game under ``rules``: the players and the three switches set."""
     t = E.empty_tables(rules.players)
-    t.meta[E.PLAYERS] = rules.players
-    t.meta[E.SQUARED] = rules.squared
-    t.meta[E.PERFECT] = rules.perfect
-    t.meta[E.CLOSERS] = rules.closers
+    t.meta[0]["players"] = rules.players
+    t.meta[0]["squared"] = rules.squared
+    t.meta[0]["perfect"] = rules.perfect
+    t.meta[0]["closers"] = rules.closers
     return t
 
 
@@ -45,29 +45,29 @@ class EngineCore:
     # ---------------------------------------------------------------- reading
     @property
     def to_move(self) -> int | None:
-        return None if self.t.meta[E.OVER] else int(self.t.meta[E.TO_MOVE])
+        return None if self.t.meta[0]["over"] else int(self.t.meta[0]["to_move"])
 
     @property
     def over(self) -> bool:
-        return bool(self.t.meta[E.OVER])
+        return bool(self.t.meta[0]["over"])
 
     @property
     def scores(self) -> list[int]:
-        return self.t.pinfo[:, E.SCORE].tolist()
+        return self.t.pinfo["score"].tolist()
 
     @property
     def boxes(self) -> list[int]:
-        return self.t.pinfo[:, E.BOXES].tolist()
+        return self.t.pinfo["boxes"].tolist()
 
     def ranking(self) -> list[int]:
         keys = list(zip(self.scores, self.boxes, strict=True))
         return [sum(other > mine for other in keys) for mine in keys]
 
     def tray(self, p: int) -> list[int]:
-        return self.t.trays[p, : self.t.pinfo[p, E.TRAYN]].tolist()
+        return self.t.trays[p, : self.t.pinfo[p]["tray_len"]].tolist()
 
     def pile(self, p: int) -> list[int]:
-        head, count = int(self.t.pinfo[p, E.HEAD]), int(self.t.pinfo[p, E.COUNT])
+        head, count = int(self.t.pinfo[p]["head"]), int(self.t.pinfo[p]["count"])
         return [int(self.t.piles[p, (head + k) & E.PILE_MASK]) for k in range(count)]
 
     # ---------------------------------------------------------------- moves
@@ -80,7 +80,7 @@ class EngineCore:
         return bool(E.is_legal(self.t, self.grid, np.int64(code)))
 
     def play_code(self, code: int) -> dict:
-        p = int(self.t.meta[E.TO_MOVE])
+        p = int(self.t.meta[0]["to_move"])
         before_scores, before_boxes = self.scores, self.boxes
         self.grid, placed, sealed = E.apply_move(self.t, self.grid, np.int64(code))
         self.moves.append(move_text(code))
@@ -101,39 +101,39 @@ class EngineCore:
         for p in range(self.rules.players):
             pile = self.pile(p)
             if p == observer:
-                known = int(t.pinfo[p, E.KNOWN])
+                known = int(t.pinfo[p]["known"])
                 top = pile[: len(pile) - known]
                 pile = [top[i] for i in rng.permutation(len(top))] + pile[len(pile) - known:]
                 tray = self.tray(p)
             else:
                 cards = self.tray(p) + pile
                 cards = [cards[i] for i in rng.permutation(len(cards))]
-                n_tray = int(t.pinfo[p, E.TRAYN])
+                n_tray = int(t.pinfo[p]["tray_len"])
                 tray, pile = sorted(cards[:n_tray]), cards[n_tray:]
             t.trays[p, : len(tray)] = tray
             t.piles[p, : len(pile)] = pile
-            t.pinfo[p, E.HEAD] = 0
+            t.pinfo[p]["head"] = 0
 
     # ---------------------------------------------------------------- dicts
     def to_dict(self) -> dict:
         t, n = self.t, self.rules.players
-        meta = t.meta
-        cells = t.cell[: meta[E.NCELLS]]
+        meta = t.meta[0]
+        cells = t.cell[: meta["n_cells"]]
         frozen = sorted([int(r), int(c), None if w == E.NOBODY else int(w)]
                         for r, c, w in zip(*(cells[cells['frozen'] != 0][f] for f in ('row', 'col', 'winner')), strict=True))
         return {
             "rules": self.rules.to_dict(),
             "to_move": self.to_move,
-            "cards": t.cards[: meta[E.NCARDS]].tolist(),
+            "cards": [list(card) for card in t.cards[: meta["n_cards"]].tolist()],
             "frozen": frozen,
             "scores": self.scores,
             "boxes": self.boxes,
             "trays": [self.tray(p) for p in range(n)],
             "piles": [self.pile(p) for p in range(n)],
-            "pile_known": t.pinfo[:, E.KNOWN].tolist(),
-            "trigger": None if meta[E.TRIGGER] < 0 else int(meta[E.TRIGGER]),
-            "final_turns_left": int(meta[E.FINAL_LEFT]),
-            "stuck_streak": int(meta[E.STREAK]),
+            "pile_known": t.pinfo["known"].tolist(),
+            "trigger": None if meta["trigger"] < 0 else int(meta["trigger"]),
+            "final_turns_left": int(meta["final_left"]),
+            "stuck_streak": int(meta["streak"]),
             "over": self.over,
             "moves": list(self.moves),
         }
@@ -143,7 +143,7 @@ class EngineCore:
         """A core from a checked state dict."""
         rules = BoxesRules.from_dict(data["rules"])
         t = tables_for(rules)
-        meta = t.meta
+        meta = t.meta[0]
         frozen = {(r, c): winner for r, c, winner in data["frozen"]}
         n_cells = 0
         for k, (owner, card_type, rot, r, c, flavour) in enumerate(data["cards"]):
@@ -159,17 +159,17 @@ class EngineCore:
                 winner = frozen.get((r + dr, c + dc))
                 row['winner'] = E.NOBODY if winner is None else winner
                 n_cells += 1
-        meta[E.NCARDS], meta[E.NCELLS] = len(data["cards"]), n_cells
+        meta["n_cards"], meta["n_cells"] = len(data["cards"]), n_cells
         for p in range(rules.players):
             tray, pile = sorted(data["trays"][p]), data["piles"][p]
             t.trays[p, : len(tray)] = tray
             t.piles[p, : len(pile)] = pile
             t.pinfo[p] = (0, len(pile), data["pile_known"][p], len(tray), data["scores"][p], data["boxes"][p])
-        meta[E.TO_MOVE] = -1 if data["to_move"] is None else data["to_move"]
-        meta[E.TRIGGER] = -1 if data["trigger"] is None else data["trigger"]
-        meta[E.FINAL_LEFT] = data["final_turns_left"]
-        meta[E.STREAK] = data["stuck_streak"]
-        meta[E.OVER] = data["over"]
-        meta[E.TURNS] = len(data["moves"])
+        meta["to_move"] = -1 if data["to_move"] is None else data["to_move"]
+        meta["trigger"] = -1 if data["trigger"] is None else data["trigger"]
+        meta["final_left"] = data["final_turns_left"]
+        meta["streak"] = data["stuck_streak"]
+        meta["over"] = data["over"]
+        meta["turns"] = len(data["moves"])
         grid = E.rebuild(t, E.MIN_WBITS)
         return cls(rules, t, grid, list(data["moves"]))

@@ -195,7 +195,7 @@ def search(tree, t, grid, work, root_moves, settings):
     have room for ``settings.iterations`` more nodes."""
     np.random.seed(settings.seed)
     nodes, values = tree.nodes, tree.values
-    players = t.meta[E.PLAYERS]
+    players = t.meta[0].players
     reward = np.empty(players, np.float64)
     path = np.empty(tree.used[USED] + settings.iterations + 1, np.int64)  # a path holds nodes, old or new
     for _ in range(settings.iterations):
@@ -206,8 +206,8 @@ def search(tree, t, grid, work, root_moves, settings):
         depth = 0
         path[0] = ROOT
         expanded = False
-        while work.meta[E.OVER] == 0 and not expanded:
-            mover = work.meta[E.TO_MOVE]
+        while work.meta[0].over == 0 and not expanded:
+            mover = work.meta[0].to_move
             if node == ROOT:
                 best, code = _select_root(tree, root_moves, settings)
             else:
@@ -219,7 +219,7 @@ def search(tree, t, grid, work, root_moves, settings):
             node = best
             depth += 1
             path[depth] = node
-        while work.meta[E.OVER] == 0:
+        while work.meta[0].over == 0:
             wgrid, _, _ = E.apply_move(work, wgrid, E.random_move(work, wgrid))
         rewards(work.pinfo, players, settings.reward_kind, reward)
         for d in range(depth + 1):

@@ -34,15 +34,15 @@ NOT_A_BOX = -1
 def redeal_hidden(t, observer):
     """Sample again what ``observer`` cannot see, uniformly, with ``np.random``: every other
     player's tray and pile dealt afresh from their cards not placed, and the observer's own
-    pile shuffled above the bottom cards they put there themselves (``KNOWN``).
+    pile shuffled above the bottom cards they put there themselves (``known``).
 
     The same sample as :meth:`~.state.BoxesState.from_observation` makes, in place."""
     pinfo, piles, trays = t.pinfo, t.piles, t.trays
     pool = np.empty(E.PILE_CAP + TRAY_SIZE, np.int32)
-    for q in range(t.meta[E.PLAYERS]):
-        head, count, tray_n = pinfo[q, E.HEAD], pinfo[q, E.COUNT], pinfo[q, E.TRAYN]
+    for q in range(t.meta[0].players):
+        head, count, tray_n = pinfo[q].head, pinfo[q].count, pinfo[q].tray_len
         if q == observer:
-            hidden = count - pinfo[q, E.KNOWN]
+            hidden = count - pinfo[q].known
             for k in range(hidden - 1, 0, -1):  # Fisher-Yates over the unknown top of the pile
                 j = np.random.randint(0, k + 1)
                 a = (head + k) & E.PILE_MASK
@@ -66,9 +66,9 @@ def redeal_hidden(t, observer):
 def potentials(t, out):
     """``out[p]``: the points the open runs of 3 or more would give player ``p`` if the game
     ended now (each to its strict majority holder, as the end of the game scores them)."""
-    meta = t.meta
+    meta = t.meta[0]
     out[:] = 0
-    for k in range(meta[E.NBIG]):
+    for k in range(meta.n_big):
         root = t.big[k]
         scorer = E._majority(t, root, -1)
         if scorer >= 0:
@@ -90,8 +90,8 @@ def move_values(t, grid, codes, work):
                      other player holds there.
 
     ``work`` is scratch tables for the same players; ``t`` and ``grid`` are unchanged."""
-    players = t.meta[E.PLAYERS]
-    p = t.meta[E.TO_MOVE]
+    players = t.meta[0].players
+    p = t.meta[0].to_move
     out = np.zeros((codes.size, NVALUES), np.int64)
     pots = np.zeros(players, np.int64)
     for i in range(codes.size):
@@ -101,7 +101,7 @@ def move_values(t, grid, codes, work):
             payload = code & E.PAYLOAD_MASK
             a = payload // E.COORD_SPAN - E.COORD_OFFSET
             b = payload % E.COORD_SPAN - E.COORD_OFFSET
-            root = E._find(t, E._cell_at(grid, t.meta[E.WBITS], a, b))
+            root = E._find(t, E._cell_at(grid, t.meta[0].wbits, a, b))
             out[i, V_BOX_POINTS] = E._points(t, root)
             best_other = 0
             for q in range(players):
@@ -112,7 +112,7 @@ def move_values(t, grid, codes, work):
         E.apply_move(work, grid.copy(), code)
         others = 0
         for q in range(players):
-            gain = work.pinfo[q, E.SCORE] - t.pinfo[q, E.SCORE]
+            gain = work.pinfo[q].score - t.pinfo[q].score
             if q == p:
                 out[i, V_OWN] = gain
             elif gain > others:
@@ -137,19 +137,19 @@ def rewards(pinfo, players, kind, out):
     score (0 when nobody scored)."""
     best = 0
     for q in range(players):
-        if pinfo[q, E.SCORE] > best:
-            best = pinfo[q, E.SCORE]
+        if pinfo[q].score > best:
+            best = pinfo[q].score
     for q in range(players):
         beaten = 0.0
         for j in range(players):
             if j == q:
                 continue
-            if pinfo[q, E.SCORE] > pinfo[j, E.SCORE] or (
-                    pinfo[q, E.SCORE] == pinfo[j, E.SCORE] and pinfo[q, E.BOXES] > pinfo[j, E.BOXES]):
+            if pinfo[q].score > pinfo[j].score or (
+                    pinfo[q].score == pinfo[j].score and pinfo[q].boxes > pinfo[j].boxes):
                 beaten += 1.0
-            elif pinfo[q, E.SCORE] == pinfo[j, E.SCORE] and pinfo[q, E.BOXES] == pinfo[j, E.BOXES]:
+            elif pinfo[q].score == pinfo[j].score and pinfo[q].boxes == pinfo[j].boxes:
                 beaten += 0.5
         share = beaten / (players - 1)
         if kind == REWARD_SCORE:
-            share = 0.5 * share + 0.5 * (pinfo[q, E.SCORE] / best if best > 0 else 0.0)
+            share = 0.5 * share + 0.5 * (pinfo[q].score / best if best > 0 else 0.0)
         out[q] = share

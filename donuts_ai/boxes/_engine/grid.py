@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..moves import COORD_OFFSET, COORD_SPAN
-from .tables import LEAF, MAXC, MAXR, MINC, MINR, NANCH, NCELLS, SQUARED, WBITS
+from .tables import LEAF
 
 CELL_MASK = (1 << 11) - 1
 ANCH_SHIFT = 11
@@ -97,24 +97,24 @@ def _is_anchor(grid, wbits, a, b):
 
 @njit(**LEAF)
 def _anchor_add(t, grid, a, b):
-    meta, anchors = t.meta, t.anchors
-    k = meta[NANCH]
+    meta, anchors = t.meta[0], t.anchors
+    k = meta.n_anchors
     anchors[k, 0] = a
     anchors[k, 1] = b
-    meta[NANCH] = k + 1
-    g = _gidx(a, b, meta[WBITS])
+    meta.n_anchors = k + 1
+    g = _gidx(a, b, meta.wbits)
     grid[g] = (grid[g] & CELL_MASK) | ((k + 1) << ANCH_SHIFT)
 
 
 @njit(**LEAF)
 def _anchor_remove(t, grid, a, b):
-    meta, anchors = t.meta, t.anchors
-    wbits = meta[WBITS]
+    meta, anchors = t.meta[0], t.anchors
+    wbits = meta.wbits
     g = _gidx(a, b, wbits)
     k = (grid[g] >> ANCH_SHIFT) - 1
     if k < 0:
         return
-    last = meta[NANCH] - 1
+    last = meta.n_anchors - 1
     if k != last:
         la, lb = anchors[last, 0], anchors[last, 1]
         anchors[k, 0] = la
@@ -122,19 +122,19 @@ def _anchor_remove(t, grid, a, b):
         gl = _gidx(la, lb, wbits)
         grid[gl] = (grid[gl] & CELL_MASK) | ((k + 1) << ANCH_SHIFT)
     grid[g] = grid[g] & CELL_MASK
-    meta[NANCH] = last
+    meta.n_anchors = last
 
 
 @njit(**LEAF)
 def _find_anchors(t, grid):
     """List every free anchor around the bounding box (the list must be empty)."""
-    meta = t.meta
-    wbits = meta[WBITS]
-    squared = meta[SQUARED] != 0
-    for x in range(meta[MINR] - 2, meta[MAXR] + 2):
+    meta = t.meta[0]
+    wbits = meta.wbits
+    squared = meta.squared != 0
+    for x in range(meta.min_row - 2, meta.max_row + 2):
         if squared and (x & 1):
             continue
-        for y in range(meta[MINC] - 2, meta[MAXC] + 2):
+        for y in range(meta.min_col - 2, meta.max_col + 2):
             if squared and (y & 1):
                 continue
             if _anchor_free(grid, wbits, squared, x, y):
@@ -144,12 +144,12 @@ def _find_anchors(t, grid):
 @njit(cache=True)
 def _fill_grid(t, wbits):
     """A fresh grid of 2**wbits squared holding every cell and every listed anchor."""
-    meta, cell, anchors = t.meta, t.cell, t.anchors
-    meta[WBITS] = wbits
+    meta, cell, anchors = t.meta[0], t.cell, t.anchors
+    meta.wbits = wbits
     grid = np.zeros(1 << (2 * wbits), np.int32)
-    for i in range(meta[NCELLS]):
+    for i in range(meta.n_cells):
         grid[_gidx(cell[i].row, cell[i].col, wbits)] = i + 1
-    for k in range(meta[NANCH]):
+    for k in range(meta.n_anchors):
         g = _gidx(anchors[k, 0], anchors[k, 1], wbits)
         grid[g] = (grid[g] & CELL_MASK) | ((k + 1) << ANCH_SHIFT)
     return grid
@@ -158,8 +158,8 @@ def _fill_grid(t, wbits):
 @njit(**LEAF)
 def _room_bits(meta):
     """The grid size (log2) the bounding box needs: itself plus ROOM."""
-    extent = max(meta[MAXR] - meta[MINR], meta[MAXC] - meta[MINC]) + 1
-    wbits = meta[WBITS]
+    extent = max(meta.max_row - meta.min_row, meta.max_col - meta.min_col) + 1
+    wbits = meta.wbits
     while extent + ROOM > (1 << wbits):
         wbits += 1
     return wbits
@@ -167,12 +167,12 @@ def _room_bits(meta):
 
 @njit(**LEAF)
 def _needs_room(meta):
-    return _room_bits(meta) != meta[WBITS]
+    return _room_bits(meta) != meta.wbits
 
 
 @njit(cache=True)
 def ensure_room(t, grid):
     """``grid``, or a doubled one, so that the bounding box plus :data:`ROOM` fits."""
-    if not _needs_room(t.meta):
+    if not _needs_room(t.meta[0]):
         return grid
-    return _fill_grid(t, _room_bits(t.meta))
+    return _fill_grid(t, _room_bits(t.meta[0]))

@@ -21,24 +21,13 @@ from .tables import (
     BOX_BASE,
     CANON,
     LEAF,
-    MAXC,
-    MAXR,
     MIN_BOX,
-    MINC,
-    MINR,
-    NANCH,
-    NBIG,
     NCANON,
     NFLAVOURS,
-    OVER,
     PAYLOAD_MASK,
-    PERFECT,
     PLACE_BASE,
     ROLLS,
     STUCK_BASE,
-    TO_MOVE,
-    TRAYN,
-    WBITS,
 )
 from .turns import _decode_place, _decode_position, _in_tray
 
@@ -49,12 +38,12 @@ MAX_TRIES = 48
 @njit(**LEAF)
 def _has_placement(t, grid):
     cell, anchors, trays = t.cell, t.anchors, t.trays
-    p = t.meta[TO_MOVE]
-    wbits = t.meta[WBITS]
-    perfect = t.meta[PERFECT] != 0
-    for k in range(t.meta[NANCH]):
+    p = t.meta[0].to_move
+    wbits = t.meta[0].wbits
+    perfect = t.meta[0].perfect != 0
+    for k in range(t.meta[0].n_anchors):
         a, b = anchors[k, 0], anchors[k, 1]
-        for j in range(t.pinfo[p, TRAYN]):
+        for j in range(t.pinfo[p].tray_len):
             ctype = trays[p, j]
             for x in range(NCANON[ctype]):
                 if _fits(cell, grid, wbits, perfect, ctype, CANON[ctype, x], a, b):
@@ -71,19 +60,19 @@ def has_placement(t, grid):
 @njit(cache=True)
 def legal_codes(t, grid):
     """Every legal move's code for the player to move, ascending (empty when over)."""
-    meta, cell, anchors, big, trays = t.meta, t.cell, t.anchors, t.big, t.trays
-    if meta[OVER]:
+    meta, cell, anchors, big, trays = t.meta[0], t.cell, t.anchors, t.big, t.trays
+    if meta.over:
         return np.empty(0, np.int64)
-    p = meta[TO_MOVE]
-    wbits = meta[WBITS]
-    perfect = meta[PERFECT] != 0
-    n_anch = meta[NANCH]
+    p = meta.to_move
+    wbits = meta.wbits
+    perfect = meta.perfect != 0
+    n_anch = meta.n_anchors
     keys = np.empty(n_anch, np.int64)
     for k in range(n_anch):
         keys[k] = _key(anchors[k, 0], anchors[k, 1])
     order = np.argsort(keys)
-    tray_n = t.pinfo[p, TRAYN]
-    out = np.empty(n_anch * tray_n * 16 + meta[NBIG] + TRAY_SIZE, np.int64)
+    tray_n = t.pinfo[p].tray_len
+    out = np.empty(n_anch * tray_n * 16 + meta.n_big + TRAY_SIZE, np.int64)
     n = 0
     for k in order:
         a, b = anchors[k, 0], anchors[k, 1]
@@ -105,7 +94,7 @@ def legal_codes(t, grid):
                     out[n] = code
                     n += 1
     placements = n
-    for k in range(meta[NBIG]):
+    for k in range(meta.n_big):
         root = big[k]
         if _box_eligible(t, root, p):
             out[n] = BOX_BASE + _first_cell(t, root)
@@ -120,9 +109,9 @@ def legal_codes(t, grid):
 
 @njit(**LEAF)
 def _is_legal_place(t, grid, p, payload):
-    meta, cell = t.meta, t.cell
-    wbits = meta[WBITS]
-    perfect = meta[PERFECT] != 0
+    meta, cell = t.meta[0], t.cell
+    wbits = meta.wbits
+    perfect = meta.perfect != 0
     if payload // PLACE_STRIDE >= COORD_SPAN * COORD_SPAN:
         return False
     a, b, ctype, rot, flav = _decode_place(payload)
@@ -135,7 +124,7 @@ def _is_legal_place(t, grid, p, payload):
     if not canonical or (flav == 0) == (ROLLS[ctype] != 0):
         return False
     # Outside the bounding box plus the reach nothing is free (and the torus could alias).
-    if a < meta[MINR] - 2 or a > meta[MAXR] + 1 or b < meta[MINC] - 2 or b > meta[MAXC] + 1:
+    if a < meta.min_row - 2 or a > meta.max_row + 1 or b < meta.min_col - 2 or b > meta.max_col + 1:
         return False
     if not _is_anchor(grid, wbits, a, b):
         return False
@@ -148,13 +137,13 @@ def _is_legal_place(t, grid, p, payload):
 
 @njit(**LEAF)
 def _is_legal_box(t, grid, p, payload):
-    meta, cell = t.meta, t.cell
+    meta, cell = t.meta[0], t.cell
     if payload >= COORD_SPAN * COORD_SPAN:
         return False
     a, b = _decode_position(payload)
-    if a < meta[MINR] or a > meta[MAXR] or b < meta[MINC] or b > meta[MAXC]:
+    if a < meta.min_row or a > meta.max_row or b < meta.min_col or b > meta.max_col:
         return False
-    i = _cell_at(grid, meta[WBITS], a, b)
+    i = _cell_at(grid, meta.wbits, a, b)
     if i < 0 or cell[i].frozen != 0:
         return False
     root = _find(t, i)
@@ -164,9 +153,9 @@ def _is_legal_box(t, grid, p, payload):
 @njit(cache=True)
 def is_legal(t, grid, code):
     """Whether ``code`` is a legal move for the player to move (any int64; never raises)."""
-    if t.meta[OVER] or code < 0:
+    if t.meta[0].over or code < 0:
         return False
-    p = t.meta[TO_MOVE]
+    p = t.meta[0].to_move
     kind = code >> KIND_SHIFT
     payload = code & PAYLOAD_MASK
     if kind == PLACE:
@@ -180,26 +169,26 @@ def is_legal(t, grid, code):
 
 @njit(**LEAF)
 def _random_try(t, grid):
-    meta, cell, anchors, big, trays = t.meta, t.cell, t.anchors, t.big, t.trays
-    p = meta[TO_MOVE]
-    wbits = meta[WBITS]
-    perfect = meta[PERFECT] != 0
-    tray_n = t.pinfo[p, TRAYN]
+    meta, cell, anchors, big, trays = t.meta[0], t.cell, t.anchors, t.big, t.trays
+    p = meta.to_move
+    wbits = meta.wbits
+    perfect = meta.perfect != 0
+    tray_n = t.pinfo[p].tray_len
     n_boxes = 0
-    for k in range(meta[NBIG]):
+    for k in range(meta.n_big):
         if _box_eligible(t, big[k], p):
             n_boxes += 1
     weight = 0
     for j in range(tray_n):
         ctype = trays[p, j]
         weight += NCANON[ctype] * (NFLAVOURS if ROLLS[ctype] else 1)
-    total = weight * meta[NANCH] + n_boxes
+    total = weight * meta.n_anchors + n_boxes
     # A try costs about one candidate's check and listing costs them all: trying up to
     # half the candidates wins whenever two or more moves are legal.
     for _ in range(max(MAX_TRIES, total // 2)):
         x = np.random.randint(0, total)
         if x < n_boxes:
-            for k in range(meta[NBIG]):
+            for k in range(meta.n_big):
                 root = big[k]
                 if _box_eligible(t, root, p):
                     if x == 0:
@@ -232,16 +221,16 @@ def _random_try(t, grid):
 @njit(**LEAF)
 def _random_listed(t, grid):
     """A uniformly random legal move by counting them all and walking to a random one."""
-    meta, cell, anchors, big, trays = t.meta, t.cell, t.anchors, t.big, t.trays
-    p = meta[TO_MOVE]
-    wbits = meta[WBITS]
-    perfect = meta[PERFECT] != 0
-    tray_n = t.pinfo[p, TRAYN]
+    meta, cell, anchors, big, trays = t.meta[0], t.cell, t.anchors, t.big, t.trays
+    p = meta.to_move
+    wbits = meta.wbits
+    perfect = meta.perfect != 0
+    tray_n = t.pinfo[p].tray_len
     count = 0
     for walk in range(2):
         k = -1 if walk == 0 else np.random.randint(0, count)
         seen = 0
-        for i in range(meta[NANCH]):
+        for i in range(meta.n_anchors):
             a, b = anchors[i, 0], anchors[i, 1]
             for j in range(tray_n):
                 ctype = trays[p, j]
@@ -262,7 +251,7 @@ def _random_listed(t, grid):
                             return code
                         seen += 1
         placements = seen
-        for i in range(meta[NBIG]):
+        for i in range(meta.n_big):
             root = big[i]
             if _box_eligible(t, root, p):
                 if seen == k:

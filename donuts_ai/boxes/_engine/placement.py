@@ -15,26 +15,10 @@ from .runs import _deliver, _find, _run_open, _union
 from .tables import (
     ALL_FLAVOURS_MASK,
     FACES,
-    KC,
-    KFLAV,
-    KOWNER,
-    KR,
-    KROT,
-    KTYPE,
     LEAF,
-    MAXC,
-    MAXR,
-    MINC,
-    MINR,
-    NCARDS,
-    NCELLS,
     NFLAVOURS,
     NOBODY,
-    PLAYERS,
     ROLL_CODE,
-    SQUARED,
-    STAMP,
-    WBITS,
 )
 
 
@@ -99,9 +83,9 @@ def _start_roll_flavour(ctype):
 @njit(**LEAF)
 def _add_cell(t, grid, r, c, flav, roll, owner):
     """A new quadrant, a run of its own, on the grid and in the bounding box; returns its id."""
-    meta, cell, hold = t.meta, t.cell, t.hold
-    i = meta[NCELLS]
-    meta[NCELLS] = i + 1
+    meta, cell, hold = t.meta[0], t.cell, t.hold
+    i = meta.n_cells
+    meta.n_cells = i + 1
     cell[i].row = r
     cell[i].col = c
     cell[i].flavour = flav
@@ -115,38 +99,39 @@ def _add_cell(t, grid, r, c, flav, roll, owner):
     cell[i].next = i
     cell[i].witness = 0
     cell[i].stamp = 0
-    for q in range(meta[PLAYERS]):
+    for q in range(meta.players):
         hold[i, q] = 0
     if owner >= 0:
         hold[i, owner] = 1
-    g = _gidx(r, c, meta[WBITS])
+    g = _gidx(r, c, meta.wbits)
     grid[g] = (grid[g] & ~CELL_MASK) | (i + 1)
-    if r < meta[MINR]:
-        meta[MINR] = r
-    if r > meta[MAXR]:
-        meta[MAXR] = r
-    if c < meta[MINC]:
-        meta[MINC] = c
-    if c > meta[MAXC]:
-        meta[MAXC] = c
+    if r < meta.min_row:
+        meta.min_row = r
+    if r > meta.max_row:
+        meta.max_row = r
+    if c < meta.min_col:
+        meta.min_col = c
+    if c > meta.max_col:
+        meta.max_col = c
     return i
 
 
 @njit(**LEAF)
 def _put_card(t, grid, owner, ctype, rot, a, b, flav):
     """Lay the card's quadrants, join them to their runs and update the free anchors."""
-    meta, cell, cards = t.meta, t.cell, t.cards
-    wbits = meta[WBITS]
-    squared = meta[SQUARED] != 0
-    k = meta[NCARDS]
-    meta[NCARDS] = k + 1
-    cards[k, KOWNER] = owner
-    cards[k, KTYPE] = ctype
-    cards[k, KROT] = rot
-    cards[k, KR] = a
-    cards[k, KC] = b
-    cards[k, KFLAV] = flav
-    first = meta[NCELLS]
+    meta, cell, cards = t.meta[0], t.cell, t.cards
+    wbits = meta.wbits
+    squared = meta.squared != 0
+    k = meta.n_cards
+    meta.n_cards = k + 1
+    card = cards[k]
+    card.owner = owner
+    card.card_type = ctype
+    card.rot = rot
+    card.row = a
+    card.col = b
+    card.flavour = flav
+    first = meta.n_cells
     for q in range(4):
         f = FACES[ctype, rot, q]
         if f == ROLL_CODE:
@@ -178,11 +163,11 @@ def _seal_around(t, grid, a, b, sealer):
     A placement can close a run it touches and, under Splitzkies, also one it only
     leaves beside a gap too small for a card: both lie within 2 of the card. Each run is
     looked at once (its root stamped with this call's number)."""
-    meta, cell = t.meta, t.cell
-    wbits = meta[WBITS]
-    squared = meta[SQUARED] != 0
-    meta[STAMP] += 1
-    stamp = meta[STAMP]
+    meta, cell = t.meta[0], t.cell
+    wbits = meta.wbits
+    squared = meta.squared != 0
+    meta.stamp += 1
+    stamp = meta.stamp
     sealed = 0
     for r in range(a - 2, a + 4):
         for c in range(b - 2, b + 4):

@@ -15,32 +15,9 @@ from .legal import _random_move
 from .placement import _put_card, _start_roll_flavour
 from .runs import _union
 from .tables import (
-    BOXES,
-    COUNT,
-    FINAL_LEFT,
-    HEAD,
-    KNOWN,
     LEAF,
-    MAXC,
-    MAXR,
-    MINC,
-    MINR,
-    NANCH,
-    NBIG,
-    NCARDS,
-    NCELLS,
     NEUTRAL,
-    OVER,
-    PLAYERS,
     ROLLS,
-    SCORE,
-    STAMP,
-    STREAK,
-    TO_MOVE,
-    TRAYN,
-    TRIGGER,
-    TURNS,
-    WBITS,
     Tables,
     copy_into,
 )
@@ -52,21 +29,21 @@ def rebuild(t, wbits):
     """Every derived structure (grid, runs, holdings, big runs, anchors, bounding box) from
     the cell table, its frozen marks and the cards; returns the grid. Used when a state is
     built from a dict."""
-    meta, cell, hold = t.meta, t.cell, t.hold
-    n = meta[NCELLS]
-    meta[MINR] = meta[MAXR] = cell[0].row
-    meta[MINC] = meta[MAXC] = cell[0].col
+    meta, cell, hold = t.meta[0], t.cell, t.hold
+    n = meta.n_cells
+    meta.min_row = meta.max_row = cell[0].row
+    meta.min_col = meta.max_col = cell[0].col
     for i in range(n):
-        meta[MINR] = min(meta[MINR], cell[i].row)
-        meta[MAXR] = max(meta[MAXR], cell[i].row)
-        meta[MINC] = min(meta[MINC], cell[i].col)
-        meta[MAXC] = max(meta[MAXC], cell[i].col)
-    extent = max(meta[MAXR] - meta[MINR], meta[MAXC] - meta[MINC]) + 1
+        meta.min_row = min(meta.min_row, cell[i].row)
+        meta.max_row = max(meta.max_row, cell[i].row)
+        meta.min_col = min(meta.min_col, cell[i].col)
+        meta.max_col = max(meta.max_col, cell[i].col)
+    extent = max(meta.max_row - meta.min_row, meta.max_col - meta.min_col) + 1
     while extent + ROOM > (1 << wbits):
         wbits += 1
-    meta[NANCH] = 0
-    meta[NBIG] = 0
-    meta[STAMP] = 0
+    meta.n_anchors = 0
+    meta.n_big = 0
+    meta.stamp = 0
     grid = _fill_grid(t, wbits)
     for i in range(n):
         cell[i].parent = i
@@ -75,7 +52,7 @@ def rebuild(t, wbits):
         cell[i].next = i
         cell[i].witness = 0
         cell[i].stamp = 0
-        for q in range(meta[PLAYERS]):
+        for q in range(meta.players):
             hold[i, q] = 0
         if cell[i].owner >= 0:
             hold[i, cell[i].owner] = 1
@@ -93,30 +70,30 @@ def rebuild(t, wbits):
 
 @njit(**LEAF)
 def _reset_meta(meta):
-    """The scalars of a new game (PLAYERS and the rule switches stay); the start card's window."""
-    meta[TO_MOVE] = 0
-    meta[TRIGGER] = -1
-    meta[FINAL_LEFT] = meta[STREAK] = meta[OVER] = 0
-    meta[NCARDS] = meta[NCELLS] = meta[NANCH] = meta[NBIG] = 0
-    meta[TURNS] = meta[STAMP] = 0
-    meta[MINR] = meta[MINC] = 0
-    meta[MAXR] = meta[MAXC] = 1
-    meta[WBITS] = MIN_WBITS
+    """The scalars of a new game (``players`` and the rule switches stay); the start card's window."""
+    meta.to_move = 0
+    meta.trigger = -1
+    meta.final_left = meta.streak = meta.over = 0
+    meta.n_cards = meta.n_cells = meta.n_anchors = meta.n_big = 0
+    meta.turns = meta.stamp = 0
+    meta.min_row = meta.min_col = 0
+    meta.max_row = meta.max_col = 1
+    meta.wbits = MIN_WBITS
 
 
 @njit(cache=True)
 def start_game(t, deck_order, start_type):
     """Fill zeroed tables for a new game: ``deck_order[p]`` is player p's shuffled deck (top
-    first), the start card ``start_type``; ``t.meta`` must hold PLAYERS and the three switches.
+    first), the start card ``start_type``; ``t.meta`` must hold ``players`` and the three switches.
     Returns the grid."""
     piles, pinfo = t.piles, t.pinfo
-    _reset_meta(t.meta)
-    for p in range(t.meta[PLAYERS]):
+    _reset_meta(t.meta[0])
+    for p in range(t.meta[0].players):
         for k in range(DECK_SIZE - TRAY_SIZE):
             piles[p, k] = deck_order[p, TRAY_SIZE + k]
-        pinfo[p, HEAD] = 0
-        pinfo[p, COUNT] = DECK_SIZE - TRAY_SIZE
-        pinfo[p, KNOWN] = pinfo[p, TRAYN] = pinfo[p, SCORE] = pinfo[p, BOXES] = 0
+        pinfo[p].head = 0
+        pinfo[p].count = DECK_SIZE - TRAY_SIZE
+        pinfo[p].known = pinfo[p].tray_len = pinfo[p].score = pinfo[p].boxes = 0
         for k in range(TRAY_SIZE):
             _tray_insert(t, p, deck_order[p, k])
     grid = np.zeros(1 << (2 * MIN_WBITS), np.int32)
@@ -131,8 +108,8 @@ def _places(pinfo, players, out_row):
     for q in range(players):
         place = 0
         for j in range(players):
-            if pinfo[j, SCORE] > pinfo[q, SCORE] or (
-                    pinfo[j, SCORE] == pinfo[q, SCORE] and pinfo[j, BOXES] > pinfo[q, BOXES]):
+            if pinfo[j].score > pinfo[q].score or (
+                    pinfo[j].score == pinfo[q].score and pinfo[j].boxes > pinfo[q].boxes):
                 place += 1
         out_row[q] = place
 
@@ -140,8 +117,8 @@ def _places(pinfo, players, out_row):
 @njit(cache=True)
 def _play_out(t, grid):
     """Random moves to the end of the game; returns the final grid."""
-    meta = t.meta
-    while meta[OVER] == 0:
+    meta = t.meta[0]
+    while meta.over == 0:
         code = _random_move(t, grid)
         placed, _ = _apply_core(t, grid, code)
         if placed and _needs_room(meta):
@@ -156,7 +133,7 @@ def random_playouts(t, grid, n, seed):
     Returns ``(scores, boxes, places, turns)``: int32[n, players] each and int64[n]; the
     random numbers come from ``np.random.seed(seed)``, so a seed gives the same games."""
     np.random.seed(seed)
-    players = t.meta[PLAYERS]
+    players = t.meta[0].players
     scores = np.zeros((n, players), np.int32)
     boxes = np.zeros((n, players), np.int32)
     places = np.zeros((n, players), np.int32)
@@ -167,10 +144,10 @@ def random_playouts(t, grid, n, seed):
         copy_into(w, t)
         _play_out(w, grid.copy())
         for q in range(players):
-            scores[g, q] = w.pinfo[q, SCORE]
-            boxes[g, q] = w.pinfo[q, BOXES]
+            scores[g, q] = w.pinfo[q].score
+            boxes[g, q] = w.pinfo[q].boxes
         _places(w.pinfo, players, places[g])
-        turns[g] = w.meta[TURNS] - t.meta[TURNS]
+        turns[g] = w.meta[0].turns - t.meta[0].turns
     return scores, boxes, places, turns
 
 
@@ -182,7 +159,7 @@ def random_games(t, n, seed):
     Returns ``(scores, places, turns)`` as :func:`random_playouts`; decks are shuffled
     with ``np.random`` from ``seed``."""
     np.random.seed(seed)
-    players = t.meta[PLAYERS]
+    players = t.meta[0].players
     scores = np.zeros((n, players), np.int32)
     places = np.zeros((n, players), np.int32)
     turns = np.zeros(n, np.int64)
@@ -194,7 +171,7 @@ def random_games(t, n, seed):
         grid = start_game(t, order, start)
         _play_out(t, grid)
         for q in range(players):
-            scores[g, q] = t.pinfo[q, SCORE]
+            scores[g, q] = t.pinfo[q].score
         _places(t.pinfo, players, places[g])
-        turns[g] = t.meta[TURNS]
+        turns[g] = t.meta[0].turns
     return scores, places, turns

@@ -16,14 +16,9 @@ from numba import njit
 from ..moves import COORD_OFFSET, COORD_SPAN
 from .grid import DC, DR, _coverable, _key
 from .tables import (
-    BOXES,
-    CLOSERS,
     LEAF,
     MIN_BOX,
-    NBIG,
     NOBODY,
-    PLAYERS,
-    SCORE,
 )
 
 
@@ -43,19 +38,19 @@ def _find(t, x):
 
 @njit(**LEAF)
 def _big_remove(t, root):
-    meta, big = t.meta, t.big
-    n = meta[NBIG]
+    meta, big = t.meta[0], t.big
+    n = meta.n_big
     for i in range(n):
         if big[i] == root:
             big[i] = big[n - 1]
-            meta[NBIG] = n - 1
+            meta.n_big = n - 1
             return
 
 
 @njit(**LEAF, inline="always")
 def _union(t, a, b):
     """Join the runs of quadrants ``a`` and ``b`` (the larger root stays root)."""
-    meta, cell, hold, big = t.meta, t.cell, t.hold, t.big
+    meta, cell, hold, big = t.meta[0], t.cell, t.hold, t.big
     ra = _find(t, a)
     rb = _find(t, b)
     if ra == rb:
@@ -70,14 +65,14 @@ def _union(t, a, b):
     cell[rb].parent = ra
     cell[ra].size += cell[rb].size
     cell[ra].has_roll |= cell[rb].has_roll
-    for q in range(meta[PLAYERS]):
+    for q in range(meta.players):
         hold[ra, q] += hold[rb, q]
     nxt = cell[ra].next
     cell[ra].next = cell[rb].next
     cell[rb].next = nxt
     if not was_big and cell[ra].size >= MIN_BOX:
-        big[meta[NBIG]] = ra
-        meta[NBIG] += 1
+        big[meta.n_big] = ra
+        meta.n_big += 1
 
 
 @njit(**LEAF, inline="always")
@@ -122,7 +117,7 @@ def _majority(t, root, sealer):
     """The player holding most donuts of the run (at least one); a tie goes to ``sealer`` when
     ``sealer`` is among the tied, else -1 (nobody)."""
     hold = t.hold
-    players = t.meta[PLAYERS]
+    players = t.meta[0].players
     best = 0
     for q in range(players):
         if hold[root, q] > best:
@@ -159,11 +154,11 @@ def _box_eligible(t, root, p):
 @njit(**LEAF)
 def _deliver(t, root, sealer, early):
     """Seal or box ``root``'s run: freeze it and score it. Returns the scorer (-1 none)."""
-    meta, cell, pinfo = t.meta, t.cell, t.pinfo
+    meta, cell, pinfo = t.meta[0], t.cell, t.pinfo
     points = _points(t, root)
     scorer = NOBODY
     if points > 0:
-        if early or meta[CLOSERS]:
+        if early or meta.closers:
             scorer = sealer
         else:
             scorer = _majority(t, root, sealer)
@@ -176,6 +171,6 @@ def _deliver(t, root, sealer, early):
         if x == root:
             break
     if scorer >= 0:
-        pinfo[scorer, SCORE] += points
-        pinfo[scorer, BOXES] += 1
+        pinfo[scorer].score += points
+        pinfo[scorer].boxes += 1
     return scorer

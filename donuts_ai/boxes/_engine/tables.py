@@ -1,37 +1,40 @@
 """The state record of the compiled Donut Boxes engine and its layout, drawn once.
 
-A game's state is a :class:`Tables` record of fixed-size int arrays plus the layout's
+A game's state is a :class:`Tables` record of fixed-size arrays plus the layout's
 ``grid`` (:mod:`.grid`), kept beside the record because it is the one array that grows:
 the kernels take ``(t, grid)`` and the ones that may grow it return the new grid.
 
 The layout of every array, with ``P`` players and ``K`` = :func:`capacities`' card rows::
 
-    meta     int64[NMETA]              the game's scalars, one field each:
-               PLAYERS SQUARED PERFECT CLOSERS       players and the three rule switches
-               TO_MOVE TRIGGER FINAL_LEFT STREAK OVER the turn and the end of the game
-               NCARDS NCELLS NANCH NBIG              rows in use in cards, cell, anchors, big
-               MINR MAXR MINC MAXC                   the layout's bounding box
-               WBITS                                 the grid is 2**WBITS squared
-               TURNS STAMP                           moves played; the last sealing pass's number
+    meta     META_DTYPE[1]             the game's scalars, one record of int64 fields:
+               players squared perfect closers          players and the three rule switches
+               to_move trigger final_left streak over   the turn and the end of the game
+               n_cards n_cells n_anchors n_big          rows in use in cards, cell, anchors, big
+               min_row max_row min_col max_col          the layout's bounding box
+               wbits                                    the grid is 2**wbits squared
+               turns stamp                              moves played; the last sealing pass's number
     cell     CELL_DTYPE[4K]            a record per quadrant placed, in placement order:
-               row col flavour roll owner            where, flavour 1..4, roll, owner (-1 start card)
-               frozen winner                         delivered; the player its box scored for (NOBODY)
-               parent next                           union-find parent; next quadrant of the run (a ring)
-               size has_roll witness stamp           at a run's root (:mod:`.runs`)
+               row col flavour roll owner               where, flavour 1..4, roll, owner (-1 start card)
+               frozen winner                            delivered; the player its box scored for (NOBODY)
+               parent next                              union-find parent; next quadrant of the run (a ring)
+               size has_roll witness stamp              at a run's root (:mod:`.runs`)
     hold     int32[4K, P]              at a run's root: the donuts each player holds in it
-    cards    int32[K, NCARD_FIELDS]    KOWNER KTYPE KROT KR KC KFLAV: the state dict's "cards" rows
-    anchors  int32[32K, 2]             (row, column) of the NANCH free anchors, any order
-    big      int32[4K]                 roots of the NBIG open runs of 3 or more
-    piles    int32[P, PILE_CAP]        ring buffers, top at pinfo HEAD, COUNT long
-    trays    int32[P, TRAY_SIZE]       card types, sorted, TRAYN long
-    pinfo    int32[P, NPINFO]          HEAD COUNT KNOWN TRAYN SCORE BOXES
+    cards    CARD_DTYPE[K]             a record per card laid, in order: the state dict's "cards" rows,
+               owner card_type rot row col flavour      owner (-1 start card), type, turns, where, roll's flavour
+    anchors  int32[32K, 2]             (row, column) of the n_anchors free anchors, any order
+    big      int32[4K]                 roots of the n_big open runs of 3 or more
+    piles    int32[P, PILE_CAP]        ring buffers, top at pinfo head, count long
+    trays    int32[P, TRAY_SIZE]       card types, sorted, tray_len long
+    pinfo    PINFO_DTYPE[P]            a record per player:
+               head count known                         the pile: its top, its length, the bottom cards
+                                                        its owner put there and knows
+               tray_len score boxes                     cards in the tray; points; boxes delivered
 
-The quadrant table, the one the kernels read most, is a structured array (``cell[i].parent``):
-measured as fast as int columns read through constants, or a little faster. The other
-tables keep int columns named by constants: they are whole rows copied or compared
-(``cards``, ``pinfo``), vectors (``meta``) or plain matrices, and the agents' reward kernel
-(:func:`.._search.rewards`) takes ``pinfo`` as a plain int matrix. Rows past the counts are
-written before they are read, so copies copy only the used rows (:func:`copy_into`).
+The tables of named things are structured arrays, read by field (``t.meta[0].to_move``,
+``cell[i].parent``, ``pinfo[p].score``, ``cards[k].owner``; the Python layer writes
+``t.meta[0]["to_move"]``): Numba reads a field at a constant offset, measured as fast as an int
+column read through a named constant. Rows past the counts are written before they are read,
+so copies copy only the used rows (:func:`copy_into`).
 
 Every kernel option, code base and card table the other modules share lives here too.
 """
@@ -47,16 +50,17 @@ from ..deck import CANONICAL_ROTATIONS, DECK_SIZE, HAS_ROLL, ROLL, ROTATED_FACES
 from ..moves import BOX, KIND_SHIFT, PLACE, STUCK
 
 # ---------------------------------------------------------------------------- the layout (see the module doc)
-PLAYERS, SQUARED, PERFECT, CLOSERS, TO_MOVE, TRIGGER, FINAL_LEFT, STREAK, OVER = range(9)
-NCARDS, NCELLS, NANCH, NBIG, MINR, MAXR, MINC, MAXC, WBITS, TURNS, STAMP = range(9, 20)
-NMETA = 20
+#: The game's scalars (see the module doc): one record.
+META_DTYPE = np.dtype([(name, np.int64) for name in (
+    "players", "squared", "perfect", "closers", "to_move", "trigger", "final_left", "streak", "over",
+    "n_cards", "n_cells", "n_anchors", "n_big", "min_row", "max_row", "min_col", "max_col", "wbits", "turns", "stamp")])
 #: One placed quadrant (see the module doc): what it is, then its run's bookkeeping.
 CELL_DTYPE = np.dtype([(name, np.int32) for name in (
     "row", "col", "flavour", "roll", "owner", "frozen", "winner", "parent", "next", "size", "has_roll", "witness", "stamp")])
-HEAD, COUNT, KNOWN, TRAYN, SCORE, BOXES = range(6)
-NPINFO = 6
-KOWNER, KTYPE, KROT, KR, KC, KFLAV = range(6)
-NCARD_FIELDS = 6
+#: One player's pile, tray and tally (see the module doc).
+PINFO_DTYPE = np.dtype([(name, np.int32) for name in ("head", "count", "known", "tray_len", "score", "boxes")])
+#: One card laid (see the module doc).
+CARD_DTYPE = np.dtype([(name, np.int32) for name in ("owner", "card_type", "rot", "row", "col", "flavour")])
 #: A pile is a ring buffer this long (a power of two at least a deck).
 PILE_CAP = 32
 PILE_MASK = PILE_CAP - 1
@@ -97,15 +101,15 @@ PAYLOAD_MASK = (1 << KIND_SHIFT) - 1
 class Tables(NamedTuple):
     """Every array of a state but the grid (drawn in the module docstring)."""
 
-    meta: np.ndarray  # int64[NMETA]
+    meta: np.ndarray  # META_DTYPE[1]
     cell: np.ndarray  # CELL_DTYPE[4K]
     hold: np.ndarray  # int32[4K, P]: holdings at run roots
-    cards: np.ndarray  # int32[K, NCARD_FIELDS]
+    cards: np.ndarray  # CARD_DTYPE[K]
     anchors: np.ndarray  # int32[32K, 2]
     big: np.ndarray  # int32[4K]
-    piles: np.ndarray  # int32[P, PILE_CAP]: ring buffers, top at HEAD
-    trays: np.ndarray  # int32[P, TRAY_SIZE]: sorted, TRAYN long
-    pinfo: np.ndarray  # int32[P, NPINFO]
+    piles: np.ndarray  # int32[P, PILE_CAP]: ring buffers, top at head
+    trays: np.ndarray  # int32[P, TRAY_SIZE]: sorted, tray_len long
+    pinfo: np.ndarray  # PINFO_DTYPE[P]
 
 
 def capacities(players: int) -> tuple[int, int, int]:
@@ -119,11 +123,11 @@ def empty_tables(players: int) -> Tables:
     """Zeroed tables for ``players`` (filled by :func:`~.playouts.start_game` or the Python layer)."""
     n_cards, n_cells, n_anch = capacities(players)
     return Tables(
-        meta=np.zeros(NMETA, np.int64), cell=np.zeros(n_cells, CELL_DTYPE),
-        hold=np.zeros((n_cells, players), np.int32), cards=np.zeros((n_cards, NCARD_FIELDS), np.int32),
+        meta=np.zeros(1, META_DTYPE), cell=np.zeros(n_cells, CELL_DTYPE),
+        hold=np.zeros((n_cells, players), np.int32), cards=np.zeros(n_cards, CARD_DTYPE),
         anchors=np.zeros((n_anch, 2), np.int32), big=np.zeros(n_cells, np.int32),
         piles=np.zeros((players, PILE_CAP), np.int32), trays=np.zeros((players, TRAY_SIZE), np.int32),
-        pinfo=np.zeros((players, NPINFO), np.int32),
+        pinfo=np.zeros(players, PINFO_DTYPE),
     )
 
 
@@ -138,16 +142,16 @@ def copy_into(dst, src):
 
     Only the used rows are copied: the engine writes every field of a row when it adds
     one, so rows beyond the counts are never read."""
-    meta = src.meta
-    dst.meta[:] = meta
-    n_cells = meta[NCELLS]
+    meta = src.meta[0]
+    dst.meta[:] = src.meta
+    n_cells = meta.n_cells
     dst.cell[:n_cells] = src.cell[:n_cells]
     dst.hold[:n_cells] = src.hold[:n_cells]
-    n_cards = meta[NCARDS]
+    n_cards = meta.n_cards
     dst.cards[:n_cards] = src.cards[:n_cards]
-    n_anch = meta[NANCH]
+    n_anch = meta.n_anchors
     dst.anchors[:n_anch] = src.anchors[:n_anch]
-    n_big = meta[NBIG]
+    n_big = meta.n_big
     dst.big[:n_big] = src.big[:n_big]
     dst.piles[:] = src.piles
     dst.trays[:] = src.trays

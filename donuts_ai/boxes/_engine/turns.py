@@ -16,26 +16,10 @@ from .placement import _fits, _put_card, _seal_around
 from .runs import _deliver, _find, _majority, _points
 from .tables import (
     CANON,
-    COUNT,
-    FINAL_LEFT,
-    HEAD,
-    KNOWN,
     LEAF,
-    NANCH,
-    NBIG,
     NCANON,
-    OVER,
     PAYLOAD_MASK,
-    PERFECT,
     PILE_MASK,
-    PLAYERS,
-    SCORE,
-    STREAK,
-    TO_MOVE,
-    TRAYN,
-    TRIGGER,
-    TURNS,
-    WBITS,
 )
 
 
@@ -56,30 +40,30 @@ def _decode_place(payload):
 @njit(**LEAF)
 def _tray_remove(t, p, ctype):
     trays, pinfo = t.trays, t.pinfo
-    n = pinfo[p, TRAYN]
+    n = pinfo[p].tray_len
     k = 0
     while trays[p, k] != ctype:
         k += 1
     for j in range(k, n - 1):
         trays[p, j] = trays[p, j + 1]
-    pinfo[p, TRAYN] = n - 1
+    pinfo[p].tray_len = n - 1
 
 
 @njit(**LEAF)
 def _tray_insert(t, p, ctype):
     trays, pinfo = t.trays, t.pinfo
-    n = pinfo[p, TRAYN]
+    n = pinfo[p].tray_len
     k = n
     while k > 0 and trays[p, k - 1] > ctype:
         trays[p, k] = trays[p, k - 1]
         k -= 1
     trays[p, k] = ctype
-    pinfo[p, TRAYN] = n + 1
+    pinfo[p].tray_len = n + 1
 
 
 @njit(**LEAF)
 def _in_tray(t, p, ctype):
-    for j in range(t.pinfo[p, TRAYN]):
+    for j in range(t.pinfo[p].tray_len):
         if t.trays[p, j] == ctype:
             return True
     return False
@@ -88,22 +72,22 @@ def _in_tray(t, p, ctype):
 @njit(**LEAF)
 def _finish(t):
     """Open runs of 3 or more score in full to their strict majority holder."""
-    meta, big, pinfo = t.meta, t.big, t.pinfo
-    for k in range(meta[NBIG]):
+    meta, big, pinfo = t.meta[0], t.big, t.pinfo
+    for k in range(meta.n_big):
         root = big[k]
         scorer = _majority(t, root, -1)
         if scorer >= 0:
-            pinfo[scorer, SCORE] += _points(t, root)
-    meta[OVER] = 1
-    meta[TO_MOVE] = -1
+            pinfo[scorer].score += _points(t, root)
+    meta.over = 1
+    meta.to_move = -1
 
 
 @njit(**LEAF)
 def _fits_anywhere(t, grid, ctype):
     cell, anchors = t.cell, t.anchors
-    wbits = t.meta[WBITS]
-    perfect = t.meta[PERFECT] != 0
-    for k in range(t.meta[NANCH]):
+    wbits = t.meta[0].wbits
+    perfect = t.meta[0].perfect != 0
+    for k in range(t.meta[0].n_anchors):
         for x in range(NCANON[ctype]):
             if _fits(cell, grid, wbits, perfect, ctype, CANON[ctype, x], anchors[k, 0], anchors[k, 1]):
                 return True
@@ -114,12 +98,12 @@ def _fits_anywhere(t, grid, ctype):
 def _layout_dead(t, grid):
     """No card left to any player, in a tray or a pile, fits anywhere in any rotation."""
     piles, trays, pinfo = t.piles, t.trays, t.pinfo
-    for p in range(t.meta[PLAYERS]):
-        for j in range(pinfo[p, TRAYN]):
+    for p in range(t.meta[0].players):
+        for j in range(pinfo[p].tray_len):
             if _fits_anywhere(t, grid, trays[p, j]):
                 return False
-        for k in range(pinfo[p, COUNT]):
-            if _fits_anywhere(t, grid, piles[p, (pinfo[p, HEAD] + k) & PILE_MASK]):
+        for k in range(pinfo[p].count):
+            if _fits_anywhere(t, grid, piles[p, (pinfo[p].head + k) & PILE_MASK]):
                 return False
     return True
 
@@ -128,43 +112,43 @@ def _layout_dead(t, grid):
 def _draw_up(t, p):
     """Player ``p`` fills the tray from the top of the pile."""
     piles, pinfo = t.piles, t.pinfo
-    while pinfo[p, TRAYN] < TRAY_SIZE and pinfo[p, COUNT] > 0:
-        head = pinfo[p, HEAD]
+    while pinfo[p].tray_len < TRAY_SIZE and pinfo[p].count > 0:
+        head = pinfo[p].head
         _tray_insert(t, p, piles[p, head])
-        pinfo[p, HEAD] = (head + 1) & PILE_MASK
-        pinfo[p, COUNT] -= 1
-        if pinfo[p, KNOWN] > pinfo[p, COUNT]:
-            pinfo[p, KNOWN] = pinfo[p, COUNT]
+        pinfo[p].head = (head + 1) & PILE_MASK
+        pinfo[p].count -= 1
+        if pinfo[p].known > pinfo[p].count:
+            pinfo[p].known = pinfo[p].count
 
 
 @njit(**LEAF)
 def _end_turn(t, grid, p, stuck):
-    meta, pinfo = t.meta, t.pinfo
-    n = meta[PLAYERS]
+    meta, pinfo = t.meta[0], t.pinfo
+    n = meta.players
     _draw_up(t, p)
-    meta[STREAK] = meta[STREAK] + 1 if stuck else 0
-    meta[TURNS] += 1
-    if meta[TRIGGER] < 0:
-        if pinfo[p, COUNT] == 0:
-            meta[TRIGGER] = p
-            meta[FINAL_LEFT] = n - 1
+    meta.streak = meta.streak + 1 if stuck else 0
+    meta.turns += 1
+    if meta.trigger < 0:
+        if pinfo[p].count == 0:
+            meta.trigger = p
+            meta.final_left = n - 1
     else:
-        meta[FINAL_LEFT] -= 1
-    if meta[TRIGGER] >= 0 and meta[FINAL_LEFT] == 0:
+        meta.final_left -= 1
+    if meta.trigger >= 0 and meta.final_left == 0:
         _finish(t)
-    elif meta[STREAK] == n and _layout_dead(t, grid):
+    elif meta.streak == n and _layout_dead(t, grid):
         # Checked once a streak: nothing changes the layout while everyone is stuck.
         _finish(t)
     else:
-        meta[TO_MOVE] = (p + 1) % n
+        meta.to_move = (p + 1) % n
 
 
 @njit(**LEAF)
 def _apply_core(t, grid, code):
     """Play ``code`` on ``grid`` as it is; returns ``(cards placed, runs sealed or boxed)``
     (the caller grows the grid after a placement: :func:`apply_move`)."""
-    meta, piles, pinfo = t.meta, t.piles, t.pinfo
-    p = meta[TO_MOVE]
+    meta, piles, pinfo = t.meta[0], t.piles, t.pinfo
+    p = meta.to_move
     kind = code >> KIND_SHIFT
     payload = code & PAYLOAD_MASK
     placed = 0
@@ -177,15 +161,15 @@ def _apply_core(t, grid, code):
         placed = 1
     elif kind == BOX:
         a, b = _decode_position(payload)
-        i = _cell_at(grid, meta[WBITS], a, b)
+        i = _cell_at(grid, meta.wbits, a, b)
         _deliver(t, _find(t, i), p, True)
         sealed = 1
     else:
         ctype = payload
         _tray_remove(t, p, ctype)
-        pinfo[p, COUNT] += 1
-        piles[p, (pinfo[p, HEAD] + pinfo[p, COUNT] - 1) & PILE_MASK] = ctype
-        pinfo[p, KNOWN] += 1
+        pinfo[p].count += 1
+        piles[p, (pinfo[p].head + pinfo[p].count - 1) & PILE_MASK] = ctype
+        pinfo[p].known += 1
     _end_turn(t, grid, p, kind == STUCK)
     return placed, sealed
 
@@ -195,6 +179,6 @@ def apply_move(t, grid, code):
     """Play the legal move ``code`` for the player to move. Returns ``(grid, cards placed,
     runs sealed or boxed)``; the grid is a new, larger one when the layout outgrew it."""
     placed, sealed = _apply_core(t, grid, code)
-    if placed and _needs_room(t.meta):
-        grid = _fill_grid(t, _room_bits(t.meta))
+    if placed and _needs_room(t.meta[0]):
+        grid = _fill_grid(t, _room_bits(t.meta[0]))
     return grid, placed, sealed
