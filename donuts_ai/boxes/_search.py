@@ -127,7 +127,9 @@ def move_values(t, grid, codes, work):
     return out
 
 
-@njit(cache=True)
+# Inlined: called as a function, with ``pinfo`` a structured array, it cost ISMCTS about a
+# tenth of its iterations (measured); inlined it costs nothing.
+@njit(cache=True, inline="always")
 def rewards(pinfo, players, kind, out):
     """Every player's reward for a finished game, in [0, 1], into ``out``.
 
