@@ -76,6 +76,10 @@ MAX_GAMES = 64
 GAME_TTL = 6 * 3600
 #: The most bytes of a request body.
 MAX_BODY = 16_384
+#: Seconds a connection may stay silent while its request is read before it is closed.
+IDLE_TIMEOUT = 10.0
+#: Connections waiting to be accepted (the listen backlog).
+LISTEN_QUEUE = 128
 #: Agents kept built (each holds its search tables): the least recently used go first.
 AGENT_CACHE = 3
 
@@ -462,6 +466,8 @@ class Handler(BaseHTTPRequestHandler):
             self._error(409, str(exc).splitlines()[0])
         except DonutsError as exc:
             self._error(400, str(exc).splitlines()[0])
+        except (TimeoutError, ConnectionError):  # the client stalled or left mid-request: nobody to answer
+            self.close_connection = True
         except Exception as exc:  # a bug: say so in one line, keep serving
             traceback.print_exc()
             self._error(500, f"internal error: {type(exc).__name__}")
@@ -504,15 +510,27 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class _HTTPServer(ThreadingHTTPServer):
+    """One thread per connection, so a slow request never holds up another."""
+
     daemon_threads = True
     allow_reuse_address = True
+    # The listen queue: connections the kernel holds until the accept loop takes them.
+    # socketserver's default of 5 reset players' connections when two dozen arrived at once.
+    request_queue_size = LISTEN_QUEUE
 
 
-def make_server(host: str = "127.0.0.1", port: int = 0, app: Server | None = None, quiet: bool = True) -> _HTTPServer:
+def make_server(host: str = "127.0.0.1", port: int = 0, app: Server | None = None, quiet: bool = True,
+                idle_timeout: float = IDLE_TIMEOUT) -> _HTTPServer:
     """An HTTP server for ``app`` bound to ``host:port`` (port 0: a free one), not yet
-    serving (call ``serve_forever``)."""
+    serving (call ``serve_forever``). A connection that sends nothing for
+    ``idle_timeout`` seconds while its request is read (an idle or stalled client) is
+    closed, so it holds no thread for long."""
     app = app or Server()
-    handler = type("BoundHandler", (Handler,), {"app": app, "quiet": quiet})
+    if not idle_timeout > 0:
+        raise DonutsError(f"idle_timeout must be a positive number of seconds, got {idle_timeout!r}")
+    # ``timeout`` is the socket timeout socketserver sets on every connection it hands the
+    # handler: a read that waits longer ends the request (http.server closes the connection).
+    handler = type("BoundHandler", (Handler,), {"app": app, "quiet": quiet, "timeout": idle_timeout})
     try:
         return _HTTPServer((host, port), handler)
     except OSError as exc:
