@@ -16,7 +16,7 @@ from .errors import DonutsError
 from .layout import Layout
 from .play import add_commands as _add_play_commands
 from .play import add_rules_arguments
-from .rules import make_rules
+from .rules import INSERTION_MODES, Rules, make_rules
 from .squares import COLOR_NAMES
 from .tournament.runner import DEFAULT_MOVE_LIMIT
 
@@ -100,7 +100,8 @@ def _tournament_rules(args: argparse.Namespace) -> dict | None:
     twice = sorted(set(given) & set(rules))
     if twice:
         raise DonutsError(f"the Donuts rule {twice[0]!r} is given twice (--{twice[0]} and --rules)")
-    return {"insertion": "group", "donuts": 15, **given, **rules}
+    official = Rules()
+    return {"insertion": official.insertion, "donuts": official.donuts, **given, **rules}
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
@@ -297,8 +298,11 @@ def _add_tournament_play(tour: argparse.ArgumentParser) -> None:
     tour.add_argument("--isolation", choices=("process", "none"), default="process",
                       help="process (default): every agent in a supervised process of its own; none: in the worker "
                            "(faster, but a hanging or crashing agent stops the run)")
-    tour.add_argument("--insertion", choices=("group", "single"), default=None, help="donuts insertion rule (default group)")
-    tour.add_argument("--donuts", type=int, default=None, help="donuts per player (default 15)")
+    official = Rules()
+    # No defaults here: a flag given is told apart from one left out (they are Donuts rules only).
+    tour.add_argument("--insertion", choices=INSERTION_MODES, default=None,
+                      help=f"donuts insertion rule (default {official.insertion})")
+    tour.add_argument("--donuts", type=int, default=None, help=f"donuts per player (default {official.donuts})")
     tour.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
     tour.add_argument("--backend", choices=("process", "ray"), default="process")
     tour.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")

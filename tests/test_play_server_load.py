@@ -88,3 +88,14 @@ def test_players_get_answers_beside_idle_connections(server):
 def test_the_idle_timeout_is_checked():
     with pytest.raises(DonutsError, match="idle_timeout"):
         make_server(HOST, 0, Server(), idle_timeout=0)
+
+
+def test_a_client_that_stalls_inside_its_body_is_closed_without_an_answer(server):
+    # Whole headers, then a body shorter than its Content-Length: the read of the body
+    # times out, and the server closes the connection quietly (no 500 written back).
+    with socket.create_connection((HOST, server), timeout=HANG) as sock:
+        sock.sendall(b"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\n\r\n{\"color\":")
+        assert sock.recv(1024) == b""
+    status, _ = _call(server, "/api/new", {"color": "chocolate", "opponent": "random"})
+    assert status == 200  # and the server still answers

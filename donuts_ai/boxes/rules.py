@@ -14,7 +14,7 @@ GRIDS = (SQUARED, SPLITZKIES)
 
 #: Matching switch: at least one touching pair across the seams agrees ("One Good Match") ...
 ONE = "one"
-#: ... or every placed quadrant that touches a live quadrant agrees with one it touches ("Perfect Match").
+#: ... and every placed quadrant that touches the layout agrees with a live quadrant it touches ("Perfect Match").
 PERFECT = "perfect"
 MATCHINGS = (ONE, PERFECT)
 

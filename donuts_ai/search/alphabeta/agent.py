@@ -49,7 +49,7 @@ class AlphaBetaAgent(BoardAgent):
     Limits: ``depth`` (plies), ``nodes`` (per move) and ``time_limit`` (seconds per move,
     capped in blitz by :func:`~donuts_ai.agents.base.budget`); with none given,
     ``time_limit=1.0``. Whatever the limits, every move first gets the tactical pass
-    (:func:`~donuts_ai.agents.base.tactical_choice`: it takes a win at once and plays the
+    (:func:`~donuts_ai.search.base.tactical_choice`: it takes a win at once and plays the
     only move that does not lose at once without searching) and a complete depth-1
     iteration (depth 2 as well with few legal moves), so it never misses a five in one
     nor the only block; a time limit can be overshot by that much. Later iterations run

@@ -109,7 +109,7 @@ class MCTSAgent(BoardAgent):
     Limits: ``iterations`` per move, or ``time_limit`` seconds per move (default 1.0
     when neither is given), capped in blitz by :func:`~donuts_ai.agents.base.budget`.
     Whatever the limits, every move first gets the tactical pass
-    (:func:`~donuts_ai.agents.base.tactical_choice`): a win at once, or the only move that
+    (:func:`~donuts_ai.search.base.tactical_choice`): a win at once, or the only move that
     does not lose at once, is played without searching, and the search never chooses a
     move that loses at once while another does not. Then the root prover
     (:mod:`._proof`: the exact solver's value search, node-limited) gets ``proof_share``

@@ -1,0 +1,91 @@
+"""Hot-kernel rates by process CPU time (robust on a shared machine): best of R repeats.
+Runs the same workloads as donuts_ai.bench.engine (playouts, perft depth 7, alpha-beta at
+depth 14 on six early positions, MCTS 1 worker, VectorEnv 4096 games) on the tree on
+PYTHONPATH; --solver adds the solver's node counts. See run.sh."""
+
+import json
+import random
+import sys
+import time
+
+from donuts_ai._engine import position as P
+from donuts_ai.analysis import perft, random_playouts
+from donuts_ai.bench import engine as B
+from donuts_ai.board import Board
+from donuts_ai.layout import Layout
+from donuts_ai.search.alphabeta._negamax import search_moves
+from donuts_ai.search.alphabeta._table import new_table
+from donuts_ai.search.alphabeta._workspace import new_workspace
+from donuts_ai.search.mcts import MCTSAgent
+from donuts_ai.vector_env import VectorEnv
+
+R = 5
+cpu = time.process_time
+of = getattr(P, "rulebook_of", None) or P.game_of
+
+
+def best(work):
+    rates = []
+    for _ in range(R):
+        t = cpu()
+        n = work()
+        rates.append(n / (cpu() - t))
+    return max(rates)
+
+
+layout = Layout.standard()
+random_playouts(layout, 10, seed=0)
+perft(Board(layout), 3)
+out = {}
+out["playouts"] = best(lambda: random_playouts(layout, 100_000, seed=1).n_games)
+out["perft7"] = best(lambda: perft(Board(layout), 7))
+rng = random.Random(1)
+positions = []
+for seed in range(6):
+    board = Board(Layout.random_grid(100 + seed))
+    for _ in range(4):
+        board.push(rng.choice(board.legal_moves()))
+    positions.append(board)
+tables = [new_table(20) for _ in positions]
+
+
+def ab():
+    for tt in tables:
+        tt.fill(0)
+    nodes = 0
+    for board, tt in zip(positions, tables, strict=True):
+        _, _, n, _ = search_moves(of(board.layout, board.rules), P.position_of(*board.kernel_state()), 14, tt, new_workspace(), 1 << 62, -1)
+        nodes += int(n)
+    return nodes
+
+
+ab()
+out["alphabeta_d14"] = best(ab)
+agent = MCTSAgent(iterations=20_000, workers=1, seed=1, reuse=False, proof_share=0)
+b0 = Board(layout)
+agent.select_move(b0)
+
+
+def mc():
+    agent.select_move(b0)
+    return agent.last_info["iterations"]
+
+
+out["mcts_1"] = best(mc)
+env = VectorEnv(4096, layout="random", seed=1)
+env.step(env.random_actions())
+
+
+def ve():
+    for _ in range(50):
+        env.step(env.random_actions())
+    return 50 * 4096
+
+
+out["vector_env"] = best(ve)
+if "--solver" in sys.argv:
+    s = B.solver_speed(B.SOLVER_LAYOUTS, distance=False)
+    out["solver_nodes"] = [r["nodes"] for r in s["rows"]]
+    s = B.solver_speed(B.SOLVER_LAYOUTS[:3], distance=True)
+    out["solver_distance_nodes"] = [r["nodes"] for r in s["rows"]]
+print(json.dumps(out))
