@@ -119,8 +119,8 @@ class EngineCore:
         t, n = self.t, self.rules.players
         meta = t.meta[0]
         cells = t.cell[: meta["n_cells"]]
-        frozen = sorted([int(r), int(c), None if w == E.NOBODY else int(w)]
-                        for r, c, w in zip(*(cells[cells['frozen'] != 0][f] for f in ('row', 'col', 'winner')), strict=True))
+        frozen = sorted([int(q["row"]), int(q["col"]), None if q["winner"] == E.NOBODY else int(q["winner"])]
+                        for q in cells[cells["frozen"] != 0])
         return {
             "rules": self.rules.to_dict(),
             "to_move": self.to_move,
@@ -155,9 +155,9 @@ class EngineCore:
                 row['flavour'] = flavour if roll else int(code)
                 row['roll'] = roll
                 row['owner'] = owner
-                row['frozen'] = (r + dr, c + dc) in frozen
-                winner = frozen.get((r + dr, c + dc))
-                row['winner'] = E.NOBODY if winner is None else winner
+                pos = (r + dr, c + dc)
+                row['frozen'] = pos in frozen
+                row['winner'] = E.NOBODY if frozen.get(pos) is None else frozen[pos]
                 n_cells += 1
         meta["n_cards"], meta["n_cells"] = len(data["cards"]), n_cells
         for p in range(rules.players):
