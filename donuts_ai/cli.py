@@ -176,7 +176,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
     t = time.perf_counter()
     config, units = run_study(arrangements, args.grids, args.seed, args.distance, args.out, args.resume,
                               args.workers or (os.cpu_count() or 1), args.backend, args.address, progress=show,
-                              first_moves=args.first_moves)
+                              first_moves=args.first_moves, rules=make_rules(args.insertion, args.donuts))
     if sys.stderr.isatty() and not args.quiet:
         sys.stderr.write("\n")
     print(f"solved {len(units)} layout classes in {time.perf_counter() - t:.1f} s (this run)")
@@ -350,6 +350,7 @@ def _add_study(sub) -> None:
     study.add_argument("--first-moves", action="store_true",
                        help="also solve every first move of each layout (about 36 times the work)")
     study.add_argument("--quiet", action="store_true")
+    add_rules_arguments(study)
     study.set_defaults(func=_cmd_study)
 
 
