@@ -34,3 +34,9 @@ class RulesError(DonutsError):
 
 class SymmetryError(DonutsError):
     """An unknown symmetry name (see :data:`donuts_ai.symmetry.SYMMETRY_NAMES`)."""
+
+
+class SearchStopped(RuntimeError):
+    """A search was stopped from another thread (:meth:`donuts_ai.Solver.stop`): not bad
+    input, so not a :class:`DonutsError`; the background analysis that owns the solver
+    ends quietly on it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import threading
 
 import pytest
 from hypothesis import given, settings
@@ -168,3 +169,37 @@ def test_move_value_agrees_with_analyze():
         assert solver.move_value(board, mv.move) == mv.value
     with pytest.raises(ValueError, match="illegal move"):
         solver.move_value(board, next(s for s in range(36) if board.color_at(s) is not None))
+
+
+def test_bounded_move_values_and_distances_are_exact_or_unknown():
+    """With a node limit, move_value and move_distance give the exact answer or None,
+    never a wrong one; a later call with room resumes to the exact answer."""
+    board = Board(Layout.random_grid(3))
+    board.push("c3")
+    truth = {mv.move: mv for mv in Solver(tt_bits=16).analyze(board)}
+    tight, roomy = Solver(tt_bits=16), Solver(tt_bits=16)
+    unknown = 0
+    for move, exact in truth.items():
+        value = tight.move_value(board, move, node_limit=50)
+        distance = tight.move_distance(board, move, node_limit=50)
+        unknown += value is None
+        assert value in (None, exact.value) and distance in (None, exact.distance)
+        assert roomy.move_value(board, move, node_limit=1 << 40) == exact.value
+        assert roomy.move_distance(board, move, exact.value, node_limit=1 << 40) == exact.distance
+    assert unknown > 0  # 50 nodes cannot settle every move one donut in
+    with pytest.raises(ValueError, match="node_limit"):
+        tight.move_value(board, "c1", node_limit=0)
+
+
+def test_a_stopped_solver_refuses_every_search():
+    from donuts_ai.errors import SearchStopped
+
+    board = Board(Layout.random_grid(8))
+    solver = Solver(tt_bits=16)
+    stopper = threading.Timer(0.2, solver.stop)
+    stopper.start()
+    with pytest.raises(SearchStopped):
+        solver.solve(board, distance=True)  # seconds of work: stopped long before
+    with pytest.raises(SearchStopped):
+        solver.move_value(board, "a1", node_limit=10)
+    assert not isinstance(SearchStopped(), ValueError)  # not bad input

@@ -24,7 +24,7 @@ import numpy as np
 from ..._checks import check_int
 from ..._engine.position import Position, Rulebook, legal_moves, plies_left, position_of, rulebook_of, typed_position
 from ...board import Board
-from ...errors import DonutsError, IllegalMoveError
+from ...errors import DonutsError, IllegalMoveError, SearchStopped
 from ...layout import Layout
 from ...outcomes import DRAW, LOSS, WIN, value_name
 from ...rules import Rules
@@ -137,6 +137,7 @@ class Solver:
         self._ws = new_workspace()
         self._helpers: list[tuple] = []  # (table, workspace) of threads 1.., made with the table
         self._game: tuple[Layout, Rules] | None = None
+        self._stopped = False
         self.nodes = 0
 
     def _prepare(self, board: Board) -> None:
@@ -157,11 +158,25 @@ class Solver:
         self._helpers = []
         self._game = None
 
+    def stop(self) -> None:
+        """End the search running in another thread at its next node, and refuse every
+        later one: each raises :class:`~donuts_ai.errors.SearchStopped`. For a solver owned
+        by a background job (:class:`~donuts_ai.play.evaluation.AnalysisJob`) that is
+        cancelled; a stopped solver is not used again."""
+        self._stopped = True
+        for _, ws in ((self._tt, self._ws), *self._helpers):
+            ws[0]["stats"][NODE_LIMIT] = 0
+
     # --- kernel calls on kernel positions (from the side to move) ---------------------
     def _search(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, node_limit: int = 1 << 62) -> int | None:
-        """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit."""
+        """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit.
+        Raises SearchStopped once :meth:`stop` was called."""
+        if self._stopped:
+            raise SearchStopped("the search was stopped")
         score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, self._tt, self._ws, node_limit)
         self.nodes += int(nodes)
+        if self._stopped:  # stop() came during the search: its result is not to be trusted as complete
+            raise SearchStopped("the search was stopped")
         return None if aborted else int(score)
 
     def _wdl_root(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
@@ -226,11 +241,21 @@ class Solver:
         value = max(values.values())
         return value, next(sq for sq in order if values.get(int(sq)) == value)
 
-    def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None) -> int:
+    def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None, node_limit: int | None = None) -> int | None:
         """Exact root-relative score of a position that is not over; ``value`` is its sign
-        when already known."""
+        when already known. With ``node_limit``, None when its searches together need more."""
+        budget = [1 << 62 if node_limit is None else max(1, node_limit)]
+
+        def search(alpha: int, beta: int) -> int | None:
+            before = self.nodes
+            score = self._search(rulebook, pos, alpha, beta, budget[0])
+            budget[0] -= self.nodes - before
+            return score
+
         if value is None:
-            score = self._search(rulebook, pos, -1, 1)
+            score = search(-1, 1)
+            if score is None:
+                return None
             value = (score > 0) - (score < 0)
         else:
             score = value
@@ -245,20 +270,29 @@ class Solver:
         else:
             candidates = [c for c in candidates if c <= score]
         while len(candidates) > 1:
+            if budget[0] <= 0:
+                return None
             v = candidates[len(candidates) // 2]  # test "score >= v"
-            r = self._search(rulebook, pos, v - 1, v)
+            r = search(v - 1, v)
+            if r is None:
+                return None
             if r >= v:
                 candidates = [c for c in candidates if c >= max(r, v)]
             else:
                 candidates = [c for c in candidates if c <= r]
         return candidates[0]
 
-    def _move_score(self, rulebook: Rulebook, pos: Position, sq: int) -> int:
-        """Exact root-relative score, for the mover, of playing ``sq`` from ``pos``."""
+    def _move_score(self, rulebook: Rulebook, pos: Position, sq: int, value: int | None = None,
+                    node_limit: int | None = None) -> int | None:
+        """Exact root-relative score, for the mover, of playing ``sq`` from ``pos``
+        (``value``, when known, its value for the mover); None when ``node_limit`` is hit."""
         final, child, sign = _child(rulebook, pos, sq)
         if final is not None:
             return final
-        score = sign * self._exact(rulebook, child)
+        child_score = self._exact(rulebook, child, None if value is None else sign * value, node_limit)
+        if child_score is None:
+            return None
+        score = sign * child_score
         # One ply further from this root than from the child's.
         if score > MATE_BOUND:
             score -= 1
@@ -319,19 +353,38 @@ class Solver:
         value, dist = _score_to_value(target, int(plies_left(pos, rulebook.donuts)))
         return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
 
-    def move_value(self, board: Board, move) -> int:
+    def move_value(self, board: Board, move, node_limit: int | None = None) -> int | None:
         """+1, 0 or -1: the game-theoretic value, for the side to move, of playing ``move``
         (a legal square name or index) — equal to ``solve(board).value`` exactly when
-        the move keeps the value."""
+        the move keeps the value. With ``node_limit`` (a positive int), ``None`` when that
+        many nodes do not settle it (a later call on the same game resumes from the
+        table); without, it always answers."""
         self._prepare(board)
         if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
+        limit = 1 << 62 if node_limit is None else check_int("node_limit", node_limit, 1, 1 << 62)
         rulebook = rulebook_of(board.layout, board.rules)
         final, child, sign = _child(rulebook, position_of(*board.kernel_state()), parse_square(move))
         if final is None:
-            score = self._search(rulebook, child, -1, 1)
-            return sign * ((score > 0) - (score < 0))
+            score = self._search(rulebook, child, -1, 1, limit)
+            return None if score is None else sign * ((score > 0) - (score < 0))
         return (final > 0) - (final < 0)
+
+    def move_distance(self, board: Board, move, value: int | None = None, node_limit: int | None = None) -> int | None:
+        """Plies to the end of the game under best play after playing ``move`` (the move
+        included), or ``None`` when ``node_limit`` nodes do not prove it; ``value`` is the
+        move's value when already known (:meth:`move_value`), which saves a search."""
+        self._prepare(board)
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
+        if node_limit is not None:
+            check_int("node_limit", node_limit, 1, 1 << 62)
+        sq = parse_square(move)
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        score = self._move_score(rulebook, pos, sq, value, node_limit)
+        if score is None:
+            return None
+        return _score_to_value(score, _plies_after(board, sq, rulebook.donuts))[1]
 
     def analyze(self, board: Board) -> list[MoveValue]:
         """The exact value and distance of every legal move for the side to move, best
@@ -341,14 +394,17 @@ class Solver:
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         out = []
         for sq in board.legal_squares():
-            score = self._move_score(rulebook, pos, sq)
-            after = board.copy(stack=False)
-            after.push(sq)
-            left = 0 if after.is_game_over() else int(plies_left(position_of(*after.kernel_state()), rulebook.donuts))
-            value, dist = _score_to_value(score, 1 + left)
+            value, dist = _score_to_value(self._move_score(rulebook, pos, sq), _plies_after(board, sq, rulebook.donuts))
             out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
         out.sort(key=lambda mv: -mv.score)
         return out
+
+
+def _plies_after(board: Board, sq: int, donuts: int) -> int:
+    """How long a draw after ``sq`` lasts: this ply and every one left after it."""
+    after = board.copy(stack=False)
+    after.push(sq)
+    return 1 + (0 if after.is_game_over() else int(plies_left(position_of(*after.kernel_state()), donuts)))
 
 
 def _child(rulebook: Rulebook, pos: Position, sq: int) -> tuple[int | None, Position | None, int]:
