@@ -46,7 +46,7 @@ ALLOWED = {
     "boxes": {"_checks", "agents", "errors", "tournament"},
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
-    "study": {"board", "errors", "layout", "search", "symmetry", "tournament"},
+    "study": {"board", "errors", "layout", "rules", "search", "symmetry", "tournament"},
     "interop": {"_checks", "_engine", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},  # _engine: plane names
     "play": {"board", "errors", "layout", "outcomes", "rules", "search", "squares", "svg", "tournament"},
     "bench": {"_engine", "agents", "analysis", "board", "boxes", "interop", "layout", "outcomes", "reference", "search",

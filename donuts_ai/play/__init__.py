@@ -79,7 +79,7 @@ def add_commands(subparsers) -> None:
     replay = subparsers.add_parser("replay", help="replay a saved game (donuts-ai play's save FILE) move by move")
     replay.add_argument("file")
     replay.add_argument("--analyze", action="store_true",
-                        help="mark moves that changed the exact value, where the end was near enough to solve")
+                        help="value every move exactly (within node limits) and mark those that threw a win or draw away")
     replay.add_argument("--style", choices=("auto", "ansi", "plain"), default="auto", help="board drawing (as in play)")
     replay.set_defaults(func=_cmd_replay)
 

@@ -1,41 +1,68 @@
-"""Budgeted analysis for people: exact values when the end is near, a search estimate before.
+"""Analysis for people: the exact value of every legal move, from the first donut on.
 
-The exact solver (:class:`donuts_ai.Solver`) has no budget of its own: from the empty
-board, the exact distance of every move can take minutes. So :class:`Analyst` solves
-exactly only when at most :data:`EXACT_PLIES` plies remain (measured on a 2-core
-machine: every position tried there was analysed in well under a second, see
-:data:`EXACT_PLIES`), and before that gives a search estimate from alpha-beta under a
-node budget (a fixed amount of work, whatever the machine's load). Nothing here
-starts work without a bound.
+Every legal move first gets an alpha-beta estimate (:data:`ESTIMATE_NODES_PER_MOVE`
+nodes, about 20 ms), then the solver proves its exact value (win, draw or loss) under
+a node limit (:data:`PROOF_NODES`), then the plies to the end under best play under a
+smaller one (:data:`DISTANCE_NODES`). A move whose value is not proven within its
+limit keeps its estimate; one whose distance is not keeps its value with the distance
+unknown (``W?``). Node limits are a fixed amount of work whatever the machine's load,
+so nothing here starts work without a bound.
 
-An :class:`Analyst` is not thread-safe (its solver and search tables are its own):
-one per thread, or a lock around it.
+Measured (2 cores, see ``benchmarks/RESULTS.md``, "Exact analysis from the first
+donut"): from two donuts on the whole analysis usually takes well under a second; on
+the empty board, proving all 36 first moves takes seconds. So the analysis runs in
+the background, as an :class:`AnalysisJob` whose :meth:`~AnalysisJob.snapshot` shows
+the moves proven so far (and estimates for the rest), cancelled when the position
+changes; :class:`AnalysisJobs` keeps one per game and bounds how many run.
+:meth:`Analyst.analyze` is the same work done at once (``donuts-ai replay --analyze``).
+
+An :class:`Analyst` is not thread-safe (its solver and search tables are its own): one
+per thread, or a lock around it. Each job has its own.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
 
 from ..board import Board
+from ..errors import SearchStopped
 from ..outcomes import value_name
 from ..search.alphabeta import Solver
 from ..squares import COLOR_NAMES
 from ..tournament.specs import make_agent
 
-#: Exact analysis (every legal move's value and distance) only when at most this many
-#: plies remain. Measured with ``Solver.analyze`` on positions from games on random tile
-#: arrangements and random direction grids: at 24 plies left the slowest took 0.3 s
-#: (most take a few ms); at 26 up to 0.5 s; at 28 one took 21 s.
-EXACT_PLIES = 24
-#: Search nodes per legal move for an estimate (about 20 ms at 2 M nodes/s; depth 1,
-#: and depth 2 with few legal moves, are always searched to the end on top of it).
+#: Search nodes for each legal move's estimate (about 20 ms at 2 M nodes/s; depth 1, and
+#: depth 2 with few legal moves, are always searched to the end on top of it).
 ESTIMATE_NODES_PER_MOVE = 40_000
-#: Search nodes for a hint when the position is too far from the end to solve.
+#: Solver nodes a move's exact value may take before it is left as an estimate. The
+#: dearest first move of the empty boards measured needed 11 M (about 3 s).
+PROOF_NODES = 40_000_000
+#: Solver nodes a proven move's exact distance may take before it is shown as unknown.
+DISTANCE_NODES = 4_000_000
+#: Solver nodes a hint may spend proving the position's value (then as many again to
+#: find a move that keeps it, and :data:`DISTANCE_NODES` for that move's distance).
+HINT_PROOF_NODES = 10_000_000
+#: Search nodes for a hint's estimate, when its value is not proven within the limit.
 HINT_NODES = 1_000_000
 #: The most seconds any one request may let an agent think (``donuts-ai serve``).
 MAX_THINK = 10.0
-
+#: Seconds a request for an analysis waits for it to finish before answering with what
+#: is known (the page asks again until it is complete).
+ANALYSIS_WAIT = 2.0
+#: Analysis jobs kept (one per game); starting one more cancels the least recently asked.
+MAX_JOBS = 16
+#: Jobs that search at once (the others wait their turn): one core for analysis, one
+#: for the agents' replies.
+JOB_THREADS = 1
+#: Seconds a job goes on without anyone asking for it before it cancels itself (a page
+#: closed mid-analysis leaves no work behind).
+JOB_IDLE = 60.0
+#: A table of 2**20 entries (24 MiB) for each job's solver.
+JOB_TT_BITS = 20
 
 
 def remaining_plies(board: Board) -> int:
@@ -43,24 +70,24 @@ def remaining_plies(board: Board) -> int:
     return board.plies_left()
 
 
-def solvable(board: Board, exact_plies: int = EXACT_PLIES) -> bool:
-    return not board.is_game_over() and remaining_plies(board) <= exact_plies
-
-
 @dataclass(frozen=True)
 class MoveEval:
     """One legal move, valued for the player making it.
 
-    ``exact``: ``value`` (+1 win, 0 draw, -1 loss) and ``distance`` (plies to the end of
-    the game under best play, this move included) are the game-theoretic truth.
-    Otherwise ``score`` is alpha-beta's estimate (positive: good for the mover), and
-    ``value`` is set only when the search proved a win or a loss (``distance`` unknown)."""
+    ``value`` (+1 win, 0 draw, -1 loss), when known, is the game-theoretic truth; so is
+    ``distance`` (plies to the end of the game under best play, this move included),
+    when known. ``score`` is alpha-beta's estimate (positive: good for the mover),
+    shown while the value is unknown."""
 
     move: str
-    exact: bool
     value: int | None = None
     distance: int | None = None
     score: int | None = None
+
+    @property
+    def exact(self) -> bool:
+        """True when the value is proven (the distance may still be unknown)."""
+        return self.value is not None
 
     @property
     def result(self) -> str | None:
@@ -83,21 +110,23 @@ class MoveEval:
 
     def describe(self) -> str:
         """One phrase: ``wins in 7 plies``, ``draws (12 plies)``, ``loses in 4 plies``,
-        ``wins (proven by search)``, ``search score +120 (estimate)``."""
+        ``wins (distance unknown)``, ``search score +120 (estimate)``."""
         if self.value is not None:
             if self.distance is None:
-                return {1: "wins", 0: "draws", -1: "loses"}[self.value] + " (proven by search)"
+                return {1: "wins", 0: "draws", -1: "loses"}[self.value] + " (distance unknown)"
             if self.value == 0:
                 return f"draws ({self.distance} plies to the end)"
             return f"{'wins' if self.value > 0 else 'loses'} in {self.distance} {'ply' if self.distance == 1 else 'plies'}"
+        if self.score is None:
+            return "not valued yet"
         return f"search score {self.score:+d} (estimate)"
 
     def describe_for(self, who: str) -> str:
         """The same with the player named: ``chocolate wins in 7 plies (exact)``,
         ``search score +52 for chocolate (estimate)``."""
         if self.value is None:
-            return f"search score {self.score:+d} for {who} (estimate)"
-        return f"{who} {self.describe()}" + (" (exact)" if self.exact else "")
+            return f"search score {self.score:+d} for {who} (estimate)" if self.score is not None else self.describe()
+        return f"{who} {self.describe()} (exact)"
 
     def to_json(self) -> dict:
         return {"move": self.move, "exact": self.exact, "value": self.result, "distance": self.distance, "score": self.score,
@@ -106,37 +135,55 @@ class MoveEval:
 
 @dataclass(frozen=True)
 class Analysis:
-    """Every legal move of a position, best first, valued for the side to move (``mover``)."""
+    """Every legal move of a position, best first, valued for the side to move (``mover``).
+
+    ``complete`` is False while a background job is still working on it; ``exact`` is
+    True when every move's value is proven."""
 
     fen: str
     mover: int
-    exact: bool
     moves: list[MoveEval]
     seconds: float
     depth: int | None = None
+    complete: bool = True
+
+    @property
+    def exact(self) -> bool:
+        return all(m.exact for m in self.moves)
+
+    @property
+    def proven(self) -> int:
+        """How many moves have their exact value."""
+        return sum(m.exact for m in self.moves)
 
     @property
     def best(self) -> MoveEval:
         return self.moves[0]
 
+    def value_known(self) -> bool:
+        """True when the position's value is proven: every move's is, or one wins."""
+        return self.exact or any(m.value == 1 for m in self.moves)
+
     def verdict(self) -> str:
         """Who is winning, in one sentence."""
         best, me, other = self.best, COLOR_NAMES[self.mover].capitalize(), COLOR_NAMES[1 - self.mover].capitalize()
-        if best.value is not None:
+        if self.value_known():
             if best.value == 0:
                 return "Draw with best play" + (f" ({best.distance} plies to the end)" if best.distance is not None else "")
             winner = me if best.value > 0 else other
             if best.distance is None:
-                return f"{winner} wins with best play (proven by search)"
+                return f"{winner} wins with best play"
             return f"{winner} wins with best play, in {best.distance} {'ply' if best.distance == 1 else 'plies'}"
-        score = best.score or 0
+        score = max((m.score for m in self.moves if m.score is not None), default=0)
         lead = me if score > 0 else other
         how = "about even" if abs(score) < 20 else f"{lead} is better"
-        return f"Estimate: {how} (search score {score:+d} for {me.lower()}, alpha-beta depth {self.depth})"
+        depth = f", alpha-beta depth {self.depth}" if self.depth is not None else ""
+        return f"Estimate: {how} (search score {score:+d} for {me.lower()}{depth})"
 
     def to_json(self) -> dict:
-        return {"fen": self.fen, "mover": COLOR_NAMES[self.mover], "exact": self.exact, "seconds": round(self.seconds, 3),
-                "verdict": self.verdict(), "moves": [m.to_json() for m in self.moves]}
+        return {"fen": self.fen, "mover": COLOR_NAMES[self.mover], "exact": self.exact, "complete": self.complete,
+                "proven": self.proven, "seconds": round(self.seconds, 3), "verdict": self.verdict(),
+                "moves": [m.to_json() for m in self.moves]}
 
 
 def _mover_value(board: Board, mover: int) -> int:
@@ -145,16 +192,24 @@ def _mover_value(board: Board, mover: int) -> int:
 
 
 class Analyst:
-    """Values of moves under a bound on the work: exact (the solver) when at most
-    ``exact_plies`` plies remain, else alpha-beta estimates under node budgets."""
+    """Values of moves under a bound on the work (see the module's docstring): its own
+    solver and alpha-beta searchers, each node limit a parameter."""
 
-    def __init__(self, exact_plies: int = EXACT_PLIES, estimate_nodes: int = ESTIMATE_NODES_PER_MOVE,
-                 hint_nodes: int = HINT_NODES, tt_bits: int = 20):
-        self.exact_plies = exact_plies
+    def __init__(self, proof_nodes: int = PROOF_NODES, distance_nodes: int = DISTANCE_NODES,
+                 estimate_nodes: int = ESTIMATE_NODES_PER_MOVE, hint_nodes: int = HINT_NODES,
+                 hint_proof_nodes: int = HINT_PROOF_NODES, tt_bits: int = 20):
+        self.proof_nodes = proof_nodes
+        self.distance_nodes = distance_nodes
         self.estimate_nodes = estimate_nodes
         self.hint_nodes = hint_nodes
+        self.hint_proof_nodes = hint_proof_nodes
         self._solver = Solver(tt_bits)
         self._searchers: dict[int, object] = {}
+
+    def stop(self) -> None:
+        """Stop the search running in another thread; every later one raises
+        :class:`~donuts_ai.errors.SearchStopped` (for a job's own analyst)."""
+        self._solver.stop()
 
     def _searcher(self, nodes: int):
         if nodes not in self._searchers:
@@ -181,34 +236,204 @@ class Analyst:
         _, score, proven, depth = self._estimate(after, nodes)
         return move, (score if after.turn == mover else -score), proven, depth + 1
 
-    def analyze(self, board: Board) -> Analysis:
-        """Every legal move of ``board`` (not over) valued for the side to move, best first."""
+    def _estimate_move(self, board: Board, move: str) -> tuple[MoveEval, int | None]:
+        """(the move's estimate, the search depth behind it; None when it ends the game)."""
+        mover = board.turn
+        after = board.copy(stack=False)
+        after.push(move)
+        if after.is_game_over():
+            return MoveEval(move, _mover_value(after, mover), 1), None
+        _, score, proven, depth = self._estimate(after, self.estimate_nodes)
+        if after.turn != mover:
+            score = -score
+        if proven:  # the search reached a win, a loss or the game's end: its score is exact
+            return MoveEval(move, (score > 0) - (score < 0), None, score), depth + 1
+        return MoveEval(move, score=score), depth + 1
+
+    def evaluate(self, board: Board, publish: Callable[[Analysis], None] | None = None,
+                 keep_going: Callable[[], bool] | None = None) -> Analysis:
+        """Every legal move of ``board`` (not over), best first, as exact as the node limits
+        allow; ``publish`` gets each better :class:`Analysis` as the work goes on (estimates
+        first, then each move as it is proven), ``keep_going`` is asked between moves."""
         start, mover = time.perf_counter(), board.turn
-        if solvable(board, self.exact_plies):
-            moves = [MoveEval(mv.move, True, mv.value, mv.distance) for mv in self._solver.analyze(board)]
-            return Analysis(board.fen(), mover, True, moves, time.perf_counter() - start)
-        moves, depths = [], []
+        moves: dict[str, MoveEval] = {}
+        depths: list[int] = []
+
+        def snapshot(complete: bool) -> Analysis:
+            ordered = sorted(moves.values(), key=MoveEval.order_key)
+            return Analysis(board.fen(), mover, ordered, time.perf_counter() - start, min(depths) if depths else None, complete)
+
+        def going() -> bool:
+            return keep_going is None or keep_going()
+
         for move in board.legal_moves():
-            after = board.copy(stack=False)
-            after.push(move)
-            if after.is_game_over():
-                moves.append(MoveEval(move, True, _mover_value(after, mover), 1))
+            moves[move], depth = self._estimate_move(board, move)
+            if depth is not None:
+                depths.append(depth)
+        if publish:
+            publish(snapshot(False))
+        # Proofs in the estimates' order: a win proven early settles the position's value.
+        for m in sorted(moves.values(), key=MoveEval.order_key):
+            if m.exact or not going():
                 continue
-            _, score, proven, depth = self._estimate(after, self.estimate_nodes)
-            depths.append(depth + 1)
-            if after.turn != mover:
-                score = -score
-            moves.append(MoveEval(move, False, ((score > 0) - (score < 0)) if proven else None, None, None if proven else score))
-        moves.sort(key=MoveEval.order_key)
-        depth = min(depths) if depths else None
-        return Analysis(board.fen(), mover, False, moves, time.perf_counter() - start, depth)
+            value = self._solver.move_value(board, m.move, node_limit=self.proof_nodes)
+            if value is not None:
+                moves[m.move] = replace(m, value=value)
+                if publish:
+                    publish(snapshot(False))
+        for m in sorted(moves.values(), key=MoveEval.order_key):
+            if m.distance is not None or not m.exact or not going():
+                continue
+            distance = self._solver.move_distance(board, m.move, m.value, node_limit=self.distance_nodes)
+            if distance is not None:
+                moves[m.move] = replace(m, distance=distance)
+                if publish:
+                    publish(snapshot(False))
+        return snapshot(True)
+
+    def analyze(self, board: Board) -> Analysis:
+        """Every legal move of ``board`` (not over) valued for the side to move, best first,
+        exact where the node limits allow (at once: :class:`AnalysisJob` does it in the
+        background)."""
+        return self.evaluate(board)
 
     def hint(self, board: Board) -> MoveEval:
-        """A best move for the side to move, with its value (exact when solvable)."""
-        if solvable(board, self.exact_plies):
-            s = self._solver.solve(board)
-            return MoveEval(s.best_move, True, s.value, s.distance)
+        """A best move for the side to move: exact whenever the position's value is proven
+        within :data:`HINT_PROOF_NODES` (the move keeps that value; its distance when
+        proven too), else alpha-beta's choice with its estimate."""
         move, score, proven, _ = self._estimate(board, self.hint_nodes)
+        value = self._solver.bounded_value(board, self.hint_proof_nodes)
+        if value is not None:
+            # The estimate's move first: it usually keeps the value, and its proof is in the table.
+            budget_end = self._solver.nodes + self.hint_proof_nodes
+            for candidate in [move] + [mv for mv in board.legal_moves() if mv != move]:
+                left = budget_end - self._solver.nodes
+                if left <= 0:
+                    break
+                if self._solver.move_value(board, candidate, node_limit=left) == value:
+                    distance = self._solver.move_distance(board, candidate, value, node_limit=self.distance_nodes)
+                    return MoveEval(candidate, value, distance)
         if proven:
-            return MoveEval(move, False, (score > 0) - (score < 0))
-        return MoveEval(move, False, score=score)
+            return MoveEval(move, (score > 0) - (score < 0), None, score)
+        return MoveEval(move, score=score)
+
+
+class AnalysisJob:
+    """One position's analysis (:meth:`Analyst.evaluate`) in a thread of its own, with its
+    own analyst: :meth:`snapshot` reads what is known so far, :meth:`wait` waits for the
+    end, :meth:`cancel` stops it at its next node. Started by :class:`AnalysisJobs`,
+    which also limits how many search at once (``gate``)."""
+
+    def __init__(self, board: Board, gate: threading.Semaphore | None = None, idle: float = JOB_IDLE,
+                 analyst: Analyst | None = None):
+        if board.is_game_over():
+            raise ValueError("cannot analyse: the game is over")
+        self.board = board.copy(stack=False)
+        self.fen = self.board.fen()
+        self._analyst = analyst or Analyst(tt_bits=JOB_TT_BITS)
+        self._gate = gate
+        self._idle = idle
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._cancelled = threading.Event()
+        self._asked = time.monotonic()
+        self._latest = Analysis(self.fen, self.board.turn, [MoveEval(mv) for mv in self.board.legal_moves()], 0.0,
+                                complete=False)
+        self._thread = threading.Thread(target=self._run, name=f"analysis {self.fen}", daemon=True)
+        self._thread.start()
+
+    def _publish(self, analysis: Analysis) -> None:
+        with self._lock:
+            self._latest = analysis
+
+    def _keep_going(self) -> bool:
+        if time.monotonic() - self._asked > self._idle:  # nobody is asking any more
+            self._cancelled.set()
+        return not self._cancelled.is_set()
+
+    def _run(self) -> None:
+        try:
+            if self._gate is not None:
+                while not self._gate.acquire(timeout=0.1):
+                    if not self._keep_going():
+                        return
+            try:
+                if self._keep_going():
+                    self._publish(self._analyst.evaluate(self.board, self._publish, self._keep_going))
+            finally:
+                if self._gate is not None:
+                    self._gate.release()
+        except SearchStopped:
+            pass
+        finally:
+            self._done.set()
+
+    def snapshot(self) -> Analysis:
+        """What is known now: proven moves exact, the others estimated (or not yet),
+        ``complete`` once the job has finished."""
+        self._asked = time.monotonic()
+        with self._lock:
+            return self._latest
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` seconds for the job to end; True when it has."""
+        self._asked = time.monotonic()
+        return self._done.wait(timeout)
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def cancel(self) -> None:
+        """Stop the job at its next node; its snapshot stays as it was."""
+        self._cancelled.set()
+        self._analyst.stop()
+
+
+class AnalysisJobs:
+    """At most ``max_jobs`` analysis jobs, one per owner (a game), at most ``threads``
+    searching at once: :meth:`request` gives the owner's job for a position, starting it
+    (and cancelling the owner's job for another position) when needed."""
+
+    def __init__(self, max_jobs: int = MAX_JOBS, threads: int = JOB_THREADS, idle: float = JOB_IDLE):
+        self.max_jobs = max_jobs
+        self.idle = idle
+        self._gate = threading.Semaphore(threads)
+        self._lock = threading.Lock()
+        self._jobs: OrderedDict[Hashable, AnalysisJob] = OrderedDict()
+
+    def request(self, owner: Hashable, board: Board) -> AnalysisJob:
+        with self._lock:
+            job = self._jobs.pop(owner, None)
+            if job is not None and (job.fen != board.fen() or job.cancelled):
+                job.cancel()
+                job = None
+            if job is None:
+                job = AnalysisJob(board, self._gate, self.idle)
+            self._jobs[owner] = job
+            while len(self._jobs) > self.max_jobs:
+                self._jobs.popitem(last=False)[1].cancel()
+            return job
+
+    def current(self, owner: Hashable, board: Board) -> AnalysisJob | None:
+        """The owner's job for this position, if one was started (and not cancelled)."""
+        with self._lock:
+            job = self._jobs.get(owner)
+        return job if job is not None and job.fen == board.fen() and not job.cancelled else None
+
+    def cancel(self, owner: Hashable) -> None:
+        """Cancel the owner's job (its position changed, or it is gone)."""
+        with self._lock:
+            job = self._jobs.pop(owner, None)
+        if job is not None:
+            job.cancel()
+
+    def cancel_all(self) -> None:
+        with self._lock:
+            jobs, self._jobs = list(self._jobs.values()), OrderedDict()
+        for job in jobs:
+            job.cancel()

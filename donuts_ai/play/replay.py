@@ -6,9 +6,18 @@ import sys
 
 from ..outcomes import RESULT_STRINGS, UNFINISHED
 from ..squares import COLOR_NAMES
-from .evaluation import Analyst, solvable
+from .evaluation import Analysis, Analyst
 from .record import SavedGameError, load
 from .terminal import draw, use_ansi
+
+
+def _annotation(analysis: Analysis, move: str) -> str:
+    """``?? loss (a win was there: c3)`` for a move that threw the value away, else what
+    the move is worth (exact when proven within the node limits, else an estimate)."""
+    best, played = analysis.best, next(m for m in analysis.moves if m.move == move)
+    if played.exact and analysis.value_known() and played.value < best.value:
+        return f"  ?? {played.result} (a {best.result} was there: {best.move})"
+    return f"  ({played.describe()})"
 
 
 def run(args) -> int:
@@ -25,13 +34,8 @@ def run(args) -> int:
     for i, move in enumerate(record.moves, 1):
         mover = board.turn
         note = ""
-        if analyst is not None and move is not None and solvable(board, analyst.exact_plies):
-            analysis = analyst.analyze(board)
-            best, played = analysis.best, next(m for m in analysis.moves if m.move == move)
-            if played.value < best.value:
-                note = f"  ?? {played.result} (a {best.result} was there: {best.move})"
-            else:
-                note = f"  ({played.describe()})"
+        if analyst is not None and move is not None:
+            note = _annotation(analyst.analyze(board), move)
         if move is None:
             board.forfeit()
             print(f"{i:3d}. {COLOR_NAMES[mover]:9s} -- (forfeit)")

@@ -15,16 +15,21 @@ loaded from elsewhere (the page works offline). The page (``static/index.html`` 
 ``POST /api/reply``    ``{game, think?}``: the opponent's next move (one move a request)
 ``POST /api/undo``     ``{game}``: take back the person's last move and the replies
 ``POST /api/resign``   ``{game}``
-``POST /api/hint``     ``{game}``: a best move, exact near the end, else estimated
-``POST /api/analyze``  ``{game}``: every legal move's value (see :mod:`.evaluation`)
+``POST /api/hint``     ``{game}``: a best move, exact whenever its value is proven
+``POST /api/analyze``  ``{game}``: every legal move's value (see :mod:`.evaluation`): starts
+                       the game's background analysis of its position (or finds it),
+                       waits up to 2 s for it and answers what is known; ``complete``
+                       false means ask again (the empty board takes seconds)
 ``GET  /api/record``   ``?game=ID``: the game record (``donuts-ai replay`` reads it)
 =====================  ==========================================================
 
 Safe by default: it binds to 127.0.0.1, answers only requests addressed to the host it
 serves (no DNS rebinding) and API posts only as JSON (so another site's form cannot
 post to it); only the built-in agents can be chosen, their think time is capped at
-:data:`~donuts_ai.play.evaluation.MAX_THINK`, and the solver plays (or analyses) only
-when the end is near enough to bound its work. Bad requests get a 4xx status with a
+:data:`~donuts_ai.play.evaluation.MAX_THINK`, the solver opponent plays only when the
+end is near enough to bound its work, and every analysis is under node limits (at most
+:data:`~donuts_ai.play.evaluation.MAX_JOBS` of them kept, one per game, cancelled when
+its position changes). Bad requests get a 4xx status with a
 one-line ``{"error": ...}`` and change nothing. Each game has its own id, so browser
 tabs play separate games; at most ``max_games`` are kept (the least recently used
 go first) and games idle for :data:`GAME_TTL` seconds expire.
@@ -54,7 +59,7 @@ from ..layout import DRAWN_LAYOUT_KINDS, Layout
 from ..rules import make_rules
 from ..squares import COLOR_NAMES, square_name
 from ..tournament.specs import make_agent
-from .evaluation import MAX_THINK, Analyst, remaining_plies, solvable
+from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, remaining_plies
 from .session import GameOver, NotYourTurn, PlaySession, constraint_text, make_layout, parse_color
 
 #: Agents the page offers, with what the think time means for each.
@@ -111,13 +116,15 @@ class WebGame:
 
 
 class Engines:
-    """The search machinery, shared by every game and used by one request at a time (one
-    lock): the analyst and a few built agents."""
+    """The search machinery: the analyst (hints) and a few built agents, shared by every
+    game and used by one request at a time (one lock), and the background analyses
+    (``jobs``, one per game, searching beside the lock's holder)."""
 
     def __init__(self, max_think: float):
         self.max_think = max_think
         self.lock = threading.Lock()
         self.analyst = Analyst()
+        self.jobs = AnalysisJobs()
         self._agents: OrderedDict[str, object] = OrderedDict()
         self._agent_game: dict[int, str] = {}
 
@@ -152,9 +159,7 @@ class Engines:
                 self.agent(self.spec_for(kind, MIN_THINK, board), "").select_move(board)
             self.analyst.analyze(board)
             self.analyst.hint(board)
-            end = _near_end(self.analyst.exact_plies)
-            self.analyst.analyze(end)
-            self.agent("solver", "").select_move(end)
+            self.agent("solver", "").select_move(_near_end(SOLVER_PLIES))
 
 
 def _near_end(plies: int) -> Board:
@@ -239,7 +244,7 @@ class Server:
     def options(self) -> dict:
         return {"agents": [{"kind": k, "about": v} for k, v in AGENT_KINDS.items()], "min_think": MIN_THINK,
                 "max_think": self.max_think, "default_think": min(DEFAULT_THINK, self.max_think),
-                "exact_plies": self.engines.analyst.exact_plies, "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
+                "analysis_wait": ANALYSIS_WAIT, "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
 
     def new_game(self, body: dict) -> dict:
         rules = make_rules(str(body.get("insertion", "group")), _number(body, "donuts", 15, int))
@@ -277,6 +282,7 @@ class Server:
             raise HttpError(400, "square: expected a square name such as c3")
         with web.lock:
             web.session.play(square)
+            self.engines.jobs.cancel(web.id)
             return self.state(web)
 
     def reply(self, body: dict) -> dict:
@@ -293,6 +299,7 @@ class Server:
                 start = time.perf_counter()
                 ply = g.ai_move(agent)
                 seconds = time.perf_counter() - start
+            self.engines.jobs.cancel(web.id)
             web.last_info = f"{web.kind} played {ply.square} after {seconds:.2f} s" + (
                 " (solving)" if spec == "solver" else "")
             return self.state(web)
@@ -302,12 +309,14 @@ class Server:
         with web.lock:
             web.session.undo()
             web.last_info = ""
+            self.engines.jobs.cancel(web.id)
             return self.state(web)
 
     def resign(self, body: dict) -> dict:
         web = self.registry.get(body.get("game"))
         with web.lock:
             web.session.resign()
+            self.engines.jobs.cancel(web.id)
             return self.state(web)
 
     def get_state(self, body: dict) -> dict:
@@ -315,24 +324,30 @@ class Server:
         with web.lock:
             return self.state(web)
 
-    def _position_to_think_about(self, body: dict, refusal: str) -> Board:
-        """A copy of the game's position (the game's lock is held only to copy it), or a
-        409 with ``refusal`` when the game is over."""
+    def _position_to_think_about(self, body: dict, refusal: str) -> tuple[WebGame, Board]:
+        """The game and a copy of its position (the game's lock is held only to copy it), or
+        a 409 with ``refusal`` when the game is over."""
         web = self.registry.get(body.get("game"))
         with web.lock:
             if web.session.is_over():
                 raise HttpError(409, f"the game is over: {refusal}")
-            return web.session.board.copy(stack=False)
+            return web, web.session.board.copy(stack=False)
 
     def analyze(self, body: dict) -> dict:
-        board = self._position_to_think_about(body, "nothing to analyze")
-        with self.engines.lock:
-            return self.engines.analyst.analyze(board).to_json()
+        web, board = self._position_to_think_about(body, "nothing to analyze")
+        job = self.engines.jobs.request(web.id, board)
+        job.wait(ANALYSIS_WAIT)
+        return job.snapshot().to_json()
 
     def hint(self, body: dict) -> dict:
-        board = self._position_to_think_about(body, "no hint")
-        with self.engines.lock:
-            h = self.engines.analyst.hint(board)
+        web, board = self._position_to_think_about(body, "no hint")
+        job = self.engines.jobs.current(web.id, board)
+        known = job.snapshot() if job is not None else None
+        if known is not None and known.value_known():
+            h = known.best  # the analysis has proven it: no search needed
+        else:
+            with self.engines.lock:
+                h = self.engines.analyst.hint(board)
         return {"fen": board.fen(), "move": h.move, "exact": h.exact, "value": h.result, "distance": h.distance,
                 "text": f"{h.move}: {h.describe_for(COLOR_NAMES[board.turn])}"}
 
@@ -376,7 +391,6 @@ class Server:
             "layout": {"label": g.layout_label, "text": b.layout.to_text()},
             "plies": [{"color": COLOR_NAMES[p.color], "square": p.square, "flips": p.flips, "by": p.by} for p in g.plies],
             "can_undo": g.resigned is not None or any(g.is_human(p.color) for p in g.plies),
-            "solvable": solvable(b, self.engines.analyst.exact_plies),
             "remaining": remaining_plies(b),
             "info": web.last_info,
             "outcome": None if not g.is_over() else {

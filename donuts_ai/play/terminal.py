@@ -15,7 +15,7 @@ from ..board import Board
 from ..errors import DonutsError
 from ..rules import Rules, make_rules
 from ..squares import COLOR_NAMES
-from .evaluation import Analysis, Analyst
+from .evaluation import ANALYSIS_WAIT, Analysis, AnalysisJobs, Analyst
 from .session import PlaySession, Ply, constraint_text, make_layout, parse_color
 
 FILES = "abcdef"
@@ -24,7 +24,8 @@ HELP = """commands:
   c3          play on square c3 (files a-f, ranks 1-6; a1 is bottom left)
   undo        take back your last move and the opponent's reply
   hint        a good move, with its value
-  analyze     every legal move with its value (exact near the end, else a search estimate)
+  analyze     every legal move with its exact value (win, draw, loss; plies to the end):
+              on an early board the proofs go on in the background, type analyze again
   fen         the position string (Board.from_fen reads it)
   save FILE   write the game record (donuts-ai replay FILE reads it)
   board       draw the board again
@@ -100,12 +101,19 @@ def _flips(ply: Ply) -> str:
     return f", flipping {' '.join(ply.flips)}" if ply.flips else ""
 
 
+#: The owner of the terminal's one background analysis (see :class:`AnalysisJobs`).
+_ANALYSIS = "terminal"
+
+
 class TerminalGame:
     """The read-draw-answer loop of ``donuts-ai play`` over text streams."""
 
-    def __init__(self, session: PlaySession, analyst: Analyst, stdin: TextIO, stdout: TextIO, ansi: bool):
+    def __init__(self, session: PlaySession, analyst: Analyst, stdin: TextIO, stdout: TextIO, ansi: bool,
+                 jobs: AnalysisJobs | None = None):
         self.session = session
         self.analyst = analyst
+        #: The background analysis of the position shown (one job, cancelled when it changes).
+        self.jobs = jobs or AnalysisJobs(max_jobs=1)
         self.stdin = stdin
         self.out = stdout
         self.ansi = ansi
@@ -179,11 +187,15 @@ class TerminalGame:
             words = line.split()
             if not words:
                 continue
+            fen = g.board.fen()
             try:
                 if self.command(words) == "quit":
+                    self.jobs.cancel_all()
                     return 0
             except DonutsError as exc:
                 self.say(f"? {exc}")
+            if g.board.fen() != fen:  # the position changed: its analysis is of no more use
+                self.jobs.cancel_all()
 
     def command(self, words: list[str]) -> str | None:
         g, b = self.session, self.session.board
@@ -213,12 +225,18 @@ class TerminalGame:
         elif cmd == "hint":
             if g.is_over():
                 raise DonutsError("the game is over: no hint")
-            h = self.analyst.hint(b)
+            job = self.jobs.current(_ANALYSIS, b)
+            known = job.snapshot() if job is not None else None
+            h = known.best if known is not None and known.value_known() else self.analyst.hint(b)
             self.say(f"hint: {h.move} ({h.describe_for(COLOR_NAMES[b.turn])})")
         elif cmd in ("analyze", "analyse"):
             if g.is_over():
                 raise DonutsError("the game is over: nothing to analyze")
-            self.show_analysis(self.analyst.analyze(b))
+            # Piped input waits for the whole analysis (a transcript is complete); at a
+            # terminal the prompt comes back after ANALYSIS_WAIT with what is proven so far.
+            job = self.jobs.request(_ANALYSIS, b)
+            job.wait(ANALYSIS_WAIT if self.interactive else None)
+            self.show_analysis(job.snapshot())
         elif len(words) == 1 and len(cmd) == 2 and cmd[0] in FILES and cmd[1] in "123456":
             if g.is_over():
                 raise DonutsError(f"the game is over ({g.result_text()}): undo, save FILE or quit")
@@ -234,10 +252,15 @@ class TerminalGame:
         return None
 
     def show_analysis(self, a: Analysis) -> None:
-        how = "exact" if a.exact else f"alpha-beta, {self.analyst.estimate_nodes:,} nodes a move"
+        if a.exact:
+            how = "exact"
+        else:
+            how = f"{a.proven} of {len(a.moves)} moves exact, the others alpha-beta estimates"
         self.say(f"{a.verdict()}. [{how}, {a.seconds:.2f} s]")
         for m in a.moves:
             self.say(f"  {m.move}  {m.describe()}")
+        if not a.complete:
+            self.say("  ... still proving in the background: type analyze again to see more")
 
 
 def run(args) -> int:

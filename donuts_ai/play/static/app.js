@@ -88,7 +88,8 @@ function render() {
     delete b.dataset.value; delete b.dataset.distance;
     b.textContent = "";
     const what = sq.donut ? `${sq.donut} donut` : `empty, ${lineName(sq.line)}`;
-    b.setAttribute("aria-label", `${sq.name}: ${what}${sq.name === s.last ? ", placed last" : ""}${sq.legal ? ", legal move" : ""}`);
+    b.dataset.label = `${sq.name}: ${what}${sq.name === s.last ? ", placed last" : ""}${sq.legal ? ", legal move" : ""}`;
+    b.setAttribute("aria-label", b.dataset.label);
   }
   const status = $("status");
   status.textContent = "";
@@ -147,14 +148,22 @@ function render() {
 function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : ""; }
 
 // --- analysis -------------------------------------------------------------------------------
+// The server proves every move's exact value in the background; while it is at it, each
+// answer says complete: false and the page asks again, drawing the moves proven so far
+// (estimates for the others).
+const ANALYSIS_POLL_MS = 300;
+const ANALYSIS_CLASSES = ["v-win", "v-draw", "v-loss", "v-est-good", "v-est-bad", "proving"];
+
 async function refreshAnalysis() {
   const token = ++analysisToken;
   document.body.dataset.analysis = "idle";
   if (!$("analysis").checked || !state || state.outcome || state.ai_to_move) return;
-  document.body.dataset.analysis = "pending";
   let a = analysisCache && analysisCache.fen === state.fen ? analysisCache : null;
-  if (!a) {
-    $("verdict").innerHTML = '<span class="how">analysing…</span>';
+  if (!a || !a.complete) {
+    if (!a) {
+      document.body.dataset.analysis = "pending";
+      $("verdict").innerHTML = '<span class="how">analysing…</span>';
+    }
     try {
       a = await api("/api/analyze", { game: state.game });
     } catch (err) {
@@ -164,19 +173,27 @@ async function refreshAnalysis() {
     analysisCache = a;
   }
   if (token !== analysisToken || !state || state.fen !== a.fen) return;   // the position moved on
+  drawAnalysis(a);
+  document.body.dataset.analysis = a.complete ? "done" : "proving";
+  if (!a.complete) setTimeout(() => { if (token === analysisToken) refreshAnalysis(); }, ANALYSIS_POLL_MS);
+}
+
+function drawAnalysis(a) {
   for (const m of a.moves) {
     const b = squares[m.move];
     if (!b) continue;
+    b.classList.remove(...ANALYSIS_CLASSES);
     const cls = m.value ? `v-${m.value}` : (m.score > 0 ? "v-est-good" : m.score < 0 ? "v-est-bad" : "");
     if (cls) b.classList.add(cls);
+    if (!m.exact && !a.complete) b.classList.add("proving");
     b.dataset.value = m.value || "unknown";
-    if (m.distance !== null) b.dataset.distance = String(m.distance);
+    if (m.distance !== null) b.dataset.distance = String(m.distance); else delete b.dataset.distance;
     const tag = document.createElement("span");
     tag.className = "tag";
     tag.textContent = m.short;
     b.textContent = "";
     b.appendChild(tag);
-    b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, ${m.text}`);
+    b.setAttribute("aria-label", `${b.dataset.label}, ${m.text}`);
   }
   const v = $("verdict");
   const head = document.createElement("strong");
@@ -185,13 +202,15 @@ async function refreshAnalysis() {
   v.append(head, a.verdict + " ");
   const how = document.createElement("span");
   how.className = "how";
-  how.textContent = a.exact ? `(exact, ${a.seconds.toFixed(2)} s)` :
-    `(search estimate; exact values from ${options.exact_plies} plies before the end, ${state.remaining} left now)`;
+  const total = a.moves.length;
+  if (!a.complete) how.textContent = `(proving: ${a.proven} of ${total} moves exact so far, ${a.seconds.toFixed(1)} s)`;
+  else if (a.exact) how.textContent = `(exact, ${a.seconds.toFixed(2)} s)`;
+  else how.textContent = `(${a.proven} of ${total} moves exact; the others are search estimates: their proofs passed the node limit)`;
   v.appendChild(how);
   v.dataset.fen = a.fen;
   v.dataset.exact = String(a.exact);
-  $("legend").classList.toggle("hidden", !a.exact);
-  document.body.dataset.analysis = "done";
+  v.dataset.complete = String(a.complete);
+  $("legend").classList.toggle("hidden", a.proven === 0);
 }
 
 // --- actions --------------------------------------------------------------------------------
