@@ -344,3 +344,26 @@ def test_a_background_job_publishes_proofs_and_cancels():
     jobs.request("game 3", board)  # a third owner: the least recently asked (game 1's) goes
     assert jobs.current("game 1", after) is None
     jobs.cancel_all()
+
+
+def test_replay_analyze_values_every_move_and_marks_a_thrown_win(tmp_path):
+    solver = Solver(tt_bits=18)
+    for seed in range(50):
+        start = _random_position(seed, 8)
+        if start.is_game_over() or solver.solve(start, distance=False).value != 1:
+            continue
+        losing = [mv for mv in start.legal_moves() if solver.move_value(start, mv) < 1]
+        if losing:
+            break
+    else:
+        raise AssertionError("no position with a win and a move that throws it away")
+    end = start.copy(stack=False)
+    end.push(losing[0])
+    end.push(end.legal_moves()[0])
+    path = tmp_path / "game.txt"
+    SavedGame.from_board(end, start=start).save(str(path))
+    out = donuts("replay", str(path), "--analyze").stdout
+    lines = re.findall(r"^\s*\d+\. .*$", out, re.M)
+    assert len(lines) == 2
+    assert f"?? {('draw', 'loss')[solver.move_value(start, losing[0]) < 0]}" in lines[0] and "a win was there" in lines[0]
+    assert re.search(r"(\((wins|draws|loses)|\?\? (draw|loss))", lines[1]), lines[1]  # every move valued
