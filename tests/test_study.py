@@ -82,3 +82,19 @@ def test_load_study_reads_gzip_and_rejects_other_files(tmp_path):
     bad.write_text("not json\n")
     with pytest.raises(DonutsError, match="line 1 is not JSON"):
         load_study(bad)
+
+
+def test_a_study_under_a_rules_variant_records_and_uses_its_rules(tmp_path):
+    from donuts_ai import Board, Rules, Solver
+
+    path = tmp_path / "single.jsonl"
+    config, units = run_study(grids=2, seed=6, results_path=str(path), workers=1, rules={"insertion": "single", "donuts": 12})
+    assert config["rules"] == {"insertion": "single", "donuts": 12}
+    solver = Solver(tt_bits=16)
+    for u in units:
+        board = Board(Layout.from_text(u["layout"]), Rules("single", 12))
+        assert u["value"] == solver.solve(board, distance=False).value
+    with pytest.raises(ResultsFileError, match="different study"):
+        run_study(grids=2, seed=6, results_path=str(path), resume=True, rules={"insertion": "single", "donuts": 13})
+    official = run_study(grids=1, seed=6, workers=1)[0]
+    assert "rules" not in official  # official-rules files read as before
