@@ -367,6 +367,7 @@ class AnalysisJob:
             pass
         finally:
             self._done.set()
+            self._analyst = None  # its tables (tens of MiB) are not needed once the job ends
 
     def snapshot(self) -> Analysis:
         """What is known now: proven moves exact, the others estimated (or not yet),
@@ -391,7 +392,9 @@ class AnalysisJob:
     def cancel(self) -> None:
         """Stop the job at its next node; its snapshot stays as it was."""
         self._cancelled.set()
-        self._analyst.stop()
+        analyst = self._analyst
+        if analyst is not None:
+            analyst.stop()
 
 
 class AnalysisJobs:
