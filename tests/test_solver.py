@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, analyze, solve
+from donuts_ai._engine.position import position_of, rulebook_of
 from donuts_ai.reference import ReferenceGame
 from donuts_ai.search.alphabeta._scores import WIN
+from donuts_ai.squares import SQUARE_NAMES
 
 from .helpers import reference_of
 
@@ -203,3 +205,57 @@ def test_a_stopped_solver_refuses_every_search():
     with pytest.raises(SearchStopped):
         solver.move_value(board, "a1", node_limit=10)
     assert not isinstance(SearchStopped(), ValueError)  # not bad input
+
+
+@settings(max_examples=40)
+@given(cases)
+def test_the_value_only_solve_equals_brute_force_and_its_move_keeps_it(case):
+    """``solve(board, distance=False)`` gives the brute-force value, and its best move keeps
+    that value (draws and losses included); so does the proof-number value search under
+    every rules variant (``solve`` uses it under the "single" insertion rule)."""
+    seed, rules, plies_left, forfeits = case
+    board = late_position(seed, rules, plies_left, forfeits)
+    if board is None:
+        return
+    expected = minimax(reference_of(board))
+    solution = Solver(tt_bits=12).solve(board, distance=False)
+    assert solution.value == (expected > 0) - (expected < 0)
+    assert solution.distance is None
+    proof_value, proof_move = _proof_numbers(board)
+    assert proof_value == solution.value
+    for move in (solution.best_move, SQUARE_NAMES[proof_move]):
+        assert _value_after(board, move) == solution.value
+
+
+def _proof_numbers(board: Board) -> tuple[int, int]:
+    """(value, move) of the solver's proof-number value search, whatever the rules."""
+    return Solver(tt_bits=12)._wdl_proof_numbers(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()))
+
+
+def _value_after(board: Board, move: str) -> int:
+    """Brute-force value of ``move`` for the side to move of ``board``."""
+    after = board.copy()
+    after.push(move)
+    if after.is_game_over():
+        o = after.outcome()
+        kept = 0 if o.winner is None else (1 if o.winner == board.turn else -1)
+    else:
+        child = minimax(reference_of(after))
+        kept = ((child > 0) - (child < 0)) * (1 if after.turn == board.turn else -1)
+    return kept
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_proof_numbers_and_alpha_beta_agree_on_the_value(seed):
+    """The value search by proof numbers (``solve(distance=False)``) and the alpha-beta
+    search (``move_value`` of every move) agree on middle-game positions, too deep for
+    brute force, under every rules variant; the proof's move keeps the value."""
+    rules = [Rules(), Rules(donuts=5), Rules(insertion="single"), Rules(donuts=9), Rules(donuts=18, insertion="single")][seed % 5]
+    board = late_position(seed, rules, plies_left=10 + seed % 7, forfeits=seed % 3 == 0)
+    if board is None:
+        return
+    value, move = _proof_numbers(board)
+    alpha_beta = Solver(tt_bits=16)
+    assert max(alpha_beta.move_value(board, mv) for mv in board.legal_moves()) == value
+    assert alpha_beta.move_value(board, SQUARE_NAMES[move]) == value
+    assert Solver(tt_bits=14).solve(board, distance=False).value == value

@@ -29,11 +29,19 @@ from ...layout import Layout
 from ...outcomes import DRAW, LOSS, WIN, value_name
 from ...rules import Rules
 from ...squares import SQUARE_NAMES, parse_square, squares_of
+from ._dfpn import dfpn_root, new_dfpn_table, new_dfpn_workspace
 from ._negamax import root_child, root_move_order, search_root
 from ._scores import EXACT_DEPTH, MATE_BOUND
 from ._scores import WIN as WIN_SCORE
 from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
+
+#: Why the value step of :meth:`Solver.solve` searches by proof numbers under the "single"
+#: insertion rule and by alpha-beta under the official one (one core, fresh solvers, the
+#: empty boards; ``python -m benchmarks.solver_tail``, ``benchmarks/RESULTS.md``): under
+#: "single", 40 tile arrangements took a median of 2.6 s and at most 60 s by alpha-beta,
+#: 0.22 s and at most 6.6 s by proof numbers; under the official rule, on random_grid(0..63),
+#: alpha-beta a median of 0.084 s and at most 5.4 s, proof numbers 0.10 s and 5.9 s.
 
 #: ``solve(board)`` proves the distance by default once this many donuts have been placed:
 #: on the empty board it gives the value only (see :meth:`Solver.solve` for the costs).
@@ -136,6 +144,7 @@ class Solver:
         self._tt = None
         self._ws = new_workspace()
         self._helpers: list[tuple] = []  # (table, workspace) of threads 1.., made with the table
+        self._pn = None  # (table, workspace) of the proof-number search, made on first use
         self._game: tuple[Layout, Rules] | None = None
         self._stopped = False
         self.nodes = 0
@@ -150,12 +159,14 @@ class Solver:
             self._tt = new_table(self.tt_bits)
             self._ws = new_workspace()
             self._helpers = [(new_table(self.tt_bits), new_workspace()) for _ in range(self.threads - 1)]
+            self._pn = None
             self._game = rulebook
 
     def clear(self) -> None:
         """Forget everything in the transposition table."""
         self._tt = None
         self._helpers = []
+        self._pn = None
         self._game = None
 
     def stop(self) -> None:
@@ -164,7 +175,8 @@ class Solver:
         by a background job (:class:`~donuts_ai.play.evaluation.AnalysisJob`) that is
         cancelled; a stopped solver is not used again."""
         self._stopped = True
-        for _, ws in ((self._tt, self._ws), *self._helpers):
+        pn = self._pn
+        for _, ws in ((self._tt, self._ws), *self._helpers, *([pn] if pn is not None else [])):
             ws[0]["stats"][NODE_LIMIT] = 0
 
     # --- kernel calls on kernel positions (from the side to move) ---------------------
@@ -179,8 +191,32 @@ class Solver:
             raise SearchStopped("the search was stopped")
         return None if aborted else int(score)
 
+    def _proves(self, rulebook: Rulebook, pos: Position, attacker: bool) -> int | None:
+        """The proof-number search (:mod:`._dfpn`): a move reaching the goal of the side to
+        move of ``pos`` (a win when ``attacker``, else not losing), or None when it has none."""
+        if self._stopped:
+            raise SearchStopped("the search was stopped")
+        if self._pn is None:
+            self._pn = (new_dfpn_table(self.tt_bits), new_dfpn_workspace())
+        proved, move, nodes = dfpn_root(rulebook, pos, attacker, *self._pn, 1 << 62)
+        self.nodes += int(nodes)
+        if self._stopped:
+            raise SearchStopped("the search was stopped")
+        return int(move) if proved == 1 else None
+
+    def _wdl_proof_numbers(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
+        """(value, a move keeping it) of a position that is not over, by proof numbers:
+        "does the side to move win?", and when not, "does it draw?"."""
+        move = self._proves(rulebook, pos, True)
+        if move is not None:
+            return WIN, move
+        move = self._proves(rulebook, pos, False)
+        if move is not None:
+            return DRAW, move
+        return LOSS, squares_of(int(legal_moves(rulebook, pos)))[0]
+
     def _wdl_root(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
-        """(value, a move keeping it) of a position that is not over."""
+        """(value, a move keeping it) of a position that is not over, by alpha-beta."""
         score = self._search(rulebook, pos, -1, 1)
         value = (score > 0) - (score < 0)
         moves = squares_of(int(legal_moves(rulebook, pos)))
@@ -332,14 +368,21 @@ class Solver:
         the alpha-beta agent's first move, same layouts), the distance takes a median of
         0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s; four in, 0.03 s and at
         most 0.24 s. ``Solver(threads=2)`` on two free cores cuts the slowest value
-        search to 3.3 s."""
+        search to 3.3 s. Under the "single" insertion rule the value step is a
+        proof-number search (:mod:`._dfpn`): on 40 tile arrangements a median of 0.22 s and
+        at most 6.6 s, where alpha-beta took 2.6 s and 60 s."""
         if distance is not None and not isinstance(distance, (bool, np.bool_)):
             raise DonutsError(f"distance must be True, False or None, got {distance!r}")
         self._prepare(board)
         distance = sum(board.placed) >= DISTANCE_BY_DEFAULT_FROM if distance is None else bool(distance)
         t, nodes0 = time.perf_counter(), self.nodes
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
-        value, move = self._wdl_root(rulebook, pos) if self.threads == 1 else self._wdl_root_split(rulebook, pos)
+        if self.threads > 1:
+            value, move = self._wdl_root_split(rulebook, pos)
+        elif rulebook.single:
+            value, move = self._wdl_proof_numbers(rulebook, pos)
+        else:
+            value, move = self._wdl_root(rulebook, pos)
         if not distance:
             return Solution(value, None, SQUARE_NAMES[move], self.nodes - nodes0, time.perf_counter() - t)
         target = self._exact(rulebook, pos, value)
