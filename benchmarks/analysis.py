@@ -61,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for plies in args.plies:
         rows = [measure(b) for b in (position(s, plies) for s in range(args.layouts)) if b is not None]
-        med = lambda key: statistics.median(r[key] for r in rows)  # noqa: E731
-        print(f"| {plies} | {len(rows)} | {med('moves'):g} | {med('estimates'):.2f} | {med('values'):.2f} | "
-              f"{max(r['values'] for r in rows):.2f} | {med('complete'):.2f} | {max(r['complete'] for r in rows):.2f} | "
+        med = {key: statistics.median(r[key] for r in rows) for key in ("moves", "estimates", "values", "complete")}
+        print(f"| {plies} | {len(rows)} | {med['moves']:g} | {med['estimates']:.2f} | {med['values']:.2f} | "
+              f"{max(r['values'] for r in rows):.2f} | {med['complete']:.2f} | {max(r['complete'] for r in rows):.2f} | "
               f"{sum(r['unknown_values'] for r in rows)} | {sum(r['unknown_distances'] for r in rows)} |", flush=True)
     return 0
 
