@@ -1,0 +1,1 @@
+"""MkDocs hooks of the documentation site."""
