@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-busy lint bench notebooks clean
+.PHONY: demo test test-busy lint bench notebooks docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+$(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
@@ -40,6 +44,11 @@ bench: $(VENV)/.installed
 # (plots, tables), so they read well without being run: a few minutes on 2 cores.
 notebooks: $(VENV)/.installed-dev
 	$(BIN)/python notebooks/build_notebooks.py
+
+# The documentation site (mkdocs.yml, pages in docs/) into site/, warnings as errors. The
+# notebooks are rendered as stored (executed by `make notebooks`), never run here.
+docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir site
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

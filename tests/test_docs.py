@@ -1,0 +1,158 @@
+"""The documentation site builds with warnings as errors, documents every public name, and
+the README (a landing page) stays short with every link working."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+README = ROOT / "README.md"
+MAX_README_LINES = 200
+
+#: Every package and module with an ``__all__``: their names are the public API.
+PUBLIC_MODULES = [
+    "donuts_ai",
+    "donuts_ai.agents",
+    "donuts_ai.bench",
+    "donuts_ai.boxes",
+    "donuts_ai.boxes.agents",
+    "donuts_ai.interop",
+    "donuts_ai.interop.openspiel",
+    "donuts_ai.outcomes",
+    "donuts_ai.play",
+    "donuts_ai.play.terminal",
+    "donuts_ai.search.alphabeta",
+    "donuts_ai.search.alphabeta.solver",
+    "donuts_ai.search.base",
+    "donuts_ai.search.mcts",
+    "donuts_ai.tournament",
+    "donuts_ai.tournament.game",
+]
+#: Markdown links ``[text](target)`` and images ``![alt](target)``.
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _public_modules_with_all() -> list[str]:
+    """Every non-private module of the package that declares ``__all__`` (read from the source)."""
+    found = []
+    for path in sorted((ROOT / "donuts_ai").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if any(p.startswith("_") and p != "__init__" for p in parts):
+            continue
+        if re.search(r"^__all__\s*=", path.read_text(), re.M):
+            found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return found
+
+
+def test_public_module_list_is_complete():
+    assert sorted(PUBLIC_MODULES) == _public_modules_with_all()
+
+
+def test_readme_is_a_short_landing_page():
+    lines = README.read_text().splitlines()
+    assert len(lines) <= MAX_README_LINES, f"README.md has {len(lines)} lines"
+
+
+def _readme_links() -> list[str]:
+    return [t for t in LINK.findall(README.read_text()) if not re.match(r"[a-z]+:", t) and not t.startswith("#")]
+
+
+def test_readme_links_point_to_files():
+    links = _readme_links()
+    assert links, "the README links into the documentation"
+    for target in links:
+        path = (ROOT / target.split("#")[0]).resolve()
+        assert path.exists(), f"README.md links to {target}, which does not exist"
+
+
+# --- the built site -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    for module in ("mkdocs", "material", "mkdocstrings_handlers.python", "mkdocs_jupyter", "mkdocs_autorefs"):
+        pytest.importorskip(module, reason="the docs packages are missing: pip install -e '.[docs]'")
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+           "NO_MKDOCS_2_WARNING": "1", "DONUTS_DOCS_UNRESOLVED": str(out.parent / "unresolved.txt")}
+    build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}\n{build.stderr}"
+    return out
+
+
+def _ids(site: Path, under: str) -> set[str]:
+    ids: set[str] = set()
+    for page in (site / under).rglob("*.html"):
+        ids |= set(re.findall(r'id="([^"]+)"', page.read_text()))
+    return ids
+
+
+def _documented_paths(module_name: str, name: str) -> set[str]:
+    """The anchors under which ``module_name.name`` may be documented: where it is exported
+    and where it is defined (a class or function's module, a constant's defining module)."""
+    module = importlib.import_module(module_name)
+    obj = getattr(module, name)
+    paths = {f"{module_name}.{name}"}
+    if inspect.isclass(obj) or inspect.isfunction(obj):
+        paths.add(f"{obj.__module__}.{obj.__qualname__}")
+    else:
+        paths |= {f"{other}.{name}" for other, mod in list(sys.modules.items())
+                  if other.startswith("donuts_ai") and getattr(mod, name, None) is obj}
+    return paths
+
+
+def test_every_public_name_is_in_the_api_reference(site):
+    ids = _ids(site, "reference")
+    missing = []
+    for module_name in PUBLIC_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:  # an optional dependency (OpenSpiel) is missing here
+            pytest.skip(f"{module_name}: {exc}")
+        for name in module.__all__:
+            if not _documented_paths(module_name, name) & ids:
+                missing.append(f"{module_name}.{name}")
+    assert not missing, f"not in the API reference: {missing}"
+
+
+def test_docstring_roles_are_rendered(site):
+    """No raw Sphinx role (:class:`...`) is left in the reference pages."""
+    for page in (site / "reference").rglob("*.html"):
+        text = page.read_text()
+        leftover = re.search(r":(class|func|meth|mod|data|attr|exc):`", text)
+        assert leftover is None, f"{page.relative_to(site)}: {text[leftover.start():leftover.start() + 80]}"
+
+
+def test_readme_links_into_the_docs_are_built_pages(site):
+    for target in _readme_links():
+        path = target.split("#")[0]
+        if not path.startswith("docs/") or not path.endswith(".md"):
+            continue
+        page = path.removeprefix("docs/").removesuffix(".md")
+        page = page.removesuffix("index").rstrip("/")
+        built = site / page / "index.html" if page else site / "index.html"
+        assert built.exists(), f"README.md links to {target}, but the site has no {built.relative_to(site)}"
+
+
+def test_every_notebook_is_a_tutorial_page(site):
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        page = site / "tutorials" / notebook.stem / "index.html"
+        assert page.exists(), f"{notebook.name} is not rendered"
+        assert "jp-OutputArea" in page.read_text() or "output" in page.read_text(), f"{notebook.name}: no outputs shown"
+
+
+def test_rules_page_draws_its_diagrams(site):
+    html = (site / "rules" / "index.html").read_text()
+    pictures = re.findall(r'src="\.\./diagrams/([\w-]+\.svg)"', html)
+    assert len(pictures) >= 10
+    for name in pictures:
+        assert (site / "diagrams" / name).read_text().startswith("<svg")
