@@ -72,7 +72,7 @@ AGENT_KINDS = {
 }
 #: The solver opponent solves (value only) when at most this many plies remain, and
 #: searches with alpha-beta for the think time before that. Measured with
-#: ``solve(board, distance=False)``: see the README's Play section.
+#: ``solve(board, distance=False)``: see docs/howto/play.md.
 SOLVER_PLIES = 26
 MIN_THINK = 0.05
 DEFAULT_THINK = 1.0
