@@ -494,7 +494,7 @@ def _read(data: bytes):
 @SLOW
 @given(st.lists(mutated(st.just(UNIT), '{}[]":,0123456789 \n', max_edits=3), max_size=3), st.booleans())
 def test_results_file_with_corrupt_unit_lines(units, newline_at_end):
-    data = (HEADER + "".join(units)).encode()
+    data = (HEADER + "".join(units)).encode("utf-8", "surrogatepass")  # a lone surrogate: bytes that are not UTF-8
     data = data if newline_at_end else data.rstrip(b"\n")
     try:
         (config, read_units), _ = _read(data)
