@@ -64,14 +64,14 @@ def _option_text(value) -> str:
     return str(value)
 
 
-def _option_value(text: str, default):
+def _option_value(text: str, check: bool):
     """An option's value from its text: ``none`` is None, ``true``/``false`` for a check,
     otherwise a number or the text itself."""
     text = text.strip()
     lowered = text.lower()
     if lowered == "none":
         return None
-    if isinstance(default, bool) or lowered in ("true", "false"):
+    if check or lowered in ("true", "false"):
         return lowered == "true"
     for number in (int, float):
         try:
@@ -100,6 +100,7 @@ class EngineServer:
         self._lock = threading.Lock()  # one writer at a time, and one answer per search
         cls, params = resolve(spec, GAME)
         self.kind = spec.partition(":")[0]
+        self._types: dict[str, str] = {}  # option name -> spin, check or string
         self.defaults = self._defaults(cls, params)
         self.params = dict(params)
         self.seed: int | None = None
@@ -112,8 +113,7 @@ class EngineServer:
         self._builder = threading.Thread(target=self._build, daemon=True)
         self._builder.start()
 
-    @staticmethod
-    def _defaults(cls, params: dict) -> dict:
+    def _defaults(self, cls, params: dict) -> dict:
         """Every option (a constructor parameter but ``name``) with its value in the spec."""
         try:
             parameters = inspect.signature(cls).parameters.values()
@@ -123,7 +123,9 @@ class EngineServer:
         for p in parameters:
             if p.name == "name" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 continue
-            out[p.name] = params.get(p.name, None if p.default is p.empty else p.default)
+            default = None if p.default is p.empty else p.default
+            out[p.name] = params.get(p.name, default)
+            self._types[p.name] = _option_type(default)  # the class's, whatever the spec gives
         return out
 
     # --- output ----------------------------------------------------------------------
@@ -195,7 +197,8 @@ class EngineServer:
     def _cmd_dep(self, args) -> None:
         lines = [f"id name donuts-ai {self.spec}", f"id author {AUTHOR}"]
         for name, default in self.defaults.items():
-            lines.append(f"option name {name} type {_option_type(default)} default {_option_text(default)}")
+            kind = self._types.get(name, _option_type(default))
+            lines.append(f"option name {name} type {kind} default {_option_text(default)}")
         with self._lock:
             for line in [*lines, "depok"]:
                 self._write(line)
@@ -216,7 +219,7 @@ class EngineServer:
         if name.lower() not in known:
             raise EngineProtocolError(f"unknown option {name!r} (options: {', '.join(self.defaults)})")
         name = known[name.lower()]
-        value = _option_value(text, self.defaults[name])
+        value = _option_value(text, self._types.get(name) == "check")
         if name == "seed":  # a new random stream at the next newgame, not a new agent
             self.seed = value
             return
