@@ -399,6 +399,11 @@ def test_options_are_the_agents_parameters_and_setoption_rebuilds_it():
     assert server.agent.tt_bits == 12 and server.agent.depth == 2
     server.handle("setoption name tt_bits value -1")  # refused: the agent stays as it was
     assert server.agent.tt_bits == 12 and "setoption tt_bits" in err.getvalue()
+    server.handle("setoption name seed value soon")
+    assert server.seed is None and "setoption seed" in err.getvalue()
+    server.handle("setoption name seed value 9")
+    server.handle("newgame")
+    assert server.seed == 9 and server.board is None
     server.handle("quit")
 
 

@@ -221,6 +221,8 @@ class EngineServer:
         name = known[name.lower()]
         value = _option_value(text, self._types.get(name) == "check")
         if name == "seed":  # a new random stream at the next newgame, not a new agent
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise EngineProtocolError(f"setoption seed: a whole number or none, got {text!r}")
             self.seed = value
             return
         if not self._ready():
