@@ -362,12 +362,26 @@ def _add_bench(sub) -> None:
     bench.set_defaults(func=_cmd_bench)
 
 
+def _cmd_engine(args: argparse.Namespace) -> int:
+    from .engine_protocol.server import serve
+
+    return serve(args.agent)
+
+
+def _add_engine(sub) -> None:
+    engine = sub.add_parser("engine", help="an agent as an engine speaking the Donuts Engine Protocol on stdin/stdout "
+                                           "(for other tools; see docs/engine_protocol.md)")
+    engine.add_argument("agent", metavar="AGENT", help="agent spec: random, greedy, alphabeta:depth=6, mcts:time=0.5, solver, "
+                                                       "module:Class[:k=v]")
+    engine.set_defaults(func=_cmd_engine)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line, one function per subcommand, in the order ``--help`` shows them."""
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_commands(sub)
-    for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_sprt, _add_study, _add_bench):
+    for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_sprt, _add_study, _add_bench, _add_engine):
         add(sub)
     return parser
 

@@ -47,11 +47,14 @@ ALLOWED = {
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "rules", "search", "symmetry", "tournament"},
+    # The Donuts Engine Protocol: our agents as engines (the harness seats engines itself,
+    # loading the protocol's position writer by name).
+    "engine_protocol": {"agents", "board", "errors", "layout", "rules", "squares", "tournament"},
     "interop": {"_checks", "_engine", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},  # _engine: plane names
     "play": {"board", "errors", "layout", "outcomes", "rules", "search", "squares", "svg", "tournament"},
     "bench": {"_engine", "agents", "analysis", "board", "boxes", "interop", "layout", "outcomes", "reference", "search",
               "tournament", "vector_env"},
-    "cli": {"_checks", "bench", "board", "errors", "layout", "play", "rules", "squares", "study", "tournament"},
+    "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "play", "rules", "squares", "study", "tournament"},
 }
 
 

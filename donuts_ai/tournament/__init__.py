@@ -15,6 +15,7 @@ errors and the argument checks, and loads a game by name (``game="donuts"``,
 module :func:`register` ed.
 """
 
+from .engine_seat import EngineAgent, EngineFailure, EngineSeat
 from .game import play_game
 from .plackett_luce import fit_plackett_luce
 from .protocol import GAMES, KNOWN_GAMES, Game, game_named, get_game, register
@@ -23,7 +24,7 @@ from .report import plot, text_report
 from .results import Results, ResultsFileError
 from .runner import close_seats, make_config, parse_layouts, run, schedule
 from .seats import Answer, LocalSeat, ProcessSeat, Seat
-from .specs import SpecError, make_agent, resolve
+from .specs import EngineSpec, SpecError, make_agent, parse_engine_spec, resolve
 from .sprt import run_sprt
 from .stats import Rating, RatingFit, fit_ratings, sprt
 
@@ -32,6 +33,10 @@ __all__ = [
     "KNOWN_GAMES",
     "Adjudication",
     "Answer",
+    "EngineAgent",
+    "EngineFailure",
+    "EngineSeat",
+    "EngineSpec",
     "Event",
     "EventKind",
     "Game",
@@ -55,6 +60,7 @@ __all__ = [
     "fit_ratings",
     "make_agent",
     "make_config",
+    "parse_engine_spec",
     "parse_layouts",
     "play_game",
     "plot",

@@ -235,13 +235,16 @@ def _number(x):
 def _judge(answer, time_left: float | None, move_limit: float | None, game: Game, state) -> tuple[str | None, str]:
     """(event kind, detail) of an answer: ``None`` when it is a legal move in time."""
     kind, detail = answer.kind, answer.detail
+    # The detail of an answer that gave a move is what the seat kept for an event (an
+    # engine's stderr): the harness's own line comes last, as reports show a detail's last line.
+    kept = f"{detail}\n" if kind is None and detail else ""
     # Over time is over time, whatever the answer was (a process that died stays a crash).
     if kind in (None, EventKind.EXCEPTION) and time_left is not None and answer.seconds > time_left:
-        return EventKind.TIME, f"clock ran out: {answer.seconds:.3f} s used with {time_left:.3f} s left"
+        return EventKind.TIME, f"{kept}clock ran out: {answer.seconds:.3f} s used with {time_left:.3f} s left"
     if kind in (None, EventKind.EXCEPTION) and move_limit is not None and answer.seconds > move_limit:
-        return EventKind.TIME, f"{answer.seconds:.3f} s for one move, over the per-move limit of {move_limit:g} s"
+        return EventKind.TIME, f"{kept}{answer.seconds:.3f} s for one move, over the per-move limit of {move_limit:g} s"
     if kind is None and not game.is_legal(state, answer.move):
-        return EventKind.ILLEGAL, f"illegal move {answer.move!r} (legal: {', '.join(map(str, game.legal_moves(state)))})"
+        return EventKind.ILLEGAL, f"{kept}illegal move {answer.move!r} (legal: {', '.join(map(str, game.legal_moves(state)))})"
     return kind, detail
 
 

@@ -14,12 +14,13 @@ import time
 
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
+from .engine_seat import EngineSeat
 from .game import ILLEGAL_POLICIES, play_game
 from .protocol import GAMES, get_game
 from .records import SeriesResult, UnitRecord
 from .results import Results, append_unit, open_results, units_from_dicts
 from .seats import LocalSeat, ProcessSeat, Seat
-from .specs import make_agent, resolve
+from .specs import is_engine_spec, make_agent, resolve
 
 FORMATS = ("round-robin", "gauntlet")
 #: pairs, duel and team are the modes of two-sided games; free-for-all games are played
@@ -267,6 +268,8 @@ def _seats_for(specs: list[str], isolation: str, game) -> list[Seat]:
 
 
 def _new_seat(spec: str, isolation: str, game) -> Seat:
+    if is_engine_spec(spec):  # a program of its own: always a supervised process
+        return EngineSeat(spec, game=game.name)
     if isolation == "process":
         return ProcessSeat(spec, game_module=type(game).__module__, game=game.name)
     return LocalSeat(make_agent(spec, game=game), factory=lambda seed: make_agent(spec, seed, game=game))

@@ -59,6 +59,8 @@ KILL_GRACE = 1.0
 START_LIMIT = 300.0
 #: Lines of an agent's stderr kept in a crash report.
 STDERR_TAIL_LINES = 5
+#: The most bytes read back from the end of an agent's stderr for that report.
+STDERR_TAIL_BYTES = 8192
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,8 @@ class Answer:
     """One answer of a seat: the ``move`` (whatever the agent returned; ``None`` when it
     gave none), the ``seconds`` it took on the harness's clock, and, when the agent
     failed, the event ``kind`` (an :class:`~.records.EventKind` other than ``illegal``,
-    which only the game can tell) and its ``detail``."""
+    which only the game can tell) and its ``detail``. With a move, ``detail`` is what the
+    seat keeps for the event should the move be illegal or late (an engine's stderr)."""
 
     move: object
     seconds: float
@@ -176,6 +179,9 @@ class ProcessSeat(Seat):
     doc). The process starts at the first request and again after it was killed or died;
     its start-up (imports, kernel loading, tables) is never charged to a move."""
 
+    #: What reports call the process.
+    PROCESS = "agent process"
+
     def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT,
                  game_module: str | None = None, *, game: str):
         self.spec = spec
@@ -230,7 +236,8 @@ class ProcessSeat(Seat):
         if self._stderr is None:
             return ""
         try:
-            self._stderr.seek(0)
+            size = self._stderr.seek(0, os.SEEK_END)
+            self._stderr.seek(max(0, size - STDERR_TAIL_BYTES))
             lines = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
         except (OSError, ValueError):
             return ""
@@ -274,7 +281,7 @@ class ProcessSeat(Seat):
         tail = self._stderr_tail()
         self.close()
         # The status line last: reports show a detail's last line.
-        return Answer(None, seconds, CRASH, (f"{tail}\n" if tail else "") + f"agent process died ({status})")
+        return Answer(None, seconds, CRASH, (f"{tail}\n" if tail else "") + f"{self.PROCESS} died ({status})")
 
     def _receive(self, limit: float | None, what: str, start: float | None = None) -> tuple[dict, Answer | None]:
         """(reply, None), or ({}, the failure) when the process died, fell silent past

@@ -8,6 +8,17 @@ A game's optional kinds (:meth:`~.protocol.Game.optional_agents`, such as Donuts
 imported only when a spec names them, and a missing dependency is a :class:`SpecError`
 naming the extra to install.
 
+An *engine* (any program that speaks the Donuts Engine Protocol, docs/engine_protocol.md)
+is ``engine:COMMAND[,option.NAME=VALUE]...[,go.LIMIT=N]...``: COMMAND is the program and
+its arguments, split into words as a POSIX shell would (no shell runs it); every
+``option.NAME=VALUE`` is sent as ``setoption name NAME value VALUE`` when the engine
+starts; every ``go.LIMIT=N`` (``movetime``, ``depth``, ``nodes``) is added to each ``go``::
+
+    engine:./my_engine   engine:./my_engine,option.Hash=64,go.movetime=200
+    engine:donuts-ai engine mcts:time=0.5,workers=2
+
+The harness seats it as an :class:`~.engine_seat.EngineSeat`, whatever the isolation.
+
 ``time`` is short for ``time_limit`` (or ``time``, for a class that takes that).
 Values are read as Python literals (ints, floats, True/False, None) and otherwise kept as
 strings. A spec is checked when it is parsed: unknown kinds, classes or parameters raise
@@ -26,11 +37,28 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import re
+import shlex
+import shutil
+from dataclasses import dataclass
 
 from ..errors import DonutsError
 from .protocol import game_named
 
 ALIASES = {"time": "time_limit"}
+#: The head of an engine spec (see the module doc).
+ENGINE_KIND = "engine"
+#: Games an engine can play: game name -> ``"module:function"`` that writes the protocol's
+#: ``position`` command from the game's observation (:meth:`~.protocol.Game.observation`),
+#: imported when an engine first plays that game.
+ENGINE_POSITIONS = {"donuts": "donuts_ai.engine_protocol.position:position_command"}
+#: The in-process agent of an engine spec (:func:`make_agent`), imported by name: it is
+#: built on the seats, which import this module.
+ENGINE_AGENT = "donuts_ai.tournament.engine_seat:EngineAgent"
+#: The ``go`` limits an engine spec may fix (the clocks come from the game's clock).
+ENGINE_GO_LIMITS = ("movetime", "depth", "nodes")
+#: Where an engine spec's COMMAND ends: before the first ``,option.`` or ``,go.`` item.
+_ENGINE_ITEM = re.compile(r",\s*(?=(?:option|go)\.)")
 
 
 class SpecError(DonutsError):
@@ -58,6 +86,59 @@ def _params(text: str, spec: str) -> dict:
         # An agent's name is text: "name=3" names it "3", not the int 3 (None keeps the default).
         params[ALIASES.get(key, key)] = value if key == "name" and not isinstance(parsed, str | None) else parsed
     return params
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """An engine spec, read: the ``command`` words, the ``options`` to set (name, value
+    text) and the fixed ``go`` limits (keyword, whole number)."""
+
+    command: tuple[str, ...]
+    options: tuple[tuple[str, str], ...] = ()
+    go: tuple[tuple[str, int], ...] = ()
+
+
+def is_engine_spec(spec) -> bool:
+    """Whether ``spec`` names an engine (``engine:COMMAND...``)."""
+    return isinstance(spec, str) and spec.strip().partition(":")[0] == ENGINE_KIND and ":" in spec
+
+
+def parse_engine_spec(spec: str) -> EngineSpec:
+    """The parts of an engine spec (see the module doc), checked: the program must be an
+    executable file or a command on ``PATH``."""
+    text = spec.strip().partition(":")[2]
+    command_text, *items = _ENGINE_ITEM.split(text)
+    try:
+        command = tuple(shlex.split(command_text))
+    except ValueError as exc:
+        raise SpecError(f"engine spec {spec!r}: {exc}") from None
+    if not command:
+        raise SpecError(f"engine spec {spec!r}: no command (expected engine:COMMAND[,option.NAME=VALUE][,go.LIMIT=N])")
+    options, go = [], []
+    for item in items:
+        head, _, value = item.strip().partition("=")
+        group, dot, key = head.partition(".")
+        if not dot or not key.strip():
+            raise SpecError(f"engine spec {spec!r}: expected option.NAME=VALUE or go.LIMIT=N, got {item!r}")
+        if group == "option":
+            options.append((key.strip(), value.strip()))
+        elif key not in ENGINE_GO_LIMITS or not value.strip().isdigit():
+            raise SpecError(f"engine spec {spec!r}: go limits are {', '.join(ENGINE_GO_LIMITS)} with a whole number, got {item!r}")
+        else:
+            go.append((key, int(value)))
+    if shutil.which(command[0]) is None:
+        raise SpecError(f"engine spec {spec!r}: {command[0]!r} is not an executable file nor a command on PATH")
+    return EngineSpec(command, tuple(options), tuple(go))
+
+
+def engine_position_writer(game):
+    """The function that writes ``game``'s ``position`` command for engines
+    (:data:`ENGINE_POSITIONS`); :class:`SpecError` when engines cannot play it."""
+    name = game_named(game).name
+    if name not in ENGINE_POSITIONS:
+        raise SpecError(f"engines speak the Donuts Engine Protocol: they cannot play {name} (only {', '.join(ENGINE_POSITIONS)})")
+    module, _, function = ENGINE_POSITIONS[name].partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def _registry(game) -> tuple[dict, dict]:
@@ -88,6 +169,11 @@ def resolve(spec: str, game) -> tuple[type, dict]:
         raise SpecError(f"agent spec must be a non-empty string, got {spec!r}")
     spec = spec.strip()
     head, _, rest = spec.partition(":")
+    if head == ENGINE_KIND and rest:
+        parse_engine_spec(spec)
+        engine_position_writer(game)
+        module, _, cls_name = ENGINE_AGENT.partition(":")
+        return getattr(importlib.import_module(module), cls_name), {"engine": spec, "game": game_named(game).name}
     try:
         registry, optional = _registry(game)
     except DonutsError as exc:  # the game's agents cannot load: module:Class specs still work

@@ -1,0 +1,128 @@
+"""The Donuts Engine Protocol's words for a position and a search: the ``position`` command
+(written by the harness from a game's observation, read by an engine into a
+:class:`~donuts_ai.Board`) and the ``go`` command's limits.
+
+    position layout -/|\\|/\\-//-\\|\\--/||/-/-\\-\\||\\//|\\\\|/ donuts 15 insertion group moves c3 pass d4
+    go ctime 60000 vtime 60000 movetime 200 depth 6 nodes 100000
+
+The layout is the 36 line symbols of ranks 6 down to 1, files a to f within each rank,
+with no separators (:meth:`~donuts_ai.Layout.to_text` without its line breaks); moves are
+square names, ``pass`` a forfeited turn. ``donuts`` and ``insertion`` default to the
+official rules (15, ``group``). See docs/engine_protocol.md for the whole protocol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..board import Board
+from ..errors import DonutsError
+from ..layout import Layout, layout_text
+from ..rules import Rules
+from ..squares import NUM_SQUARES, SQUARE_NAMES
+
+#: The move word of a forfeited turn (the harness's ``None`` move).
+PASS = "pass"
+#: The keywords of a ``position`` command after its layout, each followed by its value(s).
+POSITION_KEYS = ("donuts", "insertion", "moves")
+#: The keywords of a ``go`` command, each followed by a whole number: the clocks and a
+#: fixed time in milliseconds, a depth in plies, a node count.
+GO_KEYS = ("ctime", "vtime", "movetime", "depth", "nodes")
+
+
+class EngineProtocolError(DonutsError):
+    """A command of the Donuts Engine Protocol that cannot be read, or that names an
+    impossible position (an illegal move in its move list)."""
+
+
+def position_command(observation: dict) -> str:
+    """The ``position`` command of a Donuts observation (what the harness sends an agent
+    process: ``{"layout": text, "rules": {"insertion", "donuts"}, "moves": [...]}``, with
+    ``None`` for a forfeited turn)."""
+    layout = "".join(observation["layout"].split())
+    rules = observation["rules"]
+    words = ["position", "layout", layout, "donuts", str(rules["donuts"]), "insertion", rules["insertion"]]
+    moves = [PASS if m is None else str(m) for m in observation["moves"]]
+    if moves:
+        words += ["moves", *moves]
+    return " ".join(words)
+
+
+def board_command(board: Board) -> str:
+    """The ``position`` command of ``board`` (its layout, rules and moves)."""
+    rules = board.rules
+    return position_command({"layout": board.layout.to_text(), "rules": {"insertion": rules.insertion, "donuts": rules.donuts},
+                             "moves": board.move_stack})
+
+
+def parse_position(words: list[str]) -> Board:
+    """The Board a ``position`` command's words (after ``position``) describe, every move
+    checked; :class:`EngineProtocolError` says what is wrong."""
+    if len(words) < 2 or words[0] != "layout":
+        raise EngineProtocolError("position needs 'layout <36 symbols>'")
+    text = layout_text(words[1])
+    if text is None or len(words[1]) != NUM_SQUARES:
+        raise EngineProtocolError(f"layout needs 36 symbols of - | / \\ (ranks 6 to 1, files a to f), got {words[1]!r}")
+    settings, moves, i = {}, [], 2
+    while i < len(words):
+        key = words[i]
+        if key == "moves":
+            moves = words[i + 1:]
+            break
+        if key not in POSITION_KEYS or i + 1 >= len(words):
+            raise EngineProtocolError(f"position: expected one of {', '.join(POSITION_KEYS)} with a value, got {key!r}")
+        if key in settings:
+            raise EngineProtocolError(f"position: {key} given twice")
+        settings[key] = words[i + 1]
+        i += 2
+    try:
+        donuts = int(settings.get("donuts", Rules().donuts))
+        board = Board(Layout.from_text(text), Rules(insertion=settings.get("insertion", Rules().insertion), donuts=donuts))
+    except ValueError as exc:
+        raise EngineProtocolError(f"position: {exc}") from None
+    for ply, move in enumerate(moves, 1):
+        try:
+            if move == PASS:
+                board.forfeit()
+            elif move in SQUARE_NAMES:
+                board.push(move)
+            else:
+                raise EngineProtocolError(f"{move!r} is neither a square a1..f6 nor {PASS}")
+        except DonutsError as exc:
+            raise EngineProtocolError(f"position: move {ply} ({move}): {exc}") from None
+    return board
+
+
+@dataclass(frozen=True)
+class GoLimits:
+    """The limits of a ``go`` command (``None``: not given): Chocolate's and Vanilla's
+    clocks and a fixed time for this move, in milliseconds; a depth in plies; a node count."""
+
+    ctime: int | None = None
+    vtime: int | None = None
+    movetime: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+
+    def clock(self, side: int) -> float | None:
+        """Seconds left on the clock of ``side`` (0 Chocolate, 1 Vanilla), if given."""
+        ms = self.ctime if side == 0 else self.vtime
+        return None if ms is None else ms / 1000
+
+
+def parse_go(words: list[str]) -> GoLimits:
+    """The limits of a ``go`` command's words (after ``go``); unknown keywords (and the
+    value after them, when it is a number) are skipped, as the protocol ignores what it
+    does not know; a known keyword without a whole number >= 0 after it is an error."""
+    limits, i = {}, 0
+    while i < len(words):
+        key = words[i]
+        if key not in GO_KEYS:
+            i += 2 if i + 1 < len(words) and words[i + 1].isdigit() else 1
+            continue
+        value = words[i + 1] if i + 1 < len(words) else ""
+        if not value.isdigit():
+            raise EngineProtocolError(f"go: {key} needs a whole number >= 0, got {value or 'nothing'}")
+        limits[key] = int(value)
+        i += 2
+    return GoLimits(**limits)

@@ -1,0 +1,390 @@
+"""``donuts-ai engine SPEC``: any of our agents as an engine that speaks the Donuts Engine
+Protocol on stdin and stdout (the protocol: docs/engine_protocol.md).
+
+The command loop reads one command a line while a search runs in a thread of its own, so
+that ``stop`` (and the engine's own watchdog, when ``go`` gave a time) answers
+``bestmove`` at once. An agent cannot be interrupted in the middle of a move, so a search
+stopped early answers with a one-ply greedy move (:class:`~donuts_ai.agents.greedy.GreedyAgent`)
+and its own move is dropped when it comes; the next ``go`` (and ``newgame``, ``setoption``)
+waits for it to end. Bad input is reported on stderr and changes nothing; it never ends
+the engine. What the agent prints goes to stderr, never into the protocol.
+
+Options are the agent's constructor parameters (``option name depth type string default
+none``): ``setoption`` builds the agent afresh with the new value, but ``seed`` only
+restarts its random stream at the next ``newgame`` (what the harness sets for every game,
+so a rerun plays the same games).
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+import threading
+import traceback
+from contextlib import contextmanager
+
+from ..agents.greedy import GreedyAgent
+from ..board import Board
+from ..tournament.specs import SpecError, call_agent, make_agent, resolve
+from .position import EngineProtocolError, GoLimits, parse_go, parse_position
+
+GAME = "donuts"
+#: What ``dep`` answers as the engine's author.
+AUTHOR = "donuts_ai"
+#: The agent limits a ``go`` command sets for one move (its attributes by ``go`` keyword;
+#: ``nodes`` is an alpha-beta agent's ``nodes`` and an MCTS agent's ``iterations``).
+LIMIT_ATTRIBUTES = {"movetime": ("time_limit",), "depth": ("depth",), "nodes": ("nodes", "iterations")}
+#: A search given ``movetime`` is asked to finish in this share of it: the rest covers a
+#: search's overshoot (its tactical pass and first iteration always complete) and the
+#: answer's way back to the harness.
+MOVETIME_SHARE = 0.9
+#: Seconds past ``movetime`` after which the watchdog answers for a search still running.
+WATCHDOG_GRACE = 0.1
+#: With only a clock, the watchdog answers once this share of the time left is spent (the
+#: agent itself plans a twentieth of it, :func:`donuts_ai.agents.base.budget`).
+WATCHDOG_CLOCK_SHARE = 0.5
+#: The move an engine that has none to give answers (no position, or the game is over).
+NO_MOVE = "none"
+
+
+def _option_type(default) -> str:
+    if isinstance(default, bool):
+        return "check"
+    if isinstance(default, int):
+        return "spin"
+    return "string"
+
+
+def _option_text(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _option_value(text: str, check: bool):
+    """An option's value from its text: ``none`` is None, ``true``/``false`` for a check,
+    otherwise a number or the text itself."""
+    text = text.strip()
+    lowered = text.lower()
+    if lowered == "none":
+        return None
+    if check or lowered in ("true", "false"):
+        return lowered == "true"
+    for number in (int, float):
+        try:
+            return number(text)
+        except ValueError:
+            pass
+    return text
+
+
+class _Search:
+    """One ``go``: the thread that runs the agent, and whether ``bestmove`` was written."""
+
+    def __init__(self, board: Board, limits: GoLimits):
+        self.board, self.limits = board, limits
+        self.answered = False
+        self.thread: threading.Thread | None = None
+        self.watchdog: threading.Timer | None = None
+
+
+class EngineServer:
+    """The engine's state and commands; :meth:`handle` takes one line, :func:`serve`
+    feeds it stdin. ``out`` and ``err`` are text streams (the protocol, the diagnostics)."""
+
+    def __init__(self, spec: str, out, err):
+        self.spec, self.out, self.err = spec, out, err
+        self._lock = threading.Lock()  # one writer at a time, and one answer per search
+        cls, params = resolve(spec, GAME)
+        self.kind = spec.partition(":")[0]
+        self._types: dict[str, str] = {}  # option name -> spin, check or string
+        self.defaults = self._defaults(cls, params)
+        self.params = dict(params)
+        self.seed: int | None = None
+        self.board: Board | None = None
+        self.search: _Search | None = None
+        self.agent = None
+        self._fallback: GreedyAgent | None = None
+        self._build_error: str | None = None
+        # Built in the background, so that dep is answered at once; isready waits for it.
+        self._builder = threading.Thread(target=self._build, daemon=True)
+        self._builder.start()
+
+    def _defaults(self, cls, params: dict) -> dict:
+        """Every option (a constructor parameter but ``name``) with its value in the spec."""
+        try:
+            parameters = inspect.signature(cls).parameters.values()
+        except (TypeError, ValueError):
+            return dict(params)
+        out = {}
+        for p in parameters:
+            if p.name == "name" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                continue
+            default = None if p.default is p.empty else p.default
+            out[p.name] = params.get(p.name, default)
+            self._types[p.name] = _option_type(default)  # the class's, whatever the spec gives
+        return out
+
+    # --- output ----------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        with self._lock:
+            self._write(line)
+
+    def _write(self, line: str) -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def say(self, text: str) -> None:
+        """A diagnostic, on stderr."""
+        self.err.write(f"donuts-ai engine: {text}\n")
+        self.err.flush()
+
+    # --- the agent -------------------------------------------------------------------
+    def _build(self) -> None:
+        try:
+            agent = make_agent(self.spec, game=GAME)
+            fallback = GreedyAgent(seed=0)
+            board = Board()
+            fallback.select_move(board)  # loads the rule kernels before readyok
+            self.agent, self._fallback = agent, fallback
+        except Exception as exc:  # a spec that resolves but cannot be built (a bad value)
+            self._build_error = f"{type(exc).__name__}: {exc}"
+
+    def _make(self):
+        cls, _ = resolve(self.spec, GAME)
+        try:
+            agent = cls(**self.params)
+        except (ValueError, TypeError, OverflowError, MemoryError) as exc:
+            raise SpecError(f"agent {self.kind} with {self.params}: {exc}") from None
+        if not getattr(agent, "name", None):
+            agent.name = self.kind
+        return agent
+
+    def _ready(self) -> bool:
+        """Wait until the agent is built and no search runs; False when it cannot be built."""
+        self._builder.join()
+        if self.search is not None and self.search.thread is not None:
+            self.search.thread.join()
+        if self._build_error is not None:
+            self.say(f"error: the agent cannot be built: {self._build_error}")
+            return False
+        return True
+
+    # --- commands --------------------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        """Do one command line; False after ``quit``. Nothing raises: bad input is said on stderr."""
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0], words[1:]
+        try:
+            if command == "quit":
+                return False
+            handler = getattr(self, f"_cmd_{command}", None)
+            if handler is None:
+                self.say(f"unknown command ignored: {line.strip()[:200]}")
+            else:
+                handler(args)
+        except (EngineProtocolError, SpecError) as exc:
+            self.say(f"error: {exc}")
+        except Exception as exc:  # never end the engine on bad input
+            self.say(f"error: {command}: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
+        return True
+
+    def _cmd_dep(self, args) -> None:
+        lines = [f"id name donuts-ai {self.spec}", f"id author {AUTHOR}"]
+        for name, default in self.defaults.items():
+            kind = self._types.get(name, _option_type(default))
+            lines.append(f"option name {name} type {kind} default {_option_text(default)}")
+        with self._lock:
+            for line in [*lines, "depok"]:
+                self._write(line)
+
+    def _cmd_isready(self, args) -> None:
+        self._builder.join()  # not the search: isready is answered while one runs
+        if self._build_error is not None:
+            self.say(f"error: the agent cannot be built: {self._build_error}")
+            return
+        self.send("readyok")
+
+    def _cmd_setoption(self, args) -> None:
+        if len(args) < 4 or args[0] != "name" or "value" not in args[2:]:
+            raise EngineProtocolError("setoption needs 'name <N> value <V>'")
+        at = args.index("value", 2)
+        name, text = " ".join(args[1:at]), " ".join(args[at + 1:])
+        known = {k.lower(): k for k in self.defaults}
+        if name.lower() not in known:
+            raise EngineProtocolError(f"unknown option {name!r} (options: {', '.join(self.defaults)})")
+        name = known[name.lower()]
+        value = _option_value(text, self._types.get(name) == "check")
+        if name == "seed":  # a new random stream at the next newgame, not a new agent
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise EngineProtocolError(f"setoption seed: a whole number or none, got {text!r}")
+            self.seed = value
+            return
+        if not self._ready():
+            return
+        old = self.params.get(name, self.defaults[name])
+        self.params[name] = value
+        try:
+            self.agent = self._make()
+        except SpecError as exc:
+            self.params[name] = old
+            raise EngineProtocolError(f"setoption {name}: {exc}") from None
+
+    def _cmd_newgame(self, args) -> None:
+        if not self._ready():
+            return
+        self.board = None
+        if hasattr(self.agent, "reset"):
+            self.agent.reset(self.seed)
+        elif self.seed is not None and "seed" in self.defaults:
+            self.params["seed"] = self.seed
+            self.agent = self._make()
+
+    def _cmd_position(self, args) -> None:
+        self.board = None  # a bad position leaves none: go then answers bestmove none
+        self.board = parse_position(args)
+
+    def _cmd_go(self, args) -> None:
+        limits = parse_go(args)
+        if not self._ready():
+            self.send(f"bestmove {NO_MOVE}")
+            return
+        board = self.board
+        if board is None or board.is_game_over():
+            self.say("go: " + ("no position (send position first)" if board is None else "the game is over"))
+            self.send(f"bestmove {NO_MOVE}")
+            return
+        search = _Search(board.copy(), limits)
+        self.search = search
+        search.thread = threading.Thread(target=self._run, args=(search,), daemon=True)
+        seconds = self._watchdog_seconds(limits, board.turn)
+        if seconds is not None:
+            search.watchdog = threading.Timer(seconds, self._stop, args=(search, "its time is up"))
+            search.watchdog.daemon = True
+            search.watchdog.start()
+        search.thread.start()
+
+    def _cmd_stop(self, args) -> None:
+        if self.search is not None:
+            self._stop(self.search, "stop")
+
+    # --- searching -------------------------------------------------------------------
+    @staticmethod
+    def _watchdog_seconds(limits: GoLimits, side: int) -> float | None:
+        if limits.movetime is not None:
+            return limits.movetime / 1000 + WATCHDOG_GRACE
+        clock = limits.clock(side)
+        return None if clock is None else clock * WATCHDOG_CLOCK_SHARE
+
+    def _run(self, search: _Search) -> None:
+        """The search thread: the agent's move, then ``info`` and ``bestmove`` unless a
+        stop answered first."""
+        move, info = None, None
+        try:
+            with self._limits(search.limits):
+                move = call_agent(self.agent, search.board.copy(), search.limits.clock(search.board.turn))
+            info = info_line(getattr(self.agent, "last_info", None))
+        except Exception as exc:
+            self.say(f"error: the agent failed: {type(exc).__name__}: {exc}")
+        with self._lock:
+            if search.watchdog is not None:
+                search.watchdog.cancel()
+            if search.answered:
+                self.say(f"the search ended after bestmove was given; its move {move} is dropped")
+                return
+            if not (isinstance(move, str) and search.board.is_legal(move)):
+                if move is not None:
+                    self.say(f"the agent answered {move!r}, not a legal move: a greedy move instead")
+                move = self._fallback_move(search.board)
+            search.answered = True
+            if info:
+                self._write(info)
+            self._write(f"bestmove {move}")
+
+    def _stop(self, search: _Search, why: str) -> None:
+        """Answer for ``search`` now (``stop``, or the watchdog), unless it already did."""
+        with self._lock:
+            if search.answered:
+                return
+            search.answered = True
+            move = self._fallback_move(search.board)
+            self.say(f"{why}: the search was still running; answered the greedy move {move}")
+            self._write(f"bestmove {move}")
+        stop = getattr(self.agent, "stop", None)
+        if callable(stop):
+            stop()
+
+    def _fallback_move(self, board: Board) -> str:
+        return self._fallback.select_move(board.copy())
+
+    @contextmanager
+    def _limits(self, limits: GoLimits):
+        """The agent's per-move limits for one ``go``: when it gave limits the agent has,
+        those alone, else the agent's own."""
+        agent = self.agent
+        wanted = {}
+        for key, attributes in LIMIT_ATTRIBUTES.items():
+            value = getattr(limits, key)
+            if value is None:
+                continue
+            if key == "movetime":
+                value = max(1, value) / 1000 * MOVETIME_SHARE
+            else:
+                value = max(1, value)
+            wanted.update({a: value for a in attributes if hasattr(agent, a)})
+        if not wanted:
+            yield
+            return
+        every = [a for attributes in LIMIT_ATTRIBUTES.values() for a in attributes if hasattr(agent, a)]
+        saved = {a: getattr(agent, a) for a in every}
+        try:
+            for a in every:
+                setattr(agent, a, wanted.get(a))
+            yield
+        finally:
+            for a, value in saved.items():
+                setattr(agent, a, value)
+
+
+def info_line(info) -> str | None:
+    """The ``info`` line of an agent's figures for its last move (``last_info``: depth,
+    nodes, seconds, score, proven, proof), or None when it gave none."""
+    if not isinstance(info, dict) or info.get("forced"):
+        return None
+    words = ["info"]
+    if info.get("depth"):
+        words += ["depth", str(int(info["depth"]))]
+    if info.get("nodes") is not None:
+        words += ["nodes", str(int(info["nodes"]))]
+    if info.get("seconds") is not None:
+        words += ["time", str(round(float(info["seconds"]) * 1000))]
+    value = info.get("proof") if info.get("proof") is not None else info.get("score")
+    if value is not None:
+        if info.get("proven"):
+            words += ["score", "win" if value > 0 else "loss" if value < 0 else "draw"]
+        else:
+            words += ["score", "cp", str(int(value))]
+    return " ".join(words) if len(words) > 1 else None
+
+
+def serve(spec: str) -> int:
+    """Run the engine on this process's stdin and stdout until ``quit`` or end of input."""
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
+    sys.stdout = sys.stderr
+    server = EngineServer(spec, out, sys.stderr)
+    for line in sys.stdin:
+        if not server.handle(line):
+            break
+    out.flush()
+    search = server.search
+    if search is not None and search.thread is not None and search.thread.is_alive():
+        # A stopped search cannot be interrupted: leave without waiting for it.
+        sys.stderr.flush()
+        os._exit(0)
+    return 0
