@@ -33,7 +33,7 @@ test: lint
 
 # The time-sensitive tests (agents under time limits, clocks, supervised play) once more
 # while CPU burners keep both cores busy: they must pass on a shared machine.
-TIME_SENSITIVE := tests/test_agents.py tests/test_tournament.py tests/test_play_server_load.py
+TIME_SENSITIVE := tests/test_agents.py tests/test_tournament.py tests/test_play_server_load.py tests/test_engine_protocol.py
 test-busy: $(VENV)/.installed-dev
 	$(BIN)/python .ci/with_busy_cores.py -- $(BIN)/python -m pytest -q $(TIME_SENSITIVE)
 

@@ -440,3 +440,8 @@ class AnalysisJobs:
             jobs, self._jobs = list(self._jobs.values()), OrderedDict()
         for job in jobs:
             job.cancel()
+
+
+__all__ = ["ANALYSIS_WAIT", "DISTANCE_NODES", "ESTIMATE_NODES_PER_MOVE", "HINT_NODES", "HINT_PROOF_NODES", "JOB_IDLE",
+           "JOB_THREADS", "MAX_JOBS", "MAX_THINK", "PROOF_NODES", "Analysis", "AnalysisJob", "AnalysisJobs", "Analyst",
+           "MoveEval", "remaining_plies"]

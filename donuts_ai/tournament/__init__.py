@@ -11,8 +11,8 @@
 See :func:`run` for the settings; :class:`Results` for what comes back; :mod:`.protocol`
 for what a game provides. The harness knows no game: it imports only its protocol, the
 errors and the argument checks, and loads a game by name (``game="donuts"``,
-``game="boxes"``: every call names its game) from :data:`KNOWN_GAMES` or from what a
-module :func:`register` ed.
+``game="boxes"``: every call names its game) from :data:`KNOWN_GAMES` or from a module
+registered with :func:`register`.
 """
 
 from .engine_seat import EngineAgent, EngineFailure, EngineSeat

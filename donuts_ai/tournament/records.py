@@ -1,7 +1,7 @@
 """What a tournament writes down: one record type per thing in a results file.
 
-A results file (JSON lines, see :mod:`.results`) holds a :class:`TournamentConfig`-like
-configuration line and one :class:`UnitRecord` per line; a unit holds its
+A results file (JSON lines, see :mod:`.results`) holds a configuration line (the
+tournament's settings) and one :class:`UnitRecord` per line; a unit holds its
 :class:`GameRecord` s and, for a best-of series, its :class:`SeriesResult`. Each type
 has ``to_dict`` and ``from_dict``, the only code that writes or reads those keys;
 ``from_dict`` checks what it reads and raises :class:`RecordError` naming the field.
