@@ -168,7 +168,9 @@ second-player win (`notebooks/study_all_arrangements.jsonl.gz`, made by
 the run is in `benchmarks/RESULTS.md`). The first mover must choose well, though:
 in a sample of 50 classes only 5 to 14 of the 36 first moves win (9 on
 average), a few draw (10 moves in all 50) and the rest lose. On the standard layout only
-10 of the 36 opening squares win, the other 26 lose.
+10 of the 36 opening squares win, the other 26 lose. **With 18 donuts each** (the board
+can fill) the first player still wins all 24,576 classes; the **single-insertion**
+variant is being solved (see the last section for how far it has got).
 
 The cells below read the committed results files and recompute the rest (small samples
 with `DONUTS_NB_QUICK=1`)."""),
