@@ -179,29 +179,29 @@ class Solver:
         for _, ws in ((self._tt, self._ws), *self._helpers, *([pn] if pn is not None else [])):
             ws[0]["stats"][NODE_LIMIT] = 0
 
+    def _raise_if_stopped(self) -> None:
+        if self._stopped:
+            raise SearchStopped("the search was stopped")
+
     # --- kernel calls on kernel positions (from the side to move) ---------------------
     def _search(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, node_limit: int = 1 << 62) -> int | None:
         """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit.
         Raises SearchStopped once :meth:`stop` was called."""
-        if self._stopped:
-            raise SearchStopped("the search was stopped")
+        self._raise_if_stopped()
         score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, self._tt, self._ws, node_limit)
         self.nodes += int(nodes)
-        if self._stopped:  # stop() came during the search: its result is not to be trusted as complete
-            raise SearchStopped("the search was stopped")
+        self._raise_if_stopped()  # stop() came during the search: its result is not complete
         return None if aborted else int(score)
 
     def _proves(self, rulebook: Rulebook, pos: Position, attacker: bool) -> int | None:
         """The proof-number search (:mod:`._dfpn`): a move reaching the goal of the side to
         move of ``pos`` (a win when ``attacker``, else not losing), or None when it has none."""
-        if self._stopped:
-            raise SearchStopped("the search was stopped")
+        self._raise_if_stopped()
         if self._pn is None:
             self._pn = (new_dfpn_table(self.tt_bits), new_dfpn_workspace())
         proved, move, nodes = dfpn_root(rulebook, pos, attacker, *self._pn, 1 << 62)
         self.nodes += int(nodes)
-        if self._stopped:
-            raise SearchStopped("the search was stopped")
+        self._raise_if_stopped()
         return int(move) if proved == 1 else None
 
     def _wdl_proof_numbers(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
