@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-busy lint bench notebooks docs clean
+.PHONY: demo test test-busy lint typecheck bench notebooks docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ test: lint
 TIME_SENSITIVE := tests/test_agents.py tests/test_tournament.py tests/test_play_server_load.py tests/test_engine_protocol.py
 test-busy: $(VENV)/.installed-dev
 	$(BIN)/python .ci/with_busy_cores.py -- $(BIN)/python -m pytest -q $(TIME_SENSITIVE)
+
+# mypy, strict, over the whole package (settings in pyproject.toml's [tool.mypy]).
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/python -m mypy
 
 bench: $(VENV)/.installed
 	$(BIN)/python -m benchmarks
