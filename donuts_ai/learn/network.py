@@ -1,0 +1,187 @@
+"""The policy/value network: a small residual convolutional net over the observation planes.
+
+Input: the :data:`~donuts_ai.interop.NUM_PLANES` planes of a position seen by the side to
+move, channels last, as :class:`~donuts_ai.VectorEnv` writes them: ``float32[..., 6, 6,
+13]``. Output: 36 policy logits (one per square, ``a1`` = 0; the caller masks the illegal
+ones) and a value in ``[-1, 1]``, the expected result for the side to move (+1 a win).
+
+The shape, as AlphaZero's and as small as a 6 x 6 board allows::
+
+    planes (13, 6, 6) -> conv 3x3, C -> LayerNorm -> ReLU
+      -> R x [conv 3x3 -> LN -> ReLU -> conv 3x3 -> LN, + skip, ReLU]
+      -> policy: conv 1x1, 2 -> LN -> ReLU -> dense 72 -> 36 logits
+      -> value:  conv 1x1, 1 -> LN -> ReLU -> dense 36 -> H -> ReLU -> dense 1 -> tanh
+
+LayerNorm over each position's whole feature map replaces AlphaZero's batch norm: it has no
+running statistics, so evaluating one position or a batch gives the same numbers (the
+search evaluates batches, the tests compare the two).
+
+The network is an Equinox module (a pytree of arrays); :func:`evaluate` is the one
+compiled entry point the search and the agent call, on a batch.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import numpy.typing as npt
+
+from .._engine.planes import NUM_PLANES
+from ..squares import NUM_SQUARES, SIZE
+from .errors import LearnError
+
+#: Policy-head channels (AlphaZero's Go net uses 2).
+POLICY_CHANNELS = 2
+#: Value-head channels (AlphaZero's: 1).
+VALUE_CHANNELS = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class NetworkConfig:
+    """The network's shape: ``channels`` C of the trunk, ``blocks`` R residual blocks, and
+    ``value_hidden`` H units of the value head's hidden layer."""
+
+    channels: int = 32
+    blocks: int = 3
+    value_hidden: int = 64
+
+    def __post_init__(self) -> None:
+        for name in ("channels", "blocks", "value_hidden"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < (0 if name == "blocks" else 1):
+                raise LearnError(f"NetworkConfig.{name} must be a positive int, got {value!r}")
+
+    def to_json(self) -> dict[str, int]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> NetworkConfig:
+        unknown = set(data) - {f.name for f in dataclasses.fields(cls)}
+        if unknown:
+            raise LearnError(f"unknown network settings: {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+class _ConvNorm(eqx.Module):
+    conv: eqx.nn.Conv2d
+    norm: eqx.nn.LayerNorm
+
+    def __init__(self, channels_in: int, channels_out: int, kernel: int, key: jax.Array):
+        self.conv = eqx.nn.Conv2d(channels_in, channels_out, kernel, padding=kernel // 2, use_bias=False, key=key)
+        self.norm = eqx.nn.LayerNorm((channels_out, SIZE, SIZE))
+
+    def __call__(self, x: jax.Array) -> jax.Array:
+        return self.norm(self.conv(x))
+
+
+class _ResidualBlock(eqx.Module):
+    first: _ConvNorm
+    second: _ConvNorm
+
+    def __init__(self, channels: int, key: jax.Array):
+        k1, k2 = jax.random.split(key)
+        self.first = _ConvNorm(channels, channels, 3, k1)
+        self.second = _ConvNorm(channels, channels, 3, k2)
+
+    def __call__(self, x: jax.Array) -> jax.Array:
+        return jax.nn.relu(x + self.second(jax.nn.relu(self.first(x))))
+
+
+class Network(eqx.Module):
+    """The policy/value network of one position (use :func:`evaluate` for batches).
+
+    ``Network(config, key)``: freshly initialised weights from the JAX PRNG ``key``."""
+
+    config: NetworkConfig = eqx.field(static=True)
+    stem: _ConvNorm
+    blocks: tuple[_ResidualBlock, ...]
+    policy_conv: _ConvNorm
+    policy_out: eqx.nn.Linear
+    value_conv: _ConvNorm
+    value_hidden: eqx.nn.Linear
+    value_out: eqx.nn.Linear
+
+    def __init__(self, config: NetworkConfig, key: jax.Array):
+        keys = jax.random.split(key, config.blocks + 5)
+        self.config = config
+        c = config.channels
+        self.stem = _ConvNorm(NUM_PLANES, c, 3, keys[0])
+        self.blocks = tuple(_ResidualBlock(c, k) for k in keys[5:])
+        self.policy_conv = _ConvNorm(c, POLICY_CHANNELS, 1, keys[1])
+        self.policy_out = eqx.nn.Linear(POLICY_CHANNELS * NUM_SQUARES, NUM_SQUARES, key=keys[2])
+        self.value_conv = _ConvNorm(c, VALUE_CHANNELS, 1, keys[3])
+        k_hidden, k_out = jax.random.split(keys[4])
+        self.value_hidden = eqx.nn.Linear(VALUE_CHANNELS * NUM_SQUARES, config.value_hidden, key=k_hidden)
+        self.value_out = eqx.nn.Linear(config.value_hidden, 1, key=k_out)
+
+    def __call__(self, planes: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """``(logits float32[36], value float32[])`` of one position, ``planes`` ``float32[6, 6, 13]``."""
+        x = jnp.transpose(planes, (2, 0, 1))  # channels first, as Equinox's convolutions take them
+        x = jax.nn.relu(self.stem(x))
+        for block in self.blocks:
+            x = block(x)
+        # Row-major (rank, file) flattening of a plane is square order: rank r file f is square 6r + f.
+        logits = self.policy_out(jax.nn.relu(self.policy_conv(x)).reshape(-1))
+        hidden = jax.nn.relu(self.value_hidden(jax.nn.relu(self.value_conv(x)).reshape(-1)))
+        value = jnp.tanh(self.value_out(hidden)[0])
+        return logits, value
+
+
+def new_network(config: NetworkConfig | None = None, seed: int = 0) -> Network:
+    """A network of ``config`` (default :class:`NetworkConfig`) initialised from ``seed``."""
+    return Network(config or NetworkConfig(), jax.random.PRNGKey(seed))
+
+
+@eqx.filter_jit
+def _forward(network: Network, planes: jax.Array) -> tuple[jax.Array, jax.Array]:
+    return jax.vmap(network)(planes)
+
+
+def evaluate(network: Network, planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """``(logits float32[n, 36], values float32[n])`` of a batch of planes ``float32[n, 6, 6, 13]``.
+
+    One compiled call per batch shape: callers keep their batch sizes few (the search
+    always evaluates its ``games`` leaves at once, padding finished games)."""
+    logits, values = _forward(network, jnp.asarray(planes))
+    return np.asarray(logits), np.asarray(values)
+
+
+def count_parameters(network: Network) -> int:
+    """Number of trained weights."""
+    return sum(int(np.prod(leaf.shape)) for leaf in jax.tree_util.tree_leaves(eqx.filter(network, eqx.is_array)))
+
+
+#: File names of a saved network: the weights, and the config they need.
+WEIGHTS_FILE, CONFIG_FILE = "network.eqx", "network.json"
+
+
+def save_network(network: Network, directory: str | Path) -> None:
+    """Write ``network`` into ``directory`` (created): its weights and its config."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    eqx.tree_serialise_leaves(directory / WEIGHTS_FILE, network)
+    (directory / CONFIG_FILE).write_text(json.dumps(network.config.to_json(), indent=1) + "\n")
+
+
+def load_network(directory: str | Path) -> Network:
+    """The network saved in ``directory`` by :func:`save_network` (``LearnError`` if none is there)."""
+    directory = Path(directory)
+    config_path, weights_path = directory / CONFIG_FILE, directory / WEIGHTS_FILE
+    if not config_path.is_file() or not weights_path.is_file():
+        raise LearnError(f"no network in {str(directory)!r} (it needs {CONFIG_FILE} and {WEIGHTS_FILE})")
+    try:
+        config = NetworkConfig.from_json(json.loads(config_path.read_text()))
+    except (ValueError, TypeError) as exc:
+        raise LearnError(f"{config_path}: {exc}") from None
+    skeleton = Network(config, jax.random.PRNGKey(0))
+    try:
+        return eqx.tree_deserialise_leaves(weights_path, skeleton)
+    except Exception as exc:  # a truncated or mismatched file: name it, whatever Equinox raised
+        raise LearnError(f"{weights_path}: cannot read the weights ({exc})") from None

@@ -1,0 +1,138 @@
+"""Self-play positions, kept compactly, and the training batches made from them.
+
+A position the self-play searched is one :data:`SAMPLE` record: the position from its side
+to move (bitboards and counts, about 80 bytes, not its 1.9 kB of planes), the search's
+visit distribution (the policy target) and, once its game ends, the result for that side
+(the value target). :class:`ReplayBuffer` is a ring of the latest ``capacity`` samples;
+:func:`batch_planes` turns sampled records into the network's planes, each under a random
+one of the board's 8 symmetries (which map a game to the same game, lines turned: see
+:mod:`donuts_ai.symmetry`), so that every position teaches eight.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from .._engine.batch import Seen, _write_planes
+from .._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS, NUM_PLANES
+from ..squares import NUM_SQUARES, SIZE
+from ..symmetry import SYMMETRY_NAMES, transform_direction, transform_square
+
+_ZERO = np.uint64(0)
+
+#: One searched position.
+SAMPLE = np.dtype(
+    [
+        ("own", np.uint64),  # the side to move's donuts
+        ("opp", np.uint64),
+        ("forced", np.uint64),  # the forced line's empty squares (0: an open pick)
+        ("legal", np.uint64),
+        ("last", np.int64),
+        ("placed_own", np.int64),
+        ("placed_opp", np.int64),
+        ("color", np.int64),  # the side to move
+        ("directions", np.int8, (NUM_SQUARES,)),  # the layout's printed lines
+        ("policy", np.float32, (NUM_SQUARES,)),  # the search's visit distribution
+        ("value", np.float32),  # the game's result for the side to move: +1, 0, -1
+    ],
+    align=True,
+)
+
+#: ``SQUARE_IMAGE[s, sq]``: the image of square ``sq`` under symmetry ``s`` (of SYMMETRY_NAMES).
+SQUARE_IMAGE = np.array([[transform_square(sq, sym) for sq in range(NUM_SQUARES)] for sym in SYMMETRY_NAMES], dtype=np.int64)
+#: ``DIRECTION_IMAGE[s, d]``: the image of line direction ``d`` under symmetry ``s``.
+DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(NUM_DIRECTIONS)] for sym in SYMMETRY_NAMES],
+                           dtype=np.int64)
+NUM_SYMMETRIES = len(SYMMETRY_NAMES)
+
+
+@njit(cache=True)
+def write_sample_planes(samples, donuts, out):
+    """The planes of every sample, seen by its side to move, into ``out`` (``float32[n, 36,
+    NUM_PLANES]``, a view of ``(n, 6, 6, NUM_PLANES)``)."""
+    for i in range(samples.shape[0]):
+        s = samples[i]
+        seen = Seen(s.own, s.opp, s.last, s.forced, np.float32(1.0 if s.forced == _ZERO else 0.0),
+                    np.float32((donuts - s.placed_own) / donuts), np.float32((donuts - s.placed_opp) / donuts),
+                    np.float32(1.0), np.float32(s.color))
+        _write_planes(out[i], seen, s.directions)
+
+
+def sample_planes(samples: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:
+    """``float32[n, 6, 6, 13]``: the planes of ``samples`` (:data:`SAMPLE` records)."""
+    out = np.empty((len(samples), SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+    write_sample_planes(samples, donuts, out.reshape(len(samples), NUM_SQUARES, NUM_PLANES))
+    return out
+
+
+def legal_flags(samples: np.ndarray) -> npt.NDArray[np.bool_]:
+    """``bool[n, 36]``: each sample's legal squares."""
+    shifts = np.arange(NUM_SQUARES, dtype=np.uint64)
+    return ((samples["legal"][:, None] >> shifts) & np.uint64(1)).astype(np.bool_)
+
+
+def symmetric(planes: npt.NDArray[np.float32], policy: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_],
+              symmetry: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+    """Row ``i`` of ``planes`` (``[n, 6, 6, 13]``), ``policy`` and ``legal`` (``[n, 36]``)
+    under symmetry ``symmetry[i]`` (an index of :data:`~donuts_ai.symmetry.SYMMETRY_NAMES`):
+    squares moved, and the printed-line planes turned with them."""
+    n = len(planes)
+    flat = planes.reshape(n, NUM_SQUARES, NUM_PLANES)
+    images = SQUARE_IMAGE[symmetry]  # (n, 36): where each square goes
+    rows = np.arange(n)[:, None]
+    out = np.empty_like(flat)
+    out[rows, images] = flat
+    turned = out[:, :, LINE_DIRECTIONS:LINE_DIRECTIONS + NUM_DIRECTIONS].copy()
+    channels = LINE_DIRECTIONS + DIRECTION_IMAGE[symmetry]  # (n, 4): where each direction plane goes
+    out[rows[:, :, None], np.arange(NUM_SQUARES)[None, :, None], channels[:, None, :]] = turned
+    new_policy = np.empty_like(policy)
+    new_policy[rows, images] = policy
+    new_legal = np.empty_like(legal)
+    new_legal[rows, images] = legal
+    return out.reshape(planes.shape), new_policy, new_legal
+
+
+class ReplayBuffer:
+    """A ring of the latest ``capacity`` samples (:data:`SAMPLE`)."""
+
+    def __init__(self, capacity: int):
+        self.samples = np.zeros(capacity, dtype=SAMPLE)
+        self.size = 0  # samples held
+        self.next = 0  # where the next one goes
+        self.added = 0  # samples ever added
+
+    @property
+    def capacity(self) -> int:
+        return len(self.samples)
+
+    def add(self, samples: np.ndarray) -> None:
+        """Append ``samples``, overwriting the oldest once full."""
+        for start in range(0, len(samples), self.capacity):
+            chunk = samples[start:start + self.capacity]
+            end = self.next + len(chunk)
+            if end <= self.capacity:
+                self.samples[self.next:end] = chunk
+            else:
+                head = self.capacity - self.next
+                self.samples[self.next:] = chunk[:head]
+                self.samples[:end - self.capacity] = chunk[head:]
+            self.next = end % self.capacity
+            self.size = min(self.capacity, self.size + len(chunk))
+            self.added += len(chunk)
+
+    def draw(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """``count`` samples drawn uniformly with replacement (the buffer is not empty)."""
+        return self.samples[rng.integers(0, self.size, size=count)]
+
+    def state(self) -> dict[str, np.ndarray]:
+        """Arrays to save (:meth:`restore` takes them back)."""
+        return {"replay_samples": self.samples[:self.size] if self.size < self.capacity else self.samples,
+                "replay_counters": np.array([self.size, self.next, self.added], dtype=np.int64)}
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        size, next_, added = (int(x) for x in state["replay_counters"])
+        samples = state["replay_samples"]
+        self.samples[:len(samples)] = samples
+        self.size, self.next, self.added = size, next_, added

@@ -1,0 +1,130 @@
+"""AlphaZero's search over many games at once: the compiled PUCT trees of :mod:`._puct`,
+their leaves evaluated by the network in one batch a round (never one position a call).
+
+``BatchSearch(games, sims)`` owns the arrays; :meth:`BatchSearch.run` searches every
+active game from its root and returns the root children's visit counts, the policy the
+self-play learns from and the agent plays by.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from .._engine.planes import NUM_PLANES
+from ..squares import NUM_SQUARES, SIZE
+from . import _puct
+from .errors import LearnError
+from .network import Network, evaluate
+
+#: AlphaZero's exploration constant (its c_puct, for values in [-1, 1]).
+C_PUCT = 1.5
+#: Dirichlet noise at a self-play root: its concentration, and its share of the priors.
+#: AlphaZero used alpha = 0.3 for chess (about 35 moves); Donuts has up to 36 legal squares
+#: on an open pick and one to five on a forced line.
+DIRICHLET_ALPHA = 0.3
+NOISE_FRACTION = 0.25
+
+#: The network's answer to a batch of planes: ``(logits float32[n, 36], values float32[n])``.
+Evaluator = Callable[[npt.NDArray[np.float32]], tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+
+
+def network_evaluator(network: Network) -> Evaluator:
+    """The evaluator of ``network`` (:func:`~.network.evaluate`)."""
+    return lambda planes: evaluate(network, planes)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What :meth:`BatchSearch.run` found, one row per game."""
+
+    visits: npt.NDArray[np.float32]  # (G, 36): visits of each root child (0 off the legal squares)
+    values: npt.NDArray[np.float32]  # (G, 36): mean value of each visited root child for the side to move, NaN if unvisited
+    root_logits: npt.NDArray[np.float32]  # (G, 36): the network's policy logits at the root
+    root_value: npt.NDArray[np.float32]  # (G,): the network's value of the root for its side to move
+    simulations: int  # simulations run (each adds one visit to every active root)
+
+
+class BatchSearch:
+    """PUCT trees for ``games`` games of up to ``sims`` simulations each."""
+
+    def __init__(self, games: int, sims: int, c_puct: float = C_PUCT):
+        if games < 1 or sims < 0:
+            raise LearnError(f"BatchSearch needs games >= 1 and sims >= 0, got {games} and {sims}")
+        self.games, self.sims, self.c_puct = games, sims, float(c_puct)
+        self.tree = _puct.new_tree(games, sims + 1)
+        self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+        self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
+
+    def run(
+        self,
+        evaluator: Evaluator,
+        roots: np.ndarray,
+        active: npt.NDArray[np.bool_],
+        directions: npt.NDArray[np.int8],
+        donuts: int,
+        single: bool,
+        noise: npt.NDArray[np.float32] | None = None,
+        sims: int | None = None,
+        deadline: Callable[[], bool] | None = None,
+    ) -> SearchResult:
+        """Search every active game from its root and return the root statistics.
+
+        ``roots``: records with the fields ``own opp last placed_own placed_opp color
+        line_masks`` (:data:`donuts_ai._engine.batch.GAME`), one per game, none finished;
+        ``directions`` ``int8[G, 36]`` their layouts' printed lines; ``noise``: Dirichlet
+        noise to mix into the root priors (``float32[G, 36]``, see :func:`dirichlet_noise`),
+        or ``None``. ``sims`` (at most the constructor's) simulations, fewer when
+        ``deadline()`` turns true (checked between rounds; at least one round is run)."""
+        sims = self.sims if sims is None else sims
+        if not 0 <= sims <= self.sims:
+            raise LearnError(f"sims must be in 0..{self.sims}, got {sims}")
+        tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
+        line_masks = np.ascontiguousarray(roots["line_masks"])
+        _puct.start(tree, roots, active)
+        _puct.write_leaf_planes(tree, line_masks, directions, donuts, flat)
+        root_logits, root_value = evaluator(self._planes)
+        fraction = 0.0 if noise is None else NOISE_FRACTION
+        _puct.expand(tree, root_logits, root_value, self._no_noise if noise is None else noise, fraction)
+        done = 0
+        while done < sims:
+            _puct.simulate(tree, line_masks, donuts, single, self.c_puct)
+            done += 1
+            if (tree.leaf != _puct.NONE).any():
+                _puct.write_leaf_planes(tree, line_masks, directions, donuts, flat)
+                logits, values = evaluator(self._planes)
+                _puct.expand(tree, logits, values, self._no_noise, 0.0)
+            if deadline is not None and deadline():
+                break
+        visits = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
+        values = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
+        _puct.root_visits(tree, visits)
+        _puct.root_values(tree, values)
+        return SearchResult(visits, values, root_logits.copy(), root_value.copy(), done)
+
+
+def legal_squares(roots: np.ndarray) -> npt.NDArray[np.bool_]:
+    """``bool[G, 36]``: the legal squares of each root record (its ``legal`` field)."""
+    shifts = np.arange(NUM_SQUARES, dtype=np.uint64)
+    return ((roots["legal"][:, None] >> shifts) & np.uint64(1)).astype(np.bool_)
+
+
+def dirichlet_noise(rng: np.random.Generator, legal: npt.NDArray[np.bool_], alpha: float = DIRICHLET_ALPHA) -> npt.NDArray[np.float32]:
+    """``float32[G, 36]``: a Dirichlet(``alpha``) draw over each row's legal squares (0 elsewhere)."""
+    gamma = rng.standard_gamma(alpha, size=legal.shape) * legal
+    total = gamma.sum(axis=1, keepdims=True)
+    # A draw can underflow to all zeros when alpha is small and few squares are legal: uniform then.
+    uniform = legal / np.maximum(legal.sum(axis=1, keepdims=True), 1)
+    noise = np.where(total > 0, gamma / np.where(total > 0, total, 1.0), uniform)
+    return noise.astype(np.float32)
+
+
+def masked_policy(logits: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
+    """The softmax of ``logits`` over the ``legal`` squares, row by row (0 elsewhere)."""
+    masked = np.where(legal, logits, -np.inf)
+    top = masked.max(axis=-1, keepdims=True)
+    e = np.where(legal, np.exp(masked - np.where(np.isfinite(top), top, 0.0)), 0.0)
+    return (e / np.maximum(e.sum(axis=-1, keepdims=True), 1e-30)).astype(np.float32)

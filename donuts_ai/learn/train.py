@@ -1,0 +1,384 @@
+"""AlphaZero-style training: self-play games searched by PUCT, a replay buffer, and training
+steps interleaved with the self-play, all from one seed; checkpoints a killed run resumes
+from exactly.
+
+One **move** of the training loop::
+
+    search      every one of the `games` self-play games, from its position, `sims`
+                simulations (the network evaluates each round's leaves in one batch),
+                Dirichlet noise mixed into the root priors
+    play        each game's move: drawn in proportion to the root visits for the first
+                `temperature_plies` plies of a game, the most visited after; the position
+                and its visit distribution are kept until the game ends and gives them
+                their value target (+1 / 0 / -1 for the side to move)
+    train       once the buffer holds `min_replay` positions, `train_steps` steps of Adam
+                on batches drawn from it, each position under a random symmetry;
+                loss = cross-entropy(visits, policy) + (result - value)^2
+
+Everything random (layouts, noise, move draws, batches, symmetries) comes from the run's
+seed, and a checkpoint holds all of the state (network, optimizer, replay buffer, games in
+progress, random streams, counters), so that a run stopped after a checkpoint and resumed
+makes the same moves and the same network as one never stopped (on the same machine and
+JAX build). Checkpoints are written every `checkpoint_every` moves, never by the clock.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypedDict
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import numpy as np
+import numpy.typing as npt
+import optax
+
+from .._engine.tables import FULL
+from ..layout import LayoutSpec
+from ..rules import INSERTION_MODES, make_rules
+from ..squares import NUM_SQUARES
+from ..vector_env import VectorEnv
+from .errors import LearnError
+from .network import Network, NetworkConfig, load_network, new_network, save_network
+from .replay import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, legal_flags, sample_planes, symmetric
+from .search import BatchSearch, Evaluator, dirichlet_noise, legal_squares, network_evaluator
+
+#: Longest game: 36 placements (then the board is full).
+MAX_PLIES = NUM_SQUARES
+#: Files of a run's directory: the checkpoint (a folder, replaced whole), and one JSON line
+#: of progress per checkpoint.
+CHECKPOINT, PROGRESS = "checkpoint", "progress.jsonl"
+#: Files inside a checkpoint: settings and counters, arrays (replay buffer, games), optimizer.
+SETTINGS_FILE, ARRAYS_FILE, OPTIMIZER_FILE = "train.json", "state.npz", "optimizer.eqx"
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainConfig:
+    """The settings of a training run (all saved in its checkpoints)."""
+
+    seed: int = 0
+    games: int = 128  # self-play games played at once (the network's batch in the search)
+    sims: int = 32  # simulations per self-play move
+    layout: str = "random"  # layout spec of the self-play games (random tile arrangements)
+    insertion: str = "group"
+    donuts: int = 15
+    network: NetworkConfig = NetworkConfig()
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    replay_capacity: int = 200_000
+    min_replay: int = 4_096  # positions in the buffer before training starts
+    train_steps: int = 2  # training steps per move (128 games x 4 uses / 256 a batch)
+    temperature_plies: int = 8  # plies of each game whose move is drawn from the visits
+    checkpoint_every: int = 100  # moves between checkpoints
+
+    def __post_init__(self) -> None:
+        positive = ("games", "sims", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts")
+        for name in (*positive, "seed", "train_steps", "temperature_plies"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name in positive else 0):
+                least = 1 if name in positive else 0
+                raise LearnError(f"TrainConfig.{name} must be an int >= {least}, got {value!r}")
+        for name in ("learning_rate", "weight_decay"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
+                raise LearnError(f"TrainConfig.{name} must be a number in [0, 1), got {value!r}")
+        if self.insertion not in INSERTION_MODES:
+            raise LearnError(f"TrainConfig.insertion must be one of {', '.join(INSERTION_MODES)}, got {self.insertion!r}")
+        try:
+            LayoutSpec(self.layout)
+        except ValueError as exc:
+            raise LearnError(f"TrainConfig.layout: {exc}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["network"] = self.network.to_json()
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TrainConfig:
+        data = dict(data)
+        unknown = set(data) - {f.name for f in dataclasses.fields(cls)}
+        if unknown:
+            raise LearnError(f"unknown training settings: {', '.join(sorted(unknown))}")
+        if "network" in data:
+            data["network"] = NetworkConfig.from_json(data["network"])
+        return cls(**data)
+
+
+class Progress(TypedDict):
+    """One line of a run's progress (``progress.jsonl``, and what :meth:`Trainer.run` reports)."""
+
+    moves: int  # self-play moves (each one placement in every game)
+    games: int  # self-play games finished
+    positions: int  # positions put into the replay buffer
+    train_steps: int
+    seconds: float  # wall seconds of the run so far (all sessions of it)
+    search_seconds: float  # in the compiled search (selection, expansion, backups)
+    network_seconds: float  # in the network's evaluations during the search
+    train_seconds: float  # in training steps
+    policy_loss: float  # mean over the training steps since the last line (NaN: none)
+    value_loss: float
+    policy_accuracy: float | None  # raw policy keeps the solver's value (the labelled positions), None if unmeasured
+    value_accuracy: float | None  # value head's sign is right
+
+
+def _loss(network: Network, planes: jax.Array, policy: jax.Array, legal: jax.Array,
+          value: jax.Array) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+    logits, predicted = jax.vmap(network)(planes)
+    # Illegal squares get no probability: a large negative logit (not -inf: 0 * -inf is NaN).
+    log_policy = jax.nn.log_softmax(jnp.where(legal, logits, -1e9))
+    policy_loss = -jnp.mean(jnp.sum(policy * log_policy, axis=-1))
+    value_loss = jnp.mean((predicted - value) ** 2)
+    return policy_loss + value_loss, (policy_loss, value_loss)
+
+
+def make_optimizer(config: TrainConfig) -> optax.GradientTransformation:
+    """Adam with decoupled weight decay (AdamW)."""
+    return optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
+
+
+@eqx.filter_jit
+def _train_step(network: Network, opt_state: optax.OptState, optimizer: optax.GradientTransformation,
+                planes: jax.Array, policy: jax.Array, legal: jax.Array,
+                value: jax.Array) -> tuple[Network, optax.OptState, jax.Array, jax.Array]:
+    grads: Network
+    (_, (policy_loss, value_loss)), grads = eqx.filter_value_and_grad(_loss, has_aux=True)(network, planes, policy, legal, value)
+    updates, opt_state = optimizer.update(grads, opt_state, eqx.filter(network, eqx.is_array))
+    return eqx.apply_updates(network, updates), opt_state, policy_loss, value_loss
+
+
+def train_step(network: Network, opt_state: optax.OptState, optimizer: optax.GradientTransformation,
+               batch: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32]],
+               ) -> tuple[Network, optax.OptState, float, float]:
+    """One step of ``optimizer`` on ``batch`` = ``(planes, policy, legal, value)``: the
+    updated network and optimizer state, and the batch's policy and value losses before the step."""
+    network, opt_state, policy_loss, value_loss = _train_step(network, opt_state, optimizer, *(jnp.asarray(a) for a in batch))
+    return network, opt_state, float(policy_loss), float(value_loss)
+
+
+def batch_loss(network: Network, batch: tuple[np.ndarray, ...]) -> tuple[float, float]:
+    """``(policy loss, value loss)`` of ``network`` on ``batch`` (see :func:`train_step`)."""
+    _, (policy_loss, value_loss) = eqx.filter_jit(_loss)(network, *(jnp.asarray(a) for a in batch))
+    return float(policy_loss), float(value_loss)
+
+
+def training_batch(samples: np.ndarray, donuts: int, symmetries: npt.NDArray[np.int64] | None = None,
+                   ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32]]:
+    """``(planes, policy, legal, value)`` of ``samples`` (:data:`~.replay.SAMPLE`), row ``i``
+    under symmetry ``symmetries[i]`` when given."""
+    planes, policy, legal = sample_planes(samples, donuts), samples["policy"].copy(), legal_flags(samples)
+    if symmetries is not None:
+        planes, policy, legal = symmetric(planes, policy, legal, symmetries)
+    return planes, policy, legal, samples["value"].astype(np.float32)
+
+
+class _Timed:
+    """An evaluator that adds its seconds to a counter (the network's share of the search)."""
+
+    def __init__(self, evaluator: Evaluator):
+        self.evaluator, self.seconds = evaluator, 0.0
+
+    def __call__(self, planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        start = time.perf_counter()
+        out = self.evaluator(planes)
+        self.seconds += time.perf_counter() - start
+        return out
+
+
+class Trainer:
+    """A training run in directory ``out``: ``Trainer(out, config)`` starts one (``out`` must
+    hold no checkpoint), :meth:`Trainer.resume` continues one from its last checkpoint."""
+
+    def __init__(self, out: str | Path, config: TrainConfig | None = None, *, _resuming: bool = False):
+        self.out = Path(out)
+        if not _resuming and (self.out / CHECKPOINT).exists():
+            raise LearnError(f"{str(self.out)!r} holds a training run already: resume it, or choose another directory")
+        self.config = config = config or TrainConfig()
+        self.rules = make_rules(config.insertion, donuts=config.donuts)
+        self.network = new_network(config.network, seed=config.seed)
+        self.optimizer = make_optimizer(config)
+        self.opt_state = self.optimizer.init(eqx.filter(self.network, eqx.is_array))
+        self.env = VectorEnv(config.games, layout=config.layout, rules=self.rules, seed=config.seed)
+        self.search = BatchSearch(config.games, config.sims)
+        self.replay = ReplayBuffer(config.replay_capacity)
+        # Positions of the games in progress, waiting for their game's result.
+        self.trajectories = np.zeros((config.games, MAX_PLIES), dtype=SAMPLE)
+        self.lengths = np.zeros(config.games, dtype=np.int64)
+        self.rng = np.random.default_rng(np.random.SeedSequence(config.seed).spawn(1)[0])
+        self.counters: Progress = Progress(moves=0, games=0, positions=0, train_steps=0, seconds=0.0, search_seconds=0.0,
+                                           network_seconds=0.0, train_seconds=0.0, policy_loss=float("nan"),
+                                           value_loss=float("nan"), policy_accuracy=None, value_accuracy=None)
+        self._losses: list[tuple[float, float]] = []
+        self._directions = np.ascontiguousarray(self.env._games["directions"])
+
+    # --- one move -------------------------------------------------------------------
+    def move(self) -> None:
+        """One self-play move in every game, then the training steps (see the module)."""
+        config, games = self.config, self.env._games
+        start = time.perf_counter()
+        evaluator = _Timed(network_evaluator(self.network))
+        legal = legal_squares(games)
+        noise = dirichlet_noise(self.rng, legal)
+        np.copyto(self._directions, games["directions"])
+        result = self.search.run(evaluator, games, np.ones(config.games, dtype=np.bool_), self._directions,
+                                 self.rules.donuts, self.rules.single, noise=noise)
+        policy = result.visits / np.maximum(result.visits.sum(axis=1, keepdims=True), 1.0)
+        actions = self._choose(policy, games["plies"])
+        self._record(games, policy)
+        self.env.step(actions)
+        self._finish_games()
+        searched = time.perf_counter()
+        self.counters["network_seconds"] += evaluator.seconds
+        self.counters["search_seconds"] += searched - start - evaluator.seconds
+        if self.replay.size >= config.min_replay:
+            for _ in range(config.train_steps):
+                samples = self.replay.draw(self.rng, config.batch_size)
+                symmetries = self.rng.integers(0, NUM_SYMMETRIES, size=config.batch_size)
+                batch = training_batch(samples, self.rules.donuts, symmetries)
+                self.network, self.opt_state, p_loss, v_loss = train_step(self.network, self.opt_state, self.optimizer, batch)
+                self._losses.append((p_loss, v_loss))
+                self.counters["train_steps"] += 1
+        self.counters["train_seconds"] += time.perf_counter() - searched
+        self.counters["moves"] += 1
+
+    def _choose(self, policy: npt.NDArray[np.float32], plies: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Each game's square: drawn from ``policy`` early in the game, the most visited after."""
+        cumulative = np.cumsum(policy, axis=1)
+        draws = self.rng.random(len(policy))[:, None] * cumulative[:, -1:]
+        drawn = np.minimum((cumulative <= draws).sum(axis=1), NUM_SQUARES - 1)
+        # A draw can land on a square of zero probability only through rounding: step back to a visited one.
+        drawn = np.where(policy[np.arange(len(policy)), drawn] > 0, drawn, policy.argmax(axis=1))
+        return np.where(plies < self.config.temperature_plies, drawn, policy.argmax(axis=1)).astype(np.int64)
+
+    def _record(self, games: np.ndarray, policy: npt.NDArray[np.float32]) -> None:
+        """Keep each game's searched position until its result is known."""
+        rows = np.arange(len(games))
+        at = self.trajectories[rows, self.lengths]
+        for field in ("own", "opp", "legal", "last", "placed_own", "placed_opp", "color", "directions"):
+            at[field] = games[field]
+        empty = np.uint64(FULL) & ~(games["own"] | games["opp"])
+        last = games["last"]
+        on_line = games["line_masks"][rows, np.maximum(last, 0)] & empty
+        at["forced"] = np.where(last >= 0, on_line, np.uint64(0))
+        at["policy"] = policy
+        self.trajectories[rows, self.lengths] = at
+        self.lengths += 1
+
+    def _finish_games(self) -> None:
+        """Move the positions of every game that just ended into the replay buffer, valued."""
+        rewards = self.env.rewards
+        for g in np.flatnonzero(self.env.terminated):
+            n = int(self.lengths[g])
+            samples = self.trajectories[g, :n].copy()
+            samples["value"] = rewards[g, samples["color"]]
+            self.replay.add(samples)
+            self.lengths[g] = 0
+            self.counters["games"] += 1
+            self.counters["positions"] += n
+
+    # --- running, checkpoints ----------------------------------------------------------
+    def run(self, minutes: float | None = None, moves: int | None = None,
+            report: Callable[[Progress], None] | None = None,
+            measure: Callable[[Network], tuple[float, float]] | None = None) -> Progress:
+        """Train until ``minutes`` of wall time have passed or the run has made ``moves``
+        moves in all (whichever comes first; at least one must be given), writing a
+        checkpoint every ``checkpoint_every`` moves and at the end. ``report`` is given
+        each checkpoint's progress line; ``measure(network)`` (e.g. the accuracy against
+        the solver, :func:`donuts_ai.learn.benchmark.accuracy`) fills its accuracies."""
+        if minutes is None and moves is None:
+            raise LearnError("Trainer.run needs minutes or moves")
+        started = time.perf_counter()
+        seconds_before = self.counters["seconds"]
+        deadline = None if minutes is None else started + 60.0 * minutes
+        while moves is None or self.counters["moves"] < moves:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            self.move()
+            if self.counters["moves"] % self.config.checkpoint_every == 0:
+                self.counters["seconds"] = seconds_before + time.perf_counter() - started
+                self._checkpoint(report, measure)
+        self.counters["seconds"] = seconds_before + time.perf_counter() - started
+        if self.counters["moves"] % self.config.checkpoint_every != 0:
+            # The end of a session between checkpoints: the state as it is, for the network
+            # to be used; a resumed run continues from it, and stays seeded.
+            self._checkpoint(report, measure)
+        return self.counters
+
+    def _checkpoint(self, report: Callable[[Progress], None] | None,
+                    measure: Callable[[Network], tuple[float, float]] | None) -> None:
+        if self._losses:
+            losses = np.array(self._losses)
+            self.counters["policy_loss"], self.counters["value_loss"] = (float(x) for x in losses.mean(axis=0))
+        else:
+            self.counters["policy_loss"] = self.counters["value_loss"] = float("nan")
+        self._losses = []
+        if measure is not None:
+            self.counters["policy_accuracy"], self.counters["value_accuracy"] = measure(self.network)
+        self.save()
+        with open(self.out / PROGRESS, "a") as f:
+            f.write(json.dumps(self.counters) + "\n")
+        if report is not None:
+            report(Progress(**self.counters))
+
+    def save(self) -> None:
+        """Write the whole state into ``out/checkpoint`` (a new folder swapped in whole, so
+        that a run killed while writing keeps its previous checkpoint)."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        final, fresh, old = self.out / CHECKPOINT, self.out / (CHECKPOINT + ".new"), self.out / (CHECKPOINT + ".old")
+        shutil.rmtree(fresh, ignore_errors=True)
+        fresh.mkdir()
+        save_network(self.network, fresh)
+        eqx.tree_serialise_leaves(fresh / OPTIMIZER_FILE, self.opt_state)
+        arrays = {"games": self.env._games, "trajectories": self.trajectories, "lengths": self.lengths, **self.replay.state()}
+        np.savez(fresh / ARRAYS_FILE, **arrays)
+        settings = {"config": self.config.to_json(), "counters": self.counters, "rng": self.rng.bit_generator.state}
+        (fresh / SETTINGS_FILE).write_text(json.dumps(settings, indent=1) + "\n")
+        shutil.rmtree(old, ignore_errors=True)
+        if final.exists():
+            os.replace(final, old)
+        os.replace(fresh, final)
+        shutil.rmtree(old, ignore_errors=True)
+
+    @classmethod
+    def resume(cls, out: str | Path) -> Trainer:
+        """The run saved in ``out`` as its last checkpoint left it."""
+        out = Path(out)
+        folder = out / CHECKPOINT
+        if not (folder / SETTINGS_FILE).is_file() and (out / (CHECKPOINT + ".old") / SETTINGS_FILE).is_file():
+            folder = out / (CHECKPOINT + ".old")  # killed between the two renames of save()
+        if not (folder / SETTINGS_FILE).is_file():
+            raise LearnError(f"no training checkpoint in {str(out)!r}")
+        try:
+            settings = json.loads((folder / SETTINGS_FILE).read_text())
+            config = TrainConfig.from_json(settings["config"])
+        except (KeyError, ValueError, TypeError) as exc:
+            raise LearnError(f"{folder / SETTINGS_FILE}: {exc}") from None
+        trainer = cls(out, config, _resuming=True)
+        trainer.network = load_network(folder)
+        trainer.opt_state = eqx.tree_deserialise_leaves(folder / OPTIMIZER_FILE, trainer.opt_state)
+        with np.load(folder / ARRAYS_FILE) as arrays:
+            trainer.env._games[:] = arrays["games"]
+            trainer.trajectories[:] = arrays["trajectories"]
+            trainer.lengths[:] = arrays["lengths"]
+            trainer.replay.restore({key: arrays[key] for key in ("replay_samples", "replay_counters")})
+        trainer.rng.bit_generator.state = settings["rng"]
+        trainer.counters = settings["counters"]
+        return trainer
+
+
+def train(out: str | Path, config: TrainConfig | None = None, minutes: float | None = None, moves: int | None = None,
+          resume: bool = False, report: Callable[[Progress], None] | None = None,
+          measure: Callable[[Network], tuple[float, float]] | None = None) -> Trainer:
+    """Start (or with ``resume``, continue) the run in ``out`` and train for ``minutes`` or
+    up to ``moves`` moves: see :class:`Trainer`. Returns the trainer (its :attr:`network`)."""
+    trainer = Trainer.resume(out) if resume else Trainer(out, config)
+    trainer.run(minutes=minutes, moves=moves, report=report, measure=measure)
+    return trainer
