@@ -14,6 +14,7 @@ from ._checks import check_seconds
 from .board import Board
 from .errors import DonutsError
 from .layout import Layout
+from .learn.cli import add_train_command
 from .play import add_commands as _add_play_commands
 from .play import add_rules_arguments
 from .rules import INSERTION_MODES, Rules, make_rules
@@ -381,7 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_commands(sub)
-    for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_sprt, _add_study, _add_bench, _add_engine):
+    for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_sprt, _add_study, _add_bench, _add_engine,
+                add_train_command):
         add(sub)
     return parser
 

@@ -25,6 +25,7 @@ AGENTS = LazyRegistry({
     "alphabeta": "donuts_ai.search.alphabeta.agent:AlphaBetaAgent",
     "mcts": "donuts_ai.search.mcts.agent:MCTSAgent",
     "solver": "donuts_ai.search.alphabeta.agent:SolverAgent",
+    "az": "donuts_ai.learn.agent:AlphaZeroAgent",
 })
 
 _KINDS = {"RandomAgent": "random", "GreedyAgent": "greedy", "AlphaBetaAgent": "alphabeta", "MCTSAgent": "mcts",

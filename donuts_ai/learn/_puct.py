@@ -298,3 +298,16 @@ def root_values(tree, out):
                 n = tree.nodes[g, child].visits
                 if n > 0:
                     out[g, sq] = sign * tree.nodes[g, child].value / n
+
+
+@njit(cache=True)
+def write_root_planes(roots, donuts, out):
+    """The observation planes of every root record (see :func:`start`), seen by its side to
+    move, into ``out`` (``float32[G, 36, NUM_PLANES]``)."""
+    for g in range(roots.shape[0]):
+        root = roots[g]
+        forced = forced_line(_FULL & ~(root.own | root.opp), root.last, root.line_masks)
+        seen = Seen(root.own, root.opp, root.last, forced, np.float32(1.0 if forced == _ZERO else 0.0),
+                    np.float32((donuts - root.placed_own) / donuts), np.float32((donuts - root.placed_opp) / donuts),
+                    np.float32(1.0), np.float32(root.color))
+        _write_planes(out[g], seen, root.directions)

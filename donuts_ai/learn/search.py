@@ -106,6 +106,18 @@ class BatchSearch:
         return SearchResult(visits, values, root_logits.copy(), root_value.copy(), done)
 
 
+def root_planes(roots: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:
+    """``float32[G, 6, 6, 13]``: the planes of each root record, seen by its side to move."""
+    out = np.empty((len(roots), SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+    _puct.write_root_planes(roots, donuts, out.reshape(len(roots), NUM_SQUARES, NUM_PLANES))
+    return out
+
+
+def evaluate_roots(evaluator: Evaluator, roots: np.ndarray, donuts: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The network's ``(logits [G, 36], values [G])`` of the root records (no search)."""
+    return evaluator(root_planes(roots, donuts))
+
+
 def legal_squares(roots: np.ndarray) -> npt.NDArray[np.bool_]:
     """``bool[G, 36]``: the legal squares of each root record (its ``legal`` field)."""
     shifts = np.arange(NUM_SQUARES, dtype=np.uint64)

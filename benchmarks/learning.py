@@ -1,0 +1,80 @@
+"""``python -m benchmarks.learning``: the learned agent against perfect play.
+
+``--label N`` makes the labelled set the library ships (:data:`donuts_ai.learn.benchmark.LABELLED_POSITIONS`):
+``N`` decided positions at plies 4-24 of seeded games on random tile arrangements, every
+legal move valued by the exact solver. Without it, measures a network (the shipped one,
+or ``--checkpoint PATH``) on a labelled set (``--positions FILE``, default the shipped
+one, which the training has measured itself on; ``--fresh N --seed S`` labels N new
+positions from another seed: positions the training never saw): the share of positions
+where the raw policy keeps the value, where the value head's sign is right, and where the
+search with each of ``--sims`` simulations keeps the value, over all positions and over
+the critical ones (some move loses the value).
+
+``--curve RUN`` prints the learning curve of a training run (its ``progress.jsonl``):
+the raw policy's share against training time.
+
+    python -m benchmarks.learning --label 600
+    python -m benchmarks.learning --fresh 400 --seed 7 --sims 50 400
+    python -m benchmarks.learning --curve runs/az
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from donuts_ai.learn.agent import cached_network, network_folder
+from donuts_ai.learn.benchmark import LABELLED_POSITIONS, label_positions, load_positions, measure, save_positions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.learning", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--label", type=int, metavar="N", help="label N positions into the shipped set")
+    parser.add_argument("--fresh", type=int, metavar="N", help="measure on N freshly labelled positions")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--positions", type=Path, default=LABELLED_POSITIONS)
+    parser.add_argument("--checkpoint", default=None, help="a network folder or a training run (default: the shipped network)")
+    parser.add_argument("--sims", type=int, nargs="*", default=[50, 400])
+    parser.add_argument("--curve", type=Path, metavar="RUN", help="print the learning curve of a training run")
+    args = parser.parse_args(argv)
+    if args.curve is not None:
+        print(f"{'minutes':>8} {'moves':>7} {'positions':>10} {'policy':>7} {'value':>6} {'p-loss':>7} {'v-loss':>7}")
+        for line in (args.curve / "progress.jsonl").read_text().splitlines():
+            p = json.loads(line)
+            acc = "-" if p["policy_accuracy"] is None else f"{p['policy_accuracy']:.3f}"
+            val = "-" if p["value_accuracy"] is None else f"{p['value_accuracy']:.3f}"
+            print(f"{p['seconds'] / 60:8.1f} {p['moves']:7d} {p['positions']:10d} {acc:>7} {val:>6} "
+                  f"{p['policy_loss']:7.3f} {p['value_loss']:7.3f}")
+        return 0
+    if args.label is not None:
+        start = time.perf_counter()
+        positions = label_positions(args.label, seed=args.seed)
+        save_positions(positions, args.positions)
+        critical = sum(p.critical for p in positions)
+        print(f"{len(positions)} positions ({critical} critical) labelled in {time.perf_counter() - start:.0f} s -> {args.positions}")
+        return 0
+    if args.fresh is not None:
+        start = time.perf_counter()
+        positions = label_positions(args.fresh, seed=args.seed)
+        print(f"labelled {len(positions)} fresh positions (seed {args.seed}) in {time.perf_counter() - start:.0f} s")
+    else:
+        positions = load_positions(args.positions)
+    network = cached_network(args.checkpoint)
+    start = time.perf_counter()
+    result = measure(network, positions, sims=tuple(args.sims))
+    print(f"network: {network_folder(args.checkpoint)}")
+    print(f"positions: {result['positions']} decided, {result['critical_positions']} critical "
+          f"({time.perf_counter() - start:.0f} s to measure)")
+    print(f"{'':24} {'all':>7} {'critical':>9}")
+    print(f"{'raw policy keeps value':24} {result['policy']:7.3f} {result['critical_policy']:9.3f}")
+    print(f"{'value head sign right':24} {result['value']:7.3f}")
+    for n in args.sims:
+        print(f"{f'az sims={n} keeps value':24} {result['searched'][n]:7.3f} {result['critical_searched'][n]:9.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""AlphaZeroAgent (spec ``az``): the learned network, searched by PUCT or played raw.
+
+``az`` plays the network shipped with the library (:data:`SHIPPED_NETWORK`);
+``az:checkpoint=PATH`` another one (a folder saved by :func:`~.network.save_network`, or a
+training run's folder, whose last checkpoint it reads). ``sims=N`` simulations a move
+(``sims=0``: the raw policy's most probable legal square, no search), ``time=S`` seconds a
+move at most (the search stops between rounds when it is up, and is capped in blitz by
+:func:`~donuts_ai.agents.base.budget`). The search is the self-play's, without the root's
+Dirichlet noise: the most visited square is played, ties going to the higher prior. With
+a simulation limit the moves are fixed by the position; with a time limit the number of
+simulations, hence the move, can vary.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._engine.batch import GAME
+from .._engine.position import position_of
+from ..agents.base import budget, check_time_limit, now
+from ..agents.board_agent import BoardAgent
+from ..board import Board
+from ..squares import NUM_SQUARES, SQUARE_NAMES
+from .errors import LearnError
+from .network import CONFIG_FILE, Network, load_network
+from .search import C_PUCT, BatchSearch, evaluate_roots, masked_policy, network_evaluator
+from .train import CHECKPOINT
+
+#: The network shipped with the library (trained by ``donuts-ai train``; see RESULTS).
+SHIPPED_NETWORK = Path(__file__).parent / "data"
+#: Most simulations a move.
+MAX_SIMS = 100_000
+DEFAULT_SIMS = 200
+
+_NETWORKS: dict[str, Network] = {}
+_LOCK = threading.Lock()
+
+
+def network_folder(path: str | Path | None) -> Path:
+    """The folder holding the network named by ``path``: the shipped one for ``None``, a
+    saved network's folder, or a training run's last checkpoint."""
+    if path is None:
+        return SHIPPED_NETWORK
+    folder = Path(path)
+    if not (folder / CONFIG_FILE).is_file() and (folder / CHECKPOINT / CONFIG_FILE).is_file():
+        folder = folder / CHECKPOINT
+    return folder
+
+
+def cached_network(path: str | Path | None) -> Network:
+    """The network at ``path`` (see :func:`network_folder`), loaded once per process."""
+    folder = network_folder(path)
+    key = str(folder.resolve())
+    with _LOCK:
+        if key not in _NETWORKS:
+            _NETWORKS[key] = load_network(folder)
+        return _NETWORKS[key]
+
+
+def root_record(board: Board) -> np.ndarray:
+    """A one-game :data:`~donuts_ai._engine.batch.GAME` array of ``board``'s position (the
+    search's root), from its side to move."""
+    b0, b1, turn, last, p0, p1 = board.kernel_state()
+    pos = position_of(b0, b1, turn, last, p0, p1)
+    record = np.zeros(1, dtype=GAME)
+    record["own"], record["opp"], record["last"] = pos.own, pos.opp, pos.last
+    record["placed_own"], record["placed_opp"], record["color"] = pos.placed_own, pos.placed_opp, turn
+    record["legal"] = np.uint64(board.legal_mask())
+    record["plies"] = p0 + p1
+    record["line_masks"][0] = board.layout.line_masks
+    record["directions"][0] = board.layout.directions
+    return record
+
+
+class AlphaZeroAgent(BoardAgent):
+    """Plays by the learned policy/value network: PUCT with ``sims`` simulations (and/or
+    ``time_limit`` seconds) a move, or the raw policy with ``sims=0`` (see the module)."""
+
+    kind = "az"
+
+    def __init__(self, checkpoint: str | None = None, sims: int | None = None, time_limit: float | None = None,
+                 c_puct: float = C_PUCT, seed: int | None = None, name: str | None = None):
+        super().__init__(seed, name)
+        if checkpoint is not None and not isinstance(checkpoint, str | Path):
+            raise LearnError(f"checkpoint must be a path, got {checkpoint!r}")
+        self.checkpoint = None if checkpoint is None else str(checkpoint)
+        if sims is not None and (isinstance(sims, bool) or not isinstance(sims, int) or not 0 <= sims <= MAX_SIMS):
+            raise LearnError(f"sims must be an int in 0..{MAX_SIMS}, got {sims!r}")
+        self.time_limit = check_time_limit(time_limit, error=LearnError)
+        self.sims = sims
+        if isinstance(c_puct, bool) or not isinstance(c_puct, int | float) or not c_puct > 0:
+            raise LearnError(f"c_puct must be a positive number, got {c_puct!r}")
+        self.c_puct = float(c_puct)
+        self.network = cached_network(self.checkpoint)
+        self._evaluator = network_evaluator(self.network)
+        limit = sims if sims is not None else (MAX_SIMS if time_limit is not None else DEFAULT_SIMS)
+        self._limit = limit
+        self._search = BatchSearch(1, limit, self.c_puct) if limit > 0 else None
+        #: Figures of the last move: simulations run, seconds, the network's value of the
+        #: root for the side to move, and the chosen square's visit share (1.0 raw).
+        self.last_info: dict[str, Any] = {}
+
+    def params(self) -> dict[str, Any]:
+        p: dict[str, Any] = {}
+        if self.checkpoint is not None:
+            p["checkpoint"] = self.checkpoint
+        if self.sims is not None:
+            p["sims"] = self.sims
+        if self.time_limit is not None:
+            p["time_limit"] = self.time_limit
+        if self.c_puct != C_PUCT:
+            p["c_puct"] = self.c_puct
+        return p | super().params()
+
+    def _select(self, board: Board, time_left: float | None) -> str:
+        start = now()
+        root = root_record(board)
+        legal = ((root["legal"][:, None] >> np.arange(NUM_SQUARES, dtype=np.uint64)) & np.uint64(1)).astype(np.bool_)
+        if self._search is None:
+            logits, value = evaluate_roots(self._evaluator, root, board.rules.donuts)
+            policy = masked_policy(logits, legal)[0]
+            sq = int(np.argmax(policy))
+            self.last_info = {"sims": 0, "seconds": now() - start, "value": float(value[0]), "share": 1.0}
+            return SQUARE_NAMES[sq]
+        seconds = budget(self.time_limit, time_left)
+        deadline = None if seconds is None else (lambda: now() >= start + seconds)
+        result = self._search.run(self._evaluator, root, np.ones(1, dtype=np.bool_), root["directions"], board.rules.donuts,
+                                  board.rules.single, deadline=deadline)
+        visits = result.visits[0]
+        prior = masked_policy(result.root_logits, legal)[0]
+        # Most visited; among equals, the higher prior; never an illegal square.
+        key = np.where(legal[0], visits * 2.0 + prior, -1.0)
+        sq = int(np.argmax(key))
+        total = float(visits.sum())
+        self.last_info = {"sims": result.simulations, "seconds": now() - start, "value": float(result.root_value[0]),
+                          "share": float(visits[sq]) / total if total else 1.0}
+        return SQUARE_NAMES[sq]

@@ -1,0 +1,93 @@
+"""``donuts-ai train``: AlphaZero-style self-play training from the command line.
+
+This module imports nothing of JAX until the command runs, so that ``donuts-ai --help``
+works without the ``learn`` extra installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import DonutsError
+
+#: Positions of the shipped labelled set measured at each checkpoint (the first ones: fast, and the same every time).
+PROBE_POSITIONS = 300
+
+#: Options that shape a run; with --resume the run's own settings hold, so they are refused.
+_SETTINGS = ("seed", "games", "sims", "layout", "insertion", "channels", "blocks", "batch_size", "learning_rate",
+             "train_steps", "checkpoint_every", "replay_capacity", "min_replay")
+
+
+def add_train_command(sub: Any) -> None:
+    train = sub.add_parser("train", help="train the learned agent (az) by AlphaZero-style self-play (needs the learn extra)")
+    train.add_argument("--out", required=True, metavar="DIR", help="the run's folder: checkpoints and progress.jsonl")
+    train.add_argument("--minutes", type=float, help="wall minutes to train (this session)")
+    train.add_argument("--moves", type=int, help="stop when the run has made this many self-play moves in all")
+    train.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
+    train.add_argument("--seed", type=int, help="every random choice of the run comes from it (default 0)")
+    train.add_argument("--games", type=int, help="self-play games at once (default 128)")
+    train.add_argument("--sims", type=int, help="simulations per self-play move (default 32)")
+    train.add_argument("--layout", help="layout spec of the self-play games: random (default: random tile arrangements), "
+                                        "standard, random:SEED:COUNT (a pool), a file")
+    train.add_argument("--insertion", help="insertion rule: group (official, default) or single")
+    train.add_argument("--channels", type=int, help="network trunk channels (default 32)")
+    train.add_argument("--blocks", type=int, help="residual blocks (default 3)")
+    train.add_argument("--batch-size", type=int, help="training batch (default 256)")
+    train.add_argument("--learning-rate", type=float, help="AdamW learning rate (default 0.001)")
+    train.add_argument("--train-steps", type=int, help="training steps per self-play move (default 2)")
+    train.add_argument("--checkpoint-every", type=int, help="self-play moves between checkpoints (default 100)")
+    train.add_argument("--replay-capacity", type=int, help="positions kept in the replay buffer (default 200000)")
+    train.add_argument("--min-replay", type=int, help="positions in the buffer before training starts (default 4096)")
+    train.add_argument("--no-measure", action="store_true", help="do not measure checkpoints against the solver's labels")
+    train.set_defaults(func=_cmd_train)
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from .network import NetworkConfig
+    from .train import TrainConfig
+
+    given = {name: getattr(args, name) for name in _SETTINGS if getattr(args, name) is not None}
+    network = {key: given.pop(key) for key in ("channels", "blocks") if key in given}
+    return TrainConfig(**given, network=NetworkConfig(**network))
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    if args.minutes is None and args.moves is None:
+        raise DonutsError("train needs --minutes or --moves")
+    if args.minutes is not None and not args.minutes > 0:
+        raise DonutsError(f"--minutes must be positive, got {args.minutes}")
+    if args.moves is not None and args.moves < 1:
+        raise DonutsError(f"--moves must be positive, got {args.moves}")
+    given = [name for name in _SETTINGS if getattr(args, name) is not None]
+    if args.resume and given:
+        raise DonutsError(f"--resume continues the run with its own settings; drop --{given[0].replace('_', '-')}")
+    try:
+        from .benchmark import accuracy_probe, load_positions
+        from .train import Progress, Trainer
+    except ImportError as exc:  # the learn extra is missing
+        raise DonutsError(f"train needs the learn extra (pip install 'donuts_ai[learn]'): {exc}") from None
+    trainer = Trainer.resume(args.out) if args.resume else Trainer(args.out, _config(args))
+    measure = None if args.no_measure else accuracy_probe(load_positions()[:PROBE_POSITIONS])
+    config = trainer.config
+    print(f"training in {args.out}: {config.games} games at once, {config.sims} simulations a move, layouts {config.layout}, "
+          f"network {config.network.channels}x{config.network.blocks}, seed {config.seed}"
+          + (f" (resumed at move {trainer.counters['moves']})" if args.resume else ""), flush=True)
+    last: dict[str, float] = {}
+
+    def report(p: Progress) -> None:
+        seconds = p["seconds"] - last.get("seconds", 0.0) or 1e-9
+        games = (p["games"] - last.get("games", 0)) / seconds
+        positions = (p["positions"] - last.get("positions", 0)) / seconds
+        busy = p["search_seconds"] + p["network_seconds"] + p["train_seconds"] or 1e-9
+        accuracy = "" if p["policy_accuracy"] is None else \
+            f"  solver: policy {p['policy_accuracy']:.3f} value {p['value_accuracy']:.3f}"
+        print(f"{p['seconds'] / 60:6.1f} min  move {p['moves']}  games {p['games']} ({games:.1f}/s)  "
+              f"positions {p['positions']} ({positions:.0f}/s)  loss policy {p['policy_loss']:.3f} value {p['value_loss']:.3f}"
+              f"{accuracy}  time: search {p['search_seconds'] / busy:.0%} network {p['network_seconds'] / busy:.0%} "
+              f"training {p['train_seconds'] / busy:.0%}", flush=True)
+        last.update(seconds=p["seconds"], games=p["games"], positions=p["positions"])
+
+    trainer.run(minutes=args.minutes, moves=args.moves, report=report, measure=measure)
+    print(f"checkpoint: {args.out}/checkpoint (play it: az:checkpoint={args.out})")
+    return 0
