@@ -48,7 +48,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def add_commands(subparsers) -> None:
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``play``, ``serve`` and ``replay`` to the ``donuts-ai`` subparsers. Each
     command's ``func`` takes the parsed namespace and returns an exit code; bad input
     raises :class:`~donuts_ai.errors.DonutsError`."""
