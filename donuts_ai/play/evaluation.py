@@ -482,5 +482,5 @@ class AnalysisJobs:
 
 
 __all__ = ["ANALYSIS_WAIT", "DISTANCE_NODES", "ESTIMATE_NODES_PER_MOVE", "HINT_NODES", "HINT_PROOF_NODES", "JOB_IDLE",
-           "JOB_THREADS", "MAX_JOBS", "MAX_THINK", "PROOF_NODES", "Analysis", "AnalysisJob", "AnalysisJobs", "Analyst",
-           "MoveEval", "remaining_plies"]
+           "JOB_THREADS", "MAX_JOBS", "MAX_THINK", "PROOF_NODES", "Analysis", "AnalysisJSON", "AnalysisJob", "AnalysisJobs",
+           "Analyst", "MoveEval", "MoveEvalJSON", "remaining_plies"]
