@@ -128,7 +128,8 @@ def env(**kwargs: Unpack[EnvOptions]) -> AECEnv:
     return e
 
 
-class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type information; lower case: its name for the unwrapped environment
+# Lower case: PettingZoo's name for the unwrapped environment.
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type information
     """Donuts as an AEC environment, without wrappers: an illegal action raises
     :class:`~donuts_ai.errors.IllegalMoveError` here (use :func:`env` for PettingZoo's
     behaviour). See the module for the spaces, rewards and keyword arguments."""
