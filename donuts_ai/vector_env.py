@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from typing import Any, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ._checks import check_int, is_int
 from ._engine import batch as _B
@@ -37,13 +39,15 @@ END_REASONS = REASON_NAMES
 #: Squares along one side of a quadrant (a tile is 3 x 3).
 _TILE_SIZE = 3
 
+_Scalar = TypeVar("_Scalar", bound=np.generic)
+
 
 class VectorEnvError(DonutsError):
     """A bad argument to :class:`VectorEnv` (illegal actions raise
     :class:`~donuts_ai.errors.IllegalMoveError` or :class:`~donuts_ai.errors.InvalidMoveError`)."""
 
 
-def _quadrant_squares() -> np.ndarray:
+def _quadrant_squares() -> NDArray[np.int64]:
     """``int64[4, 9]``: the squares of each quadrant of :data:`~donuts_ai.layout.QUADRANTS`."""
     out = np.zeros((len(QUADRANTS), _TILE_SIZE * _TILE_SIZE), dtype=np.int64)
     for q, name in enumerate(QUADRANTS):
@@ -53,10 +57,10 @@ def _quadrant_squares() -> np.ndarray:
     return out
 
 
-_TILE_TABLES: tuple[np.ndarray, np.ndarray] | None = None
+_TILE_TABLES: tuple[NDArray[np.int8], NDArray[np.int64]] | None = None
 
 
-def _tile_tables() -> tuple[np.ndarray, np.ndarray]:
+def _tile_tables() -> tuple[NDArray[np.int8], NDArray[np.int64]]:
     """``(placements, quadrant_squares)`` for the kernels' tile draws: ``placements[q, t, o]``
     are the directions tile ``t`` in orientation ``o`` (side ``o // NUM_TURNS``, ``o %
     NUM_TURNS`` quarter turns) prints on quadrant ``q``'s squares, read off
@@ -84,14 +88,14 @@ def _tile_tables() -> tuple[np.ndarray, np.ndarray]:
 _KERNEL_SOURCE = {FIXED: _B.LAYOUT_POOL, POOL: _B.LAYOUT_POOL, RANDOM: _B.LAYOUT_TILES, GRID: _B.LAYOUT_GRID}
 
 
-def _layout_source(layout) -> tuple[int, list[Layout], str]:
+def _layout_source(layout: Layout | str | Sequence[Layout] | None) -> tuple[int, list[Layout], str]:
     """``(kernel source, pool, kind)`` of the ``layout`` argument (the one layout grammar,
     :class:`~donuts_ai.layout.LayoutSpec`)."""
     spec = LayoutSpec(layout)
     return _KERNEL_SOURCE[spec.kind], spec.layouts, spec.kind
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
+def _read_only(array: NDArray[_Scalar]) -> NDArray[_Scalar]:
     view = array.view()
     view.setflags(write=False)
     return view
@@ -153,12 +157,15 @@ class VectorEnv:
 
     def __init__(self, num_envs: int, layout: Layout | str | Sequence[Layout] | None = "standard",
                  rules: Rules | str | None = None, seed: int | None = None):
-        self.num_envs = check_int("num_envs", num_envs, 1, MAX_ENVS, error=VectorEnvError)
+        checked = check_int("num_envs", num_envs, 1, MAX_ENVS, error=VectorEnvError)
+        assert checked is not None  # allow_none is False
+        self.num_envs: int = checked
         self.rules = make_rules(rules)
         self._source, pool, self.layout_kind = _layout_source(layout)
         #: The pool of layouts (one for a fixed layout; empty when drawn fresh at every reset).
         self.layout_pool = tuple(pool)
-        self._pool = np.array([lay.directions for lay in pool] or [[0] * NUM_SQUARES], dtype=np.int8)
+        grids: list[Sequence[int]] = [lay.directions for lay in pool] or [[0] * NUM_SQUARES]
+        self._pool = np.array(grids, dtype=np.int8)
         if self._source == _B.LAYOUT_TILES:
             self._placements, self._quadrant_squares = _tile_tables()
         else:  # not read by the kernels: a placeholder of the right types
@@ -195,7 +202,7 @@ class VectorEnv:
         _B.reset(self._games, np.uint64(self.seed % 2**64), reseed, self._draw, self._outputs)
         self._observation_stale = self._final_observation_stale = True
 
-    def step(self, actions) -> None:
+    def step(self, actions: ArrayLike) -> None:
         """Play ``actions[g]`` (a square index 0..35, legal in game ``g``) in every game
         ``g`` at once; see the class for what changes, auto-reset and illegal actions."""
         given, squares = self._checked_actions(actions)
@@ -204,14 +211,14 @@ class VectorEnv:
             raise self._illegal(int(bad), int(given[bad]))
         self._observation_stale = self._final_observation_stale = True
 
-    def random_actions(self) -> np.ndarray:
+    def random_actions(self) -> NDArray[np.int64]:
         """``int64[num_envs]``: a uniformly random legal square of every game, drawn in
         compiled code from each game's own stream of the seed (a new array each call)."""
         out = np.empty(self.num_envs, dtype=np.int64)
         _B.random_actions(self._games, out)
         return out
 
-    def _checked_actions(self, actions) -> tuple[np.ndarray, np.ndarray]:
+    def _checked_actions(self, actions: ArrayLike) -> tuple[NDArray[np.integer[Any]], NDArray[np.int64]]:
         """``(the actions as given, as a C-contiguous int64 array for the kernel)``; an
         action out of ``int64``'s range fails the kernel's check all the same."""
         if isinstance(actions, np.ndarray) and actions.dtype == np.int64 and actions.flags.c_contiguous:
@@ -241,7 +248,7 @@ class VectorEnv:
 
     # --- arrays -----------------------------------------------------------------------
     @property
-    def observation(self) -> np.ndarray:
+    def observation(self) -> NDArray[np.float32]:
         """``float32[num_envs, 6, 6, 13]``: each game seen by its side to move (see the class)."""
         if self._observation_stale:
             _B.write_observations(self._games, self.rules.donuts, self._observation.reshape(self.num_envs, NUM_SQUARES, NUM_PLANES))
@@ -249,7 +256,7 @@ class VectorEnv:
         return _read_only(self._observation)
 
     @property
-    def final_observation(self) -> np.ndarray:
+    def final_observation(self) -> NDArray[np.float32]:
         """``float32[num_envs, 6, 6, 13]``: where :attr:`terminated`, the position the game
         ended in, seen by the side that made the last placement (its to-move plane, forced
         line and open-pick planes all zero, as the PettingZoo environment's after the end);
@@ -261,49 +268,51 @@ class VectorEnv:
         return _read_only(self._final_observation)
 
     @property
-    def legal_action_mask(self) -> np.ndarray:
+    def legal_action_mask(self) -> NDArray[np.bool_]:
         """``bool[num_envs, 36]``: the legal squares of each game's side to move."""
         return _read_only(self._legal_action_mask)
 
     @property
-    def current_player(self) -> np.ndarray:
+    def current_player(self) -> NDArray[np.int64]:
         """``int64[num_envs]``: the color to move in each game (0 Chocolate, 1 Vanilla)."""
         return _read_only(self._current_player)
 
     @property
-    def rewards(self) -> np.ndarray:
+    def rewards(self) -> NDArray[np.float32]:
         """``float32[num_envs, 2]``, by color: +1/-1 on the step that ends a game, else 0."""
         return _read_only(self._rewards)
 
     @property
-    def terminated(self) -> np.ndarray:
+    def terminated(self) -> NDArray[np.bool_]:
         """``bool[num_envs]``: the game ended on the last step (and has been reset)."""
         return _read_only(self._terminated)
 
     @property
-    def truncated(self) -> np.ndarray:
+    def truncated(self) -> NDArray[np.bool_]:
         """``bool[num_envs]``, all False: no game is cut short."""
         return _read_only(self._truncated)
 
     @property
-    def final_reason(self) -> np.ndarray:
+    def final_reason(self) -> NDArray[np.int64]:
         """``int64[num_envs]``: how each game that ended on the last step ended (a key of
         :data:`END_REASONS`: five, largest group, majority), -1 elsewhere."""
         return np.where(self._terminated, self._finals["reason"], -1)
 
     @property
-    def final_plies(self) -> np.ndarray:
+    def final_plies(self) -> NDArray[np.int64]:
         """``int64[num_envs]``: placements in each game that ended on the last step, 0 elsewhere."""
         return np.where(self._terminated, self._finals["plies"], 0)
 
     @property
-    def plies(self) -> np.ndarray:
+    def plies(self) -> NDArray[np.int64]:
         """``int64[num_envs]``: placements so far in each game under way."""
         return self._games["plies"].copy()
 
     # --- single games -----------------------------------------------------------------
-    def _game_index(self, game) -> int:
-        return check_int("game", game, 0, self.num_envs - 1, error=VectorEnvError)
+    def _game_index(self, game: object) -> int:
+        index = check_int("game", game, 0, self.num_envs - 1, error=VectorEnvError)
+        assert index is not None  # allow_none is False
+        return index
 
     def layout(self, game: int) -> Layout:
         """The layout game ``game`` is played on."""

@@ -29,7 +29,10 @@ the same information.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar, overload
+
 import numpy as np
+from numpy.typing import DTypeLike, NDArray
 
 from .._engine.planes import (
     LAST,
@@ -55,15 +58,17 @@ _SQUARE_SETS = slice(OWN, LAST + 1)
 
 _SHIFTS = np.arange(NUM_SQUARES, dtype=np.uint64)
 _ONE = np.uint64(1)
-_DIRECTION_CACHE: dict[tuple[int, ...], np.ndarray] = {}
+_DIRECTION_CACHE: dict[tuple[int, ...], NDArray[np.float32]] = {}
+
+_Scalar = TypeVar("_Scalar", bound=np.generic)
 
 
-def bits(mask: int) -> np.ndarray:
+def bits(mask: int) -> NDArray[np.float32]:
     """The 36 bits of a bitboard as a ``float32`` vector (square ``i`` at index ``i``)."""
     return ((np.uint64(mask) >> _SHIFTS) & _ONE).astype(np.float32)
 
 
-def direction_planes(layout: Layout) -> np.ndarray:
+def direction_planes(layout: Layout) -> NDArray[np.float32]:
     """``float32[NUM_DIRECTIONS, 36]``: one-hot printed line of each square (cached per layout, read-only)."""
     key = layout.directions
     planes = _DIRECTION_CACHE.get(key)
@@ -77,7 +82,7 @@ def direction_planes(layout: Layout) -> np.ndarray:
     return planes
 
 
-def write_planes(board: Board, player: int, out: np.ndarray) -> np.ndarray:
+def write_planes(board: Board, player: int, out: NDArray[np.float32]) -> NDArray[np.float32]:
     """Write the planes of ``board`` seen by ``player`` into ``out`` (any array of
     :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``, ``float32``) and return it."""
     flat = out.reshape(NUM_PLANES, NUM_SQUARES)
@@ -98,11 +103,17 @@ def write_planes(board: Board, player: int, out: np.ndarray) -> np.ndarray:
     return out
 
 
-def planes(board: Board, player: int) -> np.ndarray:
+def planes(board: Board, player: int) -> NDArray[np.float32]:
     """``float32[13, 6, 6]``: the planes of ``board`` seen by ``player`` (channels first)."""
     return write_planes(board, player, np.empty((NUM_PLANES, SIZE, SIZE), dtype=np.float32))
 
 
-def action_mask(board: Board, dtype=np.int8) -> np.ndarray:
+@overload
+def action_mask(board: Board) -> NDArray[np.int8]: ...
+@overload
+def action_mask(board: Board, dtype: type[_Scalar]) -> NDArray[_Scalar]: ...
+@overload
+def action_mask(board: Board, dtype: DTypeLike) -> NDArray[Any]: ...
+def action_mask(board: Board, dtype: DTypeLike = np.int8) -> NDArray[Any]:
     """The 36 legal-square flags of ``board`` (all zero once the game is over)."""
     return bits(board.legal_mask()).astype(dtype)

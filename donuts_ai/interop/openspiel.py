@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypedDict
 
 try:
     import pyspiel
@@ -47,6 +49,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(f"donuts_ai.interop.openspiel needs OpenSpiel: pip install 'donuts_ai[spiel]' ({exc})") from exc
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .._checks import check_int, check_nonnegative, check_seconds
 from ..agents.base import Agent, budget
@@ -60,8 +63,19 @@ from ._planes import NUM_PLANES, write_planes
 
 #: OpenSpiel's name of the game.
 SHORT_NAME = "python_donuts"
+
+
+class GameParams(TypedDict, total=False):
+    """The game's parameters (see the module); one not given takes its :data:`DEFAULT_PARAMS` value."""
+
+    layout: str
+    layout_seed: int
+    insertion: str
+    donuts: int
+
+
 #: The game's parameters and their defaults.
-DEFAULT_PARAMS = {"layout": "standard", "layout_seed": -1, "insertion": "group", "donuts": 15}
+DEFAULT_PARAMS: GameParams = {"layout": "standard", "layout_seed": -1, "insertion": "group", "donuts": 15}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -81,7 +95,7 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _layout_of(params: dict) -> Layout:
+def _layout_of(params: GameParams) -> Layout:
     """The one layout a game is played on, from its ``layout`` and ``layout_seed``."""
     text, seed = params["layout"], params["layout_seed"]
     if seed != -1:
@@ -97,11 +111,11 @@ def _layout_of(params: dict) -> Layout:
     return source.layouts[0]
 
 
-class OpenSpielGame(pyspiel.Game):
+class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
     """The game ``python_donuts``: one layout and one rule variant (see the module)."""
 
-    def __init__(self, params: dict | None = None):
-        given = dict(params or {})
+    def __init__(self, params: GameParams | None = None):
+        given: GameParams = {**(params or {})}
         full = DEFAULT_PARAMS | given
         self.layout = _layout_of(full)
         self.rules = make_rules(full["insertion"], full["donuts"])
@@ -113,7 +127,8 @@ class OpenSpielGame(pyspiel.Game):
     def new_initial_state(self) -> DonutsState:
         return DonutsState(self, Board(self.layout, self.rules))
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> DonutsObserver:
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                         params: Mapping[str, object] | None = None) -> DonutsObserver:
         return DonutsObserver(self, iig_obs_type, params)
 
 
@@ -126,15 +141,16 @@ class _Position:
     def __init__(self, board: Board):
         self.board = board
 
-    def __deepcopy__(self, memo) -> _Position:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Position:
         return _Position(self.board.copy())
 
-    def __reduce__(self):  # pickled by the position string, for State.serialize
+    def __reduce__(self) -> tuple[Callable[[str, Rules, list[str | None]], _Position], tuple[str, Rules, list[str | None]]]:
+        # pickled by the position string, for State.serialize
         board = self.board
         return _position_from, (board.fen(), board.rules, [m for m in board.move_stack])
 
 
-def _position_from(fen: str, rules: Rules, moves: list) -> _Position:
+def _position_from(fen: str, rules: Rules, moves: list[str | None]) -> _Position:
     """A holder rebuilt from a pickle: the moves replayed on the start when they lead to
     ``fen``, else the position alone."""
     board = Board.from_fen(fen, rules)
@@ -142,7 +158,7 @@ def _position_from(fen: str, rules: Rules, moves: list) -> _Position:
     return _Position(replayed if replayed is not None and replayed == board else board)
 
 
-def _replay(layout: Layout, rules: Rules, moves) -> Board | None:
+def _replay(layout: Layout, rules: Rules, moves: Iterable[str | None]) -> Board | None:
     board = Board(layout, rules)
     for move in moves:
         if move is None or not board.is_legal(move):
@@ -151,7 +167,7 @@ def _replay(layout: Layout, rules: Rules, moves) -> Board | None:
     return board
 
 
-class DonutsState(pyspiel.State):
+class DonutsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
     """A position of ``python_donuts``: a :class:`~donuts_ai.Board` (:meth:`to_board`)."""
 
     def __init__(self, game: OpenSpielGame, board: Board):
@@ -198,18 +214,19 @@ class DonutsObserver:
     """Observation (default) and information state (``perfect_recall``) of a player, as
     a tensor and a string, following OpenSpiel's PyObserver interface."""
 
-    def __init__(self, game: OpenSpielGame, iig_obs_type=None, params=None):
+    def __init__(self, game: OpenSpielGame, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                 params: Mapping[str, object] | None = None):
         if params:
             raise InteropError(f"python_donuts takes no observation parameters; got {params}")
         self._public = iig_obs_type is None or iig_obs_type.public_info
         self._recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        pieces = []
+        pieces: list[tuple[str, tuple[int, ...]]] = []
         if self._public:
             pieces.append(("planes", (NUM_PLANES, SIZE, SIZE)))
             if self._recall:
                 pieces.append(("history", (game.max_game_length(), NUM_SQUARES)))
         self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
-        self.dict = {}
+        self.dict: dict[str, NDArray[np.float32]] = {}
         start = 0
         for name, shape in pieces:
             size = int(np.prod(shape))
@@ -243,7 +260,9 @@ def _layout_param(layout: Layout) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _cached_game(layout: Layout, rules: Rules) -> OpenSpielGame:
-    return pyspiel.load_game(SHORT_NAME, {"layout": _layout_param(layout), "insertion": rules.insertion, "donuts": rules.donuts})
+    game: OpenSpielGame = pyspiel.load_game(SHORT_NAME, {"layout": _layout_param(layout), "insertion": rules.insertion,
+                                                        "donuts": rules.donuts})
+    return game
 
 
 def load(layout: Layout | str | None = None, rules: Rules | str | None = None, donuts: int | None = None) -> OpenSpielGame:
@@ -282,14 +301,14 @@ def state_from_board(board: Board, game: OpenSpielGame | None = None) -> DonutsS
     return state
 
 
-def board_of(state) -> Board:
+def board_of(state: object) -> Board:
     """The :class:`~donuts_ai.Board` of a ``python_donuts`` state (a copy)."""
     if not isinstance(state, DonutsState):
         raise TypeError(f"board_of needs a python_donuts state, got {type(state).__name__}")
     return state.to_board()
 
 
-class DonutsBot(pyspiel.Bot):
+class DonutsBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type information
     """One of our agents as a ``pyspiel.Bot`` for OpenSpiel's tools (``evaluate_bots``,
     its arenas): ``agent`` is an :class:`~donuts_ai.agents.Agent` or an agent spec
     (``"mcts:time=0.1"``, ``"alphabeta:depth=6"``; ``seed`` is used unless the spec sets
@@ -301,18 +320,20 @@ class DonutsBot(pyspiel.Bot):
         if isinstance(agent, str):
             from ..tournament.specs import make_agent
 
-            agent = make_agent(agent, seed, game="donuts")
-        if not callable(getattr(agent, "select_move", None)):
-            raise InteropError(f"DonutsBot needs an agent (with select_move) or an agent spec, got {type(agent).__name__}")
-        self.agent = agent
+            built: Agent = make_agent(agent, seed, game="donuts")
+        else:
+            built = agent
+        if not callable(getattr(built, "select_move", None)):
+            raise InteropError(f"DonutsBot needs an agent (with select_move) or an agent spec, got {type(built).__name__}")
+        self.agent = built
 
-    def restart_at(self, state) -> None:
+    def restart_at(self, state: pyspiel.State) -> None:
         self.agent.reset()
 
-    def inform_action(self, state, player_id, action) -> None:
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
         pass
 
-    def step(self, state) -> int:
+    def step(self, state: pyspiel.State) -> int:
         return parse_square(self.agent.select_move(board_of(state)))
 
     def provides_policy(self) -> bool:
@@ -327,6 +348,14 @@ MIN_SIMS = 2
 #: Simulations of the short search with which a time-limited :class:`OpenSpielMCTSAgent`
 #: measures MCTSBot's speed on each position before its real search.
 CALIBRATION_SIMS = 32
+
+
+class OpenSpielMCTSInfo(TypedDict, total=False):
+    """:attr:`OpenSpielMCTSAgent.last_info`: empty before the first move, then the last
+    move's simulations (of its last search) and seconds."""
+
+    sims: int
+    seconds: float
 
 
 class OpenSpielMCTSAgent(BoardAgent):
@@ -361,15 +390,15 @@ class OpenSpielMCTSAgent(BoardAgent):
         if not isinstance(solve, bool):
             raise InteropError(f"solve must be True or False, got {solve!r}")
         self.solve = solve
-        self.last_info: dict = {}
+        self.last_info: OpenSpielMCTSInfo = {}
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, object]:
         p = {k: getattr(self, k) for k in ("sims", "time_limit") if getattr(self, k) is not None}
         defaults = {"uct_c": 2.0, "rollouts": 1, "solve": True}
         p |= {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
         return p | super().params()
 
-    def _search(self, state, game, sims: int) -> tuple[int, int]:
+    def _search(self, state: DonutsState, game: OpenSpielGame, sims: int) -> tuple[int, int]:
         """(the most visited move, simulations run: fewer than ``sims`` when the root is proven)."""
         random_state = np.random.RandomState(self.rng.getrandbits(32))
         evaluator = _mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=random_state)
@@ -383,6 +412,7 @@ class OpenSpielMCTSAgent(BoardAgent):
         state = state_from_board(board, game)
         seconds = budget(self.time_limit, time_left)
         if seconds is None:
+            assert self.sims is not None  # set when there is no time limit
             action, done = self._search(state, game, self.sims)
         else:
             # MCTSBot has no clock: measure its speed on this position with a short
@@ -401,11 +431,11 @@ class OpenSpielMCTSAgent(BoardAgent):
         return SQUARE_NAMES[action]
 
 
-def _positive_int(name: str, value) -> int | None:
+def _positive_int(name: str, value: object) -> int | None:
     return check_int(name, value, minimum=1, allow_none=True, error=InteropError)
 
 
-def _seconds(name: str, value) -> float | None:
+def _seconds(name: str, value: object) -> float | None:
     return check_seconds(name, value, error=InteropError)
 
 
@@ -415,10 +445,12 @@ __all__ = [
     "MIN_SIMS",
     "SHORT_NAME",
     "DonutsBot",
+    "GameParams",
     "OpenSpielGame",
     "DonutsObserver",
     "DonutsState",
     "OpenSpielMCTSAgent",
+    "OpenSpielMCTSInfo",
     "board_of",
     "load",
     "state_from_board",

@@ -56,6 +56,8 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Sequence
+from typing import SupportsInt, TypedDict, Unpack
 
 try:
     import gymnasium
@@ -67,6 +69,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(f"donuts_ai.interop.pettingzoo needs PettingZoo and Gymnasium: pip install 'donuts_ai[rl]' ({exc})") from exc
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..board import Board
 from ..layout import Layout, LayoutSpec
@@ -83,7 +86,40 @@ AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("ansi", "human")
 
 
-def env(**kwargs) -> AECEnv:
+class EnvOptions(TypedDict, total=False):
+    """The keyword arguments of :func:`env` and :class:`raw_env` (see the module)."""
+
+    layout: Layout | str | None
+    rules: Rules | str | None
+    donuts: int | None
+    render_mode: str | None
+
+
+class ResetOptions(TypedDict, total=False):
+    """The ``options`` of :meth:`raw_env.reset`: a layout spec, or a position string."""
+
+    layout: Layout | str | Sequence[Layout] | None
+    fen: str | None
+
+
+class Observation(TypedDict):
+    """What :meth:`raw_env.observe` returns for an agent."""
+
+    #: ``float32[6, 6, 13]``: the planes from the agent's point of view, channels last.
+    observation: NDArray[np.float32]
+    #: ``int8[36]``: the legal squares (all zero for the agent not to move).
+    action_mask: NDArray[np.int8]
+
+
+class EndInfo(TypedDict, total=False):
+    """An agent's ``infos`` entry: empty until the game ends, then its winner (an agent
+    name, ``None`` for a draw) and how it ended."""
+
+    winner: str | None
+    reason: str
+
+
+def env(**kwargs: Unpack[EnvOptions]) -> AECEnv:
     """The environment in PettingZoo's standard wrappers for board games (see the module)."""
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
@@ -92,7 +128,8 @@ def env(**kwargs) -> AECEnv:
     return e
 
 
-class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's name for the unwrapped environment
+# Lower case: PettingZoo's name for the unwrapped environment.
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type information
     """Donuts as an AEC environment, without wrappers: an illegal action raises
     :class:`~donuts_ai.errors.IllegalMoveError` here (use :func:`env` for PettingZoo's
     behaviour). See the module for the spaces, rewards and keyword arguments."""
@@ -124,10 +161,10 @@ class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's name for the unwrap
         self._start(self.board)
 
     # --- spaces ---------------------------------------------------------------------
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     # --- the game -------------------------------------------------------------------
@@ -138,10 +175,11 @@ class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's name for the unwrap
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, EndInfo] = {a: {} for a in self.agents}
+        assert board.turn is not None  # a game that goes on
         self.agent_selection = self.possible_agents[board.turn]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: ResetOptions | None = None) -> None:
         """Start a new game. ``seed`` reseeds the layout draws (a drawn layout, ``"random"``,
         ``"grid"`` or a pool, is the same for the same seed). ``options`` (other keys are
         ignored): ``{"layout": ...}`` plays this game on that layout (any form the
@@ -150,18 +188,19 @@ class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's name for the unwrap
         if seed is not None:
             self._rng = random.Random(seed)
         options = options or {}
-        if options.get("fen") is not None:
-            if options.get("layout") is not None:
+        fen, layout = options.get("fen"), options.get("layout")
+        if fen is not None:
+            if layout is not None:
                 raise InteropError("reset options: give layout or fen, not both (a position string holds its layout)")
-            board = Board.from_fen(options["fen"], self.rules)
+            board = Board.from_fen(fen, self.rules)
             if board.is_game_over():
-                raise InteropError(f"reset options: the game of fen {options['fen']!r} is over")
+                raise InteropError(f"reset options: the game of fen {fen!r} is over")
         else:
-            source = self._layouts if options.get("layout") is None else LayoutSpec(options["layout"])
+            source = self._layouts if layout is None else LayoutSpec(layout)
             board = Board(source.draw(self._rng), self.rules)
         self._start(board)
 
-    def observe(self, agent: str) -> dict:
+    def observe(self, agent: str) -> Observation:
         player = self.possible_agents.index(agent)
         obs = write_planes(self.board, player, self._planes).transpose(1, 2, 0).copy()
         if agent == self.agent_selection and not self.board.is_game_over():
@@ -170,11 +209,13 @@ class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's name for the unwrap
             mask = np.zeros(NUM_SQUARES, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
-    def step(self, action) -> None:
+    def step(self, action: SupportsInt | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise TypeError(f"{agent} is to move: its action must be a square index, got None")
         self._cumulative_rewards[agent] = 0
         self.board.push(int(action))
         self._clear_rewards()
@@ -185,11 +226,12 @@ class raw_env(AECEnv, EzPickle):  # lower case: PettingZoo's name for the unwrap
                 self.rewards[self.possible_agents[winner]] = 1
                 self.rewards[self.possible_agents[1 - winner]] = -1
             self.terminations = dict.fromkeys(self.agents, True)
-            result = {"winner": None if winner is None else self.possible_agents[winner], "reason": str(outcome.reason)}
-            self.infos = {a: dict(result) for a in self.agents}
+            result: EndInfo = {"winner": None if winner is None else self.possible_agents[winner], "reason": str(outcome.reason)}
+            self.infos = {a: result.copy() for a in self.agents}
             # Like connect_four: the agent that did not make the last move is told first.
             self.agent_selection = self.possible_agents[1 - self.possible_agents.index(agent)]
         else:
+            assert self.board.turn is not None  # the game goes on
             self.agent_selection = self.possible_agents[self.board.turn]
         self._accumulate_rewards()
         if self.render_mode == "human":

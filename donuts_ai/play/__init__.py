@@ -15,10 +15,13 @@ behind them are imported only when a command runs.
 from __future__ import annotations
 
 import argparse
+from typing import TypeVar
 
 from ..rules import INSERTION_MODES, Rules
 
 DEFAULT_PORT = 8765
+
+_Parser = TypeVar("_Parser", bound=argparse.ArgumentParser)
 
 
 def add_rules_arguments(p: argparse.ArgumentParser) -> None:
@@ -48,7 +51,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def add_commands(subparsers) -> None:
+def add_commands(subparsers: argparse._SubParsersAction[_Parser]) -> None:
     """Add ``play``, ``serve`` and ``replay`` to the ``donuts-ai`` subparsers. Each
     command's ``func`` takes the parsed namespace and returns an exit code; bad input
     raises :class:`~donuts_ai.errors.DonutsError`."""

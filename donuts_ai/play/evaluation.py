@@ -27,13 +27,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from typing import TypedDict
 
 from ..board import Board
 from ..errors import SearchStopped
 from ..outcomes import value_name
-from ..search.alphabeta import Solver
+from ..search.alphabeta import AlphaBetaAgent, Solver
 from ..squares import COLOR_NAMES
-from ..tournament.specs import make_agent
 
 #: Search nodes for each legal move's estimate (about 20 ms at 2 M nodes/s; depth 1, and
 #: depth 2 with few legal moves, are always searched to the end on top of it).
@@ -70,6 +70,35 @@ def remaining_plies(board: Board) -> int:
     return board.plies_left()
 
 
+class MoveEvalJSON(TypedDict):
+    """A :class:`MoveEval` as the web page receives it (:meth:`MoveEval.to_json`)."""
+
+    move: str
+    exact: bool
+    #: ``"win"``, ``"draw"``, ``"loss"`` or ``None`` (not proven).
+    value: str | None
+    distance: int | None
+    score: int | None
+    #: :meth:`MoveEval.short`.
+    short: str
+    #: :meth:`MoveEval.describe`.
+    text: str
+
+
+class AnalysisJSON(TypedDict):
+    """An :class:`Analysis` as the web page receives it (:meth:`Analysis.to_json`)."""
+
+    fen: str
+    #: The side to move's colour name.
+    mover: str
+    exact: bool
+    complete: bool
+    proven: int
+    seconds: float
+    verdict: str
+    moves: list[MoveEvalJSON]
+
+
 @dataclass(frozen=True)
 class MoveEval:
     """One legal move, valued for the player making it.
@@ -93,7 +122,7 @@ class MoveEval:
     def result(self) -> str | None:
         return None if self.value is None else value_name(self.value)
 
-    def order_key(self) -> tuple:
+    def order_key(self) -> tuple[float, str]:
         """Sort key, best first: wins soonest, then draws, estimates by score, losses latest."""
         if self.value is not None:
             d = self.distance if self.distance is not None else 50
@@ -128,7 +157,7 @@ class MoveEval:
             return f"search score {self.score:+d} for {who} (estimate)" if self.score is not None else self.describe()
         return f"{who} {self.describe()} (exact)"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> MoveEvalJSON:
         return {"move": self.move, "exact": self.exact, "value": self.result, "distance": self.distance, "score": self.score,
                 "short": self.short(), "text": self.describe()}
 
@@ -168,6 +197,7 @@ class Analysis:
         """Who is winning, in one sentence."""
         best, me, other = self.best, COLOR_NAMES[self.mover].capitalize(), COLOR_NAMES[1 - self.mover].capitalize()
         if self.value_known():
+            assert best.value is not None  # the best move of a proven position is proven
             if best.value == 0:
                 return "Draw with best play" + (f" ({best.distance} plies to the end)" if best.distance is not None else "")
             winner = me if best.value > 0 else other
@@ -180,14 +210,16 @@ class Analysis:
         depth = f", alpha-beta depth {self.depth}" if self.depth is not None else ""
         return f"Estimate: {how} (search score {score:+d} for {me.lower()}{depth})"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> AnalysisJSON:
         return {"fen": self.fen, "mover": COLOR_NAMES[self.mover], "exact": self.exact, "complete": self.complete,
                 "proven": self.proven, "seconds": round(self.seconds, 3), "verdict": self.verdict(),
                 "moves": [m.to_json() for m in self.moves]}
 
 
 def _mover_value(board: Board, mover: int) -> int:
-    winner = board.outcome().winner
+    outcome = board.outcome()
+    assert outcome is not None  # called once the game is over
+    winner = outcome.winner
     return 0 if winner is None else 1 if winner == mover else -1
 
 
@@ -204,25 +236,26 @@ class Analyst:
         self.hint_nodes = hint_nodes
         self.hint_proof_nodes = hint_proof_nodes
         self._solver = Solver(tt_bits)
-        self._searchers: dict[int, object] = {}
+        self._searchers: dict[int, AlphaBetaAgent] = {}
 
     def stop(self) -> None:
         """Stop the search running in another thread; every later one raises
         :class:`~donuts_ai.errors.SearchStopped` (for a job's own analyst)."""
         self._solver.stop()
 
-    def _searcher(self, nodes: int):
+    def _searcher(self, nodes: int) -> AlphaBetaAgent:
         if nodes not in self._searchers:
-            self._searchers[nodes] = make_agent(f"alphabeta:nodes={nodes},tt_bits=18", game="donuts")
+            self._searchers[nodes] = AlphaBetaAgent(nodes=nodes, tt_bits=18)
         return self._searchers[nodes]
 
-    def _estimate(self, board: Board, nodes: int) -> tuple[str, int | None, bool, int]:
+    def _estimate(self, board: Board, nodes: int) -> tuple[str, int, bool, int]:
         """(best move, score for the side to move, proven, depth) from a node-limited search.
 
         When the tactical pass forces a move (a win at once, or the only move that does not
         lose at once), the search gives no score: the forced move is played and the
         position after it estimated instead (at most the game's remaining plies)."""
         agent, mover = self._searcher(nodes), board.turn
+        assert mover is not None  # the game is not over
         move = agent.select_move(board)
         info = agent.last_info
         if not info.get("forced"):
@@ -239,6 +272,7 @@ class Analyst:
     def _estimate_move(self, board: Board, move: str) -> tuple[MoveEval, int | None]:
         """(the move's estimate, the search depth behind it; None when it ends the game)."""
         mover = board.turn
+        assert mover is not None  # the game is not over
         after = board.copy(stack=False)
         after.push(move)
         if after.is_game_over():
@@ -256,6 +290,7 @@ class Analyst:
         allow; ``publish`` gets each better :class:`Analysis` as the work goes on (estimates
         first, then each move as it is proven), ``keep_going`` is asked between moves."""
         start, mover = time.perf_counter(), board.turn
+        assert mover is not None  # the game is not over
         moves: dict[str, MoveEval] = {}
         depths: list[int] = []
 
@@ -330,15 +365,17 @@ class AnalysisJob:
             raise ValueError("cannot analyse: the game is over")
         self.board = board.copy(stack=False)
         self.fen = self.board.fen()
-        self._analyst = analyst or Analyst(tt_bits=JOB_TT_BITS)
+        #: The job's own analyst; dropped when the job ends.
+        self._analyst: Analyst | None = analyst or Analyst(tt_bits=JOB_TT_BITS)
         self._gate = gate
         self._idle = idle
         self._lock = threading.Lock()
         self._done = threading.Event()
         self._cancelled = threading.Event()
         self._asked = time.monotonic()
-        self._latest = Analysis(self.fen, self.board.turn, [MoveEval(mv) for mv in self.board.legal_moves()], 0.0,
-                                complete=False)
+        mover = self.board.turn
+        assert mover is not None  # the game is not over (checked above)
+        self._latest = Analysis(self.fen, mover, [MoveEval(mv) for mv in self.board.legal_moves()], 0.0, complete=False)
         self._thread = threading.Thread(target=self._run, name=f"analysis {self.fen}", daemon=True)
         self._thread.start()
 
@@ -358,8 +395,10 @@ class AnalysisJob:
                     if not self._keep_going():
                         return
             try:
+                analyst = self._analyst
+                assert analyst is not None  # dropped only once this run ends
                 if self._keep_going():
-                    self._publish(self._analyst.evaluate(self.board, self._publish, self._keep_going))
+                    self._publish(analyst.evaluate(self.board, self._publish, self._keep_going))
             finally:
                 if self._gate is not None:
                     self._gate.release()
@@ -443,5 +482,5 @@ class AnalysisJobs:
 
 
 __all__ = ["ANALYSIS_WAIT", "DISTANCE_NODES", "ESTIMATE_NODES_PER_MOVE", "HINT_NODES", "HINT_PROOF_NODES", "JOB_IDLE",
-           "JOB_THREADS", "MAX_JOBS", "MAX_THINK", "PROOF_NODES", "Analysis", "AnalysisJob", "AnalysisJobs", "Analyst",
-           "MoveEval", "remaining_plies"]
+           "JOB_THREADS", "MAX_JOBS", "MAX_THINK", "PROOF_NODES", "Analysis", "AnalysisJSON", "AnalysisJob", "AnalysisJobs",
+           "Analyst", "MoveEval", "MoveEvalJSON", "remaining_plies"]

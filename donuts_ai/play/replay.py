@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..outcomes import RESULT_STRINGS, UNFINISHED
@@ -15,12 +16,12 @@ def _annotation(analysis: Analysis, move: str) -> str:
     """``?? loss (a win was there: c3)`` for a move that threw the value away, else what
     the move is worth (exact when proven within the node limits, else an estimate)."""
     best, played = analysis.best, next(m for m in analysis.moves if m.move == move)
-    if played.exact and analysis.value_known() and played.value < best.value:
+    if played.value is not None and analysis.value_known() and best.value is not None and played.value < best.value:
         return f"  ?? {played.result} (a {best.result} was there: {best.move})"
     return f"  ({played.describe()})"
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     record = load(args.file)
     start = record.start()
     final = record.board()  # every move checked before anything is printed
@@ -33,6 +34,7 @@ def run(args) -> int:
     print(draw(board, ansi, show_legal=False))
     for i, move in enumerate(record.moves, 1):
         mover = board.turn
+        assert mover is not None  # record.board() checked that every move is played before the end
         note = ""
         if analyst is not None and move is not None:
             note = _annotation(analyst.analyze(board), move)
@@ -46,13 +48,15 @@ def run(args) -> int:
     outcome = final.outcome()
     result = record.tags.get("Result", UNFINISHED)
     winner_by_result = {text: winner for winner, text in RESULT_STRINGS.items()}
+    resignation_winner = winner_by_result.get(result)
     if outcome is not None:
         who = "draw" if outcome.winner is None else f"{COLOR_NAMES[outcome.winner]} wins"
         print(f"Result {outcome.result()}: {who} by {outcome.reason} after {final.ply} moves")
-    elif record.tags.get("Termination") == "resignation" and winner_by_result.get(result) is not None:
-        loser = 1 - winner_by_result[result]
+    elif record.tags.get("Termination") == "resignation" and resignation_winner is not None:
+        loser = 1 - resignation_winner
         print(f"Result {result}: {COLOR_NAMES[loser]} resigned after {final.ply} moves")
     else:
+        assert final.turn is not None  # no outcome: the game goes on
         print(f"Unfinished after {final.ply} moves ({COLOR_NAMES[final.turn]} to move)")
     if "FEN" in record.tags and record.tags["FEN"] != final.fen():
         raise SavedGameError(f"{args.file}: the moves do not lead to the FEN tag's position")

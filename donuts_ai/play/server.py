@@ -37,6 +37,7 @@ go first) and games idle for :data:`GAME_TTL` seconds expire.
 
 from __future__ import annotations
 
+import argparse
 import ipaddress
 import json
 import math
@@ -47,9 +48,11 @@ import threading
 import time
 import traceback
 from collections import OrderedDict
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from typing import TYPE_CHECKING, TypedDict, overload
 from urllib.parse import parse_qs, urlsplit
 
 from .. import svg as _svg
@@ -59,8 +62,11 @@ from ..layout import DRAWN_LAYOUT_KINDS, Layout
 from ..rules import make_rules
 from ..squares import COLOR_NAMES, square_name
 from ..tournament.specs import make_agent
-from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, remaining_plies
+from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, AnalysisJSON, Analyst, remaining_plies
 from .session import GameOver, NotYourTurn, PlaySession, constraint_text, make_layout, parse_color
+
+if TYPE_CHECKING:  # the agents are built by spec (make_agent), never imported
+    from ..agents.board_agent import BoardAgent
 
 #: Agents the page offers, with what the think time means for each.
 AGENT_KINDS = {
@@ -91,6 +97,127 @@ AGENT_CACHE = 3
 STATIC = resources.files(__package__) / "static"
 FILES = {"/": ("index.html", "text/html; charset=utf-8"), "/index.html": ("index.html", "text/html; charset=utf-8"),
          "/app.js": ("app.js", "text/javascript; charset=utf-8")}
+
+
+#: A request's JSON body, as received (every value still to be checked).
+JsonObject = dict[str, object]
+
+
+class AgentOption(TypedDict):
+    """One agent the page offers: its kind and what its think time means."""
+
+    kind: str
+    about: str
+
+
+class OptionsJSON(TypedDict):
+    """``GET /api/options``."""
+
+    agents: list[AgentOption]
+    min_think: float
+    max_think: float
+    default_think: float
+    analysis_wait: float
+    solver_plies: int
+    max_games: int
+
+
+class HintJSON(TypedDict):
+    """``POST /api/hint``: a best move for the side to move of position ``fen``."""
+
+    fen: str
+    move: str
+    exact: bool
+    #: ``"win"``, ``"draw"``, ``"loss"`` or ``None`` (an estimate).
+    value: str | None
+    distance: int | None
+    text: str
+
+
+class SquareJSON(TypedDict):
+    """One square of the board the page draws."""
+
+    name: str
+    #: The printed line's symbol.
+    line: str
+    #: The donut's colour name, or ``None`` (empty).
+    donut: str | None
+    #: Whether the person may click it now.
+    legal: bool
+
+
+class GeometryJSON(TypedDict):
+    """Where the squares are in the board's SVG, as fractions of its size."""
+
+    origin: float
+    cell: float
+
+
+class RulesJSON(TypedDict):
+    insertion: str
+    donuts: int
+
+
+class LayoutJSON(TypedDict):
+    label: str
+    text: str
+
+
+class PlyJSON(TypedDict):
+    """One move of the game (a :class:`~.session.Ply`), its colour by name."""
+
+    color: str
+    square: str
+    flips: list[str]
+    by: str
+
+
+class OutcomeJSON(TypedDict):
+    """The end of a game: result string, winner's colour name (``None``: a draw),
+    termination and the result in words."""
+
+    result: str
+    winner: str | None
+    reason: str | None
+    text: str
+
+
+class StateJSON(TypedDict):
+    """A game's state, as the page draws it (the answer of ``new``, ``state``, ``move``,
+    ``reply``, ``undo`` and ``resign``)."""
+
+    game: str
+    fen: str
+    svg: str
+    geometry: GeometryJSON
+    squares: list[SquareJSON]
+    #: The colour to move, ``None`` once the game is over.
+    turn: str | None
+    #: The person's colour, or ``"both"``.
+    you: str
+    your_turn: bool
+    ai_to_move: bool
+    #: The opponent's kind, ``None`` when people play both sides.
+    opponent: str | None
+    think: float
+    last: str | None
+    constraint: str
+    open_pick: bool
+    placed: list[int]
+    donuts: int
+    rules: RulesJSON
+    layout: LayoutJSON
+    plies: list[PlyJSON]
+    can_undo: bool
+    remaining: int
+    info: str
+    outcome: OutcomeJSON | None
+
+
+class ErrorJSON(TypedDict):
+    """A 4xx or 5xx answer."""
+
+    error: str
 
 
 class HttpError(Exception):
@@ -125,10 +252,10 @@ class Engines:
         self.lock = threading.Lock()
         self.analyst = Analyst()
         self.jobs = AnalysisJobs()
-        self._agents: OrderedDict[str, object] = OrderedDict()
+        self._agents: OrderedDict[str, BoardAgent] = OrderedDict()
         self._agent_game: dict[int, str] = {}
 
-    def agent(self, spec: str, game_id: str):
+    def agent(self, spec: str, game_id: str) -> BoardAgent:
         agent = self._agents.pop(spec, None)
         if agent is None:
             agent = make_agent(spec, game="donuts")
@@ -189,7 +316,7 @@ class Registry:
                 self.games.popitem(last=False)
             self.games[web.id] = web
 
-    def get(self, game_id) -> WebGame:
+    def get(self, game_id: object) -> WebGame:
         if not isinstance(game_id, str) or not game_id:
             raise HttpError(400, "missing game id: start a new game")
         with self.lock:
@@ -207,7 +334,7 @@ class Registry:
             del self.games[gid]
 
 
-def _layout_for(body: dict) -> tuple[Layout, str]:
+def _layout_for(body: JsonObject) -> tuple[Layout, str]:
     kind = str(body.get("layout", "standard")).strip()
     if kind == "text":
         text = body.get("layout_text")
@@ -221,7 +348,11 @@ def _layout_for(body: dict) -> tuple[Layout, str]:
     return make_layout(kind)  # random / grid draw a seed, shown in the label
 
 
-def _number(body: dict, key: str, default, kind=float):
+@overload
+def _number(body: JsonObject, key: str, default: float) -> float: ...
+@overload
+def _number(body: JsonObject, key: str, default: int, kind: type[int]) -> int: ...
+def _number(body: JsonObject, key: str, default: float, kind: type[float] | type[int] = float) -> float:
     value = body.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise HttpError(400, f"{key} must be a number, got {value!r}"[:120])
@@ -241,12 +372,12 @@ class Server:
         self.registry = Registry(max_games)
 
     # --- the API -----------------------------------------------------------------------
-    def options(self) -> dict:
+    def options(self) -> OptionsJSON:
         return {"agents": [{"kind": k, "about": v} for k, v in AGENT_KINDS.items()], "min_think": MIN_THINK,
                 "max_think": self.max_think, "default_think": min(DEFAULT_THINK, self.max_think),
                 "analysis_wait": ANALYSIS_WAIT, "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
 
-    def new_game(self, body: dict) -> dict:
+    def new_game(self, body: JsonObject) -> StateJSON:
         rules = make_rules(str(body.get("insertion", "group")), _number(body, "donuts", 15, int))
         human = parse_color(body.get("color", "chocolate"))
         kind = None
@@ -269,13 +400,13 @@ class Server:
         self.registry.add(web)
         return self.state(web)
 
-    def _think(self, body: dict, default: float) -> float:
+    def _think(self, body: JsonObject, default: float) -> float:
         think = _number(body, "think", default)
         if not MIN_THINK <= think <= self.max_think:
             raise HttpError(400, f"think must be between {MIN_THINK:g} and {self.max_think:g} seconds, got {think:g}")
         return think
 
-    def move(self, body: dict) -> dict:
+    def move(self, body: JsonObject) -> StateJSON:
         web = self.registry.get(body.get("game"))
         square = body.get("square")
         if not isinstance(square, str):
@@ -285,7 +416,7 @@ class Server:
             self.engines.jobs.cancel(web.id)
             return self.state(web)
 
-    def reply(self, body: dict) -> dict:
+    def reply(self, body: JsonObject) -> StateJSON:
         web = self.registry.get(body.get("game"))
         think = self._think(body, web.think)
         with web.lock:
@@ -293,6 +424,7 @@ class Server:
             if not g.ai_to_move():
                 raise HttpError(409, "the game is over" if g.is_over() else "it is not the opponent's turn")
             web.think = think
+            assert web.kind is not None  # an agent plays the opponent (ai_to_move)
             with self.engines.lock:
                 spec = self.engines.spec_for(web.kind, think, g.board)
                 agent = self.engines.agent(spec, web.id)
@@ -304,7 +436,7 @@ class Server:
                 " (solving)" if spec == "solver" else "")
             return self.state(web)
 
-    def undo(self, body: dict) -> dict:
+    def undo(self, body: JsonObject) -> StateJSON:
         web = self.registry.get(body.get("game"))
         with web.lock:
             web.session.undo()
@@ -312,19 +444,19 @@ class Server:
             self.engines.jobs.cancel(web.id)
             return self.state(web)
 
-    def resign(self, body: dict) -> dict:
+    def resign(self, body: JsonObject) -> StateJSON:
         web = self.registry.get(body.get("game"))
         with web.lock:
             web.session.resign()
             self.engines.jobs.cancel(web.id)
             return self.state(web)
 
-    def get_state(self, body: dict) -> dict:
+    def get_state(self, body: JsonObject) -> StateJSON:
         web = self.registry.get(body.get("game"))
         with web.lock:
             return self.state(web)
 
-    def _position_to_think_about(self, body: dict, refusal: str) -> tuple[WebGame, Board]:
+    def _position_to_think_about(self, body: JsonObject, refusal: str) -> tuple[WebGame, Board]:
         """The game and a copy of its position (the game's lock is held only to copy it), or
         a 409 with ``refusal`` when the game is over."""
         web = self.registry.get(body.get("game"))
@@ -333,13 +465,13 @@ class Server:
                 raise HttpError(409, f"the game is over: {refusal}")
             return web, web.session.board.copy(stack=False)
 
-    def analyze(self, body: dict) -> dict:
+    def analyze(self, body: JsonObject) -> AnalysisJSON:
         web, board = self._position_to_think_about(body, "nothing to analyze")
         job = self.engines.jobs.request(web.id, board)
         job.wait(ANALYSIS_WAIT)
         return job.snapshot().to_json()
 
-    def hint(self, body: dict) -> dict:
+    def hint(self, body: JsonObject) -> HintJSON:
         web, board = self._position_to_think_about(body, "no hint")
         job = self.engines.jobs.current(web.id, board)
         known = job.snapshot() if job is not None else None
@@ -348,6 +480,7 @@ class Server:
         else:
             with self.engines.lock:
                 h = self.engines.analyst.hint(board)
+        assert board.turn is not None  # the game is not over
         return {"fen": board.fen(), "move": h.move, "exact": h.exact, "value": h.result, "distance": h.distance,
                 "text": f"{h.move}: {h.describe_for(COLOR_NAMES[board.turn])}"}
 
@@ -357,18 +490,23 @@ class Server:
             return web.session.record().dumps()
 
     # --- the state the page draws ----------------------------------------------------------
-    def state(self, web: WebGame) -> dict:
+    def state(self, web: WebGame) -> StateJSON:
         g, b = web.session, web.session.board
         clickable = b.legal_mask() if g.human_to_move() else 0
         total = 2 * _svg.MARGIN + 6 * _svg.CELL
         b0, b1 = b.bitboards
-        squares = []
+        squares: list[SquareJSON] = []
         for sq in range(36):
             color = 0 if b0 >> sq & 1 else 1 if b1 >> sq & 1 else None
             squares.append({"name": square_name(sq), "line": b.layout.symbol(sq),
                             "donut": None if color is None else COLOR_NAMES[color], "legal": bool(clickable >> sq & 1)})
         p0, p1 = b.placed
         mover = None if g.is_over() else b.turn
+        outcome: OutcomeJSON | None = None
+        if g.is_over():
+            winner = g.winner()
+            outcome = {"result": g.result(), "winner": None if winner is None else COLOR_NAMES[winner],
+                       "reason": g.termination(), "text": g.result_text()}
         return {
             "game": web.id,
             "fen": b.fen(),
@@ -393,9 +531,7 @@ class Server:
             "can_undo": g.resigned is not None or any(g.is_human(p.color) for p in g.plies),
             "remaining": remaining_plies(b),
             "info": web.last_info,
-            "outcome": None if not g.is_over() else {
-                "result": g.result(), "winner": None if g.winner() is None else COLOR_NAMES[g.winner()],
-                "reason": g.termination(), "text": g.result_text()},
+            "outcome": outcome,
         }
 
 
@@ -410,11 +546,11 @@ class Handler(BaseHTTPRequestHandler):
     quiet = False
 
     # --- plumbing ------------------------------------------------------------------------
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
         if not self.quiet:
             sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
-    def _send(self, status: int, body: bytes, ctype: str, extra: dict | None = None) -> None:
+    def _send(self, status: int, body: bytes, ctype: str, extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -428,11 +564,12 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def _json(self, status: int, data) -> None:
+    def _json(self, status: int, data: object) -> None:
         self._send(status, json.dumps(data).encode(), "application/json")
 
     def _error(self, status: int, message: str) -> None:
-        self._json(status, {"error": message})
+        error: ErrorJSON = {"error": message}
+        self._json(status, error)
 
     def _host_ok(self) -> bool:
         """Only requests addressed to this server by an IP address or localhost (a web page
@@ -450,7 +587,7 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             return False
 
-    def _body(self) -> dict:
+    def _body(self) -> JsonObject:
         ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if ctype != "application/json":
             raise HttpError(415, "send the request body as application/json")
@@ -469,7 +606,7 @@ class Handler(BaseHTTPRequestHandler):
             raise HttpError(400, "the request body must be a JSON object")
         return body
 
-    def _guard(self, action) -> None:
+    def _guard(self, action: Callable[[], None]) -> None:
         try:
             if not self._host_ok():
                 raise HttpError(403, "requests must address this server by IP address or localhost")
@@ -558,7 +695,7 @@ def _is_loopback(host: str) -> bool:
         return host == "localhost"
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """``donuts-ai serve``."""
     max_think = MAX_THINK if args.max_think is None else args.max_think
     if not 0 < max_think <= MAX_THINK:
@@ -574,6 +711,7 @@ def run(args) -> int:
         sys.stderr.write("loading the engines...\n")
         app.engines.warm_up()
         host, port = httpd.server_address[:2]
+        assert isinstance(host, str)  # an IPv4 or IPv6 address
         shown = f"[{host}]" if ":" in host else host
         if not _is_loopback(host):
             sys.stderr.write(f"warning: listening on {host}: other machines can reach this page\n")

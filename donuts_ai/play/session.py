@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..board import Board
 from ..errors import DonutsError, IllegalMoveError
@@ -20,7 +21,7 @@ from .record import SavedGame
 LABEL_SEEDS = 1_000_000
 
 
-def parse_color(text: str) -> int | None:
+def parse_color(text: object) -> int | None:
     """``chocolate``/``c``/``vanilla``/``v``/``random`` (drawn now) or ``both`` (``None``)."""
     t = str(text).strip().lower()
     if t in ("chocolate", "c", "0"):
@@ -68,6 +69,13 @@ class GameOver(IllegalMoveError):
     """A move, resignation or hint after the end of the game."""
 
 
+class Opponent(Protocol):
+    """What plays the opponent's moves: an agent (a :class:`~donuts_ai.agents.BoardAgent`,
+    or any object with such a ``select_move``) that answers a move for the board it is given."""
+
+    def select_move(self, board: Board, /) -> str: ...
+
+
 @dataclass
 class Ply:
     """One move of the game: who made it (``by``: ``"you"``, the agent's name, or a
@@ -84,7 +92,8 @@ class PlaySession:
     ``opponent`` (an agent; or ``None``, when people play both sides or when each of the
     opponent's moves is given its agent: :meth:`ai_move`)."""
 
-    def __init__(self, board: Board, human: int | None, opponent=None, opponent_name: str = "AI", layout_label: str = ""):
+    def __init__(self, board: Board, human: int | None, opponent: Opponent | None = None, opponent_name: str = "AI",
+                 layout_label: str = ""):
         self.board = board
         self.start = board.copy(stack=False)
         self.human = human
@@ -97,7 +106,7 @@ class PlaySession:
         self.date = datetime.date.today()
 
     @classmethod
-    def new(cls, layout: Layout, rules: Rules, human: int | None, opponent=None, opponent_name: str = "AI",
+    def new(cls, layout: Layout, rules: Rules, human: int | None, opponent: Opponent | None = None, opponent_name: str = "AI",
             layout_label: str = "", fen: str | None = None) -> PlaySession:
         board = Board.from_fen(fen, rules) if fen else Board(layout, rules)
         return cls(board, human, opponent, opponent_name, layout_label)
@@ -122,23 +131,28 @@ class PlaySession:
         return "you" if color == self.human else self.opponent_name
 
     # --- moves -------------------------------------------------------------------------
-    def play(self, move) -> Ply:
+    def play(self, move: str | int) -> Ply:
         """The person's move. Raises a :class:`DonutsError` (the game unchanged) when it is
         not a square, not legal, or not the person's turn."""
         if self.is_over():
             raise GameOver(f"the game is over: {self.result_text()}")
-        if not self.is_human(self.board.turn):
-            raise NotYourTurn(f"not your turn: {COLOR_NAMES[self.board.turn]} ({self.opponent_name}) is to move")
-        return self._push(move, self.who(self.board.turn))
+        turn = self.board.turn
+        assert turn is not None  # the game is not over
+        if not self.is_human(turn):
+            raise NotYourTurn(f"not your turn: {COLOR_NAMES[turn]} ({self.opponent_name}) is to move")
+        return self._push(move, self.who(turn))
 
-    def _push(self, move, by: str) -> Ply:
+    def _push(self, move: str | int, by: str) -> Ply:
         color = self.board.turn
+        assert color is not None  # the callers check that the game is not over
         flips = self.board.push(move)
-        ply = Ply(color, self.board.peek(), flips, by)
+        square = self.board.peek()
+        assert square is not None  # a placement, not a forfeit
+        ply = Ply(color, square, flips, by)
         self.plies.append(ply)
         return ply
 
-    def ai_move(self, agent=None) -> Ply:
+    def ai_move(self, agent: Opponent | None = None) -> Ply:
         """The opponent's move (``agent`` stands in for it when given)."""
         if not self.ai_to_move():
             raise GameOver("the game is over") if self.is_over() else NotYourTurn("it is not the opponent's turn")
@@ -206,17 +220,23 @@ class PlaySession:
         if self.resigned is not None:
             return f"{name[self.resigned]} resigned: {name[1 - self.resigned]} wins"
         o = self.board.outcome()
+        assert o is not None  # over, and not by resignation
         if o.winner is None:
-            how = f"largest groups {o.scores[0]} and {o.scores[1]}" if o.reason == "largest group" else \
-                f"{o.scores[0]} donuts each on a full board" if o.scores else str(o.reason)
+            if o.reason == "largest group":
+                assert o.scores is not None  # a largest-group end has its scores
+                how = f"largest groups {o.scores[0]} and {o.scores[1]}"
+            else:
+                how = f"{o.scores[0]} donuts each on a full board" if o.scores else str(o.reason)
             return f"Draw: {how}"
         w, lose = o.winner, 1 - o.winner
         if o.reason == "five":
             why = "five in a row"
-        elif o.reason == "largest group":
-            why = f"the largest group, {o.scores[w]} to {o.scores[lose]}"
         else:
-            why = f"the majority of a full board, {o.scores[w]} donuts to {o.scores[lose]}"
+            assert o.scores is not None  # a largest-group or majority end has its scores
+            if o.reason == "largest group":
+                why = f"the largest group, {o.scores[w]} to {o.scores[lose]}"
+            else:
+                why = f"the majority of a full board, {o.scores[w]} donuts to {o.scores[lose]}"
         return f"{name[w]} wins by {why}"
 
     def _side_name(self, color: int) -> str:
@@ -231,6 +251,7 @@ class PlaySession:
         if self.layout_label:
             tags["LayoutSpec"] = self.layout_label
         tags["Result"] = self.result()
-        if self.termination():
-            tags["Termination"] = self.termination()
+        termination = self.termination()
+        if termination:
+            tags["Termination"] = termination
         return SavedGame.from_board(self.board, tags, start=self.start)

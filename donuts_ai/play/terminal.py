@@ -7,6 +7,7 @@ from the keyboard or from a pipe; bad input gets a one-line explanation and a ne
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from typing import TextIO
@@ -135,6 +136,7 @@ class TerminalGame:
             self.say("Type save FILE to keep the game, undo to take back your move, analyze, or quit.")
             return
         mover = b.turn
+        assert mover is not None  # the game is not over
         whose = "you" if g.is_human(mover) and g.human is not None else g.who(mover)
         self.say(f"Ply {b.ply + 1}: {COLOR_NAMES[mover]} ({whose}) to move · {pools}")
         rule = constraint_text(b, "you" if g.human_to_move() and g.human is not None else COLOR_NAMES[mover])
@@ -162,6 +164,7 @@ class TerminalGame:
         g = self.session
         while g.ai_to_move():
             color = g.board.turn
+            assert color is not None  # the opponent is to move
             if self.interactive:
                 self.out.write(f"{g.opponent_name} is thinking...\r")
                 self.out.flush()
@@ -228,6 +231,7 @@ class TerminalGame:
             job = self.jobs.current(_ANALYSIS, b)
             known = job.snapshot() if job is not None else None
             h = known.best if known is not None and known.value_known() else self.analyst.hint(b)
+            assert b.turn is not None  # the game is not over
             self.say(f"hint: {h.move} ({h.describe_for(COLOR_NAMES[b.turn])})")
         elif cmd in ("analyze", "analyse"):
             if g.is_over():
@@ -263,7 +267,7 @@ class TerminalGame:
             self.say("  ... still proving in the background: type analyze again to see more")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """``donuts-ai play`` (the argparse namespace of :func:`donuts_ai.play.add_commands`)."""
     from ..tournament.specs import make_agent
 
