@@ -375,7 +375,7 @@ def test_specs_and_names():
     assert AlphaBetaAgent(depth=6).spec == "alphabeta:depth=6"
     assert RandomAgent(seed=3).spec == "random:seed=3" and GreedyAgent().spec == "greedy"
     assert SolverAgent().name == "solver" and RandomAgent(name="r1").name == "r1"
-    assert set(AGENTS) == {"random", "greedy", "alphabeta", "mcts", "solver"}
+    assert set(AGENTS) == {"random", "greedy", "alphabeta", "mcts", "solver", "az"}
 
 
 def test_one_base_and_one_clock_rule_for_both_games():

@@ -52,9 +52,12 @@ ALLOWED = {
     "engine_protocol": {"agents", "board", "errors", "layout", "rules", "squares", "tournament"},
     "interop": {"_checks", "_engine", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},  # _engine: plane names
     "play": {"board", "errors", "layout", "outcomes", "rules", "search", "squares", "svg", "tournament"},
+    # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
+    # on the batched games, measured against the solver.
+    "learn": {"_engine", "agents", "board", "errors", "layout", "rules", "search", "squares", "symmetry", "vector_env"},
     "bench": {"_engine", "agents", "analysis", "board", "boxes", "interop", "layout", "outcomes", "reference", "search",
               "tournament", "vector_env"},
-    "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "play", "rules", "squares", "study", "tournament"},
+    "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "learn", "play", "rules", "squares", "study", "tournament"},
 }
 
 

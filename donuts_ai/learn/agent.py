@@ -20,11 +20,12 @@ from typing import Any
 import numpy as np
 
 from .._engine.batch import GAME
+from .._engine.planes import NUM_PLANES
 from .._engine.position import position_of
 from ..agents.base import budget, check_time_limit, now
 from ..agents.board_agent import BoardAgent
 from ..board import Board
-from ..squares import NUM_SQUARES, SQUARE_NAMES
+from ..squares import NUM_SQUARES, SIZE, SQUARE_NAMES
 from .errors import LearnError
 from .network import CONFIG_FILE, Network, load_network
 from .search import C_PUCT, BatchSearch, evaluate_roots, masked_policy, network_evaluator
@@ -100,6 +101,9 @@ class AlphaZeroAgent(BoardAgent):
         limit = sims if sims is not None else (MAX_SIMS if time_limit is not None else DEFAULT_SIMS)
         self._limit = limit
         self._search = BatchSearch(1, limit, self.c_puct) if limit > 0 else None
+        # Compile the network's one-position call now (once per process and network shape),
+        # not inside the first timed move.
+        self._evaluator(np.zeros((1, SIZE, SIZE, NUM_PLANES), dtype=np.float32))
         #: Figures of the last move: simulations run, seconds, the network's value of the
         #: root for the side to move, and the chosen square's visit share (1.0 raw).
         self.last_info: dict[str, Any] = {}

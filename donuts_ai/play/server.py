@@ -38,6 +38,7 @@ go first) and games idle for :data:`GAME_TTL` seconds expire.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import ipaddress
 import json
 import math
@@ -76,6 +77,9 @@ AGENT_KINDS = {
     "mcts": "Monte-Carlo tree search for the think time",
     "solver": "perfect play once the end is near enough to solve; alpha-beta before that",
 }
+# The learned agent, when the learn extra (JAX) is installed: its network searched for the think time.
+if importlib.util.find_spec("jax") is not None:
+    AGENT_KINDS["az"] = "the learned network (AlphaZero-style self-play), searching for the think time"
 #: The solver opponent solves (value only) when at most this many plies remain, and
 #: searches with alpha-beta for the think time before that. Measured with
 #: ``solve(board, distance=False)``: see docs/howto/play.md.
@@ -272,7 +276,7 @@ class Engines:
         think = min(max(think, MIN_THINK), self.max_think)
         if kind == "solver":
             return "solver" if remaining_plies(board) <= SOLVER_PLIES else f"alphabeta:time={think:g}"
-        if kind in ("alphabeta", "mcts"):
+        if kind in ("alphabeta", "mcts", "az"):
             return f"{kind}:time={think:g}"
         return kind
 
