@@ -168,7 +168,9 @@ second-player win (`notebooks/study_all_arrangements.jsonl.gz`, made by
 the run is in `benchmarks/RESULTS.md`). The first mover must choose well, though:
 in a sample of 50 classes only 5 to 14 of the 36 first moves win (9 on
 average), a few draw (10 moves in all 50) and the rest lose. On the standard layout only
-10 of the 36 opening squares win, the other 26 lose.
+10 of the 36 opening squares win, the other 26 lose. **With 18 donuts each** (the board
+can fill) the first player still wins all 24,576 classes; under the **single-insertion**
+rule, still being solved, some classes are draws (see the last section).
 
 The cells below read the committed results files and recompute the rest (small samples
 with `DONUTS_NB_QUICK=1`)."""),
@@ -180,7 +182,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import SVG, display
-from donuts_ai import Board, Layout, Solver, analyze, solve
+from donuts_ai import Board, Layout, Rules, Solver, analyze, solve
 from donuts_ai.study import hardest, load_study, summary, winning_move_counts
 
 DATA = Path(os.environ.get("DONUTS_NB_DATA", "."))  # the folder of the results files: this notebook's
@@ -272,6 +274,47 @@ plt.hist(lengths, bins=range(9, 32))
 plt.xlabel("plies to the end under perfect play"); plt.ylabel("layouts")
 plt.show()
 print(lengths)"""),
+    md("""
+## The variants: single insertion, and 18 donuts each
+
+The same whole-arrangement study under two variants of the rules
+(`donuts-ai study first-player --arrangements all --insertion single` and `--donuts 18`):
+
+- **Single insertion** (the rulebook's Law 2): a placed donut flips only the two single
+  opposing donuts directly on either side of it (`o X o`), never a run's ends.
+- **18 donuts each**: 36 donuts in all, so the board can fill; a full board without a
+  five goes to the player with more donuts on it.
+
+Does the first player still win everything? Each file is read as it stands (a study still
+running is committed part-way and resumed with `--resume`); the solver's nodes per class
+against the official rules' show how much harder each variant is to solve."""),
+    code("""
+official_nodes = {u["layout"]: u["nodes"] for u in units}
+variants = {"18 donuts each": "study_all_arrangements_donuts18.jsonl.gz",
+            "single insertion": "study_all_arrangements_single.jsonl.gz"}
+for title, name in variants.items():
+    if not (DATA / name).exists():
+        print(f"{title}: no results file yet"); continue
+    v_config, v_units = load_study(DATA / name)
+    v_values = Counter(u["value"] for u in v_units)
+    weights = sum(u["weight"] for u in v_units)
+    done = "every class" if len(v_units) == len(units) else f"{len(v_units):,} of {len(units):,} classes so far"
+    print(f"{title} ({v_config['rules']}): {done}, standing for {weights:,} arrangements: first player wins "
+          f"{v_values[1]:,}, draws {v_values[0]:,}, second player wins {v_values[-1]:,}")
+    v_nodes = np.array([u["nodes"] for u in v_units])
+    ratio = np.array([u["nodes"] / official_nodes[u["layout"]] for u in v_units])
+    print(f"    nodes per class: median {int(np.median(v_nodes)):,}, max {int(v_nodes.max()):,}; "
+          f"against the official rules, class by class: median x{np.median(ratio):.2f}")
+    others = [u for u in v_units if u["value"] != 1]
+    if others:
+        print(f"    not a first-player win: classes {', '.join(str(u['unit']) for u in others)}")
+        for u in others[:2]:  # the first two, drawn
+            display(SVG(Board(Layout.from_text(u["layout"]))._repr_svg_()))
+    if QUICK:  # re-solve a few classes of the file
+        rules = Rules(**v_config["rules"])
+        for u in sorted(v_units, key=lambda u: u["nodes"])[:2]:
+            assert Solver(tt_bits=18).solve(Board(Layout.from_text(u["layout"]), rules), distance=False).value == u["value"]
+        print("    sample rechecked")"""),
 ])
 
 add("04_search_speed.ipynb", [
@@ -442,11 +485,14 @@ plt.show()"""),
 sys.path.insert(0, str(HERE))
 from build_boxes_notebook import NAME as BOXES_NAME  # noqa: E402
 from build_boxes_notebook import boxes_cells  # noqa: E402
+from build_learning_notebook import NAME as LEARNING_NAME  # noqa: E402
+from build_learning_notebook import learning_cells  # noqa: E402
 from build_strength_notebook import NAME as STRENGTH_NAME  # noqa: E402
 from build_strength_notebook import strength_cells  # noqa: E402
 
 add(STRENGTH_NAME, strength_cells(md, code, SETUP))
 add(BOXES_NAME, boxes_cells(md, code, SETUP))
+add(LEARNING_NAME, learning_cells(md, code, SETUP))
 
 
 def execute(nb: nbformat.NotebookNode, quick: bool) -> None:

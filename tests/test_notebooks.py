@@ -35,6 +35,8 @@ QUICK_FIGURES = {
         r"sample rechecked",
         r"3 winning openings of 4 tried",
         r"\[25, 17, 27, 25\]",
+        r"18 donuts each \(\{'insertion': 'group', 'donuts': 18\}\): (every class|[\d,]+ of 24,576 classes so far)",
+        r"single insertion \(\{'insertion': 'single', 'donuts': 15\}\): (every class|[\d,]+ of 24,576 classes so far)",
     ],
     "04_search_speed.ipynb": [r"perft depth 6 \(60,207 leaves\)", r"alpha-beta, depth 9 \([\d,]+ nodes\)",
                               r"VectorEnv, 4,096 games, random actions, 1 core\s+[\d,]+ ", r"per step\s+[\d,]+ ns"],
@@ -47,6 +49,8 @@ QUICK_FIGURES = {
     ],
     "06_strength_vs_time.ipynb": [r"agreement mcts: \d+/12", r"mcts\s+T=0\.08\s+score"],
     "07_donut_boxes.ipynb": [r"=== 2 players: 4 games", r"random: 100 games a variant, greedy: 1"],
+    "08_learning.ipynb": [r"40 decided positions, \d+ critical", r"raw policy keeps value\s+[\d.]+%",
+                          r"az sims=8 keeps value\s+[\d.]+%", r"colour-swapped pairs", r"score [\d.]+%, 95% interval"],
 }
 
 #: What the stored notebooks show with the full settings: exact facts and the shape of
@@ -56,11 +60,13 @@ STORED_FIGURES = {
     "01_quick_start.ipynb": [r"b6 win in 23 plies"],
     "02_agents_compared.ipynb": [r"48 games, 24 units", r"0\.05 s/move: MCTS scores"],
     "03_who_wins.ipynb": [r"first player wins 24,576, draws 0, second player wins 0", r"10 winning openings of 36 tried",
-                          r"max 14; drawing first moves in all: 10"],
+                          r"max 14; drawing first moves in all: 10", r"18 donuts each \(.*\): (every class|[\d,]+ of 24,576)",
+                          r"single insertion \(.*\): (every class|[\d,]+ of 24,576)"],
     "04_search_speed.ipynb": [r"perft depth 8 \(1,058,030 leaves\)", r"VectorEnv, 4,096 games"],
     "05_batched_env.ipynb": [r"204,800 random games", r"all within 4 standard errors: True", r"held-out accuracy"],
     "06_strength_vs_time.ipynb": [r"agreement mcts: \d+/1000", r"alphabeta T=1\.6\s+score [\d.]+%"],
     "07_donut_boxes.ipynb": [r"=== 2 players: 48 games", r"ismcts:iterations=1000\s+\d+", r"[\d.]+% of 1200"],
+    "08_learning.ipynb": [r"400 decided positions", r"az sims=400 keeps value\s+[\d.]+%", r"score [\d.]+%, 95% interval"],
 }
 
 
@@ -84,7 +90,7 @@ def _text(nb) -> str:
 
 
 def test_the_notebooks_are_all_there():
-    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07"]
+    assert [p.name[:2] for p in NOTEBOOKS] == ["01", "02", "03", "04", "05", "06", "07", "08"]
     assert set(QUICK_FIGURES) == set(STORED_FIGURES) == {p.name for p in NOTEBOOKS}
 
 

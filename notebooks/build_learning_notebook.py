@@ -1,0 +1,124 @@
+"""The cells of ``08_learning.ipynb``: the learned agent measured against perfect play.
+
+Its cells are added by ``build_notebooks.py``, which writes and executes it:
+``python notebooks/build_notebooks.py 08_learning.ipynb [--quick]``.
+
+It reads the shipped network, the shipped training run's progress
+(``learning_progress.jsonl``) and the match against MCTS (``learning_match.jsonl``), and
+labels fresh positions with the solver: about 2 minutes on 2 cores with the full settings,
+well under a minute with ``DONUTS_NB_QUICK=1``.
+"""
+
+from __future__ import annotations
+
+NAME = "08_learning.ipynb"
+
+
+def learning_cells(md, code, setup: str) -> list:
+    """The notebook's cells, made with ``build_notebooks``' ``md`` and ``code`` helpers."""
+    return [
+        md("""
+# The learned agent against perfect play
+
+`donuts_ai.learn` trains a policy/value network by AlphaZero-style self-play: a small
+residual network in JAX, a PUCT search compiled with Numba whose leaves are evaluated in
+batches, random tile arrangements for every game. Because Donuts is solved here, every
+move the learned agent makes can be checked against the exact solver. This notebook
+reads how the shipped network learned, measures it on positions it never saw, and shows
+its match against the Monte-Carlo tree search agent.
+
+The positions: plies 4 to 24 of seeded games on random tile arrangements (greedy moves, a
+quarter of them random) whose value is **decided** (won or lost for the side to move),
+with the solver's value of every legal move. A move *keeps the value* when its value is
+the position's. **Critical** positions are those where some legal move does not keep it
+(in a lost position every move keeps it: those count for the value head only)."""),
+        code(setup),
+        code("""
+import json
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+from donuts_ai.learn.agent import SHIPPED_NETWORK, cached_network
+from donuts_ai.learn.benchmark import label_positions, measure
+from donuts_ai.learn.network import count_parameters
+
+DATA = Path(os.environ.get("DONUTS_NB_DATA", "."))
+network = cached_network(None)
+settings = json.loads((SHIPPED_NETWORK / "training.json").read_text())
+print(f"shipped network: {network.config}, {count_parameters(network):,} weights")
+print("trained by:", settings["command"])"""),
+        md("""
+## How it learned
+
+Each checkpoint of the shipped run measured the raw policy and the value head on the
+first 300 positions of the labelled set shipped with the library (seed 2026), beside the
+losses on its own self-play batches."""),
+        code("""
+progress = [json.loads(line) for line in (DATA / "learning_progress.jsonl").read_text().splitlines()]
+minutes = np.array([p["seconds"] / 60 for p in progress])
+fig, axes = plt.subplots(1, 2, figsize=(12, 3.8))
+axes[0].plot(minutes, [p["policy_accuracy"] for p in progress], label="raw policy keeps the value")
+axes[0].plot(minutes, [p["value_accuracy"] for p in progress], label="value head's sign is right")
+axes[0].set_xlabel("training minutes (2 cores)"); axes[0].set_ylabel("share of 300 decided positions")
+axes[0].legend(); axes[0].grid(alpha=0.3)
+axes[1].plot(minutes, [p["policy_loss"] for p in progress], label="policy loss")
+axes[1].plot(minutes, [p["value_loss"] for p in progress], label="value loss")
+axes[1].set_xlabel("training minutes"); axes[1].legend(); axes[1].grid(alpha=0.3)
+fig.tight_layout(); plt.show()
+last = progress[-1]
+busy = last["search_seconds"] + last["network_seconds"] + last["train_seconds"]
+print(f"{last['moves']:,} self-play moves, {last['games']:,} games, {last['positions']:,} positions, "
+      f"{last['train_steps']:,} training steps in {last['seconds'] / 60:.0f} minutes: "
+      f"{last['positions'] / last['seconds']:.0f} positions/s")
+print(f"time: search {last['search_seconds'] / busy:.0%}, network {last['network_seconds'] / busy:.0%}, "
+      f"training {last['train_seconds'] / busy:.0%}")"""),
+        md("""
+## On positions it never saw
+
+Fresh positions from another seed, labelled by the solver now; the raw policy, the value
+head, and the search with 50 and 400 simulations."""),
+        code("""
+COUNT = 40 if QUICK else 400
+SIMS = (8,) if QUICK else (50, 400)
+fresh = label_positions(COUNT, seed=7)
+result = measure(network, fresh, sims=SIMS)
+print(f"{result['positions']} decided positions, {result['critical_positions']} critical")
+print(f"{'':26} {'all':>6} {'critical':>9}")
+print(f"{'raw policy keeps value':26} {result['policy']:6.1%} {result['critical_policy']:9.1%}")
+print(f"{'value head sign right':26} {result['value']:6.1%}")
+for n in SIMS:
+    print(f"{f'az sims={n} keeps value':26} {result['searched'][n]:6.1%} {result['critical_searched'][n]:9.1%}")"""),
+        code("""
+by_ply = {}
+for p in fresh:
+    by_ply.setdefault(p.board().ply // 4 * 4, []).append(p)
+plies = sorted(by_ply)
+shares = [measure(network, by_ply[k])["policy"] for k in plies]
+plt.figure(figsize=(6, 3.2))
+plt.bar([f"{k}-{k + 3}" for k in plies], shares)
+plt.ylim(0, 1); plt.ylabel("raw policy keeps the value"); plt.xlabel("plies played")
+plt.title("where the raw policy errs"); plt.show()
+print({f"{k}-{k + 3}": (len(by_ply[k]), round(s, 3)) for k, s in zip(plies, shares)})"""),
+        md("""
+## Against Monte-Carlo tree search
+
+`az:sims=400` against `mcts:time=0.1` (UCT with random playouts, MCTS-Solver and its
+root prover) on random tile arrangements, colour-swapped pairs, played by
+`donuts-ai tournament` (the command is in the results file's config line)."""),
+        code("""
+from donuts_ai.tournament.report import text_report
+from donuts_ai.tournament.results import Results
+
+match = Results.from_file(str(DATA / "learning_match.jsonl"))
+a, b = match.agents
+pentanomial = np.array(match.pentanomial(a, b))  # pairs scoring 0, 1/2, 1, 3/2, 2 for a
+pair_score = np.array([0, 0.5, 1, 1.5, 2]) / 2
+pairs = pentanomial.sum()
+mean = (pentanomial * pair_score).sum() / pairs
+sd = np.sqrt((pentanomial * (pair_score - mean) ** 2).sum() / pairs)
+print(f"{a} against {b}: {pairs} colour-swapped pairs, pentanomial {pentanomial.tolist()}")
+print(f"score {mean:.1%}, 95% interval [{mean - 1.96 * sd / np.sqrt(pairs):.1%}, {mean + 1.96 * sd / np.sqrt(pairs):.1%}]")
+print()
+print(text_report(match))"""),
+    ]
