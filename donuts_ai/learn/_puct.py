@@ -34,6 +34,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from .._engine.batch import Seen, _write_planes
@@ -98,7 +99,7 @@ def new_tree(games: int, nodes: int) -> Tree:
 
 
 @njit(cache=True)
-def _clear_node(tree, g, index):
+def _clear_node(tree: Tree, g: int, index: int) -> None:
     tree.children[g, index, :] = NONE
     tree.prior[g, index, :] = 0.0
     node = tree.nodes[g, index]
@@ -109,7 +110,7 @@ def _clear_node(tree, g, index):
 
 
 @njit(cache=True)
-def start(tree, roots, active):
+def start(tree: Tree, roots: np.ndarray, active: npt.NDArray[np.bool_]) -> None:
     """A new search in every active game ``g`` (``active[g]``) from ``roots[g]`` (records
     with the fields ``own opp last placed_own placed_opp color line_masks``, such as the
     batch environment's games, :data:`donuts_ai._engine.batch.GAME`; never a finished game):
@@ -136,7 +137,7 @@ def start(tree, roots, active):
 
 
 @njit(cache=True)
-def _backup(tree, g, value):
+def _backup(tree: Tree, g: int, value: float) -> None:
     """Add one visit and ``value`` (for Chocolate) to every node on game ``g``'s path."""
     for i in range(tree.path_length[g]):
         node = tree.nodes[g, tree.path[g, i]]
@@ -145,7 +146,7 @@ def _backup(tree, g, value):
 
 
 @njit(cache=True)
-def _select(tree, g, index, c_puct):
+def _select(tree: Tree, g: int, index: int, c_puct: float) -> int:
     """The square PUCT picks at node ``index`` of game ``g``: the legal square with the
     largest ``Q + c_puct * P * sqrt(N) / (1 + n)``, ``Q`` the child's mean value for the
     side to move (0 for a child not visited yet, a draw's value)."""
@@ -170,7 +171,7 @@ def _select(tree, g, index, c_puct):
 
 
 @njit(cache=True)
-def simulate(tree, line_masks, donuts, single, c_puct):
+def simulate(tree: Tree, line_masks: npt.NDArray[np.uint64], donuts: int, single: bool, c_puct: float) -> None:
     """One descent in every game that has a root: to a square not tried yet, whose child is
     created; a finished game's outcome is backed up at once (the game has no leaf this
     round), any other child becomes the game's leaf. ``line_masks`` ``uint64[G, 36]``."""
@@ -225,7 +226,8 @@ def simulate(tree, line_masks, donuts, single, c_puct):
 
 
 @njit(cache=True)
-def write_leaf_planes(tree, line_masks, directions, donuts, out):
+def write_leaf_planes(tree: Tree, line_masks: npt.NDArray[np.uint64], directions: npt.NDArray[np.int8], donuts: int,
+                      out: npt.NDArray[np.float32]) -> None:
     """The observation planes of every game's leaf, seen by its side to move, into ``out``
     (``float32[G, 36, NUM_PLANES]``, a view of ``(G, 6, 6, NUM_PLANES)``); zeros for a game
     without a leaf (its row is evaluated and ignored: the batch keeps one shape)."""
@@ -243,7 +245,8 @@ def write_leaf_planes(tree, line_masks, directions, donuts, out):
 
 
 @njit(cache=True)
-def expand(tree, logits, values, noise, noise_fraction):
+def expand(tree: Tree, logits: npt.NDArray[np.float32], values: npt.NDArray[np.float32], noise: npt.NDArray[np.float32],
+           noise_fraction: float) -> None:
     """Give every game's leaf the network's answer: its priors, the softmax of ``logits[g]``
     (``float32[G, 36]``) over the leaf's legal squares, mixed with ``noise[g]`` (a
     distribution over the legal squares) as ``(1 - noise_fraction) * P + noise_fraction *
@@ -276,7 +279,7 @@ def expand(tree, logits, values, noise, noise_fraction):
 
 
 @njit(cache=True)
-def root_visits(tree, out):
+def root_visits(tree: Tree, out: npt.NDArray[np.float32]) -> None:
     """The visits of each root child into ``out`` (``float32[G, 36]``; zeros for a game
     without a root)."""
     for g in range(tree.nodes.shape[0]):
@@ -286,7 +289,7 @@ def root_visits(tree, out):
 
 
 @njit(cache=True)
-def root_values(tree, out):
+def root_values(tree: Tree, out: npt.NDArray[np.float32]) -> None:
     """The mean value of each visited root child for the root's side to move into ``out``
     (``float32[G, 36]``; NaN for a child not visited)."""
     for g in range(tree.nodes.shape[0]):
@@ -301,7 +304,7 @@ def root_values(tree, out):
 
 
 @njit(cache=True)
-def write_root_planes(roots, donuts, out):
+def write_root_planes(roots: np.ndarray, donuts: int, out: npt.NDArray[np.float32]) -> None:
     """The observation planes of every root record (see :func:`start`), seen by its side to
     move, into ``out`` (``float32[G, 36, NUM_PLANES]``)."""
     for g in range(roots.shape[0]):

@@ -182,6 +182,7 @@ def load_network(directory: str | Path) -> Network:
         raise LearnError(f"{config_path}: {exc}") from None
     skeleton = Network(config, jax.random.PRNGKey(0))
     try:
-        return eqx.tree_deserialise_leaves(weights_path, skeleton)
+        loaded: Network = eqx.tree_deserialise_leaves(weights_path, skeleton)
     except Exception as exc:  # a truncated or mismatched file: name it, whatever Equinox raised
         raise LearnError(f"{weights_path}: cannot read the weights ({exc})") from None
+    return loaded

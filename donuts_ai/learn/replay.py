@@ -49,7 +49,7 @@ NUM_SYMMETRIES = len(SYMMETRY_NAMES)
 
 
 @njit(cache=True)
-def write_sample_planes(samples, donuts, out):
+def write_sample_planes(samples: np.ndarray, donuts: int, out: npt.NDArray[np.float32]) -> None:
     """The planes of every sample, seen by its side to move, into ``out`` (``float32[n, 36,
     NUM_PLANES]``, a view of ``(n, 6, 6, NUM_PLANES)``)."""
     for i in range(samples.shape[0]):

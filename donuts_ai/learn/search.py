@@ -139,4 +139,5 @@ def masked_policy(logits: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_])
     masked = np.where(legal, logits, -np.inf)
     top = masked.max(axis=-1, keepdims=True)
     e = np.where(legal, np.exp(masked - np.where(np.isfinite(top), top, 0.0)), 0.0)
-    return (e / np.maximum(e.sum(axis=-1, keepdims=True), 1e-30)).astype(np.float32)
+    policy: npt.NDArray[np.float32] = (e / np.maximum(e.sum(axis=-1, keepdims=True), 1e-30)).astype(np.float32)
+    return policy

@@ -256,7 +256,8 @@ class Trainer:
         drawn = np.minimum((cumulative <= draws).sum(axis=1), NUM_SQUARES - 1)
         # A draw can land on a square of zero probability only through rounding: step back to a visited one.
         drawn = np.where(policy[np.arange(len(policy)), drawn] > 0, drawn, policy.argmax(axis=1))
-        return np.where(plies < self.config.temperature_plies, drawn, policy.argmax(axis=1)).astype(np.int64)
+        chosen: npt.NDArray[np.int64] = np.where(plies < self.config.temperature_plies, drawn, policy.argmax(axis=1)).astype(np.int64)
+        return chosen
 
     def _record(self, games: np.ndarray, policy: npt.NDArray[np.float32]) -> None:
         """Keep each game's searched position until its result is known."""
@@ -337,8 +338,9 @@ class Trainer:
         fresh.mkdir()
         save_network(self.network, fresh)
         eqx.tree_serialise_leaves(fresh / OPTIMIZER_FILE, self.opt_state)
-        arrays = {"games": self.env._games, "trajectories": self.trajectories, "lengths": self.lengths, **self.replay.state()}
-        np.savez(fresh / ARRAYS_FILE, **arrays)
+        replay = self.replay.state()
+        np.savez(fresh / ARRAYS_FILE, games=self.env._games, trajectories=self.trajectories, lengths=self.lengths,
+                 replay_samples=replay["replay_samples"], replay_counters=replay["replay_counters"])
         settings = {"config": self.config.to_json(), "counters": self.counters, "rng": self.rng.bit_generator.state}
         (fresh / SETTINGS_FILE).write_text(json.dumps(settings, indent=1) + "\n")
         shutil.rmtree(old, ignore_errors=True)
