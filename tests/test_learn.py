@@ -389,3 +389,28 @@ def test_the_replay_buffer_keeps_the_latest_samples_in_a_ring():
     assert buffer.size == 5 and buffer.added == 9
     assert sorted(buffer.samples["last"]) == [4, 5, 6, 7, 8]
     assert set(buffer.draw(np.random.default_rng(0), 50)["last"]) <= {4, 5, 6, 7, 8}
+
+
+def test_donuts_ai_engine_az_answers_the_protocol(tiny_network):
+    from donuts_ai.engine_protocol import board_command
+
+    proc = subprocess.Popen([sys.executable, "-m", "donuts_ai", "engine", f"az:checkpoint={tiny_network},sims=8"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    board = Board(Layout.random(3))
+    rng = random.Random(3)
+    for _ in range(7):
+        board.push(rng.choice(board.legal_moves()))
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("dep\nisready\nnewgame\n" + board_command(board) + "\ngo movetime 200\n")
+    proc.stdin.flush()
+    lines: list[str] = []
+    while not lines or not lines[-1].startswith("bestmove"):  # the engine answers, or ends (then readline gives "")
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.strip())
+    out, err = proc.communicate("quit\n", timeout=PATIENCE)
+    assert "depok" in lines and "readyok" in lines, (lines, err)
+    assert any(line.startswith("option name sims") for line in lines), lines
+    assert lines[-1].startswith("bestmove") and board.is_legal(lines[-1].split()[1]), (lines, err)
+    assert proc.returncode == 0
