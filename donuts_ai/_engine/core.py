@@ -21,8 +21,8 @@ raise: the Python layer (:class:`donuts_ai.Board`) validates everything first.
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import NDArray
 from numba import njit
+from numpy.typing import NDArray
 
 from ._types import Int64
 from .bits import clz, ctz, popcount

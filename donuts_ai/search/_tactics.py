@@ -11,8 +11,7 @@ from numba import njit
 from .._engine._types import Bool
 from .._engine.bits import ctz
 from .._engine.core import can_win_now
-from .._engine.position import ENDED_LOST, ENDED_WON, PASSES, WON_BY_FIVE, apply, legal_moves, placement_ends_game
-from .._engine.position import Position, Rulebook
+from .._engine.position import ENDED_LOST, ENDED_WON, PASSES, WON_BY_FIVE, Position, Rulebook, apply, legal_moves, placement_ends_game
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)

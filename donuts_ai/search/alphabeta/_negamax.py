@@ -128,7 +128,7 @@ def _best_possible(pos: Position, donuts: Int64, ply: Int64, own_move_ends: Bool
 
 @njit(cache=True)
 def _classify_moves(
-    donuts: Int64, single: bool, pos: Position, ply: Int64, table_move: Int64, ws: np.record
+    donuts: Int64, single: bool, pos: Position, ply: Int64, table_move: Int64, ws: np.record,
 ) -> tuple[Int64, Int64, Int64]:
     """Pass over the legal moves (flips from ``ws.flips[ply]``): moves that end the game and
     moves that hand the opponent a five have exact values; the rest are "open" and go to
@@ -192,7 +192,7 @@ def _survival_move(donuts: Int64, single: bool, pos: Position, ply: Int64, beta:
 
 @njit(cache=True)
 def negamax(
-    rulebook: Rulebook, pos: Position, depth: Int64, ply: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], ws: np.record
+    rulebook: Rulebook, pos: Position, depth: Int64, ply: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], ws: np.record,
 ) -> Int64:
     """Score of a position that is not over, for its side to move (see the module doc).
 
@@ -209,7 +209,7 @@ def negamax(
 
 @njit(cache=True)
 def _negamax(
-    donuts: Int64, single: bool, pos: Position, depth: Int64, ply: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], ws: np.record
+    donuts: Int64, single: bool, pos: Position, depth: Int64, ply: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], ws: np.record,
 ) -> Int64:
     """:func:`negamax` on the game's fields. Recursive: every call passes the same argument
     types (``int64`` scalars, a ``Position`` of :func:`as_position`'s types), or the
@@ -295,7 +295,8 @@ def _start(workspace: NDArray[np.void], node_limit: Int64) -> np.record:
 
 @njit(cache=True, nogil=True)
 def search_root(
-    rulebook: Rulebook, pos: Position, depth: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64
+    rulebook: Rulebook, pos: Position, depth: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], workspace: NDArray[np.void],
+    node_limit: Int64,
 ) -> tuple[Int64, Int64, Bool]:
     """Negamax at the root (ply 0) with a fresh node count: returns (score, nodes, aborted).
 
@@ -319,7 +320,7 @@ def root_child(rulebook: Rulebook, pos: Position, sq: Int64) -> tuple[bool, Int6
 
 @njit(cache=True)
 def _move_score(
-    rulebook: Rulebook, pos: Position, sq: Int64, depth: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], ws: np.record
+    rulebook: Rulebook, pos: Position, sq: Int64, depth: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], ws: np.record,
 ) -> Int64:
     """Score, for the side to move at the root, of root move ``sq`` searched to ``depth``."""
     ended, score, child, passed = root_child(rulebook, pos, sq)
@@ -332,7 +333,8 @@ def _move_score(
 
 @njit(cache=True)
 def search_moves(
-    rulebook: Rulebook, pos: Position, depth: Int64, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64, first_move: Int64
+    rulebook: Rulebook, pos: Position, depth: Int64, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64,
+    first_move: Int64,
 ) -> tuple[Int64, Int64, Int64, Bool]:
     """Depth-limited search of every root move (``first_move`` first, if legal), full
     window. Returns (best_move, best_score, nodes, aborted); after an abort the result
@@ -368,7 +370,9 @@ def search_moves(
 
 
 @njit(cache=True)
-def root_move_order(rulebook: Rulebook, pos: Position, tt: NDArray[np.uint64], workspace: NDArray[np.void]) -> tuple[NDArray[np.int64], np.int64]:
+def root_move_order(
+    rulebook: Rulebook, pos: Position, tt: NDArray[np.uint64], workspace: NDArray[np.void],
+) -> tuple[NDArray[np.int64], np.int64]:
     """The root's moves in the order the search would try them (ply 0 of
     :func:`_negamax`: a five first, then the open moves by :mod:`._ordering`, then the
     moves with exact values). Returns ``(moves, n_open)``: ``moves[:n_open]`` are open."""
