@@ -144,8 +144,10 @@ class Solver:
         self.threads = check_int("threads", threads, 1, 64)
         self._tt: NDArray[np.uint64] | None = None
         self._ws = new_workspace()
-        self._helpers: list[tuple[NDArray[np.uint64], NDArray[np.void]]] = []  # (table, workspace) of threads 1.., made with the table
-        self._pn: tuple[NDArray[np.uint64], NDArray[np.void]] | None = None  # (table, workspace) of the proof-number search, made on first use
+        # (table, workspace) of threads 1.., made with the table
+        self._helpers: list[tuple[NDArray[np.uint64], NDArray[np.void]]] = []
+        # (table, workspace) of the proof-number search, made on first use
+        self._pn: tuple[NDArray[np.uint64], NDArray[np.void]] | None = None
         self._game: tuple[Layout, Rules] | None = None
         self._stopped = False
         self.nodes = 0
