@@ -14,6 +14,8 @@ registry names every class by its dotted path and imports it when first used, so
 importing this package (or :mod:`.base`) loads no search code.
 """
 
+from __future__ import annotations
+
 from typing import TYPE_CHECKING
 
 from .base import Agent, budget
