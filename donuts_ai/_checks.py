@@ -9,21 +9,32 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Literal, TypeGuard, overload
 
 from .errors import DonutsError
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[numbers.Integral]:
     """An integer that is not a bool (NumPy integers included)."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def check_int(name: str, value, minimum: int | None = None, maximum: int | None = None, allow_none: bool = False,
+@overload
+def check_int(name: str, value: int, minimum: int | None = None, maximum: int | None = None, allow_none: bool = False,
+              error: type[DonutsError] = DonutsError) -> int: ...
+@overload
+def check_int(name: str, value: object, minimum: int | None = None, maximum: int | None = None,
+              allow_none: Literal[False] = False, error: type[DonutsError] = DonutsError) -> int: ...
+@overload
+def check_int(name: str, value: object, minimum: int | None = None, maximum: int | None = None, allow_none: bool = False,
+              error: type[DonutsError] = DonutsError) -> int | None: ...
+def check_int(name: str, value: object, minimum: int | None = None, maximum: int | None = None, allow_none: bool = False,
               error: type[DonutsError] = DonutsError) -> int | None:
     """``value`` as an int within ``minimum..maximum`` (either may be open)."""
     if value is None and allow_none:
         return None
-    if not is_int(value) or (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+    # ``not value <= maximum`` is ``value > maximum`` for an integer: ``numbers.Integral`` types only ``<``/``<=``.
+    if not is_int(value) or (minimum is not None and value < minimum) or (maximum is not None and not value <= maximum):
         if minimum == 1 and maximum is None:
             what = "a positive int"
         elif minimum is not None and maximum is not None:
@@ -36,16 +47,23 @@ def check_int(name: str, value, minimum: int | None = None, maximum: int | None 
     return int(value)
 
 
-def check_seconds(name: str, value, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> float | None:
+@overload
+def check_seconds(name: str, value: float, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> float: ...
+@overload
+def check_seconds(name: str, value: object, allow_none: Literal[False], error: type[DonutsError] = DonutsError) -> float: ...
+@overload
+def check_seconds(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> float | None: ...
+def check_seconds(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> float | None:
     """``value`` as a positive, finite number of seconds (``None`` allowed unless said otherwise)."""
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < math.inf:
+    # ``not value <= 0`` is ``0 < value`` here (NaN fails ``value < math.inf``): ``numbers.Real`` types only ``<``/``<=``.
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (value < math.inf and not value <= 0):
         raise error(f"{name} must be a positive number of seconds, got {value!r}")
     return float(value)
 
 
-def check_nonnegative(name: str, value, error: type[DonutsError] = DonutsError) -> float:
+def check_nonnegative(name: str, value: object, error: type[DonutsError] = DonutsError) -> float:
     """``value`` (an int or a float, not a bool) as a float >= 0 (NaN is refused)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise error(f"{name} must be a number >= 0, got {value!r}")

@@ -64,8 +64,10 @@ def cache_folders(source_folder: Path) -> list[Path]:
         from numba.misc.appdirs import AppDirs
 
         subpath = caching.InTreeCacheLocator.get_suitable_cache_subpath(str(source_folder / "any.py"))
-        if config.CACHE_DIR:
-            folders.append(Path(config.CACHE_DIR) / subpath)
+        # CACHE_DIR is set at runtime by numba.core.config (from NUMBA_CACHE_DIR): its type information lacks it.
+        cache_dir: str = config.CACHE_DIR  # type: ignore[attr-defined]
+        if cache_dir:
+            folders.append(Path(cache_dir) / subpath)
         folders.append(Path(AppDirs(appname="numba", appauthor=False).user_cache_dir) / subpath)
     except (ImportError, AttributeError, TypeError):  # another Numba: beside the sources only
         pass

@@ -78,9 +78,11 @@ def random_playouts(
         seed = secrets.randbits(63)
     elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise DonutsError(f"seed must be an int or None, got {seed!r}")
+    turn = board.turn
+    assert turn is not None  # the game goes on (checked above)
     kernel = _P.random_playouts_parallel if parallel else _P.random_playouts
     totals = kernel(
-        rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, int(n_games),
+        rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), turn, int(n_games),
         np.uint64(int(seed) % 2**64),
     )
     t = [int(x) for x in totals]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 
@@ -61,6 +62,10 @@ class Outcome:
 
 _U = np.uint64
 
+#: A Board's whole state, saved by :meth:`Board.push` and put back by :meth:`Board.pop`:
+#: ``(b0, b1, turn, last, p0, p1, outcome)``.
+_State: TypeAlias = "tuple[int, int, int | None, int, int, int, Outcome | None]"
+
 
 class Board:
     """A Donuts position with its move history.
@@ -74,6 +79,14 @@ class Board:
     :class:`~donuts_ai.errors.IllegalMoveError` for moves that are not legal now; a
     failed call leaves the board untouched.
     """
+
+    _b0: int
+    _b1: int
+    _turn: int | None
+    _last: int
+    _p0: int
+    _p1: int
+    _outcome: Outcome | None
 
     def __init__(self, layout: Layout | None = None, rules: Rules | None = None):
         if layout is None:
@@ -90,13 +103,13 @@ class Board:
         self._set_state(0, 0, 0, -1, 0, 0)
         self._root = self._state()
         self._stack: list[int | None] = []
-        self._history: list[tuple] = []
+        self._history: list[_State] = []
 
     # --- state ---------------------------------------------------------------------
-    def _state(self) -> tuple:
+    def _state(self) -> _State:
         return (self._b0, self._b1, self._turn, self._last, self._p0, self._p1, self._outcome)
 
-    def _restore(self, state: tuple) -> None:
+    def _restore(self, state: _State) -> None:
         self._b0, self._b1, self._turn, self._last, self._p0, self._p1, self._outcome = state
 
     def _set_state(self, b0: int, b1: int, turn: int | None, last: int, p0: int, p1: int) -> None:
@@ -161,7 +174,7 @@ class Board:
         """Moves played, oldest first: square names, ``None`` for a forfeited turn."""
         return [None if m is None else SQUARE_NAMES[m] for m in self._stack]
 
-    def color_at(self, square) -> int | None:
+    def color_at(self, square: int | str) -> int | None:
         """0, 1 or ``None`` (empty) at ``square`` (a name or index)."""
         sq = parse_square(square)
         if self._b0 >> sq & 1:
@@ -170,7 +183,7 @@ class Board:
             return 1
         return None
 
-    def kernel_state(self) -> tuple:
+    def kernel_state(self) -> tuple[np.uint64, np.uint64, int, int, int, int]:
         """``(b0, b1, turn, last, p0, p1)`` as the engine kernels take them (``uint64``
         bitboards, ``last`` = -1 before the first placement, ``turn`` = -1 when over)."""
         turn = -1 if self._turn is None else self._turn
@@ -195,7 +208,7 @@ class Board:
         """Legal moves as square names, ascending by square index."""
         return [SQUARE_NAMES[sq] for sq in self.legal_squares()]
 
-    def is_legal(self, move) -> bool:
+    def is_legal(self, move: object) -> bool:
         """True when ``move`` (a name or index) is legal now; False for unparsable moves too."""
         try:
             sq = parse_square(move)
@@ -210,14 +223,16 @@ class Board:
         empty = FULL_BOARD & ~(self._b0 | self._b1)
         return int(E.forced_line(_U(empty), self._last, self._line_masks)) == 0
 
-    def push(self, move) -> list[str]:
+    def push(self, move: int | str) -> list[str]:
         """Play ``move`` for the side to move; returns the flipped squares' names, ascending."""
         sq = parse_square(move)
         self._check_legal(sq)
+        mover = self._turn
+        assert mover is not None  # the game goes on (_check_legal), so a side is to move
         self._history.append(self._state())
         self._stack.append(sq)
         b0, b1, turn, p0, p1, flipped, winner, reason = E.play(
-            _U(self._b0), _U(self._b1), self._turn, self._p0, self._p1, sq, self._rules.donuts, self._rules.single
+            _U(self._b0), _U(self._b1), mover, self._p0, self._p1, sq, self._rules.donuts, self._rules.single
         )
         self._b0, self._b1, self._p0, self._p1, self._last = int(b0), int(b1), int(p0), int(p1), sq
         if winner != E.NO_WINNER_YET:
@@ -246,9 +261,11 @@ class Board:
         constraint. Undo with :meth:`pop`."""
         if self._outcome is not None:
             raise IllegalMoveError("cannot forfeit: the game is over")
+        mover = self._turn
+        assert mover is not None  # the game goes on, so a side is to move
         self._history.append(self._state())
         self._stack.append(None)
-        self._turn = int(E.next_turn(self._turn, self._p0, self._p1, self._rules.donuts))
+        self._turn = int(E.next_turn(mover, self._p0, self._p1, self._rules.donuts))
 
     def pop(self) -> str | None:
         """Undo the last move; returns it (``None`` for a forfeit). Raises ``IndexError`` when
@@ -425,6 +442,7 @@ class Board:
             who = "draw" if o.winner is None else f"{COLOR_NAMES[o.winner]} wins"
             status = f"game over: {who} ({o.reason})"
         else:
+            assert self._turn is not None  # the game goes on, so a side is to move
             status = f"{COLOR_NAMES[self._turn]} to move" + (" (open pick)" if self.is_open_pick() and self._last >= 0 else "")
         last = "-" if self._last < 0 else SQUARE_NAMES[self._last]
         lines.append(f"{status} · last {last} · {pools}")

@@ -11,6 +11,8 @@ the moves it has not seen yet. Agent kinds are :data:`donuts_ai.agents.AGENTS` a
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .agents import AGENTS
 from .board import Board, Termination
@@ -18,6 +20,13 @@ from .errors import LayoutError
 from .layout import Layout, fresh_layout, parse_layout_spec
 from .rules import Rules, make_rules
 from .tournament.protocol import Game, register
+
+if TYPE_CHECKING:
+    from .agents.board_agent import BoardAgent
+    from .agents.registry import LazyRegistry
+
+#: A JSON object (the rules, an observation), as the harness passes them.
+JSONObject: TypeAlias = dict[str, Any]
 
 #: Insertions in one game that earn a player the ledger's bonus point.
 INSERTION_BONUS_AT = 3
@@ -38,8 +47,8 @@ class DonutsGame(Game):
     #: ``end-win``: +2 for any win at the end (largest group too) instead.
     LEDGERS = ("rulebook", "end-win")
 
-    def __init__(self):
-        self._seen: tuple | None = None  # (key, Board) of the last agent_view, in an agent process
+    def __init__(self) -> None:
+        self._seen: tuple[tuple[str, str], Board] | None = None  # (key, Board) of the last agent_view, in an agent process
 
     def parse_setups(self, spec: str) -> list[Layout] | str:
         return parse_layout_spec(spec)
@@ -47,30 +56,30 @@ class DonutsGame(Game):
     def draw_setup(self, kind: str, seed: int) -> str:
         return fresh_layout(kind, seed).to_text()
 
-    def setup_text(self, setup) -> str:
+    def setup_text(self, setup: object) -> str:
         if isinstance(setup, Layout):
             return setup.to_text()
         if isinstance(setup, str):
             return Layout.from_text(setup).to_text()
         raise LayoutError(f"a Donuts set-up is a Layout or its text, got {type(setup).__name__}")
 
-    def rules_dict(self, rules) -> dict:
+    def rules_dict(self, rules: Rules | str | Mapping[str, Any] | None) -> JSONObject:
         rules = make_rules(rules)
         return {"insertion": rules.insertion, "donuts": rules.donuts}
 
-    def setups_line(self, setups, seed: int) -> str:
+    def setups_line(self, setups: Sequence[object] | str, seed: int) -> str:
         if isinstance(setups, str):
             what = "tile arrangement" if setups == "random" else "random direction grid"
             return f"Layouts: a freshly drawn {what} for every unit (seeded from the tournament seed {seed})"
         return f"Layouts: {len(setups)} fixed, cycled through"
 
-    def agent_registry(self):
+    def agent_registry(self) -> LazyRegistry[type[BoardAgent]]:
         return AGENTS
 
     def optional_agents(self) -> dict[str, tuple[str, str]]:
         return OPTIONAL_AGENTS
 
-    def new_state(self, setup: str, rules: dict) -> Board:
+    def new_state(self, setup: str, rules: JSONObject) -> Board:
         return Board(Layout.from_text(setup), Rules(**rules))
 
     def to_move(self, state: Board) -> int | None:
@@ -79,13 +88,13 @@ class DonutsGame(Game):
     def legal_moves(self, state: Board) -> list[str]:
         return state.legal_moves()
 
-    def is_legal(self, state: Board, move) -> bool:
+    def is_legal(self, state: Board, move: object) -> bool:
         try:
             return state.is_legal(move)
         except Exception:  # whatever an agent returned, a move that cannot be read is not legal
             return False
 
-    def play(self, state: Board, move) -> dict:
+    def play(self, state: Board, move: int | str) -> dict[str, int]:
         return {"insertions": 1 if state.push(move) else 0}
 
     def forfeit(self, state: Board) -> None:
@@ -93,21 +102,22 @@ class DonutsGame(Game):
 
     def result(self, state: Board) -> tuple[int | None, str]:
         outcome = state.outcome()
+        assert outcome is not None  # the harness asks once the game is over
         return outcome.winner, str(outcome.reason)
 
-    def moves(self, state: Board) -> list:
+    def moves(self, state: Board) -> list[str | None]:
         return state.move_stack
 
-    def new_stats(self) -> dict:
+    def new_stats(self) -> dict[str, int]:
         return {"insertions": 0}
 
     def view(self, state: Board) -> Board:
         return state.copy()
 
-    def observation(self, state: Board, side: int) -> dict:
+    def observation(self, state: Board, side: int) -> JSONObject:
         return {"layout": state.layout.to_text(), "rules": self.rules_dict(state.rules), "moves": state.move_stack}
 
-    def agent_view(self, observation: dict) -> Board:
+    def agent_view(self, observation: JSONObject) -> Board:
         key = (observation["layout"], json.dumps(observation["rules"], sort_keys=True))
         moves = observation["moves"]
         board = None if self._seen is None or self._seen[0] != key else self._seen[1]
@@ -126,7 +136,7 @@ class DonutsGame(Game):
         board = Board()
         board.push(board.legal_moves()[0])
 
-    def ledger_points(self, winner_side: int | None, reason: str, side: int, stats: dict, ledger: str) -> int:
+    def ledger_points(self, winner_side: int | None, reason: str, side: int, stats: dict[str, int], ledger: str) -> int:
         points = INSERTION_POINTS if stats.get("insertions", 0) >= INSERTION_BONUS_AT else 0
         if winner_side is not None and side == winner_side:
             points += win_points(reason, ledger)

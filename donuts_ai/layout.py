@@ -68,18 +68,23 @@ def _face_grid(tile: int, side: int, rotation: int) -> dict[tuple[int, int], int
 
 
 def _check_placement(position: int, placement: object) -> Placement:
+    tile: object
+    side: object
+    rotation: object
     try:
-        tile, side, rotation = placement  # type: ignore[misc]
+        tile, side, rotation = placement  # type: ignore[misc]  # any three-item iterable; the items are checked below
     except (TypeError, ValueError):
         raise LayoutError(f"quadrant {QUADRANTS[position]}: expected (tile, side, rotation), got {placement!r}") from None
     if isinstance(side, str):
         if side.upper() not in SIDES:
             raise LayoutError(f"quadrant {QUADRANTS[position]}: side must be 'A'/'B' or 0/1, got {side!r}")
         side = SIDES.index(side.upper())
+    checked: list[int] = []
     for name, value, bound in (("tile", tile, NUM_TILES), ("side", side, 2), ("rotation", rotation, 4)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < bound:
             raise LayoutError(f"quadrant {QUADRANTS[position]}: {name} must be an int in 0..{bound - 1}, got {value!r}")
-    return int(tile), int(side), int(rotation)
+        checked.append(int(value))
+    return checked[0], checked[1], checked[2]
 
 
 class Layout:
@@ -309,7 +314,7 @@ class LayoutSpec:
         elif isinstance(spec, str):
             self.layouts = _read_spec_text(spec)
         elif isinstance(spec, Sequence) and spec and all(isinstance(x, Layout) for x in spec):
-            self.layouts = list(spec)
+            self.layouts = [x for x in spec if isinstance(x, Layout)]  # all of them (checked)
         else:
             raise LayoutError(
                 f"layout must be a Layout, a non-empty sequence of Layouts, layout text or a layout spec, got {spec!r}"[:200]
@@ -317,6 +322,7 @@ class LayoutSpec:
         if self.layouts:
             self.kind = FIXED if len(self.layouts) == 1 else POOL
         else:
+            assert isinstance(spec, str)  # only a spec text names no layout
             self.kind = spec.strip()  # _read_spec_text names no layout only for "random" and "grid"
 
     @property

@@ -14,7 +14,9 @@ what the rules mean.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from .layout import Layout
 from .rules import Rules
@@ -53,7 +55,9 @@ class ReferenceGame:
         self.reason: str | None = None  # "five", "largest group", "majority" once over
 
     @classmethod
-    def from_state(cls, layout, rules, cells, turn, last, placed) -> ReferenceGame:
+    def from_state(
+        cls, layout: Layout, rules: Rules, cells: Iterable[int | None], turn: int | None, last: int | None, placed: Iterable[int]
+    ) -> ReferenceGame:
         """A game set up from raw state (``last`` None before any placement)."""
         game = cls(layout, rules)
         game.cells = list(cells)
@@ -93,7 +97,7 @@ class ReferenceGame:
         """Opponent squares that placing ``mover`` on empty ``sq`` would flip."""
         opp = 1 - mover
         cells = self.cells
-        flipped = []
+        flipped: list[int] = []
         x, y = _xy(sq)
         for dx, dy in VECTORS:
             ends = []
@@ -152,6 +156,7 @@ class ReferenceGame:
         if sq not in self.legal_moves():
             raise ValueError(f"illegal move {sq}")
         mover = self.turn
+        assert mover is not None  # a legal move: the game goes on
         flipped = self.flips_for(sq, mover)
         self.cells[sq] = mover
         for s in flipped:
@@ -168,6 +173,7 @@ class ReferenceGame:
         """The side to move forfeits its turn and keeps its donut."""
         if self.over:
             raise ValueError("game over")
+        assert self.turn is not None  # the game goes on
         self._pass_turn(self.turn)
 
     def _pass_turn(self, mover: int) -> None:
@@ -211,7 +217,15 @@ def perft(game: ReferenceGame, depth: int) -> int:
     return total
 
 
-def random_playouts(layout: Layout, n_games: int, seed: int | None = None, rules: Rules | None = None) -> dict:
+class PlayoutTotals(TypedDict):
+    """What :func:`random_playouts` returns."""
+
+    wins: list[int]  # by color: Chocolate, Vanilla
+    draws: int
+    mean_plies: float
+
+
+def random_playouts(layout: Layout, n_games: int, seed: int | None = None, rules: Rules | None = None) -> PlayoutTotals:
     """Random games with the reference rules (Python's ``random``, so not the same games
     as the engine's): ``{"wins": [c, v], "draws": d, "mean_plies": m}``."""
     rng = random.Random(seed)

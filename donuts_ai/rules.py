@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import RulesError
 
@@ -61,7 +62,8 @@ class Rules:
 RULE_KEYS = ("insertion", "donuts")
 
 
-def make_rules(rules: Rules | str | Mapping | None = None, donuts: int | None = None) -> Rules:
+# A mapping's values are whatever a results file or a command line gave: Rules checks them.
+def make_rules(rules: Rules | str | Mapping[str, Any] | None = None, donuts: int | None = None) -> Rules:
     """The one way an argument becomes a :class:`Rules`: ``rules`` is a ``Rules``, an
     insertion rule name (``"group"``, ``"single"``), a mapping of :data:`RULE_KEYS` (as
     results files and ``--rules insertion=single,donuts=18`` give them), or ``None`` for the

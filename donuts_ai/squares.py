@@ -13,6 +13,8 @@ bitboard is square ``i``. Directions are ints too, each with its printed symbol:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .errors import InvalidMoveError
 
 SIZE = 6
@@ -96,7 +98,7 @@ def squares_of(bb: int) -> list[int]:
     return out
 
 
-def bitboard_of(squares) -> int:
+def bitboard_of(squares: Iterable[int]) -> int:
     bb = 0
     for sq in squares:
         bb |= 1 << sq

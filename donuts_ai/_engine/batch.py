@@ -30,7 +30,9 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
+from ._types import Int64
 from .bits import popcount, rng_below, rng_seed
 from .core import WINNER_DRAW, forced_line, legal_mask, nth_bit
 from .planes import (
@@ -100,18 +102,18 @@ class LayoutDraw(NamedTuple):
     """Where a starting game's layout comes from (see the module)."""
 
     source: int  # LAYOUT_POOL, LAYOUT_TILES or LAYOUT_GRID
-    pool: np.ndarray  # int8 (layouts, 36): the pool's direction grids (LAYOUT_POOL)
-    placements: np.ndarray  # int8 (4 quadrants, 4 tiles, 8 orientations, 9): what a tile placement prints (LAYOUT_TILES)
-    quadrant_squares: np.ndarray  # int64 (4 quadrants, 9): the squares of each quadrant (LAYOUT_TILES)
+    pool: NDArray[np.int8]  # int8 (layouts, 36): the pool's direction grids (LAYOUT_POOL)
+    placements: NDArray[np.int8]  # int8 (4 quadrants, 4 tiles, 8 orientations, 9): what a tile placement prints (LAYOUT_TILES)
+    quadrant_squares: NDArray[np.int64]  # int64 (4 quadrants, 9): the squares of each quadrant (LAYOUT_TILES)
 
 
 class Outputs(NamedTuple):
     """What :func:`reset` and :func:`step` write for the learner, one row per game."""
 
-    current_player: np.ndarray  # int64 (games,): the color to move
-    legal_action_mask: np.ndarray  # bool (games, 36): its legal squares
-    rewards: np.ndarray  # float32 (games, 2): by color, see step
-    terminated: np.ndarray  # bool (games,): the last step ended the game
+    current_player: NDArray[np.int64]  # int64 (games,): the color to move
+    legal_action_mask: NDArray[np.bool]  # bool (games, 36): its legal squares
+    rewards: NDArray[np.float32]  # float32 (games, 2): by color, see step
+    terminated: NDArray[np.bool]  # bool (games,): the last step ended the game
 
 
 class Seen(NamedTuple):
@@ -119,7 +121,7 @@ class Seen(NamedTuple):
 
     own: np.uint64  # the observer's donuts
     opp: np.uint64  # the opponent's
-    last: int  # the square filled last, -1 none
+    last: Int64  # the square filled last, -1 none
     forced: np.uint64  # the forced line's empty squares (0 on an open pick or when nobody moves)
     open_pick: np.float32  # 1 on an open pick
     own_left: np.float32  # the observer's pool left, a fraction of the donuts per player
@@ -129,7 +131,9 @@ class Seen(NamedTuple):
 
 
 @njit(cache=True)
-def _draw_layout(game, source, pool, placements, quadrant_squares):
+def _draw_layout(
+    game: np.record, source: Int64, pool: NDArray[np.int8], placements: NDArray[np.int8], quadrant_squares: NDArray[np.int64]
+) -> None:
     """Write a layout into ``game`` (its directions and lines) from layout source ``source``:
     ``pool`` (``int8[K, 36]``) for :data:`LAYOUT_POOL`, ``placements`` (``int8[4 quadrants,
     4 tiles, 8 orientations, 9]``, the directions a tile placement prints on the squares
@@ -137,7 +141,7 @@ def _draw_layout(game, source, pool, placements, quadrant_squares):
     rng = game.layout_rng
     directions = game.directions
     if source == LAYOUT_POOL:
-        index = 0
+        index: Int64 = 0
         if pool.shape[0] > 1:
             rng, index = rng_below(rng, pool.shape[0])
         for sq in range(NUM_SQUARES):
@@ -161,7 +165,7 @@ def _draw_layout(game, source, pool, placements, quadrant_squares):
 
 
 @njit(cache=True)
-def _publish(game, g, current_player, legal_action_mask):
+def _publish(game: np.record, g: Int64, current_player: NDArray[np.int64], legal_action_mask: NDArray[np.bool]) -> None:
     """Write game ``g``'s side to move and legal squares into the output arrays."""
     current_player[g] = game.color
     legal = game.legal
@@ -170,7 +174,9 @@ def _publish(game, g, current_player, legal_action_mask):
 
 
 @njit(cache=True)
-def _start(game, source, pool, placements, quadrant_squares):
+def _start(
+    game: np.record, source: Int64, pool: NDArray[np.int8], placements: NDArray[np.int8], quadrant_squares: NDArray[np.int64]
+) -> None:
     """A new game in ``game``: a layout drawn, the empty board, Chocolate to move."""
     _draw_layout(game, source, pool, placements, quadrant_squares)
     game.own = _ZERO
@@ -184,7 +190,7 @@ def _start(game, source, pool, placements, quadrant_squares):
 
 
 @njit(cache=True)
-def reset(games, seed, reseed, draw, out):
+def reset(games: NDArray[np.void], seed: np.uint64, reseed: bool, draw: LayoutDraw, out: Outputs) -> None:
     """Start every game anew, layouts drawn as ``draw`` (:class:`LayoutDraw`) says, into
     ``out`` (:class:`Outputs`). With ``reseed``, game ``g``'s streams are first set from
     ``seed`` (``uint64``): stream ``2g`` for its layouts, ``2g + 1`` for its random actions."""
@@ -203,7 +209,7 @@ def reset(games, seed, reseed, draw, out):
 
 
 @njit(cache=True)
-def first_illegal(games, actions):
+def first_illegal(games: NDArray[np.void], actions: NDArray[np.int64]) -> Int64:
     """Index of the first game whose action is not one of its legal squares (out of
     ``0..35`` included), or -1 when every action is legal."""
     for g in range(games.shape[0]):
@@ -214,7 +220,10 @@ def first_illegal(games, actions):
 
 
 @njit(cache=True)
-def step(games, actions, donuts, single, draw, out, finals):
+def step(
+    games: NDArray[np.void], actions: NDArray[np.int64], donuts: Int64, single: bool, draw: LayoutDraw, out: Outputs,
+    finals: NDArray[np.void],
+) -> Int64:
     """Play ``actions[g]`` in every game ``g``, or nothing at all: returns the index of
     the first game whose action is illegal (nothing changed), or -1 when all were played.
 
@@ -270,7 +279,7 @@ def step(games, actions, donuts, single, draw, out, finals):
 
 
 @njit(cache=True)
-def random_actions(games, out):
+def random_actions(games: NDArray[np.void], out: NDArray[np.int64]) -> None:
     """A uniformly random legal square of every game into ``out``, drawn from the games'
     action streams."""
     for g in range(games.shape[0]):
@@ -282,7 +291,7 @@ def random_actions(games, out):
 
 
 @njit(cache=True)
-def _write_planes(out, seen, directions):
+def _write_planes(out: NDArray[np.float32], seen: Seen, directions: NDArray[np.int8]) -> None:
     """One observation (:class:`Seen`), ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
     own, opp, last, forced, open_pick, own_left, opp_left, to_move, color = seen
     for sq in range(NUM_SQUARES):
@@ -302,7 +311,7 @@ def _write_planes(out, seen, directions):
 
 
 @njit(cache=True)
-def write_observations(games, donuts, out):
+def write_observations(games: NDArray[np.void], donuts: Int64, out: NDArray[np.float32]) -> None:
     """The planes of every game seen by its side to move into ``out`` (``float32[n, 36,
     NUM_PLANES]``, a view of ``(n, 6, 6, NUM_PLANES)``): the PettingZoo environment's
     observation of the agent to move."""
@@ -317,7 +326,9 @@ def write_observations(games, donuts, out):
 
 
 @njit(cache=True)
-def write_final_observations(finals, terminated, donuts, out):
+def write_final_observations(
+    finals: NDArray[np.void], terminated: NDArray[np.bool], donuts: Int64, out: NDArray[np.float32]
+) -> None:
     """The planes of every game that just ended, seen by the side that ended it (nobody
     to move: no forced line, no open pick), into ``out``; zeros for the other games."""
     for g in range(finals.shape[0]):

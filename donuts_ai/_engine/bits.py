@@ -9,30 +9,38 @@ same games on any number of threads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]  # llvmlite ships no type information
 from numba import njit, types
 from numba.extending import intrinsic
+
+from ._types import Int64
 
 #: The ``is_zero_poison`` flag of LLVM's ``cttz``/``ctlz``: false, a zero input gives a defined result.
 _ZERO_IS_DEFINED = ir.Constant(ir.IntType(1), 0)
 
 
-def _uint64_intrinsic(name: str, doc: str, build):
+def _uint64_intrinsic(name: str, doc: str, build: Callable[[Any, Any], Any]) -> Callable[[np.uint64], np.int64]:
     """A Numba intrinsic from ``uint64`` to ``int64`` emitting ``build(builder, x)``."""
 
-    def typer(typingctx, x):
+    # Numba's typing and LLVM builder objects carry no type information: ``Any`` here.
+    def typer(typingctx: Any, x: Any) -> Any:
         if x != types.uint64:
             return None
 
-        def codegen(context, builder, signature, args):
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return build(builder, args[0])
 
         return types.int64(types.uint64), codegen
 
     typer.__name__ = typer.__qualname__ = name
     typer.__doc__ = doc
-    return intrinsic(typer)
+    # An intrinsic can only be called inside kernels, where it is this ``uint64 -> int64`` function
+    # (numba's stubs type a call from Python, which raises, as ``Never``).
+    return cast("Callable[[np.uint64], np.int64]", intrinsic(typer))
 
 
 popcount = _uint64_intrinsic("popcount", "Number of set bits of a ``uint64`` (as ``int64``).", lambda b, x: b.ctpop(x))
@@ -49,7 +57,7 @@ _XS_MULT = np.uint64(0x2545F4914F6CDD1D)
 
 
 @njit(cache=True)
-def splitmix64(x):
+def splitmix64(x: np.uint64) -> np.uint64:
     """One splitmix64 step: a well-mixed ``uint64`` of ``x`` (used to derive seeds)."""
     z = x + _GOLDEN
     z = (z ^ (z >> np.uint64(30))) * _MIX1
@@ -58,7 +66,7 @@ def splitmix64(x):
 
 
 @njit(cache=True)
-def rng_seed(seed, stream):
+def rng_seed(seed: np.uint64, stream: np.uint64) -> np.uint64:
     """Non-zero xorshift state for game stream ``stream`` of ``seed`` (both ``uint64``)."""
     s = splitmix64(seed ^ splitmix64(stream))
     if s == np.uint64(0):
@@ -67,7 +75,7 @@ def rng_seed(seed, stream):
 
 
 @njit(cache=True)
-def rng_next(state):
+def rng_next(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     """Advance a xorshift64* state; returns (new_state, 64 random bits)."""
     state ^= state >> np.uint64(12)
     state ^= state << np.uint64(25)
@@ -76,7 +84,7 @@ def rng_next(state):
 
 
 @njit(cache=True)
-def rng_below(state, n):
+def rng_below(state: np.uint64, n: Int64) -> tuple[np.uint64, np.int64]:
     """Advance ``state``; returns (new_state, a random int in [0, n)) for 0 < n < 2**32.
 
     Lemire's multiply-shift on the top 32 bits: no division, bias below 2**-26.

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
+from ._types import Int64
 from .bits import clz, ctz, popcount
 from .tables import (
     FIVE_START_FALLING,
@@ -65,17 +67,18 @@ _S18, _S20, _S21, _S24, _S28 = np.uint64(18), np.uint64(20), np.uint64(21), np.u
 
 
 @njit(cache=True, inline="always")  # no call, no reference counted on line_masks, in legal_mask
-def forced_line(empty, last, line_masks):
+def forced_line(empty: np.uint64, last: Int64, line_masks: NDArray[np.uint64]) -> np.uint64:
     """The open-pick rule: the empty squares of the line through ``last``, the only legal
     ones; 0 when that line is full or no donut has been placed yet (an open pick: every
     empty square is legal)."""
     if last < 0:
         return _ZERO
-    return line_masks[last] & empty
+    on_line: np.uint64 = line_masks[last] & empty
+    return on_line
 
 
 @njit(cache=True)
-def legal_mask(b0, b1, last, line_masks):
+def legal_mask(b0: np.uint64, b1: np.uint64, last: Int64, line_masks: NDArray[np.uint64]) -> np.uint64:
     """Bitboard of legal squares: the forced line, or every empty square on an open pick.
     Says nothing about whether the game is over: callers check that first."""
     empty = _FULL & ~(b0 | b1)
@@ -86,7 +89,7 @@ def legal_mask(b0, b1, last, line_masks):
 
 
 @njit(cache=True)
-def flips(own, opp, sq, single):
+def flips(own: np.uint64, opp: np.uint64, sq: Int64, single: bool) -> np.uint64:
     """Opponent donuts flipped when the mover (bitboard ``own``, not yet holding ``sq``)
     places on empty ``sq``.
 
@@ -122,17 +125,18 @@ def flips(own, opp, sq, single):
 
 
 @njit(cache=True)
-def has_five(bb):
+def has_five(bb: np.uint64) -> bool:
     """True when ``bb`` holds five (or more) in a row on any line."""
     h = bb & (bb >> _S1) & (bb >> _S2) & (bb >> _S3) & (bb >> _S4) & _H
     v = bb & (bb >> _S6) & (bb >> _S12) & (bb >> _S18) & (bb >> _S24) & _V
     r = bb & (bb >> _S7) & (bb >> _S14) & (bb >> _S21) & (bb >> _S28) & _R
     f = bb & (bb << _S5) & (bb << _S10) & (bb << _S15) & (bb << _S20) & _F
-    return (h | v | r | f) != _ZERO
+    five: bool = (h | v | r | f) != _ZERO
+    return five
 
 
 @njit(cache=True)
-def threats(me, empty):
+def threats(me: np.uint64, empty: np.uint64) -> np.uint64:
     """Empty squares where ``me`` would complete five in a row by placing alone (flips
     ignored), all found at once: for each line direction and each position ``j`` of the
     missing square in a five-window, AND the window's other four squares of ``me``."""
@@ -164,9 +168,9 @@ def threats(me, empty):
 
 
 @njit(cache=True)
-def largest_group(bb):
+def largest_group(bb: np.uint64) -> Int64:
     """Size of the largest orthogonally connected group of ``bb`` (bit-parallel flood fill)."""
-    best = 0
+    best: Int64 = 0
     rest = bb
     while rest != _ZERO:
         group = rest & (~rest + _ONE)
@@ -184,7 +188,7 @@ def largest_group(bb):
 
 
 @njit(cache=True)
-def next_turn(mover, p0, p1, n):
+def next_turn(mover: Int64, p0: Int64, p1: Int64, n: Int64) -> Int64:
     """Who moves after ``mover``: the opponent, or ``mover`` again when the opponent's
     pool is empty; -1 when both pools are empty."""
     if mover == 0:
@@ -201,7 +205,7 @@ def next_turn(mover, p0, p1, n):
 
 
 @njit(cache=True)
-def _larger(a, b):
+def _larger(a: Int64, b: Int64) -> Int64:
     """0 when ``a`` is larger, 1 when ``b`` is, WINNER_DRAW when they are equal."""
     if a > b:
         return 0
@@ -211,7 +215,7 @@ def _larger(a, b):
 
 
 @njit(cache=True)
-def final_result(b0, b1, p0, p1, n):
+def final_result(b0: np.uint64, b1: np.uint64, p0: Int64, p1: Int64, n: Int64) -> tuple[Int64, Int64]:
     """(winner, reason) of a position without a five, or (NO_WINNER_YET, -1).
 
     A full board goes to the player with more donuts on it; otherwise, once both pools
@@ -225,7 +229,7 @@ def final_result(b0, b1, p0, p1, n):
 
 
 @njit(cache=True)
-def can_win_now(me, other, squares, single):
+def can_win_now(me: np.uint64, other: np.uint64, squares: np.uint64, single: bool) -> bool:
     """True when ``me`` makes five (flips included) by placing on one of ``squares``."""
     s = squares
     while s != _ZERO:
@@ -238,7 +242,7 @@ def can_win_now(me, other, squares, single):
 
 
 @njit(cache=True)
-def nth_bit(mask, k):
+def nth_bit(mask: np.uint64, k: Int64) -> Int64:
     """Square index of the ``k``-th lowest set bit of ``mask`` (0-based, k < popcount)."""
     for _ in range(k):
         mask &= mask - _ONE

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+from numpy.typing import NDArray
 
+from ._types import Int64
 from .bits import popcount, rng_below, rng_seed
 from .core import REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW, legal_mask, nth_bit
-from .position import PASSES, apply, end_reason, is_over, winner_of
+from .position import PASSES, Position, Rulebook, apply, end_reason, is_over, winner_of
 
 CHUNK = 4096
 # Columns of the totals array the kernels return.
@@ -22,7 +24,7 @@ NUM_TOTALS = 7
 
 
 @njit(cache=True)
-def playout(rulebook, pos, color, rng):
+def playout(rulebook: Rulebook, pos: Position, color: Int64, rng: np.uint64) -> tuple[Int64, int, int, np.uint64]:
     """Play random moves from a position (:class:`.position.Position`) that is not over,
     ``color`` (0/1) to move.
 
@@ -45,7 +47,9 @@ def playout(rulebook, pos, color, rng):
 
 
 @njit(cache=True)
-def _play_chunk(rulebook, pos, color, n_games, seed, chunk, totals):
+def _play_chunk(
+    rulebook: Rulebook, pos: Position, color: Int64, n_games: Int64, seed: np.uint64, chunk: Int64, totals: NDArray[np.int64]
+) -> None:
     rng = rng_seed(seed, np.uint64(chunk))
     for _ in range(n_games):
         winner, reason, plies, rng = playout(rulebook, pos, color, rng)
@@ -63,7 +67,7 @@ def _play_chunk(rulebook, pos, color, n_games, seed, chunk, totals):
 
 
 @njit(cache=True)
-def random_playouts(rulebook, pos, color, n_games, seed):
+def random_playouts(rulebook: Rulebook, pos: Position, color: Int64, n_games: Int64, seed: np.uint64) -> NDArray[np.int64]:
     """Totals (``int64[NUM_TOTALS]``) of ``n_games`` random games from one position
     (``color`` to move), one thread."""
     totals = np.zeros(NUM_TOTALS, dtype=np.int64)
@@ -75,11 +79,14 @@ def random_playouts(rulebook, pos, color, n_games, seed):
 
 
 @njit(cache=True, parallel=True)
-def random_playouts_parallel(rulebook, pos, color, n_games, seed):
+def random_playouts_parallel(
+    rulebook: Rulebook, pos: Position, color: Int64, n_games: Int64, seed: np.uint64
+) -> NDArray[np.int64]:
     """Same games and totals as :func:`random_playouts`, chunks spread over all threads."""
     n_chunks = (n_games + CHUNK - 1) // CHUNK
     per_chunk = np.zeros((n_chunks, NUM_TOTALS), dtype=np.int64)  # (chunk, total)
     for c in prange(n_chunks):
         games = min(CHUNK, n_games - c * CHUNK)
         _play_chunk(rulebook, pos, color, games, seed, c, per_chunk[c])
-    return per_chunk.sum(axis=0)
+    totals: NDArray[np.int64] = per_chunk.sum(axis=0)
+    return totals

@@ -35,14 +35,20 @@ kernels), ``single`` a ``bool``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
+from ._types import Bool, Int64
 from .bits import popcount
 from .core import NO_WINNER_YET, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW, final_result, flips, has_five, legal_mask
 from .tables import FULL, NUM_SQUARES
+
+if TYPE_CHECKING:
+    from ..layout import Layout
+    from ..rules import Rules
 
 _ONE = np.uint64(1)
 _FULL = np.uint64(FULL)
@@ -68,21 +74,21 @@ class Position(NamedTuple):
 
     own: np.uint64  # bitboard of the side to move
     opp: np.uint64  # bitboard of the opponent
-    last: int  # square filled last, -1 before the first placement
-    placed_own: int  # donuts the side to move has placed from its pool
-    placed_opp: int  # donuts the opponent has placed
+    last: Int64  # square filled last, -1 before the first placement
+    placed_own: Int64  # donuts the side to move has placed from its pool
+    placed_opp: Int64  # donuts the opponent has placed
 
 
 class Rulebook(NamedTuple):
     """What a position is played by: the layout's lines (where the next donut may go)
     and the rules (the pools, the insertion variant)."""
 
-    line_masks: np.ndarray  # uint64[36]: the line through each square in its printed direction
+    line_masks: NDArray[np.uint64]  # uint64[36]: the line through each square in its printed direction
     donuts: int  # donuts in each player's pool
     single: bool  # the "single" insertion variant (only o X o flips)
 
 
-def position_of(b0, b1, turn: int, last: int, p0: int, p1: int) -> Position:
+def position_of(b0: int | np.uint64, b1: int | np.uint64, turn: int, last: Int64, p0: Int64, p1: Int64) -> Position:
     """The kernels' position of a Board's by-colour state (:meth:`Board.kernel_state`)
     with ``turn`` (0/1) to move."""
     if turn == 0:
@@ -90,20 +96,20 @@ def position_of(b0, b1, turn: int, last: int, p0: int, p1: int) -> Position:
     return Position(np.uint64(b1), np.uint64(b0), int(last), int(p1), int(p0))
 
 
-def typed_position(pos) -> Position:
+def typed_position(pos: Position) -> Position:
     """``pos`` with its bitboards as ``np.uint64``: a kernel returns them as Python ints,
     and a Python int passed back in compiles an ``int64`` specialization."""
     return Position(np.uint64(pos.own), np.uint64(pos.opp), int(pos.last), int(pos.placed_own), int(pos.placed_opp))
 
 
-def rulebook_of(layout, rules) -> Rulebook:
+def rulebook_of(layout: Layout, rules: Rules) -> Rulebook:
     """The kernels' rulebook of a :class:`~donuts_ai.Layout` and :class:`~donuts_ai.Rules`."""
     return Rulebook(layout.line_masks, int(rules.donuts), bool(rules.single))
 
 
 
 @njit(cache=True)
-def as_position(pos):
+def as_position(pos: Position) -> Position:
     """``pos`` with exactly the field types kernels build (``uint64`` bitboards, ``int64``
     ints): recursive kernels convert their argument once, at their entry point."""
     return Position(
@@ -112,13 +118,13 @@ def as_position(pos):
 
 
 @njit(cache=True)
-def legal_moves(rulebook, pos):
+def legal_moves(rulebook: Rulebook, pos: Position) -> np.uint64:
     """Bitboard of the side to move's legal squares (the game is not over)."""
     return legal_mask(pos.own, pos.opp, pos.last, rulebook.line_masks)
 
 
 @njit(cache=True, inline="always")
-def place(pos, sq, flipped):
+def place(pos: Position, sq: Int64, flipped: np.uint64) -> Position:
     """The side to move places on empty ``sq``, turning ``flipped`` (from :func:`.core.flips`)
     to its colour. The result is still from the same side's point of view (``last`` is
     ``sq``); :func:`settle` decides what follows."""
@@ -128,41 +134,41 @@ def place(pos, sq, flipped):
 
 
 @njit(cache=True)
-def make_move(rulebook, pos, sq):
+def make_move(rulebook: Rulebook, pos: Position, sq: Int64) -> Position:
     """:func:`place` on legal ``sq`` with the donuts it flips (the position before
     :func:`settle`: five and the end are not looked at)."""
     return place(pos, sq, flips(pos.own, pos.opp, sq, rulebook.single))
 
 
 @njit(cache=True, inline="always")
-def is_over_after(after, donuts):
+def is_over_after(after: Position, donuts: Int64) -> Bool:
     """True when the placement that led to ``after`` (see :func:`place`) ended the game
     without a five: the board is full, or both pools are empty."""
     return (after.own | after.opp) == _FULL or (after.placed_own >= donuts and after.placed_opp >= donuts)
 
 
 @njit(cache=True)
-def placement_ends_game(pos, donuts):
+def placement_ends_game(pos: Position, donuts: Int64) -> Bool:
     """True when any placement of the side to move ends the game (its last donut with the
     opponent's pool empty, or the last empty square), five or not."""
     return (pos.placed_own + 1 >= donuts and pos.placed_opp >= donuts) or popcount(pos.own | pos.opp) + 1 >= NUM_SQUARES
 
 
 @njit(cache=True)
-def end_result(after, donuts):
+def end_result(after: Position, donuts: Int64) -> tuple[Int64, Int64]:
     """``(winner, reason)`` of a game that :func:`is_over_after` says ended, ``winner`` 0
     for the side that placed (``after.own``), 1 for its opponent, or ``WINNER_DRAW``."""
     return final_result(after.own, after.opp, after.placed_own, after.placed_opp, donuts)
 
 
 @njit(cache=True, inline="always")
-def swap(pos):
+def swap(pos: Position) -> Position:
     """The same position from the opponent's point of view."""
     return Position(pos.opp, pos.own, pos.last, pos.placed_opp, pos.placed_own)
 
 
 @njit(cache=True, inline="always")
-def settle(after, donuts):
+def settle(after: Position, donuts: Int64) -> tuple[Position, int]:
     """What follows the placement that led to ``after`` (:func:`place`): ``(position,
     status)``, see :func:`apply`. For callers that hold the placement's flips already."""
     # Flips only ever turn donuts to the placer's colour, so only the placer can make five.
@@ -172,7 +178,7 @@ def settle(after, donuts):
 
 
 @njit(cache=True, inline="always")
-def settle_without_five(after, donuts):
+def settle_without_five(after: Position, donuts: Int64) -> tuple[Position, int]:
     """:func:`settle` of a placement known to make no five (a search that has looked for
     fives already skips looking again)."""
     if is_over_after(after, donuts):
@@ -188,7 +194,7 @@ def settle_without_five(after, donuts):
 
 
 @njit(cache=True, inline="always")
-def apply(donuts, single, pos, sq):
+def apply(donuts: Int64, single: bool, pos: Position, sq: Int64) -> tuple[Position, int]:
     """The transition: the side to move of ``pos`` (a game that is not over) places on
     legal ``sq`` under the rules ``donuts``/``single`` of its rulebook. Returns ``(position,
     status)``: while the game goes on (status :data:`PASSES` or :data:`MOVES_AGAIN`) the
@@ -199,13 +205,13 @@ def apply(donuts, single, pos, sq):
 
 
 @njit(cache=True, inline="always")
-def is_over(status):
+def is_over(status: Int64) -> Bool:
     """True when a placement of :func:`apply`'s ``status`` ended the game."""
     return status >= WON_BY_FIVE
 
 
 @njit(cache=True)
-def placer_value(status):
+def placer_value(status: Int64) -> int:
     """+1 / 0 / -1: the game value, for the side that placed, of a placement that ended
     the game."""
     if status == WON_BY_FIVE or status == ENDED_WON:
@@ -216,7 +222,7 @@ def placer_value(status):
 
 
 @njit(cache=True)
-def winner_of(status, placer):
+def winner_of(status: Int64, placer: Int64) -> Int64:
     """The winner code of a placement by ``placer`` (a colour, 0/1) of :func:`apply`'s
     ``status``: ``placer``, its opponent, ``WINNER_DRAW``, or ``NO_WINNER_YET``."""
     if not is_over(status):
@@ -227,7 +233,7 @@ def winner_of(status, placer):
 
 
 @njit(cache=True)
-def end_reason(status, final):
+def end_reason(status: Int64, final: Position) -> int:
     """How a game ended by a placement of ``status`` in position ``final`` (what
     :func:`apply` returned): ``REASON_FIVE``, ``REASON_MAJORITY`` (the board is full) or
     ``REASON_GROUP`` (both pools are empty)."""
@@ -239,13 +245,15 @@ def end_reason(status, final):
 
 
 @njit(cache=True)
-def placer_view(pos, status):
+def placer_view(pos: Position, status: Int64) -> Position:
     """The position :func:`apply` returned, seen by the side that placed."""
     return swap(pos) if status == PASSES else pos
 
 
 @njit(cache=True)
-def play(b0, b1, turn, p0, p1, sq, n, single):
+def play(
+    b0: np.uint64, b1: np.uint64, turn: Int64, p0: Int64, p1: Int64, sq: Int64, n: Int64, single: bool
+) -> tuple[np.uint64, np.uint64, Int64, Int64, Int64, np.uint64, Int64, Int64]:
     """:func:`apply` by colour, for the :class:`~donuts_ai.Board`: ``b0``/``b1`` the
     Chocolate/Vanilla bitboards, ``turn`` (0/1) to place on legal ``sq``, ``p0``/``p1`` the
     donuts placed from each pool, ``n`` donuts per pool.
@@ -272,6 +280,6 @@ def play(b0, b1, turn, p0, p1, sq, n, single):
 
 
 @njit(cache=True)
-def plies_left(pos, donuts):
+def plies_left(pos: Position, donuts: Int64) -> Int64:
     """Plies until the game ends if nobody makes five: both pools empty, or the board full."""
     return min(2 * donuts - pos.placed_own - pos.placed_opp, NUM_SQUARES - popcount(pos.own | pos.opp))

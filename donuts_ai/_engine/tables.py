@@ -83,13 +83,13 @@ FIVE_START_RISING = bitboard_of(y * SIZE + x for y in range(2) for x in range(2)
 FIVE_START_FALLING = bitboard_of(y * SIZE + x for y in range(4, SIZE) for x in range(2))
 
 # All 5-in-a-row windows as masks (32 of them): used by tests and the Python layer.
-FIVE_WINDOWS = []
+_windows: list[int] = []
 for _dx, _dy in DIRECTION_VECTORS:
     for _sq in range(NUM_SQUARES):
         _x, _y = square_file(_sq), square_rank(_sq)
         if _on_board(_x + 4 * _dx, _y + 4 * _dy):
-            FIVE_WINDOWS.append(bitboard_of(square(_x + k * _dx, _y + k * _dy) for k in range(5)))
-FIVE_WINDOWS = np.array(FIVE_WINDOWS, dtype=np.uint64)
+            _windows.append(bitboard_of(square(_x + k * _dx, _y + k * _dy) for k in range(5)))
+FIVE_WINDOWS = np.array(_windows, dtype=np.uint64)
 
 for _arr in (LINE_MASK, RAY_UP, RAY_DOWN, STEP1_UP, STEP2_UP, STEP1_DOWN, STEP2_DOWN, FIVE_WINDOWS):
     _arr.setflags(write=False)

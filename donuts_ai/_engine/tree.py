@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
+from ._types import Int64
 from .bits import ctz, popcount
 from .core import legal_mask
-from .position import apply, as_position, is_over
+from .position import Position, Rulebook, apply, as_position, is_over
 
 _ONE = np.uint64(1)
 
 
 @njit(cache=True)
-def perft(rulebook, pos, depth):
+def perft(rulebook: Rulebook, pos: Position, depth: Int64) -> Int64:
     """Leaf count below a position (:class:`.position.Position`) that is not over (``depth`` >= 1)."""
     # The recursion gets exactly one set of argument types: with the on-disk cache, a
     # recursive kernel compiled in two specializations segfaults (numba #6061/#6713).
@@ -28,11 +30,11 @@ def perft(rulebook, pos, depth):
 
 
 @njit(cache=True)
-def _perft(line_masks, donuts, single, pos, depth):
+def _perft(line_masks: NDArray[np.uint64], donuts: Int64, single: bool, pos: Position, depth: Int64) -> Int64:
     moves = legal_mask(pos.own, pos.opp, pos.last, line_masks)
     if depth == 1:
         return popcount(moves)
-    total = 0
+    total: Int64 = 0
     while moves:
         sq = ctz(moves)
         moves &= moves - _ONE

@@ -14,12 +14,23 @@ registry names every class by its dotted path and imports it when first used, so
 importing this package (or :mod:`.base`) loads no search code.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .base import Agent, budget
 from .registry import LazyRegistry
 
+if TYPE_CHECKING:  # for the type checker only: importing this package loads no search code
+    from ..search.alphabeta.agent import AlphaBetaAgent, SolverAgent
+    from ..search.mcts.agent import MCTSAgent
+    from .board_agent import BoardAgent
+    from .greedy import GreedyAgent
+    from .random_agent import RandomAgent
+
 #: The board game's agent classes by their ``kind`` (the name used in agent specs such as
 #: ``mcts:time_limit=0.1``), each imported on first lookup.
-AGENTS = LazyRegistry({
+AGENTS: LazyRegistry[type[BoardAgent]] = LazyRegistry({
     "random": "donuts_ai.agents.random_agent:RandomAgent",
     "greedy": "donuts_ai.agents.greedy:GreedyAgent",
     "alphabeta": "donuts_ai.search.alphabeta.agent:AlphaBetaAgent",
@@ -32,7 +43,7 @@ _KINDS = {"RandomAgent": "random", "GreedyAgent": "greedy", "AlphaBetaAgent": "a
           "SolverAgent": "solver"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> type[BoardAgent]:
     # The classes load when first named (``from donuts_ai.agents import MCTSAgent``).
     if name in _KINDS:
         return AGENTS[_KINDS[name]]

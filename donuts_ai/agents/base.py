@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 import time
 from abc import ABC, abstractmethod
+from typing import Any, Literal, overload
 
 from .._checks import check_int, check_seconds, is_int
 from ..errors import DonutsError
@@ -55,7 +56,13 @@ def now() -> float:
     return time.perf_counter()
 
 
-def positive_int(name: str, value, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> int | None:
+@overload
+def positive_int(name: str, value: int, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> int: ...
+@overload
+def positive_int(name: str, value: object, allow_none: Literal[False], error: type[DonutsError] = DonutsError) -> int: ...
+@overload
+def positive_int(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> int | None: ...
+def positive_int(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> int | None:
     """An agent parameter that must be a positive int (``None`` allowed unless ``allow_none`` is False)."""
     return check_int(name, value, minimum=1, allow_none=allow_none, error=error)
 
@@ -85,7 +92,7 @@ class Agent(ABC):
         self.name = name or self.kind
         self.rng = random.Random(self.seed)
 
-    def _check_seed(self, seed, minimum: int | None) -> int | None:
+    def _check_seed(self, seed: object, minimum: int | None) -> int | None:
         if seed is None:
             return None
         if not is_int(seed) or (minimum is not None and seed < minimum):
@@ -100,10 +107,12 @@ class Agent(ABC):
         self.rng = random.Random(self.seed if seed is None else seed)
 
     @abstractmethod
-    def select_move(self, view, time_left: float | None = None):
+    # A view and a move are each game's own types (a Board and a square name for Donuts):
+    # ``Any`` here, so that each game's base narrows them.
+    def select_move(self, view: Any, time_left: float | None = None) -> Any:
         """The move of the player to move in ``view`` (see the module doc)."""
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, object]:
         """Constructor parameters (for :attr:`spec` and results files)."""
         return {} if self.seed is None else {"seed": self.seed}
 

@@ -65,4 +65,5 @@ class GreedyAgent(BoardAgent):
             key = (safe, flipped.bit_count(), run_length(own, sq), self.rng.random())
             if best_key is None or key > best_key:
                 best_key, best_sq = key, sq
+        assert best_sq is not None  # a game that goes on has a legal move
         return SQUARE_NAMES[best_sq]

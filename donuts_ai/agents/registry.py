@@ -6,28 +6,32 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping
+from typing import Any, Generic, TypeVar
+
+#: What a registry's names stand for (the Donuts agents: their classes).
+T = TypeVar("T")
 
 
-def load(path: str):
+def load(path: str) -> Any:
     """The object at ``"module:attribute"``, importing its module."""
     module, _, attribute = path.partition(":")
     return getattr(importlib.import_module(module), attribute)
 
 
-class LazyRegistry(Mapping):
+class LazyRegistry(Mapping[str, T], Generic[T]):
     """A read-only mapping from names to the objects at their dotted paths
     (``"module:attribute"``), each imported on its first lookup. Iterating, ``len`` and
     ``in`` read the names only."""
 
     def __init__(self, paths: dict[str, str]):
         self._paths = dict(paths)
-        self._loaded: dict[str, object] = {}
+        self._loaded: dict[str, T] = {}
 
     def path(self, name: str) -> str:
         """The dotted path of ``name`` (``KeyError`` for an unknown name)."""
         return self._paths[name]
 
-    def __getitem__(self, name: str):
+    def __getitem__(self, name: str) -> T:
         if name not in self._loaded:
             self._loaded[name] = load(self._paths[name])
         return self._loaded[name]

@@ -8,16 +8,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._engine._types import Bool
 from .._engine.bits import ctz
 from .._engine.core import can_win_now
-from .._engine.position import ENDED_LOST, ENDED_WON, PASSES, WON_BY_FIVE, apply, legal_moves, placement_ends_game
+from .._engine.position import ENDED_LOST, ENDED_WON, PASSES, WON_BY_FIVE, Position, Rulebook, apply, legal_moves, placement_ends_game
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
 @njit(cache=True)
-def _wins_at_once(rulebook, pos):
+def _wins_at_once(rulebook: Rulebook, pos: Position) -> Bool:
     """True when the side to move, in a position that is not over, has a placement that
     wins at once: a five, or a placement that ends the game (board full, pools empty) won."""
     moves = legal_moves(rulebook, pos)
@@ -35,7 +36,7 @@ def _wins_at_once(rulebook, pos):
 
 
 @njit(cache=True)
-def tactics(rulebook, pos):
+def tactics(rulebook: Rulebook, pos: Position) -> tuple[np.uint64, np.uint64]:
     """The two plies no agent may get wrong, for the side to move in a position that is not
     over. Not node-limited: at most 36 placements, each with at most 36 replies.
 

@@ -40,8 +40,8 @@ def tactical_choice(board: Board) -> tuple[int | None, int]:
     the lowest move that wins at once, else the only legal move that does not lose at
     once — or ``None``; ``allowed`` is the bitboard of moves the search may choose from:
     those that do not lose at once (every legal move when all of them do)."""
-    wins, losing = tactics(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()))
-    wins, losing, legal = int(wins), int(losing), board.legal_mask()
+    wins_bb, losing_bb = tactics(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()))
+    wins, losing, legal = int(wins_bb), int(losing_bb), board.legal_mask()
     if wins:
         low = wins & -wins
         return low.bit_length() - 1, low

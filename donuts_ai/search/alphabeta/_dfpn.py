@@ -30,10 +30,24 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
+from ..._engine._types import Int64
 from ..._engine.bits import ctz, popcount
 from ..._engine.core import can_win_now, flips, legal_mask, threats
-from ..._engine.position import ENDED_DRAWN, ENDED_WON, MOVES_AGAIN, PASSES, WON_BY_FIVE, Position, as_position, place, plies_left, settle
+from ..._engine.position import (
+    ENDED_DRAWN,
+    ENDED_WON,
+    MOVES_AGAIN,
+    PASSES,
+    WON_BY_FIVE,
+    Position,
+    Rulebook,
+    as_position,
+    place,
+    plies_left,
+    settle,
+)
 from ..._engine.tables import FULL, NUM_SQUARES
 from ._ordering import HISTORY_CAP, history_bonus
 from ._scores import MAX_PLY
@@ -80,17 +94,17 @@ DFPN_WORKSPACE = np.dtype(
 )
 
 
-def new_dfpn_table(bits: int) -> np.ndarray:
+def new_dfpn_table(bits: int) -> NDArray[np.uint64]:
     """A df-pn table of ``2**bits`` rows (32 bytes each)."""
     return np.zeros((1 << bits, ROW_WORDS), dtype=np.uint64)
 
 
-def new_dfpn_workspace() -> np.ndarray:
+def new_dfpn_workspace() -> NDArray[np.void]:
     return np.zeros(1, dtype=DFPN_WORKSPACE)
 
 
 @njit(cache=True)
-def _key(pos, attacker):
+def _key(pos: Position, attacker: bool) -> tuple[np.uint64, np.uint64]:
     key_a, key_b = position_keys(pos)
     if attacker:
         key_b |= _ATTACKER_BIT
@@ -98,7 +112,7 @@ def _key(pos, attacker):
 
 
 @njit(cache=True)
-def _row_of(tt, idx, key_a, key_b):
+def _row_of(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> Int64:
     """The row of the bucket at ``idx`` holding the key, or -1 (an empty row has WORK 0)."""
     if tt[idx, KEY_A] == key_a and tt[idx, KEY_B] == key_b and tt[idx, WORK] != 0:
         return idx
@@ -108,7 +122,7 @@ def _row_of(tt, idx, key_a, key_b):
 
 
 @njit(cache=True)
-def _lookup(tt, idx, key_a, key_b):
+def _lookup(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> tuple[bool, Int64, Int64]:
     """``(found, phi, delta)`` stored for the key."""
     row = _row_of(tt, idx, key_a, key_b)
     if row < 0:
@@ -118,7 +132,9 @@ def _lookup(tt, idx, key_a, key_b):
 
 
 @njit(cache=True)
-def _store(tt, idx, key_a, key_b, phi, delta, work, move):
+def _store(
+    tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, phi: Int64, delta: Int64, work: Int64, move: Int64,
+) -> None:
     row = _row_of(tt, idx, key_a, key_b)
     if row >= 0:
         work += np.int64(tt[row, WORK] >> _MOVE_BITS)
@@ -137,7 +153,7 @@ def _store(tt, idx, key_a, key_b, phi, delta, work, move):
 
 
 @njit(cache=True)
-def _remember(ws, last, sq, plies):
+def _remember(ws: np.record, last: Int64, sq: Int64, plies: Int64) -> None:
     """``sq`` proved a node with ``plies`` left in its game: add to its history."""
     bonus = history_bonus(plies)
     ws.history[sq] += bonus
@@ -151,7 +167,9 @@ def _remember(ws, last, sq, plies):
 
 
 @njit(cache=True)
-def _expand(donuts, single, pos, attacker, ply, tt, ws):
+def _expand(
+    donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record,
+) -> tuple[Int64, Int64]:
     """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided)``:
     ``decided`` is the square of a move reaching the mover's goal at once (the node is
     proved), or -1; with ``n_open`` 0 and no such move the node is disproved."""
@@ -195,7 +213,10 @@ def _expand(donuts, single, pos, attacker, ply, tt, ws):
 
 
 @njit(cache=True)
-def _mid(donuts, single, pos, attacker, ply, th_phi, th_delta, tt, ws):
+def _mid(
+    donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, th_phi: Int64, th_delta: Int64, tt: NDArray[np.uint64],
+    ws: np.record,
+) -> tuple[Int64, Int64]:
     """Search the node until its ``phi >= th_phi`` or ``delta >= th_delta`` (or it is
     proved or disproved); leaves its numbers in the table. Returns ``(phi, delta)``."""
     nodes0 = ws.stats[NODES]
@@ -217,11 +238,11 @@ def _mid(donuts, single, pos, attacker, ply, th_phi, th_delta, tt, ws):
     while True:
         # From the mover's side: phi = the cheapest child to make fail for the opponent,
         # delta = all of them together. A child where the same side moves again counts as is.
-        phi = PN_INF
-        delta = np.int64(0)
+        phi: Int64 = PN_INF
+        delta: Int64 = np.int64(0)
         best = 0
-        second = PN_INF
-        best_b = np.int64(0)
+        second: Int64 = PN_INF
+        best_b: Int64 = np.int64(0)
         for i in range(n):
             found, c_phi, c_delta = _lookup(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i])
             if not found:
@@ -270,7 +291,9 @@ def _mid(donuts, single, pos, attacker, ply, th_phi, th_delta, tt, ws):
 
 
 @njit(cache=True, nogil=True)
-def dfpn_root(rulebook, pos, attacker, tt, workspace, node_limit):
+def dfpn_root(
+    rulebook: Rulebook, pos: Position, attacker: bool, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64,
+) -> tuple[Int64, Int64, Int64]:
     """Does the side to move of ``pos`` reach its goal (a win when ``attacker``, else not
     losing)? Returns ``(result, move, nodes)``: ``result`` 1 proved (``move`` reaches
     it), 0 disproved, -1 when ``node_limit`` was reached first."""

@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..._engine._types import Bool, Int64
 from ..._engine.bits import ctz, popcount
 from ..._engine.core import largest_group, legal_mask
-from ..._engine.position import place, settle
+from ..._engine.position import Position, place, settle
 from ..._engine.tables import FIVE_WINDOWS
 from ._scores import INF, end_score
 
@@ -28,13 +29,13 @@ _ZERO = np.uint64(0)
 
 
 @njit(cache=True)
-def evaluate(pos, donuts):
+def evaluate(pos: Position, donuts: Int64) -> Int64:
     """Heuristic score of a quiet position for the side to move (``|score| <= EVAL_LIMIT``).
 
     Open five-windows (no opposing donut) weighted by how full they are, for both
     sides, and largest groups weighted more as the pools run out."""
     own, opp = pos.own, pos.opp
-    score = 0
+    score: Int64 = 0
     for w in range(FIVE_WINDOWS.shape[0]):
         window = FIVE_WINDOWS[w]
         a = popcount(own & window)
@@ -50,13 +51,13 @@ def evaluate(pos, donuts):
 
 
 @njit(cache=True)
-def horizon_value(donuts, pos, ply, own_move_ends, ws):
+def horizon_value(donuts: Int64, pos: Position, ply: Int64, own_move_ends: Bool, ws: np.record) -> Int64:
     """Value at the horizon of a position with no five to make: the evaluation, unless
     every move ends the game (``own_move_ends``); then the exact best of them, with the
     flips of each legal move read from this ply's row of ``ws.flips``."""
     if not own_move_ends:
         return evaluate(pos, donuts)
-    best = -INF
+    best: Int64 = -INF
     m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     i = 0
     while m != _ZERO:

@@ -28,12 +28,16 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
+from ..._engine._types import Bool, Int64
 from ..._engine.bits import ctz, popcount
 from ..._engine.core import can_win_now, flips, has_five, legal_mask, threats
 from ..._engine.position import (
     MOVES_AGAIN,
     PASSES,
+    Position,
+    Rulebook,
     apply,
     as_position,
     is_over,
@@ -56,7 +60,7 @@ _FULL = np.uint64(FULL)
 
 
 @njit(cache=True)
-def _node_limit_reached(ws):
+def _node_limit_reached(ws: np.record) -> bool:
     """Count a node; True (and the search marked aborted) once the node limit is reached."""
     ws.stats[NODES] += 1
     if ws.stats[NODES] >= ws.stats[NODE_LIMIT]:
@@ -66,7 +70,7 @@ def _node_limit_reached(ws):
 
 
 @njit(cache=True)
-def _mate_distance_window(ply, own_move_ends, alpha, beta):
+def _mate_distance_window(ply: Int64, own_move_ends: Bool, alpha: Int64, beta: Int64) -> tuple[Int64, Int64, bool, Int64]:
     """Mate-distance pruning: nothing scores better than a five with our next move; we can
     lose no sooner than to the opponent's next move, or on our own placement if it ends
     the game. In a null-window test "win by ply d?" this cuts every node past the horizon
@@ -84,7 +88,7 @@ def _mate_distance_window(ply, own_move_ends, alpha, beta):
 
 
 @njit(cache=True)
-def _five_now(single, pos, ply, ws):
+def _five_now(single: bool, pos: Position, ply: Int64, ws: np.record) -> Int64:
     """The square of a five the side to move makes at once, or -1; on -1, ``ws.flips[ply]``
     holds the flips of every legal move in square order.
 
@@ -107,7 +111,7 @@ def _five_now(single, pos, ply, ws):
 
 
 @njit(cache=True)
-def _best_possible(pos, donuts, ply, own_move_ends):
+def _best_possible(pos: Position, donuts: Int64, ply: Int64, own_move_ends: Bool) -> Int64:
     """With no five now, the best left is a five with our move after next, unless the game
     ends sooner (our placement or the opponent's reply empties the pools or fills the
     board) or the opponent's pool is empty (we move again at once)."""
@@ -123,14 +127,16 @@ def _best_possible(pos, donuts, ply, own_move_ends):
 
 
 @njit(cache=True)
-def _classify_moves(donuts, single, pos, ply, table_move, ws):
+def _classify_moves(
+    donuts: Int64, single: bool, pos: Position, ply: Int64, table_move: Int64, ws: np.record,
+) -> tuple[Int64, Int64, Int64]:
     """Pass over the legal moves (flips from ``ws.flips[ply]``): moves that end the game and
     moves that hand the opponent a five have exact values; the rest are "open" and go to
     this ply's list with an ordering key. Returns ``(best exact score, its move, open count)``."""
     opp_threats = threats(pos.opp, _FULL & ~(pos.own | pos.opp))
-    best = -INF
-    best_move = -1
-    n_open = 0
+    best: Int64 = -INF
+    best_move: Int64 = -1
+    n_open: Int64 = 0
     line_masks = ws.line_masks
     m = legal_mask(pos.own, pos.opp, pos.last, line_masks)
     i = 0
@@ -160,7 +166,7 @@ def _classify_moves(donuts, single, pos, ply, table_move, ws):
 
 
 @njit(cache=True)
-def _survival_move(donuts, single, pos, ply, beta, n_open, ws):
+def _survival_move(donuts: Int64, single: bool, pos: Position, ply: Int64, beta: Int64, n_open: Int64, ws: np.record) -> Int64:
     """One ply deeper mate-distance bound: after a move that leaves the opponent no five at
     all, we cannot lose before ply + 4 (if we still hold a donut for ply + 3 and the game
     cannot end sooner). When that alone reaches beta, one such open move proves the
@@ -177,7 +183,7 @@ def _survival_move(donuts, single, pos, ply, beta, n_open, ws):
     if -win_at(ply + 4) < beta:
         return -1
     for i in range(n_open):
-        sq = ws.moves[ply, i]
+        sq: Int64 = ws.moves[ply, i]
         after = place(pos, sq, flips(pos.own, pos.opp, sq, single))
         if not can_win_now(after.opp, after.own, legal_mask(after.opp, after.own, sq, ws.line_masks), single):
             return sq
@@ -185,7 +191,9 @@ def _survival_move(donuts, single, pos, ply, beta, n_open, ws):
 
 
 @njit(cache=True)
-def negamax(rulebook, pos, depth, ply, alpha, beta, tt, ws):
+def negamax(
+    rulebook: Rulebook, pos: Position, depth: Int64, ply: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], ws: np.record,
+) -> Int64:
     """Score of a position that is not over, for its side to move (see the module doc).
 
     Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound. Sets
@@ -200,7 +208,9 @@ def negamax(rulebook, pos, depth, ply, alpha, beta, tt, ws):
 
 
 @njit(cache=True)
-def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
+def _negamax(
+    donuts: Int64, single: bool, pos: Position, depth: Int64, ply: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], ws: np.record,
+) -> Int64:
     """:func:`negamax` on the game's fields. Recursive: every call passes the same argument
     types (``int64`` scalars, a ``Position`` of :func:`as_position`'s types), or the
     on-disk cache breaks (numba #6061/#6713)."""
@@ -274,9 +284,9 @@ def _negamax(donuts, single, pos, depth, ply, alpha, beta, tt, ws):
 
 
 @njit(cache=True)
-def _start(workspace, node_limit):
+def _start(workspace: NDArray[np.void], node_limit: Int64) -> np.record:
     """The workspace record of a one-element workspace array, its node count reset."""
-    ws = workspace[0]
+    ws: np.record = workspace[0]
     ws.stats[NODES] = 0
     ws.stats[NODE_LIMIT] = node_limit
     ws.stats[ABORTED] = 0
@@ -284,7 +294,10 @@ def _start(workspace, node_limit):
 
 
 @njit(cache=True, nogil=True)
-def search_root(rulebook, pos, depth, alpha, beta, tt, workspace, node_limit):
+def search_root(
+    rulebook: Rulebook, pos: Position, depth: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], workspace: NDArray[np.void],
+    node_limit: Int64,
+) -> tuple[Int64, Int64, Bool]:
     """Negamax at the root (ply 0) with a fresh node count: returns (score, nodes, aborted).
 
     Releases the GIL: the solver's threads each run one on their own table and workspace,
@@ -295,7 +308,7 @@ def search_root(rulebook, pos, depth, alpha, beta, tt, workspace, node_limit):
 
 
 @njit(cache=True)
-def root_child(rulebook, pos, sq):
+def root_child(rulebook: Rulebook, pos: Position, sq: Int64) -> tuple[bool, Int64, Position, Bool]:
     """After root move ``sq``: ``(ended, score, child, passed)``. When the move ends the
     game, ``ended`` is True and ``score`` its root-relative score; else ``child`` is the
     next position and ``passed`` True when the opponent moves in it."""
@@ -306,7 +319,9 @@ def root_child(rulebook, pos, sq):
 
 
 @njit(cache=True)
-def _move_score(rulebook, pos, sq, depth, alpha, beta, tt, ws):
+def _move_score(
+    rulebook: Rulebook, pos: Position, sq: Int64, depth: Int64, alpha: Int64, beta: Int64, tt: NDArray[np.uint64], ws: np.record,
+) -> Int64:
     """Score, for the side to move at the root, of root move ``sq`` searched to ``depth``."""
     ended, score, child, passed = root_child(rulebook, pos, sq)
     if ended:
@@ -317,7 +332,10 @@ def _move_score(rulebook, pos, sq, depth, alpha, beta, tt, ws):
 
 
 @njit(cache=True)
-def search_moves(rulebook, pos, depth, tt, workspace, node_limit, first_move):
+def search_moves(
+    rulebook: Rulebook, pos: Position, depth: Int64, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64,
+    first_move: Int64,
+) -> tuple[Int64, Int64, Int64, Bool]:
     """Depth-limited search of every root move (``first_move`` first, if legal), full
     window. Returns (best_move, best_score, nodes, aborted); after an abort the result
     covers only the moves finished before it."""
@@ -325,9 +343,9 @@ def search_moves(rulebook, pos, depth, tt, workspace, node_limit, first_move):
     pos = as_position(pos)
     depth = np.int64(depth)
     moves = legal_moves(rulebook, pos)
-    best = -INF
-    best_move = -1
-    alpha = np.int64(-INF)
+    best: Int64 = -INF
+    best_move: Int64 = -1
+    alpha: Int64 = np.int64(-INF)
     beta = np.int64(INF)
     rest = moves
     first = first_move >= 0 and ((moves >> np.uint64(first_move)) & _ONE) != _ZERO
@@ -352,7 +370,9 @@ def search_moves(rulebook, pos, depth, tt, workspace, node_limit, first_move):
 
 
 @njit(cache=True)
-def root_move_order(rulebook, pos, tt, workspace):
+def root_move_order(
+    rulebook: Rulebook, pos: Position, tt: NDArray[np.uint64], workspace: NDArray[np.void],
+) -> tuple[NDArray[np.int64], np.int64]:
     """The root's moves in the order the search would try them (ply 0 of
     :func:`_negamax`: a five first, then the open moves by :mod:`._ordering`, then the
     moves with exact values). Returns ``(moves, n_open)``: ``moves[:n_open]`` are open."""

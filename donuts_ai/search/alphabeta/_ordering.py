@@ -30,7 +30,10 @@ needed 138 M, the cube 112 M, the fourth power 96 M, the sixth 81 M, the eighth 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+
+from ..._engine._types import Int64
 
 #: Key bonus of the table's best move: above any killer and history key, so it goes first.
 TABLE_MOVE_BONUS = 1 << 54
@@ -47,7 +50,7 @@ HISTORY_MAX_DEPTH = 40
 
 
 @njit(cache=True)
-def history_bonus(depth):
+def history_bonus(depth: Int64) -> Int64:
     """What a cut-off at ``depth`` adds to its move's history."""
     if depth > HISTORY_MAX_DEPTH:
         depth = HISTORY_MAX_DEPTH
@@ -56,10 +59,10 @@ def history_bonus(depth):
 
 
 @njit(cache=True)
-def order_key(ws, ply, last, sq, table_move, replies):
+def order_key(ws: np.record, ply: Int64, last: Int64, sq: Int64, table_move: Int64, replies: Int64) -> Int64:
     """Ordering key of open move ``sq`` at ``ply`` (the last move was ``last``) after which
     the opponent has ``replies`` legal moves."""
-    key = ws.history[sq] + ws.counter[last + 1, sq] - REPLY_PENALTY * replies
+    key: Int64 = ws.history[sq] + ws.counter[last + 1, sq] - REPLY_PENALTY * replies
     if sq == table_move:
         key += TABLE_MOVE_BONUS
     elif sq == ws.killers[ply, 0] or sq == ws.killers[ply, 1]:
@@ -68,16 +71,17 @@ def order_key(ws, ply, last, sq, table_move, replies):
 
 
 @njit(cache=True)
-def order_key_moving_again(ws, sq, table_move):
+def order_key_moving_again(ws: np.record, sq: Int64, table_move: Int64) -> Int64:
     """Ordering key of open move ``sq`` when the opponent's pool is empty and the same side
     moves again (no replies to count, and killers are for the opponent's refutations)."""
     if sq == table_move:
         return TABLE_MOVE_BONUS
-    return ws.history[sq]
+    history: Int64 = ws.history[sq]
+    return history
 
 
 @njit(cache=True)
-def add_open_move(ws, ply, n_open, sq, key):
+def add_open_move(ws: np.record, ply: Int64, n_open: Int64, sq: Int64, key: Int64) -> Int64:
     """Append open move ``sq`` with ``key`` to this ply's list; returns the new count."""
     ws.moves[ply, n_open] = sq
     ws.keys[ply, n_open] = key
@@ -85,13 +89,13 @@ def add_open_move(ws, ply, n_open, sq, key):
 
 
 @njit(cache=True)
-def sort_open_moves(ws, ply, n_open):
+def sort_open_moves(ws: np.record, ply: Int64, n_open: Int64) -> None:
     """Sort this ply's open moves by key, highest first."""
     _sort_from(ws, ply, 0, n_open)
 
 
 @njit(cache=True)
-def resort_rest(ws, ply, last, start, n_open):
+def resort_rest(ws: np.record, ply: Int64, last: Int64, start: Int64, n_open: Int64) -> None:
     """Sort this ply's open moves from index ``start`` on again, by their history now (the
     table move and killers went first already; the count of replies is left out)."""
     for j in range(start, n_open):
@@ -101,7 +105,7 @@ def resort_rest(ws, ply, last, start, n_open):
 
 
 @njit(cache=True)
-def _sort_from(ws, ply, start, n_open):
+def _sort_from(ws: np.record, ply: Int64, start: Int64, n_open: Int64) -> None:
     """Sort this ply's open moves ``start..n_open`` by key, highest first (a stable
     insertion sort: at most 36)."""
     moves, keys = ws.moves, ws.keys
@@ -118,7 +122,7 @@ def _sort_from(ws, ply, start, n_open):
 
 
 @njit(cache=True)
-def remember_cutoff(ws, ply, last, sq, depth):
+def remember_cutoff(ws: np.record, ply: Int64, last: Int64, sq: Int64, depth: Int64) -> None:
     """``sq`` refuted the node at ``ply`` after ``last``: make it this ply's first killer and
     add to its history and to its counter-move history after ``last``."""
     if ws.killers[ply, 0] != sq:

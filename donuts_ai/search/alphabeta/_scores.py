@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..._engine._types import Int64
 from ..._engine.position import ENDED_DRAWN, ENDED_LOST
 
 #: A win at the root itself; a win at ply ``p`` scores ``WIN - p``.
@@ -28,13 +29,13 @@ EXACT_DEPTH = 100
 
 
 @njit(cache=True)
-def win_at(ply):
+def win_at(ply: Int64) -> Int64:
     """Score of a win whose last move is played at ``ply``."""
     return WIN - ply
 
 
 @njit(cache=True)
-def shift_mate(score, plies):
+def shift_mate(score: Int64, plies: Int64) -> Int64:
     """Move a win/loss score ``plies`` further from 0 (root-relative -> node-relative with
     ``plies = ply``, back with ``-ply``); draws, evaluations and the INF bounds stay."""
     if score >= INF or score <= -INF:
@@ -47,7 +48,7 @@ def shift_mate(score, plies):
 
 
 @njit(cache=True)
-def end_score(status, ply_end):
+def end_score(status: Int64, ply_end: Int64) -> Int64:
     """Score, for the side that placed, of a placement played at ``ply_end`` that ended the
     game with ``status`` (:func:`~donuts_ai._engine.position.apply`)."""
     if status == ENDED_DRAWN:

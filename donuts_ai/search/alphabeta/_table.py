@@ -27,12 +27,20 @@ one layout and one set of rules: the callers clear it when those change.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
+from ..._engine._types import Bool, Int64
 from ..._engine.bits import popcount
+from ..._engine.position import Position
 from ..._engine.tables import FULL, NUM_SQUARES
 from ._scores import INF, shift_mate
+
+#: A position's key ``(key_a, key_b)`` (:func:`position_keys`).
+Key: TypeAlias = tuple[np.uint64, np.uint64]
 
 KEY_A, KEY_B, DATA = 0, 1, 2
 ENTRY_WORDS = 3
@@ -60,13 +68,13 @@ _MASK16 = np.uint64(0xFFFF)
 _MASK8 = np.uint64(0xFF)
 
 
-def new_table(bits: int) -> np.ndarray:
+def new_table(bits: int) -> NDArray[np.uint64]:
     """A transposition table of ``2**bits`` entries (``ENTRY_BYTES`` bytes each)."""
     return np.zeros((1 << bits, ENTRY_WORDS), dtype=np.uint64)
 
 
 @njit(cache=True)
-def position_keys(pos):
+def position_keys(pos: Position) -> Key:
     """The position's key ``(key_a, key_b)``: the whole position, packed in two words.
     The table's kernels take the pair as one ``key``."""
     key_a = pos.own | (np.uint64(pos.last + 1) << _LAST_SHIFT) | (np.uint64(pos.placed_own) << _PLACED_OWN_SHIFT)
@@ -81,7 +89,7 @@ _WORTH_PER_DEPTH = 64
 
 
 @njit(cache=True)
-def entry_index(tt, key):
+def entry_index(tt: NDArray[np.uint64], key: Key) -> np.int64:
     """The first row of a position's bucket (two rows; the table size is a power of two)."""
     key_a, key_b = key
     h = key_a * _HASH_MULT_A ^ key_b * _HASH_MULT_B
@@ -89,14 +97,15 @@ def entry_index(tt, key):
 
 
 @njit(cache=True)
-def is_hit(tt, idx, key_a, key_b):
+def is_hit(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> Bool:
     """Row ``idx`` holds the position (an empty row, DATA 0, holds none: its zero keys
     are also the empty board's)."""
-    return tt[idx, KEY_A] == key_a and tt[idx, KEY_B] == key_b and tt[idx, DATA] != 0
+    hit: Bool = tt[idx, KEY_A] == key_a and tt[idx, KEY_B] == key_b and tt[idx, DATA] != 0
+    return hit
 
 
 @njit(cache=True)
-def _row_of(tt, idx, key_a, key_b):
+def _row_of(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> Int64:
     """The row of the bucket at ``idx`` holding the position, or -1."""
     if is_hit(tt, idx, key_a, key_b):
         return idx
@@ -106,7 +115,7 @@ def _row_of(tt, idx, key_a, key_b):
 
 
 @njit(cache=True)
-def _worth(key_a, key_b, depth):
+def _worth(key_a: np.uint64, key_b: np.uint64, depth: Int64) -> Int64:
     """What an entry saves: deeper searches first, then positions with more empty squares;
     the ``ANY_DEPTH`` entries (a five now, every move exact) cost one node to redo: least."""
     if depth >= ANY_DEPTH:
@@ -115,7 +124,7 @@ def _worth(key_a, key_b, depth):
 
 
 @njit(cache=True)
-def pack(lower, upper, move, depth):
+def pack(lower: Int64, upper: Int64, move: Int64, depth: Int64) -> np.uint64:
     """The DATA word of an entry (scores node-relative, ``move`` -1 for none)."""
     return (
         (np.uint64(lower + _SCORE_BIAS) << _LOWER_SHIFT)
@@ -126,27 +135,27 @@ def pack(lower, upper, move, depth):
 
 
 @njit(cache=True)
-def stored_lower(data):
+def stored_lower(data: np.uint64) -> np.int64:
     return np.int64((data >> _LOWER_SHIFT) & _MASK16) - _SCORE_BIAS
 
 
 @njit(cache=True)
-def stored_upper(data):
+def stored_upper(data: np.uint64) -> np.int64:
     return np.int64((data >> _UPPER_SHIFT) & _MASK16) - _SCORE_BIAS
 
 
 @njit(cache=True)
-def stored_move(data):
+def stored_move(data: np.uint64) -> np.int64:
     return np.int64((data >> _MOVE_SHIFT) & _MASK8) - 1
 
 
 @njit(cache=True)
-def stored_depth(data):
+def stored_depth(data: np.uint64) -> np.int64:
     return np.int64((data >> _DEPTH_SHIFT) & _MASK8) - 1
 
 
 @njit(cache=True)
-def store(tt, idx, key, lower, upper, move, depth, ply):
+def store(tt: NDArray[np.uint64], idx: Int64, key: Key, lower: Int64, upper: Int64, move: Int64, depth: Int64, ply: Int64) -> None:
     """Write root-relative bounds ``lower <= score <= upper`` found at ``ply`` by a search
     of ``depth``; keeps the old best move when ``move`` is -1."""
     key_a, key_b = key
@@ -179,7 +188,9 @@ def store(tt, idx, key, lower, upper, move, depth, ply):
 
 
 @njit(cache=True)
-def store_result(tt, idx, key, best, alpha0, beta, move, depth, ply):
+def store_result(
+    tt: NDArray[np.uint64], idx: Int64, key: Key, best: Int64, alpha0: Int64, beta: Int64, move: Int64, depth: Int64, ply: Int64
+) -> None:
     """Store a fail-soft search result ``best`` of the window (``alpha0``, ``beta``) as the
     bound it is: an upper bound at or below ``alpha0``, a lower bound at or above
     ``beta``, else exact."""
@@ -192,7 +203,9 @@ def store_result(tt, idx, key, best, alpha0, beta, move, depth, ply):
 
 
 @njit(cache=True)
-def probe(tt, idx, key, depth, ply, alpha, beta):
+def probe(
+    tt: NDArray[np.uint64], idx: Int64, key: Key, depth: Int64, ply: Int64, alpha: Int64, beta: Int64
+) -> tuple[Int64, Int64, Int64, bool, Int64]:
     """Read a position's entry before searching it with ``depth`` at ``ply``.
 
     Returns ``(table_move, alpha, beta, cutoff, value)``: the stored best move (-1 for
@@ -220,7 +233,7 @@ def probe(tt, idx, key, depth, ply, alpha, beta):
 
 
 @njit(cache=True)
-def table_move(tt, pos):
+def table_move(tt: NDArray[np.uint64], pos: Position) -> Int64:
     """The best move stored for a position, or -1."""
     key = position_keys(pos)
     row = _row_of(tt, entry_index(tt, key), key[0], key[1])

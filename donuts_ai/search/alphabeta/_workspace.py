@@ -14,6 +14,7 @@ killers), which the solver and the agent keep from search to search on one game.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..._engine.tables import NUM_SQUARES
 from ._scores import MAX_PLY
@@ -38,7 +39,7 @@ WORKSPACE = np.dtype(
 )
 
 
-def new_workspace() -> np.ndarray:
+def new_workspace() -> NDArray[np.void]:
     """A fresh workspace: a one-element array of :data:`WORKSPACE` (kernels take ``ws[0]``)."""
     ws = np.zeros(1, dtype=WORKSPACE)
     ws["killers"] = -1

@@ -4,10 +4,14 @@ solver's table and move order, a heuristic at the horizon) and :class:`SolverAge
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from ..._engine.position import plies_left, position_of, rulebook_of
 from ...agents.base import budget, check_time_limit, now, positive_int
 from ...agents.board_agent import BoardAgent
 from ...board import Board
+from ...layout import Layout
+from ...rules import Rules
 from ...squares import SQUARE_NAMES
 from ..base import tactical_choice, touch, warm_up
 from ._negamax import search_moves, search_root
@@ -40,6 +44,17 @@ def _compile_search(board: Board) -> None:
     rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
     search_moves(rulebook, pos, 2, new_table(10), new_workspace(), 1000, -1)
     search_root(rulebook, pos, 2, -1, 1, new_table(10), new_workspace(), 1000)
+
+
+class AlphaBetaInfo(TypedDict, total=False):
+    """:attr:`AlphaBetaAgent.last_info`: figures from the last move (empty before the first)."""
+
+    depth: int  # the depth reached
+    nodes: int
+    seconds: float
+    score: int | None  # None when the tactical pass chose the move
+    forced: bool  # the tactical pass chose the move
+    proven: bool  # the score is the exact value
 
 
 class AlphaBetaAgent(BoardAgent):
@@ -87,16 +102,16 @@ class AlphaBetaAgent(BoardAgent):
         touch(self._tt)
         self._ws = new_workspace()
         #: The (layout, rules) the table's entries belong to; None: the table is empty.
-        self._game = None
+        self._game: tuple[Layout, Rules] | None = None
         #: Measured search speed (nodes/s), kept from move to move to size the slices.
         self._nps = INITIAL_NPS
         #: Figures from the last move: depth reached, nodes, seconds, score (None when the
         #: tactical pass chose the move, ``forced``), and whether the score is the exact
         #: value (``proven``: a win or loss found, or the search reached the game's end).
-        self.last_info: dict = {}
+        self.last_info: AlphaBetaInfo = {}
 
-    def params(self) -> dict:
-        p = {}
+    def params(self) -> dict[str, object]:
+        p: dict[str, object] = {}
         for key in ("depth", "time_limit", "nodes"):
             if getattr(self, key) is not None:
                 p[key] = getattr(self, key)
@@ -134,10 +149,10 @@ class AlphaBetaAgent(BoardAgent):
         if forced is not None:
             self.last_info = {"depth": 0, "nodes": 0, "seconds": now() - start, "score": None, "forced": True, "proven": False}
             return SQUARE_NAMES[forced]
-        rulebook = (board.layout, board.rules)
-        if rulebook != self._game:  # the table's entries belong to one layout and rules
+        game = (board.layout, board.rules)
+        if game != self._game:  # the table's entries belong to one layout and rules
             self._clear_table()
-            self._game = rulebook
+            self._game = game
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         remaining = int(plies_left(pos, rulebook.donuts))
         max_depth = remaining if self.depth is None else min(self.depth, remaining)
@@ -201,8 +216,8 @@ class SolverAgent(BoardAgent):
         warm_up("search", _compile_search)
         self.solver = Solver(tt_bits)
 
-    def params(self) -> dict:
-        p = {}
+    def params(self) -> dict[str, object]:
+        p: dict[str, object] = {}
         if self.fastest:
             p["fastest"] = True
         if self.tt_bits != 20:

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..._checks import check_int
 from ..._engine.position import Position, Rulebook, legal_moves, plies_left, position_of, rulebook_of, typed_position
@@ -141,10 +142,12 @@ class Solver:
     def __init__(self, tt_bits: int = 20, threads: int = 1):
         self.tt_bits = check_int("tt_bits", tt_bits, 10, 30)
         self.threads = check_int("threads", threads, 1, 64)
-        self._tt = None
+        self._tt: NDArray[np.uint64] | None = None
         self._ws = new_workspace()
-        self._helpers: list[tuple] = []  # (table, workspace) of threads 1.., made with the table
-        self._pn = None  # (table, workspace) of the proof-number search, made on first use
+        # (table, workspace) of threads 1.., made with the table
+        self._helpers: list[tuple[NDArray[np.uint64], NDArray[np.void]]] = []
+        # (table, workspace) of the proof-number search, made on first use
+        self._pn: tuple[NDArray[np.uint64], NDArray[np.void]] | None = None
         self._game: tuple[Layout, Rules] | None = None
         self._stopped = False
         self.nodes = 0
@@ -179,6 +182,11 @@ class Solver:
         for _, ws in ((self._tt, self._ws), *self._helpers, *([pn] if pn is not None else [])):
             ws[0]["stats"][NODE_LIMIT] = 0
 
+    def _table(self) -> NDArray[np.uint64]:
+        """The transposition table, made by :meth:`_prepare` before any search."""
+        assert self._tt is not None
+        return self._tt
+
     def _raise_if_stopped(self) -> None:
         if self._stopped:
             raise SearchStopped("the search was stopped")
@@ -188,7 +196,7 @@ class Solver:
         """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit.
         Raises SearchStopped once :meth:`stop` was called."""
         self._raise_if_stopped()
-        score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, self._tt, self._ws, node_limit)
+        score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, self._table(), self._ws, node_limit)
         self.nodes += int(nodes)
         self._raise_if_stopped()  # stop() came during the search: its result is not complete
         return None if aborted else int(score)
@@ -199,7 +207,8 @@ class Solver:
         self._raise_if_stopped()
         if self._pn is None:
             self._pn = (new_dfpn_table(self.tt_bits), new_dfpn_workspace())
-        proved, move, nodes = dfpn_root(rulebook, pos, attacker, *self._pn, 1 << 62)
+        tt, ws = self._pn
+        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, 1 << 62)
         self.nodes += int(nodes)
         self._raise_if_stopped()
         return int(move) if proved == 1 else None
@@ -218,14 +227,17 @@ class Solver:
     def _wdl_root(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
         """(value, a move keeping it) of a position that is not over, by alpha-beta."""
         score = self._search(rulebook, pos, -1, 1)
+        assert score is not None  # no node limit: the search finishes
         value = (score > 0) - (score < 0)
         moves = squares_of(int(legal_moves(rulebook, pos)))
-        first = int(table_move(self._tt, pos))
+        first = int(table_move(self._table(), pos))
         moves.sort(key=lambda sq: sq != first)  # the table's move proved the value: try it first
         for sq in moves:
             final, child, sign = _child(rulebook, pos, sq)
             if final is None:
+                assert child is not None  # the game goes on
                 child_score = self._search(rulebook, child, -1, 1)
+                assert child_score is not None  # no node limit: the search finishes
                 v = sign * ((child_score > 0) - (child_score < 0))
             else:
                 v = (final > 0) - (final < 0)
@@ -235,9 +247,9 @@ class Solver:
 
     def _wdl_root_split(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
         """:meth:`_wdl_root` with the first moves shared out over ``self.threads`` threads."""
-        order, _ = root_move_order(rulebook, pos, self._tt, self._ws)
+        order, _ = root_move_order(rulebook, pos, self._table(), self._ws)
         queue = [int(sq) for sq in order]
-        tables = [(self._tt, self._ws), *self._helpers]
+        tables = [(self._table(), self._ws), *self._helpers]
         values: dict[int, int] = {}
         lock, won = threading.Lock(), threading.Event()
         node_counts = [0] * len(tables)
@@ -251,11 +263,12 @@ class Solver:
                     sq = queue.pop(0)
                 final, child, sign = _child(rulebook, pos, sq)
                 if final is None:
+                    assert child is not None  # the game goes on
                     score, nodes, aborted = search_root(rulebook, child, EXACT_DEPTH, -1, 1, tt, ws, 1 << 62)
                     node_counts[k] += int(nodes)
                     if aborted:  # another thread found a win
                         return
-                    v = sign * ((score > 0) - (score < 0))
+                    v = sign * ((int(score) > 0) - (int(score) < 0))
                 else:
                     v = (final > 0) - (final < 0)
                 with lock:
@@ -325,6 +338,7 @@ class Solver:
         final, child, sign = _child(rulebook, pos, sq)
         if final is not None:
             return final
+        assert child is not None  # the game goes on
         child_score = self._exact(rulebook, child, None if value is None else sign * value, node_limit)
         if child_score is None:
             return None
@@ -386,8 +400,9 @@ class Solver:
         if not distance:
             return Solution(value, None, SQUARE_NAMES[move], self.nodes - nodes0, time.perf_counter() - t)
         target = self._exact(rulebook, pos, value)
+        assert target is not None  # no node limit: the search finishes
         candidates = board.legal_squares()
-        first = int(table_move(self._tt, pos))
+        first = int(table_move(self._table(), pos))
         for sq in (move, first):  # the likeliest fastest moves first
             if sq in candidates:
                 candidates.remove(sq)
@@ -396,7 +411,7 @@ class Solver:
         value, dist = _score_to_value(target, int(plies_left(pos, rulebook.donuts)))
         return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
 
-    def move_value(self, board: Board, move, node_limit: int | None = None) -> int | None:
+    def move_value(self, board: Board, move: int | str, node_limit: int | None = None) -> int | None:
         """+1, 0 or -1: the game-theoretic value, for the side to move, of playing ``move``
         (a legal square name or index) — equal to ``solve(board).value`` exactly when
         the move keeps the value. With ``node_limit`` (a positive int), ``None`` when that
@@ -409,11 +424,12 @@ class Solver:
         rulebook = rulebook_of(board.layout, board.rules)
         final, child, sign = _child(rulebook, position_of(*board.kernel_state()), parse_square(move))
         if final is None:
+            assert child is not None  # the game goes on
             score = self._search(rulebook, child, -1, 1, limit)
             return None if score is None else sign * ((score > 0) - (score < 0))
         return (final > 0) - (final < 0)
 
-    def move_distance(self, board: Board, move, value: int | None = None, node_limit: int | None = None) -> int | None:
+    def move_distance(self, board: Board, move: int | str, value: int | None = None, node_limit: int | None = None) -> int | None:
         """Plies to the end of the game under best play after playing ``move`` (the move
         included), or ``None`` when ``node_limit`` nodes do not prove it; ``value`` is the
         move's value when already known (:meth:`move_value`), which saves a search."""
@@ -437,7 +453,9 @@ class Solver:
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         out = []
         for sq in board.legal_squares():
-            value, dist = _score_to_value(self._move_score(rulebook, pos, sq), _plies_after(board, sq, rulebook.donuts))
+            score = self._move_score(rulebook, pos, sq)
+            assert score is not None  # no node limit: the search finishes
+            value, dist = _score_to_value(score, _plies_after(board, sq, rulebook.donuts))
             out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
         out.sort(key=lambda mv: -mv.score)
         return out

@@ -47,8 +47,9 @@ class RootProver:
         when ``node_limit`` nodes do not settle it."""
         child = board.copy(stack=False)
         child.push(sq)
-        if child.is_game_over():
-            winner = child.outcome().winner
+        outcome = child.outcome()
+        if outcome is not None:
+            winner = outcome.winner
             return 0 if winner is None else 1 if winner == board.turn else -1
         reply = self.value(child, node_limit)
         if reply is None:

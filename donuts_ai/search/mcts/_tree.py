@@ -36,11 +36,13 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
+from numpy.typing import NDArray
 
+from ..._engine._types import Bool, Int64
 from ..._engine.bits import ctz, popcount, rng_seed
 from ..._engine.core import NO_WINNER_YET, WINNER_DRAW, legal_mask
 from ..._engine.playouts import playout
-from ..._engine.position import PASSES, apply, winner_of
+from ..._engine.position import PASSES, Position, Rulebook, apply, winner_of
 from ..._engine.tables import NUM_SQUARES
 
 #: ``proven`` of a node not proven; else -1 / 0 / +1 (lost / drawn / won) for its mover.
@@ -84,38 +86,38 @@ class Tree(NamedTuple):
     nodes' second dimension is the capacity (nodes per tree). The Python layer reads a
     node field of every node as ``tree.visits`` (a view of ``tree.nodes["visits"]``), etc."""
 
-    nodes: np.ndarray  # NODE (trees, nodes)
-    root: np.ndarray  # int64 (trees,): the current root (moves down the tree as the game goes on)
-    next_free: np.ndarray  # int64 (trees,): the next unused node
-    rng: np.ndarray  # int64 (trees,): the xorshift state, shifted right once (fits int64; kept odd on use)
-    iterations: np.ndarray  # int64 (trees,): iterations run since the tree was reset
+    nodes: NDArray[np.void]  # NODE (trees, nodes)
+    root: NDArray[np.int64]  # int64 (trees,): the current root (moves down the tree as the game goes on)
+    next_free: NDArray[np.int64]  # int64 (trees,): the next unused node
+    rng: NDArray[np.int64]  # int64 (trees,): the xorshift state, shifted right once (fits int64; kept odd on use)
+    iterations: NDArray[np.int64]  # int64 (trees,): iterations run since the tree was reset
 
     @property
-    def visits(self) -> np.ndarray:
+    def visits(self) -> NDArray[np.int32]:
         return self.nodes["visits"]
 
     @property
-    def reward(self) -> np.ndarray:
+    def reward(self) -> NDArray[np.float64]:
         return self.nodes["reward"]
 
     @property
-    def first_child(self) -> np.ndarray:
+    def first_child(self) -> NDArray[np.int32]:
         return self.nodes["first_child"]
 
     @property
-    def child_count(self) -> np.ndarray:
+    def child_count(self) -> NDArray[np.int8]:
         return self.nodes["child_count"]
 
     @property
-    def move(self) -> np.ndarray:
+    def move(self) -> NDArray[np.int8]:
         return self.nodes["move"]
 
     @property
-    def mover(self) -> np.ndarray:
+    def mover(self) -> NDArray[np.int8]:
         return self.nodes["mover"]
 
     @property
-    def proven(self) -> np.ndarray:
+    def proven(self) -> NDArray[np.int8]:
         return self.nodes["proven"]
 
 
@@ -135,7 +137,7 @@ def new_tree(trees: int, max_nodes: int) -> Tree:
 
 
 @njit(cache=True)
-def _init_node(nodes, t, node, sq, color):
+def _init_node(nodes: NDArray[np.void], t: Int64, node: Int64, sq: Int64, color: Int64) -> None:
     """A fresh node: ``color`` played ``sq`` into it (-1: a root)."""
     n = nodes[t, node]
     n.visits = 0
@@ -148,7 +150,7 @@ def _init_node(nodes, t, node, sq, color):
 
 
 @njit(cache=True)
-def reset_tree(tree, t, root_mover, seed):
+def reset_tree(tree: Tree, t: Int64, root_mover: Int64, seed: int) -> None:
     """Empty tree ``t``: a lone root whose 'mover' is the color that moved into it."""
     root = 0
     _init_node(tree.nodes, t, root, -1, root_mover)
@@ -159,14 +161,14 @@ def reset_tree(tree, t, root_mover, seed):
 
 
 @njit(cache=True)
-def _reward(winner, color):
+def _reward(winner: Int64, color: Int64) -> float:
     if winner == WINNER_DRAW:
         return 0.5
     return 1.0 if winner == color else 0.0
 
 
 @njit(cache=True)
-def _update_proof(nodes, t, node):
+def _update_proof(nodes: NDArray[np.void], t: Int64, node: Int64) -> None:
     """MCTS-Solver: prove ``node`` from its children when possible."""
     n = nodes[t, node]
     c0 = n.first_child
@@ -187,7 +189,7 @@ def _update_proof(nodes, t, node):
 
 
 @njit(cache=True)
-def _step(donuts, single, pos, color, sq):
+def _step(donuts: Int64, single: bool, pos: Position, color: Int64, sq: Int64) -> tuple[Position, Int64, Int64]:
     """Play ``sq`` from ``pos`` (``color`` to move): ``(position, color to move, winner code)``.
     Scalars only: a call that takes arrays pays for counting references to them."""
     child, status = apply(donuts, single, pos, sq)
@@ -195,7 +197,7 @@ def _step(donuts, single, pos, color, sq):
 
 
 @njit(cache=True)
-def _proof(winner, mover):
+def _proof(winner: Int64, mover: Int64) -> int:
     """The proven value, for ``mover``, of a node where the game ended with ``winner``."""
     if winner == WINNER_DRAW:
         return 0
@@ -203,7 +205,7 @@ def _proof(winner, mover):
 
 
 @njit(cache=True)
-def _select_child(nodes, t, node, c_uct):
+def _select_child(nodes: NDArray[np.void], t: Int64, node: Int64, c_uct: float) -> Int64:
     """UCB1 choice among the children of expanded ``node``: a proven win for the chooser at
     once, never a proven loss (unless all are), unvisited children first."""
     parent = nodes[t, node]
@@ -227,7 +229,9 @@ def _select_child(nodes, t, node, c_uct):
 
 
 @njit(cache=True)
-def run_tree(tree, t, rulebook, pos, color, iterations, c_uct, stop_when_full):
+def run_tree(
+    tree: Tree, t: Int64, rulebook: Rulebook, pos: Position, color: Int64, iterations: Int64, c_uct: float, stop_when_full: Bool,
+) -> tuple[Int64, bool]:
     """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root
     (``pos``, ``color`` to move); fewer when the root is proven, or when the tree is full
     and ``stop_when_full``. Returns ``(iterations run, full)``: ``full`` when a leaf could
@@ -251,7 +255,7 @@ def run_tree(tree, t, rulebook, pos, color, iterations, c_uct, stop_when_full):
         p, c = pos, color
         depth = 0
         path[0] = node
-        winner = NO_WINNER_YET
+        winner: Int64 = NO_WINNER_YET
         # Selection.
         while nodes[t, node].first_child >= 0 and nodes[t, node].proven == UNKNOWN:
             node = _select_child(nodes, t, node, c_uct)
@@ -308,7 +312,10 @@ def run_tree(tree, t, rulebook, pos, color, iterations, c_uct, stop_when_full):
 
 
 @njit(cache=True, parallel=True)
-def run_trees(tree, rulebook, pos, color, todo, stop_when_full, c_uct, done, full):
+def run_trees(
+    tree: Tree, rulebook: Rulebook, pos: Position, color: Int64, todo: NDArray[np.int64], stop_when_full: NDArray[np.bool],
+    c_uct: float, done: NDArray[np.int64], full: NDArray[np.bool],
+) -> None:
     """:func:`run_tree` on every tree ``t``, one tree per thread: ``todo[t]`` iterations,
     stopping when full if ``stop_when_full[t]``; writes ``done[t]`` and ``full[t]``."""
     for t in prange(tree.nodes.shape[0]):
@@ -316,7 +323,7 @@ def run_trees(tree, rulebook, pos, color, todo, stop_when_full, c_uct, done, ful
 
 
 @njit(cache=True)
-def root_stats(tree, t):
+def root_stats(tree: Tree, t: Int64) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
     """(moves, visits, mean rewards, proven) of the root's children of tree ``t``."""
     nodes = tree.nodes
     root = tree.root[t]
@@ -336,7 +343,7 @@ def root_stats(tree, t):
 
 
 @njit(cache=True)
-def descend(tree, t, path_moves):
+def descend(tree: Tree, t: Int64, path_moves: NDArray[np.int64]) -> bool:
     """Move tree ``t``'s root down along ``path_moves`` (squares); True if every move was
     found among expanded children, else False (the tree is then unchanged)."""
     nodes = tree.nodes
@@ -369,7 +376,7 @@ def grown(tree: Tree, nodes: int) -> Tree:
 
 
 @njit(cache=True)
-def _bucket(v):
+def _bucket(v: Int64) -> Int64:
     """The :func:`compact` histogram bucket of a visit count."""
     if v < EXACT_VISIT_BUCKETS:
         return v
@@ -380,24 +387,26 @@ def _bucket(v):
 
 
 @njit(cache=True)
-def _bucket_floor(b):
+def _bucket_floor(b: Int64) -> Int64:
     """The fewest visits of bucket ``b``."""
     return b if b < EXACT_VISIT_BUCKETS else 1 << (b - EXACT_VISIT_BUCKETS + 12)
 
 
 @njit(cache=True)
-def _keeps_children(nodes, t, node, threshold):
+def _keeps_children(nodes: NDArray[np.void], t: Int64, node: Int64, threshold: Int64) -> Bool:
     """Whether a node below the root keeps its children in :func:`compact`: it has some, is
     not proven (a proven node ends every descent: its children are never read again) and
     has at least ``threshold`` visits."""
     n = nodes[t, node]
-    return n.first_child >= 0 and n.proven == UNKNOWN and n.visits >= threshold
+    keeps: Bool = n.first_child >= 0 and n.proven == UNKNOWN and n.visits >= threshold
+    return keeps
 
 
 @njit(cache=True)
-def _new_start(keys, n_keys, old_start):
+def _new_start(keys: NDArray[np.int64], n_keys: Int64, old_start: Int64) -> Int64:
     """Where the kept block of children that started at ``old_start`` starts after
     :func:`compact`: ``keys`` holds ``old << INDEX_BITS | new``, sorted."""
+    lo: Int64
     lo, hi = 0, n_keys
     while lo < hi:
         mid = (lo + hi) // 2
@@ -405,11 +414,12 @@ def _new_start(keys, n_keys, old_start):
             lo = mid + 1
         else:
             hi = mid
-    return keys[lo] & ((np.int64(1) << INDEX_BITS) - 1)
+    start: Int64 = keys[lo] & ((np.int64(1) << INDEX_BITS) - 1)
+    return start
 
 
 @njit(cache=True)
-def compact(tree, t, target):
+def compact(tree: Tree, t: Int64, target: Int64) -> Int64:
     """Recycle tree ``t`` in place so that it holds at most ``target`` nodes (never fewer
     than the root and its children): the nodes reachable from the root, less the children
     of the least-visited ones. Returns the nodes kept.
@@ -451,7 +461,7 @@ def compact(tree, t, target):
     # 2. The threshold: buckets from the most visited down, while they fit.
     kept = 1 + root_block
     n_blocks = 1 if root_block > 0 else 0
-    threshold = np.int64(MAX_TREE_NODES) + 1  # above every visit count: no block below the root's
+    threshold: Int64 = np.int64(MAX_TREE_NODES) + 1  # above every visit count: no block below the root's
     for b in range(VISIT_BUCKETS - 1, -1, -1):
         if block_nodes[b] == 0:
             continue
@@ -508,7 +518,7 @@ def compact(tree, t, target):
 
 
 @njit(cache=True)
-def _move_node(nodes, t, src, dst):
+def _move_node(nodes: NDArray[np.void], t: Int64, src: Int64, dst: Int64) -> None:
     """Copy node ``src`` of tree ``t`` to ``dst``."""
     a = nodes[t, src]
     b = nodes[t, dst]

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import TypedDict
+
 import numpy as np
+from numpy.typing import NDArray
 
 from ..._checks import check_nonnegative
-from ..._engine.position import position_of, rulebook_of
+from ..._engine.position import Position, Rulebook, position_of, rulebook_of
 from ...agents.base import budget, check_time_limit, now, positive_int
 from ...agents.board_agent import BoardAgent
 from ...board import Board
@@ -83,9 +88,11 @@ MIN_PROOF_SLICE = 500
 
 def _compile_one_tree(board: Board) -> None:
     """Compile the kernels of one tree on ``board`` (see :func:`~..base.warm_up`)."""
+    turn = board.turn
+    assert turn is not None  # a game that goes on
     tree = new_tree(1, 256)
-    reset_tree(tree, 0, 1 - board.turn, 1)
-    run_tree(tree, 0, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn, 8, 1.0, True)
+    reset_tree(tree, 0, 1 - turn, 1)
+    run_tree(tree, 0, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), turn, 8, 1.0, True)
     root_stats(tree, 0)
     descend(tree, 0, np.zeros(0, dtype=np.int64))
     compact(tree, 0, 128)
@@ -94,12 +101,29 @@ def _compile_one_tree(board: Board) -> None:
 
 def _compile_parallel_trees(board: Board) -> None:
     """Compile the parallel kernel on ``board``."""
+    turn = board.turn
+    assert turn is not None  # a game that goes on
     tree = new_tree(2, 256)
     for t in range(2):
-        reset_tree(tree, t, 1 - board.turn, 1)
-    run_trees(tree, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn,
+        reset_tree(tree, t, 1 - turn, 1)
+    run_trees(tree, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), turn,
               np.full(2, 8, dtype=np.int64), np.ones(2, dtype=np.bool_), 1.0, np.zeros(2, dtype=np.int64),
               np.zeros(2, dtype=np.bool_))
+
+
+class MCTSInfo(TypedDict, total=False):
+    """:attr:`MCTSAgent.last_info`: figures from the last move (empty before the first)."""
+
+    iterations: int
+    seconds: float
+    nodes: int  # in all trees now
+    capacity: int  # nodes per tree
+    grows: int  # growths during the move
+    compactions: int  # recyclings during the move
+    forced: bool  # the tactical pass chose the move
+    proof: int | None  # the value the prover proved (-1 / 0 / +1 for the side to move), or None
+    proof_nodes: int
+    proven: bool  # the root was proven (by the prover, or by the tree's MCTS-Solver backups)
 
 
 class MCTSAgent(BoardAgent):
@@ -199,10 +223,10 @@ class MCTSAgent(BoardAgent):
         #: tactical pass chose it (``forced``), the prover's nodes and the value it proved
         #: (``proof``: -1 / 0 / +1 for the side to move, or None), and whether the root
         #: was proven (``proven``: by the prover, or by the tree's MCTS-Solver backups).
-        self.last_info: dict = {}
+        self.last_info: MCTSInfo = {}
 
-    def params(self) -> dict:
-        p = {}
+    def params(self) -> dict[str, object]:
+        p: dict[str, object] = {}
         for key in ("iterations", "time_limit"):
             if getattr(self, key) is not None:
                 p[key] = getattr(self, key)
@@ -236,10 +260,12 @@ class MCTSAgent(BoardAgent):
         that is still the color the rules say). The root's own color orients only the
         root's reward and proof, which no choice reads; it is set to the color that made
         the last placement when the board knows it, else to the other side."""
+        assert board.turn is not None  # a game that goes on
         root_mover = 1 - board.turn
         if board.move_stack and board.move_stack[-1] is not None:
             before = board.copy()
             before.pop()
+            assert before.turn is not None  # a move was played from it
             root_mover = before.turn
         for t in range(self.workers):
             reset_tree(self._tree, t, root_mover, self.rng.getrandbits(63))
@@ -256,7 +282,7 @@ class MCTSAgent(BoardAgent):
         new = now_stack[len(done) :]
         if now_stack[: len(done)] != done or None in new:
             return False  # another game, or a forfeit: the tree's children assume moves alternate as played
-        path = np.array([SQUARE_NAMES.index(m) for m in new], dtype=np.int64)
+        path = np.array([SQUARE_NAMES.index(m) for m in new if m is not None], dtype=np.int64)  # (no None: see above)
         if not all(descend(self._tree, t, path) for t in range(self.workers)):
             return False
         tree = self._tree
@@ -283,12 +309,13 @@ class MCTSAgent(BoardAgent):
             self._grows += 1
             return True
         before = int(tree.next_free[t])
-        kept = compact(tree, t, max(MIN_NODES, int(capacity * KEEP_SHARE)))
+        kept = int(compact(tree, t, max(MIN_NODES, int(capacity * KEEP_SHARE))))
         self._compact_cost = max(self._compact_cost, (now() - start) / max(1, before))
         self._compactions += 1
         return capacity - kept >= MAX_CHILDREN
 
-    def _run(self, todo: np.ndarray, frozen: np.ndarray, rulebook, pos, color: int) -> tuple[np.ndarray, np.ndarray]:
+    def _run(self, todo: NDArray[np.int64], frozen: NDArray[np.bool], rulebook: Rulebook, pos: Position,
+             color: int) -> tuple[NDArray[np.int64], NDArray[np.bool]]:
         """``todo[t]`` iterations on each tree ``t`` (a tree stops when full unless
         ``frozen[t]``): the iterations run and whether each tree is full."""
         if self.workers == 1:
@@ -309,7 +336,7 @@ class MCTSAgent(BoardAgent):
         return np.array([tree.proven[t, tree.root[t]] != UNKNOWN for t in range(self.workers)])
 
     def _info(self, start: float, iterations: int, forced: bool, proof: int | None, proof_nodes: int,
-              proven: bool) -> dict:
+              proven: bool) -> MCTSInfo:
         return {"iterations": iterations, "seconds": now() - start, "nodes": int(self._tree.next_free.sum()),
                 "capacity": self.capacity, "grows": self._grows, "compactions": self._compactions, "forced": forced,
                 "proof": proof, "proof_nodes": proof_nodes, "proven": proven}
@@ -338,6 +365,7 @@ class MCTSAgent(BoardAgent):
         if not self._reroot(board):
             self._new_trees(board)
         rulebook, pos, color = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), board.turn
+        assert color is not None  # a game that goes on
         iters0 = int(self._tree.iterations.sum())
         #: Trees that stay full for the rest of this move (no room could be made in time).
         frozen = np.zeros(self.workers, dtype=np.bool_)
@@ -353,6 +381,7 @@ class MCTSAgent(BoardAgent):
                 for t in np.flatnonzero(full & ~frozen & (todo > 0)):
                     frozen[t] = not self._make_room(int(t), None)
         else:
+            assert seconds is not None  # without an iteration limit there is a time limit
             self._timed_search(start + seconds, rulebook, pos, color, frozen)
         move = self._choose(allowed) or SQUARE_NAMES[self.rng.choice(squares_of(allowed))]
         self.last_info = self._info(start, int(self._tree.iterations.sum()) - iters0, False, proof, proof_nodes,
@@ -374,7 +403,9 @@ class MCTSAgent(BoardAgent):
         ``proof_share * iterations * PROOF_NODES_PER_ITERATION`` nodes for the value and
         as many for each move tried."""
         prover = self._prover
+        assert prover is not None  # the prover's turn comes only when there is one
         if proof_deadline is None:
+            assert self.iterations is not None  # untimed: an iteration limit
             limit = max(1, int(self.proof_share * self.iterations * PROOF_NODES_PER_ITERATION))
             value = prover.value(board, limit)
             if value is None or value < 0:
@@ -388,13 +419,14 @@ class MCTSAgent(BoardAgent):
             value = self._timed_proof(lambda n: prover.value(board, n), limit)
         if value < 0:
             return value, None
+        assert deadline is not None  # timed: both deadlines
         pending = squares_of(allowed)
         while pending:
             for sq in list(pending):
                 limit = self._proof_slice(deadline)
                 if limit == 0:
                     return value, None
-                v = self._timed_proof(lambda n, sq=sq: prover.child_value(board, sq, n), limit)
+                v = self._timed_proof(partial(prover.child_value, board, sq), limit)
                 if v is not None:
                     if v == value:
                         return value, sq
@@ -408,16 +440,18 @@ class MCTSAgent(BoardAgent):
             return 0
         return max(MIN_PROOF_SLICE, int(self._proof_nps * min(left * LEFT_SHARE, CHUNK_SECONDS)))
 
-    def _timed_proof(self, search, limit: int) -> int | None:
+    def _timed_proof(self, search: Callable[[int], int | None], limit: int) -> int | None:
         """``search(limit)``, measuring the prover's speed."""
-        nodes0, t0 = self._prover.nodes, now()
+        prover = self._prover
+        assert prover is not None  # the prover's turn comes only when there is one
+        nodes0, t0 = prover.nodes, now()
         result = search(limit)
         elapsed = now() - t0
         if elapsed >= CHUNK_SECONDS / 4:  # long enough to say something about the speed
-            self._proof_nps = (self._prover.nodes - nodes0) / elapsed
+            self._proof_nps = (prover.nodes - nodes0) / elapsed
         return result
 
-    def _timed_search(self, deadline: float, rulebook, pos, color: int, frozen: np.ndarray) -> None:
+    def _timed_search(self, deadline: float, rulebook: Rulebook, pos: Position, color: int, frozen: NDArray[np.bool]) -> None:
         """Iterations until ``deadline`` (and at most ``iterations`` per move when that is
         set too), in calls sized to the measured speed, making room in full trees between
         calls when there is time for it."""
@@ -448,8 +482,8 @@ class MCTSAgent(BoardAgent):
             done_total += done
             if not full.any():  # a call cut short by a full tree says little about the speed
                 rate = int(done.max()) / max(now() - t0, MIN_CALL_SECONDS)
-            for t in np.flatnonzero(full & ~frozen):
-                frozen[t] = not self._make_room(int(t), deadline)
+            for full_tree in np.flatnonzero(full & ~frozen):
+                frozen[full_tree] = not self._make_room(int(full_tree), deadline)
 
     def _reroot_self(self, move: str) -> bool:
         path = np.array([SQUARE_NAMES.index(move)], dtype=np.int64)
