@@ -113,6 +113,32 @@ def _need(data: object, key: str, kind: type[_T], where: str, optional: bool = F
     return value
 
 
+class TournamentConfig(TypedDict):
+    """A tournament's settings (:func:`~.runner.make_config`): the first line of its results
+    file, what ``--resume`` compares. ``layouts`` is a word (a fresh set-up per unit) or
+    the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_module``
+    only in the copy handed to workers (never written)."""
+
+    game: str
+    agents: list[str]
+    names: list[str]
+    format: str
+    games: int
+    layouts: list[str] | str
+    seed: int
+    mode: str
+    players: NotRequired[int]
+    best_of: int | None
+    clock: float | None
+    clock_per: str | None
+    move_limit: float | None
+    illegal: str
+    ledger: str
+    isolation: str
+    rules: JSONObject
+    game_module: NotRequired[str]
+
+
 class EventDict(TypedDict):
     """An :class:`Event` as a results file holds it."""
 
