@@ -29,7 +29,6 @@ from __future__ import annotations
 import subprocess
 import tempfile
 import time
-from typing import Any
 
 from .protocol import Game, Move, State, get_game
 from .seats import CRASH, EXCEPTION, KILL_GRACE, START_LIMIT, TIME, Answer, ProcessSeat, _LineReader
