@@ -19,10 +19,10 @@ _NODES, _NODE_LIMIT = 0, 1
 
 
 @njit(cache=True)
-def _naive(rulebook: Rulebook, pos: Position, alpha: np.int64, beta: np.int64, stats: NDArray[np.int64]) -> int | np.int64:
+def _naive(rulebook: Rulebook, pos: Position, alpha: np.int64, beta: np.int64, stats: NDArray[np.int64]) -> np.int64:
     stats[_NODES] += 1
     if stats[_NODES] >= stats[_NODE_LIMIT]:
-        return 0
+        return 0  # type: ignore[return-value]  # Numba compiles it as the kernel's int64
     moves = legal_moves(rulebook, pos)
     best = np.int64(-2)
     while moves != _ZERO:
