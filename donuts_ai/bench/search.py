@@ -17,11 +17,11 @@ from typing import NotRequired, TypedDict
 
 from .._engine.position import position_of, rulebook_of
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..layout import Layout
 from ..outcomes import value_name
 from ..search.alphabeta import Solver
-from ..agents.board_agent import BoardAgent
 from ._report import Machine, machine, print_and_save
 from .engine import AlphaBetaFigures, MCTSFigures, alphabeta_speed, mcts_speed
 from .naive_search import naive_value
@@ -122,7 +122,8 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> SolverTable:
                 assert value_name(int(v)) == row["value"]
         rows.append(row)
         print("  ", row, flush=True)
-    out: SolverTable = {"rows": rows, "value_median_s": _median([r["value_s"] for r in rows]), "value_max_s": max(r["value_s"] for r in rows)}
+    out: SolverTable = {"rows": rows,
+                        "value_median_s": _median([r["value_s"] for r in rows]), "value_max_s": max(r["value_s"] for r in rows)}
     if full:
         out |= {"full_median_s": _median([r["full_s"] for r in rows]), "full_max_s": max(r["full_s"] for r in rows)}
     if naive:

@@ -25,9 +25,9 @@ from collections.abc import Callable
 from typing import Literal, NotRequired, TypedDict
 
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..layout import Layout
-from ..agents.board_agent import BoardAgent
 from ._report import Machine, machine, print_and_save
 
 #: Random plies before the agents take over: every game a different middle game.
