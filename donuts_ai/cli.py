@@ -9,6 +9,8 @@ import argparse
 import os
 import random
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NoReturn
 
 from ._checks import check_seconds
 from .board import Board
@@ -20,6 +22,17 @@ from .play import add_rules_arguments
 from .rules import INSERTION_MODES, Rules, make_rules
 from .squares import COLOR_NAMES
 from .tournament.runner import DEFAULT_MOVE_LIMIT
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from .tournament.stats import SPRTState
+
+    #: The subcommands' parsers, as ``add_subparsers`` gives them.
+    Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
+#: A value of ``--rules KEY=VALUE``: a boolean, a whole number or text.
+RuleValue = bool | int | str
 
 
 def _layout_arg(text: str) -> Layout:
@@ -40,6 +53,7 @@ def _cmd_game(args: argparse.Namespace) -> int:
     print(board)
     while not board.is_game_over():
         mover = board.turn
+        assert mover is not None  # the game is not over
         open_pick = board.is_open_pick()
         move = rng.choice(board.legal_moves())
         flipped = board.push(move)
@@ -49,6 +63,7 @@ def _cmd_game(args: argparse.Namespace) -> int:
     print()
     print(board)
     outcome = board.outcome()
+    assert outcome is not None  # the game is over
     who = "draw" if outcome.winner is None else f"{COLOR_NAMES[outcome.winner]} wins"
     scores = f" {outcome.scores[0]}-{outcome.scores[1]}" if outcome.scores else ""
     print(f"Result: {outcome.result()} — {who} by {outcome.reason}{scores} after {board.ply} moves")
@@ -71,10 +86,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rules_arg(text: str) -> dict:
+def _rules_arg(text: str) -> dict[str, RuleValue]:
     """``--rules KEY=VALUE[,KEY=VALUE...]``: a game's rules; ``true``/``false`` are booleans,
     whole numbers ints, anything else text (``grid=splitzkies,matching=perfect,closers=true``)."""
-    rules = {}
+    rules: dict[str, RuleValue] = {}
     for item in filter(None, (x.strip() for x in text.split(","))):
         key, sep, value = (x.strip() for x in item.partition("="))
         if not sep or not key.isidentifier() or not value:
@@ -89,10 +104,10 @@ def _rules_arg(text: str) -> dict:
     return rules
 
 
-def _tournament_rules(args: argparse.Namespace) -> dict | None:
+def _tournament_rules(args: argparse.Namespace) -> dict[str, RuleValue] | None:
     """The game's rules from ``--rules`` and, for Donuts, ``--insertion`` / ``--donuts``."""
-    rules = dict(args.rules or {})
-    donuts_switches = {"insertion": args.insertion, "donuts": args.donuts}
+    rules: dict[str, RuleValue] = dict(args.rules or {})
+    donuts_switches: dict[str, RuleValue | None] = {"insertion": args.insertion, "donuts": args.donuts}
     given = {k: v for k, v in donuts_switches.items() if v is not None}
     if args.game != "donuts":
         if given:
@@ -137,7 +152,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def _cmd_sprt(args: argparse.Namespace) -> int:
     from .tournament import run_sprt
 
-    def show(state, played):
+    def show(state: SPRTState, played: int) -> None:
         if not args.quiet:
             sys.stderr.write(f"\rpairs {played}: pentanomial {list(state.pentanomial)} LLR {state.llr:+.2f} "
                              f"[{state.lower:.2f}, {state.upper:.2f}] ")
@@ -169,7 +184,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
         except ValueError:
             raise DonutsError(f"--arrangements must be 'all' or a count, got {arrangements!r}") from None
 
-    def show(done, total):
+    def show(done: int, total: int) -> None:
         if sys.stderr.isatty() and not args.quiet:
             sys.stderr.write(f"\rsolved {done}/{total} layouts ")
             sys.stderr.flush()
@@ -222,26 +237,28 @@ def _positive_int(text: str) -> int:
 
 def _positive_float(text: str) -> float:
     try:
-        return check_seconds("the value", float(text), allow_none=False)
+        seconds = check_seconds("the value", float(text), allow_none=False)
     except (ValueError, DonutsError):
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}") from None
+    assert seconds is not None  # not allow_none
+    return seconds
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage dump): ``donuts-ai: error: ...``, exit 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"donuts-ai: error: {message}\n")
 
 
-def _add_demo(sub) -> None:
+def _add_demo(sub: Subparsers) -> None:
     demo = sub.add_parser("demo", help="a short round robin of every kind of agent, ending with ratings (about a minute)")
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
     demo.set_defaults(func=_cmd_demo)
 
 
-def _add_game(sub) -> None:
+def _add_game(sub: Subparsers) -> None:
     game = sub.add_parser("game", help="a game between two random players, printed move by move")
     game.add_argument("--seed", type=int, default=1, help="seed of the random players (default 1)")
     game.add_argument(
@@ -251,7 +268,7 @@ def _add_game(sub) -> None:
     game.set_defaults(func=_cmd_game)
 
 
-def _add_tournament(sub) -> None:
+def _add_tournament(sub: Subparsers) -> None:
     tour = sub.add_parser("tournament", help="play a tournament between agents")
     tour.add_argument("agents", nargs="+", metavar="AGENT",
                       help="agent specs: random[:seed=N], greedy, alphabeta:depth=6, mcts:time=0.1, solver, module:Class[:k=v] "
@@ -313,14 +330,14 @@ def _add_tournament_play(tour: argparse.ArgumentParser) -> None:
     tour.set_defaults(func=_cmd_tournament)
 
 
-def _add_report(sub) -> None:
+def _add_report(sub: Subparsers) -> None:
     rep = sub.add_parser("report", help="tables (and pictures) from a results file")
     rep.add_argument("results")
     rep.add_argument("--png", metavar="DIR", default=None, help="also draw ratings.png and crosstable.png into DIR")
     rep.set_defaults(func=_cmd_report)
 
 
-def _add_sprt(sub) -> None:
+def _add_sprt(sub: Subparsers) -> None:
     sp = sub.add_parser("sprt", help="SPRT: is agent A at least ELO1 stronger than agent B?")
     sp.add_argument("a")
     sp.add_argument("b")
@@ -336,7 +353,7 @@ def _add_sprt(sub) -> None:
     sp.set_defaults(func=_cmd_sprt)
 
 
-def _add_study(sub) -> None:
+def _add_study(sub: Subparsers) -> None:
     study = sub.add_parser("study", help="solve the empty board of many layouts: who wins Donuts?")
     study.add_argument("question", choices=("first-player",))
     study.add_argument("--arrangements", default=None, help="'all' tile arrangements, or a seeded sample of N")
@@ -355,7 +372,7 @@ def _add_study(sub) -> None:
     study.set_defaults(func=_cmd_study)
 
 
-def _add_bench(sub) -> None:
+def _add_bench(sub: Subparsers) -> None:
     bench = sub.add_parser("bench", help="measure engine and search speed on this machine")
     bench.add_argument("--quick", action="store_true", help="small sizes, 3 repeats: under a minute")
     bench.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
@@ -369,7 +386,7 @@ def _cmd_engine(args: argparse.Namespace) -> int:
     return serve(args.agent)
 
 
-def _add_engine(sub) -> None:
+def _add_engine(sub: Subparsers) -> None:
     engine = sub.add_parser("engine", help="an agent as an engine speaking the Donuts Engine Protocol on stdin/stdout "
                                            "(for other tools; see docs/engine_protocol.md)")
     engine.add_argument("agent", metavar="AGENT", help="agent spec: random, greedy, alphabeta:depth=6, mcts:time=0.5, solver, "
@@ -391,8 +408,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
     try:
-        return args.func(args)
+        return func(args)
     except DonutsError as exc:
         parser.exit(2, f"donuts-ai: error: {exc}\n")
     except KeyboardInterrupt:
@@ -400,7 +418,6 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`donuts-ai game | head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    return 0
 
 
 if __name__ == "__main__":

@@ -16,6 +16,9 @@ import json
 import random
 import time
 from collections import Counter
+from collections.abc import Callable, Mapping
+from os import PathLike
+from typing import Any, NotRequired, TypedDict, cast
 
 from .board import Board
 from .errors import DonutsError
@@ -29,13 +32,78 @@ from .tournament.runner import execute
 _SOLVER: dict[int, Solver] = {}
 
 
+class StudyRules(TypedDict):
+    """A variant's rules in a study's configuration."""
+
+    insertion: str
+    donuts: int
+
+
+class StudyConfig(TypedDict):
+    """A study's settings (:func:`run_study`): the first line of its results file, what
+    ``--resume`` compares. ``first_moves`` and ``rules`` are only set when used, so that
+    files written before those options still resume."""
+
+    study: str
+    arrangements: str | int | None
+    grids: int | None
+    seed: int
+    distance: bool
+    tt_bits: int
+    first_moves: NotRequired[bool]
+    rules: NotRequired[StudyRules]
+
+
+class StudyLayout(TypedDict):
+    """A layout to solve (:func:`study_layouts`): one symmetry class, its canonical
+    ``layout`` text, how many drawn layouts it stands for (``weight``) and their ``kind``
+    (``"arrangement"`` or ``"grid"``)."""
+
+    unit: int
+    layout: str
+    weight: int
+    kind: str
+
+
+class _Solved(StudyLayout):
+    value: int
+    best_move: str
+    distance: int | None
+    nodes: int
+    winning_moves: NotRequired[list[str]]
+    drawing_moves: NotRequired[list[str]]
+    first_moves: NotRequired[int]
+
+
+class StudyRow(_Solved):
+    """A solved layout (:func:`solve_unit`): the empty board's ``value`` for the first
+    player (+1, 0, -1), a ``best_move``, the ``distance`` (when solved), the ``nodes``
+    searched; with ``first_moves`` its winning and drawing first moves and how many it
+    has; the ``seconds`` it took."""
+
+    seconds: float
+
+
+class StudySummary(TypedDict):
+    """One kind of layout in :func:`summary`."""
+
+    layouts: int
+    classes: int
+    first_player_wins: float
+    draws: float
+    second_player_wins: float
+    solve_seconds_total: float
+    solve_seconds_median: float
+    solve_seconds_max: float
+
+
 def canonical_text(layout: Layout) -> str:
     """The least layout text among the layout's 8 symmetric images: equal for layouts
     that are the same game."""
     return min(layout.transform(sym).to_text() for sym in SYMMETRY_NAMES)
 
 
-def study_layouts(arrangements: str | int | None = None, grids: int | None = None, seed: int = 0) -> list[dict]:
+def study_layouts(arrangements: str | int | None = None, grids: int | None = None, seed: int = 0) -> list[StudyLayout]:
     """The layouts to solve, one per symmetry class, each with how many of the drawn
     layouts it stands for (``weight``)."""
     drawn: list[Layout] = []
@@ -55,15 +123,15 @@ def study_layouts(arrangements: str | int | None = None, grids: int | None = Non
         drawn += [Layout.random_grid(seed * 1_000_003 + i) for i in range(grids)]
     if not drawn:
         raise DonutsError("nothing to solve: give --arrangements and/or --grids")
-    classes: dict[str, dict] = {}
+    classes: dict[str, tuple[str, int, str]] = {}  # canonical text -> (text, weight, kind)
     for layout in drawn:
         key = canonical_text(layout)
-        entry = classes.setdefault(key, {"layout": key, "weight": 0, "kind": "arrangement" if layout.arrangement else "grid"})
-        entry["weight"] += 1
-    return [{"unit": i, **c} for i, c in enumerate(classes.values())]
+        text, weight, kind = classes.get(key, (key, 0, "arrangement" if layout.arrangement else "grid"))
+        classes[key] = (text, weight + 1, kind)
+    return [{"unit": i, "layout": text, "weight": weight, "kind": kind} for i, (text, weight, kind) in enumerate(classes.values())]
 
 
-def solve_unit(config: dict, unit: dict) -> dict:
+def solve_unit(config: StudyConfig, unit: StudyLayout) -> StudyRow:
     """Solve one layout's empty board (value, a best move; the distance if configured)."""
     solver = _SOLVER.get(config["tt_bits"])
     if solver is None:  # one Solver (and its table) per process, made on first use
@@ -71,7 +139,8 @@ def solve_unit(config: dict, unit: dict) -> dict:
     t = time.perf_counter()
     board = Board(Layout.from_text(unit["layout"]), make_rules(config.get("rules")))
     sol = solver.solve(board, distance=config["distance"])
-    row = {**unit, "value": sol.value, "best_move": sol.best_move, "distance": sol.distance, "nodes": sol.nodes}
+    row: _Solved = {"unit": unit["unit"], "layout": unit["layout"], "weight": unit["weight"], "kind": unit["kind"],
+                    "value": sol.value, "best_move": sol.best_move, "distance": sol.distance, "nodes": sol.nodes}
     if config.get("first_moves"):
         # The value of every first move (each a solve of its own: about 36 times the work).
         values = {mv: solver.move_value(board, mv) for mv in board.legal_moves()}
@@ -82,9 +151,11 @@ def solve_unit(config: dict, unit: dict) -> dict:
     return {**row, "seconds": round(time.perf_counter() - t, 4)}
 
 
-def run_study(arrangements=None, grids=None, seed=0, distance=False, results_path=None, resume=False, workers=1,
-              backend="process", address=None, tt_bits=20, progress=None, first_moves=False,
-              rules: Rules | None = None) -> tuple[dict, list[dict]]:
+def run_study(arrangements: str | int | None = None, grids: int | None = None, seed: int = 0, distance: bool = False,
+              results_path: str | None = None, resume: bool = False, workers: int = 1, backend: str = "process",
+              address: str | None = None, tt_bits: int = 20, progress: Callable[[int, int], object] | None = None,
+              first_moves: bool = False, rules: Rules | str | Mapping[str, Any] | None = None
+              ) -> tuple[StudyConfig, list[StudyRow]]:
     """Solve the study's layouts; returns (config, solved units). With ``first_moves``
     each unit also lists its winning (and drawing) first moves, which costs one solve
     per legal first move. ``rules`` (a :class:`~donuts_ai.rules.Rules`, an insertion
@@ -93,18 +164,19 @@ def run_study(arrangements=None, grids=None, seed=0, distance=False, results_pat
 
     ``tt_bits=20`` (a 24 MiB table per worker): on 100 arrangement classes it searched 8%
     more nodes than 2**22 entries but took 6% less time (fewer cache and page misses)."""
-    config = {"study": "first-player", "arrangements": arrangements, "grids": grids, "seed": seed, "distance": distance,
+    config: StudyConfig = {"study": "first-player", "arrangements": arrangements, "grids": grids, "seed": seed, "distance": distance,
               "tt_bits": tt_bits}
     if first_moves:  # only when set: results files written before the option still resume
         config["first_moves"] = True
-    rules = make_rules(rules)
-    if rules != Rules():  # likewise: official-rules files written before variants still resume
-        config["rules"] = {"insertion": rules.insertion, "donuts": rules.donuts}
+    played = make_rules(rules)
+    if played != Rules():  # likewise: official-rules files written before variants still resume
+        config["rules"] = {"insertion": played.insertion, "donuts": played.donuts}
     units = study_layouts(arrangements, grids, seed)
-    done: list[dict] = []
+    done: list[StudyRow] = []
     fh = None
     if results_path is not None:
-        fh, done = open_results(results_path, config, resume, what="study")
+        fh, rows = open_results(results_path, config, resume, what="study")
+        done = cast(list[StudyRow], rows)  # the unit lines solve_unit wrote (the configuration matched)
     finished = {u["unit"] for u in done}
     todo = [u for u in units if u["unit"] not in finished]
     try:
@@ -120,10 +192,10 @@ def run_study(arrangements=None, grids=None, seed=0, distance=False, results_pat
     return config, sorted(done, key=lambda u: u["unit"])
 
 
-def summary(units: list[dict]) -> dict:
+def summary(units: list[StudyRow]) -> dict[str, StudySummary]:
     """Shares of first-player wins, draws and losses, weighted by how many drawn layouts
     each solved class stands for, per kind of layout."""
-    out = {}
+    out: dict[str, StudySummary] = {}
     for kind in ("arrangement", "grid"):
         rows = [u for u in units if u["kind"] == kind]
         if not rows:
@@ -137,12 +209,12 @@ def summary(units: list[dict]) -> dict:
     return out
 
 
-def load_study(path) -> tuple[dict, list[dict]]:
+def load_study(path: str | PathLike[str]) -> tuple[StudyConfig, list[StudyRow]]:
     """(config, units sorted by unit number) of a study results file, plain JSON lines or
     gzip-compressed (``.gz``), as :func:`run_study` writes it."""
-    opener = gzip.open if str(path).endswith(".gz") else open
-    config, units = None, []
-    with opener(path, "rt", encoding="utf-8") as fh:
+    config: StudyConfig | None = None
+    units: list[StudyRow] = []
+    with (gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")) as fh:
         for number, line in enumerate(fh, 1):
             try:
                 row = json.loads(line)
@@ -151,21 +223,22 @@ def load_study(path) -> tuple[dict, list[dict]]:
             if row.get("type") == "config":
                 config = row["config"]
             elif row.get("type") == "unit":
-                units.append({k: v for k, v in row.items() if k != "type"})
+                # A unit line as solve_unit wrote it, less its "type".
+                units.append(cast(StudyRow, {k: v for k, v in row.items() if k != "type"}))
     if config is None:
         raise DonutsError(f"{path}: no config line; not a study results file")
     return config, sorted(units, key=lambda u: u["unit"])
 
 
-def hardest(units: list[dict], count: int = 10) -> list[dict]:
+def hardest(units: list[StudyRow], count: int = 10) -> list[StudyRow]:
     """The ``count`` layouts whose solve searched the most nodes, most first."""
     return sorted(units, key=lambda u: -u["nodes"])[:count]
 
 
-def winning_move_counts(units: list[dict]) -> Counter:
+def winning_move_counts(units: list[StudyRow]) -> Counter[int]:
     """How many layouts (weighted by the drawn layouts each class stands for) have 0, 1, 2...
     winning first moves; needs a study run with ``first_moves``."""
-    counts: Counter = Counter()
+    counts: Counter[int] = Counter()
     for u in units:
         if "winning_moves" not in u:
             raise DonutsError(f"unit {u['unit']} has no first-move values: run the study with first_moves")

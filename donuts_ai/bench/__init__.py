@@ -12,6 +12,7 @@ The same commands also run as ``python -m benchmarks.<name>`` from a checkout. B
 are not tests: nothing here asserts a speed; each prints its machine.
 """
 
-from .engine import alphabeta_speed, machine, main, mcts_speed, report, run
+from ._report import machine
+from .engine import alphabeta_speed, main, mcts_speed, report, run
 
 __all__ = ["alphabeta_speed", "machine", "main", "mcts_speed", "report", "run"]

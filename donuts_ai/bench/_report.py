@@ -9,9 +9,35 @@ from __future__ import annotations
 import json
 import os
 import platform
+from collections.abc import Callable, Mapping
+from typing import NotRequired, TypedDict, TypeVar
+
+_R = TypeVar("_R", bound=Mapping[str, object])
 
 
-def machine() -> dict:
+class Machine(TypedDict):
+    """The machine a benchmark ran on (:func:`machine`); the interop benchmark adds the
+    versions of the libraries it measured against."""
+
+    cpu: str
+    cores: int | None
+    python: str
+    numba: str
+    numpy: str
+    open_spiel: NotRequired[str]
+    pettingzoo: NotRequired[str]
+
+
+class Stats(TypedDict):
+    """A figure measured over repeats: the median, the least and the most, and how many."""
+
+    median: float
+    min: float
+    max: float
+    repeats: int
+
+
+def machine() -> Machine:
     """The machine a benchmark ran on: processor, cores, Python, Numba and NumPy versions."""
     cpu = platform.processor() or platform.machine()
     try:
@@ -25,11 +51,12 @@ def machine() -> dict:
     import numba
     import numpy
 
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "numba": numba.__version__,
+    numba_version: str = numba.__version__
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "numba": numba_version,
             "numpy": numpy.__version__}
 
 
-def print_and_save(results: dict, report_of, json_path: str | None) -> int:
+def print_and_save(results: _R, report_of: Callable[[_R], str], json_path: str | None) -> int:
     """Print a benchmark's report and, when ``json_path`` is given, write its figures there
     (NumPy numbers as floats); the exit status of a benchmark's ``main``."""
     print(report_of(results))

@@ -17,12 +17,13 @@ import argparse
 import numbers
 import statistics
 import time
+from typing import TypedDict
 
 from ..boxes import BoxesError, BoxesRules, BoxesState
 from ..boxes import _engine as E
 from ..boxes._core import tables_for
 from ..boxes.agents import ISMCTSAgent, warm_up
-from ._report import machine, print_and_save
+from ._report import Machine, Stats, machine, print_and_save
 
 #: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
 #: share of a random game's length (early, middle, late).
@@ -33,18 +34,64 @@ DEALS = (1, 2, 3)
 WARM_UP_GAMES = 20
 
 
-def _stats(values: list[float]) -> dict:
+class RandomGames(TypedDict):
+    """One compiled call of random games (:func:`random_games`)."""
+
+    rules: str
+    games: int
+    seconds: float
+    games_per_second: float
+    mean_turns: float
+
+
+class RandomGameSpeed(Stats):
+    """Random games per second over repeats (:func:`random_game_speed`)."""
+
+    games: int
+    mean_turns: float
+
+
+class ISMCTSSpeed(TypedDict):
+    """ISMCTS iterations per second (:func:`ismcts_speed`)."""
+
+    tree: Stats
+    move: Stats
+    iterations: int
+    players: int
+    by_phase: dict[str, float]
+
+
+class MoveTimes(TypedDict):
+    """Seconds timed moves took against one limit (:func:`time_use`)."""
+
+    median: float
+    max: float
+    moves: int
+
+
+class BoxesBench(TypedDict):
+    """Every figure of the Donut Boxes benchmark (:func:`run`), keyed by player count or limit."""
+
+    machine: Machine
+    quick: bool
+    random_games: dict[str, RandomGameSpeed]
+    ismcts: dict[str, ISMCTSSpeed]
+    time_use: dict[str, MoveTimes]
+
+
+def _stats(values: list[float]) -> Stats:
     v = sorted(values)
     return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
 
 
-def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int = 0) -> dict:
+def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int = 0) -> RandomGames:
     """Deal and play ``games`` random games (uniformly random legal moves) in one compiled
     call on one core, after a warm-up. Returns ``games``, ``seconds``, ``games_per_second``,
     ``mean_turns`` and the ``rules`` (default: 2 players, Squared Away, One Good Match)."""
-    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 1:
+    # (int is listed beside Integral for the type checker, which does not know that int is one.)
+    if isinstance(games, bool) or not isinstance(games, (int, numbers.Integral)) or games < 1:
         raise BoxesError(f"games must be a positive int, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+    if isinstance(seed, bool) or not isinstance(seed, (int, numbers.Integral)) or seed < 0:
         raise BoxesError(f"seed must be an int >= 0, got {seed!r}")
     rules = BoxesRules() if rules is None else rules
     scratch = tables_for(rules)
@@ -56,12 +103,12 @@ def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int =
             "mean_turns": float(turns.mean())}
 
 
-def random_games_all(games: int = 2000, players: int = 2, seed: int = 0) -> list[dict]:
+def random_games_all(games: int = 2000, players: int = 2, seed: int = 0) -> list[RandomGames]:
     """:func:`random_games` under each of the 8 variants for ``players``."""
     return [random_games(games, rules, seed) for rules in BoxesRules.all_variants(players)]
 
 
-def random_game_speed(players: int, games: int, repeats: int) -> dict:
+def random_game_speed(players: int, games: int, repeats: int) -> RandomGameSpeed:
     """Random games per second on one core (one compiled call per repeat)."""
     rates, turns = [], []
     for r in range(repeats):
@@ -73,10 +120,10 @@ def random_game_speed(players: int, games: int, repeats: int) -> dict:
 
 def _positions(players: int) -> list[tuple[str, BoxesState]]:
     """(phase, state) for every deal and phase: a random game's moves replayed to that point."""
-    out = []
+    out: list[tuple[str, BoxesState]] = []
     for deal in DEALS:
         full = BoxesState.new(BoxesRules(players=players), deal)
-        moves = []
+        moves: list[int] = []
         while not full.is_over():
             code = full.random_move_id(deal * 1000 + len(moves))
             moves.append(code)
@@ -89,7 +136,7 @@ def _positions(players: int) -> list[tuple[str, BoxesState]]:
     return out
 
 
-def ismcts_speed(players: int, iterations: int, repeats: int) -> dict:
+def ismcts_speed(players: int, iterations: int, repeats: int) -> ISMCTSSpeed:
     """ISMCTS iterations per second over the positions of :func:`_positions`: ``tree`` counts
     the time in the compiled search only, ``move`` the whole move. Also by phase (tree)."""
     positions = _positions(players)
@@ -114,25 +161,27 @@ def ismcts_speed(players: int, iterations: int, repeats: int) -> dict:
             "by_phase": {phase: statistics.median(v) for phase, v in by_phase.items()}}
 
 
-def time_use(players: int, limits: tuple[float, ...], moves: int) -> dict:
+def time_use(players: int, limits: tuple[float, ...], moves: int) -> dict[str, MoveTimes]:
     """Seconds timed ISMCTS moves take against ``limits``: median and most, over the first
     ``moves`` moves of a game of ISMCTS players (every move searched, none forced)."""
-    out = {}
+    out: dict[str, MoveTimes] = {}
     for limit in limits:
         agents = [ISMCTSAgent(time_limit=limit, seed=p) for p in range(players)]
         state = BoxesState.new(BoxesRules(players=players), 5)
-        taken = []
+        taken: list[float] = []
         while not state.is_over() and len(taken) < moves:
-            agent = agents[state.to_move]
+            player = state.to_move
+            assert player is not None  # the game is not over
+            agent = agents[player]
             start = time.perf_counter()
-            move = agent.select_move(state.observation(state.to_move))
+            move = agent.select_move(state.observation(player))
             taken.append(time.perf_counter() - start)
             state.play(move)
         out[str(limit)] = {"median": statistics.median(taken), "max": max(taken), "moves": len(taken)}
     return out
 
 
-def run(quick: bool = False) -> dict:
+def run(quick: bool = False) -> BoxesBench:
     """Every figure (see the module doc)."""
     warm_up()
     random_games(WARM_UP_GAMES)
@@ -148,11 +197,11 @@ def run(quick: bool = False) -> dict:
     }
 
 
-def _rate(s: dict) -> str:
+def _rate(s: Stats) -> str:
     return f"{s['median']:>10,.0f}  ({s['min']:,.0f}–{s['max']:,.0f})"
 
 
-def report(r: dict) -> str:
+def report(r: BoxesBench) -> str:
     """The figures as a small table."""
     m = r["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
@@ -160,15 +209,15 @@ def report(r: dict) -> str:
     lines.append(f"{'measure':<46}{'median':>10}  (min–max)")
     for p, s in r["random_games"].items():
         lines.append(f"{f'random {p}-player games/s, one core':<46}{_rate(s)}   {s['mean_turns']:.0f} turns a game")
-    for p, s in r["ismcts"].items():
-        lines.append(f"{f'ISMCTS iterations/s, {p} players, in the tree':<46}{_rate(s['tree'])}")
-        lines.append(f"{f'ISMCTS iterations/s, {p} players, whole move':<46}{_rate(s['move'])}")
-        phases = ", ".join(f"{phase} {rate:,.0f}" for phase, rate in s["by_phase"].items())
-        lines.append(f"{'':<6}by phase of the game (tree): {phases}   ({s['iterations']} iterations a move)")
+    for p, ism in r["ismcts"].items():
+        lines.append(f"{f'ISMCTS iterations/s, {p} players, in the tree':<46}{_rate(ism['tree'])}")
+        lines.append(f"{f'ISMCTS iterations/s, {p} players, whole move':<46}{_rate(ism['move'])}")
+        phases = ", ".join(f"{phase} {rate:,.0f}" for phase, rate in ism["by_phase"].items())
+        lines.append(f"{'':<6}by phase of the game (tree): {phases}   ({ism['iterations']} iterations a move)")
     lines.append("")
     lines.append("timed ISMCTS moves, 4 players: limit -> seconds taken (median, most)")
-    for limit, s in r["time_use"].items():
-        lines.append(f"  {limit:>6} s -> {s['median']:.4f} s, {s['max']:.4f} s over {s['moves']} moves")
+    for limit, taken in r["time_use"].items():
+        lines.append(f"  {limit:>6} s -> {taken['median']:.4f} s, {taken['max']:.4f} s over {taken['moves']} moves")
     return "\n".join(lines)
 
 

@@ -26,11 +26,93 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
+from typing import NotRequired, TypedDict
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..tournament.stats import elo_to_score, fit_ratings, sprt_bounds, sprt_llr
-from .engine import machine
+from ._report import Machine, machine
+
+#: An LLR of pentanomial counts (the last axis) between two Elo hypotheses: :func:`~donuts_ai.tournament.stats.sprt_llr`
+#: or :func:`llr_normal_approximation`.
+LLR = Callable[[NDArray[np.float64], float, float], NDArray[np.float64] | float]
+#: Pentanomial categories of simulated pairs of a given shape.
+PairSampler = Callable[[np.random.Generator, tuple[int, ...]], NDArray[np.int64]]
+
+
+class RatingSetting(TypedDict, total=False):
+    """What a row of :data:`RATING_SETTINGS` changes of :func:`rating_trials`' defaults."""
+
+    advantage: float
+    nu: float
+    games_per_order: int
+    prior_draws: float
+
+
+class RatingSummary(TypedDict):
+    """The calibration of the rating fit over simulated tournaments (:func:`rating_summary`)."""
+
+    tournaments: int
+    coverage: float
+    elo_bias: float
+    advantage_bias: float
+    advantage_rmse: float
+    advantage_sd_mean: float
+    advantage_coverage: float
+    nu_mean: float
+    nu_rmse: float
+
+
+class RatingRow(RatingSummary):
+    """A :class:`RatingSummary` for one setting, with its label and seconds."""
+
+    setting: str
+    seconds: float
+
+
+class SPRTSummary(TypedDict):
+    """The SPRT's error rates and mean pairs (:func:`sprt_summary`)."""
+
+    trials: int
+    false_positive: float
+    false_negative: float
+    undecided: float
+    pairs_h0: float
+    pairs_h1: float
+
+
+class SPRTRow(SPRTSummary):
+    """An :class:`SPRTSummary` for one setting and method."""
+
+    elo0: float
+    elo1: float
+    draw_rate: float
+    advantages: list[float]
+    method: str
+    seconds: float
+
+
+class AllOrNothingRow(TypedDict):
+    """False positives of one method on :func:`all_or_nothing` pairs."""
+
+    method: str
+    trials: int
+    false_positive: float
+    pairs: float
+
+
+class CalibrationBench(TypedDict):
+    """Every figure of this benchmark (:func:`run`)."""
+
+    machine: Machine
+    quick: bool
+    seed: int
+    ratings: list[RatingRow]
+    sprt: list[SPRTRow]
+    all_or_nothing: list[AllOrNothingRow]
+    seconds: NotRequired[float]  # the whole run's, set by main
 
 #: The agents of the simulated tournaments and their true Elo (the first is the anchor).
 TRUE_ELO = {"A": 0.0, "B": 60.0, "C": 140.0, "D": 220.0, "E": 330.0}
@@ -54,7 +136,8 @@ def davidson(elo_first: float, elo_second: float, advantage: float, nu: float) -
     """(P(first wins), P(draw), P(second wins)) in the model that ``fit_ratings`` fits."""
     u = (elo_first + advantage - elo_second) * math.log(10) / 400
     weights = np.array([math.exp(u / 2), nu, math.exp(-u / 2)])
-    return weights / weights.sum()
+    probabilities: np.ndarray = weights / weights.sum()
+    return probabilities
 
 
 def simulate_tournaments(rng: np.random.Generator, n: int, elo: dict[str, float], advantage: float, nu: float,
@@ -83,7 +166,8 @@ def rating_trials(rng: np.random.Generator, n: int, elo: dict[str, float] = TRUE
     names = list(elo)
     orders, counts = simulate_tournaments(rng, n, elo, advantage, nu, games_per_order)
     rest = names[1:]
-    out: dict[str, list] = {k: [] for k in ("elo", "lower", "upper", "advantage", "advantage_sd", "nu", "nu_sd")}
+    # Per tournament: a float, or one per agent but the anchor.
+    out: dict[str, list[object]] = {k: [] for k in ("elo", "lower", "upper", "advantage", "advantage_sd", "nu", "nu_sd")}
     for t in range(n):
         fit = fit_ratings(games_of(orders, counts[t]), names, names[0], prior_draws)
         by_name = {r.name: r for r in fit.ratings}
@@ -99,7 +183,7 @@ def rating_trials(rng: np.random.Generator, n: int, elo: dict[str, float] = TRUE
     return arrays
 
 
-def rating_summary(trials: dict[str, np.ndarray], advantage: float, nu: float) -> dict[str, float]:
+def rating_summary(trials: dict[str, np.ndarray], advantage: float, nu: float) -> RatingSummary:
     """Interval coverage of the rating differences, first-player bias / RMSE / coverage, nu."""
     covered = (trials["lower"] <= trials["true"]) & (trials["true"] <= trials["upper"])
     adv_err = trials["advantage"] - advantage
@@ -171,7 +255,7 @@ def all_or_nothing(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarr
 
 def sprt_trials(rng: np.random.Generator, n: int, true_elo: float, elo0: float, elo1: float, draw_rate: float = 0.3,
                 advantages: tuple[float, ...] = (0.0, 120.0), alpha: float = 0.05, beta: float = 0.05, max_pairs: int = 20000,
-                llr=sprt_llr, sample=None) -> tuple[np.ndarray, np.ndarray]:
+                llr: LLR = sprt_llr, sample: PairSampler | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Run ``n`` SPRTs on simulated pairs until each decides or reaches ``max_pairs``.
     The pairs come from :func:`simulate_pairs` (``true_elo``, ``draw_rate``, ``advantages``)
     or, when given, from ``sample(rng, shape)`` (pentanomial categories; the other three
@@ -180,8 +264,10 @@ def sprt_trials(rng: np.random.Generator, n: int, true_elo: float, elo0: float, 
     if sample is None:
         offset = pair_offset(true_elo, list(advantages))
 
-        def sample(rng, shape):
+        def simulated(rng: np.random.Generator, shape: tuple[int, ...]) -> NDArray[np.int64]:
             return simulate_pairs(rng, shape, offset, draw_rate, list(advantages))
+
+        sample = simulated
     counts = np.zeros((n, 5))
     decision = np.zeros(n, dtype=np.int64)
     pairs = np.zeros(n, dtype=np.int64)
@@ -191,7 +277,7 @@ def sprt_trials(rng: np.random.Generator, n: int, true_elo: float, elo0: float, 
         step = min(_CHUNK_PAIRS, max_pairs - played)
         cats = sample(rng, (active.size, step))
         running = counts[active, None, :] + np.cumsum(cats[..., None] == np.arange(5), axis=1)  # (active, step, 5)
-        value = llr(running, elo0, elo1)
+        value = np.asarray(llr(running, elo0, elo1))
         crossed = (value >= upper) | (value <= lower)
         hit = crossed.any(axis=1)
         first = crossed.argmax(axis=1)
@@ -206,7 +292,7 @@ def sprt_trials(rng: np.random.Generator, n: int, true_elo: float, elo0: float, 
 
 
 def sprt_summary(rng: np.random.Generator, n: int, elo0: float, elo1: float, draw_rate: float, advantages: tuple[float, ...],
-                 llr=sprt_llr) -> dict[str, float]:
+                 llr: LLR = sprt_llr) -> SPRTSummary:
     """Error rates and mean pairs with the truth at elo0 (false positive: H1) and at elo1 (false negative: H0)."""
     d0, p0 = sprt_trials(rng, n, elo0, elo0, elo1, draw_rate, advantages, llr=llr)
     d1, p1 = sprt_trials(rng, n, elo1, elo0, elo1, draw_rate, advantages, llr=llr)
@@ -218,7 +304,7 @@ def sprt_summary(rng: np.random.Generator, n: int, elo0: float, elo1: float, dra
 # --- the benchmark -----------------------------------------------------------------------
 
 #: (label, tournament keyword arguments)
-RATING_SETTINGS = [
+RATING_SETTINGS: list[tuple[str, RatingSetting]] = [
     ("adv 60, nu 0.6, 240 games", {}),
     ("adv 60, nu 0.6, 240 games, no prior", {"prior_draws": 0.0}),
     ("adv 0, no draws, 240 games", {"advantage": 0.0, "nu": 0.0}),
@@ -238,15 +324,15 @@ SPRT_SETTINGS = [
 ALL_OR_NOTHING_BOUNDS = (0.0, 50.0)
 
 
-def run(quick: bool, seed: int) -> dict:
+def run(quick: bool, seed: int) -> CalibrationBench:
     rng = np.random.default_rng(seed)
     n_tournaments = 200 if quick else 1000
     n_sprts = 200 if quick else 1000
-    res: dict = {"machine": machine(), "quick": quick, "seed": seed, "ratings": [], "sprt": []}
+    res: CalibrationBench = {"machine": machine(), "quick": quick, "seed": seed, "ratings": [], "sprt": [], "all_or_nothing": []}
     for label, kwargs in RATING_SETTINGS:
         t = time.perf_counter()
         trials = rating_trials(rng, n_tournaments, **kwargs)
-        row = {"setting": label, **rating_summary(trials, kwargs.get("advantage", ADVANTAGE), kwargs.get("nu", NU)),
+        row: RatingRow = {"setting": label, **rating_summary(trials, kwargs.get("advantage", ADVANTAGE), kwargs.get("nu", NU)),
                "seconds": time.perf_counter() - t}
         res["ratings"].append(row)
         print("  ", row, flush=True)
@@ -254,21 +340,22 @@ def run(quick: bool, seed: int) -> dict:
         for method, llr in (("GSPRT", sprt_llr), ("normal approx. (before)", llr_normal_approximation)):
             t = time.perf_counter()
             row_rng = np.random.default_rng([seed, i])  # both methods see the same stream
-            row = {"elo0": elo0, "elo1": elo1, "draw_rate": draw_rate, "advantages": list(advantages), "method": method,
-                   **sprt_summary(row_rng, n_sprts, elo0, elo1, draw_rate, advantages, llr), "seconds": time.perf_counter() - t}
-            res["sprt"].append(row)
-            print("  ", row, flush=True)
-    res["all_or_nothing"] = []
+            sprt_row: SPRTRow = {
+                "elo0": elo0, "elo1": elo1, "draw_rate": draw_rate, "advantages": list(advantages), "method": method,
+                **sprt_summary(row_rng, n_sprts, elo0, elo1, draw_rate, advantages, llr), "seconds": time.perf_counter() - t}
+            res["sprt"].append(sprt_row)
+            print("  ", sprt_row, flush=True)
     for method, llr in (("GSPRT", sprt_llr), ("normal approx. (before)", llr_normal_approximation)):
         row_rng = np.random.default_rng([seed, len(SPRT_SETTINGS)])
         decision, pairs = sprt_trials(row_rng, n_sprts, 0.0, *ALL_OR_NOTHING_BOUNDS, llr=llr, sample=all_or_nothing)
-        row = {"method": method, "trials": n_sprts, "false_positive": float((decision == 1).mean()), "pairs": float(pairs.mean())}
-        res["all_or_nothing"].append(row)
-        print("  ", row, flush=True)
+        aon_row: AllOrNothingRow = {"method": method, "trials": n_sprts, "false_positive": float((decision == 1).mean()),
+                                    "pairs": float(pairs.mean())}
+        res["all_or_nothing"].append(aon_row)
+        print("  ", aon_row, flush=True)
     return res
 
 
-def report(r: dict) -> str:
+def report(r: CalibrationBench) -> str:
     m = r["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}; seed {r['seed']}", "",
              f"Ratings: {r['ratings'][0]['tournaments']} simulated tournaments per row, 5 agents 0..330 Elo, 95% intervals",
@@ -283,20 +370,20 @@ def report(r: dict) -> str:
     lines += ["", f"SPRT: {r['sprt'][0]['trials']} tests per hypothesis per row, alpha = beta = 0.05",
               f"  {'elo0..elo1':>11s} {'draws':>5s} {'first-player adv.':>17s} {'LLR':24s} {'P(H1|elo0)':>10s} {'P(H0|elo1)':>10s} "
               f"{'pairs|elo0':>10s} {'pairs|elo1':>10s}"]
-    for row in r["sprt"]:
-        adv = "/".join(f"{a:g}" for a in row["advantages"])
-        bounds = f"{row['elo0']:g}..{row['elo1']:g}"
-        lines.append(f"  {bounds:>11s} {row['draw_rate']:5.1f} {adv:>17s} {row['method']:24s} "
-                     f"{row['false_positive']:10.3f} {row['false_negative']:10.3f} {row['pairs_h0']:10.1f} {row['pairs_h1']:10.1f}"
-                     + (f"  undecided {row['undecided']:.3f}" if row["undecided"] else ""))
+    for test in r["sprt"]:
+        adv = "/".join(f"{a:g}" for a in test["advantages"])
+        bounds = f"{test['elo0']:g}..{test['elo1']:g}"
+        lines.append(f"  {bounds:>11s} {test['draw_rate']:5.1f} {adv:>17s} {test['method']:24s} "
+                     f"{test['false_positive']:10.3f} {test['false_negative']:10.3f} {test['pairs_h0']:10.1f} {test['pairs_h1']:10.1f}"
+                     + (f"  undecided {test['undecided']:.3f}" if test["undecided"] else ""))
     elo0, elo1 = ALL_OR_NOTHING_BOUNDS
     lines += ["", f"SPRT {elo0:g}..{elo1:g} on all-or-nothing pairs (2-0 or 0-2 at even odds, true Elo 0 = elo0)"]
-    for row in r["all_or_nothing"]:
-        lines.append(f"  {row['method']:24s} P(H1) {row['false_positive']:.3f}, mean pairs {row['pairs']:.1f}")
+    for aon in r["all_or_nothing"]:
+        lines.append(f"  {aon['method']:24s} P(H1) {aon['false_positive']:.3f}, mean pairs {aon['pairs']:.1f}")
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.calibration")
     parser.add_argument("--quick", action="store_true", help="200 tournaments and 200 SPRTs per row instead of 1000")
     parser.add_argument("--seed", type=int, default=1)

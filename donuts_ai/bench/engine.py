@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from .. import reference as ref
 from .._engine.position import position_of, rulebook_of
@@ -34,7 +36,11 @@ from ..search.alphabeta._table import new_table
 from ..search.alphabeta._workspace import new_workspace
 from ..search.mcts import MCTSAgent
 from ..vector_env import VectorEnv
-from ._report import machine, print_and_save
+from ._report import Machine, Stats, machine, print_and_save
+
+if TYPE_CHECKING:  # imported when measured: each may be missing or slow to import
+    from .boxes import BoxesBench
+    from .interop import PettingZooFigures
 
 GAME_SNIPPET = (
     "import random; from donuts_ai import Board; b=Board(); r=random.Random(1)\n"
@@ -52,12 +58,86 @@ VECTOR_ENV_GAMES = 4096
 SOLVER_LAYOUTS = [0, 1, 4, 10, 11]
 
 
-def _stats(values: list[float]) -> dict:
+class PerftFigures(Stats):
+    """Perft leaves/s at ``depth`` (``leaves`` leaves)."""
+
+    depth: int
+    leaves: int
+
+
+class AlphaBetaFigures(Stats):
+    """Alpha-beta nodes/s at ``depth`` (:func:`alphabeta_speed`)."""
+
+    depth: int
+    nodes: int
+
+
+class MCTSFigures(Stats):
+    """MCTS iterations/s with ``workers`` threads (:func:`mcts_speed`)."""
+
+    workers: int
+    iterations: int
+
+
+class SolverRow(TypedDict):
+    """One layout the solver solved (:func:`solver_speed`)."""
+
+    layout: str
+    value: str
+    move: str
+    distance: int | None
+    seconds: float
+    nodes: int
+    nodes_per_s: float
+
+
+class SolverFigures(TypedDict):
+    """The solver on a fixed set of layouts (:func:`solver_speed`)."""
+
+    distance: bool
+    rows: list[SolverRow]
+    seconds: Stats
+
+
+class VectorEnvFigures(TypedDict):
+    """The batched environment's steps/s (:func:`vector_env_speed`)."""
+
+    num_envs: int
+    batches: int
+    steps: Stats
+    steps_with_observation: Stats
+    ns_per_step: float
+    ns_per_step_with_observation: float
+
+
+class EngineBench(TypedDict):
+    """Every figure of ``donuts-ai bench`` (:func:`run`); ``solver_distance`` with
+    ``full_solve``, ``startup`` when start-up times were measured."""
+
+    machine: Machine
+    quick: bool
+    playouts_1core: Stats
+    playouts_all_cores: Stats
+    perft: PerftFigures
+    reference_playouts: Stats
+    speedup_vs_reference: float
+    alphabeta: AlphaBetaFigures
+    mcts_1: MCTSFigures
+    mcts_all: MCTSFigures
+    solver: SolverFigures
+    vector_env: VectorEnvFigures
+    pettingzoo: dict[str, PettingZooFigures] | str
+    solver_distance: NotRequired[SolverFigures]
+    boxes: BoxesBench
+    startup: NotRequired[dict[str, float]]
+
+
+def _stats(values: list[float]) -> Stats:
     v = sorted(values)
     return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
 
 
-def _rates(work_fn, repeats: int) -> dict:
+def _rates(work_fn: Callable[[], float], repeats: int) -> Stats:
     """Run ``work_fn`` (returns the work done) ``repeats`` times: rates per second."""
     rates = []
     for _ in range(repeats):
@@ -67,9 +147,9 @@ def _rates(work_fn, repeats: int) -> dict:
     return _stats(rates)
 
 
-def startup_times() -> dict:
+def startup_times() -> dict[str, float]:
     """Fresh ``python -c`` processes with an empty, then a warm, Numba cache directory."""
-    out = {}
+    out: dict[str, float] = {}
     for name, snippet in (("game", GAME_SNIPPET), ("all_kernels", ALL_KERNELS_SNIPPET)):
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -80,7 +160,7 @@ def startup_times() -> dict:
     return out
 
 
-def alphabeta_speed(depth: int, repeats: int) -> dict:
+def alphabeta_speed(depth: int, repeats: int) -> AlphaBetaFigures:
     """Nodes/s of the alpha-beta kernel at a fixed depth from six early positions."""
     rng = random.Random(1)
     positions = []
@@ -94,7 +174,7 @@ def alphabeta_speed(depth: int, repeats: int) -> dict:
     # and faulting in 24 MB is not search), and cleared between repeats.
     tables = [new_table(20) for _ in positions]
 
-    def work():
+    def work() -> int:
         nodes = 0
         for board, tt in zip(positions, tables, strict=True):
             game, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
@@ -102,7 +182,7 @@ def alphabeta_speed(depth: int, repeats: int) -> dict:
             nodes += int(n)
         return nodes
 
-    def fresh_work():
+    def fresh_work() -> tuple[int, float]:
         for tt in tables:
             tt.fill(0)
         t = time.perf_counter()
@@ -117,20 +197,21 @@ def alphabeta_speed(depth: int, repeats: int) -> dict:
     return {"depth": depth, "nodes": nodes, **_stats(rates)}
 
 
-def mcts_speed(iterations: int, workers: int, repeats: int) -> dict:
+def mcts_speed(iterations: int, workers: int, repeats: int) -> MCTSFigures:
     """MCTS iterations/s from the empty standard board (the tree search alone: no prover)."""
     agent = MCTSAgent(iterations=iterations, workers=workers, seed=1, reuse=False, proof_share=0)
     board = Board(Layout.standard())
     agent.select_move(board)  # warm-up
 
-    def work():
+    def work() -> int:
         agent.select_move(board)
-        return agent.last_info["iterations"]
+        iterations: int = agent.last_info["iterations"]
+        return iterations
 
     return {"workers": workers, "iterations": iterations, **_rates(work, repeats)}
 
 
-def vector_env_speed(num_envs: int, batches: int, repeats: int) -> dict:
+def vector_env_speed(num_envs: int, batches: int, repeats: int) -> VectorEnvFigures:
     """Environment steps/s of :class:`~donuts_ai.VectorEnv` (one core: the kernels are
     serial) with uniformly random legal actions (:meth:`VectorEnv.random_actions`, drawn
     in compiled code), on a fresh random tile arrangement every game; once without
@@ -140,25 +221,23 @@ def vector_env_speed(num_envs: int, batches: int, repeats: int) -> dict:
     env.step(env.random_actions())  # warm-up (compilation, caches)
     _ = env.observation
 
-    def steps():
+    def steps() -> int:
         for _ in range(batches):
             env.step(env.random_actions())
         return batches * num_envs
 
-    def steps_read():
+    def steps_read() -> int:
         for _ in range(batches):
             env.step(env.random_actions())
             _ = env.observation
         return batches * num_envs
 
-    out = {"num_envs": num_envs, "batches": batches, "steps": _rates(steps, repeats),
-           "steps_with_observation": _rates(steps_read, repeats)}
-    out["ns_per_step"] = 1e9 / out["steps"]["median"]
-    out["ns_per_step_with_observation"] = 1e9 / out["steps_with_observation"]["median"]
-    return out
+    rates, rates_read = _rates(steps, repeats), _rates(steps_read, repeats)
+    return {"num_envs": num_envs, "batches": batches, "steps": rates, "steps_with_observation": rates_read,
+            "ns_per_step": 1e9 / rates["median"], "ns_per_step_with_observation": 1e9 / rates_read["median"]}
 
 
-def pettingzoo_steps(seconds: float) -> dict | str:
+def pettingzoo_steps(seconds: float) -> dict[str, PettingZooFigures] | str:
     """The PettingZoo environment's steps/s (see :mod:`donuts_ai.bench.interop`), or why it
     was skipped."""
     try:
@@ -170,10 +249,10 @@ def pettingzoo_steps(seconds: float) -> dict | str:
         return f"skipped: {exc}"
 
 
-def solver_speed(seeds: list[int], distance: bool) -> dict:
+def solver_speed(seeds: list[int], distance: bool) -> SolverFigures:
     """Solve the empty board of ``Layout.random_grid(seed)`` for each seed (fresh tables)."""
     Solver(tt_bits=12).solve(Board(Layout.random_grid(10**6)), distance=False)  # warm-up
-    rows = []
+    rows: list[SolverRow] = []
     for seed in seeds:
         t = time.perf_counter()
         sol = Solver().solve(Board(Layout.random_grid(seed)), distance=distance)
@@ -183,49 +262,55 @@ def solver_speed(seeds: list[int], distance: bool) -> dict:
     return {"distance": distance, "rows": rows, "seconds": _stats([r["seconds"] for r in rows])}
 
 
-def run(quick: bool = False, startup: bool | None = None, full_solve: bool = False) -> dict:
+def run(quick: bool = False, startup: bool | None = None, full_solve: bool = False) -> EngineBench:
     repeats = 3 if quick else 7
     layout = Layout.standard()
-    res: dict = {"machine": machine(), "quick": quick}
+    computer = machine()
     random_playouts(layout, 10, seed=0)
     random_playouts(layout, 10, seed=0, parallel=True)
     perft(Board(layout), 3)
     n_games = 100_000 if quick else 1_000_000
-    res["playouts_1core"] = _rates(lambda: random_playouts(layout, n_games, seed=1).n_games, repeats)
-    res["playouts_all_cores"] = _rates(lambda: random_playouts(layout, n_games, seed=1, parallel=True).n_games, repeats)
+    playouts_1core = _rates(lambda: random_playouts(layout, n_games, seed=1).n_games, repeats)
+    playouts_all_cores = _rates(lambda: random_playouts(layout, n_games, seed=1, parallel=True).n_games, repeats)
     depth = 6 if quick else 8
-    res["perft"] = {"depth": depth, "leaves": perft(Board(layout), depth),
-                    **_rates(lambda: perft(Board(layout), depth), repeats)}
+    perft_figures: PerftFigures = {"depth": depth, "leaves": perft(Board(layout), depth),
+                                   **_rates(lambda: perft(Board(layout), depth), repeats)}
     ref_games = 30 if quick else 300
 
-    def reference_games():
+    def reference_games() -> int:
         ref.random_playouts(layout, ref_games, seed=1)
         return ref_games
 
-    res["reference_playouts"] = _rates(reference_games, 3)
-    res["speedup_vs_reference"] = res["playouts_1core"]["median"] / res["reference_playouts"]["median"]
-    res["alphabeta"] = alphabeta_speed(9 if quick else 14, repeats)
-    res["mcts_1"] = mcts_speed(20_000 if quick else 200_000, 1, repeats)
-    res["mcts_all"] = mcts_speed(20_000 if quick else 200_000, os.cpu_count() or 1, repeats)
-    res["solver"] = solver_speed(SOLVER_LAYOUTS[:2] if quick else SOLVER_LAYOUTS, distance=False)
-    res["vector_env"] = vector_env_speed(VECTOR_ENV_GAMES, 50 if quick else 250, repeats)
-    res["pettingzoo"] = pettingzoo_steps(1.0 if quick else 3.0)
-    if full_solve:
-        res["solver_distance"] = solver_speed(SOLVER_LAYOUTS, distance=True)
+    reference_playouts = _rates(reference_games, 3)
+    alphabeta = alphabeta_speed(9 if quick else 14, repeats)
+    mcts_1 = mcts_speed(20_000 if quick else 200_000, 1, repeats)
+    mcts_all = mcts_speed(20_000 if quick else 200_000, os.cpu_count() or 1, repeats)
+    solver = solver_speed(SOLVER_LAYOUTS[:2] if quick else SOLVER_LAYOUTS, distance=False)
+    vector_env = vector_env_speed(VECTOR_ENV_GAMES, 50 if quick else 250, repeats)
+    pettingzoo = pettingzoo_steps(1.0 if quick else 3.0)
+    solver_distance = solver_speed(SOLVER_LAYOUTS, distance=True) if full_solve else None
     from . import boxes as boxes_bench  # the second game: random games/s, ISMCTS iterations/s
 
-    res["boxes"] = boxes_bench.run(quick)
+    res: EngineBench = {
+        "machine": computer, "quick": quick, "playouts_1core": playouts_1core, "playouts_all_cores": playouts_all_cores,
+        "perft": perft_figures, "reference_playouts": reference_playouts,
+        "speedup_vs_reference": playouts_1core["median"] / reference_playouts["median"],
+        "alphabeta": alphabeta, "mcts_1": mcts_1, "mcts_all": mcts_all, "solver": solver, "vector_env": vector_env,
+        "pettingzoo": pettingzoo, "boxes": boxes_bench.run(quick),
+    }
+    if solver_distance is not None:
+        res["solver_distance"] = solver_distance
     if startup if startup is not None else not quick:
         res["startup"] = startup_times()
     return res
 
 
-def report(r: dict) -> str:
+def report(r: EngineBench) -> str:
     m = r["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
              f"{'figure':44s} {'median':>14s}   (min – max)"]
 
-    def row(name, d, unit, scale=1.0, fmt=",.0f"):
+    def row(name: str, d: Stats, unit: str, scale: float = 1.0, fmt: str = ",.0f") -> None:
         lines.append(f"{name:44s} {d['median'] * scale:>14{fmt}}   ({d['min'] * scale:{fmt}} – {d['max'] * scale:{fmt}}) {unit}")
 
     row("random playouts, 1 core", r["playouts_1core"], "games/s")
@@ -237,10 +322,10 @@ def report(r: dict) -> str:
     row(f"alpha-beta, depth {a['depth']} ({a['nodes']:,} nodes)", a, "nodes/s")
     row("MCTS iterations, 1 worker, empty board", r["mcts_1"], "iterations/s")
     row(f"MCTS iterations, {r['mcts_all']['workers']} workers, empty board", r["mcts_all"], "iterations/s")
-    for key, title in (("solver", "value + best move"), ("solver_distance", "with exact distance")):
-        if key not in r:
-            continue
-        s = r[key]
+    solvers = [("value + best move", r["solver"])]
+    if "solver_distance" in r:
+        solvers.append(("with exact distance", r["solver_distance"]))
+    for title, s in solvers:
         lines.append(f"solver, empty board, {title}:")
         for x in s["rows"]:
             dist = "" if x["distance"] is None else f", distance {x['distance']}"
@@ -257,15 +342,15 @@ def report(r: dict) -> str:
     if isinstance(pz, str):
         lines.append(f"PettingZoo environment: {pz}")
     elif pz:
-        for name, x in pz.items():
-            lines.append(f"{'PettingZoo ' + name + ', random actions, 1 core':44s} {x['steps_per_s']:>14,.0f}   "
-                         f"steps/s ({x['us_per_step'] * 1e3:,.0f} ns a step)")
+        for name, env_figures in pz.items():
+            lines.append(f"{'PettingZoo ' + name + ', random actions, 1 core':44s} {env_figures['steps_per_s']:>14,.0f}   "
+                         f"steps/s ({env_figures['us_per_step'] * 1e3:,.0f} ns a step)")
     if "startup" in r:
-        s = r["startup"]
-        lines.append(f"{'play a game: first run (compiles)':44s} {s['game_compile_s']:>14.2f} s")
-        lines.append(f"{'play a game: second run (cached kernels)':44s} {s['game_cached_s']:>14.2f} s")
-        lines.append(f"{'all kernels: first run (compiles)':44s} {s['all_kernels_compile_s']:>14.2f} s")
-        lines.append(f"{'all kernels: second run (cached)':44s} {s['all_kernels_cached_s']:>14.2f} s")
+        t = r["startup"]
+        lines.append(f"{'play a game: first run (compiles)':44s} {t['game_compile_s']:>14.2f} s")
+        lines.append(f"{'play a game: second run (cached kernels)':44s} {t['game_cached_s']:>14.2f} s")
+        lines.append(f"{'all kernels: first run (compiles)':44s} {t['all_kernels_compile_s']:>14.2f} s")
+        lines.append(f"{'all kernels: second run (cached)':44s} {t['all_kernels_cached_s']:>14.2f} s")
     if "boxes" in r:
         from . import boxes as boxes_bench
 

@@ -8,12 +8,32 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TypedDict
 
 from .. import tournament
 from ._report import machine
 
 
-def overhead(n_games: int, isolation: str = "process") -> dict:
+class Overhead(TypedDict):
+    """The harness's cost per game (:func:`overhead`)."""
+
+    games: int
+    per_game_ms: float
+    agents_ms: float
+    plies: float
+
+
+class Speedup(TypedDict):
+    """Wall time of one tournament with 1 and 2 workers (:func:`speedup`)."""
+
+    move_time: float
+    games: int
+    seconds_1: float
+    seconds_2: float
+    speedup: float
+
+
+def overhead(n_games: int, isolation: str = "process") -> Overhead:
     """Seconds per game of Random vs Random with one worker, all included (agents, board,
     records; with ``isolation="process"`` also starting the two agent processes and a pipe
     round trip per move), and the share of it the agents' answers took on the harness clock."""
@@ -27,19 +47,19 @@ def overhead(n_games: int, isolation: str = "process") -> dict:
             "plies": sum(g["plies"] for g in results.games) / games}
 
 
-def speedup(units: int, move_time: float) -> dict:
+def speedup(units: int, move_time: float) -> Speedup:
     agents = [f"alphabeta:time={move_time}", f"mcts:time={move_time}"]
-    out = {"move_time": move_time, "games": 2 * units}
+    seconds = {}
     for workers in (1, 2):
         tournament.run(agents, game="donuts", games=2, workers=workers)  # warm-up (and process start-up for 2)
         t = time.perf_counter()
         tournament.run(agents, game="donuts", games=2 * units, layouts="random:0:4", workers=workers)
-        out[f"seconds_{workers}"] = time.perf_counter() - t
-    out["speedup"] = out["seconds_1"] / out["seconds_2"]
-    return out
+        seconds[workers] = time.perf_counter() - t
+    return {"move_time": move_time, "games": 2 * units, "seconds_1": seconds[1], "seconds_2": seconds[2],
+            "speedup": seconds[1] / seconds[2]}
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.harness")
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)

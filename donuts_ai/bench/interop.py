@@ -14,13 +14,74 @@ import argparse
 import statistics
 import sys
 import time
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 
 from ..agents import MCTSAgent
 from ..board import Board
 from ..layout import Layout
-from ._report import machine, print_and_save
+from ._report import Machine, machine, print_and_save
+
+
+class Rates(TypedDict):
+    """A rate over repeats: median, least, most."""
+
+    median: float
+    min: float
+    max: float
+
+
+class SearchSpeed(TypedDict):
+    """Our MCTS and OpenSpiel's MCTSBot from one position (:func:`search_speeds`)."""
+
+    plies: int
+    fen: str
+    ours: Rates
+    openspiel: Rates
+    ratio: float
+
+
+class MatchFigures(TypedDict):
+    """Our MCTS against OpenSpiel's MCTSBot (:func:`match`)."""
+
+    ours: str
+    theirs: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    losses_as_first: int
+    losses_as_second: int
+    first_player_wins: int
+    reasons: dict[str, int]
+    plies_mean: float
+    plies_min: int
+    plies_max: int
+    seconds_per_move: dict[str, float]
+    wall_s: float
+
+
+class PettingZooFigures(TypedDict):
+    """The PettingZoo environment's speed (:func:`pettingzoo_speed`)."""
+
+    steps_per_s: float
+    us_per_step: float
+    steps: int
+    games: int
+
+
+class InteropBench(TypedDict):
+    """Every figure of this benchmark (:func:`run`); a part whose dependency is missing
+    holds the note that says so instead."""
+
+    machine: Machine
+    quick: bool
+    openspiel: NotRequired[str]
+    speed: NotRequired[list[SearchSpeed]]
+    match: NotRequired[MatchFigures]
+    pettingzoo: NotRequired[dict[str, PettingZooFigures] | str]
 
 
 def _position(plies: int) -> Board:
@@ -42,7 +103,7 @@ def _position(plies: int) -> Board:
     raise RuntimeError(f"no searched position after {plies} plies")
 
 
-def _median_rate(agent, board: Board, key: str, repeats: int) -> dict:
+def _median_rate(agent: Any, board: Board, key: str, repeats: int) -> Rates:
     agent.select_move(board)  # warm-up (compilation, caches)
     rates = []
     for _ in range(repeats):
@@ -52,12 +113,12 @@ def _median_rate(agent, board: Board, key: str, repeats: int) -> dict:
     return {"median": statistics.median(rates), "min": min(rates), "max": max(rates)}
 
 
-def search_speeds(our_iterations: int, their_sims: int, repeats: int) -> list[dict]:
+def search_speeds(our_iterations: int, their_sims: int, repeats: int) -> list[SearchSpeed]:
     """Our MCTS iterations/s and OpenSpiel's MCTSBot simulations/s from the same
     positions of the same game (the standard layout, empty and after 10 plies)."""
     from ..interop.openspiel import OpenSpielMCTSAgent
 
-    rows = []
+    rows: list[SearchSpeed] = []
     for plies in (0, 10):
         board = _position(plies)
         ours = _median_rate(MCTSAgent(iterations=our_iterations, reuse=False, seed=1), board, "iterations", repeats)
@@ -67,7 +128,7 @@ def search_speeds(our_iterations: int, their_sims: int, repeats: int) -> list[di
     return rows
 
 
-def match(games: int, our_time: float, ratio: float, seed: int) -> dict:
+def match(games: int, our_time: float, ratio: float, seed: int) -> MatchFigures:
     """``mcts:time=our_time`` against ``openspiel-mcts:time=ratio*our_time`` through the
     tournament harness: colour-swapped pairs, a fresh random tile arrangement per pair,
     each agent in a process of its own, one game at a time."""
@@ -104,13 +165,13 @@ def match(games: int, our_time: float, ratio: float, seed: int) -> dict:
             "seconds_per_move": {k: s / max(m, 1) for k, (s, m) in seconds.items()}, "wall_s": wall}
 
 
-def pettingzoo_speed(seconds: float, seed: int = 0) -> dict:
+def pettingzoo_speed(seconds: float, seed: int = 0) -> dict[str, PettingZooFigures]:
     """Environment steps/s with uniformly random legal actions (drawn from the action
     mask), wrapped as :func:`~donuts_ai.interop.pettingzoo.env` gives it and unwrapped,
     on a fresh random tile arrangement every game."""
     from ..interop.pettingzoo import env, raw_env
 
-    out = {}
+    out: dict[str, PettingZooFigures] = {}
     for name, make in (("env", env), ("raw_env", raw_env)):
         e = make(layout="random")
         e.reset(seed=seed)
@@ -134,8 +195,8 @@ def pettingzoo_speed(seconds: float, seed: int = 0) -> dict:
     return out
 
 
-def run(quick: bool, games: int, our_time: float, ratio: float, seed: int = 1) -> dict:
-    res: dict = {"machine": machine(), "quick": quick}
+def run(quick: bool, games: int, our_time: float, ratio: float, seed: int = 1) -> InteropBench:
+    res: InteropBench = {"machine": machine(), "quick": quick}
     try:
         import pyspiel  # noqa: F401
     except ImportError:
@@ -162,7 +223,7 @@ def run(quick: bool, games: int, our_time: float, ratio: float, seed: int = 1) -
     return res
 
 
-def report(r: dict) -> str:
+def report(r: InteropBench) -> str:
     m = r["machine"]
     versions = ", ".join(f"{k} {m[k]}" for k in ("open_spiel", "pettingzoo") if k in m)
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}" + (f", {versions}" if versions else ""),
@@ -189,9 +250,9 @@ def report(r: dict) -> str:
     if isinstance(pz, str):
         lines.append(pz)
     elif pz:
-        for name, row in pz.items():
-            lines.append(f"PettingZoo {name}: {row['steps_per_s']:,.0f} steps/s ({row['us_per_step']:.1f} µs a step, "
-                         f"random legal actions, {row['games']:,} games)")
+        for name, env_figures in pz.items():
+            lines.append(f"PettingZoo {name}: {env_figures['steps_per_s']:,.0f} steps/s ({env_figures['us_per_step']:.1f} µs "
+                         f"a step, random legal actions, {env_figures['games']:,} games)")
     return "\n".join(lines)
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
-from .._engine.position import PASSES, WON_BY_FIVE, apply, as_position, is_over, legal_moves, placer_value
+from .._engine.position import PASSES, WON_BY_FIVE, Position, Rulebook, apply, as_position, is_over, legal_moves, placer_value
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -18,10 +19,10 @@ _NODES, _NODE_LIMIT = 0, 1
 
 
 @njit(cache=True)
-def _naive(rulebook, pos, alpha, beta, stats):
+def _naive(rulebook: Rulebook, pos: Position, alpha: np.int64, beta: np.int64, stats: NDArray[np.int64]) -> np.int64:
     stats[_NODES] += 1
     if stats[_NODES] >= stats[_NODE_LIMIT]:
-        return 0
+        return 0  # type: ignore[return-value]  # Numba compiles it as the kernel's int64
     moves = legal_moves(rulebook, pos)
     best = np.int64(-2)
     while moves != _ZERO:
@@ -48,7 +49,7 @@ def _naive(rulebook, pos, alpha, beta, stats):
 
 
 @njit(cache=True)
-def naive_value(rulebook, pos, node_limit):
+def naive_value(rulebook: Rulebook, pos: Position, node_limit: int) -> tuple[np.int64, np.int64, np.bool_]:
     """(value for the side to move, nodes, finished) of a position that is not over."""
     stats = np.zeros(2, dtype=np.int64)
     stats[_NODE_LIMIT] = node_limit

@@ -12,33 +12,103 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from typing import NotRequired, TypedDict
 
 from .._engine.position import position_of, rulebook_of
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..layout import Layout
 from ..outcomes import value_name
 from ..search.alphabeta import Solver
-from .engine import alphabeta_speed, machine, mcts_speed, print_and_save
+from ._report import Machine, machine, print_and_save
+from .engine import AlphaBetaFigures, MCTSFigures, alphabeta_speed, mcts_speed
 from .naive_search import naive_value
 
 NAIVE_CAP_NODES = 400_000_000  # about a minute of the naive search
 
 
-def _median(xs):
+class SolverTableRow(TypedDict):
+    """One layout of :func:`solver_table`: its value and best move with the solver's time
+    and nodes; with ``full`` the distance and fastest move; with ``naive`` the naive
+    negamax's time, nodes and whether it finished."""
+
+    layout: str
+    value: str
+    move: str
+    value_s: float
+    value_nodes: int
+    distance: NotRequired[int | None]
+    fastest_move: NotRequired[str]
+    full_s: NotRequired[float]
+    full_nodes: NotRequired[int]
+    naive_s: NotRequired[float]
+    naive_nodes: NotRequired[int]
+    naive_finished: NotRequired[bool]
+
+
+class SolverTable(TypedDict):
+    """The solver on random direction grids (:func:`solver_table`)."""
+
+    rows: list[SolverTableRow]
+    value_median_s: float
+    value_max_s: float
+    full_median_s: NotRequired[float]
+    full_max_s: NotRequired[float]
+    naive_median_s: NotRequired[float]
+    speedup_median: NotRequired[float]
+
+
+class MatchScore(TypedDict):
+    """A's results in :func:`match`."""
+
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+
+
+class Agreement(TypedDict):
+    """Shares of moves keeping the solver's value (:func:`solver_agreement`): ``positions``,
+    ``time_limit``, and per agent kind its share."""
+
+    positions: int
+    time_limit: float
+    alphabeta: float
+    mcts: float
+    greedy: float
+
+
+class SearchBench(TypedDict):
+    """Every figure of this benchmark (:func:`run`)."""
+
+    machine: Machine
+    quick: bool
+    solver: SolverTable
+    alphabeta: AlphaBetaFigures
+    mcts_1: MCTSFigures
+    mcts_all: MCTSFigures
+    strength: dict[str, MatchScore]
+    agreement: Agreement
+
+
+def _median(xs: list[float]) -> float:
     return statistics.median(xs) if xs else float("nan")
 
 
-def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
+def solver_table(n_layouts: int, naive: bool, full: bool) -> SolverTable:
     """Solve the empty board of ``n_layouts`` uniformly random direction grids."""
     Solver(tt_bits=12).solve(Board(Layout.random_grid(10**6)), distance=False)  # warm-up
-    rows = []
+    rows: list[SolverTableRow] = []
     for seed in range(n_layouts):
         board = Board(Layout.random_grid(seed))
-        row = {"layout": f"Layout.random_grid({seed})"}
+        name = f"Layout.random_grid({seed})"
         t = time.perf_counter()
         sol = Solver().solve(board, distance=False)
-        row |= {"value": sol.result, "move": sol.best_move, "value_s": time.perf_counter() - t, "value_nodes": sol.nodes}
+        row: SolverTableRow = {"layout": name, "value": sol.result, "move": sol.best_move, "value_s": time.perf_counter() - t,
+                               "value_nodes": sol.nodes}
         if full:
             t = time.perf_counter()
             sol = Solver().solve(board, distance=True)
@@ -52,7 +122,8 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
                 assert value_name(int(v)) == row["value"]
         rows.append(row)
         print("  ", row, flush=True)
-    out = {"rows": rows, "value_median_s": _median([r["value_s"] for r in rows]), "value_max_s": max(r["value_s"] for r in rows)}
+    out: SolverTable = {"rows": rows,
+                        "value_median_s": _median([r["value_s"] for r in rows]), "value_max_s": max(r["value_s"] for r in rows)}
     if full:
         out |= {"full_median_s": _median([r["full_s"] for r in rows]), "full_max_s": max(r["full_s"] for r in rows)}
     if naive:
@@ -61,17 +132,20 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> dict:
     return out
 
 
-def play(agent_a, agent_b, layout) -> int | None:
+def play(agent_a: BoardAgent, agent_b: BoardAgent, layout: Layout) -> int | None:
     """One game, ``agent_a`` as Chocolate: the winner's color or None."""
     board = Board(layout)
     agent_a.reset()
     agent_b.reset()
     while not board.is_game_over():
         board.push((agent_a if board.turn == 0 else agent_b).select_move(board))
-    return board.outcome().winner
+    outcome = board.outcome()
+    assert outcome is not None  # the game is over
+    return outcome.winner
 
 
-def match(make_a, make_b, n_layouts: int, seed: int = 0) -> dict:
+def match(make_a: Callable[[int], BoardAgent], make_b: Callable[[int], BoardAgent], n_layouts: int, seed: int = 0
+          ) -> MatchScore:
     """Both colours on each of ``n_layouts`` random tile arrangements: A's score."""
     wins = draws = games = 0
     for i in range(n_layouts):
@@ -88,7 +162,7 @@ def match(make_a, make_b, n_layouts: int, seed: int = 0) -> dict:
     return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws, "score": (wins + draws / 2) / games}
 
 
-def solver_agreement(n_positions: int, time_limit: float) -> dict:
+def solver_agreement(n_positions: int, time_limit: float) -> Agreement:
     """Fraction of moves at ``time_limit`` that keep the solver's value, on positions of
     random games at ply 6 or later (:func:`.strength.agreement_positions`)."""
     from .strength import agreement_positions
@@ -96,41 +170,44 @@ def solver_agreement(n_positions: int, time_limit: float) -> dict:
     positions = agreement_positions(n_positions)
     solver = Solver()
 
-    def keeps(board, move) -> bool:
+    def keeps(board: Board, move: str) -> bool:
         return solver.move_value(board, move) == solver.solve(board, distance=False).value
 
-    out = {"positions": n_positions, "time_limit": time_limit}
-    for name, make in (("alphabeta", lambda: AlphaBetaAgent(time_limit=time_limit)),
-                       ("mcts", lambda: MCTSAgent(time_limit=time_limit, seed=1)),
-                       ("greedy", lambda: GreedyAgent(seed=1))):
+    makers: tuple[Callable[[], BoardAgent], ...] = (lambda: AlphaBetaAgent(time_limit=time_limit),
+                                                     lambda: MCTSAgent(time_limit=time_limit, seed=1),
+                                                     lambda: GreedyAgent(seed=1))
+    shares = []
+    for make in makers:
         agent = make()
         kept = sum(keeps(b, agent.select_move(b)) for b in positions)
-        out[name] = kept / n_positions
-    return out
+        shares.append(kept / n_positions)
+    return {"positions": n_positions, "time_limit": time_limit, "alphabeta": shares[0], "mcts": shares[1],
+            "greedy": shares[2]}
 
 
-def run(quick: bool, naive: bool, full: bool) -> dict:
-    res: dict = {"machine": machine(), "quick": quick}
+def run(quick: bool, naive: bool, full: bool) -> SearchBench:
+    computer = machine()
     print("solver table", flush=True)
-    res["solver"] = solver_table(4 if quick else 12, naive and not quick, full and not quick)
+    solver = solver_table(4 if quick else 12, naive and not quick, full and not quick)
     print("alpha-beta speed", flush=True)
-    res["alphabeta"] = alphabeta_speed(10 if quick else 14, 3)
+    alphabeta = alphabeta_speed(10 if quick else 14, 3)
     print("mcts speed", flush=True)
-    res["mcts_1"] = mcts_speed(50_000 if quick else 200_000, 1, 3)
-    res["mcts_all"] = mcts_speed(50_000 if quick else 200_000, 2, 3)
+    mcts_1 = mcts_speed(50_000 if quick else 200_000, 1, 3)
+    mcts_all = mcts_speed(50_000 if quick else 200_000, 2, 3)
     print("strength", flush=True)
     n = 2 if quick else 8
-    res["strength"] = {
+    strength = {
         "alphabeta_vs_greedy": match(lambda s: AlphaBetaAgent(time_limit=0.1), lambda s: GreedyAgent(seed=s), n),
         "mcts_vs_greedy": match(lambda s: MCTSAgent(time_limit=0.1, seed=s), lambda s: GreedyAgent(seed=s), n),
         "greedy_vs_random": match(lambda s: GreedyAgent(seed=s), lambda s: RandomAgent(seed=s + 1000), 10 if quick else 100),
     }
     print("solver agreement", flush=True)
-    res["agreement"] = solver_agreement(10 if quick else 60, 0.1)
-    return res
+    agreement = solver_agreement(10 if quick else 60, 0.1)
+    return {"machine": computer, "quick": quick, "solver": solver, "alphabeta": alphabeta, "mcts_1": mcts_1,
+            "mcts_all": mcts_all, "strength": strength, "agreement": agreement}
 
 
-def report(r: dict) -> str:
+def report(r: SearchBench) -> str:
     m = r["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}", ""]
     s = r["solver"]

@@ -38,15 +38,19 @@ import os
 import random
 import sys
 import time
+from collections.abc import Iterable
+from typing import NotRequired, TypedDict
 
 from .. import tournament
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
+from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..layout import Layout
 from ..search.alphabeta import Solver
 from ..tournament.game import score_of
+from ..tournament.records import GameRecord
 from ..tournament.runner import ISOLATIONS
-from .engine import machine, print_and_save
+from ._report import Machine, machine, print_and_save
 
 #: The thinking times of the issue (seconds a move) and the ratio of the weaker side.
 TIMES = (0.1, 0.4, 1.6)
@@ -59,7 +63,75 @@ AGREEMENT_SEED = 7
 AGREEMENT_PLIES = (6, 24)  # randrange: ply 6 to 23
 
 
-def pair_stats(pentanomial: list[int]) -> dict:
+class PairStats(TypedDict):
+    """A's score per game from pentanomial counts (:func:`pair_stats`); only ``pairs`` when there were none."""
+
+    pairs: int
+    pentanomial: NotRequired[list[int]]
+    score: NotRequired[float]
+    ci95: NotRequired[list[float]]
+    elo: NotRequired[float]
+    elo_ci95: NotRequired[list[float]]
+
+
+class StrengthMatch(PairStats):
+    """An agent at T against itself at T/:data:`RATIO` (:func:`match`)."""
+
+    kind: str
+    time: float
+    weak_time: float
+    strong: str
+    weak: str
+    seeds: list[int]
+    wall_s: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    first_player_wins: float
+    strong_s_per_move: float
+    weak_s_per_move: float
+    events: int
+
+
+class MissedMove(TypedDict):
+    """A position where an agent's move lost the solver's value."""
+
+    fen: str
+    value: int
+    move: str
+
+
+class AgentAgreement(TypedDict):
+    """An agent's moves keeping the solver's value (:func:`agreement`)."""
+
+    kept: int
+    share: float
+    ci95: list[float]
+    missed: list[MissedMove]
+
+
+class AgreementFigures(TypedDict):
+    """Every agent's agreement with the solver (:func:`agreement`)."""
+
+    positions: int
+    time_limit: float
+    values: dict[str, int]
+    agents: dict[str, AgentAgreement]
+
+
+class StrengthBench(TypedDict):
+    """Every figure of this benchmark (:func:`run`)."""
+
+    machine: Machine
+    pairs_per_seed: int
+    seeds: list[int]
+    ratio: int
+    matches: list[StrengthMatch]
+    agreement: NotRequired[AgreementFigures]
+
+
+def pair_stats(pentanomial: list[int]) -> PairStats:
     """Score per game of A from pentanomial counts (pairs scoring 0, 1/2, 1, 3/2, 2): the
     mean, its 95% interval (normal, on pair scores, sample variance; [0, 1] below two
     pairs), and the Elo difference of the mean and of the interval's ends (logistic;
@@ -88,13 +160,15 @@ def elo(score: float) -> float:
     return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0"
 
 
-def match(kind: str, t: float, pairs: int, seeds: list[int], results_dir: str | None, isolation: str) -> dict:
+def match(kind: str, t: float, pairs: int, seeds: list[int], results_dir: str | None, isolation: str) -> StrengthMatch:
     """``kind:time=t`` against ``kind:time=t/RATIO``: ``pairs`` colour-swapped pairs per
     seed (one tournament, and with ``results_dir`` one resumable results file, each), the
     counts summed over the seeds."""
     strong, weak = f"{kind}:time={t:g}", f"{kind}:time={t / RATIO:g}"
     started = time.perf_counter()
-    pentanomial, games, events = [0] * 5, [], 0
+    pentanomial: list[int] = [0] * 5
+    games: list[GameRecord] = []
+    events = 0
     for seed in seeds:
         path = None if results_dir is None else os.path.join(results_dir, f"strength_{kind}_{t:g}_seed{seed}_pairs{pairs}.jsonl")
         results = tournament.run([strong, weak], game="donuts", games=2 * pairs, seed=seed, workers=1, isolation=isolation,
@@ -103,18 +177,18 @@ def match(kind: str, t: float, pairs: int, seeds: list[int], results_dir: str | 
         games += results.two_player_games()
         events += len(results.events())
     # wall_s: this run's seconds (a resumed match counts only the games it had left to play)
-    out = {"kind": kind, "time": t, "weak_time": t / RATIO, "strong": strong, "weak": weak, "seeds": list(seeds),
-           "wall_s": time.perf_counter() - started, "games": len(games)}
-    out |= pair_stats(pentanomial)
-    scores = [score_of(g, g["names"].index(strong)) for g in games]
-    out |= {"wins": scores.count(1.0), "draws": scores.count(0.5), "losses": scores.count(0.0)}
-    out["first_player_wins"] = sum(g["winner"] == 0 for g in games) / max(1, len(games))
-    for side, name in (("strong", strong), ("weak", weak)):
-        seconds = sum(g["times"][g["names"].index(name)] for g in games)
-        turns = sum(g["turns"][g["names"].index(name)] for g in games)
-        out[f"{side}_s_per_move"] = seconds / max(1, turns)
-    out["events"] = events
-    return out
+    wall_s = time.perf_counter() - started
+    scores = [score_of(g, g.names.index(strong)) for g in games]
+    per_move = []
+    for name in (strong, weak):
+        seconds = sum(g.times[g.names.index(name)] for g in games)
+        turns = sum(g.turns[g.names.index(name)] for g in games)
+        per_move.append(seconds / max(1, turns))
+    return {"kind": kind, "time": t, "weak_time": t / RATIO, "strong": strong, "weak": weak, "seeds": list(seeds),
+            "wall_s": wall_s, "games": len(games), **pair_stats(pentanomial),
+            "wins": scores.count(1.0), "draws": scores.count(0.5), "losses": scores.count(0.0),
+            "first_player_wins": sum(g.winner == 0 for g in games) / max(1, len(games)),
+            "strong_s_per_move": per_move[0], "weak_s_per_move": per_move[1], "events": events}
 
 
 def agreement_positions(n: int, seed: int = AGREEMENT_SEED, plies: tuple[int, int] = AGREEMENT_PLIES) -> list[Board]:
@@ -122,7 +196,7 @@ def agreement_positions(n: int, seed: int = AGREEMENT_SEED, plies: tuple[int, in
     uniformly random games on random direction grids, at a ply drawn uniformly from
     ``range(*plies)`` (by default 6 to 23), not over, all from ``seed``."""
     rng = random.Random(seed)
-    positions = []
+    positions: list[Board] = []
     while len(positions) < n:
         board = Board(Layout.random_grid(rng.randrange(10**6)))
         target = rng.randrange(*plies)
@@ -144,7 +218,7 @@ def wilson(k: int, n: int) -> list[float]:
     return [max(0.0, centre - half), min(1.0, centre + half)]
 
 
-def agreement_agents(time_limit: float) -> dict:
+def agreement_agents(time_limit: float) -> dict[str, BoardAgent]:
     """Name: a fresh agent at ``time_limit`` seconds a move (built once, used on every position)."""
     return {
         "alphabeta": AlphaBetaAgent(time_limit=time_limit),
@@ -154,19 +228,20 @@ def agreement_agents(time_limit: float) -> dict:
     }
 
 
-def agreement(n_positions: int, time_limit: float, names: list[str] | None = None) -> dict:
+def agreement(n_positions: int, time_limit: float, names: list[str] | None = None) -> AgreementFigures:
     """Per agent: moves keeping the solver's value (``kept`` of ``positions``), the share
     with its 95% Wilson interval, and the positions (FEN) where the move lost the value."""
     positions = agreement_positions(n_positions)
     solver = Solver()
     values = [solver.solve(b, distance=False).value for b in positions]
     agents = agreement_agents(time_limit)
-    out = {"positions": n_positions, "time_limit": time_limit,
+    out: AgreementFigures = {"positions": n_positions, "time_limit": time_limit,
            "values": {str(v): values.count(v) for v in (-1, 0, 1)}, "agents": {}}
     for name, agent in agents.items():
         if names is not None and name not in names:
             continue
-        kept, missed = 0, []
+        kept = 0
+        missed: list[MissedMove] = []
         for board, value in zip(positions, values, strict=True):
             move = agent.select_move(board)
             if solver.move_value(board, move) == value:
@@ -179,9 +254,9 @@ def agreement(n_positions: int, time_limit: float, names: list[str] | None = Non
     return out
 
 
-def run(kinds, times, pairs: int, seeds: list[int], n_positions: int, agreement_time: float, matches: bool,
-        results_dir: str | None, isolation: str) -> dict:
-    res: dict = {"machine": machine(), "pairs_per_seed": pairs, "seeds": list(seeds), "ratio": RATIO, "matches": []}
+def run(kinds: Iterable[str], times: Iterable[float], pairs: int, seeds: list[int], n_positions: int, agreement_time: float,
+        matches: bool, results_dir: str | None, isolation: str) -> StrengthBench:
+    res: StrengthBench = {"machine": machine(), "pairs_per_seed": pairs, "seeds": list(seeds), "ratio": RATIO, "matches": []}
     if matches:
         for kind in kinds:
             for t in times:
@@ -195,7 +270,7 @@ def run(kinds, times, pairs: int, seeds: list[int], n_positions: int, agreement_
     return res
 
 
-def report(r: dict) -> str:
+def report(r: StrengthBench) -> str:
     m = r["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}", ""]
     if r["matches"]:

@@ -21,11 +21,14 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from typing import Literal, NotRequired, TypedDict
 
 from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..layout import Layout
-from .engine import machine, print_and_save
+from ._report import Machine, machine, print_and_save
 
 #: Random plies before the agents take over: every game a different middle game.
 OPENING_PLIES = 2
@@ -37,12 +40,43 @@ PAIRINGS = [("alphabeta", "greedy"), ("alphabeta", "random"), ("mcts", "greedy")
 TIMED = ("alphabeta", "mcts")
 
 
+class MoveShares(TypedDict):
+    """Time per move over the limit (:func:`summary`): how many ``moves``, and when there
+    were any, their mean, median, p10, p90 and max."""
+
+    moves: int
+    mean: NotRequired[float]
+    median: NotRequired[float]
+    p10: NotRequired[float]
+    p90: NotRequired[float]
+    max: NotRequired[float]
+
+
+class TimeUseRow(TypedDict):
+    """One timed agent against one opponent (or ``"all"``): every counted move, and the searched ones."""
+
+    agent: str
+    pairing: str
+    all: MoveShares
+    searched: MoveShares
+
+
+class TimeUseBench(TypedDict):
+    """Every figure of this benchmark (:func:`run`)."""
+
+    machine: Machine
+    time_limit: float
+    games_per_pairing: int
+    from_ply: int
+    rows: list[TimeUseRow]
+
+
 def _quantile(sorted_xs: list[float], q: float) -> float:
     """Nearest-rank quantile of an ascending list."""
     return sorted_xs[min(len(sorted_xs) - 1, max(0, round(q * (len(sorted_xs) - 1))))]
 
 
-def summary(fractions: list[float]) -> dict:
+def summary(fractions: list[float]) -> MoveShares:
     xs = sorted(fractions)
     if not xs:
         return {"moves": 0}
@@ -50,8 +84,8 @@ def summary(fractions: list[float]) -> dict:
             "p90": _quantile(xs, 0.9), "max": xs[-1]}
 
 
-def play(seats: dict, timed: dict[int, str], layout: Layout, opening_seed: int, time_limit: float, from_ply: int,
-         out: dict) -> None:
+def play(seats: dict[int, BoardAgent], timed: dict[int, str], layout: Layout, opening_seed: int, time_limit: float,
+         from_ply: int, out: dict[str, list[tuple[float, bool]]]) -> None:
     """One game from a random opening; appends ``(fraction, searched)`` of every counted
     move of a timed seat to ``out[timed[seat]]``."""
     board = Board(layout)
@@ -62,27 +96,29 @@ def play(seats: dict, timed: dict[int, str], layout: Layout, opening_seed: int, 
         agent.reset()
     while not board.is_game_over():
         seat = board.turn
+        assert seat is not None  # the game is not over
         agent = seats[seat]
         t = time.perf_counter()
         move = agent.select_move(board)
         seconds = time.perf_counter() - t
         if seat in timed and board.ply >= from_ply:
+            assert isinstance(agent, (AlphaBetaAgent, MCTSAgent))  # the timed kinds
             info = agent.last_info
             out.setdefault(timed[seat], []).append((seconds / time_limit, not (info["forced"] or info["proven"])))
         board.push(move)
 
 
-def run(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> dict:
-    makers = {
+def run(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> TimeUseBench:
+    makers: dict[str, Callable[[int], BoardAgent]] = {
         "alphabeta": lambda s: AlphaBetaAgent(time_limit=time_limit),
         "mcts": lambda s: MCTSAgent(time_limit=time_limit, seed=s),
         "greedy": lambda s: GreedyAgent(seed=s),
         "random": lambda s: RandomAgent(seed=s),
     }
-    rows = []
-    every: dict[str, list] = {kind: [] for kind in TIMED}
+    rows: list[TimeUseRow] = []
+    every: dict[str, list[tuple[float, bool]]] = {kind: [] for kind in TIMED}
     for a, b in PAIRINGS:
-        moves: dict[str, list] = {}
+        moves: dict[str, list[tuple[float, bool]]] = {}
         agent_a, agent_b = makers[a](1), makers[b](2)  # built (and warmed up) before any timed move
         for g in range(games_per_pairing):
             a_seat = g % 2
@@ -98,16 +134,18 @@ def run(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> 
             "rows": rows}
 
 
-def _row(kind: str, pairing: str, recs: list) -> dict:
+def _row(kind: str, pairing: str, recs: list[tuple[float, bool]]) -> TimeUseRow:
     return {"agent": kind, "pairing": pairing, "all": summary([f for f, _ in recs]), "searched": summary([f for f, s in recs if s])}
 
 
-def report(r: dict) -> str:
+def report(r: TimeUseBench) -> str:
     m = r["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}",
              f"time per move / time_limit ({r['time_limit']} s), moves from ply {r['from_ply']} on, "
              f"{r['games_per_pairing']} games per pairing"]
-    for key, title in (("all", "all moves"), ("searched", "searched moves (not forced, not proven)")):
+    sections: tuple[tuple[Literal["all", "searched"], str], ...] = (
+        ("all", "all moves"), ("searched", "searched moves (not forced, not proven)"))
+    for key, title in sections:
         lines += ["", title, "",
                   "| agent | pairing | moves | mean | median | p10 | p90 | max |", "|---|---|---|---|---|---|---|---|"]
         for row in r["rows"]:

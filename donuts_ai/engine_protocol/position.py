@@ -13,7 +13,9 @@ official rules (15, ``group``). See docs/engine_protocol.md for the whole protoc
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..board import Board
 from ..errors import DonutsError
@@ -35,7 +37,7 @@ class EngineProtocolError(DonutsError):
     impossible position (an illegal move in its move list)."""
 
 
-def position_command(observation: dict) -> str:
+def position_command(observation: Mapping[str, Any]) -> str:
     """The ``position`` command of a Donuts observation (what the harness sends an agent
     process: ``{"layout": text, "rules": {"insertion", "donuts"}, "moves": [...]}``, with
     ``None`` for a forfeited turn)."""
@@ -63,7 +65,9 @@ def parse_position(words: list[str]) -> Board:
     text = layout_text(words[1])
     if text is None or len(words[1]) != NUM_SQUARES:
         raise EngineProtocolError(f"layout needs 36 symbols of - | / \\ (ranks 6 to 1, files a to f), got {words[1]!r}")
-    settings, moves, i = {}, [], 2
+    settings: dict[str, str] = {}
+    moves: list[str] = []
+    i = 2
     while i < len(words):
         key = words[i]
         if key == "moves":
@@ -114,7 +118,8 @@ def parse_go(words: list[str]) -> GoLimits:
     """The limits of a ``go`` command's words (after ``go``); unknown keywords (and the
     value after them, when it is a number) are skipped, as the protocol ignores what it
     does not know; a known keyword without a whole number >= 0 after it is an error."""
-    limits, i = {}, 0
+    limits: dict[str, int] = {}
+    i = 0
     while i < len(words):
         key = words[i]
         if key not in GO_KEYS:

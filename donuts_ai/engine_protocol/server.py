@@ -22,11 +22,13 @@ import os
 import sys
 import threading
 import traceback
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, TextIO
 
 from ..agents.greedy import GreedyAgent
 from ..board import Board
-from ..tournament.specs import SpecError, call_agent, make_agent, resolve
+from ..tournament.specs import AgentLike, Params, SpecError, call_agent, make_agent, resolve
 from .position import EngineProtocolError, GoLimits, parse_go, parse_position
 
 GAME = "donuts"
@@ -48,7 +50,7 @@ WATCHDOG_CLOCK_SHARE = 0.5
 NO_MOVE = "none"
 
 
-def _option_type(default) -> str:
+def _option_type(default: object) -> str:
     if isinstance(default, bool):
         return "check"
     if isinstance(default, int):
@@ -56,7 +58,7 @@ def _option_type(default) -> str:
     return "string"
 
 
-def _option_text(value) -> str:
+def _option_text(value: object) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -64,7 +66,7 @@ def _option_text(value) -> str:
     return str(value)
 
 
-def _option_value(text: str, check: bool):
+def _option_value(text: str, check: bool) -> int | float | bool | str | None:
     """An option's value from its text: ``none`` is None, ``true``/``false`` for a check,
     otherwise a number or the text itself."""
     text = text.strip()
@@ -73,11 +75,14 @@ def _option_value(text: str, check: bool):
         return None
     if check or lowered in ("true", "false"):
         return lowered == "true"
-    for number in (int, float):
-        try:
-            return number(text)
-        except ValueError:
-            pass
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        pass
     return text
 
 
@@ -95,7 +100,7 @@ class EngineServer:
     """The engine's state and commands; :meth:`handle` takes one line, :func:`serve`
     feeds it stdin. ``out`` and ``err`` are text streams (the protocol, the diagnostics)."""
 
-    def __init__(self, spec: str, out, err):
+    def __init__(self, spec: str, out: TextIO, err: TextIO):
         self.spec, self.out, self.err = spec, out, err
         self._lock = threading.Lock()  # one writer at a time, and one answer per search
         cls, params = resolve(spec, GAME)
@@ -106,20 +111,20 @@ class EngineServer:
         self.seed: int | None = None
         self.board: Board | None = None
         self.search: _Search | None = None
-        self.agent = None
+        self.agent: AgentLike | None = None
         self._fallback: GreedyAgent | None = None
         self._build_error: str | None = None
         # Built in the background, so that dep is answered at once; isready waits for it.
         self._builder = threading.Thread(target=self._build, daemon=True)
         self._builder.start()
 
-    def _defaults(self, cls, params: dict) -> dict:
+    def _defaults(self, cls: type[Any], params: Params) -> Params:
         """Every option (a constructor parameter but ``name``) with its value in the spec."""
         try:
             parameters = inspect.signature(cls).parameters.values()
         except (TypeError, ValueError):
             return dict(params)
-        out = {}
+        out: Params = {}
         for p in parameters:
             if p.name == "name" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 continue
@@ -153,7 +158,7 @@ class EngineServer:
         except Exception as exc:  # a spec that resolves but cannot be built (a bad value)
             self._build_error = f"{type(exc).__name__}: {exc}"
 
-    def _make(self):
+    def _make(self) -> AgentLike:
         cls, _ = resolve(self.spec, GAME)
         try:
             agent = cls(**self.params)
@@ -161,7 +166,8 @@ class EngineServer:
             raise SpecError(f"agent {self.kind} with {self.params}: {exc}") from None
         if not getattr(agent, "name", None):
             agent.name = self.kind
-        return agent
+        built: AgentLike = agent
+        return built
 
     def _ready(self) -> bool:
         """Wait until the agent is built and no search runs; False when it cannot be built."""
@@ -194,7 +200,7 @@ class EngineServer:
             self.say(f"error: {command}: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}")
         return True
 
-    def _cmd_dep(self, args) -> None:
+    def _cmd_dep(self, args: list[str]) -> None:
         lines = [f"id name donuts-ai {self.spec}", f"id author {AUTHOR}"]
         for name, default in self.defaults.items():
             kind = self._types.get(name, _option_type(default))
@@ -203,14 +209,14 @@ class EngineServer:
             for line in [*lines, "depok"]:
                 self._write(line)
 
-    def _cmd_isready(self, args) -> None:
+    def _cmd_isready(self, args: list[str]) -> None:
         self._builder.join()  # not the search: isready is answered while one runs
         if self._build_error is not None:
             self.say(f"error: the agent cannot be built: {self._build_error}")
             return
         self.send("readyok")
 
-    def _cmd_setoption(self, args) -> None:
+    def _cmd_setoption(self, args: list[str]) -> None:
         if len(args) < 4 or args[0] != "name" or "value" not in args[2:]:
             raise EngineProtocolError("setoption needs 'name <N> value <V>'")
         at = args.index("value", 2)
@@ -235,21 +241,22 @@ class EngineServer:
             self.params[name] = old
             raise EngineProtocolError(f"setoption {name}: {exc}") from None
 
-    def _cmd_newgame(self, args) -> None:
+    def _cmd_newgame(self, args: list[str]) -> None:
         if not self._ready():
             return
         self.board = None
-        if hasattr(self.agent, "reset"):
-            self.agent.reset(self.seed)
+        agent = self.agent
+        if agent is not None and hasattr(agent, "reset"):
+            agent.reset(self.seed)
         elif self.seed is not None and "seed" in self.defaults:
             self.params["seed"] = self.seed
             self.agent = self._make()
 
-    def _cmd_position(self, args) -> None:
+    def _cmd_position(self, args: list[str]) -> None:
         self.board = None  # a bad position leaves none: go then answers bestmove none
         self.board = parse_position(args)
 
-    def _cmd_go(self, args) -> None:
+    def _cmd_go(self, args: list[str]) -> None:
         limits = parse_go(args)
         if not self._ready():
             self.send(f"bestmove {NO_MOVE}")
@@ -262,14 +269,16 @@ class EngineServer:
         search = _Search(board.copy(), limits)
         self.search = search
         search.thread = threading.Thread(target=self._run, args=(search,), daemon=True)
-        seconds = self._watchdog_seconds(limits, board.turn)
+        side = board.turn
+        assert side is not None  # the game is not over
+        seconds = self._watchdog_seconds(limits, side)
         if seconds is not None:
             search.watchdog = threading.Timer(seconds, self._stop, args=(search, "its time is up"))
             search.watchdog.daemon = True
             search.watchdog.start()
         search.thread.start()
 
-    def _cmd_stop(self, args) -> None:
+    def _cmd_stop(self, args: list[str]) -> None:
         if self.search is not None:
             self._stop(self.search, "stop")
 
@@ -286,6 +295,7 @@ class EngineServer:
         stop answered first."""
         move, info = None, None
         try:
+            assert self.agent is not None and search.board.turn is not None  # built, and the game is not over
             with self._limits(search.limits):
                 move = call_agent(self.agent, search.board.copy(), search.limits.clock(search.board.turn))
             info = info_line(getattr(self.agent, "last_info", None))
@@ -320,22 +330,20 @@ class EngineServer:
             stop()
 
     def _fallback_move(self, board: Board) -> str:
+        assert self._fallback is not None  # built before readyok, and go waits for it
         return self._fallback.select_move(board.copy())
 
     @contextmanager
-    def _limits(self, limits: GoLimits):
+    def _limits(self, limits: GoLimits) -> Iterator[None]:
         """The agent's per-move limits for one ``go``: when it gave limits the agent has,
         those alone, else the agent's own."""
         agent = self.agent
-        wanted = {}
+        wanted: dict[str, float | int] = {}
         for key, attributes in LIMIT_ATTRIBUTES.items():
-            value = getattr(limits, key)
-            if value is None:
+            given: int | None = getattr(limits, key)
+            if given is None:
                 continue
-            if key == "movetime":
-                value = max(1, value) / 1000 * MOVETIME_SHARE
-            else:
-                value = max(1, value)
+            value = max(1, given) / 1000 * MOVETIME_SHARE if key == "movetime" else max(1, given)
             wanted.update({a: value for a in attributes if hasattr(agent, a)})
         if not wanted:
             yield
@@ -351,7 +359,7 @@ class EngineServer:
                 setattr(agent, a, value)
 
 
-def info_line(info) -> str | None:
+def info_line(info: object) -> str | None:
     """The ``info`` line of an agent's figures for its last move (``last_info``: depth,
     nodes, seconds, score, proven, proof), or None when it gave none."""
     if not isinstance(info, dict) or info.get("forced"):

@@ -30,7 +30,7 @@ import subprocess
 import tempfile
 import time
 
-from .protocol import Game, get_game
+from .protocol import Game, Move, State, get_game
 from .seats import CRASH, EXCEPTION, KILL_GRACE, START_LIMIT, TIME, Answer, ProcessSeat, _LineReader
 from .specs import ENGINE_KIND, engine_position_writer, parse_engine_spec
 
@@ -81,11 +81,13 @@ class EngineSeat(ProcessSeat):
             self._proc, self._spawn_error = None, f"{self.engine.command[0]}: {exc.strerror or exc}"
             return
         proc = self._proc
+        assert proc.stdout is not None  # stdout=PIPE
         self._reader = _LineReader(proc.stdout.fileno(), lambda: proc.poll() is None)
         self._ready = False
 
     def close(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
+            assert self._proc.stdin is not None  # stdin=PIPE
             try:  # politely first: an engine may want to clean up
                 self._proc.stdin.write(b"quit\n")
                 self._proc.wait(timeout=QUIT_GRACE)
@@ -94,6 +96,7 @@ class EngineSeat(ProcessSeat):
         super().close()
 
     def _say(self, *lines: str) -> Answer | None:
+        assert self._proc is not None and self._proc.stdin is not None  # said to a running process only
         try:
             self._proc.stdin.write("".join(f"{line}\n" for line in lines).encode())
         except (BrokenPipeError, OSError):
@@ -107,6 +110,7 @@ class EngineSeat(ProcessSeat):
     def _line(self, timeout: float | None, start: float) -> tuple[list[str] | None, Answer | None]:
         """(the words of the next line, None); (None, None) on timeout; (None, the crash)
         when the process died."""
+        assert self._reader is not None  # read from a running process only
         line = self._reader.readline(None if timeout is None else max(0.0, timeout))
         if line is None:
             return None, None
@@ -165,7 +169,7 @@ class EngineSeat(ProcessSeat):
             self.close()
             raise
 
-    def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state: State, side: int, time_left: float | None, limit: float | None) -> Answer:
         if self._proc is None:  # stopped earlier in this game: nothing can answer
             return Answer(None, 0.0, CRASH, f"{self.PROCESS} is not running (it failed earlier in this game)")
         if self._proc.poll() is not None:  # died since its last answer
@@ -190,6 +194,7 @@ class EngineSeat(ProcessSeat):
                 return failure
             if words is None:  # the limit passed
                 if not stopped:
+                    assert limit is not None  # no deadline passes without one
                     stopped, deadline = True, limit + KILL_GRACE
                     failure = self._say("stop")
                     if failure is not None:
@@ -238,12 +243,15 @@ class EngineAgent:
             raise EngineFailure(f"{self.spec}: {failure.detail}")
         self._started = True
 
-    def select_move(self, view, time_left: float | None = None):
+    def select_move(self, view: State, time_left: float | None = None) -> Move:
         """The engine's move for the player to move in ``view`` (the game's state)."""
         if not self._started:
             self.reset()
         game = get_game(self.game)
-        answer = self._seat.ask(game, view, game.to_move(view), time_left, self.move_limit)
+        side = game.to_move(view)
+        if side is None:  # a finished game: asked as for the second player (the engine says it has no move)
+            side = 1
+        answer = self._seat.ask(game, view, side, time_left, self.move_limit)
         if answer.kind is not None:
             self._started = False  # a fresh process, handshake and newgame next time
             raise EngineFailure(f"{self.spec}: {answer.kind}: {answer.detail}")
@@ -253,7 +261,7 @@ class EngineAgent:
         """Stop the engine's process."""
         self._seat.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         seat = getattr(self, "_seat", None)
         if seat is not None:
             seat.close()

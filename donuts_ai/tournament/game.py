@@ -37,12 +37,15 @@ forfeited turn (``CAN_FORFEIT = False``) refuse the ``forfeit`` policy.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .._checks import check_seconds
 from ..errors import DonutsError
-from .protocol import Game, game_named
+from .protocol import Game, JSONObject, Move, Score, State, game_named
 from .records import LOSS_BY_EVENT, Adjudication, Event, EventKind, GameRecord
-from .seats import LocalSeat, Seat
+from .seats import Answer, LocalSeat, Seat
+from .specs import AgentLike
 
 ILLEGAL_POLICIES = ("lose", "forfeit")
 #: A player's third forfeit in one game loses it.
@@ -60,9 +63,9 @@ def _seat_seed(seed: int, seat: int) -> int:
 DROPOUT_STREAM = 1_000
 
 
-def play_game(agents, layout, rules, seed: int, clock: float | None = None, illegal: str = "lose",
-              move_limit: float | None = None, ledger: str | None = None, clocks: list[float] | None = None,
-              *, game: Game | str) -> GameRecord:
+def play_game(agents: Sequence[Seat | AgentLike], layout: object, rules: object, seed: int, clock: float | None = None,
+              illegal: str = "lose", move_limit: float | None = None, ledger: str | None = None,
+              clocks: Sequence[float] | None = None, *, game: Game | str) -> GameRecord:
     """Play one game of ``game`` (a :class:`~.protocol.Game` or a registered name) on
     set-up ``layout`` (the game's set-up or its text: for Donuts a
     :class:`~donuts_ai.Layout`) under ``rules``; ``agents`` are the seats (see
@@ -84,22 +87,24 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
     _check_seats(game, rules, len(agents), illegal)
     seats: list[Seat] = [a if isinstance(a, Seat) else LocalSeat(a) for a in agents]
     n_seats = len(seats)
+    left: list[float] | None
     if clocks is not None:
         if len(clocks) != n_seats:
             raise DonutsError(f"clocks needs one time per seat, got {len(clocks)} for {n_seats} seats")
         left = [float(c) for c in clocks]
     else:
         left = None if clock is None else [clock] * n_seats
-    failed_start = {}
-    for i, seat in enumerate(seats):
-        failure = seat.reset(_seat_seed(seed, i))
+    failed_start: dict[int, Answer] = {}
+    for i, each in enumerate(seats):
+        failure = each.reset(_seat_seed(seed, i))
         if failure is not None:
             failed_start[i] = failure  # it loses at its first turn, with the reason it gave
     state = game.new_state(setup, rules)
     play = _Play(game, n_seats, seed)
     used = [0.0] * n_seats  # thinking time per seat
     side_turns = [0] * n_seats  # turns each side took: in a team battle its two players alternate
-    winner, reason = None, None
+    winner: int | None = None
+    reason: Adjudication | str | None = None
 
     while (side := game.to_move(state)) is not None:
         if game.FREE_FOR_ALL:
@@ -144,7 +149,7 @@ def play_game(agents, layout, rules, seed: int, clock: float | None = None, ille
     )
 
 
-def _check_seats(game: Game, rules: dict, n_seats: int, illegal: str) -> None:
+def _check_seats(game: Game, rules: JSONObject, n_seats: int, illegal: str) -> None:
     """Refuse a game of ``n_seats`` that ``game`` cannot seat, or a policy it cannot apply."""
     if game.FREE_FOR_ALL:
         players = game.num_players(rules)
@@ -170,7 +175,7 @@ class _Play:
         # The moves played for dropped players: their own stream, from the game's seed.
         self.rng = random.Random(_seat_seed(seed, DROPOUT_STREAM))
 
-    def penalty(self, seat: int, kind: str, detail: str, loses: bool):
+    def penalty(self, seat: int, kind: str, detail: str, loses: bool) -> Adjudication | None:
         """Log what ``seat`` did wrong; the :class:`Adjudication` it loses by (a two-sided
         game) or drops out by (free-for-all), or ``None`` when it forfeits the turn. Time
         and crashes always lose; exceptions and illegal moves when ``loses``; a player's
@@ -181,14 +186,15 @@ class _Play:
         self.forfeits[seat] += 1
         return Adjudication.FORFEITS if self.forfeits[seat] >= MAX_FORFEITS else None
 
-    def finish(self, state, winner, reason, ledger: str):
+    def finish(self, state: State, winner: int | None, reason: Adjudication | str | None, ledger: str
+               ) -> tuple[int | None, Adjudication | str, list[int] | None, list[Score] | None, list[Score]]:
         """(winner, reason, ranking, scores, ledger points per seat) of the game played:
         ``winner`` and ``reason`` are set when an event ended it, else the game says."""
         game, n = self.game, len(self.turns)
         if not game.FREE_FOR_ALL:
             if reason is None:
                 winner, reason = game.result(state)
-            points = [game.ledger_points(winner, str(reason), s % 2, self.stats[s], ledger) for s in range(n)]
+            points: list[Score] = [game.ledger_points(winner, str(reason), s % 2, self.stats[s], ledger) for s in range(n)]
             return winner, reason, None, None, points
         winner, reason, ranking, scores = self.outcome(state, reason)
         self.stats = game.final_stats(state, self.stats)
@@ -196,19 +202,20 @@ class _Play:
                   for s in range(n)]
         return winner, reason, ranking, scores, points
 
-    def move(self, state, seat: int, move) -> None:
+    def move(self, state: State, seat: int, move: Move) -> None:
         for key, count in self.game.play(state, move).items():
             self.stats[seat][key] = self.stats[seat].get(key, 0) + count
         self.plies += 1
 
-    def outcome(self, state, reason):
+    def outcome(self, state: State, reason: Adjudication | str | None
+                ) -> tuple[int | None, Adjudication | str, list[int], list[Score] | None]:
         """(winner seat, reason, places, scores) of a free-for-all game. Players who
         dropped out share the last place; the others keep the game's order among
         themselves. A game stopped with one player left (``reason`` set) ranks that one
         first; its scores are those of the unfinished game."""
         game, n = self.game, len(self.turns)
-        scores = game.scores(state)
-        scores = None if scores is None else [_number(x) for x in scores]
+        raw = game.scores(state)
+        scores = None if raw is None else [_number(x) for x in raw]
         if reason is None:
             _, reason = game.result(state)
             ranks = list(game.ranking(state))
@@ -226,13 +233,14 @@ class _Play:
         return (first[0] if len(first) == 1 else None), reason, places, scores
 
 
-def _number(x):
+def _number(x: Score) -> Score:
     """A score as JSON writes it: an int when it is whole."""
     x = float(x)
     return int(x) if x.is_integer() else x
 
 
-def _judge(answer, time_left: float | None, move_limit: float | None, game: Game, state) -> tuple[str | None, str]:
+def _judge(answer: Answer, time_left: float | None, move_limit: float | None, game: Game, state: State
+           ) -> tuple[str | None, str]:
     """(event kind, detail) of an answer: ``None`` when it is a legal move in time."""
     kind, detail = answer.kind, answer.detail
     # The detail of an answer that gave a move is what the seat kept for an event (an
@@ -248,7 +256,7 @@ def _judge(answer, time_left: float | None, move_limit: float | None, game: Game
     return kind, detail
 
 
-def score_of(record, seat: int) -> float:
+def score_of(record: GameRecord | Mapping[str, Any], seat: int) -> float:
     """1, 0.5 or 0 for ``seat`` in a finished game record of a two-sided game; in a
     free-for-all game the share of the other seats it placed above (a shared place: half)."""
     ranking = record.get("ranking") if hasattr(record, "get") else None

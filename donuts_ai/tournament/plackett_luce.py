@@ -47,12 +47,22 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Protocol
 
 import numpy as np
 
 from ..errors import DonutsError
-from .stats import Rating, RatingFit
+from .stats import Floats, Rating, RatingFit
+
+#: One game for the fit: the agents' names per seat, their places per seat.
+Ranking = tuple[Sequence[str], Sequence[float]]
+
+
+class _Solve(Protocol):
+    """A refit on the games, each counted ``multiplicity`` times, from ``start``: (theta, counts, weights)."""
+
+    def __call__(self, multiplicity: Sequence[float], start: Floats | None = None) -> tuple[Floats, Floats, Floats]: ...
 
 _ELO_PER_NAT = 400 / math.log(10)  # Elo per unit of natural-log strength
 _Z_95 = 1.959964  # two-sided 95% normal quantile
@@ -143,13 +153,14 @@ def _information(theta: np.ndarray, counts: np.ndarray, weights: np.ndarray) -> 
     """The observed information (negative Hessian of the log-likelihood) in ``theta``."""
     gamma = np.exp(theta)
     p = counts * gamma / (counts @ gamma)[:, None]  # choice probabilities, one row per term
-    return np.diag(weights @ p) - p.T @ (weights[:, None] * p)
+    info: Floats = np.diag(weights @ p) - p.T @ (weights[:, None] * p)
+    return info
 
 
 def _connected(n: int, edges: Iterable[tuple[int, int]], directed: bool) -> bool:
     """Whether every node reaches every other (strongly, when ``directed``)."""
-    forward = [set() for _ in range(n)]
-    backward = [set() for _ in range(n)]
+    forward: list[set[int]] = [set() for _ in range(n)]
+    backward: list[set[int]] = [set() for _ in range(n)]
     for a, b in edges:
         forward[a].add(b)
         backward[b].add(a)
@@ -157,7 +168,7 @@ def _connected(n: int, edges: Iterable[tuple[int, int]], directed: bool) -> bool
             forward[b].add(a)
             backward[a].add(b)
 
-    def reach(graph) -> int:
+    def reach(graph: list[set[int]]) -> int:
         seen, stack = {0}, [0]
         while stack:
             for nxt in graph[stack.pop()] - seen:
@@ -168,8 +179,8 @@ def _connected(n: int, edges: Iterable[tuple[int, int]], directed: bool) -> bool
     return n <= 1 or (reach(forward) == n and reach(backward) == n)
 
 
-def fit_plackett_luce(rankings, names: Sequence[str] | None = None, anchor: str | None = None,
-                      prior_draws: float = 2.0, groups: Sequence | None = None, bootstrap: int = 0,
+def fit_plackett_luce(rankings: Iterable[Ranking], names: Sequence[str] | None = None, anchor: str | None = None,
+                      prior_draws: float = 2.0, groups: Sequence[Hashable] | None = None, bootstrap: int = 0,
                       seed: int = 0) -> RatingFit:
     """Plackett–Luce ratings (Elo scale, ``anchor`` at 0) from ``rankings``: an iterable
     of (the agents' names per seat, their places per seat), places being any numbers
@@ -183,10 +194,10 @@ def fit_plackett_luce(rankings, names: Sequence[str] | None = None, anchor: str 
     default every ranking is a unit of its own), seeded by ``seed``. Agents in ``names``
     who never played get ``nan``. Returns a :class:`~.stats.RatingFit` (best first)
     whose ``first_player_advantage`` and ``draw_nu`` are ``nan``: this model has neither."""
-    rankings = [(list(seats), list(places)) for seats, places in rankings]
-    names, anchor = _check(rankings, names, anchor, prior_draws, bootstrap)
+    games = [(list(seats), list(places)) for seats, places in rankings]
+    names, anchor = _check(games, names, anchor, prior_draws, bootstrap)
     index = {n: i for i, n in enumerate(names)}
-    played = sorted({index[s] for seats, _ in rankings for s in seats})
+    played = sorted({index[s] for seats, _ in games for s in seats})
     if anchor not in {names[i] for i in played}:
         raise DonutsError(f"the anchor {anchor!r} played no game")
     if len(played) < 2:
@@ -194,9 +205,9 @@ def fit_plackett_luce(rankings, names: Sequence[str] | None = None, anchor: str 
     local = {agent: k for k, agent in enumerate(played)}  # the fit is over agents that played
     n, a = len(played), local[index[anchor]]
     item_of = {names[i]: k for i, k in local.items()}
-    per_game, prior = _likelihood(rankings, item_of, n, prior_draws)
+    per_game, prior = _likelihood(games, item_of, n, prior_draws)
 
-    def solve(multiplicity: Sequence[float], start=None):
+    def solve(multiplicity: Sequence[float], start: Floats | None = None) -> tuple[Floats, Floats, Floats]:
         total = _Terms(n)
         total.add(prior)
         for terms, times in zip(per_game, multiplicity, strict=True):
@@ -224,23 +235,22 @@ def fit_plackett_luce(rankings, names: Sequence[str] | None = None, anchor: str 
     cov[np.ix_(played, played)] = 0.0
     kept = [played[k] for k in keep]
     cov[np.ix_(kept, kept)] = cov_fit
-    games, score = _scores(rankings, names)
+    seats_played, score = _scores(games, names)
     ratings = [Rating(name, math.nan, math.nan, math.nan, 0, 0.0) if i not in local else
-               Rating(name, float(elo[local[i]]), float(lower[local[i]]), float(upper[local[i]]), games[i],
-                      score[i] / games[i]) for i, name in enumerate(names)]
+               Rating(name, float(elo[local[i]]), float(lower[local[i]]), float(upper[local[i]]), seats_played[i],
+                      score[i] / seats_played[i]) for i, name in enumerate(names)]
     ratings.sort(key=lambda r: (math.isnan(r.elo), 0.0 if math.isnan(r.elo) else -r.elo))
     return RatingFit(ratings, math.nan, math.nan, cov, names, model=MODEL, intervals=intervals)
 
 
-def _check(rankings, names, anchor, prior_draws, bootstrap) -> tuple[list[str], str]:
+def _check(rankings: list[tuple[list[str], list[float]]], names: Iterable[str] | None, anchor: str | None, prior_draws: float,
+           bootstrap: int) -> tuple[list[str], str]:
     """(names, anchor) of a fit, every argument checked."""
-    if names is None:
-        names = sorted({x for seats, _ in rankings for x in seats})
-    names = list(names)
-    if len(names) < 2:
+    listed = sorted({x for seats, _ in rankings for x in seats}) if names is None else list(names)
+    if len(listed) < 2:
         raise DonutsError("ratings need at least two agents")
-    anchor = names[0] if anchor is None else anchor
-    if anchor not in names:
+    anchor = listed[0] if anchor is None else anchor
+    if anchor not in listed:
         raise DonutsError(f"anchor {anchor!r} is not one of the agents")
     if not prior_draws >= 0:
         raise DonutsError(f"prior_draws must be >= 0, got {prior_draws!r}")
@@ -248,23 +258,26 @@ def _check(rankings, names, anchor, prior_draws, bootstrap) -> tuple[list[str], 
         raise DonutsError(f"bootstrap must be 0 (intervals from the observed information) or at least 2, got {bootstrap!r}")
     if bootstrap and not prior_draws > 0:
         raise DonutsError("bootstrap intervals need prior_draws > 0 (a resample may leave a rating infinite)")
-    known = set(names)
+    known = set(listed)
     for seats, places in rankings:
         if len(seats) != len(places) or len(seats) < 2:
             raise DonutsError(f"a ranking needs one place per seat and at least 2 seats, got {seats} and {places}")
         unknown = [s for s in seats if s not in known]
         if unknown:
             raise DonutsError(f"ranking names an agent that is not rated: {unknown[0]!r}")
-    return names, anchor
+    return listed, anchor
 
 
-def _likelihood(rankings, item_of: dict[str, int], n: int, prior_draws: float) -> tuple[list[_Terms], _Terms]:
+def _likelihood(rankings: list[tuple[list[str], list[float]]], item_of: dict[str, int], n: int, prior_draws: float
+                ) -> tuple[list[_Terms], _Terms]:
     """(the terms of every game, the prior's terms) over the ``n`` agents that played
     (``item_of`` numbers them); refuses data whose ratings are not all finite."""
-    per_game, met, above = [], set(), set()
-    for seats, places in rankings:
+    per_game: list[_Terms] = []
+    met: set[tuple[int, int]] = set()
+    above: set[tuple[int, int]] = set()
+    for seats, ranks in rankings:
         items = [item_of[s] for s in seats]
-        places = places_from_ranks(places)
+        places = places_from_ranks(ranks)
         terms = _Terms(n)
         terms.ranking(items, places)
         per_game.append(terms)
@@ -286,31 +299,32 @@ def _likelihood(rankings, item_of: dict[str, int], n: int, prior_draws: float) -
     return per_game, prior
 
 
-def _bootstrap(solve, theta, per_game, groups, resamples: int, seed: int, keep: list[int]):
+def _bootstrap(solve: _Solve, theta: Floats, per_game: list[_Terms], groups: Sequence[Hashable] | None, resamples: int,
+               seed: int, keep: list[int]) -> tuple[Floats, Floats, Floats]:
     """(covariance, lower, upper) of the ratings over ``resamples`` refits on units drawn
     with replacement."""
-    groups = list(range(len(per_game))) if groups is None else list(groups)
-    if len(groups) != len(per_game):
-        raise DonutsError(f"groups needs one unit per ranking, got {len(groups)} for {len(per_game)}")
-    units = sorted(set(groups), key=str)
-    members = {u: [i for i, g in enumerate(groups) if g == u] for u in units}
+    unit_of: list[Hashable] = list(range(len(per_game))) if groups is None else list(groups)
+    if len(unit_of) != len(per_game):
+        raise DonutsError(f"groups needs one unit per ranking, got {len(unit_of)} for {len(per_game)}")
+    units = sorted(set(unit_of), key=str)
+    members = {u: [i for i, g in enumerate(unit_of) if g == u] for u in units}
     rng = random.Random(seed)
-    draws = []
+    replicates: list[Floats] = []
     for _ in range(resamples):
         multiplicity = [0] * len(per_game)
         for _ in units:
             for i in members[units[rng.randrange(len(units))]]:
                 multiplicity[i] += 1
         boot, _, _ = solve(multiplicity, start=theta)
-        draws.append(boot * _ELO_PER_NAT)
-    draws = np.array(draws)
+        replicates.append(boot * _ELO_PER_NAT)
+    draws = np.array(replicates)
     lower = np.percentile(draws, _LOWER_PERCENTILE, axis=0)
     upper = np.percentile(draws, _UPPER_PERCENTILE, axis=0)
     cov = np.atleast_2d(np.cov(draws[:, keep], rowvar=False))
     return cov, lower, upper
 
 
-def _scores(rankings, names: list[str]) -> tuple[list[int], list[float]]:
+def _scores(rankings: list[tuple[list[str], list[float]]], names: list[str]) -> tuple[list[int], list[float]]:
     """Per agent: seats played, and the opponents' seats it placed above (a tie: half)."""
     index = {n: i for i, n in enumerate(names)}
     games, score = [0] * len(names), [0.0] * len(names)

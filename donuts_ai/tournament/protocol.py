@@ -32,9 +32,25 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from random import Random
+from typing import Any, TypeAlias
 
 from ..errors import DonutsError
+
+#: A game's state: any object the game likes. The harness never looks inside it; it only
+#: hands it back to the game's methods, so each game narrows it to its own type.
+State: TypeAlias = Any
+#: A move: what an agent returned (anything, until :meth:`Game.is_legal` says it is one),
+#: or what the game writes in records (JSON-ready; ``None`` for a forfeit).
+Move: TypeAlias = Any
+#: A JSON object as a game writes it (its rules variant, an observation): values of any
+#: JSON type, read by the game that wrote them.
+JSONObject: TypeAlias = dict[str, Any]
+#: A player's counts in a game (``{"insertions": 1}``), summed over its moves.
+Stats: TypeAlias = dict[str, int]
+#: A score as a game gives it (a whole number, or a fraction).
+Score: TypeAlias = int | float
 
 
 class Game(ABC):
@@ -52,7 +68,7 @@ class Game(ABC):
 
     # --- set-ups and rules ---------------------------------------------------------------
     @abstractmethod
-    def parse_setups(self, spec: str) -> list | str:
+    def parse_setups(self, spec: str) -> list[Any] | str:
         """Set-ups named by ``spec``: a list of set-ups (the game's own objects or their
         texts, as :meth:`setup_text` takes them), or a word the harness passes to
         :meth:`draw_setup` for a fresh set-up per unit."""
@@ -62,31 +78,31 @@ class Game(ABC):
         """A fresh set-up of ``kind`` (a word :meth:`parse_setups` returned) from ``seed``."""
 
     @abstractmethod
-    def setup_text(self, setup) -> str:
+    def setup_text(self, setup: object) -> str:
         """The text of a set-up given as the game's own object or as text (checked)."""
 
     @abstractmethod
-    def rules_dict(self, rules) -> dict:
+    def rules_dict(self, rules: object) -> JSONObject:
         """The rules variant as a JSON object (``None``: the official rules), checked."""
 
     # --- playing -------------------------------------------------------------------------
     @abstractmethod
-    def new_state(self, setup: str, rules: dict):
+    def new_state(self, setup: str, rules: JSONObject) -> State:
         """The starting state of a game."""
 
-    def num_players(self, rules: dict) -> int:
+    def num_players(self, rules: JSONObject) -> int:
         """How many players a game under ``rules`` (as :meth:`rules_dict` gives them) has.
         Default: 2."""
         return 2
 
-    def with_players(self, rules: dict, players: int) -> dict:
+    def with_players(self, rules: JSONObject, players: int) -> JSONObject:
         """``rules`` for a game of ``players`` players (checked). Default: only the
         count the rules already have."""
         if players != self.num_players(rules):
             raise DonutsError(f"{self.name} is a game of {self.num_players(rules)} players, not {players}")
         return rules
 
-    def agent_registry(self) -> Mapping[str, type]:
+    def agent_registry(self) -> Mapping[str, type[Any]]:
         """The agent classes by spec kind (``random``, ``greedy``...) for this game, each
         built from keyword options. Default: none (only ``module:Class`` specs, which
         work for every game)."""
@@ -98,7 +114,7 @@ class Game(ABC):
         Default: none."""
         return {}
 
-    def setups_line(self, setups, seed: int) -> str:
+    def setups_line(self, setups: Sequence[object] | str, seed: int) -> str:
         """The line of a report that says what the tournament's set-ups were: ``setups``
         is the word :meth:`parse_setups` gave (a fresh draw per unit, from the tournament
         seed ``seed``) or the list of set-up texts."""
@@ -108,79 +124,79 @@ class Game(ABC):
         return f"Set-ups: {len(setups)} fixed, cycled through"
 
     @abstractmethod
-    def to_move(self, state) -> int | None:
+    def to_move(self, state: State) -> int | None:
         """The player to move (an index; for a two-sided game its side, 0 or 1),
         ``None`` when the game is over."""
 
     @abstractmethod
-    def legal_moves(self, state) -> list:
+    def legal_moves(self, state: State) -> list[Move]:
         """The legal moves, as the game writes them in records."""
 
     @abstractmethod
-    def is_legal(self, state, move) -> bool:
+    def is_legal(self, state: State, move: Move) -> bool:
         """Whether ``move`` (anything an agent returned) is legal now; never raises."""
 
     @abstractmethod
-    def play(self, state, move) -> dict:
+    def play(self, state: State, move: Move) -> Stats:
         """Play a legal ``move`` (changes ``state``); returns the game's counts for it
         (added to the mover's ``stats`` in the record, e.g. ``{"insertions": 1}``)."""
 
     @abstractmethod
-    def forfeit(self, state) -> None:
+    def forfeit(self, state: State) -> None:
         """The side to move forfeits its turn (changes ``state``)."""
 
     @abstractmethod
-    def result(self, state) -> tuple[int | None, str]:
+    def result(self, state: State) -> tuple[int | None, str]:
         """(winning side or ``None`` for a draw, reason) of a finished game; in a
         free-for-all game the winning player, ``None`` when first place is shared."""
 
-    def ranking(self, state) -> list[int]:
+    def ranking(self, state: State) -> list[int]:
         """The place of every player in a finished game: 0 first, players sharing a place
         get the same number (smaller is better; the harness reads it as competition
         places). Default, for two players: from :meth:`result`."""
         winner, _ = self.result(state)
         return [0, 0] if winner is None else [0 if p == winner else 1 for p in range(2)]
 
-    def scores(self, state) -> list | None:
+    def scores(self, state: State) -> Sequence[Score] | None:
         """Every player's score in a finished game (numbers), or ``None`` (the default)."""
         return None
 
-    def final_stats(self, state, stats: list[dict]) -> list[dict]:
+    def final_stats(self, state: State, stats: list[Stats]) -> list[Stats]:
         """Every player's counts at the end of the game, given those the harness summed
         from :meth:`play` (each move's counts go to its mover). Default: those."""
         return stats
 
     @abstractmethod
-    def moves(self, state) -> list:
+    def moves(self, state: State) -> list[Move]:
         """The moves played so far (``None`` for a forfeit), JSON-ready."""
 
     @abstractmethod
-    def new_stats(self) -> dict:
+    def new_stats(self) -> Stats:
         """A player's counts at the start of a game (e.g. ``{"insertions": 0}``)."""
 
     # --- agents --------------------------------------------------------------------------
     @abstractmethod
-    def view(self, state):
+    def view(self, state: State) -> Any:
         """What an in-process agent's ``select_move`` receives (a copy it may change)."""
 
-    def player_view(self, state, player: int):
+    def player_view(self, state: State, player: int) -> Any:
         """What an in-process agent receives when ``player`` is to move. Default:
         :meth:`view` (a game of perfect information); a game of hidden information
         returns ``agent_view(observation(state, player))``, what a process would get."""
         return self.view(state)
 
-    def dropout_move(self, state, rng):
+    def dropout_move(self, state: State, rng: Random) -> Move:
         """In a free-for-all game, the move the harness plays for a player who dropped out
         (ranked last) while the others play on. Default: a uniformly random legal move
         from ``rng`` (a :class:`random.Random` seeded from the game's seed)."""
         return rng.choice(self.legal_moves(state))
 
     @abstractmethod
-    def observation(self, state, side: int) -> dict:
+    def observation(self, state: State, side: int) -> JSONObject:
         """What an agent process is sent for ``side`` to move: JSON-ready."""
 
     @abstractmethod
-    def agent_view(self, observation: dict):
+    def agent_view(self, observation: JSONObject) -> Any:
         """In the agent's process: the object ``select_move`` receives for ``observation``."""
 
     def warm_up(self) -> None:  # noqa: B027 - a default that does nothing, on purpose
@@ -191,12 +207,13 @@ class Game(ABC):
     #: Score ledgers the game knows; the first is the default.
     LEDGERS: tuple[str, ...] = ("rulebook",)
 
-    def ledger_points(self, winner_side: int | None, reason: str, side: int, stats: dict, ledger: str) -> int:
+    def ledger_points(self, winner_side: int | None, reason: str, side: int, stats: Stats, ledger: str) -> int:
         """Ledger points of a player of ``side`` with counts ``stats`` in a two-sided game
         that ended so. Default: none (free-for-all games use :meth:`ledger_points_ffa`)."""
         return 0
 
-    def ledger_points_ffa(self, ranking: list[int], scores: list | None, player: int, stats: dict, ledger: str):
+    def ledger_points_ffa(self, ranking: list[int], scores: Sequence[Score] | None, player: int, stats: Stats,
+                          ledger: str) -> Score:
         """Ledger points of ``player`` in a finished free-for-all game (its places, its
         scores, the player's counts). Default: the player's score, else nothing."""
         return 0 if scores is None else scores[player]

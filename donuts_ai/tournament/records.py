@@ -23,9 +23,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, ClassVar, NotRequired, TypedDict, TypeVar, overload
 
 from ..errors import DonutsError
+from .protocol import JSONObject, Move, Score, Stats
+
+_T = TypeVar("_T")
 
 #: Version of the records (and of the results files that hold free-for-all games).
 RECORD_VERSION = 3
@@ -35,7 +40,7 @@ TWO_SIDED_VERSION = 2
 READABLE_VERSIONS = (2, 3)
 
 
-def version_for(config: dict) -> int:
+def version_for(config: Mapping[str, object]) -> int:
     """The version a results file of the tournament ``config`` is written with: 3 for a
     free-for-all tournament, else 2 (so those files are what older code wrote and read)."""
     return RECORD_VERSION if config.get("mode") == "free-for-all" else TWO_SIDED_VERSION
@@ -74,12 +79,15 @@ class _MappingView:
     """``record["key"]`` and ``record.get("key")`` read the field of that name: records
     were dicts before version 2, and code that reads them so keeps working."""
 
-    def __getitem__(self, key: str):
+    # Every record is a dataclass: its fields are the keys.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    def __getitem__(self, key: str) -> Any:
         if key not in self.keys():
             raise KeyError(key)
         return getattr(self, key)
 
-    def get(self, key: str, default=None):
+    def get(self, key: str, default: object = None) -> Any:
         return getattr(self, key, default) if key in self.keys() else default
 
     def keys(self) -> list[str]:
@@ -89,16 +97,109 @@ class _MappingView:
         return key in self.keys()
 
 
-def _need(data: dict, key: str, kind, where: str, optional: bool = False):
+@overload
+def _need(data: object, key: str, kind: type[_T], where: str) -> _T: ...
+@overload
+def _need(data: object, key: str, kind: type[_T], where: str, optional: bool) -> _T | None: ...
+def _need(data: object, key: str, kind: type[_T], where: str, optional: bool = False) -> _T | None:
+    """``data[key]``, checked to be a ``kind`` (``None`` allowed when ``optional``)."""
     if not isinstance(data, dict):
         raise RecordError(f"{where}: expected an object, got {type(data).__name__}")
     value = data.get(key)
     if value is None and optional:
         return None
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RecordError(f"{where}: field {key!r} is missing or not {names}")
+        raise RecordError(f"{where}: field {key!r} is missing or not {kind.__name__}")
     return value
+
+
+class TournamentConfig(TypedDict):
+    """A tournament's settings (:func:`~.runner.make_config`): the first line of its results
+    file, what ``--resume`` compares. ``layouts`` is a word (a fresh set-up per unit) or
+    the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_module``
+    only in the copy handed to workers (never written)."""
+
+    game: str
+    agents: list[str]
+    names: list[str]
+    format: str
+    games: int
+    layouts: list[str] | str
+    seed: int
+    mode: str
+    players: NotRequired[int]
+    best_of: int | None
+    clock: float | None
+    clock_per: str | None
+    move_limit: float | None
+    illegal: str
+    ledger: str
+    isolation: str
+    rules: JSONObject
+    game_module: NotRequired[str]
+
+
+class EventDict(TypedDict):
+    """An :class:`Event` as a results file holds it."""
+
+    ply: int
+    seat: int
+    kind: str
+    detail: str
+
+
+class _GameFields(TypedDict):
+    game: str
+    setup: str
+    rules: JSONObject
+    seats: list[str]
+    names: list[str]
+    seed: int
+    moves: list[Move]
+    winner: int | None
+    reason: str
+    plies: int
+    times: list[float]
+    clock_left: list[float] | None
+    turns: list[int]
+    forfeits: list[int]
+    stats: list[Stats]
+    ledger: list[Score]
+
+
+class GameDict(_GameFields):
+    """A :class:`GameRecord` as a results file holds it: a two-sided game's (version 2),
+    or the fields every game has."""
+
+    events: list[EventDict]
+
+
+class FreeForAllGameDict(_GameFields):
+    """A free-for-all game's record (version 3): a :class:`GameDict` with the seats'
+    ``ranking`` and ``scores``."""
+
+    ranking: list[int]
+    scores: list[Score] | None
+    events: list[EventDict]
+
+
+class SeriesDict(TypedDict):
+    """A :class:`SeriesResult` as a results file holds it."""
+
+    players: list[str]
+    wins: list[int]
+    winner: int | None
+    reason: str
+    target: int
+
+
+class UnitDict(TypedDict):
+    """A :class:`UnitRecord` as a results file holds it (after its ``"type": "unit"``)."""
+
+    unit: int
+    games: list[GameDict]
+    seconds: float
+    match: NotRequired[SeriesDict]
 
 
 @dataclass(frozen=True)
@@ -111,11 +212,11 @@ class Event(_MappingView):
     kind: str
     detail: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> EventDict:
         return {"ply": self.ply, "seat": self.seat, "kind": str(self.kind), "detail": self.detail}
 
     @classmethod
-    def from_dict(cls, data: dict, where: str = "event") -> Event:
+    def from_dict(cls, data: object, where: str = "event") -> Event:
         kind = _need(data, "kind", str, where)
         if kind not in EVENT_KINDS:
             raise RecordError(f"{where}: unknown event kind {kind!r}")
@@ -142,11 +243,11 @@ class GameRecord(_MappingView):
 
     game: str
     setup: str
-    rules: dict
+    rules: JSONObject
     seats: list[str]
     names: list[str]
     seed: int
-    moves: list
+    moves: list[Move]
     winner: int | None
     reason: str
     plies: int
@@ -154,11 +255,11 @@ class GameRecord(_MappingView):
     clock_left: list[float] | None
     turns: list[int]
     forfeits: list[int]
-    stats: list[dict]
-    ledger: list[int]
+    stats: list[Stats]
+    ledger: list[Score]
     events: list[Event] = field(default_factory=list)
     ranking: list[int] | None = None
-    scores: list | None = None
+    scores: list[Score] | None = None
     unit: int | None = None
 
     @property
@@ -184,16 +285,21 @@ class GameRecord(_MappingView):
             return list(self.ranking)
         return [0 if self.winner is None or s % 2 == self.winner else 1 for s in range(len(self.names))]
 
-    def to_dict(self) -> dict:
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-               if f.name not in ("events", "unit", "ranking", "scores")}
+    def to_dict(self) -> GameDict:
+        out: _GameFields = {
+            "game": self.game, "setup": self.setup, "rules": self.rules, "seats": self.seats, "names": self.names,
+            "seed": self.seed, "moves": self.moves, "winner": self.winner, "reason": self.reason, "plies": self.plies,
+            "times": self.times, "clock_left": self.clock_left, "turns": self.turns, "forfeits": self.forfeits,
+            "stats": self.stats, "ledger": self.ledger,
+        }
+        events = [e.to_dict() for e in self.events]
         if self.ranking is not None:  # version 3 only: two-sided records stay as version 2 wrote them
-            out["ranking"], out["scores"] = self.ranking, self.scores
-        out["events"] = [e.to_dict() for e in self.events]
-        return out
+            ffa: FreeForAllGameDict = {**out, "ranking": self.ranking, "scores": self.scores, "events": events}
+            return ffa
+        return {**out, "events": events}
 
     @classmethod
-    def from_dict(cls, data: dict, unit: int | None = None, where: str = "game") -> GameRecord:
+    def from_dict(cls, data: object, unit: int | None = None, where: str = "game") -> GameRecord:
         names = _need(data, "names", list, where)
         n = len(names)
         if n < 2:
@@ -210,7 +316,7 @@ class GameRecord(_MappingView):
         winners = range(n) if ranking is not None else (0, 1)  # a seat of a free-for-all game, else a side
         if winner is not None and (isinstance(winner, bool) or winner not in winners):
             raise RecordError(f"{where}: winner must be {', '.join(map(str, winners))} or null, got {winner!r}")
-        per_seat = {}
+        per_seat: dict[str, list[Any]] = {}
         for key in ("seats", "times", "turns", "forfeits", "stats", "ledger"):
             value = _need(data, key, list, where)
             if len(value) != n:
@@ -243,11 +349,11 @@ class SeriesResult(_MappingView):
 
     REASONS = ("target", "more wins", "equal", "clock")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> SeriesDict:
         return {"players": self.players, "wins": self.wins, "winner": self.winner, "reason": self.reason, "target": self.target}
 
     @classmethod
-    def from_dict(cls, data: dict, where: str = "match") -> SeriesResult:
+    def from_dict(cls, data: object, where: str = "match") -> SeriesResult:
         winner = data.get("winner") if isinstance(data, dict) else None
         if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
             raise RecordError(f"{where}: winner must be 0, 1 or null, got {winner!r}")
@@ -270,15 +376,16 @@ class UnitRecord(_MappingView):
     seconds: float = 0.0
     match: SeriesResult | None = None
 
-    def to_dict(self) -> dict:
-        out = {"unit": self.unit, "games": [g.to_dict() for g in self.games], "seconds": self.seconds}
+    def to_dict(self) -> UnitDict:
+        out: UnitDict = {"unit": self.unit, "games": [g.to_dict() for g in self.games], "seconds": self.seconds}
         if self.match is not None:
             out["match"] = self.match.to_dict()
         return out
 
     @classmethod
-    def from_dict(cls, data: dict, where: str = "unit") -> UnitRecord:
+    def from_dict(cls, data: object, where: str = "unit") -> UnitRecord:
         unit = _need(data, "unit", int, where)
+        assert isinstance(data, dict)  # _need checked it
         where = f"{where} {unit}"
         games = _need(data, "games", list, where)
         if not games:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import DonutsError
 from .protocol import get_game
+
+if TYPE_CHECKING:  # results.py imports this module at run time
+    from .results import Results
 
 # The functions here read a :class:`~.results.Results` (its ``config``, ``games``, ``units``
 # and methods) without importing its module: results.py imports this one for
@@ -14,7 +19,7 @@ def _short(name: str, width: int = 22) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
-def text_report(results) -> str:
+def text_report(results: Results) -> str:
     """Ratings, crosstable, matches, ledger and events of a tournament, as text."""
     if results.free_for_all:
         return _free_for_all_report(results)
@@ -58,12 +63,14 @@ def text_report(results) -> str:
             lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
     if config["mode"] == "duel":
         matches = results.matches()
+        best_of = config["best_of"]
+        assert best_of is not None  # a duel's configuration has it
         lines.append("")
-        lines.append(f"Matches (best of {config['best_of']}: first to {config['best_of'] // 2 + 1} wins; draws count for nobody)")
+        lines.append(f"Matches (best of {best_of}: first to {best_of // 2 + 1} wins; draws count for nobody)")
         lines.append(f"  {'agent':24s} {'matches':>8s} {'won':>5s} {'drawn':>6s} {'lost':>5s}")
         for a in sorted(agents, key=lambda a: (-matches[a]["won"], matches[a]["lost"])):
-            row = matches[a]
-            lines.append(f"  {_short(a, 24):24s} {row['matches']:8d} {row['won']:5d} {row['drawn']:6d} {row['lost']:5d}")
+            counts = matches[a]
+            lines.append(f"  {_short(a, 24):24s} {counts['matches']:8d} {counts['won']:5d} {counts['drawn']:6d} {counts['lost']:5d}")
     ledger = results.ledger()
     lines.append("")
     lines.append(f"Ledger ({game.ledger_text(config['ledger'])})")
@@ -75,7 +82,7 @@ def text_report(results) -> str:
     return "\n".join(lines)
 
 
-def _free_for_all_report(results) -> str:
+def _free_for_all_report(results: Results) -> str:
     """The report of a free-for-all tournament: Plackett–Luce ratings, head to head,
     first places by seat, and the ledger (points and the game's counts)."""
     config, agents = results.config, results.agents
@@ -138,11 +145,11 @@ def _free_for_all_report(results) -> str:
     return "\n".join(lines)
 
 
-def _events(results) -> list[str]:
+def _events(results: Results) -> list[str]:
     events = results.events()
     if not events:
         return []
-    kinds = {}
+    kinds: dict[str, int] = {}
     for e in events:
         kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
     lines = ["", f"Events: {len(events)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})"]
@@ -152,7 +159,7 @@ def _events(results) -> list[str]:
     return lines
 
 
-def plot(results, directory: str) -> list[str]:
+def plot(results: Results, directory: str) -> list[str]:
     """Draw ``ratings.png`` (with 95% error bars) and ``crosstable.png`` (a heat map of
     score fractions) into ``directory``; returns the paths. Needs matplotlib."""
     try:

@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import IO, NotRequired, TypedDict, TypeVar, cast, overload
 
 from ..errors import DonutsError
 from .game import score_of
 from .plackett_luce import fit_plackett_luce
-from .records import READABLE_VERSIONS, RECORD_VERSION, RecordError, UnitRecord, version_for
+from .protocol import JSONObject, Score
+from .records import READABLE_VERSIONS, RECORD_VERSION, EventDict, GameRecord, RecordError, TournamentConfig, UnitRecord, version_for
 from .report import text_report
 from .stats import RatingFit, fit_ratings, pair_category
 
@@ -28,16 +31,40 @@ from .stats import RatingFit, fit_ratings, pair_category
 #: written only for them (:func:`~.records.version_for`): other files stay version 2.
 FORMAT_VERSION = RECORD_VERSION
 
+_U = TypeVar("_U")
+
+
+class LedgerRow(TypedDict):
+    """An agent's line of :meth:`Results.ledger`: ``games``, ``wins`` and ledger ``points``;
+    for two-sided games ``draws`` and ``losses``; for free-for-all games ``shared`` (first
+    places shared), ``mean_place`` (1 first) and the game's counts summed in ``stats``."""
+
+    games: int
+    wins: int
+    points: Score
+    draws: NotRequired[int]
+    losses: NotRequired[int]
+    shared: NotRequired[int]
+    mean_place: NotRequired[float]
+    stats: NotRequired[dict[str, Score]]
+
+
+class EventRow(EventDict):
+    """An event of :meth:`Results.events`: the record's event with its ``unit`` and the ``agent``'s name."""
+
+    unit: int | None
+    agent: str
+
 
 class ResultsFileError(DonutsError):
     """A results file that cannot be read, or belongs to another tournament."""
 
 
-def _header(config: dict) -> str:
+def _header(config: Mapping[str, object]) -> str:
     return json.dumps({"type": "config", "version": version_for(config), "config": config}) + "\n"
 
 
-def append_unit(fh, unit) -> None:
+def append_unit(fh: IO[str], unit: UnitRecord | Mapping[str, object]) -> None:
     """Append one unit (a record with ``to_dict``, or a dict) in one write, flushed and fsynced."""
     data = unit.to_dict() if hasattr(unit, "to_dict") else unit
     fh.write(json.dumps({"type": "unit", **data}) + "\n")
@@ -45,7 +72,7 @@ def append_unit(fh, unit) -> None:
     os.fsync(fh.fileno())
 
 
-def _lock(fh, path: str) -> None:
+def _lock(fh: IO[str], path: str) -> None:
     """Hold ``path`` for this run alone (an advisory lock, released when ``fh`` closes):
     two runs appending to one file would write over each other."""
     try:
@@ -59,7 +86,15 @@ def _lock(fh, path: str) -> None:
         raise ResultsFileError(f"{path} is being written by another run; wait for it or choose another file") from None
 
 
-def open_results(path: str, config: dict, resume: bool, what: str = "tournament", convert=None):
+@overload
+def open_results(path: str, config: Mapping[str, object], resume: bool, what: str = "tournament",
+                 convert: None = None) -> tuple[IO[str], list[JSONObject]]: ...
+@overload
+def open_results(path: str, config: Mapping[str, object], resume: bool, what: str = "tournament", *,
+                 convert: Callable[[list[JSONObject]], list[_U]]) -> tuple[IO[str], list[_U]]: ...
+def open_results(path: str, config: Mapping[str, object], resume: bool, what: str = "tournament",
+                 convert: Callable[[list[JSONObject]], list[_U]] | None = None
+                 ) -> tuple[IO[str], list[JSONObject]] | tuple[IO[str], list[_U]]:
     """Open ``path`` for appending units: (file, units already there).
 
     A new file is created exclusively (if another run creates it first, this one stops)
@@ -89,24 +124,23 @@ def open_results(path: str, config: dict, resume: bool, what: str = "tournament"
             diff = sorted(k for k in set(config) | set(old_config) if config.get(k) != old_config.get(k))
             raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}); "
                                    "use another file or drop --resume")
-        if convert is not None:
-            units = convert(units)
+        converted = None if convert is None else convert(units)
     except BaseException:
         fh.close()
         raise
     fh.truncate(good_bytes)  # a last line cut off mid-write goes; nothing else changes
     fh.seek(good_bytes)
-    return fh, units
+    return (fh, units) if converted is None else (fh, converted)
 
 
-def read_file(path: str, warn=None) -> tuple[dict, list[dict]]:
+def read_file(path: str, warn: Callable[[str], object] | None = None) -> tuple[JSONObject, list[JSONObject]]:
     """(config, units) of a results file. A corrupt last line is reported through
     ``warn`` (default: stderr) and skipped; the file is never changed."""
     config, units, _ = _read(path, warn)
     return config, units
 
 
-def _read(path: str, warn=None) -> tuple[dict, list[dict], int]:
+def _read(path: str, warn: Callable[[str], object] | None = None) -> tuple[JSONObject, list[JSONObject], int]:
     """(config, units, bytes of complete lines) of a results file; see :func:`read_file`."""
     warn = warn or (lambda msg: print(f"donuts-ai: warning: {msg}", file=sys.stderr))
     try:
@@ -118,7 +152,8 @@ def _read(path: str, warn=None) -> tuple[dict, list[dict], int]:
     ends_clean = data.endswith(b"\n")
     if ends_clean:
         lines = lines[:-1]
-    records, good_bytes = [], 0
+    records: list[JSONObject] = []
+    good_bytes = 0
     for i, raw in enumerate(lines):
         last = i == len(lines) - 1
         try:
@@ -139,7 +174,8 @@ def _read(path: str, warn=None) -> tuple[dict, list[dict], int]:
         raise ResultsFileError(f"{path}: results format version {version!r} is not one of "
                                f"{', '.join(map(str, READABLE_VERSIONS))}")
     units = [r for r in records[1:] if r.get("type") == "unit"]
-    return records[0]["config"], units, good_bytes
+    config: JSONObject = records[0]["config"]
+    return config, units, good_bytes
 
 
 @dataclass
@@ -148,16 +184,17 @@ class Results:
     ``games`` (every :class:`~.records.GameRecord`, with its ``unit`` and the seats'
     agent ``names``)."""
 
-    config: dict
+    config: TournamentConfig
     units: list[UnitRecord] = field(default_factory=list)
 
     @classmethod
     def from_file(cls, path: str) -> Results:
         config, units = read_file(path)
-        return cls(config, units_from_dicts(units, path))
+        # The configuration line, as make_config wrote it (the file's version was checked).
+        return cls(cast(TournamentConfig, config), units_from_dicts(units, path))
 
     @property
-    def games(self) -> list:
+    def games(self) -> list[GameRecord]:
         return [g for u in sorted(self.units, key=lambda u: u.unit) for g in u.games]
 
     @property
@@ -169,7 +206,7 @@ class Results:
         """Whether the games are free-for-all (ranked) games: see :mod:`.protocol`."""
         return self.config.get("mode") == "free-for-all"
 
-    def two_player_games(self) -> list[dict]:
+    def two_player_games(self) -> list[GameRecord]:
         """The games of two-sided tournaments with two seats (none in a free-for-all one)."""
         return [] if self.free_for_all else [g for g in self.games if len(g["names"]) == 2]
 
@@ -216,44 +253,53 @@ class Results:
                                      groups=[g.unit for g in games], bootstrap=bootstrap, seed=seed)
         if bootstrap:
             raise DonutsError("bootstrap intervals are for free-for-all tournaments; two-sided ratings use the observed information")
-        games = [(g["names"][0], g["names"][1], score_of(g, 0)) for g in self.two_player_games()]
-        if not games:
+        scored = [(g.names[0], g.names[1], score_of(g, 0)) for g in self.two_player_games()]
+        if not scored:
             raise DonutsError("no two-player games to rate")
-        return fit_ratings(games, self.agents, anchor, prior_draws)
+        return fit_ratings(scored, self.agents, anchor, prior_draws)
 
-    def ledger(self) -> dict[str, dict[str, float]]:
+    def ledger(self) -> dict[str, LedgerRow]:
         """Per agent: games, wins, draws, losses and score-ledger points. In a
         free-for-all tournament: games, ``wins`` (first place alone), ``shared`` (first
         place shared), ``mean_place`` (1 first), ledger ``points``, and the game's counts
         summed in ``stats`` (e.g. boxes delivered)."""
         if self.free_for_all:
             return self._ledger_free_for_all()
-        out = {a: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0} for a in self.agents}
+        out: dict[str, LedgerRow] = {a: {"games": 0, "wins": 0, "draws": 0, "losses": 0, "points": 0} for a in self.agents}
         for g in self.games:
             for seat, name in enumerate(g["names"]):
                 row = out[name]
                 row["games"] += 1
                 s = score_of(g, seat)
-                row["wins" if s == 1 else "draws" if s == 0.5 else "losses"] += 1
+                if s == 1:
+                    row["wins"] += 1
+                elif s == 0.5:
+                    row["draws"] = row.get("draws", 0) + 1
+                else:
+                    row["losses"] = row.get("losses", 0) + 1
                 row["points"] += g["ledger"][seat]
         return out
 
-    def _ledger_free_for_all(self) -> dict[str, dict]:
-        out = {a: {"games": 0, "wins": 0, "shared": 0, "mean_place": float("nan"), "points": 0, "stats": {}}
-               for a in self.agents}
+    def _ledger_free_for_all(self) -> dict[str, LedgerRow]:
+        out: dict[str, LedgerRow] = {
+            a: {"games": 0, "wins": 0, "shared": 0, "mean_place": float("nan"), "points": 0, "stats": {}} for a in self.agents
+        }
         place_sum = {a: 0 for a in self.agents}
         for g in self.games:
             places = g.places()
             for seat, name in enumerate(g.names):
                 row = out[name]
                 row["games"] += 1
-                if places[seat] == 0:
-                    row["wins" if places.count(0) == 1 else "shared"] += 1
+                if places[seat] == 0 and places.count(0) == 1:
+                    row["wins"] += 1
+                elif places[seat] == 0:
+                    row["shared"] = row.get("shared", 0) + 1
                 place_sum[name] += places[seat] + 1
                 row["points"] += g.ledger[seat]
+                stats = row.setdefault("stats", {})
                 for key, count in g.stats[seat].items():
                     if isinstance(count, (int, float)) and not isinstance(count, bool):
-                        row["stats"][key] = row["stats"].get(key, 0) + count
+                        stats[key] = stats.get(key, 0) + count
         for a, row in out.items():
             if row["games"]:
                 row["mean_place"] = place_sum[a] / row["games"]
@@ -296,7 +342,7 @@ class Results:
                 row["drawn" if u.match.winner is None else "won" if u.match.winner == i else "lost"] += 1
         return out
 
-    def events(self) -> list[dict]:
+    def events(self) -> list[EventRow]:
         """Exceptions, illegal moves, time losses and crashes, with the game they happened in."""
         return [{"unit": g.unit, "agent": g.names[e.seat], **e.to_dict()} for g in self.games for e in g.events]
 
@@ -305,7 +351,7 @@ class Results:
         return text_report(self)
 
 
-def units_from_dicts(units: list[dict], path: str) -> list[UnitRecord]:
+def units_from_dicts(units: list[JSONObject], path: str) -> list[UnitRecord]:
     """The unit records of a results file's unit lines; :class:`ResultsFileError` names the first bad one."""
     try:
         return [UnitRecord.from_dict(u) for u in units]

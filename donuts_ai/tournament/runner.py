@@ -11,13 +11,15 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypedDict, TypeVar
 
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
 from .engine_seat import EngineSeat
 from .game import ILLEGAL_POLICIES, play_game
-from .protocol import GAMES, get_game
-from .records import SeriesResult, UnitRecord
+from .protocol import GAMES, Game, get_game
+from .records import GameRecord, SeriesResult, TournamentConfig, UnitRecord
 from .results import Results, append_unit, open_results, units_from_dicts
 from .seats import LocalSeat, ProcessSeat, Seat
 from .specs import is_engine_spec, make_agent, resolve
@@ -35,24 +37,48 @@ ISOLATIONS = ("process", "none")
 #: solver may think for minutes on an empty board, yet every game of a run ends.
 DEFAULT_MOVE_LIMIT = 300.0
 
+_C = TypeVar("_C")
+_U = TypeVar("_U")
+_R = TypeVar("_R")
 
-def parse_layouts(spec: str, game: str) -> list | str:
+
+class Unit(TypedDict):
+    """One unit of a tournament's schedule (:func:`schedule`): its number, the ``seats``
+    (agent specs) and their ``names`` in seat order, its set-up text and its seed."""
+
+    unit: int
+    seats: list[str]
+    names: list[str]
+    layout: str
+    seed: int
+
+
+class _SeriesOutcome(TypedDict):
+    wins: list[int]
+    winner: int | None
+    reason: str
+    target: int
+
+
+def parse_layouts(spec: str, game: str) -> list[object] | str:
     """The set-ups of ``game`` that ``spec`` names (:meth:`~.protocol.Game.parse_setups`;
     for Donuts its :class:`~donuts_ai.Layout` s), or a word for a fresh draw per unit."""
     return get_game(game).parse_setups(spec)
 
 
 def _names(specs: list[str]) -> list[str]:
-    names, seen = [], {}
+    names: list[str] = []
+    seen: dict[str, int] = {}
     for spec in specs:
         seen[spec] = seen.get(spec, 0) + 1
         names.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
     return names
 
 
-def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, best_of=3, clock=None,
-                illegal="lose", rules=None, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
-                *, game, players=None) -> dict:
+def make_config(agents: Iterable[str], format: str = "round-robin", games: int = 2, layouts: object = None, seed: int = 0,
+                mode: str | None = None, best_of: int = 3, clock: float | None = None, illegal: str = "lose",
+                rules: object = None, move_limit: float | None = DEFAULT_MOVE_LIMIT, ledger: str | None = None,
+                isolation: str = "process", *, game: str, players: int | None = None) -> TournamentConfig:
     """Check every setting and return the tournament's configuration (what a results
     file records and ``--resume`` compares). ``game`` names a registered game
     (:mod:`.protocol`; every caller names one): ``layouts`` are its set-ups (``None``: a
@@ -73,38 +99,43 @@ def make_config(agents, format="round-robin", games=2, layouts=None, seed=0, mod
     if mode not in MODES[:3]:
         raise DonutsError(f"unknown mode {mode!r}; expected one of {', '.join(MODES[:3])}")
     if players is not None:
-        game_rules.with_players(game_rules.rules_dict(rules), check_int("players", players, minimum=2))
+        count = check_int("players", players, minimum=2)
+        assert count is not None  # not allow_none
+        game_rules.with_players(game_rules.rules_dict(rules), count)
     if mode == "team" and len(agents) != 4:
         raise DonutsError(f"a team battle needs 4 agents (Chocolate A, Vanilla A, Chocolate B, Vanilla B), got {len(agents)}")
     if mode != "team" and len(agents) < 2:
         raise DonutsError("a tournament needs at least 2 agents")
-    games = check_int("games per pairing", games, minimum=1)
+    checked_games = check_int("games per pairing", games, minimum=1)
+    assert checked_games is not None  # not allow_none
     if mode == "duel" and best_of not in (1, 3, 5, 7):
         raise DonutsError(f"best_of must be 1, 3, 5 or 7, got {best_of!r}")
-    clock, move_limit, ledger = _check_play_settings(game_rules, clock, move_limit, illegal, ledger, isolation)
-    seed = check_int("seed", seed)
+    clock, move_limit, checked_ledger = _check_play_settings(game_rules, clock, move_limit, illegal, ledger, isolation)
+    checked_seed = check_int("seed", seed)
+    assert checked_seed is not None  # not allow_none
     layout_config = _setups(game_rules, layouts)
     return {
         "game": game_rules.name,
         "agents": agents,
         "names": _names(agents),
         "format": format,
-        "games": games,
+        "games": checked_games,
         "layouts": layout_config,
-        "seed": seed,
+        "seed": checked_seed,
         "mode": mode,
         "best_of": best_of if mode == "duel" else None,
         "clock": clock,
         "clock_per": None if clock is None else "series" if mode == "duel" else "game",
         "move_limit": move_limit,
         "illegal": illegal,
-        "ledger": ledger,
+        "ledger": checked_ledger,
         "isolation": isolation,
         "rules": game_rules.rules_dict(rules),
     }
 
 
-def _check_play_settings(game_rules, clock, move_limit, illegal, ledger, isolation):
+def _check_play_settings(game_rules: Game, clock: float | None, move_limit: float | None, illegal: str, ledger: str | None,
+                         isolation: str) -> tuple[float | None, float | None, str]:
     """The settings every kind of tournament shares, checked: ``(clock, move_limit,
     ledger)`` with the game's default ledger filled in."""
     clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
@@ -120,8 +151,9 @@ def _check_play_settings(game_rules, clock, move_limit, illegal, ledger, isolati
     return clock, move_limit, ledger
 
 
-def _free_for_all_config(game_rules, agents, format, games, layouts, seed, mode, clock, illegal, rules, move_limit,
-                         ledger, isolation, players) -> dict:
+def _free_for_all_config(game_rules: Game, agents: list[str], format: str, games: int, layouts: object, seed: int,
+                         mode: str | None, clock: float | None, illegal: str, rules: object, move_limit: float | None,
+                         ledger: str | None, isolation: str, players: int | None) -> TournamentConfig:
     """The configuration of a free-for-all tournament (see :func:`make_config`)."""
     if mode not in (None, FREE_FOR_ALL):
         raise DonutsError(f"{game_rules.name} is a free-for-all game: its mode is {FREE_FOR_ALL!r}, not {mode!r} "
@@ -130,32 +162,39 @@ def _free_for_all_config(game_rules, agents, format, games, layouts, seed, mode,
         raise DonutsError("a tournament needs at least 2 agents")
     rules_dict = game_rules.rules_dict(rules)
     if players is not None:
-        rules_dict = game_rules.with_players(rules_dict, check_int("players", players, minimum=2))
-    players = game_rules.num_players(rules_dict)
-    games = check_int("games", games, minimum=1)
-    clock, move_limit, ledger = _check_play_settings(game_rules, clock, move_limit, illegal, ledger, isolation)
+        count = check_int("players", players, minimum=2)
+        assert count is not None  # not allow_none
+        rules_dict = game_rules.with_players(rules_dict, count)
+    seats = game_rules.num_players(rules_dict)
+    checked_games = check_int("games", games, minimum=1)
+    assert checked_games is not None  # not allow_none
+    checked_clock, checked_limit, checked_ledger = _check_play_settings(game_rules, clock, move_limit, illegal, ledger,
+                                                                        isolation)
+    layout_config = _setups(game_rules, layouts)
+    checked_seed = check_int("seed", seed)
+    assert checked_seed is not None  # not allow_none
     return {
         "game": game_rules.name,
         "agents": agents,
         "names": _names(agents),
         "format": format,
-        "games": games,
-        "layouts": _setups(game_rules, layouts),
-        "seed": check_int("seed", seed),
+        "games": checked_games,
+        "layouts": layout_config,
+        "seed": checked_seed,
         "mode": FREE_FOR_ALL,
-        "players": players,
+        "players": seats,
         "best_of": None,
-        "clock": clock,
-        "clock_per": None if clock is None else "game",
-        "move_limit": move_limit,
+        "clock": checked_clock,
+        "clock_per": None if checked_clock is None else "game",
+        "move_limit": checked_limit,
         "illegal": illegal,
-        "ledger": ledger,
+        "ledger": checked_ledger,
         "isolation": isolation,
         "rules": rules_dict,
     }
 
 
-def _setups(game_rules, layouts):
+def _setups(game_rules: Game, layouts: object) -> list[str] | str:
     """The set-ups of a configuration: a word for a fresh draw per unit, or their texts."""
     if layouts is None:
         return "random"
@@ -163,10 +202,10 @@ def _setups(game_rules, layouts):
         layouts = game_rules.parse_setups(layouts)
         if isinstance(layouts, str):
             return layouts
-    layouts = list(layouts) if isinstance(layouts, (list, tuple)) else [layouts]
-    if not layouts:
+    setups = list(layouts) if isinstance(layouts, (list, tuple)) else [layouts]
+    if not setups:
         raise DonutsError("layouts must name at least one set-up")
-    return [game_rules.setup_text(x) for x in layouts]
+    return [game_rules.setup_text(x) for x in setups]
 
 
 def _table(n_agents: int, players: int, seats_so_far: list[int], rng: random.Random, gauntlet: bool) -> list[int]:
@@ -188,7 +227,7 @@ def _table(n_agents: int, players: int, seats_so_far: list[int], rng: random.Ran
     return table
 
 
-def _schedule_free_for_all(config: dict) -> list[dict]:
+def _schedule_free_for_all(config: TournamentConfig) -> list[Unit]:
     """The units of a free-for-all tournament: ``ceil(games / players)`` tables, each
     played as one unit of ``players`` games, one per rotation of its seats, so that every
     agent at the table starts once (and sits once in every seat)."""
@@ -196,7 +235,7 @@ def _schedule_free_for_all(config: dict) -> list[dict]:
     rng = random.Random(config["seed"])
     layouts = config["layouts"]
     seats_so_far = [0] * len(names)
-    units = []
+    units: list[Unit] = []
     for k in range(-(-config["games"] // players)):
         seed = rng.getrandbits(62)
         if isinstance(layouts, str):  # a fresh set-up (a deal) for every unit
@@ -210,21 +249,21 @@ def _schedule_free_for_all(config: dict) -> list[dict]:
     return units
 
 
-def schedule(config: dict) -> list[dict]:
+def schedule(config: TournamentConfig) -> list[Unit]:
     """Every unit of the tournament, in a fixed order, each with its own seed and layout."""
     if config["mode"] == FREE_FOR_ALL:
         return _schedule_free_for_all(config)
     names, specs = config["names"], config["agents"]
     rng = random.Random(config["seed"])
     if config["mode"] == "team":
-        pairings = [(0, 1, 2, 3)]
+        pairings: list[tuple[int, ...]] = [(0, 1, 2, 3)]
     elif config["format"] == "gauntlet":
         pairings = [(0, j) for j in range(1, len(names))]
     else:
         pairings = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     per_pairing = config["games"] if config["mode"] == "duel" else (config["games"] + 1) // 2
     layouts = config["layouts"]
-    units = []
+    units: list[Unit] = []
     for k in range(per_pairing):
         for seats in pairings:
             seed = rng.getrandbits(62)
@@ -252,7 +291,7 @@ _SEATS: dict[tuple[str, str, int, str], Seat] = {}
 MAX_SEATS = 8
 
 
-def _seats_for(specs: list[str], isolation: str, game) -> list[Seat]:
+def _seats_for(specs: list[str], isolation: str, game: Game) -> list[Seat]:
     keys = [(game.name, spec, specs[:i].count(spec), isolation) for i, spec in enumerate(specs)]
     for key in keys:
         seat = _SEATS.pop(key, None)
@@ -267,7 +306,7 @@ def _seats_for(specs: list[str], isolation: str, game) -> list[Seat]:
     return seats
 
 
-def _new_seat(spec: str, isolation: str, game) -> Seat:
+def _new_seat(spec: str, isolation: str, game: Game) -> Seat:
     if is_engine_spec(spec):  # a program of its own: always a supervised process
         return EngineSeat(spec, game=game.name)
     if isolation == "process":
@@ -284,16 +323,17 @@ def close_seats() -> None:
 atexit.register(close_seats)
 
 
-def _series(config: dict, game) -> dict:
+def _series(config: TournamentConfig, game: Callable[[list[int], int, list[float] | None], GameRecord]) -> _SeriesOutcome:
     """A best-of series (the rulebook's match): the first player alternates; draws count
     for nobody; it ends when a player reaches the target number of wins, or when the
     series length is spent (then more wins takes it, equal wins draw it). With a clock
     it runs over the whole series, and a player whose clock runs out loses the match."""
     best_of = config["best_of"]
+    assert best_of is not None  # a duel's configuration has it
     target = best_of // 2 + 1
     wins = [0, 0]
     clocks = None if config["clock"] is None else [config["clock"]] * 2
-    flagged = None
+    flagged: int | None = None
     for g in range(best_of):
         order = [0, 1] if g % 2 == 0 else [1, 0]
         rec = game(order, g, None if clocks is None else [clocks[i] for i in order])
@@ -305,6 +345,7 @@ def _series(config: dict, game) -> dict:
             flagged = next((who for who in (0, 1) if clocks[who] <= 0), None)
         if max(wins) >= target or flagged is not None:
             break
+    winner: int | None
     if flagged is not None:
         winner, why = 1 - flagged, "clock"
     elif max(wins) >= target:
@@ -314,7 +355,7 @@ def _series(config: dict, game) -> dict:
     return {"wins": wins, "winner": winner, "reason": why, "target": target}  # wins and winner index the unit's names
 
 
-def play_unit(config: dict, unit: dict) -> UnitRecord:
+def play_unit(config: TournamentConfig, unit: Unit) -> UnitRecord:
     """Play one unit: a colour-swapped pair (pairs, team), a best-of series (duel), or a
     table in all its seat rotations (free-for-all: game ``r`` seats the unit's agent
     ``(s + r) % players`` in seat ``s``, with the unit's set-up and seed + ``r``)."""
@@ -323,10 +364,10 @@ def play_unit(config: dict, unit: dict) -> UnitRecord:
     game_rules = get_game(config["game"])
     specs, names = unit["seats"], unit["names"]
     seats = _seats_for(specs, config["isolation"], game_rules)
-    games = []
+    games: list[GameRecord] = []
     t = time.perf_counter()
 
-    def game(order, offset, clocks=None):
+    def game(order: list[int], offset: int, clocks: list[float] | None = None) -> GameRecord:
         rec = play_game([seats[i] for i in order], unit["layout"], config["rules"], unit["seed"] + offset,
                         None if clocks is not None else config["clock"], config["illegal"], config["move_limit"],
                         config["ledger"], clocks, game=game_rules)
@@ -379,7 +420,7 @@ class _Progress:
 MAX_POOL_RESTARTS = 3
 
 
-def iter_process(fn, config, units, workers):
+def iter_process(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], workers: int) -> Iterator[_R]:
     """``fn(config, unit)`` for every unit over a pool of ``workers`` processes, in
     completion order. A worker that dies (agents run in-process with ``isolation="none"``
     can kill it) breaks the pool: a fresh pool plays the units not yet finished."""
@@ -402,7 +443,8 @@ def iter_process(fn, config, units, workers):
                 raise
 
 
-def iter_ray(fn, config, units, workers, address):
+def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], workers: int, address: str | None
+             ) -> Iterator[_R]:
     """``fn(config, unit)`` for every unit as Ray tasks (a cluster at ``address``, else a
     local Ray instance started and stopped here), in completion order."""
     try:
@@ -419,13 +461,15 @@ def iter_ray(fn, config, units, workers, address):
         pending = [remote.remote(config, u) for u in units]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+            result: _R = ray.get(done[0])
+            yield result
     finally:
         if started:
             ray.shutdown()
 
 
-def execute(fn, config, units, workers, backend="process", address=None):
+def execute(fn: Callable[[_C, _U], _R], config: _C, units: Sequence[_U], workers: int, backend: str = "process",
+            address: str | None = None) -> Iterator[_R]:
     """The results of ``fn(config, unit)`` for ``units`` on the chosen backend."""
     if backend == "ray":
         return iter_ray(fn, config, units, workers, address)
@@ -434,10 +478,11 @@ def execute(fn, config, units, workers, backend="process", address=None):
     return iter_process(fn, config, units, workers)
 
 
-def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, best_of=3, clock=None,
-        illegal="lose", rules=None, workers=None, backend="process", address=None, results_path=None,
-        resume=False, progress=False, move_limit=DEFAULT_MOVE_LIMIT, ledger=None, isolation="process",
-        *, game, players=None) -> Results:
+def run(agents: Iterable[str], format: str = "round-robin", games: int = 2, layouts: object = None, seed: int = 0,
+        mode: str | None = None, best_of: int = 3, clock: float | None = None, illegal: str = "lose", rules: object = None,
+        workers: int | None = None, backend: str = "process", address: str | None = None, results_path: str | None = None,
+        resume: bool = False, progress: bool = False, move_limit: float | None = DEFAULT_MOVE_LIMIT, ledger: str | None = None,
+        isolation: str = "process", *, game: str, players: int | None = None) -> Results:
     """Run a tournament and return its :class:`Results`.
 
     ``agents`` are specs (``"mcts:time=0.1"``, ``"random:seed=3"``, ``"pkg.mod:Class"``);
@@ -475,7 +520,8 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, 
         raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if workers is None:
         workers = os.cpu_count() or 1
-    workers = check_int("workers", workers, minimum=1)
+    checked_workers = check_int("workers", workers, minimum=1)
+    assert checked_workers is not None  # not allow_none
     units = schedule(config)
     results = Results(config)
     fh = None
@@ -487,8 +533,8 @@ def run(agents, format="round-robin", games=2, layouts=None, seed=0, mode=None, 
     bar = _Progress(len(units), len(done), sum(len(u["games"]) for u in results.units), progress)
     try:
         # Workers learn the game's module, so that a game registered by any module plays there.
-        work = {**config, "game_module": type(get_game(config["game"])).__module__}
-        stream = execute(play_unit, work, todo, workers, backend, address)
+        work: TournamentConfig = {**config, "game_module": type(get_game(config["game"])).__module__}
+        stream = execute(play_unit, work, todo, checked_workers, backend, address)
         for unit in stream:
             results.units.append(unit)
             if fh is not None:

@@ -41,12 +41,14 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import IO, Literal, TypedDict
 
 from .._checks import is_int
-from .protocol import Game, get_game
+from .protocol import Game, JSONObject, Move, State, get_game
 from .records import EventKind
-from .specs import call_agent
+from .specs import AgentLike, call_agent
 
 EXCEPTION, TIME, CRASH = EventKind.EXCEPTION, EventKind.TIME, EventKind.CRASH
 
@@ -61,6 +63,37 @@ START_LIMIT = 300.0
 STDERR_TAIL_LINES = 5
 #: The most bytes read back from the end of an agent's stderr for that report.
 STDERR_TAIL_BYTES = 8192
+
+
+class ResetRequest(TypedDict):
+    """``{"op": "reset", "seed": S}``: start a new game (see the module doc)."""
+
+    op: Literal["reset"]
+    seed: int
+
+
+class MoveRequest(TypedDict):
+    """``{"op": "move", ...}``: the move of the player ``observation`` is for."""
+
+    op: Literal["move"]
+    game: str
+    observation: JSONObject
+    time_left: float | None
+
+
+#: A line the harness writes to an agent process.
+Request = ResetRequest | MoveRequest
+
+
+class Reply(TypedDict, total=False):
+    """A line an agent process writes: ``ready`` (started), ``ok`` (reset), ``move``, or
+    an ``error`` (one line) with its ``detail`` (the traceback's last lines)."""
+
+    ready: bool
+    ok: bool
+    move: object
+    error: str
+    detail: str
 
 
 @dataclass(frozen=True)
@@ -88,7 +121,7 @@ class Seat:
         ``kind`` when the agent failed to (it then loses the game at its first turn)."""
         raise NotImplementedError
 
-    def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state: State, side: int, time_left: float | None, limit: float | None) -> Answer:
         """The agent's move for ``side`` (the player to move) in ``state`` of ``game``;
         ``time_left`` is its clock, ``limit`` the most seconds the harness waits
         (``None``: no limit)."""
@@ -110,7 +143,7 @@ class LocalSeat(Seat):
     """An agent object called in this process; exceptions are caught, hangs are not.
     ``factory(seed)`` builds a fresh agent for each game when the agent has no ``reset``."""
 
-    def __init__(self, agent, factory=None):
+    def __init__(self, agent: AgentLike, factory: Callable[[int], AgentLike] | None = None):
         self.agent = agent
         self.factory = factory
         self.name = getattr(agent, "name", None) or type(agent).__name__
@@ -128,7 +161,7 @@ class LocalSeat(Seat):
             return Answer(None, 0.0, EXCEPTION, detail or line)
         return None
 
-    def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state: State, side: int, time_left: float | None, limit: float | None) -> Answer:
         view = game.player_view(state, side)
         start = time.perf_counter()
         try:
@@ -148,7 +181,7 @@ class _LineReader:
     """Lines from a pipe, each waited for with a timeout (``select``, so a silent
     process cannot block the harness; POSIX only)."""
 
-    def __init__(self, fd: int, alive):
+    def __init__(self, fd: int, alive: Callable[[], bool]):
         self.fd = fd
         self.alive = alive  # () -> bool: does the writer still live?
         self.buffer = b""
@@ -190,9 +223,9 @@ class ProcessSeat(Seat):
         self.game = game  # whose agent kinds the spec names
         self.name = name or spec
         self.start_limit = start_limit
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._reader: _LineReader | None = None
-        self._stderr = None
+        self._stderr: IO[bytes] | None = None
         self._ready = False
 
     # --- the process -----------------------------------------------------------------
@@ -214,6 +247,7 @@ class ProcessSeat(Seat):
             start_new_session=True,
         )
         proc = self._proc
+        assert proc.stdout is not None  # stdout=PIPE
         self._reader = _LineReader(proc.stdout.fileno(), lambda: proc.poll() is None)
         self._ready = False
 
@@ -263,7 +297,8 @@ class ProcessSeat(Seat):
             self._stderr.close()
         self._proc, self._reader, self._stderr = None, None, None
 
-    def _send(self, request: dict) -> Answer | None:
+    def _send(self, request: Request) -> Answer | None:
+        assert self._proc is not None and self._proc.stdin is not None  # sent to a running process only
         try:
             self._proc.stdin.write((json.dumps(request) + "\n").encode())
         except (BrokenPipeError, OSError):
@@ -271,6 +306,7 @@ class ProcessSeat(Seat):
         return None
 
     def _crashed(self, seconds: float) -> Answer:
+        assert self._proc is not None  # only a process that ran can crash
         try:
             self._proc.wait(timeout=KILL_GRACE)
         except subprocess.TimeoutExpired:  # it closed its pipe but lives on: stop it
@@ -283,11 +319,12 @@ class ProcessSeat(Seat):
         # The status line last: reports show a detail's last line.
         return Answer(None, seconds, CRASH, (f"{tail}\n" if tail else "") + f"{self.PROCESS} died ({status})")
 
-    def _receive(self, limit: float | None, what: str, start: float | None = None) -> tuple[dict, Answer | None]:
+    def _receive(self, limit: float | None, what: str, start: float | None = None) -> tuple[Reply, Answer | None]:
         """(reply, None), or ({}, the failure) when the process died, fell silent past
         ``limit`` (plus :data:`KILL_GRACE`) or wrote something that is not a reply."""
         start = time.perf_counter() if start is None else start
         wait = None if limit is None else limit + KILL_GRACE
+        assert self._reader is not None  # read from a running process only
         line = self._reader.readline(wait)
         seconds = time.perf_counter() - start
         if line is None:
@@ -297,7 +334,7 @@ class ProcessSeat(Seat):
         if line == b"":
             return {}, self._crashed(seconds)
         try:
-            reply = json.loads(line)
+            reply: Reply = json.loads(line)
             if not isinstance(reply, dict):
                 raise ValueError("not an object")
         except ValueError:
@@ -306,7 +343,7 @@ class ProcessSeat(Seat):
         return reply, None
 
     # --- requests --------------------------------------------------------------------
-    def _exchange(self, request: dict, limit: float | None, what: str) -> tuple[dict, Answer | None, float]:
+    def _exchange(self, request: Request, limit: float | None, what: str) -> tuple[Reply, Answer | None, float]:
         """Send ``request`` and read its reply: (reply, failure, seconds). Interrupted
         half-way (Ctrl-C, a cancelled task), the process is stopped: a reply left unread
         would answer the next request."""
@@ -333,12 +370,12 @@ class ProcessSeat(Seat):
             return Answer(None, 0.0, EXCEPTION, reply.get("detail") or reply["error"])
         return None
 
-    def ask(self, game: Game, state, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state: State, side: int, time_left: float | None, limit: float | None) -> Answer:
         if self._proc is None:  # stopped earlier in this game: nothing can answer
             return Answer(None, 0.0, CRASH, "agent process is not running (it failed earlier in this game)")
         if self._proc.poll() is not None:  # died since its last answer: that is a crash, not a restart
             return self._crashed(0.0)
-        request = {"op": "move", "game": game.name, "observation": game.observation(state, side), "time_left": time_left}
+        request: MoveRequest = {"op": "move", "game": game.name, "observation": game.observation(state, side), "time_left": time_left}
         reply, failure, seconds = self._exchange(request, limit, "a move request")
         if failure is not None:
             return failure
@@ -350,7 +387,7 @@ class ProcessSeat(Seat):
 # --- the agent's side of the pipe ------------------------------------------------------
 
 
-def _reply_value(move) -> object:
+def _reply_value(move: Move) -> object:
     """What goes back over the pipe: square names and indices as they are, anything else
     as its repr (the game then finds it illegal and says what it was)."""
     if isinstance(move, str):
@@ -370,7 +407,7 @@ def serve(spec: str, game_module: str, game_name: str) -> int:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
     sys.stdout = sys.stderr
 
-    def reply(obj: dict) -> None:
+    def reply(obj: Reply) -> None:
         out.write(json.dumps(obj) + "\n")
         out.flush()
 

@@ -40,10 +40,12 @@ import inspect
 import re
 import shlex
 import shutil
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ..errors import DonutsError
-from .protocol import game_named
+from .protocol import Game, JSONObject, game_named
 
 ALIASES = {"time": "time_limit"}
 #: The head of an engine spec (see the module doc).
@@ -60,12 +62,26 @@ ENGINE_GO_LIMITS = ("movetime", "depth", "nodes")
 #: Where an engine spec's COMMAND ends: before the first ``,option.`` or ``,go.`` item.
 _ENGINE_ITEM = re.compile(r",\s*(?=(?:option|go)\.)")
 
+#: An agent's constructor parameters, as a spec gives them (Python literals or text).
+Params = dict[str, Any]
+#: The function that writes a game's ``position`` command from its observation.
+PositionWriter = Callable[[JSONObject], str]
+
+
+class AgentLike(Protocol):
+    """What the harness needs of an agent (see the module doc): ``select_move(view[,
+    time_left])``, whose view and move are the game's. It may also have ``reset(seed)``
+    and a ``name``."""
+
+    @property
+    def select_move(self) -> Callable[..., Any]: ...
+
 
 class SpecError(DonutsError):
     """A bad agent spec: unknown agent, class or parameter, or a malformed value."""
 
 
-def _value(text: str):
+def _value(text: str) -> Any:
     try:
         return ast.literal_eval(text)
     # Not a literal: TypeError for unhashable keys ("{[]: 1}"), MemoryError or RecursionError
@@ -74,8 +90,8 @@ def _value(text: str):
         return text
 
 
-def _params(text: str, spec: str) -> dict:
-    params = {}
+def _params(text: str, spec: str) -> Params:
+    params: Params = {}
     for item in filter(None, text.split(",")):
         key, sep, value = item.partition("=")
         key = key.strip()
@@ -98,7 +114,7 @@ class EngineSpec:
     go: tuple[tuple[str, int], ...] = ()
 
 
-def is_engine_spec(spec) -> bool:
+def is_engine_spec(spec: object) -> bool:
     """Whether ``spec`` names an engine (``engine:COMMAND...``)."""
     return isinstance(spec, str) and spec.strip().partition(":")[0] == ENGINE_KIND and ":" in spec
 
@@ -114,7 +130,8 @@ def parse_engine_spec(spec: str) -> EngineSpec:
         raise SpecError(f"engine spec {spec!r}: {exc}") from None
     if not command:
         raise SpecError(f"engine spec {spec!r}: no command (expected engine:COMMAND[,option.NAME=VALUE][,go.LIMIT=N])")
-    options, go = [], []
+    options: list[tuple[str, str]] = []
+    go: list[tuple[str, int]] = []
     for item in items:
         head, _, value = item.strip().partition("=")
         group, dot, key = head.partition(".")
@@ -131,27 +148,28 @@ def parse_engine_spec(spec: str) -> EngineSpec:
     return EngineSpec(command, tuple(options), tuple(go))
 
 
-def engine_position_writer(game):
+def engine_position_writer(game: Game | str) -> PositionWriter:
     """The function that writes ``game``'s ``position`` command for engines
     (:data:`ENGINE_POSITIONS`); :class:`SpecError` when engines cannot play it."""
     name = game_named(game).name
     if name not in ENGINE_POSITIONS:
         raise SpecError(f"engines speak the Donuts Engine Protocol: they cannot play {name} (only {', '.join(ENGINE_POSITIONS)})")
     module, _, function = ENGINE_POSITIONS[name].partition(":")
-    return getattr(importlib.import_module(module), function)
+    writer: PositionWriter = getattr(importlib.import_module(module), function)
+    return writer
 
 
-def _registry(game) -> tuple[dict, dict]:
+def _registry(game: Game | str) -> tuple[Mapping[str, type[Any]], Mapping[str, tuple[str, str]]]:
     """(agent classes by kind, optional kinds) of ``game``."""
     game = game_named(game)
     return game.agent_registry(), game.optional_agents()
 
 
-def _kinds(registry, optional) -> str:
+def _kinds(registry: Mapping[str, type[Any]], optional: Mapping[str, tuple[str, str]]) -> str:
     return ", ".join([*registry, *optional])
 
 
-def _optional_agent(head: str, spec: str, optional) -> type:
+def _optional_agent(head: str, spec: str, optional: Mapping[str, tuple[str, str]]) -> type[Any]:
     """The class of an optional kind, imported now; a missing dependency is a SpecError."""
     target, extra = optional[head]
     module_name, _, cls_name = target.partition(":")
@@ -159,10 +177,11 @@ def _optional_agent(head: str, spec: str, optional) -> type:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise SpecError(f"agent spec {spec!r}: {head} needs an optional dependency: pip install 'donuts_ai[{extra}]' ({exc})") from None
-    return getattr(module, cls_name)
+    cls: type[Any] = getattr(module, cls_name)
+    return cls
 
 
-def resolve(spec: str, game) -> tuple[type, dict]:
+def resolve(spec: str, game: Game | str) -> tuple[type[Any], Params]:
     """(agent class, constructor parameters) of a spec, checked against the signature;
     kinds are those of ``game`` (a :class:`~.protocol.Game` or its name)."""
     if not isinstance(spec, str) or not spec.strip():
@@ -173,7 +192,11 @@ def resolve(spec: str, game) -> tuple[type, dict]:
         parse_engine_spec(spec)
         engine_position_writer(game)
         module, _, cls_name = ENGINE_AGENT.partition(":")
-        return getattr(importlib.import_module(module), cls_name), {"engine": spec, "game": game_named(game).name}
+        engine_agent: type[Any] = getattr(importlib.import_module(module), cls_name)
+        return engine_agent, {"engine": spec, "game": game_named(game).name}
+    registry: Mapping[str, type[Any]]
+    optional: Mapping[str, tuple[str, str]]
+    cls: type[Any] | None
     try:
         registry, optional = _registry(game)
     except DonutsError as exc:  # the game's agents cannot load: module:Class specs still work
@@ -192,11 +215,11 @@ def resolve(spec: str, game) -> tuple[type, dict]:
             raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; "
                             f"expected one of {_kinds(registry, optional)} or module:Class")
         try:
-            module = importlib.import_module(head)
+            agent_module = importlib.import_module(head)
         except ImportError as exc:
             raise SpecError(f"agent spec {spec!r}: cannot import module {head!r} ({exc})") from None
-        cls = getattr(module, cls_name, None)
-        if not (inspect.isclass(cls) and callable(getattr(cls, "select_move", None))):
+        cls = getattr(agent_module, cls_name, None)
+        if cls is None or not (inspect.isclass(cls) and callable(getattr(cls, "select_move", None))):
             raise SpecError(f"agent spec {spec!r}: {head}.{cls_name} is not an agent class (needs select_move)")
         params = _params(param_text, spec)
     else:
@@ -216,7 +239,7 @@ def resolve(spec: str, game) -> tuple[type, dict]:
     return cls, params
 
 
-def make_agent(spec: str, seed: int | None = None, *, game):
+def make_agent(spec: str, seed: int | None = None, *, game: Game | str) -> Any:
     """Build the agent of ``spec`` (a kind of ``game``'s, a :class:`~.protocol.Game` or
     its name); ``seed`` is used unless the spec sets one."""
     cls, params = resolve(spec, game)
@@ -236,7 +259,7 @@ def make_agent(spec: str, seed: int | None = None, *, game):
     return agent
 
 
-def _parameters(cls) -> dict:
+def _parameters(cls: type[Any]) -> dict[str, inspect.Parameter]:
     try:
         return dict(inspect.signature(cls).parameters)
     except (TypeError, ValueError):
@@ -246,7 +269,7 @@ def _parameters(cls) -> dict:
 _TAKES_CLOCK: dict[type, bool] = {}
 
 
-def takes_clock(agent) -> bool:
+def takes_clock(agent: AgentLike) -> bool:
     """Whether ``agent.select_move`` takes a second argument (the player's clock)."""
     cls = type(agent)
     if cls not in _TAKES_CLOCK:
@@ -259,7 +282,7 @@ def takes_clock(agent) -> bool:
     return _TAKES_CLOCK[cls]
 
 
-def call_agent(agent, view, time_left: float | None):
+def call_agent(agent: AgentLike, view: Any, time_left: float | None) -> Any:
     """``agent.select_move(view, time_left)``, or ``select_move(view)`` for an agent
     whose method takes no clock."""
     return agent.select_move(view, time_left) if takes_clock(agent) else agent.select_move(view)

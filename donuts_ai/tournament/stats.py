@@ -44,9 +44,12 @@ for why not the simpler normal approximation.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import DonutsError
 
@@ -55,6 +58,11 @@ _Z_95 = 1.959964  # two-sided 95% normal quantile
 _MAX_NEWTON_STEPS = 100
 _STEP_TOLERANCE = 1e-6  # Elo (and log nu): stop when Newton moves less than this
 _MIN_STEP = 1e-6  # smallest backtracking fraction of a Newton step
+
+#: A vector or matrix of the fit (parameters, gradient, Hessian), in float64.
+Floats = NDArray[np.float64]
+#: A function to maximise: its value, gradient and Hessian at a point.
+Objective = Callable[[Floats], tuple[float, Floats, Floats]]
 
 
 @dataclass(frozen=True)
@@ -92,7 +100,8 @@ class RatingFit:
         return 0.5 * (1 + math.erf((ra[a] - ra[b]) / math.sqrt(2 * var)))
 
 
-def _objective(theta, rows, counts, prior_weight, n_agents, anchor, fit_draws):
+def _objective(theta: Floats, rows: NDArray[np.int64], counts: Floats, prior_weight: Floats, n_agents: int, anchor: int,
+               fit_draws: bool) -> tuple[float, Floats, Floats]:
     """Log-posterior (log-likelihood plus the prior), its gradient and its Hessian at
     ``theta`` = (ratings without the anchor, advantage in Elo[, log nu]).
 
@@ -143,11 +152,12 @@ def _objective(theta, rows, counts, prior_weight, n_agents, anchor, fit_draws):
     return float(ll.sum()), grad, hess
 
 
-def _tabulate(results, index: dict[str, int], prior_draws: float):
+def _tabulate(results: Iterable[tuple[str, str, float]], index: dict[str, int], prior_draws: float
+              ) -> tuple[NDArray[np.int64], Floats, Floats, dict[str, list[float]]]:
     """(pairings (first, second) as index rows, their counts [first wins, draws, second
     wins], their virtual prior games, and per agent [games, points]) of ``results``."""
     table: dict[tuple[int, int], list[float]] = {}
-    played = {n: [0, 0.0] for n in index}
+    played: dict[str, list[float]] = {n: [0, 0.0] for n in index}  # [games (whole), points]
     for first, second, score in results:
         if score not in (0, 0.5, 1):
             raise DonutsError(f"score must be 0, 0.5 or 1, got {score!r}")
@@ -168,7 +178,7 @@ def _tabulate(results, index: dict[str, int], prior_draws: float):
     return rows, data[:, :3], data[:, 3], played
 
 
-def _maximise(f, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _maximise(f: Objective, theta: Floats) -> tuple[Floats, Floats]:
     """(the maximum, the Hessian there) of the concave ``f`` (which gives value, gradient,
     Hessian) by Newton's method from ``theta``."""
     value, g, H = f(theta)
@@ -192,7 +202,8 @@ def _maximise(f, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return theta, H
 
 
-def fit_ratings(results, names=None, anchor: str | None = None, prior_draws: float = 2.0) -> RatingFit:
+def fit_ratings(results: Iterable[tuple[str, str, float]], names: Iterable[str] | None = None, anchor: str | None = None,
+                prior_draws: float = 2.0) -> RatingFit:
     """Fit ratings to ``results``: an iterable of (first player, second player, score of
     the first player: 1, 0.5 or 0). ``anchor`` (default: the first name) is fixed at 0.
 
@@ -227,7 +238,7 @@ def fit_ratings(results, names=None, anchor: str | None = None, prior_draws: flo
     k = n + (1 if fit_draws else 0)
     theta = np.zeros(k)  # equal ratings, no advantage, nu = 1
 
-    def f(t):
+    def f(t: Floats) -> tuple[float, Floats, Floats]:
         return _objective(t, rows, counts, prior_weight, n, a, fit_draws)
 
     theta, H = _maximise(f, theta)
@@ -245,7 +256,8 @@ def fit_ratings(results, names=None, anchor: str | None = None, prior_draws: flo
     for i, name in enumerate(names):
         half = _Z_95 * math.sqrt(max(cov[i, i], 0.0))
         g_played, pts = played[name]
-        ratings.append(Rating(name, float(r[i]), float(r[i] - half), float(r[i] + half), g_played, pts / g_played if g_played else 0.0))
+        ratings.append(Rating(name, float(r[i]), float(r[i] - half), float(r[i] + half), int(g_played),
+                              pts / g_played if g_played else 0.0))
     ratings.sort(key=lambda x: -x.elo)
     adv_sd = math.sqrt(max(float(cov_t[n - 1, n - 1]), 0.0))
     if fit_draws:
@@ -283,7 +295,7 @@ class SPRTState:
     decision: str | None  # "H1" (A is at least elo1 stronger), "H0", or None (go on)
 
 
-def _max_tilt(freq: np.ndarray, s: float) -> np.ndarray:
+def _max_tilt(freq: Floats, s: float) -> Floats:
     """max over lambda of sum_i freq_i log(1 + lambda (x_i - s)), per row of ``freq``.
 
     The maximum-likelihood distribution with mean ``s`` is ``freq_i / (1 + lambda (x_i -
@@ -309,7 +321,8 @@ def _max_tilt(freq: np.ndarray, s: float) -> np.ndarray:
         lam = new
         if done.all():
             break
-    return (freq * np.log1p(lam[..., None] * dx)).sum(-1)
+    tilt: Floats = (freq * np.log1p(lam[..., None] * dx)).sum(-1)
+    return tilt
 
 
 def _max_tilt_one(freq: list[float], s: float) -> float:
@@ -346,7 +359,11 @@ def _scores(elo0: float, elo1: float) -> tuple[float, float]:
     return s0, s1
 
 
-def sprt_llr(pentanomial, elo0: float, elo1: float) -> np.ndarray | float:
+@overload
+def sprt_llr(pentanomial: Sequence[float], elo0: float, elo1: float) -> float: ...
+@overload
+def sprt_llr(pentanomial: NDArray[Any], elo0: float, elo1: float) -> Floats | float: ...
+def sprt_llr(pentanomial: Sequence[float] | NDArray[Any], elo0: float, elo1: float) -> Floats | float:
     """Generalized log-likelihood ratio of "A's expected score is that of ``elo1``" over
     "that of ``elo0``" (logistic Elo) for pentanomial counts: an array whose last axis
     holds the 5 counts (pairs scoring 0 .. 2 for A); returns one LLR per count vector
@@ -394,7 +411,7 @@ def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def sprt(pentanomial, elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SPRTState:
+def sprt(pentanomial: Iterable[float], elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SPRTState:
     """The SPRT state after the pairs counted in ``pentanomial`` (5 counts)."""
     counts = [int(c) for c in pentanomial]
     if len(counts) != 5 or min(counts) < 0:
@@ -404,7 +421,7 @@ def sprt(pentanomial, elo0: float, elo1: float, alpha: float = 0.05, beta: float
     lower, upper = sprt_bounds(alpha, beta)
     llr = sprt_llr(counts, elo0, elo1)
     decision = "H1" if llr >= upper else "H0" if llr <= lower else None
-    return SPRTState(tuple(counts), llr, lower, upper, decision)
+    return SPRTState((counts[0], counts[1], counts[2], counts[3], counts[4]), llr, lower, upper, decision)
 
 
 def pair_category(score_a: float) -> int:
