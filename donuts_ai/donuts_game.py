@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .agents import AGENTS
 from .board import Board, Termination
-from .errors import LayoutError
+from .errors import LayoutError, RulesError
 from .layout import Layout, fresh_layout, parse_layout_spec
 from .rules import Rules, make_rules
 from .tournament.protocol import Game, register
@@ -63,9 +63,11 @@ class DonutsGame(Game):
             return Layout.from_text(setup).to_text()
         raise LayoutError(f"a Donuts set-up is a Layout or its text, got {type(setup).__name__}")
 
-    def rules_dict(self, rules: Rules | str | Mapping[str, Any] | None) -> JSONObject:
-        rules = make_rules(rules)
-        return {"insertion": rules.insertion, "donuts": rules.donuts}
+    def rules_dict(self, rules: object) -> JSONObject:
+        if not (rules is None or isinstance(rules, Rules | str | Mapping)):
+            raise RulesError(f"rules must be a Rules, an insertion rule name or a mapping, got {type(rules).__name__}")
+        checked = make_rules(rules)
+        return {"insertion": checked.insertion, "donuts": checked.donuts}
 
     def setups_line(self, setups: Sequence[object] | str, seed: int) -> str:
         if isinstance(setups, str):

@@ -156,7 +156,7 @@ def _select(tree: Tree, g: int, index: int, c_puct: float) -> int:
     legal = node.legal
     best, best_score = NONE, NO_SCORE
     while legal != _ZERO:
-        sq = ctz(legal)
+        sq = int(ctz(legal))
         legal &= legal - _ONE
         child = tree.children[g, index, sq]
         q, n = 0.0, 0

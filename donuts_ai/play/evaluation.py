@@ -259,7 +259,9 @@ class Analyst:
         move = agent.select_move(board)
         info = agent.last_info
         if not info.get("forced"):
-            score = int(info["score"])
+            score = info["score"]
+            assert score is not None  # a searched move has a score
+            score = int(score)
             return move, score, bool(info.get("proven")), int(info.get("depth") or 0)
         after = board.copy(stack=False)
         after.push(move)
