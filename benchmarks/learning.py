@@ -10,6 +10,11 @@ where the raw policy keeps the value, where the value head's sign is right, and 
 search with each of ``--sims`` simulations keeps the value, over all positions and over
 the critical ones (some move loses the value).
 
+``--ship RUN --command TEXT`` makes a training run's last checkpoint the shipped network:
+its weights into ``donuts_ai/learn/data/``, with ``training.json`` (the command, the
+settings, the run's figures, the machine), and its progress into
+``notebooks/learning_progress.jsonl`` for the tutorial.
+
 ``--curve RUN`` prints the learning curve of a training run (its ``progress.jsonl``):
 the raw policy's share against training time.
 
@@ -30,6 +35,27 @@ from donuts_ai.learn.agent import cached_network, network_folder
 from donuts_ai.learn.benchmark import LABELLED_POSITIONS, label_positions, load_positions, measure, save_positions
 
 
+def ship(run: Path, command: str) -> int:
+    """Copy ``run``'s last checkpoint's network into the package, with how it was made."""
+    from donuts_ai.bench._report import machine
+    from donuts_ai.learn.agent import SHIPPED_NETWORK
+    from donuts_ai.learn.network import save_network
+    from donuts_ai.learn.train import Trainer
+
+    trainer = Trainer.resume(run)
+    save_network(trainer.network, SHIPPED_NETWORK)
+    import jax
+
+    settings = {"command": command, "config": trainer.config.to_json(), "figures": trainer.counters,
+                "machine": {**machine(), "jax": jax.__version__, "jax_backend": jax.default_backend()},
+                "date": time.strftime("%Y-%m-%d")}
+    (SHIPPED_NETWORK / "training.json").write_text(json.dumps(settings, indent=1) + "\n")
+    notebooks = Path(__file__).resolve().parent.parent / "notebooks"
+    (notebooks / "learning_progress.jsonl").write_text((run / "progress.jsonl").read_text())
+    print(f"shipped {run}/checkpoint at move {trainer.counters['moves']} -> {SHIPPED_NETWORK}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.learning", description=__doc__.split("\n\n")[0])
     parser.add_argument("--label", type=int, metavar="N", help="label N positions into the shipped set")
@@ -39,7 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkpoint", default=None, help="a network folder or a training run (default: the shipped network)")
     parser.add_argument("--sims", type=int, nargs="*", default=[50, 400])
     parser.add_argument("--curve", type=Path, metavar="RUN", help="print the learning curve of a training run")
+    parser.add_argument("--ship", type=Path, metavar="RUN", help="make RUN's last checkpoint the shipped network")
+    parser.add_argument("--command", default="", help="with --ship: the command that made the run")
     args = parser.parse_args(argv)
+    if args.ship is not None:
+        return ship(args.ship, args.command)
     if args.curve is not None:
         print(f"{'minutes':>8} {'moves':>7} {'positions':>10} {'policy':>7} {'value':>6} {'p-loss':>7} {'v-loss':>7}")
         for line in (args.curve / "progress.jsonl").read_text().splitlines():
