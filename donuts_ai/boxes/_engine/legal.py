@@ -208,7 +208,7 @@ def _random_try(t: Tables, grid: Grid) -> int:
                 break
             y -= w
         mult = NFLAVOURS if ROLLS[ctype] else 1
-        rot: int = CANON[ctype, y // mult]
+        rot = CANON[ctype, y // mult]
         a, b = anchors[anchor, 0], anchors[anchor, 1]
         if not _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
             continue
@@ -217,7 +217,8 @@ def _random_try(t: Tables, grid: Grid) -> int:
             flav = y % mult + 1
             if not (_roll_options(cell, grid, wbits, ctype, rot, a, b) >> flav) & 1:
                 continue
-        return PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE + flav
+        code: int = PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE + flav
+        return code
     return -1
 
 
