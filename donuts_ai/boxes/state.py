@@ -37,6 +37,7 @@ cards they put at the bottom of their own pile, in order, still there),
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn, TypedDict, cast
 
@@ -56,7 +57,6 @@ from .rules import BoxesRules, RulesDict
 
 #: Placeholder for another player's stuck move in an observation (the card put back is hidden).
 HIDDEN_STUCK = "stuck"
-
 
 
 class BoxesStateDict(TypedDict):
@@ -253,7 +253,8 @@ class BoxesState:
         """Whether the move code ``code`` is legal now; never raises."""
         if not is_int(code):
             return False
-        return self._core.is_legal_code(int(cast(int | np.integer[Any], code)))  # is_int checked it
+        assert isinstance(code, numbers.Integral)  # is_int checked it
+        return self._core.is_legal_code(int(code))
 
     def play(self, move: str) -> PlayResult:
         """Play a legal move text. Returns, for the mover: ``cards`` placed (0/1), ``boxes``
@@ -560,7 +561,7 @@ def _check_state_dict(data: object) -> BoxesStateDict:
     for q in range(n):
         if data["pile_known"][q] > len(data["piles"][q]):
             _fail(f"pile_known of player {q} exceeds the pile")
-    return cast(BoxesStateDict, data)  # every key and value checked above
+    return cast(BoxesStateDict, data)  # every key and value checked above (an int may be a NumPy int)
 
 
 def _check_observation(obs: object) -> BoxesObservation:
@@ -579,4 +580,4 @@ def _check_observation(obs: object) -> BoxesObservation:
         _fail("tray does not match tray_sizes of the observing player")
     if len(obs["pile_bottom"]) != obs["pile_known"][me]:
         _fail("pile_bottom does not match pile_known of the observing player")
-    return cast(BoxesObservation, obs)  # every key and value checked above
+    return cast(BoxesObservation, obs)  # every key and value checked above (an int may be a NumPy int)
