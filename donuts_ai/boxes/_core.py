@@ -7,12 +7,18 @@ state checks every input first).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import _engine as E
+from ._engine.tables import Codes, Grid
 from .deck import QUADRANTS, ROLL, ROTATED_FACES
 from .moves import move_text
 from .rules import BoxesRules
+
+if TYPE_CHECKING:
+    from .state import BoxesStateDict, PlayoutArrays, PlayResult
 
 
 def tables_for(rules: BoxesRules) -> E.Tables:
@@ -30,7 +36,7 @@ class EngineCore:
 
     __slots__ = ("rules", "t", "grid", "moves")
 
-    def __init__(self, rules: BoxesRules, t: E.Tables, grid: np.ndarray, moves: list[str]):
+    def __init__(self, rules: BoxesRules, t: E.Tables, grid: Grid, moves: list[str]) -> None:
         self.rules, self.t, self.grid, self.moves = rules, t, grid, moves
 
     @classmethod
@@ -53,47 +59,52 @@ class EngineCore:
 
     @property
     def scores(self) -> list[int]:
-        return self.t.pinfo["score"].tolist()
+        scores: list[int] = self.t.pinfo["score"].tolist()
+        return scores
 
     @property
     def boxes(self) -> list[int]:
-        return self.t.pinfo["boxes"].tolist()
+        boxes: list[int] = self.t.pinfo["boxes"].tolist()
+        return boxes
 
     def ranking(self) -> list[int]:
         keys = list(zip(self.scores, self.boxes, strict=True))
         return [sum(other > mine for other in keys) for mine in keys]
 
     def tray(self, p: int) -> list[int]:
-        return self.t.trays[p, : self.t.pinfo[p]["tray_len"]].tolist()
+        tray: list[int] = self.t.trays[p, : self.t.pinfo[p]["tray_len"]].tolist()
+        return tray
 
     def pile(self, p: int) -> list[int]:
         head, count = int(self.t.pinfo[p]["head"]), int(self.t.pinfo[p]["count"])
         return [int(self.t.piles[p, (head + k) & E.PILE_MASK]) for k in range(count)]
 
     # ---------------------------------------------------------------- moves
-    def legal_codes(self) -> np.ndarray:
+    def legal_codes(self) -> Codes:
         return E.legal_codes(self.t, self.grid)
 
     def is_legal_code(self, code: int) -> bool:
         if not -(1 << 63) <= code < (1 << 63):
             return False
-        return bool(E.is_legal(self.t, self.grid, np.int64(code)))
+        return bool(E.is_legal(self.t, self.grid, code))
 
-    def play_code(self, code: int) -> dict:
+    def play_code(self, code: int) -> PlayResult:
         p = int(self.t.meta[0]["to_move"])
         before_scores, before_boxes = self.scores, self.boxes
-        self.grid, placed, sealed = E.apply_move(self.t, self.grid, np.int64(code))
+        self.grid, placed, sealed = E.apply_move(self.t, self.grid, code)
         self.moves.append(move_text(code))
         delta = [a - b for a, b in zip(self.scores, before_scores, strict=True)]
-        return {"cards": int(placed), "boxes": self.boxes[p] - before_boxes[p], "points": delta[p],
-                "sealed": int(sealed), "scores_delta": delta}
+        result: PlayResult = {"cards": int(placed), "boxes": self.boxes[p] - before_boxes[p], "points": delta[p],
+                              "sealed": int(sealed), "scores_delta": delta}
+        return result
 
     def random_move(self, seed: int) -> int:
         return int(E.seeded_random_move(self.t, self.grid, seed))
 
-    def random_playouts(self, n: int, seed: int) -> dict[str, np.ndarray]:
+    def random_playouts(self, n: int, seed: int) -> PlayoutArrays:
         scores, boxes, places, turns = E.random_playouts(self.t, self.grid, n, seed)
-        return {"scores": scores, "boxes": boxes, "places": places, "turns": turns}
+        arrays: PlayoutArrays = {"scores": scores, "boxes": boxes, "places": places, "turns": turns}
+        return arrays
 
     def redeal_hidden(self, observer: int, rng: np.random.Generator) -> None:
         """Shuffle what ``observer`` cannot see (see ``BoxesState.sample_world``)."""
@@ -115,13 +126,13 @@ class EngineCore:
             t.pinfo[p]["head"] = 0
 
     # ---------------------------------------------------------------- dicts
-    def to_dict(self) -> dict:
+    def to_dict(self) -> BoxesStateDict:
         t, n = self.t, self.rules.players
         meta = t.meta[0]
         cells = t.cell[: meta["n_cells"]]
         frozen = sorted([int(q["row"]), int(q["col"]), None if q["winner"] == E.NOBODY else int(q["winner"])]
                         for q in cells[cells["frozen"] != 0])
-        return {
+        data: BoxesStateDict = {
             "rules": self.rules.to_dict(),
             "to_move": self.to_move,
             "cards": [list(card) for card in t.cards[: meta["n_cards"]].tolist()],
@@ -137,9 +148,10 @@ class EngineCore:
             "over": self.over,
             "moves": list(self.moves),
         }
+        return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> EngineCore:
+    def from_dict(cls, data: BoxesStateDict) -> EngineCore:
         """A core from a checked state dict."""
         rules = BoxesRules.from_dict(data["rules"])
         t = tables_for(rules)

@@ -34,8 +34,10 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from . import _engine as E
+from ._engine.tables import Codes, Grid, Tables
 from ._search import copy_into, redeal_hidden, rewards
 
 # The columns of Tree.nodes: the move into the node, its parent, first child, next sibling,
@@ -52,9 +54,9 @@ class Tree(NamedTuple):
     """The search tree: ``capacity`` nodes, the root at :data:`ROOT`, children linked as a
     list from ``N_CHILD`` through ``N_SIBLING`` (newest first)."""
 
-    nodes: np.ndarray  # int64[capacity, NFIELDS]: N_MOVE .. N_NCHILD of every node
-    values: np.ndarray  # float64[capacity, players]: every player's reward summed through the node
-    used: np.ndarray  # int64[1]: nodes in use, at USED
+    nodes: NDArray[np.int64]  # int64[capacity, NFIELDS]: N_MOVE .. N_NCHILD of every node
+    values: NDArray[np.float64]  # float64[capacity, players]: every player's reward summed through the node
+    used: NDArray[np.int64]  # int64[1]: nodes in use, at USED
 
 
 class Settings(NamedTuple):
@@ -78,7 +80,7 @@ def new_tree(capacity: int, players: int) -> Tree:
 
 
 @njit(cache=True)
-def clear(tree):
+def clear(tree: Tree) -> None:
     """Empty the tree down to a fresh root."""
     nodes = tree.nodes
     nodes[ROOT, :] = 0
@@ -104,9 +106,9 @@ def grow(tree: Tree, capacity: int) -> Tree:
 
 
 @njit(cache=True, inline="always")
-def _add_child(tree, parent, code, mover):
+def _add_child(tree: Tree, parent: int, code: int, mover: int) -> int:
     nodes = tree.nodes
-    child = tree.used[USED]
+    child: int = tree.used[USED]
     tree.used[USED] = child + 1
     nodes[child, N_MOVE] = code
     nodes[child, N_PARENT] = parent
@@ -123,21 +125,21 @@ def _add_child(tree, parent, code, mover):
 
 
 @njit(cache=True, inline="always")
-def _ucb(nodes, values, child, exploration):
+def _ucb(nodes: NDArray[np.int64], values: NDArray[np.float64], child: int, exploration: float) -> float:
     visits = nodes[child, N_VISITS]
-    mean = values[child, nodes[child, N_MOVER]] / visits
+    mean: float = values[child, nodes[child, N_MOVER]] / visits
     return mean + exploration * math.sqrt(math.log(nodes[child, N_AVAIL]) / visits)
 
 
 @njit(cache=True, inline="always")
-def _select_root(tree, root_moves, settings):
+def _select_root(tree: Tree, root_moves: Codes, settings: Settings) -> tuple[int, int]:
     """``(best child, move to expand)`` at the root, one of them NONE: the next root move
     while widening allows one more child, else the UCB1 pick (every root move is legal in
     every world)."""
     nodes, values = tree.nodes, tree.values
     n_root = root_moves.size
     if settings.widen_factor < 0:
-        allowed = n_root
+        allowed: float = n_root
     else:
         allowed = settings.widen_base + settings.widen_factor * math.sqrt(nodes[ROOT, N_VISITS])
     have = nodes[ROOT, N_NCHILD]
@@ -155,7 +157,7 @@ def _select_root(tree, root_moves, settings):
 
 
 @njit(cache=True, inline="always")
-def _select_below(tree, node, work, wgrid, exploration):
+def _select_below(tree: Tree, node: int, work: Tables, wgrid: Grid, exploration: float) -> tuple[int, int]:
     """``(best child, move to expand)`` below the root among the moves legal in this world:
     the UCB1 pick among the children, and a move with no child yet drawn uniformly (NONE
     when every legal move has one)."""
@@ -187,7 +189,7 @@ def _select_below(tree, node, work, wgrid, exploration):
 
 
 @njit(cache=True)
-def search(tree, t, grid, work, root_moves, settings):
+def search(tree: Tree, t: Tables, grid: Grid, work: Tables, root_moves: Codes, settings: Settings) -> None:
     """Run ``settings.iterations`` iterations (see the module doc) on the tree, from the base
     world ``(t, grid)`` where ``settings.observer`` is to move and ``root_moves`` (the
     observer's legal moves, in the order the root expands them) are legal. ``work`` is
@@ -230,7 +232,7 @@ def search(tree, t, grid, work, root_moves, settings):
 
 
 @njit(cache=True)
-def root_stats(tree, observer):
+def root_stats(tree: Tree, observer: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
     """``(moves, visits, mean rewards of the observer)`` of the root's children."""
     nodes, values = tree.nodes, tree.values
     n = nodes[ROOT, N_NCHILD]

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from . import _engine as E
-from ._engine import copy_into
+from ._engine import copy_into as copy_into
+from ._engine.tables import Codes, Grid, Tables
 from .deck import TRAY_SIZE
 
 #: Quadrants of a card: the most one placement can add to another player's holding in a run.
@@ -31,7 +33,7 @@ NOT_A_BOX = -1
 
 
 @njit(cache=True)
-def redeal_hidden(t, observer):
+def redeal_hidden(t: Tables, observer: int) -> None:
     """Sample again what ``observer`` cannot see, uniformly, with ``np.random``: every other
     player's tray and pile dealt afresh from their cards not placed, and the observer's own
     pile shuffled above the bottom cards they put there themselves (``known``).
@@ -63,7 +65,7 @@ def redeal_hidden(t, observer):
 
 
 @njit(cache=True)
-def potentials(t, out):
+def potentials(t: Tables, out: NDArray[np.int64]) -> None:
     """``out[p]``: the points the open runs of 3 or more would give player ``p`` if the game
     ended now (each to its strict majority holder, as the end of the game scores them)."""
     meta = t.meta[0]
@@ -76,7 +78,7 @@ def potentials(t, out):
 
 
 @njit(cache=True)
-def move_values(t, grid, codes, work):
+def move_values(t: Tables, grid: Grid, codes: Codes, work: Tables) -> NDArray[np.int64]:
     """What each move of ``codes`` (legal for the player to move, ``p``) does at once, one
     row per move (int64):
 
@@ -130,7 +132,7 @@ def move_values(t, grid, codes, work):
 # Inlined: called as a function, with ``pinfo`` a structured array, it cost ISMCTS about a
 # tenth of its iterations (measured); inlined it costs nothing.
 @njit(cache=True, inline="always")
-def rewards(pinfo, players, kind, out):
+def rewards(pinfo: NDArray[np.void], players: int, kind: int, out: NDArray[np.float64]) -> None:
     """Every player's reward for a finished game, in [0, 1], into ``out``.
 
     ``REWARD_RANK``: the share of the other players finishing below (a tie counts half:

@@ -25,12 +25,16 @@ import math
 import numbers
 import random
 import time
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .._checks import check_int, check_seconds
 from ..agents.base import Agent, budget
 from . import _engine as E
+from ._engine.tables import Codes, Grid
 from ._ismcts import Settings, clear, grow, new_tree, root_stats, search
 from ._search import (
     CARD_QUADRANTS,
@@ -45,7 +49,7 @@ from ._search import (
 from .errors import BoxesError
 from .moves import move_text
 from .rules import BoxesRules
-from .state import BoxesState
+from .state import BoxesState, _check_int
 
 
 class BoxesAgentError(BoxesError):
@@ -68,7 +72,7 @@ def _scratch(players: int) -> E.Tables:
     return _tables_cache[players]
 
 
-def _world_arrays(world: BoxesState) -> tuple[E.Tables, np.ndarray]:
+def _world_arrays(world: BoxesState) -> tuple[E.Tables, Grid]:
     """The engine arrays of ``world`` (the kernels here only read them)."""
     return world.kernel_state()
 
@@ -85,13 +89,15 @@ def warm_up() -> None:
     state = BoxesState.new(BoxesRules(players=2), seed=0)
     for k in range(3):
         state.play_id(state.random_move_id(k))
-    world = BoxesState.from_observation(state.observation(state.to_move), 0)
+    player = state.to_move
+    assert player is not None  # three moves do not end a game
+    world = BoxesState.from_observation(state.observation(player), 0)
     t, grid = _world_arrays(world)
     codes = world.legal_move_ids()
     move_values(t, grid, codes, _scratch(2))
     tree = new_tree(8, 2)
-    search(tree, t, grid, _scratch(2), codes, Settings(state.to_move, 2, 0, 0.7, 0, 1.0, 0.0))
-    root_stats(tree, state.to_move)
+    search(tree, t, grid, _scratch(2), codes, Settings(player, 2, 0, 0.7, 0, 1.0, 0.0))
+    root_stats(tree, player)
     clear(tree)
     _warmed = True
 
@@ -104,13 +110,14 @@ class BoxesAgent(Agent):
     error = BoxesAgentError
     MIN_SEED = 0
 
-    def select_move(self, view, time_left: float | None = None) -> str:
+    def select_move(self, view: object, time_left: float | None = None) -> str:
         """A legal move text for the player to move in ``view`` (an observation dict, or a
         :class:`BoxesState`, of which only the player to move's observation is read).
         ``time_left`` is the player's clock in seconds, or ``None``."""
         obs = self._observation(view)
-        if time_left is not None and (isinstance(time_left, bool) or not isinstance(time_left, numbers.Real)
-                                      or math.isnan(time_left)):
+        clock: object = time_left  # checked at run time: a caller may pass anything
+        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, numbers.Real)
+                                  or math.isnan(clock)):
             raise BoxesAgentError(f"time_left must be a number of seconds or None, got {time_left!r}")
         start = time.perf_counter()
         world = BoxesState.from_observation(obs, self.rng.getrandbits(SEED_BITS))
@@ -119,11 +126,15 @@ class BoxesAgent(Agent):
             return move_text(int(codes[0]))
         return move_text(int(self._select(world, codes, obs["player"], start, time_left)))
 
-    def _observation(self, view) -> dict:
+    def _observation(self, view: object) -> Mapping[str, Any]:
+        """The observation dict in ``view``, its basics checked (:meth:`BoxesState.from_observation`
+        checks the rest): JSON values, read by the code that checks them."""
         if isinstance(view, BoxesState):
             if view.is_over():
                 raise BoxesAgentError("select_move: the game is over")
-            return view.observation(view.to_move)
+            player = view.to_move
+            assert player is not None  # the game goes on
+            return view.observation(player)
         if not isinstance(view, dict):
             raise BoxesAgentError(f"select_move needs an observation dict or a BoxesState, got {type(view).__name__}")
         if view.get("over"):
@@ -133,7 +144,7 @@ class BoxesAgent(Agent):
                                   f"{view.get('to_move')!r} is to move")
         return view
 
-    def _select(self, world: BoxesState, codes: np.ndarray, player: int, start: float,
+    def _select(self, world: BoxesState, codes: Codes, player: int, start: float,
                 time_left: float | None) -> int:
         """The code of the move to play: ``codes`` are the legal moves (two or more) in
         ``world``, a determinisation of the observation of ``player`` (to move); ``start``
@@ -146,7 +157,7 @@ class RandomAgent(BoxesAgent):
 
     kind = "random"
 
-    def _select(self, world, codes, player, start, time_left) -> int:
+    def _select(self, world: BoxesState, codes: Codes, player: int, start: float, time_left: float | None) -> int:
         return int(codes[self.rng.randrange(codes.size)])
 
 
@@ -182,35 +193,37 @@ class GreedyAgent(BoxesAgent):
 
     kind = "greedy"
 
-    def __init__(self, seed: int | None = None, box_points: int = DEFAULT_BOX_POINTS, name: str | None = None):
+    def __init__(self, seed: int | None = None, box_points: int = DEFAULT_BOX_POINTS, name: str | None = None) -> None:
         super().__init__(seed, name)
-        self.box_points = check_int("box_points", box_points, minimum=E.MIN_BOX, error=BoxesAgentError)
+        self.box_points = _check_int("box_points", box_points, minimum=E.MIN_BOX, error=BoxesAgentError)
         warm_up()
 
-    def params(self) -> dict:
-        out = super().params()
+    def params(self) -> dict[str, object]:
+        out: dict[str, object] = super().params()
         if self.box_points != DEFAULT_BOX_POINTS:
             out["box_points"] = self.box_points
         return out
 
-    def _select(self, world, codes, player, start, time_left) -> int:
+    def _select(self, world: BoxesState, codes: Codes, player: int, start: float, time_left: float | None) -> int:
         return int(codes[greedy_order(world, codes, self.box_points, self.rng, keep_boxes=False)[0]])
 
 
-def _box_considered(row, closers: bool, box_points: int) -> bool:
+def _box_considered(row: NDArray[np.int64], closers: bool, box_points: int) -> bool:
     """The box-early rule (:class:`GreedyAgent`) on a row of :func:`~._search.move_values`."""
-    return row[V_BOX_POINTS] >= box_points and (closers or row[V_BOX_LEAD] <= CARD_QUADRANTS)
+    considered: bool = row[V_BOX_POINTS] >= box_points and (closers or row[V_BOX_LEAD] <= CARD_QUADRANTS)
+    return considered
 
 
-def greedy_order(world: BoxesState, codes: np.ndarray, box_points: int, rng: random.Random,
-                 keep_boxes: bool) -> np.ndarray:
+def greedy_order(world: BoxesState, codes: Codes, box_points: int, rng: random.Random,
+                 keep_boxes: bool) -> NDArray[np.int64]:
     """Indices into ``codes`` (the legal moves of ``world``), best first by
     :class:`GreedyAgent`'s keys (ties broken by ``rng``). Box-early moves the box-early
     rule leaves out are dropped, or, with ``keep_boxes``, ranked as scoring nothing."""
     t, grid = _world_arrays(world)
     values = move_values(t, grid, codes, _scratch(world.num_players))
     closers = world.rules.closers
-    keys = []
+    # (own points, less the best other's, potential, a random draw, the index): best last.
+    keys: list[tuple[int, int, int, float, int]] = []
     for i in range(codes.size):
         row = values[i]
         own = int(row[V_OWN])
@@ -250,6 +263,18 @@ NO_WIDENING = -1.0
 MIN_CALL_SECONDS = 1e-6
 
 
+class SearchFigures(TypedDict, total=False):
+    """:attr:`ISMCTSAgent.last_search`: figures of the last searched move (empty before one)."""
+
+    iterations: int
+    calls: int
+    seconds: float  # the whole move
+    search_seconds: float  # in the tree
+    root_moves: int
+    root_children: int
+    nodes: int
+
+
 class ISMCTSAgent(BoxesAgent):
     """Single-observer information-set MCTS (:mod:`._ismcts`): every iteration deals the
     hidden cards afresh, walks the tree of every player's moves among those legal in that
@@ -280,32 +305,36 @@ class ISMCTSAgent(BoxesAgent):
 
     def __init__(self, time_limit: float | None = None, iterations: int | None = None, seed: int | None = None,
                  exploration: float = DEFAULT_EXPLORATION, reward: str = "rank", prior: bool = True,
-                 widen_base: int = 8, box_points: int = DEFAULT_BOX_POINTS, name: str | None = None):
+                 widen_base: int = 8, box_points: int = DEFAULT_BOX_POINTS, name: str | None = None) -> None:
         super().__init__(seed, name)
         self.time_limit = check_seconds("time_limit", time_limit, error=BoxesAgentError)
         self.iterations = check_int("iterations", iterations, minimum=1, allow_none=True, error=BoxesAgentError)
         if self.time_limit is None and self.iterations is None:
             self.time_limit = DEFAULT_TIME_LIMIT
-        if isinstance(exploration, bool) or not isinstance(exploration, numbers.Real) or not (
-                0 <= exploration < math.inf):
+        # Checked at run time: a caller may pass anything (``0 <= x < inf`` written for numbers.Real's typing).
+        value: object = exploration
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
+                not value < 0 and value < math.inf):
             raise BoxesAgentError(f"exploration must be a finite number >= 0, got {exploration!r}")
-        self.exploration = float(exploration)
-        if not isinstance(reward, str) or reward not in REWARD_KINDS:
+        self.exploration = float(value)
+        value = reward
+        if not isinstance(value, str) or value not in REWARD_KINDS:
             raise BoxesAgentError(f"reward must be one of {', '.join(REWARD_KINDS)}, got {reward!r}")
-        self.reward = reward
-        if not isinstance(prior, bool):
+        self.reward = value
+        value = prior
+        if not isinstance(value, bool):
             raise BoxesAgentError(f"prior must be True or False, got {prior!r}")
-        self.prior = prior
-        self.widen_base = check_int("widen_base", widen_base, minimum=1, error=BoxesAgentError)
-        self.box_points = check_int("box_points", box_points, minimum=E.MIN_BOX, error=BoxesAgentError)
+        self.prior = value
+        self.widen_base = _check_int("widen_base", widen_base, minimum=1, error=BoxesAgentError)
+        self.box_points = _check_int("box_points", box_points, minimum=E.MIN_BOX, error=BoxesAgentError)
         self._tree = new_tree(FIRST_NODES, 2)
         #: Figures of the last searched move: ``iterations``, ``calls``, ``seconds`` (the whole
         #: move), ``search_seconds`` (in the tree), ``root_moves``, ``root_children``, ``nodes``.
-        self.last_search: dict = {}
+        self.last_search: SearchFigures = {}
         warm_up()
 
-    def params(self) -> dict:
-        out = {}
+    def params(self) -> dict[str, object]:
+        out: dict[str, object] = {}
         if self.time_limit is not None:
             out["time"] = self.time_limit
         if self.iterations is not None:
@@ -323,7 +352,7 @@ class ISMCTSAgent(BoxesAgent):
             out["box_points"] = self.box_points
         return out
 
-    def _root_order(self, world: BoxesState, codes: np.ndarray) -> tuple[np.ndarray, float]:
+    def _root_order(self, world: BoxesState, codes: Codes) -> tuple[Codes, float]:
         """The root moves in the order the root expands them, and the widening factor."""
         if not self.prior:
             order = list(range(codes.size))
@@ -331,7 +360,7 @@ class ISMCTSAgent(BoxesAgent):
             return codes[np.array(order, dtype=np.int64)], NO_WIDENING
         return codes[greedy_order(world, codes, self.box_points, self.rng, keep_boxes=True)], 1.0
 
-    def _select(self, world, codes, player, start, time_left) -> int:
+    def _select(self, world: BoxesState, codes: Codes, player: int, start: float, time_left: float | None) -> int:
         limit = budget(self.time_limit, time_left)
         deadline = None if limit is None else start + limit
         players = world.num_players
@@ -345,7 +374,11 @@ class ISMCTSAgent(BoxesAgent):
         reward_kind = REWARD_KINDS.index(self.reward)
         done, chunk, calls, searching = 0, FIRST_CHUNK, 0, 0.0
         while True:
-            n = self.iterations - done if deadline is None else chunk
+            if deadline is None:
+                assert self.iterations is not None  # no time limit, so an iteration limit
+                n = self.iterations - done
+            else:
+                n = chunk
             if self.iterations is not None:
                 n = min(n, self.iterations - done)
             n = min(n, MAX_NODES - int(tree.used[0]))
@@ -380,6 +413,6 @@ class ISMCTSAgent(BoxesAgent):
 
 
 #: Agent classes by ``kind``: the names agent specs use (``ismcts:time=0.1,seed=3``).
-BOXES_AGENTS = {cls.kind: cls for cls in (RandomAgent, GreedyAgent, ISMCTSAgent)}
+BOXES_AGENTS: dict[str, type[BoxesAgent]] = {cls.kind: cls for cls in (RandomAgent, GreedyAgent, ISMCTSAgent)}
 
 __all__ = ["BOXES_AGENTS", "BoxesAgent", "BoxesAgentError", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "warm_up"]

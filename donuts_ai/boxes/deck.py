@@ -126,6 +126,6 @@ def deal(players: int, seed: int) -> tuple[list[list[int]], int]:
     return piles, start
 
 
-def deck_table() -> list[tuple[str, int, int]]:
+def deck_table() -> list[tuple[str, int, int, int, int, int]]:
     """Rows ``(face, roll quadrants, plain quadrants per flavour C/S/H/B ...)`` for documentation."""
-    return [(t, t.count("R"), *[t.count(a) for a in "CSHB"]) for t in CARD_TYPES]
+    return [(t, t.count("R"), t.count("C"), t.count("S"), t.count("H"), t.count("B")) for t in CARD_TYPES]

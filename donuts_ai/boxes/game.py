@@ -29,12 +29,17 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DonutsError
 from ..tournament.protocol import Game, register
 from .errors import BoxesError
 from .rules import BoxesRules
 from .state import BoxesState
+
+if TYPE_CHECKING:
+    from .agents import BoxesAgent
 
 #: The largest deal seed a set-up may name (seeds are non-negative).
 MAX_DEAL_SEED = 2**62 - 1
@@ -75,7 +80,8 @@ class BoxesGame(Game):
     def draw_setup(self, kind: str, seed: int) -> str:
         return str(seed % (MAX_DEAL_SEED + 1))
 
-    def setup_text(self, setup) -> str:
+    def setup_text(self, setup: object) -> str:
+        seed: object
         try:
             seed = int(setup.strip()) if isinstance(setup, str) else setup
         except ValueError:
@@ -84,7 +90,7 @@ class BoxesGame(Game):
             raise DonutsError(f"a boxes set-up is a deal seed 0..{MAX_DEAL_SEED}, got {setup!r}")
         return str(seed)
 
-    def rules_dict(self, rules) -> dict:
+    def rules_dict(self, rules: object) -> dict[str, Any]:
         try:
             if rules is None:
                 rules = BoxesRules()
@@ -94,15 +100,16 @@ class BoxesGame(Game):
                 raise DonutsError(f"boxes rules must be a BoxesRules or a dict, got {type(rules).__name__}")
         except BoxesError as exc:
             raise DonutsError(f"boxes rules: {exc}") from None
-        return rules.to_dict()
+        return dict(rules.to_dict())
 
-    def num_players(self, rules: dict) -> int:
-        return rules["players"]
+    def num_players(self, rules: dict[str, Any]) -> int:
+        players: int = rules["players"]
+        return players
 
-    def with_players(self, rules: dict, players: int) -> dict:
+    def with_players(self, rules: dict[str, Any], players: int) -> dict[str, Any]:
         return self.rules_dict({**rules, "players": players})
 
-    def agent_registry(self) -> dict:
+    def agent_registry(self) -> dict[str, type[BoxesAgent]]:
         try:
             from .agents import BOXES_AGENTS
         except ImportError as exc:
@@ -110,7 +117,7 @@ class BoxesGame(Game):
         return BOXES_AGENTS
 
     # --- playing ---------------------------------------------------------------------
-    def new_state(self, setup: str, rules: dict) -> BoxesState:
+    def new_state(self, setup: str, rules: dict[str, Any]) -> BoxesState:
         return BoxesState.new(BoxesRules.from_dict(rules), int(setup))
 
     def to_move(self, state: BoxesState) -> int | None:
@@ -119,13 +126,13 @@ class BoxesGame(Game):
     def legal_moves(self, state: BoxesState) -> list[str]:
         return state.legal_moves()
 
-    def is_legal(self, state: BoxesState, move) -> bool:
+    def is_legal(self, state: BoxesState, move: object) -> bool:
         try:
             return isinstance(move, str) and state.is_legal(move)
         except Exception:  # whatever an agent returned, a move that cannot be read is not legal
             return False
 
-    def play(self, state: BoxesState, move) -> dict:
+    def play(self, state: BoxesState, move: str) -> dict[str, int]:
         counts = state.play(move)
         # The mover's own counts; boxes and points can go to others, so final_stats reads them.
         return {"cards": int(counts.get("cards", 0)), "sealed": int(counts.get("sealed", 0))}
@@ -148,14 +155,14 @@ class BoxesGame(Game):
     def scores(self, state: BoxesState) -> list[int]:
         return state.scores
 
-    def final_stats(self, state: BoxesState, stats: list[dict]) -> list[dict]:
+    def final_stats(self, state: BoxesState, stats: list[dict[str, int]]) -> list[dict[str, int]]:
         boxes = state.boxes_delivered
         return [{**s, "boxes": boxes[p]} for p, s in enumerate(stats)]
 
-    def moves(self, state: BoxesState) -> list:
+    def moves(self, state: BoxesState) -> list[str]:
         return state.moves_played
 
-    def new_stats(self) -> dict:
+    def new_stats(self) -> dict[str, int]:
         return {"cards": 0, "sealed": 0}
 
     # --- agents ----------------------------------------------------------------------
@@ -163,14 +170,15 @@ class BoxesGame(Game):
         """The whole state (hidden parts included): only for code that may see it all."""
         return state.copy()
 
-    def player_view(self, state: BoxesState, player: int) -> dict:
+    def player_view(self, state: BoxesState, player: int) -> dict[str, Any]:
         return self.agent_view(self.observation(state, player))
 
-    def observation(self, state: BoxesState, player: int) -> dict:
-        return state.observation(player)
+    def observation(self, state: BoxesState, player: int) -> dict[str, Any]:
+        return dict(state.observation(player))
 
-    def agent_view(self, observation: dict) -> dict:
-        return json.loads(json.dumps(observation))  # the agent's own copy, as a process would get it
+    def agent_view(self, observation: dict[str, Any]) -> dict[str, Any]:
+        view: dict[str, Any] = json.loads(json.dumps(observation))  # the agent's own copy, as a process would get it
+        return view
 
     def warm_up(self) -> None:
         """Load the rules' compiled code, and the agents' (:func:`donuts_ai.boxes.agents.warm_up`),
@@ -188,7 +196,9 @@ class BoxesGame(Game):
         warm_up_agents()
 
     # --- scores ----------------------------------------------------------------------
-    def ledger_points_ffa(self, ranking, scores, player, stats, ledger):
+    def ledger_points_ffa(self, ranking: list[int], scores: Sequence[int | float] | None, player: int,
+                          stats: dict[str, int], ledger: str) -> int | float:
+        assert scores is not None  # Boxes always gives scores (:meth:`scores`)
         return scores[player]
 
     def ledger_text(self, ledger: str) -> str:

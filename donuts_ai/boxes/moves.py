@@ -118,7 +118,7 @@ def _check_coord(text: str, value: str) -> int:
     return number
 
 
-def parse_move(text) -> int:
+def parse_move(text: object) -> int:
     """The code of a move text (see the module's grammar); raises
     :class:`~.errors.BoxesInvalidMoveError` naming what is wrong. Legality is not checked."""
     if not isinstance(text, str):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from html import escape
+from typing import TypeAlias
 
 from .deck import LETTERS, QUADRANTS, ROLL, ROTATED_FACES
 
@@ -24,21 +25,24 @@ NEUTRAL_COLOR = "#9a9a9a"
 #: Wash over a delivered box that scored for nobody.
 NOBODY_WASH = "#555555"
 
+#: ``{(r, c): (flavour, roll, owner, frozen)}`` of every placed quadrant (:func:`layout_cells`).
+LayoutCells: TypeAlias = dict[tuple[int, int], tuple[int, bool, int, bool]]
+
 
 def player_color(player: int) -> str:
     """The colour player ``player``'s cards and boxes are drawn in."""
     return PLAYER_COLORS[player % len(PLAYER_COLORS)]
 
 
-def layout_cells(cards: Iterable[Sequence[int]], frozen: Iterable[Sequence[int]]) -> dict:
+def layout_cells(cards: Iterable[Sequence[int]], frozen: Iterable[Sequence[int | None]]) -> LayoutCells:
     """``{(r, c): (flavour, roll, owner, frozen)}`` of every placed quadrant."""
-    frozen = {(row[0], row[1]) for row in frozen}
-    cells = {}
+    frozen_at = {(row[0], row[1]) for row in frozen}
+    cells: LayoutCells = {}
     for owner, card_type, rot, r, c, flavour in cards:
         for code, (dr, dc) in zip(ROTATED_FACES[card_type, rot], QUADRANTS, strict=True):
             pos = (r + dr, c + dc)
             roll = int(code) == ROLL
-            cells[pos] = (flavour if roll else int(code), roll, owner, pos in frozen)
+            cells[pos] = (flavour if roll else int(code), roll, owner, pos in frozen_at)
     return cells
 
 
@@ -49,7 +53,7 @@ def cell_text(flavour: int, roll: bool, owner: int, frozen: bool) -> str:
     return letter + ("." if owner == NEUTRAL else str(owner)) + ("*" if frozen else " ")
 
 
-def layout_text(cards, frozen) -> str:
+def layout_text(cards: Iterable[Sequence[int]], frozen: Iterable[Sequence[int | None]]) -> str:
     """The layout as text: one 3-character cell per quadrant (see :func:`cell_text`),
     ``_`` on empty positions, row and column numbers on the edges."""
     cells = layout_cells(cards, frozen)
@@ -61,14 +65,14 @@ def layout_text(cards, frozen) -> str:
     return "\n".join(lines)
 
 
-def _row(cells, r, lo_c, hi_c) -> str:
+def _row(cells: LayoutCells, r: int, lo_c: int, hi_c: int) -> str:
     out = []
     for c in range(lo_c, hi_c + 1):
         out.append(cell_text(*cells[(r, c)]) if (r, c) in cells else " _ ")
     return "".join(out).rstrip()
 
 
-def layout_svg(cards, frozen, size: int | None = None) -> str:
+def layout_svg(cards: Sequence[Sequence[int]], frozen: Sequence[Sequence[int | None]], size: int | None = None) -> str:
     """An SVG of the layout: each quadrant a donut of its flavour (a Cinnamon Roll with a
     white swirl), each card outlined in its owner's colour, each delivered box washed over
     in the colour of the player it scored for ("it turns the winner's colour"), grey when
@@ -84,7 +88,7 @@ def layout_svg(cards, frozen, size: int | None = None) -> str:
            f'width="{size or width}" height="{(size or width) * height // width}">',
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbf6ee"/>']
 
-    def corner(r, c):
+    def corner(r: int, c: int) -> tuple[int, int]:
         return MARGIN + (c - lo_c) * CELL, MARGIN + (r - lo_r) * CELL
 
     for (r, c), (flavour, roll, _owner, is_frozen) in sorted(cells.items()):

@@ -15,7 +15,9 @@ shared: the card data (:mod:`.deck`), the rules value and the move codes and tex
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
 from .deck import (
     CANONICAL_ROTATIONS,
@@ -29,11 +31,16 @@ from .errors import BoxesIllegalMoveError, GameOverError
 from .moves import BOX, PLACE, STUCK, box_code, decode, move_text, parse_move, place_code, stuck_code
 from .rules import BoxesRules
 
+if TYPE_CHECKING:
+    from .state import BoxesStateDict, PlayResult
+
 #: A box of fewer donuts than this seals (and freezes) but scores nothing; the same
 #: size is the least a player may box early, and the least an open run scores at the end.
 MIN_BOX = 3
 NEUTRAL = -1  # owner of the start card's quadrants
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+#: A quadrant position ``(r, c)``.
+Pos: TypeAlias = tuple[int, int]
 
 
 @dataclass
@@ -47,12 +54,12 @@ class Cell:
     winner: int | None = None  # who that box scored for (None: nobody)
 
 
-def _neighbours(pos):
+def _neighbours(pos: Pos) -> list[Pos]:
     r, c = pos
     return [(r + dr, c + dc) for dr, dc in STEPS]
 
 
-def _window(r: int, c: int):
+def _window(r: int, c: int) -> list[Pos]:
     return [(r + dr, c + dc) for dr, dc in QUADRANTS]
 
 
@@ -85,7 +92,7 @@ class ReferenceGame:
         self._put(NEUTRAL, start_type, 0, 0, 0, flavour)
 
     # ------------------------------------------------------------------ geometry
-    def coverable(self, pos) -> bool:
+    def coverable(self, pos: Pos) -> bool:
         """An empty position some card could still cover: it lies in a fully empty 2x2
         window the grid allows (on the card grid under Squared Away)."""
         if pos in self.cells:
@@ -105,7 +112,7 @@ class ReferenceGame:
         edge = {n for pos in self.cells for n in _neighbours(pos) if n not in self.cells}
         return {(r - a, c - b) for r, c in edge for a in (0, 1) for b in (0, 1)}
 
-    def fits(self, face, r: int, c: int) -> bool:
+    def fits(self, face: Sequence[int], r: int, c: int) -> bool:
         """Whether a card showing ``face`` (codes, reading order) may be placed with its
         top-left quadrant at ``(r, c)``: grid, no overlap, edge contact and the matching rule."""
         if self.rules.squared and (r % 2 or c % 2):
@@ -128,25 +135,27 @@ class ReferenceGame:
             return False
         return every_touching_agrees or not self.rules.perfect
 
-    def roll_options(self, face, r: int, c: int) -> list[int]:
+    def roll_options(self, face: Sequence[int], r: int, c: int) -> list[int]:
         """Flavours the roll of ``face`` placed at ``(r, c)`` may take (D10): the flavours
         of the live layout quadrants it lands beside (not its own card's), or any if none."""
         own = _window(r, c)
         pos = own[list(face).index(ROLL)]
-        options = set()
+        options: set[int] = set()
         for n in _neighbours(pos):
             if n not in own and n in self.cells and not self.cells[n].frozen:
                 options.add(self.cells[n].flavour)
         return sorted(options) or list(PLAIN_FLAVOURS)
 
-    def live_runs(self) -> list[list[tuple[int, int]]]:
+    def live_runs(self) -> list[list[Pos]]:
         """Every open run: a maximal edge-connected set of live quadrants of one flavour
         (cells sorted in reading order; runs sorted by their first cell)."""
-        seen, runs = set(), []
+        seen: set[Pos] = set()
+        runs: list[list[Pos]] = []
         for start in sorted(self.cells):
             if start in seen or self.cells[start].frozen:
                 continue
-            flavour, run, todo = self.cells[start].flavour, [], [start]
+            flavour, todo = self.cells[start].flavour, [start]
+            run: list[Pos] = []
             seen.add(start)
             while todo:
                 pos = todo.pop()
@@ -159,7 +168,7 @@ class ReferenceGame:
             runs.append(sorted(run))
         return sorted(runs)
 
-    def holdings(self, run) -> list[int]:
+    def holdings(self, run: Sequence[Pos]) -> list[int]:
         """Donuts each player holds in ``run`` (the start card's belong to nobody)."""
         held = [0] * self.rules.players
         for pos in run:
@@ -167,13 +176,13 @@ class ReferenceGame:
                 held[self.cells[pos].owner] += 1
         return held
 
-    def run_points(self, run) -> int:
+    def run_points(self, run: Sequence[Pos]) -> int:
         """A point per donut, doubled when the run holds a Cinnamon Roll; nothing under 3 donuts."""
         if len(run) < MIN_BOX:
             return 0
         return len(run) * (2 if any(self.cells[p].roll for p in run) else 1)
 
-    def majority(self, run, sealer: int | None) -> int | None:
+    def majority(self, run: Sequence[Pos], sealer: int | None) -> int | None:
         """Who holds the most donuts in ``run`` (at least one); a tie goes to ``sealer`` if
         ``sealer`` is among the tied, else to nobody (``None``)."""
         held = self.holdings(run)
@@ -188,8 +197,9 @@ class ReferenceGame:
     # ------------------------------------------------------------------ moves
     def placement_codes(self) -> list[int]:
         p = self.to_move
+        assert p is not None  # asked only while the game goes on
         anchors = self.candidate_anchors()
-        codes = []
+        codes: list[int] = []
         for card_type in self.trays[p]:
             for rot in CANONICAL_ROTATIONS[card_type]:
                 face = [int(x) for x in ROTATED_FACES[card_type, rot]]
@@ -207,6 +217,7 @@ class ReferenceGame:
         if self.over:
             return []
         p = self.to_move
+        assert p is not None  # the game goes on
         codes = self.placement_codes()
         for run in self.live_runs():
             if len(run) >= MIN_BOX and 2 * self.holdings(run)[p] >= len(run):
@@ -219,18 +230,19 @@ class ReferenceGame:
         """Every legal move's text, in the canonical order (ascending code)."""
         return [move_text(code) for code in self.legal_codes()]
 
-    def play(self, move: str) -> dict:
+    def play(self, move: str) -> PlayResult:
         """Play a legal move text; returns ``{"cards", "boxes", "points", "sealed", "scores_delta"}``
         for the mover (see :meth:`donuts_ai.boxes.BoxesState.play`)."""
         return self.play_code(parse_move(move))
 
-    def play_code(self, code: int) -> dict:
+    def play_code(self, code: int) -> PlayResult:
         """:meth:`play` on a move code."""
         if self.over:
             raise GameOverError(f"the game is over; cannot play {move_text(code)!r}")
         if code not in self.legal_codes():
             raise BoxesIllegalMoveError(f"illegal move {move_text(code)!r}")
         p = self.to_move
+        assert p is not None  # the game goes on
         before_scores, before_boxes = list(self.scores), list(self.boxes)
         kind, r, c, card_type, rot, flavour = decode(code)
         sealed, cards = 0, 0
@@ -253,17 +265,19 @@ class ReferenceGame:
         self.moves.append(move_text(code))
         self._end_turn(p, stuck=kind == STUCK)
         delta = [a - b for a, b in zip(self.scores, before_scores, strict=True)]
-        return {"cards": cards, "boxes": self.boxes[p] - before_boxes[p], "points": delta[p],
-                "sealed": sealed, "scores_delta": delta}
+        result: PlayResult = {"cards": cards, "boxes": self.boxes[p] - before_boxes[p], "points": delta[p],
+                              "sealed": sealed, "scores_delta": delta}
+        return result
 
-    def _put(self, owner, card_type, rot, r, c, flavour):
+    def _put(self, owner: int, card_type: int, rot: int, r: int, c: int, flavour: int) -> None:
         for code, pos in zip(ROTATED_FACES[card_type, rot], _window(r, c), strict=True):
             code = int(code)
             self.cells[pos] = Cell(flavour, True, owner) if code == ROLL else Cell(code, False, owner)
         self.cards.append([owner, int(card_type), rot, r, c, flavour])
 
-    def _deliver(self, run, sealer: int, early: bool) -> None:
+    def _deliver(self, run: Sequence[Pos], sealer: int, early: bool) -> None:
         points = self.run_points(run)
+        scorer: int | None
         if points == 0:
             scorer = None
         elif early or self.rules.closers:
@@ -318,20 +332,21 @@ class ReferenceGame:
         self.to_move = None
 
     @classmethod
-    def from_dict(cls, data: dict) -> ReferenceGame:
+    def from_dict(cls, data: BoxesStateDict) -> ReferenceGame:
         """A game from the common dict form (trusted: ``BoxesState.from_dict`` checks it)."""
         game = cls.__new__(cls)
         game.rules = BoxesRules.from_dict(data["rules"])
         game.cells, game.cards = {}, []
         for owner, card_type, rot, r, c, flavour in data["cards"]:
             game._put(owner, card_type, rot, r, c, flavour)
-        for r, c, winner in data["frozen"]:
-            game.cells[(r, c)].frozen = True
-            game.cells[(r, c)].winner = winner
+        for fr, fc, winner in data["frozen"]:
+            assert fr is not None and fc is not None  # a frozen row is [r, c, winner]
+            game.cells[(fr, fc)].frozen = True
+            game.cells[(fr, fc)].winner = winner
         game.trays = [sorted(t) for t in data["trays"]]
         game.piles = [list(p) for p in data["piles"]]
-        for name in ("pile_known", "scores", "boxes", "moves"):
-            setattr(game, name, list(data[name]))
+        game.pile_known, game.scores = list(data["pile_known"]), list(data["scores"])
+        game.boxes, game.moves = list(data["boxes"]), list(data["moves"])
         game.to_move, game.trigger, game.over = data["to_move"], data["trigger"], data["over"]
         game.final_turns_left, game.stuck_streak = data["final_turns_left"], data["stuck_streak"]
         return game
@@ -342,9 +357,9 @@ class ReferenceGame:
         keys = list(zip(self.scores, self.boxes, strict=True))
         return [sum(other > mine for other in keys) for mine in keys]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> BoxesStateDict:
         """The full state in the common dict form (see ``BoxesState.to_dict``)."""
-        return {
+        data: BoxesStateDict = {
             "rules": self.rules.to_dict(),
             "to_move": self.to_move,
             "cards": [list(card) for card in self.cards],
@@ -361,4 +376,5 @@ class ReferenceGame:
             "over": self.over,
             "moves": list(self.moves),
         }
+        return data
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 from .errors import BoxesRulesError
 
@@ -17,6 +19,16 @@ ONE = "one"
 #: ... and every placed quadrant that touches the layout agrees with a live quadrant it touches ("Perfect Match").
 PERFECT = "perfect"
 MATCHINGS = (ONE, PERFECT)
+
+
+class RulesDict(TypedDict):
+    """:meth:`BoxesRules.to_dict`: the rules as a JSON object."""
+
+    players: int
+    grid: str
+    matching: str
+    closers: bool
+
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -68,12 +80,12 @@ class BoxesRules:
         """True under Perfect Match (the flag the kernels take)."""
         return self.matching == PERFECT
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> RulesDict:
         """The rules as a JSON-ready dict (:meth:`from_dict` reads it back)."""
         return {"players": self.players, "grid": self.grid, "matching": self.matching, "closers": self.closers}
 
     @classmethod
-    def from_dict(cls, data) -> BoxesRules:
+    def from_dict(cls, data: Mapping[str, object]) -> BoxesRules:
         """Rules from :meth:`to_dict`'s dict; unknown keys are refused."""
         if not isinstance(data, dict):
             raise BoxesRulesError(f"rules must be a dict, got {type(data).__name__}")

@@ -37,18 +37,91 @@ cards they put at the bottom of their own pile, in order, still there),
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn, TypedDict, cast
+
 import numpy as np
+from numpy.typing import NDArray
 
 from .._checks import check_int, is_int
+from ..errors import DonutsError
 from ._core import EngineCore
+from ._engine import Tables
+from ._engine.tables import Codes, Grid
 from .deck import CANONICAL_ROTATIONS, CARD_TYPES, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE, deal
 from .errors import BoxesError, BoxesIllegalMoveError, BoxesInvalidMoveError, GameOverError, ObservationError
 from .moves import move_text, parse_move
 from .pictures import layout_cells, layout_svg, layout_text
-from .rules import BoxesRules
+from .rules import BoxesRules, RulesDict
 
 #: Placeholder for another player's stuck move in an observation (the card put back is hidden).
 HIDDEN_STUCK = "stuck"
+
+
+class BoxesStateDict(TypedDict):
+    """The state dict (:meth:`BoxesState.to_dict`; every key in the module docstring).
+
+    ``cards`` rows are ``[owner, type, rot, r, c, roll flavour]``, ``frozen`` rows
+    ``[r, c, winner]`` (``winner`` ``None`` for nobody)."""
+
+    rules: RulesDict
+    to_move: int | None
+    cards: list[list[int]]
+    frozen: list[list[int | None]]
+    scores: list[int]
+    boxes: list[int]
+    trays: list[list[int]]
+    piles: list[list[int]]
+    pile_known: list[int]
+    trigger: int | None
+    final_turns_left: int
+    stuck_streak: int
+    over: bool
+    moves: list[str]
+
+
+class BoxesObservation(TypedDict):
+    """An observation (:meth:`BoxesState.observation`): the state dict less the hidden parts,
+    with what ``player`` may know of them (see the module docstring)."""
+
+    rules: RulesDict
+    to_move: int | None
+    cards: list[list[int]]
+    frozen: list[list[int | None]]
+    scores: list[int]
+    boxes: list[int]
+    pile_known: list[int]
+    trigger: int | None
+    final_turns_left: int
+    stuck_streak: int
+    over: bool
+    player: int
+    tray: list[int]
+    pile_bottom: list[int]
+    tray_sizes: list[int]
+    pile_sizes: list[int]
+    moves: list[str]
+
+
+class PlayResult(TypedDict):
+    """What a move did, for the mover (:meth:`BoxesState.play`)."""
+
+    cards: int
+    boxes: int
+    points: int
+    sealed: int
+    scores_delta: list[int]
+
+
+class PlayoutArrays(TypedDict):
+    """:meth:`BoxesState.random_playouts`: a row per game."""
+
+    scores: NDArray[np.int32]
+    boxes: NDArray[np.int32]
+    places: NDArray[np.int32]
+    turns: NDArray[np.int64]
+
 
 _STATE_KEYS = ("rules", "to_move", "cards", "frozen", "scores", "boxes", "trays", "piles", "pile_known", "trigger",
                "final_turns_left", "stuck_streak", "over", "moves")
@@ -67,7 +140,7 @@ class BoxesState:
 
     __slots__ = ("_core",)
 
-    def __init__(self, core) -> None:
+    def __init__(self, core: EngineCore) -> None:
         """Private: use :meth:`new`, :meth:`from_dict` or :meth:`from_observation`."""
         self._core = core
 
@@ -79,18 +152,17 @@ class BoxesState:
         rules = BoxesRules() if rules is None else rules
         if not isinstance(rules, BoxesRules):
             raise BoxesError(f"rules must be a BoxesRules, got {type(rules).__name__}")
-        seed = check_int("seed", seed, minimum=0, error=BoxesError)
+        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
         piles, start = deal(rules.players, seed)
         return cls(EngineCore.new(rules, piles, start))
 
     @classmethod
-    def from_dict(cls, data: dict) -> BoxesState:
+    def from_dict(cls, data: Mapping[str, object]) -> BoxesState:
         """A state from :meth:`to_dict`'s form, checked (raises :class:`~.errors.ObservationError`
         naming the first problem)."""
-        _check_state_dict(data)
-        return cls(EngineCore.from_dict(data))
+        return cls(EngineCore.from_dict(_check_state_dict(data)))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> BoxesStateDict:
         """The whole state, hidden parts included, JSON-ready (see the module docstring)."""
         return self._core.to_dict()
 
@@ -154,18 +226,22 @@ class BoxesState:
     def box_winners(self) -> dict[tuple[int, int], int | None]:
         """``{(r, c): winner}`` of every frozen quadrant: the player its delivered box scored
         for, ``None`` when it scored for nobody."""
-        return {(r, c): winner for r, c, winner in self._core.to_dict()["frozen"]}
+        winners: dict[tuple[int, int], int | None] = {}
+        for r, c, winner in self._core.to_dict()["frozen"]:
+            assert r is not None and c is not None  # a frozen row is [r, c, winner]
+            winners[r, c] = winner
+        return winners
 
     # ------------------------------------------------------------------ moves
     def legal_moves(self) -> list[str]:
         """Every legal move's text in the canonical order; never empty while the game goes on."""
         return [move_text(code) for code in self._core.legal_codes()]
 
-    def legal_move_ids(self) -> np.ndarray:
+    def legal_move_ids(self) -> Codes:
         """Every legal move's code (int64, ascending: the order of :meth:`legal_moves`)."""
         return self._core.legal_codes()
 
-    def is_legal(self, move) -> bool:
+    def is_legal(self, move: object) -> bool:
         """Whether ``move`` (a text) is legal now; never raises."""
         try:
             code = parse_move(move)
@@ -173,13 +249,14 @@ class BoxesState:
             return False
         return self.is_legal_id(code)
 
-    def is_legal_id(self, code) -> bool:
+    def is_legal_id(self, code: object) -> bool:
         """Whether the move code ``code`` is legal now; never raises."""
         if not is_int(code):
             return False
+        assert isinstance(code, numbers.Integral)  # is_int checked it
         return self._core.is_legal_code(int(code))
 
-    def play(self, move: str) -> dict:
+    def play(self, move: str) -> PlayResult:
         """Play a legal move text. Returns, for the mover: ``cards`` placed (0/1), ``boxes``
         delivered to them, ``points`` they scored (end-of-game runs included when the move
         ends the game), ``sealed`` (runs delivered by the move, whoever scored) and
@@ -191,7 +268,7 @@ class BoxesState:
         """
         return self.play_id(parse_move(move))
 
-    def play_id(self, code) -> dict:
+    def play_id(self, code: int | np.integer[Any]) -> PlayResult:
         """:meth:`play` on a move code (:meth:`legal_move_ids`)."""
         if self._core.over:
             raise GameOverError("the game is over: no move can be played")
@@ -204,7 +281,7 @@ class BoxesState:
     move_text = staticmethod(move_text)
     move_id = staticmethod(parse_move)
 
-    def kernel_state(self):
+    def kernel_state(self) -> tuple[Tables, Grid]:
         """``(tables, grid)``: the live arrays the compiled kernels take (``donuts_ai.boxes._engine``:
         ``legal_codes``, ``apply_move``, ``random_move``, ``random_playouts``, ...). For search code
         that calls the kernels itself; writing to them changes this state (copy it first)."""
@@ -217,20 +294,20 @@ class BoxesState:
         from a dict lists its free positions in another order and may draw another."""
         if self._core.over:
             raise GameOverError("the game is over: no move can be drawn")
-        seed = check_int("seed", seed, minimum=0, error=BoxesError)
+        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
         return self._core.random_move(seed)
 
-    def random_playouts(self, n: int, seed: int = 0) -> dict[str, np.ndarray]:
+    def random_playouts(self, n: int, seed: int = 0) -> PlayoutArrays:
         """Play ``n`` games from this state to the end with uniformly random legal moves, in
         compiled code (the state is unchanged). Returns ``scores``, ``boxes`` and ``places``
         (int32[n, players]: final points, boxes delivered, place as :meth:`ranking`) and
         ``turns`` (int64[n]: moves played after this state). The same seed plays the same games."""
-        n = check_int("n", n, minimum=0, error=BoxesError)
-        seed = check_int("seed", seed, minimum=0, error=BoxesError)
+        n = _check_int("n", n, minimum=0, error=BoxesError)
+        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
         return self._core.random_playouts(n, seed)
 
     # ------------------------------------------------------------------ hidden information
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> BoxesObservation:
         """What ``player`` may know, JSON-ready: the layout, scores, boxes, the turn and the
         end-of-game state, every pile's and tray's size, their own tray and the bottom cards
         of their own pile they put there, the moves (others' stuck moves as ``"stuck"``)."""
@@ -238,8 +315,11 @@ class BoxesState:
         data = self._core.to_dict()
         known = data["pile_known"][player]
         own_pile = data["piles"][player]
-        obs = {key: data[key] for key in _STATE_KEYS if key not in ("trays", "piles", "moves")}
-        obs.update(
+        # The keys in the order of _STATE_KEYS (less trays, piles and moves), then what player knows.
+        return BoxesObservation(
+            rules=data["rules"], to_move=data["to_move"], cards=data["cards"], frozen=data["frozen"],
+            scores=data["scores"], boxes=data["boxes"], pile_known=data["pile_known"], trigger=data["trigger"],
+            final_turns_left=data["final_turns_left"], stuck_streak=data["stuck_streak"], over=data["over"],
             player=player,
             tray=list(data["trays"][player]),
             pile_bottom=own_pile[len(own_pile) - known:] if known else [],
@@ -247,7 +327,6 @@ class BoxesState:
             pile_sizes=[len(p) for p in data["piles"]],
             moves=self._redacted_moves(player),
         )
-        return obs
 
     def _redacted_moves(self, player: int) -> list[str]:
         n = self.num_players
@@ -258,7 +337,7 @@ class BoxesState:
         return out
 
     @classmethod
-    def from_observation(cls, obs: dict, seed: int = 0) -> BoxesState:
+    def from_observation(cls, obs: Mapping[str, object], seed: int = 0) -> BoxesState:
         """A full state consistent with ``obs`` (:meth:`observation`): the layout, scores
         and turn as observed, the observer's tray and known pile bottom as observed, and
         every unseen card (each player's deck less what is placed and what the observer
@@ -267,14 +346,15 @@ class BoxesState:
         The sample honours what the observation states, not what could be inferred from
         the history (for example, that a player who took a stuck turn held no placeable card).
         """
-        _check_observation(obs)
-        seed = check_int("seed", seed, minimum=0, error=BoxesError)
+        obs = _check_observation(obs)
+        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
         rng = np.random.default_rng(seed)
         me = obs["player"]
-        placed = [set() for _ in obs["pile_sizes"]]
+        placed: list[set[int]] = [set() for _ in obs["pile_sizes"]]
         for owner, card_type, *_ in obs["cards"][1:]:
             placed[owner].add(card_type)
-        trays, piles = [], []
+        trays: list[list[int]] = []
+        piles: list[list[int]] = []
         for q, used in enumerate(placed):
             unseen = [t for t in range(DECK_SIZE) if t not in used]
             if q == me:
@@ -292,8 +372,12 @@ class BoxesState:
                 )
             trays.append([int(t) for t in tray])
             piles.append([int(t) for t in pile])
-        data = {key: obs[key] for key in _STATE_KEYS if key not in ("trays", "piles")}
-        data["trays"], data["piles"] = trays, piles
+        data = BoxesStateDict(
+            rules=obs["rules"], to_move=obs["to_move"], cards=obs["cards"], frozen=obs["frozen"], scores=obs["scores"],
+            boxes=obs["boxes"], trays=trays, piles=piles, pile_known=obs["pile_known"], trigger=obs["trigger"],
+            final_turns_left=obs["final_turns_left"], stuck_streak=obs["stuck_streak"], over=obs["over"],
+            moves=obs["moves"],
+        )
         return cls.from_dict(data)
 
     def sample_world(self, observer: int, seed: int = 0) -> BoxesState:
@@ -304,7 +388,7 @@ class BoxesState:
         ``from_observation(observation(observer), seed)`` (not the same draws), without the
         round trip through a dict and its checks: for determinised search on a full state."""
         observer = self._check_player(observer)
-        seed = check_int("seed", seed, minimum=0, error=BoxesError)
+        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
         world = self._core.copy()
         world.redeal_hidden(observer, np.random.default_rng(seed))
         return BoxesState(world)
@@ -320,6 +404,7 @@ class BoxesState:
             lines.append("game over; places " + " ".join(map(str, self.ranking())))
         else:
             p = data["to_move"]
+            assert p is not None  # the game goes on: a player is to move
             tray = " ".join(CARD_TYPES[t] for t in data["trays"][p])
             lines.append(f"player {p} to move; tray {tray}")
         return "\n".join(lines)
@@ -335,11 +420,11 @@ class BoxesState:
         data = self._core.to_dict()
         return layout_svg(data["cards"], data["frozen"])
 
-    def _check_player(self, player) -> int:
-        return check_int("player", player, minimum=0, maximum=self.num_players - 1, error=ObservationError)
+    def _check_player(self, player: object) -> int:
+        return _check_int("player", player, minimum=0, maximum=self.num_players - 1, error=ObservationError)
 
 
-def _describe(code) -> str:
+def _describe(code: int | np.integer[Any]) -> str:
     try:
         return repr(move_text(int(code)))
     except (TypeError, ValueError, OverflowError, IndexError):
@@ -352,15 +437,23 @@ def _preview(moves: list[str], limit: int = 12) -> str:
 
 
 # ---------------------------------------------------------------------- checks
-def _fail(message: str):
+def _check_int(name: str, value: object, minimum: int, maximum: int | None = None,
+               error: type[DonutsError] = BoxesError) -> int:
+    """:func:`~donuts_ai._checks.check_int`, ``None`` refused (so the result is an int)."""
+    checked = check_int(name, value, minimum=minimum, maximum=maximum, error=error)
+    assert checked is not None  # allow_none is False
+    return checked
+
+
+def _fail(message: str) -> NoReturn:
     raise ObservationError(message)
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
-def _int_list(name: str, value, length: int | None = None, lo: int = 0, hi: int | None = None) -> list[int]:
+def _int_list(name: str, value: object, length: int | None = None, lo: int = 0, hi: int | None = None) -> list[int]:
     if not isinstance(value, list) or not all(_is_int(v) for v in value):
         _fail(f"{name} must be a list of ints, got {value!r}")
     if length is not None and len(value) != length:
@@ -371,7 +464,7 @@ def _int_list(name: str, value, length: int | None = None, lo: int = 0, hi: int 
     return value
 
 
-def _check_common(data: dict, keys) -> BoxesRules:
+def _check_common(data: object, keys: Sequence[str]) -> BoxesRules:
     if not isinstance(data, dict):
         _fail(f"expected a dict, got {type(data).__name__}")
     missing = [k for k in keys if k not in data]
@@ -417,11 +510,11 @@ def _check_common(data: dict, keys) -> BoxesRules:
     return rules
 
 
-def _check_cards(cards, n: int) -> None:
+def _check_cards(cards: object, n: int) -> None:
     if not isinstance(cards, list) or not cards:
         _fail("cards must be a non-empty list (the start card first)")
-    seen_cells: set = set()
-    seen_types: set = set()
+    seen_cells: set[tuple[int, int]] = set()
+    seen_types: set[tuple[int, int]] = set()
     for i, card in enumerate(cards):
         if not (isinstance(card, list | tuple) and len(card) == 6 and all(_is_int(v) for v in card)):
             _fail(f"card {i} must be [owner, type, rot, r, c, roll flavour] ints, got {card!r}")
@@ -444,20 +537,22 @@ def _check_cards(cards, n: int) -> None:
         seen_cells |= window
 
 
-def _check_hands(rules: BoxesRules, cards, trays, piles) -> None:
+def _check_hands(rules: BoxesRules, cards: list[list[int]], trays: list[object], piles: list[object]) -> None:
     n = rules.players
     for q in range(n):
         placed = [t for owner, t, *_ in cards[1:] if owner == q]
-        _int_list(f"tray of player {q}", trays[q], hi=DECK_SIZE - 1)
-        _int_list(f"pile of player {q}", piles[q], hi=DECK_SIZE - 1)
-        if len(trays[q]) > TRAY_SIZE:
-            _fail(f"player {q} holds {len(trays[q])} cards; a tray holds at most {TRAY_SIZE}")
-        if sorted(placed + list(trays[q]) + list(piles[q])) != list(range(DECK_SIZE)):
+        tray = _int_list(f"tray of player {q}", trays[q], hi=DECK_SIZE - 1)
+        pile = _int_list(f"pile of player {q}", piles[q], hi=DECK_SIZE - 1)
+        if len(tray) > TRAY_SIZE:
+            _fail(f"player {q} holds {len(tray)} cards; a tray holds at most {TRAY_SIZE}")
+        if sorted(placed + list(tray) + list(pile)) != list(range(DECK_SIZE)):
             _fail(f"player {q}: placed cards, tray and pile are not exactly one deck of {DECK_SIZE}")
 
 
-def _check_state_dict(data) -> None:
+def _check_state_dict(data: object) -> BoxesStateDict:
+    """``data`` checked to be a state dict (raises :class:`~.errors.ObservationError` naming the first problem)."""
     rules = _check_common(data, _STATE_KEYS)
+    assert isinstance(data, dict)  # _check_common checked it
     n = rules.players
     for key in ("trays", "piles"):
         if not isinstance(data[key], list) or len(data[key]) != n:
@@ -466,10 +561,13 @@ def _check_state_dict(data) -> None:
     for q in range(n):
         if data["pile_known"][q] > len(data["piles"][q]):
             _fail(f"pile_known of player {q} exceeds the pile")
+    return cast(BoxesStateDict, data)  # every key and value checked above (an int may be a NumPy int)
 
 
-def _check_observation(obs) -> None:
+def _check_observation(obs: object) -> BoxesObservation:
+    """``obs`` checked to be an observation (raises :class:`~.errors.ObservationError` naming the first problem)."""
     rules = _check_common(obs, _OBS_KEYS)
+    assert isinstance(obs, dict)  # _check_common checked it
     n = rules.players
     if not (_is_int(obs["player"]) and 0 <= obs["player"] < n):
         _fail(f"player must be 0..{n - 1}, got {obs['player']!r}")
@@ -482,3 +580,4 @@ def _check_observation(obs) -> None:
         _fail("tray does not match tray_sizes of the observing player")
     if len(obs["pile_bottom"]) != obs["pile_known"][me]:
         _fail("pile_bottom does not match pile_known of the observing player")
+    return cast(BoxesObservation, obs)  # every key and value checked above (an int may be a NumPy int)

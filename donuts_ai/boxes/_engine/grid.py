@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..moves import COORD_OFFSET, COORD_SPAN
-from .tables import LEAF
+from .tables import LEAF, Grid, MetaRecord, Tables
 
 CELL_MASK = (1 << 11) - 1
 ANCH_SHIFT = 11
@@ -44,24 +44,25 @@ DC = np.array([0, 0, -1, 1], dtype=np.int64)
 
 
 @njit(**LEAF)
-def _gidx(r, c, wbits):
+def _gidx(r: int, c: int, wbits: int) -> int:
     m = (1 << wbits) - 1
     return ((r & m) << wbits) | (c & m)
 
 
 @njit(**LEAF)
-def _key(r, c):
+def _key(r: int, c: int) -> int:
     """The position's key, as move codes carry it (the same whatever the grid size)."""
     return (r + COORD_OFFSET) * COORD_SPAN + (c + COORD_OFFSET)
 
 
 @njit(**LEAF)
-def _cell_at(grid, wbits, r, c):
-    return (grid[_gidx(r, c, wbits)] & CELL_MASK) - 1
+def _cell_at(grid: Grid, wbits: int, r: int, c: int) -> int:
+    i: int = (grid[_gidx(r, c, wbits)] & CELL_MASK) - 1
+    return i
 
 
 @njit(**LEAF)
-def _coverable(grid, wbits, squared, r, c):
+def _coverable(grid: Grid, wbits: int, squared: bool, r: int, c: int) -> bool:
     """An empty position that a card could still cover (in a fully empty window the grid allows)."""
     if _cell_at(grid, wbits, r, c) >= 0:
         return False
@@ -76,7 +77,7 @@ def _coverable(grid, wbits, squared, r, c):
 
 
 @njit(**LEAF)
-def _anchor_free(grid, wbits, squared, a, b):
+def _anchor_free(grid: Grid, wbits: int, squared: bool, a: int, b: int) -> bool:
     """A card could sit with its top-left at (a, b): grid, 4 empty quadrants, an edge contact."""
     if squared and ((a & 1) != 0 or (b & 1) != 0):
         return False
@@ -91,12 +92,13 @@ def _anchor_free(grid, wbits, squared, a, b):
 
 
 @njit(**LEAF)
-def _is_anchor(grid, wbits, a, b):
-    return (grid[_gidx(a, b, wbits)] >> ANCH_SHIFT) != 0
+def _is_anchor(grid: Grid, wbits: int, a: int, b: int) -> bool:
+    anchored: bool = (grid[_gidx(a, b, wbits)] >> ANCH_SHIFT) != 0
+    return anchored
 
 
 @njit(**LEAF)
-def _anchor_add(t, grid, a, b):
+def _anchor_add(t: Tables, grid: Grid, a: int, b: int) -> None:
     meta, anchors = t.meta[0], t.anchors
     k = meta.n_anchors
     anchors[k, 0] = a
@@ -107,7 +109,7 @@ def _anchor_add(t, grid, a, b):
 
 
 @njit(**LEAF)
-def _anchor_remove(t, grid, a, b):
+def _anchor_remove(t: Tables, grid: Grid, a: int, b: int) -> None:
     meta, anchors = t.meta[0], t.anchors
     wbits = meta.wbits
     g = _gidx(a, b, wbits)
@@ -126,7 +128,7 @@ def _anchor_remove(t, grid, a, b):
 
 
 @njit(**LEAF)
-def _find_anchors(t, grid):
+def _find_anchors(t: Tables, grid: Grid) -> None:
     """List every free anchor around the bounding box (the list must be empty)."""
     meta = t.meta[0]
     wbits = meta.wbits
@@ -142,7 +144,7 @@ def _find_anchors(t, grid):
 
 
 @njit(cache=True)
-def _fill_grid(t, wbits):
+def _fill_grid(t: Tables, wbits: int) -> Grid:
     """A fresh grid of 2**wbits squared holding every cell and every listed anchor."""
     meta, cell, anchors = t.meta[0], t.cell, t.anchors
     meta.wbits = wbits
@@ -156,7 +158,7 @@ def _fill_grid(t, wbits):
 
 
 @njit(**LEAF)
-def _room_bits(meta):
+def _room_bits(meta: MetaRecord) -> int:
     """The grid size (log2) the bounding box needs: itself plus ROOM."""
     extent = max(meta.max_row - meta.min_row, meta.max_col - meta.min_col) + 1
     wbits = meta.wbits
@@ -166,12 +168,12 @@ def _room_bits(meta):
 
 
 @njit(**LEAF)
-def _needs_room(meta):
+def _needs_room(meta: MetaRecord) -> bool:
     return _room_bits(meta) != meta.wbits
 
 
 @njit(cache=True)
-def ensure_room(t, grid):
+def ensure_room(t: Tables, grid: Grid) -> Grid:
     """``grid``, or a doubled one, so that the bounding box plus :data:`ROOM` fits."""
     if not _needs_room(t.meta[0]):
         return grid

@@ -28,6 +28,9 @@ from .tables import (
     PLACE_BASE,
     ROLLS,
     STUCK_BASE,
+    Codes,
+    Grid,
+    Tables,
 )
 from .turns import _decode_place, _decode_position, _in_tray
 
@@ -36,7 +39,7 @@ MAX_TRIES = 48
 
 
 @njit(**LEAF)
-def _has_placement(t, grid):
+def _has_placement(t: Tables, grid: Grid) -> bool:
     cell, anchors, trays = t.cell, t.anchors, t.trays
     p = t.meta[0].to_move
     wbits = t.meta[0].wbits
@@ -52,13 +55,13 @@ def _has_placement(t, grid):
 
 
 @njit(cache=True)
-def has_placement(t, grid):
+def has_placement(t: Tables, grid: Grid) -> bool:
     """Whether the player to move can place some card of their tray."""
     return _has_placement(t, grid)
 
 
 @njit(cache=True)
-def legal_codes(t, grid):
+def legal_codes(t: Tables, grid: Grid) -> Codes:
     """Every legal move's code for the player to move, ascending (empty when over)."""
     meta, cell, anchors, big, trays = t.meta[0], t.cell, t.anchors, t.big, t.trays
     if meta.over:
@@ -108,7 +111,7 @@ def legal_codes(t, grid):
 
 
 @njit(**LEAF)
-def _is_legal_place(t, grid, p, payload):
+def _is_legal_place(t: Tables, grid: Grid, p: int, payload: int) -> bool:
     meta, cell = t.meta[0], t.cell
     wbits = meta.wbits
     perfect = meta.perfect != 0
@@ -136,7 +139,7 @@ def _is_legal_place(t, grid, p, payload):
 
 
 @njit(**LEAF)
-def _is_legal_box(t, grid, p, payload):
+def _is_legal_box(t: Tables, grid: Grid, p: int, payload: int) -> bool:
     meta, cell = t.meta[0], t.cell
     if payload >= COORD_SPAN * COORD_SPAN:
         return False
@@ -151,7 +154,7 @@ def _is_legal_box(t, grid, p, payload):
 
 
 @njit(cache=True)
-def is_legal(t, grid, code):
+def is_legal(t: Tables, grid: Grid, code: int) -> bool:
     """Whether ``code`` is a legal move for the player to move (any int64; never raises)."""
     if t.meta[0].over or code < 0:
         return False
@@ -168,7 +171,7 @@ def is_legal(t, grid, code):
 
 
 @njit(**LEAF)
-def _random_try(t, grid):
+def _random_try(t: Tables, grid: Grid) -> int:
     meta, cell, anchors, big, trays = t.meta[0], t.cell, t.anchors, t.big, t.trays
     p = meta.to_move
     wbits = meta.wbits
@@ -214,12 +217,13 @@ def _random_try(t, grid):
             flav = y % mult + 1
             if not (_roll_options(cell, grid, wbits, ctype, rot, a, b) >> flav) & 1:
                 continue
-        return PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE + flav
+        code: int = PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE + flav
+        return code
     return -1
 
 
 @njit(**LEAF)
-def _random_listed(t, grid):
+def _random_listed(t: Tables, grid: Grid) -> int:
     """A uniformly random legal move by counting them all and walking to a random one."""
     meta, cell, anchors, big, trays = t.meta[0], t.cell, t.anchors, t.big, t.trays
     p = meta.to_move
@@ -238,7 +242,7 @@ def _random_listed(t, grid):
                     rot = CANON[ctype, x]
                     if not _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
                         continue
-                    code = PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE
+                    code: int = PLACE_BASE + _key(a, b) * PLACE_STRIDE + ctype * TYPE_STRIDE + rot * ROT_STRIDE
                     if ROLLS[ctype]:
                         mask = _roll_options(cell, grid, wbits, ctype, rot, a, b)
                         for f in range(1, NFLAVOURS + 1):
@@ -260,14 +264,15 @@ def _random_listed(t, grid):
         if placements == 0:
             for j in range(tray_n):
                 if seen == k:
-                    return STUCK_BASE + trays[p, j]
+                    stuck: int = STUCK_BASE + trays[p, j]
+                    return stuck
                 seen += 1
         count = seen
     return -1
 
 
 @njit(**LEAF)
-def _random_move(t, grid):
+def _random_move(t: Tables, grid: Grid) -> int:
     code = _random_try(t, grid)
     if code >= 0:
         return code
@@ -275,7 +280,7 @@ def _random_move(t, grid):
 
 
 @njit(cache=True)
-def random_move(t, grid):
+def random_move(t: Tables, grid: Grid) -> int:
     """A legal move drawn uniformly from all legal moves (the game must not be over).
 
     Tries random (card, rotation, roll flavour, anchor) candidates and boxes, each
@@ -287,14 +292,14 @@ def random_move(t, grid):
 
 
 @njit(cache=True)
-def seeded_random_move(t, grid, seed):
+def seeded_random_move(t: Tables, grid: Grid, seed: int) -> int:
     """:func:`random_move` after ``np.random.seed(seed)``."""
     np.random.seed(seed)
     return random_move(t, grid)
 
 
 @njit(cache=True)
-def sample_random_moves(t, grid, n, seed, listed=False):
+def sample_random_moves(t: Tables, grid: Grid, n: int, seed: int, listed: bool = False) -> Codes:
     """``n`` independent :func:`random_move` draws from one state (for tests and
     statistics); with ``listed`` every draw takes the counting fall-back."""
     np.random.seed(seed)

@@ -8,7 +8,9 @@ delivers every run it leaves closed (:func:`_seal_around`).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from .grid import ANCH_SHIFT, CELL_MASK, DC, DR, EXT, INNER, QC, QR, _anchor_add, _anchor_free, _anchor_remove, _cell_at, _gidx
 from .runs import _deliver, _find, _run_open, _union
@@ -19,11 +21,13 @@ from .tables import (
     NFLAVOURS,
     NOBODY,
     ROLL_CODE,
+    Grid,
+    Tables,
 )
 
 
 @njit(**LEAF)
-def _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
+def _fits(cell: NDArray[np.void], grid: Grid, wbits: int, perfect: bool, ctype: int, rot: int, a: int, b: int) -> bool:
     """Whether card type ``ctype`` turned ``rot`` may sit at the free anchor (a, b): the matching rule.
 
     One Good Match: some quadrant agrees with a live quadrant it touches. Perfect Match also:
@@ -48,7 +52,7 @@ def _fits(cell, grid, wbits, perfect, ctype, rot, a, b):
 
 
 @njit(**LEAF)
-def _roll_options(cell, grid, wbits, ctype, rot, a, b):
+def _roll_options(cell: NDArray[np.void], grid: Grid, wbits: int, ctype: int, rot: int, a: int, b: int) -> int:
     """Bit mask (bit f for flavour f) of the flavours the card's roll may take at (a, b): the
     flavours of the live layout quadrants it lands beside (D10; its own card's donuts do not
     settle it, frozen ones match nothing), or any flavour when it lands beside none."""
@@ -66,7 +70,7 @@ def _roll_options(cell, grid, wbits, ctype, rot, a, b):
 
 
 @njit(**LEAF)
-def _start_roll_flavour(ctype):
+def _start_roll_flavour(ctype: int) -> int:
     """The flavour a roll on the start card takes (D3): the lowest of its own card's other
     donuts beside it (nobody places the start card, so nobody chooses)."""
     q = 0
@@ -81,10 +85,10 @@ def _start_roll_flavour(ctype):
 
 
 @njit(**LEAF)
-def _add_cell(t, grid, r, c, flav, roll, owner):
+def _add_cell(t: Tables, grid: Grid, r: int, c: int, flav: int, roll: int, owner: int) -> int:
     """A new quadrant, a run of its own, on the grid and in the bounding box; returns its id."""
     meta, cell, hold = t.meta[0], t.cell, t.hold
-    i = meta.n_cells
+    i: int = meta.n_cells
     meta.n_cells = i + 1
     cell[i].row = r
     cell[i].col = c
@@ -117,7 +121,7 @@ def _add_cell(t, grid, r, c, flav, roll, owner):
 
 
 @njit(**LEAF)
-def _put_card(t, grid, owner, ctype, rot, a, b, flav):
+def _put_card(t: Tables, grid: Grid, owner: int, ctype: int, rot: int, a: int, b: int, flav: int) -> None:
     """Lay the card's quadrants, join them to their runs and update the free anchors."""
     meta, cell, cards = t.meta[0], t.cell, t.cards
     wbits = meta.wbits
@@ -157,7 +161,7 @@ def _put_card(t, grid, owner, ctype, rot, a, b, flav):
 
 
 @njit(**LEAF)
-def _seal_around(t, grid, a, b, sealer):
+def _seal_around(t: Tables, grid: Grid, a: int, b: int, sealer: int) -> int:
     """Deliver every open run near the card at (a, b) that no coverable position touches.
 
     A placement can close a run it touches and, under Splitzkies, also one it only

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from ..deck import DECK_SIZE, TRAY_SIZE
 from .grid import DC, DR, MIN_WBITS, ROOM, _cell_at, _fill_grid, _find_anchors, _needs_room, _room_bits
@@ -18,6 +19,8 @@ from .tables import (
     LEAF,
     NEUTRAL,
     ROLLS,
+    Grid,
+    MetaRecord,
     Tables,
     copy_into,
 )
@@ -25,7 +28,7 @@ from .turns import _apply_core, _tray_insert
 
 
 @njit(cache=True)
-def rebuild(t, wbits):
+def rebuild(t: Tables, wbits: int) -> Grid:
     """Every derived structure (grid, runs, holdings, big runs, anchors, bounding box) from
     the cell table, its frozen marks and the cards; returns the grid. Used when a state is
     built from a dict."""
@@ -69,7 +72,7 @@ def rebuild(t, wbits):
 
 
 @njit(**LEAF)
-def _reset_meta(meta):
+def _reset_meta(meta: MetaRecord) -> None:
     """The scalars of a new game (``players`` and the rule switches stay); the start card's window."""
     meta.to_move = 0
     meta.trigger = -1
@@ -82,7 +85,7 @@ def _reset_meta(meta):
 
 
 @njit(cache=True)
-def start_game(t, deck_order, start_type):
+def start_game(t: Tables, deck_order: NDArray[np.int64], start_type: int) -> Grid:
     """Fill zeroed tables for a new game: ``deck_order[p]`` is player p's shuffled deck (top
     first), the start card ``start_type``; ``t.meta`` must hold ``players`` and the three switches.
     Returns the grid."""
@@ -103,7 +106,7 @@ def start_game(t, deck_order, start_type):
 
 
 @njit(**LEAF)
-def _places(pinfo, players, out_row):
+def _places(pinfo: NDArray[np.void], players: int, out_row: NDArray[np.int32]) -> None:
     """Each player's place, 0 = first: by score, then boxes delivered."""
     for q in range(players):
         place = 0
@@ -115,7 +118,7 @@ def _places(pinfo, players, out_row):
 
 
 @njit(cache=True)
-def _play_out(t, grid):
+def _play_out(t: Tables, grid: Grid) -> Grid:
     """Random moves to the end of the game; returns the final grid."""
     meta = t.meta[0]
     while meta.over == 0:
@@ -127,7 +130,9 @@ def _play_out(t, grid):
 
 
 @njit(cache=True)
-def random_playouts(t, grid, n, seed):
+def random_playouts(
+        t: Tables, grid: Grid, n: int, seed: int,
+) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32], NDArray[np.int64]]:
     """Play ``n`` games from the state to the end with uniformly random legal moves.
 
     Returns ``(scores, boxes, places, turns)``: int32[n, players] each and int64[n]; the
@@ -152,7 +157,7 @@ def random_playouts(t, grid, n, seed):
 
 
 @njit(cache=True)
-def random_games(t, n, seed):
+def random_games(t: Tables, n: int, seed: int) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int64]]:
     """Deal and play ``n`` new games with uniformly random legal moves under the players
     and switches in ``t.meta`` (``t`` is scratch space, sized for those players).
 

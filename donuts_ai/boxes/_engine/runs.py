@@ -10,7 +10,6 @@ boxed early and score at the end).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..moves import COORD_OFFSET, COORD_SPAN
@@ -19,11 +18,13 @@ from .tables import (
     LEAF,
     MIN_BOX,
     NOBODY,
+    Grid,
+    Tables,
 )
 
 
 @njit(**LEAF)
-def _find(t, x):
+def _find(t: Tables, x: int) -> int:
     """The root of quadrant ``x``'s run (compressing the path)."""
     cell = t.cell
     root = x
@@ -37,7 +38,7 @@ def _find(t, x):
 
 
 @njit(**LEAF)
-def _big_remove(t, root):
+def _big_remove(t: Tables, root: int) -> None:
     meta, big = t.meta[0], t.big
     n = meta.n_big
     for i in range(n):
@@ -48,7 +49,7 @@ def _big_remove(t, root):
 
 
 @njit(**LEAF, inline="always")
-def _union(t, a, b):
+def _union(t: Tables, a: int, b: int) -> None:
     """Join the runs of quadrants ``a`` and ``b`` (the larger root stays root)."""
     meta, cell, hold, big = t.meta[0], t.cell, t.hold, t.big
     ra = _find(t, a)
@@ -76,7 +77,7 @@ def _union(t, a, b):
 
 
 @njit(**LEAF, inline="always")
-def _run_open(t, grid, wbits, squared, root):
+def _run_open(t: Tables, grid: Grid, wbits: int, squared: bool, root: int) -> bool:
     """Some quadrant of the run touches a coverable empty position.
 
     The root remembers the last such position it found (``witness``, key + 1): it touches
@@ -98,10 +99,10 @@ def _run_open(t, grid, wbits, squared, root):
 
 
 @njit(**LEAF)
-def _first_cell(t, root):
+def _first_cell(t: Tables, root: int) -> int:
     """The run's first quadrant in reading order, as a (row, column) key."""
     cell = t.cell
-    best = np.int64(1) << 62
+    best = 1 << 62
     x = root
     while True:
         key = _key(cell[x].row, cell[x].col)
@@ -113,7 +114,7 @@ def _first_cell(t, root):
 
 
 @njit(**LEAF)
-def _majority(t, root, sealer):
+def _majority(t: Tables, root: int, sealer: int) -> int:
     """The player holding most donuts of the run (at least one); a tie goes to ``sealer`` when
     ``sealer`` is among the tied, else -1 (nobody)."""
     hold = t.hold
@@ -137,22 +138,23 @@ def _majority(t, root, sealer):
 
 
 @njit(**LEAF)
-def _points(t, root):
+def _points(t: Tables, root: int) -> int:
     """What the run scores: nothing under :data:`~.tables.MIN_BOX`, doubled with a roll."""
-    size = t.cell[root].size
+    size: int = t.cell[root].size
     if size < MIN_BOX:
         return 0
     return size * 2 if t.cell[root].has_roll else size
 
 
 @njit(**LEAF)
-def _box_eligible(t, root, p):
+def _box_eligible(t: Tables, root: int, p: int) -> bool:
     """Player ``p`` holds at least half of the run, so may box it early."""
-    return 2 * t.hold[root, p] >= t.cell[root].size
+    eligible: bool = 2 * t.hold[root, p] >= t.cell[root].size
+    return eligible
 
 
 @njit(**LEAF)
-def _deliver(t, root, sealer, early):
+def _deliver(t: Tables, root: int, sealer: int, early: bool) -> int:
     """Seal or box ``root``'s run: freeze it and score it. Returns the scorer (-1 none)."""
     meta, cell, pinfo = t.meta[0], t.cell, t.pinfo
     points = _points(t, root)

@@ -41,10 +41,11 @@ Every kernel option, code base and card table the other modules share lives here
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, TypeAlias, TypedDict
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from ..deck import CANONICAL_ROTATIONS, DECK_SIZE, HAS_ROLL, ROLL, ROTATED_FACES, TRAY_SIZE
 from ..moves import BOX, KIND_SHIFT, PLACE, STUCK
@@ -74,7 +75,14 @@ PILE_MASK = PILE_CAP - 1
 #: so the kernels run for every candidate move that LLVM does not inline (the matching test
 #: and the roll's options) take the one table and the scalars they read instead: measured,
 #: the whole record there cost about a tenth of a random game and a third of ISMCTS's speed.
-LEAF = {"cache": True, "_nrt": False}
+class _LeafOptions(TypedDict):
+    """The options of :data:`LEAF` that Numba's stubs know (``_nrt`` is private to Numba)."""
+
+    cache: bool
+
+
+# A TypedDict value may hold keys beyond those it names; ``_nrt`` is not in Numba's stubs.
+LEAF: _LeafOptions = {"cache": True, "_nrt": False}  # type: ignore[typeddict-unknown-key]
 #: Smallest run that scores and may be boxed early.
 MIN_BOX = 3
 #: The owner of the start card.
@@ -98,18 +106,49 @@ STUCK_BASE = STUCK << KIND_SHIFT
 PAYLOAD_MASK = (1 << KIND_SHIFT) - 1
 
 
+#: The layout's grid (:mod:`.grid`): int32[2**wbits squared], a packed entry per position.
+Grid: TypeAlias = NDArray[np.int32]
+#: Move codes (:mod:`..moves`), one int64 each.
+Codes: TypeAlias = NDArray[np.int64]
+
+
 class Tables(NamedTuple):
     """Every array of a state but the grid (drawn in the module docstring)."""
 
-    meta: np.ndarray  # META_DTYPE[1]
-    cell: np.ndarray  # CELL_DTYPE[4K]
-    hold: np.ndarray  # int32[4K, P]: holdings at run roots
-    cards: np.ndarray  # CARD_DTYPE[K]
-    anchors: np.ndarray  # int32[32K, 2]
-    big: np.ndarray  # int32[4K]
-    piles: np.ndarray  # int32[P, PILE_CAP]: ring buffers, top at head
-    trays: np.ndarray  # int32[P, TRAY_SIZE]: sorted, tray_len long
-    pinfo: np.ndarray  # PINFO_DTYPE[P]
+    meta: NDArray[np.void]  # META_DTYPE[1]
+    cell: NDArray[np.void]  # CELL_DTYPE[4K]
+    hold: NDArray[np.int32]  # int32[4K, P]: holdings at run roots
+    cards: NDArray[np.void]  # CARD_DTYPE[K]
+    anchors: NDArray[np.int32]  # int32[32K, 2]
+    big: NDArray[np.int32]  # int32[4K]
+    piles: NDArray[np.int32]  # int32[P, PILE_CAP]: ring buffers, top at head
+    trays: NDArray[np.int32]  # int32[P, TRAY_SIZE]: sorted, tray_len long
+    pinfo: NDArray[np.void]  # PINFO_DTYPE[P]
+
+
+class MetaRecord(Protocol):
+    """The one :data:`META_DTYPE` record (``t.meta[0]``) as a kernel reads and writes it: by field."""
+
+    players: int
+    squared: int
+    perfect: int
+    closers: int
+    to_move: int
+    trigger: int
+    final_left: int
+    streak: int
+    over: int
+    n_cards: int
+    n_cells: int
+    n_anchors: int
+    n_big: int
+    min_row: int
+    max_row: int
+    min_col: int
+    max_col: int
+    wbits: int
+    turns: int
+    stamp: int
 
 
 def capacities(players: int) -> tuple[int, int, int]:
@@ -133,11 +172,11 @@ def empty_tables(players: int) -> Tables:
 
 def copy_tables(t: Tables) -> Tables:
     """An independent copy of every array."""
-    return Tables(*(a.copy() for a in t))
+    return Tables._make(a.copy() for a in t)
 
 
 @njit(cache=True)
-def copy_into(dst, src):
+def copy_into(dst: Tables, src: Tables) -> None:
     """Make ``dst`` (tables sized for the same players) hold the state ``src`` holds.
 
     Only the used rows are copied: the engine writes every field of a row when it adds

@@ -20,17 +20,19 @@ from .tables import (
     NCANON,
     PAYLOAD_MASK,
     PILE_MASK,
+    Grid,
+    Tables,
 )
 
 
 @njit(**LEAF)
-def _decode_position(payload):
+def _decode_position(payload: int) -> tuple[int, int]:
     """(row, column) of a position key."""
     return payload // COORD_SPAN - COORD_OFFSET, payload % COORD_SPAN - COORD_OFFSET
 
 
 @njit(**LEAF)
-def _decode_place(payload):
+def _decode_place(payload: int) -> tuple[int, int, int, int, int]:
     """(row, column, card type, rotation, roll flavour) of a placement's payload."""
     rest = payload % PLACE_STRIDE
     a, b = _decode_position(payload // PLACE_STRIDE)
@@ -38,7 +40,7 @@ def _decode_place(payload):
 
 
 @njit(**LEAF)
-def _tray_remove(t, p, ctype):
+def _tray_remove(t: Tables, p: int, ctype: int) -> None:
     trays, pinfo = t.trays, t.pinfo
     n = pinfo[p].tray_len
     k = 0
@@ -50,7 +52,7 @@ def _tray_remove(t, p, ctype):
 
 
 @njit(**LEAF)
-def _tray_insert(t, p, ctype):
+def _tray_insert(t: Tables, p: int, ctype: int) -> None:
     trays, pinfo = t.trays, t.pinfo
     n = pinfo[p].tray_len
     k = n
@@ -62,7 +64,7 @@ def _tray_insert(t, p, ctype):
 
 
 @njit(**LEAF)
-def _in_tray(t, p, ctype):
+def _in_tray(t: Tables, p: int, ctype: int) -> bool:
     for j in range(t.pinfo[p].tray_len):
         if t.trays[p, j] == ctype:
             return True
@@ -70,7 +72,7 @@ def _in_tray(t, p, ctype):
 
 
 @njit(**LEAF)
-def _finish(t):
+def _finish(t: Tables) -> None:
     """Open runs of 3 or more score in full to their strict majority holder."""
     meta, big, pinfo = t.meta[0], t.big, t.pinfo
     for k in range(meta.n_big):
@@ -83,7 +85,7 @@ def _finish(t):
 
 
 @njit(**LEAF)
-def _fits_anywhere(t, grid, ctype):
+def _fits_anywhere(t: Tables, grid: Grid, ctype: int) -> bool:
     cell, anchors = t.cell, t.anchors
     wbits = t.meta[0].wbits
     perfect = t.meta[0].perfect != 0
@@ -95,7 +97,7 @@ def _fits_anywhere(t, grid, ctype):
 
 
 @njit(**LEAF)
-def _layout_dead(t, grid):
+def _layout_dead(t: Tables, grid: Grid) -> bool:
     """No card left to any player, in a tray or a pile, fits anywhere in any rotation."""
     piles, trays, pinfo = t.piles, t.trays, t.pinfo
     for p in range(t.meta[0].players):
@@ -109,7 +111,7 @@ def _layout_dead(t, grid):
 
 
 @njit(**LEAF)
-def _draw_up(t, p):
+def _draw_up(t: Tables, p: int) -> None:
     """Player ``p`` fills the tray from the top of the pile."""
     piles, pinfo = t.piles, t.pinfo
     while pinfo[p].tray_len < TRAY_SIZE and pinfo[p].count > 0:
@@ -122,7 +124,7 @@ def _draw_up(t, p):
 
 
 @njit(**LEAF)
-def _end_turn(t, grid, p, stuck):
+def _end_turn(t: Tables, grid: Grid, p: int, stuck: bool) -> None:
     meta, pinfo = t.meta[0], t.pinfo
     n = meta.players
     _draw_up(t, p)
@@ -144,7 +146,7 @@ def _end_turn(t, grid, p, stuck):
 
 
 @njit(**LEAF)
-def _apply_core(t, grid, code):
+def _apply_core(t: Tables, grid: Grid, code: int) -> tuple[int, int]:
     """Play ``code`` on ``grid`` as it is; returns ``(cards placed, runs sealed or boxed)``
     (the caller grows the grid after a placement: :func:`apply_move`)."""
     meta, piles, pinfo = t.meta[0], t.piles, t.pinfo
@@ -175,7 +177,7 @@ def _apply_core(t, grid, code):
 
 
 @njit(cache=True)
-def apply_move(t, grid, code):
+def apply_move(t: Tables, grid: Grid, code: int) -> tuple[Grid, int, int]:
     """Play the legal move ``code`` for the player to move. Returns ``(grid, cards placed,
     runs sealed or boxed)``; the grid is a new, larger one when the layout outgrew it."""
     placed, sealed = _apply_core(t, grid, code)
