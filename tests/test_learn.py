@@ -414,3 +414,11 @@ def test_donuts_ai_engine_az_answers_the_protocol(tiny_network):
     assert any(line.startswith("option name sims") for line in lines), lines
     assert lines[-1].startswith("bestmove") and board.is_legal(lines[-1].split()[1]), (lines, err)
     assert proc.returncode == 0
+
+
+def test_the_package_names_load_lazily_and_all_of_them():
+    import donuts_ai.learn as learn
+
+    assert set(learn.__all__) == set(learn._NAMES)
+    for name in learn.__all__:
+        assert getattr(learn, name) is not None

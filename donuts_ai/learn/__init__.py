@@ -13,7 +13,15 @@ Importing this package loads no JAX: each name loads its module when first used.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads on first use)
+    from .agent import SHIPPED_NETWORK, AlphaZeroAgent
+    from .benchmark import Accuracy, LabelledPosition, label_positions, load_positions, measure
+    from .errors import LearnError
+    from .network import Network, NetworkConfig, evaluate, load_network, new_network, save_network
+    from .search import BatchSearch, SearchResult
+    from .train import Progress, TrainConfig, Trainer, train
 
 _NAMES = {
     "Network": "network", "NetworkConfig": "network", "new_network": "network", "evaluate": "network",
@@ -26,7 +34,10 @@ _NAMES = {
     "LearnError": "errors",
 }
 
-__all__ = sorted(_NAMES)
+__all__ = [
+    "Accuracy", "AlphaZeroAgent", "BatchSearch", "LabelledPosition", "LearnError", "Network", "NetworkConfig", "Progress", "SHIPPED_NETWORK", "SearchResult",
+    "TrainConfig", "Trainer", "evaluate", "label_positions", "load_network", "load_positions", "measure", "new_network", "save_network", "train",
+]
 
 
 def __getattr__(name: str) -> Any:
