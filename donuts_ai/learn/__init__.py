@@ -35,8 +35,26 @@ _NAMES = {
 }
 
 __all__ = [
-    "Accuracy", "AlphaZeroAgent", "BatchSearch", "LabelledPosition", "LearnError", "Network", "NetworkConfig", "Progress", "SHIPPED_NETWORK", "SearchResult",
-    "TrainConfig", "Trainer", "evaluate", "label_positions", "load_network", "load_positions", "measure", "new_network", "save_network", "train",
+    "Accuracy",
+    "AlphaZeroAgent",
+    "BatchSearch",
+    "LabelledPosition",
+    "LearnError",
+    "Network",
+    "NetworkConfig",
+    "Progress",
+    "SHIPPED_NETWORK",
+    "SearchResult",
+    "TrainConfig",
+    "Trainer",
+    "evaluate",
+    "label_positions",
+    "load_network",
+    "load_positions",
+    "measure",
+    "new_network",
+    "save_network",
+    "train",
 ]
 
 
