@@ -497,3 +497,15 @@ def test_browser_tabs_play_separate_games(browser, served):
     _idle(two)
     assert _fen(two) == before, "a reload keeps the tab's own game"
     context.close()
+
+
+def test_the_learned_agent_is_an_opponent_on_the_page_when_jax_is_installed(api):
+    pytest.importorskip("jax")
+    status, options = api("/api/options")
+    assert status == 200 and "az" in [a["kind"] for a in options["agents"]]
+    status, st = api("/api/new", {"opponent": "az", "layout": "random:5", "color": "vanilla", "think": 0.1})
+    assert status == 200 and st["ai_to_move"]
+    before = Board.from_fen(st["fen"])
+    status, st = api("/api/reply", {"game": st["game"]})
+    assert status == 200 and not st["ai_to_move"]
+    assert sum(Board.from_fen(st["fen"]).placed) == sum(before.placed) + 1
