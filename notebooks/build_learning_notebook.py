@@ -92,7 +92,7 @@ for n in SIMS:
         code("""
 by_ply = {}
 for p in fresh:
-    by_ply.setdefault(p.board().ply // 4 * 4, []).append(p)
+    by_ply.setdefault(sum(p.board().placed) // 4 * 4, []).append(p)  # donuts placed: a FEN keeps no move list
 plies = sorted(by_ply)
 shares = [measure(network, by_ply[k])["policy"] for k in plies]
 plt.figure(figsize=(6, 3.2))
