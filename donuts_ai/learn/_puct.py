@@ -37,11 +37,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._engine.batch import Seen, _write_planes
+from .._engine.batch import _write_planes
 from .._engine.bits import ctz
 from .._engine.core import forced_line, legal_mask
 from .._engine.position import MOVES_AGAIN, Position, apply, is_over, placer_value
 from .._engine.tables import FULL, NUM_SQUARES
+from .replay import mover_view
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -238,9 +239,7 @@ def write_leaf_planes(tree: Tree, line_masks: npt.NDArray[np.uint64], directions
             continue
         node = tree.nodes[g, leaf]
         forced = forced_line(_FULL & ~(node.own | node.opp), node.last, line_masks[g])
-        seen = Seen(node.own, node.opp, node.last, forced, np.float32(1.0 if forced == _ZERO else 0.0),
-                    np.float32((donuts - node.placed_own) / donuts), np.float32((donuts - node.placed_opp) / donuts),
-                    np.float32(1.0), np.float32(node.color))
+        seen = mover_view(node.own, node.opp, node.last, forced, node.placed_own, node.placed_opp, node.color, donuts)
         _write_planes(out[g], seen, directions[g])
 
 
@@ -310,7 +309,5 @@ def write_root_planes(roots: np.ndarray, donuts: int, out: npt.NDArray[np.float3
     for g in range(roots.shape[0]):
         root = roots[g]
         forced = forced_line(_FULL & ~(root.own | root.opp), root.last, root.line_masks)
-        seen = Seen(root.own, root.opp, root.last, forced, np.float32(1.0 if forced == _ZERO else 0.0),
-                    np.float32((donuts - root.placed_own) / donuts), np.float32((donuts - root.placed_opp) / donuts),
-                    np.float32(1.0), np.float32(root.color))
+        seen = mover_view(root.own, root.opp, root.last, forced, root.placed_own, root.placed_opp, root.color, donuts)
         _write_planes(out[g], seen, root.directions)

@@ -25,10 +25,11 @@ from .._engine.position import position_of
 from ..agents.base import budget, check_time_limit, now
 from ..agents.board_agent import BoardAgent
 from ..board import Board
-from ..squares import NUM_SQUARES, SIZE, SQUARE_NAMES
+from ..squares import SIZE, SQUARE_NAMES
 from .errors import LearnError
 from .network import CONFIG_FILE, Network, load_network
-from .search import C_PUCT, BatchSearch, evaluate_roots, masked_policy, network_evaluator
+from .replay import legal_flags
+from .search import C_PUCT, BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
 from .train import CHECKPOINT
 
 #: The network shipped with the library (trained by ``donuts-ai train``; see RESULTS).
@@ -123,7 +124,7 @@ class AlphaZeroAgent(BoardAgent):
     def _select(self, board: Board, time_left: float | None) -> str:
         start = now()
         root = root_record(board)
-        legal = ((root["legal"][:, None] >> np.arange(NUM_SQUARES, dtype=np.uint64)) & np.uint64(1)).astype(np.bool_)
+        legal = legal_flags(root)
         if self._search is None:
             logits, value = evaluate_roots(self._evaluator, root, board.rules.donuts)
             policy = masked_policy(logits, legal)[0]
@@ -135,10 +136,7 @@ class AlphaZeroAgent(BoardAgent):
         result = self._search.run(self._evaluator, root, np.ones(1, dtype=np.bool_), root["directions"], board.rules.donuts,
                                   board.rules.single, deadline=deadline)
         visits = result.visits[0]
-        prior = masked_policy(result.root_logits, legal)[0]
-        # Most visited; among equals, the higher prior; never an illegal square.
-        key = np.where(legal[0], visits * 2.0 + prior, -1.0)
-        sq = int(np.argmax(key))
+        sq = int(best_squares(result, legal)[0])
         total = float(visits.sum())
         self.last_info = {"sims": result.simulations, "seconds": now() - start, "value": float(result.root_value[0]),
                           "share": float(visits[sq]) / total if total else 1.0}

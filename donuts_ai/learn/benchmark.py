@@ -37,7 +37,8 @@ from ..rules import Rules
 from ..search.alphabeta.solver import Solver
 from ..squares import NUM_SQUARES, parse_square
 from .network import Network
-from .search import BatchSearch, evaluate_roots, legal_squares, masked_policy, network_evaluator
+from .replay import legal_flags
+from .search import BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
 
 #: The labelled positions shipped with the library.
 LABELLED_POSITIONS = Path(__file__).parent / "data" / "positions.jsonl.gz"
@@ -149,7 +150,7 @@ def measure(network: Network, positions: list[LabelledPosition], sims: tuple[int
     for start in range(0, len(positions), batch):
         chunk = positions[start:start + batch]
         roots = _roots(chunk)
-        legal = legal_squares(roots)
+        legal = legal_flags(roots)
         logits, predicted = evaluate_roots(evaluator, roots, rules.donuts)
         raw_keeps.append(_keeps(chunk, masked_policy(logits, legal).argmax(axis=1)))
         value_right.append(np.sign(predicted) == values[start:start + batch])
@@ -157,9 +158,7 @@ def measure(network: Network, positions: list[LabelledPosition], sims: tuple[int
             search = BatchSearch(len(chunk), n)
             result = search.run(evaluator, roots, np.ones(len(chunk), dtype=np.bool_),
                                 np.ascontiguousarray(roots["directions"]), rules.donuts, rules.single)
-            prior = masked_policy(result.root_logits, legal)
-            key = np.where(legal, result.visits * 2.0 + prior, -1.0)
-            searched[n].append(_keeps(chunk, key.argmax(axis=1)))
+            searched[n].append(_keeps(chunk, best_squares(result, legal)))
     raw, right = np.concatenate(raw_keeps), np.concatenate(value_right)
     found = {n: np.concatenate(v) for n, v in searched.items()}
 

@@ -48,16 +48,24 @@ DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(NUM_DIRE
 NUM_SYMMETRIES = len(SYMMETRY_NAMES)
 
 
+@njit(cache=True, inline="always")
+def mover_view(own: np.uint64, opp: np.uint64, last: int, forced: np.uint64, placed_own: int, placed_opp: int, color: int,
+               donuts: int) -> Seen:
+    """What the planes of a position show its side to move (:class:`~donuts_ai._engine.batch.Seen`):
+    the learner's samples, roots and leaves are all seen by the side to move."""
+    return Seen(own, opp, last, forced, np.float32(1.0 if forced == _ZERO else 0.0),
+                np.float32((donuts - placed_own) / donuts), np.float32((donuts - placed_opp) / donuts),
+                np.float32(1.0), np.float32(color))
+
+
 @njit(cache=True)
 def write_sample_planes(samples: np.ndarray, donuts: int, out: npt.NDArray[np.float32]) -> None:
     """The planes of every sample, seen by its side to move, into ``out`` (``float32[n, 36,
     NUM_PLANES]``, a view of ``(n, 6, 6, NUM_PLANES)``)."""
     for i in range(samples.shape[0]):
         s = samples[i]
-        seen = Seen(s.own, s.opp, s.last, s.forced, np.float32(1.0 if s.forced == _ZERO else 0.0),
-                    np.float32((donuts - s.placed_own) / donuts), np.float32((donuts - s.placed_opp) / donuts),
-                    np.float32(1.0), np.float32(s.color))
-        _write_planes(out[i], seen, s.directions)
+        _write_planes(out[i], mover_view(s.own, s.opp, s.last, s.forced, s.placed_own, s.placed_opp, s.color, donuts),
+                      s.directions)
 
 
 def sample_planes(samples: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:
@@ -67,10 +75,11 @@ def sample_planes(samples: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:
     return out
 
 
-def legal_flags(samples: np.ndarray) -> npt.NDArray[np.bool_]:
-    """``bool[n, 36]``: each sample's legal squares."""
+def legal_flags(records: np.ndarray) -> npt.NDArray[np.bool_]:
+    """``bool[n, 36]``: the legal squares of each record with a ``legal`` bitboard field
+    (samples, the search's root records)."""
     shifts = np.arange(NUM_SQUARES, dtype=np.uint64)
-    return ((samples["legal"][:, None] >> shifts) & np.uint64(1)).astype(np.bool_)
+    return ((records["legal"][:, None] >> shifts) & np.uint64(1)).astype(np.bool_)
 
 
 def symmetric(planes: npt.NDArray[np.float32], policy: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_],

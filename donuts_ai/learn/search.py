@@ -118,10 +118,14 @@ def evaluate_roots(evaluator: Evaluator, roots: np.ndarray, donuts: int) -> tupl
     return evaluator(root_planes(roots, donuts))
 
 
-def legal_squares(roots: np.ndarray) -> npt.NDArray[np.bool_]:
-    """``bool[G, 36]``: the legal squares of each root record (its ``legal`` field)."""
-    shifts = np.arange(NUM_SQUARES, dtype=np.uint64)
-    return ((roots["legal"][:, None] >> shifts) & np.uint64(1)).astype(np.bool_)
+def best_squares(result: SearchResult, legal: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Each game's move after a search: the most visited legal square, ties going to the
+    higher prior (the network's policy at the root)."""
+    prior = masked_policy(result.root_logits, legal)
+    # Visits are whole numbers and a prior is below 1: twice the visits plus the prior orders by visits, then prior.
+    key = np.where(legal, result.visits * 2.0 + prior, -1.0)
+    best: npt.NDArray[np.int64] = key.argmax(axis=1)
+    return best
 
 
 def dirichlet_noise(rng: np.random.Generator, legal: npt.NDArray[np.bool_], alpha: float = DIRICHLET_ALPHA) -> npt.NDArray[np.float32]:

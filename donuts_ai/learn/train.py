@@ -48,7 +48,7 @@ from ..vector_env import VectorEnv
 from .errors import LearnError
 from .network import Network, NetworkConfig, load_network, new_network, save_network
 from .replay import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, legal_flags, sample_planes, symmetric
-from .search import BatchSearch, Evaluator, dirichlet_noise, legal_squares, network_evaluator
+from .search import BatchSearch, Evaluator, dirichlet_noise, network_evaluator
 
 #: Longest game: 36 placements (then the board is full).
 MAX_PLIES = NUM_SQUARES
@@ -225,7 +225,7 @@ class Trainer:
         config, games = self.config, self.env._games
         start = time.perf_counter()
         evaluator = _Timed(network_evaluator(self.network))
-        legal = legal_squares(games)
+        legal = legal_flags(games)
         noise = dirichlet_noise(self.rng, legal)
         np.copyto(self._directions, games["directions"])
         result = self.search.run(evaluator, games, np.ones(config.games, dtype=np.bool_), self._directions,
