@@ -170,7 +170,7 @@ in a sample of 50 classes only 5 to 14 of the 36 first moves win (9 on
 average), a few draw (10 moves in all 50) and the rest lose. On the standard layout only
 10 of the 36 opening squares win, the other 26 lose. **With 18 donuts each** (the board
 can fill) the first player still wins all 24,576 classes; under the **single-insertion**
-rule, still being solved, some classes are draws (see the last section).
+rule some classes are draws, though never a second-player win (see the last section).
 
 The cells below read the committed results files and recompute the rest (small samples
 with `DONUTS_NB_QUICK=1`)."""),
@@ -285,9 +285,11 @@ The same whole-arrangement study under two variants of the rules
 - **18 donuts each**: 36 donuts in all, so the board can fill; a full board without a
   five goes to the player with more donuts on it.
 
-Does the first player still win everything? Each file is read as it stands (a study still
-running is committed part-way and resumed with `--resume`); the solver's nodes per class
-against the official rules' show how much harder each variant is to solve."""),
+Does the first player still win everything? Each file is read as committed (a study that
+stopped part-way resumes with `--resume`, and the cell then says how far it got); the
+solver's nodes per class against the official rules' show how much harder each variant is
+to solve (the single-insertion study counts proof-number nodes, the other two alpha-beta
+nodes, so its ratio compares two searches as well as two rules)."""),
     code("""
 official_nodes = {u["layout"]: u["nodes"] for u in units}
 variants = {"18 donuts each": "study_all_arrangements_donuts18.jsonl.gz",
@@ -299,8 +301,8 @@ for title, name in variants.items():
     v_values = Counter(u["value"] for u in v_units)
     weights = sum(u["weight"] for u in v_units)
     done = "every class" if len(v_units) == len(units) else f"{len(v_units):,} of {len(units):,} classes so far"
-    print(f"{title} ({v_config['rules']}): {done}, standing for {weights:,} arrangements: first player wins "
-          f"{v_values[1]:,}, draws {v_values[0]:,}, second player wins {v_values[-1]:,}")
+    print(f"{title} ({v_config['rules']}): {done}, standing for {weights:,} arrangements; classes won by the first player "
+          f"{v_values[1]:,}, drawn {v_values[0]:,}, won by the second player {v_values[-1]:,}")
     v_nodes = np.array([u["nodes"] for u in v_units])
     ratio = np.array([u["nodes"] / official_nodes[u["layout"]] for u in v_units])
     print(f"    nodes per class: median {int(np.median(v_nodes)):,}, max {int(v_nodes.max()):,}; "
