@@ -317,6 +317,27 @@ for title, name in variants.items():
         for u in sorted(v_units, key=lambda u: u["nodes"])[:2]:
             assert Solver(tt_bits=18).solve(Board(Layout.from_text(u["layout"]), rules), distance=False).value == u["value"]
         print("    sample rechecked")"""),
+    md("""
+What does a draw look like? The cheapest drawn class of the single-insertion study, played
+out with the solver's move for both sides (each keeps the value, a draw, at every ply):
+neither side can force five, and when the pools are empty the two largest groups are
+equal."""),
+    code("""
+name = "study_all_arrangements_single.jsonl.gz"
+if (DATA / name).exists():
+    s_config, s_units = load_study(DATA / name)
+    draws = [u for u in s_units if u["value"] == 0]
+    if draws:
+        u = min(draws, key=lambda u: u["nodes"])
+        board = Board(Layout.from_text(u["layout"]), Rules(**s_config["rules"]))
+        solver = Solver()
+        while board.outcome() is None:
+            sol = solver.solve(board, distance=False)
+            assert sol.value == 0  # the mover's best keeps the draw
+            board.push(sol.best_move)
+        assert board.outcome().winner is None
+        print(f"class {u['unit']}: {board.outcome()}")
+        display(SVG(board._repr_svg_()))"""),
 ])
 
 add("04_search_speed.ipynb", [
