@@ -294,10 +294,11 @@ nodes, so its ratio compares two searches as well as two rules)."""),
 official_nodes = {u["layout"]: u["nodes"] for u in units}
 variants = {"18 donuts each": "study_all_arrangements_donuts18.jsonl.gz",
             "single insertion": "study_all_arrangements_single.jsonl.gz"}
+variant_studies = {}  # title -> (config, units), for the cells below
 for title, name in variants.items():
     if not (DATA / name).exists():
         print(f"{title}: no results file yet"); continue
-    v_config, v_units = load_study(DATA / name)
+    v_config, v_units = variant_studies[title] = load_study(DATA / name)
     v_values = Counter(u["value"] for u in v_units)
     weights = sum(u["weight"] for u in v_units)
     done = "every class" if len(v_units) == len(units) else f"{len(v_units):,} of {len(units):,} classes so far"
@@ -323,9 +324,8 @@ out with the solver's move for both sides (each keeps the value, a draw, at ever
 neither side can force five, and when the pools are empty the two largest groups are
 equal."""),
     code("""
-name = "study_all_arrangements_single.jsonl.gz"
-if (DATA / name).exists():
-    s_config, s_units = load_study(DATA / name)
+if "single insertion" in variant_studies:
+    s_config, s_units = variant_studies["single insertion"]
     draws = [u for u in s_units if u["value"] == 0]
     if draws:
         u = min(draws, key=lambda u: u["nodes"])

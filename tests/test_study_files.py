@@ -4,6 +4,7 @@ complete, well-formed, and right on a seeded sample of classes re-solved here.""
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -27,9 +28,15 @@ SAMPLE = 4
 CLASSES = 24_576
 
 
+@cache
+def _study(name):
+    """A committed study's (config, units), read once for every test here."""
+    return load_study(NOTEBOOKS / name)
+
+
 @pytest.mark.parametrize("name", [n for n in STUDIES if (NOTEBOOKS / n).exists()])
 def test_a_committed_study_is_well_formed_and_right_on_a_sample(name):
-    config, units = load_study(NOTEBOOKS / name)
+    config, units = _study(name)
     assert config.get("rules") == STUDIES[name] and config["arrangements"] == "all" and not config["distance"]
     numbers = [u["unit"] for u in units]
     assert len(set(numbers)) == len(numbers) and all(0 <= n < CLASSES for n in numbers)
@@ -49,10 +56,10 @@ def test_a_committed_study_is_well_formed_and_right_on_a_sample(name):
 
 @pytest.mark.parametrize("name", [n for n in STUDIES if (NOTEBOOKS / n).exists()])
 def test_the_cheapest_class_that_is_not_a_first_player_win_is_re_solved(name):
-    # The sample above comes from the cheap half, where every class so far is a
-    # first-player win; a draw (or a loss) is the finding that most needs checking, so
-    # the cheapest such class of each file is re-solved too (some seconds).
-    config, units = load_study(NOTEBOOKS / name)
+    # The sample above comes from the cheap half, where every class is a first-player
+    # win; a draw (or a loss) is the finding that most needs checking, so the cheapest
+    # such class of each file is re-solved too (some seconds).
+    config, units = _study(name)
     others = [u for u in units if u["value"] != 1]
     if not others:
         pytest.skip(f"{name}: every class a first-player win")
