@@ -1,7 +1,6 @@
 import os
 
 import pytest
-
 from hypothesis import HealthCheck, settings
 
 # CI runs the same examples every time (derandomized); locally hypothesis explores.
