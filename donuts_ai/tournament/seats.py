@@ -18,8 +18,11 @@ in this process (fast and trusting: a hang there hangs the caller). Both answer
 :meth:`Seat.ask` with an :class:`Answer`.
 
 The pipe protocol (``python -m donuts_ai.tournament._seat_process SPEC GAME_MODULE
-GAME``): the process imports the game's module, builds the agent (a kind of that
-game's, :mod:`.specs`) and writes ``{"ready": true}`` (or ``{"error": ...}``); then, per
+GAME [--source-on-stdin]``): the process imports the game's module, builds the agent (a
+kind of that game's, :mod:`.specs`; with ``--source-on-stdin`` from the
+:class:`~.entries.AgentSource` on its first input line, for an agent given as an object
+or a spec naming a kind registered at run time) and writes ``{"ready": true}`` (or
+``{"error": ...}``); then, per
 request line, ``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``{"op":
 "move", "game": NAME, "observation": {...}, "time_left": T}`` is answered ``{"move":
 MOVE}`` or ``{"error": ..., "detail": ...}``, where the observation is what the game
