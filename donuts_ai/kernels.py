@@ -79,17 +79,19 @@ from ._engine.position import ENDED_WON as _ENDED_WON
 from ._engine.position import MOVES_AGAIN as _MOVES_AGAIN
 from ._engine.position import PASSES as _PASSES
 from ._engine.position import WON_BY_FIVE as _WON_BY_FIVE
-from ._engine.position import Position, Rulebook, position_of, rulebook_of
+from ._engine.position import Position, Rulebook
 from ._engine.position import apply as _apply
 from ._engine.position import is_over as _is_over
 from ._engine.position import legal_moves as _legal_moves
 from ._engine.position import placer_value as _placer_value
 from ._engine.position import plies_left as _plies_left
+from ._engine.position import position_of as _position_of
+from ._engine.position import rulebook_of as _rulebook_of
 from .board import Board
 from .errors import PositionError
 from .search.alphabeta._table import position_keys as _position_keys
 from .squares import NUM_SQUARES
-from .symmetry import transform_square
+from .symmetry import transform_square as _transform_square
 
 __all__ = [
     "ENDED_DRAWN",
@@ -150,7 +152,7 @@ def position(board: Board) -> Position:
         raise TypeError(f"position needs a Board, got {type(board).__name__}")
     if board.is_game_over():
         raise PositionError("position: the game is over, no side is to move")
-    return position_of(*board.kernel_state())
+    return _position_of(*board.kernel_state())
 
 
 def rulebook(board: Board) -> Rulebook:
@@ -162,7 +164,7 @@ def rulebook(board: Board) -> Rulebook:
     Raises ``TypeError`` for anything but a :class:`~donuts_ai.Board`."""
     if not isinstance(board, Board):
         raise TypeError(f"rulebook needs a Board, got {type(board).__name__}")
-    return rulebook_of(board.layout, board.rules)
+    return _rulebook_of(board.layout, board.rules)
 
 
 def symmetries(board: Board) -> NDArray[np.int64]:
@@ -179,7 +181,7 @@ def symmetries(board: Board) -> NDArray[np.int64]:
     if not isinstance(board, Board):
         raise TypeError(f"symmetries needs a Board, got {type(board).__name__}")
     names = board.layout.symmetries()
-    images = np.array([[transform_square(sq, name) for sq in range(NUM_SQUARES)] for name in names], dtype=np.int64)
+    images = np.array([[_transform_square(sq, name) for sq in range(NUM_SQUARES)] for name in names], dtype=np.int64)
     images.setflags(write=False)
     return images
 
