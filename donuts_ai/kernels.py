@@ -199,7 +199,7 @@ def legal_moves(rulebook: Rulebook, pos: Position) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def apply(donuts: int, single: bool, pos: Position, square: int) -> tuple[Position, int]:
+def apply(donuts: int | np.int64, single: bool, pos: Position, square: int | np.int64) -> tuple[Position, int]:
     """The transition: the side to move of ``pos`` (a game that is not over) places a donut
     on the legal ``square``, under the rules ``donuts`` (``rulebook.donuts``) and
     ``single`` (``rulebook.single``).
@@ -217,14 +217,13 @@ def apply(donuts: int, single: bool, pos: Position, square: int) -> tuple[Positi
 
 
 @njit(cache=True, inline="always")
-def is_over(status: int) -> bool:
+def is_over(status: int | np.int64) -> bool | np.bool:
     """True when a placement with :func:`apply`'s ``status`` ended the game."""
-    over: bool = _is_over(status)
-    return over
+    return _is_over(status)
 
 
 @njit(cache=True, inline="always")
-def game_value(status: int) -> int:
+def game_value(status: int | np.int64) -> int:
     """The game value of a finished game for the side that placed the last donut: +1
     (:data:`WON_BY_FIVE`, :data:`ENDED_WON`), 0 (:data:`ENDED_DRAWN`) or -1
     (:data:`ENDED_LOST`). Only for a ``status`` that :func:`is_over`."""
@@ -233,29 +232,26 @@ def game_value(status: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def plies_left(pos: Position, donuts: int) -> int:
+def plies_left(pos: Position, donuts: int | np.int64) -> int | np.int64:
     """The most plies the game can still last if nobody makes five: until both pools are
     empty or the board is full. A search ``plies_left`` plies deep reaches the end of
     every line (each :func:`apply` is one ply, whoever moves)."""
-    plies: int = _plies_left(pos, donuts)
-    return plies
+    return _plies_left(pos, donuts)
 
 
 # --- squares and bitboards ----------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def popcount(bitboard: np.uint64) -> int:
+def popcount(bitboard: np.uint64) -> np.int64:
     """The number of squares in ``bitboard`` (one machine instruction)."""
-    count: int = _popcount(np.uint64(bitboard))
-    return count
+    return _popcount(np.uint64(bitboard))
 
 
 @njit(cache=True, inline="always")
-def lowest_square(bitboard: np.uint64) -> int:
+def lowest_square(bitboard: np.uint64) -> np.int64:
     """The lowest square of a non-empty ``bitboard`` (one machine instruction)."""
-    square: int = _ctz(np.uint64(bitboard))
-    return square
+    return _ctz(np.uint64(bitboard))
 
 
 @njit(cache=True, inline="always")
@@ -273,15 +269,14 @@ def without_lowest(bitboard: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def nth_square(bitboard: np.uint64, n: int) -> int:
+def nth_square(bitboard: np.uint64, n: int | np.int64) -> int | np.int64:
     """The ``n``-th lowest square of ``bitboard`` (0-based, ``n < popcount(bitboard)``):
     with ``n`` drawn uniformly below :func:`popcount`, a uniformly random square of it."""
-    square: int = _nth_bit(np.uint64(bitboard), n)
-    return square
+    return _nth_bit(np.uint64(bitboard), n)
 
 
 @njit(cache=True, inline="always")
-def square_bit(square: int) -> np.uint64:
+def square_bit(square: int | np.int64) -> np.uint64:
     """The bitboard of the one square ``square`` (``1 << square`` as a ``uint64``)."""
     bit: np.uint64 = _ONE << np.uint64(square)
     return bit
