@@ -57,8 +57,8 @@ ALLOWED = {
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
     "learn": {"_engine", "agents", "board", "errors", "layout", "rules", "search", "squares", "symmetry", "vector_env"},
-    "bench": {"_engine", "agents", "analysis", "board", "boxes", "interop", "kernels", "layout", "outcomes", "reference", "search",
-              "tournament", "vector_env"},
+    "bench": {"_checks", "_engine", "agents", "analysis", "board", "boxes", "errors", "interop", "kernels", "layout", "outcomes",
+              "reference", "search", "tournament", "vector_env"},
     "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "learn", "play", "rules", "squares", "study", "tournament"},
 }
 
