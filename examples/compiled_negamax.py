@@ -12,6 +12,7 @@ from donuts_ai import kernels as K
 NODES, LIMIT, ROOT, MOVE = 0, 1, 2, 3  # the counters: nodes searched, the node limit (past it the search unwinds), root depth, move
 STORED = np.uint64(1)  # a table row: [key_a, key_b, STORED | (lower + 1) << 1 | (upper + 1) << 3]
 HASH = np.uint64(0x9E3779B97F4A7C15)  # an odd multiplier (the golden ratio) mixing key_a into the row index
+MIN_NODES = 20_000  # the least node limit of a timed iteration: long enough to measure the node rate on
 
 
 @njit(cache=True)
@@ -37,8 +38,7 @@ def negamax(rb, pos, depth, alpha, beta, table, syms, counters):
             value = -negamax(rb, child, depth - 1, -beta, -max(alpha, best), table, syms, counters)
         else:  # the opponent's pool is empty: the same side moves again
             value = negamax(rb, child, depth - 1, max(alpha, best), beta, table, syms, counters)
-        if depth == counters[ROOT] and value > best:
-            counters[MOVE] = square
+        counters[MOVE] = square if depth == counters[ROOT] and value > best else counters[MOVE]
         best = max(best, value)
     if row >= 0 and counters[NODES] <= counters[LIMIT] and (best != 0 or K.plies_left(pos, rb.donuts) <= depth):  # proven
         lower, upper = best if best > alpha0 else -1, best if best < beta else 1
@@ -53,8 +53,7 @@ class Agent:
     def __init__(self, time_limit=None, depth=None, tt_bits=18, seed=None):
         self.time_limit, self.depth = (1.0 if time_limit is None and depth is None else time_limit), depth
         self.table, self.game, self.rate, self.last_info = np.zeros((1 << tt_bits if tt_bits else 0, 3), np.uint64), None, 1e6, {}
-        board = Board()  # compile the kernel (or load it from the cache) now, not in the first move
-        negamax(K.rulebook(board), K.position(board), 1, -1, 1, self.table, K.symmetries(board), np.array([0, 1, 1, -1]))
+        negamax(K.rulebook(Board()), K.position(Board()), 1, -1, 1, self.table, K.symmetries(Board()), np.array([0, 1, 1, -1]))  # compile
 
     def reset(self, seed=None):
         self.game = None  # the table is cleared before the next move
@@ -64,16 +63,17 @@ class Agent:
         if (board.layout, board.rules) != self.game:  # table entries hold for one layout and rules
             self.table[:], self.game, self.syms = 0, (board.layout, board.rules), K.symmetries(board)
         rb, pos = K.rulebook(board), K.position(board)
-        end, nodes, info = K.plies_left(pos, rb.donuts), 0, {}
-        for depth in range(1, min(end, self.depth or end) + 1):  # depth 1 always finishes: a move
-            budget = 1 << 62 if limit is None or depth == 1 else int(self.rate * (limit - (time.perf_counter() - start)))
-            counters, t = np.array([0, max(budget, 0), depth, -1]), time.perf_counter()
+        end, nodes, depth, info = K.plies_left(pos, rb.donuts), 0, 1, {}
+        while depth <= min(end, self.depth or end) and not info.get("exact"):  # depth 1 always finishes: a move
+            left = 1e9 if limit is None else limit - (time.perf_counter() - start)
+            budget = 1 << 62 if limit is None or depth == 1 else max(int(self.rate * left), MIN_NODES)
+            counters, t = np.array([0, budget, depth, -1]), time.perf_counter()
             value, seconds = negamax(rb, pos, depth, -1, 1, self.table, self.syms, counters), time.perf_counter() - t
             nodes, self.rate = nodes + counters[NODES], counters[NODES] / seconds if seconds > 1e-3 else self.rate
-            if counters[NODES] > counters[LIMIT]:
-                break
-            info = {"move": square_name(counters[MOVE]), "value": int(value), "depth": depth, "exact": bool(value or depth == end)}
-            if info["exact"]:
+            if counters[NODES] <= counters[LIMIT]:
+                info, depth = {"move": square_name(counters[MOVE]), "value": int(value), "depth": depth,
+                               "exact": bool(value or depth == end)}, depth + 1
+            elif left - seconds < limit / 4:  # out of time; else the same depth again, at the rate just measured
                 break
         self.last_info = {**info, "nodes": int(nodes), "seconds": time.perf_counter() - start}
         return info["move"]
