@@ -26,7 +26,7 @@ demo: $(VENV)/.installed
 	$(BIN)/donuts-ai demo
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check donuts_ai tests benchmarks
+	$(BIN)/ruff check donuts_ai tests benchmarks examples
 
 test: lint
 	$(BIN)/python -m pytest -q

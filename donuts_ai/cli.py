@@ -214,8 +214,15 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     from . import bench
 
-    results = bench.run(args.quick, full_solve=args.full_solve)
-    print(bench.report(results))
+    results: object
+    if args.agent:  # any agent's speed beside ours, instead of the engine's figures
+        if os.getcwd() not in sys.path:  # module:Class specs name modules here, as under python -m (not so for a console script)
+            sys.path.append(os.getcwd())
+        results = bench.agent_speed(args.agent, time_limit=args.time, positions=args.positions, seed=args.seed)
+        print(bench.agent_report(results))
+    else:
+        results = bench.run(args.quick, full_solve=args.full_solve)
+        print(bench.report(results))
     if args.json:
         try:
             with open(args.json, "w") as fh:
@@ -377,6 +384,13 @@ def _add_bench(sub: Subparsers) -> None:
     bench.add_argument("--quick", action="store_true", help="small sizes, 3 repeats: under a minute")
     bench.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
     bench.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    bench.add_argument("--agent", metavar="SPEC", action="append",
+                       help="measure this agent (repeatable; random, greedy, alphabeta, mcts:time=0.5, module:Class[:k=v], "
+                            "engine:PATH) beside our alpha-beta and MCTS, instead of the engine figures")
+    bench.add_argument("--time", type=_positive_float, default=0.1,
+                       help="with --agent: seconds a move for specs that set no time (default 0.1)")
+    bench.add_argument("--positions", type=_positive_int, default=12, help="with --agent: positions to measure on (default 12)")
+    bench.add_argument("--seed", type=int, default=1, help="with --agent: the seed of the positions (default 1)")
     bench.set_defaults(func=_cmd_bench)
 
 

@@ -33,6 +33,8 @@ ALLOWED = {
     "layout": {"errors", "squares", "svg", "symmetry", "_engine"},  # the engine's line-mask tables
     "_engine": {"squares"},
     "outcomes": {"_engine"},
+    # The public compiled API: the engine's kernels (and the solver's position key) under stable names.
+    "kernels": {"_engine", "board", "errors", "search", "squares", "symmetry"},
     "board": {"_engine", "errors", "layout", "outcomes", "rules", "squares", "svg", "symmetry"},
     "reference": {"layout", "rules"},
     "analysis": {"_engine", "board", "errors", "layout", "rules", "_checks"},
@@ -55,8 +57,8 @@ ALLOWED = {
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
     "learn": {"_engine", "agents", "board", "errors", "layout", "rules", "search", "squares", "symmetry", "vector_env"},
-    "bench": {"_engine", "agents", "analysis", "board", "boxes", "interop", "layout", "outcomes", "reference", "search",
-              "tournament", "vector_env"},
+    "bench": {"_checks", "_engine", "agents", "analysis", "board", "boxes", "errors", "interop", "kernels", "layout", "outcomes",
+              "reference", "search", "tournament", "vector_env"},
     "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "learn", "play", "rules", "squares", "study", "tournament"},
 }
 

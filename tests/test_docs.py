@@ -27,6 +27,7 @@ PUBLIC_MODULES = [
     "donuts_ai.engine_protocol",
     "donuts_ai.interop",
     "donuts_ai.interop.openspiel",
+    "donuts_ai.kernels",
     "donuts_ai.learn",
     "donuts_ai.outcomes",
     "donuts_ai.play",

@@ -70,7 +70,15 @@ ENDED_LOST = 5
 
 
 class Position(NamedTuple):
-    """A position from the side to move's point of view."""
+    """A position from the side to move's point of view (a ``NamedTuple``).
+
+    - ``own``, ``opp``: the side to move's and its opponent's donuts, bitboards
+      (``np.uint64``, bit ``i`` = square ``i`` = rank * 6 + file);
+    - ``last``: the square filled last, -1 before the first placement;
+    - ``placed_own``, ``placed_opp``: the donuts each side has placed from its pool.
+
+    Bitboards are ``np.uint64`` and the other fields ``int64``: kernels compile for those
+    types (see :mod:`donuts_ai.kernels`)."""
 
     own: np.uint64  # bitboard of the side to move
     opp: np.uint64  # bitboard of the opponent
@@ -81,7 +89,12 @@ class Position(NamedTuple):
 
 class Rulebook(NamedTuple):
     """What a position is played by: the layout's lines (where the next donut may go)
-    and the rules (the pools, the insertion variant)."""
+    and the rules (the pools, the insertion variant). A ``NamedTuple``:
+
+    - ``line_masks``: ``uint64[36]``, the line through each square in its printed
+      direction, the square included;
+    - ``donuts``: the donuts in each player's pool;
+    - ``single``: True under the "single" insertion variant (only ``o X o`` flips)."""
 
     line_masks: NDArray[np.uint64]  # uint64[36]: the line through each square in its printed direction
     donuts: int  # donuts in each player's pool

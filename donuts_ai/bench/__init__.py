@@ -1,6 +1,8 @@
 """Benchmarks: every speed and calibration figure in ``benchmarks/RESULTS.md``, one module each.
 
     donuts-ai bench                    (= python -m donuts_ai.bench = python -m benchmarks) engine and search speed
+    donuts-ai bench --agent SPEC       any agent's decisions/s and nodes/s beside our alpha-beta and MCTS
+    python -m donuts_ai.bench.kernels  the public compiled API against the private engine: the same negamax's node rate
     python -m donuts_ai.bench.search   solver vs a naive negamax, strength matches, agreement with the solver
     python -m donuts_ai.bench.harness  tournament harness overhead and worker speed-up
     python -m donuts_ai.bench.time_use how much of its budget each timed agent spends
@@ -13,6 +15,7 @@ are not tests: nothing here asserts a speed; each prints its machine.
 """
 
 from ._report import machine
+from .agents import agent_report, agent_speed, bench_positions
 from .engine import alphabeta_speed, main, mcts_speed, report, run
 
-__all__ = ["alphabeta_speed", "machine", "main", "mcts_speed", "report", "run"]
+__all__ = ["agent_report", "agent_speed", "alphabeta_speed", "bench_positions", "machine", "main", "mcts_speed", "report", "run"]

@@ -29,6 +29,7 @@ from .. import reference as ref
 from .._engine.position import position_of, rulebook_of
 from ..analysis import perft, random_playouts
 from ..board import Board
+from ..errors import DonutsError
 from ..layout import Layout
 from ..search.alphabeta import Solver
 from ..search.alphabeta._negamax import search_moves
@@ -37,6 +38,7 @@ from ..search.alphabeta._workspace import new_workspace
 from ..search.mcts import MCTSAgent
 from ..vector_env import VectorEnv
 from ._report import Machine, Stats, machine, print_and_save
+from .agents import DEFAULT_POSITIONS, DEFAULT_SEED, DEFAULT_TIME, agent_report, agent_speed
 
 if TYPE_CHECKING:  # imported when measured: each may be missing or slow to import
     from .boxes import BoxesBench
@@ -363,5 +365,16 @@ def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes, 3 repeats: under a minute")
     parser.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--agent", metavar="SPEC", action="append",
+                        help="measure this agent (repeatable) beside our alpha-beta and MCTS, instead of the engine figures")
+    parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="with --agent: seconds a move for specs that set none")
+    parser.add_argument("--positions", type=int, default=DEFAULT_POSITIONS, help="with --agent: positions to measure on")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --agent: the seed of the positions")
     args = parser.parse_args(argv)
+    if args.agent:
+        try:
+            figures = agent_speed(args.agent, args.time, args.positions, args.seed)
+        except DonutsError as exc:
+            parser.exit(2, f"{prog}: error: {exc}\n")
+        return print_and_save(figures, agent_report, args.json)
     return print_and_save(run(args.quick, full_solve=args.full_solve), report, args.json)

@@ -1,0 +1,181 @@
+"""``donuts-ai bench --agent SPEC``: any agent's speed, beside ours, in one run.
+
+Decisions/s and, where the agent reports ``last_info["nodes"]`` after a move (as our
+searching agents do), nodes/s, of every agent given (a spec: a built-in kind,
+``module:Class``, ``engine:COMMAND``; or an agent object), on a fixed set of positions
+drawn from a seed, beside the same figures for our alpha-beta and MCTS at the same time
+limit. A spec that sets no time of its own gets the run's (``time=T``) when its class
+takes ``time_limit`` (or ``time``); an object is measured as it was built.
+
+Each agent first answers one position outside the measurement (compiling or loading its
+kernels), then every position in turn, its ``reset(seed)`` called before each (each is a
+game of its own), the clock read around ``select_move`` alone. An illegal answer is
+counted; an exception stops the run with an error naming the agent and the position.
+Benchmarks are not tests: nothing here asserts a speed.
+
+    donuts-ai bench --agent examples.compiled_negamax:Agent --agent greedy --time 0.1
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
+
+from .._checks import check_int, check_seconds
+from ..board import Board
+from ..errors import DonutsError
+from ..layout import Layout
+from ..tournament import make_agent, resolve
+from ._report import Machine, machine
+
+#: What the agents are measured beside: our alpha-beta and MCTS, at the run's time limit.
+BASELINES = ("alphabeta", "mcts")
+#: The default number of positions, time limit (seconds a move) and seed.
+DEFAULT_POSITIONS, DEFAULT_TIME, DEFAULT_SEED = 12, 0.1, 1
+#: The positions' plies run from FIRST_PLY to LAST_PLY, evenly spread (openings and middlegames,
+#: where a move is searched; later, random games are mostly decided by a five in one).
+FIRST_PLY, LAST_PLY = 2, 16
+#: The game the agents play (their specs are Donuts specs).
+GAME = "donuts"
+
+
+class AgentSpeed(TypedDict):
+    """One agent's figures (:func:`agent_speed`): ``nodes`` and ``nodes_per_s`` are ``None``
+    unless it reported ``last_info["nodes"]`` after every move."""
+
+    agent: str  # the spec it ran with, or the object's spec or class name
+    decisions: int
+    seconds: float  # thinking time in all
+    decisions_per_s: float
+    mean_move_s: float
+    max_move_s: float
+    nodes: int | None
+    nodes_per_s: float | None
+    illegal: int
+
+
+class AgentBench(TypedDict):
+    """Every agent's figures on one position set (:func:`agent_speed`)."""
+
+    machine: Machine
+    time_limit: float
+    positions: int
+    seed: int
+    agents: list[AgentSpeed]
+
+
+def bench_positions(count: int = DEFAULT_POSITIONS, seed: int = DEFAULT_SEED) -> list[Board]:
+    """``count`` positions, each of its own random tile arrangement, reached by seeded random
+    moves at plies spread evenly from :data:`FIRST_PLY` to :data:`LAST_PLY` (a game that ends
+    sooner is drawn again): the same positions for the same ``count`` and ``seed``."""
+    count = check_int("positions", count, minimum=1)
+    rng, boards = random.Random(seed), []
+    for i in range(count):
+        target = FIRST_PLY + (LAST_PLY - FIRST_PLY) * i // max(1, count - 1)
+        while True:
+            board = Board(Layout.random(seed=rng.getrandbits(32)))
+            while board.ply < target and not board.is_game_over():
+                board.push(rng.choice(board.legal_moves()))
+            if not board.is_game_over():
+                boards.append(board)
+                break
+    return boards
+
+
+def _with_time(spec: str, time_limit: float) -> str:
+    """``spec`` with ``time=time_limit`` added when it sets no time and its class takes one."""
+    cls, params = resolve(spec, GAME)
+    try:
+        accepted = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        return spec
+    if "time_limit" in params or "time" in params or not ({"time_limit", "time"} & accepted.keys()):
+        return spec
+    head, _, rest = spec.strip().partition(":")
+    if rest and rest.partition(":")[0].isidentifier():  # module:Class[:k=v,...]
+        cls_name, _, param_text = rest.partition(":")
+        head, rest = f"{head}:{cls_name}", param_text
+    return f"{head}:{rest + ',' if rest else ''}time={time_limit:g}"
+
+
+def _nodes(agent: Any) -> int | None:
+    info = getattr(agent, "last_info", None)
+    nodes = info.get("nodes") if isinstance(info, Mapping) else None
+    return nodes if isinstance(nodes, int) and not isinstance(nodes, bool) else None
+
+
+def _label(agent: Any) -> str:
+    """An object's name in the table: its ``spec`` when it has one, else ``module:Class (object)``."""
+    spec = getattr(agent, "spec", None)
+    return spec if isinstance(spec, str) and spec else f"{type(agent).__module__}:{type(agent).__qualname__} (object)"
+
+
+def measure(agent: Any, boards: Sequence[Board], seed: int = DEFAULT_SEED, label: str | None = None) -> AgentSpeed:
+    """One agent's figures on ``boards`` (see the module doc); ``label`` names it in the table."""
+    label = label or _label(agent)
+    if not callable(getattr(agent, "select_move", None)) or inspect.isclass(agent):
+        raise DonutsError(f"bench: {label} is not an agent object (needs select_move; pass an instance, not a class)")
+    reset = getattr(agent, "reset", None)
+    times, nodes, illegal = [], [], 0
+    for i, board in enumerate([boards[0], *boards]):  # the first answer warms the agent up, unmeasured
+        if callable(reset):
+            reset(seed)
+        view = board.copy()
+        start = time.perf_counter()
+        try:
+            move = agent.select_move(view)
+        except Exception as exc:  # an agent's failure is reported, with where it happened
+            raise DonutsError(f"bench: {label} raised {type(exc).__name__}: {exc} on position {board.fen()}") from exc
+        seconds = time.perf_counter() - start
+        if i == 0:
+            continue
+        times.append(seconds)
+        nodes.append(_nodes(agent))
+        illegal += not board.is_legal(move)
+    total = sum(times)
+    all_nodes = None if any(n is None for n in nodes) else sum(n for n in nodes if n is not None)
+    return {"agent": label, "decisions": len(times), "seconds": total, "decisions_per_s": len(times) / total,
+            "mean_move_s": total / len(times), "max_move_s": max(times), "nodes": all_nodes,
+            "nodes_per_s": None if all_nodes is None else all_nodes / total, "illegal": illegal}
+
+
+def agent_speed(agents: Sequence[object], time_limit: float = DEFAULT_TIME, positions: int = DEFAULT_POSITIONS,
+                seed: int = DEFAULT_SEED, baselines: bool = True) -> AgentBench:
+    """Decisions/s and nodes/s of each of ``agents`` (specs or agent objects) on
+    :func:`bench_positions` ``(positions, seed)``, then of our alpha-beta and MCTS with
+    ``time_limit`` seconds a move (``baselines=False``: without them). A spec without a
+    time of its own gets ``time_limit`` (see the module doc). Raises
+    :class:`~donuts_ai.DonutsError` (a :class:`~donuts_ai.tournament.SpecError` for a bad
+    spec) naming what was wrong."""
+    time_limit = check_seconds("time_limit", time_limit, allow_none=False)
+    seed = check_int("seed", seed)
+    if isinstance(agents, str):
+        agents = [agents]
+    boards = bench_positions(positions, seed)
+    entries: list[tuple[Any, str | None]] = []
+    for agent in [*agents, *(BASELINES if baselines else ())]:
+        if isinstance(agent, str):
+            spec = _with_time(agent, time_limit)
+            entries.append((make_agent(spec, seed, game=GAME), spec))
+        else:
+            entries.append((agent, None))
+    rows = [measure(agent, boards, seed, label) for agent, label in entries]
+    return {"machine": machine(), "time_limit": time_limit, "positions": len(boards), "seed": seed, "agents": rows}
+
+
+def agent_report(r: AgentBench) -> str:
+    """The figures of :func:`agent_speed` as a table."""
+    m = r["machine"]
+    lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
+             f"{r['positions']} positions (seed {r['seed']}), time limit {r['time_limit']:g} s a move where the spec sets none",
+             f"{'agent':44s} {'decisions/s':>12s} {'mean s':>8s} {'max s':>8s} {'nodes/s':>12s} {'illegal':>8s}"]
+    for a in r["agents"]:
+        nodes = "—" if a["nodes_per_s"] is None else f"{a['nodes_per_s']:,.0f}"
+        lines.append(f"{a['agent']:44s} {a['decisions_per_s']:>12,.1f} {a['mean_move_s']:>8.3f} {a['max_move_s']:>8.3f} "
+                     f"{nodes:>12s} {a['illegal']:>8d}")
+    lines.append("nodes: what each agent reports in last_info['nodes'] after a move (alpha-beta: positions searched; "
+                 "MCTS: nodes of its tree); — where it reports none")
+    return "\n".join(lines)

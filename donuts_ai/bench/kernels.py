@@ -1,0 +1,178 @@
+"""The public compiled API costs nothing: the same negamax, written against
+:mod:`donuts_ai.kernels` and against the private engine it wraps, searches at the same
+node rate.
+
+    python -m benchmarks.kernels [--quick] [--json FILE]
+
+The two kernels below are one search written twice, name for name: a negamax with
+alpha-beta on the win/draw/loss value, square order, no table, the horizon scoring 0, at
+a fixed depth from six early positions (those of the alpha-beta figure of ``donuts-ai
+bench``). The one against the engine calls its functions directly (``legal_moves``,
+``apply``, ``is_over``, ``placer_value``, the ``ctz`` intrinsic, ``b & (b - 1)``); the
+one against :mod:`donuts_ai.kernels` calls their public names. Both run in interleaved
+repeats (the order alternating, so that a machine growing busier or quieter favours
+neither); each repeat's node rates are paired and their ratio is reported with the two
+rates. Rates are per second of this process's CPU time (``time.process_time``), which
+other processes on a shared machine disturb far less than the wall clock; the wall-clock
+rates are reported too. Benchmarks are not tests: nothing here asserts a speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import TypedDict
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from .. import kernels as K
+from .._engine.bits import ctz
+from .._engine.position import PASSES, Position, Rulebook, apply, is_over, legal_moves, placer_value
+from ..board import Board
+from ..layout import Layout
+from ._report import Machine, Stats, machine, print_and_save
+
+_ONE = np.uint64(1)
+#: Six early positions: ``Layout.random_grid(FIRST_LAYOUT + i)`` after ``OPENING_PLIES`` seeded random plies.
+FIRST_LAYOUT, POSITIONS, OPENING_PLIES = 100, 6, 4
+
+
+@njit(cache=True)
+def negamax_private(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: int, nodes: NDArray[np.int64]) -> int:
+    """The negamax against the private engine (see the module doc)."""
+    nodes[0] += 1
+    if depth == 0:
+        return 0
+    best, moves = -1, legal_moves(rb, pos)
+    while moves:
+        square = ctz(moves)
+        moves = moves & (moves - _ONE)
+        child, status = apply(rb.donuts, rb.single, pos, square)
+        if is_over(status):
+            value = placer_value(status)
+        elif status == PASSES:
+            value = -negamax_private(rb, child, depth - 1, -beta, -max(alpha, best), nodes)
+        else:
+            value = negamax_private(rb, child, depth - 1, max(alpha, best), beta, nodes)
+        if value > best:
+            best = value
+            if best >= beta:
+                break
+    return best
+
+
+@njit(cache=True)
+def negamax_public(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: int, nodes: NDArray[np.int64]) -> int:
+    """The same negamax against :mod:`donuts_ai.kernels` (see the module doc)."""
+    nodes[0] += 1
+    if depth == 0:
+        return 0
+    best, moves = -1, K.legal_moves(rb, pos)
+    while moves:
+        square = K.lowest_square(moves)
+        moves = K.without_lowest(moves)
+        child, status = K.apply(rb.donuts, rb.single, pos, square)
+        if K.is_over(status):
+            value = K.game_value(status)
+        elif status == K.PASSES:
+            value = -negamax_public(rb, child, depth - 1, -beta, -max(alpha, best), nodes)
+        else:
+            value = negamax_public(rb, child, depth - 1, max(alpha, best), beta, nodes)
+        if value > best:
+            best = value
+            if best >= beta:
+                break
+    return best
+
+
+def positions() -> list[Board]:
+    """The six early positions the two searches start from."""
+    rng, boards = random.Random(1), []
+    for i in range(POSITIONS):
+        board = Board(Layout.random_grid(FIRST_LAYOUT + i))
+        for _ in range(OPENING_PLIES):
+            board.push(rng.choice(board.legal_moves()))
+        boards.append(board)
+    return boards
+
+
+def search_all(which: str, boards: list[Board], depth: int) -> tuple[list[int], int, float, float]:
+    """(values, nodes, CPU seconds, wall-clock seconds) of one search of every board by the
+    ``"public"`` or ``"private"`` negamax."""
+    search = negamax_public if which == "public" else negamax_private
+    values, nodes = [], np.zeros(1, dtype=np.int64)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for board in boards:
+        values.append(int(search(K.rulebook(board), K.position(board), depth, -1, 1, nodes)))
+    return values, int(nodes[0]), time.process_time() - cpu, time.perf_counter() - wall
+
+
+class KernelsFigures(TypedDict):
+    """Node rates of the two negamaxes (:func:`run`): the same search, so the same ``nodes``."""
+
+    machine: Machine
+    depth: int
+    nodes: int
+    public: Stats  # nodes per CPU second
+    private: Stats
+    ratio: Stats  # public / private node rate (CPU time), per interleaved pair of repeats
+    public_wall: Stats  # nodes per wall-clock second
+    private_wall: Stats
+    ratio_wall: Stats
+
+
+def _stats(values: list[float]) -> Stats:
+    v = sorted(values)
+    return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
+
+
+def run(depth: int = 18, repeats: int = 11) -> KernelsFigures:
+    """Both negamaxes ``repeats`` times each, interleaved, at ``depth`` from :func:`positions`."""
+    boards = positions()
+    reference, nodes, _, _ = search_all("private", boards, 2)  # warm-up: compile or load both kernels
+    if search_all("public", boards, 2)[:2] != (reference, nodes):
+        raise AssertionError("the two negamaxes differ: they must be one search written twice")
+    rates: dict[str, list[float]] = {"public": [], "private": [], "public_wall": [], "private_wall": []}
+    for repeat in range(repeats):
+        for which in ("public", "private") if repeat % 2 == 0 else ("private", "public"):
+            _, nodes, cpu, wall = search_all(which, boards, depth)
+            rates[which].append(nodes / cpu)
+            rates[f"{which}_wall"].append(nodes / wall)
+
+    def ratios(suffix: str) -> Stats:
+        return _stats([p / q for p, q in zip(rates[f"public{suffix}"], rates[f"private{suffix}"], strict=True)])
+
+    return {"machine": machine(), "depth": depth, "nodes": nodes, "public": _stats(rates["public"]),
+            "private": _stats(rates["private"]), "ratio": ratios(""), "public_wall": _stats(rates["public_wall"]),
+            "private_wall": _stats(rates["private_wall"]), "ratio_wall": ratios("_wall")}
+
+
+def report(r: KernelsFigures) -> str:
+    m = r["machine"]
+    lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
+             f"negamax depth {r['depth']} from {POSITIONS} early positions ({r['nodes']:,} nodes a search), "
+             f"{r['public']['repeats']} interleaved repeats each:",
+             f"{'':32s} {'median':>14s}   (min – max)"]
+    for clock, public, private, ratio in (("CPU", r["public"], r["private"], r["ratio"]),
+                                          ("wall-clock", r["public_wall"], r["private_wall"], r["ratio_wall"])):
+        for name, s in (("against donuts_ai.kernels", public), ("against the private engine", private)):
+            lines.append(f"{name:32s} {s['median']:>14,.0f}   ({s['min']:,.0f} – {s['max']:,.0f}) nodes per {clock} second")
+        lines.append(f"{'kernels / engine, per pair':32s} {ratio['median']:>14.3f}   ({ratio['min']:.3f} – {ratio['max']:.3f})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.kernels") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a shallower search, 5 repeats: a few seconds")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    figures = run(depth=16, repeats=5) if args.quick else run()
+    return print_and_save(figures, report, args.json)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
