@@ -216,8 +216,6 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     results: object
     if args.agent:  # any agent's speed beside ours, instead of the engine's figures
-        if os.getcwd() not in sys.path:  # module:Class specs name modules here, as under python -m (not so for a console script)
-            sys.path.append(os.getcwd())
         results = bench.agent_speed(args.agent, time_limit=args.time, positions=args.positions, seed=args.seed)
         print(bench.agent_report(results))
     else:
@@ -420,6 +418,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # module:Class specs name modules of the current folder, as under `python -m` (a console
+    # script's path does not hold it); seat processes inherit the path.
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
