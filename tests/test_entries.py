@@ -77,14 +77,14 @@ def test_two_different_objects_with_one_record_are_refused():
 
 def test_register_agent_checks_and_names_a_kind():
     try:
-        T.register_agent("plain_first", Plain)
+        T.register_agent("plain_first", Plain, game="donuts")
         assert T.resolve("plain_first", "donuts")[0] is Plain
         source = source_of("plain_first", "donuts")
         assert source.kinds and source.kinds[0][0] == "plain_first"  # the class travels with the seats
         with pytest.raises(SpecError, match="identifier"):
-            T.register_agent("engine", Plain)
+            T.register_agent("engine", Plain, game="donuts")
         with pytest.raises(SpecError, match="takes an agent class"):
-            T.register_agent("x", Plain())
+            T.register_agent("x", Plain(), game="donuts")
     finally:
         _RUNTIME_KINDS.get("donuts", {}).pop("plain_first", None)
 

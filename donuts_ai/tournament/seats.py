@@ -417,12 +417,12 @@ def _reply_value(move: Move) -> object:
     return repr(move)
 
 
-def serve(spec: str, game_module: str, game_name: str, source_flag: str = "") -> int:
+def serve(spec: str, game_module: str, game_name: str, source_flag: str) -> int:
     """The agent process's loop (see the module doc); returns at end of input.
     ``game_module`` (when not empty) is imported first: it registers ``game_name``, the
     game the agent will play (whose agent kinds ``spec`` names); a game of
-    :data:`~.protocol.KNOWN_GAMES` loads by its name alone. With ``source_flag`` (that is
-    :data:`SOURCE_ON_STDIN`) the first input line is the agent's
+    :data:`~.protocol.KNOWN_GAMES` loads by its name alone. With ``source_flag``
+    :data:`SOURCE_ON_STDIN` (else ``""``) the first input line is the agent's
     :class:`~.entries.AgentSource` (an object, or a spec naming a run-time kind), pickled
     and base64-encoded, and the agent is built from it instead of ``spec``."""
     source: AgentSource | None = None

@@ -163,9 +163,9 @@ def engine_position_writer(game: Game | str) -> PositionWriter:
 _RUNTIME_KINDS: dict[str, dict[str, type[Any]]] = {}
 
 
-def register_agent(kind: str, cls: type[Any], *, game: Game | str = "donuts") -> None:
+def register_agent(kind: str, cls: type[Any], *, game: Game | str) -> None:
     """Give agent class ``cls`` the short name ``kind`` in ``game``'s specs, from now on:
-    ``register_agent("flipper", FlipperAgent)`` makes ``"flipper"`` and
+    ``register_agent("flipper", FlipperAgent, game="donuts")`` makes ``"flipper"`` and
     ``"flipper:seed=3"`` specs like ``"greedy"``, in this process and in every seat and
     worker process a tournament, an SPRT or an evaluation starts (the class travels with
     the seats, :mod:`.entries`), even a class defined in ``__main__`` or a notebook. A

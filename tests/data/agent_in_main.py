@@ -80,7 +80,7 @@ def main(out_dir):
     report["hang"] = {"games": len(hangs.games), "kinds": sorted({e["kind"] for e in hangs.events()}),
                       "winners": [g.names[g.winner] for g in hangs.games]}
 
-    tournament.register_agent("first", FirstMove)
+    tournament.register_agent("first", FirstMove, game="donuts")
     registered = tournament.run(["first:seed=5", "random"], game="donuts", games=2, seed=5, workers=2)
     report["registered"] = {"games": len(registered.games), "events": len(registered.events()),
                             "agents": registered.config["agents"]}
