@@ -21,9 +21,9 @@ even one that ignores SIGTERM or hangs mid-move, as cutechess-cli stops its engi
    :func:`pool_worker_started` (the pool's initializer), so that SIGTERM makes it close
    its seats and exit, Ctrl-C and a hang-up (sent by the terminal to the whole foreground
    process group) leave the decision to the parent, and its normal end closes its seats
-   too (pool workers leave by ``os._exit``, without ``atexit``). The parent stops its
-   workers when the run stops or fails (:func:`stopping_pool`): SIGTERM, a grace
-   (:data:`WORKER_STOP_LIMIT`), then SIGKILL.
+   too (a multiprocessing finalizer: a forked worker leaves without ``atexit``). The
+   parent stops its workers when the run stops or fails (:func:`stopping_pool`):
+   SIGTERM, a grace (:data:`WORKER_STOP_LIMIT`), then SIGKILL.
 
 For a new kind of run (an evaluation): register what closes its processes with
 :func:`on_stop` (at import, once; it also runs at exit and in a stopped pool worker),
@@ -214,6 +214,15 @@ def stopping_cleanly() -> Iterator[None]:
             _stopping, _pending = False, None
 
 
+def reclaim_signals() -> None:
+    """Inside :func:`stopping_cleanly`, take back the stop signals a library took meanwhile
+    (``ray.init`` installs a SIGTERM handler that aborts the process, leaving its workers'
+    seats behind)."""
+    if _installed and _is_main_thread():
+        for signum in _previous:
+            signal.signal(signum, _on_signal)
+
+
 def stops_cleanly(run: Callable[_P, _R]) -> Callable[_P, _R]:
     """Decorate a function that runs games so that it runs under :func:`stopping_cleanly`."""
 
@@ -306,7 +315,8 @@ def pool_worker_started() -> None:
     """The initializer of a pool worker (``ProcessPoolExecutor(initializer=...)``): SIGTERM
     closes its seats (every :func:`on_stop` closer) and ends it; Ctrl-C and a hang-up are
     the parent's to act on (they reach the whole foreground process group); its normal end
-    closes its seats too. Handlers, not ignored signals, so that the processes it starts
+    closes its seats too (``atexit`` in a spawned worker; a finalizer, which a forked
+    worker leaving by ``os._exit`` runs too). Handlers, not ignored signals, so that the processes it starts
     get the default ones."""
     global _in_worker
     _in_worker = True

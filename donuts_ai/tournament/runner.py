@@ -15,7 +15,7 @@ from typing import TypedDict, TypeVar
 
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
-from ._shutdown import on_stop, pool_worker_started, stop_pools, stopping_pool, stops_cleanly
+from ._shutdown import on_stop, pool_worker_started, reclaim_signals, stop_pools, stopping_pool, stops_cleanly
 from .engine_seat import EngineSeat
 from .game import ILLEGAL_POLICIES, play_game
 from .protocol import GAMES, Game, get_game
@@ -456,6 +456,7 @@ def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], worker
     if not ray.is_initialized():
         kwargs = {"address": address} if address else {"num_cpus": workers}
         ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
+        reclaim_signals()  # a stop must reach the finally below, and ray.shutdown()
         started = True
     try:
         remote = ray.remote(num_cpus=1)(fn)
