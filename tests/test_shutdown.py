@@ -115,18 +115,30 @@ def _wait_for_hangs(proc: subprocess.Popen[str], log: Path, hangs: int, out: Pat
         time.sleep(0.1)
 
 
-def _children_of_engines(pids: list[int]) -> list[int]:
-    """The children the engines started (their process groups' other members), from /proc."""
-    groups, children = set(pids), []
+def _processes() -> dict[int, tuple[int, int]]:
+    """Every process's (parent, process group), from /proc."""
+    found = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except (FileNotFoundError, ProcessLookupError):
             continue
-        pid, pgid = int(stat.parent.name), int(fields[2])
-        if pgid in groups and pid not in groups:
-            children.append(pid)
-    return children
+        found[int(stat.parent.name)] = (int(fields[1]), int(fields[2]))
+    return found
+
+
+def _children_of_engines(pids: list[int]) -> list[int]:
+    """The children the engines started (their process groups' other members), from /proc."""
+    groups = set(pids)
+    return [pid for pid, (_, pgid) in _processes().items() if pgid in groups and pid not in groups]
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process started by ``root`` or its children (pool workers, engines...), from /proc."""
+    table, found = _processes(), [root]
+    for pid in found:
+        found += [child for child, (parent, _) in table.items() if parent == pid]
+    return found[1:]
 
 
 def _stop_and_check(proc: subprocess.Popen[str], log: Path, how: int, to_group: bool) -> str:
@@ -135,7 +147,7 @@ def _stop_and_check(proc: subprocess.Popen[str], log: Path, how: int, to_group: 
     pids, _ = _pids(log)
     children = _children_of_engines(pids) if Path("/proc").is_dir() else []
     assert not Path("/proc").is_dir() or len(children) == len(pids), (pids, children)  # each engine's child
-    everything = pids + children
+    everything = sorted(set(pids + children + (_descendants(proc.pid) if Path("/proc").is_dir() else [])))
     if to_group:
         os.killpg(proc.pid, how)
     else:
@@ -212,13 +224,17 @@ def test_a_stopped_sprt_leaves_nothing_behind(stubborn, tmp_path, start):
 
 # --- the parts, in this process --------------------------------------------------------
 
-LEAVES_AT_EOF = "import sys\nsys.stdin.read()\n"
-LEAVES_ON_QUIT = "import sys\nfor line in sys.stdin:\n    if line.strip() == 'quit':\n        sys.exit(7)\n"
+LEAVES_AT_EOF = "import sys\nprint('ready', flush=True)\nsys.stdin.read()\n"
+LEAVES_ON_QUIT = "import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.strip() == 'quit':\n        sys.exit(7)\n"
 
 
 def _python(code: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    """A Python process running ``code``, once it said it is ready (a process still
+    starting when told to leave could not leave within the grace on a loaded machine)."""
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             start_new_session=True)
+    assert proc.stdout.readline() == b"ready\n"
+    return proc
 
 
 def test_processes_are_told_to_leave_then_killed_with_their_group(stubborn, tmp_path):
@@ -233,6 +249,7 @@ def test_processes_are_told_to_leave_then_killed_with_their_group(stubborn, tmp_
         assert time.monotonic() < deadline and stubborn_proc.poll() is None
         time.sleep(0.05)
     child = _children_of_engines([stubborn_proc.pid]) if Path("/proc").is_dir() else []
+    assert len(child) == (1 if Path("/proc").is_dir() else 0)
     end_processes([(polite, b""), (quitter, b"quit\n"), (stubborn_proc, b"quit\n")])
     assert polite.returncode == 0 and quitter.returncode == 7  # they left by themselves
     assert stubborn_proc.returncode == -signal.SIGKILL  # it did not: killed after the grace
