@@ -67,7 +67,7 @@ class DonutsGame(Game):
         if not (rules is None or isinstance(rules, Rules | str | Mapping)):
             raise RulesError(f"rules must be a Rules, an insertion rule name or a mapping, got {type(rules).__name__}")
         checked = make_rules(rules)
-        return {"insertion": checked.insertion, "donuts": checked.donuts}
+        return checked.to_dict()
 
     def setups_line(self, setups: Sequence[object] | str, seed: int) -> str:
         if isinstance(setups, str):
@@ -82,7 +82,7 @@ class DonutsGame(Game):
         return OPTIONAL_AGENTS
 
     def new_state(self, setup: str, rules: JSONObject) -> Board:
-        return Board(Layout.from_text(setup), Rules(**rules))
+        return Board(Layout.from_text(setup), Rules.from_dict(rules))
 
     def to_move(self, state: Board) -> int | None:
         return state.turn
@@ -124,7 +124,7 @@ class DonutsGame(Game):
         moves = observation["moves"]
         board = None if self._seen is None or self._seen[0] != key else self._seen[1]
         if board is None or board.move_stack != moves[: board.ply]:
-            board = Board(Layout.from_text(observation["layout"]), Rules(**observation["rules"]))
+            board = Board(Layout.from_text(observation["layout"]), Rules.from_dict(observation["rules"]))
         for move in moves[board.ply :]:
             if move is None:
                 board.forfeit()

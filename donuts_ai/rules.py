@@ -54,6 +54,18 @@ class Rules:
         """True for the ``"single"`` insertion variant (the flag the kernels take)."""
         return self.insertion == SINGLE
 
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as a mapping of :data:`RULE_KEYS` (what results files, engine
+        positions and the page store); :meth:`from_dict` reads it back."""
+        return {"insertion": self.insertion, "donuts": self.donuts}
+
+    @classmethod
+    def from_dict(cls, rules: Mapping[str, Any]) -> Rules:
+        """The rules of a mapping of :data:`RULE_KEYS` (missing keys: the official
+        values); an unknown key or a bad value raises
+        :class:`~donuts_ai.errors.RulesError` naming it."""
+        return make_rules(dict(rules))
+
     def __repr__(self) -> str:
         return f"Rules(insertion={self.insertion!r}, donuts={self.donuts})"
 

@@ -170,7 +170,7 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, s
         config["first_moves"] = True
     played = make_rules(rules)
     if played != Rules():  # likewise: official-rules files written before variants still resume
-        config["rules"] = {"insertion": played.insertion, "donuts": played.donuts}
+        config["rules"] = played.to_dict()
     units = study_layouts(arrangements, grids, seed)
     done: list[StudyRow] = []
     fh = None

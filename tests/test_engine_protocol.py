@@ -231,7 +231,8 @@ def test_an_engine_that_never_starts_or_is_gone_loses(tmp_path):
     silent.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(3600)\n")
     silent.chmod(0o755)
     seat = EngineSeat(f"engine:{silent}", start_limit=1.0, game="donuts")
-    record = T.play_game([seat, T.make_agent("random", game="donuts")], Layout.standard(), Rules(), 1, game="donuts")
+    record = T.play_game([seat, T.make_agent("random", game="donuts")], Layout.standard(), Rules(), 1, game="donuts",
+                         isolation="none")
     assert record.reason == "time" and record.winner == 1 and "no depok" in record.events[0].detail
     seat.close()
     gone = tmp_path / "gone"
@@ -239,7 +240,7 @@ def test_an_engine_that_never_starts_or_is_gone_loses(tmp_path):
     gone.chmod(0o755)
     seat = EngineSeat(f"engine:{gone}", game="donuts")
     gone.unlink()
-    record = T.play_game([T.make_agent("random", game="donuts"), seat], Layout.standard(), Rules(), 1, game="donuts")
+    record = T.play_game([T.make_agent("random", game="donuts"), seat], Layout.standard(), Rules(), 1, game="donuts", isolation="none")
     assert record.reason == "exception" and record.winner == 0 and "could not start" in record.events[0].detail
     seat.close()
 

@@ -341,6 +341,15 @@ def test_rules_give_a_rules_error_or_valid_rules(insertion, donuts):
         return
     assert rules.insertion in INSERTION_MODES and type(rules.donuts) is int and 1 <= rules.donuts <= MAX_DONUTS
     assert Board(Layout.standard(), rules).rules == rules
+    assert Rules.from_dict(rules.to_dict()) == rules  # the one dict form round-trips
+
+
+def test_rules_from_dict_names_what_was_wrong():
+    with pytest.raises(RulesError, match="unknown Donuts rule 'colour'"):
+        Rules.from_dict({"insertion": "group", "colour": "red"})
+    with pytest.raises(RulesError, match="donuts must be in"):
+        Rules.from_dict({"donuts": 0})
+    assert Rules.from_dict({}) == Rules()
 
 
 # --- agent specs: resolve, make_agent ----------------------------------------------------

@@ -303,18 +303,19 @@ def test_team_battle_rotates_four_seats():
 
 def test_blitz_clock_loses_on_time():
     config = {"clock": 0.1, "illegal": "lose"}
-    record = T.play_game([SlowAgent(), RandomAgent(seed=1)], Layout.standard(), Rules(), 1, **config, game="donuts")
+    record = T.play_game([SlowAgent(), RandomAgent(seed=1)], Layout.standard(), Rules(), 1, **config, game="donuts", isolation="none")
     assert record["reason"] == "time" and record["winner"] == 1
     assert record["events"][0]["kind"] == "time"
 
 
 def test_illegal_moves_and_exceptions_lose_or_forfeit():
-    lose = T.play_game([IllegalAgent(), GreedyAgent(seed=1)], Layout.standard(), Rules(), 3, game="donuts")
+    lose = T.play_game([IllegalAgent(), GreedyAgent(seed=1)], Layout.standard(), Rules(), 3, game="donuts", isolation="none")
     assert (lose["winner"], lose["reason"]) == (1, "illegal move") and lose["events"][0]["kind"] == "illegal"
-    crash = T.play_game([RandomAgent(seed=1), CrashAgent()], Layout.standard(), Rules(), 3, game="donuts")
+    crash = T.play_game([RandomAgent(seed=1), CrashAgent()], Layout.standard(), Rules(), 3, game="donuts", isolation="none")
     assert (crash["winner"], crash["reason"]) == (0, "exception") and "boom" in crash["events"][0]["detail"]
     assert crash["events"][0]["kind"] == "exception"
-    forfeit = T.play_game([IllegalAgent(), RandomAgent(seed=2)], Layout.standard(), Rules(), 3, illegal="forfeit", game="donuts")
+    forfeit = T.play_game([IllegalAgent(), RandomAgent(seed=2)], Layout.standard(), Rules(), 3, illegal="forfeit", game="donuts",
+                          isolation="none")
     assert None in forfeit["moves"] and forfeit["forfeits"][0] >= 1
     assert all(e["kind"] == "illegal" for e in forfeit["events"])
     # The tournament goes on and logs the events.
@@ -323,7 +324,8 @@ def test_illegal_moves_and_exceptions_lose_or_forfeit():
 
 
 def test_forfeits_are_capped_so_every_game_ends():
-    record = T.play_game([NeverLegalAgent(), NeverLegalAgent()], Layout.standard(), Rules(), 1, illegal="forfeit", game="donuts")
+    record = T.play_game([NeverLegalAgent(), NeverLegalAgent()], Layout.standard(), Rules(), 1, illegal="forfeit", game="donuts",
+                         isolation="none")
     # Chocolate forfeits, Vanilla forfeits, ... until Chocolate's third forfeit loses.
     assert record["moves"] == [None] * 4 and record["forfeits"] == [3, 2]
     assert (record["winner"], record["reason"]) == (1, "forfeits") and len(record["events"]) == 5
@@ -419,9 +421,10 @@ def test_the_command_line_survives_bad_agents(tmp_path):
 def test_score_ledger():
     board_win = None
     for seed in range(40):
-        record = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed, game="donuts")
+        record = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed, game="donuts",
+                             isolation="none")
         end_win = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed,
-                              ledger="end-win", game="donuts")
+                              ledger="end-win", game="donuts", isolation="none")
         assert end_win["moves"] == record["moves"]
         points = {"five": 3, "majority": 2}.get(record["reason"], 0)
         for seat in (0, 1):

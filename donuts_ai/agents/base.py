@@ -21,8 +21,10 @@ An agent has:
 The harness needs only ``select_move`` (and uses ``reset`` when there is one): an agent
 named by a ``module:Class`` spec need not derive from :class:`Agent`.
 
-Where a new agent plugs in: derive from the game's base, implement its move choice, add
-the class to the game's registry (Donuts: :data:`donuts_ai.agents.AGENTS`; Donut Boxes:
+Where a new agent plugs in: derive from the game's base, implement its move choice, and
+hand the object or class to the harness (:mod:`donuts_ai.tournament.entries`), give it a
+short name at run time (:func:`donuts_ai.tournament.register_agent`), or add the class to
+the game's registry (Donuts: :data:`donuts_ai.agents.AGENTS`; Donut Boxes:
 :data:`donuts_ai.boxes.agents.BOXES_AGENTS`).
 """
 

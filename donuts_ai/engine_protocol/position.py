@@ -53,7 +53,7 @@ def position_command(observation: Mapping[str, Any]) -> str:
 def board_command(board: Board) -> str:
     """The ``position`` command of ``board`` (its layout, rules and moves)."""
     rules = board.rules
-    return position_command({"layout": board.layout.to_text(), "rules": {"insertion": rules.insertion, "donuts": rules.donuts},
+    return position_command({"layout": board.layout.to_text(), "rules": rules.to_dict(),
                              "moves": board.move_stack})
 
 

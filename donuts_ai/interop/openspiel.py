@@ -260,8 +260,7 @@ def _layout_param(layout: Layout) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _cached_game(layout: Layout, rules: Rules) -> OpenSpielGame:
-    game: OpenSpielGame = pyspiel.load_game(SHORT_NAME, {"layout": _layout_param(layout), "insertion": rules.insertion,
-                                                        "donuts": rules.donuts})
+    game: OpenSpielGame = pyspiel.load_game(SHORT_NAME, {"layout": _layout_param(layout), **rules.to_dict()})
     return game
 
 

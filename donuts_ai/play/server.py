@@ -529,7 +529,7 @@ class Server:
             "open_pick": b.is_open_pick(),
             "placed": [p0, p1],
             "donuts": b.rules.donuts,
-            "rules": {"insertion": b.rules.insertion, "donuts": b.rules.donuts},
+            "rules": b.rules.to_dict(),
             "layout": {"label": g.layout_label, "text": b.layout.to_text()},
             "plies": [{"color": COLOR_NAMES[p.color], "square": p.square, "flips": p.flips, "by": p.by} for p in g.plies],
             "can_undo": g.resigned is not None or any(g.is_human(p.color) for p in g.plies),

@@ -16,6 +16,7 @@ registered with :func:`register`.
 """
 
 from .engine_seat import EngineAgent, EngineFailure, EngineSeat
+from .entries import AgentSource, source_of
 from .game import play_game
 from .plackett_luce import fit_plackett_luce
 from .protocol import GAMES, KNOWN_GAMES, Game, game_named, get_game, register
@@ -24,7 +25,7 @@ from .report import plot, text_report
 from .results import Results, ResultsFileError
 from .runner import close_seats, make_config, parse_layouts, run, schedule
 from .seats import Answer, LocalSeat, ProcessSeat, Seat
-from .specs import EngineSpec, SpecError, make_agent, parse_engine_spec, resolve
+from .specs import EngineSpec, SpecError, make_agent, parse_engine_spec, register_agent, resolve
 from .sprt import run_sprt
 from .stats import Rating, RatingFit, fit_ratings, sprt
 
@@ -32,6 +33,7 @@ __all__ = [
     "GAMES",
     "KNOWN_GAMES",
     "Adjudication",
+    "AgentSource",
     "Answer",
     "EngineAgent",
     "EngineFailure",
@@ -47,6 +49,7 @@ __all__ = [
     "game_named",
     "get_game",
     "register",
+    "register_agent",
     "LocalSeat",
     "ProcessSeat",
     "Seat",
@@ -68,6 +71,7 @@ __all__ = [
     "run",
     "run_sprt",
     "schedule",
+    "source_of",
     "sprt",
     "text_report",
 ]

@@ -36,18 +36,23 @@ forfeited turn (``CAN_FORFEIT = False``) refuse the ``forfeit`` policy.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from .._checks import check_seconds
 from ..errors import DonutsError
+from .entries import seat_for, source_of
 from .protocol import Game, JSONObject, Move, Score, State, game_named
 from .records import LOSS_BY_EVENT, Adjudication, Event, EventKind, GameRecord
 from .seats import Answer, LocalSeat, Seat
 from .specs import AgentLike
 
 ILLEGAL_POLICIES = ("lose", "forfeit")
+#: How an entry given to :func:`play_game` is seated (as in tournaments, :mod:`.runner`):
+#: in a supervised process of its own, or called in this process.
+ISOLATIONS = ("process", "none")
 #: A player's third forfeit in one game loses it.
 MAX_FORFEITS = 3
 
@@ -63,14 +68,22 @@ def _seat_seed(seed: int, seat: int) -> int:
 DROPOUT_STREAM = 1_000
 
 
-def play_game(agents: Sequence[Seat | AgentLike], layout: object, rules: object, seed: int, clock: float | None = None,
-              illegal: str = "lose", move_limit: float | None = None, ledger: str | None = None,
-              clocks: Sequence[float] | None = None, *, game: Game | str) -> GameRecord:
+def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], layout: object, rules: object, seed: int,
+              clock: float | None = None, illegal: str = "lose", move_limit: float | None = None, ledger: str | None = None,
+              clocks: Sequence[float] | None = None, *, game: Game | str, isolation: str = "process") -> GameRecord:
     """Play one game of ``game`` (a :class:`~.protocol.Game` or a registered name) on
     set-up ``layout`` (the game's set-up or its text: for Donuts a
     :class:`~donuts_ai.Layout`) under ``rules``; ``agents`` are the seats (see
     the module doc): 2 or 4 for a two-sided game, one per player for a free-for-all game.
     Returns its :class:`~.records.GameRecord`.
+
+    A seat is a :class:`~.seats.Seat` (used as it is), or an entry (:mod:`.entries`: a
+    spec, an agent object or an agent class) seated for this game alone, as tournaments
+    seat them: ``isolation="process"`` (the default) in a supervised process of its own,
+    so that a hang or a crash loses the game instead of stopping the caller;
+    ``isolation="none"`` calls it in this process (fast and trusting; an object's own
+    state, such as its ``last_info``, is then the caller's to read). Engines always get
+    a process of their own. The seats made here are closed before it returns.
 
     ``clock`` gives every seat that many seconds for this game; ``clocks`` (one per
     seat) gives each the seconds it has left instead (a clock that runs over a whole
@@ -85,7 +98,28 @@ def play_game(agents: Sequence[Seat | AgentLike], layout: object, rules: object,
     clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
     setup, rules = game.setup_text(layout), game.rules_dict(rules)
     _check_seats(game, rules, len(agents), illegal)
-    seats: list[Seat] = [a if isinstance(a, Seat) else LocalSeat(a) for a in agents]
+    if isolation not in ISOLATIONS:
+        raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
+    made: list[Seat] = []
+    try:
+        for entry in agents:
+            if isinstance(entry, Seat):
+                continue
+            if isolation == "none" and not isinstance(entry, str) and not inspect.isclass(entry):
+                made.append(LocalSeat(cast(AgentLike, entry)))  # the caller's own object, not a copy
+            else:
+                made.append(seat_for(source_of(entry, game), isolation, game))
+        fresh = iter(made)
+        seats = [a if isinstance(a, Seat) else next(fresh) for a in agents]
+        return _play(game, seats, setup, rules, seed, clock, illegal, move_limit, ledger, clocks)
+    finally:
+        for seat in made:
+            seat.close()
+
+
+def _play(game: Game, seats: list[Seat], setup: str, rules: JSONObject, seed: int, clock: float | None, illegal: str,
+          move_limit: float | None, ledger: str, clocks: Sequence[float] | None) -> GameRecord:
+    """:func:`play_game` once its arguments are checked and its seats made."""
     n_seats = len(seats)
     left: list[float] | None
     if clocks is not None:

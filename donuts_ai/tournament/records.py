@@ -25,10 +25,13 @@ import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NotRequired, TypedDict, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict, TypeVar, overload
 
 from ..errors import DonutsError
 from .protocol import JSONObject, Move, Score, Stats
+
+if TYPE_CHECKING:
+    from .entries import AgentSource
 
 _T = TypeVar("_T")
 
@@ -117,7 +120,8 @@ class TournamentConfig(TypedDict):
     """A tournament's settings (:func:`~.runner.make_config`): the first line of its results
     file, what ``--resume`` compares. ``layouts`` is a word (a fresh set-up per unit) or
     the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_module``
-    only in the copy handed to workers (never written)."""
+    and ``sources`` (the agents by record, :mod:`.entries`) only in the copy handed to
+    workers (never written)."""
 
     game: str
     agents: list[str]
@@ -137,6 +141,7 @@ class TournamentConfig(TypedDict):
     isolation: str
     rules: JSONObject
     game_module: NotRequired[str]
+    sources: NotRequired[dict[str, AgentSource]]
 
 
 class EventDict(TypedDict):

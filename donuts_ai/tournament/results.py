@@ -122,7 +122,11 @@ def open_results(path: str, config: Mapping[str, object], resume: bool, what: st
         old_config, units, good_bytes = _read(path)  # read under the lock: no other run appends now
         if old_config != config:
             diff = sorted(k for k in set(config) | set(old_config) if config.get(k) != old_config.get(k))
-            raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}); "
+            played_by = ""
+            if "agents" in diff:  # say who: an agent object must come back with the same record
+                played_by = (f"; it was played by {old_config.get('agents')!r}, not {config.get('agents')!r} (an agent "
+                             "object is recorded by its class and its spec or repr, and must come back with the same)")
+            raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}){played_by}; "
                                    "use another file or drop --resume")
         converted = None if convert is None else convert(units)
     except BaseException:

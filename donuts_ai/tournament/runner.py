@@ -10,19 +10,21 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypedDict, TypeVar
 
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
 from ._shutdown import on_stop, pool_worker_started, reclaim_signals, stop_pools, stopping_pool, stops_cleanly
-from .engine_seat import EngineSeat
-from .game import ILLEGAL_POLICIES, play_game
+from .entries import AgentSource, seat_for, source_of, sources_of
+
+# ISOLATIONS: how agents are run: each in a supervised process of its own (the default: a
+# hang or a crash costs one game, never the run), or as objects in the worker (fast, trusting).
+from .game import ILLEGAL_POLICIES, ISOLATIONS, play_game
 from .protocol import GAMES, Game, get_game
 from .records import GameRecord, SeriesResult, TournamentConfig, UnitRecord
 from .results import Results, append_unit, open_results, units_from_dicts
-from .seats import LocalSeat, ProcessSeat, Seat, close_all
-from .specs import is_engine_spec, make_agent, resolve
+from .seats import Seat, close_all
 
 FORMATS = ("round-robin", "gauntlet")
 #: pairs, duel and team are the modes of two-sided games; free-for-all games are played
@@ -30,9 +32,6 @@ FORMATS = ("round-robin", "gauntlet")
 MODES = ("pairs", "duel", "team", "free-for-all")
 FREE_FOR_ALL = "free-for-all"
 BACKENDS = ("process", "ray")
-#: How agents are run: each in a supervised process of its own (the default: a hang or a
-#: crash costs one game, never the run), or as objects in the worker (fast, trusting).
-ISOLATIONS = ("process", "none")
 #: The hard per-move limit (seconds) of a run without a clock: generous, since an exact
 #: solver may think for minutes on an empty board, yet every game of a run ends.
 DEFAULT_MOVE_LIMIT = 300.0
@@ -75,7 +74,7 @@ def _names(specs: list[str]) -> list[str]:
     return names
 
 
-def make_config(agents: Iterable[str], format: str = "round-robin", games: int = 2, layouts: object = None, seed: int = 0,
+def make_config(agents: Iterable[object], format: str = "round-robin", games: int = 2, layouts: object = None, seed: int = 0,
                 mode: str | None = None, best_of: int = 3, clock: float | None = None, illegal: str = "lose",
                 rules: object = None, move_limit: float | None = DEFAULT_MOVE_LIMIT, ledger: str | None = None,
                 isolation: str = "process", *, game: str, players: int | None = None) -> TournamentConfig:
@@ -85,15 +84,17 @@ def make_config(agents: Iterable[str], format: str = "round-robin", games: int =
     fresh seeded draw for every unit, ``"random"``), ``rules`` its variant, ``ledger``
     one of its score ledgers (``None``: its first), agent specs name its agent kinds.
     ``mode`` ``None`` is ``"pairs"`` for a two-sided game and ``"free-for-all"`` for a
-    free-for-all one, whose ``players`` (default: what its rules say) sit at every table."""
+    free-for-all one, whose ``players`` (default: what its rules say) sit at every table.
+    ``agents`` are entries (:mod:`.entries`: specs, agent objects or classes): the
+    configuration keeps their records, and names them by their ``names``."""
     game_rules = get_game(game)
-    agents = list(agents)
-    for spec in agents:
-        resolve(spec, game_rules)
+    sources = sources_of(agents, game_rules)
+    records = [s.record for s in sources]
+    names = _names([s.name for s in sources])
     if format not in FORMATS:
         raise DonutsError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     if game_rules.FREE_FOR_ALL:
-        return _free_for_all_config(game_rules, agents, format, games, layouts, seed, mode, clock, illegal, rules,
+        return _free_for_all_config(game_rules, records, names, format, games, layouts, seed, mode, clock, illegal, rules,
                                     move_limit, ledger, isolation, players)
     mode = "pairs" if mode is None else mode
     if mode not in MODES[:3]:
@@ -102,9 +103,9 @@ def make_config(agents: Iterable[str], format: str = "round-robin", games: int =
         count = check_int("players", players, minimum=2)
         assert count is not None  # not allow_none
         game_rules.with_players(game_rules.rules_dict(rules), count)
-    if mode == "team" and len(agents) != 4:
-        raise DonutsError(f"a team battle needs 4 agents (Chocolate A, Vanilla A, Chocolate B, Vanilla B), got {len(agents)}")
-    if mode != "team" and len(agents) < 2:
+    if mode == "team" and len(records) != 4:
+        raise DonutsError(f"a team battle needs 4 agents (Chocolate A, Vanilla A, Chocolate B, Vanilla B), got {len(records)}")
+    if mode != "team" and len(records) < 2:
         raise DonutsError("a tournament needs at least 2 agents")
     checked_games = check_int("games per pairing", games, minimum=1)
     assert checked_games is not None  # not allow_none
@@ -116,8 +117,8 @@ def make_config(agents: Iterable[str], format: str = "round-robin", games: int =
     layout_config = _setups(game_rules, layouts)
     return {
         "game": game_rules.name,
-        "agents": agents,
-        "names": _names(agents),
+        "agents": records,
+        "names": names,
         "format": format,
         "games": checked_games,
         "layouts": layout_config,
@@ -151,7 +152,7 @@ def _check_play_settings(game_rules: Game, clock: float | None, move_limit: floa
     return clock, move_limit, ledger
 
 
-def _free_for_all_config(game_rules: Game, agents: list[str], format: str, games: int, layouts: object, seed: int,
+def _free_for_all_config(game_rules: Game, agents: list[str], names: list[str], format: str, games: int, layouts: object, seed: int,
                          mode: str | None, clock: float | None, illegal: str, rules: object, move_limit: float | None,
                          ledger: str | None, isolation: str, players: int | None) -> TournamentConfig:
     """The configuration of a free-for-all tournament (see :func:`make_config`)."""
@@ -176,7 +177,7 @@ def _free_for_all_config(game_rules: Game, agents: list[str], format: str, games
     return {
         "game": game_rules.name,
         "agents": agents,
-        "names": _names(agents),
+        "names": names,
         "format": format,
         "games": checked_games,
         "layouts": layout_config,
@@ -283,20 +284,22 @@ def schedule(config: TournamentConfig) -> list[Unit]:
 
 # Seats live as long as their process (a worker) or until close_seats(): an agent's
 # process and tables are made once, and reset() with each game's seed makes every game
-# independent of what the seat played before. Keyed by (game, spec, slot, isolation), where
-# slot counts earlier seats of the same spec in the game: two seats never share an agent.
+# independent of what the seat played before. Keyed by (game, record, slot, isolation), where
+# slot counts earlier seats of the same record in the game: two seats never share an agent.
 # At most MAX_SEATS are kept, the least recently used closed first (each agent process
 # holds 150-270 MB).
 _SEATS: dict[tuple[str, str, int, str], Seat] = {}
 MAX_SEATS = 8
 
 
-def _seats_for(specs: list[str], isolation: str, game: Game) -> list[Seat]:
-    keys = [(game.name, spec, specs[:i].count(spec), isolation) for i, spec in enumerate(specs)]
+def _seats_for(records: list[str], isolation: str, game: Game, sources: Mapping[str, AgentSource] | None = None) -> list[Seat]:
+    sources = sources or {}
+    keys = [(game.name, record, records[:i].count(record), isolation) for i, record in enumerate(records)]
     for key in keys:
         seat = _SEATS.pop(key, None)
         if seat is None:
-            seat = _new_seat(key[1], isolation, game)
+            record = key[1]
+            seat = seat_for(sources[record] if record in sources else source_of(record, game), isolation, game)
         _SEATS[key] = seat  # most recently used last
     while len(_SEATS) > max(MAX_SEATS, len(keys)):
         _SEATS.pop(next(iter(_SEATS))).close()
@@ -304,14 +307,6 @@ def _seats_for(specs: list[str], isolation: str, game: Game) -> list[Seat]:
     for seat in seats:
         seat.prepare()  # start every agent process at once: their start-ups overlap
     return seats
-
-
-def _new_seat(spec: str, isolation: str, game: Game) -> Seat:
-    if is_engine_spec(spec):  # a program of its own: always a supervised process
-        return EngineSeat(spec, game=game.name)
-    if isolation == "process":
-        return ProcessSeat(spec, game_module=type(game).__module__, game=game.name)
-    return LocalSeat(make_agent(spec, game=game), factory=lambda seed: make_agent(spec, seed, game=game))
 
 
 @on_stop  # at exit, and when a pool worker ends or is stopped
@@ -323,6 +318,14 @@ def close_seats() -> None:
     seats = list(_SEATS.values())
     _SEATS.clear()
     close_all(seats)
+
+
+def work_config(config: TournamentConfig, sources: Iterable[AgentSource]) -> TournamentConfig:
+    """The copy of ``config`` handed to :func:`play_unit` (never written): with the game's
+    module, so that a game registered by any module plays in a worker, and the agents'
+    sources by record, so that objects and run-time kinds reach their seats."""
+    return {**config, "game_module": type(get_game(config["game"])).__module__,
+            "sources": {s.record: s for s in sources}}
 
 
 def _series(config: TournamentConfig, game: Callable[[list[int], int, list[float] | None], GameRecord]) -> _SeriesOutcome:
@@ -365,7 +368,7 @@ def play_unit(config: TournamentConfig, unit: Unit) -> UnitRecord:
         importlib.import_module(config["game_module"])  # a worker process: the module registers the game
     game_rules = get_game(config["game"])
     specs, names = unit["seats"], unit["names"]
-    seats = _seats_for(specs, config["isolation"], game_rules)
+    seats = _seats_for(specs, config["isolation"], game_rules, config.get("sources", {}))
     games: list[GameRecord] = []
     t = time.perf_counter()
 
@@ -481,14 +484,16 @@ def execute(fn: Callable[[_C, _U], _R], config: _C, units: Sequence[_U], workers
 
 
 @stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
-def run(agents: Iterable[str], format: str = "round-robin", games: int = 2, layouts: object = None, seed: int = 0,
+def run(agents: Iterable[object], format: str = "round-robin", games: int = 2, layouts: object = None, seed: int = 0,
         mode: str | None = None, best_of: int = 3, clock: float | None = None, illegal: str = "lose", rules: object = None,
         workers: int | None = None, backend: str = "process", address: str | None = None, results_path: str | None = None,
         resume: bool = False, progress: bool = False, move_limit: float | None = DEFAULT_MOVE_LIMIT, ledger: str | None = None,
         isolation: str = "process", *, game: str, players: int | None = None) -> Results:
     """Run a tournament and return its :class:`Results`.
 
-    ``agents`` are specs (``"mcts:time=0.1"``, ``"random:seed=3"``, ``"pkg.mod:Class"``);
+    ``agents`` are specs (``"mcts:time=0.1"``, ``"random:seed=3"``, ``"pkg.mod:Class"``),
+    agent objects or agent classes (:mod:`.entries`: an object travels to its supervised
+    seat process with cloudpickle, even one of a class defined in ``__main__``);
     every pairing plays ``games`` games (pairs mode: in colour-swapped pairs on the same
     layout, so ``games`` is rounded up to even; duel mode: ``games`` series). Layouts:
     by default every unit (pair, series) is played on a freshly drawn tile arrangement
@@ -517,6 +522,7 @@ def run(agents: Iterable[str], format: str = "round-robin", games: int = 2, layo
     that sat least so far fill the table (``format="gauntlet"``: the first agent at every
     table). Ratings then come from the final rankings (Plackett–Luce, :mod:`.plackett_luce`).
     """
+    agents = sources_of(agents, game)  # checked once: make_config takes the sources as they are
     config = make_config(agents, format, games, layouts, seed, mode, best_of, clock, illegal, rules, move_limit, ledger,
                          isolation, game=game, players=players)
     if backend not in BACKENDS:
@@ -536,7 +542,7 @@ def run(agents: Iterable[str], format: str = "round-robin", games: int = 2, layo
     bar = _Progress(len(units), len(done), sum(len(u["games"]) for u in results.units), progress)
     try:
         # Workers learn the game's module, so that a game registered by any module plays there.
-        work: TournamentConfig = {**config, "game_module": type(get_game(config["game"])).__module__}
+        work = work_config(config, agents)
         stream = execute(play_unit, work, todo, checked_workers, backend, address)
         for unit in stream:
             results.units.append(unit)

@@ -18,8 +18,11 @@ in this process (fast and trusting: a hang there hangs the caller). Both answer
 :meth:`Seat.ask` with an :class:`Answer`.
 
 The pipe protocol (``python -m donuts_ai.tournament._seat_process SPEC GAME_MODULE
-GAME``): the process imports the game's module, builds the agent (a kind of that
-game's, :mod:`.specs`) and writes ``{"ready": true}`` (or ``{"error": ...}``); then, per
+GAME [--source-on-stdin]``): the process imports the game's module, builds the agent (a
+kind of that game's, :mod:`.specs`; with ``--source-on-stdin`` from the
+:class:`~.entries.AgentSource` on its first input line, for an agent given as an object
+or a spec naming a kind registered at run time) and writes ``{"ready": true}`` (or
+``{"error": ...}``); then, per
 request line, ``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``{"op":
 "move", "game": NAME, "observation": {...}, "time_left": T}`` is answered ``{"move":
 MOVE}`` or ``{"error": ..., "detail": ...}``, where the observation is what the game
@@ -30,10 +33,12 @@ instead. The agent's own prints go to the process's stderr, never into the proto
 
 from __future__ import annotations
 
+import base64
 import faulthandler
 import importlib
 import json
 import os
+import pickle
 import select
 import signal
 import subprocess
@@ -43,13 +48,16 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, Literal, TypedDict
+from typing import IO, TYPE_CHECKING, Literal, TypedDict
 
 from .._checks import is_int
 from ._shutdown import end_processes, signals_held
 from .protocol import Game, JSONObject, Move, State, get_game
 from .records import EventKind
 from .specs import AgentLike, call_agent
+
+if TYPE_CHECKING:
+    from .entries import AgentSource
 
 EXCEPTION, TIME, CRASH = EventKind.EXCEPTION, EventKind.TIME, EventKind.CRASH
 
@@ -60,6 +68,8 @@ KILL_GRACE = 1.0
 #: Seconds an agent process may take to start (import, build the agent, load or compile
 #: its kernels): generous, since a cold Numba cache compiles every kernel on a busy machine.
 START_LIMIT = 300.0
+#: The fourth argument of an agent process whose agent's source comes on its stdin (:func:`serve`).
+SOURCE_ON_STDIN = "--source-on-stdin"
 #: Lines of an agent's stderr kept in a crash report.
 STDERR_TAIL_LINES = 5
 #: The most bytes read back from the end of an agent's stderr for that report.
@@ -220,8 +230,11 @@ class ProcessSeat(Seat):
     GOODBYE = b""
 
     def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT,
-                 game_module: str | None = None, *, game: str):
-        self.spec = spec
+                 game_module: str | None = None, *, game: str, source: AgentSource | None = None):
+        # An agent given as an object, or a spec naming a kind registered at run time,
+        # travels to the process as its source (the first line on its stdin).
+        self.source = source if source is not None and (source.is_object or source.kinds) else None
+        self.spec = spec if source is None else source.record
         # Imported by the agent process when set: it registers the game (known games load by name).
         self.game_module = game_module or ""
         self.game = game  # whose agent kinds the spec names
@@ -246,12 +259,19 @@ class ProcessSeat(Seat):
         # in packages added to sys.path at run time).
         env["PYTHONPATH"] = os.pathsep.join(p or os.getcwd() for p in sys.path)
         # A session of its own: killing it kills whatever the agent started too.
+        command = [sys.executable, "-m", "donuts_ai.tournament._seat_process", self.spec, self.game_module, self.game]
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "donuts_ai.tournament._seat_process", self.spec, self.game_module, self.game],
+            command + ([SOURCE_ON_STDIN] if self.source is not None else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env, bufsize=0,
             start_new_session=True,
         )
         proc = self._proc
+        if self.source is not None:
+            assert proc.stdin is not None  # stdin=PIPE
+            try:
+                proc.stdin.write(base64.b64encode(pickle.dumps(self.source)) + b"\n")
+            except OSError:  # it died at once: the start-up read reports the crash
+                pass
         assert proc.stdout is not None  # stdout=PIPE
         self._reader = _LineReader(proc.stdout.fileno(), lambda: proc.poll() is None)
         self._ready = False
@@ -416,11 +436,17 @@ def _reply_value(move: Move) -> object:
     return repr(move)
 
 
-def serve(spec: str, game_module: str, game_name: str) -> int:
+def serve(spec: str, game_module: str, game_name: str, source_flag: str = "") -> int:
     """The agent process's loop (see the module doc); returns at end of input.
     ``game_module`` (when not empty) is imported first: it registers ``game_name``, the
     game the agent will play (whose agent kinds ``spec`` names); a game of
-    :data:`~.protocol.KNOWN_GAMES` loads by its name alone."""
+    :data:`~.protocol.KNOWN_GAMES` loads by its name alone. With ``source_flag`` (that is
+    :data:`SOURCE_ON_STDIN`) the first input line is the agent's
+    :class:`~.entries.AgentSource` (an object, or a spec naming a run-time kind), pickled
+    and base64-encoded, and the agent is built from it instead of ``spec``."""
+    source: AgentSource | None = None
+    if source_flag == SOURCE_ON_STDIN:
+        source = pickle.loads(base64.b64decode(sys.stdin.buffer.readline()))
     faulthandler.enable()  # a segfault leaves its Python stack in the crash report
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
@@ -436,7 +462,12 @@ def serve(spec: str, game_module: str, game_name: str) -> int:
         if game_module:
             importlib.import_module(game_module)
         game = get_game(game_name)
-        agent = make_agent(spec, game=game)
+
+        def build(seed: int | None = None) -> AgentLike:
+            built: AgentLike = make_agent(spec, seed, game=game) if source is None else source.build(game, seed)
+            return built
+
+        agent = build()
         game.warm_up()  # one-off loading (kernels) before "ready", never charged to a move
     except Exception as exc:
         reply({"error": _error_text(exc)[0]})
@@ -449,7 +480,7 @@ def serve(spec: str, game_module: str, game_name: str) -> int:
                 if hasattr(agent, "reset"):
                     agent.reset(request["seed"])
                 else:
-                    agent = make_agent(spec, seed=request["seed"], game=game)
+                    agent = build(request["seed"])
                 reply({"ok": True})
             else:
                 view = get_game(request["game"]).agent_view(request["observation"])

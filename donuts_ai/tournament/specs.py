@@ -40,7 +40,7 @@ import inspect
 import re
 import shlex
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -159,10 +159,62 @@ def engine_position_writer(game: Game | str) -> PositionWriter:
     return writer
 
 
+#: Kinds registered at run time (:func:`register_agent`): game name -> kind -> class.
+_RUNTIME_KINDS: dict[str, dict[str, type[Any]]] = {}
+
+
+def register_agent(kind: str, cls: type[Any], *, game: Game | str = "donuts") -> None:
+    """Give agent class ``cls`` the short name ``kind`` in ``game``'s specs, from now on:
+    ``register_agent("flipper", FlipperAgent)`` makes ``"flipper"`` and
+    ``"flipper:seed=3"`` specs like ``"greedy"``, in this process and in every seat and
+    worker process a tournament, an SPRT or an evaluation starts (the class travels with
+    the seats, :mod:`.entries`), even a class defined in ``__main__`` or a notebook. A
+    registered kind comes before the game's own kinds of the same name; registering a
+    kind again replaces it."""
+    if not isinstance(kind, str) or not kind.isidentifier() or kind == ENGINE_KIND:
+        raise SpecError(f"an agent kind must be an identifier other than {ENGINE_KIND!r}, got {kind!r}")
+    if not (inspect.isclass(cls) and callable(getattr(cls, "select_move", None))):
+        raise SpecError(f"register_agent({kind!r}, ...) takes an agent class (with select_move), got {cls!r}")
+    _RUNTIME_KINDS.setdefault(game_named(game).name, {})[kind] = cls
+
+
+def registered_kind(kind: str, game: Game | str) -> type[Any] | None:
+    """The class registered as ``kind`` for ``game`` with :func:`register_agent`, else ``None``."""
+    return _RUNTIME_KINDS.get(game_named(game).name, {}).get(kind)
+
+
+class _WithRunTimeKinds(Mapping[str, type[Any]]):
+    """A game's registry seen with the kinds registered at run time before it; a lazy
+    registry's classes are still imported only when looked up."""
+
+    def __init__(self, runtime: Mapping[str, type[Any]], registry: Mapping[str, type[Any]]):
+        self.runtime, self.registry = runtime, registry
+
+    def __getitem__(self, kind: str) -> type[Any]:
+        return self.runtime[kind] if kind in self.runtime else self.registry[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.runtime
+        yield from (k for k in self.registry if k not in self.runtime)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self.runtime or kind in self.registry
+
+
 def _registry(game: Game | str) -> tuple[Mapping[str, type[Any]], Mapping[str, tuple[str, str]]]:
-    """(agent classes by kind, optional kinds) of ``game``."""
+    """(agent classes by kind, optional kinds) of ``game``, run-time kinds first."""
     game = game_named(game)
-    return game.agent_registry(), game.optional_agents()
+    runtime = _RUNTIME_KINDS.get(game.name, {})
+    try:
+        registry = game.agent_registry()
+    except DonutsError:  # the game's own agents cannot load: the run-time kinds still work
+        if not runtime:
+            raise
+        registry = {}
+    return (_WithRunTimeKinds(runtime, registry) if runtime else registry), game.optional_agents()
 
 
 def _kinds(registry: Mapping[str, type[Any]], optional: Mapping[str, tuple[str, str]]) -> str:

@@ -1,0 +1,181 @@
+"""Entries: what a caller may name an agent by, and how it reaches its seat.
+
+Wherever the harness takes an agent (:func:`~.runner.run`, :func:`~.sprt.run_sprt`,
+:func:`~.game.play_game`, the evaluation) it takes any of:
+
+- a **spec** (``"mcts:time=0.1"``, ``"my_package.agents:MyAgent:depth=3"``, ``"engine:./my_engine"``,
+  a kind registered with :func:`register_agent`): :mod:`.specs`;
+- an **agent instance** (``MyAgent(seed=1)``), including one of a class defined in
+  ``__main__`` or a notebook cell;
+- an **agent class** (``MyAgent``): built with the game's seed when the class takes a
+  ``seed`` parameter, without arguments otherwise.
+
+Seats stay supervised processes: an object travels to its seat process serialised with
+`cloudpickle <https://github.com/cloudpipe/cloudpickle>`_, which sends a class defined in
+``__main__`` by value (its code) and any other by reference (its module is imported
+there). An object that cannot travel is refused when the run is configured
+(:class:`~.specs.SpecError`), never half-way through it.
+
+Every entry becomes an :class:`AgentSource`: the ``record`` that results files keep (the
+spec; for an object ``<module.QualName>`` and, for an instance, its ``spec`` attribute
+when it has one, else its ``repr``), the ``name`` that tables show, and what builds the
+agent in any process (:meth:`AgentSource.build`). A seat whose agent has ``reset(seed)``
+keeps one agent for all its games; otherwise every game gets a fresh one: a class is
+built again with the game's seed, an instance is unpickled again (the same state every
+game), a spec is built again with the seed unless the spec sets one.
+
+A kind registered at run time (:func:`register_agent`) travels too: a source whose spec
+names it carries the class, and the seat process registers it before it builds the agent.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import cloudpickle
+
+from .engine_seat import EngineSeat
+from .protocol import Game, game_named
+from .seats import LocalSeat, ProcessSeat, Seat
+from .specs import SpecError, is_engine_spec, make_agent, register_agent, registered_kind, resolve
+
+#: The head of a record that names an object's class, ``<module.QualName>``: no spec
+#: starts with it, so a record says at a glance whether it came from a spec or an object.
+OBJECT_RECORD_OPEN, OBJECT_RECORD_CLOSE = "<", ">"
+
+
+def _qualified(cls: type[Any]) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _instance_text(agent: object) -> str:
+    """What identifies an instance of its class: its ``spec`` attribute when it is text
+    (the agent base's ``kind:key=value``), else its ``repr`` unless that is ``object``'s
+    own (which holds a memory address, different on every run, so a file could never
+    be resumed): then nothing."""
+    spec = getattr(agent, "spec", None)
+    if isinstance(spec, str) and spec:
+        return spec
+    if type(agent).__repr__ is object.__repr__:
+        return ""
+    return repr(agent)
+
+
+def _dumps(value: object, what: str) -> bytes:
+    try:
+        payload: bytes = cloudpickle.dumps(value)
+    except Exception as exc:  # any object's __reduce__ may raise anything: report it, do not crash
+        raise SpecError(f"agent {what} cannot be sent to its seat process (cloudpickle: {type(exc).__name__}: {exc}); "
+                        "give it as a spec, or make it picklable") from None
+    return payload
+
+
+def _takes_seed(cls: type[Any]) -> bool:
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        return False
+    return "seed" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+@dataclass(frozen=True)
+class AgentSource:
+    """One agent as the harness carries it (see the module doc): ``record`` (what results
+    files keep and ``--resume`` compares), ``name`` (what tables show), and either a
+    ``spec`` or a ``payload`` (the cloudpickled instance or class, ``is_class`` telling
+    which); ``kinds`` are the run-time kinds the spec names, ``(name, cloudpickled
+    class)``. Plain data: it pickles to worker processes and seat processes as it is."""
+
+    record: str
+    name: str
+    spec: str | None = None
+    payload: bytes | None = None
+    is_class: bool = False
+    kinds: tuple[tuple[str, bytes], ...] = ()
+
+    @property
+    def is_object(self) -> bool:
+        """Whether the agent came as an object (instance or class), not a spec."""
+        return self.payload is not None
+
+    def build(self, game: Game | str, seed: int | None = None) -> Any:
+        """A new agent of this source for ``game``: the spec's (with ``seed`` unless it
+        sets one), the class's (with ``seed`` when it takes one), or a fresh copy of the
+        instance (``seed`` is then the harness's to pass to ``reset``)."""
+        for kind, payload in self.kinds:
+            if registered_kind(kind, game) is None:
+                register_agent(kind, cloudpickle.loads(payload), game=game)
+        if self.payload is None:
+            assert self.spec is not None  # a source holds a spec or an object
+            return make_agent(self.spec, seed, game=game)
+        value = cloudpickle.loads(self.payload)
+        if not self.is_class:
+            return value
+        try:
+            return value(seed=seed) if seed is not None and _takes_seed(value) else value()
+        except (ValueError, TypeError, OverflowError, MemoryError) as exc:
+            raise SpecError(f"agent {self.record}: {exc or type(exc).__name__}") from None
+
+
+def _kinds_of(spec: str, game: Game) -> tuple[tuple[str, bytes], ...]:
+    head = spec.strip().partition(":")[0]
+    cls = registered_kind(head, game)
+    return () if cls is None else ((head, _dumps(cls, f"kind {head!r}")),)
+
+
+def source_of(entry: object, game: Game | str) -> AgentSource:
+    """The :class:`AgentSource` of one entry (a spec, an agent instance or class; see the
+    module doc), checked now: a bad spec, a class without ``select_move`` or an object
+    that cannot travel is a :class:`~.specs.SpecError`."""
+    game = game_named(game)
+    if isinstance(entry, AgentSource):
+        return entry
+    if isinstance(entry, str):
+        resolve(entry, game)
+        spec = entry.strip()
+        return AgentSource(record=spec, name=spec, spec=spec, kinds=_kinds_of(spec, game))
+    if inspect.isclass(entry):
+        if not callable(getattr(entry, "select_move", None)):
+            raise SpecError(f"agent class {_qualified(entry)} is not an agent class (needs select_move)")
+        record = f"{OBJECT_RECORD_OPEN}{_qualified(entry)}{OBJECT_RECORD_CLOSE}"
+        return AgentSource(record=record, name=entry.__name__, payload=_dumps(entry, record), is_class=True)
+    if not callable(getattr(entry, "select_move", None)):
+        raise SpecError(f"an agent must be a spec string, an agent class or an agent object with select_move, got {entry!r}")
+    cls = type(entry)
+    text = _instance_text(entry)
+    record = f"{OBJECT_RECORD_OPEN}{_qualified(cls)}{OBJECT_RECORD_CLOSE}" + (f" {text}" if text else "")
+    name = getattr(entry, "name", None)
+    # The agent base names an agent by its kind; a subclass that kept the base's kind has no name of its own.
+    if not isinstance(name, str) or not name or name == "agent":
+        name = cls.__name__
+    return AgentSource(record=record, name=name, payload=_dumps(entry, record))
+
+
+def sources_of(entries: Iterable[object], game: Game | str) -> list[AgentSource]:
+    """:func:`source_of` of every entry. Two objects with the same record must be the same
+    object, since the record is what identifies an agent in results files."""
+    sources = [source_of(e, game) for e in entries]
+    seen: dict[str, AgentSource] = {}
+    for source in sources:
+        other = seen.setdefault(source.record, source)
+        if other.is_object and other.payload != source.payload:
+            raise SpecError(f"two different agents are both recorded as {source.record!r}: "
+                            "give them different names or parameters (their spec or repr tells them apart)")
+    return sources
+
+
+def seat_for(source: AgentSource, isolation: str, game: Game) -> Seat:
+    """A new seat for ``source``: an engine spec always gets an
+    :class:`~.engine_seat.EngineSeat` (a program of its own); otherwise
+    ``isolation="process"`` gives a supervised :class:`~.seats.ProcessSeat` (the
+    object travels there) and ``"none"`` a :class:`~.seats.LocalSeat` in this process."""
+    if source.spec is not None and is_engine_spec(source.spec):
+        return EngineSeat(source.spec, game=game.name)
+    if isolation == "process":
+        return ProcessSeat(source.record, source.name, game_module=type(game).__module__, game=game.name, source=source)
+    seat = LocalSeat(source.build(game), factory=lambda seed: source.build(game, seed))
+    seat.name, seat.spec = source.name, source.record
+    return seat
