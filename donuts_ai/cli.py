@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
@@ -429,8 +430,10 @@ def main(argv: list[str] | None = None) -> int:
         return func(args)
     except DonutsError as exc:
         parser.exit(2, f"donuts-ai: error: {exc}\n")
-    except KeyboardInterrupt:
-        parser.exit(130, "\ndonuts-ai: interrupted; finished games are in the results file (continue with --resume)\n")
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP during a run (tournament._shutdown.Stopped)
+        signum = getattr(exc, "signum", signal.SIGINT)
+        how = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+        parser.exit(128 + signum, f"\ndonuts-ai: {how}; finished games are in the results file (continue with --resume)\n")
     except BrokenPipeError:  # the reader went away (`donuts-ai game | head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

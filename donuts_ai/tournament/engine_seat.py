@@ -30,12 +30,14 @@ import subprocess
 import tempfile
 import time
 
+from ._shutdown import STOP_GRACE
 from .protocol import Game, Move, State, get_game
 from .seats import CRASH, EXCEPTION, KILL_GRACE, START_LIMIT, TIME, Answer, ProcessSeat, _LineReader
 from .specs import ENGINE_KIND, engine_position_writer, parse_engine_spec
 
-#: Seconds an engine is given to leave after ``quit`` before it is killed.
-QUIT_GRACE = 0.5
+#: Seconds an engine is given to leave after ``quit`` before it is killed (with its
+#: process group; one grace for all the seats closed together).
+QUIT_GRACE = STOP_GRACE
 #: The hard per-move limit (seconds) of an engine played as an in-process agent
 #: (:class:`EngineAgent`), which no harness limits.
 ENGINE_AGENT_MOVE_LIMIT = 300.0
@@ -60,6 +62,9 @@ class EngineSeat(ProcessSeat):
     -> name)."""
 
     PROCESS = "engine process"
+    #: Politely first (an engine may want to clean up): ``quit``, then :data:`QUIT_GRACE`
+    #: before it is killed with its process group (:func:`~.seats.close_all`).
+    GOODBYE = b"quit\n"
 
     def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT, *, game: str):
         super().__init__(spec, name, start_limit, game=game)
@@ -84,16 +89,6 @@ class EngineSeat(ProcessSeat):
         assert proc.stdout is not None  # stdout=PIPE
         self._reader = _LineReader(proc.stdout.fileno(), lambda: proc.poll() is None)
         self._ready = False
-
-    def close(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            assert self._proc.stdin is not None  # stdin=PIPE
-            try:  # politely first: an engine may want to clean up
-                self._proc.stdin.write(b"quit\n")
-                self._proc.wait(timeout=QUIT_GRACE)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        super().close()
 
     def _say(self, *lines: str) -> Answer | None:
         assert self._proc is not None and self._proc.stdin is not None  # said to a running process only

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
 import concurrent.futures as cf
 import dataclasses
 import importlib
@@ -16,6 +15,7 @@ from typing import TypedDict, TypeVar
 
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
+from ._shutdown import on_stop, pool_worker_started, reclaim_signals, stop_pools, stopping_pool, stops_cleanly
 from .entries import AgentSource, seat_for, source_of, sources_of
 
 # ISOLATIONS: how agents are run: each in a supervised process of its own (the default: a
@@ -24,7 +24,7 @@ from .game import ILLEGAL_POLICIES, ISOLATIONS, play_game
 from .protocol import GAMES, Game, get_game
 from .records import GameRecord, SeriesResult, TournamentConfig, UnitRecord
 from .results import Results, append_unit, open_results, units_from_dicts
-from .seats import Seat
+from .seats import Seat, close_all
 
 FORMATS = ("round-robin", "gauntlet")
 #: pairs, duel and team are the modes of two-sided games; free-for-all games are played
@@ -309,13 +309,15 @@ def _seats_for(records: list[str], isolation: str, game: Game, sources: Mapping[
     return seats
 
 
+@on_stop  # at exit, and when a pool worker ends or is stopped
 def close_seats() -> None:
-    """Stop every agent process this process started."""
-    while _SEATS:
-        _SEATS.popitem()[1].close()
-
-
-atexit.register(close_seats)
+    """Stop every agent process this process started, all at once (told to leave, one
+    short grace, then killed: :func:`.seats.close_all`), and the pool workers of a run
+    stopped half-way, which close theirs."""
+    stop_pools()
+    seats = list(_SEATS.values())
+    _SEATS.clear()
+    close_all(seats)
 
 
 def work_config(config: TournamentConfig, sources: Iterable[AgentSource]) -> TournamentConfig:
@@ -430,7 +432,9 @@ def iter_process(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], wo
     ctx = multiprocessing.get_context("spawn")  # Numba's threads do not survive fork
     pending = list(units)
     for attempt in range(MAX_POOL_RESTARTS + 1):
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        # Stopped or failed, the workers are stopped too, and close their seats (._shutdown).
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=pool_worker_started) as pool, \
+                stopping_pool(pool):
             futures = {pool.submit(fn, config, u): u for u in pending}
             try:
                 for fut in cf.as_completed(futures):
@@ -441,9 +445,6 @@ def iter_process(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], wo
             except cf.process.BrokenProcessPool:
                 if attempt == MAX_POOL_RESTARTS:
                     raise DonutsError(f"worker processes died {attempt + 1} times; {len(pending)} units not played") from None
-            except BaseException:  # Ctrl-C: drop the queued units at once, keep what finished
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
 
 
 def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], workers: int, address: str | None
@@ -458,6 +459,7 @@ def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], worker
     if not ray.is_initialized():
         kwargs = {"address": address} if address else {"num_cpus": workers}
         ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
+        reclaim_signals()  # a stop must reach the finally below, and ray.shutdown()
         started = True
     try:
         remote = ray.remote(num_cpus=1)(fn)
@@ -481,6 +483,7 @@ def execute(fn: Callable[[_C, _U], _R], config: _C, units: Sequence[_U], workers
     return iter_process(fn, config, units, workers)
 
 
+@stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
 def run(agents: Iterable[object], format: str = "round-robin", games: int = 2, layouts: object = None, seed: int = 0,
         mode: str | None = None, best_of: int = 3, clock: float | None = None, illegal: str = "lose", rules: object = None,
         workers: int | None = None, backend: str = "process", address: str | None = None, results_path: str | None = None,

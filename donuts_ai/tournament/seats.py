@@ -46,11 +46,12 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Literal, TypedDict
 
 from .._checks import is_int
+from ._shutdown import end_processes, signals_held
 from .protocol import Game, JSONObject, Move, State, get_game
 from .records import EventKind
 from .specs import AgentLike, call_agent
@@ -224,6 +225,9 @@ class ProcessSeat(Seat):
 
     #: What reports call the process.
     PROCESS = "agent process"
+    #: What the process is told before its input closes, to leave of itself (the end of
+    #: its input is enough for an agent process).
+    GOODBYE = b""
 
     def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT,
                  game_module: str | None = None, *, game: str, source: AgentSource | None = None):
@@ -245,7 +249,8 @@ class ProcessSeat(Seat):
     def prepare(self) -> None:
         if self._proc is None or self._proc.poll() is not None:
             self.close()
-            self._spawn()
+            with signals_held():  # a stop must not fall between starting the process and recording it
+                self._spawn()
 
     def _spawn(self) -> None:
         self._stderr = tempfile.TemporaryFile()
@@ -307,12 +312,11 @@ class ProcessSeat(Seat):
                 self._proc.kill()
 
     def close(self) -> None:
-        if self._proc is not None:
-            self._kill()
-            self._proc.wait()
-            for pipe in (self._proc.stdin, self._proc.stdout):
-                if pipe is not None:
-                    pipe.close()
+        """Stop the process (:func:`close_all`): told to leave, a grace, then killed."""
+        close_all([self])
+
+    def _forget(self) -> None:
+        """Drop the ended process and its files."""
         if self._stderr is not None:
             self._stderr.close()
         self._proc, self._reader, self._stderr = None, None, None
@@ -402,6 +406,21 @@ class ProcessSeat(Seat):
         if "error" in reply:
             return Answer(None, seconds, EXCEPTION, reply.get("detail") or reply["error"])
         return Answer(reply.get("move"), seconds)
+
+
+def close_all(seats: Iterable[Seat]) -> None:
+    """Close ``seats`` together: every process is told to leave at once (an engine
+    ``quit``, :attr:`ProcessSeat.GOODBYE`, then the end of its input), all share one grace
+    (:data:`._shutdown.STOP_GRACE`, only while one has not left), then each is killed with
+    its process group (:func:`._shutdown.end_processes`); other seats just close."""
+    seats = list(seats)
+    supervised = [seat for seat in seats if isinstance(seat, ProcessSeat)]
+    end_processes([(seat._proc, seat.GOODBYE) for seat in supervised if seat._proc is not None])
+    for seat in seats:
+        if isinstance(seat, ProcessSeat):
+            seat._forget()
+        else:
+            seat.close()
 
 
 # --- the agent's side of the pipe ------------------------------------------------------

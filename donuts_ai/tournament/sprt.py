@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .._checks import check_int
+from ._shutdown import stops_cleanly
 from .entries import sources_of
 from .game import score_of
 from .runner import close_seats, make_config, play_unit, schedule, work_config
 from .stats import SPRTState, pair_category, sprt
 
 
+@stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
 def run_sprt(agent_a: object, agent_b: object, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05, beta: float = 0.05,
              layouts: object = None, seed: int = 0, max_pairs: int = 2000, rules: object = None,
              progress: Callable[[SPRTState, int], object] | None = None,
