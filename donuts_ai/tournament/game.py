@@ -46,7 +46,7 @@ from ..errors import DonutsError
 from .entries import seat_for, source_of
 from .protocol import Game, JSONObject, Move, Score, State, game_named
 from .records import LOSS_BY_EVENT, Adjudication, Event, EventKind, GameRecord
-from .seats import Answer, LocalSeat, Seat
+from .seats import Answer, LocalSeat, Seat, close_all
 from .specs import AgentLike
 
 ILLEGAL_POLICIES = ("lose", "forfeit")
@@ -113,8 +113,7 @@ def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], layout: obje
         seats = [a if isinstance(a, Seat) else next(fresh) for a in agents]
         return _play(game, seats, setup, rules, seed, clock, illegal, move_limit, ledger, clocks)
     finally:
-        for seat in made:
-            seat.close()
+        close_all(made)  # together: one shared grace for the processes that do not leave at once
 
 
 def _play(game: Game, seats: list[Seat], setup: str, rules: JSONObject, seed: int, clock: float | None, illegal: str,
