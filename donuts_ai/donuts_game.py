@@ -67,7 +67,7 @@ class DonutsGame(Game):
         if not (rules is None or isinstance(rules, Rules | str | Mapping)):
             raise RulesError(f"rules must be a Rules, an insertion rule name or a mapping, got {type(rules).__name__}")
         checked = make_rules(rules)
-        return checked.to_dict()
+        return dict(checked.to_dict())
 
     def setups_line(self, setups: Sequence[object] | str, seed: int) -> str:
         if isinstance(setups, str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from .errors import RulesError
 
@@ -19,6 +19,14 @@ INSERTION_MODES = (GROUP, SINGLE)
 
 #: Most donuts a player can ever place: the board has 36 squares.
 MAX_DONUTS = 36
+
+
+class RulesDict(TypedDict):
+    """A :class:`Rules` as a mapping (:meth:`Rules.to_dict`): what results files, engine
+    positions, studies and the page store."""
+
+    insertion: str
+    donuts: int
 
 
 @dataclass(frozen=True)
@@ -54,7 +62,7 @@ class Rules:
         """True for the ``"single"`` insertion variant (the flag the kernels take)."""
         return self.insertion == SINGLE
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RulesDict:
         """The rules as a mapping of :data:`RULE_KEYS` (what results files, engine
         positions and the page store); :meth:`from_dict` reads it back."""
         return {"insertion": self.insertion, "donuts": self.donuts}

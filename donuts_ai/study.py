@@ -23,7 +23,7 @@ from typing import Any, NotRequired, TypedDict, cast
 from .board import Board
 from .errors import DonutsError
 from .layout import NUM_ARRANGEMENTS, Layout
-from .rules import Rules, make_rules
+from .rules import Rules, RulesDict, make_rules
 from .search.alphabeta import Solver
 from .symmetry import SYMMETRY_NAMES
 from .tournament.results import append_unit, open_results
@@ -32,11 +32,8 @@ from .tournament.runner import execute
 _SOLVER: dict[int, Solver] = {}
 
 
-class StudyRules(TypedDict):
-    """A variant's rules in a study's configuration."""
-
-    insertion: str
-    donuts: int
+#: A variant's rules in a study's configuration: the rules' one dict form.
+StudyRules = RulesDict
 
 
 class StudyConfig(TypedDict):
@@ -170,7 +167,7 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, s
         config["first_moves"] = True
     played = make_rules(rules)
     if played != Rules():  # likewise: official-rules files written before variants still resume
-        config["rules"] = cast(StudyRules, played.to_dict())
+        config["rules"] = played.to_dict()
     units = study_layouts(arrangements, grids, seed)
     done: list[StudyRow] = []
     fh = None

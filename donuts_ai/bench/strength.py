@@ -47,9 +47,8 @@ from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..layout import Layout
 from ..search.alphabeta import Solver
-from ..tournament.game import score_of
+from ..tournament.game import ISOLATIONS, score_of
 from ..tournament.records import GameRecord
-from ..tournament.runner import ISOLATIONS
 from ._report import Machine, machine, print_and_save
 
 #: The thinking times of the issue (seconds a move) and the ratio of the weaker side.

@@ -60,7 +60,7 @@ from .. import svg as _svg
 from ..board import Board
 from ..errors import DonutsError
 from ..layout import DRAWN_LAYOUT_KINDS, Layout
-from ..rules import make_rules
+from ..rules import RulesDict, make_rules
 from ..squares import COLOR_NAMES, square_name
 from ..tournament.specs import make_agent
 from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, AnalysisJSON, Analyst, remaining_plies
@@ -157,9 +157,8 @@ class GeometryJSON(TypedDict):
     cell: float
 
 
-class RulesJSON(TypedDict):
-    insertion: str
-    donuts: int
+#: The rules as the page sends and receives them: the rules' one dict form.
+RulesJSON = RulesDict
 
 
 class LayoutJSON(TypedDict):
