@@ -44,10 +44,11 @@ illegal one). Everything callable here with ``@njit`` is callable from your own
 :func:`donuts_ai.square_name` and :func:`donuts_ai.parse_square`.
 
 **Types.** Bitboards are ``np.uint64`` and every other number ``int64``: Numba compiles a
-kernel once per argument types, and a Python ``int`` where a ``uint64`` belongs compiles
-another specialization whose shifts sign-extend. A kernel returning a position to Python
-gives back Python ints for its bitboards; keep positions inside compiled code, or build a
-fresh one with :func:`position`. Numba passes a ``Position``'s fields as separate
+kernel once per argument types, and a Python ``int`` where a ``uint64`` belongs is
+another type: it compiles another specialization (whose shifts sign-extend) or is refused
+with a Numba ``TypingError`` from inside the engine's kernels. A kernel returning a
+position to Python gives back Python ints for its bitboards; keep positions inside
+compiled code, or build a fresh one with :func:`position`. Numba passes a ``Position``'s fields as separate
 scalars, so it costs no more than five arguments; a ``Rulebook`` holds an array, which
 Numba reference-counts on every read from the tuple: in a hot loop, read
 ``rulebook.line_masks`` (or call :func:`legal_moves`) freely, but prefer passing

@@ -2,6 +2,7 @@
 names, travel to supervised seats, run-time kinds, and the errors for what cannot travel."""
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -40,13 +41,32 @@ class HoldsALock(Plain):
 def test_records_and_names_of_entries():
     assert source_of("greedy", "donuts").record == "greedy"
     ours = source_of(GreedyAgent(seed=3), "donuts")
-    assert ours.record == "<donuts_ai.agents.greedy.GreedyAgent> greedy:seed=3" and ours.name == "greedy"
+    assert re.fullmatch(r"<donuts_ai\.agents\.greedy\.GreedyAgent> greedy:seed=3 #[0-9a-f]{12}", ours.record)
+    assert ours.name == "greedy" and source_of(GreedyAgent(seed=3), "donuts").record == ours.record
     plain = source_of(Plain(), "donuts")
-    assert plain.record == "<tests.test_entries.Plain>" and plain.name == "Plain"  # no address: resumable
-    assert source_of(WithRepr(2), "donuts").record == "<tests.test_entries.WithRepr> WithRepr(depth=2)"
+    assert re.fullmatch(r"<tests\.test_entries\.Plain> #[0-9a-f]{12}", plain.record)  # no address: resumable
+    assert plain.name == "Plain"
+    assert re.fullmatch(r"<tests\.test_entries\.WithRepr> WithRepr\(depth=2\) #[0-9a-f]{12}", source_of(WithRepr(2), "donuts").record)
     cls = source_of(WithRepr, "donuts")
     assert cls.is_class and cls.record == "<tests.test_entries.WithRepr>"
     assert cls.build("donuts").depth == 1
+
+
+class Hidden(Plain):
+    """Its repr leaves its parameter out, as the agent base's does for a subclass's own."""
+
+    def __init__(self, depth):
+        self.depth = depth
+
+    def __repr__(self):
+        return "Hidden()"
+
+
+def test_records_tell_apart_what_a_repr_hides_and_stay_short():
+    one, two = source_of(Hidden(1), "donuts").record, source_of(Hidden(2), "donuts").record
+    assert one != two and one.startswith("<tests.test_entries.Hidden> Hidden() #")
+    long = source_of(WithRepr("x" * 100_000), "donuts")
+    assert len(long.record) < 200 and long.build("donuts").depth == "x" * 100_000
 
 
 def test_built_copies_are_fresh_and_equal():
@@ -66,13 +86,13 @@ def test_bad_entries_are_refused_up_front(entry, words):
         T.make_config([entry, "greedy"], game="donuts")
 
 
-def test_two_different_objects_with_one_record_are_refused():
+def test_two_objects_of_one_class_are_two_agents():
     class Counter(Plain):
         def __init__(self, start):
             self.start = start
 
-    with pytest.raises(SpecError, match="both recorded as"):
-        T.make_config([Counter(1), Counter(2)], game="donuts")
+    config = T.make_config([Counter(1), Counter(2)], game="donuts")
+    assert config["agents"][0] != config["agents"][1] and config["names"] == ["Counter", "Counter#2"]
 
 
 def test_register_agent_checks_and_names_a_kind():
@@ -85,6 +105,8 @@ def test_register_agent_checks_and_names_a_kind():
             T.register_agent("engine", Plain, game="donuts")
         with pytest.raises(SpecError, match="takes an agent class"):
             T.register_agent("x", Plain(), game="donuts")
+        with pytest.raises(SpecError, match="'greedy' is a built-in agent of donuts"):
+            T.register_agent("greedy", Plain, game="donuts")
     finally:
         _RUNTIME_KINDS.get("donuts", {}).pop("plain_first", None)
 
@@ -96,6 +118,22 @@ def test_play_game_seats_objects_in_process_when_asked():
     assert record.names == ["WithRepr", "random:seed=1"] and record.reason
 
 
+class CountsItsMoves(Plain):
+    def __init__(self):
+        self.moves = 0
+
+    def select_move(self, board):
+        self.moves += 1
+        return super().select_move(board)
+
+
+def test_one_object_in_two_seats_is_two_agents():
+    agent = CountsItsMoves()
+    record = T.play_game([agent, agent], T.get_game("donuts").draw_setup("random", 4), None, 4, game="donuts",
+                         isolation="none")
+    assert agent.moves == record.turns[0] < record.plies  # the second seat played a copy
+
+
 def test_a_script_with_agents_in_main_plays_supervised(tmp_path):
     """The issue's acceptance script: classes defined in ``__main__`` play a 20-game
     tournament and an SPRT in supervised seats; a hang costs its games, not the run;
@@ -105,8 +143,9 @@ def test_a_script_with_agents_in_main_plays_supervised(tmp_path):
                           cwd=Path(__file__).parent.parent)
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
-    assert report["tournament"] == {"games": 20, "agents": ["<__main__.FirstMove> FirstMove(seed=1)", "greedy"],
-                                    "names": ["FirstMove", "greedy"], "events": 0}
+    tour = report["tournament"]
+    assert (tour["games"], tour["names"], tour["events"]) == (20, ["FirstMove", "greedy"], 0)
+    assert tour["agents"][0].startswith("<__main__.FirstMove> FirstMove(seed=1) #") and tour["agents"][1] == "greedy"
     assert "it was played by" in report["resume_other"] and report["file_unchanged"]
     assert report["resume_same_games"] == 20
     assert report["sprt_pairs"] >= 1

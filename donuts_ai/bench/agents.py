@@ -24,7 +24,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
-from .._checks import check_int, check_seconds
+from .._checks import check_int, check_seconds, is_int
 from ..board import Board
 from ..errors import DonutsError
 from ..layout import Layout
@@ -104,7 +104,8 @@ def _with_time(spec: str, time_limit: float) -> str:
 def _nodes(agent: Any) -> int | None:
     info = getattr(agent, "last_info", None)
     nodes = info.get("nodes") if isinstance(info, Mapping) else None
-    return nodes if isinstance(nodes, int) and not isinstance(nodes, bool) else None
+    # A count from an @njit search is a NumPy integer: any whole number counts.
+    return int(nodes) if is_int(nodes) else None
 
 
 def _label(agent: Any) -> str:

@@ -18,8 +18,10 @@ there). An object that cannot travel is refused when the run is configured
 
 Every entry becomes an :class:`AgentSource`: the ``record`` that results files keep (the
 spec; for an object ``<module.QualName>`` and, for an instance, its ``spec`` attribute
-when it has one, else its ``repr``), the ``name`` that tables show, and what builds the
-agent in any process (:meth:`AgentSource.build`). A seat whose agent has ``reset(seed)``
+when it has one, else its ``repr`` (cut at :data:`MAX_RECORD_TEXT` characters), then
+``#`` and a digest of the instance's state, so that two instances whose ``repr`` is the
+same but whose parameters differ are told apart), the ``name`` that tables show, and
+what builds the agent in any process (:meth:`AgentSource.build`). A seat whose agent has ``reset(seed)``
 keeps one agent for all its games; otherwise every game gets a fresh one: a class is
 built again with the game's seed, an instance is unpickled again (the same state every
 game), a spec is built again with the seed unless the spec sets one.
@@ -30,9 +32,13 @@ names it carries the class, and the seat process registers it before it builds t
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import inspect
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import cloudpickle
@@ -45,6 +51,11 @@ from .specs import SpecError, is_engine_spec, make_agent, register_agent, regist
 #: The head of a record that names an object's class, ``<module.QualName>``: no spec
 #: starts with it, so a record says at a glance whether it came from a spec or an object.
 OBJECT_RECORD_OPEN, OBJECT_RECORD_CLOSE = "<", ">"
+#: The most characters of an instance's ``spec`` or ``repr`` kept in its record (an agent
+#: holding a table would write a record of megabytes); the digest tells such agents apart.
+MAX_RECORD_TEXT = 120
+#: Hex digits of the digest of an instance's state in its record.
+DIGEST_DIGITS = 12
 
 
 def _qualified(cls: type[Any]) -> str:
@@ -58,18 +69,51 @@ def _instance_text(agent: object) -> str:
     be resumed): then nothing."""
     spec = getattr(agent, "spec", None)
     if isinstance(spec, str) and spec:
-        return spec
-    if type(agent).__repr__ is object.__repr__:
+        text = spec
+    elif type(agent).__repr__ is object.__repr__:
         return ""
-    return repr(agent)
+    else:
+        text = repr(agent)
+    return text if len(text) <= MAX_RECORD_TEXT else text[: MAX_RECORD_TEXT - 1] + "…"
+
+
+def _state_digest(agent: object, payload: bytes) -> str:
+    """A digest of an instance's state that is the same in every run for the same state:
+    its attributes pickled (a ``repr`` may leave parameters out), else the whole payload."""
+    try:
+        state = cloudpickle.dumps(sorted(vars(agent).items()))
+    except Exception:  # no __dict__ (slots), or attributes that do not sort or pickle alone
+        state = payload
+    return hashlib.sha256(state).hexdigest()[:DIGEST_DIGITS]
+
+
+def _by_value_modules(value: object) -> list[ModuleType]:
+    """The module of ``value``'s class (or of ``value``, a class) when no other process
+    could import it by name (loaded from a file path, or made at run time): cloudpickle
+    must then send its code, as it does for ``__main__``."""
+    cls = value if inspect.isclass(value) else type(value)
+    module = sys.modules.get(cls.__module__)
+    if module is None or cls.__module__ == "__main__":
+        return []
+    try:
+        importable = importlib.util.find_spec(cls.__module__) is not None
+    except (ImportError, ValueError):  # a module whose __spec__ is missing or broken
+        importable = False
+    return [] if importable else [module]
 
 
 def _dumps(value: object, what: str) -> bytes:
+    by_value = _by_value_modules(value)
     try:
+        for module in by_value:
+            cloudpickle.register_pickle_by_value(module)
         payload: bytes = cloudpickle.dumps(value)
     except Exception as exc:  # any object's __reduce__ may raise anything: report it, do not crash
         raise SpecError(f"agent {what} cannot be sent to its seat process (cloudpickle: {type(exc).__name__}: {exc}); "
                         "give it as a spec, or make it picklable") from None
+    finally:
+        for module in by_value:
+            cloudpickle.unregister_pickle_by_value(module)
     return payload
 
 
@@ -105,9 +149,8 @@ class AgentSource:
         """A new agent of this source for ``game``: the spec's (with ``seed`` unless it
         sets one), the class's (with ``seed`` when it takes one), or a fresh copy of the
         instance (``seed`` is then the harness's to pass to ``reset``)."""
-        for kind, payload in self.kinds:
-            if registered_kind(kind, game) is None:
-                register_agent(kind, cloudpickle.loads(payload), game=game)
+        for kind, payload in self.kinds:  # registered again every time: a long-lived worker may hold an older class
+            register_agent(kind, cloudpickle.loads(payload), game=game)
         if self.payload is None:
             assert self.spec is not None  # a source holds a spec or an object
             return make_agent(self.spec, seed, game=game)
@@ -146,12 +189,14 @@ def source_of(entry: object, game: Game | str) -> AgentSource:
         raise SpecError(f"an agent must be a spec string, an agent class or an agent object with select_move, got {entry!r}")
     cls = type(entry)
     text = _instance_text(entry)
-    record = f"{OBJECT_RECORD_OPEN}{_qualified(cls)}{OBJECT_RECORD_CLOSE}" + (f" {text}" if text else "")
+    head = f"{OBJECT_RECORD_OPEN}{_qualified(cls)}{OBJECT_RECORD_CLOSE}"
+    payload = _dumps(entry, head + (f" {text}" if text else ""))
+    record = head + (f" {text}" if text else "") + f" #{_state_digest(entry, payload)}"
     name = getattr(entry, "name", None)
     # The agent base names an agent by its kind; a subclass that kept the base's kind has no name of its own.
     if not isinstance(name, str) or not name or name == "agent":
         name = cls.__name__
-    return AgentSource(record=record, name=name, payload=_dumps(entry, record))
+    return AgentSource(record=record, name=name, payload=payload)
 
 
 def sources_of(entries: Iterable[object], game: Game | str) -> list[AgentSource]:

@@ -43,6 +43,7 @@ from typing import Any, cast
 
 from .._checks import check_seconds
 from ..errors import DonutsError
+from ._shutdown import stops_cleanly
 from .entries import seat_for, source_of
 from .protocol import Game, JSONObject, Move, Score, State, game_named
 from .records import LOSS_BY_EVENT, Adjudication, Event, EventKind, GameRecord
@@ -68,6 +69,7 @@ def _seat_seed(seed: int, seat: int) -> int:
 DROPOUT_STREAM = 1_000
 
 
+@stops_cleanly
 def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], layout: object, rules: object, seed: int,
               clock: float | None = None, illegal: str = "lose", move_limit: float | None = None, ledger: str | None = None,
               clocks: Sequence[float] | None = None, *, game: Game | str, isolation: str = "process") -> GameRecord:
@@ -102,10 +104,12 @@ def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], layout: obje
         raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
     made: list[Seat] = []
     try:
-        for entry in agents:
+        for i, entry in enumerate(agents):
             if isinstance(entry, Seat):
                 continue
-            if isolation == "none" and not isinstance(entry, str) and not inspect.isclass(entry):
+            # Two seats never share an agent: an object given twice gets a copy in its second seat.
+            repeated = any(other is entry for other in agents[:i])
+            if isolation == "none" and not isinstance(entry, str) and not inspect.isclass(entry) and not repeated:
                 made.append(LocalSeat(cast(AgentLike, entry)))  # the caller's own object, not a copy
             else:
                 made.append(seat_for(source_of(entry, game), isolation, game))

@@ -120,8 +120,8 @@ class TournamentConfig(TypedDict):
     """A tournament's settings (:func:`~.runner.make_config`): the first line of its results
     file, what ``--resume`` compares. ``layouts`` is a word (a fresh set-up per unit) or
     the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_module``
-    and ``sources`` (the agents by record, :mod:`.entries`) only in the copy handed to
-    workers (never written)."""
+    ``sources`` (the agents by record, :mod:`.entries`) and ``run`` (a token of the run)
+    only in the copy handed to workers (never written)."""
 
     game: str
     agents: list[str]
@@ -142,6 +142,7 @@ class TournamentConfig(TypedDict):
     rules: JSONObject
     game_module: NotRequired[str]
     sources: NotRequired[dict[str, AgentSource]]
+    run: NotRequired[str]
 
 
 class EventDict(TypedDict):

@@ -10,6 +10,7 @@ import os
 import random
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypedDict, TypeVar
 
@@ -322,10 +323,16 @@ def close_seats() -> None:
 
 def work_config(config: TournamentConfig, sources: Iterable[AgentSource]) -> TournamentConfig:
     """The copy of ``config`` handed to :func:`play_unit` (never written): with the game's
-    module, so that a game registered by any module plays in a worker, and the agents'
-    sources by record, so that objects and run-time kinds reach their seats."""
+    module, so that a game registered by any module plays in a worker, the agents'
+    sources by record, so that objects and run-time kinds reach their seats, and a token
+    of this run, so that a worker that outlives a run (a Ray cluster's) never seats an
+    earlier run's agent under the same record."""
     return {**config, "game_module": type(get_game(config["game"])).__module__,
-            "sources": {s.record: s for s in sources}}
+            "sources": {s.record: s for s in sources}, "run": uuid.uuid4().hex}
+
+
+#: The run whose seats this process holds (:func:`work_config`'s token).
+_seats_run: list[str | None] = [None]
 
 
 def _series(config: TournamentConfig, game: Callable[[list[int], int, list[float] | None], GameRecord]) -> _SeriesOutcome:
@@ -367,6 +374,9 @@ def play_unit(config: TournamentConfig, unit: Unit) -> UnitRecord:
     if config.get("game_module") and config["game"] not in GAMES:
         importlib.import_module(config["game_module"])  # a worker process: the module registers the game
     game_rules = get_game(config["game"])
+    if config.get("run") != _seats_run[0]:  # the seats held were an earlier run's
+        close_seats()
+        _seats_run[0] = config.get("run")
     specs, names = unit["seats"], unit["names"]
     seats = _seats_for(specs, config["isolation"], game_rules, config.get("sources", {}))
     games: list[GameRecord] = []

@@ -70,6 +70,8 @@ KILL_GRACE = 1.0
 START_LIMIT = 300.0
 #: The fourth argument of an agent process whose agent's source comes on its stdin (:func:`serve`).
 SOURCE_ON_STDIN = "--source-on-stdin"
+#: The SPEC argument of such a process: the agent is its source's.
+SPEC_ON_STDIN = "-"
 #: Lines of an agent's stderr kept in a crash report.
 STDERR_TAIL_LINES = 5
 #: The most bytes read back from the end of an agent's stderr for that report.
@@ -259,7 +261,9 @@ class ProcessSeat(Seat):
         # in packages added to sys.path at run time).
         env["PYTHONPATH"] = os.pathsep.join(p or os.getcwd() for p in sys.path)
         # A session of its own: killing it kills whatever the agent started too.
-        command = [sys.executable, "-m", "donuts_ai.tournament._seat_process", self.spec, self.game_module, self.game]
+        # An agent that comes on stdin needs no spec: its record (a repr, maybe long) stays off the command line.
+        spec = self.spec if self.source is None else SPEC_ON_STDIN
+        command = [sys.executable, "-m", "donuts_ai.tournament._seat_process", spec, self.game_module, self.game]
         self._proc = subprocess.Popen(
             command + ([SOURCE_ON_STDIN] if self.source is not None else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env, bufsize=0,

@@ -168,14 +168,24 @@ def register_agent(kind: str, cls: type[Any], *, game: Game | str) -> None:
     ``register_agent("flipper", FlipperAgent, game="donuts")`` makes ``"flipper"`` and
     ``"flipper:seed=3"`` specs like ``"greedy"``, in this process and in every seat and
     worker process a tournament, an SPRT or an evaluation starts (the class travels with
-    the seats, :mod:`.entries`), even a class defined in ``__main__`` or a notebook. A
-    registered kind comes before the game's own kinds of the same name; registering a
-    kind again replaces it."""
+    the seats, :mod:`.entries`), even a class defined in ``__main__`` or a notebook. The
+    game's built-in kinds cannot be taken; registering a kind again replaces it."""
     if not isinstance(kind, str) or not kind.isidentifier() or kind == ENGINE_KIND:
         raise SpecError(f"an agent kind must be an identifier other than {ENGINE_KIND!r}, got {kind!r}")
     if not (inspect.isclass(cls) and callable(getattr(cls, "select_move", None))):
         raise SpecError(f"register_agent({kind!r}, ...) takes an agent class (with select_move), got {cls!r}")
-    _RUNTIME_KINDS.setdefault(game_named(game).name, {})[kind] = cls
+    game = game_named(game)
+    runtime = _RUNTIME_KINDS.setdefault(game.name, {})
+    if kind not in runtime:
+        # A built-in name stays the built-in agent's: a results file records the spec alone,
+        # and resuming it in another process must play the same agent.
+        try:
+            builtin = [*game.agent_registry(), *game.optional_agents()]
+        except DonutsError:  # the game's agents cannot load: none of their names can be taken either
+            builtin = []
+        if kind in builtin:
+            raise SpecError(f"{kind!r} is a built-in agent of {game.name}: register your class under another name")
+    runtime[kind] = cls
 
 
 def registered_kind(kind: str, game: Game | str) -> type[Any] | None:
