@@ -22,7 +22,8 @@ GAME``): the process imports the game's module, builds the agent (a kind of that
 game's, :mod:`.specs`) and writes ``{"ready": true}`` (or ``{"error": ...}``); then, per
 request line, ``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``{"op":
 "move", "game": NAME, "observation": {...}, "time_left": T}`` is answered ``{"move":
-MOVE}`` or ``{"error": ..., "detail": ...}``, where the observation is what the game
+MOVE}`` (with ``"nodes": N`` when the agent's ``last_info`` reports its nodes) or
+``{"error": ..., "detail": ...}``, where the observation is what the game
 (:mod:`.protocol`) sends the player to move and the agent receives the game's
 ``agent_view`` of it. An agent without ``reset`` is built afresh with the game's seed
 instead. The agent's own prints go to the process's stderr, never into the protocol.
@@ -92,6 +93,7 @@ class Reply(TypedDict, total=False):
     ready: bool
     ok: bool
     move: object
+    nodes: int
     error: str
     detail: str
 
@@ -108,6 +110,16 @@ class Answer:
     seconds: float
     kind: str | None = None
     detail: str = ""
+    #: The nodes the agent says it searched for this move (its ``last_info["nodes"]``; an
+    #: engine's last ``info ... nodes N``), ``None`` when it says nothing.
+    nodes: int | None = None
+
+
+def reported_nodes(agent: object) -> int | None:
+    """``agent.last_info["nodes"]`` when it is a whole number >= 0, else ``None``."""
+    info = getattr(agent, "last_info", None)
+    nodes = info.get("nodes") if isinstance(info, dict) else None
+    return int(nodes) if is_int(nodes) and nodes >= 0 else None
 
 
 class Seat:
@@ -169,7 +181,7 @@ class LocalSeat(Seat):
         except Exception as exc:
             line, detail = _error_text(exc)
             return Answer(None, time.perf_counter() - start, EXCEPTION, detail or line)
-        return Answer(move, time.perf_counter() - start)
+        return Answer(move, time.perf_counter() - start, nodes=reported_nodes(self.agent))
 
 
 #: Seconds between checks that the agent process still lives while the harness waits: a
@@ -381,7 +393,8 @@ class ProcessSeat(Seat):
             return failure
         if "error" in reply:
             return Answer(None, seconds, EXCEPTION, reply.get("detail") or reply["error"])
-        return Answer(reply.get("move"), seconds)
+        nodes = reply.get("nodes")
+        return Answer(reply.get("move"), seconds, nodes=int(nodes) if is_int(nodes) and nodes >= 0 else None)
 
 
 # --- the agent's side of the pipe ------------------------------------------------------
@@ -434,7 +447,11 @@ def serve(spec: str, game_module: str, game_name: str) -> int:
                 reply({"ok": True})
             else:
                 view = get_game(request["game"]).agent_view(request["observation"])
-                reply({"move": _reply_value(call_agent(agent, view, request["time_left"]))})
+                answer: Reply = {"move": _reply_value(call_agent(agent, view, request["time_left"]))}
+                nodes = reported_nodes(agent)
+                if nodes is not None:
+                    answer["nodes"] = nodes
+                reply(answer)
         except Exception as exc:
             line, detail = _error_text(exc)
             reply({"error": line, "detail": detail})
