@@ -18,13 +18,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .evaluation import Evaluation, Scores, evaluate
+    from .evaluation import Evaluation, evaluate
     from .format import SUITE_NAMES, MoveLabel, Suite, SuiteError, SuitePosition, load_suite, parse_suite
     from .generate import generate, label_position
+    from .report import Scores
 
 #: Each public name's module.
 _MODULES = {
-    "Evaluation": "evaluation", "Scores": "evaluation", "evaluate": "evaluation",
+    "Evaluation": "evaluation", "Scores": "report", "evaluate": "evaluation",
     "SUITE_NAMES": "format", "MoveLabel": "format", "Suite": "format", "SuiteError": "format", "SuitePosition": "format",
     "load_suite": "format", "parse_suite": "format",
     "generate": "generate", "label_position": "generate",

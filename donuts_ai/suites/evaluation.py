@@ -126,6 +126,11 @@ def _is_agent_class(agent: object) -> bool:
     return isinstance(agent, type) and callable(getattr(agent, "select_move", None))
 
 
+def _own_repr(cls: type) -> bool:
+    """Whether ``cls`` says what its objects are (a ``__repr__`` of its own, not ``object``'s with an address)."""
+    return getattr(cls, "__repr__", None) is not object.__repr__
+
+
 def _record(agent: AgentArg) -> object:
     """How a results file records ``agent``: its spec, or for an object (a class) its
     class's qualified name and, when the class defines one, its ``repr``."""
@@ -133,7 +138,7 @@ def _record(agent: AgentArg) -> object:
         return agent
     cls = agent if isinstance(agent, type) else type(agent)
     record: dict[str, str] = {"class": f"{cls.__module__}.{cls.__qualname__}"}
-    if not isinstance(agent, type) and cls.__repr__ is not object.__repr__:
+    if not isinstance(agent, type) and _own_repr(cls):
         record["repr"] = repr(agent)
     return record
 
@@ -143,7 +148,7 @@ def _display(agent: AgentArg) -> str:
         return agent
     if isinstance(agent, type):
         return agent.__qualname__
-    return repr(agent) if type(agent).__repr__ is not object.__repr__ else type(agent).__qualname__
+    return repr(agent) if _own_repr(type(agent)) else type(agent).__qualname__
 
 
 def with_time(spec: str, seconds: float | None, game: Game | str = GAME) -> str:
@@ -486,7 +491,3 @@ def _collect(config: EvaluationConfig, suites: dict[str, Suite], units: Iterable
         for answers in by_suite.values():
             answers.sort(key=lambda a: a["index"])
     return result
-
-
-__all__ = ["DEFAULT_MOVE_LIMIT", "DEFAULT_SUITE", "UNIT_POSITIONS", "Evaluation", "EvaluationConfig", "close_seats", "evaluate",
-           "position_seed", "with_time"]

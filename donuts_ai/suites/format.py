@@ -299,7 +299,7 @@ def position_of(board: Board, labels: Sequence[MoveLabel]) -> SuitePosition:
 _LOADED: dict[str, Suite] = {}
 
 
-def load_suite(suite: str | Path | Suite) -> Suite:
+def load_suite(suite: object) -> Suite:
     """A suite by name (one of :data:`SUITE_NAMES`, shipped with the library), by the path
     of a suite file, or a :class:`Suite` (returned as it is). A shipped suite is read once
     per process. :class:`SuiteError` for an unknown name, a missing file or a bad line."""

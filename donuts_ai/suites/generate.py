@@ -44,7 +44,18 @@ from ..layout import Layout
 from ..outcomes import DRAW
 from ..search.alphabeta.solver import Solver
 from ..tournament.specs import make_agent
-from .format import CRITICAL, PHASES, SUITE_NAMES, MoveLabel, Suite, SuiteError, SuitePosition, load_suite, make_suite, parse_position, position_of
+from .format import (
+    CRITICAL,
+    PHASES,
+    SUITE_NAMES,
+    MoveLabel,
+    Suite,
+    SuitePosition,
+    load_suite,
+    make_suite,
+    parse_position,
+    position_of,
+)
 
 #: The agents whose games give the positions (each limited by work, not time: the same games on every machine).
 GAME_AGENTS = ("random", "greedy", "alphabeta:nodes=20000", "mcts:iterations=2000")
@@ -256,7 +267,3 @@ def summary(suite: Suite) -> str:
     span = f", plies {min(plies)}-{max(plies)}" if plies else ""
     return (f"{len(suite)} positions{span} ({values.count(1)} won, {values.count(0)} drawn, {values.count(-1)} lost for the "
             f"side to move; {sum(p.critical for p in suite.positions)} critical); {proved} of {len(labels)} move distances proved")
-
-
-__all__ = ["CRITICAL", "DISTANCE_NODES", "GAME_AGENTS", "PHASES", "SUITE_NAMES", "SuiteError", "generate", "label_position",
-           "main", "play_game", "suites_of", "summary"]

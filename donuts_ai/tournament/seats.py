@@ -118,8 +118,12 @@ class Answer:
 def reported_nodes(agent: object) -> int | None:
     """``agent.last_info["nodes"]`` when it is a whole number >= 0, else ``None``."""
     info = getattr(agent, "last_info", None)
-    nodes = info.get("nodes") if isinstance(info, dict) else None
-    return int(nodes) if is_int(nodes) and nodes >= 0 else None
+    return _node_count(info.get("nodes") if isinstance(info, dict) else None)
+
+
+def _node_count(value: object) -> int | None:
+    """``value`` as a count of nodes: a whole number >= 0, else ``None``."""
+    return int(value) if is_int(value) and int(value) >= 0 else None
 
 
 class Seat:
@@ -393,8 +397,7 @@ class ProcessSeat(Seat):
             return failure
         if "error" in reply:
             return Answer(None, seconds, EXCEPTION, reply.get("detail") or reply["error"])
-        nodes = reply.get("nodes")
-        return Answer(reply.get("move"), seconds, nodes=int(nodes) if is_int(nodes) and nodes >= 0 else None)
+        return Answer(reply.get("move"), seconds, nodes=_node_count(reply.get("nodes")))
 
 
 # --- the agent's side of the pipe ------------------------------------------------------
