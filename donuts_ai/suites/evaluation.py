@@ -12,7 +12,8 @@ of its own, so an exception, an illegal move, a hang past ``move_limit`` or a cr
 that position (counted in ``errors`` or ``illegal``), never the run. Before each position
 the agent is reset with a seed drawn from ``seed`` and the position alone, so a run gives
 the same moves whatever the order, the workers or a resume (for agents whose moves do
-not depend on timing).
+not depend on timing). A seat's first question is a warm-up that is not scored: what a
+first move loads (imports, compiled code) is not charged to a move.
 
 The positions are shared out in units of :data:`UNIT_POSITIONS` positions of one agent,
 played in this process (``workers=1``), over ``workers`` processes, or as Ray tasks
@@ -62,6 +63,8 @@ DETAIL_CHARS = 400
 MAX_SEATS = 8
 #: The results file's format (the ``format`` of its settings).
 RESULTS_FORMAT = 1
+#: The seed of a new seat's warm-up question (see :func:`_seat`).
+WARM_UP_SEED = 0
 
 #: An agent as :func:`evaluate` takes it: a spec, an agent object, or an agent class.
 AgentArg = Any
@@ -230,13 +233,16 @@ def _seat_for(agent: AgentArg, game: Game, isolation: str) -> Seat:
 _SEATS: dict[tuple[str, str], Seat] = {}
 
 
-def _seat(work: _Work, index: int, game: Game) -> Seat:
+def _seat(work: _Work, index: int, game: Game, warm_up: Board) -> Seat:
     """Agent ``index``'s seat in this process, made on first use and kept (at most
-    :data:`MAX_SEATS`, the least recently used closed first)."""
+    :data:`MAX_SEATS`, the least recently used closed first). A new seat first answers
+    one question on ``warm_up``, not scored, so that one-off loading (imports, compiled
+    code a first move loads) is not charged to a move."""
     key = (work["records"][index], work["isolation"])
     seat = _SEATS.pop(key, None)
     if seat is None:
         seat = _seat_for(work["agents"][index], game, work["isolation"])
+        ask(seat, game, warm_up, -1, WARM_UP_SEED, work["move_limit"])  # its answer, or its failure, is not kept
     _SEATS[key] = seat
     while len(_SEATS) > MAX_SEATS:
         _SEATS.pop(next(iter(_SEATS))).close()
@@ -279,9 +285,10 @@ def ask(seat: Seat, game: Game, board: Board, index: int, seed: int, move_limit:
 def play_unit(work: _Work, unit: Unit) -> UnitResult:
     """Ask agent ``unit["agent"]`` for its move on every position of the unit."""
     game = get_game(GAME)
-    seat = _seat(work, unit["agent"], game)
-    answers = [ask(seat, game, parse_position(line).board(), index, seed, work["move_limit"])
-               for index, line, seed in unit["positions"]]
+    boards = [parse_position(line).board() for _, line, _ in unit["positions"]]
+    seat = _seat(work, unit["agent"], game, boards[0])
+    answers = [ask(seat, game, board, index, seed, work["move_limit"])
+               for board, (index, _, seed) in zip(boards, unit["positions"], strict=True)]
     return {"unit": unit["unit"], "agent": unit["agent"], "suite": unit["suite"], "answers": answers}
 
 
@@ -447,6 +454,8 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     (seconds a move) is given to every spec that sets no time of its own and whose agent
     takes one (a time in the spec wins). ``move_limit``: seconds one answer may take
     before it costs its position. ``seed``: every position's reset seed comes from it.
+    Every seat first answers one question that is not scored (a warm-up: one-off loading
+    is not charged to a move).
     ``workers`` processes, or ``backend="ray"`` (``address`` of a cluster, else a local
     Ray); ``isolation="none"`` calls spec agents as objects in the worker (faster;
     unsupervised). ``results_path``: the JSON-lines file each finished unit is appended
