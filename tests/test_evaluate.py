@@ -11,7 +11,7 @@ import pytest
 
 from donuts_ai import SQUARE_NAMES, Board, Layout, parse_square
 from donuts_ai._engine.position import position_of, rulebook_of
-from donuts_ai.agents import GreedyAgent
+from donuts_ai.agents import AlphaBetaAgent
 from donuts_ai.cli import main as cli_main
 from donuts_ai.reference import ReferenceGame
 from donuts_ai.search.alphabeta.solver import Solver, _child
@@ -225,17 +225,23 @@ def test_a_raising_an_illegal_and_a_hanging_agent_cost_their_positions_only():
 
 
 def test_an_object_a_class_a_module_spec_and_an_engine_play_alike():
-    suite = _suite("few", _sample("endgame", 4, seed=9))
-    engine = f"engine:{sys.executable} -m donuts_ai.cli engine greedy"
-    agents = [GreedyAgent(), "donuts_ai.agents.greedy:GreedyAgent", engine, GreedyAgent, FirstMoveAgent()]
+    suite = _suite("few", _sample("middlegame", 4, seed=9))
+    engine = f"engine:{sys.executable} -m donuts_ai.cli engine alphabeta:depth=3"
+    agents = [AlphaBetaAgent(depth=3), "donuts_ai.search.alphabeta.agent:AlphaBetaAgent:depth=3", engine, FirstMoveAgent,
+              FirstMoveAgent()]
     result = evaluate(agents, suite=suite)
-    moves = [[a["move"] for a in result.answers[name]["few"]] for name in result.agents]
-    assert moves[0] == moves[1] == moves[2] == moves[3], moves
-    assert result.config["agents"][0] == {"class": "donuts_ai.agents.greedy.GreedyAgent", "repr": "GreedyAgent()"}
-    assert result.config["agents"][3] == {"class": "donuts_ai.agents.greedy.GreedyAgent"}
-    assert result.config["agents"][4] == {"class": "tests.test_evaluate.FirstMoveAgent"}
+    answers = [result.answers[name]["few"] for name in result.agents]
+    moves = [[a["move"] for a in each] for each in answers]
+    assert moves[0] == moves[1] == moves[2], moves
+    # The same search reports the same nodes, from this process, an agent process and an engine's info line.
+    assert [a["nodes"] for a in answers[0]] == [a["nodes"] for a in answers[1]]
+    assert all(a["nodes"] is not None for a in answers[0])
+    assert all(e["nodes"] in (None, o["nodes"]) for o, e in zip(answers[0], answers[2], strict=True))
+    assert result.config["agents"][0] == {"class": "donuts_ai.search.alphabeta.agent.AlphaBetaAgent",
+                                          "repr": "AlphaBetaAgent(depth=3)"}
     assert result.config["agents"][2] == engine
-    assert moves[4] == [suite.positions[i].labels[0].move for i in range(4)]
+    assert result.config["agents"][3] == result.config["agents"][4] == {"class": "tests.test_evaluate.FirstMoveAgent"}
+    assert moves[3] == moves[4] == [p.labels[0].move for p in suite.positions]
 
 
 def test_a_time_in_the_spec_wins_over_the_time_given():
@@ -306,3 +312,21 @@ def test_the_picture_draws(tmp_path):
     result.plot(str(tmp_path / "accuracy.png"))
     assert (tmp_path / "accuracy.png").stat().st_size > 1000
 
+
+
+def test_the_generator_goes_on_from_its_games_file_and_refuses_other_settings(tmp_path):
+    from donuts_ai.suites.generate import DISTANCE_NODES, GAMES_FILE, _settings, generate
+
+    games = [{name: load_suite(name).positions[i].line() for name in PHASES} for i in range(2)]
+    lines = [json.dumps(_settings(5, DISTANCE_NODES)), *(json.dumps({"game": i, "positions": g}) for i, g in enumerate(games))]
+    path = tmp_path / GAMES_FILE
+    path.write_text("\n".join(lines) + "\n" + lines[1][:30])  # a third game cut off mid-write
+    suites = generate(tmp_path, positions=1, seed=5)  # enough decided positions already: no game is played
+    assert path.read_text() == "\n".join(lines) + "\n"  # the cut-off line is gone
+    for name in PHASES:
+        decided = next(i for i, g in enumerate(games) if parse_position(g[name]).value != 0)
+        assert suites[name].positions == tuple(parse_position(g[name]) for g in games[:decided + 1])
+        assert load_suite(str(tmp_path / f"{name}.txt")).positions == suites[name].positions
+    assert suites[CRITICAL].positions == tuple(p for name in PHASES for p in suites[name].positions if p.critical)
+    with pytest.raises(ValueError, match="other settings"):
+        generate(tmp_path, positions=1, seed=6)

@@ -25,6 +25,7 @@ settings is refused with a clear error and left unchanged.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import pickle
@@ -167,8 +168,6 @@ def with_time(spec: str, seconds: float | None, game: Game | str = GAME) -> str:
     if "time_limit" in params or "time" in params:
         return spec
     try:
-        import inspect
-
         accepted = inspect.signature(cls).parameters
     except (TypeError, ValueError):
         return spec
@@ -208,8 +207,6 @@ def _names(displays: list[str]) -> list[str]:
 
 def _build(cls: type, seed: int | None) -> Any:
     """An instance of an agent class, given ``seed`` when its constructor takes one."""
-    import inspect
-
     try:
         takes_seed = "seed" in inspect.signature(cls).parameters
     except (TypeError, ValueError):
