@@ -232,9 +232,13 @@ def parse_position(line: str, where: str = "position") -> SuitePosition:
     for i, move in enumerate(moves):
         if board.is_game_over():
             raise SuiteError(f"{where}: move {i + 1} ({move!r}) comes after the end of the game")
-        if move not in SQUARE_NAMES or not board.is_legal(move):
-            raise SuiteError(f"{where}: move {i + 1} ({move!r}) is not a legal move there (legal: {', '.join(board.legal_moves())})")
-        board.push(move)
+        try:
+            if move not in SQUARE_NAMES:
+                raise DonutsError("not a square")
+            board.push(move)  # checks that the move is legal
+        except DonutsError:
+            raise SuiteError(f"{where}: move {i + 1} ({move!r}) is not a legal move there "
+                             f"(legal: {', '.join(board.legal_moves())})") from None
     if board.is_game_over():
         raise SuiteError(f"{where}: the game is over after the moves: nothing to label")
     labels = tuple(_label(text, where) for text in labels_text.split(","))
