@@ -280,6 +280,12 @@ def test_a_resumed_evaluation_equals_one_never_stopped(tmp_path):
     with pytest.raises(ResultsFileError, match="exists"):
         evaluate(agents, suite=suite, isolation="none", seed=3, results_path=str(part))
     assert part.read_bytes() == before
+    forged = tmp_path / "forged.jsonl"
+    unit = json.loads(lines[1])
+    unit["answers"][0]["index"] = 29
+    forged.write_text("\n".join([lines[0], json.dumps(unit)]) + "\n")
+    with pytest.raises(ResultsFileError, match="line 2 is not a unit of this evaluation's schedule"):
+        evaluate(agents, suite=suite, isolation="none", seed=3, results_path=str(forged), resume=True)
 
 
 def test_the_command_prints_a_table_and_writes_json(tmp_path, capsys):

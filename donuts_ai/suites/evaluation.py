@@ -42,7 +42,7 @@ from ..errors import DonutsError
 from ..squares import SQUARE_NAMES, parse_square
 from ..tournament.protocol import Game, get_game
 from ..tournament.records import EventKind
-from ..tournament.results import append_unit, open_results
+from ..tournament.results import ResultsFileError, append_unit, open_results
 from ..tournament.runner import BACKENDS, ISOLATIONS, _new_seat, execute
 from ..tournament.seats import Answer, LocalSeat, Seat
 from ..tournament.specs import SpecError, is_engine_spec, parse_engine_spec, resolve
@@ -400,22 +400,27 @@ def _check_workers(seated: Sequence[AgentArg], workers: int, backend: str) -> No
                                   "evaluate it with workers=1") from None
 
 
-def _read_units(units: list[dict[str, Any]], path: str, config: EvaluationConfig) -> list[UnitResult]:
+def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[Unit]) -> list[UnitResult]:
+    """The finished units of a results file's unit lines, each checked against the unit of
+    the schedule it names (agent, suite, positions); :class:`ResultsFileError` names the first bad line."""
     out: list[UnitResult] = []
-    for i, u in enumerate(units):
+    for line, u in enumerate(lines, start=2):
         try:
             answers = [cast(Answered, {**a, "index": int(a["index"]), "event": a["event"], "move": a["move"],
                                        "seconds": float(a["seconds"]), "nodes": a["nodes"]}) for a in u["answers"]]
-            out.append({"unit": int(u["unit"]), "agent": int(u["agent"]), "suite": str(u["suite"]), "answers": answers})
+            result: UnitResult = {"unit": int(u["unit"]), "agent": int(u["agent"]), "suite": str(u["suite"]), "answers": answers}
         except (KeyError, TypeError, ValueError):
-            raise DonutsError(f"{path}: unit line {i + 2} is not an evaluation unit") from None
-        if not 0 <= out[-1]["agent"] < len(config["agents"]):
-            raise DonutsError(f"{path}: unit line {i + 2} names agent {out[-1]['agent']}, not one of this evaluation")
+            raise ResultsFileError(f"{path}: line {line} is not a unit of an evaluation") from None
+        unit = units[result["unit"]] if 0 <= result["unit"] < len(units) else None
+        if (unit is None or (unit["agent"], unit["suite"]) != (result["agent"], result["suite"])
+                or [a["index"] for a in answers] != [i for i, _, _ in unit["positions"]]):
+            raise ResultsFileError(f"{path}: line {line} is not a unit of this evaluation's schedule")
+        out.append(result)
     return out
 
 
 class _Progress:
-    """One line on stderr: units done, positions done, time left."""
+    """One line on stderr: units done and the time left."""
 
     def __init__(self, total: int, done: int, enabled: bool):
         self.total, self.done, self.enabled = total, done, enabled
@@ -469,7 +474,7 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     fh = None
     if results_path is not None:
         fh, done = open_results(os.fspath(results_path), config, resume, what="evaluation",
-                                convert=lambda lines: _read_units(lines, os.fspath(results_path), config))
+                                convert=lambda lines: _read_units(lines, os.fspath(results_path), units))
     finished = {u["unit"] for u in done}
     todo = [u for u in units if u["unit"] not in finished]
     work: _Work = {"agents": seated, "records": [json.dumps(r, sort_keys=True) for r in config["agents"]],
