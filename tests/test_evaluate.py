@@ -336,3 +336,11 @@ def test_the_generator_goes_on_from_its_games_file_and_refuses_other_settings(tm
     assert suites[CRITICAL].positions == tuple(p for name in PHASES for p in suites[name].positions if p.critical)
     with pytest.raises(ValueError, match="other settings"):
         generate(tmp_path, positions=1, seed=6)
+
+
+def test_the_shipped_suites_come_from_the_documented_generator():
+    from donuts_ai.suites.generate import play_game
+
+    board, plies = play_game(1, 0)  # the first game of seed 1
+    for name in PHASES:
+        assert load_suite(name).positions[0].moves == tuple(board.move_stack[:plies[name]]), name
