@@ -26,6 +26,7 @@ from donuts_ai.suites import SUITE_NAMES, load_suite
 
 def proof_number_value(solver: Solver, board: Board, move: str) -> int:
     """The value of ``move`` for its player, by proof-number search on the position after it."""
+    solver._prepare(board)  # the tables belong to one layout and rules: cleared when they change
     rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
     final, child, sign = _child(rulebook, pos, parse_square(move))
     if final is not None:

@@ -122,6 +122,7 @@ def test_the_shipped_suites_hold_their_phases():
 
 def _proof_number_value(solver: Solver, board: Board, move: str) -> int:
     """The value of ``move`` for its player by proof-number search (not the alpha-beta that labelled it)."""
+    solver._prepare(board)  # the tables belong to one layout and rules: cleared when they change
     rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
     final, child, sign = _child(rulebook, pos, board.legal_squares()[board.legal_moves().index(move)])
     if final is not None:
