@@ -1,14 +1,14 @@
 """``python -m benchmarks.learning``: the learned agent against perfect play.
 
-``--label N`` makes the labelled set the library ships (:data:`donuts_ai.learn.benchmark.LABELLED_POSITIONS`):
-``N`` decided positions at plies 4-24 of seeded games on random tile arrangements, every
-legal move valued by the exact solver. Without it, measures a network (the shipped one,
-or ``--checkpoint PATH``) on a labelled set (``--positions FILE``, default the shipped
-one, which the training has measured itself on; ``--fresh N --seed S`` labels N new
-positions from another seed: positions the training never saw): the share of positions
+Measures a network (the shipped one, or ``--checkpoint PATH``) on the decided positions
+of position suites (``--suites``, default the shipped phase suites opening, middlegame
+and endgame, which the training has measured itself on; ``--fresh N --seed S`` labels N
+new positions from the suites' generator with another seed): the share of positions
 where the raw policy keeps the value, where the value head's sign is right, and where the
 search with each of ``--sims`` simulations keeps the value, over all positions and over
-the critical ones (some move loses the value).
+the critical ones (some move loses the value). The suites themselves are made by
+``python -m donuts_ai.suites generate``; the agent ``az`` is measured like any other by
+``donuts-ai evaluate az``.
 
 ``--ship RUN --command TEXT`` makes a training run's last checkpoint the shipped network:
 its weights into ``donuts_ai/learn/data/``, with ``training.json`` (the command, the
@@ -18,7 +18,7 @@ settings, the run's figures, the machine), and its progress into
 ``--curve RUN`` prints the learning curve of a training run (its ``progress.jsonl``):
 the raw policy's share against training time.
 
-    python -m benchmarks.learning --label 600
+    python -m benchmarks.learning --sims 50 400
     python -m benchmarks.learning --fresh 400 --seed 7 --sims 50 400
     python -m benchmarks.learning --curve runs/az
 """
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from donuts_ai.learn.agent import cached_network, network_folder
-from donuts_ai.learn.benchmark import LABELLED_POSITIONS, label_positions, load_positions, measure, save_positions
+from donuts_ai.learn.benchmark import PROBE_SUITES, label_positions, load_positions, measure
 
 
 def ship(run: Path, command: str) -> int:
@@ -58,10 +58,9 @@ def ship(run: Path, command: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.learning", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--label", type=int, metavar="N", help="label N positions into the shipped set")
     parser.add_argument("--fresh", type=int, metavar="N", help="measure on N freshly labelled positions")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--positions", type=Path, default=LABELLED_POSITIONS)
+    parser.add_argument("--suites", nargs="+", default=list(PROBE_SUITES), help="suite names or files (default: the phases)")
     parser.add_argument("--checkpoint", default=None, help="a network folder or a training run (default: the shipped network)")
     parser.add_argument("--sims", type=int, nargs="*", default=[50, 400])
     parser.add_argument("--curve", type=Path, metavar="RUN", help="print the learning curve of a training run")
@@ -79,19 +78,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{p['seconds'] / 60:8.1f} {p['moves']:7d} {p['positions']:10d} {acc:>7} {val:>6} "
                   f"{p['policy_loss']:7.3f} {p['value_loss']:7.3f}")
         return 0
-    if args.label is not None:
-        start = time.perf_counter()
-        positions = label_positions(args.label, seed=args.seed)
-        save_positions(positions, args.positions)
-        critical = sum(p.critical for p in positions)
-        print(f"{len(positions)} positions ({critical} critical) labelled in {time.perf_counter() - start:.0f} s -> {args.positions}")
-        return 0
     if args.fresh is not None:
         start = time.perf_counter()
         positions = label_positions(args.fresh, seed=args.seed)
         print(f"labelled {len(positions)} fresh positions (seed {args.seed}) in {time.perf_counter() - start:.0f} s")
     else:
-        positions = load_positions(args.positions)
+        positions = load_positions(args.suites)
     network = cached_network(args.checkpoint)
     start = time.perf_counter()
     result = measure(network, positions, sims=tuple(args.sims))

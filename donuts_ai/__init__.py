@@ -3,12 +3,15 @@
 The public API::
 
     from donuts_ai import Board, Layout, Rules, perft, random_playouts
+    from donuts_ai import evaluate        # accuracy against perfect play (loaded when first used)
 
 Squares are ints 0..35 (a1 = 0, f6 = 35; see :mod:`donuts_ai.squares`); colours are
 0 (Chocolate, moves first) and 1 (Vanilla). The Numba kernels behind it live in the
 private package ``donuts_ai._engine``; a pure-Python statement of the same rules is
 :mod:`donuts_ai.reference`.
 """
+
+from typing import Any
 
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
 from .analysis import PlayoutStats, perft, random_playouts
@@ -22,6 +25,17 @@ from .symmetry import SYMMETRY_NAMES
 from .vector_env import VectorEnv
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # ``evaluate`` (accuracy against perfect play) loads the tournament harness and the
+    # suites: only when first named, so ``import donuts_ai`` stays light.
+    if name == "evaluate":
+        from .suites.evaluation import evaluate
+
+        return evaluate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CHOCOLATE",
@@ -38,6 +52,7 @@ __all__ = [
     "Solution",
     "Solver",
     "analyze",
+    "evaluate",
     "solve",
     "Layout",
     "LayoutError",

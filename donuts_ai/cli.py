@@ -22,6 +22,7 @@ from .play import add_commands as _add_play_commands
 from .play import add_rules_arguments
 from .rules import INSERTION_MODES, Rules, make_rules
 from .squares import COLOR_NAMES
+from .suites.cli import add_evaluate_command
 from .tournament.runner import DEFAULT_MOVE_LIMIT
 
 if TYPE_CHECKING:
@@ -413,7 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_commands(sub)
     for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_sprt, _add_study, _add_bench, _add_engine,
-                add_train_command):
+                add_train_command, add_evaluate_command):
         add(sub)
     return parser
 

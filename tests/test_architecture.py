@@ -56,10 +56,14 @@ ALLOWED = {
     "play": {"board", "errors", "layout", "outcomes", "rules", "search", "squares", "svg", "tournament"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
-    "learn": {"_engine", "agents", "board", "errors", "layout", "rules", "search", "squares", "symmetry", "vector_env"},
+    "learn": {"_engine", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "suites", "symmetry",
+              "vector_env"},
+    # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
+    "suites": {"_checks", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "tournament"},
     "bench": {"_checks", "_engine", "agents", "analysis", "board", "boxes", "errors", "interop", "kernels", "layout", "outcomes",
-              "reference", "search", "tournament", "vector_env"},
-    "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "learn", "play", "rules", "squares", "study", "tournament"},
+              "reference", "search", "suites", "tournament", "vector_env"},
+    "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "learn", "play", "rules", "squares", "study",
+            "suites", "tournament"},
 }
 
 

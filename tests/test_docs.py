@@ -37,6 +37,7 @@ PUBLIC_MODULES = [
     "donuts_ai.search.alphabeta.solver",
     "donuts_ai.search.base",
     "donuts_ai.search.mcts",
+    "donuts_ai.suites",
     "donuts_ai.tournament",
     "donuts_ai.tournament.game",
 ]

@@ -299,24 +299,19 @@ def test_the_shipped_network_loads_and_plays():
     assert agent.select_move(board) in board.legal_moves()
 
 
-def test_labelled_positions_carry_the_solvers_values():
+def test_fresh_positions_carry_the_solvers_values():
     from donuts_ai.search.alphabeta.solver import solve
 
     for position in label_positions(3, seed=4):
         board = position.board()
-        assert position.value == solve(board).value != 0
-        assert {SQUARE_NAMES[sq] for sq, v in enumerate(position.move_values) if v != -9} == set(board.legal_moves())
+        assert position.value == solve(board, distance=False).value != 0
+        assert {label.move for label in position.labels} == set(board.legal_moves())
 
 
-def test_the_shipped_labels_agree_with_the_solver_on_a_sample():
-    from donuts_ai.search.alphabeta.solver import Solver
-
+def test_the_probe_positions_are_the_decided_positions_of_the_suites_every_phase_first():
     positions = load_positions()
-    solver = Solver()
-    for position in random.Random(6).sample(positions, 4):
-        board = position.board()
-        for sq in board.legal_squares():
-            assert solver.move_value(board, sq) == position.move_values[sq]
+    assert all(p.value != 0 for p in positions)
+    assert {p.ply <= 8 for p in positions[:3]} == {True, False} and len(positions) >= 3000
 
 
 def test_measure_gives_shares_of_the_positions(tiny_network):

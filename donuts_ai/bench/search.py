@@ -163,26 +163,18 @@ def match(make_a: Callable[[int], BoardAgent], make_b: Callable[[int], BoardAgen
 
 
 def solver_agreement(n_positions: int, time_limit: float) -> Agreement:
-    """Fraction of moves at ``time_limit`` that keep the solver's value, on positions of
-    random games at ply 6 or later (:func:`.strength.agreement_positions`)."""
-    from .strength import agreement_positions
+    """Fraction of moves at ``time_limit`` that keep the solver's value, on the first
+    ``n_positions`` positions of the ``middlegame`` suite (:func:`donuts_ai.evaluate`,
+    as :func:`.strength.agreement`)."""
+    from ..suites.evaluation import evaluate
+    from .strength import AGREEMENT_SUITE
 
-    positions = agreement_positions(n_positions)
-    solver = Solver()
-
-    def keeps(board: Board, move: str) -> bool:
-        return solver.move_value(board, move) == solver.solve(board, distance=False).value
-
-    makers: tuple[Callable[[], BoardAgent], ...] = (lambda: AlphaBetaAgent(time_limit=time_limit),
-                                                     lambda: MCTSAgent(time_limit=time_limit, seed=1),
-                                                     lambda: GreedyAgent(seed=1))
-    shares = []
-    for make in makers:
-        agent = make()
-        kept = sum(keeps(b, agent.select_move(b)) for b in positions)
-        shares.append(kept / n_positions)
-    return {"positions": n_positions, "time_limit": time_limit, "alphabeta": shares[0], "mcts": shares[1],
-            "greedy": shares[2]}
+    agents = {"alphabeta": f"alphabeta:time={time_limit:g}", "mcts": f"mcts:time={time_limit:g}", "greedy": "greedy"}
+    result = evaluate(list(agents.values()), suite=AGREEMENT_SUITE, limit=n_positions, isolation="none")
+    scores = result.scores()
+    shares = {name: scores[spec][AGREEMENT_SUITE]["kept_share"] for name, spec in agents.items()}
+    return {"positions": len(result.suites[AGREEMENT_SUITE]), "time_limit": time_limit, "alphabeta": shares["alphabeta"],
+            "mcts": shares["mcts"], "greedy": shares["greedy"]}
 
 
 def run(quick: bool, naive: bool, full: bool) -> SearchBench:

@@ -19,11 +19,13 @@ With ``--results-dir`` every match and seed is written to a results file there a
 resumed from it when run again (so a long run may be done in parts, and more seeds
 added later: the counts of all the seeds given are summed).
 
-Agreement: on ``--positions`` positions of uniformly random games at ply 6 to 23 (the
-positions of :func:`donuts_ai.bench.search.solver_agreement`: same generator, same
-seed), the share of moves at ``--agreement-time`` seconds that keep the solver's value,
-with a 95% Wilson interval, for alpha-beta, MCTS as built by default (its root prover
-on), MCTS with the prover off (``proof_share=0``: the tree search alone) and greedy.
+Agreement: on the first ``--positions`` positions of the ``middlegame`` suite (positions
+after 9 to 20 donuts, every move labelled by the solver: :mod:`donuts_ai.suites`), the
+share of moves at ``--agreement-time`` seconds that keep the solver's value, with a 95%
+Wilson interval, for alpha-beta, MCTS as built by default (its root prover on), MCTS with
+the prover off (``proof_share=0``: the tree search alone) and greedy, measured by
+:func:`donuts_ai.evaluate` (each agent reset with a seed of its own for every position).
+(Before version 0.2 it used positions of uniformly random games at ply 6 to 23.)
 
 One process at a time: every agent thinks on one core (``--isolation none``, the
 default, runs both agents in this process; ``process`` gives each its own). Not a test:
@@ -46,7 +48,8 @@ from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
 from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..layout import Layout
-from ..search.alphabeta import Solver
+from ..suites.evaluation import evaluate
+from ..suites.report import Z_95, wilson
 from ..tournament.game import ISOLATIONS, score_of
 from ..tournament.records import GameRecord
 from ._report import Machine, machine, print_and_save
@@ -55,9 +58,10 @@ from ._report import Machine, machine, print_and_save
 TIMES = (0.1, 0.4, 1.6)
 RATIO = 4
 KINDS = ("mcts", "alphabeta")
-#: Two-sided 95% normal quantile.
-Z_95 = 1.959964
-#: The agreement positions: the generator's seed and plies of :func:`donuts_ai.bench.search.solver_agreement`.
+#: The suite of the agreement figures (its first positions).
+AGREEMENT_SUITE = "middlegame"
+#: Positions of uniformly random games (:func:`agreement_positions`, for the tests of the
+#: MCTS root prover): the generator's seed and plies.
 AGREEMENT_SEED = 7
 AGREEMENT_PLIES = (6, 24)  # randrange: ply 6 to 23
 
@@ -191,9 +195,9 @@ def match(kind: str, t: float, pairs: int, seeds: list[int], results_dir: str | 
 
 
 def agreement_positions(n: int, seed: int = AGREEMENT_SEED, plies: tuple[int, int] = AGREEMENT_PLIES) -> list[Board]:
-    """The positions of :func:`donuts_ai.bench.search.solver_agreement`: ``n`` positions of
-    uniformly random games on random direction grids, at a ply drawn uniformly from
-    ``range(*plies)`` (by default 6 to 23), not over, all from ``seed``."""
+    """``n`` positions of uniformly random games on random direction grids, at a ply drawn
+    uniformly from ``range(*plies)`` (by default 6 to 23), not over, all from ``seed``
+    (unlabelled: the agreement figures use the ``middlegame`` suite instead)."""
     rng = random.Random(seed)
     positions: list[Board] = []
     while len(positions) < n:
@@ -204,17 +208,6 @@ def agreement_positions(n: int, seed: int = AGREEMENT_SEED, plies: tuple[int, in
         if not board.is_game_over():
             positions.append(board)
     return positions
-
-
-def wilson(k: int, n: int) -> list[float]:
-    """95% Wilson score interval of a proportion ``k / n``."""
-    if n == 0:
-        return [math.nan, math.nan]
-    p = k / n
-    z2 = Z_95 * Z_95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z_95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return [max(0.0, centre - half), min(1.0, centre + half)]
 
 
 def agreement_agents(time_limit: float) -> dict[str, BoardAgent]:
@@ -228,28 +221,24 @@ def agreement_agents(time_limit: float) -> dict[str, BoardAgent]:
 
 
 def agreement(n_positions: int, time_limit: float, names: list[str] | None = None) -> AgreementFigures:
-    """Per agent: moves keeping the solver's value (``kept`` of ``positions``), the share
-    with its 95% Wilson interval, and the positions (FEN) where the move lost the value."""
-    positions = agreement_positions(n_positions)
-    solver = Solver()
-    values = [solver.solve(b, distance=False).value for b in positions]
-    agents = agreement_agents(time_limit)
-    out: AgreementFigures = {"positions": n_positions, "time_limit": time_limit,
-           "values": {str(v): values.count(v) for v in (-1, 0, 1)}, "agents": {}}
-    for name, agent in agents.items():
-        if names is not None and name not in names:
-            continue
-        kept = 0
-        missed: list[MissedMove] = []
-        for board, value in zip(positions, values, strict=True):
-            move = agent.select_move(board)
-            if solver.move_value(board, move) == value:
-                kept += 1
-            else:
-                missed.append({"fen": board.fen(), "value": value, "move": move})
-        out["agents"][name] = {"kept": kept, "share": kept / n_positions, "ci95": wilson(kept, n_positions),
-                               "missed": missed}
-        print(f"  agreement {name}: {kept}/{n_positions}", flush=True)
+    """Per agent: moves keeping the solver's value (``kept`` of ``positions``, the first
+    ``n_positions`` of the :data:`AGREEMENT_SUITE` suite), the share with its 95% Wilson
+    interval, and the positions (FEN) where the move lost the value."""
+    agents = {name: agent for name, agent in agreement_agents(time_limit).items() if names is None or name in names}
+    result = evaluate(list(agents.values()), suite=AGREEMENT_SUITE, limit=n_positions, isolation="none")
+    suite = result.suites[AGREEMENT_SUITE]
+    values = [p.value for p in suite.positions]
+    out: AgreementFigures = {"positions": len(suite), "time_limit": time_limit,
+                             "values": {str(v): values.count(v) for v in (-1, 0, 1)}, "agents": {}}
+    scores = result.scores()
+    for name, shown in zip(agents, result.agents, strict=True):
+        kept = scores[shown][AGREEMENT_SUITE]["kept"]
+        missed: list[MissedMove] = [
+            {"fen": suite.positions[a["index"]].board().fen(), "value": suite.positions[a["index"]].value, "move": str(a["move"])}
+            for a in result.answers[shown][AGREEMENT_SUITE]
+            if a["event"] is not None or not suite.positions[a["index"]].keeps(str(a["move"]))]
+        out["agents"][name] = {"kept": kept, "share": kept / len(suite), "ci95": wilson(kept, len(suite)), "missed": missed}
+        print(f"  agreement {name}: {kept}/{len(suite)}", flush=True)
     return out
 
 
@@ -287,7 +276,7 @@ def report(r: StrengthBench) -> str:
         lines.append("")
     ag = r.get("agreement")
     if ag:
-        lines.append(f"moves keeping the solver's value: {ag['positions']} positions of random games at ply 6-23 "
+        lines.append(f"moves keeping the solver's value: {ag['positions']} positions of the {AGREEMENT_SUITE} suite "
                      f"({ag['values']['1']} won, {ag['values']['0']} drawn, {ag['values']['-1']} lost for the side to "
                      f"move), {ag['time_limit']:g} s a move")
         for name, a in ag["agents"].items():

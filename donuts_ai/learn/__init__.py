@@ -5,7 +5,8 @@
 - :mod:`.search` — PUCT over many games at once, leaves evaluated in batches: :class:`BatchSearch`.
 - :mod:`.train` — self-play, replay buffer, training steps, checkpoints: :class:`Trainer`, :func:`train`.
 - :mod:`.agent` — :class:`AlphaZeroAgent`, the agent spec ``az``.
-- :mod:`.benchmark` — the network and the search measured against the exact solver: :func:`measure`.
+- :mod:`.benchmark` — the network and the search measured against the exact solver on the
+  position suites (:mod:`donuts_ai.suites`): :func:`measure`.
 
 Importing this package loads no JAX: each name loads its module when first used.
 """
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads on first use)
     from .agent import SHIPPED_NETWORK, AlphaZeroAgent
-    from .benchmark import Accuracy, LabelledPosition, label_positions, load_positions, measure
+    from .benchmark import Accuracy, label_positions, load_positions, measure
     from .errors import LearnError
     from .network import Network, NetworkConfig, evaluate, load_network, new_network, save_network
     from .search import BatchSearch, SearchResult
@@ -29,7 +30,7 @@ _NAMES = {
     "BatchSearch": "search", "SearchResult": "search",
     "Trainer": "train", "TrainConfig": "train", "Progress": "train", "train": "train",
     "AlphaZeroAgent": "agent", "SHIPPED_NETWORK": "agent",
-    "LabelledPosition": "benchmark", "label_positions": "benchmark", "load_positions": "benchmark", "measure": "benchmark",
+    "label_positions": "benchmark", "load_positions": "benchmark", "measure": "benchmark",
     "Accuracy": "benchmark",
     "LearnError": "errors",
 }
@@ -38,7 +39,6 @@ __all__ = [
     "Accuracy",
     "AlphaZeroAgent",
     "BatchSearch",
-    "LabelledPosition",
     "LearnError",
     "Network",
     "NetworkConfig",

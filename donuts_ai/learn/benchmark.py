@@ -1,9 +1,9 @@
-"""The learned agent measured against perfect play.
+"""The learned agent measured against perfect play, on the position suites.
 
-:func:`label_positions` plays games on random tile arrangements (greedy moves, a
-quarter of them random, from a seed), stops each at a ply drawn in ``4..24``, and keeps the
-position when the solver says it is **decided** (won or lost for the side to move, not
-drawn), with the exact value of every legal move. :func:`measure` then reports, for a
+The positions are those of :mod:`donuts_ai.suites` (one home for accuracy against
+perfect play): :func:`load_positions` gives the **decided** positions (won or lost for the
+side to move) of the shipped phase suites, and :func:`label_positions` labels fresh ones
+from the suites' generator with another seed. :func:`measure` then reports, for a
 network, the share of those positions where
 
 - ``policy``: the raw policy's most probable legal square keeps the position's value;
@@ -12,105 +12,62 @@ network, the share of those positions where
 
 and the same shares over the **critical** positions only: those where some legal move
 does not keep the value (in a lost position every move keeps it, so those count for the
-value head only). The labelled set the library ships (:data:`LABELLED_POSITIONS`, made by
-``python -m benchmarks.learning --label``) is what ``donuts-ai train`` measures its
-checkpoints on.
+value head only). ``donuts-ai train`` measures its checkpoints on the first positions of
+:func:`load_positions`. (The agent itself, ``az``, is measured like any other by
+``donuts-ai evaluate az``.)
 """
 
 from __future__ import annotations
 
-import gzip
-import json
-import random
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Sequence
+from itertools import zip_longest
 from typing import TypedDict
 
 import numpy as np
 import numpy.typing as npt
 
-from ..agents.greedy import GreedyAgent
-from ..board import Board
-from ..layout import Layout
-from ..rules import Rules
+from ..outcomes import DRAW
 from ..search.alphabeta.solver import Solver
-from ..squares import NUM_SQUARES, parse_square
+from ..squares import SQUARE_NAMES
+from ..suites.format import PHASES, SuitePosition, load_suite
+from ..suites.generate import label_position, play_game
 from .network import Network
 from .replay import legal_flags
 from .search import BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
 
-#: The labelled positions shipped with the library.
-LABELLED_POSITIONS = Path(__file__).parent / "data" / "positions.jsonl.gz"
-#: Plies of the labelled positions (first and last), and the share of random moves in the games.
-FIRST_PLY, LAST_PLY = 4, 24
-RANDOM_MOVES = 0.25
+#: The suites whose decided positions :func:`load_positions` gives by default: the phases.
+PROBE_SUITES = tuple(PHASES)
+#: The seed of the shipped suites' games (:func:`label_positions` with another seed gives fresh positions).
+SHIPPED_SEED = 1
 
 
-@dataclass(frozen=True)
-class LabelledPosition:
-    """A decided position and the solver's value (for the side to move) of every legal move."""
-
-    fen: str
-    insertion: str
-    donuts: int
-    value: int  # +1 won, -1 lost for the side to move
-    move_values: tuple[int, ...]  # per square (36): the move's value, or NO_MOVE when illegal
-
-    def board(self) -> Board:
-        return Board.from_fen(self.fen, Rules(insertion=self.insertion, donuts=self.donuts))
-
-    @property
-    def critical(self) -> bool:
-        """Some legal move does not keep the value."""
-        return any(v != NO_MOVE and v != self.value for v in self.move_values)
-
-    def to_json(self) -> dict[str, object]:
-        return {"fen": self.fen, "insertion": self.insertion, "donuts": self.donuts, "value": self.value,
-                "move_values": list(self.move_values)}
+def load_positions(suites: Sequence[str] = PROBE_SUITES) -> list[SuitePosition]:
+    """The decided positions of ``suites`` (names or files, :func:`~donuts_ai.suites.load_suite`),
+    interleaved: the first of each suite, then the second of each, ... so that the first
+    positions mix the phases."""
+    decided = [[p for p in load_suite(name).positions if p.value != DRAW] for name in suites]
+    return [p for group in zip_longest(*decided) for p in group if p is not None]
 
 
-#: ``move_values`` of an illegal square.
-NO_MOVE = -9
-
-
-def label_positions(count: int, seed: int = 0, rules: Rules | None = None, solver: Solver | None = None
-                    ) -> list[LabelledPosition]:
-    """``count`` decided positions from seeded games (see the module), labelled by the solver."""
-    rules = rules or Rules()
+def label_positions(count: int, seed: int = 0, solver: Solver | None = None) -> list[SuitePosition]:
+    """``count`` fresh decided positions: one of each phase from each game of the suites'
+    generator (:func:`donuts_ai.suites.generate.play_game`) with ``seed`` (any but
+    :data:`SHIPPED_SEED`, whose games made the shipped suites), labelled by the solver
+    (values only, no distances)."""
     solver = solver or Solver()
-    rng = random.Random(seed)
-    out: list[LabelledPosition] = []
+    out: list[SuitePosition] = []
+    game = 0
     while len(out) < count:
-        board = Board(Layout.random(rng.randrange(1 << 62)), rules)
-        agent = GreedyAgent(seed=rng.randrange(1 << 62))
-        stop = rng.randint(FIRST_PLY, LAST_PLY)
-        while not board.is_game_over() and board.ply < stop:
-            move = rng.choice(board.legal_moves()) if rng.random() < RANDOM_MOVES else agent.select_move(board)
-            board.push(move)
-        if board.is_game_over():
-            continue
-        values = [NO_MOVE] * NUM_SQUARES
-        for move in board.legal_moves():
-            value = solver.move_value(board, move)
-            assert value is not None  # no node limit: the solver always answers
-            values[parse_square(move)] = value
-        value = max(v for v in values if v != NO_MOVE)
-        if value != 0:
-            out.append(LabelledPosition(board.fen(), rules.insertion, rules.donuts, value, tuple(values)))
+        board, plies = play_game(seed, game)
+        game += 1
+        for ply in plies.values():
+            position = board.copy()
+            while position.ply > ply:
+                position.pop()
+            labelled = label_position(position, solver, distance_nodes=0)
+            if labelled.value != DRAW and len(out) < count:
+                out.append(labelled)
     return out
-
-
-def save_positions(positions: list[LabelledPosition], path: str | Path) -> None:
-    with gzip.open(path, "wt") as f:
-        for p in positions:
-            f.write(json.dumps(p.to_json()) + "\n")
-
-
-def load_positions(path: str | Path = LABELLED_POSITIONS) -> list[LabelledPosition]:
-    with gzip.open(path, "rt") as f:
-        return [LabelledPosition(d["fen"], d["insertion"], int(d["donuts"]), int(d["value"]), tuple(d["move_values"]))
-                for d in map(json.loads, f)]
 
 
 class Accuracy(TypedDict):
@@ -126,17 +83,17 @@ class Accuracy(TypedDict):
     critical_searched: dict[int, float]
 
 
-def _roots(positions: list[LabelledPosition]) -> np.ndarray:
+def _roots(positions: list[SuitePosition]) -> np.ndarray:
     from .agent import root_record
 
     return np.concatenate([root_record(p.board()) for p in positions])
 
 
-def _keeps(positions: list[LabelledPosition], moves: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-    return np.array([p.move_values[m] == p.value for p, m in zip(positions, moves, strict=True)])
+def _keeps(positions: list[SuitePosition], moves: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    return np.array([p.keeps(SQUARE_NAMES[m]) for p, m in zip(positions, moves, strict=True)])
 
 
-def measure(network: Network, positions: list[LabelledPosition], sims: tuple[int, ...] = (), batch: int = 256) -> Accuracy:
+def measure(network: Network, positions: list[SuitePosition], sims: tuple[int, ...] = (), batch: int = 256) -> Accuracy:
     """The accuracy of ``network`` on ``positions`` (all of one rule set), raw and with
     each number of simulations in ``sims`` (searched ``batch`` positions at a time)."""
     if not positions:
@@ -171,7 +128,7 @@ def measure(network: Network, positions: list[LabelledPosition], sims: tuple[int
                     critical_searched={n: share(f, critical) for n, f in found.items()})
 
 
-def accuracy_probe(positions: list[LabelledPosition]) -> Callable[[Network], tuple[float, float]]:
+def accuracy_probe(positions: list[SuitePosition]) -> Callable[[Network], tuple[float, float]]:
     """``measure(network) -> (policy share, value share)`` on ``positions``: what the trainer
     reports at each checkpoint."""
 

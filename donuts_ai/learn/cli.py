@@ -11,7 +11,8 @@ from typing import Any
 
 from ..errors import DonutsError
 
-#: Positions of the shipped labelled set measured at each checkpoint (the first ones: fast, and the same every time).
+#: Decided positions of the shipped suites measured at each checkpoint (the first ones of
+#: :func:`.benchmark.load_positions`, every phase: fast, and the same every time).
 PROBE_POSITIONS = 300
 
 #: Options that shape a run; with --resume the run's own settings hold, so they are refused.

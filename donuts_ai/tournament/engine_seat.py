@@ -180,7 +180,7 @@ class EngineSeat(ProcessSeat):
     def _bestmove(self, limit: float | None, start: float) -> Answer:
         """Read the answer to ``go``: ``info`` lines, then ``bestmove SQUARE``. At ``limit``
         the engine is sent ``stop`` and given :data:`KILL_GRACE` more seconds."""
-        deadline, stopped = limit, False
+        deadline, stopped, nodes = limit, False, None
         while True:
             left = None if deadline is None else deadline - (time.perf_counter() - start)
             words, failure = self._line(left, start)
@@ -201,15 +201,25 @@ class EngineSeat(ProcessSeat):
                 self.close()
                 return Answer(None, seconds, TIME, detail)
             if not words or words[0] == "info":
+                found = _info_nodes(words)
+                nodes = nodes if found is None else found  # the last info line that says
                 continue
             if words[0] == "bestmove" and len(words) >= 2:
                 # The detail of a move is only read when the game finds it illegal.
-                return Answer(words[1], seconds, detail=self._stderr_tail())
+                return Answer(words[1], seconds, detail=self._stderr_tail(), nodes=nodes)
             self._kill()
             detail = self._with_stderr(f"{self.PROCESS} broke the protocol: {' '.join(words)[:200]!r} "
                                        "(expected info or bestmove)")
             self.close()
             return Answer(None, seconds, CRASH, detail)
+
+
+def _info_nodes(words: list[str]) -> int | None:
+    """The ``nodes N`` of an ``info`` line's words, or ``None``."""
+    for key, value in zip(words, words[1:], strict=False):
+        if key == "nodes" and value.isdigit():
+            return int(value)
+    return None
 
 
 class EngineFailure(RuntimeError):

@@ -25,7 +25,8 @@ or a spec naming a kind registered at run time) and writes ``{"ready": true}`` (
 ``{"error": ...}``); then, per
 request line, ``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``{"op":
 "move", "game": NAME, "observation": {...}, "time_left": T}`` is answered ``{"move":
-MOVE}`` or ``{"error": ..., "detail": ...}``, where the observation is what the game
+MOVE}`` (with ``"nodes": N`` when the agent's ``last_info`` reports its nodes) or
+``{"error": ..., "detail": ...}``, where the observation is what the game
 (:mod:`.protocol`) sends the player to move and the agent receives the game's
 ``agent_view`` of it. An agent without ``reset`` is built afresh with the game's seed
 instead. The agent's own prints go to the process's stderr, never into the protocol.
@@ -105,6 +106,7 @@ class Reply(TypedDict, total=False):
     ready: bool
     ok: bool
     move: object
+    nodes: int
     error: str
     detail: str
 
@@ -121,6 +123,20 @@ class Answer:
     seconds: float
     kind: str | None = None
     detail: str = ""
+    #: The nodes the agent says it searched for this move (its ``last_info["nodes"]``; an
+    #: engine's last ``info ... nodes N``), ``None`` when it says nothing.
+    nodes: int | None = None
+
+
+def reported_nodes(agent: object) -> int | None:
+    """``agent.last_info["nodes"]`` when it is a whole number >= 0, else ``None``."""
+    info = getattr(agent, "last_info", None)
+    return _node_count(info.get("nodes") if isinstance(info, dict) else None)
+
+
+def _node_count(value: object) -> int | None:
+    """``value`` as a count of nodes: a whole number >= 0, else ``None``."""
+    return int(value) if is_int(value) and int(value) >= 0 else None
 
 
 class Seat:
@@ -182,7 +198,7 @@ class LocalSeat(Seat):
         except Exception as exc:
             line, detail = _error_text(exc)
             return Answer(None, time.perf_counter() - start, EXCEPTION, detail or line)
-        return Answer(move, time.perf_counter() - start)
+        return Answer(move, time.perf_counter() - start, nodes=reported_nodes(self.agent))
 
 
 #: Seconds between checks that the agent process still lives while the harness waits: a
@@ -409,7 +425,7 @@ class ProcessSeat(Seat):
             return failure
         if "error" in reply:
             return Answer(None, seconds, EXCEPTION, reply.get("detail") or reply["error"])
-        return Answer(reply.get("move"), seconds)
+        return Answer(reply.get("move"), seconds, nodes=_node_count(reply.get("nodes")))
 
 
 def close_all(seats: Iterable[Seat]) -> None:
@@ -488,7 +504,11 @@ def serve(spec: str, game_module: str, game_name: str, source_flag: str) -> int:
                 reply({"ok": True})
             else:
                 view = get_game(request["game"]).agent_view(request["observation"])
-                reply({"move": _reply_value(call_agent(agent, view, request["time_left"]))})
+                answer: Reply = {"move": _reply_value(call_agent(agent, view, request["time_left"]))}
+                nodes = reported_nodes(agent)
+                if nodes is not None:
+                    answer["nodes"] = nodes
+                reply(answer)
         except Exception as exc:
             line, detail = _error_text(exc)
             reply({"error": line, "detail": detail})

@@ -10,6 +10,7 @@ from ..._engine.position import plies_left, position_of, rulebook_of
 from ...agents.base import budget, check_time_limit, now, positive_int
 from ...agents.board_agent import BoardAgent
 from ...board import Board
+from ...errors import DonutsError
 from ...layout import Layout
 from ...rules import Rules
 from ...squares import SQUARE_NAMES
@@ -200,21 +201,41 @@ class AlphaBetaAgent(BoardAgent):
         return SQUARE_NAMES[best_move]
 
 
+class SolverInfo(TypedDict, total=False):
+    """:attr:`SolverAgent.last_info`: figures from the last move (empty before the first)."""
+
+    nodes: int
+    seconds: float
+    value: int  # the position's exact value for the side to move
+    distance: int | None  # plies to the end under best play (fastest=True), else None
+
+
+def _flag(name: str, value: object) -> bool:
+    """A yes/no parameter: a bool, or (from a spec) the text true/false in any case."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise DonutsError(f"{name} must be True or False, got {value!r}")
+
+
 class SolverAgent(BoardAgent):
     """Plays a move that keeps the game-theoretic value of the position.
 
     ``fastest=True`` also wins as fast as possible and loses as slowly as possible (the
     exact distance costs far more search). The transposition table (``tt_bits``) is
-    kept between moves of a game on one layout."""
+    kept between moves of a game on one layout. :attr:`last_info` gives the last move's
+    nodes, seconds, the position's value and (with ``fastest``) its distance."""
 
     kind = "solver"
 
     def __init__(self, fastest: bool = False, tt_bits: int = 20, seed: int | None = None, name: str | None = None):
         super().__init__(seed, name)
-        self.fastest = bool(fastest)
+        self.fastest = _flag("fastest", fastest)
         self.tt_bits = tt_bits
         warm_up("search", _compile_search)
         self.solver = Solver(tt_bits)
+        self.last_info: SolverInfo = {}
 
     def params(self) -> dict[str, object]:
         p: dict[str, object] = {}
@@ -225,4 +246,7 @@ class SolverAgent(BoardAgent):
         return p | super().params()
 
     def _select(self, board: Board, time_left: float | None) -> str:
-        return self.solver.solve(board, distance=self.fastest).best_move
+        solution = self.solver.solve(board, distance=self.fastest)
+        self.last_info = {"nodes": solution.nodes, "seconds": solution.seconds, "value": solution.value,
+                          "distance": solution.distance}
+        return solution.best_move

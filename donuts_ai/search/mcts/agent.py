@@ -116,7 +116,7 @@ class MCTSInfo(TypedDict, total=False):
 
     iterations: int
     seconds: float
-    nodes: int  # in all trees now
+    nodes: int  # in all trees after this move's search (0 when no tree was searched: forced, or proved by the prover)
     capacity: int  # nodes per tree
     grows: int  # growths during the move
     compactions: int  # recyclings during the move
@@ -336,8 +336,10 @@ class MCTSAgent(BoardAgent):
         return np.array([tree.proven[t, tree.root[t]] != UNKNOWN for t in range(self.workers)])
 
     def _info(self, start: float, iterations: int, forced: bool, proof: int | None, proof_nodes: int,
-              proven: bool) -> MCTSInfo:
-        return {"iterations": iterations, "seconds": now() - start, "nodes": int(self._tree.next_free.sum()),
+              proven: bool, searched: bool = False) -> MCTSInfo:
+        # The trees' nodes only when this move searched them: otherwise they hold another position's search.
+        nodes = int(self._tree.next_free.sum()) if searched else 0
+        return {"iterations": iterations, "seconds": now() - start, "nodes": nodes,
                 "capacity": self.capacity, "grows": self._grows, "compactions": self._compactions, "forced": forced,
                 "proof": proof, "proof_nodes": proof_nodes, "proven": proven}
 
@@ -385,7 +387,7 @@ class MCTSAgent(BoardAgent):
             self._timed_search(start + seconds, rulebook, pos, color, frozen)
         move = self._choose(allowed) or SQUARE_NAMES[self.rng.choice(squares_of(allowed))]
         self.last_info = self._info(start, int(self._tree.iterations.sum()) - iters0, False, proof, proof_nodes,
-                                    proof is not None or bool(self._proven_roots().all()))
+                                    proof is not None or bool(self._proven_roots().all()), searched=True)
         self._root_board = board.copy()
         self._root_board.push(move)
         if not self._reroot_self(move):

@@ -1,0 +1,456 @@
+"""An agent's accuracy against perfect play: :func:`evaluate`, and ``donuts-ai evaluate``.
+
+    from donuts_ai import evaluate
+    result = evaluate(["greedy", "alphabeta:time=0.1"], suite="critical", limit=100)
+    print(result.table())
+
+Every agent is asked for its move on every position of the suites (:mod:`.format`), and
+the move is checked against the position's labels: did it keep the value, was it a
+fastest win (:mod:`.report` for the arithmetic). The agents are seated as a tournament
+seats them (:mod:`donuts_ai.tournament.seats`): by default each in a supervised process
+of its own, so an exception, an illegal move, a hang past ``move_limit`` or a crash costs
+that position (counted in ``errors`` or ``illegal``), never the run. Before each position
+the agent is reset with a seed drawn from ``seed`` and the position alone, so a run gives
+the same moves whatever the order, the workers or a resume (for agents whose moves do
+not depend on timing). A seat's first question is a warm-up that is not scored: what a
+first move loads (imports, compiled code) is not charged to a move.
+
+The positions are shared out in units of :data:`UNIT_POSITIONS` positions of one agent,
+played in this process (``workers=1``), over ``workers`` processes, or as Ray tasks
+(``backend="ray"``), through the tournament's :func:`~donuts_ai.tournament.runner.execute`.
+With ``results_path`` every finished unit is appended to a JSON-lines file (first line
+the settings, then one line per unit), and ``resume=True`` continues it; a file of other
+settings is refused with a clear error and left unchanged.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import random
+import sys
+import time as clock
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypedDict, cast
+
+from .._checks import check_int, check_seconds
+from ..board import Board
+from ..errors import DonutsError
+from ..squares import SQUARE_NAMES, parse_square
+from ..tournament._shutdown import on_stop, stops_cleanly
+from ..tournament.entries import AgentSource, seat_for, sources_of
+from ..tournament.game import ISOLATIONS
+from ..tournament.protocol import Game, get_game
+from ..tournament.records import EventKind
+from ..tournament.results import ResultsFileError, append_unit, open_results
+from ..tournament.runner import BACKENDS, execute
+from ..tournament.seats import Answer, Seat, close_all
+from ..tournament.specs import SpecError, is_engine_spec, parse_engine_spec, resolve
+from .format import Suite, load_suite, parse_position
+from .report import Answered, Scores, plot, score, table
+
+#: The game the suites are of.
+GAME = "donuts"
+#: The suite :func:`evaluate` uses when none is named.
+DEFAULT_SUITE = "middlegame"
+#: Positions of one agent in one unit of work (one line of a results file).
+UNIT_POSITIONS = 25
+#: Seconds one answer may take before it costs its position (``time``): generous, since
+#: the exact solver thinks for seconds on the first plies.
+DEFAULT_MOVE_LIMIT = 60.0
+#: Characters of a failure's detail kept in a results file.
+DETAIL_CHARS = 400
+#: Seats kept alive at once in one process (each agent process holds 150-270 MB).
+MAX_SEATS = 8
+#: The results file's format (the ``format`` of its settings).
+RESULTS_FORMAT = 1
+#: The seed of a new seat's warm-up question (see :func:`_seat`).
+WARM_UP_SEED = 0
+
+#: An agent as :func:`evaluate` takes it: a spec, an agent object, or an agent class.
+AgentArg = Any
+
+
+class SuiteRecord(TypedDict):
+    """A suite as a results file records it: ``name``, ``sha256`` of its text, and the
+    number of ``positions`` evaluated (its first ones)."""
+
+    name: str
+    sha256: str
+    positions: int
+
+
+class EvaluationConfig(TypedDict):
+    """The settings of an evaluation (a results file's first line; ``resume`` compares them)."""
+
+    kind: str
+    format: int
+    game: str
+    agents: list[str]
+    names: list[str]
+    suites: list[SuiteRecord]
+    time: float | None
+    seed: int
+    move_limit: float
+    isolation: str
+    unit_positions: int
+
+
+class Unit(TypedDict):
+    """A unit of work: agent ``agent`` on the positions (index, line, seed) of suite ``suite``."""
+
+    unit: int
+    agent: int
+    suite: str
+    positions: list[tuple[int, str, int]]
+
+
+class UnitResult(TypedDict):
+    """A finished unit (a results file's unit line): every position's :class:`~.report.Answered`."""
+
+    unit: int
+    agent: int
+    suite: str
+    answers: list[Answered]
+
+
+class _Work(TypedDict):
+    """What a worker needs: the agents' sources (specs with the time applied, objects:
+    :mod:`donuts_ai.tournament.entries`), how to seat them, and a token of the run (a worker
+    that outlives a run, a Ray cluster's, never seats an earlier run's agent)."""
+
+    agents: list[AgentSource]
+    isolation: str
+    move_limit: float
+    run: str
+
+
+# --- agents ---------------------------------------------------------------------------
+
+
+def with_time(spec: str, seconds: float | None, game: Game | str = GAME) -> str:
+    """``spec`` with a time a move of ``seconds`` when it gives none and its agent takes
+    one (``time_limit``, or ``time``; an engine: ``go.movetime``); otherwise ``spec``."""
+    if seconds is None:
+        return spec
+    if is_engine_spec(spec):
+        if any(key == "movetime" for key, _ in parse_engine_spec(spec).go):
+            return spec
+        return f"{spec},go.movetime={max(1, round(seconds * 1000))}"
+    cls, params = resolve(spec, game)
+    if "time_limit" in params or "time" in params:
+        return spec
+    try:
+        accepted = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        return spec
+    if "time_limit" not in accepted and "time" not in accepted:
+        return spec
+    for candidate in (f"{spec},time={seconds:g}", f"{spec}:time={seconds:g}"):
+        try:
+            _, got = resolve(candidate, game)
+        except SpecError:
+            continue
+        if got.get("time_limit", got.get("time")) == seconds:
+            return candidate
+    return spec
+
+
+def _agents(agents: AgentArg | Sequence[AgentArg]) -> list[AgentArg]:
+    items = list(agents) if isinstance(agents, list | tuple) else [agents]
+    if not items:
+        raise DonutsError("evaluate needs at least one agent")
+    return items
+
+
+def _names(names: list[str]) -> list[str]:
+    """Tables' names: a name given twice gets ``#2``, ``#3``, ..."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+# --- seats ----------------------------------------------------------------------------
+
+
+_SEATS: dict[tuple[str, str], Seat] = {}
+#: The run whose seats this process holds (:class:`_Work`'s token).
+_seats_run: list[str | None] = [None]
+
+
+def _seat(work: _Work, index: int, game: Game, warm_up: Board) -> Seat:
+    """Agent ``index``'s seat in this process, made on first use and kept (at most
+    :data:`MAX_SEATS`, the least recently used closed first). A new seat first answers
+    one question on ``warm_up``, not scored, so that one-off loading (imports, compiled
+    code a first move loads) is not charged to a move."""
+    if work["run"] != _seats_run[0]:  # the seats held were an earlier run's
+        close_seats()
+        _seats_run[0] = work["run"]
+    source = work["agents"][index]
+    key = (source.record, work["isolation"])
+    seat = _SEATS.pop(key, None)
+    if seat is None:
+        seat = seat_for(source, work["isolation"], game)  # seated as tournaments seat it
+        ask(seat, game, warm_up, -1, WARM_UP_SEED, work["move_limit"])  # its answer, or its failure, is not kept
+    _SEATS[key] = seat
+    while len(_SEATS) > MAX_SEATS:
+        _SEATS.pop(next(iter(_SEATS))).close()
+    return seat
+
+
+@on_stop
+def close_seats() -> None:
+    """Stop every agent process this process started for evaluations, all at once (told
+    to leave, one short grace, then killed: :func:`~donuts_ai.tournament.seats.close_all`);
+    also when the run is stopped (SIGTERM, Ctrl-C) or its worker ends."""
+    seats = list(_SEATS.values())
+    _SEATS.clear()
+    close_all(seats)
+
+
+# --- one position, one unit -----------------------------------------------------------
+
+
+def _failed(index: int, answer: Answer) -> Answered:
+    assert answer.kind is not None
+    return {"index": index, "move": None, "seconds": answer.seconds, "nodes": None, "event": str(answer.kind),
+            "detail": answer.detail[-DETAIL_CHARS:]}
+
+
+def ask(seat: Seat, game: Game, board: Board, index: int, seed: int, move_limit: float) -> Answered:
+    """The seat's answer on ``board`` (a position not over), reset with ``seed`` first."""
+    failure = seat.reset(seed)
+    if failure is not None:
+        return _failed(index, failure)
+    side = board.turn
+    assert side is not None  # suite positions are not over
+    answer = seat.ask(game, board, side, None, move_limit)
+    if answer.kind is not None:
+        return _failed(index, answer)
+    if not game.is_legal(board, answer.move):
+        shown = answer.move if isinstance(answer.move, str) else repr(answer.move)
+        return {"index": index, "move": shown[:DETAIL_CHARS], "seconds": answer.seconds, "nodes": answer.nodes,
+                "event": str(EventKind.ILLEGAL), "detail": f"not a legal move: {shown[:DETAIL_CHARS]}"}
+    move = SQUARE_NAMES[parse_square(answer.move)]
+    return {"index": index, "move": move, "seconds": answer.seconds, "nodes": answer.nodes, "event": None}
+
+
+def play_unit(work: _Work, unit: Unit) -> UnitResult:
+    """Ask agent ``unit["agent"]`` for its move on every position of the unit."""
+    game = get_game(GAME)
+    boards = [parse_position(line).board() for _, line, _ in unit["positions"]]
+    seat = _seat(work, unit["agent"], game, boards[0])
+    answers = [ask(seat, game, board, index, seed, work["move_limit"])
+               for board, (index, _, seed) in zip(boards, unit["positions"], strict=True)]
+    return {"unit": unit["unit"], "agent": unit["agent"], "suite": unit["suite"], "answers": answers}
+
+
+def position_seed(seed: int, suite: str, index: int) -> int:
+    """The seed an agent is reset with before position ``index`` of ``suite``."""
+    return random.Random(f"donuts-evaluate:{seed}:{suite}:{index}").getrandbits(62)
+
+
+def schedule(config: EvaluationConfig, suites: Mapping[str, Suite]) -> list[Unit]:
+    """Every unit of the evaluation, in a fixed order: per suite and block of positions, each agent."""
+    units: list[Unit] = []
+    size = config["unit_positions"]
+    for record in config["suites"]:
+        suite = suites[record["name"]]
+        for start in range(0, record["positions"], size):
+            block = [(i, suite.positions[i].line(), position_seed(config["seed"], suite.name, i))
+                     for i in range(start, min(start + size, record["positions"]))]
+            for agent in range(len(config["agents"])):
+                units.append({"unit": len(units), "agent": agent, "suite": suite.name, "positions": block})
+    return units
+
+
+# --- the result -----------------------------------------------------------------------
+
+
+@dataclass
+class Evaluation:
+    """The result of :func:`evaluate`: the ``config`` (settings, as a results file's
+    first line), the ``suites`` evaluated (by name) and every agent's ``answers`` (by agent
+    name, then suite name, in position order)."""
+
+    config: EvaluationConfig
+    suites: dict[str, Suite]
+    answers: dict[str, dict[str, list[Answered]]] = field(default_factory=dict)
+
+    @property
+    def agents(self) -> list[str]:
+        """The agents' names, in the order given."""
+        return list(self.config["names"])
+
+    def scores(self) -> dict[str, dict[str, Scores]]:
+        """Per agent name and suite name, its :class:`~.report.Scores`."""
+        return {agent: {name: score(self.suites[name], answers) for name, answers in by_suite.items()}
+                for agent, by_suite in self.answers.items()}
+
+    def table(self) -> str:
+        """The scores as a text table, one block per suite (see :func:`~.report.table`)."""
+        return table(self.suites, self.scores())
+
+    def to_json(self) -> dict[str, object]:
+        """The settings, each suite's counts, and per agent and suite its scores."""
+        suites = {name: {"positions": len(s.positions), "sha256": s.sha256,
+                         "winning": sum(p.value == 1 for p in s.positions),
+                         "critical": sum(p.critical for p in s.positions)} for name, s in self.suites.items()}
+        return {"config": dict(self.config), "suites": suites, "agents": self.scores()}
+
+    def plot(self, path: str) -> None:
+        """Draw the accuracy by ply, one line per agent (see :func:`~.report.plot`)."""
+        plot(self.scores(), path)
+
+
+# --- evaluate -------------------------------------------------------------------------
+
+
+def _suites(suite: object, limit: int | None) -> dict[str, Suite]:
+    items = list(suite) if isinstance(suite, list | tuple) else [suite]
+    if not items:
+        raise DonutsError("evaluate needs at least one suite")
+    suites: dict[str, Suite] = {}
+    for item in items:
+        loaded = load_suite(item).head(limit)
+        if loaded.name in suites:
+            raise DonutsError(f"suite {loaded.name!r} is named twice")
+        if not loaded.positions:
+            raise DonutsError(f"suite {loaded.name!r} has no positions")
+        suites[loaded.name] = loaded
+    return suites
+
+
+def make_config(agents: Sequence[AgentArg], suites: Mapping[str, Suite], time: float | None, seed: int, move_limit: float,
+                isolation: str) -> tuple[EvaluationConfig, list[AgentSource]]:
+    """The checked settings, and the agents as seated (specs with ``time`` applied), as
+    the harness carries them (:mod:`donuts_ai.tournament.entries`: an object that cannot
+    travel to its seat process is refused here)."""
+    time = check_seconds("time", time)
+    move_limit = check_seconds("move_limit", move_limit, allow_none=False)
+    seed = check_int("seed", seed)
+    if isolation not in ISOLATIONS:
+        raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
+    # A bad spec, or an object that cannot travel, is refused before anything runs.
+    seated = sources_of([with_time(a, time) if isinstance(a, str) else a for a in agents], GAME)
+    config: EvaluationConfig = {
+        "kind": "evaluation", "format": RESULTS_FORMAT, "game": GAME,
+        "agents": [a.record for a in seated], "names": _names([a.name for a in seated]),
+        "suites": [{"name": s.name, "sha256": s.sha256, "positions": len(s)} for s in suites.values()],
+        "time": time, "seed": int(seed), "move_limit": move_limit, "isolation": isolation, "unit_positions": UNIT_POSITIONS,
+    }
+    return config, seated
+
+
+def _check_backend(backend: str) -> None:
+    if backend not in BACKENDS:
+        raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+
+
+def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[Unit]) -> list[UnitResult]:
+    """The finished units of a results file's unit lines, each checked against the unit of
+    the schedule it names (agent, suite, positions); :class:`ResultsFileError` names the first bad line."""
+    out: list[UnitResult] = []
+    for line, u in enumerate(lines, start=2):
+        try:
+            answers = [cast(Answered, {**a, "index": int(a["index"]), "event": a["event"], "move": a["move"],
+                                       "seconds": float(a["seconds"]), "nodes": a["nodes"]}) for a in u["answers"]]
+            result: UnitResult = {"unit": int(u["unit"]), "agent": int(u["agent"]), "suite": str(u["suite"]), "answers": answers}
+        except (KeyError, TypeError, ValueError):
+            raise ResultsFileError(f"{path}: line {line} is not a unit of an evaluation") from None
+        unit = units[result["unit"]] if 0 <= result["unit"] < len(units) else None
+        if (unit is None or (unit["agent"], unit["suite"]) != (result["agent"], result["suite"])
+                or [a["index"] for a in answers] != [i for i, _, _ in unit["positions"]]):
+            raise ResultsFileError(f"{path}: line {line} is not a unit of this evaluation's schedule")
+        out.append(result)
+    return out
+
+
+class _Progress:
+    """One line on stderr: units done and the time left."""
+
+    def __init__(self, total: int, done: int, enabled: bool):
+        self.total, self.done, self.enabled = total, done, enabled
+        self.start, self.first = clock.perf_counter(), done
+
+    def update(self) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        elapsed = clock.perf_counter() - self.start
+        rate = (self.done - self.first) / elapsed if elapsed > 0 else 0.0
+        left = f"{(self.total - self.done) / rate:5.0f}s" if rate > 0 else "   --"
+        sys.stderr.write(f"\revaluating: {self.done}/{self.total} units  ETA {left} ")
+        if self.done >= self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+@stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
+def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUITE, time: float | None = None, *,
+             limit: int | None = None, seed: int = 0, workers: int = 1, backend: str = "process", address: str | None = None,
+             results_path: str | None = None, resume: bool = False, isolation: str = "process",
+             move_limit: float = DEFAULT_MOVE_LIMIT, progress: bool = False) -> Evaluation:
+    """Every agent's moves on every position of the suites, checked against perfect play
+    (see the module doc); returns an :class:`Evaluation` (``.table()``, ``.scores()``,
+    ``.to_json()``, ``.plot(path)``).
+
+    ``agents``: one agent or a list of them: specs (``"greedy"``, ``"mcts:time=0.1"``,
+    ``"pkg.mod:Class"``, ``"engine:./my_engine"``, ``"az"``), agent objects, or agent
+    classes, each seated as tournaments seat it (:mod:`donuts_ai.tournament.entries`: an
+    object travels to its supervised process with cloudpickle). ``suite``: a name of
+    :data:`~.format.SUITE_NAMES`, a suite file's path, a :class:`~.format.Suite`, or a list
+    of them; ``limit`` evaluates each suite's first ``limit`` positions only. ``time``
+    (seconds a move) is given to every spec that sets no time of its own and whose agent
+    takes one (a time in the spec wins). ``move_limit``: seconds one answer may take
+    before it costs its position. ``seed``: every position's reset seed comes from it.
+    Every seat first answers one question that is not scored (a warm-up: one-off loading
+    is not charged to a move).
+    ``workers`` processes, or ``backend="ray"`` (``address`` of a cluster, else a local
+    Ray); ``isolation="none"`` calls spec agents as objects in the worker (faster;
+    unsupervised). ``results_path``: the JSON-lines file each finished unit is appended
+    to; ``resume=True`` continues it (other settings are refused, the file unchanged).
+    ``progress`` prints a progress line on stderr."""
+    agent_list = _agents(agents)
+    limit = check_int("limit", limit, minimum=1, allow_none=True)
+    workers = check_int("workers", workers, minimum=1)
+    suites = _suites(suite, limit)
+    config, seated = make_config(agent_list, suites, time, seed, move_limit, isolation)
+    _check_backend(backend)
+    units = schedule(config, suites)
+    done: list[UnitResult] = []
+    fh = None
+    if results_path is not None:
+        fh, done = open_results(os.fspath(results_path), config, resume, what="evaluation",
+                                convert=lambda lines: _read_units(lines, os.fspath(results_path), units))
+    finished = {u["unit"] for u in done}
+    todo = [u for u in units if u["unit"] not in finished]
+    work: _Work = {"agents": seated, "isolation": isolation, "move_limit": config["move_limit"], "run": uuid.uuid4().hex}
+    bar = _Progress(len(units), len(finished), progress)
+    try:
+        for result in execute(play_unit, work, todo, workers, backend, address):
+            done.append(result)
+            if fh is not None:
+                append_unit(fh, result)
+            bar.update()
+    finally:
+        if fh is not None:
+            fh.close()
+        close_seats()
+    return _collect(config, suites, done)
+
+
+def _collect(config: EvaluationConfig, suites: dict[str, Suite], units: Iterable[UnitResult]) -> Evaluation:
+    """The :class:`Evaluation` of finished units (in any order)."""
+    result = Evaluation(config, suites, {name: {s: [] for s in suites} for name in config["names"]})
+    for unit in sorted(units, key=lambda u: u["unit"]):
+        result.answers[config["names"][unit["agent"]]][unit["suite"]].extend(unit["answers"])
+    for by_suite in result.answers.values():
+        for answers in by_suite.values():
+            answers.sort(key=lambda a: a["index"])
+    return result
