@@ -73,7 +73,7 @@ def main(out_dir):
                            resume=True)
     report["resume_same_games"] = len(again.games)
 
-    state, pairs = tournament.run_sprt(Shuffler(seed=3), "random", game="donuts", max_pairs=3, seed=2)
+    state, pairs = tournament.run_sprt(Shuffler(seed=3), "greedy", game="donuts", max_pairs=3, seed=2)
     report["sprt_pairs"] = pairs
 
     hangs = tournament.run([HangsOnThirdMove(), Shuffler], game="donuts", games=2, seed=4, workers=1, move_limit=0.5)
