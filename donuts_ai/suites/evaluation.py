@@ -40,7 +40,7 @@ from ..board import Board
 from ..errors import DonutsError
 from ..squares import SQUARE_NAMES, parse_square
 from ..tournament._shutdown import on_stop, stops_cleanly
-from ..tournament.entries import AgentSource, seat_for, sources_of
+from ..tournament.entries import AgentSource, names_of, seat_for, sources_of
 from ..tournament.game import ISOLATIONS
 from ..tournament.protocol import Game, get_game
 from ..tournament.records import EventKind
@@ -163,16 +163,6 @@ def _agents(agents: AgentArg | Sequence[AgentArg]) -> list[AgentArg]:
     if not items:
         raise DonutsError("evaluate needs at least one agent")
     return items
-
-
-def _names(names: list[str]) -> list[str]:
-    """Tables' names: a name given twice gets ``#2``, ``#3``, ..."""
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
-    return out
 
 
 # --- seats ----------------------------------------------------------------------------
@@ -340,7 +330,7 @@ def make_config(agents: Sequence[AgentArg], suites: Mapping[str, Suite], time: f
     seated = sources_of([with_time(a, time) if isinstance(a, str) else a for a in agents], GAME)
     config: EvaluationConfig = {
         "kind": "evaluation", "format": RESULTS_FORMAT, "game": GAME,
-        "agents": [a.record for a in seated], "names": _names([a.name for a in seated]),
+        "agents": [a.record for a in seated], "names": names_of(seated),
         "suites": [{"name": s.name, "sha256": s.sha256, "positions": len(s)} for s in suites.values()],
         "time": time, "seed": int(seed), "move_limit": move_limit, "isolation": isolation, "unit_positions": UNIT_POSITIONS,
     }

@@ -212,6 +212,17 @@ def sources_of(entries: Iterable[object], game: Game | str) -> list[AgentSource]
     return sources
 
 
+def names_of(sources: Iterable[AgentSource]) -> list[str]:
+    """The names tables show for ``sources``, in order: a name given again gets ``#2``,
+    ``#3``, ... (tournaments and evaluations name their agents alike)."""
+    names: list[str] = []
+    seen: dict[str, int] = {}
+    for source in sources:
+        seen[source.name] = seen.get(source.name, 0) + 1
+        names.append(source.name if seen[source.name] == 1 else f"{source.name}#{seen[source.name]}")
+    return names
+
+
 def seat_for(source: AgentSource, isolation: str, game: Game) -> Seat:
     """A new seat for ``source``: an engine spec always gets an
     :class:`~.engine_seat.EngineSeat` (a program of its own); otherwise

@@ -17,7 +17,7 @@ from typing import TypedDict, TypeVar
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
 from ._shutdown import on_stop, pool_worker_started, reclaim_signals, stop_pools, stopping_pool, stops_cleanly
-from .entries import AgentSource, seat_for, source_of, sources_of
+from .entries import AgentSource, names_of, seat_for, source_of, sources_of
 
 # ISOLATIONS: how agents are run: each in a supervised process of its own (the default: a
 # hang or a crash costs one game, never the run), or as objects in the worker (fast, trusting).
@@ -66,15 +66,6 @@ def parse_layouts(spec: str, game: str) -> list[object] | str:
     return get_game(game).parse_setups(spec)
 
 
-def _names(specs: list[str]) -> list[str]:
-    names: list[str] = []
-    seen: dict[str, int] = {}
-    for spec in specs:
-        seen[spec] = seen.get(spec, 0) + 1
-        names.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
-    return names
-
-
 def make_config(agents: Iterable[object], format: str = "round-robin", games: int = 2, layouts: object = None, seed: int = 0,
                 mode: str | None = None, best_of: int = 3, clock: float | None = None, illegal: str = "lose",
                 rules: object = None, move_limit: float | None = DEFAULT_MOVE_LIMIT, ledger: str | None = None,
@@ -91,7 +82,7 @@ def make_config(agents: Iterable[object], format: str = "round-robin", games: in
     game_rules = get_game(game)
     sources = sources_of(agents, game_rules)
     records = [s.record for s in sources]
-    names = _names([s.name for s in sources])
+    names = names_of(sources)
     if format not in FORMATS:
         raise DonutsError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     if game_rules.FREE_FOR_ALL:
