@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
 from .agents import AGENTS
-from .analysis import PlayoutStats, perft, random_playouts
 from .board import Board, Outcome, Termination
 from .donuts_game import OPTIONAL_AGENTS
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
+from .playouts import PlayoutStats, perft, random_playouts
 from .rules import Rules, make_rules
 from .squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
 from .symmetry import SYMMETRY_NAMES

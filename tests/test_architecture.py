@@ -50,7 +50,7 @@ ALLOWED = {
     "kernels": {"_engine", "board", "errors", "search", "squares", "symmetry"},
     "board": {"_engine", "errors", "layout", "outcomes", "rules", "squares", "svg", "symmetry"},
     "reference": {"layout", "rules"},
-    "analysis": {"_engine", "board", "errors", "layout", "rules", "_checks"},
+    "playouts": {"_engine", "board", "errors", "layout", "rules", "_checks"},
     "vector_env": {"_checks", "_engine", "errors", "layout", "outcomes", "rules", "squares"},
     "search": {"_checks", "_engine", "agents", "board", "errors", "layout", "outcomes", "rules", "squares"},
     "agents": {"_engine", "board", "squares", "errors", "_checks"},  # search: by dotted path, never imported
@@ -73,7 +73,7 @@ ALLOWED = {
               "vector_env"},
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
     "suites": {"_checks", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "tournament"},
-    "bench": {"_checks", "_engine", "agents", "analysis", "board", "boxes", "errors", "interop", "kernels", "layout", "outcomes",
+    "bench": {"_checks", "_engine", "agents", "board", "boxes", "errors", "interop", "kernels", "layout", "outcomes", "playouts",
               "reference", "search", "suites", "tournament", "vector_env"},
     "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "learn", "play", "rules", "squares", "study",
             "suites", "tournament"},
