@@ -34,7 +34,9 @@ DOTTED_PATH = re.compile(r"donuts_ai(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_]\w*)?")
 #: or package under donuts_ai); every module belongs to one of these layers. The rules of
 #: the game know nothing of search, agents or experiments; the kernels know only the
 #: square constants; the harness reaches a game through its protocol and agents through
-#: specs; the front ends (cli, play, interop, bench, study) sit on top.
+#: specs; the front ends (cli, play, interop, bench, study) sit on top. The package root
+#: (``donuts_ai/__init__.py``, layer "") is above them all: it fills the lower layers'
+#: registries with the dotted paths of the higher layers' classes and modules.
 ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
@@ -53,17 +55,18 @@ ALLOWED = {
     "playouts": {"_engine", "board", "errors", "layout", "rules", "_checks"},
     "vector_env": {"_checks", "_engine", "errors", "layout", "outcomes", "rules", "squares"},
     "search": {"_checks", "_engine", "agents", "board", "errors", "layout", "outcomes", "rules", "squares"},
-    "agents": {"_engine", "board", "squares", "errors", "_checks"},  # search: by dotted path, never imported
+    # The searching agents' registry entries are the package root's: this layer names no search.
+    "agents": {"_engine", "board", "squares", "errors", "_checks"},
     "tournament": {"_checks", "errors"},
     "donuts_game": {"agents", "board", "errors", "layout", "rules", "tournament"},
     # The card game shares only the checks, the errors and the harness's game protocol
-    # with the board game (the harness loads it by name, never by an import).
+    # with the board game (the harness loads it by the name the package root gives it).
     "boxes": {"_checks", "agents", "errors", "tournament"},
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "rules", "search", "symmetry", "tournament"},
     # The Donuts Engine Protocol: our agents as engines (the harness seats engines itself,
-    # loading the protocol's position writer by name).
+    # loading the protocol's position writer by the dotted path the package root gives it).
     "engine_protocol": {"agents", "board", "errors", "layout", "rules", "squares", "tournament"},
     "interop": {"_checks", "_engine", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},  # _engine: plane names
     "play": {"board", "errors", "layout", "outcomes", "rules", "search", "squares", "svg", "tournament"},
