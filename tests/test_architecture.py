@@ -16,6 +16,7 @@ engine's ``rulebook_of(layout, rules)``, a page's agents made by spec) by the ty
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -83,6 +84,7 @@ ALLOWED = {
 }
 
 
+@functools.cache  # the package's files do not change during a test run
 def _modules() -> dict[str, Path]:
     out = {}
     for path in ROOT.rglob("*.py"):
@@ -143,6 +145,12 @@ def _imports(modules: dict[str, Path], layers: bool = False) -> dict[str, set[st
     return edges
 
 
+@functools.cache
+def _edges(layers: bool = False) -> dict[str, set[str]]:
+    """:func:`_imports` of the whole package, read once per test run."""
+    return _imports(_modules(), layers)
+
+
 def _layer(module: str) -> str:
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else ""
@@ -166,7 +174,7 @@ def test_no_import_circles():
     # (checked below), but naming a module to run it (``python -m
     # donuts_ai.tournament._seat_process``, launched by the module it imports) is no circle.
     modules = _modules()
-    edges = _imports(modules)
+    edges = _edges()
     state: dict[str, int] = {}
     cycles = []
 
@@ -195,7 +203,7 @@ def test_every_module_is_in_a_known_layer():
 
 
 def test_layers_import_only_the_layers_below():
-    edges = _imports(_modules(), layers=True)
+    edges = _edges(layers=True)
     wrong = []
     for module, targets in edges.items():
         layer = _layer(module)
@@ -222,7 +230,7 @@ def test_no_function_is_longer_than_the_limit():
 def test_no_module_imports_the_package_itself():
     # ``from .. import Board`` would hide which layer the name comes from (the package
     # re-exports every layer), so the layer check above could not see it.
-    edges = _imports(_modules())
+    edges = _edges()
     through_root = sorted(m for m, targets in edges.items() if "donuts_ai" in targets and _layer(m) != "__main__")
     assert not through_root, f"import from the layer that defines the name instead: {through_root}"
 
