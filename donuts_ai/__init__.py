@@ -11,30 +11,57 @@ private package ``donuts_ai._engine``; a pure-Python statement of the same rules
 :mod:`donuts_ai.reference`.
 """
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
-from .analysis import PlayoutStats, perft, random_playouts
+from .agents import AGENTS
 from .board import Board, Outcome, Termination
+from .donuts_game import OPTIONAL_AGENTS
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
+from .playouts import PlayoutStats, perft, random_playouts
 from .rules import Rules, make_rules
-from .search.alphabeta import MoveValue, Solution, Solver, analyze, solve
 from .squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
 from .symmetry import SYMMETRY_NAMES
+from .tournament.protocol import KNOWN_GAMES
+from .tournament.specs import ENGINE_POSITIONS
 from .vector_env import VectorEnv
+
+if TYPE_CHECKING:
+    from .search.alphabeta.solver import MoveValue, Solution, Solver, analyze, solve
+    from .suites.evaluation import evaluate
 
 __version__ = "0.1.0"
 
+# The registries by name of the lower layers, filled here: the package root runs before any
+# of its modules, and only it may name every layer. Each entry is a dotted path, imported
+# when first used, so this loads none of them (``import donuts_ai.agents`` loads no search).
+AGENTS.add("alphabeta", "donuts_ai.search.alphabeta.agent:AlphaBetaAgent")
+AGENTS.add("mcts", "donuts_ai.search.mcts.agent:MCTSAgent")
+AGENTS.add("solver", "donuts_ai.search.alphabeta.agent:SolverAgent")
+AGENTS.add("az", "donuts_ai.learn.agent:AlphaZeroAgent")
+OPTIONAL_AGENTS["openspiel-mcts"] = ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel")
+KNOWN_GAMES.update({"donuts": "donuts_ai.donuts_game", "boxes": "donuts_ai.boxes.game"})
+ENGINE_POSITIONS["donuts"] = "donuts_ai.engine_protocol.position:position_command"
+
+#: Public names loaded when first named, so that ``import donuts_ai`` stays light: the
+#: solver (the search layer) and ``evaluate`` (accuracy against perfect play, which loads
+#: the harness's seats and the suites).
+_LAZY = {"MoveValue": "search.alphabeta.solver", "Solution": "search.alphabeta.solver", "Solver": "search.alphabeta.solver",
+         "analyze": "search.alphabeta.solver", "solve": "search.alphabeta.solver", "evaluate": "suites.evaluation"}
+
 
 def __getattr__(name: str) -> Any:
-    # ``evaluate`` (accuracy against perfect play) loads the tournament harness and the
-    # suites: only when first named, so ``import donuts_ai`` stays light.
-    if name == "evaluate":
-        from .suites.evaluation import evaluate
-
-        return evaluate
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [

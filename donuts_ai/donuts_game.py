@@ -33,10 +33,9 @@ INSERTION_BONUS_AT = 3
 FIVE_POINTS, BOARD_WIN_POINTS, INSERTION_POINTS = 3, 2, 1
 
 #: Agent kinds whose classes need an optional dependency, imported when a spec names
-#: them: kind -> ("module:Class", the extra of ``pip install 'donuts_ai[extra]'``).
-OPTIONAL_AGENTS = {
-    "openspiel-mcts": ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel"),
-}
+#: them: kind -> ("module:Class", the extra of ``pip install 'donuts_ai[extra]'``); filled by
+#: the package root (``donuts_ai/__init__.py``), as the front ends lie above this layer.
+OPTIONAL_AGENTS: dict[str, tuple[str, str]] = {}
 
 
 class DonutsGame(Game):

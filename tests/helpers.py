@@ -1,6 +1,9 @@
-"""Test helpers: positions from literal diagrams, and the engine/reference pair."""
+"""Test helpers shared by the test modules: positions from literal diagrams, the engine/reference
+pair, the agents' tactical positions, random positions and a fake clock."""
 
 from __future__ import annotations
+
+import random
 
 from donuts_ai import Board, Layout, Rules
 from donuts_ai.reference import ReferenceGame
@@ -84,3 +87,86 @@ def play_both(board: Board, game: ReferenceGame, move: str) -> list[str]:
     assert flipped == [SQUARE_NAMES[s] for s in ref_flipped], "flips"
     assert_same_position(board, game)
     return flipped
+
+
+# Chocolate to move on rank 2 (the "-" line through f2): c2 completes c2-c6.
+WIN_NOW = dict(
+    diagram="""
+        ..c.v.
+        v.c.v.
+        ..c...
+        ..c...
+        .....v
+        ......""",
+    turn="c",
+    last="f2",
+)
+
+# Vanilla threatens f6 (b6-e6). Chocolate must play on file f ("|" there), and every
+# other square of file f hands Vanilla its five: f6 is the only move that does not lose.
+BLOCK = dict(
+    diagram="""
+        cvvvv.
+        ......
+        .....v
+        ......
+        .c..c.
+        c.c...""",
+    turn="c",
+    last="f4",
+    layout="\n".join(["-----|"] * 6),
+)
+
+#: Blitz: the clock a tiny-budget agent is asked to move with (a twentieth of it is its budget).
+TINY_CLOCK = 0.003
+
+
+def random_positions(count: int, seed: int, min_plies: int = 0, lazy: bool = False):
+    """Positions from random play with forfeits (uneven pools), open picks included (a
+    list, or with ``lazy`` a generator)."""
+
+    def generate():
+        rng = random.Random(seed)
+        made = 0
+        while made < count:
+            rules = rng.choice([Rules(), Rules(insertion="single"), Rules(donuts=18)])
+            board = Board(Layout.random_grid(rng.randrange(10**6)), rules)
+            target = rng.randrange(min_plies, 28)
+            while not board.is_game_over() and board.ply < target:
+                if rng.random() < 0.08:
+                    board.forfeit()
+                else:
+                    board.push(rng.choice(board.legal_moves()))
+            if not board.is_game_over():
+                made += 1
+                yield board
+
+    return generate() if lazy else list(generate())
+
+
+class FakeClock:
+    """Stands in for the agents' clock: every reading advances it by ``step`` seconds, so
+    a search's deadline falls after a fixed number of readings on any machine."""
+
+    def __init__(self, step: float):
+        self.t = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+def install_fake_clock(monkeypatch, module, step: float) -> FakeClock:
+    """Replace ``module``'s clock (an agent module's ``now``) by a :class:`FakeClock`."""
+    clock = FakeClock(step)
+    monkeypatch.setattr(module, "now", clock)
+    return clock
+
+
+def opening(seed: int = 4) -> Board:
+    """A Board four plies into a game on a random layout (each ply the first legal move)."""
+    board = Board(Layout.random_grid(seed))
+    for _ in range(4):
+        board.push(board.legal_moves()[0])
+    return board

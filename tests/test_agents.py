@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import random
 import subprocess
 import sys
 
@@ -20,42 +19,12 @@ from donuts_ai.search.base import tactical_choice, touch
 from donuts_ai.squares import SQUARE_NAMES
 from donuts_ai.squares import squares_of as legal_squares_of
 
-from .helpers import position
-
-# Chocolate to move on rank 2 (the "-" line through f2): c2 completes c2-c6.
-WIN_NOW = dict(
-    diagram="""
-        ..c.v.
-        v.c.v.
-        ..c...
-        ..c...
-        .....v
-        ......""",
-    turn="c",
-    last="f2",
-)
-
-# Vanilla threatens f6 (b6-e6). Chocolate must play on file f ("|" there), and every
-# other square of file f hands Vanilla its five: f6 is the only move that does not lose.
-BLOCK = dict(
-    diagram="""
-        cvvvv.
-        ......
-        .....v
-        ......
-        .c..c.
-        c.c...""",
-    turn="c",
-    last="f4",
-    layout="\n".join(["-----|"] * 6),
-)
-
+from .helpers import BLOCK, TINY_CLOCK, WIN_NOW, position, random_positions
 
 #: Seconds a child interpreter may take: a safety net for a hung child, not a speed check
 #: (with a cold Numba cache it compiles every kernel, minutes on a busy machine).
 SUBPROCESS_TIMEOUT = 900
-#: Blitz: the clock a tiny-budget agent is asked to move with (a twentieth of it is its budget).
-TINY_CLOCK = 0.003
+
 
 
 def searching_agents():
@@ -243,29 +212,6 @@ def _first_calls(cases) -> None:
         assert out.strip() in good
 
 
-def random_positions(count: int, seed: int, min_plies: int = 0, lazy: bool = False):
-    """Positions from random play with forfeits (uneven pools), open picks included (a
-    list, or with ``lazy`` a generator)."""
-
-    def generate():
-        rng = random.Random(seed)
-        made = 0
-        while made < count:
-            rules = rng.choice([Rules(), Rules(insertion="single"), Rules(donuts=18)])
-            board = Board(Layout.random_grid(rng.randrange(10**6)), rules)
-            target = rng.randrange(min_plies, 28)
-            while not board.is_game_over() and board.ply < target:
-                if rng.random() < 0.08:
-                    board.forfeit()
-                else:
-                    board.push(rng.choice(board.legal_moves()))
-            if not board.is_game_over():
-                made += 1
-                yield board
-
-    return generate() if lazy else list(generate())
-
-
 @pytest.mark.parametrize(
     "make", [lambda: RandomAgent(seed=2), lambda: GreedyAgent(seed=2), lambda: AlphaBetaAgent(depth=3),
              lambda: MCTSAgent(iterations=300, seed=2), lambda: MCTSAgent(iterations=300, seed=2, workers=2)],
@@ -283,31 +229,7 @@ def test_always_legal_and_never_mutates(make):
     assert open_picks > 0  # the sample did include open picks
 
 
-class FakeClock:
-    """Stands in for the agents' clock: every reading advances it by ``step`` seconds, so
-    a search's deadline falls after a fixed number of readings on any machine."""
 
-    def __init__(self, step: float):
-        self.t = 0.0
-        self.step = step
-
-    def __call__(self) -> float:
-        self.t += self.step
-        return self.t
-
-
-def install_fake_clock(monkeypatch, module, step: float) -> FakeClock:
-    """Replace ``module``'s clock (an agent module's ``now``) by a :class:`FakeClock`."""
-    clock = FakeClock(step)
-    monkeypatch.setattr(module, "now", clock)
-    return clock
-
-
-def _opening(seed: int = 4) -> Board:
-    board = Board(Layout.random_grid(seed))
-    for _ in range(4):
-        board.push(board.legal_moves()[0])
-    return board
 
 
 def test_touch_keeps_contents():

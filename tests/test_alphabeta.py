@@ -10,8 +10,8 @@ from donuts_ai import Board
 from donuts_ai.search.alphabeta import AlphaBetaAgent, SolverAgent
 from donuts_ai.search.alphabeta import agent as alphabeta_module
 
-from .helpers import position
-from .test_agents import BLOCK, TINY_CLOCK, _opening, install_fake_clock, random_positions
+from .helpers import BLOCK, TINY_CLOCK, install_fake_clock, position, random_positions
+from .helpers import opening as _opening
 
 
 def _always_depth(board: Board) -> int:
@@ -21,7 +21,7 @@ def _always_depth(board: Board) -> int:
 
 @pytest.fixture
 def fake_clock(monkeypatch):
-    """``fake_clock(step)`` installs a :class:`~.test_agents.FakeClock` as the agent's clock."""
+    """``fake_clock(step)`` installs a :class:`~.helpers.FakeClock` as the agent's clock."""
     return lambda step: install_fake_clock(monkeypatch, alphabeta_module, step)
 
 

@@ -19,13 +19,13 @@ from donuts_ai.search.mcts import _tree as mcts_tree
 from donuts_ai.search.mcts import agent as mcts_module
 from donuts_ai.squares import SQUARE_NAMES
 
-from .helpers import position
-from .test_agents import BLOCK, TINY_CLOCK, WIN_NOW, _opening, install_fake_clock
+from .helpers import BLOCK, TINY_CLOCK, WIN_NOW, install_fake_clock, position
+from .helpers import opening as _opening
 
 
 @pytest.fixture
 def fake_clock(monkeypatch):
-    """``fake_clock(step)`` installs a :class:`~.test_agents.FakeClock` as the agent's clock."""
+    """``fake_clock(step)`` installs a :class:`~.helpers.FakeClock` as the agent's clock."""
     return lambda step: install_fake_clock(monkeypatch, mcts_module, step)
 
 

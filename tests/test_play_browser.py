@@ -30,7 +30,7 @@ from donuts_ai import Board, Layout, Solver, analyze
 from donuts_ai import svg as donuts_svg
 from donuts_ai.play.evaluation import remaining_plies
 from donuts_ai.play.record import SavedGame
-from donuts_ai.play.server import SOLVER_PLIES, Server, make_server
+from donuts_ai.play.server import AGENT_KINDS, ALPHABETA_THEN_SOLVER, SOLVER_PLIES, Server, make_server
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG = 600  # seconds: a guard against a hung server or browser, not a speed requirement
@@ -222,15 +222,15 @@ def test_serve_refuses_bad_options_in_one_line():
         assert proc.returncode == 2 and words in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
 
 
-def test_solver_opponent_is_bounded():
-    """The solver plays only near the end; before, alpha-beta under the think time."""
+def test_alphabeta_then_solver_opponent_is_bounded():
+    """The ``alphabeta+solver`` opponent solves only near the end; before, alpha-beta under the think time."""
     app = Server(max_think=0.1)
     board = Board()
-    assert app.engines.spec_for("solver", 5.0, board) == "alphabeta:time=0.1"
+    assert "solver" not in AGENT_KINDS and app.engines.spec_for(ALPHABETA_THEN_SOLVER, 5.0, board) == "alphabeta:time=0.1"
     rng = random.Random(2)
     while remaining_plies(board) > SOLVER_PLIES:
         board.push(rng.choice(board.legal_moves()))
-    assert app.engines.spec_for("solver", 5.0, board) == "solver"
+    assert app.engines.spec_for(ALPHABETA_THEN_SOLVER, 5.0, board) == "solver"
     assert app.engines.spec_for("mcts", 99, board) == "mcts:time=0.1"
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from donuts_ai import Board, Layout, Rules
-from donuts_ai._engine.core import WINNER_DRAW, has_five
+from donuts_ai._engine.core import WINNER_DRAW, flips, has_five
 from donuts_ai._engine.position import (
     ENDED_DRAWN,
     ENDED_LOST,
@@ -23,7 +23,7 @@ from donuts_ai._engine.position import (
     end_reason,
     is_over,
     legal_moves,
-    make_move,
+    place,
     placer_value,
     placer_view,
     plies_left,
@@ -35,6 +35,12 @@ from donuts_ai._engine.position import (
 )
 from donuts_ai.outcomes import REASON_NAMES
 from donuts_ai.squares import NUM_SQUARES
+
+
+def _placed(rulebook, pos: Position, sq: int) -> Position:
+    """``sq`` placed with the donuts it flips, before five and the end are looked at: what
+    :func:`placer_view` must give back of the transition's child, built from its parts."""
+    return place(pos, sq, flips(pos.own, pos.opp, sq, rulebook.single))
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(insertion="single"), Rules(donuts=20), Rules(donuts=4)],
@@ -54,7 +60,7 @@ def test_helpers_follow_the_board(rules):
             b0, b1 = board.bitboards
             assert left == min(2 * rules.donuts - sum(board.placed), NUM_SQUARES - (b0 | b1).bit_count())
             sq = rng.choice(board.legal_squares())
-            after = typed_position(make_move(rulebook, pos, sq))
+            after = typed_position(_placed(rulebook, pos, sq))
             child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
             child = typed_position(child)
             assert typed_position(placer_view(child, status)) == after

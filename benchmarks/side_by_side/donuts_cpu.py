@@ -9,10 +9,10 @@ import sys
 import time
 
 from donuts_ai._engine import position as P
-from donuts_ai.analysis import perft, random_playouts
 from donuts_ai.bench import engine as B
 from donuts_ai.board import Board
 from donuts_ai.layout import Layout
+from donuts_ai.playouts import perft, random_playouts
 from donuts_ai.search.alphabeta._negamax import search_moves
 from donuts_ai.search.alphabeta._table import new_table
 from donuts_ai.search.alphabeta._workspace import new_workspace

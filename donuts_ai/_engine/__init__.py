@@ -7,7 +7,7 @@
   placement and what follows it: five, the end, whose turn) that every kernel calls,
   the rule helpers beside it (``plies_left``, ...), and the conversions from the
   Board's by-colour state (``position_of``, ``play``);
-- :mod:`.playouts` (random games), :mod:`.tree` (perft) and :mod:`.batch` (many games
+- :mod:`.playouts` (random games), :mod:`.perft` (perft) and :mod:`.batch` (many games
   stepped at once, behind :class:`donuts_ai.VectorEnv`).
 
 The search algorithms that build on these live in :mod:`donuts_ai.search`. Public
@@ -34,9 +34,9 @@ from .core import (
     next_turn,
     nth_bit,
 )
+from .perft import perft
 from .playouts import playout, random_playouts, random_playouts_parallel
 from .position import Position, Rulebook, apply, play, position_of, rulebook_of
-from .tree import perft
 
 __all__ = [
     "NO_WINNER_YET",

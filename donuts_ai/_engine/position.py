@@ -146,13 +146,6 @@ def place(pos: Position, sq: Int64, flipped: np.uint64) -> Position:
     )
 
 
-@njit(cache=True)
-def make_move(rulebook: Rulebook, pos: Position, sq: Int64) -> Position:
-    """:func:`place` on legal ``sq`` with the donuts it flips (the position before
-    :func:`settle`: five and the end are not looked at)."""
-    return place(pos, sq, flips(pos.own, pos.opp, sq, rulebook.single))
-
-
 @njit(cache=True, inline="always")
 def is_over_after(after: Position, donuts: Int64) -> Bool:
     """True when the placement that led to ``after`` (see :func:`place`) ended the game

@@ -29,14 +29,11 @@ if TYPE_CHECKING:  # for the type checker only: importing this package loads no 
     from .random_agent import RandomAgent
 
 #: The board game's agent classes by their ``kind`` (the name used in agent specs such as
-#: ``mcts:time_limit=0.1``), each imported on first lookup.
+#: ``mcts:time_limit=0.1``), each imported on first lookup. The searching agents' entries are
+#: added by the package root (``donuts_ai/__init__.py``), which may name the layers above this one.
 AGENTS: LazyRegistry[type[BoardAgent]] = LazyRegistry({
     "random": "donuts_ai.agents.random_agent:RandomAgent",
     "greedy": "donuts_ai.agents.greedy:GreedyAgent",
-    "alphabeta": "donuts_ai.search.alphabeta.agent:AlphaBetaAgent",
-    "mcts": "donuts_ai.search.mcts.agent:MCTSAgent",
-    "solver": "donuts_ai.search.alphabeta.agent:SolverAgent",
-    "az": "donuts_ai.learn.agent:AlphaZeroAgent",
 })
 
 _KINDS = {"RandomAgent": "random", "GreedyAgent": "greedy", "AlphaBetaAgent": "alphabeta", "MCTSAgent": "mcts",

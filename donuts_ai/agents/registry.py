@@ -19,13 +19,17 @@ def load(path: str) -> Any:
 
 
 class LazyRegistry(Mapping[str, T], Generic[T]):
-    """A read-only mapping from names to the objects at their dotted paths
+    """A mapping from names to the objects at their dotted paths
     (``"module:attribute"``), each imported on its first lookup. Iterating, ``len`` and
-    ``in`` read the names only."""
+    ``in`` read the names only; :meth:`add` names one more."""
 
     def __init__(self, paths: dict[str, str]):
         self._paths = dict(paths)
         self._loaded: dict[str, T] = {}
+
+    def add(self, name: str, path: str) -> None:
+        """Name the object at ``path`` (``"module:attribute"``) ``name``, imported on first lookup."""
+        self._paths[name] = path
 
     def path(self, name: str) -> str:
         """The dotted path of ``name`` (``KeyError`` for an unknown name)."""

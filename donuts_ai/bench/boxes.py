@@ -103,9 +103,7 @@ def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int =
             "mean_turns": float(turns.mean())}
 
 
-def random_games_all(games: int = 2000, players: int = 2, seed: int = 0) -> list[RandomGames]:
-    """:func:`random_games` under each of the 8 variants for ``players``."""
-    return [random_games(games, rules, seed) for rules in BoxesRules.all_variants(players)]
+
 
 
 def random_game_speed(players: int, games: int, repeats: int) -> RandomGameSpeed:

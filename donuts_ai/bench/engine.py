@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from .. import reference as ref
 from .._engine.position import position_of, rulebook_of
-from ..analysis import perft, random_playouts
 from ..board import Board
 from ..errors import DonutsError
 from ..layout import Layout
+from ..playouts import perft, random_playouts
 from ..search.alphabeta import Solver
 from ..search.alphabeta._negamax import search_moves
 from ..search.alphabeta._table import new_table

@@ -72,9 +72,9 @@ def potentials(t: Tables, out: NDArray[np.int64]) -> None:
     out[:] = 0
     for k in range(meta.n_big):
         root = t.big[k]
-        scorer = E._majority(t, root, -1)
+        scorer = E.run_majority(t, root, -1)
         if scorer >= 0:
-            out[scorer] += E._points(t, root)
+            out[scorer] += E.run_points(t, root)
 
 
 @njit(cache=True)
@@ -103,8 +103,8 @@ def move_values(t: Tables, grid: Grid, codes: Codes, work: Tables) -> NDArray[np
             payload = code & E.PAYLOAD_MASK
             a = payload // E.COORD_SPAN - E.COORD_OFFSET
             b = payload % E.COORD_SPAN - E.COORD_OFFSET
-            root = E._find(t, E._cell_at(grid, t.meta[0].wbits, a, b))
-            out[i, V_BOX_POINTS] = E._points(t, root)
+            root = E.run_root(t, E.cell_at(grid, t.meta[0].wbits, a, b))
+            out[i, V_BOX_POINTS] = E.run_points(t, root)
             best_other = 0
             for q in range(players):
                 if q != p and t.hold[root, q] > best_other:

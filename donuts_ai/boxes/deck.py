@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import numpy as np
 
-EMPTY = 0
 CHOCOLATE, STRAWBERRY, HOLES, BLUEBERRY = 1, 2, 3, 4
 #: A Cinnamon Roll on a card not yet placed.
 ROLL = 5
@@ -98,8 +97,6 @@ def _canonical_rotations(face: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(rots)
 
 
-#: Codes of every card type in rotation 0: int8[30, 4].
-TYPE_FACES = np.array([face_codes(t) for t in CARD_TYPES], dtype=np.int8)
 #: Each type's distinct rotations, lowest first (a solid card has only rotation 0).
 CANONICAL_ROTATIONS: tuple[tuple[int, ...], ...] = tuple(_canonical_rotations(face_codes(t)) for t in CARD_TYPES)
 #: Codes of every card type in every rotation: int8[30, 4, 4] (type, rotation, quadrant).
@@ -124,8 +121,3 @@ def deal(players: int, seed: int) -> tuple[list[list[int]], int]:
     piles = [[int(t) for t in rng.permutation(DECK_SIZE)] for _ in range(players)]
     start = int(rng.permutation(DECK_SIZE)[0])
     return piles, start
-
-
-def deck_table() -> list[tuple[str, int, int, int, int, int]]:
-    """Rows ``(face, roll quadrants, plain quadrants per flavour C/S/H/B ...)`` for documentation."""
-    return [(t, t.count("R"), t.count("C"), t.count("S"), t.count("H"), t.count("B")) for t in CARD_TYPES]

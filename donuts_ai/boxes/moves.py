@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from .deck import CANONICAL_ROTATIONS, CARD_TYPES, DECK_SIZE, FACE_INDEX, LETTERS, ROLL, ROTATED_FACES, TYPE_INDEX
+from .deck import CARD_TYPES, DECK_SIZE, FACE_INDEX, LETTERS, ROLL, ROTATED_FACES, TYPE_INDEX
 from .errors import BoxesInvalidMoveError
 
 #: Layout coordinates a move can name: -COORD_OFFSET .. COORD_OFFSET - 1.
@@ -144,8 +144,3 @@ def parse_move(text: object) -> int:
             raise BoxesInvalidMoveError(f"move {text!r}: no card type {m.group(1)!r} (give the unturned face)")
         return stuck_code(TYPE_INDEX[m.group(1)])
     raise BoxesInvalidMoveError(f"cannot read move {text!r}; expected {GRAMMAR}")
-
-
-def is_canonical_rotation(card_type: int, rot: int) -> bool:
-    """Whether ``rot`` is the lowest rotation giving its face (the one a code uses)."""
-    return rot in CANONICAL_ROTATIONS[card_type]

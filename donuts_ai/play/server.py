@@ -26,8 +26,8 @@ loaded from elsewhere (the page works offline). The page (``static/index.html`` 
 Safe by default: it binds to 127.0.0.1, answers only requests addressed to the host it
 serves (no DNS rebinding) and API posts only as JSON (so another site's form cannot
 post to it); only the built-in agents can be chosen, their think time is capped at
-:data:`~donuts_ai.play.evaluation.MAX_THINK`, the solver opponent plays only when the
-end is near enough to bound its work, and every analysis is under node limits (at most
+:data:`~donuts_ai.play.evaluation.MAX_THINK`, the ``alphabeta+solver`` opponent solves only
+when the end is near enough to bound its work, and every analysis is under node limits (at most
 :data:`~donuts_ai.play.evaluation.MAX_JOBS` of them kept, one per game, cancelled when
 its position changes). Bad requests get a 4xx status with a
 one-line ``{"error": ...}`` and change nothing. Each game has its own id, so browser
@@ -69,18 +69,22 @@ from .session import GameOver, NotYourTurn, PlaySession, constraint_text, make_l
 if TYPE_CHECKING:  # the agents are built by spec (make_agent), never imported
     from ..agents.board_agent import BoardAgent
 
+#: The page's opponent that searches with alpha-beta, then solves near the end (:data:`SOLVER_PLIES`).
+ALPHABETA_THEN_SOLVER = "alphabeta+solver"
 #: Agents the page offers, with what the think time means for each.
 AGENT_KINDS = {
     "random": "uniformly random legal moves",
     "greedy": "one ply: takes a five, avoids handing one over",
     "alphabeta": "alpha-beta search for the think time",
     "mcts": "Monte-Carlo tree search for the think time",
-    "solver": "perfect play once the end is near enough to solve; alpha-beta before that",
+    # Alpha-beta for the think time until the end is near enough to solve, then perfect play:
+    # named for both, so that nobody takes the opening moves for the solver's.
+    ALPHABETA_THEN_SOLVER: "alpha-beta search for the think time, then perfect play once the end is near enough to solve",
 }
 # The learned agent, when the learn extra (JAX) is installed: its network searched for the think time.
 if importlib.util.find_spec("jax") is not None:
     AGENT_KINDS["az"] = "the learned network (AlphaZero-style self-play), searching for the think time"
-#: The solver opponent solves (value only) when at most this many plies remain, and
+#: The ``alphabeta+solver`` opponent solves (value only) when at most this many plies remain, and
 #: searches with alpha-beta for the think time before that. Measured with
 #: ``solve(board, distance=False)``: see docs/howto/play.md.
 SOLVER_PLIES = 26
@@ -273,7 +277,7 @@ class Engines:
 
     def spec_for(self, kind: str, think: float, board: Board) -> str:
         think = min(max(think, MIN_THINK), self.max_think)
-        if kind == "solver":
+        if kind == ALPHABETA_THEN_SOLVER:
             return "solver" if remaining_plies(board) <= SOLVER_PLIES else f"alphabeta:time={think:g}"
         if kind in ("alphabeta", "mcts", "az"):
             return f"{kind}:time={think:g}"

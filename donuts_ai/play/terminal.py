@@ -45,7 +45,6 @@ _FG_LINE = "\033[38;5;94m"
 #: A donut is a square in its colour with a hole; the one placed last has red brackets.
 _DONUT = {0: ("\033[48;5;95m", "\033[38;5;223m"), 1: ("\033[48;5;230m", "\033[38;5;137m")}
 _FG_LAST = "\033[1;38;5;196m"
-_FG_DIM = "\033[2m"
 
 
 def use_ansi(style: str, stream: TextIO) -> bool:

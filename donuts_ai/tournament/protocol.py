@@ -225,8 +225,9 @@ class Game(ABC):
 
 GAMES: dict[str, Game] = {}
 #: The games of this package, which live outside the harness, by name -> the dotted path
-#: of the module that registers the game when imported (the first time it is named).
-KNOWN_GAMES: dict[str, str] = {"donuts": "donuts_ai.donuts_game", "boxes": "donuts_ai.boxes.game"}
+#: of the module that registers the game when imported (the first time it is named); filled
+#: by the package root (``donuts_ai/__init__.py``), as the harness names no game.
+KNOWN_GAMES: dict[str, str] = {}
 
 
 def game_named(game: Game | str) -> Game:

@@ -52,8 +52,8 @@ ALIASES = {"time": "time_limit"}
 ENGINE_KIND = "engine"
 #: Games an engine can play: game name -> ``"module:function"`` that writes the protocol's
 #: ``position`` command from the game's observation (:meth:`~.protocol.Game.observation`),
-#: imported when an engine first plays that game.
-ENGINE_POSITIONS = {"donuts": "donuts_ai.engine_protocol.position:position_command"}
+#: imported when an engine first plays that game; filled by the package root (``donuts_ai/__init__.py``).
+ENGINE_POSITIONS: dict[str, str] = {}
 #: The in-process agent of an engine spec (:func:`make_agent`), imported by name: it is
 #: built on the seats, which import this module.
 ENGINE_AGENT = "donuts_ai.tournament.engine_seat:EngineAgent"

@@ -19,10 +19,10 @@ The names below are what the rest of :mod:`donuts_ai.boxes` uses (and its tests)
 """
 
 from ..moves import BOX, COORD_OFFSET, COORD_SPAN, KIND_SHIFT
-from .grid import MIN_WBITS, _cell_at
+from .grid import MIN_WBITS, cell_at
 from .legal import is_legal, legal_codes, random_move, sample_random_moves, seeded_random_move
 from .playouts import random_games, random_playouts, rebuild, start_game
-from .runs import _find, _majority, _points
+from .runs import run_majority, run_points, run_root
 from .tables import (
     CELL_DTYPE,
     META_DTYPE,
@@ -41,7 +41,7 @@ from .turns import apply_move
 
 __all__ = [
     "BOX", "CELL_DTYPE", "COORD_OFFSET", "COORD_SPAN", "KIND_SHIFT", "META_DTYPE", "MIN_BOX", "MIN_WBITS", "NOBODY",
-    "PAYLOAD_MASK", "PILE_CAP", "PILE_MASK", "PINFO_DTYPE", "Tables", "_cell_at", "_find", "_majority", "_points",
+    "PAYLOAD_MASK", "PILE_CAP", "PILE_MASK", "PINFO_DTYPE", "Tables", "cell_at", "run_root", "run_majority", "run_points",
     "apply_move", "copy_into", "copy_tables", "empty_tables", "is_legal", "legal_codes", "random_games",
     "random_move", "random_playouts", "rebuild", "sample_random_moves", "seeded_random_move", "start_game",
 ]

@@ -56,7 +56,7 @@ def _key(r: int, c: int) -> int:
 
 
 @njit(**LEAF)
-def _cell_at(grid: Grid, wbits: int, r: int, c: int) -> int:
+def cell_at(grid: Grid, wbits: int, r: int, c: int) -> int:
     i: int = (grid[_gidx(r, c, wbits)] & CELL_MASK) - 1
     return i
 
@@ -64,14 +64,14 @@ def _cell_at(grid: Grid, wbits: int, r: int, c: int) -> int:
 @njit(**LEAF)
 def _coverable(grid: Grid, wbits: int, squared: bool, r: int, c: int) -> bool:
     """An empty position that a card could still cover (in a fully empty window the grid allows)."""
-    if _cell_at(grid, wbits, r, c) >= 0:
+    if cell_at(grid, wbits, r, c) >= 0:
         return False
     if squared:
         return True  # on the card grid every empty quadrant lies in an empty card slot
     for a in range(r - 1, r + 1):
         for b in range(c - 1, c + 1):
-            if (_cell_at(grid, wbits, a, b) < 0 and _cell_at(grid, wbits, a, b + 1) < 0
-                    and _cell_at(grid, wbits, a + 1, b) < 0 and _cell_at(grid, wbits, a + 1, b + 1) < 0):
+            if (cell_at(grid, wbits, a, b) < 0 and cell_at(grid, wbits, a, b + 1) < 0
+                    and cell_at(grid, wbits, a + 1, b) < 0 and cell_at(grid, wbits, a + 1, b + 1) < 0):
                 return True
     return False
 
@@ -82,11 +82,11 @@ def _anchor_free(grid: Grid, wbits: int, squared: bool, a: int, b: int) -> bool:
     if squared and ((a & 1) != 0 or (b & 1) != 0):
         return False
     for q in range(4):
-        if _cell_at(grid, wbits, a + QR[q], b + QC[q]) >= 0:
+        if cell_at(grid, wbits, a + QR[q], b + QC[q]) >= 0:
             return False
     for q in range(4):
         for e in range(2):
-            if _cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1]) >= 0:
+            if cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1]) >= 0:
                 return True
     return False
 

@@ -14,9 +14,9 @@ from numba import njit
 
 from ..deck import DECK_SIZE, TRAY_SIZE
 from ..moves import BOX, COORD_SPAN, KIND_SHIFT, PLACE, PLACE_STRIDE, ROT_STRIDE, STUCK, TYPE_STRIDE
-from .grid import _cell_at, _is_anchor, _key
+from .grid import _is_anchor, _key, cell_at
 from .placement import _fits, _roll_options
-from .runs import _box_eligible, _find, _first_cell
+from .runs import _box_eligible, _first_cell, run_root
 from .tables import (
     BOX_BASE,
     CANON,
@@ -52,12 +52,6 @@ def _has_placement(t: Tables, grid: Grid) -> bool:
                 if _fits(cell, grid, wbits, perfect, ctype, CANON[ctype, x], a, b):
                     return True
     return False
-
-
-@njit(cache=True)
-def has_placement(t: Tables, grid: Grid) -> bool:
-    """Whether the player to move can place some card of their tray."""
-    return _has_placement(t, grid)
 
 
 @njit(cache=True)
@@ -146,10 +140,10 @@ def _is_legal_box(t: Tables, grid: Grid, p: int, payload: int) -> bool:
     a, b = _decode_position(payload)
     if a < meta.min_row or a > meta.max_row or b < meta.min_col or b > meta.max_col:
         return False
-    i = _cell_at(grid, meta.wbits, a, b)
+    i = cell_at(grid, meta.wbits, a, b)
     if i < 0 or cell[i].frozen != 0:
         return False
-    root = _find(t, i)
+    root = run_root(t, i)
     return cell[root].size >= MIN_BOX and _box_eligible(t, root, p) and _first_cell(t, root) == payload
 
 

@@ -12,8 +12,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from .grid import ANCH_SHIFT, CELL_MASK, DC, DR, EXT, INNER, QC, QR, _anchor_add, _anchor_free, _anchor_remove, _cell_at, _gidx
-from .runs import _deliver, _find, _run_open, _union
+from .grid import ANCH_SHIFT, CELL_MASK, DC, DR, EXT, INNER, QC, QR, _anchor_add, _anchor_free, _anchor_remove, _gidx, cell_at
+from .runs import _deliver, _run_open, _union, run_root
 from .tables import (
     ALL_FLAVOURS_MASK,
     FACES,
@@ -39,7 +39,7 @@ def _fits(cell: NDArray[np.void], grid: Grid, wbits: int, perfect: bool, ctype: 
         touches = False
         ok = False
         for e in range(2):
-            i = _cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
+            i = cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
             if i >= 0:
                 touches = True
                 if cell[i].frozen == 0 and (f == ROLL_CODE or f == cell[i].flavour):
@@ -61,7 +61,7 @@ def _roll_options(cell: NDArray[np.void], grid: Grid, wbits: int, ctype: int, ro
         q += 1
     mask = 0
     for e in range(2):
-        i = _cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
+        i = cell_at(grid, wbits, a + EXT[q, e, 0], b + EXT[q, e, 1])
         if i >= 0 and cell[i].frozen == 0:
             mask |= 1 << cell[i].flavour
     if mask == 0:
@@ -145,7 +145,7 @@ def _put_card(t: Tables, grid: Grid, owner: int, ctype: int, rot: int, a: int, b
     for i in range(first, first + 4):
         r, c = cell[i].row, cell[i].col
         for d in range(4):
-            j = _cell_at(grid, wbits, r + DR[d], c + DC[d])
+            j = cell_at(grid, wbits, r + DR[d], c + DC[d])
             if j >= 0 and cell[j].frozen == 0 and cell[j].flavour == cell[i].flavour:
                 _union(t, i, j)
     for x in range(a - 1, a + 2):
@@ -175,10 +175,10 @@ def _seal_around(t: Tables, grid: Grid, a: int, b: int, sealer: int) -> int:
     sealed = 0
     for r in range(a - 2, a + 4):
         for c in range(b - 2, b + 4):
-            i = _cell_at(grid, wbits, r, c)
+            i = cell_at(grid, wbits, r, c)
             if i < 0 or cell[i].frozen != 0:
                 continue
-            root = _find(t, i)
+            root = run_root(t, i)
             if cell[root].stamp == stamp:
                 continue
             cell[root].stamp = stamp

@@ -11,7 +11,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from ..deck import DECK_SIZE, TRAY_SIZE
-from .grid import DC, DR, MIN_WBITS, ROOM, _cell_at, _fill_grid, _find_anchors, _needs_room, _room_bits
+from .grid import DC, DR, MIN_WBITS, ROOM, _fill_grid, _find_anchors, _needs_room, _room_bits, cell_at
 from .legal import _random_move
 from .placement import _put_card, _start_roll_flavour
 from .runs import _union
@@ -63,7 +63,7 @@ def rebuild(t: Tables, wbits: int) -> Grid:
         if cell[i].frozen:
             continue
         for d in range(4):
-            j = _cell_at(grid, wbits, cell[i].row + DR[d], cell[i].col + DC[d])
+            j = cell_at(grid, wbits, cell[i].row + DR[d], cell[i].col + DC[d])
             if j >= 0 and cell[j].frozen == 0 and cell[j].flavour == cell[i].flavour:
                 _union(t, i, j)
     # Frozen quadrants stay single: no kernel walks a delivered run again.

@@ -24,7 +24,7 @@ from .tables import (
 
 
 @njit(**LEAF)
-def _find(t: Tables, x: int) -> int:
+def run_root(t: Tables, x: int) -> int:
     """The root of quadrant ``x``'s run (compressing the path)."""
     cell = t.cell
     root = x
@@ -52,8 +52,8 @@ def _big_remove(t: Tables, root: int) -> None:
 def _union(t: Tables, a: int, b: int) -> None:
     """Join the runs of quadrants ``a`` and ``b`` (the larger root stays root)."""
     meta, cell, hold, big = t.meta[0], t.cell, t.hold, t.big
-    ra = _find(t, a)
-    rb = _find(t, b)
+    ra = run_root(t, a)
+    rb = run_root(t, b)
     if ra == rb:
         return
     if cell[ra].size < cell[rb].size:
@@ -114,7 +114,7 @@ def _first_cell(t: Tables, root: int) -> int:
 
 
 @njit(**LEAF)
-def _majority(t: Tables, root: int, sealer: int) -> int:
+def run_majority(t: Tables, root: int, sealer: int) -> int:
     """The player holding most donuts of the run (at least one); a tie goes to ``sealer`` when
     ``sealer`` is among the tied, else -1 (nobody)."""
     hold = t.hold
@@ -138,7 +138,7 @@ def _majority(t: Tables, root: int, sealer: int) -> int:
 
 
 @njit(**LEAF)
-def _points(t: Tables, root: int) -> int:
+def run_points(t: Tables, root: int) -> int:
     """What the run scores: nothing under :data:`~.tables.MIN_BOX`, doubled with a roll."""
     size: int = t.cell[root].size
     if size < MIN_BOX:
@@ -157,13 +157,13 @@ def _box_eligible(t: Tables, root: int, p: int) -> bool:
 def _deliver(t: Tables, root: int, sealer: int, early: bool) -> int:
     """Seal or box ``root``'s run: freeze it and score it. Returns the scorer (-1 none)."""
     meta, cell, pinfo = t.meta[0], t.cell, t.pinfo
-    points = _points(t, root)
+    points = run_points(t, root)
     scorer = NOBODY
     if points > 0:
         if early or meta.closers:
             scorer = sealer
         else:
-            scorer = _majority(t, root, sealer)
+            scorer = run_majority(t, root, sealer)
         _big_remove(t, root)
     x = root
     while True:

@@ -11,9 +11,9 @@ from numba import njit
 
 from ..deck import TRAY_SIZE
 from ..moves import BOX, COORD_OFFSET, COORD_SPAN, KIND_SHIFT, PLACE, PLACE_STRIDE, ROT_STRIDE, STUCK, TYPE_STRIDE
-from .grid import _cell_at, _fill_grid, _needs_room, _room_bits
+from .grid import _fill_grid, _needs_room, _room_bits, cell_at
 from .placement import _fits, _put_card, _seal_around
-from .runs import _deliver, _find, _majority, _points
+from .runs import _deliver, run_majority, run_points, run_root
 from .tables import (
     CANON,
     LEAF,
@@ -77,9 +77,9 @@ def _finish(t: Tables) -> None:
     meta, big, pinfo = t.meta[0], t.big, t.pinfo
     for k in range(meta.n_big):
         root = big[k]
-        scorer = _majority(t, root, -1)
+        scorer = run_majority(t, root, -1)
         if scorer >= 0:
-            pinfo[scorer].score += _points(t, root)
+            pinfo[scorer].score += run_points(t, root)
     meta.over = 1
     meta.to_move = -1
 
@@ -163,8 +163,8 @@ def _apply_core(t: Tables, grid: Grid, code: int) -> tuple[int, int]:
         placed = 1
     elif kind == BOX:
         a, b = _decode_position(payload)
-        i = _cell_at(grid, meta.wbits, a, b)
-        _deliver(t, _find(t, i), p, True)
+        i = cell_at(grid, meta.wbits, a, b)
+        _deliver(t, run_root(t, i), p, True)
         sealed = 1
     else:
         ctype = payload

@@ -47,7 +47,7 @@ function setThink(seconds) {
 }
 function showThink() {
   const kind = $("opponent").value;
-  const timed = kind === "alphabeta" || kind === "mcts" || kind === "solver";
+  const timed = kind === "alphabeta" || kind === "mcts" || kind === "alphabeta+solver";
   $("think-value").textContent = timed ? `${thinkSeconds().toFixed(2)} s` : "(not used by this agent)";
   const agent = options.agents.find((a) => a.kind === kind);
   $("about-opponent").textContent = agent ? agent.about : "";

@@ -1,4 +1,6 @@
-"""Whole-tree counting on the Numba engine: :func:`perft` and :func:`random_playouts`."""
+"""Perft and random playouts on the Numba engine, from a :class:`~donuts_ai.Board`:
+:func:`perft` (counting the game tree's leaves) and :func:`random_playouts` (random games to
+the end, with their statistics)."""
 
 from __future__ import annotations
 

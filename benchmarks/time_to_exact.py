@@ -1,4 +1,4 @@
-"""``python -m benchmarks.analysis``: how long exact analysis takes, from the empty board on.
+"""``python -m benchmarks.time_to_exact``: how long exact analysis takes, from the empty board on.
 
 For positions at given plies of seeded random games on random tile arrangements, runs
 :meth:`donuts_ai.play.evaluation.Analyst.evaluate` (what the page's and the terminal's
@@ -8,7 +8,7 @@ value is known, and until the analysis is complete (distances included), and how
 moves were left without an exact value or distance. One core; CPU time, so other work
 on the machine changes the figures little.
 
-    python -m benchmarks.analysis --layouts 8 --plies 0 1 2 4 6
+    python -m benchmarks.time_to_exact --layouts 8 --plies 0 1 2 4 6
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def measure(board: Board) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.analysis", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.time_to_exact", description=__doc__.splitlines()[0])
     parser.add_argument("--layouts", type=int, default=8, help="random arrangements (seeds 0..N-1)")
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 1, 2, 4, 6])
     args = parser.parse_args(argv)
