@@ -80,8 +80,8 @@ def parse_position(words: list[str]) -> Board:
         settings[key] = words[i + 1]
         i += 2
     try:
-        donuts = int(settings.get("donuts", Rules().donuts))
-        board = Board(Layout.from_text(text), Rules(insertion=settings.get("insertion", Rules().insertion), donuts=donuts))
+        rules = Rules.from_dict({key: int(value) if key == "donuts" else value for key, value in settings.items()})
+        board = Board(Layout.from_text(text), rules)
     except ValueError as exc:
         raise EngineProtocolError(f"position: {exc}") from None
     for ply, move in enumerate(moves, 1):

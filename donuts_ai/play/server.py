@@ -60,7 +60,7 @@ from .. import svg as _svg
 from ..board import Board
 from ..errors import DonutsError
 from ..layout import DRAWN_LAYOUT_KINDS, Layout
-from ..rules import RulesDict, make_rules
+from ..rules import Rules, RulesDict
 from ..squares import COLOR_NAMES, square_name
 from ..tournament.specs import make_agent
 from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, AnalysisJSON, Analyst, remaining_plies
@@ -381,7 +381,9 @@ class Server:
                 "analysis_wait": ANALYSIS_WAIT, "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
 
     def new_game(self, body: JsonObject) -> StateJSON:
-        rules = make_rules(str(body.get("insertion", "group")), _number(body, "donuts", 15, int))
+        official = Rules()
+        rules = Rules.from_dict({"insertion": str(body.get("insertion", official.insertion)),
+                                 "donuts": _number(body, "donuts", official.donuts, int)})
         human = parse_color(body.get("color", "chocolate"))
         kind = None
         if human is not None:
