@@ -63,7 +63,7 @@ from ..layout import DRAWN_LAYOUT_KINDS, Layout
 from ..rules import Rules, RulesDict
 from ..squares import COLOR_NAMES, square_name
 from ..tournament.specs import make_agent
-from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, AnalysisJSON, Analyst, remaining_plies
+from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, PositionEvalJSON, remaining_plies
 from .session import GameOver, NotYourTurn, PlaySession, constraint_text, make_layout, parse_color
 
 if TYPE_CHECKING:  # the agents are built by spec (make_agent), never imported
@@ -470,7 +470,7 @@ class Server:
                 raise HttpError(409, f"the game is over: {refusal}")
             return web, web.session.board.copy(stack=False)
 
-    def analyze(self, body: JsonObject) -> AnalysisJSON:
+    def analyze(self, body: JsonObject) -> PositionEvalJSON:
         web, board = self._position_to_think_about(body, "nothing to analyze")
         job = self.engines.jobs.request(web.id, board)
         job.wait(ANALYSIS_WAIT)

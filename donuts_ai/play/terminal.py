@@ -16,7 +16,7 @@ from ..board import Board
 from ..errors import DonutsError
 from ..rules import Rules
 from ..squares import COLOR_NAMES
-from .evaluation import ANALYSIS_WAIT, Analysis, AnalysisJobs, Analyst
+from .evaluation import ANALYSIS_WAIT, AnalysisJobs, Analyst, PositionEval
 from .session import PlaySession, Ply, constraint_text, make_layout, parse_color
 
 FILES = "abcdef"
@@ -255,7 +255,7 @@ class TerminalGame:
             raise DonutsError(f"unknown command {' '.join(words)[:40]!r}: expected {COMMANDS}")
         return None
 
-    def show_analysis(self, a: Analysis) -> None:
+    def show_analysis(self, a: PositionEval) -> None:
         if a.exact:
             how = "exact"
         else:
