@@ -19,8 +19,7 @@ from .errors import DonutsError
 from .layout import Layout
 from .learn.cli import add_train_command
 from .play import add_commands as _add_play_commands
-from .play import add_rules_arguments, given_rules, rules_from_arguments
-from .rules import Rules, RulesDict
+from .rules import Rules, RulesDict, add_rules_arguments, given_rules, rules_from_arguments
 from .squares import COLOR_NAMES
 from .suites.cli import add_evaluate_command
 from .tournament.runner import DEFAULT_MOVE_LIMIT

@@ -7,7 +7,7 @@ import pytest
 
 from donuts_ai.cli import main
 from donuts_ai.errors import RulesError
-from donuts_ai.rules import Rules
+from donuts_ai.rules import Rules, rules_from_arguments
 
 
 def test_game_prints_a_whole_game(capsys):
@@ -73,7 +73,6 @@ RULES_COMMANDS = {"play": [], "game": [], "sprt": ["a", "b"], "study": ["first-p
                                           (["--donuts", "18", "--insertion", "group"], Rules("group", 18))])
 def test_rules_flags_are_read_the_same_by_every_command(flags, rules):
     from donuts_ai.cli import _tournament_rules, build_parser
-    from donuts_ai.play import rules_from_arguments
 
     parser = build_parser()
     for command, positional in RULES_COMMANDS.items():

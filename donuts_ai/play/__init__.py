@@ -17,36 +17,11 @@ from __future__ import annotations
 import argparse
 from typing import TypeVar
 
-from ..rules import INSERTION_MODES, Rules
+from ..rules import add_rules_arguments
 
 DEFAULT_PORT = 8765
 
 _Parser = TypeVar("_Parser", bound=argparse.ArgumentParser)
-
-
-def add_rules_arguments(p: argparse.ArgumentParser) -> None:
-    """The Donuts rules flags, defined once for every command that takes them
-    (``--insertion``, ``--donuts``); :func:`rules_from_arguments` reads them back. A flag
-    left out is ``None``, so that a command can tell it apart from one given (the
-    tournament's ``--rules`` may give the same rule): both mean the official rule."""
-    official = Rules()
-    p.add_argument("--insertion", choices=INSERTION_MODES, default=None,
-                   help=f"Donuts insertion rule (default {official.insertion})")
-    p.add_argument("--donuts", type=int, default=None, help=f"Donuts: donuts per player (default {official.donuts})")
-
-
-def given_rules(args: argparse.Namespace) -> dict[str, str | int]:
-    """The Donuts rules flags given on the command line (:func:`add_rules_arguments`),
-    by rule name: those left out are not in it."""
-    given: dict[str, str | int | None] = {"insertion": args.insertion, "donuts": args.donuts}
-    return {key: value for key, value in given.items() if value is not None}
-
-
-def rules_from_arguments(args: argparse.Namespace) -> Rules:
-    """The :class:`~donuts_ai.rules.Rules` of the flags of :func:`add_rules_arguments`
-    (the official rule for each flag left out); a bad value raises
-    :class:`~donuts_ai.errors.RulesError` naming it."""
-    return Rules.from_dict(given_rules(args))
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -103,4 +78,4 @@ def add_commands(subparsers: argparse._SubParsersAction[_Parser]) -> None:
     replay.set_defaults(func=_cmd_replay)
 
 
-__all__ = ["DEFAULT_PORT", "add_commands", "add_rules_arguments", "given_rules", "rules_from_arguments"]
+__all__ = ["DEFAULT_PORT", "add_commands"]

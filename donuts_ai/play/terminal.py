@@ -14,7 +14,7 @@ from typing import TextIO
 
 from ..board import Board
 from ..errors import DonutsError
-from ..rules import Rules
+from ..rules import Rules, rules_from_arguments
 from ..squares import COLOR_NAMES
 from .evaluation import ANALYSIS_WAIT, AnalysisJobs, Analyst, PositionEval
 from .session import PlaySession, Ply, constraint_text, make_layout, parse_color
@@ -270,7 +270,6 @@ class TerminalGame:
 def run(args: argparse.Namespace) -> int:
     """``donuts-ai play`` (the argparse namespace of :func:`donuts_ai.play.add_commands`)."""
     from ..tournament.specs import make_agent
-    from . import rules_from_arguments
 
     rules = rules_from_arguments(args)
     if args.fen:
