@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from ..squares import FULL_BOARD, NUM_SQUARES
 from ._types import Int64
 from .bits import popcount, rng_below, rng_seed
 from .core import WINNER_DRAW, forced_line, legal_mask, nth_bit
@@ -49,11 +50,11 @@ from .planes import (
     VANILLA,
 )
 from .position import PASSES, Position, apply, end_reason, is_over, winner_of
-from .tables import FULL, LINE_MASK, NUM_SQUARES
+from .tables import LINE_MASK
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
-_FULL = np.uint64(FULL)
+_FULL = np.uint64(FULL_BOARD)
 
 #: Layout sources (see the module).
 LAYOUT_POOL, LAYOUT_TILES, LAYOUT_GRID = 0, 1, 2

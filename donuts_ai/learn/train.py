@@ -40,10 +40,9 @@ import numpy as np
 import numpy.typing as npt
 import optax
 
-from .._engine.tables import FULL
 from ..layout import LayoutSpec
 from ..rules import INSERTION_MODES, make_rules
-from ..squares import NUM_SQUARES
+from ..squares import FULL_BOARD, NUM_SQUARES
 from ..vector_env import VectorEnv
 from .errors import LearnError
 from .network import Network, NetworkConfig, load_network, new_network, save_network
@@ -265,7 +264,7 @@ class Trainer:
         at = self.trajectories[rows, self.lengths]
         for field in ("own", "opp", "legal", "last", "placed_own", "placed_opp", "color", "directions"):
             at[field] = games[field]
-        empty = np.uint64(FULL) & ~(games["own"] | games["opp"])
+        empty = np.uint64(FULL_BOARD) & ~(games["own"] | games["opp"])
         last = games["last"]
         on_line = games["line_masks"][rows, np.maximum(last, 0)] & empty
         at["forced"] = np.where(last >= 0, on_line, np.uint64(0))
