@@ -44,9 +44,9 @@ from ..layout import LayoutSpec
 from ..rules import INSERTION_MODES, make_rules
 from ..squares import FULL_BOARD, NUM_SQUARES
 from ..vector_env import VectorEnv
+from .buffer import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, legal_flags, sample_planes, symmetric
 from .errors import LearnError
 from .network import Network, NetworkConfig, load_network, new_network, save_network
-from .replay import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, legal_flags, sample_planes, symmetric
 from .search import BatchSearch, Evaluator, dirichlet_noise, network_evaluator
 
 #: Longest game: 36 placements (then the board is full).
@@ -171,7 +171,7 @@ def batch_loss(network: Network, batch: tuple[np.ndarray, ...]) -> tuple[float, 
 
 def training_batch(samples: np.ndarray, donuts: int, symmetries: npt.NDArray[np.int64] | None = None,
                    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32]]:
-    """``(planes, policy, legal, value)`` of ``samples`` (:data:`~.replay.SAMPLE`), row ``i``
+    """``(planes, policy, legal, value)`` of ``samples`` (:data:`~.buffer.SAMPLE`), row ``i``
     under symmetry ``symmetries[i]`` when given."""
     planes, policy, legal = sample_planes(samples, donuts), samples["policy"].copy(), legal_flags(samples)
     if symmetries is not None:
