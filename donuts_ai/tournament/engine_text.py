@@ -82,5 +82,3 @@ def parse_go(words: list[str]) -> GoLimits:
         i += 2
     return GoLimits(**limits)
 
-
-__all__ = ["GO_CLOCKS", "GO_KEYS", "GO_LIMITS", "EngineProtocolError", "GoLimits", "go_command", "parse_go"]
