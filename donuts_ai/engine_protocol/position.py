@@ -4,7 +4,6 @@ The ``go`` command's grammar, written by the harness and read by our engines, is
 :mod:`donuts_ai.tournament.engine_text`.
 
     position layout -/|\\|/\\-//-\\|\\--/||/-/-\\-\\||\\//|\\\\|/ donuts 15 insertion group moves c3 pass d4
-    go ctime 60000 vtime 60000 movetime 200 depth 6 nodes 100000
 
 The layout is the 36 line symbols of ranks 6 down to 1, files a to f within each rank,
 with no separators (:meth:`~donuts_ai.Layout.to_text` without its line breaks); moves are
