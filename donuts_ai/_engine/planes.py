@@ -1,5 +1,5 @@
 """The observation planes, named once, in this order. One kernel writes them
-(:func:`.batch.write_view`'s ``_write_planes``, from one view, :func:`.batch.observer_view`)
+(``_write_planes`` in :mod:`.batch`, from one view, :func:`.batch.observer_view`)
 for the batched environment, the learner and the Python layer's planes
 (``donuts_ai/interop/_planes.py``, for PettingZoo and OpenSpiel). What each plane holds
 is drawn in ``donuts_ai/interop/_planes.py``.
