@@ -117,8 +117,8 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
     give the same rule): both mean the official rule."""
     official = Rules()
     p.add_argument("--insertion", choices=INSERTION_MODES, default=None,
-                   help=f"Donuts insertion rule (default {official.insertion})")
-    p.add_argument("--donuts", type=int, default=None, help=f"Donuts: donuts per player (default {official.donuts})")
+                   help=f"insertion rule of Donuts: group or single (default {official.insertion})")
+    p.add_argument("--donuts", type=int, default=None, help=f"donuts per player in Donuts (default {official.donuts})")
 
 
 def given_rules(args: argparse.Namespace) -> dict[str, str | int]:
