@@ -43,7 +43,7 @@ def check_int(name: str, value: object, minimum: int | None = None, maximum: int
             what = f"an int >= {minimum}"
         else:
             what = "an int"
-        raise error(f"{name} must be {what}, got {value!r}")
+        raise error(f"{name} must be {what}{' or None' if allow_none else ''}, got {value!r}")
     return int(value)
 
 

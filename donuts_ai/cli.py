@@ -19,8 +19,7 @@ from .errors import DonutsError
 from .layout import Layout
 from .learn.cli import add_train_command
 from .play import add_commands as _add_play_commands
-from .play import add_rules_arguments
-from .rules import INSERTION_MODES, Rules, make_rules
+from .rules import Rules, RulesDict, add_rules_arguments, given_rules, rules_from_arguments
 from .squares import COLOR_NAMES
 from .suites.cli import add_evaluate_command
 from .tournament.runner import DEFAULT_MOVE_LIMIT
@@ -50,7 +49,7 @@ def _layout_arg(text: str) -> Layout:
 def _cmd_game(args: argparse.Namespace) -> int:
     """A game between two uniformly random players, printed move by move."""
     rng = random.Random(args.seed)
-    board = Board(args.layout, make_rules(args.insertion, args.donuts))
+    board = Board(args.layout, rules_from_arguments(args))
     print(f"Donuts demo: two random players, seed {args.seed}")
     print(board)
     while not board.is_game_over():
@@ -106,11 +105,10 @@ def _rules_arg(text: str) -> dict[str, RuleValue]:
     return rules
 
 
-def _tournament_rules(args: argparse.Namespace) -> dict[str, RuleValue] | None:
+def _tournament_rules(args: argparse.Namespace) -> RulesDict | dict[str, RuleValue] | None:
     """The game's rules from ``--rules`` and, for Donuts, ``--insertion`` / ``--donuts``."""
     rules: dict[str, RuleValue] = dict(args.rules or {})
-    donuts_switches: dict[str, RuleValue | None] = {"insertion": args.insertion, "donuts": args.donuts}
-    given = {k: v for k, v in donuts_switches.items() if v is not None}
+    given = given_rules(args)
     if args.game != "donuts":
         if given:
             raise DonutsError(f"--{next(iter(given))} is a Donuts rule; give {args.game}'s rules with --rules KEY=VALUE,...")
@@ -118,8 +116,7 @@ def _tournament_rules(args: argparse.Namespace) -> dict[str, RuleValue] | None:
     twice = sorted(set(given) & set(rules))
     if twice:
         raise DonutsError(f"the Donuts rule {twice[0]!r} is given twice (--{twice[0]} and --rules)")
-    official = Rules()
-    return {"insertion": official.insertion, "donuts": official.donuts, **given, **rules}
+    return Rules.from_dict({**given, **rules}).to_dict()
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
@@ -161,7 +158,7 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, args.layouts, args.seed,
-                             args.max_pairs, make_rules(args.insertion, args.donuts), show, game="donuts")
+                             args.max_pairs, rules_from_arguments(args), show, game="donuts")
     if not args.quiet:
         sys.stderr.write("\n")
     verdict = {"H1": f"accept H1: {args.a} is at least {args.elo1:g} Elo stronger than {args.b}",
@@ -194,7 +191,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
     t = time.perf_counter()
     config, units = run_study(arrangements, args.grids, args.seed, args.distance, args.out, args.resume,
                               args.workers or (os.cpu_count() or 1), args.backend, args.address, progress=show,
-                              first_moves=args.first_moves, rules=make_rules(args.insertion, args.donuts))
+                              first_moves=args.first_moves, rules=rules_from_arguments(args))
     if sys.stderr.isatty() and not args.quiet:
         sys.stderr.write("\n")
     print(f"solved {len(units)} layout classes in {time.perf_counter() - t:.1f} s (this run)")
@@ -323,11 +320,7 @@ def _add_tournament_play(tour: argparse.ArgumentParser) -> None:
     tour.add_argument("--isolation", choices=("process", "none"), default="process",
                       help="process (default): every agent in a supervised process of its own; none: in the worker "
                            "(faster, but a hanging or crashing agent stops the run)")
-    official = Rules()
-    # No defaults here: a flag given is told apart from one left out (they are Donuts rules only).
-    tour.add_argument("--insertion", choices=INSERTION_MODES, default=None,
-                      help=f"donuts insertion rule (default {official.insertion})")
-    tour.add_argument("--donuts", type=int, default=None, help=f"donuts per player (default {official.donuts})")
+    add_rules_arguments(tour)  # Donuts rules only: a flag given is told apart from one left out
     tour.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
     tour.add_argument("--backend", choices=("process", "ray"), default="process")
     tour.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")

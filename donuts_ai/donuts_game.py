@@ -12,21 +12,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING
 
 from .agents import AGENTS
 from .board import Board, Termination
 from .errors import LayoutError, RulesError
 from .layout import Layout, fresh_layout, parse_layout_spec
 from .rules import Rules, make_rules
-from .tournament.protocol import Game, register
+from .tournament.protocol import Game, JSONObject, register
 
 if TYPE_CHECKING:
     from .agents.board_agent import BoardAgent
     from .agents.registry import LazyRegistry
-
-#: A JSON object (the rules, an observation), as the harness passes them.
-JSONObject: TypeAlias = dict[str, Any]
 
 #: Insertions in one game that earn a player the ledger's bonus point.
 INSERTION_BONUS_AT = 3

@@ -46,6 +46,7 @@ __all__ = [
     "WIN",
     "WINNER_DRAW",
     "result_string",
+    "value_for",
     "value_name",
     "winner_of_code",
 ]
@@ -54,6 +55,12 @@ __all__ = [
 def value_name(value: int) -> str:
     """``"win"``, ``"draw"`` or ``"loss"`` of a game value (+1, 0, -1)."""
     return VALUE_NAMES[value]
+
+
+def value_for(winner: int | None, side: int) -> int:
+    """The game value for ``side`` (0 Chocolate, 1 Vanilla) of a finished game won by
+    ``winner`` (a colour, or ``None`` for a draw): :data:`WIN`, :data:`DRAW` or :data:`LOSS`."""
+    return DRAW if winner is None else WIN if winner == side else LOSS
 
 
 def winner_of_code(code: int) -> int | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _engine as E
+from ._checks import check_int
 from ._engine import playouts as _P
 from ._engine.position import position_of, rulebook_of
 from .board import Board
@@ -24,8 +25,7 @@ def perft(board: Board, depth: int) -> int:
     negative or non-int depth."""
     if not isinstance(board, Board):
         raise TypeError(f"perft needs a Board, got {type(board).__name__}")
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
-        raise DonutsError(f"perft depth must be an int >= 0, got {depth!r}")
+    depth = check_int("perft depth", depth, minimum=0)
     if depth == 0 or board.is_game_over():
         return 1
     return int(E.perft(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), int(depth)))
@@ -74,12 +74,10 @@ def random_playouts(
         board = Board(layout, rules)
     else:
         raise LayoutError(f"random_playouts needs a Layout or a Board, got {type(layout).__name__}")
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 0:
-        raise DonutsError(f"n_games must be an int >= 0, got {n_games!r}")
+    n_games = check_int("n_games", n_games, minimum=0)
+    seed = check_int("seed", seed, allow_none=True)
     if seed is None:
         seed = secrets.randbits(63)
-    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise DonutsError(f"seed must be an int or None, got {seed!r}")
     turn = board.turn
     assert turn is not None  # the game goes on (checked above)
     kernel = _P.random_playouts_parallel if parallel else _P.random_playouts

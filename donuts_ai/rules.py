@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
@@ -106,3 +107,28 @@ def make_rules(rules: Rules | str | Mapping[str, Any] | None = None, donuts: int
     if donuts is not None:
         rules = Rules(insertion=rules.insertion, donuts=donuts)
     return rules
+
+
+def add_rules_arguments(p: argparse.ArgumentParser) -> None:
+    """The Donuts rules flags, defined once for every command that takes them
+    (``--insertion``, ``--donuts``: ``donuts-ai play``, ``game``, ``tournament``, ``sprt``,
+    ``study``); :func:`rules_from_arguments` reads them back. A flag left out is ``None``,
+    so that a command can tell it apart from one given (the tournament's ``--rules`` may
+    give the same rule): both mean the official rule."""
+    official = Rules()
+    p.add_argument("--insertion", choices=INSERTION_MODES, default=None,
+                   help=f"insertion rule of Donuts: group or single (default {official.insertion})")
+    p.add_argument("--donuts", type=int, default=None, help=f"donuts per player in Donuts (default {official.donuts})")
+
+
+def given_rules(args: argparse.Namespace) -> dict[str, str | int]:
+    """The Donuts rules flags given on the command line (:func:`add_rules_arguments`),
+    by rule name: those left out are not in it."""
+    return {key: getattr(args, key) for key in RULE_KEYS if getattr(args, key) is not None}
+
+
+def rules_from_arguments(args: argparse.Namespace) -> Rules:
+    """The :class:`Rules` of the flags of :func:`add_rules_arguments`
+    (the official rule for each flag left out); a bad value raises
+    :class:`~donuts_ai.errors.RulesError` naming it."""
+    return Rules.from_dict(given_rules(args))

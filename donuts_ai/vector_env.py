@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._checks import check_int, is_int
+from ._checks import check_int
 from ._engine import batch as _B
 from ._engine.planes import NUM_PLANES
 from .errors import DonutsError, IllegalMoveError, InvalidMoveError
@@ -193,8 +193,7 @@ class VectorEnv:
         """Start every game anew. With a ``seed`` (an int), reseed every random stream
         from it first; with ``None``, the first reset draws a seed and later ones go on
         with the streams as they are (new layouts, new random actions)."""
-        if seed is not None and not is_int(seed):
-            raise VectorEnvError(f"seed must be an int or None, got {seed!r}")
+        seed = check_int("seed", seed, allow_none=True, error=VectorEnvError)
         reseed = seed is not None or not self._seeded
         if reseed:
             self.seed = int(seed) if seed is not None else secrets.randbits(63)

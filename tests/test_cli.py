@@ -6,6 +6,8 @@ import sys
 import pytest
 
 from donuts_ai.cli import main
+from donuts_ai.errors import RulesError
+from donuts_ai.rules import Rules, rules_from_arguments
 
 
 def test_game_prints_a_whole_game(capsys):
@@ -62,3 +64,28 @@ def test_study_first_moves(capsys, tmp_path):
     printed = capsys.readouterr().out
     assert "grids: 1 layouts" in printed and "winning first moves: " in printed
     assert '"winning_moves"' in out.read_text()
+
+
+RULES_COMMANDS = {"play": [], "game": [], "sprt": ["a", "b"], "study": ["first-player"], "tournament": ["random", "greedy"]}
+
+
+@pytest.mark.parametrize("flags, rules", [([], Rules()), (["--insertion", "single"], Rules("single")),
+                                          (["--donuts", "18", "--insertion", "group"], Rules("group", 18))])
+def test_rules_flags_are_read_the_same_by_every_command(flags, rules):
+    from donuts_ai.cli import _tournament_rules, build_parser
+
+    parser = build_parser()
+    for command, positional in RULES_COMMANDS.items():
+        args = parser.parse_args([command, *positional, *flags])
+        assert rules_from_arguments(args) == rules, command
+    tournament = parser.parse_args(["tournament", "random", "greedy", *flags])
+    assert _tournament_rules(tournament) == rules.to_dict()
+
+
+def test_rules_flags_and_rules_option_meet_in_one_dict():
+    from donuts_ai.cli import _tournament_rules, build_parser
+
+    args = build_parser().parse_args(["tournament", "random", "greedy", "--donuts", "18", "--rules", "insertion=single"])
+    assert _tournament_rules(args) == {"insertion": "single", "donuts": 18}
+    with pytest.raises(RulesError, match="donuts must be in 1..36"):
+        _tournament_rules(build_parser().parse_args(["tournament", "random", "--donuts", "0"]))

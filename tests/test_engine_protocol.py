@@ -26,7 +26,8 @@ from donuts_ai import Board, Layout, Rules
 from donuts_ai import tournament as T
 from donuts_ai.engine_protocol import EngineProtocolError, board_command, parse_go, parse_position, position_command
 from donuts_ai.engine_protocol.server import EngineServer, info_line
-from donuts_ai.tournament.engine_seat import EngineSeat, go_command
+from donuts_ai.tournament.engine_seat import EngineSeat
+from donuts_ai.tournament.engine_text import GO_LIMITS, go_command
 
 ROOT = Path(__file__).parent.parent
 C_SOURCE = ROOT / "examples" / "engines" / "donuts_engine.c"
@@ -149,6 +150,17 @@ def test_go_limits_are_read_and_unknown_words_skipped():
     with pytest.raises(EngineProtocolError, match="movetime"):
         parse_go(["movetime", "soon"])
     assert go_command(0, 1.5) == "go ctime 1500" and go_command(1, None, (("movetime", 200),)) == "go movetime 200"
+
+
+@pytest.mark.parametrize("side, time_left", [(0, 1.5), (1, 0.0004), (1, None), (0, 3600.0)])
+def test_the_go_grammar_round_trips_from_the_harness_to_the_engine(side, time_left):
+    fixed = tuple((key, 7 * i) for i, key in enumerate(GO_LIMITS))
+    words = go_command(side, time_left, fixed).split()
+    assert words[0] == "go"
+    limits = parse_go(words[1:])
+    assert limits.clock(1 - side) is None
+    assert limits.clock(side) == (None if time_left is None else int(time_left * 1000) / 1000)
+    assert all(getattr(limits, key) == value for key, value in fixed)
 
 
 # --- engine specs ----------------------------------------------------------------------

@@ -24,9 +24,9 @@ from donuts_ai import Board, Layout, Rules  # noqa: E402
 from donuts_ai import tournament as T  # noqa: E402
 from donuts_ai.learn import agent as A  # noqa: E402
 from donuts_ai.learn.benchmark import label_positions, load_positions, measure  # noqa: E402
+from donuts_ai.learn.buffer import ReplayBuffer, symmetric  # noqa: E402
 from donuts_ai.learn.errors import LearnError  # noqa: E402
 from donuts_ai.learn.network import NetworkConfig, evaluate, load_network, new_network, save_network  # noqa: E402
-from donuts_ai.learn.replay import ReplayBuffer, symmetric  # noqa: E402
 from donuts_ai.learn.search import BatchSearch, masked_policy, root_planes  # noqa: E402
 from donuts_ai.learn.train import TrainConfig, Trainer, batch_loss, make_optimizer, train_step, training_batch  # noqa: E402
 from donuts_ai.squares import NUM_SQUARES, SQUARE_NAMES  # noqa: E402
@@ -168,7 +168,7 @@ def test_a_symmetry_maps_a_position_to_the_planes_of_its_image():
 
 
 def _fixed_batch():
-    from donuts_ai.learn.replay import SAMPLE
+    from donuts_ai.learn.buffer import SAMPLE
 
     rng = np.random.default_rng(0)
     samples = np.zeros(32, dtype=SAMPLE)
@@ -374,7 +374,7 @@ def test_train_command_errors_are_one_line(tmp_path):
 
 
 def test_the_replay_buffer_keeps_the_latest_samples_in_a_ring():
-    from donuts_ai.learn.replay import SAMPLE
+    from donuts_ai.learn.buffer import SAMPLE
 
     buffer = ReplayBuffer(5)
     for start in (0, 3, 6):

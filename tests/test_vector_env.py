@@ -345,3 +345,36 @@ def test_the_benchmark_figure_runs():
 
     figures = vector_env_speed(8, 2, 1)
     assert figures["steps"]["median"] > 0 and figures["ns_per_step"] > 0 and figures["steps_with_observation"]["repeats"] == 1
+
+
+def reference_planes(board: Board, player: int) -> np.ndarray:
+    """``float32[13, 36]``: the planes of ``board`` seen by ``player``, from the Board's
+    public API alone (what each plane holds: ``donuts_ai/interop/_planes.py``)."""
+    out = np.zeros((NUM_PLANES, NUM_SQUARES), dtype=np.float32)
+    live, n = board.turn is not None, board.rules.donuts
+    open_pick = live and board.is_open_pick()
+    for sq in range(NUM_SQUARES):
+        out[0, sq] = board.bitboards[player] >> sq & 1
+        out[1, sq] = board.bitboards[1 - player] >> sq & 1
+        out[2, sq] = live and not open_pick and board.legal_mask() >> sq & 1
+        out[3, sq] = sq == board.last
+        out[4 + board.layout.directions[sq], sq] = 1.0
+    out[8], out[11], out[12] = float(open_pick), float(board.turn == player), float(player)
+    out[9], out[10] = (n - board.placed[player]) / n, (n - board.placed[1 - player]) / n
+    return out
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_write_planes_is_the_kernels_view_on_random_positions(rules):
+    """The NumPy path (one kernel writes every plane) against a plain reference, from both
+    sides, on every position of seeded random games, finished ones included."""
+    rng = np.random.default_rng(11)
+    for game in range(3):
+        board = Board(Layout.random(seed=game), rules)
+        while True:
+            for player in (0, 1):
+                seen = write_planes(board, player, np.empty((NUM_PLANES, SIZE, SIZE), dtype=np.float32))
+                assert np.array_equal(seen.reshape(NUM_PLANES, NUM_SQUARES), reference_planes(board, player))
+            if board.is_game_over():
+                break
+            board.push(str(rng.choice(board.legal_moves())))

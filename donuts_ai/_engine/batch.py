@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from ..squares import FULL_BOARD, NUM_SQUARES
 from ._types import Int64
 from .bits import popcount, rng_below, rng_seed
 from .core import WINNER_DRAW, forced_line, legal_mask, nth_bit
@@ -49,11 +50,11 @@ from .planes import (
     VANILLA,
 )
 from .position import PASSES, Position, apply, end_reason, is_over, winner_of
-from .tables import FULL, LINE_MASK, NUM_SQUARES
+from .tables import LINE_MASK
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
-_FULL = np.uint64(FULL)
+_FULL = np.uint64(FULL_BOARD)
 
 #: Layout sources (see the module).
 LAYOUT_POOL, LAYOUT_TILES, LAYOUT_GRID = 0, 1, 2
@@ -290,6 +291,27 @@ def random_actions(games: NDArray[np.void], out: NDArray[np.int64]) -> None:
         out[g] = nth_bit(legal, k)
 
 
+@njit(cache=True, inline="always")
+def observer_view(own: np.uint64, opp: np.uint64, last: Int64, forced: np.uint64, placed_own: Int64, placed_opp: Int64,
+                  color: Int64, donuts: Int64, live: bool, to_move: bool) -> Seen:
+    """What the planes of a position show one player, the observer (:class:`Seen`), written
+    once for every caller: ``own``/``opp`` and ``placed_own``/``placed_opp`` are the
+    observer's and its opponent's, ``color`` the observer's, ``forced`` the forced line's
+    empty squares of the side to move (0 on an open pick); ``live`` says that someone is to
+    move (a game over shows no forced line and no open pick), ``to_move`` that the observer is."""
+    return Seen(own, opp, last, forced if live else _ZERO, np.float32(1.0 if live and forced == _ZERO else 0.0),
+                np.float32((donuts - placed_own) / donuts), np.float32((donuts - placed_opp) / donuts),
+                np.float32(1.0 if to_move else 0.0), np.float32(color))
+
+
+@njit(cache=True, inline="always")
+def mover_view(own: np.uint64, opp: np.uint64, last: Int64, forced: np.uint64, placed_own: Int64, placed_opp: Int64,
+               color: Int64, donuts: Int64) -> Seen:
+    """:func:`observer_view` of the side to move (``color``), the view of every observation
+    of the batched environment and of the learner's samples, roots and leaves."""
+    return observer_view(own, opp, last, forced, placed_own, placed_opp, color, donuts, True, True)
+
+
 @njit(cache=True)
 def _write_planes(out: NDArray[np.float32], seen: Seen, directions: NDArray[np.int8]) -> None:
     """One observation (:class:`Seen`), ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
@@ -311,6 +333,15 @@ def _write_planes(out: NDArray[np.float32], seen: Seen, directions: NDArray[np.i
 
 
 @njit(cache=True)
+def write_view(out: NDArray[np.float32], own: np.uint64, opp: np.uint64, last: Int64, forced: np.uint64, placed_own: Int64,
+               placed_opp: Int64, color: Int64, donuts: Int64, live: bool, to_move: bool, directions: NDArray[np.int8]) -> None:
+    """The planes of one position seen by one player (:func:`observer_view`'s arguments)
+    into ``out`` (``float32[36, NUM_PLANES]``, any strides): the Python layer's planes
+    (``donuts_ai/interop/_planes.py``) are written by this kernel."""
+    _write_planes(out, observer_view(own, opp, last, forced, placed_own, placed_opp, color, donuts, live, to_move), directions)
+
+
+@njit(cache=True)
 def write_observations(games: NDArray[np.void], donuts: Int64, out: NDArray[np.float32]) -> None:
     """The planes of every game seen by its side to move into ``out`` (``float32[n, 36,
     NUM_PLANES]``, a view of ``(n, 6, 6, NUM_PLANES)``): the PettingZoo environment's
@@ -318,10 +349,7 @@ def write_observations(games: NDArray[np.void], donuts: Int64, out: NDArray[np.f
     for g in range(games.shape[0]):
         game = games[g]
         forced = forced_line(_FULL & ~(game.own | game.opp), game.last, game.line_masks)
-        open_pick = forced == _ZERO
-        seen = Seen(game.own, game.opp, game.last, forced, np.float32(1.0 if open_pick else 0.0),
-                    np.float32((donuts - game.placed_own) / donuts), np.float32((donuts - game.placed_opp) / donuts),
-                    np.float32(1.0), np.float32(game.color))
+        seen = mover_view(game.own, game.opp, game.last, forced, game.placed_own, game.placed_opp, game.color, donuts)
         _write_planes(out[g], seen, game.directions)
 
 
@@ -336,7 +364,6 @@ def write_final_observations(
             out[g] = 0.0
             continue
         final = finals[g]
-        seen = Seen(final.own, final.opp, final.last, _ZERO, np.float32(0.0),
-                    np.float32((donuts - final.placed_own) / donuts), np.float32((donuts - final.placed_opp) / donuts),
-                    np.float32(0.0), np.float32(final.color))
+        seen = observer_view(final.own, final.opp, final.last, _ZERO, final.placed_own, final.placed_opp, final.color, donuts,
+                             False, False)
         _write_planes(out[g], seen, final.directions)

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from ..squares import FULL_BOARD
 from ._types import Int64
 from .bits import clz, ctz, popcount
 from .tables import (
@@ -31,7 +32,6 @@ from .tables import (
     FIVE_START_H,
     FIVE_START_RISING,
     FIVE_START_V,
-    FULL,
     NOT_FILE_A,
     NOT_FILE_F,
     RAY_DOWN,
@@ -51,7 +51,7 @@ REASON_FIVE = 0
 REASON_GROUP = 1
 REASON_MAJORITY = 2
 
-_FULL = np.uint64(FULL)
+_FULL = np.uint64(FULL_BOARD)
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _NOT_A = np.uint64(NOT_FILE_A)

@@ -1,7 +1,8 @@
-"""The observation planes, named once: the batched environment's kernels
-(:func:`.batch.write_observations`) and the Python layer's planes
-(``donuts_ai/interop/_planes.py``, for PettingZoo and OpenSpiel) write the same planes
-in this order. What each plane holds is drawn in ``donuts_ai/interop/_planes.py``.
+"""The observation planes, named once, in this order. One kernel writes them
+(``_write_planes`` in :mod:`.batch`, from one view, :func:`.batch.observer_view`)
+for the batched environment, the learner and the Python layer's planes
+(``donuts_ai/interop/_planes.py``, for PettingZoo and OpenSpiel). What each plane holds
+is drawn in ``donuts_ai/interop/_planes.py``.
 """
 
 from __future__ import annotations

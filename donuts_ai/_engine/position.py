@@ -41,17 +41,17 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from ..squares import FULL_BOARD, NUM_SQUARES
 from ._types import Bool, Int64
 from .bits import popcount
 from .core import NO_WINNER_YET, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW, final_result, flips, has_five, legal_mask
-from .tables import FULL, NUM_SQUARES
 
 if TYPE_CHECKING:
     from ..layout import Layout
     from ..rules import Rules
 
 _ONE = np.uint64(1)
-_FULL = np.uint64(FULL)
+_FULL = np.uint64(FULL_BOARD)
 
 # Status of a placement (:func:`apply`), seen by the side that placed. While the game goes on:
 #: the opponent moves next; the position returned is from its side.

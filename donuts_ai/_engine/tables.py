@@ -22,12 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..squares import bitboard_of, square, square_file, square_rank
-
-SIZE = 6
-NUM_SQUARES = 36
-FULL = (1 << NUM_SQUARES) - 1
-DIRECTION_VECTORS = ((1, 0), (0, 1), (1, 1), (1, -1))
+# The board's constants are the vocabulary's (one home); Numba freezes them, as plain ints, into the kernels.
+from ..squares import DIRECTION_VECTORS, FULL_BOARD, NUM_SQUARES, SIZE, bitboard_of, square, square_file, square_rank
 
 
 def _on_board(x: int, y: int) -> bool:
@@ -71,8 +67,8 @@ for _d, (_dx, _dy) in enumerate(DIRECTION_VECTORS):
 
 _FILE_A = bitboard_of(r * SIZE for r in range(SIZE))
 _FILE_F = bitboard_of(r * SIZE + SIZE - 1 for r in range(SIZE))
-NOT_FILE_A = FULL & ~_FILE_A
-NOT_FILE_F = FULL & ~_FILE_F
+NOT_FILE_A = FULL_BOARD & ~_FILE_A
+NOT_FILE_F = FULL_BOARD & ~_FILE_F
 
 # Five detection by shifts: a five starts on one of these squares and runs
 # right (<<1 steps), up (<<6), up-right (<<7) or down-right (>>5). Restricting the

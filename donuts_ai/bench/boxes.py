@@ -14,11 +14,11 @@ the figures. Benchmarks are not tests: nothing here asserts a speed.
 from __future__ import annotations
 
 import argparse
-import numbers
 import statistics
 import time
 from typing import TypedDict
 
+from .._checks import check_int
 from ..boxes import BoxesError, BoxesRules, BoxesState
 from ..boxes import _engine as E
 from ..boxes._core import tables_for
@@ -88,11 +88,8 @@ def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int =
     """Deal and play ``games`` random games (uniformly random legal moves) in one compiled
     call on one core, after a warm-up. Returns ``games``, ``seconds``, ``games_per_second``,
     ``mean_turns`` and the ``rules`` (default: 2 players, Squared Away, One Good Match)."""
-    # (int is listed beside Integral for the type checker, which does not know that int is one.)
-    if isinstance(games, bool) or not isinstance(games, (int, numbers.Integral)) or games < 1:
-        raise BoxesError(f"games must be a positive int, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, numbers.Integral)) or seed < 0:
-        raise BoxesError(f"seed must be an int >= 0, got {seed!r}")
+    games = check_int("games", games, minimum=1, error=BoxesError)
+    seed = check_int("seed", seed, minimum=0, error=BoxesError)
     rules = BoxesRules() if rules is None else rules
     scratch = tables_for(rules)
     E.random_games(scratch, WARM_UP_GAMES, seed + 1)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypedDict
 
+from .._checks import check_int
 from .errors import BoxesRulesError
 
 #: Grid switch: cards sit on the 2x2 card grid ("Squared Away") ...
@@ -58,10 +59,7 @@ class BoxesRules:
     closers: bool = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.players, bool) or not isinstance(self.players, int) or not (
-            MIN_PLAYERS <= self.players <= MAX_PLAYERS
-        ):
-            raise BoxesRulesError(f"players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players!r}")
+        check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS, error=BoxesRulesError)
         # Checked as a str first: `in` compares with ==, which a numpy array answers elementwise.
         if not isinstance(self.grid, str) or self.grid not in GRIDS:
             raise BoxesRulesError(f"unknown grid {self.grid!r}; expected one of {', '.join(GRIDS)}")

@@ -440,9 +440,7 @@ def _preview(moves: list[str], limit: int = 12) -> str:
 def _check_int(name: str, value: object, minimum: int, maximum: int | None = None,
                error: type[DonutsError] = BoxesError) -> int:
     """:func:`~donuts_ai._checks.check_int`, ``None`` refused (so the result is an int)."""
-    checked = check_int(name, value, minimum=minimum, maximum=maximum, error=error)
-    assert checked is not None  # allow_none is False
-    return checked
+    return check_int(name, value, minimum=minimum, maximum=maximum, error=error)
 
 
 def _fail(message: str) -> NoReturn:
@@ -450,7 +448,7 @@ def _fail(message: str) -> NoReturn:
 
 
 def _is_int(value: object) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    return is_int(value)
 
 
 def _int_list(name: str, value: object, length: int | None = None, lo: int = 0, hi: int | None = None) -> list[int]:

@@ -8,13 +8,15 @@ engines speak UCI: ``dep`` (answered with ``id``/``option`` lines and ``depok``)
 The whole protocol, with its ``info`` vocabulary and our agents' options, is
 docs/engine_protocol.md.
 
-- :mod:`.position`: the ``position`` and ``go`` commands, written and read.
+- :mod:`.position`: the ``position`` command, written and read; the ``go`` command's
+  grammar is the harness's (:mod:`donuts_ai.tournament.engine_text`), which both sides import.
 - :mod:`.server`: ``donuts-ai engine SPEC``, any of our agents as such an engine.
 
 The tournament harness seats an engine as ``engine:COMMAND``
 (:mod:`donuts_ai.tournament.engine_seat`), supervised like every seat.
 """
 
-from .position import PASS, EngineProtocolError, GoLimits, board_command, parse_go, parse_position, position_command
+from ..tournament.engine_text import EngineProtocolError, GoLimits, parse_go
+from .position import PASS, board_command, parse_position, position_command
 
 __all__ = ["PASS", "EngineProtocolError", "GoLimits", "board_command", "parse_go", "parse_position", "position_command"]

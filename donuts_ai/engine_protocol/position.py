@@ -1,9 +1,9 @@
-"""The Donuts Engine Protocol's words for a position and a search: the ``position`` command
-(written by the harness from a game's observation, read by an engine into a
-:class:`~donuts_ai.Board`) and the ``go`` command's limits.
+"""The Donuts Engine Protocol's words for a position: the ``position`` command (written by
+the harness from a game's observation, read by an engine into a :class:`~donuts_ai.Board`).
+The ``go`` command's grammar, written by the harness and read by our engines, is
+:mod:`donuts_ai.tournament.engine_text`.
 
     position layout -/|\\|/\\-//-\\|\\--/||/-/-\\-\\||\\//|\\\\|/ donuts 15 insertion group moves c3 pass d4
-    go ctime 60000 vtime 60000 movetime 200 depth 6 nodes 100000
 
 The layout is the 36 line symbols of ranks 6 down to 1, files a to f within each rank,
 with no separators (:meth:`~donuts_ai.Layout.to_text` without its line breaks); moves are
@@ -14,7 +14,6 @@ official rules (15, ``group``). See docs/engine_protocol.md for the whole protoc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..board import Board
@@ -22,19 +21,12 @@ from ..errors import DonutsError
 from ..layout import Layout, layout_text
 from ..rules import Rules
 from ..squares import NUM_SQUARES, SQUARE_NAMES
+from ..tournament.engine_text import EngineProtocolError
 
 #: The move word of a forfeited turn (the harness's ``None`` move).
 PASS = "pass"
 #: The keywords of a ``position`` command after its layout, each followed by its value(s).
 POSITION_KEYS = ("donuts", "insertion", "moves")
-#: The keywords of a ``go`` command, each followed by a whole number: the clocks and a
-#: fixed time in milliseconds, a depth in plies, a node count.
-GO_KEYS = ("ctime", "vtime", "movetime", "depth", "nodes")
-
-
-class EngineProtocolError(DonutsError):
-    """A command of the Donuts Engine Protocol that cannot be read, or that names an
-    impossible position (an illegal move in its move list)."""
 
 
 def position_command(observation: Mapping[str, Any]) -> str:
@@ -80,8 +72,8 @@ def parse_position(words: list[str]) -> Board:
         settings[key] = words[i + 1]
         i += 2
     try:
-        donuts = int(settings.get("donuts", Rules().donuts))
-        board = Board(Layout.from_text(text), Rules(insertion=settings.get("insertion", Rules().insertion), donuts=donuts))
+        rules = Rules.from_dict({key: int(value) if key == "donuts" else value for key, value in settings.items()})
+        board = Board(Layout.from_text(text), rules)
     except ValueError as exc:
         raise EngineProtocolError(f"position: {exc}") from None
     for ply, move in enumerate(moves, 1):
@@ -95,39 +87,3 @@ def parse_position(words: list[str]) -> Board:
         except DonutsError as exc:
             raise EngineProtocolError(f"position: move {ply} ({move}): {exc}") from None
     return board
-
-
-@dataclass(frozen=True)
-class GoLimits:
-    """The limits of a ``go`` command (``None``: not given): Chocolate's and Vanilla's
-    clocks and a fixed time for this move, in milliseconds; a depth in plies; a node count."""
-
-    ctime: int | None = None
-    vtime: int | None = None
-    movetime: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-
-    def clock(self, side: int) -> float | None:
-        """Seconds left on the clock of ``side`` (0 Chocolate, 1 Vanilla), if given."""
-        ms = self.ctime if side == 0 else self.vtime
-        return None if ms is None else ms / 1000
-
-
-def parse_go(words: list[str]) -> GoLimits:
-    """The limits of a ``go`` command's words (after ``go``); unknown keywords (and the
-    value after them, when it is a number) are skipped, as the protocol ignores what it
-    does not know; a known keyword without a whole number >= 0 after it is an error."""
-    limits: dict[str, int] = {}
-    i = 0
-    while i < len(words):
-        key = words[i]
-        if key not in GO_KEYS:
-            i += 2 if i + 1 < len(words) and words[i + 1].isdigit() else 1
-            continue
-        value = words[i + 1] if i + 1 < len(words) else ""
-        if not value.isdigit():
-            raise EngineProtocolError(f"go: {key} needs a whole number >= 0, got {value or 'nothing'}")
-        limits[key] = int(value)
-        i += 2
-    return GoLimits(**limits)

@@ -28,8 +28,9 @@ from typing import Any, TextIO
 
 from ..agents.greedy import GreedyAgent
 from ..board import Board
+from ..tournament.engine_text import EngineProtocolError, GoLimits, parse_go
 from ..tournament.specs import AgentLike, Params, SpecError, call_agent, make_agent, resolve
-from .position import EngineProtocolError, GoLimits, parse_go, parse_position
+from .position import parse_position
 
 GAME = "donuts"
 #: What ``dep`` answers as the engine's author.

@@ -19,8 +19,9 @@ reshaped to 36 values lines up with the actions (square indices 0..35, a1 = 0).
  12   all ones when the observer plays Vanilla (the second player)
 ====  ==================================================================================
 
-The plane indices and names are the engine's (``donuts_ai/_engine/planes.py``): the
-batched environment's kernels write the same planes.
+The plane indices and names are the engine's (``donuts_ai/_engine/planes.py``), and one
+kernel writes them all (``donuts_ai/_engine/batch.py``): these planes, the batched
+environment's observations and the learner's.
 
 The position is all a player needs (Donuts has perfect information and no repetition),
 so these planes are a complete observation; both players' planes of one position hold
@@ -34,31 +35,19 @@ from typing import Any, TypeVar, overload
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
-from .._engine.planes import (
-    LAST,
-    LINE_DIRECTIONS,
-    NUM_DIRECTIONS,
-    NUM_PLANES,
-    OPEN_PICK,
-    OPPONENT_POOL,
-    OWN,
-    OWN_POOL,
-    PLANE_NAMES,
-    TO_MOVE,
-    VANILLA,
-)
+from .._engine.batch import write_view
+from .._engine.planes import NUM_PLANES, PLANE_NAMES
 from ..board import Board
 from ..layout import Layout
 from ..squares import NUM_SQUARES, SIZE
 
-__all__ = ["NUM_PLANES", "PLANE_NAMES", "action_mask", "bits", "direction_planes", "planes", "write_planes"]
-
-#: The four square-set planes (own, opponent, forced line, last: consecutive), written in one NumPy call.
-_SQUARE_SETS = slice(OWN, LAST + 1)
+__all__ = ["NUM_PLANES", "PLANE_NAMES", "action_mask", "bits", "planes", "write_planes"]
 
 _SHIFTS = np.arange(NUM_SQUARES, dtype=np.uint64)
 _ONE = np.uint64(1)
-_DIRECTION_CACHE: dict[tuple[int, ...], NDArray[np.float32]] = {}
+#: Most layouts whose direction arrays are kept (many drawn layouts: the cache stays bounded).
+_DIRECTION_CACHE_SIZE = 4096
+_DIRECTION_CACHE: dict[tuple[int, ...], NDArray[np.int8]] = {}
 
 _Scalar = TypeVar("_Scalar", bound=np.generic)
 
@@ -68,38 +57,30 @@ def bits(mask: int) -> NDArray[np.float32]:
     return ((np.uint64(mask) >> _SHIFTS) & _ONE).astype(np.float32)
 
 
-def direction_planes(layout: Layout) -> NDArray[np.float32]:
-    """``float32[NUM_DIRECTIONS, 36]``: one-hot printed line of each square (cached per layout, read-only)."""
+def _directions(layout: Layout) -> NDArray[np.int8]:
+    """``int8[36]``: the printed line of each square, as the kernels take it (cached per layout, read-only)."""
     key = layout.directions
-    planes = _DIRECTION_CACHE.get(key)
-    if planes is None:
-        planes = np.zeros((NUM_DIRECTIONS, NUM_SQUARES), dtype=np.float32)
-        planes[np.asarray(key), np.arange(NUM_SQUARES)] = 1.0
-        planes.setflags(write=False)
-        if len(_DIRECTION_CACHE) > 4096:  # many drawn layouts: keep the cache bounded
+    directions = _DIRECTION_CACHE.get(key)
+    if directions is None:
+        directions = np.array(key, dtype=np.int8)
+        directions.setflags(write=False)
+        if len(_DIRECTION_CACHE) >= _DIRECTION_CACHE_SIZE:
             _DIRECTION_CACHE.clear()
-        _DIRECTION_CACHE[key] = planes
-    return planes
+        _DIRECTION_CACHE[key] = directions
+    return directions
 
 
 def write_planes(board: Board, player: int, out: NDArray[np.float32]) -> NDArray[np.float32]:
     """Write the planes of ``board`` seen by ``player`` into ``out`` (any array of
-    :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``, ``float32``) and return it."""
-    flat = out.reshape(NUM_PLANES, NUM_SQUARES)
-    b = board.bitboards
-    turn, last = board.turn, board.last
-    open_pick = board.is_open_pick()
-    forced = 0 if turn is None or open_pick else board.legal_mask()
-    masks = np.array([b[player], b[1 - player], forced, 0 if last is None else 1 << last], dtype=np.uint64)
-    flat[_SQUARE_SETS] = (masks[:, None] >> _SHIFTS) & _ONE  # own, opponent, forced line, last
-    flat[LINE_DIRECTIONS:LINE_DIRECTIONS + NUM_DIRECTIONS] = direction_planes(board.layout)
-    n = board.rules.donuts
-    placed = board.placed
-    flat[OPEN_PICK] = 1.0 if open_pick else 0.0
-    flat[OWN_POOL] = (n - placed[player]) / n
-    flat[OPPONENT_POOL] = (n - placed[1 - player]) / n
-    flat[TO_MOVE] = 1.0 if turn == player else 0.0
-    flat[VANILLA] = float(player)
+    :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``, ``float32``) and return it.
+    The planes are written by the batched environment's kernel
+    (``donuts_ai/_engine/batch.py``), so both write the same planes."""
+    b, placed, turn, last = board.bitboards, board.placed, board.turn, board.last
+    live = turn is not None
+    forced = 0 if not live or board.is_open_pick() else board.legal_mask()
+    channels_last = out.reshape(NUM_PLANES, NUM_SQUARES).T  # the kernel's (square, plane) order, as a view
+    write_view(channels_last, np.uint64(b[player]), np.uint64(b[1 - player]), -1 if last is None else last, np.uint64(forced),
+               placed[player], placed[1 - player], player, board.rules.donuts, live, turn == player, _directions(board.layout))
     return out
 
 

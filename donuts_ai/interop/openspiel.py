@@ -56,7 +56,7 @@ from ..agents.base import Agent, budget
 from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..layout import Layout, LayoutSpec
-from ..rules import Rules, make_rules
+from ..rules import RULE_KEYS, Rules, make_rules
 from ..squares import NUM_SQUARES, SIZE, SQUARE_NAMES, parse_square
 from ._options import InteropError
 from ._planes import NUM_PLANES, write_planes
@@ -75,7 +75,7 @@ class GameParams(TypedDict, total=False):
 
 
 #: The game's parameters and their defaults.
-DEFAULT_PARAMS: GameParams = {"layout": "standard", "layout_seed": -1, "insertion": "group", "donuts": 15}
+DEFAULT_PARAMS: GameParams = {"layout": "standard", "layout_seed": -1, **Rules().to_dict()}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -118,7 +118,7 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type 
         given: GameParams = {**(params or {})}
         full = DEFAULT_PARAMS | given
         self.layout = _layout_of(full)
-        self.rules = make_rules(full["insertion"], full["donuts"])
+        self.rules = Rules.from_dict({key: value for key, value in full.items() if key in RULE_KEYS})
         max_length = min(2 * self.rules.donuts, NUM_SQUARES)
         info = pyspiel.GameInfo(num_distinct_actions=NUM_SQUARES, max_chance_outcomes=0, num_players=2, min_utility=-1.0,
                                 max_utility=1.0, utility_sum=0.0, max_game_length=max_length)

@@ -37,16 +37,15 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._engine.batch import _write_planes
+from .._engine.batch import _write_planes, mover_view
 from .._engine.bits import ctz
 from .._engine.core import forced_line, legal_mask
 from .._engine.position import MOVES_AGAIN, Position, apply, is_over, placer_value
-from .._engine.tables import FULL, NUM_SQUARES
-from .replay import mover_view
+from ..squares import FULL_BOARD, NUM_SQUARES
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
-_FULL = np.uint64(FULL)
+_FULL = np.uint64(FULL_BOARD)
 
 #: ``children`` of a square not tried yet; ``leaf`` of a game with nothing to evaluate.
 NONE = -1

@@ -31,8 +31,8 @@ from ..search.alphabeta.solver import Solver
 from ..squares import SQUARE_NAMES
 from ..suites.format import PHASES, SuitePosition, load_suite
 from ..suites.generate import label_position, play_game
+from .buffer import legal_flags
 from .network import Network
-from .replay import legal_flags
 from .search import BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
 
 #: The suites whose decided positions :func:`load_positions` gives by default: the phases.

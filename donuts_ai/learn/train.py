@@ -40,14 +40,13 @@ import numpy as np
 import numpy.typing as npt
 import optax
 
-from .._engine.tables import FULL
 from ..layout import LayoutSpec
 from ..rules import INSERTION_MODES, make_rules
-from ..squares import NUM_SQUARES
+from ..squares import FULL_BOARD, NUM_SQUARES
 from ..vector_env import VectorEnv
+from .buffer import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, legal_flags, sample_planes, symmetric
 from .errors import LearnError
 from .network import Network, NetworkConfig, load_network, new_network, save_network
-from .replay import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, legal_flags, sample_planes, symmetric
 from .search import BatchSearch, Evaluator, dirichlet_noise, network_evaluator
 
 #: Longest game: 36 placements (then the board is full).
@@ -172,7 +171,7 @@ def batch_loss(network: Network, batch: tuple[np.ndarray, ...]) -> tuple[float, 
 
 def training_batch(samples: np.ndarray, donuts: int, symmetries: npt.NDArray[np.int64] | None = None,
                    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32]]:
-    """``(planes, policy, legal, value)`` of ``samples`` (:data:`~.replay.SAMPLE`), row ``i``
+    """``(planes, policy, legal, value)`` of ``samples`` (:data:`~.buffer.SAMPLE`), row ``i``
     under symmetry ``symmetries[i]`` when given."""
     planes, policy, legal = sample_planes(samples, donuts), samples["policy"].copy(), legal_flags(samples)
     if symmetries is not None:
@@ -265,7 +264,7 @@ class Trainer:
         at = self.trajectories[rows, self.lengths]
         for field in ("own", "opp", "legal", "last", "placed_own", "placed_opp", "color", "directions"):
             at[field] = games[field]
-        empty = np.uint64(FULL) & ~(games["own"] | games["opp"])
+        empty = np.uint64(FULL_BOARD) & ~(games["own"] | games["opp"])
         last = games["last"]
         on_line = games["line_masks"][rows, np.maximum(last, 0)] & empty
         at["forced"] = np.where(last >= 0, on_line, np.uint64(0))

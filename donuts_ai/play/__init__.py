@@ -17,20 +17,11 @@ from __future__ import annotations
 import argparse
 from typing import TypeVar
 
-from ..rules import INSERTION_MODES, Rules
+from ..rules import add_rules_arguments
 
 DEFAULT_PORT = 8765
 
 _Parser = TypeVar("_Parser", bound=argparse.ArgumentParser)
-
-
-def add_rules_arguments(p: argparse.ArgumentParser) -> None:
-    """The rules flags of every command that plays a game (``--insertion``, ``--donuts``),
-    defaulting to the official rules; :func:`~donuts_ai.rules.make_rules` reads them."""
-    official = Rules()
-    p.add_argument("--insertion", choices=INSERTION_MODES, default=official.insertion,
-                   help=f"insertion rule (default {official.insertion})")
-    p.add_argument("--donuts", type=int, default=official.donuts, help=f"donuts per player (default {official.donuts})")
 
 
 def _cmd_play(args: argparse.Namespace) -> int:

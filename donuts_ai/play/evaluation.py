@@ -31,7 +31,7 @@ from typing import TypedDict
 
 from ..board import Board
 from ..errors import SearchStopped
-from ..outcomes import value_name
+from ..outcomes import value_for, value_name
 from ..search.alphabeta import AlphaBetaAgent, Solver
 from ..squares import COLOR_NAMES
 
@@ -85,8 +85,8 @@ class MoveEvalJSON(TypedDict):
     text: str
 
 
-class AnalysisJSON(TypedDict):
-    """An :class:`Analysis` as the web page receives it (:meth:`Analysis.to_json`)."""
+class PositionEvalJSON(TypedDict):
+    """A :class:`PositionEval` as the web page receives it (:meth:`PositionEval.to_json`)."""
 
     fen: str
     #: The side to move's colour name.
@@ -163,7 +163,7 @@ class MoveEval:
 
 
 @dataclass(frozen=True)
-class Analysis:
+class PositionEval:
     """Every legal move of a position, best first, valued for the side to move (``mover``).
 
     ``complete`` is False while a background job is still working on it; ``exact`` is
@@ -210,7 +210,7 @@ class Analysis:
         depth = f", alpha-beta depth {self.depth}" if self.depth is not None else ""
         return f"Estimate: {how} (search score {score:+d} for {me.lower()}{depth})"
 
-    def to_json(self) -> AnalysisJSON:
+    def to_json(self) -> PositionEvalJSON:
         return {"fen": self.fen, "mover": COLOR_NAMES[self.mover], "exact": self.exact, "complete": self.complete,
                 "proven": self.proven, "seconds": round(self.seconds, 3), "verdict": self.verdict(),
                 "moves": [m.to_json() for m in self.moves]}
@@ -219,8 +219,7 @@ class Analysis:
 def _mover_value(board: Board, mover: int) -> int:
     outcome = board.outcome()
     assert outcome is not None  # called once the game is over
-    winner = outcome.winner
-    return 0 if winner is None else 1 if winner == mover else -1
+    return value_for(outcome.winner, mover)
 
 
 class Analyst:
@@ -286,19 +285,19 @@ class Analyst:
             return MoveEval(move, (score > 0) - (score < 0), None, score), depth + 1
         return MoveEval(move, score=score), depth + 1
 
-    def evaluate(self, board: Board, publish: Callable[[Analysis], None] | None = None,
-                 keep_going: Callable[[], bool] | None = None) -> Analysis:
+    def evaluate(self, board: Board, publish: Callable[[PositionEval], None] | None = None,
+                 keep_going: Callable[[], bool] | None = None) -> PositionEval:
         """Every legal move of ``board`` (not over), best first, as exact as the node limits
-        allow; ``publish`` gets each better :class:`Analysis` as the work goes on (estimates
+        allow; ``publish`` gets each better :class:`PositionEval` as the work goes on (estimates
         first, then each move as it is proven), ``keep_going`` is asked between moves."""
         start, mover = time.perf_counter(), board.turn
         assert mover is not None  # the game is not over
         moves: dict[str, MoveEval] = {}
         depths: list[int] = []
 
-        def snapshot(complete: bool) -> Analysis:
+        def snapshot(complete: bool) -> PositionEval:
             ordered = sorted(moves.values(), key=MoveEval.order_key)
-            return Analysis(board.fen(), mover, ordered, time.perf_counter() - start, min(depths) if depths else None, complete)
+            return PositionEval(board.fen(), mover, ordered, time.perf_counter() - start, min(depths) if depths else None, complete)
 
         def going() -> bool:
             return keep_going is None or keep_going()
@@ -328,7 +327,7 @@ class Analyst:
                     publish(snapshot(False))
         return snapshot(True)
 
-    def analyze(self, board: Board) -> Analysis:
+    def analyze(self, board: Board) -> PositionEval:
         """Every legal move of ``board`` (not over) valued for the side to move, best first,
         exact where the node limits allow (at once: :class:`AnalysisJob` does it in the
         background)."""
@@ -377,11 +376,11 @@ class AnalysisJob:
         self._asked = time.monotonic()
         mover = self.board.turn
         assert mover is not None  # the game is not over (checked above)
-        self._latest = Analysis(self.fen, mover, [MoveEval(mv) for mv in self.board.legal_moves()], 0.0, complete=False)
+        self._latest = PositionEval(self.fen, mover, [MoveEval(mv) for mv in self.board.legal_moves()], 0.0, complete=False)
         self._thread = threading.Thread(target=self._run, name=f"analysis {self.fen}", daemon=True)
         self._thread.start()
 
-    def _publish(self, analysis: Analysis) -> None:
+    def _publish(self, analysis: PositionEval) -> None:
         with self._lock:
             self._latest = analysis
 
@@ -410,7 +409,7 @@ class AnalysisJob:
             self._done.set()
             self._analyst = None  # its tables (tens of MiB) are not needed once the job ends
 
-    def snapshot(self) -> Analysis:
+    def snapshot(self) -> PositionEval:
         """What is known now: proven moves exact, the others estimated (or not yet),
         ``complete`` once the job has finished."""
         self._asked = time.monotonic()
@@ -484,5 +483,5 @@ class AnalysisJobs:
 
 
 __all__ = ["ANALYSIS_WAIT", "DISTANCE_NODES", "ESTIMATE_NODES_PER_MOVE", "HINT_NODES", "HINT_PROOF_NODES", "JOB_IDLE",
-           "JOB_THREADS", "MAX_JOBS", "MAX_THINK", "PROOF_NODES", "Analysis", "AnalysisJSON", "AnalysisJob", "AnalysisJobs",
-           "Analyst", "MoveEval", "MoveEvalJSON", "remaining_plies"]
+           "JOB_THREADS", "MAX_JOBS", "MAX_THINK", "PROOF_NODES", "AnalysisJob", "AnalysisJobs",
+           "Analyst", "MoveEval", "MoveEvalJSON", "PositionEval", "PositionEvalJSON", "remaining_plies"]

@@ -7,12 +7,12 @@ import sys
 
 from ..outcomes import RESULT_STRINGS, UNFINISHED
 from ..squares import COLOR_NAMES
-from .evaluation import Analysis, Analyst
+from .evaluation import Analyst, PositionEval
 from .record import SavedGameError, load
 from .terminal import draw, use_ansi
 
 
-def _annotation(analysis: Analysis, move: str) -> str:
+def _annotation(analysis: PositionEval, move: str) -> str:
     """``?? loss (a win was there: c3)`` for a move that threw the value away, else what
     the move is worth (exact when proven within the node limits, else an estimate)."""
     best, played = analysis.best, next(m for m in analysis.moves if m.move == move)

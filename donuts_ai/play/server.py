@@ -60,10 +60,10 @@ from .. import svg as _svg
 from ..board import Board
 from ..errors import DonutsError
 from ..layout import DRAWN_LAYOUT_KINDS, Layout
-from ..rules import RulesDict, make_rules
+from ..rules import Rules, RulesDict
 from ..squares import COLOR_NAMES, square_name
 from ..tournament.specs import make_agent
-from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, AnalysisJSON, Analyst, remaining_plies
+from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, PositionEvalJSON, remaining_plies
 from .session import GameOver, NotYourTurn, PlaySession, constraint_text, make_layout, parse_color
 
 if TYPE_CHECKING:  # the agents are built by spec (make_agent), never imported
@@ -385,7 +385,9 @@ class Server:
                 "analysis_wait": ANALYSIS_WAIT, "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
 
     def new_game(self, body: JsonObject) -> StateJSON:
-        rules = make_rules(str(body.get("insertion", "group")), _number(body, "donuts", 15, int))
+        official = Rules()
+        rules = Rules.from_dict({"insertion": str(body.get("insertion", official.insertion)),
+                                 "donuts": _number(body, "donuts", official.donuts, int)})
         human = parse_color(body.get("color", "chocolate"))
         kind = None
         if human is not None:
@@ -472,7 +474,7 @@ class Server:
                 raise HttpError(409, f"the game is over: {refusal}")
             return web, web.session.board.copy(stack=False)
 
-    def analyze(self, body: JsonObject) -> AnalysisJSON:
+    def analyze(self, body: JsonObject) -> PositionEvalJSON:
         web, board = self._position_to_think_about(body, "nothing to analyze")
         job = self.engines.jobs.request(web.id, board)
         job.wait(ANALYSIS_WAIT)

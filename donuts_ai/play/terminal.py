@@ -14,9 +14,9 @@ from typing import TextIO
 
 from ..board import Board
 from ..errors import DonutsError
-from ..rules import Rules, make_rules
+from ..rules import Rules, rules_from_arguments
 from ..squares import COLOR_NAMES
-from .evaluation import ANALYSIS_WAIT, Analysis, AnalysisJobs, Analyst
+from .evaluation import ANALYSIS_WAIT, AnalysisJobs, Analyst, PositionEval
 from .session import PlaySession, Ply, constraint_text, make_layout, parse_color
 
 FILES = "abcdef"
@@ -254,7 +254,7 @@ class TerminalGame:
             raise DonutsError(f"unknown command {' '.join(words)[:40]!r}: expected {COMMANDS}")
         return None
 
-    def show_analysis(self, a: Analysis) -> None:
+    def show_analysis(self, a: PositionEval) -> None:
         if a.exact:
             how = "exact"
         else:
@@ -270,7 +270,7 @@ def run(args: argparse.Namespace) -> int:
     """``donuts-ai play`` (the argparse namespace of :func:`donuts_ai.play.add_commands`)."""
     from ..tournament.specs import make_agent
 
-    rules = make_rules(args.insertion, args.donuts)
+    rules = rules_from_arguments(args)
     if args.fen:
         board = Board.from_fen(args.fen, rules)
         layout, label = board.layout, ""

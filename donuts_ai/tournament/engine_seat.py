@@ -31,6 +31,7 @@ import tempfile
 import time
 
 from ._shutdown import STOP_GRACE
+from .engine_text import go_command
 from .protocol import Game, Move, State, get_game
 from .seats import CRASH, EXCEPTION, KILL_GRACE, START_LIMIT, TIME, Answer, ProcessSeat, _LineReader
 from .specs import ENGINE_KIND, engine_position_writer, parse_engine_spec
@@ -41,17 +42,6 @@ QUIT_GRACE = STOP_GRACE
 #: The hard per-move limit (seconds) of an engine played as an in-process agent
 #: (:class:`EngineAgent`), which no harness limits.
 ENGINE_AGENT_MOVE_LIMIT = 300.0
-
-
-def go_command(side: int, time_left: float | None, fixed: tuple[tuple[str, int], ...] = ()) -> str:
-    """The ``go`` command for ``side`` to move with ``time_left`` seconds on its clock
-    (``None``: no clock) and the ``fixed`` limits of the engine's spec."""
-    words = ["go"]
-    if time_left is not None:
-        words += ["ctime" if side == 0 else "vtime", str(max(0, int(time_left * 1000)))]
-    for key, value in fixed:
-        words += [key, str(value)]
-    return " ".join(words)
 
 
 class EngineSeat(ProcessSeat):

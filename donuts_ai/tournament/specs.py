@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..errors import DonutsError
+from .engine_text import GO_LIMITS
 from .protocol import Game, JSONObject, game_named
 
 ALIASES = {"time": "time_limit"}
@@ -57,8 +58,6 @@ ENGINE_POSITIONS: dict[str, str] = {}
 #: The in-process agent of an engine spec (:func:`make_agent`), imported by name: it is
 #: built on the seats, which import this module.
 ENGINE_AGENT = "donuts_ai.tournament.engine_seat:EngineAgent"
-#: The ``go`` limits an engine spec may fix (the clocks come from the game's clock).
-ENGINE_GO_LIMITS = ("movetime", "depth", "nodes")
 #: Where an engine spec's COMMAND ends: before the first ``,option.`` or ``,go.`` item.
 _ENGINE_ITEM = re.compile(r",\s*(?=(?:option|go)\.)")
 
@@ -139,8 +138,8 @@ def parse_engine_spec(spec: str) -> EngineSpec:
             raise SpecError(f"engine spec {spec!r}: expected option.NAME=VALUE or go.LIMIT=N, got {item!r}")
         if group == "option":
             options.append((key.strip(), value.strip()))
-        elif key not in ENGINE_GO_LIMITS or not value.strip().isdigit():
-            raise SpecError(f"engine spec {spec!r}: go limits are {', '.join(ENGINE_GO_LIMITS)} with a whole number, got {item!r}")
+        elif key not in GO_LIMITS or not value.strip().isdigit():
+            raise SpecError(f"engine spec {spec!r}: go limits are {', '.join(GO_LIMITS)} with a whole number, got {item!r}")
         else:
             go.append((key, int(value)))
     if shutil.which(command[0]) is None:

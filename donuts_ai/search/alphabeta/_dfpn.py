@@ -48,7 +48,7 @@ from ..._engine.position import (
     plies_left,
     settle,
 )
-from ..._engine.tables import FULL, NUM_SQUARES
+from ...squares import FULL_BOARD, NUM_SQUARES
 from ._ordering import HISTORY_CAP, history_bonus
 from ._scores import MAX_PLY
 from ._table import entry_index, position_keys
@@ -69,7 +69,7 @@ _MOVE_MASK = np.uint64(0xFF)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_FULL = np.uint64(FULL)
+_FULL = np.uint64(FULL_BOARD)
 
 DFPN_WORKSPACE = np.dtype(
     [

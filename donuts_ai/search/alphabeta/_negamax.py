@@ -47,7 +47,7 @@ from ..._engine.position import (
     plies_left,
     settle_without_five,
 )
-from ..._engine.tables import FULL, NUM_SQUARES
+from ...squares import FULL_BOARD, NUM_SQUARES
 from ._evaluation import horizon_value
 from ._ordering import add_open_move, order_key, order_key_moving_again, remember_cutoff, resort_rest, sort_open_moves
 from ._scores import INF, end_score, win_at
@@ -56,7 +56,7 @@ from ._workspace import ABORTED, NODE_LIMIT, NODES
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_FULL = np.uint64(FULL)
+_FULL = np.uint64(FULL_BOARD)
 
 
 @njit(cache=True)

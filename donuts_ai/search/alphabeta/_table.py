@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 from ..._engine._types import Bool, Int64
 from ..._engine.bits import popcount
 from ..._engine.position import Position
-from ..._engine.tables import FULL, NUM_SQUARES
+from ...squares import FULL_BOARD, NUM_SQUARES
 from ._scores import INF, shift_mate
 
 #: A position's key ``(key_a, key_b)`` (:func:`position_keys`).
@@ -82,7 +82,7 @@ def position_keys(pos: Position) -> Key:
     return key_a, key_b
 
 
-_SQUARES = np.uint64(FULL)
+_SQUARES = np.uint64(FULL_BOARD)
 _BUCKET_MASK = np.uint64(~np.uint64(1))
 #: :func:`_worth` per unit of depth: more than the 0..36 empty squares, so depth decides first.
 _WORTH_PER_DEPTH = 64

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ..._engine.tables import NUM_SQUARES
+from ...squares import NUM_SQUARES
 from ._scores import MAX_PLY
 
 #: Killer moves remembered per ply.

@@ -15,6 +15,7 @@ node limit is hit).
 from __future__ import annotations
 
 from ...board import Board
+from ...outcomes import value_for
 from ..alphabeta import Solver
 
 #: The prover's transposition table: 2**18 entries of 24 bytes (6 MiB).
@@ -49,8 +50,8 @@ class RootProver:
         child.push(sq)
         outcome = child.outcome()
         if outcome is not None:
-            winner = outcome.winner
-            return 0 if winner is None else 1 if winner == board.turn else -1
+            assert board.turn is not None  # sq was played: someone was to move
+            return value_for(outcome.winner, board.turn)
         reply = self.value(child, node_limit)
         if reply is None:
             return None

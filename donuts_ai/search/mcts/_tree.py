@@ -43,7 +43,7 @@ from ..._engine.bits import ctz, popcount, rng_seed
 from ..._engine.core import NO_WINNER_YET, WINNER_DRAW, legal_mask
 from ..._engine.playouts import playout
 from ..._engine.position import PASSES, Position, Rulebook, apply, winner_of
-from ..._engine.tables import NUM_SQUARES
+from ...squares import NUM_SQUARES
 
 #: ``proven`` of a node not proven; else -1 / 0 / +1 (lost / drawn / won) for its mover.
 UNKNOWN = 2

@@ -15,12 +15,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._engine.batch import Seen, _write_planes
+from .._engine.batch import _write_planes, mover_view
 from .._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS, NUM_PLANES
 from ..squares import NUM_SQUARES, SIZE
 from ..symmetry import SYMMETRY_NAMES, transform_direction, transform_square
-
-_ZERO = np.uint64(0)
 
 #: One searched position.
 SAMPLE = np.dtype(
@@ -46,16 +44,6 @@ SQUARE_IMAGE = np.array([[transform_square(sq, sym) for sq in range(NUM_SQUARES)
 DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(NUM_DIRECTIONS)] for sym in SYMMETRY_NAMES],
                            dtype=np.int64)
 NUM_SYMMETRIES = len(SYMMETRY_NAMES)
-
-
-@njit(cache=True, inline="always")
-def mover_view(own: np.uint64, opp: np.uint64, last: int, forced: np.uint64, placed_own: int, placed_opp: int, color: int,
-               donuts: int) -> Seen:
-    """What the planes of a position show its side to move (:class:`~donuts_ai._engine.batch.Seen`):
-    the learner's samples, roots and leaves are all seen by the side to move."""
-    return Seen(own, opp, last, forced, np.float32(1.0 if forced == _ZERO else 0.0),
-                np.float32((donuts - placed_own) / donuts), np.float32((donuts - placed_opp) / donuts),
-                np.float32(1.0), np.float32(color))
 
 
 @njit(cache=True)
