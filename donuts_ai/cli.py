@@ -23,7 +23,7 @@ from .play import add_rules_arguments
 from .rules import INSERTION_MODES, Rules, make_rules
 from .squares import COLOR_NAMES
 from .suites.cli import add_evaluate_command
-from .tournament.runner import DEFAULT_MOVE_LIMIT
+from .tournament.config import DEFAULT_MOVE_LIMIT
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -160,8 +160,9 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
                              f"[{state.lower:.2f}, {state.upper:.2f}] ")
             sys.stderr.flush()
 
-    state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, args.layouts, args.seed,
-                             args.max_pairs, make_rules(args.insertion, args.donuts), show, game="donuts")
+    state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, max_pairs=args.max_pairs,
+                             layouts=args.layouts, seed=args.seed, rules=make_rules(args.insertion, args.donuts), progress=show,
+                             game="donuts")
     if not args.quiet:
         sys.stderr.write("\n")
     verdict = {"H1": f"accept H1: {args.a} is at least {args.elo1:g} Elo stronger than {args.b}",
@@ -192,9 +193,10 @@ def _cmd_study(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     t = time.perf_counter()
-    config, units = run_study(arrangements, args.grids, args.seed, args.distance, args.out, args.resume,
-                              args.workers or (os.cpu_count() or 1), args.backend, args.address, progress=show,
-                              first_moves=args.first_moves, rules=make_rules(args.insertion, args.donuts))
+    config, units = run_study(arrangements, args.grids, distance=args.distance, first_moves=args.first_moves, seed=args.seed,
+                              results_path=args.out, resume=args.resume, workers=args.workers or (os.cpu_count() or 1),
+                              backend=args.backend, address=args.address, progress=show,
+                              rules=make_rules(args.insertion, args.donuts))
     if sys.stderr.isatty() and not args.quiet:
         sys.stderr.write("\n")
     print(f"solved {len(units)} layout classes in {time.perf_counter() - t:.1f} s (this run)")

@@ -140,7 +140,7 @@ def test_a_toy_game_runs_through_the_harness(tmp_path, isolation):
 
 def test_drawn_set_ups_come_from_the_game():
     config = T.make_config(["tests.test_game_protocol:Perfect", "tests.test_game_protocol:Randomly"], game="take-away", games=6)
-    piles = [u["layout"] for u in T.schedule(config)]
+    piles = [u["setup"] for u in T.schedule(config)]
     assert all(10 <= int(p) <= 30 for p in piles) and len(set(piles)) > 1
     with pytest.raises(DonutsError, match="unknown game 'chess'"):
         T.make_config(["random", "greedy"], game="chess")
