@@ -18,9 +18,7 @@ import sys
 import time
 from collections import Counter
 from os import PathLike
-from typing import NotRequired, TypedDict, cast
-
-from typing_extensions import Unpack
+from typing import NotRequired, TypedDict, Unpack, cast
 
 from .board import Board
 from .errors import DonutsError

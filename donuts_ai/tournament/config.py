@@ -30,9 +30,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict, cast
-
-from typing_extensions import Unpack
+from typing import Any, TypedDict, Unpack, cast
 
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError

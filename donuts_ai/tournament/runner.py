@@ -13,9 +13,7 @@ import importlib
 import os
 import time
 from collections.abc import Callable, Iterable
-from typing import TypedDict
-
-from typing_extensions import Unpack
+from typing import TypedDict, Unpack
 
 from .._checks import check_int
 from ._shutdown import stops_cleanly

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import sys
-
-from typing_extensions import Unpack
+from typing import Unpack
 
 from .._checks import check_int
 from ..errors import DonutsError
