@@ -9,7 +9,7 @@ other module of the harness that holds them.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cloudpickle
@@ -37,9 +37,9 @@ class AgentSource:
     record: str
     name: str
     spec: str | None = None
-    payload: bytes | None = None
+    payload: bytes | None = field(default=None, repr=False)  # the record names it; the bytes would fill a config's repr
     is_class: bool = False
-    kinds: tuple[tuple[str, bytes], ...] = ()
+    kinds: tuple[tuple[str, bytes], ...] = field(default=(), repr=False)
 
     @property
     def is_object(self) -> bool:
