@@ -56,7 +56,7 @@ def test_keywords_and_a_config_write_the_same_results_file(tmp_path):
     T.run(agents, game="donuts", games=2, layouts="random:1:2", seed=3, workers=1, isolation="none",
           results_path=str(by_keywords))
     config = T.HarnessConfig(game="donuts", games=2, setups="random:1:2", seed=3, workers=1, isolation="none")
-    assert config.replace(layouts="x").setups == "x"  # the public keyword names the field
+    assert config.replace(layouts="x").setups == config.replace(setups="x").setups == "x"  # the public keyword names the field
     by_config = tmp_path / "config.jsonl"
     T.run(agents, config=config.replace(results_path=str(by_config)))
     assert _lines(by_keywords) == _lines(by_config)

@@ -130,8 +130,8 @@ class HarnessConfig:
         check_int("workers", self.workers, minimum=1, allow_none=True)
 
     def replace(self, **changes: Any) -> HarnessConfig:
-        """A copy with ``changes`` (fields by name; ``layouts=`` gives ``setups``), checked again."""
-        fields: dict[str, Any] = _field_names(changes, "replace")  # checked by name here, by value in __post_init__
+        """A copy with ``changes`` (fields by name, or the keywords: ``layouts=`` gives ``setups``), checked again."""
+        fields: dict[str, Any] = _field_names(changes, "replace", by_field=True)  # by name here, by value in __post_init__
         return dataclasses.replace(self, **fields)
 
     @property
@@ -183,14 +183,16 @@ SPRT_FIELDS = frozenset({"game", "agents", "setups", "seed", "rules", "clock", "
 STUDY_FIELDS = frozenset({"game", "seed", "rules", "workers", "backend", "address", "results_path", "resume", "progress"})
 
 
-def _field_names(settings: Mapping[str, object], entry: str) -> dict[str, object]:
-    """``settings`` by field name; a name that is no setting is a :class:`TypeError`, as
-    Python reports an unexpected keyword."""
+def _field_names(settings: Mapping[str, object], entry: str, *, by_field: bool = False) -> dict[str, object]:
+    """``settings`` (keywords; with ``by_field`` field names too) by field name; a name
+    that is no setting is a :class:`TypeError`, as Python reports an unexpected keyword."""
     fields: dict[str, object] = {}
     for key, value in settings.items():
         name = KEYWORD_FIELDS.get(key, key)
-        if name not in _DEFAULTS or key in KEYWORD_FIELDS.values():
+        if name not in _DEFAULTS or (key in KEYWORD_FIELDS.values() and not by_field):
             raise TypeError(f"{entry}() got an unexpected keyword argument {key!r}")
+        if name in fields:
+            raise TypeError(f"{entry}() got {name!r} twice (as {name!r} and {_keyword(name)!r})")
         fields[name] = value
     return fields
 
