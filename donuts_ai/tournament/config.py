@@ -131,7 +131,7 @@ class HarnessConfig:
 
     def replace(self, **changes: Any) -> HarnessConfig:
         """A copy with ``changes`` (fields by name, or the keywords: ``layouts=`` gives ``setups``), checked again."""
-        fields: dict[str, Any] = _field_names(changes, "replace", by_field=True)  # by name here, by value in __post_init__
+        fields: dict[str, Any] = _field_names(changes, "replace", by_field=True)  # values checked when used
         return dataclasses.replace(self, **fields)
 
     @property
@@ -217,7 +217,7 @@ def resolve(config: HarnessConfig | None, agents: Iterable[object] | None, setti
             raise ConfigError(f"agents must be a list of entries, got the text {agents!r}")
         fields["agents"] = tuple(agents)
     if config is None:
-        resolved = HarnessConfig(**fields)  # type: ignore[arg-type]  # checked by name above, by type in __post_init__
+        resolved = HarnessConfig(**fields)  # type: ignore[arg-type]  # names checked above; values when used (tournament_config)
     else:
         if not isinstance(config, HarnessConfig):
             raise ConfigError(f"config must be a HarnessConfig, got {type(config).__name__}")
