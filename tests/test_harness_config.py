@@ -20,6 +20,10 @@ DATA = os.path.join(os.path.dirname(__file__), "data")
 #: The most positional parameters a public entry point of the harness may take.
 MAX_POSITIONAL = 6
 ENTRY_POINTS = [T.run, T.run_sprt, T.make_config, T.play_game, run_study, evaluate]
+#: The fixtures written before the config (``git archive before-29``, then with that tree first on
+#: the path): ``tournament.run(["random", "greedy", "random:seed=2"], format="gauntlet", mode="duel",
+#: games=1, layouts="random:1:2", seed=7, workers=1, isolation="none", game="donuts", results_path=...)``
+#: and ``run_study(grids=2, seed=11, workers=1, rules={"insertion": "single", "donuts": 12}, results_path=...)``.
 #: Fields of a results file that measure time: two runs of the same games differ there.
 TIMINGS = {"times", "seconds"}
 
