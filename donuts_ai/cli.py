@@ -22,7 +22,7 @@ from .play import add_commands as _add_play_commands
 from .rules import Rules, RulesDict, add_rules_arguments, given_rules, rules_from_arguments
 from .squares import COLOR_NAMES
 from .suites.cli import add_evaluate_command
-from .tournament.runner import DEFAULT_MOVE_LIMIT
+from .tournament.config import DEFAULT_MOVE_LIMIT
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -157,8 +157,9 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
                              f"[{state.lower:.2f}, {state.upper:.2f}] ")
             sys.stderr.flush()
 
-    state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, args.layouts, args.seed,
-                             args.max_pairs, rules_from_arguments(args), show, game="donuts")
+    state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, max_pairs=args.max_pairs,
+                             layouts=args.layouts, seed=args.seed, rules=rules_from_arguments(args), progress=show,
+                             game="donuts")
     if not args.quiet:
         sys.stderr.write("\n")
     verdict = {"H1": f"accept H1: {args.a} is at least {args.elo1:g} Elo stronger than {args.b}",
@@ -189,9 +190,10 @@ def _cmd_study(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     t = time.perf_counter()
-    config, units = run_study(arrangements, args.grids, args.seed, args.distance, args.out, args.resume,
-                              args.workers or (os.cpu_count() or 1), args.backend, args.address, progress=show,
-                              first_moves=args.first_moves, rules=rules_from_arguments(args))
+    config, units = run_study(arrangements, args.grids, distance=args.distance, first_moves=args.first_moves, seed=args.seed,
+                              results_path=args.out, resume=args.resume, workers=args.workers or (os.cpu_count() or 1),
+                              backend=args.backend, address=args.address, progress=show,
+                              rules=rules_from_arguments(args))
     if sys.stderr.isatty() and not args.quiet:
         sys.stderr.write("\n")
     print(f"solved {len(units)} layout classes in {time.perf_counter() - t:.1f} s (this run)")

@@ -40,7 +40,7 @@ PUBLIC_MODULES = [
     "donuts_ai.search.mcts",
     "donuts_ai.suites",
     "donuts_ai.tournament",
-    "donuts_ai.tournament.game",
+    "donuts_ai.tournament.match",
 ]
 #: Markdown links ``[text](target)`` and images ``![alt](target)``.
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")

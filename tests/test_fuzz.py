@@ -36,8 +36,8 @@ from donuts_ai.errors import DonutsError, IllegalMoveError, InvalidMoveError, La
 from donuts_ai.rules import INSERTION_MODES, MAX_DONUTS
 from donuts_ai.squares import SQUARE_NAMES, parse_square
 from donuts_ai.tournament import specs
+from donuts_ai.tournament.config import parse_layouts
 from donuts_ai.tournament.results import read_file
-from donuts_ai.tournament.runner import parse_layouts
 
 from .helpers import assert_same_position, reference_of
 
@@ -418,7 +418,7 @@ def test_mutated_agent_specs(spec):
     _check_agent_spec(spec)
 
 
-# --- layout specs: runner.parse_layouts (read-only here) ---------------------------
+# --- layout specs: config.parse_layouts (read-only here) ---------------------------
 
 
 def _count_too_large(text: str) -> bool:

@@ -140,7 +140,7 @@ def test_a_toy_game_runs_through_the_harness(tmp_path, isolation):
 
 def test_drawn_set_ups_come_from_the_game():
     config = T.make_config(["tests.test_game_protocol:Perfect", "tests.test_game_protocol:Randomly"], game="take-away", games=6)
-    piles = [u["layout"] for u in T.schedule(config)]
+    piles = [u["setup"] for u in T.schedule(config)]
     assert all(10 <= int(p) <= 30 for p in piles) and len(set(piles)) > 1
     with pytest.raises(DonutsError, match="unknown game 'chess'"):
         T.make_config(["random", "greedy"], game="chess")
@@ -191,12 +191,14 @@ def test_the_harness_has_no_game_of_its_own():
 
     from donuts_ai.tournament.seats import serve
 
-    for entry in (T.run, T.make_config, T.play_game, T.make_agent, T.resolve, T.run_sprt, T.parse_layouts, T.ProcessSeat):
+    for entry in (T.play_game, T.make_agent, T.resolve, T.parse_layouts, T.ProcessSeat):
         assert inspect.signature(entry).parameters["game"].default is inspect.Parameter.empty, entry
+    assert T.HarnessConfig().game is None  # run, make_config, run_sprt: game= or a config's game, never a default
     assert all(p.default is inspect.Parameter.empty for p in inspect.signature(serve).parameters.values())
     assert not hasattr(T, "DEFAULT_GAME") and not hasattr(T.protocol, "DEFAULT_GAME")
-    with pytest.raises(TypeError, match="game"):
-        T.make_config(["random", "greedy"])
+    for entry in (T.run, T.make_config, T.run_sprt):
+        with pytest.raises(DonutsError, match="give game="):
+            entry(["random", "greedy"]) if entry is not T.run_sprt else entry("random", "greedy")
     with pytest.raises(DonutsError, match="unknown game None; expected one of") as raised:
         T.game_named(None)
     assert "donuts" in str(raised.value) and "boxes" in str(raised.value)

@@ -199,14 +199,14 @@ def test_round_robin_and_gauntlet_schedules():
     units = T.schedule(config)
     assert len(units) == 3 * 2  # 3 pairings x 2 pairs
     assert {tuple(u["names"]) for u in units} == {("random", "greedy"), ("random", "alphabeta:depth=2"), ("greedy", "alphabeta:depth=2")}
-    assert len({u["layout"] for u in units}) == 2
+    assert len({u["setup"] for u in units}) == 2
     # By default every unit gets a freshly drawn tile arrangement, the same on every rerun.
     drawn = T.make_config(FAST, games=4, game="donuts")
     assert drawn["layouts"] == "random"
-    layouts = [u["layout"] for u in T.schedule(drawn)]
+    layouts = [u["setup"] for u in T.schedule(drawn)]
     assert len(set(layouts)) == len(layouts) == 6
-    assert layouts == [u["layout"] for u in T.schedule(T.make_config(FAST, games=4, game="donuts"))]
-    assert layouts != [u["layout"] for u in T.schedule(T.make_config(FAST, games=4, seed=1, game="donuts"))]
+    assert layouts == [u["setup"] for u in T.schedule(T.make_config(FAST, games=4, game="donuts"))]
+    assert layouts != [u["setup"] for u in T.schedule(T.make_config(FAST, games=4, seed=1, game="donuts"))]
     gauntlet = T.schedule(T.make_config(FAST, format="gauntlet", games=2, game="donuts"))
     assert [u["names"] for u in gauntlet] == [["random", "greedy"], ["random", "alphabeta:depth=2"]]
     assert T.make_config(["random", "random"], game="donuts")["names"] == ["random", "random#2"]
@@ -340,7 +340,9 @@ def test_every_seat_has_its_own_agent(isolation):
     assert len(results.games) == 4 and not results.events()
     team = T.run([spec] * 4, mode="team", games=2, workers=1, isolation=isolation, game="donuts")
     assert not team.events()
-    seats = T.runner._seats_for([spec, spec, "random", spec], isolation, T.get_game("donuts"))
+    game = T.get_game("donuts")
+    keys = T.seat_cache.seat_keys(game.name, [spec, spec, "random", spec], isolation)
+    seats = T.seat_cache.take_seats("a test run", keys, lambda key: T.entries.seat_for(T.source_of(key[1], game), isolation, game))
     assert len({id(s) for s in seats}) == 4
     T.close_seats()
 

@@ -281,8 +281,8 @@ def test_tables_seat_every_agent_evenly(agents, players, gauntlet):
             seats[n] += 1
     others = [seats[n] for n in config["names"][1 if gauntlet else 0:]]
     assert max(others) - min(others) <= 1, seats  # over the tournament, as even as it can be
-    assert [u["layout"] for u in units] == [u["layout"] for u in T.schedule(config)]  # seeded: the same every time
-    assert len({u["layout"] for u in units}) == len(units)  # a fresh deal for every table
+    assert [u["setup"] for u in units] == [u["setup"] for u in T.schedule(config)]  # seeded: the same every time
+    assert len({u["setup"] for u in units}) == len(units)  # a fresh deal for every table
 
 
 def test_a_unit_plays_its_table_in_every_rotation_on_one_deal():
@@ -291,7 +291,7 @@ def test_a_unit_plays_its_table_in_every_rotation_on_one_deal():
     table = T.schedule(results.config)
     for unit, planned in zip(results.units, table, strict=True):
         games = unit.games
-        assert len(games) == 4 and {g.setup for g in games} == {planned["layout"]}
+        assert len(games) == 4 and {g.setup for g in games} == {planned["setup"]}
         for r, g in enumerate(games):
             assert g.names == [planned["names"][(s + r) % 4] for s in range(4)]
             assert g.seed == planned["seed"] + r

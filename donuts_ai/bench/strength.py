@@ -50,7 +50,7 @@ from ..board import Board
 from ..layout import Layout
 from ..suites.evaluation import evaluate
 from ..suites.report import Z_95, wilson
-from ..tournament.game import ISOLATIONS, score_of
+from ..tournament.match import ISOLATIONS, score_of
 from ..tournament.records import GameRecord
 from ._report import Machine, machine, print_and_save
 

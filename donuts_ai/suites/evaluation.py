@@ -17,7 +17,7 @@ first move loads (imports, compiled code) is not charged to a move.
 
 The positions are shared out in units of :data:`UNIT_POSITIONS` positions of one agent,
 played in this process (``workers=1``), over ``workers`` processes, or as Ray tasks
-(``backend="ray"``), through the tournament's :func:`~donuts_ai.tournament.runner.execute`.
+(``backend="ray"``), through the tournament's :func:`~donuts_ai.tournament.backends.execute`.
 With ``results_path`` every finished unit is appended to a JSON-lines file (first line
 the settings, then one line per unit), and ``resume=True`` continues it; a file of other
 settings is refused with a clear error and left unchanged.
@@ -30,7 +30,6 @@ import os
 import random
 import sys
 import time as clock
-import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, cast
@@ -39,14 +38,17 @@ from .._checks import check_int, check_seconds
 from ..board import Board
 from ..errors import DonutsError
 from ..squares import SQUARE_NAMES, parse_square
-from ..tournament._shutdown import on_stop, stops_cleanly
-from ..tournament.entries import AgentSource, names_of, seat_for, sources_of
-from ..tournament.game import ISOLATIONS
+from ..tournament._shutdown import stops_cleanly
+from ..tournament.agent_source import AgentSource
+from ..tournament.backends import execute
+from ..tournament.config import BACKENDS
+from ..tournament.entries import names_of, seat_for, sources_of
+from ..tournament.match import ISOLATIONS
 from ..tournament.protocol import Game, get_game
 from ..tournament.records import EventKind
 from ..tournament.results import ResultsFileError, append_unit, open_results
-from ..tournament.runner import BACKENDS, execute
-from ..tournament.seats import Answer, Seat, close_all
+from ..tournament.seat_cache import close_seats, new_run, seat_keys, take_seats
+from ..tournament.seats import Answer, Seat
 from ..tournament.specs import SpecError, is_engine_spec, parse_engine_spec, resolve
 from .format import Suite, load_suite, parse_position
 from .report import Answered, Scores, plot, score, table
@@ -62,8 +64,6 @@ UNIT_POSITIONS = 25
 DEFAULT_MOVE_LIMIT = 60.0
 #: Characters of a failure's detail kept in a results file.
 DETAIL_CHARS = 400
-#: Seats kept alive at once in one process (each agent process holds 150-270 MB).
-MAX_SEATS = 8
 #: The results file's format (the ``format`` of its settings).
 RESULTS_FORMAT = 1
 #: The seed of a new seat's warm-up question (see :func:`_seat`).
@@ -168,39 +168,20 @@ def _agents(agents: AgentArg | Sequence[AgentArg]) -> list[AgentArg]:
 # --- seats ----------------------------------------------------------------------------
 
 
-_SEATS: dict[tuple[str, str], Seat] = {}
-#: The run whose seats this process holds (:class:`_Work`'s token).
-_seats_run: list[str | None] = [None]
-
-
 def _seat(work: _Work, index: int, game: Game, warm_up: Board) -> Seat:
-    """Agent ``index``'s seat in this process, made on first use and kept (at most
-    :data:`MAX_SEATS`, the least recently used closed first). A new seat first answers
-    one question on ``warm_up``, not scored, so that one-off loading (imports, compiled
-    code a first move loads) is not charged to a move."""
-    if work["run"] != _seats_run[0]:  # the seats held were an earlier run's
-        close_seats()
-        _seats_run[0] = work["run"]
+    """Agent ``index``'s seat in this process, from the harness's one seat cache
+    (:mod:`donuts_ai.tournament.seat_cache`: made on first use and kept, at most
+    ``MAX_SEATS``, the least recently used closed first; an earlier run's seats closed).
+    A new seat first answers one question on ``warm_up``, not scored, so that one-off
+    loading (imports, compiled code a first move loads) is not charged to a move."""
     source = work["agents"][index]
-    key = (source.record, work["isolation"])
-    seat = _SEATS.pop(key, None)
-    if seat is None:
+
+    def new_seat(key: object) -> Seat:
         seat = seat_for(source, work["isolation"], game)  # seated as tournaments seat it
         ask(seat, game, warm_up, -1, WARM_UP_SEED, work["move_limit"])  # its answer, or its failure, is not kept
-    _SEATS[key] = seat
-    while len(_SEATS) > MAX_SEATS:
-        _SEATS.pop(next(iter(_SEATS))).close()
-    return seat
+        return seat
 
-
-@on_stop
-def close_seats() -> None:
-    """Stop every agent process this process started for evaluations, all at once (told
-    to leave, one short grace, then killed: :func:`~donuts_ai.tournament.seats.close_all`);
-    also when the run is stopped (SIGTERM, Ctrl-C) or its worker ends."""
-    seats = list(_SEATS.values())
-    _SEATS.clear()
-    close_all(seats)
+    return take_seats(work["run"], seat_keys(game.name, [source.record], work["isolation"]), new_seat)[0]
 
 
 # --- one position, one unit -----------------------------------------------------------
@@ -420,7 +401,7 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
                                 convert=lambda lines: _read_units(lines, os.fspath(results_path), units))
     finished = {u["unit"] for u in done}
     todo = [u for u in units if u["unit"] not in finished]
-    work: _Work = {"agents": seated, "isolation": isolation, "move_limit": config["move_limit"], "run": uuid.uuid4().hex}
+    work: _Work = {"agents": seated, "isolation": isolation, "move_limit": config["move_limit"], "run": new_run()}
     bar = _Progress(len(units), len(finished), progress)
     try:
         for result in execute(play_unit, work, todo, workers, backend, address):

@@ -8,22 +8,29 @@
     results = tournament.run(["random", "greedy", "ismcts:time=0.1"], game="boxes", players=4, games=8)
     print(results.table())  # Plackett-Luce ratings, first places by seat, the ledger of points and boxes
 
-See :func:`run` for the settings; :class:`Results` for what comes back; :mod:`.protocol`
+    # the settings as one object, kept and varied
+    config = tournament.HarnessConfig(game="donuts", games=4, seed=1)
+    results = tournament.run(["random", "greedy"], config=config)
+
+See :func:`run` and :class:`HarnessConfig` for the settings; :class:`Results` for what comes back; :mod:`.protocol`
 for what a game provides. The harness knows no game: it imports only its protocol, the
 errors and the argument checks, and loads a game by name (``game="donuts"``,
 ``game="boxes"``: every call names its game) from :data:`KNOWN_GAMES` or from a module
 registered with :func:`register`.
 """
 
+from .config import ConfigError, HarnessConfig, Settings, make_config, parse_layouts
 from .engine_seat import EngineAgent, EngineFailure, EngineSeat
 from .entries import AgentSource, source_of
-from .game import play_game
+from .match import play_game
 from .plackett_luce import fit_plackett_luce
 from .protocol import GAMES, KNOWN_GAMES, Game, game_named, get_game, register
 from .records import Adjudication, Event, EventKind, GameRecord, RecordError, SeriesResult, UnitRecord
 from .report import plot, text_report
 from .results import Results, ResultsFileError
-from .runner import close_seats, make_config, parse_layouts, run, schedule
+from .runner import run
+from .scheduling import Unit, schedule
+from .seat_cache import close_seats
 from .seats import Answer, LocalSeat, ProcessSeat, Seat
 from .specs import EngineSpec, SpecError, make_agent, parse_engine_spec, register_agent, resolve
 from .sprt import run_sprt
@@ -35,6 +42,7 @@ __all__ = [
     "Adjudication",
     "AgentSource",
     "Answer",
+    "ConfigError",
     "EngineAgent",
     "EngineFailure",
     "EngineSeat",
@@ -43,8 +51,11 @@ __all__ = [
     "EventKind",
     "Game",
     "GameRecord",
+    "HarnessConfig",
     "RecordError",
     "SeriesResult",
+    "Settings",
+    "Unit",
     "UnitRecord",
     "game_named",
     "get_game",

@@ -1,7 +1,7 @@
 """Entries: what a caller may name an agent by, and how it reaches its seat.
 
 Wherever the harness takes an agent (:func:`~.runner.run`, :func:`~.sprt.run_sprt`,
-:func:`~.game.play_game`, the evaluation) it takes any of:
+:func:`~.match.play_game`, a :class:`~.config.HarnessConfig`, the evaluation) it takes any of:
 
 - a **spec** (``"mcts:time=0.1"``, ``"my_package.agents:MyAgent:depth=3"``, ``"engine:./my_engine"``,
   a kind registered with :func:`register_agent`): :mod:`.specs`;
@@ -37,16 +37,16 @@ import importlib.util
 import inspect
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 import cloudpickle
 
+from .agent_source import AgentSource as AgentSource  # re-exported: entries become sources
 from .engine_seat import EngineSeat
 from .protocol import Game, game_named
 from .seats import LocalSeat, ProcessSeat, Seat
-from .specs import SpecError, is_engine_spec, make_agent, register_agent, registered_kind, resolve
+from .specs import SpecError, is_engine_spec, registered_kind, resolve
 
 #: The head of a record that names an object's class, ``<module.QualName>``: no spec
 #: starts with it, so a record says at a glance whether it came from a spec or an object.
@@ -115,52 +115,6 @@ def _dumps(value: object, what: str) -> bytes:
         for module in by_value:
             cloudpickle.unregister_pickle_by_value(module)
     return payload
-
-
-def _takes_seed(cls: type[Any]) -> bool:
-    try:
-        params = inspect.signature(cls).parameters
-    except (TypeError, ValueError):
-        return False
-    return "seed" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
-@dataclass(frozen=True)
-class AgentSource:
-    """One agent as the harness carries it (see the module doc): ``record`` (what results
-    files keep and ``--resume`` compares), ``name`` (what tables show), and either a
-    ``spec`` or a ``payload`` (the cloudpickled instance or class, ``is_class`` telling
-    which); ``kinds`` are the run-time kinds the spec names, ``(name, cloudpickled
-    class)``. Plain data: it pickles to worker processes and seat processes as it is."""
-
-    record: str
-    name: str
-    spec: str | None = None
-    payload: bytes | None = None
-    is_class: bool = False
-    kinds: tuple[tuple[str, bytes], ...] = ()
-
-    @property
-    def is_object(self) -> bool:
-        """Whether the agent came as an object (instance or class), not a spec."""
-        return self.payload is not None
-
-    def build(self, game: Game | str, seed: int | None = None) -> Any:
-        """A new agent of this source for ``game``: the spec's (with ``seed`` unless it
-        sets one), the class's (with ``seed`` when it takes one), or a fresh copy of the
-        instance (``seed`` is then the harness's to pass to ``reset``)."""
-        for kind, payload in self.kinds:  # registered again every time: a long-lived worker may hold an older class
-            register_agent(kind, cloudpickle.loads(payload), game=game)
-        if self.payload is None:
-            assert self.spec is not None  # a source holds a spec or an object
-            return make_agent(self.spec, seed, game=game)
-        value = cloudpickle.loads(self.payload)
-        if not self.is_class:
-            return value
-        try:
-            return value(seed=seed) if seed is not None and _takes_seed(value) else value()
-        except (ValueError, TypeError, OverflowError, MemoryError) as exc:
-            raise SpecError(f"agent {self.record}: {exc or type(exc).__name__}") from None
 
 
 def _kinds_of(spec: str, game: Game) -> tuple[tuple[str, bytes], ...]:

@@ -31,7 +31,7 @@ from ..errors import DonutsError
 from .protocol import JSONObject, Move, Score, Stats
 
 if TYPE_CHECKING:
-    from .entries import AgentSource
+    from .agent_source import AgentSource
 
 _T = TypeVar("_T")
 
@@ -117,7 +117,7 @@ def _need(data: object, key: str, kind: type[_T], where: str, optional: bool = F
 
 
 class TournamentConfig(TypedDict):
-    """A tournament's settings (:func:`~.runner.make_config`): the first line of its results
+    """A tournament's settings (:func:`~.config.make_config`): the first line of its results
     file, what ``--resume`` compares. ``layouts`` is a word (a fresh set-up per unit) or
     the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_module``
     ``sources`` (the agents by record, :mod:`.entries`) and ``run`` (a token of the run)
@@ -152,6 +152,29 @@ class EventDict(TypedDict):
     seat: int
     kind: str
     detail: str
+
+
+class LedgerRow(TypedDict):
+    """An agent's line of :meth:`~.results.Results.ledger`: ``games``, ``wins`` and ledger ``points``;
+    for two-sided games ``draws`` and ``losses``; for free-for-all games ``shared`` (first
+    places shared), ``mean_place`` (1 first) and the game's counts summed in ``stats``."""
+
+    games: int
+    wins: int
+    points: Score
+    draws: NotRequired[int]
+    losses: NotRequired[int]
+    shared: NotRequired[int]
+    mean_place: NotRequired[float]
+    stats: NotRequired[dict[str, Score]]
+
+
+class EventRow(EventDict):
+    """An event of :meth:`~.results.Results.events`: the record's event with its ``unit`` and the ``agent``'s name."""
+
+    unit: int | None
+    agent: str
+
 
 
 class _GameFields(TypedDict):

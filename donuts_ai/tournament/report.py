@@ -2,24 +2,42 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import DonutsError
 from .protocol import get_game
+from .records import EventRow, GameRecord, LedgerRow, TournamentConfig, UnitRecord
+from .stats import RatingFit
 
-if TYPE_CHECKING:  # results.py imports this module at run time
-    from .results import Results
 
-# The functions here read a :class:`~.results.Results` (its ``config``, ``games``, ``units``
-# and methods) without importing its module: results.py imports this one for
-# ``Results.table``, and one direction keeps the two out of a circle.
+class ResultsView(Protocol):
+    """What the reports read of a :class:`~.results.Results`. results.py imports this
+    module (for ``Results.table``), so this one names only the methods it calls: the
+    two modules are not an import circle."""
+
+    config: TournamentConfig
+    units: list[UnitRecord]
+
+    @property
+    def games(self) -> list[GameRecord]: ...
+    @property
+    def agents(self) -> list[str]: ...
+    @property
+    def free_for_all(self) -> bool: ...
+    def two_player_games(self) -> list[GameRecord]: ...
+    def crosstable(self) -> dict[str, dict[str, tuple[float, int]]]: ...
+    def ratings(self, anchor: str | None = None, prior_draws: float = 2.0, bootstrap: int = 0, seed: int = 0) -> RatingFit: ...
+    def ledger(self) -> dict[str, LedgerRow]: ...
+    def seat_firsts(self) -> list[tuple[int, float]]: ...
+    def matches(self) -> dict[str, dict[str, int]]: ...
+    def events(self) -> list[EventRow]: ...
 
 
 def _short(name: str, width: int = 22) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
-def text_report(results: Results) -> str:
+def text_report(results: ResultsView) -> str:
     """Ratings, crosstable, matches, ledger and events of a tournament, as text."""
     if results.free_for_all:
         return _free_for_all_report(results)
@@ -82,7 +100,7 @@ def text_report(results: Results) -> str:
     return "\n".join(lines)
 
 
-def _free_for_all_report(results: Results) -> str:
+def _free_for_all_report(results: ResultsView) -> str:
     """The report of a free-for-all tournament: Plackett–Luce ratings, head to head,
     first places by seat, and the ledger (points and the game's counts)."""
     config, agents = results.config, results.agents
@@ -145,7 +163,7 @@ def _free_for_all_report(results: Results) -> str:
     return "\n".join(lines)
 
 
-def _events(results: Results) -> list[str]:
+def _events(results: ResultsView) -> list[str]:
     events = results.events()
     if not events:
         return []
@@ -159,7 +177,7 @@ def _events(results: Results) -> list[str]:
     return lines
 
 
-def plot(results: Results, directory: str) -> list[str]:
+def plot(results: ResultsView, directory: str) -> list[str]:
     """Draw ``ratings.png`` (with 95% error bars) and ``crosstable.png`` (a heat map of
     score fractions) into ``directory``; returns the paths. Needs matplotlib."""
     try:

@@ -14,46 +14,17 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, NotRequired, TypedDict, TypeVar, cast, overload
+from typing import IO, TypeVar, cast, overload
 
 from ..errors import DonutsError
-from .game import score_of
+from .match import score_of
 from .plackett_luce import fit_plackett_luce
-from .protocol import JSONObject, Score
-from .records import READABLE_VERSIONS, RECORD_VERSION, EventDict, GameRecord, RecordError, TournamentConfig, UnitRecord, version_for
+from .protocol import JSONObject
+from .records import READABLE_VERSIONS, EventRow, GameRecord, LedgerRow, RecordError, TournamentConfig, UnitRecord, version_for
 from .report import text_report
 from .stats import RatingFit, fit_ratings, pair_category
 
-#: Version 2: records of :mod:`.records` (supervised seats' events, ``forfeits``,
-#: ``clock_left``, game ``stats``, series results), drawn layouts, ``move_limit``,
-#: ``ledger``, ``isolation`` and ``game`` in the configuration. Version 3: free-for-all
-#: tournaments (``players`` in the configuration; ``ranking`` and ``scores`` in the games),
-#: written only for them (:func:`~.records.version_for`): other files stay version 2.
-FORMAT_VERSION = RECORD_VERSION
-
 _U = TypeVar("_U")
-
-
-class LedgerRow(TypedDict):
-    """An agent's line of :meth:`Results.ledger`: ``games``, ``wins`` and ledger ``points``;
-    for two-sided games ``draws`` and ``losses``; for free-for-all games ``shared`` (first
-    places shared), ``mean_place`` (1 first) and the game's counts summed in ``stats``."""
-
-    games: int
-    wins: int
-    points: Score
-    draws: NotRequired[int]
-    losses: NotRequired[int]
-    shared: NotRequired[int]
-    mean_place: NotRequired[float]
-    stats: NotRequired[dict[str, Score]]
-
-
-class EventRow(EventDict):
-    """An event of :meth:`Results.events`: the record's event with its ``unit`` and the ``agent``'s name."""
-
-    unit: int | None
-    agent: str
 
 
 class ResultsFileError(DonutsError):

@@ -58,7 +58,7 @@ from .records import EventKind
 from .specs import AgentLike, call_agent
 
 if TYPE_CHECKING:
-    from .entries import AgentSource
+    from .agent_source import AgentSource
 
 EXCEPTION, TIME, CRASH = EventKind.EXCEPTION, EventKind.TIME, EventKind.CRASH
 

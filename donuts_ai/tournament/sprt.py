@@ -2,40 +2,67 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from typing import Unpack
 
 from .._checks import check_int
+from ..errors import DonutsError
 from ._shutdown import stops_cleanly
-from .entries import sources_of
-from .game import score_of
-from .runner import DEFAULT_MOVE_LIMIT, close_seats, make_config, play_unit, schedule, work_config
+from .config import SPRT_FIELDS, HarnessConfig, Settings, resolve, tournament_config
+from .match import score_of
+from .runner import play_unit, work_config
+from .scheduling import schedule
+from .seat_cache import close_seats
 from .stats import SPRTState, pair_category, sprt
+
+#: The most pairs an SPRT plays by default before it stops undecided.
+DEFAULT_MAX_PAIRS = 2000
+
+
+def _show(state: SPRTState, played: int) -> None:
+    """``progress=True``: the test's state on one line of stderr."""
+    sys.stderr.write(f"\rpairs {played}: pentanomial {list(state.pentanomial)} LLR {state.llr:+.2f} "
+                     f"[{state.lower:.2f}, {state.upper:.2f}] ")
+    sys.stderr.flush()
 
 
 @stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
-def run_sprt(agent_a: object, agent_b: object, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05, beta: float = 0.05,
-             layouts: object = None, seed: int = 0, max_pairs: int = 2000, rules: object = None,
-             progress: Callable[[SPRTState, int], object] | None = None,
-             *, game: str, move_limit: float | None = DEFAULT_MOVE_LIMIT, isolation: str = "process") -> tuple[SPRTState, int]:
+def run_sprt(agent_a: object = None, agent_b: object = None, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05,
+             beta: float = 0.05, *, max_pairs: int = DEFAULT_MAX_PAIRS, config: HarnessConfig | None = None,
+             **settings: Unpack[Settings]) -> tuple[SPRTState, int]:
     """Test "A is at least ``elo1`` Elo stronger than B" (H1) against "``elo0``" (H0) with
     colour-swapped pairs on the same set-up, stopping as soon as the SPRT decides or
     after ``max_pairs`` pairs, in ``game`` (a two-sided game: :mod:`.protocol`). Returns
     (final state, pairs played). Each agent is a spec, an agent object or an agent class
     (:mod:`.entries`), seated in a supervised process of its own (``isolation="none"``:
     called in this process, as in :func:`~.runner.run`); ``move_limit`` is the hard limit
-    on one move, as there."""
+    on one move, as there.
+
+    The settings are keywords or a :class:`~.config.HarnessConfig` (``config=``) as for
+    :func:`~.runner.run`; an SPRT uses ``game``, ``layouts``, ``seed``, ``rules``,
+    ``clock``, ``illegal``, ``move_limit``, ``ledger``, ``isolation`` and ``progress``
+    (``True``: a line on stderr; a callable: called with ``(state, pairs played)`` after
+    every pair), and refuses the others. The two agents come as ``agent_a`` and
+    ``agent_b`` or as the config's two ``agents``."""
     sprt([0] * 5, elo0, elo1, alpha, beta)  # checks the parameters
     pairs = check_int("max_pairs", max_pairs, minimum=1)
     assert pairs is not None  # not allow_none
-    sources = sources_of([agent_a, agent_b], game)
-    config = work_config(make_config(sources, "round-robin", 2 * pairs, layouts, seed, "pairs", rules=rules,
-                                     move_limit=move_limit, isolation=isolation, game=game), sources)
+    if (agent_a is None) != (agent_b is None):
+        raise DonutsError("an SPRT needs two agents: give agent_a and agent_b")
+    agents = None if agent_a is None else [agent_a, agent_b]
+    settings_ = resolve(config, agents, settings, entry="run_sprt", uses=SPRT_FIELDS)
+    if len(settings_.agents) != 2:
+        raise DonutsError(f"an SPRT needs two agents, got {len(settings_.agents)}")
+    # Pairs on the same set-up: a round robin of two agents, 2 * pairs games.
+    plan = settings_.replace(format="round-robin", games=2 * pairs, mode="pairs")
+    config_line = work_config(tournament_config(plan), settings_.sources)
+    progress = _show if settings_.progress is True else settings_.progress or None
     counts = [0] * 5
     state = sprt(counts, elo0, elo1, alpha, beta)
     played = 0
     try:
-        for unit in schedule(config):
-            result = play_unit(config, unit)
+        for unit in schedule(config_line):
+            result = play_unit(config_line, unit)
             a = unit["names"][0]
             score = sum(score_of(g, g["names"].index(a)) for g in result["games"])
             counts[pair_category(score)] += 1
@@ -47,4 +74,6 @@ def run_sprt(agent_a: object, agent_b: object, elo0: float = 0.0, elo1: float = 
                 break
     finally:
         close_seats()
+        if settings_.progress is True:
+            sys.stderr.write("\n")
     return state, played

@@ -51,7 +51,7 @@ from .seats import Answer, LocalSeat, Seat, close_all
 from .specs import AgentLike
 
 ILLEGAL_POLICIES = ("lose", "forfeit")
-#: How an entry given to :func:`play_game` is seated (as in tournaments, :mod:`.runner`):
+#: How an entry given to :func:`play_game` is seated (as in tournaments, :mod:`.seat_cache`):
 #: in a supervised process of its own, or called in this process.
 ISOLATIONS = ("process", "none")
 #: A player's third forfeit in one game loses it.
@@ -70,11 +70,11 @@ DROPOUT_STREAM = 1_000
 
 
 @stops_cleanly
-def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], layout: object, rules: object, seed: int,
+def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], setup: object, rules: object, seed: int, *,
               clock: float | None = None, illegal: str = "lose", move_limit: float | None = None, ledger: str | None = None,
-              clocks: Sequence[float] | None = None, *, game: Game | str, isolation: str = "process") -> GameRecord:
+              clocks: Sequence[float] | None = None, game: Game | str, isolation: str = "process") -> GameRecord:
     """Play one game of ``game`` (a :class:`~.protocol.Game` or a registered name) on
-    set-up ``layout`` (the game's set-up or its text: for Donuts a
+    set-up ``setup`` (the game's set-up or its text: for Donuts a
     :class:`~donuts_ai.Layout`) under ``rules``; ``agents`` are the seats (see
     the module doc): 2 or 4 for a two-sided game, one per player for a free-for-all game.
     Returns its :class:`~.records.GameRecord`.
@@ -98,7 +98,7 @@ def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], layout: obje
     if ledger not in game.LEDGERS:
         raise DonutsError(f"ledger must be one of {', '.join(game.LEDGERS)}, got {ledger!r}")
     clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
-    setup, rules = game.setup_text(layout), game.rules_dict(rules)
+    setup, rules = game.setup_text(setup), game.rules_dict(rules)
     _check_seats(game, rules, len(agents), illegal)
     if isolation not in ISOLATIONS:
         raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")

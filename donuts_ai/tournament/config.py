@@ -1,0 +1,384 @@
+"""One configuration for the harness: :class:`HarnessConfig`, taken by tournaments
+(:func:`~.runner.run`), SPRTs (:func:`~.sprt.run_sprt`) and studies
+(:func:`~donuts_ai.study.run_study`).
+
+Every entry point takes its settings either as keywords, as always::
+
+    tournament.run(["random", "greedy"], game="donuts", games=20, seed=1)
+
+or as one frozen object, which can be kept, compared, printed and varied
+(:meth:`HarnessConfig.replace`)::
+
+    config = tournament.HarnessConfig(game="donuts", games=20, seed=1)
+    tournament.run(["random", "greedy"], config=config)
+    tournament.run(["random", "mcts:time=0.1"], config=config.replace(seed=2))
+
+With a config, a keyword may still give a setting the config leaves at its default
+(``run(agents, config=config)`` gives the agents); a keyword that contradicts one the
+config sets is refused (:class:`ConfigError`), as is a setting the entry point does not
+use (an SPRT plays colour-swapped pairs: its config sets no ``games``). The keywords are
+the fields of :class:`HarnessConfig`, except ``layouts=`` (and ``--layouts`` on the
+command line), which gives the ``setups`` field: the public name was kept.
+
+:func:`make_config` turns the settings into the tournament's configuration line (a
+:class:`~.records.TournamentConfig`: what a results file records and ``--resume``
+compares), checking each against its game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypedDict, Unpack, cast
+
+from .._checks import check_int, check_seconds
+from ..errors import DonutsError
+from .agent_source import AgentSource
+from .entries import names_of, sources_of
+from .match import ILLEGAL_POLICIES, ISOLATIONS
+from .protocol import Game, get_game
+from .records import TournamentConfig
+
+FORMATS = ("round-robin", "gauntlet")
+#: pairs, duel and team are the modes of two-sided games; free-for-all games are played
+#: in tables of ``players`` seats, every table in all its seat rotations (:func:`~.scheduling.schedule`).
+MODES = ("pairs", "duel", "team", "free-for-all")
+FREE_FOR_ALL = "free-for-all"
+#: Where the units of a run are played (:mod:`.backends`).
+BACKENDS = ("process", "ray")
+#: The hard per-move limit (seconds) of a run without a clock: generous, since an exact
+#: solver may think for minutes on an empty board, yet every game of a run ends.
+DEFAULT_MOVE_LIMIT = 300.0
+
+#: How a run reports its progress: ``True`` prints a line on stderr, a callable is called
+#: (tournament: ``(units done, units)``; SPRT: ``(state, pairs)``; study: ``(solved, layouts)``).
+Progress = bool | Callable[..., object]
+
+
+class ConfigError(DonutsError):
+    """Settings given twice and differently (a config and a keyword), or given to an
+    entry point that does not use them."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class HarnessConfig:
+    """Every setting of a harness run, in one frozen object (see the module doc).
+
+    **Who plays.** ``game`` names a registered game (:mod:`.protocol`; every tournament
+    and SPRT names one). ``agents`` are entries (:mod:`.entries`: specs, agent objects or
+    agent classes), kept as their :class:`~.entries.AgentSource` s: the objects
+    (cloudpickled) and their records, checked when the config is made.
+
+    **What is played** (tournaments; an SPRT uses ``setups``, ``seed``, ``rules``,
+    ``clock``, ``illegal``, ``move_limit``, ``ledger`` and ``isolation``). ``format``:
+    ``"round-robin"`` or ``"gauntlet"`` (the first agent against each other).
+    ``games`` per pairing (pairs mode: colour-swapped pairs on one set-up, rounded up to
+    even; duel mode: series; free-for-all: games in all). ``setups``: the game's
+    set-ups (the keyword ``layouts=``): ``None`` draws a fresh one for every unit, seeded
+    from ``seed``; else a spec (:func:`~.scheduling.parse_layouts`), a set-up or a list
+    of them, cycled through. ``mode``: ``"pairs"``, ``"duel"`` (best-of-``best_of``
+    series), ``"team"`` (4 agents, 2v2) or, for a free-for-all game (``None`` picks),
+    ``"free-for-all"`` at tables of ``players`` seats. ``clock``: seconds per player (per
+    series in duel mode, else per game); ``move_limit``: the hard limit on one move;
+    ``illegal``: ``"lose"`` or ``"forfeit"``; ``ledger``: one of the game's score ledgers
+    (``None``: its first); ``rules``: the game's variant (``None``: its default);
+    ``isolation``: ``"process"`` (each agent in a supervised process) or ``"none"``
+    (called in the worker). Every unit is seeded from ``seed``.
+
+    **Where it runs.** ``workers`` processes (``None``: the entry point's default; all
+    cores for a tournament, 1 for a study), or ``backend="ray"`` (``address`` of a
+    cluster, else a local instance); ``results_path``: the JSON-lines file every finished
+    unit is appended to, ``resume=True`` continues it; ``progress`` (:data:`Progress`).
+    """
+
+    game: str | None = None
+    agents: Sequence[object] = ()
+    format: str = "round-robin"
+    games: int = 2
+    setups: object = None
+    seed: int = 0
+    mode: str | None = None
+    best_of: int = 3
+    clock: float | None = None
+    illegal: str = "lose"
+    rules: object = None
+    move_limit: float | None = DEFAULT_MOVE_LIMIT
+    ledger: str | None = None
+    isolation: str = "process"
+    players: int | None = None
+    workers: int | None = None
+    backend: str = "process"
+    address: str | None = None
+    results_path: str | None = None
+    resume: bool = False
+    progress: Progress = False
+
+    def __post_init__(self) -> None:
+        # Agents are checked and kept as sources at once: a bad spec, or an object that
+        # cannot travel to its seat process, is refused here, never half-way through a run.
+        if isinstance(self.agents, (str, bytes)):
+            raise ConfigError(f"agents must be a list of entries, got the text {self.agents!r}")
+        agents = tuple(self.agents)
+        if agents:
+            if self.game is None:
+                raise ConfigError("agents are named in a game: give game= (\"donuts\", \"boxes\", ...)")
+            agents = tuple(sources_of(agents, self.game))
+        object.__setattr__(self, "agents", agents)
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
+        check_int("workers", self.workers, minimum=1, allow_none=True)
+
+    def replace(self, **changes: Any) -> HarnessConfig:
+        """A copy with ``changes`` (fields by name, or the keywords: ``layouts=`` gives ``setups``), checked again."""
+        fields: dict[str, Any] = _field_names(changes, "replace", by_field=True)  # values checked when used
+        return dataclasses.replace(self, **fields)
+
+    @property
+    def sources(self) -> tuple[AgentSource, ...]:
+        """The agents as the harness carries them (:class:`~.entries.AgentSource`: the
+        objects cloudpickled, with their records); ``agents`` holds the same."""
+        return cast(tuple[AgentSource, ...], self.agents)  # made so by __post_init__
+
+    @property
+    def records(self) -> list[str]:
+        """The agents' records (what results files keep)."""
+        return [a.record for a in self.sources]
+
+
+class Settings(TypedDict, total=False):
+    """The keywords the entry points take besides a config: the fields of
+    :class:`HarnessConfig`, with ``layouts`` for ``setups``."""
+
+    game: str
+    format: str
+    games: int
+    layouts: object
+    seed: int
+    mode: str | None
+    best_of: int
+    clock: float | None
+    illegal: str
+    rules: object
+    move_limit: float | None
+    ledger: str | None
+    isolation: str
+    players: int | None
+    workers: int | None
+    backend: str
+    address: str | None
+    results_path: str | None
+    resume: bool
+    progress: Progress
+
+
+FIELDS = tuple(f.name for f in dataclasses.fields(HarnessConfig))
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(HarnessConfig)}
+#: The keywords whose field has another name: the public ``layouts=`` is the harness's ``setups``.
+KEYWORD_FIELDS = {"layouts": "setups"}
+#: What each entry point reads of a config: any other setting it is given is refused.
+TOURNAMENT_FIELDS = frozenset(FIELDS)
+SPRT_FIELDS = frozenset({"game", "agents", "setups", "seed", "rules", "clock", "illegal", "move_limit", "ledger", "isolation",
+                         "progress"})
+STUDY_FIELDS = frozenset({"game", "seed", "rules", "workers", "backend", "address", "results_path", "resume", "progress"})
+
+
+def _field_names(settings: Mapping[str, object], entry: str, *, by_field: bool = False) -> dict[str, object]:
+    """``settings`` (keywords; with ``by_field`` field names too) by field name; a name
+    that is no setting is a :class:`TypeError`, as Python reports an unexpected keyword."""
+    fields: dict[str, object] = {}
+    for key, value in settings.items():
+        name = KEYWORD_FIELDS.get(key, key)
+        if name not in _DEFAULTS or (key in KEYWORD_FIELDS.values() and not by_field):
+            raise TypeError(f"{entry}() got an unexpected keyword argument {key!r}")
+        if name in fields:
+            raise TypeError(f"{entry}() got {name!r} twice (as {name!r} and {_keyword(name)!r})")
+        fields[name] = value
+    return fields
+
+
+def _keyword(name: str) -> str:
+    return next((k for k, v in KEYWORD_FIELDS.items() if v == name), name)
+
+
+def _is_set(config: HarnessConfig, name: str) -> bool:
+    return bool(getattr(config, name) != _DEFAULTS[name])
+
+
+def resolve(config: HarnessConfig | None, agents: Iterable[object] | None, settings: Mapping[str, object], *, entry: str,
+            uses: frozenset[str] = TOURNAMENT_FIELDS) -> HarnessConfig:
+    """The one :class:`HarnessConfig` of a call to ``entry``: ``config`` completed by the
+    keywords ``settings`` and ``agents`` (each may give what ``config`` leaves at its
+    default; one that contradicts ``config`` is a :class:`ConfigError`), with no setting
+    set that ``entry`` does not use (``uses``)."""
+    fields = _field_names(settings, entry)
+    if agents is not None:
+        if isinstance(agents, (str, bytes)):
+            raise ConfigError(f"agents must be a list of entries, got the text {agents!r}")
+        fields["agents"] = tuple(agents)
+    if config is None:
+        resolved = HarnessConfig(**fields)  # type: ignore[arg-type]  # names checked above; values when used (tournament_config)
+    else:
+        if not isinstance(config, HarnessConfig):
+            raise ConfigError(f"config must be a HarnessConfig, got {type(config).__name__}")
+        game = fields.get("game", config.game)
+        conflicts = []
+        for name, value in fields.items():
+            if not _is_set(config, name):
+                continue
+            if name == "agents":
+                if game is None or [s.record for s in sources_of(value, str(game))] != config.records:  # type: ignore[arg-type]
+                    conflicts.append(name)
+            elif value != getattr(config, name):
+                conflicts.append(name)
+        if conflicts:
+            shown = ", ".join(f"{_keyword(n)}={fields[n]!r} (the config has {getattr(config, n)!r})" if n != "agents"
+                              else "agents (the config has its own)" for n in conflicts)
+            raise ConfigError(f"{entry}: the config and the keywords disagree on {shown}; "
+                              "give each setting once (config.replace(...) makes a changed copy)")
+        resolved = dataclasses.replace(config, **fields) if fields else config  # type: ignore[arg-type]
+    unused = [n for n in FIELDS if n not in uses and _is_set(resolved, n)]
+    if unused:
+        raise ConfigError(f"{entry} does not use {', '.join(_keyword(n) for n in unused)}: leave "
+                          f"{'it' if len(unused) == 1 else 'them'} unset")
+    return resolved
+
+
+def parse_layouts(spec: str, game: str) -> list[object] | str:
+    """The set-ups of ``game`` that ``spec`` names (:meth:`~.protocol.Game.parse_setups`;
+    for Donuts its :class:`~donuts_ai.Layout` s), or a word for a fresh draw per unit.
+    (The public name of the ``layouts=`` keyword and ``--layouts``.)"""
+    return get_game(game).parse_setups(spec)
+
+
+def make_config(agents: Iterable[object] | None = None, *, config: HarnessConfig | None = None,
+                **settings: Unpack[Settings]) -> TournamentConfig:
+    """Check every setting and return the tournament's configuration line (what a results
+    file records and ``--resume`` compares): the settings as :func:`~.runner.run` takes
+    them (keywords, or a :class:`HarnessConfig`). ``game`` names a registered game
+    (:mod:`.protocol`): ``layouts`` are its set-ups (``None``: a fresh seeded draw for
+    every unit, ``"random"``), ``rules`` its variant, ``ledger`` one of its score ledgers
+    (``None``: its first), agent specs name its agent kinds. ``mode`` ``None`` is
+    ``"pairs"`` for a two-sided game and ``"free-for-all"`` for a free-for-all one, whose
+    ``players`` (default: what its rules say) sit at every table. The configuration
+    keeps the agents' records, and names them by their ``names``."""
+    return tournament_config(resolve(config, agents, settings, entry="make_config"))
+
+
+def tournament_config(config: HarnessConfig) -> TournamentConfig:
+    """The configuration line of a tournament of ``config`` (see :func:`make_config`)."""
+    if config.game is None:
+        raise ConfigError("a tournament names its game: give game= (\"donuts\", \"boxes\", ...)")
+    game_rules = get_game(config.game)
+    records = config.records
+    names = names_of(config.sources)
+    if config.format not in FORMATS:
+        raise DonutsError(f"unknown format {config.format!r}; expected one of {', '.join(FORMATS)}")
+    if game_rules.FREE_FOR_ALL:
+        return _free_for_all_config(game_rules, records, names, config)
+    mode = "pairs" if config.mode is None else config.mode
+    if mode not in MODES[:3]:
+        raise DonutsError(f"unknown mode {mode!r}; expected one of {', '.join(MODES[:3])}")
+    if config.players is not None:
+        count = check_int("players", config.players, minimum=2)
+        assert count is not None  # not allow_none
+        game_rules.with_players(game_rules.rules_dict(config.rules), count)
+    if mode == "team" and len(records) != 4:
+        raise DonutsError(f"a team battle needs 4 agents (Chocolate A, Vanilla A, Chocolate B, Vanilla B), got {len(records)}")
+    if mode != "team" and len(records) < 2:
+        raise DonutsError("a tournament needs at least 2 agents")
+    checked_games = check_int("games per pairing", config.games, minimum=1)
+    assert checked_games is not None  # not allow_none
+    if mode == "duel" and config.best_of not in (1, 3, 5, 7):
+        raise DonutsError(f"best_of must be 1, 3, 5 or 7, got {config.best_of!r}")
+    clock, move_limit, checked_ledger = _check_play_settings(game_rules, config)
+    checked_seed = check_int("seed", config.seed)
+    assert checked_seed is not None  # not allow_none
+    return {
+        "game": game_rules.name,
+        "agents": records,
+        "names": names,
+        "format": config.format,
+        "games": checked_games,
+        "layouts": _setups(game_rules, config.setups),
+        "seed": checked_seed,
+        "mode": mode,
+        "best_of": config.best_of if mode == "duel" else None,
+        "clock": clock,
+        "clock_per": None if clock is None else "series" if mode == "duel" else "game",
+        "move_limit": move_limit,
+        "illegal": config.illegal,
+        "ledger": checked_ledger,
+        "isolation": config.isolation,
+        "rules": game_rules.rules_dict(config.rules),
+    }
+
+
+def _check_play_settings(game_rules: Game, config: HarnessConfig) -> tuple[float | None, float | None, str]:
+    """The settings every kind of tournament shares, checked: ``(clock, move_limit,
+    ledger)`` with the game's default ledger filled in."""
+    clock, move_limit = check_seconds("clock", config.clock), check_seconds("move_limit", config.move_limit)
+    if config.illegal not in ILLEGAL_POLICIES:
+        raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {config.illegal!r}")
+    if config.illegal == "forfeit" and not game_rules.CAN_FORFEIT:
+        raise DonutsError(f"{game_rules.name} has no forfeited turn: use the illegal-move policy 'lose'")
+    ledger = game_rules.LEDGERS[0] if config.ledger is None else config.ledger
+    if ledger not in game_rules.LEDGERS:
+        raise DonutsError(f"ledger must be one of {', '.join(game_rules.LEDGERS)}, got {ledger!r}")
+    if config.isolation not in ISOLATIONS:
+        raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {config.isolation!r}")
+    return clock, move_limit, ledger
+
+
+def _free_for_all_config(game_rules: Game, records: list[str], names: list[str], config: HarnessConfig) -> TournamentConfig:
+    """The configuration of a free-for-all tournament (see :func:`make_config`)."""
+    if config.mode not in (None, FREE_FOR_ALL):
+        raise DonutsError(f"{game_rules.name} is a free-for-all game: its mode is {FREE_FOR_ALL!r}, not {config.mode!r} "
+                          "(tables of players seats, every table in all its seat rotations)")
+    if len(records) < 2:
+        raise DonutsError("a tournament needs at least 2 agents")
+    rules_dict = game_rules.rules_dict(config.rules)
+    if config.players is not None:
+        count = check_int("players", config.players, minimum=2)
+        assert count is not None  # not allow_none
+        rules_dict = game_rules.with_players(rules_dict, count)
+    seats = game_rules.num_players(rules_dict)
+    checked_games = check_int("games", config.games, minimum=1)
+    assert checked_games is not None  # not allow_none
+    checked_clock, checked_limit, checked_ledger = _check_play_settings(game_rules, config)
+    setups = _setups(game_rules, config.setups)
+    checked_seed = check_int("seed", config.seed)
+    assert checked_seed is not None  # not allow_none
+    return {
+        "game": game_rules.name,
+        "agents": records,
+        "names": names,
+        "format": config.format,
+        "games": checked_games,
+        "layouts": setups,
+        "seed": checked_seed,
+        "mode": FREE_FOR_ALL,
+        "players": seats,
+        "best_of": None,
+        "clock": checked_clock,
+        "clock_per": None if checked_clock is None else "game",
+        "move_limit": checked_limit,
+        "illegal": config.illegal,
+        "ledger": checked_ledger,
+        "isolation": config.isolation,
+        "rules": rules_dict,
+    }
+
+
+def _setups(game_rules: Game, setups: object) -> list[str] | str:
+    """The set-ups of a configuration: a word for a fresh draw per unit, or their texts."""
+    if setups is None:
+        return "random"
+    if isinstance(setups, str):
+        setups = game_rules.parse_setups(setups)
+        if isinstance(setups, str):
+            return setups
+    chosen = list(setups) if isinstance(setups, (list, tuple)) else [setups]
+    if not chosen:
+        raise DonutsError("layouts must name at least one set-up")
+    return [game_rules.setup_text(x) for x in chosen]

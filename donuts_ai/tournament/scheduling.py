@@ -1,0 +1,96 @@
+"""A tournament's schedule: its units (pairs, series, tables), each with its seats, its
+set-up and its seed, in a fixed order drawn from the tournament's seed."""
+
+from __future__ import annotations
+
+import random
+from typing import TypedDict
+
+from .config import FREE_FOR_ALL
+from .protocol import get_game
+from .records import TournamentConfig
+
+
+class Unit(TypedDict):
+    """One unit of a tournament's schedule (:func:`schedule`): its number, the ``seats``
+    (agent records) and their ``names`` in seat order, its ``setup`` (the game's set-up
+    text) and its seed."""
+
+    unit: int
+    seats: list[str]
+    names: list[str]
+    setup: str
+    seed: int
+
+
+def _table(n_agents: int, players: int, seats_so_far: list[int], rng: random.Random, gauntlet: bool) -> list[int]:
+    """The agents of one table of ``players`` seats, in no order: every agent sits
+    ``players // n_agents`` times, and the ``players % n_agents`` seats left go to the
+    agents that have sat least so far (ties drawn by ``rng``), never two of them to one
+    agent; in a gauntlet the first agent is always among them (when not every agent is)."""
+    base, extra = divmod(players, n_agents)
+    table = [i for i in range(n_agents) for _ in range(base)]
+    candidates = list(range(n_agents))
+    if gauntlet and base == 0:
+        table.append(0)
+        candidates.remove(0)
+        extra -= 1
+    keys = {i: (seats_so_far[i], rng.random()) for i in candidates}
+    table += sorted(candidates, key=keys.__getitem__)[:extra]
+    for i in table:
+        seats_so_far[i] += 1
+    return table
+
+
+def _schedule_free_for_all(config: TournamentConfig) -> list[Unit]:
+    """The units of a free-for-all tournament: ``ceil(games / players)`` tables, each
+    played as one unit of ``players`` games, one per rotation of its seats, so that every
+    agent at the table starts once (and sits once in every seat)."""
+    names, specs, players = config["names"], config["agents"], config["players"]
+    rng = random.Random(config["seed"])
+    setups = config["layouts"]
+    seats_so_far = [0] * len(names)
+    units: list[Unit] = []
+    for k in range(-(-config["games"] // players)):
+        seed = rng.getrandbits(62)
+        if isinstance(setups, str):  # a fresh set-up (a deal) for every unit
+            setup = get_game(config["game"]).draw_setup(setups, rng.getrandbits(62))
+        else:
+            setup = setups[k % len(setups)]
+        table = _table(len(names), players, seats_so_far, rng, config["format"] == "gauntlet")
+        rng.shuffle(table)  # who sits next to whom changes from table to table; the rotations keep it
+        units.append({"unit": len(units), "seats": [specs[i] for i in table], "names": [names[i] for i in table],
+                      "setup": setup, "seed": seed})
+    return units
+
+
+def schedule(config: TournamentConfig) -> list[Unit]:
+    """Every unit of the tournament, in a fixed order, each with its own seed and set-up."""
+    if config["mode"] == FREE_FOR_ALL:
+        return _schedule_free_for_all(config)
+    names, specs = config["names"], config["agents"]
+    rng = random.Random(config["seed"])
+    if config["mode"] == "team":
+        pairings: list[tuple[int, ...]] = [(0, 1, 2, 3)]
+    elif config["format"] == "gauntlet":
+        pairings = [(0, j) for j in range(1, len(names))]
+    else:
+        pairings = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    per_pairing = config["games"] if config["mode"] == "duel" else (config["games"] + 1) // 2
+    setups = config["layouts"]
+    units: list[Unit] = []
+    for k in range(per_pairing):
+        for seats in pairings:
+            seed = rng.getrandbits(62)
+            if isinstance(setups, str):  # a fresh set-up for every unit, as the game is played
+                setup = get_game(config["game"]).draw_setup(setups, rng.getrandbits(62))
+            else:
+                setup = setups[k % len(setups)]
+            units.append({
+                "unit": len(units),
+                "seats": [specs[s] for s in seats],
+                "names": [names[s] for s in seats],
+                "setup": setup,
+                "seed": seed,
+            })
+    return units
