@@ -37,9 +37,9 @@ cards they put at the bottom of their own pile, in order, still there),
 
 from __future__ import annotations
 
+import json
 import numbers
 from collections.abc import Mapping, Sequence
-import json
 from dataclasses import dataclass
 from typing import Any, NoReturn, cast
 
@@ -47,6 +47,7 @@ import numpy as np
 
 from .._checks import check_int, is_int
 from ..errors import DonutsError
+from ..state import GameState
 from ._core import BoxesObservation as BoxesObservation
 from ._core import BoxesStateDict as BoxesStateDict
 from ._core import EngineCore, Snapshot
@@ -451,6 +452,10 @@ class BoxesState:
 
     def _check_player(self, player: object) -> int:
         return _check_int("player", player, minimum=0, maximum=self.num_players - 1, error=ObservationError)
+
+
+#: BoxesState speaks the state API both games share (the type checker holds it to the protocol).
+_STATE_API: type[GameState] = BoxesState
 
 
 def _describe(code: int | np.integer[Any]) -> str:
