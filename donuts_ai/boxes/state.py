@@ -106,12 +106,15 @@ class BoxesState:
     """
 
     # _pushed: the codes pushed since this state's history began (what pop can undo);
-    # _snapshots[k]: the arrays before push k * UNDO_SNAPSHOT_EVERY (never written to).
-    __slots__ = ("_core", "_pushed", "_snapshots")
+    # _snapshots[k]: the arrays before push k * UNDO_SNAPSHOT_EVERY (never written to), or
+    # None for the start of a new game, which pop deals again from _deal (so a push of a
+    # game shorter than UNDO_SNAPSHOT_EVERY moves copies nothing).
+    __slots__ = ("_core", "_pushed", "_snapshots", "_deal")
 
     _core: EngineCore
     _pushed: list[int]
-    _snapshots: list[Snapshot]
+    _snapshots: list[Snapshot | None]
+    _deal: tuple[list[list[int]], int] | None
 
     def __init__(self, rules: BoxesRules | None = None, seed: int = 0) -> None:
         """A new game: every deck shuffled from ``seed`` (:func:`~.deck.deal`), trays of 4
@@ -121,13 +124,13 @@ class BoxesState:
             raise BoxesError(f"rules must be a BoxesRules, got {type(rules).__name__}")
         seed = _check_int("seed", seed, minimum=0, error=BoxesError)
         piles, start = deal(rules.players, seed)
-        self._core, self._pushed, self._snapshots = EngineCore.new(rules, piles, start), [], []
+        self._core, self._pushed, self._snapshots, self._deal = EngineCore.new(rules, piles, start), [], [], (piles, start)
 
     @classmethod
-    def _of(cls, core: EngineCore, pushed: list[int] | None = None, snapshots: list[Snapshot] | None = None) -> BoxesState:
-        """A state holding ``core``, with an undo history (none by default)."""
+    def _of(cls, core: EngineCore) -> BoxesState:
+        """A state holding ``core``, its undo history starting there."""
         state = cls.__new__(cls)
-        state._core, state._pushed, state._snapshots = core, pushed or [], snapshots or []
+        state._core, state._pushed, state._snapshots, state._deal = core, [], [], None
         return state
 
     @classmethod
@@ -158,8 +161,10 @@ class BoxesState:
 
     def copy(self) -> BoxesState:
         """An independent copy, undo history included."""
-        # Snapshots are never written to (pop copies out of them), so the copy shares them.
-        return BoxesState._of(self._core.copy(), list(self._pushed), list(self._snapshots))
+        # Snapshots and the deal are never written to (pop copies out of them): the copy shares them.
+        copy = BoxesState._of(self._core.copy())
+        copy._pushed, copy._snapshots, copy._deal = list(self._pushed), list(self._snapshots), self._deal
+        return copy
 
     def __copy__(self) -> BoxesState:
         return self.copy()
@@ -284,7 +289,7 @@ class BoxesState:
         code = int(code)
         pushed = len(self._pushed)
         if pushed % UNDO_SNAPSHOT_EVERY == 0 and len(self._snapshots) == pushed // UNDO_SNAPSHOT_EVERY:
-            self._snapshots.append(self._core.snapshot())
+            self._snapshots.append(None if pushed == 0 and self._deal is not None else self._core.snapshot())
         result = self._core.play_code(code)
         self._pushed.append(code)
         return result
@@ -299,8 +304,13 @@ class BoxesState:
         pushed = len(self._pushed)
         nearest = pushed // UNDO_SNAPSHOT_EVERY
         del self._snapshots[nearest + 1:]  # later snapshots are of the line being undone
-        core = self._core
-        core.restore(self._snapshots[nearest])
+        core, snapshot = self._core, self._snapshots[nearest]
+        if snapshot is None:  # the start of a new game: dealt again from the same deal
+            assert self._deal is not None  # a None snapshot is only ever taken with a deal
+            fresh = EngineCore.new(core.rules, *self._deal)
+            core.t, core.grid = fresh.t, fresh.grid
+        else:
+            core.restore(snapshot)
         for code in self._pushed[nearest * UNDO_SNAPSHOT_EVERY:]:
             core.replay_code(code)
         return core.moves.pop()
