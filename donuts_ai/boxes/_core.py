@@ -21,7 +21,8 @@ from .rules import BoxesRules, RulesDict
 
 
 class BoxesStateDict(TypedDict):
-    """The state dict (:meth:`BoxesState.to_dict`; every key in the module docstring).
+    """The state dict (:meth:`~donuts_ai.boxes.state.BoxesState.to_dict`; every key in the docstring of
+    :mod:`donuts_ai.boxes.state`).
 
     ``cards`` rows are ``[owner, type, rot, r, c, roll flavour]``, ``frozen`` rows
     ``[r, c, winner]`` (``winner`` ``None`` for nobody)."""
@@ -43,8 +44,8 @@ class BoxesStateDict(TypedDict):
 
 
 class BoxesObservation(TypedDict):
-    """An observation (:meth:`BoxesState.observation`): the state dict less the hidden parts,
-    with what ``player`` may know of them (see the module docstring)."""
+    """An observation (:meth:`~donuts_ai.boxes.state.BoxesState.observation`): the state dict less the hidden parts,
+    with what ``player`` may know of them (see the docstring of :mod:`donuts_ai.boxes.state`)."""
 
     rules: RulesDict
     to_move: int | None
@@ -66,7 +67,7 @@ class BoxesObservation(TypedDict):
 
 
 class PlayResult(TypedDict):
-    """What a move did, for the mover (:meth:`BoxesState.push`)."""
+    """What a move did, for the mover (:meth:`~donuts_ai.boxes.state.BoxesState.push`)."""
 
     cards: int
     boxes: int
@@ -76,7 +77,7 @@ class PlayResult(TypedDict):
 
 
 class PlayoutArrays(TypedDict):
-    """:meth:`BoxesState.random_playouts`: a row per game."""
+    """:meth:`~donuts_ai.boxes.state.BoxesState.random_playouts`: a row per game."""
 
     scores: NDArray[np.int32]
     boxes: NDArray[np.int32]
