@@ -86,8 +86,9 @@ class PlayoutArrays(TypedDict):
 
 
 
-#: The engine's arrays of one moment, copied: ``(tables, grid)``.
-Snapshot: TypeAlias = tuple[E.Tables, Grid]
+#: The engine's arrays of one moment: every table's bytes (in the order of ``Tables``'
+#: fields), and the grid copied (it is replaced when it grows).
+Snapshot: TypeAlias = tuple[tuple[bytes, ...], Grid]
 
 
 def tables_for(rules: BoxesRules) -> E.Tables:
@@ -118,13 +119,17 @@ class EngineCore:
         return EngineCore(self.rules, E.copy_tables(self.t), self.grid.copy(), list(self.moves))
 
     def snapshot(self) -> Snapshot:
-        """The arrays as they are now, copied (for undo: :meth:`restore` puts them back)."""
-        return E.copy_tables(self.t), self.grid.copy()
+        """The arrays as they are now (for undo: :meth:`restore` puts them back)."""
+        # As raw bytes: copying a structured array copies field by field, about ten times slower.
+        return tuple(table.tobytes() for table in self.t), self.grid.copy()
 
     def restore(self, snapshot: Snapshot) -> None:
-        """Hold the arrays of ``snapshot`` again (copied: a snapshot is never written to)."""
-        t, grid = snapshot
-        self.t, self.grid = E.copy_tables(t), grid.copy()
+        """Make the arrays hold ``snapshot`` again, the tables in place (a snapshot is never written to)."""
+        raw, grid = snapshot
+        for table, data in zip(self.t, raw, strict=True):
+            target = table.view(np.uint8)  # the same memory, byte by byte
+            np.copyto(target, np.frombuffer(data, np.uint8).reshape(target.shape))
+        self.grid = grid.copy()
 
     # ---------------------------------------------------------------- reading
     @property

@@ -65,8 +65,8 @@ from .rules import BoxesRules
 HIDDEN_STUCK = "stuck"
 
 #: Undo keeps a copy of the arrays every this many pushes and replays the moves since the
-#: nearest copy: a copy costs about two pushes, so one every 64 costs a push a few percent,
-#: and a pop replays at most 63 moves.
+#: nearest copy: a copy costs under a push, so one every 64 costs a push about 1%, and a pop
+#: replays at most 63 moves.
 UNDO_SNAPSHOT_EVERY = 64
 
 
@@ -307,8 +307,7 @@ class BoxesState:
         core, snapshot = self._core, self._snapshots[nearest]
         if snapshot is None:  # the start of a new game: dealt again from the same deal
             assert self._deal is not None  # a None snapshot is only ever taken with a deal
-            fresh = EngineCore.new(core.rules, *self._deal)
-            core.t, core.grid = fresh.t, fresh.grid
+            core.restore(EngineCore.new(core.rules, *self._deal).snapshot())
         else:
             core.restore(snapshot)
         for code in self._pushed[nearest * UNDO_SNAPSHOT_EVERY:]:
