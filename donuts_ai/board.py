@@ -127,7 +127,8 @@ class Board:
     ``Board(layout=None, rules=None)`` starts a game on ``layout`` (default
     :meth:`Layout.standard`) under ``rules`` (default: official). Chocolate (0) moves
     first. Moves are square names (``"c3"``) or indices (0..35); :meth:`push` plays
-    one and :meth:`pop` undoes it exactly.
+    one and :meth:`pop` undoes it exactly. It speaks the state API both games share
+    (:class:`donuts_ai.state.GameState`); its text is :meth:`to_text`, its data :meth:`to_dict`.
 
     Raises :class:`~donuts_ai.errors.InvalidMoveError` for unparsable moves and
     :class:`~donuts_ai.errors.IllegalMoveError` for moves that are not legal now; a
