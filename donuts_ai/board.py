@@ -7,17 +7,19 @@ Numba kernels of :mod:`donuts_ai._engine`, so the Board and the search agree exa
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Any, TypeAlias, TypedDict
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import _engine as E
 from ._engine.position import plies_left, position_of
-from .errors import IllegalMoveError, LayoutError, PositionError
+from .errors import IllegalMoveError, LayoutError, PositionError, RulesError
 from .layout import Layout
 from .outcomes import REASON_NAMES, result_string, winner_of_code
-from .rules import Rules
+from .rules import Rules, RulesDict
 from .squares import (
     COLOR_LETTERS,
     COLOR_NAMES,
@@ -30,6 +32,7 @@ from .squares import (
     square,
     squares_of,
 )
+from .state import GameState
 from .svg import board_svg
 from .symmetry import transform_bitboard, transform_square
 
@@ -62,6 +65,57 @@ class Outcome:
 
 _U = np.uint64
 
+
+class BoardDict(TypedDict):
+    """A :class:`Board` as data (:meth:`Board.to_dict`): its :meth:`~Board.fen` and its rules."""
+
+    fen: str
+    rules: RulesDict
+
+
+# --- the one conversion ----------------------------------------------------------------
+# The Board keeps its state by colour (b0 Chocolate, b1 Vanilla, Python ints); the engine
+# takes uint64 bitboards. These functions, the transition `E.play` (apply by colour) in
+# Board.push and `kernel_state` (what `position_of` takes) are the only places the Board
+# calls the engine.
+def _legal_mask(b0: int, b1: int, last: int, line_masks: NDArray[np.uint64]) -> int:
+    """Bitboard of the legal squares of a game that goes on."""
+    return int(E.legal_mask(_U(b0), _U(b1), last, line_masks))
+
+
+def _forced_line(b0: int, b1: int, last: int, line_masks: NDArray[np.uint64]) -> int:
+    """The empty squares of the line through ``last`` (0: an open pick)."""
+    return int(E.forced_line(_U(FULL_BOARD & ~(b0 | b1)), last, line_masks))
+
+
+def _fives(b0: int, b1: int) -> tuple[bool, bool]:
+    """Whether Chocolate, Vanilla hold five in a row."""
+    return bool(E.has_five(_U(b0))), bool(E.has_five(_U(b1)))
+
+
+def _end_of(b0: int, b1: int, p0: int, p1: int, donuts: int) -> Outcome | None:
+    """The outcome of a position with no five, or ``None`` when the game goes on."""
+    winner, reason = E.final_result(_U(b0), _U(b1), p0, p1, donuts)
+    return None if winner == E.NO_WINNER_YET else _outcome_of(int(winner), int(reason), b0, b1)
+
+
+def _outcome_of(winner: int, reason: int, b0: int, b1: int) -> Outcome:
+    """The engine's winner and end-reason codes as an :class:`Outcome`, with its scores."""
+    term = _REASONS[reason]
+    if term is Termination.LARGEST_GROUP:
+        scores: tuple[int, int] | None = (int(E.largest_group(_U(b0))), int(E.largest_group(_U(b1))))
+    elif term is Termination.MAJORITY:
+        scores = (b0.bit_count(), b1.bit_count())
+    else:
+        scores = None
+    return Outcome(winner_of_code(winner), term, scores)
+
+
+def _next_turn(mover: int, p0: int, p1: int, donuts: int) -> int:
+    """Who moves after ``mover`` forfeits or places (the opponent, unless its pool is empty)."""
+    return int(E.next_turn(mover, p0, p1, donuts))
+
+
 #: A Board's whole state, saved by :meth:`Board.push` and put back by :meth:`Board.pop`:
 #: ``(b0, b1, turn, last, p0, p1, outcome)``.
 _State: TypeAlias = "tuple[int, int, int | None, int, int, int, Outcome | None]"
@@ -73,7 +127,8 @@ class Board:
     ``Board(layout=None, rules=None)`` starts a game on ``layout`` (default
     :meth:`Layout.standard`) under ``rules`` (default: official). Chocolate (0) moves
     first. Moves are square names (``"c3"``) or indices (0..35); :meth:`push` plays
-    one and :meth:`pop` undoes it exactly.
+    one and :meth:`pop` undoes it exactly. It speaks the state API both games share
+    (:class:`donuts_ai.state.GameState`); its text is :meth:`to_text`, its data :meth:`to_dict`.
 
     Raises :class:`~donuts_ai.errors.InvalidMoveError` for unparsable moves and
     :class:`~donuts_ai.errors.IllegalMoveError` for moves that are not legal now; a
@@ -115,25 +170,12 @@ class Board:
     def _set_state(self, b0: int, b1: int, turn: int | None, last: int, p0: int, p1: int) -> None:
         """Set raw state and work out whether the game is over (any position, e.g. from FEN)."""
         self._b0, self._b1, self._last, self._p0, self._p1 = b0, b1, last, p0, p1
-        self._outcome = None
-        five0, five1 = bool(E.has_five(_U(b0))), bool(E.has_five(_U(b1)))
+        five0, five1 = _fives(b0, b1)
         if five0 or five1:
             self._outcome = Outcome(0 if five0 else 1, Termination.FIVE)
         else:
-            winner, reason = E.final_result(_U(b0), _U(b1), p0, p1, self._rules.donuts)
-            if winner != E.NO_WINNER_YET:
-                self._outcome = self._make_outcome(int(winner), int(reason), b0, b1)
+            self._outcome = _end_of(b0, b1, p0, p1, self._rules.donuts)
         self._turn = None if self._outcome else turn
-
-    def _make_outcome(self, winner: int, reason: int, b0: int, b1: int) -> Outcome:
-        term = _REASONS[reason]
-        if term is Termination.LARGEST_GROUP:
-            scores = (int(E.largest_group(_U(b0))), int(E.largest_group(_U(b1))))
-        elif term is Termination.MAJORITY:
-            scores = (b0.bit_count(), b1.bit_count())
-        else:
-            scores = None
-        return Outcome(winner_of_code(winner), term, scores)
 
     # --- read-only views -----------------------------------------------------------
     @property
@@ -199,7 +241,7 @@ class Board:
         """Bitboard of legal squares (0 when the game is over)."""
         if self._outcome is not None:
             return 0
-        return int(E.legal_mask(_U(self._b0), _U(self._b1), self._last, self._line_masks))
+        return _legal_mask(self._b0, self._b1, self._last, self._line_masks)
 
     def legal_squares(self) -> list[int]:
         return squares_of(self.legal_mask())
@@ -220,8 +262,7 @@ class Board:
         """True when the side to move may place on any empty square."""
         if self._outcome is not None:
             return False
-        empty = FULL_BOARD & ~(self._b0 | self._b1)
-        return int(E.forced_line(_U(empty), self._last, self._line_masks)) == 0
+        return _forced_line(self._b0, self._b1, self._last, self._line_masks) == 0
 
     def push(self, move: int | str) -> list[str]:
         """Play ``move`` for the side to move; returns the flipped squares' names, ascending."""
@@ -237,7 +278,7 @@ class Board:
         self._b0, self._b1, self._p0, self._p1, self._last = int(b0), int(b1), int(p0), int(p1), sq
         if winner != E.NO_WINNER_YET:
             self._turn = None
-            self._outcome = self._make_outcome(int(winner), int(reason), self._b0, self._b1)
+            self._outcome = _outcome_of(int(winner), int(reason), self._b0, self._b1)
         else:
             self._turn = int(turn)
         return [SQUARE_NAMES[s] for s in squares_of(int(flipped))]
@@ -265,7 +306,7 @@ class Board:
         assert mover is not None  # the game goes on, so a side is to move
         self._history.append(self._state())
         self._stack.append(None)
-        self._turn = int(E.next_turn(mover, self._p0, self._p1, self._rules.donuts))
+        self._turn = _next_turn(mover, self._p0, self._p1, self._rules.donuts)
 
     def pop(self) -> str | None:
         """Undo the last move; returns it (``None`` for a forfeit). Raises ``IndexError`` when
@@ -401,7 +442,7 @@ class Board:
             last = SQUARE_NAMES.index(last_f)
             if not (b0 | b1) >> last & 1:
                 raise PositionError(f"position string: last square {last_f} is empty")
-        if E.has_five(_U(b0)) and E.has_five(_U(b1)):
+        if all(_fives(b0, b1)):
             raise PositionError("position string: both colours have five in a row")
         turn = None if turn_f == "-" else COLOR_LETTERS.index(turn_f)
         board._set_state(b0, b1, turn, last, p0, p1)
@@ -414,6 +455,48 @@ class Board:
             raise PositionError(f"position string: turn {turn_f!r} but the game is over ({board._outcome.reason})")
         board._root = board._state()
         return board
+
+    def to_text(self) -> str:
+        """The state as one line of text (the state API's text form): the :meth:`fen`
+        followed by the rules, ``<fen> <insertion> <donuts>``; :meth:`from_text` reads it back."""
+        return f"{self.fen()} {self._rules.insertion} {self._rules.donuts}"
+
+    @classmethod
+    def from_text(cls, text: str) -> Board:
+        """Parse a :meth:`to_text` string. Raises :class:`PositionError` naming the bad field."""
+        if not isinstance(text, str):
+            raise PositionError(f"board text must be a str, got {type(text).__name__}")
+        fields = text.split()
+        if len(fields) != 8:
+            raise PositionError(f"board text needs 8 fields (a position string's 6, then insertion and donuts), got {len(fields)}")
+        insertion, donuts = fields[6:]
+        if not (donuts.isascii() and donuts.isdigit() and len(donuts) <= 3):
+            raise PositionError(f"board text: donuts must be an int, got {donuts!r}")
+        try:
+            rules = Rules(insertion, int(donuts))
+        except RulesError as exc:
+            raise PositionError(f"board text: {exc}") from None
+        return cls.from_fen(" ".join(fields[:6]), rules)
+
+    def to_dict(self) -> BoardDict:
+        """The state as JSON-ready data (the state API's dict form): ``{"fen": ..., "rules":
+        ...}``, the :meth:`fen` and :meth:`Rules.to_dict`; :meth:`from_dict` reads it back."""
+        return {"fen": self.fen(), "rules": self._rules.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Board:
+        """A board from :meth:`to_dict`'s form. Raises :class:`PositionError` naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise PositionError(f"board dict must be a mapping, got {type(data).__name__}")
+        if set(data) != {"fen", "rules"}:
+            raise PositionError(f"board dict needs exactly the keys fen and rules, got {', '.join(map(str, data)) or 'none'}")
+        if not isinstance(data["rules"], Mapping):
+            raise PositionError(f"board dict: rules must be a mapping, got {type(data['rules']).__name__}")
+        try:
+            rules = Rules.from_dict(data["rules"])
+        except RulesError as exc:
+            raise PositionError(f"board dict: {exc}") from None
+        return cls.from_fen(data["fen"], rules)
 
     # --- printing ------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -451,3 +534,6 @@ class Board:
     def _repr_svg_(self) -> str:
         return board_svg(self._layout.directions, self.bitboards, self.last, self.legal_mask())
 
+
+#: The Board speaks the state API both games share (the type checker holds it to the protocol).
+_STATE_API: type[GameState] = Board

@@ -49,10 +49,10 @@ from donuts_ai.boxes.agents import GreedyAgent, ISMCTSAgent, RandomAgent
 
 def play(rules, seed, agents):
     \"\"\"A game with agents[p] answering player p's observation (all it may see).\"\"\"
-    state = BoxesState.new(rules, seed)
-    while not state.is_over():
-        p = state.to_move
-        state.play(agents[p].select_move(state.observation(p)))
+    state = BoxesState(rules, seed)
+    while not state.is_game_over():
+        p = state.turn
+        state.push(agents[p].select_move(state.observation(p)))
     return state
 
 def wilson(k, n, z=1.96):
@@ -72,7 +72,7 @@ when it scored for nobody)."""),
         code("""
 state = play(BoxesRules(players=3), 7,
              [ISMCTSAgent(iterations=20 if QUICK else 300, seed=1), GreedyAgent(seed=2), RandomAgent(seed=3)])
-print(f"{len(state.moves_played)} moves; scores {state.scores}; boxes delivered {state.boxes_delivered}; "
+print(f"{len(state.move_stack)} moves; scores {state.scores}; boxes delivered {state.boxes_delivered}; "
       f"places {state.ranking()}")
 state"""),
         md("""
@@ -134,7 +134,7 @@ def label(rules):
 def random_selfplay(rules, seed):
     turns, points, top, boxes = [], [], [], []
     for d in range(RANDOM_DEALS):
-        out = BoxesState.new(rules, seed + d).random_playouts(RANDOM_PER_DEAL, seed=d)
+        out = BoxesState(rules, seed + d).random_playouts(RANDOM_PER_DEAL, seed=d)
         turns.extend(out["turns"]); points.extend(out["scores"].mean(axis=1)); top.extend(out["scores"].max(axis=1))
         boxes.extend(out["boxes"].mean(axis=1))
     return np.mean(turns), np.mean(points), np.mean(top), np.mean(boxes)
@@ -143,7 +143,7 @@ def greedy_selfplay(rules, seed):
     turns, points, top, boxes = [], [], [], []
     for g in range(GREEDY_GAMES):
         s = play(rules, seed + g, [GreedyAgent(seed=seed + 10 * g + p) for p in range(rules.players)])
-        turns.append(len(s.moves_played)); points.append(np.mean(s.scores)); top.append(max(s.scores))
+        turns.append(len(s.move_stack)); points.append(np.mean(s.scores)); top.append(max(s.scores))
         boxes.append(np.mean(s.boxes_delivered))
     return np.mean(turns), np.mean(points), np.mean(top), np.mean(boxes)
 
@@ -196,7 +196,7 @@ for n in range(2, 11):
         place0.append(ranking[0]); places.extend(ranking)
     rfirsts, rplace0, rplaces, rgames = 0.0, [], [], 0
     for d in range(RANDOM_SEAT_DEALS):
-        out = BoxesState.new(rules, 9000 + 100 * n + d).random_playouts(4, seed=d)
+        out = BoxesState(rules, 9000 + 100 * n + d).random_playouts(4, seed=d)
         for ranking in out["places"].tolist():
             rfirsts += (ranking[0] == 0) / ranking.count(0)
             rplace0.append(ranking[0]); rplaces.extend(ranking); rgames += 1

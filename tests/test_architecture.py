@@ -42,6 +42,7 @@ ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
     "_kernel_cache": set(),
+    "state": {"errors"},  # the state API both games implement (a Protocol): below both games
     "squares": {"errors"},
     "rules": {"errors"},
     "symmetry": {"errors", "squares"},
@@ -51,7 +52,7 @@ ALLOWED = {
     "outcomes": {"_engine"},
     # The public compiled API: the engine's kernels (and the solver's position key) under stable names.
     "kernels": {"_engine", "board", "errors", "search", "squares", "symmetry"},
-    "board": {"_engine", "errors", "layout", "outcomes", "rules", "squares", "svg", "symmetry"},
+    "board": {"_engine", "errors", "layout", "outcomes", "rules", "squares", "state", "svg", "symmetry"},
     "reference": {"layout", "rules"},
     "playouts": {"_engine", "board", "errors", "layout", "rules", "_checks"},
     "vector_env": {"_checks", "_engine", "errors", "layout", "outcomes", "rules", "squares"},
@@ -62,7 +63,7 @@ ALLOWED = {
     "donuts_game": {"agents", "board", "errors", "layout", "rules", "tournament"},
     # The card game shares only the checks, the errors and the harness's game protocol
     # with the board game (the harness loads it by the name the package root gives it).
-    "boxes": {"_checks", "agents", "errors", "tournament"},
+    "boxes": {"_checks", "agents", "errors", "state", "tournament"},
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "rules", "search", "symmetry", "tournament"},

@@ -42,13 +42,13 @@ TYPE = {face: i for i, face in enumerate(CARD_TYPES)}
 def _play_game(rules: BoxesRules, seed: int, agents, max_moves: int | None = None) -> tuple[BoxesState, list[str]]:
     """A game (or its first ``max_moves``) with ``agents[p]`` answering player p's observation;
     every answer is checked legal before it is played."""
-    state = BoxesState.new(rules, seed)
+    state = BoxesState(rules, seed)
     moves = []
-    while not state.is_over() and (max_moves is None or len(moves) < max_moves):
-        p = state.to_move
+    while not state.is_game_over() and (max_moves is None or len(moves) < max_moves):
+        p = state.turn
         move = agents[p].select_move(state.observation(p))
         assert state.is_legal(move), (rules, seed, p, move)
-        state.play(move)
+        state.push(move)
         moves.append(move)
     return state, moves
 
@@ -71,7 +71,7 @@ def test_every_agent_plays_only_legal_moves_under_every_variant(players):
         # a round of stuck turns with no card fitting anywhere, common under Perfect Match).
         ran_out = data["trigger"] is not None and len(moves) >= players * (DECK_SIZE - 4)
         dead = data["trigger"] is None and data["stuck_streak"] == players
-        assert state.is_over() and (ran_out or dead), (rules, len(moves))
+        assert state.is_game_over() and (ran_out or dead), (rules, len(moves))
 
 
 def test_many_random_games_stay_legal():
@@ -79,7 +79,7 @@ def test_many_random_games_stay_legal():
         players = 2 + seed % 5
         rules = BoxesRules.all_variants(players)[seed % 8]
         state, _ = _play_game(rules, seed, [RandomAgent(seed=seed + p) for p in range(players)])
-        assert state.is_over()
+        assert state.is_game_over()
 
 
 def test_tiny_budgets_still_answer_a_legal_move():
@@ -92,7 +92,7 @@ def test_tiny_budgets_still_answer_a_legal_move():
         assert agent.last_search["iterations"] >= 1 or agent.last_search == {}
     # In a timed game the clock caps the budget; a spent clock still gets one iteration.
     timed = ISMCTSAgent(time_limit=5.0, seed=1)
-    assert state.is_legal(timed.select_move(state.observation(state.to_move), time_left=0.0))
+    assert state.is_legal(timed.select_move(state.observation(state.turn), time_left=0.0))
     assert timed.last_search["iterations"] >= 1
 
 
@@ -121,10 +121,10 @@ def test_the_same_seed_plays_the_same_moves():
 
 def test_agents_see_only_the_observation():
     """Two states that differ only in what player p cannot see get the same answer."""
-    state = BoxesState.new(BoxesRules(3), 12)
+    state = BoxesState(BoxesRules(3), 12)
     for k in range(9):
-        state.play_id(state.random_move_id(k))
-    p = state.to_move
+        state.push_id(state.random_move_id(k))
+    p = state.turn
     other = BoxesState.from_observation(state.observation(p), seed=99)
     assert other.observation(p) == state.observation(p)
     assert other.to_dict()["trays"] != state.to_dict()["trays"]  # the hidden cards do differ
@@ -172,7 +172,7 @@ def _points_of_every_move(state: BoxesState) -> dict[str, int]:
     out = {}
     for move in state.legal_moves():
         copy = state.copy()
-        out[move] = copy.play(move)["points"]
+        out[move] = copy.push(move)["points"]
     return out
 
 
@@ -190,7 +190,7 @@ def test_greedy_takes_the_move_that_scores_now():
     # ISMCTS tries the greedy move first: on one iteration it plays it.
     assert ISMCTSAgent(iterations=1, seed=0).select_move(state) == "CHHH@2,2"
     after = state.copy()
-    after.play("CHHH@2,2")
+    after.push("CHHH@2,2")
     assert after.scores == [4, 0] and after.boxes_delivered == [1, 0]
 
 
@@ -201,9 +201,9 @@ def test_greedy_boxes_early_only_by_its_rule():
         players = 2 + seed % 3
         rules = BoxesRules.all_variants(players)[seed]
         agents = [GreedyAgent(seed=seed + p, box_points=3 + 2 * (p % 2)) for p in range(players)]
-        state = BoxesState.new(rules, seed)
-        while not state.is_over():
-            p = state.to_move
+        state = BoxesState(rules, seed)
+        while not state.is_game_over():
+            p = state.turn
             move = agents[p].select_move(state.observation(p))
             if move.startswith("box@"):
                 t, grid = _world(state)
@@ -212,7 +212,7 @@ def test_greedy_boxes_early_only_by_its_rule():
                 assert row[V_BOX_POINTS] >= agents[p].box_points, (move, row)
                 assert rules.closers or row[V_BOX_LEAD] <= CARD_QUADRANTS, (move, row)
                 boxed += 1
-            state.play(move)
+            state.push(move)
     assert boxed > 0
 
 
@@ -251,7 +251,7 @@ def test_ismcts_beats_random_clearly():
 
 
 def test_ismcts_statistics_of_a_move():
-    state = BoxesState.new(BoxesRules(4), 3)
+    state = BoxesState(BoxesRules(4), 3)
     agent = ISMCTSAgent(iterations=50, seed=1)
     move = agent.select_move(state)
     info = agent.last_search
@@ -308,7 +308,7 @@ def test_bad_options_are_refused_by_name(kwargs, message):
 
 
 def test_bad_views_are_refused():
-    state = BoxesState.new(BoxesRules(3), 1)
+    state = BoxesState(BoxesRules(3), 1)
     agent = GreedyAgent()
     with pytest.raises(BoxesAgentError, match="observation dict or a BoxesState"):
         agent.select_move("CCCC@2,0")
@@ -316,8 +316,8 @@ def test_bad_views_are_refused():
         agent.select_move(state.observation(1))
     with pytest.raises(BoxesAgentError, match="time_left must be a number of seconds"):
         agent.select_move(state, time_left="soon")
-    while not state.is_over():
-        state.play_id(state.random_move_id(len(state.moves_played)))
+    while not state.is_game_over():
+        state.push_id(state.random_move_id(len(state.move_stack)))
     with pytest.raises(BoxesAgentError, match="the game is over"):
         agent.select_move(state)
     with pytest.raises(BoxesAgentError, match="the game is over"):
@@ -328,11 +328,11 @@ def test_bad_views_are_refused():
 
 
 def _midgame(players: int, seed: int, moves: int, rules: BoxesRules | None = None) -> BoxesState:
-    state = BoxesState.new(rules or BoxesRules(players), seed)
+    state = BoxesState(rules or BoxesRules(players), seed)
     for k in range(moves):
-        if state.is_over():
+        if state.is_game_over():
             break
-        state.play_id(state.random_move_id(seed * 1000 + k))
+        state.push_id(state.random_move_id(seed * 1000 + k))
     return state
 
 
@@ -343,7 +343,7 @@ def _seed_numba(seed):
 
 def test_redealing_keeps_the_observation_and_deals_uniformly():
     state = _midgame(3, 5, 14)
-    p = state.to_move
+    p = state.turn
     base = BoxesState.from_observation(state.observation(p), 0)
     obs = base.observation(p)
     hands = {q: sorted(base.to_dict()["trays"][q] + base.to_dict()["piles"][q]) for q in range(3)}
@@ -401,16 +401,16 @@ def test_move_values_agree_with_playing_each_move(variant):
     rules = BoxesRules.all_variants(players)[variant]
     for seed, depth in ((variant, 20), (variant + 10, 45), (variant + 20, 70)):
         state = _midgame(players, seed, depth, rules)
-        if state.is_over():
+        if state.is_game_over():
             continue
-        p = state.to_move
+        p = state.turn
         codes = state.legal_move_ids()
         t, grid = _world(state)
         values = move_values(t, grid, codes, E.empty_tables(players))
         assert state.to_dict() == _midgame(players, seed, depth, rules).to_dict()  # unchanged
         for code, row in zip(codes, values, strict=True):
             copy = state.copy()
-            delta = copy.play_id(code)["scores_delta"]
+            delta = copy.push_id(code)["scores_delta"]
             assert row[V_OWN] == delta[p]
             assert row[V_OTHERS] == max(d for q, d in enumerate(delta) if q != p)
             pots = _reference_potentials(copy)

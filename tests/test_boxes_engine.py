@@ -45,7 +45,7 @@ def play_compared(state: BoxesState, ref: ReferenceGame, rnd: random.Random, max
             return steps
         assert all(state.is_legal_id(c) for c in rnd.sample(codes, min(len(codes), 20)))
         code = codes_to_play[steps] if codes_to_play else rnd.choice(codes)
-        assert state.play_id(code) == ref.play_code(code)
+        assert state.push_id(code) == ref.play_code(code)
         previous = codes
         steps += 1
 
@@ -54,9 +54,9 @@ def play_compared(state: BoxesState, ref: ReferenceGame, rnd: random.Random, max
 def test_whole_two_player_games_match_the_reference(grid, matching, closers):
     rules = BoxesRules(2, grid, matching, closers)
     piles, start = deal(2, 21)
-    state, ref = BoxesState.new(rules, seed=21), ReferenceGame(rules, piles, start)
+    state, ref = BoxesState(rules, seed=21), ReferenceGame(rules, piles, start)
     steps = play_compared(state, ref, random.Random(5))
-    assert state.is_over() and steps == len(state.moves_played) > 40
+    assert state.is_game_over() and steps == len(state.move_stack) > 40
 
 
 @settings(max_examples=24)
@@ -65,7 +65,7 @@ def test_whole_two_player_games_match_the_reference(grid, matching, closers):
 def test_opening_moves_match_the_reference(variant, players, seed, choices):
     rules = BoxesRules(players, *variant)
     piles, start = deal(players, seed)
-    play_compared(BoxesState.new(rules, seed=seed), ReferenceGame(rules, piles, start), random.Random(choices),
+    play_compared(BoxesState(rules, seed=seed), ReferenceGame(rules, piles, start), random.Random(choices),
                   max_steps=3 * players + 6)
 
 
@@ -75,15 +75,15 @@ def test_endings_match_the_reference(players):
     built from the engine's state dict, follows it to the end (every player count; the
     variants rotate with it)."""
     rules = BoxesRules(players, *ALL_VARIANTS[players % 8])
-    state = BoxesState.new(rules, seed=100 + players)
+    state = BoxesState(rules, seed=100 + players)
     history = [state.copy()]
     while state.to_dict()["trigger"] is None:
-        state.play_id(state.random_move_id(len(history)))
+        state.push_id(state.random_move_id(len(history)))
         history.append(state.copy())
     start = history[-3]
     ref = ReferenceGame.from_dict(start.to_dict())
     play_compared(start, ref, random.Random(players))  # its own moves: the ending may differ from the engine's
-    assert start.is_over() and ref.over
+    assert start.is_game_over() and ref.over
     if players >= 6:  # a layout of 160+ cards outgrows the first grid (32 x 32) during the game
         assert start._core.t.meta[0]["wbits"] > E.MIN_WBITS
 
@@ -92,11 +92,11 @@ def test_endings_match_the_reference(players):
 @given(variant=st.sampled_from(ALL_VARIANTS), players=st.integers(2, 6), seed=st.integers(0, 2**31),
        moves=st.integers(0, 80))
 def test_a_state_rebuilt_from_its_dict_plays_on_the_same(variant, players, seed, moves):
-    state = BoxesState.new(BoxesRules(players, *variant), seed=seed)
+    state = BoxesState(BoxesRules(players, *variant), seed=seed)
     for k in range(moves):
-        if state.is_over():
+        if state.is_game_over():
             break
-        state.play_id(state.random_move_id(k))
+        state.push_id(state.random_move_id(k))
     rebuilt = BoxesState.from_dict(state.to_dict())
     ref = ReferenceGame.from_dict(state.to_dict())
     rnd = random.Random(seed)
@@ -107,7 +107,7 @@ def test_a_long_thin_layout_outgrows_the_grid_without_aliasing():
     # Player 0's cards in one row far to the right (frozen, so nothing joins them): the
     # layout spans 120 columns; the torus grid must still see the start card alone.
     rules = BoxesRules(2, "splitzkies")
-    data = BoxesState.new(rules, seed=1).to_dict()
+    data = BoxesState(rules, seed=1).to_dict()
     row = [t for t in range(30) if t not in data["trays"][0]][:20]
     data["cards"] += [[0, t, 0, 0, 80 + 2 * k, 1 if t >= 26 else 0] for k, t in enumerate(row)]
     data["frozen"] = sorted([r, c, None] for _, _, _, r0, c0, _ in data["cards"][1:] for r in (r0, r0 + 1)
@@ -130,9 +130,9 @@ def _chi_square(counts: np.ndarray) -> float:
 def test_random_moves_are_uniform_over_the_legal_moves(players, variant, moves, listed):
     """Random candidates (and, with ``listed``, the counting fall-back alone) draw every
     legal move equally often."""
-    state = BoxesState.new(BoxesRules(players, *variant), seed=9)
+    state = BoxesState(BoxesRules(players, *variant), seed=9)
     for k in range(moves):
-        state.play_id(state.random_move_id(k))
+        state.push_id(state.random_move_id(k))
     legal = state.legal_move_ids()
     assert [c for c in legal if c >> 40 == 1]  # these states offer a box early too
     draws = E.sample_random_moves(state._core.t, state._core.grid, 400 * legal.size, 3, listed)
@@ -154,7 +154,7 @@ def test_random_move_when_stuck_draws_among_the_stuck_moves():
 
 
 def test_random_playouts_are_seeded_and_leave_the_state_alone():
-    state = BoxesState.new(BoxesRules(3, "splitzkies"), seed=2)
+    state = BoxesState(BoxesRules(3, "splitzkies"), seed=2)
     before = state.to_dict()
     a = state.random_playouts(20, seed=4)
     b = state.random_playouts(20, seed=4)
@@ -170,27 +170,27 @@ def test_random_playouts_are_seeded_and_leave_the_state_alone():
 def test_random_playouts_follow_the_rules_to_the_end():
     """A playout's ending agrees with the last round rule: from just after a pile ran
     out, exactly the other players' final turns remain."""
-    state = BoxesState.new(BoxesRules(4), seed=6)
+    state = BoxesState(BoxesRules(4), seed=6)
     while state.to_dict()["trigger"] is None:
-        state.play_id(state.random_move_id(len(state.moves_played)))
+        state.push_id(state.random_move_id(len(state.move_stack)))
     out = state.random_playouts(30, seed=1)
     assert (out["turns"] == state.to_dict()["final_turns_left"]).all()
     final = state.copy()
-    while not final.is_over():
-        final.play_id(final.random_move_id(0))
-    assert final.is_over() and len(final.moves_played) == len(state.moves_played) + 3
+    while not final.is_game_over():
+        final.push_id(final.random_move_id(0))
+    assert final.is_game_over() and len(final.move_stack) == len(state.move_stack) + 3
 
 
 def test_random_playouts_agree_with_python_random_play_on_average():
     """Playouts in the kernel and games played move by move through BoxesState with
     random moves follow the same distribution: mean points per player close."""
-    state = BoxesState.new(BoxesRules(2), seed=8)
+    state = BoxesState(BoxesRules(2), seed=8)
     kernel = state.random_playouts(400, seed=1)["scores"].sum(axis=1).mean()
     totals = []
     for k in range(40):
         game = state.copy()
-        while not game.is_over():
-            game.play_id(game.random_move_id(k * 1000 + len(game.moves_played)))
+        while not game.is_game_over():
+            game.push_id(game.random_move_id(k * 1000 + len(game.move_stack)))
         totals.append(sum(game.scores))
     assert abs(np.mean(totals) - kernel) < 5 * np.std(totals) / np.sqrt(len(totals))
 

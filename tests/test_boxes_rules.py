@@ -101,21 +101,21 @@ def test_deal_is_seeded():
 
 
 def test_new_game_deals_trays_and_turns_the_start_card():
-    s = BoxesState.new(BoxesRules(players=4), seed=7)
+    s = BoxesState(BoxesRules(players=4), seed=7)
     data = s.to_dict()
     piles, start = deal(4, 7)
     assert data["cards"] == [[-1, start, 0, 0, 0, data["cards"][0][5]]]
     assert data["trays"] == [sorted(p[:4]) for p in piles]
     assert data["piles"] == [p[4:] for p in piles]
-    assert s.to_move == 0 and s.pile_sizes == [26] * 4 and s.scores == [0] * 4
-    assert BoxesState.new(BoxesRules(players=4), seed=7).to_dict() == data
+    assert s.turn == 0 and s.pile_sizes == [26] * 4 and s.scores == [0] * 4
+    assert BoxesState(BoxesRules(players=4), seed=7).to_dict() == data
 
 
 @pytest.mark.parametrize("seed", [0, 7])
 def test_a_roll_start_card_takes_its_own_cards_flavour(make, seed):
     piles, start = deal(2, seed)
     assert CARD_TYPES[start].startswith("R")  # RSSS (seed 0), RBBB (seed 7)
-    game = make(BoxesState.new(BoxesRules(2), seed=seed).to_dict())
+    game = make(BoxesState(BoxesRules(2), seed=seed).to_dict())
     flavour = "CSHB".index(CARD_TYPES[start][1]) + 1
     assert game.to_dict()["cards"] == [[-1, start, 0, 0, 0, flavour]]
     assert ReferenceGame(BoxesRules(2), piles, start).to_dict() == game.to_dict()
@@ -164,7 +164,7 @@ def test_illegal_placement_is_refused_and_changes_nothing():
     before = s.to_dict()
     for move in ("CCCC@1,1", "CCCC@2,2", "HHHH@0,2", "CCCC@1,0"):
         with pytest.raises(BoxesIllegalMoveError, match="illegal move"):
-            s.play(move)
+            s.push(move)
     assert s.to_dict() == before
     assert issubclass(BoxesIllegalMoveError, IllegalMoveError)
 
@@ -208,7 +208,7 @@ def test_a_roll_beside_no_live_donut_takes_any_flavour_of_the_players_choice(mak
     game = make(build(BoxesRules(2, "squared", "one"), MATCH, TRAY_MATCH))
     assert sorted(m for m in game.legal_moves() if m.startswith("C") and m[1].islower() and m.endswith("@0,2")) == [
         "CbCC@0,2", "CcCC@0,2", "ChCC@0,2", "CsCC@0,2"]
-    game.play("CbCC@0,2")
+    game.push("CbCC@0,2")
     assert game.to_dict()["cards"][-1][5] == 4  # Blueberry, for good
 
 
@@ -241,7 +241,7 @@ def test_perfect_match_accepts_a_donut_touching_a_frozen_and_an_agreeing_live_on
 
 def test_roll_choice_is_part_of_the_move(make):
     game = make(build(BoxesRules(2, "squared", "perfect"), MATCH, TRAY_MATCH))
-    game.play("CCsC@0,2")
+    game.push("CCsC@0,2")
     cards = game.to_dict()["cards"]
     assert cards[-1] == [0, TYPE["RCCC"], 3, 0, 2, 2]  # turned 3 times, its roll Strawberry
 
@@ -273,7 +273,7 @@ def test_roll_takes_a_neighbouring_flavour_of_the_players_choice(make):
 @pytest.mark.parametrize("closers", [False, True])
 def test_sealed_box_with_a_roll_scores_double(make, closers):
     game = make(build(BoxesRules(3, closers=closers), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS))
-    result = game.play("sSSS@0,2")
+    result = game.push("sSSS@0,2")
     assert result == {"cards": 1, "boxes": 1, "points": 16, "sealed": 1, "scores_delta": [16, 0, 0]}
     data = game.to_dict()
     assert data["scores"] == [16, 0, 0] and data["boxes"] == [1, 0, 0]
@@ -283,7 +283,7 @@ def test_sealed_box_with_a_roll_scores_double(make, closers):
 
 def test_roll_joining_another_run_leaves_seven_plain_donuts_to_seal(make):
     game = make(build(BoxesRules(3), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS))
-    result = game.play("cSSS@0,2")  # the roll joins the open C run; seven S seal, no roll: 7 points
+    result = game.push("cSSS@0,2")  # the roll joins the open C run; seven S seal, no roll: 7 points
     assert result["points"] == 7 and result["boxes"] == 1
     assert [row[:2] for row in game.to_dict()["frozen"] if row[2] == 0] == [
         [-2, 2], [-2, 3], [-1, 2], [-1, 3], [0, 3], [1, 2], [1, 3]]
@@ -311,7 +311,7 @@ def test_majority_tie_goes_to_the_sealer_only_if_tied(make, sealer, closers, sco
     trays = {sealer: ["HHHH", "SSSS", "BBBB", "CCCS"]} if sealer == 0 else {sealer: ["HHHH", "SSSS", "BBBH", "CCCS"]}
     data = build(BoxesRules(3, closers=closers), TIE, trays, frozen_cards=(4, 5), to_move=sealer)
     game = make(data)
-    result = game.play("HHHH@2,4")
+    result = game.push("HHHH@2,4")
     assert result["sealed"] == 1
     after = game.to_dict()
     assert after["scores"] == scores
@@ -326,7 +326,7 @@ def test_a_box_under_three_donuts_seals_for_nothing(make):
     cards = [(-1, "HHHH@0,0"), (1, "HSHS@0,2"), (2, "BHBH@0,4"), (1, "BBBB@2,4"), (2, "CCCC@-2,2"),
              (1, "CCCC@-2,4")]
     game = make(build(BoxesRules(3), cards, {0: ["HHHH", "SSSS", "BBBB", "CCCS"]}, frozen_cards=(4, 5)))
-    result = game.play("HHHH@2,2")
+    result = game.push("HHHH@2,2")
     assert result["sealed"] == 1 and result["points"] == 0 and game.to_dict()["boxes"] == [0, 0, 0]
     assert [0, 3, None] in game.to_dict()["frozen"]  # frozen, a box for nobody (D18)
 
@@ -345,7 +345,7 @@ GAP = [(-1, "CCCS@0,0"), (1, "SSSS@1,2"), (1, "HHHH@-2,1"), (2, "BBBB@-2,3"), (2
 
 def test_a_gap_no_card_can_cover_does_not_hold_a_box_open(make):
     game = make(build(BoxesRules(3, "splitzkies"), GAP, {0: ["HHHH", "SSSS", "BBBB", "CCCS"]}))
-    result = game.play("HHHH@3,2")
+    result = game.push("HHHH@3,2")
     assert result["sealed"] == 1 and result["points"] == 0  # player 1 holds 4 of the 5: they score
     data = game.to_dict()
     assert data["scores"] == [0, 5, 0] and data["boxes"] == [0, 1, 0]
@@ -365,7 +365,7 @@ def test_box_early_needs_three_donuts_and_half_of_them(make):
     data = build(BoxesRules(2), [(-1, "CCCC@0,0"), (0, "CCCC@0,2")], to_move=0)
     game = make(data)
     assert "box@0,0" in game.legal_moves()
-    result = game.play("box@0,0")
+    result = game.push("box@0,0")
     assert result == {"cards": 0, "boxes": 1, "points": 8, "sealed": 1, "scores_delta": [8, 0]}
     after = game.to_dict()
     assert len(after["frozen"]) == 8 and after["to_move"] == 1 and after["trays"] == data["trays"]
@@ -380,7 +380,7 @@ def test_stuck_puts_a_card_under_the_pile_and_draws(make):
     data = build(BoxesRules(2), [(-1, "CCCC@0,0")], TRAY_C, frozen_cards=(0,))
     top = data["piles"][0][0]
     game = make(data)
-    result = game.play("stuck:SSSS")
+    result = game.push("stuck:SSSS")
     after = game.to_dict()
     assert result["cards"] == 0 and after["stuck_streak"] == 1 and after["to_move"] == 1
     assert after["piles"][0][-1] == TYPE["SSSS"] and after["piles"][0][0] == data["piles"][0][1]
@@ -390,9 +390,9 @@ def test_stuck_puts_a_card_under_the_pile_and_draws(make):
 
 def test_a_round_of_stuck_turns_on_a_dead_layout_ends_the_game(make):
     game = make(build(BoxesRules(2), [(-1, "CCCC@0,0")], TRAY_C, frozen_cards=(0,)))
-    game.play("stuck:CCCC")
+    game.push("stuck:CCCC")
     assert not game.to_dict()["over"]
-    game.play(game.legal_moves()[0])
+    game.push(game.legal_moves()[0])
     data = game.to_dict()
     assert data["over"] and data["to_move"] is None and data["scores"] == [0, 0]
 
@@ -402,26 +402,26 @@ def test_a_round_of_stuck_turns_goes_on_while_some_card_could_fit(make):
     data = build(BoxesRules(2), [(-1, "CCCC@0,0")], {0: ["SSSS", "HHHH", "BBBB", "HHHS"],
                                                      1: ["SSSS", "HHHH", "BBBB", "HHHS"]})
     game = make(data)
-    game.play("stuck:SSSS")
-    game.play("stuck:SSSS")
+    game.push("stuck:SSSS")
+    game.push("stuck:SSSS")
     after = game.to_dict()
     assert after["stuck_streak"] == 2 and not after["over"] and after["to_move"] == 0
 
 
 def test_the_last_draw_gives_every_other_player_one_more_turn():
-    s = BoxesState.new(BoxesRules(players=3), seed=4)
+    s = BoxesState(BoxesRules(players=3), seed=4)
     while s.to_dict()["trigger"] is None:
-        s.play_id(s.random_move_id(len(s.moves_played)))
+        s.push_id(s.random_move_id(len(s.move_stack)))
     trigger = s.to_dict()["trigger"]
-    assert s.pile_sizes[trigger] == 0 and not s.is_over()
+    assert s.pile_sizes[trigger] == 0 and not s.is_game_over()
     movers = []
-    while not s.is_over():
-        movers.append(s.to_move)
-        s.play_id(s.random_move_id(len(s.moves_played)))
+    while not s.is_game_over():
+        movers.append(s.turn)
+        s.push_id(s.random_move_id(len(s.move_stack)))
     assert movers == [(trigger + 1) % 3, (trigger + 2) % 3]
     with pytest.raises(GameOverError):
-        s.play("box@0,0")
-    assert s.legal_moves() == [] and s.to_move is None
+        s.push("box@0,0")
+    assert s.legal_moves() == [] and s.turn is None
 
 
 # The C run: 4 of the start card, 4 of player 0, 4 of player 1 (a tie); player 1's H H / H H
@@ -432,7 +432,7 @@ END = [(-1, "CCCC@0,0"), (0, "CCCC@0,2"), (1, "CCCC@0,-2"), (1, "HHHH@-2,-2")]
 def test_open_runs_score_to_their_strict_majority_at_the_end(make):
     data = build(BoxesRules(2), END, to_move=1, trigger=0, final_turns_left=1)
     game = make(data)
-    result = game.play("box@-2,-2")  # player 1 boxes H H H H early: 4 points, a box
+    result = game.push("box@-2,-2")  # player 1 boxes H H H H early: 4 points, a box
     after = game.to_dict()
     assert after["over"] and result["points"] == 4
     assert after["scores"] == [0, 4]  # the tied C run scores for nobody
@@ -442,12 +442,12 @@ def test_open_runs_score_in_full_at_the_end(make):
     data = build(BoxesRules(2), END[:2], to_move=1, trigger=0, final_turns_left=1,
                  trays={1: ["BBBB", "CCCS", "HHHH", "CCCC"]})
     game = make(data)
-    game.play("CCCC@0,-2")  # player 1 joins the C run: 4 + 4 of player 0 + 4 of player 1
+    game.push("CCCC@0,-2")  # player 1 joins the C run: 4 + 4 of player 0 + 4 of player 1
     assert game.to_dict()["scores"] == [0, 0]
     data = build(BoxesRules(2), END[:2], to_move=1, trigger=0, final_turns_left=1,
                  trays={1: ["BBBB", "CCCS", "HHHH", "CCCC"]})
     game = make(data)
-    result = game.play("CCCS@2,2")  # C C / C S below player 0's: player 1 holds 3, player 0 holds 4
+    result = game.push("CCCS@2,2")  # C C / C S below player 0's: player 1 holds 3, player 0 holds 4
     assert game.to_dict()["scores"] == [4 + 4 + 3, 0] and result["scores_delta"] == [11, 0]
 
 
@@ -464,45 +464,45 @@ def test_ranking(make, scores, boxes, places):
 
 # ---------------------------------------------------------------------------- the state object
 def test_moves_as_texts_and_codes_agree():
-    s = BoxesState.new(BoxesRules(players=3, grid="splitzkies"), seed=2)
+    s = BoxesState(BoxesRules(players=3, grid="splitzkies"), seed=2)
     codes = s.legal_move_ids()
     assert codes.dtype == np.int64 and list(codes) == sorted(codes)
     assert [move_text(int(c)) for c in codes] == s.legal_moves()
     assert all(parse_move(m) == c for m, c in zip(s.legal_moves(), codes, strict=True))
     assert all(s.is_legal(m) for m in s.legal_moves())
     copy = s.copy()
-    result = s.play_id(codes[0])
-    assert copy.to_dict() != s.to_dict() and copy.moves_played == [] and s.moves_played == [move_text(codes[0])]
+    result = s.push_id(codes[0])
+    assert copy.to_dict() != s.to_dict() and copy.move_stack == [] and s.move_stack == [move_text(codes[0])]
     assert result["cards"] == 1
 
 
 @pytest.mark.parametrize("junk", [None, 3, "", "x", "CCCC@0", "CCCC@5000,0", "ZZZZ@0,0", "ccCC@0,2", "box@a,b",
                                   "stuck:CCCS ", b"CCCC@0,2", ["CCCC@0,2"]])
 def test_is_legal_never_raises(junk):
-    s = BoxesState.new(BoxesRules(), seed=1)
+    s = BoxesState(BoxesRules(), seed=1)
     assert s.is_legal(junk) is False
 
 
 @pytest.mark.parametrize("junk", [-1, 2**70, "x", None, 3.5, (1 << 40) + 5, (7 << 40)])
 def test_is_legal_id_never_raises(junk):
-    assert BoxesState.new(BoxesRules(), seed=1).is_legal_id(junk) is False
+    assert BoxesState(BoxesRules(), seed=1).is_legal_id(junk) is False
 
 
 @pytest.mark.parametrize("text, words", [("x", "cannot read"), ("CSSC@0,0", "no card"), ("ccCC@0,2", "at most one"),
                                          ("CCCC@5000,0", "outside"), ("stuck:CCSC", "unturned")])
 def test_bad_move_texts_are_named(text, words):
     with pytest.raises(BoxesInvalidMoveError, match=words):
-        BoxesState.new(BoxesRules(), seed=1).play(text)
+        BoxesState(BoxesRules(), seed=1).push(text)
     assert issubclass(BoxesInvalidMoveError, InvalidMoveError)
 
 
 def test_bad_arguments():
     with pytest.raises(BoxesError, match="seed"):
-        BoxesState.new(BoxesRules(), seed=-1)
+        BoxesState(BoxesRules(), seed=-1)
     with pytest.raises(BoxesError, match="rules"):
-        BoxesState.new("squared")
+        BoxesState("squared")
     with pytest.raises(ObservationError, match="player"):
-        BoxesState.new(BoxesRules(), seed=1).observation(2)
+        BoxesState(BoxesRules(), seed=1).observation(2)
 
 
 @pytest.mark.parametrize("change, words", [
@@ -519,7 +519,7 @@ def test_bad_arguments():
     (lambda d: d["cards"].append([1, TYPE["RCCC"], 0, 2, 0, 0]), "roll flavour"),
 ])
 def test_bad_state_dicts_are_named(change, words):
-    data = BoxesState.new(BoxesRules(), seed=3).to_dict()
+    data = BoxesState(BoxesRules(), seed=3).to_dict()
     change(data)
     with pytest.raises(ObservationError, match=words):
         BoxesState.from_dict(data)
@@ -527,9 +527,9 @@ def test_bad_state_dicts_are_named(change, words):
 
 # ---------------------------------------------------------------------------- hidden information
 def _mid_game(players=3, seed=5, moves=25, grid="squared", matching="perfect"):
-    s = BoxesState.new(BoxesRules(players, grid, matching), seed=seed)
+    s = BoxesState(BoxesRules(players, grid, matching), seed=seed)
     for k in range(moves):
-        s.play_id(s.random_move_id(k))
+        s.push_id(s.random_move_id(k))
     return s
 
 
@@ -547,7 +547,7 @@ def test_observation_shows_only_what_the_player_may_know():
 def test_others_stuck_cards_are_hidden_in_the_observation():
     data = build(BoxesRules(2), [(-1, "CCCC@0,0")], TRAY_C, frozen_cards=(0,))
     s = BoxesState.from_dict(data)
-    s.play("stuck:SSSS")
+    s.push("stuck:SSSS")
     assert s.observation(0)["moves"] == ["stuck:SSSS"] and s.observation(1)["moves"] == ["stuck"]
     assert s.observation(0)["pile_bottom"] == [TYPE["SSSS"]] and s.observation(1)["pile_bottom"] == []
 
@@ -567,14 +567,14 @@ def test_determinisation_is_consistent_with_the_observation(player):
     assert len(set(others)) > 1  # the hidden trays really are sampled
     assert BoxesState.from_observation(obs, seed=3).to_dict() == worlds[3].to_dict()
     world = worlds[0]
-    if s.to_move == player:  # the player to move sees their own moves exactly
+    if s.turn == player:  # the player to move sees their own moves exactly
         assert world.legal_moves() == s.legal_moves()
 
 
 def test_determinisation_keeps_the_known_bottom_of_the_own_pile():
     data = build(BoxesRules(2), [(-1, "CCCC@0,0")], TRAY_C, frozen_cards=(0,))
     s = BoxesState.from_dict(data)
-    s.play("stuck:SSSS")
+    s.push("stuck:SSSS")
     for k in range(5):
         world = BoxesState.from_observation(s.observation(0), seed=k).to_dict()
         assert world["piles"][0][-1] == TYPE["SSSS"] and world["pile_known"][0] == 1
@@ -596,7 +596,7 @@ def test_sample_world_redeals_only_what_the_observer_cannot_see(observer):
 
 def test_sample_world_keeps_the_known_bottom_of_the_own_pile():
     s = BoxesState.from_dict(build(BoxesRules(2), [(-1, "CCCC@0,0")], TRAY_C, frozen_cards=(0,)))
-    s.play("stuck:SSSS")
+    s.push("stuck:SSSS")
     piles = {tuple(s.sample_world(0, seed=k).to_dict()["piles"][0]) for k in range(5)}
     assert len(piles) > 1 and all(p[-1] == TYPE["SSSS"] for p in piles)
 
@@ -616,8 +616,8 @@ def test_bad_observations_are_named():
 def test_text_picture():
     data = build(BoxesRules(3), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS)
     s = BoxesState.from_dict(data)
-    s.play("sSSS@0,2")
-    lines = s.to_text().splitlines()
+    s.push("sSSS@0,2")
+    lines = str(s).splitlines()
     assert lines[0] == "Donut Boxes (3 players, squared, one match)"
     assert lines[1:8] == [
         "     0  1  2  3  4  5",
@@ -634,7 +634,7 @@ def test_text_picture():
 
 def test_svg_picture():
     s = BoxesState.from_dict(build(BoxesRules(3), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS))
-    s.play("sSSS@0,2")
+    s.push("sSSS@0,2")
     svg = s._repr_svg_()
     assert svg.startswith("<svg") and svg.endswith("</svg>")
     assert ElementTree.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"  # well-formed
@@ -650,7 +650,7 @@ def test_svg_picture():
 
 def test_box_winners_are_public_in_every_observation():
     s = BoxesState.from_dict(build(BoxesRules(3), HOLE, TRAY_HOLE, frozen_cards=HOLE_WALLS))
-    s.play("sSSS@0,2")
+    s.push("sSSS@0,2")
     for player in range(3):
         obs = s.observation(player)
         assert obs["frozen"] == s.to_dict()["frozen"]

@@ -617,7 +617,7 @@ def test_the_boxes_adapter():
     with pytest.raises(DonutsError, match="players must be an int in 2..10"):
         game.with_players(rules, 11)
     state = game.new_state("11", rules)
-    assert state.to_dict() == BoxesState.new(BoxesRules(**rules), 11).to_dict()  # the deal is the set-up's
+    assert state.to_dict() == BoxesState(BoxesRules(**rules), 11).to_dict()  # the deal is the set-up's
     view = game.player_view(state, 0)
     assert view == state.observation(0) and "trays" not in view
     while game.to_move(state) is not None:

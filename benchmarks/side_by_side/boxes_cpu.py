@@ -23,9 +23,12 @@ for players in (2, 4):
         best.append(games / (time.process_time() - t0))
     r[f"boxes_games{players}"] = max(best)
 for players in (2, 4):
-    s = BoxesState.new(BoxesRules(players=players), seed=2)
+    # Both state APIs: BoxesState(rules, seed) / push_id / turn since 0.3.0, BoxesState.new / play_id / to_move before.
+    s = getattr(BoxesState, "new", BoxesState)(BoxesRules(players=players), seed=2)
+    push_id = s.push_id if hasattr(s, "push_id") else s.play_id
     for k in range(10):
-        s.play_id(s.random_move_id(k))
+        push_id(s.random_move_id(k))
+    mover = s.turn if hasattr(s, "turn") else s.to_move
     t, grid = s.kernel_state()
     work = E.empty_tables(players)
     codes = s.legal_move_ids()
@@ -34,13 +37,13 @@ for players in (2, 4):
 
         def go(n, seed):
             I.clear(tree)
-            I.search(tree, t, grid, work, codes, I.Settings(s.to_move, n, seed, 0.7, 0, 8.0, 1.0))
+            I.search(tree, t, grid, work, codes, I.Settings(mover, n, seed, 0.7, 0, 8.0, 1.0))
     else:
         nodes, values, used = I.new_tree(iters + 10, players)
 
         def go(n, seed):
             I.reset_tree(nodes, values, used)
-            I.run(nodes, values, used, t, grid, work, s.to_move, codes, n, seed, 0.7, 0, 8.0, 1.0)
+            I.run(nodes, values, used, t, grid, work, mover, codes, n, seed, 0.7, 0, 8.0, 1.0)
 
     go(5, 0)
     best = []

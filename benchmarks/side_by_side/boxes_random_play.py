@@ -12,15 +12,17 @@ tot = 0
 dead = 0
 moves_listed = 0
 for seed in range(200):
-    s = BoxesState.new(r, seed)
+    # Both state APIs: BoxesState(rules, seed) / push / is_game_over since 0.3.0, BoxesState.new / play / is_over before.
+    s = getattr(BoxesState, "new", BoxesState)(r, seed)
+    push, over = (s.push, s.is_game_over) if hasattr(s, "push") else (s.play, s.is_over)
     rng = random.Random(seed)
-    while not s.is_over():
+    while not over():
         ms = s.legal_moves()
         m = rng.choice(ms)
         st += m.startswith("stuck")
         tot += 1
         moves_listed += len(ms)
-        s.play(m)
+        push(m)
     d = s.to_dict()
     dead += d["trigger"] is None
 print("stuck share", st / tot, "dead-layout endings", dead, "/200", "mean legal moves", moves_listed / tot)

@@ -117,16 +117,16 @@ def _positions(players: int) -> list[tuple[str, BoxesState]]:
     """(phase, state) for every deal and phase: a random game's moves replayed to that point."""
     out: list[tuple[str, BoxesState]] = []
     for deal in DEALS:
-        full = BoxesState.new(BoxesRules(players=players), deal)
+        full = BoxesState(BoxesRules(players=players), deal)
         moves: list[int] = []
-        while not full.is_over():
+        while not full.is_game_over():
             code = full.random_move_id(deal * 1000 + len(moves))
             moves.append(code)
-            full.play_id(code)
+            full.push_id(code)
         for phase in PHASES:
-            state = BoxesState.new(BoxesRules(players=players), deal)
+            state = BoxesState(BoxesRules(players=players), deal)
             for code in moves[: int(phase * len(moves))]:
-                state.play_id(code)
+                state.push_id(code)
             out.append((f"{phase:.0%}", state))
     return out
 
@@ -162,16 +162,16 @@ def time_use(players: int, limits: tuple[float, ...], moves: int) -> dict[str, M
     out: dict[str, MoveTimes] = {}
     for limit in limits:
         agents = [ISMCTSAgent(time_limit=limit, seed=p) for p in range(players)]
-        state = BoxesState.new(BoxesRules(players=players), 5)
+        state = BoxesState(BoxesRules(players=players), 5)
         taken: list[float] = []
-        while not state.is_over() and len(taken) < moves:
-            player = state.to_move
+        while not state.is_game_over() and len(taken) < moves:
+            player = state.turn
             assert player is not None  # the game is not over
             agent = agents[player]
             start = time.perf_counter()
             move = agent.select_move(state.observation(player))
             taken.append(time.perf_counter() - start)
-            state.play(move)
+            state.push(move)
         out[str(limit)] = {"median": statistics.median(taken), "max": max(taken), "moves": len(taken)}
     return out
 

@@ -3,9 +3,9 @@ hands, a shuffled deck, a free-for-all score), beside the board game the rest of
 :mod:`donuts_ai` plays.
 
     >>> from donuts_ai.boxes import BoxesRules, BoxesState
-    >>> state = BoxesState.new(BoxesRules(players=4), seed=7)
+    >>> state = BoxesState(BoxesRules(players=4), seed=7)
     >>> move = state.legal_moves()[0]
-    >>> state.play(move)["cards"]
+    >>> state.push(move)["cards"]
     1
 
 The rules as implemented, with every decision, are in ``docs/boxes.md``; move texts in

@@ -2,23 +2,93 @@
 
 :class:`EngineCore` is what :class:`~.state.BoxesState` keeps; it converts between the
 kernels' :class:`~._engine.Tables` and the state dict, and trusts its callers (the
-state checks every input first).
+state checks every input first). The dicts it writes are typed here
+(:class:`BoxesStateDict`, ...), below the state, which imports them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TypeAlias, TypedDict
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import _engine as E
 from ._engine.tables import Codes, Grid
 from .deck import QUADRANTS, ROLL, ROTATED_FACES
 from .moves import move_text
-from .rules import BoxesRules
+from .rules import BoxesRules, RulesDict
 
-if TYPE_CHECKING:
-    from .state import BoxesStateDict, PlayoutArrays, PlayResult
+
+class BoxesStateDict(TypedDict):
+    """The state dict (:meth:`~donuts_ai.boxes.state.BoxesState.to_dict`; every key in the docstring of
+    :mod:`donuts_ai.boxes.state`).
+
+    ``cards`` rows are ``[owner, type, rot, r, c, roll flavour]``, ``frozen`` rows
+    ``[r, c, winner]`` (``winner`` ``None`` for nobody)."""
+
+    rules: RulesDict
+    to_move: int | None
+    cards: list[list[int]]
+    frozen: list[list[int | None]]
+    scores: list[int]
+    boxes: list[int]
+    trays: list[list[int]]
+    piles: list[list[int]]
+    pile_known: list[int]
+    trigger: int | None
+    final_turns_left: int
+    stuck_streak: int
+    over: bool
+    moves: list[str]
+
+
+class BoxesObservation(TypedDict):
+    """An observation (:meth:`~donuts_ai.boxes.state.BoxesState.observation`): the state dict less the hidden parts,
+    with what ``player`` may know of them (see the docstring of :mod:`donuts_ai.boxes.state`)."""
+
+    rules: RulesDict
+    to_move: int | None
+    cards: list[list[int]]
+    frozen: list[list[int | None]]
+    scores: list[int]
+    boxes: list[int]
+    pile_known: list[int]
+    trigger: int | None
+    final_turns_left: int
+    stuck_streak: int
+    over: bool
+    player: int
+    tray: list[int]
+    pile_bottom: list[int]
+    tray_sizes: list[int]
+    pile_sizes: list[int]
+    moves: list[str]
+
+
+class PlayResult(TypedDict):
+    """What a move did, for the mover (:meth:`~donuts_ai.boxes.state.BoxesState.push`)."""
+
+    cards: int
+    boxes: int
+    points: int
+    sealed: int
+    scores_delta: list[int]
+
+
+class PlayoutArrays(TypedDict):
+    """:meth:`~donuts_ai.boxes.state.BoxesState.random_playouts`: a row per game."""
+
+    scores: NDArray[np.int32]
+    boxes: NDArray[np.int32]
+    places: NDArray[np.int32]
+    turns: NDArray[np.int64]
+
+
+
+#: The engine's arrays of one moment: every table's bytes (in the order of ``Tables``'
+#: fields), and the grid copied (it is replaced when it grows).
+Snapshot: TypeAlias = tuple[tuple[bytes, ...], Grid]
 
 
 def tables_for(rules: BoxesRules) -> E.Tables:
@@ -47,6 +117,19 @@ class EngineCore:
 
     def copy(self) -> EngineCore:
         return EngineCore(self.rules, E.copy_tables(self.t), self.grid.copy(), list(self.moves))
+
+    def snapshot(self) -> Snapshot:
+        """The arrays as they are now (for undo: :meth:`restore` puts them back)."""
+        # As raw bytes: copying a structured array copies field by field, about ten times slower.
+        return tuple(table.tobytes() for table in self.t), self.grid.copy()
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Make the arrays hold ``snapshot`` again, the tables in place (a snapshot is never written to)."""
+        raw, grid = snapshot
+        for table, data in zip(self.t, raw, strict=True):
+            target = table.view(np.uint8)  # the same memory, byte by byte
+            np.copyto(target, np.frombuffer(data, np.uint8).reshape(target.shape))
+        self.grid = grid.copy()
 
     # ---------------------------------------------------------------- reading
     @property
@@ -87,6 +170,11 @@ class EngineCore:
         if not -(1 << 63) <= code < (1 << 63):
             return False
         return bool(E.is_legal(self.t, self.grid, code))
+
+    def replay_code(self, code: int) -> None:
+        """Apply a move the state has played before (undo replays from a snapshot): the
+        arrays only, no report, the move texts untouched."""
+        self.grid, _placed, _sealed = E.apply_move(self.t, self.grid, code)
 
     def play_code(self, code: int) -> PlayResult:
         p = int(self.t.meta[0]["to_move"])

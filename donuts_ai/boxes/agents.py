@@ -86,10 +86,10 @@ def warm_up() -> None:
     global _warmed
     if _warmed:
         return
-    state = BoxesState.new(BoxesRules(players=2), seed=0)
+    state = BoxesState(BoxesRules(players=2), seed=0)
     for k in range(3):
-        state.play_id(state.random_move_id(k))
-    player = state.to_move
+        state.push_id(state.random_move_id(k))
+    player = state.turn
     assert player is not None  # three moves do not end a game
     world = BoxesState.from_observation(state.observation(player), 0)
     t, grid = _world_arrays(world)
@@ -130,9 +130,9 @@ class BoxesAgent(Agent):
         """The observation dict in ``view``, its basics checked (:meth:`BoxesState.from_observation`
         checks the rest): JSON values, read by the code that checks them."""
         if isinstance(view, BoxesState):
-            if view.is_over():
+            if view.is_game_over():
                 raise BoxesAgentError("select_move: the game is over")
-            player = view.to_move
+            player = view.turn
             assert player is not None  # the game goes on
             return view.observation(player)
         if not isinstance(view, dict):

@@ -2,7 +2,7 @@
 a free-for-all game of 2 to 10 players with a shuffled deck and hidden trays.
 
 - **Set-up**: a deal, written as its seed (``"123"``): every deck is shuffled from it
-  (:meth:`BoxesState.new`). ``random`` (the default) draws a fresh deal for every unit
+  (``BoxesState(rules, seed)``). ``random`` (the default) draws a fresh deal for every unit
   from the tournament's seed; ``deal:SEED[:COUNT]`` is COUNT deals (default 1) drawn
   from SEED, and ``7,8,9`` names deals. The games of one unit (a table in all its seat
   rotations) share their deal, so every agent at the table plays every seat's cards.
@@ -118,10 +118,10 @@ class BoxesGame(Game):
 
     # --- playing ---------------------------------------------------------------------
     def new_state(self, setup: str, rules: dict[str, Any]) -> BoxesState:
-        return BoxesState.new(BoxesRules.from_dict(rules), int(setup))
+        return BoxesState(BoxesRules.from_dict(rules), int(setup))
 
     def to_move(self, state: BoxesState) -> int | None:
-        return state.to_move
+        return state.turn
 
     def legal_moves(self, state: BoxesState) -> list[str]:
         return state.legal_moves()
@@ -133,7 +133,7 @@ class BoxesGame(Game):
             return False
 
     def play(self, state: BoxesState, move: str) -> dict[str, int]:
-        counts = state.play(move)
+        counts = state.push(move)
         # The mover's own counts; boxes and points can go to others, so final_stats reads them.
         return {"cards": int(counts.get("cards", 0)), "sealed": int(counts.get("sealed", 0))}
 
@@ -160,7 +160,7 @@ class BoxesGame(Game):
         return [{**s, "boxes": boxes[p]} for p, s in enumerate(stats)]
 
     def moves(self, state: BoxesState) -> list[str]:
-        return state.moves_played
+        return state.move_stack
 
     def new_stats(self) -> dict[str, int]:
         return {"cards": 0, "sealed": 0}
@@ -183,11 +183,11 @@ class BoxesGame(Game):
     def warm_up(self) -> None:
         """Load the rules' compiled code, and the agents' (:func:`donuts_ai.boxes.agents.warm_up`),
         before an agent process says it is ready: never charged to a move."""
-        state = BoxesState.new(BoxesRules(), 0)
+        state = BoxesState(BoxesRules(), 0)
         for _ in range(WARM_UP_MOVES):
-            if state.is_over():
+            if state.is_game_over():
                 break
-            state.play(state.legal_moves()[0])
+            state.push(state.legal_moves()[0])
         BoxesState.from_observation(state.observation(0), 0)
         try:
             from .agents import warm_up as warm_up_agents

@@ -230,13 +230,13 @@ class ReferenceGame:
         """Every legal move's text, in the canonical order (ascending code)."""
         return [move_text(code) for code in self.legal_codes()]
 
-    def play(self, move: str) -> PlayResult:
+    def push(self, move: str) -> PlayResult:
         """Play a legal move text; returns ``{"cards", "boxes", "points", "sealed", "scores_delta"}``
         for the mover (see :meth:`donuts_ai.boxes.BoxesState.play`)."""
         return self.play_code(parse_move(move))
 
     def play_code(self, code: int) -> PlayResult:
-        """:meth:`play` on a move code."""
+        """:meth:`push` on a move code."""
         if self.over:
             raise GameOverError(f"the game is over; cannot play {move_text(code)!r}")
         if code not in self.legal_codes():

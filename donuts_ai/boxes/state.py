@@ -37,90 +37,53 @@ cards they put at the bottom of their own pile, in order, still there),
 
 from __future__ import annotations
 
+import json
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any, NoReturn, TypedDict, cast
+from dataclasses import dataclass
+from typing import Any, NoReturn, cast
 
 import numpy as np
-from numpy.typing import NDArray
 
 from .._checks import check_int, is_int
 from ..errors import DonutsError
-from ._core import EngineCore
+from ..state import GameState
+from ._core import BoxesObservation as BoxesObservation
+from ._core import BoxesStateDict as BoxesStateDict
+from ._core import EngineCore, Snapshot
+from ._core import PlayoutArrays as PlayoutArrays
+from ._core import PlayResult as PlayResult
 from ._engine import Tables
 from ._engine.tables import Codes, Grid
 from .deck import CANONICAL_ROTATIONS, CARD_TYPES, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE, deal
 from .errors import BoxesError, BoxesIllegalMoveError, BoxesInvalidMoveError, GameOverError, ObservationError
 from .moves import move_text, parse_move
 from .pictures import layout_cells, layout_svg, layout_text
-from .rules import BoxesRules, RulesDict
+from .rules import BoxesRules
 
 #: Placeholder for another player's stuck move in an observation (the card put back is hidden).
 HIDDEN_STUCK = "stuck"
 
-
-class BoxesStateDict(TypedDict):
-    """The state dict (:meth:`BoxesState.to_dict`; every key in the module docstring).
-
-    ``cards`` rows are ``[owner, type, rot, r, c, roll flavour]``, ``frozen`` rows
-    ``[r, c, winner]`` (``winner`` ``None`` for nobody)."""
-
-    rules: RulesDict
-    to_move: int | None
-    cards: list[list[int]]
-    frozen: list[list[int | None]]
-    scores: list[int]
-    boxes: list[int]
-    trays: list[list[int]]
-    piles: list[list[int]]
-    pile_known: list[int]
-    trigger: int | None
-    final_turns_left: int
-    stuck_streak: int
-    over: bool
-    moves: list[str]
+#: Undo keeps a copy of the arrays every this many pushes and replays the moves since the
+#: nearest copy: a copy costs under a push, so one every 64 costs a push about 1%, and a pop
+#: replays at most 63 moves.
+UNDO_SNAPSHOT_EVERY = 64
 
 
-class BoxesObservation(TypedDict):
-    """An observation (:meth:`BoxesState.observation`): the state dict less the hidden parts,
-    with what ``player`` may know of them (see the module docstring)."""
+@dataclass(frozen=True)
+class BoxesOutcome:
+    """The end of a game of Donut Boxes (:meth:`BoxesState.outcome`), in player order.
 
-    rules: RulesDict
-    to_move: int | None
-    cards: list[list[int]]
-    frozen: list[list[int | None]]
-    scores: list[int]
-    boxes: list[int]
-    pile_known: list[int]
-    trigger: int | None
-    final_turns_left: int
-    stuck_streak: int
-    over: bool
-    player: int
-    tray: list[int]
-    pile_bottom: list[int]
-    tray_sizes: list[int]
-    pile_sizes: list[int]
-    moves: list[str]
+    ``places`` are :meth:`BoxesState.ranking`'s (0 = first; equal on points and boxes share
+    a place), ``winners`` the players in place 0 and ``winner`` the one winner, ``None``
+    when first place is shared (as a draw is in Donuts' :class:`~donuts_ai.board.Outcome`);
+    ``scores`` the points and ``boxes`` the boxes delivered."""
 
-
-class PlayResult(TypedDict):
-    """What a move did, for the mover (:meth:`BoxesState.play`)."""
-
-    cards: int
-    boxes: int
-    points: int
-    sealed: int
-    scores_delta: list[int]
-
-
-class PlayoutArrays(TypedDict):
-    """:meth:`BoxesState.random_playouts`: a row per game."""
-
-    scores: NDArray[np.int32]
-    boxes: NDArray[np.int32]
-    places: NDArray[np.int32]
-    turns: NDArray[np.int64]
+    winner: int | None
+    winners: tuple[int, ...]
+    places: tuple[int, ...]
+    scores: tuple[int, ...]
+    boxes: tuple[int, ...]
 
 
 _STATE_KEYS = ("rules", "to_move", "cards", "frozen", "scores", "boxes", "trays", "piles", "pile_known", "trigger",
@@ -132,21 +95,28 @@ _OBS_KEYS = ("player", "rules", "to_move", "cards", "frozen", "scores", "boxes",
 class BoxesState:
     """A game of Donut Boxes in progress (or over): every card known, moves as texts or codes.
 
-    Make one with :meth:`new` (a fresh deal from a seed), :meth:`from_dict` or
-    :meth:`from_observation`. Moves are canonical texts (grammar in :mod:`.moves`) or
-    integer codes (:meth:`legal_move_ids`, :meth:`play_id`); both name a move the same
-    way in every state, so a code found in one sampled world means the same in another.
+    ``BoxesState(rules=None, seed=0)`` starts a new game (a fresh deal from ``seed``); a
+    state also comes from :meth:`from_dict`, :meth:`from_text` or :meth:`from_observation`.
+    It speaks the state API both games share (:class:`donuts_ai.state.GameState`): ``turn``,
+    :meth:`legal_moves`, :meth:`push`, :meth:`pop`, :attr:`move_stack`,
+    :meth:`is_game_over`, :meth:`outcome`, :meth:`copy`. Moves are canonical texts (grammar
+    in :mod:`.moves`) or integer codes (:meth:`legal_move_ids`, :meth:`push_id`); both name
+    a move the same way in every state, so a code found in one sampled world means the same
+    in another.
     """
 
-    __slots__ = ("_core",)
+    # _pushed: the codes pushed since this state's history began (what pop can undo);
+    # _snapshots[k]: the arrays before push k * UNDO_SNAPSHOT_EVERY (never written to), or
+    # None for the start of a new game, which pop deals again from _deal (so a push of a
+    # game shorter than UNDO_SNAPSHOT_EVERY moves copies nothing).
+    __slots__ = ("_core", "_pushed", "_snapshots", "_deal")
 
-    def __init__(self, core: EngineCore) -> None:
-        """Private: use :meth:`new`, :meth:`from_dict` or :meth:`from_observation`."""
-        self._core = core
+    _core: EngineCore
+    _pushed: list[int]
+    _snapshots: list[Snapshot | None]
+    _deal: tuple[list[list[int]], int] | None
 
-    # ------------------------------------------------------------------ construction
-    @classmethod
-    def new(cls, rules: BoxesRules | None = None, seed: int = 0) -> BoxesState:
+    def __init__(self, rules: BoxesRules | None = None, seed: int = 0) -> None:
         """A new game: every deck shuffled from ``seed`` (:func:`~.deck.deal`), trays of 4
         dealt, the start card turned up from the neutral deck; player 0 to move."""
         rules = BoxesRules() if rules is None else rules
@@ -154,21 +124,50 @@ class BoxesState:
             raise BoxesError(f"rules must be a BoxesRules, got {type(rules).__name__}")
         seed = _check_int("seed", seed, minimum=0, error=BoxesError)
         piles, start = deal(rules.players, seed)
-        return cls(EngineCore.new(rules, piles, start))
+        self._core, self._pushed, self._snapshots, self._deal = EngineCore.new(rules, piles, start), [], [], (piles, start)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> BoxesState:
+    def _of(cls, core: EngineCore) -> BoxesState:
+        """A state holding ``core``, its undo history starting there."""
+        state = cls.__new__(cls)
+        state._core, state._pushed, state._snapshots, state._deal = core, [], [], None
+        return state
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BoxesState:
         """A state from :meth:`to_dict`'s form, checked (raises :class:`~.errors.ObservationError`
-        naming the first problem)."""
-        return cls(EngineCore.from_dict(_check_state_dict(data)))
+        naming the first problem). Its undo history starts here."""
+        return cls._of(EngineCore.from_dict(_check_state_dict(data)))
 
     def to_dict(self) -> BoxesStateDict:
         """The whole state, hidden parts included, JSON-ready (see the module docstring)."""
         return self._core.to_dict()
 
+    def to_text(self) -> str:
+        """The whole state as one line of text: :meth:`to_dict` as compact JSON
+        (:meth:`from_text` reads it back). The picture is ``str(state)``."""
+        return json.dumps(self._core.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_text(cls, text: str) -> BoxesState:
+        """A state from :meth:`to_text`'s form, checked (raises :class:`~.errors.ObservationError`)."""
+        if not isinstance(text, str):
+            raise ObservationError(f"state text must be a str, got {type(text).__name__}")
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise ObservationError(f"state text is not JSON: {error}") from None
+        return cls.from_dict(data)
+
     def copy(self) -> BoxesState:
-        """An independent copy."""
-        return BoxesState(self._core.copy())
+        """An independent copy, undo history included."""
+        # Snapshots and the deal are never written to (pop copies out of them): the copy shares them.
+        copy = BoxesState._of(self._core.copy())
+        copy._pushed, copy._snapshots, copy._deal = list(self._pushed), list(self._snapshots), self._deal
+        return copy
+
+    def __copy__(self) -> BoxesState:
+        return self.copy()
 
     # ------------------------------------------------------------------ reading
     @property
@@ -180,12 +179,21 @@ class BoxesState:
         return self._core.rules.players
 
     @property
-    def to_move(self) -> int | None:
+    def turn(self) -> int | None:
         """The player to move, ``None`` once the game is over."""
         return self._core.to_move
 
-    def is_over(self) -> bool:
+    def is_game_over(self) -> bool:
         return self._core.over
+
+    def outcome(self) -> BoxesOutcome | None:
+        """``None`` while the game goes on, else its :class:`BoxesOutcome`."""
+        if not self._core.over:
+            return None
+        places = self._core.ranking()
+        winners = tuple(p for p, place in enumerate(places) if place == 0)
+        return BoxesOutcome(winner=winners[0] if len(winners) == 1 else None, winners=winners, places=tuple(places),
+                            scores=tuple(self._core.scores), boxes=tuple(self._core.boxes))
 
     @property
     def scores(self) -> list[int]:
@@ -197,7 +205,9 @@ class BoxesState:
         return list(self._core.boxes)
 
     @property
-    def moves_played(self) -> list[str]:
+    def move_stack(self) -> list[str]:
+        """Every move of the game so far, oldest first (those before a :meth:`from_dict`
+        too, which :meth:`pop` cannot undo)."""
         return list(self._core.moves)
 
     def ranking(self) -> list[int]:
@@ -256,27 +266,59 @@ class BoxesState:
         assert isinstance(code, numbers.Integral)  # is_int checked it
         return self._core.is_legal_code(int(code))
 
-    def play(self, move: str) -> PlayResult:
-        """Play a legal move text. Returns, for the mover: ``cards`` placed (0/1), ``boxes``
-        delivered to them, ``points`` they scored (end-of-game runs included when the move
-        ends the game), ``sealed`` (runs delivered by the move, whoever scored) and
-        ``scores_delta`` (every player's points from the move).
+    def push(self, move: str) -> PlayResult:
+        """Play a legal move text (undo with :meth:`pop`). Returns, for the mover: ``cards``
+        placed (0/1), ``boxes`` delivered to them, ``points`` they scored (end-of-game runs
+        included when the move ends the game), ``sealed`` (runs delivered by the move,
+        whoever scored) and ``scores_delta`` (every player's points from the move).
 
         Raises :class:`~.errors.BoxesInvalidMoveError` for a text outside the grammar,
         :class:`~.errors.BoxesIllegalMoveError` for an illegal move and
         :class:`~.errors.GameOverError` once the game is over; the state is then unchanged.
         """
-        return self.play_id(parse_move(move))
+        return self.push_id(parse_move(move))
 
-    def play_id(self, code: int | np.integer[Any]) -> PlayResult:
-        """:meth:`play` on a move code (:meth:`legal_move_ids`)."""
+    def push_id(self, code: int | np.integer[Any]) -> PlayResult:
+        """:meth:`push` on a move code (:meth:`legal_move_ids`)."""
         if self._core.over:
             raise GameOverError("the game is over: no move can be played")
         if not self.is_legal_id(code):
             raise BoxesIllegalMoveError(
-                f"illegal move {_describe(code)} for player {self.to_move}; legal: {_preview(self.legal_moves())}"
+                f"illegal move {_describe(code)} for player {self.turn}; legal: {_preview(self.legal_moves())}"
             )
-        return self._core.play_code(int(code))
+        code = int(code)
+        pushed = len(self._pushed)
+        if pushed % UNDO_SNAPSHOT_EVERY == 0 and len(self._snapshots) == pushed // UNDO_SNAPSHOT_EVERY:
+            self._snapshots.append(None if pushed == 0 and self._deal is not None else self._core.snapshot())
+        result = self._core.play_code(code)
+        self._pushed.append(code)
+        return result
+
+    def pop(self) -> str:
+        """Undo the last push exactly (every array as it was, hidden cards and the draw
+        piles included); returns its move text. Raises ``IndexError`` when nothing pushed
+        is left to undo (a state from :meth:`from_dict` cannot undo the moves before it)."""
+        if not self._pushed:
+            raise IndexError("pop from empty move stack")
+        self._pushed.pop()
+        pushed = len(self._pushed)
+        nearest = pushed // UNDO_SNAPSHOT_EVERY
+        del self._snapshots[nearest + 1:]  # later snapshots are of the line being undone
+        core, snapshot = self._core, self._snapshots[nearest]
+        if snapshot is None:  # the start of a new game: dealt again from the same deal
+            assert self._deal is not None  # a None snapshot is only ever taken with a deal
+            core.restore(EngineCore.new(core.rules, *self._deal).snapshot())
+        else:
+            core.restore(snapshot)
+        for code in self._pushed[nearest * UNDO_SNAPSHOT_EVERY:]:
+            core.replay_code(code)
+        return core.moves.pop()
+
+    def peek(self) -> str:
+        """The last move pushed; ``IndexError`` when there is none."""
+        if not self._pushed:
+            raise IndexError("peek at empty move stack")
+        return self._core.moves[-1]
 
     move_text = staticmethod(move_text)
     move_id = staticmethod(parse_move)
@@ -391,10 +433,10 @@ class BoxesState:
         seed = _check_int("seed", seed, minimum=0, error=BoxesError)
         world = self._core.copy()
         world.redeal_hidden(observer, np.random.default_rng(seed))
-        return BoxesState(world)
+        return BoxesState._of(world)  # another deal: its undo history starts here
 
     # ------------------------------------------------------------------ pictures
-    def to_text(self) -> str:
+    def __str__(self) -> str:
         """The layout (see :func:`~.pictures.layout_text`) and a status line."""
         data = self._core.to_dict()
         lines = [f"Donut Boxes ({self.rules})", layout_text(data["cards"], data["frozen"])]
@@ -409,12 +451,9 @@ class BoxesState:
             lines.append(f"player {p} to move; tray {tray}")
         return "\n".join(lines)
 
-    def __str__(self) -> str:
-        return self.to_text()
-
     def __repr__(self) -> str:
         return (f"<BoxesState {self.rules}; {len(self._core.moves)} moves, "
-                f"{'over' if self.is_over() else f'player {self.to_move} to move'}, scores {self.scores}>")
+                f"{'over' if self.is_game_over() else f'player {self.turn} to move'}, scores {self.scores}>")
 
     def _repr_svg_(self) -> str:
         data = self._core.to_dict()
@@ -422,6 +461,10 @@ class BoxesState:
 
     def _check_player(self, player: object) -> int:
         return _check_int("player", player, minimum=0, maximum=self.num_players - 1, error=ObservationError)
+
+
+#: BoxesState speaks the state API both games share (the type checker holds it to the protocol).
+_STATE_API: type[GameState] = BoxesState
 
 
 def _describe(code: int | np.integer[Any]) -> str:

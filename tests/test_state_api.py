@@ -1,0 +1,193 @@
+"""The state API both games share (:class:`donuts_ai.state.GameState`): one function written
+against the protocol's verbs runs unchanged on a Donuts :class:`~donuts_ai.Board` and on a
+Donut Boxes :class:`~donuts_ai.boxes.BoxesState` of 2, 3 and 4 players."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from donuts_ai.board import Board
+from donuts_ai.boxes import BoxesRules, BoxesState
+from donuts_ai.errors import DonutsError, IllegalMoveError, PositionError
+from donuts_ai.layout import Layout
+from donuts_ai.rules import Rules
+from donuts_ai.state import GameOutcome, GameState
+
+#: Fresh states of both games, by name: each test builds its own.
+STATES: dict[str, Callable[[], GameState]] = {
+    "donuts": Board,
+    "donuts-single-18": lambda: Board(Layout.random_grid(3), Rules("single", 18)),
+    "boxes-2": lambda: BoxesState(BoxesRules(players=2), seed=1),
+    "boxes-3": lambda: BoxesState(BoxesRules(players=3, grid="splitzkies"), seed=2),
+    "boxes-4": lambda: BoxesState(BoxesRules(players=4), seed=3),
+}
+
+
+def snapshot(state: GameState) -> tuple[object, ...]:
+    return state.to_dict(), state.to_text(), list(state.legal_moves()), state.turn, list(state.move_stack)
+
+
+def play_and_undo(state: GameState, seed: int) -> int:
+    """Play a seeded random game to the end with the protocol's verbs only, then undo every
+    move: each step back finds the state seen on the way (dict, text, legal moves, turn)."""
+    rng = random.Random(seed)
+    seen = []
+    while not state.is_game_over():
+        seen.append(snapshot(state))
+        state.push(rng.choice(list(state.legal_moves())))
+    outcome = state.outcome()
+    assert isinstance(outcome, GameOutcome) and state.turn is None and not state.legal_moves()
+    played = list(state.move_stack)
+    moves = len(played)
+    assert moves == len(seen)
+    while seen:
+        assert state.pop() == played.pop()
+        assert snapshot(state) == seen.pop()
+    assert state.outcome() is None and not state.move_stack
+    with pytest.raises(IndexError):
+        state.pop()
+    return moves
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_a_random_game_played_and_undone_finds_the_start_again(name):
+    state = STATES[name]()
+    assert isinstance(state, GameState)
+    start = snapshot(state)
+    assert play_and_undo(state, seed=7) > 10
+    assert snapshot(state) == start
+
+
+def _illegal_move(state: GameState) -> str:
+    """A well-formed move that is not legal now: one legal in another game of the same kind."""
+    legal = set(state.legal_moves())
+    if isinstance(state, Board):
+        return next(sq for sq in ("a1", "b2", "c3", "d4", "e5", "f6", "a6", "f1") if sq not in legal)
+    assert isinstance(state, BoxesState)
+    for seed in range(100):
+        other = BoxesState(state.rules, seed=seed)
+        moves = [m for m in other.legal_moves() if m not in legal and not m.startswith("stuck")]
+        if moves:
+            return moves[0]
+    raise AssertionError("no illegal move found")
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_an_illegal_push_and_a_push_after_the_end_raise_and_change_nothing(name):
+    state = STATES[name]()
+    state.push(state.legal_moves()[0])
+    move = _illegal_move(state)
+    before = snapshot(state)
+    with pytest.raises(IllegalMoveError):
+        state.push(move)
+    assert snapshot(state) == before
+    rng = random.Random(1)
+    while not state.is_game_over():
+        state.push(rng.choice(list(state.legal_moves())))
+    over = snapshot(state)
+    with pytest.raises(DonutsError):
+        state.push(move)
+    assert snapshot(state) == over
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_a_copy_is_independent_and_keeps_the_history(name):
+    state = STATES[name]()
+    rng = random.Random(3)
+    for _ in range(5):
+        state.push(rng.choice(list(state.legal_moves())))
+    before = snapshot(state)
+    copy = state.copy()
+    assert snapshot(copy) == before
+    copy.push(copy.legal_moves()[-1])
+    assert snapshot(state) == before
+    copy.pop()
+    copy.pop()
+    assert snapshot(state) == before and len(copy.move_stack) == 4
+    state.pop()
+    assert snapshot(state) == snapshot(copy)
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_dict_and_text_round_trip_through_json(name):
+    state = STATES[name]()
+    rng = random.Random(5)
+    while True:
+        kind = type(state)
+        for again in (kind.from_dict(json.loads(json.dumps(state.to_dict()))), kind.from_text(state.to_text())):
+            assert (again.to_dict(), again.to_text(), again.legal_moves(), again.turn) == (
+                state.to_dict(), state.to_text(), state.legal_moves(), state.turn)
+            assert again.outcome() == state.outcome()
+        if state.is_game_over():
+            break
+        for _ in range(9):
+            if not state.is_game_over():
+                state.push(rng.choice(list(state.legal_moves())))
+
+
+def test_boxes_undo_restores_every_array_and_the_random_draws():
+    state = BoxesState(BoxesRules(players=4), seed=11)
+    arrays, draws = [], []
+    while not state.is_game_over():
+        t, grid = state.kernel_state()
+        arrays.append([a.copy() for a in (*t, grid)])
+        draws.append(state.random_move_id(seed=len(draws)))
+        state.push_id(draws[-1])
+    assert len(draws) > 64  # past a snapshot: pop replays from the nearest one
+    while arrays:
+        state.pop()
+        t, grid = state.kernel_state()
+        assert all(np.array_equal(a, b) for a, b in zip((*t, grid), arrays.pop(), strict=True))
+        assert state.random_move_id(seed=len(arrays)) == draws.pop()
+
+
+def test_boxes_outcome_names_places_winners_and_scores():
+    state = BoxesState(BoxesRules(players=3), seed=4)
+    assert state.outcome() is None
+    while not state.is_game_over():
+        state.push_id(state.random_move_id(seed=len(state.move_stack)))
+    outcome = state.outcome()
+    assert outcome is not None
+    assert list(outcome.places) == state.ranking() and list(outcome.winners) == state.winners()
+    assert list(outcome.scores) == state.scores and list(outcome.boxes) == state.boxes_delivered
+    assert outcome.winner == (outcome.winners[0] if len(outcome.winners) == 1 else None)
+
+
+def test_a_boxes_state_from_a_dict_or_a_sampled_world_starts_its_own_history():
+    state = BoxesState(BoxesRules(players=2), seed=6)
+    state.push(state.legal_moves()[0])
+    for fresh in (BoxesState.from_dict(state.to_dict()), state.sample_world(0, seed=1)):
+        assert fresh.move_stack == state.move_stack
+        with pytest.raises(IndexError):
+            fresh.pop()
+
+
+@pytest.mark.parametrize("text, words", [
+    ("nonsense", "8 fields"),
+    (Board().fen() + " sideways 15", "insertion"),
+    (Board().fen() + " group many", "donuts must be an int"),
+    (Board().fen() + " group 99", "donuts must be in"),
+])
+def test_bad_board_text_is_refused_naming_the_field(text, words):
+    with pytest.raises(PositionError, match=words):
+        Board.from_text(text)
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"fen": Board().fen()}, "keys fen and rules"),
+    ({"fen": Board().fen(), "rules": "group"}, "rules must be a mapping"),
+    ({"fen": Board().fen(), "rules": {"donuts": 0}}, "donuts"),
+])
+def test_bad_board_dict_is_refused_naming_the_field(data, words):
+    with pytest.raises(PositionError, match=words):
+        Board.from_dict(data)
+
+
+def test_bad_boxes_text_is_refused():
+    with pytest.raises(DonutsError, match="not JSON"):
+        BoxesState.from_text("{")
