@@ -16,7 +16,7 @@ from typing import Any
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
 from .analysis import PlayoutStats, perft, random_playouts
 from .board import Board, Outcome, Termination
-from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
+from .errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
 from .rules import Rules, make_rules
 from .search.alphabeta import MoveValue, Solution, Solver, analyze, solve
@@ -46,6 +46,7 @@ __all__ = [
     "VANILLA",
     "Board",
     "DonutsError",
+    "GameOverError",
     "IllegalMoveError",
     "InvalidMoveError",
     "MoveValue",
