@@ -18,7 +18,7 @@ from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels be
 from .agents import AGENTS
 from .board import Board, Outcome, Termination
 from .donuts_game import OPTIONAL_AGENTS
-from .errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
+from .errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
 from .playouts import PlayoutStats, perft, random_playouts
 from .rules import Rules, make_rules
@@ -73,6 +73,7 @@ __all__ = [
     "VANILLA",
     "Board",
     "DonutsError",
+    "GameOverError",
     "IllegalMoveError",
     "InvalidMoveError",
     "MoveValue",

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from . import _engine as E
 from ._engine.position import plies_left, position_of
-from .errors import IllegalMoveError, LayoutError, PositionError, RulesError
+from .errors import GameOverError, IllegalMoveError, LayoutError, PositionError, RulesError
 from .layout import Layout
 from .outcomes import REASON_NAMES, result_string, winner_of_code
 from .rules import Rules, RulesDict
@@ -286,7 +286,7 @@ class Board:
     def _check_legal(self, sq: int) -> None:
         name = SQUARE_NAMES[sq]
         if self._outcome is not None:
-            raise IllegalMoveError(f"illegal move {name}: the game is over")
+            raise GameOverError(f"illegal move {name}: the game is over")
         mask = self.legal_mask()
         if not mask >> sq & 1:
             legal = ", ".join(SQUARE_NAMES[s] for s in squares_of(mask))
@@ -301,7 +301,7 @@ class Board:
         placement): it keeps its donut, and the opponent moves under the same line
         constraint. Undo with :meth:`pop`."""
         if self._outcome is not None:
-            raise IllegalMoveError("cannot forfeit: the game is over")
+            raise GameOverError("cannot forfeit: the game is over")
         mover = self._turn
         assert mover is not None  # the game goes on, so a side is to move
         self._history.append(self._state())

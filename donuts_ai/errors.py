@@ -13,11 +13,27 @@ class DonutsError(ValueError):
 
 
 class InvalidMoveError(DonutsError):
-    """A move could not be parsed (not a square name like ``"c3"`` nor an index 0..35)."""
+    """A move that could not be parsed, in either game: for Donuts not a square name like
+    ``"c3"`` nor an index 0..35; for Donut Boxes a text outside the move grammar
+    (:mod:`donuts_ai.boxes.moves`)."""
 
 
 class IllegalMoveError(DonutsError):
-    """A well-formed move that is not legal in the current position."""
+    """A well-formed move that is not legal in the current position (either game; the
+    position is unchanged)."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move asked of a finished game, in either game: a move played
+    (``Board.push``, ``BoxesState`` moves), a move asked of an agent
+    (``select_move``) or of a play session. It is an :class:`IllegalMoveError` (no move
+    is legal once the game is over), so ``except IllegalMoveError`` catches it too."""
+
+
+class AgentError(DonutsError):
+    """A bad argument to an agent of either game: a constructor option, or a ``time_left``
+    that is not ``None`` nor a finite number of seconds >= 0
+    (:func:`donuts_ai.agents.base.check_time_left`)."""
 
 
 class LayoutError(DonutsError):

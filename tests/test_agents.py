@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from donuts_ai import Board, DonutsError, Layout, Rules
+from donuts_ai import Board, DonutsError, GameOverError, Layout, Rules
 from donuts_ai.agents import AGENTS, AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, SolverAgent
 from donuts_ai.search.base import tactical_choice, touch
 from donuts_ai.squares import SQUARE_NAMES
@@ -286,7 +286,7 @@ def test_agents_refuse_finished_games_and_non_boards():
     finished = Board.from_fen("------,------,------,------,------,------ ....../....../....../....../....../ccccc. - a1 5 0")
     for kind, cls in AGENTS.items():
         agent = cls(iterations=10) if kind == "mcts" else cls(depth=1) if kind == "alphabeta" else cls()
-        with pytest.raises(DonutsError, match="game is over"):
+        with pytest.raises(GameOverError, match="game is over"):
             agent.select_move(finished)
         with pytest.raises(TypeError):
             agent.select_move("board")

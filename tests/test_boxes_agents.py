@@ -34,7 +34,7 @@ from donuts_ai.boxes.agents import (
     RandomAgent,
 )
 from donuts_ai.boxes.moves import move_text, place_code
-from donuts_ai.errors import DonutsError
+from donuts_ai.errors import AgentError, DonutsError, GameOverError
 
 TYPE = {face: i for i, face in enumerate(CARD_TYPES)}
 
@@ -314,13 +314,13 @@ def test_bad_views_are_refused():
         agent.select_move("CCCC@2,0")
     with pytest.raises(BoxesAgentError, match="observation is player 1's but player 0 is to move"):
         agent.select_move(state.observation(1))
-    with pytest.raises(BoxesAgentError, match="time_left must be a number of seconds"):
+    with pytest.raises(AgentError, match="time_left must be None or a finite number of seconds >= 0"):
         agent.select_move(state, time_left="soon")
     while not state.is_game_over():
         state.push_id(state.random_move_id(len(state.move_stack)))
-    with pytest.raises(BoxesAgentError, match="the game is over"):
+    with pytest.raises(GameOverError, match="the game is over"):
         agent.select_move(state)
-    with pytest.raises(BoxesAgentError, match="the game is over"):
+    with pytest.raises(GameOverError, match="the game is over"):
         agent.select_move(state.observation(0))
 
 

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from donuts_ai import Board, Layout, Rules, Solver, analyze, solve
-from donuts_ai.errors import DonutsError
+from donuts_ai.errors import DonutsError, GameOverError
 from donuts_ai.play.evaluation import AnalysisJob, AnalysisJobs, Analyst, remaining_plies
 from donuts_ai.play.record import SavedGame, SavedGameError, load
-from donuts_ai.play.session import GameOver, NotYourTurn, PlaySession, constraint_text, make_layout
+from donuts_ai.play.session import NotYourTurn, PlaySession, constraint_text, make_layout
 from donuts_ai.play.terminal import TerminalGame, draw
 from donuts_ai.tournament.specs import make_agent
 
@@ -242,7 +242,7 @@ def test_game_turns_and_undo():
         game.play("zz")
     assert game.board.fen() == fen
     game.resign()
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOverError):
         game.play(game.board.legal_moves()[0])
     assert game.result_text() == "Vanilla (you) resigned: Chocolate (random) wins"
 

@@ -11,7 +11,9 @@ The searching agents live beside their algorithms in :mod:`donuts_ai.search`, an
 from :class:`BoardAgent` (:mod:`.board_agent`), as the simple agents here do; Donut
 Boxes' agents (:mod:`donuts_ai.boxes.agents`) derive from :class:`Agent` too. The
 registry names every class by its dotted path and imports it when first used, so
-importing this package (or :mod:`.base`) loads no search code.
+importing this package (or :mod:`.base`) loads no search code; Donut Boxes' kinds,
+:data:`donuts_ai.boxes.agents.BOXES_AGENTS`, are a registry of the same type
+(:class:`LazyRegistry`).
 """
 
 from __future__ import annotations

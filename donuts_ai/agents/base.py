@@ -7,10 +7,15 @@ An agent has:
   ``view``, never changing ``view``. What a view is, and what a move is, is the game's
   (:meth:`~donuts_ai.tournament.protocol.Game.player_view`): a
   :class:`~donuts_ai.Board` and a square name for Donuts (:class:`~.board_agent.BoardAgent`),
-  an observation dict and a move text for Donut Boxes
+  an observation dict (or a :class:`~donuts_ai.boxes.BoxesState`, of which only the
+  observation of the player to move is read) and a move text for Donut Boxes
   (:class:`~donuts_ai.boxes.agents.BoxesAgent`). ``time_left`` is the player's remaining
-  clock in seconds (blitz games), or ``None``; searching agents also take a per-move
-  budget ``time_limit`` at construction, capped by :func:`budget`.
+  clock in seconds (blitz games), or ``None``; both games check it the same way, with
+  :func:`check_time_left` (a finite number >= 0, not a bool, or
+  :class:`~donuts_ai.errors.AgentError`), and spend it by the same rule, :func:`budget`
+  (searching agents take a per-move budget ``time_limit`` at construction, capped by it).
+  A view of a finished game is refused with :class:`~donuts_ai.errors.GameOverError`
+  in both games.
 - ``reset(seed=None)``: a new game; the random stream :attr:`Agent.rng` restarts from
   ``seed`` (default: the agent's own ``seed``), so the same seed, the same set-up and the
   same opponent moves give the same game.
@@ -21,22 +26,31 @@ An agent has:
 The harness needs only ``select_move`` (and uses ``reset`` when there is one): an agent
 named by a ``module:Class`` spec need not derive from :class:`Agent`.
 
+Both games' agents are made and entered through the same calls:
+:func:`donuts_ai.tournament.make_agent` (``make_agent("greedy", game="boxes")``) builds
+one from its spec, and :func:`donuts_ai.tournament.register_agent` (``game=`` names the
+game) gives a class a short name at run time. Each game's built-in kinds are a
+:class:`~donuts_ai.agents.registry.LazyRegistry` (Donuts: :data:`donuts_ai.agents.AGENTS`;
+Donut Boxes: :data:`donuts_ai.boxes.agents.BOXES_AGENTS`), which a game's adapter hands
+the harness (:meth:`~donuts_ai.tournament.protocol.Game.agent_registry`).
+
 Where a new agent plugs in: derive from the game's base, implement its move choice, and
 hand the object or class to the harness (:mod:`donuts_ai.tournament.entries`), give it a
-short name at run time (:func:`donuts_ai.tournament.register_agent`), or add the class to
-the game's registry (Donuts: :data:`donuts_ai.agents.AGENTS`; Donut Boxes:
-:data:`donuts_ai.boxes.agents.BOXES_AGENTS`).
+short name at run time (:func:`donuts_ai.tournament.register_agent`), or add the class's
+dotted path to the game's registry.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 import random
 import time
 from abc import ABC, abstractmethod
 from typing import Any, Literal, overload
 
 from .._checks import check_int, check_seconds, is_int
-from ..errors import DonutsError
+from ..errors import AgentError, DonutsError
 
 #: A player on a clock thinks at most one part in this many of the time it has left on
 #: one move, so that one long think cannot lose a blitz game on time.
@@ -51,6 +65,20 @@ def budget(time_limit: float | None, time_left: float | None) -> float | None:
         return time_limit
     share = max(0.0, float(time_left)) / CLOCK_PARTS
     return share if time_limit is None else min(time_limit, share)
+
+
+def check_time_left(time_left: object) -> float | None:
+    """``time_left``, the player's clock handed to ``select_move``, as a float: ``None``
+    (no clock) or a finite number of seconds >= 0 (the harness never hands a negative
+    clock: running out loses the game). Anything else (a negative number, NaN, infinity,
+    a bool, a string) raises :class:`~donuts_ai.errors.AgentError`, in both games."""
+    if time_left is None:
+        return None
+    # ``0 <= x < inf`` written as ``not x < 0 and x < inf``, which NaN fails: ``numbers.Real`` types only ``<``.
+    if isinstance(time_left, bool) or not isinstance(time_left, numbers.Real) or not (
+            not time_left < 0 and time_left < math.inf):
+        raise AgentError(f"time_left must be None or a finite number of seconds >= 0, got {time_left!r}")
+    return float(time_left)
 
 
 def now() -> float:
@@ -77,13 +105,14 @@ def check_time_limit(time_limit: float | None, error: type[DonutsError] = Donuts
 class Agent(ABC):
     """A player of any game (see the module doc). Subclasses set :attr:`kind`, implement
     :meth:`select_move` (each game's base does: :class:`~.board_agent.BoardAgent`,
-    :class:`~donuts_ai.boxes.agents.BoxesAgent`) and extend :meth:`params` with their own
-    constructor parameters."""
+    :class:`~donuts_ai.boxes.agents.BoxesAgent`, each checking ``time_left`` with
+    :func:`check_time_left` first) and extend :meth:`params` with their own constructor
+    parameters."""
 
     #: Registry name, e.g. "random" (set by each subclass).
     kind = "agent"
-    #: The error a bad argument raises (a game's agents may raise their own subclass).
-    error: type[DonutsError] = DonutsError
+    #: The error a bad constructor argument raises (a game's agents may raise their own subclass).
+    error: type[DonutsError] = AgentError
     #: The least seed accepted (``None``: any int).
     MIN_SEED: int | None = None
 
@@ -112,7 +141,9 @@ class Agent(ABC):
     # A view and a move are each game's own types (a Board and a square name for Donuts):
     # ``Any`` here, so that each game's base narrows them.
     def select_move(self, view: Any, time_left: float | None = None) -> Any:
-        """The move of the player to move in ``view`` (see the module doc)."""
+        """The move of the player to move in ``view`` (see the module doc): ``time_left``
+        checked by :func:`check_time_left`, a finished game refused with
+        :class:`~donuts_ai.errors.GameOverError`."""
 
     def params(self) -> dict[str, object]:
         """Constructor parameters (for :attr:`spec` and results files)."""

@@ -9,22 +9,16 @@ hands, a shuffled deck, a free-for-all score), beside the board game the rest of
     1
 
 The rules as implemented, with every decision, are in ``docs/boxes.md``; move texts in
-:mod:`.moves`; the cards in :mod:`.deck`.
+:mod:`.moves`; the cards in :mod:`.deck`. A move that cannot be read, an illegal move
+and a move after the end raise the errors of both games,
+:class:`~donuts_ai.errors.InvalidMoveError`, :class:`~donuts_ai.errors.IllegalMoveError`
+and :class:`~donuts_ai.errors.GameOverError` (also importable from :mod:`donuts_ai`).
 """
 
 from __future__ import annotations
 
 from .deck import CARD_TYPES, DECK_SIZE, FLAVOUR_NAMES, TRAY_SIZE
-from .errors import (
-    BoxesError,
-    BoxesIllegalMoveError,
-    BoxesInvalidMoveError,
-    BoxesRulesError,
-    GameOverError,
-    IllegalMoveError,
-    InvalidMoveError,
-    ObservationError,
-)
+from .errors import BoxesError, BoxesRulesError, ObservationError
 from .moves import move_text, parse_move
 from .rules import GRIDS, MATCHINGS, BoxesRules
 from .state import BoxesState
@@ -37,14 +31,9 @@ __all__ = [
     "MATCHINGS",
     "TRAY_SIZE",
     "BoxesError",
-    "BoxesIllegalMoveError",
-    "BoxesInvalidMoveError",
     "BoxesRules",
     "BoxesRulesError",
     "BoxesState",
-    "GameOverError",
-    "IllegalMoveError",
-    "InvalidMoveError",
     "ObservationError",
     "move_text",
     "parse_move",

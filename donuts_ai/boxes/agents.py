@@ -5,14 +5,20 @@ Every agent has ``select_move(view, time_left=None) -> str`` and ``reset(seed=No
 :class:`donuts_ai.agents.base.Agent`. ``view`` is what the tournament harness hands a player: the
 observation of the player to move (:meth:`BoxesState.observation`, a JSON dict); a
 :class:`BoxesState` is also taken, and only its observation for the player to move is
-used, so no agent ever sees a hidden card. The answer is a legal move text.
+used, so no agent ever sees a hidden card. The answer is a legal move text. ``time_left``
+is checked as in the board game (:func:`~donuts_ai.agents.base.check_time_left`:
+:class:`~donuts_ai.errors.AgentError` for a bad value), and a finished game is refused
+with :class:`~donuts_ai.errors.GameOverError`, as in the board game.
 
 Agents sample the hidden cards with :meth:`BoxesState.from_observation` (a
 *determinisation*) and draw every random choice from their own stream, seeded by
 ``seed`` and restarted by :meth:`~BoxesAgent.reset`: the same seed and the same
 observations give the same moves (for :class:`ISMCTSAgent`, with an iteration limit).
 
-Kinds (:data:`BOXES_AGENTS`, the names of agent specs such as ``ismcts:time=0.1``):
+Kinds (:data:`BOXES_AGENTS`, a :class:`~donuts_ai.agents.registry.LazyRegistry` like the
+board game's :data:`donuts_ai.agents.AGENTS`; the names of agent specs such as
+``ismcts:time=0.1``, made with :func:`donuts_ai.tournament.make_agent` with
+``game="boxes"``):
 
 - ``random`` :class:`RandomAgent`: a uniformly random legal move.
 - ``greedy`` :class:`GreedyAgent`: the best immediate score, with a box-early rule.
@@ -32,7 +38,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._checks import check_int, check_seconds
-from ..agents.base import Agent, budget
+from ..agents.base import Agent, budget, check_time_left
+from ..agents.registry import LazyRegistry
+from ..errors import AgentError, GameOverError
 from . import _engine as E
 from ._engine.tables import Codes, Grid
 from ._ismcts import Settings, clear, grow, new_tree, root_stats, search
@@ -52,9 +60,12 @@ from .rules import BoxesRules
 from .state import BoxesState, _check_int
 
 
-class BoxesAgentError(BoxesError):
-    """A bad agent option, or a view an agent cannot answer (not an observation, the game
-    over, not the observer's turn)."""
+class BoxesAgentError(BoxesError, AgentError):
+    """A bad agent option, or a view an agent cannot answer (not an observation, not the
+    observer's turn). Both a :class:`~.errors.BoxesError` and an
+    :class:`~donuts_ai.errors.AgentError`; a bad ``time_left`` is an
+    :class:`~donuts_ai.errors.AgentError` and a finished game a
+    :class:`~donuts_ai.errors.GameOverError`, as in the board game."""
 
 
 #: Seeds drawn from an agent's stream for a determinisation or a search call: 0 .. 2**SEED_BITS - 1
@@ -113,12 +124,10 @@ class BoxesAgent(Agent):
     def select_move(self, view: object, time_left: float | None = None) -> str:
         """A legal move text for the player to move in ``view`` (an observation dict, or a
         :class:`BoxesState`, of which only the player to move's observation is read).
-        ``time_left`` is the player's clock in seconds, or ``None``."""
+        ``time_left`` is the player's clock in seconds, or ``None``
+        (:func:`~donuts_ai.agents.base.check_time_left`)."""
+        time_left = check_time_left(time_left)
         obs = self._observation(view)
-        clock: object = time_left  # checked at run time: a caller may pass anything
-        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, numbers.Real)
-                                  or math.isnan(clock)):
-            raise BoxesAgentError(f"time_left must be a number of seconds or None, got {time_left!r}")
         start = time.perf_counter()
         world = BoxesState.from_observation(obs, self.rng.getrandbits(SEED_BITS))
         codes = world.legal_move_ids()
@@ -131,14 +140,14 @@ class BoxesAgent(Agent):
         checks the rest): JSON values, read by the code that checks them."""
         if isinstance(view, BoxesState):
             if view.is_game_over():
-                raise BoxesAgentError("select_move: the game is over")
+                raise GameOverError("select_move: the game is over")
             player = view.turn
             assert player is not None  # the game goes on
             return view.observation(player)
         if not isinstance(view, dict):
             raise BoxesAgentError(f"select_move needs an observation dict or a BoxesState, got {type(view).__name__}")
         if view.get("over"):
-            raise BoxesAgentError("select_move: the game is over")
+            raise GameOverError("select_move: the game is over")
         if "player" not in view or view.get("to_move") != view["player"]:
             raise BoxesAgentError(f"select_move: the observation is player {view.get('player')!r}'s but player "
                                   f"{view.get('to_move')!r} is to move")
@@ -412,7 +421,13 @@ class ISMCTSAgent(BoxesAgent):
         return int(moves[best])
 
 
-#: Agent classes by ``kind``: the names agent specs use (``ismcts:time=0.1,seed=3``).
-BOXES_AGENTS: dict[str, type[BoxesAgent]] = {cls.kind: cls for cls in (RandomAgent, GreedyAgent, ISMCTSAgent)}
+#: Agent classes by ``kind``: the names agent specs use (``ismcts:time=0.1,seed=3``); a
+#: :class:`~donuts_ai.agents.registry.LazyRegistry`, the type of the board game's
+#: :data:`donuts_ai.agents.AGENTS`, each class named by its dotted path.
+BOXES_AGENTS: LazyRegistry[type[BoxesAgent]] = LazyRegistry({
+    "random": "donuts_ai.boxes.agents:RandomAgent",
+    "greedy": "donuts_ai.boxes.agents:GreedyAgent",
+    "ismcts": "donuts_ai.boxes.agents:ISMCTSAgent",
+})
 
 __all__ = ["BOXES_AGENTS", "BoxesAgent", "BoxesAgentError", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "warm_up"]

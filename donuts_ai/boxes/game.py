@@ -39,6 +39,7 @@ from .rules import BoxesRules
 from .state import BoxesState
 
 if TYPE_CHECKING:
+    from ..agents.registry import LazyRegistry
     from .agents import BoxesAgent
 
 #: The largest deal seed a set-up may name (seeds are non-negative).
@@ -109,7 +110,7 @@ class BoxesGame(Game):
     def with_players(self, rules: dict[str, Any], players: int) -> dict[str, Any]:
         return self.rules_dict({**rules, "players": players})
 
-    def agent_registry(self) -> dict[str, type[BoxesAgent]]:
+    def agent_registry(self) -> LazyRegistry[type[BoxesAgent]]:
         try:
             from .agents import BOXES_AGENTS
         except ImportError as exc:

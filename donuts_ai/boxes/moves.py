@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import re
 
+from ..errors import InvalidMoveError
 from .deck import CARD_TYPES, DECK_SIZE, FACE_INDEX, LETTERS, ROLL, ROTATED_FACES, TYPE_INDEX
-from .errors import BoxesInvalidMoveError
 
 #: Layout coordinates a move can name: -COORD_OFFSET .. COORD_OFFSET - 1.
 COORD_OFFSET = 1024
@@ -114,24 +114,24 @@ def move_text(code: int) -> str:
 def _check_coord(text: str, value: str) -> int:
     number = int(value)
     if not -COORD_OFFSET <= number < COORD_OFFSET:
-        raise BoxesInvalidMoveError(f"move {text!r}: coordinate {number} is outside {-COORD_OFFSET}..{COORD_OFFSET - 1}")
+        raise InvalidMoveError(f"move {text!r}: coordinate {number} is outside {-COORD_OFFSET}..{COORD_OFFSET - 1}")
     return number
 
 
 def parse_move(text: object) -> int:
     """The code of a move text (see the module's grammar); raises
-    :class:`~.errors.BoxesInvalidMoveError` naming what is wrong. Legality is not checked."""
+    :class:`~donuts_ai.errors.InvalidMoveError` naming what is wrong. Legality is not checked."""
     if not isinstance(text, str):
-        raise BoxesInvalidMoveError(f"a move must be a str ({GRAMMAR}), got {type(text).__name__}")
+        raise InvalidMoveError(f"a move must be a str ({GRAMMAR}), got {type(text).__name__}")
     m = _PLACE_RE.match(text)
     if m:
         face, r, c = m.group(1), _check_coord(text, m.group(2)), _check_coord(text, m.group(3))
         lowers = [ch for ch in face if ch.islower()]
         if len(lowers) > 1:
-            raise BoxesInvalidMoveError(f"move {text!r}: a card holds at most one Cinnamon Roll (lower-case letter)")
+            raise InvalidMoveError(f"move {text!r}: a card holds at most one Cinnamon Roll (lower-case letter)")
         codes = tuple(ROLL if ch.islower() else LETTERS.index(ch) for ch in face)
         if codes not in FACE_INDEX:
-            raise BoxesInvalidMoveError(f"move {text!r}: no card has the face {face!r} in any rotation")
+            raise InvalidMoveError(f"move {text!r}: no card has the face {face!r} in any rotation")
         card_type, rot = FACE_INDEX[codes]
         flavour = LETTERS.index(lowers[0].upper()) if lowers else 0
         return place_code(r, c, card_type, rot, flavour)
@@ -141,6 +141,6 @@ def parse_move(text: object) -> int:
     m = _STUCK_RE.match(text)
     if m:
         if m.group(1) not in TYPE_INDEX:
-            raise BoxesInvalidMoveError(f"move {text!r}: no card type {m.group(1)!r} (give the unturned face)")
+            raise InvalidMoveError(f"move {text!r}: no card type {m.group(1)!r} (give the unturned face)")
         return stuck_code(TYPE_INDEX[m.group(1)])
-    raise BoxesInvalidMoveError(f"cannot read move {text!r}; expected {GRAMMAR}")
+    raise InvalidMoveError(f"cannot read move {text!r}; expected {GRAMMAR}")

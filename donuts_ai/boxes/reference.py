@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
+from ..errors import GameOverError, IllegalMoveError
 from .deck import (
     CANONICAL_ROTATIONS,
     PLAIN_FLAVOURS,
@@ -27,7 +28,6 @@ from .deck import (
     ROTATED_FACES,
     TRAY_SIZE,
 )
-from .errors import BoxesIllegalMoveError, GameOverError
 from .moves import BOX, PLACE, STUCK, box_code, decode, move_text, parse_move, place_code, stuck_code
 from .rules import BoxesRules
 
@@ -240,7 +240,7 @@ class ReferenceGame:
         if self.over:
             raise GameOverError(f"the game is over; cannot play {move_text(code)!r}")
         if code not in self.legal_codes():
-            raise BoxesIllegalMoveError(f"illegal move {move_text(code)!r}")
+            raise IllegalMoveError(f"illegal move {move_text(code)!r}")
         p = self.to_move
         assert p is not None  # the game goes on
         before_scores, before_boxes = list(self.scores), list(self.boxes)

@@ -46,7 +46,7 @@ from typing import Any, NoReturn, cast
 import numpy as np
 
 from .._checks import check_int, is_int
-from ..errors import DonutsError
+from ..errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError
 from ..state import GameState
 from ._core import BoxesObservation as BoxesObservation
 from ._core import BoxesStateDict as BoxesStateDict
@@ -56,7 +56,7 @@ from ._core import PlayResult as PlayResult
 from ._engine import Tables
 from ._engine.tables import Codes, Grid
 from .deck import CANONICAL_ROTATIONS, CARD_TYPES, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE, deal
-from .errors import BoxesError, BoxesIllegalMoveError, BoxesInvalidMoveError, GameOverError, ObservationError
+from .errors import BoxesError, ObservationError
 from .moves import move_text, parse_move
 from .pictures import layout_cells, layout_svg, layout_text
 from .rules import BoxesRules
@@ -255,7 +255,7 @@ class BoxesState:
         """Whether ``move`` (a text) is legal now; never raises."""
         try:
             code = parse_move(move)
-        except BoxesInvalidMoveError:
+        except InvalidMoveError:
             return False
         return self.is_legal_id(code)
 
@@ -272,9 +272,9 @@ class BoxesState:
         included when the move ends the game), ``sealed`` (runs delivered by the move,
         whoever scored) and ``scores_delta`` (every player's points from the move).
 
-        Raises :class:`~.errors.BoxesInvalidMoveError` for a text outside the grammar,
-        :class:`~.errors.BoxesIllegalMoveError` for an illegal move and
-        :class:`~.errors.GameOverError` once the game is over; the state is then unchanged.
+        Raises :class:`~donuts_ai.errors.InvalidMoveError` for a text outside the grammar,
+        :class:`~donuts_ai.errors.IllegalMoveError` for an illegal move and
+        :class:`~donuts_ai.errors.GameOverError` once the game is over; the state is then unchanged.
         """
         return self.push_id(parse_move(move))
 
@@ -283,7 +283,7 @@ class BoxesState:
         if self._core.over:
             raise GameOverError("the game is over: no move can be played")
         if not self.is_legal_id(code):
-            raise BoxesIllegalMoveError(
+            raise IllegalMoveError(
                 f"illegal move {_describe(code)} for player {self.turn}; legal: {_preview(self.legal_moves())}"
             )
         code = int(code)

@@ -58,13 +58,13 @@ from urllib.parse import parse_qs, urlsplit
 
 from .. import svg as _svg
 from ..board import Board
-from ..errors import DonutsError
+from ..errors import DonutsError, GameOverError
 from ..layout import DRAWN_LAYOUT_KINDS, Layout
 from ..rules import Rules, RulesDict
 from ..squares import COLOR_NAMES, square_name
 from ..tournament.specs import make_agent
 from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, PositionEvalJSON, remaining_plies
-from .session import GameOver, NotYourTurn, PlaySession, constraint_text, make_layout, parse_color
+from .session import NotYourTurn, PlaySession, constraint_text, make_layout, parse_color
 
 if TYPE_CHECKING:  # the agents are built by spec (make_agent), never imported
     from ..agents.board_agent import BoardAgent
@@ -622,7 +622,7 @@ class Handler(BaseHTTPRequestHandler):
             action()
         except HttpError as exc:
             self._error(exc.status, exc.message)
-        except (NotYourTurn, GameOver) as exc:
+        except (NotYourTurn, GameOverError) as exc:
             self._error(409, str(exc).splitlines()[0])
         except DonutsError as exc:
             self._error(400, str(exc).splitlines()[0])

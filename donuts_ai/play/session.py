@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..board import Board
-from ..errors import DonutsError, IllegalMoveError
+from ..errors import DonutsError, GameOverError, IllegalMoveError
 from ..layout import Layout, LayoutSpec
 from ..outcomes import UNFINISHED, result_string
 from ..rules import Rules
@@ -63,10 +63,6 @@ def constraint_text(board: Board, who: str) -> str:
 
 class NotYourTurn(IllegalMoveError):
     """A move out of turn: the person's while the opponent is to move, or the reverse."""
-
-
-class GameOver(IllegalMoveError):
-    """A move, resignation or hint after the end of the game."""
 
 
 class Opponent(Protocol):
@@ -133,9 +129,10 @@ class PlaySession:
     # --- moves -------------------------------------------------------------------------
     def play(self, move: str | int) -> Ply:
         """The person's move. Raises a :class:`DonutsError` (the game unchanged) when it is
-        not a square, not legal, or not the person's turn."""
+        not a square, not legal (:class:`~donuts_ai.errors.GameOverError` after the end),
+        or not the person's turn (:class:`NotYourTurn`)."""
         if self.is_over():
-            raise GameOver(f"the game is over: {self.result_text()}")
+            raise GameOverError(f"the game is over: {self.result_text()}")
         turn = self.board.turn
         assert turn is not None  # the game is not over
         if not self.is_human(turn):
@@ -155,7 +152,7 @@ class PlaySession:
     def ai_move(self, agent: Opponent | None = None) -> Ply:
         """The opponent's move (``agent`` stands in for it when given)."""
         if not self.ai_to_move():
-            raise GameOver("the game is over") if self.is_over() else NotYourTurn("it is not the opponent's turn")
+            raise GameOverError("the game is over") if self.is_over() else NotYourTurn("it is not the opponent's turn")
         agent = agent or self.opponent
         if agent is None:
             raise DonutsError("no agent to move for the opponent")
@@ -190,7 +187,7 @@ class PlaySession:
 
     def resign(self) -> None:
         if self.is_over():
-            raise GameOver("the game is already over")
+            raise GameOverError("the game is already over")
         self.resigned = self.board.turn if self.human is None else self.human
 
     # --- results -----------------------------------------------------------------------
