@@ -194,3 +194,17 @@ def test_rules_page_draws_its_diagrams(site):
     assert len(pictures) >= 10
     for name in pictures:
         assert (site / "diagrams" / name).read_text().startswith("<svg")
+
+
+def test_the_version_is_one_number_in_pyproject_the_package_and_the_changelog():
+    """``pyproject.toml``, ``donuts_ai.__version__`` and the newest CHANGELOG entry name
+    the same version: the one being built."""
+    import tomllib
+
+    import donuts_ai
+
+    root = Path(__file__).parent.parent
+    built = tomllib.loads((root / "pyproject.toml").read_text())["project"]["version"]
+    newest = re.search(r"^## (\S+)", (root / "CHANGELOG.md").read_text(), re.M)
+    assert newest is not None
+    assert donuts_ai.__version__ == built == newest.group(1)
