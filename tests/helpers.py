@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 
 from donuts_ai import Board, Layout, Rules
+from donuts_ai.boxes import CARD_TYPES, BoxesRules
+from donuts_ai.boxes.deck import DECK_SIZE
+from donuts_ai.boxes.moves import decode, parse_move
 from donuts_ai.reference import ReferenceGame
 from donuts_ai.squares import SQUARE_NAMES
 
@@ -170,3 +173,39 @@ def opening(seed: int = 4) -> Board:
     for _ in range(4):
         board.push(board.legal_moves()[0])
     return board
+
+
+# Donut Boxes: states built from literal cards (the rules' worked examples).
+
+#: Face of each card type, by index.
+TYPE = {face: i for i, face in enumerate(CARD_TYPES)}
+TRAY_C = {0: ["CCCC", "HHHH", "SSSS", "BBBB"]}
+
+
+def build(rules: BoxesRules, cards, trays=None, frozen_cards=(), to_move=0, **extra) -> dict:
+    """A state dict: ``cards`` as ``(owner, "FACE@r,c")``, the first the start card;
+    ``frozen_cards`` indices into ``cards`` whose quadrants are frozen (boxes won by nobody); ``trays`` maps a
+    player to unturned faces (default: their first 4 unplaced types); every other card
+    of a deck goes to its pile in type order."""
+    rows, frozen = [], []
+    for k, (owner, text) in enumerate(cards):
+        _, r, c, card_type, rot, flavour = decode(parse_move(text))
+        rows.append([owner, card_type, rot, r, c, flavour])
+        if k in frozen_cards:
+            frozen += [[r + dr, c + dc, None] for dr in (0, 1) for dc in (0, 1)]
+    trays = trays or {}
+    tray_rows, piles = [], []
+    for p in range(rules.players):
+        placed = {row[1] for row in rows[1:] if row[0] == p}
+        free = [t for t in range(DECK_SIZE) if t not in placed]
+        tray = sorted(TYPE[f] for f in trays[p]) if p in trays else free[:4]
+        tray_rows.append(tray)
+        piles.append([t for t in free if t not in tray])
+    data = {
+        "rules": rules.to_dict(), "to_move": to_move, "cards": rows, "frozen": sorted(frozen),
+        "scores": [0] * rules.players, "boxes": [0] * rules.players, "trays": tray_rows, "piles": piles,
+        "pile_known": [0] * rules.players, "trigger": None, "final_turns_left": 0, "stuck_streak": 0,
+        "over": False, "moves": [],
+    }
+    data.update(extra)
+    return data

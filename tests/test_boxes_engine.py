@@ -21,6 +21,8 @@ from donuts_ai.boxes import _engine as E
 from donuts_ai.boxes.deck import deal
 from donuts_ai.boxes.reference import ReferenceGame
 
+from .helpers import TRAY_C, build
+
 ALL_VARIANTS = [(g, m, c) for g in ("squared", "splitzkies") for m in ("one", "perfect") for c in (False, True)]
 
 
@@ -145,8 +147,6 @@ def test_random_moves_are_uniform_over_the_legal_moves(players, variant, moves, 
 
 
 def test_random_move_when_stuck_draws_among_the_stuck_moves():
-    from .test_boxes_rules import TRAY_C, build
-
     state = BoxesState.from_dict(build(BoxesRules(2), [(-1, "CCCC@0,0")], TRAY_C, frozen_cards=(0,)))
     draws = E.sample_random_moves(state._core.t, state._core.grid, 4000, 1)
     assert sorted(set(draws.tolist())) == state.legal_move_ids().tolist()

@@ -22,41 +22,12 @@ from donuts_ai.boxes import (
     ObservationError,
 )
 from donuts_ai.boxes.deck import CANONICAL_ROTATIONS, DECK_SIZE, FACE_INDEX, ROTATED_FACES, deal, face_codes, rotate
-from donuts_ai.boxes.moves import decode, move_text, parse_move
+from donuts_ai.boxes.moves import move_text, parse_move
 from donuts_ai.boxes.pictures import player_color
 from donuts_ai.boxes.reference import ReferenceGame
 from donuts_ai.errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError
 
-TYPE = {face: i for i, face in enumerate(CARD_TYPES)}
-
-
-def build(rules: BoxesRules, cards, trays=None, frozen_cards=(), to_move=0, **extra) -> dict:
-    """A state dict: ``cards`` as ``(owner, "FACE@r,c")``, the first the start card;
-    ``frozen_cards`` indices into ``cards`` whose quadrants are frozen (boxes won by nobody); ``trays`` maps a
-    player to unturned faces (default: their first 4 unplaced types); every other card
-    of a deck goes to its pile in type order."""
-    rows, frozen = [], []
-    for k, (owner, text) in enumerate(cards):
-        _, r, c, card_type, rot, flavour = decode(parse_move(text))
-        rows.append([owner, card_type, rot, r, c, flavour])
-        if k in frozen_cards:
-            frozen += [[r + dr, c + dc, None] for dr in (0, 1) for dc in (0, 1)]
-    trays = trays or {}
-    tray_rows, piles = [], []
-    for p in range(rules.players):
-        placed = {row[1] for row in rows[1:] if row[0] == p}
-        free = [t for t in range(DECK_SIZE) if t not in placed]
-        tray = sorted(TYPE[f] for f in trays[p]) if p in trays else free[:4]
-        tray_rows.append(tray)
-        piles.append([t for t in free if t not in tray])
-    data = {
-        "rules": rules.to_dict(), "to_move": to_move, "cards": rows, "frozen": sorted(frozen),
-        "scores": [0] * rules.players, "boxes": [0] * rules.players, "trays": tray_rows, "piles": piles,
-        "pile_known": [0] * rules.players, "trigger": None, "final_turns_left": 0, "stuck_streak": 0,
-        "over": False, "moves": [],
-    }
-    data.update(extra)
-    return data
+from .helpers import TRAY_C, TYPE, build
 
 
 @pytest.fixture(params=["engine", "reference"])
@@ -139,7 +110,6 @@ def test_rules_errors_are_donuts_errors():
 # ---------------------------------------------------------------------------- placement
 # Start card CCCC at 0,0; player 0 can place only their own CCCC (H, S, B match nothing).
 EDGE_ONLY = [(-1, "CCCC@0,0")]
-TRAY_C = {0: ["CCCC", "HHHH", "SSSS", "BBBB"]}
 
 
 def test_squared_away_cards_sit_on_the_card_grid(make):
