@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from ._checks import check_int
 from .errors import LayoutError
 from .squares import DIRECTION_SYMBOLS, NUM_SQUARES, SIZE, square, square_file, square_rank
 from .svg import board_svg
@@ -81,9 +82,7 @@ def _check_placement(position: int, placement: object) -> Placement:
         side = SIDES.index(side.upper())
     checked: list[int] = []
     for name, value, bound in (("tile", tile, NUM_TILES), ("side", side, 2), ("rotation", rotation, 4)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < bound:
-            raise LayoutError(f"quadrant {QUADRANTS[position]}: {name} must be an int in 0..{bound - 1}, got {value!r}")
-        checked.append(int(value))
+        checked.append(check_int(f"quadrant {QUADRANTS[position]}: {name}", value, 0, bound - 1, error=LayoutError))
     return checked[0], checked[1], checked[2]
 
 

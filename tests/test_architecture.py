@@ -47,7 +47,7 @@ ALLOWED = {
     "rules": {"errors"},
     "symmetry": {"errors", "squares"},
     "svg": {"squares"},
-    "layout": {"errors", "squares", "svg", "symmetry", "_engine"},  # the engine's line-mask tables
+    "layout": {"_checks", "errors", "squares", "svg", "symmetry", "_engine"},  # the engine's line-mask tables
     "_engine": {"squares"},
     "outcomes": {"_engine"},
     # The public compiled API: the engine's kernels (and the solver's position key) under stable names.
