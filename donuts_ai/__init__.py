@@ -15,9 +15,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
-from .agents import AGENTS
+from .agents import AGENTS, OPTIONAL_AGENTS
 from .board import Board, Outcome, Termination
-from .donuts_game import OPTIONAL_AGENTS
 from .errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
 from .playouts import PlayoutStats, perft, random_playouts

@@ -5,7 +5,7 @@ The set-up is a layout (its text), the rules a :class:`~donuts_ai.Rules` as a JS
 object, the state a :class:`~donuts_ai.Board`. Agents get a copy of the Board; an agent
 process gets the layout, the rules and the moves and rebuilds the Board, pushing only
 the moves it has not seen yet. Agent kinds are :data:`donuts_ai.agents.AGENTS` and
-:data:`OPTIONAL_AGENTS`.
+:data:`donuts_ai.agents.OPTIONAL_AGENTS`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .agents import AGENTS
+from .agents import AGENTS, OPTIONAL_AGENTS
 from .board import Board, Termination
 from .errors import LayoutError, RulesError
 from .layout import Layout, fresh_layout, parse_layout_spec
@@ -28,11 +28,6 @@ if TYPE_CHECKING:
 #: Insertions in one game that earn a player the ledger's bonus point.
 INSERTION_BONUS_AT = 3
 FIVE_POINTS, BOARD_WIN_POINTS, INSERTION_POINTS = 3, 2, 1
-
-#: Agent kinds whose classes need an optional dependency, imported when a spec names
-#: them: kind -> ("module:Class", the extra of ``pip install 'donuts_ai[extra]'``); filled by
-#: the package root (``donuts_ai/__init__.py``), as the front ends lie above this layer.
-OPTIONAL_AGENTS: dict[str, tuple[str, str]] = {}
 
 
 class DonutsGame(Game):

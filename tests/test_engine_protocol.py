@@ -201,7 +201,7 @@ def test_the_c_engine_plays_a_supervised_tournament(c_engine, rules):
 def test_the_c_engine_beats_a_random_player_more_often_than_not(c_engine):
     results = T.run([f"engine:{c_engine}", "random"], games=8, workers=1, seed=11, game="donuts")
     assert not results.events()
-    won = sum(T.game.score_of(g, g.names.index(f"engine:{c_engine}")) for g in results.games)
+    won = sum(T.match.score_of(g, g.names.index(f"engine:{c_engine}")) for g in results.games)
     assert won > len(results.games) / 2, won
 
 

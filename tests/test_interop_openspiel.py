@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from donuts_ai import Board, Layout, LayoutError, Rules, RulesError
-from donuts_ai.donuts_game import OPTIONAL_AGENTS
+from donuts_ai.agents import OPTIONAL_AGENTS
 from donuts_ai.errors import DonutsError
 from donuts_ai.interop import NUM_PLANES, InteropError, planes
 from donuts_ai.squares import SQUARE_NAMES, parse_square

@@ -38,6 +38,11 @@ AGENTS: LazyRegistry[type[BoardAgent]] = LazyRegistry({
     "greedy": "donuts_ai.agents.greedy:GreedyAgent",
 })
 
+#: The board game's agent kinds whose classes need an optional dependency, imported when a
+#: spec names them: kind -> ("module:Class", the extra of ``pip install 'donuts_ai[extra]'``);
+#: filled by the package root (``donuts_ai/__init__.py``), as the front ends lie above this layer.
+OPTIONAL_AGENTS: dict[str, tuple[str, str]] = {}
+
 _KINDS = {"RandomAgent": "random", "GreedyAgent": "greedy", "AlphaBetaAgent": "alphabeta", "MCTSAgent": "mcts",
           "SolverAgent": "solver"}
 
@@ -53,5 +58,5 @@ def __getattr__(name: str) -> type[BoardAgent]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "BoardAgent", "GreedyAgent", "LazyRegistry", "MCTSAgent", "RandomAgent",
+__all__ = ["AGENTS", "OPTIONAL_AGENTS", "AlphaBetaAgent", "Agent", "BoardAgent", "GreedyAgent", "LazyRegistry", "MCTSAgent", "RandomAgent",
            "SolverAgent", "budget"]
