@@ -45,7 +45,7 @@ ALLOWED = {
     "donuts_game": {"agents", "board", "errors", "layout", "rules", "tournament"},
     # The card game shares only the checks, the errors and the harness's game protocol
     # with the board game (the harness loads it by name, never by an import).
-    "boxes": {"_checks", "agents", "errors", "tournament"},
+    "boxes": {"_checks", "agents", "errors", "search", "tournament"},  # search: the information-set MCTS
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "rules", "search", "symmetry", "tournament"},
