@@ -24,7 +24,7 @@ The game comes in as a :class:`Game` record of its compiled functions (Numba com
 is what gets cached), so this module imports no game. Moves are the game's integer
 codes, which must name a move the same way in every world, so that a child found in one
 determinisation is the same move in the next. The tree is one :class:`Tree` record of
-plain arrays (the convention of :mod:`donuts_ai.search.tree`) the Python side sizes (one
+plain arrays (the convention of :mod:`donuts_ai.search`) the Python side sizes (one
 node per iteration at most), a call's settings one :class:`Settings` record; the
 kernels never raise. Random draws use ``np.random``, seeded by :func:`search`.
 """

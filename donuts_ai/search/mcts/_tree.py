@@ -3,7 +3,7 @@ two-player game that gives its kernels.
 
 A :class:`Tree` holds ``T`` trees (root parallelism: one tree per worker, the roots'
 visit counts summed at the end), as mctx's ``Tree`` holds a batch: a named structure of
-arrays (the convention of :mod:`donuts_ai.search.tree`), every node field an array of
+arrays (the convention of :mod:`donuts_ai.search`), every node field an array of
 shape ``(trees, nodes)``, every per-tree field one of shape ``(trees,)``; no Python object
 exists per node. A node stores the move that led to it and the player who made it, its
 visits and summed reward (from the point of view of that player), its first child and

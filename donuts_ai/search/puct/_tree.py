@@ -4,7 +4,7 @@ on a batch (``donuts_ai.learn.batched_search``).
 
 A :class:`Tree` holds one search tree per game (``games`` trees of ``nodes`` nodes), as
 mctx's ``Tree`` holds a batch: a named structure of arrays (the convention of
-:mod:`donuts_ai.search.tree`). A node keeps its game state (``states``, a record array of
+:mod:`donuts_ai.search`). A node keeps its game state (``states``, a record array of
 the game's own dtype, never read here), the player to move (0 or 1), its legal actions
 as bits, its visits and summed value, and, for a node where the game is over, its
 outcome. Children are dense, as in mctx: ``children[g, node, action]`` is the child's
