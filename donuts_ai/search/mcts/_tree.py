@@ -126,7 +126,7 @@ def new_tree(trees: int, max_nodes: int) -> Tree:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _init_node(tree: Tree, t: Int64, node: Int64, sq: Int64, color: Int64) -> None:
     """A fresh node: ``color`` played ``sq`` into it (-1: a root)."""
     tree.visits[t, node] = 0
@@ -136,6 +136,11 @@ def _init_node(tree: Tree, t: Int64, node: Int64, sq: Int64, color: Int64) -> No
     tree.move[t, node] = sq
     tree.mover[t, node] = color
     tree.proven[t, node] = UNKNOWN
+
+
+# The kernels of one iteration read each node field once into a local and pass the
+# helpers the arrays they use, inlined: Numba counts a reference on every read of an
+# array from a tuple and on every array argument of a call.
 
 
 @njit(cache=True)
@@ -156,24 +161,25 @@ def _reward(winner: Int64, color: Int64) -> float:
     return 1.0 if winner == color else 0.0
 
 
-@njit(cache=True)
-def _update_proof(tree: Tree, t: Int64, node: Int64) -> None:
+@njit(cache=True, inline="always")
+def _update_proof(first_child: NDArray[np.int32], child_count: NDArray[np.int8], mover: NDArray[np.int8],
+                  proven: NDArray[np.int8], t: Int64, node: Int64) -> None:
     """MCTS-Solver: prove ``node`` from its children when possible."""
-    c0 = tree.first_child[t, node]
+    c0 = first_child[t, node]
     if c0 < 0:
         return
     best = -2
     all_proven = True
-    for c in range(c0, c0 + tree.child_count[t, node]):
-        p = tree.proven[t, c]
+    for c in range(c0, c0 + child_count[t, node]):
+        p = proven[t, c]
         if p == UNKNOWN:
             all_proven = False
         elif p > best:
             best = p
     # The children's mover is the color choosing at ``node``.
-    chooser = tree.mover[t, c0]
+    chooser = mover[t, c0]
     if best == 1 or (all_proven and best > -2):
-        tree.proven[t, node] = best if tree.mover[t, node] == chooser else -best
+        proven[t, node] = best if mover[t, node] == chooser else -best
 
 
 @njit(cache=True)
@@ -184,22 +190,23 @@ def _proof(winner: Int64, mover: Int64) -> int:
     return 1 if winner == mover else -1
 
 
-@njit(cache=True)
-def _select_child(tree: Tree, t: Int64, node: Int64, c_uct: float) -> Int64:
+@njit(cache=True, inline="always")
+def _select_child(visits: NDArray[np.int32], reward: NDArray[np.float64], first_child: NDArray[np.int32],
+                  child_count: NDArray[np.int8], proven: NDArray[np.int8], t: Int64, node: Int64, c_uct: float) -> Int64:
     """UCB1 choice among the children of expanded ``node``: a proven win for the chooser at
     once, never a proven loss (unless all are), unvisited children first."""
-    c_first = tree.first_child[t, node]
-    log_n = math.log(tree.visits[t, node] + 1.0)
+    c_first = first_child[t, node]
+    log_n = math.log(visits[t, node] + 1.0)
     best_child = -1
     best_value = NO_VALUE
-    for c in range(c_first, c_first + tree.child_count[t, node]):
-        proof = tree.proven[t, c]
+    for c in range(c_first, c_first + child_count[t, node]):
+        proof = proven[t, c]
         if proof == 1:
             return c
         if proof == -1:
             continue
-        v = tree.visits[t, c]
-        value = UNVISITED - c if v == 0 else tree.reward[t, c] / v + c_uct * math.sqrt(log_n / v)
+        v = visits[t, c]
+        value = UNVISITED - c if v == 0 else reward[t, c] / v + c_uct * math.sqrt(log_n / v)
         if value > best_value:
             best_value = value
             best_child = c
@@ -215,15 +222,16 @@ def run_tree(
     and ``stop_when_full``. Returns ``(iterations run, full)``: ``full`` when a leaf could
     not be expanded for want of room (that iteration played out from the leaf, as every
     later one does while the tree stays full and ``stop_when_full`` is False)."""
-    next_free = tree.next_free
-    max_nodes = tree.visits.shape[1]
+    visits, reward, first_child, child_count = tree.visits, tree.reward, tree.first_child, tree.child_count
+    move, mover, proven, next_free = tree.move, tree.mover, tree.proven, tree.next_free
+    max_nodes = visits.shape[1]
     root = tree.root[t]
     rng = np.uint64(tree.rng[t]) | np.uint64(1)
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     iterations_run = 0
     full = False
     for _ in range(iterations):
-        if tree.proven[t, root] != UNKNOWN:
+        if proven[t, root] != UNKNOWN:
             break
         node = root
         p, c = pos, color
@@ -231,52 +239,58 @@ def run_tree(
         path[0] = node
         winner: Int64 = NOT_OVER
         # Selection.
-        while tree.first_child[t, node] >= 0 and tree.proven[t, node] == UNKNOWN:
-            node = _select_child(tree, t, node, c_uct)
-            p, c, winner = game.step(rules, p, c, np.int64(tree.move[t, node]))
+        while first_child[t, node] >= 0 and proven[t, node] == UNKNOWN:
+            node = _select_child(visits, reward, first_child, child_count, proven, t, node, c_uct)
+            p, c, winner = game.step(rules, p, c, np.int64(move[t, node]))
             depth += 1
             path[depth] = node
             if winner != NOT_OVER:
-                tree.proven[t, node] = _proof(winner, tree.mover[t, node])
+                proven[t, node] = _proof(winner, mover[t, node])
                 break
-        if winner == NOT_OVER and tree.proven[t, node] == UNKNOWN:
+        if winner == NOT_OVER and proven[t, node] == UNKNOWN:
             # Expansion: a leaf visited before gets all its children, then the first is
             # played (unvisited children come first in square order, so every child is
             # tried once before UCB compares them).
-            if tree.visits[t, node] > 0 or node == root:
+            if visits[t, node] > 0 or node == root:
                 moves = game.legal(rules, p)
                 k = popcount(moves)
                 free = next_free[t]
                 if free + k <= max_nodes:
-                    tree.first_child[t, node] = free
-                    tree.child_count[t, node] = k
+                    first_child[t, node] = free
+                    child_count[t, node] = k
                     for ch in range(free, free + k):
                         sq = ctz(moves)
                         moves &= moves - np.uint64(1)
-                        _init_node(tree, t, ch, sq, c)
+                        visits[t, ch] = 0
+                        reward[t, ch] = 0.0
+                        first_child[t, ch] = -1
+                        child_count[t, ch] = 0
+                        move[t, ch] = sq
+                        mover[t, ch] = c
+                        proven[t, ch] = UNKNOWN
                     next_free[t] = free + k
                     node = free
-                    p, c, winner = game.step(rules, p, c, np.int64(tree.move[t, node]))
+                    p, c, winner = game.step(rules, p, c, np.int64(move[t, node]))
                     depth += 1
                     path[depth] = node
                     if winner != NOT_OVER:
-                        tree.proven[t, node] = _proof(winner, tree.mover[t, node])
+                        proven[t, node] = _proof(winner, mover[t, node])
                 else:
                     full = True
             if winner == NOT_OVER:
                 winner, rng = game.playout(rules, p, c, rng)
         elif winner == NOT_OVER:
             # A proven node reached in selection: its proven value is the result.
-            pv = tree.proven[t, node]
-            pm = tree.mover[t, node]
+            pv = proven[t, node]
+            pm = mover[t, node]
             winner = DRAW if pv == 0 else (pm if pv == 1 else 1 - pm)
         # Backup, leaf to root, proving what can be proven.
         for d in range(depth, -1, -1):
             n = path[d]
-            tree.visits[t, n] += 1
-            tree.reward[t, n] += _reward(winner, tree.mover[t, n])
+            visits[t, n] += 1
+            reward[t, n] += _reward(winner, mover[t, n])
             if d < depth:
-                _update_proof(tree, t, path[d])
+                _update_proof(first_child, child_count, mover, proven, t, path[d])
         iterations_run += 1
         if full and stop_when_full:
             break
