@@ -18,5 +18,5 @@ def ismcts(tree: Tree, t: Tables, grid: Grid, work: Tables, root_moves: Codes, s
     players. The tree must have room for ``settings.iterations`` more nodes."""
     # The game's functions are read as attributes of their module: a function named as a
     # global of this module would be compiled in as its address, and the kernel not cached.
-    game = Game(G.game_deal, G.game_is_over, G.game_to_move, G.game_legal, G.game_play, G.game_playout, G.game_rewards)
+    game = Game(G.game_deal, G.game_to_move, G.game_legal, G.game_play, G.game_playout, G.game_rewards)
     search(game, tree, (t, grid), work, root_moves, settings)

@@ -176,14 +176,10 @@ def game_deal(world: tuple[Tables, Grid], work: Tables, observer: int) -> tuple[
 
 
 @njit(cache=True)
-def game_is_over(state: tuple[Tables, Grid]) -> bool:
-    over: bool = state[0].meta[0].over != 0
-    return over
-
-
-@njit(cache=True)
 def game_to_move(state: tuple[Tables, Grid]) -> int:
-    player: int = state[0].meta[0].to_move
+    """The player to move, NONE (-1) once the game is over."""
+    meta = state[0].meta[0]
+    player: int = -1 if meta.over != 0 else meta.to_move
     return player
 
 

@@ -37,14 +37,27 @@ Evaluator = Callable[[npt.NDArray[np.float32]], tuple[npt.NDArray[np.float32], n
 
 # The search bound to Donuts: the game's functions read as attributes of their module (a
 # function named as a global here would be compiled in as its address, and never cached).
+# Each round is one call, the leaves' planes written in it: a call costs the unboxing of
+# every array of the tree.
 @njit(cache=True)
-def _start(rules: D.Rules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_]) -> None:
+def _start(rules: D.Rules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_], directions: npt.NDArray[np.int8],
+           planes: npt.NDArray[np.float32]) -> None:
+    """New searches from ``roots`` (:func:`donuts_ai.search.puct.start`), the roots' planes into ``planes``."""
     puct.start(puct.Game(D.root, D.step), rules, tree, roots, active)
+    D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
 
 
 @njit(cache=True)
-def _simulate(rules: D.Rules, tree: puct.Tree, c_puct: float) -> None:
+def _simulate(rules: D.Rules, tree: puct.Tree, c_puct: float, directions: npt.NDArray[np.int8],
+              planes: npt.NDArray[np.float32]) -> bool:
+    """One round's descents (:func:`donuts_ai.search.puct.simulate`); when a game has a leaf,
+    the leaves' planes into ``planes`` and True."""
     puct.simulate(puct.Game(D.root, D.step), rules, tree, c_puct)
+    for g in range(tree.leaf.shape[0]):
+        if tree.leaf[g] != puct.NONE:
+            D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+            return True
+    return False
 
 
 def network_evaluator(network: Network) -> Evaluator:
@@ -100,17 +113,14 @@ class BatchSearch:
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         line_masks = np.ascontiguousarray(roots["line_masks"])
         rules = (line_masks, donuts, single)
-        _start(rules, tree, roots, active)
-        D.write_leaf_planes(tree, line_masks, directions, donuts, flat)
+        _start(rules, tree, roots, active, directions, flat)
         root_logits, root_value = evaluator(self._planes)
         fraction = 0.0 if noise is None else NOISE_FRACTION
         puct.expand(tree, root_logits, root_value, self._no_noise if noise is None else noise, fraction)
         done = 0
         while done < sims:
-            _simulate(rules, tree, self.c_puct)
             done += 1
-            if (tree.leaf != puct.NONE).any():
-                D.write_leaf_planes(tree, line_masks, directions, donuts, flat)
+            if _simulate(rules, tree, self.c_puct, directions, flat):
                 logits, values = evaluator(self._planes)
                 puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():

@@ -25,8 +25,12 @@ compiled functions (step, legal moves, playout or evaluation; Numba compiles the
 once for each game) and imports no game engine; the game's side binds the search to its
 functions in a kernel of its own, which is what Numba caches (Donuts: ``mcts/_bound.py``;
 Donut Boxes: ``donuts_ai.boxes._bound``; the learned agent:
-``donuts_ai.learn.batched_search``). What is shared between the searches and what is not
-(selection and backup differ by algorithm), with the figures: ``benchmarks/RESULTS.md``.
+``donuts_ai.learn.batched_search``). Shared between them: UCB1's score (``_selection.ucb1``,
+inlined into MCTS and ISMCTS); not shared: the rest of selection (MCTS skips proven
+children, ISMCTS counts availability among the moves legal in a world, PUCT weighs priors)
+and the backups (a reward for the mover with MCTS-Solver proofs, a reward vector for
+every player, a value for player 0), whose arithmetic differs. The figures:
+``benchmarks/RESULTS.md``.
 
 Dependencies point one way: ``_engine`` <- ``search``; the agents here derive from the one
 agent base of :mod:`donuts_ai.agents` (``agents.base``, ``agents.board_agent``), whose

@@ -39,6 +39,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from .._selection import ucb1
+
 #: No node (a root's move, parent and mover; the end of a sibling list); no move.
 NONE = -1
 #: The root's index.
@@ -79,8 +81,7 @@ class Game(NamedTuple):
     pass along (``play`` and ``playout`` may return a new one)."""
 
     deal: Callable[..., Any]  # (world, scratch, observer) -> state: a determinisation, drawn with np.random
-    is_over: Callable[..., Any]  # (state) -> bool
-    to_move: Callable[..., Any]  # (state) -> int: the player to move
+    to_move: Callable[..., Any]  # (state) -> int: the player to move, NONE once the game is over
     legal: Callable[..., Any]  # (state) -> int64[k]: the legal moves' codes, ascending
     play: Callable[..., Any]  # (state, code) -> state
     playout: Callable[..., Any]  # (state) -> state: played to the end
@@ -150,11 +151,12 @@ def _add_child(tree: Tree, parent: int, code: int, mover: int) -> int:
     return child
 
 
+# The selection reads the node fields it uses from the tree once a step and passes them
+# on, inlined: Numba counts a reference on every read of an array from a tuple.
 @njit(cache=True, inline="always")
-def _ucb(tree: Tree, child: int, exploration: float) -> float:
-    visits = tree.visits[child]
-    mean: float = tree.values[child, tree.mover[child]] / visits
-    return mean + exploration * math.sqrt(math.log(tree.availability[child]) / visits)
+def _ucb(visits: NDArray[np.int64], values: NDArray[np.float64], mover: NDArray[np.int64], availability: NDArray[np.int64],
+         child: int, exploration: float) -> float:
+    return ucb1(values[child, mover[child]], visits[child], math.log(availability[child]), exploration)
 
 
 @njit(cache=True, inline="always")
@@ -170,14 +172,15 @@ def _select_root(tree: Tree, root_moves: NDArray[np.int64], settings: Settings) 
     have = tree.child_count[ROOT]
     if have < n_root and have < allowed:
         return NONE, root_moves[have]
+    visits, values, mover, availability, sibling = tree.visits, tree.values, tree.mover, tree.availability, tree.sibling
     best, best_value = NONE, -np.inf
     child = tree.first_child[ROOT]
     while child != NONE:
-        tree.availability[child] += 1
-        value = _ucb(tree, child, settings.exploration)
+        availability[child] += 1
+        value = _ucb(visits, values, mover, availability, child, settings.exploration)
         if value > best_value:
             best, best_value = child, value
-        child = tree.sibling[child]
+        child = sibling[child]
     return best, NONE
 
 
@@ -186,20 +189,22 @@ def _select_below(tree: Tree, node: int, legal: NDArray[np.int64], exploration: 
     """``(best child, move to expand)`` below the root among the ``legal`` moves of this
     world: the UCB1 pick among the children, and a move with no child yet drawn uniformly
     (NONE when every legal move has one)."""
+    visits, values, mover, availability, sibling, move = (tree.visits, tree.values, tree.mover, tree.availability, tree.sibling,
+                                                          tree.move)
     seen = np.zeros(legal.size, np.bool_)
     n_seen = 0
     best, best_value = NONE, -np.inf
     child = tree.first_child[node]
     while child != NONE:
-        k = np.searchsorted(legal, tree.move[child])
-        if k < legal.size and legal[k] == tree.move[child]:
+        k = np.searchsorted(legal, move[child])
+        if k < legal.size and legal[k] == move[child]:
             seen[k] = True
             n_seen += 1
-            tree.availability[child] += 1
-            value = _ucb(tree, child, exploration)
+            availability[child] += 1
+            value = _ucb(visits, values, mover, availability, child, exploration)
             if value > best_value:
                 best, best_value = child, value
-        child = tree.sibling[child]
+        child = sibling[child]
     untried = legal.size - n_seen
     if untried > 0:
         pick = np.random.randint(0, untried)
@@ -219,7 +224,7 @@ def search(game: Game, tree: Tree, world: Any, scratch: Any, root_moves: NDArray
     deals into; ``world`` is unchanged. The tree must have room for
     ``settings.iterations`` more nodes."""
     np.random.seed(settings.seed)
-    values = tree.values
+    values, visits = tree.values, tree.visits
     players = values.shape[1]
     reward = np.empty(players, np.float64)
     path = np.empty(tree.node_count[0] + settings.iterations + 1, np.int64)  # a path holds nodes, old or new
@@ -229,8 +234,8 @@ def search(game: Game, tree: Tree, world: Any, scratch: Any, root_moves: NDArray
         depth = 0
         path[0] = ROOT
         expanded = False
-        while not game.is_over(state) and not expanded:
-            mover = game.to_move(state)
+        mover = game.to_move(state)
+        while mover != NONE and not expanded:
             if node == ROOT:
                 best, code = _select_root(tree, root_moves, settings)
             else:
@@ -242,11 +247,12 @@ def search(game: Game, tree: Tree, world: Any, scratch: Any, root_moves: NDArray
             node = best
             depth += 1
             path[depth] = node
+            mover = game.to_move(state)
         state = game.playout(state)
         game.rewards(state, settings.reward_kind, reward)
         for d in range(depth + 1):
             n = path[d]
-            tree.visits[n] += 1
+            visits[n] += 1
             for q in range(players):
                 values[n, q] += reward[q]
 

@@ -50,6 +50,7 @@ from numpy.typing import NDArray
 
 from ..._engine._types import Bool, Int64
 from ..._engine.bits import ctz, popcount, rng_seed
+from .._selection import ucb1
 
 #: A game's winner while it goes on, and when it is drawn (else the winning player, 0 or 1).
 NOT_OVER = -1
@@ -206,7 +207,7 @@ def _select_child(visits: NDArray[np.int32], reward: NDArray[np.float64], first_
         if proof == -1:
             continue
         v = visits[t, c]
-        value = UNVISITED - c if v == 0 else reward[t, c] / v + c_uct * math.sqrt(log_n / v)
+        value = UNVISITED - c if v == 0 else ucb1(reward[t, c], v, log_n, c_uct)
         if value > best_value:
             best_value = value
             best_child = c

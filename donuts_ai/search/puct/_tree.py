@@ -135,34 +135,39 @@ def start(game: Game, rules: Any, tree: Tree, roots: Any, active: npt.NDArray[np
         tree.leaf[g] = 0
 
 
-@njit(cache=True)
-def _backup(tree: Tree, g: int, value: float) -> None:
+# The hot kernels read each field of the tree once and pass the helpers the arrays they
+# use, inlined: Numba counts a reference on every read of an array from a tuple.
+@njit(cache=True, inline="always")
+def _backup(path: npt.NDArray[np.int32], length: int, visits: npt.NDArray[np.int32], total: npt.NDArray[np.float32], g: int,
+            value: float) -> None:
     """Add one visit and ``value`` (for player 0) to every node on game ``g``'s path."""
-    for i in range(tree.path_length[g]):
-        node = tree.path[g, i]
-        tree.visits[g, node] += 1
-        tree.value[g, node] += value
+    for i in range(length):
+        node = path[g, i]
+        visits[g, node] += 1
+        total[g, node] += value
 
 
-@njit(cache=True)
-def _select(tree: Tree, g: int, index: int, c_puct: float) -> int:
+@njit(cache=True, inline="always")
+def _select(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
+            total: npt.NDArray[np.float32], children: npt.NDArray[np.int32], prior: npt.NDArray[np.float32], g: int, index: int,
+            c_puct: float) -> int:
     """The action PUCT picks at node ``index`` of game ``g``: the legal action with the
     largest ``Q + c_puct * P * sqrt(N) / (1 + n)``, ``Q`` the child's mean value for the
     player to move (0 for a child not visited yet, a draw's value)."""
-    sign = 1.0 if tree.player[g, index] == 0 else -1.0
-    explore = c_puct * math.sqrt(max(tree.visits[g, index], 1))
-    legal = tree.legal[g, index]
+    sign = 1.0 if player[g, index] == 0 else -1.0
+    explore = c_puct * math.sqrt(max(visits[g, index], 1))
+    legal = legal_bits[g, index]
     best, best_score = NONE, NO_SCORE
     while legal != _ZERO:
         action = int(ctz(legal))
         legal &= legal - _ONE
-        child = tree.children[g, index, action]
+        child = children[g, index, action]
         q, n = 0.0, 0
         if child != NONE:
-            n = tree.visits[g, child]
+            n = visits[g, child]
             if n > 0:
-                q = sign * tree.value[g, child] / n
-        score = q + explore * tree.prior[g, index, action] / (1 + n)
+                q = sign * total[g, child] / n
+        score = q + explore * prior[g, index, action] / (1 + n)
         if score > best_score:
             best, best_score = action, score
     return best
@@ -173,42 +178,50 @@ def simulate(game: Game, rules: Any, tree: Tree, c_puct: float) -> None:
     """One descent in every game that has a root: to an action not tried yet, whose child
     is created; a finished game's outcome is backed up at once (the game has no leaf this
     round), any other child becomes the game's leaf."""
-    for g in range(tree.visits.shape[0]):
-        tree.leaf[g] = NONE
-        if tree.node_count[g] == 0:
+    states, players, legal_bits, over_at, outcome_at = tree.states, tree.player, tree.legal, tree.over, tree.outcome
+    visits, total, children, prior = tree.visits, tree.value, tree.children, tree.prior
+    node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
+    for g in range(visits.shape[0]):
+        leaf[g] = NONE
+        if node_count[g] == 0:
             continue
         index = 0
         length = 1
-        tree.path[g, 0] = 0
+        path[g, 0] = 0
         while True:
-            if tree.over[g, index]:
-                tree.path_length[g] = length
-                _backup(tree, g, tree.outcome[g, index])
+            if over_at[g, index]:
+                path_length[g] = length
+                _backup(path, length, visits, total, g, outcome_at[g, index])
                 break
-            action = _select(tree, g, index, c_puct)
-            child = tree.children[g, index, action]
+            action = _select(players, legal_bits, visits, total, children, prior, g, index, c_puct)
+            child = children[g, index, action]
             if child != NONE and length < MAX_DEPTH:
                 index = child
-                tree.path[g, length] = index
+                path[g, length] = index
                 length += 1
                 continue
             # A new child (the tree has room: N - 1 simulations add at most N - 1 nodes).
-            child = tree.node_count[g]
-            tree.node_count[g] = child + 1
-            _clear_node(tree, g, child)
-            tree.children[g, index, action] = child
-            over, player, legal, outcome = game.step(rules, g, tree.states[g], index, child, tree.player[g, index], action)
-            tree.player[g, child] = player
-            tree.legal[g, child] = legal
-            tree.path[g, length] = child
+            child = node_count[g]
+            node_count[g] = child + 1
+            children[g, child, :] = NONE
+            prior[g, child, :] = 0.0
+            visits[g, child] = 0
+            total[g, child] = 0.0
+            over_at[g, child] = False
+            outcome_at[g, child] = 0.0
+            children[g, index, action] = child
+            over, player, legal, outcome = game.step(rules, g, states[g], index, child, players[g, index], action)
+            players[g, child] = player
+            legal_bits[g, child] = legal
+            path[g, length] = child
             length += 1
-            tree.path_length[g] = length
+            path_length[g] = length
             if over:
-                tree.over[g, child] = True
-                tree.outcome[g, child] = outcome
-                _backup(tree, g, outcome)
+                over_at[g, child] = True
+                outcome_at[g, child] = outcome
+                _backup(path, length, visits, total, g, outcome)
             else:
-                tree.leaf[g] = child
+                leaf[g] = child
             break
 
 
@@ -220,7 +233,8 @@ def expand(tree: Tree, logits: npt.NDArray[np.float32], values: npt.NDArray[np.f
     distribution over the legal actions) as ``(1 - noise_fraction) * P + noise_fraction *
     noise`` when the leaf is the root; and its value ``values[g]`` (for the leaf's player
     to move), backed up along the path."""
-    actions = tree.prior.shape[2]
+    prior = tree.prior
+    actions = prior.shape[2]
     for g in range(tree.visits.shape[0]):
         leaf = tree.leaf[g]
         if leaf == NONE:
@@ -234,15 +248,15 @@ def expand(tree: Tree, logits: npt.NDArray[np.float32], values: npt.NDArray[np.f
         for a in range(actions):
             if (legal >> np.uint64(a)) & _ONE:
                 p = math.exp(logits[g, a] - top)
-                tree.prior[g, leaf, a] = p
+                prior[g, leaf, a] = p
                 total += p
         for a in range(actions):
-            p = tree.prior[g, leaf, a] / total
+            p = prior[g, leaf, a] / total
             if leaf == 0 and noise_fraction > 0.0:
                 p = (1.0 - noise_fraction) * p + noise_fraction * noise[g, a]
-            tree.prior[g, leaf, a] = p
+            prior[g, leaf, a] = p
         value = values[g] if tree.player[g, leaf] == 0 else -values[g]
-        _backup(tree, g, value)
+        _backup(tree.path, tree.path_length[g], tree.visits, tree.value, g, value)
         tree.leaf[g] = NONE
 
 
