@@ -95,12 +95,19 @@ def new_tree(capacity: int, players: int) -> Tree:
     return tree
 
 
-def _zeros(capacity: int, players: int, node_count: int) -> Tree:
-    def column() -> NDArray[np.int64]:
-        return np.zeros(capacity, np.int64)
+#: The integer node fields of :class:`Tree`.
+INT_FIELDS = 8
 
-    return Tree(column(), column(), column(), column(), column(), column(), column(), column(),
-                np.zeros((capacity, players), np.float64), np.full(1, node_count, np.int64))
+
+def _zeros(capacity: int, players: int, node_count: int) -> Tree:
+    # The integer fields are the columns of one (capacity, INT_FIELDS) block: a node's fields
+    # share a cache line, and separate arrays of the same size would sit at addresses 4 KiB
+    # apart, whose same index the cache maps to the same set (measured: some processes ran
+    # the search a quarter slower).
+    block = np.zeros((capacity, INT_FIELDS), np.int64)
+    c = [block[:, k] for k in range(INT_FIELDS)]
+    return Tree(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], np.zeros((capacity, players), np.float64),
+                np.full(1, node_count, np.int64))
 
 
 @njit(cache=True)
