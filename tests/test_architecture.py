@@ -63,7 +63,7 @@ ALLOWED = {
     "donuts_game": {"agents", "board", "errors", "layout", "rules", "tournament"},
     # The card game shares only the checks, the errors and the harness's game protocol
     # with the board game (the harness loads it by the name the package root gives it).
-    "boxes": {"_checks", "agents", "errors", "state", "tournament"},
+    "boxes": {"_checks", "agents", "errors", "search", "state", "tournament"},  # search: the information-set MCTS,
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"board", "errors", "layout", "rules", "search", "symmetry", "tournament"},

@@ -23,11 +23,11 @@ import jax  # noqa: E402
 from donuts_ai import Board, Layout, Rules  # noqa: E402
 from donuts_ai import tournament as T  # noqa: E402
 from donuts_ai.learn import agent as A  # noqa: E402
+from donuts_ai.learn.batched_search import BatchSearch, masked_policy, root_planes  # noqa: E402
 from donuts_ai.learn.benchmark import label_positions, load_positions, measure  # noqa: E402
 from donuts_ai.learn.buffer import ReplayBuffer, symmetric  # noqa: E402
 from donuts_ai.learn.errors import LearnError  # noqa: E402
 from donuts_ai.learn.network import NetworkConfig, evaluate, load_network, new_network, save_network  # noqa: E402
-from donuts_ai.learn.search import BatchSearch, masked_policy, root_planes  # noqa: E402
 from donuts_ai.learn.train import TrainConfig, Trainer, batch_loss, make_optimizer, train_step, training_batch  # noqa: E402
 from donuts_ai.squares import NUM_SQUARES, SQUARE_NAMES  # noqa: E402
 from donuts_ai.symmetry import SYMMETRY_NAMES  # noqa: E402

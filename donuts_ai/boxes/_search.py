@@ -1,10 +1,11 @@
 """Compiled helpers the Donut Boxes agents share (private): sampling a world's hidden cards
-again, what a move gives each player now, and playout rewards; copying a world is the
-engine's :func:`~._engine.copy_into`, imported here for the search.
+again, what a move gives each player now, playout rewards, and the game's functions the information-set MCTS of
+:mod:`donuts_ai.search.ismcts` is given (:mod:`._bound` binds them); copying a world is
+the engine's :func:`~._engine.copy_into`, imported here for the search.
 
 Kernels on the engine's :class:`~._engine.Tables` (they trust their input, never raise);
 the agents in :mod:`.agents` own the checks. ``np.random`` is seeded by the kernel that
-draws (:mod:`._ismcts`), never here.
+draws (:func:`donuts_ai.search.ismcts.search`), never here.
 """
 
 from __future__ import annotations
@@ -157,3 +158,52 @@ def rewards(pinfo: NDArray[np.void], players: int, kind: int, out: NDArray[np.fl
         if kind == REWARD_SCORE:
             share = 0.5 * share + 0.5 * (pinfo[q].score / best if best > 0 else 0.0)
         out[q] = share
+
+
+# Donut Boxes as the information-set search sees it (its Game record, :mod:`._bound`): a
+# world is ``(tables, grid)``, the base world's tables are never written; a determinised
+# state is the scratch tables and a grid of its own. Not inlined by Numba: a function
+# passed as a value must not be (it would be compiled in as an address, never cached).
+
+
+@njit(cache=True)
+def game_deal(world: tuple[Tables, Grid], work: Tables, observer: int) -> tuple[Tables, Grid]:
+    t, grid = world
+    copy_into(work, t)
+    wgrid = grid.copy()
+    redeal_hidden(work, observer)
+    return work, wgrid
+
+
+@njit(cache=True)
+def game_to_move(state: tuple[Tables, Grid]) -> int:
+    """The player to move, NONE (-1) once the game is over."""
+    meta = state[0].meta[0]
+    player: int = -1 if meta.over != 0 else meta.to_move
+    return player
+
+
+@njit(cache=True)
+def game_legal(state: tuple[Tables, Grid]) -> Codes:
+    return E.legal_codes(state[0], state[1])
+
+
+@njit(cache=True)
+def game_play(state: tuple[Tables, Grid], code: int) -> tuple[Tables, Grid]:
+    work, wgrid = state
+    wgrid, _, _ = E.apply_move(work, wgrid, code)
+    return work, wgrid
+
+
+@njit(cache=True)
+def game_playout(state: tuple[Tables, Grid]) -> tuple[Tables, Grid]:
+    work, wgrid = state
+    while work.meta[0].over == 0:
+        wgrid, _, _ = E.apply_move(work, wgrid, E.random_move(work, wgrid))
+    return work, wgrid
+
+
+@njit(cache=True)
+def game_rewards(state: tuple[Tables, Grid], kind: int, out: NDArray[np.float64]) -> None:
+    work = state[0]
+    rewards(work.pinfo, work.meta[0].players, kind, out)

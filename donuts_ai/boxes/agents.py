@@ -41,9 +41,10 @@ from .._checks import check_int, check_seconds
 from ..agents.base import Agent, budget, check_time_left
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
+from ..search.ismcts import Settings, capacity, clear, grow, new_tree, root_stats
 from . import _engine as E
+from ._bound import ismcts
 from ._engine.tables import Codes, Grid
-from ._ismcts import Settings, clear, grow, new_tree, root_stats, search
 from ._search import (
     CARD_QUADRANTS,
     REWARD_KINDS,
@@ -107,7 +108,7 @@ def warm_up() -> None:
     codes = world.legal_move_ids()
     move_values(t, grid, codes, _scratch(2))
     tree = new_tree(8, 2)
-    search(tree, t, grid, _scratch(2), codes, Settings(player, 2, 0, 0.7, 0, 1.0, 0.0))
+    ismcts(tree, t, grid, _scratch(2), codes, Settings(player, 2, 0, 0.7, 0, 1.0, 0.0))
     root_stats(tree, player)
     clear(tree)
     _warmed = True
@@ -285,7 +286,7 @@ class SearchFigures(TypedDict, total=False):
 
 
 class ISMCTSAgent(BoxesAgent):
-    """Single-observer information-set MCTS (:mod:`._ismcts`): every iteration deals the
+    """Single-observer information-set MCTS (:mod:`donuts_ai.search.ismcts`): every iteration deals the
     hidden cards afresh, walks the tree of every player's moves among those legal in that
     world (UCB1 on availability, exploration ``exploration``), expands one move, plays
     out at random in compiled code and backs up every player's reward.
@@ -378,7 +379,7 @@ class ISMCTSAgent(BoxesAgent):
         root_moves, widen = self._root_order(world, codes)
         tree = self._tree
         if tree.values.shape[1] != players:
-            tree = new_tree(tree.nodes.shape[0], players)
+            tree = new_tree(capacity(tree), players)
         clear(tree)
         reward_kind = REWARD_KINDS.index(self.reward)
         done, chunk, calls, searching = 0, FIRST_CHUNK, 0, 0.0
@@ -390,15 +391,15 @@ class ISMCTSAgent(BoxesAgent):
                 n = chunk
             if self.iterations is not None:
                 n = min(n, self.iterations - done)
-            n = min(n, MAX_NODES - int(tree.used[0]))
+            n = min(n, MAX_NODES - int(tree.node_count[0]))
             if n <= 0:
                 break
-            if int(tree.used[0]) + n > tree.nodes.shape[0]:
-                tree = grow(tree, min(MAX_NODES, max(2 * tree.nodes.shape[0], int(tree.used[0]) + n)))
+            if int(tree.node_count[0]) + n > capacity(tree):
+                tree = grow(tree, min(MAX_NODES, max(2 * capacity(tree), int(tree.node_count[0]) + n)))
             settings = Settings(player, n, self.rng.getrandbits(SEED_BITS), float(self.exploration), reward_kind,
                                 float(self.widen_base), float(widen))
             began = time.perf_counter()
-            search(tree, t, grid, work, root_moves, settings)
+            ismcts(tree, t, grid, work, root_moves, settings)
             ended = time.perf_counter()
             searching += ended - began
             done += n
@@ -417,7 +418,7 @@ class ISMCTSAgent(BoxesAgent):
         best = max(range(moves.size), key=lambda k: (visits[k], means[k]))
         self.last_search = {"iterations": done, "calls": calls, "seconds": time.perf_counter() - start,
                             "search_seconds": searching, "root_moves": int(codes.size),
-                            "root_children": int(moves.size), "nodes": int(tree.used[0])}
+                            "root_children": int(moves.size), "nodes": int(tree.node_count[0])}
         return int(moves[best])
 
 

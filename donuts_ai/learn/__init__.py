@@ -18,16 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads on first use)
     from .agent import SHIPPED_NETWORK, AlphaZeroAgent
+    from .batched_search import BatchSearch, SearchResult
     from .benchmark import Accuracy, label_positions, load_positions, measure
     from .errors import LearnError
     from .network import Network, NetworkConfig, evaluate, load_network, new_network, save_network
-    from .search import BatchSearch, SearchResult
     from .train import Progress, TrainConfig, Trainer, train
 
 _NAMES = {
     "Network": "network", "NetworkConfig": "network", "new_network": "network", "evaluate": "network",
     "save_network": "network", "load_network": "network",
-    "BatchSearch": "search", "SearchResult": "search",
+    "BatchSearch": "batched_search", "SearchResult": "batched_search",
     "Trainer": "train", "TrainConfig": "train", "Progress": "train", "train": "train",
     "AlphaZeroAgent": "agent", "SHIPPED_NETWORK": "agent",
     "label_positions": "benchmark", "load_positions": "benchmark", "measure": "benchmark",

@@ -26,10 +26,10 @@ from ..agents.base import budget, check_time_limit, now
 from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..squares import SIZE, SQUARE_NAMES
+from .batched_search import C_PUCT, BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
 from .buffer import legal_flags
 from .errors import LearnError
 from .network import CONFIG_FILE, Network, load_network
-from .search import C_PUCT, BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
 from .train import CHECKPOINT
 
 #: The network shipped with the library (trained by ``donuts-ai train``; see RESULTS).

@@ -31,9 +31,9 @@ from ..search.alphabeta.solver import Solver
 from ..squares import SQUARE_NAMES
 from ..suites.format import PHASES, SuitePosition, load_suite
 from ..suites.generate import label_position, play_game
+from .batched_search import BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
 from .buffer import legal_flags
 from .network import Network
-from .search import BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
 
 #: The suites whose decided positions :func:`load_positions` gives by default: the phases.
 PROBE_SUITES = tuple(PHASES)

@@ -44,10 +44,10 @@ from ..layout import LayoutSpec
 from ..rules import INSERTION_MODES, make_rules
 from ..squares import FULL_BOARD, NUM_SQUARES
 from ..vector_env import VectorEnv
+from .batched_search import BatchSearch, Evaluator, dirichlet_noise, network_evaluator
 from .buffer import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, legal_flags, sample_planes, symmetric
 from .errors import LearnError
 from .network import Network, NetworkConfig, load_network, new_network, save_network
-from .search import BatchSearch, Evaluator, dirichlet_noise, network_evaluator
 
 #: Longest game: 36 placements (then the board is full).
 MAX_PLIES = NUM_SQUARES

@@ -1,11 +1,36 @@
 """The players' algorithms, one folder each with its kernels, its Python driver and its
-agent, over the rule kernels of :mod:`donuts_ai._engine`:
+agent:
 
 - :mod:`.alphabeta` — negamax alpha-beta: the exact solver (``solve``, ``analyze``,
   ``Solver``) and the ``AlphaBetaAgent`` / ``SolverAgent``;
-- :mod:`.mcts` — Monte-Carlo tree search: the ``MCTSAgent``;
+- :mod:`.mcts` — Monte-Carlo tree search (UCT, MCTS-Solver): the ``MCTSAgent``;
+- :mod:`.ismcts` — single-observer information-set MCTS, played by Donut Boxes'
+  ``ISMCTSAgent``;
+- :mod:`.puct` — AlphaZero's PUCT over many games at once, driven by the learned agent
+  (``donuts_ai.learn.batched_search``);
 - :mod:`.base` — what searching agents share (the tactical pass of :mod:`._tactics`,
   warm-up, touching tables).
+
+**The tree searches' node records** (``mcts``, ``ismcts``, ``puct``) follow one
+convention, mctx's: a tree is a ``NamedTuple`` of NumPy arrays, a structure of arrays,
+one field per node property, each field declared with its dtype and shape in a comment
+(``visits: int32[trees, nodes]``, ``children: int32[games, nodes, actions]``); a batch of
+trees (root-parallel workers, a batch of games) is the leading dimension; no Python
+object exists per node and no structured node dtype is used. A field's name says the
+same thing in every search (``visits``, ``first_child``, ``child_count``, ``move``,
+``node_count``).
+
+**The game is passed in**: each tree search takes the game as a ``Game`` record of its
+compiled functions (step, legal moves, playout or evaluation; Numba compiles the search
+once for each game) and imports no game engine; the game's side binds the search to its
+functions in a kernel of its own, which is what Numba caches (Donuts: ``mcts/_bound.py``;
+Donut Boxes: ``donuts_ai.boxes._bound``; the learned agent:
+``donuts_ai.learn.batched_search``). Shared between them: UCB1's score (``_selection.ucb1``,
+inlined into MCTS and ISMCTS); not shared: the rest of selection (MCTS skips proven
+children, ISMCTS counts availability among the moves legal in a world, PUCT weighs priors)
+and the backups (a reward for the mover with MCTS-Solver proofs, a reward vector for
+every player, a value for player 0), whose arithmetic differs. The figures:
+``benchmarks/RESULTS.md``.
 
 Dependencies point one way: ``_engine`` <- ``search``; the agents here derive from the one
 agent base of :mod:`donuts_ai.agents` (``agents.base``, ``agents.board_agent``), whose

@@ -1,13 +1,21 @@
-"""UCT Monte-Carlo tree search with MCTS-Solver backups, in preallocated arrays.
+"""UCT Monte-Carlo tree search with MCTS-Solver backups, in preallocated arrays, for any
+two-player game that gives its kernels.
 
 A :class:`Tree` holds ``T`` trees (root parallelism: one tree per worker, the roots'
-visit counts summed at the end), as mctx's ``Tree`` holds a batch: the nodes are one
-array of :data:`NODE` records of shape ``(trees, nodes)``, every per-tree field an array
-of shape ``(trees,)``; no Python object exists per node. A node stores the move that led to it and the color
-who made it, its visits and summed reward (from the point of view of that color), its
-first child and child count (children are contiguous), and a proven value. The
-position of a node is not stored: each iteration replays the path from the root
-(:func:`_step`), which costs less than storing 40 bytes per node.
+visit counts summed at the end), as mctx's ``Tree`` holds a batch: a named structure of
+arrays (the convention of :mod:`donuts_ai.search`), every node field an array of
+shape ``(trees, nodes)``, every per-tree field one of shape ``(trees,)``; no Python object
+exists per node. A node stores the move that led to it and the player who made it, its
+visits and summed reward (from the point of view of that player), its first child and
+child count (children are contiguous), and a proven value. The position of a node is not
+stored: each iteration replays the path from the root (``game.step``), which costs less
+than storing 40 bytes per node.
+
+The game comes in as a :class:`Game` record of its compiled functions, with its
+``rules`` (any value) passed through to them; moves are the bits of a ``uint64`` legal
+mask (at most :data:`MAX_ACTIONS`), players 0 and 1, and a game's winner is a player,
+:data:`DRAW` or :data:`NOT_OVER`. Numba compiles the kernels once per game; the game's
+module binds them in kernels of its own, which are cached (Donuts: :mod:`._bound`).
 
 One iteration: descend by UCB1 from the root (skipping children proven lost for the
 player choosing); expand a visited leaf with all its legal moves; play one uniformly
@@ -16,8 +24,9 @@ mover has a proven-winning child is proven won for that mover; a node all of who
 children are proven is proven with the best of them; proven values replace averages
 in the backups, so proven wins are found and played at once.
 
-Positions are the kernels' ``Position`` (from the side to move) with that side's
-``color`` beside it, since rewards and proofs are kept by color.
+Positions are whatever the game's functions pass along (Donuts: the kernels'
+``Position``, from the side to move) with the ``color`` to move beside them, since
+rewards and proofs are kept by player.
 
 Memory: the arrays have a fixed number of nodes (their capacity); the driver (the agent)
 keeps the tree growing past it between calls of :func:`run_tree`. A call that meets a
@@ -32,19 +41,20 @@ when next reached), and the nodes left slide down to the front of the arrays.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numpy.typing import NDArray
 
 from ..._engine._types import Bool, Int64
 from ..._engine.bits import ctz, popcount, rng_seed
-from ..._engine.core import NO_WINNER_YET, WINNER_DRAW, legal_mask
-from ..._engine.playouts import playout
-from ..._engine.position import PASSES, Position, Rulebook, apply, winner_of
-from ...squares import NUM_SQUARES
+from .._selection import ucb1
 
+#: A game's winner while it goes on, and when it is drawn (else the winning player, 0 or 1).
+NOT_OVER = -1
+DRAW = 2
 #: ``proven`` of a node not proven; else -1 / 0 / +1 (lost / drawn / won) for its mover.
 UNKNOWN = 2
 #: Longest path from a root: a game has at most 2 * 36 placements, plus room.
@@ -53,26 +63,12 @@ MAX_DEPTH = 80
 UNVISITED = 1e200
 #: Below every UCB value.
 NO_VALUE = -1e300
-#: One node of a tree (packed: 20 bytes).
-NODE = np.dtype(
-    [
-        ("visits", np.int32),  # iterations through the node
-        ("reward", np.float64),  # summed rewards for the node's mover (1 win, 0.5 draw)
-        ("first_child", np.int32),  # index of the first child, -1 while not expanded
-        ("child_count", np.int8),  # number of children (contiguous from first_child)
-        ("move", np.int8),  # the square played into the node, -1 at a first root
-        ("mover", np.int8),  # the color who played it
-        ("proven", np.int8),  # proven value for the mover, or UNKNOWN
-    ]
-)
-#: Bytes of one node.
-NODE_BYTES = NODE.itemsize
-#: Most children of one node (one per square): the room an expansion may need.
-MAX_CHILDREN = NUM_SQUARES
+#: Most moves of a game: legal moves are the bits of a uint64.
+MAX_ACTIONS = 64
 #: Node indices are int32 (``first_child``): the most nodes a tree can have.
 MAX_TREE_NODES = (1 << 31) - 1
 #: Depth-first walks of :func:`compact` push all children of a node: at most this many wait.
-WALK_STACK = MAX_DEPTH * MAX_CHILDREN
+WALK_STACK = MAX_DEPTH * MAX_ACTIONS
 #: :func:`compact` counts nodes by visits in a histogram: one bucket per count below this,
 #: one per power of two from it up (visits are int32: 2**31 at most).
 EXACT_VISIT_BUCKETS = 1 << 12
@@ -82,53 +78,48 @@ INDEX_BITS = 32
 
 
 class Tree(NamedTuple):
-    """``T`` search trees (see the module doc). Node 0 of each tree is its first root. The
-    nodes' second dimension is the capacity (nodes per tree). The Python layer reads a
-    node field of every node as ``tree.visits`` (a view of ``tree.nodes["visits"]``), etc."""
+    """``T`` search trees (see the module doc). Node 0 of each tree is its first root; the
+    nodes' second dimension is the capacity (nodes per tree)."""
 
-    nodes: NDArray[np.void]  # NODE (trees, nodes)
-    root: NDArray[np.int64]  # int64 (trees,): the current root (moves down the tree as the game goes on)
-    next_free: NDArray[np.int64]  # int64 (trees,): the next unused node
-    rng: NDArray[np.int64]  # int64 (trees,): the xorshift state, shifted right once (fits int64; kept odd on use)
-    iterations: NDArray[np.int64]  # int64 (trees,): iterations run since the tree was reset
+    visits: NDArray[np.int32]  # int32[trees, nodes]: iterations through the node
+    reward: NDArray[np.float64]  # float64[trees, nodes]: summed rewards for the node's mover (1 win, 0.5 draw)
+    first_child: NDArray[np.int32]  # int32[trees, nodes]: index of the first child, -1 while not expanded
+    child_count: NDArray[np.int8]  # int8[trees, nodes]: number of children (contiguous from first_child)
+    move: NDArray[np.int8]  # int8[trees, nodes]: the move played into the node, -1 at a first root
+    mover: NDArray[np.int8]  # int8[trees, nodes]: the player who played it
+    proven: NDArray[np.int8]  # int8[trees, nodes]: proven value for the mover, or UNKNOWN
+    root: NDArray[np.int64]  # int64[trees]: the current root (moves down the tree as the game goes on)
+    next_free: NDArray[np.int64]  # int64[trees]: the next unused node
+    rng: NDArray[np.int64]  # int64[trees]: the xorshift state, shifted right once (fits int64; kept odd on use)
+    iterations: NDArray[np.int64]  # int64[trees]: iterations run since the tree was reset
 
-    @property
-    def visits(self) -> NDArray[np.int32]:
-        return self.nodes["visits"]
 
-    @property
-    def reward(self) -> NDArray[np.float64]:
-        return self.nodes["reward"]
+#: The fields of :class:`Tree` with one entry per node.
+NODE_FIELDS = ("visits", "reward", "first_child", "child_count", "move", "mover", "proven")
+#: Bytes of one node (its fields in :class:`Tree`).
+NODE_BYTES = 4 + 8 + 4 + 1 + 1 + 1 + 1
 
-    @property
-    def first_child(self) -> NDArray[np.int32]:
-        return self.nodes["first_child"]
 
-    @property
-    def child_count(self) -> NDArray[np.int8]:
-        return self.nodes["child_count"]
+class Game(NamedTuple):
+    """A two-player game's compiled functions (Numba ``@njit`` functions); ``rules`` is
+    whatever the caller passes to :func:`run_tree`, ``pos`` a position."""
 
-    @property
-    def move(self) -> NDArray[np.int8]:
-        return self.nodes["move"]
-
-    @property
-    def mover(self) -> NDArray[np.int8]:
-        return self.nodes["mover"]
-
-    @property
-    def proven(self) -> NDArray[np.int8]:
-        return self.nodes["proven"]
+    step: Callable[..., Any]  # (rules, pos, color, move) -> (pos, color to move, winner): move played
+    legal: Callable[..., Any]  # (rules, pos) -> uint64: the legal moves as bits
+    playout: Callable[..., Any]  # (rules, pos, color, rng uint64) -> (winner, rng): a random game to the end
 
 
 def new_tree(trees: int, max_nodes: int) -> Tree:
     """Room for ``trees`` trees of ``max_nodes`` nodes (:data:`NODE_BYTES` a node)."""
-    nodes = np.zeros((trees, max_nodes), dtype=NODE)
-    nodes["first_child"] = -1
-    nodes["move"] = -1
-    nodes["proven"] = UNKNOWN
+    shape = (trees, max_nodes)
     return Tree(
-        nodes=nodes,
+        visits=np.zeros(shape, dtype=np.int32),
+        reward=np.zeros(shape, dtype=np.float64),
+        first_child=np.full(shape, -1, dtype=np.int32),
+        child_count=np.zeros(shape, dtype=np.int8),
+        move=np.full(shape, -1, dtype=np.int8),
+        mover=np.zeros(shape, dtype=np.int8),
+        proven=np.full(shape, UNKNOWN, dtype=np.int8),
         root=np.zeros(trees, dtype=np.int64),
         next_free=np.zeros(trees, dtype=np.int64),
         rng=np.zeros(trees, dtype=np.int64),
@@ -136,24 +127,28 @@ def new_tree(trees: int, max_nodes: int) -> Tree:
     )
 
 
-@njit(cache=True)
-def _init_node(nodes: NDArray[np.void], t: Int64, node: Int64, sq: Int64, color: Int64) -> None:
+@njit(cache=True, inline="always")
+def _init_node(tree: Tree, t: Int64, node: Int64, sq: Int64, color: Int64) -> None:
     """A fresh node: ``color`` played ``sq`` into it (-1: a root)."""
-    n = nodes[t, node]
-    n.visits = 0
-    n.reward = 0.0
-    n.first_child = -1
-    n.child_count = 0
-    n.move = sq
-    n.mover = color
-    n.proven = UNKNOWN
+    tree.visits[t, node] = 0
+    tree.reward[t, node] = 0.0
+    tree.first_child[t, node] = -1
+    tree.child_count[t, node] = 0
+    tree.move[t, node] = sq
+    tree.mover[t, node] = color
+    tree.proven[t, node] = UNKNOWN
+
+
+# The kernels of one iteration read each node field once into a local and pass the
+# helpers the arrays they use, inlined: Numba counts a reference on every read of an
+# array from a tuple and on every array argument of a call.
 
 
 @njit(cache=True)
 def reset_tree(tree: Tree, t: Int64, root_mover: Int64, seed: int) -> None:
     """Empty tree ``t``: a lone root whose 'mover' is the color that moved into it."""
     root = 0
-    _init_node(tree.nodes, t, root, -1, root_mover)
+    _init_node(tree, t, root, -1, root_mover)
     tree.root[t] = root
     tree.next_free[t] = root + 1
     tree.rng[t] = np.int64(rng_seed(np.uint64(seed), np.uint64(t)) >> np.uint64(1))
@@ -162,66 +157,57 @@ def reset_tree(tree: Tree, t: Int64, root_mover: Int64, seed: int) -> None:
 
 @njit(cache=True)
 def _reward(winner: Int64, color: Int64) -> float:
-    if winner == WINNER_DRAW:
+    if winner == DRAW:
         return 0.5
     return 1.0 if winner == color else 0.0
 
 
-@njit(cache=True)
-def _update_proof(nodes: NDArray[np.void], t: Int64, node: Int64) -> None:
+@njit(cache=True, inline="always")
+def _update_proof(first_child: NDArray[np.int32], child_count: NDArray[np.int8], mover: NDArray[np.int8],
+                  proven: NDArray[np.int8], t: Int64, node: Int64) -> None:
     """MCTS-Solver: prove ``node`` from its children when possible."""
-    n = nodes[t, node]
-    c0 = n.first_child
+    c0 = first_child[t, node]
     if c0 < 0:
         return
     best = -2
     all_proven = True
-    for c in range(c0, c0 + n.child_count):
-        p = nodes[t, c].proven
+    for c in range(c0, c0 + child_count[t, node]):
+        p = proven[t, c]
         if p == UNKNOWN:
             all_proven = False
         elif p > best:
             best = p
     # The children's mover is the color choosing at ``node``.
-    chooser = nodes[t, c0].mover
+    chooser = mover[t, c0]
     if best == 1 or (all_proven and best > -2):
-        n.proven = best if n.mover == chooser else -best
-
-
-@njit(cache=True)
-def _step(donuts: Int64, single: bool, pos: Position, color: Int64, sq: Int64) -> tuple[Position, Int64, Int64]:
-    """Play ``sq`` from ``pos`` (``color`` to move): ``(position, color to move, winner code)``.
-    Scalars only: a call that takes arrays pays for counting references to them."""
-    child, status = apply(donuts, single, pos, sq)
-    return child, (1 - color) if status == PASSES else color, winner_of(status, color)
+        proven[t, node] = best if mover[t, node] == chooser else -best
 
 
 @njit(cache=True)
 def _proof(winner: Int64, mover: Int64) -> int:
     """The proven value, for ``mover``, of a node where the game ended with ``winner``."""
-    if winner == WINNER_DRAW:
+    if winner == DRAW:
         return 0
     return 1 if winner == mover else -1
 
 
-@njit(cache=True)
-def _select_child(nodes: NDArray[np.void], t: Int64, node: Int64, c_uct: float) -> Int64:
+@njit(cache=True, inline="always")
+def _select_child(visits: NDArray[np.int32], reward: NDArray[np.float64], first_child: NDArray[np.int32],
+                  child_count: NDArray[np.int8], proven: NDArray[np.int8], t: Int64, node: Int64, c_uct: float) -> Int64:
     """UCB1 choice among the children of expanded ``node``: a proven win for the chooser at
     once, never a proven loss (unless all are), unvisited children first."""
-    parent = nodes[t, node]
-    c_first = parent.first_child
-    log_n = math.log(parent.visits + 1.0)
+    c_first = first_child[t, node]
+    log_n = math.log(visits[t, node] + 1.0)
     best_child = -1
     best_value = NO_VALUE
-    for c in range(c_first, c_first + parent.child_count):
-        child = nodes[t, c]
-        proof = child.proven
+    for c in range(c_first, c_first + child_count[t, node]):
+        proof = proven[t, c]
         if proof == 1:
             return c
         if proof == -1:
             continue
-        v = child.visits
-        value = UNVISITED - c if v == 0 else child.reward / v + c_uct * math.sqrt(log_n / v)
+        v = visits[t, c]
+        value = UNVISITED - c if v == 0 else ucb1(reward[t, c], v, log_n, c_uct)
         if value > best_value:
             best_value = value
             best_child = c
@@ -230,79 +216,82 @@ def _select_child(nodes: NDArray[np.void], t: Int64, node: Int64, c_uct: float) 
 
 @njit(cache=True)
 def run_tree(
-    tree: Tree, t: Int64, rulebook: Rulebook, pos: Position, color: Int64, iterations: Int64, c_uct: float, stop_when_full: Bool,
+    game: Game, rules: Any, tree: Tree, t: Int64, pos: Any, color: Int64, iterations: Int64, c_uct: float, stop_when_full: Bool,
 ) -> tuple[Int64, bool]:
     """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root
     (``pos``, ``color`` to move); fewer when the root is proven, or when the tree is full
     and ``stop_when_full``. Returns ``(iterations run, full)``: ``full`` when a leaf could
     not be expanded for want of room (that iteration played out from the leaf, as every
     later one does while the tree stays full and ``stop_when_full`` is False)."""
-    # Each field read once, and helpers get the node array, not the tree: Numba counts a
-    # reference on every read of an array from a tuple and on every array argument.
-    nodes = tree.nodes
-    line_masks, donuts, single = rulebook
-    next_free = tree.next_free
-    max_nodes = nodes.shape[1]
+    visits, reward, first_child, child_count = tree.visits, tree.reward, tree.first_child, tree.child_count
+    move, mover, proven, next_free = tree.move, tree.mover, tree.proven, tree.next_free
+    max_nodes = visits.shape[1]
     root = tree.root[t]
     rng = np.uint64(tree.rng[t]) | np.uint64(1)
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     iterations_run = 0
     full = False
     for _ in range(iterations):
-        if nodes[t, root].proven != UNKNOWN:
+        if proven[t, root] != UNKNOWN:
             break
         node = root
         p, c = pos, color
         depth = 0
         path[0] = node
-        winner: Int64 = NO_WINNER_YET
+        winner: Int64 = NOT_OVER
         # Selection.
-        while nodes[t, node].first_child >= 0 and nodes[t, node].proven == UNKNOWN:
-            node = _select_child(nodes, t, node, c_uct)
-            p, c, winner = _step(donuts, single, p, c, np.int64(nodes[t, node].move))
+        while first_child[t, node] >= 0 and proven[t, node] == UNKNOWN:
+            node = _select_child(visits, reward, first_child, child_count, proven, t, node, c_uct)
+            p, c, winner = game.step(rules, p, c, np.int64(move[t, node]))
             depth += 1
             path[depth] = node
-            if winner != NO_WINNER_YET:
-                nodes[t, node].proven = _proof(winner, nodes[t, node].mover)
+            if winner != NOT_OVER:
+                proven[t, node] = _proof(winner, mover[t, node])
                 break
-        if winner == NO_WINNER_YET and nodes[t, node].proven == UNKNOWN:
+        if winner == NOT_OVER and proven[t, node] == UNKNOWN:
             # Expansion: a leaf visited before gets all its children, then the first is
             # played (unvisited children come first in square order, so every child is
             # tried once before UCB compares them).
-            if nodes[t, node].visits > 0 or node == root:
-                moves = legal_mask(p.own, p.opp, p.last, line_masks)
+            if visits[t, node] > 0 or node == root:
+                moves = game.legal(rules, p)
                 k = popcount(moves)
                 free = next_free[t]
                 if free + k <= max_nodes:
-                    nodes[t, node].first_child = free
-                    nodes[t, node].child_count = k
+                    first_child[t, node] = free
+                    child_count[t, node] = k
                     for ch in range(free, free + k):
                         sq = ctz(moves)
                         moves &= moves - np.uint64(1)
-                        _init_node(nodes, t, ch, sq, c)
+                        visits[t, ch] = 0
+                        reward[t, ch] = 0.0
+                        first_child[t, ch] = -1
+                        child_count[t, ch] = 0
+                        move[t, ch] = sq
+                        mover[t, ch] = c
+                        proven[t, ch] = UNKNOWN
                     next_free[t] = free + k
                     node = free
-                    p, c, winner = _step(donuts, single, p, c, np.int64(nodes[t, node].move))
+                    p, c, winner = game.step(rules, p, c, np.int64(move[t, node]))
                     depth += 1
                     path[depth] = node
-                    if winner != NO_WINNER_YET:
-                        nodes[t, node].proven = _proof(winner, nodes[t, node].mover)
+                    if winner != NOT_OVER:
+                        proven[t, node] = _proof(winner, mover[t, node])
                 else:
                     full = True
-            if winner == NO_WINNER_YET:
-                winner, _, _, rng = playout(rulebook, p, c, rng)
-        elif winner == NO_WINNER_YET:
+            if winner == NOT_OVER:
+                winner, rng = game.playout(rules, p, c, rng)
+        elif winner == NOT_OVER:
             # A proven node reached in selection: its proven value is the result.
-            pv = nodes[t, node].proven
-            pm = nodes[t, node].mover
-            winner = WINNER_DRAW if pv == 0 else (pm if pv == 1 else 1 - pm)
+            pv = proven[t, node]
+            pm = mover[t, node]
+            winner = DRAW if pv == 0 else (pm if pv == 1 else 1 - pm)
         # Backup, leaf to root, proving what can be proven.
         for d in range(depth, -1, -1):
-            n = nodes[t, path[d]]
-            n.visits += 1
-            n.reward += _reward(winner, n.mover)
+            n = path[d]
+            visits[t, n] += 1
+            reward[t, n] += _reward(winner, mover[t, n])
             if d < depth:
-                _update_proof(nodes, t, path[d])
+                _update_proof(first_child, child_count, mover, proven, t, path[d])
         iterations_run += 1
         if full and stop_when_full:
             break
@@ -311,34 +300,22 @@ def run_tree(
     return iterations_run, full
 
 
-@njit(cache=True, parallel=True)
-def run_trees(
-    tree: Tree, rulebook: Rulebook, pos: Position, color: Int64, todo: NDArray[np.int64], stop_when_full: NDArray[np.bool],
-    c_uct: float, done: NDArray[np.int64], full: NDArray[np.bool],
-) -> None:
-    """:func:`run_tree` on every tree ``t``, one tree per thread: ``todo[t]`` iterations,
-    stopping when full if ``stop_when_full[t]``; writes ``done[t]`` and ``full[t]``."""
-    for t in prange(tree.nodes.shape[0]):
-        done[t], full[t] = run_tree(tree, t, rulebook, pos, color, todo[t], c_uct, stop_when_full[t])
-
-
 @njit(cache=True)
 def root_stats(tree: Tree, t: Int64) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
     """(moves, visits, mean rewards, proven) of the root's children of tree ``t``."""
-    nodes = tree.nodes
     root = tree.root[t]
-    c0 = nodes[t, root].first_child
-    k = nodes[t, root].child_count if c0 >= 0 else 0
+    c0 = tree.first_child[t, root]
+    k = tree.child_count[t, root] if c0 >= 0 else 0
     moves = np.empty(k, dtype=np.int64)
     vis = np.empty(k, dtype=np.int64)
     mean = np.empty(k, dtype=np.float64)
     prov = np.empty(k, dtype=np.int64)
     for i in range(k):
-        child = nodes[t, c0 + i]
-        moves[i] = child.move
-        vis[i] = child.visits
-        mean[i] = child.reward / child.visits if child.visits > 0 else 0.0
-        prov[i] = child.proven
+        c = c0 + i
+        moves[i] = tree.move[t, c]
+        vis[i] = tree.visits[t, c]
+        mean[i] = tree.reward[t, c] / vis[i] if vis[i] > 0 else 0.0
+        prov[i] = tree.proven[t, c]
     return moves, vis, mean, prov
 
 
@@ -346,15 +323,14 @@ def root_stats(tree: Tree, t: Int64) -> tuple[NDArray[np.int64], NDArray[np.int6
 def descend(tree: Tree, t: Int64, path_moves: NDArray[np.int64]) -> bool:
     """Move tree ``t``'s root down along ``path_moves`` (squares); True if every move was
     found among expanded children, else False (the tree is then unchanged)."""
-    nodes = tree.nodes
     node = tree.root[t]
     for sq in path_moves:
-        c0 = nodes[t, node].first_child
+        c0 = tree.first_child[t, node]
         if c0 < 0:
             return False
         found = -1
-        for c in range(c0, c0 + nodes[t, node].child_count):
-            if nodes[t, c].move == sq:
+        for c in range(c0, c0 + tree.child_count[t, node]):
+            if tree.move[t, c] == sq:
                 found = c
                 break
         if found < 0:
@@ -369,10 +345,13 @@ def grown(tree: Tree, nodes: int) -> Tree:
     the used nodes are copied, the rest left unwritten (every node is written when it is
     made). The old arrays are garbage once the caller drops them."""
     used = int(tree.next_free.max())
-    old = tree.nodes
-    new = np.empty((old.shape[0], nodes), dtype=NODE)
-    new[:, :used] = old[:, :used]
-    return tree._replace(nodes=new)
+    fields = {}
+    for name in NODE_FIELDS:
+        old = getattr(tree, name)
+        new = np.empty((old.shape[0], nodes), dtype=old.dtype)
+        new[:, :used] = old[:, :used]
+        fields[name] = new
+    return tree._replace(**fields)
 
 
 @njit(cache=True)
@@ -393,12 +372,11 @@ def _bucket_floor(b: Int64) -> Int64:
 
 
 @njit(cache=True)
-def _keeps_children(nodes: NDArray[np.void], t: Int64, node: Int64, threshold: Int64) -> Bool:
+def _keeps_children(tree: Tree, t: Int64, node: Int64, threshold: Int64) -> Bool:
     """Whether a node below the root keeps its children in :func:`compact`: it has some, is
     not proven (a proven node ends every descent: its children are never read again) and
     has at least ``threshold`` visits."""
-    n = nodes[t, node]
-    keeps: Bool = n.first_child >= 0 and n.proven == UNKNOWN and n.visits >= threshold
+    keeps: Bool = tree.first_child[t, node] >= 0 and tree.proven[t, node] == UNKNOWN and tree.visits[t, node] >= threshold
     return keeps
 
 
@@ -436,26 +414,25 @@ def compact(tree: Tree, t: Int64, target: Int64) -> Int64:
     before its children: its pointer is rewritten by a binary search among the blocks'
     sorted old places. Memory beyond the tree: 8 bytes per kept block, and fixed-size
     buffers (the walk's stack, the histogram)."""
-    nodes = tree.nodes
     root = tree.root[t]
     stack = np.empty(WALK_STACK, dtype=np.int64)
-    root_block = nodes[t, root].child_count if nodes[t, root].first_child >= 0 else 0
+    root_block = tree.child_count[t, root] if tree.first_child[t, root] >= 0 else 0
     # 1. Blocks and their nodes by the visits of their parent, over the subtree below the root's children.
     block_nodes = np.zeros(VISIT_BUCKETS, dtype=np.int64)
     blocks = np.zeros(VISIT_BUCKETS, dtype=np.int64)
     sp = 0
     if root_block > 0:
-        for c in range(nodes[t, root].first_child, nodes[t, root].first_child + root_block):
+        for c in range(tree.first_child[t, root], tree.first_child[t, root] + root_block):
             stack[sp] = c
             sp += 1
     while sp > 0:
         sp -= 1
         node = stack[sp]
-        if _keeps_children(nodes, t, node, 0):
-            b = _bucket(nodes[t, node].visits)
-            block_nodes[b] += nodes[t, node].child_count
+        if _keeps_children(tree, t, node, 0):
+            b = _bucket(tree.visits[t, node])
+            block_nodes[b] += tree.child_count[t, node]
             blocks[b] += 1
-            for c in range(nodes[t, node].first_child, nodes[t, node].first_child + nodes[t, node].child_count):
+            for c in range(tree.first_child[t, node], tree.first_child[t, node] + tree.child_count[t, node]):
                 stack[sp] = c
                 sp += 1
     # 2. The threshold: buckets from the most visited down, while they fit.
@@ -474,18 +451,18 @@ def compact(tree: Tree, t: Int64, target: Int64) -> Int64:
     keys = np.empty(n_blocks, dtype=np.int64)
     nk = 0
     if root_block > 0:
-        keys[nk] = np.int64(nodes[t, root].first_child) << INDEX_BITS | root_block
+        keys[nk] = np.int64(tree.first_child[t, root]) << INDEX_BITS | root_block
         nk += 1
-        for c in range(nodes[t, root].first_child, nodes[t, root].first_child + root_block):
+        for c in range(tree.first_child[t, root], tree.first_child[t, root] + root_block):
             stack[sp] = c
             sp += 1
     while sp > 0:
         sp -= 1
         node = stack[sp]
-        if _keeps_children(nodes, t, node, threshold):
-            keys[nk] = np.int64(nodes[t, node].first_child) << INDEX_BITS | nodes[t, node].child_count
+        if _keeps_children(tree, t, node, threshold):
+            keys[nk] = np.int64(tree.first_child[t, node]) << INDEX_BITS | tree.child_count[t, node]
             nk += 1
-            for c in range(nodes[t, node].first_child, nodes[t, node].first_child + nodes[t, node].child_count):
+            for c in range(tree.first_child[t, node], tree.first_child[t, node] + tree.child_count[t, node]):
                 stack[sp] = c
                 sp += 1
     keys.sort()
@@ -497,35 +474,33 @@ def compact(tree: Tree, t: Int64, target: Int64) -> Int64:
         keys[i] = (keys[i] >> INDEX_BITS) << INDEX_BITS | end
         end += size
     # 5. Move the root, then each block, rewriting child pointers.
-    _move_node(nodes, t, root, 0)
+    _move_node(tree, t, root, 0)
     if root_block > 0:
-        nodes[t, 0].first_child = _new_start(keys, nk, nodes[t, 0].first_child)
+        tree.first_child[t, 0] = _new_start(keys, nk, tree.first_child[t, 0])
     for i in range(nk):
         old = keys[i] >> INDEX_BITS
         new = keys[i] & low
         size = (keys[i + 1] & low if i + 1 < nk else end) - new
         for j in range(size):
             dst = new + j
-            _move_node(nodes, t, old + j, dst)
-            if _keeps_children(nodes, t, dst, threshold):
-                nodes[t, dst].first_child = _new_start(keys, nk, nodes[t, dst].first_child)
+            _move_node(tree, t, old + j, dst)
+            if _keeps_children(tree, t, dst, threshold):
+                tree.first_child[t, dst] = _new_start(keys, nk, tree.first_child[t, dst])
             else:
-                nodes[t, dst].first_child = -1
-                nodes[t, dst].child_count = 0
+                tree.first_child[t, dst] = -1
+                tree.child_count[t, dst] = 0
     tree.root[t] = 0
     tree.next_free[t] = end
     return end
 
 
 @njit(cache=True)
-def _move_node(nodes: NDArray[np.void], t: Int64, src: Int64, dst: Int64) -> None:
+def _move_node(tree: Tree, t: Int64, src: Int64, dst: Int64) -> None:
     """Copy node ``src`` of tree ``t`` to ``dst``."""
-    a = nodes[t, src]
-    b = nodes[t, dst]
-    b.visits = a.visits
-    b.reward = a.reward
-    b.first_child = a.first_child
-    b.child_count = a.child_count
-    b.move = a.move
-    b.mover = a.mover
-    b.proven = a.proven
+    tree.visits[t, dst] = tree.visits[t, src]
+    tree.reward[t, dst] = tree.reward[t, src]
+    tree.first_child[t, dst] = tree.first_child[t, src]
+    tree.child_count[t, dst] = tree.child_count[t, src]
+    tree.move[t, dst] = tree.move[t, src]
+    tree.mover[t, dst] = tree.mover[t, src]
+    tree.proven[t, dst] = tree.proven[t, src]

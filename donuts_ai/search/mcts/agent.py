@@ -15,11 +15,11 @@ from ...agents.base import budget, check_time_limit, now, positive_int
 from ...agents.board_agent import BoardAgent
 from ...board import Board
 from ...errors import DonutsError
-from ...squares import SQUARE_NAMES, squares_of
+from ...squares import NUM_SQUARES, SQUARE_NAMES, squares_of
 from ..base import tactical_choice, touch, warm_up
+from ._bound import run_tree, run_trees
 from ._proof import PROVER_TT_BITS, RootProver
 from ._tree import (
-    MAX_CHILDREN,
     MAX_TREE_NODES,
     NODE_BYTES,
     UNKNOWN,
@@ -29,8 +29,6 @@ from ._tree import (
     new_tree,
     reset_tree,
     root_stats,
-    run_tree,
-    run_trees,
 )
 
 #: Iterations of the first timed call, before the speed is known.
@@ -64,6 +62,8 @@ GUESSED_NODES_PER_SECOND = 2_000_000
 #: ... but never more than this many when the agent is built (160 MB a tree); the rest
 #: comes by growing, and only when a search fills it.
 MAX_FIRST_NODES = 1 << 23
+#: Most children of one node (one per square): the room an expansion may need.
+MAX_CHILDREN = NUM_SQUARES
 #: A full tree at its largest is recycled (:func:`._tree.compact`) down to this share of its nodes.
 KEEP_SHARE = 0.5
 #: Seconds per used node that a growth (copying the used nodes into fresh memory) and a

@@ -1,5 +1,6 @@
-"""AlphaZero's search over many games at once: the compiled PUCT trees of :mod:`._puct`,
-their leaves evaluated by the network in one batch a round (never one position a call).
+"""AlphaZero's search over many games at once, batched: the compiled PUCT trees of
+:mod:`donuts_ai.search.puct` with Donuts passed in (:mod:`._puct_donuts`), their leaves
+evaluated by the network in one batch a round (never one position a call).
 
 ``BatchSearch(games, sims)`` owns the arrays; :meth:`BatchSearch.run` searches every
 active game from its root and returns the root children's visit counts, the policy the
@@ -13,10 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from .._engine.planes import NUM_PLANES
+from ..search import puct
 from ..squares import NUM_SQUARES, SIZE
-from . import _puct
+from . import _puct_donuts as D
 from .errors import LearnError
 from .network import Network, evaluate
 
@@ -30,6 +33,31 @@ NOISE_FRACTION = 0.25
 
 #: The network's answer to a batch of planes: ``(logits float32[n, 36], values float32[n])``.
 Evaluator = Callable[[npt.NDArray[np.float32]], tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+
+
+# The search bound to Donuts: the game's functions read as attributes of their module (a
+# function named as a global here would be compiled in as its address, and never cached).
+# Each round is one call, the leaves' planes written in it: a call costs the unboxing of
+# every array of the tree.
+@njit(cache=True)
+def _start(rules: D.Rules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_], directions: npt.NDArray[np.int8],
+           planes: npt.NDArray[np.float32]) -> None:
+    """New searches from ``roots`` (:func:`donuts_ai.search.puct.start`), the roots' planes into ``planes``."""
+    puct.start(puct.Game(D.root, D.step), rules, tree, roots, active)
+    D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+
+
+@njit(cache=True)
+def _simulate(rules: D.Rules, tree: puct.Tree, c_puct: float, directions: npt.NDArray[np.int8],
+              planes: npt.NDArray[np.float32]) -> bool:
+    """One round's descents (:func:`donuts_ai.search.puct.simulate`); when a game has a leaf,
+    the leaves' planes into ``planes`` and True."""
+    puct.simulate(puct.Game(D.root, D.step), rules, tree, c_puct)
+    for g in range(tree.leaf.shape[0]):
+        if tree.leaf[g] != puct.NONE:
+            D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+            return True
+    return False
 
 
 def network_evaluator(network: Network) -> Evaluator:
@@ -55,7 +83,7 @@ class BatchSearch:
         if games < 1 or sims < 0:
             raise LearnError(f"BatchSearch needs games >= 1 and sims >= 0, got {games} and {sims}")
         self.games, self.sims, self.c_puct = games, sims, float(c_puct)
-        self.tree = _puct.new_tree(games, sims + 1)
+        self.tree = puct.new_tree(games, sims + 1, NUM_SQUARES, D.STATE)
         self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
 
@@ -84,32 +112,30 @@ class BatchSearch:
             raise LearnError(f"sims must be in 0..{self.sims}, got {sims}")
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         line_masks = np.ascontiguousarray(roots["line_masks"])
-        _puct.start(tree, roots, active)
-        _puct.write_leaf_planes(tree, line_masks, directions, donuts, flat)
+        rules = (line_masks, donuts, single)
+        _start(rules, tree, roots, active, directions, flat)
         root_logits, root_value = evaluator(self._planes)
         fraction = 0.0 if noise is None else NOISE_FRACTION
-        _puct.expand(tree, root_logits, root_value, self._no_noise if noise is None else noise, fraction)
+        puct.expand(tree, root_logits, root_value, self._no_noise if noise is None else noise, fraction)
         done = 0
         while done < sims:
-            _puct.simulate(tree, line_masks, donuts, single, self.c_puct)
             done += 1
-            if (tree.leaf != _puct.NONE).any():
-                _puct.write_leaf_planes(tree, line_masks, directions, donuts, flat)
+            if _simulate(rules, tree, self.c_puct, directions, flat):
                 logits, values = evaluator(self._planes)
-                _puct.expand(tree, logits, values, self._no_noise, 0.0)
+                puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():
                 break
         visits = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
         values = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
-        _puct.root_visits(tree, visits)
-        _puct.root_values(tree, values)
+        puct.root_visits(tree, visits)
+        puct.root_values(tree, values)
         return SearchResult(visits, values, root_logits.copy(), root_value.copy(), done)
 
 
 def root_planes(roots: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:
     """``float32[G, 6, 6, 13]``: the planes of each root record, seen by its side to move."""
     out = np.empty((len(roots), SIZE, SIZE, NUM_PLANES), dtype=np.float32)
-    _puct.write_root_planes(roots, donuts, out.reshape(len(roots), NUM_SQUARES, NUM_PLANES))
+    D.write_root_planes(roots, donuts, out.reshape(len(roots), NUM_SQUARES, NUM_PLANES))
     return out
 
 

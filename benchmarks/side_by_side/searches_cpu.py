@@ -1,0 +1,159 @@
+"""The three tree searches side by side (issue 29, item 4): node rates of fixed-iteration
+searches by process CPU time, and a fingerprint of what each search found, on the tree
+on PYTHONPATH. Speaks the APIs before and after the searches moved under ``search/``.
+
+Prints one JSON line: ``mcts`` (iterations/s, one worker), ``mcts2`` (two root-parallel
+workers), ``ismcts2`` / ``ismcts4`` (Donut Boxes, 2 and 4 players), ``puct`` (simulations/s,
+64 games, a fixed deterministic evaluator, no network), each the median of R repeats;
+``fingerprint``: a digest of every root child's move and visit count (and the chosen moves)
+of the fixed-seed searches, the same before and after when the searches are unchanged.
+``--fingerprint-only`` skips the timing.
+"""
+
+import hashlib
+import json
+import random
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from donuts_ai.board import Board
+from donuts_ai.boxes import BoxesRules, BoxesState
+from donuts_ai.boxes.agents import ISMCTSAgent
+from donuts_ai.layout import Layout
+from donuts_ai.search.mcts import MCTSAgent
+from donuts_ai.search.mcts._tree import root_stats as mcts_root_stats
+
+try:
+    from donuts_ai.search.ismcts import root_stats as ismcts_root_stats
+except ImportError:  # before issue 29
+    from donuts_ai.boxes._ismcts import root_stats as ismcts_root_stats
+try:
+    from donuts_ai.learn.batched_search import BatchSearch
+except ImportError:  # before issue 29
+    from donuts_ai.learn.search import BatchSearch
+from donuts_ai._engine.batch import GAME
+from donuts_ai._engine.position import position_of
+
+R = 7
+cpu = time.process_time
+FINGERPRINT_ONLY = "--fingerprint-only" in sys.argv
+digest = hashlib.sha256()
+
+
+def note(*arrays):
+    for a in arrays:
+        digest.update(np.ascontiguousarray(np.asarray(a, dtype=np.float64)).tobytes())
+
+
+def median_rate(work):
+    rates = []
+    for _ in range(1 if FINGERPRINT_ONLY else R):
+        t = cpu()
+        n = work()
+        rates.append(n / (cpu() - t))
+    return statistics.median(rates)
+
+
+def donuts_positions():
+    rng = random.Random(1)
+    out = []
+    for seed in range(4):
+        board = Board(Layout.random_grid(100 + seed))
+        for _ in range(6):
+            board.push(rng.choice(board.legal_moves()))
+        out.append(board)
+    return out
+
+
+def mcts(workers, iterations):
+    boards = donuts_positions()
+
+    def work():
+        n = 0
+        for k, board in enumerate(boards):
+            agent = MCTSAgent(iterations=iterations, workers=workers, proof_share=0.0, reuse=False, seed=k)
+            move = agent.select_move(board)
+            for t in range(workers):
+                moves, visits, _, proven = mcts_root_stats(agent._tree, t)
+                note(moves, visits, proven)
+            digest.update(move.encode())
+            n += agent.last_info["iterations"]
+        return n
+
+    work()  # compile
+    return median_rate(work)
+
+
+def ismcts(players, iterations):
+    states = []
+    for seed in range(3):
+        s = BoxesState.new(BoxesRules(players=players), seed=seed)
+        for k in range(8):
+            s.play_id(s.random_move_id(k))
+        states.append(s)
+
+    def work():
+        n = 0
+        for k, s in enumerate(states):
+            agent = ISMCTSAgent(iterations=iterations, seed=k)
+            move = agent.select_move(s)
+            moves, visits, means = ismcts_root_stats(agent._tree, s.to_move)
+            note(moves, visits, means)
+            digest.update(move.encode())
+            n += agent.last_search["iterations"]
+        return n
+
+    work()
+    return median_rate(work)
+
+
+def evaluator(planes):
+    """Deterministic logits and values from the planes (no network): fixed weights."""
+    flat = planes.reshape(planes.shape[0], 36, -1)
+    weights = np.linspace(-1.0, 1.0, flat.shape[2], dtype=np.float32)
+    logits = (flat @ weights).astype(np.float32)
+    values = np.tanh(flat.sum(axis=(1, 2)) / 50.0 - 1.0).astype(np.float32)
+    return logits, values
+
+
+def puct(games, sims):
+    rng = random.Random(5)
+    roots = np.zeros(games, dtype=GAME)
+    for g in range(games):
+        board = Board(Layout.random(rng.randrange(1000)))
+        for _ in range(rng.randrange(10)):
+            board.push(rng.choice(board.legal_moves()))
+        b0, b1, turn, last, p0, p1 = board.kernel_state()
+        pos = position_of(b0, b1, turn, last, p0, p1)
+        r = roots[g]
+        r["own"], r["opp"], r["last"] = pos.own, pos.opp, pos.last
+        r["placed_own"], r["placed_opp"], r["color"] = pos.placed_own, pos.placed_opp, turn
+        r["legal"] = np.uint64(board.legal_mask())
+        r["line_masks"] = board.layout.line_masks
+        r["directions"] = board.layout.directions
+    directions = np.ascontiguousarray(roots["directions"])
+    active = np.ones(games, dtype=np.bool_)
+    search = BatchSearch(games, sims)
+
+    def work():
+        result = search.run(evaluator, roots, active, directions, 15, False)
+        note(result.visits, np.nan_to_num(result.values, nan=-9.0))
+        return games * result.simulations
+
+    work()
+    return median_rate(work)
+
+
+out = {
+    "mcts": mcts(1, 20_000),
+    "mcts2": mcts(2, 20_000),
+    "ismcts2": ismcts(2, 3000),
+    "ismcts4": ismcts(4, 2000),
+    "puct": puct(64, 200),
+}
+out = {k: round(v) for k, v in out.items()}
+out["fingerprint"] = digest.hexdigest()[:16]
+print(json.dumps(out))

@@ -1,0 +1,105 @@
+"""Donuts passed to the PUCT search of :mod:`donuts_ai.search.puct` (private): the game's
+functions of its :class:`~donuts_ai.search.puct.Game` record (a node's state is a
+:data:`STATE` record, the position from the side to move of the kernel contract,
+:mod:`donuts_ai._engine.position`; the player is that side's color; the rules are
+``(line_masks uint64[G, 36], donuts, single)``), and the observation planes of the
+leaves and roots, seen by their side to move. :mod:`.batched_search` binds the search
+to these functions.
+
+Not inlined by Numba: a function passed as a value must not be (it would be compiled in
+as an address, and the kernel calling it never cached).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from .._engine.batch import _write_planes, mover_view
+from .._engine.core import forced_line, legal_mask
+from .._engine.position import MOVES_AGAIN, Position, apply, is_over, placer_value
+from ..search.puct import NONE, Tree
+from ..squares import FULL_BOARD
+
+_ZERO = np.uint64(0)
+_FULL = np.uint64(FULL_BOARD)
+
+#: A node's Donuts position, from its side to move (for a finished game: the last placer's).
+STATE = np.dtype(
+    [
+        ("own", np.uint64),
+        ("opp", np.uint64),
+        ("last", np.int64),
+        ("placed_own", np.int64),
+        ("placed_opp", np.int64),
+    ],
+    align=True,
+)
+
+#: The rules a search passes to the game's functions: every game's line masks, the donuts
+#: a player has, and whether a single donut completes a line.
+Rules = tuple[npt.NDArray[np.uint64], int, bool]
+
+
+@njit(cache=True)
+def root(rules: Rules, roots: np.ndarray, g: int, states: np.ndarray, node: int) -> tuple[int, np.uint64]:
+    """Root ``g`` (records with the fields ``own opp last placed_own placed_opp color
+    line_masks``, such as the batch environment's games, :data:`donuts_ai._engine.batch.GAME`)
+    into ``states[node]``: ``(color to move, legal squares)``."""
+    r = roots[g]
+    s = states[node]
+    s.own = r.own
+    s.opp = r.opp
+    s.last = r.last
+    s.placed_own = r.placed_own
+    s.placed_opp = r.placed_opp
+    return r.color, legal_mask(r.own, r.opp, r.last, r.line_masks)
+
+
+@njit(cache=True)
+def step(rules: Rules, g: int, states: np.ndarray, parent: int, child: int, player: int,
+         sq: int) -> tuple[bool, int, np.uint64, float]:
+    """``sq`` played from ``states[parent]`` (``player`` to move) into ``states[child]``:
+    ``(over, color to move or, when over, the placer, legal squares, outcome for Chocolate)``."""
+    line_masks, donuts, single = rules
+    p = states[parent]
+    after, status = apply(donuts, single, Position(p.own, p.opp, p.last, p.placed_own, p.placed_opp), sq)
+    s = states[child]
+    s.own = after.own
+    s.opp = after.opp
+    s.last = after.last
+    s.placed_own = after.placed_own
+    s.placed_opp = after.placed_opp
+    if is_over(status):
+        value = placer_value(status)
+        return True, player, _ZERO, value if player == 0 else -value
+    return False, player if status == MOVES_AGAIN else 1 - player, legal_mask(after.own, after.opp, after.last, line_masks[g]), 0.0
+
+
+@njit(cache=True)
+def write_leaf_planes(tree: Tree, line_masks: npt.NDArray[np.uint64], directions: npt.NDArray[np.int8], donuts: int,
+                      out: npt.NDArray[np.float32]) -> None:
+    """The observation planes of every game's leaf, seen by its side to move, into ``out``
+    (``float32[G, 36, NUM_PLANES]``, a view of ``(G, 6, 6, NUM_PLANES)``); zeros for a game
+    without a leaf (its row is evaluated and ignored: the batch keeps one shape)."""
+    for g in range(tree.leaf.shape[0]):
+        leaf = tree.leaf[g]
+        if leaf == NONE:
+            out[g] = 0.0
+            continue
+        s = tree.states[g, leaf]
+        forced = forced_line(_FULL & ~(s.own | s.opp), s.last, line_masks[g])
+        seen = mover_view(s.own, s.opp, s.last, forced, s.placed_own, s.placed_opp, tree.player[g, leaf], donuts)
+        _write_planes(out[g], seen, directions[g])
+
+
+@njit(cache=True)
+def write_root_planes(roots: np.ndarray, donuts: int, out: npt.NDArray[np.float32]) -> None:
+    """The observation planes of every root record (see :func:`root`), seen by its side to
+    move, into ``out`` (``float32[G, 36, NUM_PLANES]``)."""
+    for g in range(roots.shape[0]):
+        r = roots[g]
+        forced = forced_line(_FULL & ~(r.own | r.opp), r.last, r.line_masks)
+        seen = mover_view(r.own, r.opp, r.last, forced, r.placed_own, r.placed_opp, r.color, donuts)
+        _write_planes(out[g], seen, r.directions)
