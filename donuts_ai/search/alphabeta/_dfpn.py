@@ -25,15 +25,18 @@ the attacker bit above ``KEY_B``'s fields), ``NUMBERS`` (``phi << 32 | delta``) 
 of two rows as in :mod:`._table` (the first row keeps the entry with more work, the
 second takes the newest). Proofs are never wrong when rows are lost, only redone.
 
-**Sharing with alpha-beta** (the parallel solver's portfolio, ``share`` true): the search
+**Sharing with alpha-beta** (the parallel solver's portfolio, ``share_plies`` > 0): the search
 also reads and writes the alpha-beta search's table of exact bounds (:mod:`._table`, one
 table for every thread). A child whose stored bounds already decide its mover's goal (a
 win: lower bound > 0; not losing: lower bound >= 0; and the reverse with the upper
 bound) is taken as proved or disproved without a search, and every node this search
 proves or disproves is stored there as the bound it is (a win: lower bound 1; not a win:
 upper bound 0; not losing: lower bound 0; a loss: upper bound -1), which the alpha-beta
-searches read as they read their own. Without ``share`` (one thread) the bounds table is
-not touched and the search is exactly the one-thread search.
+searches read as they read their own; only at nodes less than ``share_plies`` plies below
+the root, where a subtree is worth the two extra table accesses per child (every node
+shared made the search take twice its time: :data:`SHARE_PLIES`). With ``share_plies``
+0 (one thread) the bounds table is not touched and the search is exactly the one-thread
+search.
 """
 
 from __future__ import annotations
@@ -70,6 +73,10 @@ PN_INF = np.int64(1 << 30)
 #: number passes the second best's times ``1 + 1 / EPSILON_DIV``, not just the second
 #: best's + 1, so two close children do not take turns at every step.
 EPSILON_DIV = 4
+
+#: The portfolio shares bounds with alpha-beta at nodes less than this many plies below
+#: the root (module doc; measured in ``benchmarks/RESULTS.md``).
+SHARE_PLIES = 8
 
 KEY_A, KEY_B, NUMBERS, WORK = 0, 1, 2, 3
 ROW_WORDS = 4
@@ -224,7 +231,7 @@ def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply
 @njit(cache=True)
 def _expand(
     donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record,
-    bounds: NDArray[np.uint64], share: bool,
+    bounds: NDArray[np.uint64], share_plies: Int64,
 ) -> tuple[Int64, Int64]:
     """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided)``:
     ``decided`` is the square of a move reaching the mover's goal at once (the node is
@@ -259,7 +266,7 @@ def _expand(
         ws.key_a[ply, n] = key_a
         ws.key_b[ply, n] = key_b
         ws.index[ply, n] = entry_index(tt, (key_a, key_b))
-        if share:
+        if ply < share_plies:
             _take_bound(bounds, child, (not attacker) if status == PASSES else attacker, ply + 1, tt, ws.index[ply, n], key_a, key_b)
         ws.order[ply, n] = ws.history[sq] + ws.counter[pos.last + 1, sq]
         # df-pn+: a child never searched needs one move of its mover to be proved and
@@ -273,7 +280,7 @@ def _expand(
 @njit(cache=True)
 def _mid(
     donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, th_phi: Int64, th_delta: Int64, tt: NDArray[np.uint64],
-    ws: np.record, bounds: NDArray[np.uint64], share: bool,
+    ws: np.record, bounds: NDArray[np.uint64], share_plies: Int64,
 ) -> tuple[Int64, Int64]:
     """Search the node until its ``phi >= th_phi`` or ``delta >= th_delta`` (or it is
     proved or disproved); leaves its numbers in the table. Returns ``(phi, delta)``."""
@@ -284,7 +291,7 @@ def _mid(
         return np.int64(1), np.int64(1)
     key_a, key_b = _key(pos, attacker)
     idx = entry_index(tt, (key_a, key_b))
-    n, decided = _expand(donuts, single, pos, attacker, ply, tt, ws, bounds, share)
+    n, decided = _expand(donuts, single, pos, attacker, ply, tt, ws, bounds, share_plies)
     if decided >= 0:
         _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided)
         if ply == 0:
@@ -332,9 +339,9 @@ def _mid(
         child_b = min(PN_INF, th_delta - delta + best_b)
         child = Position(ws.own[ply, best], ws.opp[ply, best], ws.move[ply, best], ws.placed_own[ply, best], ws.placed_opp[ply, best])
         if ws.passes[ply, best] != 0:
-            c_phi, c_delta = _mid(donuts, single, child, not attacker, ply + 1, child_b, child_a, tt, ws, bounds, share)
+            c_phi, c_delta = _mid(donuts, single, child, not attacker, ply + 1, child_b, child_a, tt, ws, bounds, share_plies)
         else:
-            c_phi, c_delta = _mid(donuts, single, child, attacker, ply + 1, child_a, child_b, tt, ws, bounds, share)
+            c_phi, c_delta = _mid(donuts, single, child, attacker, ply + 1, child_a, child_b, tt, ws, bounds, share_plies)
         ws.phi[ply, best] = c_phi
         ws.delta[ply, best] = c_delta
     move = -1
@@ -345,7 +352,7 @@ def _mid(
             ws.root_move[0] = move
     if not ws.stats[ABORTED]:
         _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move)
-        if share:
+        if ply < share_plies:
             _share_result(bounds, pos, attacker, ply, phi, delta, move)
     return phi, delta
 
@@ -353,20 +360,20 @@ def _mid(
 @njit(cache=True, nogil=True)
 def dfpn_root(
     rulebook: Rulebook, pos: Position, attacker: bool, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64,
-    bounds: NDArray[np.uint64], share: bool,
+    bounds: NDArray[np.uint64], share_plies: Int64,
 ) -> tuple[Int64, Int64, Int64]:
     """Does the side to move of ``pos`` reach its goal (a win when ``attacker``, else not
     losing)? Returns ``(result, move, nodes)``: ``result`` 1 proved (``move`` reaches
-    it), 0 disproved, -1 when ``node_limit`` was reached first. With ``share``, reads and
-    writes the alpha-beta table ``bounds`` too (module doc); without, ``bounds`` is not
-    touched."""
+    it), 0 disproved, -1 when ``node_limit`` was reached first. Reads and writes the
+    alpha-beta table ``bounds`` too at nodes less than ``share_plies`` below the root (module
+    doc); with 0, ``bounds`` is not touched."""
     ws = workspace[0]
     ws.line_masks[:] = rulebook.line_masks
     ws.stats[NODES] = 0
     ws.stats[NODE_LIMIT] = node_limit
     ws.stats[ABORTED] = 0
     ws.root_move[0] = -1
-    phi, delta = _mid(rulebook.donuts, rulebook.single, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds, share)
+    phi, delta = _mid(rulebook.donuts, rulebook.single, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds, share_plies)
     if ws.stats[ABORTED]:
         return np.int64(-1), np.int64(-1), ws.stats[NODES]
     if phi == 0:

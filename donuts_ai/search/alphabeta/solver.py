@@ -33,6 +33,7 @@ from ...layout import Layout
 from ...outcomes import DRAW, LOSS, WIN, value_name
 from ...rules import Rules
 from ...squares import SQUARE_NAMES, parse_square, squares_of
+from . import _dfpn
 from ._dfpn import dfpn_root, new_dfpn_table, new_dfpn_workspace
 from ._negamax import root_child, root_move_order, search_root
 from ._scores import EXACT_DEPTH, MATE_BOUND
@@ -321,7 +322,7 @@ class Solver:
         SearchStopped when stopped (by :meth:`stop`, or by the portfolio's other search)."""
         self._raise_if_stopped()
         tt, ws = self._pn_search()
-        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, UNLIMITED, self._table(), share)
+        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, UNLIMITED, self._table(), _dfpn.SHARE_PLIES if share else 0)
         with self._count_lock:
             self.nodes += int(nodes)
         self._raise_if_stopped()
