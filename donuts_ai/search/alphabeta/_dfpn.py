@@ -373,7 +373,8 @@ def dfpn_root(
     ws.stats[NODE_LIMIT] = node_limit
     ws.stats[ABORTED] = 0
     ws.root_move[0] = -1
-    phi, delta = _mid(rulebook.donuts, rulebook.single, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds, share_plies)
+    phi, delta = _mid(rulebook.donuts, rulebook.single, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds,
+                      share_plies)
     if ws.stats[ABORTED]:
         return np.int64(-1), np.int64(-1), ws.stats[NODES]
     if phi == 0:

@@ -35,10 +35,10 @@ from ...rules import Rules
 from ...squares import SQUARE_NAMES, parse_square, squares_of
 from . import _dfpn
 from ._dfpn import dfpn_root, new_dfpn_table, new_dfpn_workspace
-from ._negamax import root_child, root_move_order, search_root
+from ._negamax import root_child, search_root
+from ._ordering import history_bonus
 from ._scores import EXACT_DEPTH, MATE_BOUND
 from ._scores import WIN as WIN_SCORE
-from ._ordering import history_bonus
 from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
 
@@ -293,10 +293,10 @@ class Solver:
         ``threads`` > 1, the Lazy SMP helpers search the same window at once."""
         self._raise_if_stopped()
         if self.threads > 1 and node_limit >= UNLIMITED:
-            score = self._race([(self._alpha_beta(rulebook, pos, alpha, beta, ws), ws) for ws in (self._ws, *self._helpers)])
+            found = self._race([(self._alpha_beta(rulebook, pos, alpha, beta, ws), ws) for ws in (self._ws, *self._helpers)])
             self._raise_if_stopped()
-            assert score is not None  # no node limit, not stopped: a search finished
-            return score
+            assert found is not None  # no node limit, not stopped: a search finished
+            return found
         score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, self._table(), self._ws, node_limit)
         self.nodes += int(nodes)
         self._raise_if_stopped()  # stop() came during the search: its result is not complete
