@@ -166,16 +166,16 @@ class Solver:
     threads writing at once reads as empty, never as a wrong bound):
 
     - ``threads=1`` is the single search, exactly as before (same nodes, same moves).
-    - The value step of :meth:`solve` (all of it with ``distance=False``) runs a
-      **portfolio**: the alpha-beta search and the proof-number search at once, each
-      storing what it proves in the table and reading what the other proved; the first to
-      finish gives the value and stops the other. They fail on different layouts
+    - Every value search (:meth:`solve`'s first step, all of it with ``distance=False``;
+      each move's value in :meth:`analyze`, :meth:`move_value` and :meth:`move_distance`)
+      runs a **portfolio**: the alpha-beta search and the proof-number search at once,
+      each storing what it proves in the table and reading what the other proved; the
+      first to finish gives the value and stops the other. They fail on different layouts
       (``benchmarks/RESULTS.md``). Threads beyond two add alpha-beta searches at other
       move orders (**Lazy SMP**).
-    - Every other exact search (the distance step, :meth:`analyze`, :meth:`move_value`
-      and :meth:`move_distance` without a node limit) runs the alpha-beta search and
-      ``threads - 1`` Lazy SMP helpers on the same window; the first to finish gives it.
-      Node-limited calls (``node_limit=``, :meth:`bounded_value`) run one search.
+    - The distance's null-window searches run the alpha-beta search and ``threads - 1``
+      Lazy SMP helpers on the same window; the first to finish gives it.
+    - Node-limited calls (``node_limit=``, :meth:`bounded_value`) run one search.
 
     **Determinism.** Values and distances are exact, so every thread count gives the same
     ones, run after run. Which search finishes first depends on the machine's timing: with
@@ -347,10 +347,11 @@ class Solver:
         assert score is not None  # no node limit: the search finishes
         return self._move_keeping(rulebook, pos, (score > 0) - (score < 0))
 
-    def _wdl_portfolio(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
+    def _wdl_portfolio(self, rulebook: Rulebook, pos: Position, need_move: bool = True) -> tuple[int, int]:
         """(value, a move keeping it) by the portfolio (class doc): alpha-beta, proof
         numbers and the Lazy SMP helpers at once on the shared table, the first to finish
-        answers. A value found by alpha-beta gets its move by :meth:`_move_keeping`."""
+        answers. A value found by alpha-beta gets its move by :meth:`_move_keeping`, or
+        -1 without ``need_move``."""
         pn_ws = self._pn_search()[1]
 
         def proof_numbers() -> tuple[int, int | None] | None:
@@ -374,7 +375,9 @@ class Solver:
         self._raise_if_stopped()
         assert found is not None  # not stopped: a search finished
         value, move = found
-        return (value, move) if move is not None else self._move_keeping(rulebook, pos, value)
+        if move is not None or not need_move:
+            return value, -1 if move is None else move
+        return self._move_keeping(rulebook, pos, value)
 
     def _move_keeping(self, rulebook: Rulebook, pos: Position, value: int) -> tuple[int, int]:
         """``(value, a move keeping it)``: the table's move first, then every move in square
@@ -401,11 +404,15 @@ class Solver:
         budget = [UNLIMITED if node_limit is None else max(1, node_limit)]
 
         def search(alpha: int, beta: int) -> int | None:
+            if node_limit is None:  # unlimited: every search may run in parallel
+                return self._search(rulebook, pos, alpha, beta)
             before = self.nodes
             score = self._search(rulebook, pos, alpha, beta, budget[0])
             budget[0] -= self.nodes - before
             return score
 
+        if value is None and node_limit is None and self.threads > 1:
+            value = self._wdl_portfolio(rulebook, pos, need_move=False)[0]
         if value is None:
             score = search(-1, 1)
             if score is None:
@@ -530,6 +537,8 @@ class Solver:
         final, child, sign = _child(rulebook, position_of(*board.kernel_state()), parse_square(move))
         if final is None:
             assert child is not None  # the game goes on
+            if node_limit is None and self.threads > 1:
+                return sign * self._wdl_portfolio(rulebook, child, need_move=False)[0]
             score = self._search(rulebook, child, -1, 1, limit)
             return None if score is None else sign * ((score > 0) - (score < 0))
         return (final > 0) - (final < 0)
