@@ -43,6 +43,8 @@ from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
 
 _T = TypeVar("_T")
+#: The bounds table the proof-number search gets when it shares none (it never reads it).
+_NO_BOUNDS = new_table(1)
 
 #: A node limit that never stops a search.
 UNLIMITED = 1 << 62
@@ -322,7 +324,8 @@ class Solver:
         SearchStopped when stopped (by :meth:`stop`, or by the portfolio's other search)."""
         self._raise_if_stopped()
         tt, ws = self._pn_search()
-        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, UNLIMITED, self._table(), _dfpn.SHARE_PLIES if share else 0)
+        bounds = self._table() if share else _NO_BOUNDS  # not touched without share
+        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, UNLIMITED, bounds, _dfpn.SHARE_PLIES if share else 0)
         with self._count_lock:
             self.nodes += int(nodes)
         self._raise_if_stopped()
