@@ -75,8 +75,11 @@ PN_INF = np.int64(1 << 30)
 EPSILON_DIV = 4
 
 #: The portfolio shares bounds with alpha-beta at nodes less than this many plies below
-#: the root (module doc; measured in ``benchmarks/RESULTS.md``).
-SHARE_PLIES = 8
+#: the root (module doc). Alone (nothing from alpha-beta to read) sharing at every node
+#: doubled df-pn's time (random_grid(7), "single" rule: 1.26 s -> 2.05 s), at 4 plies cost
+#: nothing; in the portfolio on the 10 slowest layouts (2 threads, CPU per thread, a busy
+#: machine) 0 plies: 16.3 s, 4: 14.2 s, 8: 15.5 s, 16: 21.4 s (``benchmarks/RESULTS.md``).
+SHARE_PLIES = 4
 
 KEY_A, KEY_B, NUMBERS, WORK = 0, 1, 2, 3
 ROW_WORDS = 4
