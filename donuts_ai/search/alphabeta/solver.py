@@ -288,27 +288,6 @@ class Solver:
             raise errors[0]
         return results[0] if results else None
 
-    def _together(self, calls: list[Callable[[], _T | None]]) -> list[_T | None]:
-        """Run ``calls`` in threads at once, on the shared table, and wait for every one;
-        their results in order (None: stopped by :meth:`stop`)."""
-        results: list[_T | None] = [None] * len(calls)
-        errors: list[BaseException] = []
-
-        def run(i: int) -> None:
-            try:
-                results[i] = calls[i]()
-            except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
-                errors.append(e)
-
-        workers = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(calls))]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-        if errors:
-            raise errors[0]
-        return results
-
     # --- kernel calls on kernel positions (from the side to move) ---------------------
     def _search(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, node_limit: int = UNLIMITED) -> int | None:
         """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit.
@@ -457,17 +436,6 @@ class Solver:
         while len(candidates) > 1:
             if budget[0] <= 0:
                 return None
-            if node_limit is None and self.threads > 1 and len(candidates) > 2:
-                # One null window per thread at once, spread over the candidates: each
-                # round cuts them into threads + 1 parts instead of 2.
-                picks = sorted({candidates[(i + 1) * len(candidates) // (self.threads + 1)] for i in range(self.threads)})
-                workspaces = (self._ws, *self._helpers)[:len(picks)]
-                scores = self._together([self._alpha_beta(rulebook, pos, v - 1, v, ws) for v, ws in zip(picks, workspaces, strict=True)])
-                self._raise_if_stopped()
-                for v, r in zip(picks, scores, strict=True):
-                    assert r is not None  # no node limit, not stopped: the search finished
-                    candidates = _narrowed(candidates, v, r)
-                continue
             v = candidates[len(candidates) // 2]  # test "score >= v"
             r = search(v - 1, v)
             if r is None:
