@@ -62,6 +62,22 @@ def test_two_threads_analyze_as_one(solvers):
     assert sorted(two.analyze(board), key=lambda m: m.move) == sorted(one.analyze(board), key=lambda m: m.move)
 
 
+def test_node_limited_move_values_are_exact_or_unknown(solvers):
+    """With two threads a node-limited move value comes from the portfolio: the exact value
+    or None (every search past the limit), never a wrong one."""
+    one, two = solvers
+    board = late_position(5, Rules(), plies_left=26, forfeits=False)
+    assert board is not None
+    settled = 0
+    for move in board.legal_moves():
+        exact = one.move_value(board, move)
+        got = Solver(tt_bits=12, threads=2).move_value(board, move, node_limit=50)
+        assert got in (None, exact), move
+        settled += got is not None
+        assert two.move_value(board, move, node_limit=1 << 40) == exact
+    assert settled < len(board.legal_moves())  # 50 nodes a search cannot settle every move
+
+
 def test_the_table_rejects_a_torn_row():
     """An entry reads back; a row whose words come from two writes (keys of one, data of
     another: two threads writing the same row at once) reads as empty."""

@@ -177,7 +177,9 @@ class Solver:
       move orders (**Lazy SMP**).
     - The distance's null-window searches run the alpha-beta search and ``threads - 1``
       Lazy SMP helpers on the same window; the first to finish gives it.
-    - Node-limited calls (``node_limit=``, :meth:`bounded_value`) run one search.
+    - :meth:`move_value` with a node limit runs the portfolio too, each search within
+      the limit; the other node-limited calls (:meth:`move_distance`, :meth:`bounded_value`)
+      run one search.
 
     **Determinism.** Values and distances are exact, so every thread count gives the same
     ones, run after run. Which search finishes first depends on the machine's timing: with
@@ -304,28 +306,30 @@ class Solver:
         self._raise_if_stopped()  # stop() came during the search: its result is not complete
         return None if aborted else int(score)
 
-    def _alpha_beta(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int,
-                    ws: NDArray[np.void]) -> Callable[[], int | None]:
-        """One alpha-beta search of a race: its score, None when stopped."""
+    def _alpha_beta(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, ws: NDArray[np.void],
+                    node_limit: int = UNLIMITED) -> Callable[[], int | None]:
+        """One alpha-beta search of a race: its score, None when stopped or past ``node_limit``."""
         tt, lock = self._table(), self._count_lock
 
         def call() -> int | None:
-            score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, tt, ws, UNLIMITED)
+            score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, tt, ws, node_limit)
             with lock:
                 self.nodes += int(nodes)
             return None if aborted else int(score)
 
         return call
 
-    def _proves(self, rulebook: Rulebook, pos: Position, attacker: bool, share: bool = False) -> int | None:
+    def _proves(self, rulebook: Rulebook, pos: Position, attacker: bool, share: bool = False,
+                node_limit: int = UNLIMITED) -> int | None:
         """The proof-number search (:mod:`._dfpn`): a move reaching the goal of the side to
         move of ``pos`` (a win when ``attacker``, else not losing), or None when it has none.
         ``share``: read and write the shared alpha-beta table too (the portfolio). Raises
-        SearchStopped when stopped (by :meth:`stop`, or by the portfolio's other search)."""
+        SearchStopped when stopped (by :meth:`stop`, or by the portfolio's other search) or
+        past ``node_limit``."""
         self._raise_if_stopped()
         tt, ws = self._pn_search()
         bounds = self._table() if share else _NO_BOUNDS  # not touched without share
-        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, UNLIMITED, bounds, _dfpn.SHARE_PLIES if share else 0)
+        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, node_limit, bounds, _dfpn.SHARE_PLIES if share else 0)
         with self._count_lock:
             self.nodes += int(nodes)
         self._raise_if_stopped()
@@ -333,13 +337,14 @@ class Solver:
             raise SearchStopped("the proof-number search was stopped")
         return int(move) if proved == 1 else None
 
-    def _wdl_proof_numbers(self, rulebook: Rulebook, pos: Position, share: bool = False) -> tuple[int, int]:
+    def _wdl_proof_numbers(self, rulebook: Rulebook, pos: Position, share: bool = False,
+                           node_limit: int = UNLIMITED) -> tuple[int, int]:
         """(value, a move keeping it) of a position that is not over, by proof numbers:
-        "does the side to move win?", and when not, "does it draw?"."""
-        move = self._proves(rulebook, pos, True, share)
+        "does the side to move win?", and when not, "does it draw?" (each within ``node_limit``)."""
+        move = self._proves(rulebook, pos, True, share, node_limit)
         if move is not None:
             return WIN, move
-        move = self._proves(rulebook, pos, False, share)
+        move = self._proves(rulebook, pos, False, share, node_limit)
         if move is not None:
             return DRAW, move
         return LOSS, squares_of(int(legal_moves(rulebook, pos)))[0]
@@ -350,21 +355,23 @@ class Solver:
         assert score is not None  # no node limit: the search finishes
         return self._move_keeping(rulebook, pos, (score > 0) - (score < 0))
 
-    def _wdl_portfolio(self, rulebook: Rulebook, pos: Position, need_move: bool = True) -> tuple[int, int]:
+    def _wdl_portfolio(self, rulebook: Rulebook, pos: Position, need_move: bool = True,
+                       node_limit: int = UNLIMITED) -> tuple[int, int] | None:
         """(value, a move keeping it) by the portfolio (class doc): alpha-beta, proof
         numbers and the Lazy SMP helpers at once on the shared table, the first to finish
         answers. A value found by alpha-beta gets its move by :meth:`_move_keeping`, or
-        -1 without ``need_move``."""
+        -1 without ``need_move``. None when every search reached ``node_limit`` (each
+        search has that many nodes)."""
         pn_ws = self._pn_search()[1]
 
         def proof_numbers() -> tuple[int, int | None] | None:
             try:
-                return self._wdl_proof_numbers(rulebook, pos, share=True)
+                return self._wdl_proof_numbers(rulebook, pos, share=True, node_limit=node_limit)
             except SearchStopped:
-                return None  # the other search finished first, or stop()
+                return None  # the other search finished first, stop(), or the node limit
 
         def alpha_beta(ws: NDArray[np.void]) -> Callable[[], tuple[int, int | None] | None]:
-            search = self._alpha_beta(rulebook, pos, -1, 1, ws)
+            search = self._alpha_beta(rulebook, pos, -1, 1, ws, node_limit)
 
             def call() -> tuple[int, int | None] | None:
                 score = search()
@@ -376,7 +383,8 @@ class Solver:
             (alpha_beta(self._ws), self._ws), (proof_numbers, pn_ws), *((alpha_beta(ws), ws) for ws in self._helpers[1:])]
         found = self._race(searches)
         self._raise_if_stopped()
-        assert found is not None  # not stopped: a search finished
+        if found is None:  # every search reached the node limit
+            return None
         value, move = found
         if move is not None or not need_move:
             return value, -1 if move is None else move
@@ -415,7 +423,9 @@ class Solver:
             return score
 
         if value is None and node_limit is None and self.threads > 1:
-            value = self._wdl_portfolio(rulebook, pos, need_move=False)[0]
+            found = self._wdl_portfolio(rulebook, pos, need_move=False)
+            assert found is not None  # no node limit: a search finishes
+            value = found[0]
         if value is None:
             score = search(-1, 1)
             if score is None:
@@ -505,7 +515,9 @@ class Solver:
         t, nodes0 = time.perf_counter(), self.nodes
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         if self.threads > 1:
-            value, move = self._wdl_portfolio(rulebook, pos)
+            found = self._wdl_portfolio(rulebook, pos)
+            assert found is not None  # no node limit: a search finishes
+            value, move = found
         elif rulebook.single:
             value, move = self._wdl_proof_numbers(rulebook, pos)
         else:
@@ -529,7 +541,8 @@ class Solver:
         (a legal square name or index) — equal to ``solve(board).value`` exactly when
         the move keeps the value. With ``node_limit`` (a positive int), ``None`` when that
         many nodes do not settle it (a later call on the same game resumes from the
-        table); without, it always answers."""
+        table); without, it always answers. With ``threads`` > 1 the portfolio answers, each
+        of its searches within ``node_limit`` nodes."""
         self._prepare(board)
         if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
@@ -538,8 +551,9 @@ class Solver:
         final, child, sign = _child(rulebook, position_of(*board.kernel_state()), parse_square(move))
         if final is None:
             assert child is not None  # the game goes on
-            if node_limit is None and self.threads > 1:
-                return sign * self._wdl_portfolio(rulebook, child, need_move=False)[0]
+            if self.threads > 1:
+                found = self._wdl_portfolio(rulebook, child, need_move=False, node_limit=limit)
+                return None if found is None else sign * found[0]
             score = self._search(rulebook, child, -1, 1, limit)
             return None if score is None else sign * ((score > 0) - (score < 0))
         return (final > 0) - (final < 0)
