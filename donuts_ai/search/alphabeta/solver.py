@@ -165,7 +165,9 @@ class Solver:
 
     ``threads`` (default 1) is how many searches run at once, all on the one table
     (lockless: each entry's keys are stored XOR-ed with its data, so a row torn by two
-    threads writing at once reads as empty, never as a wrong bound):
+    threads writing at once reads as empty, never as a wrong bound). ``threads`` > 1 adds
+    the proof-number search's own table (``2**tt_bits`` rows of 32 bytes: its proof and
+    disproof numbers; what it proves goes to the shared table too):
 
     - ``threads=1`` is the single search, exactly as before (same nodes, same moves).
     - Every value search (:meth:`solve`'s first step, all of it with ``distance=False``;
