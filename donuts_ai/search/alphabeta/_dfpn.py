@@ -64,7 +64,6 @@ from ..._engine.position import (
 from ..._engine.tables import FULL, NUM_SQUARES
 from ._ordering import HISTORY_CAP, history_bonus
 from ._scores import EXACT_DEPTH, INF, MAX_PLY
-from ._threats import wins_in_three
 from ._table import entry_index, position_keys, probe, store
 from ._workspace import ABORTED, NODE_LIMIT, NODES, NUM_STATS
 
@@ -260,9 +259,6 @@ def _expand(
             hits = legal_mask(child.own, child.opp, sq, ws.line_masks) & opp_threats
             if hits != _ZERO and can_win_now(child.own, child.opp, hits, single):
                 continue
-            # A threat on the forced line (._threats): a five on our next placement, whatever the reply.
-            if wins_in_three(donuts, single, child, sq, ws.line_masks):
-                return n, sq
         ws.move[ply, n] = sq
         ws.own[ply, n] = child.own
         ws.opp[ply, n] = child.opp

@@ -51,7 +51,6 @@ from ..._engine.tables import FULL, NUM_SQUARES
 from ._evaluation import horizon_value
 from ._ordering import add_open_move, order_key, order_key_moving_again, remember_cutoff, resort_rest, sort_open_moves
 from ._scores import INF, end_score, win_at
-from ._threats import may_threaten_after, wins_in_three
 from ._table import ANY_DEPTH, entry_index, position_keys, probe, store, store_result
 from ._workspace import ABORTED, NODE_LIMIT, NODES
 
@@ -140,7 +139,6 @@ def _classify_moves(
     n_open: Int64 = 0
     line_masks = ws.line_masks
     m = legal_mask(pos.own, pos.opp, pos.last, line_masks)
-    may_threaten = may_threaten_after(pos, m)
     i = 0
     while m != _ZERO:
         sq = ctz(m)
@@ -152,8 +150,6 @@ def _classify_moves(
             hits = replies & opp_threats
             if hits != _ZERO and can_win_now(child.own, child.opp, hits, single):
                 score = -win_at(ply + 2)
-            elif may_threaten and wins_in_three(donuts, single, child, sq, line_masks):
-                score = win_at(ply + 3)
             else:
                 n_open = add_open_move(ws, ply, n_open, sq, order_key(ws, ply, pos.last, sq, table_move, popcount(replies)))
                 continue
