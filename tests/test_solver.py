@@ -136,8 +136,8 @@ def test_errors():
 
 @pytest.mark.parametrize("seed", range(8))
 def test_threads_give_the_same_value_and_a_move_that_keeps_it(seed):
-    """The split first moves prove the same value as one thread, and the move they give
-    keeps it (checked by a one-thread solver); draws and losses need every first move."""
+    """Two threads (the portfolio on one shared table) prove the same value and distance as
+    one thread, and the move they give keeps the value (checked by a one-thread solver)."""
     rules = [Rules(), Rules(donuts=5), Rules(insertion="single"), Rules(donuts=9)][seed % 4]
     board = late_position(seed, rules, plies_left=12 + seed, forfeits=False) or Board(Layout.random_grid(seed), rules)
     one, two = Solver(tt_bits=16), Solver(tt_bits=16, threads=2)

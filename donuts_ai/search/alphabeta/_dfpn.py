@@ -24,6 +24,19 @@ the attacker bit above ``KEY_B``'s fields), ``NUMBERS`` (``phi << 32 | delta``) 
 ``WORK`` (nodes searched below the entry, shifted, plus the deciding move + 1); buckets
 of two rows as in :mod:`._table` (the first row keeps the entry with more work, the
 second takes the newest). Proofs are never wrong when rows are lost, only redone.
+
+**Sharing with alpha-beta** (the parallel solver's portfolio, ``share_plies`` > 0): the search
+also reads and writes the alpha-beta search's table of exact bounds (:mod:`._table`, one
+table for every thread). A child whose stored bounds already decide its mover's goal (a
+win: lower bound > 0; not losing: lower bound >= 0; and the reverse with the upper
+bound) is taken as proved or disproved without a search, and every node this search
+proves or disproves is stored there as the bound it is (a win: lower bound 1; not a win:
+upper bound 0; not losing: lower bound 0; a loss: upper bound -1), which the alpha-beta
+searches read as they read their own; only at nodes less than ``share_plies`` plies below
+the root, where a subtree is worth the two extra table accesses per child (every node
+shared made the search take twice its time: :data:`SHARE_PLIES`). With ``share_plies``
+0 (one thread) the bounds table is not touched and the search is exactly the one-thread
+search.
 """
 
 from __future__ import annotations
@@ -50,8 +63,8 @@ from ..._engine.position import (
 )
 from ...squares import FULL_BOARD, NUM_SQUARES
 from ._ordering import HISTORY_CAP, history_bonus
-from ._scores import MAX_PLY
-from ._table import entry_index, position_keys
+from ._scores import EXACT_DEPTH, INF, MAX_PLY
+from ._table import entry_index, position_keys, probe, store
 from ._workspace import ABORTED, NODE_LIMIT, NODES, NUM_STATS
 
 #: Proof and disproof numbers stop here: ``INF`` proves or disproves, sums saturate below.
@@ -61,11 +74,17 @@ PN_INF = np.int64(1 << 30)
 #: best's + 1, so two close children do not take turns at every step.
 EPSILON_DIV = 4
 
+#: The portfolio shares bounds with alpha-beta at nodes less than this many plies below
+#: the root (module doc). Alone (nothing from alpha-beta to read) sharing at every node
+#: doubled df-pn's time (random_grid(7), "single" rule: 1.26 s -> 2.05 s), at 4 plies cost
+#: nothing; in the portfolio on the 10 slowest layouts (2 threads, CPU per thread, a busy
+#: machine) 0 plies: 16.3 s, 4: 14.2 s, 8: 15.5 s, 16: 21.4 s (``benchmarks/RESULTS.md``).
+SHARE_PLIES = 4
+
 KEY_A, KEY_B, NUMBERS, WORK = 0, 1, 2, 3
 ROW_WORDS = 4
 _ATTACKER_BIT = np.uint64(1) << np.uint64(62)
 _MOVE_BITS = np.uint64(8)
-_MOVE_MASK = np.uint64(0xFF)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -167,8 +186,55 @@ def _remember(ws: np.record, last: Int64, sq: Int64, plies: Int64) -> None:
 
 
 @njit(cache=True)
+def _take_bound(
+    bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64,
+    key_b: np.uint64,
+) -> None:
+    """When the alpha-beta table's bounds on ``pos`` (its side to move's goal: a win when
+    ``attacker``, else not losing) decide that goal, and this table does not know it yet,
+    store it here as proved or disproved."""
+    lower, upper = _bounds_of(bounds, position_keys(pos), ply)
+    threshold = 1 if attacker else 0  # the goal: score >= threshold
+    if lower >= threshold:
+        phi, delta = np.int64(0), PN_INF
+    elif upper < threshold:
+        phi, delta = PN_INF, np.int64(0)
+    else:
+        return
+    found, old_phi, old_delta = _lookup(tt, idx, key_a, key_b)
+    if not found or (old_phi != 0 and old_delta != 0):
+        _store(tt, idx, key_a, key_b, phi, delta, 1, -1)
+
+
+@njit(cache=True)
+def _bounds_of(bounds: NDArray[np.uint64], key: tuple[np.uint64, np.uint64], ply: Int64) -> tuple[Int64, Int64]:
+    """``(lower, upper)`` stored in the alpha-beta table for the position of ``key`` (only
+    their signs matter here), ``(-INF, INF)`` when it holds none."""
+    _, alpha, beta, cutoff, value = probe(bounds, entry_index(bounds, key), key, np.int64(0), ply, np.int64(-INF), np.int64(INF))
+    if cutoff:  # lower == upper
+        return value, value
+    return alpha, beta
+
+
+@njit(cache=True)
+def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply: Int64, phi: Int64, delta: Int64, move: Int64) -> None:
+    """Store what this search decided about ``pos`` in the alpha-beta table, as a bound on
+    its side to move's score (module doc); nothing while it is undecided."""
+    if phi != 0 and delta != 0:
+        return
+    threshold = 1 if attacker else 0
+    if phi == 0:
+        lower, upper = np.int64(threshold), np.int64(INF)
+    else:
+        lower, upper = np.int64(-INF), np.int64(threshold - 1)
+    key = position_keys(pos)
+    store(bounds, entry_index(bounds, key), key, lower, upper, move, EXACT_DEPTH - ply, ply)
+
+
+@njit(cache=True)
 def _expand(
     donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record,
+    bounds: NDArray[np.uint64], share_plies: Int64,
 ) -> tuple[Int64, Int64]:
     """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided)``:
     ``decided`` is the square of a move reaching the mover's goal at once (the node is
@@ -203,6 +269,8 @@ def _expand(
         ws.key_a[ply, n] = key_a
         ws.key_b[ply, n] = key_b
         ws.index[ply, n] = entry_index(tt, (key_a, key_b))
+        if ply < share_plies:
+            _take_bound(bounds, child, (not attacker) if status == PASSES else attacker, ply + 1, tt, ws.index[ply, n], key_a, key_b)
         ws.order[ply, n] = ws.history[sq] + ws.counter[pos.last + 1, sq]
         # df-pn+: a child never searched needs one move of its mover to be proved and
         # every one of them to be disproved.
@@ -215,7 +283,7 @@ def _expand(
 @njit(cache=True)
 def _mid(
     donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, th_phi: Int64, th_delta: Int64, tt: NDArray[np.uint64],
-    ws: np.record,
+    ws: np.record, bounds: NDArray[np.uint64], share_plies: Int64,
 ) -> tuple[Int64, Int64]:
     """Search the node until its ``phi >= th_phi`` or ``delta >= th_delta`` (or it is
     proved or disproved); leaves its numbers in the table. Returns ``(phi, delta)``."""
@@ -226,7 +294,7 @@ def _mid(
         return np.int64(1), np.int64(1)
     key_a, key_b = _key(pos, attacker)
     idx = entry_index(tt, (key_a, key_b))
-    n, decided = _expand(donuts, single, pos, attacker, ply, tt, ws)
+    n, decided = _expand(donuts, single, pos, attacker, ply, tt, ws, bounds, share_plies)
     if decided >= 0:
         _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided)
         if ply == 0:
@@ -274,9 +342,9 @@ def _mid(
         child_b = min(PN_INF, th_delta - delta + best_b)
         child = Position(ws.own[ply, best], ws.opp[ply, best], ws.move[ply, best], ws.placed_own[ply, best], ws.placed_opp[ply, best])
         if ws.passes[ply, best] != 0:
-            c_phi, c_delta = _mid(donuts, single, child, not attacker, ply + 1, child_b, child_a, tt, ws)
+            c_phi, c_delta = _mid(donuts, single, child, not attacker, ply + 1, child_b, child_a, tt, ws, bounds, share_plies)
         else:
-            c_phi, c_delta = _mid(donuts, single, child, attacker, ply + 1, child_a, child_b, tt, ws)
+            c_phi, c_delta = _mid(donuts, single, child, attacker, ply + 1, child_a, child_b, tt, ws, bounds, share_plies)
         ws.phi[ply, best] = c_phi
         ws.delta[ply, best] = c_delta
     move = -1
@@ -287,23 +355,29 @@ def _mid(
             ws.root_move[0] = move
     if not ws.stats[ABORTED]:
         _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move)
+        if ply < share_plies:
+            _share_result(bounds, pos, attacker, ply, phi, delta, move)
     return phi, delta
 
 
 @njit(cache=True, nogil=True)
 def dfpn_root(
     rulebook: Rulebook, pos: Position, attacker: bool, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64,
+    bounds: NDArray[np.uint64], share_plies: Int64,
 ) -> tuple[Int64, Int64, Int64]:
     """Does the side to move of ``pos`` reach its goal (a win when ``attacker``, else not
     losing)? Returns ``(result, move, nodes)``: ``result`` 1 proved (``move`` reaches
-    it), 0 disproved, -1 when ``node_limit`` was reached first."""
+    it), 0 disproved, -1 when ``node_limit`` was reached first. Reads and writes the
+    alpha-beta table ``bounds`` too at nodes less than ``share_plies`` below the root (module
+    doc); with 0, ``bounds`` is not touched."""
     ws = workspace[0]
     ws.line_masks[:] = rulebook.line_masks
     ws.stats[NODES] = 0
     ws.stats[NODE_LIMIT] = node_limit
     ws.stats[ABORTED] = 0
     ws.root_move[0] = -1
-    phi, delta = _mid(rulebook.donuts, rulebook.single, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws)
+    phi, delta = _mid(rulebook.donuts, rulebook.single, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds,
+                      share_plies)
     if ws.stats[ABORTED]:
         return np.int64(-1), np.int64(-1), ws.stats[NODES]
     if phi == 0:

@@ -300,8 +300,9 @@ def search_root(
 ) -> tuple[Int64, Int64, Bool]:
     """Negamax at the root (ply 0) with a fresh node count: returns (score, nodes, aborted).
 
-    Releases the GIL: the solver's threads each run one on their own table and workspace,
-    and stop one another by setting ``stats[NODE_LIMIT]`` to 0 in the other workspaces."""
+    Releases the GIL: the parallel solver's threads each run one on their own workspace and
+    the one shared table, and are stopped by setting ``stats[NODE_LIMIT]`` to 0 in their
+    workspaces."""
     ws = _start(workspace, node_limit)
     score = negamax(rulebook, pos, depth, 0, alpha, beta, tt, ws)
     return score, ws.stats[NODES], ws.stats[ABORTED] != 0
@@ -367,37 +368,3 @@ def search_moves(
             if score > alpha:
                 alpha = score
     return best_move, best, ws.stats[NODES], ws.stats[ABORTED] != 0
-
-
-@njit(cache=True)
-def root_move_order(
-    rulebook: Rulebook, pos: Position, tt: NDArray[np.uint64], workspace: NDArray[np.void],
-) -> tuple[NDArray[np.int64], np.int64]:
-    """The root's moves in the order the search would try them (ply 0 of
-    :func:`_negamax`: a five first, then the open moves by :mod:`._ordering`, then the
-    moves with exact values). Returns ``(moves, n_open)``: ``moves[:n_open]`` are open."""
-    ws = workspace[0]
-    ws.line_masks[:] = rulebook.line_masks
-    pos = as_position(pos)
-    key = position_keys(pos)
-    idx = entry_index(tt, key)
-    stored, _, _, _, _ = probe(tt, idx, key, np.int64(0), np.int64(0), np.int64(-INF), np.int64(INF))
-    out = np.empty(NUM_SQUARES, dtype=np.int64)
-    five = _five_now(rulebook.single, pos, np.int64(0), ws)
-    if five >= 0:
-        out[0] = five
-        return out[:1], np.int64(0)
-    _, _, n_open = _classify_moves(rulebook.donuts, rulebook.single, pos, np.int64(0), stored, ws)
-    sort_open_moves(ws, np.int64(0), n_open)
-    n = 0
-    for i in range(n_open):
-        out[n] = ws.moves[0, i]
-        n += 1
-    rest = legal_moves(rulebook, pos)
-    for i in range(n_open):
-        rest &= ~(_ONE << np.uint64(ws.moves[0, i]))
-    while rest != _ZERO:
-        out[n] = ctz(rest)
-        rest &= rest - _ONE
-        n += 1
-    return out[:n], np.int64(n_open)

@@ -16,12 +16,20 @@ the same depth merges its bounds. There is no aging: in a table kept between sea
 (the agents, the analysis) the first rows keep the old searches' entries near their
 roots until worthier ones come; measured only with fresh tables. Columns of a row:
 
-- ``KEY_A`` = ``own | (last + 1) << 36 | placed_own << 43``: the side to move's
-  donuts (36 bits), the last square plus one (0..36, 6 bits), its placed donuts (6 bits);
-- ``KEY_B`` = ``opp | placed_opp << 36``;
+- ``KEY_A`` = ``key_a ^ DATA``, where ``key_a = own | (last + 1) << 36 | placed_own << 43``:
+  the side to move's donuts (36 bits), the last square plus one (0..36, 6 bits), its
+  placed donuts (6 bits);
+- ``KEY_B`` = ``key_b ^ DATA``, where ``key_b = opp | placed_opp << 36``;
 - ``DATA``: the lower bound, the upper bound, the best move and the depth (:func:`pack`).
 
-The two keys hold the whole position, so a probe has no false hits. A table serves
+The two keys hold the whole position, so a probe has no false hits. The keys are
+stored XOR-ed with the data (Hyatt's lockless transposition table): the parallel solver's
+threads share one table without locks, and a row written by two threads at once (a
+"torn" row: words of two entries) fails the check ``KEY_A ^ DATA == key_a and KEY_B ^
+DATA == key_b`` and reads as empty, unless the two entries' words happen to cancel out
+(for a wrong hit the old and new keys would have to differ by exactly the XOR of the two
+data words, in both key words). The DATA word is read once and that same word checked and
+used. One thread reads and writes exactly what it would without the XOR. A table serves
 one layout and one set of rules: the callers clear it when those change.
 """
 
@@ -97,21 +105,34 @@ def entry_index(tt: NDArray[np.uint64], key: Key) -> np.int64:
 
 
 @njit(cache=True)
-def is_hit(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> Bool:
-    """Row ``idx`` holds the position (an empty row, DATA 0, holds none: its zero keys
-    are also the empty board's)."""
-    hit: Bool = tt[idx, KEY_A] == key_a and tt[idx, KEY_B] == key_b and tt[idx, DATA] != 0
+def is_hit(data: np.uint64, stored_a: np.uint64, stored_b: np.uint64, key_a: np.uint64, key_b: np.uint64) -> Bool:
+    """A row whose words are ``stored_a``, ``stored_b``, ``data`` holds the position: its
+    keys XOR its data give the position's keys (a torn row fails), and it is not empty
+    (DATA 0: its zero keys would also be the empty board's)."""
+    hit: Bool = data != 0 and stored_a ^ data == key_a and stored_b ^ data == key_b
     return hit
 
 
 @njit(cache=True)
-def _row_of(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> Int64:
-    """The row of the bucket at ``idx`` holding the position, or -1."""
-    if is_hit(tt, idx, key_a, key_b):
-        return idx
-    if is_hit(tt, idx + 1, key_a, key_b):
-        return idx + 1
-    return np.int64(-1)
+def _row_of(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> tuple[Int64, np.uint64]:
+    """``(row, data)``: the row of the bucket at ``idx`` holding the position and the DATA
+    word read once from it and checked (use that word, not a second read of the row:
+    another thread may have written it since), or ``(-1, 0)``."""
+    data = tt[idx, DATA]
+    if is_hit(data, tt[idx, KEY_A], tt[idx, KEY_B], key_a, key_b):
+        return idx, data
+    data = tt[idx + 1, DATA]
+    if is_hit(data, tt[idx + 1, KEY_A], tt[idx + 1, KEY_B], key_a, key_b):
+        return idx + 1, data
+    return np.int64(-1), np.uint64(0)
+
+
+@njit(cache=True)
+def write_row(tt: NDArray[np.uint64], row: Int64, key_a: np.uint64, key_b: np.uint64, data: np.uint64) -> None:
+    """Write an entry: its keys XOR its data, then the data (see the module doc)."""
+    tt[row, KEY_A] = key_a ^ data
+    tt[row, KEY_B] = key_b ^ data
+    tt[row, DATA] = data
 
 
 @njit(cache=True)
@@ -162,29 +183,28 @@ def store(tt: NDArray[np.uint64], idx: Int64, key: Key, lower: Int64, upper: Int
     lo = shift_mate(lower, ply)
     hi = shift_mate(upper, ply)
     depth = min(depth, ANY_DEPTH)
-    row = _row_of(tt, idx, key_a, key_b)
+    row, old = _row_of(tt, idx, key_a, key_b)
     if row < 0:
         # A new position: the first row keeps the entry worth more, the second always takes.
         row = idx + 1
         # An empty row has DATA 0 (a stored entry's depth field is depth + 1 >= 1); its keys
         # are 0 like the empty board's, so they cannot tell.
         old_data = tt[idx, DATA]
-        if old_data == 0 or _worth(key_a, key_b, depth) >= _worth(tt[idx, KEY_A], tt[idx, KEY_B], stored_depth(old_data)):
-            tt[idx + 1, KEY_A] = tt[idx, KEY_A]
-            tt[idx + 1, KEY_B] = tt[idx, KEY_B]
+        old_a, old_b = tt[idx, KEY_A], tt[idx, KEY_B]
+        if old_data == 0 or _worth(key_a, key_b, depth) >= _worth(old_a ^ old_data, old_b ^ old_data, stored_depth(old_data)):
+            # Moved as stored (keys XOR data): a torn first row stays torn, and fails its check.
+            tt[idx + 1, KEY_A] = old_a
+            tt[idx + 1, KEY_B] = old_b
             tt[idx + 1, DATA] = old_data
             row = idx
     else:
-        old = tt[row, DATA]
         if stored_depth(old) == depth:
             # Same position, same depth: both searches' bounds hold, keep the tighter.
             lo = max(lo, stored_lower(old))
             hi = min(hi, stored_upper(old))
         if move < 0:
             move = stored_move(old)
-    tt[row, KEY_A] = key_a
-    tt[row, KEY_B] = key_b
-    tt[row, DATA] = pack(lo, hi, move, depth)
+    write_row(tt, row, key_a, key_b, pack(lo, hi, move, depth))
 
 
 @njit(cache=True)
@@ -211,10 +231,9 @@ def probe(
     Returns ``(table_move, alpha, beta, cutoff, value)``: the stored best move (-1 for
     none), the window narrowed by stored bounds deep enough, and ``cutoff`` True when
     they decide the search (its result is then ``value``)."""
-    row = _row_of(tt, idx, key[0], key[1])
+    row, data = _row_of(tt, idx, key[0], key[1])
     if row < 0:
         return np.int64(-1), alpha, beta, False, np.int64(0)
-    data = tt[row, DATA]
     move = stored_move(data)
     if stored_depth(data) >= depth:
         lo = shift_mate(stored_lower(data), -ply)
@@ -236,7 +255,7 @@ def probe(
 def table_move(tt: NDArray[np.uint64], pos: Position) -> Int64:
     """The best move stored for a position, or -1."""
     key = position_keys(pos)
-    row = _row_of(tt, entry_index(tt, key), key[0], key[1])
+    row, data = _row_of(tt, entry_index(tt, key), key[0], key[1])
     if row >= 0:
-        return stored_move(tt[row, DATA])
+        return stored_move(data)
     return -1

@@ -224,17 +224,23 @@ class SolverAgent(BoardAgent):
 
     ``fastest=True`` also wins as fast as possible and loses as slowly as possible (the
     exact distance costs far more search). The transposition table (``tt_bits``) is
-    kept between moves of a game on one layout. :attr:`last_info` gives the last move's
-    nodes, seconds, the position's value and (with ``fastest``) its distance."""
+    kept between moves of a game on one layout. ``threads`` (default 1) is the solver's
+    thread count (:class:`~.solver.Solver`): with one, the agent plays the same moves every
+    run, as a seeded tournament needs; with more, any move of the same value (and
+    distance) may be played, and tournament workers each running several threads share
+    the cores. :attr:`last_info` gives the last move's nodes, seconds, the position's
+    value and (with ``fastest``) its distance."""
 
     kind = "solver"
 
-    def __init__(self, fastest: bool = False, tt_bits: int = 20, seed: int | None = None, name: str | None = None):
+    def __init__(self, fastest: bool = False, tt_bits: int = 20, seed: int | None = None, name: str | None = None,
+                 threads: int = 1):
         super().__init__(seed, name)
         self.fastest = _flag("fastest", fastest)
         self.tt_bits = tt_bits
+        self.threads = positive_int("threads", threads, allow_none=False)
         warm_up("search", _compile_search)
-        self.solver = Solver(tt_bits)
+        self.solver = Solver(tt_bits, threads=self.threads)
         self.last_info: SolverInfo = {}
 
     def params(self) -> dict[str, object]:
@@ -243,6 +249,8 @@ class SolverAgent(BoardAgent):
             p["fastest"] = True
         if self.tt_bits != 20:
             p["tt_bits"] = self.tt_bits
+        if self.threads != 1:
+            p["threads"] = self.threads
         return p | super().params()
 
     def _select(self, board: Board, time_left: float | None) -> str:

@@ -15,9 +15,12 @@ wins), then with null windows that narrow the distance.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,12 +33,39 @@ from ...layout import Layout
 from ...outcomes import DRAW, LOSS, WIN, value_name
 from ...rules import Rules
 from ...squares import SQUARE_NAMES, parse_square, squares_of
+from . import _dfpn
 from ._dfpn import dfpn_root, new_dfpn_table, new_dfpn_workspace
-from ._negamax import root_child, root_move_order, search_root
+from ._negamax import root_child, search_root
+from ._ordering import history_bonus
 from ._scores import EXACT_DEPTH, MATE_BOUND
 from ._scores import WIN as WIN_SCORE
 from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
+
+_T = TypeVar("_T")
+#: The bounds table the proof-number search gets when it shares none (it never reads it).
+_NO_BOUNDS = new_table(1)
+
+#: A node limit that never stops a search.
+UNLIMITED = 1 << 62
+
+#: The Lazy SMP helpers' move orders differ from the main search's by a random start
+#: history per helper (seeded by its number: the same helpers every run), of at most the
+#: weight of this many cut-offs at this depth: enough to change the first orders, little
+#: beside what the search learns (a cut-off 40 plies deep weighs ``history_bonus(40)``).
+HELPER_HISTORY_CUTOFFS, HELPER_HISTORY_DEPTH = 4, 24
+#: How often (seconds) the caller of a parallel search sets the stop again while the
+#: stopped threads finish: a thread that was just starting its search may have reset it.
+STOP_POLL_SECONDS = 0.001
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it,
+    else ``os.cpu_count()``): :func:`solve` and :func:`analyze` use them all by default."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 #: Why the value step of :meth:`Solver.solve` searches by proof numbers under the "single"
 #: insertion rule and by alpha-beta under the official one (one core, fresh solvers, the
@@ -133,23 +163,45 @@ class Solver:
     or for the distance). The table is kept between calls on the same layout and rules,
     and cleared when they change. Not thread-safe: one per thread.
 
-    ``threads`` > 1 splits the first moves of the value search (:meth:`solve`'s first
-    step, all of it with ``distance=False``) over that many threads, each with a table of
-    its own (``threads`` times the memory): a thread takes the next untried first move in
-    the search's own order and proves or refutes it; the first winning move found stops
-    the others. The distance step, :meth:`analyze` and :meth:`move_value` run on one."""
+    ``threads`` (default 1) is how many searches run at once, all on the one table
+    (lockless: each entry's keys are stored XOR-ed with its data, so a row torn by two
+    threads writing at once reads as empty, never as a wrong bound). ``threads`` > 1 adds
+    the proof-number search's own table (``2**tt_bits`` rows of 32 bytes: its proof and
+    disproof numbers; what it proves goes to the shared table too):
+
+    - ``threads=1`` is the single search, exactly as before (same nodes, same moves).
+    - Every value search (:meth:`solve`'s first step, all of it with ``distance=False``;
+      each move's value in :meth:`analyze`, :meth:`move_value` and :meth:`move_distance`)
+      runs a **portfolio**: the alpha-beta search and the proof-number search at once,
+      each storing what it proves in the table and reading what the other proved; the
+      first to finish gives the value and stops the other. They fail on different layouts
+      (``benchmarks/RESULTS.md``). Threads beyond two add alpha-beta searches at other
+      move orders (**Lazy SMP**).
+    - The distance's null-window searches run the alpha-beta search and ``threads - 1``
+      Lazy SMP helpers on the same window; the first to finish gives it.
+    - :meth:`move_value` with a node limit runs the portfolio too, each search within
+      the limit; the other node-limited calls (:meth:`move_distance`, :meth:`bounded_value`)
+      run one search.
+
+    **Determinism.** Values and distances are exact, so every thread count gives the same
+    ones, run after run. Which search finishes first depends on the machine's timing: with
+    ``threads`` > 1 ``best_move`` may differ from run to run, but only among moves of the
+    same value (and, when the distance is proved, the same distance), and ``nodes`` (the
+    sum over all threads) varies. Agents and tournaments use one thread by default, so
+    their games and results files stay reproducible."""
 
     def __init__(self, tt_bits: int = 20, threads: int = 1):
         self.tt_bits = check_int("tt_bits", tt_bits, 10, 30)
         self.threads = check_int("threads", threads, 1, 64)
         self._tt: NDArray[np.uint64] | None = None
         self._ws = new_workspace()
-        # (table, workspace) of threads 1.., made with the table
-        self._helpers: list[tuple[NDArray[np.uint64], NDArray[np.void]]] = []
+        # the Lazy SMP helpers' workspaces (threads - 1), their histories seeded apart
+        self._helpers: list[NDArray[np.void]] = []
         # (table, workspace) of the proof-number search, made on first use
         self._pn: tuple[NDArray[np.uint64], NDArray[np.void]] | None = None
         self._game: tuple[Layout, Rules] | None = None
         self._stopped = False
+        self._count_lock = threading.Lock()  # the racing threads add their nodes to ``nodes``
         self.nodes = 0
 
     def _prepare(self, board: Board) -> None:
@@ -161,7 +213,7 @@ class Solver:
         if self._tt is None or self._game != rulebook:
             self._tt = new_table(self.tt_bits)
             self._ws = new_workspace()
-            self._helpers = [(new_table(self.tt_bits), new_workspace()) for _ in range(self.threads - 1)]
+            self._helpers = [_helper_workspace(k) for k in range(1, self.threads)]
             self._pn = None
             self._game = rulebook
 
@@ -178,9 +230,12 @@ class Solver:
         by a background job (:class:`~donuts_ai.play.evaluation.AnalysisJob`) that is
         cancelled; a stopped solver is not used again."""
         self._stopped = True
-        pn = self._pn
-        for _, ws in ((self._tt, self._ws), *self._helpers, *([pn] if pn is not None else [])):
+        for ws in self._all_workspaces():
             ws[0]["stats"][NODE_LIMIT] = 0
+
+    def _all_workspaces(self) -> list[NDArray[np.void]]:
+        pn = self._pn
+        return [self._ws, *self._helpers, *([pn[1]] if pn is not None else [])]
 
     def _table(self) -> NDArray[np.uint64]:
         """The transposition table, made by :meth:`_prepare` before any search."""
@@ -191,35 +246,107 @@ class Solver:
         if self._stopped:
             raise SearchStopped("the search was stopped")
 
+    def _pn_search(self) -> tuple[NDArray[np.uint64], NDArray[np.void]]:
+        if self._pn is None:
+            self._pn = (new_dfpn_table(self.tt_bits), new_dfpn_workspace())
+        return self._pn
+
+    def _race(self, searches: list[tuple[Callable[[], _T | None], NDArray[np.void]]]) -> _T | None:
+        """Run ``searches`` (each a call returning its result, or None when stopped, and the
+        workspace whose node limit stops it) in threads at once, on the shared table; the
+        first result wins and the others are stopped. None when every one was stopped
+        (:meth:`stop`). The kernels release the GIL: the threads run on separate cores."""
+        done = threading.Event()
+        lock = threading.Lock()
+        results: list[_T] = []
+        errors: list[BaseException] = []
+
+        def run(call: Callable[[], _T | None]) -> None:
+            try:
+                if done.is_set():
+                    return
+                result = call()
+            except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
+                with lock:
+                    errors.append(e)
+                done.set()
+                return
+            if result is not None:
+                with lock:
+                    results.append(result)
+                done.set()
+
+        workers = [threading.Thread(target=run, args=(call,), daemon=True) for call, _ in searches]
+        for w in workers:
+            w.start()
+        while not done.is_set() and any(w.is_alive() for w in workers):
+            done.wait(0.05)
+        while any(w.is_alive() for w in workers):
+            # Stop the searches still running: a node limit of 0 ends each at its next node
+            # (set again each round: a thread may have been just starting its search).
+            for _, ws in searches:
+                ws[0]["stats"][NODE_LIMIT] = 0
+            for w in workers:
+                w.join(STOP_POLL_SECONDS)
+        if errors:
+            raise errors[0]
+        return results[0] if results else None
+
     # --- kernel calls on kernel positions (from the side to move) ---------------------
-    def _search(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, node_limit: int = 1 << 62) -> int | None:
+    def _search(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, node_limit: int = UNLIMITED) -> int | None:
         """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit.
-        Raises SearchStopped once :meth:`stop` was called."""
+        Raises SearchStopped once :meth:`stop` was called. Without a node limit and with
+        ``threads`` > 1, the Lazy SMP helpers search the same window at once."""
         self._raise_if_stopped()
+        if self.threads > 1 and node_limit >= UNLIMITED:
+            found = self._race([(self._alpha_beta(rulebook, pos, alpha, beta, ws), ws) for ws in (self._ws, *self._helpers)])
+            self._raise_if_stopped()
+            assert found is not None  # no node limit, not stopped: a search finished
+            return found
         score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, self._table(), self._ws, node_limit)
         self.nodes += int(nodes)
         self._raise_if_stopped()  # stop() came during the search: its result is not complete
         return None if aborted else int(score)
 
-    def _proves(self, rulebook: Rulebook, pos: Position, attacker: bool) -> int | None:
+    def _alpha_beta(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, ws: NDArray[np.void],
+                    node_limit: int = UNLIMITED) -> Callable[[], int | None]:
+        """One alpha-beta search of a race: its score, None when stopped or past ``node_limit``."""
+        tt, lock = self._table(), self._count_lock
+
+        def call() -> int | None:
+            score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, tt, ws, node_limit)
+            with lock:
+                self.nodes += int(nodes)
+            return None if aborted else int(score)
+
+        return call
+
+    def _proves(self, rulebook: Rulebook, pos: Position, attacker: bool, share: bool = False,
+                node_limit: int = UNLIMITED) -> int | None:
         """The proof-number search (:mod:`._dfpn`): a move reaching the goal of the side to
-        move of ``pos`` (a win when ``attacker``, else not losing), or None when it has none."""
+        move of ``pos`` (a win when ``attacker``, else not losing), or None when it has none.
+        ``share``: read and write the shared alpha-beta table too (the portfolio). Raises
+        SearchStopped when stopped (by :meth:`stop`, or by the portfolio's other search) or
+        past ``node_limit``."""
         self._raise_if_stopped()
-        if self._pn is None:
-            self._pn = (new_dfpn_table(self.tt_bits), new_dfpn_workspace())
-        tt, ws = self._pn
-        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, 1 << 62)
-        self.nodes += int(nodes)
+        tt, ws = self._pn_search()
+        bounds = self._table() if share else _NO_BOUNDS  # not touched without share
+        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, node_limit, bounds, _dfpn.SHARE_PLIES if share else 0)
+        with self._count_lock:
+            self.nodes += int(nodes)
         self._raise_if_stopped()
+        if proved < 0:
+            raise SearchStopped("the proof-number search was stopped")
         return int(move) if proved == 1 else None
 
-    def _wdl_proof_numbers(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
+    def _wdl_proof_numbers(self, rulebook: Rulebook, pos: Position, share: bool = False,
+                           node_limit: int = UNLIMITED) -> tuple[int, int]:
         """(value, a move keeping it) of a position that is not over, by proof numbers:
-        "does the side to move win?", and when not, "does it draw?"."""
-        move = self._proves(rulebook, pos, True)
+        "does the side to move win?", and when not, "does it draw?" (each within ``node_limit``)."""
+        move = self._proves(rulebook, pos, True, share, node_limit)
         if move is not None:
             return WIN, move
-        move = self._proves(rulebook, pos, False)
+        move = self._proves(rulebook, pos, False, share, node_limit)
         if move is not None:
             return DRAW, move
         return LOSS, squares_of(int(legal_moves(rulebook, pos)))[0]
@@ -228,7 +355,46 @@ class Solver:
         """(value, a move keeping it) of a position that is not over, by alpha-beta."""
         score = self._search(rulebook, pos, -1, 1)
         assert score is not None  # no node limit: the search finishes
-        value = (score > 0) - (score < 0)
+        return self._move_keeping(rulebook, pos, (score > 0) - (score < 0))
+
+    def _wdl_portfolio(self, rulebook: Rulebook, pos: Position, need_move: bool = True,
+                       node_limit: int = UNLIMITED) -> tuple[int, int] | None:
+        """(value, a move keeping it) by the portfolio (class doc): alpha-beta, proof
+        numbers and the Lazy SMP helpers at once on the shared table, the first to finish
+        answers. A value found by alpha-beta gets its move by :meth:`_move_keeping`, or
+        -1 without ``need_move``. None when every search reached ``node_limit`` (each
+        search has that many nodes)."""
+        pn_ws = self._pn_search()[1]
+
+        def proof_numbers() -> tuple[int, int | None] | None:
+            try:
+                return self._wdl_proof_numbers(rulebook, pos, share=True, node_limit=node_limit)
+            except SearchStopped:
+                return None  # the other search finished first, stop(), or the node limit
+
+        def alpha_beta(ws: NDArray[np.void]) -> Callable[[], tuple[int, int | None] | None]:
+            search = self._alpha_beta(rulebook, pos, -1, 1, ws, node_limit)
+
+            def call() -> tuple[int, int | None] | None:
+                score = search()
+                return None if score is None else ((score > 0) - (score < 0), None)
+
+            return call
+
+        searches: list[tuple[Callable[[], tuple[int, int | None] | None], NDArray[np.void]]] = [
+            (alpha_beta(self._ws), self._ws), (proof_numbers, pn_ws), *((alpha_beta(ws), ws) for ws in self._helpers[1:])]
+        found = self._race(searches)
+        self._raise_if_stopped()
+        if found is None:  # every search reached the node limit
+            return None
+        value, move = found
+        if move is not None or not need_move:
+            return value, -1 if move is None else move
+        return self._move_keeping(rulebook, pos, value)
+
+    def _move_keeping(self, rulebook: Rulebook, pos: Position, value: int) -> tuple[int, int]:
+        """``(value, a move keeping it)``: the table's move first, then every move in square
+        order, each child searched with the null window (mostly from the table)."""
         moves = squares_of(int(legal_moves(rulebook, pos)))
         first = int(table_move(self._table(), pos))
         moves.sort(key=lambda sq: sq != first)  # the table's move proved the value: try it first
@@ -245,62 +411,23 @@ class Solver:
                 return value, sq
         raise AssertionError("a move must keep the position's value")
 
-    def _wdl_root_split(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
-        """:meth:`_wdl_root` with the first moves shared out over ``self.threads`` threads."""
-        order, _ = root_move_order(rulebook, pos, self._table(), self._ws)
-        queue = [int(sq) for sq in order]
-        tables = [(self._table(), self._ws), *self._helpers]
-        values: dict[int, int] = {}
-        lock, won = threading.Lock(), threading.Event()
-        node_counts = [0] * len(tables)
-
-        def work(k: int) -> None:
-            tt, ws = tables[k]
-            while not won.is_set():
-                with lock:
-                    if not queue:
-                        return
-                    sq = queue.pop(0)
-                final, child, sign = _child(rulebook, pos, sq)
-                if final is None:
-                    assert child is not None  # the game goes on
-                    score, nodes, aborted = search_root(rulebook, child, EXACT_DEPTH, -1, 1, tt, ws, 1 << 62)
-                    node_counts[k] += int(nodes)
-                    if aborted:  # another thread found a win
-                        return
-                    v = sign * ((int(score) > 0) - (int(score) < 0))
-                else:
-                    v = (final > 0) - (final < 0)
-                with lock:
-                    values[sq] = v
-                if v == WIN:
-                    won.set()
-
-        workers = [threading.Thread(target=work, args=(k,), daemon=True) for k in range(len(tables))]
-        for w in workers:
-            w.start()
-        while any(w.is_alive() for w in workers):
-            if won.is_set():
-                # Stop the searches still running: a node limit of 0 ends them at their next
-                # node (set again each round: a thread may just be starting a search).
-                for _, ws in tables:
-                    ws[0]["stats"][NODE_LIMIT] = 0
-            workers[0].join(0.001)
-        self.nodes += sum(node_counts)
-        value = max(values.values())
-        return value, next(sq for sq in order if values.get(int(sq)) == value)
-
     def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None, node_limit: int | None = None) -> int | None:
         """Exact root-relative score of a position that is not over; ``value`` is its sign
         when already known. With ``node_limit``, None when its searches together need more."""
-        budget = [1 << 62 if node_limit is None else max(1, node_limit)]
+        budget = [UNLIMITED if node_limit is None else max(1, node_limit)]
 
         def search(alpha: int, beta: int) -> int | None:
+            if node_limit is None:  # unlimited: every search may run in parallel
+                return self._search(rulebook, pos, alpha, beta)
             before = self.nodes
             score = self._search(rulebook, pos, alpha, beta, budget[0])
             budget[0] -= self.nodes - before
             return score
 
+        if value is None and node_limit is None and self.threads > 1:
+            found = self._wdl_portfolio(rulebook, pos, need_move=False)
+            assert found is not None  # no node limit: a search finishes
+            value = found[0]
         if value is None:
             score = search(-1, 1)
             if score is None:
@@ -325,10 +452,7 @@ class Solver:
             r = search(v - 1, v)
             if r is None:
                 return None
-            if r >= v:
-                candidates = [c for c in candidates if c >= max(r, v)]
-            else:
-                candidates = [c for c in candidates if c <= r]
+            candidates = _narrowed(candidates, v, r)
         return candidates[0]
 
     def _move_score(self, rulebook: Rulebook, pos: Position, sq: int, value: int | None = None,
@@ -381,8 +505,9 @@ class Solver:
         2.8 s and up to 22 s, since every faster win must be refuted. One donut in (after
         the alpha-beta agent's first move, same layouts), the distance takes a median of
         0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s; four in, 0.03 s and at
-        most 0.24 s. ``Solver(threads=2)`` on two free cores cuts the slowest value
-        search to 3.3 s. Under the "single" insertion rule the value step is a
+        most 0.24 s. With two threads (the portfolio, see :class:`Solver`) each core
+        spent a median of 0.064 s and at most 4.4 s on the value (a busy machine: about
+        0.043 s and 2.9 s at the one-thread figures' speed). Under the "single" insertion rule the value step is a
         proof-number search (:mod:`._dfpn`): on 40 tile arrangements a median of 0.22 s and
         at most 6.6 s, where alpha-beta took 2.6 s and 60 s."""
         if distance is not None and not isinstance(distance, (bool, np.bool_)):
@@ -392,7 +517,9 @@ class Solver:
         t, nodes0 = time.perf_counter(), self.nodes
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         if self.threads > 1:
-            value, move = self._wdl_root_split(rulebook, pos)
+            found = self._wdl_portfolio(rulebook, pos)
+            assert found is not None  # no node limit: a search finishes
+            value, move = found
         elif rulebook.single:
             value, move = self._wdl_proof_numbers(rulebook, pos)
         else:
@@ -416,7 +543,8 @@ class Solver:
         (a legal square name or index) — equal to ``solve(board).value`` exactly when
         the move keeps the value. With ``node_limit`` (a positive int), ``None`` when that
         many nodes do not settle it (a later call on the same game resumes from the
-        table); without, it always answers."""
+        table); without, it always answers. With ``threads`` > 1 the portfolio answers, each
+        of its searches within ``node_limit`` nodes."""
         self._prepare(board)
         if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
@@ -425,6 +553,9 @@ class Solver:
         final, child, sign = _child(rulebook, position_of(*board.kernel_state()), parse_square(move))
         if final is None:
             assert child is not None  # the game goes on
+            if self.threads > 1:
+                found = self._wdl_portfolio(rulebook, child, need_move=False, node_limit=limit)
+                return None if found is None else sign * found[0]
             score = self._search(rulebook, child, -1, 1, limit)
             return None if score is None else sign * ((score > 0) - (score < 0))
         return (final > 0) - (final < 0)
@@ -461,6 +592,24 @@ class Solver:
         return out
 
 
+def _helper_workspace(k: int) -> NDArray[np.void]:
+    """The workspace of Lazy SMP helper ``k`` (1, 2, ...): its start history drawn from a
+    generator seeded by ``k``, so its move order differs from the main search's and from
+    the other helpers', the same way every run."""
+    ws = new_workspace()
+    rng = np.random.default_rng(k)
+    ws[0]["history"][:] = rng.integers(0, HELPER_HISTORY_CUTOFFS * history_bonus(HELPER_HISTORY_DEPTH), ws[0]["history"].shape)
+    return ws
+
+
+def _narrowed(candidates: list[int], v: int, r: int) -> list[int]:
+    """The candidate scores left after a null-window test "score >= v" returned ``r``
+    (fail-soft: ``r >= v`` proves score >= r, else score <= r)."""
+    if r >= v:
+        return [c for c in candidates if c >= max(r, v)]
+    return [c for c in candidates if c <= r]
+
+
 def _plies_after(board: Board, sq: int, donuts: int) -> int:
     """How long a draw after ``sq`` lasts: this ply and every one left after it."""
     after = board.copy(stack=False)
@@ -477,25 +626,32 @@ def _child(rulebook: Rulebook, pos: Position, sq: int) -> tuple[int | None, Posi
     return None, typed_position(child), -1 if passed else 1
 
 
-_default: Solver | None = None
+_defaults: dict[int, Solver] = {}
 
 
-def _default_solver() -> Solver:
-    global _default
-    if _default is None:
-        _default = Solver()
-    return _default
+def _default_solver(threads: int | None) -> Solver:
+    """The shared default solver of ``threads`` threads (``None``: every available core)."""
+    count = available_cores() if threads is None else check_int("threads", threads, 1, 64)
+    if count not in _defaults:
+        _defaults[count] = Solver(threads=count)
+    return _defaults[count]
 
 
-def solve(board: Board, distance: bool | None = None) -> Solution:
+def solve(board: Board, distance: bool | None = None, threads: int | None = None) -> Solution:
     """Solve ``board`` exactly (see :meth:`Solver.solve`: on the empty board the value
-    only, unless ``distance=True``); uses a shared default solver."""
-    return _default_solver().solve(board, distance)
+    only, unless ``distance=True``); uses a shared default solver with ``threads`` threads,
+    by default one per available core (:func:`available_cores`). The value and distance
+    do not depend on ``threads``; the best move may differ from run to run among moves of
+    equal value when ``threads`` > 1 (see :class:`Solver`): pass ``threads=1`` for the
+    same move every time."""
+    return _default_solver(threads).solve(board, distance)
 
 
-def analyze(board: Board) -> list[MoveValue]:
-    """Exact value of every legal move of ``board``, best first (shared default solver)."""
-    return _default_solver().analyze(board)
+def analyze(board: Board, threads: int | None = None) -> list[MoveValue]:
+    """Exact value of every legal move of ``board``, best first (a shared default solver
+    with ``threads`` threads, by default one per available core, as :func:`solve`; the
+    list does not depend on ``threads``)."""
+    return _default_solver(threads).analyze(board)
 
 
-__all__ = ["MoveValue", "Solution", "Solver", "analyze", "solve"]
+__all__ = ["MoveValue", "Solution", "Solver", "analyze", "available_cores", "solve"]

@@ -1,0 +1,144 @@
+"""The parallel solver (one shared table, a portfolio, Lazy SMP helpers): the same values as
+one thread, a table that rejects torn rows, and seeded games that repeat."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from donuts_ai import Board, Layout, Rules, Solver
+from donuts_ai import tournament as T
+from donuts_ai._engine.position import position_of
+from donuts_ai.errors import SearchStopped
+from donuts_ai.search.alphabeta import SolverAgent
+from donuts_ai.search.alphabeta._table import DATA, KEY_A, KEY_B, entry_index, new_table, pack, position_keys, probe, store, table_move
+from donuts_ai.search.alphabeta.solver import _default_solver, available_cores
+
+from .test_solver import late_position
+
+RULES = [Rules(), Rules(donuts=5), Rules(insertion="single"), Rules(donuts=9), Rules(donuts=18, insertion="single")]
+#: Positions compared, value only; every DISTANCE_EVERY-th of them with its distance too.
+POSITIONS, DISTANCE_EVERY = 200, 5
+
+
+def _positions() -> list[Board]:
+    out = []
+    seed = 0
+    while len(out) < POSITIONS:
+        board = late_position(seed, RULES[seed % len(RULES)], plies_left=6 + seed % 9, forfeits=seed % 4 == 0)
+        seed += 1
+        if board is not None:
+            out.append(board)
+    return out
+
+
+@pytest.fixture(scope="module")
+def solvers() -> tuple[Solver, Solver]:
+    return Solver(tt_bits=14), Solver(tt_bits=14, threads=2)
+
+
+def test_two_threads_and_one_give_the_same_values(solvers):
+    """Values (and, for a fifth of the positions, distances) do not depend on the threads,
+    and the two-thread best move keeps the value (checked by the one-thread solver)."""
+    one, two = solvers
+    for i, board in enumerate(_positions()):
+        expected = one.solve(board, distance=False)
+        got = two.solve(board, distance=False)
+        assert got.value == expected.value, board.fen()
+        assert one.move_value(board, got.best_move) == expected.value, board.fen()
+        if i % DISTANCE_EVERY == 0:
+            exact = one.solve(board, distance=True)
+            parallel = two.solve(board, distance=True)
+            assert (parallel.value, parallel.distance) == (exact.value, exact.distance), board.fen()
+            assert one.move_distance(board, parallel.best_move, parallel.value) == exact.distance, board.fen()
+
+
+def test_two_threads_analyze_as_one(solvers):
+    one, two = solvers
+    board = late_position(3, Rules(), plies_left=12, forfeits=False)
+    assert board is not None
+    assert sorted(two.analyze(board), key=lambda m: m.move) == sorted(one.analyze(board), key=lambda m: m.move)
+
+
+def test_node_limited_move_values_are_exact_or_unknown(solvers):
+    """With two threads a node-limited move value comes from the portfolio: the exact value
+    or None (every search past the limit), never a wrong one."""
+    one, two = solvers
+    board = late_position(5, Rules(), plies_left=26, forfeits=False)
+    assert board is not None
+    settled = 0
+    for move in board.legal_moves():
+        exact = one.move_value(board, move)
+        got = Solver(tt_bits=12, threads=2).move_value(board, move, node_limit=50)
+        assert got in (None, exact), move
+        settled += got is not None
+        assert two.move_value(board, move, node_limit=1 << 40) == exact
+    assert settled < len(board.legal_moves())  # 50 nodes a search cannot settle every move
+
+
+def test_the_table_rejects_a_torn_row():
+    """An entry reads back; a row whose words come from two writes (keys of one, data of
+    another: two threads writing the same row at once) reads as empty."""
+    board = Board(Layout.random_grid(2))
+    tt = new_table(10)
+    positions = []
+    for move in ("a1", "b2"):
+        after = board.copy()
+        after.push(move)
+        positions.append(position_of(*after.kernel_state()))
+    pos, other = positions
+    key = _keys(pos)
+    idx = entry_index(tt, key)
+    store(tt, idx, key, 5, 5, 7, 40, 0)
+    assert table_move(tt, pos) == 7
+    assert probe(tt, idx, key, 1, 0, -100, 100)[3]  # its exact bound decides the search
+    assert (tt[idx, KEY_A], tt[idx, KEY_B]) != key  # the keys are stored XOR the data
+    intact = tt[idx].copy()
+
+    tt[idx, DATA] = pack(-3, 8, 2, 30)  # another write's data under this write's keys
+    assert table_move(tt, pos) == -1
+    assert not probe(tt, idx, key, 1, 0, -100, 100)[3]
+
+    tt[idx] = intact
+    other_key = _keys(other)
+    other_data = pack(-3, 8, 2, 30)
+    tt[idx, KEY_A] = other_key[0] ^ other_data  # the other write's first key word only
+    assert table_move(tt, pos) == -1
+    assert table_move(tt, other) == -1
+
+    tt[idx] = intact
+    assert table_move(tt, pos) == 7
+
+
+def _keys(pos: object) -> tuple[np.uint64, np.uint64]:
+    """A position's table key as the kernels type it (Numba returns ``uint64`` as ``int``)."""
+    key_a, key_b = position_keys(pos)
+    return np.uint64(key_a), np.uint64(key_b)
+
+
+def test_a_parallel_solver_stops():
+    solver = Solver(tt_bits=16, threads=2)
+    stopper = threading.Timer(0.2, solver.stop)
+    stopper.start()
+    with pytest.raises(SearchStopped):
+        solver.solve(Board(Layout.random_grid(8)), distance=True)  # seconds of work: stopped long before
+
+
+def test_who_gets_how_many_threads():
+    """A person's ``solve``/``analyze`` use every core; the solver class and the agents one."""
+    assert _default_solver(None).threads == available_cores() >= 1
+    assert Solver().threads == 1
+    assert SolverAgent().solver.threads == 1
+    agent = SolverAgent(threads=2)
+    assert agent.solver.threads == 2 and agent.params()["threads"] == 2
+    assert "threads" not in SolverAgent().params()
+
+
+def test_a_solver_agent_plays_the_same_games_twice():
+    def games() -> list[list[str]]:
+        results = T.run(["solver", "greedy"], games=2, workers=1, seed=4, rules={"donuts": 8}, isolation="none", game="donuts")
+        return [list(g.moves) for g in results.games]
+
+    assert games() == games()
