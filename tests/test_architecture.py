@@ -74,7 +74,7 @@ ALLOWED = {
     "play": {"board", "errors", "layout", "outcomes", "rules", "search", "squares", "svg", "tournament"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
-    "learn": {"_engine", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "suites", "symmetry",
+    "learn": {"_checks", "_engine", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "suites", "symmetry",
               "vector_env"},
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
     "suites": {"_checks", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "tournament"},

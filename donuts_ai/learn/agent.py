@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import check_int
 from .._engine.batch import GAME
 from .._engine.planes import NUM_PLANES
 from .._engine.position import position_of
@@ -90,8 +91,7 @@ class AlphaZeroAgent(BoardAgent):
         if checkpoint is not None and not isinstance(checkpoint, str | Path):
             raise LearnError(f"checkpoint must be a path, got {checkpoint!r}")
         self.checkpoint = None if checkpoint is None else str(checkpoint)
-        if sims is not None and (isinstance(sims, bool) or not isinstance(sims, int) or not 0 <= sims <= MAX_SIMS):
-            raise LearnError(f"sims must be an int in 0..{MAX_SIMS}, got {sims!r}")
+        sims = check_int("sims", sims, 0, MAX_SIMS, allow_none=True, error=LearnError)
         self.time_limit = check_time_limit(time_limit, error=LearnError)
         self.sims = sims
         if isinstance(c_puct, bool) or not isinstance(c_puct, int | float) or not c_puct > 0:

@@ -33,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import check_int
 from .._engine.planes import NUM_PLANES
 from ..squares import NUM_SQUARES, SIZE
 from .errors import LearnError
@@ -55,8 +56,7 @@ class NetworkConfig:
     def __post_init__(self) -> None:
         for name in ("channels", "blocks", "value_hidden"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < (0 if name == "blocks" else 1):
-                raise LearnError(f"NetworkConfig.{name} must be a positive int, got {value!r}")
+            check_int(f"NetworkConfig.{name}", value, 0 if name == "blocks" else 1, error=LearnError)
 
     def to_json(self) -> dict[str, int]:
         return dataclasses.asdict(self)

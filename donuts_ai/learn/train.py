@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 import optax
 
+from .._checks import check_int
 from ..layout import LayoutSpec
 from ..rules import INSERTION_MODES, make_rules
 from ..squares import FULL_BOARD, NUM_SQUARES
@@ -82,9 +83,7 @@ class TrainConfig:
         positive = ("games", "sims", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts")
         for name in (*positive, "seed", "train_steps", "temperature_plies"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < (1 if name in positive else 0):
-                least = 1 if name in positive else 0
-                raise LearnError(f"TrainConfig.{name} must be an int >= {least}, got {value!r}")
+            check_int(f"TrainConfig.{name}", value, 1 if name in positive else 0, error=LearnError)
         for name in ("learning_rate", "weight_decay"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
