@@ -28,8 +28,12 @@ demo: $(VENV)/.installed
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check donuts_ai tests benchmarks examples
 
+# One pytest worker per core (pytest-xdist), a test file to a worker: the suite is CPU-bound
+# (compiling kernels, playing games, seat processes), and a file's module fixtures are built once.
+# The tests must pass while other processes keep every core busy, so two workers side by side
+# are one more such load; `make test-busy` checks the time-sensitive ones under burners too.
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # The time-sensitive tests (agents under time limits, clocks, supervised play) once more
 # while CPU burners keep both cores busy: they must pass on a shared machine. Named one by
