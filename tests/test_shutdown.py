@@ -274,7 +274,19 @@ def test_closing_seats_stops_engines_that_hang_and_ignore_quit(stubborn, tmp_pat
     assert not any(_alive(pid) for pid in _pids(log)[0])
 
 
-def test_stop_signals_become_exceptions_and_handlers_come_back():
+@pytest.fixture
+def default_stop_handlers():
+    """Python's default handlers for the stop signals during the test: a library an earlier
+    test in this process loaded (Ray) may have left its own, which a run leaves alone."""
+    saved = {s: signal.getsignal(s) for s in _shutdown.STOP_SIGNALS}
+    for s in _shutdown.STOP_SIGNALS:
+        signal.signal(s, signal.default_int_handler if s == signal.SIGINT else signal.SIG_DFL)
+    yield
+    for s, handler in saved.items():
+        signal.signal(s, handler)
+
+
+def test_stop_signals_become_exceptions_and_handlers_come_back(default_stop_handlers):
     before = {s: signal.getsignal(s) for s in _shutdown.STOP_SIGNALS}
     with pytest.raises(Stopped) as stopped, stopping_cleanly():
         os.kill(os.getpid(), signal.SIGTERM)

@@ -58,5 +58,5 @@ def __getattr__(name: str) -> type[BoardAgent]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["AGENTS", "OPTIONAL_AGENTS", "AlphaBetaAgent", "Agent", "BoardAgent", "GreedyAgent", "LazyRegistry", "MCTSAgent", "RandomAgent",
+__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "BoardAgent", "GreedyAgent", "LazyRegistry", "MCTSAgent", "RandomAgent",
            "SolverAgent", "budget"]

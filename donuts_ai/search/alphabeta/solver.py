@@ -204,6 +204,17 @@ class Solver:
         self._count_lock = threading.Lock()  # the racing threads add their nodes to ``nodes``
         self.nodes = 0
 
+    def __getstate__(self) -> dict[str, object]:
+        # A lock cannot be pickled (an agent holding a solver travels to its seat process):
+        # it is made anew on the other side.
+        state = self.__dict__.copy()
+        del state["_count_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._count_lock = threading.Lock()
+
     def _prepare(self, board: Board) -> None:
         if not isinstance(board, Board):
             raise TypeError(f"expected a Board, got {type(board).__name__}")
