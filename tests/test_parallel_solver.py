@@ -12,6 +12,7 @@ from donuts_ai import Board, Layout, Rules, Solver
 from donuts_ai import tournament as T
 from donuts_ai._engine.position import position_of
 from donuts_ai.errors import SearchStopped
+from donuts_ai.play.evaluation import Analyst
 from donuts_ai.search.alphabeta import SolverAgent
 from donuts_ai.search.alphabeta._table import DATA, KEY_A, KEY_B, entry_index, new_table, pack, position_keys, probe, store, table_move
 from donuts_ai.search.alphabeta.solver import _default_solver, available_cores
@@ -134,6 +135,21 @@ def test_who_gets_how_many_threads():
     agent = SolverAgent(threads=2)
     assert agent.solver.threads == 2 and agent.params()["threads"] == 2
     assert "threads" not in SolverAgent().params()
+    # The page's and the terminal's analysis is a person's too.
+    assert Analyst(tt_bits=14).threads == available_cores()
+    assert Analyst(tt_bits=14, threads=1).threads == 1
+
+
+def test_the_analysis_on_every_core_gives_one_thread_s_values():
+    board = late_position(5, Rules(), plies_left=12, forfeits=False)
+    assert board is not None
+
+    def values(threads: int) -> dict[str, tuple[int | None, int | None]]:
+        analysis = Analyst(tt_bits=14, threads=threads).evaluate(board)
+        assert analysis.complete
+        return {m.move: (m.value, m.distance) for m in analysis.moves}
+
+    assert values(2) == values(1)
 
 
 def test_a_solver_agent_plays_the_same_games_twice():

@@ -44,14 +44,17 @@ def test_a_committed_study_is_well_formed_and_right_on_a_sample(name):
         assert sum(u["weight"] for u in units) == NUM_ARRANGEMENTS
     rng = random.Random(name)
     cheap = sorted(units, key=lambda u: u["nodes"])[: max(1, len(units) // 2)]
-    solver, rules = Solver(tt_bits=18), make_rules(config.get("rules"))
+    # The value by the two-thread portfolio (its searches on one shared table), the file's
+    # move checked by the one-thread search: both must agree with what the study found.
+    solver, parallel, rules = Solver(tt_bits=18), Solver(tt_bits=18, threads=2), make_rules(config.get("rules"))
     for u in rng.sample(cheap, min(SAMPLE, len(cheap))):
         layout = Layout.from_text(u["layout"])
         assert canonical_text(layout) == u["layout"]
         board = Board(layout, rules)
-        assert solver.solve(board, distance=False).value == u["value"], u["unit"]
+        assert parallel.solve(board, distance=False).value == u["value"], u["unit"]
         assert solver.move_value(board, u["best_move"]) == u["value"]
         solver.clear()
+        parallel.clear()
 
 
 @pytest.mark.parametrize("name", [n for n in STUDIES if (NOTEBOOKS / n).exists()])

@@ -33,6 +33,7 @@ from ..board import Board
 from ..errors import SearchStopped
 from ..outcomes import value_for, value_name
 from ..search.alphabeta import AlphaBetaAgent, Solver
+from ..search.alphabeta.solver import available_cores
 from ..squares import COLOR_NAMES
 
 #: Search nodes for each legal move's estimate (about 20 ms at 2 M nodes/s; depth 1, and
@@ -55,8 +56,8 @@ MAX_THINK = 10.0
 ANALYSIS_WAIT = 2.0
 #: Analysis jobs kept (one per game); starting one more cancels the least recently asked.
 MAX_JOBS = 16
-#: Jobs that search at once (the others wait their turn): one core for analysis, one
-#: for the agents' replies.
+#: Jobs that search at once (the others wait their turn); each job's proofs use every
+#: core (:class:`Analyst`), so two at once would only halve each one's share.
 JOB_THREADS = 1
 #: Seconds a job goes on without anyone asking for it before it cancels itself (a page
 #: closed mid-analysis leaves no work behind).
@@ -224,17 +225,22 @@ def _mover_value(board: Board, mover: int) -> int:
 
 class Analyst:
     """Values of moves under a bound on the work (see the module's docstring): its own
-    solver and alpha-beta searchers, each node limit a parameter."""
+    solver and alpha-beta searchers, each node limit a parameter. The solver uses
+    ``threads`` threads (default: every available core; a node limit bounds each of the
+    portfolio's searches)."""
 
     def __init__(self, proof_nodes: int = PROOF_NODES, distance_nodes: int = DISTANCE_NODES,
                  estimate_nodes: int = ESTIMATE_NODES_PER_MOVE, hint_nodes: int = HINT_NODES,
-                 hint_proof_nodes: int = HINT_PROOF_NODES, tt_bits: int = 20):
+                 hint_proof_nodes: int = HINT_PROOF_NODES, tt_bits: int = 20, threads: int | None = None):
         self.proof_nodes = proof_nodes
         self.distance_nodes = distance_nodes
         self.estimate_nodes = estimate_nodes
         self.hint_nodes = hint_nodes
         self.hint_proof_nodes = hint_proof_nodes
-        self._solver = Solver(tt_bits)
+        # A person waits for this analysis: its proofs use every core unless told (the
+        # values do not depend on the threads; see :class:`Solver`).
+        self._solver = Solver(tt_bits, threads=available_cores() if threads is None else threads)
+        self.threads = self._solver.threads
         self._searchers: dict[int, AlphaBetaAgent] = {}
 
     def stop(self) -> None:

@@ -516,9 +516,9 @@ class Solver:
         2.8 s and up to 22 s, since every faster win must be refuted. One donut in (after
         the alpha-beta agent's first move, same layouts), the distance takes a median of
         0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s; four in, 0.03 s and at
-        most 0.24 s. With two threads (the portfolio, see :class:`Solver`) each core
-        spent a median of 0.064 s and at most 4.4 s on the value (a busy machine: about
-        0.043 s and 2.9 s at the one-thread figures' speed). Under the "single" insertion rule the value step is a
+        most 0.24 s. With two threads (the portfolio, see :class:`Solver`) on two cores
+        the value took a median of 0.048 s and at most 2.75 s of wall clock (one thread
+        on the same machine: 0.093 s and 4.93 s). Under the "single" insertion rule the value step is a
         proof-number search (:mod:`._dfpn`): on 40 tile arrangements a median of 0.22 s and
         at most 6.6 s, where alpha-beta took 2.6 s and 60 s."""
         if distance is not None and not isinstance(distance, (bool, np.bool_)):
