@@ -124,7 +124,9 @@ def test_piped_file_with_bad_commands_plays_to_the_end(tmp_path):
     path = tmp_path / "g.txt"
     bad = ["", "   ", "xyzzy", "z9", "a7", "c3 d4", "save", "save a b", "undo", "hint me", "UNDO", "fen fen"]
     squares = [f + r for r in "123456" for f in "abcdef"]
-    lines = bad + ["help", "hint", "analyze"] + squares * 20 + [f"save {path}", "quit"]
+    # hint and analyze once a few donuts are in (on the empty board their proofs take
+    # seconds; that case is the analyst's own test).
+    lines = bad + squares[:8] + ["help", "hint", "analyze"] + squares * 20 + [f"save {path}", "quit"]
     proc = donuts("play", "--opponent", "random", "--seed", "1", stdin="\n".join(lines) + "\n")
     out = proc.stdout
     assert "Traceback" not in out + proc.stderr
