@@ -18,9 +18,16 @@ settings, the run's figures, the machine), and its progress into
 ``--curve RUN`` prints the learning curve of a training run (its ``progress.jsonl``):
 the raw policy's share against training time.
 
+``--ablation`` trains each arm of the recipe (pure AlphaZero, + Gumbel, + the solver as
+teacher, all: :mod:`benchmarks.ablation`) for ``--minutes`` from the same seed and
+measures it on the winning positions of the ``middlegame`` and ``critical`` suites
+(``--out`` keeps the runs and ``ablation.json``; ``--arms`` picks some; ``--set
+name=value`` changes a training setting in every arm, e.g. ``--set games=64``).
+
     python -m benchmarks.learning --sims 50 400
     python -m benchmarks.learning --fresh 400 --seed 7 --sims 50 400
     python -m benchmarks.learning --curve runs/az
+    python -m benchmarks.learning --ablation --minutes 30 --out runs/ablation
 """
 
 from __future__ import annotations
@@ -56,6 +63,24 @@ def ship(run: Path, command: str) -> int:
     return 0
 
 
+def _settings(pairs: list[str]) -> dict[str, object]:
+    """``NAME=VALUE`` pairs as a dict, each value an int, a float or else the word."""
+    out: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"--set takes NAME=VALUE, got {pair!r}")
+        value: object = text
+        for kind in (int, float):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                pass
+        out[name] = value
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.learning", description=__doc__.split("\n\n")[0])
     parser.add_argument("--fresh", type=int, metavar="N", help="measure on N freshly labelled positions")
@@ -66,7 +91,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--curve", type=Path, metavar="RUN", help="print the learning curve of a training run")
     parser.add_argument("--ship", type=Path, metavar="RUN", help="make RUN's last checkpoint the shipped network")
     parser.add_argument("--command", default="", help="with --ship: the command that made the run")
+    parser.add_argument("--ablation", action="store_true", help="train and measure each arm of the recipe")
+    parser.add_argument("--minutes", type=float, default=30.0, help="with --ablation: each arm's training time")
+    parser.add_argument("--arms", nargs="+", default=None, help="with --ablation: the arms to run (default: all)")
+    parser.add_argument("--out", type=Path, default=Path("runs/ablation"), help="with --ablation: the runs' folder")
+    parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="with --ablation: a training setting for every arm (an int, a float or a word)")
     args = parser.parse_args(argv)
+    if args.ablation:
+        from benchmarks.ablation import ARMS, header, run_ablation
+
+        arms = args.arms or list(ARMS)
+        sims = args.sims[0] if args.sims else 50
+        print(header(sims))
+        run_ablation(args.out, args.minutes, arms, seed=args.seed, sims=sims, overrides=_settings(args.set))
+        return 0
     if args.ship is not None:
         return ship(args.ship, args.command)
     if args.curve is not None:

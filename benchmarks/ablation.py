@@ -1,0 +1,99 @@
+"""The ablation of the learned agent's recipe (issue 31): what each part buys.
+
+Each **arm** trains from the same seed for the same wall-clock budget, changing only its
+own settings (:data:`ARMS`):
+
+    alphazero   PUCT self-play, visit-count targets, no teacher (the recipe before 0.3.0)
+    gumbel      + Gumbel root selection, completed-Q policy targets, playout caps
+    solver      + the exact solver as teacher (labels where it settles a position)
+    all         Gumbel search and the solver teacher together
+
+and is then measured against perfect play on the **winning** positions of the shipped
+``middlegame`` and ``critical`` suites (where a move can lose the value; in a lost
+position every move keeps it): the share where the raw policy's move keeps the value,
+and where a PUCT search of ``sims`` simulations does (the same search for every arm, so
+that only the network differs). Run by ``python -m benchmarks.learning --ablation``;
+the runs' folders stay under ``--out`` (each resumable, with its ``progress.jsonl``) and
+``ablation.json`` there holds every figure, the machine and each arm's wall time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from donuts_ai.learn.benchmark import load_positions, measure
+from donuts_ai.learn.train import TrainConfig, train
+from donuts_ai.outcomes import WIN
+from donuts_ai.search.alphabeta.solver import available_cores
+
+#: The arms, each a change of the default :class:`TrainConfig`, in the order they are run.
+ARMS: dict[str, dict[str, Any]] = {
+    "alphazero": {"search": "puct", "teacher": "none"},
+    "gumbel": {"search": "gumbel", "teacher": "none"},
+    "solver": {"search": "puct", "teacher": "solver"},
+    "all": {"search": "gumbel", "teacher": "solver"},
+}
+#: The suites measured: their winning positions.
+ABLATION_SUITES = ("middlegame", "critical")
+
+
+def arm_config(name: str, seed: int, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """The :class:`TrainConfig` of arm ``name`` (:data:`ARMS`) with ``seed`` and any further
+    ``overrides`` shared by every arm (a smaller network for a quick look, say)."""
+    if name not in ARMS:
+        raise ValueError(f"unknown arm {name!r} (arms: {', '.join(ARMS)})")
+    fields = {f.name for f in dataclasses.fields(TrainConfig)}
+    settings = {**ARMS[name], **(overrides or {}), "seed": seed}
+    unknown = sorted(set(settings) - fields)
+    if unknown:
+        raise ValueError(f"TrainConfig has no setting {', '.join(unknown)}")
+    return dataclasses.replace(TrainConfig(), **settings)
+
+
+def winning_positions(suite: str) -> list:
+    """The positions of ``suite`` the side to move wins (the ones a move can throw away)."""
+    return [p for p in load_positions([suite]) if p.value == WIN]
+
+
+def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, sims: int = 50,
+                 overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Train each arm for ``minutes`` (resuming a run already there) and measure it; returns
+    (and writes to ``out / "ablation.json"``) every figure."""
+    from donuts_ai.bench._report import machine
+
+    out.mkdir(parents=True, exist_ok=True)
+    suites = {name: winning_positions(name) for name in ABLATION_SUITES}
+    results: dict[str, Any] = {"minutes": minutes, "seed": seed, "sims": sims, "overrides": overrides or {},
+                               "machine": {**machine(), "cores": available_cores()}, "arms": {}}
+    for name in arms:
+        config = arm_config(name, seed, overrides)
+        folder = out / name
+        start = time.perf_counter()
+        resume = (folder / "checkpoint").exists()
+        trainer = train(folder, None if resume else config, minutes=minutes, resume=resume)
+        seconds = time.perf_counter() - start
+        figures: dict[str, Any] = {"config": config.to_json(), "wall_seconds": round(seconds, 1),
+                                   "counters": trainer.counters}
+        for suite, positions in suites.items():
+            accuracy = measure(trainer.network, positions, sims=(sims,))
+            figures[suite] = {"positions": accuracy["positions"], "raw_policy": accuracy["policy"],
+                              f"sims_{sims}": accuracy["searched"][sims]}
+        results["arms"][name] = figures
+        (out / "ablation.json").write_text(json.dumps(results, indent=1) + "\n")
+        print(row(name, figures, sims), flush=True)
+    return results
+
+
+def header(sims: int) -> str:
+    suites = " | ".join(f"{s} raw | {s} {sims} sims" for s in ABLATION_SUITES)
+    return f"| arm | minutes trained | self-play positions | {suites} |\n|---|---|---|" + "---|" * (2 * len(ABLATION_SUITES))
+
+
+def row(name: str, figures: dict[str, Any], sims: int) -> str:
+    cells = " | ".join(f"{figures[s]['raw_policy']:.1%} | {figures[s][f'sims_{sims}']:.1%}" for s in ABLATION_SUITES)
+    positions = figures["counters"].get("positions", "?")
+    return f"| {name} | {figures['wall_seconds'] / 60:.1f} | {positions} | {cells} |"
