@@ -32,7 +32,11 @@ lint: $(VENV)/.installed-dev
 # (compiling kernels, playing games, seat processes), and a file's module fixtures are built once.
 # The tests must pass while other processes keep every core busy, so two workers side by side
 # are one more such load; `make test-busy` checks the time-sensitive ones under burners too.
+# First the kernels are compiled into their on-disk caches, two processes at once
+# (tests/warm_kernels.py says why): with cold caches every process the suite starts would
+# compile them again for itself. It checks nothing, so its failure does not stop the tests.
 test: lint
+	$(BIN)/python tests/warm_kernels.py engine & $(BIN)/python tests/warm_kernels.py rest & wait
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # The time-sensitive tests (agents under time limits, clocks, supervised play) once more
