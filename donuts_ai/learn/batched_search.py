@@ -3,8 +3,14 @@
 evaluated by the network in one batch a round (never one position a call).
 
 ``BatchSearch(games, sims)`` owns the arrays; :meth:`BatchSearch.run` searches every
-active game from its root and returns the root children's visit counts, the policy the
-self-play learns from and the agent plays by.
+active game from its root by PUCT and returns the root children's visit counts, the
+policy the self-play learns from and the agent plays by. :meth:`BatchSearch.run_gumbel`
+searches by Gumbel's rules (:mod:`donuts_ai.search.puct._gumbel`: Sequential Halving among
+Gumbel-sampled root actions) and returns the action to play and the completed-Q policy
+target, which improves on the prior with few simulations; it can treat the positions the
+game settles in one ply as terminal (``solve``), keep the network's evaluations in an
+:class:`~.eval_cache.EvaluationCache`, and give each game its own simulation budget
+(:func:`playout_cap`: KataGo's playout-cap randomization).
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from ..search import puct
 from ..squares import NUM_SQUARES, SIZE
 from . import _puct_donuts as D
 from .errors import LearnError
+from .eval_cache import KEY_WORDS, EvaluationCache, leaf_keys, root_keys
+from .eval_cache import Evaluator as Evaluator
 from .network import Network, evaluate
 
 #: AlphaZero's exploration constant (its c_puct, for values in [-1, 1]).
@@ -30,9 +38,10 @@ C_PUCT = 1.5
 #: on an open pick and one to five on a forced line.
 DIRICHLET_ALPHA = 0.3
 NOISE_FRACTION = 0.25
-
-#: The network's answer to a batch of planes: ``(logits float32[n, 36], values float32[n])``.
-Evaluator = Callable[[npt.NDArray[np.float32]], tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+#: Gumbel's search: the most root actions considered (the paper's and mctx's 16).
+MAX_CONSIDERED = 16
+#: Playout-cap randomization (KataGo): the share of moves searched in full (policy targets).
+FULL_SEARCH_FRACTION = 0.25
 
 
 # The search bound to Donuts: the game's functions read as attributes of their module (a
@@ -53,6 +62,29 @@ def _simulate(rules: D.Rules, tree: puct.Tree, c_puct: float, directions: npt.ND
     """One round's descents (:func:`donuts_ai.search.puct.simulate`); when a game has a leaf,
     the leaves' planes into ``planes`` and True."""
     puct.simulate(puct.Game(D.root, D.step), rules, tree, c_puct)
+    for g in range(tree.leaf.shape[0]):
+        if tree.leaf[g] != puct.NONE:
+            D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+            return True
+    return False
+
+
+@njit(cache=True)
+def _gumbel_start(rules: D.SolvingRules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_],
+                  directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> None:
+    """:func:`_start` with the game's step that settles positions (:func:`._puct_donuts.step_solving`)."""
+    puct.start(puct.Game(D.root, D.step_solving), rules, tree, roots, active)
+    D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+
+
+@njit(cache=True)
+def _gumbel_simulate(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray[np.float32], tables: npt.NDArray[np.int32],
+                     table_of: npt.NDArray[np.int64], considered: npt.NDArray[np.int64], budget: npt.NDArray[np.int64],
+                     c_visit: float, c_scale: float, directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> bool:
+    """One round of Gumbel's descents (:func:`donuts_ai.search.puct.gumbel_simulate`); when a
+    game has a leaf, the leaves' planes into ``planes`` and True."""
+    puct.gumbel_simulate(puct.Game(D.root, D.step_solving), rules, tree, gumbel, tables, table_of, considered, budget, c_visit,
+                         c_scale)
     for g in range(tree.leaf.shape[0]):
         if tree.leaf[g] != puct.NONE:
             D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
@@ -130,6 +162,142 @@ class BatchSearch:
         puct.root_visits(tree, visits)
         puct.root_values(tree, values)
         return SearchResult(visits, values, root_logits.copy(), root_value.copy(), done)
+
+    def run_gumbel(
+        self,
+        evaluator: Evaluator,
+        roots: np.ndarray,
+        active: npt.NDArray[np.bool_],
+        directions: npt.NDArray[np.int8],
+        donuts: int,
+        single: bool,
+        rng: np.random.Generator | None = None,
+        gumbel: npt.NDArray[np.float32] | None = None,
+        sims: int | npt.NDArray[np.int64] | None = None,
+        max_considered: int = MAX_CONSIDERED,
+        c_visit: float = puct.C_VISIT,
+        c_scale: float = puct.C_SCALE,
+        solve: bool = True,
+        cache: EvaluationCache | None = None,
+        deadline: Callable[[], bool] | None = None,
+    ) -> GumbelResult:
+        """Search every active game from its root by Gumbel's rules and return the actions
+        to play and the policy targets (:class:`GumbelResult`).
+
+        ``roots``, ``active``, ``directions``, ``donuts``, ``single`` as :meth:`run`. The
+        root's Gumbel noise is ``gumbel`` (``float32[G, 36]``, standard Gumbel draws), else
+        drawn from ``rng`` (one ``rng.gumbel(size=(G, 36))``), else none (zeros: the top
+        actions by prior are considered, deterministically). ``sims``: the simulations of
+        every game, or ``int64[G]`` one budget per game (:func:`playout_budgets`), at most
+        the constructor's; ``max_considered`` root actions at most go into Sequential
+        Halving; ``c_visit``, ``c_scale`` the constants of ``sigma``. With ``solve`` a
+        position the game settles in one ply (a five to make, or a last move) is a terminal
+        node with its exact value. ``cache``: the network's evaluations are asked of it
+        (:class:`~.eval_cache.EvaluationCache`); without one only the leaves are evaluated,
+        padded to a power of two. ``deadline()`` is checked between rounds (at least one
+        round is run); a search stopped early still returns a policy target and a most-visited
+        action."""
+        budget = self._budgets(sims, active)
+        if not 1 <= max_considered <= NUM_SQUARES:
+            raise LearnError(f"max_considered must be in 1..{NUM_SQUARES}, got {max_considered}")
+        if not (c_visit >= 0 and c_scale > 0):
+            raise LearnError(f"c_visit must be >= 0 and c_scale > 0, got {c_visit} and {c_scale}")
+        if gumbel is None:
+            gumbel = (np.zeros((self.games, NUM_SQUARES), dtype=np.float32) if rng is None
+                      else rng.gumbel(size=(self.games, NUM_SQUARES)).astype(np.float32))
+        elif gumbel.shape != (self.games, NUM_SQUARES):
+            raise LearnError(f"gumbel must have the shape {(self.games, NUM_SQUARES)}, got {gumbel.shape}")
+        gumbel = np.ascontiguousarray(gumbel, dtype=np.float32)
+        cache = cache if cache is not None else EvaluationCache(0, symmetric=False)
+        tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
+        rules = (np.ascontiguousarray(roots["line_masks"]), donuts, single, D.SOLVE_ONE_PLY if solve else D.SOLVE_NONE)
+        _gumbel_start(rules, tree, roots, active, directions, flat)
+        keys = np.zeros((self.games, KEY_WORDS), dtype=np.uint64)
+        symmetries = np.full(self.games, -1, dtype=np.int64)
+        root_keys(roots, donuts, cache.square_image, cache.direction_image, keys, symmetries)
+        symmetries[~active] = -1
+        root_logits, root_value = cache.evaluate(evaluator, self._planes, keys, symmetries)
+        puct.expand(tree, root_logits, root_value, self._no_noise, 0.0)
+        considered = np.zeros(self.games, dtype=np.int64)
+        puct.considered_counts(tree, max_considered, considered)
+        budgets, table_of = np.unique(budget, return_inverse=True)
+        tables = np.stack([_tables(max_considered, int(b), int(budgets.max())) for b in budgets])
+        rounds = 0
+        while rounds < budget.max():
+            rounds += 1
+            if _gumbel_simulate(rules, tree, gumbel, tables, table_of.astype(np.int64), considered, budget, float(c_visit),
+                                float(c_scale), directions, flat):
+                leaf_keys(tree, directions, donuts, cache.square_image, cache.direction_image, keys, symmetries)
+                logits, values = cache.evaluate(evaluator, self._planes, keys, symmetries)
+                puct.expand(tree, logits, values, self._no_noise, 0.0)
+            if deadline is not None and deadline():
+                break
+        return self._gumbel_result(gumbel, float(c_visit), float(c_scale), root_logits, root_value, active)
+
+    def _budgets(self, sims: int | npt.NDArray[np.int64] | None, active: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """Each game's simulations (0 for an inactive game), checked."""
+        budget = np.broadcast_to(np.asarray(self.sims if sims is None else sims, dtype=np.int64), (self.games,))
+        if budget.size and not ((budget >= 0).all() and (budget <= self.sims).all()):
+            raise LearnError(f"sims must be in 0..{self.sims}, got {sims}")
+        budget_active: npt.NDArray[np.int64] = np.where(active, budget, 0).astype(np.int64)
+        return budget_active
+
+    def _gumbel_result(self, gumbel: npt.NDArray[np.float32], c_visit: float, c_scale: float,
+                       root_logits: npt.NDArray[np.float32], root_value: npt.NDArray[np.float32],
+                       active: npt.NDArray[np.bool_]) -> GumbelResult:
+        tree = self.tree
+        policy = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
+        actions = np.zeros(self.games, dtype=np.int64)
+        completed = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
+        puct.gumbel_results(tree, gumbel, c_visit, c_scale, policy, actions, completed)
+        visits = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
+        puct.root_visits(tree, visits)
+        runs = np.where(active, tree.visits[:, 0] - 1, 0).astype(np.int64)
+        sign = np.where(tree.player[:, 0] == 0, 1.0, -1.0)
+        root_values = np.where(active, sign * tree.value[:, 0] / np.maximum(tree.visits[:, 0], 1), np.nan).astype(np.float32)
+        nan = np.float32(np.nan)
+        return GumbelResult(actions, policy, visits, completed, root_values, np.where(active[:, None], root_logits, nan),
+                            np.where(active, root_value, nan).astype(np.float32), runs)
+
+
+@dataclass(frozen=True)
+class GumbelResult:
+    """What :meth:`BatchSearch.run_gumbel` found, one row per game (a game not searched:
+    action -1, zeros, NaNs)."""
+
+    actions: npt.NDArray[np.int64]  # (G,): the square to play: the best survivor of Sequential Halving
+    policy: npt.NDArray[np.float32]  # (G, 36): the target softmax(logits + sigma(completed Q)), 0 off the legal squares
+    visits: npt.NDArray[np.float32]  # (G, 36): visits of each root child
+    completed_q: npt.NDArray[np.float32]  # (G, 36): completed Q of each legal square for the side to move, NaN elsewhere
+    root_values: npt.NDArray[np.float32]  # (G,): the search's value of the root for its side to move (mean of its backups)
+    root_logits: npt.NDArray[np.float32]  # (G, 36): the network's policy logits at the root
+    root_value: npt.NDArray[np.float32]  # (G,): the network's value of the root for its side to move
+    simulations: npt.NDArray[np.int64]  # (G,): simulations run in each game
+
+
+def playout_cap(rng: np.random.Generator, games: int, full_fraction: float = FULL_SEARCH_FRACTION) -> npt.NDArray[np.bool_]:
+    """Playout-cap randomization (KataGo): ``bool[games]``, True for the games whose move is
+    searched in full this move (with probability ``full_fraction`` each, drawn from
+    ``rng``): those positions become policy targets; the others are searched fast, played
+    and not trained on. One draw of ``rng.random(games)`` a call."""
+    if not 0.0 <= full_fraction <= 1.0:
+        raise LearnError(f"full_fraction must be in [0, 1], got {full_fraction!r}")
+    full: npt.NDArray[np.bool_] = rng.random(games) < full_fraction
+    return full
+
+
+def playout_budgets(full: npt.NDArray[np.bool_], full_sims: int, fast_sims: int) -> npt.NDArray[np.int64]:
+    """``int64[games]``: ``full_sims`` for the games searched in full (:func:`playout_cap`), ``fast_sims`` for the others."""
+    budgets: npt.NDArray[np.int64] = np.where(full, full_sims, fast_sims).astype(np.int64)
+    return budgets
+
+
+def _tables(max_considered: int, sims: int, width: int) -> npt.NDArray[np.int32]:
+    """:func:`donuts_ai.search.puct.considered_visits` for ``sims`` simulations, ``width`` columns."""
+    table = np.zeros((max_considered + 1, max(width, 1)), dtype=np.int32)
+    found = puct.considered_visits(max_considered, sims)
+    table[:, :found.shape[1]] = found
+    return table
 
 
 def root_planes(roots: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:

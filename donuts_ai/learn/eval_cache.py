@@ -1,0 +1,236 @@
+"""The network's evaluations kept by position, for the batched search
+(:class:`EvaluationCache`): a bounded table from a position's key to the network's
+``(logits, value)``, shared by the rounds of a search and by the searches that follow.
+
+A key holds everything the observation planes show (the donuts of each side, the last
+square, the pools, the color to move, the layout's printed lines, the donuts a player
+has), so a hit returns exactly what the network would answer. With ``symmetric`` (the
+default) the key is the **symmetry-canonical** one: the least key over the board's 8
+symmetries (:mod:`donuts_ai.symmetry`, lines turned with the squares), and the network is
+asked about the canonical image, its logits mapped back to the position's squares. A
+position and its images then share one entry; the evaluations are those of the
+canonical images whether they come from the table or from the network, so a search with
+the cache gives the same results as one with a cache of capacity 0 (the network need not
+be symmetric). ``symmetric=False`` keys positions as they are: the evaluations are the
+network's of the positions themselves, exactly those of a search without a cache.
+
+The network's weights must not change while entries are kept: :meth:`EvaluationCache.clear`
+after a training step. The network is asked about the misses only, padded to a few batch
+sizes (powers of two, and the whole batch), so that a compiled network compiles few shapes.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from .._engine.bits import ctz
+from .._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
+from ..search.puct import NONE, Tree
+from ..squares import NUM_SQUARES
+from ..symmetry import SYMMETRY_NAMES, transform_direction, transform_square
+from .errors import LearnError
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+
+#: The network's answer to a batch of planes: ``(logits float32[n, 36], values float32[n])``.
+Evaluator = Callable[[npt.NDArray[np.float32]], tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+
+#: ``SQUARE_IMAGE[s, sq]``: the image of square ``sq`` under symmetry ``s`` (of SYMMETRY_NAMES, identity first).
+SQUARE_IMAGE = np.array([[transform_square(sq, sym) for sq in range(NUM_SQUARES)] for sym in SYMMETRY_NAMES], dtype=np.int64)
+#: ``DIRECTION_IMAGE[s, d]``: the image of line direction ``d`` under symmetry ``s``.
+DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(NUM_DIRECTIONS)] for sym in SYMMETRY_NAMES],
+                           dtype=np.int64)
+#: Words of a key: the side to move's donuts, the opponent's, the printed lines of squares
+#: 0..31 (2 bits each), and the lines of squares 32..35, the last square, the pools, the
+#: color and the donuts a player has in one word.
+KEY_WORDS = 4
+#: Default capacity: positions kept (about 200 bytes each).
+DEFAULT_CAPACITY = 1 << 18
+#: Bits of the packed small fields of a key's last word.
+_LAST_SHIFT, _PLACED_OWN_SHIFT, _PLACED_OPP_SHIFT, _COLOR_SHIFT, _DONUTS_SHIFT = 8, 16, 24, 32, 40
+#: Printed lines of squares 0..31 in the third word, 32..35 in the fourth.
+_LOW_SQUARES = 32
+
+
+@njit(cache=True, inline="always")
+def _image(bb: np.uint64, square_image: npt.NDArray[np.int64]) -> np.uint64:
+    """The bitboard ``bb`` with each square moved to its image."""
+    out = _ZERO
+    while bb != _ZERO:
+        sq = ctz(bb)
+        bb &= bb - _ONE
+        out |= _ONE << np.uint64(square_image[sq])
+    return out
+
+
+@njit(cache=True, inline="always")
+def _less(w0: np.uint64, w1: np.uint64, w2: np.uint64, w3: np.uint64, key: npt.NDArray[np.uint64]) -> bool:
+    """``(w0, w1, w2, w3) < key``, word by word."""
+    if w0 != key[0]:
+        return bool(w0 < key[0])
+    if w1 != key[1]:
+        return bool(w1 < key[1])
+    if w2 != key[2]:
+        return bool(w2 < key[2])
+    return bool(w3 < key[3])
+
+
+@njit(cache=True)
+def _canonical(own: np.uint64, opp: np.uint64, last: int, placed_own: int, placed_opp: int, color: int,
+               directions: npt.NDArray[np.int8], donuts: int, square_image: npt.NDArray[np.int64],
+               direction_image: npt.NDArray[np.int64], key: npt.NDArray[np.uint64]) -> int:
+    """The least key of the position over the symmetries of ``square_image`` (its rows; the
+    identity first) into ``key`` (``uint64[KEY_WORDS]``); returns the symmetry giving it."""
+    best = -1
+    small = (np.uint64(placed_own) << np.uint64(_PLACED_OWN_SHIFT)) | (np.uint64(placed_opp) << np.uint64(_PLACED_OPP_SHIFT)) \
+        | (np.uint64(color) << np.uint64(_COLOR_SHIFT)) | (np.uint64(donuts) << np.uint64(_DONUTS_SHIFT))
+    for s in range(square_image.shape[0]):
+        w0 = _image(own, square_image[s])
+        w1 = _image(opp, square_image[s])
+        w2 = _ZERO
+        w3 = small | (np.uint64(0 if last < 0 else square_image[s, last] + 1) << np.uint64(_LAST_SHIFT))
+        for sq in range(NUM_SQUARES):
+            to = square_image[s, sq]
+            d = np.uint64(direction_image[s, directions[sq]])
+            if to < _LOW_SQUARES:
+                w2 |= d << np.uint64(2 * to)
+            else:
+                w3 |= d << np.uint64(2 * (to - _LOW_SQUARES))
+        if best < 0 or _less(w0, w1, w2, w3, key):
+            best = s
+            key[0], key[1], key[2], key[3] = w0, w1, w2, w3
+    return best
+
+
+@njit(cache=True)
+def leaf_keys(tree: Tree, directions: npt.NDArray[np.int8], donuts: int, square_image: npt.NDArray[np.int64],
+              direction_image: npt.NDArray[np.int64], keys: npt.NDArray[np.uint64], symmetries: npt.NDArray[np.int64]) -> None:
+    """The key of every game's leaf into ``keys[g]`` and the symmetry to its canonical image
+    into ``symmetries[g]`` (-1 for a game without a leaf)."""
+    for g in range(tree.leaf.shape[0]):
+        leaf = tree.leaf[g]
+        symmetries[g] = -1
+        if leaf != NONE:
+            s = tree.states[g, leaf]
+            symmetries[g] = _canonical(s.own, s.opp, s.last, s.placed_own, s.placed_opp, tree.player[g, leaf], directions[g],
+                                       donuts, square_image, direction_image, keys[g])
+
+
+@njit(cache=True)
+def root_keys(roots: np.ndarray, donuts: int, square_image: npt.NDArray[np.int64], direction_image: npt.NDArray[np.int64],
+              keys: npt.NDArray[np.uint64], symmetries: npt.NDArray[np.int64]) -> None:
+    """:func:`leaf_keys` of root records (fields ``own opp last placed_own placed_opp color directions``)."""
+    for g in range(roots.shape[0]):
+        r = roots[g]
+        symmetries[g] = _canonical(r.own, r.opp, r.last, r.placed_own, r.placed_opp, r.color, r.directions, donuts,
+                                   square_image, direction_image, keys[g])
+
+
+@njit(cache=True)
+def to_canonical(planes: npt.NDArray[np.float32], symmetries: npt.NDArray[np.int64], square_image: npt.NDArray[np.int64],
+                 direction_image: npt.NDArray[np.int64]) -> None:
+    """Each row of ``planes`` (``float32[n, 36, NUM_PLANES]``) under its symmetry, in place:
+    squares moved, the printed-line planes turned with them."""
+    row = np.empty_like(planes[0])
+    for i in range(planes.shape[0]):
+        s = symmetries[i]
+        if s <= 0:
+            continue
+        row[:] = planes[i]
+        for sq in range(NUM_SQUARES):
+            to = square_image[s, sq]
+            planes[i, to] = row[sq]
+            for d in range(NUM_DIRECTIONS):
+                planes[i, to, LINE_DIRECTIONS + direction_image[s, d]] = row[sq, LINE_DIRECTIONS + d]
+
+
+def _padded(n: int, full: int) -> int:
+    """The batch size ``n`` misses are evaluated at: the next power of two, at most ``full``."""
+    size = 1
+    while size < n:
+        size *= 2
+    return max(n, min(size, full))
+
+
+class EvaluationCache:
+    """At most ``capacity`` positions' evaluations, the least recently used dropped first
+    (see the module); ``capacity=0`` keeps none and still evaluates canonical images."""
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY, symmetric: bool = True):
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 0:
+            raise LearnError(f"EvaluationCache capacity must be an int >= 0, got {capacity!r}")
+        self.capacity, self.symmetric = capacity, bool(symmetric)
+        self.square_image = SQUARE_IMAGE if self.symmetric else SQUARE_IMAGE[:1].copy()
+        self.direction_image = DIRECTION_IMAGE if self.symmetric else DIRECTION_IMAGE[:1].copy()
+        self._table: OrderedDict[bytes, tuple[npt.NDArray[np.float32], float]] = OrderedDict()
+        #: Positions answered without the network (from the table, or by a twin in the same
+        #: batch), and by the network; :meth:`clear` keeps them.
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    @property
+    def hit_rate(self) -> float:
+        """Share of the positions asked for that the table answered (0.0 before any)."""
+        asked = self.hits + self.misses
+        return self.hits / asked if asked else 0.0
+
+    def clear(self) -> None:
+        """Forget every entry (after the network changed); the counters stay."""
+        self._table.clear()
+
+    def evaluate(self, evaluator: Evaluator, planes: npt.NDArray[np.float32], keys: npt.NDArray[np.uint64],
+                 symmetries: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``(logits float32[n, 36], values float32[n])`` of the rows of ``planes``
+        (``float32[n, 6, 6, NUM_PLANES]``) whose ``symmetries`` are >= 0, keyed by ``keys``
+        (:func:`leaf_keys`); zeros for the other rows. The planes of the misses are turned
+        to their canonical images in place."""
+        n = len(planes)
+        logits = np.zeros((n, NUM_SQUARES), dtype=np.float32)
+        values = np.zeros(n, dtype=np.float32)
+        answers: list[tuple[npt.NDArray[np.float32], float] | None] = [None] * n
+        pending: dict[bytes, list[int]] = {}
+        for row in np.flatnonzero(symmetries >= 0).tolist():
+            key = keys[row].tobytes()
+            found = self._table.get(key)
+            if found is not None:
+                self._table.move_to_end(key)
+                answers[row] = found
+                self.hits += 1
+            elif key in pending:
+                pending[key].append(row)
+                self.hits += 1
+            else:
+                pending[key] = [row]
+                self.misses += 1
+        if pending:
+            rows = np.array([group[0] for group in pending.values()], dtype=np.int64)
+            asked = planes[rows]
+            flat = asked.reshape(len(rows), NUM_SQUARES, -1)
+            to_canonical(flat, symmetries[rows], self.square_image, self.direction_image)
+            size = _padded(len(rows), n)
+            if size > len(rows):
+                asked = np.concatenate([asked, np.zeros((size - len(rows), *asked.shape[1:]), dtype=asked.dtype)])
+            new_logits, new_values = evaluator(asked)
+            for j, (key, group) in enumerate(pending.items()):
+                entry = (np.array(new_logits[j], dtype=np.float32), float(new_values[j]))
+                for i in group:
+                    answers[i] = entry
+                if self.capacity > 0:
+                    self._table[key] = entry
+                    if len(self._table) > self.capacity:
+                        self._table.popitem(last=False)
+        for i, answer in enumerate(answers):
+            if answer is not None:
+                # Canonical logits back to the position's squares: square a is square image[s, a] there.
+                logits[i] = answer[0][self.square_image[symmetries[i]]]
+                values[i] = answer[1]
+        return logits, values
