@@ -166,7 +166,7 @@ def test_with_a_perfect_evaluator_the_action_keeps_the_value():
     rng = random.Random(5)
     solver = Solver(tt_bits=16)
     checked = 0
-    while checked < 6:
+    while checked < 4:
         board = random_boards(1, seed=rng.randrange(1 << 20), most_plies=30)[0]
         if board.ply < 20:
             continue
@@ -245,3 +245,17 @@ def test_bad_gumbel_settings_are_refused():
     root = A.root_record(boards[0])
     with pytest.raises(LearnError):
         BatchSearch(1, 4).run_gumbel(equivariant, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=5)
+
+
+def test_positions_the_solver_settles_make_a_uniform_search_keep_the_value():
+    solver = Solver(tt_bits=16)
+    boards = [b for b in random_boards(40, seed=13, most_plies=36) if b.ply >= 24][:6]
+    roots = np.concatenate([A.root_record(b) for b in boards])
+    search_ = BatchSearch(len(boards), 40)
+    result = search_.run_gumbel(equivariant, roots, np.ones(len(boards), dtype=np.bool_),
+                                np.ascontiguousarray(roots["directions"]), 15, False, rng=np.random.default_rng(0),
+                                solve_plies=8, solve_nodes=100_000)
+    assert (search_.solves[:, 0] > 0).any() and (search_.solves[:, 1] == search_.solves[:, 0]).all()
+    for board, action in zip(boards, result.actions, strict=True):
+        best = solver.solve(board, distance=False).value
+        assert [mv.value for mv in solver.analyze(board) if mv.move == SQUARE_NAMES[action]] == [best]

@@ -19,7 +19,20 @@ from numba import njit
 from .._engine.batch import _write_planes, mover_view
 from .._engine.bits import ctz
 from .._engine.core import flips, forced_line, has_five, legal_mask, threats
-from .._engine.position import MOVES_AGAIN, Position, apply, is_over, place, placement_ends_game, placer_value, settle_without_five
+from .._engine.position import (
+    MOVES_AGAIN,
+    Position,
+    Rulebook,
+    apply,
+    is_over,
+    place,
+    placement_ends_game,
+    placer_value,
+    plies_left,
+    settle_without_five,
+)
+from ..search.alphabeta._negamax import search_root
+from ..search.alphabeta._scores import EXACT_DEPTH
 from ..search.puct import NONE, Tree
 from ..squares import FULL_BOARD
 
@@ -43,11 +56,18 @@ STATE = np.dtype(
 #: a player has, and whether a single donut completes a line.
 Rules = tuple[npt.NDArray[np.uint64], int, bool]
 
-#: What :func:`step_solving` settles exactly (the last field of :data:`SolvingRules`): only
-#: finished games (as :func:`step`), or also the positions settled in one ply.
-SOLVE_NONE, SOLVE_ONE_PLY = 0, 1
-#: :data:`Rules` and what :func:`step_solving` settles (``SOLVE_NONE`` or ``SOLVE_ONE_PLY``).
-SolvingRules = tuple[npt.NDArray[np.uint64], int, bool, int]
+#: What :func:`step_solving` settles exactly: only finished games (as :func:`step`), also the
+#: positions settled in one ply, or also those the exact solver settles within a node limit.
+SOLVE_NONE, SOLVE_ONE_PLY, SOLVE_EXACT = 0, 1, 2
+#: Counters of the exact solves of each game (:data:`SolvingRules`): tried, settled, nodes.
+SOLVES_TRIED, SOLVES_SETTLED, SOLVE_NODES = 0, 1, 2
+#: :data:`Rules`, then what :func:`step_solving` settles: ``(line_masks, donuts, single, solve,
+#: solve_plies, node_limit, tables, workspaces, counters)``: ``solve`` one of ``SOLVE_*``; with
+#: ``SOLVE_EXACT`` a position with at most ``solve_plies`` plies left is searched by the
+#: solver's alpha-beta (:func:`donuts_ai.search.alphabeta._negamax.search_root`) within
+#: ``node_limit`` nodes, on game ``g``'s own table ``tables[g]`` (``uint64[G, rows, 3]``) and
+#: workspace ``workspaces[g]`` (``WORKSPACE[G]``), counted in ``counters[g]`` (``int64[G, 3]``).
+SolvingRules = tuple[npt.NDArray[np.uint64], int, bool, int, int, int, npt.NDArray[np.uint64], np.ndarray, npt.NDArray[np.int64]]
 
 
 @njit(cache=True)
@@ -114,10 +134,10 @@ def settled_value(pos: Position, line_masks: npt.NDArray[np.uint64], donuts: int
 @njit(cache=True)
 def step_solving(rules: SolvingRules, g: int, states: np.ndarray, parent: int, child: int, player: int,
                  sq: int) -> tuple[bool, int, np.uint64, float]:
-    """:func:`step`, and with ``rules[3] == SOLVE_ONE_PLY`` a position settled in one ply
-    (:func:`settled_value`) is returned as over, with its exact outcome for Chocolate (and
-    the color to move as its player)."""
-    line_masks, donuts, single, solve = rules
+    """:func:`step` under :data:`SolvingRules`: a position settled (in one ply,
+    :func:`settled_value`, or by the solver) is returned as over, with its exact outcome
+    for Chocolate (and the color to move as its player)."""
+    line_masks, donuts, single, solve, solve_plies, node_limit, tables, workspaces, counters = rules
     p = states[parent]
     after, status = apply(donuts, single, Position(p.own, p.opp, p.last, p.placed_own, p.placed_opp), sq)
     s = states[child]
@@ -133,6 +153,15 @@ def step_solving(rules: SolvingRules, g: int, states: np.ndarray, parent: int, c
     if solve >= SOLVE_ONE_PLY:
         settled, exact = settled_value(after, line_masks[g], donuts, single)
         if settled:
+            return True, mover, _ZERO, exact if mover == 0 else -exact
+    if solve >= SOLVE_EXACT and plies_left(after, donuts) <= solve_plies:
+        score, nodes, aborted = search_root(Rulebook(line_masks[g], donuts, single), after, EXACT_DEPTH, -1, 1, tables[g],
+                                            workspaces[g:g + 1], node_limit)
+        counters[g, SOLVES_TRIED] += 1
+        counters[g, SOLVE_NODES] += nodes
+        if not aborted:
+            counters[g, SOLVES_SETTLED] += 1
+            exact = 1.0 if score > 0 else (-1.0 if score < 0 else 0.0)
             return True, mover, _ZERO, exact if mover == 0 else -exact
     return False, mover, legal_mask(after.own, after.opp, after.last, line_masks[g]), 0.0
 

@@ -24,6 +24,8 @@ from numba import njit
 
 from .._engine.planes import NUM_PLANES
 from ..search import puct
+from ..search.alphabeta._table import ENTRY_WORDS
+from ..search.alphabeta._workspace import WORKSPACE
 from ..squares import NUM_SQUARES, SIZE
 from . import _puct_donuts as D
 from .errors import LearnError
@@ -42,6 +44,9 @@ NOISE_FRACTION = 0.25
 MAX_CONSIDERED = 16
 #: Playout-cap randomization (KataGo): the share of moves searched in full (policy targets).
 FULL_SEARCH_FRACTION = 0.25
+#: The exact solves inside Gumbel's tree: nodes at most per position, and each game's table (2**bits rows).
+SOLVE_NODES = 256
+SOLVER_TABLE_BITS = 10
 
 
 # The search bound to Donuts: the game's functions read as attributes of their module (a
@@ -118,6 +123,9 @@ class BatchSearch:
         self.tree = puct.new_tree(games, sims + 1, NUM_SQUARES, D.STATE)
         self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
+        self._solver_tables: npt.NDArray[np.uint64] | None = None
+        #: The exact solves of each game's last Gumbel search: tried, settled, nodes (``int64[G, 3]``).
+        self.solves = np.zeros((games, 3), dtype=np.int64)
 
     def run(
         self,
@@ -178,6 +186,8 @@ class BatchSearch:
         c_visit: float = puct.C_VISIT,
         c_scale: float = puct.C_SCALE,
         solve: bool = True,
+        solve_plies: int = 0,
+        solve_nodes: int = SOLVE_NODES,
         cache: EvaluationCache | None = None,
         deadline: Callable[[], bool] | None = None,
     ) -> GumbelResult:
@@ -192,7 +202,9 @@ class BatchSearch:
         the constructor's; ``max_considered`` root actions at most go into Sequential
         Halving; ``c_visit``, ``c_scale`` the constants of ``sigma``. With ``solve`` a
         position the game settles in one ply (a five to make, or a last move) is a terminal
-        node with its exact value. ``cache``: the network's evaluations are asked of it
+        node with its exact value, and so is one with at most ``solve_plies`` plies left
+        that the exact solver settles within ``solve_nodes`` nodes (its counts in
+        :attr:`solves`). ``cache``: the network's evaluations are asked of it
         (:class:`~.eval_cache.EvaluationCache`); without one only the leaves are evaluated,
         padded to a power of two. ``deadline()`` is checked between rounds (at least one
         round is run); a search stopped early still returns a policy target and a most-visited
@@ -210,7 +222,7 @@ class BatchSearch:
         gumbel = np.ascontiguousarray(gumbel, dtype=np.float32)
         cache = cache if cache is not None else EvaluationCache(0, symmetric=False)
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
-        rules = (np.ascontiguousarray(roots["line_masks"]), donuts, single, D.SOLVE_ONE_PLY if solve else D.SOLVE_NONE)
+        rules = self._solving_rules(roots, donuts, single, solve, solve_plies, solve_nodes)
         _gumbel_start(rules, tree, roots, active, directions, flat)
         keys = np.zeros((self.games, KEY_WORDS), dtype=np.uint64)
         symmetries = np.full(self.games, -1, dtype=np.int64)
@@ -233,6 +245,24 @@ class BatchSearch:
             if deadline is not None and deadline():
                 break
         return self._gumbel_result(gumbel, float(c_visit), float(c_scale), root_logits, root_value, active)
+
+    def _solving_rules(self, roots: np.ndarray, donuts: int, single: bool, solve: bool, solve_plies: int,
+                       solve_nodes: int) -> D.SolvingRules:
+        """The rules of :func:`._puct_donuts.step_solving`; each game's solver table cleared."""
+        if solve_plies < 0 or solve_nodes < 1:
+            raise LearnError(f"solve_plies must be >= 0 and solve_nodes >= 1, got {solve_plies} and {solve_nodes}")
+        level = D.SOLVE_NONE if not solve else D.SOLVE_EXACT if solve_plies > 0 else D.SOLVE_ONE_PLY
+        if level == D.SOLVE_EXACT:
+            if self._solver_tables is None:
+                self._solver_tables = np.zeros((self.games, 1 << SOLVER_TABLE_BITS, ENTRY_WORDS), dtype=np.uint64)
+            self._solver_tables[:] = 0  # a game's layout may have changed since its last search
+            tables, workspaces = self._solver_tables, np.zeros(self.games, dtype=WORKSPACE)
+            workspaces["killers"] = -1
+        else:
+            tables, workspaces = np.zeros((self.games, 2, ENTRY_WORDS), dtype=np.uint64), np.zeros(self.games, dtype=WORKSPACE)
+        self.solves[:] = 0
+        return (np.ascontiguousarray(roots["line_masks"]), donuts, single, level, solve_plies, solve_nodes, tables, workspaces,
+                self.solves)
 
     def _budgets(self, sims: int | npt.NDArray[np.int64] | None, active: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """Each game's simulations (0 for an inactive game), checked."""

@@ -168,14 +168,17 @@ class EvaluationCache:
         self.capacity, self.symmetric = capacity, bool(symmetric)
         self.square_image = SQUARE_IMAGE if self.symmetric else SQUARE_IMAGE[:1].copy()
         self.direction_image = DIRECTION_IMAGE if self.symmetric else DIRECTION_IMAGE[:1].copy()
-        self._table: OrderedDict[bytes, tuple[npt.NDArray[np.float32], float]] = OrderedDict()
+        # key -> slot of the arrays below, least recently used first; slots are reused.
+        self._slots: OrderedDict[bytes, int] = OrderedDict()
+        self._logits = np.zeros((0, NUM_SQUARES), dtype=np.float32)  # canonical logits of each slot
+        self._values = np.zeros(0, dtype=np.float32)
         #: Positions answered without the network (from the table, or by a twin in the same
         #: batch), and by the network; :meth:`clear` keeps them.
         self.hits = 0
         self.misses = 0
 
     def __len__(self) -> int:
-        return len(self._table)
+        return len(self._slots)
 
     @property
     def hit_rate(self) -> float:
@@ -185,7 +188,19 @@ class EvaluationCache:
 
     def clear(self) -> None:
         """Forget every entry (after the network changed); the counters stay."""
-        self._table.clear()
+        self._slots.clear()
+
+    def _slot(self) -> int:
+        """A free slot: a new one while under capacity, else the least recently used one's."""
+        if len(self._slots) < self.capacity:
+            slot = len(self._slots)
+            if slot >= len(self._values):
+                grown = min(self.capacity, max(1024, 2 * len(self._values)))
+                self._logits = np.concatenate([self._logits, np.zeros((grown - len(self._values), NUM_SQUARES), np.float32)])
+                self._values = np.concatenate([self._values, np.zeros(grown - len(self._values), np.float32)])
+            return slot
+        _, slot = self._slots.popitem(last=False)
+        return slot
 
     def evaluate(self, evaluator: Evaluator, planes: npt.NDArray[np.float32], keys: npt.NDArray[np.uint64],
                  symmetries: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -194,43 +209,51 @@ class EvaluationCache:
         (:func:`leaf_keys`); zeros for the other rows. The planes of the misses are turned
         to their canonical images in place."""
         n = len(planes)
-        logits = np.zeros((n, NUM_SQUARES), dtype=np.float32)
-        values = np.zeros(n, dtype=np.float32)
-        answers: list[tuple[npt.NDArray[np.float32], float] | None] = [None] * n
-        pending: dict[bytes, list[int]] = {}
-        for row in np.flatnonzero(symmetries >= 0).tolist():
+        rows = np.flatnonzero(symmetries >= 0)
+        found = np.full(n, -1, dtype=np.int64)  # slot of each row's answer, or of its miss among the asked
+        hit = np.zeros(n, dtype=np.bool_)
+        pending: dict[bytes, int] = {}
+        for row in rows.tolist():
             key = keys[row].tobytes()
-            found = self._table.get(key)
-            if found is not None:
-                self._table.move_to_end(key)
-                answers[row] = found
+            slot = self._slots.get(key)
+            if slot is not None:
+                self._slots.move_to_end(key)
+                found[row], hit[row] = slot, True
                 self.hits += 1
             elif key in pending:
-                pending[key].append(row)
+                found[row] = pending[key]
                 self.hits += 1
             else:
-                pending[key] = [row]
+                found[row] = pending[key] = len(pending)
                 self.misses += 1
+        canonical_logits = np.zeros((n, NUM_SQUARES), dtype=np.float32)
+        values = np.zeros(n, dtype=np.float32)
+        canonical_logits[hit] = self._logits[found[hit]]
+        values[hit] = self._values[found[hit]]
         if pending:
-            rows = np.array([group[0] for group in pending.values()], dtype=np.int64)
-            asked = planes[rows]
-            flat = asked.reshape(len(rows), NUM_SQUARES, -1)
-            to_canonical(flat, symmetries[rows], self.square_image, self.direction_image)
-            size = _padded(len(rows), n)
-            if size > len(rows):
-                asked = np.concatenate([asked, np.zeros((size - len(rows), *asked.shape[1:]), dtype=asked.dtype)])
-            new_logits, new_values = evaluator(asked)
-            for j, (key, group) in enumerate(pending.items()):
-                entry = (np.array(new_logits[j], dtype=np.float32), float(new_values[j]))
-                for i in group:
-                    answers[i] = entry
-                if self.capacity > 0:
-                    self._table[key] = entry
-                    if len(self._table) > self.capacity:
-                        self._table.popitem(last=False)
-        for i, answer in enumerate(answers):
-            if answer is not None:
-                # Canonical logits back to the position's squares: square a is square image[s, a] there.
-                logits[i] = answer[0][self.square_image[symmetries[i]]]
-                values[i] = answer[1]
+            asked_rows = np.flatnonzero(~hit & (found >= 0))
+            first = asked_rows[np.unique(found[asked_rows], return_index=True)[1]]  # one row per missing key, in key order
+            new_logits, new_values = self._ask(evaluator, planes[first], symmetries[first], n)
+            canonical_logits[asked_rows] = new_logits[found[asked_rows]]
+            values[asked_rows] = new_values[found[asked_rows]]
+            if self.capacity > 0:
+                for j, key in enumerate(pending):
+                    slot = self._slot()
+                    self._slots[key] = slot
+                    self._logits[slot], self._values[slot] = new_logits[j], new_values[j]
+        # Canonical logits back to the position's squares: square a is square image[s, a] there.
+        images = self.square_image[np.maximum(symmetries, 0)]
+        logits: npt.NDArray[np.float32] = np.take_along_axis(canonical_logits, images, axis=1)
         return logits, values
+
+    def _ask(self, evaluator: Evaluator, planes: npt.NDArray[np.float32], symmetries: npt.NDArray[np.int64],
+             full: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The network's answers for the canonical images of ``planes``, in a batch padded
+        to :func:`_padded` rows (at most ``full``)."""
+        count = len(planes)
+        to_canonical(planes.reshape(count, NUM_SQUARES, -1), symmetries, self.square_image, self.direction_image)
+        size = _padded(count, full)
+        if size > count:
+            planes = np.concatenate([planes, np.zeros((size - count, *planes.shape[1:]), dtype=planes.dtype)])
+        logits, values = evaluator(planes)
+        return np.asarray(logits[:count], dtype=np.float32), np.asarray(values[:count], dtype=np.float32)
