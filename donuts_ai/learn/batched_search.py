@@ -29,7 +29,7 @@ from ..search.alphabeta._workspace import WORKSPACE
 from ..squares import NUM_SQUARES, SIZE
 from . import _puct_donuts as D
 from .errors import LearnError
-from .eval_cache import KEY_WORDS, EvaluationCache, leaf_keys, root_keys
+from .eval_cache import KEY_WORDS, EvaluationCache, evaluate_rows, leaf_keys, root_keys
 from .eval_cache import Evaluator as Evaluator
 from .network import Network, evaluate
 
@@ -124,6 +124,7 @@ class BatchSearch:
         self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
         self._solver_tables: npt.NDArray[np.uint64] | None = None
+        self._no_tables, self._no_workspaces = np.zeros((1, 2, ENTRY_WORDS), dtype=np.uint64), np.zeros(1, dtype=WORKSPACE)
         #: The exact solves of each game's last Gumbel search: tried, settled, nodes (``int64[G, 3]``).
         self.solves = np.zeros((games, 3), dtype=np.int64)
 
@@ -220,15 +221,10 @@ class BatchSearch:
         elif gumbel.shape != (self.games, NUM_SQUARES):
             raise LearnError(f"gumbel must have the shape {(self.games, NUM_SQUARES)}, got {gumbel.shape}")
         gumbel = np.ascontiguousarray(gumbel, dtype=np.float32)
-        cache = cache if cache is not None else EvaluationCache(0, symmetric=False)
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         rules = self._solving_rules(roots, donuts, single, solve, solve_plies, solve_nodes)
         _gumbel_start(rules, tree, roots, active, directions, flat)
-        keys = np.zeros((self.games, KEY_WORDS), dtype=np.uint64)
-        symmetries = np.full(self.games, -1, dtype=np.int64)
-        root_keys(roots, donuts, cache.square_image, cache.direction_image, keys, symmetries)
-        symmetries[~active] = -1
-        root_logits, root_value = cache.evaluate(evaluator, self._planes, keys, symmetries)
+        root_logits, root_value = self._ask(evaluator, cache, directions, donuts, roots, active)
         puct.expand(tree, root_logits, root_value, self._no_noise, 0.0)
         considered = np.zeros(self.games, dtype=np.int64)
         puct.considered_counts(tree, max_considered, considered)
@@ -239,12 +235,29 @@ class BatchSearch:
             rounds += 1
             if _gumbel_simulate(rules, tree, gumbel, tables, table_of.astype(np.int64), considered, budget, float(c_visit),
                                 float(c_scale), directions, flat):
-                leaf_keys(tree, directions, donuts, cache.square_image, cache.direction_image, keys, symmetries)
-                logits, values = cache.evaluate(evaluator, self._planes, keys, symmetries)
+                logits, values = self._ask(evaluator, cache, directions, donuts)
                 puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():
                 break
         return self._gumbel_result(gumbel, float(c_visit), float(c_scale), root_logits, root_value, active)
+
+    def _ask(self, evaluator: Evaluator, cache: EvaluationCache | None, directions: npt.NDArray[np.int8], donuts: int,
+             roots: np.ndarray | None = None, active: npt.NDArray[np.bool_] | None = None,
+             ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The evaluations of the active ``roots`` (their planes written), else of every game's
+        leaf: from ``cache``, or the network's of the rows alone (:func:`~.eval_cache.evaluate_rows`)."""
+        asked = active if roots is not None else self.tree.leaf != puct.NONE
+        assert asked is not None
+        if cache is None:
+            return evaluate_rows(evaluator, self._planes, asked)
+        keys = np.zeros((self.games, KEY_WORDS), dtype=np.uint64)
+        symmetries = np.full(self.games, -1, dtype=np.int64)
+        if roots is not None:
+            root_keys(roots, donuts, cache.square_image, cache.direction_image, keys, symmetries)
+        else:
+            leaf_keys(self.tree, directions, donuts, cache.square_image, cache.direction_image, keys, symmetries)
+        symmetries[~asked] = -1
+        return cache.evaluate(evaluator, self._planes, keys, symmetries)
 
     def _solving_rules(self, roots: np.ndarray, donuts: int, single: bool, solve: bool, solve_plies: int,
                        solve_nodes: int) -> D.SolvingRules:
@@ -258,8 +271,8 @@ class BatchSearch:
             self._solver_tables[:] = 0  # a game's layout may have changed since its last search
             tables, workspaces = self._solver_tables, np.zeros(self.games, dtype=WORKSPACE)
             workspaces["killers"] = -1
-        else:
-            tables, workspaces = np.zeros((self.games, 2, ENTRY_WORDS), dtype=np.uint64), np.zeros(self.games, dtype=WORKSPACE)
+        else:  # never read: one game's worth, of the types the kernel is compiled for
+            tables, workspaces = self._no_tables, self._no_workspaces
         self.solves[:] = 0
         return (np.ascontiguousarray(roots["line_masks"]), donuts, single, level, solve_plies, solve_nodes, tables, workspaces,
                 self.solves)

@@ -158,6 +158,29 @@ def _padded(n: int, full: int) -> int:
     return max(n, min(size, full))
 
 
+def evaluate_rows(evaluator: Evaluator, planes: npt.NDArray[np.float32], rows: npt.NDArray[np.bool_],
+                  ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """``(logits float32[n, 36], values float32[n])`` of the ``rows`` of ``planes`` (zeros
+    for the others), the network asked about those rows alone in a batch padded to a power
+    of two (at most ``n``)."""
+    n = len(planes)
+    logits = np.zeros((n, NUM_SQUARES), dtype=np.float32)
+    values = np.zeros(n, dtype=np.float32)
+    chosen = np.flatnonzero(rows)
+    if len(chosen) == n:
+        found_logits, found_values = evaluator(planes)
+        return np.asarray(found_logits, dtype=np.float32), np.asarray(found_values, dtype=np.float32)
+    if len(chosen):
+        asked = planes[chosen]
+        size = _padded(len(chosen), n)
+        if size > len(chosen):
+            asked = np.concatenate([asked, np.zeros((size - len(chosen), *asked.shape[1:]), dtype=asked.dtype)])
+        found_logits, found_values = evaluator(asked)
+        logits[chosen] = found_logits[:len(chosen)]
+        values[chosen] = found_values[:len(chosen)]
+    return logits, values
+
+
 class EvaluationCache:
     """At most ``capacity`` positions' evaluations, the least recently used dropped first
     (see the module); ``capacity=0`` keeps none and still evaluates canonical images."""
