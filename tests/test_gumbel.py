@@ -128,6 +128,18 @@ def test_seeded_searches_repeat_and_batched_equals_one_by_one():
     np.testing.assert_array_equal(a.policy, b.policy)
 
 
+def test_the_first_phase_in_one_batch_is_the_same_search():
+    boards = random_boards(6, seed=17)
+    budgets = np.array([0, 3, 16, 20, 40, 9])
+    for considered in (4, 16):
+        for cache in (None, EvaluationCache):
+            one = search(boards, budgets, skewed, max_considered=considered, cache=cache and cache())
+            rounds = search(boards, budgets, skewed, max_considered=considered, cache=cache and cache(), batch_first_phase=False)
+            for field in ("actions", "policy", "visits", "completed_q", "simulations"):
+                np.testing.assert_array_equal(getattr(one, field), getattr(rounds, field))
+            np.testing.assert_allclose(one.root_values, rounds.root_values, rtol=1e-5)
+
+
 def board_of_planes(planes, layout_text: str, donuts: int) -> Board:
     """The board a leaf's planes show (the layout given), for the perfect evaluator."""
     own, opp = planes[:, :, OWN].reshape(-1), planes[:, :, OPPONENT].reshape(-1)

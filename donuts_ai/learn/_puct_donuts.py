@@ -184,6 +184,18 @@ def write_leaf_planes(tree: Tree, line_masks: npt.NDArray[np.uint64], directions
 
 
 @njit(cache=True)
+def write_node_planes(tree: Tree, line_masks: npt.NDArray[np.uint64], directions: npt.NDArray[np.int8], donuts: int,
+                      games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int, out: npt.NDArray[np.float32]) -> None:
+    """:func:`write_leaf_planes` of ``count`` nodes: node ``nodes[i]`` of game ``games[i]`` into ``out[i]``."""
+    for i in range(count):
+        g, node = games[i], nodes[i]
+        s = tree.states[g, node]
+        forced = forced_line(_FULL & ~(s.own | s.opp), s.last, line_masks[g])
+        seen = mover_view(s.own, s.opp, s.last, forced, s.placed_own, s.placed_opp, tree.player[g, node], donuts)
+        _write_planes(out[i], seen, directions[g])
+
+
+@njit(cache=True)
 def write_root_planes(roots: np.ndarray, donuts: int, out: npt.NDArray[np.float32]) -> None:
     """The observation planes of every root record (see :func:`root`), seen by its side to
     move, into ``out`` (``float32[G, 36, NUM_PLANES]``)."""

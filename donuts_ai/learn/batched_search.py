@@ -29,7 +29,7 @@ from ..search.alphabeta._workspace import WORKSPACE
 from ..squares import NUM_SQUARES, SIZE
 from . import _puct_donuts as D
 from .errors import LearnError
-from .eval_cache import KEY_WORDS, EvaluationCache, evaluate_rows, leaf_keys, root_keys
+from .eval_cache import KEY_WORDS, EvaluationCache, evaluate_rows, leaf_keys, node_keys, root_keys
 from .eval_cache import Evaluator as Evaluator
 from .network import Network, evaluate
 
@@ -95,6 +95,17 @@ def _gumbel_simulate(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray
             D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
             return True
     return False
+
+
+@njit(cache=True)
+def _gumbel_first_phase(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
+                        budget: npt.NDArray[np.int64], games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64],
+                        directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> int:
+    """Sequential Halving's first visits at once (:func:`donuts_ai.search.puct.gumbel_first_phase`),
+    the new leaves' planes into ``planes``; returns how many."""
+    count = puct.gumbel_first_phase(puct.Game(D.root, D.step_solving), rules, tree, gumbel, considered, budget, games, nodes)
+    D.write_node_planes(tree, rules[0], directions, rules[1], games, nodes, count, planes)
+    return count
 
 
 def network_evaluator(network: Network) -> Evaluator:
@@ -190,6 +201,7 @@ class BatchSearch:
         solve_plies: int = 0,
         solve_nodes: int = SOLVE_NODES,
         cache: EvaluationCache | None = None,
+        batch_first_phase: bool = True,
         deadline: Callable[[], bool] | None = None,
     ) -> GumbelResult:
         """Search every active game from its root by Gumbel's rules and return the actions
@@ -207,7 +219,10 @@ class BatchSearch:
         that the exact solver settles within ``solve_nodes`` nodes (its counts in
         :attr:`solves`). ``cache``: the network's evaluations are asked of it
         (:class:`~.eval_cache.EvaluationCache`); without one only the leaves are evaluated,
-        padded to a power of two. ``deadline()`` is checked between rounds (at least one
+        padded to a power of two. With ``batch_first_phase`` the first phase of Sequential
+        Halving (one visit to each considered action) is evaluated in one batch of up to
+        ``games * max_considered`` positions, the same search in fewer, larger batches (the
+        root's summed value may differ in rounding only). ``deadline()`` is checked between rounds (at least one
         round is run); a search stopped early still returns a policy target and a most-visited
         action."""
         budget = self._budgets(sims, active)
@@ -230,8 +245,11 @@ class BatchSearch:
         puct.considered_counts(tree, max_considered, considered)
         budgets, table_of = np.unique(budget, return_inverse=True)
         tables = np.stack([_tables(max_considered, int(b), int(budgets.max())) for b in budgets])
-        rounds = 0
-        while rounds < budget.max():
+        rounds, remaining = 0, int(budget.max())
+        if batch_first_phase:
+            self._first_phase(rules, gumbel, considered, budget, directions, donuts, evaluator, cache)
+            remaining = int((budget - np.minimum(considered, budget)).max())
+        while rounds < remaining:
             rounds += 1
             if _gumbel_simulate(rules, tree, gumbel, tables, table_of.astype(np.int64), considered, budget, float(c_visit),
                                 float(c_scale), directions, flat):
@@ -240,6 +258,27 @@ class BatchSearch:
             if deadline is not None and deadline():
                 break
         return self._gumbel_result(gumbel, float(c_visit), float(c_scale), root_logits, root_value, active)
+
+    def _first_phase(self, rules: D.SolvingRules, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
+                     budget: npt.NDArray[np.int64], directions: npt.NDArray[np.int8], donuts: int, evaluator: Evaluator,
+                     cache: EvaluationCache | None) -> None:
+        """The first visit to every considered root action of every game, evaluated in one batch."""
+        rows = self.games * int(considered.max(initial=1))
+        games, nodes = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
+        planes = np.zeros((rows, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+        count = _gumbel_first_phase(rules, self.tree, gumbel, considered, budget, games, nodes, directions,
+                                    planes.reshape(rows, NUM_SQUARES, NUM_PLANES))
+        if count == 0:
+            return
+        if cache is None:
+            logits, values = evaluate_rows(evaluator, planes, np.arange(rows) < count)
+        else:
+            keys = np.zeros((rows, KEY_WORDS), dtype=np.uint64)
+            symmetries = np.full(rows, -1, dtype=np.int64)
+            node_keys(self.tree, games, nodes, count, directions, donuts, cache.square_image, cache.direction_image, keys,
+                      symmetries)
+            logits, values = cache.evaluate(evaluator, planes, keys, symmetries)
+        puct.expand_root_children(self.tree, games, nodes, count, logits, values)
 
     def _ask(self, evaluator: Evaluator, cache: EvaluationCache | None, directions: npt.NDArray[np.int8], donuts: int,
              roots: np.ndarray | None = None, active: npt.NDArray[np.bool_] | None = None,

@@ -123,6 +123,19 @@ def leaf_keys(tree: Tree, directions: npt.NDArray[np.int8], donuts: int, square_
 
 
 @njit(cache=True)
+def node_keys(tree: Tree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
+              directions: npt.NDArray[np.int8], donuts: int, square_image: npt.NDArray[np.int64],
+              direction_image: npt.NDArray[np.int64], keys: npt.NDArray[np.uint64], symmetries: npt.NDArray[np.int64]) -> None:
+    """:func:`leaf_keys` of ``count`` nodes: node ``nodes[i]`` of game ``games[i]`` into row ``i`` (-1 after ``count``)."""
+    symmetries[:] = -1
+    for i in range(count):
+        g, node = games[i], nodes[i]
+        s = tree.states[g, node]
+        symmetries[i] = _canonical(s.own, s.opp, s.last, s.placed_own, s.placed_opp, tree.player[g, node], directions[g],
+                                   donuts, square_image, direction_image, keys[i])
+
+
+@njit(cache=True)
 def root_keys(roots: np.ndarray, donuts: int, square_image: npt.NDArray[np.int64], direction_image: npt.NDArray[np.int64],
               keys: npt.NDArray[np.uint64], symmetries: npt.NDArray[np.int64]) -> None:
     """:func:`leaf_keys` of root records (fields ``own opp last placed_own placed_opp color directions``)."""

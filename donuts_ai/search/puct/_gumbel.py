@@ -323,3 +323,37 @@ def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], c_visit: float, 
             a = int(ctz(bits))
             bits &= bits - _ONE
             policy[g, a] = logits[a] / norm
+
+
+@njit(cache=True)
+def gumbel_first_phase(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
+                       budget: npt.NDArray[np.int64], leaf_games: npt.NDArray[np.int64], leaf_nodes: npt.NDArray[np.int64]) -> int:
+    """The first ``min(considered[g], budget[g])`` simulations of every game that has a root
+    and no visit below it, at once: the children of its top actions by ``g + logits`` (the
+    ones Sequential Halving's first simulations visit, whatever their values: every action
+    not visited yet has the same completed Q) are created. A finished child is backed up
+    at once; the others are listed in ``leaf_games``/``leaf_nodes`` (``int64[games *
+    max_considered]``) to be evaluated together (:func:`~._tree.expand_root_children`).
+    Returns how many are listed. Each game's ``leaf`` is left NONE."""
+    children, prior, legal_bits = tree.children, tree.prior, tree.legal
+    count = 0
+    for g in range(tree.visits.shape[0]):
+        if tree.node_count[g] == 0 or tree.visits[g, 0] != 1:
+            continue
+        for _ in range(min(considered[g], budget[g])):
+            best, best_score = NONE, NO_SCORE
+            bits = legal_bits[g, 0]
+            while bits != _ZERO:
+                a = int(ctz(bits))
+                bits &= bits - _ONE
+                score = gumbel[g, a] + _log_prior(prior, g, 0, a)
+                if children[g, 0, a] == NONE and score > best_score:
+                    best, best_score = a, score
+            tree.path[g, 0] = 0
+            _new_child(game, rules, tree, g, 0, best, 1)
+            if tree.leaf[g] != NONE:
+                leaf_games[count] = g
+                leaf_nodes[count] = tree.leaf[g]
+                count += 1
+                tree.leaf[g] = NONE
+    return count

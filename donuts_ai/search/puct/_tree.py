@@ -277,6 +277,36 @@ def expand(tree: Tree, logits: npt.NDArray[np.float32], values: npt.NDArray[np.f
 
 
 @njit(cache=True)
+def expand_root_children(tree: Tree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
+                         logits: npt.NDArray[np.float32], values: npt.NDArray[np.float32]) -> None:
+    """:func:`expand` (no noise) of ``count`` children of roots at once: node ``nodes[i]`` of
+    game ``games[i]`` gets the answer of row ``i`` of ``logits`` and ``values``, backed up to
+    itself and its root."""
+    prior = tree.prior
+    actions = prior.shape[2]
+    for i in range(count):
+        g, node = games[i], nodes[i]
+        legal = tree.legal[g, node]
+        top = NO_SCORE
+        for a in range(actions):
+            if (legal >> np.uint64(a)) & _ONE and logits[i, a] > top:
+                top = logits[i, a]
+        total = 0.0
+        for a in range(actions):
+            if (legal >> np.uint64(a)) & _ONE:
+                p = math.exp(logits[i, a] - top)
+                prior[g, node, a] = p
+                total += p
+        for a in range(actions):
+            prior[g, node, a] = prior[g, node, a] / total
+        value = values[i] if tree.player[g, node] == 0 else -values[i]
+        tree.raw_value[g, node] = value
+        for index in (node, 0):
+            tree.visits[g, index] += 1
+            tree.value[g, index] += value
+
+
+@njit(cache=True)
 def root_visits(tree: Tree, out: npt.NDArray[np.float32]) -> None:
     """The visits of each root child into ``out`` (``float32[games, actions]``; zeros for a
     game without a root)."""
