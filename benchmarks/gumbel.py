@@ -85,6 +85,8 @@ def speed(roots: np.ndarray, sims: int, network: Evaluator, repeats: int) -> Non
         ("Gumbel", "gumbel", {"solve": False}),
         ("Gumbel + settled", "gumbel", {"solve": True}),
         ("Gumbel + settled + cache", "gumbel", {"solve": True, "cache": True}),
+        ("Gumbel + settled, first phase in rounds", "gumbel", {"solve": True, "batch_first_phase": False}),
+        ("Gumbel + exact solves (<= 6 plies, 256 nodes)", "gumbel", {"solve_plies": 6}),
     ]
     for label, evaluator in (("dummy", dummy), ("shipped network", network)):
         for name, kind, kwargs in variants:
@@ -159,6 +161,31 @@ def targets(positions: list[SuitePosition], network: Evaluator, sims_list: list[
         print(f"| {name} | {np.mean(flags):.1%} | {np.mean(flags[critical]):.1%} |")
 
 
+def settled(suites: list[str], count: int, network: Evaluator, sims: int) -> None:
+    print(f"\n### settled: what the terminal nodes the game or the solver settles cost and buy ({sims} simulations)\n")
+    print("| suite | settled | target keeps | critical | action keeps | seconds | solves tried / settled / nodes |")
+    print("|---|---|---|---|---|---|---|")
+    variants: list[tuple[str, dict[str, Any]]] = [
+        ("none", {"solve": False}), ("one ply", {}), ("exact, <= 6 plies, 256 nodes", {"solve_plies": 6}),
+        ("exact, <= 10 plies, 2000 nodes", {"solve_plies": 10, "solve_nodes": 2000}),
+    ]
+    for suite in suites:
+        positions = decided(count, suite)
+        roots = roots_of(positions)
+        critical = np.array([p.critical for p in positions])
+        for name, kwargs in variants:
+            g = len(roots)
+            search = BatchSearch(g, sims)
+            start = time.perf_counter()
+            result = search.run_gumbel(network, roots, np.ones(g, dtype=np.bool_), np.ascontiguousarray(roots["directions"]),
+                                       15, False, rng=np.random.default_rng(0), **kwargs)
+            seconds = time.perf_counter() - start
+            target, played = keeps(positions, result.policy.argmax(1)), keeps(positions, result.actions)
+            tried, done, nodes = search.solves.sum(axis=0)
+            print(f"| {suite} | {name} | {target.mean():.1%} | {target[critical].mean():.1%} | {played.mean():.1%} | "
+                  f"{seconds:.2f} | {tried} / {done} / {nodes:,} |")
+
+
 def _planes(roots: np.ndarray) -> npt.NDArray[np.float32]:
     from donuts_ai.learn.batched_search import root_planes
 
@@ -173,10 +200,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--only", choices=["speed", "cache", "targets"], nargs="*", default=None)
+    parser.add_argument("--only", choices=["speed", "cache", "targets", "settled"], nargs="*", default=None)
     args = parser.parse_args(argv)
     network: Callable[..., Any] = network_evaluator(cached_network(None))
-    only = set(args.only or ["speed", "cache", "targets"])
+    # The network compiles one program per batch size: every size the searches use, first.
+    size = 1
+    while size <= 16 * max(args.games, args.positions):
+        network(np.zeros((size, 6, 6, 13), dtype=np.float32))
+        size *= 2
+    for games in (args.games, args.positions):
+        network(np.zeros((games, 6, 6, 13), dtype=np.float32))
+    only = set(args.only or ["speed", "cache", "targets", "settled"])
     positions = decided(max(args.positions, args.games))
     if "speed" in only:
         roots = roots_of(positions[:args.games])
@@ -187,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         cache_rates(network, args.games, max(args.sims), args.moves, seed=1)
     if "targets" in only:
         targets(positions[:args.positions], network, args.sims, args.seeds)
+    if "settled" in only:
+        settled(["middlegame", "endgame"], args.positions, network, max(args.sims))
     return 0
 
 
