@@ -6,7 +6,9 @@ A :class:`Tree` holds one search tree per game (``games`` trees of ``nodes`` nod
 mctx's ``Tree`` holds a batch: a named structure of arrays (the convention of
 :mod:`donuts_ai.search`). A node keeps its game state (``states``, a record array of
 the game's own dtype, never read here), the player to move (0 or 1), its legal actions
-as bits, its visits and summed value, and, for a node where the game is over, its
+as bits, its visits and summed value, its own evaluation (``raw_value``: the network's,
+or the outcome; Gumbel's mixed value reads it, :mod:`._gumbel`), and, for a node where
+the game is over (or that the game settles exactly, if its ``step`` says so), its
 outcome. Children are dense, as in mctx: ``children[g, node, action]`` is the child's
 index (-1 while not created) and ``prior[g, node, action]`` the network's probability of
 that action. Values are kept **for player 0**, so a player who moves twice in a row needs
@@ -29,6 +31,8 @@ One round of the search, for every game at once::
 :func:`start` makes each root a leaf, so the first round evaluates the roots (and mixes
 the root's Dirichlet noise into its priors). A tree of ``N`` nodes takes ``N - 1``
 simulations: each adds at most one node. Kernels never raise: the driver checks first.
+Gumbel's search (:mod:`._gumbel`) runs the same rounds on the same trees with other
+rules of selection.
 """
 
 from __future__ import annotations
