@@ -271,3 +271,16 @@ def test_positions_the_solver_settles_make_a_uniform_search_keep_the_value():
     for board, action in zip(boards, result.actions, strict=True):
         best = solver.solve(board, distance=False).value
         assert [mv.value for mv in solver.analyze(board) if mv.move == SQUARE_NAMES[action]] == [best]
+
+
+def test_puct_with_settled_positions_counts_every_simulation_on_legal_squares():
+    boards = random_boards(5, seed=23, most_plies=30)
+    roots = np.concatenate([A.root_record(b) for b in boards])
+    args = (skewed, roots, np.ones(len(boards), dtype=np.bool_), np.ascontiguousarray(roots["directions"]), 15, False)
+    plain = BatchSearch(len(boards), 30).run(*args)
+    for kwargs in ({"solve": True}, {"solve": True, "solve_plies": 8}):
+        result = BatchSearch(len(boards), 30).run(*args, **kwargs)
+        assert (result.visits.sum(axis=1) == 30).all()
+        for board, visits in zip(boards, result.visits, strict=True):
+            assert set(np.flatnonzero(visits)) <= set(board.legal_squares())
+    np.testing.assert_array_equal(plain.visits, BatchSearch(len(boards), 30).run(*args, solve=False).visits)

@@ -75,6 +75,26 @@ def _simulate(rules: D.Rules, tree: puct.Tree, c_puct: float, directions: npt.ND
 
 
 @njit(cache=True)
+def _start_solving(rules: D.SolvingRules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_],
+                   directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> None:
+    """:func:`_start` with the game's step that settles positions (:func:`._puct_donuts.step_solving`)."""
+    puct.start(puct.Game(D.root, D.step_solving), rules, tree, roots, active)
+    D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+
+
+@njit(cache=True)
+def _simulate_solving(rules: D.SolvingRules, tree: puct.Tree, c_puct: float, directions: npt.NDArray[np.int8],
+                      planes: npt.NDArray[np.float32]) -> bool:
+    """:func:`_simulate` with the game's step that settles positions."""
+    puct.simulate(puct.Game(D.root, D.step_solving), rules, tree, c_puct)
+    for g in range(tree.leaf.shape[0]):
+        if tree.leaf[g] != puct.NONE:
+            D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+            return True
+    return False
+
+
+@njit(cache=True)
 def _gumbel_start(rules: D.SolvingRules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_],
                   directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> None:
     """:func:`_start` with the game's step that settles positions (:func:`._puct_donuts.step_solving`)."""
@@ -150,6 +170,9 @@ class BatchSearch:
         noise: npt.NDArray[np.float32] | None = None,
         sims: int | None = None,
         deadline: Callable[[], bool] | None = None,
+        solve: bool = False,
+        solve_plies: int = 0,
+        solve_nodes: int = SOLVE_NODES,
     ) -> SearchResult:
         """Search every active game from its root and return the root statistics.
 
@@ -158,21 +181,30 @@ class BatchSearch:
         ``directions`` ``int8[G, 36]`` their layouts' printed lines; ``noise``: Dirichlet
         noise to mix into the root priors (``float32[G, 36]``, see :func:`dirichlet_noise`),
         or ``None``. ``sims`` (at most the constructor's) simulations, fewer when
-        ``deadline()`` turns true (checked between rounds; at least one round is run)."""
+        ``deadline()`` turns true (checked between rounds; at least one round is run).
+        ``solve``, ``solve_plies``, ``solve_nodes``: the positions settled exactly are
+        terminal nodes, as in :meth:`run_gumbel` (off by default: the search as it was)."""
         sims = self.sims if sims is None else sims
         if not 0 <= sims <= self.sims:
             raise LearnError(f"sims must be in 0..{self.sims}, got {sims}")
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         line_masks = np.ascontiguousarray(roots["line_masks"])
-        rules = (line_masks, donuts, single)
-        _start(rules, tree, roots, active, directions, flat)
+        simulate: Callable[[], bool]
+        if solve:
+            solving = self._solving_rules(roots, donuts, single, True, solve_plies, solve_nodes)
+            _start_solving(solving, tree, roots, active, directions, flat)
+            simulate = lambda: _simulate_solving(solving, tree, self.c_puct, directions, flat)  # noqa: E731
+        else:
+            rules = (line_masks, donuts, single)
+            _start(rules, tree, roots, active, directions, flat)
+            simulate = lambda: _simulate(rules, tree, self.c_puct, directions, flat)  # noqa: E731
         root_logits, root_value = evaluator(self._planes)
         fraction = 0.0 if noise is None else NOISE_FRACTION
         puct.expand(tree, root_logits, root_value, self._no_noise if noise is None else noise, fraction)
         done = 0
         while done < sims:
             done += 1
-            if _simulate(rules, tree, self.c_puct, directions, flat):
+            if simulate():
                 logits, values = evaluator(self._planes)
                 puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():
