@@ -14,14 +14,15 @@ the cache gives the same results as one with a cache of capacity 0 (the network 
 be symmetric). ``symmetric=False`` keys positions as they are: the evaluations are the
 network's of the positions themselves, exactly those of a search without a cache.
 
-The network's weights must not change while entries are kept: :meth:`EvaluationCache.clear`
-after a training step. The network is asked about the misses only, padded to a few batch
+The table is a fixed set of rows in arrays, probed and filled by compiled kernels (two
+rows a key, the one used less recently replaced): bounded, and no Python loop per
+position. The network's weights must not change while entries are kept:
+:meth:`EvaluationCache.clear` after a training step. The network is asked about the misses only, padded to a few batch
 sizes (powers of two, and the whole batch), so that a compiled network compiles few shapes.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 
 import numpy as np
@@ -50,7 +51,7 @@ DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(NUM_DIRE
 #: 0..31 (2 bits each), and the lines of squares 32..35, the last square, the pools, the
 #: color and the donuts a player has in one word.
 KEY_WORDS = 4
-#: Default capacity: positions kept (about 200 bytes each).
+#: Default capacity: positions kept (about 190 bytes each: 48 MiB).
 DEFAULT_CAPACITY = 1 << 18
 #: Bits of the packed small fields of a key's last word.
 _LAST_SHIFT, _PLACED_OWN_SHIFT, _PLACED_OPP_SHIFT, _COLOR_SHIFT, _DONUTS_SHIFT = 8, 16, 24, 32, 40
@@ -194,89 +195,125 @@ def evaluate_rows(evaluator: Evaluator, planes: npt.NDArray[np.float32], rows: n
     return logits, values
 
 
+_HASH_MULTIPLIERS = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9),
+                     np.uint64(0xD6E8FEB86659FD93))
+_HASH_FOLD = np.uint64(29)
+_BUCKET_MASK = np.uint64(~np.uint64(1))
+
+
+@njit(cache=True, inline="always")
+def _bucket(key: npt.NDArray[np.uint64], rows: int) -> np.int64:
+    """The first row of a key's bucket of two (``rows`` a power of two)."""
+    h = key[0] * _HASH_MULTIPLIERS[0] ^ key[1] * _HASH_MULTIPLIERS[1] ^ key[2] * _HASH_MULTIPLIERS[2] ^ key[3] * _HASH_MULTIPLIERS[3]
+    return np.int64((h ^ (h >> _HASH_FOLD)) & np.uint64(rows - 1) & _BUCKET_MASK)
+
+
+@njit(cache=True)
+def _probe(table_keys: npt.NDArray[np.uint64], used: npt.NDArray[np.int64], clock: int, keys: npt.NDArray[np.uint64],
+           symmetries: npt.NDArray[np.int64], found: npt.NDArray[np.int64]) -> None:
+    """The row of the table holding each asked key into ``found`` (-1 when absent or not
+    asked); a row found is marked used at ``clock``."""
+    rows = table_keys.shape[0]
+    for i in range(keys.shape[0]):
+        found[i] = -1
+        if symmetries[i] < 0:
+            continue
+        first = _bucket(keys[i], rows)
+        for row in range(first, first + 2):
+            if used[row] > 0 and table_keys[row, 0] == keys[i, 0] and table_keys[row, 1] == keys[i, 1] \
+                    and table_keys[row, 2] == keys[i, 2] and table_keys[row, 3] == keys[i, 3]:
+                found[i] = row
+                used[row] = clock
+                break
+
+
+@njit(cache=True)
+def _store(table_keys: npt.NDArray[np.uint64], used: npt.NDArray[np.int64], table_logits: npt.NDArray[np.float32],
+           table_values: npt.NDArray[np.float32], clock: int, keys: npt.NDArray[np.uint64], logits: npt.NDArray[np.float32],
+           values: npt.NDArray[np.float32]) -> int:
+    """Each new key with its answer into its bucket: an empty row, else the one used least
+    recently. Returns how many empty rows were filled."""
+    filled = 0
+    for i in range(keys.shape[0]):
+        first = _bucket(keys[i], table_keys.shape[0])
+        row = first if used[first] <= used[first + 1] else first + 1
+        if used[row] == 0:
+            filled += 1
+        table_keys[row] = keys[i]
+        used[row] = clock
+        table_logits[row] = logits[i]
+        table_values[row] = values[i]
+    return filled
+
+
 class EvaluationCache:
-    """At most ``capacity`` positions' evaluations, the least recently used dropped first
-    (see the module); ``capacity=0`` keeps none and still evaluates canonical images."""
+    """The evaluations of at most ``capacity`` positions (rounded up to a power of two),
+    each position in one of two rows chosen by its key, the one used less recently
+    replaced (see the module); ``capacity=0`` keeps none and still evaluates canonical
+    images."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, symmetric: bool = True):
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 0:
             raise LearnError(f"EvaluationCache capacity must be an int >= 0, got {capacity!r}")
-        self.capacity, self.symmetric = capacity, bool(symmetric)
+        rows = 0 if capacity == 0 else max(2, 1 << (capacity - 1).bit_length())
+        self.capacity, self.symmetric = rows, bool(symmetric)
         self.square_image = SQUARE_IMAGE if self.symmetric else SQUARE_IMAGE[:1].copy()
         self.direction_image = DIRECTION_IMAGE if self.symmetric else DIRECTION_IMAGE[:1].copy()
-        # key -> slot of the arrays below, least recently used first; slots are reused.
-        self._slots: OrderedDict[bytes, int] = OrderedDict()
-        self._logits = np.zeros((0, NUM_SQUARES), dtype=np.float32)  # canonical logits of each slot
-        self._values = np.zeros(0, dtype=np.float32)
+        self._keys = np.zeros((rows, KEY_WORDS), dtype=np.uint64)
+        self._used = np.zeros(rows, dtype=np.int64)  # the clock of a row's last use, 0 while empty
+        self._logits = np.zeros((rows, NUM_SQUARES), dtype=np.float32)  # canonical logits of each row
+        self._values = np.zeros(rows, dtype=np.float32)
+        self._clock = 0
+        self._size = 0
         #: Positions answered without the network (from the table, or by a twin in the same
         #: batch), and by the network; :meth:`clear` keeps them.
         self.hits = 0
         self.misses = 0
 
     def __len__(self) -> int:
-        return len(self._slots)
+        return self._size
 
     @property
     def hit_rate(self) -> float:
-        """Share of the positions asked for that the table answered (0.0 before any)."""
+        """Share of the positions asked for that the network was not asked about (0.0 before any)."""
         asked = self.hits + self.misses
         return self.hits / asked if asked else 0.0
 
     def clear(self) -> None:
         """Forget every entry (after the network changed); the counters stay."""
-        self._slots.clear()
-
-    def _slot(self) -> int:
-        """A free slot: a new one while under capacity, else the least recently used one's."""
-        if len(self._slots) < self.capacity:
-            slot = len(self._slots)
-            if slot >= len(self._values):
-                grown = min(self.capacity, max(1024, 2 * len(self._values)))
-                self._logits = np.concatenate([self._logits, np.zeros((grown - len(self._values), NUM_SQUARES), np.float32)])
-                self._values = np.concatenate([self._values, np.zeros(grown - len(self._values), np.float32)])
-            return slot
-        _, slot = self._slots.popitem(last=False)
-        return slot
+        self._used[:] = 0
+        self._size = 0
 
     def evaluate(self, evaluator: Evaluator, planes: npt.NDArray[np.float32], keys: npt.NDArray[np.uint64],
                  symmetries: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """``(logits float32[n, 36], values float32[n])`` of the rows of ``planes``
-        (``float32[n, 6, 6, NUM_PLANES]``) whose ``symmetries`` are >= 0, keyed by ``keys``
-        (:func:`leaf_keys`); zeros for the other rows. The planes of the misses are turned
-        to their canonical images in place."""
+        (``float32[n, 6, 6, NUM_PLANES]``, left as they are) whose ``symmetries`` are >= 0,
+        keyed by ``keys`` (:func:`leaf_keys`); zeros for the other rows."""
         n = len(planes)
-        rows = np.flatnonzero(symmetries >= 0)
-        found = np.full(n, -1, dtype=np.int64)  # slot of each row's answer, or of its miss among the asked
-        hit = np.zeros(n, dtype=np.bool_)
-        pending: dict[bytes, int] = {}
-        for row in rows.tolist():
-            key = keys[row].tobytes()
-            slot = self._slots.get(key)
-            if slot is not None:
-                self._slots.move_to_end(key)
-                found[row], hit[row] = slot, True
-                self.hits += 1
-            elif key in pending:
-                found[row] = pending[key]
-                self.hits += 1
-            else:
-                found[row] = pending[key] = len(pending)
-                self.misses += 1
+        self._clock += 1
+        found = np.full(n, -1, dtype=np.int64)
+        if self.capacity:
+            _probe(self._keys, self._used, self._clock, keys, symmetries, found)
+        hit = found >= 0
+        missing = np.flatnonzero((symmetries >= 0) & ~hit)
         canonical_logits = np.zeros((n, NUM_SQUARES), dtype=np.float32)
         values = np.zeros(n, dtype=np.float32)
         canonical_logits[hit] = self._logits[found[hit]]
         values[hit] = self._values[found[hit]]
-        if pending:
-            asked_rows = np.flatnonzero(~hit & (found >= 0))
-            first = asked_rows[np.unique(found[asked_rows], return_index=True)[1]]  # one row per missing key, in key order
-            new_logits, new_values = self._ask(evaluator, planes[first], symmetries[first], n)
-            canonical_logits[asked_rows] = new_logits[found[asked_rows]]
-            values[asked_rows] = new_values[found[asked_rows]]
-            if self.capacity > 0:
-                for j, key in enumerate(pending):
-                    slot = self._slot()
-                    self._slots[key] = slot
-                    self._logits[slot], self._values[slot] = new_logits[j], new_values[j]
+        self.hits += int(hit.sum())
+        if len(missing):
+            # One question per distinct key, the first row asking it.
+            _, first, twin = np.unique(keys[missing], axis=0, return_index=True, return_inverse=True)
+            twin = twin.reshape(-1)
+            asked = missing[first]
+            self.misses += len(asked)
+            self.hits += len(missing) - len(asked)
+            new_logits, new_values = self._ask(evaluator, planes[asked], symmetries[asked], n)
+            canonical_logits[missing] = new_logits[twin]
+            values[missing] = new_values[twin]
+            if self.capacity:
+                self._size += _store(self._keys, self._used, self._logits, self._values, self._clock,
+                                     np.ascontiguousarray(keys[asked]), new_logits, new_values)
         # Canonical logits back to the position's squares: square a is square image[s, a] there.
         images = self.square_image[np.maximum(symmetries, 0)]
         logits: npt.NDArray[np.float32] = np.take_along_axis(canonical_logits, images, axis=1)
@@ -292,4 +329,4 @@ class EvaluationCache:
         if size > count:
             planes = np.concatenate([planes, np.zeros((size - count, *planes.shape[1:]), dtype=planes.dtype)])
         logits, values = evaluator(planes)
-        return np.asarray(logits[:count], dtype=np.float32), np.asarray(values[:count], dtype=np.float32)
+        return np.ascontiguousarray(logits[:count], dtype=np.float32), np.ascontiguousarray(values[:count], dtype=np.float32)
