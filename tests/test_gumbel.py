@@ -285,3 +285,15 @@ def test_puct_with_settled_positions_counts_every_simulation_on_legal_squares():
         for board, visits in zip(boards, result.visits, strict=True):
             assert set(np.flatnonzero(visits)) <= set(board.legal_squares())
     np.testing.assert_array_equal(plain.visits, BatchSearch(len(boards), 30).run(*args, solve=False).visits)
+
+
+def test_searches_with_node_limited_solves_repeat_and_batched_equals_one_by_one():
+    boards = [b for b in random_boards(40, seed=29, most_plies=36) if b.ply >= 20][:5]
+    gumbel = np.random.default_rng(6).gumbel(size=(len(boards), NUM_SQUARES)).astype(np.float32)
+    kwargs = {"solve_plies": 10, "solve_nodes": 40}
+    together = search(boards, 24, skewed, gumbel=gumbel, **kwargs)
+    np.testing.assert_array_equal(together.policy, search(boards, 24, skewed, gumbel=gumbel, **kwargs).policy)
+    for g, board in enumerate(boards):
+        alone = search([board], 24, skewed, gumbel=gumbel[g:g + 1], **kwargs)
+        np.testing.assert_array_equal(alone.visits[0], together.visits[g])
+        np.testing.assert_allclose(alone.policy[0], together.policy[g], rtol=1e-6, atol=1e-7)

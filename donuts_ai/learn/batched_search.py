@@ -95,14 +95,6 @@ def _simulate_solving(rules: D.SolvingRules, tree: puct.Tree, c_puct: float, dir
 
 
 @njit(cache=True)
-def _gumbel_start(rules: D.SolvingRules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_],
-                  directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> None:
-    """:func:`_start` with the game's step that settles positions (:func:`._puct_donuts.step_solving`)."""
-    puct.start(puct.Game(D.root, D.step_solving), rules, tree, roots, active)
-    D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
-
-
-@njit(cache=True)
 def _gumbel_simulate(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray[np.float32], tables: npt.NDArray[np.int32],
                      table_of: npt.NDArray[np.int64], considered: npt.NDArray[np.int64], budget: npt.NDArray[np.int64],
                      c_visit: float, c_scale: float, directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> bool:
@@ -155,6 +147,7 @@ class BatchSearch:
         self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
         self._solver_tables: npt.NDArray[np.uint64] | None = None
+        self._solver_workspaces = np.zeros(0, dtype=WORKSPACE)
         self._no_tables, self._no_workspaces = np.zeros((1, 2, ENTRY_WORDS), dtype=np.uint64), np.zeros(1, dtype=WORKSPACE)
         #: The exact solves of each game's last Gumbel search: tried, settled, nodes (``int64[G, 3]``).
         self.solves = np.zeros((games, 3), dtype=np.int64)
@@ -254,9 +247,9 @@ class BatchSearch:
         padded to a power of two. With ``batch_first_phase`` the first phase of Sequential
         Halving (one visit to each considered action) is evaluated in one batch of up to
         ``games * max_considered`` positions, the same search in fewer, larger batches (the
-        root's summed value may differ in rounding only). ``deadline()`` is checked between rounds (at least one
-        round is run); a search stopped early still returns a policy target and a most-visited
-        action."""
+        root's summed value may differ in rounding only). ``deadline()`` is checked between
+        the rounds after it; a search stopped early still returns a policy target and an
+        action among the most visited."""
         budget = self._budgets(sims, active)
         if not 1 <= max_considered <= NUM_SQUARES:
             raise LearnError(f"max_considered must be in 1..{NUM_SQUARES}, got {max_considered}")
@@ -270,7 +263,7 @@ class BatchSearch:
         gumbel = np.ascontiguousarray(gumbel, dtype=np.float32)
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         rules = self._solving_rules(roots, donuts, single, solve, solve_plies, solve_nodes)
-        _gumbel_start(rules, tree, roots, active, directions, flat)
+        _start_solving(rules, tree, roots, active, directions, flat)
         root_logits, root_value = self._ask(evaluator, cache, directions, donuts, roots, active)
         puct.expand(tree, root_logits, root_value, self._no_noise, 0.0)
         considered = np.zeros(self.games, dtype=np.int64)
@@ -339,8 +332,14 @@ class BatchSearch:
         if level == D.SOLVE_EXACT:
             if self._solver_tables is None:
                 self._solver_tables = np.zeros((self.games, 1 << SOLVER_TABLE_BITS, ENTRY_WORDS), dtype=np.uint64)
-            self._solver_tables[:] = 0  # a game's layout may have changed since its last search
-            tables, workspaces = self._solver_tables, np.zeros(self.games, dtype=WORKSPACE)
+                self._solver_workspaces = np.zeros(self.games, dtype=WORKSPACE)
+            # Every search starts from empty tables and move-ordering memories: a game's layout
+            # may have changed, and what a search settles within its node limit depends on them
+            # (seeded searches repeat, a game searched alone equals it searched in a batch).
+            tables, workspaces = self._solver_tables, self._solver_workspaces
+            tables[:] = 0
+            workspaces["history"] = 0
+            workspaces["counter"] = 0
             workspaces["killers"] = -1
         else:  # never read: one game's worth, of the types the kernel is compiled for
             tables, workspaces = self._no_tables, self._no_workspaces
