@@ -290,7 +290,7 @@ def test_puct_with_settled_positions_counts_every_simulation_on_legal_squares():
 def test_searches_with_node_limited_solves_repeat_and_batched_equals_one_by_one():
     boards = [b for b in random_boards(40, seed=29, most_plies=36) if b.ply >= 20][:5]
     gumbel = np.random.default_rng(6).gumbel(size=(len(boards), NUM_SQUARES)).astype(np.float32)
-    kwargs = {"solve_plies": 10, "solve_nodes": 40}
+    kwargs = {"solve_plies": 16, "solve_nodes": 8}  # some solves settle, some stop at the limit
     together = search(boards, 24, skewed, gumbel=gumbel, **kwargs)
     np.testing.assert_array_equal(together.policy, search(boards, 24, skewed, gumbel=gumbel, **kwargs).policy)
     for g, board in enumerate(boards):
