@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -405,11 +406,14 @@ def playout_budgets(full: npt.NDArray[np.bool_], full_sims: int, fast_sims: int)
     return budgets
 
 
+@lru_cache(maxsize=32)
 def _tables(max_considered: int, sims: int, width: int) -> npt.NDArray[np.int32]:
-    """:func:`donuts_ai.search.puct.considered_visits` for ``sims`` simulations, ``width`` columns."""
+    """:func:`donuts_ai.search.puct.considered_visits` for ``sims`` simulations, ``width``
+    columns (made once: an agent searching by time asks for 100 000 columns every move)."""
     table = np.zeros((max_considered + 1, max(width, 1)), dtype=np.int32)
     found = puct.considered_visits(max_considered, sims)
     table[:, :found.shape[1]] = found
+    table.flags.writeable = False
     return table
 
 
