@@ -58,8 +58,11 @@ class Counted:
 
 
 def decided(count: int, suite: str = "middlegame") -> list[SuitePosition]:
-    """The first ``count`` decided positions of ``suite``."""
-    return [p for p in load_suite(suite).positions if p.value != DRAW][:count]
+    """``count`` decided positions of ``suite``, evenly spaced through it (a suite is ordered
+    by ply: the first ones would all be of its first plies)."""
+    found = [p for p in load_suite(suite).positions if p.value != DRAW]
+    step = max(1, len(found) // max(count, 1))
+    return found[::step][:count]
 
 
 def roots_of(positions: list[SuitePosition]) -> np.ndarray:
@@ -88,14 +91,14 @@ def speed(roots: np.ndarray, sims: int, network: Evaluator, repeats: int) -> Non
         ("Gumbel + settled, first phase in rounds", "gumbel", {"solve": True, "batch_first_phase": False}),
         ("Gumbel + exact solves (<= 6 plies, 256 nodes)", "gumbel", {"solve_plies": 6}),
     ]
-    for label, evaluator in (("dummy", dummy), ("shipped network", network)):
+    for label, evaluator, tries in (("dummy", dummy, 3 * repeats), ("shipped network", network, repeats)):
         for name, kind, kwargs in variants:
             best, share = float("inf"), 0.0
-            for _ in range(repeats):
+            for _ in range(tries):
                 counted = Counted(evaluator)
                 extra = dict(kwargs)
                 if extra.pop("cache", False):
-                    extra["cache"] = EvaluationCache()
+                    extra["cache"] = EvaluationCache(1 << 16)  # a fresh one: hits within the search only
                 start = time.perf_counter()
                 run_one(kind, counted, roots, sims, **extra)
                 seconds = time.perf_counter() - start
@@ -135,7 +138,7 @@ def keeps(positions: list[SuitePosition], squares: npt.NDArray[np.int64]) -> npt
     return np.array([p.keeps(SQUARE_NAMES[int(s)]) for p, s in zip(positions, squares, strict=True)])
 
 
-def targets(positions: list[SuitePosition], network: Evaluator, sims_list: list[int], seeds: int) -> None:
+def targets(positions: list[SuitePosition], network: Evaluator, sims_list: list[int], seeds: int, suite: str) -> None:
     roots = roots_of(positions)
     legal = legal_flags(roots)
     critical = np.array([p.critical for p in positions])
@@ -144,8 +147,9 @@ def targets(positions: list[SuitePosition], network: Evaluator, sims_list: list[
     for sims in sims_list:
         puct = run_one("puct", network, roots, sims)
         rows.append((f"PUCT {sims}: visits' argmax (ties: prior)", keeps(positions, best_squares(puct, legal))))
-        for label, kwargs in (("Gumbel", {}), ("Gumbel, c_scale 1.0", {"c_scale": 1.0}),
-                              ("Gumbel, not settled", {"solve": False})):
+        for label, kwargs in (("Gumbel (min-max, c_scale 0.1)", {}), ("Gumbel, not settled", {"solve": False}),
+                              ("Gumbel ([-1, 1], c_scale 1.0)", {"rescale": False, "c_scale": 1.0}),
+                              ("Gumbel ([-1, 1], c_scale 0.3)", {"rescale": False, "c_scale": 0.3})):
             target, played = [], []
             for seed in range(seeds):
                 result = run_one("gumbel", network, roots, sims, seed=seed, **kwargs)
@@ -153,7 +157,7 @@ def targets(positions: list[SuitePosition], network: Evaluator, sims_list: list[
                 played.append(keeps(positions, result.actions))
             rows.append((f"{label} {sims}: target's argmax", np.mean(target, axis=0)))
             rows.append((f"{label} {sims}: action played", np.mean(played, axis=0)))
-    print(f"\n### targets: {len(positions)} decided middlegame positions ({int(critical.sum())} critical), "
+    print(f"\n### targets: {len(positions)} decided {suite} positions ({int(critical.sum())} critical), "
           f"Gumbel averaged over {seeds} seeds\n")
     print("| policy | keeps the value | on critical positions |")
     print("|---|---|---|")
@@ -199,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sims", type=int, nargs="+", default=[16, 32])
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--suites", nargs="+", default=["middlegame"], help="suites of the targets' positions")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--only", choices=["speed", "cache", "targets", "settled"], nargs="*", default=None)
     args = parser.parse_args(argv)
@@ -220,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     if "cache" in only:
         cache_rates(network, args.games, max(args.sims), args.moves, seed=1)
     if "targets" in only:
-        targets(positions[:args.positions], network, args.sims, args.seeds)
+        for suite in args.suites:
+            targets(decided(args.positions, suite), network, args.sims, args.seeds, suite)
     if "settled" in only:
         settled(["middlegame", "endgame"], args.positions, network, max(args.sims))
     return 0

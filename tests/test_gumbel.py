@@ -70,10 +70,10 @@ def search(boards, sims, evaluator=equivariant, seed=0, **kwargs):
         boards[0].rules.donuts, boards[0].rules.single, rng=rng, gumbel=gumbel, sims=sims, **kwargs)
 
 
-@pytest.mark.parametrize("sims", [0, 1, 7, 40])
-def test_the_target_is_a_distribution_over_the_legal_squares_and_the_action_is_legal(sims):
+@pytest.mark.parametrize("sims, rescale", [(0, True), (1, True), (7, False), (40, True), (40, False)])
+def test_the_target_is_a_distribution_over_the_legal_squares_and_the_action_is_legal(sims, rescale):
     boards = random_boards(6, seed=sims)
-    result = search(boards, sims)
+    result = search(boards, sims, rescale=rescale, c_scale=0.1 if rescale else 1.0)
     for g, board in enumerate(boards):
         legal = np.zeros(NUM_SQUARES, dtype=bool)
         legal[board.legal_squares()] = True

@@ -43,6 +43,8 @@ DIRICHLET_ALPHA = 0.3
 NOISE_FRACTION = 0.25
 #: Gumbel's search: the most root actions considered (the paper's and mctx's 16).
 MAX_CONSIDERED = 16
+#: The width of the range of values, [-1, 1], for Gumbel's ``sigma`` without rescaling.
+VALUE_SPREAD = 2.0
 #: Playout-cap randomization (KataGo): the share of moves searched in full (policy targets).
 FULL_SEARCH_FRACTION = 0.25
 #: The exact solves inside Gumbel's tree: nodes at most per position, and each game's table (2**bits rows).
@@ -98,11 +100,12 @@ def _simulate_solving(rules: D.SolvingRules, tree: puct.Tree, c_puct: float, dir
 @njit(cache=True)
 def _gumbel_simulate(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray[np.float32], tables: npt.NDArray[np.int32],
                      table_of: npt.NDArray[np.int64], considered: npt.NDArray[np.int64], budget: npt.NDArray[np.int64],
-                     c_visit: float, c_scale: float, directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> bool:
+                     c_visit: float, c_scale: float, spread: float, directions: npt.NDArray[np.int8],
+                     planes: npt.NDArray[np.float32]) -> bool:
     """One round of Gumbel's descents (:func:`donuts_ai.search.puct.gumbel_simulate`); when a
     game has a leaf, the leaves' planes into ``planes`` and True."""
     puct.gumbel_simulate(puct.Game(D.root, D.step_solving), rules, tree, gumbel, tables, table_of, considered, budget, c_visit,
-                         c_scale)
+                         c_scale, spread)
     for g in range(tree.leaf.shape[0]):
         if tree.leaf[g] != puct.NONE:
             D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
@@ -223,6 +226,7 @@ class BatchSearch:
         max_considered: int = MAX_CONSIDERED,
         c_visit: float = puct.C_VISIT,
         c_scale: float = puct.C_SCALE,
+        rescale: bool = True,
         solve: bool = True,
         solve_plies: int = 0,
         solve_nodes: int = SOLVE_NODES,
@@ -239,7 +243,10 @@ class BatchSearch:
         actions by prior are considered, deterministically). ``sims``: the simulations of
         every game, or ``int64[G]`` one budget per game (:func:`playout_budgets`), at most
         the constructor's; ``max_considered`` root actions at most go into Sequential
-        Halving; ``c_visit``, ``c_scale`` the constants of ``sigma``. With ``solve`` a
+        Halving; ``c_visit``, ``c_scale`` the constants of ``sigma``, which normalizes the
+        completed values by their minimum and maximum at each node with ``rescale`` (mctx's
+        default), else as values of [-1, 1] (a difference of 0.1 weighs the same at every
+        node; try ``c_scale=1.0``). With ``solve`` a
         position the game settles in one ply (a five to make, or a last move) is a terminal
         node with its exact value, and so is one with at most ``solve_plies`` plies left
         that the exact solver settles within ``solve_nodes`` nodes (its counts in
@@ -262,6 +269,7 @@ class BatchSearch:
         elif gumbel.shape != (self.games, NUM_SQUARES):
             raise LearnError(f"gumbel must have the shape {(self.games, NUM_SQUARES)}, got {gumbel.shape}")
         gumbel = np.ascontiguousarray(gumbel, dtype=np.float32)
+        spread = 0.0 if rescale else VALUE_SPREAD
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         rules = self._solving_rules(roots, donuts, single, solve, solve_plies, solve_nodes)
         _start_solving(rules, tree, roots, active, directions, flat)
@@ -278,12 +286,12 @@ class BatchSearch:
         while rounds < remaining:
             rounds += 1
             if _gumbel_simulate(rules, tree, gumbel, tables, table_of.astype(np.int64), considered, budget, float(c_visit),
-                                float(c_scale), directions, flat):
+                                float(c_scale), spread, directions, flat):
                 logits, values = self._ask(evaluator, cache, directions, donuts)
                 puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():
                 break
-        return self._gumbel_result(gumbel, float(c_visit), float(c_scale), root_logits, root_value, active)
+        return self._gumbel_result(gumbel, float(c_visit), float(c_scale), spread, root_logits, root_value, active)
 
     def _first_phase(self, rules: D.SolvingRules, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
                      budget: npt.NDArray[np.int64], directions: npt.NDArray[np.int8], donuts: int, evaluator: Evaluator,
@@ -356,14 +364,14 @@ class BatchSearch:
         budget_active: npt.NDArray[np.int64] = np.where(active, budget, 0).astype(np.int64)
         return budget_active
 
-    def _gumbel_result(self, gumbel: npt.NDArray[np.float32], c_visit: float, c_scale: float,
+    def _gumbel_result(self, gumbel: npt.NDArray[np.float32], c_visit: float, c_scale: float, spread: float,
                        root_logits: npt.NDArray[np.float32], root_value: npt.NDArray[np.float32],
                        active: npt.NDArray[np.bool_]) -> GumbelResult:
         tree = self.tree
         policy = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
         actions = np.zeros(self.games, dtype=np.int64)
         completed = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
-        puct.gumbel_results(tree, gumbel, c_visit, c_scale, policy, actions, completed)
+        puct.gumbel_results(tree, gumbel, c_visit, c_scale, spread, policy, actions, completed)
         visits = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
         puct.root_visits(tree, visits)
         runs = np.where(active, tree.visits[:, 0] - 1, 0).astype(np.int64)

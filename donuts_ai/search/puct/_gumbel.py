@@ -19,9 +19,10 @@ rules of selection and a policy target that needs few simulations.
 ``completed Q`` is the child's mean value for the player to move at the node where it
 was visited, else the node's *mixed value* (its own evaluation mixed with the visited
 children's values weighted by their priors); completed values are min-max normalized over
-the node's legal actions and scaled by ``sigma(q) = (c_visit + max N) * c_scale * q``
-(mctx's ``qtransform_completed_by_mix_value``). Values are the tree's, kept for player 0;
-each is read with the sign of the node's player to move, so a player who moves twice in
+the node's legal actions (or, with ``spread`` > 0, read as values of the known range
+``[-spread / 2, spread / 2]``) and scaled by ``sigma(q) = (c_visit + max N) * c_scale * q``
+(mctx's ``qtransform_completed_by_mix_value``; ``spread`` 0 is its default). Values are
+the tree's, kept for player 0; each is read with the sign of the node's player to move, so a player who moves twice in
 a row needs no special case. Logits are the logs of the tree's priors (a softmax's log
 differs from its logits by a constant, which no rule here sees).
 """
@@ -120,16 +121,19 @@ def _complete(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64],
 
 
 @njit(cache=True, inline="always")
-def _sigma(legal: np.uint64, most: int, c_visit: float, c_scale: float, values: npt.NDArray[np.float64]) -> None:
+def _sigma(legal: np.uint64, most: int, c_visit: float, c_scale: float, spread: float, values: npt.NDArray[np.float64]) -> None:
     """``sigma`` of the completed values of the ``legal`` actions, in place: normalized to
-    [0, 1] by their minimum and maximum, times ``(c_visit + most) * c_scale``."""
-    low, high = math.inf, -math.inf
-    bits = legal
-    while bits != _ZERO:
-        a = int(ctz(bits))
-        bits &= bits - _ONE
-        low = min(low, values[a])
-        high = max(high, values[a])
+    [0, 1], by their minimum and maximum when ``spread`` is 0, else as values of the range
+    ``[-spread / 2, spread / 2]``; times ``(c_visit + most) * c_scale``."""
+    low, high = -0.5 * spread, 0.5 * spread
+    if spread <= 0.0:
+        low, high = math.inf, -math.inf
+        bits = legal
+        while bits != _ZERO:
+            a = int(ctz(bits))
+            bits &= bits - _ONE
+            low = min(low, values[a])
+            high = max(high, values[a])
     scale = (c_visit + most) * c_scale / max(high - low, SPREAD_EPSILON)
     bits = legal
     while bits != _ZERO:
@@ -141,12 +145,12 @@ def _sigma(legal: np.uint64, most: int, c_visit: float, c_scale: float, values: 
 @njit(cache=True, inline="always")
 def _completed(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
                total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
-               prior: npt.NDArray[np.float32], g: int, index: int, c_visit: float, c_scale: float,
+               prior: npt.NDArray[np.float32], g: int, index: int, c_visit: float, c_scale: float, spread: float,
                out: npt.NDArray[np.float64]) -> int:
     """``sigma(completed Q)`` of each legal action at node ``index`` of game ``g`` into
     ``out[a]`` (other entries untouched); returns the children's summed visits."""
     summed, most = _complete(player, legal_bits, visits, total, raw_value, children, prior, g, index, out)
-    _sigma(legal_bits[g, index], most, c_visit, c_scale, out)
+    _sigma(legal_bits[g, index], most, c_visit, c_scale, spread, out)
     return summed
 
 
@@ -158,10 +162,11 @@ def _log_prior(prior: npt.NDArray[np.float32], g: int, index: int, a: int) -> fl
 @njit(cache=True, inline="always")
 def _select_inside(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
                    total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
-                   prior: npt.NDArray[np.float32], g: int, index: int, c_visit: float, c_scale: float,
+                   prior: npt.NDArray[np.float32], g: int, index: int, c_visit: float, c_scale: float, spread: float,
                    sigma: npt.NDArray[np.float64]) -> int:
     """Below the root: the legal action with the largest ``pi'(a) - N(a) / (1 + sum N)``."""
-    summed = _completed(player, legal_bits, visits, total, raw_value, children, prior, g, index, c_visit, c_scale, sigma)
+    summed = _completed(player, legal_bits, visits, total, raw_value, children, prior, g, index, c_visit, c_scale, spread,
+                        sigma)
     legal = legal_bits[g, index]
     top = NO_SCORE
     bits = legal
@@ -194,10 +199,10 @@ def _select_inside(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uin
 def _select_root(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
                  total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
                  prior: npt.NDArray[np.float32], g: int, gumbel: npt.NDArray[np.float32], considered_visit: int,
-                 c_visit: float, c_scale: float, sigma: npt.NDArray[np.float64]) -> int:
+                 c_visit: float, c_scale: float, spread: float, sigma: npt.NDArray[np.float64]) -> int:
     """At the root: the best action by ``g + logits + sigma(completed Q)`` among those with
     ``considered_visit`` visits (any legal action if none has: never, by the table)."""
-    _completed(player, legal_bits, visits, total, raw_value, children, prior, g, 0, c_visit, c_scale, sigma)
+    _completed(player, legal_bits, visits, total, raw_value, children, prior, g, 0, c_visit, c_scale, spread, sigma)
     best, best_score = NONE, NO_SCORE
     fallback, fallback_score = NONE, NO_SCORE
     bits = legal_bits[g, 0]
@@ -232,7 +237,7 @@ def considered_counts(tree: Tree, max_considered: int, out: npt.NDArray[np.int64
 @njit(cache=True)
 def gumbel_simulate(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.float32], tables: npt.NDArray[np.int32],
                     table_of: npt.NDArray[np.int64], considered: npt.NDArray[np.int64], budget: npt.NDArray[np.int64],
-                    c_visit: float, c_scale: float) -> None:
+                    c_visit: float, c_scale: float, spread: float) -> None:
     """One descent in every game that has a root and has run fewer than ``budget[g]``
     simulations, as :func:`~._tree.simulate` but choosing by Gumbel's rules (see the
     module): ``gumbel`` ``float32[games, actions]`` the root's noise; ``tables[table_of[g]]``
@@ -259,10 +264,10 @@ def gumbel_simulate(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.f
             if index == 0:
                 wanted = tables[table_of[g], considered[g], min(done, tables.shape[2] - 1)]
                 action = _select_root(players, legal_bits, visits, total, raw_value, children, prior, g, gumbel, wanted,
-                                      c_visit, c_scale, sigma)
+                                      c_visit, c_scale, spread, sigma)
             else:
                 action = _select_inside(players, legal_bits, visits, total, raw_value, children, prior, g, index, c_visit,
-                                        c_scale, sigma)
+                                        c_scale, spread, sigma)
             child = children[g, index, action]
             if child != NONE and length < MAX_DEPTH:
                 index = child
@@ -274,8 +279,8 @@ def gumbel_simulate(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.f
 
 
 @njit(cache=True)
-def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], c_visit: float, c_scale: float, policy: npt.NDArray[np.float32],
-                   actions: npt.NDArray[np.int64], completed: npt.NDArray[np.float32]) -> None:
+def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], c_visit: float, c_scale: float, spread: float,
+                   policy: npt.NDArray[np.float32], actions: npt.NDArray[np.int64], completed: npt.NDArray[np.float32]) -> None:
     """Every game's results after its search: ``actions[g]`` the action to play (the best
     of the most visited by ``g + logits + sigma(completed Q)``), ``policy[g]`` the target
     ``softmax(logits + sigma(completed Q))`` over the legal actions (0 elsewhere),
@@ -297,7 +302,7 @@ def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], c_visit: float, 
             a = int(ctz(bits))
             bits &= bits - _ONE
             completed[g, a] = logits[a]
-        _sigma(legal, most, c_visit, c_scale, logits)
+        _sigma(legal, most, c_visit, c_scale, spread, logits)
         top = NO_SCORE
         best, best_score = NONE, NO_SCORE
         bits = legal
