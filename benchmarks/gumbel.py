@@ -86,10 +86,10 @@ def speed(roots: np.ndarray, sims: int, network: Evaluator, repeats: int) -> Non
     variants: list[tuple[str, str, dict[str, Any]]] = [
         ("PUCT", "puct", {}),
         ("Gumbel", "gumbel", {"solve": False}),
-        ("Gumbel + settled", "gumbel", {"solve": True}),
-        ("Gumbel + settled + cache", "gumbel", {"solve": True, "cache": True}),
-        ("Gumbel + settled, first phase in rounds", "gumbel", {"solve": True, "batch_first_phase": False}),
-        ("Gumbel + exact solves (<= 6 plies, 256 nodes)", "gumbel", {"solve_plies": 6}),
+        ("Gumbel + settled in one ply", "gumbel", {"solve_plies": 0}),
+        ("Gumbel + exact solves (<= 10 plies, 2000 nodes: the default)", "gumbel", {}),
+        ("Gumbel + exact solves + cache", "gumbel", {"cache": True}),
+        ("Gumbel + exact solves, first phase in rounds", "gumbel", {"batch_first_phase": False}),
     ]
     for label, evaluator, tries in (("dummy", dummy, 3 * repeats), ("shipped network", network, repeats)):
         for name, kind, kwargs in variants:
@@ -147,7 +147,7 @@ def targets(positions: list[SuitePosition], network: Evaluator, sims_list: list[
     for sims in sims_list:
         puct = run_one("puct", network, roots, sims)
         rows.append((f"PUCT {sims}: visits' argmax (ties: prior)", keeps(positions, best_squares(puct, legal))))
-        for label, kwargs in (("Gumbel (min-max, c_scale 0.1)", {}), ("Gumbel, not settled", {"solve": False}),
+        for label, kwargs in (("Gumbel (min-max, c_scale 0.1)", {}), ("Gumbel, nothing settled", {"solve": False}),
                               ("Gumbel ([-1, 1], c_scale 1.0)", {"rescale": False, "c_scale": 1.0}),
                               ("Gumbel ([-1, 1], c_scale 0.3)", {"rescale": False, "c_scale": 0.3})):
             target, played = [], []
@@ -170,7 +170,8 @@ def settled(suites: list[str], count: int, network: Evaluator, sims: int) -> Non
     print("| suite | settled | target keeps | critical | action keeps | seconds | solves tried / settled / nodes |")
     print("|---|---|---|---|---|---|---|")
     variants: list[tuple[str, dict[str, Any]]] = [
-        ("none", {"solve": False}), ("one ply", {}), ("exact, <= 6 plies, 256 nodes", {"solve_plies": 6}),
+        ("none", {"solve": False}), ("one ply", {"solve_plies": 0}),
+        ("exact, <= 6 plies, 256 nodes", {"solve_plies": 6, "solve_nodes": 256}),
         ("exact, <= 10 plies, 2000 nodes", {"solve_plies": 10, "solve_nodes": 2000}),
     ]
     for suite in suites:

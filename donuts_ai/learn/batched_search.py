@@ -47,8 +47,11 @@ MAX_CONSIDERED = 16
 VALUE_SPREAD = 2.0
 #: Playout-cap randomization (KataGo): the share of moves searched in full (policy targets).
 FULL_SEARCH_FRACTION = 0.25
-#: The exact solves inside Gumbel's tree: nodes at most per position, and each game's table (2**bits rows).
-SOLVE_NODES = 256
+#: The exact solves inside the tree: positions with at most this many plies left, searched
+#: within this many nodes each (measured: every endgame position of 10 plies or fewer that
+#: the searches met settled, in 6 nodes on average), on each game's table of 2**bits rows.
+SOLVE_PLIES = 10
+SOLVE_NODES = 2000
 SOLVER_TABLE_BITS = 10
 
 
@@ -168,7 +171,7 @@ class BatchSearch:
         sims: int | None = None,
         deadline: Callable[[], bool] | None = None,
         solve: bool = False,
-        solve_plies: int = 0,
+        solve_plies: int = SOLVE_PLIES,
         solve_nodes: int = SOLVE_NODES,
     ) -> SearchResult:
         """Search every active game from its root and return the root statistics.
@@ -228,7 +231,7 @@ class BatchSearch:
         c_scale: float = puct.C_SCALE,
         rescale: bool = True,
         solve: bool = True,
-        solve_plies: int = 0,
+        solve_plies: int = SOLVE_PLIES,
         solve_nodes: int = SOLVE_NODES,
         cache: EvaluationCache | None = None,
         batch_first_phase: bool = True,
@@ -250,7 +253,7 @@ class BatchSearch:
         position the game settles in one ply (a five to make, or a last move) is a terminal
         node with its exact value, and so is one with at most ``solve_plies`` plies left
         that the exact solver settles within ``solve_nodes`` nodes (its counts in
-        :attr:`solves`). ``cache``: the network's evaluations are asked of it
+        :attr:`solves`; ``solve_plies=0``: none). ``cache``: the network's evaluations are asked of it
         (:class:`~.eval_cache.EvaluationCache`); without one only the leaves are evaluated,
         padded to a power of two. With ``batch_first_phase`` the first phase of Sequential
         Halving (one visit to each considered action) is evaluated in one batch of up to
