@@ -17,12 +17,27 @@ import numpy.typing as npt
 from numba import njit
 
 from .._engine.batch import _write_planes, mover_view
-from .._engine.core import forced_line, legal_mask
-from .._engine.position import MOVES_AGAIN, Position, apply, is_over, placer_value
+from .._engine.bits import ctz
+from .._engine.core import flips, forced_line, has_five, legal_mask, threats
+from .._engine.position import (
+    MOVES_AGAIN,
+    Position,
+    Rulebook,
+    apply,
+    is_over,
+    place,
+    placement_ends_game,
+    placer_value,
+    plies_left,
+    settle_without_five,
+)
+from ..search.alphabeta._negamax import search_root
+from ..search.alphabeta._scores import EXACT_DEPTH
 from ..search.puct import NONE, Tree
 from ..squares import FULL_BOARD
 
 _ZERO = np.uint64(0)
+_ONE = np.uint64(1)
 _FULL = np.uint64(FULL_BOARD)
 
 #: A node's Donuts position, from its side to move (for a finished game: the last placer's).
@@ -40,6 +55,19 @@ STATE = np.dtype(
 #: The rules a search passes to the game's functions: every game's line masks, the donuts
 #: a player has, and whether a single donut completes a line.
 Rules = tuple[npt.NDArray[np.uint64], int, bool]
+
+#: What :func:`step_solving` settles exactly: only finished games (as :func:`step`), also the
+#: positions settled in one ply, or also those the exact solver settles within a node limit.
+SOLVE_NONE, SOLVE_ONE_PLY, SOLVE_EXACT = 0, 1, 2
+#: Counters of the exact solves of each game (:data:`SolvingRules`): tried, settled, nodes.
+SOLVES_TRIED, SOLVES_SETTLED, SOLVE_NODES = 0, 1, 2
+#: :data:`Rules`, then what :func:`step_solving` settles: ``(line_masks, donuts, single, solve,
+#: solve_plies, node_limit, tables, workspaces, counters)``: ``solve`` one of ``SOLVE_*``; with
+#: ``SOLVE_EXACT`` a position with at most ``solve_plies`` plies left is searched by the
+#: solver's alpha-beta (:func:`donuts_ai.search.alphabeta._negamax.search_root`) within
+#: ``node_limit`` nodes, on game ``g``'s own table ``tables[g]`` (``uint64[G, rows, 3]``) and
+#: workspace ``workspaces[g]`` (``WORKSPACE[G]``), counted in ``counters[g]`` (``int64[G, 3]``).
+SolvingRules = tuple[npt.NDArray[np.uint64], int, bool, int, int, int, npt.NDArray[np.uint64], np.ndarray, npt.NDArray[np.int64]]
 
 
 @njit(cache=True)
@@ -77,6 +105,67 @@ def step(rules: Rules, g: int, states: np.ndarray, parent: int, child: int, play
     return False, player if status == MOVES_AGAIN else 1 - player, legal_mask(after.own, after.opp, after.last, line_masks[g]), 0.0
 
 
+@njit(cache=True, inline="always")
+def settled_value(pos: Position, line_masks: npt.NDArray[np.uint64], donuts: int, single: bool) -> tuple[bool, float]:
+    """``(True, value for the side to move)`` when ``pos`` (a game going on) is settled in
+    one ply: the side to move makes five now (+1), or every move ends the game (the best
+    end's value); ``(False, 0.0)`` else."""
+    legal = legal_mask(pos.own, pos.opp, pos.last, line_masks)
+    if legal & threats(pos.own, _FULL & ~(pos.own | pos.opp)) != _ZERO:
+        return True, 1.0
+    ends = placement_ends_game(pos, donuts)
+    best = -1.0
+    while legal != _ZERO:
+        sq = ctz(legal)
+        legal &= legal - _ONE
+        flipped = flips(pos.own, pos.opp, sq, single)
+        after = place(pos, sq, flipped)
+        # Flips only ever turn donuts to the placer's colour: a five needs a flip here (the
+        # fives without flips are the threats above).
+        if flipped != _ZERO and has_five(after.own):
+            return True, 1.0
+        if ends:
+            best = max(best, float(placer_value(settle_without_five(after, donuts)[1])))
+    if ends:
+        return True, best
+    return False, 0.0
+
+
+@njit(cache=True)
+def step_solving(rules: SolvingRules, g: int, states: np.ndarray, parent: int, child: int, player: int,
+                 sq: int) -> tuple[bool, int, np.uint64, float]:
+    """:func:`step` under :data:`SolvingRules`: a position settled (in one ply,
+    :func:`settled_value`, or by the solver) is returned as over, with its exact outcome
+    for Chocolate (and the color to move as its player)."""
+    line_masks, donuts, single, solve, solve_plies, node_limit, tables, workspaces, counters = rules
+    p = states[parent]
+    after, status = apply(donuts, single, Position(p.own, p.opp, p.last, p.placed_own, p.placed_opp), sq)
+    s = states[child]
+    s.own = after.own
+    s.opp = after.opp
+    s.last = after.last
+    s.placed_own = after.placed_own
+    s.placed_opp = after.placed_opp
+    if is_over(status):
+        value = placer_value(status)
+        return True, player, _ZERO, value if player == 0 else -value
+    mover = player if status == MOVES_AGAIN else 1 - player
+    if solve >= SOLVE_ONE_PLY:
+        settled, exact = settled_value(after, line_masks[g], donuts, single)
+        if settled:
+            return True, mover, _ZERO, exact if mover == 0 else -exact
+    if solve >= SOLVE_EXACT and plies_left(after, donuts) <= solve_plies:
+        score, nodes, aborted = search_root(Rulebook(line_masks[g], donuts, single), after, EXACT_DEPTH, -1, 1, tables[g],
+                                            workspaces[g:g + 1], node_limit)
+        counters[g, SOLVES_TRIED] += 1
+        counters[g, SOLVE_NODES] += nodes
+        if not aborted:
+            counters[g, SOLVES_SETTLED] += 1
+            exact = 1.0 if score > 0 else (-1.0 if score < 0 else 0.0)
+            return True, mover, _ZERO, exact if mover == 0 else -exact
+    return False, mover, legal_mask(after.own, after.opp, after.last, line_masks[g]), 0.0
+
+
 @njit(cache=True)
 def write_leaf_planes(tree: Tree, line_masks: npt.NDArray[np.uint64], directions: npt.NDArray[np.int8], donuts: int,
                       out: npt.NDArray[np.float32]) -> None:
@@ -92,6 +181,18 @@ def write_leaf_planes(tree: Tree, line_masks: npt.NDArray[np.uint64], directions
         forced = forced_line(_FULL & ~(s.own | s.opp), s.last, line_masks[g])
         seen = mover_view(s.own, s.opp, s.last, forced, s.placed_own, s.placed_opp, tree.player[g, leaf], donuts)
         _write_planes(out[g], seen, directions[g])
+
+
+@njit(cache=True)
+def write_node_planes(tree: Tree, line_masks: npt.NDArray[np.uint64], directions: npt.NDArray[np.int8], donuts: int,
+                      games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int, out: npt.NDArray[np.float32]) -> None:
+    """:func:`write_leaf_planes` of ``count`` nodes: node ``nodes[i]`` of game ``games[i]`` into ``out[i]``."""
+    for i in range(count):
+        g, node = games[i], nodes[i]
+        s = tree.states[g, node]
+        forced = forced_line(_FULL & ~(s.own | s.opp), s.last, line_masks[g])
+        seen = mover_view(s.own, s.opp, s.last, forced, s.placed_own, s.placed_opp, tree.player[g, node], donuts)
+        _write_planes(out[i], seen, directions[g])
 
 
 @njit(cache=True)

@@ -3,14 +3,21 @@
 evaluated by the network in one batch a round (never one position a call).
 
 ``BatchSearch(games, sims)`` owns the arrays; :meth:`BatchSearch.run` searches every
-active game from its root and returns the root children's visit counts, the policy the
-self-play learns from and the agent plays by.
+active game from its root by PUCT and returns the root children's visit counts, the
+policy the self-play learns from and the agent plays by. :meth:`BatchSearch.run_gumbel`
+searches by Gumbel's rules (:mod:`donuts_ai.search.puct._gumbel`: Sequential Halving among
+Gumbel-sampled root actions) and returns the action to play and the completed-Q policy
+target, which improves on the prior with few simulations; it can treat the positions the
+game settles in one ply as terminal (``solve``), keep the network's evaluations in an
+:class:`~.eval_cache.EvaluationCache`, and give each game its own simulation budget
+(:func:`playout_cap`: KataGo's playout-cap randomization).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -18,9 +25,13 @@ from numba import njit
 
 from .._engine.planes import NUM_PLANES
 from ..search import puct
+from ..search.alphabeta._table import ENTRY_WORDS
+from ..search.alphabeta._workspace import WORKSPACE
 from ..squares import NUM_SQUARES, SIZE
 from . import _puct_donuts as D
 from .errors import LearnError
+from .eval_cache import KEY_WORDS, EvaluationCache, evaluate_rows, leaf_keys, node_keys, root_keys
+from .eval_cache import Evaluator as Evaluator
 from .network import Network, evaluate
 
 #: AlphaZero's exploration constant (its c_puct, for values in [-1, 1]).
@@ -30,9 +41,18 @@ C_PUCT = 1.5
 #: on an open pick and one to five on a forced line.
 DIRICHLET_ALPHA = 0.3
 NOISE_FRACTION = 0.25
-
-#: The network's answer to a batch of planes: ``(logits float32[n, 36], values float32[n])``.
-Evaluator = Callable[[npt.NDArray[np.float32]], tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+#: Gumbel's search: the most root actions considered (the paper's and mctx's 16).
+MAX_CONSIDERED = 16
+#: The width of the range of values, [-1, 1], for Gumbel's ``sigma`` without rescaling.
+VALUE_SPREAD = 2.0
+#: Playout-cap randomization (KataGo): the share of moves searched in full (policy targets).
+FULL_SEARCH_FRACTION = 0.25
+#: The exact solves inside the tree: positions with at most this many plies left, searched
+#: within this many nodes each (measured: every endgame position of 10 plies or fewer that
+#: the searches met settled, in 6 nodes on average), on each game's table of 2**bits rows.
+SOLVE_PLIES = 10
+SOLVE_NODES = 2000
+SOLVER_TABLE_BITS = 10
 
 
 # The search bound to Donuts: the game's functions read as attributes of their module (a
@@ -58,6 +78,53 @@ def _simulate(rules: D.Rules, tree: puct.Tree, c_puct: float, directions: npt.ND
             D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
             return True
     return False
+
+
+@njit(cache=True)
+def _start_solving(rules: D.SolvingRules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_],
+                   directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> None:
+    """:func:`_start` with the game's step that settles positions (:func:`._puct_donuts.step_solving`)."""
+    puct.start(puct.Game(D.root, D.step_solving), rules, tree, roots, active)
+    D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+
+
+@njit(cache=True)
+def _simulate_solving(rules: D.SolvingRules, tree: puct.Tree, c_puct: float, directions: npt.NDArray[np.int8],
+                      planes: npt.NDArray[np.float32]) -> bool:
+    """:func:`_simulate` with the game's step that settles positions."""
+    puct.simulate(puct.Game(D.root, D.step_solving), rules, tree, c_puct)
+    for g in range(tree.leaf.shape[0]):
+        if tree.leaf[g] != puct.NONE:
+            D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+            return True
+    return False
+
+
+@njit(cache=True)
+def _gumbel_simulate(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray[np.float32], tables: npt.NDArray[np.int32],
+                     table_of: npt.NDArray[np.int64], considered: npt.NDArray[np.int64], budget: npt.NDArray[np.int64],
+                     c_visit: float, c_scale: float, spread: float, directions: npt.NDArray[np.int8],
+                     planes: npt.NDArray[np.float32]) -> bool:
+    """One round of Gumbel's descents (:func:`donuts_ai.search.puct.gumbel_simulate`); when a
+    game has a leaf, the leaves' planes into ``planes`` and True."""
+    puct.gumbel_simulate(puct.Game(D.root, D.step_solving), rules, tree, gumbel, tables, table_of, considered, budget, c_visit,
+                         c_scale, spread)
+    for g in range(tree.leaf.shape[0]):
+        if tree.leaf[g] != puct.NONE:
+            D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+            return True
+    return False
+
+
+@njit(cache=True)
+def _gumbel_first_phase(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
+                        budget: npt.NDArray[np.int64], games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64],
+                        directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> int:
+    """Sequential Halving's first visits at once (:func:`donuts_ai.search.puct.gumbel_first_phase`),
+    the new leaves' planes into ``planes``; returns how many."""
+    count = puct.gumbel_first_phase(puct.Game(D.root, D.step_solving), rules, tree, gumbel, considered, budget, games, nodes)
+    D.write_node_planes(tree, rules[0], directions, rules[1], games, nodes, count, planes)
+    return count
 
 
 def network_evaluator(network: Network) -> Evaluator:
@@ -86,6 +153,11 @@ class BatchSearch:
         self.tree = puct.new_tree(games, sims + 1, NUM_SQUARES, D.STATE)
         self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
+        self._solver_tables: npt.NDArray[np.uint64] | None = None
+        self._solver_workspaces = np.zeros(0, dtype=WORKSPACE)
+        self._no_tables, self._no_workspaces = np.zeros((1, 2, ENTRY_WORDS), dtype=np.uint64), np.zeros(1, dtype=WORKSPACE)
+        #: The exact solves of each game's last Gumbel search: tried, settled, nodes (``int64[G, 3]``).
+        self.solves = np.zeros((games, 3), dtype=np.int64)
 
     def run(
         self,
@@ -98,6 +170,9 @@ class BatchSearch:
         noise: npt.NDArray[np.float32] | None = None,
         sims: int | None = None,
         deadline: Callable[[], bool] | None = None,
+        solve: bool = False,
+        solve_plies: int = SOLVE_PLIES,
+        solve_nodes: int = SOLVE_NODES,
     ) -> SearchResult:
         """Search every active game from its root and return the root statistics.
 
@@ -106,21 +181,30 @@ class BatchSearch:
         ``directions`` ``int8[G, 36]`` their layouts' printed lines; ``noise``: Dirichlet
         noise to mix into the root priors (``float32[G, 36]``, see :func:`dirichlet_noise`),
         or ``None``. ``sims`` (at most the constructor's) simulations, fewer when
-        ``deadline()`` turns true (checked between rounds; at least one round is run)."""
+        ``deadline()`` turns true (checked between rounds; at least one round is run).
+        ``solve``, ``solve_plies``, ``solve_nodes``: the positions settled exactly are
+        terminal nodes, as in :meth:`run_gumbel` (off by default: the search as it was)."""
         sims = self.sims if sims is None else sims
         if not 0 <= sims <= self.sims:
             raise LearnError(f"sims must be in 0..{self.sims}, got {sims}")
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         line_masks = np.ascontiguousarray(roots["line_masks"])
-        rules = (line_masks, donuts, single)
-        _start(rules, tree, roots, active, directions, flat)
+        simulate: Callable[[], bool]
+        if solve:
+            solving = self._solving_rules(roots, donuts, single, True, solve_plies, solve_nodes)
+            _start_solving(solving, tree, roots, active, directions, flat)
+            simulate = lambda: _simulate_solving(solving, tree, self.c_puct, directions, flat)  # noqa: E731
+        else:
+            rules = (line_masks, donuts, single)
+            _start(rules, tree, roots, active, directions, flat)
+            simulate = lambda: _simulate(rules, tree, self.c_puct, directions, flat)  # noqa: E731
         root_logits, root_value = evaluator(self._planes)
         fraction = 0.0 if noise is None else NOISE_FRACTION
         puct.expand(tree, root_logits, root_value, self._no_noise if noise is None else noise, fraction)
         done = 0
         while done < sims:
             done += 1
-            if _simulate(rules, tree, self.c_puct, directions, flat):
+            if simulate():
                 logits, values = evaluator(self._planes)
                 puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():
@@ -130,6 +214,218 @@ class BatchSearch:
         puct.root_visits(tree, visits)
         puct.root_values(tree, values)
         return SearchResult(visits, values, root_logits.copy(), root_value.copy(), done)
+
+    def run_gumbel(
+        self,
+        evaluator: Evaluator,
+        roots: np.ndarray,
+        active: npt.NDArray[np.bool_],
+        directions: npt.NDArray[np.int8],
+        donuts: int,
+        single: bool,
+        rng: np.random.Generator | None = None,
+        gumbel: npt.NDArray[np.float32] | None = None,
+        sims: int | npt.NDArray[np.int64] | None = None,
+        max_considered: int = MAX_CONSIDERED,
+        c_visit: float = puct.C_VISIT,
+        c_scale: float = puct.C_SCALE,
+        rescale: bool = True,
+        solve: bool = True,
+        solve_plies: int = SOLVE_PLIES,
+        solve_nodes: int = SOLVE_NODES,
+        cache: EvaluationCache | None = None,
+        batch_first_phase: bool = True,
+        deadline: Callable[[], bool] | None = None,
+    ) -> GumbelResult:
+        """Search every active game from its root by Gumbel's rules and return the actions
+        to play and the policy targets (:class:`GumbelResult`).
+
+        ``roots``, ``active``, ``directions``, ``donuts``, ``single`` as :meth:`run`. The
+        root's Gumbel noise is ``gumbel`` (``float32[G, 36]``, standard Gumbel draws), else
+        drawn from ``rng`` (one ``rng.gumbel(size=(G, 36))``), else none (zeros: the top
+        actions by prior are considered, deterministically). ``sims``: the simulations of
+        every game, or ``int64[G]`` one budget per game (:func:`playout_budgets`), at most
+        the constructor's; ``max_considered`` root actions at most go into Sequential
+        Halving; ``c_visit``, ``c_scale`` the constants of ``sigma``, which normalizes the
+        completed values by their minimum and maximum at each node with ``rescale`` (mctx's
+        default), else as values of [-1, 1] (a difference of 0.1 weighs the same at every
+        node; try ``c_scale=1.0``). With ``solve`` a
+        position the game settles in one ply (a five to make, or a last move) is a terminal
+        node with its exact value, and so is one with at most ``solve_plies`` plies left
+        that the exact solver settles within ``solve_nodes`` nodes (its counts in
+        :attr:`solves`; ``solve_plies=0``: none). ``cache``: the network's evaluations are asked of it
+        (:class:`~.eval_cache.EvaluationCache`); without one only the leaves are evaluated,
+        padded to a power of two. With ``batch_first_phase`` the first phase of Sequential
+        Halving (one visit to each considered action) is evaluated in one batch of up to
+        ``games * max_considered`` positions, the same search in fewer, larger batches (the
+        root's summed value may differ in rounding only). ``deadline()`` is checked between
+        the rounds after it; a search stopped early still returns a policy target and an
+        action among the most visited."""
+        budget = self._budgets(sims, active)
+        if not 1 <= max_considered <= NUM_SQUARES:
+            raise LearnError(f"max_considered must be in 1..{NUM_SQUARES}, got {max_considered}")
+        if not (c_visit >= 0 and c_scale > 0):
+            raise LearnError(f"c_visit must be >= 0 and c_scale > 0, got {c_visit} and {c_scale}")
+        if gumbel is None:
+            gumbel = (np.zeros((self.games, NUM_SQUARES), dtype=np.float32) if rng is None
+                      else rng.gumbel(size=(self.games, NUM_SQUARES)).astype(np.float32))
+        elif gumbel.shape != (self.games, NUM_SQUARES):
+            raise LearnError(f"gumbel must have the shape {(self.games, NUM_SQUARES)}, got {gumbel.shape}")
+        gumbel = np.ascontiguousarray(gumbel, dtype=np.float32)
+        spread = 0.0 if rescale else VALUE_SPREAD
+        tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
+        rules = self._solving_rules(roots, donuts, single, solve, solve_plies, solve_nodes)
+        _start_solving(rules, tree, roots, active, directions, flat)
+        root_logits, root_value = self._ask(evaluator, cache, directions, donuts, roots, active)
+        puct.expand(tree, root_logits, root_value, self._no_noise, 0.0)
+        considered = np.zeros(self.games, dtype=np.int64)
+        puct.considered_counts(tree, max_considered, considered)
+        budgets, table_of = np.unique(budget, return_inverse=True)
+        tables = np.stack([_tables(max_considered, int(b), int(budgets.max())) for b in budgets])
+        rounds, remaining = 0, int(budget.max())
+        if batch_first_phase:
+            self._first_phase(rules, gumbel, considered, budget, directions, donuts, evaluator, cache)
+            remaining = int((budget - np.minimum(considered, budget)).max())
+        while rounds < remaining:
+            rounds += 1
+            if _gumbel_simulate(rules, tree, gumbel, tables, table_of.astype(np.int64), considered, budget, float(c_visit),
+                                float(c_scale), spread, directions, flat):
+                logits, values = self._ask(evaluator, cache, directions, donuts)
+                puct.expand(tree, logits, values, self._no_noise, 0.0)
+            if deadline is not None and deadline():
+                break
+        return self._gumbel_result(gumbel, float(c_visit), float(c_scale), spread, root_logits, root_value, active)
+
+    def _first_phase(self, rules: D.SolvingRules, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
+                     budget: npt.NDArray[np.int64], directions: npt.NDArray[np.int8], donuts: int, evaluator: Evaluator,
+                     cache: EvaluationCache | None) -> None:
+        """The first visit to every considered root action of every game, evaluated in one batch."""
+        rows = self.games * int(considered.max(initial=1))
+        games, nodes = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
+        planes = np.zeros((rows, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+        count = _gumbel_first_phase(rules, self.tree, gumbel, considered, budget, games, nodes, directions,
+                                    planes.reshape(rows, NUM_SQUARES, NUM_PLANES))
+        if count == 0:
+            return
+        if cache is None:
+            logits, values = evaluate_rows(evaluator, planes, np.arange(rows) < count)
+        else:
+            keys = np.zeros((rows, KEY_WORDS), dtype=np.uint64)
+            symmetries = np.full(rows, -1, dtype=np.int64)
+            node_keys(self.tree, games, nodes, count, directions, donuts, cache.square_image, cache.direction_image, keys,
+                      symmetries)
+            logits, values = cache.evaluate(evaluator, planes, keys, symmetries)
+        puct.expand_root_children(self.tree, games, nodes, count, logits, values)
+
+    def _ask(self, evaluator: Evaluator, cache: EvaluationCache | None, directions: npt.NDArray[np.int8], donuts: int,
+             roots: np.ndarray | None = None, active: npt.NDArray[np.bool_] | None = None,
+             ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The evaluations of the active ``roots`` (their planes written), else of every game's
+        leaf: from ``cache``, or the network's of the rows alone (:func:`~.eval_cache.evaluate_rows`)."""
+        asked = active if roots is not None else self.tree.leaf != puct.NONE
+        assert asked is not None
+        if cache is None:
+            return evaluate_rows(evaluator, self._planes, asked)
+        keys = np.zeros((self.games, KEY_WORDS), dtype=np.uint64)
+        symmetries = np.full(self.games, -1, dtype=np.int64)
+        if roots is not None:
+            root_keys(roots, donuts, cache.square_image, cache.direction_image, keys, symmetries)
+        else:
+            leaf_keys(self.tree, directions, donuts, cache.square_image, cache.direction_image, keys, symmetries)
+        symmetries[~asked] = -1
+        return cache.evaluate(evaluator, self._planes, keys, symmetries)
+
+    def _solving_rules(self, roots: np.ndarray, donuts: int, single: bool, solve: bool, solve_plies: int,
+                       solve_nodes: int) -> D.SolvingRules:
+        """The rules of :func:`._puct_donuts.step_solving`; each game's solver table cleared."""
+        if solve_plies < 0 or solve_nodes < 1:
+            raise LearnError(f"solve_plies must be >= 0 and solve_nodes >= 1, got {solve_plies} and {solve_nodes}")
+        level = D.SOLVE_NONE if not solve else D.SOLVE_EXACT if solve_plies > 0 else D.SOLVE_ONE_PLY
+        if level == D.SOLVE_EXACT:
+            if self._solver_tables is None:
+                self._solver_tables = np.zeros((self.games, 1 << SOLVER_TABLE_BITS, ENTRY_WORDS), dtype=np.uint64)
+                self._solver_workspaces = np.zeros(self.games, dtype=WORKSPACE)
+            # Every search starts from empty tables and move-ordering memories: a game's layout
+            # may have changed, and what a search settles within its node limit depends on them
+            # (seeded searches repeat, a game searched alone equals it searched in a batch).
+            tables, workspaces = self._solver_tables, self._solver_workspaces
+            tables[:] = 0
+            workspaces["history"] = 0
+            workspaces["counter"] = 0
+            workspaces["killers"] = -1
+        else:  # never read: one game's worth, of the types the kernel is compiled for
+            tables, workspaces = self._no_tables, self._no_workspaces
+        self.solves[:] = 0
+        return (np.ascontiguousarray(roots["line_masks"]), donuts, single, level, solve_plies, solve_nodes, tables, workspaces,
+                self.solves)
+
+    def _budgets(self, sims: int | npt.NDArray[np.int64] | None, active: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """Each game's simulations (0 for an inactive game), checked."""
+        budget = np.broadcast_to(np.asarray(self.sims if sims is None else sims, dtype=np.int64), (self.games,))
+        if budget.size and not ((budget >= 0).all() and (budget <= self.sims).all()):
+            raise LearnError(f"sims must be in 0..{self.sims}, got {sims}")
+        budget_active: npt.NDArray[np.int64] = np.where(active, budget, 0).astype(np.int64)
+        return budget_active
+
+    def _gumbel_result(self, gumbel: npt.NDArray[np.float32], c_visit: float, c_scale: float, spread: float,
+                       root_logits: npt.NDArray[np.float32], root_value: npt.NDArray[np.float32],
+                       active: npt.NDArray[np.bool_]) -> GumbelResult:
+        tree = self.tree
+        policy = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
+        actions = np.zeros(self.games, dtype=np.int64)
+        completed = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
+        puct.gumbel_results(tree, gumbel, c_visit, c_scale, spread, policy, actions, completed)
+        visits = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
+        puct.root_visits(tree, visits)
+        runs = np.where(active, tree.visits[:, 0] - 1, 0).astype(np.int64)
+        sign = np.where(tree.player[:, 0] == 0, 1.0, -1.0)
+        root_values = np.where(active, sign * tree.value[:, 0] / np.maximum(tree.visits[:, 0], 1), np.nan).astype(np.float32)
+        nan = np.float32(np.nan)
+        return GumbelResult(actions, policy, visits, completed, root_values, np.where(active[:, None], root_logits, nan),
+                            np.where(active, root_value, nan).astype(np.float32), runs)
+
+
+@dataclass(frozen=True)
+class GumbelResult:
+    """What :meth:`BatchSearch.run_gumbel` found, one row per game (a game not searched:
+    action -1, zeros, NaNs)."""
+
+    actions: npt.NDArray[np.int64]  # (G,): the square to play: the best survivor of Sequential Halving
+    policy: npt.NDArray[np.float32]  # (G, 36): the target softmax(logits + sigma(completed Q)), 0 off the legal squares
+    visits: npt.NDArray[np.float32]  # (G, 36): visits of each root child
+    completed_q: npt.NDArray[np.float32]  # (G, 36): completed Q of each legal square for the side to move, NaN elsewhere
+    root_values: npt.NDArray[np.float32]  # (G,): the search's value of the root for its side to move (mean of its backups)
+    root_logits: npt.NDArray[np.float32]  # (G, 36): the network's policy logits at the root
+    root_value: npt.NDArray[np.float32]  # (G,): the network's value of the root for its side to move
+    simulations: npt.NDArray[np.int64]  # (G,): simulations run in each game
+
+
+def playout_cap(rng: np.random.Generator, games: int, full_fraction: float = FULL_SEARCH_FRACTION) -> npt.NDArray[np.bool_]:
+    """Playout-cap randomization (KataGo): ``bool[games]``, True for the games whose move is
+    searched in full this move (with probability ``full_fraction`` each, drawn from
+    ``rng``): those positions become policy targets; the others are searched fast, played
+    and not trained on. One draw of ``rng.random(games)`` a call."""
+    if not 0.0 <= full_fraction <= 1.0:
+        raise LearnError(f"full_fraction must be in [0, 1], got {full_fraction!r}")
+    full: npt.NDArray[np.bool_] = rng.random(games) < full_fraction
+    return full
+
+
+def playout_budgets(full: npt.NDArray[np.bool_], full_sims: int, fast_sims: int) -> npt.NDArray[np.int64]:
+    """``int64[games]``: ``full_sims`` for the games searched in full (:func:`playout_cap`), ``fast_sims`` for the others."""
+    budgets: npt.NDArray[np.int64] = np.where(full, full_sims, fast_sims).astype(np.int64)
+    return budgets
+
+
+@lru_cache(maxsize=32)
+def _tables(max_considered: int, sims: int, width: int) -> npt.NDArray[np.int32]:
+    """:func:`donuts_ai.search.puct.considered_visits` for ``sims`` simulations, ``width``
+    columns (made once: an agent searching by time asks for 100 000 columns every move)."""
+    table = np.zeros((max_considered + 1, max(width, 1)), dtype=np.int32)
+    found = puct.considered_visits(max_considered, sims)
+    table[:, :found.shape[1]] = found
+    table.flags.writeable = False
+    return table
 
 
 def root_planes(roots: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:

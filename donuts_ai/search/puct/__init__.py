@@ -1,8 +1,32 @@
-"""AlphaZero's PUCT search over many games at once (:mod:`._tree`), for any game that
+"""AlphaZero's PUCT search over many games at once (:mod:`._tree`), and Gumbel's root
+selection and policy targets on the same trees (:mod:`._gumbel`), for any game that
 passes in its compiled functions as a :class:`Game` record; the learned agent's batching
 driver (:mod:`donuts_ai.learn.batched_search`) binds it to Donuts and evaluates the
 leaves with its network."""
 
-from ._tree import MAX_DEPTH, NONE, Game, Tree, expand, new_tree, root_values, root_visits, simulate, start
+from ._gumbel import (
+    C_SCALE,
+    C_VISIT,
+    considered_counts,
+    considered_visits,
+    gumbel_first_phase,
+    gumbel_results,
+    gumbel_simulate,
+)
+from ._tree import (
+    MAX_DEPTH,
+    NONE,
+    Game,
+    Tree,
+    expand,
+    expand_root_children,
+    new_tree,
+    root_values,
+    root_visits,
+    simulate,
+    start,
+)
 
-__all__ = ["MAX_DEPTH", "NONE", "Game", "Tree", "expand", "new_tree", "root_values", "root_visits", "simulate", "start"]
+__all__ = ["C_SCALE", "C_VISIT", "MAX_DEPTH", "NONE", "Game", "Tree", "considered_counts", "considered_visits", "expand",
+           "expand_root_children", "gumbel_first_phase", "gumbel_results", "gumbel_simulate", "new_tree", "root_values",
+           "root_visits", "simulate", "start"]

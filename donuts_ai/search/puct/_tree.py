@@ -6,7 +6,9 @@ A :class:`Tree` holds one search tree per game (``games`` trees of ``nodes`` nod
 mctx's ``Tree`` holds a batch: a named structure of arrays (the convention of
 :mod:`donuts_ai.search`). A node keeps its game state (``states``, a record array of
 the game's own dtype, never read here), the player to move (0 or 1), its legal actions
-as bits, its visits and summed value, and, for a node where the game is over, its
+as bits, its visits and summed value, its own evaluation (``raw_value``: the network's,
+or the outcome; Gumbel's mixed value reads it, :mod:`._gumbel`), and, for a node where
+the game is over (or that the game settles exactly, if its ``step`` says so), its
 outcome. Children are dense, as in mctx: ``children[g, node, action]`` is the child's
 index (-1 while not created) and ``prior[g, node, action]`` the network's probability of
 that action. Values are kept **for player 0**, so a player who moves twice in a row needs
@@ -29,6 +31,8 @@ One round of the search, for every game at once::
 :func:`start` makes each root a leaf, so the first round evaluates the roots (and mixes
 the root's Dirichlet noise into its priors). A tree of ``N`` nodes takes ``N - 1``
 simulations: each adds at most one node. Kernels never raise: the driver checks first.
+Gumbel's search (:mod:`._gumbel`) runs the same rounds on the same trees with other
+rules of selection.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ class Tree(NamedTuple):
     outcome: npt.NDArray[np.float32]  # float32[games, nodes]: a finished game's result for player 0: +1, 0, -1
     visits: npt.NDArray[np.int32]  # int32[games, nodes]
     value: npt.NDArray[np.float32]  # float32[games, nodes]: summed values backed up through the node, for player 0
+    raw_value: npt.NDArray[np.float32]  # float32[games, nodes]: the node's own evaluation (the network's, or its exact value) for player 0
     children: npt.NDArray[np.int32]  # int32[games, nodes, actions]: child index of each action, NONE if not created
     prior: npt.NDArray[np.float32]  # float32[games, nodes, actions]: the network's probabilities (0 off the legal actions)
     node_count: npt.NDArray[np.int32]  # int32[games]: nodes in use
@@ -98,6 +103,7 @@ def new_tree(games: int, nodes: int, actions: int, state_dtype: np.dtype[Any]) -
         np.zeros(shape, dtype=np.float32),
         np.zeros(shape, dtype=np.int32),
         np.zeros(shape, dtype=np.float32),
+        np.zeros(shape, dtype=np.float32),
         np.full((games, nodes, actions), NONE, dtype=np.int32),
         np.zeros((games, nodes, actions), dtype=np.float32),
         np.zeros(games, dtype=np.int32),
@@ -113,6 +119,7 @@ def _clear_node(tree: Tree, g: int, index: int) -> None:
     tree.prior[g, index, :] = 0.0
     tree.visits[g, index] = 0
     tree.value[g, index] = 0.0
+    tree.raw_value[g, index] = 0.0
     tree.over[g, index] = False
     tree.outcome[g, index] = 0.0
 
@@ -178,7 +185,7 @@ def simulate(game: Game, rules: Any, tree: Tree, c_puct: float) -> None:
     """One descent in every game that has a root: to an action not tried yet, whose child
     is created; a finished game's outcome is backed up at once (the game has no leaf this
     round), any other child becomes the game's leaf."""
-    states, players, legal_bits, over_at, outcome_at = tree.states, tree.player, tree.legal, tree.over, tree.outcome
+    players, legal_bits, over_at, outcome_at = tree.player, tree.legal, tree.over, tree.outcome
     visits, total, children, prior = tree.visits, tree.value, tree.children, tree.prior
     node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
     for g in range(visits.shape[0]):
@@ -200,29 +207,41 @@ def simulate(game: Game, rules: Any, tree: Tree, c_puct: float) -> None:
                 path[g, length] = index
                 length += 1
                 continue
-            # A new child (the tree has room: N - 1 simulations add at most N - 1 nodes).
-            child = node_count[g]
-            node_count[g] = child + 1
-            children[g, child, :] = NONE
-            prior[g, child, :] = 0.0
-            visits[g, child] = 0
-            total[g, child] = 0.0
-            over_at[g, child] = False
-            outcome_at[g, child] = 0.0
-            children[g, index, action] = child
-            over, player, legal, outcome = game.step(rules, g, states[g], index, child, players[g, index], action)
-            players[g, child] = player
-            legal_bits[g, child] = legal
-            path[g, length] = child
-            length += 1
-            path_length[g] = length
-            if over:
-                over_at[g, child] = True
-                outcome_at[g, child] = outcome
-                _backup(path, length, visits, total, g, outcome)
-            else:
-                leaf[g] = child
+            _new_child(game, rules, tree, g, index, action, length)
             break
+
+
+@njit(cache=True, inline="always")
+def _new_child(game: Game, rules: Any, tree: Tree, g: int, index: int, action: int, length: int) -> None:
+    """Create the child of ``action`` at node ``index`` of game ``g`` (the tree has room:
+    ``N - 1`` simulations add at most ``N - 1`` nodes), at depth ``length`` of the path; a
+    finished game backs its outcome up at once, any other child becomes the game's leaf."""
+    states, players, legal_bits, over_at, outcome_at = tree.states, tree.player, tree.legal, tree.over, tree.outcome
+    visits, total, raw_value, children, prior = tree.visits, tree.value, tree.raw_value, tree.children, tree.prior
+    node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
+    child = node_count[g]
+    node_count[g] = child + 1
+    children[g, child, :] = NONE
+    prior[g, child, :] = 0.0
+    visits[g, child] = 0
+    total[g, child] = 0.0
+    raw_value[g, child] = 0.0
+    over_at[g, child] = False
+    outcome_at[g, child] = 0.0
+    children[g, index, action] = child
+    over, player, legal, outcome = game.step(rules, g, states[g], index, child, players[g, index], action)
+    players[g, child] = player
+    legal_bits[g, child] = legal
+    path[g, length] = child
+    length += 1
+    path_length[g] = length
+    if over:
+        over_at[g, child] = True
+        outcome_at[g, child] = outcome
+        raw_value[g, child] = outcome
+        _backup(path, length, visits, total, g, outcome)
+    else:
+        leaf[g] = child
 
 
 @njit(cache=True)
@@ -256,8 +275,39 @@ def expand(tree: Tree, logits: npt.NDArray[np.float32], values: npt.NDArray[np.f
                 p = (1.0 - noise_fraction) * p + noise_fraction * noise[g, a]
             prior[g, leaf, a] = p
         value = values[g] if tree.player[g, leaf] == 0 else -values[g]
+        tree.raw_value[g, leaf] = value
         _backup(tree.path, tree.path_length[g], tree.visits, tree.value, g, value)
         tree.leaf[g] = NONE
+
+
+@njit(cache=True)
+def expand_root_children(tree: Tree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
+                         logits: npt.NDArray[np.float32], values: npt.NDArray[np.float32]) -> None:
+    """:func:`expand` (no noise) of ``count`` children of roots at once: node ``nodes[i]`` of
+    game ``games[i]`` gets the answer of row ``i`` of ``logits`` and ``values``, backed up to
+    itself and its root."""
+    prior = tree.prior
+    actions = prior.shape[2]
+    for i in range(count):
+        g, node = games[i], nodes[i]
+        legal = tree.legal[g, node]
+        top = NO_SCORE
+        for a in range(actions):
+            if (legal >> np.uint64(a)) & _ONE and logits[i, a] > top:
+                top = logits[i, a]
+        total = 0.0
+        for a in range(actions):
+            if (legal >> np.uint64(a)) & _ONE:
+                p = math.exp(logits[i, a] - top)
+                prior[g, node, a] = p
+                total += p
+        for a in range(actions):
+            prior[g, node, a] = prior[g, node, a] / total
+        value = values[i] if tree.player[g, node] == 0 else -values[i]
+        tree.raw_value[g, node] = value
+        for index in (node, 0):
+            tree.visits[g, index] += 1
+            tree.value[g, index] += value
 
 
 @njit(cache=True)

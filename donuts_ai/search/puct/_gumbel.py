@@ -1,0 +1,364 @@
+"""Gumbel search on the PUCT trees (Danihelka et al., "Policy improvement by planning with
+Gumbel", ICLR 2022; mctx's ``gumbel_muzero_policy`` is the reference design): the same
+:class:`~._tree.Tree`, game record and rounds as :func:`~._tree.simulate`, with two other
+rules of selection and a policy target that needs few simulations.
+
+- **At the root**, the ``m`` considered actions are the top ``m`` of ``g + logits`` (``g``
+  Gumbel noise, one draw per action and search; ``m = min(max_considered, legal)``), and
+  Sequential Halving shares the simulations among them: the budget is cut into about
+  ``log2 m`` phases, each visiting every survivor equally, and each phase keeps the
+  better half by ``g + logits + sigma(completed Q)``. As in mctx the survivors are not
+  kept in a list: simulation ``i`` may only pick an action whose visit count is
+  ``table[m, i]`` (:func:`considered_visits`), and picks the best of those by the score.
+- **Below the root** the action is deterministic: the largest ``pi'(a) - N(a) / (1 +
+  sum N)``, ``pi' = softmax(logits + sigma(completed Q))`` the improved policy.
+- **The results**: the action to play is the best survivor (the most visited actions)
+  by ``g + logits + sigma(completed Q)``; the **policy target** is ``softmax(logits +
+  sigma(completed Q))`` over the legal actions.
+
+``completed Q`` is the child's mean value for the player to move at the node where it
+was visited, else the node's *mixed value* (its own evaluation mixed with the visited
+children's values weighted by their priors); completed values are min-max normalized over
+the node's legal actions (or, with ``spread`` > 0, read as values of the known range
+``[-spread / 2, spread / 2]``) and scaled by ``sigma(q) = (c_visit + max N) * c_scale * q``
+(mctx's ``qtransform_completed_by_mix_value``; ``spread`` 0 is its default). Values are
+the tree's, kept for player 0; each is read with the sign of the node's player to move, so a player who moves twice in
+a row needs no special case. Logits are the logs of the tree's priors (a softmax's log
+differs from its logits by a constant, which no rule here sees).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ..._engine.bits import ctz
+from ._tree import MAX_DEPTH, NO_SCORE, NONE, Game, Tree, _backup, _new_child
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+
+#: The paper's and mctx's constants of ``sigma``: ``(C_VISIT + max N) * C_SCALE * q`` for a
+#: completed value ``q`` normalized to [0, 1].
+C_VISIT = 50.0
+C_SCALE = 0.1
+#: The smallest spread of completed values that is normalized (mctx's epsilon).
+SPREAD_EPSILON = 1e-8
+#: The log of a prior that underflowed to 0 (a legal action stays a candidate).
+TINY_PRIOR = 1e-30
+
+
+@lru_cache(maxsize=64)
+def _sequence(considered: int, sims: int) -> tuple[int, ...]:
+    """Visit counts the root's pick must have at each simulation with ``considered`` actions."""
+    if considered <= 1:
+        return tuple(range(sims))
+    phases = math.ceil(math.log2(considered))
+    sequence: list[int] = []
+    visits = [0] * considered
+    alive = considered
+    while len(sequence) < sims:
+        rounds = max(1, sims // (phases * alive))
+        for _ in range(rounds):
+            sequence.extend(visits[:alive])
+            for i in range(alive):
+                visits[i] += 1
+        alive = max(2, alive // 2)
+    return tuple(sequence[:sims])
+
+
+def considered_visits(max_considered: int, sims: int) -> npt.NDArray[np.int32]:
+    """``int32[max_considered + 1, max(sims, 1)]``: row ``m``, column ``i``: the visit count
+    the root's action must have to be picked by simulation ``i`` when ``m`` actions are
+    considered (Sequential Halving over ``sims`` simulations, mctx's table)."""
+    table = np.zeros((max_considered + 1, max(sims, 1)), dtype=np.int32)
+    for m in range(1, max_considered + 1):
+        table[m, :sims] = _sequence(m, sims)
+    return table
+
+
+@njit(cache=True, inline="always")
+def _complete(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
+              total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
+              prior: npt.NDArray[np.float32], g: int, index: int, out: npt.NDArray[np.float64]) -> tuple[int, int]:
+    """The completed Q-values of the legal actions at node ``index`` of game ``g``, for its
+    player to move, into ``out[a]`` (other entries untouched): a visited child's mean value,
+    else the node's mixed value. Returns ``(summed visits, most visits)`` of the children."""
+    sign = 1.0 if player[g, index] == 0 else -1.0
+    legal = legal_bits[g, index]
+    summed, most = 0, 0
+    weight, weighted = 0.0, 0.0
+    bits = legal
+    while bits != _ZERO:
+        a = int(ctz(bits))
+        bits &= bits - _ONE
+        child = children[g, index, a]
+        n = 0 if child == NONE else visits[g, child]
+        if n > 0:
+            q = sign * total[g, child] / n
+            out[a] = q
+            p = max(prior[g, index, a], TINY_PRIOR)
+            weight += p
+            weighted += p * q
+            summed += n
+            most = max(most, n)
+    mixed = sign * raw_value[g, index]
+    if summed > 0:
+        mixed = (mixed + summed * weighted / weight) / (summed + 1)
+    bits = legal
+    while bits != _ZERO:
+        a = int(ctz(bits))
+        bits &= bits - _ONE
+        child = children[g, index, a]
+        if child == NONE or visits[g, child] == 0:
+            out[a] = mixed
+    return summed, most
+
+
+@njit(cache=True, inline="always")
+def _sigma(legal: np.uint64, most: int, c_visit: float, c_scale: float, spread: float, values: npt.NDArray[np.float64]) -> None:
+    """``sigma`` of the completed values of the ``legal`` actions, in place: normalized to
+    [0, 1], by their minimum and maximum when ``spread`` is 0, else as values of the range
+    ``[-spread / 2, spread / 2]``; times ``(c_visit + most) * c_scale``."""
+    low, high = -0.5 * spread, 0.5 * spread
+    if spread <= 0.0:
+        low, high = math.inf, -math.inf
+        bits = legal
+        while bits != _ZERO:
+            a = int(ctz(bits))
+            bits &= bits - _ONE
+            low = min(low, values[a])
+            high = max(high, values[a])
+    scale = (c_visit + most) * c_scale / max(high - low, SPREAD_EPSILON)
+    bits = legal
+    while bits != _ZERO:
+        a = int(ctz(bits))
+        bits &= bits - _ONE
+        values[a] = (values[a] - low) * scale
+
+
+@njit(cache=True, inline="always")
+def _completed(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
+               total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
+               prior: npt.NDArray[np.float32], g: int, index: int, c_visit: float, c_scale: float, spread: float,
+               out: npt.NDArray[np.float64]) -> int:
+    """``sigma(completed Q)`` of each legal action at node ``index`` of game ``g`` into
+    ``out[a]`` (other entries untouched); returns the children's summed visits."""
+    summed, most = _complete(player, legal_bits, visits, total, raw_value, children, prior, g, index, out)
+    _sigma(legal_bits[g, index], most, c_visit, c_scale, spread, out)
+    return summed
+
+
+@njit(cache=True, inline="always")
+def _log_prior(prior: npt.NDArray[np.float32], g: int, index: int, a: int) -> float:
+    return math.log(max(prior[g, index, a], TINY_PRIOR))
+
+
+@njit(cache=True, inline="always")
+def _select_inside(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
+                   total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
+                   prior: npt.NDArray[np.float32], g: int, index: int, c_visit: float, c_scale: float, spread: float,
+                   sigma: npt.NDArray[np.float64]) -> int:
+    """Below the root: the legal action with the largest ``pi'(a) - N(a) / (1 + sum N)``."""
+    summed = _completed(player, legal_bits, visits, total, raw_value, children, prior, g, index, c_visit, c_scale, spread,
+                        sigma)
+    legal = legal_bits[g, index]
+    top = NO_SCORE
+    bits = legal
+    while bits != _ZERO:
+        a = int(ctz(bits))
+        bits &= bits - _ONE
+        sigma[a] += _log_prior(prior, g, index, a)
+        top = max(top, sigma[a])
+    norm = 0.0
+    bits = legal
+    while bits != _ZERO:
+        a = int(ctz(bits))
+        bits &= bits - _ONE
+        sigma[a] = math.exp(sigma[a] - top)
+        norm += sigma[a]
+    best, best_score = NONE, NO_SCORE
+    bits = legal
+    while bits != _ZERO:
+        a = int(ctz(bits))
+        bits &= bits - _ONE
+        child = children[g, index, a]
+        n = 0 if child == NONE else visits[g, child]
+        score = sigma[a] / norm - n / (1.0 + summed)
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+@njit(cache=True, inline="always")
+def _select_root(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
+                 total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
+                 prior: npt.NDArray[np.float32], g: int, gumbel: npt.NDArray[np.float32], considered_visit: int,
+                 c_visit: float, c_scale: float, spread: float, sigma: npt.NDArray[np.float64]) -> int:
+    """At the root: the best action by ``g + logits + sigma(completed Q)`` among those with
+    ``considered_visit`` visits (any legal action if none has: never, by the table)."""
+    _completed(player, legal_bits, visits, total, raw_value, children, prior, g, 0, c_visit, c_scale, spread, sigma)
+    best, best_score = NONE, NO_SCORE
+    fallback, fallback_score = NONE, NO_SCORE
+    bits = legal_bits[g, 0]
+    while bits != _ZERO:
+        a = int(ctz(bits))
+        bits &= bits - _ONE
+        child = children[g, 0, a]
+        n = 0 if child == NONE else visits[g, child]
+        score = gumbel[g, a] + _log_prior(prior, g, 0, a) + sigma[a]
+        if n == considered_visit and score > best_score:
+            best, best_score = a, score
+        if score > fallback_score:
+            fallback, fallback_score = a, score
+    return best if best != NONE else fallback
+
+
+@njit(cache=True)
+def considered_counts(tree: Tree, max_considered: int, out: npt.NDArray[np.int64]) -> None:
+    """``min(max_considered, legal actions at the root)`` of every game into ``out`` (0
+    for a game without a root)."""
+    for g in range(tree.node_count.shape[0]):
+        out[g] = 0
+        if tree.node_count[g] > 0:
+            legal = tree.legal[g, 0]
+            count = 0
+            while legal != _ZERO:
+                legal &= legal - _ONE
+                count += 1
+            out[g] = min(count, max_considered)
+
+
+@njit(cache=True)
+def gumbel_simulate(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.float32], tables: npt.NDArray[np.int32],
+                    table_of: npt.NDArray[np.int64], considered: npt.NDArray[np.int64], budget: npt.NDArray[np.int64],
+                    c_visit: float, c_scale: float, spread: float) -> None:
+    """One descent in every game that has a root and has run fewer than ``budget[g]``
+    simulations, as :func:`~._tree.simulate` but choosing by Gumbel's rules (see the
+    module): ``gumbel`` ``float32[games, actions]`` the root's noise; ``tables[table_of[g]]``
+    game ``g``'s :func:`considered_visits` (for its budget), ``considered[g]`` its row
+    (:func:`considered_counts`). Simulation ``i`` of a search is the one that finds ``i``
+    visits below its root, so a search of ``n`` simulations follows ``table[m, :n]``."""
+    players, legal_bits, over_at, outcome_at = tree.player, tree.legal, tree.over, tree.outcome
+    visits, total, raw_value, children, prior = tree.visits, tree.value, tree.raw_value, tree.children, tree.prior
+    node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
+    sigma = np.zeros(children.shape[2], dtype=np.float64)
+    for g in range(visits.shape[0]):
+        leaf[g] = NONE
+        done = visits[g, 0] - 1
+        if node_count[g] == 0 or done >= budget[g]:
+            continue
+        index = 0
+        length = 1
+        path[g, 0] = 0
+        while True:
+            if over_at[g, index]:
+                path_length[g] = length
+                _backup(path, length, visits, total, g, outcome_at[g, index])
+                break
+            if index == 0:
+                wanted = tables[table_of[g], considered[g], min(done, tables.shape[2] - 1)]
+                action = _select_root(players, legal_bits, visits, total, raw_value, children, prior, g, gumbel, wanted,
+                                      c_visit, c_scale, spread, sigma)
+            else:
+                action = _select_inside(players, legal_bits, visits, total, raw_value, children, prior, g, index, c_visit,
+                                        c_scale, spread, sigma)
+            child = children[g, index, action]
+            if child != NONE and length < MAX_DEPTH:
+                index = child
+                path[g, length] = index
+                length += 1
+                continue
+            _new_child(game, rules, tree, g, index, action, length)
+            break
+
+
+@njit(cache=True)
+def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], c_visit: float, c_scale: float, spread: float,
+                   policy: npt.NDArray[np.float32], actions: npt.NDArray[np.int64], completed: npt.NDArray[np.float32]) -> None:
+    """Every game's results after its search: ``actions[g]`` the action to play (the best
+    of the most visited by ``g + logits + sigma(completed Q)``), ``policy[g]`` the target
+    ``softmax(logits + sigma(completed Q))`` over the legal actions (0 elsewhere),
+    ``completed[g]`` the completed Q-values for the root's player to move before ``sigma``
+    (NaN off the legal actions). A game without a root: action -1, zeros and NaNs."""
+    players, legal_bits, visits, total, raw_value = tree.player, tree.legal, tree.visits, tree.value, tree.raw_value
+    children, prior = tree.children, tree.prior
+    logits = np.zeros(children.shape[2], dtype=np.float64)
+    for g in range(visits.shape[0]):
+        actions[g] = NONE
+        policy[g, :] = 0.0
+        completed[g, :] = np.nan
+        if tree.node_count[g] == 0:
+            continue
+        legal = legal_bits[g, 0]
+        _, most = _complete(players, legal_bits, visits, total, raw_value, children, prior, g, 0, logits)
+        bits = legal
+        while bits != _ZERO:
+            a = int(ctz(bits))
+            bits &= bits - _ONE
+            completed[g, a] = logits[a]
+        _sigma(legal, most, c_visit, c_scale, spread, logits)
+        top = NO_SCORE
+        best, best_score = NONE, NO_SCORE
+        bits = legal
+        while bits != _ZERO:
+            a = int(ctz(bits))
+            bits &= bits - _ONE
+            logits[a] += _log_prior(prior, g, 0, a)
+            top = max(top, logits[a])
+            child = children[g, 0, a]
+            n = 0 if child == NONE else visits[g, child]
+            if n == most and gumbel[g, a] + logits[a] > best_score:
+                best, best_score = a, gumbel[g, a] + logits[a]
+        actions[g] = best
+        norm = 0.0
+        bits = legal
+        while bits != _ZERO:
+            a = int(ctz(bits))
+            bits &= bits - _ONE
+            logits[a] = math.exp(logits[a] - top)
+            norm += logits[a]
+        bits = legal
+        while bits != _ZERO:
+            a = int(ctz(bits))
+            bits &= bits - _ONE
+            policy[g, a] = logits[a] / norm
+
+
+@njit(cache=True)
+def gumbel_first_phase(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
+                       budget: npt.NDArray[np.int64], leaf_games: npt.NDArray[np.int64], leaf_nodes: npt.NDArray[np.int64]) -> int:
+    """The first ``min(considered[g], budget[g])`` simulations of every game that has a root
+    and no visit below it, at once: the children of its top actions by ``g + logits`` (the
+    ones Sequential Halving's first simulations visit, whatever their values: every action
+    not visited yet has the same completed Q) are created. A finished child is backed up
+    at once; the others are listed in ``leaf_games``/``leaf_nodes`` (``int64[games *
+    max_considered]``) to be evaluated together (:func:`~._tree.expand_root_children`).
+    Returns how many are listed. Each game's ``leaf`` is left NONE."""
+    children, prior, legal_bits = tree.children, tree.prior, tree.legal
+    count = 0
+    for g in range(tree.visits.shape[0]):
+        if tree.node_count[g] == 0 or tree.visits[g, 0] != 1:
+            continue
+        for _ in range(min(considered[g], budget[g])):
+            best, best_score = NONE, NO_SCORE
+            bits = legal_bits[g, 0]
+            while bits != _ZERO:
+                a = int(ctz(bits))
+                bits &= bits - _ONE
+                score = gumbel[g, a] + _log_prior(prior, g, 0, a)
+                if children[g, 0, a] == NONE and score > best_score:
+                    best, best_score = a, score
+            tree.path[g, 0] = 0
+            _new_child(game, rules, tree, g, 0, best, 1)
+            if tree.leaf[g] != NONE:
+                leaf_games[count] = g
+                leaf_nodes[count] = tree.leaf[g]
+                count += 1
+                tree.leaf[g] = NONE
+    return count
