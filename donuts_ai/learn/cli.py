@@ -103,7 +103,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         seconds = p["seconds"] - last.get("seconds", 0.0) or 1e-9
         games = (p["games"] - last.get("games", 0)) / seconds
         positions = (p["positions"] - last.get("positions", 0)) / seconds
-        busy = p["search_seconds"] + p["network_seconds"] + p["train_seconds"] or 1e-9
+        busy = p["search_seconds"] + p["network_seconds"] + p["train_seconds"] + p["label_wait_seconds"] or 1e-9
         accuracy = "" if p["policy_accuracy"] is None else \
             f"  solver: policy {p['policy_accuracy']:.3f} value {p['value_accuracy']:.3f}"
         if p["labelled"]:
@@ -111,7 +111,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
         print(f"{p['seconds'] / 60:6.1f} min  move {p['moves']}  games {p['games']} ({games:.1f}/s)  "
               f"positions {p['positions']} ({positions:.0f}/s)  loss policy {p['policy_loss']:.3f} value {p['value_loss']:.3f}"
               f"{accuracy}  time: search {p['search_seconds'] / busy:.0%} network {p['network_seconds'] / busy:.0%} "
-              f"training {p['train_seconds'] / busy:.0%}", flush=True)
+              f"training {p['train_seconds'] / busy:.0%}"
+              + (f" labels {p['label_wait_seconds'] / busy:.0%}" if p["labelled"] else ""), flush=True)
         last.update(seconds=p["seconds"], games=p["games"], positions=p["positions"])
 
     try:

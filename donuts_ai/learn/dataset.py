@@ -10,29 +10,24 @@ dataset is a folder:
   (``fields`` says in words what each array holds);
 - ``shard-NNNNNNNNNNNN.npz``: numbered by the index of their first position in the whole
   dataset (so they sort in order), each a compressed NumPy archive (``numpy.savez_compressed``)
-  of plain arrays, one row per position, readable by ``numpy.load`` alone (no pickles):
+  of plain arrays, one row per position, readable by ``numpy.load`` alone (no pickles).
 
-  ===========  ==============  =========================================================
-  array        dtype, shape    meaning
-  ===========  ==============  =========================================================
-  game         int64 [n]       the game's number in the run (in order of their ends)
-  ply          int16 [n]       the position's ply in its game (0 = empty board)
-  layout       int8 [n, 36]    the layout's printed line on each square (0..3, a1 = 0,
-                               as :class:`~donuts_ai.Layout` takes them)
-  chocolate    uint64 [n]      Chocolate's donuts (bit i = square i)
-  vanilla      uint64 [n]      Vanilla's donuts
-  turn         int8 [n]        the side to move: 0 Chocolate, 1 Vanilla
-  last         int8 [n]        the square filled last, -1 none
-  placed       int8 [n, 2]     donuts each colour has placed
-  visits       uint16 [n, 36]  the self-play search's visits of each root child
-  policy       float32 [n,36]  the policy target the search gave (the visits, normalised)
-  result       int8 [n]        the game's result for the side to move: +1, 0, -1
-  label        int8 [n]        the solver's exact value for the side to move, +1 / 0 / -1;
-                               :data:`UNKNOWN` (-128) where it was not settled or not asked
-  keep         uint64 [n]      the squares whose move keeps that value, when every legal
-                               move was settled; 0 otherwise (a position never has none)
-  nodes        int64 [n]       solver nodes its label took; -1: no label was asked
-  ===========  ==============  =========================================================
+| array | dtype, shape | meaning |
+| --- | --- | --- |
+| ``game`` | int64 | the game's number in the run (in the order the games ended) |
+| ``ply`` | int16 | the position's ply in its game (0: the empty board) |
+| ``layout`` | int8 [36] | the printed line on each square (0..3, a1 = 0, as :class:`~donuts_ai.Layout` takes them) |
+| ``chocolate`` | uint64 | Chocolate's donuts (bit i = square i) |
+| ``vanilla`` | uint64 | Vanilla's donuts |
+| ``turn`` | int8 | the side to move: 0 Chocolate, 1 Vanilla |
+| ``last`` | int8 | the square filled last, -1 none |
+| ``placed`` | int8 [2] | donuts each colour has placed |
+| ``visits`` | uint16 [36] | the self-play search's visits of each root child |
+| ``policy`` | float32 [36] | the policy target the search gave (the visits, normalised) |
+| ``result`` | int8 | the game's result for the side to move: +1, 0, -1 |
+| ``label`` | int8 | the solver's exact value for the side to move; :data:`UNKNOWN` (-128) where not settled or not asked |
+| ``keep`` | uint64 | the squares whose move keeps that value, when every legal move was settled; else 0 |
+| ``nodes`` | int64 | solver nodes its label took; -1: no label was asked |
 
 A shard is written at each checkpoint of the run (and a resumed run rewrites from its
 checkpoint on, so the dataset of a killed and resumed run is the dataset of one never

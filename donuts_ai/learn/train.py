@@ -166,7 +166,7 @@ class Progress(TypedDict):
     value_labels: int  # ... whose exact value the teacher settled
     policy_labels: int  # ... whose every move's value it settled (the policy label)
     label_seconds: float  # the teacher's solver threads' seconds, summed over its threads
-    label_wait_seconds: float  # the self-play's seconds waiting for labels
+    label_wait_seconds: float  # the self-play's own seconds on labels: asking for them, waiting for them
 
 
 def _fresh_counters() -> Progress:
@@ -295,6 +295,7 @@ class Trainer:
         """One self-play move in every game, then the training steps (see the module)."""
         config, games = self.config, self.env._games
         start = time.perf_counter()
+        on_labels = self.counters["label_wait_seconds"]
         evaluator = _Timed(network_evaluator(self.network))
         legal = legal_flags(games)
         noise = dirichlet_noise(self.rng, legal)
@@ -308,7 +309,8 @@ class Trainer:
         self._finish_games()
         searched = time.perf_counter()
         self.counters["network_seconds"] += evaluator.seconds
-        self.counters["search_seconds"] += searched - start - evaluator.seconds
+        on_labels = self.counters["label_wait_seconds"] - on_labels
+        self.counters["search_seconds"] += searched - start - evaluator.seconds - on_labels
         if self.replay.size >= config.min_replay:
             for _ in range(config.train_steps):
                 samples = self.replay.draw(self.rng, config.batch_size)
@@ -345,8 +347,10 @@ class Trainer:
         self.trajectories[rows, self.lengths] = at
         self.visits[rows, self.lengths] = np.rint(visits).astype(np.uint16)
         if self.teacher is not None:
+            asking = time.perf_counter()
             for g, pending in enumerate(self.teacher.submit(at)):
                 self._pending[g][int(self.lengths[g])] = pending
+            self.counters["label_wait_seconds"] += time.perf_counter() - asking
         self.lengths += 1
 
     def _labels_in(self, game: int, samples: np.ndarray) -> None:
@@ -421,8 +425,6 @@ class Trainer:
         self._losses = []
         if measure is not None:
             self.counters["policy_accuracy"], self.counters["value_accuracy"] = measure(self.network)
-        if self.dataset is not None:
-            self.dataset.flush()
         self.save()
         with open(self.out / PROGRESS, "a") as f:
             f.write(json.dumps(self.counters) + "\n")
@@ -438,6 +440,8 @@ class Trainer:
             self._labels_in(g, self.trajectories[g, :int(self.lengths[g])])
         if self.teacher is not None:
             self.counters["label_seconds"] = self._label_seconds_before + self.teacher.seconds
+        if self.dataset is not None:  # what the checkpoint counts as written must be on disk
+            self.dataset.flush()
         final, fresh, old = self.out / CHECKPOINT, self.out / (CHECKPOINT + ".new"), self.out / (CHECKPOINT + ".old")
         shutil.rmtree(fresh, ignore_errors=True)
         fresh.mkdir()
