@@ -5,7 +5,7 @@ the run had one (``donuts-ai train --dataset DIR``, :attr:`~.train.TrainConfig.d
 **Format** (version :data:`FORMAT_VERSION`; ``docs/howto/learn.md`` has the same). A
 dataset is a folder:
 
-- ``meta.json``: ``{"format": "donuts_ai.selfplay", "version": 1, "rules": {"insertion":
+- ``meta.json``: ``{"format": "donuts-ai-selfplay", "version": 1, "rules": {"insertion":
   ..., "donuts": ...}, "teacher": ..., "teacher_nodes": ..., "sims": ..., "fields": {...}}``
   (``fields`` says in words what each array holds);
 - ``shard-NNNNNNNNNNNN.npz``: numbered by the index of their first position in the whole
@@ -54,7 +54,7 @@ from ..squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square
 from .buffer import LABELLED, POLICY_KNOWN, VALUE_KNOWN
 from .errors import LearnError
 
-FORMAT, FORMAT_VERSION = "donuts_ai.selfplay", 1
+FORMAT, FORMAT_VERSION = "donuts-ai-selfplay", 1
 META_FILE = "meta.json"
 SHARD_PREFIX, SHARD_SUFFIX = "shard-", ".npz"
 #: ``label`` of a position whose exact value is not known.
