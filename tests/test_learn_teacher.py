@@ -31,7 +31,7 @@ from .test_learn import PATIENCE, SMALL, same_network  # noqa: E402
 TINY_WDL = NetworkConfig(channels=8, blocks=1, value_hidden=8, value_head="wdl")
 #: A run with the teacher small enough for the tests (two solver threads: labels made in any order).
 TAUGHT = TrainConfig(games=8, sims=4, network=TINY_WDL, batch_size=16, min_replay=16, checkpoint_every=5,
-                     replay_capacity=500, teacher="solver", teacher_nodes=3_000, teacher_threads=2)
+                     replay_capacity=500, teacher="solver", teacher_nodes=3_000, teacher_min_ply=2, teacher_threads=2)
 
 
 def sample_of(board: Board) -> np.ndarray:
@@ -213,10 +213,12 @@ def test_an_old_network_and_an_old_checkpoint_still_load(tmp_path):
 def test_a_taught_run_repeats_resumes_as_if_never_stopped_and_writes_the_same_dataset(tmp_path):
     whole = Trainer(tmp_path / "whole", dataclasses.replace(TAUGHT, dataset=str(tmp_path / "whole-data")))
     whole.run(moves=22)
-    assert whole.counters["train_steps"] > 0 and whole.counters["labelled"] == whole.counters["positions"] > 0
+    buffered = whole.replay.samples[:whole.replay.size]
+    asked = buffered["placed_own"] + buffered["placed_opp"] >= TAUGHT.teacher_min_ply
+    assert whole.counters["train_steps"] > 0 and whole.counters["labelled"] == asked.sum() > 0
     assert 0 < whole.counters["value_labels"] <= whole.counters["labelled"]
-    labels = whole.replay.samples[:whole.replay.size]["label_flags"]
-    assert (labels & LABELLED).all() and (labels & VALUE_KNOWN).any()
+    flags = buffered["label_flags"]
+    assert (flags[asked] & LABELLED).all() and (flags[~asked] == 0).all() and (flags & VALUE_KNOWN).any()
     again = Trainer(tmp_path / "again", TAUGHT)
     again.run(moves=22)
     assert same_network(whole.network, again.network)
@@ -245,7 +247,7 @@ def test_a_taught_run_repeats_resumes_as_if_never_stopped_and_writes_the_same_da
             assert record.value == sample["label_value"]
         if record.keep is not None:
             assert set(record.keep) <= set(board.legal_moves())
-        assert record.nodes == sample["label_nodes"]
+        assert record.nodes == (sample["label_nodes"] if sample["label_flags"] else None)
     assert data.rules == Rules() and data[-1].game == whole.counters["games"] - 1 and data[0].ply == 0
 
 

@@ -18,8 +18,8 @@ PROBE_POSITIONS = 300
 
 #: Options that shape a run; with --resume the run's own settings hold, so they are refused.
 _SETTINGS = ("seed", "games", "sims", "layout", "insertion", "channels", "blocks", "value_head", "batch_size", "learning_rate",
-             "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes", "teacher_threads",
-             "dataset")
+             "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes",
+             "teacher_min_ply", "teacher_threads", "dataset")
 #: The settings of the network's shape (the rest are the run's).
 _NETWORK_SETTINGS = ("channels", "blocks", "value_head")
 #: The choices of --teacher and --value-head (as .teacher.TEACHER_MODES and .network.VALUE_HEADS,
@@ -54,6 +54,8 @@ def add_train_command(sub: Any) -> None:
                             "replace the targets where it settles the position), mixed (its value; the policy half "
                             "visits, half the solver's)")
     train.add_argument("--teacher-nodes", type=int, help="solver nodes per position for its label (default 20000)")
+    train.add_argument("--teacher-min-ply", type=int,
+                       help="label positions from this ply on (default 4: the first plies rarely settle, at a high cost)")
     train.add_argument("--teacher-threads", type=int, help="solver threads labelling beside the self-play (default 1)")
     train.add_argument("--dataset", metavar="DIR",
                        help="write every self-play position (visits, result, labels) into this folder as a dataset")

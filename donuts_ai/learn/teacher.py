@@ -70,6 +70,12 @@ TEACHER_MODES = ("none", "solver", "mixed")
 #: Solver nodes per position by default: on one core a few milliseconds; the share of
 #: positions it settles by ply is in ``benchmarks/results_teacher.md``.
 DEFAULT_NODES = 20_000
+#: The first ply whose positions a training run labels by default
+#: (:attr:`~.train.TrainConfig.teacher_min_ply`): at 20,000 nodes a position of plies 0-3
+#: took 50 ms on average and was settled 9% of the time, one of plies 4-7 2.4 ms and
+#: 71% (``benchmarks/results_teacher.md``): the first plies would take most of the
+#: teacher's time for little.
+DEFAULT_MIN_PLY = 4
 #: The teacher's solvers' tables: 2**16 entries (1.5 MiB), ample for a budget of tens of
 #: thousands of nodes, and cheap to make afresh for every position.
 TEACHER_TT_BITS = 16

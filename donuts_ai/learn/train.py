@@ -7,9 +7,10 @@ One **move** of the training loop::
     search      every one of the `games` self-play games, from its position, `sims`
                 simulations (the network evaluates each round's leaves in one batch),
                 Dirichlet noise mixed into the root priors
-    label       with a `teacher` ("solver", "mixed"), each searched position is handed to
-                the solver's worker threads (:class:`~.teacher.Teacher`), which label it
-                exactly where `teacher_nodes` nodes settle it, while the self-play goes on
+    label       with a `teacher` ("solver", "mixed"), each searched position from ply
+                `teacher_min_ply` on is handed to the solver's worker threads
+                (:class:`~.teacher.Teacher`), which label it exactly where `teacher_nodes`
+                nodes settle it, while the self-play goes on
     play        each game's move: drawn in proportion to the root visits for the first
                 `temperature_plies` plies of a game, the most visited after; the position
                 and its visit distribution are kept until the game ends and gives them
@@ -66,7 +67,7 @@ from .buffer import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, as_samples, legal_flag
 from .dataset import DatasetWriter, rows_of
 from .errors import LearnError
 from .network import WDL_ORDER, Network, NetworkConfig, load_network, new_network, save_network
-from .teacher import DEFAULT_CACHE, DEFAULT_NODES, TEACHER_MODES, Pending, Teacher, label_counts, targets, write_labels
+from .teacher import DEFAULT_CACHE, DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_MODES, Pending, Teacher, label_counts, targets, write_labels
 
 #: Longest game: 36 placements (then the board is full).
 MAX_PLIES = NUM_SQUARES
@@ -99,9 +100,11 @@ class TrainConfig:
     temperature_plies: int = 8  # plies of each game whose move is drawn from the visits
     checkpoint_every: int = 100  # moves between checkpoints
     # The exact solver as teacher (see .teacher): "none" (self-play targets only), "solver"
-    # or "mixed"; its node budget per position, its worker threads, labels cached.
+    # or "mixed"; its node budget per position, the first ply it labels, its worker
+    # threads, labels cached.
     teacher: str = "none"
     teacher_nodes: int = DEFAULT_NODES
+    teacher_min_ply: int = DEFAULT_MIN_PLY
     teacher_threads: int = 1
     teacher_cache: int = DEFAULT_CACHE
     dataset: str | None = None  # a folder to write every self-play position into (see .dataset)
@@ -109,7 +112,7 @@ class TrainConfig:
     def __post_init__(self) -> None:
         positive = ("games", "sims", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts",
                     "teacher_nodes", "teacher_threads")
-        for name in (*positive, "seed", "train_steps", "temperature_plies", "teacher_cache"):
+        for name in (*positive, "seed", "train_steps", "temperature_plies", "teacher_cache", "teacher_min_ply"):
             value = getattr(self, name)
             check_int(f"TrainConfig.{name}", value, 1 if name in positive else 0, error=LearnError)
         check_int("TrainConfig.sims", self.sims, 1, MAX_SELF_PLAY_SIMS, error=LearnError)
@@ -348,7 +351,8 @@ class Trainer:
         self.visits[rows, self.lengths] = np.rint(visits).astype(np.uint16)
         if self.teacher is not None:
             asking = time.perf_counter()
-            for g, pending in enumerate(self.teacher.submit(at)):
+            asked = np.flatnonzero(at["placed_own"] + at["placed_opp"] >= self.config.teacher_min_ply)
+            for g, pending in zip(asked, self.teacher.submit(at[asked]), strict=True):
                 self._pending[g][int(self.lengths[g])] = pending
             self.counters["label_wait_seconds"] += time.perf_counter() - asking
         self.lengths += 1
