@@ -4,6 +4,9 @@
 - :mod:`.network` — the policy/value network (Equinox): :class:`Network`, :class:`NetworkConfig`.
 - :mod:`.search` — PUCT over many games at once, leaves evaluated in batches: :class:`BatchSearch`.
 - :mod:`.train` — self-play, replay buffer, training steps, checkpoints: :class:`Trainer`, :func:`train`.
+- :mod:`.teacher` — the exact solver labelling self-play positions, and the targets made
+  from its labels: :class:`Teacher`, :class:`Label`.
+- :mod:`.dataset` — self-play positions written as a dataset, and read back: :func:`read_dataset`.
 - :mod:`.agent` — :class:`AlphaZeroAgent`, the agent spec ``az``.
 - :mod:`.benchmark` — the network and the search measured against the exact solver on the
   position suites (:mod:`donuts_ai.suites`): :func:`measure`.
@@ -20,13 +23,17 @@ if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads
     from .agent import SHIPPED_NETWORK, AlphaZeroAgent
     from .batched_search import BatchSearch, SearchResult
     from .benchmark import Accuracy, label_positions, load_positions, measure
+    from .dataset import Dataset, DatasetRecord, read_dataset
     from .errors import LearnError
-    from .network import Network, NetworkConfig, evaluate, load_network, new_network, save_network
+    from .network import Network, NetworkConfig, evaluate, evaluate_wdl, load_network, new_network, save_network
+    from .teacher import Label, Teacher
     from .train import Progress, TrainConfig, Trainer, train
 
 _NAMES = {
     "Network": "network", "NetworkConfig": "network", "new_network": "network", "evaluate": "network",
-    "save_network": "network", "load_network": "network",
+    "save_network": "network", "load_network": "network", "evaluate_wdl": "network",
+    "Teacher": "teacher", "Label": "teacher",
+    "read_dataset": "dataset", "Dataset": "dataset", "DatasetRecord": "dataset",
     "BatchSearch": "batched_search", "SearchResult": "batched_search",
     "Trainer": "train", "TrainConfig": "train", "Progress": "train", "train": "train",
     "AlphaZeroAgent": "agent", "SHIPPED_NETWORK": "agent",
@@ -39,6 +46,9 @@ __all__ = [
     "Accuracy",
     "AlphaZeroAgent",
     "BatchSearch",
+    "Dataset",
+    "DatasetRecord",
+    "Label",
     "LearnError",
     "Network",
     "NetworkConfig",
@@ -46,13 +56,16 @@ __all__ = [
     "SHIPPED_NETWORK",
     "SearchResult",
     "TrainConfig",
+    "Teacher",
     "Trainer",
     "evaluate",
+    "evaluate_wdl",
     "label_positions",
     "load_network",
     "load_positions",
     "measure",
     "new_network",
+    "read_dataset",
     "save_network",
     "train",
 ]

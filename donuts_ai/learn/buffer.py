@@ -2,8 +2,12 @@
 
 A position the self-play searched is one :data:`SAMPLE` record: the position from its side
 to move (bitboards and counts, about 80 bytes, not its 1.9 kB of planes), the search's
-visit distribution (the policy target) and, once its game ends, the result for that side
-(the value target). :class:`ReplayBuffer` is a ring of the latest ``capacity`` samples;
+visit distribution (the policy target), once its game ends the result for that side
+(the value target), and the exact solver's label where the run has a teacher
+(:mod:`.teacher`: the value, the squares that keep it, the nodes it took; the flags say
+which of them are known). The record keeps what was searched and what the solver said
+apart: the training targets are made from them when a batch is drawn
+(:func:`~.teacher.targets`). :class:`ReplayBuffer` is a ring of the latest ``capacity`` samples;
 :func:`batch_planes` turns sampled records into the network's planes, each under a random
 one of the board's 8 symmetries (which map a game to the same game, lines turned: see
 :mod:`donuts_ai.symmetry`), so that every position teaches eight.
@@ -34,9 +38,16 @@ SAMPLE = np.dtype(
         ("directions", np.int8, (NUM_SQUARES,)),  # the layout's printed lines
         ("policy", np.float32, (NUM_SQUARES,)),  # the search's visit distribution
         ("value", np.float32),  # the game's result for the side to move: +1, 0, -1
+        ("label_flags", np.uint8),  # LABELLED | VALUE_KNOWN | POLICY_KNOWN (0: no label)
+        ("label_value", np.int8),  # the exact value for the side to move, when VALUE_KNOWN
+        ("label_keep", np.uint64),  # the squares that keep it, when POLICY_KNOWN
+        ("label_nodes", np.int64),  # solver nodes the label took (when LABELLED)
     ],
     align=True,
 )
+#: :data:`SAMPLE`'s ``label_flags``: the solver looked at the position; it settled its value;
+#: it settled every legal move's value (so ``label_keep`` is the whole set keeping the value).
+LABELLED, VALUE_KNOWN, POLICY_KNOWN = 1, 2, 4
 
 #: ``SQUARE_IMAGE[s, sq]``: the image of square ``sq`` under symmetry ``s`` (of SYMMETRY_NAMES).
 SQUARE_IMAGE = np.array([[transform_square(sq, sym) for sq in range(NUM_SQUARES)] for sym in SYMMETRY_NAMES], dtype=np.int64)
@@ -60,6 +71,19 @@ def sample_planes(samples: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:
     """``float32[n, 6, 6, 13]``: the planes of ``samples`` (:data:`SAMPLE` records)."""
     out = np.empty((len(samples), SIZE, SIZE, NUM_PLANES), dtype=np.float32)
     write_sample_planes(samples, donuts, out.reshape(len(samples), NUM_SQUARES, NUM_PLANES))
+    return out
+
+
+def as_samples(records: np.ndarray) -> np.ndarray:
+    """``records`` as :data:`SAMPLE` records: themselves when they are, else a copy with the
+    fields they share (a checkpoint written before 0.3.0 has no label fields: those are
+    left at 0, no label)."""
+    if records.dtype == SAMPLE:
+        return records
+    out = np.zeros(records.shape, dtype=SAMPLE)
+    for name in records.dtype.names or ():
+        if name in (SAMPLE.names or ()):
+            out[name] = records[name]
     return out
 
 
@@ -130,6 +154,6 @@ class ReplayBuffer:
 
     def restore(self, state: dict[str, np.ndarray]) -> None:
         size, next_, added = (int(x) for x in state["replay_counters"])
-        samples = state["replay_samples"]
+        samples = as_samples(state["replay_samples"])
         self.samples[:len(samples)] = samples
         self.size, self.next, self.added = size, next_, added

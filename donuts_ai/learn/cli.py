@@ -7,6 +7,7 @@ works without the ``learn`` extra installed.
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from ..errors import DonutsError
@@ -16,8 +17,14 @@ from ..errors import DonutsError
 PROBE_POSITIONS = 300
 
 #: Options that shape a run; with --resume the run's own settings hold, so they are refused.
-_SETTINGS = ("seed", "games", "sims", "layout", "insertion", "channels", "blocks", "batch_size", "learning_rate",
-             "train_steps", "checkpoint_every", "replay_capacity", "min_replay")
+_SETTINGS = ("seed", "games", "sims", "layout", "insertion", "channels", "blocks", "value_head", "batch_size", "learning_rate",
+             "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes",
+             "teacher_min_ply", "teacher_threads", "dataset")
+#: The settings of the network's shape (the rest are the run's).
+_NETWORK_SETTINGS = ("channels", "blocks", "value_head")
+#: The choices of --teacher and --value-head (as .teacher.TEACHER_MODES and .network.VALUE_HEADS,
+#: repeated here so that ``donuts-ai --help`` loads no JAX).
+TEACHERS, VALUE_HEADS = ("none", "solver", "mixed"), ("scalar", "wdl")
 
 
 def add_train_command(sub: Any) -> None:
@@ -34,12 +41,24 @@ def add_train_command(sub: Any) -> None:
     train.add_argument("--insertion", help="insertion rule: group (official, default) or single")
     train.add_argument("--channels", type=int, help="network trunk channels (default 32)")
     train.add_argument("--blocks", type=int, help="residual blocks (default 3)")
+    train.add_argument("--value-head", choices=VALUE_HEADS,
+                       help="the network's value head: scalar (tanh, default) or wdl (win/draw/loss probabilities)")
     train.add_argument("--batch-size", type=int, help="training batch (default 256)")
     train.add_argument("--learning-rate", type=float, help="AdamW learning rate (default 0.001)")
     train.add_argument("--train-steps", type=int, help="training steps per self-play move (default 2)")
     train.add_argument("--checkpoint-every", type=int, help="self-play moves between checkpoints (default 100)")
     train.add_argument("--replay-capacity", type=int, help="positions kept in the replay buffer (default 200000)")
     train.add_argument("--min-replay", type=int, help="positions in the buffer before training starts (default 4096)")
+    train.add_argument("--teacher", choices=TEACHERS,
+                       help="the exact solver as teacher: none (self-play targets only, default), solver (its labels "
+                            "replace the targets where it settles the position), mixed (its value; the policy half "
+                            "visits, half the solver's)")
+    train.add_argument("--teacher-nodes", type=int, help="solver nodes per position for its label (default 20000)")
+    train.add_argument("--teacher-min-ply", type=int,
+                       help="label positions from this ply on (default 4: the first plies rarely settle, at a high cost)")
+    train.add_argument("--teacher-threads", type=int, help="solver threads labelling beside the self-play (default 1)")
+    train.add_argument("--dataset", metavar="DIR",
+                       help="write every self-play position (visits, result, labels) into this folder as a dataset")
     train.add_argument("--no-measure", action="store_true", help="do not measure checkpoints against the solver's labels")
     train.set_defaults(func=_cmd_train)
 
@@ -49,8 +68,12 @@ def _config(args: argparse.Namespace) -> Any:
     from .train import TrainConfig
 
     given = {name: getattr(args, name) for name in _SETTINGS if getattr(args, name) is not None}
-    network = {key: given.pop(key) for key in ("channels", "blocks") if key in given}
-    return TrainConfig(**given, network=NetworkConfig(**network))
+    network = {key: given.pop(key) for key in _NETWORK_SETTINGS if key in given}
+    try:
+        return TrainConfig(**given, network=NetworkConfig(**network))
+    except DonutsError as exc:  # name the option, not the field: "TrainConfig.teacher_nodes" -> "--teacher-nodes"
+        raise DonutsError(re.sub(r"\b(?:TrainConfig|NetworkConfig)\.(\w+)", lambda m: "--" + m.group(1).replace("_", "-"),
+                                 str(exc))) from None
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
@@ -71,24 +94,32 @@ def _cmd_train(args: argparse.Namespace) -> int:
     trainer = Trainer.resume(args.out) if args.resume else Trainer(args.out, _config(args))
     measure = None if args.no_measure else accuracy_probe(load_positions()[:PROBE_POSITIONS])
     config = trainer.config
+    teacher = "" if config.teacher == "none" else \
+        f", teacher {config.teacher} ({config.teacher_nodes} nodes, {config.teacher_threads} thread(s))"
     print(f"training in {args.out}: {config.games} games at once, {config.sims} simulations a move, layouts {config.layout}, "
-          f"network {config.network.channels}x{config.network.blocks}, seed {config.seed}"
-          + (f" (resumed at move {trainer.counters['moves']})" if args.resume else ""), flush=True)
+          f"network {config.network.channels}x{config.network.blocks} ({config.network.value_head} value), seed {config.seed}"
+          f"{teacher}" + (f" (resumed at move {trainer.counters['moves']})" if args.resume else ""), flush=True)
     last: dict[str, float] = {}
 
     def report(p: Progress) -> None:
         seconds = p["seconds"] - last.get("seconds", 0.0) or 1e-9
         games = (p["games"] - last.get("games", 0)) / seconds
         positions = (p["positions"] - last.get("positions", 0)) / seconds
-        busy = p["search_seconds"] + p["network_seconds"] + p["train_seconds"] or 1e-9
+        busy = p["search_seconds"] + p["network_seconds"] + p["train_seconds"] + p["label_wait_seconds"] or 1e-9
         accuracy = "" if p["policy_accuracy"] is None else \
             f"  solver: policy {p['policy_accuracy']:.3f} value {p['value_accuracy']:.3f}"
+        if p["labelled"]:
+            accuracy += f"  labels: value {p['value_labels'] / p['labelled']:.0%} policy {p['policy_labels'] / p['labelled']:.0%}"
         print(f"{p['seconds'] / 60:6.1f} min  move {p['moves']}  games {p['games']} ({games:.1f}/s)  "
               f"positions {p['positions']} ({positions:.0f}/s)  loss policy {p['policy_loss']:.3f} value {p['value_loss']:.3f}"
               f"{accuracy}  time: search {p['search_seconds'] / busy:.0%} network {p['network_seconds'] / busy:.0%} "
-              f"training {p['train_seconds'] / busy:.0%}", flush=True)
+              f"training {p['train_seconds'] / busy:.0%}"
+              + (f" labels {p['label_wait_seconds'] / busy:.0%}" if p["labelled"] else ""), flush=True)
         last.update(seconds=p["seconds"], games=p["games"], positions=p["positions"])
 
-    trainer.run(minutes=args.minutes, moves=args.moves, report=report, measure=measure)
+    try:
+        trainer.run(minutes=args.minutes, moves=args.moves, report=report, measure=measure)
+    finally:
+        trainer.close()
     print(f"checkpoint: {args.out}/checkpoint (play it: az:checkpoint={args.out})")
     return 0

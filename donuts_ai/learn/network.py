@@ -5,12 +5,23 @@ move, channels last, as :class:`~donuts_ai.VectorEnv` writes them: ``float32[...
 13]``. Output: 36 policy logits (one per square, ``a1`` = 0; the caller masks the illegal
 ones) and a value in ``[-1, 1]``, the expected result for the side to move (+1 a win).
 
+The value head is one of two kinds (:attr:`NetworkConfig.value_head`):
+
+- ``"scalar"`` (networks saved before 0.3.0, and the default): one output through tanh,
+  trained by the squared error to the result;
+- ``"wdl"``: three logits, the probabilities of a win, a draw and a loss for the side to
+  move (:data:`WDL_ORDER`), trained by the cross-entropy to the result. The value the
+  search reads is P(win) - P(loss), in ``[-1, 1]`` like the scalar head's; :func:`evaluate_wdl`
+  gives the three probabilities. Win, draw and loss are what the solver's labels say
+  exactly (:mod:`.teacher`), and a draw is no longer "half a win, half a loss".
+
 The shape, as AlphaZero's and as small as a 6 x 6 board allows::
 
     planes (13, 6, 6) -> conv 3x3, C -> LayerNorm -> ReLU
       -> R x [conv 3x3 -> LN -> ReLU -> conv 3x3 -> LN, + skip, ReLU]
       -> policy: conv 1x1, 2 -> LN -> ReLU -> dense 72 -> 36 logits
       -> value:  conv 1x1, 1 -> LN -> ReLU -> dense 36 -> H -> ReLU -> dense 1 -> tanh
+                                                                (wdl: dense 3 -> softmax)
 
 LayerNorm over each position's whole feature map replaces AlphaZero's batch norm: it has no
 running statistics, so evaluating one position or a batch gives the same numbers (the
@@ -42,23 +53,38 @@ from .errors import LearnError
 POLICY_CHANNELS = 2
 #: Value-head channels (AlphaZero's: 1).
 VALUE_CHANNELS = 1
+#: The value heads (:attr:`NetworkConfig.value_head`).
+VALUE_HEADS = ("scalar", "wdl")
+#: The order of a ``"wdl"`` head's outputs: win, draw, loss for the side to move. A
+#: result ``r`` (+1 / 0 / -1) is output ``1 - r``.
+WDL_ORDER = ("win", "draw", "loss")
 
 
 @dataclasses.dataclass(frozen=True)
 class NetworkConfig:
-    """The network's shape: ``channels`` C of the trunk, ``blocks`` R residual blocks, and
-    ``value_hidden`` H units of the value head's hidden layer."""
+    """The network's shape: ``channels`` C of the trunk, ``blocks`` R residual blocks,
+    ``value_hidden`` H units of the value head's hidden layer, and the ``value_head``'s
+    kind: ``"scalar"`` or ``"wdl"`` (see the module). A saved config without
+    ``value_head`` (before 0.3.0) is a scalar head."""
 
     channels: int = 32
     blocks: int = 3
     value_hidden: int = 64
+    value_head: str = "scalar"
 
     def __post_init__(self) -> None:
         for name in ("channels", "blocks", "value_hidden"):
             value = getattr(self, name)
             check_int(f"NetworkConfig.{name}", value, 0 if name == "blocks" else 1, error=LearnError)
+        if self.value_head not in VALUE_HEADS:
+            raise LearnError(f"NetworkConfig.value_head must be one of {', '.join(VALUE_HEADS)}, got {self.value_head!r}")
 
-    def to_json(self) -> dict[str, int]:
+    @property
+    def value_outputs(self) -> int:
+        """Outputs of the value head's last layer: 1 (scalar) or 3 (win, draw, loss)."""
+        return len(WDL_ORDER) if self.value_head == "wdl" else 1
+
+    def to_json(self) -> dict[str, int | str]:
         return dataclasses.asdict(self)
 
     @classmethod
@@ -119,10 +145,11 @@ class Network(eqx.Module):
         self.value_conv = _ConvNorm(c, VALUE_CHANNELS, 1, keys[3])
         k_hidden, k_out = jax.random.split(keys[4])
         self.value_hidden = eqx.nn.Linear(VALUE_CHANNELS * NUM_SQUARES, config.value_hidden, key=k_hidden)
-        self.value_out = eqx.nn.Linear(config.value_hidden, 1, key=k_out)
+        self.value_out = eqx.nn.Linear(config.value_hidden, config.value_outputs, key=k_out)
 
-    def __call__(self, planes: jax.Array) -> tuple[jax.Array, jax.Array]:
-        """``(logits float32[36], value float32[])`` of one position, ``planes`` ``float32[6, 6, 13]``."""
+    def heads(self, planes: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """``(policy logits float32[36], value head float32[k])`` of one position before any
+        squashing: ``k`` = 1 (the scalar head, before tanh) or 3 (the win/draw/loss logits)."""
         x = jnp.transpose(planes, (2, 0, 1))  # channels first, as Equinox's convolutions take them
         x = jax.nn.relu(self.stem(x))
         for block in self.blocks:
@@ -130,8 +157,22 @@ class Network(eqx.Module):
         # Row-major (rank, file) flattening of a plane is square order: rank r file f is square 6r + f.
         logits = self.policy_out(jax.nn.relu(self.policy_conv(x)).reshape(-1))
         hidden = jax.nn.relu(self.value_hidden(jax.nn.relu(self.value_conv(x)).reshape(-1)))
-        value = jnp.tanh(self.value_out(hidden)[0])
-        return logits, value
+        return logits, self.value_out(hidden)
+
+    def __call__(self, planes: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """``(logits float32[36], value float32[])`` of one position, ``planes`` ``float32[6, 6, 13]``:
+        the value in [-1, 1] for the side to move (a WDL head's P(win) - P(loss))."""
+        logits, head = self.heads(planes)
+        return logits, scalar_value(head)
+
+
+def scalar_value(head: jax.Array) -> jax.Array:
+    """The value in [-1, 1] of value-head outputs ``head`` (``[..., 1]`` or ``[..., 3]``):
+    tanh of the scalar head, P(win) - P(loss) of a WDL head."""
+    if head.shape[-1] == 1:
+        return jnp.tanh(head[..., 0])
+    wdl = jax.nn.softmax(head, axis=-1)
+    return wdl[..., 0] - wdl[..., 2]
 
 
 def new_network(config: NetworkConfig | None = None, seed: int = 0) -> Network:
@@ -151,6 +192,20 @@ def evaluate(network: Network, planes: npt.NDArray[np.float32]) -> tuple[npt.NDA
     always evaluates its ``games`` leaves at once, padding finished games)."""
     logits, values = _forward(network, jnp.asarray(planes))
     return np.asarray(logits), np.asarray(values)
+
+
+@eqx.filter_jit
+def _forward_wdl(network: Network, planes: jax.Array) -> jax.Array:
+    return jax.nn.softmax(jax.vmap(network.heads)(planes)[1], axis=-1)
+
+
+def evaluate_wdl(network: Network, planes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``float32[n, 3]``: the probabilities of a win, a draw and a loss (:data:`WDL_ORDER`)
+    for the side to move of each of a batch of planes, by a ``"wdl"`` network
+    (``LearnError`` for a scalar one)."""
+    if network.config.value_head != "wdl":
+        raise LearnError(f"evaluate_wdl needs a network with value_head='wdl', this one has {network.config.value_head!r}")
+    return np.asarray(_forward_wdl(network, jnp.asarray(planes)))
 
 
 def count_parameters(network: Network) -> int:

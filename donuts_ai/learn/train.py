@@ -7,19 +7,36 @@ One **move** of the training loop::
     search      every one of the `games` self-play games, from its position, `sims`
                 simulations (the network evaluates each round's leaves in one batch),
                 Dirichlet noise mixed into the root priors
+    label       with a `teacher` ("solver", "mixed"), each searched position from ply
+                `teacher_min_ply` on is handed to the solver's worker threads
+                (:class:`~.teacher.Teacher`), which label it exactly where `teacher_nodes`
+                nodes settle it, while the self-play goes on
     play        each game's move: drawn in proportion to the root visits for the first
                 `temperature_plies` plies of a game, the most visited after; the position
                 and its visit distribution are kept until the game ends and gives them
-                their value target (+1 / 0 / -1 for the side to move)
+                their value target (+1 / 0 / -1 for the side to move); then the game's
+                positions wait for their labels and enter the replay buffer (and the
+                `dataset`, :mod:`.dataset`, when the run writes one)
     train       once the buffer holds `min_replay` positions, `train_steps` steps of Adam
-                on batches drawn from it, each position under a random symmetry;
-                loss = cross-entropy(visits, policy) + (result - value)^2
+                on batches drawn from it, each position under a random symmetry, the
+                targets made by :func:`~.teacher.targets` (the teacher's labels where known);
+                loss = cross-entropy(policy target, policy) + value loss: (target - value)^2
+                for a scalar value head, cross-entropy(target, win/draw/loss) for a WDL one
 
 Everything random (layouts, noise, move draws, batches, symmetries) comes from the run's
 seed, and a checkpoint holds all of the state (network, optimizer, replay buffer, games in
-progress, random streams, counters), so that a run stopped after a checkpoint and resumed
-makes the same moves and the same network as one never stopped (on the same machine and
-JAX build). Checkpoints are written every `checkpoint_every` moves, never by the clock.
+progress with their labels, random streams, counters), so that a run stopped after a
+checkpoint and resumed makes the same moves and the same network as one never stopped (on
+the same machine and JAX build). A label depends on its position alone, never on when the
+threads made it (:mod:`.teacher`), and a game's positions enter the buffer only once all
+their labels are in: the teacher changes nothing of that. Checkpoints are written every
+`checkpoint_every` moves, never by the clock.
+
+**Where the search is called** (for another search to replace it): :meth:`Trainer.move`
+calls ``self.search.run(evaluator, games, active, directions, donuts, single, noise=noise)``
+(:class:`~.batched_search.BatchSearch`) on every game's position at once and reads
+``result.visits`` (``float32[games, 36]``, 0 off the legal squares); the policy target
+it records is the visits normalised, and the move is drawn from it (:meth:`Trainer._choose`).
 """
 
 from __future__ import annotations
@@ -46,9 +63,11 @@ from ..rules import INSERTION_MODES, make_rules
 from ..squares import FULL_BOARD, NUM_SQUARES
 from ..vector_env import VectorEnv
 from .batched_search import BatchSearch, Evaluator, dirichlet_noise, network_evaluator
-from .buffer import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, legal_flags, sample_planes, symmetric
+from .buffer import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, as_samples, legal_flags, sample_planes, symmetric
+from .dataset import DatasetWriter, rows_of
 from .errors import LearnError
-from .network import Network, NetworkConfig, load_network, new_network, save_network
+from .network import WDL_ORDER, Network, NetworkConfig, load_network, new_network, save_network
+from .teacher import DEFAULT_CACHE, DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_MODES, Pending, Teacher, label_counts, targets, write_labels
 
 #: Longest game: 36 placements (then the board is full).
 MAX_PLIES = NUM_SQUARES
@@ -57,6 +76,8 @@ MAX_PLIES = NUM_SQUARES
 CHECKPOINT, PROGRESS = "checkpoint", "progress.jsonl"
 #: Files inside a checkpoint: settings and counters, arrays (replay buffer, games), optimizer.
 SETTINGS_FILE, ARRAYS_FILE, OPTIMIZER_FILE = "train.json", "state.npz", "optimizer.eqx"
+#: Most simulations a self-play move (the visits are kept as 16-bit counts for the dataset).
+MAX_SELF_PLAY_SIMS = 65_535
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,12 +99,28 @@ class TrainConfig:
     train_steps: int = 2  # training steps per move (128 games x 4 uses / 256 a batch)
     temperature_plies: int = 8  # plies of each game whose move is drawn from the visits
     checkpoint_every: int = 100  # moves between checkpoints
+    # The exact solver as teacher (see .teacher): "none" (self-play targets only), "solver"
+    # or "mixed"; its node budget per position, the first ply it labels, its worker
+    # threads, labels cached.
+    teacher: str = "none"
+    teacher_nodes: int = DEFAULT_NODES
+    teacher_min_ply: int = DEFAULT_MIN_PLY
+    teacher_threads: int = 1
+    teacher_cache: int = DEFAULT_CACHE
+    dataset: str | None = None  # a folder to write every self-play position into (see .dataset)
 
     def __post_init__(self) -> None:
-        positive = ("games", "sims", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts")
-        for name in (*positive, "seed", "train_steps", "temperature_plies"):
+        positive = ("games", "sims", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts",
+                    "teacher_nodes", "teacher_threads")
+        for name in (*positive, "seed", "train_steps", "temperature_plies", "teacher_cache", "teacher_min_ply"):
             value = getattr(self, name)
             check_int(f"TrainConfig.{name}", value, 1 if name in positive else 0, error=LearnError)
+        check_int("TrainConfig.sims", self.sims, 1, MAX_SELF_PLAY_SIMS, error=LearnError)
+        check_int("TrainConfig.teacher_threads", self.teacher_threads, 1, 64, error=LearnError)
+        if self.teacher not in TEACHER_MODES:
+            raise LearnError(f"TrainConfig.teacher must be one of {', '.join(TEACHER_MODES)}, got {self.teacher!r}")
+        if self.dataset is not None and (not isinstance(self.dataset, str) or not self.dataset):
+            raise LearnError(f"TrainConfig.dataset must be a folder's path or None, got {self.dataset!r}")
         for name in ("learning_rate", "weight_decay"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
@@ -102,6 +139,8 @@ class TrainConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TrainConfig:
+        """The settings saved by :meth:`to_json`; a setting missing (a file from an older
+        version: before 0.3.0 there was no teacher) takes its default."""
         data = dict(data)
         unknown = set(data) - {f.name for f in dataclasses.fields(cls)}
         if unknown:
@@ -126,15 +165,32 @@ class Progress(TypedDict):
     value_loss: float
     policy_accuracy: float | None  # raw policy keeps the solver's value (the labelled positions), None if unmeasured
     value_accuracy: float | None  # value head's sign is right
+    labelled: int  # positions put into the replay buffer with a teacher's label (settled or not)
+    value_labels: int  # ... whose exact value the teacher settled
+    policy_labels: int  # ... whose every move's value it settled (the policy label)
+    label_seconds: float  # the teacher's solver threads' seconds, summed over its threads
+    label_wait_seconds: float  # the self-play's own seconds on labels: asking for them, waiting for them
+
+
+def _fresh_counters() -> Progress:
+    return Progress(moves=0, games=0, positions=0, train_steps=0, seconds=0.0, search_seconds=0.0, network_seconds=0.0,
+                    train_seconds=0.0, policy_loss=float("nan"), value_loss=float("nan"), policy_accuracy=None,
+                    value_accuracy=None, labelled=0, value_labels=0, policy_labels=0, label_seconds=0.0,
+                    label_wait_seconds=0.0)
 
 
 def _loss(network: Network, planes: jax.Array, policy: jax.Array, legal: jax.Array,
           value: jax.Array) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-    logits, predicted = jax.vmap(network)(planes)
+    logits, head = jax.vmap(network.heads)(planes)
     # Illegal squares get no probability: a large negative logit (not -inf: 0 * -inf is NaN).
     log_policy = jax.nn.log_softmax(jnp.where(legal, logits, -1e9))
     policy_loss = -jnp.mean(jnp.sum(policy * log_policy, axis=-1))
-    value_loss = jnp.mean((predicted - value) ** 2)
+    if network.config.value_head == "wdl":
+        # The result r (+1 / 0 / -1) is output 1 - r of (win, draw, loss).
+        target = jax.nn.one_hot(jnp.rint(1.0 - value).astype(jnp.int32), len(WDL_ORDER))
+        value_loss = -jnp.mean(jnp.sum(target * jax.nn.log_softmax(head, axis=-1), axis=-1))
+    else:
+        value_loss = jnp.mean((jnp.tanh(head[:, 0]) - value) ** 2)
     return policy_loss + value_loss, (policy_loss, value_loss)
 
 
@@ -168,14 +224,16 @@ def batch_loss(network: Network, batch: tuple[np.ndarray, ...]) -> tuple[float, 
     return float(policy_loss), float(value_loss)
 
 
-def training_batch(samples: np.ndarray, donuts: int, symmetries: npt.NDArray[np.int64] | None = None,
+def training_batch(samples: np.ndarray, donuts: int, symmetries: npt.NDArray[np.int64] | None = None, teacher: str = "none",
                    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32]]:
     """``(planes, policy, legal, value)`` of ``samples`` (:data:`~.buffer.SAMPLE`), row ``i``
-    under symmetry ``symmetries[i]`` when given."""
-    planes, policy, legal = sample_planes(samples, donuts), samples["policy"].copy(), legal_flags(samples)
+    under symmetry ``symmetries[i]`` when given; the targets those of ``teacher``
+    (:func:`~.teacher.targets`)."""
+    policy, value = targets(samples, teacher)
+    planes, legal = sample_planes(samples, donuts), legal_flags(samples)
     if symmetries is not None:
         planes, policy, legal = symmetric(planes, policy, legal, symmetries)
-    return planes, policy, legal, samples["value"].astype(np.float32)
+    return planes, policy, legal, value
 
 
 class _Timed:
@@ -210,18 +268,37 @@ class Trainer:
         # Positions of the games in progress, waiting for their game's result.
         self.trajectories = np.zeros((config.games, MAX_PLIES), dtype=SAMPLE)
         self.lengths = np.zeros(config.games, dtype=np.int64)
+        # Their root visits (for the dataset), and the labels asked of the teacher and not yet
+        # written into them (None: none asked, or written already).
+        self.visits = np.zeros((config.games, MAX_PLIES, NUM_SQUARES), dtype=np.uint16)
+        self._pending: list[list[Pending | None]] = [[None] * MAX_PLIES for _ in range(config.games)]
+        #: The solver labelling the positions (None for teacher "none").
+        self.teacher = None if config.teacher == "none" else Teacher(self.rules, config.teacher_nodes, config.teacher_threads,
+                                                                      config.teacher_cache)
+        self._label_seconds_before = 0.0  # the teacher's seconds in earlier sessions of the run
+        #: The dataset being written (None without ``config.dataset``).
+        self.dataset = None if config.dataset is None or _resuming else DatasetWriter(config.dataset, self._dataset_meta())
         self.rng = np.random.default_rng(np.random.SeedSequence(config.seed).spawn(1)[0])
-        self.counters: Progress = Progress(moves=0, games=0, positions=0, train_steps=0, seconds=0.0, search_seconds=0.0,
-                                           network_seconds=0.0, train_seconds=0.0, policy_loss=float("nan"),
-                                           value_loss=float("nan"), policy_accuracy=None, value_accuracy=None)
+        self.counters: Progress = _fresh_counters()
         self._losses: list[tuple[float, float]] = []
         self._directions = np.ascontiguousarray(self.env._games["directions"])
+
+    def _dataset_meta(self) -> dict[str, Any]:
+        config = self.config
+        return {"rules": self.rules.to_dict(), "teacher": config.teacher, "teacher_nodes": config.teacher_nodes,
+                "sims": config.sims, "layout": config.layout, "seed": config.seed}
+
+    def close(self) -> None:
+        """End the teacher's worker threads (a later move starts them again)."""
+        if self.teacher is not None:
+            self.teacher.close()
 
     # --- one move -------------------------------------------------------------------
     def move(self) -> None:
         """One self-play move in every game, then the training steps (see the module)."""
         config, games = self.config, self.env._games
         start = time.perf_counter()
+        on_labels = self.counters["label_wait_seconds"]
         evaluator = _Timed(network_evaluator(self.network))
         legal = legal_flags(games)
         noise = dirichlet_noise(self.rng, legal)
@@ -230,17 +307,18 @@ class Trainer:
                                  self.rules.donuts, self.rules.single, noise=noise)
         policy = result.visits / np.maximum(result.visits.sum(axis=1, keepdims=True), 1.0)
         actions = self._choose(policy, games["plies"])
-        self._record(games, policy)
+        self._record(games, policy, result.visits)
         self.env.step(actions)
         self._finish_games()
         searched = time.perf_counter()
         self.counters["network_seconds"] += evaluator.seconds
-        self.counters["search_seconds"] += searched - start - evaluator.seconds
+        on_labels = self.counters["label_wait_seconds"] - on_labels
+        self.counters["search_seconds"] += searched - start - evaluator.seconds - on_labels
         if self.replay.size >= config.min_replay:
             for _ in range(config.train_steps):
                 samples = self.replay.draw(self.rng, config.batch_size)
                 symmetries = self.rng.integers(0, NUM_SYMMETRIES, size=config.batch_size)
-                batch = training_batch(samples, self.rules.donuts, symmetries)
+                batch = training_batch(samples, self.rules.donuts, symmetries, config.teacher)
                 self.network, self.opt_state, p_loss, v_loss = train_step(self.network, self.opt_state, self.optimizer, batch)
                 self._losses.append((p_loss, v_loss))
                 self.counters["train_steps"] += 1
@@ -257,10 +335,11 @@ class Trainer:
         chosen: npt.NDArray[np.int64] = np.where(plies < self.config.temperature_plies, drawn, policy.argmax(axis=1)).astype(np.int64)
         return chosen
 
-    def _record(self, games: np.ndarray, policy: npt.NDArray[np.float32]) -> None:
-        """Keep each game's searched position until its result is known."""
+    def _record(self, games: np.ndarray, policy: npt.NDArray[np.float32], visits: npt.NDArray[np.float32]) -> None:
+        """Keep each game's searched position until its result is known, and ask the
+        teacher for its label."""
         rows = np.arange(len(games))
-        at = self.trajectories[rows, self.lengths]
+        at = np.zeros(len(games), dtype=SAMPLE)  # no label until the teacher's comes
         for field in ("own", "opp", "legal", "last", "placed_own", "placed_opp", "color", "directions"):
             at[field] = games[field]
         empty = np.uint64(FULL_BOARD) & ~(games["own"] | games["opp"])
@@ -269,16 +348,45 @@ class Trainer:
         at["forced"] = np.where(last >= 0, on_line, np.uint64(0))
         at["policy"] = policy
         self.trajectories[rows, self.lengths] = at
+        self.visits[rows, self.lengths] = np.rint(visits).astype(np.uint16)
+        if self.teacher is not None:
+            asking = time.perf_counter()
+            asked = np.flatnonzero(at["placed_own"] + at["placed_opp"] >= self.config.teacher_min_ply)
+            for g, pending in zip(asked, self.teacher.submit(at[asked]), strict=True):
+                self._pending[g][int(self.lengths[g])] = pending
+            self.counters["label_wait_seconds"] += time.perf_counter() - asking
         self.lengths += 1
 
+    def _labels_in(self, game: int, samples: np.ndarray) -> None:
+        """Write the teacher's labels of ``game``'s positions into ``samples`` (its first
+        ones), waiting for those still being made."""
+        if self.teacher is None:
+            return
+        pending = self._pending[game]
+        start = time.perf_counter()
+        for ply in range(len(samples)):
+            asked = pending[ply]
+            if asked is not None:
+                write_labels(samples[ply:ply + 1], [self.teacher.resolve(asked)])
+                pending[ply] = None
+        self.counters["label_wait_seconds"] += time.perf_counter() - start
+
     def _finish_games(self) -> None:
-        """Move the positions of every game that just ended into the replay buffer, valued."""
+        """Move the positions of every game that just ended into the replay buffer, valued
+        and labelled (and into the dataset)."""
         rewards = self.env.rewards
         for g in np.flatnonzero(self.env.terminated):
             n = int(self.lengths[g])
             samples = self.trajectories[g, :n].copy()
             samples["value"] = rewards[g, samples["color"]]
+            self._labels_in(int(g), samples)
             self.replay.add(samples)
+            if self.dataset is not None:
+                self.dataset.add(rows_of(samples, self.visits[g, :n], np.full(n, self.counters["games"]), np.arange(n)))
+            labelled, value_labels, policy_labels = label_counts(samples)
+            self.counters["labelled"] += labelled
+            self.counters["value_labels"] += value_labels
+            self.counters["policy_labels"] += policy_labels
             self.lengths[g] = 0
             self.counters["games"] += 1
             self.counters["positions"] += n
@@ -331,6 +439,13 @@ class Trainer:
         """Write the whole state into ``out/checkpoint`` (a new folder swapped in whole, so
         that a run killed while writing keeps its previous checkpoint)."""
         self.out.mkdir(parents=True, exist_ok=True)
+        # The labels of the games in progress go into the checkpoint: wait for them all.
+        for g in range(self.config.games):
+            self._labels_in(g, self.trajectories[g, :int(self.lengths[g])])
+        if self.teacher is not None:
+            self.counters["label_seconds"] = self._label_seconds_before + self.teacher.seconds
+        if self.dataset is not None:  # what the checkpoint counts as written must be on disk
+            self.dataset.flush()
         final, fresh, old = self.out / CHECKPOINT, self.out / (CHECKPOINT + ".new"), self.out / (CHECKPOINT + ".old")
         shutil.rmtree(fresh, ignore_errors=True)
         fresh.mkdir()
@@ -338,8 +453,9 @@ class Trainer:
         eqx.tree_serialise_leaves(fresh / OPTIMIZER_FILE, self.opt_state)
         replay = self.replay.state()
         np.savez(fresh / ARRAYS_FILE, games=self.env._games, trajectories=self.trajectories, lengths=self.lengths,
-                 replay_samples=replay["replay_samples"], replay_counters=replay["replay_counters"])
-        settings = {"config": self.config.to_json(), "counters": self.counters, "rng": self.rng.bit_generator.state}
+                 visits=self.visits, replay_samples=replay["replay_samples"], replay_counters=replay["replay_counters"])
+        settings = {"config": self.config.to_json(), "counters": self.counters, "rng": self.rng.bit_generator.state,
+                    "dataset_written": 0 if self.dataset is None else self.dataset.written}
         (fresh / SETTINGS_FILE).write_text(json.dumps(settings, indent=1) + "\n")
         shutil.rmtree(old, ignore_errors=True)
         if final.exists():
@@ -366,11 +482,16 @@ class Trainer:
         trainer.opt_state = eqx.tree_deserialise_leaves(folder / OPTIMIZER_FILE, trainer.opt_state)
         with np.load(folder / ARRAYS_FILE) as arrays:
             trainer.env._games[:] = arrays["games"]
-            trainer.trajectories[:] = arrays["trajectories"]
+            trainer.trajectories[:] = as_samples(arrays["trajectories"])  # a checkpoint before 0.3.0: no labels
             trainer.lengths[:] = arrays["lengths"]
+            if "visits" in arrays.files:
+                trainer.visits[:] = arrays["visits"]
             trainer.replay.restore({key: arrays[key] for key in ("replay_samples", "replay_counters")})
         trainer.rng.bit_generator.state = settings["rng"]
-        trainer.counters = settings["counters"]
+        trainer.counters = Progress(**{**_fresh_counters(), **settings["counters"]})
+        trainer._label_seconds_before = trainer.counters["label_seconds"]
+        if config.dataset is not None:
+            trainer.dataset = DatasetWriter(config.dataset, trainer._dataset_meta(), written=int(settings.get("dataset_written", 0)))
         return trainer
 
 
