@@ -8,7 +8,10 @@ move at most (the search stops between rounds when it is up, and is capped in bl
 :func:`~donuts_ai.agents.base.budget`). The search is the self-play's, without the root's
 Dirichlet noise: the most visited square is played, ties going to the higher prior. With
 a simulation limit the moves are fixed by the position; with a time limit the number of
-simulations, hence the move, can vary.
+simulations, hence the move, can vary. ``search=gumbel`` searches by Gumbel root selection
+and Sequential Halving instead (:meth:`~.batched_search.BatchSearch.run_gumbel`, leaves the
+solver settles cheaply made terminal) and plays the move it chooses; its Gumbel noise
+comes from the agent's seed, so a seeded agent plays the same moves.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._checks import check_int
 from .._engine.batch import GAME
@@ -27,7 +31,7 @@ from ..agents.base import budget, check_time_limit, now
 from ..agents.board_agent import BoardAgent
 from ..board import Board
 from ..squares import SIZE, SQUARE_NAMES
-from .batched_search import C_PUCT, BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
+from .batched_search import C_PUCT, BatchSearch, Evaluator, best_squares, evaluate_roots, masked_policy, network_evaluator
 from .buffer import legal_flags
 from .errors import LearnError
 from .network import CONFIG_FILE, Network, load_network
@@ -38,6 +42,10 @@ SHIPPED_NETWORK = Path(__file__).parent / "data"
 #: Most simulations a move.
 MAX_SIMS = 100_000
 DEFAULT_SIMS = 200
+#: The searches ``search=`` names.
+AGENT_SEARCHES = ("puct", "gumbel")
+#: Batch sizes the Gumbel search asks the network about (compiled before the first move).
+GUMBEL_BATCHES = (2, 4, 8, 16)  # and 1, compiled for every search
 
 _NETWORKS: dict[str, Network] = {}
 _LOCK = threading.Lock()
@@ -79,6 +87,23 @@ def root_record(board: Board) -> np.ndarray:
     return record
 
 
+def _padded_to_powers_of_two(evaluator: Evaluator) -> Evaluator:
+    """``evaluator`` asked about batches padded with zeros to the next power of two (one
+    compiled network call per power, whatever the batch), its answers cut back."""
+
+    def padded(planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        n = len(planes)
+        size = 1 << max(n - 1, 0).bit_length()
+        if size == n:
+            return evaluator(planes)
+        filled = np.zeros((size, *planes.shape[1:]), dtype=planes.dtype)
+        filled[:n] = planes
+        logits, values = evaluator(filled)
+        return logits[:n], values[:n]
+
+    return padded
+
+
 class AlphaZeroAgent(BoardAgent):
     """Plays by the learned policy/value network: PUCT with ``sims`` simulations (and/or
     ``time_limit`` seconds) a move, or the raw policy with ``sims=0`` (see the module)."""
@@ -86,8 +111,11 @@ class AlphaZeroAgent(BoardAgent):
     kind = "az"
 
     def __init__(self, checkpoint: str | None = None, sims: int | None = None, time_limit: float | None = None,
-                 c_puct: float = C_PUCT, seed: int | None = None, name: str | None = None):
+                 c_puct: float = C_PUCT, search: str = "puct", seed: int | None = None, name: str | None = None):
         super().__init__(seed, name)
+        if search not in AGENT_SEARCHES:
+            raise LearnError(f"search must be one of {', '.join(AGENT_SEARCHES)}, got {search!r}")
+        self.search = search
         if checkpoint is not None and not isinstance(checkpoint, str | Path):
             raise LearnError(f"checkpoint must be a path, got {checkpoint!r}")
         self.checkpoint = None if checkpoint is None else str(checkpoint)
@@ -105,6 +133,12 @@ class AlphaZeroAgent(BoardAgent):
         # Compile the network's one-position call now (once per process and network shape),
         # not inside the first timed move.
         self._evaluator(np.zeros((1, SIZE, SIZE, NUM_PLANES), dtype=np.float32))
+        if search == "gumbel":
+            # Sequential Halving's first phase asks about every considered child at once (1 to
+            # 16 positions): padded to a power of two, the network compiles five shapes, now.
+            self._evaluator = _padded_to_powers_of_two(self._evaluator)
+            for batch in GUMBEL_BATCHES:
+                self._evaluator(np.zeros((batch, SIZE, SIZE, NUM_PLANES), dtype=np.float32))
         #: Figures of the last move: simulations run, seconds, the network's value of the
         #: root for the side to move, and the chosen square's visit share (1.0 raw).
         self.last_info: dict[str, Any] = {}
@@ -119,6 +153,8 @@ class AlphaZeroAgent(BoardAgent):
             p["time_limit"] = self.time_limit
         if self.c_puct != C_PUCT:
             p["c_puct"] = self.c_puct
+        if self.search != "puct":
+            p["search"] = self.search
         return p | super().params()
 
     def _select(self, board: Board, time_left: float | None) -> str:
@@ -133,6 +169,15 @@ class AlphaZeroAgent(BoardAgent):
             return SQUARE_NAMES[sq]
         seconds = budget(self.time_limit, time_left)
         deadline = None if seconds is None else (lambda: now() >= start + seconds)
+        if self.search == "gumbel":
+            found = self._search.run_gumbel(self._evaluator, root, np.ones(1, dtype=np.bool_), root["directions"],
+                                            board.rules.donuts, board.rules.single,
+                                            rng=np.random.default_rng(self.rng.getrandbits(64)), deadline=deadline)
+            visits, sq = found.visits[0], int(found.actions[0])
+            total = float(visits.sum())
+            self.last_info = {"sims": int(found.simulations[0]), "seconds": now() - start,
+                              "value": float(found.root_value[0]), "share": float(visits[sq]) / total if total else 1.0}
+            return SQUARE_NAMES[sq]
         result = self._search.run(self._evaluator, root, np.ones(1, dtype=np.bool_), root["directions"], board.rules.donuts,
                                   board.rules.single, deadline=deadline)
         visits = result.visits[0]

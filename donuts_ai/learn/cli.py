@@ -19,12 +19,15 @@ PROBE_POSITIONS = 300
 #: Options that shape a run; with --resume the run's own settings hold, so they are refused.
 _SETTINGS = ("seed", "games", "sims", "layout", "insertion", "channels", "blocks", "value_head", "batch_size", "learning_rate",
              "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes",
-             "teacher_min_ply", "teacher_threads", "dataset")
+             "teacher_min_ply", "teacher_threads", "dataset", "search", "gumbel_considered", "full_fraction", "fast_sims",
+             "solve_plies")
 #: The settings of the network's shape (the rest are the run's).
 _NETWORK_SETTINGS = ("channels", "blocks", "value_head")
 #: The choices of --teacher and --value-head (as .teacher.TEACHER_MODES and .network.VALUE_HEADS,
 #: repeated here so that ``donuts-ai --help`` loads no JAX).
 TEACHERS, VALUE_HEADS = ("none", "solver", "mixed"), ("scalar", "wdl")
+#: The choices of --search (as .train.SEARCHES).
+SEARCHES = ("puct", "gumbel")
 
 
 def add_train_command(sub: Any) -> None:
@@ -57,6 +60,17 @@ def add_train_command(sub: Any) -> None:
     train.add_argument("--teacher-min-ply", type=int,
                        help="label positions from this ply on (default 4: the first plies rarely settle, at a high cost)")
     train.add_argument("--teacher-threads", type=int, help="solver threads labelling beside the self-play (default 1)")
+    train.add_argument("--search", choices=SEARCHES,
+                       help="the self-play search: puct (AlphaZero, visit-count targets, default) or gumbel (Gumbel "
+                            "root selection, completed-Q targets)")
+    train.add_argument("--gumbel-considered", type=int, help="with --search gumbel: root actions considered (default 16)")
+    train.add_argument("--full-fraction", type=float,
+                       help="with --search gumbel: share of moves searched in full, the policy targets (default 1; "
+                            "0.25 is KataGo's playout-cap randomization)")
+    train.add_argument("--fast-sims", type=int, help="with --search gumbel: simulations of the other moves (default 8)")
+    train.add_argument("--solve-plies", type=int,
+                       help="with --search gumbel: the solver settles leaves with at most this many plies left "
+                            "(default 10; 0: only positions settled in one ply)")
     train.add_argument("--dataset", metavar="DIR",
                        help="write every self-play position (visits, result, labels) into this folder as a dataset")
     train.add_argument("--no-measure", action="store_true", help="do not measure checkpoints against the solver's labels")

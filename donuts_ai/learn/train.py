@@ -62,7 +62,16 @@ from ..layout import LayoutSpec
 from ..rules import INSERTION_MODES, make_rules
 from ..squares import FULL_BOARD, NUM_SQUARES
 from ..vector_env import VectorEnv
-from .batched_search import BatchSearch, Evaluator, dirichlet_noise, network_evaluator
+from .batched_search import (
+    MAX_CONSIDERED,
+    SOLVE_PLIES,
+    BatchSearch,
+    Evaluator,
+    dirichlet_noise,
+    network_evaluator,
+    playout_budgets,
+    playout_cap,
+)
 from .buffer import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, as_samples, legal_flags, sample_planes, symmetric
 from .dataset import DatasetWriter, rows_of
 from .errors import LearnError
@@ -71,6 +80,8 @@ from .teacher import DEFAULT_CACHE, DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_MODE
 
 #: Longest game: 36 placements (then the board is full).
 MAX_PLIES = NUM_SQUARES
+#: The self-play searches (:attr:`TrainConfig.search`).
+SEARCHES = ("puct", "gumbel")
 #: Files of a run's directory: the checkpoint (a folder, replaced whole), and one JSON line
 #: of progress per checkpoint.
 CHECKPOINT, PROGRESS = "checkpoint", "progress.jsonl"
@@ -108,6 +119,18 @@ class TrainConfig:
     teacher_threads: int = 1
     teacher_cache: int = DEFAULT_CACHE
     dataset: str | None = None  # a folder to write every self-play position into (see .dataset)
+    # The self-play search: "puct" (AlphaZero: Dirichlet noise, visit-count targets, the
+    # first `temperature_plies` moves drawn from the visits) or "gumbel" (Gumbel root
+    # selection with Sequential Halving, completed-Q policy targets, the move the search
+    # chose: its Gumbel noise explores). With "gumbel": actions considered at the root,
+    # the share of moves searched in full with `sims` (playout-cap randomization: only
+    # those become policy targets; the others get `fast_sims`), and the plies left below
+    # which the exact solver settles a leaf (0: only positions settled in one ply).
+    search: str = "puct"
+    gumbel_considered: int = MAX_CONSIDERED
+    full_fraction: float = 1.0
+    fast_sims: int = 8
+    solve_plies: int = SOLVE_PLIES
 
     def __post_init__(self) -> None:
         positive = ("games", "sims", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts",
@@ -119,6 +142,16 @@ class TrainConfig:
         check_int("TrainConfig.teacher_threads", self.teacher_threads, 1, 64, error=LearnError)
         if self.teacher not in TEACHER_MODES:
             raise LearnError(f"TrainConfig.teacher must be one of {', '.join(TEACHER_MODES)}, got {self.teacher!r}")
+        if self.search not in SEARCHES:
+            raise LearnError(f"TrainConfig.search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
+        check_int("TrainConfig.gumbel_considered", self.gumbel_considered, 1, NUM_SQUARES, error=LearnError)
+        # A fast search has at most the full one's simulations (checked where they are used).
+        check_int("TrainConfig.fast_sims", self.fast_sims, 1, self.sims if self.search == "gumbel" else MAX_SELF_PLAY_SIMS,
+                  error=LearnError)
+        check_int("TrainConfig.solve_plies", self.solve_plies, 0, NUM_SQUARES, error=LearnError)
+        fraction = self.full_fraction
+        if isinstance(fraction, bool) or not isinstance(fraction, int | float) or not 0 < fraction <= 1:
+            raise LearnError(f"TrainConfig.full_fraction must be a number in (0, 1], got {fraction!r}")
         if self.dataset is not None and (not isinstance(self.dataset, str) or not self.dataset):
             raise LearnError(f"TrainConfig.dataset must be a folder's path or None, got {self.dataset!r}")
         for name in ("learning_rate", "weight_decay"):
@@ -301,13 +334,26 @@ class Trainer:
         on_labels = self.counters["label_wait_seconds"]
         evaluator = _Timed(network_evaluator(self.network))
         legal = legal_flags(games)
-        noise = dirichlet_noise(self.rng, legal)
         np.copyto(self._directions, games["directions"])
-        result = self.search.run(evaluator, games, np.ones(config.games, dtype=np.bool_), self._directions,
-                                 self.rules.donuts, self.rules.single, noise=noise)
-        policy = result.visits / np.maximum(result.visits.sum(axis=1, keepdims=True), 1.0)
-        actions = self._choose(policy, games["plies"])
-        self._record(games, policy, result.visits)
+        everyone = np.ones(config.games, dtype=np.bool_)
+        if config.search == "gumbel":
+            full = playout_cap(self.rng, config.games, config.full_fraction)
+            found = self.search.run_gumbel(
+                evaluator, games, everyone, self._directions, self.rules.donuts, self.rules.single, rng=self.rng,
+                sims=playout_budgets(full, config.sims, config.fast_sims), max_considered=config.gumbel_considered,
+                solve=config.solve_plies > 0, solve_plies=config.solve_plies)
+            # A fast search's target would be close to the prior: its row stays zero, which
+            # leaves it out of the policy loss (its value target still counts).
+            policy = np.where(full[:, None], found.policy, np.float32(0))
+            actions, visits = found.actions, found.visits
+        else:
+            noise = dirichlet_noise(self.rng, legal)
+            result = self.search.run(evaluator, games, everyone, self._directions, self.rules.donuts, self.rules.single,
+                                     noise=noise)
+            visits = result.visits
+            policy = visits / np.maximum(visits.sum(axis=1, keepdims=True), 1.0)
+            actions = self._choose(policy, games["plies"])
+        self._record(games, policy, visits)
         self.env.step(actions)
         self._finish_games()
         searched = time.perf_counter()
