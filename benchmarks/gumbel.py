@@ -1,6 +1,6 @@
 """``python -m benchmarks.gumbel``: Gumbel's search against PUCT for the self-play.
 
-Four measurements, each printed as a Markdown table (figures in ``benchmarks/results_gumbel.md``):
+Four measurements, each printed as a Markdown table (figures in ``benchmarks/RESULTS.md``, "Gumbel search"):
 
 - ``speed``: simulations per second of ``BatchSearch.run`` (PUCT) and ``run_gumbel``
   (with and without the positions settled in one ply, with and without the evaluation

@@ -2,7 +2,10 @@
 (the optional ``learn`` extra: ``pip install 'donuts_ai[learn]'``).
 
 - :mod:`.network` — the policy/value network (Equinox): :class:`Network`, :class:`NetworkConfig`.
-- :mod:`.search` — PUCT over many games at once, leaves evaluated in batches: :class:`BatchSearch`.
+- :mod:`.batched_search` — PUCT and Gumbel search over many games at once, leaves evaluated
+  in batches: :class:`BatchSearch` (:meth:`~BatchSearch.run`, :meth:`~BatchSearch.run_gumbel`),
+  :func:`playout_cap`.
+- :mod:`.eval_cache` — the network's evaluations kept by symmetry-canonical position: :class:`EvaluationCache`.
 - :mod:`.train` — self-play, replay buffer, training steps, checkpoints: :class:`Trainer`, :func:`train`.
 - :mod:`.teacher` — the exact solver labelling self-play positions, and the targets made
   from its labels: :class:`Teacher`, :class:`Label`.
@@ -21,10 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads on first use)
     from .agent import SHIPPED_NETWORK, AlphaZeroAgent
-    from .batched_search import BatchSearch, SearchResult
+    from .batched_search import BatchSearch, GumbelResult, SearchResult, playout_budgets, playout_cap
     from .benchmark import Accuracy, label_positions, load_positions, measure
     from .dataset import Dataset, DatasetRecord, read_dataset
     from .errors import LearnError
+    from .eval_cache import EvaluationCache
     from .network import Network, NetworkConfig, evaluate, evaluate_wdl, load_network, new_network, save_network
     from .teacher import Label, Teacher
     from .train import Progress, TrainConfig, Trainer, train
@@ -34,7 +38,8 @@ _NAMES = {
     "save_network": "network", "load_network": "network", "evaluate_wdl": "network",
     "Teacher": "teacher", "Label": "teacher",
     "read_dataset": "dataset", "Dataset": "dataset", "DatasetRecord": "dataset",
-    "BatchSearch": "batched_search", "SearchResult": "batched_search",
+    "BatchSearch": "batched_search", "SearchResult": "batched_search", "GumbelResult": "batched_search",
+    "playout_cap": "batched_search", "playout_budgets": "batched_search", "EvaluationCache": "eval_cache",
     "Trainer": "train", "TrainConfig": "train", "Progress": "train", "train": "train",
     "AlphaZeroAgent": "agent", "SHIPPED_NETWORK": "agent",
     "label_positions": "benchmark", "load_positions": "benchmark", "measure": "benchmark",
@@ -48,6 +53,8 @@ __all__ = [
     "BatchSearch",
     "Dataset",
     "DatasetRecord",
+    "EvaluationCache",
+    "GumbelResult",
     "Label",
     "LearnError",
     "Network",
@@ -65,6 +72,8 @@ __all__ = [
     "load_positions",
     "measure",
     "new_network",
+    "playout_budgets",
+    "playout_cap",
     "read_dataset",
     "save_network",
     "train",
