@@ -39,7 +39,15 @@ ARMS: dict[str, dict[str, Any]] = {
     "gumbel": {**GUMBEL, "teacher": "none"},
     "solver": {"search": "puct", "teacher": "solver"},
     "all": {**GUMBEL, "teacher": "solver"},
+    # Two more, for where the four point: Gumbel with every move a full search (a policy
+    # target), and the solver's labels learnt by a win/draw/loss value head.
+    "gumbel-full": {"search": "gumbel", "teacher": "none"},
+    "solver-wdl": {"search": "puct", "teacher": "solver", "value_head": "wdl"},
 }
+#: The arms run when none are named: the issue's four.
+DEFAULT_ARMS = ("alphazero", "gumbel", "solver", "all")
+#: Settings of the network's shape (:class:`NetworkConfig`) an arm may change.
+NETWORK_SETTINGS = ("channels", "blocks", "value_head")
 #: The suites measured: their winning positions.
 ABLATION_SUITES = ("middlegame", "critical")
 
@@ -51,10 +59,12 @@ def arm_config(name: str, seed: int, overrides: dict[str, Any] | None = None) ->
         raise ValueError(f"unknown arm {name!r} (arms: {', '.join(ARMS)})")
     fields = {f.name for f in dataclasses.fields(TrainConfig)}
     settings = {**ARMS[name], **(overrides or {}), "seed": seed}
+    network = {key: settings.pop(key) for key in NETWORK_SETTINGS if key in settings}
     unknown = sorted(set(settings) - fields)
     if unknown:
         raise ValueError(f"TrainConfig has no setting {', '.join(unknown)}")
-    return dataclasses.replace(TrainConfig(), **settings)
+    base = TrainConfig()
+    return dataclasses.replace(base, **settings, network=dataclasses.replace(base.network, **network))
 
 
 def winning_positions(suite: str) -> list:

@@ -99,9 +99,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --ablation: a training setting for every arm (an int, a float or a word)")
     args = parser.parse_args(argv)
     if args.ablation:
-        from benchmarks.ablation import ARMS, header, run_ablation
+        from benchmarks.ablation import DEFAULT_ARMS, header, run_ablation
 
-        arms = args.arms or list(ARMS)
+        arms = args.arms or list(DEFAULT_ARMS)
         sims = args.sims[0] if args.sims else 50
         print(header(sims))
         run_ablation(args.out, args.minutes, arms, seed=args.seed, sims=sims, overrides=_settings(args.set))
