@@ -75,13 +75,17 @@ def winning_positions(suite: str) -> list:
 def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, sims: int = 50,
                  overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Train each arm for ``minutes`` (resuming a run already there) and measure it; returns
-    (and writes to ``out / "ablation.json"``) every figure."""
+    (and writes to ``out / "ablation.json"``, beside the arms an earlier call measured there)
+    every figure."""
     from donuts_ai.bench._report import machine
 
     out.mkdir(parents=True, exist_ok=True)
     suites = {name: winning_positions(name) for name in ABLATION_SUITES}
+    summary = out / "ablation.json"
+    # Arms measured by an earlier call into the same folder stay in the file.
+    earlier = json.loads(summary.read_text())["arms"] if summary.exists() else {}
     results: dict[str, Any] = {"minutes": minutes, "seed": seed, "sims": sims, "overrides": overrides or {},
-                               "machine": {**machine(), "cores": available_cores()}, "arms": {}}
+                               "machine": {**machine(), "cores": available_cores()}, "arms": earlier}
     for name in arms:
         config = arm_config(name, seed, overrides)
         folder = out / name
@@ -96,7 +100,7 @@ def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, sims
             figures[suite] = {"positions": accuracy["positions"], "raw_policy": accuracy["policy"],
                               f"sims_{sims}": accuracy["searched"][sims]}
         results["arms"][name] = figures
-        (out / "ablation.json").write_text(json.dumps(results, indent=1) + "\n")
+        summary.write_text(json.dumps(results, indent=1) + "\n")
         print(row(name, figures, sims), flush=True)
     return results
 
