@@ -50,7 +50,8 @@ QUICK_FIGURES = {
     "06_strength_vs_time.ipynb": [r"agreement mcts: \d+/12", r"mcts\s+T=0\.08\s+score"],
     "07_donut_boxes.ipynb": [r"=== 2 players: 4 games", r"random: 100 games a variant, greedy: 1"],
     "08_learning.ipynb": [r"40 decided positions, \d+ critical", r"raw policy keeps value\s+[\d.]+%",
-                          r"az sims=8 keeps value\s+[\d.]+%", r"colour-swapped pairs", r"score [\d.]+%, 95% interval"],
+                          r"az sims=8 keeps value\s+[\d.]+%", r"colour-swapped pairs", r"score [\d.]+%, 95% interval",
+                          r"solver-wdl\s+\d+\s+[\d.]+%"],
 }
 
 #: What the stored notebooks show with the full settings: exact facts and the shape of
