@@ -85,12 +85,10 @@ def root(rules: Rules, roots: np.ndarray, g: int, states: np.ndarray, node: int)
     return r.color, legal_mask(r.own, r.opp, r.last, r.line_masks)
 
 
-@njit(cache=True)
-def step(rules: Rules, g: int, states: np.ndarray, parent: int, child: int, player: int,
-         sq: int) -> tuple[bool, int, np.uint64, float]:
-    """``sq`` played from ``states[parent]`` (``player`` to move) into ``states[child]``:
-    ``(over, color to move or, when over, the placer, legal squares, outcome for Chocolate)``."""
-    line_masks, donuts, single = rules
+@njit(cache=True, inline="always")
+def _play_into(donuts: int, single: bool, states: np.ndarray, parent: int, child: int, sq: int) -> tuple[Position, int]:
+    """``sq`` played from ``states[parent]``, the position after it written into
+    ``states[child]``: ``(that position, the move's status)``."""
     p = states[parent]
     after, status = apply(donuts, single, Position(p.own, p.opp, p.last, p.placed_own, p.placed_opp), sq)
     s = states[child]
@@ -99,6 +97,16 @@ def step(rules: Rules, g: int, states: np.ndarray, parent: int, child: int, play
     s.last = after.last
     s.placed_own = after.placed_own
     s.placed_opp = after.placed_opp
+    return after, status
+
+
+@njit(cache=True)
+def step(rules: Rules, g: int, states: np.ndarray, parent: int, child: int, player: int,
+         sq: int) -> tuple[bool, int, np.uint64, float]:
+    """``sq`` played from ``states[parent]`` (``player`` to move) into ``states[child]``:
+    ``(over, color to move or, when over, the placer, legal squares, outcome for Chocolate)``."""
+    line_masks, donuts, single = rules
+    after, status = _play_into(donuts, single, states, parent, child, sq)
     if is_over(status):
         value = placer_value(status)
         return True, player, _ZERO, value if player == 0 else -value
@@ -138,14 +146,7 @@ def step_solving(rules: SolvingRules, g: int, states: np.ndarray, parent: int, c
     :func:`settled_value`, or by the solver) is returned as over, with its exact outcome
     for Chocolate (and the color to move as its player)."""
     line_masks, donuts, single, solve, solve_plies, node_limit, tables, workspaces, counters = rules
-    p = states[parent]
-    after, status = apply(donuts, single, Position(p.own, p.opp, p.last, p.placed_own, p.placed_opp), sq)
-    s = states[child]
-    s.own = after.own
-    s.opp = after.opp
-    s.last = after.last
-    s.placed_own = after.placed_own
-    s.placed_opp = after.placed_opp
+    after, status = _play_into(donuts, single, states, parent, child, sq)
     if is_over(status):
         value = placer_value(status)
         return True, player, _ZERO, value if player == 0 else -value

@@ -67,17 +67,25 @@ def _start(rules: D.Rules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArr
     D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
 
 
+@njit(cache=True, inline="always")
+def _leaf_planes(tree: puct.Tree, line_masks: npt.NDArray[np.uint64], donuts: int, directions: npt.NDArray[np.int8],
+                 planes: npt.NDArray[np.float32]) -> bool:
+    """After a round of descents: when a game has a leaf, the leaves' planes into ``planes``
+    and True; False when no game has one (nothing to evaluate)."""
+    for g in range(tree.leaf.shape[0]):
+        if tree.leaf[g] != puct.NONE:
+            D.write_leaf_planes(tree, line_masks, directions, donuts, planes)
+            return True
+    return False
+
+
 @njit(cache=True)
 def _simulate(rules: D.Rules, tree: puct.Tree, c_puct: float, directions: npt.NDArray[np.int8],
               planes: npt.NDArray[np.float32]) -> bool:
     """One round's descents (:func:`donuts_ai.search.puct.simulate`); when a game has a leaf,
     the leaves' planes into ``planes`` and True."""
     puct.simulate(puct.Game(D.root, D.step), rules, tree, c_puct)
-    for g in range(tree.leaf.shape[0]):
-        if tree.leaf[g] != puct.NONE:
-            D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
-            return True
-    return False
+    return _leaf_planes(tree, rules[0], rules[1], directions, planes)
 
 
 @njit(cache=True)
@@ -93,11 +101,7 @@ def _simulate_solving(rules: D.SolvingRules, tree: puct.Tree, c_puct: float, dir
                       planes: npt.NDArray[np.float32]) -> bool:
     """:func:`_simulate` with the game's step that settles positions."""
     puct.simulate(puct.Game(D.root, D.step_solving), rules, tree, c_puct)
-    for g in range(tree.leaf.shape[0]):
-        if tree.leaf[g] != puct.NONE:
-            D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
-            return True
-    return False
+    return _leaf_planes(tree, rules[0], rules[1], directions, planes)
 
 
 @njit(cache=True)
@@ -109,11 +113,7 @@ def _gumbel_simulate(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray
     game has a leaf, the leaves' planes into ``planes`` and True."""
     puct.gumbel_simulate(puct.Game(D.root, D.step_solving), rules, tree, gumbel, tables, table_of, considered, budget, c_visit,
                          c_scale, spread)
-    for g in range(tree.leaf.shape[0]):
-        if tree.leaf[g] != puct.NONE:
-            D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
-            return True
-    return False
+    return _leaf_planes(tree, rules[0], rules[1], directions, planes)
 
 
 @njit(cache=True)
