@@ -155,6 +155,20 @@ def _completed(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64]
 
 
 @njit(cache=True, inline="always")
+def _exponentiate(scores: npt.NDArray[np.float64], legal: np.uint64, top: float) -> float:
+    """``scores[a] = exp(scores[a] - top)`` for each legal action ``a`` (``top`` their
+    largest score, so none overflows); returns their sum, a softmax's normaliser."""
+    norm = 0.0
+    bits = legal
+    while bits != _ZERO:
+        a = int(ctz(bits))
+        bits &= bits - _ONE
+        scores[a] = math.exp(scores[a] - top)
+        norm += scores[a]
+    return norm
+
+
+@njit(cache=True, inline="always")
 def _log_prior(prior: npt.NDArray[np.float32], g: int, index: int, a: int) -> float:
     return math.log(max(prior[g, index, a], TINY_PRIOR))
 
@@ -175,13 +189,7 @@ def _select_inside(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uin
         bits &= bits - _ONE
         sigma[a] += _log_prior(prior, g, index, a)
         top = max(top, sigma[a])
-    norm = 0.0
-    bits = legal
-    while bits != _ZERO:
-        a = int(ctz(bits))
-        bits &= bits - _ONE
-        sigma[a] = math.exp(sigma[a] - top)
-        norm += sigma[a]
+    norm = _exponentiate(sigma, legal, top)
     best, best_score = NONE, NO_SCORE
     bits = legal
     while bits != _ZERO:
@@ -316,13 +324,7 @@ def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], c_visit: float, 
             if n == most and gumbel[g, a] + logits[a] > best_score:
                 best, best_score = a, gumbel[g, a] + logits[a]
         actions[g] = best
-        norm = 0.0
-        bits = legal
-        while bits != _ZERO:
-            a = int(ctz(bits))
-            bits &= bits - _ONE
-            logits[a] = math.exp(logits[a] - top)
-            norm += logits[a]
+        norm = _exponentiate(logits, legal, top)
         bits = legal
         while bits != _ZERO:
             a = int(ctz(bits))
