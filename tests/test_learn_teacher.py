@@ -188,14 +188,14 @@ def test_an_old_network_and_an_old_checkpoint_still_load(tmp_path):
     settings = json.loads((folder / "train.json").read_text())
     for name in ("teacher", "teacher_nodes", "teacher_threads", "teacher_cache", "dataset"):
         del settings["config"][name]
-    for name in ("labelled", "value_labels", "policy_labels", "label_seconds", "label_wait_seconds"):
+    for name in ("labelled", "value_labels", "policy_labels", "label_seconds", "label_wait_seconds", "explored_games"):
         del settings["counters"][name]
     del settings["dataset_written"]
     (folder / "train.json").write_text(json.dumps(settings))
     old_sample = np.dtype([(name, SAMPLE.fields[name][0]) for name in SAMPLE.names if not name.startswith("label_")],
                           align=True)
     with np.load(folder / "state.npz") as arrays:
-        state = {name: arrays[name] for name in arrays.files if name != "visits"}
+        state = {name: arrays[name] for name in arrays.files if name not in ("visits", "exploring")}
     for name in ("trajectories", "replay_samples"):
         new = state[name]
         state[name] = np.zeros(new.shape, dtype=old_sample)
@@ -249,6 +249,46 @@ def test_a_taught_run_repeats_resumes_as_if_never_stopped_and_writes_the_same_da
             assert set(record.keep) <= set(board.legal_moves())
         assert record.nodes == (sample["label_nodes"] if sample["label_flags"] else None)
     assert data.rules == Rules() and data[-1].game == whole.counters["games"] - 1 and data[0].ply == 0
+
+
+def moves_played(data, game: int) -> tuple[list[int], list[np.ndarray]]:
+    """The squares played in dataset game ``game`` between its positions, and each one's policy target."""
+    rows = np.flatnonzero(data.arrays["game"] == game)
+    filled = data.arrays["chocolate"][rows] | data.arrays["vanilla"][rows]
+    squares = [int(np.log2(float(after ^ before))) for before, after in zip(filled[:-1], filled[1:], strict=True)]
+    return squares, [data.arrays["policy"][r] for r in rows[:-1]]
+
+
+def test_exploring_games_draw_every_move_and_a_resumed_run_keeps_drawing_them(tmp_path):
+    exploring = dataclasses.replace(SMALL, explore_fraction=0.5)
+    whole = Trainer(tmp_path / "whole", dataclasses.replace(exploring, dataset=str(tmp_path / "data")))
+    whole.run(moves=30)
+    parts = Trainer(tmp_path / "parts", exploring)
+    parts.run(moves=12)
+    resumed = Trainer.resume(tmp_path / "parts")
+    resumed.run(moves=30)
+    assert same_network(whole.network, resumed.network)
+    assert np.array_equal(whole.exploring, resumed.exploring)
+    assert whole.counters["explored_games"] == resumed.counters["explored_games"]
+    data = read_dataset(tmp_path / "data")
+    assert data.meta["explore_fraction"] == 0.5
+    games = np.unique(data.arrays["game"])
+    explored = {int(g) for g in games if data.arrays["explored"][data.arrays["game"] == g].all()}
+    assert all(data.arrays["explored"][data.arrays["game"] == g].any() == (g in explored) for g in games)
+    assert len(explored) == whole.counters["explored_games"] and 0 < len(explored) < len(games)
+    off_the_top = 0
+    for g in games:
+        squares, policies = moves_played(data, int(g))
+        for ply, (square, policy) in enumerate(zip(squares, policies, strict=True)):
+            assert policy[square] > 0  # every move is one the search gave weight
+            if ply >= exploring.temperature_plies:
+                if g in explored:
+                    off_the_top += int(square != policy.argmax())
+                else:  # the main line: the most visited move
+                    assert square == policy.argmax()
+    assert off_the_top > 0  # exploring games draw past the first plies
+    with pytest.raises(LearnError, match="explore_fraction"):
+        TrainConfig(explore_fraction=1.5)
 
 
 def test_settings_and_files_the_teacher_refuses(tmp_path):

@@ -20,7 +20,7 @@ PROBE_POSITIONS = 300
 _SETTINGS = ("seed", "games", "sims", "layout", "insertion", "channels", "blocks", "value_head", "batch_size", "learning_rate",
              "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes",
              "teacher_min_ply", "teacher_threads", "dataset", "search", "gumbel_considered", "full_fraction", "fast_sims",
-             "solve_plies")
+             "solve_plies", "explore_fraction")
 #: The settings of the network's shape (the rest are the run's).
 _NETWORK_SETTINGS = ("channels", "blocks", "value_head")
 #: The choices of --teacher and --value-head (as .teacher.TEACHER_MODES and .network.VALUE_HEADS,
@@ -71,6 +71,10 @@ def add_train_command(sub: Any) -> None:
     train.add_argument("--solve-plies", type=int,
                        help="with --search gumbel: the solver settles leaves with at most this many plies left "
                             "(default 10; 0: only positions settled in one ply)")
+    train.add_argument("--explore-fraction", type=float,
+                       help="share of self-play games that explore: every move drawn from the search's target, not "
+                            "only the first 8 (default 0), for the network and the teacher to see positions off the "
+                            "main lines")
     train.add_argument("--dataset", metavar="DIR",
                        help="write every self-play position (visits, result, labels) into this folder as a dataset")
     train.add_argument("--no-measure", action="store_true", help="do not measure checkpoints against the solver's labels")

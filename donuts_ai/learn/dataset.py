@@ -6,7 +6,8 @@ the run had one (``donuts-ai train --dataset DIR``, :attr:`~.train.TrainConfig.d
 dataset is a folder:
 
 - ``meta.json``: ``{"format": "donuts-ai-selfplay", "version": 1, "rules": {"insertion":
-  ..., "donuts": ...}, "teacher": ..., "teacher_nodes": ..., "sims": ..., "fields": {...}}``
+  ..., "donuts": ...}, "teacher": ..., "teacher_nodes": ..., "sims": ..., "explore_fraction": ...,
+  "fields": {...}}``
   (``fields`` says in words what each array holds);
 - ``shard-NNNNNNNNNNNN.npz``: numbered by the index of their first position in the whole
   dataset (so they sort in order), each a compressed NumPy archive (``numpy.savez_compressed``)
@@ -28,6 +29,7 @@ dataset is a folder:
 | ``label`` | int8 | the solver's exact value for the side to move; :data:`UNKNOWN` (-128) where not settled or not asked |
 | ``keep`` | uint64 | the squares whose move keeps that value, when every legal move was settled; else 0 |
 | ``nodes`` | int64 | solver nodes its label took; -1: no label was asked |
+| ``explored`` | bool | its game explored: every move drawn from the search's target (``--explore-fraction``) |
 
 A shard is written at each checkpoint of the run (and a resumed run rewrites from its
 checkpoint on, so the dataset of a killed and resumed run is the dataset of one never
@@ -76,12 +78,13 @@ FIELDS: dict[str, str] = {
     "label": "int8: the solver's exact value for the side to move, -128 unknown",
     "keep": "uint64: the squares keeping that value when every move was settled, else 0",
     "nodes": "int64: solver nodes the label took, -1 not asked",
+    "explored": "bool: the position's game explored (every move drawn from its search's target)",
 }
 _DTYPES: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
     "game": (np.int64, ()), "ply": (np.int16, ()), "layout": (np.int8, (NUM_SQUARES,)), "chocolate": (np.uint64, ()),
     "vanilla": (np.uint64, ()), "turn": (np.int8, ()), "last": (np.int8, ()), "placed": (np.int8, (2,)),
     "visits": (np.uint16, (NUM_SQUARES,)), "policy": (np.float32, (NUM_SQUARES,)), "result": (np.int8, ()),
-    "label": (np.int8, ()), "keep": (np.uint64, ()), "nodes": (np.int64, ()),
+    "label": (np.int8, ()), "keep": (np.uint64, ()), "nodes": (np.int64, ()), "explored": (np.bool_, ()),
 }
 
 
@@ -126,6 +129,7 @@ class DatasetRecord:
     value: int | None  # the exact value for the side to move, None when not known
     keep: tuple[str, ...] | None  # the squares keeping it, None unless every legal move was settled
     nodes: int | None  # solver nodes its label took, None when no label was asked
+    explored: bool  # its game explored (every move drawn from the search's target)
     rules: Rules
 
     def board(self) -> Board:
@@ -162,16 +166,16 @@ class Dataset(Sequence[DatasetRecord]):
                       last=int(a["last"][i]), placed=(int(a["placed"][i, 0]), int(a["placed"][i, 1])),
                       visits=a["visits"][i].copy(), policy=a["policy"][i].copy(), result=int(a["result"][i]),
                       value=None if label == UNKNOWN else label, keep=squares_in(keep) if keep else None,
-                      nodes=None if nodes < 0 else nodes, rules=self.rules)
+                      nodes=None if nodes < 0 else nodes, explored=bool(a["explored"][i]), rules=self.rules)
 
     def __iter__(self) -> Iterator[DatasetRecord]:
         return (self[i] for i in range(len(self)))
 
 
 def rows_of(samples: np.ndarray, visits: npt.NDArray[np.uint16], games: npt.NDArray[np.int64],
-            plies: npt.NDArray[np.int64]) -> dict[str, np.ndarray]:
+            plies: npt.NDArray[np.int64], explored: bool = False) -> dict[str, np.ndarray]:
     """A dataset's arrays of ``samples`` (:data:`~.buffer.SAMPLE` records, valued), their
-    ``visits`` and their games' numbers and plies."""
+    ``visits``, their games' numbers and plies, and whether their game ``explored``."""
     color = samples["color"]
     mover_is_chocolate = color == 0
     flags = samples["label_flags"]
@@ -192,6 +196,7 @@ def rows_of(samples: np.ndarray, visits: npt.NDArray[np.uint16], games: npt.NDAr
         "label": np.where((flags & VALUE_KNOWN) != 0, samples["label_value"], UNKNOWN).astype(np.int8),
         "keep": np.where((flags & POLICY_KNOWN) != 0, samples["label_keep"], np.uint64(0)).astype(np.uint64),
         "nodes": np.where(labelled, samples["label_nodes"], -1).astype(np.int64),
+        "explored": np.full(len(samples), explored, dtype=np.bool_),
     }
 
 

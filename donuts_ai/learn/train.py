@@ -131,6 +131,11 @@ class TrainConfig:
     full_fraction: float = 1.0
     fast_sims: int = 8
     solve_plies: int = SOLVE_PLIES
+    # The share of self-play games that explore: every move of such a game is drawn from
+    # its search's policy target (not only the first `temperature_plies`), so that the
+    # positions the network learns from (and the teacher labels) reach off the main lines.
+    # Drawn for each game as it starts; 0 (the default) draws nothing, as before 0.3.0.
+    explore_fraction: float = 0.0
 
     def __post_init__(self) -> None:
         positive = ("games", "sims", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts",
@@ -152,6 +157,9 @@ class TrainConfig:
         fraction = self.full_fraction
         if isinstance(fraction, bool) or not isinstance(fraction, int | float) or not 0 < fraction <= 1:
             raise LearnError(f"TrainConfig.full_fraction must be a number in (0, 1], got {fraction!r}")
+        fraction = self.explore_fraction
+        if isinstance(fraction, bool) or not isinstance(fraction, int | float) or not 0 <= fraction <= 1:
+            raise LearnError(f"TrainConfig.explore_fraction must be a number in [0, 1], got {fraction!r}")
         if self.dataset is not None and (not isinstance(self.dataset, str) or not self.dataset):
             raise LearnError(f"TrainConfig.dataset must be a folder's path or None, got {self.dataset!r}")
         for name in ("learning_rate", "weight_decay"):
@@ -203,13 +211,14 @@ class Progress(TypedDict):
     policy_labels: int  # ... whose every move's value it settled (the policy label)
     label_seconds: float  # the teacher's solver threads' seconds, summed over its threads
     label_wait_seconds: float  # the self-play's own seconds on labels: asking for them, waiting for them
+    explored_games: int  # games finished that explored (TrainConfig.explore_fraction)
 
 
 def _fresh_counters() -> Progress:
     return Progress(moves=0, games=0, positions=0, train_steps=0, seconds=0.0, search_seconds=0.0, network_seconds=0.0,
                     train_seconds=0.0, policy_loss=float("nan"), value_loss=float("nan"), policy_accuracy=None,
                     value_accuracy=None, labelled=0, value_labels=0, policy_labels=0, label_seconds=0.0,
-                    label_wait_seconds=0.0)
+                    label_wait_seconds=0.0, explored_games=0)
 
 
 def _loss(network: Network, planes: jax.Array, policy: jax.Array, legal: jax.Array,
@@ -312,6 +321,8 @@ class Trainer:
         #: The dataset being written (None without ``config.dataset``).
         self.dataset = None if config.dataset is None or _resuming else DatasetWriter(config.dataset, self._dataset_meta())
         self.rng = np.random.default_rng(np.random.SeedSequence(config.seed).spawn(1)[0])
+        #: Which games in progress explore (``config.explore_fraction``).
+        self.exploring = self._draw_exploring(config.games)
         self.counters: Progress = _fresh_counters()
         self._losses: list[tuple[float, float]] = []
         self._directions = np.ascontiguousarray(self.env._games["directions"])
@@ -319,7 +330,16 @@ class Trainer:
     def _dataset_meta(self) -> dict[str, Any]:
         config = self.config
         return {"rules": self.rules.to_dict(), "teacher": config.teacher, "teacher_nodes": config.teacher_nodes,
-                "sims": config.sims, "layout": config.layout, "seed": config.seed}
+                "sims": config.sims, "layout": config.layout, "seed": config.seed,
+                "explore_fraction": config.explore_fraction}
+
+    def _draw_exploring(self, count: int) -> npt.NDArray[np.bool_]:
+        """Whether each of ``count`` games starting now explores. Without exploration no
+        random number is drawn, so that a run's seeded games are those of earlier versions."""
+        if self.config.explore_fraction == 0:
+            return np.zeros(count, dtype=np.bool_)
+        drawn: npt.NDArray[np.bool_] = self.rng.random(count) < self.config.explore_fraction
+        return drawn
 
     def close(self) -> None:
         """End the teacher's worker threads (a later move starts them again)."""
@@ -346,6 +366,8 @@ class Trainer:
             # leaves it out of the policy loss (its value target still counts).
             policy = np.where(full[:, None], found.policy, np.float32(0))
             actions, visits = found.actions, found.visits
+            if self.exploring.any():  # an exploring game draws its move from its search's target
+                actions = np.where(self.exploring, self._drawn(found.policy), actions)
         else:
             noise = dirichlet_noise(self.rng, legal)
             result = self.search.run(evaluator, games, everyone, self._directions, self.rules.donuts, self.rules.single,
@@ -372,14 +394,21 @@ class Trainer:
         self.counters["moves"] += 1
 
     def _choose(self, policy: npt.NDArray[np.float32], plies: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """Each game's square: drawn from ``policy`` early in the game, the most visited after."""
+        """Each game's square: drawn from ``policy`` early in the game (all game long in an
+        exploring game), the most visited after."""
+        drawing = (plies < self.config.temperature_plies) | self.exploring
+        chosen: npt.NDArray[np.int64] = np.where(drawing, self._drawn(policy), policy.argmax(axis=1)).astype(np.int64)
+        return chosen
+
+    def _drawn(self, policy: npt.NDArray[np.float32]) -> npt.NDArray[np.int64]:
+        """A square drawn from each row of ``policy`` (one random number a row)."""
         cumulative = np.cumsum(policy, axis=1)
         draws = self.rng.random(len(policy))[:, None] * cumulative[:, -1:]
         drawn = np.minimum((cumulative <= draws).sum(axis=1), NUM_SQUARES - 1)
         # A draw can land on a square of zero probability only through rounding: step back to a visited one.
-        drawn = np.where(policy[np.arange(len(policy)), drawn] > 0, drawn, policy.argmax(axis=1))
-        chosen: npt.NDArray[np.int64] = np.where(plies < self.config.temperature_plies, drawn, policy.argmax(axis=1)).astype(np.int64)
-        return chosen
+        out: npt.NDArray[np.int64] = np.where(policy[np.arange(len(policy)), drawn] > 0, drawn,
+                                              policy.argmax(axis=1)).astype(np.int64)
+        return out
 
     def _record(self, games: np.ndarray, policy: npt.NDArray[np.float32], visits: npt.NDArray[np.float32]) -> None:
         """Keep each game's searched position until its result is known, and ask the
@@ -425,17 +454,21 @@ class Trainer:
             n = int(self.lengths[g])
             samples = self.trajectories[g, :n].copy()
             samples["value"] = rewards[g, samples["color"]]
+            explored = bool(self.exploring[g])
             self._labels_in(int(g), samples)
             self.replay.add(samples)
             if self.dataset is not None:
-                self.dataset.add(rows_of(samples, self.visits[g, :n], np.full(n, self.counters["games"]), np.arange(n)))
+                self.dataset.add(rows_of(samples, self.visits[g, :n], np.full(n, self.counters["games"]), np.arange(n),
+                                         explored=explored))
             labelled, value_labels, policy_labels = label_counts(samples)
             self.counters["labelled"] += labelled
             self.counters["value_labels"] += value_labels
             self.counters["policy_labels"] += policy_labels
             self.lengths[g] = 0
+            self.exploring[g] = self._draw_exploring(1)[0]  # the game that starts in its place
             self.counters["games"] += 1
             self.counters["positions"] += n
+            self.counters["explored_games"] += int(explored)
 
     # --- running, checkpoints ----------------------------------------------------------
     def run(self, minutes: float | None = None, moves: int | None = None,
@@ -499,7 +532,8 @@ class Trainer:
         eqx.tree_serialise_leaves(fresh / OPTIMIZER_FILE, self.opt_state)
         replay = self.replay.state()
         np.savez(fresh / ARRAYS_FILE, games=self.env._games, trajectories=self.trajectories, lengths=self.lengths,
-                 visits=self.visits, replay_samples=replay["replay_samples"], replay_counters=replay["replay_counters"])
+                 visits=self.visits, exploring=self.exploring, replay_samples=replay["replay_samples"],
+                 replay_counters=replay["replay_counters"])
         settings = {"config": self.config.to_json(), "counters": self.counters, "rng": self.rng.bit_generator.state,
                     "dataset_written": 0 if self.dataset is None else self.dataset.written}
         (fresh / SETTINGS_FILE).write_text(json.dumps(settings, indent=1) + "\n")
@@ -532,6 +566,8 @@ class Trainer:
             trainer.lengths[:] = arrays["lengths"]
             if "visits" in arrays.files:
                 trainer.visits[:] = arrays["visits"]
+            # A checkpoint before exploration (0.3.0) explored nothing.
+            trainer.exploring[:] = arrays["exploring"] if "exploring" in arrays.files else False
             trainer.replay.restore({key: arrays[key] for key in ("replay_samples", "replay_counters")})
         trainer.rng.bit_generator.state = settings["rng"]
         trainer.counters = Progress(**{**_fresh_counters(), **settings["counters"]})
