@@ -21,8 +21,10 @@ def learning_cells(md, code, setup: str) -> list:
 # The learned agent against perfect play
 
 `donuts_ai.learn` trains a policy/value network by AlphaZero-style self-play: a small
-residual network in JAX, a PUCT search compiled with Numba whose leaves are evaluated in
-batches, random tile arrangements for every game. Because Donuts is solved here, every
+residual network in JAX, a PUCT (or Gumbel) search compiled with Numba whose leaves are
+evaluated in batches, random tile arrangements for every game, and, where the run asks
+for it, the exact solver as teacher, whose labels replace the self-play targets of the
+positions it settles. Because Donuts is solved here, every
 move the learned agent makes can be checked against the exact solver. This notebook
 reads how the shipped network learned, measures it on positions it never saw, and shows
 its match against the Monte-Carlo tree search agent.
@@ -129,21 +131,25 @@ plt.title(f"{ablation['minutes']:g} minutes of training each"); plt.legend(fonts
 ## Against Monte-Carlo tree search
 
 `az:sims=400` against `mcts:time=0.1` (UCT with random playouts, MCTS-Solver and its
-root prover) on random tile arrangements, colour-swapped pairs, played by
-`donuts-ai tournament` (the command is in the results file's config line)."""),
+root prover), and beside it the exact solver against the same opponent on the same
+arrangements: a gauntlet of colour-swapped pairs on random tile arrangements, played by
+`donuts-ai tournament` (the command is in the results file's config line). The solver's
+score is the most any agent can score against this opponent."""),
         code("""
 from donuts_ai.tournament.report import text_report
 from donuts_ai.tournament.results import Results
 
 match = Results.from_file(str(DATA / "learning_match.jsonl"))
-a, b = match.agents
-pentanomial = np.array(match.pentanomial(a, b))  # pairs scoring 0, 1/2, 1, 3/2, 2 for a
-pair_score = np.array([0, 0.5, 1, 1.5, 2]) / 2
-pairs = pentanomial.sum()
-mean = (pentanomial * pair_score).sum() / pairs
-sd = np.sqrt((pentanomial * (pair_score - mean) ** 2).sum() / pairs)
-print(f"{a} against {b}: {pairs} colour-swapped pairs, pentanomial {pentanomial.tolist()}")
-print(f"score {mean:.1%}, 95% interval [{mean - 1.96 * sd / np.sqrt(pairs):.1%}, {mean + 1.96 * sd / np.sqrt(pairs):.1%}]")
+opponent, *challengers = match.agents  # a gauntlet: the first agent against each of the others
+pair_score = np.array([0, 0.5, 1, 1.5, 2]) / 2  # a pair's score of 0, 1/2, 1, 3/2 or 2 games, as a share
+for agent in challengers:
+    pentanomial = np.array(match.pentanomial(agent, opponent))
+    pairs = pentanomial.sum()
+    mean = (pentanomial * pair_score).sum() / pairs
+    sd = np.sqrt((pentanomial * (pair_score - mean) ** 2).sum() / pairs)
+    print(f"{agent} against {opponent}: {pairs} colour-swapped pairs, pentanomial {pentanomial.tolist()}")
+    print(f"score {mean:.1%}, 95% interval [{mean - 1.96 * sd / np.sqrt(pairs):.1%}, "
+          f"{mean + 1.96 * sd / np.sqrt(pairs):.1%}]")
 print()
 print(text_report(match))"""),
     ]
