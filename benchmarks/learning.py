@@ -28,6 +28,11 @@ name=value`` changes a training setting in every arm, e.g. ``--set games=64``).
     python -m benchmarks.learning --fresh 400 --seed 7 --sims 50 400
     python -m benchmarks.learning --curve runs/az
     python -m benchmarks.learning --ablation --minutes 30 --out runs/ablation
+    python -m benchmarks.learning --winning --sims 50 400 --json shipped.json
+
+``--winning`` measures the issue's targets: on the **winning** positions of each of
+``--suites`` (default ``middlegame`` and ``critical``, as the ablation), the share where
+the raw policy and the search keep the value; ``--json`` also writes them to a file.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.ablation import ABLATION_SUITES, winning_positions
 from donuts_ai.learn.agent import cached_network, network_folder
 from donuts_ai.learn.benchmark import PROBE_SUITES, label_positions, load_positions, measure
 
@@ -63,6 +69,28 @@ def ship(run: Path, command: str) -> int:
     return 0
 
 
+def winning(checkpoint: str | None, suites: list[str], sims: tuple[int, ...], out: Path | None) -> int:
+    """Print (and write to ``out``) the share of each suite's winning positions where the
+    network's raw policy, and its search with each of ``sims`` simulations, keeps the value."""
+    network = cached_network(checkpoint)
+    by_suite: dict[str, dict[str, float]] = {}
+    print(f"network: {network_folder(checkpoint)}")
+    print(f"{'suite':12} {'winning':>8} {'raw':>7}" + "".join(f" {f'{n} sims':>9}" for n in sims) + "  seconds")
+    for suite in suites:
+        positions = winning_positions(suite)
+        start = time.perf_counter()
+        result = measure(network, positions, sims=sims)
+        seconds = time.perf_counter() - start
+        by_suite[suite] = {"positions": result["positions"], "raw_policy": result["policy"],
+                           **{f"sims_{n}": result["searched"][n] for n in sims}, "seconds": round(seconds, 1)}
+        print(f"{suite:12} {result['positions']:8d} {result['policy']:7.1%}"
+              + "".join(f" {result['searched'][n]:9.1%}" for n in sims) + f"  {seconds:7.0f}", flush=True)
+    if out is not None:
+        figures = {"network": str(network_folder(checkpoint)), "sims": list(sims), "suites": by_suite}
+        out.write_text(json.dumps(figures, indent=1) + "\n")
+    return 0
+
+
 def _settings(pairs: list[str]) -> dict[str, object]:
     """``NAME=VALUE`` pairs as a dict, each value an int, a float or else the word."""
     out: dict[str, object] = {}
@@ -85,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.learning", description=__doc__.split("\n\n")[0])
     parser.add_argument("--fresh", type=int, metavar="N", help="measure on N freshly labelled positions")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--suites", nargs="+", default=list(PROBE_SUITES), help="suite names or files (default: the phases)")
+    parser.add_argument("--suites", nargs="+", default=None,
+                        help="suite names or files (default: the phases; with --winning, middlegame and critical)")
     parser.add_argument("--checkpoint", default=None, help="a network folder or a training run (default: the shipped network)")
     parser.add_argument("--sims", type=int, nargs="*", default=[50, 400])
     parser.add_argument("--curve", type=Path, metavar="RUN", help="print the learning curve of a training run")
@@ -95,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=30.0, help="with --ablation: each arm's training time")
     parser.add_argument("--arms", nargs="+", default=None, help="with --ablation: the arms to run (default: all)")
     parser.add_argument("--out", type=Path, default=Path("runs/ablation"), help="with --ablation: the runs' folder")
+    parser.add_argument("--winning", action="store_true",
+                        help="measure on each suite's winning positions (default suites: middlegame, critical)")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="with --winning: write the figures to FILE")
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
                         help="with --ablation: a training setting for every arm (an int, a float or a word)")
     args = parser.parse_args(argv)
@@ -108,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.ship is not None:
         return ship(args.ship, args.command)
+    if args.winning:
+        return winning(args.checkpoint, args.suites or list(ABLATION_SUITES), tuple(args.sims), args.json)
     if args.curve is not None:
         print(f"{'minutes':>8} {'moves':>7} {'positions':>10} {'policy':>7} {'value':>6} {'p-loss':>7} {'v-loss':>7}")
         for line in (args.curve / "progress.jsonl").read_text().splitlines():
@@ -122,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         positions = label_positions(args.fresh, seed=args.seed)
         print(f"labelled {len(positions)} fresh positions (seed {args.seed}) in {time.perf_counter() - start:.0f} s")
     else:
-        positions = load_positions(args.suites)
+        positions = load_positions(args.suites or list(PROBE_SUITES))
     network = cached_network(args.checkpoint)
     start = time.perf_counter()
     result = measure(network, positions, sims=tuple(args.sims))
