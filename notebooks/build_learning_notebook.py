@@ -4,7 +4,9 @@ Its cells are added by ``build_notebooks.py``, which writes and executes it:
 ``python notebooks/build_notebooks.py 08_learning.ipynb [--quick]``.
 
 It reads the shipped network, the shipped training run's progress
-(``learning_progress.jsonl``) and the match against MCTS (``learning_match.jsonl``), and
+(``learning_progress.jsonl``), the ablation (``learning_ablation.json``), the shipped network's
+figures on the winning positions (``learning_shipped.json``) and the match against MCTS
+(``learning_match.jsonl``), and
 labels fresh positions with the solver: about 2 minutes on 2 cores with the full settings,
 well under a minute with ``DONUTS_NB_QUICK=1``.
 """
@@ -127,6 +129,16 @@ for i, (suite, key) in enumerate([("middlegame", "raw_policy"), ("middlegame", "
             label=f"{suite}, {'raw' if key == 'raw_policy' else '50 sims'}")
 plt.xticks(x, arms, rotation=20); plt.ylim(0.4, 1); plt.ylabel("keeps the value (winning positions)")
 plt.title(f"{ablation['minutes']:g} minutes of training each"); plt.legend(fontsize=7, ncol=2); plt.show()"""),
+        md("""
+The shipped network on the same winning positions, with the searches the issue's targets
+name (`python -m benchmarks.learning --winning --sims 50 400 --json
+notebooks/learning_shipped.json`; the targets: the raw policy on at least 95%, 400
+simulations on at least 99%)."""),
+        code("""
+shipped = json.loads((DATA / "learning_shipped.json").read_text())
+print(f"{'suite':12} {'winning':>8} {'raw':>7}" + "".join(f" {f'{n} sims':>9}" for n in shipped["sims"]))
+for suite, f in shipped["suites"].items():
+    print(f"{suite:12} {f['positions']:8d} {f['raw_policy']:7.1%}" + "".join(f" {f[f'sims_{n}']:9.1%}" for n in shipped["sims"]))"""),
         md("""
 ## Against Monte-Carlo tree search
 
