@@ -71,12 +71,16 @@ axes[1].plot(minutes, [p["value_loss"] for p in progress], label="value loss")
 axes[1].set_xlabel("training minutes"); axes[1].legend(); axes[1].grid(alpha=0.3)
 fig.tight_layout(); plt.show()
 last = progress[-1]
-busy = last["search_seconds"] + last["network_seconds"] + last["train_seconds"]
+labels = last.get("label_wait_seconds", 0.0)  # the self-play waiting for the teacher's labels (0 without one)
+busy = last["search_seconds"] + last["network_seconds"] + last["train_seconds"] + labels
 print(f"{last['moves']:,} self-play moves, {last['games']:,} games, {last['positions']:,} positions, "
       f"{last['train_steps']:,} training steps in {last['seconds'] / 60:.0f} minutes: "
       f"{last['positions'] / last['seconds']:.0f} positions/s")
 print(f"time: search {last['search_seconds'] / busy:.0%}, network {last['network_seconds'] / busy:.0%}, "
-      f"training {last['train_seconds'] / busy:.0%}")"""),
+      f"training {last['train_seconds'] / busy:.0%}, waiting for the teacher's labels {labels / busy:.0%}")
+if last.get("labelled"):
+    print(f"the teacher settled the value of {last['value_labels'] / last['labelled']:.0%} of the positions it was asked "
+          f"about, every move's value of {last['policy_labels'] / last['labelled']:.0%}")"""),
         md("""
 ## On positions it never saw
 
