@@ -43,6 +43,9 @@ ARMS: dict[str, dict[str, Any]] = {
     # target), and the solver's labels learnt by a win/draw/loss value head.
     "gumbel-full": {"search": "gumbel", "teacher": "none"},
     "solver-wdl": {"search": "puct", "teacher": "solver", "value_head": "wdl"},
+    # The shipped recipe with a quarter of the games exploring (every move drawn from the
+    # visits), for the teacher to label positions off the main lines.
+    "solver-explore": {"search": "puct", "teacher": "solver", "value_head": "wdl", "explore_fraction": 0.25},
 }
 #: The arms run when none are named: the issue's four.
 DEFAULT_ARMS = ("alphazero", "gumbel", "solver", "all")
