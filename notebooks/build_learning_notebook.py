@@ -111,10 +111,10 @@ print({f"{k}-{k + 3}": (len(by_ply[k]), round(s, 3)) for k, s in zip(plies, shar
         md("""
 ## What each part of the recipe buys
 
-`python -m benchmarks.learning --ablation --minutes 10` trained six networks from the
+`python -m benchmarks.learning --ablation --minutes 10` trained seven networks from the
 same seed for 10 minutes each on 2 cores: pure AlphaZero, Gumbel search (with and without
 the playout cap), the exact solver as teacher (with a scalar and a win/draw/loss value
-head), and Gumbel with the teacher. Each is measured on the winning positions of the
+head, and the latter with a quarter of the games exploring), and Gumbel with the teacher. Each is measured on the winning positions of the
 `middlegame` and `critical` suites: its raw policy, and a 50-simulation PUCT search (the
 same search for every network). The figures are read from the committed results file."""),
         code("""
