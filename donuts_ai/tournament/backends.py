@@ -5,9 +5,10 @@ tasks. Tournaments, evaluations and studies hand :func:`execute` a function of
 from __future__ import annotations
 
 import concurrent.futures as cf
-import multiprocessing
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TypeVar
+from multiprocessing import context, spawn
+from typing import Any, TypeVar
 
 from ..errors import DonutsError
 from ._shutdown import pool_worker_started, reclaim_signals, stopping_pool
@@ -21,11 +22,54 @@ _R = TypeVar("_R")
 MAX_POOL_RESTARTS = 3
 
 
+#: What a spawned process is told to run of its parent's ``__main__`` (multiprocessing's
+#: preparation data): nothing, for a pool worker (:class:`_WorkerContext`).
+_MAIN_KEYS = ("init_main_from_path", "init_main_from_name")
+_launching = threading.Lock()  # one worker launched at a time while the preparation data is changed
+
+
+class _WorkerProcess(context.SpawnProcess):
+    """A spawned pool worker that never runs its parent's ``__main__``.
+
+    multiprocessing's spawn start method runs the parent's main script (or module) again
+    in every worker, as ``__mp_main__``, so that functions and classes defined there can
+    be unpickled. A user's script that calls :func:`~.runner.run` at its top level (no
+    ``if __name__ == "__main__":`` guard) would then start the run again in each worker
+    (multiprocessing refuses: a ``RuntimeError`` per worker), and a script read from stdin
+    or a notebook cell has no file to run at all. The harness's workers need nothing of
+    ``__main__``: what they run is the library's, and agents travel by value
+    (:mod:`.entries`, cloudpickle). So the worker is launched with the parent's path and
+    working directory but without the instruction to run its main, as a Ray worker is."""
+
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:
+        original = spawn.get_preparation_data
+
+        def without_main(name: str) -> dict[str, Any]:
+            data: dict[str, Any] = original(name)
+            for key in _MAIN_KEYS:
+                data.pop(key, None)
+            return data
+
+        with _launching:
+            spawn.get_preparation_data = without_main  # read by the spawning Popen's launch, below
+            try:
+                return context.SpawnProcess._Popen(process_obj)
+            finally:
+                spawn.get_preparation_data = original
+
+
+class _WorkerContext(context.SpawnContext):
+    """The spawn start method with :class:`_WorkerProcess` workers."""
+
+    Process = _WorkerProcess
+
+
 def iter_process(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], workers: int) -> Iterator[_R]:
     """``fn(config, unit)`` for every unit over a pool of ``workers`` processes, in
     completion order. A worker that dies (agents run in-process with ``isolation="none"``
     can kill it) breaks the pool: a fresh pool plays the units not yet finished."""
-    ctx = multiprocessing.get_context("spawn")  # Numba's threads do not survive fork
+    ctx = _WorkerContext()  # spawn: Numba's threads do not survive fork; no __main__ (_WorkerProcess)
     pending = list(units)
     for attempt in range(MAX_POOL_RESTARTS + 1):
         # Stopped or failed, the workers are stopped too, and close their seats (._shutdown).
