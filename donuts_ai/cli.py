@@ -23,6 +23,7 @@ from .rules import Rules, RulesDict, add_rules_arguments, given_rules, rules_fro
 from .squares import COLOR_NAMES
 from .suites.cli import add_evaluate_command
 from .tournament.config import DEFAULT_MOVE_LIMIT
+from .tournament.results import RESUME_KEYWORD
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -403,6 +404,10 @@ def _add_engine(sub: Subparsers) -> None:
     engine.set_defaults(func=_cmd_engine)
 
 
+#: Python keywords the library's messages name, and the flags that give them here.
+KEYWORD_FLAGS = {RESUME_KEYWORD: "--resume"}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line, one function per subcommand, in the order ``--help`` shows them."""
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
@@ -425,7 +430,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return func(args)
     except DonutsError as exc:
-        parser.exit(2, f"donuts-ai: error: {exc}\n")
+        message = str(exc)
+        for keyword, flag in KEYWORD_FLAGS.items():  # the library's messages name Python keywords
+            message = message.replace(keyword, flag)
+        parser.exit(2, f"donuts-ai: error: {message}\n")
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM/SIGHUP during a run (tournament._shutdown.Stopped)
         signum = getattr(exc, "signum", signal.SIGINT)
         how = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"

@@ -18,7 +18,7 @@ import sys
 import time
 from collections import Counter
 from os import PathLike
-from typing import NotRequired, TypedDict, Unpack, cast
+from typing import Any, NotRequired, TypedDict, Unpack, cast
 
 from .board import Board
 from .errors import DonutsError
@@ -28,7 +28,7 @@ from .search.alphabeta import Solver
 from .symmetry import SYMMETRY_NAMES
 from .tournament.backends import execute
 from .tournament.config import STUDY_FIELDS, HarnessConfig, Settings, resolve
-from .tournament.results import append_unit, open_results
+from .tournament.results import append_unit, each_unit_once, results_file
 
 _SOLVER: dict[int, Solver] = {}
 
@@ -184,25 +184,20 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, *
     if played != Rules():  # likewise: official-rules files written before variants still resume
         config_line["rules"] = played.to_dict()
     units = study_layouts(arrangements, grids, seed)
-    done: list[StudyRow] = []
-    fh = None
-    if harness.results_path is not None:
-        fh, rows = open_results(harness.results_path, config_line, harness.resume, what="study")
+    with results_file(harness.results_path, config_line, harness.resume, what="study") as (fh, rows):
         done = cast(list[StudyRow], rows)  # the unit lines solve_unit wrote (the configuration matched)
-    finished = {u["unit"] for u in done}
-    todo = [u for u in units if u["unit"] not in finished]
-    try:
-        for unit in execute(solve_unit, config_line, todo, workers, harness.backend, harness.address):
-            done.append(unit)
-            if fh is not None:
-                append_unit(fh, unit)
-            if progress is not None:
-                progress(len(done), len(units))
-    finally:
-        if fh is not None:
-            fh.close()
-        if harness.progress is True:
-            sys.stderr.write("\n")
+        finished = {u["unit"] for u in done}
+        todo = [u for u in units if u["unit"] not in finished]
+        try:
+            for unit in execute(solve_unit, config_line, todo, workers, harness.backend, harness.address):
+                done.append(unit)
+                if fh is not None:
+                    append_unit(fh, unit)
+                if progress is not None:
+                    progress(len(done), len(units))
+        finally:
+            if harness.progress is True:
+                sys.stderr.write("\n")
     return config_line, sorted(done, key=lambda u: u["unit"])
 
 
@@ -233,7 +228,7 @@ def load_study(path: str | PathLike[str]) -> tuple[StudyConfig, list[StudyRow]]:
     """(config, units sorted by unit number) of a study results file, plain JSON lines or
     gzip-compressed (``.gz``), as :func:`run_study` writes it."""
     config: StudyConfig | None = None
-    units: list[StudyRow] = []
+    records: list[dict[str, Any]] = []
     with (gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")) as fh:
         for number, line in enumerate(fh, 1):
             try:
@@ -242,11 +237,12 @@ def load_study(path: str | PathLike[str]) -> tuple[StudyConfig, list[StudyRow]]:
                 raise DonutsError(f"{path}: line {number} is not JSON") from None
             if row.get("type") == "config":
                 config = row["config"]
-            elif row.get("type") == "unit":
-                # A unit line as solve_unit wrote it, less its "type".
-                units.append(cast(StudyRow, {k: v for k, v in row.items() if k != "type"}))
+            else:
+                records.append(row)
     if config is None:
         raise DonutsError(f"{path}: no config line; not a study results file")
+    # A unit line as solve_unit wrote it, less its "type"; a unit repeated is counted once.
+    units = [cast(StudyRow, {k: v for k, v in row.items() if k != "type"}) for row in each_unit_once(str(path), records)]
     return config, sorted(units, key=lambda u: u["unit"])
 
 

@@ -4,14 +4,17 @@ took over from the README."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text()
-#: Guide pages whose Python blocks run as written (the Ray page needs a cluster; the
-#: solve page repeats the getting-started example).
+#: Guide pages whose Python blocks run as written, as one plain script each, unguarded
+#: (no ``if __name__ == "__main__":``), as a new user pastes them (the Ray page needs a
+#: cluster; the solve page repeats the getting-started example).
 RUNNABLE_PAGES = ["docs/index.md", "docs/getting-started.md", "docs/howto/agents.md", "docs/howto/environments.md",
                   "docs/howto/boxes.md"]
 #: Optional dependencies a guide's example may need; without them the page is skipped.
@@ -38,15 +41,18 @@ def test_setup_commands_are_the_two_make_targets():
 
 
 @pytest.mark.parametrize("page", RUNNABLE_PAGES)
-def test_guide_examples_run(page, capsys):
+def test_guide_examples_run_as_a_plain_script(page, tmp_path):
+    """The page's Python blocks, one after another in a file run by ``python FILE`` (with
+    the default workers where a block runs games in parallel: a pool worker must not run
+    the script again)."""
     blocks = python_blocks((ROOT / page).read_text())
     assert blocks, f"{page} has no python block"
-    namespace: dict = {"__name__": "docs_example"}
-    for block in blocks:
-        try:
-            exec(compile(block, page, "exec"), namespace)
-        except ModuleNotFoundError as exc:
-            if exc.name and exc.name.split(".")[0] in OPTIONAL_MODULES:
-                pytest.skip(f"{page} needs {exc.name}")
-            raise
-    assert capsys.readouterr().out.strip(), f"{page}'s examples print nothing"
+    needs = {m for block in blocks for m in re.findall(r"^\s*(?:from|import) (\w+)", block, re.M)} & OPTIONAL_MODULES
+    for module in needs:
+        pytest.importorskip(module)
+    script = tmp_path / "example.py"
+    script.write_text("\n".join(blocks))
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{page} as a script failed:\n{done.stderr[-3000:]}"
+    assert done.stdout.strip(), f"{page}'s examples print nothing"
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]

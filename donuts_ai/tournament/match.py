@@ -45,6 +45,7 @@ from .._checks import check_seconds
 from ..errors import DonutsError
 from ._shutdown import stops_cleanly
 from .entries import seat_for, source_of
+from .preflight import preflight
 from .protocol import Game, JSONObject, Move, Score, State, game_named
 from .records import LOSS_BY_EVENT, Adjudication, Event, EventKind, GameRecord
 from .seats import Answer, LocalSeat, Seat, close_all
@@ -102,6 +103,9 @@ def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], setup: objec
     _check_seats(game, rules, len(agents), illegal)
     if isolation not in ISOLATIONS:
         raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {isolation!r}")
+    # Every spec and class that gets a seat here is built once first: a bad value is refused
+    # before the game (an object was built by its owner already).
+    preflight([source_of(entry, game) for entry in agents if isinstance(entry, str) or inspect.isclass(entry)], game)
     made: list[Seat] = []
     try:
         for i, entry in enumerate(agents):

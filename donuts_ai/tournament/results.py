@@ -4,17 +4,23 @@ The file's first line is the tournament's configuration; each further line is on
 finished unit (a colour-swapped pair of games, one best-of series, or a free-for-all
 table in all its seat rotations), written in one ``write`` and flushed and fsynced, so a
 crash loses at most the unit being written. A last line cut off mid-write is reported
-and skipped (and cut away on ``--resume``).
+and skipped (and cut away on ``--resume``). A unit is counted once: a line that repeats
+an earlier unit's line exactly (a file copied into itself, a unit pasted twice) is
+skipped, and one that names an earlier unit with other contents makes the file
+unreadable (:class:`ResultsFileError`, the file unchanged), since no reader could tell
+which of the two was played. A run that fails before it finishes its first unit leaves
+no file behind (:func:`results_file`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import IO, TypeVar, cast, overload
+from typing import IO, Any, TypeVar, cast, overload
 
 from ..errors import DonutsError
 from .match import score_of
@@ -74,11 +80,22 @@ def open_results(path: str, config: Mapping[str, object], resume: bool, what: st
     as records, or raises); only then is a cut-off last line cut away. A refused file is
     left exactly as it was. Without ``resume`` an existing file is refused, so results
     are never overwritten. The file is locked while open: a second run on it is refused."""
+    fh, units, _ = _open(path, config, resume, what, convert)
+    return fh, units
+
+
+#: How a message raised in Python asks to continue a results file (the command line says ``--resume``).
+RESUME_KEYWORD = "resume=True"
+
+
+def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
+          convert: Callable[[list[JSONObject]], list[Any]] | None) -> tuple[IO[str], list[Any], bool]:
+    """:func:`open_results`, and whether the file was created now."""
     try:
         fh = open(path, "x", encoding="utf-8")  # noqa: SIM115 - the caller closes it
     except FileExistsError:
         if not resume:
-            raise ResultsFileError(f"{path} exists: pass --resume to continue it, or choose another file") from None
+            raise ResultsFileError(f"{path} exists: pass {RESUME_KEYWORD} to continue it, or choose another file") from None
     except OSError as exc:
         raise ResultsFileError(f"cannot create results file {path!r}: {exc.strerror}") from None
     else:
@@ -86,7 +103,7 @@ def open_results(path: str, config: Mapping[str, object], resume: bool, what: st
         fh.write(_header(config))
         fh.flush()
         os.fsync(fh.fileno())
-        return fh, []
+        return fh, [], True
     fh = open(path, "r+", encoding="utf-8")  # noqa: SIM115 - the caller closes it
     _lock(fh, path)
     try:
@@ -98,14 +115,39 @@ def open_results(path: str, config: Mapping[str, object], resume: bool, what: st
                 played_by = (f"; it was played by {old_config.get('agents')!r}, not {config.get('agents')!r} (an agent "
                              "object is recorded by its class and its spec or repr, and must come back with the same)")
             raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}){played_by}; "
-                                   "use another file or drop --resume")
+                                   f"use another file or drop {RESUME_KEYWORD}")
         converted = None if convert is None else convert(units)
     except BaseException:
         fh.close()
         raise
     fh.truncate(good_bytes)  # a last line cut off mid-write goes; nothing else changes
     fh.seek(good_bytes)
-    return (fh, units) if converted is None else (fh, converted)
+    return (fh, units, False) if converted is None else (fh, converted, False)
+
+
+@contextlib.contextmanager
+def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament",
+                 convert: Callable[[list[JSONObject]], list[_U]] | None = None
+                 ) -> Iterator[tuple[IO[str] | None, list[_U]]]:
+    """:func:`open_results` for the length of a run (``path`` ``None``: no file, no units),
+    closed when the block ends. A file this block created is removed again when the block
+    fails (an error, a stop) before a unit was appended: a run that never finished a unit
+    leaves no file that a retry would have to resume."""
+    if path is None:
+        yield None, []
+        return
+    fh, units, created = _open(path, config, resume, what, convert)
+    empty_size = fh.tell()
+    try:
+        yield fh, units
+    except BaseException:
+        if created and fh.tell() == empty_size:
+            fh.close()
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        raise
+    finally:
+        fh.close()
 
 
 def read_file(path: str, warn: Callable[[str], object] | None = None) -> tuple[JSONObject, list[JSONObject]]:
@@ -123,6 +165,9 @@ def _read(path: str, warn: Callable[[str], object] | None = None) -> tuple[JSONO
             data = fh.read()
     except OSError as exc:
         raise ResultsFileError(f"cannot read results file {path!r}: {exc.strerror}") from None
+    if not data.strip():
+        raise ResultsFileError(f"{path} is empty: not a donuts-ai results file (no configuration line); "
+                               "remove it or choose another file")
     lines = data.split(b"\n")
     ends_clean = data.endswith(b"\n")
     if ends_clean:
@@ -148,9 +193,24 @@ def _read(path: str, warn: Callable[[str], object] | None = None) -> tuple[JSONO
     if version not in READABLE_VERSIONS:
         raise ResultsFileError(f"{path}: results format version {version!r} is not one of "
                                f"{', '.join(map(str, READABLE_VERSIONS))}")
-    units = [r for r in records[1:] if r.get("type") == "unit"]
     config: JSONObject = records[0]["config"]
-    return config, units, good_bytes
+    return config, each_unit_once(path, records[1:]), good_bytes
+
+
+def each_unit_once(path: str, records: list[JSONObject]) -> list[JSONObject]:
+    """The unit lines of ``records`` (the lines after the configuration), each unit once:
+    a line equal to an earlier line of the same unit is skipped; one that differs from it
+    is a :class:`ResultsFileError` (see the module doc)."""
+    units: dict[object, tuple[int, JSONObject]] = {}
+    for line, record in enumerate(records, start=2):
+        if record.get("type") != "unit":
+            continue
+        key = json.dumps(record.get("unit"))  # a unit's number (any JSON value: a key that compares as it reads)
+        first = units.setdefault(key, (line, record))
+        if first[1] != record:
+            raise ResultsFileError(f"{path}: lines {first[0]} and {line} both hold unit {record.get('unit')!r}, "
+                                   "with different contents; remove the one that was not played (the file is unchanged)")
+    return [record for _, record in units.values()]
 
 
 @dataclass

@@ -25,7 +25,8 @@ from .match import play_game
 from .progress import ProgressBar
 from .protocol import GAMES, get_game
 from .records import GameRecord, SeriesResult, TournamentConfig, UnitRecord
-from .results import Results, append_unit, open_results, units_from_dicts
+from .preflight import preflight
+from .results import Results, append_unit, results_file, units_from_dicts
 from .scheduling import Unit, schedule
 from .seat_cache import close_seats, new_run, seat_keys, take_seats
 
@@ -164,24 +165,24 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
     assert checked_workers is not None  # not allow_none
     units = schedule(tournament)
     results = Results(tournament)
-    fh = None
     path = settings_.results_path
-    if path is not None:
-        fh, results.units = open_results(path, tournament, settings_.resume, convert=lambda units: units_from_dicts(units, path))
-    done = {u["unit"] for u in results.units}
-    todo = [u for u in units if u["unit"] not in done]
-    bar = ProgressBar(len(units), len(done), sum(len(u["games"]) for u in results.units), settings_.progress)
-    try:
-        # Workers learn the game's module, so that a game registered by any module plays there.
-        work = work_config(tournament, settings_.sources)
-        for unit in execute(play_unit, work, todo, checked_workers, settings_.backend, settings_.address):
-            results.units.append(unit)
-            if fh is not None:
-                append_unit(fh, unit)
-            bar.update(len(unit["games"]))
-    finally:
-        if fh is not None:
-            fh.close()
-        close_seats()  # the agent processes this process started (workers=1)
+    # The file first (a quick refusal), then every agent built once: a bad value stops the
+    # run there, and the file, created for nothing, goes again.
+    with results_file(path, tournament, settings_.resume,
+                      convert=lambda lines: units_from_dicts(lines, path or "")) as (fh, results.units):
+        preflight(settings_.sources, tournament["game"])
+        done = {u["unit"] for u in results.units}
+        todo = [u for u in units if u["unit"] not in done]
+        bar = ProgressBar(len(units), len(done), sum(len(u["games"]) for u in results.units), settings_.progress)
+        try:
+            # Workers learn the game's module, so that a game registered by any module plays there.
+            work = work_config(tournament, settings_.sources)
+            for unit in execute(play_unit, work, todo, checked_workers, settings_.backend, settings_.address):
+                results.units.append(unit)
+                if fh is not None:
+                    append_unit(fh, unit)
+                bar.update(len(unit["games"]))
+        finally:
+            close_seats()  # the agent processes this process started (workers=1)
     results.units.sort(key=lambda u: u["unit"])
     return results

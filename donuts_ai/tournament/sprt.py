@@ -10,6 +10,7 @@ from ..errors import DonutsError
 from ._shutdown import stops_cleanly
 from .config import SPRT_FIELDS, HarnessConfig, Settings, resolve, tournament_config
 from .match import score_of
+from .preflight import preflight
 from .runner import play_unit, work_config
 from .scheduling import schedule
 from .seat_cache import close_seats
@@ -56,6 +57,7 @@ def run_sprt(agent_a: object = None, agent_b: object = None, elo0: float = 0.0, 
     # Pairs on the same set-up: a round robin of two agents, 2 * pairs games.
     plan = settings_.replace(format="round-robin", games=2 * pairs, mode="pairs")
     config_line = work_config(tournament_config(plan), settings_.sources)
+    preflight(settings_.sources, config_line["game"])  # every agent built once: a bad value stops it before any pair
     progress = _show if settings_.progress is True else settings_.progress or None
     counts = [0] * 5
     state = sprt(counts, elo0, elo1, alpha, beta)
