@@ -16,6 +16,7 @@ README = (ROOT / "README.md").read_text()
 #: (no ``if __name__ == "__main__":``), as a new user pastes them (the Ray page needs a
 #: cluster; the solve page repeats the getting-started example).
 RUNNABLE_PAGES = ["docs/index.md", "docs/getting-started.md", "docs/howto/agents.md", "docs/howto/environments.md",
+                  "docs/howto/tournament.md",
                   "docs/howto/boxes.md"]
 #: Optional dependencies a guide's example may need; without them the page is skipped.
 OPTIONAL_MODULES = {"pettingzoo", "gymnasium", "pyspiel", "open_spiel"}
