@@ -289,7 +289,14 @@ def test_the_harness_speaks_the_protocol_as_written(tmp_path, monkeypatch):
     command = shlex.join([sys.executable, str(path), str(log)])
     results = T.run([f"engine:{command},option.Style=calm,go.depth=3", "random"], games=2, workers=1, clock=600, game="donuts")
     assert not results.events() and all(g.reason in ENDINGS for g in results.games)
-    heard = log.read_text().splitlines()
+    sessions: list[list[str]] = []
+    for line in log.read_text().splitlines():
+        if line == "dep":
+            sessions.append([])
+        sessions[-1].append(line)
+    checked, heard = sessions  # the pre-flight's check (start, isready, leave), then the seat's games
+    assert checked[:2] == ["dep", "setoption name Style value calm"] and "isready" in checked
+    assert not any(line.startswith(("position", "go")) for line in checked)
     assert heard[0] == "dep" and heard[1] == "setoption name Style value calm"
     assert heard[2].startswith("setoption name Seed value ") and heard[3:5] == ["newgame", "isready"]
     positions = [line for line in heard if line.startswith("position ")]

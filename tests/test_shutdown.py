@@ -145,6 +145,8 @@ def _stop_and_check(proc: subprocess.Popen[str], log: Path, how: int, to_group: 
     """Stop the run (``how``, to its process group as a terminal does, or to it alone);
     assert that it and every process it started are gone within LEFT_AFTER; its stderr."""
     pids, _ = _pids(log)
+    if Path("/proc").is_dir():  # the engines running now (the pre-flight's check has left)
+        pids = [pid for pid in pids if Path(f"/proc/{pid}").exists()]
     children = _children_of_engines(pids) if Path("/proc").is_dir() else []
     assert not Path("/proc").is_dir() or len(children) == len(pids), (pids, children)  # each engine's child
     everything = sorted(set(pids + children + (_descendants(proc.pid) if Path("/proc").is_dir() else [])))
