@@ -202,7 +202,7 @@ def test_random_counts_are_consistent_with_its_moves(mixed):
     winning = [p.value == 1 for p in mixed.positions]
     assert s["winning"] == sum(winning) and s["kept_winning"] == sum(k and w for k, w in zip(kept, winning, strict=True))
     assert s["critical"] == sum(p.critical for p in mixed.positions) and s["kept_critical"] <= s["critical"]
-    assert sum(row[0] for row in s["by_ply"].values()) == len(mixed) and sum(row[1] for row in s["by_ply"].values()) == s["kept"]
+    assert sum(row["positions"] for row in s["by_ply"]) == len(mixed) and sum(row["kept"] for row in s["by_ply"]) == s["kept"]
     assert s["kept_ci95"][0] <= s["kept_share"] <= s["kept_ci95"][1]
     assert s["nodes"] is None and s["nodes_per_second"] is None
     # Seeded per position: the same moves again, in another order of work.

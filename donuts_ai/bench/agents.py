@@ -29,7 +29,7 @@ from ..board import Board
 from ..errors import DonutsError
 from ..layout import Layout
 from ..tournament import make_agent, resolve
-from ._report import Machine, machine
+from ._report import Machine, machine, seconds_text
 
 #: What the agents are measured beside: our alpha-beta and MCTS, at the run's time limit.
 BASELINES = ("alphabeta", "mcts")
@@ -172,11 +172,13 @@ def agent_report(r: AgentBench) -> str:
     m = r["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
              f"{r['positions']} positions (seed {r['seed']}), time limit {r['time_limit']:g} s a move where the spec sets none",
-             f"{'agent':44s} {'decisions/s':>12s} {'mean s':>8s} {'max s':>8s} {'nodes/s':>12s} {'illegal':>8s}"]
+             f"{'agent':44s} {'decisions/s':>12s} {'mean move':>10s} {'max move':>10s} {'nodes/s':>12s} {'illegal':>8s}"]
     for a in r["agents"]:
         nodes = "—" if a["nodes_per_s"] is None else f"{a['nodes_per_s']:,.0f}"
-        lines.append(f"{a['agent']:44s} {a['decisions_per_s']:>12,.1f} {a['mean_move_s']:>8.3f} {a['max_move_s']:>8.3f} "
+        lines.append(f"{a['agent']:44s} {a['decisions_per_s']:>12,.1f} {seconds_text(a['mean_move_s']):>10s} "
+                     f"{seconds_text(a['max_move_s']):>10s} "
                      f"{nodes:>12s} {a['illegal']:>8d}")
+    lines.append("mean move, max move: thinking time a decision (select_move alone), its mean and its most")
     lines.append("nodes: what each agent reports in last_info['nodes'] after a move (alpha-beta: positions searched; "
                  "MCTS: nodes of its tree); — where it reports none")
     return "\n".join(lines)

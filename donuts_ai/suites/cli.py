@@ -72,12 +72,15 @@ def add_evaluate_command(sub: Any) -> None:
     ev.add_argument("--suite", action="append", metavar="NAME",
                     help=f"{', '.join(SUITE_NAMES)} or a suite file; repeat or separate by commas for several "
                          f"(default {DEFAULT_SUITE})")
-    ev.add_argument("--limit", type=_positive(int), default=None, metavar="N", help="only each suite's first N positions")
+    ev.add_argument("--limit", type=_positive(int), default=None, metavar="N",
+                    help="N positions of each suite, drawn across its phases and plies from --seed (the same for every "
+                         "agent; default: all)")
     ev.add_argument("--time", type=_positive(float), default=None, metavar="T",
                     help="seconds a move for every agent whose spec sets no time of its own (a time in the spec wins)")
     ev.add_argument("--move-limit", type=_positive(float), default=DEFAULT_MOVE_LIMIT, metavar="S",
                     help=f"seconds one move may take before it costs its position (default {DEFAULT_MOVE_LIMIT:g})")
-    ev.add_argument("--seed", type=int, default=0, metavar="S", help="every position's seed for the agents derives from it (default 0)")
+    ev.add_argument("--seed", type=int, default=0, metavar="S",
+                    help="every position's seed for the agents, and the positions --limit draws, derive from it (default 0)")
     ev.add_argument("--workers", type=_positive(int), default=1, metavar="N", help="processes (default 1)")
     ev.add_argument("--backend", choices=("process", "ray"), default="process")
     ev.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")

@@ -4,7 +4,9 @@
     result = evaluate(["greedy", "alphabeta:time=0.1"], suite="critical", limit=100)
     print(result.table())
 
-Every agent is asked for its move on every position of the suites (:mod:`.format`), and
+Every agent is asked for its move on every position of the suites (:mod:`.format`; with
+``limit``, on ``limit`` positions of each suite drawn across its phases and plies by
+:meth:`~.format.Suite.sample` from ``seed``, the same for every agent), and
 the move is checked against the position's labels: did it keep the value, was it a
 fastest win (:mod:`.report` for the arithmetic). The agents are seated as a tournament
 seats them (:mod:`donuts_ai.tournament.seats`): by default each in a supervised process
@@ -30,6 +32,7 @@ import os
 import random
 import sys
 import time as clock
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, cast
@@ -50,7 +53,7 @@ from ..tournament.results import ResultsFileError, append_unit, open_results
 from ..tournament.seat_cache import close_seats, new_run, seat_keys, take_seats
 from ..tournament.seats import Answer, Seat
 from ..tournament.specs import SpecError, is_engine_spec, parse_engine_spec, resolve
-from .format import Suite, load_suite, parse_position
+from .format import PHASES, Suite, load_suite, parse_position
 from .report import Answered, Scores, plot, score, table
 
 #: The game the suites are of.
@@ -64,8 +67,10 @@ UNIT_POSITIONS = 25
 DEFAULT_MOVE_LIMIT = 60.0
 #: Characters of a failure's detail kept in a results file.
 DETAIL_CHARS = 400
-#: The results file's format (the ``format`` of its settings).
-RESULTS_FORMAT = 1
+#: The results file's format (the ``format`` of its settings). 2: ``limit`` draws the
+#: positions across the suite (:meth:`~.format.Suite.sample`), recorded with ``limit`` and
+#: each suite's ``total``; 1 took each suite's first positions.
+RESULTS_FORMAT = 2
 #: The seed of a new seat's warm-up question (see :func:`_seat`).
 WARM_UP_SEED = 0
 
@@ -74,12 +79,15 @@ AgentArg = Any
 
 
 class SuiteRecord(TypedDict):
-    """A suite as a results file records it: ``name``, ``sha256`` of its text, and the
-    number of ``positions`` evaluated (its first ones)."""
+    """A suite as a results file records it: ``name``, ``sha256`` of its text, the number
+    of ``positions`` evaluated and the ``total`` it holds (the positions evaluated are
+    :meth:`~.format.Suite.sample` ``(config["limit"], config["seed"])`` of it: all of them
+    without a limit). An answer's ``index`` is its position's among those evaluated."""
 
     name: str
     sha256: str
     positions: int
+    total: int
 
 
 class EvaluationConfig(TypedDict):
@@ -91,6 +99,7 @@ class EvaluationConfig(TypedDict):
     agents: list[str]
     names: list[str]
     suites: list[SuiteRecord]
+    limit: int | None
     time: float | None
     seed: int
     move_limit: float
@@ -246,8 +255,9 @@ def schedule(config: EvaluationConfig, suites: Mapping[str, Suite]) -> list[Unit
 @dataclass
 class Evaluation:
     """The result of :func:`evaluate`: the ``config`` (settings, as a results file's
-    first line), the ``suites`` evaluated (by name) and every agent's ``answers`` (by agent
-    name, then suite name, in position order)."""
+    first line), the ``suites`` evaluated (by name: the positions evaluated, a sample of
+    each suite with ``limit``) and every agent's ``answers`` (by agent name, then suite
+    name, in position order; an answer's ``index`` is its position's in ``suites[name]``)."""
 
     config: EvaluationConfig
     suites: dict[str, Suite]
@@ -263,15 +273,28 @@ class Evaluation:
         return {agent: {name: score(self.suites[name], answers) for name, answers in by_suite.items()}
                 for agent, by_suite in self.answers.items()}
 
+    def _totals(self) -> dict[str, int]:
+        return {r["name"]: r["total"] for r in self.config["suites"]}
+
     def table(self) -> str:
-        """The scores as a text table, one block per suite (see :func:`~.report.table`)."""
-        return table(self.suites, self.scores())
+        """The scores as a text table, one block per suite, saying which positions were
+        evaluated (how many of the suite's, their plies and phases), and what the columns
+        mean under it (see :func:`~.report.table`)."""
+        sampled = self.config["limit"] is not None
+        return table(self.suites, self.scores(), self._totals(), self.config["seed"] if sampled else None)
 
     def to_json(self) -> dict[str, object]:
-        """The settings, each suite's counts, and per agent and suite its scores."""
-        suites = {name: {"positions": len(s.positions), "sha256": s.sha256,
-                         "winning": sum(p.value == 1 for p in s.positions),
-                         "critical": sum(p.critical for p in s.positions)} for name, s in self.suites.items()}
+        """The settings, each suite's counts (of the positions evaluated: ``positions`` of
+        the suite's ``total``, how many ``winning`` and ``critical``, and per ``phases``
+        and ``plies`` how many), and per agent and suite its scores."""
+        totals = self._totals()
+        suites = {}
+        for name, s in self.suites.items():
+            phases, plies = Counter(p.phase for p in s.positions), Counter(p.ply for p in s.positions)
+            suites[name] = {"positions": len(s.positions), "total": totals.get(name, len(s.positions)), "sha256": s.sha256,
+                            "winning": sum(p.value == 1 for p in s.positions), "critical": sum(p.critical for p in s.positions),
+                            "phases": [{"phase": phase, "positions": phases[phase]} for phase in PHASES if phases[phase]],
+                            "plies": [{"ply": ply, "positions": n} for ply, n in sorted(plies.items())]}
         return {"config": dict(self.config), "suites": suites, "agents": self.scores()}
 
     def plot(self, path: str) -> None:
@@ -282,26 +305,31 @@ class Evaluation:
 # --- evaluate -------------------------------------------------------------------------
 
 
-def _suites(suite: object, limit: int | None) -> dict[str, Suite]:
+def _suites(suite: object, limit: int | None, seed: int) -> tuple[dict[str, Suite], dict[str, int]]:
+    """The positions to evaluate of every suite (``limit`` of each drawn across it from
+    ``seed``: :meth:`~.format.Suite.sample`), by name, and each whole suite's size."""
     items = list(suite) if isinstance(suite, list | tuple) else [suite]
     if not items:
         raise DonutsError("evaluate needs at least one suite")
     suites: dict[str, Suite] = {}
+    totals: dict[str, int] = {}
     for item in items:
-        loaded = load_suite(item).head(limit)
-        if loaded.name in suites:
-            raise DonutsError(f"suite {loaded.name!r} is named twice")
-        if not loaded.positions:
-            raise DonutsError(f"suite {loaded.name!r} has no positions")
-        suites[loaded.name] = loaded
-    return suites
+        whole = load_suite(item)
+        if whole.name in suites:
+            raise DonutsError(f"suite {whole.name!r} is named twice")
+        if not whole.positions:
+            raise DonutsError(f"suite {whole.name!r} has no positions")
+        suites[whole.name], totals[whole.name] = whole.sample(limit, seed), len(whole)
+    return suites, totals
 
 
 def make_config(agents: Sequence[AgentArg], suites: Mapping[str, Suite], time: float | None, seed: int, move_limit: float,
-                isolation: str) -> tuple[EvaluationConfig, list[AgentSource]]:
+                isolation: str, *, limit: int | None = None,
+                totals: Mapping[str, int] | None = None) -> tuple[EvaluationConfig, list[AgentSource]]:
     """The checked settings, and the agents as seated (specs with ``time`` applied), as
     the harness carries them (:mod:`donuts_ai.tournament.entries`: an object that cannot
-    travel to its seat process is refused here)."""
+    travel to its seat process is refused here). ``suites`` are the positions evaluated:
+    with a ``limit``, each drawn from a whole suite of ``totals[name]`` positions."""
     time = check_seconds("time", time)
     move_limit = check_seconds("move_limit", move_limit, allow_none=False)
     seed = check_int("seed", seed)
@@ -312,8 +340,9 @@ def make_config(agents: Sequence[AgentArg], suites: Mapping[str, Suite], time: f
     config: EvaluationConfig = {
         "kind": "evaluation", "format": RESULTS_FORMAT, "game": GAME,
         "agents": [a.record for a in seated], "names": names_of(seated),
-        "suites": [{"name": s.name, "sha256": s.sha256, "positions": len(s)} for s in suites.values()],
-        "time": time, "seed": int(seed), "move_limit": move_limit, "isolation": isolation, "unit_positions": UNIT_POSITIONS,
+        "suites": [{"name": s.name, "sha256": s.sha256, "positions": len(s),
+                    "total": len(s) if totals is None else totals.get(s.name, len(s))} for s in suites.values()],
+        "limit": limit, "time": time, "seed": int(seed), "move_limit": move_limit, "isolation": isolation, "unit_positions": UNIT_POSITIONS,
     }
     return config, seated
 
@@ -376,10 +405,13 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     classes, each seated as tournaments seat it (:mod:`donuts_ai.tournament.entries`: an
     object travels to its supervised process with cloudpickle). ``suite``: a name of
     :data:`~.format.SUITE_NAMES`, a suite file's path, a :class:`~.format.Suite`, or a list
-    of them; ``limit`` evaluates each suite's first ``limit`` positions only. ``time``
-    (seconds a move) is given to every spec that sets no time of its own and whose agent
-    takes one (a time in the spec wins). ``move_limit``: seconds one answer may take
-    before it costs its position. ``seed``: every position's reset seed comes from it.
+    of them; ``limit`` evaluates ``limit`` positions of each suite, drawn across it
+    (:meth:`~.format.Suite.sample`: stratified by phase and ply, from ``seed``; the same
+    positions for every agent, and again on a resume). ``time`` (seconds a move) is
+    given to every spec that sets no time of its own and whose agent takes one (a time in
+    the spec wins). ``move_limit``: seconds one answer may take before it costs its
+    position. ``seed``: every position's reset seed, and the positions ``limit`` draws,
+    come from it.
     Every seat first answers one question that is not scored (a warm-up: one-off loading
     is not charged to a move).
     ``workers`` processes, or ``backend="ray"`` (``address`` of a cluster, else a local
@@ -390,8 +422,9 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     agent_list = _agents(agents)
     limit = check_int("limit", limit, minimum=1, allow_none=True)
     workers = check_int("workers", workers, minimum=1)
-    suites = _suites(suite, limit)
-    config, seated = make_config(agent_list, suites, time, seed, move_limit, isolation)
+    seed = check_int("seed", seed)
+    suites, totals = _suites(suite, limit, seed)
+    config, seated = make_config(agent_list, suites, time, seed, move_limit, isolation, limit=limit, totals=totals)
     _check_backend(backend)
     units = schedule(config, suites)
     done: list[UnitResult] = []

@@ -33,6 +33,8 @@ distance is.
 from __future__ import annotations
 
 import hashlib
+import os
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +68,33 @@ CRITICAL = "critical"
 SUITE_NAMES = (*PHASES, CRITICAL)
 #: Where the shipped suites are.
 DATA = Path(__file__).parent / "data"
+
+
+def phase_of(ply: int) -> str:
+    """The phase (a name of :data:`PHASES`) of a position after ``ply`` donuts (a ply
+    before the first phase's counts as the first phase)."""
+    for name, (_, last) in PHASES.items():
+        if last is None or ply <= last:
+            return name
+    raise AssertionError("the last phase has no end")  # pragma: no cover
+
+
+def _allocate(sizes: Sequence[int], count: int) -> list[int]:
+    """``count`` shared out over strata of ``sizes`` in proportion to their sizes (largest
+    remainders, ties to the earlier stratum), never more than a stratum holds; every
+    stratum gets at least one when ``count`` is at least the number of strata. Needs
+    ``count <= sum(sizes)`` and every size at least 1."""
+    base = [1] * len(sizes) if count >= len(sizes) else [0] * len(sizes)
+    weights = [size - b for size, b in zip(sizes, base, strict=True)]
+    left, total = count - sum(base), sum(weights)
+    if left <= 0 or total <= 0:
+        return base
+    quotas = [left * w for w in weights]
+    shares = [q // total for q in quotas]
+    by_remainder = sorted(range(len(sizes)), key=lambda i: (-(quotas[i] % total), i))
+    for i in by_remainder[:left - sum(shares)]:
+        shares[i] += 1
+    return [b + s for b, s in zip(base, shares, strict=True)]
 
 
 class SuiteError(DonutsError):
@@ -106,6 +135,11 @@ class SuitePosition:
     def ply(self) -> int:
         """Donuts placed so far (the number of moves)."""
         return len(self.moves)
+
+    @property
+    def phase(self) -> str:
+        """The phase of :data:`PHASES` the position is in, by its :attr:`ply`."""
+        return phase_of(self.ply)
 
     def board(self) -> Board:
         """A fresh :class:`~donuts_ai.Board` of the position (the moves pushed, so it can undo them)."""
@@ -174,6 +208,44 @@ class Suite:
         if count is None or count >= len(self.positions):
             return self
         return Suite(self.name, self.positions[:count], dict(self.meta), self.sha256)
+
+    def sample_indices(self, count: int | None, seed: int = 0) -> list[int]:
+        """The indices, in suite order, of the ``count`` positions :meth:`sample` draws
+        (every index when ``count`` is ``None`` or at least the suite's size)."""
+        if count is None or count >= len(self.positions):
+            return list(range(len(self.positions)))
+        if count < 0:
+            raise SuiteError(f"cannot draw {count} positions: the count must be 0 or more")
+        strata: dict[str, dict[int, list[int]]] = {}  # phase -> ply -> indices, in suite order
+        for index, position in enumerate(self.positions):
+            strata.setdefault(position.phase, {}).setdefault(position.ply, []).append(index)
+        phases = [strata[name] for name in PHASES if name in strata]
+        picked: list[int] = []
+        for phase, share in zip(phases, _allocate([sum(map(len, p.values())) for p in phases], count), strict=True):
+            plies = sorted(phase)
+            for ply, take in zip(plies, _allocate([len(phase[k]) for k in plies], share), strict=True):
+                # Each ply's own stream: a larger count of the same seed draws the same positions first.
+                order = list(phase[ply])
+                random.Random(f"donuts-suite-sample:{seed}:{self.sha256}:{ply}").shuffle(order)
+                picked.extend(order[:take])
+        return sorted(picked)
+
+    def sample(self, count: int | None, seed: int = 0) -> Suite:
+        """``count`` positions drawn over the whole suite, in suite order, as a suite of the
+        same name, meta and digest (the whole suite when ``count`` is ``None`` or at least
+        its size); where :meth:`head` takes the first positions, this one spreads them.
+
+        The draw is stratified: ``count`` is shared out over the phases the positions are
+        in (:data:`PHASES`, by ply) in proportion to their sizes, each phase's share over
+        its plies the same way, and each ply's positions are drawn at random from ``seed``.
+        Every phase gets a position when ``count`` is at least the number of phases (so a
+        suite of one phase is stratified by ply), every ply of a phase when the phase's
+        share is at least its number of plies. The same suite, ``count`` and ``seed`` draw
+        the same positions on every run; another seed draws others."""
+        indices = self.sample_indices(count, seed)
+        if len(indices) == len(self.positions):
+            return self
+        return Suite(self.name, tuple(self.positions[i] for i in indices), dict(self.meta), self.sha256)
 
     def text(self) -> str:
         """The suite as a file's text (:func:`parse_suite` reads it back)."""
@@ -318,7 +390,13 @@ def load_suite(suite: object) -> Suite:
         raise SuiteError(f"a suite is a name ({', '.join(SUITE_NAMES)}), a suite file's path or a Suite, got {type(suite).__name__}")
     path = Path(suite)
     if not path.is_file():
-        raise SuiteError(f"unknown suite {str(suite)!r}: expected one of {', '.join(SUITE_NAMES)} or the path of a suite file")
+        expected = f"a suite is one of {', '.join(SUITE_NAMES)} or the path of a suite file"
+        text = str(suite)
+        if path.exists():
+            raise SuiteError(f"suite file {text!r} is not a file; {expected}")
+        if os.sep in text or "/" in text or (os.altsep is not None and os.altsep in text) or path.suffix:
+            raise SuiteError(f"suite file {text!r} does not exist; {expected}")
+        raise SuiteError(f"unknown suite {text!r}: expected one of {', '.join(SUITE_NAMES)} or the path of a suite file")
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -5,12 +5,14 @@ text table (:func:`table`) and a picture by ply (:func:`plot`)."""
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
+from ..bench._report import seconds_text
 from ..errors import DonutsError
 from ..outcomes import WIN
-from .format import Suite
+from .format import PHASES, Suite
 
 #: Two-sided 95% normal quantile.
 Z_95 = 1.959964
@@ -42,6 +44,32 @@ class Answered(TypedDict):
     detail: NotRequired[str]
 
 
+class PlyCounts(TypedDict):
+    """The counts of one ply (:attr:`Scores.by_ply`): ``positions`` at ``ply``, how many
+    the agent ``kept``, how many are ``critical`` and how many of those it kept."""
+
+    ply: int
+    positions: int
+    kept: int
+    critical: int
+    kept_critical: int
+
+
+#: The counts of :class:`PlyCounts` and :class:`PhaseCounts`.
+COUNTS: tuple[Literal["positions", "kept", "critical", "kept_critical"], ...] = ("positions", "kept", "critical",
+                                                                                 "kept_critical")
+
+
+class PhaseCounts(TypedDict):
+    """The counts of one phase of :data:`~.format.PHASES` (:attr:`Scores.by_phase`), as :class:`PlyCounts`."""
+
+    phase: str
+    positions: int
+    kept: int
+    critical: int
+    kept_critical: int
+
+
 class Scores(TypedDict):
     """An agent on one suite (:func:`score`). Counts and shares, each share with its 95%
     Wilson interval (``*_ci95``):
@@ -55,7 +83,11 @@ class Scores(TypedDict):
     - ``illegal`` moves and ``errors`` (exceptions, time-outs, crashes; by kind in ``error_kinds``);
     - ``seconds_per_move`` (mean, harness's clock), ``nodes`` reported and ``nodes_per_second``
       over the moves that reported nodes (``None`` when none did);
-    - ``by_ply``: ply -> [positions, kept, critical, kept_critical]."""
+    - ``by_ply``: per ply answered, in ply order, its :class:`PlyCounts` (``{"ply": 9,
+      "positions": 12, "kept": 10, "critical": 7, "kept_critical": 5}``); ``by_phase``:
+      the same per phase (:class:`PhaseCounts`, in the order of :data:`~.format.PHASES`).
+
+    Every ``*_ci95`` is ``[low, high]``."""
 
     positions: int
     kept: int
@@ -79,7 +111,8 @@ class Scores(TypedDict):
     seconds_per_move: float
     nodes: int | None
     nodes_per_second: float | None
-    by_ply: dict[str, list[int]]
+    by_ply: list[PlyCounts]
+    by_phase: list[PhaseCounts]
 
 
 def _share(k: int, n: int) -> float:
@@ -91,14 +124,22 @@ def score(suite: Suite, answers: Sequence[Answered]) -> Scores:
     kept = winning = kept_winning = critical = kept_critical = fastest_known = fastest = illegal = 0
     kinds: dict[str, int] = {}
     seconds, nodes, node_seconds, reported = 0.0, 0, 0.0, False
-    by_ply: dict[str, list[int]] = {}
+    by_ply: dict[int, PlyCounts] = {}
+    by_phase: dict[str, PhaseCounts] = {}
     for answer in answers:
         position = suite.positions[answer["index"]]
         move = answer["move"] if answer["event"] is None else None
         keeps = move is not None and position.keeps(move)
-        row = by_ply.setdefault(str(position.ply), [0, 0, 0, 0])
-        row[0] += 1
-        row[1] += keeps
+        ply = by_ply.setdefault(position.ply, {"ply": position.ply, "positions": 0, "kept": 0, "critical": 0,
+                                               "kept_critical": 0})
+        phase = by_phase.setdefault(position.phase, {"phase": position.phase, "positions": 0, "kept": 0, "critical": 0,
+                                                     "kept_critical": 0})
+        for row in (ply, phase):
+            row["positions"] += 1
+            row["kept"] += keeps
+            if position.critical:
+                row["critical"] += 1
+                row["kept_critical"] += keeps
         kept += keeps
         if position.value == WIN:
             winning += 1
@@ -109,8 +150,6 @@ def score(suite: Suite, answers: Sequence[Answered]) -> Scores:
         if position.critical:
             critical += 1
             kept_critical += keeps
-            row[2] += 1
-            row[3] += keeps
         if answer["event"] == "illegal":
             illegal += 1
         elif answer["event"] is not None:
@@ -133,7 +172,8 @@ def score(suite: Suite, answers: Sequence[Answered]) -> Scores:
         "seconds_per_move": seconds / n if n else math.nan,
         "nodes": nodes if reported else None,
         "nodes_per_second": (nodes / node_seconds if node_seconds > 0 else None) if reported else None,
-        "by_ply": dict(sorted(by_ply.items(), key=lambda item: int(item[0]))),
+        "by_ply": [by_ply[ply] for ply in sorted(by_ply)],
+        "by_phase": [by_phase[name] for name in PHASES if name in by_phase],
     }
 
 
@@ -158,12 +198,46 @@ def suite_line(suite: Suite) -> str:
             f"lost for the side to move; {sum(p.critical for p in suite.positions)} critical; fastest win known in {known})")
 
 
+def coverage_line(suite: Suite, total: int | None = None, seed: int | None = None) -> str:
+    """One line saying which positions of a suite of ``total`` positions ``suite`` holds:
+    how many, drawn with which ``seed`` (when ``seed`` is given and ``suite`` is not all
+    of them), at which plies, in which phases (see :meth:`~.format.Suite.sample`)."""
+    n = len(suite)
+    if total is None or total <= n:
+        head = f"positions: all {n:,} of {suite.name}"
+    else:
+        drawn = "" if seed is None else f", drawn across its phases and plies (seed {seed})"
+        head = f"positions: {n:,} of {total:,} in {suite.name}{drawn}"
+    if not n:
+        return head
+    plies = [p.ply for p in suite.positions]
+    phases = [p.phase for p in suite.positions]
+    counts = " / ".join(f"{name} {phases.count(name):,}" for name in PHASES if name in phases)
+    span = f"ply {plies[0]}" if min(plies) == max(plies) else f"plies {min(plies)}-{max(plies)}"
+    return f"{head}; {span}; phases {counts}"
+
+
 #: The table's columns (shares in percent, with their 95% intervals).
-HEADINGS = ("agent", "kept %", "kept % winning", "kept % critical", "fastest win %", "illegal", "errors", "s/move", "nodes/s")
+HEADINGS = ("agent", "kept %", "kept % winning", "kept % critical", "fastest win %", "illegal", "errors", "time/move",
+            "nodes/s")
+#: What the columns mean, printed under the table (the how-to's table says the same at length).
+COLUMNS = ("kept: the agent's move keeps the position's exact value (a won position stays won, a drawn one drawn; in a "
+           "lost one every legal move keeps it); winning, critical: the same over the positions won for the side to "
+           "move, and over the critical ones, where some legal move throws the value away; fastest win: the move wins "
+           "in the fewest plies, over the won positions whose every winning move's distance is proved; illegal, errors: "
+           "answers that cost their position and keep nothing (errors: exceptions, moves past the move limit, crashes); "
+           "time/move: mean time an answer on the harness's clock; nodes/s: the nodes the agent reports per second of "
+           "its moves (- when it reports none)")
+#: The width the column notes are wrapped to.
+NOTE_WIDTH = 110
 
 
-def table(suites: Mapping[str, Suite], scores: Mapping[str, Mapping[str, Scores]]) -> str:
-    """Per suite, a line saying what is in it, then one row per agent (``scores[agent][suite]``)."""
+def table(suites: Mapping[str, Suite], scores: Mapping[str, Mapping[str, Scores]], totals: Mapping[str, int] | None = None,
+          seed: int | None = None) -> str:
+    """Per suite, a line saying what is in it and one saying which positions they are
+    (:func:`coverage_line`, of ``totals[name]`` positions in the whole suite, drawn with
+    ``seed``), then one row per agent (``scores[agent][suite]``); under the last block,
+    what the columns mean (:data:`COLUMNS`)."""
     blocks = []
     for name, suite in suites.items():
         rows = [list(HEADINGS)]
@@ -175,14 +249,17 @@ def table(suites: Mapping[str, Suite], scores: Mapping[str, Mapping[str, Scores]
                          _cell(s["kept_winning"], s["winning"], s["kept_winning_ci95"]),
                          _cell(s["kept_critical"], s["critical"], s["kept_critical_ci95"]),
                          _cell(s["fastest"], s["fastest_known"], s["fastest_ci95"]),
-                         str(s["illegal"]), str(s["errors"]), f"{s['seconds_per_move']:.3f}", _rate(s["nodes_per_second"])])
+                         str(s["illegal"]), str(s["errors"]), seconds_text(s["seconds_per_move"]),
+                         _rate(s["nodes_per_second"])])
         widths = [max(len(row[i]) for row in rows) for i in range(len(HEADINGS))]
-        lines = [suite_line(suite), "shares of positions in percent, with their 95% intervals"]
+        lines = [suite_line(suite), coverage_line(suite, None if totals is None else totals.get(name), seed),
+                 "shares of positions in percent, with their 95% intervals"]
         for row in rows:
             cells = [row[0].ljust(widths[0]), *(cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True))]
             lines.append("  ".join(cells).rstrip())
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+    notes = textwrap.fill(COLUMNS, NOTE_WIDTH, initial_indent="columns: ", subsequent_indent="  ")
+    return "\n\n".join(blocks) + "\n" + notes
 
 
 def plot(scores: Mapping[str, Mapping[str, Scores]], path: str) -> None:
@@ -198,14 +275,14 @@ def plot(scores: Mapping[str, Mapping[str, Scores]], path: str) -> None:
         raise DonutsError("the picture needs matplotlib: pip install 'donuts_ai[plots]'") from None
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for agent, by_suite in scores.items():
-        rows: dict[int, list[int]] = {}
+        rows: dict[int, dict[str, int]] = {}
         for s in by_suite.values():
-            for ply, counts in s["by_ply"].items():
-                total = rows.setdefault(int(ply), [0, 0, 0, 0])
-                for i, count in enumerate(counts):
-                    total[i] += count
+            for counts in s["by_ply"]:
+                total = rows.setdefault(counts["ply"], {"positions": 0, "kept": 0, "critical": 0, "kept_critical": 0})
+                for key in COUNTS:
+                    total[key] += counts[key]
         plies = sorted(rows)
-        for ax, (n, k) in zip(axes, ((0, 1), (2, 3)), strict=True):
+        for ax, (n, k) in zip(axes, (("positions", "kept"), ("critical", "kept_critical")), strict=True):
             xs = [p for p in plies if rows[p][n]]
             ax.plot(xs, [rows[p][k] / rows[p][n] for p in xs], marker=".", label=agent)
     for ax, title in zip(axes, ("all positions", "critical positions"), strict=True):
