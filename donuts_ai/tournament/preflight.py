@@ -39,7 +39,7 @@ POLL_SECONDS = 0.1
 NOTICE = "donuts-ai: compiling the agents' kernels, once (later runs load them from Numba's cache)..."
 
 
-class _CompileWatch(numba_event.Listener):  # type: ignore[misc]  # Numba's classes have no type information
+class _CompileWatch(numba_event.Listener):
     """Whether Numba compiled anything while it listened (its ``numba:compile`` events;
     loading a kernel from the cache is no compile)."""
 
@@ -125,10 +125,11 @@ def _build(source: AgentSource, game: Game) -> None:
 
 def preflight(sources: Iterable[AgentSource], game: Game | str, *, quiet: bool = False) -> None:
     """Build every distinct agent of ``sources`` once in this process (an engine: start it
-    and ask ``isready``; an agent instance was built by its owner and is skipped), after loading the game's own compiled code (its ``warm_up``), so
-    that a bad value is a :class:`~.specs.SpecError` naming the agent before any game is
-    played or file written, and the run's kernels are compiled once, here (see the module
-    doc). A slow pre-flight says so on stderr, unless ``quiet``."""
+    and ask ``isready``; an agent instance was built by its owner and is skipped), after
+    loading the game's own compiled code (its ``warm_up``), so that a bad value is a
+    :class:`~.specs.SpecError` naming the agent before any game is played or file
+    written, and the run's kernels are compiled once, here (see the module doc). A slow
+    pre-flight that compiles says so on stderr, unless ``quiet``."""
     sources = [s for s in sources if not (s.is_object and not s.is_class)]  # an instance: its owner built it already
     if not sources:
         return

@@ -125,14 +125,27 @@ def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
     return (fh, units, False) if converted is None else (fh, converted, False)
 
 
-@contextlib.contextmanager
+@overload
+def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament",
+                 convert: None = None) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[JSONObject]]]: ...
+@overload
+def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament", *,
+                 convert: Callable[[list[JSONObject]], list[_U]]
+                 ) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[_U]]]: ...
 def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament",
                  convert: Callable[[list[JSONObject]], list[_U]] | None = None
-                 ) -> Iterator[tuple[IO[str] | None, list[_U]]]:
+                 ) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[Any]]]:
     """:func:`open_results` for the length of a run (``path`` ``None``: no file, no units),
     closed when the block ends. A file this block created is removed again when the block
     fails (an error, a stop) before a unit was appended: a run that never finished a unit
     leaves no file that a retry would have to resume."""
+    return _results_file(path, config, resume, what, convert)
+
+
+@contextlib.contextmanager
+def _results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str,
+                  convert: Callable[[list[JSONObject]], list[Any]] | None) -> Iterator[tuple[IO[str] | None, list[Any]]]:
+    """:func:`results_file`'s block."""
     if path is None:
         yield None, []
         return

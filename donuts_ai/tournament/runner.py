@@ -22,10 +22,10 @@ from .backends import execute
 from .config import FREE_FOR_ALL, HarnessConfig, Settings, resolve, tournament_config
 from .entries import seat_for, source_of
 from .match import play_game
+from .preflight import preflight
 from .progress import ProgressBar
 from .protocol import GAMES, get_game
 from .records import GameRecord, SeriesResult, TournamentConfig, UnitRecord
-from .preflight import preflight
 from .results import Results, append_unit, results_file, units_from_dicts
 from .scheduling import Unit, schedule
 from .seat_cache import close_seats, new_run, seat_keys, take_seats
