@@ -3,6 +3,7 @@
 The public API::
 
     from donuts_ai import Board, Layout, Rules, perft, random_playouts
+    from donuts_ai import make            # a fresh state of either game: make("donuts"), make("boxes", players=3)
     from donuts_ai import evaluate        # accuracy against perfect play (loaded when first used)
 
 Squares are ints 0..35 (a1 = 0, f6 = 35; see :mod:`donuts_ai.squares`); colours are
@@ -18,6 +19,7 @@ from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels be
 from .agents import AGENTS, OPTIONAL_AGENTS
 from .board import Board, Outcome, Termination
 from .errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
+from .games import make
 from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
 from .playouts import PlayoutStats, perft, random_playouts
 from .rules import Rules, make_rules
@@ -94,6 +96,7 @@ __all__ = [
     "VectorEnv",
     "parse_square",
     "perft",
+    "make",
     "make_rules",
     "random_playouts",
     "square_name",

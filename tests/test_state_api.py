@@ -11,6 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from donuts_ai import make
 from donuts_ai.board import Board
 from donuts_ai.boxes import BoxesRules, BoxesState
 from donuts_ai.errors import DonutsError, IllegalMoveError, PositionError
@@ -18,14 +19,35 @@ from donuts_ai.layout import Layout
 from donuts_ai.rules import Rules
 from donuts_ai.state import GameOutcome, GameState
 
-#: Fresh states of both games, by name: each test builds its own.
+#: Fresh states of both games, by name (:func:`donuts_ai.make`): each test builds its own.
 STATES: dict[str, Callable[[], GameState]] = {
-    "donuts": Board,
-    "donuts-single-18": lambda: Board(Layout.random_grid(3), Rules("single", 18)),
-    "boxes-2": lambda: BoxesState(BoxesRules(players=2), seed=1),
-    "boxes-3": lambda: BoxesState(BoxesRules(players=3, grid="splitzkies"), seed=2),
-    "boxes-4": lambda: BoxesState(BoxesRules(players=4), seed=3),
+    "donuts": lambda: make("donuts"),
+    "donuts-single-18": lambda: make("donuts", layout=Layout.random_grid(3), insertion="single", donuts=18),
+    "boxes-2": lambda: make("boxes", players=2, seed=1),
+    "boxes-3": lambda: make("boxes", players=3, grid="splitzkies", seed=2),
+    "boxes-4": lambda: make("boxes", players=4, seed=3),
 }
+
+
+def test_make_builds_each_game_as_its_own_constructor_does():
+    assert make("donuts").to_dict() == Board().to_dict()
+    assert make("donuts", layout="random:3").to_dict() == Board(Layout.from_spec("random:3")).to_dict()
+    assert make("donuts", rules={"insertion": "single", "donuts": 18}).to_dict() == Board(Layout.standard(), Rules("single", 18)).to_dict()
+    assert make("boxes", players=3, seed=1).to_dict() == BoxesState(BoxesRules(players=3), seed=1).to_dict()
+    assert make("boxes", rules=BoxesRules(players=4), seed=2).to_dict() == BoxesState(BoxesRules(players=4), seed=2).to_dict()
+
+
+@pytest.mark.parametrize(("call", "says"), [
+    (lambda: make("chess"), "unknown game 'chess'; expected one of donuts, boxes"),
+    (lambda: make("donuts", players=3), "unknown setting 'players'"),
+    (lambda: make("boxes", layout="standard"), "unknown setting 'layout'"),
+    (lambda: make("donuts", rules="single", insertion="group"), "not both"),
+    (lambda: make("boxes", players=1), "players"),
+    (lambda: make("donuts", layout="nowhere"), "nowhere"),
+])
+def test_make_refuses_what_it_does_not_know_naming_it(call, says):
+    with pytest.raises(DonutsError, match=says):
+        call()
 
 
 def snapshot(state: GameState) -> tuple[object, ...]:
