@@ -79,7 +79,7 @@ def test_built_copies_are_fresh_and_equal():
     (object(), "an agent must be a spec string, an agent class or an agent object"),
     (int, "is not an agent class (needs select_move)"),
     (HoldsALock(), "cannot be sent to its seat process"),
-    ("nope", "unknown agent 'nope'"),
+    ("nope", "unknown agent kind 'nope'"),
 ])
 def test_bad_entries_are_refused_up_front(entry, words):
     with pytest.raises(SpecError, match=words.replace("(", r"\(").replace(")", r"\)")):
@@ -92,7 +92,7 @@ def test_two_objects_of_one_class_are_two_agents():
             self.start = start
 
     config = T.make_config([Counter(1), Counter(2)], game="donuts")
-    assert config["agents"][0] != config["agents"][1] and config["names"] == ["Counter", "Counter#2"]
+    assert config["agents"][0] != config["agents"][1] and config["names"] == ["Counter:start=1", "Counter:start=2"]
 
 
 def test_register_agent_checks_and_names_a_kind():

@@ -148,7 +148,7 @@ def test_drawn_set_ups_come_from_the_game():
         T.make_config(["tests.test_game_protocol:Perfect", "tests.test_game_protocol:Randomly"], game="take-away",
                       ledger="rulebook")
     # A game's agent kinds are its own: the board game's are not the toy game's.
-    with pytest.raises(DonutsError, match="unknown agent 'random' for take-away"):
+    with pytest.raises(DonutsError, match="unknown agent kind 'random' for take-away"):
         T.make_config(["random", "greedy"], game="take-away")
 
 

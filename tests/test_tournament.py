@@ -177,7 +177,7 @@ def test_specs():
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("nosuch", "unknown agent 'nosuch'"),
+        ("nosuch", "unknown agent kind 'nosuch'"),
         ("mcts:speed=3", "unknown parameter 'speed'"),
         ("alphabeta:depth", "expected key=value"),
         ("alphabeta:depth=0", "depth must be a positive int"),
@@ -611,7 +611,7 @@ def test_cli_tournament_report_and_errors(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "png" / "ratings.png").stat().st_size > 1000
     for args, message in [
-        (("tournament", "random", "nosuch"), "unknown agent 'nosuch'"),
+        (("tournament", "random", "nosuch"), "unknown agent kind 'nosuch'"),
         (("tournament", "random", "mcts:speed=1"), "unknown parameter 'speed'"),
         (("tournament", "random", "greedy", "--layouts", "/no/file"), "cannot read layout file"),
         (("tournament", "random", "greedy", "--out", str(out)), "exists: pass --resume"),

@@ -245,7 +245,7 @@ def test_agent_specs_come_from_the_games_registry():
     assert resolve("random:seed=3", game) == (Randomly, {"seed": 3})
     assert resolve("timed:time=0.5", game) == (Timed, {"time": 0.5})  # "time" stays "time" for a class that takes it
     assert resolve(f"{PATH}:Worst", game)[0] is Worst  # module:Class works for every game
-    with pytest.raises(T.SpecError, match="unknown agent 'alphabeta' for high-cards; expected one of greedy, random"):
+    with pytest.raises(T.SpecError, match="unknown agent kind 'alphabeta' for high-cards; kinds: greedy, random"):
         resolve("alphabeta", game)
     with pytest.raises(T.SpecError, match="unknown parameter 'depth'"):
         resolve("greedy:depth=2", game)
@@ -253,7 +253,7 @@ def test_agent_specs_come_from_the_games_registry():
     assert isinstance(make_agent("greedy", seed=5, game=game), Greedy) and make_agent("greedy", 5, game=game).seed == 5
     view = {"player": 0, "hand": [2, 5], "last": 3, "scores": [0], "cards_left": [2]}
     assert call_agent(Greedy(), view, 1.0) == "5" and call_agent(Randomly(seed=1), view, None) in ("2", "5")
-    with pytest.raises(T.SpecError, match="unknown agent 'worst' for donuts; expected one of random, greedy"):
+    with pytest.raises(T.SpecError, match="unknown agent kind 'worst' for donuts; kinds: random, greedy"):
         T.make_config(["worst", "random"], games=2, game="donuts")  # a Donuts tournament knows only Donuts' agents
 
 

@@ -21,7 +21,10 @@ An agent has:
   same opponent moves give the same game.
 - ``kind`` (its registry name, the head of its spec), ``name`` (how results name it),
   ``seed``, ``params()`` (its constructor parameters), ``spec`` (``kind:key=value,...``,
-  enough to rebuild it) and a ``repr`` that is valid Python.
+  enough to rebuild it) and a ``repr`` that is valid Python. :class:`Agent` fills
+  ``params()`` from the arguments its constructor was called with (those that differ
+  from their defaults and are plain values: numbers, text, ``None``, and short tuples
+  or lists of them; see :meth:`Agent.params`), so a subclass need not override it.
 
 The harness needs only ``select_move`` (and uses ``reset`` when there is one): an agent
 named by a ``module:Class`` spec need not derive from :class:`Agent`.
@@ -42,11 +45,15 @@ dotted path to the game's registry.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers
 import random
 import time
+import weakref
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, Literal, overload
 
 from .._checks import check_int, check_seconds, is_int
@@ -102,12 +109,125 @@ def check_time_limit(time_limit: float | None, error: type[DonutsError] = Donuts
     return check_seconds("time_limit", time_limit, error=error)
 
 
+#: The instance attribute that keeps the arguments an agent's constructor was called with
+#: (:meth:`Agent.params`). The digest of an agent object's state in a results file's record
+#: leaves it out (:mod:`donuts_ai.tournament.entries`), so records stay what they were.
+ARGUMENTS_ATTRIBUTE = "_agent_arguments"
+#: Set on an instance while its outermost constructor runs: the constructors it calls
+#: (``super().__init__(...)``) record nothing, the outermost call's arguments are the agent's.
+_BUILDING_ATTRIBUTE = "_agent_building"
+#: The longest text argument recorded (a longer one, like any value that is not a plain
+#: number, bool, ``None`` or short text, is left out of :meth:`Agent.params`).
+MAX_ARGUMENT_TEXT = 40
+#: Characters a recorded text argument may not hold: a spec could not be read back.
+_SPEC_CHARACTERS = frozenset(",:=\n")
+
+
+def _plain(value: object) -> tuple[bool, object]:
+    """(whether ``value`` can stand in a spec as ``key=value`` and be read back, the value
+    as a Python number when it is a NumPy one)."""
+    if value is None or isinstance(value, bool):
+        return True, value
+    if isinstance(value, numbers.Integral):
+        return True, int(value)
+    if isinstance(value, numbers.Real):
+        return True, float(value)
+    if isinstance(value, str):
+        ok = bool(value) and len(value) <= MAX_ARGUMENT_TEXT and value == value.strip() and not _SPEC_CHARACTERS & set(value)
+        return ok, value
+    return False, value
+
+
+def _is_default(value: object, default: object) -> bool:
+    if default is inspect.Parameter.empty:
+        return False
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except Exception:  # a default with an odd __eq__: the value is kept
+        return False
+
+
+def _arguments(signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, object]:
+    """The arguments of one constructor call, by name, in the signature's order: those that
+    differ from their defaults and are plain values (:func:`_plain`); ``**kwargs`` spread."""
+    try:
+        bound = signature.bind(None, *args, **kwargs)  # None stands for self
+    except TypeError:  # the constructor itself will say what is wrong
+        return {}
+    out: dict[str, object] = {}
+    for name, value in list(bound.arguments.items())[1:]:
+        parameter = signature.parameters[name]
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            continue
+        items = value.items() if parameter.kind is parameter.VAR_KEYWORD else [(name, value)]
+        for key, item in items:
+            default = parameter.default if parameter.kind is not parameter.VAR_KEYWORD else inspect.Parameter.empty
+            ok, plain = _plain(item)
+            if ok and not _is_default(item, default):
+                out[key] = plain
+    return out
+
+
+def _recording(init: Callable[..., None]) -> Callable[..., None]:
+    """``init``, a constructor of an :class:`Agent` class, made to keep the arguments of
+    the outermost call on the instance (:data:`ARGUMENTS_ATTRIBUTE`)."""
+    if getattr(init, "_records_arguments", False):
+        return init
+    try:
+        signature = inspect.signature(init)
+    except (TypeError, ValueError):  # no signature to read: nothing recorded
+        return init
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        state = getattr(self, "__dict__", None)
+        if not isinstance(state, dict) or state.get(_BUILDING_ATTRIBUTE):
+            init(self, *args, **kwargs)
+            return
+        state[_BUILDING_ATTRIBUTE] = True
+        try:
+            state[ARGUMENTS_ATTRIBUTE] = _arguments(signature, args, kwargs)
+            init(self, *args, **kwargs)
+        finally:
+            state.pop(_BUILDING_ATTRIBUTE, None)
+
+    __init__._records_arguments = True  # type: ignore[attr-defined]
+    return __init__
+
+
+#: Per class: the constructor parameters that the class's own :meth:`Agent.params`
+#: overrides report themselves (:func:`_covered`).
+_COVERED: weakref.WeakKeyDictionary[type, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _covered(cls: type) -> frozenset[str]:
+    """The parameters :meth:`Agent.params` leaves to ``cls``'s classes: ``seed`` and
+    ``name`` (the base's), and those of the constructor of every class that overrides
+    ``params`` (it reports its own, perhaps under other keys or with other values)."""
+    covered = _COVERED.get(cls)
+    if covered is None:
+        names = {"seed", "name"}
+        for klass in cls.__mro__:
+            if klass is Agent:
+                break
+            if "params" not in vars(klass):
+                continue
+            try:
+                parameters = inspect.signature(klass.__init__).parameters.values()  # type: ignore[misc]
+            except (TypeError, ValueError):
+                continue
+            names |= {p.name for p in parameters if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+        covered = _COVERED[cls] = frozenset(names)
+    return covered
+
+
 class Agent(ABC):
-    """A player of any game (see the module doc). Subclasses set :attr:`kind`, implement
-    :meth:`select_move` (each game's base does: :class:`~.board_agent.BoardAgent`,
+    """A player of any game (see the module doc). Subclasses set :attr:`kind` and
+    implement :meth:`select_move` (each game's base does: :class:`~.board_agent.BoardAgent`,
     :class:`~donuts_ai.boxes.agents.BoxesAgent`, each checking ``time_left`` with
-    :func:`check_time_left` first) and extend :meth:`params` with their own constructor
-    parameters."""
+    :func:`check_time_left` first). :meth:`params` reports the constructor's arguments
+    by itself; a subclass may override it (its constructor's parameters are then its own
+    to report)."""
 
     #: Registry name, e.g. "random" (set by each subclass).
     kind = "agent"
@@ -145,9 +265,25 @@ class Agent(ABC):
         checked by :func:`check_time_left`, a finished game refused with
         :class:`~donuts_ai.errors.GameOverError`."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        init = vars(cls).get("__init__")
+        if init is not None:  # every constructor keeps its call's arguments (params)
+            cls.__init__ = _recording(init)  # type: ignore[method-assign]
+
     def params(self) -> dict[str, object]:
-        """Constructor parameters (for :attr:`spec` and results files)."""
-        return {} if self.seed is None else {"seed": self.seed}
+        """Constructor parameters (for :attr:`spec`, :attr:`name`-less tables and results
+        files): the arguments the constructor was called with (the outermost call, keyword
+        or positional, by name), those that differ from their defaults and are plain values
+        (numbers, bools, ``None``, short text that a spec can hold), then ``seed`` when it is
+        set. A subclass that overrides ``params`` reports its own constructor's parameters:
+        they are left out here (``{**mine, **super().params()}`` repeats none)."""
+        recorded: dict[str, object] = vars(self).get(ARGUMENTS_ATTRIBUTE, {})
+        covered = _covered(type(self))
+        out = {k: v for k, v in recorded.items() if k not in covered}
+        if self.seed is not None:
+            out["seed"] = self.seed
+        return out
 
     @property
     def spec(self) -> str:
@@ -158,3 +294,6 @@ class Agent(ABC):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{type(self).__name__}({args})"
+
+
+Agent.__init__ = _recording(Agent.__init__)  # type: ignore[method-assign]

@@ -32,7 +32,10 @@ class AgentSource:
     files keep and ``--resume`` compares), ``name`` (what tables show), and either a
     ``spec`` or a ``payload`` (the cloudpickled instance or class, ``is_class`` telling
     which); ``kinds`` are the run-time kinds the spec names, ``(name, cloudpickled
-    class)``. Plain data: it pickles to worker processes and seat processes as it is."""
+    class)``; ``details`` are what tells an instance apart from others of the same name,
+    ``(key, value text)`` (its parameters: :func:`~.entries.names_of` adds those that
+    differ to the names of a run). Plain data: it pickles to worker processes and seat
+    processes as it is."""
 
     record: str
     name: str
@@ -40,6 +43,7 @@ class AgentSource:
     payload: bytes | None = field(default=None, repr=False)  # the record names it; the bytes would fill a config's repr
     is_class: bool = False
     kinds: tuple[tuple[str, bytes], ...] = field(default=(), repr=False)
+    details: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     @property
     def is_object(self) -> bool:

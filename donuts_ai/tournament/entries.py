@@ -20,8 +20,14 @@ Every entry becomes an :class:`AgentSource`: the ``record`` that results files k
 spec; for an object ``<module.QualName>`` and, for an instance, its ``spec`` attribute
 when it has one, else its ``repr`` (cut at :data:`MAX_RECORD_TEXT` characters), then
 ``#`` and a digest of the instance's state, so that two instances whose ``repr`` is the
-same but whose parameters differ are told apart), the ``name`` that tables show, and
-what builds the agent in any process (:meth:`AgentSource.build`). A seat whose agent has ``reset(seed)``
+same but whose parameters differ are told apart), the ``name`` that tables show (the
+spec; for an object its ``name``, else its class's name), the ``details`` that tell an
+object apart from others of the same name (its ``params()``, the agent base's
+constructor arguments, else its plain public attributes), and what builds the agent in
+any process (:meth:`AgentSource.build`). In a run every agent's name is its own
+(:func:`names_of`): two objects of one name are shown with the parameters in which they
+differ (``negamax:depth=3``, ``negamax:depth=5``), and only what nothing tells apart
+(the same spec twice, one class twice) gets ``#2``, ``#3``, ... A seat whose agent has ``reset(seed)``
 keeps one agent for all its games; otherwise every game gets a fresh one: a class is
 built again with the game's seed, an instance is unpickled again (the same state every
 game), a spec is built again with the seed unless the spec sets one.
@@ -36,7 +42,7 @@ import hashlib
 import importlib.util
 import inspect
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -56,6 +62,14 @@ OBJECT_RECORD_OPEN, OBJECT_RECORD_CLOSE = "<", ">"
 MAX_RECORD_TEXT = 120
 #: Hex digits of the digest of an instance's state in its record.
 DIGEST_DIGITS = 12
+#: The attribute where the agent base keeps its constructor's arguments
+#: (:data:`donuts_ai.agents.base.ARGUMENTS_ATTRIBUTE`; the harness does not import the
+#: agents): left out of the state digest, so records stay those of earlier versions.
+ARGUMENTS_ATTRIBUTE = "_agent_arguments"
+#: The most characters of one value in an object's ``details`` (a table shows them).
+MAX_DETAIL_TEXT = 40
+#: The types of the public attributes that tell apart objects without ``params()``.
+_PLAIN_TYPES = (type(None), bool, int, float, str)
 
 
 def _qualified(cls: type[Any]) -> str:
@@ -81,10 +95,38 @@ def _state_digest(agent: object, payload: bytes) -> str:
     """A digest of an instance's state that is the same in every run for the same state:
     its attributes pickled (a ``repr`` may leave parameters out), else the whole payload."""
     try:
-        state = cloudpickle.dumps(sorted(vars(agent).items()))
+        state = cloudpickle.dumps(sorted((k, v) for k, v in vars(agent).items() if k != ARGUMENTS_ATTRIBUTE))
     except Exception:  # no __dict__ (slots), or attributes that do not sort or pickle alone
         state = payload
     return hashlib.sha256(state).hexdigest()[:DIGEST_DIGITS]
+
+
+def _detail_text(value: object) -> str:
+    text = f"{value}"
+    return text if len(text) <= MAX_DETAIL_TEXT else text[: MAX_DETAIL_TEXT - 1] + "…"
+
+
+def _details(agent: object) -> tuple[tuple[str, str], ...]:
+    """What tells an instance apart from others of its name in a table, as ``(key, value
+    text)``: its ``params()`` when it has them (the agent base's: its constructor's
+    arguments), else its public attributes that are plain values (numbers, text, ``None``)."""
+    values: Mapping[object, object] | None = None
+    params = getattr(agent, "params", None)
+    if callable(params):
+        try:
+            got = params()
+        except Exception:  # a params() that needs arguments or fails: fall back to the attributes
+            got = None
+        if isinstance(got, Mapping):
+            values = got
+    if values is None:
+        try:
+            attributes = vars(agent)
+        except TypeError:  # no __dict__ (slots): nothing to show
+            return ()
+        values = {k: v for k, v in attributes.items() if isinstance(k, str) and not k.startswith("_") and k != "name"
+                  and isinstance(v, _PLAIN_TYPES)}
+    return tuple((str(k), _detail_text(v)) for k, v in values.items())
 
 
 def _by_value_modules(value: object) -> list[ModuleType]:
@@ -150,7 +192,7 @@ def source_of(entry: object, game: Game | str) -> AgentSource:
     # The agent base names an agent by its kind; a subclass that kept the base's kind has no name of its own.
     if not isinstance(name, str) or not name or name == "agent":
         name = cls.__name__
-    return AgentSource(record=record, name=name, payload=payload)
+    return AgentSource(record=record, name=name, payload=payload, details=_details(entry))
 
 
 def sources_of(entries: Iterable[object], game: Game | str) -> list[AgentSource]:
@@ -167,13 +209,36 @@ def sources_of(entries: Iterable[object], game: Game | str) -> list[AgentSource]
 
 
 def names_of(sources: Iterable[AgentSource]) -> list[str]:
-    """The names tables show for ``sources``, in order: a name given again gets ``#2``,
-    ``#3``, ... (tournaments and evaluations name their agents alike)."""
-    names: list[str] = []
-    seen: dict[str, int] = {}
-    for source in sources:
-        seen[source.name] = seen.get(source.name, 0) + 1
-        names.append(source.name if seen[source.name] == 1 else f"{source.name}#{seen[source.name]}")
+    """The names tables show for ``sources``, in order, each its own (tournaments and
+    evaluations name their agents alike; results files keep them). A name is the source's
+    own (a spec: the spec itself) unless another source has it too: then every object of
+    that name gets the parameters in which the objects of that name differ
+    (``negamax:depth=3`` and ``negamax:depth=5``; see :attr:`AgentSource.details`), and
+    what still reads the same (the same spec twice, one class twice, objects whose
+    parameters are the same) gets ``#2``, ``#3``, ... after its first."""
+    sources = list(sources)
+    names = [source.name for source in sources]
+    groups: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        groups.setdefault(name, []).append(i)
+    for name, members in groups.items():
+        if len(members) < 2:
+            continue
+        details = [dict(sources[i].details) for i in members]
+        keys = [k for k in dict.fromkeys(k for d in details for k in d) if len({d.get(k) for d in details}) > 1]
+        for i, detail in zip(members, details, strict=True):
+            shown = ",".join(f"{k}={detail[k]}" for k in keys if k in detail)
+            if shown:
+                names[i] = f"{name}:{shown}"
+    taken: set[str] = set()
+    every = set(names)
+    for i, name in enumerate(names):
+        if name in taken:
+            n = 2
+            while f"{name}#{n}" in taken or f"{name}#{n}" in every:
+                n += 1
+            names[i] = f"{name}#{n}"
+        taken.add(names[i])
     return names
 
 

@@ -33,8 +33,33 @@ class ResultsView(Protocol):
     def events(self) -> list[EventRow]: ...
 
 
-def _short(name: str, width: int = 22) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
+#: The width of the reports' name columns (numbered rows: the number's 3 characters
+#: less): wider when a name needs it, up to :data:`MAX_NAME_WIDTH`.
+NAME_WIDTH = 24
+#: The widest a name column grows before it cuts long names (in their middle).
+MAX_NAME_WIDTH = 48
+
+
+def _cut(name: str, width: int) -> str:
+    """``name`` in ``width`` characters: its start and its end kept (a spec's kind and its
+    last parameters), the middle given as ``…``."""
+    if len(name) <= width:
+        return name
+    head = (width - 1) // 2
+    return name[:head] + "…" + name[len(name) - (width - 1 - head):]
+
+
+def _column(names: list[str], width: int = NAME_WIDTH) -> tuple[dict[str, str], int]:
+    """(how each of ``names`` reads in a column, the column's width): at least ``width``,
+    as wide as the longest name up to :data:`MAX_NAME_WIDTH`, a longer name cut in its
+    middle (:func:`_cut`). No two names read the same: if two cut names would, the column
+    takes the longest name whole."""
+    longest = max((len(n) for n in names), default=0)
+    fit = max(width, min(longest, MAX_NAME_WIDTH))
+    shown = {n: _cut(n, fit) for n in names}
+    if len(set(shown.values())) < len(set(names)):
+        return {n: n for n in names}, max(width, longest)
+    return shown, fit
 
 
 def text_report(results: ResultsView) -> str:
@@ -55,21 +80,24 @@ def text_report(results: ResultsView) -> str:
         lines.append("")
         anchor = next(r.name for r in fit.ratings if r.elo == 0 and r.lower == r.upper)
         lines.append(f"Ratings (Elo by maximum likelihood, {anchor} = 0, 95% intervals)")
-        lines.append(f"  {'agent':24s} {'Elo':>7s} {'95% interval':>18s} {'games':>6s} {'score':>6s}")
+        shown, width = _column([r.name for r in fit.ratings])
+        lines.append(f"  {'agent':{width}s} {'Elo':>7s} {'95% interval':>18s} {'games':>6s} {'score':>6s}")
         for r in fit.ratings:
-            lines.append(f"  {_short(r.name, 24):24s} {r.elo:7.0f} {f'[{r.lower:.0f}, {r.upper:.0f}]':>18s} {r.games:6d} {r.score:6.0%}")
+            lines.append(f"  {shown[r.name]:{width}s} {r.elo:7.0f} {f'[{r.lower:.0f}, {r.upper:.0f}]':>18s} {r.games:6d} {r.score:6.0%}")
         lines.append(f"  first-player advantage: {fit.first_player_advantage:+.0f} Elo; draw parameter nu = {fit.draw_nu:.3f}")
         if len(fit.ratings) > 1:
             lines.append("  likelihood of superiority (row over column):")
             order = [r.name for r in fit.ratings]
-            lines.append("  " + " " * 24 + "".join(f"{i + 1:>7d}" for i in range(len(order))))
+            shown, width = _column(order, NAME_WIDTH - 3)
+            lines.append("  " + " " * (width + 3) + "".join(f"{i + 1:>7d}" for i in range(len(order))))
             for i, a in enumerate(order):
                 cells = "".join("      -" if a == b else f"{fit.los(a, b):7.0%}" for b in order)
-                lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
+                lines.append(f"  {i + 1}. {shown[a]:{width}s}{cells}")
         table = results.crosstable()
         lines.append("")
         lines.append("Crosstable (points of row against column / games)")
-        lines.append("  " + " " * 24 + "".join(f"{i + 1:>9d}" for i in range(len(agents))))
+        shown, width = _column(agents, NAME_WIDTH - 3)
+        lines.append("  " + " " * (width + 3) + "".join(f"{i + 1:>9d}" for i in range(len(agents))))
         for i, a in enumerate(agents):
             cells = ""
             for b in agents:
@@ -78,24 +106,25 @@ def text_report(results: ResultsView) -> str:
                 else:
                     pts, n = table[a][b]
                     cells += f"{f'{pts:g}/{n}':>9s}" if n else "        ."
-            lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
+            lines.append(f"  {i + 1}. {shown[a]:{width}s}{cells}")
+    shown, width = _column(agents)
     if config["mode"] == "duel":
         matches = results.matches()
         best_of = config["best_of"]
         assert best_of is not None  # a duel's configuration has it
         lines.append("")
         lines.append(f"Matches (best of {best_of}: first to {best_of // 2 + 1} wins; draws count for nobody)")
-        lines.append(f"  {'agent':24s} {'matches':>8s} {'won':>5s} {'drawn':>6s} {'lost':>5s}")
+        lines.append(f"  {'agent':{width}s} {'matches':>8s} {'won':>5s} {'drawn':>6s} {'lost':>5s}")
         for a in sorted(agents, key=lambda a: (-matches[a]["won"], matches[a]["lost"])):
             counts = matches[a]
-            lines.append(f"  {_short(a, 24):24s} {counts['matches']:8d} {counts['won']:5d} {counts['drawn']:6d} {counts['lost']:5d}")
+            lines.append(f"  {shown[a]:{width}s} {counts['matches']:8d} {counts['won']:5d} {counts['drawn']:6d} {counts['lost']:5d}")
     ledger = results.ledger()
     lines.append("")
     lines.append(f"Ledger ({game.ledger_text(config['ledger'])})")
-    lines.append(f"  {'agent':24s} {'games':>6s} {'won':>5s} {'drawn':>6s} {'lost':>5s} {'points':>7s}")
+    lines.append(f"  {'agent':{width}s} {'games':>6s} {'won':>5s} {'drawn':>6s} {'lost':>5s} {'points':>7s}")
     for a in sorted(agents, key=lambda a: -ledger[a]["points"]):
         row = ledger[a]
-        lines.append(f"  {_short(a, 24):24s} {row['games']:6d} {row['wins']:5d} {row['draws']:6d} {row['losses']:5d} {row['points']:7d}")
+        lines.append(f"  {shown[a]:{width}s} {row['games']:6d} {row['wins']:5d} {row['draws']:6d} {row['losses']:5d} {row['points']:7d}")
     lines += _events(results)
     return "\n".join(lines)
 
@@ -118,29 +147,32 @@ def _free_for_all_report(results: ResultsView) -> str:
         lines.append("")
         lines.append(f"Ratings (Plackett-Luce on final rankings by MM, Elo scale, {anchor} = 0, "
                      f"95% intervals from the {fit.intervals})")
-        lines.append(f"  {'agent':24s} {'Elo':>7s} {'95% interval':>18s} {'games':>6s} {'beaten':>7s}")
+        shown, width = _column([r.name for r in fit.ratings])
+        lines.append(f"  {'agent':{width}s} {'Elo':>7s} {'95% interval':>18s} {'games':>6s} {'beaten':>7s}")
         for r in fit.ratings:
-            lines.append(f"  {_short(r.name, 24):24s} {r.elo:7.0f} {f'[{r.lower:.0f}, {r.upper:.0f}]':>18s} "
+            lines.append(f"  {shown[r.name]:{width}s} {r.elo:7.0f} {f'[{r.lower:.0f}, {r.upper:.0f}]':>18s} "
                          f"{r.games:6d} {r.score:7.0%}")
         lines.append("  beaten: the share of the other players at its tables it placed above (a shared place: half)")
         rated = [r.name for r in fit.ratings if r.games]
         if len(rated) > 1:
             lines.append("  likelihood of superiority (row over column):")
-            lines.append("  " + " " * 24 + "".join(f"{i + 1:>7d}" for i in range(len(rated))))
+            shown, width = _column(rated, NAME_WIDTH - 3)
+            lines.append("  " + " " * (width + 3) + "".join(f"{i + 1:>7d}" for i in range(len(rated))))
             for i, a in enumerate(rated):
                 cells = "".join("      -" if a == b else f"{fit.los(a, b):7.0%}" for b in rated)
-                lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
+                lines.append(f"  {i + 1}. {shown[a]:{width}s}{cells}")
         table = results.crosstable()
         lines.append("")
         lines.append("Head to head (times the row placed above the column at one table, a shared place half / times they "
                      "sat at one table; an agent in two seats counts twice)")
-        lines.append("  " + " " * 24 + "".join(f"{i + 1:>11d}" for i in range(len(agents))))
+        shown, width = _column(agents, NAME_WIDTH - 3)
+        lines.append("  " + " " * (width + 3) + "".join(f"{i + 1:>11d}" for i in range(len(agents))))
         for i, a in enumerate(agents):
             cells = ""
             for b in agents:
                 pts, n = table[a][b] if a != b else (0, 0)
                 cells += f"{'-':>11s}" if a == b else f"{f'{pts:g}/{n}':>11s}" if n else f"{'.':>11s}"
-            lines.append(f"  {i + 1}. {_short(a, 21):21s}{cells}")
+            lines.append(f"  {i + 1}. {shown[a]:{width}s}{cells}")
         seats = results.seat_firsts()
         lines.append("")
         lines.append("First places by seat (seat 1 starts; a shared first place counts its share)")
@@ -150,12 +182,13 @@ def _free_for_all_report(results: ResultsView) -> str:
     keys = sorted({k for row in ledger.values() for k in row["stats"]})
     lines.append("")
     lines.append(f"Ledger ({game.ledger_text(config['ledger'])})")
-    lines.append(f"  {'agent':24s} {'games':>6s} {'first':>6s} {'shared':>7s} {'place':>6s} {'points':>8s} {'/game':>7s}"
+    shown, width = _column(agents)
+    lines.append(f"  {'agent':{width}s} {'games':>6s} {'first':>6s} {'shared':>7s} {'place':>6s} {'points':>8s} {'/game':>7s}"
                  + "".join(f" {k[:8]:>8s}" for k in keys))
     for a in sorted(agents, key=lambda a: (-ledger[a]["points"], a)):
         row = ledger[a]
         per_game = row["points"] / row["games"] if row["games"] else float("nan")
-        lines.append(f"  {_short(a, 24):24s} {row['games']:6d} {row['wins']:6d} {row['shared']:7d} "
+        lines.append(f"  {shown[a]:{width}s} {row['games']:6d} {row['wins']:6d} {row['shared']:7d} "
                      f"{row['mean_place']:6.2f} {row['points']:8g} {per_game:7.1f}"
                      + "".join(f" {row['stats'].get(k, 0):8g}" for k in keys))
     lines.append("  place: the mean place (1 first); players who dropped out share the last place and score no points")

@@ -35,13 +35,15 @@ the clock only to a method that takes it: :func:`call_agent`) and may have ``res
 from __future__ import annotations
 
 import ast
+import difflib
 import importlib
 import inspect
 import re
 import shlex
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol
 
 from ..errors import DonutsError
@@ -230,6 +232,73 @@ def _kinds(registry: Mapping[str, type[Any]], optional: Mapping[str, tuple[str, 
     return ", ".join([*registry, *optional])
 
 
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the choices close to ``word`` (difflib), else ``""``."""
+    close = difflib.get_close_matches(word, list(dict.fromkeys(choices)), n=3)
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+def _unknown_kind(head: str, spec: str, game: Game | str, registry: Mapping[str, type[Any]],
+                  optional: Mapping[str, tuple[str, str]], why: str = "") -> SpecError:
+    """The error for a head that is no kind of ``game`` (nor a module to import, ``why``)."""
+    kinds = [*registry, *optional]
+    choices = [*kinds, ENGINE_KIND] if ":" in spec else kinds
+    listed = ", ".join(kinds) if kinds else "none"
+    where = "" if spec == head else f"agent spec {spec!r}: "
+    return SpecError(f"{where}unknown agent kind {head!r} for {game_named(game).name}{why}; kinds: {listed} "
+                     f"(or module:Class){_did_you_mean(head, choices)}")
+
+
+def _agent_classes(module: ModuleType) -> list[str]:
+    """The names of ``module``'s agent classes (concrete classes with ``select_move``)."""
+    return [name for name, value in vars(module).items()
+            if not name.startswith("_") and inspect.isclass(value) and not inspect.isabstract(value)
+            and callable(getattr(value, "select_move", None))]
+
+
+def _missing_module(exc: ImportError, head: str) -> bool:
+    """Whether ``exc`` says that the module ``head`` itself (or a package above it) does not
+    exist, rather than that it exists but fails to import."""
+    missing = getattr(exc, "name", None)
+    return isinstance(exc, ModuleNotFoundError) and isinstance(missing, str) and (
+        head == missing or head.startswith(missing + "."))
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+def _module_class(spec: str, head: str, rest: str, game: Game | str, registry: Mapping[str, type[Any]],
+                  optional: Mapping[str, tuple[str, str]]) -> tuple[type[Any], str]:
+    """(the class, its parameter text) of a ``module:Class[:params]`` spec whose head is no
+    kind; a head that could be a kind (an identifier) and is no module either, or a rest
+    that is no class name, says "unknown agent kind" (with the kinds and the close ones)."""
+    cls_name, _, param_text = rest.partition(":")
+    # "mtcs:time=0.1": parameters where a class name would be, so a kind was meant.
+    if not cls_name.isidentifier():
+        raise _unknown_kind(head, spec, game, registry, optional)
+    # import_module raises ValueError for "" and TypeError for relative names (".x"):
+    # a spec names an absolute module, so refuse them here.
+    if not head or head.startswith("."):
+        raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; "
+                        f"expected one of {_kinds(registry, optional)} or module:Class")
+    try:
+        agent_module = importlib.import_module(head)
+    except ImportError as exc:
+        if _missing_module(exc, head) and head.isidentifier():  # "mtcs:Agent": a kind, or a module, was meant
+            raise _unknown_kind(head, spec, game, registry, optional, f", nor an importable module ({_one_line(exc)})") from None
+        raise SpecError(f"agent spec {spec!r}: cannot import module {head!r} ({_one_line(exc)})") from None
+    if not hasattr(agent_module, cls_name):
+        classes = _agent_classes(agent_module)
+        hint = _did_you_mean(cls_name, classes) or (
+            f" (its agent classes: {', '.join(classes)})" if classes else " (it has no agent class: none with select_move)")
+        raise SpecError(f"agent spec {spec!r}: module {head!r} has no class {cls_name!r}{hint}")
+    cls = getattr(agent_module, cls_name)
+    if not (inspect.isclass(cls) and callable(getattr(cls, "select_move", None))):
+        raise SpecError(f"agent spec {spec!r}: {head}.{cls_name} is not an agent class (needs select_move)")
+    return cls, param_text
+
+
 def _optional_agent(head: str, spec: str, optional: Mapping[str, tuple[str, str]]) -> type[Any]:
     """The class of an optional kind, imported now; a missing dependency is a SpecError."""
     target, extra = optional[head]
@@ -269,22 +338,10 @@ def resolve(spec: str, game: Game | str) -> tuple[type[Any], Params]:
     elif head in optional:
         cls, params = _optional_agent(head, spec, optional), _params(rest, spec)
     elif rest:
-        cls_name, _, param_text = rest.partition(":")
-        # import_module raises ValueError for "" and TypeError for relative names (".x"):
-        # a spec names an absolute module, so refuse them here.
-        if not head or head.startswith("."):
-            raise SpecError(f"agent spec {spec!r}: {head!r} is not a module name; "
-                            f"expected one of {_kinds(registry, optional)} or module:Class")
-        try:
-            agent_module = importlib.import_module(head)
-        except ImportError as exc:
-            raise SpecError(f"agent spec {spec!r}: cannot import module {head!r} ({exc})") from None
-        cls = getattr(agent_module, cls_name, None)
-        if cls is None or not (inspect.isclass(cls) and callable(getattr(cls, "select_move", None))):
-            raise SpecError(f"agent spec {spec!r}: {head}.{cls_name} is not an agent class (needs select_move)")
+        cls, param_text = _module_class(spec, head, rest, game, registry, optional)
         params = _params(param_text, spec)
     else:
-        raise SpecError(f"unknown agent {head!r} for {game_named(game).name}; expected one of {_kinds(registry, optional)} or module:Class")
+        raise _unknown_kind(head, spec, game, registry, optional)
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):
@@ -296,7 +353,8 @@ def resolve(spec: str, game: Game | str) -> tuple[type[Any], Params]:
         unknown = [k for k in params if k not in sig.parameters]
         if unknown:
             accepted = ", ".join(k for k in sig.parameters if k != "name")
-            raise SpecError(f"agent spec {spec!r}: unknown parameter {unknown[0]!r} (accepted: {accepted})")
+            close = _did_you_mean(unknown[0], [k for k in sig.parameters if k != "name"])
+            raise SpecError(f"agent spec {spec!r}: unknown parameter {unknown[0]!r} (accepted: {accepted}){close}")
     return cls, params
 
 
