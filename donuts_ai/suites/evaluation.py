@@ -47,9 +47,10 @@ from ..tournament.backends import execute
 from ..tournament.config import BACKENDS
 from ..tournament.entries import names_of, seat_for, sources_of
 from ..tournament.match import ISOLATIONS
+from ..tournament.preflight import preflight
 from ..tournament.protocol import Game, get_game
 from ..tournament.records import EventKind
-from ..tournament.results import ResultsFileError, append_unit, open_results
+from ..tournament.results import ResultsFileError, append_unit, results_file
 from ..tournament.seat_cache import close_seats, new_run, seat_keys, take_seats
 from ..tournament.seats import Answer, Seat
 from ..tournament.specs import SpecError, is_engine_spec, parse_engine_spec, resolve
@@ -427,25 +428,24 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     config, seated = make_config(agent_list, suites, time, seed, move_limit, isolation, limit=limit, totals=totals)
     _check_backend(backend)
     units = schedule(config, suites)
-    done: list[UnitResult] = []
-    fh = None
-    if results_path is not None:
-        fh, done = open_results(os.fspath(results_path), config, resume, what="evaluation",
-                                convert=lambda lines: _read_units(lines, os.fspath(results_path), units))
-    finished = {u["unit"] for u in done}
-    todo = [u for u in units if u["unit"] not in finished]
-    work: _Work = {"agents": seated, "isolation": isolation, "move_limit": config["move_limit"], "run": new_run()}
-    bar = _Progress(len(units), len(finished), progress)
-    try:
-        for result in execute(play_unit, work, todo, workers, backend, address):
-            done.append(result)
-            if fh is not None:
-                append_unit(fh, result)
-            bar.update()
-    finally:
-        if fh is not None:
-            fh.close()
-        close_seats()
+    path = None if results_path is None else os.fspath(results_path)
+    # The file first (a quick refusal), then every agent built once: a bad value stops the
+    # evaluation there, and the file, created for nothing, goes again.
+    with results_file(path, config, resume, what="evaluation",
+                      convert=lambda lines: _read_units(lines, path or "", units)) as (fh, done):
+        preflight(seated, GAME)
+        finished = {u["unit"] for u in done}
+        todo = [u for u in units if u["unit"] not in finished]
+        work: _Work = {"agents": seated, "isolation": isolation, "move_limit": config["move_limit"], "run": new_run()}
+        bar = _Progress(len(units), len(finished), progress)
+        try:
+            for result in execute(play_unit, work, todo, workers, backend, address):
+                done.append(result)
+                if fh is not None:
+                    append_unit(fh, result)
+                bar.update()
+        finally:
+            close_seats()
     return _collect(config, suites, done)
 
 
