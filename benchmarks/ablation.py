@@ -25,10 +25,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from donuts_ai.donuts.alphabeta.solver import available_cores
 from donuts_ai.learn.benchmark import load_positions, measure
 from donuts_ai.learn.train import TrainConfig, train
 from donuts_ai.outcomes import WIN
-from donuts_ai.search.alphabeta.solver import available_cores
 
 #: The arms, each a change of the default :class:`TrainConfig`, in the order they are run.
 #: Gumbel's arms search a quarter of the moves in full (those become policy targets) and

@@ -27,14 +27,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from donuts_ai.donuts.squares import NUM_SQUARES, SQUARE_NAMES
+from donuts_ai.donuts.vector_env import VectorEnv
 from donuts_ai.learn.agent import cached_network, root_record
 from donuts_ai.learn.batched_search import BatchSearch, Evaluator, best_squares, masked_policy, network_evaluator
 from donuts_ai.learn.buffer import legal_flags
 from donuts_ai.learn.eval_cache import EvaluationCache
 from donuts_ai.outcomes import DRAW
-from donuts_ai.squares import NUM_SQUARES, SQUARE_NAMES
 from donuts_ai.suites.format import SuitePosition, load_suite
-from donuts_ai.vector_env import VectorEnv
 
 
 def dummy(planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:

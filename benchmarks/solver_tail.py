@@ -30,7 +30,7 @@ import sys
 import time
 
 from donuts_ai import Board, Layout, Rules
-from donuts_ai.search.alphabeta import Solver, _dfpn
+from donuts_ai.donuts.alphabeta import Solver, _dfpn
 
 STUDY_SEED = 7
 

@@ -18,9 +18,9 @@ import sys
 import time
 
 from donuts_ai import Board
-from donuts_ai._engine.position import position_of, rulebook_of
-from donuts_ai.search.alphabeta.solver import Solver, _child
-from donuts_ai.squares import parse_square
+from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts.alphabeta.solver import Solver, _child
+from donuts_ai.donuts.squares import parse_square
 from donuts_ai.suites import SUITE_NAMES, load_suite
 
 

@@ -28,12 +28,12 @@ from collections import defaultdict
 import numpy as np
 
 from donuts_ai import Board, Layout, Rules
+from donuts_ai.donuts.alphabeta.solver import Solver
+from donuts_ai.donuts.squares import SQUARE_NAMES
 from donuts_ai.learn.agent import cached_network, root_record
 from donuts_ai.learn.batched_search import evaluate_roots, masked_policy, network_evaluator
 from donuts_ai.learn.buffer import SAMPLE, legal_flags
 from donuts_ai.learn.teacher import DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_TT_BITS, canonical, label_position
-from donuts_ai.search.alphabeta.solver import Solver
-from donuts_ai.squares import SQUARE_NAMES
 
 #: Plies whose move is drawn from the policy (the self-play's temperature_plies).
 DRAWN_PLIES = 8

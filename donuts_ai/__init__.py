@@ -6,51 +6,59 @@ The public API::
     from donuts_ai import make            # a fresh state of either game: make("donuts"), make("boxes", players=3)
     from donuts_ai import evaluate        # accuracy against perfect play (loaded when first used)
 
-Squares are ints 0..35 (a1 = 0, f6 = 35; see :mod:`donuts_ai.squares`); colours are
+Squares are ints 0..35 (a1 = 0, f6 = 35; see :mod:`donuts_ai.donuts.squares`); colours are
 0 (Chocolate, moves first) and 1 (Vanilla). The Numba kernels behind it live in the
-private package ``donuts_ai._engine``; a pure-Python statement of the same rules is
-:mod:`donuts_ai.reference`.
+private package ``donuts_ai.donuts._engine``; a pure-Python statement of the same rules is
+:mod:`donuts_ai.donuts.reference`.
+
+Each game has its folder: :mod:`donuts_ai.donuts` (the board game: rules, board, engine,
+searches, agents) and :mod:`donuts_ai.boxes` (Donut Boxes). At the root sit what both
+share (:mod:`donuts_ai.state`, :mod:`donuts_ai.outcomes`, :mod:`donuts_ai.errors`, the
+agent base :mod:`donuts_ai.agents`, :func:`make`) and the front ends (the tournament
+harness, the game-agnostic tree searches, play, interop, bench, learn, suites, study, the
+command line); ``docs/architecture.md`` draws the tree.
 """
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
-from .agents import AGENTS, OPTIONAL_AGENTS
-from .board import Board, Outcome, Termination
+from .donuts.agents import AGENTS, OPTIONAL_AGENTS
+from .donuts.board import Board, Outcome, Termination
+from .donuts.layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
+from .donuts.playouts import PlayoutStats, perft, random_playouts
+from .donuts.rules import Rules, make_rules
+from .donuts.squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
+from .donuts.symmetry import SYMMETRY_NAMES
+from .donuts.vector_env import VectorEnv
 from .errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
 from .games import make
-from .layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
-from .playouts import PlayoutStats, perft, random_playouts
-from .rules import Rules, make_rules
-from .squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
-from .symmetry import SYMMETRY_NAMES
 from .tournament.protocol import KNOWN_GAMES
 from .tournament.specs import ENGINE_POSITIONS
-from .vector_env import VectorEnv
 
 if TYPE_CHECKING:
-    from .search.alphabeta.solver import MoveValue, Solution, Solver, analyze, solve
+    from .donuts import kernels as kernels  # a module loaded when first named (_LAZY_MODULES)
+    from .donuts.alphabeta.solver import MoveValue, Solution, Solver, analyze, solve
     from .suites.evaluation import evaluate
 
 __version__ = "0.4.0"
 
 # The registries by name of the lower layers, filled here: the package root runs before any
 # of its modules, and only it may name every layer. Each entry is a dotted path, imported
-# when first used, so this loads none of them (``import donuts_ai.agents`` loads no search).
-AGENTS.add("alphabeta", "donuts_ai.search.alphabeta.agent:AlphaBetaAgent")
-AGENTS.add("mcts", "donuts_ai.search.mcts.agent:MCTSAgent")
-AGENTS.add("solver", "donuts_ai.search.alphabeta.agent:SolverAgent")
+# when first used, so this loads none of them (``import donuts_ai`` loads no search).
 AGENTS.add("az", "donuts_ai.learn.agent:AlphaZeroAgent")
 OPTIONAL_AGENTS["openspiel-mcts"] = ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel")
-KNOWN_GAMES.update({"donuts": "donuts_ai.donuts_game", "boxes": "donuts_ai.boxes.game"})
+KNOWN_GAMES.update({"donuts": "donuts_ai.donuts.game", "boxes": "donuts_ai.boxes.game"})
 ENGINE_POSITIONS["donuts"] = "donuts_ai.engine_protocol.position:position_command"
 
 #: Public names loaded when first named, so that ``import donuts_ai`` stays light: the
-#: solver (the search layer) and ``evaluate`` (accuracy against perfect play, which loads
+#: solver (Donuts' search) and ``evaluate`` (accuracy against perfect play, which loads
 #: the harness's seats and the suites).
-_LAZY = {"MoveValue": "search.alphabeta.solver", "Solution": "search.alphabeta.solver", "Solver": "search.alphabeta.solver",
-         "analyze": "search.alphabeta.solver", "solve": "search.alphabeta.solver", "evaluate": "suites.evaluation"}
+_LAZY = {"MoveValue": "donuts.alphabeta.solver", "Solution": "donuts.alphabeta.solver", "Solver": "donuts.alphabeta.solver",
+         "analyze": "donuts.alphabeta.solver", "solve": "donuts.alphabeta.solver", "evaluate": "suites.evaluation"}
+#: Public modules loaded when first named (``from donuts_ai import kernels``): the compiled
+#: API loads the solver's table kernels.
+_LAZY_MODULES = {"kernels": "donuts.kernels"}
 
 
 def __getattr__(name: str) -> Any:
@@ -58,11 +66,15 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
+    if name in _LAZY_MODULES:
+        module = importlib.import_module(f".{_LAZY_MODULES[name]}", __name__)
+        globals()[name] = module
+        return module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *_LAZY, *_LAZY_MODULES})
 
 
 __all__ = [

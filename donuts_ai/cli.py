@@ -14,13 +14,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
 from ._checks import check_seconds
-from .board import Board
+from .donuts.board import Board
+from .donuts.layout import Layout
+from .donuts.rules import Rules, RulesDict, add_rules_arguments, given_rules, rules_from_arguments
+from .donuts.squares import COLOR_NAMES
 from .errors import DonutsError
-from .layout import Layout
 from .learn.cli import add_train_command
 from .play import add_commands as _add_play_commands
-from .rules import Rules, RulesDict, add_rules_arguments, given_rules, rules_from_arguments
-from .squares import COLOR_NAMES
 from .suites.cli import add_evaluate_command
 from .tournament.config import DEFAULT_MOVE_LIMIT
 from .tournament.results import RESUME_KEYWORD

@@ -49,7 +49,7 @@ class RulesError(DonutsError):
 
 
 class SymmetryError(DonutsError):
-    """An unknown symmetry name (see :data:`donuts_ai.symmetry.SYMMETRY_NAMES`)."""
+    """An unknown symmetry name (see :data:`donuts_ai.donuts.symmetry.SYMMETRY_NAMES`)."""
 
 
 class SearchStopped(RuntimeError):

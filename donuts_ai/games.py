@@ -56,9 +56,9 @@ def make(name: str, **settings: Any) -> GameState:
 def _new_donuts(layout: object = "standard", rules: object = None, insertion: str | None = None,
                 donuts: int | None = None, seed: int | None = None) -> GameState:
     """A Donuts :class:`~donuts_ai.Board` (see :func:`make`)."""
-    from .board import Board
-    from .layout import Layout
-    from .rules import make_rules
+    from .donuts.board import Board
+    from .donuts.layout import Layout
+    from .donuts.rules import make_rules
 
     if rules is not None and insertion is not None:
         raise DonutsError("make('donuts'): give rules or insertion, not both")

@@ -9,14 +9,22 @@ Two kinds of numbers say who won, and they are never mixed:
   1 Vanilla, :data:`WINNER_DRAW` (2), or :data:`NO_WINNER_YET` (-1) while the game goes
   on. The Python layer shows a drawn game's winner as ``None`` (``Outcome.winner``).
 
-The codes are the engine's (:mod:`donuts_ai._engine.core`); this module adds the words
-and strings the Python layer prints: value names, result strings, end reasons. (Colour
-names are :data:`donuts_ai.squares.COLOR_NAMES`.)
+The codes are defined here, below both games: Donuts' engine
+(:mod:`donuts_ai.donuts._engine.core`) and the tree searches return them unchanged. This
+module also holds the words and strings the Python layer prints: value names, result
+strings, end reasons. (Colour names are :data:`donuts_ai.donuts.squares.COLOR_NAMES`.)
 """
 
 from __future__ import annotations
 
-from ._engine.core import NO_WINNER_YET, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW
+#: Winner code of a game that goes on.
+NO_WINNER_YET = -1
+#: Winner code of a drawn game (0 / 1 are the players).
+WINNER_DRAW = 2
+#: How a game of Donuts ended (the engine's end-reason codes).
+REASON_FIVE = 0
+REASON_GROUP = 1
+REASON_MAJORITY = 2
 
 #: Game values, for the side to move (or the player of a move).
 WIN, DRAW, LOSS = 1, 0, -1

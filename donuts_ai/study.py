@@ -20,12 +20,12 @@ from collections import Counter
 from os import PathLike
 from typing import Any, NotRequired, TypedDict, Unpack, cast
 
-from .board import Board
+from .donuts.alphabeta import Solver
+from .donuts.board import Board
+from .donuts.layout import NUM_ARRANGEMENTS, Layout
+from .donuts.rules import Rules, RulesDict, make_rules
+from .donuts.symmetry import SYMMETRY_NAMES
 from .errors import DonutsError
-from .layout import NUM_ARRANGEMENTS, Layout
-from .rules import Rules, RulesDict, make_rules
-from .search.alphabeta import Solver
-from .symmetry import SYMMETRY_NAMES
 from .tournament.backends import execute
 from .tournament.config import STUDY_FIELDS, HarnessConfig, Settings, resolve
 from .tournament.results import append_unit, each_unit_once, results_file
@@ -166,8 +166,8 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, *
     The harness's settings come as keywords or as a
     :class:`~donuts_ai.tournament.HarnessConfig` (``config=``), as for a tournament; a
     study uses ``seed`` (which arrangements are sampled, which grids drawn), ``rules``
-    (a :class:`~donuts_ai.rules.Rules`, an insertion name or a mapping, see
-    :func:`~donuts_ai.rules.make_rules`: a variant; the official rules by default),
+    (a :class:`~donuts_ai.donuts.rules.Rules`, an insertion name or a mapping, see
+    :func:`~donuts_ai.donuts.rules.make_rules`: a variant; the official rules by default),
     ``workers`` (default 1), ``backend``, ``address``, ``results_path``, ``resume`` and
     ``progress`` (a callable, called with ``(layouts solved, layouts)``; ``True``: a line
     on stderr), and refuses the others."""

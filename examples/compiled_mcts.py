@@ -1,4 +1,4 @@
-"""Monte-Carlo tree search (UCT, uniformly random playouts) for a time limit, only against donuts_ai.kernels; the tree is a few
+"""Monte-Carlo tree search (UCT, uniformly random playouts) for a time limit, only against donuts_ai.donuts.kernels; the tree is a few
 arrays. ``donuts-ai tournament examples.compiled_mcts:Agent:time=0.5 greedy`` from the repository root."""
 
 import time

@@ -1,4 +1,4 @@
-"""Negamax with alpha-beta on the win/draw/loss value, only against donuts_ai.kernels; the horizon scores 0 ("not known"), so +1 and
+"""Negamax with alpha-beta on the win/draw/loss value, only against donuts_ai.donuts.kernels; the horizon scores 0 ("not known"), so +1 and
 -1 are proven, and 0 is exact once the search reaches the end. ``donuts-ai tournament examples.compiled_negamax:Agent greedy``."""
 
 import time

@@ -58,7 +58,7 @@ agents play, and solve a position exactly."""),
     code(SETUP),
     code("""
 from donuts_ai import Board, Layout, TILE_FACES, solve, analyze
-from donuts_ai.agents import GreedyAgent, MCTSAgent, AlphaBetaAgent
+from donuts_ai.donuts.agents import GreedyAgent, MCTSAgent, AlphaBetaAgent
 
 # Four tiles, one per quadrant: (tile, side, quarter turns clockwise).
 layout = Layout.from_tiles([(2, "A", 1), (0, "B", 0), (3, "A", 2), (1, "B", 3)])
@@ -388,7 +388,7 @@ import time
 import matplotlib.pyplot as plt
 import numpy as np
 from donuts_ai import Layout, VectorEnv, random_playouts
-from donuts_ai.vector_env import END_REASONS
+from donuts_ai.donuts.vector_env import END_REASONS
 
 NUM_ENVS = 256 if QUICK else 4096
 GAMES_EACH = 8 if QUICK else 50  # the first games of every env: independent, not biased towards short ones

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from donuts_ai.agents import BoardAgent
+from donuts_ai.donuts.agents import BoardAgent
 
 #: Seconds the hanging answer sleeps: far past any move limit of the tests.
 HANG_SECONDS = 60

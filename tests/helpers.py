@@ -9,8 +9,8 @@ from donuts_ai import Board, Layout, Rules
 from donuts_ai.boxes import CARD_TYPES, BoxesRules
 from donuts_ai.boxes.deck import DECK_SIZE
 from donuts_ai.boxes.moves import decode, parse_move
-from donuts_ai.reference import ReferenceGame
-from donuts_ai.squares import SQUARE_NAMES
+from donuts_ai.donuts.reference import ReferenceGame
+from donuts_ai.donuts.squares import SQUARE_NAMES
 
 ALL_HORIZONTAL = "\n".join(["------"] * 6)
 

@@ -12,9 +12,10 @@ import random
 import pytest
 
 from donuts_ai import tournament
-from donuts_ai.agents import AGENTS, LazyRegistry
+from donuts_ai.agents import LazyRegistry
 from donuts_ai.agents.base import Agent, check_time_left
 from donuts_ai.boxes.agents import BOXES_AGENTS
+from donuts_ai.donuts.agents import AGENTS
 from donuts_ai.errors import AgentError, DonutsError, GameOverError, IllegalMoveError, InvalidMoveError
 from donuts_ai.tournament.protocol import game_named
 

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from donuts_ai import Board, DonutsError, GameOverError, Layout, Rules
-from donuts_ai.agents import AGENTS, AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, SolverAgent
-from donuts_ai.search.base import tactical_choice, touch
-from donuts_ai.squares import SQUARE_NAMES
-from donuts_ai.squares import squares_of as legal_squares_of
+from donuts_ai.donuts.agents import AGENTS, AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, SolverAgent
+from donuts_ai.donuts.agents.search_base import tactical_choice, touch
+from donuts_ai.donuts.squares import SQUARE_NAMES
+from donuts_ai.donuts.squares import squares_of as legal_squares_of
 
 from .helpers import BLOCK, TINY_CLOCK, WIN_NOW, position, random_positions
 
@@ -169,7 +169,7 @@ def test_tactics_on_random_positions(case):
 FIRST_CALL = """
 import json, sys
 from donuts_ai import Board, Rules
-from donuts_ai.agents import AGENTS
+from donuts_ai.donuts.agents import AGENTS
 kind, params, fen, insertion, donuts, time_left = json.loads(sys.argv[1])
 agent = AGENTS[kind](**params)
 print(agent.select_move(Board.from_fen(fen, Rules(insertion, donuts)), time_left))

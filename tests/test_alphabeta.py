@@ -1,4 +1,4 @@
-"""The alpha-beta agents (donuts_ai.search.alphabeta.agent): the clock, the minimal
+"""The alpha-beta agents (donuts_ai.donuts.agents.alphabeta): the clock, the minimal
 search, perfect play. (The exact solver has tests/test_solver.py; every agent's common
 duties, tactics and seeds, tests/test_agents.py.)"""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from donuts_ai import Board
-from donuts_ai.search.alphabeta import AlphaBetaAgent, SolverAgent
-from donuts_ai.search.alphabeta import agent as alphabeta_module
+from donuts_ai.donuts.agents import alphabeta as alphabeta_module
+from donuts_ai.donuts.agents.alphabeta import AlphaBetaAgent, SolverAgent
 
 from .helpers import BLOCK, TINY_CLOCK, install_fake_clock, position, random_positions
 from .helpers import opening as _opening
@@ -61,8 +61,8 @@ def test_solver_agent_always_legal_and_keeps_the_value():
 def test_history_ages_below_the_killer_bonus():
     """History weighs cut-offs by the sixth power of the depth: past its cap every square's
     history is halved, so no key overflows and killers and the table move still go first."""
-    from donuts_ai.search.alphabeta._ordering import HISTORY_CAP, KILLER_BONUS, TABLE_MOVE_BONUS, remember_cutoff
-    from donuts_ai.search.alphabeta._workspace import new_workspace
+    from donuts_ai.donuts.alphabeta._ordering import HISTORY_CAP, KILLER_BONUS, TABLE_MOVE_BONUS, remember_cutoff
+    from donuts_ai.donuts.alphabeta._workspace import new_workspace
 
     workspace = new_workspace()
     ws = workspace[0]

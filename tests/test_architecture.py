@@ -6,7 +6,7 @@ Every import counts, at module level or inside a function: a lazy import (an opt
 dependency, a command that loads only what it runs) still ties the two modules together.
 For the circles, imports under ``if TYPE_CHECKING:`` count too: a circle through an
 annotation is one refactoring away from running. For the layers, so does a dotted-path
-string naming a module of the package (``"donuts_ai.search.mcts.agent:MCTSAgent"``,
+string naming a module of the package (``"donuts_ai.donuts.agents.mcts:MCTSAgent"``,
 ``"donuts_ai.boxes.game"``): a registry that imports its entries on first use knows them
 as surely as an import statement. The layers leave out ``if TYPE_CHECKING:`` imports: they
 never run and load nothing, and let a lower layer annotate what a caller hands it (the
@@ -27,62 +27,127 @@ ROOT = Path(__file__).parent.parent / "donuts_ai"
 #: Longest function body, in lines, anywhere in the package.
 MAX_FUNCTION_LINES = 100
 #: A string that names a module of the package, alone or with an attribute: ``"donuts_ai.boxes.game"``,
-#: ``"donuts_ai.search.alphabeta.agent:AlphaBetaAgent"``. Text that only mentions one (a message, a
+#: ``"donuts_ai.donuts.agents.alphabeta:AlphaBetaAgent"``. Text that only mentions one (a message, a
 #: docstring) is not the whole string, so it is not read as a name.
 DOTTED_PATH = re.compile(r"donuts_ai(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_]\w*)?")
 
-#: Each layer may import only itself and the layers listed for it (by top-level module
-#: or package under donuts_ai); every module belongs to one of these layers. The rules of
-#: the game know nothing of search, agents or experiments; the kernels know only the
-#: square constants; the harness reaches a game through its protocol and agents through
-#: specs; the front ends (cli, play, interop, bench, study) sit on top. The package root
+#: The folders of the games: a module under one is in the layer of its top-level module or
+#: package there (``donuts_ai.donuts.alphabeta.solver`` -> ``"donuts.alphabeta"``,
+#: ``donuts_ai.boxes.state`` -> ``"boxes.state"``; the folder's ``__init__`` -> ``"donuts"``),
+#: so the table below orders a game's parts as it orders the root's.
+GAME_FOLDERS = ("donuts", "boxes")
+
+#: Each layer may import only itself and the layers listed for it (by top-level module or
+#: package under donuts_ai, or under a game's folder); every module belongs to one of these
+#: layers. At the bottom, what both games share (errors, checks, the state protocol, the
+#: outcome vocabulary, the Numba helpers, the agent base) and the game-agnostic tree
+#: searches, which import no game. Above them each game's folder: its rules know nothing of
+#: search, agents or the harness; its engine only the squares and the shared helpers; its
+#: searches sit above its board, its agents above its searches, and its harness adapter on
+#: top. The harness reaches a game through its protocol and agents through specs; the front
+#: ends (cli, play, interop, bench, study, suites, learn) sit on top. The package root
 #: (``donuts_ai/__init__.py``, layer "") is above them all: it fills the lower layers'
 #: registries with the dotted paths of the higher layers' classes and modules.
 ALLOWED = {
+    # --- shared by both games ------------------------------------------------------------
     "errors": set(),
     "_checks": {"errors"},
     "_kernel_cache": set(),
     "state": {"errors"},  # the state API both games implement (a Protocol): below both games
-    "squares": {"errors"},
-    "rules": {"errors"},
-    "symmetry": {"errors", "squares"},
-    "svg": {"squares"},
-    "layout": {"_checks", "errors", "squares", "svg", "symmetry", "_engine"},  # the engine's line-mask tables
-    "_engine": {"squares"},
-    "outcomes": {"_engine"},
+    "outcomes": set(),  # game values, winner and end-reason codes: the engines import them
+    "_numba_types": set(),  # the kernels' type aliases, for every game's kernels and the trees
+    "_bits": {"_numba_types"},  # bit intrinsics and the RNG, likewise
+    # The agent protocol and base of both games, and the registry type of their agent tables.
+    "agents": {"_checks", "errors"},
+    # The game-agnostic tree searches (MCTS, ISMCTS, PUCT): the game is passed in.
+    "search": {"_bits", "_numba_types"},
+    # --- Donuts (donuts_ai/donuts/) --------------------------------------------------------
+    "donuts.squares": {"errors"},
+    "donuts.rules": {"errors"},
+    "donuts.symmetry": {"errors", "donuts.squares"},
+    "donuts.svg": {"donuts.squares"},
+    "donuts._engine": {"_bits", "_numba_types", "outcomes", "donuts.squares"},
+    "donuts.layout": {"_checks", "errors", "donuts.squares", "donuts.svg", "donuts.symmetry",
+                      "donuts._engine"},  # the engine's line-mask tables
+    "donuts.board": {"errors", "outcomes", "state", "donuts._engine", "donuts.layout", "donuts.rules", "donuts.squares",
+                     "donuts.svg", "donuts.symmetry"},
+    "donuts.reference": {"donuts.layout", "donuts.rules"},
+    "donuts.playouts": {"_checks", "errors", "donuts._engine", "donuts.board", "donuts.layout", "donuts.rules"},
+    "donuts.vector_env": {"_checks", "errors", "outcomes", "donuts._engine", "donuts.layout", "donuts.rules",
+                          "donuts.squares"},
+    # Alpha-beta and the exact solver: Donuts' own search, above its board.
+    "donuts.alphabeta": {"_bits", "_checks", "_numba_types", "errors", "outcomes", "donuts._engine", "donuts.board",
+                         "donuts.layout", "donuts.rules", "donuts.squares"},
     # The public compiled API: the engine's kernels (and the solver's position key) under stable names.
-    "kernels": {"_engine", "board", "errors", "search", "squares", "symmetry"},
-    "board": {"_engine", "errors", "layout", "outcomes", "rules", "squares", "state", "svg", "symmetry"},
-    "reference": {"layout", "rules"},
-    "playouts": {"_engine", "board", "errors", "layout", "rules", "_checks"},
-    "vector_env": {"_checks", "_engine", "errors", "layout", "outcomes", "rules", "squares"},
-    "search": {"_checks", "_engine", "agents", "board", "errors", "layout", "outcomes", "rules", "squares"},
-    # The searching agents' registry entries are the package root's: this layer names no search.
-    "agents": {"_engine", "board", "squares", "errors", "_checks"},
+    "donuts.kernels": {"_bits", "errors", "donuts._engine", "donuts.alphabeta", "donuts.board", "donuts.squares",
+                       "donuts.symmetry"},
+    # Its agents, and their bindings of the game-agnostic MCTS; the table of kinds names only these.
+    "donuts.agents": {"_bits", "_checks", "_numba_types", "agents", "errors", "outcomes", "search", "donuts._engine",
+                      "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.squares"},
+    # Donuts as the harness sees it.
+    "donuts.game": {"errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules"},
+    # The folder's package: re-exports its public names.
+    "donuts": {"donuts.board", "donuts.layout", "donuts.playouts", "donuts.rules", "donuts.vector_env"},
+    # --- Donut Boxes (donuts_ai/boxes/) ----------------------------------------------------
+    "boxes.errors": {"errors"},
+    "boxes.deck": set(),
+    "boxes.moves": {"errors", "boxes.deck"},
+    "boxes.rules": {"_checks", "boxes.errors"},
+    "boxes.pictures": {"boxes.deck"},
+    "boxes._engine": {"boxes.deck", "boxes.moves"},
+    "boxes._core": {"boxes._engine", "boxes.deck", "boxes.moves", "boxes.rules"},
+    "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._engine", "boxes.deck", "boxes.errors", "boxes.moves",
+                    "boxes.pictures", "boxes.rules"},
+    "boxes.reference": {"errors", "boxes.deck", "boxes.moves", "boxes.rules"},
+    # The game's functions for the information-set MCTS, and the search bound to them.
+    "boxes._search": {"boxes._engine", "boxes.deck"},
+    "boxes._bound": {"search", "boxes._engine", "boxes._search"},
+    "boxes.agents": {"_checks", "agents", "errors", "search", "boxes._bound", "boxes._engine", "boxes._search", "boxes.errors",
+                     "boxes.moves", "boxes.rules", "boxes.state"},
+    # Donut Boxes as the harness sees it (the harness loads it by the name the package root gives it).
+    "boxes.game": {"errors", "tournament", "boxes.agents", "boxes.errors", "boxes.rules", "boxes.state"},
+    "boxes": {"boxes.deck", "boxes.errors", "boxes.moves", "boxes.rules", "boxes.state"},
+    # --- above both games ------------------------------------------------------------------
+    # make(name): the explicit table of the games' states.
+    "games": {"errors", "state", "donuts.board", "donuts.layout", "donuts.rules", "boxes.rules", "boxes.state"},
     "tournament": {"_checks", "errors"},
-    "donuts_game": {"agents", "board", "errors", "layout", "rules", "tournament"},
-    # The card game shares only the checks, the errors and the harness's game protocol
-    # with the board game (the harness loads it by the name the package root gives it).
-    "boxes": {"_checks", "agents", "errors", "search", "state", "tournament"},  # search: the information-set MCTS,
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
-    "study": {"board", "errors", "layout", "rules", "search", "symmetry", "tournament"},
+    "study": {"errors", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.symmetry"},
     # The Donuts Engine Protocol: our agents as engines (the harness seats engines itself,
     # loading the protocol's position writer by the dotted path the package root gives it).
-    "engine_protocol": {"agents", "board", "errors", "layout", "rules", "squares", "tournament"},
-    "interop": {"_checks", "_engine", "agents", "board", "errors", "layout", "rules", "squares", "tournament"},  # _engine: plane names
-    "play": {"board", "errors", "layout", "outcomes", "rules", "search", "squares", "svg", "tournament"},
+    "engine_protocol": {"errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
+                        "donuts.squares"},
+    "interop": {"_checks", "agents", "errors", "tournament", "donuts._engine", "donuts.agents", "donuts.board", "donuts.layout",
+                "donuts.rules", "donuts.squares"},  # _engine: plane names
+    "play": {"errors", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board", "donuts.layout",
+             "donuts.rules", "donuts.squares", "donuts.svg"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
-    "learn": {"_checks", "_engine", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "suites", "symmetry",
-              "vector_env"},
+    "learn": {"_bits", "_checks", "agents", "errors", "outcomes", "search", "suites", "donuts._engine", "donuts.agents",
+              "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.squares", "donuts.symmetry",
+              "donuts.vector_env"},
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
-    "suites": {"_checks", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "tournament"},
-    "bench": {"_checks", "_engine", "agents", "board", "boxes", "errors", "interop", "kernels", "layout", "outcomes", "playouts",
-              "reference", "search", "suites", "tournament", "vector_env"},
-    "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "learn", "play", "rules", "squares", "study",
-            "suites", "tournament"},
+    # (bench: the report's time format, bench._report.seconds_text, shared with bench --agent.)
+    "suites": {"_checks", "bench", "errors", "outcomes", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout",
+               "donuts.rules", "donuts.squares"},
+    "bench": {"_bits", "_checks", "errors", "interop", "outcomes", "suites", "tournament", "boxes", "boxes._core",
+              "boxes._engine", "boxes.agents", "donuts._engine", "donuts.agents", "donuts.alphabeta", "donuts.board",
+              "donuts.kernels", "donuts.layout", "donuts.playouts", "donuts.reference", "donuts.vector_env"},
+    "cli": {"_checks", "bench", "engine_protocol", "errors", "learn", "play", "study", "suites", "tournament", "donuts.board",
+            "donuts.layout", "donuts.rules", "donuts.squares"},
 }
+
+#: A game's rules and what plays them fast: no layer of these may know a search, an agent,
+#: the harness or a front end.
+RULES_LAYERS = {
+    "donuts": ("squares", "rules", "symmetry", "svg", "_engine", "layout", "board", "reference", "playouts", "vector_env"),
+    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_engine", "_core", "state", "reference"),
+}
+#: What the rules must not know: searches, agents, the harness (and everything above them).
+ABOVE_THE_RULES = {"search", "agents", "tournament", "games", *(f"{g}.{part}" for g in GAME_FOLDERS
+                                                                for part in ("alphabeta", "kernels", "agents", "game",
+                                                                             "_search", "_bound"))}
 
 
 @functools.cache  # the package's files do not change during a test run
@@ -153,20 +218,24 @@ def _edges(layers: bool = False) -> dict[str, set[str]]:
 
 
 def _layer(module: str) -> str:
+    """A module's layer: its top-level name under donuts_ai, or under a game's folder
+    (:data:`GAME_FOLDERS`) the folder and its top-level name there."""
     parts = module.split(".")
+    if len(parts) > 2 and parts[1] in GAME_FOLDERS:
+        return f"{parts[1]}.{parts[2]}"
     return parts[1] if len(parts) > 1 else ""
 
 
 def test_the_import_reader_sees_lazy_type_checking_and_dotted_path_imports():
     source = (
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import json\n\ndef f():\n    import os\n"
-        "KINDS = {'a': 'donuts_ai.boxes.game:BoxesGame', 'b': 'donuts_ai.search', 'c': 'see donuts_ai.board'}\n"
+        "KINDS = {'a': 'donuts_ai.boxes.game:BoxesGame', 'b': 'donuts_ai.search', 'c': 'see donuts_ai.donuts.board'}\n"
     )
     found = {a.name for node in _import_nodes(ast.parse(source)) for a in node.names}
     assert found == {"TYPE_CHECKING", "json", "os"}
     running = {a.name for node in _import_nodes(ast.parse(source), type_checking=False) for a in node.names}
     assert running == {"TYPE_CHECKING", "os"}
-    modules = {"donuts_ai.boxes": ROOT, "donuts_ai.boxes.game": ROOT, "donuts_ai.search": ROOT, "donuts_ai.board": ROOT}
+    modules = {"donuts_ai.boxes": ROOT, "donuts_ai.boxes.game": ROOT, "donuts_ai.search": ROOT, "donuts_ai.donuts.board": ROOT}
     assert _named_modules(ast.parse(source), modules) == {"donuts_ai.boxes.game", "donuts_ai.search"}
 
 
@@ -236,17 +305,30 @@ def test_no_module_imports_the_package_itself():
     assert not through_root, f"import from the layer that defines the name instead: {through_root}"
 
 
+def test_a_games_rules_know_nothing_of_searches_agents_or_the_harness():
+    # The table itself, read: a rules layer that was allowed a search, an agent or the
+    # harness would let the check above pass on an import that breaks the design.
+    wrong = {f"{game}.{part}": sorted(ALLOWED[f"{game}.{part}"] & ABOVE_THE_RULES)
+             for game, parts in RULES_LAYERS.items() for part in parts}
+    assert not {k: v for k, v in wrong.items() if v}
+    # The shared layers below both games name no game.
+    below = ("errors", "_checks", "_kernel_cache", "state", "outcomes", "_numba_types", "_bits", "agents", "search")
+    assert not {layer: sorted(o for o in ALLOWED[layer] if o.partition(".")[0] in GAME_FOLDERS) for layer in below
+                if any(o.partition(".")[0] in GAME_FOLDERS for o in ALLOWED[layer])}
+
+
 def test_importing_the_agents_loads_no_search_code():
-    # The registry names the searching agents by dotted path (filled by the package root) and
-    # the root loads the solver only when first named: a seat of a simple agent stays light.
-    code = "import sys, donuts_ai.agents; print(sorted(m for m in sys.modules if m.startswith('donuts_ai.search')))"
+    # Donuts' table of agents names the searching agents by dotted path, and the root loads the
+    # solver only when first named: a seat of a simple agent stays light.
+    code = ("import sys, donuts_ai.donuts.agents; print(sorted(m for m in sys.modules if m.startswith(("
+            "'donuts_ai.search', 'donuts_ai.donuts.alphabeta', 'donuts_ai.donuts.agents.'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT.parent).stdout
     assert loaded.strip() == "[]"
 
 
 def test_the_package_root_names_its_solver_lazily():
-    code = ("import sys, donuts_ai; before = 'donuts_ai.search' in sys.modules\n"
+    code = ("import sys, donuts_ai; before = 'donuts_ai.donuts.alphabeta' in sys.modules\n"
             "from donuts_ai import Solver, analyze, solve\n"
             "print(before, Solver.__module__, 'analyze' in dir(donuts_ai))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT.parent).stdout
-    assert out.split() == ["False", "donuts_ai.search.alphabeta.solver", "True"]
+    assert out.split() == ["False", "donuts_ai.donuts.alphabeta.solver", "True"]

@@ -18,7 +18,7 @@ from donuts_ai import (
     RulesError,
     Termination,
 )
-from donuts_ai.squares import A1, C3, F6, parse_square, square_name
+from donuts_ai.donuts.squares import A1, C3, F6, parse_square, square_name
 
 
 def random_board(seed: int, plies: int, rules: Rules | None = None, forfeits: bool = True) -> Board:

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donuts_ai import Board, Layout, Rules
-from donuts_ai.reference import ReferenceGame
-from donuts_ai.squares import SQUARE_NAMES
+from donuts_ai.donuts.reference import ReferenceGame
+from donuts_ai.donuts.squares import SQUARE_NAMES
 
 from .helpers import board_outcome, reference_outcome
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from donuts_ai import tournament as T
-from donuts_ai.agents import GreedyAgent
+from donuts_ai.donuts.agents import GreedyAgent
 from donuts_ai.tournament import SpecError, source_of
 from donuts_ai.tournament.specs import _RUNTIME_KINDS
 

@@ -10,11 +10,11 @@ import sys
 import pytest
 
 from donuts_ai import SQUARE_NAMES, Board, Layout, parse_square
-from donuts_ai._engine.position import position_of, rulebook_of
-from donuts_ai.agents import AlphaBetaAgent
 from donuts_ai.cli import main as cli_main
-from donuts_ai.reference import ReferenceGame
-from donuts_ai.search.alphabeta.solver import Solver, _child
+from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts.agents import AlphaBetaAgent
+from donuts_ai.donuts.alphabeta.solver import Solver, _child
+from donuts_ai.donuts.reference import ReferenceGame
 from donuts_ai.suites import SUITE_NAMES, Suite, SuiteError, evaluate, load_suite, parse_suite
 from donuts_ai.suites.evaluation import with_time
 from donuts_ai.suites.format import CRITICAL, HEADER, PHASES, MoveLabel, make_suite, parse_position
@@ -228,7 +228,7 @@ def test_a_raising_an_illegal_and_a_hanging_agent_cost_their_positions_only():
 def test_an_object_a_class_a_module_spec_and_an_engine_play_alike():
     suite = _suite("few", _sample("middlegame", 4, seed=9))
     engine = f"engine:{sys.executable} -m donuts_ai.cli engine alphabeta:depth=3"
-    agents = [AlphaBetaAgent(depth=3), "donuts_ai.search.alphabeta.agent:AlphaBetaAgent:depth=3", engine, FirstMoveAgent,
+    agents = [AlphaBetaAgent(depth=3), "donuts_ai.donuts.agents.alphabeta:AlphaBetaAgent:depth=3", engine, FirstMoveAgent,
               FirstMoveAgent()]
     result = evaluate(agents, suite=suite)
     answers = [result.answers[name]["few"] for name in result.agents]
@@ -239,7 +239,7 @@ def test_an_object_a_class_a_module_spec_and_an_engine_play_alike():
     assert all(a["nodes"] is not None for a in answers[0])
     assert all(e["nodes"] in (None, o["nodes"]) for o, e in zip(answers[0], answers[2], strict=True))
     # Recorded as tournaments record them (donuts_ai.tournament.entries).
-    assert result.config["agents"][0].startswith("<donuts_ai.search.alphabeta.agent.AlphaBetaAgent> alphabeta:depth=3 #")
+    assert result.config["agents"][0].startswith("<donuts_ai.donuts.agents.alphabeta.AlphaBetaAgent> alphabeta:depth=3 #")
     assert result.config["agents"][2] == engine
     assert result.config["agents"][3] == "<tests.test_evaluate.FirstMoveAgent>"
     assert result.config["agents"][4].startswith("<tests.test_evaluate.FirstMoveAgent> #")
@@ -252,7 +252,7 @@ def test_a_time_in_the_spec_wins_over_the_time_given():
     assert with_time("mcts:time=0.5", 0.1) == "mcts:time=0.5"
     assert with_time("mcts:time_limit=0.5", 0.1) == "mcts:time_limit=0.5"
     assert with_time("random", 0.1) == "random" and with_time("solver", 0.1) == "solver"
-    assert with_time("donuts_ai.search.mcts.agent:MCTSAgent", 0.2) == "donuts_ai.search.mcts.agent:MCTSAgent:time=0.2"
+    assert with_time("donuts_ai.donuts.agents.mcts:MCTSAgent", 0.2) == "donuts_ai.donuts.agents.mcts:MCTSAgent:time=0.2"
     engine = f"engine:{sys.executable}"
     assert with_time(engine, 0.25) == f"{engine},go.movetime=250"
     assert with_time(f"{engine},go.movetime=40", 0.25) == f"{engine},go.movetime=40"

@@ -22,7 +22,7 @@ from donuts_ai.tournament import runner
 #: A user's first script: an agent class of its own, no ``if __name__ == "__main__":``.
 SCRIPT = textwrap.dedent("""
     from donuts_ai import tournament
-    from donuts_ai.agents import BoardAgent
+    from donuts_ai.donuts.agents import BoardAgent
 
 
     class FlipperAgent(BoardAgent):

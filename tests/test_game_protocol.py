@@ -179,10 +179,10 @@ def test_the_harness_loads_a_game_only_when_it_is_named():
     import sys
 
     code = ("import sys; from donuts_ai import tournament as T; "
-            "print(sorted(m for m in ('donuts_ai.donuts_game', 'donuts_ai.boxes.game') if m in sys.modules)); "
+            "print(sorted(m for m in ('donuts_ai.donuts.game', 'donuts_ai.boxes.game') if m in sys.modules)); "
             "print(type(T.get_game('donuts')).__module__, type(T.game_named('donuts')).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
-    assert out == ["[]", "donuts_ai.donuts_game DonutsGame"]
+    assert out == ["[]", "donuts_ai.donuts.game DonutsGame"]
 
 
 def test_the_harness_has_no_game_of_its_own():
@@ -207,7 +207,7 @@ def test_the_harness_has_no_game_of_its_own():
 
 
 def test_a_report_says_what_the_set_ups_were_in_the_game_s_words():
-    from donuts_ai.donuts_game import DonutsGame
+    from donuts_ai.donuts.game import DonutsGame
 
     donuts = DonutsGame()
     assert donuts.setups_line("random", 3) == ("Layouts: a freshly drawn tile arrangement for every unit "

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from donuts_ai import Layout, LayoutError, Rules, RulesError
+from donuts_ai.donuts.layout import MAX_LAYOUT_COUNT, LayoutSpec, fresh_layout, layout_text, parse_layout_spec
+from donuts_ai.donuts.rules import make_rules
 from donuts_ai.errors import DonutsError
-from donuts_ai.layout import MAX_LAYOUT_COUNT, LayoutSpec, fresh_layout, layout_text, parse_layout_spec
-from donuts_ai.rules import make_rules
 
 STANDARD = Layout.standard()
 TEXT = STANDARD.to_text()

@@ -12,16 +12,16 @@ import pytest
 pytest.importorskip("jax")
 
 from donuts_ai import Board, Layout  # noqa: E402
-from donuts_ai._engine.planes import LAST, NUM_PLANES, OPPONENT, OPPONENT_POOL, OWN, OWN_POOL, VANILLA  # noqa: E402
-from donuts_ai._engine.position import position_of  # noqa: E402
+from donuts_ai.donuts._engine.planes import LAST, NUM_PLANES, OPPONENT, OPPONENT_POOL, OWN, OWN_POOL, VANILLA  # noqa: E402
+from donuts_ai.donuts._engine.position import position_of  # noqa: E402
+from donuts_ai.donuts.alphabeta.solver import Solver  # noqa: E402
+from donuts_ai.donuts.squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square  # noqa: E402
 from donuts_ai.learn import agent as A  # noqa: E402
 from donuts_ai.learn._puct_donuts import settled_value  # noqa: E402
 from donuts_ai.learn.batched_search import BatchSearch, playout_budgets, playout_cap  # noqa: E402
 from donuts_ai.learn.errors import LearnError  # noqa: E402
 from donuts_ai.learn.eval_cache import EvaluationCache  # noqa: E402
-from donuts_ai.search.alphabeta.solver import Solver  # noqa: E402
 from donuts_ai.search.puct import considered_visits  # noqa: E402
-from donuts_ai.squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square  # noqa: E402
 
 WEIGHTS = np.random.default_rng(7).normal(size=(NUM_SQUARES, 3)).astype(np.float32)
 

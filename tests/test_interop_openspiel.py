@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from donuts_ai import Board, Layout, LayoutError, Rules, RulesError
-from donuts_ai.agents import OPTIONAL_AGENTS
+from donuts_ai.donuts.agents import OPTIONAL_AGENTS
+from donuts_ai.donuts.squares import SQUARE_NAMES, parse_square
 from donuts_ai.errors import DonutsError
 from donuts_ai.interop import NUM_PLANES, InteropError, planes
-from donuts_ai.squares import SQUARE_NAMES, parse_square
 from donuts_ai.tournament import SpecError, make_agent, resolve
 
 SKIP_REASON = "the OpenSpiel game needs the spiel extra: pip install 'donuts_ai[spiel]'"
@@ -174,7 +174,7 @@ def test_our_agents_as_pyspiel_bots_against_mctsbot(pyspiel, dos):
 
 
 def test_donuts_bot_arguments(dos):
-    from donuts_ai.agents import RandomAgent
+    from donuts_ai.donuts.agents import RandomAgent
 
     agent = RandomAgent(seed=4)
     assert dos.DonutsBot(agent).agent is agent

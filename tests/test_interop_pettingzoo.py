@@ -11,12 +11,12 @@ import warnings
 import numpy as np
 import pytest
 
-import donuts_ai.layout as grammar
-import donuts_ai.rules as rules_module
+import donuts_ai.donuts.layout as grammar
+import donuts_ai.donuts.rules as rules_module
 from donuts_ai import Board, IllegalMoveError, Layout, LayoutError, Rules, RulesError
+from donuts_ai.donuts.squares import parse_square
 from donuts_ai.errors import DonutsError
 from donuts_ai.interop import NUM_PLANES, PLANE_NAMES, InteropError, LayoutSpec, layout_text, make_rules, planes
-from donuts_ai.squares import parse_square
 
 pytest.importorskip("pettingzoo", reason="the PettingZoo environment needs the rl extra: pip install 'donuts_ai[rl]'")
 pytest.importorskip("gymnasium", reason="the PettingZoo environment needs the rl extra: pip install 'donuts_ai[rl]'")
@@ -302,7 +302,7 @@ def test_render_ansi_and_none(capsys):
 
 
 def test_our_agents_play_in_the_environment():
-    from donuts_ai.agents import MCTSAgent, RandomAgent
+    from donuts_ai.donuts.agents import MCTSAgent, RandomAgent
 
     agents = {"player_0": MCTSAgent(iterations=300, seed=1), "player_1": RandomAgent(seed=2)}
     e = env(layout="random")

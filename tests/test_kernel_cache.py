@@ -1,5 +1,6 @@
 """The stale-kernel guard: Numba checks a cached kernel against its own file only."""
 
+import ast
 import os
 import subprocess
 import sys
@@ -107,3 +108,66 @@ def test_the_package_is_stamped_on_import():
     pkg = Path(_kernel_cache.__file__).parent
     stamp = pkg / "__pycache__" / STAMP_NAME
     assert stamp.read_text().strip() == kernel_sources_digest(pkg)
+
+
+def test_nested_kernel_folders_are_guarded_each(tmp_path):
+    # A game's folder inside the package, with its engine a folder deeper: a kernel there that
+    # reads a constant from its game's folder or from the package root sees the change.
+    pkg = _package(tmp_path)
+    engine = pkg / "game" / "_engine"
+    engine.mkdir(parents=True)
+    for folder in (pkg / "game", engine):
+        (folder / "__init__.py").write_text("")
+    (pkg / "game" / "tables.py").write_text("SIZE = 6\n")  # no kernels, but its folder has one
+    (pkg / "game" / "kernels.py").write_text("from numba import njit\n")
+    (engine / "core.py").write_text("from numba import njit\nfrom ..tables import SIZE\nfrom ...constants import STEP\n\n"
+                                    "@njit(cache=True)\ndef h(x):\n    return x * SIZE + STEP\n")
+    assert {p.relative_to(pkg) for p in _kernel_cache._kernel_folders(_kernel_cache._sources(pkg))} == {
+        Path("."), Path("game"), Path("game/_engine")}
+    refresh(pkg)
+    (engine / "__pycache__").mkdir()
+    (engine / "__pycache__" / "core.h-4.py311.nbi").write_bytes(b"cached")
+    assert not refresh(pkg)
+    (pkg / "game" / "tables.py").write_text("SIZE = 7\n")
+    assert refresh(pkg)
+    assert not (engine / "__pycache__" / "core.h-4.py311.nbi").exists()
+    (engine / "__pycache__" / "core.h-4.py311.nbi").write_bytes(b"cached")
+    refresh(pkg)
+    (pkg / "constants.py").write_text("STEP = 5\n")  # the package root's folder holds kernels too
+    assert refresh(pkg)
+    assert not (engine / "__pycache__" / "core.h-4.py311.nbi").exists()
+
+
+def _defines_kernels(path: Path) -> bool:
+    """Whether a source file decorates a function with ``njit`` (``@njit``, ``@njit(...)``)."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if "njit" in ast.unparse(target):
+                    return True
+    return False
+
+
+def test_every_module_a_kernel_imports_is_in_a_guarded_folder():
+    # The guard digests whole folders that hold kernels: a constant or a helper compiled into a
+    # kernel from a folder without one would change unseen. Every module of the package that a
+    # kernel module imports (the game folders, the shared Numba helpers at the root) must lie
+    # in such a folder.
+    pkg = Path(_kernel_cache.__file__).parent
+    folders = _kernel_cache._kernel_folders(_kernel_cache._sources(pkg))
+    outside = []
+    for path in sorted(pkg.rglob("*.py")):
+        if not _defines_kernels(path):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = path.parent
+                for _ in range(node.level - 1):
+                    base = base.parent
+                target = base.joinpath(*node.module.split(".")) if node.module else base
+                for module in (target, *(target / a.name for a in node.names)):  # the module, or its submodules
+                    source = module / "__init__.py" if module.is_dir() else module.with_suffix(".py")
+                    if source.is_file() and source.parent not in folders:
+                        outside.append(f"{path.relative_to(pkg)} imports {source.relative_to(pkg)}")
+    assert not outside, "\n".join(outside)

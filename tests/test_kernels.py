@@ -1,4 +1,4 @@
-"""The public compiled API (:mod:`donuts_ai.kernels`): its names, its agreement with the Board
+"""The public compiled API (:mod:`donuts_ai.donuts.kernels`): its names, its agreement with the Board
 and the solver, its keys, and the two examples written only against it (``examples/``)."""
 
 from __future__ import annotations

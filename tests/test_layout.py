@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from donuts_ai import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutError
-from donuts_ai.symmetry import SYMMETRY_NAMES, inverse, transform_direction
+from donuts_ai.donuts.symmetry import SYMMETRY_NAMES, inverse, transform_direction
 
 directions = st.lists(st.integers(0, 3), min_size=36, max_size=36)
 
@@ -20,7 +20,7 @@ def test_every_face_mixes_all_four_directions():
 
 
 def test_standard_layout_is_the_documented_text():
-    import donuts_ai.layout as mod
+    import donuts_ai.donuts.layout as mod
 
     text = Layout.standard().to_text()
     assert "\n".join("    " + line for line in text.splitlines()) in mod.__doc__

@@ -22,6 +22,8 @@ import jax  # noqa: E402
 
 from donuts_ai import Board, Layout, Rules  # noqa: E402
 from donuts_ai import tournament as T  # noqa: E402
+from donuts_ai.donuts.squares import NUM_SQUARES, SQUARE_NAMES  # noqa: E402
+from donuts_ai.donuts.symmetry import SYMMETRY_NAMES  # noqa: E402
 from donuts_ai.learn import agent as A  # noqa: E402
 from donuts_ai.learn.batched_search import BatchSearch, masked_policy, root_planes  # noqa: E402
 from donuts_ai.learn.benchmark import label_positions, load_positions, measure  # noqa: E402
@@ -29,8 +31,6 @@ from donuts_ai.learn.buffer import ReplayBuffer, symmetric  # noqa: E402
 from donuts_ai.learn.errors import LearnError  # noqa: E402
 from donuts_ai.learn.network import NetworkConfig, evaluate, load_network, new_network, save_network  # noqa: E402
 from donuts_ai.learn.train import TrainConfig, Trainer, batch_loss, make_optimizer, train_step, training_batch  # noqa: E402
-from donuts_ai.squares import NUM_SQUARES, SQUARE_NAMES  # noqa: E402
-from donuts_ai.symmetry import SYMMETRY_NAMES  # noqa: E402
 
 TINY = NetworkConfig(channels=8, blocks=1, value_hidden=8)
 #: A run small enough for the tests (a few seconds a session on a loaded machine).
@@ -161,7 +161,7 @@ def test_a_symmetry_maps_a_position_to_the_planes_of_its_image():
         out, out_policy, out_legal = symmetric(planes, policy, legal, np.array([s]))
         np.testing.assert_array_equal(out, root_planes(A.root_record(image), 15))
         assert set(np.flatnonzero(out_legal[0])) == set(image.legal_squares())
-        from donuts_ai.symmetry import transform_square
+        from donuts_ai.donuts.symmetry import transform_square
 
         for sq in range(NUM_SQUARES):
             assert out_policy[0, transform_square(sq, name)] == policy[0, sq]
@@ -300,7 +300,7 @@ def test_the_shipped_network_loads_and_plays():
 
 
 def test_fresh_positions_carry_the_solvers_values():
-    from donuts_ai.search.alphabeta.solver import solve
+    from donuts_ai.donuts.alphabeta.solver import solve
 
     for position in label_positions(3, seed=4):
         board = position.board()

@@ -15,6 +15,9 @@ import pytest
 pytest.importorskip("jax")
 
 from donuts_ai import Board, Layout, Rules  # noqa: E402
+from donuts_ai.donuts.alphabeta.solver import Solver  # noqa: E402
+from donuts_ai.donuts.squares import NUM_SQUARES, SQUARE_NAMES  # noqa: E402
+from donuts_ai.donuts.symmetry import SYMMETRY_NAMES, transform_square  # noqa: E402
 from donuts_ai.learn import agent as A  # noqa: E402
 from donuts_ai.learn.buffer import LABELLED, POLICY_KNOWN, SAMPLE, VALUE_KNOWN, legal_flags  # noqa: E402
 from donuts_ai.learn.dataset import read_dataset  # noqa: E402
@@ -22,9 +25,6 @@ from donuts_ai.learn.errors import LearnError  # noqa: E402
 from donuts_ai.learn.network import NetworkConfig, evaluate, evaluate_wdl, load_network, new_network, save_network  # noqa: E402
 from donuts_ai.learn.teacher import Teacher, canonical, keep_flags, targets, write_labels  # noqa: E402
 from donuts_ai.learn.train import TrainConfig, Trainer  # noqa: E402
-from donuts_ai.search.alphabeta.solver import Solver  # noqa: E402
-from donuts_ai.squares import NUM_SQUARES, SQUARE_NAMES  # noqa: E402
-from donuts_ai.symmetry import SYMMETRY_NAMES, transform_square  # noqa: E402
 
 from .test_learn import PATIENCE, SMALL, same_network  # noqa: E402
 

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
 from donuts_ai.bench.strength import agreement_positions
-from donuts_ai.search.base import tactical_choice
-from donuts_ai.search.mcts import MCTSAgent
-from donuts_ai.search.mcts import _proof as mcts_proof
+from donuts_ai.donuts.agents import _mcts_proof as mcts_proof
+from donuts_ai.donuts.agents import mcts as mcts_module
+from donuts_ai.donuts.agents.mcts import MCTSAgent
+from donuts_ai.donuts.agents.search_base import tactical_choice
+from donuts_ai.donuts.squares import SQUARE_NAMES
 from donuts_ai.search.mcts import _tree as mcts_tree
-from donuts_ai.search.mcts import agent as mcts_module
-from donuts_ai.squares import SQUARE_NAMES
 
 from .helpers import BLOCK, TINY_CLOCK, WIN_NOW, install_fake_clock, position
 from .helpers import opening as _opening

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from donuts_ai import tournament as T
-from donuts_ai.agents import AlphaBetaAgent, BoardAgent, GreedyAgent, RandomAgent, base
+from donuts_ai.agents import base
+from donuts_ai.donuts.agents import AlphaBetaAgent, BoardAgent, GreedyAgent, RandomAgent
 from donuts_ai.errors import DonutsError
 from donuts_ai.tournament import SpecError, entries, report, source_of
 from donuts_ai.tournament.specs import _RUNTIME_KINDS

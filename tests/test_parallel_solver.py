@@ -10,12 +10,12 @@ import pytest
 
 from donuts_ai import Board, Layout, Rules, Solver
 from donuts_ai import tournament as T
-from donuts_ai._engine.position import position_of
+from donuts_ai.donuts._engine.position import position_of
+from donuts_ai.donuts.agents.alphabeta import SolverAgent
+from donuts_ai.donuts.alphabeta._table import DATA, KEY_A, KEY_B, entry_index, new_table, pack, position_keys, probe, store, table_move
+from donuts_ai.donuts.alphabeta.solver import _default_solver, available_cores
 from donuts_ai.errors import SearchStopped
 from donuts_ai.play.evaluation import Analyst
-from donuts_ai.search.alphabeta import SolverAgent
-from donuts_ai.search.alphabeta._table import DATA, KEY_A, KEY_B, entry_index, new_table, pack, position_keys, probe, store, table_move
-from donuts_ai.search.alphabeta.solver import _default_solver, available_cores
 
 from .test_solver import late_position
 

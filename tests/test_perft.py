@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, perft
-from donuts_ai import reference as ref
+from donuts_ai.donuts import reference as ref
 
 from .helpers import reference_of
 
@@ -20,7 +20,7 @@ CASES = DATA["cases"]
 
 
 def test_data_was_made_by_the_reference():
-    assert DATA["generated_by"] == "donuts_ai.reference.perft"
+    assert DATA["generated_by"] == "donuts_ai.donuts.reference.perft"
     assert all(len(case["perft"]) >= 6 for case in CASES)
 
 

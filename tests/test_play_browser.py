@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from donuts_ai import Board, Layout, Solver, analyze
-from donuts_ai import svg as donuts_svg
+from donuts_ai.donuts import svg as donuts_svg
 from donuts_ai.play.evaluation import remaining_plies
 from donuts_ai.play.record import SavedGame
 from donuts_ai.play.server import AGENT_KINDS, ALPHABETA_THEN_SOLVER, SOLVER_PLIES, Server, make_server

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from donuts_ai import Board, DonutsError, Layout, Rules, random_playouts
-from donuts_ai import reference as ref
+from donuts_ai.donuts import reference as ref
 
 
 def test_totals_add_up_and_are_plausible():
@@ -80,8 +80,8 @@ def test_playout_kernel_plays_the_same_games_as_the_board(rules, with_forfeit):
     same random stream: identical games, so identical totals."""
     import numpy as np
 
-    from donuts_ai._engine.bits import rng_below, rng_seed
-    from donuts_ai._engine.core import nth_bit
+    from donuts_ai._bits import rng_below, rng_seed
+    from donuts_ai.donuts._engine.core import nth_bit
 
     start = Board(Layout.random_grid(21), rules)
     if with_forfeit:  # uneven pools: the player with donuts left moves again at the end

@@ -1,4 +1,4 @@
-"""The kernel contract (donuts_ai._engine.position): the transition every kernel calls and
+"""The kernel contract (donuts_ai.donuts._engine.position): the transition every kernel calls and
 the rule helpers beside it agree with the Board, move by move, under every variant and
 after forfeits."""
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from donuts_ai import Board, Layout, Rules
-from donuts_ai._engine.core import WINNER_DRAW, flips, has_five
-from donuts_ai._engine.position import (
+from donuts_ai.donuts._engine.core import WINNER_DRAW, flips, has_five
+from donuts_ai.donuts._engine.position import (
     ENDED_DRAWN,
     ENDED_LOST,
     ENDED_WON,
@@ -33,8 +33,8 @@ from donuts_ai._engine.position import (
     typed_position,
     winner_of,
 )
+from donuts_ai.donuts.squares import NUM_SQUARES
 from donuts_ai.outcomes import REASON_NAMES
-from donuts_ai.squares import NUM_SQUARES
 
 
 def _placed(rulebook, pos: Position, sq: int) -> Position:

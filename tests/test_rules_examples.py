@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from donuts_ai import Board, Layout, Rules, Termination
-from donuts_ai.reference import ReferenceGame
+from donuts_ai.donuts.reference import ReferenceGame
 
 from .helpers import assert_same_position, example, play_both
 

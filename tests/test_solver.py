@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, analyze, solve
-from donuts_ai._engine.position import position_of, rulebook_of
-from donuts_ai.reference import ReferenceGame
-from donuts_ai.search.alphabeta._scores import WIN
-from donuts_ai.squares import SQUARE_NAMES
+from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts.alphabeta._scores import WIN
+from donuts_ai.donuts.reference import ReferenceGame
+from donuts_ai.donuts.squares import SQUARE_NAMES
 
 from .helpers import reference_of
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 import pytest
 
 from donuts_ai import Layout
+from donuts_ai.donuts.symmetry import SYMMETRY_NAMES
 from donuts_ai.errors import DonutsError
 from donuts_ai.study import canonical_text, run_study, study_layouts, summary
-from donuts_ai.symmetry import SYMMETRY_NAMES
 from donuts_ai.tournament import ResultsFileError
 
 

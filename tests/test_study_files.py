@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from donuts_ai import Board, Layout, Solver
-from donuts_ai.layout import NUM_ARRANGEMENTS
-from donuts_ai.rules import make_rules
+from donuts_ai.donuts.layout import NUM_ARRANGEMENTS
+from donuts_ai.donuts.rules import make_rules
 from donuts_ai.study import canonical_text, load_study
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from donuts_ai import SYMMETRY_NAMES, Board, Layout, Rules
-from donuts_ai.squares import SQUARE_NAMES, parse_square
-from donuts_ai.symmetry import inverse, transform_bitboard, transform_square
+from donuts_ai.donuts.squares import SQUARE_NAMES, parse_square
+from donuts_ai.donuts.symmetry import inverse, transform_bitboard, transform_square
 
 
 def test_square_maps_are_permutations():

@@ -15,9 +15,9 @@ import pytest
 
 from donuts_ai import Layout
 from donuts_ai import tournament as T
-from donuts_ai.agents import BoardAgent, GreedyAgent, RandomAgent
-from donuts_ai.donuts_game import win_points
-from donuts_ai.rules import Rules
+from donuts_ai.donuts.agents import BoardAgent, GreedyAgent, RandomAgent
+from donuts_ai.donuts.game import win_points
+from donuts_ai.donuts.rules import Rules
 from donuts_ai.tournament.stats import elo_to_score, fit_ratings, sprt
 
 FAST = ["random", "greedy", "alphabeta:depth=2"]

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from donuts_ai import Board, IllegalMoveError, InvalidMoveError, Layout, LayoutError, Rules, RulesError, VectorEnv, random_playouts
+from donuts_ai.donuts.layout import NUM_TILES, QUADRANTS
+from donuts_ai.donuts.squares import NUM_SQUARES, SIZE
+from donuts_ai.donuts.vector_env import END_REASONS, VectorEnvError
 from donuts_ai.interop import NUM_PLANES, write_planes
-from donuts_ai.layout import NUM_TILES, QUADRANTS
-from donuts_ai.squares import NUM_SQUARES, SIZE
-from donuts_ai.vector_env import END_REASONS, VectorEnvError
 
 RULES = [Rules(), Rules(insertion="single"), Rules(donuts=20), Rules(donuts=4)]
 RULE_IDS = ["standard", "single", "20-donuts", "4-donuts"]

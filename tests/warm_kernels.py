@@ -42,8 +42,8 @@ def rest() -> None:
     """The exact solver (one thread and the portfolio, both insertion rules), the batched
     environment and the learned agent's search."""
     from donuts_ai import Board, Layout, Rules, Solver
+    from donuts_ai.donuts.vector_env import VectorEnv
     from donuts_ai.tournament import make_agent
-    from donuts_ai.vector_env import VectorEnv
 
     for rules in (Rules(), Rules(insertion="single")):
         board = _late(Board(Layout.random_grid(3), rules), 14, seed=1)

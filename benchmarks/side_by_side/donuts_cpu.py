@@ -8,16 +8,29 @@ import random
 import sys
 import time
 
-from donuts_ai._engine import position as P
 from donuts_ai.bench import engine as B
-from donuts_ai.board import Board
-from donuts_ai.layout import Layout
-from donuts_ai.playouts import perft, random_playouts
-from donuts_ai.search.alphabeta._negamax import search_moves
-from donuts_ai.search.alphabeta._table import new_table
-from donuts_ai.search.alphabeta._workspace import new_workspace
-from donuts_ai.search.mcts import MCTSAgent
-from donuts_ai.vector_env import VectorEnv
+
+try:
+    from donuts_ai.donuts._engine import position as P
+    from donuts_ai.donuts.agents.mcts import MCTSAgent
+    from donuts_ai.donuts.alphabeta._negamax import search_moves
+    from donuts_ai.donuts.alphabeta._table import new_table
+    from donuts_ai.donuts.alphabeta._workspace import new_workspace
+    from donuts_ai.donuts.board import Board
+    from donuts_ai.donuts.layout import Layout
+    from donuts_ai.donuts.playouts import perft, random_playouts
+    from donuts_ai.donuts.vector_env import VectorEnv
+except ImportError:  # before issue 38 (a folder for each game)
+    from donuts_ai._engine import position as P
+    from donuts_ai.board import Board
+    from donuts_ai.layout import Layout
+    from donuts_ai.playouts import perft, random_playouts
+    from donuts_ai.search.alphabeta._negamax import search_moves
+    from donuts_ai.search.alphabeta._table import new_table
+    from donuts_ai.search.alphabeta._workspace import new_workspace
+    from donuts_ai.vector_env import VectorEnv
+
+    from donuts_ai.search.mcts import MCTSAgent
 
 R = 5
 cpu = time.process_time

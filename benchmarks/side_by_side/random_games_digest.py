@@ -6,7 +6,7 @@ import hashlib
 from donuts_ai.analysis import random_playouts
 
 from donuts_ai.boxes import BoxesRules, BoxesState
-from donuts_ai.layout import Layout
+from donuts_ai.donuts.layout import Layout
 
 h = hashlib.sha256()
 r = random_playouts(Layout.standard(), 2000, seed=7)

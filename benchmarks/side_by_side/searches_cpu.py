@@ -19,12 +19,19 @@ import time
 
 import numpy as np
 
-from donuts_ai.board import Board
 from donuts_ai.boxes import BoxesRules, BoxesState
 from donuts_ai.boxes.agents import ISMCTSAgent
-from donuts_ai.layout import Layout
-from donuts_ai.search.mcts import MCTSAgent
 from donuts_ai.search.mcts._tree import root_stats as mcts_root_stats
+
+try:
+    from donuts_ai.donuts.agents.mcts import MCTSAgent
+    from donuts_ai.donuts.board import Board
+    from donuts_ai.donuts.layout import Layout
+except ImportError:  # before issue 38 (a folder for each game)
+    from donuts_ai.board import Board
+    from donuts_ai.layout import Layout
+
+    from donuts_ai.search.mcts import MCTSAgent
 
 try:
     from donuts_ai.search.ismcts import root_stats as ismcts_root_stats
@@ -34,8 +41,12 @@ try:
     from donuts_ai.learn.batched_search import BatchSearch
 except ImportError:  # before issue 29
     from donuts_ai.learn.search import BatchSearch
-from donuts_ai._engine.batch import GAME
-from donuts_ai._engine.position import position_of
+try:
+    from donuts_ai.donuts._engine.batch import GAME
+    from donuts_ai.donuts._engine.position import position_of
+except ImportError:  # before issue 38
+    from donuts_ai._engine.batch import GAME
+    from donuts_ai._engine.position import position_of
 
 R = 7
 cpu = time.process_time

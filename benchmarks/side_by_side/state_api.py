@@ -11,9 +11,14 @@ import json
 import random
 import time
 
-from donuts_ai.board import Board
 from donuts_ai.boxes import BoxesRules, BoxesState
-from donuts_ai.layout import Layout
+
+try:
+    from donuts_ai.donuts.board import Board
+    from donuts_ai.donuts.layout import Layout
+except ImportError:  # before issue 38 (a folder for each game)
+    from donuts_ai.board import Board
+    from donuts_ai.layout import Layout
 
 #: Seeded games of each kind (Donuts, Donut Boxes of 2, 3 and 4 players) in the digest.
 GAMES = 40

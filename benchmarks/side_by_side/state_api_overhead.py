@@ -10,10 +10,15 @@ import statistics
 import sys
 import time
 
-from donuts_ai.board import _U, Board, E
 from donuts_ai.boxes import BoxesRules, BoxesState
 from donuts_ai.boxes.errors import BoxesIllegalMoveError, GameOverError
-from donuts_ai.layout import Layout
+
+try:
+    from donuts_ai.donuts.board import _U, Board, E
+    from donuts_ai.donuts.layout import Layout
+except ImportError:  # before issue 38 (a folder for each game)
+    from donuts_ai.board import _U, Board, E
+    from donuts_ai.layout import Layout
 
 ROUNDS = 6
 

@@ -1,7 +1,7 @@
 """MkDocs hooks of the documentation site: the rules page's diagrams, drawn at build time.
 
-Every diagram is a position of the pure-Python reference rules (:mod:`donuts_ai.reference`,
-no compiled code) drawn by :func:`donuts_ai.svg.board_svg`, the picture a Board shows in
+Every diagram is a position of the pure-Python reference rules (:mod:`donuts_ai.donuts.reference`,
+no compiled code) drawn by :func:`donuts_ai.donuts.svg.board_svg`, the picture a Board shows in
 Jupyter: so the pictures follow the rules and the drawing as they are, and nothing drawn
 is committed. The worked examples are those of ``tests/test_rules_examples.py``.
 """
@@ -18,11 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from donuts_ai.layout import Layout  # noqa: E402
-from donuts_ai.reference import ReferenceGame  # noqa: E402
-from donuts_ai.rules import Rules  # noqa: E402
-from donuts_ai.squares import SQUARE_NAMES  # noqa: E402
-from donuts_ai.svg import board_svg  # noqa: E402
+from donuts_ai.donuts.layout import Layout  # noqa: E402
+from donuts_ai.donuts.reference import ReferenceGame  # noqa: E402
+from donuts_ai.donuts.rules import Rules  # noqa: E402
+from donuts_ai.donuts.squares import SQUARE_NAMES  # noqa: E402
+from donuts_ai.donuts.svg import board_svg  # noqa: E402
 
 DIAGRAM_DIR = "diagrams"
 PICTURE_SIZE = 260

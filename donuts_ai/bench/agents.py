@@ -25,9 +25,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from .._checks import check_int, check_seconds, is_int
-from ..board import Board
+from ..donuts.board import Board
+from ..donuts.layout import Layout
 from ..errors import DonutsError
-from ..layout import Layout
 from ..tournament import make_agent, resolve
 from ._report import Machine, machine, seconds_text
 

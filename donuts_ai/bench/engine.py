@@ -25,18 +25,18 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-from .. import reference as ref
-from .._engine.position import position_of, rulebook_of
-from ..board import Board
+from ..donuts import reference as ref
+from ..donuts._engine.position import position_of, rulebook_of
+from ..donuts.agents.mcts import MCTSAgent
+from ..donuts.alphabeta import Solver
+from ..donuts.alphabeta._negamax import search_moves
+from ..donuts.alphabeta._table import new_table
+from ..donuts.alphabeta._workspace import new_workspace
+from ..donuts.board import Board
+from ..donuts.layout import Layout
+from ..donuts.playouts import perft, random_playouts
+from ..donuts.vector_env import VectorEnv
 from ..errors import DonutsError
-from ..layout import Layout
-from ..playouts import perft, random_playouts
-from ..search.alphabeta import Solver
-from ..search.alphabeta._negamax import search_moves
-from ..search.alphabeta._table import new_table
-from ..search.alphabeta._workspace import new_workspace
-from ..search.mcts import MCTSAgent
-from ..vector_env import VectorEnv
 from ._report import Machine, Stats, machine, print_and_save
 from .agents import DEFAULT_POSITIONS, DEFAULT_SEED, DEFAULT_TIME, agent_report, agent_speed
 
@@ -50,7 +50,7 @@ GAME_SNIPPET = (
 )
 ALL_KERNELS_SNIPPET = GAME_SNIPPET + (
     "from donuts_ai import Layout, perft, random_playouts, solve\n"
-    "from donuts_ai.agents import MCTSAgent, AlphaBetaAgent\n"
+    "from donuts_ai.donuts.agents import MCTSAgent, AlphaBetaAgent\n"
     "perft(Board(), 3); random_playouts(Layout.standard(), 10, seed=1); random_playouts(Layout.standard(), 10, seed=1, parallel=True)\n"
     "MCTSAgent(iterations=10); AlphaBetaAgent(depth=2)\n"
 )

@@ -18,9 +18,9 @@ from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 
-from ..agents import MCTSAgent
-from ..board import Board
-from ..layout import Layout
+from ..donuts.agents import MCTSAgent
+from ..donuts.board import Board
+from ..donuts.layout import Layout
 from ._report import Machine, machine, print_and_save
 
 

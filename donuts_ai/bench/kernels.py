@@ -1,5 +1,5 @@
 """The public compiled API costs nothing: the same negamax, written against
-:mod:`donuts_ai.kernels` and against the private engine it wraps, searches at the same
+:mod:`donuts_ai.donuts.kernels` and against the private engine it wraps, searches at the same
 node rate.
 
     python -m benchmarks.kernels [--quick] [--json FILE]
@@ -9,7 +9,7 @@ alpha-beta on the win/draw/loss value, square order, no table, the horizon scori
 a fixed depth from six early positions (those of the alpha-beta figure of ``donuts-ai
 bench``). The one against the engine calls its functions directly (``legal_moves``,
 ``apply``, ``is_over``, ``placer_value``, the ``ctz`` intrinsic, ``b & (b - 1)``); the
-one against :mod:`donuts_ai.kernels` calls their public names. Both run in interleaved
+one against :mod:`donuts_ai.donuts.kernels` calls their public names. Both run in interleaved
 repeats (the order alternating, so that a machine growing busier or quieter favours
 neither); each repeat's node rates are paired and their ratio is reported with the two
 rates. Rates are per second of this process's CPU time (``time.process_time``), which
@@ -29,11 +29,11 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from .. import kernels as K
-from .._engine.bits import ctz
-from .._engine.position import PASSES, Position, Rulebook, apply, is_over, legal_moves, placer_value
-from ..board import Board
-from ..layout import Layout
+from .._bits import ctz
+from ..donuts import kernels as K
+from ..donuts._engine.position import PASSES, Position, Rulebook, apply, is_over, legal_moves, placer_value
+from ..donuts.board import Board
+from ..donuts.layout import Layout
 from ._report import Machine, Stats, machine, print_and_save
 
 _ONE = np.uint64(1)
@@ -67,7 +67,7 @@ def negamax_private(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: i
 
 @njit(cache=True)
 def negamax_public(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: int, nodes: NDArray[np.int64]) -> int:
-    """The same negamax against :mod:`donuts_ai.kernels` (see the module doc)."""
+    """The same negamax against :mod:`donuts_ai.donuts.kernels` (see the module doc)."""
     nodes[0] += 1
     if depth == 0:
         return 0
@@ -159,7 +159,7 @@ def report(r: KernelsFigures) -> str:
              f"{'':32s} {'median':>14s}   (min – max)"]
     for clock, public, private, ratio in (("CPU", r["public"], r["private"], r["ratio"]),
                                           ("wall-clock", r["public_wall"], r["private_wall"], r["ratio_wall"])):
-        for name, s in (("against donuts_ai.kernels", public), ("against the private engine", private)):
+        for name, s in (("against donuts_ai.donuts.kernels", public), ("against the private engine", private)):
             lines.append(f"{name:32s} {s['median']:>14,.0f}   ({s['min']:,.0f} – {s['max']:,.0f}) nodes per {clock} second")
         lines.append(f"{'kernels / engine, per pair':32s} {ratio['median']:>14.3f}   ({ratio['min']:.3f} – {ratio['max']:.3f})")
     return "\n".join(lines)

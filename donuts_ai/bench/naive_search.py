@@ -2,7 +2,7 @@
 win/draw/loss value, moves in square order, no transposition table, no move ordering,
 no threat detection (the "naive search" of the solver's benchmark, here in Numba rather
 than C). It plays placements with the transition every kernel uses
-(:func:`donuts_ai._engine.position.apply`)."""
+(:func:`donuts_ai.donuts._engine.position.apply`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from .._engine.position import PASSES, WON_BY_FIVE, Position, Rulebook, apply, as_position, is_over, legal_moves, placer_value
+from ..donuts._engine.position import PASSES, WON_BY_FIVE, Position, Rulebook, apply, as_position, is_over, legal_moves, placer_value
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)

@@ -15,13 +15,13 @@ import time
 from collections.abc import Callable
 from typing import NotRequired, TypedDict
 
-from .._engine.position import position_of, rulebook_of
-from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
-from ..agents.board_agent import BoardAgent
-from ..board import Board
-from ..layout import Layout
+from ..donuts._engine.position import position_of, rulebook_of
+from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.alphabeta import Solver
+from ..donuts.board import Board
+from ..donuts.layout import Layout
 from ..outcomes import value_name
-from ..search.alphabeta import Solver
 from ._report import Machine, machine, print_and_save
 from .engine import AlphaBetaFigures, MCTSFigures, alphabeta_speed, mcts_speed
 from .naive_search import naive_value

@@ -44,10 +44,10 @@ from collections.abc import Iterable
 from typing import NotRequired, TypedDict
 
 from .. import tournament
-from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
-from ..agents.board_agent import BoardAgent
-from ..board import Board
-from ..layout import Layout
+from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
+from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.board import Board
+from ..donuts.layout import Layout
 from ..suites.evaluation import evaluate
 from ..suites.report import Z_95, wilson
 from ..tournament.match import ISOLATIONS, score_of

@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable
 from typing import Literal, NotRequired, TypedDict
 
-from ..agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
-from ..agents.board_agent import BoardAgent
-from ..board import Board
-from ..layout import Layout
+from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
+from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.board import Board
+from ..donuts.layout import Layout
 from ._report import Machine, machine, print_and_save
 
 #: Random plies before the agents take over: every game a different middle game.

@@ -16,7 +16,7 @@ Agents sample the hidden cards with :meth:`BoxesState.from_observation` (a
 observations give the same moves (for :class:`ISMCTSAgent`, with an iteration limit).
 
 Kinds (:data:`BOXES_AGENTS`, a :class:`~donuts_ai.agents.registry.LazyRegistry` like the
-board game's :data:`donuts_ai.agents.AGENTS`; the names of agent specs such as
+board game's :data:`donuts_ai.donuts.agents.AGENTS`; the names of agent specs such as
 ``ismcts:time=0.1``, made with :func:`donuts_ai.tournament.make_agent` with
 ``game="boxes"``):
 
@@ -424,7 +424,7 @@ class ISMCTSAgent(BoxesAgent):
 
 #: Agent classes by ``kind``: the names agent specs use (``ismcts:time=0.1,seed=3``); a
 #: :class:`~donuts_ai.agents.registry.LazyRegistry`, the type of the board game's
-#: :data:`donuts_ai.agents.AGENTS`, each class named by its dotted path.
+#: :data:`donuts_ai.donuts.agents.AGENTS`, each class named by its dotted path.
 BOXES_AGENTS: LazyRegistry[type[BoxesAgent]] = LazyRegistry({
     "random": "donuts_ai.boxes.agents:RandomAgent",
     "greedy": "donuts_ai.boxes.agents:GreedyAgent",

@@ -76,7 +76,7 @@ class BoxesOutcome:
 
     ``places`` are :meth:`BoxesState.ranking`'s (0 = first; equal on points and boxes share
     a place), ``winners`` the players in place 0 and ``winner`` the one winner, ``None``
-    when first place is shared (as a draw is in Donuts' :class:`~donuts_ai.board.Outcome`);
+    when first place is shared (as a draw is in Donuts' :class:`~donuts_ai.donuts.board.Outcome`);
     ``scores`` the points and ``boxes`` the boxes delivered."""
 
     winner: int | None

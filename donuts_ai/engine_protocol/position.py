@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..board import Board
+from ..donuts.board import Board
+from ..donuts.layout import Layout, layout_text
+from ..donuts.rules import Rules
+from ..donuts.squares import NUM_SQUARES, SQUARE_NAMES
 from ..errors import DonutsError
-from ..layout import Layout, layout_text
-from ..rules import Rules
-from ..squares import NUM_SQUARES, SQUARE_NAMES
 from ..tournament.engine_text import EngineProtocolError
 
 #: The move word of a forfeited turn (the harness's ``None`` move).

@@ -4,7 +4,7 @@ Protocol on stdin and stdout (the protocol: docs/engine_protocol.md).
 The command loop reads one command a line while a search runs in a thread of its own, so
 that ``stop`` (and the engine's own watchdog, when ``go`` gave a time) answers
 ``bestmove`` at once. An agent cannot be interrupted in the middle of a move, so a search
-stopped early answers with a one-ply greedy move (:class:`~donuts_ai.agents.greedy.GreedyAgent`)
+stopped early answers with a one-ply greedy move (:class:`~donuts_ai.donuts.agents.greedy.GreedyAgent`)
 and its own move is dropped when it comes; the next ``go`` (and ``newgame``, ``setoption``)
 waits for it to end. Bad input is reported on stderr and changes nothing; it never ends
 the engine. What the agent prints goes to stderr, never into the protocol.
@@ -26,8 +26,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from ..agents.greedy import GreedyAgent
-from ..board import Board
+from ..donuts.agents.greedy import GreedyAgent
+from ..donuts.board import Board
 from ..tournament.engine_text import EngineProtocolError, GoLimits, parse_go
 from ..tournament.specs import AgentLike, Params, SpecError, call_agent, make_agent, resolve
 from .position import parse_position

@@ -1,12 +1,12 @@
 """The keyword arguments the PettingZoo environment and the OpenSpiel game share: which
-layout (fixed, or drawn at every reset: a :class:`~donuts_ai.layout.LayoutSpec`) and which
-rules (:func:`~donuts_ai.rules.make_rules`). Both grammars live with what they build."""
+layout (fixed, or drawn at every reset: a :class:`~donuts_ai.donuts.layout.LayoutSpec`) and which
+rules (:func:`~donuts_ai.donuts.rules.make_rules`). Both grammars live with what they build."""
 
 from __future__ import annotations
 
+from ..donuts.layout import LayoutSpec, layout_text
+from ..donuts.rules import make_rules
 from ..errors import DonutsError
-from ..layout import LayoutSpec, layout_text
-from ..rules import make_rules
 
 
 class InteropError(DonutsError):

@@ -19,8 +19,8 @@ reshaped to 36 values lines up with the actions (square indices 0..35, a1 = 0).
  12   all ones when the observer plays Vanilla (the second player)
 ====  ==================================================================================
 
-The plane indices and names are the engine's (``donuts_ai/_engine/planes.py``), and one
-kernel writes them all (``donuts_ai/_engine/batch.py``): these planes, the batched
+The plane indices and names are the engine's (``donuts_ai/donuts/_engine/planes.py``), and one
+kernel writes them all (``donuts_ai/donuts/_engine/batch.py``): these planes, the batched
 environment's observations and the learner's.
 
 The position is all a player needs (Donuts has perfect information and no repetition),
@@ -35,11 +35,11 @@ from typing import Any, TypeVar, overload
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
-from .._engine.batch import write_view
-from .._engine.planes import NUM_PLANES, PLANE_NAMES
-from ..board import Board
-from ..layout import Layout
-from ..squares import NUM_SQUARES, SIZE
+from ..donuts._engine.batch import write_view
+from ..donuts._engine.planes import NUM_PLANES, PLANE_NAMES
+from ..donuts.board import Board
+from ..donuts.layout import Layout
+from ..donuts.squares import NUM_SQUARES, SIZE
 
 __all__ = ["NUM_PLANES", "PLANE_NAMES", "action_mask", "bits", "planes", "write_planes"]
 
@@ -74,7 +74,7 @@ def write_planes(board: Board, player: int, out: NDArray[np.float32]) -> NDArray
     """Write the planes of ``board`` seen by ``player`` into ``out`` (any array of
     :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``, ``float32``) and return it.
     The planes are written by the batched environment's kernel
-    (``donuts_ai/_engine/batch.py``), so both write the same planes."""
+    (``donuts_ai/donuts/_engine/batch.py``), so both write the same planes."""
     b, placed, turn, last = board.bitboards, board.placed, board.turn, board.last
     live = turn is not None
     forced = 0 if not live or board.is_open_pick() else board.legal_mask()

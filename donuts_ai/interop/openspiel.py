@@ -53,11 +53,11 @@ from numpy.typing import NDArray
 
 from .._checks import check_int, check_nonnegative, check_seconds
 from ..agents.base import Agent, budget
-from ..agents.board_agent import BoardAgent
-from ..board import Board
-from ..layout import Layout, LayoutSpec
-from ..rules import RULE_KEYS, Rules, make_rules
-from ..squares import NUM_SQUARES, SIZE, SQUARE_NAMES, parse_square
+from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.board import Board
+from ..donuts.layout import Layout, LayoutSpec
+from ..donuts.rules import RULE_KEYS, Rules, make_rules
+from ..donuts.squares import NUM_SQUARES, SIZE, SQUARE_NAMES, parse_square
 from ._options import InteropError
 from ._planes import NUM_PLANES, write_planes
 

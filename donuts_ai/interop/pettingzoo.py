@@ -41,10 +41,10 @@ every step). ``reset(seed=...)`` seeds the layout draws, so the same seed gives 
 same layouts; ``reset(options={"layout": ...})`` plays the next game on that layout,
 ``reset(options={"fen": ...})`` starts it from a position string.
 The position is ``env.unwrapped.board``, a :class:`~donuts_ai.Board`, so any agent of
-:mod:`donuts_ai.agents` can play in the environment::
+:mod:`donuts_ai.donuts.agents` can play in the environment::
 
-    from donuts_ai.agents import MCTSAgent
-    from donuts_ai.squares import parse_square
+    from donuts_ai.donuts.agents import MCTSAgent
+    from donuts_ai.donuts.squares import parse_square
     action = parse_square(MCTSAgent(time_limit=0.1).select_move(e.unwrapped.board))
 
 Importing this module registers the environment with PettingZoo's registry as
@@ -71,10 +71,10 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 import numpy as np
 from numpy.typing import NDArray
 
-from ..board import Board
-from ..layout import Layout, LayoutSpec
-from ..rules import Rules, make_rules
-from ..squares import NUM_SQUARES, SIZE
+from ..donuts.board import Board
+from ..donuts.layout import Layout, LayoutSpec
+from ..donuts.rules import Rules, make_rules
+from ..donuts.squares import NUM_SQUARES, SIZE
 from ._options import InteropError
 from ._planes import NUM_PLANES, action_mask, write_planes
 

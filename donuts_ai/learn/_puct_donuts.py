@@ -1,7 +1,7 @@
 """Donuts passed to the PUCT search of :mod:`donuts_ai.search.puct` (private): the game's
 functions of its :class:`~donuts_ai.search.puct.Game` record (a node's state is a
 :data:`STATE` record, the position from the side to move of the kernel contract,
-:mod:`donuts_ai._engine.position`; the player is that side's color; the rules are
+:mod:`donuts_ai.donuts._engine.position`; the player is that side's color; the rules are
 ``(line_masks uint64[G, 36], donuts, single)``), and the observation planes of the
 leaves and roots, seen by their side to move. :mod:`.batched_search` binds the search
 to these functions.
@@ -16,10 +16,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._engine.batch import _write_planes, mover_view
-from .._engine.bits import ctz
-from .._engine.core import flips, forced_line, has_five, legal_mask, threats
-from .._engine.position import (
+from .._bits import ctz
+from ..donuts._engine.batch import _write_planes, mover_view
+from ..donuts._engine.core import flips, forced_line, has_five, legal_mask, threats
+from ..donuts._engine.position import (
     MOVES_AGAIN,
     Position,
     Rulebook,
@@ -31,10 +31,10 @@ from .._engine.position import (
     plies_left,
     settle_without_five,
 )
-from ..search.alphabeta._negamax import search_root
-from ..search.alphabeta._scores import EXACT_DEPTH
+from ..donuts.alphabeta._negamax import search_root
+from ..donuts.alphabeta._scores import EXACT_DEPTH
+from ..donuts.squares import FULL_BOARD
 from ..search.puct import NONE, Tree
-from ..squares import FULL_BOARD
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -64,7 +64,7 @@ SOLVES_TRIED, SOLVES_SETTLED, SOLVE_NODES = 0, 1, 2
 #: :data:`Rules`, then what :func:`step_solving` settles: ``(line_masks, donuts, single, solve,
 #: solve_plies, node_limit, tables, workspaces, counters)``: ``solve`` one of ``SOLVE_*``; with
 #: ``SOLVE_EXACT`` a position with at most ``solve_plies`` plies left is searched by the
-#: solver's alpha-beta (:func:`donuts_ai.search.alphabeta._negamax.search_root`) within
+#: solver's alpha-beta (:func:`donuts_ai.donuts.alphabeta._negamax.search_root`) within
 #: ``node_limit`` nodes, on game ``g``'s own table ``tables[g]`` (``uint64[G, rows, 3]``) and
 #: workspace ``workspaces[g]`` (``WORKSPACE[G]``), counted in ``counters[g]`` (``int64[G, 3]``).
 SolvingRules = tuple[npt.NDArray[np.uint64], int, bool, int, int, int, npt.NDArray[np.uint64], np.ndarray, npt.NDArray[np.int64]]
@@ -73,7 +73,7 @@ SolvingRules = tuple[npt.NDArray[np.uint64], int, bool, int, int, int, npt.NDArr
 @njit(cache=True)
 def root(rules: Rules, roots: np.ndarray, g: int, states: np.ndarray, node: int) -> tuple[int, np.uint64]:
     """Root ``g`` (records with the fields ``own opp last placed_own placed_opp color
-    line_masks``, such as the batch environment's games, :data:`donuts_ai._engine.batch.GAME`)
+    line_masks``, such as the batch environment's games, :data:`donuts_ai.donuts._engine.batch.GAME`)
     into ``states[node]``: ``(color to move, legal squares)``."""
     r = roots[g]
     s = states[node]

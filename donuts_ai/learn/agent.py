@@ -24,13 +24,13 @@ import numpy as np
 import numpy.typing as npt
 
 from .._checks import check_int
-from .._engine.batch import GAME
-from .._engine.planes import NUM_PLANES
-from .._engine.position import position_of
 from ..agents.base import budget, check_time_limit, now
-from ..agents.board_agent import BoardAgent
-from ..board import Board
-from ..squares import SIZE, SQUARE_NAMES
+from ..donuts._engine.batch import GAME
+from ..donuts._engine.planes import NUM_PLANES
+from ..donuts._engine.position import position_of
+from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.board import Board
+from ..donuts.squares import SIZE, SQUARE_NAMES
 from .batched_search import C_PUCT, BatchSearch, Evaluator, best_squares, evaluate_roots, masked_policy, network_evaluator
 from .buffer import legal_flags
 from .errors import LearnError
@@ -73,7 +73,7 @@ def cached_network(path: str | Path | None) -> Network:
 
 
 def root_record(board: Board) -> np.ndarray:
-    """A one-game :data:`~donuts_ai._engine.batch.GAME` array of ``board``'s position (the
+    """A one-game :data:`~donuts_ai.donuts._engine.batch.GAME` array of ``board``'s position (the
     search's root), from its side to move."""
     b0, b1, turn, last, p0, p1 = board.kernel_state()
     pos = position_of(b0, b1, turn, last, p0, p1)

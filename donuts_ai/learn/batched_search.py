@@ -23,11 +23,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._engine.planes import NUM_PLANES
+from ..donuts._engine.planes import NUM_PLANES
+from ..donuts.alphabeta._table import ENTRY_WORDS
+from ..donuts.alphabeta._workspace import WORKSPACE
+from ..donuts.squares import NUM_SQUARES, SIZE
 from ..search import puct
-from ..search.alphabeta._table import ENTRY_WORDS
-from ..search.alphabeta._workspace import WORKSPACE
-from ..squares import NUM_SQUARES, SIZE
 from . import _puct_donuts as D
 from .errors import LearnError
 from .eval_cache import KEY_WORDS, EvaluationCache, evaluate_rows, leaf_keys, node_keys, root_keys
@@ -177,7 +177,7 @@ class BatchSearch:
         """Search every active game from its root and return the root statistics.
 
         ``roots``: records with the fields ``own opp last placed_own placed_opp color
-        line_masks`` (:data:`donuts_ai._engine.batch.GAME`), one per game, none finished;
+        line_masks`` (:data:`donuts_ai.donuts._engine.batch.GAME`), one per game, none finished;
         ``directions`` ``int8[G, 36]`` their layouts' printed lines; ``noise``: Dirichlet
         noise to mix into the root priors (``float32[G, 36]``, see :func:`dirichlet_noise`),
         or ``None``. ``sims`` (at most the constructor's) simulations, fewer when

@@ -26,9 +26,9 @@ from typing import TypedDict
 import numpy as np
 import numpy.typing as npt
 
+from ..donuts.alphabeta.solver import Solver
+from ..donuts.squares import SQUARE_NAMES
 from ..outcomes import DRAW
-from ..search.alphabeta.solver import Solver
-from ..squares import SQUARE_NAMES
 from ..suites.format import PHASES, SuitePosition, load_suite
 from ..suites.generate import label_position, play_game
 from .batched_search import BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator

@@ -10,7 +10,7 @@ apart: the training targets are made from them when a batch is drawn
 (:func:`~.teacher.targets`). :class:`ReplayBuffer` is a ring of the latest ``capacity`` samples;
 :func:`batch_planes` turns sampled records into the network's planes, each under a random
 one of the board's 8 symmetries (which map a game to the same game, lines turned: see
-:mod:`donuts_ai.symmetry`), so that every position teaches eight.
+:mod:`donuts_ai.donuts.symmetry`), so that every position teaches eight.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._engine.batch import _write_planes, mover_view
-from .._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS, NUM_PLANES
-from ..squares import NUM_SQUARES, SIZE
-from ..symmetry import SYMMETRY_NAMES, transform_direction, transform_square
+from ..donuts._engine.batch import _write_planes, mover_view
+from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS, NUM_PLANES
+from ..donuts.squares import NUM_SQUARES, SIZE
+from ..donuts.symmetry import SYMMETRY_NAMES, transform_direction, transform_square
 
 #: One searched position.
 SAMPLE = np.dtype(
@@ -97,7 +97,7 @@ def legal_flags(records: np.ndarray) -> npt.NDArray[np.bool_]:
 def symmetric(planes: npt.NDArray[np.float32], policy: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_],
               symmetry: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
     """Row ``i`` of ``planes`` (``[n, 6, 6, 13]``), ``policy`` and ``legal`` (``[n, 36]``)
-    under symmetry ``symmetry[i]`` (an index of :data:`~donuts_ai.symmetry.SYMMETRY_NAMES`):
+    under symmetry ``symmetry[i]`` (an index of :data:`~donuts_ai.donuts.symmetry.SYMMETRY_NAMES`):
     squares moved, and the printed-line planes turned with them."""
     n = len(planes)
     flat = planes.reshape(n, NUM_SQUARES, NUM_PLANES)

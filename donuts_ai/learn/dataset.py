@@ -49,10 +49,10 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from ..board import Board
-from ..layout import Layout
-from ..rules import Rules
-from ..squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square
+from ..donuts.board import Board
+from ..donuts.layout import Layout
+from ..donuts.rules import Rules
+from ..donuts.squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square
 from .buffer import LABELLED, POLICY_KNOWN, VALUE_KNOWN
 from .errors import LearnError
 

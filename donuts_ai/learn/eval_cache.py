@@ -6,7 +6,7 @@ A key holds everything the observation planes show (the donuts of each side, the
 square, the pools, the color to move, the layout's printed lines, the donuts a player
 has), so a hit returns exactly what the network would answer. With ``symmetric`` (the
 default) the key is the **symmetry-canonical** one: the least key over the board's 8
-symmetries (:mod:`donuts_ai.symmetry`, lines turned with the squares), and the network is
+symmetries (:mod:`donuts_ai.donuts.symmetry`, lines turned with the squares), and the network is
 asked about the canonical image, its logits mapped back to the position's squares. A
 position and its images then share one entry; the evaluations are those of the
 canonical images whether they come from the table or from the network, so a search with
@@ -29,11 +29,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._engine.bits import ctz
-from .._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
+from .._bits import ctz
+from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
+from ..donuts.squares import NUM_SQUARES
+from ..donuts.symmetry import SYMMETRY_NAMES, transform_direction, transform_square
 from ..search.puct import NONE, Tree
-from ..squares import NUM_SQUARES
-from ..symmetry import SYMMETRY_NAMES, transform_direction, transform_square
 from .errors import LearnError
 
 _ZERO = np.uint64(0)

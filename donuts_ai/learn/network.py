@@ -45,8 +45,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .._checks import check_int
-from .._engine.planes import NUM_PLANES
-from ..squares import NUM_SQUARES, SIZE
+from ..donuts._engine.planes import NUM_PLANES
+from ..donuts.squares import NUM_SQUARES, SIZE
 from .errors import LearnError
 
 #: Policy-head channels (AlphaZero's Go net uses 2).

@@ -28,7 +28,7 @@ is what keeps a seeded run repeatable and a resumed run equal to one never stopp
   **not** keep the value (a *critical* position, as :mod:`.benchmark` counts them), is
   uniform over the moves that keep it; elsewhere the visits. Uniform, not fastest wins
   weighted: a distance costs many times a value's nodes (the solver proves it by one more
-  null-window search per candidate distance, :meth:`~donuts_ai.search.alphabeta.solver.Solver.solve`),
+  null-window search per candidate distance, :meth:`~donuts_ai.donuts.alphabeta.solver.Solver.solve`),
   so fewer positions would settle within a budget, and in Donuts every game ends within
   36 plies, so a player who keeps a won value wins without hurrying: what the agent must
   learn, and what the benchmarks measure, is to keep the value. Where every move keeps it
@@ -57,10 +57,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .._checks import check_int
+from ..donuts.alphabeta.solver import Solver
+from ..donuts.rules import Rules
+from ..donuts.squares import NUM_SQUARES
 from ..outcomes import WIN
-from ..rules import Rules
-from ..search.alphabeta.solver import Solver
-from ..squares import NUM_SQUARES
 from .buffer import DIRECTION_IMAGE, LABELLED, NUM_SYMMETRIES, POLICY_KNOWN, SQUARE_IMAGE, VALUE_KNOWN
 from .dataset import board_of
 from .errors import LearnError

@@ -58,10 +58,10 @@ import numpy.typing as npt
 import optax
 
 from .._checks import check_int
-from ..layout import LayoutSpec
-from ..rules import INSERTION_MODES, make_rules
-from ..squares import FULL_BOARD, NUM_SQUARES
-from ..vector_env import VectorEnv
+from ..donuts.layout import LayoutSpec
+from ..donuts.rules import INSERTION_MODES, make_rules
+from ..donuts.squares import FULL_BOARD, NUM_SQUARES
+from ..donuts.vector_env import VectorEnv
 from .batched_search import (
     MAX_CONSIDERED,
     SOLVE_PLIES,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from typing import TypeVar
 
-from ..rules import add_rules_arguments
+from ..donuts.rules import add_rules_arguments
 
 DEFAULT_PORT = 8765
 

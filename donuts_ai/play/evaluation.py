@@ -29,12 +29,13 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import TypedDict
 
-from ..board import Board
+from ..donuts.agents.alphabeta import AlphaBetaAgent
+from ..donuts.alphabeta import Solver
+from ..donuts.alphabeta.solver import available_cores
+from ..donuts.board import Board
+from ..donuts.squares import COLOR_NAMES
 from ..errors import SearchStopped
 from ..outcomes import value_for, value_name
-from ..search.alphabeta import AlphaBetaAgent, Solver
-from ..search.alphabeta.solver import available_cores
-from ..squares import COLOR_NAMES
 
 #: Search nodes for each legal move's estimate (about 20 ms at 2 M nodes/s; depth 1, and
 #: depth 2 with few legal moves, are always searched to the end on top of it).

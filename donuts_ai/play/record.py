@@ -31,11 +31,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..board import Board
+from ..donuts.board import Board
+from ..donuts.layout import Layout
+from ..donuts.rules import Rules
 from ..errors import DonutsError
-from ..layout import Layout
 from ..outcomes import RESULTS
-from ..rules import Rules
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE_NUMBER = re.compile(r"^\d+\.+$")

@@ -56,18 +56,18 @@ from importlib import resources
 from typing import TYPE_CHECKING, TypedDict, overload
 from urllib.parse import parse_qs, urlsplit
 
-from .. import svg as _svg
-from ..board import Board
+from ..donuts import svg as _svg
+from ..donuts.board import Board
+from ..donuts.layout import DRAWN_LAYOUT_KINDS, Layout
+from ..donuts.rules import Rules, RulesDict
+from ..donuts.squares import COLOR_NAMES, square_name
 from ..errors import DonutsError, GameOverError
-from ..layout import DRAWN_LAYOUT_KINDS, Layout
-from ..rules import Rules, RulesDict
-from ..squares import COLOR_NAMES, square_name
 from ..tournament.specs import make_agent
 from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, PositionEvalJSON, remaining_plies
 from .session import NotYourTurn, PlaySession, constraint_text, make_layout, parse_color
 
 if TYPE_CHECKING:  # the agents are built by spec (make_agent), never imported
-    from ..agents.board_agent import BoardAgent
+    from ..donuts.agents.board_agent import BoardAgent
 
 #: The page's opponent that searches with alpha-beta, then solves near the end (:data:`SOLVER_PLIES`).
 ALPHABETA_THEN_SOLVER = "alphabeta+solver"

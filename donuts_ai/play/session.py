@@ -9,12 +9,12 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..board import Board
+from ..donuts.board import Board
+from ..donuts.layout import Layout, LayoutSpec
+from ..donuts.rules import Rules
+from ..donuts.squares import COLOR_NAMES, square_name
 from ..errors import DonutsError, GameOverError, IllegalMoveError
-from ..layout import Layout, LayoutSpec
 from ..outcomes import UNFINISHED, result_string
-from ..rules import Rules
-from ..squares import COLOR_NAMES, square_name
 from .record import SavedGame
 
 #: Seeds drawn for a ``random`` / ``grid`` layout: few digits, easy to type again.
@@ -36,7 +36,7 @@ def parse_color(text: object) -> int | None:
 
 
 def make_layout(spec: str) -> tuple[Layout, str]:
-    """(layout, label) of one layout spec (:class:`~donuts_ai.layout.LayoutSpec`):
+    """(layout, label) of one layout spec (:class:`~donuts_ai.donuts.layout.LayoutSpec`):
     ``standard``, ``random`` / ``grid`` (a fresh draw, whose seed is given in the label so
     the layout can be had again), ``random:SEED``, ``grid:SEED``, layout text, or a layout
     file (one layout)."""
@@ -66,7 +66,7 @@ class NotYourTurn(IllegalMoveError):
 
 
 class Opponent(Protocol):
-    """What plays the opponent's moves: an agent (a :class:`~donuts_ai.agents.BoardAgent`,
+    """What plays the opponent's moves: an agent (a :class:`~donuts_ai.donuts.agents.BoardAgent`,
     or any object with such a ``select_move``) that answers a move for the board it is given."""
 
     def select_move(self, board: Board, /) -> str: ...

@@ -12,10 +12,10 @@ import os
 import sys
 from typing import TextIO
 
-from ..board import Board
+from ..donuts.board import Board
+from ..donuts.rules import Rules, rules_from_arguments
+from ..donuts.squares import COLOR_NAMES
 from ..errors import DonutsError
-from ..rules import Rules, rules_from_arguments
-from ..squares import COLOR_NAMES
 from .evaluation import ANALYSIS_WAIT, AnalysisJobs, Analyst, PositionEval
 from .session import PlaySession, Ply, constraint_text, make_layout, parse_color
 

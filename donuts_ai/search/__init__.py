@@ -1,15 +1,17 @@
-"""The players' algorithms, one folder each with its kernels, its Python driver and its
-agent:
+"""The game-agnostic tree searches, one folder each with its kernels; a new search goes
+here, as a folder of kernels that take the game as a record of compiled functions and
+import no game:
 
-- :mod:`.alphabeta` — negamax alpha-beta: the exact solver (``solve``, ``analyze``,
-  ``Solver``) and the ``AlphaBetaAgent`` / ``SolverAgent``;
-- :mod:`.mcts` — Monte-Carlo tree search (UCT, MCTS-Solver): the ``MCTSAgent``;
+- :mod:`.mcts` — Monte-Carlo tree search (UCT, MCTS-Solver), played by Donuts'
+  ``MCTSAgent`` (:mod:`donuts_ai.donuts.agents.mcts`);
 - :mod:`.ismcts` — single-observer information-set MCTS, played by Donut Boxes'
   ``ISMCTSAgent``;
 - :mod:`.puct` — AlphaZero's PUCT over many games at once, driven by the learned agent
-  (``donuts_ai.learn.batched_search``);
-- :mod:`.base` — what searching agents share (the tactical pass of :mod:`._tactics`,
-  warm-up, touching tables).
+  (``donuts_ai.learn.batched_search``).
+
+A search that knows one game's rules lives with that game: Donuts' alpha-beta and exact
+solver are :mod:`donuts_ai.donuts.alphabeta`, and what Donuts' searching agents share
+(the tactical pass, warm-up, touching tables) is :mod:`donuts_ai.donuts.agents.search_base`.
 
 **The tree searches' node records** (``mcts``, ``ismcts``, ``puct``) follow one
 convention, mctx's: a tree is a ``NamedTuple`` of NumPy arrays, a structure of arrays,
@@ -23,16 +25,16 @@ same thing in every search (``visits``, ``first_child``, ``child_count``, ``move
 **The game is passed in**: each tree search takes the game as a ``Game`` record of its
 compiled functions (step, legal moves, playout or evaluation; Numba compiles the search
 once for each game) and imports no game engine; the game's side binds the search to its
-functions in a kernel of its own, which is what Numba caches (Donuts: ``mcts/_bound.py``;
-Donut Boxes: ``donuts_ai.boxes._bound``; the learned agent:
-``donuts_ai.learn.batched_search``). Shared between them: UCB1's score (``_selection.ucb1``,
+functions in a kernel of its own, which is what Numba caches (Donuts:
+``donuts_ai.donuts.agents._mcts_bound``; Donut Boxes: ``donuts_ai.boxes._bound``; the
+learned agent: ``donuts_ai.learn.batched_search``). Shared between them: UCB1's score (``_selection.ucb1``,
 inlined into MCTS and ISMCTS); not shared: the rest of selection (MCTS skips proven
 children, ISMCTS counts availability among the moves legal in a world, PUCT weighs priors)
 and the backups (a reward for the mover with MCTS-Solver proofs, a reward vector for
 every player, a value for player 0), whose arithmetic differs. The figures:
 ``benchmarks/RESULTS.md``.
 
-Dependencies point one way: ``_engine`` <- ``search``; the agents here derive from the one
-agent base of :mod:`donuts_ai.agents` (``agents.base``, ``agents.board_agent``), whose
-registry names them by dotted path and imports them only when asked.
+Dependencies point one way: the searches here import only the shared Numba helpers
+(``donuts_ai._bits``, ``donuts_ai._numba_types``); each game's folder imports them, never
+the other way round.
 """

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict, cast
 
 from .._checks import check_int, check_seconds
-from ..board import Board
+from ..donuts.board import Board
+from ..donuts.squares import SQUARE_NAMES, parse_square
 from ..errors import DonutsError
-from ..squares import SQUARE_NAMES, parse_square
 from ..tournament._shutdown import stops_cleanly
 from ..tournament.agent_source import AgentSource
 from ..tournament.backends import execute

@@ -39,12 +39,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..board import Board
+from ..donuts.board import Board
+from ..donuts.layout import Layout
+from ..donuts.rules import Rules
+from ..donuts.squares import SQUARE_NAMES
 from ..errors import DonutsError
-from ..layout import Layout
 from ..outcomes import DRAW, LOSS, WIN
-from ..rules import Rules
-from ..squares import SQUARE_NAMES
 
 #: The first line of every suite file; the number is the format's version.
 HEADER = "# donuts-suite 1"

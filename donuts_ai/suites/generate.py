@@ -38,11 +38,11 @@ from pathlib import Path
 from typing import TypedDict
 
 from .._checks import check_int
-from ..board import Board
+from ..donuts.alphabeta.solver import Solver
+from ..donuts.board import Board
+from ..donuts.layout import Layout
 from ..errors import DonutsError
-from ..layout import Layout
 from ..outcomes import DRAW
-from ..search.alphabeta.solver import Solver
 from ..tournament.specs import make_agent
 from .format import (
     CRITICAL,

@@ -21,7 +21,7 @@ What ends a game besides its rules (its ``reason``, an :class:`~.records.Adjudic
   every game ends even between two agents that never play a legal move.
 
 Every such event is logged in the record with the agent's error. The score ledger is
-the game's (:meth:`~.protocol.Game.ledger_points`; Donuts: :func:`donuts_ai.donuts_game.win_points`).
+the game's (:meth:`~.protocol.Game.ledger_points`; Donuts: :func:`donuts_ai.donuts.game.win_points`).
 
 A free-for-all game (:mod:`.protocol`) has one seat per player, each its own agent. What
 ends a two-sided game above instead *drops the player out* there: it is ranked last

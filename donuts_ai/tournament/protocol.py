@@ -3,7 +3,7 @@
 Tournaments, ratings, the SPRT, results files and the runner depend on this small
 interface, never on a game's internals, so another game plugs in by implementing it
 and registering itself in :data:`GAMES`. The games of this package live with their rules
-(Donuts: :class:`donuts_ai.donuts_game.DonutsGame`; Donut Boxes:
+(Donuts: :class:`donuts_ai.donuts.game.DonutsGame`; Donut Boxes:
 :class:`donuts_ai.boxes.game.BoxesGame`) and are named in :data:`KNOWN_GAMES`: the harness
 imports one by its module's dotted path when a configuration first names it, and knows
 nothing else of any game.

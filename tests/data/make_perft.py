@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from donuts_ai import Layout, Rules
-from donuts_ai.reference import ReferenceGame, perft
+from donuts_ai.donuts.reference import ReferenceGame, perft
 
 CASES = [
     ("standard", Layout.standard(), Rules()),
@@ -35,7 +35,7 @@ def main() -> None:
             {"name": name, "layout": layout.to_text(), "insertion": rules.insertion, "donuts": rules.donuts, "perft": counts}
         )
     path = Path(__file__).with_name("perft.json")
-    path.write_text(json.dumps({"generated_by": "donuts_ai.reference.perft", "cases": out}, indent=1) + "\n")
+    path.write_text(json.dumps({"generated_by": "donuts_ai.donuts.reference.perft", "cases": out}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ Each ``reveal_type`` line's expected type, or its start, is in the comment after
 
 from donuts_ai import Board, Layout, Rules, VectorEnv, analyze, perft, solve
 from donuts_ai import tournament as T
-from donuts_ai.agents import MCTSAgent
+from donuts_ai.donuts.agents import MCTSAgent
 from donuts_ai.learn import AlphaZeroAgent, TrainConfig, Trainer
 from donuts_ai.play.evaluation import Analyst
 from donuts_ai.study import load_study
@@ -13,10 +13,10 @@ from donuts_ai.study import load_study
 board = Board(Layout.random(1), Rules())
 reveal_type(board.legal_moves())  # list[str]
 reveal_type(board.push("c3"))  # list[str]
-reveal_type(board.outcome())  # donuts_ai.board.Outcome | None
-reveal_type(solve(board))  # donuts_ai.search.alphabeta.solver.Solution
+reveal_type(board.outcome())  # donuts_ai.donuts.board.Outcome | None
+reveal_type(solve(board))  # donuts_ai.donuts.alphabeta.solver.Solution
 reveal_type(solve(board).value)  # int
-reveal_type(analyze(board))  # list[donuts_ai.search.alphabeta.solver.MoveValue]
+reveal_type(analyze(board))  # list[donuts_ai.donuts.alphabeta.solver.MoveValue]
 reveal_type(perft(board, 2))  # int
 reveal_type(MCTSAgent(time_limit=0.1).select_move(board))  # str
 reveal_type(AlphaZeroAgent(sims=0).select_move(board))  # str

@@ -80,7 +80,7 @@ function lineName(symbol) {
 
 function render() {
   const s = state;
-  $("board-svg").innerHTML = s.svg;   // drawn by the server (donuts_ai.svg.board_svg)
+  $("board-svg").innerHTML = s.svg;   // drawn by the server (donuts_ai.donuts.svg.board_svg)
   buildOverlay(s.geometry);
   for (const sq of s.squares) {
     const b = squares[sq.name];

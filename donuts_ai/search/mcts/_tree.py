@@ -15,7 +15,8 @@ The game comes in as a :class:`Game` record of its compiled functions, with its
 ``rules`` (any value) passed through to them; moves are the bits of a ``uint64`` legal
 mask (at most :data:`MAX_ACTIONS`), players 0 and 1, and a game's winner is a player,
 :data:`DRAW` or :data:`NOT_OVER`. Numba compiles the kernels once per game; the game's
-module binds them in kernels of its own, which are cached (Donuts: :mod:`._bound`).
+module binds them in kernels of its own, which are cached (Donuts:
+:mod:`donuts_ai.donuts.agents._mcts_bound`).
 
 One iteration: descend by UCB1 from the root (skipping children proven lost for the
 player choosing); expand a visited leaf with all its legal moves; play one uniformly
@@ -48,8 +49,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._engine._types import Bool, Int64
-from ..._engine.bits import ctz, popcount, rng_seed
+from ..._bits import ctz, popcount, rng_seed
+from ..._numba_types import Bool, Int64
 from .._selection import ucb1
 
 #: A game's winner while it goes on, and when it is drawn (else the winning player, 0 or 1).

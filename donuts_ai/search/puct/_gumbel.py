@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..._engine.bits import ctz
+from ..._bits import ctz
 from ._tree import MAX_DEPTH, NO_SCORE, NONE, Game, Tree, _backup, _new_child
 
 _ZERO = np.uint64(0)

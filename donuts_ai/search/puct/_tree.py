@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..._engine.bits import ctz
+from ..._bits import ctz
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)

@@ -1,0 +1,385 @@
+"""Depth-first proof-number search (df-pn, Nagai 2002): does the side to move reach its goal?
+
+The solver's value search on early boards. Alpha-beta proving "the first player wins"
+on an empty board pays for the order it tries the first moves in: each first move
+proved or refuted costs about as much, and no order tried predicts the winning ones
+(``benchmarks/RESULTS.md``). Proof numbers choose, at every node and not just the root,
+the move whose proof looks cheapest so far, and leave it as soon as another looks
+cheaper; with the 1 + epsilon trick it does not thrash between two of them.
+
+A search has an **attacker**, whose goal is to win, and a **defender**, whose goal is
+not to lose (a draw is enough). Every node is kept from its side to move: ``phi`` is
+the proof number of "the side to move reaches its goal" and ``delta`` its disproof
+number; ``phi = 0`` proves it, ``delta = 0`` disproves it. Which goal a node's mover
+has is part of its table key (a bit: the mover is the attacker), so an entry states a
+fact about the position, true in any later search.
+
+Children known at once are not searched: a move that makes five or ends the game has
+its result, and a move after which the opponent makes five on the line it must play
+(flips aside, as in :mod:`._negamax`) fails. A node with a move reaching its goal is
+proved without looking at the others; one with no move left is disproved.
+
+The table: rows of four words, ``KEY_A``, ``KEY_B`` (:func:`~._table.position_keys`,
+the attacker bit above ``KEY_B``'s fields), ``NUMBERS`` (``phi << 32 | delta``) and
+``WORK`` (nodes searched below the entry, shifted, plus the deciding move + 1); buckets
+of two rows as in :mod:`._table` (the first row keeps the entry with more work, the
+second takes the newest). Proofs are never wrong when rows are lost, only redone.
+
+**Sharing with alpha-beta** (the parallel solver's portfolio, ``share_plies`` > 0): the search
+also reads and writes the alpha-beta search's table of exact bounds (:mod:`._table`, one
+table for every thread). A child whose stored bounds already decide its mover's goal (a
+win: lower bound > 0; not losing: lower bound >= 0; and the reverse with the upper
+bound) is taken as proved or disproved without a search, and every node this search
+proves or disproves is stored there as the bound it is (a win: lower bound 1; not a win:
+upper bound 0; not losing: lower bound 0; a loss: upper bound -1), which the alpha-beta
+searches read as they read their own; only at nodes less than ``share_plies`` plies below
+the root, where a subtree is worth the two extra table accesses per child (every node
+shared made the search take twice its time: :data:`SHARE_PLIES`). With ``share_plies``
+0 (one thread) the bounds table is not touched and the search is exactly the one-thread
+search.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from ..._bits import ctz, popcount
+from ..._numba_types import Int64
+from .._engine.core import can_win_now, flips, legal_mask, threats
+from .._engine.position import (
+    ENDED_DRAWN,
+    ENDED_WON,
+    MOVES_AGAIN,
+    PASSES,
+    WON_BY_FIVE,
+    Position,
+    Rulebook,
+    as_position,
+    place,
+    plies_left,
+    settle,
+)
+from ..squares import FULL_BOARD, NUM_SQUARES
+from ._ordering import HISTORY_CAP, history_bonus
+from ._scores import EXACT_DEPTH, INF, MAX_PLY
+from ._table import entry_index, position_keys, probe, store
+from ._workspace import ABORTED, NODE_LIMIT, NODES, NUM_STATS
+
+#: Proof and disproof numbers stop here: ``INF`` proves or disproves, sums saturate below.
+PN_INF = np.int64(1 << 30)
+#: The 1 + epsilon trick (Pawlewicz & Lew 2007): a child is searched until its proof
+#: number passes the second best's times ``1 + 1 / EPSILON_DIV``, not just the second
+#: best's + 1, so two close children do not take turns at every step.
+EPSILON_DIV = 4
+
+#: The portfolio shares bounds with alpha-beta at nodes less than this many plies below
+#: the root (module doc). Alone (nothing from alpha-beta to read) sharing at every node
+#: doubled df-pn's time (random_grid(7), "single" rule: 1.26 s -> 2.05 s), at 4 plies cost
+#: nothing; in the portfolio on the 10 slowest layouts (2 threads, CPU per thread, a busy
+#: machine) 0 plies: 16.3 s, 4: 14.2 s, 8: 15.5 s, 16: 21.4 s (``benchmarks/RESULTS.md``).
+SHARE_PLIES = 4
+
+KEY_A, KEY_B, NUMBERS, WORK = 0, 1, 2, 3
+ROW_WORDS = 4
+_ATTACKER_BIT = np.uint64(1) << np.uint64(62)
+_MOVE_BITS = np.uint64(8)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_FULL = np.uint64(FULL_BOARD)
+
+DFPN_WORKSPACE = np.dtype(
+    [
+        ("stats", np.int64, (NUM_STATS,)),  # NODES, NODE_LIMIT, ABORTED as in ._workspace
+        ("line_masks", np.uint64, (NUM_SQUARES,)),
+        ("move", np.int64, (MAX_PLY, NUM_SQUARES)),  # the open children of the node at each ply
+        ("own", np.uint64, (MAX_PLY, NUM_SQUARES)),
+        ("opp", np.uint64, (MAX_PLY, NUM_SQUARES)),
+        ("placed_own", np.int64, (MAX_PLY, NUM_SQUARES)),
+        ("placed_opp", np.int64, (MAX_PLY, NUM_SQUARES)),
+        ("passes", np.uint8, (MAX_PLY, NUM_SQUARES)),  # 1: the opponent moves in the child (0: the same side again)
+        ("key_a", np.uint64, (MAX_PLY, NUM_SQUARES)),
+        ("key_b", np.uint64, (MAX_PLY, NUM_SQUARES)),
+        ("index", np.int64, (MAX_PLY, NUM_SQUARES)),
+        ("phi", np.int64, (MAX_PLY, NUM_SQUARES)),  # the child's numbers when last searched here (a row
+        ("delta", np.int64, (MAX_PLY, NUM_SQUARES)),  # lost from the table must not undo the progress made)
+        ("order", np.int64, (MAX_PLY, NUM_SQUARES)),  # the child's history key: ties of numbers go to the higher
+        ("history", np.int64, (NUM_SQUARES,)),  # as in ._ordering: the moves that proved nodes, weighted by plies left
+        ("counter", np.int64, (NUM_SQUARES + 1, NUM_SQUARES)),  # per (last square + 1, square)
+        ("root_move", np.int64, (1,)),  # the root's deciding move, -1 for none
+    ]
+)
+
+
+def new_dfpn_table(bits: int) -> NDArray[np.uint64]:
+    """A df-pn table of ``2**bits`` rows (32 bytes each)."""
+    return np.zeros((1 << bits, ROW_WORDS), dtype=np.uint64)
+
+
+def new_dfpn_workspace() -> NDArray[np.void]:
+    return np.zeros(1, dtype=DFPN_WORKSPACE)
+
+
+@njit(cache=True)
+def _key(pos: Position, attacker: bool) -> tuple[np.uint64, np.uint64]:
+    key_a, key_b = position_keys(pos)
+    if attacker:
+        key_b |= _ATTACKER_BIT
+    return key_a, key_b
+
+
+@njit(cache=True)
+def _row_of(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> Int64:
+    """The row of the bucket at ``idx`` holding the key, or -1 (an empty row has WORK 0)."""
+    if tt[idx, KEY_A] == key_a and tt[idx, KEY_B] == key_b and tt[idx, WORK] != 0:
+        return idx
+    if tt[idx + 1, KEY_A] == key_a and tt[idx + 1, KEY_B] == key_b and tt[idx + 1, WORK] != 0:
+        return idx + 1
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def _lookup(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> tuple[bool, Int64, Int64]:
+    """``(found, phi, delta)`` stored for the key."""
+    row = _row_of(tt, idx, key_a, key_b)
+    if row < 0:
+        return False, np.int64(1), np.int64(1)
+    numbers = tt[row, NUMBERS]
+    return True, np.int64(numbers >> np.uint64(32)), np.int64(numbers & _LOW32)
+
+
+@njit(cache=True)
+def _store(
+    tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, phi: Int64, delta: Int64, work: Int64, move: Int64,
+) -> None:
+    row = _row_of(tt, idx, key_a, key_b)
+    if row >= 0:
+        work += np.int64(tt[row, WORK] >> _MOVE_BITS)
+    else:
+        row = idx + 1
+        if tt[idx, WORK] == 0 or work >= np.int64(tt[idx, WORK] >> _MOVE_BITS):
+            tt[idx + 1, KEY_A] = tt[idx, KEY_A]
+            tt[idx + 1, KEY_B] = tt[idx, KEY_B]
+            tt[idx + 1, NUMBERS] = tt[idx, NUMBERS]
+            tt[idx + 1, WORK] = tt[idx, WORK]
+            row = idx
+    tt[row, KEY_A] = key_a
+    tt[row, KEY_B] = key_b
+    tt[row, NUMBERS] = (np.uint64(phi) << np.uint64(32)) | np.uint64(delta)
+    tt[row, WORK] = (np.uint64(max(work, 1)) << _MOVE_BITS) | np.uint64(move + 1)
+
+
+@njit(cache=True)
+def _remember(ws: np.record, last: Int64, sq: Int64, plies: Int64) -> None:
+    """``sq`` proved a node with ``plies`` left in its game: add to its history."""
+    bonus = history_bonus(plies)
+    ws.history[sq] += bonus
+    ws.counter[last + 1, sq] += bonus
+    if ws.history[sq] > HISTORY_CAP or ws.counter[last + 1, sq] > HISTORY_CAP:
+        for i in range(ws.history.shape[0]):
+            ws.history[i] >>= 1
+        for i in range(ws.counter.shape[0]):
+            for j in range(ws.counter.shape[1]):
+                ws.counter[i, j] >>= 1
+
+
+@njit(cache=True)
+def _take_bound(
+    bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64,
+    key_b: np.uint64,
+) -> None:
+    """When the alpha-beta table's bounds on ``pos`` (its side to move's goal: a win when
+    ``attacker``, else not losing) decide that goal, and this table does not know it yet,
+    store it here as proved or disproved."""
+    lower, upper = _bounds_of(bounds, position_keys(pos), ply)
+    threshold = 1 if attacker else 0  # the goal: score >= threshold
+    if lower >= threshold:
+        phi, delta = np.int64(0), PN_INF
+    elif upper < threshold:
+        phi, delta = PN_INF, np.int64(0)
+    else:
+        return
+    found, old_phi, old_delta = _lookup(tt, idx, key_a, key_b)
+    if not found or (old_phi != 0 and old_delta != 0):
+        _store(tt, idx, key_a, key_b, phi, delta, 1, -1)
+
+
+@njit(cache=True)
+def _bounds_of(bounds: NDArray[np.uint64], key: tuple[np.uint64, np.uint64], ply: Int64) -> tuple[Int64, Int64]:
+    """``(lower, upper)`` stored in the alpha-beta table for the position of ``key`` (only
+    their signs matter here), ``(-INF, INF)`` when it holds none."""
+    _, alpha, beta, cutoff, value = probe(bounds, entry_index(bounds, key), key, np.int64(0), ply, np.int64(-INF), np.int64(INF))
+    if cutoff:  # lower == upper
+        return value, value
+    return alpha, beta
+
+
+@njit(cache=True)
+def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply: Int64, phi: Int64, delta: Int64, move: Int64) -> None:
+    """Store what this search decided about ``pos`` in the alpha-beta table, as a bound on
+    its side to move's score (module doc); nothing while it is undecided."""
+    if phi != 0 and delta != 0:
+        return
+    threshold = 1 if attacker else 0
+    if phi == 0:
+        lower, upper = np.int64(threshold), np.int64(INF)
+    else:
+        lower, upper = np.int64(-INF), np.int64(threshold - 1)
+    key = position_keys(pos)
+    store(bounds, entry_index(bounds, key), key, lower, upper, move, EXACT_DEPTH - ply, ply)
+
+
+@njit(cache=True)
+def _expand(
+    donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record,
+    bounds: NDArray[np.uint64], share_plies: Int64,
+) -> tuple[Int64, Int64]:
+    """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided)``:
+    ``decided`` is the square of a move reaching the mover's goal at once (the node is
+    proved), or -1; with ``n_open`` 0 and no such move the node is disproved."""
+    m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
+    opp_threats = threats(pos.opp, _FULL & ~(pos.own | pos.opp))
+    n = 0
+    while m != _ZERO:
+        sq = ctz(m)
+        m &= m - _ONE
+        child, status = settle(place(pos, sq, flips(pos.own, pos.opp, sq, single)), donuts)
+        if status == WON_BY_FIVE or status == ENDED_WON:
+            return n, sq
+        if status == ENDED_DRAWN:
+            if not attacker:  # a draw is the defender's goal
+                return n, sq
+            continue
+        if status != PASSES and status != MOVES_AGAIN:  # lost
+            continue
+        if status == PASSES:
+            # The opponent makes five on the line it must play: this move fails.
+            hits = legal_mask(child.own, child.opp, sq, ws.line_masks) & opp_threats
+            if hits != _ZERO and can_win_now(child.own, child.opp, hits, single):
+                continue
+        ws.move[ply, n] = sq
+        ws.own[ply, n] = child.own
+        ws.opp[ply, n] = child.opp
+        ws.placed_own[ply, n] = child.placed_own
+        ws.placed_opp[ply, n] = child.placed_opp
+        ws.passes[ply, n] = 1 if status == PASSES else 0
+        key_a, key_b = _key(child, (not attacker) if status == PASSES else attacker)
+        ws.key_a[ply, n] = key_a
+        ws.key_b[ply, n] = key_b
+        ws.index[ply, n] = entry_index(tt, (key_a, key_b))
+        if ply < share_plies:
+            _take_bound(bounds, child, (not attacker) if status == PASSES else attacker, ply + 1, tt, ws.index[ply, n], key_a, key_b)
+        ws.order[ply, n] = ws.history[sq] + ws.counter[pos.last + 1, sq]
+        # df-pn+: a child never searched needs one move of its mover to be proved and
+        # every one of them to be disproved.
+        ws.phi[ply, n] = 1
+        ws.delta[ply, n] = popcount(legal_mask(child.own, child.opp, sq, ws.line_masks))
+        n += 1
+    return n, np.int64(-1)
+
+
+@njit(cache=True)
+def _mid(
+    donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, th_phi: Int64, th_delta: Int64, tt: NDArray[np.uint64],
+    ws: np.record, bounds: NDArray[np.uint64], share_plies: Int64,
+) -> tuple[Int64, Int64]:
+    """Search the node until its ``phi >= th_phi`` or ``delta >= th_delta`` (or it is
+    proved or disproved); leaves its numbers in the table. Returns ``(phi, delta)``."""
+    nodes0 = ws.stats[NODES]
+    ws.stats[NODES] += 1
+    if ws.stats[NODES] >= ws.stats[NODE_LIMIT]:
+        ws.stats[ABORTED] = 1
+        return np.int64(1), np.int64(1)
+    key_a, key_b = _key(pos, attacker)
+    idx = entry_index(tt, (key_a, key_b))
+    n, decided = _expand(donuts, single, pos, attacker, ply, tt, ws, bounds, share_plies)
+    if decided >= 0:
+        _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided)
+        if ply == 0:
+            ws.root_move[0] = decided
+        return np.int64(0), PN_INF
+    if n == 0:
+        _store(tt, idx, key_a, key_b, PN_INF, 0, 1, -1)
+        return PN_INF, np.int64(0)
+    while True:
+        # From the mover's side: phi = the cheapest child to make fail for the opponent,
+        # delta = all of them together. A child where the same side moves again counts as is.
+        phi: Int64 = PN_INF
+        delta: Int64 = np.int64(0)
+        best = 0
+        second: Int64 = PN_INF
+        best_b: Int64 = np.int64(0)
+        for i in range(n):
+            found, c_phi, c_delta = _lookup(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i])
+            if not found:
+                c_phi, c_delta = ws.phi[ply, i], ws.delta[ply, i]
+            if ws.passes[ply, i] != 0:
+                a, b = c_delta, c_phi
+            else:
+                a, b = c_phi, c_delta
+            if a < phi or (a == phi and ws.order[ply, i] > ws.order[ply, best]):
+                if a < phi:
+                    second = phi
+                else:
+                    second = a
+                phi = a
+                best = i
+                best_b = b
+            elif a < second:
+                second = a
+            delta += b
+        if phi == 0:
+            delta = PN_INF
+        elif delta >= PN_INF:
+            delta = PN_INF - 1 if phi < PN_INF else PN_INF
+        if phi >= th_phi or delta >= th_delta or ws.stats[ABORTED]:
+            break
+        # The best child is searched while it stays the best by a margin (1 + epsilon)
+        # and the rest's numbers leave room under this node's thresholds.
+        child_a = min(th_phi, max(second + 1, second + second // EPSILON_DIV))
+        child_b = min(PN_INF, th_delta - delta + best_b)
+        child = Position(ws.own[ply, best], ws.opp[ply, best], ws.move[ply, best], ws.placed_own[ply, best], ws.placed_opp[ply, best])
+        if ws.passes[ply, best] != 0:
+            c_phi, c_delta = _mid(donuts, single, child, not attacker, ply + 1, child_b, child_a, tt, ws, bounds, share_plies)
+        else:
+            c_phi, c_delta = _mid(donuts, single, child, attacker, ply + 1, child_a, child_b, tt, ws, bounds, share_plies)
+        ws.phi[ply, best] = c_phi
+        ws.delta[ply, best] = c_delta
+    move = -1
+    if phi == 0:
+        move = ws.move[ply, best]
+        _remember(ws, pos.last, move, plies_left(pos, donuts))
+        if ply == 0:
+            ws.root_move[0] = move
+    if not ws.stats[ABORTED]:
+        _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move)
+        if ply < share_plies:
+            _share_result(bounds, pos, attacker, ply, phi, delta, move)
+    return phi, delta
+
+
+@njit(cache=True, nogil=True)
+def dfpn_root(
+    rulebook: Rulebook, pos: Position, attacker: bool, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64,
+    bounds: NDArray[np.uint64], share_plies: Int64,
+) -> tuple[Int64, Int64, Int64]:
+    """Does the side to move of ``pos`` reach its goal (a win when ``attacker``, else not
+    losing)? Returns ``(result, move, nodes)``: ``result`` 1 proved (``move`` reaches
+    it), 0 disproved, -1 when ``node_limit`` was reached first. Reads and writes the
+    alpha-beta table ``bounds`` too at nodes less than ``share_plies`` below the root (module
+    doc); with 0, ``bounds`` is not touched."""
+    ws = workspace[0]
+    ws.line_masks[:] = rulebook.line_masks
+    ws.stats[NODES] = 0
+    ws.stats[NODE_LIMIT] = node_limit
+    ws.stats[ABORTED] = 0
+    ws.root_move[0] = -1
+    phi, delta = _mid(rulebook.donuts, rulebook.single, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds,
+                      share_plies)
+    if ws.stats[ABORTED]:
+        return np.int64(-1), np.int64(-1), ws.stats[NODES]
+    if phi == 0:
+        return np.int64(1), ws.root_move[0], ws.stats[NODES]
+    return np.int64(0), np.int64(-1), ws.stats[NODES]

@@ -1,0 +1,668 @@
+"""The exact solver: game-theoretic values of Donuts positions, with distances.
+
+    >>> from donuts_ai import Board, solve
+    >>> solve(Board()).value          # the first player to move wins the standard layout
+    1
+
+:func:`solve` gives the value for the side to move (+1 win, 0 draw, -1 loss), a best
+move and the distance to the end under best play (the winner wins as fast as
+possible, the loser loses as slowly as possible; proved by default on every position
+but the empty board, where the value alone is cheap and the distance is not).
+:func:`analyze` gives the value of every legal move. Both run the Numba negamax of
+:mod:`._negamax` with a transposition table, first with the null window around 0 (who
+wins), then with null windows that narrow the distance.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..._checks import check_int
+from ...errors import DonutsError, IllegalMoveError, SearchStopped
+from ...outcomes import DRAW, LOSS, WIN, value_name
+from .._engine.position import Position, Rulebook, legal_moves, plies_left, position_of, rulebook_of, typed_position
+from ..board import Board
+from ..layout import Layout
+from ..rules import Rules
+from ..squares import SQUARE_NAMES, parse_square, squares_of
+from . import _dfpn
+from ._dfpn import dfpn_root, new_dfpn_table, new_dfpn_workspace
+from ._negamax import root_child, search_root
+from ._ordering import history_bonus
+from ._scores import EXACT_DEPTH, MATE_BOUND
+from ._scores import WIN as WIN_SCORE
+from ._table import new_table, table_move
+from ._workspace import NODE_LIMIT, new_workspace
+
+_T = TypeVar("_T")
+#: The bounds table the proof-number search gets when it shares none (it never reads it).
+_NO_BOUNDS = new_table(1)
+
+#: A node limit that never stops a search.
+UNLIMITED = 1 << 62
+
+#: The Lazy SMP helpers' move orders differ from the main search's by a random start
+#: history per helper (seeded by its number: the same helpers every run), of at most the
+#: weight of this many cut-offs at this depth: enough to change the first orders, little
+#: beside what the search learns (a cut-off 40 plies deep weighs ``history_bonus(40)``).
+HELPER_HISTORY_CUTOFFS, HELPER_HISTORY_DEPTH = 4, 24
+#: How often (seconds) the caller of a parallel search sets the stop again while the
+#: stopped threads finish: a thread that was just starting its search may have reset it.
+STOP_POLL_SECONDS = 0.001
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it,
+    else ``os.cpu_count()``): :func:`solve` and :func:`analyze` use them all by default."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+#: Why the value step of :meth:`Solver.solve` searches by proof numbers under the "single"
+#: insertion rule and by alpha-beta under the official one (one core, fresh solvers, the
+#: empty boards; ``python -m benchmarks.solver_tail``, ``benchmarks/RESULTS.md``): under
+#: "single", 40 tile arrangements took a median of 2.6 s and at most 60 s by alpha-beta,
+#: 0.22 s and at most 6.6 s by proof numbers; under the official rule, on random_grid(0..63),
+#: alpha-beta a median of 0.084 s and at most 5.4 s, proof numbers 0.10 s and 5.9 s.
+
+#: ``solve(board)`` proves the distance by default once this many donuts have been placed:
+#: on the empty board it gives the value only (see :meth:`Solver.solve` for the costs).
+DISTANCE_BY_DEFAULT_FROM = 1
+
+
+def _score(value: int, distance: int | None) -> int:
+    if value == 0 or distance is None:
+        return value
+    return value * (WIN_SCORE - distance)
+
+
+class _Valued:
+    """What :class:`Solution` and :class:`MoveValue` share: a ``value`` and a ``distance``."""
+
+    value: int
+    distance: int | None
+
+    @property
+    def result(self) -> str:
+        """``"win"``, ``"draw"`` or ``"loss"``."""
+        return value_name(self.value)
+
+    @property
+    def score(self) -> int:
+        """One number ordering outcomes: wins sooner > wins later > draw > losses later > sooner
+        (without a distance, the value alone: +1, 0 or -1)."""
+        return _score(self.value, self.distance)
+
+
+@dataclass(frozen=True)
+class Solution(_Valued):
+    """The solved value of a position for the side to move.
+
+    ``value`` +1 (win), 0 (draw) or -1 (loss); ``best_move`` a square name;
+    ``distance`` plies to the end of the game under best play (``None`` when not
+    proved: ``distance=False``, or the empty board by default); ``nodes`` searched and
+    ``seconds`` taken by this call."""
+
+    value: int
+    distance: int | None
+    best_move: str
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class MoveValue(_Valued):
+    """Value of one legal move for the player making it (see :func:`analyze`)."""
+
+    move: str
+    value: int
+    distance: int
+
+
+def _score_to_value(score: int, remaining: int) -> tuple[int, int]:
+    """(value, distance) of a root-relative score; draws last ``remaining`` plies."""
+    if score > MATE_BOUND:
+        return WIN, WIN_SCORE - score
+    if score < -MATE_BOUND:
+        return LOSS, WIN_SCORE + score
+    return DRAW, remaining
+
+
+def _candidate_scores(pos: Position, n: int, winning: bool) -> list[int]:
+    """Every score a won (``winning``) or lost game could have from ``state``, ascending.
+
+    The players alternate while both have donuts, then the one with donuts left moves
+    on. Own wins come on own placements (a five) or at the last ply; losses on the
+    opponent's placements, or at the last ply, or on our own last placement when it
+    ends the game."""
+    left = [n - pos.placed_own, n - pos.placed_opp]
+    end = int(plies_left(pos, n))
+    mover, scores = 0, []  # 0 = the side to move in ``pos``
+    for ply in range(1, end + 1):
+        left[mover] -= 1
+        if (mover == 0) == winning or ply == end:
+            scores.append(WIN_SCORE - ply if winning else -(WIN_SCORE - ply))
+        if left[1 - mover] > 0:
+            mover = 1 - mover
+    return sorted(scores)
+
+
+class Solver:
+    """An exact solver with its own transposition table (``2**tt_bits`` entries of
+    ``ENTRY_BYTES`` = 24 bytes; the default 2**20 takes 24 MiB: on the empty boards of
+    ``random_grid(0..63)`` 2**22 entries saved no nodes worth their cost, for the value
+    or for the distance). The table is kept between calls on the same layout and rules,
+    and cleared when they change. Not thread-safe: one per thread.
+
+    ``threads`` (default 1) is how many searches run at once, all on the one table
+    (lockless: each entry's keys are stored XOR-ed with its data, so a row torn by two
+    threads writing at once reads as empty, never as a wrong bound). ``threads`` > 1 adds
+    the proof-number search's own table (``2**tt_bits`` rows of 32 bytes: its proof and
+    disproof numbers; what it proves goes to the shared table too):
+
+    - ``threads=1`` is the single search, exactly as before (same nodes, same moves).
+    - Every value search (:meth:`solve`'s first step, all of it with ``distance=False``;
+      each move's value in :meth:`analyze`, :meth:`move_value` and :meth:`move_distance`)
+      runs a **portfolio**: the alpha-beta search and the proof-number search at once,
+      each storing what it proves in the table and reading what the other proved; the
+      first to finish gives the value and stops the other. They fail on different layouts
+      (``benchmarks/RESULTS.md``). Threads beyond two add alpha-beta searches at other
+      move orders (**Lazy SMP**).
+    - The distance's null-window searches run the alpha-beta search and ``threads - 1``
+      Lazy SMP helpers on the same window; the first to finish gives it.
+    - :meth:`move_value` with a node limit runs the portfolio too, each search within
+      the limit; the other node-limited calls (:meth:`move_distance`, :meth:`bounded_value`)
+      run one search.
+
+    **Determinism.** Values and distances are exact, so every thread count gives the same
+    ones, run after run. Which search finishes first depends on the machine's timing: with
+    ``threads`` > 1 ``best_move`` may differ from run to run, but only among moves of the
+    same value (and, when the distance is proved, the same distance), and ``nodes`` (the
+    sum over all threads) varies. Agents and tournaments use one thread by default, so
+    their games and results files stay reproducible."""
+
+    def __init__(self, tt_bits: int = 20, threads: int = 1):
+        self.tt_bits = check_int("tt_bits", tt_bits, 10, 30)
+        self.threads = check_int("threads", threads, 1, 64)
+        self._tt: NDArray[np.uint64] | None = None
+        self._ws = new_workspace()
+        # the Lazy SMP helpers' workspaces (threads - 1), their histories seeded apart
+        self._helpers: list[NDArray[np.void]] = []
+        # (table, workspace) of the proof-number search, made on first use
+        self._pn: tuple[NDArray[np.uint64], NDArray[np.void]] | None = None
+        self._game: tuple[Layout, Rules] | None = None
+        self._stopped = False
+        self._count_lock = threading.Lock()  # the racing threads add their nodes to ``nodes``
+        self.nodes = 0
+
+    def __getstate__(self) -> dict[str, object]:
+        # A lock cannot be pickled (an agent holding a solver travels to its seat process):
+        # it is made anew on the other side.
+        state = self.__dict__.copy()
+        del state["_count_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._count_lock = threading.Lock()
+
+    def _prepare(self, board: Board) -> None:
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a Board, got {type(board).__name__}")
+        if board.is_game_over():
+            raise DonutsError("cannot solve: the game is over")
+        rulebook = (board.layout, board.rules)
+        if self._tt is None or self._game != rulebook:
+            self._tt = new_table(self.tt_bits)
+            self._ws = new_workspace()
+            self._helpers = [_helper_workspace(k) for k in range(1, self.threads)]
+            self._pn = None
+            self._game = rulebook
+
+    def clear(self) -> None:
+        """Forget everything in the transposition table."""
+        self._tt = None
+        self._helpers = []
+        self._pn = None
+        self._game = None
+
+    def stop(self) -> None:
+        """End the search running in another thread at its next node, and refuse every
+        later one: each raises :class:`~donuts_ai.errors.SearchStopped`. For a solver owned
+        by a background job (:class:`~donuts_ai.play.evaluation.AnalysisJob`) that is
+        cancelled; a stopped solver is not used again."""
+        self._stopped = True
+        for ws in self._all_workspaces():
+            ws[0]["stats"][NODE_LIMIT] = 0
+
+    def _all_workspaces(self) -> list[NDArray[np.void]]:
+        pn = self._pn
+        return [self._ws, *self._helpers, *([pn[1]] if pn is not None else [])]
+
+    def _table(self) -> NDArray[np.uint64]:
+        """The transposition table, made by :meth:`_prepare` before any search."""
+        assert self._tt is not None
+        return self._tt
+
+    def _raise_if_stopped(self) -> None:
+        if self._stopped:
+            raise SearchStopped("the search was stopped")
+
+    def _pn_search(self) -> tuple[NDArray[np.uint64], NDArray[np.void]]:
+        if self._pn is None:
+            self._pn = (new_dfpn_table(self.tt_bits), new_dfpn_workspace())
+        return self._pn
+
+    def _race(self, searches: list[tuple[Callable[[], _T | None], NDArray[np.void]]]) -> _T | None:
+        """Run ``searches`` (each a call returning its result, or None when stopped, and the
+        workspace whose node limit stops it) in threads at once, on the shared table; the
+        first result wins and the others are stopped. None when every one was stopped
+        (:meth:`stop`). The kernels release the GIL: the threads run on separate cores."""
+        done = threading.Event()
+        lock = threading.Lock()
+        results: list[_T] = []
+        errors: list[BaseException] = []
+
+        def run(call: Callable[[], _T | None]) -> None:
+            try:
+                if done.is_set():
+                    return
+                result = call()
+            except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
+                with lock:
+                    errors.append(e)
+                done.set()
+                return
+            if result is not None:
+                with lock:
+                    results.append(result)
+                done.set()
+
+        workers = [threading.Thread(target=run, args=(call,), daemon=True) for call, _ in searches]
+        for w in workers:
+            w.start()
+        while not done.is_set() and any(w.is_alive() for w in workers):
+            done.wait(0.05)
+        while any(w.is_alive() for w in workers):
+            # Stop the searches still running: a node limit of 0 ends each at its next node
+            # (set again each round: a thread may have been just starting its search).
+            for _, ws in searches:
+                ws[0]["stats"][NODE_LIMIT] = 0
+            for w in workers:
+                w.join(STOP_POLL_SECONDS)
+        if errors:
+            raise errors[0]
+        return results[0] if results else None
+
+    # --- kernel calls on kernel positions (from the side to move) ---------------------
+    def _search(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, node_limit: int = UNLIMITED) -> int | None:
+        """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit.
+        Raises SearchStopped once :meth:`stop` was called. Without a node limit and with
+        ``threads`` > 1, the Lazy SMP helpers search the same window at once."""
+        self._raise_if_stopped()
+        if self.threads > 1 and node_limit >= UNLIMITED:
+            found = self._race([(self._alpha_beta(rulebook, pos, alpha, beta, ws), ws) for ws in (self._ws, *self._helpers)])
+            self._raise_if_stopped()
+            assert found is not None  # no node limit, not stopped: a search finished
+            return found
+        score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, self._table(), self._ws, node_limit)
+        self.nodes += int(nodes)
+        self._raise_if_stopped()  # stop() came during the search: its result is not complete
+        return None if aborted else int(score)
+
+    def _alpha_beta(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, ws: NDArray[np.void],
+                    node_limit: int = UNLIMITED) -> Callable[[], int | None]:
+        """One alpha-beta search of a race: its score, None when stopped or past ``node_limit``."""
+        tt, lock = self._table(), self._count_lock
+
+        def call() -> int | None:
+            score, nodes, aborted = search_root(rulebook, pos, EXACT_DEPTH, alpha, beta, tt, ws, node_limit)
+            with lock:
+                self.nodes += int(nodes)
+            return None if aborted else int(score)
+
+        return call
+
+    def _proves(self, rulebook: Rulebook, pos: Position, attacker: bool, share: bool = False,
+                node_limit: int = UNLIMITED) -> int | None:
+        """The proof-number search (:mod:`._dfpn`): a move reaching the goal of the side to
+        move of ``pos`` (a win when ``attacker``, else not losing), or None when it has none.
+        ``share``: read and write the shared alpha-beta table too (the portfolio). Raises
+        SearchStopped when stopped (by :meth:`stop`, or by the portfolio's other search) or
+        past ``node_limit``."""
+        self._raise_if_stopped()
+        tt, ws = self._pn_search()
+        bounds = self._table() if share else _NO_BOUNDS  # not touched without share
+        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, node_limit, bounds, _dfpn.SHARE_PLIES if share else 0)
+        with self._count_lock:
+            self.nodes += int(nodes)
+        self._raise_if_stopped()
+        if proved < 0:
+            raise SearchStopped("the proof-number search was stopped")
+        return int(move) if proved == 1 else None
+
+    def _wdl_proof_numbers(self, rulebook: Rulebook, pos: Position, share: bool = False,
+                           node_limit: int = UNLIMITED) -> tuple[int, int]:
+        """(value, a move keeping it) of a position that is not over, by proof numbers:
+        "does the side to move win?", and when not, "does it draw?" (each within ``node_limit``)."""
+        move = self._proves(rulebook, pos, True, share, node_limit)
+        if move is not None:
+            return WIN, move
+        move = self._proves(rulebook, pos, False, share, node_limit)
+        if move is not None:
+            return DRAW, move
+        return LOSS, squares_of(int(legal_moves(rulebook, pos)))[0]
+
+    def _wdl_root(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
+        """(value, a move keeping it) of a position that is not over, by alpha-beta."""
+        score = self._search(rulebook, pos, -1, 1)
+        assert score is not None  # no node limit: the search finishes
+        return self._move_keeping(rulebook, pos, (score > 0) - (score < 0))
+
+    def _wdl_portfolio(self, rulebook: Rulebook, pos: Position, need_move: bool = True,
+                       node_limit: int = UNLIMITED) -> tuple[int, int] | None:
+        """(value, a move keeping it) by the portfolio (class doc): alpha-beta, proof
+        numbers and the Lazy SMP helpers at once on the shared table, the first to finish
+        answers. A value found by alpha-beta gets its move by :meth:`_move_keeping`, or
+        -1 without ``need_move``. None when every search reached ``node_limit`` (each
+        search has that many nodes)."""
+        pn_ws = self._pn_search()[1]
+
+        def proof_numbers() -> tuple[int, int | None] | None:
+            try:
+                return self._wdl_proof_numbers(rulebook, pos, share=True, node_limit=node_limit)
+            except SearchStopped:
+                return None  # the other search finished first, stop(), or the node limit
+
+        def alpha_beta(ws: NDArray[np.void]) -> Callable[[], tuple[int, int | None] | None]:
+            search = self._alpha_beta(rulebook, pos, -1, 1, ws, node_limit)
+
+            def call() -> tuple[int, int | None] | None:
+                score = search()
+                return None if score is None else ((score > 0) - (score < 0), None)
+
+            return call
+
+        searches: list[tuple[Callable[[], tuple[int, int | None] | None], NDArray[np.void]]] = [
+            (alpha_beta(self._ws), self._ws), (proof_numbers, pn_ws), *((alpha_beta(ws), ws) for ws in self._helpers[1:])]
+        found = self._race(searches)
+        self._raise_if_stopped()
+        if found is None:  # every search reached the node limit
+            return None
+        value, move = found
+        if move is not None or not need_move:
+            return value, -1 if move is None else move
+        return self._move_keeping(rulebook, pos, value)
+
+    def _move_keeping(self, rulebook: Rulebook, pos: Position, value: int) -> tuple[int, int]:
+        """``(value, a move keeping it)``: the table's move first, then every move in square
+        order, each child searched with the null window (mostly from the table)."""
+        moves = squares_of(int(legal_moves(rulebook, pos)))
+        first = int(table_move(self._table(), pos))
+        moves.sort(key=lambda sq: sq != first)  # the table's move proved the value: try it first
+        for sq in moves:
+            final, child, sign = _child(rulebook, pos, sq)
+            if final is None:
+                assert child is not None  # the game goes on
+                child_score = self._search(rulebook, child, -1, 1)
+                assert child_score is not None  # no node limit: the search finishes
+                v = sign * ((child_score > 0) - (child_score < 0))
+            else:
+                v = (final > 0) - (final < 0)
+            if v == value:
+                return value, sq
+        raise AssertionError("a move must keep the position's value")
+
+    def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None, node_limit: int | None = None) -> int | None:
+        """Exact root-relative score of a position that is not over; ``value`` is its sign
+        when already known. With ``node_limit``, None when its searches together need more."""
+        budget = [UNLIMITED if node_limit is None else max(1, node_limit)]
+
+        def search(alpha: int, beta: int) -> int | None:
+            if node_limit is None:  # unlimited: every search may run in parallel
+                return self._search(rulebook, pos, alpha, beta)
+            before = self.nodes
+            score = self._search(rulebook, pos, alpha, beta, budget[0])
+            budget[0] -= self.nodes - before
+            return score
+
+        if value is None and node_limit is None and self.threads > 1:
+            found = self._wdl_portfolio(rulebook, pos, need_move=False)
+            assert found is not None  # no node limit: a search finishes
+            value = found[0]
+        if value is None:
+            score = search(-1, 1)
+            if score is None:
+                return None
+            value = (score > 0) - (score < 0)
+        else:
+            score = value
+        if value == 0:
+            return 0
+        # Only some distances are possible: the winner's own placements (a five) and the
+        # game's last ply (largest group or majority). Binary-search those with null
+        # windows; each fail-soft result also discards every candidate it passes.
+        candidates = _candidate_scores(pos, rulebook.donuts, winning=value > 0)
+        if value > 0:
+            candidates = [c for c in candidates if c >= score]
+        else:
+            candidates = [c for c in candidates if c <= score]
+        while len(candidates) > 1:
+            if budget[0] <= 0:
+                return None
+            v = candidates[len(candidates) // 2]  # test "score >= v"
+            r = search(v - 1, v)
+            if r is None:
+                return None
+            candidates = _narrowed(candidates, v, r)
+        return candidates[0]
+
+    def _move_score(self, rulebook: Rulebook, pos: Position, sq: int, value: int | None = None,
+                    node_limit: int | None = None) -> int | None:
+        """Exact root-relative score, for the mover, of playing ``sq`` from ``pos``
+        (``value``, when known, its value for the mover); None when ``node_limit`` is hit."""
+        final, child, sign = _child(rulebook, pos, sq)
+        if final is not None:
+            return final
+        assert child is not None  # the game goes on
+        child_score = self._exact(rulebook, child, None if value is None else sign * value, node_limit)
+        if child_score is None:
+            return None
+        score = sign * child_score
+        # One ply further from this root than from the child's.
+        if score > MATE_BOUND:
+            score -= 1
+        elif score < -MATE_BOUND:
+            score += 1
+        return score
+
+    # --- for the package's other searches ----------------------------------------------
+    def bounded_value(self, board: Board, node_limit: int) -> int | None:
+        """+1 / 0 / -1 for the side to move of ``board`` (not over), or ``None`` when
+        ``node_limit`` nodes do not settle it; no best move, no distance. Calls on
+        positions of one game resume where the last stopped, in few nodes: finished
+        subtrees are in the table. For :class:`~donuts_ai.donuts.agents.mcts.MCTSAgent`'s root
+        prover, which spends a budget of nodes per move; not part of the public API."""
+        self._prepare(board)
+        score = self._search(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), -1, 1,
+                             max(1, node_limit))
+        return None if score is None else (score > 0) - (score < 0)
+
+    # --- public ------------------------------------------------------------------------
+    def solve(self, board: Board, distance: bool | None = None) -> Solution:
+        """Value and best move for the side to move of ``board`` (not over), and the
+        distance to the end under best play when it is proved.
+
+        ``distance``: ``True`` proves it, ``False`` does not (``best_move`` is then a move
+        that keeps the value, not necessarily the fastest win, and ``distance`` is
+        ``None``); ``None``, the default, proves it on every position except the empty
+        board: **on the empty board the default gives the value only** (``distance`` is
+        ``None``; pass ``distance=True`` to prove it there). Raises
+        :class:`~donuts_ai.errors.DonutsError` when the game is over or ``distance`` is
+        not ``True``, ``False`` or ``None``.
+
+        Why (one core, the default 2**20 table, fresh, measured on the empty board of
+        ``random_grid(0..63)``; see ``benchmarks/RESULTS.md``): there the value alone
+        takes a median of 0.08 s and at most 4.7 s, but the exact distance a median of
+        2.8 s and up to 22 s, since every faster win must be refuted. One donut in (after
+        the alpha-beta agent's first move, same layouts), the distance takes a median of
+        0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s; four in, 0.03 s and at
+        most 0.24 s. With two threads (the portfolio, see :class:`Solver`) on two cores
+        the value took a median of 0.048 s and at most 2.75 s of wall clock (one thread
+        on the same machine: 0.093 s and 4.93 s). Under the "single" insertion rule the value step is a
+        proof-number search (:mod:`._dfpn`): on 40 tile arrangements a median of 0.22 s and
+        at most 6.6 s, where alpha-beta took 2.6 s and 60 s."""
+        if distance is not None and not isinstance(distance, (bool, np.bool_)):
+            raise DonutsError(f"distance must be True, False or None, got {distance!r}")
+        self._prepare(board)
+        distance = sum(board.placed) >= DISTANCE_BY_DEFAULT_FROM if distance is None else bool(distance)
+        t, nodes0 = time.perf_counter(), self.nodes
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        if self.threads > 1:
+            found = self._wdl_portfolio(rulebook, pos)
+            assert found is not None  # no node limit: a search finishes
+            value, move = found
+        elif rulebook.single:
+            value, move = self._wdl_proof_numbers(rulebook, pos)
+        else:
+            value, move = self._wdl_root(rulebook, pos)
+        if not distance:
+            return Solution(value, None, SQUARE_NAMES[move], self.nodes - nodes0, time.perf_counter() - t)
+        target = self._exact(rulebook, pos, value)
+        assert target is not None  # no node limit: the search finishes
+        candidates = board.legal_squares()
+        first = int(table_move(self._table(), pos))
+        for sq in (move, first):  # the likeliest fastest moves first
+            if sq in candidates:
+                candidates.remove(sq)
+                candidates.insert(0, sq)
+        best = next(sq for sq in candidates if self._move_score(rulebook, pos, sq) == target)
+        value, dist = _score_to_value(target, int(plies_left(pos, rulebook.donuts)))
+        return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
+
+    def move_value(self, board: Board, move: int | str, node_limit: int | None = None) -> int | None:
+        """+1, 0 or -1: the game-theoretic value, for the side to move, of playing ``move``
+        (a legal square name or index) — equal to ``solve(board).value`` exactly when
+        the move keeps the value. With ``node_limit`` (a positive int), ``None`` when that
+        many nodes do not settle it (a later call on the same game resumes from the
+        table); without, it always answers. With ``threads`` > 1 the portfolio answers, each
+        of its searches within ``node_limit`` nodes."""
+        self._prepare(board)
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
+        limit = 1 << 62 if node_limit is None else check_int("node_limit", node_limit, 1, 1 << 62)
+        rulebook = rulebook_of(board.layout, board.rules)
+        final, child, sign = _child(rulebook, position_of(*board.kernel_state()), parse_square(move))
+        if final is None:
+            assert child is not None  # the game goes on
+            if self.threads > 1:
+                found = self._wdl_portfolio(rulebook, child, need_move=False, node_limit=limit)
+                return None if found is None else sign * found[0]
+            score = self._search(rulebook, child, -1, 1, limit)
+            return None if score is None else sign * ((score > 0) - (score < 0))
+        return (final > 0) - (final < 0)
+
+    def move_distance(self, board: Board, move: int | str, value: int | None = None, node_limit: int | None = None) -> int | None:
+        """Plies to the end of the game under best play after playing ``move`` (the move
+        included), or ``None`` when ``node_limit`` nodes do not prove it; ``value`` is the
+        move's value when already known (:meth:`move_value`), which saves a search."""
+        self._prepare(board)
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
+        if node_limit is not None:
+            check_int("node_limit", node_limit, 1, 1 << 62)
+        sq = parse_square(move)
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        score = self._move_score(rulebook, pos, sq, value, node_limit)
+        if score is None:
+            return None
+        return _score_to_value(score, _plies_after(board, sq, rulebook.donuts))[1]
+
+    def analyze(self, board: Board) -> list[MoveValue]:
+        """The exact value and distance of every legal move for the side to move, best
+        first (ties in square order). Proves every move's distance: on the empty board
+        one proof per first move, each of a position one donut in (see :meth:`solve`)."""
+        self._prepare(board)
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        out = []
+        for sq in board.legal_squares():
+            score = self._move_score(rulebook, pos, sq)
+            assert score is not None  # no node limit: the search finishes
+            value, dist = _score_to_value(score, _plies_after(board, sq, rulebook.donuts))
+            out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
+        out.sort(key=lambda mv: -mv.score)
+        return out
+
+
+def _helper_workspace(k: int) -> NDArray[np.void]:
+    """The workspace of Lazy SMP helper ``k`` (1, 2, ...): its start history drawn from a
+    generator seeded by ``k``, so its move order differs from the main search's and from
+    the other helpers', the same way every run."""
+    ws = new_workspace()
+    rng = np.random.default_rng(k)
+    ws[0]["history"][:] = rng.integers(0, HELPER_HISTORY_CUTOFFS * history_bonus(HELPER_HISTORY_DEPTH), ws[0]["history"].shape)
+    return ws
+
+
+def _narrowed(candidates: list[int], v: int, r: int) -> list[int]:
+    """The candidate scores left after a null-window test "score >= v" returned ``r``
+    (fail-soft: ``r >= v`` proves score >= r, else score <= r)."""
+    if r >= v:
+        return [c for c in candidates if c >= max(r, v)]
+    return [c for c in candidates if c <= r]
+
+
+def _plies_after(board: Board, sq: int, donuts: int) -> int:
+    """How long a draw after ``sq`` lasts: this ply and every one left after it."""
+    after = board.copy(stack=False)
+    after.push(sq)
+    return 1 + (0 if after.is_game_over() else int(plies_left(position_of(*after.kernel_state()), donuts)))
+
+
+def _child(rulebook: Rulebook, pos: Position, sq: int) -> tuple[int | None, Position | None, int]:
+    """After ``sq``: (its final score when it ends the game, else None; the next position;
+    the sign of that position's scores for us: -1 when the opponent moves in it)."""
+    ended, score, child, passed = root_child(rulebook, pos, sq)
+    if ended:
+        return int(score), None, 0
+    return None, typed_position(child), -1 if passed else 1
+
+
+_defaults: dict[int, Solver] = {}
+
+
+def _default_solver(threads: int | None) -> Solver:
+    """The shared default solver of ``threads`` threads (``None``: every available core)."""
+    count = available_cores() if threads is None else check_int("threads", threads, 1, 64)
+    if count not in _defaults:
+        _defaults[count] = Solver(threads=count)
+    return _defaults[count]
+
+
+def solve(board: Board, distance: bool | None = None, threads: int | None = None) -> Solution:
+    """Solve ``board`` exactly (see :meth:`Solver.solve`: on the empty board the value
+    only, unless ``distance=True``); uses a shared default solver with ``threads`` threads,
+    by default one per available core (:func:`available_cores`). The value and distance
+    do not depend on ``threads``; the best move may differ from run to run among moves of
+    equal value when ``threads`` > 1 (see :class:`Solver`): pass ``threads=1`` for the
+    same move every time."""
+    return _default_solver(threads).solve(board, distance)
+
+
+def analyze(board: Board, threads: int | None = None) -> list[MoveValue]:
+    """Exact value of every legal move of ``board``, best first (a shared default solver
+    with ``threads`` threads, by default one per available core, as :func:`solve`; the
+    list does not depend on ``threads``)."""
+    return _default_solver(threads).analyze(board)
+
+
+__all__ = ["MoveValue", "Solution", "Solver", "analyze", "available_cores", "solve"]

@@ -1,0 +1,328 @@
+"""The public compiled API: what your own ``@njit`` search needs to run at the engine's speed.
+
+Every search of the library (alpha-beta, MCTS, the solver, playouts, the batched
+environment) runs on the same few Numba kernels. This module gives them stable,
+documented names, so that a search you write yourself compiles into the same machine code::
+
+    import numpy as np
+    from numba import njit
+    from donuts_ai import Board
+    from donuts_ai import kernels as K
+
+    @njit(cache=True)
+    def count_leaves(rulebook, pos, depth):
+        if depth == 0:
+            return 1
+        total, moves = 0, K.legal_moves(rulebook, pos)
+        while moves:
+            square = K.lowest_square(moves)
+            moves = K.without_lowest(moves)
+            child, status = K.apply(rulebook.donuts, rulebook.single, pos, square)
+            total += 1 if K.is_over(status) else count_leaves(rulebook, child, depth - 1)
+        return total
+
+    board = Board()
+    print(count_leaves(K.rulebook(board), K.position(board), 4))   # perft(Board(), 4)
+
+**The contract.** A position is a :class:`Position` seen **from the side to move**:
+``own`` and ``opp`` are bitboards (``np.uint64``, bit ``i`` = square ``i``, square
+``i`` = rank * 6 + file, so a1 = 0, f1 = 5, a6 = 30, f6 = 35), ``last`` the square
+filled last (-1 before the first donut), ``placed_own``/``placed_opp`` the donuts each
+side has placed from its pool. A :class:`Rulebook` holds what the position is played
+by: the layout's lines and the rules. :func:`position` and :func:`rulebook` make them
+from a :class:`~donuts_ai.Board`; :func:`legal_moves` gives the legal squares as a
+bitboard, and :func:`apply` plays one: it returns the next position and a **status**,
+which says who moves next (:data:`PASSES`, :data:`MOVES_AGAIN`) or how the game ended
+(:data:`WON_BY_FIVE`, :data:`ENDED_WON`, :data:`ENDED_DRAWN`, :data:`ENDED_LOST`, all
+seen by the side that placed; :func:`game_value` turns them into +1 / 0 / -1).
+
+Kernels trust their input and never raise: pass a position whose game is not over and a
+legal square (the :class:`~donuts_ai.Board` checks moves; your kernel must not play an
+illegal one). Everything callable here with ``@njit`` is callable from your own
+``@njit`` code (and from Python, for tests); :func:`position`, :func:`rulebook` and
+:func:`symmetries` are Python functions, called before your kernel. Square names are
+:func:`donuts_ai.square_name` and :func:`donuts_ai.parse_square`.
+
+**Types.** Bitboards are ``np.uint64`` and every other number ``int64``: Numba compiles a
+kernel once per argument types, and a Python ``int`` where a ``uint64`` belongs is
+another type: it compiles another specialization (whose shifts sign-extend) or is refused
+with a Numba ``TypingError`` from inside the engine's kernels. A kernel returning a
+position to Python gives back Python ints for its bitboards; keep positions inside
+compiled code, or build a fresh one with :func:`position`. Numba passes a ``Position``'s fields as separate
+scalars, so it costs no more than five arguments; a ``Rulebook`` holds an array, which
+Numba reference-counts on every read from the tuple: in a hot loop, read
+``rulebook.line_masks`` (or call :func:`legal_moves`) freely, but prefer passing
+``rulebook.donuts`` and ``rulebook.single`` (plain scalars) to :func:`apply`, as it asks.
+
+**Cost.** The kernels here are the engine's own, inlined into your kernel by Numba
+(``inline="always"``): the same negamax written against this module and against the
+private engine runs at the same node rate (``python -m benchmarks.kernels``; the figures
+are in ``benchmarks/RESULTS.md``). Numba's on-disk cache checks a kernel against its own
+file only: after upgrading donuts_ai, delete the cached kernels of your own code
+(``__pycache__/*.nbi``, ``*.nbc`` beside it, or your ``NUMBA_CACHE_DIR``).
+
+Everything else of the engine (``donuts_ai.donuts._engine``, the search kernels) is private and
+may change without notice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from .._bits import ctz as _ctz
+from .._bits import popcount as _popcount
+from ..errors import PositionError
+from ._engine.core import nth_bit as _nth_bit
+from ._engine.position import ENDED_DRAWN as _ENDED_DRAWN
+from ._engine.position import ENDED_LOST as _ENDED_LOST
+from ._engine.position import ENDED_WON as _ENDED_WON
+from ._engine.position import MOVES_AGAIN as _MOVES_AGAIN
+from ._engine.position import PASSES as _PASSES
+from ._engine.position import WON_BY_FIVE as _WON_BY_FIVE
+from ._engine.position import Position, Rulebook
+from ._engine.position import apply as _apply
+from ._engine.position import is_over as _is_over
+from ._engine.position import legal_moves as _legal_moves
+from ._engine.position import placer_value as _placer_value
+from ._engine.position import plies_left as _plies_left
+from ._engine.position import position_of as _position_of
+from ._engine.position import rulebook_of as _rulebook_of
+from .alphabeta._table import position_keys as _position_keys
+from .board import Board
+from .squares import NUM_SQUARES
+from .symmetry import transform_square as _transform_square
+
+__all__ = [
+    "ENDED_DRAWN",
+    "ENDED_LOST",
+    "ENDED_WON",
+    "MOVES_AGAIN",
+    "NUM_SQUARES",
+    "PASSES",
+    "WON_BY_FIVE",
+    "Position",
+    "Rulebook",
+    "apply",
+    "canonical_key",
+    "game_value",
+    "is_over",
+    "key",
+    "legal_moves",
+    "lowest_square",
+    "nth_square",
+    "plies_left",
+    "popcount",
+    "position",
+    "rulebook",
+    "square_bit",
+    "symmetries",
+    "without_lowest",
+]
+
+# The statuses of a placement (:func:`apply`), the engine's numbers. While the game goes on:
+#: The opponent moves next; the position :func:`apply` returned is from its side.
+PASSES = _PASSES
+#: The opponent's pool is empty: the side that placed moves again (the position returned is from its side).
+MOVES_AGAIN = _MOVES_AGAIN
+#: The game is over (this and the three below; the position returned is the final one, from the
+#: side that placed): the placement made five in a row, and the side that placed wins.
+WON_BY_FIVE = _WON_BY_FIVE
+#: The placement ended the game (the board full: the majority wins; both pools empty: the
+#: largest orthogonal group wins) and the side that placed won.
+ENDED_WON = _ENDED_WON
+#: The placement ended the game in a draw.
+ENDED_DRAWN = _ENDED_DRAWN
+#: The placement ended the game and the side that placed lost.
+ENDED_LOST = _ENDED_LOST
+
+_ONE = np.uint64(1)
+
+
+# --- from a Board (Python) ------------------------------------------------------------------
+
+
+def position(board: Board) -> Position:
+    """The position of ``board``, from its side to move, typed as kernels take it
+    (``np.uint64`` bitboards, ``int`` counts).
+
+    Raises :class:`~donuts_ai.PositionError` when the game is over (no side is to move),
+    ``TypeError`` for anything but a :class:`~donuts_ai.Board`."""
+    if not isinstance(board, Board):
+        raise TypeError(f"position needs a Board, got {type(board).__name__}")
+    if board.is_game_over():
+        raise PositionError("position: the game is over, no side is to move")
+    return _position_of(*board.kernel_state())
+
+
+def rulebook(board: Board) -> Rulebook:
+    """What ``board`` is played by: ``Rulebook(line_masks, donuts, single)``, the layout's
+    lines (``uint64[36]``: the line through each square in its printed direction, the
+    square included), the donuts in each pool and whether the "single" insertion variant
+    is played. The same for every position of a game.
+
+    Raises ``TypeError`` for anything but a :class:`~donuts_ai.Board`."""
+    if not isinstance(board, Board):
+        raise TypeError(f"rulebook needs a Board, got {type(board).__name__}")
+    return _rulebook_of(board.layout, board.rules)
+
+
+def symmetries(board: Board) -> NDArray[np.int64]:
+    """The symmetries of ``board``'s layout, for :func:`canonical_key`: an ``int64[k, 36]``
+    array whose row ``s`` maps each square to its image under the ``s``-th board symmetry
+    that maps the layout onto itself (its lines included), the identity first
+    (:meth:`Layout.symmetries <donuts_ai.Layout.symmetries>` names them).
+
+    Under such a symmetry, a position and its image are the same game: same value, and
+    each move's image is the image's move. The standard layout and nearly every tile
+    arrangement have the identity alone (``k`` = 1); grids such as all ``-`` lines have more.
+
+    Raises ``TypeError`` for anything but a :class:`~donuts_ai.Board`."""
+    if not isinstance(board, Board):
+        raise TypeError(f"symmetries needs a Board, got {type(board).__name__}")
+    names = board.layout.symmetries()
+    images = np.array([[_transform_square(sq, name) for sq in range(NUM_SQUARES)] for name in names], dtype=np.int64)
+    images.setflags(write=False)
+    return images
+
+
+# --- the transition ------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def legal_moves(rulebook: Rulebook, pos: Position) -> np.uint64:
+    """The side to move's legal squares as a bitboard (bit ``i`` = square ``i``): the
+    empty squares of the line through ``pos.last`` in its printed direction, or every
+    empty square when that line is full or no donut has been placed yet. ``pos`` must be
+    a game that is not over (never empty then)."""
+    return _legal_moves(rulebook, pos)
+
+
+@njit(cache=True, inline="always")
+def apply(donuts: int | np.int64, single: bool, pos: Position, square: int | np.int64) -> tuple[Position, int]:
+    """The transition: the side to move of ``pos`` (a game that is not over) places a donut
+    on the legal ``square``, under the rules ``donuts`` (``rulebook.donuts``) and
+    ``single`` (``rulebook.single``).
+
+    The donut and the donuts it flips, then five in a row, then the end (the board full,
+    or both pools empty), then whose turn it is. Returns ``(next_position, status)``:
+
+    - :data:`PASSES`: the opponent moves; ``next_position`` is from its side;
+    - :data:`MOVES_AGAIN`: the opponent's pool is empty, the same side moves again;
+      ``next_position`` is from its side;
+    - :data:`WON_BY_FIVE`, :data:`ENDED_WON`, :data:`ENDED_DRAWN`, :data:`ENDED_LOST`:
+      the game is over (:func:`is_over`), ``next_position`` is the final position from
+      the side that placed, and :func:`game_value` is its value for that side."""
+    return _apply(donuts, single, pos, square)
+
+
+@njit(cache=True, inline="always")
+def is_over(status: int | np.int64) -> bool | np.bool:
+    """True when a placement with :func:`apply`'s ``status`` ended the game."""
+    return _is_over(status)
+
+
+@njit(cache=True, inline="always")
+def game_value(status: int | np.int64) -> int:
+    """The game value of a finished game for the side that placed the last donut: +1
+    (:data:`WON_BY_FIVE`, :data:`ENDED_WON`), 0 (:data:`ENDED_DRAWN`) or -1
+    (:data:`ENDED_LOST`). Only for a ``status`` that :func:`is_over`."""
+    value: int = _placer_value(status)
+    return value
+
+
+@njit(cache=True, inline="always")
+def plies_left(pos: Position, donuts: int | np.int64) -> int | np.int64:
+    """The most plies the game can still last if nobody makes five: until both pools are
+    empty or the board is full. A search ``plies_left`` plies deep reaches the end of
+    every line (each :func:`apply` is one ply, whoever moves)."""
+    return _plies_left(pos, donuts)
+
+
+# --- squares and bitboards ----------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def popcount(bitboard: np.uint64) -> np.int64:
+    """The number of squares in ``bitboard`` (one machine instruction)."""
+    return _popcount(np.uint64(bitboard))
+
+
+@njit(cache=True, inline="always")
+def lowest_square(bitboard: np.uint64) -> np.int64:
+    """The lowest square of a non-empty ``bitboard`` (one machine instruction)."""
+    return _ctz(np.uint64(bitboard))
+
+
+@njit(cache=True, inline="always")
+def without_lowest(bitboard: np.uint64) -> np.uint64:
+    """``bitboard`` without its lowest square (a non-empty one). With :func:`lowest_square`,
+    the loop over a bitboard's squares::
+
+        while moves:
+            square = lowest_square(moves)
+            moves = without_lowest(moves)
+    """
+    b = np.uint64(bitboard)
+    rest: np.uint64 = b & (b - _ONE)
+    return rest
+
+
+@njit(cache=True, inline="always")
+def nth_square(bitboard: np.uint64, n: int | np.int64) -> int | np.int64:
+    """The ``n``-th lowest square of ``bitboard`` (0-based, ``n < popcount(bitboard)``):
+    with ``n`` drawn uniformly below :func:`popcount`, a uniformly random square of it."""
+    return _nth_bit(np.uint64(bitboard), n)
+
+
+@njit(cache=True, inline="always")
+def square_bit(square: int | np.int64) -> np.uint64:
+    """The bitboard of the one square ``square`` (``1 << square`` as a ``uint64``)."""
+    bit: np.uint64 = _ONE << np.uint64(square)
+    return bit
+
+
+# --- keys for a transposition table ---------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def key(pos: Position) -> tuple[np.uint64, np.uint64]:
+    """The whole position packed in two words, ``(key_a, key_b)``: equal keys, equal
+    positions (``key_a`` = ``own``, ``last + 1`` at bit 36, ``placed_own`` at bit 43;
+    ``key_b`` = ``opp``, ``placed_opp`` at bit 36). The solver's table uses this key.
+    A table of them serves one layout and one set of rules: clear it when those change."""
+    return _position_keys(pos)
+
+
+@njit(cache=True)
+def _image(bitboard: np.uint64, image: NDArray[np.int64]) -> np.uint64:
+    """The image of ``bitboard`` under the square map ``image``."""
+    out = np.uint64(0)
+    while bitboard:
+        out |= _ONE << np.uint64(image[_ctz(bitboard)])
+        bitboard &= bitboard - _ONE
+    return out
+
+
+@njit(cache=True)
+def canonical_key(pos: Position, symmetries: NDArray[np.int64]) -> tuple[np.uint64, np.uint64]:
+    """The least :func:`key` among the images of ``pos`` under ``symmetries`` (from
+    :func:`symmetries`: the symmetries of the layout it is played on).
+
+    It is canonical under those symmetries and nothing else: two positions of games on
+    that layout and rules have the same canonical key exactly when one is the image of
+    the other under one of them (the donuts, the last square and the counts mapped), and
+    then they have the same value (a best move maps with the squares: store values, or
+    map moves back). With the identity alone (the standard layout, nearly every tile
+    arrangement) it is :func:`key`, at the cost of one comparison; each further symmetry
+    costs a loop over the donuts on the board."""
+    best_a, best_b = _position_keys(pos)
+    for s in range(1, symmetries.shape[0]):
+        image = symmetries[s]
+        last = pos.last if pos.last < 0 else image[pos.last]
+        a, b = _position_keys(Position(_image(pos.own, image), _image(pos.opp, image), np.int64(last),
+                                       np.int64(pos.placed_own), np.int64(pos.placed_opp)))
+        if a < best_a or (a == best_a and b < best_b):
+            best_a, best_b = a, b
+    return best_a, best_b
