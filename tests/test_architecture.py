@@ -60,6 +60,8 @@ ALLOWED = {
     # The searching agents' registry entries are the package root's: this layer names no search.
     "agents": {"_engine", "board", "squares", "errors", "_checks"},
     "tournament": {"_checks", "errors"},
+    # donuts_ai.make: a fresh state of either game, from the table of both games' states.
+    "games": {"board", "boxes", "errors", "layout", "rules", "state"},
     "donuts_game": {"agents", "board", "errors", "layout", "rules", "tournament"},
     # The card game shares only the checks, the errors and the harness's game protocol
     # with the board game (the harness loads it by the name the package root gives it).
