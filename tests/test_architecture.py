@@ -42,6 +42,7 @@ ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
     "_kernel_cache": set(),
+    "_units": set(),  # quantities as text, for every table
     "state": {"errors"},  # the state API both games implement (a Protocol): below both games
     "squares": {"errors"},
     "rules": {"errors"},
@@ -79,8 +80,8 @@ ALLOWED = {
     "learn": {"_checks", "_engine", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "suites", "symmetry",
               "vector_env"},
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
-    "suites": {"_checks", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "tournament"},
-    "bench": {"_checks", "_engine", "agents", "board", "boxes", "errors", "interop", "kernels", "layout", "outcomes", "playouts",
+    "suites": {"_checks", "_units", "agents", "board", "errors", "layout", "outcomes", "rules", "search", "squares", "tournament"},
+    "bench": {"_checks", "_engine", "_units", "agents", "board", "boxes", "errors", "interop", "kernels", "layout", "outcomes", "playouts",
               "reference", "search", "suites", "tournament", "vector_env"},
     "cli": {"_checks", "bench", "board", "engine_protocol", "errors", "layout", "learn", "play", "rules", "squares", "study",
             "suites", "tournament"},
