@@ -8,20 +8,16 @@ import random
 import sys
 import time
 
+from donuts_ai import Board, Layout, VectorEnv, perft, random_playouts
 from donuts_ai._engine import position as P
 from donuts_ai.bench import engine as B
-from donuts_ai.board import Board
-from donuts_ai.layout import Layout
-from donuts_ai.playouts import perft, random_playouts
 from donuts_ai.search.alphabeta._negamax import search_moves
 from donuts_ai.search.alphabeta._table import new_table
 from donuts_ai.search.alphabeta._workspace import new_workspace
 from donuts_ai.search.mcts import MCTSAgent
-from donuts_ai.vector_env import VectorEnv
 
 R = 5
 cpu = time.process_time
-of = getattr(P, "rulebook_of", None) or P.game_of
 
 
 def best(work):
@@ -54,7 +50,8 @@ def ab():
         tt.fill(0)
     nodes = 0
     for board, tt in zip(positions, tables, strict=True):
-        _, _, n, _ = search_moves(of(board.layout, board.rules), P.position_of(*board.kernel_state()), 14, tt, new_workspace(), 1 << 62, -1)
+        book, position = P.rulebook_of(board.layout, board.rules), P.position_of(*board.kernel_state())
+        _, _, n, _ = search_moves(book, position, 14, tt, new_workspace(), 1 << 62, -1)
         nodes += int(n)
     return nodes
 
