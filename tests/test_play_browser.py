@@ -28,7 +28,6 @@ import pytest
 
 from donuts_ai import Board, Layout, Solver, analyze
 from donuts_ai import svg as donuts_svg
-from donuts_ai.play.evaluation import remaining_plies
 from donuts_ai.play.record import SavedGame
 from donuts_ai.play.server import AGENT_KINDS, ALPHABETA_THEN_SOLVER, SOLVER_PLIES, Server, make_server
 
@@ -153,7 +152,7 @@ def test_a_whole_game_with_undo_analysis_hint_and_record(api):
         a = _complete_analysis(api, game)
         assert a["fen"] == st["fen"] and a["exact"]
         assert sorted(m["move"] for m in a["moves"]) == sorted(board.legal_moves())
-        if remaining_plies(board) <= 16:  # the solver's distances are quick to compare here
+        if board.plies_left() <= 16:  # the solver's distances are quick to compare here
             want = {m.move: (m.result, m.distance) for m in analyze(board)}
             for m in a["moves"]:
                 assert m["value"] == want[m["move"]][0] and m["distance"] in (None, want[m["move"]][1])
@@ -228,7 +227,7 @@ def test_alphabeta_then_solver_opponent_is_bounded():
     board = Board()
     assert "solver" not in AGENT_KINDS and app.engines.spec_for(ALPHABETA_THEN_SOLVER, 5.0, board) == "alphabeta:time=0.1"
     rng = random.Random(2)
-    while remaining_plies(board) > SOLVER_PLIES:
+    while board.plies_left() > SOLVER_PLIES:
         board.push(rng.choice(board.legal_moves()))
     assert app.engines.spec_for(ALPHABETA_THEN_SOLVER, 5.0, board) == "solver"
     assert app.engines.spec_for("mcts", 99, board) == "mcts:time=0.1"
@@ -417,7 +416,7 @@ def test_browser_analysis_colours_agree_with_analyze(page):
     pg = page
     rng = random.Random(4)
     start = Board(Layout.random(8))
-    while remaining_plies(start) > 16 or start.is_game_over():
+    while start.plies_left() > 16 or start.is_game_over():
         if start.is_game_over():
             start = Board(Layout.random(rng.randrange(1000)))
         start.push(rng.choice(start.legal_moves()))
