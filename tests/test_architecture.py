@@ -53,6 +53,7 @@ ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
     "_kernel_cache": set(),
+    "_units": set(),  # quantities as text, for every table
     "state": {"errors"},  # the state API both games implement (a Protocol): below both games
     "outcomes": set(),  # game values, winner and end-reason codes: the engines import them
     "_numba_types": set(),  # the kernels' type aliases, for every game's kernels and the trees
@@ -128,10 +129,9 @@ ALLOWED = {
               "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.squares", "donuts.symmetry",
               "donuts.vector_env"},
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
-    # (bench: the report's time format, bench._report.seconds_text, shared with bench --agent.)
-    "suites": {"_checks", "bench", "errors", "outcomes", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout",
+    "suites": {"_checks", "_units", "errors", "outcomes", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout",
                "donuts.rules", "donuts.squares"},
-    "bench": {"_bits", "_checks", "errors", "interop", "outcomes", "suites", "tournament", "boxes", "boxes._core",
+    "bench": {"_bits", "_checks", "_units", "errors", "interop", "outcomes", "suites", "tournament", "boxes", "boxes._core",
               "boxes._engine", "boxes.agents", "donuts._engine", "donuts.agents", "donuts.alphabeta", "donuts.board",
               "donuts.kernels", "donuts.layout", "donuts.playouts", "donuts.reference", "donuts.vector_env"},
     "cli": {"_checks", "bench", "engine_protocol", "errors", "learn", "play", "study", "suites", "tournament", "donuts.board",
@@ -312,7 +312,7 @@ def test_a_games_rules_know_nothing_of_searches_agents_or_the_harness():
              for game, parts in RULES_LAYERS.items() for part in parts}
     assert not {k: v for k, v in wrong.items() if v}
     # The shared layers below both games name no game.
-    below = ("errors", "_checks", "_kernel_cache", "state", "outcomes", "_numba_types", "_bits", "agents", "search")
+    below = ("errors", "_checks", "_kernel_cache", "_units", "state", "outcomes", "_numba_types", "_bits", "agents", "search")
     assert not {layer: sorted(o for o in ALLOWED[layer] if o.partition(".")[0] in GAME_FOLDERS) for layer in below
                 if any(o.partition(".")[0] in GAME_FOLDERS for o in ALLOWED[layer])}
 

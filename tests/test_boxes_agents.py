@@ -89,11 +89,11 @@ def test_tiny_budgets_still_answer_a_legal_move():
     state, moves = _play_game(rules, 9, agents, max_moves=24)
     assert len(moves) == 24
     for agent in agents:
-        assert agent.last_search["iterations"] >= 1 or agent.last_search == {}
+        assert agent.last_info["iterations"] >= 1 or agent.last_info == {}
     # In a timed game the clock caps the budget; a spent clock still gets one iteration.
     timed = ISMCTSAgent(time_limit=5.0, seed=1)
     assert state.is_legal(timed.select_move(state.observation(state.turn), time_left=0.0))
-    assert timed.last_search["iterations"] >= 1
+    assert timed.last_info["iterations"] >= 1
 
 
 # --- determinism and hidden information --------------------------------------------------------
@@ -254,15 +254,26 @@ def test_ismcts_statistics_of_a_move():
     state = BoxesState(BoxesRules(4), 3)
     agent = ISMCTSAgent(iterations=50, seed=1)
     move = agent.select_move(state)
-    info = agent.last_search
+    info = agent.last_info
     assert state.is_legal(move) and info["iterations"] == 50 and info["calls"] == 1
     assert 1 <= info["root_children"] <= info["root_moves"] == len(state.legal_moves())
     assert info["nodes"] <= 51  # at most one node an iteration, and the root
     # With progressive widening a short search holds few root moves; without, one per iteration.
     wide = ISMCTSAgent(iterations=50, seed=1, prior=False)
     wide.select_move(state)
-    assert wide.last_search["root_children"] == min(50, info["root_moves"])
-    assert info["root_children"] < wide.last_search["root_children"]
+    assert wide.last_info["root_children"] == min(50, info["root_moves"])
+    assert info["root_children"] < wide.last_info["root_children"]
+
+
+def test_ismcts_figures_reach_the_harness_as_every_searching_agent_s_do():
+    # The harness reads an agent's last_info (its nodes go into answers and evaluation files).
+    from donuts_ai.tournament.protocol import get_game
+    from donuts_ai.tournament.seats import LocalSeat
+
+    state = BoxesState(BoxesRules(3), 2)
+    seat = LocalSeat(ISMCTSAgent(iterations=40, seed=1))
+    answer = seat.ask(get_game("boxes"), state, state.turn, None, None)
+    assert state.is_legal(answer.move) and answer.nodes is not None and 1 <= answer.nodes <= 41
 
 
 # --- options and views ------------------------------------------------------------------------------

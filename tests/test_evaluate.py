@@ -311,7 +311,7 @@ def test_a_bad_suite_is_one_line_and_a_failing_exit(capsys):
     assert exit_.value.code != 0 and err.count("\n") == 1 and "unknown suite 'nope'" in err
     with pytest.raises(SystemExit):
         cli_main(["evaluate", "nosuchagent", "--suite", "endgame", "--limit", "1"])
-    assert "unknown agent 'nosuchagent'" in capsys.readouterr().err
+    assert "unknown agent kind 'nosuchagent'" in capsys.readouterr().err
 
 
 def test_the_picture_draws(tmp_path):

@@ -10,8 +10,8 @@ import math
 
 import pytest
 
+from donuts_ai._units import seconds_text
 from donuts_ai.bench import agent_report
-from donuts_ai.bench._report import seconds_text
 from donuts_ai.cli import main as cli_main
 from donuts_ai.suites import SuiteError, evaluate, load_suite
 from donuts_ai.suites.format import CRITICAL, PHASES, make_suite

@@ -5,6 +5,7 @@ mistaken spec says what was meant ("unknown agent kind 'mtcs' ...; did you mean 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from donuts_ai import tournament as T
@@ -75,6 +76,7 @@ def test_params_come_from_the_constructor_call():
     assert Lookahead(depth=3, seed=4).spec == "lookahead:depth=3,seed=4"
     assert repr(Lookahead(3, seed=1)) == "Lookahead(depth=3, seed=1)"
     assert Lookahead(table=[1, 2]).params() == {}  # not a plain value: left out, never a memory address
+    assert Lookahead(np.int64(3)).params() == {"depth": 3} and Lookahead(np.int64(2)).params() == {}  # NumPy numbers too
     assert Lookahead(depth="a,b").params() == {}  # text a spec could not hold
     assert Lookahead(name="mine").params() == {} and Lookahead(name="mine").name == "mine"
 

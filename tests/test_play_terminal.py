@@ -20,7 +20,7 @@ import pytest
 
 from donuts_ai import Board, Layout, Rules, Solver, analyze, solve
 from donuts_ai.errors import DonutsError, GameOverError
-from donuts_ai.play.evaluation import AnalysisJob, AnalysisJobs, Analyst, remaining_plies
+from donuts_ai.play.evaluation import AnalysisJob, AnalysisJobs, Analyst
 from donuts_ai.play.record import SavedGame, SavedGameError, load
 from donuts_ai.play.session import NotYourTurn, PlaySession, constraint_text, make_layout
 from donuts_ai.play.terminal import TerminalGame, draw
@@ -194,7 +194,7 @@ def _near_end(layout: Layout, plies: int, seed: int = 0) -> Board:
     rng = random.Random(seed)
     while True:
         board = Board(layout)
-        while not board.is_game_over() and remaining_plies(board) > plies:
+        while not board.is_game_over() and board.plies_left() > plies:
             board.push(rng.choice(board.legal_moves()))
         if not board.is_game_over():
             return board
@@ -298,7 +298,7 @@ def test_analyst_is_exact_from_the_first_donut():
     analyst, solver = Analyst(), Solver(tt_bits=18)
     for seed, plies in ((0, 1), (1, 2), (2, 4), (3, 6)):
         board = _random_position(seed, plies)
-        got = analyst.analyze(board)
+        got = analyst.evaluate(board)
         assert got.exact and got.complete and sorted(m.move for m in got.moves) == sorted(board.legal_moves())
         for m in got.moves:
             assert m.value == solver.move_value(board, m.move), (board.fen(), m)
@@ -313,7 +313,7 @@ def test_analyst_is_exact_from_the_first_donut():
 def test_analysis_under_tiny_node_limits_is_unknown_not_wrong():
     board = _random_position(4, 4)
     tight = Analyst(proof_nodes=300, distance_nodes=300, hint_proof_nodes=300)
-    got = tight.analyze(board)
+    got = tight.evaluate(board)
     truth = {m.move: m for m in analyze(board)}
     assert 0 < got.proven < len(got.moves)  # some moves four donuts in need more than 300 nodes
     for m in got.moves:

@@ -217,7 +217,7 @@ def test_pairs_swap_colors_on_the_same_layout_and_rerun_identically():
     assert len(results.games) == 6
     for unit in results.units:
         a, b = unit["games"]
-        assert a["names"] == b["names"][::-1] and a["layout"] == b["layout"]
+        assert a["names"] == b["names"][::-1] and a["setup"] == b["setup"]
     again = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=2, game="donuts")
     assert [g["moves"] for g in again.games] == [g["moves"] for g in results.games]
     other = T.run(FAST, games=2, layouts="random:3:1", seed=6, workers=1, game="donuts")

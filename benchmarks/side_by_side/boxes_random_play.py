@@ -12,17 +12,15 @@ tot = 0
 dead = 0
 moves_listed = 0
 for seed in range(200):
-    # Both state APIs: BoxesState(rules, seed) / push / is_game_over since 0.3.0, BoxesState.new / play / is_over before.
-    s = getattr(BoxesState, "new", BoxesState)(r, seed)
-    push, over = (s.push, s.is_game_over) if hasattr(s, "push") else (s.play, s.is_over)
+    s = BoxesState(r, seed)  # the state API of 0.3.0 onward
     rng = random.Random(seed)
-    while not over():
+    while not s.is_game_over():
         ms = s.legal_moves()
         m = rng.choice(ms)
         st += m.startswith("stuck")
         tot += 1
         moves_listed += len(ms)
-        push(m)
+        s.push(m)
     d = s.to_dict()
     dead += d["trigger"] is None
 print("stuck share", st / tot, "dead-layout endings", dead, "/200", "mean legal moves", moves_listed / tot)

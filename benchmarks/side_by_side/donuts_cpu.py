@@ -3,38 +3,34 @@ Runs the same workloads as donuts_ai.bench.engine (playouts, perft depth 7, alph
 depth 14 on six early positions, MCTS 1 worker, VectorEnv 4096 games) on the tree on
 PYTHONPATH; --solver adds the solver's node counts. See run.sh."""
 
+import importlib
 import json
 import random
 import sys
 import time
+from types import ModuleType
 
+from donuts_ai import Board, Layout, VectorEnv, perft, random_playouts
 from donuts_ai.bench import engine as B
 
-try:
-    from donuts_ai.donuts._engine import position as P
-    from donuts_ai.donuts.agents.mcts import MCTSAgent
-    from donuts_ai.donuts.alphabeta._negamax import search_moves
-    from donuts_ai.donuts.alphabeta._table import new_table
-    from donuts_ai.donuts.alphabeta._workspace import new_workspace
-    from donuts_ai.donuts.board import Board
-    from donuts_ai.donuts.layout import Layout
-    from donuts_ai.donuts.playouts import perft, random_playouts
-    from donuts_ai.donuts.vector_env import VectorEnv
-except ImportError:  # before issue 38 (a folder for each game)
-    from donuts_ai._engine import position as P
-    from donuts_ai.board import Board
-    from donuts_ai.layout import Layout
-    from donuts_ai.playouts import perft, random_playouts
-    from donuts_ai.search.alphabeta._negamax import search_moves
-    from donuts_ai.search.alphabeta._table import new_table
-    from donuts_ai.search.alphabeta._workspace import new_workspace
-    from donuts_ai.vector_env import VectorEnv
 
-    from donuts_ai.search.mcts import MCTSAgent
+def _module(new: str, old: str) -> ModuleType:
+    """A private module at its path in the tree on PYTHONPATH: ``new`` (0.4.0: a folder for each
+    game, issue 38) or ``old`` (0.3.0), so that one script measures either tree."""
+    try:
+        return importlib.import_module(new)
+    except ModuleNotFoundError:
+        return importlib.import_module(old)
+
+
+P = _module("donuts_ai.donuts._engine.position", "donuts_ai._engine.position")
+MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
+search_moves = _module("donuts_ai.donuts.alphabeta._negamax", "donuts_ai.search.alphabeta._negamax").search_moves
+new_table = _module("donuts_ai.donuts.alphabeta._table", "donuts_ai.search.alphabeta._table").new_table
+new_workspace = _module("donuts_ai.donuts.alphabeta._workspace", "donuts_ai.search.alphabeta._workspace").new_workspace
 
 R = 5
 cpu = time.process_time
-of = getattr(P, "rulebook_of", None) or P.game_of
 
 
 def best(work):
@@ -67,7 +63,8 @@ def ab():
         tt.fill(0)
     nodes = 0
     for board, tt in zip(positions, tables, strict=True):
-        _, _, n, _ = search_moves(of(board.layout, board.rules), P.position_of(*board.kernel_state()), 14, tt, new_workspace(), 1 << 62, -1)
+        book, position = P.rulebook_of(board.layout, board.rules), P.position_of(*board.kernel_state())
+        _, _, n, _ = search_moves(book, position, 14, tt, new_workspace(), 1 << 62, -1)
         nodes += int(n)
     return nodes
 

@@ -1,6 +1,6 @@
 """The three tree searches side by side (issue 29, item 4): node rates of fixed-iteration
 searches by process CPU time, and a fingerprint of what each search found, on the tree
-on PYTHONPATH. Speaks the APIs before and after the searches moved under ``search/``.
+on PYTHONPATH. Speaks the APIs of 0.3.0 onward (the searches under ``search/``, the state API).
 
 Prints one JSON line: ``mcts`` (iterations/s, one worker), ``mcts2`` (two root-parallel
 workers), ``ismcts2`` / ``ismcts4`` (Donut Boxes, 2 and 4 players), ``puct`` (simulations/s,
@@ -11,42 +11,36 @@ of the fixed-seed searches, the same before and after when the searches are unch
 """
 
 import hashlib
+import importlib
 import json
 import random
 import statistics
 import sys
 import time
+from types import ModuleType
 
 import numpy as np
 
+from donuts_ai import Board, Layout
 from donuts_ai.boxes import BoxesRules, BoxesState
 from donuts_ai.boxes.agents import ISMCTSAgent
+from donuts_ai.learn.batched_search import BatchSearch
+from donuts_ai.search.ismcts import root_stats as ismcts_root_stats
 from donuts_ai.search.mcts._tree import root_stats as mcts_root_stats
 
-try:
-    from donuts_ai.donuts.agents.mcts import MCTSAgent
-    from donuts_ai.donuts.board import Board
-    from donuts_ai.donuts.layout import Layout
-except ImportError:  # before issue 38 (a folder for each game)
-    from donuts_ai.board import Board
-    from donuts_ai.layout import Layout
 
-    from donuts_ai.search.mcts import MCTSAgent
+def _module(new: str, old: str) -> ModuleType:
+    """A private module at its path in the tree on PYTHONPATH: ``new`` (0.4.0: a folder for each
+    game, issue 38) or ``old`` (0.3.0), so that one script measures either tree."""
+    try:
+        return importlib.import_module(new)
+    except ModuleNotFoundError:
+        return importlib.import_module(old)
 
-try:
-    from donuts_ai.search.ismcts import root_stats as ismcts_root_stats
-except ImportError:  # before issue 29
-    from donuts_ai.boxes._ismcts import root_stats as ismcts_root_stats
-try:
-    from donuts_ai.learn.batched_search import BatchSearch
-except ImportError:  # before issue 29
-    from donuts_ai.learn.search import BatchSearch
-try:
-    from donuts_ai.donuts._engine.batch import GAME
-    from donuts_ai.donuts._engine.position import position_of
-except ImportError:  # before issue 38
-    from donuts_ai._engine.batch import GAME
-    from donuts_ai._engine.position import position_of
+
+GAME = _module("donuts_ai.donuts._engine.batch", "donuts_ai._engine.batch").GAME
+position_of = _module("donuts_ai.donuts._engine.position", "donuts_ai._engine.position").position_of
+MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
 
 R = 7
 cpu = time.process_time
@@ -101,9 +95,9 @@ def mcts(workers, iterations):
 def ismcts(players, iterations):
     states = []
     for seed in range(3):
-        s = BoxesState.new(BoxesRules(players=players), seed=seed)
+        s = BoxesState(BoxesRules(players=players), seed=seed)
         for k in range(8):
-            s.play_id(s.random_move_id(k))
+            s.push_id(s.random_move_id(k))
         states.append(s)
 
     def work():
@@ -111,10 +105,10 @@ def ismcts(players, iterations):
         for k, s in enumerate(states):
             agent = ISMCTSAgent(iterations=iterations, seed=k)
             move = agent.select_move(s)
-            moves, visits, means = ismcts_root_stats(agent._tree, s.to_move)
+            moves, visits, means = ismcts_root_stats(agent._tree, s.turn)
             note(moves, visits, means)
             digest.update(move.encode())
-            n += agent.last_search["iterations"]
+            n += (getattr(agent, "last_info", None) or agent.last_search)["iterations"]  # last_search in 0.3.0
         return n
 
     work()

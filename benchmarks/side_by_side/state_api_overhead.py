@@ -1,24 +1,23 @@
 """The state API's own cost, measured in one process (steadier than two trees on a shared
 machine): ``BoxesState.push_id`` (with its undo bookkeeping) against the 0.2 body of
-``play_id`` on the same states, and ``Board.legal_mask`` (through the one conversion)
-against its 0.2 body, alternately, by process CPU time, medians of 6.
+``play_id`` (the same checks and engine call, no undo) on the same states, and
+``Board.legal_mask`` (through the one conversion) against its 0.2 body, alternately, by
+process CPU time, medians of ROUNDS (6 unless given). The source of the undo cost quoted in ``boxes/state.py``
+and ``docs/architecture.md``.
 
-    python benchmarks/side_by_side/state_api_overhead.py PLAYERS
+    python benchmarks/side_by_side/state_api_overhead.py PLAYERS [ROUNDS]
 """
 
 import statistics
 import sys
 import time
 
-from donuts_ai.boxes import BoxesRules, BoxesState
-from donuts_ai.boxes.errors import BoxesIllegalMoveError, GameOverError
+import numpy as np
 
-try:
-    from donuts_ai.donuts.board import _U, Board, E
-    from donuts_ai.donuts.layout import Layout
-except ImportError:  # before issue 38 (a folder for each game)
-    from donuts_ai.board import _U, Board, E
-    from donuts_ai.layout import Layout
+from donuts_ai import Board, Layout
+from donuts_ai.boxes import BoxesRules, BoxesState
+from donuts_ai.donuts import _engine as E
+from donuts_ai.errors import GameOverError, IllegalMoveError
 
 ROUNDS = 6
 
@@ -28,7 +27,7 @@ def old_play_id(state: BoxesState, code: int) -> object:
     if state._core.over:
         raise GameOverError("the game is over")
     if not state.is_legal_id(code):
-        raise BoxesIllegalMoveError("illegal")
+        raise IllegalMoveError("illegal")
     return state._core.play_code(int(code))
 
 
@@ -36,10 +35,10 @@ def old_legal_mask(board: Board) -> int:
     """The body of ``Board.legal_mask`` before 0.3.0 (the kernel called in place)."""
     if board._outcome is not None:
         return 0
-    return int(E.legal_mask(_U(board._b0), _U(board._b1), board._last, board._line_masks))
+    return int(E.legal_mask(np.uint64(board._b0), np.uint64(board._b1), board._last, board._line_masks))
 
 
-def main(players: int) -> None:
+def main(players: int, rounds: int = ROUNDS) -> None:
     games = []
     for seed in range(30):
         state, codes = BoxesState(BoxesRules(players=players), seed), []
@@ -69,12 +68,12 @@ def main(players: int) -> None:
 
     for name, measure in ((f"boxes{players} push/s", pushes_per_s), ("Board.legal_mask ns", legal_mask_ns)):
         figures: dict[bool, list[float]] = {False: [], True: []}
-        for _ in range(ROUNDS):
+        for _ in range(rounds):
             for new in (False, True):
                 figures[new].append(measure(new))
         old, new = statistics.median(figures[False]), statistics.median(figures[True])
-        print(f"{name}: 0.2 body {old:,.0f}, 0.3.0 {new:,.0f} ({100 * (new / old - 1):+.1f}%)")
+        print(f"{name}: 0.2 body {old:,.0f}, this tree {new:,.0f} ({100 * (new / old - 1):+.1f}%)")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 4)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 4, int(sys.argv[2]) if len(sys.argv) > 2 else ROUNDS)

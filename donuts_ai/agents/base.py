@@ -163,7 +163,7 @@ def _arguments(signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict
         for key, item in items:
             default = parameter.default if parameter.kind is not parameter.VAR_KEYWORD else inspect.Parameter.empty
             ok, plain = _plain(item)
-            if ok and not _is_default(item, default):
+            if ok and not _is_default(plain, default):
                 out[key] = plain
     return out
 

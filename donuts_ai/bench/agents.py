@@ -25,11 +25,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from .._checks import check_int, check_seconds, is_int
+from .._units import seconds_text
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..errors import DonutsError
 from ..tournament import make_agent, resolve
-from ._report import Machine, machine, seconds_text
+from ._report import Machine, machine
 
 #: What the agents are measured beside: our alpha-beta and MCTS, at the run's time limit.
 BASELINES = ("alphabeta", "mcts")

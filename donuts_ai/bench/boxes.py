@@ -143,7 +143,7 @@ def ismcts_speed(players: int, iterations: int, repeats: int) -> ISMCTSSpeed:
         for phase, state in positions:
             agent = ISMCTSAgent(iterations=iterations, seed=r)
             agent.select_move(state)
-            info = agent.last_search
+            info = agent.last_info
             done += info["iterations"]
             tree_s += info["search_seconds"]
             move_s += info["seconds"]

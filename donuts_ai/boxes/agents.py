@@ -273,8 +273,8 @@ NO_WIDENING = -1.0
 MIN_CALL_SECONDS = 1e-6
 
 
-class SearchFigures(TypedDict, total=False):
-    """:attr:`ISMCTSAgent.last_search`: figures of the last searched move (empty before one)."""
+class ISMCTSInfo(TypedDict, total=False):
+    """:attr:`ISMCTSAgent.last_info`: figures of the last searched move (empty before one)."""
 
     iterations: int
     calls: int
@@ -340,7 +340,7 @@ class ISMCTSAgent(BoxesAgent):
         self._tree = new_tree(FIRST_NODES, 2)
         #: Figures of the last searched move: ``iterations``, ``calls``, ``seconds`` (the whole
         #: move), ``search_seconds`` (in the tree), ``root_moves``, ``root_children``, ``nodes``.
-        self.last_search: SearchFigures = {}
+        self.last_info: ISMCTSInfo = {}
         warm_up()
 
     def params(self) -> dict[str, object]:
@@ -416,7 +416,7 @@ class ISMCTSAgent(BoxesAgent):
         self._tree = tree
         moves, visits, means = root_stats(tree, player)
         best = max(range(moves.size), key=lambda k: (visits[k], means[k]))
-        self.last_search = {"iterations": done, "calls": calls, "seconds": time.perf_counter() - start,
+        self.last_info = {"iterations": done, "calls": calls, "seconds": time.perf_counter() - start,
                             "search_seconds": searching, "root_moves": int(codes.size),
                             "root_children": int(moves.size), "nodes": int(tree.node_count[0])}
         return int(moves[best])

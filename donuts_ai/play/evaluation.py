@@ -14,7 +14,7 @@ the empty board, proving all 36 first moves takes seconds. So the analysis runs 
 the background, as an :class:`AnalysisJob` whose :meth:`~AnalysisJob.snapshot` shows
 the moves proven so far (and estimates for the rest), cancelled when the position
 changes; :class:`AnalysisJobs` keeps one per game and bounds how many run.
-:meth:`Analyst.analyze` is the same work done at once (``donuts-ai replay --analyze``).
+:meth:`Analyst.evaluate` is the same work done at once (``donuts-ai replay --analyze``).
 
 An :class:`Analyst` is not thread-safe (its solver and search tables are its own): one
 per thread, or a lock around it. Each job has its own.
@@ -65,11 +65,6 @@ JOB_THREADS = 1
 JOB_IDLE = 60.0
 #: A table of 2**20 entries (24 MiB) for each job's solver.
 JOB_TT_BITS = 20
-
-
-def remaining_plies(board: Board) -> int:
-    """The most plies the game can still last: both pools emptied, or the board full."""
-    return board.plies_left()
 
 
 class MoveEvalJSON(TypedDict):
@@ -334,12 +329,6 @@ class Analyst:
                     publish(snapshot(False))
         return snapshot(True)
 
-    def analyze(self, board: Board) -> PositionEval:
-        """Every legal move of ``board`` (not over) valued for the side to move, best first,
-        exact where the node limits allow (at once: :class:`AnalysisJob` does it in the
-        background)."""
-        return self.evaluate(board)
-
     def hint(self, board: Board) -> MoveEval:
         """A best move for the side to move: exact whenever the position's value is proven
         within :data:`HINT_PROOF_NODES` (the move keeps that value; its distance when
@@ -491,4 +480,4 @@ class AnalysisJobs:
 
 __all__ = ["ANALYSIS_WAIT", "DISTANCE_NODES", "ESTIMATE_NODES_PER_MOVE", "HINT_NODES", "HINT_PROOF_NODES", "JOB_IDLE",
            "JOB_THREADS", "MAX_JOBS", "MAX_THINK", "PROOF_NODES", "AnalysisJob", "AnalysisJobs",
-           "Analyst", "MoveEval", "MoveEvalJSON", "PositionEval", "PositionEvalJSON", "remaining_plies"]
+           "Analyst", "MoveEval", "MoveEvalJSON", "PositionEval", "PositionEvalJSON"]

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         assert mover is not None  # record.board() checked that every move is played before the end
         note = ""
         if analyst is not None and move is not None:
-            note = _annotation(analyst.analyze(board), move)
+            note = _annotation(analyst.evaluate(board), move)
         if move is None:
             board.forfeit()
             print(f"{i:3d}. {COLOR_NAMES[mover]:9s} -- (forfeit)")

@@ -63,7 +63,7 @@ from ..donuts.rules import Rules, RulesDict
 from ..donuts.squares import COLOR_NAMES, square_name
 from ..errors import DonutsError, GameOverError
 from ..tournament.specs import make_agent
-from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, PositionEvalJSON, remaining_plies
+from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, PositionEvalJSON
 from .session import NotYourTurn, PlaySession, constraint_text, make_layout, parse_color
 
 if TYPE_CHECKING:  # the agents are built by spec (make_agent), never imported
@@ -278,7 +278,7 @@ class Engines:
     def spec_for(self, kind: str, think: float, board: Board) -> str:
         think = min(max(think, MIN_THINK), self.max_think)
         if kind == ALPHABETA_THEN_SOLVER:
-            return "solver" if remaining_plies(board) <= SOLVER_PLIES else f"alphabeta:time={think:g}"
+            return "solver" if board.plies_left() <= SOLVER_PLIES else f"alphabeta:time={think:g}"
         if kind in ("alphabeta", "mcts", "az"):
             return f"{kind}:time={think:g}"
         return kind
@@ -291,7 +291,7 @@ class Engines:
                 board.push(move)
             for kind in ("random", "greedy", "alphabeta", "mcts"):
                 self.agent(self.spec_for(kind, MIN_THINK, board), "").select_move(board)
-            self.analyst.analyze(board)
+            self.analyst.evaluate(board)
             self.analyst.hint(board)
             self.agent("solver", "").select_move(_near_end(SOLVER_PLIES))
 
@@ -301,7 +301,7 @@ def _near_end(plies: int) -> Board:
     rng = random.Random(0)
     while True:
         board = Board()
-        while not board.is_game_over() and remaining_plies(board) > plies:
+        while not board.is_game_over() and board.plies_left() > plies:
             board.push(rng.choice(board.legal_moves()))
         if not board.is_game_over():
             return board
@@ -538,7 +538,7 @@ class Server:
             "layout": {"label": g.layout_label, "text": b.layout.to_text()},
             "plies": [{"color": COLOR_NAMES[p.color], "square": p.square, "flips": p.flips, "by": p.by} for p in g.plies],
             "can_undo": g.resigned is not None or any(g.is_human(p.color) for p in g.plies),
-            "remaining": remaining_plies(b),
+            "remaining": b.plies_left(),
             "info": web.last_info,
             "outcome": outcome,
         }

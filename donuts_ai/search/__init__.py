@@ -14,13 +14,20 @@ solver are :mod:`donuts_ai.donuts.alphabeta`, and what Donuts' searching agents 
 (the tactical pass, warm-up, touching tables) is :mod:`donuts_ai.donuts.agents.search_base`.
 
 **The tree searches' node records** (``mcts``, ``ismcts``, ``puct``) follow one
-convention, mctx's: a tree is a ``NamedTuple`` of NumPy arrays, a structure of arrays,
-one field per node property, each field declared with its dtype and shape in a comment
+layout, mctx's: a tree is a ``NamedTuple`` of NumPy arrays, a structure of arrays, one
+field per node property, each field declared with its dtype and shape in a comment
 (``visits: int32[trees, nodes]``, ``children: int32[games, nodes, actions]``); a batch of
 trees (root-parallel workers, a batch of games) is the leading dimension; no Python
-object exists per node and no structured node dtype is used. A field's name says the
-same thing in every search (``visits``, ``first_child``, ``child_count``, ``move``,
-``node_count``).
+object exists per node, and the node properties are plain arrays (PUCT's ``states``
+alone holds each node's game state in the game's own structured dtype). Their field
+names agree only in part: ``visits`` is in all three, ``first_child``, ``child_count`` and
+``move`` in MCTS and ISMCTS (MCTS's children lie contiguous from ``first_child``,
+ISMCTS's are a list linked through ``sibling``; PUCT has ``children[games, nodes,
+actions]`` instead); the nodes in use are ``next_free`` in MCTS and ``node_count`` in
+ISMCTS and PUCT; the summed rewards are ``reward`` (for the node's mover) in MCTS,
+``values`` (every player's) in ISMCTS and ``value`` (player 0's) in PUCT; and a node's
+player is ``mover`` (who moved into it) in MCTS and ISMCTS but ``player`` (who is to
+move at it) in PUCT.
 
 **The game is passed in**: each tree search takes the game as a ``Game`` record of its
 compiled functions (step, legal moves, playout or evaluation; Numba compiles the search

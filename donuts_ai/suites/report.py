@@ -9,7 +9,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Literal, NotRequired, TypedDict
 
-from ..bench._report import seconds_text
+from .._units import seconds_text
 from ..errors import DonutsError
 from ..outcomes import WIN
 from .format import PHASES, Suite

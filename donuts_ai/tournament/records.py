@@ -292,17 +292,12 @@ class GameRecord(_MappingView):
     unit: int | None = None
 
     @property
-    def layout(self) -> str:
-        """The Donuts layout text (the ``setup`` of a Donuts game)."""
-        return self.setup
-
-    @property
     def insertions(self) -> list[int]:
         """Donuts insertions per seat (from ``stats``)."""
         return [s.get("insertions", 0) for s in self.stats]
 
     def keys(self) -> list[str]:
-        return [*super().keys(), "layout", "insertions"]
+        return [*super().keys(), "insertions"]
 
     def with_names(self, names: list[str]) -> GameRecord:
         return dataclasses.replace(self, names=list(names))
