@@ -41,7 +41,7 @@ class HoldsALock(Plain):
 def test_records_and_names_of_entries():
     assert source_of("greedy", "donuts").record == "greedy"
     ours = source_of(GreedyAgent(seed=3), "donuts")
-    assert re.fullmatch(r"<donuts_ai\.agents\.greedy\.GreedyAgent> greedy:seed=3 #[0-9a-f]{12}", ours.record)
+    assert re.fullmatch(r"<donuts_ai\.donuts\.agents\.greedy\.GreedyAgent> greedy:seed=3 #[0-9a-f]{12}", ours.record)
     assert ours.name == "greedy" and source_of(GreedyAgent(seed=3), "donuts").record == ours.record
     plain = source_of(Plain(), "donuts")
     assert re.fullmatch(r"<tests\.test_entries\.Plain> #[0-9a-f]{12}", plain.record)  # no address: resumable
