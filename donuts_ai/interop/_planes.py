@@ -75,12 +75,9 @@ def write_planes(board: Board, player: int, out: NDArray[np.float32]) -> NDArray
     :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``, ``float32``) and return it.
     The planes are written by the batched environment's kernel
     (``donuts_ai/donuts/_engine/batch.py``), so both write the same planes."""
-    b, placed, turn, last = board.bitboards, board.placed, board.turn, board.last
-    live = turn is not None
-    forced = 0 if not live or board.is_open_pick() else board.legal_mask()
+    forced = 0 if board.turn is None or board.is_open_pick() else board.legal_mask()
     channels_last = out.reshape(NUM_PLANES, NUM_SQUARES).T  # the kernel's (square, plane) order, as a view
-    write_view(channels_last, np.uint64(b[player]), np.uint64(b[1 - player]), -1 if last is None else last, np.uint64(forced),
-               placed[player], placed[1 - player], player, board.rules.donuts, live, turn == player, _directions(board.layout))
+    write_view(channels_last, board.kernel_state(), player, np.uint64(forced), board.rules.donuts, _directions(board.layout))
     return out
 
 

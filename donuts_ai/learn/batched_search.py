@@ -105,24 +105,20 @@ def _simulate_solving(rules: D.SolvingRules, tree: puct.Tree, c_puct: float, dir
 
 
 @njit(cache=True)
-def _gumbel_simulate(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray[np.float32], tables: npt.NDArray[np.int32],
-                     table_of: npt.NDArray[np.int64], considered: npt.NDArray[np.int64], budget: npt.NDArray[np.int64],
-                     c_visit: float, c_scale: float, spread: float, directions: npt.NDArray[np.int8],
-                     planes: npt.NDArray[np.float32]) -> bool:
+def _gumbel_simulate(rules: D.SolvingRules, tree: puct.Tree, halving: puct.Halving, sigma: puct.Sigma,
+                     directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> bool:
     """One round of Gumbel's descents (:func:`donuts_ai.search.puct.gumbel_simulate`); when a
     game has a leaf, the leaves' planes into ``planes`` and True."""
-    puct.gumbel_simulate(puct.Game(D.root, D.step_solving), rules, tree, gumbel, tables, table_of, considered, budget, c_visit,
-                         c_scale, spread)
+    puct.gumbel_simulate(puct.Game(D.root, D.step_solving), rules, tree, halving, sigma)
     return _leaf_planes(tree, rules[0], rules[1], directions, planes)
 
 
 @njit(cache=True)
-def _gumbel_first_phase(rules: D.SolvingRules, tree: puct.Tree, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
-                        budget: npt.NDArray[np.int64], games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64],
-                        directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> int:
+def _gumbel_first_phase(rules: D.SolvingRules, tree: puct.Tree, halving: puct.Halving, games: npt.NDArray[np.int64],
+                        nodes: npt.NDArray[np.int64], directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> int:
     """Sequential Halving's first visits at once (:func:`donuts_ai.search.puct.gumbel_first_phase`),
     the new leaves' planes into ``planes``; returns how many."""
-    count = puct.gumbel_first_phase(puct.Game(D.root, D.step_solving), rules, tree, gumbel, considered, budget, games, nodes)
+    count = puct.gumbel_first_phase(puct.Game(D.root, D.step_solving), rules, tree, halving, games, nodes)
     D.write_node_planes(tree, rules[0], directions, rules[1], games, nodes, count, planes)
     return count
 
@@ -272,7 +268,7 @@ class BatchSearch:
         elif gumbel.shape != (self.games, NUM_SQUARES):
             raise LearnError(f"gumbel must have the shape {(self.games, NUM_SQUARES)}, got {gumbel.shape}")
         gumbel = np.ascontiguousarray(gumbel, dtype=np.float32)
-        spread = 0.0 if rescale else VALUE_SPREAD
+        sigma = puct.Sigma(float(c_visit), float(c_scale), 0.0 if rescale else VALUE_SPREAD)
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         rules = self._solving_rules(roots, donuts, single, solve, solve_plies, solve_nodes)
         _start_solving(rules, tree, roots, active, directions, flat)
@@ -282,28 +278,27 @@ class BatchSearch:
         puct.considered_counts(tree, max_considered, considered)
         budgets, table_of = np.unique(budget, return_inverse=True)
         tables = np.stack([_tables(max_considered, int(b), int(budgets.max())) for b in budgets])
+        halving = puct.Halving(gumbel, tables, table_of.astype(np.int64), considered, budget)
         rounds, remaining = 0, int(budget.max())
         if batch_first_phase:
-            self._first_phase(rules, gumbel, considered, budget, directions, donuts, evaluator, cache)
+            self._first_phase(rules, halving, directions, donuts, evaluator, cache)
             remaining = int((budget - np.minimum(considered, budget)).max())
         while rounds < remaining:
             rounds += 1
-            if _gumbel_simulate(rules, tree, gumbel, tables, table_of.astype(np.int64), considered, budget, float(c_visit),
-                                float(c_scale), spread, directions, flat):
+            if _gumbel_simulate(rules, tree, halving, sigma, directions, flat):
                 logits, values = self._ask(evaluator, cache, directions, donuts)
                 puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():
                 break
-        return self._gumbel_result(gumbel, float(c_visit), float(c_scale), spread, root_logits, root_value, active)
+        return self._gumbel_result(gumbel, sigma, root_logits, root_value, active)
 
-    def _first_phase(self, rules: D.SolvingRules, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
-                     budget: npt.NDArray[np.int64], directions: npt.NDArray[np.int8], donuts: int, evaluator: Evaluator,
-                     cache: EvaluationCache | None) -> None:
+    def _first_phase(self, rules: D.SolvingRules, halving: puct.Halving, directions: npt.NDArray[np.int8], donuts: int,
+                     evaluator: Evaluator, cache: EvaluationCache | None) -> None:
         """The first visit to every considered root action of every game, evaluated in one batch."""
-        rows = self.games * int(considered.max(initial=1))
+        rows = self.games * int(halving.considered.max(initial=1))
         games, nodes = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
         planes = np.zeros((rows, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
-        count = _gumbel_first_phase(rules, self.tree, gumbel, considered, budget, games, nodes, directions,
+        count = _gumbel_first_phase(rules, self.tree, halving, games, nodes, directions,
                                     planes.reshape(rows, NUM_SQUARES, NUM_PLANES))
         if count == 0:
             return
@@ -312,8 +307,7 @@ class BatchSearch:
         else:
             keys = np.zeros((rows, KEY_WORDS), dtype=np.uint64)
             symmetries = np.full(rows, -1, dtype=np.int64)
-            node_keys(self.tree, games, nodes, count, directions, donuts, cache.square_image, cache.direction_image, keys,
-                      symmetries)
+            node_keys(self.tree, games, nodes, count, directions, donuts, cache.images, keys, symmetries)
             logits, values = cache.evaluate(evaluator, planes, keys, symmetries)
         puct.expand_root_children(self.tree, games, nodes, count, logits, values)
 
@@ -329,9 +323,9 @@ class BatchSearch:
         keys = np.zeros((self.games, KEY_WORDS), dtype=np.uint64)
         symmetries = np.full(self.games, -1, dtype=np.int64)
         if roots is not None:
-            root_keys(roots, donuts, cache.square_image, cache.direction_image, keys, symmetries)
+            root_keys(roots, donuts, cache.images, keys, symmetries)
         else:
-            leaf_keys(self.tree, directions, donuts, cache.square_image, cache.direction_image, keys, symmetries)
+            leaf_keys(self.tree, directions, donuts, cache.images, keys, symmetries)
         symmetries[~asked] = -1
         return cache.evaluate(evaluator, self._planes, keys, symmetries)
 
@@ -367,14 +361,13 @@ class BatchSearch:
         budget_active: npt.NDArray[np.int64] = np.where(active, budget, 0).astype(np.int64)
         return budget_active
 
-    def _gumbel_result(self, gumbel: npt.NDArray[np.float32], c_visit: float, c_scale: float, spread: float,
-                       root_logits: npt.NDArray[np.float32], root_value: npt.NDArray[np.float32],
-                       active: npt.NDArray[np.bool_]) -> GumbelResult:
+    def _gumbel_result(self, gumbel: npt.NDArray[np.float32], sigma: puct.Sigma, root_logits: npt.NDArray[np.float32],
+                       root_value: npt.NDArray[np.float32], active: npt.NDArray[np.bool_]) -> GumbelResult:
         tree = self.tree
         policy = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
         actions = np.zeros(self.games, dtype=np.int64)
         completed = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
-        puct.gumbel_results(tree, gumbel, c_visit, c_scale, spread, policy, actions, completed)
+        puct.gumbel_results(tree, gumbel, sigma, policy, actions, completed)
         visits = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
         puct.root_visits(tree, visits)
         runs = np.where(active, tree.visits[:, 0] - 1, 0).astype(np.int64)

@@ -24,6 +24,7 @@ sizes (powers of two, and the whole batch), so that a compiled network compiles 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,7 @@ from numba import njit
 
 from .._bits import ctz
 from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
+from ..donuts._engine.position import Position
 from ..donuts.squares import NUM_SQUARES
 from ..donuts.symmetry import SYMMETRY_NAMES, transform_direction, transform_square
 from ..search.puct import NONE, Tree
@@ -47,6 +49,17 @@ SQUARE_IMAGE = np.array([[transform_square(sq, sym) for sq in range(NUM_SQUARES)
 #: ``DIRECTION_IMAGE[s, d]``: the image of line direction ``d`` under symmetry ``s``.
 DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(NUM_DIRECTIONS)] for sym in SYMMETRY_NAMES],
                            dtype=np.int64)
+
+
+class SymmetryImages(NamedTuple):
+    """The symmetries a key is taken over, as the kernels read them: where each square and
+    each printed line direction goes under each symmetry (rows: the symmetries, the
+    identity first; the identity alone for keys taken as positions are)."""
+
+    square_image: npt.NDArray[np.int64]  # int64[symmetries, 36]: the image of each square
+    direction_image: npt.NDArray[np.int64]  # int64[symmetries, NUM_DIRECTIONS]: the image of each line direction
+
+
 #: Words of a key: the side to move's donuts, the opponent's, the printed lines of squares
 #: 0..31 (2 bits each), and the lines of squares 32..35, the last square, the pools, the
 #: color and the donuts a player has in one word.
@@ -83,13 +96,16 @@ def _less(w0: np.uint64, w1: np.uint64, w2: np.uint64, w3: np.uint64, key: npt.N
 
 
 @njit(cache=True)
-def _canonical(own: np.uint64, opp: np.uint64, last: int, placed_own: int, placed_opp: int, color: int,
-               directions: npt.NDArray[np.int8], donuts: int, square_image: npt.NDArray[np.int64],
-               direction_image: npt.NDArray[np.int64], key: npt.NDArray[np.uint64]) -> int:
-    """The least key of the position over the symmetries of ``square_image`` (its rows; the
-    identity first) into ``key`` (``uint64[KEY_WORDS]``); returns the symmetry giving it."""
+def _canonical(pos: Position, color: int, directions: npt.NDArray[np.int8], donuts: int, images: SymmetryImages,
+               key: npt.NDArray[np.uint64]) -> int:
+    """The least key of ``pos`` (from its side to move, of color ``color``, on the layout of
+    ``directions``) over the symmetries of ``images`` into ``key`` (``uint64[KEY_WORDS]``);
+    returns the symmetry giving it (its row of ``images``)."""
+    square_image, direction_image = images
+    own, opp, last = pos.own, pos.opp, pos.last
     best = -1
-    small = (np.uint64(placed_own) << np.uint64(_PLACED_OWN_SHIFT)) | (np.uint64(placed_opp) << np.uint64(_PLACED_OPP_SHIFT)) \
+    small = (np.uint64(pos.placed_own) << np.uint64(_PLACED_OWN_SHIFT)) \
+        | (np.uint64(pos.placed_opp) << np.uint64(_PLACED_OPP_SHIFT)) \
         | (np.uint64(color) << np.uint64(_COLOR_SHIFT)) | (np.uint64(donuts) << np.uint64(_DONUTS_SHIFT))
     for s in range(square_image.shape[0]):
         w0 = _image(own, square_image[s])
@@ -110,47 +126,47 @@ def _canonical(own: np.uint64, opp: np.uint64, last: int, placed_own: int, place
 
 
 @njit(cache=True)
-def leaf_keys(tree: Tree, directions: npt.NDArray[np.int8], donuts: int, square_image: npt.NDArray[np.int64],
-              direction_image: npt.NDArray[np.int64], keys: npt.NDArray[np.uint64], symmetries: npt.NDArray[np.int64]) -> None:
-    """The key of every game's leaf into ``keys[g]`` and the symmetry to its canonical image
-    into ``symmetries[g]`` (-1 for a game without a leaf)."""
+def leaf_keys(tree: Tree, directions: npt.NDArray[np.int8], donuts: int, images: SymmetryImages, keys: npt.NDArray[np.uint64],
+              symmetries: npt.NDArray[np.int64]) -> None:
+    """The key of every game's leaf into ``keys[g]`` (over the symmetries of ``images``) and
+    the symmetry to its canonical image into ``symmetries[g]`` (-1 for a game without a leaf)."""
     for g in range(tree.leaf.shape[0]):
         leaf = tree.leaf[g]
         symmetries[g] = -1
         if leaf != NONE:
             s = tree.states[g, leaf]
-            symmetries[g] = _canonical(s.own, s.opp, s.last, s.placed_own, s.placed_opp, tree.player[g, leaf], directions[g],
-                                       donuts, square_image, direction_image, keys[g])
+            symmetries[g] = _canonical(Position(s.own, s.opp, s.last, s.placed_own, s.placed_opp), tree.player[g, leaf],
+                                       directions[g], donuts, images, keys[g])
 
 
 @njit(cache=True)
 def node_keys(tree: Tree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
-              directions: npt.NDArray[np.int8], donuts: int, square_image: npt.NDArray[np.int64],
-              direction_image: npt.NDArray[np.int64], keys: npt.NDArray[np.uint64], symmetries: npt.NDArray[np.int64]) -> None:
+              directions: npt.NDArray[np.int8], donuts: int, images: SymmetryImages, keys: npt.NDArray[np.uint64],
+              symmetries: npt.NDArray[np.int64]) -> None:
     """:func:`leaf_keys` of ``count`` nodes: node ``nodes[i]`` of game ``games[i]`` into row ``i`` (-1 after ``count``)."""
     symmetries[:] = -1
     for i in range(count):
         g, node = games[i], nodes[i]
         s = tree.states[g, node]
-        symmetries[i] = _canonical(s.own, s.opp, s.last, s.placed_own, s.placed_opp, tree.player[g, node], directions[g],
-                                   donuts, square_image, direction_image, keys[i])
+        symmetries[i] = _canonical(Position(s.own, s.opp, s.last, s.placed_own, s.placed_opp), tree.player[g, node],
+                                   directions[g], donuts, images, keys[i])
 
 
 @njit(cache=True)
-def root_keys(roots: np.ndarray, donuts: int, square_image: npt.NDArray[np.int64], direction_image: npt.NDArray[np.int64],
-              keys: npt.NDArray[np.uint64], symmetries: npt.NDArray[np.int64]) -> None:
+def root_keys(roots: np.ndarray, donuts: int, images: SymmetryImages, keys: npt.NDArray[np.uint64],
+              symmetries: npt.NDArray[np.int64]) -> None:
     """:func:`leaf_keys` of root records (fields ``own opp last placed_own placed_opp color directions``)."""
     for g in range(roots.shape[0]):
         r = roots[g]
-        symmetries[g] = _canonical(r.own, r.opp, r.last, r.placed_own, r.placed_opp, r.color, r.directions, donuts,
-                                   square_image, direction_image, keys[g])
+        symmetries[g] = _canonical(Position(r.own, r.opp, r.last, r.placed_own, r.placed_opp), r.color, r.directions, donuts,
+                                   images, keys[g])
 
 
 @njit(cache=True)
-def to_canonical(planes: npt.NDArray[np.float32], symmetries: npt.NDArray[np.int64], square_image: npt.NDArray[np.int64],
-                 direction_image: npt.NDArray[np.int64]) -> None:
-    """Each row of ``planes`` (``float32[n, 36, NUM_PLANES]``) under its symmetry, in place:
-    squares moved, the printed-line planes turned with them."""
+def to_canonical(planes: npt.NDArray[np.float32], symmetries: npt.NDArray[np.int64], images: SymmetryImages) -> None:
+    """Each row of ``planes`` (``float32[n, 36, NUM_PLANES]``) under its symmetry (a row of
+    ``images``), in place: squares moved, the printed-line planes turned with them."""
+    square_image, direction_image = images
     row = np.empty_like(planes[0])
     for i in range(planes.shape[0]):
         s = symmetries[i]
@@ -257,8 +273,9 @@ class EvaluationCache:
             raise LearnError(f"EvaluationCache capacity must be an int >= 0, got {capacity!r}")
         rows = 0 if capacity == 0 else max(2, 1 << (capacity - 1).bit_length())
         self.capacity, self.symmetric = rows, bool(symmetric)
-        self.square_image = SQUARE_IMAGE if self.symmetric else SQUARE_IMAGE[:1].copy()
-        self.direction_image = DIRECTION_IMAGE if self.symmetric else DIRECTION_IMAGE[:1].copy()
+        #: The symmetries its keys are taken over: all 8, or the identity alone.
+        self.images = (SymmetryImages(SQUARE_IMAGE, DIRECTION_IMAGE) if self.symmetric
+                       else SymmetryImages(SQUARE_IMAGE[:1].copy(), DIRECTION_IMAGE[:1].copy()))
         self._keys = np.zeros((rows, KEY_WORDS), dtype=np.uint64)
         self._used = np.zeros(rows, dtype=np.int64)  # the clock of a row's last use, 0 while empty
         self._logits = np.zeros((rows, NUM_SQUARES), dtype=np.float32)  # canonical logits of each row
@@ -315,8 +332,8 @@ class EvaluationCache:
                 self._size += _store(self._keys, self._used, self._logits, self._values, self._clock,
                                      np.ascontiguousarray(keys[asked]), new_logits, new_values)
         # Canonical logits back to the position's squares: square a is square image[s, a] there.
-        images = self.square_image[np.maximum(symmetries, 0)]
-        logits: npt.NDArray[np.float32] = np.take_along_axis(canonical_logits, images, axis=1)
+        squares = self.images.square_image[np.maximum(symmetries, 0)]
+        logits: npt.NDArray[np.float32] = np.take_along_axis(canonical_logits, squares, axis=1)
         return logits, values
 
     def _ask(self, evaluator: Evaluator, planes: npt.NDArray[np.float32], symmetries: npt.NDArray[np.int64],
@@ -324,7 +341,7 @@ class EvaluationCache:
         """The network's answers for the canonical images of ``planes``, in a batch padded
         to :func:`_padded` rows (at most ``full``)."""
         count = len(planes)
-        to_canonical(planes.reshape(count, NUM_SQUARES, -1), symmetries, self.square_image, self.direction_image)
+        to_canonical(planes.reshape(count, NUM_SQUARES, -1), symmetries, self.images)
         size = _padded(count, full)
         if size > count:
             planes = np.concatenate([planes, np.zeros((size - count, *planes.shape[1:]), dtype=planes.dtype)])

@@ -41,6 +41,8 @@ search.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
@@ -111,6 +113,16 @@ DFPN_WORKSPACE = np.dtype(
         ("root_move", np.int64, (1,)),  # the root's deciding move, -1 for none
     ]
 )
+
+
+class DfpnSettings(NamedTuple):
+    """What one search plays by and how far it shares, the same at every node: made by
+    :func:`dfpn_root`, passed down the recursion (scalars only: Numba counts a reference on
+    every array read from a tuple, on every call)."""
+
+    donuts: Int64  # donuts in each player's pool
+    single: bool  # the "single" insertion variant (only o X o flips)
+    share_plies: Int64  # nodes less than this many plies below the root share bounds with alpha-beta (module doc)
 
 
 def new_dfpn_table(bits: int) -> NDArray[np.uint64]:
@@ -233,12 +245,12 @@ def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply
 
 @njit(cache=True)
 def _expand(
-    donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record,
-    bounds: NDArray[np.uint64], share_plies: Int64,
+    settings: DfpnSettings, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record, bounds: NDArray[np.uint64],
 ) -> tuple[Int64, Int64]:
     """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided)``:
     ``decided`` is the square of a move reaching the mover's goal at once (the node is
     proved), or -1; with ``n_open`` 0 and no such move the node is disproved."""
+    donuts, single, share_plies = settings
     m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     opp_threats = threats(pos.opp, _FULL & ~(pos.own | pos.opp))
     n = 0
@@ -282,11 +294,13 @@ def _expand(
 
 @njit(cache=True)
 def _mid(
-    donuts: Int64, single: bool, pos: Position, attacker: bool, ply: Int64, th_phi: Int64, th_delta: Int64, tt: NDArray[np.uint64],
-    ws: np.record, bounds: NDArray[np.uint64], share_plies: Int64,
+    settings: DfpnSettings, pos: Position, attacker: bool, ply: Int64, th_phi: Int64, th_delta: Int64, tt: NDArray[np.uint64],
+    ws: np.record, bounds: NDArray[np.uint64],
 ) -> tuple[Int64, Int64]:
     """Search the node until its ``phi >= th_phi`` or ``delta >= th_delta`` (or it is
-    proved or disproved); leaves its numbers in the table. Returns ``(phi, delta)``."""
+    proved or disproved); leaves its numbers in the table. Returns ``(phi, delta)``.
+    Recursive: every call passes the same argument types (``settings`` as :func:`dfpn_root`
+    made it), or the on-disk cache breaks (numba #6061/#6713)."""
     nodes0 = ws.stats[NODES]
     ws.stats[NODES] += 1
     if ws.stats[NODES] >= ws.stats[NODE_LIMIT]:
@@ -294,7 +308,7 @@ def _mid(
         return np.int64(1), np.int64(1)
     key_a, key_b = _key(pos, attacker)
     idx = entry_index(tt, (key_a, key_b))
-    n, decided = _expand(donuts, single, pos, attacker, ply, tt, ws, bounds, share_plies)
+    n, decided = _expand(settings, pos, attacker, ply, tt, ws, bounds)
     if decided >= 0:
         _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided)
         if ply == 0:
@@ -342,20 +356,20 @@ def _mid(
         child_b = min(PN_INF, th_delta - delta + best_b)
         child = Position(ws.own[ply, best], ws.opp[ply, best], ws.move[ply, best], ws.placed_own[ply, best], ws.placed_opp[ply, best])
         if ws.passes[ply, best] != 0:
-            c_phi, c_delta = _mid(donuts, single, child, not attacker, ply + 1, child_b, child_a, tt, ws, bounds, share_plies)
+            c_phi, c_delta = _mid(settings, child, not attacker, ply + 1, child_b, child_a, tt, ws, bounds)
         else:
-            c_phi, c_delta = _mid(donuts, single, child, attacker, ply + 1, child_a, child_b, tt, ws, bounds, share_plies)
+            c_phi, c_delta = _mid(settings, child, attacker, ply + 1, child_a, child_b, tt, ws, bounds)
         ws.phi[ply, best] = c_phi
         ws.delta[ply, best] = c_delta
     move = -1
     if phi == 0:
         move = ws.move[ply, best]
-        _remember(ws, pos.last, move, plies_left(pos, donuts))
+        _remember(ws, pos.last, move, plies_left(pos, settings.donuts))
         if ply == 0:
             ws.root_move[0] = move
     if not ws.stats[ABORTED]:
         _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move)
-        if ply < share_plies:
+        if ply < settings.share_plies:
             _share_result(bounds, pos, attacker, ply, phi, delta, move)
     return phi, delta
 
@@ -376,8 +390,8 @@ def dfpn_root(
     ws.stats[NODE_LIMIT] = node_limit
     ws.stats[ABORTED] = 0
     ws.root_move[0] = -1
-    phi, delta = _mid(rulebook.donuts, rulebook.single, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds,
-                      share_plies)
+    settings = DfpnSettings(np.int64(rulebook.donuts), rulebook.single, np.int64(share_plies))
+    phi, delta = _mid(settings, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds)
     if ws.stats[ABORTED]:
         return np.int64(-1), np.int64(-1), ws.stats[NODES]
     if phi == 0:

@@ -7,6 +7,8 @@ leaves with its network."""
 from ._gumbel import (
     C_SCALE,
     C_VISIT,
+    Halving,
+    Sigma,
     considered_counts,
     considered_visits,
     gumbel_first_phase,
@@ -27,6 +29,6 @@ from ._tree import (
     start,
 )
 
-__all__ = ["C_SCALE", "C_VISIT", "MAX_DEPTH", "NONE", "Game", "Tree", "considered_counts", "considered_visits", "expand",
-           "expand_root_children", "gumbel_first_phase", "gumbel_results", "gumbel_simulate", "new_tree", "root_values",
-           "root_visits", "simulate", "start"]
+__all__ = ["C_SCALE", "C_VISIT", "MAX_DEPTH", "NONE", "Game", "Halving", "Sigma", "Tree", "considered_counts",
+           "considered_visits", "expand", "expand_root_children", "gumbel_first_phase", "gumbel_results", "gumbel_simulate",
+           "new_tree", "root_values", "root_visits", "simulate", "start"]

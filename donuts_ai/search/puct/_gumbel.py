@@ -25,13 +25,16 @@ the node's legal actions (or, with ``spread`` > 0, read as values of the known r
 the tree's, kept for player 0; each is read with the sign of the node's player to move, so a player who moves twice in
 a row needs no special case. Logits are the logs of the tree's priors (a softmax's log
 differs from its logits by a constant, which no rule here sees).
+
+The caller makes two records once a search: :class:`Sigma`, the constants of ``sigma``, and
+:class:`Halving`, every root's noise and Sequential Halving's tables.
 """
 
 from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +54,26 @@ C_SCALE = 0.1
 SPREAD_EPSILON = 1e-8
 #: The log of a prior that underflowed to 0 (a legal action stays a candidate).
 TINY_PRIOR = 1e-30
+
+
+class Sigma(NamedTuple):
+    """The constants of ``sigma`` (see the module), one record a search: how the completed
+    Q-values are scaled before they are added to the logits."""
+
+    c_visit: float  # sigma(q) = (c_visit + max N) * c_scale * q
+    c_scale: float
+    spread: float  # 0: q normalized by the min and max at each node; > 0: q read as a value of [-spread / 2, spread / 2]
+
+
+class Halving(NamedTuple):
+    """Sequential Halving at every game's root (see the module), one record a search made by
+    the caller: the root's noise, its budget, and the visit counts its picks must have."""
+
+    gumbel: npt.NDArray[np.float32]  # float32[games, actions]: the root's Gumbel noise, one draw per action
+    tables: npt.NDArray[np.int32]  # int32[budgets, max_considered + 1, columns]: considered_visits of each budget
+    table_of: npt.NDArray[np.int64]  # int64[games]: the game's table in tables (the one of its budget)
+    considered: npt.NDArray[np.int64]  # int64[games]: actions considered at the root, its table's row (considered_counts)
+    budget: npt.NDArray[np.int64]  # int64[games]: simulations of the game's search
 
 
 @lru_cache(maxsize=64)
@@ -82,15 +105,34 @@ def considered_visits(max_considered: int, sims: int) -> npt.NDArray[np.int32]:
     return table
 
 
+class _Node(NamedTuple):
+    """The node a step of a descent chooses at, and what the helpers read of it."""
+
+    g: int  # the game
+    node_index: int  # the node's index in the game's tree
+    sign: float  # 1.0 when player 0 is to move at the node, else -1.0 (values are kept for player 0)
+    legal: np.uint64  # its legal actions, as bits
+    raw_value: np.float32  # its own evaluation, for player 0
+
+
+# The hot kernels read each field of the tree once and pass the helpers, inlined, the arrays
+# they use and the node's scalars in a _Node: Numba counts a reference on every read of an
+# array from a tuple (reading the tree's arrays in the helpers made the descents about 40%
+# slower).
 @njit(cache=True, inline="always")
-def _complete(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
-              total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
-              prior: npt.NDArray[np.float32], g: int, index: int, out: npt.NDArray[np.float64]) -> tuple[int, int]:
-    """The completed Q-values of the legal actions at node ``index`` of game ``g``, for its
-    player to move, into ``out[a]`` (other entries untouched): a visited child's mean value,
-    else the node's mixed value. Returns ``(summed visits, most visits)`` of the children."""
-    sign = 1.0 if player[g, index] == 0 else -1.0
-    legal = legal_bits[g, index]
+def _node(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], raw_value: npt.NDArray[np.float32], g: int,
+          index: int) -> _Node:
+    """Node ``index`` of game ``g``, as the helpers read it."""
+    return _Node(g, index, 1.0 if player[g, index] == 0 else -1.0, legal_bits[g, index], raw_value[g, index])
+
+
+@njit(cache=True, inline="always")
+def _complete(node: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
+              prior: npt.NDArray[np.float32], out: npt.NDArray[np.float64]) -> tuple[int, int]:
+    """The completed Q-values of the legal actions at ``node``, for its player to move, into
+    ``out[a]`` (other entries untouched): a visited child's mean value, else the node's
+    mixed value. Returns ``(summed visits, most visits)`` of the children."""
+    g, index, sign, legal, raw_value = node
     summed, most = 0, 0
     weight, weighted = 0.0, 0.0
     bits = legal
@@ -107,7 +149,7 @@ def _complete(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64],
             weighted += p * q
             summed += n
             most = max(most, n)
-    mixed = sign * raw_value[g, index]
+    mixed = sign * raw_value
     if summed > 0:
         mixed = (mixed + summed * weighted / weight) / (summed + 1)
     bits = legal
@@ -121,10 +163,11 @@ def _complete(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64],
 
 
 @njit(cache=True, inline="always")
-def _sigma(legal: np.uint64, most: int, c_visit: float, c_scale: float, spread: float, values: npt.NDArray[np.float64]) -> None:
+def _sigma(legal: np.uint64, most: int, sigma: Sigma, values: npt.NDArray[np.float64]) -> None:
     """``sigma`` of the completed values of the ``legal`` actions, in place: normalized to
-    [0, 1], by their minimum and maximum when ``spread`` is 0, else as values of the range
-    ``[-spread / 2, spread / 2]``; times ``(c_visit + most) * c_scale``."""
+    [0, 1], by their minimum and maximum when ``sigma.spread`` is 0, else as values of the
+    range ``[-spread / 2, spread / 2]``; times ``(c_visit + most) * c_scale``."""
+    spread = sigma.spread
     low, high = -0.5 * spread, 0.5 * spread
     if spread <= 0.0:
         low, high = math.inf, -math.inf
@@ -134,7 +177,7 @@ def _sigma(legal: np.uint64, most: int, c_visit: float, c_scale: float, spread: 
             bits &= bits - _ONE
             low = min(low, values[a])
             high = max(high, values[a])
-    scale = (c_visit + most) * c_scale / max(high - low, SPREAD_EPSILON)
+    scale = (sigma.c_visit + most) * sigma.c_scale / max(high - low, SPREAD_EPSILON)
     bits = legal
     while bits != _ZERO:
         a = int(ctz(bits))
@@ -143,14 +186,12 @@ def _sigma(legal: np.uint64, most: int, c_visit: float, c_scale: float, spread: 
 
 
 @njit(cache=True, inline="always")
-def _completed(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
-               total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
-               prior: npt.NDArray[np.float32], g: int, index: int, c_visit: float, c_scale: float, spread: float,
-               out: npt.NDArray[np.float64]) -> int:
-    """``sigma(completed Q)`` of each legal action at node ``index`` of game ``g`` into
-    ``out[a]`` (other entries untouched); returns the children's summed visits."""
-    summed, most = _complete(player, legal_bits, visits, total, raw_value, children, prior, g, index, out)
-    _sigma(legal_bits[g, index], most, c_visit, c_scale, spread, out)
+def _completed(node: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
+               prior: npt.NDArray[np.float32], sigma: Sigma, out: npt.NDArray[np.float64]) -> int:
+    """``sigma(completed Q)`` of each legal action at ``node`` into ``out[a]`` (other entries
+    untouched); returns the children's summed visits."""
+    summed, most = _complete(node, visits, total, children, prior, out)
+    _sigma(node.legal, most, sigma, out)
     return summed
 
 
@@ -174,22 +215,20 @@ def _log_prior(prior: npt.NDArray[np.float32], g: int, index: int, a: int) -> fl
 
 
 @njit(cache=True, inline="always")
-def _select_inside(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
-                   total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
-                   prior: npt.NDArray[np.float32], g: int, index: int, c_visit: float, c_scale: float, spread: float,
-                   sigma: npt.NDArray[np.float64]) -> int:
-    """Below the root: the legal action with the largest ``pi'(a) - N(a) / (1 + sum N)``."""
-    summed = _completed(player, legal_bits, visits, total, raw_value, children, prior, g, index, c_visit, c_scale, spread,
-                        sigma)
-    legal = legal_bits[g, index]
+def _select_inside(node: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
+                   prior: npt.NDArray[np.float32], sigma: Sigma, scores: npt.NDArray[np.float64]) -> int:
+    """Below the root: the legal action with the largest ``pi'(a) - N(a) / (1 + sum N)``
+    (``scores`` ``float64[actions]``, scratch)."""
+    summed = _completed(node, visits, total, children, prior, sigma, scores)
+    g, index, legal = node.g, node.node_index, node.legal
     top = NO_SCORE
     bits = legal
     while bits != _ZERO:
         a = int(ctz(bits))
         bits &= bits - _ONE
-        sigma[a] += _log_prior(prior, g, index, a)
-        top = max(top, sigma[a])
-    norm = _exponentiate(sigma, legal, top)
+        scores[a] += _log_prior(prior, g, index, a)
+        top = max(top, scores[a])
+    norm = _exponentiate(scores, legal, top)
     best, best_score = NONE, NO_SCORE
     bits = legal
     while bits != _ZERO:
@@ -197,29 +236,30 @@ def _select_inside(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uin
         bits &= bits - _ONE
         child = children[g, index, a]
         n = 0 if child == NONE else visits[g, child]
-        score = sigma[a] / norm - n / (1.0 + summed)
+        score = scores[a] / norm - n / (1.0 + summed)
         if score > best_score:
             best, best_score = a, score
     return best
 
 
 @njit(cache=True, inline="always")
-def _select_root(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
-                 total: npt.NDArray[np.float32], raw_value: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
-                 prior: npt.NDArray[np.float32], g: int, gumbel: npt.NDArray[np.float32], considered_visit: int,
-                 c_visit: float, c_scale: float, spread: float, sigma: npt.NDArray[np.float64]) -> int:
+def _select_root(root: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
+                 prior: npt.NDArray[np.float32], gumbel: npt.NDArray[np.float32], considered_visit: int, sigma: Sigma,
+                 scores: npt.NDArray[np.float64]) -> int:
     """At the root: the best action by ``g + logits + sigma(completed Q)`` among those with
-    ``considered_visit`` visits (any legal action if none has: never, by the table)."""
-    _completed(player, legal_bits, visits, total, raw_value, children, prior, g, 0, c_visit, c_scale, spread, sigma)
+    ``considered_visit`` visits (any legal action if none has: never, by the table);
+    ``scores`` ``float64[actions]``, scratch."""
+    _completed(root, visits, total, children, prior, sigma, scores)
+    g = root.g
     best, best_score = NONE, NO_SCORE
     fallback, fallback_score = NONE, NO_SCORE
-    bits = legal_bits[g, 0]
+    bits = root.legal
     while bits != _ZERO:
         a = int(ctz(bits))
         bits &= bits - _ONE
         child = children[g, 0, a]
         n = 0 if child == NONE else visits[g, child]
-        score = gumbel[g, a] + _log_prior(prior, g, 0, a) + sigma[a]
+        score = gumbel[g, a] + _log_prior(prior, g, 0, a) + scores[a]
         if n == considered_visit and score > best_score:
             best, best_score = a, score
         if score > fallback_score:
@@ -243,19 +283,19 @@ def considered_counts(tree: Tree, max_considered: int, out: npt.NDArray[np.int64
 
 
 @njit(cache=True)
-def gumbel_simulate(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.float32], tables: npt.NDArray[np.int32],
-                    table_of: npt.NDArray[np.int64], considered: npt.NDArray[np.int64], budget: npt.NDArray[np.int64],
-                    c_visit: float, c_scale: float, spread: float) -> None:
-    """One descent in every game that has a root and has run fewer than ``budget[g]``
+def gumbel_simulate(game: Game, rules: Any, tree: Tree, halving: Halving, sigma: Sigma) -> None:
+    """One descent in every game that has a root and has run fewer than ``halving.budget[g]``
     simulations, as :func:`~._tree.simulate` but choosing by Gumbel's rules (see the
-    module): ``gumbel`` ``float32[games, actions]`` the root's noise; ``tables[table_of[g]]``
-    game ``g``'s :func:`considered_visits` (for its budget), ``considered[g]`` its row
-    (:func:`considered_counts`). Simulation ``i`` of a search is the one that finds ``i``
+    module): ``halving`` (:class:`Halving`) the root's noise and Sequential Halving's
+    tables, ``tables[table_of[g]]`` game ``g``'s :func:`considered_visits` (for its budget),
+    ``considered[g]`` its row (:func:`considered_counts`); ``sigma`` (:class:`Sigma`) the
+    constants of ``sigma``. Simulation ``i`` of a search is the one that finds ``i``
     visits below its root, so a search of ``n`` simulations follows ``table[m, :n]``."""
     players, legal_bits, over_at, outcome_at = tree.player, tree.legal, tree.over, tree.outcome
     visits, total, raw_value, children, prior = tree.visits, tree.value, tree.raw_value, tree.children, tree.prior
     node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
-    sigma = np.zeros(children.shape[2], dtype=np.float64)
+    gumbel, tables, table_of, considered, budget = halving
+    scores = np.zeros(children.shape[2], dtype=np.float64)
     for g in range(visits.shape[0]):
         leaf[g] = NONE
         done = visits[g, 0] - 1
@@ -271,11 +311,11 @@ def gumbel_simulate(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.f
                 break
             if index == 0:
                 wanted = tables[table_of[g], considered[g], min(done, tables.shape[2] - 1)]
-                action = _select_root(players, legal_bits, visits, total, raw_value, children, prior, g, gumbel, wanted,
-                                      c_visit, c_scale, spread, sigma)
+                root = _node(players, legal_bits, raw_value, g, 0)
+                action = _select_root(root, visits, total, children, prior, gumbel, wanted, sigma, scores)
             else:
-                action = _select_inside(players, legal_bits, visits, total, raw_value, children, prior, g, index, c_visit,
-                                        c_scale, spread, sigma)
+                node = _node(players, legal_bits, raw_value, g, index)
+                action = _select_inside(node, visits, total, children, prior, sigma, scores)
             child = children[g, index, action]
             if child != NONE and length < MAX_DEPTH:
                 index = child
@@ -287,9 +327,10 @@ def gumbel_simulate(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.f
 
 
 @njit(cache=True)
-def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], c_visit: float, c_scale: float, spread: float,
-                   policy: npt.NDArray[np.float32], actions: npt.NDArray[np.int64], completed: npt.NDArray[np.float32]) -> None:
-    """Every game's results after its search: ``actions[g]`` the action to play (the best
+def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], sigma: Sigma, policy: npt.NDArray[np.float32],
+                   actions: npt.NDArray[np.int64], completed: npt.NDArray[np.float32]) -> None:
+    """Every game's results after its search (``gumbel`` its root's noise, :attr:`Halving.gumbel`;
+    ``sigma`` the search's :class:`Sigma`): ``actions[g]`` the action to play (the best
     of the most visited by ``g + logits + sigma(completed Q)``), ``policy[g]`` the target
     ``softmax(logits + sigma(completed Q))`` over the legal actions (0 elsewhere),
     ``completed[g]`` the completed Q-values for the root's player to move before ``sigma``
@@ -304,13 +345,13 @@ def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], c_visit: float, 
         if tree.node_count[g] == 0:
             continue
         legal = legal_bits[g, 0]
-        _, most = _complete(players, legal_bits, visits, total, raw_value, children, prior, g, 0, logits)
+        _, most = _complete(_node(players, legal_bits, raw_value, g, 0), visits, total, children, prior, logits)
         bits = legal
         while bits != _ZERO:
             a = int(ctz(bits))
             bits &= bits - _ONE
             completed[g, a] = logits[a]
-        _sigma(legal, most, c_visit, c_scale, spread, logits)
+        _sigma(legal, most, sigma, logits)
         top = NO_SCORE
         best, best_score = NONE, NO_SCORE
         bits = legal
@@ -333,16 +374,18 @@ def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], c_visit: float, 
 
 
 @njit(cache=True)
-def gumbel_first_phase(game: Game, rules: Any, tree: Tree, gumbel: npt.NDArray[np.float32], considered: npt.NDArray[np.int64],
-                       budget: npt.NDArray[np.int64], leaf_games: npt.NDArray[np.int64], leaf_nodes: npt.NDArray[np.int64]) -> int:
-    """The first ``min(considered[g], budget[g])`` simulations of every game that has a root
-    and no visit below it, at once: the children of its top actions by ``g + logits`` (the
-    ones Sequential Halving's first simulations visit, whatever their values: every action
-    not visited yet has the same completed Q) are created. A finished child is backed up
-    at once; the others are listed in ``leaf_games``/``leaf_nodes`` (``int64[games *
-    max_considered]``) to be evaluated together (:func:`~._tree.expand_root_children`).
-    Returns how many are listed. Each game's ``leaf`` is left NONE."""
+def gumbel_first_phase(game: Game, rules: Any, tree: Tree, halving: Halving, leaf_games: npt.NDArray[np.int64],
+                       leaf_nodes: npt.NDArray[np.int64]) -> int:
+    """The first ``min(considered[g], budget[g])`` simulations (of ``halving``, :class:`Halving`)
+    of every game that has a root and no visit below it, at once: the children of its top
+    actions by ``g + logits`` (the ones Sequential Halving's first simulations visit,
+    whatever their values: every action not visited yet has the same completed Q) are
+    created. A finished child is backed up at once; the others are listed in
+    ``leaf_games``/``leaf_nodes`` (``int64[games * max_considered]``) to be evaluated
+    together (:func:`~._tree.expand_root_children`). Returns how many are listed. Each
+    game's ``leaf`` is left NONE."""
     children, prior, legal_bits = tree.children, tree.prior, tree.legal
+    gumbel, considered, budget = halving.gumbel, halving.considered, halving.budget
     count = 0
     for g in range(tree.visits.shape[0]):
         if tree.node_count[g] == 0 or tree.visits[g, 0] != 1:
