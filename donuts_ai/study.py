@@ -12,16 +12,20 @@ process pool or a Ray cluster (``--backend ray --address ...``).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from os import PathLike
+from pathlib import Path
 from typing import Any, NotRequired, TypedDict, Unpack, cast
 
 from .donuts.alphabeta import Solver
 from .donuts.board import Board
+from .donuts.book import Book
 from .donuts.layout import NUM_ARRANGEMENTS, Layout
 from .donuts.rules import Rules, RulesDict, make_rules
 from .donuts.symmetry import SYMMETRY_NAMES
@@ -260,3 +264,26 @@ def winning_move_counts(units: list[StudyRow]) -> Counter[int]:
             raise DonutsError(f"unit {u['unit']} has no first-move values: run the study with first_moves")
         counts[len(u["winning_moves"])] += u["weight"]
     return counts
+
+
+#: The studies the shipped book is built from (``notebooks/``, one per studied variant).
+BOOK_STUDIES = ("study_all_arrangements.jsonl.gz", "study_all_arrangements_donuts18.jsonl.gz",
+                "study_all_arrangements_single.jsonl.gz")
+
+
+def build_book(paths: Sequence[str | PathLike[str]], base: Book | None = None) -> Book:
+    """A :class:`~donuts_ai.donuts.book.Book` of the empty boards the study files in
+    ``paths`` solved (each under its own rules), added to ``base`` (say the shipped book,
+    to extend it with a study of one's own). Each variant records where its entries came
+    from: the study file's name, its SHA-256, its configuration and its solved classes."""
+    from . import __version__
+
+    book = base or Book()
+    for path in paths:
+        config, rows = load_study(path)
+        if config.get("study") != "first-player":
+            raise DonutsError(f"{path}: a book is built from first-player studies, not {config.get('study')!r}")
+        source = {"study": Path(path).name, "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(),
+                  "config": dict(config), "classes": len(rows), "built_by": f"donuts_ai {__version__}"}
+        book = Book.from_rows(config.get("rules"), rows, source, base=book)
+    return book

@@ -1,0 +1,291 @@
+"""The opening book: the exact value and a best first move of studied empty boards.
+
+The whole-arrangement studies (``donuts-ai study first-player --arrangements all``) solve
+the empty board of every arrangement class of a rules variant; a :class:`Book` keeps what
+they found, one entry per layout class and variant, so that a solver asked about an empty
+board it holds answers at once instead of searching again (Pons' Connect-Four solver and
+Tromp's Fhourstones keep their openings the same way).
+
+An entry is keyed by its layout's *canonical key*: the layout's 36 line directions packed
+two bits a square, square 0 lowest (a 72-bit int),
+
+    key = d[a1] | d[b1] << 2 | ... | d[f6] << 70        d[sq] in 0..3 (DIRECTION_SYMBOLS)
+
+the least such key among the layout's 8 symmetric images (:data:`SYMMETRY_NAMES`), since
+images are the same game. The entry's move is stored in the canonical image's frame and
+mapped back to the asked layout's frame on lookup (when a layout is its own image under
+several symmetries, any of them maps a best move to a best move: their composition is a
+symmetry of the game).
+
+The shipped book (:data:`SHIPPED_BOOK`, package data) is built from the studies under
+``notebooks/`` by ``donuts-ai book build`` (:func:`donuts_ai.study.build_book`); a user's
+own study extends it the same way. A file is checked before it is trusted: its format,
+its checksum, its shapes and its values; anything else is a :class:`BookError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..errors import DonutsError
+from ..outcomes import DRAW, LOSS, WIN
+from .board import Board
+from .layout import Layout
+from .rules import Rules, RulesDict
+from .squares import NUM_SQUARES, SQUARE_NAMES, parse_square
+from .symmetry import SYMMETRY_NAMES, inverse, transform_direction, transform_square
+
+#: What a book file says it is (its ``meta['format']``).
+BOOK_FORMAT = "donuts_ai opening book"
+#: The layout of the arrays this module reads and writes.
+BOOK_VERSION = 1
+#: The book shipped with the package.
+SHIPPED_BOOK = Path(__file__).with_name("data") / "book.npz"
+#: Bits a square's direction takes in a canonical key.
+_DIRECTION_BITS = 2
+#: Bits of a key kept in its low word (the rest, 72 - 64 = 8 bits, in its high byte).
+_LOW_BITS = 64
+_LOW_MASK = (1 << _LOW_BITS) - 1
+#: A distance the study did not prove.
+NO_DISTANCE = -1
+_VALUES = (WIN, DRAW, LOSS)
+
+
+class BookError(DonutsError):
+    """A book file that is damaged, foreign, or inconsistent with itself."""
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    """What the book holds for one empty board: its ``value`` for the player to move (+1,
+    0, -1), a ``best_move`` keeping that value (a square name, in the asked layout's
+    frame), and the ``distance`` to the end under best play when the study proved it."""
+
+    value: int
+    best_move: str
+    distance: int | None
+
+
+def _symmetry_maps() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Per symmetry: (the image square of every square, the image of every direction)."""
+    return tuple((tuple(transform_square(sq, sym) for sq in range(NUM_SQUARES)),
+                  tuple(transform_direction(d, sym) for d in range(4))) for sym in SYMMETRY_NAMES)
+
+
+_MAPS = _symmetry_maps()
+
+
+def _key_of(directions: Iterable[int]) -> int:
+    return sum(d << (_DIRECTION_BITS * sq) for sq, d in enumerate(directions))
+
+
+def canonical_key(layout: Layout) -> tuple[int, str]:
+    """(the layout's canonical key, a symmetry taking the layout to that image)."""
+    best_key, best_sym = -1, SYMMETRY_NAMES[0]
+    dirs = layout.directions
+    for sym, (squares, directions) in zip(SYMMETRY_NAMES, _MAPS, strict=True):
+        image = [0] * NUM_SQUARES
+        for sq, d in enumerate(dirs):
+            image[squares[sq]] = directions[d]
+        key = _key_of(image)
+        if best_key < 0 or key < best_key:
+            best_key, best_sym = key, sym
+    return best_key, best_sym
+
+
+def rules_key(rules: Rules | Mapping[str, Any]) -> str:
+    """A variant's name in a book: its rules dict as sorted JSON."""
+    as_dict = rules.to_dict() if isinstance(rules, Rules) else Rules.from_dict(rules).to_dict()
+    return json.dumps(as_dict, sort_keys=True)
+
+
+def is_empty_board(board: Board) -> bool:
+    """Whether ``board`` is a game's start: nothing placed, Chocolate to move."""
+    return board.bitboards == (0, 0) and board.placed == (0, 0) and board.turn == 0 and board.last is None
+
+
+class _Variant:
+    """One rules variant's entries: sorted canonical keys and what each holds (arrays of
+    one row an entry)."""
+
+    def __init__(self, rules: RulesDict, keys: NDArray[np.uint64], values: NDArray[np.int8],
+                 moves: NDArray[np.uint8], distances: NDArray[np.int16], source: Mapping[str, Any]):
+        self.rules = rules
+        self.keys = keys  # uint64[n, 2]: (low 64 bits, high bits) of each canonical key, ascending
+        self.values = values  # int8[n]: +1, 0, -1 for the player to move
+        self.moves = moves  # uint8[n]: a best move's square, in the canonical image's frame
+        self.distances = distances  # int16[n]: plies to the end under best play, NO_DISTANCE if unproved
+        self.source = dict(source)
+        self._index: dict[int, int] | None = None
+
+    def index(self) -> dict[int, int]:
+        """Canonical key -> row (built on first use: about 25,000 entries a variant)."""
+        if self._index is None:
+            self._index = {int(lo) | int(hi) << _LOW_BITS: i for i, (lo, hi) in enumerate(self.keys.tolist())}
+        return self._index
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+class Book:
+    """Exact values and best first moves of empty boards, per rules variant (see the
+    module doc). Build one from rows with :meth:`from_rows`, read one with :meth:`load`."""
+
+    def __init__(self, variants: Iterable[_Variant] = ()):
+        self._variants = {rules_key(v.rules): v for v in variants}
+
+    # --- reading -------------------------------------------------------------------
+    def probe(self, board: Board) -> BookEntry | None:
+        """The entry for ``board`` if it is an empty board the book holds, else ``None``."""
+        if not is_empty_board(board):
+            return None
+        variant = self._variants.get(rules_key(board.rules))
+        if variant is None:
+            return None
+        key, sym = canonical_key(board.layout)
+        row = variant.index().get(key)
+        if row is None:
+            return None
+        move = transform_square(int(variant.moves[row]), inverse(sym))
+        distance = int(variant.distances[row])
+        return BookEntry(int(variant.values[row]), SQUARE_NAMES[move], None if distance == NO_DISTANCE else distance)
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self._variants.values())
+
+    def variants(self) -> list[dict[str, Any]]:
+        """Each variant's rules, entry count and provenance (the study it came from)."""
+        return [{"rules": v.rules, "entries": len(v), "source": v.source} for v in self._variants.values()]
+
+    def __repr__(self) -> str:
+        return f"<Book: {len(self)} entries in {len(self._variants)} variants>"
+
+    # --- building ------------------------------------------------------------------
+    @classmethod
+    def from_rows(cls, rules: Rules | Mapping[str, Any] | None, rows: Iterable[Mapping[str, Any]],
+                  source: Mapping[str, Any], base: Book | None = None) -> Book:
+        """``base`` (or an empty book) with the solved empty boards of ``rows`` added under
+        ``rules``: each row a mapping with ``layout`` (its text), ``value`` (for the first
+        player), ``best_move`` and ``distance`` (or ``None``), as a study writes them.
+        Rows of one layout class must agree on the value (a :class:`BookError` if not);
+        the first row of a class is kept, or a later one that proved the distance."""
+        the_rules = rules if isinstance(rules, Rules) else Rules.from_dict(rules or {})
+        entries: dict[int, tuple[int, int, int]] = {}
+        old = (base or cls())._variants.get(rules_key(the_rules))
+        if old is not None:
+            for (lo, hi), value, move, distance in zip(old.keys.tolist(), old.values.tolist(), old.moves.tolist(),
+                                                       old.distances.tolist(), strict=True):
+                entries[int(lo) | int(hi) << _LOW_BITS] = (value, move, distance)
+        for row in rows:
+            layout = Layout.from_text(row["layout"])
+            value = row["value"]
+            if value not in _VALUES:
+                raise BookError(f"layout {row['layout']!r}: value {value!r} is not one of {_VALUES}")
+            key, sym = canonical_key(layout)
+            move = transform_square(parse_square(row["best_move"]), sym)
+            distance = NO_DISTANCE if row.get("distance") is None else int(row["distance"])
+            held = entries.get(key)
+            if held is not None and held[0] != value:
+                raise BookError(f"layout {row['layout']!r} is held with value {held[0]} and given {value}")
+            if held is None or held[2] == NO_DISTANCE and distance != NO_DISTANCE:
+                entries[key] = (value, move, distance)
+        ordered = sorted(entries)
+        variant = _Variant(
+            the_rules.to_dict(),
+            np.array([(k & _LOW_MASK, k >> _LOW_BITS) for k in ordered], dtype=np.uint64).reshape(-1, 2),
+            np.array([entries[k][0] for k in ordered], dtype=np.int8),
+            np.array([entries[k][1] for k in ordered], dtype=np.uint8),
+            np.array([entries[k][2] for k in ordered], dtype=np.int16),
+            {"sources": [*(old.source.get("sources", []) if old else []), dict(source)]},
+        )
+        variants = {**(base or cls())._variants, rules_key(the_rules): variant}
+        return cls(variants.values())
+
+    # --- files ---------------------------------------------------------------------
+    def save(self, path: str | PathLike[str]) -> None:
+        """Write the book to ``path`` (a NumPy ``.npz`` file; its meta says what it holds
+        and carries a checksum of every array)."""
+        arrays = self._arrays()
+        meta = {"format": BOOK_FORMAT, "version": BOOK_VERSION, "checksum": _checksum(arrays),
+                "variants": [{"rules": v.rules, "entries": len(v), "source": v.source} for v in self._variants.values()]}
+        arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+        with open(path, "wb") as f:
+            np.savez_compressed(f, allow_pickle=False, **arrays)
+
+    def _arrays(self) -> dict[str, NDArray[Any]]:
+        arrays: dict[str, NDArray[Any]] = {}
+        for i, v in enumerate(self._variants.values()):
+            arrays |= {f"keys_{i}": v.keys, f"values_{i}": v.values, f"moves_{i}": v.moves,
+                       f"distances_{i}": v.distances}
+        return arrays
+
+    @classmethod
+    def load(cls, path: str | PathLike[str] | None = None) -> Book:
+        """The book in ``path`` (default: :data:`SHIPPED_BOOK`), checked: a file that is
+        not a book of this format, fails its checksum, or holds impossible entries is a
+        :class:`BookError`, never trusted."""
+        where = Path(SHIPPED_BOOK if path is None else path)
+        try:
+            with np.load(where, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+        except FileNotFoundError:
+            raise BookError(f"{where}: no such book file") from None
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+            raise BookError(f"{where} is not a book file ({exc})") from None
+        try:
+            meta = json.loads(str(arrays.pop("meta")))
+        except (KeyError, ValueError):
+            raise BookError(f"{where} is not a book file (no meta)") from None
+        if not isinstance(meta, dict) or meta.get("format") != BOOK_FORMAT:
+            raise BookError(f"{where} is not a book file (its format is {meta.get('format') if isinstance(meta, dict) else None!r})")
+        if meta.get("version") != BOOK_VERSION:
+            raise BookError(f"{where}: book version {meta.get('version')!r}, this library reads {BOOK_VERSION}")
+        if meta.get("checksum") != _checksum(arrays):
+            raise BookError(f"{where}: the arrays do not match the book's checksum (a damaged file)")
+        return cls(_checked_variant(where, i, described, arrays) for i, described in enumerate(meta.get("variants", [])))
+
+
+def _checksum(arrays: Mapping[str, NDArray[Any]]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}:{array.dtype.str}:{array.shape}".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
+def _checked_variant(where: Path, i: int, described: Mapping[str, Any], arrays: Mapping[str, NDArray[Any]]) -> _Variant:
+    """Variant ``i`` of a book file, its arrays checked against each other and the rules."""
+    try:
+        keys, values, moves, distances = (arrays[f"{name}_{i}"] for name in ("keys", "values", "moves", "distances"))
+        rules = Rules.from_dict(described["rules"]).to_dict()
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BookError(f"{where}: variant {i} is incomplete ({exc})") from None
+    n = len(values)
+    dtypes = tuple(a.dtype for a in (keys, values, moves, distances))
+    if dtypes != tuple(np.dtype(t) for t in (np.uint64, np.int8, np.uint8, np.int16)) or keys.shape != (n, 2) or moves.shape != (n,) \
+            or distances.shape != (n,) or described.get("entries") != n:
+        raise BookError(f"{where}: variant {i}'s arrays disagree in shape or type")
+    as_ints = keys[:, 0].astype(object) | keys[:, 1].astype(object) << _LOW_BITS
+    if n and (not np.isin(values, _VALUES).all() or int(moves.max()) >= NUM_SQUARES
+              or int(distances.min()) < NO_DISTANCE or not all(a < b for a, b in zip(as_ints[:-1], as_ints[1:], strict=True))):
+        raise BookError(f"{where}: variant {i} holds impossible entries (values, squares, distances or key order)")
+    return _Variant(rules, keys, values, moves, distances, described.get("source", {}))
+
+
+@cache
+def shipped_book() -> Book:
+    """The shipped book, read once a process."""
+    return Book.load()

@@ -1,0 +1,161 @@
+"""The opening book: built from the studies, consulted exactly, refused when damaged."""
+
+from __future__ import annotations
+
+import json
+import random
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from donuts_ai import Board, Layout
+from donuts_ai.donuts.alphabeta import Solver
+from donuts_ai.donuts.book import Book, BookError, canonical_key, is_empty_board, shipped_book
+from donuts_ai.donuts.rules import Rules
+from donuts_ai.donuts.squares import SQUARE_NAMES, parse_square
+from donuts_ai.donuts.symmetry import SYMMETRY_NAMES, transform_square
+from donuts_ai.study import BOOK_STUDIES, build_book, load_study
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+#: Study rows sampled a variant (each probed, and a few re-solved).
+SAMPLE = 40
+#: Nodes a re-solve of a book move may take before the test moves on to the next entry.
+RESOLVE_NODES = 400_000
+#: Book moves re-solved a variant.
+RESOLVED = 2
+
+
+@pytest.fixture(scope="module")
+def studies() -> list[tuple[Rules, list[dict]]]:
+    """Every shipped study's rules and a seeded sample of its rows."""
+    out = []
+    for name in BOOK_STUDIES:
+        config, rows = load_study(NOTEBOOKS / name)
+        out.append((Rules.from_dict(config.get("rules") or {}), random.Random(name).sample(rows, SAMPLE)))
+    return out
+
+
+def test_the_shipped_book_holds_every_class_of_every_studied_variant():
+    book = shipped_book()
+    assert [v["entries"] for v in book.variants()] == [24_576] * 3
+    assert {json.dumps(v["rules"], sort_keys=True) for v in book.variants()} == {
+        json.dumps(Rules.from_dict(r).to_dict(), sort_keys=True)
+        for r in ({}, {"donuts": 18}, {"insertion": "single"})}
+    for variant in book.variants():
+        (source,) = variant["source"]["sources"]
+        assert source["study"] in BOOK_STUDIES and len(source["sha256"]) == 64 and source["classes"] == 24_576
+
+
+def test_the_book_gives_each_study_row_back(studies):
+    book = shipped_book()
+    for rules, rows in studies:
+        for row in rows:
+            entry = book.probe(Board(Layout.from_text(row["layout"]), rules))
+            assert entry is not None and (entry.value, entry.best_move) == (row["value"], row["best_move"])
+
+
+def test_a_symmetric_image_gets_the_image_of_the_move(studies):
+    book = shipped_book()
+    rules, rows = studies[0]
+    checked = 0
+    for row in rows:
+        layout = Layout.from_text(row["layout"])
+        if layout.symmetries() != ["identity"]:
+            continue  # a self-symmetric layout may get any of its equally good images
+        for sym in SYMMETRY_NAMES:
+            entry = book.probe(Board(layout.transform(sym), rules))
+            assert entry is not None and entry.value == row["value"]
+            assert entry.best_move == SQUARE_NAMES[transform_square(parse_square(row["best_move"]), sym)]
+        checked += 1
+    assert checked >= 10
+
+
+def test_book_moves_keep_their_value_by_search(studies):
+    solver = Solver(tt_bits=18)
+    book = shipped_book()
+    for rules, rows in studies:
+        verified = 0
+        for row in rows:
+            board = Board(Layout.from_text(row["layout"]), rules)
+            entry = book.probe(board)
+            assert entry is not None
+            value = solver.move_value(board, entry.best_move, node_limit=RESOLVE_NODES)
+            solver.clear()
+            if value is None:
+                continue  # too deep for a test: the next entry
+            assert value == entry.value
+            verified += 1
+            if verified == RESOLVED:
+                break
+        assert verified == RESOLVED, f"{rules}: fewer than {RESOLVED} sampled book moves re-solved in the node limit"
+
+
+def test_the_book_holds_only_empty_boards_of_its_variants():
+    book = shipped_book()
+    board = Board(Layout.random(3))
+    assert is_empty_board(board) and book.probe(board) is not None
+    assert book.probe(Board(Layout.random(3), Rules(donuts=16))) is None  # a variant nobody studied
+    board.push(board.legal_moves()[0])
+    assert book.probe(board) is None
+    board.pop()
+    assert book.probe(board) is not None
+    assert canonical_key(Layout.random(3))[0] == canonical_key(Layout.random(3).transform("rot90"))[0]
+
+
+def test_build_extends_a_base_and_refuses_disagreeing_rows(tmp_path):
+    layout = Layout.random(7)
+    row = {"layout": layout.to_text(), "value": 1, "best_move": "c3", "distance": None}
+    book = Book.from_rows(Rules(donuts=16), [row], {"study": "mine"}, base=shipped_book())
+    assert len(book) == len(shipped_book()) + 1
+    assert book.probe(Board(layout, Rules(donuts=16))).best_move == "c3"
+    with pytest.raises(BookError, match="held with value 1 and given -1"):
+        Book.from_rows(Rules(donuts=16), [row, {**row, "value": -1}], {"study": "mine"})
+    with pytest.raises(BookError, match="value 2"):
+        Book.from_rows(None, [{**row, "value": 2}], {"study": "mine"})
+    path = tmp_path / "mine.npz"
+    book.save(path)
+    again = Book.load(path)
+    assert len(again) == len(book) and again.probe(Board(layout, Rules(donuts=16))).best_move == "c3"
+
+
+def test_a_study_file_builds_a_book(tmp_path):
+    study = tmp_path / "s.jsonl"
+    layout = Layout.random(11)
+    study.write_text(json.dumps({"type": "config", "config": {"study": "first-player", "rules": {"donuts": 17}}}) + "\n"
+                     + json.dumps({"type": "unit", "unit": 0, "layout": layout.to_text(), "weight": 1, "kind": "arrangement",
+                                   "value": -1, "best_move": "a1", "distance": 30, "nodes": 1}) + "\n")
+    book = build_book([study])
+    entry = book.probe(Board(layout, Rules(donuts=17)))
+    assert (entry.value, entry.best_move, entry.distance) == (-1, "a1", 30)
+    assert book.variants()[0]["source"]["sources"][0]["study"] == "s.jsonl"
+
+
+def test_damaged_or_foreign_files_are_refused(tmp_path):
+    good = tmp_path / "good.npz"
+    Book.from_rows(None, [{"layout": Layout.random(1).to_text(), "value": 1, "best_move": "a1"}], {"study": "x"}).save(good)
+    assert len(Book.load(good)) == 1
+    with pytest.raises(BookError, match="no such book file"):
+        Book.load(tmp_path / "missing.npz")
+    (tmp_path / "text.npz").write_text("hello")
+    with pytest.raises(BookError, match="is not a book file"):
+        Book.load(tmp_path / "text.npz")
+    np.savez(tmp_path / "foreign.npz", weights=np.zeros(3))
+    with pytest.raises(BookError, match="no meta"):
+        Book.load(tmp_path / "foreign.npz")
+    with np.load(good) as data:
+        arrays = {name: data[name] for name in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    for change, message in (({"format": "chess book"}, "its format is 'chess book'"), ({"version": 99}, "book version 99")):
+        np.savez(tmp_path / "other.npz", **{**arrays, "meta": np.array(json.dumps({**meta, **change}))})
+        with pytest.raises(BookError, match=message):
+            Book.load(tmp_path / "other.npz")
+    np.savez(tmp_path / "damaged.npz", **{**arrays, "moves_0": arrays["moves_0"] ^ 1})
+    with pytest.raises(BookError, match="checksum"):
+        Book.load(tmp_path / "damaged.npz")
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(good.read_bytes()[:200])
+    with pytest.raises(BookError, match="is not a book file"):
+        Book.load(cut)
+    assert not zipfile.is_zipfile(cut)
