@@ -19,6 +19,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from importlib import metadata
 from os import PathLike
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict, Unpack, cast
@@ -276,14 +277,12 @@ def build_book(paths: Sequence[str | PathLike[str]], base: Book | None = None) -
     ``paths`` solved (each under its own rules), added to ``base`` (say the shipped book,
     to extend it with a study of one's own). Each variant records where its entries came
     from: the study file's name, its SHA-256, its configuration and its solved classes."""
-    from . import __version__
-
     book = base or Book()
     for path in paths:
         config, rows = load_study(path)
         if config.get("study") != "first-player":
             raise DonutsError(f"{path}: a book is built from first-player studies, not {config.get('study')!r}")
         source = {"study": Path(path).name, "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest(),
-                  "config": dict(config), "classes": len(rows), "built_by": f"donuts_ai {__version__}"}
+                  "config": dict(config), "classes": len(rows), "built_by": f"donuts_ai {metadata.version('donuts_ai')}"}
         book = Book.from_rows(config.get("rules"), rows, source, base=book)
     return book

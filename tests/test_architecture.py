@@ -72,6 +72,8 @@ ALLOWED = {
                       "donuts._engine"},  # the engine's line-mask tables
     "donuts.board": {"errors", "outcomes", "state", "donuts._engine", "donuts.layout", "donuts.rules", "donuts.squares",
                      "donuts.svg", "donuts.symmetry"},
+    "donuts.book": {"errors", "outcomes", "donuts.board", "donuts.layout", "donuts.rules", "donuts.squares",
+                    "donuts.symmetry"},
     "donuts.reference": {"donuts.layout", "donuts.rules"},
     "donuts.playouts": {"_checks", "errors", "donuts._engine", "donuts.board", "donuts.layout", "donuts.rules"},
     "donuts.vector_env": {"_checks", "errors", "outcomes", "donuts._engine", "donuts.layout", "donuts.rules",
@@ -114,7 +116,8 @@ ALLOWED = {
     "tournament": {"_checks", "errors"},
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
-    "study": {"errors", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.symmetry"},
+    "study": {"errors", "tournament", "donuts.alphabeta", "donuts.board", "donuts.book", "donuts.layout", "donuts.rules",
+              "donuts.symmetry"},
     # The Donuts Engine Protocol: our agents as engines (the harness seats engines itself,
     # loading the protocol's position writer by the dotted path the package root gives it).
     "engine_protocol": {"errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
