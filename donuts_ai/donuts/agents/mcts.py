@@ -179,7 +179,7 @@ class MCTSAgent(BoardAgent):
         if self.iterations is None and self.time_limit is None:
             self.time_limit = 1.0
         self.exploration = check_exploration(exploration)
-        self.workers = positive_int("workers", workers)
+        self.workers = positive_int("workers", workers, allow_none=False)
         self.max_nodes = positive_int("max_nodes", max_nodes)
         if self.max_nodes is not None and not MIN_NODES <= self.max_nodes <= MAX_TREE_NODES:
             raise AgentError(f"max_nodes must be at least {MIN_NODES} and at most {MAX_TREE_NODES}, got {max_nodes}")
