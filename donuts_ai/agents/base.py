@@ -116,7 +116,7 @@ def check_exploration(exploration: object, positive: bool = False, error: type[D
     else ``error`` naming it."""
     # ``0 <= x < inf`` written as ``not x < 0 and x < inf``, which NaN fails: ``numbers.Real`` types only ``<``.
     if isinstance(exploration, bool) or not isinstance(exploration, numbers.Real) or not (
-            not exploration < 0 and exploration < math.inf) or (positive and not exploration > 0):
+            not exploration < 0 and exploration < math.inf) or (positive and exploration <= 0):
         raise error(f"exploration must be a finite number {'> 0' if positive else '>= 0'}, got {exploration!r}")
     return float(exploration)
 
