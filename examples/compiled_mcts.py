@@ -21,7 +21,7 @@ def reseed(seed):
 
 
 @njit(cache=True)
-def iterate(rb, root, tree, score, untried, size, c_uct, iterations):
+def iterate(rb, root, tree, score, untried, size, exploration, iterations):
     """``iterations`` times: select by UCT, expand one move, play out at random, back the value up. Returns the tree's size."""
     path = np.zeros(K.NUM_SQUARES + 1, np.int64)
     for _ in range(iterations):
@@ -29,7 +29,7 @@ def iterate(rb, root, tree, score, untried, size, c_uct, iterations):
         while tree[node, END] == GOES_ON and untried[node] == 0:  # select: the child of best upper confidence bound
             child, best, parent = tree[node, FIRST], -np.inf, node
             while child >= 0:
-                bound = score[child] / tree[child, VISITS] + c_uct * np.sqrt(np.log(tree[parent, VISITS]) / tree[child, VISITS])
+                bound = score[child] / tree[child, VISITS] + exploration * np.sqrt(np.log(tree[parent, VISITS]) / tree[child, VISITS])
                 node, best = (child, bound) if bound > best else (node, best)
                 child = tree[child, NEXT]
             path[depth + 1], pos, depth = node, K.apply(rb.donuts, rb.single, pos, tree[node, SQUARE])[0], depth + 1
@@ -54,13 +54,13 @@ def iterate(rb, root, tree, score, untried, size, c_uct, iterations):
 
 
 class Agent:
-    """``time_limit`` seconds a move (default 1.0); ``c_uct`` the exploration constant; at most ``max_nodes`` tree nodes."""
+    """``time_limit`` seconds a move (default 1.0); ``exploration`` the exploration constant; at most ``max_nodes`` tree nodes."""
 
-    def __init__(self, time_limit=1.0, c_uct=1.0, max_nodes=1 << 19, seed=0):
-        self.time_limit, self.c_uct, self.seed, self.last_info = time_limit, float(c_uct), seed, {}
+    def __init__(self, time_limit=1.0, exploration=1.0, max_nodes=1 << 19, seed=0):
+        self.time_limit, self.exploration, self.seed, self.last_info = time_limit, float(exploration), seed, {}
         self.tree, self.score, self.untried = np.zeros((max_nodes, 6), np.int64), np.zeros(max_nodes), np.zeros(max_nodes, np.uint64)
         self.reset()  # and compile the kernels (or load them from the cache) now, not in the first move:
-        iterate(K.rulebook(Board()), K.position(Board()), self.tree, self.score, self.untried, 1, self.c_uct, 0)
+        iterate(K.rulebook(Board()), K.position(Board()), self.tree, self.score, self.untried, 1, self.exploration, 0)
 
     def reset(self, seed=None):
         reseed(self.seed if seed is None else seed)
@@ -70,7 +70,7 @@ class Agent:
         rb, root, size, iterations = K.rulebook(board), K.position(board), 1, 0
         self.tree[0], self.score[0], self.untried[0] = (-1, -1, -1, 0, 1, GOES_ON), 0.0, K.legal_moves(rb, root)
         while iterations == 0 or time.perf_counter() - start < limit:
-            size, iterations = iterate(rb, root, self.tree, self.score, self.untried, size, self.c_uct, BATCH), iterations + BATCH
+            size, iterations = iterate(rb, root, self.tree, self.score, self.untried, size, self.exploration, BATCH), iterations + BATCH
         best, child = -1, self.tree[0, FIRST]
         while child >= 0:  # the most visited move
             best = child if best < 0 or self.tree[child, VISITS] > self.tree[best, VISITS] else best

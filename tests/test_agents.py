@@ -272,7 +272,7 @@ def test_random_agents_with_other_seeds_differ():
         (lambda: AlphaBetaAgent(time_limit=0), "time_limit must be a positive number"),
         (lambda: AlphaBetaAgent(depth=0), "depth must be a positive int"),
         (lambda: MCTSAgent(iterations=-5), "iterations must be a positive int"),
-        (lambda: MCTSAgent(c_uct=-1), "c_uct must be a number >= 0"),
+        (lambda: MCTSAgent(exploration=-1), "exploration must be a finite number >= 0"),
         (lambda: MCTSAgent(workers=0), "workers must be a positive int"),
         (lambda: RandomAgent(seed="x"), "seed must be an int or None"),
     ],

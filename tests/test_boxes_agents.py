@@ -286,7 +286,7 @@ def test_the_registry_and_specs():
     game = get_game("boxes")
     agent = make_agent("ismcts:time=0.05,seed=3", game=game)
     assert isinstance(agent, ISMCTSAgent) and agent.time_limit == 0.05 and agent.iterations is None
-    assert agent.spec == "ismcts:time=0.05,seed=3"
+    assert agent.spec == "ismcts:time_limit=0.05,seed=3"
     assert make_agent("greedy", seed=4, game=game).seed == 4
     assert ISMCTSAgent().time_limit == 1.0  # the default budget
     for spec, message in [("ismcts:iterations=0", "iterations must be a positive int"),

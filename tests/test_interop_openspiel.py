@@ -185,8 +185,8 @@ def test_donuts_bot_arguments(dos):
 
 
 def test_openspiel_mcts_as_a_tournament_agent(dos):
-    cls, params = resolve("openspiel-mcts:sims=50,uct_c=1.5", game="donuts")
-    assert cls is dos.OpenSpielMCTSAgent and params == {"sims": 50, "uct_c": 1.5}
+    cls, params = resolve("openspiel-mcts:sims=50,exploration=1.5", game="donuts")
+    assert cls is dos.OpenSpielMCTSAgent and params == {"sims": 50, "exploration": 1.5}
     agent = make_agent("openspiel-mcts:sims=50", seed=3, game="donuts")
     assert agent.spec == "openspiel-mcts:sims=50,seed=3"
     board = Board()
@@ -214,7 +214,7 @@ def test_openspiel_mcts_time_limit_and_clock(dos):
     assert blitz.last_info["sims"] <= 1000
 
 
-@pytest.mark.parametrize("kwargs", [{"sims": 0}, {"sims": 1}, {"sims": 2.5}, {"time_limit": -1}, {"time_limit": True}, {"uct_c": -1},
+@pytest.mark.parametrize("kwargs", [{"sims": 0}, {"sims": 1}, {"sims": 2.5}, {"time_limit": -1}, {"time_limit": True}, {"exploration": -1},
                                     {"rollouts": 0}, {"solve": "yes"}, {"seed": "x"}])
 def test_openspiel_mcts_bad_arguments(dos, kwargs):
     with pytest.raises(DonutsError):

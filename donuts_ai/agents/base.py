@@ -94,19 +94,41 @@ def now() -> float:
 
 
 @overload
-def positive_int(name: str, value: int, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> int: ...
+def positive_int(name: str, value: int, allow_none: bool = True, error: type[DonutsError] = AgentError) -> int: ...
 @overload
-def positive_int(name: str, value: object, allow_none: Literal[False], error: type[DonutsError] = DonutsError) -> int: ...
+def positive_int(name: str, value: object, allow_none: Literal[False], error: type[DonutsError] = AgentError) -> int: ...
 @overload
-def positive_int(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> int | None: ...
-def positive_int(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> int | None:
-    """An agent parameter that must be a positive int (``None`` allowed unless ``allow_none`` is False)."""
+def positive_int(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = AgentError) -> int | None: ...
+def positive_int(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = AgentError) -> int | None:
+    """An agent parameter that must be a positive int (``None`` allowed unless ``allow_none``
+    is False), else ``error`` (:class:`~donuts_ai.errors.AgentError` or a subclass) naming it."""
     return check_int(name, value, minimum=1, allow_none=allow_none, error=error)
 
 
-def check_time_limit(time_limit: float | None, error: type[DonutsError] = DonutsError) -> float | None:
-    """A per-move time limit: a positive number of seconds, or ``None``."""
+def check_time_limit(time_limit: object, error: type[DonutsError] = AgentError) -> float | None:
+    """A per-move time limit: a positive number of seconds, or ``None`` (else ``error``)."""
     return check_seconds("time_limit", time_limit, error=error)
+
+
+def check_exploration(exploration: object, positive: bool = False, error: type[DonutsError] = AgentError) -> float:
+    """The exploration constant of a tree search (UCT's or PUCT's ``exploration``, one name in
+    every agent): a finite number >= 0 (> 0 with ``positive``), not a bool, as a float;
+    else ``error`` naming it."""
+    # ``0 <= x < inf`` written as ``not x < 0 and x < inf``, which NaN fails: ``numbers.Real`` types only ``<``.
+    if isinstance(exploration, bool) or not isinstance(exploration, numbers.Real) or not (
+            not exploration < 0 and exploration < math.inf) or (positive and exploration <= 0):
+        raise error(f"exploration must be a finite number {'> 0' if positive else '>= 0'}, got {exploration!r}")
+    return float(exploration)
+
+
+def check_flag(name: str, value: object, error: type[DonutsError] = AgentError) -> bool:
+    """A yes/no agent parameter: a bool, or (from a spec) the text true/false in any case;
+    else ``error`` naming it."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise error(f"{name} must be True or False, got {value!r}")
 
 
 #: The instance attribute that keeps the arguments an agent's constructor was called with

@@ -27,8 +27,6 @@ board game's :data:`donuts_ai.donuts.agents.AGENTS`; the names of agent specs su
 
 from __future__ import annotations
 
-import math
-import numbers
 import random
 import time
 from collections.abc import Mapping
@@ -37,8 +35,7 @@ from typing import Any, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from .._checks import check_int, check_seconds
-from ..agents.base import Agent, budget, check_time_left
+from ..agents.base import Agent, budget, check_exploration, check_flag, check_time_left, check_time_limit, positive_int
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
 from ..search.ismcts import Settings, capacity, clear, grow, new_tree, root_stats
@@ -203,7 +200,7 @@ class GreedyAgent(BoxesAgent):
 
     kind = "greedy"
 
-    def __init__(self, seed: int | None = None, box_points: int = DEFAULT_BOX_POINTS, name: str | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, box_points: int = DEFAULT_BOX_POINTS, name: str | None = None) -> None:
         super().__init__(seed, name)
         self.box_points = _check_int("box_points", box_points, minimum=E.MIN_BOX, error=BoxesAgentError)
         warm_up()
@@ -313,28 +310,22 @@ class ISMCTSAgent(BoxesAgent):
 
     kind = "ismcts"
 
-    def __init__(self, time_limit: float | None = None, iterations: int | None = None, seed: int | None = None,
+    def __init__(self, iterations: int | None = None, time_limit: float | None = None, *,
                  exploration: float = DEFAULT_EXPLORATION, reward: str = "rank", prior: bool = True,
-                 widen_base: int = 8, box_points: int = DEFAULT_BOX_POINTS, name: str | None = None) -> None:
+                 widen_base: int = 8, box_points: int = DEFAULT_BOX_POINTS, seed: int | None = None,
+                 name: str | None = None) -> None:
         super().__init__(seed, name)
-        self.time_limit = check_seconds("time_limit", time_limit, error=BoxesAgentError)
-        self.iterations = check_int("iterations", iterations, minimum=1, allow_none=True, error=BoxesAgentError)
+        self.iterations = positive_int("iterations", iterations, error=BoxesAgentError)
+        self.time_limit = check_time_limit(time_limit, error=BoxesAgentError)
         if self.time_limit is None and self.iterations is None:
             self.time_limit = DEFAULT_TIME_LIMIT
-        # Checked at run time: a caller may pass anything (``0 <= x < inf`` written for numbers.Real's typing).
-        value: object = exploration
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
-                not value < 0 and value < math.inf):
-            raise BoxesAgentError(f"exploration must be a finite number >= 0, got {exploration!r}")
-        self.exploration = float(value)
-        value = reward
+        self.exploration = check_exploration(exploration, error=BoxesAgentError)
+        # Checked at run time: a caller may pass anything.
+        value: object = reward
         if not isinstance(value, str) or value not in REWARD_KINDS:
             raise BoxesAgentError(f"reward must be one of {', '.join(REWARD_KINDS)}, got {reward!r}")
         self.reward = value
-        value = prior
-        if not isinstance(value, bool):
-            raise BoxesAgentError(f"prior must be True or False, got {prior!r}")
-        self.prior = value
+        self.prior = check_flag("prior", prior, error=BoxesAgentError)
         self.widen_base = _check_int("widen_base", widen_base, minimum=1, error=BoxesAgentError)
         self.box_points = _check_int("box_points", box_points, minimum=E.MIN_BOX, error=BoxesAgentError)
         self._tree = new_tree(FIRST_NODES, 2)
@@ -345,11 +336,10 @@ class ISMCTSAgent(BoxesAgent):
 
     def params(self) -> dict[str, object]:
         out: dict[str, object] = {}
-        if self.time_limit is not None:
-            out["time"] = self.time_limit
         if self.iterations is not None:
             out["iterations"] = self.iterations
-        out.update(super().params())
+        if self.time_limit is not None:
+            out["time_limit"] = self.time_limit
         if self.exploration != DEFAULT_EXPLORATION:
             out["exploration"] = self.exploration
         if self.reward != "rank":
@@ -360,7 +350,7 @@ class ISMCTSAgent(BoxesAgent):
             out["widen_base"] = self.widen_base
         if self.box_points != DEFAULT_BOX_POINTS:
             out["box_points"] = self.box_points
-        return out
+        return out | super().params()
 
     def _root_order(self, world: BoxesState, codes: Codes) -> tuple[Codes, float]:
         """The root moves in the order the root expands them, and the widening factor."""

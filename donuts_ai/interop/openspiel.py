@@ -51,13 +51,13 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 import numpy as np
 from numpy.typing import NDArray
 
-from .._checks import check_int, check_nonnegative, check_seconds
-from ..agents.base import Agent, budget
+from ..agents.base import Agent, budget, check_exploration, check_flag, check_time_limit, positive_int
 from ..donuts.agents.board_agent import BoardAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout, LayoutSpec
 from ..donuts.rules import RULE_KEYS, Rules, make_rules
 from ..donuts.squares import NUM_SQUARES, SIZE, SQUARE_NAMES, parse_square
+from ..errors import AgentError
 from ._options import InteropError
 from ._planes import NUM_PLANES, write_planes
 
@@ -347,6 +347,8 @@ MIN_SIMS = 2
 #: Simulations of the short search with which a time-limited :class:`OpenSpielMCTSAgent`
 #: measures MCTSBot's speed on each position before its real search.
 CALIBRATION_SIMS = 32
+#: Default exploration constant of MCTSBot's UCT (``exploration``; OpenSpiel's own default ``uct_c``).
+DEFAULT_EXPLORATION = 2.0
 
 
 class OpenSpielMCTSInfo(TypedDict, total=False):
@@ -358,7 +360,7 @@ class OpenSpielMCTSInfo(TypedDict, total=False):
 
 
 class OpenSpielMCTSAgent(BoardAgent):
-    """OpenSpiel's ``MCTSBot`` (UCT, exploration ``uct_c``, ``rollouts`` uniformly random
+    """OpenSpiel's ``MCTSBot`` (UCT, exploration constant ``exploration``, ``rollouts`` uniformly random
     rollouts per leaf, MCTS-Solver backups when ``solve``) as one of our agents: spec
     ``openspiel-mcts:sims=1000``.
 
@@ -375,25 +377,24 @@ class OpenSpielMCTSAgent(BoardAgent):
 
     kind = "openspiel-mcts"
 
-    def __init__(self, sims: int | None = None, time_limit: float | None = None, uct_c: float = 2.0, rollouts: int = 1,
-                 solve: bool = True, seed: int | None = None, name: str | None = None):
+    def __init__(self, sims: int | None = None, time_limit: float | None = None, *,
+                 exploration: float = DEFAULT_EXPLORATION, rollouts: int = 1, solve: bool = True, seed: int | None = None,
+                 name: str | None = None):
         super().__init__(seed, name)
-        self.sims = _positive_int("sims", sims)
+        self.sims = positive_int("sims", sims)
         if self.sims is not None and self.sims < MIN_SIMS:
-            raise InteropError(f"sims must be at least {MIN_SIMS} (MCTSBot expands its root on the second simulation), got {sims}")
-        self.time_limit = _seconds("time_limit", time_limit)
+            raise AgentError(f"sims must be at least {MIN_SIMS} (MCTSBot expands its root on the second simulation), got {sims}")
+        self.time_limit = check_time_limit(time_limit)
         if self.sims is None and self.time_limit is None:
             self.sims = 1000
-        self.uct_c = check_nonnegative("uct_c", uct_c, error=InteropError)
-        self.rollouts = _positive_int("rollouts", rollouts)
-        if not isinstance(solve, bool):
-            raise InteropError(f"solve must be True or False, got {solve!r}")
-        self.solve = solve
+        self.exploration = check_exploration(exploration)
+        self.rollouts = positive_int("rollouts", rollouts, allow_none=False)
+        self.solve = check_flag("solve", solve)
         self.last_info: OpenSpielMCTSInfo = {}
 
     def params(self) -> dict[str, object]:
         p = {k: getattr(self, k) for k in ("sims", "time_limit") if getattr(self, k) is not None}
-        defaults = {"uct_c": 2.0, "rollouts": 1, "solve": True}
+        defaults = {"exploration": DEFAULT_EXPLORATION, "rollouts": 1, "solve": True}
         p |= {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
         return p | super().params()
 
@@ -401,7 +402,7 @@ class OpenSpielMCTSAgent(BoardAgent):
         """(the most visited move, simulations run: fewer than ``sims`` when the root is proven)."""
         random_state = np.random.RandomState(self.rng.getrandbits(32))
         evaluator = _mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=random_state)
-        bot = _mcts.MCTSBot(game, self.uct_c, sims, evaluator, solve=self.solve, random_state=random_state)
+        bot = _mcts.MCTSBot(game, self.exploration, sims, evaluator, solve=self.solve, random_state=random_state)
         root = bot.mcts_search(state)
         return root.best_child().action, root.explore_count
 
@@ -428,14 +429,6 @@ class OpenSpielMCTSAgent(BoardAgent):
                 action, done = self._search(state, game, sims)
         self.last_info = {"sims": done, "seconds": time.perf_counter() - start}
         return SQUARE_NAMES[action]
-
-
-def _positive_int(name: str, value: object) -> int | None:
-    return check_int(name, value, minimum=1, allow_none=True, error=InteropError)
-
-
-def _seconds(name: str, value: object) -> float | None:
-    return check_seconds(name, value, error=InteropError)
 
 
 __all__ = [

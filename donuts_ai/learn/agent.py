@@ -11,7 +11,8 @@ a simulation limit the moves are fixed by the position; with a time limit the nu
 simulations, hence the move, can vary. ``search=gumbel`` searches by Gumbel root selection
 and Sequential Halving instead (:meth:`~.batched_search.BatchSearch.run_gumbel`, leaves the
 solver settles cheaply made terminal) and plays the move it chooses; its Gumbel noise
-comes from the agent's seed, so a seeded agent plays the same moves.
+comes from the agent's seed, so a seeded agent plays the same moves. ``exploration=C`` is
+PUCT's exploration constant (``c_puct`` before 0.4.0).
 """
 
 from __future__ import annotations
@@ -24,16 +25,16 @@ import numpy as np
 import numpy.typing as npt
 
 from .._checks import check_int
-from ..agents.base import budget, check_time_limit, now
+from ..agents.base import budget, check_exploration, check_time_limit, now
 from ..donuts._engine.batch import GAME
 from ..donuts._engine.planes import NUM_PLANES
 from ..donuts._engine.position import position_of
 from ..donuts.agents.board_agent import BoardAgent
 from ..donuts.board import Board
 from ..donuts.squares import SIZE, SQUARE_NAMES
+from ..errors import AgentError
 from .batched_search import C_PUCT, BatchSearch, Evaluator, best_squares, evaluate_roots, masked_policy, network_evaluator
 from .buffer import legal_flags
-from .errors import LearnError
 from .network import CONFIG_FILE, Network, load_network
 from .train import CHECKPOINT
 
@@ -106,30 +107,32 @@ def _padded_to_powers_of_two(evaluator: Evaluator) -> Evaluator:
 
 class AlphaZeroAgent(BoardAgent):
     """Plays by the learned policy/value network: PUCT with ``sims`` simulations (and/or
-    ``time_limit`` seconds) a move, or the raw policy with ``sims=0`` (see the module)."""
+    ``time_limit`` seconds) a move, or the raw policy with ``sims=0`` (see the module).
+    ``exploration`` is PUCT's exploration constant (:data:`~.batched_search.C_PUCT` by
+    default); ``checkpoint`` the network (the shipped one by default). A bad argument is an
+    :class:`~donuts_ai.errors.AgentError` naming it (a checkpoint that holds no readable
+    network, a ``LearnError``)."""
 
     kind = "az"
 
-    def __init__(self, checkpoint: str | None = None, sims: int | None = None, time_limit: float | None = None,
-                 c_puct: float = C_PUCT, search: str = "puct", seed: int | None = None, name: str | None = None):
+    def __init__(self, sims: int | None = None, time_limit: float | None = None, *, checkpoint: str | None = None,
+                 exploration: float = C_PUCT, search: str = "puct", seed: int | None = None, name: str | None = None):
         super().__init__(seed, name)
-        if search not in AGENT_SEARCHES:
-            raise LearnError(f"search must be one of {', '.join(AGENT_SEARCHES)}, got {search!r}")
-        self.search = search
-        if checkpoint is not None and not isinstance(checkpoint, str | Path):
-            raise LearnError(f"checkpoint must be a path, got {checkpoint!r}")
-        self.checkpoint = None if checkpoint is None else str(checkpoint)
-        sims = check_int("sims", sims, 0, MAX_SIMS, allow_none=True, error=LearnError)
-        self.time_limit = check_time_limit(time_limit, error=LearnError)
+        sims = check_int("sims", sims, 0, MAX_SIMS, allow_none=True, error=AgentError)
+        self.time_limit = check_time_limit(time_limit)
         self.sims = sims
-        if isinstance(c_puct, bool) or not isinstance(c_puct, int | float) or not c_puct > 0:
-            raise LearnError(f"c_puct must be a positive number, got {c_puct!r}")
-        self.c_puct = float(c_puct)
+        if checkpoint is not None and not isinstance(checkpoint, str | Path):
+            raise AgentError(f"checkpoint must be a path, got {checkpoint!r}")
+        self.checkpoint = None if checkpoint is None else str(checkpoint)
+        self.exploration = check_exploration(exploration, positive=True)
+        if not isinstance(search, str) or search not in AGENT_SEARCHES:
+            raise AgentError(f"search must be one of {', '.join(AGENT_SEARCHES)}, got {search!r}")
+        self.search = search
         self.network = cached_network(self.checkpoint)
         self._evaluator = network_evaluator(self.network)
         limit = sims if sims is not None else (MAX_SIMS if time_limit is not None else DEFAULT_SIMS)
         self._limit = limit
-        self._search = BatchSearch(1, limit, self.c_puct) if limit > 0 else None
+        self._search = BatchSearch(1, limit, self.exploration) if limit > 0 else None
         # Compile the network's one-position call now (once per process and network shape),
         # not inside the first timed move.
         self._evaluator(np.zeros((1, SIZE, SIZE, NUM_PLANES), dtype=np.float32))
@@ -151,8 +154,8 @@ class AlphaZeroAgent(BoardAgent):
             p["sims"] = self.sims
         if self.time_limit is not None:
             p["time_limit"] = self.time_limit
-        if self.c_puct != C_PUCT:
-            p["c_puct"] = self.c_puct
+        if self.exploration != C_PUCT:
+            p["exploration"] = self.exploration
         if self.search != "puct":
             p["search"] = self.search
         return p | super().params()

@@ -225,7 +225,7 @@ class Analyst:
     ``threads`` threads (default: every available core; a node limit bounds each of the
     portfolio's searches)."""
 
-    def __init__(self, proof_nodes: int = PROOF_NODES, distance_nodes: int = DISTANCE_NODES,
+    def __init__(self, *, proof_nodes: int = PROOF_NODES, distance_nodes: int = DISTANCE_NODES,
                  estimate_nodes: int = ESTIMATE_NODES_PER_MOVE, hint_nodes: int = HINT_NODES,
                  hint_proof_nodes: int = HINT_PROOF_NODES, tt_bits: int = 20, threads: int | None = None):
         self.proof_nodes = proof_nodes

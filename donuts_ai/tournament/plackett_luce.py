@@ -179,7 +179,7 @@ def _connected(n: int, edges: Iterable[tuple[int, int]], directed: bool) -> bool
     return n <= 1 or (reach(forward) == n and reach(backward) == n)
 
 
-def fit_plackett_luce(rankings: Iterable[Ranking], names: Sequence[str] | None = None, anchor: str | None = None,
+def fit_plackett_luce(rankings: Iterable[Ranking], names: Sequence[str] | None = None, anchor: str | None = None, *,
                       prior_draws: float = 2.0, groups: Sequence[Hashable] | None = None, bootstrap: int = 0,
                       seed: int = 0) -> RatingFit:
     """Plackett–Luce ratings (Elo scale, ``anchor`` at 0) from ``rankings``: an iterable

@@ -297,8 +297,8 @@ class Results:
                 raise DonutsError("no games to rate")
             if anchor not in {n for g in games for n in g.names}:
                 anchor = next(n for n in self.agents if any(n in g.names for g in games))
-            return fit_plackett_luce([(g.names, g.places()) for g in games], self.agents, anchor, prior_draws,
-                                     groups=[g.unit for g in games], bootstrap=bootstrap, seed=seed)
+            return fit_plackett_luce([(g.names, g.places()) for g in games], self.agents, anchor,
+                                     prior_draws=prior_draws, groups=[g.unit for g in games], bootstrap=bootstrap, seed=seed)
         if bootstrap:
             raise DonutsError("bootstrap intervals are for free-for-all tournaments; two-sided ratings use the observed information")
         scored = [(g.names[0], g.names[1], score_of(g, 0)) for g in self.two_player_games()]

@@ -51,6 +51,9 @@ from .engine_text import GO_LIMITS
 from .protocol import Game, JSONObject, game_named
 
 ALIASES = {"time": "time_limit"}
+#: Agent parameters renamed in 0.4.0, old key -> new (one name for the exploration constant
+#: in every agent): a spec with the old key is refused, its message naming the new one.
+RENAMED_PARAMETERS = {"c_uct": "exploration", "uct_c": "exploration", "c_puct": "exploration"}
 #: The head of an engine spec (see the module doc).
 ENGINE_KIND = "engine"
 #: Games an engine can play: game name -> ``"module:function"`` that writes the protocol's
@@ -352,6 +355,9 @@ def resolve(spec: str, game: Game | str) -> tuple[type[Any], Params]:
     if sig is not None and not any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         unknown = [k for k in params if k not in sig.parameters]
         if unknown:
+            renamed = RENAMED_PARAMETERS.get(unknown[0])
+            if renamed in sig.parameters:
+                raise SpecError(f"agent spec {spec!r}: parameter {unknown[0]!r} is now {renamed!r} (renamed in 0.4.0)")
             accepted = ", ".join(k for k in sig.parameters if k != "name")
             close = _did_you_mean(unknown[0], [k for k in sig.parameters if k != "name"])
             raise SpecError(f"agent spec {spec!r}: unknown parameter {unknown[0]!r} (accepted: {accepted}){close}")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from ...agents.base import budget, check_time_limit, now, positive_int
-from ...errors import DonutsError
+from ...agents.base import budget, check_flag, check_time_limit, now, positive_int
+from ...errors import AgentError, DonutsError
 from .._engine.position import plies_left, position_of, rulebook_of
 from ..alphabeta._negamax import search_moves, search_root
 from ..alphabeta._scores import MATE_BOUND
@@ -84,6 +84,7 @@ class AlphaBetaAgent(BoardAgent):
         self,
         depth: int | None = None,
         time_limit: float | None = None,
+        *,
         nodes: int | None = None,
         exact_plies: int = 14,
         tt_bits: int = 20,
@@ -210,15 +211,6 @@ class SolverInfo(TypedDict, total=False):
     distance: int | None  # plies to the end under best play (fastest=True), else None
 
 
-def _flag(name: str, value: object) -> bool:
-    """A yes/no parameter: a bool, or (from a spec) the text true/false in any case."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "false"):
-        return value.lower() == "true"
-    raise DonutsError(f"{name} must be True or False, got {value!r}")
-
-
 class SolverAgent(BoardAgent):
     """Plays a move that keeps the game-theoretic value of the position.
 
@@ -233,14 +225,17 @@ class SolverAgent(BoardAgent):
 
     kind = "solver"
 
-    def __init__(self, fastest: bool = False, tt_bits: int = 20, seed: int | None = None, name: str | None = None,
-                 threads: int = 1):
+    def __init__(self, fastest: bool = False, *, tt_bits: int = 20, threads: int = 1, seed: int | None = None,
+                 name: str | None = None):
         super().__init__(seed, name)
-        self.fastest = _flag("fastest", fastest)
-        self.tt_bits = tt_bits
+        self.fastest = check_flag("fastest", fastest)
+        self.tt_bits = positive_int("tt_bits", tt_bits, allow_none=False)
         self.threads = positive_int("threads", threads, allow_none=False)
+        try:
+            self.solver = Solver(self.tt_bits, threads=self.threads)
+        except DonutsError as exc:  # the solver's own range checks (tt_bits), said as the agent's
+            raise AgentError(str(exc)) from None
         warm_up("search", _compile_search)
-        self.solver = Solver(tt_bits, threads=self.threads)
         self.last_info: SolverInfo = {}
 
     def params(self) -> dict[str, object]:

@@ -9,9 +9,8 @@ from typing import TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from ..._checks import check_nonnegative
-from ...agents.base import budget, check_time_limit, now, positive_int
-from ...errors import DonutsError
+from ...agents.base import budget, check_exploration, check_flag, check_time_limit, now, positive_int
+from ...errors import AgentError
 from ...search.mcts._tree import MAX_TREE_NODES, NODE_BYTES, UNKNOWN, compact, descend, grown, new_tree, reset_tree, root_stats
 from .._engine.position import Position, Rulebook, position_of, rulebook_of
 from ..board import Board
@@ -36,6 +35,8 @@ MAX_CHUNK_GROWTH = 4
 MIN_CALL_SECONDS = 1e-6
 #: Fewest and most iterations in one call.
 MIN_CHUNK, MAX_CHUNK = 16, 1 << 16
+#: Default exploration constant of UCT (``exploration``; rewards lie in [0, 1]).
+DEFAULT_EXPLORATION = 1.0
 #: Default bound on the trees' node arrays, all trees together, in MiB.
 DEFAULT_MAX_MEMORY_MB = 512
 #: Bytes in a MiB.
@@ -117,7 +118,7 @@ class MCTSInfo(TypedDict, total=False):
 
 
 class MCTSAgent(BoardAgent):
-    """Monte-Carlo tree search (UCT, exploration constant ``c_uct``) with uniformly random
+    """Monte-Carlo tree search (UCT, exploration constant ``exploration``) with uniformly random
     playouts and MCTS-Solver backups of proven wins and losses.
 
     Limits: ``iterations`` per move, or ``time_limit`` seconds per move (default 1.0
@@ -162,7 +163,8 @@ class MCTSAgent(BoardAgent):
         self,
         iterations: int | None = None,
         time_limit: float | None = None,
-        c_uct: float = 1.0,
+        *,
+        exploration: float = DEFAULT_EXPLORATION,
         workers: int = 1,
         max_nodes: int | None = None,
         max_memory_mb: int = DEFAULT_MAX_MEMORY_MB,
@@ -176,26 +178,26 @@ class MCTSAgent(BoardAgent):
         self.time_limit = check_time_limit(time_limit)
         if self.iterations is None and self.time_limit is None:
             self.time_limit = 1.0
-        self.c_uct = check_nonnegative("c_uct", c_uct)
-        self.workers = positive_int("workers", workers)
+        self.exploration = check_exploration(exploration)
+        self.workers = positive_int("workers", workers, allow_none=False)
         self.max_nodes = positive_int("max_nodes", max_nodes)
         if self.max_nodes is not None and not MIN_NODES <= self.max_nodes <= MAX_TREE_NODES:
-            raise DonutsError(f"max_nodes must be at least {MIN_NODES} and at most {MAX_TREE_NODES}, got {max_nodes}")
+            raise AgentError(f"max_nodes must be at least {MIN_NODES} and at most {MAX_TREE_NODES}, got {max_nodes}")
         self.max_memory_mb = positive_int("max_memory_mb", max_memory_mb, allow_none=False)
         #: Nodes per tree that the memory bound allows (arrays old and new, while growing, count together).
         self._memory_nodes = self.max_memory_mb * MB // (self.workers * NODE_BYTES)
         if self._memory_nodes < MIN_NODES:
-            raise DonutsError(f"max_memory_mb={max_memory_mb} leaves fewer than {MIN_NODES} nodes per tree for "
+            raise AgentError(f"max_memory_mb={max_memory_mb} leaves fewer than {MIN_NODES} nodes per tree for "
                               f"{self.workers} workers ({NODE_BYTES} bytes a node)")
         if self.max_nodes is not None and self.max_nodes > self._memory_nodes:
-            raise DonutsError(f"max_nodes={max_nodes} does not fit in max_memory_mb={max_memory_mb} with "
+            raise AgentError(f"max_nodes={max_nodes} does not fit in max_memory_mb={max_memory_mb} with "
                               f"{self.workers} worker(s): {NODE_BYTES} bytes a node; raise max_memory_mb")
         #: The most nodes a tree may have.
         self._node_limit = min(self._memory_nodes, MAX_TREE_NODES, self.max_nodes or MAX_TREE_NODES)
         if isinstance(proof_share, bool) or not isinstance(proof_share, (int, float)) or not 0 <= proof_share < 1:
-            raise DonutsError(f"proof_share must be a number in [0, 1), got {proof_share!r}")
+            raise AgentError(f"proof_share must be a number in [0, 1), got {proof_share!r}")
         self.proof_share = float(proof_share)
-        self.reuse = bool(reuse)
+        self.reuse = check_flag("reuse", reuse)
         warm_up("mcts", _compile_one_tree)
         if self.workers > 1:
             warm_up("mcts-parallel", _compile_parallel_trees)
@@ -220,7 +222,7 @@ class MCTSAgent(BoardAgent):
         for key in ("iterations", "time_limit"):
             if getattr(self, key) is not None:
                 p[key] = getattr(self, key)
-        defaults = {"c_uct": 1.0, "workers": 1, "max_nodes": None, "max_memory_mb": DEFAULT_MAX_MEMORY_MB,
+        defaults = {"exploration": DEFAULT_EXPLORATION, "workers": 1, "max_nodes": None, "max_memory_mb": DEFAULT_MAX_MEMORY_MB,
                     "proof_share": DEFAULT_PROOF_SHARE, "reuse": True}
         p |= {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
         return p | super().params()
@@ -309,11 +311,11 @@ class MCTSAgent(BoardAgent):
         """``todo[t]`` iterations on each tree ``t`` (a tree stops when full unless
         ``frozen[t]``): the iterations run and whether each tree is full."""
         if self.workers == 1:
-            d, f = run_tree(self._tree, 0, rulebook, pos, color, int(todo[0]), self.c_uct, not frozen[0])
+            d, f = run_tree(self._tree, 0, rulebook, pos, color, int(todo[0]), self.exploration, not frozen[0])
             return np.array([d], dtype=np.int64), np.array([f], dtype=np.bool_)
         done = np.zeros(self.workers, dtype=np.int64)
         full = np.zeros(self.workers, dtype=np.bool_)
-        run_trees(self._tree, rulebook, pos, color, todo, ~frozen, self.c_uct, done, full)
+        run_trees(self._tree, rulebook, pos, color, todo, ~frozen, self.exploration, done, full)
         return done, full
 
     def _headroom(self) -> np.ndarray:
@@ -453,7 +455,7 @@ class MCTSAgent(BoardAgent):
         # other, since a parallel call waits for every thread to be scheduled, which
         # on a busy machine can take longer than a tiny budget.
         for t in range(self.workers):
-            d, _ = run_tree(self._tree, t, rulebook, pos, color, 1, self.c_uct, False)
+            d, _ = run_tree(self._tree, t, rulebook, pos, color, 1, self.exploration, False)
             done_total[t] += d
         k, rate = 0, None
         while not self._proven_roots().all():
