@@ -136,7 +136,7 @@ def _snapshot(tree, t) -> dict:
         node, path = stack.pop()
         c0, k = int(tree.first_child[t, node]), int(tree.child_count[t, node])
         k = k if c0 >= 0 else 0
-        out[path] = (int(tree.visits[t, node]), float(tree.reward[t, node]), int(tree.mover[t, node]),
+        out[path] = (int(tree.visits[t, node]), float(tree.value_sum[t, node]), int(tree.mover[t, node]),
                      int(tree.proven[t, node]), k)
         stack += [(c, path + (int(tree.move[t, c]),)) for c in range(c0, c0 + k)]
     return out
@@ -170,7 +170,7 @@ def test_compact_keeps_the_most_visited_subtree_unchanged(seed, iterations, plie
     target = max(1 + root_block, int(share * len(before)))
     kept = mcts_tree.compact(tree, 0, target)
     after = _snapshot(tree, 0)
-    assert kept == len(after) == tree.next_free[0] and tree.root[0] == 0
+    assert kept == len(after) == tree.node_count[0] and tree.root[0] == 0
     assert kept <= target
     assert set(after) <= set(before)
     kept_visits, dropped_visits = [], []
@@ -387,4 +387,4 @@ def test_root_visits_stop_before_they_wrap_around(monkeypatch, fake_clock, timed
     agent.select_move(board)
     tree = agent._tree
     assert agent.last_info["iterations"] <= 3000 and agent.last_info["iterations"] > 0
-    assert tree.visits[0, :tree.next_free[0]].max() <= 3000
+    assert tree.visits[0, :tree.node_count[0]].max() <= 3000
