@@ -25,7 +25,6 @@ from numba import njit
 
 from ..donuts._engine.planes import NUM_PLANES
 from ..donuts.agents import _puct_game as D
-from ..donuts.agents._mcts_game import PATH_NODES
 from ..donuts.alphabeta._table import ENTRY_WORDS
 from ..donuts.alphabeta._workspace import WORKSPACE
 from ..donuts.squares import NUM_SQUARES, SIZE
@@ -147,7 +146,7 @@ class BatchSearch:
         if games < 1 or sims < 0:
             raise LearnError(f"BatchSearch needs games >= 1 and sims >= 0, got {games} and {sims}")
         self.games, self.sims, self.c_puct = games, sims, float(c_puct)
-        self.tree = puct.new_tree(games, sims + 1, NUM_SQUARES, PATH_NODES, D.STATE)
+        self.tree = D.new_tree(games, sims + 1)
         self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
         self._solver_tables: npt.NDArray[np.uint64] | None = None

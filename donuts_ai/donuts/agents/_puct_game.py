@@ -23,6 +23,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ..._bits import ONE, ZERO, ctz
+from ...search import puct
 from ...search.puct import NONE, PUCTTree
 from .._engine.batch import GAME, _write_planes, mover_view
 from .._engine.core import flips, forced_line, has_five, legal_mask, threats
@@ -41,7 +42,8 @@ from .._engine.position import (
 )
 from ..alphabeta._negamax import search_root
 from ..alphabeta._scores import EXACT_DEPTH
-from ..squares import FULL_BOARD
+from ..squares import FULL_BOARD, NUM_SQUARES
+from ._mcts_game import PATH_NODES
 
 _FULL = np.uint64(FULL_BOARD)
 
@@ -79,6 +81,12 @@ class SolvingRulebooks(NamedTuple):
     tables: npt.NDArray[np.uint64]  # uint64[games, rows, 3]: each game's solver table
     workspaces: np.ndarray  # WORKSPACE[games]: each game's solver workspace
     counters: npt.NDArray[np.int64]  # int64[games, 3]: SOLVES_TRIED, SOLVES_SETTLED, SOLVE_NODES
+
+
+def new_tree(games: int, nodes: int) -> PUCTTree:
+    """:func:`donuts_ai.search.puct.new_tree` for Donuts: ``games`` trees of ``nodes`` nodes
+    over the 36 squares, their states :data:`STATE` records, their paths as long as a game's."""
+    return puct.new_tree(games, nodes, NUM_SQUARES, PATH_NODES, STATE)
 
 
 @njit(cache=True, inline="always")
