@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
 from donuts_ai.bench.strength import agreement_positions
+from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts.agents import _mcts_bound as mcts_bound
 from donuts_ai.donuts.agents import _mcts_proof as mcts_proof
 from donuts_ai.donuts.agents import mcts as mcts_module
 from donuts_ai.donuts.agents.mcts import MCTSAgent
@@ -128,7 +130,7 @@ def test_mcts_proofs_keep_the_value_through_forfeits_and_double_moves():
 
 
 def _snapshot(tree, t) -> dict:
-    """Tree ``t`` as {path of moves from the root: (visits, reward, mover, proven, number of children)},
+    """Tree ``t`` as {path of moves from the root: (visits, value sum, mover, proven, number of children)},
     walked from the root through the pointers (what the search can reach)."""
     out = {}
     stack = [(int(tree.root[t]), ())]
@@ -153,6 +155,30 @@ def _searched_tree(seed: int, iterations: int, plies: int):
     agent = MCTSAgent(iterations=iterations, seed=seed, max_nodes=1 << 16, proof_share=0)
     agent.select_move(board)
     return agent._tree
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_tree_keeps_its_last_descent_a_path_down_from_the_root(seed):
+    """``path`` (as long as Donuts' longest path, which its binding gives) holds the last
+    iteration's nodes: the root, then each a child of the one before, to a leaf or an end."""
+    rng = random.Random(seed)
+    board = Board(Layout.random_grid(seed))
+    for _ in range(4):
+        board.push(rng.choice(board.legal_moves()))
+    tree = mcts_bound.new_tree(1, 1 << 12)
+    mcts_tree.reset_tree(tree, 0, 1 - board.turn, seed)
+    done, _ = mcts_bound.run_tree(tree, 0, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()),
+                                  board.turn, 500, 1.0, True)
+    assert done == 500 and tree.path.shape == (1, 37)
+    node = int(tree.path[0, 0])
+    assert node == tree.root[0]
+    for depth in range(1, tree.path.shape[1]):
+        c0, k = int(tree.first_child[0, node]), int(tree.child_count[0, node])
+        nxt = int(tree.path[0, depth])
+        if not (c0 >= 0 and c0 <= nxt < c0 + k):
+            break  # past the end of the descent: whatever the row held
+        node = nxt
+    assert depth > 1 and tree.visits[0, node] >= 1
 
 
 @settings(max_examples=25, deadline=None)

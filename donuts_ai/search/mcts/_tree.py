@@ -9,8 +9,8 @@ exists per node. A node stores the move that led to it and its ``mover`` (the pl
 made that move), its visits and ``value_sum`` (the rewards backed up through it, for its
 mover), its first child and child count (children are contiguous), and a proven value.
 The position of a node is not stored: each iteration replays the path from the root
-(``game.step``; the nodes of the descent in ``path``, as long as the game's longest path,
-given to :func:`new_tree`), which costs less than storing 40 bytes per node.
+(``game.step``; the last descent's nodes are left in ``path``, as long as the game's
+longest path, given to :func:`new_tree`), which costs less than storing 40 bytes per node.
 
 The game comes in as an :class:`MCTSGame` record of its compiled functions, with its
 ``rules`` (any value) passed through to them; moves are the bits of a ``uint64`` legal
@@ -84,7 +84,7 @@ class MCTSTree(NamedTuple):
     move: NDArray[np.int8]  # int8[trees, nodes]: the move (a bit index) played into the node, -1 at a first root
     mover: NDArray[np.int8]  # int8[trees, nodes]: the player who played it (at a root: the one who moved into it)
     proven: NDArray[np.int8]  # int8[trees, nodes]: proven value for the mover, or UNKNOWN
-    path: NDArray[np.int64]  # int64[trees, path_nodes]: the nodes of the current descent, root first
+    path: NDArray[np.int64]  # int64[trees, path_nodes]: the nodes of the last iteration's descent, root first
     root: NDArray[np.int64]  # int64[trees]: the current root (moves down the tree as the game goes on)
     node_count: NDArray[np.int64]  # int64[trees]: nodes in use (the next unused node)
     rng: NDArray[np.int64]  # int64[trees]: the xorshift state, shifted right once (fits int64; kept odd on use)
@@ -231,7 +231,11 @@ def run_tree(
     max_nodes = visits.shape[1]
     root = tree.root[t]
     rng = np.uint64(tree.rng[t]) | np.uint64(1)
-    path = tree.path[t]
+    # The descents write a fresh array, copied to the tree's row once at the end: Numba knows
+    # it aliases no field of the tree (writing tree.path itself, the search ran about 5% slower).
+    path = np.empty(tree.path.shape[1], dtype=np.int64)
+    path[0] = root
+    depth = 0
     iterations_run = 0
     full = False
     for _ in range(iterations):
@@ -300,6 +304,7 @@ def run_tree(
             break
     tree.iterations[t] += iterations_run
     tree.rng[t] = np.int64(rng >> np.uint64(1))
+    tree.path[t, :depth + 1] = path[:depth + 1]
     return iterations_run, full
 
 
