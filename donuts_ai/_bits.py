@@ -24,6 +24,11 @@ from ._numba_types import Int64
 #: The ``is_zero_poison`` flag of LLVM's ``cttz``/``ctlz``: false, a zero input gives a defined result.
 _ZERO_IS_DEFINED = ir.Constant(ir.IntType(1), 0)
 
+#: ``uint64`` zero and one, for the kernels' bitboard arithmetic (``bits & (bits - ONE)``):
+#: a Python int beside a ``uint64`` makes Numba widen both to float64.
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
+
 
 def _uint64_intrinsic(name: str, doc: str, build: Callable[[Any, Any], Any]) -> Callable[[np.uint64], np.int64]:
     """A Numba intrinsic from ``uint64`` to ``int64`` emitting ``build(builder, x)``."""

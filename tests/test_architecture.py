@@ -60,8 +60,9 @@ ALLOWED = {
     "_bits": {"_numba_types"},  # bit intrinsics and the RNG, likewise
     # The agent protocol and base of both games, and the registry type of their agent tables.
     "agents": {"_checks", "errors"},
-    # The game-agnostic tree searches (MCTS, ISMCTS, PUCT): the game is passed in.
-    "search": {"_bits", "_numba_types"},
+    # The game-agnostic tree searches (MCTS, ISMCTS, PUCT): the game is passed in; a game's
+    # winner is a winner code of outcomes (both games' engines return them).
+    "search": {"_bits", "_numba_types", "outcomes"},
     # --- Donuts (donuts_ai/donuts/) --------------------------------------------------------
     "donuts.squares": {"errors"},
     "donuts.rules": {"errors"},

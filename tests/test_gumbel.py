@@ -13,11 +13,11 @@ pytest.importorskip("jax")
 
 from donuts_ai import Board, Layout  # noqa: E402
 from donuts_ai.donuts._engine.planes import LAST, NUM_PLANES, OPPONENT, OPPONENT_POOL, OWN, OWN_POOL, VANILLA  # noqa: E402
-from donuts_ai.donuts._engine.position import position_of  # noqa: E402
+from donuts_ai.donuts._engine.position import position_of, rulebook_of  # noqa: E402
+from donuts_ai.donuts.agents._puct_game import settled_value  # noqa: E402
 from donuts_ai.donuts.alphabeta.solver import Solver  # noqa: E402
 from donuts_ai.donuts.squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square  # noqa: E402
 from donuts_ai.learn import agent as A  # noqa: E402
-from donuts_ai.learn._puct_donuts import settled_value  # noqa: E402
 from donuts_ai.learn.batched_search import BatchSearch, playout_budgets, playout_cap  # noqa: E402
 from donuts_ai.learn.errors import LearnError  # noqa: E402
 from donuts_ai.learn.eval_cache import EvaluationCache  # noqa: E402
@@ -195,8 +195,7 @@ def test_positions_settled_in_one_ply_carry_the_solvers_value():
     settled_count = 0
     for board in random_boards(80, seed=21, most_plies=32):
         pos = position_of(*board.kernel_state())
-        settled, value = settled_value(pos, np.asarray(board.layout.line_masks, dtype=np.uint64), board.rules.donuts,
-                                       board.rules.single)
+        settled, value = settled_value(pos, rulebook_of(board.layout, board.rules))
         fives = any(_wins_at_once(board, m) for m in board.legal_moves())
         assert settled >= fives
         if settled:

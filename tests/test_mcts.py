@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
 from donuts_ai.bench.strength import agreement_positions
+from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts.agents import _mcts_bound as mcts_bound
 from donuts_ai.donuts.agents import _mcts_proof as mcts_proof
 from donuts_ai.donuts.agents import mcts as mcts_module
 from donuts_ai.donuts.agents.mcts import MCTSAgent
@@ -128,7 +130,7 @@ def test_mcts_proofs_keep_the_value_through_forfeits_and_double_moves():
 
 
 def _snapshot(tree, t) -> dict:
-    """Tree ``t`` as {path of moves from the root: (visits, reward, mover, proven, number of children)},
+    """Tree ``t`` as {path of moves from the root: (visits, value sum, mover, proven, number of children)},
     walked from the root through the pointers (what the search can reach)."""
     out = {}
     stack = [(int(tree.root[t]), ())]
@@ -136,7 +138,7 @@ def _snapshot(tree, t) -> dict:
         node, path = stack.pop()
         c0, k = int(tree.first_child[t, node]), int(tree.child_count[t, node])
         k = k if c0 >= 0 else 0
-        out[path] = (int(tree.visits[t, node]), float(tree.reward[t, node]), int(tree.mover[t, node]),
+        out[path] = (int(tree.visits[t, node]), float(tree.value_sum[t, node]), int(tree.mover[t, node]),
                      int(tree.proven[t, node]), k)
         stack += [(c, path + (int(tree.move[t, c]),)) for c in range(c0, c0 + k)]
     return out
@@ -155,6 +157,30 @@ def _searched_tree(seed: int, iterations: int, plies: int):
     return agent._tree
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_tree_keeps_its_last_descent_a_path_down_from_the_root(seed):
+    """``path`` (as long as Donuts' longest path, which its binding gives) holds the last
+    iteration's nodes: the root, then each a child of the one before, to a leaf or an end."""
+    rng = random.Random(seed)
+    board = Board(Layout.random_grid(seed))
+    for _ in range(4):
+        board.push(rng.choice(board.legal_moves()))
+    tree = mcts_bound.new_tree(1, 1 << 12)
+    mcts_tree.reset_tree(tree, 0, 1 - board.turn, seed)
+    done, _ = mcts_bound.run_tree(tree, 0, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()),
+                                  board.turn, 500, 1.0, True)
+    assert done == 500 and tree.path.shape == (1, 37)
+    node = int(tree.path[0, 0])
+    assert node == tree.root[0]
+    for depth in range(1, tree.path.shape[1]):
+        c0, k = int(tree.first_child[0, node]), int(tree.child_count[0, node])
+        nxt = int(tree.path[0, depth])
+        if not (c0 >= 0 and c0 <= nxt < c0 + k):
+            break  # past the end of the descent: whatever the row held
+        node = nxt
+    assert depth > 1 and tree.visits[0, node] >= 1
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([200, 2000, 8000]), st.integers(0, 20), st.floats(0.0, 1.2),
        st.booleans())
@@ -170,7 +196,7 @@ def test_compact_keeps_the_most_visited_subtree_unchanged(seed, iterations, plie
     target = max(1 + root_block, int(share * len(before)))
     kept = mcts_tree.compact(tree, 0, target)
     after = _snapshot(tree, 0)
-    assert kept == len(after) == tree.next_free[0] and tree.root[0] == 0
+    assert kept == len(after) == tree.node_count[0] and tree.root[0] == 0
     assert kept <= target
     assert set(after) <= set(before)
     kept_visits, dropped_visits = [], []
@@ -387,4 +413,4 @@ def test_root_visits_stop_before_they_wrap_around(monkeypatch, fake_clock, timed
     agent.select_move(board)
     tree = agent._tree
     assert agent.last_info["iterations"] <= 3000 and agent.last_info["iterations"] > 0
-    assert tree.visits[0, :tree.next_free[0]].max() <= 3000
+    assert tree.visits[0, :tree.node_count[0]].max() <= 3000

@@ -11,6 +11,9 @@ from donuts_ai.boxes import _engine as E
 from donuts_ai.boxes._bound import ismcts as bound_search  # Donut Boxes' binding of the tree search
 from donuts_ai.search import ismcts as I  # the tree and its settings
 
+#: A search call's settings: ISMCTSSettings from 0.4.0 (one name for each record), Settings in 0.3.0.
+SETTINGS = getattr(I, "ISMCTSSettings", None) or I.Settings
+
 games, iters, reps = 1500, 1500, 3
 r = {}
 for players in (2, 4):
@@ -35,7 +38,7 @@ for players in (2, 4):
 
     def go(n, seed):
         I.clear(tree)
-        bound_search(tree, t, grid, work, codes, I.Settings(mover, n, seed, 0.7, 0, 8.0, 1.0))
+        bound_search(tree, t, grid, work, codes, SETTINGS(mover, n, seed, 0.7, 0, 8.0, 1.0))
 
     go(5, 0)
     best = []

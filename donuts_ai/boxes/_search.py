@@ -160,7 +160,7 @@ def rewards(pinfo: NDArray[np.void], players: int, kind: int, out: NDArray[np.fl
         out[q] = share
 
 
-# Donut Boxes as the information-set search sees it (its Game record, :mod:`._bound`): a
+# Donut Boxes as the information-set search sees it (its ISMCTSGame record, :mod:`._bound`): a
 # world is ``(tables, grid)``, the base world's tables are never written; a determinised
 # state is the scratch tables and a grid of its own. Not inlined by Numba: a function
 # passed as a value must not be (it would be compiled in as an address, never cached).
@@ -189,7 +189,7 @@ def game_legal(state: tuple[Tables, Grid]) -> Codes:
 
 
 @njit(cache=True)
-def game_play(state: tuple[Tables, Grid], code: int) -> tuple[Tables, Grid]:
+def game_step(state: tuple[Tables, Grid], code: int) -> tuple[Tables, Grid]:
     work, wgrid = state
     wgrid, _, _ = E.apply_move(work, wgrid, code)
     return work, wgrid

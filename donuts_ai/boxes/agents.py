@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from ..agents.base import Agent, budget, check_exploration, check_flag, check_time_left, check_time_limit, positive_int
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
-from ..search.ismcts import Settings, capacity, clear, grow, new_tree, root_stats
+from ..search.ismcts import ISMCTSSettings, capacity, clear, grow, new_tree, root_stats
 from . import _engine as E
 from ._bound import ismcts
 from ._engine.tables import Codes, Grid
@@ -105,7 +105,7 @@ def warm_up() -> None:
     codes = world.legal_move_ids()
     move_values(t, grid, codes, _scratch(2))
     tree = new_tree(8, 2)
-    ismcts(tree, t, grid, _scratch(2), codes, Settings(player, 2, 0, 0.7, 0, 1.0, 0.0))
+    ismcts(tree, t, grid, _scratch(2), codes, ISMCTSSettings(player, 2, 0, 0.7, 0, 1.0, 0.0))
     root_stats(tree, player)
     clear(tree)
     _warmed = True
@@ -368,7 +368,7 @@ class ISMCTSAgent(BoxesAgent):
         work = _scratch(players)
         root_moves, widen = self._root_order(world, codes)
         tree = self._tree
-        if tree.values.shape[1] != players:
+        if tree.value_sum.shape[1] != players:
             tree = new_tree(capacity(tree), players)
         clear(tree)
         reward_kind = REWARD_KINDS.index(self.reward)
@@ -386,7 +386,7 @@ class ISMCTSAgent(BoxesAgent):
                 break
             if int(tree.node_count[0]) + n > capacity(tree):
                 tree = grow(tree, min(MAX_NODES, max(2 * capacity(tree), int(tree.node_count[0]) + n)))
-            settings = Settings(player, n, self.rng.getrandbits(SEED_BITS), float(self.exploration), reward_kind,
+            settings = ISMCTSSettings(player, n, self.rng.getrandbits(SEED_BITS), float(self.exploration), reward_kind,
                                 float(self.widen_base), float(widen))
             began = time.perf_counter()
             ismcts(tree, t, grid, work, root_moves, settings)

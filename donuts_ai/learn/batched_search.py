@@ -1,5 +1,5 @@
 """AlphaZero's search over many games at once, batched: the compiled PUCT trees of
-:mod:`donuts_ai.search.puct` with Donuts passed in (:mod:`._puct_donuts`), their leaves
+:mod:`donuts_ai.search.puct` with Donuts passed in (:mod:`donuts_ai.donuts.agents._puct_game`), their leaves
 evaluated by the network in one batch a round (never one position a call).
 
 ``BatchSearch(games, sims)`` owns the arrays; :meth:`BatchSearch.run` searches every
@@ -24,11 +24,11 @@ import numpy.typing as npt
 from numba import njit
 
 from ..donuts._engine.planes import NUM_PLANES
+from ..donuts.agents import _puct_game as D
 from ..donuts.alphabeta._table import ENTRY_WORDS
 from ..donuts.alphabeta._workspace import WORKSPACE
 from ..donuts.squares import NUM_SQUARES, SIZE
 from ..search import puct
-from . import _puct_donuts as D
 from .errors import LearnError
 from .eval_cache import KEY_WORDS, EvaluationCache, evaluate_rows, leaf_keys, node_keys, root_keys
 from .eval_cache import Evaluator as Evaluator
@@ -60,15 +60,15 @@ SOLVER_TABLE_BITS = 10
 # Each round is one call, the leaves' planes written in it: a call costs the unboxing of
 # every array of the tree.
 @njit(cache=True)
-def _start(rules: D.Rules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_], directions: npt.NDArray[np.int8],
-           planes: npt.NDArray[np.float32]) -> None:
+def _start(rules: D.Rulebooks, tree: puct.PUCTTree, roots: np.ndarray, active: npt.NDArray[np.bool_],
+           directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> None:
     """New searches from ``roots`` (:func:`donuts_ai.search.puct.start`), the roots' planes into ``planes``."""
-    puct.start(puct.Game(D.root, D.step), rules, tree, roots, active)
-    D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+    puct.start(puct.PUCTGame(D.root, D.step), rules, tree, roots, active)
+    D.write_leaf_planes(tree, rules.line_masks, directions, rules.donuts, planes)
 
 
 @njit(cache=True, inline="always")
-def _leaf_planes(tree: puct.Tree, line_masks: npt.NDArray[np.uint64], donuts: int, directions: npt.NDArray[np.int8],
+def _leaf_planes(tree: puct.PUCTTree, line_masks: npt.NDArray[np.uint64], donuts: int, directions: npt.NDArray[np.int8],
                  planes: npt.NDArray[np.float32]) -> bool:
     """After a round of descents: when a game has a leaf, the leaves' planes into ``planes``
     and True; False when no game has one (nothing to evaluate)."""
@@ -80,46 +80,46 @@ def _leaf_planes(tree: puct.Tree, line_masks: npt.NDArray[np.uint64], donuts: in
 
 
 @njit(cache=True)
-def _simulate(rules: D.Rules, tree: puct.Tree, c_puct: float, directions: npt.NDArray[np.int8],
+def _simulate(rules: D.Rulebooks, tree: puct.PUCTTree, exploration: float, directions: npt.NDArray[np.int8],
               planes: npt.NDArray[np.float32]) -> bool:
     """One round's descents (:func:`donuts_ai.search.puct.simulate`); when a game has a leaf,
     the leaves' planes into ``planes`` and True."""
-    puct.simulate(puct.Game(D.root, D.step), rules, tree, c_puct)
-    return _leaf_planes(tree, rules[0], rules[1], directions, planes)
+    puct.simulate(puct.PUCTGame(D.root, D.step), rules, tree, exploration)
+    return _leaf_planes(tree, rules.line_masks, rules.donuts, directions, planes)
 
 
 @njit(cache=True)
-def _start_solving(rules: D.SolvingRules, tree: puct.Tree, roots: np.ndarray, active: npt.NDArray[np.bool_],
+def _start_solving(rules: D.SolvingRulebooks, tree: puct.PUCTTree, roots: np.ndarray, active: npt.NDArray[np.bool_],
                    directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> None:
-    """:func:`_start` with the game's step that settles positions (:func:`._puct_donuts.step_solving`)."""
-    puct.start(puct.Game(D.root, D.step_solving), rules, tree, roots, active)
-    D.write_leaf_planes(tree, rules[0], directions, rules[1], planes)
+    """:func:`_start` with the game's step that settles positions (:func:`~donuts_ai.donuts.agents._puct_game.step_solving`)."""
+    puct.start(puct.PUCTGame(D.root, D.step_solving), rules, tree, roots, active)
+    D.write_leaf_planes(tree, rules.rulebooks.line_masks, directions, rules.rulebooks.donuts, planes)
 
 
 @njit(cache=True)
-def _simulate_solving(rules: D.SolvingRules, tree: puct.Tree, c_puct: float, directions: npt.NDArray[np.int8],
+def _simulate_solving(rules: D.SolvingRulebooks, tree: puct.PUCTTree, exploration: float, directions: npt.NDArray[np.int8],
                       planes: npt.NDArray[np.float32]) -> bool:
     """:func:`_simulate` with the game's step that settles positions."""
-    puct.simulate(puct.Game(D.root, D.step_solving), rules, tree, c_puct)
-    return _leaf_planes(tree, rules[0], rules[1], directions, planes)
+    puct.simulate(puct.PUCTGame(D.root, D.step_solving), rules, tree, exploration)
+    return _leaf_planes(tree, rules.rulebooks.line_masks, rules.rulebooks.donuts, directions, planes)
 
 
 @njit(cache=True)
-def _gumbel_simulate(rules: D.SolvingRules, tree: puct.Tree, halving: puct.Halving, sigma: puct.Sigma,
+def _gumbel_simulate(rules: D.SolvingRulebooks, tree: puct.PUCTTree, halving: puct.Halving, sigma: puct.Sigma,
                      directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> bool:
     """One round of Gumbel's descents (:func:`donuts_ai.search.puct.gumbel_simulate`); when a
     game has a leaf, the leaves' planes into ``planes`` and True."""
-    puct.gumbel_simulate(puct.Game(D.root, D.step_solving), rules, tree, halving, sigma)
-    return _leaf_planes(tree, rules[0], rules[1], directions, planes)
+    puct.gumbel_simulate(puct.PUCTGame(D.root, D.step_solving), rules, tree, halving, sigma)
+    return _leaf_planes(tree, rules.rulebooks.line_masks, rules.rulebooks.donuts, directions, planes)
 
 
 @njit(cache=True)
-def _gumbel_first_phase(rules: D.SolvingRules, tree: puct.Tree, halving: puct.Halving, games: npt.NDArray[np.int64],
+def _gumbel_first_phase(rules: D.SolvingRulebooks, tree: puct.PUCTTree, halving: puct.Halving, games: npt.NDArray[np.int64],
                         nodes: npt.NDArray[np.int64], directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> int:
     """Sequential Halving's first visits at once (:func:`donuts_ai.search.puct.gumbel_first_phase`),
     the new leaves' planes into ``planes``; returns how many."""
-    count = puct.gumbel_first_phase(puct.Game(D.root, D.step_solving), rules, tree, halving, games, nodes)
-    D.write_node_planes(tree, rules[0], directions, rules[1], games, nodes, count, planes)
+    count = puct.gumbel_first_phase(puct.PUCTGame(D.root, D.step_solving), rules, tree, halving, games, nodes)
+    D.write_node_planes(tree, rules.rulebooks.line_masks, directions, rules.rulebooks.donuts, games, nodes, count, planes)
     return count
 
 
@@ -146,7 +146,7 @@ class BatchSearch:
         if games < 1 or sims < 0:
             raise LearnError(f"BatchSearch needs games >= 1 and sims >= 0, got {games} and {sims}")
         self.games, self.sims, self.c_puct = games, sims, float(c_puct)
-        self.tree = puct.new_tree(games, sims + 1, NUM_SQUARES, D.STATE)
+        self.tree = D.new_tree(games, sims + 1)
         self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
         self._solver_tables: npt.NDArray[np.uint64] | None = None
@@ -163,6 +163,7 @@ class BatchSearch:
         directions: npt.NDArray[np.int8],
         donuts: int,
         single: bool,
+        *,
         noise: npt.NDArray[np.float32] | None = None,
         sims: int | None = None,
         deadline: Callable[[], bool] | None = None,
@@ -184,14 +185,13 @@ class BatchSearch:
         if not 0 <= sims <= self.sims:
             raise LearnError(f"sims must be in 0..{self.sims}, got {sims}")
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
-        line_masks = np.ascontiguousarray(roots["line_masks"])
         simulate: Callable[[], bool]
         if solve:
             solving = self._solving_rules(roots, donuts, single, True, solve_plies, solve_nodes)
             _start_solving(solving, tree, roots, active, directions, flat)
             simulate = lambda: _simulate_solving(solving, tree, self.c_puct, directions, flat)  # noqa: E731
         else:
-            rules = (line_masks, donuts, single)
+            rules = _rulebooks(roots, donuts, single)
             _start(rules, tree, roots, active, directions, flat)
             simulate = lambda: _simulate(rules, tree, self.c_puct, directions, flat)  # noqa: E731
         root_logits, root_value = evaluator(self._planes)
@@ -219,6 +219,7 @@ class BatchSearch:
         directions: npt.NDArray[np.int8],
         donuts: int,
         single: bool,
+        *,
         rng: np.random.Generator | None = None,
         gumbel: npt.NDArray[np.float32] | None = None,
         sims: int | npt.NDArray[np.int64] | None = None,
@@ -292,7 +293,7 @@ class BatchSearch:
                 break
         return self._gumbel_result(gumbel, sigma, root_logits, root_value, active)
 
-    def _first_phase(self, rules: D.SolvingRules, halving: puct.Halving, directions: npt.NDArray[np.int8], donuts: int,
+    def _first_phase(self, rules: D.SolvingRulebooks, halving: puct.Halving, directions: npt.NDArray[np.int8], donuts: int,
                      evaluator: Evaluator, cache: EvaluationCache | None) -> None:
         """The first visit to every considered root action of every game, evaluated in one batch."""
         rows = self.games * int(halving.considered.max(initial=1))
@@ -330,8 +331,8 @@ class BatchSearch:
         return cache.evaluate(evaluator, self._planes, keys, symmetries)
 
     def _solving_rules(self, roots: np.ndarray, donuts: int, single: bool, solve: bool, solve_plies: int,
-                       solve_nodes: int) -> D.SolvingRules:
-        """The rules of :func:`._puct_donuts.step_solving`; each game's solver table cleared."""
+                       solve_nodes: int) -> D.SolvingRulebooks:
+        """The rules of :func:`~donuts_ai.donuts.agents._puct_game.step_solving`; each game's solver table cleared."""
         if solve_plies < 0 or solve_nodes < 1:
             raise LearnError(f"solve_plies must be >= 0 and solve_nodes >= 1, got {solve_plies} and {solve_nodes}")
         level = D.SOLVE_NONE if not solve else D.SOLVE_EXACT if solve_plies > 0 else D.SOLVE_ONE_PLY
@@ -350,8 +351,8 @@ class BatchSearch:
         else:  # never read: one game's worth, of the types the kernel is compiled for
             tables, workspaces = self._no_tables, self._no_workspaces
         self.solves[:] = 0
-        return (np.ascontiguousarray(roots["line_masks"]), donuts, single, level, solve_plies, solve_nodes, tables, workspaces,
-                self.solves)
+        return D.SolvingRulebooks(_rulebooks(roots, donuts, single), level, solve_plies, solve_nodes, tables, workspaces,
+                                  self.solves)
 
     def _budgets(self, sims: int | npt.NDArray[np.int64] | None, active: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """Each game's simulations (0 for an inactive game), checked."""
@@ -371,11 +372,16 @@ class BatchSearch:
         visits = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
         puct.root_visits(tree, visits)
         runs = np.where(active, tree.visits[:, 0] - 1, 0).astype(np.int64)
-        sign = np.where(tree.player[:, 0] == 0, 1.0, -1.0)
-        root_values = np.where(active, sign * tree.value[:, 0] / np.maximum(tree.visits[:, 0], 1), np.nan).astype(np.float32)
+        sign = np.where(tree.to_move[:, 0] == 0, 1.0, -1.0)
+        root_values = np.where(active, sign * tree.value_sum[:, 0] / np.maximum(tree.visits[:, 0], 1), np.nan).astype(np.float32)
         nan = np.float32(np.nan)
         return GumbelResult(actions, policy, visits, completed, root_values, np.where(active[:, None], root_logits, nan),
                             np.where(active, root_value, nan).astype(np.float32), runs)
+
+
+def _rulebooks(roots: np.ndarray, donuts: int, single: bool) -> D.Rulebooks:
+    """The rules of every game of ``roots`` (their lines), played with ``donuts`` and ``single``."""
+    return D.Rulebooks(np.ascontiguousarray(roots["line_masks"]), int(donuts), bool(single))
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
 from ..donuts._engine.position import Position
 from ..donuts.squares import NUM_SQUARES
 from ..donuts.symmetry import SYMMETRY_NAMES, transform_direction, transform_square
-from ..search.puct import NONE, Tree
+from ..search.puct import NONE, PUCTTree
 from .errors import LearnError
 
 _ZERO = np.uint64(0)
@@ -126,7 +126,7 @@ def _canonical(pos: Position, color: int, directions: npt.NDArray[np.int8], donu
 
 
 @njit(cache=True)
-def leaf_keys(tree: Tree, directions: npt.NDArray[np.int8], donuts: int, images: SymmetryImages, keys: npt.NDArray[np.uint64],
+def leaf_keys(tree: PUCTTree, directions: npt.NDArray[np.int8], donuts: int, images: SymmetryImages, keys: npt.NDArray[np.uint64],
               symmetries: npt.NDArray[np.int64]) -> None:
     """The key of every game's leaf into ``keys[g]`` (over the symmetries of ``images``) and
     the symmetry to its canonical image into ``symmetries[g]`` (-1 for a game without a leaf)."""
@@ -135,12 +135,12 @@ def leaf_keys(tree: Tree, directions: npt.NDArray[np.int8], donuts: int, images:
         symmetries[g] = -1
         if leaf != NONE:
             s = tree.states[g, leaf]
-            symmetries[g] = _canonical(Position(s.own, s.opp, s.last, s.placed_own, s.placed_opp), tree.player[g, leaf],
+            symmetries[g] = _canonical(Position(s.own, s.opp, s.last, s.placed_own, s.placed_opp), tree.to_move[g, leaf],
                                        directions[g], donuts, images, keys[g])
 
 
 @njit(cache=True)
-def node_keys(tree: Tree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
+def node_keys(tree: PUCTTree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
               directions: npt.NDArray[np.int8], donuts: int, images: SymmetryImages, keys: npt.NDArray[np.uint64],
               symmetries: npt.NDArray[np.int64]) -> None:
     """:func:`leaf_keys` of ``count`` nodes: node ``nodes[i]`` of game ``games[i]`` into row ``i`` (-1 after ``count``)."""
@@ -148,7 +148,7 @@ def node_keys(tree: Tree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.in
     for i in range(count):
         g, node = games[i], nodes[i]
         s = tree.states[g, node]
-        symmetries[i] = _canonical(Position(s.own, s.opp, s.last, s.placed_own, s.placed_opp), tree.player[g, node],
+        symmetries[i] = _canonical(Position(s.own, s.opp, s.last, s.placed_own, s.placed_opp), tree.to_move[g, node],
                                    directions[g], donuts, images, keys[i])
 
 

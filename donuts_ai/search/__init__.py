@@ -13,35 +13,50 @@ A search that knows one game's rules lives with that game: Donuts' alpha-beta an
 solver are :mod:`donuts_ai.donuts.alphabeta`, and what Donuts' searching agents share
 (the tactical pass, warm-up, touching tables) is :mod:`donuts_ai.donuts.agents.search_base`.
 
-**The tree searches' node records** (``mcts``, ``ismcts``, ``puct``) follow one
-layout, mctx's: a tree is a ``NamedTuple`` of NumPy arrays, a structure of arrays, one
-field per node property, each field declared with its dtype and shape in a comment
-(``visits: int32[trees, nodes]``, ``children: int32[games, nodes, actions]``); a batch of
-trees (root-parallel workers, a batch of games) is the leading dimension; no Python
-object exists per node, and the node properties are plain arrays (PUCT's ``states``
-alone holds each node's game state in the game's own structured dtype). Their field
-names agree only in part: ``visits`` is in all three, ``first_child``, ``child_count`` and
-``move`` in MCTS and ISMCTS (MCTS's children lie contiguous from ``first_child``,
-ISMCTS's are a list linked through ``sibling``; PUCT has ``children[games, nodes,
-actions]`` instead); the nodes in use are ``next_free`` in MCTS and ``node_count`` in
-ISMCTS and PUCT; the summed rewards are ``reward`` (for the node's mover) in MCTS,
-``values`` (every player's) in ISMCTS and ``value`` (player 0's) in PUCT; and a node's
-player is ``mover`` (who moved into it) in MCTS and ISMCTS but ``player`` (who is to
-move at it) in PUCT.
+**The tree searches' node records** (:class:`~.mcts._tree.MCTSTree`,
+:class:`~.ismcts.ISMCTSTree`, :class:`~.puct.PUCTTree`) follow one layout, mctx's: a tree
+is a ``NamedTuple`` of NumPy arrays, a structure of arrays, one field per node property,
+each field declared with its dtype and shape in a comment (``visits: int32[trees,
+nodes]``, ``children: int32[games, nodes, actions]``); a batch of trees (root-parallel
+workers, a batch of games) is the leading dimension; no Python object exists per node,
+and the node properties are plain arrays (PUCT's ``states`` alone holds each node's game
+state in the game's own structured dtype). One name for one thing:
 
-**The game is passed in**: each tree search takes the game as a ``Game`` record of its
-compiled functions (step, legal moves, playout or evaluation; Numba compiles the search
-once for each game) and imports no game engine; the game's side binds the search to its
-functions in a kernel of its own, which is what Numba caches (Donuts:
-``donuts_ai.donuts.agents._mcts_bound``; Donut Boxes: ``donuts_ai.boxes._bound``; the
-learned agent: ``donuts_ai.learn.batched_search``). Shared between them: UCB1's score (``_selection.ucb1``,
-inlined into MCTS and ISMCTS); not shared: the rest of selection (MCTS skips proven
-children, ISMCTS counts availability among the moves legal in a world, PUCT weighs priors)
-and the backups (a reward for the mover with MCTS-Solver proofs, a reward vector for
-every player, a value for player 0), whose arithmetic differs. The figures:
+- ``visits`` — the iterations (simulations) through a node;
+- ``value_sum`` — the results backed up through it, summed (a mean is ``value_sum /
+  visits``): for the node's ``mover`` in MCTS, every player's (``[nodes, players]``) in
+  ISMCTS, player 0's in PUCT;
+- ``node_count`` — the nodes in use (the next node made is at that index);
+- ``mover`` — the player who made the move into the node (MCTS, ISMCTS: the player a
+  child's reward is read for when its parent chooses); ``to_move`` — the player to move
+  at it (PUCT: a node's values are read with its sign). No field means the other;
+- ``move`` — the move into the node (MCTS, ISMCTS); ``first_child``, ``child_count``
+  (MCTS's children lie contiguous from ``first_child``, ISMCTS's are a list linked through
+  ``sibling``; PUCT has ``children[games, nodes, actions]`` instead);
+- ``path`` — the nodes of a descent, root first, as long as the game's longest path from
+  a root, which the game's binding gives to ``new_tree`` (MCTS, PUCT; ISMCTS sizes its
+  path by the nodes it may make). No game constant is written here.
+
+**The game is passed in**: each tree search takes the game as a record of its compiled
+functions (:class:`~.mcts._tree.MCTSGame`, :class:`~.ismcts.ISMCTSGame`,
+:class:`~.puct.PUCTGame`; Numba compiles the search once for each game) and imports no
+game engine. The verbs agree: ``step`` plays a move (in all three), ``legal`` lists the
+legal moves and ``playout`` plays a random game to its end (MCTS, ISMCTS); a move is a bit
+of a ``uint64`` legal mask in MCTS and PUCT, the game's integer code in ISMCTS, as each
+record says; a two-player game's winner is a winner code of :mod:`donuts_ai.outcomes`. The game's side binds the
+search to its functions in a kernel of its own, in its folder, which is what Numba caches
+(Donuts: ``donuts_ai.donuts.agents._mcts_bound`` and ``_puct_game`` (bound by
+``donuts_ai.learn.batched_search``); Donut Boxes: ``donuts_ai.boxes._bound``).
+
+Shared between them (:mod:`._selection`): UCB1's score (``ucb1``, inlined into MCTS and
+ISMCTS) and the masked softmax over a node's legal actions (``masked_softmax_terms``:
+PUCT's priors and Gumbel's improved policy); not shared: the rest of selection (MCTS skips
+proven children, ISMCTS counts availability among the moves legal in a world, PUCT weighs
+priors) and the backups (a reward for the mover with MCTS-Solver proofs, a reward vector
+for every player, a value for player 0), whose arithmetic differs. The figures:
 ``benchmarks/RESULTS.md``.
 
 Dependencies point one way: the searches here import only the shared Numba helpers
-(``donuts_ai._bits``, ``donuts_ai._numba_types``); each game's folder imports them, never
-the other way round.
+(``donuts_ai._bits``, ``donuts_ai._numba_types``) and the winner codes
+(``donuts_ai.outcomes``); each game's folder imports them, never the other way round.
 """

@@ -1,7 +1,7 @@
 """The Monte-Carlo tree search of :mod:`donuts_ai.search.mcts._tree` bound to Donuts (:mod:`._mcts_game`): the
-kernels the agent calls, one cached kernel each. The game's functions are read as
-attributes of their module: a function named as a global here would be compiled in as
-its address, and the kernel never cached."""
+trees sized for Donuts' longest path, and the kernels the agent calls, one cached kernel
+each. The game's functions are read as attributes of their module: a function named as a
+global here would be compiled in as its address, and the kernel never cached."""
 
 from __future__ import annotations
 
@@ -11,29 +11,36 @@ from numpy.typing import NDArray
 
 from ..._numba_types import Bool, Int64
 from ...search.mcts import _tree
-from ...search.mcts._tree import Game, Tree
+from ...search.mcts._tree import MCTSGame, MCTSTree
 from .._engine.position import Position, Rulebook
 from . import _mcts_game as D
 
 
+def new_tree(trees: int, max_nodes: int) -> MCTSTree:
+    """:func:`donuts_ai.search.mcts._tree.new_tree` for Donuts: room for ``trees`` trees of
+    ``max_nodes`` nodes, their paths as long as a game's."""
+    return _tree.new_tree(trees, max_nodes, D.PATH_NODES)
+
+
 @njit(cache=True)
 def run_tree(
-    tree: Tree, t: Int64, rulebook: Rulebook, pos: Position, color: Int64, iterations: Int64, c_uct: float, stop_when_full: Bool,
+    tree: MCTSTree, t: Int64, rulebook: Rulebook, pos: Position, color: Int64, iterations: Int64, exploration: float,
+    stop_when_full: Bool,
 ) -> tuple[Int64, bool]:
     """:func:`donuts_ai.search.mcts._tree.run_tree` on Donuts: up to ``iterations`` iterations on tree ``t`` from
     ``pos`` (``color`` to move) under ``rulebook``; ``(iterations run, full)``."""
-    result: tuple[Int64, bool] = _tree.run_tree(Game(D.step, D.legal, D.playout), rulebook, tree, t, pos, color, iterations,
-                                                c_uct, stop_when_full)
+    result: tuple[Int64, bool] = _tree.run_tree(MCTSGame(D.step, D.legal, D.playout), rulebook, tree, t, pos, color,
+                                                iterations, exploration, stop_when_full)
     return result
 
 
 @njit(cache=True, parallel=True)
 def run_trees(
-    tree: Tree, rulebook: Rulebook, pos: Position, color: Int64, todo: NDArray[np.int64], stop_when_full: NDArray[np.bool],
-    c_uct: float, done: NDArray[np.int64], full: NDArray[np.bool],
+    tree: MCTSTree, rulebook: Rulebook, pos: Position, color: Int64, todo: NDArray[np.int64], stop_when_full: NDArray[np.bool],
+    exploration: float, done: NDArray[np.int64], full: NDArray[np.bool],
 ) -> None:
     """:func:`run_tree` on every tree ``t``, one tree per thread: ``todo[t]`` iterations,
     stopping when full if ``stop_when_full[t]``; writes ``done[t]`` and ``full[t]``."""
-    game = Game(D.step, D.legal, D.playout)
+    game = MCTSGame(D.step, D.legal, D.playout)
     for t in prange(tree.visits.shape[0]):
-        done[t], full[t] = _tree.run_tree(game, rulebook, tree, t, pos, color, todo[t], c_uct, stop_when_full[t])
+        done[t], full[t] = _tree.run_tree(game, rulebook, tree, t, pos, color, todo[t], exploration, stop_when_full[t])

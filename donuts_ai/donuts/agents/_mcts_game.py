@@ -1,7 +1,9 @@
 """Donuts as the Monte-Carlo tree search sees it (private): the game's functions of its
-:class:`~donuts_ai.search.mcts._tree.Game` record, on the rule kernels of :mod:`donuts_ai.donuts._engine` (a position
-is the kernels' ``Position``, from the side to move, with its color beside it; the rules
-are the ``Rulebook``). :mod:`._mcts_bound` binds the search to them.
+:class:`~donuts_ai.search.mcts._tree.MCTSGame` record, on the rule kernels of
+:mod:`donuts_ai.donuts._engine` (a position is the kernels' ``Position``, from the side to
+move, with its colour beside it as the player to move; the rules are the ``Rulebook``;
+a move is a square, a bit of the legal mask; a winner is the engine's winner code, which
+the search reads as it is). :mod:`._mcts_bound` binds the search to them.
 
 Not inlined by Numba: a function passed as a value must not be (it would be compiled in
 as an address, and the kernel calling it never cached).
@@ -13,22 +15,23 @@ import numpy as np
 from numba import njit
 
 from ..._numba_types import Int64
-from ...outcomes import NO_WINNER_YET, WINNER_DRAW
-from ...search.mcts._tree import DRAW, NOT_OVER
 from .._engine.core import legal_mask
 from .._engine.playouts import playout as _playout
 from .._engine.position import PASSES, Position, Rulebook, apply, winner_of
+from ..squares import NUM_SQUARES
 
-# The search's winner codes are the engine's: its kernels' answers pass through unchanged.
-assert (NOT_OVER, DRAW) == (NO_WINNER_YET, WINNER_DRAW)
+#: The most nodes on a path from a root: the root and one a ply, and a game of Donuts has
+#: at most 36 plies (each fills a square). The tree searches' paths are this long.
+PATH_NODES = NUM_SQUARES + 1
 
 
 @njit(cache=True)
-def step(rules: Rulebook, pos: Position, color: Int64, sq: Int64) -> tuple[Position, Int64, Int64]:
-    """Play ``sq`` from ``pos`` (``color`` to move): ``(position, color to move, winner code)``.
-    Scalars only: a call that takes arrays pays for counting references to them."""
+def step(rules: Rulebook, pos: Position, to_move: Int64, sq: Int64) -> tuple[Position, Int64, Int64]:
+    """Play ``sq`` from ``pos`` (``to_move``, a colour, to move): ``(position, colour to
+    move, winner code)``. Scalars only: a call that takes arrays pays for counting
+    references to them."""
     child, status = apply(rules[1], rules[2], pos, sq)
-    return child, (1 - color) if status == PASSES else color, winner_of(status, color)
+    return child, (1 - to_move) if status == PASSES else to_move, winner_of(status, to_move)
 
 
 @njit(cache=True)
@@ -38,7 +41,7 @@ def legal(rules: Rulebook, pos: Position) -> np.uint64:
 
 
 @njit(cache=True)
-def playout(rules: Rulebook, pos: Position, color: Int64, rng: np.uint64) -> tuple[Int64, np.uint64]:
-    """A uniformly random game from ``pos`` to its end: ``(winner, rng)``."""
-    winner, _, _, rng = _playout(rules, pos, color, rng)
+def playout(rules: Rulebook, pos: Position, to_move: Int64, rng: np.uint64) -> tuple[Int64, np.uint64]:
+    """A uniformly random game from ``pos`` (``to_move`` to move) to its end: ``(winner, rng)``."""
+    winner, _, _, rng = _playout(rules, pos, to_move, rng)
     return winner, rng

@@ -11,11 +11,11 @@ from numpy.typing import NDArray
 
 from ...agents.base import budget, check_exploration, check_flag, check_time_limit, now, positive_int
 from ...errors import AgentError
-from ...search.mcts._tree import MAX_TREE_NODES, NODE_BYTES, UNKNOWN, compact, descend, grown, new_tree, reset_tree, root_stats
+from ...search.mcts._tree import MAX_TREE_NODES, NODE_BYTES, UNKNOWN, compact, descend, grown, reset_tree, root_stats
 from .._engine.position import Position, Rulebook, position_of, rulebook_of
 from ..board import Board
 from ..squares import NUM_SQUARES, SQUARE_NAMES, squares_of
-from ._mcts_bound import run_tree, run_trees
+from ._mcts_bound import new_tree, run_tree, run_trees
 from ._mcts_proof import PROVER_TT_BITS, RootProver
 from .board_agent import BoardAgent
 from .search_base import tactical_choice, touch, warm_up
@@ -285,13 +285,13 @@ class MCTSAgent(BoardAgent):
         large, within the bounds) or else recycle tree ``t``. With a ``deadline``, only
         if the work is expected to end well before it. Returns whether there is room now."""
         tree, capacity = self._tree, self.capacity
-        if capacity - int(tree.next_free[t]) >= MAX_CHILDREN:
+        if capacity - int(tree.node_count[t]) >= MAX_CHILDREN:
             return True  # another full tree's growth made room in this one too
-        used = int(tree.next_free.max())
+        used = int(tree.node_count.max())
         grow_to = min(2 * capacity, self._node_limit, self._memory_nodes - capacity)
         growing = grow_to - used >= MAX_CHILDREN and grow_to > capacity
         if deadline is not None:
-            cost = used * self.workers * self._grow_cost if growing else int(tree.next_free[t]) * self._compact_cost
+            cost = used * self.workers * self._grow_cost if growing else int(tree.node_count[t]) * self._compact_cost
             if cost > (deadline - now()) * LEFT_SHARE:
                 return False
         start = now()
@@ -300,7 +300,7 @@ class MCTSAgent(BoardAgent):
             self._grow_cost = max(self._grow_cost, (now() - start) / max(1, used * self.workers))
             self._grows += 1
             return True
-        before = int(tree.next_free[t])
+        before = int(tree.node_count[t])
         kept = int(compact(tree, t, max(MIN_NODES, int(capacity * KEEP_SHARE))))
         self._compact_cost = max(self._compact_cost, (now() - start) / max(1, before))
         self._compactions += 1
@@ -330,7 +330,7 @@ class MCTSAgent(BoardAgent):
     def _info(self, start: float, iterations: int, forced: bool, proof: int | None, proof_nodes: int,
               proven: bool, searched: bool = False) -> MCTSInfo:
         # The trees' nodes only when this move searched them: otherwise they hold another position's search.
-        nodes = int(self._tree.next_free.sum()) if searched else 0
+        nodes = int(self._tree.node_count.sum()) if searched else 0
         return {"iterations": iterations, "seconds": now() - start, "nodes": nodes,
                 "capacity": self.capacity, "grows": self._grows, "compactions": self._compactions, "forced": forced,
                 "proof": proof, "proof_nodes": proof_nodes, "proven": proven}

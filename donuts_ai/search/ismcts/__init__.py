@@ -1,7 +1,8 @@
 """Single-observer information-set MCTS (:mod:`._tree`), for any game that passes in its
-compiled functions as a :class:`Game` record; Donut Boxes binds it to its functions
+compiled functions as a :class:`ISMCTSGame` record; Donut Boxes binds it to its functions
 (``donuts_ai.boxes._bound.ismcts``) and plays it with its ``ISMCTSAgent``."""
 
-from ._tree import NONE, ROOT, Game, Settings, Tree, capacity, clear, grow, new_tree, root_stats, search
+from ._tree import NONE, ROOT, ISMCTSGame, ISMCTSSettings, ISMCTSTree, capacity, clear, grow, new_tree, root_stats, search
 
-__all__ = ["NONE", "ROOT", "Game", "Settings", "Tree", "capacity", "clear", "grow", "new_tree", "root_stats", "search"]
+__all__ = ["NONE", "ROOT", "ISMCTSGame", "ISMCTSSettings", "ISMCTSTree", "capacity", "clear", "grow", "new_tree", "root_stats",
+           "search"]

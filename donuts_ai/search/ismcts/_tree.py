@@ -16,16 +16,17 @@ makes (Cowling, Powley and Whitehouse 2012, SO-ISMCTS). Every iteration:
    them when ``widen_factor`` is negative), below it one drawn uniformly.
 4. **Play out** to the end (``game.playout``).
 5. **Back up** the vector of every player's reward (``game.rewards``) along the path:
-   each node keeps the sum for every player, and the player who moves into a child
-   reads their own entry, so the tree serves a free-for-all of any size.
+   each node keeps the sum for every player (``value_sum``), and the node's ``mover``
+   (the player who moved into it) reads their own entry, so the tree serves a
+   free-for-all of any size.
 
-The game comes in as a :class:`Game` record of its compiled functions (Numba compiles
-:func:`search` once per game; the game's module binds it in a kernel of its own, which
-is what gets cached), so this module imports no game. Moves are the game's integer
+The game comes in as an :class:`ISMCTSGame` record of its compiled functions (Numba
+compiles :func:`search` once per game; the game's module binds it in a kernel of its own,
+which is what gets cached), so this module imports no game. Moves are the game's integer
 codes, which must name a move the same way in every world, so that a child found in one
-determinisation is the same move in the next. The tree is one :class:`Tree` record of
-plain arrays (the convention of :mod:`donuts_ai.search`) the Python side sizes (one
-node per iteration at most), a call's settings one :class:`Settings` record; the
+determinisation is the same move in the next. The tree is one :class:`ISMCTSTree` record
+of plain arrays (the convention of :mod:`donuts_ai.search`) the Python side sizes (one
+node per iteration at most), a call's settings one :class:`ISMCTSSettings` record; the
 kernels never raise. Random draws use ``np.random``, seeded by :func:`search`.
 """
 
@@ -47,7 +48,7 @@ NONE = -1
 ROOT = 0
 
 
-class Tree(NamedTuple):
+class ISMCTSTree(NamedTuple):
     """The search tree: ``nodes`` nodes (the capacity), the root at :data:`ROOT`, children
     linked as a list from ``first_child`` through ``sibling`` (newest first)."""
 
@@ -57,13 +58,13 @@ class Tree(NamedTuple):
     sibling: NDArray[np.int64]  # int64[nodes]: the next older child of the same parent, NONE if none
     visits: NDArray[np.int64]  # int64[nodes]: iterations through the node
     availability: NDArray[np.int64]  # int64[nodes]: iterations in which its move was legal at its parent
-    mover: NDArray[np.int64]  # int64[nodes]: the player who made the move (NONE at the root)
+    mover: NDArray[np.int64]  # int64[nodes]: the player who made the move into the node (NONE at the root)
     child_count: NDArray[np.int64]  # int64[nodes]: children so far
-    values: NDArray[np.float64]  # float64[nodes, players]: every player's reward summed through the node
+    value_sum: NDArray[np.float64]  # float64[nodes, players]: every player's rewards summed through the node
     node_count: NDArray[np.int64]  # int64[1]: nodes in use
 
 
-class Settings(NamedTuple):
+class ISMCTSSettings(NamedTuple):
     """What one :func:`search` call does (see the module doc)."""
 
     observer: int  # the player to move at the root, who sees their own cards
@@ -75,43 +76,44 @@ class Settings(NamedTuple):
     widen_factor: float  # all of them when widen_factor < 0
 
 
-class Game(NamedTuple):
+class ISMCTSGame(NamedTuple):
     """A game's compiled functions (Numba ``@njit`` functions). ``world`` is the base world
     :func:`search` gets (opaque here), ``state`` a determinised world the game's functions
-    pass along (``play`` and ``playout`` may return a new one)."""
+    pass along (``step`` and ``playout`` may return a new one). A move is the game's
+    integer code (the same move in every world), not a bit."""
 
     deal: Callable[..., Any]  # (world, scratch, observer) -> state: a determinisation, drawn with np.random
     to_move: Callable[..., Any]  # (state) -> int: the player to move, NONE once the game is over
     legal: Callable[..., Any]  # (state) -> int64[k]: the legal moves' codes, ascending
-    play: Callable[..., Any]  # (state, code) -> state
+    step: Callable[..., Any]  # (state, code) -> state: the move played
     playout: Callable[..., Any]  # (state) -> state: played to the end
     rewards: Callable[..., Any]  # (state, reward_kind, out float64[players]) -> None: a finished game's rewards
 
 
-def new_tree(capacity: int, players: int) -> Tree:
+def new_tree(capacity: int, players: int) -> ISMCTSTree:
     """A tree of ``capacity`` nodes holding only the root."""
     tree = _zeros(capacity, players, 1)
     clear(tree)
     return tree
 
 
-#: The integer node fields of :class:`Tree`.
+#: The integer node fields of :class:`ISMCTSTree`.
 INT_FIELDS = 8
 
 
-def _zeros(capacity: int, players: int, node_count: int) -> Tree:
+def _zeros(capacity: int, players: int, node_count: int) -> ISMCTSTree:
     # The integer fields are the columns of one (capacity, INT_FIELDS) block: a node's fields
     # share a cache line, and separate arrays of the same size would sit at addresses 4 KiB
     # apart, whose same index the cache maps to the same set (measured: some processes ran
     # the search a quarter slower).
     block = np.zeros((capacity, INT_FIELDS), np.int64)
     c = [block[:, k] for k in range(INT_FIELDS)]
-    return Tree(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], np.zeros((capacity, players), np.float64),
+    return ISMCTSTree(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], np.zeros((capacity, players), np.float64),
                 np.full(1, node_count, np.int64))
 
 
 @njit(cache=True)
-def clear(tree: Tree) -> None:
+def clear(tree: ISMCTSTree) -> None:
     """Empty the tree down to a fresh root."""
     tree.move[ROOT] = NONE
     tree.parent[ROOT] = NONE
@@ -121,27 +123,27 @@ def clear(tree: Tree) -> None:
     tree.availability[ROOT] = 0
     tree.mover[ROOT] = NONE
     tree.child_count[ROOT] = 0
-    tree.values[ROOT, :] = 0.0
+    tree.value_sum[ROOT, :] = 0.0
     tree.node_count[0] = 1
 
 
-def capacity(tree: Tree) -> int:
+def capacity(tree: ISMCTSTree) -> int:
     """Nodes the tree has room for."""
     return int(tree.visits.shape[0])
 
 
-def grow(tree: Tree, nodes: int) -> Tree:
+def grow(tree: ISMCTSTree, nodes: int) -> ISMCTSTree:
     """The tree copied into arrays of ``nodes`` nodes (itself when it has as many)."""
     if nodes <= capacity(tree):
         return tree
-    new = _zeros(nodes, tree.values.shape[1], int(tree.node_count[0]))
+    new = _zeros(nodes, tree.value_sum.shape[1], int(tree.node_count[0]))
     for old_field, new_field in zip(tree[:-1], new[:-1], strict=True):
         new_field[: old_field.shape[0]] = old_field
     return new
 
 
 @njit(cache=True, inline="always")
-def _add_child(tree: Tree, parent: int, code: int, mover: int) -> int:
+def _add_child(tree: ISMCTSTree, parent: int, code: int, mover: int) -> int:
     child: int = tree.node_count[0]
     tree.node_count[0] = child + 1
     tree.move[child] = code
@@ -152,7 +154,7 @@ def _add_child(tree: Tree, parent: int, code: int, mover: int) -> int:
     tree.availability[child] = 1
     tree.mover[child] = mover
     tree.child_count[child] = 0
-    tree.values[child, :] = 0.0
+    tree.value_sum[child, :] = 0.0
     tree.first_child[parent] = child
     tree.child_count[parent] += 1
     return child
@@ -161,13 +163,13 @@ def _add_child(tree: Tree, parent: int, code: int, mover: int) -> int:
 # The selection reads the node fields it uses from the tree once a step and passes them
 # on, inlined: Numba counts a reference on every read of an array from a tuple.
 @njit(cache=True, inline="always")
-def _ucb(visits: NDArray[np.int64], values: NDArray[np.float64], mover: NDArray[np.int64], availability: NDArray[np.int64],
+def _ucb(visits: NDArray[np.int64], value_sum: NDArray[np.float64], mover: NDArray[np.int64], availability: NDArray[np.int64],
          child: int, exploration: float) -> float:
-    return ucb1(values[child, mover[child]], visits[child], math.log(availability[child]), exploration)
+    return ucb1(value_sum[child, mover[child]], visits[child], math.log(availability[child]), exploration)
 
 
 @njit(cache=True, inline="always")
-def _select_root(tree: Tree, root_moves: NDArray[np.int64], settings: Settings) -> tuple[int, int]:
+def _select_root(tree: ISMCTSTree, root_moves: NDArray[np.int64], settings: ISMCTSSettings) -> tuple[int, int]:
     """``(best child, move to expand)`` at the root, one of them NONE: the next root move
     while widening allows one more child, else the UCB1 pick (every root move is legal in
     every world)."""
@@ -179,12 +181,12 @@ def _select_root(tree: Tree, root_moves: NDArray[np.int64], settings: Settings) 
     have = tree.child_count[ROOT]
     if have < n_root and have < allowed:
         return NONE, root_moves[have]
-    visits, values, mover, availability, sibling = tree.visits, tree.values, tree.mover, tree.availability, tree.sibling
+    visits, value_sum, mover, availability, sibling = tree.visits, tree.value_sum, tree.mover, tree.availability, tree.sibling
     best, best_value = NONE, -np.inf
     child = tree.first_child[ROOT]
     while child != NONE:
         availability[child] += 1
-        value = _ucb(visits, values, mover, availability, child, settings.exploration)
+        value = _ucb(visits, value_sum, mover, availability, child, settings.exploration)
         if value > best_value:
             best, best_value = child, value
         child = sibling[child]
@@ -192,12 +194,12 @@ def _select_root(tree: Tree, root_moves: NDArray[np.int64], settings: Settings) 
 
 
 @njit(cache=True, inline="always")
-def _select_below(tree: Tree, node: int, legal: NDArray[np.int64], exploration: float) -> tuple[int, int]:
+def _select_below(tree: ISMCTSTree, node: int, legal: NDArray[np.int64], exploration: float) -> tuple[int, int]:
     """``(best child, move to expand)`` below the root among the ``legal`` moves of this
     world: the UCB1 pick among the children, and a move with no child yet drawn uniformly
     (NONE when every legal move has one)."""
-    visits, values, mover, availability, sibling, move = (tree.visits, tree.values, tree.mover, tree.availability, tree.sibling,
-                                                          tree.move)
+    visits, value_sum, mover, availability, sibling, move = (tree.visits, tree.value_sum, tree.mover, tree.availability,
+                                                             tree.sibling, tree.move)
     seen = np.zeros(legal.size, np.bool_)
     n_seen = 0
     best, best_value = NONE, -np.inf
@@ -208,7 +210,7 @@ def _select_below(tree: Tree, node: int, legal: NDArray[np.int64], exploration: 
             seen[k] = True
             n_seen += 1
             availability[child] += 1
-            value = _ucb(visits, values, mover, availability, child, exploration)
+            value = _ucb(visits, value_sum, mover, availability, child, exploration)
             if value > best_value:
                 best, best_value = child, value
         child = sibling[child]
@@ -224,15 +226,16 @@ def _select_below(tree: Tree, node: int, legal: NDArray[np.int64], exploration: 
 
 
 @njit(cache=True)
-def search(game: Game, tree: Tree, world: Any, scratch: Any, root_moves: NDArray[np.int64], settings: Settings) -> None:
+def search(game: ISMCTSGame, tree: ISMCTSTree, world: Any, scratch: Any, root_moves: NDArray[np.int64],
+           settings: ISMCTSSettings) -> None:
     """Run ``settings.iterations`` iterations (see the module doc) on the tree, from the base
     ``world`` where ``settings.observer`` is to move and ``root_moves`` (the observer's legal
     moves, in the order the root expands them) are legal. ``scratch`` is what ``game.deal``
     deals into; ``world`` is unchanged. The tree must have room for
     ``settings.iterations`` more nodes."""
     np.random.seed(settings.seed)
-    values, visits = tree.values, tree.visits
-    players = values.shape[1]
+    value_sum, visits = tree.value_sum, tree.visits
+    players = value_sum.shape[1]
     reward = np.empty(players, np.float64)
     path = np.empty(tree.node_count[0] + settings.iterations + 1, np.int64)  # a path holds nodes, old or new
     for _ in range(settings.iterations):
@@ -250,7 +253,7 @@ def search(game: Game, tree: Tree, world: Any, scratch: Any, root_moves: NDArray
             if code != NONE:
                 best = _add_child(tree, node, code, mover)
                 expanded = True
-            state = game.play(state, tree.move[best])
+            state = game.step(state, tree.move[best])
             node = best
             depth += 1
             path[depth] = node
@@ -261,11 +264,11 @@ def search(game: Game, tree: Tree, world: Any, scratch: Any, root_moves: NDArray
             n = path[d]
             visits[n] += 1
             for q in range(players):
-                values[n, q] += reward[q]
+                value_sum[n, q] += reward[q]
 
 
 @njit(cache=True)
-def root_stats(tree: Tree, observer: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+def root_stats(tree: ISMCTSTree, observer: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
     """``(moves, visits, mean rewards of the observer)`` of the root's children, newest first."""
     n = tree.child_count[ROOT]
     moves = np.empty(n, np.int64)
@@ -276,7 +279,7 @@ def root_stats(tree: Tree, observer: int) -> tuple[NDArray[np.int64], NDArray[np
     while child != NONE:
         moves[k] = tree.move[child]
         visits[k] = tree.visits[child]
-        means[k] = tree.values[child, observer] / max(1, visits[k])
+        means[k] = tree.value_sum[child, observer] / max(1, visits[k])
         child = tree.sibling[child]
         k += 1
     return moves, visits, means

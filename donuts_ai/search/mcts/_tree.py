@@ -1,22 +1,23 @@
 """UCT Monte-Carlo tree search with MCTS-Solver backups, in preallocated arrays, for any
 two-player game that gives its kernels.
 
-A :class:`Tree` holds ``T`` trees (root parallelism: one tree per worker, the roots'
+An :class:`MCTSTree` holds ``T`` trees (root parallelism: one tree per worker, the roots'
 visit counts summed at the end), as mctx's ``Tree`` holds a batch: a named structure of
 arrays (the convention of :mod:`donuts_ai.search`), every node field an array of
 shape ``(trees, nodes)``, every per-tree field one of shape ``(trees,)``; no Python object
-exists per node. A node stores the move that led to it and the player who made it, its
-visits and summed reward (from the point of view of that player), its first child and
-child count (children are contiguous), and a proven value. The position of a node is not
-stored: each iteration replays the path from the root (``game.step``), which costs less
-than storing 40 bytes per node.
+exists per node. A node stores the move that led to it and its ``mover`` (the player who
+made that move), its visits and ``value_sum`` (the rewards backed up through it, for its
+mover), its first child and child count (children are contiguous), and a proven value.
+The position of a node is not stored: each iteration replays the path from the root
+(``game.step``; the last descent's nodes are left in ``path``, as long as the game's
+longest path, given to :func:`new_tree`), which costs less than storing 40 bytes per node.
 
-The game comes in as a :class:`Game` record of its compiled functions, with its
+The game comes in as an :class:`MCTSGame` record of its compiled functions, with its
 ``rules`` (any value) passed through to them; moves are the bits of a ``uint64`` legal
-mask (at most :data:`MAX_ACTIONS`), players 0 and 1, and a game's winner is a player,
-:data:`DRAW` or :data:`NOT_OVER`. Numba compiles the kernels once per game; the game's
-module binds them in kernels of its own, which are cached (Donuts:
-:mod:`donuts_ai.donuts.agents._mcts_bound`).
+mask (at most :data:`MAX_ACTIONS`), players 0 and 1, and a game's winner is a winner code
+of :mod:`donuts_ai.outcomes`: a player, ``WINNER_DRAW`` or ``NO_WINNER_YET``. Numba
+compiles the kernels once per game; the game's module binds them in kernels of its own,
+which are cached (Donuts: :mod:`donuts_ai.donuts.agents._mcts_bound`).
 
 One iteration: descend by UCB1 from the root (skipping children proven lost for the
 player choosing); expand a visited leaf with all its legal moves; play one uniformly
@@ -26,7 +27,7 @@ children are proven is proven with the best of them; proven values replace avera
 in the backups, so proven wins are found and played at once.
 
 Positions are whatever the game's functions pass along (Donuts: the kernels'
-``Position``, from the side to move) with the ``color`` to move beside them, since
+``Position``, from the side to move) with the player ``to_move`` beside them, since
 rewards and proofs are kept by player.
 
 Memory: the arrays have a fixed number of nodes (their capacity); the driver (the agent)
@@ -51,15 +52,11 @@ from numpy.typing import NDArray
 
 from ..._bits import ctz, popcount, rng_seed
 from ..._numba_types import Bool, Int64
+from ...outcomes import NO_WINNER_YET, WINNER_DRAW
 from .._selection import ucb1
 
-#: A game's winner while it goes on, and when it is drawn (else the winning player, 0 or 1).
-NOT_OVER = -1
-DRAW = 2
 #: ``proven`` of a node not proven; else -1 / 0 / +1 (lost / drawn / won) for its mover.
 UNKNOWN = 2
-#: Longest path from a root: a game has at most 2 * 36 placements, plus room.
-MAX_DEPTH = 80
 #: UCB value of an unvisited child, minus its index: unvisited children come first, in square order.
 UNVISITED = 1e200
 #: Below every UCB value.
@@ -68,8 +65,6 @@ NO_VALUE = -1e300
 MAX_ACTIONS = 64
 #: Node indices are int32 (``first_child``): the most nodes a tree can have.
 MAX_TREE_NODES = (1 << 31) - 1
-#: Depth-first walks of :func:`compact` push all children of a node: at most this many wait.
-WALK_STACK = MAX_DEPTH * MAX_ACTIONS
 #: :func:`compact` counts nodes by visits in a histogram: one bucket per count below this,
 #: one per power of two from it up (visits are int32: 2**31 at most).
 EXACT_VISIT_BUCKETS = 1 << 12
@@ -78,65 +73,71 @@ VISIT_BUCKETS = EXACT_VISIT_BUCKETS + 32 - 12
 INDEX_BITS = 32
 
 
-class Tree(NamedTuple):
+class MCTSTree(NamedTuple):
     """``T`` search trees (see the module doc). Node 0 of each tree is its first root; the
     nodes' second dimension is the capacity (nodes per tree)."""
 
     visits: NDArray[np.int32]  # int32[trees, nodes]: iterations through the node
-    reward: NDArray[np.float64]  # float64[trees, nodes]: summed rewards for the node's mover (1 win, 0.5 draw)
+    value_sum: NDArray[np.float64]  # float64[trees, nodes]: summed rewards for the node's mover (1 win, 0.5 draw, 0 loss)
     first_child: NDArray[np.int32]  # int32[trees, nodes]: index of the first child, -1 while not expanded
     child_count: NDArray[np.int8]  # int8[trees, nodes]: number of children (contiguous from first_child)
-    move: NDArray[np.int8]  # int8[trees, nodes]: the move played into the node, -1 at a first root
-    mover: NDArray[np.int8]  # int8[trees, nodes]: the player who played it
+    move: NDArray[np.int8]  # int8[trees, nodes]: the move (a bit index) played into the node, -1 at a first root
+    mover: NDArray[np.int8]  # int8[trees, nodes]: the player who played it (at a root: the one who moved into it)
     proven: NDArray[np.int8]  # int8[trees, nodes]: proven value for the mover, or UNKNOWN
+    path: NDArray[np.int64]  # int64[trees, path_nodes]: the nodes of the last iteration's descent, root first
     root: NDArray[np.int64]  # int64[trees]: the current root (moves down the tree as the game goes on)
-    next_free: NDArray[np.int64]  # int64[trees]: the next unused node
+    node_count: NDArray[np.int64]  # int64[trees]: nodes in use (the next unused node)
     rng: NDArray[np.int64]  # int64[trees]: the xorshift state, shifted right once (fits int64; kept odd on use)
     iterations: NDArray[np.int64]  # int64[trees]: iterations run since the tree was reset
 
 
-#: The fields of :class:`Tree` with one entry per node.
-NODE_FIELDS = ("visits", "reward", "first_child", "child_count", "move", "mover", "proven")
-#: Bytes of one node (its fields in :class:`Tree`).
+#: The fields of :class:`MCTSTree` with one entry per node.
+NODE_FIELDS = ("visits", "value_sum", "first_child", "child_count", "move", "mover", "proven")
+#: Bytes of one node (its fields in :class:`MCTSTree`).
 NODE_BYTES = 4 + 8 + 4 + 1 + 1 + 1 + 1
 
 
-class Game(NamedTuple):
+class MCTSGame(NamedTuple):
     """A two-player game's compiled functions (Numba ``@njit`` functions); ``rules`` is
-    whatever the caller passes to :func:`run_tree`, ``pos`` a position."""
+    whatever the caller passes to :func:`run_tree`, ``pos`` a position, ``to_move`` the
+    player to move (0 or 1). A move is a bit index of the ``uint64`` legal mask; a winner
+    is a winner code (a player, ``WINNER_DRAW`` or ``NO_WINNER_YET``)."""
 
-    step: Callable[..., Any]  # (rules, pos, color, move) -> (pos, color to move, winner): move played
+    step: Callable[..., Any]  # (rules, pos, to_move, move) -> (pos, to_move, winner): the move played
     legal: Callable[..., Any]  # (rules, pos) -> uint64: the legal moves as bits
-    playout: Callable[..., Any]  # (rules, pos, color, rng uint64) -> (winner, rng): a random game to the end
+    playout: Callable[..., Any]  # (rules, pos, to_move, rng uint64) -> (winner, rng): a random game to the end
 
 
-def new_tree(trees: int, max_nodes: int) -> Tree:
-    """Room for ``trees`` trees of ``max_nodes`` nodes (:data:`NODE_BYTES` a node)."""
+def new_tree(trees: int, max_nodes: int, path_nodes: int) -> MCTSTree:
+    """Room for ``trees`` trees of ``max_nodes`` nodes (:data:`NODE_BYTES` a node), for a
+    game whose longest path from a root holds ``path_nodes`` nodes (the root and a node a
+    move: the game's most moves plus one)."""
     shape = (trees, max_nodes)
-    return Tree(
+    return MCTSTree(
         visits=np.zeros(shape, dtype=np.int32),
-        reward=np.zeros(shape, dtype=np.float64),
+        value_sum=np.zeros(shape, dtype=np.float64),
         first_child=np.full(shape, -1, dtype=np.int32),
         child_count=np.zeros(shape, dtype=np.int8),
         move=np.full(shape, -1, dtype=np.int8),
         mover=np.zeros(shape, dtype=np.int8),
         proven=np.full(shape, UNKNOWN, dtype=np.int8),
+        path=np.zeros((trees, path_nodes), dtype=np.int64),
         root=np.zeros(trees, dtype=np.int64),
-        next_free=np.zeros(trees, dtype=np.int64),
+        node_count=np.zeros(trees, dtype=np.int64),
         rng=np.zeros(trees, dtype=np.int64),
         iterations=np.zeros(trees, dtype=np.int64),
     )
 
 
 @njit(cache=True, inline="always")
-def _init_node(tree: Tree, t: Int64, node: Int64, sq: Int64, color: Int64) -> None:
-    """A fresh node: ``color`` played ``sq`` into it (-1: a root)."""
+def _init_node(tree: MCTSTree, t: Int64, node: Int64, sq: Int64, mover: Int64) -> None:
+    """A fresh node: ``mover`` played ``sq`` into it (-1: a root)."""
     tree.visits[t, node] = 0
-    tree.reward[t, node] = 0.0
+    tree.value_sum[t, node] = 0.0
     tree.first_child[t, node] = -1
     tree.child_count[t, node] = 0
     tree.move[t, node] = sq
-    tree.mover[t, node] = color
+    tree.mover[t, node] = mover
     tree.proven[t, node] = UNKNOWN
 
 
@@ -146,21 +147,21 @@ def _init_node(tree: Tree, t: Int64, node: Int64, sq: Int64, color: Int64) -> No
 
 
 @njit(cache=True)
-def reset_tree(tree: Tree, t: Int64, root_mover: Int64, seed: int) -> None:
-    """Empty tree ``t``: a lone root whose 'mover' is the color that moved into it."""
+def reset_tree(tree: MCTSTree, t: Int64, root_mover: Int64, seed: int) -> None:
+    """Empty tree ``t``: a lone root whose mover is the player who moved into it."""
     root = 0
     _init_node(tree, t, root, -1, root_mover)
     tree.root[t] = root
-    tree.next_free[t] = root + 1
+    tree.node_count[t] = root + 1
     tree.rng[t] = np.int64(rng_seed(np.uint64(seed), np.uint64(t)) >> np.uint64(1))
     tree.iterations[t] = 0
 
 
 @njit(cache=True)
-def _reward(winner: Int64, color: Int64) -> float:
-    if winner == DRAW:
+def _reward(winner: Int64, player: Int64) -> float:
+    if winner == WINNER_DRAW:
         return 0.5
-    return 1.0 if winner == color else 0.0
+    return 1.0 if winner == player else 0.0
 
 
 @njit(cache=True, inline="always")
@@ -178,7 +179,7 @@ def _update_proof(first_child: NDArray[np.int32], child_count: NDArray[np.int8],
             all_proven = False
         elif p > best:
             best = p
-    # The children's mover is the color choosing at ``node``.
+    # The children's mover is the player choosing at ``node``.
     chooser = mover[t, c0]
     if best == 1 or (all_proven and best > -2):
         proven[t, node] = best if mover[t, node] == chooser else -best
@@ -187,14 +188,14 @@ def _update_proof(first_child: NDArray[np.int32], child_count: NDArray[np.int8],
 @njit(cache=True)
 def _proof(winner: Int64, mover: Int64) -> int:
     """The proven value, for ``mover``, of a node where the game ended with ``winner``."""
-    if winner == DRAW:
+    if winner == WINNER_DRAW:
         return 0
     return 1 if winner == mover else -1
 
 
 @njit(cache=True, inline="always")
-def _select_child(visits: NDArray[np.int32], reward: NDArray[np.float64], first_child: NDArray[np.int32],
-                  child_count: NDArray[np.int8], proven: NDArray[np.int8], t: Int64, node: Int64, c_uct: float) -> Int64:
+def _select_child(visits: NDArray[np.int32], value_sum: NDArray[np.float64], first_child: NDArray[np.int32],
+                  child_count: NDArray[np.int8], proven: NDArray[np.int8], t: Int64, node: Int64, exploration: float) -> Int64:
     """UCB1 choice among the children of expanded ``node``: a proven win for the chooser at
     once, never a proven loss (unless all are), unvisited children first."""
     c_first = first_child[t, node]
@@ -208,7 +209,7 @@ def _select_child(visits: NDArray[np.int32], reward: NDArray[np.float64], first_
         if proof == -1:
             continue
         v = visits[t, c]
-        value = UNVISITED - c if v == 0 else ucb1(reward[t, c], v, log_n, c_uct)
+        value = UNVISITED - c if v == 0 else ucb1(value_sum[t, c], v, log_n, exploration)
         if value > best_value:
             best_value = value
             best_child = c
@@ -217,46 +218,51 @@ def _select_child(visits: NDArray[np.int32], reward: NDArray[np.float64], first_
 
 @njit(cache=True)
 def run_tree(
-    game: Game, rules: Any, tree: Tree, t: Int64, pos: Any, color: Int64, iterations: Int64, c_uct: float, stop_when_full: Bool,
+    game: MCTSGame, rules: Any, tree: MCTSTree, t: Int64, pos: Any, to_move: Int64, iterations: Int64, exploration: float,
+    stop_when_full: Bool,
 ) -> tuple[Int64, bool]:
     """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root
-    (``pos``, ``color`` to move); fewer when the root is proven, or when the tree is full
+    (``pos``, player ``to_move`` to move; ``exploration`` UCB1's constant); fewer when the root is proven, or when the tree is full
     and ``stop_when_full``. Returns ``(iterations run, full)``: ``full`` when a leaf could
     not be expanded for want of room (that iteration played out from the leaf, as every
     later one does while the tree stays full and ``stop_when_full`` is False)."""
-    visits, reward, first_child, child_count = tree.visits, tree.reward, tree.first_child, tree.child_count
-    move, mover, proven, next_free = tree.move, tree.mover, tree.proven, tree.next_free
+    visits, value_sum, first_child, child_count = tree.visits, tree.value_sum, tree.first_child, tree.child_count
+    move, mover, proven, node_count = tree.move, tree.mover, tree.proven, tree.node_count
     max_nodes = visits.shape[1]
     root = tree.root[t]
     rng = np.uint64(tree.rng[t]) | np.uint64(1)
-    path = np.empty(MAX_DEPTH, dtype=np.int64)
+    # The descents write a fresh array, copied to the tree's row once at the end: Numba knows
+    # it aliases no field of the tree (writing tree.path itself, the search ran about 5% slower).
+    path = np.empty(tree.path.shape[1], dtype=np.int64)
+    path[0] = root
+    depth = 0
     iterations_run = 0
     full = False
     for _ in range(iterations):
         if proven[t, root] != UNKNOWN:
             break
         node = root
-        p, c = pos, color
+        p, c = pos, to_move
         depth = 0
         path[0] = node
-        winner: Int64 = NOT_OVER
+        winner: Int64 = NO_WINNER_YET
         # Selection.
         while first_child[t, node] >= 0 and proven[t, node] == UNKNOWN:
-            node = _select_child(visits, reward, first_child, child_count, proven, t, node, c_uct)
+            node = _select_child(visits, value_sum, first_child, child_count, proven, t, node, exploration)
             p, c, winner = game.step(rules, p, c, np.int64(move[t, node]))
             depth += 1
             path[depth] = node
-            if winner != NOT_OVER:
+            if winner != NO_WINNER_YET:
                 proven[t, node] = _proof(winner, mover[t, node])
                 break
-        if winner == NOT_OVER and proven[t, node] == UNKNOWN:
+        if winner == NO_WINNER_YET and proven[t, node] == UNKNOWN:
             # Expansion: a leaf visited before gets all its children, then the first is
             # played (unvisited children come first in square order, so every child is
             # tried once before UCB compares them).
             if visits[t, node] > 0 or node == root:
                 moves = game.legal(rules, p)
                 k = popcount(moves)
-                free = next_free[t]
+                free = node_count[t]
                 if free + k <= max_nodes:
                     first_child[t, node] = free
                     child_count[t, node] = k
@@ -264,33 +270,33 @@ def run_tree(
                         sq = ctz(moves)
                         moves &= moves - np.uint64(1)
                         visits[t, ch] = 0
-                        reward[t, ch] = 0.0
+                        value_sum[t, ch] = 0.0
                         first_child[t, ch] = -1
                         child_count[t, ch] = 0
                         move[t, ch] = sq
                         mover[t, ch] = c
                         proven[t, ch] = UNKNOWN
-                    next_free[t] = free + k
+                    node_count[t] = free + k
                     node = free
                     p, c, winner = game.step(rules, p, c, np.int64(move[t, node]))
                     depth += 1
                     path[depth] = node
-                    if winner != NOT_OVER:
+                    if winner != NO_WINNER_YET:
                         proven[t, node] = _proof(winner, mover[t, node])
                 else:
                     full = True
-            if winner == NOT_OVER:
+            if winner == NO_WINNER_YET:
                 winner, rng = game.playout(rules, p, c, rng)
-        elif winner == NOT_OVER:
+        elif winner == NO_WINNER_YET:
             # A proven node reached in selection: its proven value is the result.
             pv = proven[t, node]
             pm = mover[t, node]
-            winner = DRAW if pv == 0 else (pm if pv == 1 else 1 - pm)
+            winner = WINNER_DRAW if pv == 0 else (pm if pv == 1 else 1 - pm)
         # Backup, leaf to root, proving what can be proven.
         for d in range(depth, -1, -1):
             n = path[d]
             visits[t, n] += 1
-            reward[t, n] += _reward(winner, mover[t, n])
+            value_sum[t, n] += _reward(winner, mover[t, n])
             if d < depth:
                 _update_proof(first_child, child_count, mover, proven, t, path[d])
         iterations_run += 1
@@ -298,11 +304,12 @@ def run_tree(
             break
     tree.iterations[t] += iterations_run
     tree.rng[t] = np.int64(rng >> np.uint64(1))
+    tree.path[t, :depth + 1] = path[:depth + 1]
     return iterations_run, full
 
 
 @njit(cache=True)
-def root_stats(tree: Tree, t: Int64) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
+def root_stats(tree: MCTSTree, t: Int64) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
     """(moves, visits, mean rewards, proven) of the root's children of tree ``t``."""
     root = tree.root[t]
     c0 = tree.first_child[t, root]
@@ -315,13 +322,13 @@ def root_stats(tree: Tree, t: Int64) -> tuple[NDArray[np.int64], NDArray[np.int6
         c = c0 + i
         moves[i] = tree.move[t, c]
         vis[i] = tree.visits[t, c]
-        mean[i] = tree.reward[t, c] / vis[i] if vis[i] > 0 else 0.0
+        mean[i] = tree.value_sum[t, c] / vis[i] if vis[i] > 0 else 0.0
         prov[i] = tree.proven[t, c]
     return moves, vis, mean, prov
 
 
 @njit(cache=True)
-def descend(tree: Tree, t: Int64, path_moves: NDArray[np.int64]) -> bool:
+def descend(tree: MCTSTree, t: Int64, path_moves: NDArray[np.int64]) -> bool:
     """Move tree ``t``'s root down along ``path_moves`` (squares); True if every move was
     found among expanded children, else False (the tree is then unchanged)."""
     node = tree.root[t]
@@ -341,11 +348,11 @@ def descend(tree: Tree, t: Int64, path_moves: NDArray[np.int64]) -> bool:
     return True
 
 
-def grown(tree: Tree, nodes: int) -> Tree:
+def grown(tree: MCTSTree, nodes: int) -> MCTSTree:
     """A copy of ``tree`` with room for ``nodes`` nodes per tree (at least its capacity):
     the used nodes are copied, the rest left unwritten (every node is written when it is
     made). The old arrays are garbage once the caller drops them."""
-    used = int(tree.next_free.max())
+    used = int(tree.node_count.max())
     fields = {}
     for name in NODE_FIELDS:
         old = getattr(tree, name)
@@ -373,7 +380,7 @@ def _bucket_floor(b: Int64) -> Int64:
 
 
 @njit(cache=True)
-def _keeps_children(tree: Tree, t: Int64, node: Int64, threshold: Int64) -> Bool:
+def _keeps_children(tree: MCTSTree, t: Int64, node: Int64, threshold: Int64) -> Bool:
     """Whether a node below the root keeps its children in :func:`compact`: it has some, is
     not proven (a proven node ends every descent: its children are never read again) and
     has at least ``threshold`` visits."""
@@ -398,7 +405,7 @@ def _new_start(keys: NDArray[np.int64], n_keys: Int64, old_start: Int64) -> Int6
 
 
 @njit(cache=True)
-def compact(tree: Tree, t: Int64, target: Int64) -> Int64:
+def compact(tree: MCTSTree, t: Int64, target: Int64) -> Int64:
     """Recycle tree ``t`` in place so that it holds at most ``target`` nodes (never fewer
     than the root and its children): the nodes reachable from the root, less the children
     of the least-visited ones. Returns the nodes kept.
@@ -406,7 +413,7 @@ def compact(tree: Tree, t: Int64, target: Int64) -> Int64:
     Which nodes lose their children: the proven ones below the root, and those with fewer
     visits than a threshold, the lowest (to a power of two above 4096 visits) that keeps
     the count within ``target``. A child never has more visits than its parent, so what is
-    kept is a subtree. A node that loses its children keeps its own visits, reward and
+    kept is a subtree. A node that loses its children keeps its own visits, value sum and
     proof; its next visit expands it afresh.
 
     How: the root moves to node 0, then the kept blocks of children slide down, in the
@@ -416,7 +423,8 @@ def compact(tree: Tree, t: Int64, target: Int64) -> Int64:
     sorted old places. Memory beyond the tree: 8 bytes per kept block, and fixed-size
     buffers (the walk's stack, the histogram)."""
     root = tree.root[t]
-    stack = np.empty(WALK_STACK, dtype=np.int64)
+    # A depth-first walk pushes all children of a node: at most this many wait.
+    stack = np.empty(tree.path.shape[1] * MAX_ACTIONS, dtype=np.int64)
     root_block = tree.child_count[t, root] if tree.first_child[t, root] >= 0 else 0
     # 1. Blocks and their nodes by the visits of their parent, over the subtree below the root's children.
     block_nodes = np.zeros(VISIT_BUCKETS, dtype=np.int64)
@@ -491,15 +499,15 @@ def compact(tree: Tree, t: Int64, target: Int64) -> Int64:
                 tree.first_child[t, dst] = -1
                 tree.child_count[t, dst] = 0
     tree.root[t] = 0
-    tree.next_free[t] = end
+    tree.node_count[t] = end
     return end
 
 
 @njit(cache=True)
-def _move_node(tree: Tree, t: Int64, src: Int64, dst: Int64) -> None:
+def _move_node(tree: MCTSTree, t: Int64, src: Int64, dst: Int64) -> None:
     """Copy node ``src`` of tree ``t`` to ``dst``."""
     tree.visits[t, dst] = tree.visits[t, src]
-    tree.reward[t, dst] = tree.reward[t, src]
+    tree.value_sum[t, dst] = tree.value_sum[t, src]
     tree.first_child[t, dst] = tree.first_child[t, src]
     tree.child_count[t, dst] = tree.child_count[t, src]
     tree.move[t, dst] = tree.move[t, src]

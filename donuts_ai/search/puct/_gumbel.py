@@ -1,6 +1,6 @@
 """Gumbel search on the PUCT trees (Danihelka et al., "Policy improvement by planning with
 Gumbel", ICLR 2022; mctx's ``gumbel_muzero_policy`` is the reference design): the same
-:class:`~._tree.Tree`, game record and rounds as :func:`~._tree.simulate`, with two other
+:class:`~._tree.PUCTTree`, game record and rounds as :func:`~._tree.simulate`, with two other
 rules of selection and a policy target that needs few simulations.
 
 - **At the root**, the ``m`` considered actions are the top ``m`` of ``g + logits`` (``g``
@@ -40,11 +40,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..._bits import ctz
-from ._tree import MAX_DEPTH, NO_SCORE, NONE, Game, Tree, _backup, _new_child
-
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
+from ..._bits import ONE, ZERO, ctz
+from .._selection import masked_softmax_terms
+from ._tree import NO_SCORE, NONE, PUCTGame, PUCTTree, _backup, _new_child
 
 #: The paper's and mctx's constants of ``sigma``: ``(C_VISIT + max N) * C_SCALE * q`` for a
 #: completed value ``q`` normalized to [0, 1].
@@ -120,10 +118,10 @@ class _Node(NamedTuple):
 # array from a tuple (reading the tree's arrays in the helpers made the descents about 40%
 # slower).
 @njit(cache=True, inline="always")
-def _node(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], raw_value: npt.NDArray[np.float32], g: int,
+def _node(to_move: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], raw_value: npt.NDArray[np.float32], g: int,
           index: int) -> _Node:
     """Node ``index`` of game ``g``, as the helpers read it."""
-    return _Node(g, index, 1.0 if player[g, index] == 0 else -1.0, legal_bits[g, index], raw_value[g, index])
+    return _Node(g, index, 1.0 if to_move[g, index] == 0 else -1.0, legal_bits[g, index], raw_value[g, index])
 
 
 @njit(cache=True, inline="always")
@@ -136,9 +134,9 @@ def _complete(node: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[np.
     summed, most = 0, 0
     weight, weighted = 0.0, 0.0
     bits = legal
-    while bits != _ZERO:
+    while bits != ZERO:
         a = int(ctz(bits))
-        bits &= bits - _ONE
+        bits &= bits - ONE
         child = children[g, index, a]
         n = 0 if child == NONE else visits[g, child]
         if n > 0:
@@ -153,9 +151,9 @@ def _complete(node: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[np.
     if summed > 0:
         mixed = (mixed + summed * weighted / weight) / (summed + 1)
     bits = legal
-    while bits != _ZERO:
+    while bits != ZERO:
         a = int(ctz(bits))
-        bits &= bits - _ONE
+        bits &= bits - ONE
         child = children[g, index, a]
         if child == NONE or visits[g, child] == 0:
             out[a] = mixed
@@ -172,16 +170,16 @@ def _sigma(legal: np.uint64, most: int, sigma: Sigma, values: npt.NDArray[np.flo
     if spread <= 0.0:
         low, high = math.inf, -math.inf
         bits = legal
-        while bits != _ZERO:
+        while bits != ZERO:
             a = int(ctz(bits))
-            bits &= bits - _ONE
+            bits &= bits - ONE
             low = min(low, values[a])
             high = max(high, values[a])
     scale = (sigma.c_visit + most) * sigma.c_scale / max(high - low, SPREAD_EPSILON)
     bits = legal
-    while bits != _ZERO:
+    while bits != ZERO:
         a = int(ctz(bits))
-        bits &= bits - _ONE
+        bits &= bits - ONE
         values[a] = (values[a] - low) * scale
 
 
@@ -193,20 +191,6 @@ def _completed(node: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[np
     summed, most = _complete(node, visits, total, children, prior, out)
     _sigma(node.legal, most, sigma, out)
     return summed
-
-
-@njit(cache=True, inline="always")
-def _exponentiate(scores: npt.NDArray[np.float64], legal: np.uint64, top: float) -> float:
-    """``scores[a] = exp(scores[a] - top)`` for each legal action ``a`` (``top`` their
-    largest score, so none overflows); returns their sum, a softmax's normaliser."""
-    norm = 0.0
-    bits = legal
-    while bits != _ZERO:
-        a = int(ctz(bits))
-        bits &= bits - _ONE
-        scores[a] = math.exp(scores[a] - top)
-        norm += scores[a]
-    return norm
 
 
 @njit(cache=True, inline="always")
@@ -223,17 +207,17 @@ def _select_inside(node: _Node, visits: npt.NDArray[np.int32], total: npt.NDArra
     g, index, legal = node.g, node.node_index, node.legal
     top = NO_SCORE
     bits = legal
-    while bits != _ZERO:
+    while bits != ZERO:
         a = int(ctz(bits))
-        bits &= bits - _ONE
+        bits &= bits - ONE
         scores[a] += _log_prior(prior, g, index, a)
         top = max(top, scores[a])
-    norm = _exponentiate(scores, legal, top)
+    norm = masked_softmax_terms(scores, legal, top)
     best, best_score = NONE, NO_SCORE
     bits = legal
-    while bits != _ZERO:
+    while bits != ZERO:
         a = int(ctz(bits))
-        bits &= bits - _ONE
+        bits &= bits - ONE
         child = children[g, index, a]
         n = 0 if child == NONE else visits[g, child]
         score = scores[a] / norm - n / (1.0 + summed)
@@ -254,9 +238,9 @@ def _select_root(root: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[
     best, best_score = NONE, NO_SCORE
     fallback, fallback_score = NONE, NO_SCORE
     bits = root.legal
-    while bits != _ZERO:
+    while bits != ZERO:
         a = int(ctz(bits))
-        bits &= bits - _ONE
+        bits &= bits - ONE
         child = children[g, 0, a]
         n = 0 if child == NONE else visits[g, child]
         score = gumbel[g, a] + _log_prior(prior, g, 0, a) + scores[a]
@@ -268,7 +252,7 @@ def _select_root(root: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[
 
 
 @njit(cache=True)
-def considered_counts(tree: Tree, max_considered: int, out: npt.NDArray[np.int64]) -> None:
+def considered_counts(tree: PUCTTree, max_considered: int, out: npt.NDArray[np.int64]) -> None:
     """``min(max_considered, legal actions at the root)`` of every game into ``out`` (0
     for a game without a root)."""
     for g in range(tree.node_count.shape[0]):
@@ -276,14 +260,14 @@ def considered_counts(tree: Tree, max_considered: int, out: npt.NDArray[np.int64
         if tree.node_count[g] > 0:
             legal = tree.legal[g, 0]
             count = 0
-            while legal != _ZERO:
-                legal &= legal - _ONE
+            while legal != ZERO:
+                legal &= legal - ONE
                 count += 1
             out[g] = min(count, max_considered)
 
 
 @njit(cache=True)
-def gumbel_simulate(game: Game, rules: Any, tree: Tree, halving: Halving, sigma: Sigma) -> None:
+def gumbel_simulate(game: PUCTGame, rules: Any, tree: PUCTTree, halving: Halving, sigma: Sigma) -> None:
     """One descent in every game that has a root and has run fewer than ``halving.budget[g]``
     simulations, as :func:`~._tree.simulate` but choosing by Gumbel's rules (see the
     module): ``halving`` (:class:`Halving`) the root's noise and Sequential Halving's
@@ -291,9 +275,10 @@ def gumbel_simulate(game: Game, rules: Any, tree: Tree, halving: Halving, sigma:
     ``considered[g]`` its row (:func:`considered_counts`); ``sigma`` (:class:`Sigma`) the
     constants of ``sigma``. Simulation ``i`` of a search is the one that finds ``i``
     visits below its root, so a search of ``n`` simulations follows ``table[m, :n]``."""
-    players, legal_bits, over_at, outcome_at = tree.player, tree.legal, tree.over, tree.outcome
-    visits, total, raw_value, children, prior = tree.visits, tree.value, tree.raw_value, tree.children, tree.prior
+    to_move, legal_bits, over_at, outcome_at = tree.to_move, tree.legal, tree.over, tree.outcome
+    visits, total, raw_value, children, prior = tree.visits, tree.value_sum, tree.raw_value, tree.children, tree.prior
     node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
+    path_nodes = path.shape[1]
     gumbel, tables, table_of, considered, budget = halving
     scores = np.zeros(children.shape[2], dtype=np.float64)
     for g in range(visits.shape[0]):
@@ -311,13 +296,13 @@ def gumbel_simulate(game: Game, rules: Any, tree: Tree, halving: Halving, sigma:
                 break
             if index == 0:
                 wanted = tables[table_of[g], considered[g], min(done, tables.shape[2] - 1)]
-                root = _node(players, legal_bits, raw_value, g, 0)
+                root = _node(to_move, legal_bits, raw_value, g, 0)
                 action = _select_root(root, visits, total, children, prior, gumbel, wanted, sigma, scores)
             else:
-                node = _node(players, legal_bits, raw_value, g, index)
+                node = _node(to_move, legal_bits, raw_value, g, index)
                 action = _select_inside(node, visits, total, children, prior, sigma, scores)
             child = children[g, index, action]
-            if child != NONE and length < MAX_DEPTH:
+            if child != NONE and length < path_nodes:
                 index = child
                 path[g, length] = index
                 length += 1
@@ -327,7 +312,7 @@ def gumbel_simulate(game: Game, rules: Any, tree: Tree, halving: Halving, sigma:
 
 
 @njit(cache=True)
-def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], sigma: Sigma, policy: npt.NDArray[np.float32],
+def gumbel_results(tree: PUCTTree, gumbel: npt.NDArray[np.float32], sigma: Sigma, policy: npt.NDArray[np.float32],
                    actions: npt.NDArray[np.int64], completed: npt.NDArray[np.float32]) -> None:
     """Every game's results after its search (``gumbel`` its root's noise, :attr:`Halving.gumbel`;
     ``sigma`` the search's :class:`Sigma`): ``actions[g]`` the action to play (the best
@@ -335,7 +320,7 @@ def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], sigma: Sigma, po
     ``softmax(logits + sigma(completed Q))`` over the legal actions (0 elsewhere),
     ``completed[g]`` the completed Q-values for the root's player to move before ``sigma``
     (NaN off the legal actions). A game without a root: action -1, zeros and NaNs."""
-    players, legal_bits, visits, total, raw_value = tree.player, tree.legal, tree.visits, tree.value, tree.raw_value
+    to_move, legal_bits, visits, total, raw_value = tree.to_move, tree.legal, tree.visits, tree.value_sum, tree.raw_value
     children, prior = tree.children, tree.prior
     logits = np.zeros(children.shape[2], dtype=np.float64)
     for g in range(visits.shape[0]):
@@ -345,19 +330,19 @@ def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], sigma: Sigma, po
         if tree.node_count[g] == 0:
             continue
         legal = legal_bits[g, 0]
-        _, most = _complete(_node(players, legal_bits, raw_value, g, 0), visits, total, children, prior, logits)
+        _, most = _complete(_node(to_move, legal_bits, raw_value, g, 0), visits, total, children, prior, logits)
         bits = legal
-        while bits != _ZERO:
+        while bits != ZERO:
             a = int(ctz(bits))
-            bits &= bits - _ONE
+            bits &= bits - ONE
             completed[g, a] = logits[a]
         _sigma(legal, most, sigma, logits)
         top = NO_SCORE
         best, best_score = NONE, NO_SCORE
         bits = legal
-        while bits != _ZERO:
+        while bits != ZERO:
             a = int(ctz(bits))
-            bits &= bits - _ONE
+            bits &= bits - ONE
             logits[a] += _log_prior(prior, g, 0, a)
             top = max(top, logits[a])
             child = children[g, 0, a]
@@ -365,16 +350,16 @@ def gumbel_results(tree: Tree, gumbel: npt.NDArray[np.float32], sigma: Sigma, po
             if n == most and gumbel[g, a] + logits[a] > best_score:
                 best, best_score = a, gumbel[g, a] + logits[a]
         actions[g] = best
-        norm = _exponentiate(logits, legal, top)
+        norm = masked_softmax_terms(logits, legal, top)
         bits = legal
-        while bits != _ZERO:
+        while bits != ZERO:
             a = int(ctz(bits))
-            bits &= bits - _ONE
+            bits &= bits - ONE
             policy[g, a] = logits[a] / norm
 
 
 @njit(cache=True)
-def gumbel_first_phase(game: Game, rules: Any, tree: Tree, halving: Halving, leaf_games: npt.NDArray[np.int64],
+def gumbel_first_phase(game: PUCTGame, rules: Any, tree: PUCTTree, halving: Halving, leaf_games: npt.NDArray[np.int64],
                        leaf_nodes: npt.NDArray[np.int64]) -> int:
     """The first ``min(considered[g], budget[g])`` simulations (of ``halving``, :class:`Halving`)
     of every game that has a root and no visit below it, at once: the children of its top
@@ -393,9 +378,9 @@ def gumbel_first_phase(game: Game, rules: Any, tree: Tree, halving: Halving, lea
         for _ in range(min(considered[g], budget[g])):
             best, best_score = NONE, NO_SCORE
             bits = legal_bits[g, 0]
-            while bits != _ZERO:
+            while bits != ZERO:
                 a = int(ctz(bits))
-                bits &= bits - _ONE
+                bits &= bits - ONE
                 score = gumbel[g, a] + _log_prior(prior, g, 0, a)
                 if children[g, 0, a] == NONE and score > best_score:
                     best, best_score = a, score

@@ -2,22 +2,26 @@
 tree compiled, the game's rules passed in, and the network called by the Python driver
 on a batch (``donuts_ai.learn.batched_search``).
 
-A :class:`Tree` holds one search tree per game (``games`` trees of ``nodes`` nodes), as
+A :class:`PUCTTree` holds one search tree per game (``games`` trees of ``nodes`` nodes), as
 mctx's ``Tree`` holds a batch: a named structure of arrays (the convention of
 :mod:`donuts_ai.search`). A node keeps its game state (``states``, a record array of
-the game's own dtype, never read here), the player to move (0 or 1), its legal actions
-as bits, its visits and summed value, its own evaluation (``raw_value``: the network's,
-or the outcome; Gumbel's mixed value reads it, :mod:`._gumbel`), and, for a node where
-the game is over (or that the game settles exactly, if its ``step`` says so), its
-outcome. Children are dense, as in mctx: ``children[g, node, action]`` is the child's
-index (-1 while not created) and ``prior[g, node, action]`` the network's probability of
-that action. Values are kept **for player 0**, so a player who moves twice in a row needs
-no special case: the player to move at a node reads ``+value`` if it is player 0,
-``-value`` else.
+the game's own dtype, never read here), the player to move at it (``to_move``, 0 or 1),
+its legal actions as bits, its visits and ``value_sum``, its own evaluation
+(``raw_value``: the network's, or the outcome; Gumbel's mixed value reads it,
+:mod:`._gumbel`), and, for a node where the game is over (or that the game settles
+exactly, if its ``step`` says so), its outcome. Children are dense, as in mctx:
+``children[g, node, action]`` is the child's index (-1 while not created) and
+``prior[g, node, action]`` the network's probability of that action. Values are kept
+**for player 0**, so a player who moves twice in a row needs no special case: the player
+to move at a node reads ``+value`` if it is player 0, ``-value`` else. The game and the
+network give a node's values for its player to move; the tree turns them to player 0's
+(:func:`_for_player0`).
 
-The game comes in as a :class:`Game` record of its compiled functions; its ``rules`` (any
-value, such as per-game tables) are passed through to them. Numba compiles the kernels
-once per game; the game's module binds them in kernels of its own, which are cached.
+The game comes in as a :class:`PUCTGame` record of its compiled functions; its ``rules``
+(any value, such as per-game tables) are passed through to them. An action is a bit
+index of the ``uint64`` legal mask (at most 64 actions). Numba compiles the kernels once
+per game; the game's module binds them in kernels of its own, which are cached. The
+longest descent is the game's: the tree's ``path`` is as long as :func:`new_tree` is told.
 
 One round of the search, for every game at once::
 
@@ -45,57 +49,55 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..._bits import ctz
-
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
+from ..._bits import ONE, ZERO, ctz
+from .._selection import masked_softmax_terms
 
 #: ``children`` of an action not tried yet; ``leaf`` of a game with nothing to evaluate.
 NONE = -1
-#: Longest path from a root: a game has at most 2 * 36 placements, plus room.
-MAX_DEPTH = 80
 #: Below every PUCT score.
 NO_SCORE = -1e30
 
 
-class Tree(NamedTuple):
+class PUCTTree(NamedTuple):
     """The search trees of ``games`` games, ``nodes`` nodes each (node 0 is the root), over
     ``actions`` actions (at most 64: legal actions are bits)."""
 
     states: np.ndarray  # game's dtype [games, nodes]: each node's game state (written and read by the game only)
-    player: npt.NDArray[np.int64]  # int64[games, nodes]: the player to move (for a finished game: the last mover)
+    to_move: npt.NDArray[np.int64]  # int64[games, nodes]: the player to move (for a finished game: the last mover)
     legal: npt.NDArray[np.uint64]  # uint64[games, nodes]: bit a set when action a is legal (0 once the game is over)
     over: npt.NDArray[np.bool_]  # bool[games, nodes]: the game is over at this node
     outcome: npt.NDArray[np.float32]  # float32[games, nodes]: a finished game's result for player 0: +1, 0, -1
-    visits: npt.NDArray[np.int32]  # int32[games, nodes]
-    value: npt.NDArray[np.float32]  # float32[games, nodes]: summed values backed up through the node, for player 0
+    visits: npt.NDArray[np.int32]  # int32[games, nodes]: simulations through the node
+    value_sum: npt.NDArray[np.float32]  # float32[games, nodes]: summed values backed up through the node, for player 0
     raw_value: npt.NDArray[np.float32]  # float32[games, nodes]: the node's own evaluation (the network's, or its exact value) for player 0
     children: npt.NDArray[np.int32]  # int32[games, nodes, actions]: child index of each action, NONE if not created
     prior: npt.NDArray[np.float32]  # float32[games, nodes, actions]: the network's probabilities (0 off the legal actions)
     node_count: npt.NDArray[np.int32]  # int32[games]: nodes in use
-    path: npt.NDArray[np.int32]  # int32[games, MAX_DEPTH]: the nodes of the last descent, root first
-    path_length: npt.NDArray[np.int32]  # int32[games]
+    path: npt.NDArray[np.int32]  # int32[games, path_nodes]: the nodes of the last descent, root first
+    path_length: npt.NDArray[np.int32]  # int32[games]: nodes on path
     leaf: npt.NDArray[np.int32]  # int32[games]: the node to evaluate this round, NONE if none
 
 
-class Game(NamedTuple):
+class PUCTGame(NamedTuple):
     """A game's compiled functions (Numba ``@njit`` functions); ``rules`` is whatever the
-    caller passes to :func:`start` and :func:`simulate`."""
+    caller passes to :func:`start` and :func:`simulate`. An action is a bit index of the
+    legal bits; a value (an outcome) is for the player to move at the node it is of."""
 
-    # (rules, roots, g, states, node) -> (player, legal bits): root g's state into states[node]
+    # (rules, roots, g, states, node) -> (to_move, legal bits): root g's state into states[node]
     root: Callable[..., Any]
-    # (rules, g, states, parent, child, player, action) -> (over, player, legal bits, outcome for
-    # player 0): the state after ``player`` plays ``action`` at states[parent] into states[child];
-    # the player to move after it (when over: the one who moved), legal: 0 and outcome: the
-    # result when over
+    # (rules, g, states, parent, child, to_move, action) -> (over, to_move, legal bits, outcome):
+    # the state after ``to_move`` plays ``action`` at states[parent], into states[child]; the
+    # player to move after it (when over: the one who moved), its legal bits (0 when over),
+    # and when over the result for that player: +1, 0, -1 (0.0 while the game goes on)
     step: Callable[..., Any]
 
 
-def new_tree(games: int, nodes: int, actions: int, state_dtype: np.dtype[Any]) -> Tree:
+def new_tree(games: int, nodes: int, actions: int, path_nodes: int, state_dtype: np.dtype[Any]) -> PUCTTree:
     """Arrays for ``games`` trees of ``nodes`` nodes over ``actions`` actions (at most 64),
-    the game states records of ``state_dtype``."""
+    the game states records of ``state_dtype``, for a game whose longest path from a root
+    holds ``path_nodes`` nodes (the root and a node a move: the game's most moves plus one)."""
     shape = (games, nodes)
-    return Tree(
+    return PUCTTree(
         np.zeros(shape, dtype=state_dtype),
         np.zeros(shape, dtype=np.int64),
         np.zeros(shape, dtype=np.uint64),
@@ -107,25 +109,31 @@ def new_tree(games: int, nodes: int, actions: int, state_dtype: np.dtype[Any]) -
         np.full((games, nodes, actions), NONE, dtype=np.int32),
         np.zeros((games, nodes, actions), dtype=np.float32),
         np.zeros(games, dtype=np.int32),
-        np.zeros((games, MAX_DEPTH), dtype=np.int32),
+        np.zeros((games, path_nodes), dtype=np.int32),
         np.zeros(games, dtype=np.int32),
         np.full(games, NONE, dtype=np.int32),
     )
 
 
+@njit(cache=True, inline="always")
+def _for_player0(value: float, to_move: int) -> float:
+    """A value for the player ``to_move`` (0 or 1) as the tree keeps it, for player 0."""
+    return value if to_move == 0 else -value
+
+
 @njit(cache=True)
-def _clear_node(tree: Tree, g: int, index: int) -> None:
+def _clear_node(tree: PUCTTree, g: int, index: int) -> None:
     tree.children[g, index, :] = NONE
     tree.prior[g, index, :] = 0.0
     tree.visits[g, index] = 0
-    tree.value[g, index] = 0.0
+    tree.value_sum[g, index] = 0.0
     tree.raw_value[g, index] = 0.0
     tree.over[g, index] = False
     tree.outcome[g, index] = 0.0
 
 
 @njit(cache=True)
-def start(game: Game, rules: Any, tree: Tree, roots: Any, active: npt.NDArray[np.bool_]) -> None:
+def start(game: PUCTGame, rules: Any, tree: PUCTTree, roots: Any, active: npt.NDArray[np.bool_]) -> None:
     """A new search in every active game ``g`` (``active[g]``) from root ``g`` of ``roots``
     (read by ``game.root`` only; never a finished game): the root is its game's leaf, to
     be evaluated first. Inactive games get no leaf."""
@@ -135,7 +143,7 @@ def start(game: Game, rules: Any, tree: Tree, roots: Any, active: npt.NDArray[np
         if not active[g]:
             continue
         _clear_node(tree, g, 0)
-        tree.player[g, 0], tree.legal[g, 0] = game.root(rules, roots, g, tree.states[g], 0)
+        tree.to_move[g, 0], tree.legal[g, 0] = game.root(rules, roots, g, tree.states[g], 0)
         tree.node_count[g] = 1
         tree.path[g, 0] = 0
         tree.path_length[g] = 1
@@ -155,19 +163,20 @@ def _backup(path: npt.NDArray[np.int32], length: int, visits: npt.NDArray[np.int
 
 
 @njit(cache=True, inline="always")
-def _select(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
+def _select(to_move: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], visits: npt.NDArray[np.int32],
             total: npt.NDArray[np.float32], children: npt.NDArray[np.int32], prior: npt.NDArray[np.float32], g: int, index: int,
-            c_puct: float) -> int:
+            exploration: float) -> int:
     """The action PUCT picks at node ``index`` of game ``g``: the legal action with the
-    largest ``Q + c_puct * P * sqrt(N) / (1 + n)``, ``Q`` the child's mean value for the
-    player to move (0 for a child not visited yet, a draw's value)."""
-    sign = 1.0 if player[g, index] == 0 else -1.0
-    explore = c_puct * math.sqrt(max(visits[g, index], 1))
+    largest ``Q + exploration * P * sqrt(N) / (1 + n)`` (``exploration``: AlphaZero's
+    ``c_puct``), ``Q`` the child's mean value for the player to move (0 for a child not
+    visited yet, a draw's value)."""
+    sign = 1.0 if to_move[g, index] == 0 else -1.0
+    explore = exploration * math.sqrt(max(visits[g, index], 1))
     legal = legal_bits[g, index]
     best, best_score = NONE, NO_SCORE
-    while legal != _ZERO:
+    while legal != ZERO:
         action = int(ctz(legal))
-        legal &= legal - _ONE
+        legal &= legal - ONE
         child = children[g, index, action]
         q, n = 0.0, 0
         if child != NONE:
@@ -181,13 +190,14 @@ def _select(player: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], v
 
 
 @njit(cache=True)
-def simulate(game: Game, rules: Any, tree: Tree, c_puct: float) -> None:
-    """One descent in every game that has a root: to an action not tried yet, whose child
-    is created; a finished game's outcome is backed up at once (the game has no leaf this
-    round), any other child becomes the game's leaf."""
-    players, legal_bits, over_at, outcome_at = tree.player, tree.legal, tree.over, tree.outcome
-    visits, total, children, prior = tree.visits, tree.value, tree.children, tree.prior
+def simulate(game: PUCTGame, rules: Any, tree: PUCTTree, exploration: float) -> None:
+    """One descent in every game that has a root, by PUCT (``exploration`` its constant): to
+    an action not tried yet, whose child is created; a finished game's outcome is backed up
+    at once (the game has no leaf this round), any other child becomes the game's leaf."""
+    to_move, legal_bits, over_at, outcome_at = tree.to_move, tree.legal, tree.over, tree.outcome
+    visits, total, children, prior = tree.visits, tree.value_sum, tree.children, tree.prior
     node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
+    path_nodes = path.shape[1]
     for g in range(visits.shape[0]):
         leaf[g] = NONE
         if node_count[g] == 0:
@@ -200,9 +210,9 @@ def simulate(game: Game, rules: Any, tree: Tree, c_puct: float) -> None:
                 path_length[g] = length
                 _backup(path, length, visits, total, g, outcome_at[g, index])
                 break
-            action = _select(players, legal_bits, visits, total, children, prior, g, index, c_puct)
+            action = _select(to_move, legal_bits, visits, total, children, prior, g, index, exploration)
             child = children[g, index, action]
-            if child != NONE and length < MAX_DEPTH:
+            if child != NONE and length < path_nodes:
                 index = child
                 path[g, length] = index
                 length += 1
@@ -212,12 +222,12 @@ def simulate(game: Game, rules: Any, tree: Tree, c_puct: float) -> None:
 
 
 @njit(cache=True, inline="always")
-def _new_child(game: Game, rules: Any, tree: Tree, g: int, index: int, action: int, length: int) -> None:
+def _new_child(game: PUCTGame, rules: Any, tree: PUCTTree, g: int, index: int, action: int, length: int) -> None:
     """Create the child of ``action`` at node ``index`` of game ``g`` (the tree has room:
     ``N - 1`` simulations add at most ``N - 1`` nodes), at depth ``length`` of the path; a
     finished game backs its outcome up at once, any other child becomes the game's leaf."""
-    states, players, legal_bits, over_at, outcome_at = tree.states, tree.player, tree.legal, tree.over, tree.outcome
-    visits, total, raw_value, children, prior = tree.visits, tree.value, tree.raw_value, tree.children, tree.prior
+    states, to_move, legal_bits, over_at, outcome_at = tree.states, tree.to_move, tree.legal, tree.over, tree.outcome
+    visits, total, raw_value, children, prior = tree.visits, tree.value_sum, tree.raw_value, tree.children, tree.prior
     node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
     child = node_count[g]
     node_count[g] = child + 1
@@ -229,13 +239,14 @@ def _new_child(game: Game, rules: Any, tree: Tree, g: int, index: int, action: i
     over_at[g, child] = False
     outcome_at[g, child] = 0.0
     children[g, index, action] = child
-    over, player, legal, outcome = game.step(rules, g, states[g], index, child, players[g, index], action)
-    players[g, child] = player
+    over, next_to_move, legal, result = game.step(rules, g, states[g], index, child, to_move[g, index], action)
+    to_move[g, child] = next_to_move
     legal_bits[g, child] = legal
     path[g, length] = child
     length += 1
     path_length[g] = length
     if over:
+        outcome = _for_player0(result, next_to_move)
         over_at[g, child] = True
         outcome_at[g, child] = outcome
         raw_value[g, child] = outcome
@@ -245,7 +256,7 @@ def _new_child(game: Game, rules: Any, tree: Tree, g: int, index: int, action: i
 
 
 @njit(cache=True)
-def expand(tree: Tree, logits: npt.NDArray[np.float32], values: npt.NDArray[np.float32], noise: npt.NDArray[np.float32],
+def expand(tree: PUCTTree, logits: npt.NDArray[np.float32], values: npt.NDArray[np.float32], noise: npt.NDArray[np.float32],
            noise_fraction: float) -> None:
     """Give every game's leaf the network's answer: its priors, the softmax of ``logits[g]``
     (``float32[games, actions]``) over the leaf's legal actions, mixed with ``noise[g]`` (a
@@ -254,64 +265,73 @@ def expand(tree: Tree, logits: npt.NDArray[np.float32], values: npt.NDArray[np.f
     to move), backed up along the path."""
     prior = tree.prior
     actions = prior.shape[2]
+    terms = np.zeros(actions, dtype=np.float64)
     for g in range(tree.visits.shape[0]):
         leaf = tree.leaf[g]
         if leaf == NONE:
             continue
         legal = tree.legal[g, leaf]
-        top = NO_SCORE
+        norm = _softmax_terms(logits[g], legal, terms)
         for a in range(actions):
-            if (legal >> np.uint64(a)) & _ONE and logits[g, a] > top:
-                top = logits[g, a]
-        total = 0.0
-        for a in range(actions):
-            if (legal >> np.uint64(a)) & _ONE:
-                p = math.exp(logits[g, a] - top)
-                prior[g, leaf, a] = p
-                total += p
-        for a in range(actions):
-            p = prior[g, leaf, a] / total
+            p = _prior(terms, legal, a, norm)
             if leaf == 0 and noise_fraction > 0.0:
                 p = (1.0 - noise_fraction) * p + noise_fraction * noise[g, a]
             prior[g, leaf, a] = p
-        value = values[g] if tree.player[g, leaf] == 0 else -values[g]
+        value = _for_player0(values[g], tree.to_move[g, leaf])
         tree.raw_value[g, leaf] = value
-        _backup(tree.path, tree.path_length[g], tree.visits, tree.value, g, value)
+        _backup(tree.path, tree.path_length[g], tree.visits, tree.value_sum, g, value)
         tree.leaf[g] = NONE
 
 
+@njit(cache=True, inline="always")
+def _softmax_terms(logits: npt.NDArray[np.float32], legal: np.uint64, terms: npt.NDArray[np.float64]) -> float:
+    """The masked softmax's terms of ``logits`` (one row) over the ``legal`` actions into
+    ``terms`` (:func:`~.._selection.masked_softmax_terms`); returns their normaliser."""
+    top = NO_SCORE
+    bits = legal
+    while bits != ZERO:
+        a = int(ctz(bits))
+        bits &= bits - ONE
+        terms[a] = logits[a]
+        top = max(top, terms[a])
+    return masked_softmax_terms(terms, legal, top)
+
+
+@njit(cache=True, inline="always")
+def _prior(terms: npt.NDArray[np.float64], legal: np.uint64, a: int, norm: float) -> float:
+    """The prior of action ``a`` from :func:`_softmax_terms`: 0 off the legal actions. The
+    term is rounded to float32 before the division, as the priors were when they were
+    stored in the tree first (seeded searches stay byte-identical)."""
+    if (legal >> np.uint64(a)) & ONE:
+        p: float = float(np.float32(terms[a])) / norm
+        return p
+    return 0.0
+
+
 @njit(cache=True)
-def expand_root_children(tree: Tree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
+def expand_root_children(tree: PUCTTree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
                          logits: npt.NDArray[np.float32], values: npt.NDArray[np.float32]) -> None:
     """:func:`expand` (no noise) of ``count`` children of roots at once: node ``nodes[i]`` of
     game ``games[i]`` gets the answer of row ``i`` of ``logits`` and ``values``, backed up to
     itself and its root."""
     prior = tree.prior
     actions = prior.shape[2]
+    terms = np.zeros(actions, dtype=np.float64)
     for i in range(count):
         g, node = games[i], nodes[i]
         legal = tree.legal[g, node]
-        top = NO_SCORE
+        norm = _softmax_terms(logits[i], legal, terms)
         for a in range(actions):
-            if (legal >> np.uint64(a)) & _ONE and logits[i, a] > top:
-                top = logits[i, a]
-        total = 0.0
-        for a in range(actions):
-            if (legal >> np.uint64(a)) & _ONE:
-                p = math.exp(logits[i, a] - top)
-                prior[g, node, a] = p
-                total += p
-        for a in range(actions):
-            prior[g, node, a] = prior[g, node, a] / total
-        value = values[i] if tree.player[g, node] == 0 else -values[i]
+            prior[g, node, a] = _prior(terms, legal, a, norm)
+        value = _for_player0(values[i], tree.to_move[g, node])
         tree.raw_value[g, node] = value
         for index in (node, 0):
             tree.visits[g, index] += 1
-            tree.value[g, index] += value
+            tree.value_sum[g, index] += value
 
 
 @njit(cache=True)
-def root_visits(tree: Tree, out: npt.NDArray[np.float32]) -> None:
+def root_visits(tree: PUCTTree, out: npt.NDArray[np.float32]) -> None:
     """The visits of each root child into ``out`` (``float32[games, actions]``; zeros for a
     game without a root)."""
     for g in range(tree.visits.shape[0]):
@@ -321,15 +341,15 @@ def root_visits(tree: Tree, out: npt.NDArray[np.float32]) -> None:
 
 
 @njit(cache=True)
-def root_values(tree: Tree, out: npt.NDArray[np.float32]) -> None:
+def root_values(tree: PUCTTree, out: npt.NDArray[np.float32]) -> None:
     """The mean value of each visited root child for the root's player to move into ``out``
     (``float32[games, actions]``; NaN for a child not visited)."""
     for g in range(tree.visits.shape[0]):
-        sign = 1.0 if tree.player[g, 0] == 0 else -1.0
+        sign = 1.0 if tree.to_move[g, 0] == 0 else -1.0
         for a in range(tree.children.shape[2]):
             child = tree.children[g, 0, a]
             out[g, a] = np.nan
             if child != NONE and tree.node_count[g] > 0:
                 n = tree.visits[g, child]
                 if n > 0:
-                    out[g, a] = sign * tree.value[g, child] / n
+                    out[g, a] = sign * tree.value_sum[g, child] / n
