@@ -66,9 +66,8 @@ def _cmd_game(args: argparse.Namespace) -> int:
     print(board)
     outcome = board.outcome()
     assert outcome is not None  # the game is over
-    who = "draw" if outcome.winner is None else f"{COLOR_NAMES[outcome.winner]} wins"
     scores = f" {outcome.scores[0]}-{outcome.scores[1]}" if outcome.scores else ""
-    print(f"Result: {outcome.result()} — {who} by {outcome.reason}{scores} after {board.ply} moves")
+    print(f"Result: {outcome.result()} — {outcome.winner_text()} by {outcome.reason}{scores} after {board.ply} moves")
     return 0
 
 

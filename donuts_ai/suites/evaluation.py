@@ -39,7 +39,6 @@ from typing import Any, TypedDict, cast
 
 from .._checks import check_int, check_seconds
 from ..donuts.board import Board
-from ..donuts.squares import SQUARE_NAMES, parse_square
 from ..errors import DonutsError
 from ..tournament._shutdown import stops_cleanly
 from ..tournament.agent_source import AgentSource
@@ -48,7 +47,7 @@ from ..tournament.config import BACKENDS
 from ..tournament.entries import names_of, seat_for, sources_of
 from ..tournament.match import ISOLATIONS
 from ..tournament.preflight import preflight
-from ..tournament.protocol import Game, get_game
+from ..tournament.protocol import Game, get_game, legal_move
 from ..tournament.records import EventKind
 from ..tournament.results import ResultsFileError, append_unit, results_file
 from ..tournament.seat_cache import close_seats, new_run, seat_keys, take_seats
@@ -213,11 +212,11 @@ def ask(seat: Seat, game: Game, board: Board, index: int, seed: int, move_limit:
     answer = seat.ask(game, board, side, None, move_limit)
     if answer.kind is not None:
         return _failed(index, answer)
-    if not game.is_legal(board, answer.move):
+    move = legal_move(game, board, answer.move)
+    if move is None:
         shown = answer.move if isinstance(answer.move, str) else repr(answer.move)
         return {"index": index, "move": shown[:DETAIL_CHARS], "seconds": answer.seconds, "nodes": answer.nodes,
                 "event": str(EventKind.ILLEGAL), "detail": f"not a legal move: {shown[:DETAIL_CHARS]}"}
-    move = SQUARE_NAMES[parse_square(answer.move)]
     return {"index": index, "move": move, "seconds": answer.seconds, "nodes": answer.nodes, "event": None}
 
 
