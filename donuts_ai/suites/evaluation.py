@@ -107,7 +107,7 @@ class EvaluationConfig(TypedDict):
     unit_positions: int
 
 
-class Unit(TypedDict):
+class EvaluationUnit(TypedDict):
     """A unit of work: agent ``agent`` on the positions (index, line, seed) of suite ``suite``."""
 
     unit: int
@@ -220,7 +220,7 @@ def ask(seat: Seat, game: Game, board: Board, index: int, seed: int, move_limit:
     return {"index": index, "move": move, "seconds": answer.seconds, "nodes": answer.nodes, "event": None}
 
 
-def play_unit(work: _Work, unit: Unit) -> UnitResult:
+def play_unit(work: _Work, unit: EvaluationUnit) -> UnitResult:
     """Ask agent ``unit["agent"]`` for its move on every position of the unit."""
     game = get_game(GAME)
     boards = [parse_position(line).board() for _, line, _ in unit["positions"]]
@@ -235,9 +235,9 @@ def position_seed(seed: int, suite: str, index: int) -> int:
     return random.Random(f"donuts-evaluate:{seed}:{suite}:{index}").getrandbits(62)
 
 
-def schedule(config: EvaluationConfig, suites: Mapping[str, Suite]) -> list[Unit]:
+def schedule(config: EvaluationConfig, suites: Mapping[str, Suite]) -> list[EvaluationUnit]:
     """Every unit of the evaluation, in a fixed order: per suite and block of positions, each agent."""
-    units: list[Unit] = []
+    units: list[EvaluationUnit] = []
     size = config["unit_positions"]
     for record in config["suites"]:
         suite = suites[record["name"]]
@@ -352,7 +352,7 @@ def _check_backend(backend: str) -> None:
         raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
 
 
-def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[Unit]) -> list[UnitResult]:
+def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[EvaluationUnit]) -> list[UnitResult]:
     """The finished units of a results file's unit lines, each checked against the unit of
     the schedule it names (agent, suite, positions); :class:`ResultsFileError` names the first bad line."""
     out: list[UnitResult] = []
