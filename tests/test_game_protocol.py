@@ -247,3 +247,29 @@ def test_a_report_says_what_the_set_ups_were_in_the_game_s_words():
     assert donuts.setups_line(["x", "y"], 3) == "Layouts: 2 fixed, cycled through"
     take_away = T.get_game("take-away")
     assert take_away.setups_line(["9"], 0) == "Set-ups: 1 fixed, cycled through"
+
+
+#: The pre-0.4 names under which the harness's protocol restated a state's verbs.
+RESTATED_VERBS = {"to_move", "legal_moves", "is_legal", "play", "forfeit", "result", "ranking", "scores", "moves",
+                  "new_stats", "dropout_move"}
+
+
+def _methods(path):
+    import ast
+
+    tree = ast.parse(path.read_text())
+    return {(node.name, item.name) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+            for item in node.body if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def test_the_harness_restates_no_state_verb():
+    # The harness plays a game's state through GameState's verbs: no class of the harness
+    # has a method named as one of the old protocol's verbs, and no game's adapter either.
+    from pathlib import Path
+
+    package = Path(T.__file__).parent.parent
+    harness = {(path.name, cls, name) for path in (package / "tournament").rglob("*.py") for cls, name in _methods(path)
+               if name in {"to_move", "play", "result", "moves", "is_legal"}}
+    assert harness == set()
+    for adapter in (package / "donuts" / "game.py", package / "boxes" / "game.py", package / "tournament" / "protocol.py"):
+        assert {name for _, name in _methods(adapter)} & RESTATED_VERBS == set(), adapter
