@@ -22,7 +22,8 @@ from .errors import DonutsError
 from .learn.cli import add_train_command
 from .play import add_commands as _add_play_commands
 from .suites.cli import add_evaluate_command
-from .tournament.config import DEFAULT_MOVE_LIMIT
+from .tournament.config import BACKENDS, BEST_OF, DEFAULT_MOVE_LIMIT, FORMATS, MODES
+from .tournament.match import ILLEGAL_POLICIES, ISOLATIONS
 from .tournament.results import RESUME_KEYWORD
 
 if TYPE_CHECKING:
@@ -66,9 +67,8 @@ def _cmd_game(args: argparse.Namespace) -> int:
     print(board)
     outcome = board.outcome()
     assert outcome is not None  # the game is over
-    who = "draw" if outcome.winner is None else f"{COLOR_NAMES[outcome.winner]} wins"
     scores = f" {outcome.scores[0]}-{outcome.scores[1]}" if outcome.scores else ""
-    print(f"Result: {outcome.result()} — {who} by {outcome.reason}{scores} after {board.ply} moves")
+    print(f"Result: {outcome.result()} — {outcome.winner_text()} by {outcome.reason}{scores} after {board.ply} moves")
     return 0
 
 
@@ -288,7 +288,7 @@ def _add_tournament(sub: Subparsers) -> None:
     tour.add_argument("--rules", type=_rules_arg, default=None, metavar="KEY=VALUE[,...]",
                       help="the game's rules, e.g. for boxes grid=splitzkies,matching=perfect,closers=true "
                            "(for donuts insertion=single,donuts=18, as --insertion/--donuts)")
-    tour.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
+    tour.add_argument("--format", choices=FORMATS, default=FORMATS[0],
                       help="gauntlet: the first agent against each of the others (free-for-all: at every table)")
     tour.add_argument("--games", type=_positive_int, default=2,
                       help="games per pairing (pairs: rounded up to even; duel: series); free-for-all: games in all, "
@@ -299,10 +299,10 @@ def _add_tournament(sub: Subparsers) -> None:
                            "(a fixed set, cycled through) or a file of layouts; boxes: random (a fresh deal for every "
                            "table), deal:SEED[:COUNT] or deal seeds 7,8,9")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (every game's seed derives from it)")
-    tour.add_argument("--mode", choices=("pairs", "duel", "team", "free-for-all"), default=None,
+    tour.add_argument("--mode", choices=MODES, default=None,
                       help="pairs (default for donuts): colour-swapped pairs; duel: best-of series; team: 2v2 with 4 "
                            "agents; free-for-all (the only mode, and the default, of boxes)")
-    tour.add_argument("--best-of", type=int, choices=(1, 3, 5, 7), default=3, help="duel series length")
+    tour.add_argument("--best-of", type=int, choices=BEST_OF, default=3, help="duel series length")
     _add_tournament_play(tour)
 
 
@@ -314,18 +314,18 @@ def _add_tournament_play(tour: argparse.ArgumentParser) -> None:
     tour.add_argument("--move-limit", type=_positive_float, default=DEFAULT_MOVE_LIMIT,
                       help=f"hard limit in seconds on one move, clock or not: an agent that hangs loses on time "
                            f"(default {DEFAULT_MOVE_LIMIT:g})")
-    tour.add_argument("--illegal", choices=("lose", "forfeit"), default="lose",
+    tour.add_argument("--illegal", choices=ILLEGAL_POLICIES, default=ILLEGAL_POLICIES[0],
                       help="penalty for an illegal move or an exception: lose the game, or forfeit the turn (a player's "
                            "third forfeit in a game loses it); a hang loses on time and a crashed agent process loses")
     tour.add_argument("--ledger", default=None,
                       help="score ledger: for donuts rulebook (default: +3 five, +2 majority of a full board, +1 for 3+ "
                            "insertions) or end-win (+2 for any win at the end instead); for boxes points (the game's score)")
-    tour.add_argument("--isolation", choices=("process", "none"), default="process",
+    tour.add_argument("--isolation", choices=ISOLATIONS, default=ISOLATIONS[0],
                       help="process (default): every agent in a supervised process of its own; none: in the worker "
                            "(faster, but a hanging or crashing agent stops the run)")
     add_rules_arguments(tour)  # Donuts rules only: a flag given is told apart from one left out
     tour.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
-    tour.add_argument("--backend", choices=("process", "ray"), default="process")
+    tour.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0])
     tour.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")
     tour.add_argument("--out", default=None, help="results file (JSON lines)")
     tour.add_argument("--resume", action="store_true", help="continue the results file given with --out")
@@ -366,7 +366,7 @@ def _add_study(sub: Subparsers) -> None:
     study.add_argument("--out", default=None, help="results file (JSON lines), appended as layouts finish")
     study.add_argument("--resume", action="store_true")
     study.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
-    study.add_argument("--backend", choices=("process", "ray"), default="process")
+    study.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0])
     study.add_argument("--address", default=None, help="Ray cluster address")
     study.add_argument("--first-moves", action="store_true",
                        help="also solve every first move of each layout (about 36 times the work)")

@@ -9,17 +9,22 @@ that copies and pushes) runs on either game unchanged:
 - ``legal_moves()``: the legal moves as texts, in a fixed order (empty once over);
 - ``push(move)``: play a legal move; an illegal move, or any move once the game is over,
   raises a :class:`~donuts_ai.errors.DonutsError` and leaves the state unchanged;
-- ``pop()``: undo the last push exactly (hidden cards and all), returning its move;
-  ``IndexError`` when nothing pushed is left to undo;
+- ``forfeit()``: the player to move gives up its turn (the rulebook's penalty for an
+  illegal placement, in Donuts), written ``None`` in ``move_stack``; a game whose rules
+  know no forfeited turn (Donut Boxes) raises a :class:`~donuts_ai.errors.DonutsError`
+  and changes nothing;
+- ``pop()``: undo the last push or forfeit exactly (hidden cards and all), returning its
+  move (``None`` for a forfeit); ``IndexError`` when nothing pushed is left to undo;
 - ``move_stack``: the moves pushed, oldest first;
 - ``is_game_over()`` and ``outcome()`` (``None`` while the game goes on; else a
-  :class:`GameOutcome`: ``winner`` and ``scores``);
+  :class:`GameOutcome`: ``winner``, ``places``, ``scores`` and ``reason``);
 - ``copy()``: an independent copy, undo history included;
 - ``to_dict()`` / ``from_dict(data)`` and ``to_text()`` / ``from_text(text)``: the
   state as JSON-ready data and as one line of text, and back.
 
 The protocol is structural (:class:`typing.Protocol`): the classes do not derive from it.
-This module imports nothing of the package, so every layer may name it.
+This module imports nothing of the package, so every layer may name it: the tournament
+harness plays, checks, forfeits and scores every game through these verbs alone.
 """
 
 from __future__ import annotations
@@ -37,8 +42,19 @@ class GameOutcome(Protocol):
         """The one player who won; ``None`` for a draw or a shared first place."""
 
     @property
+    def places(self) -> Sequence[int]:
+        """Each player's place, in player order: 0 first, players sharing a place get the
+        same number, counted as competition places (``(0, 0, 2)``: a shared first place,
+        then third; a two-player draw ``(0, 0)``)."""
+
+    @property
     def scores(self) -> Sequence[int] | None:
         """Each player's score at the end, in player order (``None`` where the end has none)."""
+
+    @property
+    def reason(self) -> str:
+        """How the game ended, in the game's words (Donuts: ``"five"``, ``"majority"``,
+        ``"largest group"``; Donut Boxes: ``"score"``, ``"boxes"``, ``"shared win"``)."""
 
 
 @runtime_checkable
@@ -55,8 +71,12 @@ class GameState(Protocol):
     def push(self, move: str) -> object:
         """Play ``move`` for the player to move (what it returns is the game's own report)."""
 
+    def forfeit(self) -> None:
+        """The player to move forfeits its turn (``None`` in :attr:`move_stack`); raises a
+        ``DonutsError`` when the game's rules know no forfeited turn."""
+
     def pop(self) -> str | None:
-        """Undo the last push and return its move."""
+        """Undo the last push (or forfeit) and return its move (``None`` for a forfeit)."""
 
     def is_game_over(self) -> bool:
         """Whether the game is over."""

@@ -4,6 +4,7 @@ same tournaments, supervision, results files and ratings as Donuts."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 import pytest
 
@@ -12,12 +13,69 @@ from donuts_ai.errors import DonutsError
 from donuts_ai.tournament.protocol import Game, register
 
 
+@dataclass(frozen=True)
+class TakeAwayOutcome:
+    winner: int
+    reason: str = "last stone"
+    scores: None = None
+
+    @property
+    def places(self):
+        return tuple(0 if p == self.winner else 1 for p in range(2))
+
+
+class TakeAwayState:
+    """A pile of stones; each turn takes 1 to 3 (a move: their number as text); whoever
+    takes the last stone wins. The first player wins unless the pile is a multiple of 4.
+    It speaks the state API (:class:`donuts_ai.state.GameState`): the harness plays it
+    through ``turn``, ``legal_moves()``, ``push``, ``forfeit``, ``move_stack`` and ``outcome()``."""
+
+    def __init__(self, pile):
+        self.pile, self.player, self.move_stack = pile, 0, []
+
+    @property
+    def turn(self):
+        return None if self.pile == 0 else self.player
+
+    def legal_moves(self):
+        return [str(k) for k in range(1, min(3, self.pile) + 1)]
+
+    def push(self, move):
+        if move not in self.legal_moves():
+            raise DonutsError(f"illegal move {move!r}")
+        self.pile -= int(move)
+        self.move_stack.append(move)
+        self.player = 1 - self.player
+        return int(move)  # the stones taken: the game's own report
+
+    def forfeit(self):
+        self.move_stack.append(None)
+        self.player = 1 - self.player
+
+    def pop(self):
+        move = self.move_stack.pop()
+        self.player = 1 - self.player
+        self.pile += int(move or 0)
+        return move
+
+    def is_game_over(self):
+        return self.pile == 0
+
+    def outcome(self):
+        return None if self.pile else TakeAwayOutcome(1 - self.player)  # who took the last stone
+
+    def copy(self):
+        other = TakeAwayState(self.pile)
+        other.player, other.move_stack = self.player, list(self.move_stack)
+        return other
+
+
 class TakeAway(Game):
-    """A pile of stones (the set-up: its size as text); each turn takes 1 to 3; whoever
-    takes the last stone wins. The first player wins unless the pile is a multiple of 4."""
+    """The harness's adapter of the take-away game: only what its state does not know."""
 
     name = "take-away"
     LEDGERS = ("wins",)
+    STATS = ("stones",)
 
     def parse_setups(self, spec):
         if spec == "random":
@@ -37,42 +95,16 @@ class TakeAway(Game):
         return {}
 
     def new_state(self, setup, rules):
-        return {"pile": int(setup), "turn": 0, "moves": [], "last": None}
+        return TakeAwayState(int(setup))
 
-    def to_move(self, state):
-        return None if state["pile"] == 0 else state["turn"]
-
-    def legal_moves(self, state):
-        return [str(k) for k in range(1, min(3, state["pile"]) + 1)]
-
-    def is_legal(self, state, move):
-        return isinstance(move, str) and move in self.legal_moves(state)
-
-    def play(self, state, move):
-        state["pile"] -= int(move)
-        state["moves"].append(move)
-        state["last"] = state["turn"]
-        state["turn"] = 1 - state["turn"]
-        return {"stones": int(move)}
-
-    def forfeit(self, state):
-        state["moves"].append(None)
-        state["turn"] = 1 - state["turn"]
-
-    def result(self, state):
-        return state["last"], "last stone"
-
-    def moves(self, state):
-        return list(state["moves"])
-
-    def new_stats(self):
-        return {"stones": 0}
+    def move_stats(self, report):
+        return {"stones": report}
 
     def view(self, state):
-        return dict(state, moves=list(state["moves"]))
+        return {"pile": state.pile, "moves": list(state.move_stack)}
 
     def observation(self, state, side):
-        return {"pile": state["pile"], "moves": state["moves"]}
+        return {"pile": state.pile, "moves": list(state.move_stack)}
 
     def agent_view(self, observation):
         return {"pile": observation["pile"], "moves": observation["moves"]}
@@ -161,7 +193,6 @@ def test_a_game_registered_by_any_module_plays_in_worker_processes():
     for g in one.games:
         assert g.places() == [0 if s == g.winner else 1 for s in range(2)] and g.ranking is None
         assert "ranking" not in g.to_dict()
-    assert T.get_game("take-away").ranking({"pile": 0, "turn": 0, "moves": ["3"], "last": 1}) == [1, 0]
 
 
 def test_games_known_by_name_load_when_named(monkeypatch):
@@ -216,3 +247,29 @@ def test_a_report_says_what_the_set_ups_were_in_the_game_s_words():
     assert donuts.setups_line(["x", "y"], 3) == "Layouts: 2 fixed, cycled through"
     take_away = T.get_game("take-away")
     assert take_away.setups_line(["9"], 0) == "Set-ups: 1 fixed, cycled through"
+
+
+#: The pre-0.4 names under which the harness's protocol restated a state's verbs.
+RESTATED_VERBS = {"to_move", "legal_moves", "is_legal", "play", "forfeit", "result", "ranking", "scores", "moves",
+                  "new_stats", "dropout_move"}
+
+
+def _methods(path):
+    import ast
+
+    tree = ast.parse(path.read_text())
+    return {(node.name, item.name) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+            for item in node.body if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def test_the_harness_restates_no_state_verb():
+    # The harness plays a game's state through GameState's verbs: no class of the harness
+    # has a method named as one of the old protocol's verbs, and no game's adapter either.
+    from pathlib import Path
+
+    package = Path(T.__file__).parent.parent
+    harness = {(path.name, cls, name) for path in (package / "tournament").rglob("*.py") for cls, name in _methods(path)
+               if name in {"to_move", "play", "result", "moves", "is_legal"}}
+    assert harness == set()
+    for adapter in (package / "donuts" / "game.py", package / "boxes" / "game.py", package / "tournament" / "protocol.py"):
+        assert {name for _, name in _methods(adapter)} & RESTATED_VERBS == set(), adapter

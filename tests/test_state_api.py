@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -213,3 +215,55 @@ def test_bad_board_dict_is_refused_naming_the_field(data, words):
 def test_bad_boxes_text_is_refused():
     with pytest.raises(DonutsError, match="not JSON"):
         BoxesState.from_text("{")
+
+
+def _example(name: str) -> str:
+    """The ```python block of docs/architecture.md that defines ``name``."""
+    page = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    return next(b for b in blocks if f"def {name}(" in b)
+
+
+def test_the_architecture_page_s_function_plays_both_games_there_and_back(capsys):
+    # The page's one function, written against GameState's verbs, runs each game made by
+    # make() to its end and back; what it prints is what the page says it prints.
+    block = _example("there_and_back")
+    assert len(block.split("def there_and_back(")[1].split("\n\n\n")[0].splitlines()) <= 20
+    exec(compile(block, "docs/architecture.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    said = [line.split("# ", 1)[1] for line in block.splitlines() if line.startswith("print(there_and_back(")]
+    assert printed == said and len(printed) == 2
+
+
+def test_a_forfeit_is_none_in_the_move_stack_and_pops_back_or_is_refused():
+    board = make("donuts")
+    board.push(board.legal_moves()[0])
+    before = snapshot(board)
+    board.forfeit()
+    assert board.move_stack[-1] is None and board.turn == 0  # the forfeiting side's turn passes
+    assert board.pop() is None and snapshot(board) == before
+    boxes = make("boxes", players=3, seed=1)
+    start = snapshot(boxes)
+    with pytest.raises(DonutsError, match="no forfeited turn"):
+        boxes.forfeit()
+    assert snapshot(boxes) == start
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_an_outcome_gives_places_and_a_reason_agreeing_with_its_winner(name):
+    state = STATES[name]()
+    rng = random.Random(2)
+    while not state.is_game_over():
+        state.push(rng.choice(state.legal_moves()))
+    outcome = state.outcome()
+    assert outcome is not None and isinstance(outcome.reason, str) and outcome.reason
+    places = list(outcome.places)
+    players = 2 if isinstance(state, Board) else state.num_players
+    assert len(places) == players and min(places) == 0
+    # Competition places: each player's place is the number of players placed above it.
+    assert places == [sum(q < p for q in places) for p in places]
+    first = [p for p, place in enumerate(places) if place == 0]
+    assert outcome.winner == (first[0] if len(first) == 1 else None)
+    if isinstance(state, BoxesState):
+        assert outcome.reason == ("shared win" if outcome.winner is None else
+                                  "score" if list(outcome.scores).count(max(outcome.scores)) == 1 else "boxes")

@@ -639,3 +639,15 @@ def test_a_results_file_written_before_loads_and_resumes(tmp_path):
         return [(g.unit, g.setup, g.moves, g.winner, g.reason) for g in results.games]
 
     assert played(again) == played(before)
+
+
+@pytest.mark.parametrize("name", ["results_v2_donuts.jsonl", "results_before_29_gauntlet.jsonl"])
+def test_unit_lines_of_earlier_files_read_and_write_back_byte_for_byte(name):
+    # A record writes the keys it read, in the order it read them: files written before
+    # keep their bytes when their units are read and written again.
+    with open(os.path.join(os.path.dirname(__file__), "data", name), encoding="utf-8") as fh:
+        lines = [line.rstrip("\n") for line in fh if '"type": "unit"' in line]
+    assert lines
+    for line in lines:
+        unit = T.UnitRecord.from_dict({k: v for k, v in json.loads(line).items() if k != "type"})
+        assert json.dumps({"type": "unit", **unit.to_dict()}) == line

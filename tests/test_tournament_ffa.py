@@ -10,13 +10,14 @@ import math
 import os
 import random
 import time
+from dataclasses import dataclass
 
 import pytest
 
 from donuts_ai import tournament as T
 from donuts_ai.errors import DonutsError
 from donuts_ai.tournament.plackett_luce import fit_plackett_luce, places_from_ranks
-from donuts_ai.tournament.protocol import Game, register
+from donuts_ai.tournament.protocol import Game, legal_move, register
 from donuts_ai.tournament.specs import call_agent, make_agent, resolve
 from donuts_ai.tournament.stats import fit_ratings
 
@@ -24,16 +25,71 @@ HAND = 4
 DECK = [v for v in range(1, 10) for _ in range(3)]  # 27 cards: hands of 4 for up to 6 players
 
 
-class HighCards(Game):
+@dataclass(frozen=True)
+class HighCardsOutcome:
+    winner: int | None
+    places: tuple[int, ...]
+    scores: tuple[int, ...]
+    reason: str = "points"
+
+
+class HighCardsState:
     """Every player is dealt a hidden hand of HAND cards from a deck shuffled by the
     set-up's seed; in turn each plays a card face up: it scores its value when it is
     higher than the card played just before, and loses its value when it is not. When
-    every hand is empty, more points place higher (equal points share a place)."""
+    every hand is empty, more points place higher (equal points share a place). It speaks
+    the state API the harness plays through (:class:`donuts_ai.state.GameState`)."""
+
+    def __init__(self, seed, players):
+        deck = list(DECK)
+        random.Random(seed).shuffle(deck)  # the game's chance: its deal, from the set-up
+        self.hands = [sorted(deck[HAND * p: HAND * (p + 1)]) for p in range(players)]
+        self.last, self.player, self.move_stack, self.scores = 0, 0, [], [0] * players
+
+    def __eq__(self, other):
+        return isinstance(other, HighCardsState) and vars(self) == vars(other)
+
+    @property
+    def turn(self):
+        return None if not any(self.hands) else self.player
+
+    def legal_moves(self):
+        return [] if self.turn is None else [str(c) for c in sorted(set(self.hands[self.player]))]
+
+    def push(self, move):
+        if move not in self.legal_moves():
+            raise DonutsError(f"illegal card {move!r}")
+        card, player = int(move), self.player
+        self.hands[player].remove(card)
+        scored = card > self.last
+        self.scores[player] += card if scored else -card
+        self.last = card
+        self.move_stack.append(move)
+        self.player = (player + 1) % len(self.hands)
+        return scored  # the game's own report: whether the card scored
+
+    def forfeit(self):
+        raise DonutsError("high-cards has no forfeit")
+
+    def is_game_over(self):
+        return self.turn is None
+
+    def outcome(self):
+        if self.turn is not None:
+            return None
+        places = tuple(places_from_ranks([-s for s in self.scores]))
+        first = [p for p, place in enumerate(places) if place == 0]
+        return HighCardsOutcome(first[0] if len(first) == 1 else None, places, tuple(self.scores))
+
+
+class HighCards(Game):
+    """The harness's adapter of the high-cards game: only what its state does not know."""
 
     name = "high-cards"
     FREE_FOR_ALL = True
     CAN_FORFEIT = False
     LEDGERS = ("points",)
+    STATS = ("scored",)
 
     def parse_setups(self, spec):
         if spec == "random":
@@ -65,60 +121,23 @@ class HighCards(Game):
         return TOY_AGENTS
 
     def new_state(self, setup, rules):
-        deck = list(DECK)
-        random.Random(int(setup)).shuffle(deck)  # the game's chance: its deal, from the set-up
-        n = rules["players"]
-        return {"hands": [sorted(deck[HAND * p: HAND * (p + 1)]) for p in range(n)], "last": 0, "turn": 0,
-                "moves": [], "scores": [0] * n}
+        return HighCardsState(int(setup), rules["players"])
 
-    def to_move(self, state):
-        return None if not any(state["hands"]) else state["turn"]
+    def move_stats(self, report):
+        return {"scored": int(report)}
 
-    def legal_moves(self, state):
-        return [str(c) for c in sorted(set(state["hands"][state["turn"]]))]
-
-    def is_legal(self, state, move):
-        return isinstance(move, str) and move in self.legal_moves(state)
-
-    def play(self, state, move):
-        card, player = int(move), state["turn"]
-        state["hands"][player].remove(card)
-        scored = card > state["last"]
-        state["scores"][player] += card if scored else -card
-        state["last"] = card
-        state["moves"].append(move)
-        state["turn"] = (player + 1) % len(state["hands"])
-        return {"scored": int(scored)}
-
-    def forfeit(self, state):
-        raise DonutsError("high-cards has no forfeit")
-
-    def result(self, state):
-        best = max(state["scores"])
-        top = [p for p, s in enumerate(state["scores"]) if s == best]
-        return (top[0] if len(top) == 1 else None), "points"
-
-    def ranking(self, state):
-        return [-s for s in state["scores"]]  # any order where smaller is better
-
-    def scores(self, state):
-        return list(state["scores"])
-
-    def moves(self, state):
-        return list(state["moves"])
-
-    def new_stats(self):
-        return {"scored": 0}
+    def running_scores(self, state):
+        return list(state.scores)
 
     def view(self, state):
-        return json.loads(json.dumps(state))
+        return json.loads(json.dumps(vars(state)))
 
     def player_view(self, state, player):
         return self.agent_view(self.observation(state, player))
 
     def observation(self, state, player):
-        return {"player": player, "hand": list(state["hands"][player]), "last": state["last"],
-                "scores": list(state["scores"]), "cards_left": [len(h) for h in state["hands"]]}
+        return {"player": player, "hand": list(state.hands[player]), "last": state.last,
+                "scores": list(state.scores), "cards_left": [len(h) for h in state.hands]}
 
     def agent_view(self, observation):
         return json.loads(json.dumps(observation))
@@ -230,10 +249,11 @@ def test_the_toy_game_deals_from_its_seed_and_hides_the_other_hands():
     a, b = game.new_state("7", {"players": 4}), game.new_state("7", {"players": 4})
     assert a == b and a != game.new_state("8", {"players": 4})
     view = game.player_view(a, 2)
-    assert view["hand"] == a["hands"][2] and "hands" not in view
-    while game.to_move(a) is not None:
-        game.play(a, game.legal_moves(a)[-1])
-    assert len(game.moves(a)) == 4 * HAND and places_from_ranks(game.ranking(a)) == places_from_ranks([-s for s in a["scores"]])
+    assert view["hand"] == a.hands[2] and "hands" not in view
+    while a.turn is not None:
+        a.push(a.legal_moves()[-1])
+    outcome = a.outcome()
+    assert len(a.move_stack) == 4 * HAND and list(outcome.places) == places_from_ranks([-s for s in a.scores])
 
 
 # --- agent specs are the game's --------------------------------------------------------------
@@ -620,13 +640,21 @@ def test_the_boxes_adapter():
     assert state.to_dict() == BoxesState(BoxesRules(**rules), 11).to_dict()  # the deal is the set-up's
     view = game.player_view(state, 0)
     assert view == state.observation(0) and "trays" not in view
-    while game.to_move(state) is not None:
-        game.play(state, game.legal_moves(state)[0])
-    winner, reason = game.result(state)
-    assert reason in ("score", "boxes", "shared win") and (winner is None) == (reason == "shared win")
-    assert game.ranking(state) == state.ranking() and game.scores(state) == state.scores
-    assert [s["boxes"] for s in game.final_stats(state, [game.new_stats() for _ in range(4)])] == state.boxes_delivered
-    assert not game.is_legal(state, 3) and not game.is_legal(state, "no such move")
+    assert game.move_text(3) is None and game.move_text("no such move") is None
+    assert all(game.move_text(m) == m for m in state.legal_moves())
+    assert legal_move(game, state, 3) is None and legal_move(game, state, state.legal_moves()[0]) == state.legal_moves()[0]
+    counts = [dict.fromkeys(game.STATS, 0) for _ in range(4)]
+    while state.turn is not None:
+        mover = state.turn
+        for key, count in game.move_stats(state.push(state.legal_moves()[0])).items():
+            counts[mover][key] += count
+    outcome = state.outcome()
+    assert outcome.reason in ("score", "boxes", "shared win") and (outcome.winner is None) == (outcome.reason == "shared win")
+    assert list(outcome.places) == state.ranking() and list(outcome.scores) == state.scores == game.running_scores(state)
+    assert sum(c["cards"] for c in counts) == len(state.to_dict()["cards"]) - 1  # every card but the start card
+    assert [s["boxes"] for s in game.final_stats(state, counts)] == state.boxes_delivered
+    with pytest.raises(DonutsError, match="no forfeited turn"):
+        state.forfeit()
 
 
 def test_a_boxes_tournament_of_agents_in_their_own_processes(tmp_path):

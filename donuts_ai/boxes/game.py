@@ -14,9 +14,10 @@ a free-for-all game of 2 to 10 players with a shuffled deck and hidden trays.
   process alike, and answer a move text (:meth:`BoxesState.legal_moves`).
   :meth:`BoxesState.from_observation` samples a full state consistent with it (a
   determinisation). Agent kinds are :data:`donuts_ai.boxes.agents.BOXES_AGENTS`.
-- **Result**: the game's :meth:`~BoxesState.ranking` (score, then boxes delivered; equal
-  on both share a place) and its scores. Reasons: ``score`` (first place alone on
-  points), ``boxes`` (points tied at the top, boxes delivered decided), ``shared win``.
+- **Result**: the state's outcome (:class:`~.state.BoxesOutcome`): its places (score,
+  then boxes delivered; equal on both share a place), its scores and its reason:
+  ``score`` (first place alone on points), ``boxes`` (points tied at the top, boxes
+  delivered decided), ``shared win``. An agent answers a move's text.
 - **Ledger** ``points``: each game's final score; the report also sums every player's
   ``boxes`` (delivered, sealed or boxed early), ``cards`` placed and ``sealed`` (runs
   their moves sealed, whoever scored them).
@@ -30,13 +31,15 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import DonutsError
+from ..errors import DonutsError, InvalidMoveError
+from ..state import GameState
 from ..tournament.protocol import Game, register
 from .errors import BoxesError
+from .moves import move_text, parse_move
 from .rules import BoxesRules
-from .state import BoxesState
+from .state import BoxesState, PlayResult
 
 if TYPE_CHECKING:
     from ..agents.registry import LazyRegistry
@@ -55,6 +58,9 @@ class BoxesGame(Game):
     FREE_FOR_ALL = True
     CAN_FORFEIT = False
     SETUP_NAME = "deal"
+    #: ``cards`` placed and runs ``sealed`` by a player's moves (from what a push reports),
+    #: then ``boxes`` delivered to it (:meth:`final_stats`).
+    STATS = ("cards", "sealed")
     #: ``points``: the ledger counts each game's final score.
     LEDGERS = ("points",)
 
@@ -121,61 +127,36 @@ class BoxesGame(Game):
     def new_state(self, setup: str, rules: dict[str, Any]) -> BoxesState:
         return BoxesState(BoxesRules.from_dict(rules), int(setup))
 
-    def to_move(self, state: BoxesState) -> int | None:
-        return state.turn
-
-    def legal_moves(self, state: BoxesState) -> list[str]:
-        return state.legal_moves()
-
-    def is_legal(self, state: BoxesState, move: object) -> bool:
+    def move_text(self, answer: object) -> str | None:
+        if not isinstance(answer, str):
+            return None
         try:
-            return isinstance(move, str) and state.is_legal(move)
-        except Exception:  # whatever an agent returned, a move that cannot be read is not legal
-            return False
+            return move_text(parse_move(answer))  # the canonical text of the move it names
+        except InvalidMoveError:
+            return None
 
-    def play(self, state: BoxesState, move: str) -> dict[str, int]:
-        counts = state.push(move)
+    def move_stats(self, report: object) -> dict[str, int]:
         # The mover's own counts; boxes and points can go to others, so final_stats reads them.
+        counts = cast(PlayResult, report)
         return {"cards": int(counts.get("cards", 0)), "sealed": int(counts.get("sealed", 0))}
 
-    def forfeit(self, state: BoxesState) -> None:
-        raise DonutsError("Donut Boxes has no forfeited turn: use the illegal-move policy 'lose'")
-
-    def result(self, state: BoxesState) -> tuple[int | None, str]:
-        places = state.ranking()
-        first = [p for p, place in enumerate(places) if place == 0]
-        if len(first) > 1:
-            return None, "shared win"
-        scores = state.scores
-        top = max(scores)
-        return first[0], "score" if scores.count(top) == 1 else "boxes"
-
-    def ranking(self, state: BoxesState) -> list[int]:
-        return state.ranking()
-
-    def scores(self, state: BoxesState) -> list[int]:
-        return state.scores
-
-    def final_stats(self, state: BoxesState, stats: list[dict[str, int]]) -> list[dict[str, int]]:
-        boxes = state.boxes_delivered
+    def final_stats(self, state: GameState, stats: list[dict[str, int]]) -> list[dict[str, int]]:
+        boxes = _boxes(state).boxes_delivered
         return [{**s, "boxes": boxes[p]} for p, s in enumerate(stats)]
 
-    def moves(self, state: BoxesState) -> list[str]:
-        return state.move_stack
-
-    def new_stats(self) -> dict[str, int]:
-        return {"cards": 0, "sealed": 0}
+    def running_scores(self, state: GameState) -> list[int]:
+        return _boxes(state).scores
 
     # --- agents ----------------------------------------------------------------------
-    def view(self, state: BoxesState) -> BoxesState:
+    def view(self, state: GameState) -> BoxesState:
         """The whole state (hidden parts included): only for code that may see it all."""
-        return state.copy()
+        return _boxes(state).copy()
 
-    def player_view(self, state: BoxesState, player: int) -> dict[str, Any]:
+    def player_view(self, state: GameState, player: int) -> dict[str, Any]:
         return self.agent_view(self.observation(state, player))
 
-    def observation(self, state: BoxesState, player: int) -> dict[str, Any]:
-        return dict(state.observation(player))
+    def observation(self, state: GameState, player: int) -> dict[str, Any]:
+        return dict(_boxes(state).observation(player))
 
     def agent_view(self, observation: dict[str, Any]) -> dict[str, Any]:
         view: dict[str, Any] = json.loads(json.dumps(observation))  # the agent's own copy, as a process would get it
@@ -205,6 +186,12 @@ class BoxesGame(Game):
     def ledger_text(self, ledger: str) -> str:
         return ("points: every game's final score; boxes: boxes delivered (sealed or boxed early); "
                 "cards: cards placed; sealed: runs a player's moves sealed, whoever scored them")
+
+
+def _boxes(state: GameState) -> BoxesState:
+    """The harness's state of a game of Donut Boxes: the state :meth:`BoxesGame.new_state` made."""
+    assert isinstance(state, BoxesState), type(state)
+    return state
 
 
 BOXES = register(BoxesGame())

@@ -88,6 +88,14 @@ class BoxesOutcome:
     scores: tuple[int, ...]
     boxes: tuple[int, ...]
 
+    @property
+    def reason(self) -> str:
+        """How first place was decided: ``"score"`` (one player alone on the most points),
+        ``"boxes"`` (points tied at the top, boxes delivered decided) or ``"shared win"``."""
+        if self.winner is None:
+            return "shared win"
+        return "score" if self.scores.count(max(self.scores)) == 1 else "boxes"
+
 
 _STATE_KEYS = ("rules", "to_move", "cards", "frozen", "scores", "boxes", "trays", "piles", "pile_known", "trigger",
                "final_turns_left", "stuck_streak", "over", "moves")
@@ -296,6 +304,11 @@ class BoxesState:
         result = self._core.play_code(code)
         self._pushed.append(code)
         return result
+
+    def forfeit(self) -> None:
+        """Donut Boxes knows no forfeited turn (a stuck player plays a ``stuck`` move):
+        always raises :class:`~.errors.BoxesError`, changing nothing."""
+        raise BoxesError("Donut Boxes has no forfeited turn (a player who cannot place plays a stuck move)")
 
     def pop(self) -> str:
         """Undo the last push exactly (every array as it was, hidden cards and the draw

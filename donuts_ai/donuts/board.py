@@ -62,6 +62,15 @@ class Outcome:
         """``"1-0"`` (Chocolate won), ``"0-1"`` or ``"1/2-1/2"``."""
         return result_string(self.winner)
 
+    @property
+    def places(self) -> tuple[int, int]:
+        """Chocolate's and Vanilla's places (0 first): ``(0, 0)`` for a draw."""
+        return (0, 0) if self.winner is None else (0, 1) if self.winner == 0 else (1, 0)
+
+    def winner_text(self) -> str:
+        """Who won, in words: ``"Chocolate wins"``, ``"Vanilla wins"`` or ``"draw"``."""
+        return "draw" if self.winner is None else f"{COLOR_NAMES[self.winner]} wins"
+
 
 _U = np.uint64
 
@@ -521,9 +530,7 @@ class Board:
         n = self._rules.donuts
         pools = f"placed c {self._p0}/{n}, v {self._p1}/{n}"
         if self._outcome is not None:
-            o = self._outcome
-            who = "draw" if o.winner is None else f"{COLOR_NAMES[o.winner]} wins"
-            status = f"game over: {who} ({o.reason})"
+            status = f"game over: {self._outcome.winner_text()} ({self._outcome.reason})"
         else:
             assert self._turn is not None  # the game goes on, so a side is to move
             status = f"{COLOR_NAMES[self._turn]} to move" + (" (open pick)" if self.is_open_pick() and self._last >= 0 else "")

@@ -2,7 +2,9 @@
 (:class:`~donuts_ai.tournament.protocol.Game`), beside Donut Boxes' (:mod:`donuts_ai.boxes.game`).
 
 The set-up is a layout (its text), the rules a :class:`~donuts_ai.Rules` as a JSON
-object, the state a :class:`~donuts_ai.Board`. Agents get a copy of the Board; an agent
+object, the state a :class:`~donuts_ai.Board`, which the harness plays through its state
+API (a forfeited turn is ``Board.forfeit()``); an agent may answer a square's name or its
+index. Agents get a copy of the Board; an agent
 process gets the layout, the rules and the moves and rebuilds the Board, pushing only
 the moves it has not seen yet. Agent kinds are :data:`donuts_ai.donuts.agents.AGENTS` and
 :data:`donuts_ai.donuts.agents.OPTIONAL_AGENTS`.
@@ -15,11 +17,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import LayoutError, RulesError
+from ..state import GameState
 from ..tournament.protocol import Game, JSONObject, register
 from .agents import AGENTS, OPTIONAL_AGENTS
 from .board import Board, Termination
 from .layout import Layout, fresh_layout, parse_layout_spec
 from .rules import Rules, make_rules
+from .squares import SQUARE_NAMES, parse_square
 
 if TYPE_CHECKING:
     from ..agents.registry import LazyRegistry
@@ -34,6 +38,8 @@ class DonutsGame(Game):
     """Donuts through the harness protocol (see the module doc)."""
 
     name = "donuts"
+    #: A player's insertions (placements that flipped donuts), which the ledgers reward.
+    STATS = ("insertions",)
     #: ``rulebook``: +3 a five, +2 majority control of a full board, +1 for 3+ insertions;
     #: ``end-win``: +2 for any win at the end (largest group too) instead.
     LEDGERS = ("rulebook", "end-win")
@@ -75,40 +81,22 @@ class DonutsGame(Game):
     def new_state(self, setup: str, rules: JSONObject) -> Board:
         return Board(Layout.from_text(setup), Rules.from_dict(rules))
 
-    def to_move(self, state: Board) -> int | None:
-        return state.turn
-
-    def legal_moves(self, state: Board) -> list[str]:
-        return state.legal_moves()
-
-    def is_legal(self, state: Board, move: object) -> bool:
+    def move_text(self, answer: object) -> str | None:
         try:
-            return state.is_legal(move)
-        except Exception:  # whatever an agent returned, a move that cannot be read is not legal
-            return False
+            return SQUARE_NAMES[parse_square(answer)]  # a name in any case, or a square's index
+        except ValueError:
+            return None
 
-    def play(self, state: Board, move: int | str) -> dict[str, int]:
-        return {"insertions": 1 if state.push(move) else 0}
+    def move_stats(self, report: object) -> dict[str, int]:
+        # Board.push reports the squares it flipped: a move that flips is an insertion.
+        return {"insertions": 1 if report else 0}
 
-    def forfeit(self, state: Board) -> None:
-        state.forfeit()
+    def view(self, state: GameState) -> Board:
+        return _board(state).copy()
 
-    def result(self, state: Board) -> tuple[int | None, str]:
-        outcome = state.outcome()
-        assert outcome is not None  # the harness asks once the game is over
-        return outcome.winner, str(outcome.reason)
-
-    def moves(self, state: Board) -> list[str | None]:
-        return state.move_stack
-
-    def new_stats(self) -> dict[str, int]:
-        return {"insertions": 0}
-
-    def view(self, state: Board) -> Board:
-        return state.copy()
-
-    def observation(self, state: Board, side: int) -> JSONObject:
-        return {"layout": state.layout.to_text(), "rules": self.rules_dict(state.rules), "moves": state.move_stack}
+    def observation(self, state: GameState, side: int) -> JSONObject:
+        board = _board(state)
+        return {"layout": board.layout.to_text(), "rules": self.rules_dict(board.rules), "moves": board.move_stack}
 
     def agent_view(self, observation: JSONObject) -> Board:
         key = (observation["layout"], json.dumps(observation["rules"], sort_keys=True))
@@ -138,6 +126,12 @@ class DonutsGame(Game):
     def ledger_text(self, ledger: str) -> str:
         board_win = "+2 majority of a full board" if ledger == "rulebook" else "+2 any win at the end"
         return f"+3 five, {board_win}, +1 for {INSERTION_BONUS_AT}+ insertions in a game"
+
+
+def _board(state: GameState) -> Board:
+    """The harness's state of a Donuts game: the Board :meth:`DonutsGame.new_state` made."""
+    assert isinstance(state, Board), type(state)
+    return state
 
 
 def win_points(reason: str, ledger: str = "rulebook") -> int:

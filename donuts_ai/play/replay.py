@@ -50,8 +50,7 @@ def run(args: argparse.Namespace) -> int:
     winner_by_result = {text: winner for winner, text in RESULT_STRINGS.items()}
     resignation_winner = winner_by_result.get(result)
     if outcome is not None:
-        who = "draw" if outcome.winner is None else f"{COLOR_NAMES[outcome.winner]} wins"
-        print(f"Result {outcome.result()}: {who} by {outcome.reason} after {final.ply} moves")
+        print(f"Result {outcome.result()}: {outcome.winner_text()} by {outcome.reason} after {final.ply} moves")
     elif record.tags.get("Termination") == "resignation" and resignation_winner is not None:
         loser = 1 - resignation_winner
         print(f"Result {result}: {COLOR_NAMES[loser]} resigned after {final.ply} moves")

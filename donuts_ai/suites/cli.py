@@ -10,6 +10,8 @@ import sys
 from typing import Any
 
 from ..errors import DonutsError
+from ..tournament.config import BACKENDS
+from ..tournament.match import ISOLATIONS
 from .evaluation import DEFAULT_MOVE_LIMIT, DEFAULT_SUITE, evaluate
 from .format import SUITE_NAMES
 
@@ -82,9 +84,9 @@ def add_evaluate_command(sub: Any) -> None:
     ev.add_argument("--seed", type=int, default=0, metavar="S",
                     help="every position's seed for the agents, and the positions --limit draws, derive from it (default 0)")
     ev.add_argument("--workers", type=_positive(int), default=1, metavar="N", help="processes (default 1)")
-    ev.add_argument("--backend", choices=("process", "ray"), default="process")
+    ev.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0])
     ev.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")
-    ev.add_argument("--isolation", choices=("process", "none"), default="process",
+    ev.add_argument("--isolation", choices=ISOLATIONS, default=ISOLATIONS[0],
                     help="process (default): every agent in a supervised process of its own; none: in the worker (faster, "
                          "but a hanging or crashing agent stops the run)")
     ev.add_argument("--results", metavar="FILE", default=None, help="results file (JSON lines), appended as units finish")

@@ -39,7 +39,6 @@ from typing import Any, TypedDict, cast
 
 from .._checks import check_int, check_seconds
 from ..donuts.board import Board
-from ..donuts.squares import SQUARE_NAMES, parse_square
 from ..errors import DonutsError
 from ..tournament._shutdown import stops_cleanly
 from ..tournament.agent_source import AgentSource
@@ -48,7 +47,7 @@ from ..tournament.config import BACKENDS
 from ..tournament.entries import names_of, seat_for, sources_of
 from ..tournament.match import ISOLATIONS
 from ..tournament.preflight import preflight
-from ..tournament.protocol import Game, get_game
+from ..tournament.protocol import Game, get_game, legal_move
 from ..tournament.records import EventKind
 from ..tournament.results import ResultsFileError, append_unit, results_file
 from ..tournament.seat_cache import close_seats, new_run, seat_keys, take_seats
@@ -108,7 +107,7 @@ class EvaluationConfig(TypedDict):
     unit_positions: int
 
 
-class Unit(TypedDict):
+class EvaluationUnit(TypedDict):
     """A unit of work: agent ``agent`` on the positions (index, line, seed) of suite ``suite``."""
 
     unit: int
@@ -213,15 +212,15 @@ def ask(seat: Seat, game: Game, board: Board, index: int, seed: int, move_limit:
     answer = seat.ask(game, board, side, None, move_limit)
     if answer.kind is not None:
         return _failed(index, answer)
-    if not game.is_legal(board, answer.move):
+    move = legal_move(game, board, answer.move)
+    if move is None:
         shown = answer.move if isinstance(answer.move, str) else repr(answer.move)
         return {"index": index, "move": shown[:DETAIL_CHARS], "seconds": answer.seconds, "nodes": answer.nodes,
                 "event": str(EventKind.ILLEGAL), "detail": f"not a legal move: {shown[:DETAIL_CHARS]}"}
-    move = SQUARE_NAMES[parse_square(answer.move)]
     return {"index": index, "move": move, "seconds": answer.seconds, "nodes": answer.nodes, "event": None}
 
 
-def play_unit(work: _Work, unit: Unit) -> UnitResult:
+def play_unit(work: _Work, unit: EvaluationUnit) -> UnitResult:
     """Ask agent ``unit["agent"]`` for its move on every position of the unit."""
     game = get_game(GAME)
     boards = [parse_position(line).board() for _, line, _ in unit["positions"]]
@@ -236,9 +235,9 @@ def position_seed(seed: int, suite: str, index: int) -> int:
     return random.Random(f"donuts-evaluate:{seed}:{suite}:{index}").getrandbits(62)
 
 
-def schedule(config: EvaluationConfig, suites: Mapping[str, Suite]) -> list[Unit]:
+def schedule(config: EvaluationConfig, suites: Mapping[str, Suite]) -> list[EvaluationUnit]:
     """Every unit of the evaluation, in a fixed order: per suite and block of positions, each agent."""
-    units: list[Unit] = []
+    units: list[EvaluationUnit] = []
     size = config["unit_positions"]
     for record in config["suites"]:
         suite = suites[record["name"]]
@@ -353,7 +352,7 @@ def _check_backend(backend: str) -> None:
         raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
 
 
-def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[Unit]) -> list[UnitResult]:
+def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[EvaluationUnit]) -> list[UnitResult]:
     """The finished units of a results file's unit lines, each checked against the unit of
     the schedule it names (agent, suite, positions); :class:`ResultsFileError` names the first bad line."""
     out: list[UnitResult] = []

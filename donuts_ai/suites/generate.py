@@ -111,7 +111,7 @@ def play_game(seed: int, game: int, agents: Sequence[str] = GAME_AGENTS) -> tupl
     return board, plies
 
 
-class Settings(TypedDict):
+class GenerationSettings(TypedDict):
     """What a generation is made from (the first line of its games file)."""
 
     seed: int
@@ -120,11 +120,11 @@ class Settings(TypedDict):
     version: int
 
 
-def _settings(seed: int, distance_nodes: int | None) -> Settings:
+def _settings(seed: int, distance_nodes: int | None) -> GenerationSettings:
     return {"seed": seed, "agents": list(GAME_AGENTS), "distance_nodes": distance_nodes, "version": 1}
 
 
-def _read_games(path: Path, settings: Settings) -> tuple[list[dict[str, str]], int]:
+def _read_games(path: Path, settings: GenerationSettings) -> tuple[list[dict[str, str]], int]:
     """(the positions of the games already in ``path``, one dict per game; the bytes of its
     complete lines), after checking it was made with ``settings``. A last line cut off
     mid-write is left out (its game is played again)."""

@@ -45,6 +45,8 @@ FORMATS = ("round-robin", "gauntlet")
 #: in tables of ``players`` seats, every table in all its seat rotations (:func:`~.scheduling.schedule`).
 MODES = ("pairs", "duel", "team", "free-for-all")
 FREE_FOR_ALL = "free-for-all"
+#: The lengths a best-of series (duel mode) may have.
+BEST_OF = (1, 3, 5, 7)
 #: Where the units of a run are played (:mod:`.backends`).
 BACKENDS = ("process", "ray")
 #: The hard per-move limit (seconds) of a run without a clock: generous, since an exact
@@ -274,44 +276,54 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
     names = names_of(config.sources)
     if config.format not in FORMATS:
         raise DonutsError(f"unknown format {config.format!r}; expected one of {', '.join(FORMATS)}")
-    if game_rules.FREE_FOR_ALL:
-        return _free_for_all_config(game_rules, records, names, config)
-    mode = "pairs" if config.mode is None else config.mode
-    if mode not in MODES[:3]:
-        raise DonutsError(f"unknown mode {mode!r}; expected one of {', '.join(MODES[:3])}")
-    if config.players is not None:
-        count = check_int("players", config.players, minimum=2)
-        assert count is not None  # not allow_none
-        game_rules.with_players(game_rules.rules_dict(config.rules), count)
+    mode = _mode(game_rules, config.mode)
     if mode == "team" and len(records) != 4:
         raise DonutsError(f"a team battle needs 4 agents (Chocolate A, Vanilla A, Chocolate B, Vanilla B), got {len(records)}")
     if mode != "team" and len(records) < 2:
         raise DonutsError("a tournament needs at least 2 agents")
-    checked_games = check_int("games per pairing", config.games, minimum=1)
-    assert checked_games is not None  # not allow_none
-    if mode == "duel" and config.best_of not in (1, 3, 5, 7):
-        raise DonutsError(f"best_of must be 1, 3, 5 or 7, got {config.best_of!r}")
-    clock, move_limit, checked_ledger = _check_play_settings(game_rules, config)
-    checked_seed = check_int("seed", config.seed)
-    assert checked_seed is not None  # not allow_none
-    return {
-        "game": game_rules.name,
-        "agents": records,
-        "names": names,
-        "format": config.format,
-        "games": checked_games,
-        "layouts": _setups(game_rules, config.setups),
-        "seed": checked_seed,
-        "mode": mode,
+    rules = game_rules.rules_dict(config.rules)
+    if config.players is not None:
+        count = check_int("players", config.players, minimum=2)
+        assert count is not None  # not allow_none
+        rules = game_rules.with_players(rules, count)
+    games = check_int("games" if mode == FREE_FOR_ALL else "games per pairing", config.games, minimum=1)
+    if mode == "duel" and config.best_of not in BEST_OF:
+        raise DonutsError(f"best_of must be {', '.join(map(str, BEST_OF[:-1]))} or {BEST_OF[-1]}, got {config.best_of!r}")
+    clock, move_limit, ledger = _check_play_settings(game_rules, config)
+    setups = _setups(game_rules, config.setups)
+    seed = check_int("seed", config.seed)
+    # The line's keys in the order results files have always written them (free-for-all
+    # tournaments also give their table size, after the mode).
+    line: dict[str, object] = {"game": game_rules.name, "agents": records, "names": names, "format": config.format,
+                               "games": games, "layouts": setups, "seed": seed, "mode": mode}
+    if mode == FREE_FOR_ALL:
+        line["players"] = game_rules.num_players(rules)
+    line |= {
         "best_of": config.best_of if mode == "duel" else None,
         "clock": clock,
         "clock_per": None if clock is None else "series" if mode == "duel" else "game",
         "move_limit": move_limit,
         "illegal": config.illegal,
-        "ledger": checked_ledger,
+        "ledger": ledger,
         "isolation": config.isolation,
-        "rules": game_rules.rules_dict(config.rules),
+        "rules": rules,
     }
+    return cast(TournamentConfig, line)
+
+
+def _mode(game_rules: Game, mode: str | None) -> str:
+    """The tournament's mode, checked against the game's kind: ``None`` is ``"pairs"`` for
+    a two-sided game, and a free-for-all game has only its own."""
+    if game_rules.FREE_FOR_ALL:
+        if mode not in (None, FREE_FOR_ALL):
+            raise DonutsError(f"{game_rules.name} is a free-for-all game: its mode is {FREE_FOR_ALL!r}, not {mode!r} "
+                              "(tables of players seats, every table in all its seat rotations)")
+        return FREE_FOR_ALL
+    mode = "pairs" if mode is None else mode
+    two_sided = [m for m in MODES if m != FREE_FOR_ALL]
+    if mode not in two_sided:
+        raise DonutsError(f"unknown mode {mode!r}; expected one of {', '.join(two_sided)}")
+    return mode
 
 
 def _check_play_settings(game_rules: Game, config: HarnessConfig) -> tuple[float | None, float | None, str]:
@@ -328,46 +340,6 @@ def _check_play_settings(game_rules: Game, config: HarnessConfig) -> tuple[float
     if config.isolation not in ISOLATIONS:
         raise DonutsError(f"isolation must be one of {', '.join(ISOLATIONS)}, got {config.isolation!r}")
     return clock, move_limit, ledger
-
-
-def _free_for_all_config(game_rules: Game, records: list[str], names: list[str], config: HarnessConfig) -> TournamentConfig:
-    """The configuration of a free-for-all tournament (see :func:`make_config`)."""
-    if config.mode not in (None, FREE_FOR_ALL):
-        raise DonutsError(f"{game_rules.name} is a free-for-all game: its mode is {FREE_FOR_ALL!r}, not {config.mode!r} "
-                          "(tables of players seats, every table in all its seat rotations)")
-    if len(records) < 2:
-        raise DonutsError("a tournament needs at least 2 agents")
-    rules_dict = game_rules.rules_dict(config.rules)
-    if config.players is not None:
-        count = check_int("players", config.players, minimum=2)
-        assert count is not None  # not allow_none
-        rules_dict = game_rules.with_players(rules_dict, count)
-    seats = game_rules.num_players(rules_dict)
-    checked_games = check_int("games", config.games, minimum=1)
-    assert checked_games is not None  # not allow_none
-    checked_clock, checked_limit, checked_ledger = _check_play_settings(game_rules, config)
-    setups = _setups(game_rules, config.setups)
-    checked_seed = check_int("seed", config.seed)
-    assert checked_seed is not None  # not allow_none
-    return {
-        "game": game_rules.name,
-        "agents": records,
-        "names": names,
-        "format": config.format,
-        "games": checked_games,
-        "layouts": setups,
-        "seed": checked_seed,
-        "mode": FREE_FOR_ALL,
-        "players": seats,
-        "best_of": None,
-        "clock": checked_clock,
-        "clock_per": None if checked_clock is None else "game",
-        "move_limit": checked_limit,
-        "illegal": config.illegal,
-        "ledger": checked_ledger,
-        "isolation": config.isolation,
-        "rules": rules_dict,
-    }
 
 
 def _setups(game_rules: Game, setups: object) -> list[str] | str:

@@ -30,9 +30,10 @@ import subprocess
 import tempfile
 import time
 
+from ..state import GameState
 from ._shutdown import STOP_GRACE
 from .engine_text import go_command
-from .protocol import Game, Move, State, get_game
+from .protocol import Game, Move, get_game
 from .seats import CRASH, EXCEPTION, KILL_GRACE, START_LIMIT, TIME, Answer, ProcessSeat, _LineReader
 from .specs import ENGINE_KIND, engine_position_writer, parse_engine_spec
 
@@ -154,7 +155,7 @@ class EngineSeat(ProcessSeat):
             self.close()
             raise
 
-    def ask(self, game: Game, state: State, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
         if self._proc is None:  # stopped earlier in this game: nothing can answer
             return Answer(None, 0.0, CRASH, f"{self.PROCESS} is not running (it failed earlier in this game)")
         if self._proc.poll() is not None:  # died since its last answer
@@ -238,12 +239,12 @@ class EngineAgent:
             raise EngineFailure(f"{self.spec}: {failure.detail}")
         self._started = True
 
-    def select_move(self, view: State, time_left: float | None = None) -> Move:
+    def select_move(self, view: GameState, time_left: float | None = None) -> Move:
         """The engine's move for the player to move in ``view`` (the game's state)."""
         if not self._started:
             self.reset()
         game = get_game(self.game)
-        side = game.to_move(view)
+        side = view.turn
         if side is None:  # a finished game: asked as for the second player (the engine says it has no move)
             side = 1
         answer = self._seat.ask(game, view, side, time_left, self.move_limit)

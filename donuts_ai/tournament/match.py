@@ -27,9 +27,8 @@ A free-for-all game (:mod:`.protocol`) has one seat per player, each its own age
 ends a two-sided game above instead *drops the player out* there: it is ranked last
 (players who dropped out share the last place, whatever their score), gets no ledger
 points, and the others play on, the harness playing the dropped player's turns with
-the game's :meth:`~.protocol.Game.dropout_move` (by default a uniformly random legal move
-from a stream seeded by the game's seed) so that the rules, and the others' game, go on
-unchanged. When only one player is left the game stops there: that player is first, and
+a uniformly random legal move (from a stream seeded by the game's seed) so that the rules,
+and the others' game, go on unchanged. When only one player is left the game stops there: that player is first, and
 the record's ``reason`` is the last drop's (as a two-player game ends). Games without a
 forfeited turn (``CAN_FORFEIT = False``) refuse the ``forfeit`` policy.
 """
@@ -43,10 +42,11 @@ from typing import Any, cast
 
 from .._checks import check_seconds
 from ..errors import DonutsError
+from ..state import GameOutcome, GameState
 from ._shutdown import stops_cleanly
 from .entries import seat_for, source_of
 from .preflight import preflight
-from .protocol import Game, JSONObject, Move, Score, State, game_named
+from .protocol import Game, JSONObject, Score, game_named, legal_move
 from .records import LOSS_BY_EVENT, Adjudication, Event, EventKind, GameRecord
 from .seats import Answer, LocalSeat, Seat, close_all
 from .specs import AgentLike
@@ -147,11 +147,11 @@ def _play(game: Game, seats: list[Seat], setup: str, rules: JSONObject, seed: in
     winner: int | None = None
     reason: Adjudication | str | None = None
 
-    while (side := game.to_move(state)) is not None:
+    while (side := state.turn) is not None:
         if game.FREE_FOR_ALL:
             seat = side
             if seat in play.out:  # dropped out: the harness plays its turns, the others play on
-                play.move(state, seat, game.dropout_move(state, play.rng))
+                play.move(state, seat, play.rng.choice(state.legal_moves()))
                 continue
         else:
             seat = side if n_seats == 2 else side + 2 * (side_turns[side] % 2)
@@ -161,9 +161,10 @@ def _play(game: Game, seats: list[Seat], setup: str, rules: JSONObject, seed: in
         failed = failed_start.pop(seat, None)  # an agent that could not start loses, whatever the policy
         answer = failed or seats[seat].ask(game, state, side, time_left, limit)
         used[seat] += answer.seconds
-        kind, detail = _judge(answer, time_left, move_limit, game, state)
+        kind, detail, move = _judge(answer, time_left, move_limit, game, state)
         if kind is None:
-            play.move(state, seat, answer.move)
+            assert move is not None  # _judge found it legal
+            play.move(state, seat, move)
             side_turns[side] += 1
             continue
         lost = play.penalty(seat, kind, detail, illegal == "lose" or failed is not None)
@@ -176,14 +177,14 @@ def _play(game: Game, seats: list[Seat], setup: str, rules: JSONObject, seed: in
                 reason = lost
                 break
             continue  # the dropped player's turn is played for it at once
-        game.forfeit(state)
+        state.forfeit()
         side_turns[side] += 1
         play.plies += 1
 
     winner, reason, ranking, scores, points = play.finish(state, winner, reason, ledger)
     return GameRecord(
         game=game.name, setup=setup, rules=rules, seats=[s.spec for s in seats], names=[s.name for s in seats], seed=seed,
-        moves=game.moves(state), winner=winner, reason=str(reason), plies=play.plies, times=[round(u, 4) for u in used],
+        moves=list(state.move_stack), winner=winner, reason=str(reason), plies=play.plies, times=[round(u, 4) for u in used],
         clock_left=None if left is None else [round(max(0.0, c - u), 4) for c, u in zip(left, used, strict=True)],
         turns=play.turns, forfeits=play.forfeits, stats=play.stats, ledger=points, events=play.events,
         ranking=ranking, scores=scores,
@@ -210,7 +211,7 @@ class _Play:
         self.game = game
         self.plies = 0
         self.turns, self.forfeits = [0] * n_seats, [0] * n_seats
-        self.stats = [game.new_stats() for _ in range(n_seats)]
+        self.stats = [dict.fromkeys(game.STATS, 0) for _ in range(n_seats)]
         self.events: list[Event] = []
         self.out: list[int] = []
         # The moves played for dropped players: their own stream, from the game's seed.
@@ -227,14 +228,15 @@ class _Play:
         self.forfeits[seat] += 1
         return Adjudication.FORFEITS if self.forfeits[seat] >= MAX_FORFEITS else None
 
-    def finish(self, state: State, winner: int | None, reason: Adjudication | str | None, ledger: str
+    def finish(self, state: GameState, winner: int | None, reason: Adjudication | str | None, ledger: str
                ) -> tuple[int | None, Adjudication | str, list[int] | None, list[Score] | None, list[Score]]:
         """(winner, reason, ranking, scores, ledger points per seat) of the game played:
-        ``winner`` and ``reason`` are set when an event ended it, else the game says."""
+        ``winner`` and ``reason`` are set when an event ended it, else the state's outcome says."""
         game, n = self.game, len(self.turns)
         if not game.FREE_FOR_ALL:
             if reason is None:
-                winner, reason = game.result(state)
+                end = _outcome(state)
+                winner, reason = end.winner, end.reason
             points: list[Score] = [game.ledger_points(winner, str(reason), s % 2, self.stats[s], ledger) for s in range(n)]
             return winner, reason, None, None, points
         winner, reason, ranking, scores = self.outcome(state, reason)
@@ -243,27 +245,28 @@ class _Play:
                   for s in range(n)]
         return winner, reason, ranking, scores, points
 
-    def move(self, state: State, seat: int, move: Move) -> None:
-        for key, count in self.game.play(state, move).items():
+    def move(self, state: GameState, seat: int, move: str) -> None:
+        """Push ``move`` (a legal move's text) for ``seat``, adding its counts to the seat's."""
+        for key, count in self.game.move_stats(state.push(move)).items():
             self.stats[seat][key] = self.stats[seat].get(key, 0) + count
         self.plies += 1
 
-    def outcome(self, state: State, reason: Adjudication | str | None
+    def outcome(self, state: GameState, reason: Adjudication | str | None
                 ) -> tuple[int | None, Adjudication | str, list[int], list[Score] | None]:
         """(winner seat, reason, places, scores) of a free-for-all game. Players who
         dropped out share the last place; the others keep the game's order among
         themselves. A game stopped with one player left (``reason`` set) ranks that one
-        first; its scores are those of the unfinished game."""
+        first; its scores are those of the unfinished game (:meth:`~.protocol.Game.running_scores`)."""
         game, n = self.game, len(self.turns)
-        raw = game.scores(state)
-        scores = None if raw is None else [_number(x) for x in raw]
+        raw: Sequence[Score] | None
         if reason is None:
-            _, reason = game.result(state)
-            ranks = list(game.ranking(state))
+            end = _outcome(state)
+            reason, ranks, raw = end.reason, list(end.places), end.scores
             if len(ranks) != n:
-                raise DonutsError(f"{game.name}.ranking gave {len(ranks)} places for {n} players")
+                raise DonutsError(f"{game.name}'s outcome gave {len(ranks)} places for {n} players")
         else:
-            ranks = [0] * n
+            ranks, raw = [0] * n, game.running_scores(state)
+        scores = None if raw is None else [_number(x) for x in raw]
         stayed = [s for s in range(n) if s not in self.out]
         places = [0] * n
         for s in stayed:
@@ -274,27 +277,38 @@ class _Play:
         return (first[0] if len(first) == 1 else None), reason, places, scores
 
 
+def _outcome(state: GameState) -> GameOutcome:
+    """The outcome of a game the harness played to its end."""
+    end = state.outcome()
+    assert end is not None  # the loop stops at the end (turn None) unless an event ended the game
+    return end
+
+
 def _number(x: Score) -> Score:
     """A score as JSON writes it: an int when it is whole."""
     x = float(x)
     return int(x) if x.is_integer() else x
 
 
-def _judge(answer: Answer, time_left: float | None, move_limit: float | None, game: Game, state: State
-           ) -> tuple[str | None, str]:
-    """(event kind, detail) of an answer: ``None`` when it is a legal move in time."""
+def _judge(answer: Answer, time_left: float | None, move_limit: float | None, game: Game, state: GameState
+           ) -> tuple[str | None, str, str | None]:
+    """(event kind, detail, move) of an answer: kind ``None`` and the move's text when it
+    is a legal move in time, else the event and no move."""
     kind, detail = answer.kind, answer.detail
     # The detail of an answer that gave a move is what the seat kept for an event (an
     # engine's stderr): the harness's own line comes last, as reports show a detail's last line.
     kept = f"{detail}\n" if kind is None and detail else ""
     # Over time is over time, whatever the answer was (a process that died stays a crash).
     if kind in (None, EventKind.EXCEPTION) and time_left is not None and answer.seconds > time_left:
-        return EventKind.TIME, f"{kept}clock ran out: {answer.seconds:.3f} s used with {time_left:.3f} s left"
+        return EventKind.TIME, f"{kept}clock ran out: {answer.seconds:.3f} s used with {time_left:.3f} s left", None
     if kind in (None, EventKind.EXCEPTION) and move_limit is not None and answer.seconds > move_limit:
-        return EventKind.TIME, f"{kept}{answer.seconds:.3f} s for one move, over the per-move limit of {move_limit:g} s"
-    if kind is None and not game.is_legal(state, answer.move):
-        return EventKind.ILLEGAL, f"{kept}illegal move {answer.move!r} (legal: {', '.join(map(str, game.legal_moves(state)))})"
-    return kind, detail
+        return EventKind.TIME, f"{kept}{answer.seconds:.3f} s for one move, over the per-move limit of {move_limit:g} s", None
+    if kind is not None:
+        return kind, detail, None
+    move = legal_move(game, state, answer.move)
+    if move is None:
+        return EventKind.ILLEGAL, f"{kept}illegal move {answer.move!r} (legal: {', '.join(state.legal_moves())})", None
+    return None, detail, move
 
 
 def score_of(record: GameRecord | Mapping[str, Any], seat: int) -> float:

@@ -1,31 +1,40 @@
-"""The game protocol: everything the harness needs to know about a game.
+"""The game protocol: what the harness needs to know about a game besides its state.
 
 Tournaments, ratings, the SPRT, results files and the runner depend on this small
-interface, never on a game's internals, so another game plugs in by implementing it
-and registering itself in :data:`GAMES`. The games of this package live with their rules
-(Donuts: :class:`donuts_ai.donuts.game.DonutsGame`; Donut Boxes:
-:class:`donuts_ai.boxes.game.BoxesGame`) and are named in :data:`KNOWN_GAMES`: the harness
-imports one by its module's dotted path when a configuration first names it, and knows
-nothing else of any game.
+interface and on the state API both games speak (:class:`donuts_ai.state.GameState`),
+never on a game's internals, so another game plugs in by implementing both and registering
+its adapter in :data:`GAMES`. The games of this package live with their rules (Donuts:
+:class:`donuts_ai.donuts.game.DonutsGame`; Donut Boxes: :class:`donuts_ai.boxes.game.BoxesGame`)
+and are named in :data:`KNOWN_GAMES`: the harness imports one by its module's dotted path
+when a configuration first names it, and knows nothing else of any game.
+
+**The state plays the game.** :meth:`Game.new_state` returns a
+:class:`~donuts_ai.state.GameState`, and the harness drives it through the state's verbs
+alone: ``state.turn`` (the player to move, numbered from 0; ``None`` once over),
+``state.legal_moves()`` (an agent's answer is legal when its text, :meth:`Game.move_text`,
+is one of them: :func:`legal_move`), ``state.push(move)``, ``state.forfeit()``,
+``state.move_stack`` (the record's moves) and ``state.outcome()`` (its ``winner``,
+``places``, ``scores`` and ``reason``: the record's result). The adapter, this class, keeps
+only what a state does not know: set-ups and their text, rules as JSON, the number of
+players, how an agent's answer reads as a move, the per-player counts and ledgers, what
+agents see (views and observations), and the game's agents.
 
 A game is turn-based between ``num_players(rules)`` players, numbered from 0 (0 moves
-first); :meth:`Game.to_move` returns the index of the player to move. Two kinds:
+first). Two kinds:
 
-- *two-sided* (``FREE_FOR_ALL = False``, Donuts): two sides, a winner or a draw
-  (:meth:`Game.result`), played in colour-swapped pairs, best-of series, or 2v2 team
-  battles (a side's two players alternate its turns);
-- *free-for-all* (``FREE_FOR_ALL = True``): 2 or more players, each for themselves; a
-  finished game gives a :meth:`Game.ranking` (a place per player, shared places
-  allowed) and per-player :meth:`Game.scores`, besides ``result``'s winner (the player
-  alone in first place, else ``None``) and reason.
+- *two-sided* (``FREE_FOR_ALL = False``, Donuts): two sides, a winner or a draw, played in
+  colour-swapped pairs, best-of series, or 2v2 team battles (a side's two players
+  alternate its turns);
+- *free-for-all* (``FREE_FOR_ALL = True``, Donut Boxes): 2 or more players, each for
+  themselves; a finished game's outcome gives a place per player (shared places allowed)
+  and per-player scores, its ``winner`` the player alone in first place, else ``None``.
 
 Chance is the game's business: the set-up the harness hands to :meth:`Game.new_state`
 is drawn from the unit's seed (:meth:`Game.draw_setup`) and may hold the seed of the
-game's own random stream (a deal). The harness holds the ``state`` (any object the game
-likes) and only ever calls the methods below; agents receive ``player_view(state,
-player)`` in-process or ``agent_view(observation(state, player))`` in their own process,
-so what an agent sees is the game's decision (a game of hidden information sends each
-player only what it may know).
+game's own random stream (a deal). Agents receive ``player_view(state, player)``
+in-process or ``agent_view(observation(state, player))`` in their own process, so what
+an agent sees is the game's decision (a game of hidden information sends each player
+only what it may know).
 """
 
 from __future__ import annotations
@@ -33,16 +42,13 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from random import Random
 from typing import Any, TypeAlias
 
 from ..errors import DonutsError
+from ..state import GameState
 
-#: A game's state: any object the game likes. The harness never looks inside it; it only
-#: hands it back to the game's methods, so each game narrows it to its own type.
-State: TypeAlias = Any
-#: A move: what an agent returned (anything, until :meth:`Game.is_legal` says it is one),
-#: or what the game writes in records (JSON-ready; ``None`` for a forfeit).
+#: A move as an agent answered it: anything, until :func:`legal_move` finds it one of the
+#: state's legal moves (then it is that move's text).
 Move: TypeAlias = Any
 #: A JSON object as a game writes it (its rules variant, an observation): values of any
 #: JSON type, read by the game that wrote them.
@@ -54,17 +60,21 @@ Score: TypeAlias = int | float
 
 
 class Game(ABC):
-    """A game the harness can run (see the module doc). Methods never change their
-    arguments unless they say so; bad set-ups or rules raise ``DonutsError`` subclasses."""
+    """A game the harness can run, besides its state (see the module doc). Methods never
+    change their arguments unless they say so; bad set-ups or rules raise ``DonutsError``
+    subclasses."""
 
     #: Registry name, written in results files.
     name: str = "game"
-    #: Players ranked each for themselves (:meth:`ranking`), rather than two sides.
+    #: Players ranked each for themselves (the outcome's ``places``), rather than two sides.
     FREE_FOR_ALL: bool = False
-    #: Whether the rules know a forfeited turn (the harness's ``illegal="forfeit"``).
+    #: Whether the rules know a forfeited turn (``state.forfeit()``; the harness's ``illegal="forfeit"``).
     CAN_FORFEIT: bool = True
     #: What a set-up is called in reports ("a fresh deal for every unit").
     SETUP_NAME: str = "set-up"
+    #: The names of a player's counts in a game (:meth:`move_stats`), each 0 at the start,
+    #: in the order a record writes them.
+    STATS: tuple[str, ...] = ()
 
     # --- set-ups and rules ---------------------------------------------------------------
     @abstractmethod
@@ -85,11 +95,16 @@ class Game(ABC):
     def rules_dict(self, rules: object) -> JSONObject:
         """The rules variant as a JSON object (``None``: the official rules), checked."""
 
-    # --- playing -------------------------------------------------------------------------
-    @abstractmethod
-    def new_state(self, setup: str, rules: JSONObject) -> State:
-        """The starting state of a game."""
+    def setups_line(self, setups: Sequence[object] | str, seed: int) -> str:
+        """The line of a report that says what the tournament's set-ups were: ``setups``
+        is the word :meth:`parse_setups` gave (a fresh draw per unit, from the tournament
+        seed ``seed``) or the list of set-up texts."""
+        if isinstance(setups, str):
+            what = self.SETUP_NAME if setups == "random" else f"{setups} {self.SETUP_NAME}"
+            return f"Set-ups: a fresh {what} for every unit, seeded from the tournament seed {seed}"
+        return f"Set-ups: {len(setups)} fixed, cycled through"
 
+    # --- players and states --------------------------------------------------------------
     def num_players(self, rules: JSONObject) -> int:
         """How many players a game under ``rules`` (as :meth:`rules_dict` gives them) has.
         Default: 2."""
@@ -102,6 +117,35 @@ class Game(ABC):
             raise DonutsError(f"{self.name} is a game of {self.num_players(rules)} players, not {players}")
         return rules
 
+    @abstractmethod
+    def new_state(self, setup: str, rules: JSONObject) -> GameState:
+        """The starting state of a game on the set-up text ``setup`` under ``rules``."""
+
+    def move_text(self, answer: object) -> str | None:
+        """What an agent answered, as the state's :meth:`~donuts_ai.state.GameState.legal_moves`
+        write a move (Donuts also reads a square's index, or a name in capitals); ``None``
+        when it names no move. Never raises. Default: a text as it is, anything else ``None``."""
+        return answer if isinstance(answer, str) else None
+
+    # --- counts and scores ---------------------------------------------------------------
+    def move_stats(self, report: object) -> Stats:
+        """The mover's counts (names from :data:`STATS`) for one move, from what
+        ``state.push`` returned for it (the game's own report: Donuts' flipped squares).
+        Default: none."""
+        return {}
+
+    def final_stats(self, state: GameState, stats: list[Stats]) -> list[Stats]:
+        """Every player's counts at the end of the game, given those the harness summed
+        from :meth:`move_stats` (each move's counts go to its mover). Default: those."""
+        return stats
+
+    def running_scores(self, state: GameState) -> Sequence[Score] | None:
+        """Every player's score as ``state`` stands, for the record of a free-for-all game
+        stopped before its end (every player but one dropped out); a finished game's are
+        its outcome's ``scores``. Default: ``None`` (no scores)."""
+        return None
+
+    # --- agents --------------------------------------------------------------------------
     def agent_registry(self) -> Mapping[str, type[Any]]:
         """The agent classes by spec kind (``random``, ``greedy``...) for this game, each
         built from keyword options. Default: none (only ``module:Class`` specs, which
@@ -114,85 +158,18 @@ class Game(ABC):
         Default: none."""
         return {}
 
-    def setups_line(self, setups: Sequence[object] | str, seed: int) -> str:
-        """The line of a report that says what the tournament's set-ups were: ``setups``
-        is the word :meth:`parse_setups` gave (a fresh draw per unit, from the tournament
-        seed ``seed``) or the list of set-up texts."""
-        if isinstance(setups, str):
-            what = self.SETUP_NAME if setups == "random" else f"{setups} {self.SETUP_NAME}"
-            return f"Set-ups: a fresh {what} for every unit, seeded from the tournament seed {seed}"
-        return f"Set-ups: {len(setups)} fixed, cycled through"
-
     @abstractmethod
-    def to_move(self, state: State) -> int | None:
-        """The player to move (an index; for a two-sided game its side, 0 or 1),
-        ``None`` when the game is over."""
-
-    @abstractmethod
-    def legal_moves(self, state: State) -> list[Move]:
-        """The legal moves, as the game writes them in records."""
-
-    @abstractmethod
-    def is_legal(self, state: State, move: Move) -> bool:
-        """Whether ``move`` (anything an agent returned) is legal now; never raises."""
-
-    @abstractmethod
-    def play(self, state: State, move: Move) -> Stats:
-        """Play a legal ``move`` (changes ``state``); returns the game's counts for it
-        (added to the mover's ``stats`` in the record, e.g. ``{"insertions": 1}``)."""
-
-    @abstractmethod
-    def forfeit(self, state: State) -> None:
-        """The side to move forfeits its turn (changes ``state``)."""
-
-    @abstractmethod
-    def result(self, state: State) -> tuple[int | None, str]:
-        """(winning side or ``None`` for a draw, reason) of a finished game; in a
-        free-for-all game the winning player, ``None`` when first place is shared."""
-
-    def ranking(self, state: State) -> list[int]:
-        """The place of every player in a finished game: 0 first, players sharing a place
-        get the same number (smaller is better; the harness reads it as competition
-        places). Default, for two players: from :meth:`result`."""
-        winner, _ = self.result(state)
-        return [0, 0] if winner is None else [0 if p == winner else 1 for p in range(2)]
-
-    def scores(self, state: State) -> Sequence[Score] | None:
-        """Every player's score in a finished game (numbers), or ``None`` (the default)."""
-        return None
-
-    def final_stats(self, state: State, stats: list[Stats]) -> list[Stats]:
-        """Every player's counts at the end of the game, given those the harness summed
-        from :meth:`play` (each move's counts go to its mover). Default: those."""
-        return stats
-
-    @abstractmethod
-    def moves(self, state: State) -> list[Move]:
-        """The moves played so far (``None`` for a forfeit), JSON-ready."""
-
-    @abstractmethod
-    def new_stats(self) -> Stats:
-        """A player's counts at the start of a game (e.g. ``{"insertions": 0}``)."""
-
-    # --- agents --------------------------------------------------------------------------
-    @abstractmethod
-    def view(self, state: State) -> Any:
+    def view(self, state: GameState) -> Any:
         """What an in-process agent's ``select_move`` receives (a copy it may change)."""
 
-    def player_view(self, state: State, player: int) -> Any:
+    def player_view(self, state: GameState, player: int) -> Any:
         """What an in-process agent receives when ``player`` is to move. Default:
         :meth:`view` (a game of perfect information); a game of hidden information
         returns ``agent_view(observation(state, player))``, what a process would get."""
         return self.view(state)
 
-    def dropout_move(self, state: State, rng: Random) -> Move:
-        """In a free-for-all game, the move the harness plays for a player who dropped out
-        (ranked last) while the others play on. Default: a uniformly random legal move
-        from ``rng`` (a :class:`random.Random` seeded from the game's seed)."""
-        return rng.choice(self.legal_moves(state))
-
     @abstractmethod
-    def observation(self, state: State, side: int) -> JSONObject:
+    def observation(self, state: GameState, side: int) -> JSONObject:
         """What an agent process is sent for ``side`` to move: JSON-ready."""
 
     @abstractmethod
@@ -203,7 +180,7 @@ class Game(ABC):
         """One-off set-up an agent process does before it says it is ready (load compiled
         code, say), so that it is never charged to a move. Default: nothing."""
 
-    # --- scores --------------------------------------------------------------------------
+    # --- ledgers -------------------------------------------------------------------------
     #: Score ledgers the game knows; the first is the default.
     LEDGERS: tuple[str, ...] = ("rulebook",)
 
@@ -221,6 +198,17 @@ class Game(ABC):
     @abstractmethod
     def ledger_text(self, ledger: str) -> str:
         """One line that says how ``ledger`` scores, for reports."""
+
+
+def legal_move(game: Game, state: GameState, answer: object) -> str | None:
+    """``answer`` (anything an agent returned) as the text of a move legal in ``state``
+    now (:meth:`Game.move_text`, found among ``state.legal_moves()``), else ``None``.
+    Never raises: whatever an agent returned, a move that cannot be read is not legal."""
+    try:
+        text = game.move_text(answer)
+    except Exception:  # a game's reading of an odd object: not a move
+        return None
+    return text if text is not None and text in state.legal_moves() else None
 
 
 GAMES: dict[str, Game] = {}

@@ -25,7 +25,7 @@ import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict, TypeVar, cast, overload
 
 from ..errors import DonutsError
 from .protocol import JSONObject, Move, Score, Stats
@@ -178,6 +178,9 @@ class EventRow(EventDict):
 
 
 class _GameFields(TypedDict):
+    """The fields every :class:`GameRecord` writes, in the order a results file has them:
+    :meth:`GameRecord.to_dict` writes these keys from the record's fields of the same names."""
+
     game: str
     setup: str
     rules: JSONObject
@@ -310,12 +313,8 @@ class GameRecord(_MappingView):
         return [0 if self.winner is None or s % 2 == self.winner else 1 for s in range(len(self.names))]
 
     def to_dict(self) -> GameDict:
-        out: _GameFields = {
-            "game": self.game, "setup": self.setup, "rules": self.rules, "seats": self.seats, "names": self.names,
-            "seed": self.seed, "moves": self.moves, "winner": self.winner, "reason": self.reason, "plies": self.plies,
-            "times": self.times, "clock_left": self.clock_left, "turns": self.turns, "forfeits": self.forfeits,
-            "stats": self.stats, "ledger": self.ledger,
-        }
+        # The keys every game record writes are _GameFields', in its order; each is a field of this class.
+        out = cast(_GameFields, {key: getattr(self, key) for key in _GameFields.__annotations__})
         events = [e.to_dict() for e in self.events]
         if self.ranking is not None:  # version 3 only: two-sided records stay as version 2 wrote them
             ffa: FreeForAllGameDict = {**out, "ranking": self.ranking, "scores": self.scores, "events": events}

@@ -80,19 +80,9 @@ def text_report(results: ResultsView) -> str:
         lines.append("")
         anchor = next(r.name for r in fit.ratings if r.elo == 0 and r.lower == r.upper)
         lines.append(f"Ratings (Elo by maximum likelihood, {anchor} = 0, 95% intervals)")
-        shown, width = _column([r.name for r in fit.ratings])
-        lines.append(f"  {'agent':{width}s} {'Elo':>7s} {'95% interval':>18s} {'games':>6s} {'score':>6s}")
-        for r in fit.ratings:
-            lines.append(f"  {shown[r.name]:{width}s} {r.elo:7.0f} {f'[{r.lower:.0f}, {r.upper:.0f}]':>18s} {r.games:6d} {r.score:6.0%}")
+        lines += _rating_rows(fit, "score")
         lines.append(f"  first-player advantage: {fit.first_player_advantage:+.0f} Elo; draw parameter nu = {fit.draw_nu:.3f}")
-        if len(fit.ratings) > 1:
-            lines.append("  likelihood of superiority (row over column):")
-            order = [r.name for r in fit.ratings]
-            shown, width = _column(order, NAME_WIDTH - 3)
-            lines.append("  " + " " * (width + 3) + "".join(f"{i + 1:>7d}" for i in range(len(order))))
-            for i, a in enumerate(order):
-                cells = "".join("      -" if a == b else f"{fit.los(a, b):7.0%}" for b in order)
-                lines.append(f"  {i + 1}. {shown[a]:{width}s}{cells}")
+        lines += _superiority(fit, [r.name for r in fit.ratings])
         table = results.crosstable()
         lines.append("")
         lines.append("Crosstable (points of row against column / games)")
@@ -147,20 +137,9 @@ def _free_for_all_report(results: ResultsView) -> str:
         lines.append("")
         lines.append(f"Ratings (Plackett-Luce on final rankings by MM, Elo scale, {anchor} = 0, "
                      f"95% intervals from the {fit.intervals})")
-        shown, width = _column([r.name for r in fit.ratings])
-        lines.append(f"  {'agent':{width}s} {'Elo':>7s} {'95% interval':>18s} {'games':>6s} {'beaten':>7s}")
-        for r in fit.ratings:
-            lines.append(f"  {shown[r.name]:{width}s} {r.elo:7.0f} {f'[{r.lower:.0f}, {r.upper:.0f}]':>18s} "
-                         f"{r.games:6d} {r.score:7.0%}")
+        lines += _rating_rows(fit, "beaten")
         lines.append("  beaten: the share of the other players at its tables it placed above (a shared place: half)")
-        rated = [r.name for r in fit.ratings if r.games]
-        if len(rated) > 1:
-            lines.append("  likelihood of superiority (row over column):")
-            shown, width = _column(rated, NAME_WIDTH - 3)
-            lines.append("  " + " " * (width + 3) + "".join(f"{i + 1:>7d}" for i in range(len(rated))))
-            for i, a in enumerate(rated):
-                cells = "".join("      -" if a == b else f"{fit.los(a, b):7.0%}" for b in rated)
-                lines.append(f"  {i + 1}. {shown[a]:{width}s}{cells}")
+        lines += _superiority(fit, [r.name for r in fit.ratings if r.games])
         table = results.crosstable()
         lines.append("")
         lines.append("Head to head (times the row placed above the column at one table, a shared place half / times they "
@@ -194,6 +173,32 @@ def _free_for_all_report(results: ResultsView) -> str:
     lines.append("  place: the mean place (1 first); players who dropped out share the last place and score no points")
     lines += _events(results)
     return "\n".join(lines)
+
+
+def _rating_rows(fit: RatingFit, share: str) -> list[str]:
+    """A ratings table: every agent's Elo, 95% interval, games and ``share`` (its score,
+    or in a free-for-all the share of the others it placed above), best first."""
+    shown, width = _column([r.name for r in fit.ratings])
+    cell = len(share) + 1
+    lines = [f"  {'agent':{width}s} {'Elo':>7s} {'95% interval':>18s} {'games':>6s} {share:>{cell}s}"]
+    for r in fit.ratings:
+        lines.append(f"  {shown[r.name]:{width}s} {r.elo:7.0f} {f'[{r.lower:.0f}, {r.upper:.0f}]':>18s} "
+                     f"{r.games:6d} {r.score:{cell}.0%}")
+    return lines
+
+
+def _superiority(fit: RatingFit, names: list[str]) -> list[str]:
+    """The likelihood of superiority of each of ``names`` over each other, numbered rows
+    and columns (nothing for fewer than two)."""
+    if len(names) < 2:
+        return []
+    lines = ["  likelihood of superiority (row over column):"]
+    shown, width = _column(names, NAME_WIDTH - 3)
+    lines.append("  " + " " * (width + 3) + "".join(f"{i + 1:>7d}" for i in range(len(names))))
+    for i, a in enumerate(names):
+        cells = "".join("      -" if a == b else f"{fit.los(a, b):7.0%}" for b in names)
+        lines.append(f"  {i + 1}. {shown[a]:{width}s}{cells}")
+    return lines
 
 
 def _events(results: ResultsView) -> list[str]:

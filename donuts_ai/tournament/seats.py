@@ -52,8 +52,9 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Literal, TypedDict
 
 from .._checks import is_int
+from ..state import GameState
 from ._shutdown import end_processes, signals_held
-from .protocol import Game, JSONObject, Move, State, get_game
+from .protocol import Game, JSONObject, Move, get_game
 from .records import EventKind
 from .specs import AgentLike, call_agent
 
@@ -150,7 +151,7 @@ class Seat:
         ``kind`` when the agent failed to (it then loses the game at its first turn)."""
         raise NotImplementedError
 
-    def ask(self, game: Game, state: State, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
         """The agent's move for ``side`` (the player to move) in ``state`` of ``game``;
         ``time_left`` is its clock, ``limit`` the most seconds the harness waits
         (``None``: no limit)."""
@@ -190,7 +191,7 @@ class LocalSeat(Seat):
             return Answer(None, 0.0, EXCEPTION, detail or line)
         return None
 
-    def ask(self, game: Game, state: State, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
         view = game.player_view(state, side)
         start = time.perf_counter()
         try:
@@ -414,7 +415,7 @@ class ProcessSeat(Seat):
             return Answer(None, 0.0, EXCEPTION, reply.get("detail") or reply["error"])
         return None
 
-    def ask(self, game: Game, state: State, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game, state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
         if self._proc is None:  # stopped earlier in this game: nothing can answer
             return Answer(None, 0.0, CRASH, "agent process is not running (it failed earlier in this game)")
         if self._proc.poll() is not None:  # died since its last answer: that is a crash, not a restart
