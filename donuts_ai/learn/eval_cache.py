@@ -31,6 +31,7 @@ import numpy.typing as npt
 from numba import njit
 
 from .._bits import ctz
+from .._checks import check_int
 from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
 from ..donuts._engine.position import Position
 from ..donuts.squares import NUM_SQUARES
@@ -269,8 +270,7 @@ class EvaluationCache:
     images."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, symmetric: bool = True):
-        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 0:
-            raise LearnError(f"EvaluationCache capacity must be an int >= 0, got {capacity!r}")
+        capacity = check_int("EvaluationCache capacity", capacity, 0, error=LearnError)
         rows = 0 if capacity == 0 else max(2, 1 << (capacity - 1).bit_length())
         self.capacity, self.symmetric = rows, bool(symmetric)
         #: The symmetries its keys are taken over: all 8, or the identity alone.
