@@ -127,7 +127,7 @@ ALLOWED = {
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
     "learn": {"_bits", "_checks", "agents", "errors", "outcomes", "search", "suites", "donuts._engine", "donuts.agents",
-              "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.squares", "donuts.symmetry",
+              "donuts.alphabeta", "donuts.board", "donuts.kernels", "donuts.layout", "donuts.rules", "donuts.squares", "donuts.symmetry",
               "donuts.vector_env"},
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
     "suites": {"_checks", "_units", "errors", "outcomes", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout",
