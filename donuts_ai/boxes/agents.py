@@ -38,6 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._checks import check_int, check_seconds
+from .._checks import check_int as _check_int
 from ..agents.base import Agent, budget, check_time_left
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
@@ -58,7 +59,7 @@ from ._search import (
 from .errors import BoxesError
 from .moves import move_text
 from .rules import BoxesRules
-from .state import BoxesState, _check_int
+from .state import BoxesState
 
 
 class BoxesAgentError(BoxesError, AgentError):

@@ -458,8 +458,14 @@ def _fail(message: str) -> NoReturn:
     raise ObservationError(message)
 
 
+def _is_int(value: object) -> bool:
+    """:func:`~donuts_ai._checks.is_int` as a plain bool: the checks below compare the value
+    with ints, which its ``TypeGuard`` (``numbers.Integral``) does not type."""
+    return is_int(value)
+
+
 def _int_list(name: str, value: object, length: int | None = None, lo: int = 0, hi: int | None = None) -> list[int]:
-    if not isinstance(value, list) or not all(is_int(v) for v in value):
+    if not isinstance(value, list) or not all(_is_int(v) for v in value):
         _fail(f"{name} must be a list of ints, got {value!r}")
     if length is not None and len(value) != length:
         _fail(f"{name} must have {length} entries, got {len(value)}")
@@ -491,7 +497,7 @@ def _check_common(data: object, keys: Sequence[str]) -> BoxesRules:
         if not (isinstance(row, list | tuple) and len(row) == 3):
             _fail(f"frozen row {row!r} must be [r, c, winner]")
         pos, winner = row[:2], row[2]
-        if winner is not None and not (is_int(winner) and 0 <= winner < n):
+        if winner is not None and not (_is_int(winner) and 0 <= winner < n):
             _fail(f"frozen row {row!r}: winner must be a player 0..{n - 1} or None")
         if not (isinstance(pos, list | tuple) and len(pos) == 2 and tuple(pos) in cells):
             _fail(f"frozen position {pos!r} is not a placed quadrant")
@@ -502,13 +508,13 @@ def _check_common(data: object, keys: Sequence[str]) -> BoxesRules:
         _fail("over must be True or False")
     if data["over"] != (data["to_move"] is None):
         _fail("to_move must be None exactly when the game is over")
-    if data["to_move"] is not None and not (is_int(data["to_move"]) and 0 <= data["to_move"] < n):
+    if data["to_move"] is not None and not (_is_int(data["to_move"]) and 0 <= data["to_move"] < n):
         _fail(f"to_move must be a player 0..{n - 1} or None, got {data['to_move']!r}")
-    if data["trigger"] is not None and not (is_int(data["trigger"]) and 0 <= data["trigger"] < n):
+    if data["trigger"] is not None and not (_is_int(data["trigger"]) and 0 <= data["trigger"] < n):
         _fail(f"trigger must be a player 0..{n - 1} or None, got {data['trigger']!r}")
-    if not (is_int(data["final_turns_left"]) and 0 <= data["final_turns_left"] < n):
+    if not (_is_int(data["final_turns_left"]) and 0 <= data["final_turns_left"] < n):
         _fail(f"final_turns_left must be an int in 0..{n - 1}, got {data['final_turns_left']!r}")
-    if not (is_int(data["stuck_streak"]) and data["stuck_streak"] >= 0):
+    if not (_is_int(data["stuck_streak"]) and data["stuck_streak"] >= 0):
         _fail(f"stuck_streak must be an int >= 0, got {data['stuck_streak']!r}")
     if not isinstance(data["moves"], list) or not all(isinstance(m, str) for m in data["moves"]):
         _fail("moves must be a list of move texts")
@@ -521,7 +527,7 @@ def _check_cards(cards: object, n: int) -> None:
     seen_cells: set[tuple[int, int]] = set()
     seen_types: set[tuple[int, int]] = set()
     for i, card in enumerate(cards):
-        if not (isinstance(card, list | tuple) and len(card) == 6 and all(is_int(v) for v in card)):
+        if not (isinstance(card, list | tuple) and len(card) == 6 and all(_is_int(v) for v in card)):
             _fail(f"card {i} must be [owner, type, rot, r, c, roll flavour] ints, got {card!r}")
         owner, card_type, rot, r, c, flavour = card
         if i == 0 and (owner != -1 or rot != 0 or r != 0 or c != 0):
@@ -574,7 +580,7 @@ def _check_observation(obs: object) -> BoxesObservation:
     rules = _check_common(obs, _OBS_KEYS)
     assert isinstance(obs, dict)  # _check_common checked it
     n = rules.players
-    if not (is_int(obs["player"]) and 0 <= obs["player"] < n):
+    if not (_is_int(obs["player"]) and 0 <= obs["player"] < n):
         _fail(f"player must be 0..{n - 1}, got {obs['player']!r}")
     _int_list("tray", obs["tray"], hi=DECK_SIZE - 1)
     _int_list("pile_bottom", obs["pile_bottom"], hi=DECK_SIZE - 1)

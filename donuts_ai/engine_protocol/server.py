@@ -259,7 +259,7 @@ class EngineServer:
         if name == "seed":  # a new random stream at the next newgame, not a new agent
             if value is not None and not is_int(value):
                 raise EngineProtocolError(f"setoption seed: a whole number or none, got {text!r}")
-            self.seed = value
+            self.seed = None if value is None else int(value)
             return
         if not self._ready():
             return
