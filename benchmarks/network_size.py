@@ -33,9 +33,10 @@ from typing import Any
 import numpy as np
 
 from benchmarks.ablation import ABLATION_SUITES, winning_positions
+from donuts_ai.donuts.symmetry import NUM_SYMMETRIES
 from donuts_ai.learn.batched_search import network_evaluator
 from donuts_ai.learn.benchmark import measure
-from donuts_ai.learn.buffer import NUM_SYMMETRIES, as_samples, sample_planes
+from donuts_ai.learn.buffer import as_samples, sample_planes
 from donuts_ai.learn.network import NetworkConfig, count_parameters, new_network
 from donuts_ai.learn.train import (
     ARRAYS_FILE,

@@ -101,8 +101,9 @@ ALLOWED = {
     "boxes.pictures": {"boxes.deck"},
     "boxes._engine": {"boxes.deck", "boxes.moves"},
     "boxes._core": {"boxes._engine", "boxes.deck", "boxes.moves", "boxes.rules"},
-    "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._engine", "boxes.deck", "boxes.errors", "boxes.moves",
-                    "boxes.pictures", "boxes.rules"},
+    "boxes._undo": {"boxes._core"},  # the state's undo: the pushes and copies of the engine's arrays
+    "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._engine", "boxes._undo", "boxes.deck", "boxes.errors",
+                    "boxes.moves", "boxes.pictures", "boxes.rules"},
     "boxes.reference": {"errors", "boxes.deck", "boxes.moves", "boxes.rules"},
     # The game's functions for the information-set MCTS, and the search bound to them.
     "boxes._search": {"boxes._engine", "boxes.deck"},
@@ -123,16 +124,16 @@ ALLOWED = {
               "donuts.symmetry"},
     # The Donuts Engine Protocol: our agents as engines (the harness seats engines itself,
     # loading the protocol's position writer by the dotted path the package root gives it).
-    "engine_protocol": {"errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
+    "engine_protocol": {"_checks", "errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
                         "donuts.squares"},
-    "interop": {"_checks", "agents", "errors", "tournament", "donuts._engine", "donuts.agents", "donuts.board", "donuts.layout",
+    "interop": {"_checks", "agents", "errors", "outcomes", "tournament", "donuts._engine", "donuts.agents", "donuts.board", "donuts.layout",
                 "donuts.rules", "donuts.squares"},  # _engine: plane names
     "play": {"errors", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board", "donuts.layout",
              "donuts.rules", "donuts.squares", "donuts.svg"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
     "learn": {"_bits", "_checks", "agents", "errors", "outcomes", "search", "suites", "donuts._engine", "donuts.agents",
-              "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.squares", "donuts.symmetry",
+              "donuts.alphabeta", "donuts.board", "donuts.kernels", "donuts.layout", "donuts.rules", "donuts.squares", "donuts.symmetry",
               "donuts.vector_env"},
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
     "suites": {"_checks", "_units", "errors", "outcomes", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout",
@@ -148,7 +149,7 @@ ALLOWED = {
 #: the harness or a front end.
 RULES_LAYERS = {
     "donuts": ("squares", "rules", "symmetry", "svg", "_engine", "layout", "board", "reference", "playouts", "vector_env"),
-    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_engine", "_core", "state", "reference"),
+    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_engine", "_core", "_undo", "state", "reference"),
 }
 #: What the rules must not know: searches, agents, the harness (and everything above them).
 ABOVE_THE_RULES = {"search", "agents", "tournament", "games", *(f"{g}.{part}" for g in GAME_FOLDERS

@@ -35,6 +35,7 @@ from typing import Any, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
+from .._checks import check_int as _check_int
 from ..agents.base import Agent, budget, check_exploration, check_flag, check_time_left, check_time_limit, positive_int
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
@@ -55,7 +56,7 @@ from ._search import (
 from .errors import BoxesError
 from .moves import move_text
 from .rules import BoxesRules
-from .state import BoxesState, _check_int
+from .state import BoxesState
 
 
 class BoxesAgentError(BoxesError, AgentError):

@@ -46,15 +46,17 @@ from typing import Any, NoReturn, cast
 import numpy as np
 
 from .._checks import check_int, is_int
-from ..errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError
+from ..errors import GameOverError, IllegalMoveError, InvalidMoveError
 from ..state import GameState
 from ._core import BoxesObservation as BoxesObservation
 from ._core import BoxesStateDict as BoxesStateDict
-from ._core import EngineCore, Snapshot
+from ._core import EngineCore
 from ._core import PlayoutArrays as PlayoutArrays
 from ._core import PlayResult as PlayResult
 from ._engine import Tables
 from ._engine.tables import Codes, Grid
+from ._undo import UNDO_SNAPSHOT_EVERY as UNDO_SNAPSHOT_EVERY
+from ._undo import UndoHistory
 from .deck import CANONICAL_ROTATIONS, CARD_TYPES, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE, deal
 from .errors import BoxesError, ObservationError
 from .moves import move_text, parse_move
@@ -63,14 +65,6 @@ from .rules import BoxesRules
 
 #: Placeholder for another player's stuck move in an observation (the card put back is hidden).
 HIDDEN_STUCK = "stuck"
-
-#: Undo keeps a copy of the arrays every this many pushes and replays the moves since the
-#: nearest copy, so a pop replays at most 63 moves. A copy (3-5 us) costs a fraction of a
-#: push, so one every 64 adds under 1% to a push; with the rest of the undo bookkeeping a
-#: push costs 0-3% more than without undo (benchmarks/side_by_side/state_api_overhead.py:
-#: 2.6% in 0.3.0; -0.1% with 2 players and +3.3% with 4 in a rerun of 2026-12-03, on a
-#: shared 2-core VM; benchmarks/RESULTS.md, "One state API for both games").
-UNDO_SNAPSHOT_EVERY = 64
 
 
 @dataclass(frozen=True)
@@ -97,10 +91,11 @@ class BoxesOutcome:
         return "score" if self.scores.count(max(self.scores)) == 1 else "boxes"
 
 
-_STATE_KEYS = ("rules", "to_move", "cards", "frozen", "scores", "boxes", "trays", "piles", "pile_known", "trigger",
-               "final_turns_left", "stuck_streak", "over", "moves")
-_OBS_KEYS = ("player", "rules", "to_move", "cards", "frozen", "scores", "boxes", "tray", "pile_bottom", "tray_sizes",
-             "pile_sizes", "pile_known", "trigger", "final_turns_left", "stuck_streak", "over", "moves")
+#: The keys of a state dict and of an observation: their types' (``BoxesStateDict``,
+#: ``BoxesObservation``), in the order written there, which ``to_dict`` and
+#: :meth:`BoxesState.observation` follow.
+_STATE_KEYS = tuple(BoxesStateDict.__annotations__)
+_OBS_KEYS = tuple(BoxesObservation.__annotations__)
 
 
 class BoxesState:
@@ -116,16 +111,12 @@ class BoxesState:
     in another.
     """
 
-    # _pushed: the codes pushed since this state's history began (what pop can undo);
-    # _snapshots[k]: the arrays before push k * UNDO_SNAPSHOT_EVERY (never written to), or
-    # None for the start of a new game, which pop deals again from _deal (so a push of a
-    # game shorter than UNDO_SNAPSHOT_EVERY moves copies nothing).
-    __slots__ = ("_core", "_pushed", "_snapshots", "_deal")
+    # _history: what pop can undo (the codes pushed since this state's history began, and
+    # the copies of the arrays to replay them from: see ._undo).
+    __slots__ = ("_core", "_history")
 
     _core: EngineCore
-    _pushed: list[int]
-    _snapshots: list[Snapshot | None]
-    _deal: tuple[list[list[int]], int] | None
+    _history: UndoHistory
 
     def __init__(self, rules: BoxesRules | None = None, seed: int = 0) -> None:
         """A new game: every deck shuffled from ``seed`` (:func:`~.deck.deal`), trays of 4
@@ -133,15 +124,15 @@ class BoxesState:
         rules = BoxesRules() if rules is None else rules
         if not isinstance(rules, BoxesRules):
             raise BoxesError(f"rules must be a BoxesRules, got {type(rules).__name__}")
-        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
         piles, start = deal(rules.players, seed)
-        self._core, self._pushed, self._snapshots, self._deal = EngineCore.new(rules, piles, start), [], [], (piles, start)
+        self._core, self._history = EngineCore.new(rules, piles, start), UndoHistory((piles, start))
 
     @classmethod
     def _of(cls, core: EngineCore) -> BoxesState:
         """A state holding ``core``, its undo history starting there."""
         state = cls.__new__(cls)
-        state._core, state._pushed, state._snapshots, state._deal = core, [], [], None
+        state._core, state._history = core, UndoHistory()
         return state
 
     @classmethod
@@ -172,9 +163,8 @@ class BoxesState:
 
     def copy(self) -> BoxesState:
         """An independent copy, undo history included."""
-        # Snapshots and the deal are never written to (pop copies out of them): the copy shares them.
         copy = BoxesState._of(self._core.copy())
-        copy._pushed, copy._snapshots, copy._deal = list(self._pushed), list(self._snapshots), self._deal
+        copy._history = self._history.copy()
         return copy
 
     def __copy__(self) -> BoxesState:
@@ -297,13 +287,7 @@ class BoxesState:
             raise IllegalMoveError(
                 f"illegal move {_describe(code)} for player {self.turn}; legal: {_preview(self.legal_moves())}"
             )
-        code = int(code)
-        pushed = len(self._pushed)
-        if pushed % UNDO_SNAPSHOT_EVERY == 0 and len(self._snapshots) == pushed // UNDO_SNAPSHOT_EVERY:
-            self._snapshots.append(None if pushed == 0 and self._deal is not None else self._core.snapshot())
-        result = self._core.play_code(code)
-        self._pushed.append(code)
-        return result
+        return self._history.push(self._core, int(code))
 
     def forfeit(self) -> None:
         """Donut Boxes knows no forfeited turn (a stuck player plays a ``stuck`` move):
@@ -314,25 +298,11 @@ class BoxesState:
         """Undo the last push exactly (every array as it was, hidden cards and the draw
         piles included); returns its move text. Raises ``IndexError`` when nothing pushed
         is left to undo (a state from :meth:`from_dict` cannot undo the moves before it)."""
-        if not self._pushed:
-            raise IndexError("pop from empty move stack")
-        self._pushed.pop()
-        pushed = len(self._pushed)
-        nearest = pushed // UNDO_SNAPSHOT_EVERY
-        del self._snapshots[nearest + 1:]  # later snapshots are of the line being undone
-        core, snapshot = self._core, self._snapshots[nearest]
-        if snapshot is None:  # the start of a new game: dealt again from the same deal
-            assert self._deal is not None  # a None snapshot is only ever taken with a deal
-            core.restore(EngineCore.new(core.rules, *self._deal).snapshot())
-        else:
-            core.restore(snapshot)
-        for code in self._pushed[nearest * UNDO_SNAPSHOT_EVERY:]:
-            core.replay_code(code)
-        return core.moves.pop()
+        return self._history.pop(self._core)
 
     def peek(self) -> str:
         """The last move pushed; ``IndexError`` when there is none."""
-        if not self._pushed:
+        if not self._history.pushed:
             raise IndexError("peek at empty move stack")
         return self._core.moves[-1]
 
@@ -352,7 +322,7 @@ class BoxesState:
         from a dict lists its free positions in another order and may draw another."""
         if self._core.over:
             raise GameOverError("the game is over: no move can be drawn")
-        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
         return self._core.random_move(seed)
 
     def random_playouts(self, n: int, seed: int = 0) -> PlayoutArrays:
@@ -360,8 +330,8 @@ class BoxesState:
         compiled code (the state is unchanged). Returns ``scores``, ``boxes`` and ``places``
         (int32[n, players]: final points, boxes delivered, place as :meth:`ranking`) and
         ``turns`` (int64[n]: moves played after this state). The same seed plays the same games."""
-        n = _check_int("n", n, minimum=0, error=BoxesError)
-        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
+        n = check_int("n", n, minimum=0, error=BoxesError)
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
         return self._core.random_playouts(n, seed)
 
     # ------------------------------------------------------------------ hidden information
@@ -373,7 +343,8 @@ class BoxesState:
         data = self._core.to_dict()
         known = data["pile_known"][player]
         own_pile = data["piles"][player]
-        # The keys in the order of _STATE_KEYS (less trays, piles and moves), then what player knows.
+        # The keys in the order of BoxesObservation (_OBS_KEYS): the state dict's less trays, piles and
+        # moves, then what player knows.
         return BoxesObservation(
             rules=data["rules"], to_move=data["to_move"], cards=data["cards"], frozen=data["frozen"],
             scores=data["scores"], boxes=data["boxes"], pile_known=data["pile_known"], trigger=data["trigger"],
@@ -405,7 +376,7 @@ class BoxesState:
         the history (for example, that a player who took a stuck turn held no placeable card).
         """
         obs = _check_observation(obs)
-        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
         rng = np.random.default_rng(seed)
         me = obs["player"]
         placed: list[set[int]] = [set() for _ in obs["pile_sizes"]]
@@ -446,7 +417,7 @@ class BoxesState:
         ``from_observation(observation(observer), seed)`` (not the same draws), without the
         round trip through a dict and its checks: for determinised search on a full state."""
         observer = self._check_player(observer)
-        seed = _check_int("seed", seed, minimum=0, error=BoxesError)
+        seed = check_int("seed", seed, minimum=0, error=BoxesError)
         world = self._core.copy()
         world.redeal_hidden(observer, np.random.default_rng(seed))
         return BoxesState._of(world)  # another deal: its undo history starts here
@@ -476,7 +447,7 @@ class BoxesState:
         return layout_svg(data["cards"], data["frozen"])
 
     def _check_player(self, player: object) -> int:
-        return _check_int("player", player, minimum=0, maximum=self.num_players - 1, error=ObservationError)
+        return check_int("player", player, minimum=0, maximum=self.num_players - 1, error=ObservationError)
 
 
 #: BoxesState speaks the state API both games share (the type checker holds it to the protocol).
@@ -496,17 +467,13 @@ def _preview(moves: list[str], limit: int = 12) -> str:
 
 
 # ---------------------------------------------------------------------- checks
-def _check_int(name: str, value: object, minimum: int, maximum: int | None = None,
-               error: type[DonutsError] = BoxesError) -> int:
-    """:func:`~donuts_ai._checks.check_int`, ``None`` refused (so the result is an int)."""
-    return check_int(name, value, minimum=minimum, maximum=maximum, error=error)
-
-
 def _fail(message: str) -> NoReturn:
     raise ObservationError(message)
 
 
 def _is_int(value: object) -> bool:
+    """:func:`~donuts_ai._checks.is_int` as a plain bool: the checks below compare the value
+    with ints, which its ``TypeGuard`` (``numbers.Integral``) does not type."""
     return is_int(value)
 
 

@@ -92,7 +92,7 @@ from ._engine.position import rulebook_of as _rulebook_of
 from .alphabeta._table import position_keys as _position_keys
 from .board import Board
 from .squares import NUM_SQUARES
-from .symmetry import transform_square as _transform_square
+from .symmetry import square_images as _square_images
 
 __all__ = [
     "ENDED_DRAWN",
@@ -115,6 +115,7 @@ __all__ = [
     "plies_left",
     "popcount",
     "position",
+    "position_image",
     "rulebook",
     "square_bit",
     "symmetries",
@@ -181,8 +182,7 @@ def symmetries(board: Board) -> NDArray[np.int64]:
     Raises ``TypeError`` for anything but a :class:`~donuts_ai.Board`."""
     if not isinstance(board, Board):
         raise TypeError(f"symmetries needs a Board, got {type(board).__name__}")
-    names = board.layout.symmetries()
-    images = np.array([[_transform_square(sq, name) for sq in range(NUM_SQUARES)] for name in names], dtype=np.int64)
+    images = _square_images(board.layout.symmetries())
     images.setflags(write=False)
     return images
 
@@ -295,7 +295,7 @@ def key(pos: Position) -> tuple[np.uint64, np.uint64]:
     return _position_keys(pos)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _image(bitboard: np.uint64, image: NDArray[np.int64]) -> np.uint64:
     """The image of ``bitboard`` under the square map ``image``."""
     out = np.uint64(0)
@@ -303,6 +303,17 @@ def _image(bitboard: np.uint64, image: NDArray[np.int64]) -> np.uint64:
         out |= _ONE << np.uint64(image[_ctz(bitboard)])
         bitboard &= bitboard - _ONE
     return out
+
+
+@njit(cache=True, inline="always")
+def position_image(pos: Position, image: NDArray[np.int64]) -> Position:
+    """The image of ``pos`` under a board symmetry given as its square map ``image``
+    (``image[sq]``, the image of square ``sq``: a row of :func:`symmetries`, or of
+    :data:`donuts_ai.donuts.symmetry.SQUARE_IMAGE`): the donuts and the last square
+    moved, the counts kept. Under a symmetry of the layout it is played on, the same game."""
+    last = pos.last if pos.last < 0 else image[pos.last]
+    return Position(_image(np.uint64(pos.own), image), _image(np.uint64(pos.opp), image), np.int64(last),
+                    np.int64(pos.placed_own), np.int64(pos.placed_opp))
 
 
 @njit(cache=True)
@@ -319,10 +330,7 @@ def canonical_key(pos: Position, symmetries: NDArray[np.int64]) -> tuple[np.uint
     costs a loop over the donuts on the board."""
     best_a, best_b = _position_keys(pos)
     for s in range(1, symmetries.shape[0]):
-        image = symmetries[s]
-        last = pos.last if pos.last < 0 else image[pos.last]
-        a, b = _position_keys(Position(_image(pos.own, image), _image(pos.opp, image), np.int64(last),
-                                       np.int64(pos.placed_own), np.int64(pos.placed_opp)))
+        a, b = _position_keys(position_image(pos, symmetries[s]))
         if a < best_a or (a == best_a and b < best_b):
             best_a, best_b = a, b
     return best_a, best_b

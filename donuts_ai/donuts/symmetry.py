@@ -10,6 +10,11 @@ under any symmetry are the same game: the strongest property test we have.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+import numpy as np
+from numpy.typing import NDArray
+
 from ..errors import SymmetryError
 from .squares import DIRECTION_VECTORS, NUM_SQUARES, SIZE, square_file, square_rank
 
@@ -73,3 +78,25 @@ def inverse(sym: str) -> str:
     _matrix(sym)  # validates the name
     # Quarter turns undo each other; every other symmetry is its own inverse.
     return {"rot90": "rot270", "rot270": "rot90"}.get(sym, sym)
+
+
+# The symmetries as tables, for compiled code and NumPy, in the order of SYMMETRY_NAMES
+# (the identity first); a symmetry is then its row number. Kernels take them as arguments.
+#: The number of symmetries of the board.
+NUM_SYMMETRIES = len(SYMMETRY_NAMES)
+#: ``SQUARE_IMAGE[s, sq]``: the image of square ``sq`` under symmetry ``s``.
+SQUARE_IMAGE = np.array([[transform_square(sq, sym) for sq in range(NUM_SQUARES)] for sym in SYMMETRY_NAMES], dtype=np.int64)
+#: ``DIRECTION_IMAGE[s, d]``: the image of line direction ``d`` under symmetry ``s``.
+DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(len(DIRECTION_VECTORS))] for sym in SYMMETRY_NAMES],
+                           dtype=np.int64)
+
+
+def square_images(names: Iterable[str]) -> NDArray[np.int64]:
+    """``int64[k, 36]``: the rows of :data:`SQUARE_IMAGE` of the symmetries ``names``, in
+    that order (a fresh array)."""
+    return SQUARE_IMAGE[[SYMMETRY_NAMES.index(_name(sym)) for sym in names]]
+
+
+def _name(sym: str) -> str:
+    _matrix(sym)  # validates the name
+    return sym

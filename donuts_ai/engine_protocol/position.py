@@ -21,7 +21,7 @@ from ..donuts.layout import Layout, layout_text
 from ..donuts.rules import Rules
 from ..donuts.squares import NUM_SQUARES, SQUARE_NAMES
 from ..errors import DonutsError
-from ..tournament.engine_text import EngineProtocolError
+from ..tournament.engine_text import POSITION, EngineProtocolError
 
 #: The move word of a forfeited turn (the harness's ``None`` move).
 PASS = "pass"
@@ -35,7 +35,7 @@ def position_command(observation: Mapping[str, Any]) -> str:
     ``None`` for a forfeited turn)."""
     layout = "".join(observation["layout"].split())
     rules = observation["rules"]
-    words = ["position", "layout", layout, "donuts", str(rules["donuts"]), "insertion", rules["insertion"]]
+    words = [POSITION, "layout", layout, "donuts", str(rules["donuts"]), "insertion", rules["insertion"]]
     moves = [PASS if m is None else str(m) for m in observation["moves"]]
     if moves:
         words += ["moves", *moves]

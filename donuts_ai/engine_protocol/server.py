@@ -22,13 +22,38 @@ import os
 import sys
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from .._checks import is_int
 from ..donuts.agents.greedy import GreedyAgent
 from ..donuts.board import Board
-from ..tournament.engine_text import EngineProtocolError, GoLimits, parse_go
+from ..tournament.engine_text import AUTHOR as AUTHOR_WORD
+from ..tournament.engine_text import (
+    BESTMOVE,
+    DEFAULT,
+    DEP,
+    DEPOK,
+    GO,
+    ID,
+    INFO,
+    ISREADY,
+    NAME,
+    NEWGAME,
+    NODES,
+    OPTION,
+    POSITION,
+    QUIT,
+    READYOK,
+    SETOPTION,
+    STOP,
+    TYPE,
+    VALUE,
+    EngineProtocolError,
+    GoLimits,
+    parse_go,
+)
 from ..tournament.specs import AgentLike, Params, SpecError, call_agent, make_agent, resolve
 from .position import parse_position
 
@@ -37,7 +62,7 @@ GAME = "donuts"
 AUTHOR = "donuts_ai"
 #: The agent limits a ``go`` command sets for one move (its attributes by ``go`` keyword;
 #: ``nodes`` is an alpha-beta agent's ``nodes`` and an MCTS agent's ``iterations``).
-LIMIT_ATTRIBUTES = {"movetime": ("time_limit",), "depth": ("depth",), "nodes": ("nodes", "iterations")}
+LIMIT_ATTRIBUTES = {"movetime": ("time_limit",), "depth": ("depth",), NODES: ("nodes", "iterations")}
 #: A search given ``movetime`` is asked to finish in this share of it: the rest covers a
 #: search's overshoot (its tactical pass and first iteration always complete) and the
 #: answer's way back to the harness.
@@ -115,6 +140,10 @@ class EngineServer:
         self.agent: AgentLike | None = None
         self._fallback: GreedyAgent | None = None
         self._build_error: str | None = None
+        #: The commands this engine knows, by their word (``quit`` aside: :meth:`handle` ends on it).
+        self._commands: dict[str, Callable[[list[str]], None]] = {
+            DEP: self._cmd_dep, SETOPTION: self._cmd_setoption, ISREADY: self._cmd_isready, NEWGAME: self._cmd_newgame,
+            POSITION: self._cmd_position, GO: self._cmd_go, STOP: self._cmd_stop}
         # Built in the background, so that dep is answered at once; isready waits for it.
         self._builder = threading.Thread(target=self._build, daemon=True)
         self._builder.start()
@@ -188,9 +217,9 @@ class EngineServer:
             return True
         command, args = words[0], words[1:]
         try:
-            if command == "quit":
+            if command == QUIT:
                 return False
-            handler = getattr(self, f"_cmd_{command}", None)
+            handler = self._commands.get(command)
             if handler is None:
                 self.say(f"unknown command ignored: {line.strip()[:200]}")
             else:
@@ -202,12 +231,12 @@ class EngineServer:
         return True
 
     def _cmd_dep(self, args: list[str]) -> None:
-        lines = [f"id name donuts-ai {self.spec}", f"id author {AUTHOR}"]
+        lines = [f"{ID} {NAME} donuts-ai {self.spec}", f"{ID} {AUTHOR_WORD} {AUTHOR}"]
         for name, default in self.defaults.items():
             kind = self._types.get(name, _option_type(default))
-            lines.append(f"option name {name} type {kind} default {_option_text(default)}")
+            lines.append(f"{OPTION} {NAME} {name} {TYPE} {kind} {DEFAULT} {_option_text(default)}")
         with self._lock:
-            for line in [*lines, "depok"]:
+            for line in [*lines, DEPOK]:
                 self._write(line)
 
     def _cmd_isready(self, args: list[str]) -> None:
@@ -215,12 +244,12 @@ class EngineServer:
         if self._build_error is not None:
             self.say(f"error: the agent cannot be built: {self._build_error}")
             return
-        self.send("readyok")
+        self.send(READYOK)
 
     def _cmd_setoption(self, args: list[str]) -> None:
-        if len(args) < 4 or args[0] != "name" or "value" not in args[2:]:
-            raise EngineProtocolError("setoption needs 'name <N> value <V>'")
-        at = args.index("value", 2)
+        if len(args) < 4 or args[0] != NAME or VALUE not in args[2:]:
+            raise EngineProtocolError(f"{SETOPTION} needs '{NAME} <N> {VALUE} <V>'")
+        at = args.index(VALUE, 2)
         name, text = " ".join(args[1:at]), " ".join(args[at + 1:])
         known = {k.lower(): k for k in self.defaults}
         if name.lower() not in known:
@@ -228,9 +257,9 @@ class EngineServer:
         name = known[name.lower()]
         value = _option_value(text, self._types.get(name) == "check")
         if name == "seed":  # a new random stream at the next newgame, not a new agent
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            if value is not None and not is_int(value):
                 raise EngineProtocolError(f"setoption seed: a whole number or none, got {text!r}")
-            self.seed = value
+            self.seed = None if value is None else int(value)
             return
         if not self._ready():
             return
@@ -260,12 +289,12 @@ class EngineServer:
     def _cmd_go(self, args: list[str]) -> None:
         limits = parse_go(args)
         if not self._ready():
-            self.send(f"bestmove {NO_MOVE}")
+            self.send(f"{BESTMOVE} {NO_MOVE}")
             return
         board = self.board
         if board is None or board.is_game_over():
             self.say("go: " + ("no position (send position first)" if board is None else "the game is over"))
-            self.send(f"bestmove {NO_MOVE}")
+            self.send(f"{BESTMOVE} {NO_MOVE}")
             return
         search = _Search(board.copy(), limits)
         self.search = search
@@ -315,7 +344,7 @@ class EngineServer:
             search.answered = True
             if info:
                 self._write(info)
-            self._write(f"bestmove {move}")
+            self._write(f"{BESTMOVE} {move}")
 
     def _stop(self, search: _Search, why: str) -> None:
         """Answer for ``search`` now (``stop``, or the watchdog), unless it already did."""
@@ -325,7 +354,7 @@ class EngineServer:
             search.answered = True
             move = self._fallback_move(search.board)
             self.say(f"{why}: the search was still running; answered the greedy move {move}")
-            self._write(f"bestmove {move}")
+            self._write(f"{BESTMOVE} {move}")
         stop = getattr(self.agent, "stop", None)
         if callable(stop):
             stop()
@@ -365,11 +394,11 @@ def info_line(info: object) -> str | None:
     nodes, seconds, score, proven, proof), or None when it gave none."""
     if not isinstance(info, dict) or info.get("forced"):
         return None
-    words = ["info"]
+    words = [INFO]
     if info.get("depth"):
         words += ["depth", str(int(info["depth"]))]
     if info.get("nodes") is not None:
-        words += ["nodes", str(int(info["nodes"]))]
+        words += [NODES, str(int(info["nodes"]))]
     if info.get("seconds") is not None:
         words += ["time", str(round(float(info["seconds"]) * 1000))]
     value = info.get("proof") if info.get("proof") is not None else info.get("score")

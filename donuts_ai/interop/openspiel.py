@@ -58,6 +58,7 @@ from ..donuts.layout import Layout, LayoutSpec
 from ..donuts.rules import RULE_KEYS, Rules, make_rules
 from ..donuts.squares import NUM_SQUARES, SIZE, SQUARE_NAMES, parse_square
 from ..errors import AgentError
+from ..outcomes import value_for
 from ._options import InteropError
 from ._planes import NUM_PLANES, write_planes
 
@@ -202,9 +203,9 @@ class DonutsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type i
 
     def returns(self) -> list[float]:
         outcome = self._board.outcome()
-        if outcome is None or outcome.winner is None:
+        if outcome is None:
             return [0.0, 0.0]
-        return [1.0, -1.0] if outcome.winner == 0 else [-1.0, 1.0]
+        return [float(value_for(outcome.winner, player)) for player in range(2)]
 
     def __str__(self) -> str:
         return str(self._board)

@@ -75,6 +75,7 @@ from ..donuts.board import Board
 from ..donuts.layout import Layout, LayoutSpec
 from ..donuts.rules import Rules, make_rules
 from ..donuts.squares import NUM_SQUARES, SIZE
+from ..outcomes import value_for
 from ._options import InteropError
 from ._planes import NUM_PLANES, action_mask, write_planes
 
@@ -222,9 +223,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         outcome = self.board.outcome()
         if outcome is not None:
             winner = outcome.winner
-            if winner is not None:
-                self.rewards[self.possible_agents[winner]] = 1
-                self.rewards[self.possible_agents[1 - winner]] = -1
+            for player, name in enumerate(self.possible_agents):
+                self.rewards[name] = value_for(winner, player)
             self.terminations = dict.fromkeys(self.agents, True)
             result: EndInfo = {"winner": None if winner is None else self.possible_agents[winner], "reason": str(outcome.reason)}
             self.infos = {a: result.copy() for a in self.agents}

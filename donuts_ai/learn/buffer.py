@@ -22,7 +22,7 @@ from numba import njit
 from ..donuts._engine.batch import _write_planes, mover_view
 from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS, NUM_PLANES
 from ..donuts.squares import NUM_SQUARES, SIZE
-from ..donuts.symmetry import SYMMETRY_NAMES, transform_direction, transform_square
+from ..donuts.symmetry import DIRECTION_IMAGE, SQUARE_IMAGE
 
 #: One searched position.
 SAMPLE = np.dtype(
@@ -48,13 +48,6 @@ SAMPLE = np.dtype(
 #: :data:`SAMPLE`'s ``label_flags``: the solver looked at the position; it settled its value;
 #: it settled every legal move's value (so ``label_keep`` is the whole set keeping the value).
 LABELLED, VALUE_KNOWN, POLICY_KNOWN = 1, 2, 4
-
-#: ``SQUARE_IMAGE[s, sq]``: the image of square ``sq`` under symmetry ``s`` (of SYMMETRY_NAMES).
-SQUARE_IMAGE = np.array([[transform_square(sq, sym) for sq in range(NUM_SQUARES)] for sym in SYMMETRY_NAMES], dtype=np.int64)
-#: ``DIRECTION_IMAGE[s, d]``: the image of line direction ``d`` under symmetry ``s``.
-DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(NUM_DIRECTIONS)] for sym in SYMMETRY_NAMES],
-                           dtype=np.int64)
-NUM_SYMMETRIES = len(SYMMETRY_NAMES)
 
 
 @njit(cache=True)

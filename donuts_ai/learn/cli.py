@@ -10,6 +10,7 @@ import argparse
 import re
 from typing import Any
 
+from ..donuts.rules import RULE_KEYS, add_rules_arguments
 from ..errors import DonutsError
 
 #: Decided positions of the shipped suites measured at each checkpoint (the first ones of
@@ -17,7 +18,7 @@ from ..errors import DonutsError
 PROBE_POSITIONS = 300
 
 #: Options that shape a run; with --resume the run's own settings hold, so they are refused.
-_SETTINGS = ("seed", "games", "sims", "layout", "insertion", "channels", "blocks", "value_head", "batch_size", "learning_rate",
+_SETTINGS = ("seed", "games", "sims", "layout", *RULE_KEYS, "channels", "blocks", "value_head", "batch_size", "learning_rate",
              "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes",
              "teacher_min_ply", "teacher_threads", "dataset", "search", "gumbel_considered", "full_fraction", "fast_sims",
              "solve_plies", "explore_fraction")
@@ -41,7 +42,7 @@ def add_train_command(sub: Any) -> None:
     train.add_argument("--sims", type=int, help="simulations per self-play move (default 32)")
     train.add_argument("--layout", help="layout spec of the self-play games: random (default: random tile arrangements), "
                                         "standard, random:SEED:COUNT (a pool), a file")
-    train.add_argument("--insertion", help="insertion rule: group (official, default) or single")
+    add_rules_arguments(train)  # --insertion, --donuts: the rules flags of every command
     train.add_argument("--channels", type=int, help="network trunk channels (default 32)")
     train.add_argument("--blocks", type=int, help="residual blocks (default 3)")
     train.add_argument("--value-head", choices=VALUE_HEADS,

@@ -30,25 +30,19 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._bits import ctz
+from .._checks import check_int
 from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
 from ..donuts._engine.position import Position
+from ..donuts.kernels import position_image
 from ..donuts.squares import NUM_SQUARES
-from ..donuts.symmetry import SYMMETRY_NAMES, transform_direction, transform_square
+from ..donuts.symmetry import DIRECTION_IMAGE, SQUARE_IMAGE
 from ..search.puct import NONE, PUCTTree
 from .errors import LearnError
 
 _ZERO = np.uint64(0)
-_ONE = np.uint64(1)
 
 #: The network's answer to a batch of planes: ``(logits float32[n, 36], values float32[n])``.
 Evaluator = Callable[[npt.NDArray[np.float32]], tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
-
-#: ``SQUARE_IMAGE[s, sq]``: the image of square ``sq`` under symmetry ``s`` (of SYMMETRY_NAMES, identity first).
-SQUARE_IMAGE = np.array([[transform_square(sq, sym) for sq in range(NUM_SQUARES)] for sym in SYMMETRY_NAMES], dtype=np.int64)
-#: ``DIRECTION_IMAGE[s, d]``: the image of line direction ``d`` under symmetry ``s``.
-DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(NUM_DIRECTIONS)] for sym in SYMMETRY_NAMES],
-                           dtype=np.int64)
 
 
 class SymmetryImages(NamedTuple):
@@ -73,17 +67,6 @@ _LOW_SQUARES = 32
 
 
 @njit(cache=True, inline="always")
-def _image(bb: np.uint64, square_image: npt.NDArray[np.int64]) -> np.uint64:
-    """The bitboard ``bb`` with each square moved to its image."""
-    out = _ZERO
-    while bb != _ZERO:
-        sq = ctz(bb)
-        bb &= bb - _ONE
-        out |= _ONE << np.uint64(square_image[sq])
-    return out
-
-
-@njit(cache=True, inline="always")
 def _less(w0: np.uint64, w1: np.uint64, w2: np.uint64, w3: np.uint64, key: npt.NDArray[np.uint64]) -> bool:
     """``(w0, w1, w2, w3) < key``, word by word."""
     if w0 != key[0]:
@@ -102,16 +85,14 @@ def _canonical(pos: Position, color: int, directions: npt.NDArray[np.int8], donu
     ``directions``) over the symmetries of ``images`` into ``key`` (``uint64[KEY_WORDS]``);
     returns the symmetry giving it (its row of ``images``)."""
     square_image, direction_image = images
-    own, opp, last = pos.own, pos.opp, pos.last
     best = -1
     small = (np.uint64(pos.placed_own) << np.uint64(_PLACED_OWN_SHIFT)) \
         | (np.uint64(pos.placed_opp) << np.uint64(_PLACED_OPP_SHIFT)) \
         | (np.uint64(color) << np.uint64(_COLOR_SHIFT)) | (np.uint64(donuts) << np.uint64(_DONUTS_SHIFT))
     for s in range(square_image.shape[0]):
-        w0 = _image(own, square_image[s])
-        w1 = _image(opp, square_image[s])
-        w2 = _ZERO
-        w3 = small | (np.uint64(0 if last < 0 else square_image[s, last] + 1) << np.uint64(_LAST_SHIFT))
+        image = position_image(pos, square_image[s])
+        w0, w1, w2 = image.own, image.opp, _ZERO
+        w3 = small | (np.uint64(image.last + 1) << np.uint64(_LAST_SHIFT))  # last -1 (none) is 0
         for sq in range(NUM_SQUARES):
             to = square_image[s, sq]
             d = np.uint64(direction_image[s, directions[sq]])
@@ -269,8 +250,7 @@ class EvaluationCache:
     images."""
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY, symmetric: bool = True):
-        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 0:
-            raise LearnError(f"EvaluationCache capacity must be an int >= 0, got {capacity!r}")
+        capacity = check_int("EvaluationCache capacity", capacity, 0, error=LearnError)
         rows = 0 if capacity == 0 else max(2, 1 << (capacity - 1).bit_length())
         self.capacity, self.symmetric = rows, bool(symmetric)
         #: The symmetries its keys are taken over: all 8, or the identity alone.

@@ -60,8 +60,9 @@ from .._checks import check_int
 from ..donuts.alphabeta.solver import Solver
 from ..donuts.rules import Rules
 from ..donuts.squares import NUM_SQUARES
+from ..donuts.symmetry import DIRECTION_IMAGE, NUM_SYMMETRIES, SQUARE_IMAGE
 from ..outcomes import WIN
-from .buffer import DIRECTION_IMAGE, LABELLED, NUM_SYMMETRIES, POLICY_KNOWN, SQUARE_IMAGE, VALUE_KNOWN
+from .buffer import LABELLED, POLICY_KNOWN, VALUE_KNOWN
 from .dataset import board_of
 from .errors import LearnError
 

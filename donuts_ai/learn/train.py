@@ -61,6 +61,7 @@ from .._checks import check_int
 from ..donuts.layout import LayoutSpec
 from ..donuts.rules import INSERTION_MODES, make_rules
 from ..donuts.squares import FULL_BOARD, NUM_SQUARES
+from ..donuts.symmetry import NUM_SYMMETRIES
 from ..donuts.vector_env import VectorEnv
 from .batched_search import (
     MAX_CONSIDERED,
@@ -72,7 +73,7 @@ from .batched_search import (
     playout_budgets,
     playout_cap,
 )
-from .buffer import NUM_SYMMETRIES, SAMPLE, ReplayBuffer, as_samples, legal_flags, sample_planes, symmetric
+from .buffer import SAMPLE, ReplayBuffer, as_samples, legal_flags, sample_planes, symmetric
 from .dataset import DatasetWriter, rows_of
 from .errors import LearnError
 from .network import WDL_ORDER, Network, NetworkConfig, load_network, new_network, save_network

@@ -32,7 +32,25 @@ import time
 
 from ..state import GameState
 from ._shutdown import STOP_GRACE
-from .engine_text import go_command
+from .engine_text import (
+    BESTMOVE,
+    DEP,
+    DEPOK,
+    ID,
+    INFO,
+    ISREADY,
+    NAME,
+    NEWGAME,
+    NODES,
+    OPTION,
+    QUIT,
+    READYOK,
+    SETOPTION,
+    STOP,
+    TYPE,
+    VALUE,
+    go_command,
+)
 from .protocol import Game, Move, get_game
 from .seats import CRASH, EXCEPTION, KILL_GRACE, START_LIMIT, TIME, Answer, ProcessSeat, _LineReader
 from .specs import ENGINE_KIND, engine_position_writer, parse_engine_spec
@@ -55,7 +73,7 @@ class EngineSeat(ProcessSeat):
     PROCESS = "engine process"
     #: Politely first (an engine may want to clean up): ``quit``, then :data:`QUIT_GRACE`
     #: before it is killed with its process group (:func:`~.seats.close_all`).
-    GOODBYE = b"quit\n"
+    GOODBYE = f"{QUIT}\n".encode()
 
     def __init__(self, spec: str, name: str | None = None, start_limit: float = START_LIMIT, *, game: str):
         super().__init__(spec, name, start_limit, game=game)
@@ -118,10 +136,10 @@ class EngineSeat(ProcessSeat):
                 return Answer(None, time.perf_counter() - start, TIME, detail)
             if words[:1] == [word]:
                 return None
-            if words[:2] == ["id", "name"]:
+            if words[:2] == [ID, NAME]:
                 self.engine_name = " ".join(words[2:])
-            elif words[:2] == ["option", "name"]:
-                end = words.index("type") if "type" in words else len(words)
+            elif words[:2] == [OPTION, NAME]:
+                end = words.index(TYPE) if TYPE in words else len(words)
                 name = " ".join(words[2:end])
                 self.options[name.lower()] = name
 
@@ -132,10 +150,10 @@ class EngineSeat(ProcessSeat):
         if self._ready:
             return None
         start = time.perf_counter()
-        failure = self._say("dep") or self._wait_for("depok", "dep", start)
+        failure = self._say(DEP) or self._wait_for(DEPOK, DEP, start)
         if failure is not None:
             return failure
-        failure = self._say(*(f"setoption name {name} value {value}" for name, value in self.engine.options))
+        failure = self._say(*(f"{SETOPTION} {NAME} {name} {VALUE} {value}" for name, value in self.engine.options))
         if failure is not None:
             return failure
         self._ready = True
@@ -146,11 +164,11 @@ class EngineSeat(ProcessSeat):
         failure = self._alive()
         if failure is not None:
             return failure
-        lines = ["newgame", "isready"]
+        lines = [NEWGAME, ISREADY]
         if seed is not None and "seed" in self.options:
-            lines.insert(0, f"setoption name {self.options['seed']} value {seed}")
+            lines.insert(0, f"{SETOPTION} {NAME} {self.options['seed']} {VALUE} {seed}")
         try:
-            return self._say(*lines) or self._wait_for("readyok", "isready", time.perf_counter())
+            return self._say(*lines) or self._wait_for(READYOK, ISREADY, time.perf_counter())
         except BaseException:
             self.close()
             raise
@@ -182,7 +200,7 @@ class EngineSeat(ProcessSeat):
                 if not stopped:
                     assert limit is not None  # no deadline passes without one
                     stopped, deadline = True, limit + KILL_GRACE
-                    failure = self._say("stop")
+                    failure = self._say(STOP)
                     if failure is not None:
                         return failure
                     continue
@@ -191,11 +209,11 @@ class EngineSeat(ProcessSeat):
                                            f"{self.PROCESS} killed")
                 self.close()
                 return Answer(None, seconds, TIME, detail)
-            if not words or words[0] == "info":
+            if not words or words[0] == INFO:
                 found = _info_nodes(words)
                 nodes = nodes if found is None else found  # the last info line that says
                 continue
-            if words[0] == "bestmove" and len(words) >= 2:
+            if words[0] == BESTMOVE and len(words) >= 2:
                 # The detail of a move is only read when the game finds it illegal.
                 return Answer(words[1], seconds, detail=self._stderr_tail(), nodes=nodes)
             self._kill()
@@ -208,7 +226,7 @@ class EngineSeat(ProcessSeat):
 def _info_nodes(words: list[str]) -> int | None:
     """The ``nodes N`` of an ``info`` line's words, or ``None``."""
     for key, value in zip(words, words[1:], strict=False):
-        if key == "nodes" and value.isdigit():
+        if key == NODES and value.isdigit():
             return int(value)
     return None
 

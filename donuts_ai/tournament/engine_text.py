@@ -18,11 +18,27 @@ from dataclasses import dataclass
 
 from ..errors import DonutsError
 
+# The protocol's words (docs/engine_protocol.md), named once: the harness writes the
+# commands and reads the answers, our engines the other way round.
+#: Commands to the engine: the handshake (answered by ``id``/``option`` lines, then
+#: :data:`DEPOK`), an option set, the readiness check (answered :data:`READYOK`), a new
+#: game, the position, the search (answered by ``info`` lines, then :data:`BESTMOVE`), stop
+#: searching, and exit.
+DEP, SETOPTION, ISREADY, NEWGAME, POSITION, GO, STOP, QUIT = (
+    "dep", "setoption", "isready", "newgame", "position", "go", "stop", "quit")
+#: Answers from the engine.
+DEPOK, READYOK, ID, OPTION, INFO, BESTMOVE = "depok", "readyok", "id", "option", "info", "bestmove"
+#: The words inside ``id``, ``option`` and ``setoption`` lines: ``id name <text>``, ``id
+#: author <text>``, ``option name <N> type <T> default <V>``, ``setoption name <N> value <V>``.
+NAME, AUTHOR, TYPE, DEFAULT, VALUE = "name", "author", "type", "default", "value"
+#: The ``info`` word before a node count (``info ... nodes <n>``), as in ``go``.
+NODES = "nodes"
+
 #: The clock keywords of a ``go`` command, by side: Chocolate's (side 0) and Vanilla's.
 GO_CLOCKS = ("ctime", "vtime")
 #: The other keywords, limits an engine spec may fix (``go.movetime=200``): a fixed time
 #: for the move in milliseconds, a depth in plies, a node count.
-GO_LIMITS = ("movetime", "depth", "nodes")
+GO_LIMITS = ("movetime", "depth", NODES)
 #: Every keyword of a ``go`` command, each followed by a whole number >= 0.
 GO_KEYS = (*GO_CLOCKS, *GO_LIMITS)
 #: Milliseconds in a second: the protocol's times are whole milliseconds.
@@ -55,7 +71,7 @@ def go_command(side: int, time_left: float | None, fixed: tuple[tuple[str, int],
     """The ``go`` command for ``side`` to move with ``time_left`` seconds on its clock
     (``None``: no clock) and the ``fixed`` limits of the engine's spec (keyword of
     :data:`GO_LIMITS`, whole number); :func:`parse_go` reads it back."""
-    words = ["go"]
+    words = [GO]
     if time_left is not None:
         words += [GO_CLOCKS[side], str(max(0, int(time_left * MS_PER_SECOND)))]
     for key, value in fixed:

@@ -15,12 +15,10 @@ wins), then with null windows that narrow the distance.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,36 +34,18 @@ from ..squares import SQUARE_NAMES, parse_square, squares_of
 from . import _dfpn
 from ._dfpn import dfpn_root, new_dfpn_table, new_dfpn_workspace
 from ._negamax import root_child, search_root
-from ._ordering import history_bonus
+from ._parallel import available_cores, helper_workspace, race
 from ._scores import EXACT_DEPTH, MATE_BOUND
 from ._scores import WIN as WIN_SCORE
 from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
 
-_T = TypeVar("_T")
 #: The bounds table the proof-number search gets when it shares none (it never reads it).
 _NO_BOUNDS = new_table(1)
 
 #: A node limit that never stops a search.
 UNLIMITED = 1 << 62
 
-#: The Lazy SMP helpers' move orders differ from the main search's by a random start
-#: history per helper (seeded by its number: the same helpers every run), of at most the
-#: weight of this many cut-offs at this depth: enough to change the first orders, little
-#: beside what the search learns (a cut-off 40 plies deep weighs ``history_bonus(40)``).
-HELPER_HISTORY_CUTOFFS, HELPER_HISTORY_DEPTH = 4, 24
-#: How often (seconds) the caller of a parallel search sets the stop again while the
-#: stopped threads finish: a thread that was just starting its search may have reset it.
-STOP_POLL_SECONDS = 0.001
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system tells it,
-    else ``os.cpu_count()``): :func:`solve` and :func:`analyze` use them all by default."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 #: Why the value step of :meth:`Solver.solve` searches by proof numbers under the "single"
 #: insertion rule and by alpha-beta under the official one (one core, fresh solvers, the
@@ -224,7 +204,7 @@ class Solver:
         if self._tt is None or self._game != rulebook:
             self._tt = new_table(self.tt_bits)
             self._ws = new_workspace()
-            self._helpers = [_helper_workspace(k) for k in range(1, self.threads)]
+            self._helpers = [helper_workspace(k) for k in range(1, self.threads)]
             self._pn = None
             self._game = rulebook
 
@@ -262,47 +242,6 @@ class Solver:
             self._pn = (new_dfpn_table(self.tt_bits), new_dfpn_workspace())
         return self._pn
 
-    def _race(self, searches: list[tuple[Callable[[], _T | None], NDArray[np.void]]]) -> _T | None:
-        """Run ``searches`` (each a call returning its result, or None when stopped, and the
-        workspace whose node limit stops it) in threads at once, on the shared table; the
-        first result wins and the others are stopped. None when every one was stopped
-        (:meth:`stop`). The kernels release the GIL: the threads run on separate cores."""
-        done = threading.Event()
-        lock = threading.Lock()
-        results: list[_T] = []
-        errors: list[BaseException] = []
-
-        def run(call: Callable[[], _T | None]) -> None:
-            try:
-                if done.is_set():
-                    return
-                result = call()
-            except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
-                with lock:
-                    errors.append(e)
-                done.set()
-                return
-            if result is not None:
-                with lock:
-                    results.append(result)
-                done.set()
-
-        workers = [threading.Thread(target=run, args=(call,), daemon=True) for call, _ in searches]
-        for w in workers:
-            w.start()
-        while not done.is_set() and any(w.is_alive() for w in workers):
-            done.wait(0.05)
-        while any(w.is_alive() for w in workers):
-            # Stop the searches still running: a node limit of 0 ends each at its next node
-            # (set again each round: a thread may have been just starting its search).
-            for _, ws in searches:
-                ws[0]["stats"][NODE_LIMIT] = 0
-            for w in workers:
-                w.join(STOP_POLL_SECONDS)
-        if errors:
-            raise errors[0]
-        return results[0] if results else None
-
     # --- kernel calls on kernel positions (from the side to move) ---------------------
     def _search(self, rulebook: Rulebook, pos: Position, alpha: int, beta: int, node_limit: int = UNLIMITED) -> int | None:
         """Root-relative score (fail-soft in the window), or None when ``node_limit`` hit.
@@ -310,7 +249,7 @@ class Solver:
         ``threads`` > 1, the Lazy SMP helpers search the same window at once."""
         self._raise_if_stopped()
         if self.threads > 1 and node_limit >= UNLIMITED:
-            found = self._race([(self._alpha_beta(rulebook, pos, alpha, beta, ws), ws) for ws in (self._ws, *self._helpers)])
+            found = race([(self._alpha_beta(rulebook, pos, alpha, beta, ws), ws) for ws in (self._ws, *self._helpers)])
             self._raise_if_stopped()
             assert found is not None  # no node limit, not stopped: a search finished
             return found
@@ -394,7 +333,7 @@ class Solver:
 
         searches: list[tuple[Callable[[], tuple[int, int | None] | None], NDArray[np.void]]] = [
             (alpha_beta(self._ws), self._ws), (proof_numbers, pn_ws), *((alpha_beta(ws), ws) for ws in self._helpers[1:])]
-        found = self._race(searches)
+        found = race(searches)
         self._raise_if_stopped()
         if found is None:  # every search reached the node limit
             return None
@@ -601,16 +540,6 @@ class Solver:
             out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
         out.sort(key=lambda mv: -mv.score)
         return out
-
-
-def _helper_workspace(k: int) -> NDArray[np.void]:
-    """The workspace of Lazy SMP helper ``k`` (1, 2, ...): its start history drawn from a
-    generator seeded by ``k``, so its move order differs from the main search's and from
-    the other helpers', the same way every run."""
-    ws = new_workspace()
-    rng = np.random.default_rng(k)
-    ws[0]["history"][:] = rng.integers(0, HELPER_HISTORY_CUTOFFS * history_bonus(HELPER_HISTORY_DEPTH), ws[0]["history"].shape)
-    return ws
 
 
 def _narrowed(candidates: list[int], v: int, r: int) -> list[int]:
