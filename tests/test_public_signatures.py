@@ -1,6 +1,6 @@
 """One agent contract, and no long positional lists: every public callable of every public
-module (its ``__all__``: :data:`tests.test_docs.PUBLIC_MODULES`, which
-``tests/test_docs.py`` checks is every module of the package that declares one) takes at
+module (a module with no private part in its path; the names its ``__all__`` lists and
+every public name it defines) takes at
 most :data:`MAX_POSITIONAL` positional parameters (records aside: a dataclass, a named
 tuple or a typed dict is its fields), and every agent of both games names the same ideas
 alike and refuses a bad argument with :class:`~donuts_ai.errors.AgentError`."""
@@ -10,20 +10,17 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import pkgutil
 from collections.abc import Iterator
 
 import pytest
 
+import donuts_ai
 from donuts_ai.errors import AgentError
 from donuts_ai.tournament.specs import SpecError, make_agent, resolve
-from tests.test_docs import PUBLIC_MODULES
 
 #: The most positional parameters a public callable may take; the rest are keyword-only.
 MAX_POSITIONAL = 6
-#: Wide callables left for now: the batched PUCT search's two entry points, made
-#: keyword-only in their own branch (donuts_ai/learn/batched_search.py); empty this set
-#: once that branch is merged.
-STILL_WIDE = {"donuts_ai.learn.BatchSearch.run", "donuts_ai.learn.BatchSearch.run_gumbel"}
 
 
 def _is_record(obj: object) -> bool:
@@ -41,15 +38,31 @@ def _function(value: object) -> object | None:
     return value if inspect.isfunction(value) else None
 
 
+def _public_modules() -> Iterator[str]:
+    """Every module of the package whose dotted path has no private part (``_name``)."""
+    yield "donuts_ai"
+    for info in pkgutil.walk_packages(donuts_ai.__path__, "donuts_ai."):
+        if not any(part.startswith("_") for part in info.name.split(".")[1:]):
+            yield info.name
+
+
 def _public_callables() -> Iterator[tuple[str, object]]:
     """(qualified name, callable) for every public function, class and public method
-    (static and class methods included) of every public module."""
+    (static and class methods included) of every public module: the names its ``__all__``
+    lists and every public name defined in it. Compiled kernels are left to
+    ``tests/test_kernel_parameters.py`` (Numba takes no keyword-only parameters; kernels
+    take records instead)."""
     seen: set[int] = set()
-    for module_name in PUBLIC_MODULES:
-        module = importlib.import_module(module_name)
-        for name in getattr(module, "__all__", []):
+    for module_name in _public_modules():
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:  # an optional extra that is not installed
+            continue
+        defined = [name for name, obj in vars(module).items()
+                   if not name.startswith("_") and getattr(obj, "__module__", None) == module_name]
+        for name in dict.fromkeys([*getattr(module, "__all__", []), *defined]):
             obj = getattr(module, name)
-            if id(obj) in seen or not callable(obj):
+            if id(obj) in seen or not callable(obj) or hasattr(obj, "py_func"):
                 continue
             seen.add(id(obj))
             if inspect.isclass(obj):
@@ -76,11 +89,12 @@ def _positional(obj: object) -> list[str]:
 def test_no_public_callable_takes_more_than_six_positional_parameters():
     checked = dict(_public_callables())
     wide = {name: _positional(obj) for name, obj in checked.items()}
-    wide = {name: params for name, params in wide.items() if len(params) > MAX_POSITIONAL and name not in STILL_WIDE}
+    wide = {name: params for name, params in wide.items() if len(params) > MAX_POSITIONAL}
     assert not wide, wide
     # The walk reaches the agents of both games, their methods and the harness's functions.
     for name in ("donuts_ai.donuts.agents.MCTSAgent", "donuts_ai.boxes.agents.ISMCTSAgent",
-                 "donuts_ai.tournament.fit_plackett_luce", "donuts_ai.play.evaluation.Analyst.evaluate"):
+                 "donuts_ai.tournament.fit_plackett_luce", "donuts_ai.play.evaluation.Analyst.evaluate",
+                 "donuts_ai.learn.BatchSearch.run", "donuts_ai.bench.calibration.sprt_trials"):
         assert name in checked, name
 
 

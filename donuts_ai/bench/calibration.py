@@ -158,7 +158,7 @@ def games_of(orders: list[tuple[str, str]], counts: np.ndarray) -> list[tuple[st
     return games
 
 
-def rating_trials(rng: np.random.Generator, n: int, elo: dict[str, float] = TRUE_ELO, advantage: float = ADVANTAGE,
+def rating_trials(rng: np.random.Generator, n: int, *, elo: dict[str, float] = TRUE_ELO, advantage: float = ADVANTAGE,
                   nu: float = NU, games_per_order: int = GAMES_PER_ORDER, prior_draws: float = 2.0) -> dict[str, np.ndarray]:
     """Fit ``n`` simulated tournaments (anchor: the first agent of ``elo``). Returns arrays:
     ``true``, ``elo``, ``lower``, ``upper`` (tournament, agent other than the anchor),
@@ -253,7 +253,7 @@ def all_or_nothing(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarr
     return np.where(rng.random(shape) < 0.5, 4, 0)
 
 
-def sprt_trials(rng: np.random.Generator, n: int, true_elo: float, elo0: float, elo1: float, draw_rate: float = 0.3,
+def sprt_trials(rng: np.random.Generator, n: int, true_elo: float, elo0: float, elo1: float, *, draw_rate: float = 0.3,
                 advantages: tuple[float, ...] = (0.0, 120.0), alpha: float = 0.05, beta: float = 0.05, max_pairs: int = 20000,
                 llr: LLR = sprt_llr, sample: PairSampler | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Run ``n`` SPRTs on simulated pairs until each decides or reaches ``max_pairs``.
@@ -291,11 +291,11 @@ def sprt_trials(rng: np.random.Generator, n: int, true_elo: float, elo0: float, 
     return decision, pairs
 
 
-def sprt_summary(rng: np.random.Generator, n: int, elo0: float, elo1: float, draw_rate: float, advantages: tuple[float, ...],
+def sprt_summary(rng: np.random.Generator, n: int, elo0: float, elo1: float, *, draw_rate: float, advantages: tuple[float, ...],
                  llr: LLR = sprt_llr) -> SPRTSummary:
     """Error rates and mean pairs with the truth at elo0 (false positive: H1) and at elo1 (false negative: H0)."""
-    d0, p0 = sprt_trials(rng, n, elo0, elo0, elo1, draw_rate, advantages, llr=llr)
-    d1, p1 = sprt_trials(rng, n, elo1, elo0, elo1, draw_rate, advantages, llr=llr)
+    d0, p0 = sprt_trials(rng, n, elo0, elo0, elo1, draw_rate=draw_rate, advantages=advantages, llr=llr)
+    d1, p1 = sprt_trials(rng, n, elo1, elo0, elo1, draw_rate=draw_rate, advantages=advantages, llr=llr)
     return {"trials": n, "false_positive": float((d0 == 1).mean()), "false_negative": float((d1 == -1).mean()),
             "undecided": float(((d0 == 0).sum() + (d1 == 0).sum()) / (2 * n)),
             "pairs_h0": float(p0.mean()), "pairs_h1": float(p1.mean())}
@@ -342,7 +342,8 @@ def run(quick: bool, seed: int) -> CalibrationBench:
             row_rng = np.random.default_rng([seed, i])  # both methods see the same stream
             sprt_row: SPRTRow = {
                 "elo0": elo0, "elo1": elo1, "draw_rate": draw_rate, "advantages": list(advantages), "method": method,
-                **sprt_summary(row_rng, n_sprts, elo0, elo1, draw_rate, advantages, llr), "seconds": time.perf_counter() - t}
+                **sprt_summary(row_rng, n_sprts, elo0, elo1, draw_rate=draw_rate, advantages=advantages, llr=llr),
+                "seconds": time.perf_counter() - t}
             res["sprt"].append(sprt_row)
             print("  ", sprt_row, flush=True)
     for method, llr in (("GSPRT", sprt_llr), ("normal approx. (before)", llr_normal_approximation)):

@@ -242,7 +242,7 @@ def agreement(n_positions: int, time_limit: float, names: list[str] | None = Non
     return out
 
 
-def run(kinds: Iterable[str], times: Iterable[float], pairs: int, seeds: list[int], n_positions: int, agreement_time: float,
+def run(kinds: Iterable[str], times: Iterable[float], *, pairs: int, seeds: list[int], n_positions: int, agreement_time: float,
         matches: bool, results_dir: str | None, isolation: str) -> StrengthBench:
     res: StrengthBench = {"machine": machine(), "pairs_per_seed": pairs, "seeds": list(seeds), "ratio": RATIO, "matches": []}
     if matches:
@@ -323,8 +323,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--seeds: expected ints separated by commas, got {args.seeds!r}")
     if not seeds:
         parser.error("--seeds: give at least one seed")
-    results = run(kinds, args.times, args.pairs, seeds, 0 if args.skip_agreement else args.positions,
-                  args.agreement_time, not args.skip_matches, args.results_dir, args.isolation)
+    results = run(kinds, args.times, pairs=args.pairs, seeds=seeds,
+                  n_positions=0 if args.skip_agreement else args.positions, agreement_time=args.agreement_time,
+                  matches=not args.skip_matches, results_dir=args.results_dir, isolation=args.isolation)
     return print_and_save(results, report, args.json)
 
 

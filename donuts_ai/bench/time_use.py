@@ -84,7 +84,7 @@ def summary(fractions: list[float]) -> MoveShares:
             "p90": _quantile(xs, 0.9), "max": xs[-1]}
 
 
-def play(seats: dict[int, BoardAgent], timed: dict[int, str], layout: Layout, opening_seed: int, time_limit: float,
+def play(seats: dict[int, BoardAgent], timed: dict[int, str], layout: Layout, *, opening_seed: int, time_limit: float,
          from_ply: int, out: dict[str, list[tuple[float, bool]]]) -> None:
     """One game from a random opening; appends ``(fraction, searched)`` of every counted
     move of a timed seat to ``out[timed[seat]]``."""
@@ -124,7 +124,7 @@ def run(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> 
             a_seat = g % 2
             seats = {a_seat: agent_a, 1 - a_seat: agent_b}
             timed = {seat: kind for seat, kind in ((a_seat, a), (1 - a_seat, b)) if kind in TIMED}
-            play(seats, timed, Layout.random(g // 2), g // 2, time_limit, from_ply, moves)
+            play(seats, timed, Layout.random(g // 2), opening_seed=g // 2, time_limit=time_limit, from_ply=from_ply, out=moves)
         for kind, recs in moves.items():
             every[kind] += recs
             rows.append(_row(kind, f"{a} vs {b}", recs))

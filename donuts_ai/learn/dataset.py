@@ -88,7 +88,7 @@ _DTYPES: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
 }
 
 
-def board_of(layout: Sequence[int] | npt.NDArray[np.int8], chocolate: int, vanilla: int, turn: int, last: int,
+def board_of(layout: Sequence[int] | npt.NDArray[np.int8], chocolate: int, vanilla: int, turn: int, last: int, *,
              placed: tuple[int, int], rules: Rules) -> Board:
     """The :class:`~donuts_ai.Board` of a position given by its parts (as a dataset row
     holds them), with no move history. Raises :class:`~donuts_ai.errors.PositionError`
@@ -134,7 +134,7 @@ class DatasetRecord:
 
     def board(self) -> Board:
         """The position as a :class:`~donuts_ai.Board` (no move history)."""
-        return board_of(self.layout, self.chocolate, self.vanilla, self.turn, self.last, self.placed, self.rules)
+        return board_of(self.layout, self.chocolate, self.vanilla, self.turn, self.last, placed=self.placed, rules=self.rules)
 
 
 class Dataset(Sequence[DatasetRecord]):

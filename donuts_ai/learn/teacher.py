@@ -165,7 +165,7 @@ def label_position(solver: Solver, position: Canonical, rules: Rules, nodes: int
     """The label (in the frame of ``position`` itself) of one position within ``nodes``
     solver nodes, by ``solver`` (one thread; its table is cleared first)."""
     board = board_of(position.directions, position.own, position.opp, 0, position.last,
-                     (position.placed_own, position.placed_opp), rules)
+                     placed=(position.placed_own, position.placed_opp), rules=rules)
     solver.clear()  # a fresh table and move-ordering memory: the label depends on the position alone
     start = solver.nodes
     legal = board.legal_squares()

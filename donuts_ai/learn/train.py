@@ -578,7 +578,7 @@ class Trainer:
         return trainer
 
 
-def train(out: str | Path, config: TrainConfig | None = None, minutes: float | None = None, moves: int | None = None,
+def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float | None = None, moves: int | None = None,
           resume: bool = False, report: Callable[[Progress], None] | None = None,
           measure: Callable[[Network], tuple[float, float]] | None = None) -> Trainer:
     """Start (or with ``resume``, continue) the run in ``out`` and train for ``minutes`` or

@@ -11,7 +11,6 @@ from typing import Protocol
 
 from ..donuts.board import Board
 from ..donuts.layout import Layout, LayoutSpec
-from ..donuts.rules import Rules
 from ..donuts.squares import COLOR_NAMES, square_name
 from ..errors import DonutsError, GameOverError, IllegalMoveError
 from ..outcomes import UNFINISHED, result_string
@@ -88,7 +87,7 @@ class PlaySession:
     ``opponent`` (an agent; or ``None``, when people play both sides or when each of the
     opponent's moves is given its agent: :meth:`ai_move`)."""
 
-    def __init__(self, board: Board, human: int | None, opponent: Opponent | None = None, opponent_name: str = "AI",
+    def __init__(self, board: Board, human: int | None, opponent: Opponent | None = None, *, opponent_name: str = "AI",
                  layout_label: str = ""):
         self.board = board
         self.start = board.copy(stack=False)
@@ -100,12 +99,6 @@ class PlaySession:
         #: The colour that resigned, or None.
         self.resigned: int | None = None
         self.date = datetime.date.today()
-
-    @classmethod
-    def new(cls, layout: Layout, rules: Rules, human: int | None, opponent: Opponent | None = None, opponent_name: str = "AI",
-            layout_label: str = "", fen: str | None = None) -> PlaySession:
-        board = Board.from_fen(fen, rules) if fen else Board(layout, rules)
-        return cls(board, human, opponent, opponent_name, layout_label)
 
     # --- turns -------------------------------------------------------------------------
     def is_over(self) -> bool:
