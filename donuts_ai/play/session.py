@@ -87,7 +87,7 @@ class PlaySession:
     ``opponent`` (an agent; or ``None``, when people play both sides or when each of the
     opponent's moves is given its agent: :meth:`ai_move`)."""
 
-    def __init__(self, board: Board, human: int | None, opponent: Opponent | None = None, *, opponent_name: str = "AI",
+    def __init__(self, board: Board, human: int | None, opponent: Opponent | None = None, opponent_name: str = "AI",
                  layout_label: str = ""):
         self.board = board
         self.start = board.copy(stack=False)
