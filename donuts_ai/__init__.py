@@ -48,7 +48,7 @@ __version__ = "0.4.0"
 # when first used, so this loads none of them (``import donuts_ai`` loads no search).
 AGENTS.add("az", "donuts_ai.learn.agent:AlphaZeroAgent")
 OPTIONAL_AGENTS["openspiel-mcts"] = ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel")
-KNOWN_GAMES.update({"donuts": "donuts_ai.donuts.game", "boxes": "donuts_ai.boxes.game"})
+KNOWN_GAMES.update({"donuts": "donuts_ai.donuts.game:DONUTS", "boxes": "donuts_ai.boxes.game:BOXES"})
 ENGINE_POSITIONS["donuts"] = "donuts_ai.engine_protocol.position:position_command"
 
 #: Public names loaded when first named, so that ``import donuts_ai`` stays light: the

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import DonutsError, InvalidMoveError
 from ..state import GameState
-from ..tournament.protocol import Game, register
+from ..tournament.protocol import Game
 from .errors import BoxesError
 from .moves import move_text, parse_move
 from .rules import BoxesRules
@@ -194,4 +194,5 @@ def _boxes(state: GameState) -> BoxesState:
     return state
 
 
-BOXES = register(BoxesGame())
+#: The adapter the harness takes by name (:data:`~donuts_ai.tournament.protocol.KNOWN_GAMES`).
+BOXES = BoxesGame()

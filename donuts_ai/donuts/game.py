@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import LayoutError, RulesError
 from ..state import GameState
-from ..tournament.protocol import Game, JSONObject, register
+from ..tournament.protocol import Game, JSONObject
 from .agents import AGENTS, OPTIONAL_AGENTS
 from .board import Board, Termination
 from .layout import Layout, fresh_layout, parse_layout_spec
@@ -143,4 +143,5 @@ def win_points(reason: str, ledger: str = "rulebook") -> int:
     return 0
 
 
-DONUTS = register(DonutsGame())
+#: The adapter the harness takes by name (:data:`~donuts_ai.tournament.protocol.KNOWN_GAMES`).
+DONUTS = DonutsGame()

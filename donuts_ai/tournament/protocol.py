@@ -5,7 +5,7 @@ interface and on the state API both games speak (:class:`donuts_ai.state.GameSta
 never on a game's internals, so another game plugs in by implementing both and registering
 its adapter in :data:`GAMES`. The games of this package live with their rules (Donuts:
 :class:`donuts_ai.donuts.game.DonutsGame`; Donut Boxes: :class:`donuts_ai.boxes.game.BoxesGame`)
-and are named in :data:`KNOWN_GAMES`: the harness imports one by its module's dotted path
+and are named in :data:`KNOWN_GAMES`: the harness imports one's adapter by its dotted path
 when a configuration first names it, and knows nothing else of any game.
 
 **The state plays the game.** :meth:`Game.new_state` returns a
@@ -211,10 +211,13 @@ def legal_move(game: Game, state: GameState, answer: object) -> str | None:
     return text if text is not None and text in state.legal_moves() else None
 
 
+#: The games known by name: those :func:`register` was given, and the games of
+#: :data:`KNOWN_GAMES` once first named.
 GAMES: dict[str, Game] = {}
-#: The games of this package, which live outside the harness, by name -> the dotted path
-#: of the module that registers the game when imported (the first time it is named); filled
-#: by the package root (``donuts_ai/__init__.py``), as the harness names no game.
+#: The games of this package, which live outside the harness, by name -> ``"module:name"``
+#: of the game's adapter object, imported the first time a configuration names the game;
+#: filled by the package root (``donuts_ai/__init__.py``), as the harness names no game.
+#: Importing a game's module registers nothing: the harness takes the adapter from here.
 KNOWN_GAMES: dict[str, str] = {}
 
 
@@ -227,7 +230,8 @@ def game_named(game: Game | str) -> Game:
 
 
 def register(game: Game) -> Game:
-    """Make ``game`` known to the harness by its name."""
+    """Make ``game`` known to the harness by its name (a game of one's own: call it once,
+    before naming the game; a configuration's ``game_module`` is imported for this)."""
     GAMES[game.name] = game
     return game
 
@@ -235,9 +239,10 @@ def register(game: Game) -> Game:
 def get_game(name: str) -> Game:
     """The registered game of that name (importing it first if it is a :data:`KNOWN_GAMES` one)."""
     if name not in GAMES and name in KNOWN_GAMES:
+        module, _, attribute = KNOWN_GAMES[name].partition(":")
         try:
-            importlib.import_module(KNOWN_GAMES[name])
-        except ImportError as exc:
+            GAMES[name] = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError) as exc:
             raise DonutsError(f"game {name!r} cannot be loaded: {exc}") from None
     if name not in GAMES:
         known = [*GAMES, *(n for n in KNOWN_GAMES if n not in GAMES)]
