@@ -17,7 +17,7 @@ from donuts_ai.agents.base import Agent, check_time_left
 from donuts_ai.boxes.agents import BOXES_AGENTS
 from donuts_ai.donuts.agents import AGENTS
 from donuts_ai.errors import AgentError, DonutsError, GameOverError, IllegalMoveError, InvalidMoveError
-from donuts_ai.tournament.protocol import game_named
+from donuts_ai.tournament.protocol import game_named, legal_move
 
 GAMES = ["donuts", "boxes"]
 #: The seed of every game and agent here.
@@ -44,8 +44,8 @@ def finished() -> dict[str, tuple[object, object]]:
     for name in GAMES:
         game, state = _new_state(name)
         rng = random.Random(SEED)
-        while game.to_move(state) is not None:
-            game.play(state, rng.choice(game.legal_moves(state)))
+        while state.turn is not None:
+            state.push(rng.choice(state.legal_moves()))
         out[name] = (game, state)
     return out
 
@@ -55,7 +55,7 @@ def finished() -> dict[str, tuple[object, object]]:
 def test_both_games_refuse_the_same_bad_clock_with_the_same_error(name, clock):
     game, state = _new_state(name)
     agent = tournament.make_agent("random", SEED, game=name)
-    view = game.player_view(state, game.to_move(state))
+    view = game.player_view(state, state.turn)
     with pytest.raises(AgentError, match="time_left must be None or a finite number of seconds >= 0") as caught:
         agent.select_move(view, clock)
     assert type(caught.value) is AgentError and isinstance(caught.value, ValueError)
@@ -71,9 +71,9 @@ def test_the_one_clock_check_refuses_what_the_agents_refuse(clock):
 def test_both_games_take_the_same_good_clocks(name):
     game, state = _new_state(name)
     agent = tournament.make_agent("random", SEED, game=name)
-    view = game.player_view(state, game.to_move(state))
+    view = game.player_view(state, state.turn)
     for clock in GOOD_CLOCKS:
-        assert game.is_legal(state, agent.select_move(view, clock))
+        assert legal_move(game, state, agent.select_move(view, clock)) is not None
         assert check_time_left(clock) == (None if clock is None else float(clock))
 
 
@@ -81,7 +81,7 @@ def test_both_games_take_the_same_good_clocks(name):
 def test_a_move_after_the_end_is_the_same_game_over_error(name, finished):
     game, state = finished[name]
     with pytest.raises(GameOverError) as caught:
-        game.play(state, "a1" if name == "donuts" else "box@0,0")
+        state.push("a1" if name == "donuts" else "box@0,0")
     assert type(caught.value) is GameOverError
     # No move is legal once the game is over: a GameOverError is an IllegalMoveError.
     assert isinstance(caught.value, IllegalMoveError) and isinstance(caught.value, ValueError)
@@ -93,16 +93,16 @@ def test_a_move_after_the_end_is_the_same_game_over_error(name, finished):
 @pytest.mark.parametrize("name", GAMES)
 def test_an_illegal_and_an_unreadable_move_are_the_same_errors(name):
     game, state = _new_state(name)
-    first = game.legal_moves(state)[0]
-    game.play(state, first)
+    first = state.legal_moves()[0]
+    state.push(first)
     illegal = first if name == "donuts" else FAR_PLACEMENT
-    before = game.moves(state)
+    before = list(state.move_stack)
     with pytest.raises(IllegalMoveError, match="illegal move") as caught:
-        game.play(state, illegal)
-    assert type(caught.value) is IllegalMoveError and game.moves(state) == before
+        state.push(illegal)
+    assert type(caught.value) is IllegalMoveError and list(state.move_stack) == before
     with pytest.raises(InvalidMoveError) as unreadable:
-        game.play(state, "zz9")
-    assert type(unreadable.value) is InvalidMoveError and game.moves(state) == before
+        state.push("zz9")
+    assert type(unreadable.value) is InvalidMoveError and list(state.move_stack) == before
 
 
 def test_both_registries_are_lazy_registries():
@@ -124,7 +124,7 @@ class FirstLegal:
         self.seed = seed
 
     def select_move(self, view, time_left=None):
-        return self.game.legal_moves(self.state)[0]
+        return self.state.legal_moves()[0]
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -136,6 +136,6 @@ def test_agents_of_both_games_are_made_and_entered_through_the_same_calls(name):
     mine = tournament.make_agent("first_legal", SEED, game=name)
     assert isinstance(mine, FirstLegal) and mine.seed == SEED
     mine.game, mine.state = game, state
-    assert mine.select_move(game.player_view(state, game.to_move(state))) == game.legal_moves(state)[0]
+    assert mine.select_move(game.player_view(state, state.turn)) == state.legal_moves()[0]
     with pytest.raises(DonutsError, match="built-in agent"):
         tournament.register_agent("greedy", FirstLegal, game=name)
