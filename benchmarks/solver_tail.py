@@ -6,7 +6,8 @@
 ``--set random`` solves the empty board of ``Layout.random_grid(0..count-1)`` (64 by
 default); ``--set study`` the layouts of ``study_layouts(arrangements=count, seed=7)``
 (tile arrangements, one per symmetry class; 40 by default). Each layout gets a fresh
-``Solver(tt_bits, threads)`` and ``solve(board, distance=...)``; time is the process's
+``Solver(tt_bits, threads, book=False)`` (the search, never the opening book) and
+``solve(board, distance=...)``; time is the process's
 CPU time (``time.process_time``, every thread of it), so other jobs on the machine do
 not count, and wall time is kept beside it. After one warm-up call (compilation is not
 measured). ``--threads T`` runs the parallel solver (:class:`~donuts_ai.Solver`: the
@@ -48,14 +49,14 @@ def measure(which: str, count: int, distance: bool, rules: Rules, threads: int, 
             first_moves: bool = False) -> list[dict]:
     warm = Board(Layout.random_grid(10**6), rules)
     for t in sorted({1, threads}):  # warm-up: compile every kernel the runs use
-        Solver(tt_bits=12, threads=t).solve(warm, distance=distance)
-        Solver(tt_bits=12, threads=t).move_value(warm, warm.legal_moves()[0])
+        Solver(tt_bits=12, threads=t, book=False).solve(warm, distance=distance)
+        Solver(tt_bits=12, threads=t, book=False).move_value(warm, warm.legal_moves()[0])
     rows = []
     for name, layout in layouts(which, count):
         if only and name not in only:
             continue
         board = Board(layout, rules)
-        solver = Solver(tt_bits=tt_bits, threads=threads)
+        solver = Solver(tt_bits=tt_bits, threads=threads, book=False)
         cpu, wall = time.process_time(), time.perf_counter()
         if first_moves:
             values = [solver.move_value(board, move) for move in board.legal_moves()]

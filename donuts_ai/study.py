@@ -138,7 +138,7 @@ def solve_unit(config: StudyConfig, unit: StudyLayout) -> StudyRow:
     """Solve one layout's empty board (value, a best move; the distance if configured)."""
     solver = _SOLVER.get(config["tt_bits"])
     if solver is None:  # one Solver (and its table) per process, made on first use
-        solver = _SOLVER[config["tt_bits"]] = Solver(config["tt_bits"])
+        solver = _SOLVER[config["tt_bits"]] = Solver(config["tt_bits"], book=False)  # a study searches: it makes books
     t = time.perf_counter()
     board = Board(Layout.from_text(unit["layout"]), make_rules(config.get("rules")))
     sol = solver.solve(board, distance=config["distance"])

@@ -80,7 +80,7 @@ ALLOWED = {
     "donuts.vector_env": {"_checks", "errors", "outcomes", "donuts._engine", "donuts.layout", "donuts.rules",
                           "donuts.squares"},
     # Alpha-beta and the exact solver: Donuts' own search, above its board.
-    "donuts.alphabeta": {"_bits", "_checks", "_numba_types", "errors", "outcomes", "donuts._engine", "donuts.board",
+    "donuts.alphabeta": {"_bits", "_checks", "_numba_types", "errors", "outcomes", "donuts._engine", "donuts.board", "donuts.book",
                          "donuts.layout", "donuts.rules", "donuts.squares"},
     # The public compiled API: the engine's kernels (and the solver's position key) under stable names.
     "donuts.kernels": {"_bits", "errors", "donuts._engine", "donuts.alphabeta", "donuts.board", "donuts.squares",

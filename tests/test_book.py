@@ -16,7 +16,9 @@ from donuts_ai.donuts.book import Book, BookError, canonical_key, is_empty_board
 from donuts_ai.donuts.rules import Rules
 from donuts_ai.donuts.squares import SQUARE_NAMES, parse_square
 from donuts_ai.donuts.symmetry import SYMMETRY_NAMES, transform_square
+from donuts_ai.errors import DonutsError
 from donuts_ai.study import BOOK_STUDIES, build_book, load_study
+from donuts_ai.tournament.specs import make_agent
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 #: Study rows sampled a variant (each probed, and a few re-solved).
@@ -159,3 +161,41 @@ def test_damaged_or_foreign_files_are_refused(tmp_path):
     with pytest.raises(BookError, match="is not a book file"):
         Book.load(cut)
     assert not zipfile.is_zipfile(cut)
+
+
+def test_the_solver_answers_a_book_board_from_the_book_and_the_same_value_by_search():
+    board = Board(Layout.random(21))
+    from_book = Solver(tt_bits=16).solve(board)
+    assert (from_book.source, from_book.nodes, from_book.distance) == ("book", 0, None)
+    assert from_book.best_move == shipped_book().probe(board).best_move
+    searched = Solver(tt_bits=16, book=False).solve(board)
+    assert searched.source == "search" and searched.nodes > 0 and searched.value == from_book.value
+    board.push(from_book.best_move)  # one donut in: the book holds only empty boards
+    assert Solver(tt_bits=16).solve(board, distance=False).source == "search"
+
+
+def test_the_solver_searches_what_the_book_cannot_say(tmp_path):
+    # A made-up entry with a distance, to see the plumbing: the distance comes from the book
+    # only when the book has one (the shipped studies proved none, so distance=True searches).
+    layout = Layout.random(5)
+    mine = Book.from_rows(None, [{"layout": layout.to_text(), "value": 1, "best_move": "a1", "distance": 17}],
+                          {"study": "made up"})
+    solution = Solver(tt_bits=16, book=mine).solve(Board(layout), distance=True)
+    assert (solution.source, solution.distance, solution.best_move) == ("book", 17, "a1")
+    assert Solver(tt_bits=16, book=mine).solve(Board(Layout.random(6))).source == "search"  # not in this book
+    (tmp_path / "bad.npz").write_text("not a book")
+    with pytest.raises(BookError, match="is not a book file"):
+        Solver(book=tmp_path / "bad.npz")
+    with pytest.raises(DonutsError, match="book must be"):
+        Solver(book=3)  # type: ignore[arg-type]
+
+
+def test_the_solver_agent_plays_its_first_move_from_the_book():
+    agent = make_agent("solver", game="donuts")
+    board = Board(Layout.random(9))
+    assert agent.select_move(board.copy()) == shipped_book().probe(board).best_move
+    assert agent.last_info["source"] == "book"
+    searching = make_agent("solver:book=false", game="donuts")
+    assert searching.params() == {"book": False} and searching.spec == "solver:book=False"
+    searching.select_move(board.copy())
+    assert searching.last_info["source"] == "search"

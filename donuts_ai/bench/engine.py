@@ -257,7 +257,7 @@ def solver_speed(seeds: list[int], distance: bool) -> SolverFigures:
     rows: list[SolverRow] = []
     for seed in seeds:
         t = time.perf_counter()
-        sol = Solver().solve(Board(Layout.random_grid(seed)), distance=distance)
+        sol = Solver(book=False).solve(Board(Layout.random_grid(seed)), distance=distance)
         dt = time.perf_counter() - t
         rows.append({"layout": f"random_grid({seed})", "value": sol.result, "move": sol.best_move,
                      "distance": sol.distance, "seconds": dt, "nodes": sol.nodes, "nodes_per_s": sol.nodes / dt})

@@ -106,12 +106,12 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> SolverTable:
         board = Board(Layout.random_grid(seed))
         name = f"Layout.random_grid({seed})"
         t = time.perf_counter()
-        sol = Solver().solve(board, distance=False)
+        sol = Solver(book=False).solve(board, distance=False)
         row: SolverTableRow = {"layout": name, "value": sol.result, "move": sol.best_move, "value_s": time.perf_counter() - t,
                                "value_nodes": sol.nodes}
         if full:
             t = time.perf_counter()
-            sol = Solver().solve(board, distance=True)
+            sol = Solver(book=False).solve(board, distance=True)
             row |= {"distance": sol.distance, "fastest_move": sol.best_move, "full_s": time.perf_counter() - t, "full_nodes": sol.nodes}
         if naive:
             t = time.perf_counter()

@@ -209,6 +209,7 @@ class SolverInfo(TypedDict, total=False):
     seconds: float
     value: int  # the position's exact value for the side to move
     distance: int | None  # plies to the end under best play (fastest=True), else None
+    source: str  # "book" (the opening book answered: no search) or "search"
 
 
 class SolverAgent(BoardAgent):
@@ -220,19 +221,22 @@ class SolverAgent(BoardAgent):
     thread count (:class:`~donuts_ai.donuts.alphabeta.solver.Solver`): with one, the agent plays the same moves every
     run, as a seeded tournament needs; with more, any move of the same value (and
     distance) may be played, and tournament workers each running several threads share
-    the cores. :attr:`last_info` gives the last move's nodes, seconds, the position's
-    value and (with ``fastest``) its distance."""
+    the cores. ``book`` (default ``True``): the first move of a game on a layout the
+    shipped opening book holds comes from the book (:class:`~donuts_ai.donuts.alphabeta.solver.Solver`'s
+    ``book``); ``solver:book=false`` searches it. :attr:`last_info` gives the last move's
+    nodes, seconds, the position's value, (with ``fastest``) its distance, and its source."""
 
     kind = "solver"
 
-    def __init__(self, fastest: bool = False, *, tt_bits: int = 20, threads: int = 1, seed: int | None = None,
-                 name: str | None = None):
+    def __init__(self, fastest: bool = False, *, book: bool = True, tt_bits: int = 20, threads: int = 1,
+                 seed: int | None = None, name: str | None = None):
         super().__init__(seed, name)
         self.fastest = check_flag("fastest", fastest)
+        self.book = check_flag("book", book)
         self.tt_bits = positive_int("tt_bits", tt_bits, allow_none=False)
         self.threads = positive_int("threads", threads, allow_none=False)
         try:
-            self.solver = Solver(self.tt_bits, threads=self.threads)
+            self.solver = Solver(self.tt_bits, threads=self.threads, book=self.book)
         except DonutsError as exc:  # the solver's own range checks (tt_bits), said as the agent's
             raise AgentError(str(exc)) from None
         warm_up("search", _compile_search)
@@ -242,6 +246,8 @@ class SolverAgent(BoardAgent):
         p: dict[str, object] = {}
         if self.fastest:
             p["fastest"] = True
+        if not self.book:
+            p["book"] = False
         if self.tt_bits != 20:
             p["tt_bits"] = self.tt_bits
         if self.threads != 1:
@@ -251,5 +257,5 @@ class SolverAgent(BoardAgent):
     def _select(self, board: Board, time_left: float | None) -> str:
         solution = self.solver.solve(board, distance=self.fastest)
         self.last_info = {"nodes": solution.nodes, "seconds": solution.seconds, "value": solution.value,
-                          "distance": solution.distance}
+                          "distance": solution.distance, "source": solution.source}
         return solution.best_move

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from os import PathLike
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,6 +29,7 @@ from ...errors import DonutsError, IllegalMoveError, SearchStopped
 from ...outcomes import DRAW, LOSS, WIN, value_name
 from .._engine.position import Position, Rulebook, legal_moves, plies_left, position_of, rulebook_of, typed_position
 from ..board import Board
+from ..book import Book, BookEntry, is_empty_board, shipped_book
 from ..layout import Layout
 from ..rules import Rules
 from ..squares import SQUARE_NAMES, parse_square, squares_of
@@ -90,13 +92,15 @@ class Solution(_Valued):
     ``value`` +1 (win), 0 (draw) or -1 (loss); ``best_move`` a square name;
     ``distance`` plies to the end of the game under best play (``None`` when not
     proved: ``distance=False``, or the empty board by default); ``nodes`` searched and
-    ``seconds`` taken by this call."""
+    ``seconds`` taken by this call; ``source`` where the answer came from: ``"search"``,
+    or ``"book"`` (the opening book, :mod:`donuts_ai.donuts.book`: no node searched)."""
 
     value: int
     distance: int | None
     best_move: str
     nodes: int
     seconds: float
+    source: str = "search"
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,13 @@ class Solver:
     or for the distance). The table is kept between calls on the same layout and rules,
     and cleared when they change. Not thread-safe: one per thread.
 
+    ``book``: the opening book :meth:`solve` consults on an empty board before searching
+    (:mod:`donuts_ai.donuts.book`): ``True`` the shipped one (every arrangement class of
+    the three studied variants, read on first use), a :class:`~donuts_ai.donuts.book.Book`
+    or a book file's path (read and checked at once: a bad file is a
+    :class:`~donuts_ai.donuts.book.BookError`), ``False`` none (search every board, as
+    benchmarks do).
+
     ``threads`` (default 1) is how many searches run at once, all on the one table
     (lockless: each entry's keys are stored XOR-ed with its data, so a row torn by two
     threads writing at once reads as empty, never as a wrong bound). ``threads`` > 1 adds
@@ -170,9 +181,14 @@ class Solver:
     sum over all threads) varies. Agents and tournaments use one thread by default, so
     their games and results files stay reproducible."""
 
-    def __init__(self, tt_bits: int = 20, threads: int = 1):
+    def __init__(self, tt_bits: int = 20, threads: int = 1, *, book: Book | str | PathLike[str] | bool = True):
         self.tt_bits = check_int("tt_bits", tt_bits, 10, 30)
         self.threads = check_int("threads", threads, 1, 64)
+        if not isinstance(book, Book | bool | str | PathLike):
+            raise DonutsError(f"book must be True, False, a Book or a book file's path, got {type(book).__name__}")
+        # True: the shipped book, read on the first empty board asked; a path is read (and
+        # checked) now, so that a bad file fails before any search.
+        self._book: Book | bool = book if isinstance(book, Book | bool) else Book.load(book)
         self._tt: NDArray[np.uint64] | None = None
         self._ws = new_workspace()
         # the Lazy SMP helpers' workspaces (threads - 1), their histories seeded apart
@@ -459,12 +475,20 @@ class Solver:
         the value took a median of 0.048 s and at most 2.75 s of wall clock (one thread
         on the same machine: 0.093 s and 4.93 s). Under the "single" insertion rule the value step is a
         proof-number search (:mod:`._dfpn`): on 40 tile arrangements a median of 0.22 s and
-        at most 6.6 s, where alpha-beta took 2.6 s and 60 s."""
+        at most 6.6 s, where alpha-beta took 2.6 s and 60 s.
+
+        An empty board the solver's opening book holds (``book``, see :class:`Solver`) is
+        answered from it with no search (``source="book"``, ``nodes`` 0) when the book
+        has what is asked (the value; the distance only where the study proved it)."""
         if distance is not None and not isinstance(distance, (bool, np.bool_)):
             raise DonutsError(f"distance must be True, False or None, got {distance!r}")
         self._prepare(board)
         distance = sum(board.placed) >= DISTANCE_BY_DEFAULT_FROM if distance is None else bool(distance)
         t, nodes0 = time.perf_counter(), self.nodes
+        entry = self._book_entry(board)
+        if entry is not None and (not distance or entry.distance is not None):
+            return Solution(entry.value, entry.distance if distance else None, entry.best_move, 0,
+                            time.perf_counter() - t, source="book")
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         if self.threads > 1:
             found = self._wdl_portfolio(rulebook, pos)
@@ -487,6 +511,13 @@ class Solver:
         best = next(sq for sq in candidates if self._move_score(rulebook, pos, sq) == target)
         value, dist = _score_to_value(target, int(plies_left(pos, rulebook.donuts)))
         return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
+
+    def _book_entry(self, board: Board) -> BookEntry | None:
+        """The opening book's entry for ``board`` (an empty board it holds), if this solver
+        consults a book."""
+        if self._book is False or not is_empty_board(board):
+            return None
+        return (shipped_book() if self._book is True else self._book).probe(board)
 
     def move_value(self, board: Board, move: int | str, node_limit: int | None = None) -> int | None:
         """+1, 0 or -1: the game-theoretic value, for the side to move, of playing ``move``
@@ -566,25 +597,29 @@ def _child(rulebook: Rulebook, pos: Position, sq: int) -> tuple[int | None, Posi
     return None, typed_position(child), -1 if passed else 1
 
 
-_defaults: dict[int, Solver] = {}
+_defaults: dict[tuple[int, bool], Solver] = {}
 
 
-def _default_solver(threads: int | None) -> Solver:
-    """The shared default solver of ``threads`` threads (``None``: every available core)."""
+def _default_solver(threads: int | None, book: bool = True) -> Solver:
+    """The shared default solver of ``threads`` threads (``None``: every available core),
+    with the shipped opening book or without."""
     count = available_cores() if threads is None else check_int("threads", threads, 1, 64)
-    if count not in _defaults:
-        _defaults[count] = Solver(threads=count)
-    return _defaults[count]
+    if not isinstance(book, bool):
+        raise DonutsError(f"book must be True or False, got {book!r}")
+    if (count, book) not in _defaults:
+        _defaults[count, book] = Solver(threads=count, book=book)
+    return _defaults[count, book]
 
 
-def solve(board: Board, distance: bool | None = None, threads: int | None = None) -> Solution:
+def solve(board: Board, distance: bool | None = None, threads: int | None = None, *, book: bool = True) -> Solution:
     """Solve ``board`` exactly (see :meth:`Solver.solve`: on the empty board the value
     only, unless ``distance=True``); uses a shared default solver with ``threads`` threads,
     by default one per available core (:func:`available_cores`). The value and distance
     do not depend on ``threads``; the best move may differ from run to run among moves of
     equal value when ``threads`` > 1 (see :class:`Solver`): pass ``threads=1`` for the
-    same move every time."""
-    return _default_solver(threads).solve(board, distance)
+    same move every time. An empty board the shipped opening book holds is answered from
+    it (``Solution.source == "book"``); ``book=False`` searches it."""
+    return _default_solver(threads, book).solve(board, distance)
 
 
 def analyze(board: Board, threads: int | None = None) -> list[MoveValue]:
