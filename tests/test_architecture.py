@@ -126,8 +126,8 @@ ALLOWED = {
     # loading the protocol's position writer by the dotted path the package root gives it).
     "engine_protocol": {"_checks", "errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
                         "donuts.squares"},
-    "interop": {"_checks", "agents", "errors", "outcomes", "tournament", "donuts._engine", "donuts.agents", "donuts.board", "donuts.layout",
-                "donuts.rules", "donuts.squares"},  # _engine: plane names
+    "interop": {"_bits", "_checks", "agents", "errors", "outcomes", "tournament", "donuts._engine", "donuts.agents", "donuts.board",
+                "donuts.layout", "donuts.rules", "donuts.squares"},  # _engine: plane names
     "play": {"errors", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board", "donuts.layout",
              "donuts.rules", "donuts.squares", "donuts.svg"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained

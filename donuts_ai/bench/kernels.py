@@ -29,14 +29,13 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from .._bits import ctz
+from .._bits import ONE, ctz
 from ..donuts import kernels as K
 from ..donuts._engine.position import PASSES, Position, Rulebook, apply, is_over, legal_moves, placer_value
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ._report import Machine, Stats, machine, print_and_save
 
-_ONE = np.uint64(1)
 #: Six early positions: ``Layout.random_grid(FIRST_LAYOUT + i)`` after ``OPENING_PLIES`` seeded random plies.
 FIRST_LAYOUT, POSITIONS, OPENING_PLIES = 100, 6, 4
 
@@ -50,7 +49,7 @@ def negamax_private(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: i
     best, moves = -1, legal_moves(rb, pos)
     while moves:
         square = ctz(moves)
-        moves = moves & (moves - _ONE)
+        moves = moves & (moves - ONE)
         child, status = apply(rb.donuts, rb.single, pos, square)
         if is_over(status):
             value = placer_value(status)

@@ -10,10 +10,9 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from .._bits import ONE, ZERO
 from ..donuts._engine.position import PASSES, WON_BY_FIVE, Position, Rulebook, apply, as_position, is_over, legal_moves, placer_value
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 # Columns of the stats array: nodes searched, the node limit.
 _NODES, _NODE_LIMIT = 0, 1
 
@@ -25,11 +24,11 @@ def _naive(rulebook: Rulebook, pos: Position, alpha: np.int64, beta: np.int64, s
         return 0  # type: ignore[return-value]  # Numba compiles it as the kernel's int64
     moves = legal_moves(rulebook, pos)
     best = np.int64(-2)
-    while moves != _ZERO:
+    while moves != ZERO:
         sq = np.int64(0)
-        while not (moves >> np.uint64(sq)) & _ONE:  # the lowest square, the slow way
+        while not (moves >> np.uint64(sq)) & ONE:  # the lowest square, the slow way
             sq += 1
-        moves &= moves - _ONE
+        moves &= moves - ONE
         child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
         if status == WON_BY_FIVE:
             return np.int64(1)

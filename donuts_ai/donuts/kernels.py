@@ -71,6 +71,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from .._bits import ONE
 from .._bits import ctz as _ctz
 from .._bits import popcount as _popcount
 from ..errors import PositionError
@@ -138,7 +139,6 @@ ENDED_DRAWN = _ENDED_DRAWN
 #: The placement ended the game and the side that placed lost.
 ENDED_LOST = _ENDED_LOST
 
-_ONE = np.uint64(1)
 
 
 # --- from a Board (Python) ------------------------------------------------------------------
@@ -265,7 +265,7 @@ def without_lowest(bitboard: np.uint64) -> np.uint64:
             moves = without_lowest(moves)
     """
     b = np.uint64(bitboard)
-    rest: np.uint64 = b & (b - _ONE)
+    rest: np.uint64 = b & (b - ONE)
     return rest
 
 
@@ -279,7 +279,7 @@ def nth_square(bitboard: np.uint64, n: int | np.int64) -> int | np.int64:
 @njit(cache=True, inline="always")
 def square_bit(square: int | np.int64) -> np.uint64:
     """The bitboard of the one square ``square`` (``1 << square`` as a ``uint64``)."""
-    bit: np.uint64 = _ONE << np.uint64(square)
+    bit: np.uint64 = ONE << np.uint64(square)
     return bit
 
 
@@ -300,8 +300,8 @@ def _image(bitboard: np.uint64, image: NDArray[np.int64]) -> np.uint64:
     """The image of ``bitboard`` under the square map ``image``."""
     out = np.uint64(0)
     while bitboard:
-        out |= _ONE << np.uint64(image[_ctz(bitboard)])
-        bitboard &= bitboard - _ONE
+        out |= ONE << np.uint64(image[_ctz(bitboard)])
+        bitboard &= bitboard - ONE
     return out
 
 

@@ -35,6 +35,7 @@ from typing import Any, TypeVar, overload
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
+from .._bits import ONE
 from ..donuts._engine.batch import write_view
 from ..donuts._engine.planes import NUM_PLANES, PLANE_NAMES
 from ..donuts.board import Board
@@ -44,7 +45,6 @@ from ..donuts.squares import NUM_SQUARES, SIZE
 __all__ = ["NUM_PLANES", "PLANE_NAMES", "action_mask", "bits", "planes", "write_planes"]
 
 _SHIFTS = np.arange(NUM_SQUARES, dtype=np.uint64)
-_ONE = np.uint64(1)
 #: Most layouts whose direction arrays are kept (many drawn layouts: the cache stays bounded).
 _DIRECTION_CACHE_SIZE = 4096
 _DIRECTION_CACHE: dict[tuple[int, ...], NDArray[np.int8]] = {}
@@ -54,7 +54,7 @@ _Scalar = TypeVar("_Scalar", bound=np.generic)
 
 def bits(mask: int) -> NDArray[np.float32]:
     """The 36 bits of a bitboard as a ``float32`` vector (square ``i`` at index ``i``)."""
-    return ((np.uint64(mask) >> _SHIFTS) & _ONE).astype(np.float32)
+    return ((np.uint64(mask) >> _SHIFTS) & ONE).astype(np.float32)
 
 
 def _directions(layout: Layout) -> NDArray[np.int8]:

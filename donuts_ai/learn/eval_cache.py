@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from .._bits import ZERO
 from .._checks import check_int
 from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
 from ..donuts._engine.position import Position
@@ -38,8 +39,6 @@ from ..donuts.squares import NUM_SQUARES
 from ..donuts.symmetry import DIRECTION_IMAGE, SQUARE_IMAGE
 from ..search.puct import NONE, PUCTTree
 from .errors import LearnError
-
-_ZERO = np.uint64(0)
 
 #: The network's answer to a batch of planes: ``(logits float32[n, 36], values float32[n])``.
 Evaluator = Callable[[npt.NDArray[np.float32]], tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
@@ -91,7 +90,7 @@ def _canonical(pos: Position, color: int, directions: npt.NDArray[np.int8], donu
         | (np.uint64(color) << np.uint64(_COLOR_SHIFT)) | (np.uint64(donuts) << np.uint64(_DONUTS_SHIFT))
     for s in range(square_image.shape[0]):
         image = position_image(pos, square_image[s])
-        w0, w1, w2 = image.own, image.opp, _ZERO
+        w0, w1, w2 = image.own, image.opp, ZERO
         w3 = small | (np.uint64(image.last + 1) << np.uint64(_LAST_SHIFT))  # last -1 (none) is 0
         for sq in range(NUM_SQUARES):
             to = square_image[s, sq]

@@ -56,6 +56,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from .._bits import ONE
 from .._checks import check_int
 from ..donuts.alphabeta.solver import Solver
 from ..donuts.rules import Rules
@@ -86,7 +87,6 @@ DEFAULT_CACHE = 200_000
 MIXED_SOLVER_SHARE = 0.5
 
 _BITS = np.arange(NUM_SQUARES, dtype=np.uint64)
-_ONE = np.uint64(1)
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class Label:
 
 def _image_bits(bitboards: npt.NDArray[np.uint64], symmetry: int) -> npt.NDArray[np.uint64]:
     """Each bitboard's image under symmetry number ``symmetry``."""
-    bits = (bitboards[:, None] >> _BITS) & _ONE
+    bits = (bitboards[:, None] >> _BITS) & ONE
     out = np.zeros_like(bits)
     out[:, SQUARE_IMAGE[symmetry]] = bits
     image: npt.NDArray[np.uint64] = (out << _BITS).sum(axis=1, dtype=np.uint64)
@@ -297,7 +297,7 @@ def write_labels(samples: np.ndarray, labels: list[Label]) -> None:
 
 def keep_flags(samples: np.ndarray) -> npt.NDArray[np.bool_]:
     """``bool[n, 36]``: the squares of each sample's ``label_keep``."""
-    return ((samples["label_keep"][:, None] >> _BITS) & _ONE).astype(np.bool_)
+    return ((samples["label_keep"][:, None] >> _BITS) & ONE).astype(np.bool_)
 
 
 def targets(samples: np.ndarray, teacher: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:

@@ -32,10 +32,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._bits import popcount, rng_below, rng_seed
+from ..._bits import ONE, ZERO, popcount, rng_below, rng_seed
 from ..._numba_types import Int64
 from ...outcomes import WINNER_DRAW
-from ..squares import FULL_BOARD, NUM_SQUARES
+from ..squares import NUM_SQUARES
 from .core import forced_line, legal_mask, nth_bit
 from .planes import (
     FORCED_LINE,
@@ -51,11 +51,7 @@ from .planes import (
     VANILLA,
 )
 from .position import PASSES, Position, apply, end_reason, is_over, winner_of
-from .tables import LINE_MASK
-
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
-_FULL = np.uint64(FULL_BOARD)
+from .tables import FULL_BOARD_BITS, LINE_MASK
 
 #: Layout sources (see the module).
 LAYOUT_POOL, LAYOUT_TILES, LAYOUT_GRID = 0, 1, 2
@@ -187,7 +183,7 @@ def _publish(game: np.record, g: Int64, current_player: NDArray[np.int64], legal
     current_player[g] = game.color
     legal = game.legal
     for sq in range(NUM_SQUARES):
-        legal_action_mask[g, sq] = (legal >> np.uint64(sq)) & _ONE != _ZERO
+        legal_action_mask[g, sq] = (legal >> np.uint64(sq)) & ONE != ZERO
 
 
 @njit(cache=True)
@@ -196,14 +192,14 @@ def _start(
 ) -> None:
     """A new game in ``game``: a layout drawn, the empty board, Chocolate to move."""
     _draw_layout(game, source, pool, placements, quadrant_squares)
-    game.own = _ZERO
-    game.opp = _ZERO
+    game.own = ZERO
+    game.opp = ZERO
     game.color = 0
     game.last = -1
     game.placed_own = 0
     game.placed_opp = 0
     game.plies = 0
-    game.legal = _FULL
+    game.legal = FULL_BOARD_BITS
 
 
 @njit(cache=True)
@@ -231,7 +227,7 @@ def first_illegal(games: NDArray[np.void], actions: NDArray[np.int64]) -> Int64:
     ``0..35`` included), or -1 when every action is legal."""
     for g in range(games.shape[0]):
         sq = actions[g]
-        if sq < 0 or sq >= NUM_SQUARES or (games[g].legal >> np.uint64(sq)) & _ONE == _ZERO:
+        if sq < 0 or sq >= NUM_SQUARES or (games[g].legal >> np.uint64(sq)) & ONE == ZERO:
             return g
     return -1
 
@@ -313,7 +309,7 @@ def observer_view(viewpoint: Viewpoint, donuts: Int64) -> Seen:
     once for every caller, from the position on the observer's side (:class:`Viewpoint`)
     and the donuts each player has."""
     own, opp, last, forced, placed_own, placed_opp, color, live, to_move = viewpoint
-    return Seen(own, opp, last, forced if live else _ZERO, np.float32(1.0 if live and forced == _ZERO else 0.0),
+    return Seen(own, opp, last, forced if live else ZERO, np.float32(1.0 if live and forced == ZERO else 0.0),
                 np.float32((donuts - placed_own) / donuts), np.float32((donuts - placed_opp) / donuts),
                 np.float32(1.0 if to_move else 0.0), np.float32(color))
 
@@ -331,7 +327,7 @@ def _write_planes(out: NDArray[np.float32], seen: Seen, directions: NDArray[np.i
     """One observation (:class:`Seen`), ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
     own, opp, last, forced, open_pick, own_left, opp_left, to_move, color = seen
     for sq in range(NUM_SQUARES):
-        bit = _ONE << np.uint64(sq)
+        bit = ONE << np.uint64(sq)
         row = out[sq]
         row[OWN] = 1.0 if own & bit else 0.0
         row[OPPONENT] = 1.0 if opp & bit else 0.0
@@ -374,7 +370,7 @@ def write_observations(games: NDArray[np.void], donuts: Int64, out: NDArray[np.f
     observation of the agent to move."""
     for g in range(games.shape[0]):
         game = games[g]
-        forced = forced_line(_FULL & ~(game.own | game.opp), game.last, game.line_masks)
+        forced = forced_line(FULL_BOARD_BITS & ~(game.own | game.opp), game.last, game.line_masks)
         seen = mover_view(game.own, game.opp, game.last, forced, game.placed_own, game.placed_opp, game.color, donuts)
         _write_planes(out[g], seen, game.directions)
 
@@ -390,6 +386,6 @@ def write_final_observations(
             out[g] = 0.0
             continue
         final = finals[g]
-        seen = observer_view(Viewpoint(final.own, final.opp, final.last, _ZERO, final.placed_own, final.placed_opp, final.color,
+        seen = observer_view(Viewpoint(final.own, final.opp, final.last, ZERO, final.placed_own, final.placed_opp, final.color,
                                        False, False), donuts)
         _write_planes(out[g], seen, final.directions)

@@ -25,15 +25,15 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._bits import clz, ctz, popcount
+from ..._bits import ONE, ZERO, clz, ctz, popcount
 from ..._numba_types import Int64
 from ...outcomes import NO_WINNER_YET, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW
-from ..squares import FULL_BOARD
 from .tables import (
     FIVE_START_FALLING,
     FIVE_START_H,
     FIVE_START_RISING,
     FIVE_START_V,
+    FULL_BOARD_BITS,
     NOT_FILE_A,
     NOT_FILE_F,
     RAY_DOWN,
@@ -44,9 +44,6 @@ from .tables import (
     STEP2_UP,
 )
 
-_FULL = np.uint64(FULL_BOARD)
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
 _NOT_A = np.uint64(NOT_FILE_A)
 _NOT_F = np.uint64(NOT_FILE_F)
 _H = np.uint64(FIVE_START_H)
@@ -65,7 +62,7 @@ def forced_line(empty: np.uint64, last: Int64, line_masks: NDArray[np.uint64]) -
     ones; 0 when that line is full or no donut has been placed yet (an open pick: every
     empty square is legal)."""
     if last < 0:
-        return _ZERO
+        return ZERO
     on_line: np.uint64 = line_masks[last] & empty
     return on_line
 
@@ -74,9 +71,9 @@ def forced_line(empty: np.uint64, last: Int64, line_masks: NDArray[np.uint64]) -
 def legal_mask(b0: np.uint64, b1: np.uint64, last: Int64, line_masks: NDArray[np.uint64]) -> np.uint64:
     """Bitboard of legal squares: the forced line, or every empty square on an open pick.
     Says nothing about whether the game is over: callers check that first."""
-    empty = _FULL & ~(b0 | b1)
+    empty = FULL_BOARD_BITS & ~(b0 | b1)
     on_line = forced_line(empty, last, line_masks)
-    if on_line != _ZERO:
+    if on_line != ZERO:
         return on_line
     return empty
 
@@ -91,28 +88,28 @@ def flips(own: np.uint64, opp: np.uint64, sq: Int64, single: bool) -> np.uint64:
     donuts; exactly those two flip. Variant (``single`` true): only ``o X o`` with no
     further opponent donut beyond either ``o``.
     """
-    flipped = _ZERO
+    flipped = ZERO
     for axis in range(4):
         if single:
             a = STEP1_UP[axis, sq]
             b = STEP1_DOWN[axis, sq]
             # Both neighbours opposing, and neither opposing run longer than one.
-            if (opp & a) != _ZERO and (opp & b) != _ZERO:
-                if (opp & (STEP2_UP[axis, sq] | STEP2_DOWN[axis, sq])) == _ZERO:
+            if (opp & a) != ZERO and (opp & b) != ZERO:
+                if (opp & (STEP2_UP[axis, sq] | STEP2_DOWN[axis, sq])) == ZERO:
                     flipped |= a | b
             continue
         # The first non-own square of each ray ends the run; it must be an opponent's.
         up = RAY_UP[axis, sq] & ~own
-        if up == _ZERO:
+        if up == ZERO:
             continue
-        end_up = up & (~up + _ONE)  # nearest = lowest bit on an up ray
-        if (end_up & opp) == _ZERO:
+        end_up = up & (~up + ONE)  # nearest = lowest bit on an up ray
+        if (end_up & opp) == ZERO:
             continue
         down = RAY_DOWN[axis, sq] & ~own
-        if down == _ZERO:
+        if down == ZERO:
             continue
-        end_down = _ONE << np.uint64(63 - clz(down))  # nearest = highest bit on a down ray
-        if (end_down & opp) != _ZERO:
+        end_down = ONE << np.uint64(63 - clz(down))  # nearest = highest bit on a down ray
+        if (end_down & opp) != ZERO:
             flipped |= end_up | end_down
     return flipped
 
@@ -124,7 +121,7 @@ def has_five(bb: np.uint64) -> bool:
     v = bb & (bb >> _S6) & (bb >> _S12) & (bb >> _S18) & (bb >> _S24) & _V
     r = bb & (bb >> _S7) & (bb >> _S14) & (bb >> _S21) & (bb >> _S28) & _R
     f = bb & (bb << _S5) & (bb << _S10) & (bb << _S15) & (bb << _S20) & _F
-    five: bool = (h | v | r | f) != _ZERO
+    five: bool = (h | v | r | f) != ZERO
     return five
 
 
@@ -133,7 +130,7 @@ def threats(me: np.uint64, empty: np.uint64) -> np.uint64:
     """Empty squares where ``me`` would complete five in a row by placing alone (flips
     ignored), all found at once: for each line direction and each position ``j`` of the
     missing square in a five-window, AND the window's other four squares of ``me``."""
-    out = _ZERO
+    out = ZERO
     # Right (step 1), up (6), up-right (7): windows start on the FIVE_START masks and
     # their squares are start + i * step, read by shifting right.
     for step, start in ((_S1, _H), (_S6, _V), (_S7, _R)):
@@ -165,8 +162,8 @@ def largest_group(bb: np.uint64) -> Int64:
     """Size of the largest orthogonally connected group of ``bb`` (bit-parallel flood fill)."""
     best: Int64 = 0
     rest = bb
-    while rest != _ZERO:
-        group = rest & (~rest + _ONE)
+    while rest != ZERO:
+        group = rest & (~rest + ONE)
         while True:
             grown = group | ((group << _S1) & _NOT_A) | ((group >> _S1) & _NOT_F)
             grown = (grown | (group << _S6) | (group >> _S6)) & rest
@@ -214,7 +211,7 @@ def final_result(b0: np.uint64, b1: np.uint64, p0: Int64, p1: Int64, n: Int64) -
     A full board goes to the player with more donuts on it; otherwise, once both pools
     are empty, the larger largest orthogonal group wins; equal counts/sizes draw.
     """
-    if (b0 | b1) == _FULL:
+    if (b0 | b1) == FULL_BOARD_BITS:
         return _larger(popcount(b0), popcount(b1)), REASON_MAJORITY
     if p0 >= n and p1 >= n:
         return _larger(largest_group(b0), largest_group(b1)), REASON_GROUP
@@ -225,11 +222,11 @@ def final_result(b0: np.uint64, b1: np.uint64, p0: Int64, p1: Int64, n: Int64) -
 def can_win_now(me: np.uint64, other: np.uint64, squares: np.uint64, single: bool) -> bool:
     """True when ``me`` makes five (flips included) by placing on one of ``squares``."""
     s = squares
-    while s != _ZERO:
+    while s != ZERO:
         sq = ctz(s)
-        s &= s - _ONE
+        s &= s - ONE
         f = flips(me, other, sq, single)
-        if has_five(me | (_ONE << np.uint64(sq)) | f):
+        if has_five(me | (ONE << np.uint64(sq)) | f):
             return True
     return False
 
@@ -238,5 +235,5 @@ def can_win_now(me: np.uint64, other: np.uint64, squares: np.uint64, single: boo
 def nth_bit(mask: np.uint64, k: Int64) -> Int64:
     """Square index of the ``k``-th lowest set bit of ``mask`` (0-based, k < popcount)."""
     for _ in range(k):
-        mask &= mask - _ONE
+        mask &= mask - ONE
     return ctz(mask)

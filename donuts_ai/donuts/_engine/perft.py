@@ -11,12 +11,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._bits import ctz, popcount
+from ..._bits import ONE, ctz, popcount
 from ..._numba_types import Int64
 from .core import legal_mask
 from .position import Position, Rulebook, apply, as_position, is_over
-
-_ONE = np.uint64(1)
 
 
 @njit(cache=True)
@@ -37,7 +35,7 @@ def _perft(line_masks: NDArray[np.uint64], donuts: Int64, single: bool, pos: Pos
     total: Int64 = 0
     while moves:
         sq = ctz(moves)
-        moves &= moves - _ONE
+        moves &= moves - ONE
         child, status = apply(donuts, single, pos, sq)
         if is_over(status):
             total += 1  # the game ended: a leaf above the horizon

@@ -41,18 +41,17 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._bits import popcount
+from ..._bits import ONE, popcount
 from ..._numba_types import Bool, Int64
 from ...outcomes import NO_WINNER_YET, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW
-from ..squares import FULL_BOARD, NUM_SQUARES
+from ..squares import NUM_SQUARES
 from .core import final_result, flips, has_five, legal_mask
+from .tables import FULL_BOARD_BITS
 
 if TYPE_CHECKING:
     from ..layout import Layout
     from ..rules import Rules
 
-_ONE = np.uint64(1)
-_FULL = np.uint64(FULL_BOARD)
 
 # Status of a placement (:func:`apply`), seen by the side that placed. While the game goes on:
 #: the opponent moves next; the position returned is from its side.
@@ -143,7 +142,7 @@ def place(pos: Position, sq: Int64, flipped: np.uint64) -> Position:
     to its colour. The result is still from the same side's point of view (``last`` is
     ``sq``); :func:`settle` decides what follows."""
     return Position(
-        pos.own | (_ONE << np.uint64(sq)) | flipped, pos.opp & ~flipped, np.int64(sq), pos.placed_own + 1, pos.placed_opp
+        pos.own | (ONE << np.uint64(sq)) | flipped, pos.opp & ~flipped, np.int64(sq), pos.placed_own + 1, pos.placed_opp
     )
 
 
@@ -151,7 +150,7 @@ def place(pos: Position, sq: Int64, flipped: np.uint64) -> Position:
 def is_over_after(after: Position, donuts: Int64) -> Bool:
     """True when the placement that led to ``after`` (see :func:`place`) ended the game
     without a five: the board is full, or both pools are empty."""
-    return (after.own | after.opp) == _FULL or (after.placed_own >= donuts and after.placed_opp >= donuts)
+    return (after.own | after.opp) == FULL_BOARD_BITS or (after.placed_own >= donuts and after.placed_opp >= donuts)
 
 
 @njit(cache=True)
@@ -246,7 +245,7 @@ def end_reason(status: Int64, final: Position) -> int:
     ``REASON_GROUP`` (both pools are empty)."""
     if status == WON_BY_FIVE:
         return REASON_FIVE
-    if (final.own | final.opp) == _FULL:
+    if (final.own | final.opp) == FULL_BOARD_BITS:
         return REASON_MAJORITY
     return REASON_GROUP
 

@@ -67,6 +67,8 @@ for _d, (_dx, _dy) in enumerate(DIRECTION_VECTORS):
 
 _FILE_A = bitboard_of(r * SIZE for r in range(SIZE))
 _FILE_F = bitboard_of(r * SIZE + SIZE - 1 for r in range(SIZE))
+#: Every square's bit, as the kernels' ``uint64`` (``FULL_BOARD``, once for all of them).
+FULL_BOARD_BITS = np.uint64(FULL_BOARD)
 NOT_FILE_A = FULL_BOARD & ~_FILE_A
 NOT_FILE_F = FULL_BOARD & ~_FILE_F
 

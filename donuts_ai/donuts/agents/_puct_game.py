@@ -40,12 +40,11 @@ from .._engine.position import (
     plies_left,
     settle_without_five,
 )
+from .._engine.tables import FULL_BOARD_BITS
 from ..alphabeta._negamax import search_root
 from ..alphabeta._scores import EXACT_DEPTH
-from ..squares import FULL_BOARD, NUM_SQUARES
+from ..squares import NUM_SQUARES
 from ._mcts_game import PATH_NODES
-
-_FULL = np.uint64(FULL_BOARD)
 
 #: A node's Donuts position, from its side to move (for a finished game: the last placer's):
 #: the fields of the kernels' ``Position``, typed as the batch's games type them.
@@ -159,7 +158,7 @@ def settled_value(pos: Position, rules: Rulebook) -> tuple[bool, float]:
     one ply: the side to move makes five now (+1), or every move ends the game (the best
     end's value); ``(False, 0.0)`` else."""
     legal = legal_moves(rules, pos)
-    if legal & threats(pos.own, _FULL & ~(pos.own | pos.opp)) != ZERO:
+    if legal & threats(pos.own, FULL_BOARD_BITS & ~(pos.own | pos.opp)) != ZERO:
         return True, 1.0
     ends = placement_ends_game(pos, rules.donuts)
     best = -1.0
@@ -210,7 +209,7 @@ def _write_node_planes(tree: PUCTTree, line_masks: npt.NDArray[np.uint64], direc
                        g: int, node: int, out: npt.NDArray[np.float32]) -> None:
     """The observation planes of node ``node`` of game ``g``, seen by its side to move, into ``out``."""
     s = tree.states[g, node]
-    forced = forced_line(_FULL & ~(s.own | s.opp), s.last, line_masks[g])
+    forced = forced_line(FULL_BOARD_BITS & ~(s.own | s.opp), s.last, line_masks[g])
     seen = mover_view(s.own, s.opp, s.last, forced, s.placed_own, s.placed_opp, tree.to_move[g, node], donuts)
     _write_planes(out, seen, directions[g])
 
@@ -243,6 +242,6 @@ def write_root_planes(roots: np.ndarray, donuts: int, out: npt.NDArray[np.float3
     move, into ``out`` (``float32[G, 36, NUM_PLANES]``)."""
     for g in range(roots.shape[0]):
         r = roots[g]
-        forced = forced_line(_FULL & ~(r.own | r.opp), r.last, r.line_masks)
+        forced = forced_line(FULL_BOARD_BITS & ~(r.own | r.opp), r.last, r.line_masks)
         seen = mover_view(r.own, r.opp, r.last, forced, r.placed_own, r.placed_opp, r.color, donuts)
         _write_planes(out[g], seen, r.directions)

@@ -8,13 +8,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..._bits import ctz
+from ..._bits import ONE, ZERO, ctz
 from ..._numba_types import Bool
 from .._engine.core import can_win_now
 from .._engine.position import ENDED_LOST, ENDED_WON, PASSES, WON_BY_FIVE, Position, Rulebook, apply, legal_moves, placement_ends_game
-
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 
 @njit(cache=True)
@@ -27,9 +24,9 @@ def _wins_at_once(rulebook: Rulebook, pos: Position) -> Bool:
     if not placement_ends_game(pos, rulebook.donuts):
         return False
     m = moves
-    while m != _ZERO:
+    while m != ZERO:
         sq = ctz(m)
-        m &= m - _ONE
+        m &= m - ONE
         if apply(rulebook.donuts, rulebook.single, pos, sq)[1] == ENDED_WON:
             return True
     return False
@@ -45,13 +42,13 @@ def tactics(rulebook: Rulebook, pos: Position) -> tuple[np.uint64, np.uint64]:
     moves next and has a placement that wins at once. Moves in neither draw at once or
     have their outcome further ahead. (When the opponent's pool is empty, the side to move
     moves again: no such move loses at once.)"""
-    wins = _ZERO
-    losing = _ZERO
+    wins = ZERO
+    losing = ZERO
     m = legal_moves(rulebook, pos)
-    while m != _ZERO:
+    while m != ZERO:
         sq = ctz(m)
-        m &= m - _ONE
-        bit = _ONE << np.uint64(sq)
+        m &= m - ONE
+        bit = ONE << np.uint64(sq)
         child, status = apply(rulebook.donuts, rulebook.single, pos, sq)
         if status == WON_BY_FIVE or status == ENDED_WON:
             wins |= bit

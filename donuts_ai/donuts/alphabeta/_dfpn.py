@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._bits import ctz, popcount
+from ..._bits import ONE, ZERO, ctz, popcount
 from ..._numba_types import Int64
 from .._engine.core import can_win_now, flips, legal_mask, threats
 from .._engine.position import (
@@ -63,7 +63,8 @@ from .._engine.position import (
     plies_left,
     settle,
 )
-from ..squares import FULL_BOARD, NUM_SQUARES
+from .._engine.tables import FULL_BOARD_BITS
+from ..squares import NUM_SQUARES
 from ._ordering import HISTORY_CAP, history_bonus
 from ._scores import EXACT_DEPTH, INF, MAX_PLY
 from ._table import entry_index, position_keys, probe, store
@@ -88,9 +89,6 @@ ROW_WORDS = 4
 _ATTACKER_BIT = np.uint64(1) << np.uint64(62)
 _MOVE_BITS = np.uint64(8)
 _LOW32 = np.uint64(0xFFFFFFFF)
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-_FULL = np.uint64(FULL_BOARD)
 
 DFPN_WORKSPACE = np.dtype(
     [
@@ -252,11 +250,11 @@ def _expand(
     proved), or -1; with ``n_open`` 0 and no such move the node is disproved."""
     donuts, single, share_plies = settings
     m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
-    opp_threats = threats(pos.opp, _FULL & ~(pos.own | pos.opp))
+    opp_threats = threats(pos.opp, FULL_BOARD_BITS & ~(pos.own | pos.opp))
     n = 0
-    while m != _ZERO:
+    while m != ZERO:
         sq = ctz(m)
-        m &= m - _ONE
+        m &= m - ONE
         child, status = settle(place(pos, sq, flips(pos.own, pos.opp, sq, single)), donuts)
         if status == WON_BY_FIVE or status == ENDED_WON:
             return n, sq
@@ -269,7 +267,7 @@ def _expand(
         if status == PASSES:
             # The opponent makes five on the line it must play: this move fails.
             hits = legal_mask(child.own, child.opp, sq, ws.line_masks) & opp_threats
-            if hits != _ZERO and can_win_now(child.own, child.opp, hits, single):
+            if hits != ZERO and can_win_now(child.own, child.opp, hits, single):
                 continue
         ws.move[ply, n] = sq
         ws.own[ply, n] = child.own

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..._bits import ctz, popcount
+from ..._bits import ONE, ZERO, ctz, popcount
 from ..._numba_types import Bool, Int64
 from .._engine.core import largest_group, legal_mask
 from .._engine.position import Position, place, settle
@@ -24,8 +24,6 @@ GROUP_WEIGHT_GROWTH = 8
 #: Evaluations are clamped to +-EVAL_LIMIT, far inside MATE_BOUND: never mistaken for a win.
 EVAL_LIMIT = 4000
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
 
 
 @njit(cache=True)
@@ -60,9 +58,9 @@ def horizon_value(donuts: Int64, pos: Position, ply: Int64, own_move_ends: Bool,
     best: Int64 = -INF
     m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     i = 0
-    while m != _ZERO:
+    while m != ZERO:
         sq = ctz(m)
-        m &= m - _ONE
+        m &= m - ONE
         score = end_score(settle(place(pos, sq, ws.flips[ply, i]), donuts)[1], ply + 1)
         i += 1
         if score > best:

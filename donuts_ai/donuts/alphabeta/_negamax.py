@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._bits import ctz, popcount
+from ..._bits import ONE, ZERO, ctz, popcount
 from ..._numba_types import Bool, Int64
 from .._engine.core import can_win_now, flips, has_five, legal_mask, threats
 from .._engine.position import (
@@ -47,16 +47,13 @@ from .._engine.position import (
     plies_left,
     settle_without_five,
 )
-from ..squares import FULL_BOARD, NUM_SQUARES
+from .._engine.tables import FULL_BOARD_BITS
+from ..squares import NUM_SQUARES
 from ._evaluation import horizon_value
 from ._ordering import add_open_move, order_key, order_key_moving_again, remember_cutoff, resort_rest, sort_open_moves
 from ._scores import INF, end_score, win_at
 from ._table import ANY_DEPTH, entry_index, position_keys, probe, store, store_result
 from ._workspace import ABORTED, NODE_LIMIT, NODES
-
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-_FULL = np.uint64(FULL_BOARD)
 
 
 @njit(cache=True)
@@ -95,15 +92,15 @@ def _five_now(single: bool, pos: Position, ply: Int64, ws: np.record) -> Int64:
     Squares completing a five without flips come from one bit-parallel pass; flips only
     ever add donuts to the mover, so those are wins. Moves that flip are checked one by one."""
     moves = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
-    wins = moves & threats(pos.own, _FULL & ~(pos.own | pos.opp))
-    if wins != _ZERO:
+    wins = moves & threats(pos.own, FULL_BOARD_BITS & ~(pos.own | pos.opp))
+    if wins != ZERO:
         return ctz(wins)
     i = 0
-    while moves != _ZERO:
+    while moves != ZERO:
         sq = ctz(moves)
-        moves &= moves - _ONE
+        moves &= moves - ONE
         f = flips(pos.own, pos.opp, sq, single)
-        if f != _ZERO and has_five(pos.own | (_ONE << np.uint64(sq)) | f):
+        if f != ZERO and has_five(pos.own | (ONE << np.uint64(sq)) | f):
             return sq
         ws.flips[ply, i] = f
         i += 1
@@ -133,22 +130,22 @@ def _classify_moves(
     """Pass over the legal moves (flips from ``ws.flips[ply]``): moves that end the game and
     moves that hand the opponent a five have exact values; the rest are "open" and go to
     this ply's list with an ordering key. Returns ``(best exact score, its move, open count)``."""
-    opp_threats = threats(pos.opp, _FULL & ~(pos.own | pos.opp))
+    opp_threats = threats(pos.opp, FULL_BOARD_BITS & ~(pos.own | pos.opp))
     best: Int64 = -INF
     best_move: Int64 = -1
     n_open: Int64 = 0
     line_masks = ws.line_masks
     m = legal_mask(pos.own, pos.opp, pos.last, line_masks)
     i = 0
-    while m != _ZERO:
+    while m != ZERO:
         sq = ctz(m)
-        m &= m - _ONE
+        m &= m - ONE
         child, status = settle_without_five(place(pos, sq, ws.flips[ply, i]), donuts)  # _five_now found none
         i += 1
         if status == PASSES:
             replies = legal_mask(child.own, child.opp, sq, line_masks)
             hits = replies & opp_threats
-            if hits != _ZERO and can_win_now(child.own, child.opp, hits, single):
+            if hits != ZERO and can_win_now(child.own, child.opp, hits, single):
                 score = -win_at(ply + 2)
             else:
                 n_open = add_open_move(ws, ply, n_open, sq, order_key(ws, ply, pos.last, sq, table_move, popcount(replies)))
@@ -349,16 +346,16 @@ def search_moves(
     alpha: Int64 = np.int64(-INF)
     beta = np.int64(INF)
     rest = moves
-    first = first_move >= 0 and ((moves >> np.uint64(first_move)) & _ONE) != _ZERO
+    first = first_move >= 0 and ((moves >> np.uint64(first_move)) & ONE) != ZERO
     if first:
-        rest = moves & ~(_ONE << np.uint64(first_move))
-    while first or rest != _ZERO:
+        rest = moves & ~(ONE << np.uint64(first_move))
+    while first or rest != ZERO:
         if first:
             sq = np.int64(first_move)
             first = False
         else:
             sq = ctz(rest)
-            rest &= rest - _ONE
+            rest &= rest - ONE
         score = _move_score(rulebook, pos, sq, depth, alpha, beta, tt, ws)
         if ws.stats[ABORTED]:
             break
