@@ -33,6 +33,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from .._checks import is_int
 from ..errors import DonutsError, InvalidMoveError
 from ..state import GameState
 from ..tournament.protocol import Game
@@ -93,9 +94,9 @@ class BoxesGame(Game):
             seed = int(setup.strip()) if isinstance(setup, str) else setup
         except ValueError:
             seed = None
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_DEAL_SEED:
+        if not is_int(seed) or not 0 <= seed <= MAX_DEAL_SEED:
             raise DonutsError(f"a boxes set-up is a deal seed 0..{MAX_DEAL_SEED}, got {setup!r}")
-        return str(seed)
+        return str(int(seed))
 
     def rules_dict(self, rules: object) -> dict[str, Any]:
         try:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from .._checks import is_int
 from ..errors import RulesError
 
 #: Official insertion: the maximal straight run of the mover's donuts containing the
@@ -53,8 +54,10 @@ class Rules:
             raise RulesError(
                 f"unknown insertion rule {self.insertion!r}; expected one of {', '.join(INSERTION_MODES)}"
             )
-        if isinstance(self.donuts, bool) or not isinstance(self.donuts, int):
+        if not is_int(self.donuts):
             raise RulesError(f"donuts must be an int, got {type(self.donuts).__name__}")
+        # A NumPy integer is kept as an int, so that equal rules compare, hash and print alike.
+        object.__setattr__(self, "donuts", int(self.donuts))
         if not 1 <= self.donuts <= MAX_DONUTS:
             raise RulesError(f"donuts must be in 1..{MAX_DONUTS}, got {self.donuts}")
 

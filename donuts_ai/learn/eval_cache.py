@@ -33,7 +33,7 @@ from numba import njit
 from .._bits import ZERO
 from .._checks import check_int
 from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
-from ..donuts._engine.position import Position
+from ..donuts._engine.position import Position, read_position
 from ..donuts.kernels import position_image
 from ..donuts.squares import NUM_SQUARES
 from ..donuts.symmetry import DIRECTION_IMAGE, SQUARE_IMAGE
@@ -115,7 +115,7 @@ def leaf_keys(tree: PUCTTree, directions: npt.NDArray[np.int8], donuts: int, ima
         symmetries[g] = -1
         if leaf != NONE:
             s = tree.states[g, leaf]
-            symmetries[g] = _canonical(Position(s.own, s.opp, s.last, s.placed_own, s.placed_opp), tree.to_move[g, leaf],
+            symmetries[g] = _canonical(read_position(s), tree.to_move[g, leaf],
                                        directions[g], donuts, images, keys[g])
 
 
@@ -128,7 +128,7 @@ def node_keys(tree: PUCTTree, games: npt.NDArray[np.int64], nodes: npt.NDArray[n
     for i in range(count):
         g, node = games[i], nodes[i]
         s = tree.states[g, node]
-        symmetries[i] = _canonical(Position(s.own, s.opp, s.last, s.placed_own, s.placed_opp), tree.to_move[g, node],
+        symmetries[i] = _canonical(read_position(s), tree.to_move[g, node],
                                    directions[g], donuts, images, keys[i])
 
 
@@ -138,7 +138,7 @@ def root_keys(roots: np.ndarray, donuts: int, images: SymmetryImages, keys: npt.
     """:func:`leaf_keys` of root records (fields ``own opp last placed_own placed_opp color directions``)."""
     for g in range(roots.shape[0]):
         r = roots[g]
-        symmetries[g] = _canonical(Position(r.own, r.opp, r.last, r.placed_own, r.placed_opp), r.color, r.directions, donuts,
+        symmetries[g] = _canonical(read_position(r), r.color, r.directions, donuts,
                                    images, keys[g])
 
 

@@ -52,6 +52,7 @@ from typing import Protocol
 
 import numpy as np
 
+from .._checks import is_int
 from ..errors import DonutsError
 from .stats import Floats, Rating, RatingFit
 
@@ -254,7 +255,7 @@ def _check(rankings: list[tuple[list[str], list[float]]], names: Iterable[str] |
         raise DonutsError(f"anchor {anchor!r} is not one of the agents")
     if not prior_draws >= 0:
         raise DonutsError(f"prior_draws must be >= 0, got {prior_draws!r}")
-    if bootstrap != 0 and (isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 2):
+    if bootstrap != 0 and (not is_int(bootstrap) or bootstrap < 2):
         raise DonutsError(f"bootstrap must be 0 (intervals from the observed information) or at least 2, got {bootstrap!r}")
     if bootstrap and not prior_draws > 0:
         raise DonutsError("bootstrap intervals need prior_draws > 0 (a resample may leave a rating infinite)")

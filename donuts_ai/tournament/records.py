@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict, TypeVar, cast, overload
 
+from .._checks import is_int
 from ..errors import DonutsError
 from .protocol import JSONObject, Move, Score, Stats
 
@@ -328,8 +329,7 @@ class GameRecord(_MappingView):
         if n < 2:
             raise RecordError(f"{where}: a game needs at least 2 names, got {n}")
         ranking = _need(data, "ranking", list, where, optional=True)
-        if ranking is not None and (len(ranking) != n or not all(isinstance(p, int) and not isinstance(p, bool)
-                                                                and 0 <= p < n for p in ranking)):
+        if ranking is not None and (len(ranking) != n or not all(is_int(p) and 0 <= p < n for p in ranking)):
             raise RecordError(f"{where}: field 'ranking' needs one place 0..{n - 1} per seat, got {ranking!r}")
         scores = _need(data, "scores", list, where, optional=True)
         if scores is not None and (len(scores) != n or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
@@ -384,7 +384,7 @@ class SeriesResult(_MappingView):
         if reason not in cls.REASONS:
             raise RecordError(f"{where}: unknown series reason {reason!r}")
         players, wins = _need(data, "players", list, where), _need(data, "wins", list, where)
-        if len(players) != 2 or len(wins) != 2 or not all(isinstance(w, int) and not isinstance(w, bool) for w in wins):
+        if len(players) != 2 or len(wins) != 2 or not all(is_int(w) for w in wins):
             raise RecordError(f"{where}: a series needs 2 players and 2 integer win counts")
         return cls(players, wins, winner, reason, _need(data, "target", int, where))
 

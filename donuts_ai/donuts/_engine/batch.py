@@ -50,7 +50,7 @@ from .planes import (
     TO_MOVE,
     VANILLA,
 )
-from .position import PASSES, Position, apply, end_reason, is_over, winner_of
+from .position import PASSES, apply, end_reason, is_over, read_position, winner_of, write_position
 from .tables import FULL_BOARD_BITS, LINE_MASK
 
 #: Layout sources (see the module).
@@ -254,17 +254,13 @@ def step(
     for g in range(games.shape[0]):
         game = games[g]
         sq = actions[g]
-        pos = Position(game.own, game.opp, game.last, game.placed_own, game.placed_opp)
+        pos = read_position(game)
         child, status = apply(donuts, single, pos, sq)
         plies = game.plies + 1
         rewards[g, 0] = 0.0
         rewards[g, 1] = 0.0
         if not is_over(status):
-            game.own = child.own
-            game.opp = child.opp
-            game.last = child.last
-            game.placed_own = child.placed_own
-            game.placed_opp = child.placed_opp
+            write_position(game, child)
             game.plies = plies
             if status == PASSES:
                 game.color = 1 - game.color
@@ -272,12 +268,8 @@ def step(
             terminated[g] = False
         else:
             final = finals[g]
-            final.own = child.own
-            final.opp = child.opp
+            write_position(final, child)
             final.color = game.color
-            final.last = child.last
-            final.placed_own = child.placed_own
-            final.placed_opp = child.placed_opp
             final.plies = plies
             final.reason = end_reason(status, child)
             final.directions[:] = game.directions

@@ -35,7 +35,7 @@ kernels), ``single`` a ``bool``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -289,3 +289,22 @@ def play(
 def plies_left(pos: Position, donuts: Int64) -> Int64:
     """Plies until the game ends if nobody makes five: both pools empty, or the board full."""
     return min(2 * donuts - pos.placed_own - pos.placed_opp, NUM_SQUARES - popcount(pos.own | pos.opp))
+
+
+# Records (rows of a structured array: the batch environment's games, a search's node
+# states) hold a position in five fields of the same names; these two are the one place
+# that copies them, inlined so that a kernel reads and writes the fields directly.
+@njit(cache=True, inline="always")
+def read_position(record: Any) -> Position:
+    """The position held in ``record`` (fields ``own opp last placed_own placed_opp``)."""
+    return Position(record.own, record.opp, record.last, record.placed_own, record.placed_opp)
+
+
+@njit(cache=True, inline="always")
+def write_position(record: Any, pos: Position) -> None:
+    """``pos`` into ``record``'s fields ``own opp last placed_own placed_opp``."""
+    record.own = pos.own
+    record.opp = pos.opp
+    record.last = pos.last
+    record.placed_own = pos.placed_own
+    record.placed_opp = pos.placed_opp

@@ -38,7 +38,9 @@ from .._engine.position import (
     placement_ends_game,
     placer_value,
     plies_left,
+    read_position,
     settle_without_five,
+    write_position,
 )
 from .._engine.tables import FULL_BOARD_BITS
 from ..alphabeta._negamax import search_root
@@ -97,19 +99,13 @@ def rulebook(rules: Rulebooks, g: int) -> Rulebook:
 @njit(cache=True, inline="always")
 def _position(states: np.ndarray, node: int) -> Position:
     """The ``Position`` stored at ``states[node]``."""
-    s = states[node]
-    return Position(s.own, s.opp, s.last, s.placed_own, s.placed_opp)
+    return read_position(states[node])
 
 
 @njit(cache=True, inline="always")
 def _store(states: np.ndarray, node: int, pos: Position) -> None:
     """``pos`` into ``states[node]``."""
-    s = states[node]
-    s.own = pos.own
-    s.opp = pos.opp
-    s.last = pos.last
-    s.placed_own = pos.placed_own
-    s.placed_opp = pos.placed_opp
+    write_position(states[node], pos)
 
 
 @njit(cache=True)
@@ -119,7 +115,7 @@ def root(rules: Rulebooks | SolvingRulebooks, roots: np.ndarray, g: int, states:
     into ``states[node]``: ``(colour to move, legal squares)``; the root record holds its
     game's lines, so ``rules`` are not read."""
     r = roots[g]
-    _store(states, node, Position(r.own, r.opp, r.last, r.placed_own, r.placed_opp))
+    _store(states, node, read_position(r))
     return r.color, legal_mask(r.own, r.opp, r.last, r.line_masks)
 
 

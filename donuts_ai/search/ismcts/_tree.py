@@ -40,12 +40,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from .._nodes import NONE, ROOT
 from .._selection import ucb1
-
-#: No node (a root's move, parent and mover; the end of a sibling list); no move.
-NONE = -1
-#: The root's index.
-ROOT = 0
 
 
 class ISMCTSTree(NamedTuple):

@@ -53,6 +53,7 @@ from numpy.typing import NDArray
 from ..._bits import ctz, popcount, rng_seed
 from ..._numba_types import Bool, Int64
 from ...outcomes import NO_WINNER_YET, WINNER_DRAW
+from .._nodes import NONE, ROOT
 from .._selection import ucb1
 
 #: ``proven`` of a node not proven; else -1 / 0 / +1 (lost / drawn / won) for its mover.
@@ -79,9 +80,9 @@ class MCTSTree(NamedTuple):
 
     visits: NDArray[np.int32]  # int32[trees, nodes]: iterations through the node
     value_sum: NDArray[np.float64]  # float64[trees, nodes]: summed rewards for the node's mover (1 win, 0.5 draw, 0 loss)
-    first_child: NDArray[np.int32]  # int32[trees, nodes]: index of the first child, -1 while not expanded
+    first_child: NDArray[np.int32]  # int32[trees, nodes]: index of the first child, NONE while not expanded
     child_count: NDArray[np.int8]  # int8[trees, nodes]: number of children (contiguous from first_child)
-    move: NDArray[np.int8]  # int8[trees, nodes]: the move (a bit index) played into the node, -1 at a first root
+    move: NDArray[np.int8]  # int8[trees, nodes]: the move (a bit index) played into the node, NONE at a first root
     mover: NDArray[np.int8]  # int8[trees, nodes]: the player who played it (at a root: the one who moved into it)
     proven: NDArray[np.int8]  # int8[trees, nodes]: proven value for the mover, or UNKNOWN
     path: NDArray[np.int64]  # int64[trees, path_nodes]: the nodes of the last iteration's descent, root first
@@ -116,9 +117,9 @@ def new_tree(trees: int, max_nodes: int, path_nodes: int) -> MCTSTree:
     return MCTSTree(
         visits=np.zeros(shape, dtype=np.int32),
         value_sum=np.zeros(shape, dtype=np.float64),
-        first_child=np.full(shape, -1, dtype=np.int32),
+        first_child=np.full(shape, NONE, dtype=np.int32),
         child_count=np.zeros(shape, dtype=np.int8),
-        move=np.full(shape, -1, dtype=np.int8),
+        move=np.full(shape, NONE, dtype=np.int8),
         mover=np.zeros(shape, dtype=np.int8),
         proven=np.full(shape, UNKNOWN, dtype=np.int8),
         path=np.zeros((trees, path_nodes), dtype=np.int64),
@@ -131,10 +132,10 @@ def new_tree(trees: int, max_nodes: int, path_nodes: int) -> MCTSTree:
 
 @njit(cache=True, inline="always")
 def _init_node(tree: MCTSTree, t: Int64, node: Int64, sq: Int64, mover: Int64) -> None:
-    """A fresh node: ``mover`` played ``sq`` into it (-1: a root)."""
+    """A fresh node: ``mover`` played ``sq`` into it (NONE: a root)."""
     tree.visits[t, node] = 0
     tree.value_sum[t, node] = 0.0
-    tree.first_child[t, node] = -1
+    tree.first_child[t, node] = NONE
     tree.child_count[t, node] = 0
     tree.move[t, node] = sq
     tree.mover[t, node] = mover
@@ -149,8 +150,8 @@ def _init_node(tree: MCTSTree, t: Int64, node: Int64, sq: Int64, mover: Int64) -
 @njit(cache=True)
 def reset_tree(tree: MCTSTree, t: Int64, root_mover: Int64, seed: int) -> None:
     """Empty tree ``t``: a lone root whose mover is the player who moved into it."""
-    root = 0
-    _init_node(tree, t, root, -1, root_mover)
+    root = ROOT
+    _init_node(tree, t, root, NONE, root_mover)
     tree.root[t] = root
     tree.node_count[t] = root + 1
     tree.rng[t] = np.int64(rng_seed(np.uint64(seed), np.uint64(t)) >> np.uint64(1))
@@ -200,7 +201,7 @@ def _select_child(visits: NDArray[np.int32], value_sum: NDArray[np.float64], fir
     once, never a proven loss (unless all are), unvisited children first."""
     c_first = first_child[t, node]
     log_n = math.log(visits[t, node] + 1.0)
-    best_child = -1
+    best_child = NONE
     best_value = NO_VALUE
     for c in range(c_first, c_first + child_count[t, node]):
         proof = proven[t, c]
@@ -271,7 +272,7 @@ def run_tree(
                         moves &= moves - np.uint64(1)
                         visits[t, ch] = 0
                         value_sum[t, ch] = 0.0
-                        first_child[t, ch] = -1
+                        first_child[t, ch] = NONE
                         child_count[t, ch] = 0
                         move[t, ch] = sq
                         mover[t, ch] = c
@@ -336,7 +337,7 @@ def descend(tree: MCTSTree, t: Int64, path_moves: NDArray[np.int64]) -> bool:
         c0 = tree.first_child[t, node]
         if c0 < 0:
             return False
-        found = -1
+        found = NONE
         for c in range(c0, c0 + tree.child_count[t, node]):
             if tree.move[t, c] == sq:
                 found = c
@@ -496,9 +497,9 @@ def compact(tree: MCTSTree, t: Int64, target: Int64) -> Int64:
             if _keeps_children(tree, t, dst, threshold):
                 tree.first_child[t, dst] = _new_start(keys, nk, tree.first_child[t, dst])
             else:
-                tree.first_child[t, dst] = -1
+                tree.first_child[t, dst] = NONE
                 tree.child_count[t, dst] = 0
-    tree.root[t] = 0
+    tree.root[t] = ROOT
     tree.node_count[t] = end
     return end
 

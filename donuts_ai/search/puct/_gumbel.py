@@ -41,8 +41,9 @@ import numpy.typing as npt
 from numba import njit
 
 from ..._bits import ONE, ZERO, ctz
+from .._nodes import NONE, ROOT
 from .._selection import masked_softmax_terms
-from ._tree import NO_SCORE, NONE, PUCTGame, PUCTTree, _backup, _new_child
+from ._tree import NO_SCORE, PUCTGame, PUCTTree, _backup, _new_child
 
 #: The paper's and mctx's constants of ``sigma``: ``(C_VISIT + max N) * C_SCALE * q`` for a
 #: completed value ``q`` normalized to [0, 1].
@@ -258,7 +259,7 @@ def considered_counts(tree: PUCTTree, max_considered: int, out: npt.NDArray[np.i
     for g in range(tree.node_count.shape[0]):
         out[g] = 0
         if tree.node_count[g] > 0:
-            legal = tree.legal[g, 0]
+            legal = tree.legal[g, ROOT]
             count = 0
             while legal != ZERO:
                 legal &= legal - ONE
@@ -283,12 +284,12 @@ def gumbel_simulate(game: PUCTGame, rules: Any, tree: PUCTTree, halving: Halving
     scores = np.zeros(children.shape[2], dtype=np.float64)
     for g in range(visits.shape[0]):
         leaf[g] = NONE
-        done = visits[g, 0] - 1
+        done = visits[g, ROOT] - 1
         if node_count[g] == 0 or done >= budget[g]:
             continue
         index = 0
         length = 1
-        path[g, 0] = 0
+        path[g, 0] = ROOT
         while True:
             if over_at[g, index]:
                 path_length[g] = length
@@ -296,7 +297,7 @@ def gumbel_simulate(game: PUCTGame, rules: Any, tree: PUCTTree, halving: Halving
                 break
             if index == 0:
                 wanted = tables[table_of[g], considered[g], min(done, tables.shape[2] - 1)]
-                root = _node(to_move, legal_bits, raw_value, g, 0)
+                root = _node(to_move, legal_bits, raw_value, g, ROOT)
                 action = _select_root(root, visits, total, children, prior, gumbel, wanted, sigma, scores)
             else:
                 node = _node(to_move, legal_bits, raw_value, g, index)
@@ -329,8 +330,8 @@ def gumbel_results(tree: PUCTTree, gumbel: npt.NDArray[np.float32], sigma: Sigma
         completed[g, :] = np.nan
         if tree.node_count[g] == 0:
             continue
-        legal = legal_bits[g, 0]
-        _, most = _complete(_node(to_move, legal_bits, raw_value, g, 0), visits, total, children, prior, logits)
+        legal = legal_bits[g, ROOT]
+        _, most = _complete(_node(to_move, legal_bits, raw_value, g, ROOT), visits, total, children, prior, logits)
         bits = legal
         while bits != ZERO:
             a = int(ctz(bits))
@@ -373,18 +374,18 @@ def gumbel_first_phase(game: PUCTGame, rules: Any, tree: PUCTTree, halving: Halv
     gumbel, considered, budget = halving.gumbel, halving.considered, halving.budget
     count = 0
     for g in range(tree.visits.shape[0]):
-        if tree.node_count[g] == 0 or tree.visits[g, 0] != 1:
+        if tree.node_count[g] == 0 or tree.visits[g, ROOT] != 1:
             continue
         for _ in range(min(considered[g], budget[g])):
             best, best_score = NONE, NO_SCORE
-            bits = legal_bits[g, 0]
+            bits = legal_bits[g, ROOT]
             while bits != ZERO:
                 a = int(ctz(bits))
                 bits &= bits - ONE
                 score = gumbel[g, a] + _log_prior(prior, g, 0, a)
                 if children[g, 0, a] == NONE and score > best_score:
                     best, best_score = a, score
-            tree.path[g, 0] = 0
+            tree.path[g, 0] = ROOT
             _new_child(game, rules, tree, g, 0, best, 1)
             if tree.leaf[g] != NONE:
                 leaf_games[count] = g

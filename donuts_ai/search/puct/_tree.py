@@ -50,10 +50,10 @@ import numpy.typing as npt
 from numba import njit
 
 from ..._bits import ONE, ZERO, ctz
+from .._nodes import NONE, ROOT
 from .._selection import masked_softmax_terms
 
-#: ``children`` of an action not tried yet; ``leaf`` of a game with nothing to evaluate.
-NONE = -1
+# NONE: ``children`` of an action not tried yet; ``leaf`` of a game with nothing to evaluate.
 #: Below every PUCT score.
 NO_SCORE = -1e30
 
@@ -142,12 +142,12 @@ def start(game: PUCTGame, rules: Any, tree: PUCTTree, roots: Any, active: npt.ND
         tree.node_count[g] = 0
         if not active[g]:
             continue
-        _clear_node(tree, g, 0)
-        tree.to_move[g, 0], tree.legal[g, 0] = game.root(rules, roots, g, tree.states[g], 0)
+        _clear_node(tree, g, ROOT)
+        tree.to_move[g, ROOT], tree.legal[g, ROOT] = game.root(rules, roots, g, tree.states[g], ROOT)
         tree.node_count[g] = 1
-        tree.path[g, 0] = 0
+        tree.path[g, 0] = ROOT
         tree.path_length[g] = 1
-        tree.leaf[g] = 0
+        tree.leaf[g] = ROOT
 
 
 # The hot kernels read each field of the tree once and pass the helpers the arrays they
@@ -204,7 +204,7 @@ def simulate(game: PUCTGame, rules: Any, tree: PUCTTree, exploration: float) -> 
             continue
         index = 0
         length = 1
-        path[g, 0] = 0
+        path[g, 0] = ROOT
         while True:
             if over_at[g, index]:
                 path_length[g] = length
@@ -325,7 +325,7 @@ def expand_root_children(tree: PUCTTree, games: npt.NDArray[np.int64], nodes: np
             prior[g, node, a] = _prior(terms, legal, a, norm)
         value = _for_player0(values[i], tree.to_move[g, node])
         tree.raw_value[g, node] = value
-        for index in (node, 0):
+        for index in (node, ROOT):
             tree.visits[g, index] += 1
             tree.value_sum[g, index] += value
 
@@ -345,7 +345,7 @@ def root_values(tree: PUCTTree, out: npt.NDArray[np.float32]) -> None:
     """The mean value of each visited root child for the root's player to move into ``out``
     (``float32[games, actions]``; NaN for a child not visited)."""
     for g in range(tree.visits.shape[0]):
-        sign = 1.0 if tree.to_move[g, 0] == 0 else -1.0
+        sign = 1.0 if tree.to_move[g, ROOT] == 0 else -1.0
         for a in range(tree.children.shape[2]):
             child = tree.children[g, 0, a]
             out[g, a] = np.nan
