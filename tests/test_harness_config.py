@@ -122,3 +122,39 @@ def test_a_study_file_written_before_the_config_resumes(tmp_path):
                                     rules={"insertion": "single", "donuts": 12})
     assert again_config == config
     assert [(u["layout"], u["value"], u["nodes"]) for u in again] == [(u["layout"], u["value"], u["nodes"]) for u in units]
+
+
+# Files written by 0.3.0 (commit b926ae6, tests/data/*_v030*.jsonl): a Donuts round robin
+# (``donuts-ai tournament random greedy --games 4 --seed 3 --workers 1``), a 3-player Donut
+# Boxes free-for-all (``--game boxes --players 3 random random:seed=2 random:seed=3 --games 6
+# --seed 4``) and a study (``study first-player --arrangements 3 --seed 5``). Each resumes
+# here with its last unit removed, and the unit played again is the one 0.3.0 wrote.
+@pytest.mark.parametrize("name, agents, settings", [
+    ("results_v030_donuts.jsonl", ["random", "greedy"], {"game": "donuts", "games": 4, "seed": 3}),
+    ("results_v030_boxes.jsonl", ["random", "random:seed=2", "random:seed=3"],
+     {"game": "boxes", "players": 3, "games": 6, "seed": 4}),
+])
+def test_a_tournament_file_written_by_0_3_0_resumes(tmp_path, name, agents, settings):
+    source = os.path.join(DATA, name)
+    before = T.Results.from_file(source)
+    path = tmp_path / name
+    with open(source, encoding="utf-8") as fh:
+        lines = fh.readlines()
+    assert len(lines) >= 3  # the config and at least two units: one kept, one played again
+    path.write_text("".join(lines[:-1]), encoding="utf-8")
+    config = T.HarnessConfig(workers=1, **settings)
+    again = T.run(agents, config=config, results_path=str(path), resume=True)
+    assert [(g.unit, g.setup, g.seats, g.moves, g.winner) for g in again.games] == [
+        (g.unit, g.setup, g.seats, g.moves, g.winner) for g in before.games]
+
+
+def test_a_study_file_written_by_0_3_0_resumes(tmp_path):
+    source = os.path.join(DATA, "study_v030.jsonl")
+    config, units = load_study(source)
+    path = tmp_path / "study.jsonl"
+    with open(source, encoding="utf-8") as fh:
+        path.write_text("".join(fh.readlines()[:-1]), encoding="utf-8")
+    again_config, again = run_study(arrangements=3, seed=5, results_path=str(path), resume=True, workers=1)
+    assert again_config == config
+    assert [(u["layout"], u["value"], u["best_move"], u["nodes"]) for u in again] == [
+        (u["layout"], u["value"], u["best_move"], u["nodes"]) for u in units]
