@@ -199,3 +199,20 @@ def test_the_solver_agent_plays_its_first_move_from_the_book():
     assert searching.params() == {"book": False} and searching.spec == "solver:book=False"
     searching.select_move(board.copy())
     assert searching.last_info["source"] == "search"
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_analyze_takes_the_book_moves_values_and_proves_the_same_list(seed):
+    # Small pools keep an empty board's full analysis cheap; the book is built from the
+    # solver's own answer, so the list must not change, only the searches it saves.
+    rules = Rules(donuts=7)
+    board = Board(Layout.random_grid(seed), rules)
+    searched = Solver(book=False)
+    solution = searched.solve(board, distance=False)
+    book = Book.from_rows(rules, [{"layout": board.layout.to_text(), "value": solution.value,
+                                   "best_move": solution.best_move, "distance": None}], {"study": "test"})
+    booked = Solver(book=book)
+    assert booked.analyze(board) == Solver(book=False).analyze(board)
+    fresh = Solver(book=False)
+    fresh.analyze(board)
+    assert booked.nodes < fresh.nodes

@@ -404,8 +404,9 @@ class Solver:
         if value == 0:
             return 0
         # Only some distances are possible: the winner's own placements (a five) and the
-        # game's last ply (largest group or majority). Binary-search those with null
-        # windows; each fail-soft result also discards every candidate it passes.
+        # game's last ply (largest group or majority). Test them with null windows from
+        # the game's end on (:func:`_slowest_first`); each fail-soft result also discards
+        # every candidate it passes.
         candidates = _candidate_scores(pos, rulebook.donuts, winning=value > 0)
         if value > 0:
             candidates = [c for c in candidates if c >= score]
@@ -414,7 +415,7 @@ class Solver:
         while len(candidates) > 1:
             if budget[0] <= 0:
                 return None
-            v = candidates[len(candidates) // 2]  # test "score >= v"
+            v = _slowest_first(candidates, value)  # test "score >= v"
             r = search(v - 1, v)
             if r is None:
                 return None
@@ -560,17 +561,55 @@ class Solver:
     def analyze(self, board: Board) -> list[MoveValue]:
         """The exact value and distance of every legal move for the side to move, best
         first (ties in square order). Proves every move's distance: on the empty board
-        one proof per first move, each of a position one donut in (see :meth:`solve`)."""
+        one proof per first move, each of a position one donut in (see :meth:`solve`).
+
+        An empty board the opening book holds (see :class:`Solver`) gives some moves'
+        values before any search, which saves each of them its value search (the distance
+        is still proved): when the board is lost every move loses, and the book's move
+        keeps the board's value."""
         self._prepare(board)
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        known = _known_move_values(self._book_entry(board))
         out = []
         for sq in board.legal_squares():
-            score = self._move_score(rulebook, pos, sq)
+            score = self._move_score(rulebook, pos, sq, known.get(SQUARE_NAMES[sq], known.get(_EVERY_MOVE)))
             assert score is not None  # no node limit: the search finishes
             value, dist = _score_to_value(score, _plies_after(board, sq, rulebook.donuts))
             out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
         out.sort(key=lambda mv: -mv.score)
         return out
+
+
+#: The key of :func:`_known_move_values` for a value every move has.
+_EVERY_MOVE = "*"
+
+
+def _known_move_values(entry: BookEntry | None) -> dict[str, int]:
+    """The moves' values (for the mover) an opening book entry gives: every move of a lost
+    board loses (``_EVERY_MOVE``); the book's move keeps the board's value."""
+    if entry is None:
+        return {}
+    known = {entry.best_move: entry.value}
+    if entry.value == LOSS:
+        known[_EVERY_MOVE] = LOSS
+    return known
+
+
+def _slowest_first(candidates: list[int], value: int) -> int:
+    """The next score to test ("score >= v") among ``candidates`` (ascending, at least two)
+    of a won (``value`` > 0) or lost game: the one next to the slowest end, so that one
+    null window settles the slowest result: for a win, "does it win faster than the
+    slowest candidate?"; for a loss, "does it lose as late as the latest?".
+
+    Why not the middle (a binary search): from the opening most games are decided at or
+    near their last ply, and proving "no win faster than the slowest" is the one
+    expensive refutation the answer needs anyway; testing a faster score first adds a
+    refutation of its own. Measured with two threads on the empty boards of
+    ``random_grid(0..11)``: ``solve(distance=True)`` median 3.76 s -> 1.73 s, slowest
+    13.5 s -> 10.0 s (239 M -> 177 M nodes); ``analyze`` of ``random_grid(0..7)`` median
+    15.0 s -> 12.4 s; positions 4, 10 and 16 random plies in as fast or faster
+    (``benchmarks/RESULTS.md``)."""
+    return candidates[1] if value > 0 else candidates[-1]
 
 
 def _narrowed(candidates: list[int], v: int, r: int) -> list[int]:
