@@ -211,6 +211,45 @@ def _cmd_study(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_book_build(args: argparse.Namespace) -> int:
+    from .donuts.book import Book
+    from .study import build_book
+
+    if os.path.exists(args.out):
+        raise DonutsError(f"{args.out!r} exists: choose another file (a book is never overwritten)")
+    base = None
+    if args.extend is not None:  # '' (the flag alone): the shipped book; else a book file
+        base = Book.load(args.extend or None)
+    book = build_book(args.studies, base=base)
+    book.save(args.out)
+    print(f"{args.out}: {len(book)} entries")
+    _print_book(book)
+    return 0
+
+
+def _cmd_book_show(args: argparse.Namespace) -> int:
+    from .donuts.book import SHIPPED_BOOK, Book
+
+    book = Book.load(args.file)
+    print(f"{args.file or SHIPPED_BOOK}: {len(book)} entries")
+    _print_book(book)
+    return 0
+
+
+def _print_book(book: object) -> None:
+    """Each variant of ``book``: its rules, entries, who wins, the distances it holds, its sources."""
+    from .donuts.book import Book
+
+    assert isinstance(book, Book)
+    for variant in book.variants():
+        counts = book.value_counts(variant["rules"])
+        print(f"  rules {Rules.from_dict(variant['rules']).to_dict()}: {variant['entries']} classes, first player wins "
+              f"{counts['win']}, draws {counts['draw']}, loses {counts['loss']}; distance proved for {counts['distance']}")
+        for source in variant["source"].get("sources", []):
+            print(f"    from {source.get('study')} (sha256 {str(source.get('sha256'))[:12]}, {source.get('classes')} classes, "
+                  f"{source.get('built_by')})")
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     import json
 
@@ -375,6 +414,20 @@ def _add_study(sub: Subparsers) -> None:
     study.set_defaults(func=_cmd_study)
 
 
+def _add_book(sub: Subparsers) -> None:
+    book = sub.add_parser("book", help="the solver's opening book: show it, or build one from study files")
+    commands = book.add_subparsers(dest="book_command", required=True)
+    show = commands.add_parser("show", help="what a book holds (default: the shipped book)")
+    show.add_argument("file", nargs="?", default=None, help="a book file (.npz)")
+    show.set_defaults(func=_cmd_book_show)
+    build = commands.add_parser("build", help="a book from first-player study files (donuts-ai study ... --out FILE)")
+    build.add_argument("studies", nargs="+", help="study files (JSON lines, .gz too), each under its own rules")
+    build.add_argument("--out", required=True, help="the book file to write (.npz; never overwritten)")
+    build.add_argument("--extend", nargs="?", const="", default=None, metavar="BOOK",
+                       help="add the studies to a book: the shipped one, or BOOK (a book file)")
+    build.set_defaults(func=_cmd_book_build)
+
+
 def _add_bench(sub: Subparsers) -> None:
     bench = sub.add_parser("bench", help="measure engine and search speed on this machine")
     bench.add_argument("--quick", action="store_true", help="small sizes, 3 repeats: under a minute")
@@ -413,7 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_commands(sub)
-    for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_sprt, _add_study, _add_bench, _add_engine,
+    for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_sprt, _add_study, _add_book, _add_bench, _add_engine,
                 add_train_command, add_evaluate_command):
         add(sub)
     return parser

@@ -142,7 +142,7 @@ ALLOWED = {
               "boxes._engine", "boxes.agents", "donuts._engine", "donuts.agents", "donuts.alphabeta", "donuts.board",
               "donuts.kernels", "donuts.layout", "donuts.playouts", "donuts.reference", "donuts.vector_env"},
     "cli": {"_checks", "bench", "engine_protocol", "errors", "learn", "play", "study", "suites", "tournament", "donuts.board",
-            "donuts.layout", "donuts.rules", "donuts.squares"},
+            "donuts.book", "donuts.layout", "donuts.rules", "donuts.squares"},
 }
 
 #: A game's rules and what plays them fast: no layer of these may know a search, an agent,

@@ -216,3 +216,46 @@ def test_analyze_takes_the_book_moves_values_and_proves_the_same_list(seed):
     fresh = Solver(book=False)
     fresh.analyze(board)
     assert booked.nodes < fresh.nodes
+
+
+STUDY_V030 = Path(__file__).resolve().parent / "data" / "study_v030.jsonl"
+
+
+def test_the_book_command_shows_the_shipped_book_and_builds_one_from_a_study(tmp_path, capsys):
+    from donuts_ai.cli import main
+
+    assert main(["book", "show"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.count(": 24576 classes, first player wins") == 3 and all(name in shown for name in BOOK_STUDIES)
+    out = tmp_path / "mine.npz"
+    assert main(["book", "build", str(STUDY_V030), "--out", str(out)]) == 0
+    assert "3 entries" in capsys.readouterr().out
+    mine = Book.load(out)
+    _, rows = load_study(STUDY_V030)
+    for row in rows:
+        entry = mine.probe(Board(Layout.from_text(row["layout"])))
+        assert entry is not None and (entry.value, entry.best_move) == (row["value"], row["best_move"])
+    extended = tmp_path / "extended.npz"
+    assert main(["book", "build", str(STUDY_V030), "--out", str(extended), "--extend"]) == 0
+    assert len(Book.load(extended)) == len(shipped_book())  # the study's classes were in it already
+    assert [len(v["source"]["sources"]) for v in Book.load(extended).variants()] == [2, 1, 1]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["book", "build", "STUDY", "--out", "EXISTING"], "is never overwritten"),
+    (["book", "build", "RESULTS", "--out", "NEW"], "a book is built from first-player studies"),
+    (["book", "show", "STUDY"], "is not a book file (not a NumPy .npz archive)"),
+    (["book", "show", "MISSING"], "no such book file"),
+])
+def test_the_book_command_refuses_bad_files_in_one_line(tmp_path, argv, message):
+    import subprocess
+    import sys
+
+    existing = tmp_path / "existing.npz"
+    existing.write_bytes(b"keep me")
+    files = {"STUDY": str(STUDY_V030), "EXISTING": str(existing), "NEW": str(tmp_path / "new.npz"),
+             "RESULTS": str(STUDY_V030.parent / "results_v030_donuts.jsonl"), "MISSING": str(tmp_path / "missing.npz")}
+    proc = subprocess.run([sys.executable, "-m", "donuts_ai", *(files.get(a, a) for a in argv)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr and proc.stderr.startswith("donuts-ai: error:")
+    assert existing.read_bytes() == b"keep me" and not (tmp_path / "new.npz").exists()

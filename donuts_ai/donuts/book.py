@@ -169,6 +169,18 @@ class Book:
         """Each variant's rules, entry count and provenance (the study it came from)."""
         return [{"rules": v.rules, "entries": len(v), "source": v.source} for v in self._variants.values()]
 
+    def value_counts(self, rules: Rules | Mapping[str, Any]) -> dict[str, int]:
+        """How many classes of the variant of ``rules`` the first player wins, draws and
+        loses, and how many hold a proved distance (a :class:`BookError` if the book has
+        no such variant)."""
+        key = rules_key(rules)
+        variant = self._variants.get(key)
+        if variant is None:
+            raise BookError(f"the book holds no variant with rules {key}")
+        values = variant.values
+        return {"win": int((values == WIN).sum()), "draw": int((values == DRAW).sum()), "loss": int((values == LOSS).sum()),
+                "distance": int((variant.distances != NO_DISTANCE).sum())}
+
     def __repr__(self) -> str:
         return f"<Book: {len(self)} entries in {len(self._variants)} variants>"
 
@@ -242,8 +254,9 @@ class Book:
                 arrays = {name: data[name] for name in data.files}
         except FileNotFoundError:
             raise BookError(f"{where}: no such book file") from None
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-            raise BookError(f"{where} is not a book file ({exc})") from None
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError):
+            # NumPy's own words (about pickles, for a text file) would point the wrong way.
+            raise BookError(f"{where} is not a book file (not a NumPy .npz archive)") from None
         try:
             meta = json.loads(str(arrays.pop("meta")))
         except (KeyError, ValueError):
