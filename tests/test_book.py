@@ -259,3 +259,29 @@ def test_the_book_command_refuses_bad_files_in_one_line(tmp_path, argv, message)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and message in proc.stderr and proc.stderr.startswith("donuts-ai: error:")
     assert existing.read_bytes() == b"keep me" and not (tmp_path / "new.npz").exists()
+
+
+def test_the_pages_analysis_shows_the_book_move_before_any_search():
+    from donuts_ai.play.evaluation import Analyst
+
+    _, rows = load_study(STUDY_V030)
+    board = Board(Layout.from_text(rows[0]["layout"]))
+    entry = shipped_book().probe(board)
+    assert entry is not None
+
+    class Published(Exception):
+        pass
+
+    seen = []
+
+    def publish(analysis):
+        seen.append(analysis)
+        raise Published  # the first publication is all this test reads
+
+    analyst = Analyst(threads=1)
+    with pytest.raises(Published):
+        analyst.evaluate(board, publish)
+    (first,) = seen
+    exact = [m for m in first.moves if m.exact]
+    assert [(m.move, m.value) for m in exact] == [(entry.best_move, entry.value)]
+    assert len(first.moves) == len(board.legal_moves()) and analyst._solver.nodes == 0  # nothing searched yet

@@ -296,15 +296,25 @@ class Analyst:
         assert mover is not None  # the game is not over
         moves: dict[str, MoveEval] = {}
         depths: list[int] = []
+        legal = board.legal_moves()
 
         def snapshot(complete: bool) -> PositionEval:
-            ordered = sorted(moves.values(), key=MoveEval.order_key)
+            # Every legal move, those not looked at yet blank (only before the estimates).
+            ordered = sorted((moves.get(mv) or MoveEval(mv) for mv in legal), key=MoveEval.order_key)
             return PositionEval(board.fen(), mover, ordered, time.perf_counter() - start, min(depths) if depths else None, complete)
 
         def going() -> bool:
             return keep_going is None or keep_going()
 
-        for move in board.legal_moves():
+        # An empty board the opening book holds: the book's move (every move, when the
+        # board is lost) is exact at once, published before any search.
+        for move, value in self._solver.book_moves(board).items():
+            moves[move] = MoveEval(move, value)
+        if moves and publish:
+            publish(snapshot(False))
+        for move in legal:
+            if move in moves:
+                continue
             moves[move], depth = self._estimate_move(board, move)
             if depth is not None:
                 depths.append(depth)

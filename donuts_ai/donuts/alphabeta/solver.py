@@ -520,6 +520,18 @@ class Solver:
             return None
         return (shipped_book() if self._book is True else self._book).probe(board)
 
+    def book_moves(self, board: Board) -> dict[str, int]:
+        """The values (for the mover: +1, 0, -1) of the moves of ``board`` that this
+        solver's opening book gives with no search: on an empty board the book holds, the
+        book's move keeps the board's value, and every move of a lost board loses; ``{}``
+        elsewhere, or without a book. Checks nothing of ``board`` beyond its being empty."""
+        entry = self._book_entry(board)
+        if entry is None:
+            return {}
+        known = {move: LOSS for move in board.legal_moves()} if entry.value == LOSS else {}
+        known[entry.best_move] = entry.value
+        return known
+
     def move_value(self, board: Board, move: int | str, node_limit: int | None = None) -> int | None:
         """+1, 0 or -1: the game-theoretic value, for the side to move, of playing ``move``
         (a legal square name or index) — equal to ``solve(board).value`` exactly when
@@ -569,30 +581,15 @@ class Solver:
         keeps the board's value."""
         self._prepare(board)
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
-        known = _known_move_values(self._book_entry(board))
+        known = self.book_moves(board)
         out = []
         for sq in board.legal_squares():
-            score = self._move_score(rulebook, pos, sq, known.get(SQUARE_NAMES[sq], known.get(_EVERY_MOVE)))
+            score = self._move_score(rulebook, pos, sq, known.get(SQUARE_NAMES[sq]))
             assert score is not None  # no node limit: the search finishes
             value, dist = _score_to_value(score, _plies_after(board, sq, rulebook.donuts))
             out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
         out.sort(key=lambda mv: -mv.score)
         return out
-
-
-#: The key of :func:`_known_move_values` for a value every move has.
-_EVERY_MOVE = "*"
-
-
-def _known_move_values(entry: BookEntry | None) -> dict[str, int]:
-    """The moves' values (for the mover) an opening book entry gives: every move of a lost
-    board loses (``_EVERY_MOVE``); the book's move keeps the board's value."""
-    if entry is None:
-        return {}
-    known = {entry.best_move: entry.value}
-    if entry.value == LOSS:
-        known[_EVERY_MOVE] = LOSS
-    return known
 
 
 def _slowest_first(candidates: list[int], value: int) -> int:
