@@ -1,6 +1,6 @@
 """The solver's slow tail: nodes, CPU and wall seconds per layout, a fresh solver each.
 
-    python -m benchmarks.solver_tail [--set random|study] [--count N] [--distance | --first-moves]
+    python -m benchmarks.solver_tail [--set random|study] [--count N] [--distance | --first-moves | --analyze]
         [--insertion single] [--threads T] [--share-plies P] [--tt-bits B] [--json FILE] [--compare OLD.json ...]
 
 ``--set random`` solves the empty board of ``Layout.random_grid(0..count-1)`` (64 by
@@ -17,14 +17,17 @@ would give; rerun on idle cores for the wall-clock figures. ``--share-plies P`` 
 deep the portfolio's proof-number search shares bounds with alpha-beta (0: not at all).
 ``--first-moves`` measures the page's exact analysis of the empty board instead: every
 first move's value (``Solver.move_value`` of each legal move, no node limit), one solver a
-layout. ``--compare`` prints earlier runs' JSON files beside this one, layout by
-layout, and checks that every value agrees; to measure an older commit, run this
-script with ``PYTHONPATH`` pointing at a checkout of it and save its ``--json``.
+layout. ``--analyze`` measures ``Solver.analyze``: every first move's value and distance
+(its ``move`` column is a digest of the whole list, to compare runs). ``--compare``
+prints earlier runs' JSON files beside this one, layout by layout, and checks that every
+value agrees; to measure an older commit, run this script with ``PYTHONPATH`` pointing at
+a checkout of it and save its ``--json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -46,11 +49,15 @@ def layouts(which: str, count: int) -> list[tuple[str, Layout]]:
 
 
 def measure(which: str, count: int, distance: bool, rules: Rules, threads: int, tt_bits: int, only: list[str] | None,
-            first_moves: bool = False) -> list[dict]:
+            first_moves: bool = False, analyze: bool = False) -> list[dict]:
     warm = Board(Layout.random_grid(10**6), rules)
     for t in sorted({1, threads}):  # warm-up: compile every kernel the runs use
         Solver(tt_bits=12, threads=t, book=False).solve(warm, distance=distance)
         Solver(tt_bits=12, threads=t, book=False).move_value(warm, warm.legal_moves()[0])
+        if analyze:
+            after = warm.copy(stack=False)
+            after.push(after.legal_moves()[0])
+            Solver(tt_bits=12, threads=t, book=False).analyze(after)
     rows = []
     for name, layout in layouts(which, count):
         if only and name not in only:
@@ -58,7 +65,12 @@ def measure(which: str, count: int, distance: bool, rules: Rules, threads: int, 
         board = Board(layout, rules)
         solver = Solver(tt_bits=tt_bits, threads=threads, book=False)
         cpu, wall = time.process_time(), time.perf_counter()
-        if first_moves:
+        if analyze:
+            moves = solver.analyze(board)
+            listed = ",".join(f"{m.move}{m.value:+d}/{m.distance}" for m in sorted(moves, key=lambda m: m.move))
+            row = {"layout": name, "value": moves[0].value, "distance": moves[0].distance,
+                   "move": hashlib.sha1(listed.encode()).hexdigest()[:12], "nodes": solver.nodes}
+        elif first_moves:
             values = [solver.move_value(board, move) for move in board.legal_moves()]
             row = {"layout": name, "value": max(v for v in values if v is not None), "distance": None,
                    "move": "".join("+=-"[1 - v] for v in values if v is not None), "nodes": solver.nodes}
@@ -97,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--share-plies", type=int, default=None, help="the portfolio's proof numbers share bounds this deep (default: "
                     "the library's SHARE_PLIES)")
     ap.add_argument("--first-moves", action="store_true", help="every first move's value instead of solve (the page's analysis)")
+    ap.add_argument("--analyze", action="store_true", help="every first move's value and distance (Solver.analyze)")
     ap.add_argument("--tt-bits", type=int, default=20)
     ap.add_argument("--only", nargs="*", help="measure only these layout names (e.g. random_grid(55))")
     ap.add_argument("--json", help="save the rows and the summary here")
@@ -107,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.share_plies is not None:
         _dfpn.SHARE_PLIES = args.share_plies
     rows = measure(args.set, count, args.distance, Rules(insertion=args.insertion), args.threads, args.tt_bits, args.only,
-                   args.first_moves)
+                   args.first_moves, args.analyze)
     result = {"config": {k: v for k, v in vars(args).items() if k not in ("json", "compare")}, "rows": rows,
               "summary": summary(rows)}
     if args.json:
