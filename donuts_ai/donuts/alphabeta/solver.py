@@ -468,8 +468,10 @@ class Solver:
 
         Why (one core, the default 2**20 table, fresh, measured on the empty board of
         ``random_grid(0..63)``; see ``benchmarks/RESULTS.md``): there the value alone
-        takes a median of 0.08 s and at most 4.7 s, but the exact distance a median of
-        2.8 s and up to 22 s, since every faster win must be refuted. One donut in (after
+        takes a median of 0.08 s and at most 4.7 s, but the exact distance (before
+        :func:`_slowest_first`) a median of 2.8 s and up to 22 s, since every faster win
+        must be refuted (with :func:`_slowest_first` and two threads: 1.48 s and at most
+        11.5 s of wall clock). One donut in (after
         the alpha-beta agent's first move, same layouts), the distance takes a median of
         0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s; four in, 0.03 s and at
         most 0.24 s. With two threads (the portfolio, see :class:`Solver`) on two cores
