@@ -127,13 +127,17 @@ class _Variant:
         self.moves = moves  # uint8[n]: a best move's square, in the canonical image's frame
         self.distances = distances  # int16[n]: plies to the end under best play, NO_DISTANCE if unproved
         self.source = dict(source)
-        self._index: dict[int, int] | None = None
+        # The high words alone, contiguous: the first column a lookup bisects.
+        self._high = np.ascontiguousarray(keys[:, 1])
 
-    def index(self) -> dict[int, int]:
-        """Canonical key -> row (built on first use: about 25,000 entries a variant)."""
-        if self._index is None:
-            self._index = {int(lo) | int(hi) << _LOW_BITS: i for i, (lo, hi) in enumerate(self.keys.tolist())}
-        return self._index
+    def row(self, key: int) -> int | None:
+        """The row of canonical ``key``, or ``None``: two bisections of the sorted keys (the
+        high words, then the low words among equal high words), so that nothing is built
+        on first use and every lookup costs the same."""
+        low, high = np.uint64(key & _LOW_MASK), np.uint64(key >> _LOW_BITS)
+        first, end = np.searchsorted(self._high, high, "left"), np.searchsorted(self._high, high, "right")
+        i = int(first + np.searchsorted(self.keys[first:end, 0], low))
+        return i if i < end and self.keys[i, 0] == low else None
 
     def __len__(self) -> int:
         return len(self.values)
@@ -155,7 +159,7 @@ class Book:
         if variant is None:
             return None
         key, sym = canonical_key(board.layout)
-        row = variant.index().get(key)
+        row = variant.row(key)
         if row is None:
             return None
         move = transform_square(int(variant.moves[row]), inverse(sym))

@@ -211,11 +211,16 @@ class Solver:
         self.__dict__.update(state)
         self._count_lock = threading.Lock()
 
-    def _prepare(self, board: Board) -> None:
+    @staticmethod
+    def _check(board: Board) -> None:
         if not isinstance(board, Board):
             raise TypeError(f"expected a Board, got {type(board).__name__}")
         if board.is_game_over():
             raise DonutsError("cannot solve: the game is over")
+
+    def _prepare(self, board: Board) -> None:
+        """Check ``board``, and give this layout and rules a fresh table (kept while they stay)."""
+        self._check(board)
         rulebook = (board.layout, board.rules)
         if self._tt is None or self._game != rulebook:
             self._tt = new_table(self.tt_bits)
@@ -485,13 +490,15 @@ class Solver:
         has what is asked (the value; the distance only where the study proved it)."""
         if distance is not None and not isinstance(distance, (bool, np.bool_)):
             raise DonutsError(f"distance must be True, False or None, got {distance!r}")
-        self._prepare(board)
+        self._check(board)
         distance = sum(board.placed) >= DISTANCE_BY_DEFAULT_FROM if distance is None else bool(distance)
         t, nodes0 = time.perf_counter(), self.nodes
         entry = self._book_entry(board)
         if entry is not None and (not distance or entry.distance is not None):
+            # Answered before the table is touched: a new layout would cost a fresh table.
             return Solution(entry.value, entry.distance if distance else None, entry.best_move, 0,
                             time.perf_counter() - t, source="book")
+        self._prepare(board)
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         if self.threads > 1:
             found = self._wdl_portfolio(rulebook, pos)
