@@ -28,6 +28,7 @@ import pytest
 
 from donuts_ai import Board, Layout, Solver, analyze
 from donuts_ai.donuts import svg as donuts_svg
+from donuts_ai.donuts.book import shipped_book
 from donuts_ai.play.record import SavedGame
 from donuts_ai.play.server import AGENT_KINDS, ALPHABETA_THEN_SOLVER, SOLVER_PLIES, Server, make_server
 
@@ -485,6 +486,22 @@ def test_browser_empty_board_analysis_runs_in_the_background(page):
     for square, value in got:
         assert {"win": 1, "draw": 0, "loss": -1}[value] == solver.move_value(board, square), square
     print(f"the first answer on the empty board was complete: {first_complete}")
+
+
+@pytest.mark.browser
+def test_browser_empty_board_shows_the_book_move_in_its_first_answer(page):
+    """A studied arrangement (the standard layout): the page's first answer on the empty
+    board already marks the opening book's move as a proven win, before the search."""
+    pg = page
+    _new_game(pg, opponent="random", color="both", layout="standard")
+    empty = _fen(pg)
+    entry = shipped_book().probe(Board.from_fen(empty))
+    assert entry is not None and entry.value == 1
+    pg.check("#analysis")
+    pg.wait_for_function(f"() => document.querySelector('#verdict').dataset.fen === {empty!r}")
+    _shot(pg, "6-analysis-book-move")
+    shown = pg.get_attribute(f'[data-square="{entry.best_move}"]', "data-value")
+    assert shown == "win", f"the book's move {entry.best_move} shows {shown!r}"
 
 
 @pytest.mark.browser

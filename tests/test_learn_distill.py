@@ -1,0 +1,94 @@
+"""The dataset of perfect play (donuts_ai.learn.distill): labels equal the solver's, a
+resumed run writes what a run never stopped writes, symmetric repeats kept once."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from donuts_ai import Solver
+from donuts_ai.donuts.rules import Rules
+from donuts_ai.donuts.squares import SQUARE_NAMES
+from donuts_ai.learn.dataset import read_dataset
+from donuts_ai.learn.distill import PROGRESS_FILE, distill, play_game
+from donuts_ai.learn.errors import LearnError
+from donuts_ai.learn.teacher import canonical
+
+# Late positions only, so that the test's own unlimited solves are cheap.
+SMALL = {"players": ("random", "greedy"), "min_ply": 12, "nodes": 20_000, "seed": 3}
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    path = tmp_path_factory.mktemp("distill") / "whole"
+    summary = distill(path, games=4, games_per_shard=1, **SMALL)
+    return path, summary
+
+
+def test_labels_are_the_solvers(whole):
+    path, summary = whole
+    data = read_dataset(path)
+    assert len(data) == summary.positions > 0 and data.meta["source"] == "distill"
+    solver = Solver(book=False)
+    for record in data:
+        board = record.board()
+        assert record.ply >= SMALL["min_ply"] and record.nodes is not None
+        values = {move: solver.move_value(board, move) for move in board.legal_moves()}
+        if record.value is not None:
+            assert record.value == max(values.values())
+        if record.keep is not None:
+            assert set(record.keep) == {m for m, v in values.items() if v == record.value}
+            assert np.isclose(record.policy.sum(), 1.0)
+            assert {SQUARE_NAMES[i] for i in np.flatnonzero(record.policy)} == set(record.keep)
+
+
+def test_symmetric_repeats_are_kept_once(whole):
+    path, _ = whole
+    data = read_dataset(path)
+    from donuts_ai.learn.distill import _records
+
+    keys = [c.key for c in canonical(_records([record.board() for record in data]))]
+    assert len(keys) == len(set(keys))
+
+
+def test_a_resumed_run_writes_what_a_run_never_stopped_writes(whole, tmp_path):
+    path, _ = whole
+    again = tmp_path / "again"
+    distill(again, games=3, games_per_shard=1, **SMALL)
+    # Killed after its second shard: the progress file says two games, a third shard lies past it.
+    progress = json.loads((again / PROGRESS_FILE).read_text())
+    two = read_dataset(again).arrays["game"] < 2
+    (again / PROGRESS_FILE).write_text(json.dumps({"games": 2, "positions": int(two.sum())}))
+    assert progress["games"] == 3
+    summary = distill(again, games=4, games_per_shard=1, resume=True, **SMALL)
+    ours, theirs = read_dataset(again).arrays, read_dataset(path).arrays
+    assert summary.games == 4 and summary.positions == len(ours["game"])
+    for name in theirs:
+        assert np.array_equal(ours[name], theirs[name]), name
+
+
+def test_games_come_from_the_seed_alone():
+    rules = Rules()
+    one = [b.fen() for b in play_game(5, 2, ("random", "greedy"), rules, 0.1)]
+    two = [b.fen() for b in play_game(5, 2, ("random", "greedy"), rules, 0.1)]
+    assert one == two and one != [b.fen() for b in play_game(5, 3, ("random", "greedy"), rules, 0.1)]
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"games": 0}, "games must be a positive int"),
+    ({"games": 1, "players": ("random", "nobody")}, "players must be among"),
+    ({"games": 1, "noise": 1.5}, "noise must be a share"),
+    ({"games": 1, "resume": True}, "nothing to resume"),
+])
+def test_bad_settings_are_refused_before_any_game(tmp_path, settings, message):
+    with pytest.raises(LearnError, match=message):
+        distill(tmp_path / "d", **settings)
+    assert not (tmp_path / "d" / PROGRESS_FILE).exists()
+
+
+def test_resuming_with_other_settings_is_refused(whole, tmp_path):
+    path, _ = whole
+    with pytest.raises(LearnError, match="other settings"):
+        distill(path, games=5, games_per_shard=1, resume=True, **{**SMALL, "seed": 4})
