@@ -94,7 +94,7 @@ class BoxesGame(Game):
             seed = int(setup.strip()) if isinstance(setup, str) else setup
         except ValueError:
             seed = None
-        if not is_int(seed) or not 0 <= seed <= MAX_DEAL_SEED:
+        if not is_int(seed) or not 0 <= int(seed) <= MAX_DEAL_SEED:
             raise DonutsError(f"a boxes set-up is a deal seed 0..{MAX_DEAL_SEED}, got {setup!r}")
         return str(int(seed))
 

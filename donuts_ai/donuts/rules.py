@@ -57,9 +57,10 @@ class Rules:
         if not is_int(self.donuts):
             raise RulesError(f"donuts must be an int, got {type(self.donuts).__name__}")
         # A NumPy integer is kept as an int, so that equal rules compare, hash and print alike.
-        object.__setattr__(self, "donuts", int(self.donuts))
-        if not 1 <= self.donuts <= MAX_DONUTS:
-            raise RulesError(f"donuts must be in 1..{MAX_DONUTS}, got {self.donuts}")
+        donuts = int(self.donuts)
+        object.__setattr__(self, "donuts", donuts)
+        if not 1 <= donuts <= MAX_DONUTS:
+            raise RulesError(f"donuts must be in 1..{MAX_DONUTS}, got {donuts}")
 
     @property
     def single(self) -> bool:

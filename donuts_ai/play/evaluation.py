@@ -308,8 +308,8 @@ class Analyst:
 
         # An empty board the opening book holds: the book's move (every move, when the
         # board is lost) is exact at once, published before any search.
-        for move, value in self._solver.book_moves(board).items():
-            moves[move] = MoveEval(move, value)
+        for move, book_value in self._solver.book_moves(board).items():
+            moves[move] = MoveEval(move, book_value)
         if moves and publish:
             publish(snapshot(False))
         for move in legal:

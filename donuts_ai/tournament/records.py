@@ -329,7 +329,7 @@ class GameRecord(_MappingView):
         if n < 2:
             raise RecordError(f"{where}: a game needs at least 2 names, got {n}")
         ranking = _need(data, "ranking", list, where, optional=True)
-        if ranking is not None and (len(ranking) != n or not all(is_int(p) and 0 <= p < n for p in ranking)):
+        if ranking is not None and (len(ranking) != n or not all(is_int(p) and 0 <= int(p) < n for p in ranking)):
             raise RecordError(f"{where}: field 'ranking' needs one place 0..{n - 1} per seat, got {ranking!r}")
         scores = _need(data, "scores", list, where, optional=True)
         if scores is not None and (len(scores) != n or not all(isinstance(x, (int, float)) and not isinstance(x, bool)

@@ -4,6 +4,7 @@ passes in its compiled functions as a :class:`PUCTGame` record; the learned agen
 driver (:mod:`donuts_ai.learn.batched_search`) binds it to Donuts and evaluates the
 leaves with its network."""
 
+from .._nodes import NONE
 from ._gumbel import (
     C_SCALE,
     C_VISIT,
@@ -16,7 +17,6 @@ from ._gumbel import (
     gumbel_simulate,
 )
 from ._tree import (
-    NONE,
     PUCTGame,
     PUCTTree,
     expand,
