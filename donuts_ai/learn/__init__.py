@@ -10,6 +10,8 @@
 - :mod:`.teacher` — the exact solver labelling self-play positions, and the targets made
   from its labels: :class:`Teacher`, :class:`Label`.
 - :mod:`.dataset` — self-play positions written as a dataset, and read back: :func:`read_dataset`.
+- :mod:`.distill` — a dataset of perfect play: varied games' positions labelled by the
+  exact solver, no self-play: :func:`distill`, :class:`DistillSummary`.
 - :mod:`.agent` — :class:`AlphaZeroAgent`, the agent spec ``az``.
 - :mod:`.benchmark` — the network and the search measured against the exact solver on the
   position suites (:mod:`donuts_ai.suites`): :func:`measure`.
@@ -27,6 +29,7 @@ if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads
     from .batched_search import BatchSearch, GumbelResult, SearchResult, playout_budgets, playout_cap
     from .benchmark import Accuracy, label_positions, load_positions, measure
     from .dataset import Dataset, DatasetRecord, read_dataset
+    from .distill import DistillSummary, distill
     from .errors import LearnError
     from .eval_cache import EvaluationCache
     from .network import Network, NetworkConfig, evaluate, evaluate_wdl, load_network, new_network, save_network
@@ -38,6 +41,7 @@ _NAMES = {
     "save_network": "network", "load_network": "network", "evaluate_wdl": "network",
     "Teacher": "teacher", "Label": "teacher",
     "read_dataset": "dataset", "Dataset": "dataset", "DatasetRecord": "dataset",
+    "distill": "distill", "DistillSummary": "distill",
     "BatchSearch": "batched_search", "SearchResult": "batched_search", "GumbelResult": "batched_search",
     "playout_cap": "batched_search", "playout_budgets": "batched_search", "EvaluationCache": "eval_cache",
     "Trainer": "train", "TrainConfig": "train", "Progress": "train", "train": "train",
@@ -53,6 +57,7 @@ __all__ = [
     "BatchSearch",
     "Dataset",
     "DatasetRecord",
+    "DistillSummary",
     "EvaluationCache",
     "GumbelResult",
     "Label",
@@ -65,6 +70,7 @@ __all__ = [
     "TrainConfig",
     "Teacher",
     "Trainer",
+    "distill",
     "evaluate",
     "evaluate_wdl",
     "label_positions",
