@@ -92,3 +92,26 @@ def test_resuming_with_other_settings_is_refused(whole, tmp_path):
     path, _ = whole
     with pytest.raises(LearnError, match="other settings"):
         distill(path, games=5, games_per_shard=1, resume=True, **{**SMALL, "seed": 4})
+
+
+def test_supervised_training_lowers_the_loss_and_is_reproducible(whole, tmp_path):
+    pytest.importorskip("jax")
+    from donuts_ai.learn.network import NetworkConfig, load_network
+    from donuts_ai.learn.supervised import CURVE_FILE, FitConfig, fit, samples_of
+    from donuts_ai.learn.train import batch_loss, training_batch
+
+    path, _ = whole
+    data = read_dataset(path)
+    samples = samples_of(data)
+    assert len(samples) == int((data.arrays["label"] != -128).sum()) > 0
+    config = FitConfig(steps=40, batch_size=16, checkpoint_every=20, network=NetworkConfig(channels=8, blocks=1, value_hidden=8,
+                                                                                            value_head="wdl"))
+    batch = training_batch(samples, data.rules.donuts, None, "solver")
+    first = fit(data, tmp_path / "a", FitConfig(steps=1, batch_size=16, checkpoint_every=1, network=config.network))
+    last = fit(data, tmp_path / "b", config)
+    assert sum(batch_loss(last, batch)) < sum(batch_loss(first, batch))
+    assert [row["step"] for row in json.loads((tmp_path / "b" / CURVE_FILE).read_text())] == [20, 40]
+    again = fit(data, tmp_path / "c", config)
+    assert batch_loss(again, batch) == batch_loss(load_network(tmp_path / "b" / "network"), batch)
+    with pytest.raises(LearnError, match="holds a run already"):
+        fit(data, tmp_path / "b", config)
