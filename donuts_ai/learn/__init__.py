@@ -12,6 +12,8 @@
 - :mod:`.dataset` — self-play positions written as a dataset, and read back: :func:`read_dataset`.
 - :mod:`.distill` — a dataset of perfect play: varied games' positions labelled by the
   exact solver, no self-play: :func:`distill`, :class:`DistillSummary`.
+- :mod:`.supervised` — a network trained on such a dataset alone:
+  :func:`~.supervised.fit`, :class:`~.supervised.FitConfig`.
 - :mod:`.agent` — :class:`AlphaZeroAgent`, the agent spec ``az``.
 - :mod:`.benchmark` — the network and the search measured against the exact solver on the
   position suites (:mod:`donuts_ai.suites`): :func:`measure`.
