@@ -35,6 +35,8 @@ PUBLIC_MODULES = [
     "donuts_ai.interop",
     "donuts_ai.interop.openspiel",
     "donuts_ai.learn",
+    "donuts_ai.learn.distill",
+    "donuts_ai.learn.supervised",
     "donuts_ai.outcomes",
     "donuts_ai.play",
     "donuts_ai.play.evaluation",
