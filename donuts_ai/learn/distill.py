@@ -71,14 +71,16 @@ PHASES = {"opening": 0, "middlegame": 9, "endgame": 21}
 class DistillSummary:
     """What a run wrote: ``games`` played in all, ``positions`` kept (after merging
     symmetric ones), ``duplicates`` skipped, ``settled_values`` and ``settled_policies``
-    (labels whose value, and whose every move, the solver settled), ``nodes`` and
-    ``seconds`` spent labelling (this run's), and ``by_phase`` (positions by phase)."""
+    (labels whose value, and whose every move, the solver settled), ``labelled``
+    positions, ``nodes`` and ``seconds`` spent labelling them (this run's), and
+    ``by_phase`` (positions by phase)."""
 
     games: int = 0
     positions: int = 0
     duplicates: int = 0
     settled_values: int = 0
     settled_policies: int = 0
+    labelled: int = 0
     nodes: int = 0
     seconds: float = 0.0
     by_phase: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
@@ -203,6 +205,7 @@ def distill(path: str | Path, *, games: int, rules: Rules | None = None, seed: i
             label = label_position(solver, position, rules, nodes)
             summary.seconds += time.perf_counter() - start
             summary.nodes += label.nodes
+            summary.labelled += 1
             writer.add(_row(position, turn, game, ply, result, label.value, label.keep, label.nodes))
             summary.positions += 1
             summary.settled_values += label.value is not None
@@ -227,11 +230,11 @@ def _save_progress(path: Path, summary: DistillSummary) -> None:
 def describe(summary: DistillSummary) -> str:
     """A few lines for a person: size, phases, settled shares, labelling cost."""
     n = max(summary.positions, 1)
-    per = summary.seconds / max(summary.positions, 1) * 1000
+    per = summary.seconds / max(summary.labelled, 1) * 1000
     return (f"{summary.games} games, {summary.positions} positions ({summary.duplicates} symmetric repeats merged); "
             f"by phase {summary.by_phase}; values settled {summary.settled_values / n:.1%}, every move settled "
-            f"{summary.settled_policies / n:.1%}; labelling {summary.nodes:,} nodes in {summary.seconds:.1f} s "
-            f"({per:.2f} ms a position, this run)")
+            f"{summary.settled_policies / n:.1%}; this run labelled {summary.labelled} positions, {summary.nodes:,} nodes "
+            f"in {summary.seconds:.1f} s ({per:.2f} ms a position)")
 
 
 __all__ = ["DEFAULT_GAMES_PER_SHARD", "DEFAULT_NOISE", "PHASES", "PLAYERS", "PROGRESS_FILE", "DistillSummary", "describe",
