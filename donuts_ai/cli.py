@@ -29,6 +29,7 @@ from .tournament.results import RESUME_KEYWORD
 if TYPE_CHECKING:
     from typing import TypeAlias
 
+    from .donuts.book import Book
     from .tournament.stats import SPRTState
 
     #: The subcommands' parsers, as ``add_subparsers`` gives them.
@@ -236,11 +237,8 @@ def _cmd_book_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_book(book: object) -> None:
+def _print_book(book: Book) -> None:
     """Each variant of ``book``: its rules, entries, who wins, the distances it holds, its sources."""
-    from .donuts.book import Book
-
-    assert isinstance(book, Book)
     for variant in book.variants():
         counts = book.value_counts(variant["rules"])
         print(f"  rules {Rules.from_dict(variant['rules']).to_dict()}: {variant['entries']} classes, first player wins "

@@ -33,6 +33,7 @@ import numpy as np
 
 from .._checks import check_int
 from ..agents.base import Agent
+from ..donuts._engine.position import position_of
 from ..donuts.agents.alphabeta import AlphaBetaAgent
 from ..donuts.agents.greedy import GreedyAgent
 from ..donuts.agents.mcts import MCTSAgent
@@ -43,9 +44,9 @@ from ..donuts.layout import Layout
 from ..donuts.rules import Rules
 from ..donuts.squares import NUM_SQUARES
 from .buffer import SAMPLE
-from .dataset import META_FILE, UNKNOWN, DatasetWriter, read_dataset
+from .dataset import META_FILE, UNKNOWN, DatasetWriter, read_dataset, rows_of
 from .errors import LearnError
-from .teacher import DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_TT_BITS, Canonical, canonical, label_position
+from .teacher import DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_TT_BITS, Canonical, Label, canonical, label_position
 
 #: The players whose games the positions come from, by name: each a maker of a seeded
 #: agent whose moves depend on the seed alone (node and iteration budgets, no clocks).
@@ -94,34 +95,30 @@ def _records(boards: Sequence[Board]) -> np.ndarray:
     """:data:`~.buffer.SAMPLE` records of ``boards`` (the fields :func:`~.teacher.canonical` reads)."""
     records = np.zeros(len(boards), dtype=SAMPLE)
     for i, board in enumerate(boards):
-        b0, b1, turn, last, p0, p1 = board.kernel_state()
-        own, opp, placed_own, placed_opp = (b0, b1, p0, p1) if turn == 0 else (b1, b0, p1, p0)
-        records[i]["own"], records[i]["opp"], records[i]["last"] = own, opp, last
-        records[i]["placed_own"], records[i]["placed_opp"], records[i]["color"] = placed_own, placed_opp, turn
+        pos = position_of(*board.kernel_state())
+        records[i]["own"], records[i]["opp"], records[i]["last"] = pos.own, pos.opp, pos.last
+        records[i]["placed_own"], records[i]["placed_opp"], records[i]["color"] = pos.placed_own, pos.placed_opp, board.turn
         records[i]["directions"] = board.layout.directions
     return records
 
 
-def _row(position: Canonical, turn: int, game: int, ply: int, result: int, value: int | None, keep: int | None,
-         nodes: int) -> dict[str, np.ndarray]:
-    """One dataset row (the arrays of :data:`~.dataset.FIELDS`, length 1) of a labelled canonical position."""
-    chocolate, vanilla = (position.own, position.opp) if turn == 0 else (position.opp, position.own)
-    placed = (position.placed_own, position.placed_opp) if turn == 0 else (position.placed_opp, position.placed_own)
-    policy = np.zeros(NUM_SQUARES, dtype=np.float32)
-    if keep:
-        squares = [sq for sq in range(NUM_SQUARES) if keep >> sq & 1]
-        policy[squares] = 1.0 / len(squares)
-    return {
-        "game": np.array([game], dtype=np.int64), "ply": np.array([ply], dtype=np.int16),
-        "layout": np.array([position.directions], dtype=np.int8),
-        "chocolate": np.array([chocolate], dtype=np.uint64), "vanilla": np.array([vanilla], dtype=np.uint64),
-        "turn": np.array([turn], dtype=np.int8), "last": np.array([position.last], dtype=np.int8),
-        "placed": np.array([placed], dtype=np.int8), "visits": np.zeros((1, NUM_SQUARES), dtype=np.uint16),
-        "policy": policy[None, :], "result": np.array([result], dtype=np.int8),
-        "label": np.array([UNKNOWN if value is None else value], dtype=np.int8),
-        "keep": np.array([keep or 0], dtype=np.uint64), "nodes": np.array([nodes], dtype=np.int64),
-        "explored": np.zeros(1, dtype=np.bool_),
-    }
+def _labelled(position: Canonical, turn: int, result: int, label: Label) -> np.ndarray:
+    """A one-record :data:`~.buffer.SAMPLE` array of a labelled canonical position (``turn``
+    to move; ``result`` its game's for that side), its policy uniform over the squares
+    keeping the value where every move was settled: what :func:`~.dataset.rows_of` writes."""
+    record = np.zeros(1, dtype=SAMPLE)
+    record["own"], record["opp"], record["last"] = position.own, position.opp, position.last
+    record["placed_own"], record["placed_opp"], record["color"] = position.placed_own, position.placed_opp, turn
+    record["directions"] = position.directions
+    record["value"] = result
+    record["label_flags"] = label.flags
+    record["label_value"] = 0 if label.value is None else label.value
+    record["label_keep"] = label.keep or 0
+    record["label_nodes"] = label.nodes
+    if label.keep:
+        squares = [sq for sq in range(NUM_SQUARES) if label.keep >> sq & 1]
+        record["policy"][0, squares] = 1.0 / len(squares)
+    return record
 
 
 def play_game(seed: int, game: int, players: Sequence[str], rules: Rules, noise: float) -> list[Board]:
@@ -206,7 +203,8 @@ def distill(path: str | Path, *, games: int, rules: Rules | None = None, seed: i
             summary.seconds += time.perf_counter() - start
             summary.nodes += label.nodes
             summary.labelled += 1
-            writer.add(_row(position, turn, game, ply, result, label.value, label.keep, label.nodes))
+            writer.add(rows_of(_labelled(position, turn, result, label), np.zeros((1, NUM_SQUARES), dtype=np.uint16),
+                               np.array([game]), np.array([ply])))
             summary.positions += 1
             summary.settled_values += label.value is not None
             summary.settled_policies += label.keep is not None

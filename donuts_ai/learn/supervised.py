@@ -27,14 +27,13 @@ import equinox as eqx
 import numpy as np
 
 from .._checks import check_int
-from ..donuts.squares import NUM_SQUARES
 from ..donuts.symmetry import NUM_SYMMETRIES
 from .agent import root_record
 from .buffer import LABELLED, POLICY_KNOWN, SAMPLE, VALUE_KNOWN
 from .dataset import UNKNOWN, Dataset, read_dataset
 from .errors import LearnError
 from .network import Network, NetworkConfig, new_network, save_network
-from .train import TrainConfig, make_optimizer, train_step, training_batch
+from .train import TrainConfig, make_optimizer, samples_of_games, train_step, training_batch
 
 #: The file of the training curve, a row a checkpoint.
 CURVE_FILE = "curve.json"
@@ -69,15 +68,9 @@ def samples_of(data: Dataset) -> np.ndarray:
     policy uniform over the squares keeping the value where all were settled)."""
     a = data.arrays
     rows = np.flatnonzero(a["label"] != UNKNOWN)
-    out = np.zeros(len(rows), dtype=SAMPLE)
-    for i, row in enumerate(rows.tolist()):
-        board = data[row].board()
-        record = root_record(board)[0]
-        last = int(record["last"])
-        empty = ~(int(record["own"]) | int(record["opp"])) & ((1 << NUM_SQUARES) - 1)
-        out[i]["forced"] = int(record["line_masks"][last]) & empty if last >= 0 else 0
-        for name in ("own", "opp", "legal", "last", "placed_own", "placed_opp", "color", "directions"):
-            out[i][name] = record[name]
+    if len(rows) == 0:
+        return np.zeros(0, dtype=SAMPLE)
+    out = samples_of_games(np.concatenate([root_record(data[row].board()) for row in rows.tolist()]))
     keep = a["keep"][rows]
     out["policy"] = a["policy"][rows]
     out["value"] = a["result"][rows]

@@ -279,6 +279,20 @@ def training_batch(samples: np.ndarray, donuts: int, symmetries: npt.NDArray[np.
     return planes, policy, legal, value
 
 
+def samples_of_games(games: np.ndarray) -> np.ndarray:
+    """:data:`~.buffer.SAMPLE` records of ``games`` (:data:`~donuts_ai.donuts._engine.batch.GAME`
+    records): each position, its legal squares and its forced line (the empty squares of
+    the line through the last donut; 0 before the first), with no targets and no label."""
+    at = np.zeros(len(games), dtype=SAMPLE)
+    for field in ("own", "opp", "legal", "last", "placed_own", "placed_opp", "color", "directions"):
+        at[field] = games[field]
+    empty = np.uint64(FULL_BOARD) & ~(games["own"] | games["opp"])
+    last = games["last"]
+    on_line = games["line_masks"][np.arange(len(games)), np.maximum(last, 0)] & empty
+    at["forced"] = np.where(last >= 0, on_line, np.uint64(0))
+    return at
+
+
 class _Timed:
     """An evaluator that adds its seconds to a counter (the network's share of the search)."""
 
@@ -415,13 +429,7 @@ class Trainer:
         """Keep each game's searched position until its result is known, and ask the
         teacher for its label."""
         rows = np.arange(len(games))
-        at = np.zeros(len(games), dtype=SAMPLE)  # no label until the teacher's comes
-        for field in ("own", "opp", "legal", "last", "placed_own", "placed_opp", "color", "directions"):
-            at[field] = games[field]
-        empty = np.uint64(FULL_BOARD) & ~(games["own"] | games["opp"])
-        last = games["last"]
-        on_line = games["line_masks"][rows, np.maximum(last, 0)] & empty
-        at["forced"] = np.where(last >= 0, on_line, np.uint64(0))
+        at = samples_of_games(games)  # no label until the teacher's comes
         at["policy"] = policy
         self.trajectories[rows, self.lengths] = at
         self.visits[rows, self.lengths] = np.rint(visits).astype(np.uint16)
