@@ -4,6 +4,7 @@ live in benchmarks/learning.py and notebooks/08_learning.ipynb."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import signal
@@ -217,6 +218,27 @@ def test_seeded_runs_repeat_and_a_stopped_run_resumes_as_if_never_stopped(tmp_pa
     assert same_network(whole.network, resumed.network)
     assert np.array_equal(whole.replay.samples, resumed.replay.samples)
     assert resumed.counters["positions"] == whole.counters["positions"]
+
+
+def test_a_run_can_start_from_a_saved_network_of_its_shape(tmp_path):
+    start = new_network(TINY, seed=5)
+    save_network(start, tmp_path / "start")
+    config = dataclasses.replace(SMALL, initial_network=str(tmp_path / "start"))
+    trainer = Trainer(tmp_path / "run", config)
+    assert same_network(trainer.network, start)  # its weights, not fresh ones
+    trainer.run(moves=30)
+    assert trainer.counters["train_steps"] > 0 and not same_network(trainer.network, start)
+    resumed = Trainer.resume(tmp_path / "run")  # resumes from its checkpoint, not from the start
+    assert same_network(resumed.network, trainer.network) and resumed.config == config
+    chained = Trainer(tmp_path / "next", dataclasses.replace(SMALL, initial_network=str(tmp_path / "run")))
+    assert same_network(chained.network, trainer.network)  # a run names its last checkpoint
+    other_shape = dataclasses.replace(config, network=dataclasses.replace(TINY, channels=16))
+    with pytest.raises(LearnError, match="initial network"):
+        Trainer(tmp_path / "other", other_shape)
+    with pytest.raises(LearnError, match="no network"):
+        Trainer(tmp_path / "none", dataclasses.replace(SMALL, initial_network=str(tmp_path / "missing")))
+    with pytest.raises(LearnError, match="initial_network"):
+        TrainConfig(initial_network="")
 
 
 def test_a_network_and_a_checkpoint_round_trip(tmp_path):

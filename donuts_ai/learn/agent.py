@@ -35,8 +35,8 @@ from ..donuts.squares import SIZE, SQUARE_NAMES
 from ..errors import AgentError
 from .batched_search import C_PUCT, BatchSearch, Evaluator, best_squares, evaluate_roots, masked_policy, network_evaluator
 from .buffer import legal_flags
-from .network import CONFIG_FILE, Network, load_network
-from .train import CHECKPOINT
+from .network import Network, load_network
+from .train import network_in
 
 #: The network shipped with the library (trained by ``donuts-ai train``; see RESULTS).
 SHIPPED_NETWORK = Path(__file__).parent / "data"
@@ -53,14 +53,10 @@ _LOCK = threading.Lock()
 
 
 def network_folder(path: str | Path | None) -> Path:
-    """The folder holding the network named by ``path``: the shipped one for ``None``, a
-    saved network's folder, or a training run's last checkpoint."""
-    if path is None:
-        return SHIPPED_NETWORK
-    folder = Path(path)
-    if not (folder / CONFIG_FILE).is_file() and (folder / CHECKPOINT / CONFIG_FILE).is_file():
-        folder = folder / CHECKPOINT
-    return folder
+    """The folder holding the network named by ``path``: the shipped one for ``None``, else
+    :func:`~.train.network_in` (a saved network, a training run's last checkpoint, a
+    supervised run's last network)."""
+    return SHIPPED_NETWORK if path is None else network_in(path)
 
 
 def cached_network(path: str | Path | None) -> Network:

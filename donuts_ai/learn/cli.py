@@ -21,7 +21,7 @@ PROBE_POSITIONS = 300
 _SETTINGS = ("seed", "games", "sims", "layout", *RULE_KEYS, "channels", "blocks", "value_head", "batch_size", "learning_rate",
              "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes",
              "teacher_min_ply", "teacher_threads", "dataset", "search", "gumbel_considered", "full_fraction", "fast_sims",
-             "solve_plies", "explore_fraction")
+             "solve_plies", "explore_fraction", "initial_network")
 #: The settings of the network's shape (the rest are the run's).
 _NETWORK_SETTINGS = ("channels", "blocks", "value_head")
 #: The choices of --teacher and --value-head (as .teacher.TEACHER_MODES and .network.VALUE_HEADS,
@@ -78,6 +78,9 @@ def add_train_command(sub: Any) -> None:
                             "main lines")
     train.add_argument("--dataset", metavar="DIR",
                        help="write every self-play position (visits, result, labels) into this folder as a dataset")
+    train.add_argument("--initial-network", metavar="PATH",
+                       help="start from this network (a network folder, a training run or a supervised run) instead of "
+                            "fresh weights; its shape is the run's unless --channels/--blocks/--value-head say otherwise")
     train.add_argument("--no-measure", action="store_true", help="do not measure checkpoints against the solver's labels")
     train.set_defaults(func=_cmd_train)
 
@@ -89,10 +92,22 @@ def _config(args: argparse.Namespace) -> Any:
     given = {name: getattr(args, name) for name in _SETTINGS if getattr(args, name) is not None}
     network = {key: given.pop(key) for key in _NETWORK_SETTINGS if key in given}
     try:
+        if "initial_network" in given:  # its shape, where no option says another
+            network = {**_shape_of(given["initial_network"]), **network}
         return TrainConfig(**given, network=NetworkConfig(**network))
     except DonutsError as exc:  # name the option, not the field: "TrainConfig.teacher_nodes" -> "--teacher-nodes"
         raise DonutsError(re.sub(r"\b(?:TrainConfig|NetworkConfig)\.(\w+)", lambda m: "--" + m.group(1).replace("_", "-"),
                                  str(exc))) from None
+
+
+def _shape_of(path: str) -> dict[str, Any]:
+    """The shape (:class:`~.network.NetworkConfig`'s fields) of the network ``path`` names."""
+    import dataclasses
+
+    from .network import load_network
+    from .train import network_in
+
+    return dataclasses.asdict(load_network(network_in(path)).config)
 
 
 def _cmd_train(args: argparse.Namespace) -> int:

@@ -169,8 +169,10 @@ def distill(path: str | Path, *, games: int, rules: Rules | None = None, seed: i
         if not (path / META_FILE).is_file() or not (path / PROGRESS_FILE).is_file():
             raise LearnError(f"nothing to resume in {str(path)!r} (no {META_FILE} and {PROGRESS_FILE})")
         old = read_dataset(path)
-        if {k: old.meta.get(k) for k in ("rules", *settings)} != {"rules": rules.to_dict(), **settings}:
-            raise LearnError(f"{str(path)!r} was written with other settings: {old.meta}")
+        asked = {"rules": rules.to_dict(), **settings}
+        differ = [f"{k} {old.meta.get(k)!r} (this run: {v!r})" for k, v in asked.items() if old.meta.get(k) != v]
+        if differ:
+            raise LearnError(f"{str(path)!r} was written with other settings: {', '.join(differ)}")
         done = json.loads((path / PROGRESS_FILE).read_text())
         first_game, written = int(done["games"]), int(done["positions"])
         if written > len(old):

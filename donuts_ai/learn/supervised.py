@@ -10,7 +10,8 @@ by ``seed``; the optimizer is ``train``'s (AdamW). Every ``checkpoint_every`` st
 network is saved (``out/step-NNNNNNNN``) and a row is added to ``out/curve.json``: the
 step, the positions drawn so far, the seconds spent, the mean losses since the last row
 and, when ``positions`` are given (say :func:`~.benchmark.load_positions`), the accuracy
-of :func:`~.benchmark.measure` on them. ``out/network`` is the last network and
+of :func:`~.benchmark.measure` on them. ``out/network`` is the last network (what a
+run's path names where a network is asked for, :func:`~.train.network_in`) and
 ``out/training.json`` what made it.
 """
 
@@ -33,7 +34,7 @@ from .buffer import LABELLED, POLICY_KNOWN, SAMPLE, VALUE_KNOWN
 from .dataset import UNKNOWN, Dataset, read_dataset
 from .errors import LearnError
 from .network import Network, NetworkConfig, new_network, save_network
-from .train import TrainConfig, make_optimizer, samples_of_games, train_step, training_batch
+from .train import FINAL_NETWORK, TrainConfig, make_optimizer, samples_of_games, train_step, training_batch
 
 #: The file of the training curve, a row a checkpoint.
 CURVE_FILE = "curve.json"
@@ -127,7 +128,7 @@ def fit(dataset: str | Path | Dataset, out: str | Path, config: FitConfig | None
             (out / CURVE_FILE).write_text(json.dumps(curve, indent=1) + "\n")
             if report is not None:
                 report(row)
-    save_network(network, out / "network")
+    save_network(network, out / FINAL_NETWORK)
     (out / "training.json").write_text(json.dumps({
         "source": "supervised", "config": {**asdict(config), "network": config.network.to_json()},
         "dataset": {"meta": {k: v for k, v in data.meta.items() if k != "fields"}, "positions": len(data),

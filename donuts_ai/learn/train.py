@@ -76,7 +76,7 @@ from .batched_search import (
 from .buffer import SAMPLE, ReplayBuffer, as_samples, legal_flags, sample_planes, symmetric
 from .dataset import DatasetWriter, rows_of
 from .errors import LearnError
-from .network import WDL_ORDER, Network, NetworkConfig, load_network, new_network, save_network
+from .network import CONFIG_FILE, WDL_ORDER, Network, NetworkConfig, load_network, new_network, save_network
 from .teacher import DEFAULT_CACHE, DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_MODES, Pending, Teacher, label_counts, targets, write_labels
 
 #: Longest game: 36 placements (then the board is full).
@@ -86,6 +86,8 @@ SEARCHES = ("puct", "gumbel")
 #: Files of a run's directory: the checkpoint (a folder, replaced whole), and one JSON line
 #: of progress per checkpoint.
 CHECKPOINT, PROGRESS = "checkpoint", "progress.jsonl"
+#: The folder of a supervised run's last network (see .supervised).
+FINAL_NETWORK = "network"
 #: Files inside a checkpoint: settings and counters, arrays (replay buffer, games), optimizer.
 SETTINGS_FILE, ARRAYS_FILE, OPTIMIZER_FILE = "train.json", "state.npz", "optimizer.eqx"
 #: Most simulations a self-play move (the visits are kept as 16-bit counts for the dataset).
@@ -120,6 +122,9 @@ class TrainConfig:
     teacher_threads: int = 1
     teacher_cache: int = DEFAULT_CACHE
     dataset: str | None = None  # a folder to write every self-play position into (see .dataset)
+    # The network the run starts from instead of fresh weights (see network_in: a saved
+    # network, a training run or a supervised run); its shape must be `network`.
+    initial_network: str | None = None
     # The self-play search: "puct" (AlphaZero: Dirichlet noise, visit-count targets, the
     # first `temperature_plies` moves drawn from the visits) or "gumbel" (Gumbel root
     # selection with Sequential Halving, completed-Q policy targets, the move the search
@@ -161,8 +166,10 @@ class TrainConfig:
         fraction = self.explore_fraction
         if isinstance(fraction, bool) or not isinstance(fraction, int | float) or not 0 <= fraction <= 1:
             raise LearnError(f"TrainConfig.explore_fraction must be a number in [0, 1], got {fraction!r}")
-        if self.dataset is not None and (not isinstance(self.dataset, str) or not self.dataset):
-            raise LearnError(f"TrainConfig.dataset must be a folder's path or None, got {self.dataset!r}")
+        for name in ("dataset", "initial_network"):
+            folder = getattr(self, name)
+            if folder is not None and (not isinstance(folder, str) or not folder):
+                raise LearnError(f"TrainConfig.{name} must be a folder's path or None, got {folder!r}")
         for name in ("learning_rate", "weight_decay"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1:
@@ -306,6 +313,27 @@ class _Timed:
         return out
 
 
+def network_in(path: str | Path) -> Path:
+    """The folder of the network ``path`` names: a saved network's folder (as
+    :func:`~.network.save_network` writes it), a training run (its last checkpoint) or a
+    supervised run (its last network)."""
+    folder = Path(path)
+    for inside in (folder, folder / CHECKPOINT, folder / FINAL_NETWORK):
+        if (inside / CONFIG_FILE).is_file():
+            return inside
+    return folder
+
+
+def _initial_network(config: TrainConfig) -> Network:
+    """The network ``config.initial_network`` names, checked to have the run's shape."""
+    assert config.initial_network is not None
+    network = load_network(network_in(config.initial_network))
+    if network.config != config.network:
+        raise LearnError(f"the initial network {config.initial_network!r} is {network.config}, the run's network is "
+                         f"{config.network}: give the run the initial network's shape")
+    return network
+
+
 class Trainer:
     """A training run in directory ``out``: ``Trainer(out, config)`` starts one (``out`` must
     hold no checkpoint), :meth:`Trainer.resume` continues one from its last checkpoint."""
@@ -316,7 +344,8 @@ class Trainer:
             raise LearnError(f"{str(self.out)!r} holds a training run already: resume it, or choose another directory")
         self.config = config = config or TrainConfig()
         self.rules = make_rules(config.insertion, donuts=config.donuts)
-        self.network = new_network(config.network, seed=config.seed)
+        self.network = new_network(config.network, seed=config.seed) if config.initial_network is None or _resuming \
+            else _initial_network(config)
         self.optimizer = make_optimizer(config)
         self.opt_state = self.optimizer.init(eqx.filter(self.network, eqx.is_array))
         self.env = VectorEnv(config.games, layout=config.layout, rules=self.rules, seed=config.seed)
