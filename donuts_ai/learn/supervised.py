@@ -8,7 +8,7 @@ position whose moves were not all settled teaches the value only). Batches are d
 replacement, each position under a random symmetry of the board, from a generator seeded
 by ``seed``; the optimizer is ``train``'s (AdamW). Every ``checkpoint_every`` steps the
 network is saved (``out/step-NNNNNNNN``) and a row is added to ``out/curve.json``: the
-step, the positions drawn so far, the seconds spent, the mean losses since the last row
+step, the positions drawn so far, the seconds spent training (measuring apart), the mean losses since the last row
 and, when ``positions`` are given (say :func:`~.benchmark.load_positions`), the accuracy
 of :func:`~.benchmark.measure` on them. ``out/network`` is the last network (what a
 run's path names where a network is asked for, :func:`~.train.network_in`) and
@@ -108,7 +108,7 @@ def fit(dataset: str | Path | Dataset, out: str | Path, config: FitConfig | None
     rng = np.random.default_rng(config.seed)
     curve: list[dict[str, Any]] = []
     losses: list[tuple[float, float]] = []
-    start = time.perf_counter()
+    start, measuring = time.perf_counter(), 0.0
     for step in range(1, config.steps + 1):
         drawn = samples[rng.integers(0, len(samples), size=config.batch_size)]
         symmetries = rng.integers(0, NUM_SYMMETRIES, size=config.batch_size)
@@ -117,13 +117,15 @@ def fit(dataset: str | Path | Dataset, out: str | Path, config: FitConfig | None
         losses.append((policy_loss, value_loss))
         if step % config.checkpoint_every == 0 or step == config.steps:
             row: dict[str, Any] = {"step": step, "positions": step * config.batch_size,
-                                   "seconds": time.perf_counter() - start,
+                                   "seconds": time.perf_counter() - start - measuring,
                                    "policy_loss": float(np.mean([p for p, _ in losses])),
                                    "value_loss": float(np.mean([v for _, v in losses]))}
             losses = []
             save_network(network, out / f"step-{step:08d}")
-            if positions:
+            if positions:  # its time is not the training's
+                began = time.perf_counter()
                 row["accuracy"] = dict(measure(network, list(positions)))
+                measuring += time.perf_counter() - began
             curve.append(row)
             (out / CURVE_FILE).write_text(json.dumps(curve, indent=1) + "\n")
             if report is not None:
