@@ -22,7 +22,7 @@ import time
 
 from donuts_ai.donuts.rules import add_rules_arguments, rules_from_arguments
 from donuts_ai.errors import DonutsError
-from donuts_ai.learn.distill import DEFAULT_GAMES_PER_SHARD, DEFAULT_NOISE, PLAYERS, describe, distill
+from donuts_ai.learn.distill import DEFAULT_GAMES_PER_SHARD, DEFAULT_NOISE, DEFAULT_PLAYERS, PLAYERS, describe, distill
 from donuts_ai.learn.teacher import DEFAULT_MIN_PLY, DEFAULT_NODES
 
 
@@ -33,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--nodes", type=int, default=DEFAULT_NODES, help=f"solver nodes a position (default {DEFAULT_NODES:,})")
     ap.add_argument("--min-ply", type=int, default=DEFAULT_MIN_PLY, help=f"first ply labelled (default {DEFAULT_MIN_PLY})")
-    ap.add_argument("--players", nargs="+", default=list(PLAYERS), choices=list(PLAYERS))
+    ap.add_argument("--players", nargs="+", default=list(DEFAULT_PLAYERS), choices=list(PLAYERS),
+                    help=f"the players mixed (default: {' '.join(DEFAULT_PLAYERS)})")
     ap.add_argument("--noise", type=float, default=DEFAULT_NOISE, help="share of moves made at random")
     ap.add_argument("--games-per-shard", type=int, default=DEFAULT_GAMES_PER_SHARD)
     ap.add_argument("--resume", action="store_true")

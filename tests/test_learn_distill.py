@@ -69,11 +69,14 @@ def test_a_resumed_run_writes_what_a_run_never_stopped_writes(whole, tmp_path):
         assert np.array_equal(ours[name], theirs[name]), name
 
 
-def test_games_come_from_the_seed_alone():
+@pytest.mark.parametrize("players", [("random", "greedy"), ("az",)])
+def test_games_come_from_the_seed_alone(players):
+    if "az" in players:
+        pytest.importorskip("jax")
     rules = Rules()
-    one = [b.fen() for b in play_game(5, 2, ("random", "greedy"), rules, 0.1)]
-    two = [b.fen() for b in play_game(5, 2, ("random", "greedy"), rules, 0.1)]
-    assert one == two and one != [b.fen() for b in play_game(5, 3, ("random", "greedy"), rules, 0.1)]
+    one = [b.fen() for b in play_game(5, 2, players, rules, 0.1)]
+    two = [b.fen() for b in play_game(5, 2, players, rules, 0.1)]
+    assert one == two and one != [b.fen() for b in play_game(5, 3, players, rules, 0.1)]
 
 
 @pytest.mark.parametrize("settings, message", [

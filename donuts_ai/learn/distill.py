@@ -2,8 +2,8 @@
 (``python -m benchmarks.distill``; issue 40, item 1).
 
 Self-play teaches the network with its own games; this is the other source: positions
-drawn from games of a mix of players (:data:`PLAYERS`: random, greedy, alpha-beta and
-MCTS, each move replaced by a random one with probability ``noise``), on seeded tile
+drawn from games of a mix of players (:data:`PLAYERS`: random, greedy, alpha-beta, MCTS
+and, when asked for, the shipped network's own search; each move replaced by a random one with probability ``noise``), on seeded tile
 arrangements, every position from ``min_ply`` on labelled by
 :func:`~.teacher.label_position` (the value of every legal move within ``nodes`` solver
 nodes: the position's value and the squares keeping it when all are settled). Positions
@@ -48,14 +48,31 @@ from .dataset import META_FILE, UNKNOWN, DatasetWriter, read_dataset, rows_of
 from .errors import LearnError
 from .teacher import DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_TT_BITS, Canonical, Label, canonical, label_position
 
+#: Simulations a move of the ``az`` player: the network's own choices, a little searched.
+AZ_SIMS = 16
+
+
+def _network_player(seed: int) -> Agent:
+    """The shipped network's PUCT search (:data:`AZ_SIMS` simulations a move): the positions
+    the network itself steers into. Loaded here only: the other players need no JAX."""
+    from .agent import AlphaZeroAgent
+
+    return AlphaZeroAgent(sims=AZ_SIMS, seed=seed)
+
+
 #: The players whose games the positions come from, by name: each a maker of a seeded
-#: agent whose moves depend on the seed alone (node and iteration budgets, no clocks).
+#: agent whose moves depend on the seed alone (node, iteration and simulation budgets, no
+#: clocks).
 PLAYERS: dict[str, Callable[[int], Agent]] = {
     "random": lambda seed: RandomAgent(seed=seed),
     "greedy": lambda seed: GreedyAgent(seed=seed),
     "alphabeta": lambda seed: AlphaBetaAgent(depth=3, seed=seed),
     "mcts": lambda seed: MCTSAgent(iterations=400, seed=seed),
+    "az": _network_player,
 }
+#: The players a run mixes unless told otherwise (``az`` needs the learn extra's JAX and
+#: the shipped network).
+DEFAULT_PLAYERS = ("random", "greedy", "alphabeta", "mcts")
 #: The share of moves replaced by a random legal move, so that the games leave the
 #: players' own lines (a position every player reaches is kept once anyway).
 DEFAULT_NOISE = 0.1
@@ -139,7 +156,7 @@ def play_game(seed: int, game: int, players: Sequence[str], rules: Rules, noise:
 
 
 def distill(path: str | Path, *, games: int, rules: Rules | None = None, seed: int = 0,
-            players: Sequence[str] = tuple(PLAYERS), nodes: int = DEFAULT_NODES, min_ply: int = DEFAULT_MIN_PLY,
+            players: Sequence[str] = DEFAULT_PLAYERS, nodes: int = DEFAULT_NODES, min_ply: int = DEFAULT_MIN_PLY,
             noise: float = DEFAULT_NOISE, games_per_shard: int = DEFAULT_GAMES_PER_SHARD, resume: bool = False,
             progress: Callable[[DistillSummary], None] | None = None) -> DistillSummary:
     """Write a dataset of ``games`` games' positions, labelled by the solver, into the folder
@@ -237,5 +254,5 @@ def describe(summary: DistillSummary) -> str:
             f"in {summary.seconds:.1f} s ({per:.2f} ms a position)")
 
 
-__all__ = ["DEFAULT_GAMES_PER_SHARD", "DEFAULT_NOISE", "PHASES", "PLAYERS", "PROGRESS_FILE", "DistillSummary", "describe",
-           "distill", "play_game"]
+__all__ = ["AZ_SIMS", "DEFAULT_GAMES_PER_SHARD", "DEFAULT_NOISE", "DEFAULT_PLAYERS", "PHASES", "PLAYERS", "PROGRESS_FILE",
+           "DistillSummary", "describe", "distill", "play_game"]
