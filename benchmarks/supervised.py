@@ -3,6 +3,7 @@
     python -m benchmarks.supervised --data DIR --out DIR [--steps N] [--batch-size B]
         [--checkpoint-every K] [--seed S] [--channels C] [--blocks R] [--value-hidden H] [--no-probe]
     python -m benchmarks.supervised --curve DIR
+    python -m benchmarks.supervised --collect FILE DIR [DIR ...]
 
 Trains a fresh network on a dataset of perfect play (``python -m benchmarks.distill``) with
 :func:`donuts_ai.learn.supervised.fit` and prints each checkpoint's losses, time and (unless
@@ -12,9 +13,14 @@ measures its own checkpoints on, so that the two curves share an axis. The check
 network: ``python -m benchmarks.learning --winning --checkpoint DIR --sims 50 400``.
 
 ``--curve DIR`` measures every checkpoint of a run on the winning positions of the
-``middlegame`` and ``critical`` suites (the raw policy: the issue's target) and writes the
-rows, with the steps, positions drawn and seconds of ``DIR/curve.json``, to
+``middlegame`` and ``critical`` suites (the raw policy: the issue's target) and on the probe
+positions, and writes the rows, with the steps, positions drawn and seconds of ``DIR/curve.json``, to
 ``DIR/winning_curve.json``.
+
+``--collect FILE DIR...`` gathers runs' files (``training.json``, ``curve.json``,
+``winning_curve.json`` and, where ``python -m benchmarks.learning --winning --json
+DIR/winning.json`` wrote one, ``winning.json``) into one JSON file, a run a key: what
+notebook 08 reads (``notebooks/learning_supervised.json``).
 """
 
 from __future__ import annotations
@@ -33,25 +39,44 @@ from donuts_ai.learn.supervised import CURVE_FILE, FitConfig, fit
 WINNING_CURVE_FILE = "winning_curve.json"
 
 
+#: The files of a run that ``--collect`` gathers, by key (absent ones are left out).
+RUN_FILES = {"training": "training.json", "curve": CURVE_FILE, "winning_curve": WINNING_CURVE_FILE,
+             "winning": "winning.json"}
+
+
+def collect(out: Path, runs: list[Path]) -> int:
+    """Write the files of ``runs`` into ``out`` (see the module)."""
+    gathered = {run.name: {key: json.loads((run / name).read_text()) for key, name in RUN_FILES.items()
+                           if (run / name).is_file()} for run in runs}
+    out.write_text(json.dumps(gathered, indent=1) + "\n")
+    print(f"{len(runs)} runs -> {out}")
+    return 0
+
+
 def winning_curve(run: Path) -> int:
     """Measure each checkpoint of the supervised run ``run`` on the winning positions of the
     ablation's suites (raw policy); print and write the rows (see the module)."""
     from benchmarks.ablation import ABLATION_SUITES, winning_positions
-    from donuts_ai.learn.benchmark import measure
+    from donuts_ai.learn.benchmark import load_positions, measure
+    from donuts_ai.learn.cli import PROBE_POSITIONS
     from donuts_ai.learn.network import load_network
 
     rows = json.loads((run / CURVE_FILE).read_text())
     suites = {name: winning_positions(name) for name in ABLATION_SUITES}
-    print(f"{'step':>7} {'positions':>11} {'seconds':>8}" + "".join(f" {name:>11}" for name in suites), flush=True)
+    probe = load_positions()[:PROBE_POSITIONS]
+    print(f"{'step':>7} {'positions':>11} {'seconds':>8}" + "".join(f" {name:>11}" for name in suites) + "  probe policy",
+          flush=True)
     out = []
     for row in rows:
         network = load_network(run / f"step-{row['step']:08d}")
         start = time.perf_counter()
         shares = {name: measure(network, positions)["policy"] for name, positions in suites.items()}
+        on_probe = measure(network, probe)
         out.append({**{k: row[k] for k in ("step", "positions", "seconds")}, "raw_policy": shares,
+                    "probe": {"policy": on_probe["policy"], "value": on_probe["value"]},
                     "measure_seconds": round(time.perf_counter() - start, 1)})
-        print(f"{row['step']:7d} {row['positions']:11,} {row['seconds']:8.0f}" + "".join(f" {v:11.1%}" for v in shares.values()),
-              flush=True)
+        print(f"{row['step']:7d} {row['positions']:11,} {row['seconds']:8.0f}" + "".join(f" {v:11.1%}" for v in shares.values())
+              + f"  {on_probe['policy']:12.1%}", flush=True)
     (run / WINNING_CURVE_FILE).write_text(json.dumps(out, indent=1) + "\n")
     return 0
 
@@ -61,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", help="the dataset folder (benchmarks.distill's --out)")
     ap.add_argument("--out", help="a new folder for the checkpoints and the curve")
     ap.add_argument("--curve", type=Path, metavar="DIR", help="measure every checkpoint of the run in DIR on the winning positions")
+    ap.add_argument("--collect", nargs="+", type=Path, metavar=("FILE", "DIR"),
+                    help="gather the runs DIR... into the JSON file FILE")
     ap.add_argument("--no-probe", action="store_true", help="do not measure the checkpoints on the probe positions")
     defaults, shape = FitConfig(), NetworkConfig()
     ap.add_argument("--steps", type=int, default=defaults.steps)
@@ -72,6 +99,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--blocks", type=int, default=shape.blocks)
     ap.add_argument("--value-hidden", type=int, default=shape.value_hidden)
     args = ap.parse_args(argv)
+    if args.collect is not None:
+        missing = [str(run) for run in args.collect[1:] if not (run / CURVE_FILE).is_file()]
+        if len(args.collect) < 2 or missing:
+            ap.error(f"--collect takes a file and run folders (no {CURVE_FILE} in {', '.join(missing) or 'none given'})")
+        return collect(args.collect[0], args.collect[1:])
     if args.curve is not None:
         if not (args.curve / CURVE_FILE).is_file():
             ap.error(f"--curve: no {CURVE_FILE} in {str(args.curve)!r}")
