@@ -40,22 +40,28 @@ pytestmark = [pytest.mark.skipif(not Path("/proc").is_dir(), reason="the tests f
 AGENTS = ["greedy", "mcts:iterations=1500"]
 #: The tournament's settings, shared by the lost-node and the resume tests (one local run).
 GAMES, SEED = 10, 7
-#: evaluate's agent and sample: 4 units of 25 middlegame positions.
-EVAL_AGENT, EVAL_LIMIT = "mcts:iterations=3000", 100
+#: evaluate's agent and sample: 3 units of 25 middlegame positions.
+EVAL_AGENT, EVAL_LIMIT = "mcts:iterations=3000", 75
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    """A head and one more node, one CPU each, on this machine; shut down after the module."""
+    """A head and one more node, one CPU each, on this machine, with this process connected
+    to it (the in-process runs share one Ray job, and so its workers, rather than each
+    starting workers of its own: CI time); shut down after the module."""
     made = cluster_utils.Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
         made.add_node(num_cpus=1)
         made.wait_for_nodes()
+        ray.init(address=made.address, log_to_driver=False)
         yield made
     finally:
         if ray.is_initialized():
             ray.shutdown()
         made.shutdown()
+        for number, handler in handlers.items():  # ray.init's own SIGTERM handler goes with the cluster
+            signal.signal(number, handler)
 
 
 def _second_node(cluster):
@@ -148,35 +154,6 @@ def local_games():
     return _games(T.run(AGENTS, games=GAMES, seed=SEED, workers=1, game="donuts").units)
 
 
-def test_a_tournament_loses_a_node_mid_run_and_plays_every_unit_once(cluster, local_games, tmp_path):
-    out = tmp_path / "r.jsonl"
-    results, loss = _with_node_lost(cluster, out, lambda: T.run(
-        AGENTS, games=GAMES, seed=SEED, backend="ray", address=cluster.address, game="donuts", results_path=str(out)))
-    assert loss.written_then is not None, "the run ended before the second node played a unit"
-    assert loss.written_then < len(local_games)  # removed mid-run, its unit unfinished
-    written = _units(out)
-    assert sorted(written) == [unit for unit, _ in local_games], Counter(written)  # every unit, once
-    assert _games(results.units) == local_games == _games(T.Results.from_file(str(out)).units)
-    assert not _gone_soon(loss.seats)  # the lost node's seats saw their input end and left
-    assert not ray.is_initialized()  # the driver disconnected; the cluster runs on
-
-
-def test_evaluate_loses_a_node_mid_run_and_counts_every_position_once(cluster, tmp_path):
-    out = tmp_path / "e.jsonl"
-    local = evaluate(EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3)
-    result, loss = _with_node_lost(cluster, out, lambda: evaluate(
-        EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3, backend="ray", address=cluster.address,
-        results_path=str(out)))
-    assert loss.written_then is not None, "the run ended before the second node played a unit"
-    written = _units(out)
-    assert loss.written_then < len(written) and sorted(written) == list(range(len(written))), Counter(written)
-    moves = {name: [(a["index"], a["move"]) for a in answers["middlegame"]] for name, answers in result.answers.items()}
-    assert moves == {name: [(a["index"], a["move"]) for a in answers["middlegame"]]
-                     for name, answers in local.answers.items()}
-    assert result.scores()[EVAL_AGENT]["middlegame"]["positions"] == EVAL_LIMIT
-    assert not _gone_soon(loss.seats)
-
-
 def test_the_study_across_two_nodes_solves_as_a_local_run(cluster):
     _second_node(cluster)
     local = run_study(arrangements=4, grids=2, seed=11, workers=1)[1]
@@ -210,9 +187,8 @@ def test_a_driver_killed_mid_run_is_finished_by_resume(cluster, local_games, tmp
     assert 0 < len(before) < len(local_games) and len(set(before)) == len(before)
     # Ray ends a dead driver's workers: their seats see the end of their input and leave.
     assert not _gone_soon(seats)
-    resumed = _start([*args, "--resume"])
-    _, err = resumed.communicate(timeout=PATIENCE)
-    assert resumed.returncode == 0, err
+    T.run(AGENTS, games=GAMES, seed=SEED, backend="ray", address=cluster.address, game="donuts",
+          results_path=str(out), resume=True)  # what --resume runs
     written = _units(out)
     assert written[:len(before)] == before and sorted(written) == [unit for unit, _ in local_games], Counter(written)
     assert _games(T.Results.from_file(str(out)).units) == local_games
@@ -257,3 +233,34 @@ def test_a_stopped_ray_run_leaves_nothing_on_any_node(cluster, stubborn, tmp_pat
     written = _units(out)
     assert written and len(set(written)) == len(written)
     assert all(g.reason == "illegal move" for g in T.Results.from_file(str(out)).games)
+
+
+# --- a node lost mid-run (the last tests: each removes the second node, the next adds one) ---
+
+
+def test_a_tournament_loses_a_node_mid_run_and_plays_every_unit_once(cluster, local_games, tmp_path):
+    out = tmp_path / "r.jsonl"
+    results, loss = _with_node_lost(cluster, out, lambda: T.run(
+        AGENTS, games=GAMES, seed=SEED, backend="ray", address=cluster.address, game="donuts", results_path=str(out)))
+    assert loss.written_then is not None, "the run ended before the second node played a unit"
+    assert loss.written_then < len(local_games)  # removed mid-run, its unit unfinished
+    written = _units(out)
+    assert sorted(written) == [unit for unit, _ in local_games], Counter(written)  # every unit, once
+    assert _games(results.units) == local_games == _games(T.Results.from_file(str(out)).units)
+    assert not _gone_soon(loss.seats)  # the lost node's seats saw their input end and left
+
+
+def test_evaluate_loses_a_node_mid_run_and_counts_every_position_once(cluster, tmp_path):
+    out = tmp_path / "e.jsonl"
+    local = evaluate(EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3)
+    result, loss = _with_node_lost(cluster, out, lambda: evaluate(
+        EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3, backend="ray", address=cluster.address,
+        results_path=str(out)))
+    assert loss.written_then is not None, "the run ended before the second node played a unit"
+    written = _units(out)
+    assert loss.written_then < len(written) and sorted(written) == list(range(len(written))), Counter(written)
+    moves = {name: [(a["index"], a["move"]) for a in answers["middlegame"]] for name, answers in result.answers.items()}
+    assert moves == {name: [(a["index"], a["move"]) for a in answers["middlegame"]]
+                     for name, answers in local.answers.items()}
+    assert result.scores()[EVAL_AGENT]["middlegame"]["positions"] == EVAL_LIMIT
+    assert not _gone_soon(loss.seats)
