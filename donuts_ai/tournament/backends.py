@@ -145,7 +145,7 @@ def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], worker
     pending: list[Any] = []
     try:
         remote: Any = ray.remote(_ray_unit).options(num_cpus=1, max_retries=RAY_TASK_RETRIES,
-                                               retry_exceptions=RAY_RETRY_EXCEPTIONS)
+                                                    retry_exceptions=RAY_RETRY_EXCEPTIONS)
         pending = [remote.remote(fn, config, u) for u in units]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
