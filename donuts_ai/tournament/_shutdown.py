@@ -120,6 +120,7 @@ _previous: dict[int, Callable[[int, FrameType | None], object] | int | None] = {
 _held = 0  # depth of signals_held blocks in the main thread
 _pending: int | None = None  # a signal received while held
 _stopping = False  # a stop was raised: the run is unwinding
+_raised: int | None = None  # the signal whose exception was raised (while _stopping)
 _in_worker = False  # this process is a pool worker (pool_worker_started)
 
 
@@ -129,7 +130,7 @@ def _is_main_thread() -> bool:
 
 def _on_signal(signum: int, frame: FrameType | None) -> None:
     """The handler of the stop signals (main process and pool workers alike)."""
-    global _pending, _stopping
+    global _pending, _stopping, _raised
     if _in_worker:
         if signum != signal.SIGTERM:  # Ctrl-C, a hang-up: the parent decides, and stops the worker with SIGTERM
             return
@@ -141,7 +142,7 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     if _held or _stopping:  # held: raised at the end of the block; stopping: the run already unwinds
         _pending = _pending or signum
         return
-    _stopping = True
+    _stopping, _raised = True, signum
     raise KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
 
 
@@ -191,7 +192,7 @@ def stopping_cleanly() -> Iterator[None]:
     (ignored, or the user's) are left alone, and the previous handlers come back at the
     end. Installed only from the main thread (elsewhere the block runs as it is); nested
     blocks share the outermost's handlers."""
-    global _installed, _stopping, _pending
+    global _installed, _stopping, _pending, _raised
     if not _is_main_thread() or _in_worker:
         yield
         return
@@ -205,13 +206,19 @@ def stopping_cleanly() -> Iterator[None]:
     _installed += 1
     try:
         yield
+    except KeyboardInterrupt as exc:
+        # Ray's waits raise a plain KeyboardInterrupt in place of the handler's Stopped: the
+        # stop keeps the signal that caused it (SIGTERM's exit status, its message).
+        if _installed == 1 and _raised not in (None, signal.SIGINT) and not isinstance(exc, Stopped):
+            raise Stopped(_raised) from exc
+        raise
     finally:
         _installed -= 1
         if _installed == 0:
             for number, handler in _previous.items():
                 signal.signal(number, handler)
             _previous.clear()
-            _stopping, _pending = False, None
+            _stopping, _pending, _raised = False, None, None
 
 
 def reclaim_signals() -> None:

@@ -11,7 +11,7 @@ from multiprocessing import context, spawn
 from typing import Any, TypeVar
 
 from ..errors import DonutsError
-from ._shutdown import pool_worker_started, reclaim_signals, stopping_pool
+from ._shutdown import WORKER_STOP_LIMIT, close_everything, pool_worker_started, reclaim_signals, signals_held, stopping_pool
 from .config import BACKENDS
 
 _C = TypeVar("_C")
@@ -20,6 +20,16 @@ _R = TypeVar("_R")
 
 #: Times a process pool is rebuilt after one of its workers died, before the run gives up.
 MAX_POOL_RESTARTS = 3
+#: Times Ray runs a unit again after the worker or the node running it died (a node lost
+#: or removed, a worker killed for memory), before the run fails. Safe, and so the
+#: harness's decision rather than Ray's default: a unit is a function of its settings and
+#: seed alone (a rerun plays the same games) and writes nothing itself; the driver alone
+#: appends to the results file, once per task, from the one result Ray hands back for it,
+#: so a retried unit is never written twice. The same bound as a process pool's restarts.
+RAY_TASK_RETRIES = MAX_POOL_RESTARTS
+#: An exception raised by the unit itself (not the loss of its worker) is not retried: it
+#: would be raised again, and the run stops on it as it does on a process pool.
+RAY_RETRY_EXCEPTIONS = False
 
 
 #: What a spawned process is told to run of its parent's ``__main__`` (multiprocessing's
@@ -87,10 +97,41 @@ def iter_process(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], wo
                     raise DonutsError(f"worker processes died {attempt + 1} times; {len(pending)} units not played") from None
 
 
+def _ray_unit(fn: Callable[[_C, _U], _R], config: _C, unit: _U) -> _R:
+    """``fn(config, unit)`` in a Ray worker, which closes the worker's seats (every
+    :func:`~._shutdown.on_stop` closer) when the unit does not finish: cancelled by a
+    stopped run (:func:`_cancel`: a ``KeyboardInterrupt`` raised in the task), the worker
+    told to leave, or a failure that ends the run. Otherwise the seats stay for the
+    worker's next unit."""
+    try:
+        return fn(config, unit)
+    except BaseException:
+        close_everything()
+        raise
+
+
+def _cancel(ray: Any, pending: list[Any]) -> None:
+    """Cancel the tasks of ``pending`` and wait (up to :data:`WORKER_STOP_LIMIT`) for the
+    running ones to end. Ray cancels a running task by raising ``KeyboardInterrupt`` in
+    it (``force=False``: the worker lives on), so that :func:`_ray_unit` closes the
+    worker's seats and engines on whichever node it runs, an engine hung mid-move too,
+    before the run's end lets Ray stop its workers (which kills a worker in a tenth of a
+    second, leaving its engines only the end of their input). A stop signal meanwhile
+    waits (the stop is under way already)."""
+    if not pending:
+        return
+    with signals_held():
+        for ref in pending:
+            ray.cancel(ref, force=False)
+        ray.wait(pending, num_returns=len(pending), timeout=WORKER_STOP_LIMIT)
+
+
 def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], workers: int, address: str | None
              ) -> Iterator[_R]:
     """``fn(config, unit)`` for every unit as Ray tasks (a cluster at ``address``, else a
-    local Ray instance started and stopped here), in completion order."""
+    local Ray instance started and stopped here), in completion order. A task whose
+    worker or node is lost is run again (:data:`RAY_TASK_RETRIES`); a run that stops or
+    fails cancels its tasks, which close their seats (:func:`_cancel`)."""
     try:
         import ray
     except ImportError:
@@ -101,13 +142,18 @@ def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], worker
         ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
         reclaim_signals()  # a stop must reach the finally below, and ray.shutdown()
         started = True
+    pending: list[Any] = []
     try:
-        remote = ray.remote(num_cpus=1)(fn)
-        pending = [remote.remote(config, u) for u in units]
+        remote: Any = ray.remote(_ray_unit).options(num_cpus=1, max_retries=RAY_TASK_RETRIES,
+                                                    retry_exceptions=RAY_RETRY_EXCEPTIONS)
+        pending = [remote.remote(fn, config, u) for u in units]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             result: _R = ray.get(done[0])
             yield result
+    except BaseException:  # stopped (Ctrl-C, SIGTERM), a unit failed, or the caller stopped early
+        _cancel(ray, pending)
+        raise
     finally:
         if started:
             ray.shutdown()
