@@ -5,7 +5,8 @@ Its cells are added by ``build_notebooks.py``, which writes and executes it:
 
 It reads the shipped network, the shipped training run's progress
 (``learning_progress.jsonl``), the ablation (``learning_ablation.json``), the shipped network's
-figures on the winning positions (``learning_shipped.json``) and the match against MCTS
+figures on the winning positions (``learning_shipped.json``), the networks taught by the
+solver alone (``learning_supervised.json``) and the match against MCTS
 (``learning_match.jsonl``), and
 labels fresh positions with the solver: about 2 minutes on 2 cores with the full settings,
 well under a minute with ``DONUTS_NB_QUICK=1``.
@@ -143,6 +144,54 @@ shipped = json.loads((DATA / "learning_shipped.json").read_text())
 print(f"{'suite':12} {'winning':>8} {'raw':>7}" + "".join(f" {f'{n} sims':>9}" for n in shipped["sims"]))
 for suite, f in shipped["suites"].items():
     print(f"{suite:12} {f['positions']:8d} {f['raw_policy']:7.1%}" + "".join(f" {f[f'sims_{n}']:9.1%}" for n in shipped["sims"]))"""),
+        md("""
+## Taught by the solver alone
+
+The ceiling of this network: the same network and heads trained on perfect play alone,
+with no self-play in the loop. `python -m benchmarks.distill` labels every position of
+seeded games of a mix of players (random, greedy, alpha-beta, MCTS) with the exact
+solver, and `python -m benchmarks.supervised` trains a fresh network on the positions
+whose value it settled (value target the solver's value, policy target uniform over the
+moves keeping it). Every checkpoint was measured like the shipped network, on the same
+winning positions (`--curve`); the runs' files are gathered in
+`learning_supervised.json` (`--collect`). The self-play points are the shipped run (110
+minutes) and the ablation's 10-minute arm with the same recipe (`solver-wdl`). Minutes are
+training minutes on the same 2 cores; labelling the datasets came before (their cost is
+in `benchmarks/RESULTS.md`)."""),
+        code("""
+supervised = json.loads((DATA / "learning_supervised.json").read_text())
+
+
+def describe(run):
+    t = run["training"]
+    shape = t["config"]["network"]
+    return f"{shape['channels']}x{shape['blocks']}, {t['dataset']['positions']:,} positions"
+
+
+print(f"{'run':28} {'steps':>6} {'minutes':>8} {'middlegame raw':>15} {'critical raw':>13}  with 50 / 400 simulations")
+for name, run in supervised.items():
+    last = run["winning_curve"][-1]
+    searched = ""
+    if "winning" in run:
+        w = run["winning"]["suites"]
+        searched = "  " + " | ".join(f"{s}: " + " / ".join(f"{w[s][f'sims_{n}']:.1%}" for n in run["winning"]["sims"])
+                                     for s in ("middlegame", "critical"))
+    print(f"{describe(run):28} {last['step']:6d} {last['seconds'] / 60:8.1f} {last['raw_policy']['middlegame']:15.1%} "
+          f"{last['raw_policy']['critical']:13.1%}{searched}")
+fig, axes = plt.subplots(1, 2, figsize=(12, 3.8), sharey=True)
+selfplay = {"shipped (self-play, 110 min)": (settings["figures"]["seconds"] / 60, shipped["suites"]),
+            "ablation solver-wdl": (ablation["minutes"], ablation["arms"]["solver-wdl"])}
+for ax, suite in zip(axes, ("middlegame", "critical")):
+    for name, run in supervised.items():
+        rows = run["winning_curve"]
+        ax.plot([r["seconds"] / 60 for r in rows], [r["raw_policy"][suite] for r in rows], marker=".", label=describe(run))
+    for label, (minutes, figures) in selfplay.items():
+        ax.scatter([minutes], [figures[suite]["raw_policy"]], marker="*", s=120, zorder=3, label=label)
+    ax.axhline(0.95, color="grey", linestyle=":", label="target 95%")
+    ax.set_xscale("log"); ax.set_xlabel("training minutes (2 cores)"); ax.set_title(f"{suite}: raw policy keeps the win")
+    ax.grid(alpha=0.3)
+axes[0].set_ylabel("share of winning positions"); axes[1].legend(fontsize=7)
+fig.tight_layout(); plt.show()"""),
         md("""
 ## Against Monte-Carlo tree search
 

@@ -105,6 +105,12 @@ def fit(dataset: str | Path | Dataset, out: str | Path, config: FitConfig | None
     optimizer = make_optimizer(train)
     network = new_network(config.network, seed=config.seed)
     opt_state = optimizer.init(eqx.filter(network, eqx.is_array))
+    # What makes the network, written first: a run stopped early still says it.
+    (out / "training.json").write_text(json.dumps({
+        "source": "supervised", "config": {**asdict(config), "network": config.network.to_json()},
+        "dataset": {"meta": {k: v for k, v in data.meta.items() if k != "fields"}, "positions": len(data),
+                    "settled": len(samples)},
+    }, indent=1) + "\n")
     rng = np.random.default_rng(config.seed)
     curve: list[dict[str, Any]] = []
     losses: list[tuple[float, float]] = []
@@ -131,11 +137,6 @@ def fit(dataset: str | Path | Dataset, out: str | Path, config: FitConfig | None
             if report is not None:
                 report(row)
     save_network(network, out / FINAL_NETWORK)
-    (out / "training.json").write_text(json.dumps({
-        "source": "supervised", "config": {**asdict(config), "network": config.network.to_json()},
-        "dataset": {"meta": {k: v for k, v in data.meta.items() if k != "fields"}, "positions": len(data),
-                    "settled": len(samples)},
-    }, indent=1) + "\n")
     return network
 
 
