@@ -179,14 +179,14 @@ for name, run in supervised.items():
     print(f"{describe(run):28} {last['step']:6d} {last['seconds'] / 60:8.1f} {last['raw_policy']['middlegame']:15.1%} "
           f"{last['raw_policy']['critical']:13.1%}{searched}")
 fig, axes = plt.subplots(1, 2, figsize=(12, 3.8), sharey=True)
-selfplay = {"shipped (self-play, 110 min)": (settings["figures"]["seconds"] / 60, shipped["suites"]),
-            "ablation solver-wdl": (ablation["minutes"], ablation["arms"]["solver-wdl"])}
+selfplay = {"shipped (self-play, 110 min)": (settings["figures"]["seconds"] / 60, shipped["suites"], "black"),
+            "ablation solver-wdl (self-play)": (ablation["minutes"], ablation["arms"]["solver-wdl"], "grey")}
 for ax, suite in zip(axes, ("middlegame", "critical")):
     for name, run in supervised.items():
         rows = run["winning_curve"]
         ax.plot([r["seconds"] / 60 for r in rows], [r["raw_policy"][suite] for r in rows], marker=".", label=describe(run))
-    for label, (minutes, figures) in selfplay.items():
-        ax.scatter([minutes], [figures[suite]["raw_policy"]], marker="*", s=120, zorder=3, label=label)
+    for label, (minutes, figures, colour) in selfplay.items():
+        ax.scatter([minutes], [figures[suite]["raw_policy"]], marker="*", s=120, zorder=3, color=colour, label=label)
     ax.axhline(0.95, color="grey", linestyle=":", label="target 95%")
     ax.set_xscale("log"); ax.set_xlabel("training minutes (2 cores)"); ax.set_title(f"{suite}: raw policy keeps the win")
     ax.grid(alpha=0.3)
