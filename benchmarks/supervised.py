@@ -57,13 +57,12 @@ def winning_curve(run: Path) -> int:
     """Measure each checkpoint of the supervised run ``run`` on the winning positions of the
     ablation's suites (raw policy); print and write the rows (see the module)."""
     from benchmarks.ablation import ABLATION_SUITES, winning_positions
-    from donuts_ai.learn.benchmark import load_positions, measure
-    from donuts_ai.learn.cli import PROBE_POSITIONS
+    from donuts_ai.learn.benchmark import measure, probe_positions
     from donuts_ai.learn.network import load_network
 
     rows = json.loads((run / CURVE_FILE).read_text())
     suites = {name: winning_positions(name) for name in ABLATION_SUITES}
-    probe = load_positions()[:PROBE_POSITIONS]
+    probe = probe_positions()
     print(f"{'step':>7} {'positions':>11} {'seconds':>8}" + "".join(f" {name:>11}" for name in suites) + "  probe policy",
           flush=True)
     out = []
@@ -117,10 +116,9 @@ def main(argv: list[str] | None = None) -> int:
                                                  value_head="wdl"))
         probe = None
         if not args.no_probe:
-            from donuts_ai.learn.benchmark import load_positions
-            from donuts_ai.learn.cli import PROBE_POSITIONS
+            from donuts_ai.learn.benchmark import probe_positions
 
-            probe = load_positions()[:PROBE_POSITIONS]  # what donuts-ai train measures its checkpoints on
+            probe = probe_positions()  # what donuts-ai train measures its checkpoints on
         fit(args.data, args.out, config, positions=probe, report=lambda row: print(
             f"step {row['step']:>7}  positions {row['positions']:>10,}  {row['seconds']:8.1f} s  "
             f"policy loss {row['policy_loss']:.4f}  value loss {row['value_loss']:.4f}"

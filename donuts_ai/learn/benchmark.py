@@ -37,6 +37,9 @@ from .network import Network
 
 #: The suites whose decided positions :func:`load_positions` gives by default: the phases.
 PROBE_SUITES = tuple(PHASES)
+#: Decided positions of the shipped suites a training run measures at each checkpoint
+#: (:func:`probe_positions`: fast, every phase, the same every time).
+PROBE_POSITIONS = 300
 #: The seed of the shipped suites' games (:func:`label_positions` with another seed gives fresh positions).
 SHIPPED_SEED = 1
 
@@ -126,6 +129,13 @@ def measure(network: Network, positions: list[SuitePosition], sims: tuple[int, .
     return Accuracy(positions=len(positions), critical_positions=int(critical.sum()), policy=share(raw), value=share(right),
                     critical_policy=share(raw, critical), searched={n: share(f) for n, f in found.items()},
                     critical_searched={n: share(f, critical) for n, f in found.items()})
+
+
+def probe_positions() -> list[SuitePosition]:
+    """The :data:`PROBE_POSITIONS` first of :func:`load_positions`: what ``donuts-ai train``
+    and ``benchmarks.supervised`` measure their checkpoints on, so that their curves share
+    an axis."""
+    return load_positions()[:PROBE_POSITIONS]
 
 
 def accuracy_probe(positions: list[SuitePosition]) -> Callable[[Network], tuple[float, float]]:

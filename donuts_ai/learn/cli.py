@@ -13,10 +13,6 @@ from typing import Any
 from ..donuts.rules import RULE_KEYS, add_rules_arguments
 from ..errors import DonutsError
 
-#: Decided positions of the shipped suites measured at each checkpoint (the first ones of
-#: :func:`.benchmark.load_positions`, every phase: fast, and the same every time).
-PROBE_POSITIONS = 300
-
 #: Options that shape a run; with --resume the run's own settings hold, so they are refused.
 _SETTINGS = ("seed", "games", "sims", "layout", *RULE_KEYS, "channels", "blocks", "value_head", "batch_size", "learning_rate",
              "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes",
@@ -121,12 +117,12 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.resume and given:
         raise DonutsError(f"--resume continues the run with its own settings; drop --{given[0].replace('_', '-')}")
     try:
-        from .benchmark import accuracy_probe, load_positions
+        from .benchmark import accuracy_probe, probe_positions
         from .train import Progress, Trainer
     except ImportError as exc:  # the learn extra is missing
         raise DonutsError(f"train needs the learn extra (pip install 'donuts_ai[learn]'): {exc}") from None
     trainer = Trainer.resume(args.out) if args.resume else Trainer(args.out, _config(args))
-    measure = None if args.no_measure else accuracy_probe(load_positions()[:PROBE_POSITIONS])
+    measure = None if args.no_measure else accuracy_probe(probe_positions())
     config = trainer.config
     teacher = "" if config.teacher == "none" else \
         f", teacher {config.teacher} ({config.teacher_nodes} nodes, {config.teacher_threads} thread(s))"
