@@ -8,11 +8,12 @@ position whose moves were not all settled teaches the value only). Batches are d
 replacement, each position under a random symmetry of the board, from a generator seeded
 by ``seed``; the optimizer is ``train``'s (AdamW). Every ``checkpoint_every`` steps the
 network is saved (``out/step-NNNNNNNN``) and a row is added to ``out/curve.json``: the
-step, the positions drawn so far, the seconds spent training (measuring apart), the mean losses since the last row
-and, when ``positions`` are given (say :func:`~.benchmark.load_positions`), the accuracy
-of :func:`~.benchmark.measure` on them. ``out/network`` is the last network (what a
-run's path names where a network is asked for, :func:`~.train.network_in`) and
-``out/training.json`` what made it.
+step, the positions drawn so far, the seconds spent training (measuring apart), the mean
+losses since the last row and, when ``positions`` are given (say
+:func:`~.benchmark.probe_positions`), the accuracy of :func:`~.benchmark.measure` on them.
+``out/network`` is the last network (what a run's path names where a network is asked
+for, :func:`~.train.network_in`) and ``out/training.json``, written before the first
+step, what made it.
 """
 
 from __future__ import annotations
