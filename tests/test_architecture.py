@@ -132,7 +132,7 @@ ALLOWED = {
              "donuts.rules", "donuts.squares", "donuts.svg"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
-    "learn": {"_bits", "_checks", "agents", "errors", "outcomes", "search", "suites", "donuts._engine", "donuts.agents",
+    "learn": {"_bits", "_checks", "agents", "errors", "outcomes", "search", "suites", "tournament", "donuts._engine", "donuts.agents",
               "donuts.alphabeta", "donuts.board", "donuts.kernels", "donuts.layout", "donuts.rules", "donuts.squares", "donuts.symmetry",
               "donuts.vector_env"},
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.

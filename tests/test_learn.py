@@ -251,8 +251,8 @@ def test_a_network_and_a_checkpoint_round_trip(tmp_path):
     assert back.config == SMALL
     assert json.dumps(back.counters) == json.dumps(trainer.counters)  # NaN losses before training compare as text
     assert same_network(back.network, trainer.network)
-    assert np.array_equal(back.env._games, trainer.env._games)
-    assert np.array_equal(back.lengths, trainer.lengths)
+    assert np.array_equal(back.selfplay.env._games, trainer.selfplay.env._games)
+    assert np.array_equal(back.selfplay.lengths, trainer.selfplay.lengths)
 
 
 def test_bad_settings_and_files_are_refused_with_their_name(tmp_path):

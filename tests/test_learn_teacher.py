@@ -268,7 +268,7 @@ def test_exploring_games_draw_every_move_and_a_resumed_run_keeps_drawing_them(tm
     resumed = Trainer.resume(tmp_path / "parts")
     resumed.run(moves=30)
     assert same_network(whole.network, resumed.network)
-    assert np.array_equal(whole.exploring, resumed.exploring)
+    assert np.array_equal(whole.selfplay.exploring, resumed.selfplay.exploring)
     assert whole.counters["explored_games"] == resumed.counters["explored_games"]
     data = read_dataset(tmp_path / "data")
     assert data.meta["explore_fraction"] == 0.5

@@ -6,7 +6,11 @@
   in batches: :class:`BatchSearch` (:meth:`~BatchSearch.run`, :meth:`~BatchSearch.run_gumbel`),
   :func:`playout_cap`.
 - :mod:`.eval_cache` — the network's evaluations kept by symmetry-canonical position: :class:`EvaluationCache`.
-- :mod:`.train` — self-play, replay buffer, training steps, checkpoints: :class:`Trainer`, :func:`train`.
+- :mod:`.train` — self-play, replay buffer, training steps, checkpoints: :class:`Trainer`.
+- :mod:`.workers` — self-play spread over workers, in this process or as Ray actors across
+  a cluster, feeding one learner: :class:`RoundTrainer`.
+- :mod:`.runs` — a run opened by its settings, whichever kind: :func:`open_trainer`,
+  :func:`run_training`.
 - :mod:`.teacher` — the exact solver labelling self-play positions, and the targets made
   from its labels: :class:`Teacher`, :class:`Label`.
 - :mod:`.dataset` — self-play positions written as a dataset, and read back: :func:`read_dataset`.
@@ -35,8 +39,10 @@ if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads
     from .errors import LearnError
     from .eval_cache import EvaluationCache
     from .network import Network, NetworkConfig, evaluate, evaluate_wdl, load_network, new_network, save_network
+    from .runs import open_trainer, run_training
     from .teacher import Label, Teacher
-    from .train import Progress, TrainConfig, Trainer, train
+    from .train import Progress, TrainConfig, Trainer
+    from .workers import RoundTrainer
 
 _NAMES = {
     "Network": "network", "NetworkConfig": "network", "new_network": "network", "evaluate": "network",
@@ -46,7 +52,8 @@ _NAMES = {
     "distill": "distill", "DistillSummary": "distill",
     "BatchSearch": "batched_search", "SearchResult": "batched_search", "GumbelResult": "batched_search",
     "playout_cap": "batched_search", "playout_budgets": "batched_search", "EvaluationCache": "eval_cache",
-    "Trainer": "train", "TrainConfig": "train", "Progress": "train", "train": "train",
+    "Trainer": "train", "TrainConfig": "train", "Progress": "train", "open_trainer": "runs", "run_training": "runs",
+    "RoundTrainer": "workers",
     "AlphaZeroAgent": "agent", "SHIPPED_NETWORK": "agent",
     "label_positions": "benchmark", "load_positions": "benchmark", "measure": "benchmark",
     "Accuracy": "benchmark",
@@ -67,6 +74,7 @@ __all__ = [
     "Network",
     "NetworkConfig",
     "Progress",
+    "RoundTrainer",
     "SHIPPED_NETWORK",
     "SearchResult",
     "TrainConfig",
@@ -80,11 +88,12 @@ __all__ = [
     "load_positions",
     "measure",
     "new_network",
+    "open_trainer",
     "playout_budgets",
     "playout_cap",
     "read_dataset",
+    "run_training",
     "save_network",
-    "train",
 ]
 
 

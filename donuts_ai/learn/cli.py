@@ -17,14 +17,14 @@ from ..errors import DonutsError
 _SETTINGS = ("seed", "games", "sims", "layout", *RULE_KEYS, "channels", "blocks", "value_head", "batch_size", "learning_rate",
              "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes",
              "teacher_min_ply", "teacher_threads", "dataset", "search", "gumbel_considered", "full_fraction", "fast_sims",
-             "solve_plies", "explore_fraction", "initial_network")
+             "solve_plies", "explore_fraction", "initial_network", "workers", "round_moves")
 #: The settings of the network's shape (the rest are the run's).
 _NETWORK_SETTINGS = ("channels", "blocks", "value_head")
 #: The choices of --teacher and --value-head (as .teacher.TEACHER_MODES and .network.VALUE_HEADS,
 #: repeated here so that ``donuts-ai --help`` loads no JAX).
 TEACHERS, VALUE_HEADS = ("none", "solver", "mixed"), ("scalar", "wdl")
-#: The choices of --search (as .train.SEARCHES).
-SEARCHES = ("puct", "gumbel")
+#: The choices of --search and --backend (as .train.SEARCHES and .workers.TRAIN_BACKENDS).
+SEARCHES, BACKENDS = ("puct", "gumbel"), ("local", "ray")
 
 
 def add_train_command(sub: Any) -> None:
@@ -77,6 +77,16 @@ def add_train_command(sub: Any) -> None:
     train.add_argument("--initial-network", metavar="PATH",
                        help="start from this network (a network folder, a training run or a supervised run) instead of "
                             "fresh weights; its shape is the run's unless --channels/--blocks/--value-head say otherwise")
+    train.add_argument("--workers", type=int,
+                       help="self-play workers, each with its own --games games, seeds and teacher, playing rounds of "
+                            "--round-moves moves while the learner trains (default 0: self-play and training in turn "
+                            "in this process)")
+    train.add_argument("--round-moves", type=int, help="with --workers: moves of each worker a round (default 10)")
+    train.add_argument("--backend", choices=BACKENDS, default="local",
+                       help="where the workers play: local (this process, one after another) or ray (Ray actors, one "
+                            "CPU each); the same run on either (default local)")
+    train.add_argument("--address", help="with --backend ray: the Ray cluster to join (as ray start --head prints it); "
+                                         "default: a Ray instance of --workers CPUs on this machine")
     train.add_argument("--no-measure", action="store_true", help="do not measure checkpoints against the solver's labels")
     train.set_defaults(func=_cmd_train)
 
@@ -116,19 +126,28 @@ def _cmd_train(args: argparse.Namespace) -> int:
     given = [name for name in _SETTINGS if getattr(args, name) is not None]
     if args.resume and given:
         raise DonutsError(f"--resume continues the run with its own settings; drop --{given[0].replace('_', '-')}")
+    if args.address is not None and args.backend != "ray":
+        raise DonutsError("--address is a Ray cluster's: it needs --backend ray")
+    if args.backend == "ray" and not args.resume and not args.workers:
+        raise DonutsError("--backend ray plays the self-play in workers: give --workers N")
     try:
         from .benchmark import accuracy_probe, probe_positions
-        from .train import Progress, Trainer
+        from .runs import open_trainer
+        from .train import Progress
     except ImportError as exc:  # the learn extra is missing
         raise DonutsError(f"train needs the learn extra (pip install 'donuts_ai[learn]'): {exc}") from None
-    trainer = Trainer.resume(args.out) if args.resume else Trainer(args.out, _config(args))
+    trainer = open_trainer(args.out, None if args.resume else _config(args), resume=args.resume, backend=args.backend,
+                           address=args.address)
     measure = None if args.no_measure else accuracy_probe(probe_positions())
     config = trainer.config
     teacher = "" if config.teacher == "none" else \
         f", teacher {config.teacher} ({config.teacher_nodes} nodes, {config.teacher_threads} thread(s))"
-    print(f"training in {args.out}: {config.games} games at once, {config.sims} simulations a move, layouts {config.layout}, "
+    workers = "" if not config.workers else \
+        f", {config.workers} worker(s) on {args.backend} in rounds of {config.round_moves} moves"
+    print(f"training in {args.out}: {config.games} games at once{' a worker' if config.workers else ''}, "
+          f"{config.sims} simulations a move, layouts {config.layout}, "
           f"network {config.network.channels}x{config.network.blocks} ({config.network.value_head} value), seed {config.seed}"
-          f"{teacher}" + (f" (resumed at move {trainer.counters['moves']})" if args.resume else ""), flush=True)
+          f"{teacher}{workers}" + (f" (resumed at move {trainer.counters['moves']})" if args.resume else ""), flush=True)
     last: dict[str, float] = {}
 
     def report(p: Progress) -> None:

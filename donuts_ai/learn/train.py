@@ -46,9 +46,9 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 import equinox as eqx
 import jax
@@ -59,7 +59,7 @@ import optax
 
 from .._checks import check_int
 from ..donuts.layout import LayoutSpec
-from ..donuts.rules import INSERTION_MODES, make_rules
+from ..donuts.rules import INSERTION_MODES, Rules, make_rules
 from ..donuts.squares import FULL_BOARD, NUM_SQUARES
 from ..donuts.symmetry import NUM_SYMMETRIES
 from ..donuts.vector_env import VectorEnv
@@ -90,6 +90,8 @@ CHECKPOINT, PROGRESS = "checkpoint", "progress.jsonl"
 FINAL_NETWORK = "network"
 #: Files inside a checkpoint: settings and counters, arrays (replay buffer, games), optimizer.
 SETTINGS_FILE, ARRAYS_FILE, OPTIMIZER_FILE = "train.json", "state.npz", "optimizer.eqx"
+#: Most self-play workers of a run (TrainConfig.workers).
+MAX_WORKERS = 1024
 #: Most simulations a self-play move (the visits are kept as 16-bit counts for the dataset).
 MAX_SELF_PLAY_SIMS = 65_535
 
@@ -142,15 +144,23 @@ class TrainConfig:
     # positions the network learns from (and the teacher labels) reach off the main lines.
     # Drawn for each game as it starts; 0 (the default) draws nothing, as before 0.3.0.
     explore_fraction: float = 0.0
+    # Self-play spread over workers (see .workers): 0 (the default) plays and trains in turn
+    # in one process, a move then `train_steps` steps; N plays in N workers, each with its
+    # own `games` games, seeds and teacher, in rounds of `round_moves` moves with the network
+    # the learner last sent them, while the learner trains on the round before
+    # (`train_steps` steps per move of each worker: the same steps per position).
+    workers: int = 0
+    round_moves: int = 10
 
     def __post_init__(self) -> None:
         positive = ("games", "sims", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts",
-                    "teacher_nodes", "teacher_threads")
-        for name in (*positive, "seed", "train_steps", "temperature_plies", "teacher_cache", "teacher_min_ply"):
+                    "teacher_nodes", "teacher_threads", "round_moves")
+        for name in (*positive, "seed", "train_steps", "temperature_plies", "teacher_cache", "teacher_min_ply", "workers"):
             value = getattr(self, name)
             check_int(f"TrainConfig.{name}", value, 1 if name in positive else 0, error=LearnError)
         check_int("TrainConfig.sims", self.sims, 1, MAX_SELF_PLAY_SIMS, error=LearnError)
         check_int("TrainConfig.teacher_threads", self.teacher_threads, 1, 64, error=LearnError)
+        check_int("TrainConfig.workers", self.workers, 0, MAX_WORKERS, error=LearnError)
         if self.teacher not in TEACHER_MODES:
             raise LearnError(f"TrainConfig.teacher must be one of {', '.join(TEACHER_MODES)}, got {self.teacher!r}")
         if self.search not in SEARCHES:
@@ -334,23 +344,35 @@ def _initial_network(config: TrainConfig) -> Network:
     return network
 
 
-class Trainer:
-    """A training run in directory ``out``: ``Trainer(out, config)`` starts one (``out`` must
-    hold no checkpoint), :meth:`Trainer.resume` continues one from its last checkpoint."""
+class FinishedGame(NamedTuple):
+    """A self-play game that ended: its positions valued and labelled (:data:`~.buffer.SAMPLE`),
+    its root visits (``uint16[plies, 36]``, for the dataset), whether it explored."""
 
-    def __init__(self, out: str | Path, config: TrainConfig | None = None, *, _resuming: bool = False):
-        self.out = Path(out)
-        if not _resuming and (self.out / CHECKPOINT).exists():
-            raise LearnError(f"{str(self.out)!r} holds a training run already: resume it, or choose another directory")
-        self.config = config = config or TrainConfig()
-        self.rules = make_rules(config.insertion, donuts=config.donuts)
-        self.network = new_network(config.network, seed=config.seed) if config.initial_network is None or _resuming \
-            else _initial_network(config)
-        self.optimizer = make_optimizer(config)
-        self.opt_state = self.optimizer.init(eqx.filter(self.network, eqx.is_array))
-        self.env = VectorEnv(config.games, layout=config.layout, rules=self.rules, seed=config.seed)
+    samples: np.ndarray
+    visits: npt.NDArray[np.uint16]
+    explored: bool
+
+
+#: The self-play's own seconds (:class:`Progress`' fields), counted by :class:`SelfPlay`.
+SELF_PLAY_SECONDS = ("search_seconds", "network_seconds", "label_wait_seconds")
+#: The arrays of :meth:`SelfPlay.state` (a checkpoint's games in progress).
+SELF_PLAY_ARRAYS = ("games", "trajectories", "lengths", "visits", "exploring")
+
+
+class SelfPlay:
+    """``config.games`` self-play games played at once, each move searched with the network
+    it is given: their batched environment (seeded by ``env_seed``) and search, their
+    positions kept until each game ends, the teacher labelling them (``config.teacher``),
+    and the random stream ``rng`` every draw of the self-play comes from.
+
+    A :class:`Trainer` holds one and trains beside it; a worker of a distributed run
+    (:mod:`.workers`) holds one of its own and hands the games it finishes to the learner.
+    """
+
+    def __init__(self, config: TrainConfig, rules: Rules, rng: np.random.Generator, env_seed: int):
+        self.config, self.rules, self.rng = config, rules, rng
+        self.env = VectorEnv(config.games, layout=config.layout, rules=rules, seed=env_seed)
         self.search = BatchSearch(config.games, config.sims)
-        self.replay = ReplayBuffer(config.replay_capacity)
         # Positions of the games in progress, waiting for their game's result.
         self.trajectories = np.zeros((config.games, MAX_PLIES), dtype=SAMPLE)
         self.lengths = np.zeros(config.games, dtype=np.int64)
@@ -359,23 +381,13 @@ class Trainer:
         self.visits = np.zeros((config.games, MAX_PLIES, NUM_SQUARES), dtype=np.uint16)
         self._pending: list[list[Pending | None]] = [[None] * MAX_PLIES for _ in range(config.games)]
         #: The solver labelling the positions (None for teacher "none").
-        self.teacher = None if config.teacher == "none" else Teacher(self.rules, config.teacher_nodes, config.teacher_threads,
+        self.teacher = None if config.teacher == "none" else Teacher(rules, config.teacher_nodes, config.teacher_threads,
                                                                       config.teacher_cache)
-        self._label_seconds_before = 0.0  # the teacher's seconds in earlier sessions of the run
-        #: The dataset being written (None without ``config.dataset``).
-        self.dataset = None if config.dataset is None or _resuming else DatasetWriter(config.dataset, self._dataset_meta())
-        self.rng = np.random.default_rng(np.random.SeedSequence(config.seed).spawn(1)[0])
         #: Which games in progress explore (``config.explore_fraction``).
         self.exploring = self._draw_exploring(config.games)
-        self.counters: Progress = _fresh_counters()
-        self._losses: list[tuple[float, float]] = []
+        #: Seconds spent since :meth:`take_seconds` last emptied them (:data:`SELF_PLAY_SECONDS`).
+        self.seconds = dict.fromkeys(SELF_PLAY_SECONDS, 0.0)
         self._directions = np.ascontiguousarray(self.env._games["directions"])
-
-    def _dataset_meta(self) -> dict[str, Any]:
-        config = self.config
-        return {"rules": self.rules.to_dict(), "teacher": config.teacher, "teacher_nodes": config.teacher_nodes,
-                "sims": config.sims, "layout": config.layout, "seed": config.seed,
-                "explore_fraction": config.explore_fraction}
 
     def _draw_exploring(self, count: int) -> npt.NDArray[np.bool_]:
         """Whether each of ``count`` games starting now explores. Without exploration no
@@ -390,13 +402,19 @@ class Trainer:
         if self.teacher is not None:
             self.teacher.close()
 
-    # --- one move -------------------------------------------------------------------
-    def move(self) -> None:
-        """One self-play move in every game, then the training steps (see the module)."""
+    def take_seconds(self) -> dict[str, float]:
+        """The seconds spent since the last call (:data:`SELF_PLAY_SECONDS`), and zero them."""
+        spent, self.seconds = self.seconds, dict.fromkeys(SELF_PLAY_SECONDS, 0.0)
+        return spent
+
+    def move(self, network: Network) -> list[FinishedGame]:
+        """One move in every game, searched with ``network``; the games it ended (their
+        positions labelled, waiting for the teacher where it is still at work), and a new
+        game started in the place of each."""
         config, games = self.config, self.env._games
         start = time.perf_counter()
-        on_labels = self.counters["label_wait_seconds"]
-        evaluator = _Timed(network_evaluator(self.network))
+        on_labels = self.seconds["label_wait_seconds"]
+        evaluator = _Timed(network_evaluator(network))
         legal = legal_flags(games)
         np.copyto(self._directions, games["directions"])
         everyone = np.ones(config.games, dtype=np.bool_)
@@ -421,21 +439,11 @@ class Trainer:
             actions = self._choose(policy, games["plies"])
         self._record(games, policy, visits)
         self.env.step(actions)
-        self._finish_games()
-        searched = time.perf_counter()
-        self.counters["network_seconds"] += evaluator.seconds
-        on_labels = self.counters["label_wait_seconds"] - on_labels
-        self.counters["search_seconds"] += searched - start - evaluator.seconds - on_labels
-        if self.replay.size >= config.min_replay:
-            for _ in range(config.train_steps):
-                samples = self.replay.draw(self.rng, config.batch_size)
-                symmetries = self.rng.integers(0, NUM_SYMMETRIES, size=config.batch_size)
-                batch = training_batch(samples, self.rules.donuts, symmetries, config.teacher)
-                self.network, self.opt_state, p_loss, v_loss = train_step(self.network, self.opt_state, self.optimizer, batch)
-                self._losses.append((p_loss, v_loss))
-                self.counters["train_steps"] += 1
-        self.counters["train_seconds"] += time.perf_counter() - searched
-        self.counters["moves"] += 1
+        finished = self._finish_games()
+        self.seconds["network_seconds"] += evaluator.seconds
+        on_labels = self.seconds["label_wait_seconds"] - on_labels
+        self.seconds["search_seconds"] += time.perf_counter() - start - evaluator.seconds - on_labels
+        return finished
 
     def _choose(self, policy: npt.NDArray[np.float32], plies: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Each game's square: drawn from ``policy`` early in the game (all game long in an
@@ -467,7 +475,7 @@ class Trainer:
             asked = np.flatnonzero(at["placed_own"] + at["placed_opp"] >= self.config.teacher_min_ply)
             for g, pending in zip(asked, self.teacher.submit(at[asked]), strict=True):
                 self._pending[g][int(self.lengths[g])] = pending
-            self.counters["label_wait_seconds"] += time.perf_counter() - asking
+            self.seconds["label_wait_seconds"] += time.perf_counter() - asking
         self.lengths += 1
 
     def _labels_in(self, game: int, samples: np.ndarray) -> None:
@@ -482,31 +490,205 @@ class Trainer:
             if asked is not None:
                 write_labels(samples[ply:ply + 1], [self.teacher.resolve(asked)])
                 pending[ply] = None
-        self.counters["label_wait_seconds"] += time.perf_counter() - start
+        self.seconds["label_wait_seconds"] += time.perf_counter() - start
 
-    def _finish_games(self) -> None:
-        """Move the positions of every game that just ended into the replay buffer, valued
-        and labelled (and into the dataset)."""
-        rewards = self.env.rewards
+    def _finish_games(self) -> list[FinishedGame]:
+        """The games that just ended, valued and labelled; a new game starts in each one's place."""
+        rewards, finished = self.env.rewards, []
         for g in np.flatnonzero(self.env.terminated):
             n = int(self.lengths[g])
             samples = self.trajectories[g, :n].copy()
             samples["value"] = rewards[g, samples["color"]]
-            explored = bool(self.exploring[g])
             self._labels_in(int(g), samples)
+            finished.append(FinishedGame(samples, self.visits[g, :n].copy(), bool(self.exploring[g])))
+            self.lengths[g] = 0
+            self.exploring[g] = self._draw_exploring(1)[0]  # the game that starts in its place
+        return finished
+
+    def settle(self) -> None:
+        """Wait for the labels of every game in progress and write them in (a checkpoint holds them)."""
+        for g in range(self.config.games):
+            self._labels_in(g, self.trajectories[g, :int(self.lengths[g])])
+
+    @property
+    def label_seconds(self) -> float:
+        """The teacher's solver threads' seconds in this session, summed over its threads."""
+        return 0.0 if self.teacher is None else self.teacher.seconds
+
+    def state(self) -> dict[str, np.ndarray]:
+        """The games in progress (:data:`SELF_PLAY_ARRAYS`), their labels settled (:meth:`settle`)."""
+        self.settle()
+        return {"games": self.env._games.copy(), "trajectories": self.trajectories.copy(), "lengths": self.lengths.copy(),
+                "visits": self.visits.copy(), "exploring": self.exploring.copy()}
+
+    def restore(self, arrays: Mapping[str, np.ndarray]) -> None:
+        """Continue the games :meth:`state` saved (a checkpoint before 0.3.0 has no labels,
+        visits or exploration: none, and nothing explored)."""
+        self.env._games[:] = arrays["games"]
+        self.trajectories[:] = as_samples(arrays["trajectories"])
+        self.lengths[:] = arrays["lengths"]
+        if "visits" in arrays:
+            self.visits[:] = arrays["visits"]
+        self.exploring[:] = arrays["exploring"] if "exploring" in arrays else False
+
+
+def read_checkpoint(out: str | Path) -> tuple[Path, dict[str, Any], TrainConfig]:
+    """The folder, settings and config of the last checkpoint of the run in ``out`` (its
+    ``checkpoint.old`` when a save was killed between its two renames)."""
+    out = Path(out)
+    folder = out / CHECKPOINT
+    if not (folder / SETTINGS_FILE).is_file() and (out / (CHECKPOINT + ".old") / SETTINGS_FILE).is_file():
+        folder = out / (CHECKPOINT + ".old")  # killed between the two renames of a save
+    if not (folder / SETTINGS_FILE).is_file():
+        raise LearnError(f"no training checkpoint in {str(out)!r}")
+    try:
+        settings = json.loads((folder / SETTINGS_FILE).read_text())
+        config = TrainConfig.from_json(settings["config"])
+    except (KeyError, ValueError, TypeError) as exc:
+        raise LearnError(f"{folder / SETTINGS_FILE}: {exc}") from None
+    return folder, settings, config
+
+
+class Learner:
+    """The network, its optimizer and the replay buffer of a run, and the counters of what
+    entered the buffer: what :class:`Trainer` and a distributed run (:mod:`.workers`) share."""
+
+    def __init__(self, out: str | Path, config: TrainConfig, *, _resuming: bool = False):
+        self.out = Path(out)
+        if not _resuming and (self.out / CHECKPOINT).exists():
+            raise LearnError(f"{str(self.out)!r} holds a training run already: resume it, or choose another directory")
+        self.config = config
+        self.rules = make_rules(config.insertion, donuts=config.donuts)
+        self.network = new_network(config.network, seed=config.seed) if config.initial_network is None or _resuming \
+            else _initial_network(config)
+        self.optimizer = make_optimizer(config)
+        self.opt_state = self.optimizer.init(eqx.filter(self.network, eqx.is_array))
+        self.replay = ReplayBuffer(config.replay_capacity)
+        #: The dataset being written (None without ``config.dataset``).
+        self.dataset = None if config.dataset is None or _resuming else DatasetWriter(config.dataset, self._dataset_meta())
+        self.counters: Progress = _fresh_counters()
+        self._losses: list[tuple[float, float]] = []
+
+    def _dataset_meta(self) -> dict[str, Any]:
+        config = self.config
+        return {"rules": self.rules.to_dict(), "teacher": config.teacher, "teacher_nodes": config.teacher_nodes,
+                "sims": config.sims, "layout": config.layout, "seed": config.seed,
+                "explore_fraction": config.explore_fraction}
+
+    def add(self, finished: list[FinishedGame]) -> None:
+        """Put the positions of ``finished`` games into the replay buffer (and the dataset),
+        in their order, and count them."""
+        for samples, visits, explored in finished:
+            n = len(samples)
             self.replay.add(samples)
             if self.dataset is not None:
-                self.dataset.add(rows_of(samples, self.visits[g, :n], np.full(n, self.counters["games"]), np.arange(n),
-                                         explored=explored))
+                self.dataset.add(rows_of(samples, visits, np.full(n, self.counters["games"]), np.arange(n), explored=explored))
             labelled, value_labels, policy_labels = label_counts(samples)
             self.counters["labelled"] += labelled
             self.counters["value_labels"] += value_labels
             self.counters["policy_labels"] += policy_labels
-            self.lengths[g] = 0
-            self.exploring[g] = self._draw_exploring(1)[0]  # the game that starts in its place
             self.counters["games"] += 1
             self.counters["positions"] += n
             self.counters["explored_games"] += int(explored)
+
+    def train(self, rng: np.random.Generator, steps: int) -> None:
+        """``steps`` training steps on batches drawn from the buffer with ``rng``, once it
+        holds ``config.min_replay`` positions (none before)."""
+        config, start = self.config, time.perf_counter()
+        if self.replay.size >= config.min_replay:
+            for _ in range(steps):
+                samples = self.replay.draw(rng, config.batch_size)
+                symmetries = rng.integers(0, NUM_SYMMETRIES, size=config.batch_size)
+                batch = training_batch(samples, self.rules.donuts, symmetries, config.teacher)
+                self.network, self.opt_state, p_loss, v_loss = train_step(self.network, self.opt_state, self.optimizer, batch)
+                self._losses.append((p_loss, v_loss))
+                self.counters["train_steps"] += 1
+        self.counters["train_seconds"] += time.perf_counter() - start
+
+    def count_seconds(self, spent: Mapping[str, float]) -> None:
+        """Add a self-play's seconds (:meth:`SelfPlay.take_seconds`) to the counters."""
+        for name, seconds in spent.items():
+            self.counters[name] += seconds  # type: ignore[literal-required]
+
+    def _progress_line(self, measure: Callable[[Network], tuple[float, float]] | None) -> None:
+        """The losses since the last line, and ``measure``'s accuracies, into the counters."""
+        if self._losses:
+            losses = np.array(self._losses)
+            self.counters["policy_loss"], self.counters["value_loss"] = (float(x) for x in losses.mean(axis=0))
+        else:
+            self.counters["policy_loss"] = self.counters["value_loss"] = float("nan")
+        self._losses = []
+        if measure is not None:
+            self.counters["policy_accuracy"], self.counters["value_accuracy"] = measure(self.network)
+
+    def _write_line(self, report: Callable[[Progress], None] | None) -> None:
+        """The counters as a line of ``progress.jsonl`` (once the checkpoint is written), and to ``report``."""
+        with open(self.out / PROGRESS, "a") as f:
+            f.write(json.dumps(self.counters) + "\n")
+        if report is not None:
+            report(Progress(**self.counters))
+
+    def _write_checkpoint(self, arrays: dict[str, np.ndarray], settings: dict[str, Any]) -> None:
+        """The network, optimizer, replay buffer, ``arrays`` and ``settings`` (with the
+        run's config, counters and the dataset's count) into ``out/checkpoint``: a new
+        folder swapped in whole, so that a run killed while writing keeps its previous one."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        if self.dataset is not None:  # what the checkpoint counts as written must be on disk
+            self.dataset.flush()
+        final, fresh, old = self.out / CHECKPOINT, self.out / (CHECKPOINT + ".new"), self.out / (CHECKPOINT + ".old")
+        shutil.rmtree(fresh, ignore_errors=True)
+        fresh.mkdir()
+        save_network(self.network, fresh)
+        eqx.tree_serialise_leaves(fresh / OPTIMIZER_FILE, self.opt_state)
+        np.savez(fresh / ARRAYS_FILE, **{**arrays, **self.replay.state()})  # type: ignore[arg-type]
+        settings = {"config": self.config.to_json(), "counters": self.counters, **settings,
+                    "dataset_written": 0 if self.dataset is None else self.dataset.written}
+        (fresh / SETTINGS_FILE).write_text(json.dumps(settings, indent=1) + "\n")
+        shutil.rmtree(old, ignore_errors=True)
+        if final.exists():
+            os.replace(final, old)
+        os.replace(fresh, final)
+        shutil.rmtree(old, ignore_errors=True)
+
+    def _restore(self, folder: Path, settings: dict[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
+        """The network, optimizer, buffer, counters and dataset a checkpoint saved."""
+        self.network = load_network(folder)
+        self.opt_state = eqx.tree_deserialise_leaves(folder / OPTIMIZER_FILE, self.opt_state)
+        self.replay.restore({key: arrays[key] for key in ("replay_samples", "replay_counters")})
+        self.counters = Progress(**{**_fresh_counters(), **settings["counters"]})
+        if self.config.dataset is not None:
+            self.dataset = DatasetWriter(self.config.dataset, self._dataset_meta(),
+                                         written=int(settings.get("dataset_written", 0)))
+
+
+class Trainer(Learner):
+    """A training run in directory ``out``: ``Trainer(out, config)`` starts one (``out`` must
+    hold no checkpoint), :meth:`Trainer.resume` continues one from its last checkpoint.
+    Self-play (:class:`SelfPlay`) and training alternate in this process, a move of every
+    game then ``train_steps`` steps, all drawn from one random stream."""
+
+    def __init__(self, out: str | Path, config: TrainConfig | None = None, *, _resuming: bool = False):
+        config = config or TrainConfig()
+        if config.workers:
+            raise LearnError(f"the run plays in {config.workers} self-play worker(s): train it with "
+                             "donuts_ai.learn.RoundTrainer (or train(), which chooses)")
+        super().__init__(out, config, _resuming=_resuming)
+        self.rng = np.random.default_rng(np.random.SeedSequence(self.config.seed).spawn(1)[0])
+        #: The self-play games, drawing from the run's one stream.
+        self.selfplay = SelfPlay(self.config, self.rules, self.rng, self.config.seed)
+        self._label_seconds_before = 0.0  # the teacher's seconds in earlier sessions of the run
+
+    def close(self) -> None:
+        """End the teacher's worker threads (a later move starts them again)."""
+        self.selfplay.close()
+
+    # --- one move -------------------------------------------------------------------
+    def move(self) -> None:
+        """One self-play move in every game, then the training steps (see the module)."""
+        self.add(self.selfplay.move(self.network))
+        self.count_seconds(self.selfplay.take_seconds())
+        self.train(self.rng, self.config.train_steps)
+        self.counters["moves"] += 1
 
     # --- running, checkpoints ----------------------------------------------------------
     def run(self, minutes: float | None = None, moves: int | None = None,
@@ -538,88 +720,27 @@ class Trainer:
 
     def _checkpoint(self, report: Callable[[Progress], None] | None,
                     measure: Callable[[Network], tuple[float, float]] | None) -> None:
-        if self._losses:
-            losses = np.array(self._losses)
-            self.counters["policy_loss"], self.counters["value_loss"] = (float(x) for x in losses.mean(axis=0))
-        else:
-            self.counters["policy_loss"] = self.counters["value_loss"] = float("nan")
-        self._losses = []
-        if measure is not None:
-            self.counters["policy_accuracy"], self.counters["value_accuracy"] = measure(self.network)
+        self._progress_line(measure)
         self.save()
-        with open(self.out / PROGRESS, "a") as f:
-            f.write(json.dumps(self.counters) + "\n")
-        if report is not None:
-            report(Progress(**self.counters))
+        self._write_line(report)
 
     def save(self) -> None:
         """Write the whole state into ``out/checkpoint`` (a new folder swapped in whole, so
-        that a run killed while writing keeps its previous checkpoint)."""
-        self.out.mkdir(parents=True, exist_ok=True)
-        # The labels of the games in progress go into the checkpoint: wait for them all.
-        for g in range(self.config.games):
-            self._labels_in(g, self.trajectories[g, :int(self.lengths[g])])
-        if self.teacher is not None:
-            self.counters["label_seconds"] = self._label_seconds_before + self.teacher.seconds
-        if self.dataset is not None:  # what the checkpoint counts as written must be on disk
-            self.dataset.flush()
-        final, fresh, old = self.out / CHECKPOINT, self.out / (CHECKPOINT + ".new"), self.out / (CHECKPOINT + ".old")
-        shutil.rmtree(fresh, ignore_errors=True)
-        fresh.mkdir()
-        save_network(self.network, fresh)
-        eqx.tree_serialise_leaves(fresh / OPTIMIZER_FILE, self.opt_state)
-        replay = self.replay.state()
-        np.savez(fresh / ARRAYS_FILE, games=self.env._games, trajectories=self.trajectories, lengths=self.lengths,
-                 visits=self.visits, exploring=self.exploring, replay_samples=replay["replay_samples"],
-                 replay_counters=replay["replay_counters"])
-        settings = {"config": self.config.to_json(), "counters": self.counters, "rng": self.rng.bit_generator.state,
-                    "dataset_written": 0 if self.dataset is None else self.dataset.written}
-        (fresh / SETTINGS_FILE).write_text(json.dumps(settings, indent=1) + "\n")
-        shutil.rmtree(old, ignore_errors=True)
-        if final.exists():
-            os.replace(final, old)
-        os.replace(fresh, final)
-        shutil.rmtree(old, ignore_errors=True)
+        that a run killed while writing keeps its previous checkpoint). The labels of the
+        games in progress go into it: it waits for them all."""
+        arrays = self.selfplay.state()
+        self.count_seconds(self.selfplay.take_seconds())
+        self.counters["label_seconds"] = self._label_seconds_before + self.selfplay.label_seconds
+        self._write_checkpoint(arrays, {"rng": self.rng.bit_generator.state})
 
     @classmethod
     def resume(cls, out: str | Path) -> Trainer:
         """The run saved in ``out`` as its last checkpoint left it."""
-        out = Path(out)
-        folder = out / CHECKPOINT
-        if not (folder / SETTINGS_FILE).is_file() and (out / (CHECKPOINT + ".old") / SETTINGS_FILE).is_file():
-            folder = out / (CHECKPOINT + ".old")  # killed between the two renames of save()
-        if not (folder / SETTINGS_FILE).is_file():
-            raise LearnError(f"no training checkpoint in {str(out)!r}")
-        try:
-            settings = json.loads((folder / SETTINGS_FILE).read_text())
-            config = TrainConfig.from_json(settings["config"])
-        except (KeyError, ValueError, TypeError) as exc:
-            raise LearnError(f"{folder / SETTINGS_FILE}: {exc}") from None
+        folder, settings, config = read_checkpoint(out)
         trainer = cls(out, config, _resuming=True)
-        trainer.network = load_network(folder)
-        trainer.opt_state = eqx.tree_deserialise_leaves(folder / OPTIMIZER_FILE, trainer.opt_state)
         with np.load(folder / ARRAYS_FILE) as arrays:
-            trainer.env._games[:] = arrays["games"]
-            trainer.trajectories[:] = as_samples(arrays["trajectories"])  # a checkpoint before 0.3.0: no labels
-            trainer.lengths[:] = arrays["lengths"]
-            if "visits" in arrays.files:
-                trainer.visits[:] = arrays["visits"]
-            # A checkpoint before exploration (0.3.0) explored nothing.
-            trainer.exploring[:] = arrays["exploring"] if "exploring" in arrays.files else False
-            trainer.replay.restore({key: arrays[key] for key in ("replay_samples", "replay_counters")})
+            trainer._restore(folder, settings, arrays)
+            trainer.selfplay.restore(arrays)
         trainer.rng.bit_generator.state = settings["rng"]
-        trainer.counters = Progress(**{**_fresh_counters(), **settings["counters"]})
         trainer._label_seconds_before = trainer.counters["label_seconds"]
-        if config.dataset is not None:
-            trainer.dataset = DatasetWriter(config.dataset, trainer._dataset_meta(), written=int(settings.get("dataset_written", 0)))
         return trainer
-
-
-def train(out: str | Path, config: TrainConfig | None = None, *, minutes: float | None = None, moves: int | None = None,
-          resume: bool = False, report: Callable[[Progress], None] | None = None,
-          measure: Callable[[Network], tuple[float, float]] | None = None) -> Trainer:
-    """Start (or with ``resume``, continue) the run in ``out`` and train for ``minutes`` or
-    up to ``moves`` moves: see :class:`Trainer`. Returns the trainer (its :attr:`network`)."""
-    trainer = Trainer.resume(out) if resume else Trainer(out, config)
-    trainer.run(minutes=minutes, moves=moves, report=report, measure=measure)
-    return trainer

@@ -5,6 +5,7 @@ tasks. Tournaments, evaluations and studies hand :func:`execute` a function of
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing import context, spawn
@@ -132,16 +133,33 @@ def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], worker
     local Ray instance started and stopped here), in completion order. A task whose
     worker or node is lost is run again (:data:`RAY_TASK_RETRIES`); a run that stops or
     fails cancels its tasks, which close their seats (:func:`_cancel`)."""
+    with ray_session(address, workers) as ray:
+        yield from _ray_units(ray, fn, config, units)
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None, cpus: int) -> Iterator[Any]:
+    """Ray, connected: to the cluster at ``address``, else to a local instance of ``cpus``
+    CPUs started here and shut down on leaving (a session already connected is used as
+    it is, and left so). Raises :class:`~donuts_ai.errors.DonutsError` without Ray."""
     try:
         import ray
     except ImportError:
         raise DonutsError("the ray backend needs Ray: pip install 'donuts_ai[ray]'") from None
     started = False
     if not ray.is_initialized():
-        kwargs = {"address": address} if address else {"num_cpus": workers}
+        kwargs = {"address": address} if address else {"num_cpus": cpus}
         ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
-        reclaim_signals()  # a stop must reach the finally below, and ray.shutdown()
+        reclaim_signals()  # a stop must reach the caller's finally, and ray.shutdown()
         started = True
+    try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _ray_units(ray: Any, fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U]) -> Iterator[_R]:
     pending: list[Any] = []
     try:
         remote: Any = ray.remote(_ray_unit).options(num_cpus=1, max_retries=RAY_TASK_RETRIES,
@@ -154,9 +172,6 @@ def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], worker
     except BaseException:  # stopped (Ctrl-C, SIGTERM), a unit failed, or the caller stopped early
         _cancel(ray, pending)
         raise
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def execute(fn: Callable[[_C, _U], _R], config: _C, units: Sequence[_U], workers: int, backend: str = "process",
