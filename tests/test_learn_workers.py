@@ -18,7 +18,7 @@ pytest.importorskip("jax")
 from donuts_ai.learn.dataset import read_dataset  # noqa: E402
 from donuts_ai.learn.errors import LearnError  # noqa: E402
 from donuts_ai.learn.runs import open_trainer, run_training  # noqa: E402
-from donuts_ai.learn.train import TrainConfig, Trainer  # noqa: E402
+from donuts_ai.learn.train import Trainer  # noqa: E402
 from donuts_ai.learn.workers import RoundTrainer, worker_seeds  # noqa: E402
 
 from .test_learn import PATIENCE, SMALL, same_network  # noqa: E402

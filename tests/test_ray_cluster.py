@@ -23,6 +23,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from donuts_ai import tournament as T
@@ -233,6 +234,61 @@ def test_a_stopped_ray_run_leaves_nothing_on_any_node(cluster, stubborn, tmp_pat
     written = _units(out)
     assert written and len(set(written)) == len(written)
     assert all(g.reason == "illegal move" for g in T.Results.from_file(str(out)).games)
+
+
+def _actors_on(node) -> list[int]:
+    """The self-play workers (Ray actors of learn.workers) running below a node's raylet."""
+    found = []
+    for pid in _below(_raylet(node)):
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            continue
+        if b"SelfPlayWorker" in title:
+            found.append(pid)
+    return found
+
+
+def test_training_in_workers_on_two_nodes_stops_and_resumes_as_if_never_stopped(cluster, tmp_path):
+    from donuts_ai.learn.workers import RoundTrainer
+    from tests.test_learn import SMALL_FLAGS, same_network
+
+    nodes = [cluster.head_node, _second_node(cluster)]
+    out = tmp_path / "run"
+    flags = [*SMALL_FLAGS, "--donuts", "6", "--min-replay", "16", "--workers", "2", "--round-moves", "2", "--checkpoint-every", "4"]
+    on_ray = ["--backend", "ray", "--address", cluster.address, "--no-measure"]
+    driver = _start(["train", "--out", str(out), "--moves", "100000", *flags, *on_ray])
+    progress = out / "progress.jsonl"
+    try:
+        deadline = time.monotonic() + PATIENCE
+        # One worker on each node (one CPU each), and a checkpoint written.
+        while not (progress.exists() and progress.read_text().strip() and all(_actors_on(node) for node in nodes)):
+            assert driver.poll() is None, driver.communicate()
+            assert time.monotonic() < deadline, "no checkpoint with a worker on each node"
+            time.sleep(0.05)
+        actors = [pid for node in nodes for pid in _actors_on(node)]
+        driver.send_signal(signal.SIGTERM)
+        _, err = driver.communicate(timeout=PATIENCE)
+    finally:
+        if driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.wait()
+    assert driver.returncode == 128 + signal.SIGTERM and "stopped by SIGTERM" in err, err
+    left = _gone_soon(actors)
+    assert not left, f"self-play workers left {LEFT_AFTER:g} s after SIGTERM: {left} of {actors}"
+    # Resumed on the cluster, it is the run a never-stopped one is: the same run in this process.
+    saved = RoundTrainer.resume(out)
+    end = saved.counters["moves"] + 12  # past the first games' end (12 plies), and training on them
+    done = _start(["train", "--out", str(out), "--resume", "--moves", str(end), *on_ray])
+    _, err = done.communicate(timeout=PATIENCE)
+    assert done.returncode == 0, err
+    whole = RoundTrainer(tmp_path / "whole", saved.config)
+    whole.run(moves=end)
+    whole.close()
+    resumed = RoundTrainer.resume(out)
+    assert resumed.counters["moves"] == end and resumed.counters["train_steps"] > 0
+    assert same_network(whole.network, resumed.network)
+    assert np.array_equal(whole.replay.samples, resumed.replay.samples)
 
 
 # --- a node lost mid-run (the last tests: each removes the second node, the next adds one) ---
