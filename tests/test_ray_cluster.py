@@ -250,11 +250,17 @@ def _actors_on(node) -> list[int]:
 
 
 def test_training_in_workers_on_two_nodes_stops_and_resumes_as_if_never_stopped(cluster, tmp_path):
+    from donuts_ai.learn.errors import LearnError
+    from donuts_ai.learn.train import TrainConfig
     from donuts_ai.learn.workers import RoundTrainer
     from tests.test_learn import SMALL_FLAGS, same_network
 
     nodes = [cluster.head_node, _second_node(cluster)]
     out = tmp_path / "run"
+    too_many = RoundTrainer(tmp_path / "three", TrainConfig(workers=3), backend="ray", address=cluster.address)
+    with pytest.raises(LearnError, match="2 CPUs for 3 workers"):  # refused, not left waiting for a third CPU
+        too_many.run(moves=1)
+    too_many.close()
     flags = [*SMALL_FLAGS, "--donuts", "6", "--min-replay", "16", "--workers", "2", "--round-moves", "2", "--checkpoint-every", "4"]
     on_ray = ["--backend", "ray", "--address", cluster.address, "--no-measure"]
     driver = _start(["train", "--out", str(out), "--moves", "100000", *flags, *on_ray])

@@ -32,11 +32,17 @@ threads made it (:mod:`.teacher`), and a game's positions enter the buffer only 
 their labels are in: the teacher changes nothing of that. Checkpoints are written every
 `checkpoint_every` moves, never by the clock.
 
-**Where the search is called** (for another search to replace it): :meth:`Trainer.move`
+The parts: :class:`SelfPlay` (the games, their search, their positions until each game
+ends, the teacher), :class:`Learner` (the network, the optimizer, the replay buffer, the
+dataset, the checkpoint files) and :class:`Trainer`, both in one process, a move then the
+steps. With ``TrainConfig.workers`` the self-play plays in workers instead
+(:mod:`.workers`), and :func:`~.runs.open_trainer` opens either kind of run.
+
+**Where the search is called** (for another search to replace it): :meth:`SelfPlay.move`
 calls ``self.search.run(evaluator, games, active, directions, donuts, single, noise=noise)``
 (:class:`~.batched_search.BatchSearch`) on every game's position at once and reads
 ``result.visits`` (``float32[games, 36]``, 0 off the legal squares); the policy target
-it records is the visits normalised, and the move is drawn from it (:meth:`Trainer._choose`).
+it records is the visits normalised, and the move is drawn from it (:meth:`SelfPlay._choose`).
 """
 
 from __future__ import annotations

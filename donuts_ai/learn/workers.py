@@ -1,8 +1,8 @@
 """Self-play spread over workers, in this process or across a Ray cluster.
 
 A run with ``TrainConfig.workers = N`` (N >= 1) plays its self-play in N **workers**, each
-with its own ``games`` games (:class:`~.train.SelfPlay`: batched search, teacher threads,
-replay of nothing), its own seeds, and its own share of the solver teacher's labelling;
+with its own ``games`` games (a :class:`~.train.SelfPlay`: their batched search, their
+teacher threads), its own seeds, and so its own share of the solver teacher's labelling;
 one **learner** (:class:`RoundTrainer`) keeps the network, the optimizer, the replay
 buffer, the dataset and the checkpoints. They work in **rounds**::
 
@@ -14,9 +14,9 @@ buffer, the dataset and the checkpoints. They work in **rounds**::
     then        the learner waits for round r's games, and round r+1 starts with the
                 network trained so far
 
-So the workers play with a network one round behind the learner, and the learner never
-waits for the self-play except at the end of a round: on a cluster the learner (the
-driver process, on the accelerator where there is one) trains while the workers play.
+So the workers play with a network one round behind the learner, and the two work at
+once, each waiting for the other only at the end of a round: on a cluster the learner
+(the driver process, on the accelerator where there is one) trains while the workers play.
 
 What a run does depends on its settings and seed alone, never on timing or on where its
 workers run: the order of every step is fixed by the rounds, worker ``i`` draws from its
@@ -143,6 +143,11 @@ class _RayWorkers:
 
     def __init__(self, ray: Any, config: TrainConfig):
         self.ray = ray
+        # An actor waits for a free CPU without end: a cluster too small would hang the run.
+        cpus = ray.cluster_resources().get("CPU", 0)
+        if cpus < config.workers:
+            raise LearnError(f"the Ray cluster has {cpus:g} CPUs for {config.workers} workers of one CPU each: "
+                             f"give at most {int(cpus)} workers, or add nodes")
         actor = ray.remote(num_cpus=1, max_restarts=0)(SelfPlayWorker)
         self.workers = [actor.remote(config.to_json(), i) for i in range(config.workers)]
 
