@@ -14,6 +14,7 @@ asserted as a duration.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -326,3 +327,40 @@ def test_evaluate_loses_a_node_mid_run_and_counts_every_position_once(cluster, t
                      for name, answers in local.answers.items()}
     assert result.scores()[EVAL_AGENT]["middlegame"]["positions"] == EVAL_LIMIT
     assert not _gone_soon(loss.seats)
+
+
+def test_training_that_loses_a_worker_with_its_node_stops_and_resumes_as_if_never_stopped(cluster, tmp_path):
+    from donuts_ai.learn.errors import LearnError
+    from donuts_ai.learn.workers import RoundTrainer
+    from tests.test_learn_workers import ROUNDS, same_network
+
+    config = dataclasses.replace(ROUNDS, teacher="none", explore_fraction=0.0, checkpoint_every=4)
+    node, out = _second_node(cluster), tmp_path / "run"
+    progress = out / "progress.jsonl"
+
+    def lose_the_node() -> None:  # once a checkpoint is written, while the node's worker plays
+        deadline = time.monotonic() + PATIENCE
+        while time.monotonic() < deadline and not (progress.exists() and progress.read_text().strip() and _actors_on(node)):
+            time.sleep(0.05)
+        cluster.remove_node(node, allow_graceful=False)
+
+    loss = threading.Thread(target=lose_the_node, daemon=True)
+    trainer = RoundTrainer(out, config, backend="ray", address=cluster.address)
+    loss.start()
+    try:
+        with pytest.raises(LearnError, match="self-play worker was lost"):
+            trainer.run(moves=100_000)
+    finally:
+        trainer.close()
+        loss.join()
+    _second_node(cluster)  # a node again: the run's two workers have their CPUs
+    saved = RoundTrainer.resume(out)
+    end = saved.counters["moves"] + 12  # past the first games' end (12 plies), and training on them
+    resumed = RoundTrainer.resume(out, backend="ray", address=cluster.address)
+    resumed.run(moves=end)
+    resumed.close()
+    whole = RoundTrainer(tmp_path / "whole", config)
+    whole.run(moves=end)
+    whole.close()
+    assert resumed.counters["train_steps"] > 0 and same_network(whole.network, resumed.network)
+    assert np.array_equal(whole.replay.samples, resumed.replay.samples)
