@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -113,6 +114,25 @@ def _gone_soon(pids: list[int]) -> list[int]:
     while any(_alive(pid) for pid in pids) and time.monotonic() - since < LEFT_AFTER:
         time.sleep(0.05)
     return [pid for pid in pids if _alive(pid)]
+
+
+def _stopped_by_sigterm(driver, ready: Callable[[], list[int]], waiting_for: Callable[[], str]) -> tuple[list[int], str]:
+    """Wait until ``ready()`` names the processes to watch (within PATIENCE, the driver still
+    running), then stop the driver with SIGTERM and wait for it to end: (those processes,
+    its stderr). A driver still running after that is killed with its process group."""
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while not (watched := ready()):
+            assert driver.poll() is None, driver.communicate()
+            assert time.monotonic() < deadline, waiting_for()
+            time.sleep(0.05)
+        driver.send_signal(signal.SIGTERM)
+        _, err = driver.communicate(timeout=PATIENCE)
+    finally:
+        if driver.poll() is None:
+            os.killpg(driver.pid, signal.SIGKILL)
+            driver.wait()
+    return watched, err
 
 
 class _NodeLoss(threading.Thread):
@@ -210,22 +230,15 @@ def test_a_stopped_ray_run_leaves_nothing_on_any_node(cluster, stubborn, tmp_pat
     engine = f"engine:{stubborn} {log} 2"  # plays one unit (two quick losses), then hangs mid-move and ignores quit
     driver = _start(["tournament", engine, engine, "--games", "8", "--backend", "ray", "--address", cluster.address,
                      "--move-limit", "100", "--quiet", "--out", str(out)])
-    try:
-        deadline = time.monotonic() + PATIENCE
-        # Both nodes hang in a unit of their own: two engines hang on go.
-        while _pids(log)[1] < 2 or not all(_seats_on(node) for node in nodes):
-            assert driver.poll() is None, driver.communicate()
-            assert time.monotonic() < deadline, f"no engine hanging on both nodes: {log.read_text()}"
-            time.sleep(0.05)
+
+    def hanging() -> list[int]:  # both nodes hang in a unit of their own: two engines hang on go
+        if _pids(log)[1] < 2 or not all(_seats_on(node) for node in nodes):
+            return []
         engines, _ = _pids(log)
-        started = sorted({*(pid for node in nodes for pid in _seats_on(node)),
-                          *(pid for pid, (_, group) in _processes().items() if group in engines)})
-        driver.send_signal(signal.SIGTERM)
-        _, err = driver.communicate(timeout=PATIENCE)
-    finally:
-        if driver.poll() is None:
-            os.killpg(driver.pid, signal.SIGKILL)
-            driver.wait()
+        return sorted({*(pid for node in nodes for pid in _seats_on(node)),
+                       *(pid for pid, (_, group) in _processes().items() if group in engines)})
+
+    started, err = _stopped_by_sigterm(driver, hanging, lambda: f"no engine hanging on both nodes: {log.read_text()}")
     left = _gone_soon(started)
     for pid in left:  # leave nothing behind even when the test fails
         os.kill(pid, signal.SIGKILL)
@@ -266,20 +279,13 @@ def test_training_in_workers_on_two_nodes_stops_and_resumes_as_if_never_stopped(
     on_ray = ["--backend", "ray", "--address", cluster.address, "--no-measure"]
     driver = _start(["train", "--out", str(out), "--moves", "100000", *flags, *on_ray])
     progress = out / "progress.jsonl"
-    try:
-        deadline = time.monotonic() + PATIENCE
-        # One worker on each node (one CPU each), and a checkpoint written.
-        while not (progress.exists() and progress.read_text().strip() and all(_actors_on(node) for node in nodes)):
-            assert driver.poll() is None, driver.communicate()
-            assert time.monotonic() < deadline, "no checkpoint with a worker on each node"
-            time.sleep(0.05)
-        actors = [pid for node in nodes for pid in _actors_on(node)]
-        driver.send_signal(signal.SIGTERM)
-        _, err = driver.communicate(timeout=PATIENCE)
-    finally:
-        if driver.poll() is None:
-            os.killpg(driver.pid, signal.SIGKILL)
-            driver.wait()
+
+    def playing() -> list[int]:  # one worker on each node (one CPU each), and a checkpoint written
+        if not (progress.exists() and progress.read_text().strip() and all(_actors_on(node) for node in nodes)):
+            return []
+        return [pid for node in nodes for pid in _actors_on(node)]
+
+    actors, err = _stopped_by_sigterm(driver, playing, lambda: "no checkpoint with a worker on each node")
     assert driver.returncode == 128 + signal.SIGTERM and "stopped by SIGTERM" in err, err
     left = _gone_soon(actors)
     assert not left, f"self-play workers left {LEFT_AFTER:g} s after SIGTERM: {left} of {actors}"

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -205,7 +205,7 @@ class RoundTrainer(Learner):
         self._label_seconds = 0.0  # this session's, as the workers last said
         self._closed = False
         self._workers: _LocalWorkers | _RayWorkers | None = None
-        self._session: AbstractContextManager[Any] | None = None
+        self._session = ExitStack()  # the Ray connection, when this run made one
 
     # --- the workers ------------------------------------------------------------------
     def _start(self) -> _LocalWorkers | _RayWorkers:
@@ -215,15 +215,12 @@ class RoundTrainer(Learner):
             if self.backend == "ray":
                 from ..tournament.backends import ray_session
 
-                session = ray_session(self.address, self.config.workers)
                 try:
-                    ray = session.__enter__()
+                    ray = self._session.enter_context(ray_session(self.address, self.config.workers))
                 except DonutsError as exc:  # Ray missing: name it as the run's error
                     raise LearnError(str(exc)) from None
-                self._session = session
                 self._workers = _RayWorkers(ray, self.config)
             else:
-                self._session = nullcontext()
                 self._workers = _LocalWorkers(self.config)
             if self._saved_states is not None:
                 self._workers.restore(self._saved_states)
@@ -234,13 +231,12 @@ class RoundTrainer(Learner):
         """Stop the workers (and the Ray instance the run started); the run goes on with
         :meth:`resume` from its last checkpoint (written at the end of every :meth:`run`)."""
         self._closed = True
-        workers, session, self._workers, self._session = self._workers, self._session, None, None
+        workers, self._workers = self._workers, None
         try:
             if workers is not None:
                 workers.close()
         finally:
-            if session is not None:
-                session.__exit__(None, None, None)
+            self._session.close()
 
     # --- rounds -----------------------------------------------------------------------
     @stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does (Ray's own handler would abort the process)
