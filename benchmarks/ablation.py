@@ -27,7 +27,8 @@ from typing import Any
 
 from donuts_ai.donuts.alphabeta.solver import available_cores
 from donuts_ai.learn.benchmark import load_positions, measure
-from donuts_ai.learn.train import TrainConfig, train
+from donuts_ai.learn.runs import run_training
+from donuts_ai.learn.train import TrainConfig
 from donuts_ai.outcomes import WIN
 
 #: The arms, each a change of the default :class:`TrainConfig`, in the order they are run.
@@ -94,7 +95,7 @@ def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, sims
         folder = out / name
         start = time.perf_counter()
         resume = (folder / "checkpoint").exists()
-        trainer = train(folder, None if resume else config, minutes=minutes, resume=resume)
+        trainer = run_training(folder, None if resume else config, minutes=minutes, resume=resume)
         seconds = time.perf_counter() - start
         figures: dict[str, Any] = {"config": config.to_json(), "wall_seconds": round(seconds, 1),
                                    "counters": trainer.counters}

@@ -59,7 +59,7 @@ def _run(name: str, config: TrainConfig, minutes: float, backend: str = "local",
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.workers", description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=3.0, help="minutes each run trains (default 3)")
     parser.add_argument("--round-moves", type=int, default=10, help="moves of each worker a round (default 10)")
     parser.add_argument("--checkpoint-every", type=int, default=20, help="moves between checkpoints (default 20)")
