@@ -43,6 +43,10 @@ pytestmark = [pytest.mark.skipif(not Path("/proc").is_dir(), reason="the tests f
 AGENTS = ["greedy", "mcts:iterations=1500"]
 #: The tournament's settings, shared by the lost-node and the resume tests (one local run).
 GAMES, SEED = 10, 7
+#: The liveness bound of a training run's steps: each Ray actor imports JAX and compiles
+#: the network before its first move, which on a loaded 2-core machine took longer than
+#: PATIENCE once (the learning tests' bound).
+TRAINING_PATIENCE = 300.0
 #: evaluate's agent and sample: 3 units of 25 middlegame positions.
 EVAL_AGENT, EVAL_LIMIT = "mcts:iterations=3000", 75
 
@@ -116,12 +120,13 @@ def _gone_soon(pids: list[int]) -> list[int]:
     return [pid for pid in pids if _alive(pid)]
 
 
-def _stopped_by_sigterm(driver, ready: Callable[[], list[int]], waiting_for: Callable[[], str]) -> tuple[list[int], str]:
-    """Wait until ``ready()`` names the processes to watch (within PATIENCE, the driver still
-    running), then stop the driver with SIGTERM and wait for it to end: (those processes,
-    its stderr). A driver still running after that is killed with its process group."""
+def _stopped_by_sigterm(driver, ready: Callable[[], list[int]], waiting_for: Callable[[], str],
+                        patience: float = PATIENCE) -> tuple[list[int], str]:
+    """Wait until ``ready()`` names the processes to watch (within ``patience``, the driver
+    still running), then stop the driver with SIGTERM and wait for it to end: (those
+    processes, its stderr). A driver still running after that is killed with its process group."""
     try:
-        deadline = time.monotonic() + PATIENCE
+        deadline = time.monotonic() + patience
         while not (watched := ready()):
             assert driver.poll() is None, driver.communicate()
             assert time.monotonic() < deadline, waiting_for()
@@ -275,7 +280,7 @@ def test_training_in_workers_on_two_nodes_stops_and_resumes_as_if_never_stopped(
     with pytest.raises(LearnError, match="2 CPUs for 3 workers"):  # refused, not left waiting for a third CPU
         too_many.run(moves=1)
     too_many.close()
-    flags = [*SMALL_FLAGS, "--donuts", "6", "--min-replay", "16", "--workers", "2", "--round-moves", "2", "--checkpoint-every", "4"]
+    flags = [*SMALL_FLAGS, "--donuts", "4", "--min-replay", "16", "--workers", "2", "--round-moves", "2", "--checkpoint-every", "4"]
     on_ray = ["--backend", "ray", "--address", cluster.address, "--no-measure"]
     driver = _start(["train", "--out", str(out), "--moves", "100000", *flags, *on_ray])
     progress = out / "progress.jsonl"
@@ -285,15 +290,15 @@ def test_training_in_workers_on_two_nodes_stops_and_resumes_as_if_never_stopped(
             return []
         return [pid for node in nodes for pid in _actors_on(node)]
 
-    actors, err = _stopped_by_sigterm(driver, playing, lambda: "no checkpoint with a worker on each node")
+    actors, err = _stopped_by_sigterm(driver, playing, lambda: "no checkpoint with a worker on each node", TRAINING_PATIENCE)
     assert driver.returncode == 128 + signal.SIGTERM and "stopped by SIGTERM" in err, err
     left = _gone_soon(actors)
     assert not left, f"self-play workers left {LEFT_AFTER:g} s after SIGTERM: {left} of {actors}"
     # Resumed on the cluster, it is the run a never-stopped one is: the same run in this process.
     saved = RoundTrainer.resume(out)
-    end = saved.counters["moves"] + 12  # past the first games' end (12 plies), and training on them
+    end = saved.counters["moves"] + 8  # past the first games' end (8 plies), and training on them
     done = _start(["train", "--out", str(out), "--resume", "--moves", str(end), *on_ray])
-    _, err = done.communicate(timeout=PATIENCE)
+    _, err = done.communicate(timeout=TRAINING_PATIENCE)
     assert done.returncode == 0, err
     whole = RoundTrainer(tmp_path / "whole", saved.config)
     whole.run(moves=end)
@@ -340,12 +345,12 @@ def test_training_that_loses_a_worker_with_its_node_stops_and_resumes_as_if_neve
     from donuts_ai.learn.workers import RoundTrainer
     from tests.test_learn_workers import ROUNDS, same_network
 
-    config = dataclasses.replace(ROUNDS, teacher="none", explore_fraction=0.0, checkpoint_every=4)
+    config = dataclasses.replace(ROUNDS, donuts=4, teacher="none", explore_fraction=0.0, checkpoint_every=4)
     node, out = _second_node(cluster), tmp_path / "run"
     progress = out / "progress.jsonl"
 
     def lose_the_node() -> None:  # once a checkpoint is written, while the node's worker plays
-        deadline = time.monotonic() + PATIENCE
+        deadline = time.monotonic() + TRAINING_PATIENCE
         while time.monotonic() < deadline and not (progress.exists() and progress.read_text().strip() and _actors_on(node)):
             time.sleep(0.05)
         cluster.remove_node(node, allow_graceful=False)
@@ -361,7 +366,7 @@ def test_training_that_loses_a_worker_with_its_node_stops_and_resumes_as_if_neve
         loss.join()
     _second_node(cluster)  # a node again: the run's two workers have their CPUs
     saved = RoundTrainer.resume(out)
-    end = saved.counters["moves"] + 12  # past the first games' end (12 plies), and training on them
+    end = saved.counters["moves"] + 8  # past the first games' end (8 plies), and training on them
     resumed = RoundTrainer.resume(out, backend="ray", address=cluster.address)
     resumed.run(moves=end)
     resumed.close()
