@@ -35,14 +35,9 @@ lint: $(VENV)/.installed-dev
 # First the kernels are compiled into their on-disk caches, two processes at once
 # (tests/warm_kernels.py says why): with cold caches every process the suite starts would
 # compile them again for itself. It checks nothing, so its failure does not stop the tests.
-# The two-node Ray cluster tests run last, alone: beside the other files they left a hung
-# engine twice in three full runs (never in nine runs alone, two busy loops beside them);
-# another file starts a Ray instance of its own, and a plain ray.init() looks for a running
-# cluster on the machine. Cause not proven: running them alone is the measured condition.
 test: lint
 	$(BIN)/python tests/warm_kernels.py engine & $(BIN)/python tests/warm_kernels.py rest & wait
-	$(BIN)/python -m pytest -q -n auto --dist loadfile --ignore=tests/test_ray_cluster.py
-	$(BIN)/python -m pytest -q tests/test_ray_cluster.py
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # The time-sensitive tests (agents under time limits, clocks, supervised play) once more
 # while CPU burners keep both cores busy: they must pass on a shared machine. Named one by
