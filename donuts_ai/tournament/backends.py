@@ -34,7 +34,7 @@ RAY_RETRY_EXCEPTIONS = False
 #: Seconds a stopped Ray run waits for its cancelled tasks to close their seats before it
 #: ends (and Ray ends their workers, leaving a hung engine running). Three times a pool
 #: worker's limit: the cancellation travels through Ray's own processes first (1.4 s from
-#: cancel to closed seats on a 2-core machine with busy loops beside it; once in a
+#: cancel to closed seats on a 2-core machine with two busy loops beside it; once in a
 #: full test run, with the machine busier still, 5 s were not enough). The wait ends as
 #: soon as the tasks have.
 RAY_CANCEL_LIMIT = 3 * WORKER_STOP_LIMIT
