@@ -31,13 +31,6 @@ RAY_TASK_RETRIES = MAX_POOL_RESTARTS
 #: An exception raised by the unit itself (not the loss of its worker) is not retried: it
 #: would be raised again, and the run stops on it as it does on a process pool.
 RAY_RETRY_EXCEPTIONS = False
-#: Seconds a stopped Ray run waits for its cancelled tasks to close their seats before it
-#: ends (and Ray ends their workers, leaving a hung engine running). Three times a pool
-#: worker's limit: the cancellation travels through Ray's own processes first (1.4 s from
-#: cancel to closed seats on a 2-core machine with two busy loops beside it; once in a
-#: full test run, with the machine busier still, 5 s were not enough). The wait ends as
-#: soon as the tasks have.
-RAY_CANCEL_LIMIT = 3 * WORKER_STOP_LIMIT
 
 
 #: What a spawned process is told to run of its parent's ``__main__`` (multiprocessing's
@@ -119,7 +112,7 @@ def _ray_unit(fn: Callable[[_C, _U], _R], config: _C, unit: _U) -> _R:
 
 
 def _cancel(ray: Any, pending: list[Any]) -> None:
-    """Cancel the tasks of ``pending`` and wait (up to :data:`RAY_CANCEL_LIMIT`) for the
+    """Cancel the tasks of ``pending`` and wait (up to :data:`WORKER_STOP_LIMIT`) for the
     running ones to end. Ray cancels a running task by raising ``KeyboardInterrupt`` in
     it (``force=False``: the worker lives on), so that :func:`_ray_unit` closes the
     worker's seats and engines on whichever node it runs, an engine hung mid-move too,
@@ -131,7 +124,7 @@ def _cancel(ray: Any, pending: list[Any]) -> None:
     with signals_held():
         for ref in pending:
             ray.cancel(ref, force=False)
-        ray.wait(pending, num_returns=len(pending), timeout=RAY_CANCEL_LIMIT)
+        ray.wait(pending, num_returns=len(pending), timeout=WORKER_STOP_LIMIT)
 
 
 def iter_ray(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], workers: int, address: str | None
