@@ -574,6 +574,7 @@ class Learner:
         self.dataset = None if config.dataset is None or _resuming else DatasetWriter(config.dataset, self._dataset_meta())
         self.counters: Progress = _fresh_counters()
         self._losses: list[tuple[float, float]] = []
+        self._label_seconds_before = 0.0  # the teachers' seconds in earlier sessions of the run
 
     def _dataset_meta(self) -> dict[str, Any]:
         config = self.config
@@ -662,6 +663,7 @@ class Learner:
         self.opt_state = eqx.tree_deserialise_leaves(folder / OPTIMIZER_FILE, self.opt_state)
         self.replay.restore({key: arrays[key] for key in ("replay_samples", "replay_counters")})
         self.counters = Progress(**{**_fresh_counters(), **settings["counters"]})
+        self._label_seconds_before = self.counters["label_seconds"]
         if self.config.dataset is not None:
             self.dataset = DatasetWriter(self.config.dataset, self._dataset_meta(),
                                          written=int(settings.get("dataset_written", 0)))
@@ -682,7 +684,6 @@ class Trainer(Learner):
         self.rng = np.random.default_rng(np.random.SeedSequence(self.config.seed).spawn(1)[0])
         #: The self-play games, drawing from the run's one stream.
         self.selfplay = SelfPlay(self.config, self.rules, self.rng, self.config.seed)
-        self._label_seconds_before = 0.0  # the teacher's seconds in earlier sessions of the run
 
     def close(self) -> None:
         """End the teacher's worker threads (a later move starts them again)."""
@@ -748,5 +749,4 @@ class Trainer(Learner):
             trainer._restore(folder, settings, arrays)
             trainer.selfplay.restore(arrays)
         trainer.rng.bit_generator.state = settings["rng"]
-        trainer._label_seconds_before = trainer.counters["label_seconds"]
         return trainer

@@ -201,7 +201,6 @@ class RoundTrainer(Learner):
         #: The last round played and not yet trained on (None before the first).
         self.unlearned: list[RoundResult] | None = None
         self._saved_states: list[tuple[dict[str, np.ndarray], dict[str, Any]]] | None = None  # a checkpoint's workers
-        self._label_seconds_before = 0.0  # the teachers' seconds in earlier sessions of the run
         self._label_seconds = 0.0  # this session's, as the workers last said
         self._closed = False
         self._workers: _LocalWorkers | _RayWorkers | None = None
@@ -316,7 +315,6 @@ class RoundTrainer(Learner):
                     trainer.unlearned.append(RoundResult(games[at:at + count], {}, 0.0))
                     at += count
         trainer.rng.bit_generator.state = settings["rng"]
-        trainer._label_seconds_before = trainer.counters["label_seconds"]
         return trainer
 
 
