@@ -14,6 +14,7 @@ asserted as a duration.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -51,15 +52,30 @@ TRAINING_PATIENCE = 300.0
 EVAL_AGENT, EVAL_LIMIT = "mcts:iterations=3000", 75
 
 
+@contextlib.contextmanager
+def _sigint_ignored():
+    """Start a node's processes with SIGINT ignored, as a cluster started by a script in
+    the background (a shell's ``&``) has them: Ray cancels a running task through SIGINT,
+    and a stopped run must still reach its workers' engines (whether this test process
+    ignores SIGINT or not)."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @pytest.fixture(scope="module")
 def cluster():
     """A head and one more node, one CPU each, on this machine, with this process connected
     to it (the in-process runs share one Ray job, and so its workers, rather than each
     starting workers of its own: CI time); shut down after the module."""
-    made = cluster_utils.Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    with _sigint_ignored():
+        made = cluster_utils.Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
     handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
-        made.add_node(num_cpus=1)
+        with _sigint_ignored():
+            made.add_node(num_cpus=1)
         made.wait_for_nodes()
         ray.init(address=made.address, log_to_driver=False)
         yield made
@@ -75,7 +91,8 @@ def _second_node(cluster):
     """The cluster's node besides the head, added again if a test removed it."""
     others = [node for node in cluster.list_all_nodes() if node is not cluster.head_node]
     if not others:
-        others = [cluster.add_node(num_cpus=1)]
+        with _sigint_ignored():
+            others = [cluster.add_node(num_cpus=1)]
         cluster.wait_for_nodes()
     return others[0]
 
@@ -189,6 +206,19 @@ def test_the_study_across_two_nodes_solves_as_a_local_run(cluster):
         return sorted(({k: v for k, v in row.items() if k != "seconds"} for row in rows), key=lambda r: r["unit"])
 
     assert solved(across) == solved(local) and local
+
+
+def test_a_run_without_an_address_starts_an_instance_of_its_own_beside_a_cluster(cluster, tmp_path):
+    # The cluster is the machine's latest (as `ray start` makes) and RAY_ADDRESS names it:
+    # ray.init() alone would join it, and refuse the run's CPU count.
+    out = tmp_path / "r.jsonl"
+    args = ["tournament", "greedy", "random", "--games", "2", "--seed", "3", "--backend", "ray", "--workers", "1",
+            "--quiet", "--out", str(out)]
+    driver = _start(args, env={**os.environ, "RAY_ADDRESS": cluster.address})
+    _, err = driver.communicate(timeout=PATIENCE)
+    assert driver.returncode == 0, err
+    local = T.run(["greedy", "random"], games=2, seed=3, workers=1, game="donuts")
+    assert _games(T.Results.from_file(str(out)).units) == _games(local.units)
 
 
 def test_a_driver_killed_mid_run_is_finished_by_resume(cluster, local_games, tmp_path):

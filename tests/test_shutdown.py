@@ -201,8 +201,8 @@ def start(tmp_path):
             os.kill(pid, signal.SIGKILL)
 
 
-def _start(args: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "donuts_ai.cli", *args], cwd=ROOT, text=True,
+def _start(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "donuts_ai.cli", *args], cwd=ROOT, text=True, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 

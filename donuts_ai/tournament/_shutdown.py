@@ -221,6 +221,24 @@ def stopping_cleanly() -> Iterator[None]:
             _stopping, _pending, _raised = False, None, None
 
 
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """A block that SIGINT interrupts (``KeyboardInterrupt``) even where this process
+    inherited SIGINT ignored: a Ray worker of a cluster started in the background (a
+    shell's ``&`` ignores SIGINT in what it starts, and a cluster's workers inherit it).
+    Ray cancels a running task through SIGINT's handler (``_thread.interrupt_main``),
+    which does nothing for a signal ignored or left to the system, so the task would run
+    on, its engines with it. A handler set by Python is kept; only in the main thread."""
+    if not _is_main_thread() or signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, signal.SIG_DFL):
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def reclaim_signals() -> None:
     """Inside :func:`stopping_cleanly`, take back the stop signals a library took meanwhile
     (``ray.init`` installs a SIGTERM handler that aborts the process, leaving its workers'

@@ -12,7 +12,8 @@ from multiprocessing import context, spawn
 from typing import Any, TypeVar
 
 from ..errors import DonutsError
-from ._shutdown import WORKER_STOP_LIMIT, close_everything, pool_worker_started, reclaim_signals, signals_held, stopping_pool
+from ._shutdown import (WORKER_STOP_LIMIT, close_everything, interruptible, pool_worker_started, reclaim_signals,
+                        signals_held, stopping_pool)
 from .config import BACKENDS
 
 _C = TypeVar("_C")
@@ -31,6 +32,8 @@ RAY_TASK_RETRIES = MAX_POOL_RESTARTS
 #: An exception raised by the unit itself (not the loss of its worker) is not retried: it
 #: would be raised again, and the run stops on it as it does on a process pool.
 RAY_RETRY_EXCEPTIONS = False
+#: ``ray.init``'s address for a Ray instance of the run's own, started here.
+LOCAL_RAY = "local"
 
 
 #: What a spawned process is told to run of its parent's ``__main__`` (multiprocessing's
@@ -103,12 +106,14 @@ def _ray_unit(fn: Callable[[_C, _U], _R], config: _C, unit: _U) -> _R:
     :func:`~._shutdown.on_stop` closer) when the unit does not finish: cancelled by a
     stopped run (:func:`_cancel`: a ``KeyboardInterrupt`` raised in the task), the worker
     told to leave, or a failure that ends the run. Otherwise the seats stay for the
-    worker's next unit."""
-    try:
-        return fn(config, unit)
-    except BaseException:
-        close_everything()
-        raise
+    worker's next unit. A worker that inherited SIGINT ignored is cancelled all the same
+    (:func:`~._shutdown.interruptible`)."""
+    with interruptible():
+        try:
+            return fn(config, unit)
+        except BaseException:
+            close_everything()
+            raise
 
 
 def _cancel(ray: Any, pending: list[Any]) -> None:
@@ -148,7 +153,9 @@ def ray_session(address: str | None, cpus: int) -> Iterator[Any]:
         raise DonutsError("the ray backend needs Ray: pip install 'donuts_ai[ray]'") from None
     started = False
     if not ray.is_initialized():
-        kwargs = {"address": address} if address else {"num_cpus": cpus}
+        # "local": a new instance of its own even where a cluster runs on this machine
+        # (ray.init without an address joins the latest one `ray start` made).
+        kwargs = {"address": address} if address else {"address": LOCAL_RAY, "num_cpus": cpus}
         ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
         reclaim_signals()  # a stop must reach the caller's finally, and ray.shutdown()
         started = True
