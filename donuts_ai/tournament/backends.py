@@ -12,8 +12,7 @@ from multiprocessing import context, spawn
 from typing import Any, TypeVar
 
 from ..errors import DonutsError
-from ._shutdown import (WORKER_STOP_LIMIT, close_everything, interruptible, pool_worker_started, reclaim_signals,
-                        signals_held, stopping_pool)
+from ._shutdown import WORKER_STOP_LIMIT, close_everything, interruptible, pool_worker_started, reclaim_signals, signals_held, stopping_pool
 from .config import BACKENDS
 
 _C = TypeVar("_C")
