@@ -10,6 +10,7 @@ liveness bounds only; the one bound asserted is the issue's: nothing left after 
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import subprocess
@@ -21,7 +22,7 @@ import pytest
 
 from donuts_ai import tournament as T
 from donuts_ai.tournament import _shutdown
-from donuts_ai.tournament._shutdown import Stopped, end_processes, signals_held, stopping_cleanly
+from donuts_ai.tournament._shutdown import Stopped, end_processes, interruptible, signals_held, stopping_cleanly
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="supervision uses POSIX process groups")
 
@@ -336,3 +337,23 @@ def test_a_signal_the_user_handles_or_ignores_is_left_alone():
     finally:
         signal.signal(signal.SIGTERM, previous)
         signal.signal(signal.SIGHUP, hup)
+
+
+@pytest.mark.parametrize("inherited", [signal.SIG_IGN, signal.SIG_DFL], ids=["ignored", "default"])
+def test_a_ray_unit_can_be_interrupted_where_sigint_was_ignored(inherited):
+    # Ray cancels a running task with _thread.interrupt_main, which does nothing for a
+    # SIGINT ignored (a cluster started in the background) or left to the system.
+    previous = signal.signal(signal.SIGINT, inherited)
+    try:
+        with pytest.raises(KeyboardInterrupt), interruptible():
+            _thread.interrupt_main()
+            time.sleep(1)  # the interrupt lands here
+        assert signal.getsignal(signal.SIGINT) == inherited  # given back after the unit
+        def own(signum, frame):
+            pass
+
+        signal.signal(signal.SIGINT, own)
+        with interruptible():  # a handler set by Python stays as it is
+            assert signal.getsignal(signal.SIGINT) is own
+    finally:
+        signal.signal(signal.SIGINT, previous)
