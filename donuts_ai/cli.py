@@ -248,27 +248,6 @@ def _print_book(book: Book) -> None:
                   f"{source.get('built_by')})")
 
 
-def _cmd_bench(args: argparse.Namespace) -> int:
-    import json
-
-    from . import bench
-
-    results: object
-    if args.agent:  # any agent's speed beside ours, instead of the engine's figures
-        results = bench.agent_speed(args.agent, time_limit=args.time, positions=args.positions, seed=args.seed)
-        print(bench.agent_report(results))
-    else:
-        results = bench.run(args.quick, full_solve=args.full_solve)
-        print(bench.report(results))
-    if args.json:
-        try:
-            with open(args.json, "w") as fh:
-                json.dump(results, fh, indent=1)
-        except OSError as exc:
-            raise DonutsError(f"cannot write {args.json!r}: {exc.strerror}") from None
-    return 0
-
-
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -427,18 +406,10 @@ def _add_book(sub: Subparsers) -> None:
 
 
 def _add_bench(sub: Subparsers) -> None:
-    bench = sub.add_parser("bench", help="measure engine and search speed on this machine")
-    bench.add_argument("--quick", action="store_true", help="small sizes, 3 repeats: under a minute")
-    bench.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
-    bench.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    bench.add_argument("--agent", metavar="SPEC", action="append",
-                       help="measure this agent (repeatable; random, greedy, alphabeta, mcts:time=0.5, module:Class[:k=v], "
-                            "engine:PATH) beside our alpha-beta and MCTS, instead of the engine figures")
-    bench.add_argument("--time", type=_positive_float, default=0.1,
-                       help="with --agent: seconds a move for specs that set no time (default 0.1)")
-    bench.add_argument("--positions", type=_positive_int, default=12, help="with --agent: positions to measure on (default 12)")
-    bench.add_argument("--seed", type=int, default=1, help="with --agent: the seed of the positions (default 1)")
-    bench.set_defaults(func=_cmd_bench)
+    # Listed here for --help; `main` hands `bench ...` to donuts_ai.bench.engine.main, whose
+    # parser is the one of `donuts-ai bench`, `python -m donuts_ai.bench` and `python -m benchmarks`.
+    sub.add_parser("bench", add_help=False,
+                   help="measure engine and search speed on this machine into a record; bench compare OLD NEW compares two")
 
 
 def _cmd_engine(args: argparse.Namespace) -> int:
@@ -476,6 +447,11 @@ def main(argv: list[str] | None = None) -> int:
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["bench"]:  # its own parser (see _add_bench)
+        from .bench.engine import main as bench_main
+
+        return bench_main(argv[1:], prog="donuts-ai bench")
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     try:

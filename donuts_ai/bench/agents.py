@@ -19,6 +19,7 @@ Benchmarks are not tests: nothing here asserts a speed.
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -30,7 +31,9 @@ from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..errors import DonutsError
 from ..tournament import make_agent, resolve
+from . import record
 from ._report import Machine, machine
+from .record import Figure
 
 #: What the agents are measured beside: our alpha-beta and MCTS, at the run's time limit.
 BASELINES = ("alphabeta", "mcts")
@@ -56,6 +59,8 @@ class AgentSpeed(TypedDict):
     nodes: int | None
     nodes_per_s: float | None
     illegal: int
+    move_seconds: list[float]  # each decision's thinking time, in the order of the positions
+    move_nodes: list[int | None]  # the nodes each decision reported (None: none reported)
 
 
 class AgentBench(TypedDict):
@@ -141,7 +146,8 @@ def measure(agent: Any, boards: Sequence[Board], seed: int = DEFAULT_SEED, label
     all_nodes = None if any(n is None for n in nodes) else sum(n for n in nodes if n is not None)
     return {"agent": label, "decisions": len(times), "seconds": total, "decisions_per_s": len(times) / total,
             "mean_move_s": total / len(times), "max_move_s": max(times), "nodes": all_nodes,
-            "nodes_per_s": None if all_nodes is None else all_nodes / total, "illegal": illegal}
+            "nodes_per_s": None if all_nodes is None else all_nodes / total, "illegal": illegal, "move_seconds": times,
+            "move_nodes": nodes}
 
 
 def agent_speed(agents: Sequence[object], time_limit: float = DEFAULT_TIME, positions: int = DEFAULT_POSITIONS,
@@ -166,6 +172,62 @@ def agent_speed(agents: Sequence[object], time_limit: float = DEFAULT_TIME, posi
             entries.append((agent, None))
     rows = [measure(agent, boards, seed, label) for agent, label in entries]
     return {"machine": machine(), "time_limit": time_limit, "positions": len(boards), "seed": seed, "agents": rows}
+
+
+def decisions_name(label: str) -> str:
+    return f"{label}: decisions"
+
+
+def nodes_name(label: str) -> str:
+    return f"{label}: nodes"
+
+
+def agent_figures(r: AgentBench) -> list[Figure]:
+    """The figures of :func:`agent_speed` for a record: for each agent, the seconds of each
+    decision (unit "decision") and, where it reports nodes, the seconds a node of each
+    decision (unit "node")."""
+    out = []
+    for a in r["agents"]:
+        params: dict[str, int | float | str] = {"illegal": a["illegal"], "time_limit": r["time_limit"]}
+        out.append(Figure(decisions_name(a["agent"]), "decision", a["move_seconds"], params))
+        per_node = [t / n for t, n in zip(a["move_seconds"], a["move_nodes"], strict=True) if n]
+        if a["nodes"] is not None and per_node:
+            out.append(Figure(nodes_name(a["agent"]), "node", per_node, params))
+    return out
+
+
+def agent_settings(r: AgentBench) -> str:
+    """The settings of an agent run as its record keeps them."""
+    return f"agents, {r['positions']} positions, seed {r['seed']}, time limit {r['time_limit']:g} s"
+
+
+def agent_report_of(suite: Any) -> str:
+    """A record of ``donuts-ai bench --agent`` as a table: each agent's decisions/s and
+    nodes/s over all runs, each with its 95% interval over the runs."""
+    from .tables import rate_interval
+
+    figures = record.figures_of(suite)
+    lines = [f"machine: {record.machine_text(suite)}", f"record: {record.provenance_text(suite)}",
+             f"{'agent':44s} {'decisions/s':>12s} {'(95% interval)':>22s} {'nodes/s':>12s} {'(95% interval)':>22s} {'illegal':>8s}"]
+
+    def cells(benchmark: Any | None) -> tuple[str, str]:
+        if benchmark is None:
+            return "—", ""
+        rate, low, high, _ = rate_interval(benchmark)
+        return f"{rate:,.1f}" if rate < 1000 else f"{rate:,.0f}", "" if math.isnan(low) else f"{low:,.4g} – {high:,.4g}"
+
+    for name, benchmark in figures.items():
+        if not name.endswith(": decisions"):
+            continue
+        label = name.removesuffix(": decisions")
+        decisions, decisions_interval = cells(benchmark)
+        nodes, nodes_interval = cells(figures.get(nodes_name(label)))
+        illegal = sum(int(run.get_metadata().get("param_illegal", 0)) for run in benchmark.get_runs())
+        lines.append(f"{label:44s} {decisions:>12s} {decisions_interval:>22s} {nodes:>12s} {nodes_interval:>22s} {illegal:>8d}")
+    lines.append("decisions/s: decisions over their thinking time (select_move alone); illegal: answers over all runs")
+    lines.append("nodes: what each agent reports in last_info['nodes'] after a move (alpha-beta: positions searched; "
+                 "MCTS: nodes of its tree); — where it reports none")
+    return "\n".join(lines)
 
 
 def agent_report(r: AgentBench) -> str:

@@ -23,7 +23,9 @@ from ..boxes import BoxesError, BoxesRules, BoxesState
 from ..boxes import _engine as E
 from ..boxes._core import tables_for
 from ..boxes.agents import ISMCTSAgent, warm_up
-from ._report import Machine, Stats, machine, print_and_save
+from . import record
+from ._report import Machine, Stats, machine
+from .record import Figure, boxes_games_name, ismcts_name
 
 #: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
 #: share of a random game's length (early, middle, late).
@@ -44,7 +46,13 @@ class RandomGames(TypedDict):
     mean_turns: float
 
 
-class RandomGameSpeed(Stats):
+class RateStats(Stats):
+    """Rates over repeats, each kept (``rates``) for the record."""
+
+    rates: list[float]
+
+
+class RandomGameSpeed(RateStats):
     """Random games per second over repeats (:func:`random_game_speed`)."""
 
     games: int
@@ -54,8 +62,8 @@ class RandomGameSpeed(Stats):
 class ISMCTSSpeed(TypedDict):
     """ISMCTS iterations per second (:func:`ismcts_speed`)."""
 
-    tree: Stats
-    move: Stats
+    tree: RateStats
+    move: RateStats
     iterations: int
     players: int
     by_phase: dict[str, float]
@@ -67,6 +75,7 @@ class MoveTimes(TypedDict):
     median: float
     max: float
     moves: int
+    seconds: list[float]  # each move's
 
 
 class BoxesBench(TypedDict):
@@ -79,9 +88,9 @@ class BoxesBench(TypedDict):
     time_use: dict[str, MoveTimes]
 
 
-def _stats(values: list[float]) -> Stats:
+def _stats(values: list[float]) -> RateStats:
     v = sorted(values)
-    return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
+    return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v), "rates": list(values)}
 
 
 def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int = 0) -> RandomGames:
@@ -172,7 +181,7 @@ def time_use(players: int, limits: tuple[float, ...], moves: int) -> dict[str, M
             move = agent.select_move(state.observation(player))
             taken.append(time.perf_counter() - start)
             state.push(move)
-        out[str(limit)] = {"median": statistics.median(taken), "max": max(taken), "moves": len(taken)}
+        out[str(limit)] = {"median": statistics.median(taken), "max": max(taken), "moves": len(taken), "seconds": taken}
     return out
 
 
@@ -190,6 +199,22 @@ def run(quick: bool = False) -> BoxesBench:
         "ismcts": {str(p): ismcts_speed(p, iterations, 1 if quick else 3) for p in (2, 4)},
         "time_use": time_use(4, (0.001, 0.01, 0.1), 12 if quick else 40),
     }
+
+
+def figures(quick: bool = False) -> list[Figure]:
+    """Every figure of :func:`run` as record figures (seconds a game, an iteration, a timed
+    move), for ``donuts-ai bench``'s record."""
+    r = run(quick)
+    out = [Figure(boxes_games_name(int(p)), "game", [1 / v for v in s["rates"]], {"games": s["games"]})
+           for p, s in r["random_games"].items()]
+    for p, ism in r["ismcts"].items():
+        for whole_move, stats in ((False, ism["tree"]), (True, ism["move"])):
+            out.append(Figure(ismcts_name(int(p), whole_move), "iteration", [1 / v for v in stats["rates"]],
+                              {"iterations": ism["iterations"]}))
+    for limit, times in r["time_use"].items():
+        out.append(Figure(f"Donut Boxes timed ISMCTS move, 4 players, limit {limit} s", "move", times["seconds"],
+                          {"limit": float(limit)}))
+    return out
 
 
 def _rate(s: Stats) -> str:
@@ -219,9 +244,10 @@ def report(r: BoxesBench) -> str:
 def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.boxes") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, few repeats: well under a minute")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    record.add_record_options(parser)
     args = parser.parse_args(argv)
-    return print_and_save(run(args.quick), report, args.json)
+    return record.record_main(parser, args, argv, "donuts_ai.bench.boxes",
+                              lambda: (figures(args.quick), "quick" if args.quick else "full"))
 
 
 if __name__ == "__main__":

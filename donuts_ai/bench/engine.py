@@ -15,16 +15,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import math
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from .._checks import check_int, check_seconds
 from ..donuts import reference as ref
 from ..donuts._engine.position import position_of, rulebook_of
 from ..donuts.agents.mcts import MCTSAgent
@@ -37,12 +38,23 @@ from ..donuts.layout import Layout
 from ..donuts.playouts import perft, random_playouts
 from ..donuts.vector_env import VectorEnv
 from ..errors import DonutsError
-from ._report import Machine, Stats, machine, print_and_save
-from .agents import DEFAULT_POSITIONS, DEFAULT_SEED, DEFAULT_TIME, agent_report, agent_speed
-
-if TYPE_CHECKING:  # imported when measured: each may be missing or slow to import
-    from .boxes import BoxesBench
-    from .interop import PettingZooFigures
+from ..tournament import resolve
+from . import compare, record, tables
+from .agents import DEFAULT_POSITIONS, DEFAULT_SEED, DEFAULT_TIME, agent_figures, agent_report_of, agent_settings, agent_speed
+from .record import (
+    MCTS_1,
+    MCTS_ALL,
+    PLAYOUTS_1,
+    PLAYOUTS_ALL,
+    REFERENCE_PLAYOUTS,
+    Figure,
+    alphabeta_name,
+    perft_name,
+    pettingzoo_name,
+    solver_name,
+    time_repeats,
+    vector_env_name,
+)
 
 GAME_SNIPPET = (
     "import random; from donuts_ai import Board; b=Board(); r=random.Random(1)\n"
@@ -60,110 +72,31 @@ VECTOR_ENV_GAMES = 4096
 SOLVER_LAYOUTS = [0, 1, 4, 10, 11]
 
 
-class PerftFigures(Stats):
-    """Perft leaves/s at ``depth`` (``leaves`` leaves)."""
-
-    depth: int
-    leaves: int
-
-
-class AlphaBetaFigures(Stats):
-    """Alpha-beta nodes/s at ``depth`` (:func:`alphabeta_speed`)."""
-
-    depth: int
-    nodes: int
+#: The groups of figures, in the order they are measured; ``--only GROUP`` measures some.
+GROUPS = ("playouts", "perft", "reference", "alphabeta", "mcts", "solver", "vector_env", "pettingzoo", "boxes", "startup")
+#: Runs (independent processes) a record is made of, unless ``--runs`` says otherwise.
+DEFAULT_RUNS = 3
+#: Repeats a run makes of each figure: with --quick, and without.
+QUICK_REPEATS, FULL_REPEATS = 3, 5
 
 
-class MCTSFigures(Stats):
-    """MCTS iterations/s with ``workers`` threads (:func:`mcts_speed`)."""
-
-    workers: int
-    iterations: int
-
-
-class SolverRow(TypedDict):
-    """One layout the solver solved (:func:`solver_speed`)."""
-
-    layout: str
-    value: str
-    move: str
-    distance: int | None
-    seconds: float
-    nodes: int
-    nodes_per_s: float
-
-
-class SolverFigures(TypedDict):
-    """The solver on a fixed set of layouts (:func:`solver_speed`)."""
-
-    distance: bool
-    rows: list[SolverRow]
-    seconds: Stats
-
-
-class VectorEnvFigures(TypedDict):
-    """The batched environment's steps/s (:func:`vector_env_speed`)."""
-
-    num_envs: int
-    batches: int
-    steps: Stats
-    steps_with_observation: Stats
-    ns_per_step: float
-    ns_per_step_with_observation: float
-
-
-class EngineBench(TypedDict):
-    """Every figure of ``donuts-ai bench`` (:func:`run`); ``solver_distance`` with
-    ``full_solve``, ``startup`` when start-up times were measured."""
-
-    machine: Machine
-    quick: bool
-    playouts_1core: Stats
-    playouts_all_cores: Stats
-    perft: PerftFigures
-    reference_playouts: Stats
-    speedup_vs_reference: float
-    alphabeta: AlphaBetaFigures
-    mcts_1: MCTSFigures
-    mcts_all: MCTSFigures
-    solver: SolverFigures
-    vector_env: VectorEnvFigures
-    pettingzoo: dict[str, PettingZooFigures] | str
-    solver_distance: NotRequired[SolverFigures]
-    boxes: BoxesBench
-    startup: NotRequired[dict[str, float]]
-
-
-def _stats(values: list[float]) -> Stats:
-    v = sorted(values)
-    return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
-
-
-def _rates(work_fn: Callable[[], float], repeats: int) -> Stats:
-    """Run ``work_fn`` (returns the work done) ``repeats`` times: rates per second."""
-    rates = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        work = work_fn()
-        rates.append(work / (time.perf_counter() - t))
-    return _stats(rates)
-
-
-def startup_times() -> dict[str, float]:
-    """Fresh ``python -c`` processes with an empty, then a warm, Numba cache directory."""
-    out: dict[str, float] = {}
-    for name, snippet in (("game", GAME_SNIPPET), ("all_kernels", ALL_KERNELS_SNIPPET)):
+def startup_times() -> list[Figure]:
+    """Fresh ``python -c`` processes with an empty, then a warm, Numba cache directory: one
+    value each."""
+    out: list[Figure] = []
+    for name, snippet in (("play a game", GAME_SNIPPET), ("every kernel", ALL_KERNELS_SNIPPET)):
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-            for label in ("compile_s", "cached_s"):
+            for label in ("first run, compiling", "second run, cached kernels"):
                 t = time.perf_counter()
                 subprocess.run([sys.executable, "-c", snippet], env=env, check=True, capture_output=True)
-                out[f"{name}_{label}"] = time.perf_counter() - t
+                out.append(Figure(f"start-up, {name}, {label}", "start", [time.perf_counter() - t]))
     return out
 
 
-def alphabeta_speed(depth: int, repeats: int) -> AlphaBetaFigures:
-    """Nodes/s of the alpha-beta kernel at a fixed depth from six early positions."""
+def alphabeta_speed(depth: int, repeats: int) -> Figure:
+    """Seconds a node of the alpha-beta kernel at a fixed depth from six early positions
+    (``params["nodes"]``: the nodes of one repeat)."""
     rng = random.Random(1)
     positions = []
     for seed in range(6):
@@ -192,33 +125,35 @@ def alphabeta_speed(depth: int, repeats: int) -> AlphaBetaFigures:
         return nodes, time.perf_counter() - t
 
     nodes, _ = fresh_work()  # warm-up
-    rates = []
+    values = []
     for _ in range(repeats):
         n, seconds = fresh_work()
-        rates.append(n / seconds)
-    return {"depth": depth, "nodes": nodes, **_stats(rates)}
+        values.append(seconds / n)
+    return Figure(alphabeta_name(depth), "node", values, {"nodes": nodes})
 
 
-def mcts_speed(iterations: int, workers: int, repeats: int) -> MCTSFigures:
-    """MCTS iterations/s from the empty standard board (the tree search alone: no prover)."""
+def mcts_speed(iterations: int, workers: int, repeats: int) -> Figure:
+    """Seconds an MCTS iteration from the empty standard board (the tree search alone: no
+    prover), with ``workers`` threads."""
     agent = MCTSAgent(iterations=iterations, workers=workers, seed=1, reuse=False, proof_share=0)
     board = Board(Layout.standard())
     agent.select_move(board)  # warm-up
 
     def work() -> int:
         agent.select_move(board)
-        iterations: int = agent.last_info["iterations"]
-        return iterations
+        done: int = agent.last_info["iterations"]
+        return done
 
-    return {"workers": workers, "iterations": iterations, **_rates(work, repeats)}
+    name = MCTS_1 if workers == 1 else MCTS_ALL
+    return Figure(name, "iteration", time_repeats(work, repeats), {"iterations": iterations, "workers": workers})
 
 
-def vector_env_speed(num_envs: int, batches: int, repeats: int) -> VectorEnvFigures:
-    """Environment steps/s of :class:`~donuts_ai.VectorEnv` (one core: the kernels are
-    serial) with uniformly random legal actions (:meth:`VectorEnv.random_actions`, drawn
-    in compiled code), on a fresh random tile arrangement every game; once without
-    reading the observations, once reading them after every step (what a learner
-    does; they are computed when read)."""
+def vector_env_speed(num_envs: int, batches: int, repeats: int) -> list[Figure]:
+    """Seconds an environment step of :class:`~donuts_ai.VectorEnv` (one core: the kernels
+    are serial) with uniformly random legal actions (:meth:`VectorEnv.random_actions`,
+    drawn in compiled code), on a fresh random tile arrangement every game; once without
+    reading the observations, once reading them after every step (what a learner does;
+    they are computed when read)."""
     env = VectorEnv(num_envs, layout="random", seed=1)
     env.step(env.random_actions())  # warm-up (compilation, caches)
     _ = env.observation
@@ -234,147 +169,190 @@ def vector_env_speed(num_envs: int, batches: int, repeats: int) -> VectorEnvFigu
             _ = env.observation
         return batches * num_envs
 
-    rates, rates_read = _rates(steps, repeats), _rates(steps_read, repeats)
-    return {"num_envs": num_envs, "batches": batches, "steps": rates, "steps_with_observation": rates_read,
-            "ns_per_step": 1e9 / rates["median"], "ns_per_step_with_observation": 1e9 / rates_read["median"]}
+    params: dict[str, int | float | str] = {"num_envs": num_envs, "batches": batches}
+    return [Figure(vector_env_name(num_envs), "step", time_repeats(steps, repeats), params),
+            Figure(vector_env_name(num_envs, observation=True), "step", time_repeats(steps_read, repeats), params)]
 
 
-def pettingzoo_steps(seconds: float) -> dict[str, PettingZooFigures] | str:
-    """The PettingZoo environment's steps/s (see :mod:`donuts_ai.bench.interop`), or why it
-    was skipped."""
+def pettingzoo_steps(seconds: float, repeats: int) -> list[Figure]:
+    """Seconds a step of the PettingZoo environment, wrapped and raw (see
+    :mod:`donuts_ai.bench.interop`), ``repeats`` samples of ``seconds`` each; no figure
+    when PettingZoo is not installed."""
     try:
         from .interop import pettingzoo_speed
 
+        samples = []
         with contextlib.redirect_stdout(io.StringIO()):  # its progress lines: the report says it all
-            return pettingzoo_speed(seconds)
-    except ImportError as exc:  # PettingZoo not installed, or no environment yet
-        return f"skipped: {exc}"
+            pettingzoo_speed(seconds / 4)  # warm-up: the first steps import and check more than a step does
+            for r in range(repeats):
+                samples.append(pettingzoo_speed(seconds, seed=r))
+    except ImportError:  # PettingZoo not installed, or no environment yet
+        return []
+    return [Figure(pettingzoo_name(env), "step", [s[env]["us_per_step"] / 1e6 for s in samples]) for env in samples[0]]
 
 
-def solver_speed(seeds: list[int], distance: bool) -> SolverFigures:
-    """Solve the empty board of ``Layout.random_grid(seed)`` for each seed (fresh tables)."""
+def solver_speed(seeds: list[int], distance: bool, repeats: int) -> list[Figure]:
+    """Seconds a solve of the empty board of ``Layout.random_grid(seed)`` for each seed (a
+    fresh solver each time), ``repeats`` times; its value, move and nodes as parameters."""
     Solver(tt_bits=12).solve(Board(Layout.random_grid(10**6)), distance=False)  # warm-up
-    rows: list[SolverRow] = []
+    out = []
     for seed in seeds:
-        t = time.perf_counter()
-        sol = Solver(book=False).solve(Board(Layout.random_grid(seed)), distance=distance)
-        dt = time.perf_counter() - t
-        rows.append({"layout": f"random_grid({seed})", "value": sol.result, "move": sol.best_move,
-                     "distance": sol.distance, "seconds": dt, "nodes": sol.nodes, "nodes_per_s": sol.nodes / dt})
-    return {"distance": distance, "rows": rows, "seconds": _stats([r["seconds"] for r in rows])}
+        values, params = [], {}
+        for _ in range(repeats):
+            t = time.perf_counter()
+            sol = Solver(book=False).solve(Board(Layout.random_grid(seed)), distance=distance)
+            values.append(time.perf_counter() - t)
+            params = {"value": sol.result, "move": str(sol.best_move), "nodes": int(sol.nodes)}
+            if distance and sol.distance is not None:
+                params["distance"] = int(sol.distance)
+        out.append(Figure(solver_name(f"random_grid({seed})", distance), "solve", values, params))
+    return out
 
 
-def run(quick: bool = False, startup: bool | None = None, full_solve: bool = False) -> EngineBench:
-    repeats = 3 if quick else 7
+def measure(quick: bool = False, startup: bool | None = None, full_solve: bool = False,
+            only: Sequence[str] | None = None) -> list[Figure]:
+    """One run of ``donuts-ai bench`` in this process: every figure (or those of the groups
+    in ``only``, from :data:`GROUPS`), each :data:`QUICK_REPEATS` or :data:`FULL_REPEATS`
+    times after a warm-up; start-up times unless ``quick`` (or as ``startup`` says)."""
+    groups = set(GROUPS if not only else only)
+    unknown = groups - set(GROUPS)
+    if unknown:
+        raise DonutsError(f"unknown figure group {sorted(unknown)[0]!r} (the groups: {', '.join(GROUPS)})")
+    if startup is not None:
+        groups = groups | {"startup"} if startup else groups - {"startup"}
+    elif quick:
+        groups.discard("startup")
+    repeats = QUICK_REPEATS if quick else FULL_REPEATS
     layout = Layout.standard()
-    computer = machine()
     random_playouts(layout, 10, seed=0)
     random_playouts(layout, 10, seed=0, parallel=True)
     perft(Board(layout), 3)
-    n_games = 100_000 if quick else 1_000_000
-    playouts_1core = _rates(lambda: random_playouts(layout, n_games, seed=1).n_games, repeats)
-    playouts_all_cores = _rates(lambda: random_playouts(layout, n_games, seed=1, parallel=True).n_games, repeats)
-    depth = 6 if quick else 8
-    perft_figures: PerftFigures = {"depth": depth, "leaves": perft(Board(layout), depth),
-                                   **_rates(lambda: perft(Board(layout), depth), repeats)}
-    ref_games = 30 if quick else 300
+    figures: list[Figure] = []
+    if "playouts" in groups:
+        n_games = 100_000 if quick else 1_000_000
+        figures.append(Figure(PLAYOUTS_1, "playout",
+                              time_repeats(lambda: random_playouts(layout, n_games, seed=1).n_games, repeats),
+                              {"games": n_games}))
+        figures.append(Figure(PLAYOUTS_ALL, "playout",
+                              time_repeats(lambda: random_playouts(layout, n_games, seed=1, parallel=True).n_games,
+                                           repeats),
+                              {"games": n_games, "cores": os.cpu_count() or 1}))
+    if "perft" in groups:
+        depth = 6 if quick else 8
+        leaves = perft(Board(layout), depth)
+        figures.append(Figure(perft_name(depth), "leaf", time_repeats(lambda: perft(Board(layout), depth), repeats),
+                              {"leaves": leaves}))
+    if "reference" in groups:
+        ref_games = 20 if quick else 300
 
-    def reference_games() -> int:
-        ref.random_playouts(layout, ref_games, seed=1)
-        return ref_games
+        def reference_games() -> int:
+            ref.random_playouts(layout, ref_games, seed=1)
+            return ref_games
 
-    reference_playouts = _rates(reference_games, 3)
-    alphabeta = alphabeta_speed(9 if quick else 14, repeats)
-    mcts_1 = mcts_speed(20_000 if quick else 200_000, 1, repeats)
-    mcts_all = mcts_speed(20_000 if quick else 200_000, os.cpu_count() or 1, repeats)
-    solver = solver_speed(SOLVER_LAYOUTS[:2] if quick else SOLVER_LAYOUTS, distance=False)
-    vector_env = vector_env_speed(VECTOR_ENV_GAMES, 50 if quick else 250, repeats)
-    pettingzoo = pettingzoo_steps(1.0 if quick else 3.0)
-    solver_distance = solver_speed(SOLVER_LAYOUTS, distance=True) if full_solve else None
-    from . import boxes as boxes_bench  # the second game: random games/s, ISMCTS iterations/s
+        figures.append(Figure(REFERENCE_PLAYOUTS, "playout", time_repeats(reference_games, repeats), {"games": ref_games}))
+    if "alphabeta" in groups:
+        figures.append(alphabeta_speed(9 if quick else 14, repeats))
+    if "mcts" in groups:
+        for workers in (1, os.cpu_count() or 1):
+            figures.append(mcts_speed(20_000 if quick else 200_000, workers, repeats))
+    if "solver" in groups:
+        figures += solver_speed(SOLVER_LAYOUTS[:2] if quick else SOLVER_LAYOUTS, False, repeats)
+        if full_solve:
+            figures += solver_speed(SOLVER_LAYOUTS, True, 1)
+    if "vector_env" in groups:
+        figures += vector_env_speed(VECTOR_ENV_GAMES, 50 if quick else 250, repeats)
+    if "pettingzoo" in groups:
+        figures += pettingzoo_steps(0.25 if quick else 1.0, repeats)
+    if "boxes" in groups:
+        from . import boxes as boxes_bench  # the second game: random games/s, ISMCTS iterations/s
 
-    res: EngineBench = {
-        "machine": computer, "quick": quick, "playouts_1core": playouts_1core, "playouts_all_cores": playouts_all_cores,
-        "perft": perft_figures, "reference_playouts": reference_playouts,
-        "speedup_vs_reference": playouts_1core["median"] / reference_playouts["median"],
-        "alphabeta": alphabeta, "mcts_1": mcts_1, "mcts_all": mcts_all, "solver": solver, "vector_env": vector_env,
-        "pettingzoo": pettingzoo, "boxes": boxes_bench.run(quick),
-    }
-    if solver_distance is not None:
-        res["solver_distance"] = solver_distance
-    if startup if startup is not None else not quick:
-        res["startup"] = startup_times()
-    return res
-
-
-def report(r: EngineBench) -> str:
-    m = r["machine"]
-    lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
-             f"{'figure':44s} {'median':>14s}   (min – max)"]
-
-    def row(name: str, d: Stats, unit: str, scale: float = 1.0, fmt: str = ",.0f") -> None:
-        lines.append(f"{name:44s} {d['median'] * scale:>14{fmt}}   ({d['min'] * scale:{fmt}} – {d['max'] * scale:{fmt}}) {unit}")
-
-    row("random playouts, 1 core", r["playouts_1core"], "games/s")
-    row(f"random playouts, all {m['cores']} cores", r["playouts_all_cores"], "games/s")
-    row(f"perft depth {r['perft']['depth']} ({r['perft']['leaves']:,} leaves)", r["perft"], "leaves/s")
-    row("pure-Python reference playouts, 1 core", r["reference_playouts"], "games/s", fmt=",.1f")
-    lines.append(f"{'engine / reference (playouts)':44s} {r['speedup_vs_reference']:>14,.0f}x")
-    a = r["alphabeta"]
-    row(f"alpha-beta, depth {a['depth']} ({a['nodes']:,} nodes)", a, "nodes/s")
-    row("MCTS iterations, 1 worker, empty board", r["mcts_1"], "iterations/s")
-    row(f"MCTS iterations, {r['mcts_all']['workers']} workers, empty board", r["mcts_all"], "iterations/s")
-    solvers = [("value + best move", r["solver"])]
-    if "solver_distance" in r:
-        solvers.append(("with exact distance", r["solver_distance"]))
-    for title, s in solvers:
-        lines.append(f"solver, empty board, {title}:")
-        for x in s["rows"]:
-            dist = "" if x["distance"] is None else f", distance {x['distance']}"
-            lines.append(f"  {x['layout']:16s} {x['value']} {x['move']}{dist}: {x['seconds']:.3f} s, {x['nodes']:,} nodes "
-                         f"({x['nodes_per_s'] / 1e6:.2f} M nodes/s)")
-        row("  solver time per layout", s["seconds"], "s", fmt=".3f")
-    if "vector_env" in r:
-        v = r["vector_env"]
-        row(f"VectorEnv, {v['num_envs']:,} games, random actions, 1 core", v["steps"], "steps/s")
-        lines.append(f"{'  per step':44s} {v['ns_per_step']:>14,.0f} ns")
-        row("  reading the observation after every step", v["steps_with_observation"], "steps/s")
-        lines.append(f"{'  per step':44s} {v['ns_per_step_with_observation']:>14,.0f} ns")
-    pz = r.get("pettingzoo")
-    if isinstance(pz, str):
-        lines.append(f"PettingZoo environment: {pz}")
-    elif pz:
-        for name, env_figures in pz.items():
-            lines.append(f"{'PettingZoo ' + name + ', random actions, 1 core':44s} {env_figures['steps_per_s']:>14,.0f}   "
-                         f"steps/s ({env_figures['us_per_step'] * 1e3:,.0f} ns a step)")
-    if "startup" in r:
-        t = r["startup"]
-        lines.append(f"{'play a game: first run (compiles)':44s} {t['game_compile_s']:>14.2f} s")
-        lines.append(f"{'play a game: second run (cached kernels)':44s} {t['game_cached_s']:>14.2f} s")
-        lines.append(f"{'all kernels: first run (compiles)':44s} {t['all_kernels_compile_s']:>14.2f} s")
-        lines.append(f"{'all kernels: second run (cached)':44s} {t['all_kernels_cached_s']:>14.2f} s")
-    if "boxes" in r:
-        from . import boxes as boxes_bench
-
-        lines += ["", *boxes_bench.report(r["boxes"]).splitlines()[1:]]  # its machine line is the one above
-    return "\n".join(lines)
+        figures += boxes_bench.figures(quick)
+    if "startup" in groups:
+        figures += startup_times()
+    return figures
 
 
-def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, 3 repeats: under a minute")
+def settings_text(quick: bool, full_solve: bool, only: Sequence[str] | None) -> str:
+    """The settings of a run as the record keeps them."""
+    parts = ["quick" if quick else "full"]
+    if full_solve:
+        parts.append("full-solve")
+    if only:
+        parts.append("only " + "+".join(only))
+    return ", ".join(parts)
+
+
+def run(quick: bool = False, full_solve: bool = False, runs: int = DEFAULT_RUNS, only: Sequence[str] | None = None,
+        progress: Callable[[str], None] | None = None) -> Any:
+    """``donuts-ai bench``: the figures of :func:`measure` in ``runs`` independent processes,
+    one after the other, as a pyperf suite (:mod:`donuts_ai.bench.record`)."""
+    runs = check_int("runs", runs, minimum=1)
+    argv = [*(["--quick"] if quick else []), *(["--full-solve"] if full_solve else []),
+            *[f"--only={group}" for group in only or ()]]
+    return record.run_processes("donuts_ai.bench", argv, runs, progress)
+
+
+def derived_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
+    """(name, ratio, low, high) of the figures derived from two stored times of the same
+    runs: the engine over the pure-Python reference, and all cores over one."""
+    by_name = record.figures_of(suite)
+    out = []
+    for name, fast, slow in (("engine / pure-Python reference (playouts)", PLAYOUTS_1, REFERENCE_PLAYOUTS),
+                             ("all cores / 1 core (playouts)", PLAYOUTS_ALL, PLAYOUTS_1),
+                             ("all cores / 1 worker (MCTS)", MCTS_ALL, MCTS_1)):
+        if fast in by_name and slow in by_name and fast != slow:
+            runs = min(by_name[fast].get_nrun(), by_name[slow].get_nrun())
+            interval = compare.log_interval([r.values for r in by_name[slow].get_runs()],
+                                            [r.values for r in by_name[fast].get_runs()],
+                                            [(i, i) for i in range(runs)])  # the same process measured both
+            out.append((name, math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low)))
+    return out
+
+
+def report(suite: Any) -> str:
+    """A record of ``donuts-ai bench`` as a table: each figure's rate over all runs, with
+    its 95% interval over the runs, and the ratios derived from the stored times."""
+    return tables.record_text(suite, derived_ratios(suite))
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0],
+                                     epilog=f"{prog} compare OLD NEW: see {prog} compare --help")
+    parser.add_argument("--quick", action="store_true", help="small sizes, 3 repeats a run: under a minute")
     parser.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--only", metavar="GROUP", action="append", choices=GROUPS,
+                        help=f"measure this group of figures only (repeatable): {', '.join(GROUPS)}")
     parser.add_argument("--agent", metavar="SPEC", action="append",
                         help="measure this agent (repeatable) beside our alpha-beta and MCTS, instead of the engine figures")
     parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="with --agent: seconds a move for specs that set none")
     parser.add_argument("--positions", type=int, default=DEFAULT_POSITIONS, help="with --agent: positions to measure on")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --agent: the seed of the positions")
+    record.add_record_options(parser, DEFAULT_RUNS)
+    return parser
+
+
+def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
+    """``donuts-ai bench [...]`` and ``donuts-ai bench compare OLD NEW``."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["compare"]:
+        return compare.main(argv[1:], prog=f"{prog} compare")
+    parser = _parser(prog)
     args = parser.parse_args(argv)
-    if args.agent:
+    if args.agent:  # checked here, before any process starts
         try:
-            figures = agent_speed(args.agent, args.time, args.positions, args.seed)
+            for spec in args.agent:
+                resolve(spec, "donuts")
+            check_seconds("time", args.time, allow_none=False)
+            check_int("positions", args.positions, minimum=1)
         except DonutsError as exc:
             parser.exit(2, f"{prog}: error: {exc}\n")
-        return print_and_save(figures, agent_report, args.json)
-    return print_and_save(run(args.quick, full_solve=args.full_solve), report, args.json)
+
+    def measure_once() -> tuple[list[record.Figure], str]:
+        if args.agent:
+            bench = agent_speed(args.agent, args.time, args.positions, args.seed)
+            return agent_figures(bench), agent_settings(bench)
+        return (measure(args.quick, full_solve=args.full_solve, only=args.only),
+                settings_text(args.quick, args.full_solve, args.only))
+
+    return record.record_main(parser, args, argv, "donuts_ai.bench", measure_once,
+                              agent_report_of if args.agent else report)

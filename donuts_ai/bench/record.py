@@ -1,0 +1,451 @@
+"""Speed records in pyperf's format: what every timing benchmark writes with ``--json FILE``.
+
+A record is a pyperf benchmark suite (``pyperf.BenchmarkSuite``), so ``python -m pyperf
+stats FILE`` and ``python -m pyperf compare_to OLD NEW`` read it as they read CPython's.
+It holds one pyperf benchmark per *figure* (random playouts on one core, perft at depth
+6, ...). A figure is made of several *runs*, each an independent process started afresh
+(:func:`run_processes`), and each run keeps every one of its *values*: the seconds one
+unit of work took (a playout, a leaf, a node, an iteration), pyperf's convention of time
+per unit of work; the tables turn them back into rates (:func:`rate`). Separate
+processes differ by more than the repeats of one (memory layout, the other jobs of a
+shared machine, the processor's clock), so an interval that is to tell a change from
+noise is computed over runs, not over the values of one (:mod:`donuts_ai.bench.compare`).
+
+Every run carries pyperf's metadata (CPU model and count, the 1-minute load average,
+Python, the date, the host) and ours (:func:`library_metadata`): the library's version,
+the git commit and whether the tree was dirty (where known), Numba's and NumPy's
+versions, Numba's threads, the benchmark's settings, the unit of work (``work_unit``)
+and the load average read when the run started and ended (``load_before``,
+``load_after``).
+
+Benchmarks are not tests: nothing here asserts a speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import DonutsError
+
+#: pyperf's unit for times: every value of a record is in seconds.
+TIME_UNIT = "second"
+#: Metadata key: what one value is the time of ("playout", "leaf", "node", ...).
+WORK_UNIT_KEY = "work_unit"
+#: Metadata keys: the 1-minute load average when a run started and when it ended.
+LOAD_BEFORE_KEY, LOAD_AFTER_KEY = "load_before", "load_after"
+#: Metadata key: the benchmark's settings, as text (``quick``, ``full``, ``positions=12 ...``).
+SETTINGS_KEY = "bench_settings"
+#: Metadata key: the command that made the record (``donuts-ai bench``, ``python -m ...``).
+COMMAND_KEY = "bench_command"
+#: The hidden option a benchmark's ``main`` takes to measure one run into a file: what
+#: :func:`run_processes` starts each run with.
+RUN_OPTION = "--record-run"
+#: Metadata keys pyperf requires to agree between the runs of one benchmark.
+MACHINE_KEYS = ("cpu_model_name", "cpu_count", "hostname")
+
+
+class RecordError(DonutsError):
+    """A speed record that cannot be read (not JSON, not a pyperf suite nor a record of
+    ``donuts-ai bench --json`` before 0.5.0), a figure asked for that a record does not
+    hold, or a benchmark run that failed."""
+
+
+@dataclass
+class Figure:
+    """One figure measured in one run: ``values`` are the seconds each repeat took per
+    ``work_unit`` (a playout, a leaf, ...); ``params`` are figures of the work that the
+    clock does not give (leaves of the tree, nodes searched), kept as metadata."""
+
+    name: str
+    work_unit: str
+    values: list[float]
+    params: dict[str, int | float | str] = field(default_factory=dict)
+
+
+def time_repeats(work: Callable[[], float], repeats: int) -> list[float]:
+    """Call ``work`` (it returns the units of work it did) ``repeats`` times: the seconds
+    each call took per unit of work."""
+    values = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        units = work()
+        values.append((time.perf_counter() - start) / units)
+    return values
+
+
+def load_average() -> float:
+    """The 1-minute load average (0.0 where the system does not say)."""
+    try:
+        return float(os.getloadavg()[0])
+    except (AttributeError, OSError):
+        return 0.0
+
+
+def busy_warning(load: float, cores: int | None = None) -> str | None:
+    """One line saying the machine is busy, when ``load`` is above (cores - 1): other
+    processes hold a core, so the figures will be low; ``None`` otherwise."""
+    cores = cores or os.cpu_count() or 1
+    if load <= cores - 1:
+        return None
+    return (f"warning: load average {load:.2f} at the start, above {cores - 1} (cores - 1): other processes are "
+            f"running, so the figures will be low (the record keeps the load)")
+
+
+def _git(args: list[str], cwd: Path) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout if out.returncode == 0 else None
+
+
+def library_metadata() -> dict[str, str | int | float]:
+    """Our metadata for a run: the library's version, Numba's and NumPy's, Numba's threads,
+    and where the package sits in a git checkout, its commit and whether the tree was
+    dirty (``git_dirty``: "yes" or "no"; both absent for an installed package)."""
+    import numba
+    import numpy
+
+    from .. import __version__
+
+    meta: dict[str, str | int | float] = {"donuts_ai_version": __version__, "numba_version": str(numba.__version__),
+                                          "numpy_version": numpy.__version__, "numba_threads": int(numba.get_num_threads())}
+    package = Path(__file__).resolve().parents[1]
+    top = _git(["rev-parse", "--show-toplevel"], package)
+    if top is not None and (Path(top.strip()) / "donuts_ai").resolve() == package:  # our own checkout, not one we sit in
+        commit = _git(["rev-parse", "HEAD"], package)
+        status = _git(["status", "--porcelain", "--untracked-files=no"], package)
+        if commit:
+            meta["git_commit"] = commit.strip()
+        if status is not None:
+            meta["git_dirty"] = "yes" if status.strip() else "no"
+    return meta
+
+
+def suite_of(figures: Sequence[Figure], settings: str, command: str, load_before: float,
+             load_after: float | None = None) -> Any:
+    """One run's figures as a pyperf suite (a run a figure), with pyperf's metadata of this
+    process and ours (see the module doc)."""
+    import pyperf
+
+    if not figures:
+        raise RecordError("no figure was measured")
+    common: dict[str, str | int | float] = {**library_metadata(), SETTINGS_KEY: settings, COMMAND_KEY: command,
+                                            LOAD_BEFORE_KEY: load_before,
+                                            LOAD_AFTER_KEY: load_average() if load_after is None else load_after}
+    benchmarks = []
+    for figure in figures:
+        if not figure.values or not all(v > 0 and math.isfinite(v) for v in figure.values):
+            raise RecordError(f"figure {figure.name!r}: its values must be times > 0, got {figure.values!r}")
+        meta = {**common, **{f"param_{k}": v for k, v in figure.params.items()}, "name": figure.name, "unit": TIME_UNIT,
+                WORK_UNIT_KEY: figure.work_unit}
+        benchmarks.append(pyperf.Benchmark([pyperf.Run(figure.values, metadata=meta)]))
+    return pyperf.BenchmarkSuite(benchmarks)
+
+
+def dump(suite: Any, path: str | os.PathLike[str]) -> None:
+    """Write ``suite`` to ``path`` (pyperf's JSON), replacing it; :class:`RecordError` when
+    it cannot be written."""
+    try:
+        suite.dump(str(path), replace=True)
+    except OSError as exc:
+        raise RecordError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+
+
+def run_processes(module: str, argv: Sequence[str], runs: int, progress: Callable[[str], None] | None = None) -> Any:
+    """Run ``python -m module *argv --record-run FILE`` ``runs`` times, one process after
+    the other, and merge what each wrote into one suite: each figure then has ``runs``
+    independent runs. The processes' own output is dropped; a failed run raises
+    :class:`RecordError` with the end of its error output."""
+    import pyperf
+
+    merged = None
+    with tempfile.TemporaryDirectory(prefix="donuts-bench-") as folder:
+        for i in range(runs):
+            if progress:
+                progress(f"run {i + 1} of {runs}")
+            path = Path(folder) / f"run{i}.json"
+            proc = subprocess.run([sys.executable, "-m", module, *argv, RUN_OPTION, str(path)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if proc.returncode != 0 or not path.exists():
+                tail = " ".join(proc.stderr.strip().splitlines()[-3:])
+                raise RecordError(f"run {i + 1} of {module} failed (exit {proc.returncode}): {tail}")
+            suite = pyperf.BenchmarkSuite.load(str(path))
+            if merged is None:
+                merged = suite
+            else:
+                merged.add_runs(suite)
+    return merged
+
+
+def add_record_options(parser: argparse.ArgumentParser, default_runs: int = 3) -> None:
+    """The options of a benchmark that writes records: ``--runs N``, ``--json FILE``, and
+    the hidden :data:`RUN_OPTION` that :func:`run_processes` starts each run with."""
+    parser.add_argument("--runs", type=int, default=default_runs,
+                        help=f"independent processes the figures are measured in (default {default_runs})")
+    parser.add_argument("--json", metavar="FILE", help="also write the record (pyperf JSON) there")
+    parser.add_argument(RUN_OPTION, metavar="FILE", help=argparse.SUPPRESS)
+
+
+def without_options(argv: Sequence[str], options: Sequence[str]) -> list[str]:
+    """``argv`` less the given options and their values (``--opt VALUE`` or ``--opt=VALUE``)."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in options:
+            skip = "=" not in arg
+            continue
+        out.append(arg)
+    return out
+
+
+def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str] | None, module: str,
+                measure: Callable[[], tuple[list[Figure], str]],
+                report: Callable[[Any], str] | None = None) -> int:
+    """The ``main`` of a benchmark that writes records (options of :func:`add_record_options`):
+    with :data:`RUN_OPTION`, one run in this process into its file (``measure`` gives the
+    figures and the settings); otherwise ``--runs`` processes of ``module`` with the same
+    arguments, the table printed (``report``, by default the record's own table) and the
+    record written to ``--json``. Bad input exits with status 2 and one line."""
+    from .tables import record_text
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    one_run = getattr(args, RUN_OPTION.lstrip("-").replace("-", "_"))
+    try:
+        if args.runs < 1:
+            raise DonutsError(f"--runs must be at least 1, got {args.runs}")
+        if one_run:
+            load_before = load_average()
+            figures, settings = measure()
+            dump(suite_of(figures, settings, parser.prog, load_before), one_run)
+            return 0
+        warning = busy_warning(load_average())
+        if warning:
+            print(warning, file=sys.stderr)
+        suite = run_processes(module, without_options(argv, ("--json", "--runs")), args.runs,
+                              lambda text: print(f"{parser.prog}: {text}", file=sys.stderr, flush=True))
+        print((report or record_text)(suite))
+        if args.json:
+            dump(suite, args.json)
+    except DonutsError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    return 0
+
+
+# --- Reading records --------------------------------------------------------------------------------------------
+
+def _legacy_figures(data: Mapping[str, Any]) -> list[tuple[str, str, float]]:
+    """(figure name, unit of work, rate) of an engine record of 0.3 or 0.4."""
+    out: list[tuple[str, str, float]] = []
+
+    def add(name: str, unit: str, stats: Any) -> None:
+        if isinstance(stats, Mapping) and isinstance(stats.get("median"), int | float) and stats["median"] > 0:
+            out.append((name, unit, float(stats["median"])))
+
+    add(PLAYOUTS_1, "playout", data.get("playouts_1core"))
+    add(PLAYOUTS_ALL, "playout", data.get("playouts_all_cores"))
+    if isinstance(data.get("perft"), Mapping):
+        add(perft_name(data["perft"]["depth"]), "leaf", data["perft"])
+    add(REFERENCE_PLAYOUTS, "playout", data.get("reference_playouts"))
+    if isinstance(data.get("alphabeta"), Mapping):
+        add(alphabeta_name(data["alphabeta"]["depth"]), "node", data["alphabeta"])
+    add(MCTS_1, "iteration", data.get("mcts_1"))
+    add(MCTS_ALL, "iteration", data.get("mcts_all"))
+    for row in (data.get("solver") or {}).get("rows", []):
+        out.append((solver_name(row["layout"]), "solve", 1.0 / row["seconds"]))
+    vector = data.get("vector_env")
+    if isinstance(vector, Mapping):
+        add(vector_env_name(vector["num_envs"]), "step", vector.get("steps"))
+        add(vector_env_name(vector["num_envs"], observation=True), "step", vector.get("steps_with_observation"))
+    pettingzoo = data.get("pettingzoo")
+    if isinstance(pettingzoo, Mapping):
+        for env_name, env_figures in pettingzoo.items():
+            out.append((pettingzoo_name(env_name), "step", float(env_figures["steps_per_s"])))
+    boxes = data.get("boxes")
+    if isinstance(boxes, Mapping):
+        for players, stats in (boxes.get("random_games") or {}).items():
+            add(boxes_games_name(int(players)), "game", stats)
+        for players, ismcts in (boxes.get("ismcts") or {}).items():
+            add(ismcts_name(int(players), whole_move=False), "iteration", ismcts.get("tree"))
+            add(ismcts_name(int(players), whole_move=True), "iteration", ismcts.get("move"))
+    return out
+
+
+#: Figure names shared by the engine benchmark and the reader of records before 0.5.0.
+PLAYOUTS_1 = "random playouts, 1 core"
+PLAYOUTS_ALL = "random playouts, all cores"
+REFERENCE_PLAYOUTS = "pure-Python reference playouts, 1 core"
+MCTS_1 = "MCTS, 1 worker, empty board"
+MCTS_ALL = "MCTS, all cores as workers, empty board"
+
+
+def perft_name(depth: int) -> str:
+    return f"perft depth {depth}"
+
+
+def alphabeta_name(depth: int) -> str:
+    return f"alpha-beta depth {depth}, 6 positions"
+
+
+def solver_name(layout: str, distance: bool = False) -> str:
+    return f"solver, value{' and distance' if distance else ''} of the empty {layout}"
+
+
+def vector_env_name(num_envs: int, observation: bool = False) -> str:
+    return f"VectorEnv, {num_envs} games{', observation read' if observation else ''}"
+
+
+def pettingzoo_name(env: str) -> str:
+    return f"PettingZoo {env}"
+
+
+def boxes_games_name(players: int) -> str:
+    return f"Donut Boxes random games, {players} players"
+
+
+def ismcts_name(players: int, whole_move: bool) -> str:
+    return f"Donut Boxes ISMCTS, {players} players, {'whole move' if whole_move else 'in the tree'}"
+
+
+def _legacy_suite(data: Mapping[str, Any], path: str) -> Any:
+    """A record of ``donuts-ai bench --json`` before 0.5.0 as a one-run suite: a value per
+    figure, the seconds per unit of its median rate (its repeats were not kept)."""
+    import pyperf
+
+    machine = data.get("machine") or {}
+    meta: dict[str, str | int | float] = {"unit": TIME_UNIT, SETTINGS_KEY: "quick" if data.get("quick") else "full",
+                                          COMMAND_KEY: "donuts-ai bench (a record before 0.5.0: medians only)"}
+    if machine.get("cpu"):
+        meta["cpu_model_name"] = str(machine["cpu"])
+    if isinstance(machine.get("cores"), int):
+        meta["cpu_count"] = machine["cores"]
+    for ours, theirs in (("python_version", "python"), ("numba_version", "numba"), ("numpy_version", "numpy")):
+        if machine.get(theirs):
+            meta[ours] = str(machine[theirs])
+    figures = _legacy_figures(data)
+    if not figures:
+        raise RecordError(f"{path}: neither a pyperf record nor a donuts-ai bench record")
+    return pyperf.BenchmarkSuite([pyperf.Benchmark([pyperf.Run([1.0 / rate], metadata={**meta, "name": name,
+                                                                                      WORK_UNIT_KEY: unit},
+                                                               collect_metadata=False)])
+                                  for name, unit, rate in figures])
+
+
+def load(path: str | os.PathLike[str]) -> Any:
+    """The record at ``path`` as a pyperf suite: a pyperf JSON file (``.json`` or
+    ``.json.gz``), or a ``donuts-ai bench --json`` record written before 0.5.0 (its
+    medians, one run). :class:`RecordError` names what is wrong with anything else."""
+    import pyperf
+
+    name = str(path)
+    try:
+        if name.endswith(".gz"):
+            return pyperf.BenchmarkSuite.load(name)
+        text = Path(name).read_text()
+    except OSError as exc:
+        raise RecordError(f"cannot read {name!r}: {exc.strerror}") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise RecordError(f"{name}: not a pyperf record ({exc})") from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise RecordError(f"{name}: not JSON") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{name}: not a speed record (JSON {type(data).__name__})")
+    if "benchmarks" in data and "version" in data:
+        try:
+            return pyperf.BenchmarkSuite.loads(text)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise RecordError(f"{name}: a damaged pyperf record ({exc})") from None
+    try:
+        return _legacy_suite(data, name)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(f"{name}: neither a pyperf record nor a donuts-ai bench record ({exc})") from None
+
+
+def run_means(benchmark: Any) -> list[float]:
+    """The mean of each run's values: one time per independent run."""
+    return [statistics.fmean(run.values) for run in benchmark.get_runs() if run.values]
+
+
+def work_unit(benchmark: Any) -> str:
+    """What one value of ``benchmark`` is the time of ("playout", ...; "unit" if unsaid)."""
+    return str(_first_run_metadata(benchmark).get(WORK_UNIT_KEY, "unit"))
+
+
+def _first_run_metadata(benchmark: Any) -> dict[str, Any]:
+    runs = benchmark.get_runs()
+    return dict(runs[0].get_metadata()) if runs else {}
+
+
+def metadata_values(suite: Any, key: str) -> list[Any]:
+    """Every distinct value of metadata ``key`` over all runs of ``suite``, in order of first sight."""
+    seen: list[Any] = []
+    for benchmark in suite:
+        for run in benchmark.get_runs():
+            value = run.get_metadata().get(key)
+            if value is not None and value not in seen:
+                seen.append(value)
+    return seen
+
+
+def machine_text(suite: Any) -> str:
+    """The machine of a record in one line: CPU, cores, Python, Numba and NumPy."""
+    def one(key: str, default: str = "?") -> str:
+        values = metadata_values(suite, key)
+        return ", ".join(str(v) for v in values) if values else default
+
+    return (f"{one('cpu_model_name', 'an unnamed CPU')}, {one('cpu_count')} cores, Python {one('python_version')}, "
+            f"Numba {one('numba_version')}, NumPy {one('numpy_version')}")
+
+
+def machine_key(suite: Any) -> tuple[str, ...]:
+    """What tells two machines apart: CPU model, core count and host name (as far as known)."""
+    return tuple(",".join(str(v) for v in metadata_values(suite, key)) for key in MACHINE_KEYS)
+
+
+def provenance_text(suite: Any) -> str:
+    """Version, commit, settings, runs and load of a record, in one line."""
+    versions = ", ".join(str(v) for v in metadata_values(suite, "donuts_ai_version")) or "an unknown version"
+    commits = metadata_values(suite, "git_commit")
+    dirty = "yes" in metadata_values(suite, "git_dirty")
+    commit = (f"commit {', '.join(str(c)[:10] for c in commits)}{' (dirty tree)' if dirty else ''}" if commits
+              else "commit unknown")
+    loads = [float(v) for key in (LOAD_BEFORE_KEY, LOAD_AFTER_KEY, "load_avg_1min") for v in metadata_values(suite, key)]
+    load = f"load average {min(loads):.2f}-{max(loads):.2f}" if loads else "load not recorded"
+    runs = max((benchmark.get_nrun() for benchmark in suite), default=0)
+    settings = ", ".join(str(v) for v in metadata_values(suite, SETTINGS_KEY)) or "settings unknown"
+    dates = sorted(str(d) for d in metadata_values(suite, "date"))
+    when = f"{dates[0][:10]}" if dates else "date unknown"
+    return f"donuts_ai {versions}, {commit}, {settings}, {runs} runs, {load}, {when}"
+
+
+def figures_of(suite: Any, names: Iterable[str] | None = None) -> dict[str, Any]:
+    """The benchmarks of ``suite`` by name (those of ``names``, in that order, when given:
+    :class:`RecordError` for a name the record does not hold)."""
+    by_name = {benchmark.get_name(): benchmark for benchmark in suite}
+    if names is None:
+        return by_name
+    out = {}
+    for name in names:
+        if name not in by_name:
+            raise RecordError(f"no figure {name!r} in the record (it has: {', '.join(by_name)})")
+        out[name] = by_name[name]
+    return out

@@ -1,0 +1,155 @@
+"""Tables from speed records: the text ``donuts-ai bench`` prints, and the Markdown tables
+of ``benchmarks/RESULTS.md`` and the docs, generated from committed records.
+
+A published table sits between two comments naming its record(s), and
+:func:`regenerate` (``python -m benchmarks.tables``; ``--check`` to only compare) writes
+its body from them::
+
+    <!-- record: benchmarks/records/bench-quick.json -->
+    ...generated...
+    <!-- end record -->
+
+    <!-- compare: benchmarks/records/0.3.0.json benchmarks/records/0.5.0.json -->
+    ...generated...
+    <!-- end compare -->
+
+Each table opens with its machine line, read from the record, so no page claims one
+machine for figures measured on another.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import compare, record
+
+#: Parameters of a figure shown beside its name (what the clock does not give).
+SHOWN_PARAMS = ("leaves", "nodes", "value", "move", "distance")
+#: A published block: its kind, its record paths, its body.
+BLOCK = re.compile(r"(<!-- (record|compare): ([^>]+?) -->\n)(.*?)(<!-- end \2 -->)", re.S)
+
+
+def rate_interval(benchmark: Any) -> tuple[float, float, float, compare.Basis]:
+    """The rate of a figure (units a second, over all runs) and its 95% interval over the
+    runs (over the values when there is one run; no interval with one value)."""
+    means = record.run_means(benchmark)
+    if len(means) >= 2:
+        logs, basis = [math.log(m) for m in means], "runs"
+    else:
+        logs, basis = [math.log(v) for v in benchmark.get_runs()[0].values], "values"
+    estimate = 1.0 / statistics.fmean(means)
+    if len(logs) < 2:
+        return estimate, math.nan, math.nan, "none"
+    half = compare.t_quantile((1 + compare.CONFIDENCE) / 2, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
+    centre = statistics.fmean(logs)
+    return estimate, math.exp(-centre - half), math.exp(-centre + half), basis  # type: ignore[return-value]
+
+
+def _params_text(benchmark: Any) -> str:
+    meta = benchmark.get_runs()[0].get_metadata()
+    shown = []
+    for key in SHOWN_PARAMS:
+        value = meta.get(f"param_{key}")
+        if value is not None:
+            shown.append(f"{value:,} {key}" if isinstance(value, int) and key in ("leaves", "nodes") else f"{key} {value}")
+    return f" ({', '.join(shown)})" if shown else ""
+
+
+def _interval_text(benchmark: Any) -> tuple[str, str, str]:
+    unit = record.work_unit(benchmark)
+    rate, low, high, basis = rate_interval(benchmark)
+    if math.isnan(low):
+        interval = "-"
+    elif unit in compare.TIME_READ_UNITS:
+        interval = f"{compare.seconds_text(1 / high)} – {compare.seconds_text(1 / low)}"
+    else:
+        interval = f"{compare.number_text(low)} – {compare.number_text(high)}"
+    counts = f"{benchmark.get_nrun()} × {len(benchmark.get_runs()[0].values)}"
+    return compare.rate_text(rate, unit), interval + (" (one run)" if basis == "values" else ""), counts
+
+
+def _load_warning(suite: Any) -> list[str]:
+    cores = record.metadata_values(suite, "cpu_count")
+    busy = [float(v) for v in record.metadata_values(suite, record.LOAD_BEFORE_KEY)
+            if cores and isinstance(cores[0], int) and float(v) > cores[0] - 1]
+    if not busy:
+        return []
+    return [f"warning: a run started at load average {max(busy):.2f}, above (cores - 1): its figures are low"]
+
+
+def record_text(suite: Any, derived: Sequence[tuple[str, float, float, float]] = ()) -> str:
+    """One record as the text table ``donuts-ai bench`` prints."""
+    lines = [f"machine: {record.machine_text(suite)}", f"record: {record.provenance_text(suite)}", *_load_warning(suite)]
+    width = max([44, *(len(b.get_name() + _params_text(b)) + 1 for b in suite)])
+    lines.append(f"{'figure':{width}s} {'rate':>22s}   {'95% interval over runs':34s} runs × values")
+    for benchmark in suite:
+        rate, interval, counts = _interval_text(benchmark)
+        lines.append(f"{benchmark.get_name() + _params_text(benchmark):{width}s} {rate:>22s}   {interval:34s} {counts}")
+    for name, ratio, low, high in derived:
+        lines.append(f"{name:{width}s} {compare.number_text(ratio) + 'x':>22s}   "
+                     f"{compare.number_text(low)} – {compare.number_text(high)}")
+    return "\n".join(lines)
+
+
+def record_markdown(suite: Any, derived: Sequence[tuple[str, float, float, float]] = ()) -> str:
+    """One record as a Markdown table, opening with its machine and provenance."""
+    lines = [f"Machine: {record.machine_text(suite)}; {record.provenance_text(suite)}.", "",
+             "| figure | rate | 95% interval over runs | runs × values |", "|---|---|---|---|"]
+    for benchmark in suite:
+        rate, interval, counts = _interval_text(benchmark)
+        lines.append(f"| {benchmark.get_name()}{_params_text(benchmark)} | {rate} | {interval} | {counts} |")
+    for name, ratio, low, high in derived:
+        lines.append(f"| {name} | {compare.number_text(ratio)}× | {compare.number_text(low)} – {compare.number_text(high)} | |")
+    return "\n".join(lines)
+
+
+def comparison_markdown(old: Any, new: Any, old_name: str, new_name: str) -> str:
+    """Two records compared (:func:`compare.compare_figures`) as a Markdown table."""
+    rows = compare.compare_figures(old, new)
+    lines = [f"{old_name}: {record.provenance_text(old)}.", f"{new_name}: {record.provenance_text(new)}.",
+             *(f"{line[0].upper()}{line[1:]}." for line in compare.machines_text(old, new, old_name, new_name)), "",
+             f"| figure | {old_name} | {new_name} | speed {new_name} / {old_name} [95% interval] | verdict |",
+             "|---|---|---|---|---|"]
+    for r in rows:
+        ratio = (f"{r.speed:.3f}" if math.isnan(r.speed_low) else
+                 f"{r.speed:.3f} [{r.speed_low:.3f}, {r.speed_high:.3f}]")
+        lines.append(f"| {r.name} | {compare.rate_text(r.old_rate, r.work_unit)} | "
+                     f"{compare.rate_text(r.new_rate, r.work_unit)} | {ratio} | {compare.VERDICT_TEXT[r.verdict]} |")
+    bases = sorted({f"{compare.BASIS_TEXT[r.basis]} ({r.n[0]} and {r.n[1]})" for r in rows})
+    lines += ["", f"Intervals: {compare.CONFIDENCE:.0%}, {'; '.join(bases)}."]
+    return "\n".join(lines)
+
+
+def render_block(kind: str, paths: Sequence[str], root: Path) -> str:
+    """The body of one published block (see the module doc), paths relative to ``root``."""
+    suites = [record.load(root / p) for p in paths]
+    if kind == "record":
+        if len(suites) != 1:
+            raise record.RecordError(f"a record block names one record, got {len(paths)}: {' '.join(paths)}")
+        from .engine import derived_ratios
+
+        return record_markdown(suites[0], derived_ratios(suites[0])) + "\n"
+    if len(suites) != 2:
+        raise record.RecordError(f"a compare block names two records, got {len(paths)}: {' '.join(paths)}")
+    names = [Path(p).name.removesuffix(".gz").removesuffix(".json") for p in paths]
+    return comparison_markdown(suites[0], suites[1], names[0], names[1]) + "\n"
+
+
+def regenerate(page: Path, root: Path, check: bool = False) -> bool:
+    """Rewrite the blocks of ``page`` from their records (paths relative to ``root``);
+    with ``check``, write nothing. True when the page already held what its records say."""
+    text = page.read_text()
+
+    def body(match: re.Match[str]) -> str:
+        kind, paths = match.group(2), match.group(3).split()
+        return f"{match.group(1)}\n{render_block(kind, paths, root)}\n{match.group(5)}"
+
+    new = BLOCK.sub(body, text)
+    if new != text and not check:
+        page.write_text(new)
+    return new == text
