@@ -243,7 +243,8 @@ def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NE
             "the records come from different machines: each ratio is across machines, not a change of the code alone"]
 
 
-def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD", new_name: str = "NEW") -> str:
+def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD", new_name: str = "NEW",
+           min_change: float = MIN_CHANGE) -> str:
     """The comparison as a table, with both records' provenance and machines."""
     lines = [f"{old_name}: {record.provenance_text(old)}", f"{new_name}: {record.provenance_text(new)}",
              *machines_text(old, new, old_name, new_name)]
@@ -261,7 +262,7 @@ def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD"
     counts = {v: sum(r.verdict == v for r in rows) for v in ("faster", "slower", "same")}
     bases = sorted({f"{BASIS_TEXT[r.basis]} ({r.n[0]} and {r.n[1]})" for r in rows})
     lines.append(f"{len(rows)} figures: {counts['faster']} faster, {counts['slower']} slower, {counts['same']} "
-                 f"{VERDICT_TEXT['same']}; changes under {MIN_CHANGE:.0%} are not called")
+                 f"{VERDICT_TEXT['same']}; changes under {min_change:.0%} are not called")
     lines.append(f"intervals: {CONFIDENCE:.0%}, {'; '.join(bases)}")
     return "\n".join(lines)
 
@@ -295,7 +296,7 @@ def main(argv: list[str] | None = None, prog: str = "donuts-ai bench compare") -
         parser.exit(2, f"{prog}: error: {exc}\n")
     if not rows:
         parser.exit(2, f"{prog}: error: {args.old} and {args.new} share no figure\n")
-    print(report(old, new, rows))
+    print(report(old, new, rows, min_change=args.min_change / 100))
     if args.fail_slower is not None:
         failed = [r for r in rows if r.slower_beyond(args.fail_slower / 100)]
         if failed:
