@@ -51,8 +51,8 @@ class Side:
     """One version: where its code is (``tree``, or None for the installed package), the
     Python that runs it, its Numba cache, and its label in the table."""
 
-    def __init__(self, label: str, tree: Path | None, python: str, cache: Path) -> None:
-        self.label, self.tree, self.python, self.cache = label, tree, python, cache
+    def __init__(self, label: str, tree: Path | None, python: str, cache: Path, commit: str | None = None) -> None:
+        self.label, self.tree, self.python, self.cache, self.commit = label, tree, python, cache, commit
         self.takes_runs: bool | None = None
 
     def env(self) -> dict[str, str]:
@@ -79,16 +79,17 @@ class Side:
                                      f"{' '.join(proc.stderr.strip().splitlines()[-3:])}")
 
 
-def resolve_version(version: str, label: str, work: Path, repo: Path = CHECKOUT) -> Path | None:
-    """The tree of ``version`` (see the module doc): a folder, ``installed`` (None), or a
-    git ref of ``repo`` exported into ``work/label``. :class:`RecordError` when it is none."""
+def resolve_version(version: str, label: str, work: Path, repo: Path = CHECKOUT) -> tuple[Path | None, str | None]:
+    """The tree of ``version`` (see the module doc) and its commit where it is a git ref: a
+    folder, ``installed`` (None), or a git ref of ``repo`` exported into ``work/label``.
+    :class:`RecordError` when it is none of them."""
     if version == INSTALLED:
-        return None
+        return None, None
     path = Path(version).expanduser()
     if path.is_dir():
         if not (path / "donuts_ai" / "__init__.py").exists():
             raise record.RecordError(f"{version}: a folder without donuts_ai/ (not a tree of this library)")
-        return path.resolve()
+        return path.resolve(), None
     commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{version}^{{commit}}"],
                             capture_output=True, text=True)
     if commit.returncode != 0:
@@ -98,16 +99,18 @@ def resolve_version(version: str, label: str, work: Path, repo: Path = CHECKOUT)
     archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", commit.stdout.strip()],
                              capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
-    return tree
+    return tree, commit.stdout.strip()
 
 
-def _numbered(suite: Any, round_number: int, label: str) -> Any:
-    """``suite`` with every run marked with its round and side."""
+def _numbered(suite: Any, round_number: int, side: Side) -> Any:
+    """``suite`` with every run marked with its round and side (and the side's commit, where
+    the run did not know it: a tree exported from git is no checkout)."""
     import pyperf
 
+    known = {"git_commit": side.commit} if side.commit else {}
     benchmarks = []
     for benchmark in suite:
-        runs = [pyperf.Run(run.values, metadata={**run.get_metadata(), "round": round_number, "side": label},
+        runs = [pyperf.Run(run.values, metadata={**known, **run.get_metadata(), "round": round_number, "side": side.label},
                            collect_metadata=False) for run in benchmark.get_runs()]
         benchmarks.append(pyperf.Benchmark(runs))
     return pyperf.BenchmarkSuite(benchmarks)
@@ -130,7 +133,7 @@ def side_by_side(old: Side, new: Side, rounds: int, bench_args: Sequence[str], o
                     progress(f"round {i} of {rounds}: {side.label}")
                 path = cwd / f"{side.label}-{i}.json"
                 side.bench(bench_args, path, cwd)
-                suite = _numbered(record.load(path), i, side.label)
+                suite = _numbered(record.load(path), i, side)
                 if side.label in merged:
                     merged[side.label].add_runs(suite)
                 else:
@@ -162,9 +165,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.compar
             work = Path(work_dir)
             sides = []
             for label, version, python in (("old", args.old, args.old_python), ("new", args.new, args.new_python)):
-                tree = resolve_version(version, label, work)
+                tree, commit = resolve_version(version, label, work)
                 (work / f"cache-{label}").mkdir()
-                sides.append(Side(label, tree, python or args.python, work / f"cache-{label}"))
+                sides.append(Side(label, tree, python or args.python, work / f"cache-{label}", commit))
             old, new = side_by_side(sides[0], sides[1], args.rounds, shlex.split(args.bench_args), Path(args.out),
                                     lambda text: print(f"{prog}: {text}", file=sys.stderr, flush=True))
     except (DonutsError, subprocess.CalledProcessError) as exc:
