@@ -344,28 +344,53 @@ add("04_search_speed.ipynb", [
     md("""
 # Search speed
 
-The figures of `donuts-ai bench` as plots: playouts per second against cores, nodes per
-second and environment steps per second (the batched `VectorEnv`, one core), and the
-solver's time per layout."""),
+`donuts-ai bench` measures the engine on this machine: random playouts, perft, alpha-beta,
+MCTS, the solver and the batched `VectorEnv`. Here it makes your own speed record,
+compares it with the record committed in the repository, and plots the two side by side.
+
+A record is pyperf's JSON (`donuts-ai bench --quick --json FILE`; `python -m pyperf stats
+FILE` reads it). Each figure is measured in several independent processes (runs), and its
+95% interval is over those runs, not over the repeats within one: separate processes
+differ far more than the repeats of one do."""),
     code(SETUP),
     code("""
+from pathlib import Path
 import matplotlib.pyplot as plt
+import numpy as np
 from donuts_ai import bench
+from donuts_ai.bench import compare, record, tables
 
-r = bench.run(quick=QUICK, startup=False)
-print(bench.report(r))"""),
+# The quick sizes (perft depth 6, alpha-beta depth 9, ...), as the committed record, so the figures share names.
+suite = bench.engine.run(quick=True, runs=2 if QUICK else 3,
+                         only=["playouts", "perft", "alphabeta", "vector_env"] if QUICK else None)
+print(bench.engine.report(suite))"""),
+    md("""
+The committed record, `benchmarks/records/bench-quick.json`, was measured on the
+maintainers' machine, which the comparison names beside yours. A ratio between two
+machines is a difference of hardware and load, not a change of code: to compare two
+versions of the code, measure both on one machine (`donuts-ai bench compare OLD NEW`)."""),
     code("""
-fig, axes = plt.subplots(1, 3, figsize=(13, 3.5))
-cores = [1, r["machine"]["cores"]]
-axes[0].bar([str(c) for c in cores], [r["playouts_1core"]["median"], r["playouts_all_cores"]["median"]])
-axes[0].set_xlabel("cores"); axes[0].set_ylabel("random games / s")
-axes[1].bar(["perft leaves", "alpha-beta nodes", "MCTS iterations", "VectorEnv steps"],
-            [r["perft"]["median"], r["alphabeta"]["median"], r["mcts_1"]["median"], r["vector_env"]["steps"]["median"]])
-axes[1].set_yscale("log"); axes[1].set_ylabel("per second, one core"); axes[1].tick_params(axis="x", rotation=20)
-rows = r["solver"]["rows"]
-axes[2].bar([x["layout"] for x in rows], [x["seconds"] for x in rows])
-axes[2].set_ylabel("seconds to solve the empty board"); axes[2].tick_params(axis="x", rotation=45)
-fig.tight_layout()
+DATA = Path(os.environ.get("DONUTS_NB_DATA", "."))  # this notebook's folder
+RECORD = Path("benchmarks") / "records" / "bench-quick.json"
+path = next(p for p in (DATA.resolve().parent / RECORD, Path.cwd().parent / RECORD, Path.cwd() / RECORD) if p.exists())
+committed = record.load(path)
+print(f"committed record {RECORD.as_posix()}")
+print(f"  machine: {record.machine_text(committed)}")
+print(f"  record: {record.provenance_text(committed)}")
+print()
+rows = compare.compare_figures(committed, suite)
+print(compare.report(committed, suite, rows, old_name="committed", new_name="yours"))"""),
+    code("""
+names = [r.name for r in rows]
+fig, ax = plt.subplots(figsize=(10, 0.45 * len(names) + 1.5))
+for k, (label, s) in enumerate((("committed", committed), ("yours", suite))):
+    rate, low, high = np.array([tables.rate_interval(b)[:3] for b in record.figures_of(s, names).values()]).T
+    err = np.nan_to_num([rate - low, high - rate])  # no interval (one value): no bar
+    ax.barh(np.arange(len(names)) + (0.2 if k else -0.2), rate, height=0.4, xerr=err, capsize=3, label=label)
+ax.set_yticks(range(len(names)), [f"{r.name} ({compare.plural(r.work_unit)}/s)" for r in rows])
+ax.invert_yaxis(); ax.set_xscale("log")
+ax.set_xlabel("units of work a second (log scale); error bars: 95% interval over runs")
+ax.legend(); fig.tight_layout()
 plt.show()"""),
 ])
 

@@ -3,8 +3,7 @@ decisions/s and nodes/s beside ours. Only what they count is checked, never a sp
 
 from __future__ import annotations
 
-import json
-
+import pyperf
 import pytest
 
 from donuts_ai import DonutsError
@@ -89,10 +88,14 @@ def test_bad_agents_are_refused_naming_them():
 def test_cli_measures_a_users_agent_beside_ours(capsys, tmp_path):
     out = tmp_path / "agents.json"
     assert main(["bench", "--agent", "examples.compiled_negamax:Agent", "--agent", "greedy", "--positions", "2",
-                 "--time", "0.01", "--json", str(out)]) == 0
+                 "--time", "0.01", "--runs", "2", "--json", str(out)]) == 0
     printed = capsys.readouterr().out
-    names = [row["agent"] for row in json.loads(out.read_text())["agents"]]
-    assert names == ["examples.compiled_negamax:Agent:time=0.01", "greedy", "alphabeta:time=0.01", "mcts:time=0.01"]
+    suite = pyperf.BenchmarkSuite.load(str(out))  # a record in pyperf's format: two runs of 2 decisions each
+    names = ["examples.compiled_negamax:Agent:time=0.01", "greedy", "alphabeta:time=0.01", "mcts:time=0.01"]
+    assert [n.removesuffix(": decisions") for n in suite.get_benchmark_names() if n.endswith(": decisions")] == names
     for name in names:
         assert name in printed
+        decisions = suite.get_benchmark(f"{name}: decisions")
+        assert decisions.get_nrun() == 2 and decisions.get_nvalue() == 4
+    assert "greedy: nodes" not in suite.get_benchmark_names()  # greedy reports no nodes
     assert "nodes/s" in printed

@@ -42,21 +42,6 @@ def test_bad_input_gives_one_line_and_exit_2(argv, message):
     assert proc.stderr.count("\n") == 1 and message in proc.stderr and proc.stderr.startswith("donuts-ai: error:")
 
 
-def test_bench_quick_smoke(tmp_path):
-    """The benchmark code runs (it asserts no speed: benchmarks are not tests)."""
-    out = tmp_path / "bench.json"
-    proc = subprocess.run([sys.executable, "-m", "donuts_ai", "bench", "--quick", "--json", str(out)],
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    assert "random playouts, 1 core" in proc.stdout and "solver" in proc.stdout
-    import json
-
-    figures = json.loads(out.read_text())
-    assert {"playouts_1core", "perft", "alphabeta", "mcts_1", "solver", "speedup_vs_reference", "boxes"} <= set(figures)
-    assert "random 2-player games/s" in proc.stdout and "ISMCTS iterations/s" in proc.stdout
-    assert figures["perft"]["leaves"] == 60207  # depth 6 on the standard layout, as recorded by the reference
-
-
 def test_study_first_moves(capsys, tmp_path):
     out = tmp_path / "moves.jsonl"
     assert main(["study", "first-player", "--grids", "1", "--seed", "9", "--workers", "1", "--first-moves",

@@ -343,8 +343,9 @@ def test_the_benchmark_figure_runs():
     """``donuts-ai bench`` measures VectorEnv's steps/s (no speed asserted: benchmarks are not tests)."""
     from donuts_ai.bench.engine import vector_env_speed
 
-    figures = vector_env_speed(8, 2, 1)
-    assert figures["steps"]["median"] > 0 and figures["ns_per_step"] > 0 and figures["steps_with_observation"]["repeats"] == 1
+    steps, read = vector_env_speed(8, 2, 1)
+    assert steps.work_unit == read.work_unit == "step" and len(steps.values) == len(read.values) == 1
+    assert steps.values[0] > 0 and read.values[0] > 0 and steps.params["num_envs"] == 8
 
 
 def reference_planes(board: Board, player: int) -> np.ndarray:

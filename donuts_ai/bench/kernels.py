@@ -2,7 +2,7 @@
 :mod:`donuts_ai.donuts.kernels` and against the private engine it wraps, searches at the same
 node rate.
 
-    python -m benchmarks.kernels [--quick] [--json FILE]
+    python -m benchmarks.kernels [--quick] [--depth N] [--repeats N] [--runs N] [--json FILE]
 
 The two kernels below are one search written twice, name for name: a negamax with
 alpha-beta on the win/draw/loss value, square order, no table, the horizon scoring 0, at
@@ -14,16 +14,24 @@ repeats (the order alternating, so that a machine growing busier or quieter favo
 neither); each repeat's node rates are paired and their ratio is reported with the two
 rates. Rates are per second of this process's CPU time (``time.process_time``), which
 other processes on a shared machine disturb far less than the wall clock; the wall-clock
-rates are reported too. Benchmarks are not tests: nothing here asserts a speed.
+rates are reported too.
+
+The figures are measured in ``--runs`` independent processes (3 by default), and
+``--json FILE`` writes them as a pyperf record (:mod:`donuts_ai.bench.record`; ``python -m
+pyperf stats FILE`` reads it): the seconds a node took against each kernel, CPU and wall
+clock as separate figures (:func:`figures`), one value per repeat; the ratio of the two is
+derived in the table from the stored times, not stored. Benchmarks are not tests:
+nothing here asserts a speed.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import time
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import numpy as np
 from numba import njit
@@ -34,7 +42,9 @@ from ..donuts import kernels as K
 from ..donuts._engine.position import PASSES, Position, Rulebook, apply, is_over, legal_moves, placer_value
 from ..donuts.board import Board
 from ..donuts.layout import Layout
-from ._report import Machine, Stats, machine, print_and_save
+from . import compare, record, tables
+from ._report import Machine, Stats, machine
+from .record import Figure
 
 #: Six early positions: ``Layout.random_grid(FIRST_LAYOUT + i)`` after ``OPENING_PLIES`` seeded random plies.
 FIRST_LAYOUT, POSITIONS, OPENING_PLIES = 100, 6, 4
@@ -110,18 +120,36 @@ def search_all(which: str, boards: list[Board], depth: int) -> tuple[list[int], 
     return values, int(nodes[0]), time.process_time() - cpu, time.perf_counter() - wall
 
 
+class RateStats(Stats):
+    """Node rates over repeats, each repeat's kept (``rates``, in the order measured) for the record."""
+
+    rates: list[float]
+
+
 class KernelsFigures(TypedDict):
     """Node rates of the two negamaxes (:func:`run`): the same search, so the same ``nodes``."""
 
     machine: Machine
     depth: int
     nodes: int
-    public: Stats  # nodes per CPU second
-    private: Stats
+    public: RateStats  # nodes per CPU second
+    private: RateStats
     ratio: Stats  # public / private node rate (CPU time), per interleaved pair of repeats
-    public_wall: Stats  # nodes per wall-clock second
-    private_wall: Stats
+    public_wall: RateStats  # nodes per wall-clock second
+    private_wall: RateStats
     ratio_wall: Stats
+
+
+#: The defaults of :func:`run`, and those of ``--quick``: (depth, repeats).
+FULL, QUICK = (18, 11), (16, 5)
+#: The record's figures, by kernel and clock: (key of :class:`KernelsFigures`, kernel, clock).
+FIGURES = (("public", "public kernels", "CPU clock"), ("private", "private engine", "CPU clock"),
+           ("public_wall", "public kernels", "wall clock"), ("private_wall", "private engine", "wall clock"))
+
+
+def figure_name(depth: int, kernel: str, clock: str) -> str:
+    """The name of a figure of the record: ``negamax depth 16, public kernels, CPU clock``."""
+    return f"negamax depth {depth}, {kernel}, {clock}"
 
 
 def _stats(values: list[float]) -> Stats:
@@ -129,7 +157,11 @@ def _stats(values: list[float]) -> Stats:
     return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
 
 
-def run(depth: int = 18, repeats: int = 11) -> KernelsFigures:
+def _rate_stats(values: list[float]) -> RateStats:
+    return {**_stats(values), "rates": list(values)}
+
+
+def run(depth: int = FULL[0], repeats: int = FULL[1]) -> KernelsFigures:
     """Both negamaxes ``repeats`` times each, interleaved, at ``depth`` from :func:`positions`."""
     boards = positions()
     reference, nodes, _, _ = search_all("private", boards, 2)  # warm-up: compile or load both kernels
@@ -145,9 +177,42 @@ def run(depth: int = 18, repeats: int = 11) -> KernelsFigures:
     def ratios(suffix: str) -> Stats:
         return _stats([p / q for p, q in zip(rates[f"public{suffix}"], rates[f"private{suffix}"], strict=True)])
 
-    return {"machine": machine(), "depth": depth, "nodes": nodes, "public": _stats(rates["public"]),
-            "private": _stats(rates["private"]), "ratio": ratios(""), "public_wall": _stats(rates["public_wall"]),
-            "private_wall": _stats(rates["private_wall"]), "ratio_wall": ratios("_wall")}
+    return {"machine": machine(), "depth": depth, "nodes": nodes, "public": _rate_stats(rates["public"]),
+            "private": _rate_stats(rates["private"]), "ratio": ratios(""), "public_wall": _rate_stats(rates["public_wall"]),
+            "private_wall": _rate_stats(rates["private_wall"]), "ratio_wall": ratios("_wall")}
+
+
+def figures(depth: int = FULL[0], repeats: int = FULL[1]) -> list[Figure]:
+    """The node rates of :func:`run` as record figures: seconds a node against each kernel,
+    on the CPU clock and on the wall clock (four figures, a value per repeat; the nodes
+    of one search of the six positions as a parameter)."""
+    r = run(depth, repeats)
+    return [Figure(figure_name(depth, kernel, clock), "node", [1 / rate for rate in r[key]["rates"]],  # type: ignore[literal-required]
+                   {"nodes": r["nodes"], "positions": POSITIONS}) for key, kernel, clock in FIGURES]
+
+
+def ratios(suite: Any) -> list[tuple[str, float, float, float]]:
+    """(name, ratio, low, high): the node rate against the public kernels over that against
+    the private engine, on each clock, derived from the record's stored times (each run
+    measured both, so the runs are paired)."""
+    by_name = record.figures_of(suite)
+    out = []
+    for name, fast in by_name.items():
+        slow = by_name.get(name.replace(", public kernels, ", ", private engine, "))
+        if ", public kernels, " not in name or slow is None:
+            continue
+        runs = min(fast.get_nrun(), slow.get_nrun())
+        interval = compare.log_interval([r.values for r in slow.get_runs()], [r.values for r in fast.get_runs()],
+                                        [(i, i) for i in range(runs)])
+        out.append((f"kernels / engine node rate, {name.rsplit(', ', 1)[1]}", math.exp(-interval.estimate),
+                    math.exp(-interval.high), math.exp(-interval.low)))
+    return out
+
+
+def record_report(suite: Any) -> str:
+    """A record of this benchmark as a table: each figure's rate with its interval over the
+    runs, and the ratios of the public kernels' node rate to the private engine's."""
+    return tables.record_text(suite, ratios(suite))
 
 
 def report(r: KernelsFigures) -> str:
@@ -165,12 +230,23 @@ def report(r: KernelsFigures) -> str:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.kernels") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a shallower search, 5 repeats: a few seconds")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser = argparse.ArgumentParser(
+        prog=prog, description=__doc__.splitlines()[0],
+        epilog="--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) made of --runs independent "
+               "processes.")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"depth {QUICK[0]}, {QUICK[1]} repeats: a few seconds a run (default: depth {FULL[0]}, "
+                             f"{FULL[1]} repeats)")
+    parser.add_argument("--depth", type=int, help="the search's depth (overrides --quick's)")
+    parser.add_argument("--repeats", type=int, help="interleaved repeats of each search in a run (overrides --quick's)")
+    record.add_record_options(parser)
     args = parser.parse_args(argv)
-    figures = run(depth=16, repeats=5) if args.quick else run()
-    return print_and_save(figures, report, args.json)
+    depth = args.depth if args.depth is not None else (QUICK if args.quick else FULL)[0]
+    repeats = args.repeats if args.repeats is not None else (QUICK if args.quick else FULL)[1]
+    if depth < 1 or repeats < 1:
+        parser.error("--depth and --repeats must be at least 1")
+    return record.record_main(parser, args, argv, "donuts_ai.bench.kernels",
+                              lambda: (figures(depth, repeats), f"depth={depth} repeats={repeats}"), record_report)
 
 
 if __name__ == "__main__":

@@ -153,3 +153,31 @@ def regenerate(page: Path, root: Path, check: bool = False) -> bool:
     if new != text and not check:
         page.write_text(new)
     return new == text
+
+
+#: The pages whose tables are generated from records, relative to the checkout.
+PAGES = ("benchmarks/RESULTS.md", "docs/howto/speed.md")
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.tables") -> int:
+    """Regenerate the published tables from their records (``--check``: exit 1 and name the
+    pages whose tables differ from their records, writing nothing)."""
+    import argparse
+    import sys
+
+    from .side_by_side import CHECKOUT
+
+    parser = argparse.ArgumentParser(prog=prog, description=main.__doc__.splitlines()[0] if main.__doc__ else None)
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a page is out of date")
+    parser.add_argument("pages", nargs="*", default=list(PAGES), help=f"pages (default: {' '.join(PAGES)})")
+    args = parser.parse_args(argv)
+    stale = []
+    try:
+        for page in args.pages:
+            if not regenerate(CHECKOUT / page, CHECKOUT, check=args.check):
+                stale.append(page)
+    except (OSError, record.RecordError) as exc:
+        parser.exit(2, f"{prog}: error: {exc}\n")
+    for page in stale:
+        print(f"{page}: {'out of date with its records' if args.check else 'regenerated'}", file=sys.stderr)
+    return 1 if stale and args.check else 0

@@ -1,6 +1,6 @@
 """How much of its per-move budget each searching agent spends in the middle game.
 
-    python -m benchmarks.time_use [--quick] [--time-limit SECONDS] [--from-ply PLY] [--json FILE]
+    python -m benchmarks.time_use [--quick] [--games N] [--time-limit SECONDS] [--from-ply PLY] [--runs N] [--json FILE]
 
 Plays alpha-beta and MCTS at ``time_limit`` seconds a move against a greedy and a
 random opponent and against each other, on random tile arrangements, both colours,
@@ -11,7 +11,14 @@ mean, median, p10, p90 and max, per agent and opponent. Twice: over all those mo
 and over the "searched" ones, where the budget is what stopped the agent — not moves
 its tactical pass chose without searching (``forced``: a win at once, the only move
 that does not lose at once), nor moves whose search proved the game's value
-(``proven``), which end early by design. Not a test: nothing here asserts a time.
+(``proven``), which end early by design.
+
+The games are played in ``--runs`` independent processes (3 by default), and ``--json
+FILE`` writes a pyperf record made of them (:mod:`donuts_ai.bench.record`; ``python -m
+pyperf stats FILE`` reads it): for each timed agent and opponent, the seconds each counted
+move took (work unit ``move``, a value per move, :func:`figures`), with the kind of each
+move kept beside them (parameter ``kinds``); the tables of fractions are computed from
+the record over all runs. Not a test: nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -22,13 +29,15 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from ..donuts.agents.board_agent import BoardAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout
-from ._report import Machine, machine, print_and_save
+from . import record, tables
+from ._report import Machine, machine
+from .record import Figure
 
 #: Random plies before the agents take over: every game a different middle game.
 OPENING_PLIES = 2
@@ -38,6 +47,11 @@ FROM_PLY = 6
 #: The searching agents and the opponents they meet.
 PAIRINGS = [("alphabeta", "greedy"), ("alphabeta", "random"), ("mcts", "greedy"), ("mcts", "random"), ("alphabeta", "mcts")]
 TIMED = ("alphabeta", "mcts")
+#: Games per pairing: (full, quick).
+GAMES = (16, 4)
+#: The kind of a counted move, as the record's ``kinds`` parameter spells it: searched
+#: until the budget stopped it, chosen by the tactical pass without a search, or proven.
+SEARCHED, FORCED, PROVEN = "s", "f", "p"
 
 
 class MoveShares(TypedDict):
@@ -61,14 +75,26 @@ class TimeUseRow(TypedDict):
     searched: MoveShares
 
 
+class TimedMoves(TypedDict):
+    """Every counted move of one timed agent against one opponent: the seconds each took,
+    and its kind (``kinds``: a letter a move, :data:`SEARCHED`, :data:`FORCED` or :data:`PROVEN`)."""
+
+    agent: str
+    opponent: str
+    pairing: str
+    seconds: list[float]
+    kinds: str
+
+
 class TimeUseBench(TypedDict):
-    """Every figure of this benchmark (:func:`run`)."""
+    """Every figure of this benchmark (:func:`run`); ``moves`` keeps every counted move."""
 
     machine: Machine
     time_limit: float
     games_per_pairing: int
     from_ply: int
     rows: list[TimeUseRow]
+    moves: list[TimedMoves]
 
 
 def _quantile(sorted_xs: list[float], q: float) -> float:
@@ -85,9 +111,9 @@ def summary(fractions: list[float]) -> MoveShares:
 
 
 def play(seats: dict[int, BoardAgent], timed: dict[int, str], layout: Layout, *, opening_seed: int, time_limit: float,
-         from_ply: int, out: dict[str, list[tuple[float, bool]]]) -> None:
-    """One game from a random opening; appends ``(fraction, searched)`` of every counted
-    move of a timed seat to ``out[timed[seat]]``."""
+         from_ply: int, out: dict[str, list[tuple[float, str]]]) -> None:
+    """One game from a random opening; appends ``(seconds, kind)`` of every counted move
+    of a timed seat to ``out[timed[seat]]`` (``time_limit``: the agents' own)."""
     board = Board(layout)
     rng = random.Random(opening_seed)
     for _ in range(OPENING_PLIES):
@@ -104,7 +130,8 @@ def play(seats: dict[int, BoardAgent], timed: dict[int, str], layout: Layout, *,
         if seat in timed and board.ply >= from_ply:
             assert isinstance(agent, (AlphaBetaAgent, MCTSAgent))  # the timed kinds
             info = agent.last_info
-            out.setdefault(timed[seat], []).append((seconds / time_limit, not (info["forced"] or info["proven"])))
+            kind = FORCED if info["forced"] else PROVEN if info["proven"] else SEARCHED
+            out.setdefault(timed[seat], []).append((seconds, kind))
         board.push(move)
 
 
@@ -116,9 +143,10 @@ def run(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> 
         "random": lambda s: RandomAgent(seed=s),
     }
     rows: list[TimeUseRow] = []
-    every: dict[str, list[tuple[float, bool]]] = {kind: [] for kind in TIMED}
+    timed_moves: list[TimedMoves] = []
+    every: dict[str, list[tuple[float, str]]] = {kind: [] for kind in TIMED}
     for a, b in PAIRINGS:
-        moves: dict[str, list[tuple[float, bool]]] = {}
+        moves: dict[str, list[tuple[float, str]]] = {}
         agent_a, agent_b = makers[a](1), makers[b](2)  # built (and warmed up) before any timed move
         for g in range(games_per_pairing):
             a_seat = g % 2
@@ -127,15 +155,58 @@ def run(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> 
             play(seats, timed, Layout.random(g // 2), opening_seed=g // 2, time_limit=time_limit, from_ply=from_ply, out=moves)
         for kind, recs in moves.items():
             every[kind] += recs
-            rows.append(_row(kind, f"{a} vs {b}", recs))
+            rows.append(_row(kind, f"{a} vs {b}", recs, time_limit))
+            timed_moves.append({"agent": kind, "opponent": b if kind == a else a, "pairing": f"{a} vs {b}",
+                                "seconds": [t for t, _ in recs], "kinds": "".join(k for _, k in recs)})
         print(f"  {a} vs {b}: {games_per_pairing} games", flush=True)
-    rows += [_row(kind, "all", recs) for kind, recs in every.items()]
+    rows += [_row(kind, "all", recs, time_limit) for kind, recs in every.items()]
     return {"machine": machine(), "time_limit": time_limit, "games_per_pairing": games_per_pairing, "from_ply": from_ply,
-            "rows": rows}
+            "rows": rows, "moves": timed_moves}
 
 
-def _row(kind: str, pairing: str, recs: list[tuple[float, bool]]) -> TimeUseRow:
-    return {"agent": kind, "pairing": pairing, "all": summary([f for f, _ in recs]), "searched": summary([f for f, s in recs if s])}
+def _row(kind: str, pairing: str, recs: list[tuple[float, str]], time_limit: float) -> TimeUseRow:
+    return {"agent": kind, "pairing": pairing, "all": summary([t / time_limit for t, _ in recs]),
+            "searched": summary([t / time_limit for t, k in recs if k == SEARCHED])}
+
+
+def figure_name(agent: str, opponent: str, time_limit: float, from_ply: int) -> str:
+    """The record's name of the moves of ``agent`` against ``opponent``."""
+    return f"{agent} move at {time_limit:g} s against {opponent}, from ply {from_ply}"
+
+
+def figures(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> list[Figure]:
+    """The moves of :func:`run` as record figures: for each timed agent and opponent, the
+    seconds each counted move took (a value a move, in the order played), the kind of
+    each as the parameter ``kinds`` (a letter a move: ``s`` searched, ``f`` forced, ``p``
+    proven); an agent and opponent without a counted move give no figure."""
+    r = run(games_per_pairing, time_limit, from_ply)
+    return [Figure(figure_name(m["agent"], m["opponent"], time_limit, from_ply), "move", m["seconds"],
+                   {"agent": m["agent"], "pairing": m["pairing"], "time_limit": time_limit, "from_ply": from_ply,
+                    "games": games_per_pairing, "kinds": m["kinds"]})
+            for m in r["moves"] if m["seconds"]]
+
+
+def rows_of(suite: Any) -> tuple[list[TimeUseRow], float | None]:
+    """The rows of :func:`report`'s tables from a record of this benchmark, over all its
+    runs (every agent against every opponent, then each agent against all), and the time
+    limit (``None`` when the runs disagree)."""
+    recs: dict[tuple[str, str], list[tuple[float, str]]] = {}
+    limits = set()
+    for benchmark in suite:
+        for run_ in benchmark.get_runs():
+            meta = run_.get_metadata()
+            kinds = str(meta.get("param_kinds", ""))
+            if len(kinds) != len(run_.values):  # not a record of this benchmark's: every move counted as searched
+                kinds = SEARCHED * len(run_.values)
+            key = (str(meta.get("param_agent", benchmark.get_name())), str(meta.get("param_pairing", "")))
+            recs.setdefault(key, []).extend(zip(run_.values, kinds, strict=True))
+            limits.add(float(meta.get("param_time_limit", 0.0)))
+    limit = limits.pop() if len(limits) == 1 else None
+    scale = limit if limit else 1.0
+    rows = [_row(agent, pairing, moves, scale) for (agent, pairing), moves in recs.items()]
+    agents = list(dict.fromkeys(agent for agent, _ in recs))
+    rows += [_row(agent, "all", [m for (a, _), ms in recs.items() if a == agent for m in ms], scale) for agent in agents]
+    return rows, limit
 
 
 def report(r: TimeUseBench) -> str:
@@ -143,30 +214,54 @@ def report(r: TimeUseBench) -> str:
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}",
              f"time per move / time_limit ({r['time_limit']} s), moves from ply {r['from_ply']} on, "
              f"{r['games_per_pairing']} games per pairing"]
+    return "\n".join(lines + _tables(r["rows"]))
+
+
+def record_report(suite: Any) -> str:
+    """A record of this benchmark: each figure's time a move with its interval over the
+    runs, then the tables of :func:`report` over every run's moves."""
+    rows, limit = rows_of(suite)
+    settings = ", ".join(str(v) for v in record.metadata_values(suite, record.SETTINGS_KEY))
+    title = (f"time per move / time_limit ({limit:g} s), {settings}, over all runs" if limit else
+             "seconds per move (the runs' time limits differ), over all runs")
+    return "\n".join([tables.record_text(suite), "", title, *_tables(rows)])
+
+
+def _tables(rows: list[TimeUseRow]) -> list[str]:
+    lines: list[str] = []
     sections: tuple[tuple[Literal["all", "searched"], str], ...] = (
         ("all", "all moves"), ("searched", "searched moves (not forced, not proven)"))
     for key, title in sections:
         lines += ["", title, "",
                   "| agent | pairing | moves | mean | median | p10 | p90 | max |", "|---|---|---|---|---|---|---|---|"]
-        for row in r["rows"]:
+        for row in rows:
             s = row[key]
             if s["moves"]:
                 lines.append(f"| {row['agent']} | {row['pairing']} | {s['moves']} | {s['mean']:.3f} | {s['median']:.3f} | "
                              f"{s['p10']:.3f} | {s['p90']:.3f} | {s['max']:.3f} |")
             else:
                 lines.append(f"| {row['agent']} | {row['pairing']} | 0 | | | | | |")
-    return "\n".join(lines)
+    return lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.time_use", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--time-limit", type=float, default=0.1, metavar="SECONDS")
-    parser.add_argument("--from-ply", type=int, default=FROM_PLY, metavar="PLY")
-    parser.add_argument("--json", metavar="FILE")
+def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.time_use") -> int:
+    parser = argparse.ArgumentParser(
+        prog=prog, description=__doc__.splitlines()[0],
+        epilog="--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) made of --runs independent "
+               "processes.")
+    parser.add_argument("--quick", action="store_true", help=f"{GAMES[1]} games per pairing (default {GAMES[0]})")
+    parser.add_argument("--games", type=int, metavar="N", help="games per pairing (overrides --quick's)")
+    parser.add_argument("--time-limit", type=float, default=0.1, metavar="SECONDS", help="seconds a move (default 0.1)")
+    parser.add_argument("--from-ply", type=int, default=FROM_PLY, metavar="PLY",
+                        help=f"count the moves from this ply on (default {FROM_PLY})")
+    record.add_record_options(parser)
     args = parser.parse_args(argv)
-    results = run(4 if args.quick else 16, args.time_limit, args.from_ply)
-    return print_and_save(results, report, args.json)
+    games = args.games if args.games is not None else GAMES[args.quick]
+    if games < 1 or not args.time_limit > 0 or args.from_ply < 0:
+        parser.error("--games must be at least 1, --time-limit above 0 and --from-ply at least 0")
+    settings = f"{games} games per pairing, moves from ply {args.from_ply} on"
+    return record.record_main(parser, args, argv, "donuts_ai.bench.time_use",
+                              lambda: (figures(games, args.time_limit, args.from_ply), settings), record_report)
 
 
 if __name__ == "__main__":
