@@ -1,6 +1,9 @@
 """Benchmarks: every speed and calibration figure in ``benchmarks/RESULTS.md``, one module each.
 
     donuts-ai bench                    (= python -m donuts_ai.bench = python -m benchmarks) engine and search speed
+    donuts-ai bench compare OLD NEW    two records: faster, slower, or no difference beyond the noise
+    python -m benchmarks.compare OLD [NEW]  one benchmark on two versions, side by side, round by round
+    python -m benchmarks.tables        the published tables regenerated from the committed records
     donuts-ai bench --agent SPEC       any agent's decisions/s and nodes/s beside our alpha-beta and MCTS
     python -m donuts_ai.bench.kernels  the public compiled API against the private engine: the same negamax's node rate
     python -m donuts_ai.bench.search   solver vs a naive negamax, strength matches, agreement with the solver
@@ -15,7 +18,10 @@ are not tests: nothing here asserts a speed; each prints its machine.
 """
 
 from ._report import machine
-from .agents import agent_report, agent_speed, bench_positions
-from .engine import alphabeta_speed, main, mcts_speed, report, run
+from .agents import agent_report, agent_report_of, agent_speed, bench_positions
+from .compare import compare_figures
+from .engine import alphabeta_speed, main, mcts_speed, measure, report, run
+from .record import Figure, RecordError, load
 
-__all__ = ["agent_report", "agent_speed", "alphabeta_speed", "bench_positions", "machine", "main", "mcts_speed", "report", "run"]
+__all__ = ["Figure", "RecordError", "agent_report", "agent_report_of", "agent_speed", "alphabeta_speed", "bench_positions",
+           "compare_figures", "load", "machine", "main", "mcts_speed", "measure", "report", "run"]

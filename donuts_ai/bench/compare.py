@@ -6,7 +6,8 @@ a record is made of (:mod:`donuts_ai.bench.record`), not over the repeats within
 run's repeats agree to 1% where separate processes of one commit differ by 10 to 30% on
 a shared machine, and an interval from the repeats would call that noise a change.
 
-- Each run counts once, by the mean of its values. On the log scale (speed ratios are
+- Each run counts once, by the median of its values (robust to one value slowed by a burst
+  of load; records before 0.5.0 kept medians too). On the log scale (speed ratios are
   multiplicative), the interval of the difference of the two sides' means is Welch's t
   interval (unequal variances, Welch-Satterthwaite degrees of freedom).
 - Records made side by side (``python -m benchmarks.compare``) number their runs by round
@@ -106,8 +107,8 @@ def log_interval(old: Sequence[Sequence[float]], new: Sequence[Sequence[float]],
     of values): see the module doc. ``pairs`` (indices of an OLD and a NEW run made side by
     side), when given, compares pair by pair."""
     p = (1 + confidence) / 2
-    lo = [math.log(statistics.fmean(v)) for v in old if v]
-    ln = [math.log(statistics.fmean(v)) for v in new if v]
+    lo = [math.log(statistics.median(v)) for v in old if v]
+    ln = [math.log(statistics.median(v)) for v in new if v]
     if not lo or not ln:
         raise record.RecordError("a figure without values")
     if pairs and len(pairs) >= 2:
@@ -171,7 +172,7 @@ def verdict_of(interval: LogInterval, min_change: float = MIN_CHANGE) -> Verdict
 
 
 def rate(benchmark: Any) -> float:
-    """Units of work a second: one over the mean of the runs' mean times."""
+    """Units of work a second: one over the mean of the runs' median times."""
     return 1.0 / statistics.fmean(record.run_means(benchmark))
 
 
@@ -236,7 +237,7 @@ BASIS_TEXT = {"runs": "over independent runs", "pairs": "over rounds run side by
 def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NEW") -> list[str]:
     """The machine lines of a comparison: one when both records share a machine, else both
     and a warning that the ratios are across machines."""
-    if record.machine_key(old) == record.machine_key(new):
+    if record.same_machine(old, new):
         return [f"machine: {record.machine_text(old)}"]
     return [f"{old_name} machine: {record.machine_text(old)} (host {record.machine_key(old)[2] or '?'})",
             f"{new_name} machine: {record.machine_text(new)} (host {record.machine_key(new)[2] or '?'})",

@@ -1,13 +1,21 @@
 """``donuts-ai bench`` (also ``python -m benchmarks``): search and engine speed on this machine.
 
-Measures random playouts/s (one core and all cores), perft leaves/s, alpha-beta
-nodes/s at a fixed depth, MCTS iterations/s, solver time and nodes for a fixed set of
-layouts from the empty board, the batched environment's steps/s (:class:`~donuts_ai.VectorEnv`
-with random legal actions, beside the PettingZoo environment's when it is installed), the speed-up of the Numba engine over the pure-Python
-reference in the same run, and (not with ``--quick``) compile and cached start-up
-times. Each figure is a median over repeats with min–max; warm-up calls keep
-compilation out. ``--quick`` finishes in under a minute; ``--json FILE`` writes the
-figures. Benchmarks are not tests: nothing here asserts a speed.
+Measures random playouts (one core and all cores), perft leaves, alpha-beta nodes at a
+fixed depth, MCTS iterations (one worker and one a core), the solver's time on a fixed
+set of layouts from the empty board, the batched environment's steps
+(:class:`~donuts_ai.VectorEnv` with random legal actions, beside the PettingZoo
+environment's when it is installed), the pure-Python reference's playouts, Donut Boxes
+(:mod:`donuts_ai.bench.boxes`), and (not with ``--quick``) compile and cached start-up
+times. Warm-up calls keep compilation out.
+
+The figures are measured in ``--runs`` independent processes (3 by default), each making
+every figure's repeats, and kept as a record in pyperf's format
+(:mod:`donuts_ai.bench.record`; ``--json FILE``): seconds per unit of work, every value,
+the machine, the load, the commit. The table gives each figure's rate with its 95%
+interval over the runs, and the ratios derived from the stored times (the engine over the
+reference, all cores over one). ``donuts-ai bench compare OLD NEW`` compares two records
+(:mod:`donuts_ai.bench.compare`). ``--quick`` finishes in under a minute on an idle
+2-core machine. Benchmarks are not tests: nothing here asserts a speed.
 """
 
 from __future__ import annotations

@@ -381,8 +381,9 @@ def load(path: str | os.PathLike[str]) -> Any:
 
 
 def run_means(benchmark: Any) -> list[float]:
-    """The mean of each run's values: one time per independent run."""
-    return [statistics.fmean(run.values) for run in benchmark.get_runs() if run.values]
+    """One time per independent run: the median of its values (robust to one value slowed
+    by a burst of load, and what the records before 0.5.0 kept)."""
+    return [statistics.median(run.values) for run in benchmark.get_runs() if run.values]
 
 
 def work_unit(benchmark: Any) -> str:
@@ -417,8 +418,14 @@ def machine_text(suite: Any) -> str:
 
 
 def machine_key(suite: Any) -> tuple[str, ...]:
-    """What tells two machines apart: CPU model, core count and host name (as far as known)."""
+    """What tells two machines apart: CPU model, core count and host name ("" where unknown)."""
     return tuple(",".join(str(v) for v in metadata_values(suite, key)) for key in MACHINE_KEYS)
+
+
+def same_machine(a: Any, b: Any) -> bool:
+    """Whether two records come from one machine, as far as both say: CPU model, cores and
+    host agree wherever both records name them."""
+    return all(x == y or not x or not y for x, y in zip(machine_key(a), machine_key(b), strict=True))
 
 
 def provenance_text(suite: Any) -> str:

@@ -1,19 +1,31 @@
 """Search speed and strength: solver table, alpha-beta nodes/s, MCTS iterations/s,
 agent matches at 0.1 s a move, and how often the agents keep the solver's value.
 
-    python -m benchmarks.search [--quick] [--json FILE] [--skip-naive] [--skip-full]
+    python -m benchmarks.search [--quick] [--skip-naive] [--skip-full] [--skip-matches] [--runs N] [--json FILE]
 
-Speeds are on one core, after a warm-up call (compilation excluded).
+Speeds are on one core (MCTS also with 2 workers), after a warm-up call (compilation
+excluded).
+
+The timed figures (:func:`figures`: the seconds of each solve of the solver's table, of
+the naive negamax's search and of the exact distance's solve, and the seconds a node of
+alpha-beta and an iteration of MCTS) are measured in ``--runs`` independent processes (3
+by default), and ``--json FILE`` writes them as a pyperf record made of those processes
+(:mod:`donuts_ai.bench.record`; ``python -m pyperf stats FILE`` reads it); each solve's
+value, move and nodes are kept as its parameters. The strength matches and the agreement
+with the solver are not times: they are played once, in this process, after the runs,
+printed with the record's table and not stored in it (``--skip-matches`` leaves them
+out). Benchmarks are not tests: nothing here asserts a speed.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
 from collections.abc import Callable
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from ..donuts._engine.position import position_of, rulebook_of
 from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
@@ -22,9 +34,11 @@ from ..donuts.alphabeta import Solver
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..outcomes import value_name
-from ._report import Machine, machine, print_and_save
-from .engine import AlphaBetaFigures, MCTSFigures, alphabeta_speed, mcts_speed
+from . import compare, record, tables
+from ._report import Machine, machine
+from .engine import alphabeta_speed, mcts_speed
 from .naive_search import naive_value
+from .record import Figure, solver_name
 
 NAIVE_CAP_NODES = 400_000_000  # about a minute of the naive search
 
@@ -35,6 +49,7 @@ class SolverTableRow(TypedDict):
     negamax's time, nodes and whether it finished."""
 
     layout: str
+    seed: int
     value: str
     move: str
     value_s: float
@@ -81,17 +96,28 @@ class Agreement(TypedDict):
     greedy: float
 
 
-class SearchBench(TypedDict):
+class SpeedFigures(TypedDict):
+    """The timed part of this benchmark (:func:`speeds`): the solver's table, and the
+    seconds a node of alpha-beta and an iteration of MCTS (1 and 2 workers) as record figures."""
+
+    solver: SolverTable
+    alphabeta: Figure
+    mcts_1: Figure
+    mcts_all: Figure
+
+
+class PlayFigures(TypedDict):
+    """The part of this benchmark that is not a time (:func:`play_figures`)."""
+
+    strength: dict[str, MatchScore]
+    agreement: Agreement
+
+
+class SearchBench(SpeedFigures, PlayFigures):
     """Every figure of this benchmark (:func:`run`)."""
 
     machine: Machine
     quick: bool
-    solver: SolverTable
-    alphabeta: AlphaBetaFigures
-    mcts_1: MCTSFigures
-    mcts_all: MCTSFigures
-    strength: dict[str, MatchScore]
-    agreement: Agreement
 
 
 def _median(xs: list[float]) -> float:
@@ -107,7 +133,7 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> SolverTable:
         name = f"Layout.random_grid({seed})"
         t = time.perf_counter()
         sol = Solver(book=False).solve(board, distance=False)
-        row: SolverTableRow = {"layout": name, "value": sol.result, "move": sol.best_move, "value_s": time.perf_counter() - t,
+        row: SolverTableRow = {"layout": name, "seed": seed, "value": sol.result, "move": sol.best_move, "value_s": time.perf_counter() - t,
                                "value_nodes": sol.nodes}
         if full:
             t = time.perf_counter()
@@ -177,15 +203,62 @@ def solver_agreement(n_positions: int, time_limit: float) -> Agreement:
             "mcts": shares["mcts"], "greedy": shares["greedy"]}
 
 
-def run(quick: bool, naive: bool, full: bool) -> SearchBench:
-    computer = machine()
+def mcts_name(iterations: int, workers: int) -> str:
+    """The record's name of the MCTS figure with ``workers`` workers."""
+    return f"MCTS, {workers} worker{'s' * (workers > 1)}, {iterations:,} iterations from the empty board"
+
+
+def naive_name(seed: int) -> str:
+    """The record's name of the naive negamax's search of ``Layout.random_grid(seed)``."""
+    return f"naive negamax, value of the empty random_grid({seed})"
+
+
+def speeds(quick: bool, naive: bool, full: bool) -> SpeedFigures:
+    """The timed part of :func:`run`: the solver's table (the naive negamax and the exact
+    distances unless ``quick``, as ``naive`` and ``full`` say), alpha-beta's node rate
+    and MCTS's iteration rate (1 and 2 workers), three repeats each."""
     print("solver table", flush=True)
     solver = solver_table(4 if quick else 12, naive and not quick, full and not quick)
     print("alpha-beta speed", flush=True)
     alphabeta = alphabeta_speed(10 if quick else 14, 3)
     print("mcts speed", flush=True)
-    mcts_1 = mcts_speed(50_000 if quick else 200_000, 1, 3)
-    mcts_all = mcts_speed(50_000 if quick else 200_000, 2, 3)
+    iterations = 50_000 if quick else 200_000
+    mcts_1, mcts_all = mcts_speed(iterations, 1, 3), mcts_speed(iterations, 2, 3)
+    mcts_1.name, mcts_all.name = mcts_name(iterations, 1), mcts_name(iterations, 2)
+    return {"solver": solver, "alphabeta": alphabeta, "mcts_1": mcts_1, "mcts_all": mcts_all}
+
+
+def speed_figures(sp: SpeedFigures) -> list[Figure]:
+    """The timed part as record figures: a solve of each layout (one value; its value, move
+    and nodes as parameters), with the exact distance and by the naive negamax where
+    measured, then alpha-beta and MCTS."""
+    out: list[Figure] = []
+    rows = sp["solver"]["rows"]
+    for row in rows:
+        out.append(Figure(solver_name(f"random_grid({row['seed']})"), "solve", [row["value_s"]],
+                          {"value": row["value"], "move": str(row["move"]), "nodes": row["value_nodes"]}))
+    for row in rows:
+        if "full_s" in row:
+            params: dict[str, int | float | str] = {"move": str(row["fastest_move"]), "nodes": row["full_nodes"]}
+            if row.get("distance") is not None:
+                params["distance"] = int(row["distance"])  # type: ignore[arg-type]  # not None, checked
+            out.append(Figure(solver_name(f"random_grid({row['seed']})", distance=True), "solve", [row["full_s"]], params))
+    for row in rows:
+        if "naive_s" in row:
+            out.append(Figure(naive_name(row["seed"]), "solve", [row["naive_s"]],
+                              {"nodes": row["naive_nodes"], "finished": "yes" if row["naive_finished"] else "no",
+                               "node_cap": NAIVE_CAP_NODES}))
+    return [*out, sp["alphabeta"], sp["mcts_1"], sp["mcts_all"]]
+
+
+def figures(quick: bool, naive: bool = True, full: bool = True) -> list[Figure]:
+    """The timed figures of this benchmark (:func:`speeds`) measured in this process, for its record."""
+    return speed_figures(speeds(quick, naive, full))
+
+
+def play_figures(quick: bool) -> PlayFigures:
+    """The part of :func:`run` that is not a time: the strength matches at 0.1 s a move,
+    and how often the agents keep the solver's value."""
     print("strength", flush=True)
     n = 2 if quick else 8
     strength = {
@@ -195,8 +268,20 @@ def run(quick: bool, naive: bool, full: bool) -> SearchBench:
     }
     print("solver agreement", flush=True)
     agreement = solver_agreement(10 if quick else 60, 0.1)
-    return {"machine": computer, "quick": quick, "solver": solver, "alphabeta": alphabeta, "mcts_1": mcts_1,
-            "mcts_all": mcts_all, "strength": strength, "agreement": agreement}
+    return {"strength": strength, "agreement": agreement}
+
+
+def run(quick: bool, naive: bool, full: bool) -> SearchBench:
+    """Every figure, in this process: :func:`speeds` then :func:`play_figures`."""
+    computer = machine()
+    sp = speeds(quick, naive, full)
+    return {"machine": computer, "quick": quick, **sp, **play_figures(quick)}
+
+
+def _rate(figure: Figure) -> tuple[float, float, float]:
+    """(median, least, most) of a figure's rates (units a second)."""
+    rates = sorted(1 / v for v in figure.values)
+    return statistics.median(rates), rates[0], rates[-1]
 
 
 def report(r: SearchBench) -> str:
@@ -228,29 +313,75 @@ def report(r: SearchBench) -> str:
     if "naive_median_s" in s:
         lines.append(f"naive negamax: median {s['naive_median_s']:.2f} s; median speed-up {s['speedup_median']:.0f}×")
     a = r["alphabeta"]
-    lines.append(f"alpha-beta: {a['median'] / 1e6:.2f} M nodes/s at depth {a['depth']} ({a['nodes']:,} nodes)")
+    lines.append(f"{a.name}: {_rate(a)[0] / 1e6:.2f} M nodes/s ({a.params['nodes']:,} nodes)")
     for key in ("mcts_1", "mcts_all"):
-        mc = r[key]
-        lines.append(f"MCTS, {mc['workers']} worker(s): {mc['median']:,.0f} iterations/s "
-                     f"({mc['min']:,.0f} – {mc['max']:,.0f}) from the empty board")
+        mc = r[key]  # type: ignore[literal-required]
+        median, low, high = _rate(mc)
+        lines.append(f"{mc.name}: {median:,.0f} iterations/s ({low:,.0f} – {high:,.0f})")
+    return "\n".join(lines + play_lines(r))
+
+
+def play_lines(r: PlayFigures) -> list[str]:
+    """The strength matches and the agreement with the solver, a line each."""
+    lines = []
     for name, st in r["strength"].items():
         lines.append(f"{name}: {st['wins']} wins, {st['draws']} draws, {st['losses']} losses in {st['games']} games "
                      f"(score {st['score']:.0%})")
     ag = r["agreement"]
     lines.append(f"moves keeping the solver's value ({ag['positions']} positions, {ag['time_limit']} s a move): "
                  f"alpha-beta {ag['alphabeta']:.0%}, MCTS {ag['mcts']:.0%}, greedy {ag['greedy']:.0%}")
-    return "\n".join(lines)
+    return lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.search", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
+def naive_speedups(suite: Any) -> list[tuple[str, float, float, float]]:
+    """(name, speed-up, low, high) of each layout the naive negamax searched: its time over
+    the solver's, derived from the record's two stored times (each run measured both, so
+    the runs are paired). A capped naive search makes the speed-up a lower bound."""
+    by_name = record.figures_of(suite)
+    out = []
+    for name, naive in by_name.items():
+        layout = name.removeprefix("naive negamax, value of the empty ")
+        solver = by_name.get(solver_name(layout))
+        if layout == name or solver is None:
+            continue
+        runs = min(naive.get_nrun(), solver.get_nrun())
+        interval = compare.log_interval([r.values for r in naive.get_runs()], [r.values for r in solver.get_runs()],
+                                        [(i, i) for i in range(runs)])
+        capped = any(r.get_metadata().get("param_finished") == "no" for r in naive.get_runs())
+        out.append((f"naive negamax / solver, {layout}{' (capped: at least)' if capped else ''}",
+                    math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low)))
+    return out
+
+
+def record_report(suite: Any, play: PlayFigures | None = None) -> str:
+    """A record of this benchmark as a table (each figure with its interval over the runs,
+    the naive negamax's speed-ups derived from the stored times), then the lines of the
+    matches and the agreement, when given."""
+    return "\n".join([tables.record_text(suite, naive_speedups(suite)), *(play_lines(play) if play else [])])
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.search") -> int:
+    parser = argparse.ArgumentParser(
+        prog=prog, description=__doc__.splitlines()[0],
+        epilog="--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) of the timed figures, made of "
+               "--runs independent processes; the matches and the agreement are printed, not stored.")
+    parser.add_argument("--quick", action="store_true",
+                        help="4 layouts, no naive baseline nor exact distances, smaller searches, fewer games")
     parser.add_argument("--skip-naive", action="store_true", help="do not run the naive baseline")
     parser.add_argument("--skip-full", action="store_true", help="do not solve the exact distances")
-    parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--skip-matches", action="store_true",
+                        help="do not play the strength matches nor measure the agreement with the solver")
+    record.add_record_options(parser)
     args = parser.parse_args(argv)
-    results = run(args.quick, not args.skip_naive, not args.skip_full)
-    return print_and_save(results, report, args.json)
+
+    def report_all(suite: Any) -> str:
+        return record_report(suite, None if args.skip_matches else play_figures(args.quick))
+
+    settings = ", ".join(["quick" if args.quick else "full", *(["no naive"] if args.skip_naive else []),
+                          *(["no exact distances"] if args.skip_full else [])])
+    return record.record_main(parser, args, argv, "donuts_ai.bench.search",
+                              lambda: (figures(args.quick, not args.skip_naive, not args.skip_full), settings),
+                              report_all)
 
 
 if __name__ == "__main__":

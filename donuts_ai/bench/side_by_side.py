@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import socket
 import subprocess
 import sys
 import tempfile
@@ -107,7 +108,9 @@ def _numbered(suite: Any, round_number: int, side: Side) -> Any:
     the run did not know it: a tree exported from git is no checkout)."""
     import pyperf
 
-    known = {"git_commit": side.commit} if side.commit else {}
+    # Side by side runs on this machine: a record of a version that did not say so (one
+    # before 0.5.0) is given this machine's host name, so that the two records are one machine's.
+    known: dict[str, str | int] = {"hostname": socket.gethostname(), **({"git_commit": side.commit} if side.commit else {})}
     benchmarks = []
     for benchmark in suite:
         runs = [pyperf.Run(run.values, metadata={**known, **run.get_metadata(), "round": round_number, "side": side.label},

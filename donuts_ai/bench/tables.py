@@ -42,7 +42,7 @@ def rate_interval(benchmark: Any) -> tuple[float, float, float, compare.Basis]:
         logs, basis = [math.log(m) for m in means], "runs"
     else:
         logs, basis = [math.log(v) for v in benchmark.get_runs()[0].values], "values"
-    estimate = 1.0 / statistics.fmean(means)
+    estimate = 1.0 / statistics.fmean(means)  # as compare.rate
     if len(logs) < 2:
         return estimate, math.nan, math.nan, "none"
     half = compare.t_quantile((1 + compare.CONFIDENCE) / 2, len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
