@@ -248,6 +248,12 @@ def _print_book(book: Book) -> None:
                   f"{source.get('built_by')})")
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench.engine import main as bench_main
+
+    return bench_main(args.bench_argv, prog="donuts-ai bench")
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -448,12 +454,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.append(os.getcwd())
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    func: Callable[[argparse.Namespace], int]
     if argv[:1] == ["bench"]:  # its own parser (see _add_bench)
-        from .bench.engine import main as bench_main
-
-        return bench_main(argv[1:], prog="donuts-ai bench")
-    args = parser.parse_args(argv)
-    func: Callable[[argparse.Namespace], int] = args.func
+        args, func = argparse.Namespace(bench_argv=argv[1:]), _cmd_bench
+    else:
+        args = parser.parse_args(argv)
+        func = args.func
     try:
         return func(args)
     except DonutsError as exc:

@@ -38,8 +38,21 @@ QUICK_FIGURES = {
         r"18 donuts each \(\{'insertion': 'group', 'donuts': 18\}\): (every class|[\d,]+ of 24,576 classes so far)",
         r"single insertion \(\{'insertion': 'single', 'donuts': 15\}\): (every class|[\d,]+ of 24,576 classes so far)",
     ],
-    "04_search_speed.ipynb": [r"perft depth 6 \(60,207 leaves\)", r"alpha-beta, depth 9 \([\d,]+ nodes\)",
-                              r"VectorEnv, 4,096 games, random actions, 1 core\s+[\d,]+ ", r"per step\s+[\d,]+ ns"],
+    "04_search_speed.ipynb": [
+        r"record: donuts_ai .+, quick, only playouts\+perft\+alphabeta\+vector_env, 2 runs, load average",
+        r"perft depth 6 \(60,207 leaves\)\s+[\d.e+]+( [kMG])? leaves/s\s+[\d.e+]+( [kMG])? – [\d.e+]+( [kMG])?\s+2 × 3",
+        r"alpha-beta depth 9, 6 positions \([\d,]+ nodes\)\s+[\d.e+]+( [kMG])? nodes/s",
+        r"VectorEnv, 4096 games, observation read\s+[\d.e+]+( [kMG])? steps/s",
+        r"all cores / 1 core \(playouts\)\s+[\d.e+]+( [kMG])?x",
+        r"committed record benchmarks/records/bench-quick\.json\n  machine: .+ cores, Python .+\n  record: donuts_ai .+ runs, ",
+        r"yours: donuts_ai .+, 2 runs, .+\n(machine: .+|committed machine: .+\nyours machine: .+\nthe records come from "
+        r"different machines: each ratio is across machines.*)\nfigure\s+committed\s+yours\s+speed NEW/OLD \[95% interval\]",
+        r"perft depth 6\s+[\d.e+]+( [kMG])? leaves/s\s+[\d.e+]+( [kMG])? leaves/s\s+[\d.]+ \[[\d.]+, [\d.]+\]\s+"
+        r"(faster|slower|no difference beyond the noise)",
+        r"only in committed \(not compared\): .*MCTS, 1 worker",
+        r"6 figures: \d+ faster, \d+ slower, \d+ no difference beyond the noise",
+        r"intervals: 95%, over independent runs \(\d+ and 2\)",
+    ],
     "05_batched_env.ipynb": [
         r"VectorEnv: 2,048 random games on the standard layout, 56,832 steps",
         r"mean game length\s+22\.55",
@@ -63,7 +76,18 @@ STORED_FIGURES = {
     "03_who_wins.ipynb": [r"first player wins 24,576, draws 0, second player wins 0", r"10 winning openings of 36 tried",
                           r"max 14; drawing first moves in all: 10", r"18 donuts each \(.*\): (every class|[\d,]+ of 24,576)",
                           r"single insertion \(.*\): (every class|[\d,]+ of 24,576)"],
-    "04_search_speed.ipynb": [r"perft depth 8 \(1,058,030 leaves\)", r"VectorEnv, 4,096 games"],
+    "04_search_speed.ipynb": [
+        r"(?m)^record: donuts_ai .+, quick, 3 runs, load average",
+        r"perft depth 6 \(60,207 leaves\)\s+[\d.e+]+( [kMG])? leaves/s\s+[\d.e+]+( [kMG])? – [\d.e+]+( [kMG])?\s+3 × 3",
+        r"solver, value of the empty random_grid\(0\) \([\d,]+ nodes, value win, move \w+\)",
+        r"engine / pure-Python reference \(playouts\)\s+[\d.e+]+( [kMG])?x",
+        r"committed record benchmarks/records/bench-quick\.json\n  machine: .+ cores, Python .+\n  record: donuts_ai .+ runs, ",
+        r"yours: donuts_ai .+, 3 runs, .+\n(machine: .+|committed machine: .+\nyours machine: .+\nthe records come from "
+        r"different machines: each ratio is across machines.*)\nfigure\s+committed\s+yours\s+speed NEW/OLD \[95% interval\]",
+        r"MCTS, 1 worker, empty board\s+[\d.e+]+( [kMG])? iterations/s\s+[\d.e+]+( [kMG])? iterations/s\s+[\d.]+ \[",
+        r"\d+ figures: \d+ faster, \d+ slower, \d+ no difference beyond the noise",
+        r"intervals: 95%, over independent runs \(\d+ and 3\)",
+    ],
     "05_batched_env.ipynb": [r"204,800 random games", r"all within 4 standard errors: True", r"held-out accuracy"],
     "06_strength_vs_time.ipynb": [r"agreement mcts: \d+/1000", r"alphabeta T=1\.6\s+score [\d.]+%"],
     "07_donut_boxes.ipynb": [r"=== 2 players: 48 games", r"ismcts:iterations=1000\s+\d+", r"[\d.]+% of 1200"],

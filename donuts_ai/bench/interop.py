@@ -1,16 +1,28 @@
 """Interoperability: our MCTS against OpenSpiel's MCTSBot on the same game (speed, and a
 match with MCTSBot given 10x the time), and the PettingZoo environment's steps/s.
 
-    python -m donuts_ai.bench.interop [--quick] [--games N] [--time S] [--ratio R] [--seed N] [--json FILE]
+    python -m donuts_ai.bench.interop [--quick] [--games N] [--time S] [--ratio R] [--seed N] [--runs N] [--json FILE]
 
 Needs the ``rl`` and ``spiel`` extras (``pip install 'donuts_ai[rl,spiel]'``); a part
 whose dependency is missing is skipped with a note. Speeds are on one core, after a
 warm-up call.
+
+The timed figures (:func:`figures`: the seconds an iteration of our MCTS and a
+simulation of OpenSpiel's MCTSBot took from each position, and a step of the PettingZoo
+environment, wrapped and raw) are measured in ``--runs`` independent processes (3 by
+default), and ``--json FILE`` writes them as a pyperf record made of those processes
+(:mod:`donuts_ai.bench.record`; ``python -m pyperf stats FILE`` reads it); the ratio of
+the two searches' rates is derived in the table from the stored times, not stored. The
+match is not a time: it is played once, in this process, after the runs, and printed
+with the record's table, not stored in it (``--games 0`` leaves it out).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import math
 import statistics
 import sys
 import time
@@ -21,15 +33,27 @@ import numpy as np
 from ..donuts.agents import MCTSAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout
-from ._report import Machine, machine, print_and_save
+from . import compare, record, tables
+from ._report import Machine, machine
+from .record import Figure, pettingzoo_name
+
+#: Sizes, (full, quick): our MCTS's iterations a search, MCTSBot's simulations a search,
+#: repeats of each search, and seconds of PettingZoo steps in all, in :data:`ENV_REPEATS` samples.
+OUR_ITERATIONS, THEIR_SIMS, SPEED_REPEATS, ENV_SECONDS = (200_000, 50_000), (2000, 500), (3, 2), (5.0, 1.0)
+ENV_REPEATS = (5, 2)
+#: Plies of random moves from the empty board to the positions the two searches are timed on
+#: (after 10 plies, as before 0.5.0, our MCTS's prover now proves the game's value within
+#: :func:`_position`'s probe from every position it tries, so that no position is found).
+PLIES = (0, 6)
 
 
 class Rates(TypedDict):
-    """A rate over repeats: median, least, most."""
+    """A rate over repeats: median, least, most, and each repeat's (``rates``)."""
 
     median: float
     min: float
     max: float
+    rates: list[float]
 
 
 class SearchSpeed(TypedDict):
@@ -110,16 +134,16 @@ def _median_rate(agent: Any, board: Board, key: str, repeats: int) -> Rates:
         agent.reset()
         agent.select_move(board)
         rates.append(agent.last_info[key] / agent.last_info["seconds"])
-    return {"median": statistics.median(rates), "min": min(rates), "max": max(rates)}
+    return {"median": statistics.median(rates), "min": min(rates), "max": max(rates), "rates": rates}
 
 
 def search_speeds(our_iterations: int, their_sims: int, repeats: int) -> list[SearchSpeed]:
     """Our MCTS iterations/s and OpenSpiel's MCTSBot simulations/s from the same
-    positions of the same game (the standard layout, empty and after 10 plies)."""
+    positions of the same game (the standard layout after each of :data:`PLIES` random plies)."""
     from ..interop.openspiel import OpenSpielMCTSAgent
 
     rows: list[SearchSpeed] = []
-    for plies in (0, 10):
+    for plies in PLIES:
         board = _position(plies)
         ours = _median_rate(MCTSAgent(iterations=our_iterations, reuse=False, seed=1), board, "iterations", repeats)
         theirs = _median_rate(OpenSpielMCTSAgent(sims=their_sims, seed=1), board, "sims", repeats)
@@ -195,6 +219,112 @@ def pettingzoo_speed(seconds: float, seed: int = 0) -> dict[str, PettingZooFigur
     return out
 
 
+def _where(plies: int) -> str:
+    return "standard layout, empty board" if plies == 0 else f"standard layout after {plies} random plies"
+
+
+def ours_name(plies: int, iterations: int) -> str:
+    """The record's name of our MCTS's figure from the position after ``plies``."""
+    return f"our MCTS, {_where(plies)}, {iterations:,} iterations a search"
+
+
+def theirs_name(plies: int, sims: int) -> str:
+    """The record's name of OpenSpiel's MCTSBot's figure from the position after ``plies``."""
+    return f"OpenSpiel MCTSBot, {_where(plies)}, {sims:,} simulations a search"
+
+
+def has_openspiel() -> bool:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def figures(quick: bool = False, our_iterations: int | None = None, their_sims: int | None = None,
+            env_seconds: float | None = None) -> list[Figure]:
+    """The timed figures of this benchmark, measured in this process, for its record: the
+    seconds an iteration of our MCTS and a simulation of OpenSpiel's MCTSBot (a value per
+    repeat, from each position of :func:`search_speeds`), and the seconds a step of the
+    PettingZoo environment, wrapped and raw (``env_seconds`` of steps in all, in
+    :data:`ENV_REPEATS` samples: :func:`pettingzoo_figures`). A part whose dependency is
+    missing gives no figure."""
+    size = 1 if quick else 0
+    iterations = OUR_ITERATIONS[size] if our_iterations is None else our_iterations
+    sims = THEIR_SIMS[size] if their_sims is None else their_sims
+    out: list[Figure] = []
+    if has_openspiel():
+        for row in search_speeds(iterations, sims, SPEED_REPEATS[size]):
+            params: dict[str, int | float | str] = {"plies": row["plies"], "fen": row["fen"]}
+            out.append(Figure(ours_name(row["plies"], iterations), "iteration", [1 / r for r in row["ours"]["rates"]],
+                              {**params, "iterations": iterations}))
+            out.append(Figure(theirs_name(row["plies"], sims), "simulation", [1 / r for r in row["openspiel"]["rates"]],
+                              {**params, "sims": sims}))
+    seconds = ENV_SECONDS[size] if env_seconds is None else env_seconds
+    out += pettingzoo_figures(seconds / ENV_REPEATS[size], ENV_REPEATS[size])
+    return out
+
+
+def pettingzoo_figures(seconds: float, repeats: int) -> list[Figure]:
+    """Seconds a step of the PettingZoo environment, wrapped and raw (:func:`pettingzoo_speed`),
+    ``repeats`` samples of ``seconds`` each after a shorter warm-up (the first steps import
+    and check more than a step does), as the record's figures named as ``donuts-ai
+    bench``'s; none when PettingZoo is not installed."""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):  # its progress lines: the report says it all
+            pettingzoo_speed(seconds / 4)
+            samples = [pettingzoo_speed(seconds, seed=r) for r in range(repeats)]
+    except ImportError:
+        return []
+    return [Figure(pettingzoo_name(env), "step", [1 / s[env]["steps_per_s"] for s in samples]) for env in samples[0]]
+
+
+def search_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
+    """(name, ratio, low, high): our MCTS's iterations a second over MCTSBot's simulations
+    a second from each position, derived from the record's stored times (each run
+    measured both, so the runs are paired)."""
+    by_name = record.figures_of(suite)
+    out = []
+    for ours in by_name.values():
+        plies = ours.get_runs()[0].get_metadata().get("param_plies")
+        if not ours.get_name().startswith("our MCTS, ") or not isinstance(plies, int):
+            continue
+        for theirs in by_name.values():
+            if (theirs.get_name().startswith("OpenSpiel MCTSBot, ")
+                    and theirs.get_runs()[0].get_metadata().get("param_plies") == plies):
+                runs = min(ours.get_nrun(), theirs.get_nrun())
+                interval = compare.log_interval([r.values for r in ours.get_runs()], [r.values for r in theirs.get_runs()],
+                                                [(i, i) for i in range(runs)])
+                out.append((f"our MCTS / OpenSpiel MCTSBot, {_where(plies)}", math.exp(interval.estimate),
+                            math.exp(interval.low), math.exp(interval.high)))
+    return out
+
+
+def match_line(mt: MatchFigures) -> str:
+    """The match of :func:`match` in one line."""
+    spm = mt["seconds_per_move"]
+    return (f"{mt['ours']} against {mt['theirs']}: {mt['wins']} wins, {mt['draws']} draws, {mt['losses']} losses "
+            f"({mt['losses_as_first']} as first player) in {mt['games']} games (score {mt['score']:.0%}); "
+            f"first player won {mt['first_player_wins']}; "
+            f"endings {mt['reasons']}; plies {mt['plies_min']}–{mt['plies_max']} (mean {mt['plies_mean']:.1f}); "
+            f"seconds per move: ours {spm[mt['ours']]:.3f}, "
+            f"OpenSpiel's {spm[mt['theirs']]:.3f}; wall {mt['wall_s']:.0f} s")
+
+
+def record_report(suite: Any, match_figures: MatchFigures | None = None) -> str:
+    """A record of this benchmark as a table (each figure with its interval over the runs,
+    the ratios of the two searches' rates derived from the stored times), the notes of
+    the parts skipped, then the match, when given."""
+    lines = [tables.record_text(suite, search_ratios(suite))]
+    if not has_openspiel():
+        lines.append("OpenSpiel: skipped: OpenSpiel is not installed (pip install 'donuts_ai[spiel]')")
+    if not any(b.get_name().startswith("PettingZoo ") for b in suite):
+        lines.append("PettingZoo: skipped: PettingZoo is not installed (pip install 'donuts_ai[rl]')")
+    if match_figures is not None:
+        lines.append(match_line(match_figures))
+    return "\n".join(lines)
+
+
 def run(quick: bool, games: int, our_time: float, ratio: float, seed: int = 1) -> InteropBench:
     res: InteropBench = {"machine": machine(), "quick": quick}
     try:
@@ -238,14 +368,7 @@ def report(r: InteropBench) -> str:
             lines.append(f"| {where} | {row['ours']['median']:,.0f} | {row['openspiel']['median']:,.0f} | {row['ratio']:,.0f}× |")
         lines.append("")
     if "match" in r:
-        mt = r["match"]
-        spm = mt["seconds_per_move"]
-        lines.append(f"{mt['ours']} against {mt['theirs']}: {mt['wins']} wins, {mt['draws']} draws, {mt['losses']} losses "
-                     f"({mt['losses_as_first']} as first player) in {mt['games']} games (score {mt['score']:.0%}); "
-                     f"first player won {mt['first_player_wins']}; "
-                     f"endings {mt['reasons']}; plies {mt['plies_min']}–{mt['plies_max']} (mean {mt['plies_mean']:.1f}); "
-                     f"seconds per move: ours {spm[mt['ours']]:.3f}, "
-                     f"OpenSpiel's {spm[mt['theirs']]:.3f}; wall {mt['wall_s']:.0f} s")
+        lines.append(match_line(r["match"]))
     pz = r.get("pettingzoo")
     if isinstance(pz, str):
         lines.append(pz)
@@ -256,18 +379,43 @@ def report(r: InteropBench) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m donuts_ai.bench.interop", description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.interop") -> int:
+    parser = argparse.ArgumentParser(
+        prog=prog, description=__doc__.splitlines()[0],
+        epilog="--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) of the timed figures, made of "
+               "--runs independent processes; the match is printed, not stored.")
     parser.add_argument("--quick", action="store_true", help="smaller searches, 2 games, 1 s of environment steps")
-    parser.add_argument("--games", type=int, default=None, help="games of the match (colour-swapped pairs; default 10, quick 2)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games of the match (colour-swapped pairs; default 10, quick 2; 0: no match)")
     parser.add_argument("--time", type=float, default=0.1, help="our MCTS's seconds a move (default 0.1)")
     parser.add_argument("--ratio", type=float, default=10.0, help="MCTSBot's time as a multiple of ours (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="the match's seed (its layouts; default 1)")
-    parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--iterations", type=int, metavar="N",
+                        help=f"our MCTS's iterations a timed search (default {OUR_ITERATIONS[0]:,}, quick {OUR_ITERATIONS[1]:,})")
+    parser.add_argument("--sims", type=int, metavar="N",
+                        help=f"MCTSBot's simulations a timed search (default {THEIR_SIMS[0]:,}, quick {THEIR_SIMS[1]:,})")
+    parser.add_argument("--env-seconds", type=float, metavar="S",
+                        help=f"seconds of PettingZoo steps in all (default {ENV_SECONDS[0]:g}, quick {ENV_SECONDS[1]:g})")
+    record.add_record_options(parser)
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else 2 if args.quick else 10
-    results = run(args.quick, games, args.time, args.ratio, args.seed)
-    return print_and_save(results, report, args.json)
+    if games < 0 or (args.iterations is not None and args.iterations < 1) or (args.sims is not None and args.sims < 1) \
+            or (args.env_seconds is not None and not args.env_seconds > 0):
+        parser.error("--games must be at least 0, --iterations and --sims at least 1, --env-seconds above 0")
+
+    def report_all(suite: Any) -> str:
+        played = None
+        if games and has_openspiel():
+            print(f"match: {games} games", flush=True)
+            played = match(games, args.time, args.ratio, args.seed)
+        return record_report(suite, played)
+
+    size = 1 if args.quick else 0
+    settings = (f"iterations={args.iterations or OUR_ITERATIONS[size]} sims={args.sims or THEIR_SIMS[size]} "
+                f"env_seconds={args.env_seconds or ENV_SECONDS[size]:g}")
+    return record.record_main(parser, args, argv, "donuts_ai.bench.interop",
+                              lambda: (figures(args.quick, args.iterations, args.sims, args.env_seconds), settings),
+                              report_all)
 
 
 if __name__ == "__main__":

@@ -315,7 +315,7 @@ def report(r: SearchBench) -> str:
     a = r["alphabeta"]
     lines.append(f"{a.name}: {_rate(a)[0] / 1e6:.2f} M nodes/s ({a.params['nodes']:,} nodes)")
     for key in ("mcts_1", "mcts_all"):
-        mc = r[key]  # type: ignore[literal-required]
+        mc = r[key]
         median, low, high = _rate(mc)
         lines.append(f"{mc.name}: {median:,.0f} iterations/s ({low:,.0f} – {high:,.0f})")
     return "\n".join(lines + play_lines(r))

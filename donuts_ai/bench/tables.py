@@ -136,8 +136,16 @@ def render_block(kind: str, paths: Sequence[str], root: Path) -> str:
         return record_markdown(suites[0], derived_ratios(suites[0])) + "\n"
     if len(suites) != 2:
         raise record.RecordError(f"a compare block names two records, got {len(paths)}: {' '.join(paths)}")
-    names = [Path(p).name.removesuffix(".gz").removesuffix(".json") for p in paths]
+    names = [label_of(suite, Path(p).name.removesuffix(".gz").removesuffix(".json")) for suite, p in zip(suites, paths, strict=True)]
     return comparison_markdown(suites[0], suites[1], names[0], names[1]) + "\n"
+
+
+def label_of(suite: Any, fallback: str) -> str:
+    """A record's name in a table: its version and short commit where it knows them."""
+    versions = [str(v) for v in record.metadata_values(suite, "donuts_ai_version")]
+    commits = [str(c)[:7] for c in record.metadata_values(suite, "git_commit")]
+    parts = [*versions[:1], *(f"`{c}`" for c in commits[:1])]
+    return " ".join(parts) if parts else fallback
 
 
 def regenerate(page: Path, root: Path, check: bool = False) -> bool:
