@@ -31,7 +31,7 @@ from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..errors import DonutsError
 from ..tournament import make_agent, resolve
-from . import record
+from . import compare, record
 from ._report import Machine, machine
 from .record import Figure
 
@@ -189,10 +189,13 @@ def agent_figures(r: AgentBench) -> list[Figure]:
     out = []
     for a in r["agents"]:
         params: dict[str, int | float | str] = {"illegal": a["illegal"], "time_limit": r["time_limit"]}
-        out.append(Figure(decisions_name(a["agent"]), "decision", a["move_seconds"], params))
-        per_node = [t / n for t, n in zip(a["move_seconds"], a["move_nodes"], strict=True) if n]
-        if a["nodes"] is not None and per_node:
-            out.append(Figure(nodes_name(a["agent"]), "node", per_node, params))
+        # Each decision is another position: a run's decisions a second are its decisions over
+        # their total time, the mean of the values (not their median).
+        out.append(Figure(decisions_name(a["agent"]), "decision", a["move_seconds"], params, run_statistic="mean"))
+        # Nodes a second are all nodes over all thinking time: one value a run (the seconds a
+        # node per decision would weigh a forced answer's few nodes as much as a search's many).
+        if a["nodes"]:
+            out.append(Figure(nodes_name(a["agent"]), "node", [a["seconds"] / a["nodes"]], params))
     return out
 
 
@@ -214,7 +217,8 @@ def agent_report_of(suite: Any) -> str:
         if benchmark is None:
             return "—", ""
         rate, low, high, _ = rate_interval(benchmark)
-        return f"{rate:,.1f}" if rate < 1000 else f"{rate:,.0f}", "" if math.isnan(low) else f"{low:,.4g} – {high:,.4g}"
+        interval = "" if math.isnan(low) else f"{compare.number_text(low)} – {compare.number_text(high)}"
+        return f"{rate:,.1f}" if rate < 1000 else f"{rate:,.0f}", interval
 
     for name, benchmark in figures.items():
         if not name.endswith(": decisions"):

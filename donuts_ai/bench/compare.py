@@ -34,7 +34,7 @@ import argparse
 import math
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any, Literal
@@ -102,13 +102,14 @@ def _mean_var(xs: Sequence[float]) -> tuple[float, float]:
 
 
 def log_interval(old: Sequence[Sequence[float]], new: Sequence[Sequence[float]],
-                 pairs: Sequence[tuple[int, int]] | None = None, confidence: float = CONFIDENCE) -> LogInterval:
+                 pairs: Sequence[tuple[int, int]] | None = None, confidence: float = CONFIDENCE,
+                 centre: Callable[[Sequence[float]], float] = statistics.median) -> LogInterval:
     """The interval of log(NEW time / OLD time) from the runs of each side (each run a list
     of values): see the module doc. ``pairs`` (indices of an OLD and a NEW run made side by
     side), when given, compares pair by pair."""
     p = (1 + confidence) / 2
-    lo = [math.log(statistics.median(v)) for v in old if v]
-    ln = [math.log(statistics.median(v)) for v in new if v]
+    lo = [math.log(centre(v)) for v in old if v]
+    ln = [math.log(centre(v)) for v in new if v]
     if not lo or not ln:
         raise record.RecordError("a figure without values")
     if pairs and len(pairs) >= 2:
@@ -197,7 +198,8 @@ def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE) -> list[
         rounds_old, rounds_new = _runs_by_round(benchmark), _runs_by_round(other)
         shared = sorted(rounds_old.keys() & rounds_new.keys())
         pairs = [(rounds_old[r], rounds_new[r]) for r in shared] if len(shared) >= 2 else None
-        interval = log_interval([r.values for r in benchmark.get_runs()], [r.values for r in other.get_runs()], pairs)
+        interval = log_interval([r.values for r in benchmark.get_runs()], [r.values for r in other.get_runs()], pairs,
+                                centre=record.run_centre(benchmark))
         rows.append(Comparison(name, record.work_unit(benchmark), rate(benchmark), rate(other),
                                math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low),
                                verdict_of(interval, min_change), interval.basis, interval.n))

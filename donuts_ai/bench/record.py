@@ -52,6 +52,10 @@ COMMAND_KEY = "bench_command"
 #: The hidden option a benchmark's ``main`` takes to measure one run into a file: what
 #: :func:`run_processes` starts each run with.
 RUN_OPTION = "--record-run"
+#: Metadata key: how a run's values make its one time. "median" (the default) for repeats of
+#: the same work; "mean" where each value is other work (each decision of an agent is
+#: another position: its decisions a second are decisions over their total time).
+RUN_STATISTIC_KEY = "run_statistic"
 #: Metadata keys pyperf requires to agree between the runs of one benchmark.
 MACHINE_KEYS = ("cpu_model_name", "cpu_count", "hostname")
 
@@ -72,6 +76,7 @@ class Figure:
     work_unit: str
     values: list[float]
     params: dict[str, int | float | str] = field(default_factory=dict)
+    run_statistic: str = "median"  # how a run's values make its one time (RUN_STATISTIC_KEY)
 
 
 def time_repeats(work: Callable[[], float], repeats: int) -> list[float]:
@@ -150,7 +155,7 @@ def suite_of(figures: Sequence[Figure], settings: str, command: str, load_before
         if not figure.values or not all(v > 0 and math.isfinite(v) for v in figure.values):
             raise RecordError(f"figure {figure.name!r}: its values must be times > 0, got {figure.values!r}")
         meta = {**common, **{f"param_{k}": v for k, v in figure.params.items()}, "name": figure.name, "unit": TIME_UNIT,
-                WORK_UNIT_KEY: figure.work_unit}
+                WORK_UNIT_KEY: figure.work_unit, RUN_STATISTIC_KEY: figure.run_statistic}
         benchmarks.append(pyperf.Benchmark([pyperf.Run(figure.values, metadata=meta)]))
     return pyperf.BenchmarkSuite(benchmarks)
 
@@ -380,10 +385,18 @@ def load(path: str | os.PathLike[str]) -> Any:
         raise RecordError(f"{name}: neither a pyperf record nor a donuts-ai bench record ({exc})") from None
 
 
+def run_centre(benchmark: Any) -> Callable[[Sequence[float]], float]:
+    """How a run's values of ``benchmark`` make one time (:data:`RUN_STATISTIC_KEY`)."""
+    mean = _first_run_metadata(benchmark).get(RUN_STATISTIC_KEY) == "mean"
+    return statistics.fmean if mean else statistics.median
+
+
 def run_means(benchmark: Any) -> list[float]:
     """One time per independent run: the median of its values (robust to one value slowed
-    by a burst of load, and what the records before 0.5.0 kept)."""
-    return [statistics.median(run.values) for run in benchmark.get_runs() if run.values]
+    by a burst of load, and what the records before 0.5.0 kept), or their mean for figures
+    whose values are different work (:data:`RUN_STATISTIC_KEY`)."""
+    centre = run_centre(benchmark)
+    return [centre(run.values) for run in benchmark.get_runs() if run.values]
 
 
 def work_unit(benchmark: Any) -> str:

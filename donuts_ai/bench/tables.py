@@ -41,7 +41,7 @@ def rate_interval(benchmark: Any) -> tuple[float, float, float, compare.Basis]:
     if len(means) >= 2:
         logs, basis = [math.log(m) for m in means], "runs"
     else:
-        logs, basis = [math.log(v) for v in benchmark.get_runs()[0].values], "values"
+        logs, basis = [math.log(v) for v in benchmark.get_runs()[0].values], "values"  # the spread of its values
     estimate = 1.0 / statistics.fmean(means)  # as compare.rate
     if len(logs) < 2:
         return estimate, math.nan, math.nan, "none"
