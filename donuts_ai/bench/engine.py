@@ -205,12 +205,13 @@ def solver_speed(seeds: list[int], distance: bool, repeats: int) -> list[Figure]
     Solver(tt_bits=12).solve(Board(Layout.random_grid(10**6)), distance=False)  # warm-up
     out = []
     for seed in seeds:
-        values, params = [], {}
+        values: list[float] = []
+        params: dict[str, int | float | str] = {}
         for _ in range(repeats):
             t = time.perf_counter()
             sol = Solver(book=False).solve(Board(Layout.random_grid(seed)), distance=distance)
             values.append(time.perf_counter() - t)
-            params = {"value": sol.result, "move": str(sol.best_move), "nodes": int(sol.nodes)}
+            params = {"value": str(sol.result), "move": str(sol.best_move), "nodes": int(sol.nodes)}
             if distance and sol.distance is not None:
                 params["distance"] = int(sol.distance)
         out.append(Figure(solver_name(f"random_grid({seed})", distance), "solve", values, params))

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._units import seconds_text
 from . import compare, record
 
 #: Parameters of a figure shown beside its name (what the clock does not give).
@@ -66,7 +67,7 @@ def _interval_text(benchmark: Any) -> tuple[str, str, str]:
     if math.isnan(low):
         interval = "-"
     elif unit in compare.TIME_READ_UNITS:
-        interval = f"{compare.seconds_text(1 / high)} – {compare.seconds_text(1 / low)}"
+        interval = f"{seconds_text(1 / high)} – {seconds_text(1 / low)}"
     else:
         interval = f"{compare.number_text(low)} – {compare.number_text(high)}"
     counts = f"{benchmark.get_nrun()} × {len(benchmark.get_runs()[0].values)}"
