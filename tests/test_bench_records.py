@@ -100,7 +100,7 @@ def test_a_record_compared_with_itself_or_with_its_times_doubled(quick_record, t
 
 
 def test_the_derived_ratios_come_from_the_stored_times(quick_record):
-    from donuts_ai.bench.engine import derived_ratios
+    from donuts_ai.bench.tables import derived_ratios
 
     suite = record.load(quick_record)
     ratios = {name: ratio for name, ratio, _, _ in derived_ratios(suite)}

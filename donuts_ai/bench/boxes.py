@@ -23,7 +23,7 @@ from ..boxes import BoxesError, BoxesRules, BoxesState
 from ..boxes import _engine as E
 from ..boxes._core import tables_for
 from ..boxes.agents import ISMCTSAgent, warm_up
-from . import record
+from . import runs
 from ._report import Machine, Stats, machine
 from .record import Figure, boxes_games_name, ismcts_name
 
@@ -244,9 +244,9 @@ def report(r: BoxesBench) -> str:
 def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.boxes") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, few repeats: well under a minute")
-    record.add_record_options(parser)
+    runs.add_record_options(parser)
     args = parser.parse_args(argv)
-    return record.record_main(parser, args, argv, "donuts_ai.bench.boxes",
+    return runs.record_main(parser, args, argv, "donuts_ai.bench.boxes",
                               lambda: (figures(args.quick), "quick" if args.quick else "full"))
 
 

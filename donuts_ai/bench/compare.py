@@ -48,7 +48,7 @@ CONFIDENCE = 0.95
 #: The least change called faster or slower (a share: 0.02 is 2%).
 MIN_CHANGE = 0.02
 #: Units of work whose time per unit reads better than a rate (a solve takes 0.02 s).
-TIME_READ_UNITS = frozenset({"solve", "start", "move", "game of the harness", "tournament"})
+TIME_READ_UNITS = frozenset({"solve", "start", "move", "tournament"})
 #: Plurals of the units of work that are not the unit and an "s".
 PLURALS = {"leaf": "leaves", "search": "searches"}
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import math
 import os
 import random
 import subprocess
@@ -47,7 +46,7 @@ from ..donuts.playouts import perft, random_playouts
 from ..donuts.vector_env import VectorEnv
 from ..errors import DonutsError
 from ..tournament import resolve
-from . import compare, record, tables
+from . import compare, record, runs, tables
 from .agents import DEFAULT_POSITIONS, DEFAULT_SEED, DEFAULT_TIME, agent_figures, agent_report_of, agent_settings, agent_speed
 from .record import (
     MCTS_1,
@@ -301,27 +300,10 @@ def run(quick: bool = False, full_solve: bool = False, runs: int = DEFAULT_RUNS,
     return record.run_processes("donuts_ai.bench", argv, runs, progress)
 
 
-def derived_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
-    """(name, ratio, low, high) of the figures derived from two stored times of the same
-    runs: the engine over the pure-Python reference, and all cores over one."""
-    by_name = record.figures_of(suite)
-    out = []
-    for name, fast, slow in (("engine / pure-Python reference (playouts)", PLAYOUTS_1, REFERENCE_PLAYOUTS),
-                             ("all cores / 1 core (playouts)", PLAYOUTS_ALL, PLAYOUTS_1),
-                             ("all cores / 1 worker (MCTS)", MCTS_ALL, MCTS_1)):
-        if fast in by_name and slow in by_name and fast != slow:
-            runs = min(by_name[fast].get_nrun(), by_name[slow].get_nrun())
-            interval = compare.log_interval([r.values for r in by_name[slow].get_runs()],
-                                            [r.values for r in by_name[fast].get_runs()],
-                                            [(i, i) for i in range(runs)])  # the same process measured both
-            out.append((name, math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low)))
-    return out
-
-
 def report(suite: Any) -> str:
     """A record of ``donuts-ai bench`` as a table: each figure's rate over all runs, with
     its 95% interval over the runs, and the ratios derived from the stored times."""
-    return tables.record_text(suite, derived_ratios(suite))
+    return tables.record_text(suite, tables.derived_ratios(suite))
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
@@ -336,7 +318,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="with --agent: seconds a move for specs that set none")
     parser.add_argument("--positions", type=int, default=DEFAULT_POSITIONS, help="with --agent: positions to measure on")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --agent: the seed of the positions")
-    record.add_record_options(parser, DEFAULT_RUNS)
+    runs.add_record_options(parser, DEFAULT_RUNS)
     return parser
 
 
@@ -363,5 +345,5 @@ def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
         return (measure(args.quick, full_solve=args.full_solve, only=args.only),
                 settings_text(args.quick, args.full_solve, args.only))
 
-    return record.record_main(parser, args, argv, "donuts_ai.bench", measure_once,
+    return runs.record_main(parser, args, argv, "donuts_ai.bench", measure_once,
                               agent_report_of if args.agent else report)

@@ -25,7 +25,7 @@ import time
 from typing import Any, TypedDict
 
 from .. import tournament
-from . import compare, record, tables
+from . import compare, record, runs, tables
 from .record import Figure
 
 #: Games of Random vs Random timed for the overhead, and colour-swapped pairs of the
@@ -170,14 +170,14 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.harnes
                              "(overrides --quick's)")
     parser.add_argument("--move-time", type=float, default=MOVE_TIME, metavar="S",
                         help=f"the tournament's seconds a move (default {MOVE_TIME})")
-    record.add_record_options(parser)
+    runs.add_record_options(parser)
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else OVERHEAD_GAMES[args.quick]
     pairs = args.pairs if args.pairs is not None else PAIRS[args.quick]
     if games < 2 or pairs < 0 or not args.move_time > 0:
         parser.error("--games must be at least 2, --pairs at least 0 and --move-time above 0")
     settings = f"games={games} pairs={pairs} move_time={args.move_time:g}"
-    return record.record_main(parser, args, argv, "donuts_ai.bench.harness",
+    return runs.record_main(parser, args, argv, "donuts_ai.bench.harness",
                               lambda: (figures(games, pairs, args.move_time), settings), report)
 
 

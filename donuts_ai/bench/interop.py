@@ -33,7 +33,7 @@ import numpy as np
 from ..donuts.agents import MCTSAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout
-from . import compare, record, tables
+from . import compare, record, runs, tables
 from ._report import Machine, machine
 from .record import Figure, pettingzoo_name
 
@@ -396,7 +396,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.i
                         help=f"MCTSBot's simulations a timed search (default {THEIR_SIMS[0]:,}, quick {THEIR_SIMS[1]:,})")
     parser.add_argument("--env-seconds", type=float, metavar="S",
                         help=f"seconds of PettingZoo steps in all (default {ENV_SECONDS[0]:g}, quick {ENV_SECONDS[1]:g})")
-    record.add_record_options(parser)
+    runs.add_record_options(parser)
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else 2 if args.quick else 10
     if games < 0 or (args.iterations is not None and args.iterations < 1) or (args.sims is not None and args.sims < 1) \
@@ -413,7 +413,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.i
     size = 1 if args.quick else 0
     settings = (f"iterations={args.iterations or OUR_ITERATIONS[size]} sims={args.sims or THEIR_SIMS[size]} "
                 f"env_seconds={args.env_seconds or ENV_SECONDS[size]:g}")
-    return record.record_main(parser, args, argv, "donuts_ai.bench.interop",
+    return runs.record_main(parser, args, argv, "donuts_ai.bench.interop",
                               lambda: (figures(args.quick, args.iterations, args.sims, args.env_seconds), settings),
                               report_all)
 

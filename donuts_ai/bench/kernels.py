@@ -42,7 +42,7 @@ from ..donuts import kernels as K
 from ..donuts._engine.position import PASSES, Position, Rulebook, apply, is_over, legal_moves, placer_value
 from ..donuts.board import Board
 from ..donuts.layout import Layout
-from . import compare, record, tables
+from . import compare, record, runs, tables
 from ._report import Machine, Stats, machine
 from .record import Figure
 
@@ -239,13 +239,13 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.kernel
                              f"{FULL[1]} repeats)")
     parser.add_argument("--depth", type=int, help="the search's depth (overrides --quick's)")
     parser.add_argument("--repeats", type=int, help="interleaved repeats of each search in a run (overrides --quick's)")
-    record.add_record_options(parser)
+    runs.add_record_options(parser)
     args = parser.parse_args(argv)
     depth = args.depth if args.depth is not None else (QUICK if args.quick else FULL)[0]
     repeats = args.repeats if args.repeats is not None else (QUICK if args.quick else FULL)[1]
     if depth < 1 or repeats < 1:
         parser.error("--depth and --repeats must be at least 1")
-    return record.record_main(parser, args, argv, "donuts_ai.bench.kernels",
+    return runs.record_main(parser, args, argv, "donuts_ai.bench.kernels",
                               lambda: (figures(depth, repeats), f"depth={depth} repeats={repeats}"), record_report)
 
 

@@ -23,7 +23,6 @@ Benchmarks are not tests: nothing here asserts a speed.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -123,9 +122,9 @@ def library_metadata() -> dict[str, str | int | float]:
     import numba
     import numpy
 
-    from .. import __version__
-
-    meta: dict[str, str | int | float] = {"donuts_ai_version": __version__, "numba_version": str(numba.__version__),
+    # The version of the package this module is part of (already imported, being its parent).
+    version = str(getattr(sys.modules.get(__name__.rsplit(".", 2)[0]), "__version__", "unknown"))
+    meta: dict[str, str | int | float] = {"donuts_ai_version": version, "numba_version": str(numba.__version__),
                                           "numpy_version": numpy.__version__, "numba_threads": int(numba.get_num_threads())}
     package = Path(__file__).resolve().parents[1]
     top = _git(["rev-parse", "--show-toplevel"], package)
@@ -193,63 +192,6 @@ def run_processes(module: str, argv: Sequence[str], runs: int, progress: Callabl
             else:
                 merged.add_runs(suite)
     return merged
-
-
-def add_record_options(parser: argparse.ArgumentParser, default_runs: int = 3) -> None:
-    """The options of a benchmark that writes records: ``--runs N``, ``--json FILE``, and
-    the hidden :data:`RUN_OPTION` that :func:`run_processes` starts each run with."""
-    parser.add_argument("--runs", type=int, default=default_runs,
-                        help=f"independent processes the figures are measured in (default {default_runs})")
-    parser.add_argument("--json", metavar="FILE", help="also write the record (pyperf JSON) there")
-    parser.add_argument(RUN_OPTION, metavar="FILE", help=argparse.SUPPRESS)
-
-
-def without_options(argv: Sequence[str], options: Sequence[str]) -> list[str]:
-    """``argv`` less the given options and their values (``--opt VALUE`` or ``--opt=VALUE``)."""
-    out, skip = [], False
-    for arg in argv:
-        if skip:
-            skip = False
-            continue
-        name = arg.split("=", 1)[0]
-        if name in options:
-            skip = "=" not in arg
-            continue
-        out.append(arg)
-    return out
-
-
-def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str] | None, module: str,
-                measure: Callable[[], tuple[list[Figure], str]],
-                report: Callable[[Any], str] | None = None) -> int:
-    """The ``main`` of a benchmark that writes records (options of :func:`add_record_options`):
-    with :data:`RUN_OPTION`, one run in this process into its file (``measure`` gives the
-    figures and the settings); otherwise ``--runs`` processes of ``module`` with the same
-    arguments, the table printed (``report``, by default the record's own table) and the
-    record written to ``--json``. Bad input exits with status 2 and one line."""
-    from .tables import record_text
-
-    argv = sys.argv[1:] if argv is None else list(argv)
-    one_run = getattr(args, RUN_OPTION.lstrip("-").replace("-", "_"))
-    try:
-        if args.runs < 1:
-            raise DonutsError(f"--runs must be at least 1, got {args.runs}")
-        if one_run:
-            load_before = load_average()
-            figures, settings = measure()
-            dump(suite_of(figures, settings, parser.prog, load_before), one_run)
-            return 0
-        warning = busy_warning(load_average())
-        if warning:
-            print(warning, file=sys.stderr)
-        suite = run_processes(module, without_options(argv, ("--json", "--runs")), args.runs,
-                              lambda text: print(f"{parser.prog}: {text}", file=sys.stderr, flush=True))
-        print((report or record_text)(suite))
-        if args.json:
-            dump(suite, args.json)
-    except DonutsError as exc:
-        parser.exit(2, f"{parser.prog}: error: {exc}\n")
-    return 0
 
 
 # --- Reading records --------------------------------------------------------------------------------------------

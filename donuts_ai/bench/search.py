@@ -34,7 +34,7 @@ from ..donuts.alphabeta import Solver
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..outcomes import value_name
-from . import compare, record, tables
+from . import compare, record, runs, tables
 from ._report import Machine, machine
 from .engine import alphabeta_speed, mcts_speed
 from .naive_search import naive_value
@@ -371,7 +371,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.search
     parser.add_argument("--skip-full", action="store_true", help="do not solve the exact distances")
     parser.add_argument("--skip-matches", action="store_true",
                         help="do not play the strength matches nor measure the agreement with the solver")
-    record.add_record_options(parser)
+    runs.add_record_options(parser)
     args = parser.parse_args(argv)
 
     def report_all(suite: Any) -> str:
@@ -379,7 +379,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.search
 
     settings = ", ".join(["quick" if args.quick else "full", *(["no naive"] if args.skip_naive else []),
                           *(["no exact distances"] if args.skip_full else [])])
-    return record.record_main(parser, args, argv, "donuts_ai.bench.search",
+    return runs.record_main(parser, args, argv, "donuts_ai.bench.search",
                               lambda: (figures(args.quick, not args.skip_naive, not args.skip_full), settings),
                               report_all)
 

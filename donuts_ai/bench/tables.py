@@ -28,6 +28,7 @@ from typing import Any
 
 from .._units import seconds_text
 from . import compare, record
+from .record import MCTS_1, MCTS_ALL, PLAYOUTS_1, PLAYOUTS_ALL, REFERENCE_PLAYOUTS
 
 #: Parameters of a figure shown beside its name (what the clock does not give).
 SHOWN_PARAMS = ("leaves", "nodes", "value", "move", "distance")
@@ -126,14 +127,29 @@ def comparison_markdown(old: Any, new: Any, old_name: str, new_name: str) -> str
     return "\n".join(lines)
 
 
+def derived_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
+    """(name, ratio, low, high) of the figures derived from two stored times of the same
+    runs: the engine over the pure-Python reference, and all cores over one."""
+    by_name = record.figures_of(suite)
+    out = []
+    for name, fast, slow in (("engine / pure-Python reference (playouts)", PLAYOUTS_1, REFERENCE_PLAYOUTS),
+                             ("all cores / 1 core (playouts)", PLAYOUTS_ALL, PLAYOUTS_1),
+                             ("all cores / 1 worker (MCTS)", MCTS_ALL, MCTS_1)):
+        if fast in by_name and slow in by_name and fast != slow:
+            runs = min(by_name[fast].get_nrun(), by_name[slow].get_nrun())
+            interval = compare.log_interval([r.values for r in by_name[slow].get_runs()],
+                                            [r.values for r in by_name[fast].get_runs()],
+                                            [(i, i) for i in range(runs)])  # the same process measured both
+            out.append((name, math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low)))
+    return out
+
+
 def render_block(kind: str, paths: Sequence[str], root: Path) -> str:
     """The body of one published block (see the module doc), paths relative to ``root``."""
     suites = [record.load(root / p) for p in paths]
     if kind == "record":
         if len(suites) != 1:
             raise record.RecordError(f"a record block names one record, got {len(paths)}: {' '.join(paths)}")
-        from .engine import derived_ratios
-
         return record_markdown(suites[0], derived_ratios(suites[0])) + "\n"
     if len(suites) != 2:
         raise record.RecordError(f"a compare block names two records, got {len(paths)}: {' '.join(paths)}")

@@ -35,7 +35,7 @@ from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from ..donuts.agents.board_agent import BoardAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout
-from . import record, tables
+from . import record, runs, tables
 from ._report import Machine, machine
 from .record import Figure
 
@@ -254,13 +254,13 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.time_u
     parser.add_argument("--time-limit", type=float, default=0.1, metavar="SECONDS", help="seconds a move (default 0.1)")
     parser.add_argument("--from-ply", type=int, default=FROM_PLY, metavar="PLY",
                         help=f"count the moves from this ply on (default {FROM_PLY})")
-    record.add_record_options(parser)
+    runs.add_record_options(parser)
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else GAMES[args.quick]
     if games < 1 or not args.time_limit > 0 or args.from_ply < 0:
         parser.error("--games must be at least 1, --time-limit above 0 and --from-ply at least 0")
     settings = f"{games} games per pairing, moves from ply {args.from_ply} on"
-    return record.record_main(parser, args, argv, "donuts_ai.bench.time_use",
+    return runs.record_main(parser, args, argv, "donuts_ai.bench.time_use",
                               lambda: (figures(games, args.time_limit, args.from_ply), settings), record_report)
 
 

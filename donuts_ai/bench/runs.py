@@ -1,0 +1,75 @@
+"""The ``main`` of a benchmark that writes records: ``--runs N`` independent processes,
+``--json FILE``, and the hidden option each run is started with
+(:func:`donuts_ai.bench.record.run_processes`).
+
+Kept apart from :mod:`~donuts_ai.bench.record` (which reads and writes records) because it
+prints the tables (:mod:`~donuts_ai.bench.tables`), which read records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..errors import DonutsError
+from .record import RUN_OPTION, Figure, busy_warning, dump, load_average, run_processes, suite_of
+from .tables import record_text
+
+
+def add_record_options(parser: argparse.ArgumentParser, default_runs: int = 3) -> None:
+    """The options of a benchmark that writes records: ``--runs N``, ``--json FILE``, and
+    the hidden :data:`RUN_OPTION` that :func:`run_processes` starts each run with."""
+    parser.add_argument("--runs", type=int, default=default_runs,
+                        help=f"independent processes the figures are measured in (default {default_runs})")
+    parser.add_argument("--json", metavar="FILE", help="also write the record (pyperf JSON) there")
+    parser.add_argument(RUN_OPTION, metavar="FILE", help=argparse.SUPPRESS)
+
+
+def without_options(argv: Sequence[str], options: Sequence[str]) -> list[str]:
+    """``argv`` less the given options and their values (``--opt VALUE`` or ``--opt=VALUE``)."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in options:
+            skip = "=" not in arg
+            continue
+        out.append(arg)
+    return out
+
+
+def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str] | None, module: str,
+                measure: Callable[[], tuple[list[Figure], str]],
+                report: Callable[[Any], str] | None = None) -> int:
+    """The ``main`` of a benchmark that writes records (options of :func:`add_record_options`):
+    with :data:`RUN_OPTION`, one run in this process into its file (``measure`` gives the
+    figures and the settings); otherwise ``--runs`` processes of ``module`` with the same
+    arguments, the table printed (``report``, by default the record's own table) and the
+    record written to ``--json``. Bad input exits with status 2 and one line."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    one_run = getattr(args, RUN_OPTION.lstrip("-").replace("-", "_"))
+    try:
+        if args.runs < 1:
+            raise DonutsError(f"--runs must be at least 1, got {args.runs}")
+        if one_run:
+            load_before = load_average()
+            figures, settings = measure()
+            dump(suite_of(figures, settings, parser.prog, load_before), one_run)
+            return 0
+        warning = busy_warning(load_average())
+        if warning:
+            print(warning, file=sys.stderr)
+        suite = run_processes(module, without_options(argv, ("--json", "--runs")), args.runs,
+                              lambda text: print(f"{parser.prog}: {text}", file=sys.stderr, flush=True))
+        print((report or record_text)(suite))
+        if args.json:
+            dump(suite, args.json)
+    except DonutsError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    return 0
+
+
