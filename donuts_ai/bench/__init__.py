@@ -21,7 +21,7 @@ from ._report import machine
 from .agents import agent_report, agent_report_of, agent_speed, bench_positions
 from .compare import compare_figures
 from .engine import alphabeta_speed, main, mcts_speed, measure, report, run
-from .record import Figure, RecordError, load
+from .record import Figure, SpeedRecordError, load
 
-__all__ = ["Figure", "RecordError", "agent_report", "agent_report_of", "agent_speed", "alphabeta_speed", "bench_positions",
+__all__ = ["Figure", "SpeedRecordError", "agent_report", "agent_report_of", "agent_speed", "alphabeta_speed", "bench_positions",
            "compare_figures", "load", "machine", "main", "mcts_speed", "measure", "report", "run"]

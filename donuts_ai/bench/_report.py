@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import statistics
 from collections.abc import Callable, Mapping
 from typing import NotRequired, TypedDict, TypeVar
 
@@ -36,6 +37,23 @@ class Stats(TypedDict):
     min: float
     max: float
     repeats: int
+
+
+class RateStats(Stats):
+    """Rates over repeats, each repeat's kept (``rates``, in the order measured) for the record."""
+
+    rates: list[float]
+
+
+def stats(values: list[float]) -> Stats:
+    """The median, least, most and count of ``values``."""
+    v = sorted(values)
+    return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
+
+
+def rate_stats(rates: list[float]) -> RateStats:
+    """:func:`stats` of ``rates``, keeping each of them."""
+    return {**stats(rates), "rates": list(rates)}
 
 
 def machine() -> Machine:

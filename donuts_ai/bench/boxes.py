@@ -24,7 +24,7 @@ from ..boxes import _engine as E
 from ..boxes._core import tables_for
 from ..boxes.agents import ISMCTSAgent, warm_up
 from . import runs
-from ._report import Machine, Stats, machine
+from ._report import Machine, RateStats, Stats, machine, rate_stats
 from .record import Figure, boxes_games_name, ismcts_name
 
 #: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
@@ -44,12 +44,6 @@ class RandomGames(TypedDict):
     seconds: float
     games_per_second: float
     mean_turns: float
-
-
-class RateStats(Stats):
-    """Rates over repeats, each kept (``rates``) for the record."""
-
-    rates: list[float]
 
 
 class RandomGameSpeed(RateStats):
@@ -88,11 +82,6 @@ class BoxesBench(TypedDict):
     time_use: dict[str, MoveTimes]
 
 
-def _stats(values: list[float]) -> RateStats:
-    v = sorted(values)
-    return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v), "rates": list(values)}
-
-
 def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int = 0) -> RandomGames:
     """Deal and play ``games`` random games (uniformly random legal moves) in one compiled
     call on one core, after a warm-up. Returns ``games``, ``seconds``, ``games_per_second``,
@@ -119,7 +108,7 @@ def random_game_speed(players: int, games: int, repeats: int) -> RandomGameSpeed
         out = random_games(games, BoxesRules(players=players), seed=r)
         rates.append(out["games_per_second"])
         turns.append(out["mean_turns"])
-    return {**_stats(rates), "games": games, "mean_turns": statistics.mean(turns)}
+    return {**rate_stats(rates), "games": games, "mean_turns": statistics.mean(turns)}
 
 
 def _positions(players: int) -> list[tuple[str, BoxesState]]:
@@ -161,7 +150,7 @@ def ismcts_speed(players: int, iterations: int, repeats: int) -> ISMCTSSpeed:
         move.append(done / move_s)
         for phase, rates in phase_rates.items():
             by_phase.setdefault(phase, []).append(statistics.mean(rates))
-    return {"tree": _stats(tree), "move": _stats(move), "iterations": iterations, "players": players,
+    return {"tree": rate_stats(tree), "move": rate_stats(move), "iterations": iterations, "players": players,
             "by_phase": {phase: statistics.median(v) for phase, v in by_phase.items()}}
 
 

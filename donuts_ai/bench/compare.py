@@ -111,7 +111,7 @@ def log_interval(old: Sequence[Sequence[float]], new: Sequence[Sequence[float]],
     lo = [math.log(centre(v)) for v in old if v]
     ln = [math.log(centre(v)) for v in new if v]
     if not lo or not ln:
-        raise record.RecordError("a figure without values")
+        raise record.SpeedRecordError("a figure without values")
     if pairs and len(pairs) >= 2:
         diffs = [ln[j] - lo[i] for i, j in pairs]
         mean, var = _mean_var(diffs)
@@ -136,6 +136,20 @@ def log_interval(old: Sequence[Sequence[float]], new: Sequence[Sequence[float]],
         df_f = se2 * se2 / denominator if denominator > 0 else float(len(lo) + len(ln) - 2)
     half = t_quantile(p, max(df_f, 1.0)) * math.sqrt(se2)
     return LogInterval(estimate, estimate - half, estimate + half, basis, (len(lo), len(ln)))
+
+
+def speed_of(interval: LogInterval) -> tuple[float, float, float]:
+    """NEW's speed over OLD's (estimate, low, high) from the interval of log(NEW time / OLD time)."""
+    return math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low)
+
+
+def speed_within(slow: Any, fast: Any) -> tuple[float, float, float]:
+    """How many times faster figure ``fast`` is than figure ``slow`` (estimate, low, high),
+    both of one record: the same processes measured both, so their runs are paired one by
+    one (a derived figure, such as the engine over the reference, or two cores over one)."""
+    runs = min(slow.get_nrun(), fast.get_nrun())
+    return speed_of(log_interval([r.values for r in slow.get_runs()], [r.values for r in fast.get_runs()],
+                                 [(i, i) for i in range(runs)], centre=record.run_centre(slow)))
 
 
 @dataclass(frozen=True)
@@ -200,8 +214,7 @@ def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE) -> list[
         pairs = [(rounds_old[r], rounds_new[r]) for r in shared] if len(shared) >= 2 else None
         interval = log_interval([r.values for r in benchmark.get_runs()], [r.values for r in other.get_runs()], pairs,
                                 centre=record.run_centre(benchmark))
-        rows.append(Comparison(name, record.work_unit(benchmark), rate(benchmark), rate(other),
-                               math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low),
+        rows.append(Comparison(name, record.work_unit(benchmark), rate(benchmark), rate(other), *speed_of(interval),
                                verdict_of(interval, min_change), interval.basis, interval.n))
     return rows
 
@@ -226,7 +239,8 @@ def number_text(value: float) -> str:
     return f"{value:.3g}"
 
 
-def _ratio_text(row: Comparison) -> str:
+def ratio_text(row: Comparison) -> str:
+    """NEW's speed over OLD's with its interval, as the tables print it."""
     if math.isnan(row.speed_low):
         return f"{row.speed:.3f} (one value a side: no interval)"
     return f"{row.speed:.3f} [{row.speed_low:.3f}, {row.speed_high:.3f}]"
@@ -234,6 +248,12 @@ def _ratio_text(row: Comparison) -> str:
 
 BASIS_TEXT = {"runs": "over independent runs", "pairs": "over rounds run side by side",
               "values": "within one run a side (the noise between runs is NOT in it)", "none": "none"}
+
+
+def intervals_text(rows: Sequence[Comparison]) -> str:
+    """What the intervals of ``rows`` are: their confidence, and where each kind's spread came from."""
+    bases = sorted({f"{BASIS_TEXT[r.basis]} ({r.n[0]} and {r.n[1]})" for r in rows})
+    return f"{CONFIDENCE:.0%}, {'; '.join(bases)}"
 
 
 def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NEW") -> list[str]:
@@ -255,7 +275,7 @@ def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD"
     lines.append(f"{'figure':{width}s} {old_name:>22s} {new_name:>22s}   {'speed NEW/OLD [95% interval]':32s} verdict")
     for r in rows:
         lines.append(f"{r.name:{width}s} {rate_text(r.old_rate, r.work_unit):>22s} {rate_text(r.new_rate, r.work_unit):>22s}   "
-                     f"{_ratio_text(r):32s} {VERDICT_TEXT[r.verdict]}")
+                     f"{ratio_text(r):32s} {VERDICT_TEXT[r.verdict]}")
     only_old = [b.get_name() for b in old if b.get_name() not in {r.name for r in rows}]
     only_new = [b.get_name() for b in new if b.get_name() not in {r.name for r in rows}]
     if only_old:
@@ -263,10 +283,9 @@ def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD"
     if only_new:
         lines.append(f"only in {new_name} (not compared): {', '.join(only_new)}")
     counts = {v: sum(r.verdict == v for r in rows) for v in ("faster", "slower", "same")}
-    bases = sorted({f"{BASIS_TEXT[r.basis]} ({r.n[0]} and {r.n[1]})" for r in rows})
     lines.append(f"{len(rows)} figures: {counts['faster']} faster, {counts['slower']} slower, {counts['same']} "
                  f"{VERDICT_TEXT['same']}; changes under {min_change:.0%} are not called")
-    lines.append(f"intervals: {CONFIDENCE:.0%}, {'; '.join(bases)}")
+    lines.append(f"intervals: {intervals_text(rows)}")
     return "\n".join(lines)
 
 

@@ -21,8 +21,6 @@ reference, all cores over one). ``donuts-ai bench compare OLD NEW`` compares two
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import os
 import random
 import subprocess
@@ -57,7 +55,6 @@ from .record import (
     Figure,
     alphabeta_name,
     perft_name,
-    pettingzoo_name,
     solver_name,
     time_repeats,
     vector_env_name,
@@ -181,23 +178,6 @@ def vector_env_speed(num_envs: int, batches: int, repeats: int) -> list[Figure]:
             Figure(vector_env_name(num_envs, observation=True), "step", time_repeats(steps_read, repeats), params)]
 
 
-def pettingzoo_steps(seconds: float, repeats: int) -> list[Figure]:
-    """Seconds a step of the PettingZoo environment, wrapped and raw (see
-    :mod:`donuts_ai.bench.interop`), ``repeats`` samples of ``seconds`` each; no figure
-    when PettingZoo is not installed."""
-    try:
-        from .interop import pettingzoo_speed
-
-        samples = []
-        with contextlib.redirect_stdout(io.StringIO()):  # its progress lines: the report says it all
-            pettingzoo_speed(seconds / 4)  # warm-up: the first steps import and check more than a step does
-            for r in range(repeats):
-                samples.append(pettingzoo_speed(seconds, seed=r))
-    except ImportError:  # PettingZoo not installed, or no environment yet
-        return []
-    return [Figure(pettingzoo_name(env), "step", [s[env]["us_per_step"] / 1e6 for s in samples]) for env in samples[0]]
-
-
 def solver_speed(seeds: list[int], distance: bool, repeats: int) -> list[Figure]:
     """Seconds a solve of the empty board of ``Layout.random_grid(seed)`` for each seed (a
     fresh solver each time), ``repeats`` times; its value, move and nodes as parameters."""
@@ -270,7 +250,9 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
     if "vector_env" in groups:
         figures += vector_env_speed(VECTOR_ENV_GAMES, 50 if quick else 250, repeats)
     if "pettingzoo" in groups:
-        figures += pettingzoo_steps(0.25 if quick else 1.0, repeats)
+        from .interop import pettingzoo_figures  # the PettingZoo environment, wrapped and raw (none without PettingZoo)
+
+        figures += pettingzoo_figures(0.25 if quick else 1.0, repeats)
     if "boxes" in groups:
         from . import boxes as boxes_bench  # the second game: random games/s, ISMCTS iterations/s
 

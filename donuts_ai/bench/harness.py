@@ -19,7 +19,6 @@ stored times, not stored. Benchmarks are not tests: nothing here asserts a speed
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from typing import Any, TypedDict
@@ -120,8 +119,8 @@ def figures(overhead_games: int = OVERHEAD_GAMES[0], pairs: int = PAIRS[0], move
                           {"games": o["games"], "plies": round(o["plies"], 2), "answers_ms": round(o["agents_ms"], 4)}))
     if pairs:
         s = speedup(pairs, move_time)
-        for workers in (1, 2):
-            out.append(Figure(tournament_name(move_time, s["games"], workers), "tournament", [s[f"seconds_{workers}"]],  # type: ignore[literal-required]
+        for workers, seconds in ((1, s["seconds_1"]), (2, s["seconds_2"])):
+            out.append(Figure(tournament_name(move_time, s["games"], workers), "tournament", [seconds],
                               {"games": s["games"], "move_time": move_time, "workers": workers}))
     return out
 
@@ -136,11 +135,8 @@ def speedups(suite: Any) -> list[tuple[str, float, float, float]]:
         two = by_name.get(name.replace(", 1 worker", ", 2 workers"))
         if not name.startswith("tournament, ") or not name.endswith(", 1 worker") or two is None:
             continue
-        runs = min(one.get_nrun(), two.get_nrun())
-        interval = compare.log_interval([r.values for r in one.get_runs()], [r.values for r in two.get_runs()],
-                                        [(i, i) for i in range(runs)])
         out.append(("speed-up, 2 workers / 1 worker (" + name.removeprefix("tournament, ").removesuffix(", 1 worker") + ")",
-                    math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low)))
+                    *compare.speed_within(one, two)))
     return out
 
 
@@ -157,10 +153,7 @@ def report(suite: Any) -> str:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.harness") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog, description=__doc__.splitlines()[0],
-        epilog="--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) made of --runs independent "
-               "processes.")
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help=f"{OVERHEAD_GAMES[1]} games of overhead, {PAIRS[1]} pairs of the tournament "
                              f"(default {OVERHEAD_GAMES[0]} and {PAIRS[0]})")

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import math
 import statistics
 import sys
 import time
@@ -292,11 +291,7 @@ def search_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
         for theirs in by_name.values():
             if (theirs.get_name().startswith("OpenSpiel MCTSBot, ")
                     and theirs.get_runs()[0].get_metadata().get("param_plies") == plies):
-                runs = min(ours.get_nrun(), theirs.get_nrun())
-                interval = compare.log_interval([r.values for r in ours.get_runs()], [r.values for r in theirs.get_runs()],
-                                                [(i, i) for i in range(runs)])
-                out.append((f"our MCTS / OpenSpiel MCTSBot, {_where(plies)}", math.exp(interval.estimate),
-                            math.exp(interval.low), math.exp(interval.high)))
+                out.append((f"our MCTS / OpenSpiel MCTSBot, {_where(plies)}", *compare.speed_within(theirs, ours)))
     return out
 
 
@@ -380,10 +375,7 @@ def report(r: InteropBench) -> str:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.interop") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog, description=__doc__.splitlines()[0],
-        epilog="--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) of the timed figures, made of "
-               "--runs independent processes; the match is printed, not stored.")
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller searches, 2 games, 1 s of environment steps")
     parser.add_argument("--games", type=int, default=None,
                         help="games of the match (colour-swapped pairs; default 10, quick 2; 0: no match)")
@@ -396,7 +388,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.i
                         help=f"MCTSBot's simulations a timed search (default {THEIR_SIMS[0]:,}, quick {THEIR_SIMS[1]:,})")
     parser.add_argument("--env-seconds", type=float, metavar="S",
                         help=f"seconds of PettingZoo steps in all (default {ENV_SECONDS[0]:g}, quick {ENV_SECONDS[1]:g})")
-    runs.add_record_options(parser)
+    runs.add_record_options(parser, printed_only="the match is")
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else 2 if args.quick else 10
     if games < 0 or (args.iterations is not None and args.iterations < 1) or (args.sims is not None and args.sims < 1) \

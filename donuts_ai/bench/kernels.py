@@ -27,9 +27,7 @@ nothing here asserts a speed.
 from __future__ import annotations
 
 import argparse
-import math
 import random
-import statistics
 import time
 from typing import Any, TypedDict
 
@@ -43,7 +41,7 @@ from ..donuts._engine.position import PASSES, Position, Rulebook, apply, is_over
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from . import compare, record, runs, tables
-from ._report import Machine, Stats, machine
+from ._report import Machine, RateStats, Stats, machine, rate_stats, stats
 from .record import Figure
 
 #: Six early positions: ``Layout.random_grid(FIRST_LAYOUT + i)`` after ``OPENING_PLIES`` seeded random plies.
@@ -120,12 +118,6 @@ def search_all(which: str, boards: list[Board], depth: int) -> tuple[list[int], 
     return values, int(nodes[0]), time.process_time() - cpu, time.perf_counter() - wall
 
 
-class RateStats(Stats):
-    """Node rates over repeats, each repeat's kept (``rates``, in the order measured) for the record."""
-
-    rates: list[float]
-
-
 class KernelsFigures(TypedDict):
     """Node rates of the two negamaxes (:func:`run`): the same search, so the same ``nodes``."""
 
@@ -152,15 +144,6 @@ def figure_name(depth: int, kernel: str, clock: str) -> str:
     return f"negamax depth {depth}, {kernel}, {clock}"
 
 
-def _stats(values: list[float]) -> Stats:
-    v = sorted(values)
-    return {"median": statistics.median(v), "min": v[0], "max": v[-1], "repeats": len(v)}
-
-
-def _rate_stats(values: list[float]) -> RateStats:
-    return {**_stats(values), "rates": list(values)}
-
-
 def run(depth: int = FULL[0], repeats: int = FULL[1]) -> KernelsFigures:
     """Both negamaxes ``repeats`` times each, interleaved, at ``depth`` from :func:`positions`."""
     boards = positions()
@@ -175,11 +158,11 @@ def run(depth: int = FULL[0], repeats: int = FULL[1]) -> KernelsFigures:
             rates[f"{which}_wall"].append(nodes / wall)
 
     def ratios(suffix: str) -> Stats:
-        return _stats([p / q for p, q in zip(rates[f"public{suffix}"], rates[f"private{suffix}"], strict=True)])
+        return stats([p / q for p, q in zip(rates[f"public{suffix}"], rates[f"private{suffix}"], strict=True)])
 
-    return {"machine": machine(), "depth": depth, "nodes": nodes, "public": _rate_stats(rates["public"]),
-            "private": _rate_stats(rates["private"]), "ratio": ratios(""), "public_wall": _rate_stats(rates["public_wall"]),
-            "private_wall": _rate_stats(rates["private_wall"]), "ratio_wall": ratios("_wall")}
+    return {"machine": machine(), "depth": depth, "nodes": nodes, "public": rate_stats(rates["public"]),
+            "private": rate_stats(rates["private"]), "ratio": ratios(""), "public_wall": rate_stats(rates["public_wall"]),
+            "private_wall": rate_stats(rates["private_wall"]), "ratio_wall": ratios("_wall")}
 
 
 def figures(depth: int = FULL[0], repeats: int = FULL[1]) -> list[Figure]:
@@ -201,11 +184,7 @@ def ratios(suite: Any) -> list[tuple[str, float, float, float]]:
         slow = by_name.get(name.replace(", public kernels, ", ", private engine, "))
         if ", public kernels, " not in name or slow is None:
             continue
-        runs = min(fast.get_nrun(), slow.get_nrun())
-        interval = compare.log_interval([r.values for r in slow.get_runs()], [r.values for r in fast.get_runs()],
-                                        [(i, i) for i in range(runs)])
-        out.append((f"kernels / engine node rate, {name.rsplit(', ', 1)[1]}", math.exp(-interval.estimate),
-                    math.exp(-interval.high), math.exp(-interval.low)))
+        out.append((f"kernels / engine node rate, {name.rsplit(', ', 1)[1]}", *compare.speed_within(slow, fast)))
     return out
 
 
@@ -230,10 +209,7 @@ def report(r: KernelsFigures) -> str:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.kernels") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog, description=__doc__.splitlines()[0],
-        epilog="--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) made of --runs independent "
-               "processes.")
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help=f"depth {QUICK[0]}, {QUICK[1]} repeats: a few seconds a run (default: depth {FULL[0]}, "
                              f"{FULL[1]} repeats)")

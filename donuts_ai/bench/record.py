@@ -59,7 +59,7 @@ RUN_STATISTIC_KEY = "run_statistic"
 MACHINE_KEYS = ("cpu_model_name", "cpu_count", "hostname")
 
 
-class RecordError(DonutsError):
+class SpeedRecordError(DonutsError):
     """A speed record that cannot be read (not JSON, not a pyperf suite nor a record of
     ``donuts-ai bench --json`` before 0.5.0), a figure asked for that a record does not
     hold, or a benchmark run that failed."""
@@ -97,11 +97,16 @@ def load_average() -> float:
         return 0.0
 
 
+def is_busy(load: float, cores: int | None = None) -> bool:
+    """Whether a load average above (cores - 1) says other processes hold a core."""
+    return load > (cores or os.cpu_count() or 1) - 1
+
+
 def busy_warning(load: float, cores: int | None = None) -> str | None:
-    """One line saying the machine is busy, when ``load`` is above (cores - 1): other
-    processes hold a core, so the figures will be low; ``None`` otherwise."""
+    """One line saying the machine is busy (:func:`is_busy`), so the figures will be low;
+    ``None`` otherwise."""
     cores = cores or os.cpu_count() or 1
-    if load <= cores - 1:
+    if not is_busy(load, cores):
         return None
     return (f"warning: load average {load:.2f} at the start, above {cores - 1} (cores - 1): other processes are "
             f"running, so the figures will be low (the record keeps the load)")
@@ -145,34 +150,36 @@ def suite_of(figures: Sequence[Figure], settings: str, command: str, load_before
     import pyperf
 
     if not figures:
-        raise RecordError("no figure was measured")
+        raise SpeedRecordError("no figure was measured")
     common: dict[str, str | int | float] = {**library_metadata(), SETTINGS_KEY: settings, COMMAND_KEY: command,
                                             LOAD_BEFORE_KEY: load_before,
                                             LOAD_AFTER_KEY: load_average() if load_after is None else load_after}
-    benchmarks = []
     for figure in figures:
         if not figure.values or not all(v > 0 and math.isfinite(v) for v in figure.values):
-            raise RecordError(f"figure {figure.name!r}: its values must be times > 0, got {figure.values!r}")
-        meta = {**common, **{f"param_{k}": v for k, v in figure.params.items()}, "name": figure.name, "unit": TIME_UNIT,
-                WORK_UNIT_KEY: figure.work_unit, RUN_STATISTIC_KEY: figure.run_statistic}
-        benchmarks.append(pyperf.Benchmark([pyperf.Run(figure.values, metadata=meta)]))
-    return pyperf.BenchmarkSuite(benchmarks)
+            raise SpeedRecordError(f"figure {figure.name!r}: its values must be times > 0, got {figure.values!r}")
+    # pyperf's metadata of this process, collected once (reading /proc and the clocks) for every figure.
+    common.update(pyperf.Run([1.0]).get_metadata())
+    return pyperf.BenchmarkSuite([
+        pyperf.Benchmark([pyperf.Run(figure.values, collect_metadata=False, metadata={
+            **common, **{f"param_{k}": v for k, v in figure.params.items()}, "name": figure.name, "unit": TIME_UNIT,
+            WORK_UNIT_KEY: figure.work_unit, RUN_STATISTIC_KEY: figure.run_statistic})])
+        for figure in figures])
 
 
 def dump(suite: Any, path: str | os.PathLike[str]) -> None:
-    """Write ``suite`` to ``path`` (pyperf's JSON), replacing it; :class:`RecordError` when
+    """Write ``suite`` to ``path`` (pyperf's JSON), replacing it; :class:`SpeedRecordError` when
     it cannot be written."""
     try:
         suite.dump(str(path), replace=True)
     except OSError as exc:
-        raise RecordError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+        raise SpeedRecordError(f"cannot write {str(path)!r}: {exc.strerror}") from None
 
 
 def run_processes(module: str, argv: Sequence[str], runs: int, progress: Callable[[str], None] | None = None) -> Any:
     """Run ``python -m module *argv --record-run FILE`` ``runs`` times, one process after
     the other, and merge what each wrote into one suite: each figure then has ``runs``
     independent runs. The processes' own output is dropped; a failed run raises
-    :class:`RecordError` with the end of its error output."""
+    :class:`SpeedRecordError` with the end of its error output."""
     import pyperf
 
     merged = None
@@ -185,7 +192,7 @@ def run_processes(module: str, argv: Sequence[str], runs: int, progress: Callabl
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             if proc.returncode != 0 or not path.exists():
                 tail = " ".join(proc.stderr.strip().splitlines()[-3:])
-                raise RecordError(f"run {i + 1} of {module} failed (exit {proc.returncode}): {tail}")
+                raise SpeedRecordError(f"run {i + 1} of {module} failed (exit {proc.returncode}): {tail}")
             suite = pyperf.BenchmarkSuite.load(str(path))
             if merged is None:
                 merged = suite
@@ -195,6 +202,42 @@ def run_processes(module: str, argv: Sequence[str], runs: int, progress: Callabl
 
 
 # --- Reading records --------------------------------------------------------------------------------------------
+
+#: Figure names shared by the engine benchmark and the reader of records before 0.5.0.
+PLAYOUTS_1 = "random playouts, 1 core"
+PLAYOUTS_ALL = "random playouts, all cores"
+REFERENCE_PLAYOUTS = "pure-Python reference playouts, 1 core"
+MCTS_1 = "MCTS, 1 worker, empty board"
+MCTS_ALL = "MCTS, all cores as workers, empty board"
+
+
+def perft_name(depth: int) -> str:
+    return f"perft depth {depth}"
+
+
+def alphabeta_name(depth: int) -> str:
+    return f"alpha-beta depth {depth}, 6 positions"
+
+
+def solver_name(layout: str, distance: bool = False) -> str:
+    return f"solver, value{' and distance' if distance else ''} of the empty {layout}"
+
+
+def vector_env_name(num_envs: int, observation: bool = False) -> str:
+    return f"VectorEnv, {num_envs} games{', observation read' if observation else ''}"
+
+
+def pettingzoo_name(env: str) -> str:
+    return f"PettingZoo {env}"
+
+
+def boxes_games_name(players: int) -> str:
+    return f"Donut Boxes random games, {players} players"
+
+
+def ismcts_name(players: int, whole_move: bool) -> str:
+    return f"Donut Boxes ISMCTS, {players} players, {'whole move' if whole_move else 'in the tree'}"
+
 
 def _legacy_figures(data: Mapping[str, Any]) -> list[tuple[str, str, float]]:
     """(figure name, unit of work, rate) of an engine record of 0.3 or 0.4."""
@@ -233,42 +276,6 @@ def _legacy_figures(data: Mapping[str, Any]) -> list[tuple[str, str, float]]:
     return out
 
 
-#: Figure names shared by the engine benchmark and the reader of records before 0.5.0.
-PLAYOUTS_1 = "random playouts, 1 core"
-PLAYOUTS_ALL = "random playouts, all cores"
-REFERENCE_PLAYOUTS = "pure-Python reference playouts, 1 core"
-MCTS_1 = "MCTS, 1 worker, empty board"
-MCTS_ALL = "MCTS, all cores as workers, empty board"
-
-
-def perft_name(depth: int) -> str:
-    return f"perft depth {depth}"
-
-
-def alphabeta_name(depth: int) -> str:
-    return f"alpha-beta depth {depth}, 6 positions"
-
-
-def solver_name(layout: str, distance: bool = False) -> str:
-    return f"solver, value{' and distance' if distance else ''} of the empty {layout}"
-
-
-def vector_env_name(num_envs: int, observation: bool = False) -> str:
-    return f"VectorEnv, {num_envs} games{', observation read' if observation else ''}"
-
-
-def pettingzoo_name(env: str) -> str:
-    return f"PettingZoo {env}"
-
-
-def boxes_games_name(players: int) -> str:
-    return f"Donut Boxes random games, {players} players"
-
-
-def ismcts_name(players: int, whole_move: bool) -> str:
-    return f"Donut Boxes ISMCTS, {players} players, {'whole move' if whole_move else 'in the tree'}"
-
-
 def _legacy_suite(data: Mapping[str, Any], path: str) -> Any:
     """A record of ``donuts-ai bench --json`` before 0.5.0 as a one-run suite: a value per
     figure, the seconds per unit of its median rate (its repeats were not kept)."""
@@ -286,7 +293,7 @@ def _legacy_suite(data: Mapping[str, Any], path: str) -> Any:
             meta[ours] = str(machine[theirs])
     figures = _legacy_figures(data)
     if not figures:
-        raise RecordError(f"{path}: neither a pyperf record nor a donuts-ai bench record")
+        raise SpeedRecordError(f"{path}: neither a pyperf record nor a donuts-ai bench record")
     return pyperf.BenchmarkSuite([pyperf.Benchmark([pyperf.Run([1.0 / rate], metadata={**meta, "name": name,
                                                                                       WORK_UNIT_KEY: unit},
                                                                collect_metadata=False)])
@@ -296,7 +303,7 @@ def _legacy_suite(data: Mapping[str, Any], path: str) -> Any:
 def load(path: str | os.PathLike[str]) -> Any:
     """The record at ``path`` as a pyperf suite: a pyperf JSON file (``.json`` or
     ``.json.gz``), or a ``donuts-ai bench --json`` record written before 0.5.0 (its
-    medians, one run). :class:`RecordError` names what is wrong with anything else."""
+    medians, one run). :class:`SpeedRecordError` names what is wrong with anything else."""
     import pyperf
 
     name = str(path)
@@ -305,26 +312,26 @@ def load(path: str | os.PathLike[str]) -> Any:
             return pyperf.BenchmarkSuite.load(name)
         text = Path(name).read_text()
     except OSError as exc:
-        raise RecordError(f"cannot read {name!r}: {exc.strerror}") from None
+        raise SpeedRecordError(f"cannot read {name!r}: {exc.strerror}") from None
     except (ValueError, KeyError, TypeError) as exc:
-        raise RecordError(f"{name}: not a pyperf record ({exc})") from None
+        raise SpeedRecordError(f"{name}: not a pyperf record ({exc})") from None
     try:
         data = json.loads(text)
     except ValueError:
-        raise RecordError(f"{name}: not JSON") from None
+        raise SpeedRecordError(f"{name}: not JSON") from None
     if not isinstance(data, dict):
-        raise RecordError(f"{name}: not a speed record (JSON {type(data).__name__})")
+        raise SpeedRecordError(f"{name}: not a speed record (JSON {type(data).__name__})")
     if "benchmarks" in data and "version" in data:
         try:
             return pyperf.BenchmarkSuite.loads(text)
         except (ValueError, KeyError, TypeError) as exc:
-            raise RecordError(f"{name}: a damaged pyperf record ({exc})") from None
+            raise SpeedRecordError(f"{name}: a damaged pyperf record ({exc})") from None
     try:
         return _legacy_suite(data, name)
+    except SpeedRecordError:
+        raise
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
-        if isinstance(exc, RecordError):
-            raise
-        raise RecordError(f"{name}: neither a pyperf record nor a donuts-ai bench record ({exc})") from None
+        raise SpeedRecordError(f"{name}: neither a pyperf record nor a donuts-ai bench record ({exc})") from None
 
 
 def run_centre(benchmark: Any) -> Callable[[Sequence[float]], float]:
@@ -401,13 +408,13 @@ def provenance_text(suite: Any) -> str:
 
 def figures_of(suite: Any, names: Iterable[str] | None = None) -> dict[str, Any]:
     """The benchmarks of ``suite`` by name (those of ``names``, in that order, when given:
-    :class:`RecordError` for a name the record does not hold)."""
+    :class:`SpeedRecordError` for a name the record does not hold)."""
     by_name = {benchmark.get_name(): benchmark for benchmark in suite}
     if names is None:
         return by_name
     out = {}
     for name in names:
         if name not in by_name:
-            raise RecordError(f"no figure {name!r} in the record (it has: {', '.join(by_name)})")
+            raise SpeedRecordError(f"no figure {name!r} in the record (it has: {', '.join(by_name)})")
         out[name] = by_name[name]
     return out

@@ -18,13 +18,17 @@ from .record import RUN_OPTION, Figure, busy_warning, dump, load_average, run_pr
 from .tables import record_text
 
 
-def add_record_options(parser: argparse.ArgumentParser, default_runs: int = 3) -> None:
+def add_record_options(parser: argparse.ArgumentParser, default_runs: int = 3, printed_only: str | None = None) -> None:
     """The options of a benchmark that writes records: ``--runs N``, ``--json FILE``, and
-    the hidden :data:`RUN_OPTION` that :func:`run_processes` starts each run with."""
+    the hidden :data:`RUN_OPTION` that :func:`run_processes` starts each run with; the help's
+    epilog says what the record is, and what is printed but not stored (``printed_only``)."""
+    said = ("--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) of the timed figures, made of "
+            f"--runs independent processes{f'; {printed_only} printed, not stored' if printed_only else ''}.")
+    parser.epilog = f"{parser.epilog} {said}" if parser.epilog else said
     parser.add_argument("--runs", type=int, default=default_runs,
                         help=f"independent processes the figures are measured in (default {default_runs})")
     parser.add_argument("--json", metavar="FILE", help="also write the record (pyperf JSON) there")
-    parser.add_argument(RUN_OPTION, metavar="FILE", help=argparse.SUPPRESS)
+    parser.add_argument(RUN_OPTION, dest="record_run", metavar="FILE", help=argparse.SUPPRESS)
 
 
 def without_options(argv: Sequence[str], options: Sequence[str]) -> list[str]:
@@ -51,14 +55,13 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
     arguments, the table printed (``report``, by default the record's own table) and the
     record written to ``--json``. Bad input exits with status 2 and one line."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    one_run = getattr(args, RUN_OPTION.lstrip("-").replace("-", "_"))
     try:
         if args.runs < 1:
             raise DonutsError(f"--runs must be at least 1, got {args.runs}")
-        if one_run:
+        if args.record_run:
             load_before = load_average()
             figures, settings = measure()
-            dump(suite_of(figures, settings, parser.prog, load_before), one_run)
+            dump(suite_of(figures, settings, parser.prog, load_before), args.record_run)
             return 0
         warning = busy_warning(load_average())
         if warning:

@@ -20,7 +20,6 @@ out). Benchmarks are not tests: nothing here asserts a speed.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -344,12 +343,9 @@ def naive_speedups(suite: Any) -> list[tuple[str, float, float, float]]:
         solver = by_name.get(solver_name(layout))
         if layout == name or solver is None:
             continue
-        runs = min(naive.get_nrun(), solver.get_nrun())
-        interval = compare.log_interval([r.values for r in naive.get_runs()], [r.values for r in solver.get_runs()],
-                                        [(i, i) for i in range(runs)])
         capped = any(r.get_metadata().get("param_finished") == "no" for r in naive.get_runs())
         out.append((f"naive negamax / solver, {layout}{' (capped: at least)' if capped else ''}",
-                    math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low)))
+                    *compare.speed_within(naive, solver)))
     return out
 
 
@@ -361,17 +357,14 @@ def record_report(suite: Any, play: PlayFigures | None = None) -> str:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.search") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog, description=__doc__.splitlines()[0],
-        epilog="--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) of the timed figures, made of "
-               "--runs independent processes; the matches and the agreement are printed, not stored.")
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="4 layouts, no naive baseline nor exact distances, smaller searches, fewer games")
     parser.add_argument("--skip-naive", action="store_true", help="do not run the naive baseline")
     parser.add_argument("--skip-full", action="store_true", help="do not solve the exact distances")
     parser.add_argument("--skip-matches", action="store_true",
                         help="do not play the strength matches nor measure the agreement with the solver")
-    runs.add_record_options(parser)
+    runs.add_record_options(parser, printed_only="the matches and the agreement are")
     args = parser.parse_args(argv)
 
     def report_all(suite: Any) -> str:

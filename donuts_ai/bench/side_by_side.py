@@ -69,32 +69,32 @@ class Side:
             helped = subprocess.run([self.python, "-m", "donuts_ai.bench", "--help"], env=self.env(), cwd=cwd,
                                     capture_output=True, text=True)
             if helped.returncode != 0:
-                raise record.RecordError(f"{self.label}: python -m donuts_ai.bench does not start: "
+                raise record.SpeedRecordError(f"{self.label}: python -m donuts_ai.bench does not start: "
                                          f"{' '.join(helped.stderr.strip().splitlines()[-2:])}")
             self.takes_runs = "--runs" in helped.stdout
         runs = ["--runs", "1"] if self.takes_runs else []
         proc = subprocess.run([self.python, "-m", "donuts_ai.bench", *bench_args, *runs, "--json", str(out)],
                               env=self.env(), cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0 or not out.exists():
-            raise record.RecordError(f"{self.label}: the benchmark failed (exit {proc.returncode}): "
+            raise record.SpeedRecordError(f"{self.label}: the benchmark failed (exit {proc.returncode}): "
                                      f"{' '.join(proc.stderr.strip().splitlines()[-3:])}")
 
 
 def resolve_version(version: str, label: str, work: Path, repo: Path = CHECKOUT) -> tuple[Path | None, str | None]:
     """The tree of ``version`` (see the module doc) and its commit where it is a git ref: a
     folder, ``installed`` (None), or a git ref of ``repo`` exported into ``work/label``.
-    :class:`RecordError` when it is none of them."""
+    :class:`SpeedRecordError` when it is none of them."""
     if version == INSTALLED:
         return None, None
     path = Path(version).expanduser()
     if path.is_dir():
         if not (path / "donuts_ai" / "__init__.py").exists():
-            raise record.RecordError(f"{version}: a folder without donuts_ai/ (not a tree of this library)")
+            raise record.SpeedRecordError(f"{version}: a folder without donuts_ai/ (not a tree of this library)")
         return path.resolve(), None
     commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", "--quiet", f"{version}^{{commit}}"],
                             capture_output=True, text=True)
     if commit.returncode != 0:
-        raise record.RecordError(f"{version!r} is neither a folder, {INSTALLED!r}, nor a git ref of {repo}")
+        raise record.SpeedRecordError(f"{version!r} is neither a folder, {INSTALLED!r}, nor a git ref of {repo}")
     tree = work / label
     tree.mkdir(parents=True)
     archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", commit.stdout.strip()],

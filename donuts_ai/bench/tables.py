@@ -78,7 +78,7 @@ def _interval_text(benchmark: Any) -> tuple[str, str, str]:
 def _load_warning(suite: Any) -> list[str]:
     cores = record.metadata_values(suite, "cpu_count")
     busy = [float(v) for v in record.metadata_values(suite, record.LOAD_BEFORE_KEY)
-            if cores and isinstance(cores[0], int) and float(v) > cores[0] - 1]
+            if cores and isinstance(cores[0], int) and record.is_busy(float(v), cores[0])]
     if not busy:
         return []
     return [f"warning: a run started at load average {max(busy):.2f}, above (cores - 1): its figures are low"]
@@ -118,12 +118,10 @@ def comparison_markdown(old: Any, new: Any, old_name: str, new_name: str) -> str
              f"| figure | {old_name} | {new_name} | speed {new_name} / {old_name} [95% interval] | verdict |",
              "|---|---|---|---|---|"]
     for r in rows:
-        ratio = (f"{r.speed:.3f}" if math.isnan(r.speed_low) else
-                 f"{r.speed:.3f} [{r.speed_low:.3f}, {r.speed_high:.3f}]")
         lines.append(f"| {r.name} | {compare.rate_text(r.old_rate, r.work_unit)} | "
-                     f"{compare.rate_text(r.new_rate, r.work_unit)} | {ratio} | {compare.VERDICT_TEXT[r.verdict]} |")
-    bases = sorted({f"{compare.BASIS_TEXT[r.basis]} ({r.n[0]} and {r.n[1]})" for r in rows})
-    lines += ["", f"Intervals: {compare.CONFIDENCE:.0%}, {'; '.join(bases)}."]
+                     f"{compare.rate_text(r.new_rate, r.work_unit)} | {compare.ratio_text(r)} | "
+                     f"{compare.VERDICT_TEXT[r.verdict]} |")
+    lines += ["", f"Intervals: {compare.intervals_text(rows)}."]
     return "\n".join(lines)
 
 
@@ -136,11 +134,7 @@ def derived_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
                              ("all cores / 1 core (playouts)", PLAYOUTS_ALL, PLAYOUTS_1),
                              ("all cores / 1 worker (MCTS)", MCTS_ALL, MCTS_1)):
         if fast in by_name and slow in by_name and fast != slow:
-            runs = min(by_name[fast].get_nrun(), by_name[slow].get_nrun())
-            interval = compare.log_interval([r.values for r in by_name[slow].get_runs()],
-                                            [r.values for r in by_name[fast].get_runs()],
-                                            [(i, i) for i in range(runs)])  # the same process measured both
-            out.append((name, math.exp(-interval.estimate), math.exp(-interval.high), math.exp(-interval.low)))
+            out.append((name, *compare.speed_within(by_name[slow], by_name[fast])))
     return out
 
 
@@ -149,10 +143,10 @@ def render_block(kind: str, paths: Sequence[str], root: Path) -> str:
     suites = [record.load(root / p) for p in paths]
     if kind == "record":
         if len(suites) != 1:
-            raise record.RecordError(f"a record block names one record, got {len(paths)}: {' '.join(paths)}")
+            raise record.SpeedRecordError(f"a record block names one record, got {len(paths)}: {' '.join(paths)}")
         return record_markdown(suites[0], derived_ratios(suites[0])) + "\n"
     if len(suites) != 2:
-        raise record.RecordError(f"a compare block names two records, got {len(paths)}: {' '.join(paths)}")
+        raise record.SpeedRecordError(f"a compare block names two records, got {len(paths)}: {' '.join(paths)}")
     names = [label_of(suite, Path(p).name.removesuffix(".gz").removesuffix(".json")) for suite, p in zip(suites, paths, strict=True)]
     return comparison_markdown(suites[0], suites[1], names[0], names[1]) + "\n"
 
@@ -201,7 +195,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.tables
         for page in args.pages:
             if not regenerate(CHECKOUT / page, CHECKOUT, check=args.check):
                 stale.append(page)
-    except (OSError, record.RecordError) as exc:
+    except (OSError, record.SpeedRecordError) as exc:
         parser.exit(2, f"{prog}: error: {exc}\n")
     for page in stale:
         print(f"{page}: {'out of date with its records' if args.check else 'regenerated'}", file=sys.stderr)

@@ -245,10 +245,7 @@ def _tables(rows: list[TimeUseRow]) -> list[str]:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.time_use") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog, description=__doc__.splitlines()[0],
-        epilog="--json FILE writes a pyperf record (python -m pyperf stats FILE reads it) made of --runs independent "
-               "processes.")
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"{GAMES[1]} games per pairing (default {GAMES[0]})")
     parser.add_argument("--games", type=int, metavar="N", help="games per pairing (overrides --quick's)")
     parser.add_argument("--time-limit", type=float, default=0.1, metavar="SECONDS", help="seconds a move (default 0.1)")
