@@ -35,13 +35,14 @@ PATIENCE = 120.0
 
 #: An engine that ignores SIGTERM, SIGINT and SIGHUP, starts a child that ignores them
 #: too, and writes "PID" lines for both to the file named by its first argument. It loses
-#: its first FAIR games at once (an illegal move), then hangs on ``go`` (writing "hang
+#: its first FAIR games at once (an illegal move; ``STUBBORN_FAIR`` in the environment
+#: overrides FAIR, so that a resumed run can finish with the same spec), then hangs on ``go`` (writing "hang
 #: PID") and never leaves by itself: ``quit`` and the end of its input are ignored.
 STUBBORN = """
 import os, signal, sys, time
 for name in ("SIGTERM", "SIGINT", "SIGHUP"):
     signal.signal(getattr(signal, name), signal.SIG_IGN)
-log, fair, games = sys.argv[1], int(sys.argv[2]), 0
+log, fair, games = sys.argv[1], int(os.environ.get("STUBBORN_FAIR", sys.argv[2])), 0
 if os.fork() == 0:
     while True:
         time.sleep(60)
@@ -139,9 +140,9 @@ def _processes() -> dict[int, tuple[int, int]]:
 
 
 def _children_of_engines(pids: list[int]) -> list[int]:
-    """The children the engines started (their process groups' other members), from /proc."""
-    groups = set(pids)
-    return [pid for pid, (_, pgid) in _processes().items() if pgid in groups and pid not in groups]
+    """The children the engines started, from /proc."""
+    engines = set(pids)
+    return [pid for pid, (parent, _) in _processes().items() if parent in engines]
 
 
 def _descendants(root: int) -> list[int]:
@@ -157,7 +158,7 @@ def _stop_and_check(proc: subprocess.Popen[str], log: Path, how: int, to_group: 
     assert that it and every process it started are gone within LEFT_AFTER; its stderr."""
     pids, _ = _pids(log)
     if Path("/proc").is_dir():  # the engines running now (the pre-flight's check has left)
-        pids = [pid for pid in pids if Path(f"/proc/{pid}").exists()]
+        pids = [pid for pid in pids if _alive(pid)]
     children = _children_of_engines(pids) if Path("/proc").is_dir() else []
     assert not Path("/proc").is_dir() or len(children) == len(pids), (pids, children)  # each engine's child
     everything = sorted(set(pids + children + (_descendants(proc.pid) if Path("/proc").is_dir() else [])))
@@ -224,6 +225,40 @@ def test_a_stopped_tournament_leaves_nothing_behind(stubborn, tmp_path, start, w
     assert len(results.units) == workers and all(len(u["games"]) == 2 for u in results.units)
     assert all(g.reason == "illegal move" for g in results.games)
     assert out.read_text().endswith("\n")
+
+
+def test_a_killed_driver_leaves_nothing_behind_and_its_run_resumes(stubborn, tmp_path, start):
+    """SIGKILL of the driver (an out-of-memory kill, a dying kernel) runs none of its
+    clean-up: its pool workers, seats, engines and the engines' children end by themselves
+    (._lifeline), and multiprocessing's resource tracker with them. ``--resume`` then
+    finishes the file with every unit once."""
+    log, out = tmp_path / "pids", tmp_path / "r.jsonl"
+    engine = f"engine:{stubborn} {log} 2"
+    args = ["tournament", engine, engine, "--games", "8", "--workers", "2", "--move-limit", "100", "--quiet",
+            "--out", str(out)]
+    proc = start(args)
+    _wait_for_hangs(proc, log, 2, out)
+    _stop_and_check(proc, log, signal.SIGKILL, to_group=False)
+    assert proc.returncode == -signal.SIGKILL
+    played = _units_in(out)
+    resumed = subprocess.run([sys.executable, "-m", "donuts_ai.cli", *args, "--resume"], cwd=ROOT, text=True,
+                             capture_output=True, env=dict(os.environ, STUBBORN_FAIR="1000"), timeout=PATIENCE)
+    assert resumed.returncode == 0, resumed.stderr
+    results = T.Results.from_file(str(out))
+    assert played >= 2 and len(results.units) == 4
+    assert sorted(u["unit"] for u in results.units) == [0, 1, 2, 3]
+
+
+def test_a_killed_evaluation_leaves_nothing_behind(stubborn, tmp_path, start):
+    log = tmp_path / "pids"
+    proc = start(["evaluate", f"engine:{stubborn} {log} 2", "--limit", "60", "--workers", "2", "--quiet"])  # 3 units of 25 positions
+    _wait_for_hangs(proc, log, 1)
+    deadline = time.monotonic() + PATIENCE  # both workers with an engine: 2 x (worker, guard, engine, its child)
+    while len(_descendants(proc.pid)) < 8:
+        assert time.monotonic() < deadline and proc.poll() is None, _descendants(proc.pid)
+        time.sleep(0.1)
+    _stop_and_check(proc, log, signal.SIGKILL, to_group=False)
+    assert proc.returncode == -signal.SIGKILL
 
 
 def test_a_stopped_sprt_leaves_nothing_behind(stubborn, tmp_path, start):

@@ -38,6 +38,9 @@ call it in the run's ``finally``, and run the work under :func:`stopping_cleanly
         finally:
             close_seats()
 
+A SIGKILL of the run's driver runs none of this: what it started watches it instead, and
+ends when it is gone (:mod:`._lifeline`).
+
 POSIX only, as the supervised seats are (process groups, ``killpg``).
 """
 
@@ -58,6 +61,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 from typing import ParamSpec, TypeVar
+
+from ._lifeline import watch_parent
 
 #: Seconds a process told to leave (``quit``, end of input) is given before it is killed:
 #: one grace for all the processes closed together.
@@ -336,8 +341,10 @@ def end_processes(procs: Sequence[tuple[subprocess.Popen[bytes], bytes]], grace:
 _pools: set[cf.ProcessPoolExecutor] = set()  # pools running now (stopping_pool blocks)
 
 
-def pool_worker_started() -> None:
-    """The initializer of a pool worker (``ProcessPoolExecutor(initializer=...)``): SIGTERM
+def pool_worker_started(parent: int | None = None) -> None:
+    """The initializer of a pool worker (``ProcessPoolExecutor(initializer=...,
+    initargs=(os.getpid(),))``): the worker ends when ``parent`` (the run's driver) dies,
+    even by SIGKILL (:func:`~._lifeline.watch_parent`); SIGTERM
     closes its seats (every :func:`on_stop` closer) and ends it; Ctrl-C and a hang-up are
     the parent's to act on (they reach the whole foreground process group); its normal end
     closes its seats too (``atexit`` in a spawned worker; a finalizer, which a forked
@@ -348,6 +355,8 @@ def pool_worker_started() -> None:
     for signum in STOP_SIGNALS:
         signal.signal(signum, _on_signal)
     multiprocessing.util.Finalize(None, close_everything, exitpriority=100)
+    if parent is not None:
+        watch_parent(parent)
 
 
 def stop_pool(pool: cf.ProcessPoolExecutor) -> None:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing import context, spawn
 from typing import Any, TypeVar
 
 from ..errors import DonutsError
+from ._lifeline import watch_descendants
 from ._shutdown import WORKER_STOP_LIMIT, close_everything, interruptible, pool_worker_started, reclaim_signals, signals_held, stopping_pool
 from .config import BACKENDS
 
@@ -86,7 +88,8 @@ def iter_process(fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U], wo
     pending = list(units)
     for attempt in range(MAX_POOL_RESTARTS + 1):
         # Stopped or failed, the workers are stopped too, and close their seats (._shutdown).
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=pool_worker_started) as pool, \
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=pool_worker_started,
+                                    initargs=(os.getpid(),)) as pool, \
                 stopping_pool(pool):
             futures = {pool.submit(fn, config, u): u for u in pending}
             try:
@@ -150,12 +153,19 @@ def ray_session(address: str | None, cpus: int) -> Iterator[Any]:
         import ray
     except ImportError:
         raise DonutsError("the ray backend needs Ray: pip install 'donuts_ai[ray]'") from None
-    started = False
+    started, watcher = False, None
     if not ray.is_initialized():
         # "local": a new instance of its own even where a cluster runs on this machine
         # (ray.init without an address joins the latest one `ray start` made).
         kwargs = {"address": address} if address else {"address": LOCAL_RAY, "num_cpus": cpus}
-        ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
+        # A Ray of its own ends with this process, even one killed (._lifeline).
+        watcher = None if address else watch_descendants()
+        try:
+            ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
+        except BaseException:
+            if watcher is not None:
+                watcher.terminate()
+            raise
         reclaim_signals()  # a stop must reach the caller's finally, and ray.shutdown()
         started = True
     try:
@@ -163,6 +173,9 @@ def ray_session(address: str | None, cpus: int) -> Iterator[Any]:
     finally:
         if started:
             ray.shutdown()
+            if watcher is not None:
+                watcher.terminate()
+                watcher.wait()
 
 
 def _ray_units(ray: Any, fn: Callable[[_C, _U], _R], config: _C, units: Iterable[_U]) -> Iterator[_R]:

@@ -26,11 +26,14 @@ Chocolate, ``vtime`` for side 1) and the spec's fixed ``go`` limits; at the end 
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import tempfile
 import time
 
 from ..state import GameState
+from ._lifeline import guarded
 from ._shutdown import STOP_GRACE
 from .engine_text import (
     BESTMOVE,
@@ -87,9 +90,15 @@ class EngineSeat(ProcessSeat):
     def _spawn(self) -> None:
         self._stderr = tempfile.TemporaryFile()
         self._spawn_error = None
+        program = self.engine.command[0]
+        if shutil.which(program) is None:  # gone or not executable since the spec was checked (the guard would only exit 127)
+            reason = "No such file or directory" if not os.path.exists(program) and os.sep in program else "not an executable program"
+            self._proc, self._spawn_error = None, f"{program}: {reason}"
+            return
         try:
-            # A session of its own: killing it kills whatever the engine started too.
-            self._proc = subprocess.Popen(list(self.engine.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            # A session of its own: killing it kills whatever the engine started too; under a
+            # guard, so that it ends when this process dies, even by SIGKILL (._lifeline).
+            self._proc = subprocess.Popen(guarded(self.engine.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           stderr=self._stderr, bufsize=0, start_new_session=True)
         except OSError as exc:  # gone or not executable since the spec was checked
             self._proc, self._spawn_error = None, f"{self.engine.command[0]}: {exc.strerror or exc}"

@@ -53,6 +53,7 @@ from typing import IO, TYPE_CHECKING, Literal, TypedDict
 
 from .._checks import is_int
 from ..state import GameState
+from ._lifeline import guarded
 from ._shutdown import end_processes, signals_held
 from .protocol import Game, JSONObject, Move, get_game
 from .records import EventKind
@@ -277,12 +278,13 @@ class ProcessSeat(Seat):
         # The child imports what this process can import (agents defined in test modules,
         # in packages added to sys.path at run time).
         env["PYTHONPATH"] = os.pathsep.join(p or os.getcwd() for p in sys.path)
-        # A session of its own: killing it kills whatever the agent started too.
+        # A session of its own: killing it kills whatever the agent started too; under a
+        # guard, so that it ends when this process dies, even by SIGKILL (._lifeline).
         # An agent that comes on stdin needs no spec: its record (a repr, maybe long) stays off the command line.
         spec = self.spec if self.source is None else SPEC_ON_STDIN
         command = [sys.executable, "-m", "donuts_ai.tournament._seat_process", spec, self.game_module, self.game]
         self._proc = subprocess.Popen(
-            command + ([SOURCE_ON_STDIN] if self.source is not None else []),
+            guarded(command + ([SOURCE_ON_STDIN] if self.source is not None else [])),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env, bufsize=0,
             start_new_session=True,
         )
