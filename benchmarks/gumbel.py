@@ -5,7 +5,7 @@ Four measurements, each printed as a Markdown table (figures in ``benchmarks/RES
 - ``speed``: simulations per second of ``BatchSearch.run`` (PUCT) and ``run_gumbel``
   (with and without the positions settled in one ply, with and without the evaluation
   cache) on ``--games`` roots of the ``middlegame`` suite, with a dummy evaluator (no
-  network: the search's own cost) and with the shipped network;
+  network: the search's own cost) and with the shipped network (``--evaluators``);
 - ``cache``: the evaluation cache's hit rate within one search, and over ``--moves``
   self-play moves of ``--games`` games (the network fixed, as between training steps);
 - ``targets``: on the decided positions of the ``middlegame`` suite (``--positions``),
@@ -15,18 +15,31 @@ Four measurements, each printed as a Markdown table (figures in ``benchmarks/RES
 - ``settled``: what treating the positions settled in one ply as terminal costs and buys.
 
     python -m benchmarks.gumbel --positions 100 --sims 16 32
+    python -m benchmarks.gumbel --only speed --runs 3 --json gumbel-speed.json
+
+The speed measurement is made in ``--runs`` independent processes (3 by default), and
+``--json FILE`` writes it as a pyperf record (:mod:`donuts_ai.bench.record`; ``python -m
+pyperf stats FILE`` reads it): for each evaluator and search, the seconds a simulation took
+in each timed search of every root (work unit ``simulation``, a value a search:
+:func:`speed_figures`), the network's share of the search time kept beside them as a
+parameter; its table gives each search's simulations a second over all runs (each run's
+median search; the table before the records gave the best search of one process). The
+other measurements (hit rates, shares of positions, and the seconds they print beside
+them) are not speed figures: printed only, in this process. Benchmarks are not tests:
+nothing here asserts a speed.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from donuts_ai.bench import runs, tables
+from donuts_ai.bench.record import Figure
 from donuts_ai.donuts.squares import NUM_SQUARES, SQUARE_NAMES
 from donuts_ai.donuts.vector_env import VectorEnv
 from donuts_ai.learn.agent import cached_network, root_record
@@ -35,6 +48,11 @@ from donuts_ai.learn.buffer import legal_flags
 from donuts_ai.learn.eval_cache import EvaluationCache
 from donuts_ai.outcomes import DRAW
 from donuts_ai.suites.format import SuitePosition, load_suite
+
+#: The module the record's runs are started as.
+MODULE = "benchmarks.gumbel"
+#: The measurements, in the order they run (``--only`` picks some).
+MEASUREMENTS = ["speed", "cache", "targets", "settled"]
 
 
 def dummy(planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -79,21 +97,36 @@ def run_one(kind: str, evaluator: Evaluator, roots: np.ndarray, sims: int, seed:
     return search.run_gumbel(*args, rng=np.random.default_rng(seed), **kwargs)
 
 
-def speed(roots: np.ndarray, sims: int, network: Evaluator, repeats: int) -> None:
-    print(f"\n### speed: {len(roots)} games x {sims} simulations, best of {repeats}\n")
-    print("| search | evaluator | simulations/s | network share |")
-    print("|---|---|---|---|")
-    variants: list[tuple[str, str, dict[str, Any]]] = [
-        ("PUCT", "puct", {}),
-        ("Gumbel", "gumbel", {"solve": False}),
-        ("Gumbel + settled in one ply", "gumbel", {"solve_plies": 0}),
-        ("Gumbel + exact solves (<= 10 plies, 2000 nodes: the default)", "gumbel", {}),
-        ("Gumbel + exact solves + cache", "gumbel", {"cache": True}),
-        ("Gumbel + exact solves, first phase in rounds", "gumbel", {"batch_first_phase": False}),
-    ]
-    for label, evaluator, tries in (("dummy", dummy, 3 * repeats), ("shipped network", network, repeats)):
-        for name, kind, kwargs in variants:
-            best, share = float("inf"), 0.0
+#: The searches the speed measurement times: (name, kind of :func:`run_one`, its keywords).
+VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
+    ("PUCT", "puct", {}),
+    ("Gumbel", "gumbel", {"solve": False}),
+    ("Gumbel + settled in one ply", "gumbel", {"solve_plies": 0}),
+    ("Gumbel + exact solves (<= 10 plies, 2000 nodes: the default)", "gumbel", {}),
+    ("Gumbel + exact solves + cache", "gumbel", {"cache": True}),
+    ("Gumbel + exact solves, first phase in rounds", "gumbel", {"batch_first_phase": False}),
+]
+#: The evaluators the speed measurement times the searches with, by ``--evaluators`` name:
+#: their name in the tables, and the searches a run times each variant with (times ``--repeats``).
+EVALUATORS = {"dummy": ("dummy", 3), "network": ("shipped network", 1)}
+
+
+def speed_name(variant: str, evaluator: str, games: int, sims: int) -> str:
+    """The record's name of the speed figure of ``variant`` with ``evaluator`` (its table name)."""
+    return f"{variant}, {evaluator}, {games} games x {sims} simulations"
+
+
+def speed_figures(roots: np.ndarray, sims: int, evaluators: dict[str, Evaluator], repeats: int) -> list[Figure]:
+    """The speed figures of one run: for each evaluator (by its table name: ``"dummy"`` is
+    searched ``3 * repeats`` times, any other ``repeats`` times) and each of :data:`VARIANTS`,
+    the seconds a simulation took in each search of every root (work unit ``simulation``, a
+    value a search); the network's share of the search time (the mean over the searches),
+    the games and the simulations as parameters."""
+    out = []
+    for label, evaluator in evaluators.items():
+        tries = (3 if label == "dummy" else 1) * repeats
+        for name, kind, kwargs in VARIANTS:
+            values, shares = [], []
             for _ in range(tries):
                 counted = Counted(evaluator)
                 extra = dict(kwargs)
@@ -102,9 +135,50 @@ def speed(roots: np.ndarray, sims: int, network: Evaluator, repeats: int) -> Non
                 start = time.perf_counter()
                 run_one(kind, counted, roots, sims, **extra)
                 seconds = time.perf_counter() - start
-                if seconds < best:
-                    best, share = seconds, counted.seconds / seconds
-            print(f"| {name} | {label} | {len(roots) * sims / best:,.0f} | {share:.0%} |")
+                values.append(seconds / (len(roots) * sims))
+                shares.append(counted.seconds / seconds)
+            out.append(Figure(speed_name(name, label, len(roots), sims), "simulation", values,
+                              {"variant": name, "evaluator": label, "games": len(roots), "simulations": sims,
+                               "network_share": round(float(np.mean(shares)), 4)}))
+    return out
+
+
+def measure_speed(games: int, sims: int, repeats: int, evaluators: list[str]) -> list[Figure]:
+    """One run of the speed measurement (:func:`speed_figures`) on ``games`` roots of the
+    ``middlegame`` suite with the evaluators of ``evaluators`` (:data:`EVALUATORS`' names),
+    after compiling everything (the network at every batch size the searches use)."""
+    chosen: dict[str, Evaluator] = {}
+    for key in EVALUATORS:
+        if key in evaluators:
+            chosen[EVALUATORS[key][0]] = dummy if key == "dummy" else compiled_network(games)
+    roots = roots_of(decided(games))
+    for evaluator in chosen.values():  # compile everything first
+        run_one("gumbel", evaluator, roots, 2)
+        run_one("puct", evaluator, roots, 2)
+    return speed_figures(roots, sims, chosen, repeats)
+
+
+def speed_table(suite: Any) -> str:
+    """The speed table of a record of this benchmark (Markdown): each search's simulations
+    a second over all runs, and the network's share of its time (the mean over the runs)."""
+    lines: list[str] = []
+    for benchmark in suite:
+        metas = [run.get_metadata() for run in benchmark.get_runs()]
+        meta = metas[0]
+        if not lines:
+            lines = [f"### speed: {meta.get('param_games')} games x {meta.get('param_simulations')} simulations, "
+                     f"{benchmark.get_nrun()} runs (a run: the median of its searches)", "",
+                     "| search | evaluator | simulations/s | network share |", "|---|---|---|---|"]
+        share = np.mean([float(m.get("param_network_share", 0.0)) for m in metas])
+        lines.append(f"| {meta.get('param_variant', benchmark.get_name())} | {meta.get('param_evaluator', '')} | "
+                     f"{tables.rate_interval(benchmark)[0]:,.0f} | {share:.0%} |")
+    return "\n".join(lines)
+
+
+def speed_report(suite: Any) -> str:
+    """A record of the speed measurement: each figure's rate with its interval over the
+    runs, then :func:`speed_table`."""
+    return f"{tables.record_text(suite)}\n\n{speed_table(suite)}"
 
 
 def cache_rates(network: Evaluator, games: int, sims: int, moves: int, seed: int) -> None:
@@ -197,6 +271,19 @@ def _planes(roots: np.ndarray) -> npt.NDArray[np.float32]:
     return root_planes(roots, 15)
 
 
+def compiled_network(*batches: int) -> Evaluator:
+    """The shipped network's evaluator, compiled for every batch size the searches of
+    ``batches`` games use (it compiles one program per batch size)."""
+    network: Evaluator = network_evaluator(cached_network(None))
+    size = 1
+    while size <= 16 * max(batches):
+        network(np.zeros((size, 6, 6, 13), dtype=np.float32))
+        size *= 2
+    for games in batches:
+        network(np.zeros((games, 6, 6, 13), dtype=np.float32))
+    return network
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.gumbel", description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=100)
@@ -205,31 +292,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--suites", nargs="+", default=["middlegame"], help="suites of the targets' positions")
-    parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--only", choices=["speed", "cache", "targets", "settled"], nargs="*", default=None)
+    parser.add_argument("--repeats", type=int, default=2,
+                        help="speed: searches a run times each variant with the network (3x that with the dummy)")
+    parser.add_argument("--evaluators", choices=list(EVALUATORS), nargs="+", default=list(EVALUATORS),
+                        help="speed: the evaluators the searches are timed with (default both)")
+    parser.add_argument("--only", choices=MEASUREMENTS, nargs="*", default=None)
+    runs.add_record_options(parser, printed_only="the network's share of each search (shown in the speed table) and the "
+                                                 "cache, targets and settled measurements are")
     args = parser.parse_args(argv)
-    network: Callable[..., Any] = network_evaluator(cached_network(None))
-    # The network compiles one program per batch size: every size the searches use, first.
-    size = 1
-    while size <= 16 * max(args.games, args.positions):
-        network(np.zeros((size, 6, 6, 13), dtype=np.float32))
-        size *= 2
-    for games in (args.games, args.positions):
-        network(np.zeros((games, 6, 6, 13), dtype=np.float32))
-    only = set(args.only or ["speed", "cache", "targets", "settled"])
-    positions = decided(max(args.positions, args.games))
-    if "speed" in only:
-        roots = roots_of(positions[:args.games])
-        run_one("gumbel", network, roots[:args.games], 2)  # compile everything first
-        run_one("puct", network, roots[:args.games], 2)
-        speed(roots, max(args.sims), network, args.repeats)
+    only = set(args.only or MEASUREMENTS)
+    if args.games < 1 or args.repeats < 1 or min(args.sims) < 1:
+        parser.error("--games, --repeats and --sims must be at least 1")
+    if args.json and "speed" not in only:
+        parser.error("--json writes the record of the speed measurement: add speed to --only")
+    sims = max(args.sims)
+    if "speed" in only or args.record_run:
+        settings = f"games={args.games} sims={sims} repeats={args.repeats} evaluators={','.join(args.evaluators)}"
+        status = runs.record_main(parser, args, argv, MODULE,
+                                  lambda: (measure_speed(args.games, sims, args.repeats, args.evaluators), settings),
+                                  speed_report)
+        if status or args.record_run:
+            return status
+        only.discard("speed")
+    if not only:
+        return 0
+    network = compiled_network(args.games, args.positions)
     if "cache" in only:
-        cache_rates(network, args.games, max(args.sims), args.moves, seed=1)
+        cache_rates(network, args.games, sims, args.moves, seed=1)
     if "targets" in only:
         for suite in args.suites:
             targets(decided(args.positions, suite), network, args.sims, args.seeds, suite)
     if "settled" in only:
-        settled(["middlegame", "endgame"], args.positions, network, max(args.sims))
+        settled(["middlegame", "endgame"], args.positions, network, sims)
     return 0
 
 

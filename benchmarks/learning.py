@@ -33,6 +33,9 @@ name=value`` changes a training setting in every arm, e.g. ``--set games=64``).
 ``--winning`` measures the issue's targets: on the **winning** positions of each of
 ``--suites`` (default ``middlegame`` and ``critical``, as the ablation), the share where
 the raw policy and the search keep the value; ``--json`` also writes them to a file.
+
+Its figures are not speed figures (shares that keep the value, losses, curves; the seconds
+it prints only say how long a step took), so it writes no pyperf record (issue 48).
 """
 
 from __future__ import annotations

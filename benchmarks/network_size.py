@@ -19,11 +19,27 @@ better games to learn from), but with a teacher most targets are the solver's, a
 question here is the one a fixed budget asks: which size learns the most per second.
 
     python -m benchmarks.network_size --run runs/ship --sizes 16x2 32x3 48x4 64x4 --steps 2000
+    python -m benchmarks.network_size --speed [--run RUN] --sizes 16x2 32x3 64x3 --runs 3 --json FILE
+
+That measurement trains every size to the end in one process; its ``--json FILE`` writes
+its figures (losses, shares, and the two costs above) as they are. ``--speed`` times the
+two costs alone (no training to the end, no measurement against the suites; ``--run``
+optional: without it, positions of the ``middlegame`` suite and the default training
+settings, which the costs do not depend on) in ``--runs`` independent processes (3 by
+default), and there ``--json FILE`` writes a pyperf record (:mod:`donuts_ai.bench.record`;
+``python -m pyperf stats FILE`` reads it): for each size, the seconds a position took in
+each of ``--repeats`` calls on ``--batch`` positions (work unit ``position``) and the
+seconds each of ``--steps`` training steps took, the batch's making included (work unit
+``training step``), the weights as a parameter (:func:`speed_figures`); each size's time
+over the default 32x3's is derived in the table from the stored times. Benchmarks are not
+tests: nothing here asserts a speed.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import json
 import sys
 import time
@@ -33,6 +49,8 @@ from typing import Any
 import numpy as np
 
 from benchmarks.ablation import ABLATION_SUITES, winning_positions
+from donuts_ai.bench import compare, record, runs, tables
+from donuts_ai.bench.record import Figure
 from donuts_ai.donuts.symmetry import NUM_SYMMETRIES
 from donuts_ai.learn.batched_search import network_evaluator
 from donuts_ai.learn.benchmark import measure
@@ -53,6 +71,11 @@ from donuts_ai.learn.train import (
 HELD_OUT_SHARE = 0.05
 #: Held-out positions evaluated at once.
 LOSS_CHUNK = 4096
+#: The sizes measured by default, and the default trunk the others are compared with.
+DEFAULT_SIZES = ["16x2", "32x3", "48x4", "64x4"]
+DEFAULT_SIZE = "32x3"
+#: The module the record's runs are started as.
+MODULE = "benchmarks.network_size"
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -73,16 +96,41 @@ def load_run(run: Path) -> tuple[np.ndarray, TrainConfig]:
     return samples, config
 
 
-def evaluation_seconds(network: Any, planes: np.ndarray, repeats: int) -> float:
-    """Seconds per position of one compiled call on ``planes``, the best of ``repeats``."""
+def evaluation_times(network: Any, planes: np.ndarray, repeats: int) -> list[float]:
+    """Seconds per position of each of ``repeats`` compiled calls on ``planes`` (after one
+    that compiles)."""
     evaluator = network_evaluator(network)
     evaluator(planes)  # compiles
-    best = float("inf")
+    times = []
     for _ in range(repeats):
         start = time.perf_counter()
         evaluator(planes)
-        best = min(best, time.perf_counter() - start)
-    return best / len(planes)
+        times.append((time.perf_counter() - start) / len(planes))
+    return times
+
+
+def evaluation_seconds(network: Any, planes: np.ndarray, repeats: int) -> float:
+    """Seconds per position of one compiled call on ``planes``, the best of ``repeats``."""
+    return min(evaluation_times(network, planes, repeats))
+
+
+def training_steps(network: Any, samples: np.ndarray, config: TrainConfig, steps: int, seed: int) -> tuple[Any, list[float]]:
+    """``steps`` training steps of ``network`` from fresh optimizer state on batches of
+    ``config.batch_size`` drawn from ``samples`` (the same batches for every size from the
+    same ``seed``): the trained network and the seconds each step took, the batch's making
+    included (the first compiles the training step)."""
+    optimizer = _optimizer(config.learning_rate, config.weight_decay)
+    opt_state = optimizer.init(_arrays(network))
+    rng = np.random.default_rng(seed)  # the same batches for every size
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        rows = samples[rng.integers(0, len(samples), size=config.batch_size)]
+        symmetries = rng.integers(0, NUM_SYMMETRIES, size=config.batch_size)
+        network, opt_state, _, _ = train_step(network, opt_state, optimizer,
+                                              training_batch(rows, config.donuts, symmetries, config.teacher))
+        times.append(time.perf_counter() - start)
+    return network, times
 
 
 def held_out_losses(network: Any, samples: np.ndarray, donuts: int, teacher: str) -> tuple[float, float]:
@@ -105,21 +153,20 @@ def measure_size(channels: int, blocks: int, samples: np.ndarray, held_out: np.n
     figures: dict[str, Any] = {"size": f"{channels}x{blocks}", "weights": count_parameters(network),
                                "eval_us_per_position": 1e6 * evaluation_seconds(network, sample_planes(samples[:batch], donuts),
                                                                                 repeats)}
-    optimizer = make_optimizer(config)
-    opt_state = optimizer.init(_arrays(network))
-    rng = np.random.default_rng(seed)  # the same batches for every size
-    start = time.perf_counter()
-    for step in range(steps):
-        if step == 1:  # the first step compiled the training step: time the others
-            start = time.perf_counter()
-        rows = samples[rng.integers(0, len(samples), size=config.batch_size)]
-        symmetries = rng.integers(0, NUM_SYMMETRIES, size=config.batch_size)
-        network, opt_state, _, _ = train_step(network, opt_state, optimizer, training_batch(rows, donuts, symmetries, config.teacher))
-    figures["train_ms_per_step"] = 1e3 * (time.perf_counter() - start) / max(steps - 1, 1)
+    network, times = training_steps(network, samples, config, steps, seed)
+    timed = times[1:] or times  # the first step compiled the training step: time the others
+    figures["train_ms_per_step"] = 1e3 * sum(timed) / max(len(timed), 1)
     figures["held_out_policy_loss"], figures["held_out_value_loss"] = held_out_losses(network, held_out, donuts, config.teacher)
     for suite in ABLATION_SUITES:
         figures[f"{suite}_raw"] = measure(network, winning_positions(suite))["policy"]
     return figures
+
+
+@functools.cache
+def _optimizer(learning_rate: float, weight_decay: float) -> Any:
+    """The training's optimizer (:func:`make_optimizer`), one object for equal settings: the
+    compiled training step is kept for the object it was compiled with."""
+    return make_optimizer(TrainConfig(learning_rate=learning_rate, weight_decay=weight_decay))
 
 
 def _arrays(network: Any) -> Any:
@@ -128,15 +175,120 @@ def _arrays(network: Any) -> Any:
     return eqx.filter(network, eqx.is_array)
 
 
+def speed_samples(count: int = 512, suite: str = "middlegame") -> np.ndarray:
+    """Positions to time the network on when no training run is given: up to ``count`` of
+    ``suite``'s, as :data:`~donuts_ai.learn.buffer.SAMPLE` records with a uniform policy
+    target over the legal squares and a drawn value (the cost of a call or a step does not
+    depend on the numbers)."""
+    from donuts_ai.learn.agent import root_record
+    from donuts_ai.learn.buffer import legal_flags
+    from donuts_ai.learn.train import samples_of_games
+    from donuts_ai.suites.format import load_suite
+
+    positions = load_suite(suite).positions[:count]
+    samples = samples_of_games(np.concatenate([root_record(p.board()) for p in positions]))
+    legal = legal_flags(samples)
+    samples["policy"] = legal / np.maximum(legal.sum(axis=1, keepdims=True), 1)
+    return samples
+
+
+def evaluation_name(size: str, batch: int) -> str:
+    """The record's name of the evaluation cost of the trunk ``size`` (``32x3``)."""
+    return f"network {size}, evaluation, batch {batch}"
+
+
+def step_name(size: str, batch: int) -> str:
+    """The record's name of the training step of the trunk ``size``."""
+    return f"network {size}, training step, batch {batch}"
+
+
+def speed_figures(sizes: list[tuple[int, int]], samples: np.ndarray, config: TrainConfig, batch: int, repeats: int,
+                  steps: int, seed: int) -> list[Figure]:
+    """The timed figures of each size, for a record (``--speed``): the seconds a position took
+    in each of ``repeats`` compiled calls on ``batch`` positions of ``samples`` (work unit
+    ``position``), and unless ``steps`` is 0 the seconds each of ``steps`` training steps on
+    ``config.batch_size`` of them took (work unit ``training step``; one step more first, to
+    compile); the weights as a parameter."""
+    out = []
+    planes = sample_planes(samples[:batch], config.donuts)
+    for channels, blocks in sizes:
+        network = new_network(NetworkConfig(channels=channels, blocks=blocks, value_hidden=config.network.value_hidden,
+                                            value_head=config.network.value_head), seed=seed)
+        size, params = f"{channels}x{blocks}", {"weights": count_parameters(network), "channels": channels, "blocks": blocks}
+        out.append(Figure(evaluation_name(size, len(planes)), "position", evaluation_times(network, planes, repeats),
+                          {**params, "batch": len(planes)}))
+        if steps:
+            _, times = training_steps(network, samples, config, steps + 1, seed)
+            out.append(Figure(step_name(size, config.batch_size), "training step", times[1:],
+                              {**params, "batch": config.batch_size, "teacher": config.teacher}))
+    return out
+
+
+def speed_report(suite: Any) -> str:
+    """A record of ``--speed``: each figure with its interval over the runs, then each
+    size's weights and costs relative to the default trunk's (32x3) where the record has it,
+    derived from the stored times (each run measured every size)."""
+    by_name = record.figures_of(suite)
+    derived = []
+    for name, benchmark in by_name.items():
+        size = name.split(", ", 1)[0].removeprefix("network ")
+        default = by_name.get(name.replace(f"network {size}, ", f"network {DEFAULT_SIZE}, ", 1))
+        if default is not None and default is not benchmark:
+            derived.append((f"{name.split(', ')[1]} time, {size} / {DEFAULT_SIZE}", *compare.speed_within(benchmark, default)))
+    lines = [tables.record_text(suite, derived), ""]
+    for name, benchmark in by_name.items():
+        if ", evaluation, " in name:
+            weights = benchmark.get_runs()[0].get_metadata().get("param_weights")
+            if isinstance(weights, int):
+                lines.append(f"{name.split(', ')[0]}: {weights:,} weights")
+    return "\n".join(lines).rstrip()
+
+
+def speed_main(argv: list[str] | None = None) -> int:
+    """``--speed``: the evaluation cost and the training step of each size, as a record."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.network_size --speed",
+                                     description="What each trunk size costs the self-play: the network's evaluation "
+                                                 "and training step, timed (no training to the end, no measurement).")
+    parser.add_argument("--speed", action="store_true", help="this mode: the timed figures only, as a record")
+    parser.add_argument("--run", type=Path, help="a training run whose replay buffer and settings give the positions "
+                                                 "(default: positions of the middlegame suite, the default settings)")
+    parser.add_argument("--sizes", nargs="+", default=DEFAULT_SIZES, help="CHANNELSxBLOCKS each")
+    parser.add_argument("--batch", type=int, default=128, help="positions per evaluation call timed (the self-play's games)")
+    parser.add_argument("--repeats", type=int, default=20, help="evaluation calls timed a run")
+    parser.add_argument("--steps", type=int, default=20, help="training steps timed a run (after one that compiles); 0: none")
+    parser.add_argument("--batch-size", type=int, help="positions a training step (default: the run's, or the default settings')")
+    parser.add_argument("--seed", type=int, default=0)
+    runs.add_record_options(parser, printed_only="the weights of each size (a parameter of its figures) are")
+    args = parser.parse_args(argv)
+    if args.batch < 1 or args.repeats < 1 or args.steps < 0 or (args.batch_size is not None and args.batch_size < 1):
+        parser.error("--batch, --repeats and --batch-size must be at least 1, --steps at least 0")
+    sizes = [parse_size(s) for s in args.sizes]
+
+    def measure() -> tuple[list[Figure], str]:
+        samples, config = load_run(args.run) if args.run is not None else (speed_samples(), TrainConfig())
+        if args.batch_size is not None:
+            config = dataclasses.replace(config, batch_size=args.batch_size)
+        settings = (f"sizes={','.join(args.sizes)} batch={args.batch} repeats={args.repeats} steps={args.steps} "
+                    f"batch_size={config.batch_size} positions={args.run or 'middlegame suite'}")
+        return speed_figures(sizes, samples, config, args.batch, args.repeats, args.steps, args.seed), settings
+
+    return runs.record_main(parser, args, argv, MODULE, measure, speed_report)
+
+
 def main(argv: list[str] | None = None) -> int:
+    if "--speed" in (sys.argv[1:] if argv is None else argv):
+        return speed_main(argv)
     parser = argparse.ArgumentParser(prog="python -m benchmarks.network_size", description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", type=Path, required=True, help="a training run whose replay buffer gives the positions")
-    parser.add_argument("--sizes", nargs="+", default=["16x2", "32x3", "48x4", "64x4"], help="CHANNELSxBLOCKS each")
+    parser.add_argument("--sizes", nargs="+", default=DEFAULT_SIZES, help="CHANNELSxBLOCKS each")
     parser.add_argument("--steps", type=int, default=2000, help="training steps for every size")
     parser.add_argument("--batch", type=int, default=128, help="positions per evaluation call timed (the self-play's games)")
     parser.add_argument("--repeats", type=int, default=20, help="evaluation calls timed (the best counts)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures to FILE")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures to FILE (with --speed: the record)")
+    parser.add_argument("--speed", action="store_true",
+                        help="the timed figures only (evaluation and training step), in --runs processes, --json "
+                             "writing their pyperf record: see --speed --help")
     args = parser.parse_args(argv)
     sizes = [parse_size(s) for s in args.sizes]
     samples, config = load_run(args.run)

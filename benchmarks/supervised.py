@@ -21,6 +21,9 @@ positions, and writes the rows, with the steps, positions drawn and seconds of `
 ``winning_curve.json`` and, where ``python -m benchmarks.learning --winning --json
 DIR/winning.json`` wrote one, ``winning.json``) into one JSON file, a run a key: what
 notebook 08 reads (``notebooks/learning_supervised.json``).
+
+Its figures are not speed figures (losses and shares against training steps; the seconds
+are the curve's time axis, not a rate), so it writes no pyperf record (issue 48).
 """
 
 from __future__ import annotations

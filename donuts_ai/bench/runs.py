@@ -51,8 +51,9 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
                 report: Callable[[Any], str] | None = None) -> int:
     """The ``main`` of a benchmark that writes records (options of :func:`add_record_options`):
     with :data:`RUN_OPTION`, one run in this process into its file (``measure`` gives the
-    figures and the settings); otherwise ``--runs`` processes of ``module`` with the same
-    arguments, the table printed (``report``, by default the record's own table) and the
+    figures and the settings); with ``--runs 1``, the one run in this process (its progress
+    lines seen as it goes); otherwise ``--runs`` processes of ``module`` with the same
+    arguments; then the table printed (``report``, by default the record's own table) and the
     record written to ``--json``. Bad input exits with status 2 and one line."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
@@ -63,11 +64,16 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
             figures, settings = measure()
             dump(suite_of(figures, settings, parser.prog, load_before), args.record_run)
             return 0
-        warning = busy_warning(load_average())
+        load_before = load_average()
+        warning = busy_warning(load_before)
         if warning:
             print(warning, file=sys.stderr)
-        suite = run_processes(module, without_options(argv, ("--json", "--runs")), args.runs,
-                              lambda text: print(f"{parser.prog}: {text}", file=sys.stderr, flush=True))
+        if args.runs == 1:  # one run: in this process, so that what it prints as it goes is seen
+            figures, settings = measure()
+            suite = suite_of(figures, settings, parser.prog, load_before)
+        else:
+            suite = run_processes(module, without_options(argv, ("--json", "--runs")), args.runs,
+                                  lambda text: print(f"{parser.prog}: {text}", file=sys.stderr, flush=True))
         print((report or record_text)(suite))
         if args.json:
             dump(suite, args.json)
