@@ -24,7 +24,7 @@ from .play import add_commands as _add_play_commands
 from .suites.cli import add_evaluate_command
 from .tournament.config import BACKENDS, BEST_OF, DEFAULT_MOVE_LIMIT, FORMATS, MODES
 from .tournament.match import ILLEGAL_POLICIES, ISOLATIONS
-from .tournament.results import RESUME_KEYWORD
+from .tournament.results import NEW_VERSION_KEYWORD, RESUME_KEYWORD
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -131,7 +131,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         best_of=args.best_of, clock=args.clock, illegal=args.illegal, rules=_tournament_rules(args),
         workers=args.workers, backend=args.backend, address=args.address, results_path=args.out, resume=args.resume,
         progress=not args.quiet and sys.stderr.isatty(), move_limit=args.move_limit, ledger=args.ledger,
-        isolation=args.isolation, game=args.game, players=args.players,
+        isolation=args.isolation, game=args.game, players=args.players, new_version=args.new_version,
     )
     print(results.table())
     if args.out:
@@ -350,7 +350,12 @@ def _add_tournament_play(tour: argparse.ArgumentParser) -> None:
     tour.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0])
     tour.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")
     tour.add_argument("--out", default=None, help="results file (JSON lines)")
-    tour.add_argument("--resume", action="store_true", help="continue the results file given with --out")
+    tour.add_argument("--resume", action="store_true",
+                      help="continue the results file given with --out; with more --games than it holds, the run grows "
+                           "(only the missing units are played, the growth recorded in the file)")
+    tour.add_argument("--new-version", action="store_true",
+                      help="with --resume: go on although an agent's code changed, as a new version of it (recorded in "
+                           "the file; report shows from which unit on)")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(func=_cmd_tournament)
 
@@ -433,7 +438,7 @@ def _add_engine(sub: Subparsers) -> None:
 
 
 #: Python keywords the library's messages name, and the flags that give them here.
-KEYWORD_FLAGS = {RESUME_KEYWORD: "--resume"}
+KEYWORD_FLAGS = {RESUME_KEYWORD: "--resume", NEW_VERSION_KEYWORD: "--new-version"}
 
 
 def build_parser() -> argparse.ArgumentParser:

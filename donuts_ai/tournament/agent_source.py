@@ -34,7 +34,8 @@ class AgentSource:
     which); ``kinds`` are the run-time kinds the spec names, ``(name, cloudpickled
     class)``; ``details`` are what tells an instance apart from others of the same name,
     ``(key, value text)`` (its parameters: :func:`~.entries.names_of` adds those that
-    differ to the names of a run). Plain data: it pickles to worker processes and seat
+    differ to the names of a run); ``code`` is its code identity
+    (:func:`~.entries.code_of`: a digest of its source, or the library's version). Plain data: it pickles to worker processes and seat
     processes as it is."""
 
     record: str
@@ -44,6 +45,7 @@ class AgentSource:
     is_class: bool = False
     kinds: tuple[tuple[str, bytes], ...] = field(default=(), repr=False)
     details: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    code: str = ""
 
     @property
     def is_object(self) -> bool:

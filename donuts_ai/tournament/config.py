@@ -91,7 +91,10 @@ class HarnessConfig:
     **Where it runs.** ``workers`` processes (``None``: the entry point's default; all
     cores for a tournament, 1 for a study), or ``backend="ray"`` (``address`` of a
     cluster, else a local instance); ``results_path``: the JSON-lines file every finished
-    unit is appended to, ``resume=True`` continues it; ``progress`` (:data:`Progress`).
+    unit is appended to, ``resume=True`` continues it (with more ``games``: the run grows,
+    on the record); ``new_version=True`` lets a resume go on after an agent's code changed
+    (:func:`~.entries.code_of`), as a new version of it, on the record; ``progress``
+    (:data:`Progress`).
     """
 
     game: str | None = None
@@ -114,6 +117,7 @@ class HarnessConfig:
     address: str | None = None
     results_path: str | None = None
     resume: bool = False
+    new_version: bool = False
     progress: Progress = False
 
     def __post_init__(self) -> None:
@@ -171,6 +175,7 @@ class Settings(TypedDict, total=False):
     address: str | None
     results_path: str | None
     resume: bool
+    new_version: bool
     progress: Progress
 
 
@@ -307,6 +312,7 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
         "ledger": ledger,
         "isolation": config.isolation,
         "rules": rules,
+        "agent_code": [source.code for source in config.sources],
     }
     return cast(TournamentConfig, line)
 

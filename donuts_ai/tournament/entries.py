@@ -34,6 +34,16 @@ game), a spec is built again with the seed unless the spec sets one.
 
 A kind registered at run time (:func:`register_agent`) travels too: a source whose spec
 names it carries the class, and the seat process registers it before it builds the agent.
+
+**Code is identity.** Every source carries its ``code`` (:func:`code_of`), which results
+files keep beside the record, so that a resume after the agent's code changed is refused
+(or, asked for, goes on as a new version of it, on the record): for a ``module:Class``
+spec, an object or a class, a digest of the class's source and its module's (of the class
+alone for one a script or notebook defines: the rest of a script is not the agent); for
+``engine:PATH``, of the program file's bytes (and of any argument that is a file: a
+script an interpreter runs); for the library's own agents, the library's version. A digest
+cannot see helper modules the agent's module imports, nor compiled kernels: a change there
+needs a new file, or the new-version flag.
 """
 
 from __future__ import annotations
@@ -41,6 +51,9 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import marshal
+import os
+import shutil
 import sys
 from collections.abc import Iterable, Mapping
 from types import ModuleType
@@ -52,7 +65,7 @@ from .agent_source import AgentSource as AgentSource  # re-exported: entries bec
 from .engine_seat import EngineSeat
 from .protocol import Game, game_named
 from .seats import LocalSeat, ProcessSeat, Seat
-from .specs import SpecError, is_engine_spec, registered_kind, resolve
+from .specs import SpecError, is_engine_spec, parse_engine_spec, registered_kind, resolve
 
 #: The head of a record that names an object's class, ``<module.QualName>``: no spec
 #: starts with it, so a record says at a glance whether it came from a spec or an object.
@@ -99,6 +112,86 @@ def _state_digest(agent: object, payload: bytes) -> str:
     except Exception:  # no __dict__ (slots), or attributes that do not sort or pickle alone
         state = payload
     return hashlib.sha256(state).hexdigest()[:DIGEST_DIGITS]
+
+
+#: The package whose agents are identified by its version rather than by their source.
+LIBRARY = "donuts_ai"
+#: Hex digits of a code digest (``sha256:`` and these).
+CODE_DIGITS = 12
+
+
+def _digest(parts: Iterable[bytes]) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little"))  # lengths first: two splits of the same bytes differ
+        h.update(part)
+    return f"sha256:{h.hexdigest()[:CODE_DIGITS]}"
+
+
+def _functions_code(cls: type[Any]) -> list[bytes]:
+    """The compiled code of a class's functions (for a class whose source cannot be read)."""
+    out = []
+    for name, value in sorted(vars(cls).items()):
+        function = getattr(value, "__func__", value)
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            out.append(name.encode() + marshal.dumps(code.replace(co_filename="", co_firstlineno=1)))
+    return out
+
+
+def library_version() -> str:
+    """``donuts_ai VERSION``: the code identity of the library's own agents."""
+    module = sys.modules.get(LIBRARY)
+    return f"{LIBRARY} {getattr(module, '__version__', '?')}"
+
+
+def code_of_class(cls: type[Any]) -> str:
+    """The code identity of an agent class (see the module doc): the library's version
+    for its own agents; else a digest of the class's source and, for a class of an
+    importable module, of the module's source; of the class's compiled functions where
+    no source can be read."""
+    module_name = getattr(cls, "__module__", "") or ""
+    if module_name == LIBRARY or module_name.startswith(LIBRARY + "."):
+        return library_version()
+    parts = [f"{module_name}.{cls.__qualname__}".encode()]
+    try:
+        parts.append(inspect.getsource(cls).encode())
+    except (OSError, TypeError):  # no file to read (defined by exec, or the file is gone)
+        parts += _functions_code(cls)
+    module = sys.modules.get(module_name)
+    if module is not None and module_name != "__main__" and getattr(module, "__file__", None):
+        try:
+            parts.append(inspect.getsource(module).encode())
+        except (OSError, TypeError):
+            pass
+    return _digest(parts)
+
+
+def _engine_code(spec: str) -> str:
+    """A digest of an engine's program file and of every argument that names a file."""
+    command = parse_engine_spec(spec).command
+    parts = []
+    for i, word in enumerate(command):
+        path = (shutil.which(word) or word) if i == 0 else word
+        if os.path.isfile(path):
+            try:
+                with open(path, "rb") as fh:
+                    parts.append(fh.read())
+            except OSError:
+                continue
+    return _digest(parts)
+
+
+def code_of(entry: object, game: Game | str) -> str:
+    """The code identity of an entry (a spec, an agent instance or class): see the module doc."""
+    if isinstance(entry, AgentSource):
+        return entry.code
+    if isinstance(entry, str):
+        if is_engine_spec(entry):
+            return _engine_code(entry)
+        cls, _ = resolve(entry, game)
+        return code_of_class(cls)
+    return code_of_class(entry if inspect.isclass(entry) else type(entry))
 
 
 def _detail_text(value: object) -> str:
@@ -175,12 +268,13 @@ def source_of(entry: object, game: Game | str) -> AgentSource:
     if isinstance(entry, str):
         resolve(entry, game)
         spec = entry.strip()
-        return AgentSource(record=spec, name=spec, spec=spec, kinds=_kinds_of(spec, game))
+        return AgentSource(record=spec, name=spec, spec=spec, kinds=_kinds_of(spec, game), code=code_of(spec, game))
     if inspect.isclass(entry):
         if not callable(getattr(entry, "select_move", None)):
             raise SpecError(f"agent class {_qualified(entry)} is not an agent class (needs select_move)")
         record = f"{OBJECT_RECORD_OPEN}{_qualified(entry)}{OBJECT_RECORD_CLOSE}"
-        return AgentSource(record=record, name=entry.__name__, payload=_dumps(entry, record), is_class=True)
+        return AgentSource(record=record, name=entry.__name__, payload=_dumps(entry, record), is_class=True,
+                           code=code_of_class(entry))
     if not callable(getattr(entry, "select_move", None)):
         raise SpecError(f"an agent must be a spec string, an agent class or an agent object with select_move, got {entry!r}")
     cls = type(entry)
@@ -192,7 +286,7 @@ def source_of(entry: object, game: Game | str) -> AgentSource:
     # The agent base names an agent by its kind; a subclass that kept the base's kind has no name of its own.
     if not isinstance(name, str) or not name or name == "agent":
         name = cls.__name__
-    return AgentSource(record=record, name=name, payload=payload, details=_details(entry))
+    return AgentSource(record=record, name=name, payload=payload, details=_details(entry), code=code_of_class(cls))
 
 
 def sources_of(entries: Iterable[object], game: Game | str) -> list[AgentSource]:

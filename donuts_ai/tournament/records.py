@@ -119,7 +119,8 @@ def _need(data: object, key: str, kind: type[_T], where: str, optional: bool = F
 
 class TournamentConfig(TypedDict):
     """A tournament's settings (:func:`~.config.make_config`): the first line of its results
-    file, what ``--resume`` compares. ``layouts`` is a word (a fresh set-up per unit) or
+    file, what ``--resume`` compares. ``agent_code`` is each agent's code identity
+    (:func:`~.entries.code_of`; absent from files written before 0.5.0). ``layouts`` is a word (a fresh set-up per unit) or
     the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_module``
     ``sources`` (the agents by record, :mod:`.entries`) and ``run`` (a token of the run)
     only in the copy handed to workers (never written)."""
@@ -141,6 +142,7 @@ class TournamentConfig(TypedDict):
     ledger: str
     isolation: str
     rules: JSONObject
+    agent_code: NotRequired[list[str]]
     game_module: NotRequired[str]
     sources: NotRequired[dict[str, AgentSource]]
     run: NotRequired[str]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from ..errors import DonutsError
 from .protocol import get_game
@@ -62,6 +63,32 @@ def _column(names: list[str], width: int = NAME_WIDTH) -> tuple[dict[str, str], 
     return shown, fit
 
 
+def signed_elo(value: float) -> str:
+    """An Elo difference rounded, with its sign: ``+12``, ``-3``, and ``0`` (never ``-0``)."""
+    rounded = round(value)
+    return "0" if rounded == 0 else f"{rounded:+d}"
+
+
+def history_lines(history: list[Mapping[str, Any]]) -> list[str]:
+    """What a results file's amending lines say (:func:`~.results.read_history`): each time
+    the run grew, and each new version of an agent, with the units written before it."""
+    out = []
+    grown = [line for line in history if line.get("type") == "grown"]
+    if grown:
+        sizes = " -> ".join([str(grown[0].get("from_games"))] + [str(line.get("games")) for line in grown])
+        out.append(f"Grew {len(grown)} time{'s' if len(grown) > 1 else ''}: games {sizes} "
+                   f"(after {', '.join(str(line.get('after_units')) for line in grown)} units)")
+    for line in history:
+        if line.get("type") != "agent_code":
+            continue
+        after = line.get("after_units")
+        if line.get("changed"):
+            out.append(f"New version after {after} units (the units written after it): {'; '.join(line['changed'])}")
+        else:
+            out.append(f"Agents' code recorded after {after} units; the versions that played the units before are unknown")
+    return out
+
+
 def text_report(results: ResultsView) -> str:
     """Ratings, crosstable, matches, ledger and events of a tournament, as text."""
     if results.free_for_all:
@@ -73,6 +100,7 @@ def text_report(results: ResultsView) -> str:
     lines.append(f"{n_games} games, {len(results.units)} units, mode {config['mode']}")
     game = get_game(config["game"])
     lines.append(game.setups_line(config["layouts"], config["seed"]))
+    lines += history_lines(getattr(results, "history", []))
     if config.get("clock") is not None:
         lines.append(f"Clock: {config['clock']:g} s per player per {config['clock_per']}")
     if results.two_player_games():
@@ -81,7 +109,7 @@ def text_report(results: ResultsView) -> str:
         anchor = next(r.name for r in fit.ratings if r.elo == 0 and r.lower == r.upper)
         lines.append(f"Ratings (Elo by maximum likelihood, {anchor} = 0, 95% intervals)")
         lines += _rating_rows(fit, "score")
-        lines.append(f"  first-player advantage: {fit.first_player_advantage:+.0f} Elo; draw parameter nu = {fit.draw_nu:.3f}")
+        lines.append(f"  first-player advantage: {signed_elo(fit.first_player_advantage)} Elo; draw parameter nu = {fit.draw_nu:.3f}")
         lines += _superiority(fit, [r.name for r in fit.ratings])
         table = results.crosstable()
         lines.append("")
@@ -128,6 +156,7 @@ def _free_for_all_report(results: ResultsView) -> str:
     lines = [f"{len(results.games)} games, {len(results.units)} units, free-for-all {config['game']}: {players} players "
              f"a table, every table played in its {players} seat rotations (every seat at it starts once)"]
     lines.append(game.setups_line(config["layouts"], config["seed"]))
+    lines += history_lines(getattr(results, "history", []))
     lines.append("Rules: " + ", ".join(f"{k}={v}" for k, v in config["rules"].items()))
     if config.get("clock") is not None:
         lines.append(f"Clock: {config['clock']:g} s per player per game")

@@ -28,6 +28,7 @@ from .plackett_luce import fit_plackett_luce
 from .protocol import JSONObject
 from .records import READABLE_VERSIONS, EventRow, GameRecord, LedgerRow, RecordError, TournamentConfig, UnitRecord, version_for
 from .report import text_report
+from .specs import SpecError
 from .stats import RatingFit, fit_ratings, pair_category
 
 _U = TypeVar("_U")
@@ -35,6 +36,71 @@ _U = TypeVar("_U")
 
 class ResultsFileError(DonutsError):
     """A results file that cannot be read, or belongs to another tournament."""
+
+
+class AgentCodeError(ResultsFileError, SpecError):
+    """A resume whose agent's code differs from the code the file was played with
+    (:func:`~.entries.code_of`): refused, the file unchanged, unless asked to go on as a
+    new version (``new_version=True``, ``--new-version``)."""
+
+
+#: The configuration key a run may change on a resume, growing: its games.
+GAMES_KEY = "games"
+#: The configuration key of the agents' code identities.
+CODE_KEY = "agent_code"
+#: The line a run that grew appends (append-only: the header is never rewritten):
+#: ``{"type": "grown", "games": N, "from_games": M, "after_units": K}``.
+GROWN = "grown"
+#: The line a resume appends when it records the agents' code anew (a new version of an
+#: agent, or versions unknown before): ``{"type": "agent_code", "agent_code": [...],
+#: "changed": [names], "after_units": K}``; the units after it were played by that code.
+AGENT_CODE = "agent_code"
+#: How a message raised in Python asks to go on with a new version (the command line says ``--new-version``).
+NEW_VERSION_KEYWORD = "new_version=True"
+
+
+def effective_config(config: Mapping[str, object], history: list[JSONObject]) -> JSONObject:
+    """The configuration a results file holds now: its first line, with the games of its
+    last ``grown`` line and the code of its last ``agent_code`` line."""
+    out = dict(config)
+    for line in history:
+        if line.get("type") == GROWN:
+            out[GAMES_KEY] = line.get("games")
+        elif line.get("type") == AGENT_CODE:
+            out[CODE_KEY] = line.get("agent_code")
+    return out
+
+
+def _amendments(path: str, old: Mapping[str, object], new: Mapping[str, object], units: int, what: str,
+                new_version: bool, warn: Callable[[str], object]) -> list[JSONObject]:
+    """The lines a resume of ``old`` (the file's configuration now) with ``new`` appends
+    before its first unit: a ``grown`` line when ``new`` asks for more games; an
+    ``agent_code`` line when the agents' code is recorded anew. Raises, the file unchanged,
+    for fewer games, and for a changed agent without ``new_version``."""
+    lines: list[JSONObject] = []
+    if GAMES_KEY in new and old.get(GAMES_KEY) != new.get(GAMES_KEY):
+        before, after = old.get(GAMES_KEY), new.get(GAMES_KEY)
+        if isinstance(before, int) and isinstance(after, int) and after < before:
+            raise ResultsFileError(f"{path} holds a {what} of {GAMES_KEY}={before}; {after} is fewer: a run grows, "
+                                   f"never shrinks (give {GAMES_KEY}={before} or more)")
+        lines.append({"type": GROWN, GAMES_KEY: after, "from_games": before, "after_units": units})
+    if CODE_KEY in new and old.get(CODE_KEY) != new.get(CODE_KEY):
+        before_code, after_code = old.get(CODE_KEY), new[CODE_KEY]
+        names = cast(list[str], new.get("names") or new.get("agents") or [])
+        if before_code is None:
+            warn(f"{path} was written before agents' code was recorded: the versions of the agents that played "
+                 "its units are unknown; this run's are recorded from here on")
+            changed = []
+        else:
+            assert isinstance(before_code, list) and isinstance(after_code, list)
+            changed = [f"{name} ({was} -> {now})"
+                       for name, was, now in zip(names, before_code, after_code, strict=False) if was != now]
+            if not new_version:
+                raise AgentCodeError(f"{path}: the code of {'; '.join(changed)} changed since its units were played; "
+                                     f"its games would mix two versions: pass {NEW_VERSION_KEYWORD} to go on as a new "
+                                     "version (on the record), or use another file")
+        lines.append({"type": AGENT_CODE, CODE_KEY: after_code, "changed": changed, "after_units": units})
+    return lines
 
 
 def _header(config: Mapping[str, object]) -> str:
@@ -89,7 +155,8 @@ RESUME_KEYWORD = "resume=True"
 
 
 def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
-          convert: Callable[[list[JSONObject]], list[Any]] | None) -> tuple[IO[str], list[Any], bool]:
+          convert: Callable[[list[JSONObject]], list[Any]] | None, grow: bool = False,
+          new_version: bool = False) -> tuple[IO[str], list[Any], bool]:
     """:func:`open_results`, and whether the file was created now."""
     try:
         fh = open(path, "x", encoding="utf-8")  # noqa: SIM115 - the caller closes it
@@ -107,9 +174,11 @@ def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
     fh = open(path, "r+", encoding="utf-8")  # noqa: SIM115 - the caller closes it
     _lock(fh, path)
     try:
-        old_config, units, good_bytes = _read(path)  # read under the lock: no other run appends now
-        if old_config != config:
-            diff = sorted(k for k in set(config) | set(old_config) if config.get(k) != old_config.get(k))
+        header, units, good_bytes, history = _read(path)  # read under the lock: no other run appends now
+        old_config = effective_config(header, history)
+        amended = (GAMES_KEY, CODE_KEY) if grow else (CODE_KEY,)
+        diff = sorted(k for k in set(config) | set(old_config) if k not in amended and config.get(k) != old_config.get(k))
+        if diff:
             played_by = ""
             if "agents" in diff:  # say who: an agent object must come back with the same record
                 played_by = (f"; it was played by {old_config.get('agents')!r}, not {config.get('agents')!r} (an agent "
@@ -117,39 +186,53 @@ def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
             raise ResultsFileError(f"{path} holds a different {what} (differs in: {', '.join(diff)}){played_by}; "
                                    f"use another file or drop {RESUME_KEYWORD}")
         converted = None if convert is None else convert(units)
+        amendments = _amendments(path, old_config, config, len(units), what, new_version,
+                                 lambda message: print(f"donuts-ai: warning: {message}", file=sys.stderr))
     except BaseException:
         fh.close()
         raise
     fh.truncate(good_bytes)  # a last line cut off mid-write goes; nothing else changes
     fh.seek(good_bytes)
+    for line in amendments:  # appended, never rewritten: the header stays as it was
+        fh.write(json.dumps(line) + "\n")
+    if amendments:
+        fh.flush()
+        os.fsync(fh.fileno())
     return (fh, units, False) if converted is None else (fh, converted, False)
 
 
 @overload
 def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament",
-                 convert: None = None) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[JSONObject]]]: ...
+                 convert: None = None, *, grow: bool = False,
+                 new_version: bool = False) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[JSONObject]]]: ...
 @overload
 def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament", *,
-                 convert: Callable[[list[JSONObject]], list[_U]]
+                 convert: Callable[[list[JSONObject]], list[_U]], grow: bool = False, new_version: bool = False
                  ) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[_U]]]: ...
 def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament",
-                 convert: Callable[[list[JSONObject]], list[_U]] | None = None
-                 ) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[Any]]]:
+                 convert: Callable[[list[JSONObject]], list[_U]] | None = None, *, grow: bool = False,
+                 new_version: bool = False) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[Any]]]:
     """:func:`open_results` for the length of a run (``path`` ``None``: no file, no units),
     closed when the block ends. A file this block created is removed again when the block
     fails (an error, a stop) before a unit was appended: a run that never finished a unit
-    leaves no file that a retry would have to resume."""
-    return _results_file(path, config, resume, what, convert)
+    leaves no file that a retry would have to resume.
+
+    A resume compares the file's configuration as it is now with ``config``, and refuses
+    any difference but two, each recorded in a line of its own (:func:`_amendments`): more
+    games, where ``grow`` (the run grows: only the missing units are played), and the
+    agents' code, where ``new_version`` or where the file did not record it."""
+    return _results_file(path, config, resume, what, convert, grow, new_version)
 
 
 @contextlib.contextmanager
 def _results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str,
-                  convert: Callable[[list[JSONObject]], list[Any]] | None) -> Iterator[tuple[IO[str] | None, list[Any]]]:
+                  convert: Callable[[list[JSONObject]], list[Any]] | None, grow: bool = False,
+                  new_version: bool = False) -> Iterator[tuple[IO[str] | None, list[Any]]]:
     """:func:`results_file`'s block."""
     if path is None:
         yield None, []
         return
-    fh, units, created = _open(path, config, resume, what, convert)
+    fh, units, created = _open(path, config, resume, what, convert, grow, new_version)
     empty_size = fh.tell()
     try:
         yield fh, units
@@ -164,14 +247,24 @@ def _results_file(path: str | None, config: Mapping[str, object], resume: bool, 
 
 
 def read_file(path: str, warn: Callable[[str], object] | None = None) -> tuple[JSONObject, list[JSONObject]]:
-    """(config, units) of a results file. A corrupt last line is reported through
+    """(config, units) of a results file: the configuration as it is now (a run that grew:
+    its games now; :func:`effective_config`). A corrupt last line is reported through
     ``warn`` (default: stderr) and skipped; the file is never changed."""
-    config, units, _ = _read(path, warn)
-    return config, units
+    config, units, _, history = _read(path, warn)
+    return effective_config(config, history), units
 
 
-def _read(path: str, warn: Callable[[str], object] | None = None) -> tuple[JSONObject, list[JSONObject], int]:
-    """(config, units, bytes of complete lines) of a results file; see :func:`read_file`."""
+def read_history(path: str) -> list[JSONObject]:
+    """The lines of a results file that amend its configuration, in file order: each
+    ``grown`` line (a resume with more games) and ``agent_code`` line (an agent's code
+    recorded anew), each with ``after_units``, the units written before it."""
+    return _read(path, lambda message: None)[3]
+
+
+def _read(path: str, warn: Callable[[str], object] | None = None
+          ) -> tuple[JSONObject, list[JSONObject], int, list[JSONObject]]:
+    """(config line, units, bytes of complete lines, the lines that amend the configuration
+    (``grown``, ``agent_code``), in file order) of a results file; see :func:`read_file`."""
     warn = warn or (lambda msg: print(f"donuts-ai: warning: {msg}", file=sys.stderr))
     try:
         with open(path, "rb") as fh:
@@ -207,7 +300,8 @@ def _read(path: str, warn: Callable[[str], object] | None = None) -> tuple[JSONO
         raise ResultsFileError(f"{path}: results format version {version!r} is not one of "
                                f"{', '.join(map(str, READABLE_VERSIONS))}")
     config: JSONObject = records[0]["config"]
-    return config, each_unit_once(path, records[1:]), good_bytes
+    history = [r for r in records[1:] if r.get("type") in (GROWN, AGENT_CODE)]
+    return config, each_unit_once(path, records[1:]), good_bytes, history
 
 
 def each_unit_once(path: str, records: list[JSONObject]) -> list[JSONObject]:
@@ -234,12 +328,15 @@ class Results:
 
     config: TournamentConfig
     units: list[UnitRecord] = field(default_factory=list)
+    #: The file's lines that changed its configuration, in order (:func:`read_history`).
+    history: list[JSONObject] = field(default_factory=list)
 
     @classmethod
     def from_file(cls, path: str) -> Results:
-        config, units = read_file(path)
-        # The configuration line, as make_config wrote it (the file's version was checked).
-        return cls(cast(TournamentConfig, config), units_from_dicts(units, path))
+        header, units, _, history = _read(path)
+        # The configuration line, as make_config wrote it (the file's version was checked),
+        # with what the file's later lines changed (a run that grew, an agent's new version).
+        return cls(cast(TournamentConfig, effective_config(header, history)), units_from_dicts(units, path), history)
 
     @property
     def games(self) -> list[GameRecord]:

@@ -26,7 +26,7 @@ from .preflight import preflight
 from .progress import ProgressBar
 from .protocol import GAMES, get_game
 from .records import GameRecord, SeriesResult, TournamentConfig, UnitRecord
-from .results import Results, append_unit, results_file, units_from_dicts
+from .results import Results, append_unit, read_history, results_file, units_from_dicts
 from .scheduling import Unit, schedule
 from .seat_cache import close_seats, new_run, seat_keys, take_seats
 
@@ -168,8 +168,8 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
     path = settings_.results_path
     # The file first (a quick refusal), then every agent built once: a bad value stops the
     # run there, and the file, created for nothing, goes again.
-    with results_file(path, tournament, settings_.resume,
-                      convert=lambda lines: units_from_dicts(lines, path or "")) as (fh, results.units):
+    with results_file(path, tournament, settings_.resume, convert=lambda lines: units_from_dicts(lines, path or ""),
+                      grow=True, new_version=settings_.new_version) as (fh, results.units):
         preflight(settings_.sources, tournament["game"])
         done = {u["unit"] for u in results.units}
         todo = [u for u in units if u["unit"] not in done]
@@ -185,4 +185,6 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
         finally:
             close_seats()  # the agent processes this process started (workers=1)
     results.units.sort(key=lambda u: u["unit"])
+    if path is not None:
+        results.history = read_history(path)  # what this and earlier resumes changed, on the record
     return results
