@@ -150,6 +150,17 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from .tournament.verify import verify_file
+
+    failed = False
+    for path in args.results:
+        verification = verify_file(path)
+        print(verification)
+        failed = failed or not verification.ok
+    return 1 if failed else 0
+
+
 def _cmd_sprt(args: argparse.Namespace) -> int:
     from .tournament import run_sprt
 
@@ -367,6 +378,16 @@ def _add_report(sub: Subparsers) -> None:
     rep.set_defaults(func=_cmd_report)
 
 
+def _add_verify(sub: Subparsers) -> None:
+    ver = sub.add_parser("verify", help="replay every game of results files and check each against its record",
+                         description="Replay every recorded game from its set-up, rules and moves, and check the "
+                                     "winner or places, the reason, the plies, the forfeits, the events and the ledger "
+                                     "against the record. Exit 0 when every game replays as recorded, 1 otherwise "
+                                     "(each line, unit and game that does not is named), 2 for a file that cannot be read.")
+    ver.add_argument("results", nargs="+", metavar="FILE")
+    ver.set_defaults(func=_cmd_verify)
+
+
 def _add_sprt(sub: Subparsers) -> None:
     sp = sub.add_parser("sprt", help="SPRT: is agent A at least ELO1 stronger than agent B?")
     sp.add_argument("a")
@@ -446,7 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_commands(sub)
-    for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_sprt, _add_study, _add_book, _add_bench, _add_engine,
+    for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_verify, _add_sprt, _add_study, _add_book, _add_bench, _add_engine,
                 add_train_command, add_evaluate_command):
         add(sub)
     return parser

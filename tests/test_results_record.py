@@ -25,6 +25,7 @@ from donuts_ai import tournament as T
 from donuts_ai.tournament.entries import code_of, code_of_class, library_version
 from donuts_ai.tournament.results import AgentCodeError, ResultsFileError
 from donuts_ai.tournament.specs import SpecError
+from donuts_ai.tournament.verify import verify_file
 
 AGENTS = ["random", "greedy", "random:seed=5"]
 SETTINGS = {"game": "donuts", "workers": 1, "isolation": "none", "seed": 3}
@@ -149,3 +150,74 @@ def test_code_identity_of_each_kind_of_agent(tmp_path, mine):
     exec(compile(MINE, "<script>", "exec"), namespace)
     script_class = namespace["Agent"]
     assert code_of_class(script_class).startswith("sha256:")  # type: ignore[arg-type]
+
+
+# --- verify: every recorded game replays ---------------------------------------------
+
+DATA = Path(__file__).parent / "data"
+
+
+def _rewrite_game(path: Path, line: int, change) -> None:
+    """Change game 0 of the unit on ``line`` (1-based) in place, as a damaged file would."""
+    lines = path.read_text().splitlines()
+    unit = json.loads(lines[line - 1])
+    change(unit["games"][0])
+    lines[line - 1] = json.dumps(unit)
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("name", ["results_v040_donuts.jsonl", "results_v040_boxes.jsonl", "results_v030_donuts.jsonl",
+                                  "results_v030_boxes.jsonl", "results_v2_donuts.jsonl"])
+def test_files_of_earlier_versions_verify(name):
+    verification = verify_file(str(DATA / name))
+    assert verification.ok, str(verification)
+    assert verification.games == len(T.Results.from_file(str(DATA / name)).games)
+
+
+def test_files_played_now_verify_for_both_games(tmp_path):
+    donuts = T.run(AGENTS, games=2, results_path=str(tmp_path / "d.jsonl"), illegal="forfeit", **SETTINGS)
+    boxes = T.run(["random", "greedy", "random:seed=2"], **{**SETTINGS, "game": "boxes"}, games=3,
+                  results_path=str(tmp_path / "b.jsonl"))
+    for results, path in ((donuts, "d.jsonl"), (boxes, "b.jsonl")):
+        assert results.verify().ok and results.verify().games == len(results.games)
+        assert verify_file(str(tmp_path / path)).ok
+
+
+def test_verify_catches_a_flipped_winner_a_dropped_move_and_a_move_onto_an_occupied_square(tmp_path):
+    source = (DATA / "results_v040_donuts.jsonl").read_text()  # 0.4.0: no digests, only the replay can tell
+
+    def damaged(change) -> list[str]:
+        path = tmp_path / "damaged.jsonl"
+        path.write_text(source)
+        _rewrite_game(path, 2, change)
+        verification = verify_file(str(path))
+        assert not verification.ok
+        return [str(m) for m in verification.mismatches]
+
+    def flip(game):
+        game["winner"] = 1 - game["winner"]
+
+    assert damaged(flip) == ["line 2, unit 0, game 0: winner: recorded 0, replayed 1"
+                             if json.loads(source.splitlines()[1])["games"][0]["winner"] == 1
+                             else "line 2, unit 0, game 0: winner: recorded 1, replayed 0"]
+    dropped = damaged(lambda game: game["moves"].pop())
+    assert dropped[0].startswith("line 2, unit 0, game 0: moves: the record ends after ") and "before the rules end" in dropped[0]
+
+    def occupied(game):
+        game["moves"][3] = game["moves"][1]  # a square taken two plies before
+
+    onto = damaged(occupied)
+    assert onto[0].startswith("line 2, unit 0, game 0: ") and "events" in onto[0] and "'illegal'" in onto[0]
+
+
+def test_a_line_changed_after_it_was_written_is_refused_by_report_and_named_by_verify(tmp_path):
+    path = tmp_path / "r.jsonl"
+    T.run(AGENTS[:2], games=2, results_path=str(path), **SETTINGS)
+    _rewrite_game(path, 2, lambda game: game.update(winner=None if game["winner"] is not None else 0))
+    with pytest.raises(ResultsFileError, match="line 2 \\(unit 0\\) was changed after it was written"):
+        T.Results.from_file(str(path))
+    with pytest.raises(ResultsFileError, match="line 2"):
+        T.run(AGENTS[:2], games=2, results_path=str(path), resume=True, **SETTINGS)
+    findings = [str(m) for m in verify_file(str(path)).mismatches]
+    assert findings[0] == "line 2, unit 0: the line was changed after it was written (its digest does not match its contents)"
+    assert findings[1].startswith("line 2, unit 0, game 0: winner: recorded")

@@ -15,12 +15,13 @@ no file behind (:func:`results_file`).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, TypeVar, cast, overload
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from ..errors import DonutsError
 from .match import score_of
@@ -30,6 +31,9 @@ from .records import READABLE_VERSIONS, EventRow, GameRecord, LedgerRow, RecordE
 from .report import text_report
 from .specs import SpecError
 from .stats import RatingFit, fit_ratings, pair_category
+
+if TYPE_CHECKING:
+    from .verify import Verification
 
 _U = TypeVar("_U")
 
@@ -107,10 +111,28 @@ def _header(config: Mapping[str, object]) -> str:
     return json.dumps({"type": "config", "version": version_for(config), "config": config}) + "\n"
 
 
+#: The key of a unit line's digest: a check of the line's own contents, made when it is
+#: written and checked on every read (a changed line is refused, naming it). It proves a
+#: line unchanged, not its games right: ``donuts-ai verify`` replays them.
+DIGEST_KEY = "digest"
+#: Hex digits of a line's digest.
+LINE_DIGEST_DIGITS = 16
+
+
+def line_digest(line: Mapping[str, object]) -> str:
+    """The digest of a unit line: SHA-256 of its canonical JSON (sorted keys, no spaces),
+    without its own digest."""
+    canonical = json.dumps({k: v for k, v in line.items() if k != DIGEST_KEY}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:LINE_DIGEST_DIGITS]
+
+
 def append_unit(fh: IO[str], unit: UnitRecord | Mapping[str, object]) -> None:
-    """Append one unit (a record with ``to_dict``, or a dict) in one write, flushed and fsynced."""
+    """Append one unit (a record with ``to_dict``, or a dict) in one write, with its
+    digest (:func:`line_digest`), flushed and fsynced."""
     data = unit.to_dict() if hasattr(unit, "to_dict") else unit
-    fh.write(json.dumps({"type": "unit", **data}) + "\n")
+    line = {"type": "unit", **data}
+    line[DIGEST_KEY] = line_digest(line)
+    fh.write(json.dumps(line) + "\n")
     fh.flush()
     os.fsync(fh.fileno())
 
@@ -261,7 +283,7 @@ def read_history(path: str) -> list[JSONObject]:
     return _read(path, lambda message: None)[3]
 
 
-def _read(path: str, warn: Callable[[str], object] | None = None
+def _read(path: str, warn: Callable[[str], object] | None = None, check_digests: bool = True
           ) -> tuple[JSONObject, list[JSONObject], int, list[JSONObject]]:
     """(config line, units, bytes of complete lines, the lines that amend the configuration
     (``grown``, ``agent_code``), in file order) of a results file; see :func:`read_file`."""
@@ -291,6 +313,12 @@ def _read(path: str, warn: Callable[[str], object] | None = None
                 warn(f"{path}: line {i + 1} is incomplete (cut off mid-write?); skipped")
                 break
             raise ResultsFileError(f"{path}: line {i + 1} is not valid JSON") from None
+        if rec.get("type") == "unit" and DIGEST_KEY in rec:  # written since 0.5.0: checked, then dropped
+            if check_digests and rec[DIGEST_KEY] != line_digest(rec):
+                raise ResultsFileError(f"{path}: line {i + 1} (unit {rec.get('unit')!r}) was changed after it was "
+                                       "written: its digest does not match its contents (the file is unchanged; "
+                                       "donuts-ai verify replays every game)")
+            rec = {k: v for k, v in rec.items() if k != DIGEST_KEY}
         records.append(rec)
         good_bytes += len(raw) + 1
     if not records or records[0].get("type") != "config" or not isinstance(records[0].get("config"), dict):
@@ -494,6 +522,13 @@ class Results:
     def table(self) -> str:
         """Crosstable, ratings and ledger as text."""
         return text_report(self)
+
+    def verify(self) -> Verification:
+        """Replay every game from its set-up, rules and moves and compare it with its
+        record (:mod:`.verify`); ``.ok`` when every game replays as recorded."""
+        from .verify import verify_units  # the replay plays games: imported when asked for
+
+        return verify_units(self.config, ((None, u.to_dict()) for u in self.units))
 
 
 def units_from_dicts(units: list[JSONObject], path: str) -> list[UnitRecord]:
