@@ -151,7 +151,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from .tournament.verify import verify_file
+    from .tournament import verify_file
 
     failed = False
     for path in args.results:

@@ -20,6 +20,7 @@ from donuts_ai.suites.evaluation import with_time
 from donuts_ai.suites.format import CRITICAL, HEADER, PHASES, MoveLabel, make_suite, parse_position
 from donuts_ai.suites.format import position_of as suite_position
 from donuts_ai.suites.generate import label_position
+from donuts_ai.tournament.records import DIGEST_KEY, line_digest
 from donuts_ai.tournament.results import ResultsFileError
 
 from .evaluate_agents import MisbehavingAgent
@@ -35,6 +36,11 @@ class FirstMoveAgent:
 
     def select_move(self, board):
         return board.legal_moves()[0]
+
+
+def _resigned(unit: dict) -> str:
+    """A forged unit line with its digest made again: the check behind the digest is the one tested."""
+    return json.dumps({**unit, DIGEST_KEY: line_digest(unit)})
 
 
 def _suite(name, positions):
@@ -285,7 +291,7 @@ def test_a_resumed_evaluation_equals_one_never_stopped(tmp_path):
     forged = tmp_path / "forged.jsonl"
     unit = json.loads(lines[1])
     unit["answers"][0]["index"] = 29
-    forged.write_text("\n".join([lines[0], json.dumps(unit)]) + "\n")
+    forged.write_text("\n".join([lines[0], _resigned(unit)]) + "\n")
     with pytest.raises(ResultsFileError, match="line 2 is not a unit of this evaluation's schedule"):
         evaluate(agents, suite=suite, isolation="none", seed=3, results_path=str(forged), resume=True)
 

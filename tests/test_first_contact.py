@@ -18,6 +18,7 @@ from donuts_ai.errors import DonutsError
 from donuts_ai.suites import evaluate
 from donuts_ai.tournament import preflight as preflight_module
 from donuts_ai.tournament import runner
+from donuts_ai.tournament.records import DIGEST_KEY, line_digest
 
 #: A user's first script: an agent class of its own, no ``if __name__ == "__main__":``.
 SCRIPT = textwrap.dedent("""
@@ -35,6 +36,11 @@ SCRIPT = textwrap.dedent("""
     results = tournament.run([FlipperAgent(seed=1), "greedy"], game="donuts", games=4, seed=1, {workers})
     print("games", len(results.games))
 """)
+
+
+def _resigned(unit: dict) -> str:
+    """A forged unit line with its digest made again: the check behind the digest is the one tested."""
+    return json.dumps({**unit, DIGEST_KEY: line_digest(unit)})
 
 
 def _python(args: list[str], cwd, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -139,7 +145,7 @@ def test_a_conflicting_repeated_unit_is_refused_and_the_file_unchanged(tmp_path,
     lines = played.splitlines()
     other = {**json.loads(lines[1]), "elapsed": 1234.5}
     path = tmp_path / "r.jsonl"
-    text = "\n".join([*lines, json.dumps(other)]) + "\n"
+    text = "\n".join([*lines, _resigned(other)]) + "\n"
     path.write_text(text)
     for read in (lambda: T.Results.from_file(str(path)), lambda: _resume(path)):
         with pytest.raises(T.ResultsFileError, match=r"lines 2 and 4 both hold unit 0"):

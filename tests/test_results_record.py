@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from donuts_ai import tournament as T
+from donuts_ai.tournament import verify_file
 from donuts_ai.tournament.entries import code_of, code_of_class, library_version
 from donuts_ai.tournament.results import AgentCodeError, ResultsFileError
 from donuts_ai.tournament.specs import SpecError
-from donuts_ai.tournament.verify import verify_file
 
 AGENTS = ["random", "greedy", "random:seed=5"]
 SETTINGS = {"game": "donuts", "workers": 1, "isolation": "none", "seed": 3}

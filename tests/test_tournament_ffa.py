@@ -18,6 +18,7 @@ from donuts_ai import tournament as T
 from donuts_ai.errors import DonutsError
 from donuts_ai.tournament.plackett_luce import fit_plackett_luce, places_from_ranks
 from donuts_ai.tournament.protocol import Game, legal_move, register
+from donuts_ai.tournament.records import DIGEST_KEY, line_digest
 from donuts_ai.tournament.specs import call_agent, make_agent, resolve
 from donuts_ai.tournament.stats import fit_ratings
 
@@ -244,6 +245,11 @@ TOY_AGENTS = {"greedy": Greedy, "random": Randomly, "worst": Worst, "timed": Tim
 # --- the toy game itself ---------------------------------------------------------------------
 
 
+def _resigned(unit: dict) -> str:
+    """A forged unit line with its digest made again: the check behind the digest is the one tested."""
+    return json.dumps({**unit, DIGEST_KEY: line_digest(unit)})
+
+
 def test_the_toy_game_deals_from_its_seed_and_hides_the_other_hands():
     game = T.get_game(GAME)
     a, b = game.new_state("7", {"players": 4}), game.new_state("7", {"players": 4})
@@ -400,11 +406,11 @@ def test_results_files_of_free_for_all_games_resume_and_stay_readable(tmp_path):
     # A record's places and scores are checked when read.
     bad = json.loads(lines[1])
     bad["games"][0]["ranking"] = [0, 5, 1]
-    path.write_text(lines[0] + "\n" + json.dumps(bad) + "\n")
+    path.write_text(lines[0] + "\n" + _resigned(bad) + "\n")
     with pytest.raises(T.ResultsFileError, match="'ranking' needs one place 0..2 per seat"):
         T.Results.from_file(str(path))
     bad["games"][0]["ranking"], bad["games"][0]["winner"] = [0, 1, 2], 7
-    path.write_text(lines[0] + "\n" + json.dumps(bad) + "\n")
+    path.write_text(lines[0] + "\n" + _resigned(bad) + "\n")
     with pytest.raises(T.ResultsFileError, match="winner must be 0, 1, 2 or null"):
         T.Results.from_file(str(path))
 

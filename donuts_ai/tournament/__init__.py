@@ -27,7 +27,7 @@ from .plackett_luce import fit_plackett_luce
 from .protocol import GAMES, KNOWN_GAMES, Game, game_named, get_game, register
 from .records import Adjudication, Event, EventKind, GameRecord, RecordError, SeriesResult, UnitRecord
 from .report import plot, text_report
-from .results import Results, ResultsFileError
+from .results import AgentCodeError, Results, ResultsFileError, verify_file
 from .runner import run
 from .scheduling import Unit, schedule
 from .seat_cache import close_seats
@@ -35,6 +35,7 @@ from .seats import Answer, LocalSeat, ProcessSeat, Seat
 from .specs import EngineSpec, SpecError, make_agent, parse_engine_spec, register_agent, resolve
 from .sprt import run_sprt
 from .stats import Rating, RatingFit, fit_ratings, sprt
+from .verify import Mismatch, Verification
 
 __all__ = [
     "GAMES",
@@ -69,6 +70,10 @@ __all__ = [
     "RatingFit",
     "Results",
     "ResultsFileError",
+    "AgentCodeError",
+    "verify_file",
+    "Verification",
+    "Mismatch",
     "SpecError",
     "fit_plackett_luce",
     "fit_ratings",

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict, TypeVar, cast, overload
@@ -48,6 +50,22 @@ def version_for(config: Mapping[str, object]) -> int:
     """The version a results file of the tournament ``config`` is written with: 3 for a
     free-for-all tournament, else 2 (so those files are what older code wrote and read)."""
     return RECORD_VERSION if config.get("mode") == "free-for-all" else TWO_SIDED_VERSION
+
+
+#: The key of a unit line's digest: a check of the line's own contents, made when it is
+#: written and checked on every read (a changed line is refused, naming it). It proves a
+#: line unchanged, not its games right: ``donuts-ai verify`` replays them.
+DIGEST_KEY = "digest"
+#: Hex digits of a line's digest.
+LINE_DIGEST_DIGITS = 16
+
+
+def line_digest(line: Mapping[str, object]) -> str:
+    """The digest of a unit line: SHA-256 of its canonical JSON (sorted keys, no spaces),
+    without its own digest."""
+    canonical = json.dumps({k: v for k, v in line.items() if k != DIGEST_KEY}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:LINE_DIGEST_DIGITS]
+
 
 
 class RecordError(DonutsError):

@@ -15,25 +15,33 @@ no file behind (:func:`results_file`).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, TypeVar, cast, overload
+from typing import IO, Any, TypeVar, cast, overload
 
 from ..errors import DonutsError
 from .match import score_of
 from .plackett_luce import fit_plackett_luce
 from .protocol import JSONObject
-from .records import READABLE_VERSIONS, EventRow, GameRecord, LedgerRow, RecordError, TournamentConfig, UnitRecord, version_for
+from .records import (
+    DIGEST_KEY,
+    READABLE_VERSIONS,
+    EventRow,
+    GameRecord,
+    LedgerRow,
+    RecordError,
+    TournamentConfig,
+    UnitRecord,
+    line_digest,
+    version_for,
+)
 from .report import text_report
 from .specs import SpecError
 from .stats import RatingFit, fit_ratings, pair_category
-
-if TYPE_CHECKING:
-    from .verify import Verification
+from .verify import Verification, unit_lines, verify_units
 
 _U = TypeVar("_U")
 
@@ -109,21 +117,6 @@ def _amendments(path: str, old: Mapping[str, object], new: Mapping[str, object],
 
 def _header(config: Mapping[str, object]) -> str:
     return json.dumps({"type": "config", "version": version_for(config), "config": config}) + "\n"
-
-
-#: The key of a unit line's digest: a check of the line's own contents, made when it is
-#: written and checked on every read (a changed line is refused, naming it). It proves a
-#: line unchanged, not its games right: ``donuts-ai verify`` replays them.
-DIGEST_KEY = "digest"
-#: Hex digits of a line's digest.
-LINE_DIGEST_DIGITS = 16
-
-
-def line_digest(line: Mapping[str, object]) -> str:
-    """The digest of a unit line: SHA-256 of its canonical JSON (sorted keys, no spaces),
-    without its own digest."""
-    canonical = json.dumps({k: v for k, v in line.items() if k != DIGEST_KEY}, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()[:LINE_DIGEST_DIGITS]
 
 
 def append_unit(fh: IO[str], unit: UnitRecord | Mapping[str, object]) -> None:
@@ -526,9 +519,15 @@ class Results:
     def verify(self) -> Verification:
         """Replay every game from its set-up, rules and moves and compare it with its
         record (:mod:`.verify`); ``.ok`` when every game replays as recorded."""
-        from .verify import verify_units  # the replay plays games: imported when asked for
-
         return verify_units(self.config, ((None, u.to_dict()) for u in self.units))
+
+
+def verify_file(path: str) -> Verification:
+    """Replay every game of the results file at ``path`` (:mod:`.verify`; ``donuts-ai
+    verify``). Raises :class:`ResultsFileError` for a file that cannot be read at all; a
+    line changed after it was written (its digest) is a finding, and its games replayed too."""
+    config, _, _, _ = _read(path, check_digests=False)  # a changed line is reported there, with the rest
+    return verify_units(config, unit_lines(path), path)
 
 
 def units_from_dicts(units: list[JSONObject], path: str) -> list[UnitRecord]:

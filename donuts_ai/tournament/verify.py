@@ -2,7 +2,7 @@
 
 A results file records each game's set-up, rules, seed, moves and the events that ended
 or penalised a turn (a time loss, a crash, an exception, an illegal move). Nothing in a
-file needs to be believed: :func:`verify_file` plays each game again through the same
+file needs to be believed: :func:`~.results.verify_file` plays each game again through the same
 harness loop that played it (:func:`~.match._play`), with seats that answer from the
 record instead of agents (:class:`_ReplaySeat`): the recorded move at each turn, or the
 recorded event at its ply. The game's own rules (its compiled engine where it has one)
@@ -29,8 +29,7 @@ from typing import Any
 from ..state import GameState
 from .match import _play
 from .protocol import Game, get_game
-from .records import EventKind
-from .results import DIGEST_KEY, _read, line_digest
+from .records import DIGEST_KEY, EventKind, line_digest
 from .seats import Answer, Seat
 
 #: The fields of a game record a replay recomputes and compares (two-sided and free-for-all).
@@ -88,7 +87,7 @@ class Mismatch:
 
 @dataclass
 class Verification:
-    """What :func:`verify_file` found: ``games`` replayed, ``seconds`` it took, and every
+    """What :func:`~.results.verify_file` found: ``games`` replayed, ``seconds`` it took, and every
     :class:`Mismatch` (none: the file proves itself)."""
 
     path: str
@@ -135,7 +134,7 @@ def _replay(game: Game, record: Mapping[str, Any], illegal: str, ledger: str) ->
     return out
 
 
-def _unit_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def unit_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, unit line) for every unit line of the file, in order (the reader has
     checked each line's digest)."""
     with open(path, "rb") as fh:
@@ -167,11 +166,3 @@ def verify_units(config: Mapping[str, Any], units: Iterable[tuple[int | None, Ma
                 result.mismatches.append(Mismatch(number, unit.get("unit"), index, differences))
     result.seconds = time.perf_counter() - start
     return result
-
-
-def verify_file(path: str) -> Verification:
-    """Replay every game of the results file at ``path`` (see the module doc). Raises
-    :class:`~.results.ResultsFileError` for a file that cannot be read at all; a line
-    changed after it was written (its digest) is a mismatch, and its games replayed too."""
-    config, _, _, _ = _read(path, check_digests=False)  # a changed line is reported here, with the rest
-    return verify_units(config, _unit_lines(path), path)
