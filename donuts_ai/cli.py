@@ -121,6 +121,14 @@ def _tournament_rules(args: argparse.Namespace) -> RulesDict | dict[str, RuleVal
     return Rules.from_dict({**given, **rules}).to_dict()
 
 
+def _progress(quiet: bool) -> bool | Callable[[int, int], None]:
+    """A run's progress on the command line: the bar on a terminal; elsewhere (a log, a
+    pipe) no bar, but the run's plan line still; nothing with ``--quiet``."""
+    if quiet:
+        return False
+    return True if sys.stderr.isatty() else (lambda done, total: None)
+
+
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from . import tournament
 
@@ -130,7 +138,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         args.agents, format=args.format, games=args.games, layouts=args.layouts, seed=args.seed, mode=args.mode,
         best_of=args.best_of, clock=args.clock, illegal=args.illegal, rules=_tournament_rules(args),
         workers=args.workers, backend=args.backend, address=args.address, results_path=args.out, resume=args.resume,
-        progress=not args.quiet and sys.stderr.isatty(), move_limit=args.move_limit, ledger=args.ledger,
+        progress=_progress(args.quiet), move_limit=args.move_limit, ledger=args.ledger,
         isolation=args.isolation, game=args.game, players=args.players, new_version=args.new_version,
     )
     print(results.table())

@@ -24,6 +24,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict, Unpack, cast
 
+from ._checks import check_int
 from .donuts.alphabeta import Solver
 from .donuts.board import Board
 from .donuts.book import Book
@@ -109,6 +110,7 @@ def canonical_text(layout: Layout) -> str:
 def study_layouts(arrangements: str | int | None = None, grids: int | None = None, seed: int = 0) -> list[StudyLayout]:
     """The layouts to solve, one per symmetry class, each with how many of the drawn
     layouts it stands for (``weight``)."""
+    seed = check_int("seed", seed)
     drawn: list[Layout] = []
     if arrangements is not None:
         all_arr = list(Layout.arrangements())

@@ -13,7 +13,9 @@ import numba
 import pytest
 
 from donuts_ai import Layout, Rules
+from donuts_ai import _compile_notice as compile_notice
 from donuts_ai import tournament as T
+from donuts_ai.donuts.alphabeta import solver as solver_module
 from donuts_ai.errors import DonutsError
 from donuts_ai.suites import evaluate
 from donuts_ai.tournament import preflight as preflight_module
@@ -104,8 +106,8 @@ def test_the_command_line_refuses_a_bad_value_with_exit_2_and_no_file(tmp_path):
 
 
 def test_a_compile_says_so_and_a_quick_preflight_does_not(monkeypatch, capsys):
-    monkeypatch.setattr(preflight_module, "NOTICE_AFTER", 0.0)
-    with preflight_module._notice_if_compiling(sys.stderr):
+    monkeypatch.setattr(compile_notice, "NOTICE_AFTER", 0.0)
+    with compile_notice.notice_if_compiling(sys.stderr, preflight_module.NOTICE):
         pass
     assert capsys.readouterr().err == ""
 
@@ -113,10 +115,31 @@ def test_a_compile_says_so_and_a_quick_preflight_does_not(monkeypatch, capsys):
     def twice(x):
         return 2 * x
 
-    with preflight_module._notice_if_compiling(sys.stderr):
+    with compile_notice.notice_if_compiling(sys.stderr, preflight_module.NOTICE):
         assert twice(21) == 42
     err = capsys.readouterr().err
     assert err.startswith(preflight_module.NOTICE) and err.endswith(" s\n") and err.count("\n") == 1
+
+
+def test_the_first_solve_of_a_process_says_when_it_compiles_and_later_ones_do_not_look(monkeypatch, capsys):
+    monkeypatch.setattr(compile_notice, "NOTICE_AFTER", 0.0)
+    monkeypatch.setattr(solver_module, "_first_done", False)  # as in a fresh process
+
+    @numba.njit  # stands for the solver's kernels compiling in the first call
+    def thrice(x):
+        return 3 * x
+
+    with solver_module._announced_compile():
+        assert thrice(14) == 42
+    assert capsys.readouterr().err.startswith(solver_module.COMPILE_NOTICE)
+
+    @numba.njit
+    def again(x):
+        return x + 1
+
+    with solver_module._announced_compile():  # a later call: no notice, even if something compiles
+        assert again(41) == 42
+    assert capsys.readouterr().err == ""
 
 
 # --- results files count each unit once ------------------------------------------------

@@ -145,3 +145,17 @@ def test_line_masks_cover_the_printed_line():
     assert int(masks[c3]) == sum(1 << (12 + f) for f in range(6))
     with pytest.raises(ValueError):
         masks[0] = 1  # read-only: the kernels and the Board share it
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, True, [1]])
+def test_random_layouts_refuse_a_seed_that_is_not_an_int(seed):
+    # Seeds are checked alike everywhere (agents refuse these too): an int, or refused.
+    for draw in (Layout.random, Layout.random_grid):
+        with pytest.raises(LayoutError, match="seed must be an int or None"):
+            draw(seed)
+
+
+def test_random_layouts_take_numpy_integers_as_python_ones():
+    import numpy as np
+
+    assert Layout.random(np.int64(7)) == Layout.random(7) and Layout.random_grid(np.int32(7)) == Layout.random_grid(7)

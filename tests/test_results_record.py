@@ -24,6 +24,7 @@ import pytest
 from donuts_ai import tournament as T
 from donuts_ai.tournament import verify_file
 from donuts_ai.tournament.entries import code_of, code_of_class, library_version
+from donuts_ai.tournament.report import signed_elo
 from donuts_ai.tournament.results import AgentCodeError, ResultsFileError
 from donuts_ai.tournament.specs import SpecError
 
@@ -221,3 +222,21 @@ def test_a_line_changed_after_it_was_written_is_refused_by_report_and_named_by_v
     findings = [str(m) for m in verify_file(str(path)).mismatches]
     assert findings[0] == "line 2, unit 0: the line was changed after it was written (its digest does not match its contents)"
     assert findings[1].startswith("line 2, unit 0, game 0: winner: recorded")
+
+
+# --- one meaning per word ---------------------------------------------------------------
+
+def test_a_run_says_what_it_will_play_before_its_first_game(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    T.run(AGENTS[:2], games=4, results_path=str(path), progress=lambda done, total: None, **SETTINGS)
+    assert capsys.readouterr().err.splitlines()[-1] == "donuts-ai: 4 games in 2 pairs of 2"
+    T.run(AGENTS[:2], games=6, results_path=str(path), resume=True, progress=lambda done, total: None, **SETTINGS)
+    assert capsys.readouterr().err.splitlines()[-1] == ("donuts-ai: 6 games in 3 pairs of 2; 2 pairs in the results "
+                                                        "file already, 1 to play")
+    T.run(AGENTS[:2], games=2, **SETTINGS)  # no progress asked for: nothing said
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(("elo", "text"), [(-0.3, "0"), (0.0, "0"), (0.4, "0"), (12.4, "+12"), (-3.6, "-4")])
+def test_an_advantage_prints_with_its_sign_and_zero_as_0(elo, text):
+    assert signed_elo(elo) == text

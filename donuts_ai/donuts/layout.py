@@ -143,16 +143,18 @@ class Layout:
 
     @classmethod
     def random(cls, seed: int | None = None) -> Layout:
-        """A uniformly random tile arrangement (order, sides and rotations) drawn from ``seed``."""
-        rng = _random.Random(seed)
+        """A uniformly random tile arrangement (order, sides and rotations) drawn from ``seed``
+        (an int, NumPy's included, or ``None`` for a fresh one; anything else is a :class:`LayoutError`)."""
+        rng = _random.Random(check_int("seed", seed, allow_none=True, error=LayoutError))
         order = list(range(NUM_TILES))
         rng.shuffle(order)
         return cls.from_tiles([(t, rng.randrange(2), rng.randrange(4)) for t in order])
 
     @classmethod
     def random_grid(cls, seed: int | None = None) -> Layout:
-        """A uniformly random direction on each square (not made from tiles), drawn from ``seed``."""
-        rng = _random.Random(seed)
+        """A uniformly random direction on each square (not made from tiles), drawn from ``seed``
+        (checked as :meth:`random` checks it)."""
+        rng = _random.Random(check_int("seed", seed, allow_none=True, error=LayoutError))
         return cls([rng.randrange(4) for _ in range(NUM_SQUARES)])
 
     @classmethod

@@ -52,7 +52,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .._checks import is_int
+from .._checks import check_int, is_int
 from ..errors import DonutsError
 from .stats import Floats, Rating, RatingFit
 
@@ -309,7 +309,7 @@ def _bootstrap(solve: _Solve, theta: Floats, per_game: list[_Terms], groups: Seq
         raise DonutsError(f"groups needs one unit per ranking, got {len(unit_of)} for {len(per_game)}")
     units = sorted(set(unit_of), key=str)
     members = {u: [i for i, g in enumerate(unit_of) if g == u] for u in units}
-    rng = random.Random(seed)
+    rng = random.Random(check_int("seed", seed))
     replicates: list[Floats] = []
     for _ in range(resamples):
         multiplicity = [0] * len(per_game)

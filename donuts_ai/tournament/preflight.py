@@ -12,86 +12,23 @@ Building them here does a second thing: what the agents and the game compile (Nu
 kernels) is compiled once, in this process, into the on-disk cache, before the seats
 start, so that each seat process loads it instead of compiling it again for itself (a
 cold cache used to be compiled once per seat, all at the same time). A pre-flight that
-takes more than :data:`NOTICE_AFTER` seconds and compiles says so on stderr, on one line.
+takes more than a second and compiles says so on stderr, on one line
+(:func:`~donuts_ai._compile_notice.notice_if_compiling`).
 """
 
 from __future__ import annotations
 
 import sys
-import threading
-import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from typing import TextIO
+from collections.abc import Iterable
 
-from numba.core import event as numba_event
-
+from .._compile_notice import notice_if_compiling
 from .agent_source import AgentSource
 from .engine_seat import EngineSeat
 from .protocol import Game, game_named
 from .specs import SpecError, is_engine_spec
 
-#: Seconds of preparing after which the pre-flight prints its notice, if it is compiling.
-NOTICE_AFTER = 1.0
-#: Seconds between two looks for a compile, once :data:`NOTICE_AFTER` has passed.
-POLL_SECONDS = 0.1
 #: The notice (completed with the seconds the pre-flight took).
 NOTICE = "donuts-ai: compiling the agents' kernels, once (later runs load them from Numba's cache)..."
-
-
-class _CompileWatch(numba_event.Listener):
-    """Whether Numba compiled anything while it listened (its ``numba:compile`` events;
-    loading a kernel from the cache is no compile)."""
-
-    def __init__(self) -> None:
-        self.compiled = threading.Event()
-
-    def on_start(self, event: numba_event.Event) -> None:
-        self.compiled.set()
-
-    def on_end(self, event: numba_event.Event) -> None:
-        pass
-
-
-@contextmanager
-def _notice_if_compiling(stream: TextIO | None) -> Iterator[None]:
-    """Print :data:`NOTICE` on ``stream`` once the block has taken :data:`NOTICE_AFTER`
-    seconds and Numba has compiled something in it, then end the line with the seconds
-    the block took; nothing for a quick block or one that only loaded cached kernels."""
-    if stream is None:
-        yield
-        return
-    watch = _CompileWatch()
-    start = time.perf_counter()
-    done = threading.Event()
-    printed = threading.Event()
-    lock = threading.Lock()
-
-    def notice() -> None:
-        # Wait out NOTICE_AFTER, then until the first compile, unless the block ends first.
-        if done.wait(NOTICE_AFTER):
-            return
-        while not watch.compiled.wait(POLL_SECONDS):
-            if done.is_set():
-                return
-        with lock:
-            if not done.is_set():
-                stream.write(NOTICE)
-                stream.flush()
-                printed.set()
-
-    watcher = threading.Thread(target=notice, name="donuts-preflight-notice", daemon=True)
-    with numba_event.install_listener("numba:compile", watch):
-        watcher.start()
-        try:
-            yield
-        finally:
-            with lock:
-                done.set()
-                if printed.is_set():
-                    stream.write(f" {time.perf_counter() - start:.1f} s\n")
-                    stream.flush()
-    watcher.join()
 
 
 def _check_engine(source: AgentSource, game: Game) -> None:
@@ -135,7 +72,7 @@ def preflight(sources: Iterable[AgentSource], game: Game | str, *, quiet: bool =
         return
     game = game_named(game)
     seen: set[str] = set()
-    with _notice_if_compiling(None if quiet else sys.stderr):
+    with notice_if_compiling(None if quiet else sys.stderr, NOTICE):
         game.warm_up()
         for source in sources:
             if source.record in seen:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import TypedDict, Unpack
@@ -118,6 +119,20 @@ def play_unit(config: TournamentConfig, unit: Unit) -> UnitRecord:
     return UnitRecord(unit["unit"], games, round(time.perf_counter() - t, 3), match)
 
 
+def plan_text(config: TournamentConfig, units: int, todo: int) -> str:
+    """What a run will play, said before its first game: its games (a duel's series may
+    end early: at most), in how many units, and how many of them a results file holds."""
+    if config["mode"] == FREE_FOR_ALL:
+        per_unit, what = int(config.get("players", 2)), "tables"
+    elif config["mode"] == "duel":
+        per_unit, what = int(config["best_of"] or 1), "series"
+    else:
+        per_unit, what = 2, "pairs" if config["mode"] == "pairs" else "team pairs"
+    at_most = "at most " if config["mode"] == "duel" else ""
+    held = f"; {units - todo} {what} in the results file already, {todo} to play" if todo < units else ""
+    return f"donuts-ai: {at_most}{units * per_unit} games in {units} {what} of {per_unit}{held}"
+
+
 @stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
 def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None = None, **settings: Unpack[Settings]) -> Results:
     """Run a tournament and return its :class:`~.results.Results`.
@@ -173,6 +188,9 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
         preflight(settings_.sources, tournament["game"])
         done = {u["unit"] for u in results.units}
         todo = [u for u in units if u["unit"] not in done]
+        if settings_.progress is not False:  # before the first game: what the run will play
+            sys.stderr.write(plan_text(tournament, len(units), len(todo)) + "\n")
+            sys.stderr.flush()
         bar = ProgressBar(len(units), len(done), sum(len(u["games"]) for u in results.units), settings_.progress)
         try:
             # Workers learn the game's module, so that a game registered by any module plays there.

@@ -15,9 +15,11 @@ wins), then with null windows that narrow the distance.
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from os import PathLike
 
@@ -25,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..._checks import check_int
+from ..._compile_notice import notice_if_compiling
 from ...errors import DonutsError, IllegalMoveError, SearchStopped
 from ...outcomes import DRAW, LOSS, WIN, value_name
 from .._engine.position import Position, Rulebook, legal_moves, plies_left, position_of, rulebook_of, typed_position
@@ -656,6 +659,24 @@ def _default_solver(threads: int | None, book: bool = True) -> Solver:
     return _defaults[count, book]
 
 
+#: What the first :func:`solve` or :func:`analyze` of a process says when it compiles.
+COMPILE_NOTICE = "donuts-ai: compiling the solver, once (later processes load it from Numba's cache)..."
+_first_done = False  # the first call of the process has started (the one that may compile)
+
+
+@contextmanager
+def _announced_compile() -> Iterator[None]:
+    """The first call of the process runs under the compile notice (later ones do not
+    look: their kernels are loaded)."""
+    global _first_done
+    if _first_done:
+        yield
+        return
+    _first_done = True
+    with notice_if_compiling(sys.stderr, COMPILE_NOTICE):
+        yield
+
+
 def solve(board: Board, distance: bool | None = None, threads: int | None = None, *, book: bool = True) -> Solution:
     """Solve ``board`` exactly (see :meth:`Solver.solve`: on the empty board the value
     only, unless ``distance=True``); uses a shared default solver with ``threads`` threads,
@@ -663,15 +684,18 @@ def solve(board: Board, distance: bool | None = None, threads: int | None = None
     do not depend on ``threads``; the best move may differ from run to run among moves of
     equal value when ``threads`` > 1 (see :class:`Solver`): pass ``threads=1`` for the
     same move every time. An empty board the shipped opening book holds is answered from
-    it (``Solution.source == "book"``); ``book=False`` searches it."""
-    return _default_solver(threads, book).solve(board, distance)
+    it (``Solution.source == "book"``); ``book=False`` searches it. The first call of a
+    process that compiles for more than a second says so on stderr, in one line."""
+    with _announced_compile():
+        return _default_solver(threads, book).solve(board, distance)
 
 
 def analyze(board: Board, threads: int | None = None) -> list[MoveValue]:
     """Exact value of every legal move of ``board``, best first (a shared default solver
     with ``threads`` threads, by default one per available core, as :func:`solve`; the
-    list does not depend on ``threads``)."""
-    return _default_solver(threads).analyze(board)
+    list does not depend on ``threads``; a first call that compiles says so, as :func:`solve`)."""
+    with _announced_compile():
+        return _default_solver(threads).analyze(board)
 
 
 __all__ = ["MoveValue", "Solution", "Solver", "analyze", "available_cores", "solve"]
