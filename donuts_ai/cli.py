@@ -332,8 +332,9 @@ def _add_tournament(sub: Subparsers) -> None:
     tour.add_argument("--format", choices=FORMATS, default=FORMATS[0],
                       help="gauntlet: the first agent against each of the others (free-for-all: at every table)")
     tour.add_argument("--games", type=_positive_int, default=2,
-                      help="games per pairing (pairs: rounded up to even; duel: series); free-for-all: games in all, "
-                           "rounded up to a multiple of --players")
+                      help="games per pairing, in every game (pairs: rounded up to even; duel: series; at tables of "
+                           "--players seats a pairing is a set of agents that fills a table, and its games are rounded up "
+                           "to a multiple of the seats; with no more agents than seats, one set)")
     tour.add_argument("--layouts", default="random",
                       help="random (default: a freshly drawn tile arrangement for every pair or series, seeded from --seed), "
                            "grid (likewise, random direction grids), standard, random:SEED[:COUNT] or grid:SEED[:COUNT] "

@@ -11,6 +11,7 @@ import os
 import random
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -294,7 +295,10 @@ def test_tables_seat_every_agent_evenly(agents, players, gauntlet):
                            format="gauntlet" if gauntlet else "round-robin")
     players = config["players"]
     units = T.schedule(config)
-    assert len(units) == -(-60 // players) and config["mode"] == "free-for-all"
+    # Games per pairing: every set of agents that fills a table (with the first agent, in a
+    # gauntlet) plays 60 games; with no more agents than seats there is one such set.
+    pairings = [g for g in itertools.combinations(range(agents), players) if not gauntlet or 0 in g] or [()]
+    assert len(units) == -(-60 // players) * len(pairings) and config["mode"] == "free-for-all"
     seats = {name: 0 for name in config["names"]}
     for unit in units:
         assert len(unit["names"]) == players
@@ -309,6 +313,22 @@ def test_tables_seat_every_agent_evenly(agents, players, gauntlet):
     assert max(others) - min(others) <= 1, seats  # over the tournament, as even as it can be
     assert [u["setup"] for u in units] == [u["setup"] for u in T.schedule(config)]  # seeded: the same every time
     assert len({u["setup"] for u in units}) == len(units)  # a fresh deal for every table
+
+
+def test_games_mean_per_pairing_and_a_file_of_games_in_all_keeps_its_meaning(tmp_path):
+    config = T.make_config(["greedy", "random", "worst", "random:seed=1"], game=GAME, players=3, games=3)
+    assert config["games_per"] == "pairing"
+    units = T.schedule(config)  # 4 sets of 3 agents, one table of 3 games each
+    assert sorted(tuple(sorted(u["names"])) for u in units) == sorted(
+        tuple(sorted(g)) for g in itertools.combinations(config["names"], 3))
+    # A file written by 0.4.0 (3 agents at tables of 2, games=6 in all: 3 tables) resumes
+    # as what it was: nothing left to play, nothing rescheduled.
+    path = tmp_path / "old.jsonl"
+    path.write_bytes((Path(__file__).parent / "data" / "results_v040_boxes.jsonl").read_bytes())
+    old = T.Results.from_file(str(path))
+    resumed = T.run(["random", "random:seed=2", "greedy"], game="boxes", games=6, workers=1, results_path=str(path),
+                    resume=True, isolation="process")
+    assert len(resumed.units) == len(old.units) == 3 and resumed.games == old.games
 
 
 def test_a_unit_plays_its_table_in_every_rotation_on_one_deal():
@@ -394,7 +414,7 @@ def test_results_files_of_free_for_all_games_resume_and_stay_readable(tmp_path):
     full = T.run(["greedy", "random", "worst"], results_path=str(path), **args)
     lines = path.read_text().splitlines()
     header = json.loads(lines[0])
-    assert header["version"] == 3 and header["config"]["players"] == 3 and len(lines) == 1 + 4
+    assert header["version"] == 4 and header["config"]["games_per"] == "pairing" and header["config"]["players"] == 3 and len(lines) == 1 + 4
     record = json.loads(lines[1])["games"][0]
     assert {"ranking", "scores"} <= set(record) and len(record["ranking"]) == 3
     path.write_text("\n".join(lines[:-2]) + "\n" + lines[-2][:50])  # killed mid-write

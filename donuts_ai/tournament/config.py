@@ -38,7 +38,7 @@ from .agent_source import AgentSource
 from .entries import names_of, sources_of
 from .match import ILLEGAL_POLICIES, ISOLATIONS
 from .protocol import Game, get_game
-from .records import TournamentConfig
+from .records import GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig
 
 FORMATS = ("round-robin", "gauntlet")
 #: pairs, duel and team are the modes of two-sided games; free-for-all games are played
@@ -75,8 +75,12 @@ class HarnessConfig:
     **What is played** (tournaments; an SPRT uses ``setups``, ``seed``, ``rules``,
     ``clock``, ``illegal``, ``move_limit``, ``ledger`` and ``isolation``). ``format``:
     ``"round-robin"`` or ``"gauntlet"`` (the first agent against each other).
-    ``games`` per pairing (pairs mode: colour-swapped pairs on one set-up, rounded up to
-    even; duel mode: series; free-for-all: games in all). ``setups``: the game's
+    ``games`` per pairing, in every game (pairs mode: colour-swapped pairs on one set-up,
+    rounded up to even; duel mode: series; free-for-all: a pairing is a set of agents
+    that fills a table of ``players`` seats, every such set playing ``games`` games, in
+    tables that each play every rotation of their seats, so rounded up to a multiple of
+    the seats; with no more agents than seats there is one set, some of its agents sitting
+    twice). ``setups``: the game's
     set-ups (the keyword ``layouts=``): ``None`` draws a fresh one for every unit, seeded
     from ``seed``; else a spec (:func:`~.scheduling.parse_layouts`), a set-up or a list
     of them, cycled through. ``mode``: ``"pairs"``, ``"duel"`` (best-of-``best_of``
@@ -291,7 +295,7 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
         count = check_int("players", config.players, minimum=2)
         assert count is not None  # not allow_none
         rules = game_rules.with_players(rules, count)
-    games = check_int("games" if mode == FREE_FOR_ALL else "games per pairing", config.games, minimum=1)
+    games = check_int("games per pairing", config.games, minimum=1)
     if mode == "duel" and config.best_of not in BEST_OF:
         raise DonutsError(f"best_of must be {', '.join(map(str, BEST_OF[:-1]))} or {BEST_OF[-1]}, got {config.best_of!r}")
     clock, move_limit, ledger = _check_play_settings(game_rules, config)
@@ -303,6 +307,7 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
                                "games": games, "layouts": setups, "seed": seed, "mode": mode}
     if mode == FREE_FOR_ALL:
         line["players"] = game_rules.num_players(rules)
+        line[GAMES_PER_KEY] = GAMES_PER_PAIRING
     line |= {
         "best_of": config.best_of if mode == "duel" else None,
         "clock": clock,

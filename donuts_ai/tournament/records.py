@@ -38,18 +38,30 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-#: Version of the records (and of the results files that hold free-for-all games).
+#: Version of the records (and of the results files that hold free-for-all games whose
+#: ``games`` are in all: written before 0.5.0).
 RECORD_VERSION = 3
+#: The version of files of free-for-all games whose ``games`` are per pairing, as in
+#: two-sided tournaments (:data:`GAMES_PER_KEY`): the records are those of version 3.
+PER_PAIRING_VERSION = 4
 #: The version of files of two-sided games, whose records are those of version 2.
 TWO_SIDED_VERSION = 2
 #: Versions a results file may have to be read.
-READABLE_VERSIONS = (2, 3)
+READABLE_VERSIONS = (2, 3, 4)
+#: The configuration key that says what a free-for-all tournament's ``games`` count:
+#: :data:`GAMES_PER_PAIRING` (since 0.5.0); absent, the games in all (files of version 3).
+GAMES_PER_KEY = "games_per"
+#: ``games`` per pairing: at a table of P seats, a pairing is a set of P agents.
+GAMES_PER_PAIRING = "pairing"
 
 
 def version_for(config: Mapping[str, object]) -> int:
-    """The version a results file of the tournament ``config`` is written with: 3 for a
-    free-for-all tournament, else 2 (so those files are what older code wrote and read)."""
-    return RECORD_VERSION if config.get("mode") == "free-for-all" else TWO_SIDED_VERSION
+    """The version a results file of the tournament ``config`` is written with: 4 for a
+    free-for-all tournament of games per pairing, 3 for one of games in all (files
+    written before 0.5.0, resumed), else 2 (so those files are what older code wrote and read)."""
+    if config.get("mode") != "free-for-all":
+        return TWO_SIDED_VERSION
+    return PER_PAIRING_VERSION if config.get(GAMES_PER_KEY) == GAMES_PER_PAIRING else RECORD_VERSION
 
 
 #: The key of a unit line's digest: a check of the line's own contents, made when it is
@@ -152,6 +164,7 @@ class TournamentConfig(TypedDict):
     seed: int
     mode: str
     players: NotRequired[int]
+    games_per: NotRequired[str]
     best_of: int | None
     clock: float | None
     clock_per: str | None

@@ -269,6 +269,18 @@ def read_file(path: str, warn: Callable[[str], object] | None = None) -> tuple[J
     return effective_config(config, history), units
 
 
+def first_config(path: str) -> JSONObject | None:
+    """The configuration line of the file at ``path`` as written, or ``None`` when there
+    is no readable one (reading the file properly reports why)."""
+    try:
+        with open(path, "rb") as fh:
+            line = json.loads(fh.readline())
+    except (OSError, ValueError, RecursionError):
+        return None
+    config = line.get("config") if isinstance(line, dict) else None
+    return config if isinstance(config, dict) else None
+
+
 def read_history(path: str) -> list[JSONObject]:
     """The lines of a results file that amend its configuration, in file order: each
     ``grown`` line (a resume with more games) and ``agent_code`` line (an agent's code

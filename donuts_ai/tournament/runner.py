@@ -26,8 +26,8 @@ from .match import play_game
 from .preflight import preflight
 from .progress import ProgressBar
 from .protocol import GAMES, get_game
-from .records import GameRecord, SeriesResult, TournamentConfig, UnitRecord
-from .results import Results, append_unit, read_history, results_file, units_from_dicts
+from .records import GAMES_PER_KEY, GameRecord, SeriesResult, TournamentConfig, UnitRecord
+from .results import Results, append_unit, first_config, read_history, results_file, units_from_dicts
 from .scheduling import Unit, schedule
 from .seat_cache import close_seats, new_run, seat_keys, take_seats
 
@@ -178,9 +178,13 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
     workers = settings_.workers if settings_.workers is not None else os.cpu_count() or 1
     checked_workers = check_int("workers", workers, minimum=1)
     assert checked_workers is not None  # not allow_none
+    path = settings_.results_path
+    if settings_.resume and path is not None and tournament["mode"] == FREE_FOR_ALL:
+        written = first_config(path)
+        if written is not None and GAMES_PER_KEY not in written:  # written before 0.5.0: its games are in all
+            tournament.pop("games_per", None)  # GAMES_PER_KEY (a TypedDict key must be written out)
     units = schedule(tournament)
     results = Results(tournament)
-    path = settings_.results_path
     # The file first (a quick refusal), then every agent built once: a bad value stops the
     # run there, and the file, created for nothing, goes again.
     with results_file(path, tournament, settings_.resume, convert=lambda lines: units_from_dicts(lines, path or ""),

@@ -3,12 +3,13 @@ set-up and its seed, in a fixed order drawn from the tournament's seed."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import TypedDict
 
 from .config import FREE_FOR_ALL
 from .protocol import get_game
-from .records import TournamentConfig
+from .records import GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig
 
 
 class Unit(TypedDict):
@@ -42,25 +43,44 @@ def _table(n_agents: int, players: int, seats_so_far: list[int], rng: random.Ran
     return table
 
 
+def _pairings_free_for_all(n_agents: int, players: int, gauntlet: bool) -> list[tuple[int, ...]] | None:
+    """The pairings of a free-for-all tournament whose games are per pairing: every set
+    of ``players`` agents (in a gauntlet, every set with the first agent), or ``None``
+    when no more agents than seats make one set, some of them sitting twice (:func:`_table`)."""
+    if n_agents <= players:
+        return None
+    groups = list(itertools.combinations(range(n_agents), players))
+    return [g for g in groups if 0 in g] if gauntlet else groups
+
+
 def _schedule_free_for_all(config: TournamentConfig) -> list[Unit]:
-    """The units of a free-for-all tournament: ``ceil(games / players)`` tables, each
-    played as one unit of ``players`` games, one per rotation of its seats, so that every
-    agent at the table starts once (and sits once in every seat)."""
+    """The units of a free-for-all tournament, each a table of ``players`` seats played as
+    one unit of ``players`` games, one per rotation of its seats, so that every agent at
+    the table starts once (and sits once in every seat): ``ceil(games / players)`` tables
+    of every pairing (:func:`_pairings_free_for_all`), round by round as two-sided
+    pairings are, each seated in a drawn order; with one pairing of fewer agents than
+    seats, the seats left go to those who sat least (:func:`_table`). A file of version 3
+    (no :data:`~.records.GAMES_PER_KEY`) counted ``games`` in all, with tables drawn so."""
     names, specs, players = config["names"], config["agents"], config["players"]
     rng = random.Random(config["seed"])
     setups = config["layouts"]
+    gauntlet = config["format"] == "gauntlet"
+    per_pairing = config.get(GAMES_PER_KEY) == GAMES_PER_PAIRING
+    pairings = _pairings_free_for_all(len(names), players, gauntlet) if per_pairing else None
     seats_so_far = [0] * len(names)
     units: list[Unit] = []
+    groups: list[tuple[int, ...] | None] = list(pairings) if pairings else [None]
     for k in range(-(-config["games"] // players)):
-        seed = rng.getrandbits(62)
-        if isinstance(setups, str):  # a fresh set-up (a deal) for every unit
-            setup = get_game(config["game"]).draw_setup(setups, rng.getrandbits(62))
-        else:
-            setup = setups[k % len(setups)]
-        table = _table(len(names), players, seats_so_far, rng, config["format"] == "gauntlet")
-        rng.shuffle(table)  # who sits next to whom changes from table to table; the rotations keep it
-        units.append({"unit": len(units), "seats": [specs[i] for i in table], "names": [names[i] for i in table],
-                      "setup": setup, "seed": seed})
+        for group in groups:
+            seed = rng.getrandbits(62)
+            if isinstance(setups, str):  # a fresh set-up (a deal) for every unit
+                setup = get_game(config["game"]).draw_setup(setups, rng.getrandbits(62))
+            else:
+                setup = setups[k % len(setups)]
+            table = list(group) if group is not None else _table(len(names), players, seats_so_far, rng, gauntlet)
+            rng.shuffle(table)  # who sits next to whom changes from table to table; the rotations keep it
+            units.append({"unit": len(units), "seats": [specs[i] for i in table], "names": [names[i] for i in table],
+                          "setup": setup, "seed": seed})
     return units
 
 
