@@ -51,6 +51,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
+from .._compile_notice import notice_if_compiling
 from ..errors import DonutsError, GameOverError
 from ..tournament.protocol import JSONObject
 from ._routes import AGENT_KINDS as AGENT_KINDS
@@ -63,6 +64,8 @@ from .session import NotYourTurn
 
 #: The most bytes of a request body.
 MAX_BODY = 16_384
+#: What the page says while its first start compiles the engines (later starts load them).
+COMPILE_NOTICE = "donuts-ai: compiling the page's engines, once (later starts load them from Numba's cache)..."
 #: Seconds a connection may stay silent while its request is read before it is closed.
 IDLE_TIMEOUT = 10.0
 #: Connections waiting to be accepted (the listen backlog).
@@ -243,7 +246,8 @@ def run(args: argparse.Namespace) -> int:
     httpd = make_server(args.host, args.port, app, quiet=args.quiet)
     try:
         sys.stderr.write("loading the engines...\n")
-        app.engines.warm_up()
+        with notice_if_compiling(sys.stderr, COMPILE_NOTICE):
+            app.engines.warm_up()
         host, port = httpd.server_address[:2]
         assert isinstance(host, str)  # an IPv4 or IPv6 address
         shown = f"[{host}]" if ":" in host else host
