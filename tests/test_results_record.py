@@ -240,3 +240,15 @@ def test_a_run_says_what_it_will_play_before_its_first_game(tmp_path, capsys):
 @pytest.mark.parametrize(("elo", "text"), [(-0.3, "0"), (0.0, "0"), (0.4, "0"), (12.4, "+12"), (-3.6, "-4")])
 def test_an_advantage_prints_with_its_sign_and_zero_as_0(elo, text):
     assert signed_elo(elo) == text
+
+
+def test_an_engine_is_its_program_and_its_script_not_its_data_files(tmp_path):
+    script, log = tmp_path / "engine.py", tmp_path / "log"
+    script.write_text("print('one')\n")
+    log.write_text("a\n")
+    spec = f"engine:{sys.executable} {script} {log}"
+    first = code_of(spec, "donuts")
+    log.write_text("b\n")  # its data changed: the same engine
+    assert code_of(spec, "donuts") == first
+    script.write_text("print('two')\n")  # its script changed: another engine
+    assert code_of(spec, "donuts") != first

@@ -414,7 +414,8 @@ def test_results_files_of_free_for_all_games_resume_and_stay_readable(tmp_path):
     full = T.run(["greedy", "random", "worst"], results_path=str(path), **args)
     lines = path.read_text().splitlines()
     header = json.loads(lines[0])
-    assert header["version"] == 4 and header["config"]["games_per"] == "pairing" and header["config"]["players"] == 3 and len(lines) == 1 + 4
+    assert header["version"] == 4 and header["config"]["games_per"] == "pairing"
+    assert header["config"]["players"] == 3 and len(lines) == 1 + 4
     record = json.loads(lines[1])["games"][0]
     assert {"ranking", "scores"} <= set(record) and len(record["ranking"]) == 3
     path.write_text("\n".join(lines[:-2]) + "\n" + lines[-2][:50])  # killed mid-write

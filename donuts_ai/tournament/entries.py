@@ -40,8 +40,8 @@ files keep beside the record, so that a resume after the agent's code changed is
 (or, asked for, goes on as a new version of it, on the record): for a ``module:Class``
 spec, an object or a class, a digest of the class's source and its module's (of the class
 alone for one a script or notebook defines: the rest of a script is not the agent); for
-``engine:PATH``, of the program file's bytes (and of any argument that is a file: a
-script an interpreter runs); for the library's own agents, the library's version. A digest
+``engine:PATH``, of the program file's bytes (and of any argument that is a script an
+interpreter runs, :data:`SCRIPT_SUFFIXES`); for the library's own agents, the library's version. A digest
 cannot see helper modules the agent's module imports, nor compiled kernels: a change there
 needs a new file, or the new-version flag.
 """
@@ -167,13 +167,19 @@ def code_of_class(cls: type[Any]) -> str:
     return _digest(parts)
 
 
+#: The endings of a file an interpreter runs (``engine:python3 my_engine.py``): such an
+#: argument is the engine's code too. Other arguments that name files (a log, an opening
+#: book) are its data, which may change between runs without changing the engine.
+SCRIPT_SUFFIXES = (".py", ".sh", ".js", ".mjs", ".rb", ".pl", ".lua", ".jar", ".R", ".jl")
+
+
 def _engine_code(spec: str) -> str:
-    """A digest of an engine's program file and of every argument that names a file."""
+    """A digest of an engine's program file and of every argument that is a script (:data:`SCRIPT_SUFFIXES`)."""
     command = parse_engine_spec(spec).command
     parts = []
     for i, word in enumerate(command):
         path = (shutil.which(word) or word) if i == 0 else word
-        if os.path.isfile(path):
+        if (i == 0 or path.endswith(SCRIPT_SUFFIXES)) and os.path.isfile(path):
             try:
                 with open(path, "rb") as fh:
                     parts.append(fh.read())
