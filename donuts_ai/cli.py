@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from typing import TypeAlias
 
     from .donuts.book import Book
-    from .tournament.stats import SPRTState
 
     #: The subcommands' parsers, as ``add_subparsers`` gives them.
     Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
@@ -172,17 +171,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 def _cmd_sprt(args: argparse.Namespace) -> int:
     from .tournament import run_sprt
 
-    def show(state: SPRTState, played: int) -> None:
-        if not args.quiet:
-            sys.stderr.write(f"\rpairs {played}: pentanomial {list(state.pentanomial)} LLR {state.llr:+.2f} "
-                             f"[{state.lower:.2f}, {state.upper:.2f}] ")
-            sys.stderr.flush()
-
     state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, max_pairs=args.max_pairs,
-                             layouts=args.layouts, seed=args.seed, rules=rules_from_arguments(args), progress=show,
-                             game="donuts")
-    if not args.quiet:
-        sys.stderr.write("\n")
+                             layouts=args.layouts, seed=args.seed, rules=rules_from_arguments(args),
+                             progress=not args.quiet and sys.stderr.isatty(), game="donuts")
     verdict = {"H1": f"accept H1: {args.a} is at least {args.elo1:g} Elo stronger than {args.b}",
                "H0": f"accept H0: {args.a} is not {args.elo1:g} Elo stronger (at most {args.elo0:g})",
                None: "undecided after the maximum number of pairs"}[state.decision]
@@ -205,15 +196,10 @@ def _cmd_study(args: argparse.Namespace) -> int:
         except ValueError:
             raise DonutsError(f"--arrangements must be 'all' or a count, got {arrangements!r}") from None
 
-    def show(done: int, total: int) -> None:
-        if sys.stderr.isatty() and not args.quiet:
-            sys.stderr.write(f"\rsolved {done}/{total} layouts ")
-            sys.stderr.flush()
-
     t = time.perf_counter()
     config, units = run_study(arrangements, args.grids, distance=args.distance, first_moves=args.first_moves, seed=args.seed,
                               results_path=args.out, resume=args.resume, workers=args.workers or (os.cpu_count() or 1),
-                              backend=args.backend, address=args.address, progress=show,
+                              backend=args.backend, address=args.address, progress=not args.quiet and sys.stderr.isatty(),
                               rules=rules_from_arguments(args))
     if sys.stderr.isatty() and not args.quiet:
         sys.stderr.write("\n")

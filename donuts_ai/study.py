@@ -15,7 +15,6 @@ import gzip
 import hashlib
 import json
 import random
-import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -34,6 +33,7 @@ from .donuts.symmetry import SYMMETRY_NAMES
 from .errors import DonutsError
 from .tournament.backends import execute
 from .tournament.config import STUDY_FIELDS, HarnessConfig, Settings, resolve
+from .tournament.progress import ProgressBar
 from .tournament.results import append_unit, each_unit_once, results_file
 
 _SOLVER: dict[int, Solver] = {}
@@ -176,13 +176,12 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, *
     (a :class:`~donuts_ai.donuts.rules.Rules`, an insertion name or a mapping, see
     :func:`~donuts_ai.donuts.rules.make_rules`: a variant; the official rules by default),
     ``workers`` (default 1), ``backend``, ``address``, ``results_path``, ``resume`` and
-    ``progress`` (a callable, called with ``(layouts solved, layouts)``; ``True``: a line
-    on stderr), and refuses the others."""
+    ``progress`` (a callable, called with ``(layouts solved, layouts)``; ``True``: a bar,
+    :mod:`~donuts_ai.tournament.progress`), and refuses the others."""
     harness = resolve(config, None, settings, entry="run_study", uses=STUDY_FIELDS)
     if harness.game not in (None, "donuts"):
         raise DonutsError(f"the study solves Donuts layouts, not {harness.game!r} games")
     seed, workers = harness.seed, 1 if harness.workers is None else harness.workers
-    progress = _show if harness.progress is True else harness.progress or None
     config_line: StudyConfig = {"study": "first-player", "arrangements": arrangements, "grids": grids, "seed": seed,
                                 "distance": distance, "tt_bits": tt_bits}
     if first_moves:  # only when set: results files written before the option still resume
@@ -195,23 +194,13 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, *
         done = cast(list[StudyRow], rows)  # the unit lines solve_unit wrote (the configuration matched)
         finished = {u["unit"] for u in done}
         todo = [u for u in units if u["unit"] not in finished]
-        try:
+        with ProgressBar(len(units), len(finished), harness.progress, desc="study", unit="layout") as bar:
             for unit in execute(solve_unit, config_line, todo, workers, harness.backend, harness.address):
                 done.append(unit)
                 if fh is not None:
                     append_unit(fh, unit)
-                if progress is not None:
-                    progress(len(done), len(units))
-        finally:
-            if harness.progress is True:
-                sys.stderr.write("\n")
+                bar.update()
     return config_line, sorted(done, key=lambda u: u["unit"])
-
-
-def _show(done: int, total: int) -> None:
-    """``progress=True``: layouts solved, on one line of stderr."""
-    sys.stderr.write(f"\rsolved {done}/{total} layouts ")
-    sys.stderr.flush()
 
 
 def summary(units: list[StudyRow]) -> dict[str, StudySummary]:

@@ -252,3 +252,20 @@ def test_an_engine_is_its_program_and_its_script_not_its_data_files(tmp_path):
     assert code_of(spec, "donuts") == first
     script.write_text("print('two')\n")  # its script changed: another engine
     assert code_of(spec, "donuts") != first
+
+
+# --- progress: one display, on tqdm ------------------------------------------------------
+
+def test_progress_is_one_tqdm_bar_or_a_callable_or_nothing(tmp_path, capsys):
+    seen = []
+    T.run(AGENTS[:2], games=4, progress=lambda done, total: seen.append((done, total)), **SETTINGS)
+    assert seen == [(1, 2), (2, 2)]
+    capsys.readouterr()
+    T.run(AGENTS[:2], games=4, progress=True, **SETTINGS)
+    err = capsys.readouterr().err
+    assert "tournament: 100%" in err and "2/2" in err and "games=4" in err  # tqdm's bar, with the games beside it
+    T.run(AGENTS[:2], games=4, progress=False, **SETTINGS)
+    assert capsys.readouterr().err == ""
+    _, played = T.run_sprt("random", "greedy", max_pairs=3, progress=True, game="donuts", isolation="none", seed=3)
+    err = capsys.readouterr().err
+    assert "SPRT:" in err and f"{played}/3" in err and "LLR=" in err

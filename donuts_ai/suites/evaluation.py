@@ -30,8 +30,6 @@ from __future__ import annotations
 import inspect
 import os
 import random
-import sys
-import time as clock
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +45,7 @@ from ..tournament.config import BACKENDS
 from ..tournament.entries import names_of, seat_for, sources_of
 from ..tournament.match import ISOLATIONS
 from ..tournament.preflight import preflight
+from ..tournament.progress import ProgressBar
 from ..tournament.protocol import Game, get_game, legal_move
 from ..tournament.records import EventKind
 from ..tournament.results import ResultsFileError, append_unit, results_file
@@ -371,26 +370,6 @@ def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[Evaluati
     return out
 
 
-class _Progress:
-    """One line on stderr: units done and the time left."""
-
-    def __init__(self, total: int, done: int, enabled: bool):
-        self.total, self.done, self.enabled = total, done, enabled
-        self.start, self.first = clock.perf_counter(), done
-
-    def update(self) -> None:
-        self.done += 1
-        if not self.enabled:
-            return
-        elapsed = clock.perf_counter() - self.start
-        rate = (self.done - self.first) / elapsed if elapsed > 0 else 0.0
-        left = f"{(self.total - self.done) / rate:5.0f}s" if rate > 0 else "   --"
-        sys.stderr.write(f"\revaluating: {self.done}/{self.total} units  ETA {left} ")
-        if self.done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
 @stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
 def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUITE, time: float | None = None, *,
              limit: int | None = None, seed: int = 0, workers: int = 1, backend: str = "process", address: str | None = None,
@@ -418,7 +397,7 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     Ray); ``isolation="none"`` calls spec agents as objects in the worker (faster;
     unsupervised). ``results_path``: the JSON-lines file each finished unit is appended
     to; ``resume=True`` continues it (other settings are refused, the file unchanged).
-    ``progress`` prints a progress line on stderr."""
+    ``progress`` draws a bar (:mod:`~donuts_ai.tournament.progress`)."""
     agent_list = _agents(agents)
     limit = check_int("limit", limit, minimum=1, allow_none=True)
     workers = check_int("workers", workers, minimum=1)
@@ -436,7 +415,7 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
         finished = {u["unit"] for u in done}
         todo = [u for u in units if u["unit"] not in finished]
         work: _Work = {"agents": seated, "isolation": isolation, "move_limit": config["move_limit"], "run": new_run()}
-        bar = _Progress(len(units), len(finished), progress)
+        bar = ProgressBar(len(units), len(finished), progress, desc="evaluation", unit="unit")
         try:
             for result in execute(play_unit, work, todo, workers, backend, address):
                 done.append(result)
@@ -444,6 +423,7 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
                     append_unit(fh, result)
                 bar.update()
         finally:
+            bar.close()
             close_seats()
     return _collect(config, suites, done)
 

@@ -1,39 +1,58 @@
-"""A run's progress: one line on stderr, or a function called after every unit."""
+"""A long run's progress: one display for every run (tournaments, SPRT, evaluations,
+studies), on :mod:`tqdm.auto`: a widget in a notebook, a bar in a terminal.
+
+A run takes ``progress=``: ``True`` draws the bar (on stderr), a callable is called after
+every step with what the run says there (each run documents its arguments), ``False``
+draws nothing. The command line asks for the bar on a terminal only, so a log file holds
+no bar unless asked.
+"""
 
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
+from typing import Any
 
-#: Characters of the bar.
-BAR_WIDTH = 30
+from tqdm.auto import tqdm
+
+#: Seconds between two redraws of a bar (a run of thousands of quick units redraws no
+#: faster than this).
+REDRAW_EVERY = 0.5
 
 
 class ProgressBar:
-    """Units done (pairs, series, tables), games done, rate and time left: ``report``
-    ``True`` writes one line on stderr, a callable is called with ``(units done, units)``,
-    ``False`` does nothing."""
+    """The bar of one run: ``total`` steps (``None``: unknown), ``done`` already (a
+    resumed run), labelled ``desc`` and counted in ``unit``; drawn when ``report`` is
+    ``True``; a callable ``report`` is called with ``(done, total)`` after every step
+    instead. :meth:`update` moves it on, with values to show beside it (``games=12``)."""
 
-    def __init__(self, total: int, done: int, games: int, report: bool | Callable[..., object]):
-        self.total, self.done, self.games, self.report = total, done, games, report
-        self.start, self.start_done = time.perf_counter(), done
+    def __init__(self, total: int | None, done: int = 0, report: bool | Callable[..., object] = False, *,
+                 desc: str = "", unit: str = "unit"):
+        self.total, self.done = total, done
+        self._call = report if callable(report) else None
+        self._bar: Any = None
+        if report is True:
+            self._bar = tqdm(total=total, initial=done, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True,
+                             mininterval=REDRAW_EVERY, leave=True)
 
-    def update(self, games: int) -> None:
-        self.done += 1
-        self.games += games
-        if callable(self.report):
-            self.report(self.done, self.total)
-            return
-        if not self.report:
-            return
-        elapsed = time.perf_counter() - self.start
-        rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
-        left = (self.total - self.done) / rate if rate > 0 else float("nan")
-        filled = int(BAR_WIDTH * self.done / max(self.total, 1))
-        eta = f"{left:5.0f}s" if left == left else "   --"
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {self.done}/{self.total} units, {self.games} games "
-                         f"{rate:5.2f} units/s  ETA {eta} ")
-        if self.done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+    def update(self, steps: int = 1, **shown: object) -> None:
+        """``steps`` more done; ``shown`` replaces the values shown beside the bar."""
+        self.done += steps
+        if self._call is not None:
+            self._call(self.done, self.total)
+        if self._bar is not None:
+            if shown:
+                self._bar.set_postfix(shown, refresh=False)
+            self._bar.update(steps)
+
+    def close(self) -> None:
+        """End the bar (its last state stays on screen); safe to call twice."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

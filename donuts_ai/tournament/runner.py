@@ -195,7 +195,8 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
         if settings_.progress is not False:  # before the first game: what the run will play
             sys.stderr.write(plan_text(tournament, len(units), len(todo)) + "\n")
             sys.stderr.flush()
-        bar = ProgressBar(len(units), len(done), sum(len(u["games"]) for u in results.units), settings_.progress)
+        games = sum(len(u["games"]) for u in results.units)
+        bar = ProgressBar(len(units), len(done), settings_.progress, desc="tournament", unit="unit")
         try:
             # Workers learn the game's module, so that a game registered by any module plays there.
             work = work_config(tournament, settings_.sources)
@@ -203,8 +204,10 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
                 results.units.append(unit)
                 if fh is not None:
                     append_unit(fh, unit)
-                bar.update(len(unit["games"]))
+                games += len(unit["games"])
+                bar.update(games=games)
         finally:
+            bar.close()
             close_seats()  # the agent processes this process started (workers=1)
     results.units.sort(key=lambda u: u["unit"])
     if path is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Unpack
 
 from .._checks import check_int
@@ -11,6 +10,7 @@ from ._shutdown import stops_cleanly
 from .config import SPRT_FIELDS, HarnessConfig, Settings, resolve, tournament_config
 from .match import score_of
 from .preflight import preflight
+from .progress import ProgressBar
 from .runner import play_unit, work_config
 from .scheduling import schedule
 from .seat_cache import close_seats
@@ -18,13 +18,6 @@ from .stats import SPRTState, pair_category, sprt
 
 #: The most pairs an SPRT plays by default before it stops undecided.
 DEFAULT_MAX_PAIRS = 2000
-
-
-def _show(state: SPRTState, played: int) -> None:
-    """``progress=True``: the test's state on one line of stderr."""
-    sys.stderr.write(f"\rpairs {played}: pentanomial {list(state.pentanomial)} LLR {state.llr:+.2f} "
-                     f"[{state.lower:.2f}, {state.upper:.2f}] ")
-    sys.stderr.flush()
 
 
 @stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
@@ -58,7 +51,8 @@ def run_sprt(agent_a: object = None, agent_b: object = None, elo0: float = 0.0, 
     plan = settings_.replace(format="round-robin", games=2 * pairs, mode="pairs")
     config_line = work_config(tournament_config(plan), settings_.sources)
     preflight(settings_.sources, config_line["game"])  # every agent built once: a bad value stops it before any pair
-    progress = _show if settings_.progress is True else settings_.progress or None
+    progress = settings_.progress if callable(settings_.progress) else None
+    bar = ProgressBar(pairs, 0, settings_.progress is True, desc="SPRT", unit="pair")  # stops when decided: at most
     counts = [0] * 5
     state = sprt(counts, elo0, elo1, alpha, beta)
     played = 0
@@ -72,10 +66,11 @@ def run_sprt(agent_a: object = None, agent_b: object = None, elo0: float = 0.0, 
             state = sprt(counts, elo0, elo1, alpha, beta)
             if progress is not None:
                 progress(state, played)
+            bar.update(LLR=f"{state.llr:+.2f} [{state.lower:.2f}, {state.upper:.2f}]",
+                       pentanomial=" ".join(map(str, state.pentanomial)))
             if state.decision is not None:
                 break
     finally:
+        bar.close()
         close_seats()
-        if settings_.progress is True:
-            sys.stderr.write("\n")
     return state, played
