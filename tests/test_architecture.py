@@ -53,6 +53,7 @@ ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
     "_kernel_cache": set(),
+    "_compile_notice": set(),  # a first call that compiles says so: the pre-flight, the solver, the page
     "_units": set(),  # quantities as text, for every table
     "state": {"errors"},  # the state API both games implement (a Protocol): below both games
     "outcomes": set(),  # game values, winner and end-reason codes: the engines import them
@@ -79,12 +80,16 @@ ALLOWED = {
     "donuts.playouts": {"_checks", "errors", "donuts._engine", "donuts.board", "donuts.layout", "donuts.rules"},
     "donuts.vector_env": {"_checks", "errors", "outcomes", "donuts._engine", "donuts.layout", "donuts.rules",
                           "donuts.squares"},
+    # The observation planes: the public face of the engine's planes and their writers.
+    "donuts.planes": {"donuts._engine"},
     # Alpha-beta and the exact solver: Donuts' own search, above its board.
-    "donuts.alphabeta": {"_bits", "_checks", "_numba_types", "errors", "outcomes", "donuts._engine", "donuts.board", "donuts.book",
-                         "donuts.layout", "donuts.rules", "donuts.squares"},
+    "donuts.alphabeta": {"_bits", "_checks", "_compile_notice", "_numba_types", "errors", "outcomes", "donuts._engine",
+                         "donuts.board", "donuts.book", "donuts.layout", "donuts.rules", "donuts.squares"},
     # The public compiled API: the engine's kernels (and the solver's position key) under stable names.
     "donuts.kernels": {"_bits", "errors", "donuts._engine", "donuts.alphabeta", "donuts.board", "donuts.squares",
                        "donuts.symmetry"},
+    # The plain searches the library's own are measured against, on the engine and on its public face.
+    "donuts.baselines": {"_bits", "donuts._engine", "donuts.kernels"},
     # Its agents, and their bindings of the game-agnostic MCTS; the table of kinds names only these.
     "donuts.agents": {"_bits", "_checks", "_numba_types", "agents", "errors", "outcomes", "search", "donuts._engine",
                       "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.squares"},
@@ -105,6 +110,8 @@ ALLOWED = {
     "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._engine", "boxes._undo", "boxes.deck", "boxes.errors",
                     "boxes.moves", "boxes.pictures", "boxes.rules"},
     "boxes.reference": {"errors", "boxes.deck", "boxes.moves", "boxes.rules"},
+    # Random games on the compiled engine: the public face of its playouts.
+    "boxes.playouts": {"_checks", "boxes._core", "boxes._engine", "boxes.errors", "boxes.rules"},
     # The game's functions for the information-set MCTS, and the search bound to them.
     "boxes._search": {"boxes._engine", "boxes.deck"},
     "boxes._bound": {"search", "boxes._engine", "boxes._search"},
@@ -117,30 +124,30 @@ ALLOWED = {
     # --- above both games ------------------------------------------------------------------
     # make(name): the explicit table of the games' states.
     "games": {"errors", "state", "donuts.board", "donuts.layout", "donuts.rules", "boxes.rules", "boxes.state"},
-    "tournament": {"_checks", "errors", "state"},  # the harness plays every game through the state API
+    "tournament": {"_checks", "_compile_notice", "errors", "state"},  # the harness plays every game through the state API
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
-    "study": {"errors", "tournament", "donuts.alphabeta", "donuts.board", "donuts.book", "donuts.layout", "donuts.rules",
+    "study": {"_checks", "errors", "tournament", "donuts.alphabeta", "donuts.board", "donuts.book", "donuts.layout", "donuts.rules",
               "donuts.symmetry"},
     # The Donuts Engine Protocol: our agents as engines (the harness seats engines itself,
     # loading the protocol's position writer by the dotted path the package root gives it).
     "engine_protocol": {"_checks", "errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
                         "donuts.squares"},
-    "interop": {"_bits", "_checks", "agents", "errors", "outcomes", "tournament", "donuts._engine", "donuts.agents", "donuts.board",
-                "donuts.layout", "donuts.rules", "donuts.squares"},  # _engine: plane names
-    "play": {"errors", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board", "donuts.layout",
+    "interop": {"_bits", "_checks", "agents", "errors", "outcomes", "tournament", "donuts.agents", "donuts.board",
+                "donuts.layout", "donuts.planes", "donuts.rules", "donuts.squares"},
+    "play": {"_compile_notice", "errors", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board", "donuts.layout",
              "donuts.rules", "donuts.squares", "donuts.svg"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
-    "learn": {"_bits", "_checks", "agents", "errors", "outcomes", "search", "suites", "tournament", "donuts._engine", "donuts.agents",
-              "donuts.alphabeta", "donuts.board", "donuts.kernels", "donuts.layout", "donuts.rules", "donuts.squares", "donuts.symmetry",
-              "donuts.vector_env"},
+    "learn": {"_bits", "_checks", "agents", "errors", "outcomes", "search", "suites", "tournament", "donuts.agents",
+              "donuts.alphabeta", "donuts.board", "donuts.kernels", "donuts.layout", "donuts.planes", "donuts.rules", "donuts.squares",
+              "donuts.symmetry", "donuts.vector_env"},
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
     "suites": {"_checks", "_units", "errors", "outcomes", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout",
                "donuts.rules", "donuts.squares"},
-    "bench": {"_bits", "_checks", "_units", "errors", "interop", "outcomes", "suites", "tournament", "boxes", "boxes._core",
-              "boxes._engine", "boxes.agents", "donuts._engine", "donuts.agents", "donuts.alphabeta", "donuts.board",
-              "donuts.kernels", "donuts.layout", "donuts.playouts", "donuts.reference", "donuts.vector_env"},
+    "bench": {"_bits", "_checks", "_units", "errors", "interop", "outcomes", "suites", "tournament", "boxes", "boxes.agents",
+              "boxes.playouts", "donuts.agents", "donuts.alphabeta", "donuts.baselines", "donuts.board", "donuts.kernels",
+              "donuts.layout", "donuts.playouts", "donuts.reference", "donuts.vector_env"},
     "cli": {"_checks", "bench", "engine_protocol", "errors", "learn", "play", "study", "suites", "tournament", "donuts.board",
             "donuts.book", "donuts.layout", "donuts.rules", "donuts.squares"},
 }
@@ -148,8 +155,8 @@ ALLOWED = {
 #: A game's rules and what plays them fast: no layer of these may know a search, an agent,
 #: the harness or a front end.
 RULES_LAYERS = {
-    "donuts": ("squares", "rules", "symmetry", "svg", "_engine", "layout", "board", "reference", "playouts", "vector_env"),
-    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_engine", "_core", "_undo", "state", "reference"),
+    "donuts": ("squares", "rules", "symmetry", "svg", "_engine", "layout", "board", "reference", "playouts", "vector_env", "planes"),
+    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_engine", "_core", "_undo", "state", "reference", "playouts"),
 }
 #: What the rules must not know: searches, agents, the harness (and everything above them).
 ABOVE_THE_RULES = {"search", "agents", "tournament", "games", *(f"{g}.{part}" for g in GAME_FOLDERS
@@ -339,3 +346,44 @@ def test_the_package_root_names_its_solver_lazily():
             "print(before, Solver.__module__, 'analyze' in dir(donuts_ai))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT.parent).stdout
     assert out.split() == ["False", "donuts_ai.donuts.alphabeta.solver", "True"]
+
+
+def _owner(module: str) -> str:
+    """The package a module belongs to, for privacy: its top-level package under
+    donuts_ai (``donuts_ai.learn.train`` -> ``donuts_ai.learn``); a module at the root
+    belongs to the root, whose private helpers (``_checks``, ``_bits``) serve everyone."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 2 or (len(parts) == 2 and (ROOT / parts[1]).is_dir()) else "donuts_ai"
+
+
+def test_no_module_imports_another_packages_private_module():
+    # A package's private modules (a name starting with "_") are its own: another package
+    # reaches what it needs through a public face (donuts.kernels, donuts.planes, ...).
+    reached = []
+    for module, path in _modules().items():
+        for node in _import_nodes(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)] if node.level else []
+                target = ".".join(base + [node.module] if node.module else base) if node.level else node.module or ""
+                named = [target] + [f"{target}.{alias.name}" for alias in node.names]
+            else:
+                named = [alias.name for alias in node.names]
+            for name in named:
+                parts = name.split(".")
+                private = next((i for i, p in enumerate(parts) if p.startswith("_") and not p.startswith("__")), None)
+                if private is None or parts[0] != "donuts_ai":
+                    continue
+                owner = _owner(".".join(parts[: private + 1]))
+                if owner != "donuts_ai" and _owner(module) != owner:
+                    reached.append(f"{module} -> {'.'.join(parts[: private + 1])}")
+    assert not reached, "private modules reached from another package:\n" + "\n".join(sorted(set(reached)))
+
+
+def test_the_examples_use_public_names_only():
+    for path in sorted((ROOT.parent / "examples").rglob("*.py")):
+        for node in _import_nodes(ast.parse(path.read_text())):
+            names = [node.module or ""] + [a.name for a in node.names] if isinstance(node, ast.ImportFrom) else [
+                a.name for a in node.names]
+            private = [n for n in names if any(p.startswith("_") and not p.startswith("__") for p in n.split("."))]
+            assert not private, f"{path.name} imports private names: {private}"

@@ -19,9 +19,7 @@ import time
 from typing import TypedDict
 
 from .._checks import check_int
-from ..boxes import BoxesError, BoxesRules, BoxesState
-from ..boxes import _engine as E
-from ..boxes._core import tables_for
+from ..boxes import BoxesError, BoxesRules, BoxesState, playouts
 from ..boxes.agents import ISMCTSAgent, warm_up
 from . import runs
 from ._report import Machine, RateStats, Stats, machine, rate_stats
@@ -89,10 +87,10 @@ def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int =
     games = check_int("games", games, minimum=1, error=BoxesError)
     seed = check_int("seed", seed, minimum=0, error=BoxesError)
     rules = BoxesRules() if rules is None else rules
-    scratch = tables_for(rules)
-    E.random_games(scratch, WARM_UP_GAMES, seed + 1)
+    scratch = playouts.playout_tables(rules)
+    playouts.random_games(scratch, WARM_UP_GAMES, seed + 1)
     start = time.perf_counter()
-    _scores, _places, turns = E.random_games(scratch, games, seed)
+    _scores, _places, turns = playouts.random_games(scratch, games, seed)
     seconds = time.perf_counter() - start
     return {"rules": str(rules), "games": games, "seconds": seconds, "games_per_second": games / seconds,
             "mean_turns": float(turns.mean())}

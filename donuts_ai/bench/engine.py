@@ -31,13 +31,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._checks import check_int, check_seconds
+from ..donuts import kernels as K
 from ..donuts import reference as ref
-from ..donuts._engine.position import position_of, rulebook_of
 from ..donuts.agents.mcts import MCTSAgent
-from ..donuts.alphabeta import Solver
-from ..donuts.alphabeta._negamax import search_moves
-from ..donuts.alphabeta._table import new_table
-from ..donuts.alphabeta._workspace import new_workspace
+from ..donuts.alphabeta import Solver, new_table, new_workspace, search_moves
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..donuts.playouts import perft, random_playouts
@@ -116,7 +113,7 @@ def alphabeta_speed(depth: int, repeats: int) -> Figure:
     def work() -> int:
         nodes = 0
         for board, tt in zip(positions, tables, strict=True):
-            game, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+            game, pos = K.rulebook(board), K.position(board)
             _, _, n, _ = search_moves(game, pos, depth, tt, new_workspace(), 1 << 62, -1)
             nodes += int(n)
         return nodes

@@ -4,7 +4,7 @@ node rate.
 
     python -m benchmarks.kernels [--quick] [--depth N] [--repeats N] [--runs N] [--json FILE]
 
-The two kernels below are one search written twice, name for name: a negamax with
+The two kernels (:mod:`donuts_ai.donuts.baselines`) are one search written twice, name for name: a negamax with
 alpha-beta on the win/draw/loss value, square order, no table, the horizon scoring 0, at
 a fixed depth from six early positions (those of the alpha-beta figure of ``donuts-ai
 bench``). The one against the engine calls its functions directly (``legal_moves``,
@@ -32,12 +32,9 @@ import time
 from typing import Any, TypedDict
 
 import numpy as np
-from numba import njit
-from numpy.typing import NDArray
 
-from .._bits import ONE, ctz
 from ..donuts import kernels as K
-from ..donuts._engine.position import PASSES, Position, Rulebook, apply, is_over, legal_moves, placer_value
+from ..donuts.baselines import negamax_private, negamax_public
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from . import compare, record, runs, tables
@@ -46,54 +43,6 @@ from .record import Figure
 
 #: Six early positions: ``Layout.random_grid(FIRST_LAYOUT + i)`` after ``OPENING_PLIES`` seeded random plies.
 FIRST_LAYOUT, POSITIONS, OPENING_PLIES = 100, 6, 4
-
-
-@njit(cache=True)
-def negamax_private(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: int, nodes: NDArray[np.int64]) -> int:
-    """The negamax against the private engine (see the module doc)."""
-    nodes[0] += 1
-    if depth == 0:
-        return 0
-    best, moves = -1, legal_moves(rb, pos)
-    while moves:
-        square = ctz(moves)
-        moves = moves & (moves - ONE)
-        child, status = apply(rb.donuts, rb.single, pos, square)
-        if is_over(status):
-            value = placer_value(status)
-        elif status == PASSES:
-            value = -negamax_private(rb, child, depth - 1, -beta, -max(alpha, best), nodes)
-        else:
-            value = negamax_private(rb, child, depth - 1, max(alpha, best), beta, nodes)
-        if value > best:
-            best = value
-            if best >= beta:
-                break
-    return best
-
-
-@njit(cache=True)
-def negamax_public(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: int, nodes: NDArray[np.int64]) -> int:
-    """The same negamax against :mod:`donuts_ai.donuts.kernels` (see the module doc)."""
-    nodes[0] += 1
-    if depth == 0:
-        return 0
-    best, moves = -1, K.legal_moves(rb, pos)
-    while moves:
-        square = K.lowest_square(moves)
-        moves = K.without_lowest(moves)
-        child, status = K.apply(rb.donuts, rb.single, pos, square)
-        if K.is_over(status):
-            value = K.game_value(status)
-        elif status == K.PASSES:
-            value = -negamax_public(rb, child, depth - 1, -beta, -max(alpha, best), nodes)
-        else:
-            value = negamax_public(rb, child, depth - 1, max(alpha, best), beta, nodes)
-        if value > best:
-            best = value
-            if best >= beta:
-                break
-    return best
 
 
 def positions() -> list[Board]:

@@ -26,17 +26,17 @@ import time
 from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict
 
-from ..donuts._engine.position import position_of, rulebook_of
+from ..donuts import kernels as K
 from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from ..donuts.agents.board_agent import BoardAgent
 from ..donuts.alphabeta import Solver
+from ..donuts.baselines import naive_value
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..outcomes import value_name
 from . import compare, record, runs, tables
 from ._report import Machine, machine
 from .engine import alphabeta_speed, mcts_speed
-from .naive_search import naive_value
 from .record import Figure, solver_name
 
 NAIVE_CAP_NODES = 400_000_000  # about a minute of the naive search
@@ -140,7 +140,7 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> SolverTable:
             row |= {"distance": sol.distance, "fastest_move": sol.best_move, "full_s": time.perf_counter() - t, "full_nodes": sol.nodes}
         if naive:
             t = time.perf_counter()
-            v, nodes, finished = naive_value(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()),
+            v, nodes, finished = naive_value(K.rulebook(board), K.position(board),
                                              NAIVE_CAP_NODES)
             row |= {"naive_s": time.perf_counter() - t, "naive_nodes": int(nodes), "naive_finished": bool(finished)}
             if finished:

@@ -82,7 +82,7 @@ from ._engine.position import ENDED_WON as _ENDED_WON
 from ._engine.position import MOVES_AGAIN as _MOVES_AGAIN
 from ._engine.position import PASSES as _PASSES
 from ._engine.position import WON_BY_FIVE as _WON_BY_FIVE
-from ._engine.position import Position, Rulebook
+from ._engine.position import Position, Rulebook, read_position, write_position
 from ._engine.position import apply as _apply
 from ._engine.position import is_over as _is_over
 from ._engine.position import legal_moves as _legal_moves
@@ -117,10 +117,12 @@ __all__ = [
     "popcount",
     "position",
     "position_image",
+    "read_position",
     "rulebook",
     "square_bit",
     "symmetries",
     "without_lowest",
+    "write_position",
 ]
 
 # The statuses of a placement (:func:`apply`), the engine's numbers. While the game goes on:

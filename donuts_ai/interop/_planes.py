@@ -36,10 +36,9 @@ import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
 from .._bits import ONE
-from ..donuts._engine.batch import write_view
-from ..donuts._engine.planes import NUM_PLANES, PLANE_NAMES
 from ..donuts.board import Board
 from ..donuts.layout import Layout
+from ..donuts.planes import NUM_PLANES, PLANE_NAMES, write_view
 from ..donuts.squares import NUM_SQUARES, SIZE
 
 __all__ = ["NUM_PLANES", "PLANE_NAMES", "action_mask", "bits", "planes", "write_planes"]

@@ -26,11 +26,10 @@ import numpy.typing as npt
 
 from .._checks import check_int
 from ..agents.base import budget, check_exploration, check_time_limit, now
-from ..donuts._engine.batch import GAME
-from ..donuts._engine.planes import NUM_PLANES
-from ..donuts._engine.position import position_of
+from ..donuts import kernels as K
 from ..donuts.agents.board_agent import BoardAgent
 from ..donuts.board import Board
+from ..donuts.planes import NUM_PLANES, SEARCH_ROOT
 from ..donuts.squares import SIZE, SQUARE_NAMES
 from ..errors import AgentError
 from .batched_search import C_PUCT, BatchSearch, Evaluator, best_squares, evaluate_roots, masked_policy, network_evaluator
@@ -70,11 +69,11 @@ def cached_network(path: str | Path | None) -> Network:
 
 
 def root_record(board: Board) -> np.ndarray:
-    """A one-game :data:`~donuts_ai.donuts._engine.batch.GAME` array of ``board``'s position (the
+    """A one-game :data:`~donuts_ai.donuts.planes.SEARCH_ROOT` array of ``board``'s position (the
     search's root), from its side to move."""
-    b0, b1, turn, last, p0, p1 = board.kernel_state()
-    pos = position_of(b0, b1, turn, last, p0, p1)
-    record = np.zeros(1, dtype=GAME)
+    _, _, turn, _, p0, p1 = board.kernel_state()
+    pos = K.position(board)
+    record = np.zeros(1, dtype=SEARCH_ROOT)
     record["own"], record["opp"], record["last"] = pos.own, pos.opp, pos.last
     record["placed_own"], record["placed_opp"], record["color"] = pos.placed_own, pos.placed_opp, turn
     record["legal"] = np.uint64(board.legal_mask())

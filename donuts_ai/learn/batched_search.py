@@ -1,5 +1,5 @@
 """AlphaZero's search over many games at once, batched: the compiled PUCT trees of
-:mod:`donuts_ai.search.puct` with Donuts passed in (:mod:`donuts_ai.donuts.agents._puct_game`), their leaves
+:mod:`donuts_ai.search.puct` with Donuts passed in (:mod:`donuts_ai.donuts.agents.puct_game`), their leaves
 evaluated by the network in one batch a round (never one position a call).
 
 ``BatchSearch(games, sims)`` owns the arrays; :meth:`BatchSearch.run` searches every
@@ -23,10 +23,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..donuts._engine.planes import NUM_PLANES
-from ..donuts.agents import _puct_game as D
-from ..donuts.alphabeta._table import ENTRY_WORDS
-from ..donuts.alphabeta._workspace import WORKSPACE
+from ..donuts.agents import puct_game as D
+from ..donuts.alphabeta import ENTRY_WORDS, WORKSPACE
+from ..donuts.planes import NUM_PLANES
 from ..donuts.squares import NUM_SQUARES, SIZE
 from ..search import puct
 from .errors import LearnError
@@ -91,7 +90,7 @@ def _simulate(rules: D.Rulebooks, tree: puct.PUCTTree, exploration: float, direc
 @njit(cache=True)
 def _start_solving(rules: D.SolvingRulebooks, tree: puct.PUCTTree, roots: np.ndarray, active: npt.NDArray[np.bool_],
                    directions: npt.NDArray[np.int8], planes: npt.NDArray[np.float32]) -> None:
-    """:func:`_start` with the game's step that settles positions (:func:`~donuts_ai.donuts.agents._puct_game.step_solving`)."""
+    """:func:`_start` with the game's step that settles positions (:func:`~donuts_ai.donuts.agents.puct_game.step_solving`)."""
     puct.start(puct.PUCTGame(D.root, D.step_solving), rules, tree, roots, active)
     D.write_leaf_planes(tree, rules.rulebooks.line_masks, directions, rules.rulebooks.donuts, planes)
 
@@ -332,7 +331,7 @@ class BatchSearch:
 
     def _solving_rules(self, roots: np.ndarray, donuts: int, single: bool, solve: bool, solve_plies: int,
                        solve_nodes: int) -> D.SolvingRulebooks:
-        """The rules of :func:`~donuts_ai.donuts.agents._puct_game.step_solving`; each game's solver table cleared."""
+        """The rules of :func:`~donuts_ai.donuts.agents.puct_game.step_solving`; each game's solver table cleared."""
         if solve_plies < 0 or solve_nodes < 1:
             raise LearnError(f"solve_plies must be >= 0 and solve_nodes >= 1, got {solve_plies} and {solve_nodes}")
         level = D.SOLVE_NONE if not solve else D.SOLVE_EXACT if solve_plies > 0 else D.SOLVE_ONE_PLY

@@ -19,8 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..donuts._engine.batch import _write_planes, mover_view
-from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS, NUM_PLANES
+from ..donuts.planes import LINE_DIRECTIONS, NUM_DIRECTIONS, NUM_PLANES, mover_view, write_planes
 from ..donuts.squares import NUM_SQUARES, SIZE
 from ..donuts.symmetry import DIRECTION_IMAGE, SQUARE_IMAGE
 
@@ -56,7 +55,7 @@ def write_sample_planes(samples: np.ndarray, donuts: int, out: npt.NDArray[np.fl
     NUM_PLANES]``, a view of ``(n, 6, 6, NUM_PLANES)``)."""
     for i in range(samples.shape[0]):
         s = samples[i]
-        _write_planes(out[i], mover_view(s.own, s.opp, s.last, s.forced, s.placed_own, s.placed_opp, s.color, donuts),
+        write_planes(out[i], mover_view(s.own, s.opp, s.last, s.forced, s.placed_own, s.placed_opp, s.color, donuts),
                       s.directions)
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from .._checks import check_int
 from ..agents.base import Agent
-from ..donuts._engine.position import position_of
+from ..donuts import kernels as K
 from ..donuts.agents.alphabeta import AlphaBetaAgent
 from ..donuts.agents.greedy import GreedyAgent
 from ..donuts.agents.mcts import MCTSAgent
@@ -112,7 +112,7 @@ def _records(boards: Sequence[Board]) -> np.ndarray:
     """:data:`~.buffer.SAMPLE` records of ``boards`` (the fields :func:`~.teacher.canonical` reads)."""
     records = np.zeros(len(boards), dtype=SAMPLE)
     for i, board in enumerate(boards):
-        pos = position_of(*board.kernel_state())
+        pos = K.position(board)
         records[i]["own"], records[i]["opp"], records[i]["last"] = pos.own, pos.opp, pos.last
         records[i]["placed_own"], records[i]["placed_opp"], records[i]["color"] = pos.placed_own, pos.placed_opp, board.turn
         records[i]["directions"] = board.layout.directions

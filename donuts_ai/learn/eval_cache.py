@@ -32,9 +32,8 @@ from numba import njit
 
 from .._bits import ZERO
 from .._checks import check_int
-from ..donuts._engine.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
-from ..donuts._engine.position import Position, read_position
-from ..donuts.kernels import position_image
+from ..donuts.kernels import Position, position_image, read_position
+from ..donuts.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
 from ..donuts.squares import NUM_SQUARES
 from ..donuts.symmetry import DIRECTION_IMAGE, SQUARE_IMAGE
 from ..search.puct import NONE, PUCTTree

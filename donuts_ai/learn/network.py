@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._checks import check_int
-from ..donuts._engine.planes import NUM_PLANES
+from ..donuts.planes import NUM_PLANES
 from ..donuts.squares import NUM_SQUARES, SIZE
 from .errors import LearnError
 

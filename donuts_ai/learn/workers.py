@@ -45,7 +45,7 @@ import numpy as np
 from ..donuts.rules import make_rules
 from ..donuts.squares import NUM_SQUARES
 from ..errors import DonutsError
-from ..tournament._shutdown import stops_cleanly
+from ..tournament import stops_cleanly
 from .buffer import SAMPLE, as_samples
 from .errors import LearnError
 from .network import Network

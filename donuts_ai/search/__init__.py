@@ -13,7 +13,7 @@ A search that knows one game's rules lives with that game: Donuts' alpha-beta an
 solver are :mod:`donuts_ai.donuts.alphabeta`, and what Donuts' searching agents share
 (the tactical pass, warm-up, touching tables) is :mod:`donuts_ai.donuts.agents.search_base`.
 
-**The tree searches' node records** (:class:`~.mcts._tree.MCTSTree`,
+**The tree searches' node records** (:class:`~.mcts.MCTSTree`,
 :class:`~.ismcts.ISMCTSTree`, :class:`~.puct.PUCTTree`) follow one layout, mctx's: a tree
 is a ``NamedTuple`` of NumPy arrays, a structure of arrays, one field per node property,
 each field declared with its dtype and shape in a comment (``visits: int32[trees,
@@ -38,14 +38,14 @@ state in the game's own structured dtype). One name for one thing:
   path by the nodes it may make). No game constant is written here.
 
 **The game is passed in**: each tree search takes the game as a record of its compiled
-functions (:class:`~.mcts._tree.MCTSGame`, :class:`~.ismcts.ISMCTSGame`,
+functions (:class:`~.mcts.MCTSGame`, :class:`~.ismcts.ISMCTSGame`,
 :class:`~.puct.PUCTGame`; Numba compiles the search once for each game) and imports no
 game engine. The verbs agree: ``step`` plays a move (in all three), ``legal`` lists the
 legal moves and ``playout`` plays a random game to its end (MCTS, ISMCTS); a move is a bit
 of a ``uint64`` legal mask in MCTS and PUCT, the game's integer code in ISMCTS, as each
 record says; a two-player game's winner is a winner code of :mod:`donuts_ai.outcomes`. The game's side binds the
 search to its functions in a kernel of its own, in its folder, which is what Numba caches
-(Donuts: ``donuts_ai.donuts.agents._mcts_bound`` and ``_puct_game`` (bound by
+(Donuts: ``donuts_ai.donuts.agents._mcts_bound`` and ``puct_game`` (bound by
 ``donuts_ai.learn.batched_search``); Donut Boxes: ``donuts_ai.boxes._bound``).
 
 Shared between them (:mod:`._selection`): UCB1's score (``ucb1``, inlined into MCTS and

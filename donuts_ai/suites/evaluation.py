@@ -38,7 +38,7 @@ from typing import Any, TypedDict, cast
 from .._checks import check_int, check_seconds
 from ..donuts.board import Board
 from ..errors import DonutsError
-from ..tournament._shutdown import stops_cleanly
+from ..tournament import stops_cleanly
 from ..tournament.agent_source import AgentSource
 from ..tournament.backends import execute
 from ..tournament.config import BACKENDS

@@ -19,6 +19,7 @@ errors and the argument checks, and loads a game by name (``game="donuts"``,
 registered with :func:`register`.
 """
 
+from ._shutdown import on_stop, stops_cleanly
 from .config import ConfigError, HarnessConfig, Settings, make_config, parse_layouts
 from .engine_seat import EngineAgent, EngineFailure, EngineSeat
 from .entries import AgentSource, source_of
@@ -71,6 +72,8 @@ __all__ = [
     "Results",
     "ResultsFileError",
     "AgentCodeError",
+    "on_stop",
+    "stops_cleanly",
     "verify_file",
     "Verification",
     "Mismatch",

@@ -1,4 +1,4 @@
-"""The Monte-Carlo tree search of :mod:`donuts_ai.search.mcts._tree` bound to Donuts (:mod:`._mcts_game`): the
+"""The Monte-Carlo tree search of :mod:`donuts_ai.search.mcts` bound to Donuts (:mod:`._mcts_game`): the
 trees sized for Donuts' longest path, and the kernels the agent calls, one cached kernel
 each. The game's functions are read as attributes of their module: a function named as a
 global here would be compiled in as its address, and the kernel never cached."""
@@ -10,14 +10,14 @@ from numba import njit, prange
 from numpy.typing import NDArray
 
 from ..._numba_types import Bool, Int64
-from ...search.mcts import _tree
-from ...search.mcts._tree import MCTSGame, MCTSTree
+from ...search import mcts as _tree  # its kernels read as attributes, as the game's are
+from ...search.mcts import MCTSGame, MCTSTree
 from .._engine.position import Position, Rulebook
 from . import _mcts_game as D
 
 
 def new_tree(trees: int, max_nodes: int) -> MCTSTree:
-    """:func:`donuts_ai.search.mcts._tree.new_tree` for Donuts: room for ``trees`` trees of
+    """:func:`donuts_ai.search.mcts.new_tree` for Donuts: room for ``trees`` trees of
     ``max_nodes`` nodes, their paths as long as a game's."""
     return _tree.new_tree(trees, max_nodes, D.PATH_NODES)
 
@@ -27,7 +27,7 @@ def run_tree(
     tree: MCTSTree, t: Int64, rulebook: Rulebook, pos: Position, color: Int64, iterations: Int64, exploration: float,
     stop_when_full: Bool,
 ) -> tuple[Int64, bool]:
-    """:func:`donuts_ai.search.mcts._tree.run_tree` on Donuts: up to ``iterations`` iterations on tree ``t`` from
+    """:func:`donuts_ai.search.mcts.run_tree` on Donuts: up to ``iterations`` iterations on tree ``t`` from
     ``pos`` (``color`` to move) under ``rulebook``; ``(iterations run, full)``."""
     result: tuple[Int64, bool] = _tree.run_tree(MCTSGame(D.step, D.legal, D.playout), rulebook, tree, t, pos, color,
                                                 iterations, exploration, stop_when_full)

@@ -1,5 +1,5 @@
 """Donuts as the Monte-Carlo tree search sees it (private): the game's functions of its
-:class:`~donuts_ai.search.mcts._tree.MCTSGame` record, on the rule kernels of
+:class:`~donuts_ai.search.mcts.MCTSGame` record, on the rule kernels of
 :mod:`donuts_ai.donuts._engine` (a position is the kernels' ``Position``, from the side to
 move, with its colour beside it as the player to move; the rules are the ``Rulebook``;
 a move is a square, a bit of the legal mask; a winner is the engine's winner code, which

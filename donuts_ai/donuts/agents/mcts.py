@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from ...agents.base import budget, check_exploration, check_flag, check_time_limit, now, positive_int
 from ...errors import AgentError
-from ...search.mcts._tree import MAX_TREE_NODES, NODE_BYTES, UNKNOWN, compact, descend, grown, reset_tree, root_stats
+from ...search.mcts import MAX_TREE_NODES, NODE_BYTES, UNKNOWN, compact, descend, grown, reset_tree, root_stats
 from .._engine.position import Position, Rulebook, position_of, rulebook_of
 from ..board import Board
 from ..squares import NUM_SQUARES, SQUARE_NAMES, squares_of
@@ -55,7 +55,7 @@ GUESSED_NODES_PER_SECOND = 2_000_000
 MAX_FIRST_NODES = 1 << 23
 #: Most children of one node (one per square): the room an expansion may need.
 MAX_CHILDREN = NUM_SQUARES
-#: A full tree at its largest is recycled (:func:`donuts_ai.search.mcts._tree.compact`) down to this share of its nodes.
+#: A full tree at its largest is recycled (:func:`donuts_ai.search.mcts.compact`) down to this share of its nodes.
 KEEP_SHARE = 0.5
 #: Seconds per used node that a growth (copying the used nodes into fresh memory) and a
 #: recycling (walking the reachable nodes, sliding the kept ones) are expected to take
@@ -139,14 +139,14 @@ class MCTSAgent(BoardAgent):
     every move; with a time limit the number of iterations, hence the move, can vary.
 
     Memory: the trees keep growing for as long as the agent thinks, within a bound. Their
-    node arrays (:data:`~donuts_ai.search.mcts._tree.NODE_BYTES` = 20 bytes a node) never take more than
+    node arrays (:data:`~donuts_ai.search.mcts.NODE_BYTES` = 20 bytes a node) never take more than
     ``max_memory_mb`` MiB, all trees together, at any moment, a growth included; a
     tree never has more than ``max_nodes`` nodes when that is given. They start with room
     for what the time limit is likely to fill (at least 2**20 nodes, at most 2**23), are
     allocated and written when the agent is built, and when a search fills them they are
     copied into arrays up to twice as large while the bound allows (old and new arrays
     together within it: grown ones end between one half and two thirds of it); after that a full tree is
-    recycled in place (:func:`~donuts_ai.search.mcts._tree.compact`): the least-visited nodes lose their
+    recycled in place (:func:`~donuts_ai.search.mcts.compact`): the least-visited nodes lose their
     children, down to half its nodes, and the search goes on growing the tree where it
     looks. Recycling borrows 8 bytes per kept node with children for a moment. A timed
     move starts a growth or a recycling only when it has the time (it measures what they

@@ -1,4 +1,4 @@
-"""Donuts passed to the PUCT search of :mod:`donuts_ai.search.puct` (private): the game's
+"""Donuts passed to the PUCT search of :mod:`donuts_ai.search.puct`: the game's
 functions of its :class:`~donuts_ai.search.puct.PUCTGame` record, and the observation
 planes of the leaves and roots, seen by their side to move. The learned agent's driver,
 :mod:`donuts_ai.learn.batched_search`, binds the search to these functions.
