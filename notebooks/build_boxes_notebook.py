@@ -86,7 +86,9 @@ twice at a table (two separate instances)."""),
 # ISMCTS on an iteration budget, so that the run replays exactly (1,000 iterations take
 # 0.04 to 0.1 s a move on one core: see python -m donuts_ai.bench.boxes).
 AGENTS = ["random", "greedy", "ismcts:iterations=10"] if QUICK else ["random", "greedy", "ismcts:iterations=1000"]
-SIZES = {2: 4, 4: 4} if QUICK else {2: 48, 4: 24}  # games per tournament
+# Games per pairing: at 2 seats each pair of the 3 agents is a pairing (48 games in all in
+# the full run), at 4 seats the 3 agents fill one table (24 games).
+SIZES = {2: 2, 4: 4} if QUICK else {2: 16, 4: 24}
 results = {}
 for players, games in SIZES.items():
     t0 = time.perf_counter()

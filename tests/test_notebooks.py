@@ -61,7 +61,7 @@ QUICK_FIGURES = {
         r"own 4\s+\+0\.\d+",
     ],
     "06_strength_vs_time.ipynb": [r"agreement mcts: \d+/12", r"mcts\s+T=0\.08\s+score"],
-    "07_donut_boxes.ipynb": [r"=== 2 players: 4 games", r"random: 100 games a variant, greedy: 1"],
+    "07_donut_boxes.ipynb": [r"=== 2 players: 6 games", r"random: 100 games a variant, greedy: 1"],
     "08_learning.ipynb": [r"40 decided positions, \d+ critical", r"raw policy keeps value\s+[\d.]+%",
                           r"az sims=8 keeps value\s+[\d.]+%", r"colour-swapped pairs", r"score [\d.]+%, 95% interval",
                           r"solver-wdl\s+\d+\s+[\d.]+%"],

@@ -1,5 +1,6 @@
 """A long run's progress: one display for every run (tournaments, SPRT, evaluations,
-studies), on :mod:`tqdm.auto`: a widget in a notebook, a bar in a terminal.
+studies), on tqdm (``tqdm.auto``: a widget in a notebook with Jupyter's widgets, a bar
+in a terminal or a notebook without them).
 
 A run takes ``progress=``: ``True`` draws the bar (on stderr), a callable is called after
 every step with what the run says there (each run documents its arguments), ``False``
@@ -9,15 +10,26 @@ no bar unless asked.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from tqdm.auto import tqdm
-
 #: Seconds between two redraws of a bar (a run of thousands of quick units redraws no
 #: faster than this).
 REDRAW_EVERY = 0.5
+
+
+def _tqdm() -> Any:
+    """tqdm's bar class: the notebook widget where Jupyter's widgets are installed (as
+    ``tqdm.auto`` picks it in a notebook), else the text bar. Imported when a bar is drawn:
+    ``tqdm.auto`` warns at import in a notebook without widgets, and a run without a bar
+    needs none."""
+    if importlib.util.find_spec("ipywidgets") is None:  # the widget needs it; without it tqdm.auto would warn
+        from tqdm import tqdm
+    else:
+        from tqdm.auto import tqdm
+    return tqdm
 
 
 class ProgressBar:
@@ -32,7 +44,7 @@ class ProgressBar:
         self._call = report if callable(report) else None
         self._bar: Any = None
         if report is True:
-            self._bar = tqdm(total=total, initial=done, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True,
+            self._bar = _tqdm()(total=total, initial=done, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True,
                              mininterval=REDRAW_EVERY, leave=True)
 
     def update(self, steps: int = 1, **shown: object) -> None:
