@@ -55,17 +55,9 @@ from donuts_ai.donuts.symmetry import NUM_SYMMETRIES
 from donuts_ai.learn.batched_search import network_evaluator
 from donuts_ai.learn.benchmark import measure
 from donuts_ai.learn.buffer import as_samples, sample_planes
+from donuts_ai.learn.config import ARRAYS_FILE, CHECKPOINT, SETTINGS_FILE, TrainConfig
 from donuts_ai.learn.network import NetworkConfig, count_parameters, new_network
-from donuts_ai.learn.train import (
-    ARRAYS_FILE,
-    CHECKPOINT,
-    SETTINGS_FILE,
-    TrainConfig,
-    batch_loss,
-    make_optimizer,
-    train_step,
-    training_batch,
-)
+from donuts_ai.learn.train import batch_loss, make_optimizer, train_step, training_batch
 
 #: The share of the buffer held out for the losses (never trained on).
 HELD_OUT_SHARE = 0.05
@@ -181,8 +173,7 @@ def speed_samples(count: int = 512, suite: str = "middlegame") -> np.ndarray:
     target over the legal squares and a drawn value (the cost of a call or a step does not
     depend on the numbers)."""
     from donuts_ai.learn.agent import root_record
-    from donuts_ai.learn.buffer import legal_flags
-    from donuts_ai.learn.train import samples_of_games
+    from donuts_ai.learn.buffer import legal_flags, samples_of_games
     from donuts_ai.suites.format import load_suite
 
     positions = load_suite(suite).positions[:count]

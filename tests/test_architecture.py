@@ -107,8 +107,10 @@ ALLOWED = {
     "boxes._engine": {"boxes.deck", "boxes.moves"},
     "boxes._core": {"boxes._engine", "boxes.deck", "boxes.moves", "boxes.rules"},
     "boxes._undo": {"boxes._core"},  # the state's undo: the pushes and copies of the engine's arrays
-    "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._engine", "boxes._undo", "boxes.deck", "boxes.errors",
-                    "boxes.moves", "boxes.pictures", "boxes.rules"},
+    # A state or observation dict checked before the engine reads it back.
+    "boxes._dict_checks": {"_checks", "boxes._core", "boxes.deck", "boxes.errors", "boxes.pictures", "boxes.rules"},
+    "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._dict_checks", "boxes._engine", "boxes._undo",
+                    "boxes.deck", "boxes.errors", "boxes.moves", "boxes.pictures", "boxes.rules"},
     "boxes.reference": {"errors", "boxes.deck", "boxes.moves", "boxes.rules"},
     # Random games on the compiled engine: the public face of its playouts.
     "boxes.playouts": {"_checks", "boxes._core", "boxes._engine", "boxes.errors", "boxes.rules"},
@@ -156,7 +158,8 @@ ALLOWED = {
 #: the harness or a front end.
 RULES_LAYERS = {
     "donuts": ("squares", "rules", "symmetry", "svg", "_engine", "layout", "board", "reference", "playouts", "vector_env", "planes"),
-    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_engine", "_core", "_undo", "state", "reference", "playouts"),
+    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_engine", "_core", "_undo", "_dict_checks", "state", "reference",
+              "playouts"),
 }
 #: What the rules must not know: searches, agents, the harness (and everything above them).
 ABOVE_THE_RULES = {"search", "agents", "tournament", "games", *(f"{g}.{part}" for g in GAME_FOLDERS

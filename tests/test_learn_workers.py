@@ -87,11 +87,11 @@ def test_where_a_run_plays_is_checked_before_it_starts(tmp_path):
 
 
 def test_train_command_refuses_ray_without_workers_in_one_line(tmp_path):
-    from donuts_ai.learn import cli, network, teacher, train, workers
+    from donuts_ai.learn import cli, config, network, teacher, workers
 
     # The command line repeats its choices (its help loads no JAX): they are the library's.
     assert (cli.BACKENDS, cli.SEARCHES, cli.TEACHERS, cli.VALUE_HEADS) == \
-        (workers.TRAIN_BACKENDS, train.SEARCHES, teacher.TEACHER_MODES, network.VALUE_HEADS)
+        (workers.TRAIN_BACKENDS, config.SEARCHES, teacher.TEACHER_MODES, network.VALUE_HEADS)
     for args, says in ((["--moves", "5", "--backend", "ray"], "give --workers N"),
                        (["--moves", "5", "--address", "10.0.0.1:6379"], "needs --backend ray")):
         done = subprocess.run([sys.executable, "-m", "donuts_ai.cli", "train", "--out", str(tmp_path), *args],

@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import json
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NoReturn, cast
+from typing import Any
 
 import numpy as np
 
@@ -53,11 +53,12 @@ from ._core import BoxesStateDict as BoxesStateDict
 from ._core import EngineCore
 from ._core import PlayoutArrays as PlayoutArrays
 from ._core import PlayResult as PlayResult
+from ._dict_checks import check_observation, check_state_dict
 from ._engine import Tables
 from ._engine.tables import Codes, Grid
 from ._undo import UNDO_SNAPSHOT_EVERY as UNDO_SNAPSHOT_EVERY
 from ._undo import UndoHistory
-from .deck import CANONICAL_ROTATIONS, CARD_TYPES, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE, deal
+from .deck import CARD_TYPES, DECK_SIZE, deal
 from .errors import BoxesError, ObservationError
 from .moves import move_text, parse_move
 from .pictures import layout_cells, layout_svg, layout_text
@@ -94,8 +95,6 @@ class BoxesOutcome:
 #: The keys of a state dict and of an observation: their types' (``BoxesStateDict``,
 #: ``BoxesObservation``), in the order written there, which ``to_dict`` and
 #: :meth:`BoxesState.observation` follow.
-_STATE_KEYS = tuple(BoxesStateDict.__annotations__)
-_OBS_KEYS = tuple(BoxesObservation.__annotations__)
 
 
 class BoxesState:
@@ -139,7 +138,7 @@ class BoxesState:
     def from_dict(cls, data: Mapping[str, Any]) -> BoxesState:
         """A state from :meth:`to_dict`'s form, checked (raises :class:`~.errors.ObservationError`
         naming the first problem). Its undo history starts here."""
-        return cls._of(EngineCore.from_dict(_check_state_dict(data)))
+        return cls._of(EngineCore.from_dict(check_state_dict(data)))
 
     def to_dict(self) -> BoxesStateDict:
         """The whole state, hidden parts included, JSON-ready (see the module docstring)."""
@@ -343,7 +342,7 @@ class BoxesState:
         data = self._core.to_dict()
         known = data["pile_known"][player]
         own_pile = data["piles"][player]
-        # The keys in the order of BoxesObservation (_OBS_KEYS): the state dict's less trays, piles and
+        # The keys in the order of BoxesObservation (OBSERVATION_KEYS): the state dict's less trays, piles and
         # moves, then what player knows.
         return BoxesObservation(
             rules=data["rules"], to_move=data["to_move"], cards=data["cards"], frozen=data["frozen"],
@@ -375,7 +374,7 @@ class BoxesState:
         The sample honours what the observation states, not what could be inferred from
         the history (for example, that a player who took a stuck turn held no placeable card).
         """
-        obs = _check_observation(obs)
+        obs = check_observation(obs)
         seed = check_int("seed", seed, minimum=0, error=BoxesError)
         rng = np.random.default_rng(seed)
         me = obs["player"]
@@ -467,141 +466,3 @@ def _preview(moves: list[str], limit: int = 12) -> str:
 
 
 # ---------------------------------------------------------------------- checks
-def _fail(message: str) -> NoReturn:
-    raise ObservationError(message)
-
-
-def _is_int(value: object) -> bool:
-    """:func:`~donuts_ai._checks.is_int` as a plain bool: the checks below compare the value
-    with ints, which its ``TypeGuard`` (``numbers.Integral``) does not type."""
-    return is_int(value)
-
-
-def _int_list(name: str, value: object, length: int | None = None, lo: int = 0, hi: int | None = None) -> list[int]:
-    if not isinstance(value, list) or not all(_is_int(v) for v in value):
-        _fail(f"{name} must be a list of ints, got {value!r}")
-    if length is not None and len(value) != length:
-        _fail(f"{name} must have {length} entries, got {len(value)}")
-    for v in value:
-        if v < lo or (hi is not None and v > hi):
-            _fail(f"{name} holds {v}, outside {lo}..{hi if hi is not None else ''}")
-    return value
-
-
-def _check_common(data: object, keys: Sequence[str]) -> BoxesRules:
-    if not isinstance(data, dict):
-        _fail(f"expected a dict, got {type(data).__name__}")
-    missing = [k for k in keys if k not in data]
-    if missing:
-        _fail(f"missing keys: {', '.join(missing)}")
-    extra = sorted(set(data) - set(keys))
-    if extra:
-        _fail(f"unknown keys: {', '.join(map(str, extra))}")
-    try:
-        rules = BoxesRules.from_dict(data["rules"])
-    except ValueError as error:
-        raise ObservationError(f"rules: {error}") from None
-    n = rules.players
-    _check_cards(data["cards"], n)
-    cells = layout_cells(data["cards"], [])
-    if not isinstance(data["frozen"], list):
-        _fail("frozen must be a list of [r, c, winner] rows")
-    for row in data["frozen"]:
-        if not (isinstance(row, list | tuple) and len(row) == 3):
-            _fail(f"frozen row {row!r} must be [r, c, winner]")
-        pos, winner = row[:2], row[2]
-        if winner is not None and not (_is_int(winner) and 0 <= winner < n):
-            _fail(f"frozen row {row!r}: winner must be a player 0..{n - 1} or None")
-        if not (isinstance(pos, list | tuple) and len(pos) == 2 and tuple(pos) in cells):
-            _fail(f"frozen position {pos!r} is not a placed quadrant")
-    _int_list("scores", data["scores"], n)
-    _int_list("boxes", data["boxes"], n)
-    _int_list("pile_known", data["pile_known"], n)
-    if not isinstance(data["over"], bool):
-        _fail("over must be True or False")
-    if data["over"] != (data["to_move"] is None):
-        _fail("to_move must be None exactly when the game is over")
-    if data["to_move"] is not None and not (_is_int(data["to_move"]) and 0 <= data["to_move"] < n):
-        _fail(f"to_move must be a player 0..{n - 1} or None, got {data['to_move']!r}")
-    if data["trigger"] is not None and not (_is_int(data["trigger"]) and 0 <= data["trigger"] < n):
-        _fail(f"trigger must be a player 0..{n - 1} or None, got {data['trigger']!r}")
-    if not (_is_int(data["final_turns_left"]) and 0 <= data["final_turns_left"] < n):
-        _fail(f"final_turns_left must be an int in 0..{n - 1}, got {data['final_turns_left']!r}")
-    if not (_is_int(data["stuck_streak"]) and data["stuck_streak"] >= 0):
-        _fail(f"stuck_streak must be an int >= 0, got {data['stuck_streak']!r}")
-    if not isinstance(data["moves"], list) or not all(isinstance(m, str) for m in data["moves"]):
-        _fail("moves must be a list of move texts")
-    return rules
-
-
-def _check_cards(cards: object, n: int) -> None:
-    if not isinstance(cards, list) or not cards:
-        _fail("cards must be a non-empty list (the start card first)")
-    seen_cells: set[tuple[int, int]] = set()
-    seen_types: set[tuple[int, int]] = set()
-    for i, card in enumerate(cards):
-        if not (isinstance(card, list | tuple) and len(card) == 6 and all(_is_int(v) for v in card)):
-            _fail(f"card {i} must be [owner, type, rot, r, c, roll flavour] ints, got {card!r}")
-        owner, card_type, rot, r, c, flavour = card
-        if i == 0 and (owner != -1 or rot != 0 or r != 0 or c != 0):
-            _fail(f"card 0 must be the start card [-1, type, 0, 0, 0, flavour], got {card!r}")
-        if i > 0 and not 0 <= owner < n:
-            _fail(f"card {i}: owner {owner} is not a player 0..{n - 1}")
-        if not 0 <= card_type < DECK_SIZE or rot not in CANONICAL_ROTATIONS[card_type]:
-            _fail(f"card {i}: type {card_type} with rotation {rot} is not a card (types 0..{DECK_SIZE - 1}, "
-                  "lowest rotation giving the face)")
-        if flavour not in ((*PLAIN_FLAVOURS,) if HAS_ROLL[card_type] else (0,)):
-            _fail(f"card {i}: roll flavour {flavour} (1..4 for a card with a roll, else 0)")
-        if i > 0 and (owner, card_type) in seen_types:
-            _fail(f"card {i}: player {owner} placed card type {card_type} twice")
-        seen_types.add((owner, card_type))
-        window = {(r + dr, c + dc) for dr, dc in QUADRANTS}
-        if window & seen_cells:
-            _fail(f"card {i} at {r},{c} overlaps an earlier card")
-        seen_cells |= window
-
-
-def _check_hands(rules: BoxesRules, cards: list[list[int]], trays: list[object], piles: list[object]) -> None:
-    n = rules.players
-    for q in range(n):
-        placed = [t for owner, t, *_ in cards[1:] if owner == q]
-        tray = _int_list(f"tray of player {q}", trays[q], hi=DECK_SIZE - 1)
-        pile = _int_list(f"pile of player {q}", piles[q], hi=DECK_SIZE - 1)
-        if len(tray) > TRAY_SIZE:
-            _fail(f"player {q} holds {len(tray)} cards; a tray holds at most {TRAY_SIZE}")
-        if sorted(placed + list(tray) + list(pile)) != list(range(DECK_SIZE)):
-            _fail(f"player {q}: placed cards, tray and pile are not exactly one deck of {DECK_SIZE}")
-
-
-def _check_state_dict(data: object) -> BoxesStateDict:
-    """``data`` checked to be a state dict (raises :class:`~.errors.ObservationError` naming the first problem)."""
-    rules = _check_common(data, _STATE_KEYS)
-    assert isinstance(data, dict)  # _check_common checked it
-    n = rules.players
-    for key in ("trays", "piles"):
-        if not isinstance(data[key], list) or len(data[key]) != n:
-            _fail(f"{key} must be a list of {n} lists")
-    _check_hands(rules, data["cards"], data["trays"], data["piles"])
-    for q in range(n):
-        if data["pile_known"][q] > len(data["piles"][q]):
-            _fail(f"pile_known of player {q} exceeds the pile")
-    return cast(BoxesStateDict, data)  # every key and value checked above (an int may be a NumPy int)
-
-
-def _check_observation(obs: object) -> BoxesObservation:
-    """``obs`` checked to be an observation (raises :class:`~.errors.ObservationError` naming the first problem)."""
-    rules = _check_common(obs, _OBS_KEYS)
-    assert isinstance(obs, dict)  # _check_common checked it
-    n = rules.players
-    if not (_is_int(obs["player"]) and 0 <= obs["player"] < n):
-        _fail(f"player must be 0..{n - 1}, got {obs['player']!r}")
-    _int_list("tray", obs["tray"], hi=DECK_SIZE - 1)
-    _int_list("pile_bottom", obs["pile_bottom"], hi=DECK_SIZE - 1)
-    _int_list("tray_sizes", obs["tray_sizes"], n, hi=TRAY_SIZE)
-    _int_list("pile_sizes", obs["pile_sizes"], n)
-    me = obs["player"]
-    if len(obs["tray"]) != obs["tray_sizes"][me]:
-        _fail("tray does not match tray_sizes of the observing player")
-    if len(obs["pile_bottom"]) != obs["pile_known"][me]:
-        _fail("pile_bottom does not match pile_known of the observing player")
-    return cast(BoxesObservation, obs)  # every key and value checked above (an int may be a NumPy int)

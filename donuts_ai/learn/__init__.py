@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads
     from .agent import SHIPPED_NETWORK, AlphaZeroAgent
     from .batched_search import BatchSearch, GumbelResult, SearchResult, playout_budgets, playout_cap
     from .benchmark import Accuracy, label_positions, load_positions, measure
+    from .config import Progress, TrainConfig
     from .dataset import Dataset, DatasetRecord, read_dataset
     from .distill import DistillSummary, distill
     from .errors import LearnError
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads
     from .network import Network, NetworkConfig, evaluate, evaluate_wdl, load_network, new_network, save_network
     from .runs import open_trainer, run_training
     from .teacher import Label, Teacher
-    from .train import Progress, TrainConfig, Trainer
+    from .train import Trainer
     from .workers import RoundTrainer
 
 _NAMES = {
@@ -52,7 +53,7 @@ _NAMES = {
     "distill": "distill", "DistillSummary": "distill",
     "BatchSearch": "batched_search", "SearchResult": "batched_search", "GumbelResult": "batched_search",
     "playout_cap": "batched_search", "playout_budgets": "batched_search", "EvaluationCache": "eval_cache",
-    "Trainer": "train", "TrainConfig": "train", "Progress": "train", "open_trainer": "runs", "run_training": "runs",
+    "Trainer": "train", "TrainConfig": "config", "Progress": "config", "open_trainer": "runs", "run_training": "runs",
     "RoundTrainer": "workers",
     "AlphaZeroAgent": "agent", "SHIPPED_NETWORK": "agent",
     "label_positions": "benchmark", "load_positions": "benchmark", "measure": "benchmark",

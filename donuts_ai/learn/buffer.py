@@ -20,7 +20,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ..donuts.planes import LINE_DIRECTIONS, NUM_DIRECTIONS, NUM_PLANES, mover_view, write_planes
-from ..donuts.squares import NUM_SQUARES, SIZE
+from ..donuts.squares import FULL_BOARD, NUM_SQUARES, SIZE
 from ..donuts.symmetry import DIRECTION_IMAGE, SQUARE_IMAGE
 
 #: One searched position.
@@ -149,3 +149,17 @@ class ReplayBuffer:
         samples = as_samples(state["replay_samples"])
         self.samples[:len(samples)] = samples
         self.size, self.next, self.added = size, next_, added
+
+
+def samples_of_games(games: np.ndarray) -> np.ndarray:
+    """:data:`SAMPLE` records of ``games`` (:data:`~donuts_ai.donuts.planes.SEARCH_ROOT`
+    records): each position, its legal squares and its forced line (the empty squares of
+    the line through the last donut; 0 before the first), with no targets and no label."""
+    at = np.zeros(len(games), dtype=SAMPLE)
+    for field in ("own", "opp", "legal", "last", "placed_own", "placed_opp", "color", "directions"):
+        at[field] = games[field]
+    empty = np.uint64(FULL_BOARD) & ~(games["own"] | games["opp"])
+    last = games["last"]
+    on_line = games["line_masks"][np.arange(len(games)), np.maximum(last, 0)] & empty
+    at["forced"] = np.where(last >= 0, on_line, np.uint64(0))
+    return at

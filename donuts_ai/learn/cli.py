@@ -92,8 +92,8 @@ def add_train_command(sub: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> Any:
+    from .config import TrainConfig
     from .network import NetworkConfig
-    from .train import TrainConfig
 
     given = {name: getattr(args, name) for name in _SETTINGS if getattr(args, name) is not None}
     network = {key: given.pop(key) for key in _NETWORK_SETTINGS if key in given}
@@ -132,8 +132,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
         raise DonutsError("--backend ray plays the self-play in workers: give --workers N")
     try:
         from .benchmark import accuracy_probe, probe_positions
+        from .config import Progress
         from .runs import open_trainer
-        from .train import Progress
     except ImportError as exc:  # the learn extra is missing
         raise DonutsError(f"train needs the learn extra (pip install 'donuts_ai[learn]'): {exc}") from None
     trainer = open_trainer(args.out, None if args.resume else _config(args), resume=args.resume, backend=args.backend,

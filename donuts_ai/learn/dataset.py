@@ -1,6 +1,6 @@
 """Self-play data as a dataset researchers can reuse: every searched position of a
 training run, its search's visits, its game's result and the exact solver's label where
-the run had one (``donuts-ai train --dataset DIR``, :attr:`~.train.TrainConfig.dataset`).
+the run had one (``donuts-ai train --dataset DIR``, :attr:`~.config.TrainConfig.dataset`).
 
 **Format** (version :data:`FORMAT_VERSION`; ``docs/howto/learn.md`` has the same). A
 dataset is a folder:

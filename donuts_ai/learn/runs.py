@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from .config import Progress, TrainConfig
 from .errors import LearnError
 from .network import Network
-from .train import Progress, TrainConfig, Trainer, read_checkpoint
+from .train import Trainer, read_checkpoint
 from .workers import TRAIN_BACKENDS, RoundTrainer
 
 

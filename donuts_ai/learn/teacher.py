@@ -67,13 +67,13 @@ from .buffer import LABELLED, POLICY_KNOWN, VALUE_KNOWN
 from .dataset import board_of
 from .errors import LearnError
 
-#: The teachers a run may have (:attr:`~.train.TrainConfig.teacher`).
+#: The teachers a run may have (:attr:`~.config.TrainConfig.teacher`).
 TEACHER_MODES = ("none", "solver", "mixed")
 #: Solver nodes per position by default: on one core a few milliseconds; the share of
 #: positions it settles by ply is in ``benchmarks/RESULTS.md`` ("The solver as teacher").
 DEFAULT_NODES = 20_000
 #: The first ply whose positions a training run labels by default
-#: (:attr:`~.train.TrainConfig.teacher_min_ply`): at 20,000 nodes a position of plies 0-3
+#: (:attr:`~.config.TrainConfig.teacher_min_ply`): at 20,000 nodes a position of plies 0-3
 #: took 3.3 ms on average and was settled 9% of the time, one of plies 4-7 2.1 ms and 71%,
 #: later ones under 0.6 ms and 99-100% (``benchmarks/RESULTS.md`` ("The solver as teacher")): the first
 #: four plies would take half of the teacher's time for a few labels.

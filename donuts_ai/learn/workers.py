@@ -1,7 +1,7 @@
 """Self-play spread over workers, in this process or across a Ray cluster.
 
 A run with ``TrainConfig.workers = N`` (N >= 1) plays its self-play in N **workers**, each
-with its own ``games`` games (a :class:`~.train.SelfPlay`: their batched search, their
+with its own ``games`` games (a :class:`~.selfplay.SelfPlay`: their batched search, their
 teacher threads), its own seeds, and so its own share of the solver teacher's labelling;
 one **learner** (:class:`RoundTrainer`) keeps the network, the optimizer, the replay
 buffer, the dataset and the checkpoints. They work in **rounds**::
@@ -47,19 +47,11 @@ from ..donuts.squares import NUM_SQUARES
 from ..errors import DonutsError
 from ..tournament import stops_cleanly
 from .buffer import SAMPLE, as_samples
+from .config import ARRAYS_FILE, CHECKPOINT, Progress, TrainConfig
 from .errors import LearnError
 from .network import Network
-from .train import (
-    ARRAYS_FILE,
-    CHECKPOINT,
-    SELF_PLAY_ARRAYS,
-    FinishedGame,
-    Learner,
-    Progress,
-    SelfPlay,
-    TrainConfig,
-    read_checkpoint,
-)
+from .selfplay import SELF_PLAY_ARRAYS, FinishedGame, SelfPlay
+from .train import Learner, read_checkpoint
 
 #: Where a run's workers play: one after another in this process, or as Ray actors.
 TRAIN_BACKENDS = ("local", "ray")
@@ -82,12 +74,12 @@ class RoundResult(NamedTuple):
     """What a worker hands the learner at the end of a round."""
 
     finished: list[FinishedGame]  # the games it finished, in the order they ended
-    seconds: dict[str, float]  # its self-play seconds in the round (train.SELF_PLAY_SECONDS)
+    seconds: dict[str, float]  # its self-play seconds in the round (selfplay.SELF_PLAY_SECONDS)
     label_seconds: float  # its teacher's seconds this session, summed over its threads
 
 
 class SelfPlayWorker:
-    """Worker ``index`` of a run: its :class:`~.train.SelfPlay` and random stream. A Ray
+    """Worker ``index`` of a run: its :class:`~.selfplay.SelfPlay` and random stream. A Ray
     actor on the ``"ray"`` backend (so everything it takes and gives is plain data)."""
 
     def __init__(self, config: dict[str, Any], index: int):

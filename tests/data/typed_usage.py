@@ -14,14 +14,14 @@ board = Board(Layout.random(1), Rules())
 reveal_type(board.legal_moves())  # list[str]
 reveal_type(board.push("c3"))  # list[str]
 reveal_type(board.outcome())  # donuts_ai.donuts.board.Outcome | None
-reveal_type(solve(board))  # donuts_ai.donuts.alphabeta.solver.Solution
+reveal_type(solve(board))  # donuts_ai.donuts.alphabeta.solution.Solution
 reveal_type(solve(board).value)  # int
-reveal_type(analyze(board))  # list[donuts_ai.donuts.alphabeta.solver.MoveValue]
+reveal_type(analyze(board))  # list[donuts_ai.donuts.alphabeta.solution.MoveValue]
 reveal_type(perft(board, 2))  # int
 reveal_type(MCTSAgent(time_limit=0.1).select_move(board))  # str
 reveal_type(AlphaZeroAgent(sims=0).select_move(board))  # str
 reveal_type(VectorEnv(4).rewards)  # numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.floating[numpy._typing._nbit_base._32Bit]]]
 reveal_type(T.run(["random", "greedy"], game="donuts"))  # donuts_ai.tournament.results.Results
-reveal_type(Trainer("runs/x", TrainConfig()).counters)  # TypedDict(donuts_ai.learn.train.Progress, {'moves': int,
+reveal_type(Trainer("runs/x", TrainConfig()).counters)  # TypedDict(donuts_ai.learn.config.Progress, {'moves': int,
 reveal_type(Analyst().evaluate(board))  # donuts_ai.play.evaluation.PositionEval
 reveal_type(load_study("study.jsonl"))  # tuple[TypedDict(donuts_ai.study.StudyConfig, {

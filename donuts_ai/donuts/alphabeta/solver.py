@@ -20,7 +20,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from os import PathLike
 
 import numpy as np
@@ -29,7 +28,7 @@ from numpy.typing import NDArray
 from ..._checks import check_int
 from ..._compile_notice import notice_if_compiling
 from ...errors import DonutsError, IllegalMoveError, SearchStopped
-from ...outcomes import DRAW, LOSS, WIN, value_name
+from ...outcomes import DRAW, LOSS, WIN
 from .._engine.position import Position, Rulebook, legal_moves, plies_left, position_of, rulebook_of, typed_position
 from ..board import Board
 from ..book import Book, BookEntry, is_empty_board, shipped_book
@@ -41,9 +40,9 @@ from ._dfpn import dfpn_root, new_dfpn_table, new_dfpn_workspace
 from ._negamax import root_child, search_root
 from ._parallel import available_cores, helper_workspace, race
 from ._scores import EXACT_DEPTH, MATE_BOUND
-from ._scores import WIN as WIN_SCORE
 from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
+from .solution import MoveValue, Solution, candidate_scores, narrowed, plies_after, score_to_value, slowest_first
 
 #: The bounds table the proof-number search gets when it shares none (it never reads it).
 _NO_BOUNDS = new_table(1)
@@ -62,85 +61,6 @@ UNLIMITED = 1 << 62
 #: ``solve(board)`` proves the distance by default once this many donuts have been placed:
 #: on the empty board it gives the value only (see :meth:`Solver.solve` for the costs).
 DISTANCE_BY_DEFAULT_FROM = 1
-
-
-def _score(value: int, distance: int | None) -> int:
-    if value == 0 or distance is None:
-        return value
-    return value * (WIN_SCORE - distance)
-
-
-class _Valued:
-    """What :class:`Solution` and :class:`MoveValue` share: a ``value`` and a ``distance``."""
-
-    value: int
-    distance: int | None
-
-    @property
-    def result(self) -> str:
-        """``"win"``, ``"draw"`` or ``"loss"``."""
-        return value_name(self.value)
-
-    @property
-    def score(self) -> int:
-        """One number ordering outcomes: wins sooner > wins later > draw > losses later > sooner
-        (without a distance, the value alone: +1, 0 or -1)."""
-        return _score(self.value, self.distance)
-
-
-@dataclass(frozen=True)
-class Solution(_Valued):
-    """The solved value of a position for the side to move.
-
-    ``value`` +1 (win), 0 (draw) or -1 (loss); ``best_move`` a square name;
-    ``distance`` plies to the end of the game under best play (``None`` when not
-    proved: ``distance=False``, or the empty board by default); ``nodes`` searched and
-    ``seconds`` taken by this call; ``source`` where the answer came from: ``"search"``,
-    or ``"book"`` (the opening book, :mod:`donuts_ai.donuts.book`: no node searched)."""
-
-    value: int
-    distance: int | None
-    best_move: str
-    nodes: int
-    seconds: float
-    source: str = "search"
-
-
-@dataclass(frozen=True)
-class MoveValue(_Valued):
-    """Value of one legal move for the player making it (see :func:`analyze`)."""
-
-    move: str
-    value: int
-    distance: int
-
-
-def _score_to_value(score: int, remaining: int) -> tuple[int, int]:
-    """(value, distance) of a root-relative score; draws last ``remaining`` plies."""
-    if score > MATE_BOUND:
-        return WIN, WIN_SCORE - score
-    if score < -MATE_BOUND:
-        return LOSS, WIN_SCORE + score
-    return DRAW, remaining
-
-
-def _candidate_scores(pos: Position, n: int, winning: bool) -> list[int]:
-    """Every score a won (``winning``) or lost game could have from ``state``, ascending.
-
-    The players alternate while both have donuts, then the one with donuts left moves
-    on. Own wins come on own placements (a five) or at the last ply; losses on the
-    opponent's placements, or at the last ply, or on our own last placement when it
-    ends the game."""
-    left = [n - pos.placed_own, n - pos.placed_opp]
-    end = int(plies_left(pos, n))
-    mover, scores = 0, []  # 0 = the side to move in ``pos``
-    for ply in range(1, end + 1):
-        left[mover] -= 1
-        if (mover == 0) == winning or ply == end:
-            scores.append(WIN_SCORE - ply if winning else -(WIN_SCORE - ply))
-        if left[1 - mover] > 0:
-            mover = 1 - mover
-    return sorted(scores)
 
 
 class Solver:
@@ -413,9 +333,9 @@ class Solver:
             return 0
         # Only some distances are possible: the winner's own placements (a five) and the
         # game's last ply (largest group or majority). Test them with null windows from
-        # the game's end on (:func:`_slowest_first`); each fail-soft result also discards
+        # the game's end on (:func:`slowest_first`); each fail-soft result also discards
         # every candidate it passes.
-        candidates = _candidate_scores(pos, rulebook.donuts, winning=value > 0)
+        candidates = candidate_scores(pos, rulebook.donuts, winning=value > 0)
         if value > 0:
             candidates = [c for c in candidates if c >= score]
         else:
@@ -423,11 +343,11 @@ class Solver:
         while len(candidates) > 1:
             if budget[0] <= 0:
                 return None
-            v = _slowest_first(candidates, value)  # test "score >= v"
+            v = slowest_first(candidates, value)  # test "score >= v"
             r = search(v - 1, v)
             if r is None:
                 return None
-            candidates = _narrowed(candidates, v, r)
+            candidates = narrowed(candidates, v, r)
         return candidates[0]
 
     def _move_score(self, rulebook: Rulebook, pos: Position, sq: int, value: int | None = None,
@@ -477,8 +397,8 @@ class Solver:
         Why (one core, the default 2**20 table, fresh, measured on the empty board of
         ``random_grid(0..63)``; see ``benchmarks/RESULTS.md``): there the value alone
         takes a median of 0.08 s and at most 4.7 s, but the exact distance (before
-        :func:`_slowest_first`) a median of 2.8 s and up to 22 s, since every faster win
-        must be refuted (with :func:`_slowest_first` and two threads: 1.48 s and at most
+        :func:`slowest_first`) a median of 2.8 s and up to 22 s, since every faster win
+        must be refuted (with :func:`slowest_first` and two threads: 1.48 s and at most
         11.5 s of wall clock). One donut in (after
         the alpha-beta agent's first move, same layouts), the distance takes a median of
         0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s; four in, 0.03 s and at
@@ -522,7 +442,7 @@ class Solver:
                 candidates.remove(sq)
                 candidates.insert(0, sq)
         best = next(sq for sq in candidates if self._move_score(rulebook, pos, sq) == target)
-        value, dist = _score_to_value(target, int(plies_left(pos, rulebook.donuts)))
+        value, dist = score_to_value(target, int(plies_left(pos, rulebook.donuts)))
         return Solution(value, dist, SQUARE_NAMES[best], self.nodes - nodes0, time.perf_counter() - t)
 
     def _book_entry(self, board: Board) -> BookEntry | None:
@@ -580,7 +500,7 @@ class Solver:
         score = self._move_score(rulebook, pos, sq, value, node_limit)
         if score is None:
             return None
-        return _score_to_value(score, _plies_after(board, sq, rulebook.donuts))[1]
+        return score_to_value(score, plies_after(board, sq, rulebook.donuts))[1]
 
     def analyze(self, board: Board) -> list[MoveValue]:
         """The exact value and distance of every legal move for the side to move, best
@@ -598,42 +518,10 @@ class Solver:
         for sq in board.legal_squares():
             score = self._move_score(rulebook, pos, sq, known.get(SQUARE_NAMES[sq]))
             assert score is not None  # no node limit: the search finishes
-            value, dist = _score_to_value(score, _plies_after(board, sq, rulebook.donuts))
+            value, dist = score_to_value(score, plies_after(board, sq, rulebook.donuts))
             out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
         out.sort(key=lambda mv: -mv.score)
         return out
-
-
-def _slowest_first(candidates: list[int], value: int) -> int:
-    """The next score to test ("score >= v") among ``candidates`` (ascending, at least two)
-    of a won (``value`` > 0) or lost game: the one next to the slowest end, so that one
-    null window settles the slowest result: for a win, "does it win faster than the
-    slowest candidate?"; for a loss, "does it lose as late as the latest?".
-
-    Why not the middle (a binary search): from the opening most games are decided at or
-    near their last ply, and proving "no win faster than the slowest" is the one
-    expensive refutation the answer needs anyway; testing a faster score first adds a
-    refutation of its own. Measured with two threads on the empty boards of
-    ``random_grid(0..11)``: ``solve(distance=True)`` median 3.76 s -> 1.73 s, slowest
-    13.5 s -> 10.0 s (239 M -> 177 M nodes); ``analyze`` of ``random_grid(0..7)`` median
-    15.0 s -> 12.4 s; positions 4, 10 and 16 random plies in as fast or faster
-    (``benchmarks/RESULTS.md``)."""
-    return candidates[1] if value > 0 else candidates[-1]
-
-
-def _narrowed(candidates: list[int], v: int, r: int) -> list[int]:
-    """The candidate scores left after a null-window test "score >= v" returned ``r``
-    (fail-soft: ``r >= v`` proves score >= r, else score <= r)."""
-    if r >= v:
-        return [c for c in candidates if c >= max(r, v)]
-    return [c for c in candidates if c <= r]
-
-
-def _plies_after(board: Board, sq: int, donuts: int) -> int:
-    """How long a draw after ``sq`` lasts: this ply and every one left after it."""
-    after = board.copy(stack=False)
-    after.push(sq)
-    return 1 + (0 if after.is_game_over() else int(plies_left(position_of(*after.kernel_state()), donuts)))
 
 
 def _child(rulebook: Rulebook, pos: Position, sq: int) -> tuple[int | None, Position | None, int]:
