@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from typing import Any
 
 from ..donuts.rules import RULE_KEYS, add_rules_arguments
@@ -148,7 +149,11 @@ def _cmd_train(args: argparse.Namespace) -> int:
           f"{config.sims} simulations a move, layouts {config.layout}, "
           f"network {config.network.channels}x{config.network.blocks} ({config.network.value_head} value), seed {config.seed}"
           f"{teacher}{workers}" + (f" (resumed at move {trainer.counters['moves']})" if args.resume else ""), flush=True)
+    from ..tournament.progress import ProgressBar  # on demand: the command's help loads no harness
+
     last: dict[str, float] = {}
+    # A bar of moves on a terminal (to --moves when given), the checkpoint lines beside it; a log gets the lines alone.
+    bar = ProgressBar(args.moves, trainer.counters["moves"], sys.stderr.isatty(), desc="train", unit="move")
 
     def report(p: Progress) -> None:
         seconds = p["seconds"] - last.get("seconds", 0.0) or 1e-9
@@ -159,16 +164,18 @@ def _cmd_train(args: argparse.Namespace) -> int:
             f"  solver: policy {p['policy_accuracy']:.3f} value {p['value_accuracy']:.3f}"
         if p["labelled"]:
             accuracy += f"  labels: value {p['value_labels'] / p['labelled']:.0%} policy {p['policy_labels'] / p['labelled']:.0%}"
-        print(f"{p['seconds'] / 60:6.1f} min  move {p['moves']}  games {p['games']} ({games:.1f}/s)  "
-              f"positions {p['positions']} ({positions:.0f}/s)  loss policy {p['policy_loss']:.3f} value {p['value_loss']:.3f}"
-              f"{accuracy}  time: search {p['search_seconds'] / busy:.0%} network {p['network_seconds'] / busy:.0%} "
-              f"training {p['train_seconds'] / busy:.0%}"
-              + (f" labels {p['label_wait_seconds'] / busy:.0%}" if p["labelled"] else ""), flush=True)
+        bar.write(f"{p['seconds'] / 60:6.1f} min  move {p['moves']}  games {p['games']} ({games:.1f}/s)  "
+                  f"positions {p['positions']} ({positions:.0f}/s)  loss policy {p['policy_loss']:.3f} "
+                  f"value {p['value_loss']:.3f}{accuracy}  time: search {p['search_seconds'] / busy:.0%} "
+                  f"network {p['network_seconds'] / busy:.0%} training {p['train_seconds'] / busy:.0%}"
+                  + (f" labels {p['label_wait_seconds'] / busy:.0%}" if p["labelled"] else ""))
+        bar.update(p["moves"] - bar.done, policy_loss=f"{p['policy_loss']:.3f}", value_loss=f"{p['value_loss']:.3f}")
         last.update(seconds=p["seconds"], games=p["games"], positions=p["positions"])
 
     try:
         trainer.run(minutes=args.minutes, moves=args.moves, report=report, measure=measure)
     finally:
+        bar.close()
         trainer.close()
     print(f"checkpoint: {args.out}/checkpoint (play it: az:checkpoint={args.out})")
     return 0

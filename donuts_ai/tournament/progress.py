@@ -1,5 +1,5 @@
 """A long run's progress: one display for every run (tournaments, SPRT, evaluations,
-studies), on tqdm (``tqdm.auto``: a widget in a notebook with Jupyter's widgets, a bar
+studies, ``donuts-ai train``), on tqdm (``tqdm.auto``: a widget in a notebook with Jupyter's widgets, a bar
 in a terminal or a notebook without them).
 
 A run takes ``progress=``: ``True`` draws the bar (on stderr), a callable is called after
@@ -56,6 +56,13 @@ class ProgressBar:
             if shown:
                 self._bar.set_postfix(shown, refresh=False)
             self._bar.update(steps)
+
+    def write(self, line: str) -> None:
+        """Print ``line`` on stdout without breaking the bar (a log line beside it)."""
+        if self._bar is not None:
+            self._bar.write(line, file=sys.stdout)
+        else:
+            print(line, flush=True)
 
     def close(self) -> None:
         """End the bar (its last state stays on screen); safe to call twice."""
