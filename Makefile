@@ -43,22 +43,22 @@ test: lint
 # while CPU burners keep both cores busy: they must pass on a shared machine. Named one by
 # one: the rest of their files checks no clock and already ran in `make test`.
 TIME_SENSITIVE := \
-	tests/test_agents.py::test_takes_an_immediate_five \
-	tests/test_agents.py::test_blocks_the_only_immediate_five \
-	tests/test_agents.py::test_tactics_on_a_tiny_budget \
-	tests/test_agents.py::test_tactics_on_the_first_call_in_a_fresh_process \
-	tests/test_tournament.py::test_duel_blitz_clock_runs_over_the_whole_series \
-	tests/test_tournament.py::test_blitz_clock_loses_on_time \
-	tests/test_tournament.py::test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on \
-	tests/test_tournament.py::test_a_process_that_dies_between_turns_loses_by_crash \
-	tests/test_tournament.py::test_an_agent_that_cannot_start_loses_whatever_the_policy \
-	tests/test_play_server_load.py \
-	tests/test_engine_protocol.py::test_faulty_engines_lose_their_games_and_the_run_goes_on \
-	tests/test_engine_protocol.py::test_an_engine_that_never_starts_or_is_gone_loses \
-	tests/test_engine_protocol.py::test_stop_answers_at_once_and_quit_leaves_a_running_search \
-	tests/test_engine_protocol.py::test_go_limits_reach_the_agent_and_info_lines_say_what_it_did \
-	tests/test_shutdown.py::test_processes_are_told_to_leave_then_killed_with_their_group \
-	tests/test_shutdown.py::test_closing_seats_stops_engines_that_hang_and_ignore_quit
+	tests/donuts/test_agents.py::test_takes_an_immediate_five \
+	tests/donuts/test_agents.py::test_blocks_the_only_immediate_five \
+	tests/donuts/test_agents.py::test_tactics_on_a_tiny_budget \
+	tests/donuts/test_agents.py::test_tactics_on_the_first_call_in_a_fresh_process \
+	tests/tournament/test_tournament.py::test_duel_blitz_clock_runs_over_the_whole_series \
+	tests/tournament/test_tournament.py::test_blitz_clock_loses_on_time \
+	tests/tournament/test_tournament.py::test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on \
+	tests/tournament/test_tournament.py::test_a_process_that_dies_between_turns_loses_by_crash \
+	tests/tournament/test_tournament.py::test_an_agent_that_cannot_start_loses_whatever_the_policy \
+	tests/frontends/test_play_server_load.py \
+	tests/tournament/test_engine_protocol.py::test_faulty_engines_lose_their_games_and_the_run_goes_on \
+	tests/tournament/test_engine_protocol.py::test_an_engine_that_never_starts_or_is_gone_loses \
+	tests/tournament/test_engine_protocol.py::test_stop_answers_at_once_and_quit_leaves_a_running_search \
+	tests/tournament/test_engine_protocol.py::test_go_limits_reach_the_agent_and_info_lines_say_what_it_did \
+	tests/tournament/test_shutdown.py::test_processes_are_told_to_leave_then_killed_with_their_group \
+	tests/tournament/test_shutdown.py::test_closing_seats_stops_engines_that_hang_and_ignore_quit
 test-busy: $(VENV)/.installed-dev
 	$(BIN)/python .ci/with_busy_cores.py -- $(BIN)/python -m pytest -q $(TIME_SENSITIVE)
 

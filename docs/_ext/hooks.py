@@ -3,7 +3,7 @@
 Every diagram is a position of the pure-Python reference rules (:mod:`donuts_ai.donuts.reference`,
 no compiled code) drawn by :func:`donuts_ai.donuts.svg.board_svg`, the picture a Board shows in
 Jupyter: so the pictures follow the rules and the drawing as they are, and nothing drawn
-is committed. The worked examples are those of ``tests/test_rules_examples.py``.
+is committed. The worked examples are those of ``tests/donuts/test_rules_examples.py``.
 """
 
 from __future__ import annotations

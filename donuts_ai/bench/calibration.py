@@ -15,7 +15,7 @@ wrongly (alpha and beta are 0.05) and the mean number of pairs to a decision. Th
 normal approximation :mod:`donuts_ai.tournament.stats` used before (Fishtest's
 ``LLR_alt2`` with a variance floor) is run for comparison, from the same seed.
 
-The tests in ``tests/test_stats_calibration.py`` run small versions of the same
+The tests in ``tests/tournament/test_stats_calibration.py`` run small versions of the same
 simulations and assert bounds. Not a test: nothing here asserts anything.
 """
 

@@ -1,0 +1,287 @@
+"""The opening book: built from the studies, consulted exactly, refused when damaged."""
+
+from __future__ import annotations
+
+import json
+import random
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from donuts_ai import Board, Layout
+from donuts_ai.donuts.alphabeta import Solver
+from donuts_ai.donuts.book import Book, BookError, canonical_key, is_empty_board, shipped_book
+from donuts_ai.donuts.rules import Rules
+from donuts_ai.donuts.squares import SQUARE_NAMES, parse_square
+from donuts_ai.donuts.symmetry import SYMMETRY_NAMES, transform_square
+from donuts_ai.errors import DonutsError
+from donuts_ai.study import BOOK_STUDIES, build_book, load_study
+from donuts_ai.tournament.specs import make_agent
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+#: Study rows sampled a variant (each probed, and a few re-solved).
+SAMPLE = 40
+#: Nodes a re-solve of a book move may take before the test moves on to the next entry.
+RESOLVE_NODES = 400_000
+#: Book moves re-solved a variant.
+RESOLVED = 2
+
+
+@pytest.fixture(scope="module")
+def studies() -> list[tuple[Rules, list[dict]]]:
+    """Every shipped study's rules and a seeded sample of its rows."""
+    out = []
+    for name in BOOK_STUDIES:
+        config, rows = load_study(NOTEBOOKS / name)
+        out.append((Rules.from_dict(config.get("rules") or {}), random.Random(name).sample(rows, SAMPLE)))
+    return out
+
+
+def test_the_shipped_book_holds_every_class_of_every_studied_variant():
+    book = shipped_book()
+    assert [v["entries"] for v in book.variants()] == [24_576] * 3
+    assert {json.dumps(v["rules"], sort_keys=True) for v in book.variants()} == {
+        json.dumps(Rules.from_dict(r).to_dict(), sort_keys=True)
+        for r in ({}, {"donuts": 18}, {"insertion": "single"})}
+    for variant in book.variants():
+        (source,) = variant["source"]["sources"]
+        assert source["study"] in BOOK_STUDIES and len(source["sha256"]) == 64 and source["classes"] == 24_576
+
+
+def test_the_book_gives_each_study_row_back(studies):
+    book = shipped_book()
+    for rules, rows in studies:
+        for row in rows:
+            entry = book.probe(Board(Layout.from_text(row["layout"]), rules))
+            assert entry is not None and (entry.value, entry.best_move) == (row["value"], row["best_move"])
+
+
+def test_a_symmetric_image_gets_the_image_of_the_move(studies):
+    book = shipped_book()
+    rules, rows = studies[0]
+    checked = 0
+    for row in rows:
+        layout = Layout.from_text(row["layout"])
+        if layout.symmetries() != ["identity"]:
+            continue  # a self-symmetric layout may get any of its equally good images
+        for sym in SYMMETRY_NAMES:
+            entry = book.probe(Board(layout.transform(sym), rules))
+            assert entry is not None and entry.value == row["value"]
+            assert entry.best_move == SQUARE_NAMES[transform_square(parse_square(row["best_move"]), sym)]
+        checked += 1
+    assert checked >= 10
+
+
+def test_book_moves_keep_their_value_by_search(studies):
+    solver = Solver(tt_bits=18)
+    book = shipped_book()
+    for rules, rows in studies:
+        verified = 0
+        for row in rows:
+            board = Board(Layout.from_text(row["layout"]), rules)
+            entry = book.probe(board)
+            assert entry is not None
+            value = solver.move_value(board, entry.best_move, node_limit=RESOLVE_NODES)
+            solver.clear()
+            if value is None:
+                continue  # too deep for a test: the next entry
+            assert value == entry.value
+            verified += 1
+            if verified == RESOLVED:
+                break
+        assert verified == RESOLVED, f"{rules}: fewer than {RESOLVED} sampled book moves re-solved in the node limit"
+
+
+def test_the_book_holds_only_empty_boards_of_its_variants():
+    book = shipped_book()
+    board = Board(Layout.random(3))
+    assert is_empty_board(board) and book.probe(board) is not None
+    assert book.probe(Board(Layout.random(3), Rules(donuts=16))) is None  # a variant nobody studied
+    board.push(board.legal_moves()[0])
+    assert book.probe(board) is None
+    board.pop()
+    assert book.probe(board) is not None
+    assert canonical_key(Layout.random(3))[0] == canonical_key(Layout.random(3).transform("rot90"))[0]
+
+
+def test_build_extends_a_base_and_refuses_disagreeing_rows(tmp_path):
+    layout = Layout.random(7)
+    row = {"layout": layout.to_text(), "value": 1, "best_move": "c3", "distance": None}
+    book = Book.from_rows(Rules(donuts=16), [row], {"study": "mine"}, base=shipped_book())
+    assert len(book) == len(shipped_book()) + 1
+    assert book.probe(Board(layout, Rules(donuts=16))).best_move == "c3"
+    with pytest.raises(BookError, match="held with value 1 and given -1"):
+        Book.from_rows(Rules(donuts=16), [row, {**row, "value": -1}], {"study": "mine"})
+    with pytest.raises(BookError, match="value 2"):
+        Book.from_rows(None, [{**row, "value": 2}], {"study": "mine"})
+    path = tmp_path / "mine.npz"
+    book.save(path)
+    again = Book.load(path)
+    assert len(again) == len(book) and again.probe(Board(layout, Rules(donuts=16))).best_move == "c3"
+
+
+def test_a_study_file_builds_a_book(tmp_path):
+    study = tmp_path / "s.jsonl"
+    layout = Layout.random(11)
+    study.write_text(json.dumps({"type": "config", "config": {"study": "first-player", "rules": {"donuts": 17}}}) + "\n"
+                     + json.dumps({"type": "unit", "unit": 0, "layout": layout.to_text(), "weight": 1, "kind": "arrangement",
+                                   "value": -1, "best_move": "a1", "distance": 30, "nodes": 1}) + "\n")
+    book = build_book([study])
+    entry = book.probe(Board(layout, Rules(donuts=17)))
+    assert (entry.value, entry.best_move, entry.distance) == (-1, "a1", 30)
+    assert book.variants()[0]["source"]["sources"][0]["study"] == "s.jsonl"
+
+
+def test_damaged_or_foreign_files_are_refused(tmp_path):
+    good = tmp_path / "good.npz"
+    Book.from_rows(None, [{"layout": Layout.random(1).to_text(), "value": 1, "best_move": "a1"}], {"study": "x"}).save(good)
+    assert len(Book.load(good)) == 1
+    with pytest.raises(BookError, match="no such book file"):
+        Book.load(tmp_path / "missing.npz")
+    (tmp_path / "text.npz").write_text("hello")
+    with pytest.raises(BookError, match="is not a book file"):
+        Book.load(tmp_path / "text.npz")
+    np.savez(tmp_path / "foreign.npz", weights=np.zeros(3))
+    with pytest.raises(BookError, match="no meta"):
+        Book.load(tmp_path / "foreign.npz")
+    with np.load(good) as data:
+        arrays = {name: data[name] for name in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    for change, message in (({"format": "chess book"}, "its format is 'chess book'"), ({"version": 99}, "book version 99")):
+        np.savez(tmp_path / "other.npz", **{**arrays, "meta": np.array(json.dumps({**meta, **change}))})
+        with pytest.raises(BookError, match=message):
+            Book.load(tmp_path / "other.npz")
+    np.savez(tmp_path / "damaged.npz", **{**arrays, "moves_0": arrays["moves_0"] ^ 1})
+    with pytest.raises(BookError, match="checksum"):
+        Book.load(tmp_path / "damaged.npz")
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(good.read_bytes()[:200])
+    with pytest.raises(BookError, match="is not a book file"):
+        Book.load(cut)
+    assert not zipfile.is_zipfile(cut)
+
+
+def test_the_solver_answers_a_book_board_from_the_book_and_the_same_value_by_search():
+    board = Board(Layout.random(21))
+    from_book = Solver(tt_bits=16).solve(board)
+    assert (from_book.source, from_book.nodes, from_book.distance) == ("book", 0, None)
+    assert from_book.best_move == shipped_book().probe(board).best_move
+    searched = Solver(tt_bits=16, book=False).solve(board)
+    assert searched.source == "search" and searched.nodes > 0 and searched.value == from_book.value
+    board.push(from_book.best_move)  # one donut in: the book holds only empty boards
+    assert Solver(tt_bits=16).solve(board, distance=False).source == "search"
+
+
+def test_the_solver_searches_what_the_book_cannot_say(tmp_path):
+    # A made-up entry with a distance, to see the plumbing: the distance comes from the book
+    # only when the book has one (the shipped studies proved none, so distance=True searches).
+    layout = Layout.random(5)
+    mine = Book.from_rows(None, [{"layout": layout.to_text(), "value": 1, "best_move": "a1", "distance": 17}],
+                          {"study": "made up"})
+    solution = Solver(tt_bits=16, book=mine).solve(Board(layout), distance=True)
+    assert (solution.source, solution.distance, solution.best_move) == ("book", 17, "a1")
+    assert Solver(tt_bits=16, book=mine).solve(Board(Layout.random(6))).source == "search"  # not in this book
+    (tmp_path / "bad.npz").write_text("not a book")
+    with pytest.raises(BookError, match="is not a book file"):
+        Solver(book=tmp_path / "bad.npz")
+    with pytest.raises(DonutsError, match="book must be"):
+        Solver(book=3)  # type: ignore[arg-type]
+
+
+def test_the_solver_agent_plays_its_first_move_from_the_book():
+    agent = make_agent("solver", game="donuts")
+    board = Board(Layout.random(9))
+    assert agent.select_move(board.copy()) == shipped_book().probe(board).best_move
+    assert agent.last_info["source"] == "book"
+    searching = make_agent("solver:book=false", game="donuts")
+    assert searching.params() == {"book": False} and searching.spec == "solver:book=False"
+    searching.select_move(board.copy())
+    assert searching.last_info["source"] == "search"
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_analyze_takes_the_book_moves_values_and_proves_the_same_list(seed):
+    # Small pools keep an empty board's full analysis cheap; the book is built from the
+    # solver's own answer, so the list must not change, only the searches it saves.
+    rules = Rules(donuts=7)
+    board = Board(Layout.random_grid(seed), rules)
+    searched = Solver(book=False)
+    solution = searched.solve(board, distance=False)
+    book = Book.from_rows(rules, [{"layout": board.layout.to_text(), "value": solution.value,
+                                   "best_move": solution.best_move, "distance": None}], {"study": "test"})
+    booked = Solver(book=book)
+    assert booked.analyze(board) == Solver(book=False).analyze(board)
+    fresh = Solver(book=False)
+    fresh.analyze(board)
+    assert booked.nodes < fresh.nodes
+
+
+STUDY_V030 = Path(__file__).resolve().parents[1] / "data" / "study_v030.jsonl"
+
+
+def test_the_book_command_shows_the_shipped_book_and_builds_one_from_a_study(tmp_path, capsys):
+    from donuts_ai.cli import main
+
+    assert main(["book", "show"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.count(": 24576 classes, first player wins") == 3 and all(name in shown for name in BOOK_STUDIES)
+    out = tmp_path / "mine.npz"
+    assert main(["book", "build", str(STUDY_V030), "--out", str(out)]) == 0
+    assert "3 entries" in capsys.readouterr().out
+    mine = Book.load(out)
+    _, rows = load_study(STUDY_V030)
+    for row in rows:
+        entry = mine.probe(Board(Layout.from_text(row["layout"])))
+        assert entry is not None and (entry.value, entry.best_move) == (row["value"], row["best_move"])
+    extended = tmp_path / "extended.npz"
+    assert main(["book", "build", str(STUDY_V030), "--out", str(extended), "--extend"]) == 0
+    assert len(Book.load(extended)) == len(shipped_book())  # the study's classes were in it already
+    assert [len(v["source"]["sources"]) for v in Book.load(extended).variants()] == [2, 1, 1]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["book", "build", "STUDY", "--out", "EXISTING"], "is never overwritten"),
+    (["book", "build", "RESULTS", "--out", "NEW"], "a book is built from first-player studies"),
+    (["book", "show", "STUDY"], "is not a book file (not a NumPy .npz archive)"),
+    (["book", "show", "MISSING"], "no such book file"),
+])
+def test_the_book_command_refuses_bad_files_in_one_line(tmp_path, argv, message):
+    import subprocess
+    import sys
+
+    existing = tmp_path / "existing.npz"
+    existing.write_bytes(b"keep me")
+    files = {"STUDY": str(STUDY_V030), "EXISTING": str(existing), "NEW": str(tmp_path / "new.npz"),
+             "RESULTS": str(STUDY_V030.parent / "results_v030_donuts.jsonl"), "MISSING": str(tmp_path / "missing.npz")}
+    proc = subprocess.run([sys.executable, "-m", "donuts_ai", *(files.get(a, a) for a in argv)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr and proc.stderr.startswith("donuts-ai: error:")
+    assert existing.read_bytes() == b"keep me" and not (tmp_path / "new.npz").exists()
+
+
+def test_the_pages_analysis_shows_the_book_move_before_any_search():
+    from donuts_ai.play.evaluation import Analyst
+
+    _, rows = load_study(STUDY_V030)
+    board = Board(Layout.from_text(rows[0]["layout"]))
+    entry = shipped_book().probe(board)
+    assert entry is not None
+
+    class Published(Exception):
+        pass
+
+    seen = []
+
+    def publish(analysis):
+        seen.append(analysis)
+        raise Published  # the first publication is all this test reads
+
+    analyst = Analyst(threads=1)
+    with pytest.raises(Published):
+        analyst.evaluate(board, publish)
+    (first,) = seen
+    exact = [m for m in first.moves if m.exact]
+    assert [(m.move, m.value) for m in exact] == [(entry.best_move, entry.value)]
+    assert len(first.moves) == len(board.legal_moves()) and analyst._solver.nodes == 0  # nothing searched yet

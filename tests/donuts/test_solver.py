@@ -1,0 +1,261 @@
+"""The exact solver against brute-force minimax over the pure-Python reference."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from donuts_ai import Board, DonutsError, Layout, Rules, Solver, analyze, solve
+from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts.alphabeta._scores import WIN
+from donuts_ai.donuts.reference import ReferenceGame
+from donuts_ai.donuts.squares import SQUARE_NAMES
+
+from ..helpers import reference_of
+
+
+def minimax(game: ReferenceGame, ply: int = 0) -> int:
+    """Root-relative score for the side to move: WIN - p for a win on ply p, -(WIN - p)
+    for a loss, 0 for a draw; the best is taken over every legal move."""
+    mover = game.turn
+    best = None
+    for sq in game.legal_moves():
+        child = ReferenceGame.from_state(game.layout, game.rules, game.cells, game.turn, game.last, game.placed)
+        child.play(sq)
+        if child.over:
+            score = 0 if child.winner is None else (WIN - (ply + 1)) * (1 if child.winner == mover else -1)
+        else:
+            score = minimax(child, ply + 1) * (1 if child.turn == mover else -1)
+        best = score if best is None else max(best, score)
+    return best
+
+
+def late_position(seed: int, rules: Rules, plies_left: int, forfeits: bool) -> Board | None:
+    """A random game stopped ``plies_left`` placements before both pools are empty."""
+    rng = random.Random(seed)
+    board = Board(Layout.random_grid(seed) if seed % 2 else Layout.random(seed), rules)
+    while not board.is_game_over() and 2 * rules.donuts - sum(board.placed) > plies_left:
+        if forfeits and rng.random() < 0.1:
+            board.forfeit()
+        else:
+            board.push(rng.choice(board.legal_moves()))
+    return None if board.is_game_over() else board.copy(stack=False)
+
+
+cases = st.tuples(
+    st.integers(0, 10**6),
+    st.sampled_from([Rules(), Rules(insertion="single"), Rules(donuts=5), Rules(donuts=18)]),
+    st.integers(1, 5),
+    st.booleans(),
+)
+
+
+@settings(max_examples=60)
+@given(cases)
+def test_solve_and_analyze_equal_brute_force_minimax(case):
+    seed, rules, plies_left, forfeits = case
+    board = late_position(seed, rules, plies_left, forfeits)
+    if board is None:
+        return
+    expected = minimax(reference_of(board))
+    solver = Solver(tt_bits=16)
+    solution = solver.solve(board)
+    assert solution.score == expected
+    assert solution.value == (expected > 0) - (expected < 0)
+    assert solver.solve(board, distance=False).value == solution.value
+    moves = solver.analyze(board)
+    assert sorted(m.move for m in moves) == sorted(board.legal_moves())
+    assert moves[0].score == expected  # analyze's best move has the position's value
+    assert solution.best_move in [m.move for m in moves if m.score == expected]
+    # Each move's value is the brute-force value of the position after it.
+    for mv in moves:
+        after = board.copy()
+        after.push(mv.move)
+        if after.is_game_over():
+            o = after.outcome()
+            direct = 0 if o.winner is None else (WIN - 1) * (1 if o.winner == board.turn else -1)
+        else:
+            child = minimax(reference_of(after))
+            sign = 1 if after.turn == board.turn else -1
+            direct = sign * child
+            direct -= (direct > 0) - (direct < 0)  # one ply further from the root
+        assert mv.score == direct, mv
+
+
+def test_solve_the_empty_board_of_one_layout():
+    solution = solve(Board(Layout.random_grid(1)), distance=True)
+    assert (solution.result, solution.distance) == ("win", 25)
+    board = Board(Layout.random_grid(1))
+    board.push(solution.best_move)
+    reply = solve(board)  # one donut in: the default proves the distance
+    assert reply.value == -1 and reply.distance == 24  # the loser goes as long as it can
+
+
+def test_the_default_gives_the_value_only_on_the_empty_board():
+    board = Board(Layout.random_grid(1))
+    default = solve(board)
+    assert (default.result, default.distance) == ("win", None)
+    assert default.score == 1  # no distance: the value alone
+    assert Solver(tt_bits=16).move_value(board, default.best_move) == 1  # a move that keeps the win
+    assert solve(board, distance=False).distance is None
+    board.push(default.best_move)
+    assert solve(board).distance is not None
+
+
+@pytest.mark.parametrize("bad", [1, 0, "yes", 1.0])
+def test_distance_must_be_true_false_or_none(bad):
+    board = Board(Layout.random_grid(1))
+    with pytest.raises(DonutsError, match="distance must be True, False or None"):
+        solve(board, distance=bad)
+
+
+def test_a_win_in_one_and_a_forced_loss():
+    # Chocolate to move completes a1..e1.
+    fen = "------,------,------,------,------,------ ....../....../....../....../vvvv../cccc.. c d1 4 4"
+    solution = solve(Board.from_fen(fen))
+    assert (solution.value, solution.distance, solution.best_move) == (1, 1, "e1")
+    moves = analyze(Board.from_fen(fen))
+    assert moves[0].move == "e1" and moves[0].distance == 1
+
+
+def test_errors():
+    finished = Board.from_fen("------,------,------,------,------,------ ....../....../....../....../....../ccccc. - a1 5 0")
+    with pytest.raises(DonutsError, match="game is over"):
+        solve(finished)
+    with pytest.raises(DonutsError, match="tt_bits"):
+        Solver(tt_bits=3)
+    with pytest.raises(DonutsError, match="threads"):
+        Solver(threads=0)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_threads_give_the_same_value_and_a_move_that_keeps_it(seed):
+    """Two threads (the portfolio on one shared table) prove the same value and distance as
+    one thread, and the move they give keeps the value (checked by a one-thread solver)."""
+    rules = [Rules(), Rules(donuts=5), Rules(insertion="single"), Rules(donuts=9)][seed % 4]
+    board = late_position(seed, rules, plies_left=12 + seed, forfeits=False) or Board(Layout.random_grid(seed), rules)
+    one, two = Solver(tt_bits=16), Solver(tt_bits=16, threads=2)
+    expected = one.solve(board, distance=False)
+    got = two.solve(board, distance=False)
+    assert got.value == expected.value
+    assert one.move_value(board, got.best_move) == expected.value
+    assert two.solve(board, distance=True).distance == one.solve(board, distance=True).distance
+
+
+def test_solver_runs_from_the_on_disk_cache(tmp_path):
+    """Numba's cache mishandles recursive kernels compiled in two specializations
+    (a segfault on the second run): run the solver twice in fresh processes."""
+    code = (
+        "from donuts_ai import Board, Layout, solve\n"
+        "b = Board(Layout.random_grid(3))\n"
+        "for m in ('a1', 'a2', 'c2', 'c5', 'e5', 'f4'): b.push(m) if b.is_legal(m) else b.push(b.legal_moves()[0])\n"
+        "print(solve(b).result)\n"
+    )
+    env = {"NUMBA_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
+    assert first.stdout == second.stdout
+
+
+def test_move_value_agrees_with_analyze():
+    board = next(b for b in (late_position(s, Rules(), 5, False) for s in range(10, 40)) if b is not None)
+    solver = Solver(tt_bits=16)
+    for mv in solver.analyze(board):
+        assert solver.move_value(board, mv.move) == mv.value
+    with pytest.raises(ValueError, match="illegal move"):
+        solver.move_value(board, next(s for s in range(36) if board.color_at(s) is not None))
+
+
+def test_bounded_move_values_and_distances_are_exact_or_unknown():
+    """With a node limit, move_value and move_distance give the exact answer or None,
+    never a wrong one; a later call with room resumes to the exact answer."""
+    board = Board(Layout.random_grid(3))
+    board.push("c3")
+    truth = {mv.move: mv for mv in Solver(tt_bits=16).analyze(board)}
+    tight, roomy = Solver(tt_bits=16), Solver(tt_bits=16)
+    unknown = 0
+    for move, exact in truth.items():
+        value = tight.move_value(board, move, node_limit=50)
+        distance = tight.move_distance(board, move, node_limit=50)
+        unknown += value is None
+        assert value in (None, exact.value) and distance in (None, exact.distance)
+        assert roomy.move_value(board, move, node_limit=1 << 40) == exact.value
+        assert roomy.move_distance(board, move, exact.value, node_limit=1 << 40) == exact.distance
+    assert unknown > 0  # 50 nodes cannot settle every move one donut in
+    with pytest.raises(ValueError, match="node_limit"):
+        tight.move_value(board, "c1", node_limit=0)
+
+
+def test_a_stopped_solver_refuses_every_search():
+    from donuts_ai.errors import SearchStopped
+
+    board = Board(Layout.random_grid(8))
+    solver = Solver(tt_bits=16)
+    stopper = threading.Timer(0.2, solver.stop)
+    stopper.start()
+    with pytest.raises(SearchStopped):
+        solver.solve(board, distance=True)  # seconds of work: stopped long before
+    with pytest.raises(SearchStopped):
+        solver.move_value(board, "a1", node_limit=10)
+    assert not isinstance(SearchStopped(), ValueError)  # not bad input
+
+
+@settings(max_examples=40)
+@given(cases)
+def test_the_value_only_solve_equals_brute_force_and_its_move_keeps_it(case):
+    """``solve(board, distance=False)`` gives the brute-force value, and its best move keeps
+    that value (draws and losses included); so does the proof-number value search under
+    every rules variant (``solve`` uses it under the "single" insertion rule)."""
+    seed, rules, plies_left, forfeits = case
+    board = late_position(seed, rules, plies_left, forfeits)
+    if board is None:
+        return
+    expected = minimax(reference_of(board))
+    solution = Solver(tt_bits=12).solve(board, distance=False)
+    assert solution.value == (expected > 0) - (expected < 0)
+    assert solution.distance is None
+    proof_value, proof_move = _proof_numbers(board)
+    assert proof_value == solution.value
+    for move in (solution.best_move, SQUARE_NAMES[proof_move]):
+        assert _value_after(board, move) == solution.value
+
+
+def _proof_numbers(board: Board) -> tuple[int, int]:
+    """(value, move) of the solver's proof-number value search, whatever the rules."""
+    return Solver(tt_bits=12)._wdl_proof_numbers(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()))
+
+
+def _value_after(board: Board, move: str) -> int:
+    """Brute-force value of ``move`` for the side to move of ``board``."""
+    after = board.copy()
+    after.push(move)
+    if after.is_game_over():
+        o = after.outcome()
+        kept = 0 if o.winner is None else (1 if o.winner == board.turn else -1)
+    else:
+        child = minimax(reference_of(after))
+        kept = ((child > 0) - (child < 0)) * (1 if after.turn == board.turn else -1)
+    return kept
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_proof_numbers_and_alpha_beta_agree_on_the_value(seed):
+    """The value search by proof numbers (``solve(distance=False)``) and the alpha-beta
+    search (``move_value`` of every move) agree on middle-game positions, too deep for
+    brute force, under every rules variant; the proof's move keeps the value."""
+    rules = [Rules(), Rules(donuts=5), Rules(insertion="single"), Rules(donuts=9), Rules(donuts=18, insertion="single")][seed % 5]
+    board = late_position(seed, rules, plies_left=10 + seed % 7, forfeits=seed % 3 == 0)
+    if board is None:
+        return
+    value, move = _proof_numbers(board)
+    alpha_beta = Solver(tt_bits=16)
+    assert max(alpha_beta.move_value(board, mv) for mv in board.legal_moves()) == value
+    assert alpha_beta.move_value(board, SQUARE_NAMES[move]) == value
+    assert Solver(tt_bits=14).solve(board, distance=False).value == value
