@@ -87,15 +87,11 @@ def figures(count: int, seed: int) -> list[Figure]:
     return out
 
 
-def _values(benchmark: Any) -> list[float]:
-    return [v for run in benchmark.get_runs() for v in run.values]
-
-
 def report(suite: Any) -> str:
     """A record of this benchmark: the table of its figures, then the lines this script has
     always printed (median and slowest call, in milliseconds), over every run's calls."""
     by_name = record.figures_of(suite)
-    reads = _values(by_name[READ_NAME])
+    reads = by_name[READ_NAME].get_values()
     entries = ", ".join(str(e) for e in record.metadata_values(suite, "param_entries"))
     lines = [tables.record_text(suite), "",
              f"reading the shipped book: median {statistics.median(reads) * 1000:.1f} ms, slowest {max(reads) * 1000:.1f} ms "
@@ -103,7 +99,7 @@ def report(suite: Any) -> str:
     for name in BOOK_STUDIES:
         if probe_name(name) not in by_name:
             continue
-        probes, solves = _values(by_name[probe_name(name)]), _values(by_name[solve_name(name)])
+        probes, solves = by_name[probe_name(name)].get_values(), by_name[solve_name(name)].get_values()
         count = ", ".join(str(c) for c in record.metadata_values([by_name[probe_name(name)]], "param_arrangements"))
         lines.append(f"{name}: {count} arrangements a run; probe median {statistics.median(probes) * 1000:.3f} ms, slowest "
                      f"{max(probes) * 1000:.2f} ms; solve median {statistics.median(solves) * 1000:.3f} ms, slowest "

@@ -131,7 +131,7 @@ def report(suite: Any) -> str:
              "| complete median (s) | complete slowest (s) | values unknown | distances unknown |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for plies, ply in sorted(by_ply.items()):
-        seconds = {key: [v for run in b.get_runs() for v in run.values] for key, b in ply["benchmarks"].items()}
+        seconds = {key: list(b.get_values()) for key, b in ply["benchmarks"].items()}
         lines.append(f"| {plies} | {_spread(ply['positions'])} | {statistics.median(ply['moves']):g} | "
                      f"{statistics.median(seconds['estimates']):.2f} | {statistics.median(seconds['values']):.2f} | "
                      f"{max(seconds['values']):.2f} | {statistics.median(seconds['complete']):.2f} | "

@@ -56,21 +56,24 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
     arguments; then the table printed (``report``, by default the record's own table) and the
     record written to ``--json``. Bad input exits with status 2 and one line."""
     argv = sys.argv[1:] if argv is None else list(argv)
+
+    def run_here() -> Any:
+        """One run in this process, as a record."""
+        load_before = load_average()
+        figures, settings = measure()
+        return suite_of(figures, settings, parser.prog, load_before)
+
     try:
         if args.runs < 1:
             raise DonutsError(f"--runs must be at least 1, got {args.runs}")
         if args.record_run:
-            load_before = load_average()
-            figures, settings = measure()
-            dump(suite_of(figures, settings, parser.prog, load_before), args.record_run)
+            dump(run_here(), args.record_run)
             return 0
-        load_before = load_average()
-        warning = busy_warning(load_before)
+        warning = busy_warning(load_average())
         if warning:
             print(warning, file=sys.stderr)
         if args.runs == 1:  # one run: in this process, so that what it prints as it goes is seen
-            figures, settings = measure()
-            suite = suite_of(figures, settings, parser.prog, load_before)
+            suite = run_here()
         else:
             suite = run_processes(module, without_options(argv, ("--json", "--runs")), args.runs,
                                   lambda text: print(f"{parser.prog}: {text}", file=sys.stderr, flush=True))
