@@ -38,7 +38,7 @@ from .agent_source import AgentSource
 from .entries import names_of, sources_of
 from .match import ILLEGAL_POLICIES, ISOLATIONS
 from .protocol import Game, get_game
-from .records import GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig
+from .records import CODE_KEY, GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig
 
 FORMATS = ("round-robin", "gauntlet")
 #: pairs, duel and team are the modes of two-sided games; free-for-all games are played
@@ -317,7 +317,7 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
         "ledger": ledger,
         "isolation": config.isolation,
         "rules": rules,
-        "agent_code": [source.code for source in config.sources],
+        CODE_KEY: [source.code for source in config.sources],
     }
     return cast(TournamentConfig, line)
 

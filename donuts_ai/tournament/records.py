@@ -64,6 +64,20 @@ def version_for(config: Mapping[str, object]) -> int:
     return PER_PAIRING_VERSION if config.get(GAMES_PER_KEY) == GAMES_PER_PAIRING else RECORD_VERSION
 
 
+# The lines that amend a results file's configuration, appended by a resume (never a
+# rewritten header; ``results.effective_config`` reads them), and the keys they change.
+
+#: The configuration key a run may change on a resume, growing: its games.
+GAMES_KEY = "games"
+#: The configuration key of the agents' code identities.
+CODE_KEY = "agent_code"
+#: The line a run that grew appends (append-only: the header is never rewritten):
+#: ``{"type": "grown", "games": N, "from_games": M, "after_units": K}``.
+GROWN = "grown"
+#: The line a resume appends when it records the agents' code anew (a new version of an
+#: agent, or versions unknown before): ``{"type": "agent_code", "agent_code": [...],
+#: "changed": [names], "after_units": K}``; the units after it were played by that code.
+AGENT_CODE = "agent_code"
 #: The key of a unit line's digest: a check of the line's own contents, made when it is
 #: written and checked on every read (a changed line is refused, naming it). It proves a
 #: line unchanged, not its games right: ``donuts-ai verify`` replays them.

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from ..errors import DonutsError
 from .protocol import get_game
-from .records import EventRow, GameRecord, LedgerRow, TournamentConfig, UnitRecord
+from .records import AGENT_CODE, GROWN, EventRow, GameRecord, LedgerRow, TournamentConfig, UnitRecord
 from .stats import RatingFit
 
 
@@ -73,13 +73,13 @@ def history_lines(history: list[Mapping[str, Any]]) -> list[str]:
     """What a results file's amending lines say (:func:`~.results.read_history`): each time
     the run grew, and each new version of an agent, with the units written before it."""
     out = []
-    grown = [line for line in history if line.get("type") == "grown"]
+    grown = [line for line in history if line.get("type") == GROWN]
     if grown:
         sizes = " -> ".join([str(grown[0].get("from_games"))] + [str(line.get("games")) for line in grown])
         out.append(f"Grew {len(grown)} time{'s' if len(grown) > 1 else ''}: games {sizes} "
                    f"(after {', '.join(str(line.get('after_units')) for line in grown)} units)")
     for line in history:
-        if line.get("type") != "agent_code":
+        if line.get("type") != AGENT_CODE:
             continue
         after = line.get("after_units")
         if line.get("changed"):

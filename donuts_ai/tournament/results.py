@@ -27,7 +27,11 @@ from .match import score_of
 from .plackett_luce import fit_plackett_luce
 from .protocol import JSONObject
 from .records import (
+    AGENT_CODE,
+    CODE_KEY,
     DIGEST_KEY,
+    GAMES_KEY,
+    GROWN,
     READABLE_VERSIONS,
     EventRow,
     GameRecord,
@@ -56,17 +60,6 @@ class AgentCodeError(ResultsFileError, SpecError):
     new version (``new_version=True``, ``--new-version``)."""
 
 
-#: The configuration key a run may change on a resume, growing: its games.
-GAMES_KEY = "games"
-#: The configuration key of the agents' code identities.
-CODE_KEY = "agent_code"
-#: The line a run that grew appends (append-only: the header is never rewritten):
-#: ``{"type": "grown", "games": N, "from_games": M, "after_units": K}``.
-GROWN = "grown"
-#: The line a resume appends when it records the agents' code anew (a new version of an
-#: agent, or versions unknown before): ``{"type": "agent_code", "agent_code": [...],
-#: "changed": [names], "after_units": K}``; the units after it were played by that code.
-AGENT_CODE = "agent_code"
 #: How a message raised in Python asks to go on with a new version (the command line says ``--new-version``).
 NEW_VERSION_KEYWORD = "new_version=True"
 
@@ -79,7 +72,7 @@ def effective_config(config: Mapping[str, object], history: list[JSONObject]) ->
         if line.get("type") == GROWN:
             out[GAMES_KEY] = line.get("games")
         elif line.get("type") == AGENT_CODE:
-            out[CODE_KEY] = line.get("agent_code")
+            out[CODE_KEY] = line.get(CODE_KEY)
     return out
 
 
