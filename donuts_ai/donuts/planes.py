@@ -11,8 +11,7 @@ player's view of a position given as :meth:`~donuts_ai.Board.kernel_state` gives
 
 from __future__ import annotations
 
-from ._engine.batch import GAME as SEARCH_ROOT
-from ._engine.batch import Seen, mover_view, write_view
+from ._engine.batch import GAME, Seen, mover_view, write_view
 from ._engine.batch import _write_planes as write_planes
 from ._engine.planes import (
     FORCED_LINE,
@@ -54,4 +53,4 @@ __all__ = [
 #: The record of one game of the compiled batch (a NumPy dtype): the batched
 #: environment's games, and the roots of the learned agent's batched search (its
 #: position, whose turn, the legal squares, the layout's lines and directions).
-SEARCH_ROOT = SEARCH_ROOT
+SEARCH_ROOT = GAME

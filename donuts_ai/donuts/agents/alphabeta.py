@@ -9,11 +9,7 @@ from typing import TypedDict
 from ...agents.base import budget, check_flag, check_time_limit, now, positive_int
 from ...errors import AgentError, DonutsError
 from .._engine.position import plies_left, position_of, rulebook_of
-from ..alphabeta._negamax import search_moves, search_root
-from ..alphabeta._scores import MATE_BOUND
-from ..alphabeta._table import new_table
-from ..alphabeta._workspace import new_workspace
-from ..alphabeta.solver import Solver
+from ..alphabeta import MATE_BOUND, Solver, new_table, new_workspace, search_moves, search_root
 from ..board import Board
 from ..layout import Layout
 from ..rules import Rules
@@ -59,7 +55,7 @@ class AlphaBetaInfo(TypedDict, total=False):
 
 
 class AlphaBetaAgent(BoardAgent):
-    """Iterative deepening negamax (the kernel of :mod:`donuts_ai.donuts.alphabeta._negamax`) with an
+    """Iterative deepening negamax (the kernel :func:`donuts_ai.donuts.alphabeta.search_moves`) with an
     evaluation at the horizon.
 
     Limits: ``depth`` (plies), ``nodes`` (per move) and ``time_limit`` (seconds per move,

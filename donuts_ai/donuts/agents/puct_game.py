@@ -43,8 +43,7 @@ from .._engine.position import (
     write_position,
 )
 from .._engine.tables import FULL_BOARD_BITS
-from ..alphabeta._negamax import search_root
-from ..alphabeta._scores import EXACT_DEPTH
+from ..alphabeta import EXACT_DEPTH, search_root
 from ..squares import NUM_SQUARES
 from ._mcts_game import PATH_NODES
 
@@ -72,7 +71,7 @@ SOLVES_TRIED, SOLVES_SETTLED, SOLVE_NODES = 0, 1, 2
 class SolvingRulebooks(NamedTuple):
     """:class:`Rulebooks`, and what :func:`step_solving` settles: with ``SOLVE_EXACT`` a
     position with at most ``solve_plies`` plies left is searched by the solver's alpha-beta
-    (:func:`donuts_ai.donuts.alphabeta._negamax.search_root`) within ``node_limit`` nodes,
+    (:func:`donuts_ai.donuts.alphabeta.search_root`) within ``node_limit`` nodes,
     on game ``g``'s own table and workspace, counted in its row of ``counters``."""
 
     rulebooks: Rulebooks
