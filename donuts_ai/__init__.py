@@ -4,6 +4,7 @@ The public API::
 
     from donuts_ai import Board, Layout, Rules, perft, random_playouts
     from donuts_ai import make            # a fresh state of either game: make("donuts"), make("boxes", players=3)
+    from donuts_ai import Game, register_game   # the game contract, and the one table of games
     from donuts_ai import evaluate        # accuracy against perfect play (loaded when first used)
 
 Squares are ints 0..35 (a1 = 0, f6 = 35; see :mod:`donuts_ai.donuts.squares`); colours are
@@ -25,16 +26,24 @@ from typing import TYPE_CHECKING, Any
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
 from .donuts.agents import AGENTS, OPTIONAL_AGENTS
 from .donuts.board import Board, Outcome, Termination
+from .donuts.errors import LayoutError, PositionError, RulesError, SymmetryError
 from .donuts.layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
 from .donuts.playouts import PlayoutStats, perft, random_playouts
 from .donuts.rules import Rules, make_rules
 from .donuts.squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
 from .donuts.symmetry import SYMMETRY_NAMES
 from .donuts.vector_env import VectorEnv
-from .errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError, SymmetryError
-from .games import make
-from .tournament.protocol import KNOWN_GAMES
+from .errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError
+from .game import Game, get_game, make, register_game
 from .tournament.specs import ENGINE_POSITIONS
+
+# isort: split
+# The games register themselves in the table of games when their game module is imported,
+# Donuts first (the order the table lists them in).
+from .donuts.game import DONUTS as _DONUTS  # noqa: F401
+
+# isort: split
+from .boxes.game import BOXES as _BOXES  # noqa: F401
 
 if TYPE_CHECKING:
     from .donuts import kernels as kernels  # a module loaded when first named (_LAZY_MODULES)
@@ -43,12 +52,13 @@ if TYPE_CHECKING:
 
 __version__ = "0.5.0"
 
-# The registries by name of the lower layers, filled here: the package root runs before any
-# of its modules, and only it may name every layer. Each entry is a dotted path, imported
-# when first used, so this loads none of them (``import donuts_ai`` loads no search).
+# The registries by name of the lower layers that list what a higher layer provides, filled
+# here: the package root runs before any of its modules, and only it may name every layer.
+# Each entry is a dotted path, imported when first used, so this loads none of them
+# (``import donuts_ai`` loads no search). The games are not among them: each registers
+# itself in the table of games from its own package (:func:`register_game`).
 AGENTS.add("az", "donuts_ai.learn.agent:AlphaZeroAgent")
 OPTIONAL_AGENTS["openspiel-mcts"] = ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel")
-KNOWN_GAMES.update({"donuts": "donuts_ai.donuts.game:DONUTS", "boxes": "donuts_ai.boxes.game:BOXES"})
 ENGINE_POSITIONS["donuts"] = "donuts_ai.engine_protocol.position:position_command"
 
 #: Public names loaded when first named, so that ``import donuts_ai`` stays light: the
@@ -57,7 +67,7 @@ ENGINE_POSITIONS["donuts"] = "donuts_ai.engine_protocol.position:position_comman
 _LAZY = {"MoveValue": "donuts.alphabeta.solver", "Solution": "donuts.alphabeta.solver", "Solver": "donuts.alphabeta.solver",
          "analyze": "donuts.alphabeta.solver", "solve": "donuts.alphabeta.solver", "evaluate": "suites.evaluation"}
 #: Public modules loaded when first named (``from donuts_ai import kernels``): the compiled
-#: API loads the solver's table kernels.
+#: API loads the engine's kernels and the canonical position's.
 _LAZY_MODULES = {"kernels": "donuts.kernels"}
 
 
@@ -86,6 +96,7 @@ __all__ = [
     "VANILLA",
     "Board",
     "DonutsError",
+    "Game",
     "GameOverError",
     "IllegalMoveError",
     "InvalidMoveError",
@@ -108,8 +119,10 @@ __all__ = [
     "VectorEnv",
     "parse_square",
     "perft",
+    "get_game",
     "make",
     "make_rules",
+    "register_game",
     "random_playouts",
     "square_name",
 ]

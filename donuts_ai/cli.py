@@ -305,8 +305,10 @@ def _add_game(sub: Subparsers) -> None:
 def _add_tournament(sub: Subparsers) -> None:
     tour = sub.add_parser("tournament", help="play a tournament between agents")
     tour.add_argument("agents", nargs="+", metavar="AGENT",
-                      help="agent specs: random[:seed=N], greedy, alphabeta:depth=6, mcts:time=0.1, solver, module:Class[:k=v] "
-                           "(for --game boxes: its agents, e.g. random, greedy, ismcts:time=0.1)")
+                      help="agent specs: random[:seed=N], greedy, alphabeta:depth=6, mcts:time=0.1, mcts:simulations=2000, "
+                           "solver, az:simulations=400, module:Class[:k=v] (for --game boxes: its agents, e.g. random, "
+                           "greedy, ismcts:time=0.1, ismcts:simulations=1000); a search's budget is simulations= "
+                           "(iterations= and sims= are its deprecated names)")
     tour.add_argument("--game", default="donuts",
                       help="donuts (default: the board game) or boxes (Donut Boxes, the card game: free-for-all, 2-10 players)")
     tour.add_argument("--players", type=_positive_int, default=None,

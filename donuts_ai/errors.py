@@ -3,9 +3,15 @@
 Every error the library raises for bad input subclasses :class:`DonutsError`,
 which subclasses :class:`ValueError`, so ``except ValueError`` catches them all.
 The Numba kernels never raise: the Python layer checks input before calling them.
+This module holds the errors both games share; Donuts' own (layouts, positions, rules,
+symmetries) are :mod:`donuts_ai.donuts.errors`, Donut Boxes' :mod:`donuts_ai.boxes.errors`.
 """
 
 from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any
 
 
 class DonutsError(ValueError):
@@ -36,23 +42,20 @@ class AgentError(DonutsError):
     (:func:`donuts_ai.agents.base.check_time_left`)."""
 
 
-class LayoutError(DonutsError):
-    """A layout (direction grid, layout text or tile arrangement) is malformed."""
-
-
-class PositionError(DonutsError):
-    """A position string (``Board.fen()``) is malformed or describes an impossible position."""
-
-
-class RulesError(DonutsError):
-    """A :class:`~donuts_ai.Rules` value has an unknown or out-of-range setting."""
-
-
-class SymmetryError(DonutsError):
-    """An unknown symmetry name (see :data:`donuts_ai.donuts.symmetry.SYMMETRY_NAMES`)."""
-
-
 class SearchStopped(RuntimeError):
     """A search was stopped from another thread (:meth:`donuts_ai.Solver.stop`): not bad
     input, so not a :class:`DonutsError`; the background analysis that owns the solver
     ends quietly on it."""
+
+
+#: Donuts' errors, here before 0.5.0: still importable from this module, with a
+#: :class:`DeprecationWarning`, until 0.6 (their home is :mod:`donuts_ai.donuts.errors`).
+_MOVED_TO_DONUTS = ("LayoutError", "PositionError", "RulesError", "SymmetryError")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED_TO_DONUTS:
+        warnings.warn(f"donuts_ai.errors.{name} is deprecated since 0.5.0: import it from donuts_ai or "
+                      f"donuts_ai.donuts.errors", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module("donuts_ai.donuts.errors"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

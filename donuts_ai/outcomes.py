@@ -11,49 +11,34 @@ Two kinds of numbers say who won, and they are never mixed:
 
 The codes are defined here, below both games: Donuts' engine
 (:mod:`donuts_ai.donuts._engine.core`) and the tree searches return them unchanged. This
-module also holds the words and strings the Python layer prints: value names, result
-strings, end reasons. (Colour names are :data:`donuts_ai.donuts.squares.COLOR_NAMES`.)
+module also holds the value names. Donuts' own words (its end reasons and their codes, its
+result strings) are :mod:`donuts_ai.donuts.outcomes`'s. (Colour names are
+:data:`donuts_ai.donuts.squares.COLOR_NAMES`.)
 """
 
 from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any
 
 #: Winner code of a game that goes on.
 NO_WINNER_YET = -1
 #: Winner code of a drawn game (0 / 1 are the players).
 WINNER_DRAW = 2
-#: How a game of Donuts ended (the engine's end-reason codes).
-REASON_FIVE = 0
-REASON_GROUP = 1
-REASON_MAJORITY = 2
 
 #: Game values, for the side to move (or the player of a move).
 WIN, DRAW, LOSS = 1, 0, -1
 #: The name of each game value.
 VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
-#: The result string of a finished game by its winner (a colour, or ``None`` for a draw),
-#: as game records write it: Chocolate (the first player) is written first.
-RESULT_STRINGS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
-#: The result string of a game not finished.
-UNFINISHED = "*"
-#: Every result string a game record may carry.
-RESULTS = (*RESULT_STRINGS.values(), UNFINISHED)
-
-#: The name of each way a game ends (the engine's ``REASON_*`` codes).
-REASON_NAMES = {REASON_FIVE: "five", REASON_GROUP: "largest group", REASON_MAJORITY: "majority"}
-
 __all__ = [
     "DRAW",
     "LOSS",
     "NO_WINNER_YET",
-    "REASON_NAMES",
-    "RESULTS",
-    "RESULT_STRINGS",
-    "UNFINISHED",
     "VALUE_NAMES",
     "WIN",
     "WINNER_DRAW",
-    "result_string",
     "value_for",
     "value_name",
     "winner_of_code",
@@ -77,6 +62,15 @@ def winner_of_code(code: int) -> int | None:
     return None if code == WINNER_DRAW else int(code)
 
 
-def result_string(winner: int | None) -> str:
-    """``"1-0"`` (Chocolate won), ``"0-1"`` or ``"1/2-1/2"`` of a finished game's winner."""
-    return RESULT_STRINGS[winner]
+#: Donuts' words, here before 0.5.0: still importable from this module, with a
+#: :class:`DeprecationWarning`, until 0.6 (their home is :mod:`donuts_ai.donuts.outcomes`).
+_MOVED_TO_DONUTS = ("REASON_FIVE", "REASON_GROUP", "REASON_MAJORITY", "REASON_NAMES", "RESULT_STRINGS", "UNFINISHED",
+                    "RESULTS", "result_string")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED_TO_DONUTS:
+        warnings.warn(f"donuts_ai.outcomes.{name} is deprecated since 0.5.0: import it from donuts_ai.donuts.outcomes",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module("donuts_ai.donuts.outcomes"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

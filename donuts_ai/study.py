@@ -27,9 +27,9 @@ from ._checks import check_int
 from .donuts.alphabeta import Solver
 from .donuts.board import Board
 from .donuts.book import Book
+from .donuts.canonical import canonical_layout_text as canonical_text  # re-exported: the study's name of a layout class
 from .donuts.layout import NUM_ARRANGEMENTS, Layout
 from .donuts.rules import Rules, RulesDict, make_rules
-from .donuts.symmetry import SYMMETRY_NAMES
 from .errors import DonutsError
 from .tournament.backends import execute
 from .tournament.config import STUDY_FIELDS, HarnessConfig, Settings, resolve
@@ -99,12 +99,6 @@ class StudySummary(TypedDict):
     solve_seconds_total: float
     solve_seconds_median: float
     solve_seconds_max: float
-
-
-def canonical_text(layout: Layout) -> str:
-    """The least layout text among the layout's 8 symmetric images: equal for layouts
-    that are the same game."""
-    return min(layout.transform(sym).to_text() for sym in SYMMETRY_NAMES)
 
 
 def study_layouts(arrangements: str | int | None = None, grids: int | None = None, seed: int = 0) -> list[StudyLayout]:

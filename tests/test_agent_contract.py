@@ -17,7 +17,7 @@ from donuts_ai.agents.base import Agent, check_time_left
 from donuts_ai.boxes.agents import BOXES_AGENTS
 from donuts_ai.donuts.agents import AGENTS
 from donuts_ai.errors import AgentError, DonutsError, GameOverError, IllegalMoveError, InvalidMoveError
-from donuts_ai.tournament.protocol import game_named, legal_move
+from donuts_ai.game import get_game, legal_move
 
 GAMES = ["donuts", "boxes"]
 #: The seed of every game and agent here.
@@ -33,7 +33,7 @@ GOOD_CLOCKS = [None, 0, 0.0, 5, 2.5]
 
 
 def _new_state(name: str):
-    game = game_named(name)
+    game = get_game(name)
     return game, game.new_state(game.draw_setup("random", SEED), game.rules_dict(None))
 
 
@@ -108,7 +108,7 @@ def test_an_illegal_and_an_unreadable_move_are_the_same_errors(name):
 def test_both_registries_are_lazy_registries():
     assert type(AGENTS) is LazyRegistry and type(BOXES_AGENTS) is LazyRegistry
     for name, registry in (("donuts", AGENTS), ("boxes", BOXES_AGENTS)):
-        assert game_named(name).agent_registry() is registry
+        assert get_game(name).agent_registry() is registry
         for kind in ("random", "greedy"):
             assert issubclass(registry[kind], Agent) and registry[kind].kind == kind
 

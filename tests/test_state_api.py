@@ -16,9 +16,10 @@ import pytest
 from donuts_ai import make
 from donuts_ai.boxes import BoxesRules, BoxesState
 from donuts_ai.donuts.board import Board
+from donuts_ai.donuts.errors import PositionError
 from donuts_ai.donuts.layout import Layout
 from donuts_ai.donuts.rules import Rules
-from donuts_ai.errors import DonutsError, IllegalMoveError, PositionError
+from donuts_ai.errors import DonutsError, IllegalMoveError
 from donuts_ai.state import GameOutcome, GameState
 
 #: Fresh states of both games, by name (:func:`donuts_ai.make`): each test builds its own.

@@ -55,7 +55,7 @@ def rest() -> None:
     env = VectorEnv(4, layout="random", seed=0)
     for _ in range(40):
         env.step(env.random_actions())
-    for spec in ("az:sims=8",):
+    for spec in ("az:simulations=8",):
         agent = make_agent(spec, seed=0, game="donuts")
         agent.select_move(_late(Board(Layout.random_grid(5)), 4, seed=2))
 

@@ -4,6 +4,7 @@ depth 14 on six early positions, MCTS 1 worker, VectorEnv 4096 games) on the tre
 PYTHONPATH; --solver adds the solver's node counts. See run.sh."""
 
 import importlib
+import inspect
 import json
 import random
 import sys
@@ -25,6 +26,14 @@ def _module(new: str, old: str) -> ModuleType:
 
 P = _module("donuts_ai.donuts._engine.position", "donuts_ai._engine.position")
 MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
+
+
+def budget(cls, count):
+    """A search's budget as the keyword its version names it: ``simulations`` from 0.5.0,
+    ``iterations`` before (so that one script measures either tree)."""
+    return {"simulations" if "simulations" in inspect.signature(cls).parameters else "iterations": count}
+
+
 search_moves = _module("donuts_ai.donuts.alphabeta._negamax", "donuts_ai.search.alphabeta._negamax").search_moves
 new_table = _module("donuts_ai.donuts.alphabeta._table", "donuts_ai.search.alphabeta._table").new_table
 new_workspace = _module("donuts_ai.donuts.alphabeta._workspace", "donuts_ai.search.alphabeta._workspace").new_workspace
@@ -71,7 +80,7 @@ def ab():
 
 ab()
 out["alphabeta_d14"] = best(ab)
-agent = MCTSAgent(iterations=20_000, workers=1, seed=1, reuse=False, proof_share=0)
+agent = MCTSAgent(**budget(MCTSAgent, 20_000), workers=1, seed=1, reuse=False, proof_share=0)
 b0 = Board(layout)
 agent.select_move(b0)
 

@@ -12,6 +12,7 @@ of the fixed-seed searches, the same before and after when the searches are unch
 
 import hashlib
 import importlib
+import inspect
 import json
 import random
 import statistics
@@ -41,6 +42,13 @@ def _module(new: str, old: str) -> ModuleType:
 GAME = _module("donuts_ai.donuts._engine.batch", "donuts_ai._engine.batch").GAME
 position_of = _module("donuts_ai.donuts._engine.position", "donuts_ai._engine.position").position_of
 MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
+
+
+def budget(cls, count):
+    """A search's budget as the keyword its version names it: ``simulations`` from 0.5.0,
+    ``iterations`` before (so that one script measures either tree)."""
+    return {"simulations" if "simulations" in inspect.signature(cls).parameters else "iterations": count}
+
 
 R = 7
 cpu = time.process_time
@@ -79,7 +87,7 @@ def mcts(workers, iterations):
     def work():
         n = 0
         for k, board in enumerate(boards):
-            agent = MCTSAgent(iterations=iterations, workers=workers, proof_share=0.0, reuse=False, seed=k)
+            agent = MCTSAgent(**budget(MCTSAgent, iterations), workers=workers, proof_share=0.0, reuse=False, seed=k)
             move = agent.select_move(board)
             for t in range(workers):
                 moves, visits, _, proven = mcts_root_stats(agent._tree, t)
@@ -103,7 +111,7 @@ def ismcts(players, iterations):
     def work():
         n = 0
         for k, s in enumerate(states):
-            agent = ISMCTSAgent(iterations=iterations, seed=k)
+            agent = ISMCTSAgent(**budget(ISMCTSAgent, iterations), seed=k)
             move = agent.select_move(s)
             moves, visits, means = ismcts_root_stats(agent._tree, s.turn)
             note(moves, visits, means)

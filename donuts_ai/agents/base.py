@@ -5,7 +5,7 @@ An agent has:
 
 - ``select_move(view, time_left=None) -> move``: the move of the player to move in
   ``view``, never changing ``view``. What a view is, and what a move is, is the game's
-  (:meth:`~donuts_ai.tournament.protocol.Game.player_view`): a
+  (:meth:`~donuts_ai.game.Game.player_view`): a
   :class:`~donuts_ai.Board` and a square name for Donuts (:class:`~donuts_ai.donuts.agents.board_agent.BoardAgent`),
   an observation dict (or a :class:`~donuts_ai.boxes.BoxesState`, of which only the
   observation of the player to move is read) and a move text for Donut Boxes
@@ -35,7 +35,7 @@ one from its spec, and :func:`donuts_ai.tournament.register_agent` (``game=`` na
 game) gives a class a short name at run time. Each game's built-in kinds are a
 :class:`~donuts_ai.agents.registry.LazyRegistry` (Donuts: :data:`donuts_ai.donuts.agents.AGENTS`;
 Donut Boxes: :data:`donuts_ai.boxes.agents.BOXES_AGENTS`), which a game's adapter hands
-the harness (:meth:`~donuts_ai.tournament.protocol.Game.agent_registry`).
+the harness (:meth:`~donuts_ai.game.Game.agent_registry`).
 
 Where a new agent plugs in: derive from the game's base, implement its move choice, and
 hand the object or class to the harness (:mod:`donuts_ai.tournament.entries`), give it a
@@ -51,10 +51,11 @@ import math
 import numbers
 import random
 import time
+import warnings
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Any, Literal, overload
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Literal, overload
 
 from .._checks import check_int, check_seconds, is_int
 from ..errors import AgentError, DonutsError
@@ -103,6 +104,52 @@ def positive_int(name: str, value: object, allow_none: bool = True, error: type[
     """An agent parameter that must be a positive int (``None`` allowed unless ``allow_none``
     is False), else ``error`` (:class:`~donuts_ai.errors.AgentError` or a subclass) naming it."""
     return check_int(name, value, minimum=1, allow_none=allow_none, error=error)
+
+
+#: The one name of a searching agent's budget, a count a move (MCTS's and ISMCTS's
+#: iterations, PUCT's and OpenSpiel's simulations): mctx's ``num_simulations``, and the word
+#: of the results. Its old names (``iterations``, ``sims``) are deprecated since 0.5.0.
+SIMULATIONS = "simulations"
+#: The version whose agents no longer take a deprecated parameter name.
+DEPRECATED_UNTIL = "0.6.0"
+#: Frames between :func:`renamed_argument` and the code that called the agent's class: the
+#: agent's constructor, then the wrapper that records its arguments (:func:`_recording`).
+_CALLER_FRAMES = 4
+
+
+def deprecation_text(old: str, new: str) -> str:
+    """The message of a deprecated parameter name (constructors and specs say the same)."""
+    return f"{old!r} is deprecated: the parameter is named {new!r} now (since 0.5.0; {old!r} goes in {DEPRECATED_UNTIL})"
+
+
+def renamed_argument(owner: str, new: str, value: object, old: str, old_value: object,
+                     error: type[DonutsError] = AgentError) -> tuple[object, str]:
+    """(the value, the name it came under) of a constructor parameter renamed from ``old``
+    to ``new``, both taken for a while (``None``: not given): ``old`` alone warns with a
+    :class:`DeprecationWarning` naming ``new``; both is ``error``. ``owner`` is the class
+    name. Check the value under the name it came under, so a message names what was given."""
+    if old_value is None:
+        return value, new
+    if value is not None:
+        raise error(f"{owner} got both {new}={value!r} and {old}={old_value!r}: {old!r} is the deprecated name "
+                    f"of {new!r}; give {new} alone")
+    warnings.warn(f"{owner}: {deprecation_text(old, new)}", DeprecationWarning, stacklevel=_CALLER_FRAMES)
+    return old_value, old
+
+
+def deprecated_alias(old: str, new: str) -> property:
+    """A property ``old`` that reads and writes attribute ``new``, with a :class:`DeprecationWarning`
+    (an agent's attribute renamed with its constructor's parameter)."""
+
+    def get(self: object) -> Any:
+        warnings.warn(f"{type(self).__name__}.{old} is deprecated: read .{new}", DeprecationWarning, stacklevel=2)
+        return getattr(self, new)
+
+    def set_(self: object, value: Any) -> None:
+        warnings.warn(f"{type(self).__name__}.{old} is deprecated: set .{new}", DeprecationWarning, stacklevel=2)
+        setattr(self, new, value)
+
+    return property(get, set_, doc=f"Deprecated since 0.5.0 (goes in {DEPRECATED_UNTIL}): ``{new}``.")
 
 
 def check_time_limit(time_limit: object, error: type[DonutsError] = AgentError) -> float | None:
@@ -257,6 +304,10 @@ class Agent(ABC):
     error: type[DonutsError] = AgentError
     #: The least seed accepted (``None``: any int).
     MIN_SEED: int | None = None
+    #: Constructor parameters renamed, old name -> new: the constructor still takes the old
+    #: one for a while (a :class:`DeprecationWarning`), and so do specs, which rewrite it
+    #: (:func:`donuts_ai.tournament.specs.normalize_spec`).
+    DEPRECATED_PARAMETERS: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, seed: int | None = None, name: str | None = None):
         if name is not None and not isinstance(name, str):

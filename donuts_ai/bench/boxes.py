@@ -137,7 +137,7 @@ def ismcts_speed(players: int, iterations: int, repeats: int) -> ISMCTSSpeed:
         done = tree_s = move_s = 0.0
         phase_rates: dict[str, list[float]] = {}
         for phase, state in positions:
-            agent = ISMCTSAgent(iterations=iterations, seed=r)
+            agent = ISMCTSAgent(simulations=iterations, seed=r)
             agent.select_move(state)
             info = agent.last_info
             done += info["iterations"]

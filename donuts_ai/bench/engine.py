@@ -65,7 +65,7 @@ ALL_KERNELS_SNIPPET = GAME_SNIPPET + (
     "from donuts_ai import Layout, perft, random_playouts, solve\n"
     "from donuts_ai.donuts.agents import MCTSAgent, AlphaBetaAgent\n"
     "perft(Board(), 3); random_playouts(Layout.standard(), 10, seed=1); random_playouts(Layout.standard(), 10, seed=1, parallel=True)\n"
-    "MCTSAgent(iterations=10); AlphaBetaAgent(depth=2)\n"
+    "MCTSAgent(simulations=10); AlphaBetaAgent(depth=2)\n"
 )
 #: Games of the batched environment's benchmark (its target: 5 million steps/s at this size, one core).
 VECTOR_ENV_GAMES = 4096
@@ -136,7 +136,7 @@ def alphabeta_speed(depth: int, repeats: int) -> Figure:
 def mcts_speed(iterations: int, workers: int, repeats: int) -> Figure:
     """Seconds an MCTS iteration from the empty standard board (the tree search alone: no
     prover), with ``workers`` threads."""
-    agent = MCTSAgent(iterations=iterations, workers=workers, seed=1, reuse=False, proof_share=0)
+    agent = MCTSAgent(simulations=iterations, workers=workers, seed=1, reuse=False, proof_share=0)
     board = Board(Layout.standard())
     agent.select_move(board)  # warm-up
 

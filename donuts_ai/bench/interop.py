@@ -112,7 +112,7 @@ def _position(plies: int) -> Board:
     the first seed whose position neither ends the game nor leaves our MCTS a move
     forced by its tactical pass or proven within a short search (both searches then
     run their whole budget)."""
-    probe = MCTSAgent(iterations=20_000, reuse=False, seed=1)
+    probe = MCTSAgent(simulations=20_000, reuse=False, seed=1)
     for seed in range(1000):
         rng = np.random.default_rng(seed)
         board = Board(Layout.standard())
@@ -144,8 +144,8 @@ def search_speeds(our_iterations: int, their_sims: int, repeats: int) -> list[Se
     rows: list[SearchSpeed] = []
     for plies in PLIES:
         board = _position(plies)
-        ours = _median_rate(MCTSAgent(iterations=our_iterations, reuse=False, seed=1), board, "iterations", repeats)
-        theirs = _median_rate(OpenSpielMCTSAgent(sims=their_sims, seed=1), board, "sims", repeats)
+        ours = _median_rate(MCTSAgent(simulations=our_iterations, reuse=False, seed=1), board, "iterations", repeats)
+        theirs = _median_rate(OpenSpielMCTSAgent(simulations=their_sims, seed=1), board, "sims", repeats)
         rows.append({"plies": plies, "fen": board.fen(), "ours": ours, "openspiel": theirs, "ratio": ours["median"] / theirs["median"]})
         print("  ", rows[-1], flush=True)
     return rows

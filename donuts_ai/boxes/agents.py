@@ -36,7 +36,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._checks import check_int as _check_int
-from ..agents.base import Agent, budget, check_exploration, check_flag, check_time_left, check_time_limit, positive_int
+from ..agents.base import (
+    SIMULATIONS,
+    Agent,
+    budget,
+    check_exploration,
+    check_flag,
+    check_time_left,
+    check_time_limit,
+    deprecated_alias,
+    positive_int,
+    renamed_argument,
+)
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
 from ..search.ismcts import ISMCTSSettings, capacity, clear, grow, new_tree, root_stats
@@ -248,7 +259,7 @@ def greedy_order(world: BoxesState, codes: Codes, box_points: int, rng: random.R
 
 #: Default exploration constant of UCB1 (rewards lie in [0, 1]).
 DEFAULT_EXPLORATION = 0.7
-#: Default time per move when neither ``time_limit`` nor ``iterations`` is given.
+#: Default time per move when neither ``time_limit`` nor ``simulations`` is given.
 DEFAULT_TIME_LIMIT = 1.0
 #: Iterations of the first timed call, before the speed is known: small, so a tiny budget is kept.
 FIRST_CHUNK = 2
@@ -299,26 +310,35 @@ class ISMCTSAgent(BoxesAgent):
     search spends its iterations on the likeliest moves; ``False`` tries them in a
     seeded random order, all at once.
 
-    Limits: ``iterations`` per move, or ``time_limit`` seconds per move (default
+    Limits: ``simulations`` per move (ISMCTS iterations: each deals a world and walks,
+    expands, plays out and backs up once), or ``time_limit`` seconds per move (default
     :data:`DEFAULT_TIME_LIMIT` when neither is given; with both, whichever comes first),
     capped by a twentieth of the clock in a timed game. A timed search runs in calls of a
     few milliseconds, the clock read between them, and always at least one iteration; a
     move with a single legal answer is played without searching. The played move is the
-    most visited root child (then the best mean reward). With an iteration limit (and no
+    most visited root child (then the best mean reward). With a simulation limit (and no
     time limit) the seed fixes every move. The tree (64 + 8 x players bytes a node, a node
     per iteration) is rebuilt each move; a search stops when it holds :data:`MAX_NODES`.
+    ``iterations=`` is the deprecated name of ``simulations`` (a :class:`DeprecationWarning`;
+    the attribute ``iterations`` too), taken until 0.6.0.
     """
 
     kind = "ismcts"
+    DEPRECATED_PARAMETERS = {"iterations": SIMULATIONS}
+    #: Deprecated since 0.5.0: :attr:`simulations`.
+    iterations = deprecated_alias("iterations", SIMULATIONS)
 
-    def __init__(self, iterations: int | None = None, time_limit: float | None = None, *,
+    def __init__(self, simulations: int | None = None, time_limit: float | None = None, *,
                  exploration: float = DEFAULT_EXPLORATION, reward: str = "rank", prior: bool = True,
-                 widen_base: int = 8, box_points: int = DEFAULT_BOX_POINTS, seed: int | None = None,
-                 name: str | None = None) -> None:
+                 widen_base: int = 8, box_points: int = DEFAULT_BOX_POINTS, iterations: int | None = None,
+                 seed: int | None = None, name: str | None = None) -> None:
         super().__init__(seed, name)
-        self.iterations = positive_int("iterations", iterations, error=BoxesAgentError)
+        given, given_as = renamed_argument("ISMCTSAgent", SIMULATIONS, simulations, "iterations", iterations,
+                                           error=BoxesAgentError)
+        #: Simulations (ISMCTS iterations) a move; ``None``: timed.
+        self.simulations = positive_int(given_as, given, error=BoxesAgentError)
         self.time_limit = check_time_limit(time_limit, error=BoxesAgentError)
-        if self.time_limit is None and self.iterations is None:
+        if self.time_limit is None and self.simulations is None:
             self.time_limit = DEFAULT_TIME_LIMIT
         self.exploration = check_exploration(exploration, error=BoxesAgentError)
         # Checked at run time: a caller may pass anything.
@@ -337,8 +357,8 @@ class ISMCTSAgent(BoxesAgent):
 
     def params(self) -> dict[str, object]:
         out: dict[str, object] = {}
-        if self.iterations is not None:
-            out["iterations"] = self.iterations
+        if self.simulations is not None:
+            out[SIMULATIONS] = self.simulations
         if self.time_limit is not None:
             out["time_limit"] = self.time_limit
         if self.exploration != DEFAULT_EXPLORATION:
@@ -376,12 +396,12 @@ class ISMCTSAgent(BoxesAgent):
         done, chunk, calls, searching = 0, FIRST_CHUNK, 0, 0.0
         while True:
             if deadline is None:
-                assert self.iterations is not None  # no time limit, so an iteration limit
-                n = self.iterations - done
+                assert self.simulations is not None  # no time limit, so a simulation limit
+                n = self.simulations - done
             else:
                 n = chunk
-            if self.iterations is not None:
-                n = min(n, self.iterations - done)
+            if self.simulations is not None:
+                n = min(n, self.simulations - done)
             n = min(n, MAX_NODES - int(tree.node_count[0]))
             if n <= 0:
                 break
@@ -395,7 +415,7 @@ class ISMCTSAgent(BoxesAgent):
             searching += ended - began
             done += n
             calls += 1
-            if self.iterations is not None and done >= self.iterations:
+            if self.simulations is not None and done >= self.simulations:
                 break
             if deadline is not None:
                 left = deadline - ended

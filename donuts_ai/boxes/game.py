@@ -1,5 +1,6 @@
-"""Donut Boxes as the tournament harness sees it (:class:`~donuts_ai.tournament.protocol.Game`):
-a free-for-all game of 2 to 10 players with a shuffled deck and hidden trays.
+"""Donut Boxes as a :class:`~donuts_ai.game.Game` (the contract every front end reads),
+registered as ``"boxes"``: a free-for-all game of 2 to 10 players with a shuffled deck
+and hidden trays.
 
 - **Set-up**: a deal, written as its seed (``"123"``): every deck is shuffled from it
   (``BoxesState(rules, seed)``). ``random`` (the default) draws a fresh deal for every unit
@@ -30,13 +31,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from .._checks import is_int
 from ..errors import DonutsError, InvalidMoveError
-from ..state import GameState
-from ..tournament.protocol import Game
+from ..game import Game, register_game
 from .errors import BoxesError
 from .moves import move_text, parse_move
 from .rules import BoxesRules
@@ -52,10 +51,12 @@ MAX_DEAL_SEED = 2**62 - 1
 WARM_UP_MOVES = 4
 
 
-class BoxesGame(Game):
-    """Donut Boxes through the harness protocol (see the module doc)."""
+class BoxesGame(Game[BoxesState]):
+    """Donut Boxes through the game contract (see the module doc)."""
 
     name = "boxes"
+    #: ``make("boxes", ...)``'s settings (:meth:`make`).
+    SETTINGS = ("players", "grid", "matching", "closers", "rules", "seed")
     FREE_FOR_ALL = True
     CAN_FORFEIT = False
     SETUP_NAME = "deal"
@@ -66,6 +67,16 @@ class BoxesGame(Game):
     LEDGERS = ("points",)
 
     # --- set-ups and rules -----------------------------------------------------------
+    def make(self, players: int | None = None, grid: str | None = None, matching: str | None = None,  # type: ignore[override]
+             closers: bool | None = None, rules: object = None, seed: int = 0) -> BoxesState:
+        """A :class:`~donuts_ai.boxes.BoxesState`: ``players``, ``grid``, ``matching``,
+        ``closers`` (or ``rules``, a :class:`~donuts_ai.boxes.BoxesRules`) and ``seed`` (the deal)."""
+        given = {k: v for k, v in {"players": players, "grid": grid, "matching": matching, "closers": closers}.items()
+                 if v is not None}
+        if rules is not None and given:
+            raise DonutsError(f"make('boxes'): give rules or {', '.join(given)}, not both")
+        return BoxesState(BoxesRules(**given) if rules is None else rules, seed)  # type: ignore[arg-type]  # checked there
+
     def parse_setups(self, spec: str) -> list[str] | str:
         if not isinstance(spec, str) or not spec.strip():
             raise DonutsError(f"boxes set-ups: expected random, deal:SEED[:COUNT] or deal seeds like 7,8,9, got {spec!r}")
@@ -141,23 +152,16 @@ class BoxesGame(Game):
         counts = cast(PlayResult, report)
         return {"cards": int(counts.get("cards", 0)), "sealed": int(counts.get("sealed", 0))}
 
-    def final_stats(self, state: GameState, stats: list[dict[str, int]]) -> list[dict[str, int]]:
-        boxes = _boxes(state).boxes_delivered
+    def final_stats(self, state: BoxesState, stats: list[dict[str, int]]) -> list[dict[str, int]]:
+        boxes = state.boxes_delivered
         return [{**s, "boxes": boxes[p]} for p, s in enumerate(stats)]
 
-    def running_scores(self, state: GameState) -> list[int]:
-        return _boxes(state).scores
+    def running_scores(self, state: BoxesState) -> list[int]:
+        return state.scores
 
     # --- agents ----------------------------------------------------------------------
-    def view(self, state: GameState) -> BoxesState:
-        """The whole state (hidden parts included): only for code that may see it all."""
-        return _boxes(state).copy()
-
-    def player_view(self, state: GameState, player: int) -> dict[str, Any]:
-        return self.agent_view(self.observation(state, player))
-
-    def observation(self, state: GameState, player: int) -> dict[str, Any]:
-        return dict(_boxes(state).observation(player))
+    def observation(self, state: BoxesState, player: int) -> dict[str, Any]:
+        return dict(state.observation(player))
 
     def agent_view(self, observation: dict[str, Any]) -> dict[str, Any]:
         view: dict[str, Any] = json.loads(json.dumps(observation))  # the agent's own copy, as a process would get it
@@ -179,21 +183,11 @@ class BoxesGame(Game):
         warm_up_agents()
 
     # --- scores ----------------------------------------------------------------------
-    def ledger_points_ffa(self, ranking: list[int], scores: Sequence[int | float] | None, player: int,
-                          stats: dict[str, int], ledger: str) -> int | float:
-        assert scores is not None  # Boxes always gives scores (:meth:`scores`)
-        return scores[player]
-
+    # The ledger's points are the game's own scores: the contract's default ledger_points.
     def ledger_text(self, ledger: str) -> str:
         return ("points: every game's final score; boxes: boxes delivered (sealed or boxed early); "
                 "cards: cards placed; sealed: runs a player's moves sealed, whoever scored them")
 
 
-def _boxes(state: GameState) -> BoxesState:
-    """The harness's state of a game of Donut Boxes: the state :meth:`BoxesGame.new_state` made."""
-    assert isinstance(state, BoxesState), type(state)
-    return state
-
-
-#: The adapter the harness takes by name (:data:`~donuts_ai.tournament.protocol.KNOWN_GAMES`).
-BOXES = BoxesGame()
+#: Donut Boxes in the table of games (:func:`donuts_ai.game.get_game`).
+BOXES = register_game(BoxesGame())

@@ -14,12 +14,14 @@ from typing import Any, TypeAlias, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import GameOverError, IllegalMoveError, LayoutError, PositionError, RulesError
-from ..outcomes import REASON_NAMES, result_string, winner_of_code
+from ..errors import GameOverError, IllegalMoveError
+from ..outcomes import winner_of_code
 from ..state import GameState
 from . import _engine as E
 from ._engine.position import plies_left, position_of
+from .errors import LayoutError, PositionError, RulesError
 from .layout import Layout
+from .outcomes import REASON_NAMES, result_string
 from .rules import Rules, RulesDict
 from .squares import (
     COLOR_LETTERS,

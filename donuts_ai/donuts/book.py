@@ -11,11 +11,13 @@ two bits a square, square 0 lowest (a 72-bit int),
 
     key = d[a1] | d[b1] << 2 | ... | d[f6] << 70        d[sq] in 0..3 (DIRECTION_SYMBOLS)
 
-the least such key among the layout's 8 symmetric images (:data:`SYMMETRY_NAMES`), since
-images are the same game. The entry's move is stored in the canonical image's frame and
-mapped back to the asked layout's frame on lookup (when a layout is its own image under
-several symmetries, any of them maps a best move to a best move: their composition is a
-symmetry of the game).
+the least such key among the layout's 8 symmetric images, since images are the same game
+(:func:`canonical_key`, defined in :mod:`.canonical` as
+:func:`~.canonical.canonical_layout_key`: the shipped file holds these keys, so they never
+change). The entry's move is stored in the canonical image's frame and mapped back to
+the asked layout's frame on lookup (when a layout is its own image under several
+symmetries, any of them maps a best move to a best move: their composition is a symmetry
+of the game).
 
 The shipped book (:data:`SHIPPED_BOOK`, package data) is built from the studies under
 ``notebooks/`` by ``donuts-ai book build`` (:func:`donuts_ai.study.build_book`); a user's
@@ -41,10 +43,11 @@ from numpy.typing import NDArray
 from ..errors import DonutsError
 from ..outcomes import DRAW, LOSS, WIN
 from .board import Board
+from .canonical import canonical_layout_key as canonical_key  # re-exported: the book's name of its key
 from .layout import Layout
 from .rules import Rules, RulesDict
 from .squares import NUM_SQUARES, SQUARE_NAMES, parse_square
-from .symmetry import SYMMETRY_NAMES, inverse, transform_direction, transform_square
+from .symmetry import inverse, transform_square
 
 #: What a book file says it is (its ``meta['format']``).
 BOOK_FORMAT = "donuts_ai opening book"
@@ -52,8 +55,6 @@ BOOK_FORMAT = "donuts_ai opening book"
 BOOK_VERSION = 1
 #: The book shipped with the package.
 SHIPPED_BOOK = Path(__file__).with_name("data") / "book.npz"
-#: Bits a square's direction takes in a canonical key.
-_DIRECTION_BITS = 2
 #: Bits of a key kept in its low word (the rest, 72 - 64 = 8 bits, in its high byte).
 _LOW_BITS = 64
 _LOW_MASK = (1 << _LOW_BITS) - 1
@@ -75,33 +76,6 @@ class BookEntry:
     value: int
     best_move: str
     distance: int | None
-
-
-def _symmetry_maps() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Per symmetry: (the image square of every square, the image of every direction)."""
-    return tuple((tuple(transform_square(sq, sym) for sq in range(NUM_SQUARES)),
-                  tuple(transform_direction(d, sym) for d in range(4))) for sym in SYMMETRY_NAMES)
-
-
-_MAPS = _symmetry_maps()
-
-
-def _key_of(directions: Iterable[int]) -> int:
-    return sum(d << (_DIRECTION_BITS * sq) for sq, d in enumerate(directions))
-
-
-def canonical_key(layout: Layout) -> tuple[int, str]:
-    """(the layout's canonical key, a symmetry taking the layout to that image)."""
-    best_key, best_sym = -1, SYMMETRY_NAMES[0]
-    dirs = layout.directions
-    for sym, (squares, directions) in zip(SYMMETRY_NAMES, _MAPS, strict=True):
-        image = [0] * NUM_SQUARES
-        for sq, d in enumerate(dirs):
-            image[squares[sq]] = directions[d]
-        key = _key_of(image)
-        if best_key < 0 or key < best_key:
-            best_key, best_sym = key, sym
-    return best_key, best_sym
 
 
 def rules_key(rules: Rules | Mapping[str, Any]) -> str:

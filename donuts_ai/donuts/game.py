@@ -1,5 +1,5 @@
-"""Donuts, the board game, as the tournament harness sees it
-(:class:`~donuts_ai.tournament.protocol.Game`), beside Donut Boxes' (:mod:`donuts_ai.boxes.game`).
+"""Donuts, the board game, as a :class:`~donuts_ai.game.Game` (the contract every front end
+reads), beside Donut Boxes' (:mod:`donuts_ai.boxes.game`); registered as ``"donuts"``.
 
 The set-up is a layout (its text), the rules a :class:`~donuts_ai.Rules` as a JSON
 object, the state a :class:`~donuts_ai.Board`, which the harness plays through its state
@@ -16,11 +16,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..errors import LayoutError, RulesError
-from ..state import GameState
-from ..tournament.protocol import Game, JSONObject
+from ..errors import DonutsError
+from ..game import Ending, Game, JSONObject, register_game
 from .agents import AGENTS, OPTIONAL_AGENTS
 from .board import Board, Termination
+from .errors import LayoutError, RulesError
 from .layout import Layout, fresh_layout, parse_layout_spec
 from .rules import Rules, make_rules
 from .squares import SQUARE_NAMES, parse_square
@@ -34,10 +34,12 @@ INSERTION_BONUS_AT = 3
 FIVE_POINTS, BOARD_WIN_POINTS, INSERTION_POINTS = 3, 2, 1
 
 
-class DonutsGame(Game):
-    """Donuts through the harness protocol (see the module doc)."""
+class DonutsGame(Game[Board]):
+    """Donuts through the game contract (see the module doc)."""
 
     name = "donuts"
+    #: ``make("donuts", ...)``'s settings (:meth:`make`).
+    SETTINGS = ("layout", "rules", "insertion", "donuts", "seed")
     #: A player's insertions (placements that flipped donuts), which the ledgers reward.
     STATS = ("insertions",)
     #: ``rulebook``: +3 a five, +2 majority control of a full board, +1 for 3+ insertions;
@@ -46,6 +48,17 @@ class DonutsGame(Game):
 
     def __init__(self) -> None:
         self._seen: tuple[tuple[str, str], Board] | None = None  # (key, Board) of the last agent_view, in an agent process
+
+    def make(self, layout: object = "standard", rules: object = None, insertion: str | None = None,  # type: ignore[override]
+             donuts: int | None = None, seed: int | None = None) -> Board:
+        """A :class:`~donuts_ai.Board`: ``layout`` (a :class:`~donuts_ai.Layout` or a layout
+        spec: ``"standard"``, the default, ``"random:3"``, ``"grid:5"``, a layout's text;
+        ``"random"`` draws one from ``seed``) under ``rules`` (a :class:`~donuts_ai.Rules`,
+        a rule name or a rules dict) or ``insertion`` / ``donuts`` alone."""
+        if rules is not None and insertion is not None:
+            raise DonutsError("make('donuts'): give rules or insertion, not both")
+        chosen = make_rules(insertion if rules is None else rules, donuts)  # type: ignore[arg-type]  # make_rules checks it
+        return Board(Layout.from_spec(layout, seed), chosen)  # type: ignore[arg-type]  # from_spec checks it
 
     def parse_setups(self, spec: str) -> list[Layout] | str:
         return parse_layout_spec(spec)
@@ -91,11 +104,11 @@ class DonutsGame(Game):
         # Board.push reports the squares it flipped: a move that flips is an insertion.
         return {"insertions": 1 if report else 0}
 
-    def view(self, state: GameState) -> Board:
-        return _board(state).copy()
+    def player_view(self, state: Board, player: int) -> Board:
+        return state.copy()  # perfect information: the agent gets the whole Board, to change at will
 
-    def observation(self, state: GameState, side: int) -> JSONObject:
-        board = _board(state)
+    def observation(self, state: Board, player: int) -> JSONObject:
+        board = state
         return {"layout": board.layout.to_text(), "rules": self.rules_dict(board.rules), "moves": board.move_stack}
 
     def agent_view(self, observation: JSONObject) -> Board:
@@ -117,21 +130,15 @@ class DonutsGame(Game):
         board = Board()
         board.push(board.legal_moves()[0])
 
-    def ledger_points(self, winner_side: int | None, reason: str, side: int, stats: dict[str, int], ledger: str) -> int:
+    def ledger_points(self, ending: Ending, player: int, stats: dict[str, int], ledger: str) -> int:
         points = INSERTION_POINTS if stats.get("insertions", 0) >= INSERTION_BONUS_AT else 0
-        if winner_side is not None and side == winner_side:
-            points += win_points(reason, ledger)
+        if ending.winner is not None and player == ending.winner:
+            points += win_points(ending.reason, ledger)
         return points
 
     def ledger_text(self, ledger: str) -> str:
         board_win = "+2 majority of a full board" if ledger == "rulebook" else "+2 any win at the end"
         return f"+3 five, {board_win}, +1 for {INSERTION_BONUS_AT}+ insertions in a game"
-
-
-def _board(state: GameState) -> Board:
-    """The harness's state of a Donuts game: the Board :meth:`DonutsGame.new_state` made."""
-    assert isinstance(state, Board), type(state)
-    return state
 
 
 def win_points(reason: str, ledger: str = "rulebook") -> int:
@@ -143,5 +150,5 @@ def win_points(reason: str, ledger: str = "rulebook") -> int:
     return 0
 
 
-#: The adapter the harness takes by name (:data:`~donuts_ai.tournament.protocol.KNOWN_GAMES`).
-DONUTS = DonutsGame()
+#: Donuts in the table of games (:func:`donuts_ai.game.get_game`).
+DONUTS = register_game(DonutsGame())

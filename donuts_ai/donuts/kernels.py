@@ -74,7 +74,6 @@ from numpy.typing import NDArray
 from .._bits import ONE
 from .._bits import ctz as _ctz
 from .._bits import popcount as _popcount
-from ..errors import PositionError
 from ._engine.core import nth_bit as _nth_bit
 from ._engine.position import ENDED_DRAWN as _ENDED_DRAWN
 from ._engine.position import ENDED_LOST as _ENDED_LOST
@@ -90,8 +89,11 @@ from ._engine.position import placer_value as _placer_value
 from ._engine.position import plies_left as _plies_left
 from ._engine.position import position_of as _position_of
 from ._engine.position import rulebook_of as _rulebook_of
-from .alphabeta._table import position_keys as _position_keys
 from .board import Board
+from .canonical import canonical_position_key as _canonical_position_key
+from .canonical import position_image as _position_image
+from .canonical import position_key as _position_key
+from .errors import PositionError
 from .squares import NUM_SQUARES
 from .symmetry import square_images as _square_images
 
@@ -294,17 +296,7 @@ def key(pos: Position) -> tuple[np.uint64, np.uint64]:
     positions (``key_a`` = ``own``, ``last + 1`` at bit 36, ``placed_own`` at bit 43;
     ``key_b`` = ``opp``, ``placed_opp`` at bit 36). The solver's table uses this key.
     A table of them serves one layout and one set of rules: clear it when those change."""
-    return _position_keys(pos)
-
-
-@njit(cache=True, inline="always")
-def _image(bitboard: np.uint64, image: NDArray[np.int64]) -> np.uint64:
-    """The image of ``bitboard`` under the square map ``image``."""
-    out = np.uint64(0)
-    while bitboard:
-        out |= ONE << np.uint64(image[_ctz(bitboard)])
-        bitboard &= bitboard - ONE
-    return out
+    return _position_key(pos)
 
 
 @njit(cache=True, inline="always")
@@ -313,9 +305,7 @@ def position_image(pos: Position, image: NDArray[np.int64]) -> Position:
     (``image[sq]``, the image of square ``sq``: a row of :func:`symmetries`, or of
     :data:`donuts_ai.donuts.symmetry.SQUARE_IMAGE`): the donuts and the last square
     moved, the counts kept. Under a symmetry of the layout it is played on, the same game."""
-    last = pos.last if pos.last < 0 else image[pos.last]
-    return Position(_image(np.uint64(pos.own), image), _image(np.uint64(pos.opp), image), np.int64(last),
-                    np.int64(pos.placed_own), np.int64(pos.placed_opp))
+    return _position_image(pos, image)
 
 
 @njit(cache=True)
@@ -330,9 +320,4 @@ def canonical_key(pos: Position, symmetries: NDArray[np.int64]) -> tuple[np.uint
     map moves back). With the identity alone (the standard layout, nearly every tile
     arrangement) it is :func:`key`, at the cost of one comparison; each further symmetry
     costs a loop over the donuts on the board."""
-    best_a, best_b = _position_keys(pos)
-    for s in range(1, symmetries.shape[0]):
-        a, b = _position_keys(position_image(pos, symmetries[s]))
-        if a < best_a or (a == best_a and b < best_b):
-            best_a, best_b = a, b
-    return best_a, best_b
+    return _canonical_position_key(pos, symmetries)

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from .._checks import check_int
-from ..errors import LayoutError
+from .errors import LayoutError
 from .squares import DIRECTION_SYMBOLS, NUM_SQUARES, SIZE, square, square_file, square_rank
 from .svg import board_svg
 from .symmetry import SYMMETRY_NAMES, transform_coords, transform_direction

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from .._checks import is_int
-from ..errors import RulesError
+from .errors import RulesError
 
 #: Official insertion: the maximal straight run of the mover's donuts containing the
 #: new donut flips the two opposing donuts directly beyond both of its ends.
@@ -42,7 +42,7 @@ class Rules:
         board can fill; a full board without a five goes to the player with
         more donuts on it (equal counts draw).
 
-    Raises :class:`~donuts_ai.errors.RulesError` (a ``ValueError``) on bad values.
+    Raises :class:`~donuts_ai.donuts.errors.RulesError` (a ``ValueError``) on bad values.
     """
 
     insertion: str = GROUP
@@ -76,7 +76,7 @@ class Rules:
     def from_dict(cls, rules: Mapping[str, Any]) -> Rules:
         """The rules of a mapping of :data:`RULE_KEYS` (missing keys: the official
         values); an unknown key or a bad value raises
-        :class:`~donuts_ai.errors.RulesError` naming it."""
+        :class:`~donuts_ai.donuts.errors.RulesError` naming it."""
         return make_rules(dict(rules))
 
     def __repr__(self) -> str:
@@ -93,7 +93,7 @@ def make_rules(rules: Rules | str | Mapping[str, Any] | None = None, donuts: int
     insertion rule name (``"group"``, ``"single"``), a mapping of :data:`RULE_KEYS` (as
     results files and ``--rules insertion=single,donuts=18`` give them), or ``None`` for the
     official rules; ``donuts`` (donuts per player) overrides the rules' count when given.
-    Raises :class:`~donuts_ai.errors.RulesError` (a ``ValueError``) naming what was wrong."""
+    Raises :class:`~donuts_ai.donuts.errors.RulesError` (a ``ValueError``) naming what was wrong."""
     if rules is None:
         rules = Rules()
     elif isinstance(rules, str):
@@ -134,5 +134,5 @@ def given_rules(args: argparse.Namespace) -> dict[str, str | int]:
 def rules_from_arguments(args: argparse.Namespace) -> Rules:
     """The :class:`Rules` of the flags of :func:`add_rules_arguments`
     (the official rule for each flag left out); a bad value raises
-    :class:`~donuts_ai.errors.RulesError` naming it."""
+    :class:`~donuts_ai.donuts.errors.RulesError` naming it."""
     return Rules.from_dict(given_rules(args))

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import SymmetryError
+from .errors import SymmetryError
 from .squares import DIRECTION_VECTORS, NUM_SQUARES, SIZE, square_file, square_rank
 
 #: name -> matrix (a, b, c, d): (x, y) -> (a x + b y, c x + d y), x = file, y = rank.

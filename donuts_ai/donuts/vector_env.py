@@ -25,10 +25,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._checks import check_int
 from ..errors import DonutsError, IllegalMoveError, InvalidMoveError
-from ..outcomes import REASON_NAMES
 from ._engine import batch as _B
 from ._engine.planes import NUM_PLANES
 from .layout import FIXED, GRID, NUM_TILES, POOL, QUADRANTS, RANDOM, Layout, LayoutSpec
+from .outcomes import REASON_NAMES
 from .rules import Rules, make_rules
 from .squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square, squares_of
 

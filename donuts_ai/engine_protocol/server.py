@@ -54,15 +54,15 @@ from ..tournament.engine_text import (
     GoLimits,
     parse_go,
 )
-from ..tournament.specs import AgentLike, Params, SpecError, call_agent, make_agent, resolve
+from ..tournament.specs import AgentLike, Params, SpecError, call_agent, deprecated_parameters, make_agent, resolve
 from .position import parse_position
 
 GAME = "donuts"
 #: What ``dep`` answers as the engine's author.
 AUTHOR = "donuts_ai"
 #: The agent limits a ``go`` command sets for one move (its attributes by ``go`` keyword;
-#: ``nodes`` is an alpha-beta agent's ``nodes`` and an MCTS agent's ``iterations``).
-LIMIT_ATTRIBUTES = {"movetime": ("time_limit",), "depth": ("depth",), NODES: ("nodes", "iterations")}
+#: ``nodes`` is an alpha-beta agent's ``nodes`` and a searching agent's ``simulations``).
+LIMIT_ATTRIBUTES = {"movetime": ("time_limit",), "depth": ("depth",), NODES: ("nodes", "simulations")}
 #: A search given ``movetime`` is asked to finish in this share of it: the rest covers a
 #: search's overshoot (its tactical pass and first iteration always complete) and the
 #: answer's way back to the harness.
@@ -130,8 +130,11 @@ class EngineServer:
         self.spec, self.out, self.err = spec, out, err
         self._lock = threading.Lock()  # one writer at a time, and one answer per search
         cls, params = resolve(spec, GAME)
+        self._cls = cls  # resolved once: the spec's deprecated names, if any, warn once
         self.kind = spec.partition(":")[0]
         self._types: dict[str, str] = {}  # option name -> spin, check or string
+        #: Deprecated option names (the class's deprecated parameters), old -> new: not listed, still set.
+        self._renamed = dict(deprecated_parameters(cls))
         self.defaults = self._defaults(cls, params)
         self.params = dict(params)
         self.seed: int | None = None
@@ -156,7 +159,7 @@ class EngineServer:
             return dict(params)
         out: Params = {}
         for p in parameters:
-            if p.name == "name" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            if p.name == "name" or p.name in self._renamed or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 continue
             default = None if p.default is p.empty else p.default
             out[p.name] = params.get(p.name, default)
@@ -189,9 +192,8 @@ class EngineServer:
             self._build_error = f"{type(exc).__name__}: {exc}"
 
     def _make(self) -> AgentLike:
-        cls, _ = resolve(self.spec, GAME)
         try:
-            agent = cls(**self.params)
+            agent = self._cls(**self.params)
         except (ValueError, TypeError, OverflowError, MemoryError) as exc:
             raise SpecError(f"agent {self.kind} with {self.params}: {exc}") from None
         if not getattr(agent, "name", None):
@@ -252,6 +254,10 @@ class EngineServer:
         at = args.index(VALUE, 2)
         name, text = " ".join(args[1:at]), " ".join(args[at + 1:])
         known = {k.lower(): k for k in self.defaults}
+        renamed = {old.lower(): new for old, new in self._renamed.items() if new in self.defaults}
+        if name.lower() in renamed and name.lower() not in known:
+            self.say(f"option {name!r} is deprecated: it is named {renamed[name.lower()]!r} now")
+            name = renamed[name.lower()]
         if name.lower() not in known:
             raise EngineProtocolError(f"unknown option {name!r} (options: {', '.join(self.defaults)})")
         name = known[name.lower()]

@@ -5,7 +5,7 @@
   written against PettingZoo or Gymnasium.
 - :mod:`donuts_ai.interop.openspiel` (``pip install 'donuts_ai[spiel]'``): the Python
   game ``python_donuts`` registered with ``pyspiel``, our agents as ``pyspiel.Bot``
-  and OpenSpiel's ``MCTSBot`` as a tournament agent (``openspiel-mcts:sims=1000``).
+  and OpenSpiel's ``MCTSBot`` as a tournament agent (``openspiel-mcts:simulations=1000``).
 
 Both describe a position with the same observation planes
 (:func:`donuts_ai.interop.planes`, 13 planes of 6×6 from one player's point of view).

@@ -31,7 +31,7 @@ is the moves so far as square names.
 Agents both ways: :class:`DonutsBot` is any of our agents (an :class:`Agent` or a spec
 such as ``"mcts:time=0.1"``) as a ``pyspiel.Bot``; :class:`OpenSpielMCTSAgent` is
 OpenSpiel's ``MCTSBot`` (UCT with random rollouts) as one of our agents, so the
-tournament harness rates it against ours (spec ``openspiel-mcts:sims=1000`` or
+tournament harness rates it against ours (spec ``openspiel-mcts:simulations=1000`` or
 ``openspiel-mcts:time=1.0``).
 """
 
@@ -51,7 +51,17 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 import numpy as np
 from numpy.typing import NDArray
 
-from ..agents.base import Agent, budget, check_exploration, check_flag, check_time_limit, positive_int
+from ..agents.base import (
+    SIMULATIONS,
+    Agent,
+    budget,
+    check_exploration,
+    check_flag,
+    check_time_limit,
+    deprecated_alias,
+    positive_int,
+    renamed_argument,
+)
 from ..donuts.agents.board_agent import BoardAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout, LayoutSpec
@@ -363,38 +373,46 @@ class OpenSpielMCTSInfo(TypedDict, total=False):
 class OpenSpielMCTSAgent(BoardAgent):
     """OpenSpiel's ``MCTSBot`` (UCT, exploration constant ``exploration``, ``rollouts`` uniformly random
     rollouts per leaf, MCTS-Solver backups when ``solve``) as one of our agents: spec
-    ``openspiel-mcts:sims=1000``.
+    ``openspiel-mcts:simulations=1000``.
 
-    Limits: ``sims`` simulations a move (default 1000 when no ``time_limit``), or
+    Limits: ``simulations`` a move (default 1000 when no ``time_limit``), or
     ``time_limit`` seconds a move (capped in blitz at a twentieth of the clock left):
     ``MCTSBot`` has no clock, so a search of :data:`CALIBRATION_SIMS` simulations
     measures its speed on the position, and a second, fresh search gets the
-    simulations that fit in the rest of the budget at that speed (``sims`` then caps
+    simulations that fit in the rest of the budget at that speed (``simulations`` then caps
     them); the time used is close to the budget, not bounded by it. The search stops
     early when MCTS-Solver proves the root. A seed fixes every move of a
     simulation-limited agent. No tactical pass: it is OpenSpiel's bot as it comes.
     ``last_info`` holds the last move's simulations (of its last search) and seconds.
+    ``sims=`` is the deprecated name of ``simulations`` (a :class:`DeprecationWarning`; the
+    attribute ``sims`` too), taken until 0.6.0.
     """
 
     kind = "openspiel-mcts"
+    DEPRECATED_PARAMETERS = {"sims": SIMULATIONS}
+    #: Deprecated since 0.5.0: :attr:`simulations`.
+    sims = deprecated_alias("sims", SIMULATIONS)
 
-    def __init__(self, sims: int | None = None, time_limit: float | None = None, *,
-                 exploration: float = DEFAULT_EXPLORATION, rollouts: int = 1, solve: bool = True, seed: int | None = None,
-                 name: str | None = None):
+    def __init__(self, simulations: int | None = None, time_limit: float | None = None, *,
+                 exploration: float = DEFAULT_EXPLORATION, rollouts: int = 1, solve: bool = True, sims: int | None = None,
+                 seed: int | None = None, name: str | None = None):
         super().__init__(seed, name)
-        self.sims = positive_int("sims", sims)
-        if self.sims is not None and self.sims < MIN_SIMS:
-            raise AgentError(f"sims must be at least {MIN_SIMS} (MCTSBot expands its root on the second simulation), got {sims}")
+        given, given_as = renamed_argument("OpenSpielMCTSAgent", SIMULATIONS, simulations, "sims", sims)
+        #: Simulations a move (MCTSBot's ``max_simulations``); ``None``: timed.
+        self.simulations = positive_int(given_as, given)
+        if self.simulations is not None and self.simulations < MIN_SIMS:
+            raise AgentError(f"{given_as} must be at least {MIN_SIMS} (MCTSBot expands its root on the second simulation), "
+                             f"got {given}")
         self.time_limit = check_time_limit(time_limit)
-        if self.sims is None and self.time_limit is None:
-            self.sims = 1000
+        if self.simulations is None and self.time_limit is None:
+            self.simulations = 1000
         self.exploration = check_exploration(exploration)
         self.rollouts = positive_int("rollouts", rollouts, allow_none=False)
         self.solve = check_flag("solve", solve)
         self.last_info: OpenSpielMCTSInfo = {}
 
     def params(self) -> dict[str, object]:
-        p = {k: getattr(self, k) for k in ("sims", "time_limit") if getattr(self, k) is not None}
+        p = {k: getattr(self, k) for k in (SIMULATIONS, "time_limit") if getattr(self, k) is not None}
         defaults = {"exploration": DEFAULT_EXPLORATION, "rollouts": 1, "solve": True}
         p |= {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
         return p | super().params()
@@ -413,19 +431,19 @@ class OpenSpielMCTSAgent(BoardAgent):
         state = state_from_board(board, game)
         seconds = budget(self.time_limit, time_left)
         if seconds is None:
-            assert self.sims is not None  # set when there is no time limit
-            action, done = self._search(state, game, self.sims)
+            assert self.simulations is not None  # set when there is no time limit
+            action, done = self._search(state, game, self.simulations)
         else:
             # MCTSBot has no clock: measure its speed on this position with a short
             # search, then give it the simulations that fit in the rest of the budget.
-            calibration = CALIBRATION_SIMS if self.sims is None else min(CALIBRATION_SIMS, self.sims)
+            calibration = CALIBRATION_SIMS if self.simulations is None else min(CALIBRATION_SIMS, self.simulations)
             t = time.perf_counter()
             action, done = self._search(state, game, calibration)
             rate = done / max(time.perf_counter() - t, 1e-6)
             left = seconds - (time.perf_counter() - start)
             sims = int(rate * left)
-            if self.sims is not None:
-                sims = min(sims, self.sims)
+            if self.simulations is not None:
+                sims = min(sims, self.simulations)
             if done >= calibration and sims > calibration:  # else the short search's move stands
                 action, done = self._search(state, game, sims)
         self.last_info = {"sims": done, "seconds": time.perf_counter() - start}

@@ -2,8 +2,8 @@
 
 ``az`` plays the network shipped with the library (:data:`SHIPPED_NETWORK`);
 ``az:checkpoint=PATH`` another one (a folder saved by :func:`~.network.save_network`, or a
-training run's folder, whose last checkpoint it reads). ``sims=N`` simulations a move
-(``sims=0``: the raw policy's most probable legal square, no search), ``time=S`` seconds a
+training run's folder, whose last checkpoint it reads). ``simulations=N`` simulations a move
+(``simulations=0``: the raw policy's most probable legal square, no search), ``time=S`` seconds a
 move at most (the search stops between rounds when it is up, and is capped in blitz by
 :func:`~donuts_ai.agents.base.budget`). The search is the self-play's, without the root's
 Dirichlet noise: the most visited square is played, ties going to the higher prior. With
@@ -12,7 +12,8 @@ simulations, hence the move, can vary. ``search=gumbel`` searches by Gumbel root
 and Sequential Halving instead (:meth:`~.batched_search.BatchSearch.run_gumbel`, leaves the
 solver settles cheaply made terminal) and plays the move it chooses; its Gumbel noise
 comes from the agent's seed, so a seeded agent plays the same moves. ``exploration=C`` is
-PUCT's exploration constant (``c_puct`` before 0.4.0).
+PUCT's exploration constant (``c_puct`` before 0.4.0). ``sims=N`` is the deprecated name
+of ``simulations=N`` (a :class:`DeprecationWarning`), taken until 0.6.0.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._checks import check_int
-from ..agents.base import budget, check_exploration, check_time_limit, now
+from ..agents.base import SIMULATIONS, budget, check_exploration, check_time_limit, deprecated_alias, now, renamed_argument
 from ..donuts import kernels as K
 from ..donuts.agents.board_agent import BoardAgent
 from ..donuts.board import Board
@@ -101,21 +102,27 @@ def _padded_to_powers_of_two(evaluator: Evaluator) -> Evaluator:
 
 
 class AlphaZeroAgent(BoardAgent):
-    """Plays by the learned policy/value network: PUCT with ``sims`` simulations (and/or
-    ``time_limit`` seconds) a move, or the raw policy with ``sims=0`` (see the module).
+    """Plays by the learned policy/value network: PUCT with ``simulations`` simulations (and/or
+    ``time_limit`` seconds) a move, or the raw policy with ``simulations=0`` (see the module).
     ``exploration`` is PUCT's exploration constant (:data:`~.batched_search.C_PUCT` by
     default); ``checkpoint`` the network (the shipped one by default). A bad argument is an
     :class:`~donuts_ai.errors.AgentError` naming it (a checkpoint that holds no readable
     network, a ``LearnError``)."""
 
     kind = "az"
+    DEPRECATED_PARAMETERS = {"sims": SIMULATIONS}
+    #: Deprecated since 0.5.0: :attr:`simulations`.
+    sims = deprecated_alias("sims", SIMULATIONS)
 
-    def __init__(self, sims: int | None = None, time_limit: float | None = None, *, checkpoint: str | None = None,
-                 exploration: float = C_PUCT, search: str = "puct", seed: int | None = None, name: str | None = None):
+    def __init__(self, simulations: int | None = None, time_limit: float | None = None, *, checkpoint: str | None = None,
+                 exploration: float = C_PUCT, search: str = "puct", sims: int | None = None, seed: int | None = None,
+                 name: str | None = None):
         super().__init__(seed, name)
-        sims = check_int("sims", sims, 0, MAX_SIMS, allow_none=True, error=AgentError)
+        given, given_as = renamed_argument("AlphaZeroAgent", SIMULATIONS, simulations, "sims", sims)
+        simulations = check_int(given_as, given, 0, MAX_SIMS, allow_none=True, error=AgentError)
         self.time_limit = check_time_limit(time_limit)
-        self.sims = sims
+        #: Simulations a move (0: the raw policy); ``None``: as many as the time allows, or the default.
+        self.simulations = simulations
         if checkpoint is not None and not isinstance(checkpoint, str | Path):
             raise AgentError(f"checkpoint must be a path, got {checkpoint!r}")
         self.checkpoint = None if checkpoint is None else str(checkpoint)
@@ -125,7 +132,7 @@ class AlphaZeroAgent(BoardAgent):
         self.search = search
         self.network = cached_network(self.checkpoint)
         self._evaluator = network_evaluator(self.network)
-        limit = sims if sims is not None else (MAX_SIMS if time_limit is not None else DEFAULT_SIMS)
+        limit = simulations if simulations is not None else (MAX_SIMS if time_limit is not None else DEFAULT_SIMS)
         self._limit = limit
         self._search = BatchSearch(1, limit, self.exploration) if limit > 0 else None
         # Compile the network's one-position call now (once per process and network shape),
@@ -145,8 +152,8 @@ class AlphaZeroAgent(BoardAgent):
         p: dict[str, Any] = {}
         if self.checkpoint is not None:
             p["checkpoint"] = self.checkpoint
-        if self.sims is not None:
-            p["sims"] = self.sims
+        if self.simulations is not None:
+            p[SIMULATIONS] = self.simulations
         if self.time_limit is not None:
             p["time_limit"] = self.time_limit
         if self.exploration != C_PUCT:

@@ -91,7 +91,7 @@ _DTYPES: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
 def board_of(layout: Sequence[int] | npt.NDArray[np.int8], chocolate: int, vanilla: int, turn: int, last: int, *,
              placed: tuple[int, int], rules: Rules) -> Board:
     """The :class:`~donuts_ai.Board` of a position given by its parts (as a dataset row
-    holds them), with no move history. Raises :class:`~donuts_ai.errors.PositionError`
+    holds them), with no move history. Raises :class:`~donuts_ai.donuts.errors.PositionError`
     for parts that are no position."""
     layout_text = ",".join(Layout([int(d) for d in layout]).to_text().splitlines())
     rows = []

@@ -57,7 +57,7 @@ def _network_player(seed: int) -> Agent:
     the network itself steers into. Loaded here only: the other players need no JAX."""
     from .agent import AlphaZeroAgent
 
-    return AlphaZeroAgent(sims=AZ_SIMS, seed=seed)
+    return AlphaZeroAgent(simulations=AZ_SIMS, seed=seed)
 
 
 #: The players whose games the positions come from, by name: each a maker of a seeded
@@ -67,7 +67,7 @@ PLAYERS: dict[str, Callable[[int], Agent]] = {
     "random": lambda seed: RandomAgent(seed=seed),
     "greedy": lambda seed: GreedyAgent(seed=seed),
     "alphabeta": lambda seed: AlphaBetaAgent(depth=3, seed=seed),
-    "mcts": lambda seed: MCTSAgent(iterations=400, seed=seed),
+    "mcts": lambda seed: MCTSAgent(simulations=400, seed=seed),
     "az": _network_player,
 }
 #: The players a run mixes unless told otherwise (``az`` needs the learn extra's JAX and

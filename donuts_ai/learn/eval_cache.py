@@ -6,7 +6,7 @@ A key holds everything the observation planes show (the donuts of each side, the
 square, the pools, the color to move, the layout's printed lines, the donuts a player
 has), so a hit returns exactly what the network would answer. With ``symmetric`` (the
 default) the key is the **symmetry-canonical** one: the least key over the board's 8
-symmetries (:mod:`donuts_ai.donuts.symmetry`, lines turned with the squares), and the network is
+symmetries (the game key of :mod:`donuts_ai.donuts.canonical`, lines turned with the squares), and the network is
 asked about the canonical image, its logits mapped back to the position's squares. A
 position and its images then share one entry; the evaluations are those of the
 canonical images whether they come from the table or from the network, so a search with
@@ -30,9 +30,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._bits import ZERO
 from .._checks import check_int
-from ..donuts.kernels import Position, position_image, read_position
+from ..donuts.canonical import GAME_KEY_WORDS, canonical_game_key
+from ..donuts.kernels import Position, read_position
 from ..donuts.planes import LINE_DIRECTIONS, NUM_DIRECTIONS
 from ..donuts.squares import NUM_SQUARES
 from ..donuts.symmetry import DIRECTION_IMAGE, SQUARE_IMAGE
@@ -52,56 +52,24 @@ class SymmetryImages(NamedTuple):
     direction_image: npt.NDArray[np.int64]  # int64[symmetries, NUM_DIRECTIONS]: the image of each line direction
 
 
-#: Words of a key: the side to move's donuts, the opponent's, the printed lines of squares
-#: 0..31 (2 bits each), and the lines of squares 32..35, the last square, the pools, the
-#: color and the donuts a player has in one word.
-KEY_WORDS = 4
+#: Words of a key: the game key of :mod:`donuts_ai.donuts.canonical` (the side to move's
+#: donuts, the opponent's, the printed lines, then the rest in one word), with the color to
+#: move and the donuts a player has as its context.
+KEY_WORDS = GAME_KEY_WORDS
 #: Default capacity: positions kept (about 190 bytes each: 48 MiB).
 DEFAULT_CAPACITY = 1 << 18
-#: Bits of the packed small fields of a key's last word.
-_LAST_SHIFT, _PLACED_OWN_SHIFT, _PLACED_OPP_SHIFT, _COLOR_SHIFT, _DONUTS_SHIFT = 8, 16, 24, 32, 40
-#: Printed lines of squares 0..31 in the third word, 32..35 in the fourth.
-_LOW_SQUARES = 32
+#: The context word of a key: the color to move in its low byte, the donuts a player has above.
+_DONUTS_SHIFT = np.uint64(8)
 
 
 @njit(cache=True, inline="always")
-def _less(w0: np.uint64, w1: np.uint64, w2: np.uint64, w3: np.uint64, key: npt.NDArray[np.uint64]) -> bool:
-    """``(w0, w1, w2, w3) < key``, word by word."""
-    if w0 != key[0]:
-        return bool(w0 < key[0])
-    if w1 != key[1]:
-        return bool(w1 < key[1])
-    if w2 != key[2]:
-        return bool(w2 < key[2])
-    return bool(w3 < key[3])
-
-
-@njit(cache=True)
 def _canonical(pos: Position, color: int, directions: npt.NDArray[np.int8], donuts: int, images: SymmetryImages,
-               key: npt.NDArray[np.uint64]) -> int:
+               key: npt.NDArray[np.uint64]) -> int | np.int64:
     """The least key of ``pos`` (from its side to move, of color ``color``, on the layout of
     ``directions``) over the symmetries of ``images`` into ``key`` (``uint64[KEY_WORDS]``);
     returns the symmetry giving it (its row of ``images``)."""
-    square_image, direction_image = images
-    best = -1
-    small = (np.uint64(pos.placed_own) << np.uint64(_PLACED_OWN_SHIFT)) \
-        | (np.uint64(pos.placed_opp) << np.uint64(_PLACED_OPP_SHIFT)) \
-        | (np.uint64(color) << np.uint64(_COLOR_SHIFT)) | (np.uint64(donuts) << np.uint64(_DONUTS_SHIFT))
-    for s in range(square_image.shape[0]):
-        image = position_image(pos, square_image[s])
-        w0, w1, w2 = image.own, image.opp, ZERO
-        w3 = small | (np.uint64(image.last + 1) << np.uint64(_LAST_SHIFT))  # last -1 (none) is 0
-        for sq in range(NUM_SQUARES):
-            to = square_image[s, sq]
-            d = np.uint64(direction_image[s, directions[sq]])
-            if to < _LOW_SQUARES:
-                w2 |= d << np.uint64(2 * to)
-            else:
-                w3 |= d << np.uint64(2 * (to - _LOW_SQUARES))
-        if best < 0 or _less(w0, w1, w2, w3, key):
-            best = s
-            key[0], key[1], key[2], key[3] = w0, w1, w2, w3
-    return best
+    context = np.uint64(color) | (np.uint64(donuts) << _DONUTS_SHIFT)
+    return canonical_game_key(pos, directions, images.square_image, images.direction_image, context, key)
 
 
 @njit(cache=True)

@@ -15,8 +15,9 @@ loss) until the budget is spent:
 A label is a pure function of the position, the rules and the budget: the solver starts
 each position with an empty table and fresh move-ordering memory, and the position is
 first mapped to the least of its 8 images under the board's symmetries (layout and
-donuts together, :func:`canonical`), labelled there, and the squares mapped back. So a
-position and every image of it get the same label (the cache by canonical key is exact),
+donuts together, :func:`canonical`: :func:`donuts_ai.donuts.canonical.canonical_positions`),
+labelled there, and the squares mapped back. So a position and every image of it get the
+same label (the cache by canonical key is exact),
 and a run gets the same labels whatever the timing of the threads that make them. That
 is what keeps a seeded run repeatable and a resumed run equal to one never stopped.
 
@@ -59,9 +60,10 @@ import numpy.typing as npt
 from .._bits import ONE
 from .._checks import check_int
 from ..donuts.alphabeta.solver import Solver
+from ..donuts.canonical import CanonicalPosition, bitboard_image, canonical_positions
 from ..donuts.rules import Rules
 from ..donuts.squares import NUM_SQUARES
-from ..donuts.symmetry import DIRECTION_IMAGE, NUM_SYMMETRIES, SQUARE_IMAGE
+from ..donuts.symmetry import SYMMETRY_NAMES, inverse
 from ..outcomes import WIN
 from .buffer import LABELLED, POLICY_KNOWN, VALUE_KNOWN
 from .dataset import board_of
@@ -88,6 +90,13 @@ MIXED_SOLVER_SHARE = 0.5
 
 _BITS = np.arange(NUM_SQUARES, dtype=np.uint64)
 
+# The canonical image a position is labelled in: defined in donuts.canonical, under the
+# teacher's names (distill and the benchmarks import them from here).
+#: The least image of a position under the 8 board symmetries (see :func:`canonical`).
+Canonical = CanonicalPosition
+#: Each record's least image under the 8 board symmetries, layout and donuts together.
+canonical = canonical_positions
+
 
 @dataclass(frozen=True)
 class Label:
@@ -101,64 +110,6 @@ class Label:
     def flags(self) -> int:
         """The :data:`~.buffer.SAMPLE` ``label_flags`` of this label."""
         return LABELLED | (VALUE_KNOWN if self.value is not None else 0) | (POLICY_KNOWN if self.keep is not None else 0)
-
-
-def _image_bits(bitboards: npt.NDArray[np.uint64], symmetry: int) -> npt.NDArray[np.uint64]:
-    """Each bitboard's image under symmetry number ``symmetry``."""
-    bits = (bitboards[:, None] >> _BITS) & ONE
-    out = np.zeros_like(bits)
-    out[:, SQUARE_IMAGE[symmetry]] = bits
-    image: npt.NDArray[np.uint64] = (out << _BITS).sum(axis=1, dtype=np.uint64)
-    return image
-
-
-def _preimage(mask: int, symmetry: int) -> int:
-    """The squares whose image under symmetry number ``symmetry`` is in ``mask``."""
-    return sum(1 << sq for sq in range(NUM_SQUARES) if mask >> int(SQUARE_IMAGE[symmetry, sq]) & 1)
-
-
-@dataclass(frozen=True)
-class Canonical:
-    """The least image of a position under the 8 board symmetries (see :func:`canonical`)."""
-
-    key: bytes  # the image's layout and position, packed: equal exactly for images of one position
-    symmetry: int  # the symmetry (an index of SYMMETRY_NAMES) that maps the position to the image
-    directions: tuple[int, ...]  # the image's layout
-    own: int  # the image's donuts of the side to move
-    opp: int
-    last: int  # -1: none
-    placed_own: int
-    placed_opp: int
-
-
-def canonical(records: np.ndarray) -> list[Canonical]:
-    """Each record's (fields ``own opp last placed_own placed_opp directions``, as
-    :data:`~.buffer.SAMPLE`) least image under the 8 symmetries of the board, layout and
-    donuts mapped together: two positions get the same key exactly when one is an image
-    of the other, and are then the same game (same value; the moves map with the squares).
-    The colour of the side to move is not part of it: the game does not depend on it."""
-    n = len(records)
-    images = []
-    for s in range(NUM_SYMMETRIES):
-        directions = np.empty((n, NUM_SQUARES), dtype=np.int8)
-        directions[:, SQUARE_IMAGE[s]] = DIRECTION_IMAGE[s][records["directions"].astype(np.int64)]
-        last = records["last"].astype(np.int64)
-        last = np.where(last >= 0, SQUARE_IMAGE[s][np.maximum(last, 0)], -1)
-        images.append((directions, _image_bits(records["own"], s), _image_bits(records["opp"], s), last))
-    out = []
-    for i in range(n):
-        placed = (int(records["placed_own"][i]), int(records["placed_opp"][i]))
-        best: tuple[bytes, int] | None = None
-        for s, (directions, own, opp, last) in enumerate(images):
-            key = (directions[i].tobytes() + int(own[i]).to_bytes(8, "big") + int(opp[i]).to_bytes(8, "big")
-                   + bytes([int(last[i]) + 1, *placed]))
-            if best is None or key < best[0]:
-                best = (key, s)
-        assert best is not None
-        key, s = best
-        directions, own, opp, last = images[s]
-        out.append(Canonical(key, s, tuple(int(d) for d in directions[i]), int(own[i]), int(opp[i]), int(last[i]), *placed))
-    return out
 
 
 def label_position(solver: Solver, position: Canonical, rules: Rules, nodes: int) -> Label:
@@ -273,7 +224,8 @@ class Teacher:
         symmetry = pending.canonical.symmetry
         if label.keep is None or symmetry == 0:
             return label
-        return Label(label.value, _preimage(label.keep, symmetry), label.nodes)
+        # The squares of the canonical image's frame mapped back: the inverse symmetry's image.
+        return Label(label.value, bitboard_image(label.keep, inverse(SYMMETRY_NAMES[symmetry])), label.nodes)
 
     def label(self, records: np.ndarray) -> list[Label]:
         """The labels of ``records``, waiting for all of them."""

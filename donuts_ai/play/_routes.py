@@ -23,7 +23,7 @@ from ..donuts.board import Board
 from ..donuts.layout import DRAWN_LAYOUT_KINDS, Layout
 from ..donuts.rules import Rules, RulesDict
 from ..donuts.squares import COLOR_NAMES, square_name
-from ..tournament.protocol import JSONObject
+from ..game import JSONObject
 from ..tournament.specs import make_agent
 from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, PositionEvalJSON
 from .session import PlaySession, constraint_text, make_layout, parse_color

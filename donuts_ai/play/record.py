@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 
 from ..donuts.board import Board
 from ..donuts.layout import Layout
+from ..donuts.outcomes import RESULTS
 from ..donuts.rules import Rules
 from ..errors import DonutsError
-from ..outcomes import RESULTS
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE_NUMBER = re.compile(r"^\d+\.+$")

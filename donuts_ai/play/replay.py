@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..donuts.outcomes import RESULT_STRINGS, UNFINISHED
 from ..donuts.squares import COLOR_NAMES
-from ..outcomes import RESULT_STRINGS, UNFINISHED
 from .evaluation import Analyst, PositionEval
 from .record import SavedGameError, load
 from .terminal import draw, use_ansi

@@ -53,7 +53,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from .._compile_notice import notice_if_compiling
 from ..errors import DonutsError, GameOverError
-from ..tournament.protocol import JSONObject
+from ..game import JSONObject
 from ._routes import AGENT_KINDS as AGENT_KINDS
 from ._routes import ALPHABETA_THEN_SOLVER as ALPHABETA_THEN_SOLVER
 from ._routes import MAX_GAMES, ROUTES, ErrorJSON, HttpError, Server

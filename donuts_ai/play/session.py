@@ -11,9 +11,9 @@ from typing import Protocol
 
 from ..donuts.board import Board
 from ..donuts.layout import Layout, LayoutSpec
+from ..donuts.outcomes import UNFINISHED, result_string
 from ..donuts.squares import COLOR_NAMES, square_name
 from ..errors import DonutsError, GameOverError, IllegalMoveError
-from ..outcomes import UNFINISHED, result_string
 from .record import SavedGame
 
 #: Seeds drawn for a ``random`` / ``grid`` layout: few digits, easy to type again.

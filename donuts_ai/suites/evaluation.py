@@ -38,17 +38,17 @@ from typing import Any, TypedDict, cast
 from .._checks import check_int, check_seconds
 from ..donuts.board import Board
 from ..errors import DonutsError
+from ..game import Game, get_game, legal_move
 from ..tournament import stops_cleanly
 from ..tournament.agent_source import AgentSource
 from ..tournament.backends import execute
 from ..tournament.config import BACKENDS
-from ..tournament.entries import names_of, seat_for, sources_of
+from ..tournament.entries import as_recorded, names_of, seat_for, sources_of
 from ..tournament.match import ISOLATIONS
 from ..tournament.preflight import preflight
 from ..tournament.progress import ProgressBar
-from ..tournament.protocol import Game, get_game, legal_move
 from ..tournament.records import EventKind
-from ..tournament.results import ResultsFileError, append_unit, results_file
+from ..tournament.results import ResultsFileError, append_unit, first_config, results_file
 from ..tournament.seat_cache import close_seats, new_run, seat_keys, take_seats
 from ..tournament.seats import Answer, Seat
 from ..tournament.specs import SpecError, is_engine_spec, parse_engine_spec, resolve
@@ -138,7 +138,7 @@ class _Work(TypedDict):
 # --- agents ---------------------------------------------------------------------------
 
 
-def with_time(spec: str, seconds: float | None, game: Game | str = GAME) -> str:
+def with_time(spec: str, seconds: float | None, game: Game[Any] | str = GAME) -> str:
     """``spec`` with a time a move of ``seconds`` when it gives none and its agent takes
     one (``time_limit``, or ``time``; an engine: ``go.movetime``); otherwise ``spec``."""
     if seconds is None:
@@ -176,7 +176,7 @@ def _agents(agents: AgentArg | Sequence[AgentArg]) -> list[AgentArg]:
 # --- seats ----------------------------------------------------------------------------
 
 
-def _seat(work: _Work, index: int, game: Game, warm_up: Board) -> Seat:
+def _seat(work: _Work, index: int, game: Game[Any], warm_up: Board) -> Seat:
     """Agent ``index``'s seat in this process, from the harness's one seat cache
     (:mod:`donuts_ai.tournament.seat_cache`: made on first use and kept, at most
     ``MAX_SEATS``, the least recently used closed first; an earlier run's seats closed).
@@ -201,7 +201,7 @@ def _failed(index: int, answer: Answer) -> Answered:
             "detail": answer.detail[-DETAIL_CHARS:]}
 
 
-def ask(seat: Seat, game: Game, board: Board, index: int, seed: int, move_limit: float) -> Answered:
+def ask(seat: Seat, game: Game[Any], board: Board, index: int, seed: int, move_limit: float) -> Answered:
     """The seat's answer on ``board`` (a position not over), reset with ``seed`` first."""
     failure = seat.reset(seed)
     if failure is not None:
@@ -405,8 +405,12 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     suites, totals = _suites(suite, limit, seed)
     config, seated = make_config(agent_list, suites, time, seed, move_limit, isolation, limit=limit, totals=totals)
     _check_backend(backend)
-    units = schedule(config, suites)
     path = None if results_path is None else os.fspath(results_path)
+    written = first_config(path) if resume and path is not None else None
+    if written is not None:  # specs spelt as the file spelt them where only deprecated names differ
+        seated = as_recorded(seated, written.get("agents"), GAME)
+        config["agents"], config["names"] = [a.record for a in seated], names_of(seated)
+    units = schedule(config, suites)
     # The file first (a quick refusal), then every agent built once: a bad value stops the
     # evaluation there, and the file, created for nothing, goes again.
     with results_file(path, config, resume, what="evaluation",

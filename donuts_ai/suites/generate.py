@@ -5,7 +5,7 @@
 Game ``g`` of seed ``s`` is drawn from its own stream (``random.Random("donuts-suite:s:g")``,
 so any game can be replayed alone): a uniformly random tile arrangement, official rules,
 and for each colour an agent of :data:`GAME_AGENTS`, drawn uniformly (random, greedy,
-alpha-beta and MCTS limited by nodes and iterations, not by time, so that the games are the
+alpha-beta and MCTS limited by nodes and simulations, not by time, so that the games are the
 same on every machine). The game is played to its end; then for each phase of
 :data:`~.format.PHASES` that the game reached, one of its positions where the player to
 move has a choice (two legal moves or more) is drawn uniformly and labelled
@@ -43,7 +43,7 @@ from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..errors import DonutsError
 from ..outcomes import DRAW
-from ..tournament.specs import make_agent
+from ..tournament.specs import make_agent, normalize_spec
 from .format import (
     CRITICAL,
     PHASES,
@@ -58,7 +58,7 @@ from .format import (
 )
 
 #: The agents whose games give the positions (each limited by work, not time: the same games on every machine).
-GAME_AGENTS = ("random", "greedy", "alphabeta:nodes=20000", "mcts:iterations=2000")
+GAME_AGENTS = ("random", "greedy", "alphabeta:nodes=20000", "mcts:simulations=2000")
 #: Nodes of search the solver may spend proving one move's distance.
 DISTANCE_NODES = 2_000_000
 #: Decided positions each phase suite gets by default.
@@ -124,6 +124,15 @@ def _settings(seed: int, distance_nodes: int | None) -> GenerationSettings:
     return {"seed": seed, "agents": list(GAME_AGENTS), "distance_nodes": distance_nodes, "version": 1}
 
 
+def _comparable(settings: object) -> object:
+    """``settings`` with its agent specs normalised (:func:`~donuts_ai.tournament.specs.normalize_spec`):
+    a games file written with ``mcts:iterations=2000`` goes on with ``mcts:simulations=2000``,
+    the same agent."""
+    if isinstance(settings, dict) and isinstance(settings.get("agents"), list):
+        return {**settings, "agents": [normalize_spec(a, "donuts") if isinstance(a, str) else a for a in settings["agents"]]}
+    return settings
+
+
 def _read_games(path: Path, settings: GenerationSettings) -> tuple[list[dict[str, str]], int]:
     """(the positions of the games already in ``path``, one dict per game; the bytes of its
     complete lines), after checking it was made with ``settings``. A last line cut off
@@ -134,7 +143,7 @@ def _read_games(path: Path, settings: GenerationSettings) -> tuple[list[dict[str
         first = json.loads(lines[0])
     except ValueError:
         first = None
-    if first != settings:
+    if _comparable(first) != _comparable(settings):
         raise DonutsError(f"{path} was made with other settings ({first}); use another --out or the same settings")
     games, good = [], len(lines[0]) + 1
     for i, line in enumerate(lines[1:], start=2):

@@ -12,20 +12,20 @@
     config = tournament.HarnessConfig(game="donuts", games=4, seed=1)
     results = tournament.run(["random", "greedy"], config=config)
 
-See :func:`run` and :class:`HarnessConfig` for the settings; :class:`Results` for what comes back; :mod:`.protocol`
-for what a game provides. The harness knows no game: it imports only its protocol, the
-errors and the argument checks, and loads a game by name (``game="donuts"``,
-``game="boxes"``: every call names its game) from :data:`KNOWN_GAMES` or from a module
-registered with :func:`register`.
+See :func:`run` and :class:`HarnessConfig` for the settings; :class:`Results` for what comes back; :mod:`donuts_ai.game`
+for what a game provides. The harness knows no game: it imports only the game contract, the
+errors and the argument checks, and finds a game by name (``game="donuts"``,
+``game="boxes"``: every call names its game) in the one table of games, which a game
+joins with :func:`donuts_ai.register_game`.
 """
 
+from ..game import Game, get_game
 from ._shutdown import on_stop, stops_cleanly
 from .config import ConfigError, HarnessConfig, Settings, make_config, parse_layouts
 from .engine_seat import EngineAgent, EngineFailure, EngineSeat
 from .entries import AgentSource, source_of
 from .match import play_game
 from .plackett_luce import fit_plackett_luce
-from .protocol import GAMES, KNOWN_GAMES, Game, game_named, get_game, register
 from .records import Adjudication, Event, EventKind, GameRecord, RecordError, SeriesResult, UnitRecord
 from .report import plot, text_report
 from .results import AgentCodeError, Results, ResultsFileError, verify_file
@@ -39,8 +39,6 @@ from .stats import Rating, RatingFit, fit_ratings, sprt
 from .verify import Mismatch, Verification
 
 __all__ = [
-    "GAMES",
-    "KNOWN_GAMES",
     "Adjudication",
     "AgentSource",
     "Answer",
@@ -59,9 +57,7 @@ __all__ = [
     "Settings",
     "Unit",
     "UnitRecord",
-    "game_named",
     "get_game",
-    "register",
     "register_agent",
     "LocalSeat",
     "ProcessSeat",

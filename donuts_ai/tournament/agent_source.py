@@ -14,7 +14,7 @@ from typing import Any
 
 import cloudpickle
 
-from .protocol import Game
+from ..game import Game
 from .specs import SpecError, make_agent, register_agent
 
 
@@ -52,7 +52,7 @@ class AgentSource:
         """Whether the agent came as an object (instance or class), not a spec."""
         return self.payload is not None
 
-    def build(self, game: Game | str, seed: int | None = None) -> Any:
+    def build(self, game: Game[Any] | str, seed: int | None = None) -> Any:
         """A new agent of this source for ``game``: the spec's (with ``seed`` unless it
         sets one), the class's (with ``seed`` when it takes one), or a fresh copy of the
         instance (``seed`` is then the harness's to pass to ``reset``)."""

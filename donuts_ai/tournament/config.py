@@ -34,10 +34,10 @@ from typing import Any, TypedDict, Unpack, cast
 
 from .._checks import check_int, check_seconds
 from ..errors import DonutsError
+from ..game import Game, get_game
 from .agent_source import AgentSource
 from .entries import names_of, sources_of
 from .match import ILLEGAL_POLICIES, ISOLATIONS
-from .protocol import Game, get_game
 from .records import CODE_KEY, GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig
 
 FORMATS = ("round-robin", "gauntlet")
@@ -67,7 +67,7 @@ class ConfigError(DonutsError):
 class HarnessConfig:
     """Every setting of a harness run, in one frozen object (see the module doc).
 
-    **Who plays.** ``game`` names a registered game (:mod:`.protocol`; every tournament
+    **Who plays.** ``game`` names a registered game (:mod:`donuts_ai.game`; every tournament
     and SPRT names one). ``agents`` are entries (:mod:`.entries`: specs, agent objects or
     agent classes), kept as their :class:`~.entries.AgentSource` s: the objects
     (cloudpickled) and their records, checked when the config is made.
@@ -256,7 +256,7 @@ def resolve(config: HarnessConfig | None, agents: Iterable[object] | None, setti
 
 
 def parse_layouts(spec: str, game: str) -> list[object] | str:
-    """The set-ups of ``game`` that ``spec`` names (:meth:`~.protocol.Game.parse_setups`;
+    """The set-ups of ``game`` that ``spec`` names (:meth:`~donuts_ai.game.Game.parse_setups`;
     for Donuts its :class:`~donuts_ai.Layout` s), or a word for a fresh draw per unit.
     (The public name of the ``layouts=`` keyword and ``--layouts``.)"""
     return get_game(game).parse_setups(spec)
@@ -267,7 +267,7 @@ def make_config(agents: Iterable[object] | None = None, *, config: HarnessConfig
     """Check every setting and return the tournament's configuration line (what a results
     file records and ``--resume`` compares): the settings as :func:`~.runner.run` takes
     them (keywords, or a :class:`HarnessConfig`). ``game`` names a registered game
-    (:mod:`.protocol`): ``layouts`` are its set-ups (``None``: a fresh seeded draw for
+    (:mod:`donuts_ai.game`): ``layouts`` are its set-ups (``None``: a fresh seeded draw for
     every unit, ``"random"``), ``rules`` its variant, ``ledger`` one of its score ledgers
     (``None``: its first), agent specs name its agent kinds. ``mode`` ``None`` is
     ``"pairs"`` for a two-sided game and ``"free-for-all"`` for a free-for-all one, whose
@@ -322,7 +322,7 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
     return cast(TournamentConfig, line)
 
 
-def _mode(game_rules: Game, mode: str | None) -> str:
+def _mode(game_rules: Game[Any], mode: str | None) -> str:
     """The tournament's mode, checked against the game's kind: ``None`` is ``"pairs"`` for
     a two-sided game, and a free-for-all game has only its own."""
     if game_rules.FREE_FOR_ALL:
@@ -337,7 +337,7 @@ def _mode(game_rules: Game, mode: str | None) -> str:
     return mode
 
 
-def _check_play_settings(game_rules: Game, config: HarnessConfig) -> tuple[float | None, float | None, str]:
+def _check_play_settings(game_rules: Game[Any], config: HarnessConfig) -> tuple[float | None, float | None, str]:
     """The settings every kind of tournament shares, checked: ``(clock, move_limit,
     ledger)`` with the game's default ledger filled in."""
     clock, move_limit = check_seconds("clock", config.clock), check_seconds("move_limit", config.move_limit)
@@ -353,7 +353,7 @@ def _check_play_settings(game_rules: Game, config: HarnessConfig) -> tuple[float
     return clock, move_limit, ledger
 
 
-def _setups(game_rules: Game, setups: object) -> list[str] | str:
+def _setups(game_rules: Game[Any], setups: object) -> list[str] | str:
     """The set-ups of a configuration: a word for a fresh draw per unit, or their texts."""
     if setups is None:
         return "random"

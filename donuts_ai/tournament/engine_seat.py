@@ -31,7 +31,9 @@ import shutil
 import subprocess
 import tempfile
 import time
+from typing import Any
 
+from ..game import Game, Move, get_game
 from ..state import GameState
 from ._lifeline import guarded
 from ._shutdown import STOP_GRACE
@@ -54,7 +56,6 @@ from .engine_text import (
     VALUE,
     go_command,
 )
-from .protocol import Game, Move, get_game
 from .seats import CRASH, EXCEPTION, KILL_GRACE, START_LIMIT, TIME, Answer, ProcessSeat, _LineReader
 from .specs import ENGINE_KIND, engine_position_writer, parse_engine_spec
 
@@ -182,7 +183,7 @@ class EngineSeat(ProcessSeat):
             self.close()
             raise
 
-    def ask(self, game: Game, state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game[Any], state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
         if self._proc is None:  # stopped earlier in this game: nothing can answer
             return Answer(None, 0.0, CRASH, f"{self.PROCESS} is not running (it failed earlier in this game)")
         if self._proc.poll() is not None:  # died since its last answer

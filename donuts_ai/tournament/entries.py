@@ -48,6 +48,7 @@ needs a new file, or the new-version flag.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import inspect
@@ -55,17 +56,17 @@ import marshal
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
 import cloudpickle
 
+from ..game import Game, get_game
 from .agent_source import AgentSource as AgentSource  # re-exported: entries become sources
 from .engine_seat import EngineSeat
-from .protocol import Game, game_named
 from .seats import LocalSeat, ProcessSeat, Seat
-from .specs import SpecError, is_engine_spec, parse_engine_spec, registered_kind, resolve
+from .specs import SpecError, is_engine_spec, normalize_spec, parse_engine_spec, registered_kind, resolve
 
 #: The head of a record that names an object's class, ``<module.QualName>``: no spec
 #: starts with it, so a record says at a glance whether it came from a spec or an object.
@@ -188,7 +189,7 @@ def _engine_code(spec: str) -> str:
     return _digest(parts)
 
 
-def code_of(entry: object, game: Game | str) -> str:
+def code_of(entry: object, game: Game[Any] | str) -> str:
     """The code identity of an entry (a spec, an agent instance or class): see the module doc."""
     if isinstance(entry, AgentSource):
         return entry.code
@@ -258,17 +259,17 @@ def _dumps(value: object, what: str) -> bytes:
     return payload
 
 
-def _kinds_of(spec: str, game: Game) -> tuple[tuple[str, bytes], ...]:
+def _kinds_of(spec: str, game: Game[Any]) -> tuple[tuple[str, bytes], ...]:
     head = spec.strip().partition(":")[0]
     cls = registered_kind(head, game)
     return () if cls is None else ((head, _dumps(cls, f"kind {head!r}")),)
 
 
-def source_of(entry: object, game: Game | str) -> AgentSource:
+def source_of(entry: object, game: Game[Any] | str) -> AgentSource:
     """The :class:`AgentSource` of one entry (a spec, an agent instance or class; see the
     module doc), checked now: a bad spec, a class without ``select_move`` or an object
     that cannot travel is a :class:`~.specs.SpecError`."""
-    game = game_named(game)
+    game = get_game(game)
     if isinstance(entry, AgentSource):
         return entry
     if isinstance(entry, str):
@@ -295,7 +296,7 @@ def source_of(entry: object, game: Game | str) -> AgentSource:
     return AgentSource(record=record, name=name, payload=payload, details=_details(entry), code=code_of_class(cls))
 
 
-def sources_of(entries: Iterable[object], game: Game | str) -> list[AgentSource]:
+def sources_of(entries: Iterable[object], game: Game[Any] | str) -> list[AgentSource]:
     """:func:`source_of` of every entry. Two objects with the same record must be the same
     object, since the record is what identifies an agent in results files."""
     sources = [source_of(e, game) for e in entries]
@@ -306,6 +307,25 @@ def sources_of(entries: Iterable[object], game: Game | str) -> list[AgentSource]
             raise SpecError(f"two different agents are both recorded as {source.record!r}: "
                             "give them different names or parameters (their spec or repr tells them apart)")
     return sources
+
+
+def as_recorded(sources: Sequence[AgentSource], recorded: object, game: Game[Any] | str) -> list[AgentSource]:
+    """``sources`` as a results file recorded them (``recorded``: its agents' records): a
+    spec whose record differs from the one at its place in the file only in deprecated
+    parameter names (:func:`~.specs.normalize_spec`: ``mcts:iterations=200`` and
+    ``mcts:simulations=200``) takes the file's record and name, so that a resume compares
+    equal and its games carry the names of the file's; it keeps its own spec, which builds
+    the same agent. Any other source, or a ``recorded`` that is no list of one record per
+    source, is left as it is (the resume's comparison then says what differs)."""
+    out = list(sources)
+    if not isinstance(recorded, list) or len(recorded) != len(out):
+        return out
+    for i, (source, old) in enumerate(zip(out, recorded, strict=True)):
+        if (source.spec is not None and isinstance(old, str) and old != source.record and not is_engine_spec(old)
+                and not old.startswith(OBJECT_RECORD_OPEN)
+                and normalize_spec(old, game) == normalize_spec(source.record, game)):
+            out[i] = dataclasses.replace(source, record=old, name=old)
+    return out
 
 
 def names_of(sources: Iterable[AgentSource]) -> list[str]:
@@ -342,7 +362,7 @@ def names_of(sources: Iterable[AgentSource]) -> list[str]:
     return names
 
 
-def seat_for(source: AgentSource, isolation: str, game: Game) -> Seat:
+def seat_for(source: AgentSource, isolation: str, game: Game[Any]) -> Seat:
     """A new seat for ``source``: an engine spec always gets an
     :class:`~.engine_seat.EngineSeat` (a program of its own); otherwise
     ``isolation="process"`` gives a supervised :class:`~.seats.ProcessSeat` (the

@@ -1,5 +1,5 @@
 """Playing one game between seats, in every mode the rulebook knows, for any game of
-the protocol (:mod:`.protocol`).
+the protocol (:mod:`donuts_ai.game`).
 
 A game has seats: two (side 0, side 1; for Donuts Chocolate and Vanilla) or, in a
 team battle, four in the order side 0 A, side 1 A, side 0 B, side 1 B, where each team
@@ -21,9 +21,9 @@ What ends a game besides its rules (its ``reason``, an :class:`~.records.Adjudic
   every game ends even between two agents that never play a legal move.
 
 Every such event is logged in the record with the agent's error. The score ledger is
-the game's (:meth:`~.protocol.Game.ledger_points`; Donuts: :func:`donuts_ai.donuts.game.win_points`).
+the game's (:meth:`~donuts_ai.game.Game.ledger_points`; Donuts: :func:`donuts_ai.donuts.game.win_points`).
 
-A free-for-all game (:mod:`.protocol`) has one seat per player, each its own agent. What
+A free-for-all game (:mod:`donuts_ai.game`) has one seat per player, each its own agent. What
 ends a two-sided game above instead *drops the player out* there: it is ranked last
 (players who dropped out share the last place, whatever their score), gets no ledger
 points, and the others play on, the harness playing the dropped player's turns with
@@ -42,11 +42,11 @@ from typing import Any, cast
 
 from .._checks import check_seconds
 from ..errors import DonutsError
+from ..game import Ending, Game, JSONObject, Score, get_game, legal_move
 from ..state import GameOutcome, GameState
 from ._shutdown import stops_cleanly
 from .entries import seat_for, source_of
 from .preflight import preflight
-from .protocol import Game, JSONObject, Score, game_named, legal_move
 from .records import LOSS_BY_EVENT, Adjudication, Event, EventKind, GameRecord
 from .seats import Answer, LocalSeat, Seat, close_all
 from .specs import AgentLike
@@ -73,8 +73,8 @@ DROPOUT_STREAM = 1_000
 @stops_cleanly
 def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], setup: object, rules: object, seed: int, *,
               clock: float | None = None, illegal: str = "lose", move_limit: float | None = None, ledger: str | None = None,
-              clocks: Sequence[float] | None = None, game: Game | str, isolation: str = "process") -> GameRecord:
-    """Play one game of ``game`` (a :class:`~.protocol.Game` or a registered name) on
+              clocks: Sequence[float] | None = None, game: Game[Any] | str, isolation: str = "process") -> GameRecord:
+    """Play one game of ``game`` (a :class:`~donuts_ai.game.Game` or a registered name) on
     set-up ``setup`` (the game's set-up or its text: for Donuts a
     :class:`~donuts_ai.Layout`) under ``rules``; ``agents`` are the seats (see
     the module doc): 2 or 4 for a two-sided game, one per player for a free-for-all game.
@@ -94,7 +94,7 @@ def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], setup: objec
     ``clock_left`` holds each seat's remaining time (``None`` without a clock)."""
     if illegal not in ILLEGAL_POLICIES:
         raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
-    game = game_named(game)
+    game = get_game(game)
     ledger = game.LEDGERS[0] if ledger is None else ledger
     if ledger not in game.LEDGERS:
         raise DonutsError(f"ledger must be one of {', '.join(game.LEDGERS)}, got {ledger!r}")
@@ -124,7 +124,7 @@ def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], setup: objec
         close_all(made)  # together: one shared grace for the processes that do not leave at once
 
 
-def _play(game: Game, seats: list[Seat], setup: str, rules: JSONObject, seed: int, clock: float | None, illegal: str,
+def _play(game: Game[Any], seats: list[Seat], setup: str, rules: JSONObject, seed: int, clock: float | None, illegal: str,
           move_limit: float | None, ledger: str, clocks: Sequence[float] | None) -> GameRecord:
     """:func:`play_game` once its arguments are checked and its seats made."""
     n_seats = len(seats)
@@ -191,7 +191,7 @@ def _play(game: Game, seats: list[Seat], setup: str, rules: JSONObject, seed: in
     )
 
 
-def _check_seats(game: Game, rules: JSONObject, n_seats: int, illegal: str) -> None:
+def _check_seats(game: Game[Any], rules: JSONObject, n_seats: int, illegal: str) -> None:
     """Refuse a game of ``n_seats`` that ``game`` cannot seat, or a policy it cannot apply."""
     if game.FREE_FOR_ALL:
         players = game.num_players(rules)
@@ -207,7 +207,7 @@ class _Play:
     """What the harness counts while a game is played: plies, turns, forfeits and the
     game's counts per seat, events, and (free-for-all) the seats that dropped out, in order."""
 
-    def __init__(self, game: Game, n_seats: int, seed: int):
+    def __init__(self, game: Game[Any], n_seats: int, seed: int):
         self.game = game
         self.plies = 0
         self.turns, self.forfeits = [0] * n_seats, [0] * n_seats
@@ -237,12 +237,14 @@ class _Play:
             if reason is None:
                 end = _outcome(state)
                 winner, reason = end.winner, end.reason
-            points: list[Score] = [game.ledger_points(winner, str(reason), s % 2, self.stats[s], ledger) for s in range(n)]
+            # The ledgers see the two sides (a team battle's seat s plays for side s % 2).
+            sides = Ending(winner, (0, 0) if winner is None else (int(winner != 0), int(winner != 1)), None, str(reason))
+            points: list[Score] = [game.ledger_points(sides, s % 2, self.stats[s], ledger) for s in range(n)]
             return winner, reason, None, None, points
         winner, reason, ranking, scores = self.outcome(state, reason)
         self.stats = game.final_stats(state, self.stats)
-        points = [0 if s in self.out else game.ledger_points_ffa(ranking, scores, s, self.stats[s], ledger)
-                  for s in range(n)]
+        ending = Ending(winner, tuple(ranking), None if scores is None else tuple(scores), str(reason))
+        points = [0 if s in self.out else game.ledger_points(ending, s, self.stats[s], ledger) for s in range(n)]
         return winner, reason, ranking, scores, points
 
     def move(self, state: GameState, seat: int, move: str) -> None:
@@ -256,7 +258,7 @@ class _Play:
         """(winner seat, reason, places, scores) of a free-for-all game. Players who
         dropped out share the last place; the others keep the game's order among
         themselves. A game stopped with one player left (``reason`` set) ranks that one
-        first; its scores are those of the unfinished game (:meth:`~.protocol.Game.running_scores`)."""
+        first; its scores are those of the unfinished game (:meth:`~donuts_ai.game.Game.running_scores`)."""
         game, n = self.game, len(self.turns)
         raw: Sequence[Score] | None
         if reason is None:
@@ -290,7 +292,7 @@ def _number(x: Score) -> Score:
     return int(x) if x.is_integer() else x
 
 
-def _judge(answer: Answer, time_left: float | None, move_limit: float | None, game: Game, state: GameState
+def _judge(answer: Answer, time_left: float | None, move_limit: float | None, game: Game[Any], state: GameState
            ) -> tuple[str | None, str, str | None]:
     """(event kind, detail, move) of an answer: kind ``None`` and the move's text when it
     is a legal move in time, else the event and no move."""

@@ -20,18 +20,19 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from typing import Any
 
 from .._compile_notice import notice_if_compiling
+from ..game import Game, get_game
 from .agent_source import AgentSource
 from .engine_seat import EngineSeat
-from .protocol import Game, game_named
 from .specs import SpecError, is_engine_spec
 
 #: The notice (completed with the seconds the pre-flight took).
 NOTICE = "donuts-ai: compiling the agents' kernels, once (later runs load them from Numba's cache)..."
 
 
-def _check_engine(source: AgentSource, game: Game) -> None:
+def _check_engine(source: AgentSource, game: Game[Any]) -> None:
     """Start the engine, ask it ``isready``, and stop it: one that cannot is refused."""
     assert source.spec is not None  # an engine is a spec
     seat = EngineSeat(source.spec, name=source.name, game=game.name)
@@ -44,7 +45,7 @@ def _check_engine(source: AgentSource, game: Game) -> None:
         raise SpecError(f"agent {source.name!r}: the engine did not start ({detail[-1] if detail else failure.kind})")
 
 
-def _build(source: AgentSource, game: Game) -> None:
+def _build(source: AgentSource, game: Game[Any]) -> None:
     """Build the agent once and let it go: its parameter values are checked, its kernels compiled."""
     try:
         agent = source.build(game)
@@ -60,7 +61,7 @@ def _build(source: AgentSource, game: Game) -> None:
             pass
 
 
-def preflight(sources: Iterable[AgentSource], game: Game | str, *, quiet: bool = False) -> None:
+def preflight(sources: Iterable[AgentSource], game: Game[Any] | str, *, quiet: bool = False) -> None:
     """Build every distinct agent of ``sources`` once in this process (an engine: start it
     and ask ``isready``; an agent instance was built by its owner and is skipped), after
     loading the game's own compiled code (its ``warm_up``), so that a bad value is a
@@ -70,7 +71,7 @@ def preflight(sources: Iterable[AgentSource], game: Game | str, *, quiet: bool =
     sources = [s for s in sources if not (s.is_object and not s.is_class)]  # an instance: its owner built it already
     if not sources:
         return
-    game = game_named(game)
+    game = get_game(game)
     seen: set[str] = set()
     with notice_if_compiling(None if quiet else sys.stderr, NOTICE):
         game.warm_up()

@@ -13,7 +13,7 @@ How a game ended is one vocabulary, :data:`REASONS`: the game's own endings (Don
 Records also read like the dicts of earlier versions (``record["moves"]``), so code
 written against those keeps working.
 
-Version 3 adds what free-for-all games (:mod:`.protocol`) need: a game's ``ranking`` and
+Version 3 adds what free-for-all games (:mod:`donuts_ai.game`) need: a game's ``ranking`` and
 ``scores`` per seat, and a ``winner`` that is a seat of any index. A file is written with
 the lowest version that holds its records (:func:`version_for`): files of two-sided
 games are still version 2, byte for byte as before; readers take both.
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict, TypeVar
 
 from .._checks import is_int
 from ..errors import DonutsError
-from .protocol import JSONObject, Move, Score, Stats
+from ..game import JSONObject, Move, Score, Stats
 
 if TYPE_CHECKING:
     from .agent_source import AgentSource

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from ..errors import DonutsError
-from .protocol import get_game
+from ..game import get_game
 from .records import AGENT_CODE, GROWN, EventRow, GameRecord, LedgerRow, TournamentConfig, UnitRecord
 from .stats import RatingFit
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import IO, Any, TypeVar, cast, overload
 
 from ..errors import DonutsError
+from ..game import JSONObject
 from .match import score_of
 from .plackett_luce import fit_plackett_luce
-from .protocol import JSONObject
 from .records import (
     AGENT_CODE,
     CODE_KEY,
@@ -374,7 +374,7 @@ class Results:
 
     @property
     def free_for_all(self) -> bool:
-        """Whether the games are free-for-all (ranked) games: see :mod:`.protocol`."""
+        """Whether the games are free-for-all (ranked) games: see :mod:`donuts_ai.game`."""
         return self.config.get("mode") == "free-for-all"
 
     def two_player_games(self) -> list[GameRecord]:

@@ -17,15 +17,15 @@ from collections.abc import Callable, Iterable
 from typing import TypedDict, Unpack
 
 from .._checks import check_int
+from ..game import game_names, get_game
 from ._shutdown import stops_cleanly
 from .agent_source import AgentSource
 from .backends import execute
 from .config import FREE_FOR_ALL, HarnessConfig, Settings, resolve, tournament_config
-from .entries import seat_for, source_of
+from .entries import as_recorded, seat_for, source_of
 from .match import play_game
 from .preflight import preflight
 from .progress import ProgressBar
-from .protocol import GAMES, get_game
 from .records import GAMES_PER_KEY, GameRecord, SeriesResult, TournamentConfig, UnitRecord
 from .results import Results, append_unit, first_config, read_history, results_file, units_from_dicts
 from .scheduling import Unit, schedule
@@ -84,7 +84,7 @@ def play_unit(config: TournamentConfig, unit: Unit) -> UnitRecord:
     """Play one unit: a colour-swapped pair (pairs, team), a best-of series (duel), or a
     table in all its seat rotations (free-for-all: game ``r`` seats the unit's agent
     ``(s + r) % players`` in seat ``s``, with the unit's set-up and seed + ``r``)."""
-    if config.get("game_module") and config["game"] not in GAMES:
+    if config.get("game_module") and config["game"] not in game_names():
         importlib.import_module(config["game_module"])  # a worker process: the module registers the game
     game_rules = get_game(config["game"])
     specs, names = unit["seats"], unit["names"]
@@ -163,7 +163,7 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
     workers (for agents whose moves do not depend on timing). With ``results_path``
     every finished unit is appended and fsynced; ``resume=True`` continues that file.
 
-    ``game`` names the game (:mod:`.protocol`; ``"donuts"``, ``"boxes"`` or one a module
+    ``game`` names the game (:mod:`donuts_ai.game`; ``"donuts"``, ``"boxes"`` or one a module
     registered; always given: the harness has no game of its own). A free-for-all
     game (``"boxes"``) is played at tables of ``players`` seats (default: what its
     ``rules`` say), each table one unit of ``players`` games, one per rotation of its
@@ -174,14 +174,19 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
     table). Ratings then come from the final rankings (Plackett–Luce, :mod:`.plackett_luce`).
     """
     settings_ = resolve(config, agents, settings, entry="run")
+    path = settings_.results_path
+    written = first_config(path) if settings_.resume and path is not None else None
+    if written is not None and settings_.game is not None:
+        # Specs spelt as the file spelt them where only deprecated names differ (mcts:iterations=200
+        # recorded, mcts:simulations=200 given): the resume compares equal, its games keep the file's names.
+        settings_ = dataclasses.replace(settings_, agents=as_recorded(settings_.sources, written.get("agents"),
+                                                                      settings_.game))
     tournament = tournament_config(settings_)
     workers = settings_.workers if settings_.workers is not None else os.cpu_count() or 1
     checked_workers = check_int("workers", workers, minimum=1)
     assert checked_workers is not None  # not allow_none
-    path = settings_.results_path
-    if settings_.resume and path is not None and tournament["mode"] == FREE_FOR_ALL:
-        written = first_config(path)
-        if written is not None and GAMES_PER_KEY not in written:  # written before 0.5.0: its games are in all
+    if written is not None and tournament["mode"] == FREE_FOR_ALL:
+        if GAMES_PER_KEY not in written:  # written before 0.5.0: its games are in all
             tournament.pop("games_per", None)  # GAMES_PER_KEY (a TypedDict key must be written out)
     units = schedule(tournament)
     results = Results(tournament)

@@ -7,8 +7,8 @@ import itertools
 import random
 from typing import TypedDict
 
+from ..game import get_game
 from .config import FREE_FOR_ALL
-from .protocol import get_game
 from .records import GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig
 
 

@@ -27,7 +27,7 @@ request line, ``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``
 "move", "game": NAME, "observation": {...}, "time_left": T}`` is answered ``{"move":
 MOVE}`` (with ``"nodes": N`` when the agent's ``last_info`` reports its nodes) or
 ``{"error": ..., "detail": ...}``, where the observation is what the game
-(:mod:`.protocol`) sends the player to move and the agent receives the game's
+(:mod:`donuts_ai.game`) sends the player to move and the agent receives the game's
 ``agent_view`` of it. An agent without ``reset`` is built afresh with the game's seed
 instead. The agent's own prints go to the process's stderr, never into the protocol.
 """
@@ -49,13 +49,13 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Literal, TypedDict
+from typing import IO, TYPE_CHECKING, Any, Literal, TypedDict
 
 from .._checks import is_int
+from ..game import Game, JSONObject, Move, get_game
 from ..state import GameState
 from ._lifeline import guarded
 from ._shutdown import end_processes, signals_held
-from .protocol import Game, JSONObject, Move, get_game
 from .records import EventKind
 from .specs import AgentLike, call_agent
 
@@ -152,7 +152,7 @@ class Seat:
         ``kind`` when the agent failed to (it then loses the game at its first turn)."""
         raise NotImplementedError
 
-    def ask(self, game: Game, state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game[Any], state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
         """The agent's move for ``side`` (the player to move) in ``state`` of ``game``;
         ``time_left`` is its clock, ``limit`` the most seconds the harness waits
         (``None``: no limit)."""
@@ -192,7 +192,7 @@ class LocalSeat(Seat):
             return Answer(None, 0.0, EXCEPTION, detail or line)
         return None
 
-    def ask(self, game: Game, state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game[Any], state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
         view = game.player_view(state, side)
         start = time.perf_counter()
         try:
@@ -417,7 +417,7 @@ class ProcessSeat(Seat):
             return Answer(None, 0.0, EXCEPTION, reply.get("detail") or reply["error"])
         return None
 
-    def ask(self, game: Game, state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game[Any], state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
         if self._proc is None:  # stopped earlier in this game: nothing can answer
             return Answer(None, 0.0, CRASH, "agent process is not running (it failed earlier in this game)")
         if self._proc.poll() is not None:  # died since its last answer: that is a crash, not a restart
@@ -462,8 +462,8 @@ def _reply_value(move: Move) -> object:
 def serve(spec: str, game_module: str, game_name: str, source_flag: str) -> int:
     """The agent process's loop (see the module doc); returns at end of input.
     ``game_module`` (when not empty) is imported first: it registers ``game_name``, the
-    game the agent will play (whose agent kinds ``spec`` names); a game of
-    :data:`~.protocol.KNOWN_GAMES` loads by its name alone. With ``source_flag``
+    game the agent will play (whose agent kinds ``spec`` names) with
+    :func:`~donuts_ai.game.register_game`. With ``source_flag``
     :data:`SOURCE_ON_STDIN` (else ``""``) the first input line is the agent's
     :class:`~.entries.AgentSource` (an object, or a spec naming a run-time kind), pickled
     and base64-encoded, and the agent is built from it instead of ``spec``."""

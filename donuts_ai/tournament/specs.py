@@ -3,8 +3,8 @@
     random:seed=3   greedy   alphabeta:depth=6   mcts:time=0.1,workers=2   solver
     my_package.agents:MyAgent:strength=2
 
-A game's optional kinds (:meth:`~.protocol.Game.optional_agents`, such as Donuts'
-``openspiel-mcts:sims=1000``) live in modules that need an optional dependency: they are
+A game's optional kinds (:meth:`~donuts_ai.game.Game.optional_agents`, such as Donuts'
+``openspiel-mcts:simulations=1000``) live in modules that need an optional dependency: they are
 imported only when a spec names them, and a missing dependency is a :class:`SpecError`
 naming the extra to install.
 
@@ -19,13 +19,19 @@ starts; every ``go.LIMIT=N`` (``movetime``, ``depth``, ``nodes``) is added to ea
 
 The harness seats it as an :class:`~.engine_seat.EngineSeat`, whatever the isolation.
 
-``time`` is short for ``time_limit`` (or ``time``, for a class that takes that).
+``time`` is short for ``time_limit`` (or ``time``, for a class that takes that). A
+parameter an agent class has renamed (its ``DEPRECATED_PARAMETERS``, old name -> new: the
+budget of every searching agent is ``simulations``, ``mcts:iterations=200`` and
+``az:sims=50`` its old spellings) is read under its new name with a
+:class:`DeprecationWarning`; giving both names is a :class:`SpecError`.
+:func:`normalize_spec` rewrites a spec so: specs are compared by it (a results file
+written with ``mcts:iterations=200`` resumes with ``mcts:simulations=200``).
 Values are read as Python literals (ints, floats, True/False, None) and otherwise kept as
 strings. A spec is checked when it is parsed: unknown kinds, classes or parameters raise
 :class:`SpecError` with one line saying so.
 
-Kinds are the game's (:meth:`~.protocol.Game.agent_registry`; ``game=`` names it, a
-:class:`~.protocol.Game` or a registered name, always given: the harness has no game of
+Kinds are the game's (:meth:`~donuts_ai.game.Game.agent_registry`; ``game=`` names it, a
+:class:`~donuts_ai.game.Game` or a registered name, always given: the harness has no game of
 its own); ``module:Class`` specs work for every game. An agent (the protocol:
 :mod:`donuts_ai.agents.base`) has ``select_move(view[, time_left])`` (the harness passes
 the clock only to a method that takes it: :func:`call_agent`) and may have ``reset(seed)``
@@ -41,24 +47,31 @@ import inspect
 import re
 import shlex
 import shutil
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
 from ..errors import DonutsError
+from ..game import Game, JSONObject, get_game
 from .engine_text import GO_LIMITS
-from .protocol import Game, JSONObject, game_named
 
 ALIASES = {"time": "time_limit"}
 #: Agent parameters renamed in 0.4.0, old key -> new (one name for the exploration constant
 #: in every agent): a spec with the old key is refused, its message naming the new one.
 RENAMED_PARAMETERS = {"c_uct": "exploration", "uct_c": "exploration", "c_puct": "exploration"}
+#: The attribute of an agent class that names its deprecated parameters, old name -> new
+#: (:attr:`donuts_ai.agents.base.Agent.DEPRECATED_PARAMETERS`: still taken, with a warning).
+DEPRECATED_ATTRIBUTE = "DEPRECATED_PARAMETERS"
+#: The version whose specs no longer take a deprecated parameter name.
+DEPRECATED_UNTIL = "0.6.0"
 #: The head of an engine spec (see the module doc).
 ENGINE_KIND = "engine"
 #: Games an engine can play: game name -> ``"module:function"`` that writes the protocol's
-#: ``position`` command from the game's observation (:meth:`~.protocol.Game.observation`),
-#: imported when an engine first plays that game; filled by the package root (``donuts_ai/__init__.py``).
+#: ``position`` command from the game's observation (:meth:`~donuts_ai.game.Game.observation`),
+#: imported when an engine first plays that game; filled by the package root
+#: (``donuts_ai/__init__.py``), as the protocol's writer lies above the games and the harness.
 ENGINE_POSITIONS: dict[str, str] = {}
 #: The in-process agent of an engine spec (:func:`make_agent`), imported by name: it is
 #: built on the seats, which import this module.
@@ -152,10 +165,10 @@ def parse_engine_spec(spec: str) -> EngineSpec:
     return EngineSpec(command, tuple(options), tuple(go))
 
 
-def engine_position_writer(game: Game | str) -> PositionWriter:
+def engine_position_writer(game: Game[Any] | str) -> PositionWriter:
     """The function that writes ``game``'s ``position`` command for engines
     (:data:`ENGINE_POSITIONS`); :class:`SpecError` when engines cannot play it."""
-    name = game_named(game).name
+    name = get_game(game).name
     if name not in ENGINE_POSITIONS:
         raise SpecError(f"engines speak the Donuts Engine Protocol: they cannot play {name} (only {', '.join(ENGINE_POSITIONS)})")
     module, _, function = ENGINE_POSITIONS[name].partition(":")
@@ -167,7 +180,7 @@ def engine_position_writer(game: Game | str) -> PositionWriter:
 _RUNTIME_KINDS: dict[str, dict[str, type[Any]]] = {}
 
 
-def register_agent(kind: str, cls: type[Any], *, game: Game | str) -> None:
+def register_agent(kind: str, cls: type[Any], *, game: Game[Any] | str) -> None:
     """Give agent class ``cls`` the short name ``kind`` in ``game``'s specs, from now on:
     ``register_agent("flipper", FlipperAgent, game="donuts")`` makes ``"flipper"`` and
     ``"flipper:seed=3"`` specs like ``"greedy"``, in this process and in every seat and
@@ -178,7 +191,7 @@ def register_agent(kind: str, cls: type[Any], *, game: Game | str) -> None:
         raise SpecError(f"an agent kind must be an identifier other than {ENGINE_KIND!r}, got {kind!r}")
     if not (inspect.isclass(cls) and callable(getattr(cls, "select_move", None))):
         raise SpecError(f"register_agent({kind!r}, ...) takes an agent class (with select_move), got {cls!r}")
-    game = game_named(game)
+    game = get_game(game)
     runtime = _RUNTIME_KINDS.setdefault(game.name, {})
     if kind not in runtime:
         # A built-in name stays the built-in agent's: a results file records the spec alone,
@@ -192,9 +205,9 @@ def register_agent(kind: str, cls: type[Any], *, game: Game | str) -> None:
     runtime[kind] = cls
 
 
-def registered_kind(kind: str, game: Game | str) -> type[Any] | None:
+def registered_kind(kind: str, game: Game[Any] | str) -> type[Any] | None:
     """The class registered as ``kind`` for ``game`` with :func:`register_agent`, else ``None``."""
-    return _RUNTIME_KINDS.get(game_named(game).name, {}).get(kind)
+    return _RUNTIME_KINDS.get(get_game(game).name, {}).get(kind)
 
 
 class _WithRunTimeKinds(Mapping[str, type[Any]]):
@@ -218,9 +231,9 @@ class _WithRunTimeKinds(Mapping[str, type[Any]]):
         return kind in self.runtime or kind in self.registry
 
 
-def _registry(game: Game | str) -> tuple[Mapping[str, type[Any]], Mapping[str, tuple[str, str]]]:
+def _registry(game: Game[Any] | str) -> tuple[Mapping[str, type[Any]], Mapping[str, tuple[str, str]]]:
     """(agent classes by kind, optional kinds) of ``game``, run-time kinds first."""
-    game = game_named(game)
+    game = get_game(game)
     runtime = _RUNTIME_KINDS.get(game.name, {})
     try:
         registry = game.agent_registry()
@@ -241,14 +254,14 @@ def _did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 
-def _unknown_kind(head: str, spec: str, game: Game | str, registry: Mapping[str, type[Any]],
+def _unknown_kind(head: str, spec: str, game: Game[Any] | str, registry: Mapping[str, type[Any]],
                   optional: Mapping[str, tuple[str, str]], why: str = "") -> SpecError:
     """The error for a head that is no kind of ``game`` (nor a module to import, ``why``)."""
     kinds = [*registry, *optional]
     choices = [*kinds, ENGINE_KIND] if ":" in spec else kinds
     listed = ", ".join(kinds) if kinds else "none"
     where = "" if spec == head else f"agent spec {spec!r}: "
-    return SpecError(f"{where}unknown agent kind {head!r} for {game_named(game).name}{why}; kinds: {listed} "
+    return SpecError(f"{where}unknown agent kind {head!r} for {get_game(game).name}{why}; kinds: {listed} "
                      f"(or module:Class){_did_you_mean(head, choices)}")
 
 
@@ -271,7 +284,7 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
-def _module_class(spec: str, head: str, rest: str, game: Game | str, registry: Mapping[str, type[Any]],
+def _module_class(spec: str, head: str, rest: str, game: Game[Any] | str, registry: Mapping[str, type[Any]],
                   optional: Mapping[str, tuple[str, str]]) -> tuple[type[Any], str]:
     """(the class, its parameter text) of a ``module:Class[:params]`` spec whose head is no
     kind; a head that could be a kind (an identifier) and is no module either, or a rest
@@ -314,9 +327,82 @@ def _optional_agent(head: str, spec: str, optional: Mapping[str, tuple[str, str]
     return cls
 
 
-def resolve(spec: str, game: Game | str) -> tuple[type[Any], Params]:
+def _located(spec: str, game: Game[Any] | str) -> tuple[type[Any], str]:
+    """(the agent class, the parameter text) of ``spec``, stripped, that names no engine."""
+    head, _, rest = spec.partition(":")
+    registry: Mapping[str, type[Any]]
+    optional: Mapping[str, tuple[str, str]]
+    try:
+        registry, optional = _registry(game)
+    except DonutsError as exc:  # the game's agents cannot load: module:Class specs still work
+        if not rest or not rest.partition(":")[0].isidentifier():
+            raise SpecError(f"agent spec {spec!r}: {exc}") from None
+        registry, optional = {}, {}
+    if head in registry:
+        return registry[head], rest
+    if head in optional:
+        return _optional_agent(head, spec, optional), rest
+    if rest:
+        return _module_class(spec, head, rest, game, registry, optional)
+    raise _unknown_kind(head, spec, game, registry, optional)
+
+
+def deprecated_parameters(cls: object) -> Mapping[str, str]:
+    """The deprecated parameter names of agent class ``cls``, old -> new (its
+    ``DEPRECATED_PARAMETERS``; none for a class without them)."""
+    found = getattr(cls, DEPRECATED_ATTRIBUTE, None)
+    return found if isinstance(found, Mapping) else {}
+
+
+def _deprecated_message(spec: str, old: str, new: str) -> str:
+    return (f"agent spec {spec!r}: {old!r} is deprecated: the parameter is named {new!r} now "
+            f"(since 0.5.0; {old!r} goes in {DEPRECATED_UNTIL})")
+
+
+def _renamed_text(param_text: str, renames: Mapping[str, str], spec: str) -> tuple[str, list[tuple[str, str]]]:
+    """(``param_text`` with each deprecated key of ``renames`` rewritten to its new name, the
+    rest of the text as it is; the ``(old, new)`` names rewritten). A key given under both
+    names is a :class:`SpecError`."""
+    if not renames or not param_text:
+        return param_text, []
+    keys = [item.partition("=")[0].strip() for item in param_text.split(",")]
+    items, renamed = [], []
+    for item, key in zip(param_text.split(","), keys, strict=True):
+        new = renames.get(key)
+        if new is None or "=" not in item:
+            items.append(item)
+            continue
+        if new in keys:
+            raise SpecError(f"agent spec {spec!r}: {key!r} and {new!r} both given; {key!r} is the deprecated name "
+                            f"of {new!r}: give {new} alone")
+        head, _, value = item.partition("=")
+        items.append(head.replace(key, new, 1) + "=" + value)
+        renamed.append((key, new))
+    return ",".join(items), renamed
+
+
+def normalize_spec(spec: str, game: Game[Any] | str) -> str:
+    """``spec`` with the deprecated parameter names of its agent class rewritten to their
+    new names, the rest of its text as it is (``mcts:iterations=200`` ->
+    ``mcts:simulations=200``): the one rewrite that building an agent (:func:`resolve`) and
+    comparing recorded specs (a resume, :func:`~.entries.as_recorded`) share. A spec
+    with nothing to rewrite, an engine spec, or one that names no agent comes back as it is."""
+    if not isinstance(spec, str) or is_engine_spec(spec):
+        return spec
+    text = spec.strip()
+    try:
+        cls, param_text = _located(text, game)
+        new_text, renamed = _renamed_text(param_text, deprecated_parameters(cls), text)
+    except DonutsError:  # not a spec of an agent: nothing to rewrite
+        return spec
+    return text[: len(text) - len(param_text)] + new_text if renamed else spec
+
+
+def resolve(spec: str, game: Game[Any] | str) -> tuple[type[Any], Params]:
     """(agent class, constructor parameters) of a spec, checked against the signature;
-    kinds are those of ``game`` (a :class:`~.protocol.Game` or its name)."""
+    kinds are those of ``game`` (a :class:`~donuts_ai.game.Game` or its name). A deprecated
+    parameter name comes back under its new name (:func:`normalize_spec`), with a
+    :class:`DeprecationWarning`."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"agent spec must be a non-empty string, got {spec!r}")
     spec = spec.strip()
@@ -326,25 +412,13 @@ def resolve(spec: str, game: Game | str) -> tuple[type[Any], Params]:
         engine_position_writer(game)
         module, _, cls_name = ENGINE_AGENT.partition(":")
         engine_agent: type[Any] = getattr(importlib.import_module(module), cls_name)
-        return engine_agent, {"engine": spec, "game": game_named(game).name}
-    registry: Mapping[str, type[Any]]
-    optional: Mapping[str, tuple[str, str]]
-    cls: type[Any] | None
-    try:
-        registry, optional = _registry(game)
-    except DonutsError as exc:  # the game's agents cannot load: module:Class specs still work
-        if not rest or not rest.partition(":")[0].isidentifier():
-            raise SpecError(f"agent spec {spec!r}: {exc}") from None
-        registry, optional = {}, {}
-    if head in registry:
-        cls, params = registry[head], _params(rest, spec)
-    elif head in optional:
-        cls, params = _optional_agent(head, spec, optional), _params(rest, spec)
-    elif rest:
-        cls, param_text = _module_class(spec, head, rest, game, registry, optional)
-        params = _params(param_text, spec)
-    else:
-        raise _unknown_kind(head, spec, game, registry, optional)
+        return engine_agent, {"engine": spec, "game": get_game(game).name}
+    cls, param_text = _located(spec, game)
+    deprecated = deprecated_parameters(cls)
+    param_text, rewritten = _renamed_text(param_text, deprecated, spec)
+    for old, new in rewritten:
+        warnings.warn(_deprecated_message(spec, old, new), DeprecationWarning, stacklevel=3)
+    params = _params(param_text, spec)
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):
@@ -358,14 +432,15 @@ def resolve(spec: str, game: Game | str) -> tuple[type[Any], Params]:
             renamed = RENAMED_PARAMETERS.get(unknown[0])
             if renamed in sig.parameters:
                 raise SpecError(f"agent spec {spec!r}: parameter {unknown[0]!r} is now {renamed!r} (renamed in 0.4.0)")
-            accepted = ", ".join(k for k in sig.parameters if k != "name")
-            close = _did_you_mean(unknown[0], [k for k in sig.parameters if k != "name"])
+            taken = [k for k in sig.parameters if k != "name" and k not in deprecated]
+            accepted = ", ".join(taken)
+            close = _did_you_mean(unknown[0], taken)
             raise SpecError(f"agent spec {spec!r}: unknown parameter {unknown[0]!r} (accepted: {accepted}){close}")
     return cls, params
 
 
-def make_agent(spec: str, seed: int | None = None, *, game: Game | str) -> Any:
-    """Build the agent of ``spec`` (a kind of ``game``'s, a :class:`~.protocol.Game` or
+def make_agent(spec: str, seed: int | None = None, *, game: Game[Any] | str) -> Any:
+    """Build the agent of ``spec`` (a kind of ``game``'s, a :class:`~donuts_ai.game.Game` or
     its name); ``seed`` is used unless the spec sets one."""
     cls, params = resolve(spec, game)
     if seed is not None and "seed" not in params and "seed" in _parameters(cls):

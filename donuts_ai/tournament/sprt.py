@@ -26,7 +26,7 @@ def run_sprt(agent_a: object = None, agent_b: object = None, elo0: float = 0.0, 
              **settings: Unpack[Settings]) -> tuple[SPRTState, int]:
     """Test "A is at least ``elo1`` Elo stronger than B" (H1) against "``elo0``" (H0) with
     colour-swapped pairs on the same set-up, stopping as soon as the SPRT decides or
-    after ``max_pairs`` pairs, in ``game`` (a two-sided game: :mod:`.protocol`). Returns
+    after ``max_pairs`` pairs, in ``game`` (a two-sided game: :mod:`donuts_ai.game`). Returns
     (final state, pairs played). Each agent is a spec, an agent object or an agent class
     (:mod:`.entries`), seated in a supervised process of its own (``isolation="none"``:
     called in this process, as in :func:`~.runner.run`); ``move_limit`` is the hard limit

@@ -26,9 +26,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..game import Game, get_game
 from ..state import GameState
 from .match import _play
-from .protocol import Game, get_game
 from .records import DIGEST_KEY, EventKind, line_digest
 from .seats import Answer, Seat
 
@@ -52,7 +52,7 @@ class _ReplaySeat(Seat):
     def reset(self, seed: int) -> Answer | None:
         return None
 
-    def ask(self, game: Game, state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
+    def ask(self, game: Game[Any], state: GameState, side: int, time_left: float | None, limit: float | None) -> Answer:
         ply = len(state.move_stack)  # a forfeit is a None in the stack: plies and the stack agree
         for event in self._events:
             if event.get("ply") == ply:
@@ -111,7 +111,7 @@ def _events(record: Mapping[str, Any]) -> list[tuple[object, object, object]]:
     return [(e.get("ply"), e.get("seat"), e.get("kind")) for e in record.get("events") or []]
 
 
-def _replay(game: Game, record: Mapping[str, Any], illegal: str, ledger: str) -> list[str]:
+def _replay(game: Game[Any], record: Mapping[str, Any], illegal: str, ledger: str) -> list[str]:
     """The differences between a recorded game and its replay (none: it replays)."""
     try:
         moves = list(record["moves"])

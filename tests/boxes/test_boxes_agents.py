@@ -63,7 +63,7 @@ def _world(state: BoxesState):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_agent_plays_only_legal_moves_under_every_variant(players):
     for v, rules in enumerate(BoxesRules.all_variants(players)):
-        kinds = [RandomAgent(seed=v), GreedyAgent(seed=v), ISMCTSAgent(iterations=4, seed=v)]
+        kinds = [RandomAgent(seed=v), GreedyAgent(seed=v), ISMCTSAgent(simulations=4, seed=v)]
         agents = [kinds[(p + v) % 3] for p in range(players)]
         state, moves = _play_game(rules, 100 * players + v, agents)
         data = state.to_dict()
@@ -84,8 +84,8 @@ def test_many_random_games_stay_legal():
 
 def test_tiny_budgets_still_answer_a_legal_move():
     rules = BoxesRules(4, "splitzkies", "perfect")
-    agents = [ISMCTSAgent(time_limit=0.001, seed=1), ISMCTSAgent(iterations=1, seed=2),
-              ISMCTSAgent(time_limit=0.001, iterations=3, seed=3, prior=False), ISMCTSAgent(iterations=1, seed=4, prior=False)]
+    agents = [ISMCTSAgent(time_limit=0.001, seed=1), ISMCTSAgent(simulations=1, seed=2),
+              ISMCTSAgent(time_limit=0.001, simulations=3, seed=3, prior=False), ISMCTSAgent(simulations=1, seed=4, prior=False)]
     state, moves = _play_game(rules, 9, agents, max_moves=24)
     assert len(moves) == 24
     for agent in agents:
@@ -100,7 +100,7 @@ def test_tiny_budgets_still_answer_a_legal_move():
 
 
 def _three_agents(seed):
-    return [ISMCTSAgent(iterations=30, seed=seed), GreedyAgent(seed=seed + 1), RandomAgent(seed=seed + 2)]
+    return [ISMCTSAgent(simulations=30, seed=seed), GreedyAgent(seed=seed + 1), RandomAgent(seed=seed + 2)]
 
 
 def test_the_same_seed_plays_the_same_moves():
@@ -128,7 +128,7 @@ def test_agents_see_only_the_observation():
     other = BoxesState.from_observation(state.observation(p), seed=99)
     assert other.observation(p) == state.observation(p)
     assert other.to_dict()["trays"] != state.to_dict()["trays"]  # the hidden cards do differ
-    for make in (lambda: ISMCTSAgent(iterations=40, seed=3), lambda: GreedyAgent(seed=3), lambda: RandomAgent(seed=3)):
+    for make in (lambda: ISMCTSAgent(simulations=40, seed=3), lambda: GreedyAgent(seed=3), lambda: RandomAgent(seed=3)):
         assert make().select_move(state) == make().select_move(other)
         assert make().select_move(state) == make().select_move(state.observation(p))
 
@@ -188,7 +188,7 @@ def test_greedy_takes_the_move_that_scores_now():
     for seed in range(5):
         assert GreedyAgent(seed=seed).select_move(state) == "CHHH@2,2"
     # ISMCTS tries the greedy move first: on one iteration it plays it.
-    assert ISMCTSAgent(iterations=1, seed=0).select_move(state) == "CHHH@2,2"
+    assert ISMCTSAgent(simulations=1, seed=0).select_move(state) == "CHHH@2,2"
     after = state.copy()
     after.push("CHHH@2,2")
     assert after.scores == [4, 0] and after.boxes_delivered == [1, 0]
@@ -243,7 +243,7 @@ def test_ismcts_beats_random_clearly():
     for g in range(games):
         seat = g % 2
         agents = [RandomAgent(seed=g), RandomAgent(seed=g)]
-        agents[seat] = ISMCTSAgent(iterations=32, seed=g)
+        agents[seat] = ISMCTSAgent(simulations=32, seed=g)
         state, _ = _play_game(BoxesRules(2), 700 + g // 2, agents)
         places = state.ranking()
         share += 1.0 if places[seat] < places[1 - seat] else 0.5 if places[seat] == places[1 - seat] else 0.0
@@ -252,14 +252,14 @@ def test_ismcts_beats_random_clearly():
 
 def test_ismcts_statistics_of_a_move():
     state = BoxesState(BoxesRules(4), 3)
-    agent = ISMCTSAgent(iterations=50, seed=1)
+    agent = ISMCTSAgent(simulations=50, seed=1)
     move = agent.select_move(state)
     info = agent.last_info
     assert state.is_legal(move) and info["iterations"] == 50 and info["calls"] == 1
     assert 1 <= info["root_children"] <= info["root_moves"] == len(state.legal_moves())
     assert info["nodes"] <= 51  # at most one node an iteration, and the root
     # With progressive widening a short search holds few root moves; without, one per iteration.
-    wide = ISMCTSAgent(iterations=50, seed=1, prior=False)
+    wide = ISMCTSAgent(simulations=50, seed=1, prior=False)
     wide.select_move(state)
     assert wide.last_info["root_children"] == min(50, info["root_moves"])
     assert info["root_children"] < wide.last_info["root_children"]
@@ -267,11 +267,11 @@ def test_ismcts_statistics_of_a_move():
 
 def test_ismcts_figures_reach_the_harness_as_every_searching_agent_s_do():
     # The harness reads an agent's last_info (its nodes go into answers and evaluation files).
-    from donuts_ai.tournament.protocol import get_game
+    from donuts_ai.game import get_game
     from donuts_ai.tournament.seats import LocalSeat
 
     state = BoxesState(BoxesRules(3), 2)
-    seat = LocalSeat(ISMCTSAgent(iterations=40, seed=1))
+    seat = LocalSeat(ISMCTSAgent(simulations=40, seed=1))
     answer = seat.ask(get_game("boxes"), state, state.turn, None, None)
     assert state.is_legal(answer.move) and answer.nodes is not None and 1 <= answer.nodes <= 41
 
@@ -285,11 +285,11 @@ def test_the_registry_and_specs():
     assert set(BOXES_AGENTS) == {"random", "greedy", "ismcts"}
     game = get_game("boxes")
     agent = make_agent("ismcts:time=0.05,seed=3", game=game)
-    assert isinstance(agent, ISMCTSAgent) and agent.time_limit == 0.05 and agent.iterations is None
+    assert isinstance(agent, ISMCTSAgent) and agent.time_limit == 0.05 and agent.simulations is None
     assert agent.spec == "ismcts:time_limit=0.05,seed=3"
     assert make_agent("greedy", seed=4, game=game).seed == 4
     assert ISMCTSAgent().time_limit == 1.0  # the default budget
-    for spec, message in [("ismcts:iterations=0", "iterations must be a positive int"),
+    for spec, message in [("ismcts:simulations=0", "simulations must be a positive int"),
                           ("ismcts:depth=3", "unknown parameter 'depth'"),
                           ("greedy:box_points=2", "box_points must be an int >= 3"),
                           ("ismcts:reward=wins", "reward must be one of rank, score")]:
@@ -301,8 +301,8 @@ def test_the_registry_and_specs():
     (dict(time_limit=0), "time_limit must be a positive number of seconds"),
     (dict(time_limit=float("nan")), "time_limit must be a positive number of seconds"),
     (dict(time_limit="1"), "time_limit must be a positive number of seconds"),
-    (dict(iterations=2.5), "iterations must be a positive int"),
-    (dict(iterations=True), "iterations must be a positive int"),
+    (dict(simulations=2.5), "simulations must be a positive int"),
+    (dict(simulations=True), "simulations must be a positive int"),
     (dict(exploration=-1), "exploration must be a finite number >= 0"),
     (dict(exploration=float("inf")), "exploration must be a finite number >= 0"),
     (dict(reward=None), "reward must be one of"),

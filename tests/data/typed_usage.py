@@ -19,7 +19,7 @@ reveal_type(solve(board).value)  # int
 reveal_type(analyze(board))  # list[donuts_ai.donuts.alphabeta.solution.MoveValue]
 reveal_type(perft(board, 2))  # int
 reveal_type(MCTSAgent(time_limit=0.1).select_move(board))  # str
-reveal_type(AlphaZeroAgent(sims=0).select_move(board))  # str
+reveal_type(AlphaZeroAgent(simulations=0).select_move(board))  # str
 reveal_type(VectorEnv(4).rewards)  # numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.floating[numpy._typing._nbit_base._32Bit]]]
 reveal_type(T.run(["random", "greedy"], game="donuts"))  # donuts_ai.tournament.results.Results
 reveal_type(Trainer("runs/x", TrainConfig()).counters)  # TypedDict(donuts_ai.learn.config.Progress, {'moves': int,

@@ -32,8 +32,8 @@ def searching_agents():
         GreedyAgent(seed=1),
         AlphaBetaAgent(depth=4),
         AlphaBetaAgent(time_limit=0.05),
-        MCTSAgent(iterations=3000, seed=1),
-        MCTSAgent(iterations=3000, seed=1, workers=2),
+        MCTSAgent(simulations=3000, seed=1),
+        MCTSAgent(simulations=3000, seed=1, workers=2),
         SolverAgent(),
     ]
 
@@ -48,7 +48,7 @@ def tiny_budget_agents():
         (MCTSAgent(time_limit=0.001, seed=1), None),
         (MCTSAgent(time_limit=0.01, seed=1), None),
         (MCTSAgent(time_limit=5.0, seed=1), TINY_CLOCK),
-        (MCTSAgent(iterations=1, seed=1), None),
+        (MCTSAgent(simulations=1, seed=1), None),
         (MCTSAgent(time_limit=0.001, seed=1, workers=2), None),
     ]
 
@@ -214,7 +214,7 @@ def _first_calls(cases) -> None:
 
 @pytest.mark.parametrize(
     "make", [lambda: RandomAgent(seed=2), lambda: GreedyAgent(seed=2), lambda: AlphaBetaAgent(depth=3),
-             lambda: MCTSAgent(iterations=300, seed=2), lambda: MCTSAgent(iterations=300, seed=2, workers=2)],
+             lambda: MCTSAgent(simulations=300, seed=2), lambda: MCTSAgent(simulations=300, seed=2, workers=2)],
     ids=["random", "greedy", "alphabeta", "mcts", "mcts-2"],
 )
 def test_always_legal_and_never_mutates(make):
@@ -240,7 +240,7 @@ def test_touch_keeps_contents():
 
 @pytest.mark.parametrize(
     "make", [lambda: RandomAgent(seed=11), lambda: GreedyAgent(seed=11), lambda: AlphaBetaAgent(depth=5),
-             lambda: MCTSAgent(iterations=2000, seed=11), lambda: MCTSAgent(iterations=2000, seed=11, workers=2)],
+             lambda: MCTSAgent(simulations=2000, seed=11), lambda: MCTSAgent(simulations=2000, seed=11, workers=2)],
     ids=["random", "greedy", "alphabeta", "mcts", "mcts-2"],
 )
 def test_same_seed_same_game(make):
@@ -271,7 +271,7 @@ def test_random_agents_with_other_seeds_differ():
     [
         (lambda: AlphaBetaAgent(time_limit=0), "time_limit must be a positive number"),
         (lambda: AlphaBetaAgent(depth=0), "depth must be a positive int"),
-        (lambda: MCTSAgent(iterations=-5), "iterations must be a positive int"),
+        (lambda: MCTSAgent(simulations=-5), "simulations must be a positive int"),
         (lambda: MCTSAgent(exploration=-1), "exploration must be a finite number >= 0"),
         (lambda: MCTSAgent(workers=0), "workers must be a positive int"),
         (lambda: RandomAgent(seed="x"), "seed must be an int or None"),
@@ -285,7 +285,7 @@ def test_bad_parameters(make, message):
 def test_agents_refuse_finished_games_and_non_boards():
     finished = Board.from_fen("------,------,------,------,------,------ ....../....../....../....../....../ccccc. - a1 5 0")
     for kind, cls in AGENTS.items():
-        agent = cls(iterations=10) if kind == "mcts" else cls(depth=1) if kind == "alphabeta" else cls()
+        agent = cls(simulations=10) if kind == "mcts" else cls(depth=1) if kind == "alphabeta" else cls()
         with pytest.raises(GameOverError, match="game is over"):
             agent.select_move(finished)
         with pytest.raises(TypeError):

@@ -32,9 +32,10 @@ from hypothesis import strategies as st
 
 from donuts_ai import Board, Layout, Rules
 from donuts_ai.donuts.agents import AGENTS
+from donuts_ai.donuts.errors import LayoutError, PositionError, RulesError
 from donuts_ai.donuts.rules import INSERTION_MODES, MAX_DONUTS
 from donuts_ai.donuts.squares import SQUARE_NAMES, parse_square
-from donuts_ai.errors import DonutsError, IllegalMoveError, InvalidMoveError, LayoutError, PositionError, RulesError
+from donuts_ai.errors import DonutsError, IllegalMoveError, InvalidMoveError
 from donuts_ai.tournament import specs
 from donuts_ai.tournament.config import parse_layouts
 from donuts_ai.tournament.results import read_file
@@ -356,7 +357,7 @@ def test_rules_from_dict_names_what_was_wrong():
 
 VALID_SPECS = [
     "random", "random:seed=3", "greedy", "greedy:seed=1,name=g", "alphabeta:depth=6", "alphabeta:time=0.5,tt_bits=16",
-    "mcts:time=0.1,workers=2", "mcts:iterations=50,exploration=1.4,max_nodes=4096", "solver", "solver:fastest=True",
+    "mcts:time=0.1,workers=2", "mcts:simulations=50,exploration=1.4,max_nodes=4096", "solver", "solver:fastest=True",
     "donuts_ai.donuts.agents:RandomAgent:seed=2", "donuts_ai.donuts.agents.greedy:GreedyAgent",
 ]
 SPEC_ALPHABET = ":=,._ 0123456789abcdefghijklmnopqrstuvwxyz'\"()[]{}-+"

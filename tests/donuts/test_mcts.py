@@ -43,7 +43,7 @@ def test_mcts_past_its_deadline_plays_after_one_iteration(fake_clock, workers):
 
 
 def test_mcts_reuses_its_tree():
-    agent = MCTSAgent(iterations=5000, seed=3, proof_share=0)
+    agent = MCTSAgent(simulations=5000, seed=3, proof_share=0)
     board = Board(Layout.random_grid(2))
     board.push(agent.select_move(board))
     board.push(board.legal_moves()[0])
@@ -55,7 +55,7 @@ def test_mcts_reuses_its_tree():
 
 def test_mcts_proves_a_win_and_plays_it():
     board = position(**WIN_NOW)
-    agent = MCTSAgent(iterations=50, seed=1, proof_share=0)
+    agent = MCTSAgent(simulations=50, seed=1, proof_share=0)
     assert agent.select_move(board) == "c2"
 
 
@@ -95,7 +95,7 @@ def _small_pool_positions(count: int, seed: int, after_forfeit: bool) -> list[Bo
 def test_mcts_proves_wins_for_the_side_to_move_when_turns_do_not_alternate(after_forfeit):
     solver = Solver(tt_bits=16)
     for board in _small_pool_positions(8, seed=13 if after_forfeit else 14, after_forfeit=after_forfeit):
-        agent = MCTSAgent(iterations=20_000, seed=1, proof_share=0)  # the tree's proofs, not the prover's
+        agent = MCTSAgent(simulations=20_000, seed=1, proof_share=0)  # the tree's proofs, not the prover's
         move = agent.select_move(board)
         assert solver.move_value(board, move) == 1, (board.fen(), board.rules, move)
         if not agent.last_info["forced"]:
@@ -111,7 +111,7 @@ def test_mcts_proofs_keep_the_value_through_forfeits_and_double_moves():
     checked = 0
     for game in range(6):
         board = Board(Layout.random_grid(100 + game), Rules(donuts=6))
-        agent = MCTSAgent(iterations=4000, seed=game, proof_share=0)
+        agent = MCTSAgent(simulations=4000, seed=game, proof_share=0)
         while not board.is_game_over():
             if board.turn == game % 2:
                 move = agent.select_move(board)
@@ -152,7 +152,7 @@ def _searched_tree(seed: int, iterations: int, plies: int):
         board.push(rng.choice(board.legal_moves()))
     if board.is_game_over():
         board.pop()
-    agent = MCTSAgent(iterations=iterations, seed=seed, max_nodes=1 << 16, proof_share=0)
+    agent = MCTSAgent(simulations=iterations, seed=seed, max_nodes=1 << 16, proof_share=0)
     agent.select_move(board)
     return agent._tree
 
@@ -217,7 +217,7 @@ def test_compact_keeps_the_most_visited_subtree_unchanged(seed, iterations, plie
 
 def test_compact_then_search_on():
     """A recycled tree is searched on, re-rooted and recycled again without losing its way."""
-    agent = MCTSAgent(iterations=20_000, seed=2, max_nodes=2048, proof_share=0)
+    agent = MCTSAgent(simulations=20_000, seed=2, max_nodes=2048, proof_share=0)
     board = _opening(3)
     recycled = 0
     while not board.is_game_over():
@@ -235,7 +235,7 @@ def test_compact_then_search_on():
 @pytest.mark.parametrize("workers", [1, 2])
 def test_node_budget_searches_that_grow_and_recycle_are_reproducible(monkeypatch, workers):
     monkeypatch.setattr(mcts_module, "FIRST_NODES", 1024)
-    kw = dict(iterations=40_000, workers=workers, max_memory_mb=1, proof_share=0)
+    kw = dict(simulations=40_000, workers=workers, max_memory_mb=1, proof_share=0)
     board = _opening(5)
     moves, infos = [], []
     for _ in range(2):
@@ -273,7 +273,7 @@ def test_the_tree_grows_within_the_memory_bound(monkeypatch, workers):
     together), then recycles the tree and goes on searching."""
     monkeypatch.setattr(mcts_module, "FIRST_NODES", 1024)
     sizes = _record_growths(monkeypatch)
-    agent = MCTSAgent(iterations=60_000, workers=workers, max_memory_mb=1, seed=1, proof_share=0)
+    agent = MCTSAgent(simulations=60_000, workers=workers, max_memory_mb=1, seed=1, proof_share=0)
     assert agent.capacity == 1024
     board = _opening(2)
     agent.select_move(board)
@@ -288,7 +288,7 @@ def test_a_long_search_grows_the_tree_past_its_first_arrays(monkeypatch):
     """A search of 800,000 iterations outgrows the first arrays (2**20 nodes for an
     iteration budget) and holds more nodes than that, within the default memory bound."""
     sizes = _record_growths(monkeypatch)
-    agent = MCTSAgent(iterations=800_000, seed=1, proof_share=0)
+    agent = MCTSAgent(simulations=800_000, seed=1, proof_share=0)
     assert agent.capacity == 1 << 20
     agent.select_move(Board(Layout.standard()))
     assert agent.last_info["nodes"] > 1 << 20 and agent.last_info["grows"] >= 1
@@ -351,7 +351,7 @@ def test_the_prover_plays_proven_wins_without_the_tree():
     solver = Solver(tt_bits=16)
     played = 0
     for board in _random_positions(12, seed=4, plies=(14, 30)):
-        agent = MCTSAgent(iterations=2000, seed=1)
+        agent = MCTSAgent(simulations=2000, seed=1)
         move = agent.select_move(board)
         info = agent.last_info
         if info["forced"]:
@@ -368,7 +368,7 @@ def test_the_prover_leaves_a_lost_root_to_the_tree():
     solver = Solver(tt_bits=16)
     lost = next(b for b in _random_positions(40, seed=9, plies=(14, 30))
                 if tactical_choice(b)[0] is None and solve(b, distance=False).value == -1)
-    agent = MCTSAgent(iterations=3000, seed=1)
+    agent = MCTSAgent(simulations=3000, seed=1)
     move = agent.select_move(lost)
     assert agent.last_info["proof"] == -1 and agent.last_info["iterations"] > 0
     assert solver.move_value(lost, move) == -1 and lost.is_legal(move)
@@ -377,7 +377,7 @@ def test_the_prover_leaves_a_lost_root_to_the_tree():
 def test_node_budget_games_with_the_prover_are_reproducible():
     def game(seed):
         board, moves = Board(Layout.random_grid(8)), []
-        agents = [MCTSAgent(iterations=3000, seed=seed), MCTSAgent(iterations=1500, seed=seed + 1)]
+        agents = [MCTSAgent(simulations=3000, seed=seed), MCTSAgent(simulations=1500, seed=seed + 1)]
         while not board.is_game_over():
             moves.append(agents[board.turn].select_move(board))
             board.push(moves[-1])
@@ -408,7 +408,7 @@ def test_root_visits_stop_before_they_wrap_around(monkeypatch, fake_clock, timed
         fake_clock(1e-4)  # 0.5 s is 5,000 readings of the clock
         agent = MCTSAgent(time_limit=0.5, seed=1, proof_share=0)
     else:
-        agent = MCTSAgent(iterations=20_000, seed=1, proof_share=0)
+        agent = MCTSAgent(simulations=20_000, seed=1, proof_share=0)
     board = _opening(7)
     agent.select_move(board)
     tree = agent._tree

@@ -33,8 +33,8 @@ from donuts_ai.donuts._engine.position import (
     typed_position,
     winner_of,
 )
+from donuts_ai.donuts.outcomes import REASON_NAMES
 from donuts_ai.donuts.squares import NUM_SQUARES
-from donuts_ai.outcomes import REASON_NAMES
 
 
 def _placed(rulebook, pos: Position, sq: int) -> Position:

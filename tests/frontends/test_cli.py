@@ -6,8 +6,8 @@ import sys
 import pytest
 
 from donuts_ai.cli import main
+from donuts_ai.donuts.errors import RulesError
 from donuts_ai.donuts.rules import Rules, rules_from_arguments
-from donuts_ai.errors import RulesError
 
 
 def test_game_prints_a_whole_game(capsys):

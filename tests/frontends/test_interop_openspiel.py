@@ -166,7 +166,7 @@ def test_our_agents_as_pyspiel_bots_against_mctsbot(pyspiel, dos):
     game = dos.load(Layout.random(1))
     rng = np.random.RandomState(3)
     mcts_bot = mcts.MCTSBot(game, 2.0, 20, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
-    ours = dos.DonutsBot("mcts:iterations=200", seed=1)
+    ours = dos.DonutsBot("mcts:simulations=200", seed=1)
     assert isinstance(ours, pyspiel.Bot)
     for bots in ([ours, mcts_bot], [mcts_bot, dos.DonutsBot("greedy", seed=2)]):
         returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
@@ -185,10 +185,10 @@ def test_donuts_bot_arguments(dos):
 
 
 def test_openspiel_mcts_as_a_tournament_agent(dos):
-    cls, params = resolve("openspiel-mcts:sims=50,exploration=1.5", game="donuts")
-    assert cls is dos.OpenSpielMCTSAgent and params == {"sims": 50, "exploration": 1.5}
-    agent = make_agent("openspiel-mcts:sims=50", seed=3, game="donuts")
-    assert agent.spec == "openspiel-mcts:sims=50,seed=3"
+    cls, params = resolve("openspiel-mcts:simulations=50,exploration=1.5", game="donuts")
+    assert cls is dos.OpenSpielMCTSAgent and params == {"simulations": 50, "exploration": 1.5}
+    agent = make_agent("openspiel-mcts:simulations=50", seed=3, game="donuts")
+    assert agent.spec == "openspiel-mcts:simulations=50,seed=3"
     board = Board()
     move = agent.select_move(board)
     assert board.is_legal(move) and board.ply == 0 and agent.last_info["sims"] == 50
@@ -205,17 +205,18 @@ def test_openspiel_mcts_time_limit_and_clock(dos):
     for _ in range(3):
         board.push(agent.select_move(board))
         assert agent.last_info["sims"] >= 1
-    capped = dos.OpenSpielMCTSAgent(time_limit=5.0, sims=30, seed=1)
+    capped = dos.OpenSpielMCTSAgent(time_limit=5.0, simulations=30, seed=1)
     capped.select_move(board)
     assert capped.last_info["sims"] <= 30
-    blitz = dos.OpenSpielMCTSAgent(sims=None, time_limit=None)
-    assert blitz.sims == 1000  # the default limit
+    blitz = dos.OpenSpielMCTSAgent(simulations=None, time_limit=None)
+    assert blitz.simulations == 1000  # the default limit
     blitz.select_move(board, time_left=0.2)  # a twentieth of the clock: a short search
     assert blitz.last_info["sims"] <= 1000
 
 
-@pytest.mark.parametrize("kwargs", [{"sims": 0}, {"sims": 1}, {"sims": 2.5}, {"time_limit": -1}, {"time_limit": True}, {"exploration": -1},
-                                    {"rollouts": 0}, {"solve": "yes"}, {"seed": "x"}])
+@pytest.mark.parametrize("kwargs", [{"simulations": 0}, {"simulations": 1}, {"simulations": 2.5}, {"time_limit": -1},
+                                    {"time_limit": True}, {"exploration": -1}, {"rollouts": 0}, {"solve": "yes"},
+                                    {"seed": "x"}])
 def test_openspiel_mcts_bad_arguments(dos, kwargs):
     with pytest.raises(DonutsError):
         dos.OpenSpielMCTSAgent(**kwargs)
@@ -224,10 +225,10 @@ def test_openspiel_mcts_bad_arguments(dos, kwargs):
 def test_a_tournament_with_openspiel_mcts(dos):
     from donuts_ai import tournament
 
-    results = tournament.run(["openspiel-mcts:sims=30", "random"], games=2, layouts="standard", seed=1, workers=1,
+    results = tournament.run(["openspiel-mcts:simulations=30", "random"], games=2, layouts="standard", seed=1, workers=1,
                              isolation="none", game="donuts")
     games = results.games
-    assert len(games) == 2 and {g.names[0] for g in games} == {"openspiel-mcts:sims=30", "random"}
+    assert len(games) == 2 and {g.names[0] for g in games} == {"openspiel-mcts:simulations=30", "random"}
 
 
 # --- without OpenSpiel --------------------------------------------------------------
@@ -236,7 +237,7 @@ def test_optional_kind_without_its_dependency_names_the_extra(monkeypatch):
     monkeypatch.delitem(sys.modules, "donuts_ai.interop.openspiel", raising=False)
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(SpecError, match=r"openspiel-mcts needs an optional dependency: pip install 'donuts_ai\[spiel\]'"):
-        resolve("openspiel-mcts:sims=10", game="donuts")
+        resolve("openspiel-mcts:simulations=10", game="donuts")
     with pytest.raises(ImportError, match=r"donuts_ai\[spiel\]"):
         import donuts_ai.interop.openspiel  # noqa: F401
 

@@ -304,7 +304,7 @@ def test_render_ansi_and_none(capsys):
 def test_our_agents_play_in_the_environment():
     from donuts_ai.donuts.agents import MCTSAgent, RandomAgent
 
-    agents = {"player_0": MCTSAgent(iterations=300, seed=1), "player_1": RandomAgent(seed=2)}
+    agents = {"player_0": MCTSAgent(simulations=300, seed=1), "player_1": RandomAgent(seed=2)}
     e = env(layout="random")
     e.reset(seed=11)
     for agent in e.agent_iter():

@@ -274,8 +274,8 @@ def test_bad_settings_and_files_are_refused_with_their_name(tmp_path):
     (tmp_path / "broken" / "network.eqx").write_bytes(b"not weights")
     with pytest.raises(LearnError, match="cannot read"):
         load_network(tmp_path / "broken")
-    with pytest.raises(ValueError, match="sims"):
-        A.AlphaZeroAgent(checkpoint=str(tmp_path / "run"), sims=-1)
+    with pytest.raises(ValueError, match="simulations"):
+        A.AlphaZeroAgent(checkpoint=str(tmp_path / "run"), simulations=-1)
 
 
 @pytest.fixture(scope="module")
@@ -287,7 +287,7 @@ def tiny_network(tmp_path_factory):
 
 @pytest.mark.parametrize("sims", [0, 6])
 def test_the_agent_plays_only_legal_moves_under_forfeits_too(tiny_network, sims):
-    agent = A.AlphaZeroAgent(checkpoint=tiny_network, sims=sims, seed=1)
+    agent = A.AlphaZeroAgent(checkpoint=tiny_network, simulations=sims, seed=1)
     rng = random.Random(sims)
     for game in range(3):
         board = Board(Layout.random(game), Rules(insertion="single") if game == 2 else Rules())
@@ -308,15 +308,15 @@ def test_the_agent_with_a_time_limit_still_moves(tiny_network):
 
 
 def test_az_specs_play_a_supervised_tournament(tiny_network):
-    spec = f"az:checkpoint={tiny_network},sims=4"
+    spec = f"az:checkpoint={tiny_network},simulations=4"
     results = T.run([spec, "random"], games=2, workers=1, seed=3, game="donuts")
     assert len(results.games) == 2 and not results.events()
     agent = T.make_agent(spec, game="donuts")
-    assert agent.spec == spec and agent.sims == 4
+    assert agent.spec == spec and agent.simulations == 4
 
 
 def test_the_shipped_network_loads_and_plays():
-    agent = A.AlphaZeroAgent(sims=0)
+    agent = A.AlphaZeroAgent(simulations=0)
     board = Board(Layout.random(1))
     assert agent.select_move(board) in board.legal_moves()
 
@@ -411,7 +411,7 @@ def test_the_replay_buffer_keeps_the_latest_samples_in_a_ring():
 def test_donuts_ai_engine_az_answers_the_protocol(tiny_network):
     from donuts_ai.engine_protocol import board_command
 
-    proc = subprocess.Popen([sys.executable, "-m", "donuts_ai", "engine", f"az:checkpoint={tiny_network},sims=8"],
+    proc = subprocess.Popen([sys.executable, "-m", "donuts_ai", "engine", f"az:checkpoint={tiny_network},simulations=8"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     board = Board(Layout.random(3))
     rng = random.Random(3)
@@ -428,7 +428,8 @@ def test_donuts_ai_engine_az_answers_the_protocol(tiny_network):
         lines.append(line.strip())
     out, err = proc.communicate("quit\n", timeout=PATIENCE)
     assert "depok" in lines and "readyok" in lines, (lines, err)
-    assert any(line.startswith("option name sims") for line in lines), lines
+    assert any(line.startswith("option name simulations") for line in lines), lines
+    assert not any(line.startswith("option name sims ") for line in lines), lines  # a deprecated name is not listed
     assert lines[-1].startswith("bestmove") and board.is_legal(lines[-1].split()[1]), (lines, err)
     assert proc.returncode == 0
 

@@ -69,7 +69,7 @@ def test_the_agent_searches_by_gumbel_legally_and_repeats_with_its_seed():
     from donuts_ai import tournament as T
 
     def game(seed: int) -> list[str]:
-        agent = T.make_agent("az:search=gumbel,sims=8", seed=seed, game="donuts")
+        agent = T.make_agent("az:search=gumbel,simulations=8", seed=seed, game="donuts")
         assert agent.params()["search"] == "gumbel"
         board, moves = Board(Layout.random_grid(2)), []
         while not board.is_game_over() and len(moves) < 10:

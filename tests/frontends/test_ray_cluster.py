@@ -41,7 +41,7 @@ cluster_utils = pytest.importorskip("ray.cluster_utils")
 pytestmark = [pytest.mark.skipif(not Path("/proc").is_dir(), reason="the tests find the nodes' processes in /proc")]
 
 #: Deterministic agents slow enough that a unit is still running when the node is removed.
-AGENTS = ["greedy", "mcts:iterations=1500"]
+AGENTS = ["greedy", "mcts:simulations=1500"]
 #: The tournament's settings, shared by the lost-node and the resume tests (one local run).
 GAMES, SEED = 10, 7
 #: The liveness bound of a training run's steps: each Ray actor imports JAX and compiles
@@ -49,7 +49,7 @@ GAMES, SEED = 10, 7
 #: PATIENCE once (the learning tests' bound).
 TRAINING_PATIENCE = 300.0
 #: evaluate's agent and sample: 3 units of 25 middlegame positions.
-EVAL_AGENT, EVAL_LIMIT = "mcts:iterations=3000", 75
+EVAL_AGENT, EVAL_LIMIT = "mcts:simulations=3000", 75
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ import pytest
 
 from donuts_ai import tournament as T
 from donuts_ai.errors import DonutsError
-from donuts_ai.tournament.protocol import Game, register
+from donuts_ai.game import Game, register_game
 
 
 @dataclass(frozen=True)
@@ -100,23 +100,20 @@ class TakeAway(Game):
     def move_stats(self, report):
         return {"stones": report}
 
-    def view(self, state):
-        return {"pile": state.pile, "moves": list(state.move_stack)}
-
-    def observation(self, state, side):
+    def observation(self, state, player):
         return {"pile": state.pile, "moves": list(state.move_stack)}
 
     def agent_view(self, observation):
         return {"pile": observation["pile"], "moves": observation["moves"]}
 
-    def ledger_points(self, winner_side, reason, side, stats, ledger):
-        return int(winner_side == side)
+    def ledger_points(self, ending, player, stats, ledger):
+        return int(ending.winner == player)
 
     def ledger_text(self, ledger):
         return "+1 a win"
 
 
-register(TakeAway())
+register_game(TakeAway())
 
 
 class _ToyAgent:
@@ -195,25 +192,12 @@ def test_a_game_registered_by_any_module_plays_in_worker_processes():
         assert "ranking" not in g.to_dict()
 
 
-def test_games_known_by_name_load_when_named(monkeypatch):
-    from donuts_ai.tournament import protocol
-
-    monkeypatch.setitem(protocol.KNOWN_GAMES, "ghost", "no.such.module")
-    with pytest.raises(DonutsError, match="game 'ghost' cannot be loaded: No module named 'no'"):
-        T.get_game("ghost")
+def test_a_game_named_with_its_module_is_imported_first():
+    with pytest.raises(DonutsError, match="game 'no.such.module:ghost': its module cannot be imported"):
+        T.get_game("no.such.module:ghost")
     with pytest.raises(DonutsError, match="unknown game 'chess'; expected one of .*boxes"):
         T.get_game("chess")
-
-
-def test_the_harness_loads_a_game_only_when_it_is_named():
-    import subprocess
-    import sys
-
-    code = ("import sys; from donuts_ai import tournament as T; "
-            "print(sorted(m for m in ('donuts_ai.donuts.game', 'donuts_ai.boxes.game') if m in sys.modules)); "
-            "print(type(T.get_game('donuts')).__module__, type(T.game_named('donuts')).__name__)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
-    assert out == ["[]", "donuts_ai.donuts.game DonutsGame"]
+    assert T.get_game("tests.tournament.test_game_protocol:take-away") is T.get_game("take-away")
 
 
 def test_the_harness_has_no_game_of_its_own():
@@ -226,12 +210,12 @@ def test_the_harness_has_no_game_of_its_own():
         assert inspect.signature(entry).parameters["game"].default is inspect.Parameter.empty, entry
     assert T.HarnessConfig().game is None  # run, make_config, run_sprt: game= or a config's game, never a default
     assert all(p.default is inspect.Parameter.empty for p in inspect.signature(serve).parameters.values())
-    assert not hasattr(T, "DEFAULT_GAME") and not hasattr(T.protocol, "DEFAULT_GAME")
+    assert not hasattr(T, "DEFAULT_GAME")
     for entry in (T.run, T.make_config, T.run_sprt):
         with pytest.raises(DonutsError, match="give game="):
             entry(["random", "greedy"]) if entry is not T.run_sprt else entry("random", "greedy")
     with pytest.raises(DonutsError, match="unknown game None; expected one of") as raised:
-        T.game_named(None)
+        T.get_game(None)
     assert "donuts" in str(raised.value) and "boxes" in str(raised.value)
     with pytest.raises(DonutsError, match="unknown game 'donut'; expected one of"):
         T.make_agent("random", game="donut")
@@ -271,5 +255,5 @@ def test_the_harness_restates_no_state_verb():
     harness = {(path.name, cls, name) for path in (package / "tournament").rglob("*.py") for cls, name in _methods(path)
                if name in {"to_move", "play", "result", "moves", "is_legal"}}
     assert harness == set()
-    for adapter in (package / "donuts" / "game.py", package / "boxes" / "game.py", package / "tournament" / "protocol.py"):
+    for adapter in (package / "donuts" / "game.py", package / "boxes" / "game.py", package / "game.py"):
         assert {name for _, name in _methods(adapter)} & RESTATED_VERBS == set(), adapter

@@ -135,7 +135,7 @@ def test_a_file_without_code_resumes_with_a_warning_and_records_the_code(tmp_pat
 
 
 def test_code_identity_of_each_kind_of_agent(tmp_path, mine):
-    assert code_of("mcts:iterations=10", "donuts") == library_version() == code_of("random", "donuts")
+    assert code_of("mcts:simulations=10", "donuts") == library_version() == code_of("random", "donuts")
     program = tmp_path / "engine.py"
     program.write_text("#!/bin/sh\necho one\n")
     program.chmod(0o755)

@@ -17,8 +17,8 @@ import pytest
 
 from donuts_ai import tournament as T
 from donuts_ai.errors import DonutsError
+from donuts_ai.game import Game, legal_move, register_game
 from donuts_ai.tournament.plackett_luce import fit_plackett_luce, places_from_ranks
-from donuts_ai.tournament.protocol import Game, legal_move, register
 from donuts_ai.tournament.records import DIGEST_KEY, line_digest
 from donuts_ai.tournament.specs import call_agent, make_agent, resolve
 from donuts_ai.tournament.stats import fit_ratings
@@ -131,12 +131,6 @@ class HighCards(Game):
     def running_scores(self, state):
         return list(state.scores)
 
-    def view(self, state):
-        return json.loads(json.dumps(vars(state)))
-
-    def player_view(self, state, player):
-        return self.agent_view(self.observation(state, player))
-
     def observation(self, state, player):
         return {"player": player, "hand": list(state.hands[player]), "last": state.last,
                 "scores": list(state.scores), "cards_left": [len(h) for h in state.hands]}
@@ -148,7 +142,7 @@ class HighCards(Game):
         return "points: every game's score"
 
 
-register(HighCards())
+register_game(HighCards())
 GAME = "high-cards"
 PATH = "tests.tournament.test_tournament_ffa"
 
@@ -713,17 +707,17 @@ def test_a_four_player_boxes_tournament_of_the_three_agents_from_the_command_lin
 
     out = tmp_path / "boxes.jsonl"
     proc = subprocess.run([sys.executable, "-m", "donuts_ai", "tournament", "--game", "boxes", "--players", "4", "random",
-                           "greedy", "ismcts:iterations=20", "--games", "4", "--seed", "2", "--workers", "1", "--quiet",
+                           "greedy", "ismcts:simulations=20", "--games", "4", "--seed", "2", "--workers", "1", "--quiet",
                            "--rules", "grid=splitzkies,matching=perfect,closers=true", "--out", str(out)],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
-    for part in ("free-for-all boxes: 4 players", "Plackett-Luce", "ismcts:iterations=20", "boxes", "First places by seat"):
+    for part in ("free-for-all boxes: 4 players", "Plackett-Luce", "ismcts:simulations=20", "boxes", "First places by seat"):
         assert part in proc.stdout, part
     results = T.Results.from_file(str(out))
     assert results.config["rules"] == {"players": 4, "grid": "splitzkies", "matching": "perfect", "closers": True}
     assert len(results.games) == 4 and not results.events(), results.events()
     assert sorted(n for g in results.games for n in g.names[:1]) == sorted(results.units[0].games[0].names)
-    assert {r.name for r in results.ratings().ratings} == {"random", "greedy", "ismcts:iterations=20"}
+    assert {r.name for r in results.ratings().ratings} == {"random", "greedy", "ismcts:simulations=20"}
 
 
 def test_boxes_tournaments_replay_from_their_seed():

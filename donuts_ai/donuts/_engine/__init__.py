@@ -23,7 +23,8 @@ a Python int, and a Python int passed back in compiles an ``int64`` specializati
 whose shifts sign-extend. (The bit layout is drawn in :mod:`.tables`.)
 """
 
-from ...outcomes import NO_WINNER_YET, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW
+from ...outcomes import NO_WINNER_YET, WINNER_DRAW
+from ..outcomes import REASON_FIVE, REASON_GROUP, REASON_MAJORITY
 from .core import (
     final_result,
     flips,

@@ -27,7 +27,8 @@ from numpy.typing import NDArray
 
 from ..._bits import ONE, ZERO, clz, ctz, popcount
 from ..._numba_types import Int64
-from ...outcomes import NO_WINNER_YET, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW
+from ...outcomes import NO_WINNER_YET, WINNER_DRAW
+from ..outcomes import REASON_GROUP, REASON_MAJORITY
 from .tables import (
     FIVE_START_FALLING,
     FIVE_START_H,

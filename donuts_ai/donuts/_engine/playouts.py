@@ -14,7 +14,8 @@ from numpy.typing import NDArray
 
 from ..._bits import popcount, rng_below, rng_seed
 from ..._numba_types import Int64
-from ...outcomes import REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW
+from ...outcomes import WINNER_DRAW
+from ..outcomes import REASON_FIVE, REASON_GROUP, REASON_MAJORITY
 from .core import legal_mask, nth_bit
 from .position import PASSES, Position, Rulebook, apply, end_reason, is_over, winner_of
 

@@ -43,7 +43,8 @@ from numpy.typing import NDArray
 
 from ..._bits import ONE, popcount
 from ..._numba_types import Bool, Int64
-from ...outcomes import NO_WINNER_YET, REASON_FIVE, REASON_GROUP, REASON_MAJORITY, WINNER_DRAW
+from ...outcomes import NO_WINNER_YET, WINNER_DRAW
+from ..outcomes import REASON_FIVE, REASON_GROUP, REASON_MAJORITY
 from ..squares import NUM_SQUARES
 from .core import final_result, flips, has_five, legal_mask
 from .tables import FULL_BOARD_BITS

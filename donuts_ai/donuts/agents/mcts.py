@@ -9,7 +9,17 @@ from typing import TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from ...agents.base import budget, check_exploration, check_flag, check_time_limit, now, positive_int
+from ...agents.base import (
+    SIMULATIONS,
+    budget,
+    check_exploration,
+    check_flag,
+    check_time_limit,
+    deprecated_alias,
+    now,
+    positive_int,
+    renamed_argument,
+)
 from ...errors import AgentError
 from ...search.mcts import MAX_TREE_NODES, NODE_BYTES, UNKNOWN, compact, descend, grown, reset_tree, root_stats
 from .._engine.position import Position, Rulebook, position_of, rulebook_of
@@ -68,7 +78,7 @@ GUESSED_COMPACT_SECONDS_PER_NODE = 1.5e-7
 MAX_VISITS = (1 << 31) - 1
 #: Default share of a move's budget first given to the root prover (:mod:`._mcts_proof`).
 DEFAULT_PROOF_SHARE = 0.2
-#: With an iteration limit the prover gets this many nodes per iteration of its share:
+#: With a simulation limit the prover gets this many nodes per simulation of its share:
 #: about as long as an iteration takes (4 M prover nodes/s, 0.8 M iterations/s here).
 PROOF_NODES_PER_ITERATION = 5
 #: Prover nodes per second assumed before the first measurement: low, so a first slice ends early.
@@ -121,22 +131,25 @@ class MCTSAgent(BoardAgent):
     """Monte-Carlo tree search (UCT, exploration constant ``exploration``) with uniformly random
     playouts and MCTS-Solver backups of proven wins and losses.
 
-    Limits: ``iterations`` per move, or ``time_limit`` seconds per move (default 1.0
+    Limits: ``simulations`` per move (MCTS iterations: each selects, expands, plays out
+    and backs up once), or ``time_limit`` seconds per move (default 1.0
     when neither is given), capped in blitz by :func:`~donuts_ai.agents.base.budget`.
     Whatever the limits, every move first gets the tactical pass
     (:func:`~donuts_ai.donuts.agents.search_base.tactical_choice`): a win at once, or the only move that
     does not lose at once, is played without searching, and the search never chooses a
     move that loses at once while another does not. Then the root prover
     (:mod:`._mcts_proof`: the exact solver's value search, node-limited) gets ``proof_share``
-    of the budget (with an iteration limit, ``proof_share * iterations * 5`` nodes): when
+    of the budget (with a simulation limit, ``proof_share * simulations * 5`` nodes): when
     it proves a win or a draw it plays a move that keeps it, without searching the tree;
     else (a loss, or no proof in time) the tree search has the rest of the budget.
     ``proof_share=0`` turns the prover off (pure MCTS). Timed iterations run in calls of a
     few milliseconds with the clock read between them. ``workers`` > 1 runs that many
     independent trees in parallel threads (root parallelism) and sums their root
     visits. The tree is kept between moves and re-rooted at the new position when it
-    holds the moves played since (``reuse=True``). With an iteration limit a seed fixes
+    holds the moves played since (``reuse=True``). With a simulation limit a seed fixes
     every move; with a time limit the number of iterations, hence the move, can vary.
+    ``iterations=`` is the deprecated name of ``simulations`` (a :class:`DeprecationWarning`;
+    the attribute ``iterations`` too), taken until 0.6.0.
 
     Memory: the trees keep growing for as long as the agent thinks, within a bound. Their
     node arrays (:data:`~donuts_ai.search.mcts.NODE_BYTES` = 20 bytes a node) never take more than
@@ -151,17 +164,20 @@ class MCTSAgent(BoardAgent):
     looks. Recycling borrows 8 bytes per kept node with children for a moment. A timed
     move starts a growth or a recycling only when it has the time (it measures what they
     cost); else that tree stops growing for the rest of the move, as a full tree did
-    before. With an iteration limit every growth and recycling is done, at the same
+    before. With a simulation limit every growth and recycling is done, at the same
     points for the same seed, so the move is still fixed by the seed. The prover's table
     (2**18 entries, 6 MiB) comes on top of ``max_memory_mb``; it is kept from move to move
     and cleared by :meth:`reset`.
     """
 
     kind = "mcts"
+    DEPRECATED_PARAMETERS = {"iterations": SIMULATIONS}
+    #: Deprecated since 0.5.0: :attr:`simulations`.
+    iterations = deprecated_alias("iterations", SIMULATIONS)
 
     def __init__(
         self,
-        iterations: int | None = None,
+        simulations: int | None = None,
         time_limit: float | None = None,
         *,
         exploration: float = DEFAULT_EXPLORATION,
@@ -170,13 +186,16 @@ class MCTSAgent(BoardAgent):
         max_memory_mb: int = DEFAULT_MAX_MEMORY_MB,
         proof_share: float = DEFAULT_PROOF_SHARE,
         reuse: bool = True,
+        iterations: int | None = None,
         seed: int | None = None,
         name: str | None = None,
     ):
         super().__init__(seed, name)
-        self.iterations = positive_int("iterations", iterations)
+        given, given_as = renamed_argument("MCTSAgent", SIMULATIONS, simulations, "iterations", iterations)
+        #: Simulations (MCTS iterations) a move, all workers together; ``None``: timed.
+        self.simulations = positive_int(given_as, given)
         self.time_limit = check_time_limit(time_limit)
-        if self.iterations is None and self.time_limit is None:
+        if self.simulations is None and self.time_limit is None:
             self.time_limit = 1.0
         self.exploration = check_exploration(exploration)
         self.workers = positive_int("workers", workers, allow_none=False)
@@ -219,7 +238,7 @@ class MCTSAgent(BoardAgent):
 
     def params(self) -> dict[str, object]:
         p: dict[str, object] = {}
-        for key in ("iterations", "time_limit"):
+        for key in (SIMULATIONS, "time_limit"):
             if getattr(self, key) is not None:
                 p[key] = getattr(self, key)
         defaults = {"exploration": DEFAULT_EXPLORATION, "workers": 1, "max_nodes": None, "max_memory_mb": DEFAULT_MAX_MEMORY_MB,
@@ -363,8 +382,8 @@ class MCTSAgent(BoardAgent):
         iters0 = int(self._tree.iterations.sum())
         #: Trees that stay full for the rest of this move (no room could be made in time).
         frozen = np.zeros(self.workers, dtype=np.bool_)
-        if self.iterations is not None and seconds is None:
-            todo = np.full(self.workers, max(1, self.iterations // self.workers), dtype=np.int64)
+        if self.simulations is not None and seconds is None:
+            todo = np.full(self.workers, max(1, self.simulations // self.workers), dtype=np.int64)
             while True:
                 todo[self._proven_roots()] = 0
                 todo = np.minimum(todo, self._headroom())
@@ -375,7 +394,7 @@ class MCTSAgent(BoardAgent):
                 for t in np.flatnonzero(full & ~frozen & (todo > 0)):
                     frozen[t] = not self._make_room(int(t), None)
         else:
-            assert seconds is not None  # without an iteration limit there is a time limit
+            assert seconds is not None  # without a simulation limit there is a time limit
             self._timed_search(start + seconds, rulebook, pos, color, frozen)
         move = self._choose(allowed) or SQUARE_NAMES[self.rng.choice(squares_of(allowed))]
         self.last_info = self._info(start, int(self._tree.iterations.sum()) - iters0, False, proof, proof_nodes,
@@ -394,13 +413,13 @@ class MCTSAgent(BoardAgent):
         about :data:`CHUNK_SECONDS` with the clock read between them, the value until
         ``proof_deadline``, then a move keeping a proven win or draw until ``deadline``
         (the move's: a proven value is worth the time); else
-        ``proof_share * iterations * PROOF_NODES_PER_ITERATION`` nodes for the value and
+        ``proof_share * simulations * PROOF_NODES_PER_ITERATION`` nodes for the value and
         as many for each move tried."""
         prover = self._prover
         assert prover is not None  # the prover's turn comes only when there is one
         if proof_deadline is None:
-            assert self.iterations is not None  # untimed: an iteration limit
-            limit = max(1, int(self.proof_share * self.iterations * PROOF_NODES_PER_ITERATION))
+            assert self.simulations is not None  # untimed: a simulation limit
+            limit = max(1, int(self.proof_share * self.simulations * PROOF_NODES_PER_ITERATION))
             value = prover.value(board, limit)
             if value is None or value < 0:
                 return value, None
@@ -446,10 +465,10 @@ class MCTSAgent(BoardAgent):
         return result
 
     def _timed_search(self, deadline: float, rulebook: Rulebook, pos: Position, color: int, frozen: NDArray[np.bool]) -> None:
-        """Iterations until ``deadline`` (and at most ``iterations`` per move when that is
+        """Iterations until ``deadline`` (and at most ``simulations`` per move when that is
         set too), in calls sized to the measured speed, making room in full trees between
         calls when there is time for it."""
-        cap = None if self.iterations is None else max(1, self.iterations // self.workers)
+        cap = None if self.simulations is None else max(1, self.simulations // self.workers)
         done_total = np.zeros(self.workers, dtype=np.int64)
         # At least one iteration per tree, which expands its root; one tree after the
         # other, since a parallel call waits for every thread to be scheduled, which

@@ -16,7 +16,8 @@ the same depth merges its bounds. There is no aging: in a table kept between sea
 (the agents, the analysis) the first rows keep the old searches' entries near their
 roots until worthier ones come; measured only with fresh tables. Columns of a row:
 
-- ``KEY_A`` = ``key_a ^ DATA``, where ``key_a = own | (last + 1) << 36 | placed_own << 43``:
+- ``KEY_A`` = ``key_a ^ DATA``, where ``key_a = own | (last + 1) << 36 | placed_own << 43``
+  (:func:`position_keys`, defined with the other canonical keys in ``.._engine.canonical``):
   the side to move's donuts (36 bits), the last square plus one (0..36, 6 bits), its
   placed donuts (6 bits);
 - ``KEY_B`` = ``key_b ^ DATA``, where ``key_b = opp | placed_opp << 36``;
@@ -43,12 +44,15 @@ from numpy.typing import NDArray
 
 from ..._bits import popcount
 from ..._numba_types import Bool, Int64
+from .._engine.canonical import PositionKey, position_key
 from .._engine.position import Position
 from ..squares import FULL_BOARD, NUM_SQUARES
 from ._scores import INF, shift_mate
 
 #: A position's key ``(key_a, key_b)`` (:func:`position_keys`).
-Key: TypeAlias = tuple[np.uint64, np.uint64]
+Key: TypeAlias = PositionKey
+#: The position's key: the one definition (with the other canonical keys), under the table's name.
+position_keys = position_key
 
 KEY_A, KEY_B, DATA = 0, 1, 2
 ENTRY_WORDS = 3
@@ -59,9 +63,6 @@ ENTRY_BYTES = ENTRY_WORDS * 8
 #: depth field (8 bits holding depth + 1) holds it. Deeper searches are stored as this.
 ANY_DEPTH = 127
 
-_LAST_SHIFT = np.uint64(NUM_SQUARES)  # KEY_A: last + 1 above the 36 square bits
-_PLACED_OWN_SHIFT = np.uint64(43)  # KEY_A: placed_own above last + 1 (6 bits, 36..41; bit 42 unused)
-_PLACED_OPP_SHIFT = np.uint64(NUM_SQUARES)  # KEY_B: placed_opp above the 36 square bits
 _HASH_MULT_A = np.uint64(0x9E3779B97F4A7C15)  # odd 64-bit constants (golden ratio, xxHash)
 _HASH_MULT_B = np.uint64(0xC2B2AE3D27D4EB4F)
 _HASH_FOLD = np.uint64(29)  # fold the well-mixed high bits into the low bits the mask keeps
@@ -79,15 +80,6 @@ _MASK8 = np.uint64(0xFF)
 def new_table(bits: int) -> NDArray[np.uint64]:
     """A transposition table of ``2**bits`` entries (``ENTRY_BYTES`` bytes each)."""
     return np.zeros((1 << bits, ENTRY_WORDS), dtype=np.uint64)
-
-
-@njit(cache=True)
-def position_keys(pos: Position) -> Key:
-    """The position's key ``(key_a, key_b)``: the whole position, packed in two words.
-    The table's kernels take the pair as one ``key``."""
-    key_a = pos.own | (np.uint64(pos.last + 1) << _LAST_SHIFT) | (np.uint64(pos.placed_own) << _PLACED_OWN_SHIFT)
-    key_b = pos.opp | (np.uint64(pos.placed_opp) << _PLACED_OPP_SHIFT)
-    return key_a, key_b
 
 
 _SQUARES = np.uint64(FULL_BOARD)

@@ -1,0 +1,304 @@
+"""The game contract, written down once: :class:`Game`, and the one table of games.
+
+A game is two objects (OpenSpiel's split of ``Game`` from ``State``):
+
+- its **state** (:class:`~donuts_ai.state.GameState`) knows the moves: ``turn``,
+  ``legal_moves()``, ``push``, ``pop``, ``forfeit()``, ``move_stack``, ``outcome()``;
+- its **game** (:class:`Game`, this module) knows everything else: its name, its settings
+  and set-ups, its rules as JSON, its players, how an agent's answer reads as a move, what
+  each player may see, its agents, and the counts and ledgers a tournament reports.
+
+Every front end (:func:`make`, the tournament harness, the command line, the
+interop layers) reads the one table of this module: :func:`get_game` finds a game by
+name, and a game joins with :func:`register_game` (Donuts and Donut Boxes register
+themselves from their own packages; a game of one's own registers itself the same way,
+see ``examples/connect_four.py``). This module imports nothing of the package but the
+errors and the state protocol, so a game's module imports nothing of the harness.
+
+A game is turn-based between ``num_players(rules)`` players, numbered from 0 (0 moves
+first). Two kinds:
+
+- *two-sided* (``FREE_FOR_ALL = False``, Donuts): two sides, a winner or a draw, played in
+  colour-swapped pairs, best-of series, or 2v2 team battles (a side's two players
+  alternate its turns);
+- *free-for-all* (``FREE_FOR_ALL = True``, Donut Boxes): 2 or more players, each for
+  themselves; a finished game's outcome gives a place per player (shared places allowed)
+  and per-player scores, its ``winner`` the player alone in first place, else ``None``.
+
+Chance is the game's business: the set-up the harness hands to :meth:`Game.new_state`
+is drawn from the unit's seed (:meth:`Game.draw_setup`) and may hold the seed of the
+game's own random stream (a deal). Agents receive ``player_view(state, player)``
+in-process or ``agent_view(observation(state, player))`` in their own process, so what
+an agent sees is the game's decision (a game of hidden information sends each player
+only what it may know).
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeAlias, TypeVar
+
+from .errors import DonutsError
+from .state import GameState
+
+#: A move as an agent answered it: anything, until :func:`legal_move` finds it one of the
+#: state's legal moves (then it is that move's text).
+Move: TypeAlias = Any
+#: A JSON object as a game writes it (its rules variant, an observation): values of any
+#: JSON type, read by the game that wrote them.
+JSONObject: TypeAlias = dict[str, Any]
+#: A player's counts in a game (``{"insertions": 1}``), summed over its moves.
+Stats: TypeAlias = dict[str, int]
+#: A score as a game gives it (a whole number, or a fraction).
+Score: TypeAlias = int | float
+
+#: The concrete state type of a game (Donuts: :class:`~donuts_ai.Board`).
+StateT = TypeVar("StateT", bound=GameState)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a game ended as the ledgers see it (a :class:`~donuts_ai.state.GameOutcome`),
+    given to :meth:`Game.ledger_points`. In a two-sided game the players are the two
+    *sides* (a team battle's two players of a side share its points): ``winner`` is the
+    winning side or ``None``, ``places`` the sides' places. In a free-for-all game they are
+    the players: their places (those who dropped out share the last) and scores."""
+
+    winner: int | None
+    places: tuple[int, ...]
+    scores: tuple[Score, ...] | None
+    #: The game's end reason, or the harness's adjudication (``"time"``, ``"illegal"``...).
+    reason: str
+
+
+class Game(ABC, Generic[StateT]):
+    """A game, besides its state (see the module doc). Methods never change their
+    arguments unless they say so; bad settings, set-ups or rules raise ``DonutsError``
+    subclasses (``ValueError``). Subclass it as ``class MyGame(Game[MyState])``, so that
+    the methods that take a state take the game's own type."""
+
+    #: The name it is registered under, written in results files.
+    name: str = "game"
+    #: Players ranked each for themselves (the outcome's ``places``), rather than two sides.
+    FREE_FOR_ALL: bool = False
+    #: Whether the rules know a forfeited turn (``state.forfeit()``; the harness's ``illegal="forfeit"``).
+    CAN_FORFEIT: bool = True
+    #: What a set-up is called in reports ("a fresh deal for every unit").
+    SETUP_NAME: str = "set-up"
+    #: The word of :meth:`parse_setups` for a fresh set-up drawn from a seed, the default.
+    FRESH_SETUP: str = "random"
+    #: The keyword settings :meth:`make` takes (``donuts_ai.make(name, **settings)``).
+    SETTINGS: tuple[str, ...] = ("setup", "rules", "seed")
+    #: The names of a player's counts in a game (:meth:`move_stats`), each 0 at the start,
+    #: in the order a record writes them.
+    STATS: tuple[str, ...] = ()
+    #: Score ledgers the game knows; the first is the default.
+    LEDGERS: tuple[str, ...] = ("rulebook",)
+
+    # --- settings, set-ups and rules -----------------------------------------------------
+    def make(self, **settings: Any) -> StateT:
+        """A fresh state from keyword ``settings`` (names in :data:`SETTINGS`, checked by
+        :func:`donuts_ai.make`). Default: ``setup`` (its text or object, else a fresh one
+        drawn from ``seed``, default 0) under ``rules`` (``None``: the official rules)."""
+        rules = self.rules_dict(settings.get("rules"))
+        setup = settings.get("setup")
+        text = (self.draw_setup(self.FRESH_SETUP, settings.get("seed") or 0) if setup is None
+                else self.setup_text(setup))
+        return self.new_state(text, rules)
+
+    @abstractmethod
+    def parse_setups(self, spec: str) -> list[Any] | str:
+        """Set-ups named by ``spec``: a list of set-ups (the game's own objects or their
+        texts, as :meth:`setup_text` takes them), or a word the harness passes to
+        :meth:`draw_setup` for a fresh set-up per unit."""
+
+    @abstractmethod
+    def draw_setup(self, kind: str, seed: int) -> str:
+        """A fresh set-up of ``kind`` (a word :meth:`parse_setups` returned) from ``seed``."""
+
+    @abstractmethod
+    def setup_text(self, setup: object) -> str:
+        """The text of a set-up given as the game's own object or as text (checked)."""
+
+    @abstractmethod
+    def rules_dict(self, rules: object) -> JSONObject:
+        """The rules variant as a JSON object (``None``: the official rules), checked."""
+
+    def setups_line(self, setups: Sequence[object] | str, seed: int) -> str:
+        """The line of a report that says what the tournament's set-ups were: ``setups``
+        is the word :meth:`parse_setups` gave (a fresh draw per unit, from the tournament
+        seed ``seed``) or the list of set-up texts."""
+        if isinstance(setups, str):
+            what = self.SETUP_NAME if setups == self.FRESH_SETUP else f"{setups} {self.SETUP_NAME}"
+            return f"Set-ups: a fresh {what} for every unit, seeded from the tournament seed {seed}"
+        return f"Set-ups: {len(setups)} fixed, cycled through"
+
+    # --- players and states --------------------------------------------------------------
+    def num_players(self, rules: JSONObject) -> int:
+        """How many players a game under ``rules`` (as :meth:`rules_dict` gives them) has.
+        Default: 2."""
+        return 2
+
+    def with_players(self, rules: JSONObject, players: int) -> JSONObject:
+        """``rules`` for a game of ``players`` players (checked). Default: only the
+        count the rules already have."""
+        if players != self.num_players(rules):
+            raise DonutsError(f"{self.name} is a game of {self.num_players(rules)} players, not {players}")
+        return rules
+
+    @abstractmethod
+    def new_state(self, setup: str, rules: JSONObject) -> StateT:
+        """The starting state of a game on the set-up text ``setup`` under ``rules``."""
+
+    def move_text(self, answer: object) -> str | None:
+        """What an agent answered, as the state's :meth:`~donuts_ai.state.GameState.legal_moves`
+        write a move (Donuts also reads a square's index, or a name in capitals); ``None``
+        when it names no move. Never raises. Default: a text as it is, anything else ``None``."""
+        return answer if isinstance(answer, str) else None
+
+    # --- counts and scores ---------------------------------------------------------------
+    def move_stats(self, report: object) -> Stats:
+        """The mover's counts (names from :data:`STATS`) for one move, from what
+        ``state.push`` returned for it (the game's own report: Donuts' flipped squares).
+        Default: none."""
+        return {}
+
+    def final_stats(self, state: StateT, stats: list[Stats]) -> list[Stats]:
+        """Every player's counts at the end of the game, given those the harness summed
+        from :meth:`move_stats` (each move's counts go to its mover). Default: those."""
+        return stats
+
+    def running_scores(self, state: StateT) -> Sequence[Score] | None:
+        """Every player's score as ``state`` stands, for the record of a free-for-all game
+        stopped before its end (every player but one dropped out); a finished game's are
+        its outcome's ``scores``. Default: ``None`` (no scores)."""
+        return None
+
+    def ledger_points(self, ending: Ending, player: int, stats: Stats, ledger: str) -> Score:
+        """``ledger`` points of ``player`` (a side, in a two-sided game: see :class:`Ending`)
+        with counts ``stats`` in a game that ended as ``ending``. Default: the player's
+        score, else nothing."""
+        return 0 if ending.scores is None else ending.scores[player]
+
+    def ledger_text(self, ledger: str) -> str:
+        """One line that says how ``ledger`` scores, for reports. Default: the ledger's name."""
+        return ledger
+
+    # --- agents --------------------------------------------------------------------------
+    def agent_registry(self) -> Mapping[str, type[Any]]:
+        """The agent classes by spec kind (``random``, ``greedy``...) for this game, each
+        built from keyword options. Default: none (only ``module:Class`` specs, which
+        work for every game)."""
+        return {}
+
+    def optional_agents(self) -> Mapping[str, tuple[str, str]]:
+        """Agent kinds whose classes need an optional dependency: kind -> (``"module:Class"``,
+        the extra of ``pip install 'donuts_ai[extra]'``), imported when a spec names one.
+        Default: none."""
+        return {}
+
+    def player_view(self, state: StateT, player: int) -> Any:
+        """What an in-process agent's ``select_move`` receives when ``player`` is to move:
+        a copy it may change. Default: ``agent_view(observation(state, player))``, what an
+        agent process gets (a game of perfect information may hand over a copy of the state)."""
+        return self.agent_view(self.observation(state, player))
+
+    @abstractmethod
+    def observation(self, state: StateT, player: int) -> JSONObject:
+        """What an agent process is sent for ``player`` to move: JSON-ready, and nothing
+        that player may not know."""
+
+    @abstractmethod
+    def agent_view(self, observation: JSONObject) -> Any:
+        """In the agent's process: the object ``select_move`` receives for ``observation``."""
+
+    def warm_up(self) -> None:  # noqa: B027 - a default that does nothing, on purpose
+        """One-off set-up an agent process does before it says it is ready (load compiled
+        code, say), so that it is never charged to a move. Default: nothing."""
+
+
+def legal_move(game: Game[Any], state: GameState, answer: object) -> str | None:
+    """``answer`` (anything an agent returned) as the text of a move legal in ``state``
+    now (:meth:`Game.move_text`, found among ``state.legal_moves()``), else ``None``.
+    Never raises: whatever an agent returned, a move that cannot be read is not legal."""
+    try:
+        text = game.move_text(answer)
+    except Exception:  # a game's reading of an odd object: not a move
+        return None
+    return text if text is not None and text in state.legal_moves() else None
+
+
+#: The games known by name (:func:`register_game`), in the order they joined: the one table.
+_GAMES: dict[str, Game[Any]] = {}
+
+
+def register_game(game: Game[Any]) -> Game[Any]:
+    """Make ``game`` known by its name to :func:`donuts_ai.make`, the tournament harness
+    and the command line, and return it. A game's module calls it once when imported (a
+    tournament's agent processes import the module again: ``type(game).__module__``).
+    Registering another game under a taken name is a :class:`~donuts_ai.errors.DonutsError`;
+    the same game again changes nothing."""
+    if not isinstance(game, Game):
+        raise DonutsError(f"register_game takes a Game, got {type(game).__name__}")
+    if not isinstance(game.name, str) or not game.name or game.name != game.name.strip():
+        raise DonutsError(f"a game's name is a non-empty text without outer spaces, got {game.name!r}")
+    known = _GAMES.get(game.name)
+    if known is not None and type(known) is not type(game):
+        raise DonutsError(f"a game named {game.name!r} is already registered ({type(known).__qualname__})")
+    if known is None:
+        _GAMES[game.name] = game
+    return _GAMES[game.name]
+
+
+def game_names() -> tuple[str, ...]:
+    """The names of the registered games, in the order they joined."""
+    return tuple(_GAMES)
+
+
+def get_game(game: Game[Any] | str) -> Game[Any]:
+    """``game`` itself, or the registered game of that name (a
+    :class:`~donuts_ai.errors.DonutsError` naming the known ones when there is none). A
+    name of the form ``"module:name"`` imports ``module`` first, so that a game of one's
+    own registers itself (``get_game("examples.connect_four:connect-four")``)."""
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, str) and game not in _GAMES and ":" in game:
+        module, _, name = game.rpartition(":")
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise DonutsError(f"game {game!r}: its module cannot be imported ({exc})") from None
+        game = name
+    if not isinstance(game, str) or game not in _GAMES:
+        raise DonutsError(f"unknown game {game!r}; expected one of {', '.join(_GAMES)}")
+    return _GAMES[game]
+
+
+def make(name: str, **settings: Any) -> GameState:
+    """A fresh state of the registered game ``name`` (:func:`~donuts_ai.game.get_game`)
+    with keyword ``settings``, those its :attr:`~donuts_ai.game.Game.SETTINGS` name
+    (:meth:`Game.make <donuts_ai.game.Game.make>` builds it):
+
+    - ``"donuts"``: ``layout`` (a layout or a layout spec: ``"standard"``, the default,
+      ``"random:3"``, ``"grid:5"``, a layout's text; ``"random"`` draws one from
+      ``seed``), ``rules`` (a :class:`~donuts_ai.Rules`, a rule name or a rules dict)
+      or ``insertion`` / ``donuts`` alone; returns a :class:`~donuts_ai.Board`;
+    - ``"boxes"``: ``players``, ``grid``, ``matching``, ``closers`` (or ``rules``, a
+      :class:`~donuts_ai.boxes.BoxesRules`) and ``seed`` (the deal); returns a
+      :class:`~donuts_ai.boxes.BoxesState`.
+
+    An unknown game or setting is a :class:`~donuts_ai.errors.DonutsError` naming it and
+    what is accepted; a bad value, the game's own error (a ``ValueError``)."""
+    game = get_game(name)
+    unknown = sorted(set(settings) - set(game.SETTINGS))
+    if unknown:
+        raise DonutsError(f"make({name!r}): unknown setting {unknown[0]!r}; accepted: {', '.join(game.SETTINGS)}")
+    state: GameState = game.make(**settings)
+    return state
+
+
+__all__ = ["Ending", "Game", "JSONObject", "Move", "Score", "StateT", "Stats", "game_names", "get_game", "legal_move", "make",
+           "register_game"]
