@@ -4,7 +4,7 @@ Two kinds of numbers say who won, and they are never mixed:
 
 - a **game value** is for one side, the side to move (or the player of a move): +1
   win, 0 draw, -1 loss (:data:`WIN`, :data:`DRAW`, :data:`LOSS`; ``solve(board).value``,
-  ``MoveValue.value``);
+  ``MoveValue.value``), or :data:`UNKNOWN` where it is not known;
 - a **winner code** is by colour, as the engine's kernels return it: 0 Chocolate,
   1 Vanilla, :data:`WINNER_DRAW` (2), or :data:`NO_WINNER_YET` (-1) while the game goes
   on. The Python layer shows a drawn game's winner as ``None`` (``Outcome.winner``).
@@ -31,11 +31,16 @@ WINNER_DRAW = 2
 WIN, DRAW, LOSS = 1, 0, -1
 #: The name of each game value.
 VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+#: A game value not known: a position the solver did not settle (a dataset's label), a node
+#: of a tree search not proven. int8's least value, so that an int8 array of game values
+#: holds it; the value the stored datasets hold.
+UNKNOWN = -128
 
 __all__ = [
     "DRAW",
     "LOSS",
     "NO_WINNER_YET",
+    "UNKNOWN",
     "VALUE_NAMES",
     "WIN",
     "WINNER_DRAW",

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import time
 
-from donuts_ai.donuts.agents import BoardAgent
+from donuts_ai.donuts.agents import DonutsAgent
 
 #: Seconds the hanging answer sleeps: far past any move limit of the tests.
 HANG_SECONDS = 60
 
 
-class MisbehavingAgent(BoardAgent):
+class MisbehavingAgent(DonutsAgent):
     """By the ply: raises (ply % 3 == 0), answers an occupied square (1), hangs (2)."""
 
     kind = "misbehaving"

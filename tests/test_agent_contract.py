@@ -14,7 +14,7 @@ import pytest
 from donuts_ai import tournament
 from donuts_ai.agents import LazyRegistry
 from donuts_ai.agents.base import Agent, check_time_left
-from donuts_ai.boxes.agents import BOXES_AGENTS
+from donuts_ai.boxes.agents import AGENTS as BOXES_AGENTS
 from donuts_ai.donuts.agents import AGENTS
 from donuts_ai.errors import AgentError, DonutsError, GameOverError, IllegalMoveError, InvalidMoveError
 from donuts_ai.game import get_game, legal_move

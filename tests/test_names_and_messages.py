@@ -10,7 +10,7 @@ import pytest
 
 from donuts_ai import tournament as T
 from donuts_ai.agents import base
-from donuts_ai.donuts.agents import AlphaBetaAgent, BoardAgent, GreedyAgent, RandomAgent
+from donuts_ai.donuts.agents import AlphaBetaAgent, DonutsAgent, GreedyAgent, RandomAgent
 from donuts_ai.errors import DonutsError
 from donuts_ai.tournament import SpecError, entries, report, source_of
 from donuts_ai.tournament.specs import _RUNTIME_KINDS
@@ -20,7 +20,7 @@ HERE = "tests.test_names_and_messages"
 NOT_AN_AGENT = 3
 
 
-class Lookahead(BoardAgent):
+class Lookahead(DonutsAgent):
     """Plays the first legal move; its parameters only name it."""
 
     kind = "lookahead"

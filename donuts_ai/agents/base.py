@@ -6,7 +6,7 @@ An agent has:
 - ``select_move(view, time_left=None) -> move``: the move of the player to move in
   ``view``, never changing ``view``. What a view is, and what a move is, is the game's
   (:meth:`~donuts_ai.game.Game.player_view`): a
-  :class:`~donuts_ai.Board` and a square name for Donuts (:class:`~donuts_ai.donuts.agents.board_agent.BoardAgent`),
+  :class:`~donuts_ai.Board` and a square name for Donuts (:class:`~donuts_ai.donuts.agents.donuts_agent.DonutsAgent`),
   an observation dict (or a :class:`~donuts_ai.boxes.BoxesState`, of which only the
   observation of the player to move is read) and a move text for Donut Boxes
   (:class:`~donuts_ai.boxes.agents.BoxesAgent`). ``time_left`` is the player's remaining
@@ -34,7 +34,7 @@ Both games' agents are made and entered through the same calls:
 one from its spec, and :func:`donuts_ai.tournament.register_agent` (``game=`` names the
 game) gives a class a short name at run time. Each game's built-in kinds are a
 :class:`~donuts_ai.agents.registry.LazyRegistry` (Donuts: :data:`donuts_ai.donuts.agents.AGENTS`;
-Donut Boxes: :data:`donuts_ai.boxes.agents.BOXES_AGENTS`), which a game's adapter hands
+Donut Boxes: :data:`donuts_ai.boxes.agents.AGENTS`), which a game's adapter hands
 the harness (:meth:`~donuts_ai.game.Game.agent_registry`).
 
 Where a new agent plugs in: derive from the game's base, implement its move choice, and
@@ -292,7 +292,7 @@ def _covered(cls: type) -> frozenset[str]:
 
 class Agent(ABC):
     """A player of any game (see the module doc). Subclasses set :attr:`kind` and
-    implement :meth:`select_move` (each game's base does: :class:`~donuts_ai.donuts.agents.board_agent.BoardAgent`,
+    implement :meth:`select_move` (each game's base does: :class:`~donuts_ai.donuts.agents.donuts_agent.DonutsAgent`,
     :class:`~donuts_ai.boxes.agents.BoxesAgent`, each checking ``time_left`` with
     :func:`check_time_left` first). :meth:`params` reports the constructor's arguments
     by itself; a subclass may override it (its constructor's parameters are then its own

@@ -28,7 +28,7 @@ from typing import Any, NotRequired, TypedDict
 
 from ..donuts import kernels as K
 from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
-from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.agents.donuts_agent import DonutsAgent
 from ..donuts.alphabeta import Solver
 from ..donuts.baselines import naive_value
 from ..donuts.board import Board
@@ -157,7 +157,7 @@ def solver_table(n_layouts: int, naive: bool, full: bool) -> SolverTable:
     return out
 
 
-def play(agent_a: BoardAgent, agent_b: BoardAgent, layout: Layout) -> int | None:
+def play(agent_a: DonutsAgent, agent_b: DonutsAgent, layout: Layout) -> int | None:
     """One game, ``agent_a`` as Chocolate: the winner's color or None."""
     board = Board(layout)
     agent_a.reset()
@@ -169,7 +169,7 @@ def play(agent_a: BoardAgent, agent_b: BoardAgent, layout: Layout) -> int | None
     return outcome.winner
 
 
-def match(make_a: Callable[[int], BoardAgent], make_b: Callable[[int], BoardAgent], n_layouts: int, seed: int = 0
+def match(make_a: Callable[[int], DonutsAgent], make_b: Callable[[int], DonutsAgent], n_layouts: int, seed: int = 0
           ) -> MatchScore:
     """Both colours on each of ``n_layouts`` random tile arrangements: A's score."""
     wins = draws = games = 0

@@ -45,7 +45,7 @@ from typing import NotRequired, TypedDict
 
 from .. import tournament
 from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
-from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.agents.donuts_agent import DonutsAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..suites.evaluation import evaluate
@@ -210,7 +210,7 @@ def agreement_positions(n: int, seed: int = AGREEMENT_SEED, plies: tuple[int, in
     return positions
 
 
-def agreement_agents(time_limit: float) -> dict[str, BoardAgent]:
+def agreement_agents(time_limit: float) -> dict[str, DonutsAgent]:
     """Name: a fresh agent at ``time_limit`` seconds a move (built once, used on every position)."""
     return {
         "alphabeta": AlphaBetaAgent(time_limit=time_limit),

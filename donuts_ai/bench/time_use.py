@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any, Literal, NotRequired, TypedDict
 
 from ..donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
-from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.agents.donuts_agent import DonutsAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from . import record, runs, tables
@@ -110,7 +110,7 @@ def summary(fractions: list[float]) -> MoveShares:
             "p90": _quantile(xs, 0.9), "max": xs[-1]}
 
 
-def play(seats: dict[int, BoardAgent], timed: dict[int, str], layout: Layout, *, opening_seed: int, time_limit: float,
+def play(seats: dict[int, DonutsAgent], timed: dict[int, str], layout: Layout, *, opening_seed: int, time_limit: float,
          from_ply: int, out: dict[str, list[tuple[float, str]]]) -> None:
     """One game from a random opening; appends ``(seconds, kind)`` of every counted move
     of a timed seat to ``out[timed[seat]]`` (``time_limit``: the agents' own)."""
@@ -136,7 +136,7 @@ def play(seats: dict[int, BoardAgent], timed: dict[int, str], layout: Layout, *,
 
 
 def run(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY) -> TimeUseBench:
-    makers: dict[str, Callable[[int], BoardAgent]] = {
+    makers: dict[str, Callable[[int], DonutsAgent]] = {
         "alphabeta": lambda s: AlphaBetaAgent(time_limit=time_limit),
         "mcts": lambda s: MCTSAgent(time_limit=time_limit, seed=s),
         "greedy": lambda s: GreedyAgent(seed=s),

@@ -15,7 +15,7 @@ Agents sample the hidden cards with :meth:`BoxesState.from_observation` (a
 ``seed`` and restarted by :meth:`~BoxesAgent.reset`: the same seed and the same
 observations give the same moves (for :class:`ISMCTSAgent`, with an iteration limit).
 
-Kinds (:data:`BOXES_AGENTS`, a :class:`~donuts_ai.agents.registry.LazyRegistry` like the
+Kinds (:data:`AGENTS`, a :class:`~donuts_ai.agents.registry.LazyRegistry` like the
 board game's :data:`donuts_ai.donuts.agents.AGENTS`; the names of agent specs such as
 ``ismcts:time=0.1``, made with :func:`donuts_ai.tournament.make_agent` with
 ``game="boxes"``):
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import time
+import warnings
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
@@ -436,10 +437,19 @@ class ISMCTSAgent(BoxesAgent):
 #: Agent classes by ``kind``: the names agent specs use (``ismcts:time=0.1,seed=3``); a
 #: :class:`~donuts_ai.agents.registry.LazyRegistry`, the type of the board game's
 #: :data:`donuts_ai.donuts.agents.AGENTS`, each class named by its dotted path.
-BOXES_AGENTS: LazyRegistry[type[BoxesAgent]] = LazyRegistry({
+AGENTS: LazyRegistry[type[BoxesAgent]] = LazyRegistry({
     "random": "donuts_ai.boxes.agents:RandomAgent",
     "greedy": "donuts_ai.boxes.agents:GreedyAgent",
     "ismcts": "donuts_ai.boxes.agents:ISMCTSAgent",
 })
 
-__all__ = ["BOXES_AGENTS", "BoxesAgent", "BoxesAgentError", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "warm_up"]
+__all__ = ["AGENTS", "BoxesAgent", "BoxesAgentError", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "warm_up"]
+
+
+def __getattr__(name: str) -> object:
+    # BOXES_AGENTS was this table's name before 0.5.0 (Donuts' is AGENTS too): until 0.6.
+    if name == "BOXES_AGENTS":
+        warnings.warn("donuts_ai.boxes.agents.BOXES_AGENTS is deprecated since 0.5.0: use donuts_ai.boxes.agents.AGENTS",
+                      DeprecationWarning, stacklevel=2)
+        return AGENTS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

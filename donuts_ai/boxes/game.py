@@ -14,7 +14,7 @@ and hidden trays.
   their own tray, the moves with others' stuck moves hidden), in-process and in an agent
   process alike, and answer a move text (:meth:`BoxesState.legal_moves`).
   :meth:`BoxesState.from_observation` samples a full state consistent with it (a
-  determinisation). Agent kinds are :data:`donuts_ai.boxes.agents.BOXES_AGENTS`.
+  determinisation). Agent kinds are :data:`donuts_ai.boxes.agents.AGENTS`.
 - **Result**: the state's outcome (:class:`~.state.BoxesOutcome`): its places (score,
   then boxes delivered; equal on both share a place), its scores and its reason:
   ``score`` (first place alone on points), ``boxes`` (points tied at the top, boxes
@@ -130,10 +130,10 @@ class BoxesGame(Game[BoxesState]):
 
     def agent_registry(self) -> LazyRegistry[type[BoxesAgent]]:
         try:
-            from .agents import BOXES_AGENTS
+            from .agents import AGENTS
         except ImportError as exc:
             raise DonutsError(f"the Donut Boxes agents cannot be loaded ({exc}); module:Class specs still work") from None
-        return BOXES_AGENTS
+        return AGENTS
 
     # --- playing ---------------------------------------------------------------------
     def new_state(self, setup: str, rules: dict[str, Any]) -> BoxesState:

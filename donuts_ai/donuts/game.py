@@ -27,7 +27,7 @@ from .squares import SQUARE_NAMES, parse_square
 
 if TYPE_CHECKING:
     from ..agents.registry import LazyRegistry
-    from .agents.board_agent import BoardAgent
+    from .agents.donuts_agent import DonutsAgent
 
 #: Insertions in one game that earn a player the ledger's bonus point.
 INSERTION_BONUS_AT = 3
@@ -85,7 +85,7 @@ class DonutsGame(Game[Board]):
             return f"Layouts: a freshly drawn {what} for every unit (seeded from the tournament seed {seed})"
         return f"Layouts: {len(setups)} fixed, cycled through"
 
-    def agent_registry(self) -> LazyRegistry[type[BoardAgent]]:
+    def agent_registry(self) -> LazyRegistry[type[DonutsAgent]]:
         return AGENTS
 
     def optional_agents(self) -> dict[str, tuple[str, str]]:

@@ -35,6 +35,9 @@ RANK_NAMES = "123456"
 
 SQUARES = list(range(NUM_SQUARES))
 SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]
+#: The text of a forfeited turn (``None`` in a board's ``move_stack``) wherever Donuts'
+#: moves are written as text: the engine protocol's ``position`` and ``bestmove``, saved games.
+PASS = "pass"
 (
     A1, B1, C1, D1, E1, F1,
     A2, B2, C2, D2, E2, F2,

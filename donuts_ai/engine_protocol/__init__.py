@@ -16,7 +16,8 @@ The tournament harness seats an engine as ``engine:COMMAND``
 (:mod:`donuts_ai.tournament.engine_seat`), supervised like every seat.
 """
 
+from ..donuts.squares import PASS
 from ..tournament.engine_text import EngineProtocolError, GoLimits, parse_go
-from .position import PASS, board_command, parse_position, position_command
+from .position import board_command, parse_position, position_command
 
 __all__ = ["PASS", "EngineProtocolError", "GoLimits", "board_command", "parse_go", "parse_position", "position_command"]

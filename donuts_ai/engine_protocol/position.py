@@ -19,12 +19,10 @@ from typing import Any
 from ..donuts.board import Board
 from ..donuts.layout import Layout, layout_text
 from ..donuts.rules import Rules
-from ..donuts.squares import NUM_SQUARES, SQUARE_NAMES
+from ..donuts.squares import NUM_SQUARES, PASS, SQUARE_NAMES
 from ..errors import DonutsError
 from ..tournament.engine_text import POSITION, EngineProtocolError
 
-#: The move word of a forfeited turn (the harness's ``None`` move).
-PASS = "pass"
 #: The keywords of a ``position`` command after its layout, each followed by its value(s).
 POSITION_KEYS = ("donuts", "insertion", "moves")
 

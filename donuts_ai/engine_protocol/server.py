@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from .._checks import is_int
 from ..donuts.agents.greedy import GreedyAgent
 from ..donuts.board import Board
+from ..donuts.squares import PASS
 from ..tournament.engine_text import AUTHOR as AUTHOR_WORD
 from ..tournament.engine_text import (
     BESTMOVE,
@@ -72,8 +73,6 @@ WATCHDOG_GRACE = 0.1
 #: With only a clock, the watchdog answers once this share of the time left is spent (the
 #: agent itself plans a twentieth of it, :func:`donuts_ai.agents.base.budget`).
 WATCHDOG_CLOCK_SHARE = 0.5
-#: The move an engine that has none to give answers (no position, or the game is over).
-NO_MOVE = "none"
 
 
 def _option_type(default: object) -> str:
@@ -289,18 +288,18 @@ class EngineServer:
             self.agent = self._make()
 
     def _cmd_position(self, args: list[str]) -> None:
-        self.board = None  # a bad position leaves none: go then answers bestmove none
+        self.board = None  # a bad position leaves none: go then answers bestmove pass
         self.board = parse_position(args)
 
     def _cmd_go(self, args: list[str]) -> None:
         limits = parse_go(args)
         if not self._ready():
-            self.send(f"{BESTMOVE} {NO_MOVE}")
+            self.send(f"{BESTMOVE} {PASS}")
             return
         board = self.board
         if board is None or board.is_game_over():
             self.say("go: " + ("no position (send position first)" if board is None else "the game is over"))
-            self.send(f"{BESTMOVE} {NO_MOVE}")
+            self.send(f"{BESTMOVE} {PASS}")
             return
         search = _Search(board.copy(), limits)
         self.search = search

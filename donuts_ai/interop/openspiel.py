@@ -62,7 +62,7 @@ from ..agents.base import (
     positive_int,
     renamed_argument,
 )
-from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.agents.donuts_agent import DonutsAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout, LayoutSpec
 from ..donuts.rules import RULE_KEYS, Rules, make_rules
@@ -370,7 +370,7 @@ class OpenSpielMCTSInfo(TypedDict, total=False):
     seconds: float
 
 
-class OpenSpielMCTSAgent(BoardAgent):
+class OpenSpielMCTSAgent(DonutsAgent):
     """OpenSpiel's ``MCTSBot`` (UCT, exploration constant ``exploration``, ``rollouts`` uniformly random
     rollouts per leaf, MCTS-Solver backups when ``solve``) as one of our agents: spec
     ``openspiel-mcts:simulations=1000``.

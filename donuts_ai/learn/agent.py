@@ -28,7 +28,7 @@ import numpy.typing as npt
 from .._checks import check_int
 from ..agents.base import SIMULATIONS, budget, check_exploration, check_time_limit, deprecated_alias, now, renamed_argument
 from ..donuts import kernels as K
-from ..donuts.agents.board_agent import BoardAgent
+from ..donuts.agents.donuts_agent import DonutsAgent
 from ..donuts.board import Board
 from ..donuts.planes import NUM_PLANES, SEARCH_ROOT
 from ..donuts.squares import SIZE, SQUARE_NAMES
@@ -101,7 +101,7 @@ def _padded_to_powers_of_two(evaluator: Evaluator) -> Evaluator:
     return padded
 
 
-class AlphaZeroAgent(BoardAgent):
+class AlphaZeroAgent(DonutsAgent):
     """Plays by the learned policy/value network: PUCT with ``simulations`` simulations (and/or
     ``time_limit`` seconds) a move, or the raw policy with ``simulations=0`` (see the module).
     ``exploration`` is PUCT's exploration constant (:data:`~.batched_search.C_PUCT` by

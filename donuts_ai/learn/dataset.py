@@ -26,7 +26,7 @@ dataset is a folder:
 | ``visits`` | uint16 [36] | the self-play search's visits of each root child |
 | ``policy`` | float32 [36] | the policy target the search gave (the visits, normalised) |
 | ``result`` | int8 | the game's result for the side to move: +1, 0, -1 |
-| ``label`` | int8 | the solver's exact value for the side to move; :data:`UNKNOWN` (-128) where not settled or not asked |
+| ``label`` | int8 | the solver's exact value for the side to move; `outcomes.UNKNOWN` (-128) where not settled or not asked |
 | ``keep`` | uint64 | the squares whose move keeps that value, when every legal move was settled; else 0 |
 | ``nodes`` | int64 | solver nodes its label took; -1: no label was asked |
 | ``explored`` | bool | its game explored: every move drawn from the search's target (``--explore-fraction``) |
@@ -53,14 +53,13 @@ from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..donuts.rules import Rules
 from ..donuts.squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square
+from ..outcomes import UNKNOWN
 from .buffer import LABELLED, POLICY_KNOWN, VALUE_KNOWN
 from .errors import LearnError
 
 FORMAT, FORMAT_VERSION = "donuts-ai-selfplay", 1
 META_FILE = "meta.json"
 SHARD_PREFIX, SHARD_SUFFIX = "shard-", ".npz"
-#: ``label`` of a position whose exact value is not known.
-UNKNOWN = -128
 
 #: The arrays of a shard and what each holds (written into ``meta.json`` too).
 FIELDS: dict[str, str] = {

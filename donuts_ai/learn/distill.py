@@ -43,8 +43,9 @@ from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..donuts.rules import Rules
 from ..donuts.squares import NUM_SQUARES
+from ..outcomes import UNKNOWN
 from .buffer import SAMPLE
-from .dataset import META_FILE, UNKNOWN, DatasetWriter, read_dataset, rows_of
+from .dataset import META_FILE, DatasetWriter, read_dataset, rows_of
 from .errors import LearnError
 from .teacher import DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_TT_BITS, Canonical, Label, canonical, label_position
 

@@ -30,10 +30,11 @@ import numpy as np
 
 from .._checks import check_int
 from ..donuts.symmetry import NUM_SYMMETRIES
+from ..outcomes import UNKNOWN
 from .agent import root_record
 from .buffer import LABELLED, POLICY_KNOWN, SAMPLE, VALUE_KNOWN, samples_of_games
 from .config import FINAL_NETWORK, TrainConfig
-from .dataset import UNKNOWN, Dataset, read_dataset
+from .dataset import Dataset, read_dataset
 from .errors import LearnError
 from .network import Network, NetworkConfig, new_network, save_network
 from .train import make_optimizer, train_step, training_batch

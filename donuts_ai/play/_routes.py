@@ -29,7 +29,7 @@ from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, Positio
 from .session import PlaySession, constraint_text, make_layout, parse_color
 
 if TYPE_CHECKING:  # the agents are built by spec (make_agent), never imported
-    from ..donuts.agents.board_agent import BoardAgent
+    from ..donuts.agents.donuts_agent import DonutsAgent
 
 
 #: The page's opponent that searches with alpha-beta, then solves near the end (:data:`SOLVER_PLIES`).
@@ -204,10 +204,10 @@ class Engines:
         self.lock = threading.Lock()
         self.analyst = Analyst()
         self.jobs = AnalysisJobs()
-        self._agents: OrderedDict[str, BoardAgent] = OrderedDict()
+        self._agents: OrderedDict[str, DonutsAgent] = OrderedDict()
         self._agent_game: dict[int, str] = {}
 
-    def agent(self, spec: str, game_id: str) -> BoardAgent:
+    def agent(self, spec: str, game_id: str) -> DonutsAgent:
         agent = self._agents.pop(spec, None)
         if agent is None:
             agent = make_agent(spec, game="donuts")

@@ -19,7 +19,8 @@ r"""Saved games: a small PGN-like text format that ``donuts-ai replay FILE`` rea
 Tag values are quoted, with ``\`` and ``"`` escaped by a backslash (as in PGN). The
 ``Layout`` tag is the layout text's six rows joined by ``,`` (the first field of a
 position string); a ``Start`` tag holds the starting position when it is not the empty
-board. Moves are square names (``--`` for a forfeited turn), any number a line; move
+board. Moves are square names (``pass`` for a forfeited turn, as the engine protocol writes
+it; ``--``, which 0.4 wrote, is read too), any number a line; move
 numbers (``12.``) and a final result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) are
 allowed and ignored. The ``FEN`` tag is there so that
 ``Board.from_fen(record.tags["FEN"], record.rules)`` reads the final position back
@@ -35,7 +36,11 @@ from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..donuts.outcomes import RESULTS
 from ..donuts.rules import Rules
+from ..donuts.squares import PASS
 from ..errors import DonutsError
+
+#: How saved games of 0.4 wrote a forfeited turn (read still; written as :data:`PASS`).
+_PASS_BEFORE_0_5 = "--"
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE_NUMBER = re.compile(r"^\d+\.+$")
@@ -112,13 +117,13 @@ class SavedGame:
                 else:
                     board.push(move)
             except DonutsError as exc:
-                raise SavedGameError(f"move {i} ({move or '--'}): {exc}") from None
+                raise SavedGameError(f"move {i} ({move or PASS}): {exc}") from None
         return board
 
     def dumps(self) -> str:
         lines = [f'[{key} "{_escape(value)}"]' for key, value in self.tags.items()]
         lines.append("")
-        moves = ["--" if m is None else m for m in self.moves]
+        moves = [PASS if m is None else m for m in self.moves]
         for i in range(0, len(moves), 10):
             lines.append(" ".join(moves[i : i + 10]))
         lines.append(self.tags.get("Result", "*"))
@@ -141,7 +146,7 @@ class SavedGame:
             for token in line.split():
                 if _MOVE_NUMBER.match(token) or token in RESULTS:
                     continue
-                if token == "--":
+                if token.lower() in (PASS, _PASS_BEFORE_0_5):
                     moves.append(None)
                     continue
                 moves.append(token.lower())

@@ -65,7 +65,7 @@ class NotYourTurn(IllegalMoveError):
 
 
 class Opponent(Protocol):
-    """What plays the opponent's moves: an agent (a :class:`~donuts_ai.donuts.agents.BoardAgent`,
+    """What plays the opponent's moves: an agent (a :class:`~donuts_ai.donuts.agents.DonutsAgent`,
     or any object with such a ``select_move``) that answers a move for the board it is given."""
 
     def select_move(self, board: Board, /) -> str: ...

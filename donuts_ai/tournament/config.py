@@ -43,8 +43,10 @@ from .records import CODE_KEY, GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfi
 FORMATS = ("round-robin", "gauntlet")
 #: pairs, duel and team are the modes of two-sided games; free-for-all games are played
 #: in tables of ``players`` seats, every table in all its seat rotations (:func:`~.scheduling.schedule`).
-MODES = ("pairs", "duel", "team", "free-for-all")
-FREE_FOR_ALL = "free-for-all"
+#: The mode of free-for-all games (a game's :attr:`~donuts_ai.game.Game.FREE_FOR_ALL` says
+#: whether it is one).
+FREE_FOR_ALL_MODE = "free-for-all"
+MODES = ("pairs", "duel", "team", FREE_FOR_ALL_MODE)
 #: The lengths a best-of series (duel mode) may have.
 BEST_OF = (1, 3, 5, 7)
 #: Where the units of a run are played (:mod:`.backends`).
@@ -305,7 +307,7 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
     # tournaments also give their table size, after the mode).
     line: dict[str, object] = {"game": game_rules.name, "agents": records, "names": names, "format": config.format,
                                "games": games, "layouts": setups, "seed": seed, "mode": mode}
-    if mode == FREE_FOR_ALL:
+    if mode == FREE_FOR_ALL_MODE:
         line["players"] = game_rules.num_players(rules)
         line[GAMES_PER_KEY] = GAMES_PER_PAIRING
     line |= {
@@ -326,12 +328,12 @@ def _mode(game_rules: Game[Any], mode: str | None) -> str:
     """The tournament's mode, checked against the game's kind: ``None`` is ``"pairs"`` for
     a two-sided game, and a free-for-all game has only its own."""
     if game_rules.FREE_FOR_ALL:
-        if mode not in (None, FREE_FOR_ALL):
-            raise DonutsError(f"{game_rules.name} is a free-for-all game: its mode is {FREE_FOR_ALL!r}, not {mode!r} "
+        if mode not in (None, FREE_FOR_ALL_MODE):
+            raise DonutsError(f"{game_rules.name} is a free-for-all game: its mode is {FREE_FOR_ALL_MODE!r}, not {mode!r} "
                               "(tables of players seats, every table in all its seat rotations)")
-        return FREE_FOR_ALL
+        return FREE_FOR_ALL_MODE
     mode = "pairs" if mode is None else mode
-    two_sided = [m for m in MODES if m != FREE_FOR_ALL]
+    two_sided = [m for m in MODES if m != FREE_FOR_ALL_MODE]
     if mode not in two_sided:
         raise DonutsError(f"unknown mode {mode!r}; expected one of {', '.join(two_sided)}")
     return mode

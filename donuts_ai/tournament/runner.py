@@ -21,7 +21,7 @@ from ..game import game_names, get_game
 from ._shutdown import stops_cleanly
 from .agent_source import AgentSource
 from .backends import execute
-from .config import FREE_FOR_ALL, HarnessConfig, Settings, resolve, tournament_config
+from .config import FREE_FOR_ALL_MODE, HarnessConfig, Settings, resolve, tournament_config
 from .entries import as_recorded, seat_for, source_of
 from .match import play_game
 from .preflight import preflight
@@ -104,7 +104,7 @@ def play_unit(config: TournamentConfig, unit: Unit) -> UnitRecord:
         return rec
 
     match = None
-    if config["mode"] == FREE_FOR_ALL:
+    if config["mode"] == FREE_FOR_ALL_MODE:
         players = len(specs)
         for r in range(players):
             game([(s + r) % players for s in range(players)], r)
@@ -122,7 +122,7 @@ def play_unit(config: TournamentConfig, unit: Unit) -> UnitRecord:
 def plan_text(config: TournamentConfig, units: int, todo: int) -> str:
     """What a run will play, said before its first game: its games (a duel's series may
     end early: at most), in how many units, and how many of them a results file holds."""
-    if config["mode"] == FREE_FOR_ALL:
+    if config["mode"] == FREE_FOR_ALL_MODE:
         per_unit, what = int(config.get("players", 2)), "tables"
     elif config["mode"] == "duel":
         per_unit, what = int(config["best_of"] or 1), "series"
@@ -185,7 +185,7 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
     workers = settings_.workers if settings_.workers is not None else os.cpu_count() or 1
     checked_workers = check_int("workers", workers, minimum=1)
     assert checked_workers is not None  # not allow_none
-    if written is not None and tournament["mode"] == FREE_FOR_ALL:
+    if written is not None and tournament["mode"] == FREE_FOR_ALL_MODE:
         if GAMES_PER_KEY not in written:  # written before 0.5.0: its games are in all
             tournament.pop("games_per", None)  # GAMES_PER_KEY (a TypedDict key must be written out)
     units = schedule(tournament)

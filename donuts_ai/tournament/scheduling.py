@@ -8,7 +8,7 @@ import random
 from typing import TypedDict
 
 from ..game import get_game
-from .config import FREE_FOR_ALL
+from .config import FREE_FOR_ALL_MODE
 from .records import GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig
 
 
@@ -86,7 +86,7 @@ def _schedule_free_for_all(config: TournamentConfig) -> list[Unit]:
 
 def schedule(config: TournamentConfig) -> list[Unit]:
     """Every unit of the tournament, in a fixed order, each with its own seed and set-up."""
-    if config["mode"] == FREE_FOR_ALL:
+    if config["mode"] == FREE_FOR_ALL_MODE:
         return _schedule_free_for_all(config)
     names, specs = config["names"], config["agents"]
     rng = random.Random(config["seed"])

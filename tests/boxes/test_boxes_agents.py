@@ -27,7 +27,7 @@ from donuts_ai.boxes._search import (
     rewards,
 )
 from donuts_ai.boxes.agents import (
-    BOXES_AGENTS,
+    AGENTS,
     BoxesAgentError,
     GreedyAgent,
     ISMCTSAgent,
@@ -282,7 +282,7 @@ def test_ismcts_figures_reach_the_harness_as_every_searching_agent_s_do():
 def test_the_registry_and_specs():
     from donuts_ai.tournament import SpecError, get_game, make_agent
 
-    assert set(BOXES_AGENTS) == {"random", "greedy", "ismcts"}
+    assert set(AGENTS) == {"random", "greedy", "ismcts"}
     game = get_game("boxes")
     agent = make_agent("ismcts:time=0.05,seed=3", game=game)
     assert isinstance(agent, ISMCTSAgent) and agent.time_limit == 0.05 and agent.simulations is None

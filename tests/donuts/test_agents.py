@@ -302,7 +302,7 @@ def test_specs_and_names():
 
 def test_one_base_and_one_clock_rule_for_both_games():
     from donuts_ai.agents.base import Agent, budget
-    from donuts_ai.boxes.agents import BOXES_AGENTS
+    from donuts_ai.boxes.agents import AGENTS as BOXES_AGENTS
 
     assert all(issubclass(cls, Agent) for cls in [*AGENTS.values(), *BOXES_AGENTS.values()])
     # The per-move limit, capped by a twentieth of the clock left when there is a clock.

@@ -284,6 +284,17 @@ def test_record_round_trip_and_errors(tmp_path):
         rec.save(str(tmp_path / "no" / "such" / "dir.txt"))
 
 
+def test_a_forfeited_turn_is_written_pass_and_read_as_0_4_wrote_it_too():
+    board = Board()
+    board.push("c3")
+    board.forfeit()
+    board.push(board.legal_moves()[0])
+    text = SavedGame.from_board(board).dumps()
+    assert " pass " in text and " -- " not in text
+    assert SavedGame.loads(text).board().move_stack == board.move_stack
+    assert SavedGame.loads(text.replace(" pass ", " -- ")).board().move_stack == board.move_stack
+
+
 def _random_position(seed: int, plies: int) -> Board:
     rng = random.Random(seed)
     board = Board(Layout.random(seed))

@@ -363,7 +363,7 @@ def test_donuts_ai_engine_greedy_answers_the_protocol(our_engine):
     # Bad input changes nothing: said on stderr, and the engine answers on.
     engine.send("position layout nonsense", "go", "setoption name nosuch value 3", "setoption name seed value 7", "newgame",
                 board_command(board), "go depth 1")
-    assert engine.until("bestmove")[-1] == "bestmove none"
+    assert engine.until("bestmove")[-1] == "bestmove pass"
     assert board.is_legal(engine.until("bestmove")[-1].split()[1])
     err = engine.quit()
     assert "unknown command ignored: this is not a command" in err and "36 symbols" in err and "unknown option" in err

@@ -25,10 +25,10 @@ from donuts_ai.tournament.records import DIGEST_KEY, line_digest
 #: A user's first script: an agent class of its own, no ``if __name__ == "__main__":``.
 SCRIPT = textwrap.dedent("""
     from donuts_ai import tournament
-    from donuts_ai.donuts.agents import BoardAgent
+    from donuts_ai.donuts.agents import DonutsAgent
 
 
-    class FlipperAgent(BoardAgent):
+    class FlipperAgent(DonutsAgent):
         kind = "flipper"
 
         def _select(self, board, time_left):

@@ -15,7 +15,7 @@ import pytest
 
 from donuts_ai import Layout
 from donuts_ai import tournament as T
-from donuts_ai.donuts.agents import BoardAgent, GreedyAgent, RandomAgent
+from donuts_ai.donuts.agents import DonutsAgent, GreedyAgent, RandomAgent
 from donuts_ai.donuts.game import win_points
 from donuts_ai.donuts.rules import Rules
 from donuts_ai.tournament.stats import elo_to_score, fit_ratings, sprt
@@ -23,7 +23,7 @@ from donuts_ai.tournament.stats import elo_to_score, fit_ratings, sprt
 FAST = ["random", "greedy", "alphabeta:depth=2"]
 
 
-class CrashAgent(BoardAgent):
+class CrashAgent(DonutsAgent):
     """Raises on its third move."""
 
     kind = "crash"
@@ -34,7 +34,7 @@ class CrashAgent(BoardAgent):
         return board.legal_moves()[0]
 
 
-class IllegalAgent(BoardAgent):
+class IllegalAgent(DonutsAgent):
     """Plays an occupied square once one exists."""
 
     kind = "illegal"
@@ -44,7 +44,7 @@ class IllegalAgent(BoardAgent):
         return occupied[0] if occupied else board.legal_moves()[0]
 
 
-class SlowAgent(BoardAgent):
+class SlowAgent(DonutsAgent):
     """Sleeps 30 ms a move: it uses at least that much of its clock, however idle the machine."""
 
     kind = "slow"
@@ -54,7 +54,7 @@ class SlowAgent(BoardAgent):
         return board.legal_moves()[0]
 
 
-class HangAgent(BoardAgent):
+class HangAgent(DonutsAgent):
     """Never answers its second move."""
 
     kind = "hang"
@@ -65,7 +65,7 @@ class HangAgent(BoardAgent):
         return board.legal_moves()[0]
 
 
-class ExitAgent(BoardAgent):
+class ExitAgent(DonutsAgent):
     """Kills its own process on its second move, after printing on stdout (which must not
     reach the harness's pipe). With DONUTS_TEST_MARKER set, only the first process dies:
     it leaves that file behind, and the next process plays on."""
@@ -82,7 +82,7 @@ class ExitAgent(BoardAgent):
         return board.legal_moves()[0]
 
 
-class SegfaultAgent(BoardAgent):
+class SegfaultAgent(DonutsAgent):
     """Reads address 0 on its second move: a real segmentation fault."""
 
     kind = "segfault"
@@ -93,7 +93,7 @@ class SegfaultAgent(BoardAgent):
         return board.legal_moves()[0]
 
 
-class DieAfterAnswerAgent(BoardAgent):
+class DieAfterAnswerAgent(DonutsAgent):
     """Answers its first move, then its process dies while the opponent thinks."""
 
     kind = "die-after-answer"
@@ -105,7 +105,7 @@ class DieAfterAnswerAgent(BoardAgent):
         return board.legal_moves()[0]
 
 
-class ForkingAgent(BoardAgent):
+class ForkingAgent(DonutsAgent):
     """Starts a child that outlives it and holds its pipes, then crashes at its second move."""
 
     kind = "forking"
@@ -119,7 +119,7 @@ class ForkingAgent(BoardAgent):
         return board.legal_moves()[0]
 
 
-class NumpyMoveAgent(BoardAgent):
+class NumpyMoveAgent(DonutsAgent):
     kind = "numpy-move"
 
     def _select(self, board, time_left):
@@ -128,14 +128,14 @@ class NumpyMoveAgent(BoardAgent):
         return np.int64(board.legal_squares()[0])
 
 
-class NeverLegalAgent(BoardAgent):
+class NeverLegalAgent(DonutsAgent):
     kind = "never"
 
     def _select(self, board, time_left):
         return "zz"
 
 
-class BrokenConstructorAgent(BoardAgent):
+class BrokenConstructorAgent(DonutsAgent):
     kind = "broken"
 
     def __init__(self, seed=None, name=None):
@@ -145,7 +145,7 @@ class BrokenConstructorAgent(BoardAgent):
         return board.legal_moves()[0]
 
 
-class OneColorAgent(BoardAgent):
+class OneColorAgent(DonutsAgent):
     """Raises if it is ever asked to move for both colours in one game: two seats that
     shared one agent object would make it raise."""
 

@@ -1,4 +1,4 @@
-"""Donuts' agents, by kind (:data:`AGENTS`), each a :class:`BoardAgent` (:mod:`.board_agent`):
+"""Donuts' agents, by kind (:data:`AGENTS`), each a :class:`DonutsAgent` (:mod:`.donuts_agent`):
 ``select_move`` takes a :class:`~donuts_ai.Board` and answers a square name.
 
 - :class:`RandomAgent` — uniformly random legal moves (:mod:`.random_agent`).
@@ -7,7 +7,7 @@
 - :class:`MCTSAgent` — UCT with random playouts and MCTS-Solver, tree in Numba arrays (:mod:`.mcts`).
 - :class:`SolverAgent` — perfect play from the exact solver (:mod:`.alphabeta`).
 
-A new Donuts agent goes here: a module with a :class:`BoardAgent` subclass and an entry in
+A new Donuts agent goes here: a module with a :class:`DonutsAgent` subclass and an entry in
 :data:`AGENTS`. What the searching agents share (the tactical pass, warm-up, touching
 tables) is :mod:`.search_base`; the Monte-Carlo tree search of :mod:`donuts_ai.search.mcts`
 is bound to Donuts in :mod:`._mcts_game` and :mod:`._mcts_bound`; alpha-beta and the exact
@@ -18,13 +18,14 @@ first used, so importing this package loads no search code.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 from ...agents.registry import LazyRegistry
 
 if TYPE_CHECKING:  # for the type checker only: importing this package loads no search code
     from .alphabeta import AlphaBetaAgent, SolverAgent
-    from .board_agent import BoardAgent
+    from .donuts_agent import DonutsAgent
     from .greedy import GreedyAgent
     from .mcts import MCTSAgent
     from .random_agent import RandomAgent
@@ -33,7 +34,7 @@ if TYPE_CHECKING:  # for the type checker only: importing this package loads no 
 #: ``mcts:time_limit=0.1``), each imported on first lookup. The front ends' agents (the
 #: learned agent's ``az``) are added by the package root (``donuts_ai/__init__.py``), which
 #: may name the layers above this one.
-AGENTS: LazyRegistry[type[BoardAgent]] = LazyRegistry({
+AGENTS: LazyRegistry[type[DonutsAgent]] = LazyRegistry({
     "random": "donuts_ai.donuts.agents.random_agent:RandomAgent",
     "greedy": "donuts_ai.donuts.agents.greedy:GreedyAgent",
     "alphabeta": "donuts_ai.donuts.agents.alphabeta:AlphaBetaAgent",
@@ -50,15 +51,18 @@ _KINDS = {"RandomAgent": "random", "GreedyAgent": "greedy", "AlphaBetaAgent": "a
           "SolverAgent": "solver"}
 
 
-def __getattr__(name: str) -> type[BoardAgent]:
+def __getattr__(name: str) -> type[DonutsAgent]:
     # The classes load when first named (``from donuts_ai.donuts.agents import MCTSAgent``).
     if name in _KINDS:
         return AGENTS[_KINDS[name]]
-    if name == "BoardAgent":
-        from .board_agent import BoardAgent
+    if name in ("DonutsAgent", "BoardAgent"):
+        from .donuts_agent import DonutsAgent
 
-        return BoardAgent
+        if name == "BoardAgent":  # its name before 0.5.0 (Donut Boxes' is BoxesAgent): until 0.6
+            warnings.warn("donuts_ai.donuts.agents.BoardAgent is deprecated since 0.5.0: use DonutsAgent",
+                          DeprecationWarning, stacklevel=2)
+        return DonutsAgent
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["AGENTS", "AlphaBetaAgent", "BoardAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "SolverAgent"]
+__all__ = ["AGENTS", "AlphaBetaAgent", "DonutsAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "SolverAgent"]

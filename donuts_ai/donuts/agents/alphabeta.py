@@ -14,7 +14,7 @@ from ..board import Board
 from ..layout import Layout
 from ..rules import Rules
 from ..squares import SQUARE_NAMES
-from .board_agent import BoardAgent
+from .donuts_agent import DonutsAgent
 from .search_base import tactical_choice, touch, warm_up
 
 #: A node limit that never stops a search.
@@ -54,7 +54,7 @@ class AlphaBetaInfo(TypedDict, total=False):
     proven: bool  # the score is the exact value
 
 
-class AlphaBetaAgent(BoardAgent):
+class AlphaBetaAgent(DonutsAgent):
     """Iterative deepening negamax (the kernel :func:`donuts_ai.donuts.alphabeta.search_moves`) with an
     evaluation at the horizon.
 
@@ -208,7 +208,7 @@ class SolverInfo(TypedDict, total=False):
     source: str  # "book" (the opening book answered: no search) or "search"
 
 
-class SolverAgent(BoardAgent):
+class SolverAgent(DonutsAgent):
     """Plays a move that keeps the game-theoretic value of the position.
 
     ``fastest=True`` also wins as fast as possible and loses as slowly as possible (the

@@ -19,7 +19,7 @@ from .._engine.position import (
 )
 from ..board import Board
 from ..squares import DIRECTION_VECTORS, SIZE, SQUARE_NAMES, square, square_file, square_rank
-from .board_agent import BoardAgent
+from .donuts_agent import DonutsAgent
 
 
 def run_length(bb: int, sq: int) -> int:
@@ -37,7 +37,7 @@ def run_length(bb: int, sq: int) -> int:
     return best
 
 
-class GreedyAgent(BoardAgent):
+class GreedyAgent(DonutsAgent):
     """Looks one ply ahead. In order of preference: a move that makes five (or wins the
     game outright); a move after which the opponent has no five on the line it must
     play (flips included); more flips; a longer own line through the new donut; then a

@@ -21,13 +21,14 @@ from ...agents.base import (
     renamed_argument,
 )
 from ...errors import AgentError
-from ...search.mcts import MAX_TREE_NODES, NODE_BYTES, UNKNOWN, compact, descend, grown, reset_tree, root_stats
+from ...outcomes import UNKNOWN
+from ...search.mcts import MAX_TREE_NODES, NODE_BYTES, compact, descend, grown, reset_tree, root_stats
 from .._engine.position import Position, Rulebook, position_of, rulebook_of
 from ..board import Board
 from ..squares import NUM_SQUARES, SQUARE_NAMES, squares_of
 from ._mcts_bound import new_tree, run_tree, run_trees
 from ._mcts_proof import PROVER_TT_BITS, RootProver
-from .board_agent import BoardAgent
+from .donuts_agent import DonutsAgent
 from .search_base import tactical_choice, touch, warm_up
 
 #: Iterations of the first timed call, before the speed is known.
@@ -127,7 +128,7 @@ class MCTSInfo(TypedDict, total=False):
     proven: bool  # the root was proven (by the prover, or by the tree's MCTS-Solver backups)
 
 
-class MCTSAgent(BoardAgent):
+class MCTSAgent(DonutsAgent):
     """Monte-Carlo tree search (UCT, exploration constant ``exploration``) with uniformly random
     playouts and MCTS-Solver backups of proven wins and losses.
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..board import Board
-from .board_agent import BoardAgent
+from .donuts_agent import DonutsAgent
 
 
-class RandomAgent(BoardAgent):
+class RandomAgent(DonutsAgent):
     """Plays a uniformly random legal move, drawn from its seeded stream."""
 
     kind = "random"

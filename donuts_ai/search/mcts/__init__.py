@@ -6,7 +6,6 @@ arrays). Donuts binds them to its engine and plays them with its ``MCTSAgent``
 from ._tree import (
     MAX_TREE_NODES,
     NODE_BYTES,
-    UNKNOWN,
     MCTSGame,
     MCTSTree,
     compact,
@@ -18,5 +17,5 @@ from ._tree import (
     run_tree,
 )
 
-__all__ = ["MAX_TREE_NODES", "NODE_BYTES", "UNKNOWN", "MCTSGame", "MCTSTree", "compact", "descend", "grown", "new_tree",
+__all__ = ["MAX_TREE_NODES", "NODE_BYTES", "MCTSGame", "MCTSTree", "compact", "descend", "grown", "new_tree",
            "reset_tree", "root_stats", "run_tree"]

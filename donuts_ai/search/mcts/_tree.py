@@ -52,12 +52,12 @@ from numpy.typing import NDArray
 
 from ..._bits import ctz, popcount, rng_seed
 from ..._numba_types import Bool, Int64
-from ...outcomes import NO_WINNER_YET, WINNER_DRAW
+from ...outcomes import NO_WINNER_YET, UNKNOWN, WINNER_DRAW
 from .._nodes import NONE, ROOT
 from .._selection import ucb1
 
-#: ``proven`` of a node not proven; else -1 / 0 / +1 (lost / drawn / won) for its mover.
-UNKNOWN = 2
+# A node's ``proven``: -1 / 0 / +1 (lost / drawn / won) for its mover, or outcomes.UNKNOWN
+# while not proven.
 #: UCB value of an unvisited child, minus its index: unvisited children come first, in square order.
 UNVISITED = 1e200
 #: Below every UCB value.

@@ -10,7 +10,7 @@ from ...errors import GameOverError
 from ..board import Board
 
 
-class BoardAgent(Agent):
+class DonutsAgent(Agent):
     """A Donuts player. Subclasses implement :meth:`_select` and may override :meth:`reset`.
 
     ``select_move(board, time_left=None)`` returns a legal square name for the side to
