@@ -21,6 +21,7 @@ command line); ``docs/architecture.md`` draws the tree.
 """
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
@@ -60,6 +61,20 @@ __version__ = "0.5.0"
 AGENTS.add("az", "donuts_ai.learn.agent:AlphaZeroAgent")
 OPTIONAL_AGENTS["openspiel-mcts"] = ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel")
 ENGINE_POSITIONS["donuts"] = "donuts_ai.engine_protocol.position:position_command"
+
+
+
+def _register_with_gymnasium() -> None:
+    """``donuts_ai/Donuts-v0`` in Gymnasium's registry, where Gymnasium is installed (the
+    ``rl`` extra): ``gymnasium.make_vec("donuts_ai/Donuts-v0", num_envs=8,
+    vectorization_mode="vector_entry_point")`` works once ``donuts_ai`` is imported."""
+    if importlib.util.find_spec("gymnasium") is not None:
+        from .interop.gymnasium import register_envs
+
+        register_envs()
+
+
+_register_with_gymnasium()
 
 #: Public names loaded when first named, so that ``import donuts_ai`` stays light: the
 #: solver (Donuts' search) and ``evaluate`` (accuracy against perfect play, which loads

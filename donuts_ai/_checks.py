@@ -47,6 +47,28 @@ def check_int(name: str, value: object, minimum: int | None = None, maximum: int
     return int(value)
 
 
+#: The largest seed: seeds are 64-bit words (NumPy's SeedSequence takes any int >= 0; the
+#: compiled kernels take a uint64, so a larger seed would be folded and collide).
+MAX_SEED = 2**64 - 1
+
+
+@overload
+def check_seed(name: str, value: object, allow_none: Literal[False], error: type[DonutsError] = DonutsError) -> int: ...
+@overload
+def check_seed(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> int | None: ...
+def check_seed(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> int | None:
+    """``value`` as a seed, Gymnasium's rule: a Python or NumPy integer (not a bool) in
+    ``0..``:data:`MAX_SEED`; ``None`` (a fresh draw) unless said otherwise. Strings,
+    floats, bools, negative and larger values are refused, naming what was given."""
+    if value is None and allow_none:
+        return None
+    if not is_int(value) or value < 0 or not value <= MAX_SEED:
+        got = f"{type(value).__name__} {value!r}" if not is_int(value) else repr(value)
+        raise error(f"{name} must be an int in 0..2**64-1{' or None' if allow_none else ''} "
+                    f"(a Python or NumPy integer), got {got}")
+    return int(value)
+
+
 @overload
 def check_seconds(name: str, value: float, allow_none: bool = True, error: type[DonutsError] = DonutsError) -> float: ...
 @overload

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._checks import check_int
+from .._checks import check_int, check_seed
 from ..errors import DonutsError, IllegalMoveError, InvalidMoveError
 from ._engine import batch as _B
 from ._engine.planes import NUM_PLANES
@@ -193,7 +193,7 @@ class VectorEnv:
         """Start every game anew. With a ``seed`` (an int), reseed every random stream
         from it first; with ``None``, the first reset draws a seed and later ones go on
         with the streams as they are (new layouts, new random actions)."""
-        seed = check_int("seed", seed, allow_none=True, error=VectorEnvError)
+        seed = check_seed("seed", seed, error=VectorEnvError)
         reseed = seed is not None or not self._seeded
         if reseed:
             self.seed = int(seed) if seed is not None else secrets.randbits(63)
@@ -265,6 +265,25 @@ class VectorEnv:
                                         self._final_observation.reshape(self.num_envs, NUM_SQUARES, NUM_PLANES))
             self._final_observation_stale = False
         return _read_only(self._final_observation)
+
+    def observation_array(self) -> NDArray[np.float32]:
+        """A new ``float32[num_envs, 6, 6, 13]`` array of :attr:`observation`, the caller's to
+        keep (written by the kernel straight into it: cheaper than copying the view)."""
+        out = np.empty((self.num_envs, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+        _B.write_observations(self._games, self.rules.donuts, out.reshape(self.num_envs, NUM_SQUARES, NUM_PLANES))
+        return out
+
+    def final_observation_array(self, games: ArrayLike) -> NDArray[np.float32]:
+        """A new ``float32[len(games), 6, 6, 13]`` array of :attr:`final_observation` of the
+        games listed (indices of games that ended on the last step; zeros for the others),
+        the caller's to keep: only those games are written."""
+        index = np.asarray(games, dtype=np.int64).reshape(-1)
+        if index.size and (index.min() < 0 or index.max() >= self.num_envs):
+            raise VectorEnvError(f"games must be indices 0..{self.num_envs - 1}, got {index.tolist()[:8]}")
+        out = np.empty((index.size, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+        _B.write_final_observations(self._finals[index], self._terminated[index], self.rules.donuts,
+                                    out.reshape(index.size, NUM_SQUARES, NUM_PLANES))
+        return out
 
     @property
     def legal_action_mask(self) -> NDArray[np.bool_]:

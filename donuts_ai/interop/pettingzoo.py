@@ -71,10 +71,12 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 import numpy as np
 from numpy.typing import NDArray
 
+from .._checks import check_seed
 from ..donuts.board import Board
 from ..donuts.layout import Layout, LayoutSpec
 from ..donuts.rules import Rules, make_rules
 from ..donuts.squares import NUM_SQUARES, SIZE
+from ..donuts.vector_env import VectorEnv
 from ..outcomes import value_for
 from ._options import InteropError
 from ._planes import NUM_PLANES, action_mask, write_planes
@@ -146,7 +148,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         self.render_mode = render_mode
         self._layouts = LayoutSpec(layout)
         self.rules = make_rules(rules, donuts)
-        self._rng = random.Random()
+        # The layouts are drawn as game 0 of a VectorEnv draws them (and so the Gymnasium
+        # environment's): the same seed gives the same games in all three.
+        self._draws = VectorEnv(1, layout=layout, rules=self.rules)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.action_spaces = {a: spaces.Discrete(NUM_SQUARES) for a in AGENTS}
@@ -158,7 +162,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
             for a in AGENTS
         }
         self._planes = np.empty((NUM_PLANES, SIZE, SIZE), dtype=np.float32)
-        self.board = Board(self._layouts.draw(self._rng), self.rules)
+        self.board = Board(self._draws.layout(0), self.rules)
         self._start(self.board)
 
     # --- spaces ---------------------------------------------------------------------
@@ -186,8 +190,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         ignored): ``{"layout": ...}`` plays this game on that layout (any form the
         ``layout`` argument takes); ``{"fen": ...}`` starts from that position string
         (:meth:`Board.fen`, under the environment's rules; the game must not be over)."""
-        if seed is not None:
-            self._rng = random.Random(seed)
+        self._draws.reset(check_seed("seed", seed, error=InteropError))  # None: the next draw of the streams
         options = options or {}
         fen, layout = options.get("fen"), options.get("layout")
         if fen is not None:
@@ -197,8 +200,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
             if board.is_game_over():
                 raise InteropError(f"reset options: the game of fen {fen!r} is over")
         else:
-            source = self._layouts if layout is None else LayoutSpec(layout)
-            board = Board(source.draw(self._rng), self.rules)
+            drawn = self._draws.layout(0) if layout is None else LayoutSpec(layout).draw(random.Random(self._draws.seed))
+            board = Board(drawn, self.rules)
         self._start(board)
 
     def observe(self, agent: str) -> Observation:
