@@ -93,7 +93,7 @@ def _seed_of(seed: int | Sequence[int] | None) -> int | None:
     return check_seed("seed", seed, error=InteropError)
 
 
-class DonutsVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]  # gymnasium is untyped here
+class DonutsVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of Donuts as a Gymnasium vector environment (see the module doc)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -155,7 +155,7 @@ class DonutsVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]  # gymn
         """Nothing to release: the games are arrays."""
 
 
-class DonutsEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium is untyped here
+class DonutsEnv(gymnasium.Env):
     """One game of Donuts as a Gymnasium environment, self-play (see the module doc):
     the observation is from the side to move, the reward the mover's."""
 
