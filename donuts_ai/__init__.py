@@ -76,6 +76,16 @@ def _register_with_gymnasium() -> None:
 
 _register_with_gymnasium()
 
+
+def _register_with_openspiel() -> None:
+    """``python_donuts`` in OpenSpiel's registry, where OpenSpiel is installed (the
+    ``spiel`` extra): ``pyspiel.load_game("python_donuts")`` works once ``donuts_ai`` is imported."""
+    if importlib.util.find_spec("pyspiel") is not None:
+        importlib.import_module(".interop.openspiel", __name__)
+
+
+_register_with_openspiel()
+
 #: Public names loaded when first named, so that ``import donuts_ai`` stays light: the
 #: solver (Donuts' search) and ``evaluate`` (accuracy against perfect play, which loads
 #: the harness's seats and the suites).

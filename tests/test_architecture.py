@@ -76,11 +76,12 @@ ALLOWED = {
     "donuts.rules": {"_checks", "errors", "donuts.errors"},
     "donuts.symmetry": {"errors", "donuts.errors", "donuts.squares"},
     "donuts.svg": {"donuts.squares"},
+    "donuts.raster": {"donuts.squares"},  # the same picture as pixels (NumPy only)
     "donuts._engine": {"donuts.outcomes", "_bits", "_numba_types", "outcomes", "donuts.squares"},
     "donuts.layout": {"donuts.errors", "_checks", "errors", "donuts.squares", "donuts.svg", "donuts.symmetry",
                       "donuts._engine"},  # the engine's line-mask tables
     "donuts.board": {"errors", "outcomes", "state", "donuts._engine", "donuts.errors", "donuts.layout", "donuts.outcomes",
-                     "donuts.rules", "donuts.squares", "donuts.svg", "donuts.symmetry"},
+                     "donuts.rules", "donuts.squares", "donuts.raster", "donuts.svg", "donuts.symmetry"},
     # The canonical position: the least key over the symmetries, the Python face of the engine's kernels.
     "donuts.canonical": {"donuts.errors", "errors", "donuts._engine", "donuts.board", "donuts.layout", "donuts.squares", "donuts.symmetry"},
     "donuts.book": {"errors", "outcomes", "donuts.board", "donuts.canonical", "donuts.layout", "donuts.rules", "donuts.squares",
@@ -144,7 +145,7 @@ ALLOWED = {
     "engine_protocol": {"_checks", "errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
                         "donuts.squares"},
     "interop": {"_bits", "_checks", "agents", "errors", "outcomes", "tournament", "donuts.agents", "donuts.board",
-                "donuts.layout", "donuts.planes", "donuts.rules", "donuts.squares"},
+                "donuts.layout", "donuts.planes", "donuts.rules", "donuts.vector_env", "donuts.squares"},
     "play": {"_compile_notice", "errors", "game", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board",
              "donuts.layout", "donuts.outcomes", "donuts.rules", "donuts.squares", "donuts.svg"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained

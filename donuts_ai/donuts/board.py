@@ -22,6 +22,7 @@ from ._engine.position import plies_left, position_of
 from .errors import LayoutError, PositionError, RulesError
 from .layout import Layout
 from .outcomes import REASON_NAMES, result_string
+from .raster import board_rgb
 from .rules import Rules, RulesDict
 from .squares import (
     COLOR_LETTERS,
@@ -542,6 +543,11 @@ class Board:
 
     def _repr_svg_(self) -> str:
         return board_svg(self._layout.directions, self.bitboards, self.last, self.legal_mask())
+
+    def rgb_array(self) -> NDArray[np.uint8]:
+        """The board's picture (that of :meth:`_repr_svg_`) as ``uint8[H, W, 3]`` pixels, for
+        video recorders (:func:`donuts_ai.donuts.raster.board_rgb`)."""
+        return board_rgb(self._layout.directions, self.bitboards, self.last, self.legal_mask())
 
 
 #: The Board speaks the state API both games share (the type checker holds it to the protocol).

@@ -159,11 +159,11 @@ class DonutsEnv(gymnasium.Env):
     """One game of Donuts as a Gymnasium environment, self-play (see the module doc):
     the observation is from the side to move, the reward the mover's."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(self, layout: LayoutArg = "standard", rules: Rules | str | None = None, render_mode: str | None = None):
-        if render_mode not in (None, "ansi"):
-            raise InteropError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise InteropError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
         self._games = DonutsVectorEnv(1, layout=layout, rules=rules)
         self.observation_space = self._games.single_observation_space
         self.action_space = self._games.single_action_space
@@ -191,12 +191,14 @@ class DonutsEnv(gymnasium.Env):
             return obs, float(rewards[0]), True, False, info
         return {k: v[0] for k, v in obs.items()}, float(rewards[0]), False, False, info
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """``"ansi"``: the board's text diagram; ``"rgb_array"``: its picture as pixels."""
+        if self.render_mode is None:
             return None
         from ..donuts.board import Board
 
-        return str(Board.from_fen(self._games.games.fen(0), self._games.games.rules))
+        board = Board.from_fen(self._games.games.fen(0), self._games.games.rules)
+        return board.rgb_array() if self.render_mode == "rgb_array" else str(board)
 
 
 def register_envs() -> None:

@@ -37,8 +37,11 @@ reset, ``"random:SEED:COUNT"`` for a pool drawn from at every reset, a file),
 ``rules`` (a :class:`~donuts_ai.Rules` or an insertion rule, ``"group"`` or
 ``"single"``), ``donuts`` (per player, overriding the rules'), ``render_mode``
 (``"ansi"``: :meth:`render` returns the text diagram; ``"human"``: prints it after
-every step). ``reset(seed=...)`` seeds the layout draws, so the same seed gives the
-same layouts; ``reset(options={"layout": ...})`` plays the next game on that layout,
+every step; ``"rgb_array"``: returns the board's picture as ``uint8[H, W, 3]`` pixels).
+``reset(seed=...)`` takes Gymnasium's seeds (a Python or NumPy integer in 0..2**64-1) and
+seeds the layout draws as game 0 of a :class:`~donuts_ai.VectorEnv` (and so the Gymnasium
+environment, :mod:`donuts_ai.interop.gymnasium`) draws them: the same seed gives the same
+layouts in all three; ``reset(options={"layout": ...})`` plays the next game on that layout,
 ``reset(options={"fen": ...})`` starts it from a position string.
 The position is ``env.unwrapped.board``, a :class:`~donuts_ai.Board`, so any agent of
 :mod:`donuts_ai.donuts.agents` can play in the environment::
@@ -86,7 +89,7 @@ NAME = "donuts_v0"
 #: Its id in PettingZoo's registry.
 REGISTRY_ID = "donuts_ai/donuts-v0"
 AGENTS = ("player_0", "player_1")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 class EnvOptions(TypedDict, total=False):
@@ -241,11 +244,15 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
             self.render()
 
     # --- rendering ------------------------------------------------------------------
-    def render(self) -> str | None:
-        """``"ansi"``: the board's text diagram; ``"human"``: print it (returns ``None``)."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """``"ansi"``: the board's text diagram; ``"human"``: print it (returns ``None``);
+        ``"rgb_array"``: the board's picture as ``uint8[H, W, 3]`` pixels (:meth:`Board.rgb_array`),
+        for video recorders."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        if self.render_mode == "rgb_array":
+            return self.board.rgb_array()
         text = str(self.board)
         if self.render_mode == "ansi":
             return text

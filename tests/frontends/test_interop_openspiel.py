@@ -234,7 +234,8 @@ def test_a_tournament_with_openspiel_mcts(dos):
 # --- without OpenSpiel --------------------------------------------------------------
 def test_optional_kind_without_its_dependency_names_the_extra(monkeypatch):
     assert OPTIONAL_AGENTS["openspiel-mcts"] == ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel")
-    monkeypatch.delitem(sys.modules, "donuts_ai.interop.openspiel", raising=False)
+    for module in ("donuts_ai.interop.openspiel", "donuts_ai.interop._openspiel_game", "donuts_ai.interop._openspiel_agents"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(SpecError, match=r"openspiel-mcts needs an optional dependency: pip install 'donuts_ai\[spiel\]'"):
         resolve("openspiel-mcts:simulations=10", game="donuts")
@@ -245,3 +246,12 @@ def test_optional_kind_without_its_dependency_names_the_extra(monkeypatch):
 def test_unknown_agent_lists_the_optional_kinds():
     with pytest.raises(SpecError, match="openspiel-mcts"):
         resolve("nosuch", game="donuts")
+
+
+def test_the_game_is_registered_once_donuts_ai_is_imported(pyspiel):
+    import subprocess
+
+    code = "import donuts_ai, pyspiel; print(pyspiel.load_game('python_donuts').get_type().short_name)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "python_donuts"

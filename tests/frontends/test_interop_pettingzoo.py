@@ -274,7 +274,7 @@ def test_rules_and_donuts_arguments():
 
 
 @pytest.mark.parametrize(("kwargs", "error"), [
-    ({"render_mode": "rgb_array"}, InteropError),
+    ({"render_mode": "svg"}, InteropError),
     ({"layout": "no-such-layout-file"}, LayoutError),
     ({"layout": 7}, LayoutError),
     ({"rules": "sideways"}, RulesError),
@@ -286,6 +286,17 @@ def test_bad_arguments_raise_donuts_errors(kwargs, error):
     with pytest.raises(error):
         env(**kwargs)
     assert issubclass(error, DonutsError)
+
+
+def test_render_rgb_array_draws_the_board_as_pixels():
+    e = env(render_mode="rgb_array")
+    e.reset(seed=1)
+    empty = e.render()
+    e.step(sq("c3"))
+    image = e.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3 and image.shape == empty.shape
+    assert not np.array_equal(image, empty)  # the donut placed is drawn
+    assert np.array_equal(image, e.unwrapped.board.rgb_array())
 
 
 def test_render_ansi_and_none(capsys):
