@@ -11,7 +11,7 @@ own settings (:data:`ARMS`):
 and is then measured against perfect play on the **winning** positions of the shipped
 ``middlegame`` and ``critical`` suites (where a move can lose the value; in a lost
 position every move keeps it): the share where the raw policy's move keeps the value,
-and where a PUCT search of ``sims`` simulations does (the same search for every arm, so
+and where a PUCT search of ``simulations`` simulations does (the same search for every arm, so
 that only the network differs). Run by ``python -m benchmarks.learning --ablation``;
 the runs' folders stay under ``--out`` (each resumable, with its ``progress.jsonl``) and
 ``ablation.json`` there holds every figure, the machine and each arm's wall time.
@@ -34,7 +34,7 @@ from donuts_ai.outcomes import WIN
 #: The arms, each a change of the default :class:`TrainConfig`, in the order they are run.
 #: Gumbel's arms search a quarter of the moves in full (those become policy targets) and
 #: the rest with 8 simulations: KataGo's playout-cap randomization, part of the recipe.
-GUMBEL = {"search": "gumbel", "full_fraction": 0.25, "fast_sims": 8}
+GUMBEL = {"search": "gumbel", "full_fraction": 0.25, "fast_simulations": 8}
 ARMS: dict[str, dict[str, Any]] = {
     "alphazero": {"search": "puct", "teacher": "none"},
     "gumbel": {**GUMBEL, "teacher": "none"},
@@ -76,11 +76,11 @@ def winning_positions(suite: str) -> list:
     return [p for p in load_positions([suite]) if p.value == WIN]
 
 
-def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, sims: int = 50,
+def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, simulations: int = 50,
                  overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Train each arm for ``minutes`` (resuming a run already there) and measure it; returns
     (and writes to ``out / "ablation.json"``, beside the arms an earlier call measured there)
-    every figure."""
+    every figure (its keys as before 0.5.0: ``sims``, ``sims_N``)."""
     from donuts_ai.bench._report import machine
 
     out.mkdir(parents=True, exist_ok=True)
@@ -88,7 +88,7 @@ def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, sims
     summary = out / "ablation.json"
     # Arms measured by an earlier call into the same folder stay in the file.
     earlier = json.loads(summary.read_text())["arms"] if summary.exists() else {}
-    results: dict[str, Any] = {"minutes": minutes, "seed": seed, "sims": sims, "overrides": overrides or {},
+    results: dict[str, Any] = {"minutes": minutes, "seed": seed, "sims": simulations, "overrides": overrides or {},
                                "machine": {**machine(), "cores": available_cores()}, "arms": earlier}
     for name in arms:
         config = arm_config(name, seed, overrides)
@@ -100,21 +100,21 @@ def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, sims
         figures: dict[str, Any] = {"config": config.to_json(), "wall_seconds": round(seconds, 1),
                                    "counters": trainer.counters}
         for suite, positions in suites.items():
-            accuracy = measure(trainer.network, positions, sims=(sims,))
+            accuracy = measure(trainer.network, positions, simulations=(simulations,))
             figures[suite] = {"positions": accuracy["positions"], "raw_policy": accuracy["policy"],
-                              f"sims_{sims}": accuracy["searched"][sims]}
+                              f"sims_{simulations}": accuracy["searched"][simulations]}
         results["arms"][name] = figures
         summary.write_text(json.dumps(results, indent=1) + "\n")
-        print(row(name, figures, sims), flush=True)
+        print(row(name, figures, simulations), flush=True)
     return results
 
 
-def header(sims: int) -> str:
-    suites = " | ".join(f"{s} raw | {s} {sims} sims" for s in ABLATION_SUITES)
+def header(simulations: int) -> str:
+    suites = " | ".join(f"{s} raw | {s} {simulations} sims" for s in ABLATION_SUITES)
     return f"| arm | minutes trained | self-play positions | {suites} |\n|---|---|---|" + "---|" * (2 * len(ABLATION_SUITES))
 
 
-def row(name: str, figures: dict[str, Any], sims: int) -> str:
-    cells = " | ".join(f"{figures[s]['raw_policy']:.1%} | {figures[s][f'sims_{sims}']:.1%}" for s in ABLATION_SUITES)
+def row(name: str, figures: dict[str, Any], simulations: int) -> str:
+    cells = " | ".join(f"{figures[s]['raw_policy']:.1%} | {figures[s][f'sims_{simulations}']:.1%}" for s in ABLATION_SUITES)
     positions = figures["counters"].get("positions", "?")
     return f"| {name} | {figures['wall_seconds'] / 60:.1f} | {positions} | {cells} |"

@@ -3,23 +3,23 @@
 Four measurements, each printed as a Markdown table (figures in ``benchmarks/RESULTS.md``, "Gumbel search"):
 
 - ``speed``: simulations per second of ``BatchSearch.run`` (PUCT) and ``run_gumbel``
-  (with and without the positions settled in one ply, with and without the evaluation
-  cache) on ``--games`` roots of the ``middlegame`` suite, with a dummy evaluator (no
-  network: the search's own cost) and with the shipped network (``--evaluators``);
-- ``cache``: the evaluation cache's hit rate within one search, and over ``--moves``
+  (with and without the positions settled in one ply, with and without the prediction
+  cache) on ``--games`` roots of the ``middlegame`` suite, with a dummy predictor (no
+  network: the search's own cost) and with the shipped network (``--predictors``);
+- ``cache``: the prediction cache's hit rate within one search, and over ``--moves``
   self-play moves of ``--games`` games (the network fixed, as between training steps);
 - ``targets``: on the decided positions of the ``middlegame`` suite (``--positions``),
   how often the most probable square of each policy target keeps the solver's value:
   the raw policy, PUCT's visit distribution and Gumbel's completed-Q target, at each of
-  ``--sims``; and how often the square Gumbel plays keeps it;
+  ``--simulations``; and how often the square Gumbel plays keeps it;
 - ``settled``: what treating the positions settled in one ply as terminal costs and buys.
 
-    python -m benchmarks.gumbel --positions 100 --sims 16 32
+    python -m benchmarks.gumbel --positions 100 --simulations 16 32
     python -m benchmarks.gumbel --only speed --runs 3 --json gumbel-speed.json
 
 The speed measurement is made in ``--runs`` independent processes (3 by default), and
 ``--json FILE`` writes it as a pyperf record (:mod:`donuts_ai.bench.record`; ``python -m
-pyperf stats FILE`` reads it): for each evaluator and search, the seconds a simulation took
+pyperf stats FILE`` reads it): for each predictor and search, the seconds a simulation took
 in each timed search of every root (work unit ``simulation``, a value a search:
 :func:`speed_figures`), the network's share of the search time kept beside them as a
 parameter; its table gives each search's simulations a second over all runs (each run's
@@ -38,14 +38,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from donuts_ai._checks import add_renamed_option
 from donuts_ai.bench import runs, tables
 from donuts_ai.bench.record import Figure
 from donuts_ai.donuts.squares import NUM_SQUARES, SQUARE_NAMES
 from donuts_ai.donuts.vector_env import VectorEnv
 from donuts_ai.learn.agent import cached_network, root_record
-from donuts_ai.learn.batched_search import BatchSearch, Evaluator, best_squares, masked_policy, network_evaluator
+from donuts_ai.learn.batched_search import BatchSearch, Predictor, best_squares, masked_policy, network_predictor
 from donuts_ai.learn.buffer import legal_flags
-from donuts_ai.learn.eval_cache import EvaluationCache
+from donuts_ai.learn.prediction_cache import PredictionCache
 from donuts_ai.outcomes import DRAW
 from donuts_ai.suites.format import SuitePosition, load_suite
 
@@ -62,14 +63,14 @@ def dummy(planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt
 
 
 class Counted:
-    """An evaluator that counts its seconds and positions."""
+    """A predictor that counts its seconds and positions."""
 
-    def __init__(self, evaluator: Evaluator):
-        self.evaluator, self.seconds, self.positions = evaluator, 0.0, 0
+    def __init__(self, predictor: Predictor):
+        self.predictor, self.seconds, self.positions = predictor, 0.0, 0
 
     def __call__(self, planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         start = time.perf_counter()
-        out = self.evaluator(planes)
+        out = self.predictor(planes)
         self.seconds += time.perf_counter() - start
         self.positions += len(planes)
         return out
@@ -87,11 +88,11 @@ def roots_of(positions: list[SuitePosition]) -> np.ndarray:
     return np.concatenate([root_record(p.board()) for p in positions])
 
 
-def run_one(kind: str, evaluator: Evaluator, roots: np.ndarray, sims: int, seed: int = 0, **kwargs: Any) -> Any:
+def run_one(kind: str, predictor: Predictor, roots: np.ndarray, simulations: int, seed: int = 0, **kwargs: Any) -> Any:
     """One search of every root: ``kind`` "puct" or "gumbel"."""
     g = len(roots)
-    search = BatchSearch(g, sims)
-    args = (evaluator, roots, np.ones(g, dtype=np.bool_), np.ascontiguousarray(roots["directions"]), 15, False)
+    search = BatchSearch(g, simulations)
+    args = (predictor, roots, np.ones(g, dtype=np.bool_), np.ascontiguousarray(roots["directions"]), 15, False)
     if kind == "puct":
         return search.run(*args)
     return search.run_gumbel(*args, rng=np.random.default_rng(seed), **kwargs)
@@ -106,56 +107,56 @@ VARIANTS: list[tuple[str, str, dict[str, Any]]] = [
     ("Gumbel + exact solves + cache", "gumbel", {"cache": True}),
     ("Gumbel + exact solves, first phase in rounds", "gumbel", {"batch_first_phase": False}),
 ]
-#: The evaluators the speed measurement times the searches with, by ``--evaluators`` name:
+#: The predictors the speed measurement times the searches with, by ``--predictors`` name:
 #: their name in the tables, and the searches a run times each variant with (times ``--repeats``).
-EVALUATORS = {"dummy": ("dummy", 3), "network": ("shipped network", 1)}
+PREDICTORS = {"dummy": ("dummy", 3), "network": ("shipped network", 1)}
 
 
-def speed_name(variant: str, evaluator: str, games: int, sims: int) -> str:
-    """The record's name of the speed figure of ``variant`` with ``evaluator`` (its table name)."""
-    return f"{variant}, {evaluator}, {games} games x {sims} simulations"
+def speed_name(variant: str, predictor: str, games: int, simulations: int) -> str:
+    """The record's name of the speed figure of ``variant`` with ``predictor`` (its table name)."""
+    return f"{variant}, {predictor}, {games} games x {simulations} simulations"
 
 
-def speed_figures(roots: np.ndarray, sims: int, evaluators: dict[str, Evaluator], repeats: int) -> list[Figure]:
-    """The speed figures of one run: for each evaluator (by its table name: ``"dummy"`` is
+def speed_figures(roots: np.ndarray, simulations: int, predictors: dict[str, Predictor], repeats: int) -> list[Figure]:
+    """The speed figures of one run: for each predictor (by its table name: ``"dummy"`` is
     searched ``3 * repeats`` times, any other ``repeats`` times) and each of :data:`VARIANTS`,
     the seconds a simulation took in each search of every root (work unit ``simulation``, a
     value a search); the network's share of the search time (the mean over the searches),
     the games and the simulations as parameters."""
     out = []
-    for label, evaluator in evaluators.items():
+    for label, predictor in predictors.items():
         tries = (3 if label == "dummy" else 1) * repeats
         for name, kind, kwargs in VARIANTS:
             values, shares = [], []
             for _ in range(tries):
-                counted = Counted(evaluator)
+                counted = Counted(predictor)
                 extra = dict(kwargs)
                 if extra.pop("cache", False):
-                    extra["cache"] = EvaluationCache(1 << 16)  # a fresh one: hits within the search only
+                    extra["cache"] = PredictionCache(1 << 16)  # a fresh one: hits within the search only
                 start = time.perf_counter()
-                run_one(kind, counted, roots, sims, **extra)
+                run_one(kind, counted, roots, simulations, **extra)
                 seconds = time.perf_counter() - start
-                values.append(seconds / (len(roots) * sims))
+                values.append(seconds / (len(roots) * simulations))
                 shares.append(counted.seconds / seconds)
-            out.append(Figure(speed_name(name, label, len(roots), sims), "simulation", values,
-                              {"variant": name, "evaluator": label, "games": len(roots), "simulations": sims,
+            out.append(Figure(speed_name(name, label, len(roots), simulations), "simulation", values,
+                              {"variant": name, "predictor": label, "games": len(roots), "simulations": simulations,
                                "network_share": round(float(np.mean(shares)), 4)}))
     return out
 
 
-def measure_speed(games: int, sims: int, repeats: int, evaluators: list[str]) -> list[Figure]:
+def measure_speed(games: int, simulations: int, repeats: int, predictors: list[str]) -> list[Figure]:
     """One run of the speed measurement (:func:`speed_figures`) on ``games`` roots of the
-    ``middlegame`` suite with the evaluators of ``evaluators`` (:data:`EVALUATORS`' names),
+    ``middlegame`` suite with the predictors of ``predictors`` (:data:`PREDICTORS`' names),
     after compiling everything (the network at every batch size the searches use)."""
-    chosen: dict[str, Evaluator] = {}
-    for key in EVALUATORS:
-        if key in evaluators:
-            chosen[EVALUATORS[key][0]] = dummy if key == "dummy" else compiled_network(games)
+    chosen: dict[str, Predictor] = {}
+    for key in PREDICTORS:
+        if key in predictors:
+            chosen[PREDICTORS[key][0]] = dummy if key == "dummy" else compiled_network(games)
     roots = roots_of(decided(games))
-    for evaluator in chosen.values():  # compile everything first
-        run_one("gumbel", evaluator, roots, 2)
-        run_one("puct", evaluator, roots, 2)
-    return speed_figures(roots, sims, chosen, repeats)
+    for predictor in chosen.values():  # compile everything first
+        run_one("gumbel", predictor, roots, 2)
+        run_one("puct", predictor, roots, 2)
+    return speed_figures(roots, simulations, chosen, repeats)
 
 
 def speed_table(suite: Any) -> str:
@@ -168,9 +169,9 @@ def speed_table(suite: Any) -> str:
         if not lines:
             lines = [f"### speed: {meta.get('param_games')} games x {meta.get('param_simulations')} simulations, "
                      f"{benchmark.get_nrun()} runs (a run: the median of its searches)", "",
-                     "| search | evaluator | simulations/s | network share |", "|---|---|---|---|"]
+                     "| search | predictor | simulations/s | network share |", "|---|---|---|---|"]
         share = np.mean([float(m.get("param_network_share", 0.0)) for m in metas])
-        lines.append(f"| {meta.get('param_variant', benchmark.get_name())} | {meta.get('param_evaluator', '')} | "
+        lines.append(f"| {meta.get('param_variant', benchmark.get_name())} | {meta.get('param_predictor', '')} | "
                      f"{tables.rate_interval(benchmark)[0]:,.0f} | {share:.0%} |")
     return "\n".join(lines)
 
@@ -181,13 +182,13 @@ def speed_report(suite: Any) -> str:
     return f"{tables.record_text(suite)}\n\n{speed_table(suite)}"
 
 
-def cache_rates(network: Evaluator, games: int, sims: int, moves: int, seed: int) -> None:
-    print(f"\n### cache: {games} self-play games, {sims} simulations a move, {moves} moves, the network fixed\n")
+def cache_rates(network: Predictor, games: int, simulations: int, moves: int, seed: int) -> None:
+    print(f"\n### cache: {games} self-play games, {simulations} simulations a move, {moves} moves, the network fixed\n")
     env = VectorEnv(games, layout="random", seed=seed)
-    search = BatchSearch(games, sims)
+    search = BatchSearch(games, simulations)
     rng = np.random.default_rng(seed)
-    per_search = EvaluationCache()
-    across = EvaluationCache()
+    per_search = PredictionCache()
+    across = PredictionCache()
     plain_seconds = cached_seconds = 0.0
     for _ in range(moves):
         games_now = env._games
@@ -212,25 +213,25 @@ def keeps(positions: list[SuitePosition], squares: npt.NDArray[np.int64]) -> npt
     return np.array([p.keeps(SQUARE_NAMES[int(s)]) for p, s in zip(positions, squares, strict=True)])
 
 
-def targets(positions: list[SuitePosition], network: Evaluator, sims_list: list[int], seeds: int, suite: str) -> None:
+def targets(positions: list[SuitePosition], network: Predictor, simulations_list: list[int], seeds: int, suite: str) -> None:
     roots = roots_of(positions)
     legal = legal_flags(roots)
     critical = np.array([p.critical for p in positions])
     logits, _ = network(_planes(roots))
     rows: list[tuple[str, npt.NDArray[np.bool_]]] = [("raw policy", keeps(positions, masked_policy(logits, legal).argmax(1)))]
-    for sims in sims_list:
-        puct = run_one("puct", network, roots, sims)
-        rows.append((f"PUCT {sims}: visits' argmax (ties: prior)", keeps(positions, best_squares(puct, legal))))
+    for simulations in simulations_list:
+        puct = run_one("puct", network, roots, simulations)
+        rows.append((f"PUCT {simulations}: visits' argmax (ties: prior)", keeps(positions, best_squares(puct, legal))))
         for label, kwargs in (("Gumbel (min-max, c_scale 0.1)", {}), ("Gumbel, nothing settled", {"solve": False}),
                               ("Gumbel ([-1, 1], c_scale 1.0)", {"rescale": False, "c_scale": 1.0}),
                               ("Gumbel ([-1, 1], c_scale 0.3)", {"rescale": False, "c_scale": 0.3})):
             target, played = [], []
             for seed in range(seeds):
-                result = run_one("gumbel", network, roots, sims, seed=seed, **kwargs)
+                result = run_one("gumbel", network, roots, simulations, seed=seed, **kwargs)
                 target.append(keeps(positions, result.policy.argmax(1)))
                 played.append(keeps(positions, result.actions))
-            rows.append((f"{label} {sims}: target's argmax", np.mean(target, axis=0)))
-            rows.append((f"{label} {sims}: action played", np.mean(played, axis=0)))
+            rows.append((f"{label} {simulations}: target's argmax", np.mean(target, axis=0)))
+            rows.append((f"{label} {simulations}: action played", np.mean(played, axis=0)))
     print(f"\n### targets: {len(positions)} decided {suite} positions ({int(critical.sum())} critical), "
           f"Gumbel averaged over {seeds} seeds\n")
     print("| policy | keeps the value | on critical positions |")
@@ -239,8 +240,8 @@ def targets(positions: list[SuitePosition], network: Evaluator, sims_list: list[
         print(f"| {name} | {np.mean(flags):.1%} | {np.mean(flags[critical]):.1%} |")
 
 
-def settled(suites: list[str], count: int, network: Evaluator, sims: int) -> None:
-    print(f"\n### settled: what the terminal nodes the game or the solver settles cost and buy ({sims} simulations)\n")
+def settled(suites: list[str], count: int, network: Predictor, simulations: int) -> None:
+    print(f"\n### settled: what the terminal nodes the game or the solver settles cost and buy ({simulations} simulations)\n")
     print("| suite | settled | target keeps | critical | action keeps | seconds | solves tried / settled / nodes |")
     print("|---|---|---|---|---|---|---|")
     variants: list[tuple[str, dict[str, Any]]] = [
@@ -254,7 +255,7 @@ def settled(suites: list[str], count: int, network: Evaluator, sims: int) -> Non
         critical = np.array([p.critical for p in positions])
         for name, kwargs in variants:
             g = len(roots)
-            search = BatchSearch(g, sims)
+            search = BatchSearch(g, simulations)
             start = time.perf_counter()
             result = search.run_gumbel(network, roots, np.ones(g, dtype=np.bool_), np.ascontiguousarray(roots["directions"]),
                                        15, False, rng=np.random.default_rng(0), **kwargs)
@@ -271,10 +272,10 @@ def _planes(roots: np.ndarray) -> npt.NDArray[np.float32]:
     return root_planes(roots, 15)
 
 
-def compiled_network(*batches: int) -> Evaluator:
-    """The shipped network's evaluator, compiled for every batch size the searches of
+def compiled_network(*batches: int) -> Predictor:
+    """The shipped network's predictor, compiled for every batch size the searches of
     ``batches`` games use (it compiles one program per batch size)."""
-    network: Evaluator = network_evaluator(cached_network(None))
+    network: Predictor = network_predictor(cached_network(None))
     size = 1
     while size <= 16 * max(batches):
         network(np.zeros((size, 6, 6, 13), dtype=np.float32))
@@ -288,28 +289,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.gumbel", description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=100)
     parser.add_argument("--games", type=int, default=128)
-    parser.add_argument("--sims", type=int, nargs="+", default=[16, 32])
+    parser.add_argument("--simulations", type=int, nargs="+", default=[16, 32])
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--suites", nargs="+", default=["middlegame"], help="suites of the targets' positions")
     parser.add_argument("--repeats", type=int, default=2,
                         help="speed: searches a run times each variant with the network (3x that with the dummy)")
-    parser.add_argument("--evaluators", choices=list(EVALUATORS), nargs="+", default=list(EVALUATORS),
-                        help="speed: the evaluators the searches are timed with (default both)")
+    parser.add_argument("--predictors", choices=list(PREDICTORS), nargs="+", default=list(PREDICTORS),
+                        help="speed: the predictors the searches are timed with (default both)")
+    add_renamed_option(parser, "--sims", "--simulations", type=int, nargs="+")  # the names before 0.5.0
     parser.add_argument("--only", choices=MEASUREMENTS, nargs="*", default=None)
     runs.add_record_options(parser, printed_only="the network's share of each search (shown in the speed table) and the "
                                                  "cache, targets and settled measurements are")
     args = parser.parse_args(argv)
     only = set(args.only or MEASUREMENTS)
-    if args.games < 1 or args.repeats < 1 or min(args.sims) < 1:
-        parser.error("--games, --repeats and --sims must be at least 1")
+    if args.games < 1 or args.repeats < 1 or min(args.simulations) < 1:
+        parser.error("--games, --repeats and --simulations must be at least 1")
     if args.json and "speed" not in only:
         parser.error("--json writes the record of the speed measurement: add speed to --only")
-    sims = max(args.sims)
+    simulations = max(args.simulations)
     if "speed" in only or args.record_run:
-        settings = f"games={args.games} sims={sims} repeats={args.repeats} evaluators={','.join(args.evaluators)}"
+        settings = f"games={args.games} simulations={simulations} repeats={args.repeats} predictors={','.join(args.predictors)}"
         status = runs.record_main(parser, args, argv, MODULE,
-                                  lambda: (measure_speed(args.games, sims, args.repeats, args.evaluators), settings),
+                                  lambda: (measure_speed(args.games, simulations, args.repeats, args.predictors), settings),
                                   speed_report)
         if status or args.record_run:
             return status
@@ -318,12 +320,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     network = compiled_network(args.games, args.positions)
     if "cache" in only:
-        cache_rates(network, args.games, sims, args.moves, seed=1)
+        cache_rates(network, args.games, simulations, args.moves, seed=1)
     if "targets" in only:
         for suite in args.suites:
-            targets(decided(args.positions, suite), network, args.sims, args.seeds, suite)
+            targets(decided(args.positions, suite), network, args.simulations, args.seeds, suite)
     if "settled" in only:
-        settled(["middlegame", "endgame"], args.positions, network, sims)
+        settled(["middlegame", "endgame"], args.positions, network, simulations)
     return 0
 
 

@@ -5,7 +5,7 @@ of position suites (``--suites``, default the shipped phase suites opening, midd
 and endgame, which the training has measured itself on; ``--fresh N --seed S`` labels N
 new positions from the suites' generator with another seed): the share of positions
 where the raw policy keeps the value, where the value head's sign is right, and where the
-search with each of ``--sims`` simulations keeps the value, over all positions and over
+search with each of ``--simulations`` simulations keeps the value, over all positions and over
 the critical ones (some move loses the value). The suites themselves are made by
 ``python -m donuts_ai.suites generate``; the agent ``az`` is measured like any other by
 ``donuts-ai evaluate az``.
@@ -24,11 +24,11 @@ measures it on the winning positions of the ``middlegame`` and ``critical`` suit
 (``--out`` keeps the runs and ``ablation.json``; ``--arms`` picks some; ``--set
 name=value`` changes a training setting in every arm, e.g. ``--set games=64``).
 
-    python -m benchmarks.learning --sims 50 400
-    python -m benchmarks.learning --fresh 400 --seed 7 --sims 50 400
+    python -m benchmarks.learning --simulations 50 400
+    python -m benchmarks.learning --fresh 400 --seed 7 --simulations 50 400
     python -m benchmarks.learning --curve runs/az
     python -m benchmarks.learning --ablation --minutes 30 --out runs/ablation
-    python -m benchmarks.learning --winning --sims 50 400 --json shipped.json
+    python -m benchmarks.learning --winning --simulations 50 400 --json shipped.json
 
 ``--winning`` measures the issue's targets: on the **winning** positions of each of
 ``--suites`` (default ``middlegame`` and ``critical``, as the ablation), the share where
@@ -47,6 +47,7 @@ import time
 from pathlib import Path
 
 from benchmarks.ablation import ABLATION_SUITES, winning_positions
+from donuts_ai._checks import add_renamed_option
 from donuts_ai.learn.agent import cached_network, network_folder
 from donuts_ai.learn.benchmark import PROBE_SUITES, label_positions, load_positions, measure
 
@@ -72,24 +73,25 @@ def ship(run: Path, command: str) -> int:
     return 0
 
 
-def winning(checkpoint: str | None, suites: list[str], sims: tuple[int, ...], out: Path | None) -> int:
+def winning(checkpoint: str | None, suites: list[str], simulations: tuple[int, ...], out: Path | None) -> int:
     """Print (and write to ``out``) the share of each suite's winning positions where the
-    network's raw policy, and its search with each of ``sims`` simulations, keeps the value."""
+    network's raw policy, and its search with each of ``simulations``, keeps the value (the
+    file's keys as before 0.5.0: ``sims``, ``sims_N``)."""
     network = cached_network(checkpoint)
     by_suite: dict[str, dict[str, float]] = {}
     print(f"network: {network_folder(checkpoint)}")
-    print(f"{'suite':12} {'winning':>8} {'raw':>7}" + "".join(f" {f'{n} sims':>9}" for n in sims) + "  seconds")
+    print(f"{'suite':12} {'winning':>8} {'raw':>7}" + "".join(f" {f'{n} sims':>9}" for n in simulations) + "  seconds")
     for suite in suites:
         positions = winning_positions(suite)
         start = time.perf_counter()
-        result = measure(network, positions, sims=sims)
+        result = measure(network, positions, simulations=simulations)
         seconds = time.perf_counter() - start
         by_suite[suite] = {"positions": result["positions"], "raw_policy": result["policy"],
-                           **{f"sims_{n}": result["searched"][n] for n in sims}, "seconds": round(seconds, 1)}
+                           **{f"sims_{n}": result["searched"][n] for n in simulations}, "seconds": round(seconds, 1)}
         print(f"{suite:12} {result['positions']:8d} {result['policy']:7.1%}"
-              + "".join(f" {result['searched'][n]:9.1%}" for n in sims) + f"  {seconds:7.0f}", flush=True)
+              + "".join(f" {result['searched'][n]:9.1%}" for n in simulations) + f"  {seconds:7.0f}", flush=True)
     if out is not None:
-        figures = {"network": str(network_folder(checkpoint)), "sims": list(sims), "suites": by_suite}
+        figures = {"network": str(network_folder(checkpoint)), "sims": list(simulations), "suites": by_suite}
         out.write_text(json.dumps(figures, indent=1) + "\n")
     return 0
 
@@ -119,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--suites", nargs="+", default=None,
                         help="suite names or files (default: the phases; with --winning, middlegame and critical)")
     parser.add_argument("--checkpoint", default=None, help="a network folder or a training run (default: the shipped network)")
-    parser.add_argument("--sims", type=int, nargs="*", default=[50, 400])
+    parser.add_argument("--simulations", type=int, nargs="*", default=[50, 400],
+                        help="the searches' simulations a move, one measure each (default 50 400)")
+    add_renamed_option(parser, "--sims", "--simulations", type=int, nargs="*")  # its name before 0.5.0
     parser.add_argument("--curve", type=Path, metavar="RUN", help="print the learning curve of a training run")
     parser.add_argument("--ship", type=Path, metavar="RUN", help="make RUN's last checkpoint the shipped network")
     parser.add_argument("--command", default="", help="with --ship: the command that made the run")
@@ -137,14 +141,14 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.ablation import DEFAULT_ARMS, header, run_ablation
 
         arms = args.arms or list(DEFAULT_ARMS)
-        sims = args.sims[0] if args.sims else 50
-        print(header(sims))
-        run_ablation(args.out, args.minutes, arms, seed=args.seed, sims=sims, overrides=_settings(args.set))
+        simulations = args.simulations[0] if args.simulations else 50
+        print(header(simulations))
+        run_ablation(args.out, args.minutes, arms, seed=args.seed, simulations=simulations, overrides=_settings(args.set))
         return 0
     if args.ship is not None:
         return ship(args.ship, args.command)
     if args.winning:
-        return winning(args.checkpoint, args.suites or list(ABLATION_SUITES), tuple(args.sims), args.json)
+        return winning(args.checkpoint, args.suites or list(ABLATION_SUITES), tuple(args.simulations), args.json)
     if args.curve is not None:
         print(f"{'minutes':>8} {'moves':>7} {'positions':>10} {'policy':>7} {'value':>6} {'p-loss':>7} {'v-loss':>7}")
         for line in (args.curve / "progress.jsonl").read_text().splitlines():
@@ -162,15 +166,15 @@ def main(argv: list[str] | None = None) -> int:
         positions = load_positions(args.suites or list(PROBE_SUITES))
     network = cached_network(args.checkpoint)
     start = time.perf_counter()
-    result = measure(network, positions, sims=tuple(args.sims))
+    result = measure(network, positions, simulations=tuple(args.simulations))
     print(f"network: {network_folder(args.checkpoint)}")
     print(f"positions: {result['positions']} decided, {result['critical_positions']} critical "
           f"({time.perf_counter() - start:.0f} s to measure)")
-    print(f"{'':24} {'all':>7} {'critical':>9}")
-    print(f"{'raw policy keeps value':24} {result['policy']:7.3f} {result['critical_policy']:9.3f}")
-    print(f"{'value head sign right':24} {result['value']:7.3f}")
-    for n in args.sims:
-        print(f"{f'az sims={n} keeps value':24} {result['searched'][n]:7.3f} {result['critical_searched'][n]:9.3f}")
+    print(f"{'':30} {'all':>7} {'critical':>9}")
+    print(f"{'raw policy keeps value':30} {result['policy']:7.3f} {result['critical_policy']:9.3f}")
+    print(f"{'value head sign right':30} {result['value']:7.3f}")
+    for n in args.simulations:
+        print(f"{f'az simulations={n} keeps value':30} {result['searched'][n]:7.3f} {result['critical_searched'][n]:9.3f}")
     return 0
 
 

@@ -52,7 +52,7 @@ from benchmarks.ablation import ABLATION_SUITES, winning_positions
 from donuts_ai.bench import compare, record, runs, tables
 from donuts_ai.bench.record import Figure
 from donuts_ai.donuts.symmetry import NUM_SYMMETRIES
-from donuts_ai.learn.batched_search import network_evaluator
+from donuts_ai.learn.batched_search import network_predictor
 from donuts_ai.learn.benchmark import measure
 from donuts_ai.learn.buffer import as_samples, sample_planes
 from donuts_ai.learn.config import ARRAYS_FILE, CHECKPOINT, SETTINGS_FILE, TrainConfig
@@ -91,12 +91,12 @@ def load_run(run: Path) -> tuple[np.ndarray, TrainConfig]:
 def evaluation_times(network: Any, planes: np.ndarray, repeats: int) -> list[float]:
     """Seconds per position of each of ``repeats`` compiled calls on ``planes`` (after one
     that compiles)."""
-    evaluator = network_evaluator(network)
-    evaluator(planes)  # compiles
+    predictor = network_predictor(network)
+    predictor(planes)  # compiles
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        evaluator(planes)
+        predictor(planes)
         times.append((time.perf_counter() - start) / len(planes))
     return times
 

@@ -10,7 +10,7 @@ Trains a fresh network on a dataset of perfect play (``python -m benchmarks.dist
 ``--no-probe``) its raw policy and value head on the 300 probe positions ``donuts-ai train``
 measures its own checkpoints on, so that the two curves share an axis. The checkpoints
 (``DIR/step-NNNNNNNN``) and the last network (``DIR/network``) are measured like any other
-network: ``python -m benchmarks.learning --winning --checkpoint DIR --sims 50 400``.
+network: ``python -m benchmarks.learning --winning --checkpoint DIR --simulations 50 400``.
 
 ``--curve DIR`` measures every checkpoint of a run on the winning positions of the
 ``middlegame`` and ``critical`` suites (the raw policy: the issue's target) and on the probe

@@ -45,7 +45,7 @@ from donuts_ai.bench.record import Figure, SpeedRecordError
 from donuts_ai.donuts.alphabeta.solver import Solver
 from donuts_ai.donuts.squares import SQUARE_NAMES
 from donuts_ai.learn.agent import cached_network, root_record
-from donuts_ai.learn.batched_search import evaluate_roots, masked_policy, network_evaluator
+from donuts_ai.learn.batched_search import masked_policy, network_predictor, predict_roots
 from donuts_ai.learn.buffer import SAMPLE, legal_flags
 from donuts_ai.learn.teacher import DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_TT_BITS, canonical, label_position
 
@@ -57,7 +57,7 @@ DRAWN_PLIES = 8
 
 def self_play_positions(games: int, seed: int) -> np.ndarray:
     """The positions of ``games`` games of the shipped network's raw policy (see the module)."""
-    evaluator = network_evaluator(cached_network(None))
+    predictor = network_predictor(cached_network(None))
     rng = np.random.default_rng(seed)
     records = []
     for _ in range(games):
@@ -68,7 +68,7 @@ def self_play_positions(games: int, seed: int) -> np.ndarray:
             for field in ("own", "opp", "legal", "last", "placed_own", "placed_opp", "color", "directions"):
                 sample[field] = root[field]
             records.append(sample)
-            logits, _ = evaluate_roots(evaluator, root, board.rules.donuts)
+            logits, _ = predict_roots(predictor, root, board.rules.donuts)
             policy = masked_policy(logits, legal_flags(root))[0].astype(np.float64)
             sq = int(rng.choice(len(policy), p=policy / policy.sum())) if board.ply < DRAWN_PLIES else int(policy.argmax())
             board.push(SQUARE_NAMES[sq])

@@ -1,7 +1,7 @@
 """``python -m benchmarks.time_to_exact``: how long exact analysis takes, from the empty board on.
 
 For positions at given plies of seeded random games on random tile arrangements, runs
-:meth:`donuts_ai.play.evaluation.Analyst.evaluate` (what the page's and the terminal's
+:meth:`donuts_ai.play.analysis.Analyst.analyze` (what the page's and the terminal's
 background analysis runs) with the default node limits and reports, per ply, the
 seconds until every move's estimate is shown, until every move's exact value is known,
 and until the analysis is complete (distances included), and how many moves were left
@@ -36,7 +36,7 @@ from donuts_ai import Board, Layout
 from donuts_ai.bench import record, runs, tables
 from donuts_ai.bench.record import Figure
 from donuts_ai.errors import DonutsError
-from donuts_ai.play.evaluation import Analyst
+from donuts_ai.play.analysis import Analyst
 
 #: The three marks of an analysis, each a figure of the record: (key of :func:`measure`, what the figure names).
 MARKS = (("estimates", "estimates shown"), ("values", "every value exact"), ("complete", "analysis complete"))
@@ -63,7 +63,7 @@ def measure(board: Board, threads: int | None = None, clock=time.perf_counter) -
         if snapshot.exact:
             marks.setdefault("values", now)
 
-    analysis = analyst.evaluate(board, publish)
+    analysis = analyst.analyze(board, publish)
     total = clock() - start
     return {"moves": len(analysis.moves), "estimates": marks.get("estimates", total), "values": marks.get("values", total),
             "complete": total, "unknown_values": len(analysis.moves) - analysis.proven,
@@ -96,7 +96,7 @@ def figures(layouts: int, plies_list: list[int], threads: int | None, clock_name
     """One run: the analyst warmed up, then every ply's positions analysed (:func:`figures_of`)."""
     clock = time.perf_counter if clock_name == "wall" else time.process_time
     analyst = Analyst(threads=threads)
-    analyst.evaluate(position(0, 10) or Board())  # load the kernels first
+    analyst.analyze(position(0, 10) or Board())  # load the kernels first
     out = []
     for plies in plies_list:
         rows = [measure(b, threads, clock) for b in (position(s, plies) for s in range(layouts)) if b is not None]

@@ -3,13 +3,21 @@
 Each returns the value, converted (``int``, ``float``), or raises a ``DonutsError``
 subclass (``error``) naming the argument, what it must be, and what it got. ``bool`` is
 never taken for a number, and NumPy integers count as ints.
+
+A parameter or command-line option renamed is taken under its old name for a while, with
+a :class:`DeprecationWarning` naming the new one: :func:`renamed_keyword` for a keyword,
+:class:`RenamedOption` (:func:`add_renamed_option`) for an option.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import numbers
-from typing import Literal, TypeGuard, overload
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any, Literal, TypeGuard, TypeVar, overload
 
 from .errors import DonutsError
 
@@ -90,3 +98,52 @@ def check_nonnegative(name: str, value: object, error: type[DonutsError] = Donut
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise error(f"{name} must be a number >= 0, got {value!r}")
     return float(value)
+
+
+#: The version that drops the names deprecated in 0.5.0.
+RENAMED_UNTIL = "0.6.0"
+
+_T = TypeVar("_T")
+
+
+def renamed_keyword(owner: str, new: str, value: _T | None, old: str, old_value: _T | None,
+                    error: type[DonutsError] = DonutsError) -> _T | None:
+    """The value of a keyword renamed from ``old`` to ``new`` (``None``: not given): given
+    as ``old`` alone it warns with a :class:`DeprecationWarning` naming ``new`` (for the
+    caller of ``owner``, the function or class taking it); given as both it is ``error``."""
+    if old_value is None:
+        return value
+    if value is not None:
+        raise error(f"{owner} got both {new}={value!r} and {old}={old_value!r}: {old!r} is the deprecated name "
+                    f"of {new!r}; give {new} alone")
+    warnings.warn(f"{owner}: {old!r} is deprecated since 0.5.0: the parameter is named {new!r} now "
+                  f"({old!r} goes in {RENAMED_UNTIL})", DeprecationWarning, stacklevel=3)
+    return old_value
+
+
+class RenamedOption(argparse.Action):
+    """A command-line option's old spelling (``--sims``), left out of the help: what it is
+    given goes where the new option's goes, with a :class:`DeprecationWarning` naming the
+    new one (``new``). Added by :func:`add_renamed_option`."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, new: str, **kwargs: Any):
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs)
+        self.new = new
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        # Warn for the code that parsed the arguments, the first frame outside argparse.
+        level, frame = 1, sys._getframe(0)
+        while frame.f_back is not None and frame.f_globals.get("__name__") in (__name__, "argparse"):
+            frame, level = frame.f_back, level + 1
+        warnings.warn(f"{option_string} is deprecated since 0.5.0: the option is {self.new} now ({option_string} goes in "
+                      f"{RENAMED_UNTIL})", DeprecationWarning, stacklevel=level)
+        setattr(namespace, self.dest, values)
+
+
+def add_renamed_option(parser: argparse.ArgumentParser, old: str, new: str, **kwargs: Any) -> None:
+    """Add ``old``, the deprecated spelling of the option ``new`` that ``parser`` already
+    has, taking the same ``kwargs`` (``type``, ``nargs``; ``dest`` when the new option has
+    its own): a :class:`RenamedOption`."""
+    dest = kwargs.pop("dest", new.lstrip("-").replace("-", "_"))
+    parser.add_argument(old, dest=dest, action=RenamedOption, new=new, **kwargs)

@@ -47,7 +47,7 @@ PUBLIC_MODULES = [
     "donuts_ai.learn.supervised",
     "donuts_ai.outcomes",
     "donuts_ai.play",
-    "donuts_ai.play.evaluation",
+    "donuts_ai.play.analysis",
     "donuts_ai.play.terminal",
     "donuts_ai.search.ismcts",
     "donuts_ai.search.mcts",

@@ -202,3 +202,28 @@ def test_an_unknown_parameter_names_the_close_one():
 def test_a_class_without_select_move_keeps_its_message():
     with pytest.raises(SpecError, match=r"is not an agent class \(needs select_move\)"):
         source_of(int, "donuts")
+
+
+def test_a_renamed_keyword_or_option_warns_for_its_caller_and_names_the_new_one():
+    import argparse
+
+    from donuts_ai._checks import add_renamed_option, renamed_keyword
+
+    def search(simulations=None, sims=None):
+        return renamed_keyword("search", "simulations", simulations, "sims", sims)
+
+    with pytest.warns(DeprecationWarning, match="search: 'sims' is deprecated since 0.5.0: the parameter is named "
+                                                "'simulations' now") as caught:
+        assert search(sims=3) == 3
+    assert caught[0].filename == __file__  # the caller's line, not the helper's
+    assert search(simulations=4) == 4 and search() is None
+    with pytest.raises(DonutsError, match="both simulations=4 and sims=3"):
+        search(4, 3)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--simulations", type=int, nargs="+", default=[1])
+    add_renamed_option(parser, "--sims", "--simulations", type=int, nargs="+")
+    assert parser.parse_args([]).simulations == [1]
+    with pytest.warns(DeprecationWarning, match="--sims is deprecated since 0.5.0: the option is --simulations now") as caught:
+        assert parser.parse_args(["--sims", "2", "3"]).simulations == [2, 3]
+    assert caught[0].filename == __file__  # the code that parsed the arguments
+    assert "--sims" not in parser.format_help()

@@ -93,7 +93,7 @@ def test_no_public_callable_takes_more_than_six_positional_parameters():
     assert not wide, wide
     # The walk reaches the agents of both games, their methods and the harness's functions.
     for name in ("donuts_ai.donuts.agents.MCTSAgent", "donuts_ai.boxes.agents.ISMCTSAgent",
-                 "donuts_ai.tournament.fit_plackett_luce", "donuts_ai.play.evaluation.Analyst.evaluate",
+                 "donuts_ai.tournament.fit_plackett_luce", "donuts_ai.play.analysis.Analyst.analyze",
                  "donuts_ai.learn.BatchSearch.run", "donuts_ai.bench.calibration.sprt_trials"):
         assert name in checked, name
 

@@ -29,6 +29,7 @@ from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 
+from .._checks import add_renamed_option
 from ..donuts.agents import MCTSAgent
 from ..donuts.board import Board
 from ..donuts.layout import Layout
@@ -36,9 +37,9 @@ from . import compare, record, runs, tables
 from ._report import Machine, machine
 from .record import Figure, pettingzoo_name
 
-#: Sizes, (full, quick): our MCTS's iterations a search, MCTSBot's simulations a search,
-#: repeats of each search, and seconds of PettingZoo steps in all, in :data:`ENV_REPEATS` samples.
-OUR_ITERATIONS, THEIR_SIMS, SPEED_REPEATS, ENV_SECONDS = (200_000, 50_000), (2000, 500), (3, 2), (5.0, 1.0)
+#: Sizes, (full, quick): our MCTS's simulations (iterations) a search, MCTSBot's simulations a
+#: search, repeats of each search, and seconds of PettingZoo steps in all, in :data:`ENV_REPEATS` samples.
+OUR_SIMULATIONS, THEIR_SIMULATIONS, SPEED_REPEATS, ENV_SECONDS = (200_000, 50_000), (2000, 500), (3, 2), (5.0, 1.0)
 ENV_REPEATS = (5, 2)
 #: Plies of random moves from the empty board to the positions the two searches are timed on
 #: (after 10 plies, as before 0.5.0, our MCTS's prover now proves the game's value within
@@ -136,7 +137,7 @@ def _median_rate(agent: Any, board: Board, key: str, repeats: int) -> Rates:
     return {"median": statistics.median(rates), "min": min(rates), "max": max(rates), "rates": rates}
 
 
-def search_speeds(our_iterations: int, their_sims: int, repeats: int) -> list[SearchSpeed]:
+def search_speeds(our_simulations: int, their_simulations: int, repeats: int) -> list[SearchSpeed]:
     """Our MCTS iterations/s and OpenSpiel's MCTSBot simulations/s from the same
     positions of the same game (the standard layout after each of :data:`PLIES` random plies)."""
     from ..interop.openspiel import OpenSpielMCTSAgent
@@ -144,8 +145,8 @@ def search_speeds(our_iterations: int, their_sims: int, repeats: int) -> list[Se
     rows: list[SearchSpeed] = []
     for plies in PLIES:
         board = _position(plies)
-        ours = _median_rate(MCTSAgent(simulations=our_iterations, reuse=False, seed=1), board, "iterations", repeats)
-        theirs = _median_rate(OpenSpielMCTSAgent(simulations=their_sims, seed=1), board, "sims", repeats)
+        ours = _median_rate(MCTSAgent(simulations=our_simulations, reuse=False, seed=1), board, "iterations", repeats)
+        theirs = _median_rate(OpenSpielMCTSAgent(simulations=their_simulations, seed=1), board, "sims", repeats)
         rows.append({"plies": plies, "fen": board.fen(), "ours": ours, "openspiel": theirs, "ratio": ours["median"] / theirs["median"]})
         print("  ", rows[-1], flush=True)
     return rows
@@ -240,7 +241,7 @@ def has_openspiel() -> bool:
     return True
 
 
-def figures(quick: bool = False, our_iterations: int | None = None, their_sims: int | None = None,
+def figures(quick: bool = False, our_simulations: int | None = None, their_simulations: int | None = None,
             env_seconds: float | None = None) -> list[Figure]:
     """The timed figures of this benchmark, measured in this process, for its record: the
     seconds an iteration of our MCTS and a simulation of OpenSpiel's MCTSBot (a value per
@@ -249,8 +250,9 @@ def figures(quick: bool = False, our_iterations: int | None = None, their_sims: 
     :data:`ENV_REPEATS` samples: :func:`pettingzoo_figures`). A part whose dependency is
     missing gives no figure."""
     size = 1 if quick else 0
-    iterations = OUR_ITERATIONS[size] if our_iterations is None else our_iterations
-    sims = THEIR_SIMS[size] if their_sims is None else their_sims
+    # The records' names and parameters keep the words of 0.4 (iterations, sims): they are compared across versions.
+    iterations = OUR_SIMULATIONS[size] if our_simulations is None else our_simulations
+    sims = THEIR_SIMULATIONS[size] if their_simulations is None else their_simulations
     out: list[Figure] = []
     if has_openspiel():
         for row in search_speeds(iterations, sims, SPEED_REPEATS[size]):
@@ -382,18 +384,24 @@ def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.i
     parser.add_argument("--time", type=float, default=0.1, help="our MCTS's seconds a move (default 0.1)")
     parser.add_argument("--ratio", type=float, default=10.0, help="MCTSBot's time as a multiple of ours (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="the match's seed (its layouts; default 1)")
-    parser.add_argument("--iterations", type=int, metavar="N",
-                        help=f"our MCTS's iterations a timed search (default {OUR_ITERATIONS[0]:,}, quick {OUR_ITERATIONS[1]:,})")
-    parser.add_argument("--sims", type=int, metavar="N",
-                        help=f"MCTSBot's simulations a timed search (default {THEIR_SIMS[0]:,}, quick {THEIR_SIMS[1]:,})")
+    parser.add_argument("--simulations", type=int, metavar="N",
+                        help=f"our MCTS's simulations a timed search (default {OUR_SIMULATIONS[0]:,}, "
+                             f"quick {OUR_SIMULATIONS[1]:,})")
+    parser.add_argument("--openspiel-simulations", type=int, metavar="N",
+                        help=f"MCTSBot's simulations a timed search (default {THEIR_SIMULATIONS[0]:,}, "
+                             f"quick {THEIR_SIMULATIONS[1]:,})")
+    # Their names before 0.5.0.
+    add_renamed_option(parser, "--iterations", "--simulations", type=int, metavar="N")
+    add_renamed_option(parser, "--sims", "--openspiel-simulations", type=int, metavar="N")
     parser.add_argument("--env-seconds", type=float, metavar="S",
                         help=f"seconds of PettingZoo steps in all (default {ENV_SECONDS[0]:g}, quick {ENV_SECONDS[1]:g})")
     runs.add_record_options(parser, printed_only="the match is")
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else 2 if args.quick else 10
-    if games < 0 or (args.iterations is not None and args.iterations < 1) or (args.sims is not None and args.sims < 1) \
+    if games < 0 or (args.simulations is not None and args.simulations < 1) \
+            or (args.openspiel_simulations is not None and args.openspiel_simulations < 1) \
             or (args.env_seconds is not None and not args.env_seconds > 0):
-        parser.error("--games must be at least 0, --iterations and --sims at least 1, --env-seconds above 0")
+        parser.error("--games must be at least 0, --simulations and --openspiel-simulations at least 1, --env-seconds above 0")
 
     def report_all(suite: Any) -> str:
         played = None
@@ -403,10 +411,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.i
         return record_report(suite, played)
 
     size = 1 if args.quick else 0
-    settings = (f"iterations={args.iterations or OUR_ITERATIONS[size]} sims={args.sims or THEIR_SIMS[size]} "
+    settings = (f"simulations={args.simulations or OUR_SIMULATIONS[size]} "
+                f"openspiel_simulations={args.openspiel_simulations or THEIR_SIMULATIONS[size]} "
                 f"env_seconds={args.env_seconds or ENV_SECONDS[size]:g}")
     return runs.record_main(parser, args, argv, "donuts_ai.bench.interop",
-                              lambda: (figures(args.quick, args.iterations, args.sims, args.env_seconds), settings),
+                              lambda: (figures(args.quick, args.simulations, args.openspiel_simulations, args.env_seconds), settings),
                               report_all)
 
 

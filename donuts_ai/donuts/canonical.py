@@ -19,9 +19,9 @@ change them:
   text over all 8 symmetries (:func:`donuts_ai.study.canonical_text`);
 - :func:`canonical_positions`: the teacher's, layout and donuts mapped together over all
   8 symmetries, the layout compared first (:func:`donuts_ai.learn.teacher.canonical`);
-- :func:`canonical_game_key` (compiled): the evaluation cache's, layout and donuts
+- :func:`canonical_game_key` (compiled): the prediction cache's, layout and donuts
   together with what else the network sees, the donuts compared first
-  (:mod:`donuts_ai.learn.eval_cache`).
+  (:mod:`donuts_ai.learn.prediction_cache`).
 
 The kernels are :mod:`donuts_ai.donuts._engine.canonical`'s (the packing of each key is
 drawn there); this module checks its arguments and raises

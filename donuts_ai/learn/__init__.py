@@ -1,11 +1,13 @@
 """A learned agent: AlphaZero-style self-play with a JAX network and a Numba search
 (the optional ``learn`` extra: ``pip install 'donuts_ai[learn]'``).
 
-- :mod:`.network` — the policy/value network (Equinox): :class:`Network`, :class:`NetworkConfig`.
-- :mod:`.batched_search` — PUCT and Gumbel search over many games at once, leaves evaluated
-  in batches: :class:`BatchSearch` (:meth:`~BatchSearch.run`, :meth:`~BatchSearch.run_gumbel`),
-  :func:`playout_cap`.
-- :mod:`.eval_cache` — the network's evaluations kept by symmetry-canonical position: :class:`EvaluationCache`.
+- :mod:`.network` — the policy/value network (Equinox): :class:`Network`, :class:`NetworkConfig`,
+  its forward pass over a batch: :func:`predict`, :func:`predict_wdl`.
+- :mod:`.batched_search` — PUCT and Gumbel search over many games at once, the network asked
+  about the leaves in batches: :class:`BatchSearch` (:meth:`~BatchSearch.run`,
+  :meth:`~BatchSearch.run_gumbel`), :func:`playout_cap`.
+- :mod:`.prediction_cache` — the network's predictions kept by symmetry-canonical position:
+  :class:`PredictionCache`.
 - :mod:`.train` — self-play, replay buffer, training steps, checkpoints: :class:`Trainer`.
 - :mod:`.workers` — self-play spread over workers, in this process or as Ray actors across
   a cluster, feeding one learner: :class:`RoundTrainer`.
@@ -23,11 +25,15 @@
   position suites (:mod:`donuts_ai.suites`): :func:`measure`.
 
 Importing this package loads no JAX: each name loads its module when first used.
+
+Renamed in 0.5.0 (the old names warn until 0.6): ``evaluate`` is :func:`predict`,
+``evaluate_wdl`` :func:`predict_wdl`, ``EvaluationCache`` :class:`PredictionCache`.
 """
 
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads on first use)
@@ -38,21 +44,21 @@ if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads
     from .dataset import Dataset, DatasetRecord, read_dataset
     from .distill import DistillSummary, distill
     from .errors import LearnError
-    from .eval_cache import EvaluationCache
-    from .network import Network, NetworkConfig, evaluate, evaluate_wdl, load_network, new_network, save_network
+    from .network import Network, NetworkConfig, load_network, new_network, predict, predict_wdl, save_network
+    from .prediction_cache import PredictionCache
     from .runs import open_trainer, run_training
     from .teacher import Label, Teacher
     from .train import Trainer
     from .workers import RoundTrainer
 
 _NAMES = {
-    "Network": "network", "NetworkConfig": "network", "new_network": "network", "evaluate": "network",
-    "save_network": "network", "load_network": "network", "evaluate_wdl": "network",
+    "Network": "network", "NetworkConfig": "network", "new_network": "network", "predict": "network",
+    "save_network": "network", "load_network": "network", "predict_wdl": "network",
     "Teacher": "teacher", "Label": "teacher",
     "read_dataset": "dataset", "Dataset": "dataset", "DatasetRecord": "dataset",
     "distill": "distill", "DistillSummary": "distill",
     "BatchSearch": "batched_search", "SearchResult": "batched_search", "GumbelResult": "batched_search",
-    "playout_cap": "batched_search", "playout_budgets": "batched_search", "EvaluationCache": "eval_cache",
+    "playout_cap": "batched_search", "playout_budgets": "batched_search", "PredictionCache": "prediction_cache",
     "Trainer": "train", "TrainConfig": "config", "Progress": "config", "open_trainer": "runs", "run_training": "runs",
     "RoundTrainer": "workers",
     "AlphaZeroAgent": "agent", "SHIPPED_NETWORK": "agent",
@@ -68,12 +74,12 @@ __all__ = [
     "Dataset",
     "DatasetRecord",
     "DistillSummary",
-    "EvaluationCache",
     "GumbelResult",
     "Label",
     "LearnError",
     "Network",
     "NetworkConfig",
+    "PredictionCache",
     "Progress",
     "RoundTrainer",
     "SHIPPED_NETWORK",
@@ -82,8 +88,6 @@ __all__ = [
     "Teacher",
     "Trainer",
     "distill",
-    "evaluate",
-    "evaluate_wdl",
     "label_positions",
     "load_network",
     "load_positions",
@@ -92,13 +96,24 @@ __all__ = [
     "open_trainer",
     "playout_budgets",
     "playout_cap",
+    "predict",
+    "predict_wdl",
     "read_dataset",
     "run_training",
     "save_network",
 ]
 
 
+#: Names before 0.5.0 -> their names now (taken, with a :class:`DeprecationWarning`, until 0.6).
+_RENAMED = {"evaluate": "predict", "evaluate_wdl": "predict_wdl", "EvaluationCache": "PredictionCache"}
+
+
 def __getattr__(name: str) -> Any:
     if name in _NAMES:
         return getattr(importlib.import_module(f"{__name__}.{_NAMES[name]}"), name)
+    if name in _RENAMED:
+        new = _RENAMED[name]
+        warnings.warn(f"donuts_ai.learn.{name} is deprecated since 0.5.0: use donuts_ai.learn.{new}", DeprecationWarning,
+                      stacklevel=2)
+        return getattr(importlib.import_module(f"{__name__}.{_NAMES[new]}"), new)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

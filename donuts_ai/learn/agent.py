@@ -33,7 +33,7 @@ from ..donuts.board import Board
 from ..donuts.planes import NUM_PLANES, SEARCH_ROOT
 from ..donuts.squares import SIZE, SQUARE_NAMES
 from ..errors import AgentError
-from .batched_search import C_PUCT, BatchSearch, Evaluator, best_squares, evaluate_roots, masked_policy, network_evaluator
+from .batched_search import C_PUCT, BatchSearch, Predictor, best_squares, masked_policy, network_predictor, predict_roots
 from .buffer import legal_flags
 from .network import Network, load_network
 from .train import network_in
@@ -84,18 +84,18 @@ def root_record(board: Board) -> np.ndarray:
     return record
 
 
-def _padded_to_powers_of_two(evaluator: Evaluator) -> Evaluator:
-    """``evaluator`` asked about batches padded with zeros to the next power of two (one
+def _padded_to_powers_of_two(predictor: Predictor) -> Predictor:
+    """``predictor`` asked about batches padded with zeros to the next power of two (one
     compiled network call per power, whatever the batch), its answers cut back."""
 
     def padded(planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         n = len(planes)
         size = 1 << max(n - 1, 0).bit_length()
         if size == n:
-            return evaluator(planes)
+            return predictor(planes)
         filled = np.zeros((size, *planes.shape[1:]), dtype=planes.dtype)
         filled[:n] = planes
-        logits, values = evaluator(filled)
+        logits, values = predictor(filled)
         return logits[:n], values[:n]
 
     return padded
@@ -131,19 +131,19 @@ class AlphaZeroAgent(DonutsAgent):
             raise AgentError(f"search must be one of {', '.join(AGENT_SEARCHES)}, got {search!r}")
         self.search = search
         self.network = cached_network(self.checkpoint)
-        self._evaluator = network_evaluator(self.network)
+        self._predictor = network_predictor(self.network)
         limit = simulations if simulations is not None else (MAX_SIMS if time_limit is not None else DEFAULT_SIMS)
         self._limit = limit
         self._search = BatchSearch(1, limit, self.exploration) if limit > 0 else None
         # Compile the network's one-position call now (once per process and network shape),
         # not inside the first timed move.
-        self._evaluator(np.zeros((1, SIZE, SIZE, NUM_PLANES), dtype=np.float32))
+        self._predictor(np.zeros((1, SIZE, SIZE, NUM_PLANES), dtype=np.float32))
         if search == "gumbel":
             # Sequential Halving's first phase asks about every considered child at once (1 to
             # 16 positions): padded to a power of two, the network compiles five shapes, now.
-            self._evaluator = _padded_to_powers_of_two(self._evaluator)
+            self._predictor = _padded_to_powers_of_two(self._predictor)
             for batch in GUMBEL_BATCHES:
-                self._evaluator(np.zeros((batch, SIZE, SIZE, NUM_PLANES), dtype=np.float32))
+                self._predictor(np.zeros((batch, SIZE, SIZE, NUM_PLANES), dtype=np.float32))
         #: Figures of the last move: simulations run, seconds, the network's value of the
         #: root for the side to move, and the chosen square's visit share (1.0 raw).
         self.last_info: dict[str, Any] = {}
@@ -167,7 +167,7 @@ class AlphaZeroAgent(DonutsAgent):
         root = root_record(board)
         legal = legal_flags(root)
         if self._search is None:
-            logits, value = evaluate_roots(self._evaluator, root, board.rules.donuts)
+            logits, value = predict_roots(self._predictor, root, board.rules.donuts)
             policy = masked_policy(logits, legal)[0]
             sq = int(np.argmax(policy))
             self.last_info = {"sims": 0, "seconds": now() - start, "value": float(value[0]), "share": 1.0}
@@ -175,7 +175,7 @@ class AlphaZeroAgent(DonutsAgent):
         seconds = budget(self.time_limit, time_left)
         deadline = None if seconds is None else (lambda: now() >= start + seconds)
         if self.search == "gumbel":
-            found = self._search.run_gumbel(self._evaluator, root, np.ones(1, dtype=np.bool_), root["directions"],
+            found = self._search.run_gumbel(self._predictor, root, np.ones(1, dtype=np.bool_), root["directions"],
                                             board.rules.donuts, board.rules.single,
                                             rng=np.random.default_rng(self.rng.getrandbits(64)), deadline=deadline)
             visits, sq = found.visits[0], int(found.actions[0])
@@ -183,7 +183,7 @@ class AlphaZeroAgent(DonutsAgent):
             self.last_info = {"sims": int(found.simulations[0]), "seconds": now() - start,
                               "value": float(found.root_value[0]), "share": float(visits[sq]) / total if total else 1.0}
             return SQUARE_NAMES[sq]
-        result = self._search.run(self._evaluator, root, np.ones(1, dtype=np.bool_), root["directions"], board.rules.donuts,
+        result = self._search.run(self._predictor, root, np.ones(1, dtype=np.bool_), root["directions"], board.rules.donuts,
                                   board.rules.single, deadline=deadline)
         visits = result.visits[0]
         sq = int(best_squares(result, legal)[0])

@@ -1,37 +1,47 @@
 """AlphaZero's search over many games at once, batched: the compiled PUCT trees of
-:mod:`donuts_ai.search.puct` with Donuts passed in (:mod:`donuts_ai.donuts.agents.puct_game`), their leaves
-evaluated by the network in one batch a round (never one position a call).
+:mod:`donuts_ai.search.puct` with Donuts passed in (:mod:`donuts_ai.donuts.agents.puct_game`), the
+network asked about their leaves in one batch a round (never one position a call): a
+:data:`Predictor`, the network's forward pass (:func:`network_predictor`).
 
-``BatchSearch(games, sims)`` owns the arrays; :meth:`BatchSearch.run` searches every
+``BatchSearch(games, simulations)`` owns the arrays; :meth:`BatchSearch.run` searches every
 active game from its root by PUCT and returns the root children's visit counts, the
 policy the self-play learns from and the agent plays by. :meth:`BatchSearch.run_gumbel`
 searches by Gumbel's rules (:mod:`donuts_ai.search.puct._gumbel`: Sequential Halving among
 Gumbel-sampled root actions) and returns the action to play and the completed-Q policy
 target, which improves on the prior with few simulations; it can treat the positions the
-game settles in one ply as terminal (``solve``), keep the network's evaluations in an
-:class:`~.eval_cache.EvaluationCache`, and give each game its own simulation budget
+game settles in one ply as terminal (``solve``), keep the network's predictions in a
+:class:`~.prediction_cache.PredictionCache`, and give each game its own simulation budget
 (:func:`playout_cap`: KataGo's playout-cap randomization).
+
+Renamed in 0.5.0 (the old names warn until 0.6): ``Predictor`` is :data:`Predictor`,
+``network_evaluator`` :func:`network_predictor`, ``evaluate_roots`` :func:`predict_roots`;
+the budget ``sims`` is ``simulations`` (``BatchSearch(games, simulations)``, its attribute,
+``run(simulations=)``, ``run_gumbel(simulations=)``).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from .._checks import renamed_keyword
+from ..agents.base import deprecated_alias
 from ..donuts.agents import puct_game as D
 from ..donuts.alphabeta import ENTRY_WORDS, WORKSPACE
 from ..donuts.planes import NUM_PLANES
 from ..donuts.squares import NUM_SQUARES, SIZE
 from ..search import puct
 from .errors import LearnError
-from .eval_cache import KEY_WORDS, EvaluationCache, evaluate_rows, leaf_keys, node_keys, root_keys
-from .eval_cache import Evaluator as Evaluator
-from .network import Network, evaluate
+from .network import Network, predict
+from .prediction_cache import KEY_WORDS, PredictionCache, leaf_keys, node_keys, predict_rows, root_keys
+from .prediction_cache import Predictor as Predictor
 
 #: AlphaZero's exploration constant (its c_puct, for values in [-1, 1]).
 C_PUCT = 1.5
@@ -70,7 +80,7 @@ def _start(rules: D.Rulebooks, tree: puct.PUCTTree, roots: np.ndarray, active: n
 def _leaf_planes(tree: puct.PUCTTree, line_masks: npt.NDArray[np.uint64], donuts: int, directions: npt.NDArray[np.int8],
                  planes: npt.NDArray[np.float32]) -> bool:
     """After a round of descents: when a game has a leaf, the leaves' planes into ``planes``
-    and True; False when no game has one (nothing to evaluate)."""
+    and True; False when no game has one (nothing to ask the network about)."""
     for g in range(tree.leaf.shape[0]):
         if tree.leaf[g] != puct.NONE:
             D.write_leaf_planes(tree, line_masks, directions, donuts, planes)
@@ -122,9 +132,9 @@ def _gumbel_first_phase(rules: D.SolvingRulebooks, tree: puct.PUCTTree, halving:
     return count
 
 
-def network_evaluator(network: Network) -> Evaluator:
-    """The evaluator of ``network`` (:func:`~.network.evaluate`)."""
-    return lambda planes: evaluate(network, planes)
+def network_predictor(network: Network) -> Predictor:
+    """The predictor of ``network``: its forward pass over a batch (:func:`~.network.predict`)."""
+    return lambda planes: predict(network, planes)
 
 
 @dataclass(frozen=True)
@@ -139,13 +149,19 @@ class SearchResult:
 
 
 class BatchSearch:
-    """PUCT trees for ``games`` games of up to ``sims`` simulations each."""
+    """PUCT trees for ``games`` games of up to ``simulations`` simulations each (``sims=``,
+    its name before 0.5.0, warns until 0.6; so does the attribute ``sims``)."""
 
-    def __init__(self, games: int, sims: int, c_puct: float = C_PUCT):
-        if games < 1 or sims < 0:
-            raise LearnError(f"BatchSearch needs games >= 1 and sims >= 0, got {games} and {sims}")
-        self.games, self.sims, self.c_puct = games, sims, float(c_puct)
-        self.tree = D.new_tree(games, sims + 1)
+    sims = deprecated_alias("sims", "simulations")
+
+    def __init__(self, games: int, simulations: int | None = None, c_puct: float = C_PUCT, *, sims: int | None = None):
+        simulations = renamed_keyword("BatchSearch", "simulations", simulations, "sims", sims, LearnError)
+        if simulations is None:
+            raise LearnError("BatchSearch needs simulations")
+        if games < 1 or simulations < 0:
+            raise LearnError(f"BatchSearch needs games >= 1 and simulations >= 0, got {games} and {simulations}")
+        self.games, self.simulations, self.c_puct = games, simulations, float(c_puct)
+        self.tree = D.new_tree(games, simulations + 1)
         self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
         self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
         self._solver_tables: npt.NDArray[np.uint64] | None = None
@@ -156,7 +172,7 @@ class BatchSearch:
 
     def run(
         self,
-        evaluator: Evaluator,
+        predictor: Predictor,
         roots: np.ndarray,
         active: npt.NDArray[np.bool_],
         directions: npt.NDArray[np.int8],
@@ -164,11 +180,12 @@ class BatchSearch:
         single: bool,
         *,
         noise: npt.NDArray[np.float32] | None = None,
-        sims: int | None = None,
+        simulations: int | None = None,
         deadline: Callable[[], bool] | None = None,
         solve: bool = False,
         solve_plies: int = SOLVE_PLIES,
         solve_nodes: int = SOLVE_NODES,
+        sims: int | None = None,
     ) -> SearchResult:
         """Search every active game from its root and return the root statistics.
 
@@ -176,13 +193,14 @@ class BatchSearch:
         line_masks`` (:data:`donuts_ai.donuts._engine.batch.GAME`), one per game, none finished;
         ``directions`` ``int8[G, 36]`` their layouts' printed lines; ``noise``: Dirichlet
         noise to mix into the root priors (``float32[G, 36]``, see :func:`dirichlet_noise`),
-        or ``None``. ``sims`` (at most the constructor's) simulations, fewer when
+        or ``None``. ``simulations`` (at most the constructor's; ``sims`` before 0.5.0), fewer when
         ``deadline()`` turns true (checked between rounds; at least one round is run).
         ``solve``, ``solve_plies``, ``solve_nodes``: the positions settled exactly are
         terminal nodes, as in :meth:`run_gumbel` (off by default: the search as it was)."""
-        sims = self.sims if sims is None else sims
-        if not 0 <= sims <= self.sims:
-            raise LearnError(f"sims must be in 0..{self.sims}, got {sims}")
+        given = renamed_keyword("BatchSearch.run", "simulations", simulations, "sims", sims, LearnError)
+        budget = self.simulations if given is None else given
+        if not 0 <= budget <= self.simulations:
+            raise LearnError(f"simulations must be in 0..{self.simulations}, got {budget}")
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         simulate: Callable[[], bool]
         if solve:
@@ -193,14 +211,14 @@ class BatchSearch:
             rules = _rulebooks(roots, donuts, single)
             _start(rules, tree, roots, active, directions, flat)
             simulate = lambda: _simulate(rules, tree, self.c_puct, directions, flat)  # noqa: E731
-        root_logits, root_value = evaluator(self._planes)
+        root_logits, root_value = predictor(self._planes)
         fraction = 0.0 if noise is None else NOISE_FRACTION
         puct.expand(tree, root_logits, root_value, self._no_noise if noise is None else noise, fraction)
         done = 0
-        while done < sims:
+        while done < budget:
             done += 1
             if simulate():
-                logits, values = evaluator(self._planes)
+                logits, values = predictor(self._planes)
                 puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():
                 break
@@ -212,7 +230,7 @@ class BatchSearch:
 
     def run_gumbel(
         self,
-        evaluator: Evaluator,
+        predictor: Predictor,
         roots: np.ndarray,
         active: npt.NDArray[np.bool_],
         directions: npt.NDArray[np.int8],
@@ -221,7 +239,7 @@ class BatchSearch:
         *,
         rng: np.random.Generator | None = None,
         gumbel: npt.NDArray[np.float32] | None = None,
-        sims: int | npt.NDArray[np.int64] | None = None,
+        simulations: int | npt.NDArray[np.int64] | None = None,
         max_considered: int = MAX_CONSIDERED,
         c_visit: float = puct.C_VISIT,
         c_scale: float = puct.C_SCALE,
@@ -229,9 +247,10 @@ class BatchSearch:
         solve: bool = True,
         solve_plies: int = SOLVE_PLIES,
         solve_nodes: int = SOLVE_NODES,
-        cache: EvaluationCache | None = None,
+        cache: PredictionCache | None = None,
         batch_first_phase: bool = True,
         deadline: Callable[[], bool] | None = None,
+        sims: int | npt.NDArray[np.int64] | None = None,
     ) -> GumbelResult:
         """Search every active game from its root by Gumbel's rules and return the actions
         to play and the policy targets (:class:`GumbelResult`).
@@ -239,7 +258,7 @@ class BatchSearch:
         ``roots``, ``active``, ``directions``, ``donuts``, ``single`` as :meth:`run`. The
         root's Gumbel noise is ``gumbel`` (``float32[G, 36]``, standard Gumbel draws), else
         drawn from ``rng`` (one ``rng.gumbel(size=(G, 36))``), else none (zeros: the top
-        actions by prior are considered, deterministically). ``sims``: the simulations of
+        actions by prior are considered, deterministically). ``simulations`` (``sims`` before 0.5.0): the simulations of
         every game, or ``int64[G]`` one budget per game (:func:`playout_budgets`), at most
         the constructor's; ``max_considered`` root actions at most go into Sequential
         Halving; ``c_visit``, ``c_scale`` the constants of ``sigma``, which normalizes the
@@ -249,15 +268,18 @@ class BatchSearch:
         position the game settles in one ply (a five to make, or a last move) is a terminal
         node with its exact value, and so is one with at most ``solve_plies`` plies left
         that the exact solver settles within ``solve_nodes`` nodes (its counts in
-        :attr:`solves`; ``solve_plies=0``: none). ``cache``: the network's evaluations are asked of it
-        (:class:`~.eval_cache.EvaluationCache`); without one only the leaves are evaluated,
+        :attr:`solves`; ``solve_plies=0``: none). ``cache``: the network's predictions are asked of it
+        (:class:`~.prediction_cache.PredictionCache`); without one the network is asked about the leaves alone,
         padded to a power of two. With ``batch_first_phase`` the first phase of Sequential
-        Halving (one visit to each considered action) is evaluated in one batch of up to
+        Halving (one visit to each considered action) is asked about in one batch of up to
         ``games * max_considered`` positions, the same search in fewer, larger batches (the
         root's summed value may differ in rounding only). ``deadline()`` is checked between
         the rounds after it; a search stopped early still returns a policy target and an
         action among the most visited."""
-        budget = self._budgets(sims, active)
+        if sims is not None:  # its name before 0.5.0
+            simulations = cast("int | npt.NDArray[np.int64] | None",  # int and an array: mypy joins them to object
+                               renamed_keyword("BatchSearch.run_gumbel", "simulations", simulations, "sims", sims, LearnError))
+        budget = self._budgets(simulations, active)
         if not 1 <= max_considered <= NUM_SQUARES:
             raise LearnError(f"max_considered must be in 1..{NUM_SQUARES}, got {max_considered}")
         if not (c_visit >= 0 and c_scale > 0):
@@ -272,7 +294,7 @@ class BatchSearch:
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
         rules = self._solving_rules(roots, donuts, single, solve, solve_plies, solve_nodes)
         _start_solving(rules, tree, roots, active, directions, flat)
-        root_logits, root_value = self._ask(evaluator, cache, directions, donuts, roots, active)
+        root_logits, root_value = self._ask(predictor, cache, directions, donuts, roots, active)
         puct.expand(tree, root_logits, root_value, self._no_noise, 0.0)
         considered = np.zeros(self.games, dtype=np.int64)
         puct.considered_counts(tree, max_considered, considered)
@@ -281,20 +303,20 @@ class BatchSearch:
         halving = puct.Halving(gumbel, tables, table_of.astype(np.int64), considered, budget)
         rounds, remaining = 0, int(budget.max())
         if batch_first_phase:
-            self._first_phase(rules, halving, directions, donuts, evaluator, cache)
+            self._first_phase(rules, halving, directions, donuts, predictor, cache)
             remaining = int((budget - np.minimum(considered, budget)).max())
         while rounds < remaining:
             rounds += 1
             if _gumbel_simulate(rules, tree, halving, sigma, directions, flat):
-                logits, values = self._ask(evaluator, cache, directions, donuts)
+                logits, values = self._ask(predictor, cache, directions, donuts)
                 puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():
                 break
         return self._gumbel_result(gumbel, sigma, root_logits, root_value, active)
 
     def _first_phase(self, rules: D.SolvingRulebooks, halving: puct.Halving, directions: npt.NDArray[np.int8], donuts: int,
-                     evaluator: Evaluator, cache: EvaluationCache | None) -> None:
-        """The first visit to every considered root action of every game, evaluated in one batch."""
+                     predictor: Predictor, cache: PredictionCache | None) -> None:
+        """The first visit to every considered root action of every game, predicted in one batch."""
         rows = self.games * int(halving.considered.max(initial=1))
         games, nodes = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
         planes = np.zeros((rows, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
@@ -303,23 +325,23 @@ class BatchSearch:
         if count == 0:
             return
         if cache is None:
-            logits, values = evaluate_rows(evaluator, planes, np.arange(rows) < count)
+            logits, values = predict_rows(predictor, planes, np.arange(rows) < count)
         else:
             keys = np.zeros((rows, KEY_WORDS), dtype=np.uint64)
             symmetries = np.full(rows, -1, dtype=np.int64)
             node_keys(self.tree, games, nodes, count, directions, donuts, cache.images, keys, symmetries)
-            logits, values = cache.evaluate(evaluator, planes, keys, symmetries)
+            logits, values = cache.predict(predictor, planes, keys, symmetries)
         puct.expand_root_children(self.tree, games, nodes, count, logits, values)
 
-    def _ask(self, evaluator: Evaluator, cache: EvaluationCache | None, directions: npt.NDArray[np.int8], donuts: int,
+    def _ask(self, predictor: Predictor, cache: PredictionCache | None, directions: npt.NDArray[np.int8], donuts: int,
              roots: np.ndarray | None = None, active: npt.NDArray[np.bool_] | None = None,
              ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """The evaluations of the active ``roots`` (their planes written), else of every game's
-        leaf: from ``cache``, or the network's of the rows alone (:func:`~.eval_cache.evaluate_rows`)."""
+        """The predictions of the active ``roots`` (their planes written), else of every game's
+        leaf: from ``cache``, or the network's of the rows alone (:func:`~.prediction_cache.predict_rows`)."""
         asked = active if roots is not None else self.tree.leaf != puct.NONE
         assert asked is not None
         if cache is None:
-            return evaluate_rows(evaluator, self._planes, asked)
+            return predict_rows(predictor, self._planes, asked)
         keys = np.zeros((self.games, KEY_WORDS), dtype=np.uint64)
         symmetries = np.full(self.games, -1, dtype=np.int64)
         if roots is not None:
@@ -327,7 +349,7 @@ class BatchSearch:
         else:
             leaf_keys(self.tree, directions, donuts, cache.images, keys, symmetries)
         symmetries[~asked] = -1
-        return cache.evaluate(evaluator, self._planes, keys, symmetries)
+        return cache.predict(predictor, self._planes, keys, symmetries)
 
     def _solving_rules(self, roots: np.ndarray, donuts: int, single: bool, solve: bool, solve_plies: int,
                        solve_nodes: int) -> D.SolvingRulebooks:
@@ -353,11 +375,12 @@ class BatchSearch:
         return D.SolvingRulebooks(_rulebooks(roots, donuts, single), level, solve_plies, solve_nodes, tables, workspaces,
                                   self.solves)
 
-    def _budgets(self, sims: int | npt.NDArray[np.int64] | None, active: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    def _budgets(self, simulations: int | npt.NDArray[np.int64] | None, active: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
         """Each game's simulations (0 for an inactive game), checked."""
-        budget = np.broadcast_to(np.asarray(self.sims if sims is None else sims, dtype=np.int64), (self.games,))
-        if budget.size and not ((budget >= 0).all() and (budget <= self.sims).all()):
-            raise LearnError(f"sims must be in 0..{self.sims}, got {sims}")
+        budget = np.broadcast_to(np.asarray(self.simulations if simulations is None else simulations, dtype=np.int64),
+                                 (self.games,))
+        if budget.size and not ((budget >= 0).all() and (budget <= self.simulations).all()):
+            raise LearnError(f"simulations must be in 0..{self.simulations}, got {simulations}")
         budget_active: npt.NDArray[np.int64] = np.where(active, budget, 0).astype(np.int64)
         return budget_active
 
@@ -409,18 +432,19 @@ def playout_cap(rng: np.random.Generator, games: int, full_fraction: float = FUL
     return full
 
 
-def playout_budgets(full: npt.NDArray[np.bool_], full_sims: int, fast_sims: int) -> npt.NDArray[np.int64]:
-    """``int64[games]``: ``full_sims`` for the games searched in full (:func:`playout_cap`), ``fast_sims`` for the others."""
-    budgets: npt.NDArray[np.int64] = np.where(full, full_sims, fast_sims).astype(np.int64)
+def playout_budgets(full: npt.NDArray[np.bool_], full_simulations: int, fast_simulations: int) -> npt.NDArray[np.int64]:
+    """``int64[games]``: ``full_simulations`` for the games searched in full (:func:`playout_cap`),
+    ``fast_simulations`` for the others."""
+    budgets: npt.NDArray[np.int64] = np.where(full, full_simulations, fast_simulations).astype(np.int64)
     return budgets
 
 
 @lru_cache(maxsize=32)
-def _tables(max_considered: int, sims: int, width: int) -> npt.NDArray[np.int32]:
-    """:func:`donuts_ai.search.puct.considered_visits` for ``sims`` simulations, ``width``
+def _tables(max_considered: int, simulations: int, width: int) -> npt.NDArray[np.int32]:
+    """:func:`donuts_ai.search.puct.considered_visits` for ``simulations`` simulations, ``width``
     columns (made once: an agent searching by time asks for 100 000 columns every move)."""
     table = np.zeros((max_considered + 1, max(width, 1)), dtype=np.int32)
-    found = puct.considered_visits(max_considered, sims)
+    found = puct.considered_visits(max_considered, simulations)
     table[:, :found.shape[1]] = found
     table.flags.writeable = False
     return table
@@ -433,9 +457,9 @@ def root_planes(roots: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:
     return out
 
 
-def evaluate_roots(evaluator: Evaluator, roots: np.ndarray, donuts: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+def predict_roots(predictor: Predictor, roots: np.ndarray, donuts: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """The network's ``(logits [G, 36], values [G])`` of the root records (no search)."""
-    return evaluator(root_planes(roots, donuts))
+    return predictor(root_planes(roots, donuts))
 
 
 def best_squares(result: SearchResult, legal: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
@@ -465,3 +489,15 @@ def masked_policy(logits: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_])
     e = np.where(legal, np.exp(masked - np.where(np.isfinite(top), top, 0.0)), 0.0)
     policy: npt.NDArray[np.float32] = (e / np.maximum(e.sum(axis=-1, keepdims=True), 1e-30)).astype(np.float32)
     return policy
+
+
+#: Names before 0.5.0 -> their names now (taken, with a :class:`DeprecationWarning`, until 0.6).
+_RENAMED = {"Evaluator": "Predictor", "network_evaluator": "network_predictor", "evaluate_roots": "predict_roots"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RENAMED:
+        warnings.warn(f"donuts_ai.learn.batched_search.{name} is deprecated since 0.5.0: use {_RENAMED[name]}",
+                      DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,7 @@ network, the share of those positions where
 
 - ``policy``: the raw policy's most probable legal square keeps the position's value;
 - ``value``: the value head's sign is the position's value;
-- ``sims_N``: the PUCT search with ``N`` simulations plays a move that keeps the value;
+- ``searched[N]``: the PUCT search with ``N`` simulations plays a move that keeps the value;
 
 and the same shares over the **critical** positions only: those where some legal move
 does not keep the value (in a lost position every move keeps it, so those count for the
@@ -26,13 +26,15 @@ from typing import TypedDict
 import numpy as np
 import numpy.typing as npt
 
+from .._checks import renamed_keyword
 from ..donuts.alphabeta.solver import Solver
 from ..donuts.squares import SQUARE_NAMES
 from ..outcomes import DRAW
 from ..suites.format import PHASES, SuitePosition, load_suite
 from ..suites.generate import label_position, play_game
-from .batched_search import BatchSearch, best_squares, evaluate_roots, masked_policy, network_evaluator
+from .batched_search import BatchSearch, best_squares, masked_policy, network_predictor, predict_roots
 from .buffer import legal_flags
+from .errors import LearnError
 from .network import Network
 
 #: The suites whose decided positions :func:`load_positions` gives by default: the phases.
@@ -96,27 +98,31 @@ def _keeps(positions: list[SuitePosition], moves: npt.NDArray[np.int64]) -> npt.
     return np.array([p.keeps(SQUARE_NAMES[m]) for p, m in zip(positions, moves, strict=True)])
 
 
-def measure(network: Network, positions: list[SuitePosition], sims: tuple[int, ...] = (), batch: int = 256) -> Accuracy:
+def measure(network: Network, positions: list[SuitePosition], simulations: tuple[int, ...] = (), batch: int = 256, *,
+            sims: tuple[int, ...] | None = None) -> Accuracy:
     """The accuracy of ``network`` on ``positions`` (all of one rule set), raw and with
-    each number of simulations in ``sims`` (searched ``batch`` positions at a time)."""
+    each number of simulations in ``simulations`` (searched ``batch`` positions at a time;
+    ``sims=``, its name before 0.5.0, warns until 0.6)."""
+    if sims is not None:
+        simulations = renamed_keyword("measure", "simulations", simulations or None, "sims", sims, LearnError) or ()
     if not positions:
         raise ValueError("measure needs positions")
     rules = positions[0].board().rules
-    evaluator = network_evaluator(network)
+    predictor = network_predictor(network)
     critical = np.array([p.critical for p in positions])
     values = np.array([p.value for p in positions])
     raw_keeps, value_right = [], []
-    searched: dict[int, list[npt.NDArray[np.bool_]]] = {n: [] for n in sims}
+    searched: dict[int, list[npt.NDArray[np.bool_]]] = {n: [] for n in simulations}
     for start in range(0, len(positions), batch):
         chunk = positions[start:start + batch]
         roots = _roots(chunk)
         legal = legal_flags(roots)
-        logits, predicted = evaluate_roots(evaluator, roots, rules.donuts)
+        logits, predicted = predict_roots(predictor, roots, rules.donuts)
         raw_keeps.append(_keeps(chunk, masked_policy(logits, legal).argmax(axis=1)))
         value_right.append(np.sign(predicted) == values[start:start + batch])
-        for n in sims:
+        for n in simulations:
             search = BatchSearch(len(chunk), n)
-            result = search.run(evaluator, roots, np.ones(len(chunk), dtype=np.bool_),
+            result = search.run(predictor, roots, np.ones(len(chunk), dtype=np.bool_),
                                 np.ascontiguousarray(roots["directions"]), rules.donuts, rules.single)
             searched[n].append(_keeps(chunk, best_squares(result, legal)))
     raw, right = np.concatenate(raw_keeps), np.concatenate(value_right)

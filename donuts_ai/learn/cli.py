@@ -11,13 +11,14 @@ import re
 import sys
 from typing import Any
 
+from .._checks import add_renamed_option
 from ..donuts.rules import RULE_KEYS, add_rules_arguments
 from ..errors import DonutsError
 
 #: Options that shape a run; with --resume the run's own settings hold, so they are refused.
-_SETTINGS = ("seed", "games", "sims", "layout", *RULE_KEYS, "channels", "blocks", "value_head", "batch_size", "learning_rate",
+_SETTINGS = ("seed", "games", "simulations", "layout", *RULE_KEYS, "channels", "blocks", "value_head", "batch_size", "learning_rate",
              "train_steps", "checkpoint_every", "replay_capacity", "min_replay", "teacher", "teacher_nodes",
-             "teacher_min_ply", "teacher_threads", "dataset", "search", "gumbel_considered", "full_fraction", "fast_sims",
+             "teacher_min_ply", "teacher_threads", "dataset", "search", "gumbel_considered", "full_fraction", "fast_simulations",
              "solve_plies", "explore_fraction", "initial_network", "workers", "round_moves")
 #: The settings of the network's shape (the rest are the run's).
 _NETWORK_SETTINGS = ("channels", "blocks", "value_head")
@@ -36,7 +37,8 @@ def add_train_command(sub: Any) -> None:
     train.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
     train.add_argument("--seed", type=int, help="every random choice of the run comes from it (default 0)")
     train.add_argument("--games", type=int, help="self-play games at once (default 128)")
-    train.add_argument("--sims", type=int, help="simulations per self-play move (default 32)")
+    train.add_argument("--simulations", type=int, help="simulations per self-play move (default 32)")
+    add_renamed_option(train, "--sims", "--simulations", type=int)  # its name before 0.5.0
     train.add_argument("--layout", help="layout spec of the self-play games: random (default: random tile arrangements), "
                                         "standard, random:SEED:COUNT (a pool), a file")
     add_rules_arguments(train)  # --insertion, --donuts: the rules flags of every command
@@ -65,7 +67,9 @@ def add_train_command(sub: Any) -> None:
     train.add_argument("--full-fraction", type=float,
                        help="with --search gumbel: share of moves searched in full, the policy targets (default 1; "
                             "0.25 is KataGo's playout-cap randomization)")
-    train.add_argument("--fast-sims", type=int, help="with --search gumbel: simulations of the other moves (default 8)")
+    train.add_argument("--fast-simulations", type=int,
+                       help="with --search gumbel: simulations of the other moves (default 8)")
+    add_renamed_option(train, "--fast-sims", "--fast-simulations", type=int)  # its name before 0.5.0
     train.add_argument("--solve-plies", type=int,
                        help="with --search gumbel: the solver settles leaves with at most this many plies left "
                             "(default 10; 0: only positions settled in one ply)")
@@ -146,7 +150,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     workers = "" if not config.workers else \
         f", {config.workers} worker(s) on {args.backend} in rounds of {config.round_moves} moves"
     print(f"training in {args.out}: {config.games} games at once{' a worker' if config.workers else ''}, "
-          f"{config.sims} simulations a move, layouts {config.layout}, "
+          f"{config.simulations} simulations a move, layouts {config.layout}, "
           f"network {config.network.channels}x{config.network.blocks} ({config.network.value_head} value), seed {config.seed}"
           f"{teacher}{workers}" + (f" (resumed at move {trainer.counters['moves']})" if args.resume else ""), flush=True)
     from ..tournament.progress import ProgressBar  # on demand: the command's help loads no harness

@@ -4,9 +4,12 @@ line of progress it reports (:class:`Progress`), and the names of a run's files.
 from __future__ import annotations
 
 import dataclasses
+import functools
+from collections.abc import Callable
 from typing import Any, TypedDict
 
-from .._checks import check_int
+from .._checks import check_int, renamed_keyword
+from ..agents.base import deprecated_alias
 from ..donuts.layout import LayoutSpec
 from ..donuts.rules import INSERTION_MODES
 from ..donuts.squares import NUM_SQUARES
@@ -29,16 +32,22 @@ SETTINGS_FILE, ARRAYS_FILE, OPTIMIZER_FILE = "train.json", "state.npz", "optimiz
 #: Most self-play workers of a run (TrainConfig.workers).
 MAX_WORKERS = 1024
 #: Most simulations a self-play move (the visits are kept as 16-bit counts for the dataset).
-MAX_SELF_PLAY_SIMS = 65_535
+MAX_SELF_PLAY_SIMULATIONS = 65_535
+#: Settings renamed in 0.5.0 -> their names now. ``TrainConfig(sims=...)`` is taken with a
+#: :class:`DeprecationWarning` until 0.6.0 (the attributes too); settings a run saved before
+#: (its checkpoint's ``train.json``) are read under the new names without one.
+RENAMED_SETTINGS = {"sims": "simulations", "fast_sims": "fast_simulations"}
 
 
 @dataclasses.dataclass(frozen=True)
 class TrainConfig:
-    """The settings of a training run (all saved in its checkpoints)."""
+    """The settings of a training run (all saved in its checkpoints). ``sims`` and
+    ``fast_sims``, the names of ``simulations`` and ``fast_simulations`` before 0.5.0, are
+    taken with a :class:`DeprecationWarning` until 0.6.0."""
 
     seed: int = 0
     games: int = 128  # self-play games played at once (the network's batch in the search)
-    sims: int = 32  # simulations per self-play move
+    simulations: int = 32  # simulations per self-play move
     layout: str = "random"  # layout spec of the self-play games (random tile arrangements)
     insertion: str = "group"
     donuts: int = 15
@@ -67,13 +76,13 @@ class TrainConfig:
     # first `temperature_plies` moves drawn from the visits) or "gumbel" (Gumbel root
     # selection with Sequential Halving, completed-Q policy targets, the move the search
     # chose: its Gumbel noise explores). With "gumbel": actions considered at the root,
-    # the share of moves searched in full with `sims` (playout-cap randomization: only
-    # those become policy targets; the others get `fast_sims`), and the plies left below
+    # the share of moves searched in full with `simulations` (playout-cap randomization: only
+    # those become policy targets; the others get `fast_simulations`), and the plies left below
     # which the exact solver settles a leaf (0: only positions settled in one ply).
     search: str = "puct"
     gumbel_considered: int = MAX_CONSIDERED
     full_fraction: float = 1.0
-    fast_sims: int = 8
+    fast_simulations: int = 8
     solve_plies: int = SOLVE_PLIES
     # The share of self-play games that explore: every move of such a game is drawn from
     # its search's policy target (not only the first `temperature_plies`), so that the
@@ -88,13 +97,17 @@ class TrainConfig:
     workers: int = 0
     round_moves: int = 10
 
+    #: Deprecated since 0.5.0 (goes in 0.6.0): :attr:`simulations`, :attr:`fast_simulations`.
+    sims = deprecated_alias("sims", "simulations")
+    fast_sims = deprecated_alias("fast_sims", "fast_simulations")
+
     def __post_init__(self) -> None:
-        positive = ("games", "sims", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts",
+        positive = ("games", "simulations", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts",
                     "teacher_nodes", "teacher_threads", "round_moves")
         for name in (*positive, "seed", "train_steps", "temperature_plies", "teacher_cache", "teacher_min_ply", "workers"):
             value = getattr(self, name)
             check_int(f"TrainConfig.{name}", value, 1 if name in positive else 0, error=LearnError)
-        check_int("TrainConfig.sims", self.sims, 1, MAX_SELF_PLAY_SIMS, error=LearnError)
+        check_int("TrainConfig.simulations", self.simulations, 1, MAX_SELF_PLAY_SIMULATIONS, error=LearnError)
         check_int("TrainConfig.teacher_threads", self.teacher_threads, 1, 64, error=LearnError)
         check_int("TrainConfig.workers", self.workers, 0, MAX_WORKERS, error=LearnError)
         if self.teacher not in TEACHER_MODES:
@@ -103,8 +116,8 @@ class TrainConfig:
             raise LearnError(f"TrainConfig.search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
         check_int("TrainConfig.gumbel_considered", self.gumbel_considered, 1, NUM_SQUARES, error=LearnError)
         # A fast search has at most the full one's simulations (checked where they are used).
-        check_int("TrainConfig.fast_sims", self.fast_sims, 1, self.sims if self.search == "gumbel" else MAX_SELF_PLAY_SIMS,
-                  error=LearnError)
+        check_int("TrainConfig.fast_simulations", self.fast_simulations, 1,
+                  self.simulations if self.search == "gumbel" else MAX_SELF_PLAY_SIMULATIONS, error=LearnError)
         check_int("TrainConfig.solve_plies", self.solve_plies, 0, NUM_SQUARES, error=LearnError)
         fraction = self.full_fraction
         if isinstance(fraction, bool) or not isinstance(fraction, int | float) or not 0 < fraction <= 1:
@@ -135,14 +148,37 @@ class TrainConfig:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TrainConfig:
         """The settings saved by :meth:`to_json`; a setting missing (a file from an older
-        version: before 0.3.0 there was no teacher) takes its default."""
+        version: before 0.3.0 there was no teacher) takes its default, and one saved under
+        its name before 0.5.0 (:data:`RENAMED_SETTINGS`: ``sims``) is read under its new one."""
         data = dict(data)
+        for old, new in RENAMED_SETTINGS.items():
+            if old in data:
+                if new in data:
+                    raise LearnError(f"training settings name {new!r} twice: as {new!r} and as {old!r}, its name before 0.5.0")
+                data[new] = data.pop(old)
         unknown = set(data) - {f.name for f in dataclasses.fields(cls)}
         if unknown:
             raise LearnError(f"unknown training settings: {', '.join(sorted(unknown))}")
         if "network" in data:
             data["network"] = NetworkConfig.from_json(data["network"])
         return cls(**data)
+
+
+def _taking_renamed_settings(init: Callable[..., None]) -> Callable[..., None]:
+    """``TrainConfig``'s constructor taking the names of :data:`RENAMED_SETTINGS` too, each
+    with a :class:`DeprecationWarning` naming the new one (both names: a ``LearnError``)."""
+
+    @functools.wraps(init)
+    def __init__(self: TrainConfig, *args: Any, **kwargs: Any) -> None:
+        for old, new in RENAMED_SETTINGS.items():
+            if old in kwargs:
+                kwargs[new] = renamed_keyword("TrainConfig", new, kwargs.pop(new, None), old, kwargs.pop(old), LearnError)
+        init(self, *args, **kwargs)
+
+    return __init__
+
+
+TrainConfig.__init__ = _taking_renamed_settings(TrainConfig.__init__)  # type: ignore[method-assign]
 
 
 class Progress(TypedDict):
@@ -154,7 +190,7 @@ class Progress(TypedDict):
     train_steps: int
     seconds: float  # wall seconds of the run so far (all sessions of it)
     search_seconds: float  # in the compiled search (selection, expansion, backups)
-    network_seconds: float  # in the network's evaluations during the search
+    network_seconds: float  # in the network's predictions during the search
     train_seconds: float  # in training steps
     policy_loss: float  # mean over the training steps since the last line (NaN: none)
     value_loss: float

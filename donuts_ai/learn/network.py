@@ -11,7 +11,7 @@ The value head is one of two kinds (:attr:`NetworkConfig.value_head`):
   trained by the squared error to the result;
 - ``"wdl"``: three logits, the probabilities of a win, a draw and a loss for the side to
   move (:data:`WDL_ORDER`), trained by the cross-entropy to the result. The value the
-  search reads is P(win) - P(loss), in ``[-1, 1]`` like the scalar head's; :func:`evaluate_wdl`
+  search reads is P(win) - P(loss), in ``[-1, 1]`` like the scalar head's; :func:`predict_wdl`
   gives the three probabilities. Win, draw and loss are what the solver's labels say
   exactly (:mod:`.teacher`), and a draw is no longer "half a win, half a loss".
 
@@ -24,17 +24,20 @@ The shape, as AlphaZero's and as small as a 6 x 6 board allows::
                                                                 (wdl: dense 3 -> softmax)
 
 LayerNorm over each position's whole feature map replaces AlphaZero's batch norm: it has no
-running statistics, so evaluating one position or a batch gives the same numbers (the
-search evaluates batches, the tests compare the two).
+running statistics, so predicting one position or a batch gives the same numbers (the
+search asks about batches, the tests compare the two).
 
-The network is an Equinox module (a pytree of arrays); :func:`evaluate` is the one
-compiled entry point the search and the agent call, on a batch.
+The network is an Equinox module (a pytree of arrays); :func:`predict` (its forward pass
+over a batch) is the one compiled entry point the search and the agent call.
+:func:`predict` and :func:`predict_wdl` were ``evaluate`` and ``evaluate_wdl`` before
+0.5.0; those names warn until 0.6.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -121,7 +124,7 @@ class _ResidualBlock(eqx.Module):
 
 
 class Network(eqx.Module):
-    """The policy/value network of one position (use :func:`evaluate` for batches).
+    """The policy/value network of one position (use :func:`predict` for batches).
 
     ``Network(config, key)``: freshly initialised weights from the JAX PRNG ``key``."""
 
@@ -185,11 +188,12 @@ def _forward(network: Network, planes: jax.Array) -> tuple[jax.Array, jax.Array]
     return jax.vmap(network)(planes)
 
 
-def evaluate(network: Network, planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """``(logits float32[n, 36], values float32[n])`` of a batch of planes ``float32[n, 6, 6, 13]``.
+def predict(network: Network, planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The network's forward pass: ``(logits float32[n, 36], values float32[n])`` of a batch
+    of planes ``float32[n, 6, 6, 13]``.
 
     One compiled call per batch shape: callers keep their batch sizes few (the search
-    always evaluates its ``games`` leaves at once, padding finished games)."""
+    always asks about its ``games`` leaves at once, padding finished games)."""
     logits, values = _forward(network, jnp.asarray(planes))
     return np.asarray(logits), np.asarray(values)
 
@@ -199,12 +203,12 @@ def _forward_wdl(network: Network, planes: jax.Array) -> jax.Array:
     return jax.nn.softmax(jax.vmap(network.heads)(planes)[1], axis=-1)
 
 
-def evaluate_wdl(network: Network, planes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+def predict_wdl(network: Network, planes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """``float32[n, 3]``: the probabilities of a win, a draw and a loss (:data:`WDL_ORDER`)
     for the side to move of each of a batch of planes, by a ``"wdl"`` network
     (``LearnError`` for a scalar one)."""
     if network.config.value_head != "wdl":
-        raise LearnError(f"evaluate_wdl needs a network with value_head='wdl', this one has {network.config.value_head!r}")
+        raise LearnError(f"predict_wdl needs a network with value_head='wdl', this one has {network.config.value_head!r}")
     return np.asarray(_forward_wdl(network, jnp.asarray(planes)))
 
 
@@ -241,3 +245,15 @@ def load_network(directory: str | Path) -> Network:
     except Exception as exc:  # a truncated or mismatched file: name it, whatever Equinox raised
         raise LearnError(f"{weights_path}: cannot read the weights ({exc})") from None
     return loaded
+
+
+#: Names before 0.5.0 -> their names now (taken, with a :class:`DeprecationWarning`, until 0.6).
+_RENAMED = {"evaluate": "predict", "evaluate_wdl": "predict_wdl"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RENAMED:
+        warnings.warn(f"donuts_ai.learn.network.{name} is deprecated since 0.5.0: use {_RENAMED[name]}",
+                      DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

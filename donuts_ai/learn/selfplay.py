@@ -15,7 +15,7 @@ import numpy.typing as npt
 from ..donuts.rules import Rules
 from ..donuts.squares import NUM_SQUARES
 from ..donuts.vector_env import VectorEnv
-from .batched_search import BatchSearch, Evaluator, dirichlet_noise, network_evaluator, playout_budgets, playout_cap
+from .batched_search import BatchSearch, Predictor, dirichlet_noise, network_predictor, playout_budgets, playout_cap
 from .buffer import SAMPLE, as_samples, legal_flags, samples_of_games
 from .config import MAX_PLIES, TrainConfig
 from .network import Network
@@ -23,14 +23,14 @@ from .teacher import Pending, Teacher, write_labels
 
 
 class _Timed:
-    """An evaluator that adds its seconds to a counter (the network's share of the search)."""
+    """A predictor that adds its seconds to a counter (the network's share of the search)."""
 
-    def __init__(self, evaluator: Evaluator):
-        self.evaluator, self.seconds = evaluator, 0.0
+    def __init__(self, predictor: Predictor):
+        self.predictor, self.seconds = predictor, 0.0
 
     def __call__(self, planes: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         start = time.perf_counter()
-        out = self.evaluator(planes)
+        out = self.predictor(planes)
         self.seconds += time.perf_counter() - start
         return out
 
@@ -63,7 +63,7 @@ class SelfPlay:
     def __init__(self, config: TrainConfig, rules: Rules, rng: np.random.Generator, env_seed: int):
         self.config, self.rules, self.rng = config, rules, rng
         self.env = VectorEnv(config.games, layout=config.layout, rules=rules, seed=env_seed)
-        self.search = BatchSearch(config.games, config.sims)
+        self.search = BatchSearch(config.games, config.simulations)
         # Positions of the games in progress, waiting for their game's result.
         self.trajectories = np.zeros((config.games, MAX_PLIES), dtype=SAMPLE)
         self.lengths = np.zeros(config.games, dtype=np.int64)
@@ -105,15 +105,15 @@ class SelfPlay:
         config, games = self.config, self.env._games
         start = time.perf_counter()
         on_labels = self.seconds["label_wait_seconds"]
-        evaluator = _Timed(network_evaluator(network))
+        predictor = _Timed(network_predictor(network))
         legal = legal_flags(games)
         np.copyto(self._directions, games["directions"])
         everyone = np.ones(config.games, dtype=np.bool_)
         if config.search == "gumbel":
             full = playout_cap(self.rng, config.games, config.full_fraction)
             found = self.search.run_gumbel(
-                evaluator, games, everyone, self._directions, self.rules.donuts, self.rules.single, rng=self.rng,
-                sims=playout_budgets(full, config.sims, config.fast_sims), max_considered=config.gumbel_considered,
+                predictor, games, everyone, self._directions, self.rules.donuts, self.rules.single, rng=self.rng,
+                simulations=playout_budgets(full, config.simulations, config.fast_simulations), max_considered=config.gumbel_considered,
                 solve=config.solve_plies > 0, solve_plies=config.solve_plies)
             # A fast search's target would be close to the prior: its row stays zero, which
             # leaves it out of the policy loss (its value target still counts).
@@ -123,7 +123,7 @@ class SelfPlay:
                 actions = np.where(self.exploring, self._drawn(found.policy), actions)
         else:
             noise = dirichlet_noise(self.rng, legal)
-            result = self.search.run(evaluator, games, everyone, self._directions, self.rules.donuts, self.rules.single,
+            result = self.search.run(predictor, games, everyone, self._directions, self.rules.donuts, self.rules.single,
                                      noise=noise)
             visits = result.visits
             policy = visits / np.maximum(visits.sum(axis=1, keepdims=True), 1.0)
@@ -131,9 +131,9 @@ class SelfPlay:
         self._record(games, policy, visits)
         self.env.step(actions)
         finished = self._finish_games()
-        self.seconds["network_seconds"] += evaluator.seconds
+        self.seconds["network_seconds"] += predictor.seconds
         on_labels = self.seconds["label_wait_seconds"] - on_labels
-        self.seconds["search_seconds"] += time.perf_counter() - start - evaluator.seconds - on_labels
+        self.seconds["search_seconds"] += time.perf_counter() - start - predictor.seconds - on_labels
         return finished
 
     def _choose(self, policy: npt.NDArray[np.float32], plies: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:

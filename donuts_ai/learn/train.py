@@ -4,8 +4,8 @@ from exactly.
 
 One **move** of the training loop::
 
-    search      every one of the `games` self-play games, from its position, `sims`
-                simulations (the network evaluates each round's leaves in one batch),
+    search      every one of the `games` self-play games, from its position, `simulations`
+                simulations (the network predicts each round's leaves in one batch),
                 Dirichlet noise mixed into the root priors
     label       with a `teacher` ("solver", "mixed"), each searched position from ply
                 `teacher_min_ply` on is handed to the solver's worker threads
@@ -39,7 +39,7 @@ steps. With ``TrainConfig.workers`` the self-play plays in workers instead
 (:mod:`.workers`), and :func:`~.runs.open_trainer` opens either kind of run.
 
 **Where the search is called** (for another search to replace it): :meth:`~.selfplay.SelfPlay.move`
-calls ``self.search.run(evaluator, games, active, directions, donuts, single, noise=noise)``
+calls ``self.search.run(predictor, games, active, directions, donuts, single, noise=noise)``
 (:class:`~.batched_search.BatchSearch`) on every game's position at once and reads
 ``result.visits`` (``float32[games, 36]``, 0 off the legal squares); the policy target
 it records is the visits normalised, and the move is drawn from it (:meth:`~.selfplay.SelfPlay._choose`).
@@ -194,7 +194,7 @@ class Learner:
     def _dataset_meta(self) -> dict[str, Any]:
         config = self.config
         return {"rules": self.rules.to_dict(), "teacher": config.teacher, "teacher_nodes": config.teacher_nodes,
-                "sims": config.sims, "layout": config.layout, "seed": config.seed,
+                "sims": config.simulations, "layout": config.layout, "seed": config.seed,  # the dataset format 1 key "sims"
                 "explore_fraction": config.explore_fraction}
 
     def add(self, finished: list[FinishedGame]) -> None:

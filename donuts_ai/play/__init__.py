@@ -3,8 +3,8 @@ web page with analysis) and ``donuts-ai replay`` (saved games).
 
 - :mod:`.session` — one game being played between a person and an agent
   (:class:`~.session.PlaySession`): turns, undo, resignation, results.
-- :mod:`.evaluation` — move evaluation for people: every legal move's exact value from the
-  first donut on, under node limits, in the background (:class:`~.evaluation.AnalysisJob`).
+- :mod:`.analysis` — move analysis for people: every legal move's exact value from the
+  first donut on, under node limits, in the background (:class:`~.analysis.AnalysisJob`).
 - :mod:`.record` — the saved game format (:class:`~.record.SavedGame`).
 - :mod:`.terminal`, :mod:`.server` (with ``static/``) — the two front ends.
 

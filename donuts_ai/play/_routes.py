@@ -25,7 +25,7 @@ from ..donuts.rules import Rules, RulesDict
 from ..donuts.squares import COLOR_NAMES, square_name
 from ..game import JSONObject
 from ..tournament.specs import make_agent
-from .evaluation import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, PositionEvalJSON
+from .analysis import ANALYSIS_WAIT, MAX_THINK, AnalysisJobs, Analyst, PositionAnalysisJSON
 from .session import PlaySession, constraint_text, make_layout, parse_color
 
 if TYPE_CHECKING:  # the agents are built by spec (make_agent), never imported
@@ -236,7 +236,7 @@ class Engines:
                 board.push(move)
             for kind in ("random", "greedy", "alphabeta", "mcts"):
                 self.agent(self.spec_for(kind, MIN_THINK, board), "").select_move(board)
-            self.analyst.evaluate(board)
+            self.analyst.analyze(board)
             self.analyst.hint(board)
             self.agent("solver", "").select_move(_near_end(SOLVER_PLIES))
 
@@ -419,7 +419,7 @@ class Server:
                 raise HttpError(409, f"the game is over: {refusal}")
             return web, web.session.board.copy(stack=False)
 
-    def analyze(self, body: JSONObject) -> PositionEvalJSON:
+    def analyze(self, body: JSONObject) -> PositionAnalysisJSON:
         web, board = self._position_to_think_about(body, "nothing to analyze")
         job = self.engines.jobs.request(web.id, board)
         job.wait(ANALYSIS_WAIT)

@@ -7,12 +7,12 @@ import sys
 
 from ..donuts.outcomes import RESULT_STRINGS, UNFINISHED
 from ..donuts.squares import COLOR_NAMES
-from .evaluation import Analyst, PositionEval
+from .analysis import Analyst, PositionAnalysis
 from .record import SavedGameError, load
 from .terminal import draw, use_ansi
 
 
-def _annotation(analysis: PositionEval, move: str) -> str:
+def _annotation(analysis: PositionAnalysis, move: str) -> str:
     """``?? loss (a win was there: c3)`` for a move that threw the value away, else what
     the move is worth (exact when proven within the node limits, else an estimate)."""
     best, played = analysis.best, next(m for m in analysis.moves if m.move == move)
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         assert mover is not None  # record.board() checked that every move is played before the end
         note = ""
         if analyst is not None and move is not None:
-            note = _annotation(analyst.evaluate(board), move)
+            note = _annotation(analyst.analyze(board), move)
         if move is None:
             board.forfeit()
             print(f"{i:3d}. {COLOR_NAMES[mover]:9s} -- (forfeit)")

@@ -16,7 +16,7 @@ loaded from elsewhere (the page works offline). The page (``static/index.html`` 
 ``POST /api/undo``     ``{game}``: take back the person's last move and the replies
 ``POST /api/resign``   ``{game}``
 ``POST /api/hint``     ``{game}``: a best move, exact whenever its value is proven
-``POST /api/analyze``  ``{game}``: every legal move's value (see :mod:`.evaluation`): starts
+``POST /api/analyze``  ``{game}``: every legal move's value (see :mod:`.analysis`): starts
                        the game's background analysis of its position (or finds it),
                        waits up to 2 s for it and answers what is known; ``complete``
                        false means ask again (the empty board takes seconds)
@@ -26,9 +26,9 @@ loaded from elsewhere (the page works offline). The page (``static/index.html`` 
 Safe by default: it binds to 127.0.0.1, answers only requests addressed to the host it
 serves (no DNS rebinding) and API posts only as JSON (so another site's form cannot
 post to it); only the built-in agents can be chosen, their think time is capped at
-:data:`~donuts_ai.play.evaluation.MAX_THINK`, the ``alphabeta+solver`` opponent solves only
+:data:`~donuts_ai.play.analysis.MAX_THINK`, the ``alphabeta+solver`` opponent solves only
 when the end is near enough to bound its work, and every analysis is under node limits (at most
-:data:`~donuts_ai.play.evaluation.MAX_JOBS` of them kept, one per game, cancelled when
+:data:`~donuts_ai.play.analysis.MAX_JOBS` of them kept, one per game, cancelled when
 its position changes). Bad requests get a 4xx status with a
 one-line ``{"error": ...}`` and change nothing. Each game has its own id, so browser
 tabs play separate games; at most ``max_games`` are kept (the least recently used
@@ -59,7 +59,7 @@ from ._routes import ALPHABETA_THEN_SOLVER as ALPHABETA_THEN_SOLVER
 from ._routes import MAX_GAMES, ROUTES, ErrorJSON, HttpError, Server
 from ._routes import SOLVER_PLIES as SOLVER_PLIES
 from ._routes import WebGame as WebGame
-from .evaluation import MAX_THINK
+from .analysis import MAX_THINK
 from .session import NotYourTurn
 
 #: The most bytes of a request body.

@@ -16,7 +16,7 @@ from ..donuts.board import Board
 from ..donuts.rules import Rules, rules_from_arguments
 from ..donuts.squares import COLOR_NAMES
 from ..errors import DonutsError
-from .evaluation import ANALYSIS_WAIT, AnalysisJobs, Analyst, PositionEval
+from .analysis import ANALYSIS_WAIT, AnalysisJobs, Analyst, PositionAnalysis
 from .session import PlaySession, Ply, constraint_text, make_layout, parse_color
 
 FILES = "abcdef"
@@ -254,7 +254,7 @@ class TerminalGame:
             raise DonutsError(f"unknown command {' '.join(words)[:40]!r}: expected {COMMANDS}")
         return None
 
-    def show_analysis(self, a: PositionEval) -> None:
+    def show_analysis(self, a: PositionAnalysis) -> None:
         if a.exact:
             how = "exact"
         else:

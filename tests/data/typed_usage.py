@@ -7,7 +7,7 @@ from donuts_ai import Board, Layout, Rules, VectorEnv, analyze, perft, solve
 from donuts_ai import tournament as T
 from donuts_ai.donuts.agents import MCTSAgent
 from donuts_ai.learn import AlphaZeroAgent, TrainConfig, Trainer
-from donuts_ai.play.evaluation import Analyst
+from donuts_ai.play.analysis import Analyst
 from donuts_ai.study import load_study
 
 board = Board(Layout.random(1), Rules())
@@ -23,5 +23,5 @@ reveal_type(AlphaZeroAgent(simulations=0).select_move(board))  # str
 reveal_type(VectorEnv(4).rewards)  # numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.floating[numpy._typing._nbit_base._32Bit]]]
 reveal_type(T.run(["random", "greedy"], game="donuts"))  # donuts_ai.tournament.results.Results
 reveal_type(Trainer("runs/x", TrainConfig()).counters)  # TypedDict(donuts_ai.learn.config.Progress, {'moves': int,
-reveal_type(Analyst().evaluate(board))  # donuts_ai.play.evaluation.PositionEval
+reveal_type(Analyst().analyze(board))  # donuts_ai.play.analysis.PositionAnalysis
 reveal_type(load_study("study.jsonl"))  # tuple[TypedDict(donuts_ai.study.StudyConfig, {

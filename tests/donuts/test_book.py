@@ -262,7 +262,7 @@ def test_the_book_command_refuses_bad_files_in_one_line(tmp_path, argv, message)
 
 
 def test_the_pages_analysis_shows_the_book_move_before_any_search():
-    from donuts_ai.play.evaluation import Analyst
+    from donuts_ai.play.analysis import Analyst
 
     _, rows = load_study(STUDY_V030)
     board = Board(Layout.from_text(rows[0]["layout"]))
@@ -280,7 +280,7 @@ def test_the_pages_analysis_shows_the_book_move_before_any_search():
 
     analyst = Analyst(threads=1)
     with pytest.raises(Published):
-        analyst.evaluate(board, publish)
+        analyst.analyze(board, publish)
     (first,) = seen
     exact = [m for m in first.moves if m.exact]
     assert [(m.move, m.value) for m in exact] == [(entry.best_move, entry.value)]

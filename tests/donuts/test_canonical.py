@@ -174,7 +174,7 @@ def test_the_canonical_position_is_the_least_teacher_key_and_the_same_for_every_
 
 
 def _game_key(board: Board, context: int) -> tuple[int, int, int, int]:
-    """The evaluation cache's key as ``eval_cache.py`` packed it: own, opp, the layout's lines
+    """The prediction cache's key as ``prediction_cache.py`` packed it: own, opp, the layout's lines
     (squares 0..31, then 32..35 in the last word with last + 1 << 8, the counts << 16 and << 24,
     the context << 32)."""
     own, opp, last, placed_own, placed_opp = _mover(board)

@@ -15,7 +15,7 @@ from donuts_ai.donuts.agents.alphabeta import SolverAgent
 from donuts_ai.donuts.alphabeta._table import DATA, KEY_A, KEY_B, entry_index, new_table, pack, position_keys, probe, store, table_move
 from donuts_ai.donuts.alphabeta.solver import _default_solver, available_cores
 from donuts_ai.errors import SearchStopped
-from donuts_ai.play.evaluation import Analyst
+from donuts_ai.play.analysis import Analyst
 
 from .test_solver import late_position
 
@@ -145,7 +145,7 @@ def test_the_analysis_on_every_core_gives_one_thread_s_values():
     assert board is not None
 
     def values(threads: int) -> dict[str, tuple[int | None, int | None]]:
-        analysis = Analyst(tt_bits=14, threads=threads).evaluate(board)
+        analysis = Analyst(tt_bits=14, threads=threads).analyze(board)
         assert analysis.complete
         return {m.move: (m.value, m.distance) for m in analysis.moves}
 

@@ -72,7 +72,7 @@ def checked(suite: pyperf.BenchmarkSuite, units: dict[str, str], values: dict[st
 
 def test_gumbel_records_the_speed_of_every_search(script, tmp_path):
     gumbel = script("gumbel")
-    suite = two_runs(gumbel.main, ["--only", "speed", "--games", "2", "--sims", "4", "--repeats", "1", "--evaluators", "dummy"],
+    suite = two_runs(gumbel.main, ["--only", "speed", "--games", "2", "--simulations", "4", "--repeats", "1", "--predictors", "dummy"],
                      tmp_path)
     names = [gumbel.speed_name(variant, "dummy", 2, 4) for variant, _, _ in gumbel.VARIANTS]
     checked(suite, dict.fromkeys(names, "simulation"), dict.fromkeys(names, 3))  # the dummy: 3 searches a repeat

@@ -85,7 +85,7 @@ def test_search_writes_a_record_of_its_timed_figures_only(tmp_path, capsys):
 def test_interop_writes_a_record_of_search_and_environment_steps(tmp_path, capsys):
     pytest.importorskip("pettingzoo")
     path = tmp_path / "r.json"
-    assert interop.main(["--quick", "--iterations", "1000", "--sims", "20", "--env-seconds", "0.1", "--games", "0",
+    assert interop.main(["--quick", "--simulations", "1000", "--openspiel-simulations", "20", "--env-seconds", "0.1", "--games", "0",
                          "--runs", "2", "--json", str(path)]) == 0
     suite = checked(path, {"iteration", "simulation", "step"})
     names = suite.get_benchmark_names()

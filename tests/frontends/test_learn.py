@@ -4,6 +4,7 @@ live in benchmarks/learning.py and notebooks/08_learning.ipynb."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import random
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -30,18 +32,18 @@ from donuts_ai.learn.batched_search import BatchSearch, masked_policy, root_plan
 from donuts_ai.learn.benchmark import label_positions, load_positions, measure  # noqa: E402
 from donuts_ai.learn.buffer import ReplayBuffer, symmetric  # noqa: E402
 from donuts_ai.learn.errors import LearnError  # noqa: E402
-from donuts_ai.learn.network import NetworkConfig, evaluate, load_network, new_network, save_network  # noqa: E402
+from donuts_ai.learn.network import NetworkConfig, load_network, new_network, predict, save_network  # noqa: E402
 from donuts_ai.learn.train import TrainConfig, Trainer, batch_loss, make_optimizer, train_step, training_batch  # noqa: E402
 
 TINY = NetworkConfig(channels=8, blocks=1, value_hidden=8)
 #: A run small enough for the tests (a few seconds a session on a loaded machine).
-SMALL = TrainConfig(games=8, sims=4, network=TINY, batch_size=16, min_replay=32, checkpoint_every=5, replay_capacity=500)
+SMALL = TrainConfig(games=8, simulations=4, network=TINY, batch_size=16, min_replay=32, checkpoint_every=5, replay_capacity=500)
 #: How long a test waits for a training subprocess to reach a checkpoint (a liveness bound, never asserted).
 PATIENCE = 300.0
 
 
 def uniform(planes):
-    """The evaluator of a network that knows nothing: equal logits, value 0."""
+    """The predictor of a network that knows nothing: equal logits, value 0."""
     n = len(planes)
     return np.zeros((n, NUM_SQUARES), dtype=np.float32), np.zeros(n, dtype=np.float32)
 
@@ -89,10 +91,10 @@ def tactical_positions(kind: str, count: int, seed: int = 1) -> list[tuple[Board
     return found
 
 
-def search_move(board: Board, sims: int, evaluator=uniform) -> str:
+def search_move(board: Board, simulations: int, predictor=uniform) -> str:
     root = A.root_record(board)
-    search = BatchSearch(1, sims)
-    result = search.run(evaluator, root, np.ones(1, dtype=np.bool_), root["directions"], board.rules.donuts, board.rules.single)
+    search = BatchSearch(1, simulations)
+    result = search.run(predictor, root, np.ones(1, dtype=np.bool_), root["directions"], board.rules.donuts, board.rules.single)
     return SQUARE_NAMES[int(np.argmax(result.visits[0]))]
 
 
@@ -122,7 +124,7 @@ def test_the_search_counts_every_simulation_on_legal_squares_only():
         assert set(np.flatnonzero(visits)) <= set(board.legal_squares())
 
 
-def test_batched_evaluation_equals_one_by_one():
+def test_batched_prediction_equals_one_by_one():
     network = new_network(TINY, seed=4)
     rng = random.Random(5)
     boards = []
@@ -132,9 +134,9 @@ def test_batched_evaluation_equals_one_by_one():
             board.push(rng.choice(board.legal_moves()))
         boards.append(board)
     planes = root_planes(np.concatenate([A.root_record(b) for b in boards]), 15)
-    logits, values = evaluate(network, planes)
+    logits, values = predict(network, planes)
     for i in range(len(boards)):
-        one_logits, one_value = evaluate(network, planes[i:i + 1])
+        one_logits, one_value = predict(network, planes[i:i + 1])
         np.testing.assert_allclose(one_logits[0], logits[i], rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(one_value[0], values[i], rtol=1e-5, atol=1e-5)
 
@@ -255,6 +257,86 @@ def test_a_network_and_a_checkpoint_round_trip(tmp_path):
     assert np.array_equal(back.selfplay.lengths, trainer.selfplay.lengths)
 
 
+def test_training_settings_saved_under_their_old_names_load(tmp_path):
+    # The settings of a run saved before 0.5.0 name the budgets sims and fast_sims.
+    old = SMALL.to_json()
+    old["sims"], old["fast_sims"] = old.pop("simulations"), old.pop("fast_simulations")
+    assert TrainConfig.from_json(old) == SMALL
+    with pytest.raises(LearnError, match="twice"):
+        TrainConfig.from_json({**SMALL.to_json(), "sims": 4})
+    # A checkpoint of such a run resumes, silently, and goes on.
+    Trainer(tmp_path / "run", SMALL).run(moves=5)
+    path = tmp_path / "run" / "checkpoint" / "train.json"
+    settings = json.loads(path.read_text())
+    settings["config"] = old
+    path.write_text(json.dumps(settings))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        resumed = Trainer.resume(tmp_path / "run")
+    assert not [w for w in caught if "sims" in str(w.message)]
+    assert resumed.config == SMALL
+    resumed.run(moves=7)
+    assert resumed.counters["moves"] == 7
+
+
+def test_the_old_names_of_the_budgets_still_work_with_a_warning():
+    with pytest.warns(DeprecationWarning, match=r"TrainConfig: '(fast_)?sims' is deprecated.*'(fast_)?simulations'"):
+        config = TrainConfig(games=8, sims=4, fast_sims=2, search="gumbel")
+    assert (config.simulations, config.fast_simulations) == (4, 2)
+    with pytest.warns(DeprecationWarning, match=r"\.fast_sims is deprecated: read \.fast_simulations"):
+        assert config.fast_sims == 2
+    with pytest.raises(LearnError, match="both"):
+        TrainConfig(simulations=4, sims=4)
+    # donuts-ai train --sims, --fast-sims
+    from donuts_ai.learn.cli import _config, add_train_command
+
+    parser = argparse.ArgumentParser()
+    commands = parser.add_subparsers()
+    add_train_command(commands)
+    with pytest.warns(DeprecationWarning, match=r"--(fast-)?sims is deprecated.*--(fast-)?simulations"):
+        args = parser.parse_args(["train", "--out", "x", "--sims", "4", "--fast-sims", "2", "--search", "gumbel"])
+    assert _config(args) == TrainConfig(simulations=4, fast_simulations=2, search="gumbel")
+    assert "--sims" not in commands.choices["train"].format_help()  # left out of the help
+    # BatchSearch(games, sims), its attribute, run(sims=) and run_gumbel(sims=)
+    with pytest.warns(DeprecationWarning, match="BatchSearch: 'sims' is deprecated"):
+        search = BatchSearch(1, sims=3)
+    with pytest.warns(DeprecationWarning, match=r"\.sims is deprecated: read \.simulations"):
+        assert search.sims == search.simulations == 3
+    with pytest.raises(LearnError, match="both"):
+        BatchSearch(1, 3, sims=3)
+    root = A.root_record(Board())
+    with pytest.warns(DeprecationWarning, match="BatchSearch.run: 'sims' is deprecated"):
+        result = search.run(uniform, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=2)
+    assert result.simulations == 2
+    with pytest.warns(DeprecationWarning, match="BatchSearch.run_gumbel: 'sims' is deprecated"):
+        found = search.run_gumbel(uniform, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=2)
+    assert 1 <= found.simulations[0] <= 2
+
+
+def test_the_names_of_the_networks_forward_pass_before_0_5_0_warn():
+    import donuts_ai.learn as learn
+    from donuts_ai.learn import batched_search, eval_cache, network, prediction_cache
+
+    for module, old, new in ((learn, "evaluate", "predict"), (learn, "evaluate_wdl", "predict_wdl"),
+                             (learn, "EvaluationCache", "PredictionCache"),
+                             (network, "evaluate", "predict"), (network, "evaluate_wdl", "predict_wdl"),
+                             (batched_search, "Evaluator", "Predictor"), (batched_search, "network_evaluator", "network_predictor"),
+                             (batched_search, "evaluate_roots", "predict_roots"),
+                             (eval_cache, "EvaluationCache", "PredictionCache"), (eval_cache, "Evaluator", "Predictor"),
+                             (eval_cache, "evaluate_rows", "predict_rows"), (eval_cache, "leaf_keys", "leaf_keys")):
+        with pytest.warns(DeprecationWarning, match=rf"{old} is deprecated since 0\.5\.0: use (donuts_ai\.\S+\.)?{new}$"):
+            assert getattr(module, old) is getattr(prediction_cache if module is eval_cache else module, new)
+    for module in (learn, network, batched_search, eval_cache):
+        with pytest.raises(AttributeError):
+            module.no_such_name  # noqa: B018
+    cache = prediction_cache.PredictionCache(4)
+    planes = np.zeros((1, 6, 6, 13), dtype=np.float32)
+    keys, symmetries = np.zeros((1, prediction_cache.KEY_WORDS), dtype=np.uint64), np.zeros(1, dtype=np.int64)
+    with pytest.warns(DeprecationWarning, match="use PredictionCache.predict"):
+        logits, values = cache.evaluate(uniform, planes, keys, symmetries)
+    assert logits.shape == (1, NUM_SQUARES) and values.shape == (1,)
+
+
 def test_bad_settings_and_files_are_refused_with_their_name(tmp_path):
     with pytest.raises(LearnError, match="games"):
         TrainConfig(games=0)
@@ -338,7 +420,7 @@ def test_the_probe_positions_are_the_decided_positions_of_the_suites_every_phase
 
 def test_measure_gives_shares_of_the_positions(tiny_network):
     positions = load_positions()[:40]
-    result = measure(load_network(tiny_network), positions, sims=(4,))
+    result = measure(load_network(tiny_network), positions, simulations=(4,))
     assert result["positions"] == 40
     for share in (result["policy"], result["value"], result["searched"][4]):
         assert 0.0 <= share <= 1.0
@@ -348,11 +430,20 @@ def test_measure_gives_shares_of_the_positions(tiny_network):
     assert result["policy"] * 40 >= result["critical_policy"] * critical - 1e-9
 
 
+def test_measure_takes_sims_with_a_warning(tiny_network):
+    positions = load_positions()[:4]
+    with pytest.warns(DeprecationWarning, match="measure: 'sims' is deprecated.*'simulations'"):
+        result = measure(load_network(tiny_network), positions, sims=(2,))
+    assert set(result["searched"]) == {2}
+    with pytest.raises(LearnError, match="both"):
+        measure(load_network(tiny_network), positions, (2,), sims=(2,))
+
+
 def _train_command(out: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "donuts_ai.cli", "train", "--out", str(out), *extra]
 
 
-SMALL_FLAGS = ("--games", "8", "--sims", "4", "--channels", "8", "--blocks", "1", "--batch-size", "16", "--min-replay", "32",
+SMALL_FLAGS = ("--games", "8", "--simulations", "4", "--channels", "8", "--blocks", "1", "--batch-size", "16", "--min-replay", "32",
                "--checkpoint-every", "5", "--replay-capacity", "500")
 
 

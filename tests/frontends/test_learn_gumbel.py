@@ -19,7 +19,7 @@ from .test_learn import SMALL, same_network  # noqa: E402
 #: SMALL with short games (6 donuts each), Gumbel search, a playout cap (half the moves searched in full with 4
 #: simulations, the rest with 2) and solved leaves.
 GUMBEL = dataclasses.replace(SMALL, donuts=6, min_replay=16, search="gumbel", gumbel_considered=4, full_fraction=0.5,
-                             fast_sims=2, solve_plies=6)
+                             fast_simulations=2, solve_plies=6)
 
 
 def test_a_gumbel_run_repeats_and_resumes_as_if_never_stopped(tmp_path):
@@ -54,12 +54,13 @@ def test_only_full_searches_become_policy_targets_and_they_sum_to_one(tmp_path):
 
 def test_gumbel_settings_are_checked():
     for bad in ({"search": "alphabeta"}, {"gumbel_considered": 0}, {"gumbel_considered": 37}, {"full_fraction": 0.0},
-                {"full_fraction": 1.5}, {"full_fraction": True}, {"fast_sims": 0}, {"search": "gumbel", "fast_sims": SMALL.sims + 1},
+                {"full_fraction": 1.5}, {"full_fraction": True}, {"fast_simulations": 0},
+                {"search": "gumbel", "fast_simulations": SMALL.simulations + 1},
                 {"solve_plies": -1}):
         with pytest.raises(LearnError, match=list(bad)[-1]):
             dataclasses.replace(SMALL, **bad)
     old = SMALL.to_json()
-    for name in ("search", "gumbel_considered", "full_fraction", "fast_sims", "solve_plies"):
+    for name in ("search", "gumbel_considered", "full_fraction", "fast_simulations", "solve_plies"):
         del old[name]
     assert TrainConfig.from_json(old) == SMALL  # a run saved before 0.3.0 is a PUCT run
 

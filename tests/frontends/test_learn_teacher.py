@@ -22,7 +22,7 @@ from donuts_ai.learn import agent as A  # noqa: E402
 from donuts_ai.learn.buffer import LABELLED, POLICY_KNOWN, SAMPLE, VALUE_KNOWN, legal_flags  # noqa: E402
 from donuts_ai.learn.dataset import read_dataset  # noqa: E402
 from donuts_ai.learn.errors import LearnError  # noqa: E402
-from donuts_ai.learn.network import NetworkConfig, evaluate, evaluate_wdl, load_network, new_network, save_network  # noqa: E402
+from donuts_ai.learn.network import NetworkConfig, load_network, new_network, predict, predict_wdl, save_network  # noqa: E402
 from donuts_ai.learn.teacher import Teacher, canonical, keep_flags, targets, write_labels  # noqa: E402
 from donuts_ai.learn.train import TrainConfig, Trainer  # noqa: E402
 
@@ -30,7 +30,7 @@ from .test_learn import PATIENCE, SMALL, same_network  # noqa: E402
 
 TINY_WDL = NetworkConfig(channels=8, blocks=1, value_hidden=8, value_head="wdl")
 #: A run with the teacher small enough for the tests (two solver threads: labels made in any order).
-TAUGHT = TrainConfig(games=8, sims=4, network=TINY_WDL, batch_size=16, min_replay=16, checkpoint_every=5,
+TAUGHT = TrainConfig(games=8, simulations=4, network=TINY_WDL, batch_size=16, min_replay=16, checkpoint_every=5,
                      replay_capacity=500, teacher="solver", teacher_nodes=3_000, teacher_min_ply=2, teacher_threads=2)
 
 
@@ -156,14 +156,14 @@ def test_policy_targets_sum_to_one_over_legal_moves_and_the_solvers_cover_only_v
 def test_a_wdl_network_gives_probabilities_and_a_value_between_them(tmp_path):
     network = new_network(TINY_WDL, seed=1)
     planes = np.random.default_rng(0).random((5, 6, 6, 13), dtype=np.float32)
-    wdl = evaluate_wdl(network, planes)
-    logits, value = evaluate(network, planes)
+    wdl = predict_wdl(network, planes)
+    logits, value = predict(network, planes)
     assert wdl.shape == (5, 3) and np.allclose(wdl.sum(axis=1), 1.0, atol=1e-5)
     assert np.allclose(value, wdl[:, 0] - wdl[:, 2], atol=1e-6) and logits.shape == (5, NUM_SQUARES)
     save_network(network, tmp_path / "wdl")
     assert same_network(load_network(tmp_path / "wdl"), network)
     with pytest.raises(LearnError, match="value_head"):
-        evaluate_wdl(new_network(NetworkConfig(channels=8, blocks=1, value_hidden=8)), planes)
+        predict_wdl(new_network(NetworkConfig(channels=8, blocks=1, value_hidden=8)), planes)
     with pytest.raises(LearnError, match="value_head"):
         NetworkConfig(value_head="ternary")
 
@@ -241,7 +241,7 @@ def test_a_taught_run_repeats_resumes_as_if_never_stopped_and_writes_the_same_da
     for i, record in enumerate(data):
         board, sample = record.board(), replay[i]
         assert np.array_equal(sample_of(board)[0]["own"], sample["own"]) and board.turn == sample["color"] == record.turn
-        assert record.result == sample["value"] and record.visits.sum() == TAUGHT.sims
+        assert record.result == sample["value"] and record.visits.sum() == TAUGHT.simulations
         assert (record.value is None) == (not sample["label_flags"] & VALUE_KNOWN)
         if record.value is not None:
             assert record.value == sample["label_value"]
@@ -296,8 +296,8 @@ def test_settings_and_files_the_teacher_refuses(tmp_path):
         TrainConfig(teacher="oracle")
     with pytest.raises(LearnError, match="teacher_nodes"):
         TrainConfig(teacher_nodes=0)
-    with pytest.raises(LearnError, match="sims"):
-        TrainConfig(sims=70_000)
+    with pytest.raises(LearnError, match="simulations"):
+        TrainConfig(simulations=70_000)
     old = TrainConfig(games=4).to_json()
     del old["teacher"], old["teacher_nodes"]
     assert TrainConfig.from_json(old) == TrainConfig(games=4)

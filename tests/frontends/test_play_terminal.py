@@ -20,7 +20,7 @@ import pytest
 
 from donuts_ai import Board, Layout, Rules, Solver, analyze, solve
 from donuts_ai.errors import DonutsError, GameOverError
-from donuts_ai.play.evaluation import AnalysisJob, AnalysisJobs, Analyst
+from donuts_ai.play.analysis import AnalysisJob, AnalysisJobs, Analyst
 from donuts_ai.play.record import SavedGame, SavedGameError, load
 from donuts_ai.play.session import NotYourTurn, PlaySession, constraint_text, make_layout
 from donuts_ai.play.terminal import TerminalGame, draw
@@ -309,7 +309,7 @@ def test_analyst_is_exact_from_the_first_donut():
     analyst, solver = Analyst(), Solver(tt_bits=18)
     for seed, plies in ((0, 1), (1, 2), (2, 4), (3, 6)):
         board = _random_position(seed, plies)
-        got = analyst.evaluate(board)
+        got = analyst.analyze(board)
         assert got.exact and got.complete and sorted(m.move for m in got.moves) == sorted(board.legal_moves())
         for m in got.moves:
             assert m.value == solver.move_value(board, m.move), (board.fen(), m)
@@ -321,10 +321,29 @@ def test_analyst_is_exact_from_the_first_donut():
         assert solver.move_value(board, h.move) == h.value
 
 
+def test_the_names_of_the_analysis_before_0_5_0_warn(monkeypatch):
+    from donuts_ai.play import analysis, evaluation
+
+    for old, new in (("PositionEval", "PositionAnalysis"), ("MoveEval", "MoveAnalysis"), ("PositionEvalJSON", "PositionAnalysisJSON"),
+                     ("MoveEvalJSON", "MoveAnalysisJSON"), ("Analyst", "Analyst"), ("AnalysisJobs", "AnalysisJobs"),
+                     ("MAX_THINK", "MAX_THINK")):
+        with pytest.warns(DeprecationWarning,
+                          match=rf"donuts_ai\.play\.evaluation\.{old} is deprecated since 0\.5\.0: use donuts_ai\.play\.analysis\.{new}$"):
+            assert getattr(evaluation, old) is getattr(analysis, new)
+    for missing in ("remaining_plies", "_mover_value", "threading"):
+        with pytest.raises(AttributeError):
+            getattr(evaluation, missing)
+    # Analyst.evaluate is Analyst.analyze, with a warning.
+    monkeypatch.setattr(Analyst, "analyze", lambda self, board, publish=None, keep_going=None: (board, publish, keep_going))
+    board = Board()
+    with pytest.warns(DeprecationWarning, match="Analyst.evaluate is deprecated since 0.5.0: use Analyst.analyze"):
+        assert Analyst(tt_bits=10, threads=1).evaluate(board, print) == (board, print, None)
+
+
 def test_analysis_under_tiny_node_limits_is_unknown_not_wrong():
     board = _random_position(4, 4)
     tight = Analyst(proof_nodes=300, distance_nodes=300, hint_proof_nodes=300)
-    got = tight.evaluate(board)
+    got = tight.analyze(board)
     truth = {m.move: m for m in analyze(board)}
     assert 0 < got.proven < len(got.moves)  # some moves four donuts in need more than 300 nodes
     for m in got.moves:

@@ -1,6 +1,6 @@
 """Gumbel's search on the batched trees (BatchSearch.run_gumbel), the positions the tree
-settles in one ply, the evaluation cache and playout-cap randomization: properties only,
-with small numpy evaluators (no network)."""
+settles in one ply, the prediction cache and playout-cap randomization: properties only,
+with small numpy predictors (no network)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from donuts_ai.donuts.squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NA
 from donuts_ai.learn import agent as A  # noqa: E402
 from donuts_ai.learn.batched_search import BatchSearch, playout_budgets, playout_cap  # noqa: E402
 from donuts_ai.learn.errors import LearnError  # noqa: E402
-from donuts_ai.learn.eval_cache import EvaluationCache  # noqa: E402
+from donuts_ai.learn.prediction_cache import PredictionCache  # noqa: E402
 from donuts_ai.search.puct import considered_visits  # noqa: E402
 
 WEIGHTS = np.random.default_rng(7).normal(size=(NUM_SQUARES, 3)).astype(np.float32)
@@ -60,14 +60,14 @@ def random_boards(count: int, seed: int, most_plies: int = 20) -> list[Board]:
     return boards
 
 
-def search(boards, sims, evaluator=equivariant, seed=0, **kwargs):
+def search(boards, simulations, predictor=equivariant, seed=0, **kwargs):
     roots = np.concatenate([A.root_record(b) for b in boards])
     gumbel = kwargs.pop("gumbel", None)
     rng = None if gumbel is not None else np.random.default_rng(seed)
-    top = int(np.max(sims))
+    top = int(np.max(simulations))
     return BatchSearch(len(boards), top).run_gumbel(
-        evaluator, roots, np.ones(len(boards), dtype=np.bool_), np.ascontiguousarray(roots["directions"]),
-        boards[0].rules.donuts, boards[0].rules.single, rng=rng, gumbel=gumbel, sims=sims, **kwargs)
+        predictor, roots, np.ones(len(boards), dtype=np.bool_), np.ascontiguousarray(roots["directions"]),
+        boards[0].rules.donuts, boards[0].rules.single, rng=rng, gumbel=gumbel, simulations=simulations, **kwargs)
 
 
 @pytest.mark.parametrize("sims, rescale", [(0, True), (1, True), (7, False), (40, True), (40, False)])
@@ -132,7 +132,7 @@ def test_the_first_phase_in_one_batch_is_the_same_search():
     boards = random_boards(6, seed=17)
     budgets = np.array([0, 3, 16, 20, 40, 9])
     for considered in (4, 16):
-        for cache in (None, EvaluationCache):
+        for cache in (None, PredictionCache):
             one = search(boards, budgets, skewed, max_considered=considered, cache=cache and cache())
             rounds = search(boards, budgets, skewed, max_considered=considered, cache=cache and cache(), batch_first_phase=False)
             for field in ("actions", "policy", "visits", "completed_q", "simulations"):
@@ -141,7 +141,7 @@ def test_the_first_phase_in_one_batch_is_the_same_search():
 
 
 def board_of_planes(planes, layout_text: str, donuts: int) -> Board:
-    """The board a leaf's planes show (the layout given), for the perfect evaluator."""
+    """The board a leaf's planes show (the layout given), for the perfect predictor."""
     own, opp = planes[:, :, OWN].reshape(-1), planes[:, :, OPPONENT].reshape(-1)
     color = int(planes[0, 0, VANILLA])
     placed_own = donuts - round(float(planes[0, 0, OWN_POOL]) * donuts)
@@ -161,20 +161,20 @@ def board_of_planes(planes, layout_text: str, donuts: int) -> Board:
     return Board.from_fen(f"{layout_text} {'/'.join(rows)} {COLOR_LETTERS[color]} {last} {p0} {p1}")
 
 
-def perfect_evaluator(board: Board, solver: Solver):
+def perfect_predictor(board: Board, solver: Solver):
     layout_text = board.fen().split()[0]
 
-    def evaluate(planes):
+    def predict(planes):
         values = np.zeros(len(planes), dtype=np.float32)
         for i, p in enumerate(planes):
             if p.any():
                 values[i] = solver.solve(board_of_planes(p, layout_text, board.rules.donuts), distance=False).value
         return np.zeros((len(planes), NUM_SQUARES), dtype=np.float32), values
 
-    return evaluate
+    return predict
 
 
-def test_with_a_perfect_evaluator_the_action_keeps_the_value():
+def test_with_a_perfect_predictor_the_action_keeps_the_value():
     rng = random.Random(5)
     solver = Solver(tt_bits=16)
     checked = 0
@@ -183,7 +183,7 @@ def test_with_a_perfect_evaluator_the_action_keeps_the_value():
         if board.ply < 20:
             continue
         best = solver.solve(board, distance=False).value
-        result = search([board], 32, perfect_evaluator(board, solver), seed=checked)
+        result = search([board], 32, perfect_predictor(board, solver), seed=checked)
         move = SQUARE_NAMES[result.actions[0]]
         kept = [mv.value for mv in solver.analyze(board) if mv.move == move][0]
         assert kept == best, (board.fen(), move)
@@ -212,14 +212,14 @@ def _wins_at_once(board: Board, move: str) -> bool:
     return outcome is not None and outcome.winner == mover and outcome.reason == "five"
 
 
-def test_the_cache_gives_the_evaluations_of_no_cache():
+def test_the_cache_gives_the_predictions_of_no_cache():
     boards = random_boards(4, seed=8)
     plain = search(boards, 30, skewed)
-    exact = EvaluationCache(symmetric=False)
+    exact = PredictionCache(symmetric=False)
     with_exact = search(boards, 30, skewed, cache=exact)
     np.testing.assert_array_equal(plain.policy, with_exact.policy)
     # Symmetric keys: the network is asked about canonical images, with or without entries kept.
-    kept, none_kept = EvaluationCache(), EvaluationCache(0)
+    kept, none_kept = PredictionCache(), PredictionCache(0)
     first = search(boards, 30, skewed, cache=kept)
     np.testing.assert_array_equal(first.policy, search(boards, 30, skewed, cache=none_kept).policy)
     assert none_kept.hits <= kept.hits and len(none_kept) == 0
@@ -227,13 +227,13 @@ def test_the_cache_gives_the_evaluations_of_no_cache():
     second = search(boards, 30, skewed, cache=kept)
     np.testing.assert_array_equal(first.policy, second.policy)
     assert kept.misses == misses  # the same searches again: every position found
-    # An evaluator that is symmetric gives the same search through canonical images.
-    np.testing.assert_allclose(search(boards, 30, equivariant, cache=EvaluationCache()).policy,
+    # A predictor that is symmetric gives the same search through canonical images.
+    np.testing.assert_allclose(search(boards, 30, equivariant, cache=PredictionCache()).policy,
                                search(boards, 30, equivariant).policy, rtol=1e-5, atol=1e-6)
 
 
 def test_the_cache_keeps_at_most_its_capacity():
-    cache = EvaluationCache(5)
+    cache = PredictionCache(5)
     assert cache.capacity == 8
     search(random_boards(3, seed=2), 20, skewed, cache=cache)
     assert 0 < len(cache) <= 8 < cache.misses
@@ -256,7 +256,7 @@ def test_bad_gumbel_settings_are_refused():
             search(boards, 4, **kwargs)
     root = A.root_record(boards[0])
     with pytest.raises(LearnError):
-        BatchSearch(1, 4).run_gumbel(equivariant, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=5)
+        BatchSearch(1, 4).run_gumbel(equivariant, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, simulations=5)
 
 
 def test_positions_the_solver_settles_make_a_uniform_search_keep_the_value():

@@ -20,7 +20,7 @@ The keys, each packed so that equal keys are equal things:
 - **the game key** (:func:`game_key`, ``GAME_KEY_WORDS`` words): the position and its
   layout together, ``own``, ``opp``, the layout key's low word, then one word holding the
   layout key's high bits, ``last + 1``, the placed counts and a caller's ``context``
-  (fields no symmetry moves); the evaluation cache stores it.
+  (fields no symmetry moves); the prediction cache stores it.
 
 A canonical key is the least of a key over the images under a set of symmetries: the
 words compared in the order listed, the first symmetry giving it kept.

@@ -55,8 +55,8 @@ class AlphaBetaInfo(TypedDict, total=False):
 
 
 class AlphaBetaAgent(DonutsAgent):
-    """Iterative deepening negamax (the kernel :func:`donuts_ai.donuts.alphabeta.search_moves`) with an
-    evaluation at the horizon.
+    """Iterative deepening negamax (the kernel :func:`donuts_ai.donuts.alphabeta.search_moves`) with a
+    heuristic score at the horizon.
 
     Limits: ``depth`` (plies), ``nodes`` (per move) and ``time_limit`` (seconds per move,
     capped in blitz by :func:`~donuts_ai.agents.base.budget`); with none given,

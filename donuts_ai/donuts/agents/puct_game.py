@@ -214,7 +214,7 @@ def write_leaf_planes(tree: PUCTTree, line_masks: npt.NDArray[np.uint64], direct
                       out: npt.NDArray[np.float32]) -> None:
     """The observation planes of every game's leaf, seen by its side to move, into ``out``
     (``float32[G, 36, NUM_PLANES]``, a view of ``(G, 6, 6, NUM_PLANES)``); zeros for a game
-    without a leaf (its row is evaluated and ignored: the batch keeps one shape)."""
+    without a leaf (its row is predicted and ignored: the batch keeps one shape)."""
     for g in range(tree.leaf.shape[0]):
         leaf = tree.leaf[g]
         if leaf == NONE:

@@ -1,7 +1,7 @@
 """Donuts' negamax alpha-beta over bitboards and the exact solver, in one place.
 
 Kernels (private): :mod:`._scores` (the score scale), :mod:`._table` (transposition
-table), :mod:`._ordering` (move order), :mod:`._evaluation` (the horizon),
+table), :mod:`._ordering` (move order), :mod:`._heuristic` (the score at the horizon),
 :mod:`._workspace` (scratch arrays), :mod:`._negamax` (the search), :mod:`._dfpn` (the
 proof-number value search of the "single" insertion rule). Driver: :mod:`.solver`
 (``solve``, ``analyze``, ``Solver``). The agents that play by it, ``AlphaBetaAgent`` and

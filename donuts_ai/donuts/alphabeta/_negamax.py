@@ -1,8 +1,8 @@
 """Negamax alpha-beta over bitboards: the exact solver and the alpha-beta agent's search.
 
 One kernel serves both. With ``depth`` larger than the plies left in the game it
-never evaluates a leaf, so its values are exact game-theoretic values; with a small
-``depth`` it stops at the horizon (:mod:`._evaluation`). Scores are root-relative
+never scores a leaf by its heuristic, so its values are exact game-theoretic values; with a small
+``depth`` it stops at the horizon (:mod:`._heuristic`). Scores are root-relative
 (:mod:`._scores`); the table is :mod:`._table`, the move order :mod:`._ordering`.
 
 Node order within a position (why each step prunes):
@@ -49,7 +49,7 @@ from .._engine.position import (
 )
 from .._engine.tables import FULL_BOARD_BITS
 from ..squares import NUM_SQUARES
-from ._evaluation import horizon_value
+from ._heuristic import horizon_value
 from ._ordering import add_open_move, order_key, order_key_moving_again, remember_cutoff, resort_rest, sort_open_moves
 from ._scores import INF, end_score, win_at
 from ._table import ANY_DEPTH, entry_index, position_keys, probe, store, store_result

@@ -162,7 +162,7 @@ class Solver:
     def stop(self) -> None:
         """End the search running in another thread at its next node, and refuse every
         later one: each raises :class:`~donuts_ai.errors.SearchStopped`. For a solver owned
-        by a background job (:class:`~donuts_ai.play.evaluation.AnalysisJob`) that is
+        by a background job (:class:`~donuts_ai.play.analysis.AnalysisJob`) that is
         cancelled; a stopped solver is not used again."""
         self._stopped = True
         for ws in self._all_workspaces():

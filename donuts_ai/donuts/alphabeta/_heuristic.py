@@ -1,4 +1,5 @@
-"""What a position is worth when a depth-limited search stops at its horizon.
+"""The heuristic of alpha-beta: what a position is worth when a depth-limited search
+stops at its horizon (:func:`heuristic_score`, :func:`horizon_value`).
 
 The solver never gets here: its depth (``EXACT_DEPTH``) is beyond every game's end.
 """
@@ -16,19 +17,19 @@ from .._engine.tables import FIVE_WINDOWS
 from ._scores import INF, end_score
 
 #: Weight of a five-window no opposing donut blocks, by the donuts one side has in it
-#: (0..5; a full window is a five, which never reaches the evaluation).
+#: (0..5; a full window is a five, which never reaches the heuristic).
 WINDOW_WEIGHTS = np.array([0, 1, 4, 16, 64, 0], dtype=np.int64)
 #: The largest-group difference weighs from 1 (empty pools) up to 1 + GROUP_WEIGHT_GROWTH
 #: (pools spent), as the game nears the end where largest groups decide it.
 GROUP_WEIGHT_GROWTH = 8
-#: Evaluations are clamped to +-EVAL_LIMIT, far inside MATE_BOUND: never mistaken for a win.
-EVAL_LIMIT = 4000
+#: Heuristic scores are clamped to +-HEURISTIC_LIMIT, far inside MATE_BOUND: never mistaken for a win.
+HEURISTIC_LIMIT = 4000
 
 
 
 @njit(cache=True)
-def evaluate(pos: Position, donuts: Int64) -> Int64:
-    """Heuristic score of a quiet position for the side to move (``|score| <= EVAL_LIMIT``).
+def heuristic_score(pos: Position, donuts: Int64) -> Int64:
+    """Heuristic score of a quiet position for the side to move (``|score| <= HEURISTIC_LIMIT``).
 
     Open five-windows (no opposing donut) weighted by how full they are, for both
     sides, and largest groups weighted more as the pools run out."""
@@ -45,16 +46,16 @@ def evaluate(pos: Position, donuts: Int64) -> Int64:
     placed = pos.placed_own + pos.placed_opp
     group_weight = 1 + (GROUP_WEIGHT_GROWTH * placed) // (2 * donuts)
     score += group_weight * (largest_group(own) - largest_group(opp))
-    return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))
+    return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, score))
 
 
 @njit(cache=True)
 def horizon_value(donuts: Int64, pos: Position, ply: Int64, own_move_ends: Bool, ws: np.record) -> Int64:
-    """Value at the horizon of a position with no five to make: the evaluation, unless
+    """Value at the horizon of a position with no five to make: its heuristic score, unless
     every move ends the game (``own_move_ends``); then the exact best of them, with the
     flips of each legal move read from this ply's row of ``ws.flips``."""
     if not own_move_ends:
-        return evaluate(pos, donuts)
+        return heuristic_score(pos, donuts)
     best: Int64 = -INF
     m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     i = 0
