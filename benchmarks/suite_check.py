@@ -18,7 +18,7 @@ import sys
 import time
 
 from donuts_ai import Board
-from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts._kernels.position import position_of, rulebook_of
 from donuts_ai.donuts.alphabeta.solver import Solver, _child
 from donuts_ai.donuts.squares import parse_square
 from donuts_ai.suites import SUITE_NAMES, load_suite

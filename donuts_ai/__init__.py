@@ -9,7 +9,7 @@ The public API::
 
 Squares are ints 0..35 (a1 = 0, f6 = 35; see :mod:`donuts_ai.donuts.squares`); colours are
 0 (Chocolate, moves first) and 1 (Vanilla). The Numba kernels behind it live in the
-private package ``donuts_ai.donuts._engine``; a pure-Python statement of the same rules is
+private package ``donuts_ai.donuts._kernels``; a pure-Python statement of the same rules is
 :mod:`donuts_ai.donuts.reference`.
 
 Each game has its folder: :mod:`donuts_ai.donuts` (the board game: rules, board, engine,

@@ -101,24 +101,44 @@ def check_nonnegative(name: str, value: object, error: type[DonutsError] = Donut
 
 
 #: The version that drops the names deprecated in 0.5.0.
-RENAMED_UNTIL = "0.6.0"
+DEPRECATED_UNTIL = "0.6.0"
 
 _T = TypeVar("_T")
 
 
 def renamed_keyword(owner: str, new: str, value: _T | None, old: str, old_value: _T | None,
-                    error: type[DonutsError] = DonutsError) -> _T | None:
+                    error: type[DonutsError] = DonutsError, stacklevel: int = 3) -> _T | None:
     """The value of a keyword renamed from ``old`` to ``new`` (``None``: not given): given
     as ``old`` alone it warns with a :class:`DeprecationWarning` naming ``new`` (for the
-    caller of ``owner``, the function or class taking it); given as both it is ``error``."""
+    caller of ``owner``, the function or class taking it, ``stacklevel`` frames up); given
+    as both it is ``error``."""
     if old_value is None:
         return value
     if value is not None:
         raise error(f"{owner} got both {new}={value!r} and {old}={old_value!r}: {old!r} is the deprecated name "
                     f"of {new!r}; give {new} alone")
-    warnings.warn(f"{owner}: {old!r} is deprecated since 0.5.0: the parameter is named {new!r} now "
-                  f"({old!r} goes in {RENAMED_UNTIL})", DeprecationWarning, stacklevel=3)
+    warnings.warn(f"{owner}: {deprecation_text(old, new)}", DeprecationWarning, stacklevel=stacklevel)
     return old_value
+
+
+def deprecation_text(old: str, new: str) -> str:
+    """The message of a deprecated parameter name (constructors, specs and settings say the same)."""
+    return f"{old!r} is deprecated: the parameter is named {new!r} now (since 0.5.0; {old!r} goes in {DEPRECATED_UNTIL})"
+
+
+def deprecated_alias(old: str, new: str) -> property:
+    """A property ``old`` that reads and writes attribute ``new``, with a :class:`DeprecationWarning`
+    (an attribute renamed with its constructor's parameter)."""
+
+    def get(self: object) -> Any:
+        warnings.warn(f"{type(self).__name__}.{old} is deprecated: read .{new}", DeprecationWarning, stacklevel=2)
+        return getattr(self, new)
+
+    def set_(self: object, value: Any) -> None:
+        warnings.warn(f"{type(self).__name__}.{old} is deprecated: set .{new}", DeprecationWarning, stacklevel=2)
+        setattr(self, new, value)
+
+    return property(get, set_, doc=f"Deprecated since 0.5.0 (goes in {DEPRECATED_UNTIL}): ``{new}``.")
 
 
 class RenamedOption(argparse.Action):
@@ -137,7 +157,7 @@ class RenamedOption(argparse.Action):
         while frame.f_back is not None and frame.f_globals.get("__name__") in (__name__, "argparse"):
             frame, level = frame.f_back, level + 1
         warnings.warn(f"{option_string} is deprecated since 0.5.0: the option is {self.new} now ({option_string} goes in "
-                      f"{RENAMED_UNTIL})", DeprecationWarning, stacklevel=level)
+                      f"{DEPRECATED_UNTIL})", DeprecationWarning, stacklevel=level)
         setattr(namespace, self.dest, values)
 
 

@@ -9,7 +9,7 @@ from typing import TypeAlias
 import numpy as np
 
 #: An ``int64`` scalar: a Python ``int`` from (and, once boxed, back to) the Python layer, an
-#: ``np.int64`` inside kernels. Bitboards are ``np.uint64`` (see :mod:`donuts_ai.donuts._engine`).
+#: ``np.int64`` inside kernels. Bitboards are ``np.uint64`` (see :mod:`donuts_ai.donuts._kernels`).
 Int64: TypeAlias = int | np.int64
 
 #: A truth value: a Python ``bool``, or the ``np.bool`` of a comparison of NumPy scalars.

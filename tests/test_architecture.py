@@ -77,31 +77,32 @@ ALLOWED = {
     "donuts.symmetry": {"errors", "donuts.errors", "donuts.squares"},
     "donuts.svg": {"donuts.squares"},
     "donuts.raster": {"donuts.squares"},  # the same picture as pixels (NumPy only)
-    "donuts._engine": {"donuts.outcomes", "_bits", "_numba_types", "outcomes", "donuts.squares"},
+    "donuts._kernels": {"donuts.outcomes", "_bits", "_numba_types", "outcomes", "donuts.squares"},
     "donuts.layout": {"donuts.errors", "_checks", "errors", "donuts.squares", "donuts.svg", "donuts.symmetry",
-                      "donuts._engine"},  # the engine's line-mask tables
-    "donuts.board": {"errors", "outcomes", "state", "donuts._engine", "donuts.errors", "donuts.layout", "donuts.outcomes",
+                      "donuts._kernels"},  # the engine's line-mask tables
+    "donuts.board": {"errors", "outcomes", "state", "donuts._kernels", "donuts.errors", "donuts.layout", "donuts.outcomes",
                      "donuts.rules", "donuts.squares", "donuts.raster", "donuts.svg", "donuts.symmetry"},
     # The canonical position: the least key over the symmetries, the Python face of the engine's kernels.
-    "donuts.canonical": {"donuts.errors", "errors", "donuts._engine", "donuts.board", "donuts.layout", "donuts.squares", "donuts.symmetry"},
+    "donuts.canonical": {"donuts.errors", "errors", "donuts._kernels",
+                          "donuts.board", "donuts.layout", "donuts.squares", "donuts.symmetry"},
     "donuts.book": {"errors", "outcomes", "donuts.board", "donuts.canonical", "donuts.layout", "donuts.rules", "donuts.squares",
                     "donuts.symmetry"},
     "donuts.reference": {"donuts.layout", "donuts.rules"},
-    "donuts.playouts": {"donuts.errors", "_checks", "errors", "donuts._engine", "donuts.board", "donuts.layout", "donuts.rules"},
-    "donuts.vector_env": {"donuts.outcomes", "_checks", "errors", "outcomes", "donuts._engine", "donuts.layout", "donuts.rules",
+    "donuts.playouts": {"donuts.errors", "_checks", "errors", "donuts._kernels", "donuts.board", "donuts.layout", "donuts.rules"},
+    "donuts.vector_env": {"donuts.outcomes", "_checks", "errors", "outcomes", "donuts._kernels", "donuts.layout", "donuts.rules",
                           "donuts.squares"},
     # The observation planes: the public face of the engine's planes and their writers.
-    "donuts.planes": {"donuts._engine"},
+    "donuts.planes": {"donuts._kernels"},
     # Alpha-beta and the exact solver: Donuts' own search, above its board.
-    "donuts.alphabeta": {"_bits", "_checks", "_compile_notice", "_numba_types", "errors", "outcomes", "donuts._engine",
+    "donuts.alphabeta": {"_bits", "_checks", "_compile_notice", "_numba_types", "errors", "outcomes", "donuts._kernels",
                          "donuts.board", "donuts.book", "donuts.layout", "donuts.rules", "donuts.squares"},
     # The public compiled API: the engine's kernels (and the canonical position's) under stable names.
-    "donuts.kernels": {"donuts.errors", "_bits", "errors", "donuts._engine", "donuts.board", "donuts.canonical", "donuts.squares",
+    "donuts.kernels": {"donuts.errors", "_bits", "errors", "donuts._kernels", "donuts.board", "donuts.canonical", "donuts.squares",
                        "donuts.symmetry"},
     # The plain searches the library's own are measured against, on the engine and on its public face.
-    "donuts.baselines": {"_bits", "donuts._engine", "donuts.kernels"},
+    "donuts.baselines": {"_bits", "donuts._kernels", "donuts.kernels"},
     # Its agents, and their bindings of the game-agnostic MCTS; the table of kinds names only these.
-    "donuts.agents": {"_bits", "_checks", "_numba_types", "agents", "errors", "outcomes", "search", "donuts._engine",
+    "donuts.agents": {"_bits", "_checks", "_numba_types", "agents", "errors", "outcomes", "search", "donuts._kernels",
                       "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.squares"},
     # Donuts through the game contract, registered in the table of games.
     "donuts.game": {"donuts.errors", "errors", "game", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
@@ -114,20 +115,20 @@ ALLOWED = {
     "boxes.moves": {"errors", "boxes.deck"},
     "boxes.rules": {"_checks", "boxes.errors"},
     "boxes.pictures": {"boxes.deck"},
-    "boxes._engine": {"boxes.deck", "boxes.moves"},
-    "boxes._core": {"boxes._engine", "boxes.deck", "boxes.moves", "boxes.rules"},
+    "boxes._kernels": {"boxes.deck", "boxes.moves"},
+    "boxes._core": {"boxes._kernels", "boxes.deck", "boxes.moves", "boxes.rules"},
     "boxes._undo": {"boxes._core"},  # the state's undo: the pushes and copies of the engine's arrays
     # A state or observation dict checked before the engine reads it back.
     "boxes._dict_checks": {"_checks", "boxes._core", "boxes.deck", "boxes.errors", "boxes.pictures", "boxes.rules"},
-    "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._dict_checks", "boxes._engine", "boxes._undo",
+    "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._dict_checks", "boxes._kernels", "boxes._undo",
                     "boxes.deck", "boxes.errors", "boxes.moves", "boxes.pictures", "boxes.rules"},
     "boxes.reference": {"errors", "boxes.deck", "boxes.moves", "boxes.rules"},
     # Random games on the compiled engine: the public face of its playouts.
-    "boxes.playouts": {"_checks", "boxes._core", "boxes._engine", "boxes.errors", "boxes.rules"},
+    "boxes.playouts": {"_checks", "boxes._core", "boxes._kernels", "boxes.errors", "boxes.rules"},
     # The game's functions for the information-set MCTS, and the search bound to them.
-    "boxes._search": {"boxes._engine", "boxes.deck"},
-    "boxes._bound": {"search", "boxes._engine", "boxes._search"},
-    "boxes.agents": {"_checks", "agents", "errors", "search", "boxes._bound", "boxes._engine", "boxes._search", "boxes.errors",
+    "boxes._search": {"boxes._kernels", "boxes.deck"},
+    "boxes._bound": {"search", "boxes._kernels", "boxes._search"},
+    "boxes.agents": {"_checks", "agents", "errors", "search", "boxes._bound", "boxes._kernels", "boxes._search", "boxes.errors",
                      "boxes.moves", "boxes.rules", "boxes.state"},
     # Donut Boxes through the game contract, registered in the table of games.
     "boxes.game": {"_checks", "errors", "game", "boxes.agents", "boxes.errors", "boxes.moves", "boxes.rules",
@@ -166,9 +167,9 @@ ALLOWED = {
 #: A game's rules and what plays them fast: no layer of these may know a search, an agent,
 #: the harness or a front end.
 RULES_LAYERS = {
-    "donuts": ("squares", "rules", "symmetry", "svg", "_engine", "layout", "board", "canonical", "reference", "playouts", "vector_env",
+    "donuts": ("squares", "rules", "symmetry", "svg", "_kernels", "layout", "board", "canonical", "reference", "playouts", "vector_env",
                "planes"),
-    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_engine", "_core", "_undo", "_dict_checks", "state", "reference",
+    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_kernels", "_core", "_undo", "_dict_checks", "state", "reference",
               "playouts"),
 }
 #: What the rules must not know: searches, agents, the harness (and everything above them).

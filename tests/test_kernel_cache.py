@@ -114,7 +114,7 @@ def test_nested_kernel_folders_are_guarded_each(tmp_path):
     # A game's folder inside the package, with its engine a folder deeper: a kernel there that
     # reads a constant from its game's folder or from the package root sees the change.
     pkg = _package(tmp_path)
-    engine = pkg / "game" / "_engine"
+    engine = pkg / "game" / "_kernels"
     engine.mkdir(parents=True)
     for folder in (pkg / "game", engine):
         (folder / "__init__.py").write_text("")
@@ -123,7 +123,7 @@ def test_nested_kernel_folders_are_guarded_each(tmp_path):
     (engine / "core.py").write_text("from numba import njit\nfrom ..tables import SIZE\nfrom ...constants import STEP\n\n"
                                     "@njit(cache=True)\ndef h(x):\n    return x * SIZE + STEP\n")
     assert {p.relative_to(pkg) for p in _kernel_cache._kernel_folders(_kernel_cache._sources(pkg))} == {
-        Path("."), Path("game"), Path("game/_engine")}
+        Path("."), Path("game"), Path("game/_kernels")}
     refresh(pkg)
     (engine / "__pycache__").mkdir()
     (engine / "__pycache__" / "core.h-4.py311.nbi").write_bytes(b"cached")

@@ -24,7 +24,7 @@ def _module(new: str, old: str) -> ModuleType:
         return importlib.import_module(old)
 
 
-P = _module("donuts_ai.donuts._engine.position", "donuts_ai._engine.position")
+P = _module("donuts_ai.donuts._kernels.position", "donuts_ai._kernels.position")
 MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
 
 

@@ -39,8 +39,8 @@ def _module(new: str, old: str) -> ModuleType:
         return importlib.import_module(old)
 
 
-GAME = _module("donuts_ai.donuts._engine.batch", "donuts_ai._engine.batch").GAME
-position_of = _module("donuts_ai.donuts._engine.position", "donuts_ai._engine.position").position_of
+GAME = _module("donuts_ai.donuts._kernels.batch", "donuts_ai._kernels.batch").GAME
+position_of = _module("donuts_ai.donuts._kernels.position", "donuts_ai._kernels.position").position_of
 MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from donuts_ai import Board, Layout
 from donuts_ai.boxes import BoxesRules, BoxesState
-from donuts_ai.donuts import _engine as E
+from donuts_ai.donuts import _kernels as E
 from donuts_ai.errors import GameOverError, IllegalMoveError
 
 ROUNDS = 6

@@ -51,13 +51,12 @@ import math
 import numbers
 import random
 import time
-import warnings
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, overload
 
-from .._checks import check_int, check_seconds, is_int
+from .._checks import check_int, check_seconds, is_int, renamed_keyword
 from ..errors import AgentError, DonutsError
 
 #: A player on a clock thinks at most one part in this many of the time it has left on
@@ -110,46 +109,19 @@ def positive_int(name: str, value: object, allow_none: bool = True, error: type[
 #: iterations, PUCT's and OpenSpiel's simulations): mctx's ``num_simulations``, and the word
 #: of the results. Its old names (``iterations``, ``sims``) are deprecated since 0.5.0.
 SIMULATIONS = "simulations"
-#: The version whose agents no longer take a deprecated parameter name.
-DEPRECATED_UNTIL = "0.6.0"
 #: Frames between :func:`renamed_argument` and the code that called the agent's class: the
 #: agent's constructor, then the wrapper that records its arguments (:func:`_recording`).
 _CALLER_FRAMES = 4
 
 
-def deprecation_text(old: str, new: str) -> str:
-    """The message of a deprecated parameter name (constructors and specs say the same)."""
-    return f"{old!r} is deprecated: the parameter is named {new!r} now (since 0.5.0; {old!r} goes in {DEPRECATED_UNTIL})"
-
-
 def renamed_argument(owner: str, new: str, value: object, old: str, old_value: object,
                      error: type[DonutsError] = AgentError) -> tuple[object, str]:
-    """(the value, the name it came under) of a constructor parameter renamed from ``old``
-    to ``new``, both taken for a while (``None``: not given): ``old`` alone warns with a
-    :class:`DeprecationWarning` naming ``new``; both is ``error``. ``owner`` is the class
-    name. Check the value under the name it came under, so a message names what was given."""
-    if old_value is None:
-        return value, new
-    if value is not None:
-        raise error(f"{owner} got both {new}={value!r} and {old}={old_value!r}: {old!r} is the deprecated name "
-                    f"of {new!r}; give {new} alone")
-    warnings.warn(f"{owner}: {deprecation_text(old, new)}", DeprecationWarning, stacklevel=_CALLER_FRAMES)
-    return old_value, old
-
-
-def deprecated_alias(old: str, new: str) -> property:
-    """A property ``old`` that reads and writes attribute ``new``, with a :class:`DeprecationWarning`
-    (an agent's attribute renamed with its constructor's parameter)."""
-
-    def get(self: object) -> Any:
-        warnings.warn(f"{type(self).__name__}.{old} is deprecated: read .{new}", DeprecationWarning, stacklevel=2)
-        return getattr(self, new)
-
-    def set_(self: object, value: Any) -> None:
-        warnings.warn(f"{type(self).__name__}.{old} is deprecated: set .{new}", DeprecationWarning, stacklevel=2)
-        setattr(self, new, value)
-
-    return property(get, set_, doc=f"Deprecated since 0.5.0 (goes in {DEPRECATED_UNTIL}): ``{new}``.")
+    """(the value, the name it came under) of an agent's constructor parameter renamed from
+    ``old`` to ``new`` (:func:`~donuts_ai._checks.renamed_keyword`, warning the code that
+    called the agent's class). Check the value under the name it came under, so that a
+    message names what was given."""
+    given = renamed_keyword(owner, new, value, old, old_value, error, stacklevel=_CALLER_FRAMES + 1)
+    return given, new if old_value is None else old
 
 
 def check_time_limit(time_limit: object, error: type[DonutsError] = AgentError) -> float | None:

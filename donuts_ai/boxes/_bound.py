@@ -7,7 +7,7 @@ from numba import njit
 
 from ..search.ismcts import ISMCTSGame, ISMCTSSettings, ISMCTSTree, search
 from . import _search as G
-from ._engine.tables import Codes, Grid, Tables
+from ._kernels.tables import Codes, Grid, Tables
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """The Python side of the compiled engine: one game's arrays, moves in and dicts out.
 
 :class:`EngineCore` is what :class:`~.state.BoxesState` keeps; it converts between the
-kernels' :class:`~._engine.Tables` and the state dict, and trusts its callers (the
+kernels' :class:`~._kernels.Tables` and the state dict, and trusts its callers (the
 state checks every input first). The dicts it writes are typed here
 (:class:`BoxesStateDict`, ...), below the state, which imports them.
 """
@@ -13,8 +13,8 @@ from typing import TypeAlias, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _engine as E
-from ._engine.tables import Codes, Grid
+from . import _kernels as E
+from ._kernels.tables import Codes, Grid
 from .deck import QUADRANTS, ROLL, ROTATED_FACES
 from .moves import move_text
 from .rules import BoxesRules, RulesDict

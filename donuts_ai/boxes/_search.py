@@ -1,9 +1,9 @@
 """Compiled helpers the Donut Boxes agents share (private): sampling a world's hidden cards
 again, what a move gives each player now, playout rewards, and the game's functions the information-set MCTS of
 :mod:`donuts_ai.search.ismcts` is given (:mod:`._bound` binds them); copying a world is
-the engine's :func:`~._engine.copy_into`, imported here for the search.
+the engine's :func:`~._kernels.copy_into`, imported here for the search.
 
-Kernels on the engine's :class:`~._engine.Tables` (they trust their input, never raise);
+Kernels on the engine's :class:`~._kernels.Tables` (they trust their input, never raise);
 the agents in :mod:`.agents` own the checks. ``np.random`` is seeded by the kernel that
 draws (:func:`donuts_ai.search.ismcts.search`), never here.
 """
@@ -14,9 +14,9 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from . import _engine as E
-from ._engine import copy_into as copy_into
-from ._engine.tables import Codes, Grid, Tables
+from . import _kernels as E
+from ._kernels import copy_into as copy_into
+from ._kernels.tables import Codes, Grid, Tables
 from .deck import TRAY_SIZE
 
 #: Quadrants of a card: the most one placement can add to another player's holding in a run.

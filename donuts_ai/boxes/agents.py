@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._checks import check_int as _check_int
+from .._checks import deprecated_alias
 from ..agents.base import (
     SIMULATIONS,
     Agent,
@@ -45,16 +46,15 @@ from ..agents.base import (
     check_flag,
     check_time_left,
     check_time_limit,
-    deprecated_alias,
     positive_int,
     renamed_argument,
 )
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
 from ..search.ismcts import ISMCTSSettings, capacity, clear, grow, new_tree, root_stats
-from . import _engine as E
+from . import _kernels as E
 from ._bound import ismcts
-from ._engine.tables import Codes, Grid
+from ._kernels.tables import Codes, Grid
 from ._search import (
     CARD_QUADRANTS,
     REWARD_KINDS,

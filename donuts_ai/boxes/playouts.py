@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._checks import check_int
-from . import _engine as E
+from . import _kernels as E
 from ._core import tables_for
 from .errors import BoxesError
 from .rules import BoxesRules

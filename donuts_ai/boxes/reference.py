@@ -1,6 +1,6 @@
 """A slow, obviously-correct pure-Python statement of the Donut Boxes rules.
 
-It shares no rule code with the Numba engine (:mod:`._engine`): it keeps the layout as a
+It shares no rule code with the Numba engine (:mod:`._kernels`): it keeps the layout as a
 dict of quadrant positions and recomputes everything (runs, seals, legal moves) from
 scratch, exactly as the rules are worded in ``docs/boxes.md``. Only the vocabulary is
 shared: the card data (:mod:`.deck`), the rules value and the move codes and texts

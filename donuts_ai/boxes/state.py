@@ -1,7 +1,7 @@
 """The public state of a game of Donut Boxes: :class:`BoxesState`.
 
 It owns parsing, checking, errors, hidden information and printing; the rules run in
-the compiled engine (:mod:`._engine`), which the tests hold to the pure-Python
+the compiled engine (:mod:`._kernels`), which the tests hold to the pure-Python
 reference (:mod:`.reference`) move by move.
 
 The **state dict** (:meth:`BoxesState.to_dict`, :meth:`BoxesState.from_dict`) is the
@@ -54,8 +54,8 @@ from ._core import EngineCore
 from ._core import PlayoutArrays as PlayoutArrays
 from ._core import PlayResult as PlayResult
 from ._dict_checks import check_observation, check_state_dict
-from ._engine import Tables
-from ._engine.tables import Codes, Grid
+from ._kernels import Tables
+from ._kernels.tables import Codes, Grid
 from ._undo import UNDO_SNAPSHOT_EVERY as UNDO_SNAPSHOT_EVERY
 from ._undo import UndoHistory
 from .deck import CARD_TYPES, DECK_SIZE, deal
@@ -309,7 +309,7 @@ class BoxesState:
     move_id = staticmethod(parse_move)
 
     def kernel_state(self) -> tuple[Tables, Grid]:
-        """``(tables, grid)``: the live arrays the compiled kernels take (``donuts_ai.boxes._engine``:
+        """``(tables, grid)``: the live arrays the compiled kernels take (``donuts_ai.boxes._kernels``:
         ``legal_codes``, ``apply_move``, ``random_move``, ``random_playouts``, ...). For search code
         that calls the kernels itself; writing to them changes this state (copy it first)."""
         return self._core.t, self._core.grid

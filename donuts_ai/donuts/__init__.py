@@ -6,7 +6,7 @@
   :mod:`.symmetry`, :mod:`.board` (:class:`Board`, the game's
   :class:`~donuts_ai.state.GameState`), :mod:`.svg` (pictures), :mod:`.reference` (the
   same rules in plain Python);
-- the compiled engine: :mod:`._engine` (private Numba kernels), :mod:`.playouts`
+- the compiled engine: :mod:`._kernels` (private Numba kernels), :mod:`.playouts`
   (:func:`perft`, :func:`random_playouts`), :mod:`.vector_env` (:class:`VectorEnv`, many
   games at once) and :mod:`.kernels` (the public compiled API);
 - searching: :mod:`.alphabeta` (negamax alpha-beta and the exact solver);

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from .._bits import ONE, ZERO, ctz
 from . import kernels as K
-from ._engine.position import PASSES, WON_BY_FIVE, Position, Rulebook, apply, as_position, is_over, legal_moves, placer_value
+from ._kernels.position import PASSES, WON_BY_FIVE, Position, Rulebook, apply, as_position, is_over, legal_moves, placer_value
 
 # Columns of the stats array: nodes searched, the node limit.
 _NODES, _NODE_LIMIT = 0, 1

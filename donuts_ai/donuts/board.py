@@ -1,7 +1,7 @@
 """The user-facing position: :class:`Board`, with its move stack, python-chess style.
 
 The Board owns parsing, checking, errors and printing; every rule is applied by the
-Numba kernels of :mod:`donuts_ai.donuts._engine`, so the Board and the search agree exactly.
+Numba kernels of :mod:`donuts_ai.donuts._kernels`, so the Board and the search agree exactly.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from numpy.typing import NDArray
 from ..errors import GameOverError, IllegalMoveError
 from ..outcomes import winner_of_code
 from ..state import GameState
-from . import _engine as E
-from ._engine.position import plies_left, position_of
+from . import _kernels as E
+from ._kernels.position import plies_left, position_of
 from .errors import LayoutError, PositionError, RulesError
 from .layout import Layout
 from .outcomes import REASON_NAMES, result_string

@@ -23,7 +23,7 @@ change them:
   together with what else the network sees, the donuts compared first
   (:mod:`donuts_ai.learn.prediction_cache`).
 
-The kernels are :mod:`donuts_ai.donuts._engine.canonical`'s (the packing of each key is
+The kernels are :mod:`donuts_ai.donuts._kernels.canonical`'s (the packing of each key is
 drawn there); this module checks its arguments and raises
 :class:`~donuts_ai.donuts.errors.SymmetryError`, :class:`~donuts_ai.donuts.errors.PositionError` (both
 ``ValueError``) or ``TypeError``, and re-exports the kernels other packages call from
@@ -37,17 +37,17 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._engine.canonical import DIRECTION_BITS, LOW_WORD_SQUARES
-from ._engine.canonical import GAME_CONTEXT_SHIFT as GAME_CONTEXT_SHIFT
-from ._engine.canonical import GAME_KEY_WORDS as GAME_KEY_WORDS
-from ._engine.canonical import PositionKey as PositionKey
-from ._engine.canonical import bitboard_images as _bitboard_images
-from ._engine.canonical import canonical_game_key as canonical_game_key
-from ._engine.canonical import canonical_layout_key as _canonical_layout_key
-from ._engine.canonical import canonical_position_key as canonical_position_key
-from ._engine.canonical import position_image as position_image
-from ._engine.canonical import position_key as position_key
-from ._engine.position import position_of
+from ._kernels.canonical import DIRECTION_BITS, LOW_WORD_SQUARES
+from ._kernels.canonical import GAME_CONTEXT_SHIFT as GAME_CONTEXT_SHIFT
+from ._kernels.canonical import GAME_KEY_WORDS as GAME_KEY_WORDS
+from ._kernels.canonical import PositionKey as PositionKey
+from ._kernels.canonical import bitboard_images as _bitboard_images
+from ._kernels.canonical import canonical_game_key as canonical_game_key
+from ._kernels.canonical import canonical_layout_key as _canonical_layout_key
+from ._kernels.canonical import canonical_position_key as canonical_position_key
+from ._kernels.canonical import position_image as position_image
+from ._kernels.canonical import position_key as position_key
+from ._kernels.position import position_of
 from .board import Board
 from .errors import PositionError, SymmetryError
 from .layout import Layout

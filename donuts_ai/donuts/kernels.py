@@ -61,7 +61,7 @@ are in ``benchmarks/RESULTS.md``). Numba's on-disk cache checks a kernel against
 file only: after upgrading donuts_ai, delete the cached kernels of your own code
 (``__pycache__/*.nbi``, ``*.nbc`` beside it, or your ``NUMBA_CACHE_DIR``).
 
-Everything else of the engine (``donuts_ai.donuts._engine``, the search kernels) is private and
+Everything else of the engine (``donuts_ai.donuts._kernels``, the search kernels) is private and
 may change without notice.
 """
 
@@ -74,21 +74,21 @@ from numpy.typing import NDArray
 from .._bits import ONE
 from .._bits import ctz as _ctz
 from .._bits import popcount as _popcount
-from ._engine.core import nth_bit as _nth_bit
-from ._engine.position import ENDED_DRAWN as _ENDED_DRAWN
-from ._engine.position import ENDED_LOST as _ENDED_LOST
-from ._engine.position import ENDED_WON as _ENDED_WON
-from ._engine.position import MOVES_AGAIN as _MOVES_AGAIN
-from ._engine.position import PASSES as _PASSES
-from ._engine.position import WON_BY_FIVE as _WON_BY_FIVE
-from ._engine.position import Position, Rulebook, read_position, write_position
-from ._engine.position import apply as _apply
-from ._engine.position import is_over as _is_over
-from ._engine.position import legal_moves as _legal_moves
-from ._engine.position import placer_value as _placer_value
-from ._engine.position import plies_left as _plies_left
-from ._engine.position import position_of as _position_of
-from ._engine.position import rulebook_of as _rulebook_of
+from ._kernels.core import nth_bit as _nth_bit
+from ._kernels.position import ENDED_DRAWN as _ENDED_DRAWN
+from ._kernels.position import ENDED_LOST as _ENDED_LOST
+from ._kernels.position import ENDED_WON as _ENDED_WON
+from ._kernels.position import MOVES_AGAIN as _MOVES_AGAIN
+from ._kernels.position import PASSES as _PASSES
+from ._kernels.position import WON_BY_FIVE as _WON_BY_FIVE
+from ._kernels.position import Position, Rulebook, read_position, write_position
+from ._kernels.position import apply as _apply
+from ._kernels.position import is_over as _is_over
+from ._kernels.position import legal_moves as _legal_moves
+from ._kernels.position import placer_value as _placer_value
+from ._kernels.position import plies_left as _plies_left
+from ._kernels.position import position_of as _position_of
+from ._kernels.position import rulebook_of as _rulebook_of
 from .board import Board
 from .canonical import canonical_position_key as _canonical_position_key
 from .canonical import position_image as _position_image

@@ -208,7 +208,7 @@ class Layout:
         """``uint64[36]``: bitboard of the whole line through each square in its printed
         direction (the square included) — what the kernels take."""
         if self._line_masks is None:
-            from ._engine.tables import LINE_MASK
+            from ._kernels.tables import LINE_MASK
 
             masks = np.array([LINE_MASK[d, sq] for sq, d in enumerate(self._directions)], dtype=np.uint64)
             masks.setflags(write=False)

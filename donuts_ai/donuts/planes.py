@@ -11,9 +11,9 @@ player's view of a position given as :meth:`~donuts_ai.Board.kernel_state` gives
 
 from __future__ import annotations
 
-from ._engine.batch import GAME, Seen, mover_view, write_view
-from ._engine.batch import _write_planes as write_planes
-from ._engine.planes import (
+from ._kernels.batch import GAME, Seen, mover_view, write_view
+from ._kernels.batch import _write_planes as write_planes
+from ._kernels.planes import (
     FORCED_LINE,
     LAST,
     LINE_DIRECTIONS,

@@ -11,9 +11,9 @@ import numpy as np
 
 from .._checks import check_int
 from ..errors import DonutsError
-from . import _engine as E
-from ._engine import playouts as _P
-from ._engine.position import position_of, rulebook_of
+from . import _kernels as E
+from ._kernels import playouts as _P
+from ._kernels.position import position_of, rulebook_of
 from .board import Board
 from .errors import LayoutError
 from .layout import Layout

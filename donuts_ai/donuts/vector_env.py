@@ -25,8 +25,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._checks import check_int, check_seed
 from ..errors import DonutsError, IllegalMoveError, InvalidMoveError
-from ._engine import batch as _B
-from ._engine.planes import NUM_PLANES
+from ._kernels import batch as _B
+from ._kernels.planes import NUM_PLANES
 from .layout import FIXED, GRID, NUM_TILES, POOL, QUADRANTS, RANDOM, Layout, LayoutSpec
 from .outcomes import REASON_NAMES
 from .rules import Rules, make_rules

@@ -12,17 +12,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts as _mcts
 
-from ..agents.base import (
-    SIMULATIONS,
-    Agent,
-    budget,
-    check_exploration,
-    check_flag,
-    check_time_limit,
-    deprecated_alias,
-    positive_int,
-    renamed_argument,
-)
+from .._checks import deprecated_alias
+from ..agents.base import SIMULATIONS, Agent, budget, check_exploration, check_flag, check_time_limit, positive_int, renamed_argument
 from ..donuts.agents.donuts_agent import DonutsAgent
 from ..donuts.board import Board
 from ..donuts.squares import SQUARE_NAMES, parse_square

@@ -19,8 +19,8 @@ reshaped to 36 values lines up with the actions (square indices 0..35, a1 = 0).
  12   all ones when the observer plays Vanilla (the second player)
 ====  ==================================================================================
 
-The plane indices and names are the engine's (``donuts_ai/donuts/_engine/planes.py``), and one
-kernel writes them all (``donuts_ai/donuts/_engine/batch.py``): these planes, the batched
+The plane indices and names are the engine's (``donuts_ai/donuts/_kernels/planes.py``), and one
+kernel writes them all (``donuts_ai/donuts/_kernels/batch.py``): these planes, the batched
 environment's observations and the learner's.
 
 The position is all a player needs (Donuts has perfect information and no repetition),
@@ -73,7 +73,7 @@ def write_planes(board: Board, player: int, out: NDArray[np.float32]) -> NDArray
     """Write the planes of ``board`` seen by ``player`` into ``out`` (any array of
     :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``, ``float32``) and return it.
     The planes are written by the batched environment's kernel
-    (``donuts_ai/donuts/_engine/batch.py``), so both write the same planes."""
+    (``donuts_ai/donuts/_kernels/batch.py``), so both write the same planes."""
     forced = 0 if board.turn is None or board.is_open_pick() else board.legal_mask()
     channels_last = out.reshape(NUM_PLANES, NUM_SQUARES).T  # the kernel's (square, plane) order, as a view
     write_view(channels_last, board.kernel_state(), player, np.uint64(forced), board.rules.donuts, _directions(board.layout))

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import check_int
-from ..agents.base import SIMULATIONS, budget, check_exploration, check_time_limit, deprecated_alias, now, renamed_argument
+from .._checks import check_int, deprecated_alias
+from ..agents.base import SIMULATIONS, budget, check_exploration, check_time_limit, now, renamed_argument
 from ..donuts import kernels as K
 from ..donuts.agents.donuts_agent import DonutsAgent
 from ..donuts.board import Board

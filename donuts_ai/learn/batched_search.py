@@ -31,8 +31,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._checks import renamed_keyword
-from ..agents.base import deprecated_alias
+from .._checks import deprecated_alias, renamed_keyword
 from ..donuts.agents import puct_game as D
 from ..donuts.alphabeta import ENTRY_WORDS, WORKSPACE
 from ..donuts.planes import NUM_PLANES
@@ -190,7 +189,7 @@ class BatchSearch:
         """Search every active game from its root and return the root statistics.
 
         ``roots``: records with the fields ``own opp last placed_own placed_opp color
-        line_masks`` (:data:`donuts_ai.donuts._engine.batch.GAME`), one per game, none finished;
+        line_masks`` (:data:`donuts_ai.donuts._kernels.batch.GAME`), one per game, none finished;
         ``directions`` ``int8[G, 36]`` their layouts' printed lines; ``noise``: Dirichlet
         noise to mix into the root priors (``float32[G, 36]``, see :func:`dirichlet_noise`),
         or ``None``. ``simulations`` (at most the constructor's; ``sims`` before 0.5.0), fewer when

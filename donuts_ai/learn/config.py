@@ -8,8 +8,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypedDict
 
-from .._checks import check_int, renamed_keyword
-from ..agents.base import deprecated_alias
+from .._checks import check_int, deprecated_alias, renamed_keyword
 from ..donuts.layout import LayoutSpec
 from ..donuts.rules import INSERTION_MODES
 from ..donuts.squares import NUM_SQUARES

@@ -1,5 +1,5 @@
 """The page's API behind ``donuts-ai serve`` (:mod:`.server`), independent of HTTP: the
-games by id (:class:`Registry`), the agents and analyses they share (:class:`Engines`),
+games by id (:class:`Registry`), the agents and analyses they share (:class:`SearchPool`),
 and :class:`Server`, whose methods are the routes (:data:`ROUTES`), each taking the
 request's JSON body and answering the JSON the page reads (the ``...JSON`` types). A bad
 request raises :class:`HttpError` (a 4xx status and a one-line message); the HTTP side,
@@ -194,7 +194,7 @@ class WebGame:
         self.last_info = ""
 
 
-class Engines:
+class SearchPool:
     """The search machinery: the analyst (hints) and a few built agents, shared by every
     game and used by one request at a time (one lock), and the background analyses
     (``jobs``, one per game, searching beside the lock's holder)."""
@@ -320,7 +320,7 @@ class Server:
 
     def __init__(self, max_think: float = MAX_THINK, max_games: int = MAX_GAMES):
         self.max_think = min(max_think, MAX_THINK)
-        self.engines = Engines(self.max_think)
+        self.searches = SearchPool(self.max_think)
         self.registry = Registry(max_games)
 
     # --- the API -----------------------------------------------------------------------
@@ -367,7 +367,7 @@ class Server:
             raise HttpError(400, "square: expected a square name such as c3")
         with web.lock:
             web.session.play(square)
-            self.engines.jobs.cancel(web.id)
+            self.searches.jobs.cancel(web.id)
             return self.state(web)
 
     def reply(self, body: JSONObject) -> StateJSON:
@@ -379,13 +379,13 @@ class Server:
                 raise HttpError(409, "the game is over" if g.is_over() else "it is not the opponent's turn")
             web.think = think
             assert web.kind is not None  # an agent plays the opponent (ai_to_move)
-            with self.engines.lock:
-                spec = self.engines.spec_for(web.kind, think, g.board)
-                agent = self.engines.agent(spec, web.id)
+            with self.searches.lock:
+                spec = self.searches.spec_for(web.kind, think, g.board)
+                agent = self.searches.agent(spec, web.id)
                 start = time.perf_counter()
                 ply = g.ai_move(agent)
                 seconds = time.perf_counter() - start
-            self.engines.jobs.cancel(web.id)
+            self.searches.jobs.cancel(web.id)
             web.last_info = f"{web.kind} played {ply.square} after {seconds:.2f} s" + (
                 " (solving)" if spec == "solver" else "")
             return self.state(web)
@@ -395,14 +395,14 @@ class Server:
         with web.lock:
             web.session.undo()
             web.last_info = ""
-            self.engines.jobs.cancel(web.id)
+            self.searches.jobs.cancel(web.id)
             return self.state(web)
 
     def resign(self, body: JSONObject) -> StateJSON:
         web = self.registry.get(body.get("game"))
         with web.lock:
             web.session.resign()
-            self.engines.jobs.cancel(web.id)
+            self.searches.jobs.cancel(web.id)
             return self.state(web)
 
     def get_state(self, body: JSONObject) -> StateJSON:
@@ -421,19 +421,19 @@ class Server:
 
     def analyze(self, body: JSONObject) -> PositionAnalysisJSON:
         web, board = self._position_to_think_about(body, "nothing to analyze")
-        job = self.engines.jobs.request(web.id, board)
+        job = self.searches.jobs.request(web.id, board)
         job.wait(ANALYSIS_WAIT)
         return job.snapshot().to_json()
 
     def hint(self, body: JSONObject) -> HintJSON:
         web, board = self._position_to_think_about(body, "no hint")
-        job = self.engines.jobs.current(web.id, board)
+        job = self.searches.jobs.current(web.id, board)
         known = job.snapshot() if job is not None else None
         if known is not None and known.value_known():
             h = known.best  # the analysis has proven it: no search needed
         else:
-            with self.engines.lock:
-                h = self.engines.analyst.hint(board)
+            with self.searches.lock:
+                h = self.searches.analyst.hint(board)
         assert board.turn is not None  # the game is not over
         return {"fen": board.fen(), "move": h.move, "exact": h.exact, "value": h.result, "distance": h.distance,
                 "text": f"{h.move}: {h.describe_for(COLOR_NAMES[board.turn])}"}

@@ -64,8 +64,8 @@ from .session import NotYourTurn
 
 #: The most bytes of a request body.
 MAX_BODY = 16_384
-#: What the page says while its first start compiles the engines (later starts load them).
-COMPILE_NOTICE = "donuts-ai: compiling the page's engines, once (later starts load them from Numba's cache)..."
+#: What the page says while its first start compiles the searches (later starts load them).
+COMPILE_NOTICE = "donuts-ai: compiling the page's searches, once (later starts load them from Numba's cache)..."
 #: Seconds a connection may stay silent while its request is read before it is closed.
 IDLE_TIMEOUT = 10.0
 #: Connections waiting to be accepted (the listen backlog).
@@ -245,9 +245,9 @@ def run(args: argparse.Namespace) -> int:
     app = Server(max_think, max_games)
     httpd = make_server(args.host, args.port, app, quiet=args.quiet)
     try:
-        sys.stderr.write("loading the engines...\n")
+        sys.stderr.write("loading the searches...\n")
         with notice_if_compiling(sys.stderr, COMPILE_NOTICE):
-            app.engines.warm_up()
+            app.searches.warm_up()
         host, port = httpd.server_address[:2]
         assert isinstance(host, str)  # an IPv4 or IPv6 address
         shown = f"[{host}]" if ":" in host else host

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
+from .._checks import deprecation_text
 from ..errors import DonutsError
 from ..game import Game, JSONObject, get_game
 from .engine_text import GO_LIMITS
@@ -64,8 +65,6 @@ RENAMED_PARAMETERS = {"c_uct": "exploration", "uct_c": "exploration", "c_puct": 
 #: The attribute of an agent class that names its deprecated parameters, old name -> new
 #: (:attr:`donuts_ai.agents.base.Agent.DEPRECATED_PARAMETERS`: still taken, with a warning).
 DEPRECATED_ATTRIBUTE = "DEPRECATED_PARAMETERS"
-#: The version whose specs no longer take a deprecated parameter name.
-DEPRECATED_UNTIL = "0.6.0"
 #: The head of an engine spec (see the module doc).
 ENGINE_KIND = "engine"
 #: Games an engine can play: game name -> ``"module:function"`` that writes the protocol's
@@ -355,8 +354,7 @@ def deprecated_parameters(cls: object) -> Mapping[str, str]:
 
 
 def _deprecated_message(spec: str, old: str, new: str) -> str:
-    return (f"agent spec {spec!r}: {old!r} is deprecated: the parameter is named {new!r} now "
-            f"(since 0.5.0; {old!r} goes in {DEPRECATED_UNTIL})")
+    return f"agent spec {spec!r}: {deprecation_text(old, new)}"
 
 
 def _renamed_text(param_text: str, renames: Mapping[str, str], spec: str) -> tuple[str, list[tuple[str, str]]]:

@@ -12,7 +12,7 @@ import pytest
 from numba import njit
 
 from donuts_ai.boxes import CARD_TYPES, DECK_SIZE, BoxesRules, BoxesState
-from donuts_ai.boxes import _engine as E
+from donuts_ai.boxes import _kernels as E
 from donuts_ai.boxes._search import (
     CARD_QUADRANTS,
     REWARD_RANK,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from donuts_ai.bench.boxes import random_games
 from donuts_ai.boxes import BoxesRules, BoxesState
-from donuts_ai.boxes import _engine as E
+from donuts_ai.boxes import _kernels as E
 from donuts_ai.boxes.deck import deal
 from donuts_ai.boxes.reference import ReferenceGame
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
 from donuts_ai.bench.strength import agreement_positions
-from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts._kernels.position import position_of, rulebook_of
 from donuts_ai.donuts.agents import _mcts_bound as mcts_bound
 from donuts_ai.donuts.agents import _mcts_proof as mcts_proof
 from donuts_ai.donuts.agents import mcts as mcts_module

@@ -10,7 +10,7 @@ import pytest
 
 from donuts_ai import Board, Layout, Rules, Solver
 from donuts_ai import tournament as T
-from donuts_ai.donuts._engine.position import position_of
+from donuts_ai.donuts._kernels.position import position_of
 from donuts_ai.donuts.agents.alphabeta import SolverAgent
 from donuts_ai.donuts.alphabeta._table import DATA, KEY_A, KEY_B, entry_index, new_table, pack, position_keys, probe, store, table_move
 from donuts_ai.donuts.alphabeta.solver import _default_solver, available_cores

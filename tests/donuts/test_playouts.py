@@ -81,7 +81,7 @@ def test_playout_kernel_plays_the_same_games_as_the_board(rules, with_forfeit):
     import numpy as np
 
     from donuts_ai._bits import rng_below, rng_seed
-    from donuts_ai.donuts._engine.core import nth_bit
+    from donuts_ai.donuts._kernels.core import nth_bit
 
     start = Board(Layout.random_grid(21), rules)
     if with_forfeit:  # uneven pools: the player with donuts left moves again at the end

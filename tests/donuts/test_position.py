@@ -1,4 +1,4 @@
-"""The kernel contract (donuts_ai.donuts._engine.position): the transition every kernel calls and
+"""The kernel contract (donuts_ai.donuts._kernels.position): the transition every kernel calls and
 the rule helpers beside it agree with the Board, move by move, under every variant and
 after forfeits."""
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from donuts_ai import Board, Layout, Rules
-from donuts_ai.donuts._engine.core import WINNER_DRAW, flips, has_five
-from donuts_ai.donuts._engine.position import (
+from donuts_ai.donuts._kernels.core import WINNER_DRAW, flips, has_five
+from donuts_ai.donuts._kernels.position import (
     ENDED_DRAWN,
     ENDED_LOST,
     ENDED_WON,

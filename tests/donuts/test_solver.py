@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, analyze, solve
-from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts._kernels.position import position_of, rulebook_of
 from donuts_ai.donuts.alphabeta._scores import WIN
 from donuts_ai.donuts.reference import ReferenceGame
 from donuts_ai.donuts.squares import SQUARE_NAMES

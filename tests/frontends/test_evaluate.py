@@ -11,7 +11,7 @@ import pytest
 
 from donuts_ai import SQUARE_NAMES, Board, Layout, parse_square
 from donuts_ai.cli import main as cli_main
-from donuts_ai.donuts._engine.position import position_of, rulebook_of
+from donuts_ai.donuts._kernels.position import position_of, rulebook_of
 from donuts_ai.donuts.agents import AlphaBetaAgent
 from donuts_ai.donuts.alphabeta.solver import Solver, _child
 from donuts_ai.donuts.reference import ReferenceGame

@@ -233,12 +233,12 @@ def test_alphabeta_then_solver_opponent_is_bounded():
     """The ``alphabeta+solver`` opponent solves only near the end; before, alpha-beta under the think time."""
     app = Server(max_think=0.1)
     board = Board()
-    assert "solver" not in AGENT_KINDS and app.engines.spec_for(ALPHABETA_THEN_SOLVER, 5.0, board) == "alphabeta:time=0.1"
+    assert "solver" not in AGENT_KINDS and app.searches.spec_for(ALPHABETA_THEN_SOLVER, 5.0, board) == "alphabeta:time=0.1"
     rng = random.Random(2)
     while board.plies_left() > SOLVER_PLIES:
         board.push(rng.choice(board.legal_moves()))
-    assert app.engines.spec_for(ALPHABETA_THEN_SOLVER, 5.0, board) == "solver"
-    assert app.engines.spec_for("mcts", 99, board) == "mcts:time=0.1"
+    assert app.searches.spec_for(ALPHABETA_THEN_SOLVER, 5.0, board) == "solver"
+    assert app.searches.spec_for("mcts", 99, board) == "mcts:time=0.1"
 
 
 def test_overlay_geometry_matches_the_svg():

@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("jax")
 
 from donuts_ai import Board, Layout  # noqa: E402
-from donuts_ai.donuts._engine.planes import LAST, NUM_PLANES, OPPONENT, OPPONENT_POOL, OWN, OWN_POOL, VANILLA  # noqa: E402
-from donuts_ai.donuts._engine.position import position_of, rulebook_of  # noqa: E402
+from donuts_ai.donuts._kernels.planes import LAST, NUM_PLANES, OPPONENT, OPPONENT_POOL, OWN, OWN_POOL, VANILLA  # noqa: E402
+from donuts_ai.donuts._kernels.position import position_of, rulebook_of  # noqa: E402
 from donuts_ai.donuts.agents.puct_game import settled_value  # noqa: E402
 from donuts_ai.donuts.alphabeta.solver import Solver  # noqa: E402
 from donuts_ai.donuts.squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square  # noqa: E402

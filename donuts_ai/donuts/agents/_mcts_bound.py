@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 from ..._numba_types import Bool, Int64
 from ...search import mcts as _tree  # its kernels read as attributes, as the game's are
 from ...search.mcts import MCTSGame, MCTSTree
-from .._engine.position import Position, Rulebook
+from .._kernels.position import Position, Rulebook
 from . import _mcts_game as D
 
 

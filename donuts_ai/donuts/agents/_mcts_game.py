@@ -1,6 +1,6 @@
 """Donuts as the Monte-Carlo tree search sees it (private): the game's functions of its
 :class:`~donuts_ai.search.mcts.MCTSGame` record, on the rule kernels of
-:mod:`donuts_ai.donuts._engine` (a position is the kernels' ``Position``, from the side to
+:mod:`donuts_ai.donuts._kernels` (a position is the kernels' ``Position``, from the side to
 move, with its colour beside it as the player to move; the rules are the ``Rulebook``;
 a move is a square, a bit of the legal mask; a winner is the engine's winner code, which
 the search reads as it is). :mod:`._mcts_bound` binds the search to them.
@@ -15,9 +15,9 @@ import numpy as np
 from numba import njit
 
 from ..._numba_types import Int64
-from .._engine.core import legal_mask
-from .._engine.playouts import playout as _playout
-from .._engine.position import PASSES, Position, Rulebook, apply, winner_of
+from .._kernels.core import legal_mask
+from .._kernels.playouts import playout as _playout
+from .._kernels.position import PASSES, Position, Rulebook, apply, winner_of
 from ..squares import NUM_SQUARES
 
 #: The most nodes on a path from a root: the root and one a ply, and a game of Donuts has

@@ -10,8 +10,8 @@ from numba import njit
 
 from ..._bits import ONE, ZERO, ctz
 from ..._numba_types import Bool
-from .._engine.core import can_win_now
-from .._engine.position import ENDED_LOST, ENDED_WON, PASSES, WON_BY_FIVE, Position, Rulebook, apply, legal_moves, placement_ends_game
+from .._kernels.core import can_win_now
+from .._kernels.position import ENDED_LOST, ENDED_WON, PASSES, WON_BY_FIVE, Position, Rulebook, apply, legal_moves, placement_ends_game
 
 
 @njit(cache=True)

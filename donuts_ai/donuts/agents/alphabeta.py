@@ -8,7 +8,7 @@ from typing import TypedDict
 
 from ...agents.base import budget, check_flag, check_time_limit, now, positive_int
 from ...errors import AgentError, DonutsError
-from .._engine.position import plies_left, position_of, rulebook_of
+from .._kernels.position import plies_left, position_of, rulebook_of
 from ..alphabeta import MATE_BOUND, Solver, new_table, new_workspace, search_moves, search_root
 from ..board import Board
 from ..layout import Layout

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._engine.core import can_win_now, flips
-from .._engine.position import (
+from .._kernels.core import can_win_now, flips
+from .._kernels.position import (
     ENDED_DRAWN,
     ENDED_WON,
     MOVES_AGAIN,

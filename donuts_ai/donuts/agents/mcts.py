@@ -9,21 +9,12 @@ from typing import TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from ...agents.base import (
-    SIMULATIONS,
-    budget,
-    check_exploration,
-    check_flag,
-    check_time_limit,
-    deprecated_alias,
-    now,
-    positive_int,
-    renamed_argument,
-)
+from ..._checks import deprecated_alias
+from ...agents.base import SIMULATIONS, budget, check_exploration, check_flag, check_time_limit, now, positive_int, renamed_argument
 from ...errors import AgentError
 from ...outcomes import UNKNOWN
 from ...search.mcts import MAX_TREE_NODES, NODE_BYTES, compact, descend, grown, reset_tree, root_stats
-from .._engine.position import Position, Rulebook, position_of, rulebook_of
+from .._kernels.position import Position, Rulebook, position_of, rulebook_of
 from ..board import Board
 from ..squares import NUM_SQUARES, SQUARE_NAMES, squares_of
 from ._mcts_bound import new_tree, run_tree, run_trees

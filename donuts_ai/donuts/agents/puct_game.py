@@ -25,9 +25,9 @@ from numba import njit
 from ..._bits import ONE, ZERO, ctz
 from ...search import puct
 from ...search.puct import NONE, PUCTTree
-from .._engine.batch import GAME, _write_planes, mover_view
-from .._engine.core import flips, forced_line, has_five, legal_mask, threats
-from .._engine.position import (
+from .._kernels.batch import GAME, _write_planes, mover_view
+from .._kernels.core import flips, forced_line, has_five, legal_mask, threats
+from .._kernels.position import (
     MOVES_AGAIN,
     Position,
     Rulebook,
@@ -42,7 +42,7 @@ from .._engine.position import (
     settle_without_five,
     write_position,
 )
-from .._engine.tables import FULL_BOARD_BITS
+from .._kernels.tables import FULL_BOARD_BITS
 from ..alphabeta import EXACT_DEPTH, search_root
 from ..squares import NUM_SQUARES
 from ._mcts_game import PATH_NODES
@@ -110,7 +110,7 @@ def _store(states: np.ndarray, node: int, pos: Position) -> None:
 @njit(cache=True)
 def root(rules: Rulebooks | SolvingRulebooks, roots: np.ndarray, g: int, states: np.ndarray, node: int) -> tuple[int, np.uint64]:
     """Root ``g`` (records with the fields ``own opp last placed_own placed_opp color
-    line_masks``, such as the batch environment's games, :data:`donuts_ai.donuts._engine.batch.GAME`)
+    line_masks``, such as the batch environment's games, :data:`donuts_ai.donuts._kernels.batch.GAME`)
     into ``states[node]``: ``(colour to move, legal squares)``; the root record holds its
     game's lines, so ``rules`` are not read."""
     r = roots[g]

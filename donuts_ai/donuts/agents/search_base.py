@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._engine.position import position_of, rulebook_of
+from .._kernels.position import position_of, rulebook_of
 from ..board import Board
 from ._tactics import tactics
 

@@ -49,8 +49,8 @@ from numpy.typing import NDArray
 
 from ..._bits import ONE, ZERO, ctz, popcount
 from ..._numba_types import Int64
-from .._engine.core import can_win_now, flips, legal_mask, threats
-from .._engine.position import (
+from .._kernels.core import can_win_now, flips, legal_mask, threats
+from .._kernels.position import (
     ENDED_DRAWN,
     ENDED_WON,
     MOVES_AGAIN,
@@ -63,7 +63,7 @@ from .._engine.position import (
     plies_left,
     settle,
 )
-from .._engine.tables import FULL_BOARD_BITS
+from .._kernels.tables import FULL_BOARD_BITS
 from ..squares import NUM_SQUARES
 from ._ordering import HISTORY_CAP, history_bonus
 from ._scores import EXACT_DEPTH, INF, MAX_PLY

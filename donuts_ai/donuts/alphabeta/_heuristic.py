@@ -11,9 +11,9 @@ from numba import njit
 
 from ..._bits import ONE, ZERO, ctz, popcount
 from ..._numba_types import Bool, Int64
-from .._engine.core import largest_group, legal_mask
-from .._engine.position import Position, place, settle
-from .._engine.tables import FIVE_WINDOWS
+from .._kernels.core import largest_group, legal_mask
+from .._kernels.position import Position, place, settle
+from .._kernels.tables import FIVE_WINDOWS
 from ._scores import INF, end_score
 
 #: Weight of a five-window no opposing donut blocks, by the donuts one side has in it

@@ -21,7 +21,7 @@ Node order within a position (why each step prunes):
    taught (:func:`~._ordering.resort_rest`).
 
 Every kernel takes the position from the side to move (``Position``) and the ``Rulebook``
-of :mod:`donuts_ai.donuts._engine.position`.
+of :mod:`donuts_ai.donuts._kernels.position`.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from numpy.typing import NDArray
 
 from ..._bits import ONE, ZERO, ctz, popcount
 from ..._numba_types import Bool, Int64
-from .._engine.core import can_win_now, flips, has_five, legal_mask, threats
-from .._engine.position import (
+from .._kernels.core import can_win_now, flips, has_five, legal_mask, threats
+from .._kernels.position import (
     MOVES_AGAIN,
     PASSES,
     Position,
@@ -47,7 +47,7 @@ from .._engine.position import (
     plies_left,
     settle_without_five,
 )
-from .._engine.tables import FULL_BOARD_BITS
+from .._kernels.tables import FULL_BOARD_BITS
 from ..squares import NUM_SQUARES
 from ._heuristic import horizon_value
 from ._ordering import add_open_move, order_key, order_key_moving_again, remember_cutoff, resort_rest, sort_open_moves

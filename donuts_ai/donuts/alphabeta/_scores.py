@@ -13,7 +13,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..._numba_types import Int64
-from .._engine.position import ENDED_DRAWN, ENDED_LOST
+from .._kernels.position import ENDED_DRAWN, ENDED_LOST
 
 #: A win at the root itself; a win at ply ``p`` scores ``WIN - p``.
 WIN = 10_000
@@ -50,7 +50,7 @@ def shift_mate(score: Int64, plies: Int64) -> Int64:
 @njit(cache=True)
 def end_score(status: Int64, ply_end: Int64) -> Int64:
     """Score, for the side that placed, of a placement played at ``ply_end`` that ended the
-    game with ``status`` (:func:`~donuts_ai.donuts._engine.position.apply`)."""
+    game with ``status`` (:func:`~donuts_ai.donuts._kernels.position.apply`)."""
     if status == ENDED_DRAWN:
         return 0
     if status == ENDED_LOST:

@@ -17,7 +17,7 @@ the same depth merges its bounds. There is no aging: in a table kept between sea
 roots until worthier ones come; measured only with fresh tables. Columns of a row:
 
 - ``KEY_A`` = ``key_a ^ DATA``, where ``key_a = own | (last + 1) << 36 | placed_own << 43``
-  (:func:`position_keys`, defined with the other canonical keys in ``.._engine.canonical``):
+  (:func:`position_keys`, defined with the other canonical keys in ``.._kernels.canonical``):
   the side to move's donuts (36 bits), the last square plus one (0..36, 6 bits), its
   placed donuts (6 bits);
 - ``KEY_B`` = ``key_b ^ DATA``, where ``key_b = opp | placed_opp << 36``;
@@ -44,8 +44,8 @@ from numpy.typing import NDArray
 
 from ..._bits import popcount
 from ..._numba_types import Bool, Int64
-from .._engine.canonical import PositionKey, position_key
-from .._engine.position import Position
+from .._kernels.canonical import PositionKey, position_key
+from .._kernels.position import Position
 from ..squares import FULL_BOARD, NUM_SQUARES
 from ._scores import INF, shift_mate
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...outcomes import DRAW, LOSS, WIN, value_name
-from .._engine.position import Position, plies_left, position_of
+from .._kernels.position import Position, plies_left, position_of
 from ..board import Board
 from ._scores import MATE_BOUND
 from ._scores import WIN as WIN_SCORE

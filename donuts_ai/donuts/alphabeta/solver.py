@@ -29,7 +29,7 @@ from ..._checks import check_int
 from ..._compile_notice import notice_if_compiling
 from ...errors import DonutsError, IllegalMoveError, SearchStopped
 from ...outcomes import DRAW, LOSS, WIN
-from .._engine.position import Position, Rulebook, legal_moves, plies_left, position_of, rulebook_of, typed_position
+from .._kernels.position import Position, Rulebook, legal_moves, plies_left, position_of, rulebook_of, typed_position
 from ..board import Board
 from ..book import Book, BookEntry, is_empty_board, shipped_book
 from ..layout import Layout
