@@ -212,8 +212,8 @@ def test_a_renamed_keyword_or_option_warns_for_its_caller_and_names_the_new_one(
     def search(simulations=None, sims=None):
         return renamed_keyword("search", "simulations", simulations, "sims", sims)
 
-    with pytest.warns(DeprecationWarning, match="search: 'sims' is deprecated since 0.5.0: the parameter is named "
-                                                "'simulations' now") as caught:
+    with pytest.warns(DeprecationWarning, match="search: 'sims' is deprecated: the parameter is named 'simulations' now "
+                                                "\\(since 0.5.0; 'sims' goes in 0.6.0\\)") as caught:
         assert search(sims=3) == 3
     assert caught[0].filename == __file__  # the caller's line, not the helper's
     assert search(simulations=4) == 4 and search() is None
