@@ -55,8 +55,8 @@ from donuts_ai.donuts.symmetry import NUM_SYMMETRIES
 from donuts_ai.learn.batched_search import network_predictor
 from donuts_ai.learn.benchmark import measure
 from donuts_ai.learn.buffer import as_samples, sample_planes
-from donuts_ai.learn.config import ARRAYS_FILE, CHECKPOINT, SETTINGS_FILE, TrainConfig
-from donuts_ai.learn.network import NetworkConfig, count_parameters, new_network
+from donuts_ai.learn.config import ARRAYS_FILE, SETTINGS_FILE, TrainConfig
+from donuts_ai.learn.network import CHECKPOINT, NetworkConfig, count_parameters, new_network
 from donuts_ai.learn.train import batch_loss, make_optimizer, train_step, training_batch
 
 #: The share of the buffer held out for the losses (never trained on).

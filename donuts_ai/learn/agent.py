@@ -35,8 +35,7 @@ from ..donuts.squares import SIZE, SQUARE_NAMES
 from ..errors import AgentError
 from .batched_search import C_PUCT, BatchSearch, Predictor, best_squares, masked_policy, network_predictor, predict_roots
 from .buffer import legal_flags
-from .network import Network, load_network
-from .train import network_in
+from .network import Network, load_network, network_in
 
 #: The network shipped with the library (trained by ``donuts-ai train``; see RESULTS).
 SHIPPED_NETWORK = Path(__file__).parent / "data"
@@ -54,7 +53,7 @@ _LOCK = threading.Lock()
 
 def network_folder(path: str | Path | None) -> Path:
     """The folder holding the network named by ``path``: the shipped one for ``None``, else
-    :func:`~.train.network_in` (a saved network, a training run's last checkpoint, a
+    :func:`~.network.network_in` (a saved network, a training run's last checkpoint, a
     supervised run's last network)."""
     return SHIPPED_NETWORK if path is None else network_in(path)
 

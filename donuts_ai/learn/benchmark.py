@@ -144,6 +144,24 @@ def probe_positions() -> list[SuitePosition]:
     return load_positions()[:PROBE_POSITIONS]
 
 
+def probe_baselines(positions: list[SuitePosition], seed: int = 0) -> dict[str, float]:
+    """What two agents that know nothing of the network score on ``positions``, the share a
+    policy's move is measured by (it keeps the solver's value), so that a training curve has
+    its baselines beside it: ``"random"``, the expected share of a uniformly random legal
+    move (exact: the share of value-keeping moves, averaged), and ``"greedy"``, the greedy
+    agent's (one ply of heuristics; seeded by ``seed`` for its ties)."""
+    from ..donuts.agents.greedy import GreedyAgent
+
+    greedy = GreedyAgent(seed=seed)
+    random_shares, greedy_keeps = [], []
+    for position in positions:
+        board = position.board()
+        legal = board.legal_moves()
+        random_shares.append(sum(position.keeps(move) for move in legal) / len(legal))
+        greedy_keeps.append(position.keeps(greedy.select_move(board)))
+    return {"random": float(np.mean(random_shares)), "greedy": float(np.mean(greedy_keeps))}
+
+
 def accuracy_probe(positions: list[SuitePosition]) -> Callable[[Network], tuple[float, float]]:
     """``measure(network) -> (policy share, value share)`` on ``positions``: what the trainer
     reports at each checkpoint."""

@@ -116,9 +116,8 @@ def _shape_of(path: str) -> dict[str, Any]:
     import dataclasses
 
     from .network import load_network
-    from .train import network_in
 
-    return dataclasses.asdict(load_network(network_in(path)).config)
+    return dataclasses.asdict(load_network(path).config)
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
@@ -136,14 +135,17 @@ def _cmd_train(args: argparse.Namespace) -> int:
     if args.backend == "ray" and not args.resume and not args.workers:
         raise DonutsError("--backend ray plays the self-play in workers: give --workers N")
     try:
-        from .benchmark import accuracy_probe, probe_positions
+        from .benchmark import accuracy_probe, probe_baselines, probe_positions
         from .config import Progress
         from .runs import open_trainer
     except ImportError as exc:  # the learn extra is missing
         raise DonutsError(f"train needs the learn extra (pip install 'donuts_ai[learn]'): {exc}") from None
     trainer = open_trainer(args.out, None if args.resume else _config(args), resume=args.resume, backend=args.backend,
                            address=args.address)
-    measure = None if args.no_measure else accuracy_probe(probe_positions())
+    probe = [] if args.no_measure else probe_positions()
+    measure = accuracy_probe(probe) if probe else None
+    # The probe's baselines, once: what a uniformly random move and the greedy agent keep.
+    baselines = probe_baselines(probe) if probe else {}
     config = trainer.config
     teacher = "" if config.teacher == "none" else \
         f", teacher {config.teacher} ({config.teacher_nodes} nodes, {config.teacher_threads} thread(s))"
@@ -153,6 +155,10 @@ def _cmd_train(args: argparse.Namespace) -> int:
           f"{config.simulations} simulations a move, layouts {config.layout}, "
           f"network {config.network.channels}x{config.network.blocks} ({config.network.value_head} value), seed {config.seed}"
           f"{teacher}{workers}" + (f" (resumed at move {trainer.counters['moves']})" if args.resume else ""), flush=True)
+    if baselines:
+        print(f"probe: {len(probe)} decided positions of the suites; a move keeps the solver's value for "
+              f"{baselines['random']:.1%} of them played uniformly at random, {baselines['greedy']:.1%} by the greedy agent",
+              flush=True)
     from ..tournament.progress import ProgressBar  # on demand: the command's help loads no harness
 
     last: dict[str, float] = {}
@@ -164,8 +170,9 @@ def _cmd_train(args: argparse.Namespace) -> int:
         games = (p["games"] - last.get("games", 0)) / seconds
         positions = (p["positions"] - last.get("positions", 0)) / seconds
         busy = p["search_seconds"] + p["network_seconds"] + p["train_seconds"] + p["label_wait_seconds"] or 1e-9
-        accuracy = "" if p["policy_accuracy"] is None else \
-            f"  solver: policy {p['policy_accuracy']:.3f} value {p['value_accuracy']:.3f}"
+        accuracy = "" if p["policy_accuracy"] is None else (
+            f"  solver: policy {p['policy_accuracy']:.3f} (random {baselines['random']:.3f}, greedy "
+            f"{baselines['greedy']:.3f}) value {p['value_accuracy']:.3f}")
         if p["labelled"]:
             accuracy += f"  labels: value {p['value_labels'] / p['labelled']:.0%} policy {p['policy_labels'] / p['labelled']:.0%}"
         bar.write(f"{p['seconds'] / 60:6.1f} min  move {p['moves']}  games {p['games']} ({games:.1f}/s)  "

@@ -21,11 +21,10 @@ from .teacher import DEFAULT_CACHE, DEFAULT_MIN_PLY, DEFAULT_NODES, TEACHER_MODE
 MAX_PLIES = NUM_SQUARES
 #: The self-play searches (:attr:`TrainConfig.search`).
 SEARCHES = ("puct", "gumbel")
-#: Files of a run's directory: the checkpoint (a folder, replaced whole), and one JSON line
-#: of progress per checkpoint.
-CHECKPOINT, PROGRESS = "checkpoint", "progress.jsonl"
-#: The folder of a supervised run's last network (see .supervised).
-FINAL_NETWORK = "network"
+#: Files of a run's directory: the checkpoint (a folder, replaced whole; its name, and that
+#: of a supervised run's last network, are :mod:`.network`'s, which finds a network in a
+#: run), and one JSON line of progress per checkpoint.
+PROGRESS = "progress.jsonl"
 #: Files inside a checkpoint: settings and counters, arrays (replay buffer, games), optimizer.
 SETTINGS_FILE, ARRAYS_FILE, OPTIMIZER_FILE = "train.json", "state.npz", "optimizer.eqx"
 #: Most self-play workers of a run (TrainConfig.workers).

@@ -229,9 +229,26 @@ def save_network(network: Network, directory: str | Path) -> None:
     (directory / CONFIG_FILE).write_text(json.dumps(network.config.to_json(), indent=1) + "\n")
 
 
+#: A training run's checkpoint folder, and a supervised run's last network, inside the run's folder.
+CHECKPOINT, FINAL_NETWORK = "checkpoint", "network"
+
+
+def network_in(path: str | Path) -> Path:
+    """The folder of the network ``path`` names: a saved network's folder (as
+    :func:`save_network` writes it), a training run (its last checkpoint) or a supervised
+    run (its last network); ``path`` itself when it holds none of them."""
+    folder = Path(path)
+    for inside in (folder, folder / CHECKPOINT, folder / FINAL_NETWORK):
+        if (inside / CONFIG_FILE).is_file():
+            return inside
+    return folder
+
+
 def load_network(directory: str | Path) -> Network:
-    """The network saved in ``directory`` by :func:`save_network` (``LearnError`` if none is there)."""
-    directory = Path(directory)
+    """The network ``directory`` names, as ``az:checkpoint=`` takes it (:func:`network_in`):
+    saved there by :func:`save_network`, or a training or supervised run's last one
+    (``LearnError`` if none is there)."""
+    directory = network_in(directory)
     config_path, weights_path = directory / CONFIG_FILE, directory / WEIGHTS_FILE
     if not config_path.is_file() or not weights_path.is_file():
         raise LearnError(f"no network in {str(directory)!r} (it needs {CONFIG_FILE} and {WEIGHTS_FILE})")

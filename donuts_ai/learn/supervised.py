@@ -12,7 +12,7 @@ step, the positions drawn so far, the seconds spent training (measuring apart), 
 losses since the last row and, when ``positions`` are given (say
 :func:`~.benchmark.probe_positions`), the accuracy of :func:`~.benchmark.measure` on them.
 ``out/network`` is the last network (what a run's path names where a network is asked
-for, :func:`~.train.network_in`) and ``out/training.json``, written before the first
+for, :func:`~.network.network_in`) and ``out/training.json``, written before the first
 step, what made it.
 """
 
@@ -33,10 +33,10 @@ from ..donuts.symmetry import NUM_SYMMETRIES
 from ..outcomes import UNKNOWN
 from .agent import root_record
 from .buffer import LABELLED, POLICY_KNOWN, SAMPLE, VALUE_KNOWN, samples_of_games
-from .config import FINAL_NETWORK, TrainConfig
+from .config import TrainConfig
 from .dataset import Dataset, read_dataset
 from .errors import LearnError
-from .network import Network, NetworkConfig, new_network, save_network
+from .network import FINAL_NETWORK, Network, NetworkConfig, new_network, save_network
 from .train import make_optimizer, train_step, training_batch
 
 #: The file of the training curve, a row a checkpoint.

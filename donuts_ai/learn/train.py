@@ -65,12 +65,12 @@ import optax
 from ..donuts.rules import make_rules
 from ..donuts.symmetry import NUM_SYMMETRIES
 from .buffer import ReplayBuffer, legal_flags, sample_planes, symmetric
-from .config import ARRAYS_FILE, CHECKPOINT, FINAL_NETWORK, OPTIMIZER_FILE, PROGRESS, SETTINGS_FILE, fresh_counters
+from .config import ARRAYS_FILE, OPTIMIZER_FILE, PROGRESS, SETTINGS_FILE, fresh_counters
 from .config import Progress as Progress  # the run's settings and progress line, importable from here as before
 from .config import TrainConfig as TrainConfig
 from .dataset import DatasetWriter, rows_of
 from .errors import LearnError
-from .network import CONFIG_FILE, WDL_ORDER, Network, load_network, new_network, save_network
+from .network import CHECKPOINT, WDL_ORDER, Network, load_network, new_network, save_network
 from .selfplay import FinishedGame, SelfPlay
 from .teacher import label_counts, targets
 
@@ -132,21 +132,10 @@ def training_batch(samples: np.ndarray, donuts: int, symmetries: npt.NDArray[np.
     return planes, policy, legal, value
 
 
-def network_in(path: str | Path) -> Path:
-    """The folder of the network ``path`` names: a saved network's folder (as
-    :func:`~.network.save_network` writes it), a training run (its last checkpoint) or a
-    supervised run (its last network)."""
-    folder = Path(path)
-    for inside in (folder, folder / CHECKPOINT, folder / FINAL_NETWORK):
-        if (inside / CONFIG_FILE).is_file():
-            return inside
-    return folder
-
-
 def _initial_network(config: TrainConfig) -> Network:
     """The network ``config.initial_network`` names, checked to have the run's shape."""
     assert config.initial_network is not None
-    network = load_network(network_in(config.initial_network))
+    network = load_network(config.initial_network)
     if network.config != config.network:
         raise LearnError(f"the initial network {config.initial_network!r} is {network.config}, the run's network is "
                          f"{config.network}: give the run the initial network's shape")

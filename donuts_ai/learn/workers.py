@@ -47,9 +47,9 @@ from ..donuts.squares import NUM_SQUARES
 from ..errors import DonutsError
 from ..tournament import stops_cleanly
 from .buffer import SAMPLE, as_samples
-from .config import ARRAYS_FILE, CHECKPOINT, Progress, TrainConfig
+from .config import ARRAYS_FILE, Progress, TrainConfig
 from .errors import LearnError
-from .network import Network
+from .network import CHECKPOINT, Network
 from .selfplay import SELF_PLAY_ARRAYS, FinishedGame, SelfPlay
 from .train import Learner, read_checkpoint
 

@@ -531,3 +531,30 @@ def test_the_package_names_load_lazily_and_all_of_them():
     assert set(learn.__all__) == set(learn._NAMES)
     for name in learn.__all__:
         assert getattr(learn, name) is not None
+
+
+def test_load_network_takes_what_az_checkpoint_takes(tiny_network, tmp_path):
+    import shutil
+
+    from donuts_ai.learn.network import CHECKPOINT, FINAL_NETWORK, load_network
+
+    expected = load_network(tiny_network).config
+    for inside in (CHECKPOINT, FINAL_NETWORK):  # a training run's folder, a supervised run's folder
+        run = tmp_path / inside.replace("/", "_") / "run"
+        shutil.copytree(tiny_network, run / inside)
+        assert load_network(run).config == expected
+        assert A.AlphaZeroAgent(checkpoint=str(run), simulations=0).network.config == expected
+    with pytest.raises(LearnError, match="no network in"):
+        load_network(tmp_path / "empty")
+
+
+def test_the_probe_s_baselines_are_its_random_and_greedy_shares():
+    from donuts_ai.learn.benchmark import probe_baselines, probe_positions
+
+    positions = probe_positions()[:12]
+    baselines = probe_baselines(positions)
+    # A uniformly random legal move keeps the value with the share of the labelled moves that do.
+    labelled = [sum(label.value == p.value for label in p.labels) / len(p.labels) for p in positions]
+    assert all(sorted(label.move for label in p.labels) == sorted(p.board().legal_moves()) for p in positions)
+    assert baselines["random"] == pytest.approx(sum(labelled) / len(labelled))
+    assert 0.0 <= baselines["greedy"] <= 1.0 and baselines == probe_baselines(positions)  # seeded: the same again
