@@ -123,6 +123,8 @@ ALLOWED = {
     "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._dict_checks", "boxes._kernels", "boxes._undo",
                     "boxes.deck", "boxes.errors", "boxes.moves", "boxes.pictures", "boxes.rules"},
     "boxes.reference": {"errors", "boxes.deck", "boxes.moves", "boxes.rules"},
+    # Moves as dense action indices on a bounded table, a player's view as tensors: for learning code.
+    "boxes.encoding": {"_checks", "boxes.deck", "boxes.errors", "boxes.moves", "boxes.rules", "boxes.state"},
     # Random games on the compiled engine: the public face of its playouts.
     "boxes.playouts": {"_checks", "boxes._core", "boxes._kernels", "boxes.errors", "boxes.rules"},
     # The game's functions for the information-set MCTS, and the search bound to them.
@@ -145,8 +147,9 @@ ALLOWED = {
     # loading the protocol's position writer by the dotted path the package root gives it).
     "engine_protocol": {"_checks", "errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
                         "donuts.squares"},
-    "interop": {"_bits", "_checks", "agents", "errors", "outcomes", "tournament", "donuts.agents", "donuts.board",
-                "donuts.layout", "donuts.planes", "donuts.rules", "donuts.vector_env", "donuts.squares"},
+    "interop": {"_bits", "_checks", "agents", "errors", "outcomes", "tournament", "boxes.encoding", "boxes.rules", "boxes.state",
+                "donuts.agents", "donuts.board", "donuts.layout", "donuts.planes", "donuts.rules", "donuts.squares",
+                "donuts.vector_env"},
     "play": {"_compile_notice", "errors", "game", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board",
              "donuts.layout", "donuts.outcomes", "donuts.rules", "donuts.squares", "donuts.svg"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
@@ -170,7 +173,7 @@ RULES_LAYERS = {
     "donuts": ("squares", "rules", "symmetry", "svg", "_kernels", "layout", "board", "canonical", "reference", "playouts", "vector_env",
                "planes"),
     "boxes": ("errors", "deck", "moves", "rules", "pictures", "_kernels", "_core", "_undo", "_dict_checks", "state", "reference",
-              "playouts"),
+              "playouts", "encoding"),
 }
 #: What the rules must not know: searches, agents, the harness (and everything above them).
 ABOVE_THE_RULES = {"search", "agents", "tournament", "games", *(f"{g}.{part}" for g in GAME_FOLDERS

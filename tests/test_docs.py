@@ -26,6 +26,7 @@ PUBLIC_MODULES = [
     "donuts_ai.bench",
     "donuts_ai.boxes",
     "donuts_ai.boxes.agents",
+    "donuts_ai.boxes.encoding",
     "donuts_ai.donuts",
     "donuts_ai.donuts.agents",
     "donuts_ai.donuts.agents.search_base",

@@ -18,7 +18,7 @@ and :class:`~donuts_ai.errors.GameOverError` (also importable from :mod:`donuts_
 from __future__ import annotations
 
 from .deck import CARD_TYPES, DECK_SIZE, FLAVOUR_NAMES, TRAY_SIZE
-from .errors import BoxesError, BoxesRulesError, ObservationError
+from .errors import BoxesError, BoxesRulesError, EncodingError, ObservationError
 from .moves import move_text, parse_move
 from .rules import GRIDS, MATCHINGS, BoxesRules
 from .state import BoxesState
@@ -34,6 +34,7 @@ __all__ = [
     "BoxesRules",
     "BoxesRulesError",
     "BoxesState",
+    "EncodingError",
     "ObservationError",
     "move_text",
     "parse_move",

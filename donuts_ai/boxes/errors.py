@@ -22,3 +22,8 @@ class BoxesRulesError(BoxesError):
 
 class ObservationError(BoxesError):
     """An observation (``BoxesState.observation``) or state dictionary that is malformed or impossible."""
+
+
+class EncodingError(BoxesError):
+    """A move off the table of an :class:`~donuts_ai.boxes.encoding.ActionEncoding`, an action
+    index out of its range, a bad table radius, or a view of another number of players."""

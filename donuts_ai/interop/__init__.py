@@ -2,12 +2,14 @@
 
 - :mod:`donuts_ai.interop.pettingzoo` (``pip install 'donuts_ai[rl]'``): ``env()`` /
   ``raw_env``, the AEC environment ``donuts_v0``, for reinforcement-learning code
-  written against PettingZoo or Gymnasium.
+  written against PettingZoo or Gymnasium; ``env(game="boxes", players=N)`` is Donut
+  Boxes, ``donut_boxes_v0`` (:mod:`donuts_ai.interop.pettingzoo_boxes`, on the tensor
+  encoding of :mod:`donuts_ai.boxes.encoding`).
 - :mod:`donuts_ai.interop.openspiel` (``pip install 'donuts_ai[spiel]'``): the Python
   game ``python_donuts`` registered with ``pyspiel``, our agents as ``pyspiel.Bot``
   and OpenSpiel's ``MCTSBot`` as a tournament agent (``openspiel-mcts:simulations=1000``).
 
-Both describe a position with the same observation planes
+The Donuts environment and game both describe a position with the same observation planes
 (:func:`donuts_ai.interop.planes`, 13 planes of 6×6 from one player's point of view).
 This package imports neither dependency: import the submodule you need.
 """

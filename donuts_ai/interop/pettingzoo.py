@@ -50,9 +50,14 @@ The position is ``env.unwrapped.board``, a :class:`~donuts_ai.Board`, so any age
     from donuts_ai.donuts.squares import parse_square
     action = parse_square(MCTSAgent(time_limit=0.1).select_move(e.unwrapped.board))
 
-Importing this module registers the environment with PettingZoo's registry as
-``donuts_ai/donuts-v0`` (``pettingzoo.make("aec", "donuts_ai/donuts-v0")``) when the
-installed PettingZoo has one.
+``env(game="boxes", players=N, ...)`` is Donut Boxes instead, for 2 to 10 players: the
+environment ``donut_boxes_v0`` of :mod:`donuts_ai.interop.pettingzoo_boxes` (a dense move
+index with its mask, a tensor view of each player's cards and the layout, rewards by
+place or by score). ``env()`` and ``env(game="donuts", ...)`` are Donuts, as above.
+
+Importing this module registers the environments with PettingZoo's registry as
+``donuts_ai/donuts-v0`` (``pettingzoo.make("aec", "donuts_ai/donuts-v0")``) and
+``donuts_ai/boxes-v0`` when the installed PettingZoo has one.
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Sequence
-from typing import SupportsInt, TypedDict, Unpack
+from typing import Any, Literal, SupportsInt, TypedDict, Unpack, overload
 
 try:
     import gymnasium
@@ -83,6 +88,8 @@ from ..donuts.vector_env import VectorEnv
 from ..outcomes import value_for
 from ._options import InteropError
 from ._planes import NUM_PLANES, action_mask, write_planes
+from .pettingzoo_boxes import BoxesEnvOptions
+from .pettingzoo_boxes import env as boxes_env
 
 #: The environment's name (PettingZoo's ``metadata["name"]``).
 NAME = "donuts_v0"
@@ -90,6 +97,8 @@ NAME = "donuts_v0"
 REGISTRY_ID = "donuts_ai/donuts-v0"
 AGENTS = ("player_0", "player_1")
 RENDER_MODES = ("ansi", "human", "rgb_array")
+#: The games :func:`env` plays: Donuts (this module's ``raw_env``) and Donut Boxes (``pettingzoo_boxes``).
+GAMES = ("donuts", "boxes")
 
 
 class EnvOptions(TypedDict, total=False):
@@ -125,8 +134,17 @@ class EndInfo(TypedDict, total=False):
     reason: str
 
 
-def env(**kwargs: Unpack[EnvOptions]) -> AECEnv:
-    """The environment in PettingZoo's standard wrappers for board games (see the module)."""
+@overload
+def env(game: Literal["donuts"] = "donuts", **kwargs: Unpack[EnvOptions]) -> AECEnv: ...
+@overload
+def env(game: Literal["boxes"], **kwargs: Unpack[BoxesEnvOptions]) -> AECEnv: ...
+def env(game: str = "donuts", **kwargs: Any) -> AECEnv:
+    """The environment in PettingZoo's standard wrappers for board games (see the module):
+    Donuts, or with ``game="boxes"`` Donut Boxes (:mod:`donuts_ai.interop.pettingzoo_boxes`)."""
+    if game == "boxes":
+        return boxes_env(**kwargs)
+    if game != "donuts":
+        raise InteropError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
