@@ -7,7 +7,11 @@ import json
 import time
 
 from donuts_ai.boxes import BoxesRules, BoxesState, _core
-from donuts_ai.boxes import _kernels as E
+
+try:  # the rules kernels: _kernels since 0.5.0, _engine before
+    from donuts_ai.boxes import _kernels as E
+except ImportError:
+    from donuts_ai.boxes import _engine as E  # type: ignore[no-redef]
 from donuts_ai.boxes._bound import ismcts as bound_search  # Donut Boxes' binding of the tree search
 from donuts_ai.search import ismcts as I  # the tree and its settings
 

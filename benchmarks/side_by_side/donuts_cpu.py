@@ -15,16 +15,19 @@ from donuts_ai import Board, Layout, VectorEnv, perft, random_playouts
 from donuts_ai.bench import engine as B
 
 
-def _module(new: str, old: str) -> ModuleType:
-    """A private module at its path in the tree on PYTHONPATH: ``new`` (0.4.0: a folder for each
-    game, issue 38) or ``old`` (0.3.0), so that one script measures either tree."""
-    try:
-        return importlib.import_module(new)
-    except ModuleNotFoundError:
-        return importlib.import_module(old)
+def _module(*paths: str) -> ModuleType:
+    """A private module at the first of ``paths`` the tree on PYTHONPATH has, newest first
+    (0.5.0: the rules kernels' ``_kernels``; 0.4.0: ``_engine`` in a folder for each game,
+    issue 38; 0.3.0: ``donuts_ai._engine``), so that one script measures any of those trees."""
+    for path in paths[:-1]:
+        try:
+            return importlib.import_module(path)
+        except ModuleNotFoundError:
+            continue
+    return importlib.import_module(paths[-1])
 
 
-P = _module("donuts_ai.donuts._kernels.position", "donuts_ai._kernels.position")
+P = _module("donuts_ai.donuts._kernels.position", "donuts_ai.donuts._engine.position", "donuts_ai._engine.position")
 MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
 
 

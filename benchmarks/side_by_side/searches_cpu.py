@@ -30,17 +30,20 @@ from donuts_ai.search.ismcts import root_stats as ismcts_root_stats
 from donuts_ai.search.mcts._tree import root_stats as mcts_root_stats
 
 
-def _module(new: str, old: str) -> ModuleType:
-    """A private module at its path in the tree on PYTHONPATH: ``new`` (0.4.0: a folder for each
-    game, issue 38) or ``old`` (0.3.0), so that one script measures either tree."""
-    try:
-        return importlib.import_module(new)
-    except ModuleNotFoundError:
-        return importlib.import_module(old)
+def _module(*paths: str) -> ModuleType:
+    """A private module at the first of ``paths`` the tree on PYTHONPATH has, newest first
+    (0.5.0: the rules kernels' ``_kernels``; 0.4.0: ``_engine`` in a folder for each game,
+    issue 38; 0.3.0: ``donuts_ai._engine``), so that one script measures any of those trees."""
+    for path in paths[:-1]:
+        try:
+            return importlib.import_module(path)
+        except ModuleNotFoundError:
+            continue
+    return importlib.import_module(paths[-1])
 
 
-GAME = _module("donuts_ai.donuts._kernels.batch", "donuts_ai._kernels.batch").GAME
-position_of = _module("donuts_ai.donuts._kernels.position", "donuts_ai._kernels.position").position_of
+GAME = _module("donuts_ai.donuts._kernels.batch", "donuts_ai.donuts._engine.batch", "donuts_ai._engine.batch").GAME
+position_of = _module("donuts_ai.donuts._kernels.position", "donuts_ai.donuts._engine.position", "donuts_ai._engine.position").position_of
 MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
 
 
@@ -53,6 +56,8 @@ def budget(cls, count):
 R = 7
 cpu = time.process_time
 FINGERPRINT_ONLY = "--fingerprint-only" in sys.argv
+#: What an unproven MCTS node's ``proven`` read before 0.5.0 (the fingerprint writes it so in every tree).
+UNPROVEN_BEFORE_0_5 = 2
 digest = hashlib.sha256()
 
 
@@ -91,7 +96,8 @@ def mcts(workers, iterations):
             move = agent.select_move(board)
             for t in range(workers):
                 moves, visits, _, proven = mcts_root_stats(agent._tree, t)
-                note(moves, visits, proven)
+                # An unproven node reads outcomes.UNKNOWN (-128) since 0.5.0, 2 before: the same node.
+                note(moves, visits, np.where(np.isin(proven, (-1, 0, 1)), proven, UNPROVEN_BEFORE_0_5))
             digest.update(move.encode())
             n += agent.last_info["iterations"]
         return n

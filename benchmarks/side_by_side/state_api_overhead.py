@@ -16,7 +16,11 @@ import numpy as np
 
 from donuts_ai import Board, Layout
 from donuts_ai.boxes import BoxesRules, BoxesState
-from donuts_ai.donuts import _kernels as E
+
+try:  # the rules kernels: _kernels since 0.5.0, _engine before
+    from donuts_ai.donuts import _kernels as E
+except ImportError:
+    from donuts_ai.donuts import _engine as E  # type: ignore[no-redef]
 from donuts_ai.errors import GameOverError, IllegalMoveError
 
 ROUNDS = 6
