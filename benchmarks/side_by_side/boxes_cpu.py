@@ -3,15 +3,17 @@
 Runs against the trees before and after a change (it speaks the state and ISMCTS APIs of 0.3.0 onward); see run.sh."""
 # ruff: noqa: B023  (each `go` is called only within the loop pass that defines it)
 
+import importlib
 import json
 import time
 
 from donuts_ai.boxes import BoxesRules, BoxesState, _core
 
-try:  # the rules kernels: _kernels since 0.5.0, _engine before
-    from donuts_ai.boxes import _kernels as E
-except ImportError:
-    from donuts_ai.boxes import _engine as E  # type: ignore[no-redef]
+# The rules kernels, by name so that one script measures any tree: _kernels since 0.5.0, _engine before.
+try:
+    E = importlib.import_module("donuts_ai.boxes._kernels")
+except ModuleNotFoundError:
+    E = importlib.import_module("donuts_ai.boxes._engine")
 from donuts_ai.boxes._bound import ismcts as bound_search  # Donut Boxes' binding of the tree search
 from donuts_ai.search import ismcts as I  # the tree and its settings
 

@@ -8,6 +8,7 @@ and ``docs/architecture.md``.
     python benchmarks/side_by_side/state_api_overhead.py PLAYERS [ROUNDS]
 """
 
+import importlib
 import statistics
 import sys
 import time
@@ -17,10 +18,11 @@ import numpy as np
 from donuts_ai import Board, Layout
 from donuts_ai.boxes import BoxesRules, BoxesState
 
-try:  # the rules kernels: _kernels since 0.5.0, _engine before
-    from donuts_ai.donuts import _kernels as E
-except ImportError:
-    from donuts_ai.donuts import _engine as E  # type: ignore[no-redef]
+# The rules kernels, by name so that one script measures any tree: _kernels since 0.5.0, _engine before.
+try:
+    E = importlib.import_module("donuts_ai.donuts._kernels")
+except ModuleNotFoundError:
+    E = importlib.import_module("donuts_ai.donuts._engine")
 from donuts_ai.errors import GameOverError, IllegalMoveError
 
 ROUNDS = 6
