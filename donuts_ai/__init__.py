@@ -21,10 +21,10 @@ command line); ``docs/architecture.md`` draws the tree.
 """
 
 import importlib
-import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
+from ._when_imported import when_imported
 from .donuts.agents import AGENTS, OPTIONAL_AGENTS
 from .donuts.board import Board, Outcome, Termination
 from .donuts.errors import LayoutError, PositionError, RulesError, SymmetryError
@@ -65,26 +65,24 @@ ENGINE_POSITIONS["donuts"] = "donuts_ai.engine_protocol.position:position_comman
 
 
 def _register_with_gymnasium() -> None:
-    """``donuts_ai/Donuts-v0`` in Gymnasium's registry, where Gymnasium is installed (the
-    ``rl`` extra): ``gymnasium.make_vec("donuts_ai/Donuts-v0", num_envs=8,
-    vectorization_mode="vector_entry_point")`` works once ``donuts_ai`` is imported."""
-    if importlib.util.find_spec("gymnasium") is not None:
-        from .interop.gymnasium import register_envs
+    """``donuts_ai/Donuts-v0`` in Gymnasium's registry (the ``rl`` extra):
+    ``gymnasium.make_vec("donuts_ai/Donuts-v0", num_envs=8, vectorization_mode="vector_entry_point")``
+    works once ``donuts_ai`` is imported."""
+    from .interop.gymnasium import register_envs
 
-        register_envs()
-
-
-_register_with_gymnasium()
+    register_envs()
 
 
 def _register_with_openspiel() -> None:
-    """``python_donuts`` in OpenSpiel's registry, where OpenSpiel is installed (the
-    ``spiel`` extra): ``pyspiel.load_game("python_donuts")`` works once ``donuts_ai`` is imported."""
-    if importlib.util.find_spec("pyspiel") is not None:
-        importlib.import_module(".interop.openspiel", __name__)
+    """``python_donuts`` in OpenSpiel's registry (the ``spiel`` extra): ``pyspiel.load_game("python_donuts")``
+    works once ``donuts_ai`` is imported."""
+    importlib.import_module(".interop.openspiel", __name__)
 
 
-_register_with_openspiel()
+# When each library is imported (now, if it already is): importing them here would cost
+# every ``import donuts_ai``, and every agent process of a tournament, tens of milliseconds.
+when_imported("gymnasium", _register_with_gymnasium)
+when_imported("pyspiel", _register_with_openspiel)
 
 #: Public names loaded when first named, so that ``import donuts_ai`` stays light: the
 #: solver (Donuts' search) and ``evaluate`` (accuracy against perfect play, which loads

@@ -55,6 +55,7 @@ ALLOWED = {
     "errors": set(),
     "_checks": {"errors"},
     "_kernel_cache": set(),
+    "_when_imported": set(),  # a post-import hook: the root registers with Gymnasium and OpenSpiel once they load
     "_compile_notice": set(),  # a first call that compiles says so: the pre-flight, the solver, the page
     "_units": set(),  # quantities as text, for every table
     "state": {"errors"},  # the state API both games implement (a Protocol): below both games
