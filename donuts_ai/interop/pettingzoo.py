@@ -167,7 +167,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise InteropError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}")
         self.render_mode = render_mode
-        self._layouts = LayoutSpec(layout)
         self.rules = make_rules(rules, donuts)
         # The layouts are drawn as game 0 of a VectorEnv draws them (and so the Gymnasium
         # environment's): the same seed gives the same games in all three.

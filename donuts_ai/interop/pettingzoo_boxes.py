@@ -124,7 +124,7 @@ class BoxesEnvOptions(TypedDict, total=False):
     render_mode: str | None
 
 
-class Observation(TypedDict):
+class BoxesEnvObservation(TypedDict):
     """What :meth:`raw_env.observe` returns for an agent (see the module and :mod:`donuts_ai.boxes.encoding`)."""
 
     observation: NDArray[np.float32]
@@ -247,7 +247,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         self.infos: dict[str, BoxesInfo] = {a: {} for a in self.agents}
         self.infos[self.agent_selection] = {"observation": self._view(player)}
 
-    def observe(self, agent: str) -> Observation:
+    def observe(self, agent: str) -> BoxesEnvObservation:
         player = self.possible_agents.index(agent)
         view = self._view(player)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
