@@ -23,7 +23,7 @@ from ..boxes import BoxesError, BoxesRules, BoxesState, playouts
 from ..boxes.agents import ISMCTSAgent, warm_up
 from . import runs
 from ._report import Machine, RateStats, Stats, machine, rate_stats
-from .record import Figure, boxes_games_name, ismcts_name
+from .record import Figure, boxes_games_name, ismcts_name, measure_work
 
 #: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
 #: share of a random game's length (early, middle, late).
@@ -188,19 +188,57 @@ def run(quick: bool = False) -> BoxesBench:
     }
 
 
+#: The time limits of the timed ISMCTS moves in ``donuts-ai bench``'s record (a limit of
+#: 1 ms gives raw times under pyperf's 1 ms floor: :mod:`donuts_ai.bench.time_use` covers it).
+RECORD_LIMITS = (0.01, 0.1)
+
+
 def figures(quick: bool = False) -> list[Figure]:
-    """Every figure of :func:`run` as record figures (seconds a game, an iteration, a timed
-    move), for ``donuts-ai bench``'s record."""
-    r = run(quick)
-    out = [Figure(boxes_games_name(int(p)), "game", [1 / v for v in s["rates"]], {"games": s["games"]})
-           for p, s in r["random_games"].items()]
-    for p, ism in r["ismcts"].items():
-        for whole_move, stats in ((False, ism["tree"]), (True, ism["move"])):
-            out.append(Figure(ismcts_name(int(p), whole_move), "iteration", [1 / v for v in stats["rates"]],
-                              {"iterations": ism["iterations"]}))
-    for limit, times in r["time_use"].items():
+    """The figures of :func:`run` for ``donuts-ai bench``'s record, each measured by
+    :func:`~donuts_ai.bench.record.measure_work` (repeats of at least 100 ms, CPU time,
+    the yardstick): seconds a random game, an ISMCTS iteration (over the whole move, and
+    over the time in the compiled tree alone, from the same moves), and a timed move."""
+    warm_up()
+    random_games(WARM_UP_GAMES)
+    repeats = 3 if quick else 5
+    games = 2000 if quick else 10000
+    iterations = 200 if quick else 1000
+    out = []
+    for players in (2, 4):
+        n = games if players == 2 else games // 2
+        seeds = iter(range(10**9))
+        rules = BoxesRules(players=players)
+        out.append(measure_work(boxes_games_name(players), "game",
+                                lambda n=n, rules=rules, seeds=seeds: random_games(n, rules, next(seeds))["games"],
+                                repeats, {"games": n}))
+    for players in (2, 4):
+        positions = _positions(players)
+        tree_log: list[tuple[int, float]] = []  # (iterations, seconds in the tree) of every call
+
+        def whole_moves(positions: list[tuple[str, BoxesState]] = positions,
+                        tree_log: list[tuple[int, float]] = tree_log) -> int:
+            done, tree_seconds = 0, 0.0
+            for _phase, state in positions:
+                agent = ISMCTSAgent(simulations=iterations, seed=len(tree_log))
+                agent.select_move(state)
+                done += agent.last_info["iterations"]
+                tree_seconds += agent.last_info["search_seconds"]
+            tree_log.append((done, tree_seconds))
+            return done
+
+        move = measure_work(ismcts_name(players, whole_move=True), "iteration", whole_moves, repeats,
+                            {"iterations": iterations})
+        timed = tree_log[move.warmup_calls:]  # the repeats' calls, ``move.calls`` a repeat
+        tree_values = []
+        for r in range(repeats):
+            calls = timed[r * move.calls:(r + 1) * move.calls]
+            tree_values.append(sum(s for _, s in calls) / sum(i for i, _ in calls))
+        out.append(Figure(ismcts_name(players, whole_move=False), "iteration", tree_values, {"iterations": iterations},
+                          loops=move.loops))
+        out.append(move)
+    for limit, times in time_use(4, RECORD_LIMITS, 12 if quick else 40).items():
         out.append(Figure(f"Donut Boxes timed ISMCTS move, 4 players, limit {limit} s", "move", times["seconds"],
-                          {"limit": float(limit)}))
+                          {"limit": float(limit)}, duration=sum(times["seconds"])))
     return out
 
 

@@ -1,10 +1,11 @@
-"""``donuts-ai bench compare OLD NEW``: is NEW faster, slower, or no different beyond the noise?
+"""``donuts-ai bench compare OLD NEW``: is NEW faster, slower, no different, or is the noise too wide to say?
 
-For each figure the two records share, the ratio of NEW's speed to OLD's with a 95%
-interval and a verdict. The interval is computed over *runs*, the independent processes
-a record is made of (:mod:`donuts_ai.bench.record`), not over the repeats within one: a
-run's repeats agree to 1% where separate processes of one commit differ by 10 to 30% on
-a shared machine, and an interval from the repeats would call that noise a change.
+For each figure the two records share, the ratio of NEW's speed to OLD's with an interval,
+the smallest change the comparison could have detected, and a verdict. The interval is
+computed over *runs*, the independent processes a record is made of
+(:mod:`donuts_ai.bench.record`), not over the repeats within one: a run's repeats agree
+to 1% where separate processes of one commit differ by several percent on a shared
+machine, and an interval from the repeats would call that noise a change.
 
 - Each run counts once, by the median of its values (robust to one value slowed by a burst
   of load; records before 0.5.0 kept medians too). On the log scale (speed ratios are
@@ -17,12 +18,26 @@ a shared machine, and an interval from the repeats would call that noise a chang
 - A side with one run borrows the other side's spread between runs; with one run on each
   side, the interval comes from the values of the runs alone, and the table says that the
   noise between runs is not in it.
-- The verdict is *faster* or *slower* when the interval excludes 1 and the estimated
-  change is at least ``min_change`` (2% by default: changes smaller than that are not
-  called, however steady, as pyperf's ``--min-speed`` and asv's factor do);
-  otherwise *no difference beyond the noise*.
-- When the records come from different machines (CPU model, cores or host differ), the
-  report names both and says that each ratio is across machines.
+- **The intervals are family-wise**: 95% for all the figures compared together, by Holm's
+  step-down correction (the figure whose difference is the clearest is tested at 5%
+  over the number of figures, the next at 5% over one fewer, ... until one is not
+  different; the rest keep that level). An uncorrected 95% interval over 20 figures
+  calls one of them different in most honest runs of a commit against itself.
+- **Verdicts** (:func:`verdict_of`): *faster* or *slower* when the whole interval lies
+  beyond 1 and the estimated change is at least ``min_change`` (2% by default: smaller
+  changes are not called, as pyperf's ``--min-speed`` and asv's factor do); *no
+  difference* when the whole interval lies within the margin (±10% by default,
+  ``--margin``: equivalence, as two one-sided tests); otherwise *inconclusive*, with
+  about how many more runs would narrow the interval enough to decide. A figure whose
+  runs were starved of CPU time (:func:`donuts_ai.bench.record.starved`) gets no verdict,
+  and is left out of the family.
+- **Detectable change**: each line says the least change that the comparison would have
+  called 80% of the time (:data:`POWER`), from its interval's spread and level.
+- When the records come from different machines (CPU model, cores, clock, host or
+  kernel differ), the report names both; where both records measured the yardstick
+  (:mod:`donuts_ai.bench.yardstick`), every ratio compares *normalised* figures (each
+  value scaled by its run's yardstick rate), and the report says so; otherwise each
+  ratio is across machines, not a change of the code alone.
 - ``--fail-slower PCT`` exits with status 1 when any figure is slower by more than PCT
   percent beyond the noise: when even the interval's end nearest to 1 is more than PCT
   percent slower. It is the regression gate for CI.
@@ -31,6 +46,7 @@ a shared machine, and an interval from the repeats would call that noise a chang
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import statistics
 import sys
@@ -43,58 +59,92 @@ from .._units import seconds_text
 from ..errors import DonutsError
 from . import record
 
-#: The confidence of every interval.
+#: The confidence of the intervals, family-wise over the figures compared together.
 CONFIDENCE = 0.95
 #: The least change called faster or slower (a share: 0.02 is 2%).
 MIN_CHANGE = 0.02
+#: The margin within which a figure is called no different (a share: 0.10 is ±10%).
+MARGIN = 0.10
+#: The detectable change of a line is the change called this often (80%: the usual power).
+POWER = 0.80
 #: Units of work whose time per unit reads better than a rate (a solve takes 0.02 s).
 TIME_READ_UNITS = frozenset({"solve", "start", "move", "tournament"})
 #: Plurals of the units of work that are not the unit and an "s".
 PLURALS = {"leaf": "leaves", "search": "searches"}
 
-Verdict = Literal["faster", "slower", "same"]
+Verdict = Literal["faster", "slower", "same", "inconclusive", "starved"]
 #: What the verdicts print as.
-VERDICT_TEXT = {"faster": "faster", "slower": "slower", "same": "no difference beyond the noise"}
+VERDICT_TEXT = {"faster": "faster", "slower": "slower", "same": "no difference", "inconclusive": "inconclusive",
+                "starved": "starved: no verdict"}
 #: Where an interval's spread came from: runs (independent processes), pairs of runs made
 #: side by side, or the values within one run on each side (the noise between runs missing).
 Basis = Literal["runs", "pairs", "values", "none"]
 
 
-def t_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile (0.5 < p < 1) of Student's t with ``df`` degrees of freedom (any
-    real ``df`` >= 1; the normal's past 1,000): bisection on the t distribution function,
-    integrated by Simpson's rule (no SciPy needed)."""
-    if df > 1000:
-        return NormalDist().inv_cdf(p)
+def _t_pdf_factory(df: float) -> Callable[[float], float]:
     log_norm = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
 
     def pdf(x: float) -> float:
         return math.exp(log_norm - (df + 1) / 2 * math.log1p(x * x / df))
 
-    def cdf(x: float, steps: int = 400) -> float:
-        h = x / steps
-        total = pdf(0.0) + pdf(x) + sum((4 if i % 2 else 2) * pdf(i * h) for i in range(1, steps))
-        return 0.5 + total * h / 3
+    return pdf
 
+
+def t_cdf(x: float, df: float, steps: int = 400) -> float:
+    """Student's t distribution function with ``df`` degrees of freedom (the normal's past
+    1,000), integrated by Simpson's rule (no SciPy needed)."""
+    if df > 1000:
+        return NormalDist().cdf(x)
+    if x < 0:
+        return 1.0 - t_cdf(-x, df, steps)
+    pdf = _t_pdf_factory(df)
+    h = x / steps
+    total = pdf(0.0) + pdf(x) + sum((4 if i % 2 else 2) * pdf(i * h) for i in range(1, steps))
+    return min(1.0, 0.5 + total * h / 3)
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile (0.5 < p < 1) of Student's t with ``df`` degrees of freedom (any
+    real ``df`` >= 1; the normal's past 1,000): bisection on :func:`t_cdf`."""
+    if df > 1000:
+        return NormalDist().inv_cdf(p)
     low, high = 0.0, 2.0
-    while cdf(high) < p:  # the bracket grows until it holds the quantile (about 12.7 for df=1, p=0.975)
+    while t_cdf(high, df) < p:  # the bracket grows until it holds the quantile (about 12.7 for df=1, p=0.975)
         low, high = high, high * 2
     for _ in range(50):
         mid = (low + high) / 2
-        low, high = (mid, high) if cdf(mid) < p else (low, mid)
+        low, high = (mid, high) if t_cdf(mid, df) < p else (low, mid)
     return (low + high) / 2
 
 
 @dataclass(frozen=True)
 class LogInterval:
     """A difference of mean log times with its interval (``low``, ``high``), ``basis`` saying
-    where the spread came from and ``n`` how many runs, pairs or values on each side."""
+    where the spread came from and ``n`` how many runs, pairs or values on each side;
+    ``se`` and ``df`` its standard error and degrees of freedom (nan where unknown)."""
 
     estimate: float
     low: float
     high: float
     basis: Basis
     n: tuple[int, int]
+    se: float = math.nan
+    df: float = math.nan
+
+    def at(self, confidence: float) -> LogInterval:
+        """The same estimate with its interval at another ``confidence``."""
+        if math.isnan(self.se):
+            return self
+        half = t_quantile((1 + confidence) / 2, max(self.df, 1.0)) * self.se
+        return dataclasses.replace(self, low=self.estimate - half, high=self.estimate + half)
+
+    def p_value(self) -> float:
+        """Two-sided p-value of "no change" (log ratio 0); 1.0 where the spread is unknown."""
+        if math.isnan(self.se):
+            return 1.0
+        if self.se == 0:
+            return 0.0 if self.estimate != 0 else 1.0
+        return 2 * (1 - t_cdf(abs(self.estimate) / self.se, max(self.df, 1.0)))
 
 
 def _mean_var(xs: Sequence[float]) -> tuple[float, float]:
@@ -105,9 +155,8 @@ def log_interval(old: Sequence[Sequence[float]], new: Sequence[Sequence[float]],
                  pairs: Sequence[tuple[int, int]] | None = None, confidence: float = CONFIDENCE,
                  centre: Callable[[Sequence[float]], float] = statistics.median) -> LogInterval:
     """The interval of log(NEW time / OLD time) from the runs of each side (each run a list
-    of values): see the module doc. ``pairs`` (indices of an OLD and a NEW run made side by
-    side), when given, compares pair by pair."""
-    p = (1 + confidence) / 2
+    of values), at ``confidence`` for this figure alone: see the module doc. ``pairs``
+    (indices of an OLD and a NEW run made side by side), when given, compares pair by pair."""
     lo = [math.log(centre(v)) for v in old if v]
     ln = [math.log(centre(v)) for v in new if v]
     if not lo or not ln:
@@ -115,8 +164,8 @@ def log_interval(old: Sequence[Sequence[float]], new: Sequence[Sequence[float]],
     if pairs and len(pairs) >= 2:
         diffs = [ln[j] - lo[i] for i, j in pairs]
         mean, var = _mean_var(diffs)
-        half = t_quantile(p, len(diffs) - 1) * math.sqrt(var / len(diffs))
-        return LogInterval(mean, mean - half, mean + half, "pairs", (len(diffs), len(diffs)))
+        return LogInterval(mean, mean, mean, "pairs", (len(diffs), len(diffs)), math.sqrt(var / len(diffs)),
+                           float(len(diffs) - 1)).at(confidence)
     basis: Basis = "runs"
     if len(lo) == 1 and len(ln) == 1:  # the noise between runs is unknown: the values within each run
         lo = [math.log(v) for v in old[0]]
@@ -134,8 +183,23 @@ def log_interval(old: Sequence[Sequence[float]], new: Sequence[Sequence[float]],
         se2 = a + b
         denominator = (a * a / (len(lo) - 1) if a else 0.0) + (b * b / (len(ln) - 1) if b else 0.0)
         df_f = se2 * se2 / denominator if denominator > 0 else float(len(lo) + len(ln) - 2)
-    half = t_quantile(p, max(df_f, 1.0)) * math.sqrt(se2)
-    return LogInterval(estimate, estimate - half, estimate + half, basis, (len(lo), len(ln)))
+    return LogInterval(estimate, estimate, estimate, basis, (len(lo), len(ln)), math.sqrt(se2),
+                       max(df_f, 1.0)).at(confidence)
+
+
+def holm_levels(p_values: Sequence[float], alpha: float = 1 - CONFIDENCE) -> list[float]:
+    """The level each hypothesis is tested at by Holm's step-down procedure: sorted by
+    p-value, the i-th (from 0) at ``alpha / (m - i)`` while each before it was rejected;
+    from the first that is not, every later one keeps that level."""
+    m = len(p_values)
+    levels = [alpha / m] * m if m else []
+    stopped: float | None = None
+    for i, k in enumerate(sorted(range(m), key=lambda j: p_values[j])):
+        level = stopped if stopped is not None else alpha / (m - i)
+        levels[k] = level
+        if stopped is None and p_values[k] > level:
+            stopped = level
+    return levels
 
 
 def speed_of(interval: LogInterval) -> tuple[float, float, float]:
@@ -154,8 +218,11 @@ def speed_within(slow: Any, fast: Any) -> tuple[float, float, float]:
 
 @dataclass(frozen=True)
 class Comparison:
-    """One figure of two records: rates (units of work a second, over all runs),
-    ``speed`` NEW's rate over OLD's with its interval, and the verdict."""
+    """One figure of two records: rates (units of work a second, over all runs, as
+    measured), ``speed`` NEW's rate over OLD's with its family-wise interval (of
+    normalised figures when ``normalised``), the verdict, the change it could have
+    detected (``detectable``, a share) and, when inconclusive, about how many more runs
+    a side would decide it (``more_runs``; None when more runs may not)."""
 
     name: str
     work_unit: str
@@ -167,23 +234,56 @@ class Comparison:
     verdict: Verdict
     basis: Basis
     n: tuple[int, int]
+    detectable: float = math.nan
+    more_runs: int | None = None
+    confidence: float = CONFIDENCE
+    normalised: bool = False
 
     def slower_beyond(self, share: float) -> bool:
         """Slower by more than ``share`` (0.1: 10%) even at the interval's end nearest 1."""
         return self.verdict == "slower" and self.speed_high < 1 / (1 + share)
 
 
-def verdict_of(interval: LogInterval, min_change: float = MIN_CHANGE) -> Verdict:
-    """Faster or slower when the interval of log(NEW time / OLD time) excludes 0 and the
-    estimate changes by at least ``min_change``; the same otherwise."""
-    threshold = math.log1p(min_change)
+def verdict_of(interval: LogInterval, min_change: float = MIN_CHANGE, margin: float = MARGIN) -> Verdict:
+    """The verdict on an interval of log(NEW time / OLD time) (see the module doc): slower or
+    faster when it lies wholly beyond 0 and the estimate changes by at least
+    ``min_change``; no difference ("same") when it lies wholly within ±``margin``;
+    inconclusive otherwise."""
     if math.isnan(interval.low):
-        return "same"
-    if interval.low > 0 and interval.estimate >= threshold:
+        return "inconclusive"
+    if interval.low > 0 and interval.estimate >= math.log1p(min_change):
         return "slower"
-    if interval.high < 0 and -interval.estimate >= threshold:
+    if interval.high < 0 and -interval.estimate >= math.log1p(min_change):
         return "faster"
-    return "same"
+    bound = math.log1p(margin)
+    if -bound <= interval.low and interval.high <= bound:
+        return "same"
+    return "inconclusive"
+
+
+def detectable_change(interval: LogInterval, confidence: float, power: float = POWER) -> float:
+    """The least change (a share) that an interval of this spread and level calls
+    ``power`` of the time: (t of the level + t of the power) standard errors."""
+    if math.isnan(interval.se):
+        return math.nan
+    df = max(interval.df, 1.0)
+    return math.expm1((t_quantile((1 + confidence) / 2, df) + t_quantile(power, df)) * interval.se)
+
+
+def more_runs_needed(interval: LogInterval, margin: float = MARGIN) -> int | None:
+    """About how many more runs a side (rounds, for pairs) would narrow an inconclusive
+    interval enough to decide it: to within the margin when the estimate lies inside it,
+    else to exclude no change; the half-width shrinking as one over the root of the runs.
+    None where the spread is unknown or the estimate sits on the margin."""
+    if math.isnan(interval.se):
+        return None
+    half = (interval.high - interval.low) / 2
+    bound = math.log1p(margin)
+    target = bound - abs(interval.estimate) if abs(interval.estimate) < bound else abs(interval.estimate)
+    if target <= 0.1 * half or half <= 0:
+        return None
+    runs = min(interval.n)
+    return max(1, math.ceil(runs * (half / target) ** 2) - runs)
 
 
 def rate(benchmark: Any) -> float:
@@ -200,10 +300,26 @@ def _runs_by_round(benchmark: Any) -> dict[int, int]:
     return out
 
 
-def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE) -> list[Comparison]:
-    """Every figure both records hold, in OLD's order (see the module doc)."""
+def normalise_by_default(old: Any, new: Any) -> bool:
+    """Whether a comparison normalises by the yardstick unless told: when the two records
+    come from different machines and every run of every figure they share measured it."""
+    if record.same_machine(old, new):
+        return False
     new_by_name = record.figures_of(new)
-    rows = []
+    shared = [(b, new_by_name[b.get_name()]) for b in old if b.get_name() in new_by_name]
+    return bool(shared) and all(record.yardstick_rates(a) is not None and record.yardstick_rates(b) is not None
+                                for a, b in shared)
+
+
+def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: float = MARGIN,
+                    normalised: bool | None = None, confidence: float = CONFIDENCE) -> list[Comparison]:
+    """Every figure both records hold, in OLD's order (see the module doc): ``normalised``
+    compares the figures scaled by the yardstick (None: when the machines differ and both
+    measured it, :func:`normalise_by_default`)."""
+    if normalised is None:
+        normalised = normalise_by_default(old, new)
+    new_by_name = record.figures_of(new)
+    found = []
     for benchmark in old:
         name = benchmark.get_name()
         if name not in new_by_name:
@@ -212,10 +328,21 @@ def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE) -> list[
         rounds_old, rounds_new = _runs_by_round(benchmark), _runs_by_round(other)
         shared = sorted(rounds_old.keys() & rounds_new.keys())
         pairs = [(rounds_old[r], rounds_new[r]) for r in shared] if len(shared) >= 2 else None
-        interval = log_interval([r.values for r in benchmark.get_runs()], [r.values for r in other.get_runs()], pairs,
-                                centre=record.run_centre(benchmark))
-        rows.append(Comparison(name, record.work_unit(benchmark), rate(benchmark), rate(other), *speed_of(interval),
-                               verdict_of(interval, min_change), interval.basis, interval.n))
+        interval = log_interval(record.run_values(benchmark, normalised), record.run_values(other, normalised), pairs,
+                                confidence, centre=record.run_centre(benchmark))
+        found.append((benchmark, other, interval, record.starved(benchmark) or record.starved(other)))
+    family = [i for i, (_, _, interval, starved) in enumerate(found) if not starved and not math.isnan(interval.se)]
+    levels = dict(zip(family, holm_levels([found[i][2].p_value() for i in family], 1 - confidence), strict=True))
+    rows = []
+    for i, (benchmark, other, interval, starved) in enumerate(found):
+        level = 1 - levels.get(i, 1 - confidence)
+        corrected = interval.at(level)
+        verdict: Verdict = "starved" if starved else verdict_of(corrected, min_change, margin)
+        rows.append(Comparison(benchmark.get_name(), record.work_unit(benchmark), rate(benchmark), rate(other),
+                               *speed_of(corrected), verdict, corrected.basis, corrected.n,
+                               detectable_change(corrected, level),
+                               more_runs_needed(corrected, margin) if verdict == "inconclusive" else None,
+                               level, normalised))
     return rows
 
 
@@ -246,47 +373,86 @@ def ratio_text(row: Comparison) -> str:
     return f"{row.speed:.3f} [{row.speed_low:.3f}, {row.speed_high:.3f}]"
 
 
+def verdict_text(row: Comparison, margin: float = MARGIN) -> str:
+    """The verdict as a line ends: ``no difference (within ±10%)``, ``inconclusive: ~4 more runs``."""
+    if row.verdict == "same":
+        return f"{VERDICT_TEXT['same']} (within ±{margin:.0%})"
+    if row.verdict == "inconclusive":
+        more = f"~{row.more_runs} more run{'s' if row.more_runs != 1 else ''} a side" if row.more_runs else "more runs"
+        return f"{VERDICT_TEXT['inconclusive']}: {more}" if row.basis != "none" else f"{VERDICT_TEXT['inconclusive']}: no interval"
+    return VERDICT_TEXT[row.verdict]
+
+
+def detectable_text(row: Comparison) -> str:
+    """The change a line could have detected: ``±4.2%``, or ``-`` where unknown."""
+    return "-" if math.isnan(row.detectable) else f"±{row.detectable:.1%}"
+
+
 BASIS_TEXT = {"runs": "over independent runs", "pairs": "over rounds run side by side",
               "values": "within one run a side (the noise between runs is NOT in it)", "none": "none"}
 
 
 def intervals_text(rows: Sequence[Comparison]) -> str:
-    """What the intervals of ``rows`` are: their confidence, and where each kind's spread came from."""
+    """What the intervals of ``rows`` are: their family-wise confidence and correction, and
+    where each kind's spread came from."""
     bases = sorted({f"{BASIS_TEXT[r.basis]} ({r.n[0]} and {r.n[1]})" for r in rows})
-    return f"{CONFIDENCE:.0%}, {'; '.join(bases)}"
+    decided = sum(r.verdict != "starved" for r in rows)
+    return (f"{CONFIDENCE:.0%} family-wise over {decided} figures (Holm); {'; '.join(bases)}; detects: the change "
+            f"called {POWER:.0%} of the time")
 
 
-def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NEW") -> list[str]:
+def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NEW", normalised: bool = False) -> list[str]:
     """The machine lines of a comparison: one when both records share a machine, else both
-    and a warning that the ratios are across machines."""
+    and what the ratios then are: of normalised figures, or across machines."""
     if record.same_machine(old, new):
         return [f"machine: {record.machine_text(old)}"]
-    return [f"{old_name} machine: {record.machine_text(old)} (host {record.machine_key(old)[2] or '?'})",
-            f"{new_name} machine: {record.machine_text(new)} (host {record.machine_key(new)[2] or '?'})",
-            "the records come from different machines: each ratio is across machines, not a change of the code alone"]
+    lines = [f"{old_name} machine: {record.machine_text(old)} (host {record.machine_key(old)[3] or '?'})",
+             f"{new_name} machine: {record.machine_text(new)} (host {record.machine_key(new)[3] or '?'})"]
+    if normalised:
+        from . import yardstick
+
+        lines.append(f"the records come from different machines: each ratio compares figures normalised by the "
+                     f"yardstick (v{yardstick.VERSION}) of their own runs, the rates are as measured")
+    else:
+        lines.append("the records come from different machines: each ratio is across machines, not a change of the "
+                     "code alone (a record without the yardstick cannot be normalised)")
+    return lines
 
 
 def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD", new_name: str = "NEW",
-           min_change: float = MIN_CHANGE) -> str:
+           min_change: float = MIN_CHANGE, margin: float = MARGIN) -> str:
     """The comparison as a table, with both records' provenance and machines."""
+    normalised = any(r.normalised for r in rows)
     lines = [f"{old_name}: {record.provenance_text(old)}", f"{new_name}: {record.provenance_text(new)}",
-             *machines_text(old, new, old_name, new_name)]
+             *machines_text(old, new, old_name, new_name, normalised)]
     width = max([44, *(len(r.name) + 1 for r in rows)])
-    lines.append(f"{'figure':{width}s} {old_name:>22s} {new_name:>22s}   {'speed NEW/OLD [95% interval]':32s} verdict")
+    lines.append(f"{'figure':{width}s} {old_name:>22s} {new_name:>22s}   {'speed NEW/OLD [interval]':28s} "
+                 f"{'detects':>8s}  verdict")
     for r in rows:
         lines.append(f"{r.name:{width}s} {rate_text(r.old_rate, r.work_unit):>22s} {rate_text(r.new_rate, r.work_unit):>22s}   "
-                     f"{ratio_text(r):32s} {VERDICT_TEXT[r.verdict]}")
+                     f"{ratio_text(r):28s} {detectable_text(r):>8s}  {verdict_text(r, margin)}")
     only_old = [b.get_name() for b in old if b.get_name() not in {r.name for r in rows}]
     only_new = [b.get_name() for b in new if b.get_name() not in {r.name for r in rows}]
     if only_old:
         lines.append(f"only in {old_name} (not compared): {', '.join(only_old)}")
     if only_new:
         lines.append(f"only in {new_name} (not compared): {', '.join(only_new)}")
-    counts = {v: sum(r.verdict == v for r in rows) for v in ("faster", "slower", "same")}
-    lines.append(f"{len(rows)} figures: {counts['faster']} faster, {counts['slower']} slower, {counts['same']} "
-                 f"{VERDICT_TEXT['same']}; changes under {min_change:.0%} are not called")
+    lines.append(summary_text(rows, min_change, margin))
     lines.append(f"intervals: {intervals_text(rows)}")
     return "\n".join(lines)
+
+
+def summary_text(rows: Sequence[Comparison], min_change: float = MIN_CHANGE, margin: float = MARGIN) -> str:
+    """``20 figures: 0 faster, 1 slower, 15 no difference (within ±10%), 4 inconclusive, 0 starved; ...``"""
+    counts = {v: sum(r.verdict == v for r in rows) for v in VERDICT_TEXT}
+    return (f"{len(rows)} figures: {counts['faster']} faster, {counts['slower']} slower, {counts['same']} no difference "
+            f"(within ±{margin:.0%}), {counts['inconclusive']} inconclusive, {counts['starved']} starved (no verdict: "
+            f"a run got less CPU time than its wall time); changes under {min_change:.0%} are not called")
+
+
+def undecided(rows: Sequence[Comparison]) -> list[Comparison]:
+    """The rows without a verdict yet: inconclusive, or starved."""
+    return [r for r in rows if r.verdict in ("inconclusive", "starved")]
 
 
 def _percent(text: str) -> float:
@@ -299,26 +465,38 @@ def _percent(text: str) -> float:
     return value
 
 
-def main(argv: list[str] | None = None, prog: str = "donuts-ai bench compare") -> int:
-    """``donuts-ai bench compare OLD NEW [--fail-slower PCT] [--min-change PCT]``: the table,
-    exit status 1 when ``--fail-slower`` finds a figure slower beyond the noise by more than
-    PCT percent, 2 with one line for a record that cannot be read."""
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    parser.add_argument("old", metavar="OLD", help="a record (pyperf JSON of donuts-ai bench --json)")
-    parser.add_argument("new", metavar="NEW", help="the record compared with OLD")
+def add_verdict_options(parser: argparse.ArgumentParser) -> None:
+    """``--fail-slower PCT``, ``--min-change PCT`` and ``--margin PCT``: the options of
+    every command that gives verdicts (``bench compare``, ``benchmarks.compare``)."""
     parser.add_argument("--fail-slower", metavar="PCT", type=_percent,
                         help="exit 1 when a figure is slower than OLD by more than PCT percent beyond the noise")
     parser.add_argument("--min-change", metavar="PCT", type=_percent, default=100 * MIN_CHANGE,
                         help=f"the least change called faster or slower (default {100 * MIN_CHANGE:g})")
+    parser.add_argument("--margin", metavar="PCT", type=_percent, default=100 * MARGIN,
+                        help=f"'no difference' when the whole interval lies within ±PCT percent (default {100 * MARGIN:g}); "
+                             "a wider interval is 'inconclusive'")
+
+
+def main(argv: list[str] | None = None, prog: str = "donuts-ai bench compare") -> int:
+    """``donuts-ai bench compare OLD NEW [--fail-slower PCT] [--min-change PCT] [--margin PCT]
+    [--absolute]``: the table, exit status 1 when ``--fail-slower`` finds a figure slower
+    beyond the noise by more than PCT percent, 2 with one line for a record that cannot be read."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument("old", metavar="OLD", help="a record (pyperf JSON of donuts-ai bench --json)")
+    parser.add_argument("new", metavar="NEW", help="the record compared with OLD")
+    add_verdict_options(parser)
+    parser.add_argument("--absolute", action="store_true",
+                        help="compare the figures as measured, even across machines (default: normalised by the "
+                             "yardstick when the machines differ and both records measured it)")
     args = parser.parse_args(argv)
     try:
         old, new = record.load(args.old), record.load(args.new)
-        rows = compare_figures(old, new, args.min_change / 100)
+        rows = compare_figures(old, new, args.min_change / 100, args.margin / 100, False if args.absolute else None)
     except DonutsError as exc:
         parser.exit(2, f"{prog}: error: {exc}\n")
     if not rows:
         parser.exit(2, f"{prog}: error: {args.old} and {args.new} share no figure\n")
-    print(report(old, new, rows, min_change=args.min_change / 100))
+    print(report(old, new, rows, min_change=args.min_change / 100, margin=args.margin / 100))
     if args.fail_slower is not None:
         failed = [r for r in rows if r.slower_beyond(args.fail_slower / 100)]
         if failed:

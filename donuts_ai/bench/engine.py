@@ -51,9 +51,9 @@ from .record import (
     REFERENCE_PLAYOUTS,
     Figure,
     alphabeta_name,
+    measure_work,
     perft_name,
     solver_name,
-    time_repeats,
     vector_env_name,
 )
 
@@ -91,13 +91,14 @@ def startup_times() -> list[Figure]:
             for label in ("first run, compiling", "second run, cached kernels"):
                 t = time.perf_counter()
                 subprocess.run([sys.executable, "-c", snippet], env=env, check=True, capture_output=True)
-                out.append(Figure(f"start-up, {name}, {label}", "start", [time.perf_counter() - t]))
+                seconds = time.perf_counter() - t
+                out.append(Figure(f"start-up, {name}, {label}", "start", [seconds], duration=seconds))
     return out
 
 
 def alphabeta_speed(depth: int, repeats: int) -> Figure:
     """Seconds a node of the alpha-beta kernel at a fixed depth from six early positions
-    (``params["nodes"]``: the nodes of one repeat)."""
+    (``params["nodes"]``: the nodes of one search of the six)."""
     rng = random.Random(1)
     positions = []
     for seed in range(6):
@@ -107,8 +108,12 @@ def alphabeta_speed(depth: int, repeats: int) -> Figure:
         positions.append(board)
 
     # One table per position, allocated and touched before the clock starts (allocating
-    # and faulting in 24 MB is not search), and cleared between repeats.
+    # and faulting in 24 MB is not search), and cleared off the clock before every search.
     tables = [new_table(20) for _ in positions]
+
+    def clear() -> None:
+        for tt in tables:
+            tt.fill(0)
 
     def work() -> int:
         nodes = 0
@@ -118,19 +123,9 @@ def alphabeta_speed(depth: int, repeats: int) -> Figure:
             nodes += int(n)
         return nodes
 
-    def fresh_work() -> tuple[int, float]:
-        for tt in tables:
-            tt.fill(0)
-        t = time.perf_counter()
-        nodes = work()
-        return nodes, time.perf_counter() - t
-
-    nodes, _ = fresh_work()  # warm-up
-    values = []
-    for _ in range(repeats):
-        n, seconds = fresh_work()
-        values.append(seconds / n)
-    return Figure(alphabeta_name(depth), "node", values, {"nodes": nodes})
+    clear()
+    nodes = work()
+    return measure_work(alphabeta_name(depth), "node", work, repeats, {"nodes": nodes}, prepare=clear)
 
 
 def mcts_speed(iterations: int, workers: int, repeats: int) -> Figure:
@@ -138,7 +133,6 @@ def mcts_speed(iterations: int, workers: int, repeats: int) -> Figure:
     prover), with ``workers`` threads."""
     agent = MCTSAgent(simulations=iterations, workers=workers, seed=1, reuse=False, proof_share=0)
     board = Board(Layout.standard())
-    agent.select_move(board)  # warm-up
 
     def work() -> int:
         agent.select_move(board)
@@ -146,7 +140,7 @@ def mcts_speed(iterations: int, workers: int, repeats: int) -> Figure:
         return done
 
     name = MCTS_1 if workers == 1 else MCTS_ALL
-    return Figure(name, "iteration", time_repeats(work, repeats), {"iterations": iterations, "workers": workers})
+    return measure_work(name, "iteration", work, repeats, {"iterations": iterations, "workers": workers}, threads=workers)
 
 
 def vector_env_speed(num_envs: int, batches: int, repeats: int) -> list[Figure]:
@@ -156,8 +150,6 @@ def vector_env_speed(num_envs: int, batches: int, repeats: int) -> list[Figure]:
     reading the observations, once reading them after every step (what a learner does;
     they are computed when read)."""
     env = VectorEnv(num_envs, layout="random", seed=1)
-    env.step(env.random_actions())  # warm-up (compilation, caches)
-    _ = env.observation
 
     def steps() -> int:
         for _ in range(batches):
@@ -171,26 +163,28 @@ def vector_env_speed(num_envs: int, batches: int, repeats: int) -> list[Figure]:
         return batches * num_envs
 
     params: dict[str, int | float | str] = {"num_envs": num_envs, "batches": batches}
-    return [Figure(vector_env_name(num_envs), "step", time_repeats(steps, repeats), params),
-            Figure(vector_env_name(num_envs, observation=True), "step", time_repeats(steps_read, repeats), params)]
+    return [measure_work(vector_env_name(num_envs), "step", steps, repeats, params),
+            measure_work(vector_env_name(num_envs, observation=True), "step", steps_read, repeats, params)]
 
 
 def solver_speed(seeds: list[int], distance: bool, repeats: int) -> list[Figure]:
     """Seconds a solve of the empty board of ``Layout.random_grid(seed)`` for each seed (a
-    fresh solver each time), ``repeats`` times; its value, move and nodes as parameters."""
+    fresh solver each time); its value, move and nodes as parameters."""
     Solver(tt_bits=12).solve(Board(Layout.random_grid(10**6)), distance=False)  # warm-up
     out = []
     for seed in seeds:
-        values: list[float] = []
         params: dict[str, int | float | str] = {}
-        for _ in range(repeats):
-            t = time.perf_counter()
+
+        def work(seed: int = seed, params: dict[str, int | float | str] = params) -> int:
             sol = Solver(book=False).solve(Board(Layout.random_grid(seed)), distance=distance)
-            values.append(time.perf_counter() - t)
-            params = {"value": str(sol.result), "move": str(sol.best_move), "nodes": int(sol.nodes)}
+            params.update({"value": str(sol.result), "move": str(sol.best_move), "nodes": int(sol.nodes)})
             if distance and sol.distance is not None:
                 params["distance"] = int(sol.distance)
-        out.append(Figure(solver_name(f"random_grid({seed})", distance), "solve", values, params))
+            return 1
+
+        figure = measure_work(solver_name(f"random_grid({seed})", distance), "solve", work, repeats)
+        figure.params = params
+        out.append(figure)
     return out
 
 
@@ -215,18 +209,17 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
     figures: list[Figure] = []
     if "playouts" in groups:
         n_games = 100_000 if quick else 1_000_000
-        figures.append(Figure(PLAYOUTS_1, "playout",
-                              time_repeats(lambda: random_playouts(layout, n_games, seed=1).n_games, repeats),
-                              {"games": n_games}))
-        figures.append(Figure(PLAYOUTS_ALL, "playout",
-                              time_repeats(lambda: random_playouts(layout, n_games, seed=1, parallel=True).n_games,
-                                           repeats),
-                              {"games": n_games, "cores": os.cpu_count() or 1}))
+        cores = os.cpu_count() or 1
+        figures.append(measure_work(PLAYOUTS_1, "playout", lambda: random_playouts(layout, n_games, seed=1).n_games,
+                                    repeats, {"games": n_games}))
+        figures.append(measure_work(PLAYOUTS_ALL, "playout",
+                                    lambda: random_playouts(layout, n_games, seed=1, parallel=True).n_games,
+                                    repeats, {"games": n_games, "cores": cores}, threads=cores))
     if "perft" in groups:
         depth = 6 if quick else 8
         leaves = perft(Board(layout), depth)
-        figures.append(Figure(perft_name(depth), "leaf", time_repeats(lambda: perft(Board(layout), depth), repeats),
-                              {"leaves": leaves}))
+        figures.append(measure_work(perft_name(depth), "leaf", lambda: perft(Board(layout), depth), repeats,
+                                    {"leaves": leaves}))
     if "reference" in groups:
         ref_games = 20 if quick else 300
 
@@ -234,7 +227,7 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
             ref.random_playouts(layout, ref_games, seed=1)
             return ref_games
 
-        figures.append(Figure(REFERENCE_PLAYOUTS, "playout", time_repeats(reference_games, repeats), {"games": ref_games}))
+        figures.append(measure_work(REFERENCE_PLAYOUTS, "playout", reference_games, repeats, {"games": ref_games}))
     if "alphabeta" in groups:
         figures.append(alphabeta_speed(9 if quick else 14, repeats))
     if "mcts" in groups:

@@ -1,20 +1,54 @@
-"""Interoperability: our MCTS against OpenSpiel's MCTSBot on the same game (speed, and a
-match with MCTSBot given 10x the time), and the PettingZoo environment's steps/s.
+"""Interoperability: our MCTS beside OpenSpiel's ``MCTSBot`` at equal settings (search
+speed), a match against ``MCTSBot`` given 10x the time, and the PettingZoo environment's
+steps/s.
 
-    python -m donuts_ai.bench.interop [--quick] [--games N] [--time S] [--ratio R] [--seed N] [--runs N] [--json FILE]
+    python -m donuts_ai.bench.interop [--quick] [--simulations N] [--games N] [--time S] [--ratio R] [--seed N] [--runs N] [--json FILE]
 
 Needs the ``rl`` and ``spiel`` extras (``pip install 'donuts_ai[rl,spiel]'``); a part
 whose dependency is missing is skipped with a note. Speeds are on one core, after a
-warm-up call.
+warm-up search.
 
-The timed figures (:func:`figures`: the seconds an iteration of our MCTS and a
-simulation of OpenSpiel's MCTSBot took from each position, and a step of the PettingZoo
-environment, wrapped and raw) are measured in ``--runs`` independent processes (3 by
-default), and ``--json FILE`` writes them as a pyperf record made of those processes
-(:mod:`donuts_ai.bench.record`; ``python -m pyperf stats FILE`` reads it); the ratio of
-the two searches' rates is derived in the table from the stored times, not stored. The
-match is not a time: it is played once, in this process, after the runs, and printed
-with the record's table, not stored in it (``--games 0`` leaves it out).
+**Search speed at equal settings** (:func:`search_figures`). Every bot searches from the
+same positions (the standard layout, empty and after 6 random plies: :data:`PLIES`) with
+the same budget, :data:`SIMULATIONS` simulations a search (2,000; 500 with ``--quick``;
+``--simulations N``), the same tree policy, UCT with :data:`UCT_C` = 2 on rewards in
+[-1, 1] (OpenSpiel's ``uct_c`` and its default; ours counts rewards in [0, 1], so it gets
+``exploration`` = :data:`UCT_C` / 2 = 1, its own default: the same scores), one uniformly
+random rollout a leaf, and MCTS-Solver backups (``MCTSBot``'s ``solve=True``, its default;
+ours always backs up proven values). The bots:
+
+- our :class:`~donuts_ai.donuts.agents.MCTSAgent` with its root prover off
+  (``proof_share=0``): the main line, pure MCTS. Its tactical pass has no switch: the
+  positions are chosen where it decides nothing (:func:`_position`), so it costs one
+  scan of the legal moves a search;
+- the same with the prover on (``proof_share`` 0.2, its default: ``0.2 * 5`` prover nodes
+  a simulation on top of the tree's simulations), the agent as it plays;
+- OpenSpiel's Python ``MCTSBot`` (``open_spiel.python.algorithms.mcts``) on our Python
+  game ``python_donuts``;
+- OpenSpiel's C++ ``pyspiel.MCTSBot`` on ``python_donuts``: a compiled search that calls
+  the Python game through pybind11 for every clone, move and legal-move list;
+- OpenSpiel's C++ ``MCTSBot`` on OpenSpiel's C++ ``connect_four`` from its empty board:
+  a compiled search on a compiled game. Another game (7 moves at most a ply, 42 plies at
+  most), so it is a scale for what a C++ game gives, not a ratio against ours.
+
+Each figure is the seconds a simulation took, a value per search (:func:`repeats_of`
+searches: 3 of a bot on the Python game, more of the fast ones), its settings in its name
+and parameters (``simulations``, ``uct_c``, ``rollouts``, ``prover``, ``searches``).
+Derived from the stored times (:func:`search_ratios`; each run measured all, so the runs
+are paired), per position: our MCTS (prover off) over the Python ``MCTSBot``, over the
+C++ ``MCTSBot`` on the Python game, and the C++ ``MCTSBot`` over the Python one (both on
+the Python game). Our search and our game are compiled (Numba); the Python bot runs both
+in Python; the C++ bot is compiled but calls the Python game through the binding at every
+step. So the ratio against the C++ bot measures a compiled game against a Python one
+behind a binding, far more than one compiled search against another.
+
+The figures, and the PettingZoo environment's steps (wrapped and raw), are measured in
+``--runs`` independent processes (3 by default), and ``--json FILE`` writes them as a
+pyperf record made of those processes (:mod:`donuts_ai.bench.record`; ``python -m pyperf
+stats FILE`` reads it). The match is not a time: it is played once, in this process, after
+the runs, and printed with the record's table, not stored in it (``--games 0`` leaves it
+out). Its budgets are unequal on purpose (``--ratio``: ``MCTSBot`` gets 10 times our time
+a move).
 """
 
 from __future__ import annotations
@@ -25,45 +59,250 @@ import io
 import statistics
 import sys
 import time
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 import numpy as np
 
 from .._checks import add_renamed_option
 from ..donuts.agents import MCTSAgent
+from ..donuts.agents.mcts import DEFAULT_PROOF_SHARE
 from ..donuts.board import Board
 from ..donuts.layout import Layout
-from . import compare, record, runs, tables
-from ._report import Machine, machine
+from . import compare, runs, tables
 from .record import Figure, pettingzoo_name
 
-#: Sizes, (full, quick): our MCTS's simulations (iterations) a search, MCTSBot's simulations a
-#: search, repeats of each search, and seconds of PettingZoo steps in all, in :data:`ENV_REPEATS` samples.
-OUR_SIMULATIONS, THEIR_SIMULATIONS, SPEED_REPEATS, ENV_SECONDS = (200_000, 50_000), (2000, 500), (3, 2), (5.0, 1.0)
-ENV_REPEATS = (5, 2)
-#: Plies of random moves from the empty board to the positions the two searches are timed on
-#: (after 10 plies, as before 0.5.0, our MCTS's prover now proves the game's value within
+#: Simulations a search, (full, quick), the same for every bot: the slowest bot's search
+#: (OpenSpiel's Python ``MCTSBot`` on ``python_donuts``, about 2,300 simulations/s on a
+#: shared 2-core EPYC) lasts about 0.9 s (full) or 0.2 s (quick).
+SIMULATIONS = (2000, 500)
+#: Timed searches a figure, after one warm-up search, (full, quick): few of the slow bots on
+#: the Python game (about 0.9 s and 0.5 s a search, full), more of the fast ones (ours: about
+#: 2 ms a search; the C++ bot on connect_four: about 20 ms), so that a fast figure's searches
+#: last a tenth of a second or more in all and one search slowed by another process weighs
+#: little in the median (:func:`repeats_of`).
+SPEED_REPEATS, FAST_REPEATS, OUR_REPEATS = (3, 2), (20, 10), (100, 50)
+#: Seconds of PettingZoo steps in all, (full, quick), in :data:`ENV_REPEATS` samples.
+ENV_SECONDS, ENV_REPEATS = (5.0, 1.0), (5, 2)
+#: UCT's exploration constant for every bot, on rewards in [-1, 1] (OpenSpiel's ``uct_c``,
+#: its default). Ours counts rewards in [0, 1], half the range, so it gets half the
+#: constant (:data:`OUR_EXPLORATION`): the same UCT scores.
+UCT_C = 2.0
+#: Uniformly random rollouts a leaf, every bot (ours plays one playout a leaf).
+ROLLOUTS = 1
+#: Plies of random moves from the empty board to the positions the searches are timed on
+#: (after 10 plies, as before 0.5.0, our MCTS's prover proves the game's value within
 #: :func:`_position`'s probe from every position it tries, so that no position is found).
 PLIES = (0, 6)
+#: Megabytes of tree the C++ ``MCTSBot`` may use (its ``max_memory_mb``): far more than a search here takes.
+CPP_MAX_MEMORY_MB = 1000
+
+#: The bots, each a parameter ``bot`` of its figures.
+OURS, OPENSPIEL_PYTHON, OPENSPIEL_CPP = "ours", "openspiel-python", "openspiel-cpp"
+#: The games, each a parameter ``game``: ours (compiled), our Python game for OpenSpiel, OpenSpiel's C++ game.
+DONUTS, PYTHON_DONUTS, CONNECT_FOUR = "donuts", "python_donuts", "connect_four"
 
 
-class Rates(TypedDict):
-    """A rate over repeats: median, least, most, and each repeat's (``rates``)."""
-
-    median: float
-    min: float
-    max: float
-    rates: list[float]
+def our_exploration(uct_c: float) -> float:
+    """Our MCTS's ``exploration`` for OpenSpiel's ``uct_c``: half of it, since our rewards
+    lie in [0, 1] and OpenSpiel's in [-1, 1] (the same UCT scores)."""
+    return uct_c / 2
 
 
-class SearchSpeed(TypedDict):
-    """Our MCTS and OpenSpiel's MCTSBot from one position (:func:`search_speeds`)."""
+#: Our MCTS's exploration constant at :data:`UCT_C` (its own default, 1).
+OUR_EXPLORATION = our_exploration(UCT_C)
 
-    plies: int
-    fen: str
-    ours: Rates
-    openspiel: Rates
-    ratio: float
+
+@dataclass(frozen=True)
+class Searcher:
+    """One bot on one game, as the figures name it: ``bot`` (:data:`OURS`,
+    :data:`OPENSPIEL_PYTHON`, :data:`OPENSPIEL_CPP`), ``game`` and, for ours, ``prover``."""
+
+    bot: str
+    game: str
+    prover: bool = False
+
+    @property
+    def label(self) -> str:
+        if self.bot == OURS:
+            return f"our MCTS, prover {'on' if self.prover else 'off'}"
+        language = "Python" if self.bot == OPENSPIEL_PYTHON else "C++"
+        return f"OpenSpiel {language} MCTSBot, {self.game}"
+
+
+#: The searchers timed from each position of the standard layout, the main line (ours,
+#: prover off) first; then :data:`CONNECT_FOUR_SEARCHER` from connect_four's empty board.
+SEARCHERS = (Searcher(OURS, DONUTS), Searcher(OURS, DONUTS, prover=True), Searcher(OPENSPIEL_PYTHON, PYTHON_DONUTS),
+             Searcher(OPENSPIEL_CPP, PYTHON_DONUTS))
+CONNECT_FOUR_SEARCHER = Searcher(OPENSPIEL_CPP, CONNECT_FOUR)
+#: The ratios derived per position (:func:`search_ratios`): (name, the faster searcher, the slower).
+RATIOS = (("our MCTS / OpenSpiel Python MCTSBot", SEARCHERS[0], SEARCHERS[2]),
+          ("our MCTS / OpenSpiel C++ MCTSBot (Python game)", SEARCHERS[0], SEARCHERS[3]),
+          ("OpenSpiel C++ MCTSBot / OpenSpiel Python MCTSBot (Python game)", SEARCHERS[3], SEARCHERS[2]))
+
+
+def settings_text(simulations: int, uct_c: float = UCT_C, rollouts: int = ROLLOUTS, ours: bool = False) -> str:
+    """The settings every bot searched with, as the figures' names say them (``ours``: with
+    the exploration constant our MCTS was given for ``uct_c``)."""
+    given = f" (our exploration {our_exploration(uct_c):g}, rewards in [0, 1])" if ours else ""
+    return f"{simulations:,} simulations, uct_c {uct_c:g}{given}, {rollouts} random rollout{'s' if rollouts != 1 else ''} a leaf"
+
+
+def _where(plies: int) -> str:
+    return "standard layout, empty board" if plies == 0 else f"standard layout after {plies} random plies"
+
+
+def figure_name(searcher: Searcher, plies: int, simulations: int, uct_c: float = UCT_C, rollouts: int = ROLLOUTS) -> str:
+    """The record's name of ``searcher``'s figure from the position after ``plies`` (of the
+    standard layout; connect_four's empty board for :data:`CONNECT_FOUR`)."""
+    where = "empty board" if searcher.game == CONNECT_FOUR else _where(plies)
+    return f"{searcher.label}, {where}: {settings_text(simulations, uct_c, rollouts, ours=searcher.bot == OURS)}"
+
+
+def figure_params(searcher: Searcher, plies: int, simulations: int, uct_c: float = UCT_C,
+                  rollouts: int = ROLLOUTS) -> dict[str, int | float | str]:
+    """The parameters of ``searcher``'s figure: the bot, the game, the position's plies, and
+    every setting of the search (``simulations``, ``uct_c``, ``rollouts``, ``prover``;
+    ours also its own ``exploration`` and ``proof_share``)."""
+    params: dict[str, int | float | str] = {"bot": searcher.bot, "game": searcher.game, "plies": plies,
+                                            "simulations": simulations, "uct_c": uct_c, "rollouts": rollouts,
+                                            "prover": "on" if searcher.prover else "off", "solver_backups": "on"}
+    if searcher.bot == OURS:
+        params |= {"exploration": our_exploration(uct_c), "proof_share": DEFAULT_PROOF_SHARE if searcher.prover else 0.0}
+    else:
+        params["open_spiel"] = openspiel_version()
+    return params
+
+
+def has_openspiel() -> bool:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def openspiel_version() -> str:
+    """The installed open_spiel's version ("?" when its metadata is missing)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("open_spiel")
+    except PackageNotFoundError:
+        return "?"
+
+
+def repeats_of(searcher: Searcher, quick: bool = False) -> int:
+    """Timed searches of ``searcher``'s figure (:data:`SPEED_REPEATS`, :data:`FAST_REPEATS`, :data:`OUR_REPEATS`)."""
+    size = 1 if quick else 0
+    if searcher.bot == OURS:
+        return OUR_REPEATS[size]
+    return FAST_REPEATS[size] if searcher.game == CONNECT_FOUR else SPEED_REPEATS[size]
+
+
+def _position(plies: int) -> Board:
+    """The standard layout after ``plies`` seeded random moves (0: the empty board), from
+    the first seed whose position neither ends the game nor leaves our MCTS a move
+    forced by its tactical pass or proven within a short search with its prover on
+    (every bot then runs its whole budget)."""
+    probe = MCTSAgent(simulations=20_000, reuse=False, seed=1)
+    for seed in range(1000):
+        rng = np.random.default_rng(seed)
+        board = Board(Layout.standard())
+        while board.ply < plies and not board.is_game_over():
+            board.push(int(rng.choice(board.legal_squares())))
+        if board.is_game_over():
+            continue
+        probe.select_move(board)
+        if not probe.last_info["forced"] and not probe.last_info["proven"]:
+            return board
+    raise RuntimeError(f"no searched position after {plies} plies")
+
+
+#: A search to time: it returns the simulations it ran.
+Search = Callable[[], int]
+
+
+def _time_searches(search: Search, repeats: int, prepare: Callable[[], None] | None = None) -> list[float]:
+    """The seconds a simulation took in each of ``repeats`` searches, after a warm-up
+    search (compilation, caches); ``prepare``, untimed, before each."""
+    if prepare is not None:
+        prepare()
+    search()
+    values = []
+    for _ in range(repeats):
+        if prepare is not None:
+            prepare()
+        start = time.perf_counter()
+        done = search()
+        values.append((time.perf_counter() - start) / done)
+    return values
+
+
+def _timed(searcher: Searcher, board: Board | None, simulations: int, uct_c: float, repeats: int) -> list[float]:
+    """``searcher``'s seconds a simulation from ``board`` (connect_four's empty board for
+    :data:`CONNECT_FOUR`), each search ``simulations`` simulations at ``uct_c``."""
+    if searcher.bot == OURS:
+        assert board is not None  # our searchers play Donuts
+        agent = MCTSAgent(simulations=simulations, exploration=our_exploration(uct_c), reuse=False, seed=1,
+                          proof_share=DEFAULT_PROOF_SHARE if searcher.prover else 0.0)
+
+        def ours() -> int:
+            agent.select_move(board)
+            return agent.last_info["iterations"]
+
+        return _time_searches(ours, repeats, agent.reset)  # the prover's table cleared between searches, untimed
+    import pyspiel
+
+    if searcher.game == CONNECT_FOUR:
+        game = pyspiel.load_game("connect_four")
+        state = game.new_initial_state()
+    else:
+        from ..interop.openspiel import load, state_from_board
+
+        assert board is not None  # python_donuts: a position of ours
+        game = load(board.layout, board.rules)
+        state = state_from_board(board, game)
+    if searcher.bot == OPENSPIEL_CPP:
+        bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(ROLLOUTS, 1), uct_c, simulations, CPP_MAX_MEMORY_MB,
+                              True, 1, False)
+    else:
+        from open_spiel.python.algorithms import mcts
+
+        random_state = np.random.RandomState(1)
+        bot = mcts.MCTSBot(game, uct_c, simulations, mcts.RandomRolloutEvaluator(ROLLOUTS, random_state), solve=True,
+                           random_state=random_state)
+
+    def theirs() -> int:
+        return int(bot.mcts_search(state).explore_count)  # each search builds a fresh tree from the state
+
+    return _time_searches(theirs, repeats)
+
+
+def search_figures(simulations: int, quick: bool = False, uct_c: float = UCT_C) -> list[Figure]:
+    """The search-speed figures at equal settings (see the module doc): each searcher of
+    :data:`SEARCHERS` from each position of :data:`PLIES`, then OpenSpiel's C++ ``MCTSBot``
+    on connect_four's empty board; each search ``simulations`` simulations at ``uct_c``,
+    one random rollout a leaf, :func:`repeats_of` searches a figure. None without OpenSpiel."""
+    if not has_openspiel():
+        return []
+    out = []
+
+    def measure(searcher: Searcher, board: Board | None, plies: int) -> None:
+        repeats = repeats_of(searcher, quick)
+        values = _timed(searcher, board, simulations, uct_c, repeats)
+        name = figure_name(searcher, plies, simulations, uct_c)
+        params = {**figure_params(searcher, plies, simulations, uct_c), "searches": repeats}
+        out.append(Figure(name, "simulation", values, params if board is None else {**params, "fen": board.fen()}))
+        print(f"   {name}: {1 / statistics.median(values):,.0f} simulations/s", flush=True)
+
+    for plies in PLIES:
+        board = _position(plies)
+        for searcher in SEARCHERS:
+            measure(searcher, board, plies)
+    measure(CONNECT_FOUR_SEARCHER, None, 0)
+    return out
 
 
 class MatchFigures(TypedDict):
@@ -94,62 +333,6 @@ class PettingZooFigures(TypedDict):
     us_per_step: float
     steps: int
     games: int
-
-
-class InteropBench(TypedDict):
-    """Every figure of this benchmark (:func:`run`); a part whose dependency is missing
-    holds the note that says so instead."""
-
-    machine: Machine
-    quick: bool
-    openspiel: NotRequired[str]
-    speed: NotRequired[list[SearchSpeed]]
-    match: NotRequired[MatchFigures]
-    pettingzoo: NotRequired[dict[str, PettingZooFigures] | str]
-
-
-def _position(plies: int) -> Board:
-    """The standard layout after ``plies`` seeded random moves (0: the empty board), from
-    the first seed whose position neither ends the game nor leaves our MCTS a move
-    forced by its tactical pass or proven within a short search (both searches then
-    run their whole budget)."""
-    probe = MCTSAgent(simulations=20_000, reuse=False, seed=1)
-    for seed in range(1000):
-        rng = np.random.default_rng(seed)
-        board = Board(Layout.standard())
-        while board.ply < plies and not board.is_game_over():
-            board.push(int(rng.choice(board.legal_squares())))
-        if board.is_game_over():
-            continue
-        probe.select_move(board)
-        if not probe.last_info["forced"] and not probe.last_info["proven"]:
-            return board
-    raise RuntimeError(f"no searched position after {plies} plies")
-
-
-def _median_rate(agent: Any, board: Board, key: str, repeats: int) -> Rates:
-    agent.select_move(board)  # warm-up (compilation, caches)
-    rates = []
-    for _ in range(repeats):
-        agent.reset()
-        agent.select_move(board)
-        rates.append(agent.last_info[key] / agent.last_info["seconds"])
-    return {"median": statistics.median(rates), "min": min(rates), "max": max(rates), "rates": rates}
-
-
-def search_speeds(our_simulations: int, their_simulations: int, repeats: int) -> list[SearchSpeed]:
-    """Our MCTS iterations/s and OpenSpiel's MCTSBot simulations/s from the same
-    positions of the same game (the standard layout after each of :data:`PLIES` random plies)."""
-    from ..interop.openspiel import OpenSpielMCTSAgent
-
-    rows: list[SearchSpeed] = []
-    for plies in PLIES:
-        board = _position(plies)
-        ours = _median_rate(MCTSAgent(simulations=our_simulations, reuse=False, seed=1), board, "iterations", repeats)
-        theirs = _median_rate(OpenSpielMCTSAgent(simulations=their_simulations, seed=1), board, "sims", repeats)
-        rows.append({"plies": plies, "fen": board.fen(), "ours": ours, "openspiel": theirs, "ratio": ours["median"] / theirs["median"]})
-        print("  ", rows[-1], flush=True)
-    return rows
 
 
 def match(games: int, our_time: float, ratio: float, seed: int) -> MatchFigures:
@@ -219,48 +402,14 @@ def pettingzoo_speed(seconds: float, seed: int = 0) -> dict[str, PettingZooFigur
     return out
 
 
-def _where(plies: int) -> str:
-    return "standard layout, empty board" if plies == 0 else f"standard layout after {plies} random plies"
-
-
-def ours_name(plies: int, iterations: int) -> str:
-    """The record's name of our MCTS's figure from the position after ``plies``."""
-    return f"our MCTS, {_where(plies)}, {iterations:,} iterations a search"
-
-
-def theirs_name(plies: int, sims: int) -> str:
-    """The record's name of OpenSpiel's MCTSBot's figure from the position after ``plies``."""
-    return f"OpenSpiel MCTSBot, {_where(plies)}, {sims:,} simulations a search"
-
-
-def has_openspiel() -> bool:
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def figures(quick: bool = False, our_simulations: int | None = None, their_simulations: int | None = None,
-            env_seconds: float | None = None) -> list[Figure]:
+def figures(quick: bool = False, simulations: int | None = None, env_seconds: float | None = None) -> list[Figure]:
     """The timed figures of this benchmark, measured in this process, for its record: the
-    seconds an iteration of our MCTS and a simulation of OpenSpiel's MCTSBot (a value per
-    repeat, from each position of :func:`search_speeds`), and the seconds a step of the
-    PettingZoo environment, wrapped and raw (``env_seconds`` of steps in all, in
-    :data:`ENV_REPEATS` samples: :func:`pettingzoo_figures`). A part whose dependency is
-    missing gives no figure."""
+    search-speed figures at equal settings (:func:`search_figures`: ``simulations`` a
+    search, default :data:`SIMULATIONS`), and the seconds a step of the PettingZoo
+    environment, wrapped and raw (``env_seconds`` of steps in all, in :data:`ENV_REPEATS`
+    samples: :func:`pettingzoo_figures`). A part whose dependency is missing gives no figure."""
     size = 1 if quick else 0
-    # The records' names and parameters keep the words of 0.4 (iterations, sims): they are compared across versions.
-    iterations = OUR_SIMULATIONS[size] if our_simulations is None else our_simulations
-    sims = THEIR_SIMULATIONS[size] if their_simulations is None else their_simulations
-    out: list[Figure] = []
-    if has_openspiel():
-        for row in search_speeds(iterations, sims, SPEED_REPEATS[size]):
-            params: dict[str, int | float | str] = {"plies": row["plies"], "fen": row["fen"]}
-            out.append(Figure(ours_name(row["plies"], iterations), "iteration", [1 / r for r in row["ours"]["rates"]],
-                              {**params, "iterations": iterations}))
-            out.append(Figure(theirs_name(row["plies"], sims), "simulation", [1 / r for r in row["openspiel"]["rates"]],
-                              {**params, "sims": sims}))
+    out = search_figures(SIMULATIONS[size] if simulations is None else simulations, quick)
     seconds = ENV_SECONDS[size] if env_seconds is None else env_seconds
     out += pettingzoo_figures(seconds / ENV_REPEATS[size], ENV_REPEATS[size])
     return out
@@ -280,20 +429,36 @@ def pettingzoo_figures(seconds: float, repeats: int) -> list[Figure]:
     return [Figure(pettingzoo_name(env), "step", [1 / s[env]["steps_per_s"] for s in samples]) for env in samples[0]]
 
 
+def _param(benchmark: Any, key: str) -> Any:
+    return benchmark.get_runs()[0].get_metadata().get(f"param_{key}")
+
+
+def _searcher_of(benchmark: Any) -> Searcher | None:
+    """The searcher a figure of this benchmark's record was measured with (None: another figure)."""
+    bot, game = _param(benchmark, "bot"), _param(benchmark, "game")
+    if not isinstance(bot, str) or not isinstance(game, str):
+        return None
+    return Searcher(bot, game, _param(benchmark, "prover") == "on")
+
+
 def search_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
-    """(name, ratio, low, high): our MCTS's iterations a second over MCTSBot's simulations
-    a second from each position, derived from the record's stored times (each run
-    measured both, so the runs are paired)."""
-    by_name = record.figures_of(suite)
+    """(name, ratio, low, high): the ratios of :data:`RATIOS` (one search's simulations a
+    second over another's) from each position, derived from the record's stored times
+    (each run measured both, so the runs are paired); only between figures of the same
+    settings (simulations, ``uct_c``, rollouts)."""
+    found: dict[tuple[Searcher, int, int, float, int], Any] = {}
+    for benchmark in suite:
+        searcher = _searcher_of(benchmark)
+        if searcher is not None:
+            key = (searcher, _param(benchmark, "plies"), _param(benchmark, "simulations"), _param(benchmark, "uct_c"),
+                   _param(benchmark, "rollouts"))
+            found[key] = benchmark
     out = []
-    for ours in by_name.values():
-        plies = ours.get_runs()[0].get_metadata().get("param_plies")
-        if not ours.get_name().startswith("our MCTS, ") or not isinstance(plies, int):
-            continue
-        for theirs in by_name.values():
-            if (theirs.get_name().startswith("OpenSpiel MCTSBot, ")
-                    and theirs.get_runs()[0].get_metadata().get("param_plies") == plies):
-                out.append((f"our MCTS / OpenSpiel MCTSBot, {_where(plies)}", *compare.speed_within(theirs, ours)))
+    for (searcher, plies, simulations, uct_c, rollouts), fast in found.items():
+        for name, faster, slower in RATIOS:
+            slow = found.get((slower, plies, simulations, uct_c, rollouts))
+            if searcher == faster and slow is not None:
+                out.append((f"{name}, {_where(plies)}, {simulations:,} simulations", *compare.speed_within(slow, fast)))
     return out
 
 
@@ -310,8 +475,8 @@ def match_line(mt: MatchFigures) -> str:
 
 def record_report(suite: Any, match_figures: MatchFigures | None = None) -> str:
     """A record of this benchmark as a table (each figure with its interval over the runs,
-    the ratios of the two searches' rates derived from the stored times), the notes of
-    the parts skipped, then the match, when given."""
+    the ratios of :func:`search_ratios` derived from the stored times), the notes of the
+    parts skipped, then the match, when given."""
     lines = [tables.record_text(suite, search_ratios(suite))]
     if not has_openspiel():
         lines.append("OpenSpiel: skipped: OpenSpiel is not installed (pip install 'donuts_ai[spiel]')")
@@ -322,86 +487,31 @@ def record_report(suite: Any, match_figures: MatchFigures | None = None) -> str:
     return "\n".join(lines)
 
 
-def run(quick: bool, games: int, our_time: float, ratio: float, seed: int = 1) -> InteropBench:
-    res: InteropBench = {"machine": machine(), "quick": quick}
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        res["openspiel"] = "skipped: OpenSpiel is not installed (pip install 'donuts_ai[spiel]')"
-    else:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            res["machine"]["open_spiel"] = version("open_spiel")
-        except PackageNotFoundError:
-            res["machine"]["open_spiel"] = "?"
-        print("search speed, ours and OpenSpiel's", flush=True)
-        res["speed"] = search_speeds(50_000 if quick else 200_000, 500 if quick else 2000, 2 if quick else 3)
-        print(f"match: {games} games", flush=True)
-        res["match"] = match(games, our_time, ratio, seed)
-    try:
-        import pettingzoo
-    except ImportError:
-        res["pettingzoo"] = "skipped: PettingZoo is not installed (pip install 'donuts_ai[rl]')"
-    else:
-        res["machine"]["pettingzoo"] = pettingzoo.__version__
-        print("PettingZoo environment", flush=True)
-        res["pettingzoo"] = pettingzoo_speed(1.0 if quick else 5.0)
-    return res
-
-
-def report(r: InteropBench) -> str:
-    m = r["machine"]
-    versions = ", ".join(f"{k} {m[k]}" for k in ("open_spiel", "pettingzoo") if k in m)
-    lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}" + (f", {versions}" if versions else ""),
-             ""]
-    if isinstance(r.get("openspiel"), str):
-        lines.append(r["openspiel"])
-    if "speed" in r:
-        lines += ["| position (standard layout) | our MCTS iterations/s | OpenSpiel MCTSBot simulations/s | ratio |",
-                  "|---|---|---|---|"]
-        for row in r["speed"]:
-            where = "empty board" if row["plies"] == 0 else f"after {row['plies']} random plies"
-            lines.append(f"| {where} | {row['ours']['median']:,.0f} | {row['openspiel']['median']:,.0f} | {row['ratio']:,.0f}× |")
-        lines.append("")
-    if "match" in r:
-        lines.append(match_line(r["match"]))
-    pz = r.get("pettingzoo")
-    if isinstance(pz, str):
-        lines.append(pz)
-    elif pz:
-        for name, env_figures in pz.items():
-            lines.append(f"PettingZoo {name}: {env_figures['steps_per_s']:,.0f} steps/s ({env_figures['us_per_step']:.1f} µs "
-                         f"a step, random legal actions, {env_figures['games']:,} games)")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.interop") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smaller searches, 2 games, 1 s of environment steps")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"{SIMULATIONS[1]:,} simulations a search, 2 games, {ENV_SECONDS[1]:g} s of environment steps")
     parser.add_argument("--games", type=int, default=None,
                         help="games of the match (colour-swapped pairs; default 10, quick 2; 0: no match)")
-    parser.add_argument("--time", type=float, default=0.1, help="our MCTS's seconds a move (default 0.1)")
-    parser.add_argument("--ratio", type=float, default=10.0, help="MCTSBot's time as a multiple of ours (default 10)")
+    parser.add_argument("--time", type=float, default=0.1, help="our MCTS's seconds a move in the match (default 0.1)")
+    parser.add_argument("--ratio", type=float, default=10.0, help="MCTSBot's time as a multiple of ours in the match (default 10)")
     parser.add_argument("--seed", type=int, default=1, help="the match's seed (its layouts; default 1)")
     parser.add_argument("--simulations", type=int, metavar="N",
-                        help=f"our MCTS's simulations a timed search (default {OUR_SIMULATIONS[0]:,}, "
-                             f"quick {OUR_SIMULATIONS[1]:,})")
-    parser.add_argument("--openspiel-simulations", type=int, metavar="N",
-                        help=f"MCTSBot's simulations a timed search (default {THEIR_SIMULATIONS[0]:,}, "
-                             f"quick {THEIR_SIMULATIONS[1]:,})")
-    # Their names before 0.5.0.
+                        help=f"simulations a timed search, every bot the same (default {SIMULATIONS[0]:,}, quick {SIMULATIONS[1]:,})")
+    # Their names before 0.5.0 (--iterations: ours, --sims: MCTSBot's), and MCTSBot's own
+    # budget while the two differed: one budget for all now.
+    add_renamed_option(parser, "--openspiel-simulations", "--simulations", type=int, metavar="N")
     add_renamed_option(parser, "--iterations", "--simulations", type=int, metavar="N")
-    add_renamed_option(parser, "--sims", "--openspiel-simulations", type=int, metavar="N")
+    add_renamed_option(parser, "--sims", "--simulations", type=int, metavar="N")
     parser.add_argument("--env-seconds", type=float, metavar="S",
                         help=f"seconds of PettingZoo steps in all (default {ENV_SECONDS[0]:g}, quick {ENV_SECONDS[1]:g})")
     runs.add_record_options(parser, printed_only="the match is")
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else 2 if args.quick else 10
-    if games < 0 or (args.simulations is not None and args.simulations < 1) \
-            or (args.openspiel_simulations is not None and args.openspiel_simulations < 1) \
+    if games < 0 or (args.simulations is not None and args.simulations < 2) \
             or (args.env_seconds is not None and not args.env_seconds > 0):
-        parser.error("--games must be at least 0, --simulations and --openspiel-simulations at least 1, --env-seconds above 0")
+        parser.error("--games must be at least 0, --simulations at least 2 (MCTSBot expands its root on the second), "
+                     "--env-seconds above 0")
 
     def report_all(suite: Any) -> str:
         played = None
@@ -411,12 +521,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.i
         return record_report(suite, played)
 
     size = 1 if args.quick else 0
-    settings = (f"simulations={args.simulations or OUR_SIMULATIONS[size]} "
-                f"openspiel_simulations={args.openspiel_simulations or THEIR_SIMULATIONS[size]} "
+    simulations = args.simulations or SIMULATIONS[size]
+    settings = (f"simulations={simulations} uct_c={UCT_C:g} rollouts={ROLLOUTS} "
+                f"repeats={SPEED_REPEATS[size]}/{FAST_REPEATS[size]}/{OUR_REPEATS[size]} "
                 f"env_seconds={args.env_seconds or ENV_SECONDS[size]:g}")
     return runs.record_main(parser, args, argv, "donuts_ai.bench.interop",
-                              lambda: (figures(args.quick, args.simulations, args.openspiel_simulations, args.env_seconds), settings),
-                              report_all)
+                            lambda: (figures(args.quick, simulations, args.env_seconds), settings), report_all)
 
 
 if __name__ == "__main__":

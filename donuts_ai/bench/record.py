@@ -11,18 +11,32 @@ processes differ by more than the repeats of one (memory layout, the other jobs 
 shared machine, the processor's clock), so an interval that is to tell a change from
 noise is computed over runs, not over the values of one (:mod:`donuts_ai.bench.compare`).
 
-Every run carries pyperf's metadata (CPU model and count, the 1-minute load average,
-Python, the date, the host) and ours (:func:`library_metadata`): the library's version,
-the git commit and whether the tree was dirty (where known), Numba's and NumPy's
-versions, Numba's threads, the benchmark's settings, the unit of work (``work_unit``)
-and the load average read when the run started and ended (``load_before``,
-``load_after``).
+A value keeps pyperf's own meaning. :func:`measure_work` calibrates each figure as pyperf
+calibrates its loops: a repeat calls the work as many times as it takes to last at least
+:data:`MIN_REPEAT_SECONDS` (100 ms), ``loops`` is the units of work a repeat did (so a
+value times ``loops`` is the repeat's raw time, which ``pyperf check`` reads), the
+calibration calls are kept as pyperf's warm-ups, and ``duration`` is the wall time the
+figure took, warm-ups included (what ``pyperf stats`` adds up as the total duration).
+
+Every run carries pyperf's metadata (CPU model, count and frequency, the kernel, the
+1-minute load average, Python, the date, the host) and ours (:func:`library_metadata`):
+the library's version, the git commit and whether the tree was dirty (where known),
+Numba's and NumPy's versions, Numba's threads, the benchmark's settings, the unit of work
+(``work_unit``) and the load average read when the run started and ended
+(``load_before``, ``load_after``). A figure measured by :func:`measure_work` also keeps
+what contention hides: its CPU time beside its wall time (:data:`CPU_SECONDS_KEY`,
+:data:`WALL_SECONDS_KEY`, over :data:`THREADS_KEY` threads), the cores other processes
+used and the share of time the hypervisor stole meanwhile (from ``/proc/stat``:
+:data:`OTHERS_BUSY_KEY`, :data:`STEAL_KEY`), and the yardstick's rate measured just
+before it (:mod:`donuts_ai.bench.yardstick`). A figure whose CPU time fell short of its
+wall time by more than :data:`STARVED_SHARE` a thread was starved (:func:`starved`).
 
 Benchmarks are not tests: nothing here asserts a speed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -55,8 +69,24 @@ RUN_OPTION = "--record-run"
 #: the same work; "mean" where each value is other work (each decision of an agent is
 #: another position: its decisions a second are decisions over their total time).
 RUN_STATISTIC_KEY = "run_statistic"
-#: Metadata keys pyperf requires to agree between the runs of one benchmark.
-MACHINE_KEYS = ("cpu_model_name", "cpu_count", "hostname")
+#: Metadata keys that tell machines apart: pyperf's CPU model, count, frequency, host and
+#: kernel (``platform``). Two CPUs of one model name run at different clocks.
+MACHINE_KEYS = ("cpu_model_name", "cpu_count", "cpu_freq", "hostname", "platform")
+#: Every repeat of :func:`measure_work` lasts at least this long (pyperf's 100 ms a value),
+#: its calls a repeat calibrated to last :data:`CALIBRATION_MARGIN` times as long.
+MIN_REPEAT_SECONDS, CALIBRATION_MARGIN = 0.1, 1.25
+#: Metadata keys of a figure measured by :func:`measure_work`: this process's CPU seconds and
+#: the wall seconds over its repeats, and the threads its work runs on (0: not this
+#: process's: the starved check does not apply).
+CPU_SECONDS_KEY, WALL_SECONDS_KEY, THREADS_KEY = "cpu_seconds", "wall_seconds", "threads"
+#: Metadata keys: the cores other processes kept busy, and the share of the machine's time
+#: the hypervisor stole, while the figure's repeats ran (from ``/proc/stat``).
+OTHERS_BUSY_KEY, STEAL_KEY = "others_busy_cores", "steal_share"
+#: A figure whose CPU time fell short of its wall time by more than this share a thread was
+#: starved: other processes took cores it was measured on.
+STARVED_SHARE = 0.10
+#: Other processes' use of the cores above which ``bench`` warns at the start (in cores).
+BUSY_CORES_WARNING = 0.5
 
 
 class SpeedRecordError(DonutsError):
@@ -76,6 +106,24 @@ class Figure:
     values: list[float]
     params: dict[str, int | float | str] = field(default_factory=dict)
     run_statistic: str = "median"  # how a run's values make its one time (RUN_STATISTIC_KEY)
+    #: pyperf's ``loops``: the units of work of one repeat (a value times ``loops`` is its raw time).
+    loops: int = 1
+    #: pyperf's warm-ups: (loops, seconds per unit) of the calls made before the repeats.
+    warmups: list[tuple[int, float]] = field(default_factory=list)
+    #: Wall seconds the figure took, warm-ups included (pyperf's ``duration``); None: unknown.
+    duration: float | None = None
+    #: The threads the work runs on, this process's CPU and wall seconds over the repeats
+    #: (None: not measured), and the machine meanwhile (:func:`machine_use`).
+    threads: int = 1
+    cpu_seconds: float | None = None
+    wall_seconds: float | None = None
+    others_busy_cores: float | None = None
+    steal_share: float | None = None
+    #: The yardstick's rate measured just before the figure (None: not measured).
+    yardstick_rate: float | None = None
+    #: Calls of the work a repeat made (:func:`measure_work`), and in its warm-ups all together.
+    calls: int = 1
+    warmup_calls: int = 0
 
 
 def time_repeats(work: Callable[[], float], repeats: int) -> list[float]:
@@ -87,6 +135,113 @@ def time_repeats(work: Callable[[], float], repeats: int) -> list[float]:
         units = work()
         values.append((time.perf_counter() - start) / units)
     return values
+
+
+def measure_work(name: str, work_unit: str, work: Callable[[], float], repeats: int,
+                 params: Mapping[str, int | float | str] | None = None, threads: int = 1,
+                 min_seconds: float = MIN_REPEAT_SECONDS, run_statistic: str = "median",
+                 prepare: Callable[[], None] | None = None) -> Figure:
+    """One figure, measured as pyperf measures: the yardstick's rate first
+    (:mod:`~donuts_ai.bench.yardstick`), then ``work`` (it returns the units of work it
+    did) called once to warm up and then as many times a repeat as it takes to last at
+    least ``min_seconds`` (the calls that find that number are pyperf's warm-ups), then
+    ``repeats`` repeats, each value the seconds a unit of work took. Beside them: this
+    process's CPU time and the wall time over the repeats (``threads``: the threads the
+    work keeps busy, for :func:`starved`), and what other processes and the hypervisor
+    took meanwhile (:func:`machine_use`). ``prepare``, when given, is called before every
+    call of ``work``, off the clock (clearing a table the work must find empty)."""
+    from . import yardstick
+
+    start = time.perf_counter()
+    yardstick_rate = yardstick.rate()
+    # The first call compiles or loads kernels and fills caches: a warm-up apart, never the calibration.
+    seconds, units = _timed_calls(work, 1, prepare)
+    warmups: list[tuple[int, float]] = [(max(1, round(units)), seconds / units)]
+    calls, warmup_calls = 1, 1
+    while True:
+        seconds, units = _timed_calls(work, calls, prepare)
+        warmups.append((max(1, round(units)), seconds / units))
+        warmup_calls += calls
+        # A quarter past the threshold, so that a repeat a little faster than its calibration still lasts it.
+        if seconds >= CALIBRATION_MARGIN * min_seconds:
+            break
+        # Aim past it at once where the time is known, at most 10 times more calls a step.
+        calls = max(calls + 1, min(calls * 10, math.ceil(calls * 1.1 * CALIBRATION_MARGIN * min_seconds
+                                                         / max(seconds, 1e-9))))
+    values, units_done = [], []
+    cpu, stat = time.process_time(), proc_stat()
+    wall = time.perf_counter()
+    for _ in range(repeats):
+        seconds, units = _timed_calls(work, calls, prepare)
+        values.append(seconds / units)
+        units_done.append(units)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    others, steal = machine_use(stat, proc_stat(), cpu)
+    return Figure(name, work_unit, values, dict(params or {}), run_statistic,
+                  loops=max(1, round(statistics.fmean(units_done))), warmups=warmups,
+                  duration=time.perf_counter() - start, threads=threads, cpu_seconds=cpu, wall_seconds=wall,
+                  others_busy_cores=others, steal_share=steal, yardstick_rate=yardstick_rate, calls=calls,
+                  warmup_calls=warmup_calls)
+
+
+def _timed_calls(work: Callable[[], float], calls: int, prepare: Callable[[], None] | None = None) -> tuple[float, float]:
+    """(wall seconds, units of work) of ``calls`` calls of ``work``, each after ``prepare`` off the clock."""
+    units = seconds = 0.0
+    for _ in range(calls):
+        if prepare is not None:
+            prepare()
+        start = time.perf_counter()
+        units += work()
+        seconds += time.perf_counter() - start
+    return seconds, units
+
+
+#: The fields of /proc/stat's ``cpu`` line, in order (Linux): jiffies of all cores together.
+PROC_STAT_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+
+
+def proc_stat() -> dict[str, int] | None:
+    """The machine's CPU jiffies so far by kind (:data:`PROC_STAT_FIELDS`), from
+    ``/proc/stat``; None where there is no such file."""
+    try:
+        with open("/proc/stat") as f:
+            first = f.readline().split()
+    except OSError:
+        return None
+    if not first or first[0] != "cpu":
+        return None
+    numbers = [int(v) for v in first[1:1 + len(PROC_STAT_FIELDS)]]
+    return dict(zip(PROC_STAT_FIELDS, numbers + [0] * (len(PROC_STAT_FIELDS) - len(numbers)), strict=True))
+
+
+def machine_use(before: dict[str, int] | None, after: dict[str, int] | None,
+                own_cpu_seconds: float) -> tuple[float | None, float | None]:
+    """(cores other processes kept busy, share of the time stolen by the hypervisor) between
+    two :func:`proc_stat` readings, this process having used ``own_cpu_seconds`` of CPU
+    meanwhile; (None, None) where ``/proc/stat`` is missing or no time passed."""
+    if before is None or after is None:
+        return None, None
+    delta = {k: after[k] - before[k] for k in PROC_STAT_FIELDS}
+    total = sum(delta.values())
+    if total <= 0:
+        return None, None
+    cores = os.cpu_count() or 1
+    wall = total / cores / _CLOCK_TICKS  # jiffies of all cores over the cores: the elapsed seconds
+    busy = total - delta["idle"] - delta["iowait"] - delta["steal"]
+    others = max(0.0, busy / _CLOCK_TICKS - own_cpu_seconds) / wall
+    return round(others, 3), round(delta["steal"] / total, 4)
+
+
+#: Jiffies a second (``/proc/stat``'s unit).
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def others_busy_cores(seconds: float = 0.3) -> float | None:
+    """The cores other processes keep busy, measured over ``seconds`` while this one sleeps
+    (None where ``/proc/stat`` is missing)."""
+    before, cpu = proc_stat(), time.process_time()
+    time.sleep(seconds)
+    return machine_use(before, proc_stat(), time.process_time() - cpu)[0]
 
 
 def load_average() -> float:
@@ -102,10 +257,17 @@ def is_busy(load: float, cores: int | None = None) -> bool:
     return load > (cores or os.cpu_count() or 1) - 1
 
 
-def busy_warning(load: float, cores: int | None = None) -> str | None:
-    """One line saying the machine is busy (:func:`is_busy`), so the figures will be low;
-    ``None`` otherwise."""
+def busy_warning(load: float, cores: int | None = None, others: float | None = None) -> str | None:
+    """One line saying that other processes use a core, so the figures will be low:
+    ``others`` (cores other processes kept busy, :func:`others_busy_cores`) at least
+    :data:`BUSY_CORES_WARNING`, or, where that is unknown, a load average above
+    (cores - 1) (:func:`is_busy`); ``None`` otherwise."""
     cores = cores or os.cpu_count() or 1
+    if others is not None:
+        if others < BUSY_CORES_WARNING:
+            return None
+        return (f"warning: other processes are using {others:.1f} of {cores} cores: the figures on the cores they "
+                f"hold will be low, and marked starved (the record keeps each figure's CPU and wall time)")
     if not is_busy(load, cores):
         return None
     return (f"warning: load average {load:.2f} at the start, above {cores - 1} (cores - 1): other processes are "
@@ -127,9 +289,7 @@ def library_metadata() -> dict[str, str | int | float]:
     import numba
     import numpy
 
-    # The version of the package this module is part of (already imported, being its parent).
-    version = str(getattr(sys.modules.get(__name__.rsplit(".", 2)[0]), "__version__", "unknown"))
-    meta: dict[str, str | int | float] = {"donuts_ai_version": version, "numba_version": str(numba.__version__),
+    meta: dict[str, str | int | float] = {"donuts_ai_version": library_version(), "numba_version": str(numba.__version__),
                                           "numpy_version": numpy.__version__, "numba_threads": int(numba.get_num_threads())}
     package = Path(__file__).resolve().parents[1]
     top = _git(["rev-parse", "--show-toplevel"], package)
@@ -143,14 +303,45 @@ def library_metadata() -> dict[str, str | int | float]:
     return meta
 
 
+def library_version() -> str:
+    """The version of the package this module is part of: its ``__version__``; where the
+    import is shadowed (a folder named like the package, a namespace package), the
+    installed distribution's metadata; else ``unknown`` with the reason."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    package_name = __name__.rsplit(".", 2)[0]
+    found = getattr(sys.modules.get(package_name), "__version__", None)
+    if isinstance(found, str) and found:
+        return found
+    try:
+        return version(package_name)
+    except PackageNotFoundError:
+        return f"unknown ({package_name}.__version__ is missing and no {package_name} distribution is installed)"
+
+
+def process_seconds() -> float | None:
+    """Wall seconds since this process started (from ``/proc``; None elsewhere)."""
+    try:
+        start_ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        return time.clock_gettime(time.CLOCK_BOOTTIME) - start_ticks / _CLOCK_TICKS
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
 def suite_of(figures: Sequence[Figure], settings: str, command: str, load_before: float,
-             load_after: float | None = None) -> Any:
+             load_after: float | None = None, run_seconds: float | None = None) -> Any:
     """One run's figures as a pyperf suite (a run a figure), with pyperf's metadata of this
-    process and ours (see the module doc)."""
+    process and ours (see the module doc). ``run_seconds``, the wall time of the whole run
+    (start-up and set-up included), is shared out among the figures' durations in
+    proportion to them, so that ``pyperf stats`` adds up the time the runs really took."""
     import pyperf
 
     if not figures:
         raise SpeedRecordError("no figure was measured")
+    measured = sum(f.duration for f in figures if f.duration is not None)
+    if run_seconds is not None and measured > 0 and run_seconds > measured:
+        scale = run_seconds / measured
+        figures = [dataclasses.replace(f, duration=f.duration * scale) if f.duration is not None else f for f in figures]
     common: dict[str, str | int | float] = {**library_metadata(), SETTINGS_KEY: settings, COMMAND_KEY: command,
                                             LOAD_BEFORE_KEY: load_before,
                                             LOAD_AFTER_KEY: load_average() if load_after is None else load_after}
@@ -160,10 +351,30 @@ def suite_of(figures: Sequence[Figure], settings: str, command: str, load_before
     # pyperf's metadata of this process, collected once (reading /proc and the clocks) for every figure.
     common.update(pyperf.Run([1.0]).get_metadata())
     return pyperf.BenchmarkSuite([
-        pyperf.Benchmark([pyperf.Run(figure.values, collect_metadata=False, metadata={
-            **common, **{f"param_{k}": v for k, v in figure.params.items()}, "name": figure.name, "unit": TIME_UNIT,
-            WORK_UNIT_KEY: figure.work_unit, RUN_STATISTIC_KEY: figure.run_statistic})])
+        pyperf.Benchmark([pyperf.Run(figure.values, warmups=figure.warmups or None, collect_metadata=False, metadata={
+            **common, **{f"param_{k}": v for k, v in figure.params.items()}, **_measured_metadata(figure),
+            "name": figure.name, "unit": TIME_UNIT, WORK_UNIT_KEY: figure.work_unit,
+            RUN_STATISTIC_KEY: figure.run_statistic})])
         for figure in figures])
+
+
+def _measured_metadata(figure: Figure) -> dict[str, str | int | float]:
+    """pyperf's ``loops`` and ``duration`` of a figure, and what :func:`measure_work` saw."""
+    from . import yardstick
+
+    meta: dict[str, str | int | float] = {"loops": figure.loops, "calls": figure.calls}
+    if figure.duration is not None:
+        meta["duration"] = figure.duration
+    if figure.cpu_seconds is not None and figure.wall_seconds is not None:
+        meta.update({CPU_SECONDS_KEY: figure.cpu_seconds, WALL_SECONDS_KEY: figure.wall_seconds,
+                     THREADS_KEY: figure.threads})
+    if figure.others_busy_cores is not None:
+        meta[OTHERS_BUSY_KEY] = figure.others_busy_cores
+    if figure.steal_share is not None:
+        meta[STEAL_KEY] = figure.steal_share
+    if figure.yardstick_rate is not None:
+        meta.update({yardstick.RATE_KEY: figure.yardstick_rate, yardstick.VERSION_KEY: yardstick.VERSION})
+    return meta
 
 
 def dump(suite: Any, path: str | os.PathLike[str]) -> None:
@@ -348,6 +559,56 @@ def run_means(benchmark: Any) -> list[float]:
     return [centre(run.values) for run in benchmark.get_runs() if run.values]
 
 
+def run_cpu_share(run: Any) -> float | None:
+    """A run's CPU time over its wall time per thread (1.0: every thread ran all the time);
+    None where the run did not measure it or its work ran in other processes."""
+    meta = run.get_metadata()
+    cpu, wall, threads = meta.get(CPU_SECONDS_KEY), meta.get(WALL_SECONDS_KEY), meta.get(THREADS_KEY)
+    if not isinstance(cpu, int | float) or not isinstance(wall, int | float) or not isinstance(threads, int) \
+            or threads < 1 or wall <= 0:
+        return None
+    return float(cpu) / (float(wall) * threads)
+
+
+def starved(benchmark: Any) -> bool:
+    """Whether a run of ``benchmark`` got less CPU time than its wall time by more than
+    :data:`STARVED_SHARE` a thread: other processes held cores it was measured on."""
+    shares = [run_cpu_share(run) for run in benchmark.get_runs()]
+    return any(share is not None and share < 1 - STARVED_SHARE for share in shares)
+
+
+def yardstick_rates(benchmark: Any) -> list[float] | None:
+    """The yardstick's rate of each run of ``benchmark`` at the current yardstick version;
+    None unless every run has one."""
+    from . import yardstick
+
+    rates = []
+    for run in benchmark.get_runs():
+        meta = run.get_metadata()
+        value = meta.get(yardstick.RATE_KEY)
+        if not isinstance(value, int | float) or value <= 0 or meta.get(yardstick.VERSION_KEY) != yardstick.VERSION:
+            return None
+        rates.append(float(value))
+    return rates
+
+
+def run_values(benchmark: Any, normalised: bool = False) -> list[list[float]]:
+    """Each run's values (seconds a unit); ``normalised``: as on a machine whose yardstick
+    runs at the reference rate (each value times the run's yardstick rate over
+    :data:`~donuts_ai.bench.yardstick.REFERENCE_RATE`). :class:`SpeedRecordError` when a
+    normalised figure has a run without the yardstick."""
+    from . import yardstick
+
+    runs = [list(run.values) for run in benchmark.get_runs()]
+    if not normalised:
+        return runs
+    rates = yardstick_rates(benchmark)
+    if rates is None:
+        raise SpeedRecordError(f"figure {benchmark.get_name()!r}: a run without the yardstick "
+                               f"(version {yardstick.VERSION}): it cannot be normalised")
+    return [[v * r / yardstick.REFERENCE_RATE for v in values] for values, r in zip(runs, rates, strict=True)]
+
+
 def work_unit(benchmark: Any) -> str:
     """What one value of ``benchmark`` is the time of ("playout", ...; "unit" if unsaid)."""
     return str(_first_run_metadata(benchmark).get(WORK_UNIT_KEY, "unit"))
@@ -370,24 +631,46 @@ def metadata_values(suite: Any, key: str) -> list[Any]:
 
 
 def machine_text(suite: Any) -> str:
-    """The machine of a record in one line: CPU, cores, Python, Numba and NumPy."""
+    """The machine of a record in one line: CPU, its clock, cores, kernel, Python, Numba and
+    NumPy, and the yardstick's rate (:mod:`~donuts_ai.bench.yardstick`) where measured."""
     def one(key: str, default: str = "?") -> str:
         values = metadata_values(suite, key)
         return ", ".join(str(v) for v in values) if values else default
 
-    return (f"{one('cpu_model_name', 'an unnamed CPU')}, {one('cpu_count')} cores, Python {one('python_version')}, "
-            f"Numba {one('numba_version')}, NumPy {one('numpy_version')}")
+    clock = f" at {one('cpu_freq')}" if metadata_values(suite, "cpu_freq") else ""
+    kernel = f", {one('platform')}" if metadata_values(suite, "platform") else ""
+    return (f"{one('cpu_model_name', 'an unnamed CPU')}{clock}, {one('cpu_count')} cores{kernel}, Python "
+            f"{one('python_version')}, Numba {one('numba_version')}, NumPy {one('numpy_version')}{yardstick_text(suite)}")
+
+
+def yardstick_text(suite: Any) -> str:
+    """``, yardstick 123 M steps/s (v1, 6 measures, the highest 2.1% above the lowest)``: the median of a record's yardstick
+    rates at the current version and how far apart its lowest and highest were; "" without."""
+    from . import yardstick
+
+    rates = [rate for benchmark in suite for rate in (yardstick_rates(benchmark) or [])]
+    if not rates:
+        return ""
+    spread = max(rates) / min(rates) - 1
+    return (f", yardstick {statistics.median(rates) / 1e6:.1f} M steps/s (v{yardstick.VERSION}, "
+            f"{len(rates)} measures, the highest {spread:.1%} above the lowest)")
 
 
 def machine_key(suite: Any) -> tuple[str, ...]:
-    """What tells two machines apart: CPU model, core count and host name ("" where unknown)."""
+    """What tells two machines apart (:data:`MACHINE_KEYS`: CPU model, cores, clock, host,
+    kernel), each the values the record holds, joined ("" where unknown)."""
     return tuple(",".join(str(v) for v in metadata_values(suite, key)) for key in MACHINE_KEYS)
 
 
 def same_machine(a: Any, b: Any) -> bool:
-    """Whether two records come from one machine, as far as both say: CPU model, cores and
-    host agree wherever both records name them."""
-    return all(x == y or not x or not y for x, y in zip(machine_key(a), machine_key(b), strict=True))
+    """Whether two records come from one machine, as far as both say: for each of
+    :data:`MACHINE_KEYS` that both name, they share a value (a clock read differently
+    in one run still leaves the other runs' readings to agree)."""
+    for key in MACHINE_KEYS:
+        x, y = set(map(str, metadata_values(a, key))), set(map(str, metadata_values(b, key)))
+        if x and y and not x & y:
+            return False
+    return True
 
 
 def provenance_text(suite: Any) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import DonutsError
-from .record import RUN_OPTION, Figure, busy_warning, dump, load_average, run_processes, suite_of
+from .record import RUN_OPTION, Figure, busy_warning, dump, load_average, others_busy_cores, process_seconds, run_processes, suite_of
 from .tables import record_text
 
 
@@ -61,7 +61,7 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
         """One run in this process, as a record."""
         load_before = load_average()
         figures, settings = measure()
-        return suite_of(figures, settings, parser.prog, load_before)
+        return suite_of(figures, settings, parser.prog, load_before, run_seconds=process_seconds())
 
     try:
         if args.runs < 1:
@@ -69,7 +69,7 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
         if args.record_run:
             dump(run_here(), args.record_run)
             return 0
-        warning = busy_warning(load_average())
+        warning = busy_warning(load_average(), others=others_busy_cores())
         if warning:
             print(warning, file=sys.stderr)
         if args.runs == 1:  # one run: in this process, so that what it prints as it goes is seen

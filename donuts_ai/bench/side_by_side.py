@@ -17,6 +17,10 @@ machine between rounds falls on both versions alike and cancels in each pair's r
   both, in alternating order (OLD first in odd rounds, NEW first in even ones), one run
   each (``--runs 1`` where the version's bench takes it; a bench from before 0.5.0 writes
   its medians, which :func:`donuts_ai.bench.record.load` reads as one run).
+- After each round from the :data:`MIN_ROUNDS`-th on, the rounds so far are compared
+  (:func:`donuts_ai.bench.compare.compare_figures`, with ``--margin`` and
+  ``--min-change``): once every figure is decided (faster, slower, or no difference: none
+  inconclusive or starved), it stops; otherwise it goes on, up to ``--rounds``.
 - The records land in ``--out`` (``old.json``, ``new.json``: pyperf suites whose runs are
   numbered by ``round``), and the table is printed; ``donuts-ai bench compare`` reads them
   again. ``--fail-slower PCT`` exits 1 as ``bench compare`` does.
@@ -40,8 +44,10 @@ from . import compare, record
 
 #: What each side runs unless --bench-args says otherwise.
 DEFAULT_BENCH_ARGS = "--quick"
-#: Rounds unless --rounds says otherwise.
-DEFAULT_ROUNDS = 5
+#: The most rounds unless --rounds says otherwise; it stops sooner once every figure is decided.
+DEFAULT_ROUNDS = 10
+#: Rounds run before the first look at the verdicts (two pairs make the first interval).
+MIN_ROUNDS = 3
 #: The version spelled for "the package as installed in that side's Python".
 INSTALLED = "installed"
 #: This checkout: the folder that holds donuts_ai/ (the NEW side by default).
@@ -120,9 +126,11 @@ def _numbered(suite: Any, round_number: int, side: Side) -> Any:
 
 
 def side_by_side(old: Side, new: Side, rounds: int, bench_args: Sequence[str], out: Path,
-                 progress: Callable[[str], None] | None = None) -> tuple[Any, Any]:
-    """Both sides' records over ``rounds`` alternating rounds, after a warm-up run of each;
-    written to ``out/old.json`` and ``out/new.json``."""
+                 progress: Callable[[str], None] | None = None,
+                 decided: Callable[[Any, Any], bool] | None = None) -> tuple[Any, Any]:
+    """Both sides' records over at most ``rounds`` alternating rounds, after a warm-up run of
+    each, stopping after a round (from the :data:`MIN_ROUNDS`-th) where ``decided`` says
+    the records so far settle every figure; written to ``out/old.json`` and ``out/new.json``."""
     merged: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="donuts-side-by-side-") as scratch:
         cwd = Path(scratch)
@@ -141,6 +149,10 @@ def side_by_side(old: Side, new: Side, rounds: int, bench_args: Sequence[str], o
                     merged[side.label].add_runs(suite)
                 else:
                     merged[side.label] = suite
+            if decided is not None and i >= MIN_ROUNDS and i < rounds and decided(merged[old.label], merged[new.label]):
+                if progress:
+                    progress(f"every figure decided after {i} rounds: stopping")
+                break
     out.mkdir(parents=True, exist_ok=True)
     record.dump(merged[old.label], out / "old.json")
     record.dump(merged[new.label], out / "new.json")
@@ -152,15 +164,21 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.compar
     parser.add_argument("old", metavar="OLD", help="a git ref, a tree (a folder with donuts_ai/), or 'installed'")
     parser.add_argument("new", metavar="NEW", nargs="?", default=str(CHECKOUT),
                         help="the same (default: this checkout's working tree)")
-    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help=f"rounds (default {DEFAULT_ROUNDS})")
+    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
+                        help=f"the most rounds (default {DEFAULT_ROUNDS}); it stops once every figure is decided")
     parser.add_argument("--bench-args", default=DEFAULT_BENCH_ARGS,
                         help=f"the arguments of each side's python -m donuts_ai.bench (default {DEFAULT_BENCH_ARGS!r})")
     parser.add_argument("--python", default=sys.executable, help="the Python of both sides (default: this one)")
     parser.add_argument("--old-python", help="OLD's Python (another environment), instead of --python")
     parser.add_argument("--new-python", help="NEW's Python, instead of --python")
     parser.add_argument("--out", default="side-by-side", help="where the records go (default ./side-by-side)")
-    parser.add_argument("--fail-slower", metavar="PCT", type=float, help="exit 1 when a figure is slower by more than PCT%%")
+    compare.add_verdict_options(parser)
     args = parser.parse_args(argv)
+    min_change, margin = args.min_change / 100, args.margin / 100
+
+    def decided(old: Any, new: Any) -> bool:
+        return not compare.undecided(compare.compare_figures(old, new, min_change, margin))
+
     try:
         if args.rounds < 2:
             raise DonutsError(f"--rounds must be at least 2 (pairs give the interval), got {args.rounds}")
@@ -172,11 +190,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.compar
                 (work / f"cache-{label}").mkdir()
                 sides.append(Side(label, tree, python or args.python, work / f"cache-{label}", commit))
             old, new = side_by_side(sides[0], sides[1], args.rounds, shlex.split(args.bench_args), Path(args.out),
-                                    lambda text: print(f"{prog}: {text}", file=sys.stderr, flush=True))
+                                    lambda text: print(f"{prog}: {text}", file=sys.stderr, flush=True), decided)
     except (DonutsError, subprocess.CalledProcessError) as exc:
         parser.exit(2, f"{prog}: error: {exc}\n")
-    rows = compare.compare_figures(old, new)
-    print(compare.report(old, new, rows, old_name=f"OLD ({args.old})", new_name=f"NEW ({args.new})"))
+    rows = compare.compare_figures(old, new, min_change, margin)
+    print(compare.report(old, new, rows, old_name=f"OLD ({args.old})", new_name=f"NEW ({args.new})",
+                         min_change=min_change, margin=margin))
     print(f"records: {Path(args.out) / 'old.json'}, {Path(args.out) / 'new.json'}")
     if args.fail_slower is not None and any(r.slower_beyond(args.fail_slower / 100) for r in rows):
         return 1

@@ -75,6 +75,24 @@ def _interval_text(benchmark: Any) -> tuple[str, str, str]:
     return compare.rate_text(rate, unit), interval + (" (one run)" if basis == "values" else ""), counts
 
 
+def normalised_text(benchmark: Any) -> str:
+    """A figure's rate normalised by the yardstick (:mod:`~donuts_ai.bench.yardstick`: as on
+    a machine whose yardstick runs at its reference rate), or ``-`` without it."""
+    if record.yardstick_rates(benchmark) is None:
+        return "-"
+    means = [record.run_centre(benchmark)(values) for values in record.run_values(benchmark, normalised=True)]
+    return compare.rate_text(1.0 / statistics.fmean(means), record.work_unit(benchmark))
+
+
+def cpu_text(benchmark: Any) -> str:
+    """A figure's least CPU share a thread over its runs (``98%``), ``STARVED`` appended when
+    a run fell short by more than the starved share; ``-`` where not measured."""
+    shares = [share for run in benchmark.get_runs() if (share := record.run_cpu_share(run)) is not None]
+    if not shares:
+        return "-"
+    return f"{min(shares):.0%}{' STARVED' if record.starved(benchmark) else ''}"
+
+
 def _load_warning(suite: Any) -> list[str]:
     cores = record.metadata_values(suite, "cpu_count")
     busy = [float(v) for v in record.metadata_values(suite, record.LOAD_BEFORE_KEY)
@@ -88,10 +106,12 @@ def record_text(suite: Any, derived: Sequence[tuple[str, float, float, float]] =
     """One record as the text table ``donuts-ai bench`` prints."""
     lines = [f"machine: {record.machine_text(suite)}", f"record: {record.provenance_text(suite)}", *_load_warning(suite)]
     width = max([44, *(len(b.get_name() + _params_text(b)) + 1 for b in suite)])
-    lines.append(f"{'figure':{width}s} {'rate':>22s}   {'95% interval over runs':34s} runs × values")
+    lines.append(f"{'figure':{width}s} {'rate':>22s}   {'95% interval over runs':34s} {'runs × values':13s} "
+                 f"{'normalised':>22s}  CPU a thread")
     for benchmark in suite:
         rate, interval, counts = _interval_text(benchmark)
-        lines.append(f"{benchmark.get_name() + _params_text(benchmark):{width}s} {rate:>22s}   {interval:34s} {counts}")
+        lines.append(f"{benchmark.get_name() + _params_text(benchmark):{width}s} {rate:>22s}   {interval:34s} {counts:13s} "
+                     f"{normalised_text(benchmark):>22s}  {cpu_text(benchmark)}")
     for name, ratio, low, high in derived:
         lines.append(f"{name:{width}s} {compare.number_text(ratio) + 'x':>22s}   "
                      f"{compare.number_text(low)} – {compare.number_text(high)}")
@@ -101,27 +121,31 @@ def record_text(suite: Any, derived: Sequence[tuple[str, float, float, float]] =
 def record_markdown(suite: Any, derived: Sequence[tuple[str, float, float, float]] = ()) -> str:
     """One record as a Markdown table, opening with its machine and provenance."""
     lines = [f"Machine: {record.machine_text(suite)}; {record.provenance_text(suite)}.", "",
-             "| figure | rate | 95% interval over runs | runs × values |", "|---|---|---|---|"]
+             "| figure | rate | 95% interval over runs | runs × values | normalised | CPU a thread |",
+             "|---|---|---|---|---|---|"]
     for benchmark in suite:
         rate, interval, counts = _interval_text(benchmark)
-        lines.append(f"| {benchmark.get_name()}{_params_text(benchmark)} | {rate} | {interval} | {counts} |")
+        lines.append(f"| {benchmark.get_name()}{_params_text(benchmark)} | {rate} | {interval} | {counts} | "
+                     f"{normalised_text(benchmark)} | {cpu_text(benchmark)} |")
     for name, ratio, low, high in derived:
-        lines.append(f"| {name} | {compare.number_text(ratio)}× | {compare.number_text(low)} – {compare.number_text(high)} | |")
+        lines.append(f"| {name} | {compare.number_text(ratio)}× | {compare.number_text(low)} – {compare.number_text(high)} "
+                     f"| | | |")
     return "\n".join(lines)
 
 
 def comparison_markdown(old: Any, new: Any, old_name: str, new_name: str) -> str:
     """Two records compared (:func:`compare.compare_figures`) as a Markdown table."""
     rows = compare.compare_figures(old, new)
+    normalised = any(r.normalised for r in rows)
     lines = [f"{old_name}: {record.provenance_text(old)}.", f"{new_name}: {record.provenance_text(new)}.",
-             *(f"{line[0].upper()}{line[1:]}." for line in compare.machines_text(old, new, old_name, new_name)), "",
-             f"| figure | {old_name} | {new_name} | speed {new_name} / {old_name} [95% interval] | verdict |",
-             "|---|---|---|---|---|"]
+             *(f"{line[0].upper()}{line[1:]}." for line in compare.machines_text(old, new, old_name, new_name, normalised)),
+             "", f"| figure | {old_name} | {new_name} | speed {new_name} / {old_name} [interval] | detects | verdict |",
+             "|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r.name} | {compare.rate_text(r.old_rate, r.work_unit)} | "
                      f"{compare.rate_text(r.new_rate, r.work_unit)} | {compare.ratio_text(r)} | "
-                     f"{compare.VERDICT_TEXT[r.verdict]} |")
-    lines += ["", f"Intervals: {compare.intervals_text(rows)}."]
+                     f"{compare.detectable_text(r)} | {compare.verdict_text(r)} |")
+    lines += ["", f"{compare.summary_text(rows)}.", f"Intervals: {compare.intervals_text(rows)}."]
     return "\n".join(lines)
 
 
