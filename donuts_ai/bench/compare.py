@@ -81,26 +81,42 @@ VERDICT_TEXT = {"faster": "faster", "slower": "slower", "same": "no difference",
 Basis = Literal["runs", "pairs", "values", "none"]
 
 
-def _t_pdf_factory(df: float) -> Callable[[float], float]:
-    log_norm = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+def _beta_continued_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularised incomplete beta function (modified Lentz)."""
+    tiny, qab, qap, qam = 1e-300, a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        for numerator in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-14:
+            break
+    return h
 
-    def pdf(x: float) -> float:
-        return math.exp(log_norm - (df + 1) / 2 * math.log1p(x * x / df))
 
-    return pdf
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b), 0 <= x <= 1."""
+    if x <= 0.0 or x >= 1.0:
+        return 0.0 if x <= 0.0 else 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _beta_continued_fraction(a, b, x) / a
+    return 1.0 - front * _beta_continued_fraction(b, a, 1.0 - x) / b
 
 
-def t_cdf(x: float, df: float, steps: int = 400) -> float:
-    """Student's t distribution function with ``df`` degrees of freedom (the normal's past
-    1,000), integrated by Simpson's rule (no SciPy needed)."""
+def t_cdf(x: float, df: float) -> float:
+    """Student's t distribution function with ``df`` degrees of freedom (any real ``df`` > 0;
+    the normal's past 1,000), from the incomplete beta function (no SciPy needed)."""
     if df > 1000:
         return NormalDist().cdf(x)
-    if x < 0:
-        return 1.0 - t_cdf(-x, df, steps)
-    pdf = _t_pdf_factory(df)
-    h = x / steps
-    total = pdf(0.0) + pdf(x) + sum((4 if i % 2 else 2) * pdf(i * h) for i in range(1, steps))
-    return min(1.0, 0.5 + total * h / 3)
+    tail = 0.5 * _betainc(df / 2, 0.5, df / (df + x * x))
+    return 1.0 - tail if x >= 0 else tail
 
 
 def t_quantile(p: float, df: float) -> float:
@@ -111,7 +127,7 @@ def t_quantile(p: float, df: float) -> float:
     low, high = 0.0, 2.0
     while t_cdf(high, df) < p:  # the bracket grows until it holds the quantile (about 12.7 for df=1, p=0.975)
         low, high = high, high * 2
-    for _ in range(50):
+    for _ in range(60):
         mid = (low + high) / 2
         low, high = (mid, high) if t_cdf(mid, df) < p else (low, mid)
     return (low + high) / 2
@@ -361,7 +377,7 @@ def rate_text(value: float, unit: str) -> str:
 def number_text(value: float) -> str:
     """A positive number in three significant digits with its SI prefix (``1.25 M``, ``812``)."""
     for scale, prefix in ((1e9, " G"), (1e6, " M"), (1e3, " k")):
-        if value >= scale:
+        if value >= scale * 0.9995:  # 999,999.9 is 1.00 M, not 1e+03 k
             return f"{value / scale:.3g}{prefix}"
     return f"{value:.3g}"
 
