@@ -1,7 +1,7 @@
 """Benchmarks: every speed and calibration figure in ``benchmarks/RESULTS.md``, one module each.
 
     donuts-ai bench                    (= python -m donuts_ai.bench = python -m benchmarks) engine and search speed
-    donuts-ai bench compare OLD NEW    two records: faster, slower, or no difference beyond the noise
+    donuts-ai bench compare OLD NEW    two records: faster, slower, no difference within a margin, or inconclusive
     python -m benchmarks.compare OLD [NEW]  one benchmark on two versions, side by side, round by round
     python -m benchmarks.tables        the published tables regenerated from the committed records
     donuts-ai bench --agent SPEC       any agent's decisions/s and nodes/s beside our alpha-beta and MCTS
@@ -21,7 +21,7 @@ from ._report import machine
 from .agents import agent_report, agent_report_of, agent_speed, bench_positions
 from .compare import compare_figures
 from .engine import alphabeta_speed, main, mcts_speed, measure, report, run
-from .record import Figure, SpeedRecordError, load
+from .record import Figure, SpeedRecordError, load, measure_work
 
 __all__ = ["Figure", "SpeedRecordError", "agent_report", "agent_report_of", "agent_speed", "alphabeta_speed", "bench_positions",
-           "compare_figures", "load", "machine", "main", "mcts_speed", "measure", "report", "run"]
+           "compare_figures", "load", "machine", "main", "mcts_speed", "measure", "measure_work", "report", "run"]

@@ -327,7 +327,7 @@ def normalise_by_default(old: Any, new: Any) -> bool:
                                 for a, b in shared)
 
 
-def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: float = MARGIN,
+def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: float = MARGIN, *,
                     normalised: bool | None = None, confidence: float = CONFIDENCE) -> list[Comparison]:
     """Every figure both records hold, in OLD's order (see the module doc): ``normalised``
     compares the figures scaled by the yardstick (None: when the machines differ and both
@@ -435,7 +435,7 @@ def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NE
     return lines
 
 
-def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD", new_name: str = "NEW",
+def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD", new_name: str = "NEW", *,
            min_change: float = MIN_CHANGE, margin: float = MARGIN) -> str:
     """The comparison as a table, with both records' provenance and machines."""
     normalised = any(r.normalised for r in rows)
@@ -507,7 +507,8 @@ def main(argv: list[str] | None = None, prog: str = "donuts-ai bench compare") -
     args = parser.parse_args(argv)
     try:
         old, new = record.load(args.old), record.load(args.new)
-        rows = compare_figures(old, new, args.min_change / 100, args.margin / 100, False if args.absolute else None)
+        rows = compare_figures(old, new, args.min_change / 100, args.margin / 100,
+                               normalised=False if args.absolute else None)
     except DonutsError as exc:
         parser.exit(2, f"{prog}: error: {exc}\n")
     if not rows:

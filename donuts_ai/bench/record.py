@@ -138,7 +138,7 @@ def time_repeats(work: Callable[[], float], repeats: int) -> list[float]:
 
 
 def measure_work(name: str, work_unit: str, work: Callable[[], float], repeats: int,
-                 params: Mapping[str, int | float | str] | None = None, threads: int = 1,
+                 params: Mapping[str, int | float | str] | None = None, *, threads: int = 1,
                  min_seconds: float = MIN_REPEAT_SECONDS, run_statistic: str = "median",
                  prepare: Callable[[], None] | None = None) -> Figure:
     """One figure, measured as pyperf measures: the yardstick's rate first

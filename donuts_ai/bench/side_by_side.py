@@ -126,7 +126,7 @@ def _numbered(suite: Any, round_number: int, side: Side) -> Any:
 
 
 def side_by_side(old: Side, new: Side, rounds: int, bench_args: Sequence[str], out: Path,
-                 progress: Callable[[str], None] | None = None,
+                 progress: Callable[[str], None] | None = None, *,
                  decided: Callable[[Any, Any], bool] | None = None) -> tuple[Any, Any]:
     """Both sides' records over at most ``rounds`` alternating rounds, after a warm-up run of
     each, stopping after a round (from the :data:`MIN_ROUNDS`-th) where ``decided`` says
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.compar
                 (work / f"cache-{label}").mkdir()
                 sides.append(Side(label, tree, python or args.python, work / f"cache-{label}", commit))
             old, new = side_by_side(sides[0], sides[1], args.rounds, shlex.split(args.bench_args), Path(args.out),
-                                    lambda text: print(f"{prog}: {text}", file=sys.stderr, flush=True), decided)
+                                    lambda text: print(f"{prog}: {text}", file=sys.stderr, flush=True), decided=decided)
     except (DonutsError, subprocess.CalledProcessError) as exc:
         parser.exit(2, f"{prog}: error: {exc}\n")
     rows = compare.compare_figures(old, new, min_change, margin)
