@@ -31,9 +31,11 @@ ours always backs up proven values). The bots:
   a compiled search on a compiled game. Another game (7 moves at most a ply, 42 plies at
   most), so it is a scale for what a C++ game gives, not a ratio against ours.
 
-Each figure is the seconds a simulation took, a value per search (:func:`repeats_of`
-searches: 3 of a bot on the Python game, more of the fast ones), its settings in its name
-and parameters (``simulations``, ``uct_c``, ``rollouts``, ``prover``, ``searches``).
+Each figure is the seconds a simulation took, measured as pyperf measures
+(:func:`~donuts_ai.bench.record.measure_work`: a warm-up search, then :data:`REPEATS`
+repeats of as many searches as last 100 ms or more: one search of OpenSpiel's bots on the
+Python game, dozens of ours), its settings in its name and parameters (``simulations``,
+``uct_c``, ``rollouts``, ``prover``).
 Derived from the stored times (:func:`search_ratios`; each run measured all, so the runs
 are paired), per position: our MCTS (prover off) over the Python ``MCTSBot``, over the
 C++ ``MCTSBot`` on the Python game, and the C++ ``MCTSBot`` over the Python one (both on
@@ -70,19 +72,19 @@ from ..donuts.agents import MCTSAgent
 from ..donuts.agents.mcts import DEFAULT_PROOF_SHARE
 from ..donuts.board import Board
 from ..donuts.layout import Layout
-from . import compare, runs, tables
+from . import compare, record, runs, tables
 from .record import Figure, pettingzoo_name
 
 #: Simulations a search, (full, quick), the same for every bot: the slowest bot's search
 #: (OpenSpiel's Python ``MCTSBot`` on ``python_donuts``, about 2,300 simulations/s on a
 #: shared 2-core EPYC) lasts about 0.9 s (full) or 0.2 s (quick).
 SIMULATIONS = (2000, 500)
-#: Timed searches a figure, after one warm-up search, (full, quick): few of the slow bots on
-#: the Python game (about 0.9 s and 0.5 s a search, full), more of the fast ones (ours: about
-#: 2 ms a search; the C++ bot on connect_four: about 20 ms), so that a fast figure's searches
-#: last a tenth of a second or more in all and one search slowed by another process weighs
-#: little in the median (:func:`repeats_of`).
-SPEED_REPEATS, FAST_REPEATS, OUR_REPEATS = (3, 2), (20, 10), (100, 50)
+#: Repeats of each figure (pyperf's values), each of as many searches as last
+#: :data:`REPEAT_SECONDS` or more (:func:`~donuts_ai.bench.record.measure_work`: one search of
+#: the slowest bots, OpenSpiel's on the Python game, a few dozen of ours).
+REPEATS = 3
+#: The least wall time of a repeat (pyperf's 100 ms).
+REPEAT_SECONDS = record.MIN_REPEAT_SECONDS
 #: Seconds of PettingZoo steps in all, (full, quick), in :data:`ENV_REPEATS` samples.
 ENV_SECONDS, ENV_REPEATS = (5.0, 1.0), (5, 2)
 #: UCT's exploration constant for every bot, on rewards in [-1, 1] (OpenSpiel's ``uct_c``,
@@ -193,14 +195,6 @@ def openspiel_version() -> str:
         return "?"
 
 
-def repeats_of(searcher: Searcher, quick: bool = False) -> int:
-    """Timed searches of ``searcher``'s figure (:data:`SPEED_REPEATS`, :data:`FAST_REPEATS`, :data:`OUR_REPEATS`)."""
-    size = 1 if quick else 0
-    if searcher.bot == OURS:
-        return OUR_REPEATS[size]
-    return FAST_REPEATS[size] if searcher.game == CONNECT_FOUR else SPEED_REPEATS[size]
-
-
 def _position(plies: int) -> Board:
     """The standard layout after ``plies`` seeded random moves (0: the empty board), from
     the first seed whose position neither ends the game nor leaves our MCTS a move
@@ -220,29 +214,11 @@ def _position(plies: int) -> Board:
     raise RuntimeError(f"no searched position after {plies} plies")
 
 
-#: A search to time: it returns the simulations it ran.
-Search = Callable[[], int]
-
-
-def _time_searches(search: Search, repeats: int, prepare: Callable[[], None] | None = None) -> list[float]:
-    """The seconds a simulation took in each of ``repeats`` searches, after a warm-up
-    search (compilation, caches); ``prepare``, untimed, before each."""
-    if prepare is not None:
-        prepare()
-    search()
-    values = []
-    for _ in range(repeats):
-        if prepare is not None:
-            prepare()
-        start = time.perf_counter()
-        done = search()
-        values.append((time.perf_counter() - start) / done)
-    return values
-
-
-def _timed(searcher: Searcher, board: Board | None, simulations: int, uct_c: float, repeats: int) -> list[float]:
-    """``searcher``'s seconds a simulation from ``board`` (connect_four's empty board for
-    :data:`CONNECT_FOUR`), each search ``simulations`` simulations at ``uct_c``."""
+def _search(searcher: Searcher, board: Board | None, simulations: int, uct_c: float) -> tuple[Callable[[], int], Callable[[], None] | None]:
+    """``searcher``'s search from ``board`` (connect_four's empty board for
+    :data:`CONNECT_FOUR`) of ``simulations`` simulations at ``uct_c``, as a call that runs
+    one and returns the simulations it ran, and the call to make before it, off the clock
+    (None: none)."""
     if searcher.bot == OURS:
         assert board is not None  # our searchers play Donuts
         agent = MCTSAgent(simulations=simulations, exploration=our_exploration(uct_c), reuse=False, seed=1,
@@ -252,7 +228,7 @@ def _timed(searcher: Searcher, board: Board | None, simulations: int, uct_c: flo
             agent.select_move(board)
             return agent.last_info["iterations"]
 
-        return _time_searches(ours, repeats, agent.reset)  # the prover's table cleared between searches, untimed
+        return ours, agent.reset  # the same search each time: the prover's table cleared, off the clock
     import pyspiel
 
     if searcher.game == CONNECT_FOUR:
@@ -277,25 +253,27 @@ def _timed(searcher: Searcher, board: Board | None, simulations: int, uct_c: flo
     def theirs() -> int:
         return int(bot.mcts_search(state).explore_count)  # each search builds a fresh tree from the state
 
-    return _time_searches(theirs, repeats)
+    return theirs, None
 
 
-def search_figures(simulations: int, quick: bool = False, uct_c: float = UCT_C) -> list[Figure]:
+def search_figures(simulations: int, repeats: int = REPEATS, uct_c: float = UCT_C) -> list[Figure]:
     """The search-speed figures at equal settings (see the module doc): each searcher of
     :data:`SEARCHERS` from each position of :data:`PLIES`, then OpenSpiel's C++ ``MCTSBot``
     on connect_four's empty board; each search ``simulations`` simulations at ``uct_c``,
-    one random rollout a leaf, :func:`repeats_of` searches a figure. None without OpenSpiel."""
+    one random rollout a leaf; ``repeats`` repeats of :data:`REPEAT_SECONDS` or more
+    (:func:`~donuts_ai.bench.record.measure_work`). None without OpenSpiel."""
     if not has_openspiel():
         return []
     out = []
 
     def measure(searcher: Searcher, board: Board | None, plies: int) -> None:
-        repeats = repeats_of(searcher, quick)
-        values = _timed(searcher, board, simulations, uct_c, repeats)
-        name = figure_name(searcher, plies, simulations, uct_c)
-        params = {**figure_params(searcher, plies, simulations, uct_c), "searches": repeats}
-        out.append(Figure(name, "simulation", values, params if board is None else {**params, "fen": board.fen()}))
-        print(f"   {name}: {1 / statistics.median(values):,.0f} simulations/s", flush=True)
+        search, prepare = _search(searcher, board, simulations, uct_c)
+        params = figure_params(searcher, plies, simulations, uct_c)
+        figure = record.measure_work(figure_name(searcher, plies, simulations, uct_c), "simulation", search, repeats,
+                                     params if board is None else {**params, "fen": board.fen()},
+                                     min_seconds=REPEAT_SECONDS, prepare=prepare)
+        out.append(figure)
+        print(f"   {figure.name}: {1 / statistics.median(figure.values):,.0f} simulations/s", flush=True)
 
     for plies in PLIES:
         board = _position(plies)
@@ -409,7 +387,7 @@ def figures(quick: bool = False, simulations: int | None = None, env_seconds: fl
     environment, wrapped and raw (``env_seconds`` of steps in all, in :data:`ENV_REPEATS`
     samples: :func:`pettingzoo_figures`). A part whose dependency is missing gives no figure."""
     size = 1 if quick else 0
-    out = search_figures(SIMULATIONS[size] if simulations is None else simulations, quick)
+    out = search_figures(SIMULATIONS[size] if simulations is None else simulations)
     seconds = ENV_SECONDS[size] if env_seconds is None else env_seconds
     out += pettingzoo_figures(seconds / ENV_REPEATS[size], ENV_REPEATS[size])
     return out
@@ -522,8 +500,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.i
 
     size = 1 if args.quick else 0
     simulations = args.simulations or SIMULATIONS[size]
-    settings = (f"simulations={simulations} uct_c={UCT_C:g} rollouts={ROLLOUTS} "
-                f"repeats={SPEED_REPEATS[size]}/{FAST_REPEATS[size]}/{OUR_REPEATS[size]} "
+    settings = (f"simulations={simulations} uct_c={UCT_C:g} rollouts={ROLLOUTS} repeats={REPEATS} "
                 f"env_seconds={args.env_seconds or ENV_SECONDS[size]:g}")
     return runs.record_main(parser, args, argv, "donuts_ai.bench.interop",
                             lambda: (figures(args.quick, simulations, args.env_seconds), settings), report_all)

@@ -85,14 +85,17 @@ def test_search_writes_a_record_of_its_timed_figures_only(tmp_path, capsys):
 def test_interop_writes_a_record_of_search_and_environment_steps(tmp_path, capsys):
     pytest.importorskip("pettingzoo")
     path = tmp_path / "r.json"
-    assert interop.main(["--quick", "--simulations", "1000", "--openspiel-simulations", "20", "--env-seconds", "0.1", "--games", "0",
+    assert interop.main(["--quick", "--simulations", "20", "--env-seconds", "0.1", "--games", "0",
                          "--runs", "2", "--json", str(path)]) == 0
-    suite = checked(path, {"iteration", "simulation", "step"})
+    suite = checked(path, {"simulation", "step"})
     names = suite.get_benchmark_names()
     assert "PettingZoo env" in names and "PettingZoo raw_env" in names
-    if interop.has_openspiel():
-        assert interop.ours_name(0, 1000) in names and interop.theirs_name(0, 20) in names
-        assert "our MCTS / OpenSpiel MCTSBot" in capsys.readouterr().out
+    if interop.has_openspiel():  # every bot at the same settings (tests/frontends/test_bench_interop.py)
+        for searcher in interop.SEARCHERS:
+            assert interop.figure_name(searcher, 0, 20) in names
+        assert interop.figure_name(interop.CONNECT_FOUR_SEARCHER, 0, 20) in names
+        printed = capsys.readouterr().out
+        assert "our MCTS / OpenSpiel Python MCTSBot" in printed and "our MCTS / OpenSpiel C++ MCTSBot (Python game)" in printed
 
 
 def test_search_records_the_exact_distance_and_the_naive_negamax_and_derives_the_speed_up():
