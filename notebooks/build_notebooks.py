@@ -366,9 +366,12 @@ suite = bench.engine.run(quick=True, runs=2 if QUICK else 3,
 print(bench.engine.report(suite))"""),
     md("""
 The committed record, `benchmarks/records/bench-quick.json`, was measured on the
-maintainers' machine, which the comparison names beside yours. A ratio between two
-machines is a difference of hardware and load, not a change of code: to compare two
-versions of the code, measure both on one machine (`donuts-ai bench compare OLD NEW`)."""),
+maintainers' machine, which the comparison names beside yours. A raw ratio between two
+machines is a difference of hardware and load, not a change of code, so across machines
+`bench compare` compares the figures *normalised* by the yardstick, a fixed workload each
+run measures beside its figures: what is left is the code, as far as the two processors
+do the same work alike. To compare two versions of the code, measure both on one machine
+(`python -m benchmarks.compare OLD NEW`)."""),
     code("""
 DATA = Path(os.environ.get("DONUTS_NB_DATA", "."))  # this notebook's folder
 RECORD = Path("benchmarks") / "records" / "bench-quick.json"

@@ -26,7 +26,7 @@ from ..boxes import BoxesError, BoxesRules, BoxesState, playouts
 from ..boxes.agents import ISMCTSAgent, warm_up
 from . import runs
 from ._report import Machine, RateStats, Stats, machine, rate_stats
-from .record import Figure, boxes_games_name, ismcts_name, measure_work
+from .record import MIN_REPEAT_SECONDS, Figure, boxes_games_name, ismcts_name, measure_work
 
 #: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
 #: share of a random game's length (early, middle, late).
@@ -202,9 +202,9 @@ def _games_played(games: int, rules: BoxesRules) -> Callable[[], int]:
 RECORD_LIMITS = (0.01, 0.1)
 
 
-def figures(quick: bool = False) -> list[Figure]:
+def figures(quick: bool = False, min_seconds: float = MIN_REPEAT_SECONDS) -> list[Figure]:
     """The figures of :func:`run` for ``donuts-ai bench``'s record, each measured by
-    :func:`~donuts_ai.bench.record.measure_work` (repeats of at least 100 ms, CPU time,
+    :func:`~donuts_ai.bench.record.measure_work` (repeats of at least ``min_seconds``, CPU time,
     the yardstick): seconds a random game, an ISMCTS iteration (over the whole move, and
     over the time in the compiled tree alone, from the same moves), and a timed move."""
     warm_up()
@@ -216,7 +216,7 @@ def figures(quick: bool = False) -> list[Figure]:
     for players in (2, 4):
         n = games if players == 2 else games // 2
         out.append(measure_work(boxes_games_name(players), "game", _games_played(n, BoxesRules(players=players)),
-                                repeats, {"games": n}))
+                                repeats, {"games": n}, min_seconds=min_seconds))
     for players in (2, 4):
         positions = _positions(players)
         tree_log: list[tuple[int, float]] = []  # (iterations, seconds in the tree) of every call
@@ -233,7 +233,7 @@ def figures(quick: bool = False) -> list[Figure]:
             return done
 
         move = measure_work(ismcts_name(players, whole_move=True), "iteration", whole_moves, repeats,
-                            {"iterations": iterations})
+                            {"iterations": iterations}, min_seconds=min_seconds)
         timed = tree_log[move.warmup_calls:]  # the repeats' calls, ``move.calls`` a repeat
         tree_values = []
         for r in range(repeats):

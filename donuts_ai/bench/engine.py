@@ -46,6 +46,7 @@ from .agents import DEFAULT_POSITIONS, DEFAULT_SEED, DEFAULT_TIME, agent_figures
 from .record import (
     MCTS_1,
     MCTS_ALL,
+    MIN_REPEAT_SECONDS,
     PLAYOUTS_1,
     PLAYOUTS_ALL,
     REFERENCE_PLAYOUTS,
@@ -96,7 +97,7 @@ def startup_times() -> list[Figure]:
     return out
 
 
-def alphabeta_speed(depth: int, repeats: int) -> Figure:
+def alphabeta_speed(depth: int, repeats: int, min_seconds: float = MIN_REPEAT_SECONDS) -> Figure:
     """Seconds a node of the alpha-beta kernel at a fixed depth from six early positions
     (``params["nodes"]``: the nodes of one search of the six)."""
     rng = random.Random(1)
@@ -125,10 +126,11 @@ def alphabeta_speed(depth: int, repeats: int) -> Figure:
 
     clear()
     nodes = work()
-    return measure_work(alphabeta_name(depth), "node", work, repeats, {"nodes": nodes}, prepare=clear)
+    return measure_work(alphabeta_name(depth), "node", work, repeats, {"nodes": nodes}, prepare=clear,
+                        min_seconds=min_seconds)
 
 
-def mcts_speed(iterations: int, workers: int, repeats: int) -> Figure:
+def mcts_speed(iterations: int, workers: int, repeats: int, min_seconds: float = MIN_REPEAT_SECONDS) -> Figure:
     """Seconds an MCTS iteration from the empty standard board (the tree search alone: no
     prover), with ``workers`` threads."""
     agent = MCTSAgent(simulations=iterations, workers=workers, seed=1, reuse=False, proof_share=0)
@@ -140,10 +142,11 @@ def mcts_speed(iterations: int, workers: int, repeats: int) -> Figure:
         return done
 
     name = MCTS_1 if workers == 1 else MCTS_ALL
-    return measure_work(name, "iteration", work, repeats, {"iterations": iterations, "workers": workers}, threads=workers)
+    return measure_work(name, "iteration", work, repeats, {"iterations": iterations, "workers": workers}, threads=workers,
+                        min_seconds=min_seconds)
 
 
-def vector_env_speed(num_envs: int, batches: int, repeats: int) -> list[Figure]:
+def vector_env_speed(num_envs: int, batches: int, repeats: int, min_seconds: float = MIN_REPEAT_SECONDS) -> list[Figure]:
     """Seconds an environment step of :class:`~donuts_ai.VectorEnv` (one core: the kernels
     are serial) with uniformly random legal actions (:meth:`VectorEnv.random_actions`,
     drawn in compiled code), on a fresh random tile arrangement every game; once without
@@ -163,11 +166,12 @@ def vector_env_speed(num_envs: int, batches: int, repeats: int) -> list[Figure]:
         return batches * num_envs
 
     params: dict[str, int | float | str] = {"num_envs": num_envs, "batches": batches}
-    return [measure_work(vector_env_name(num_envs), "step", steps, repeats, params),
-            measure_work(vector_env_name(num_envs, observation=True), "step", steps_read, repeats, params)]
+    return [measure_work(vector_env_name(num_envs), "step", steps, repeats, params, min_seconds=min_seconds),
+            measure_work(vector_env_name(num_envs, observation=True), "step", steps_read, repeats, params,
+                         min_seconds=min_seconds)]
 
 
-def solver_speed(seeds: list[int], distance: bool, repeats: int) -> list[Figure]:
+def solver_speed(seeds: list[int], distance: bool, repeats: int, min_seconds: float = MIN_REPEAT_SECONDS) -> list[Figure]:
     """Seconds a solve of the empty board of ``Layout.random_grid(seed)`` for each seed (a
     fresh solver each time); its value, move and nodes as parameters."""
     Solver(tt_bits=12).solve(Board(Layout.random_grid(10**6)), distance=False)  # warm-up
@@ -182,17 +186,19 @@ def solver_speed(seeds: list[int], distance: bool, repeats: int) -> list[Figure]
                 params["distance"] = int(sol.distance)
             return 1
 
-        figure = measure_work(solver_name(f"random_grid({seed})", distance), "solve", work, repeats)
+        figure = measure_work(solver_name(f"random_grid({seed})", distance), "solve", work, repeats, min_seconds=min_seconds)
         figure.params = params
         out.append(figure)
     return out
 
 
 def measure(quick: bool = False, startup: bool | None = None, full_solve: bool = False,
-            only: Sequence[str] | None = None) -> list[Figure]:
+            only: Sequence[str] | None = None, *, min_seconds: float = MIN_REPEAT_SECONDS) -> list[Figure]:
     """One run of ``donuts-ai bench`` in this process: every figure (or those of the groups
     in ``only``, from :data:`GROUPS`), each :data:`QUICK_REPEATS` or :data:`FULL_REPEATS`
-    times after a warm-up; start-up times unless ``quick`` (or as ``startup`` says)."""
+    repeats of at least ``min_seconds`` after a warm-up
+    (:func:`~donuts_ai.bench.record.measure_work`); start-up times unless ``quick`` (or as
+    ``startup`` says)."""
     groups = set(GROUPS if not only else only)
     unknown = groups - set(GROUPS)
     if unknown:
@@ -211,15 +217,16 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
         n_games = 100_000 if quick else 1_000_000
         cores = os.cpu_count() or 1
         figures.append(measure_work(PLAYOUTS_1, "playout", lambda: random_playouts(layout, n_games, seed=1).n_games,
-                                    repeats, {"games": n_games}))
+                                    repeats, {"games": n_games}, min_seconds=min_seconds))
         figures.append(measure_work(PLAYOUTS_ALL, "playout",
                                     lambda: random_playouts(layout, n_games, seed=1, parallel=True).n_games,
-                                    repeats, {"games": n_games, "cores": cores}, threads=cores))
+                                    repeats, {"games": n_games, "cores": cores}, threads=cores,
+                                    min_seconds=min_seconds))
     if "perft" in groups:
         depth = 6 if quick else 8
         leaves = perft(Board(layout), depth)
         figures.append(measure_work(perft_name(depth), "leaf", lambda: perft(Board(layout), depth), repeats,
-                                    {"leaves": leaves}))
+                                    {"leaves": leaves}, min_seconds=min_seconds))
     if "reference" in groups:
         ref_games = 20 if quick else 300
 
@@ -227,18 +234,19 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
             ref.random_playouts(layout, ref_games, seed=1)
             return ref_games
 
-        figures.append(measure_work(REFERENCE_PLAYOUTS, "playout", reference_games, repeats, {"games": ref_games}))
+        figures.append(measure_work(REFERENCE_PLAYOUTS, "playout", reference_games, repeats, {"games": ref_games},
+                                    min_seconds=min_seconds))
     if "alphabeta" in groups:
-        figures.append(alphabeta_speed(9 if quick else 14, repeats))
+        figures.append(alphabeta_speed(9 if quick else 14, repeats, min_seconds))
     if "mcts" in groups:
         for workers in (1, os.cpu_count() or 1):
-            figures.append(mcts_speed(20_000 if quick else 200_000, workers, repeats))
+            figures.append(mcts_speed(20_000 if quick else 200_000, workers, repeats, min_seconds))
     if "solver" in groups:
-        figures += solver_speed(SOLVER_LAYOUTS[:2] if quick else SOLVER_LAYOUTS, False, repeats)
+        figures += solver_speed(SOLVER_LAYOUTS[:2] if quick else SOLVER_LAYOUTS, False, repeats, min_seconds)
         if full_solve:
-            figures += solver_speed(SOLVER_LAYOUTS, True, 1)
+            figures += solver_speed(SOLVER_LAYOUTS, True, 1, min_seconds)
     if "vector_env" in groups:
-        figures += vector_env_speed(VECTOR_ENV_GAMES, 50 if quick else 250, repeats)
+        figures += vector_env_speed(VECTOR_ENV_GAMES, 50 if quick else 250, repeats, min_seconds)
     if "pettingzoo" in groups:
         from .interop import pettingzoo_figures  # the PettingZoo environment, wrapped and raw (none without PettingZoo)
 
@@ -246,7 +254,7 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
     if "boxes" in groups:
         from . import boxes as boxes_bench  # the second game: random games/s, ISMCTS iterations/s
 
-        figures += boxes_bench.figures(quick)
+        figures += boxes_bench.figures(quick, min_seconds)
     if "startup" in groups:
         figures += startup_times()
     return figures
