@@ -250,7 +250,7 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
     if "pettingzoo" in groups:
         from .interop import pettingzoo_figures  # the PettingZoo environment, wrapped and raw (none without PettingZoo)
 
-        figures += pettingzoo_figures(0.25 if quick else 1.0, repeats)
+        figures += pettingzoo_figures(repeats, min_seconds)
     if "boxes" in groups:
         from . import boxes as boxes_bench  # the second game: random games/s, ISMCTS iterations/s
 

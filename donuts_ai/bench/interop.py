@@ -19,10 +19,10 @@ ours always backs up proven values). The bots:
 
 - our :class:`~donuts_ai.donuts.agents.MCTSAgent` with its root prover off
   (``proof_share=0``): the main line, pure MCTS. Its tactical pass has no switch: the
-  positions are chosen where it decides nothing (:func:`_position`), so it costs one
-  scan of the legal moves a search;
-- the same with the prover on (``proof_share`` 0.2, its default: ``0.2 * 5`` prover nodes
-  a simulation on top of the tree's simulations), the agent as it plays;
+  positions are chosen where it decides nothing, so it costs one scan of the legal moves
+  a search;
+- the same with the prover on (``proof_share`` 0.2, its default: a proof of ``0.2 * 5``
+  = 1 node a simulation of the budget, then the tree's simulations), the agent as it plays;
 - OpenSpiel's Python ``MCTSBot`` (``open_spiel.python.algorithms.mcts``) on our Python
   game ``python_donuts``;
 - OpenSpiel's C++ ``pyspiel.MCTSBot`` on ``python_donuts``: a compiled search that calls
@@ -35,14 +35,14 @@ Each figure is the seconds a simulation took, measured as pyperf measures
 (:func:`~donuts_ai.bench.record.measure_work`: a warm-up search, then :data:`REPEATS`
 repeats of as many searches as last 100 ms or more: one search of OpenSpiel's bots on the
 Python game, dozens of ours), its settings in its name and parameters (``simulations``,
-``uct_c``, ``rollouts``, ``prover``).
-Derived from the stored times (:func:`search_ratios`; each run measured all, so the runs
-are paired), per position: our MCTS (prover off) over the Python ``MCTSBot``, over the
-C++ ``MCTSBot`` on the Python game, and the C++ ``MCTSBot`` over the Python one (both on
-the Python game). Our search and our game are compiled (Numba); the Python bot runs both
-in Python; the C++ bot is compiled but calls the Python game through the binding at every
-step. So the ratio against the C++ bot measures a compiled game against a Python one
-behind a binding, far more than one compiled search against another.
+``uct_c``, ``rollouts``, ``prover``). Derived from the stored times (:func:`search_ratios`;
+each run measured all, so the runs are paired), per position: our MCTS (prover off) over
+the Python ``MCTSBot``, over the C++ ``MCTSBot`` on the Python game, and the C++
+``MCTSBot`` over the Python one (both on the Python game). Our search and our game are
+compiled (Numba); the Python bot runs both in Python; the C++ bot is compiled but calls
+the Python game through the binding at every step. So the ratio against the C++ bot
+measures a compiled game against a Python one behind a binding, far more than one
+compiled search against another.
 
 The figures, and the PettingZoo environment's steps (wrapped and raw), are measured in
 ``--runs`` independent processes (3 by default), and ``--json FILE`` writes them as a
@@ -56,8 +56,6 @@ a move).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import statistics
 import sys
 import time
@@ -73,7 +71,7 @@ from ..donuts.agents.mcts import DEFAULT_PROOF_SHARE
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from . import compare, record, runs, tables
-from .record import Figure, pettingzoo_name
+from .record import MIN_REPEAT_SECONDS, Figure, measure_work, pettingzoo_name
 
 #: Simulations a search, (full, quick), the same for every bot: the slowest bot's search
 #: (OpenSpiel's Python ``MCTSBot`` on ``python_donuts``, about 2,300 simulations/s on a
@@ -304,15 +302,6 @@ class MatchFigures(TypedDict):
     wall_s: float
 
 
-class PettingZooFigures(TypedDict):
-    """The PettingZoo environment's speed (:func:`pettingzoo_speed`)."""
-
-    steps_per_s: float
-    us_per_step: float
-    steps: int
-    games: int
-
-
 def match(games: int, our_time: float, ratio: float, seed: int) -> MatchFigures:
     """``mcts:time=our_time`` against ``openspiel-mcts:time=ratio*our_time`` through the
     tournament harness: colour-swapped pairs, a fresh random tile arrangement per pair,
@@ -350,36 +339,6 @@ def match(games: int, our_time: float, ratio: float, seed: int) -> MatchFigures:
             "seconds_per_move": {k: s / max(m, 1) for k, (s, m) in seconds.items()}, "wall_s": wall}
 
 
-def pettingzoo_speed(seconds: float, seed: int = 0) -> dict[str, PettingZooFigures]:
-    """Environment steps/s with uniformly random legal actions (drawn from the action
-    mask), wrapped as :func:`~donuts_ai.interop.pettingzoo.env` gives it and unwrapped,
-    on a fresh random tile arrangement every game."""
-    from ..interop.pettingzoo import env, raw_env
-
-    out: dict[str, PettingZooFigures] = {}
-    for name, make in (("env", env), ("raw_env", raw_env)):
-        e = make(layout="random")
-        e.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        steps = games = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            e.reset()
-            games += 1
-            for _agent in e.agent_iter():
-                obs, _, termination, truncation, _ = e.last()
-                if termination or truncation:
-                    action = None
-                else:
-                    action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-                    steps += 1
-                e.step(action)
-        dt = time.perf_counter() - start
-        out[name] = {"steps_per_s": steps / dt, "us_per_step": dt / steps * 1e6, "steps": steps, "games": games}
-        print("  ", name, out[name], flush=True)
-    return out
-
-
 def figures(quick: bool = False, simulations: int | None = None, env_seconds: float | None = None) -> list[Figure]:
     """The timed figures of this benchmark, measured in this process, for its record: the
     search-speed figures at equal settings (:func:`search_figures`: ``simulations`` a
@@ -389,22 +348,42 @@ def figures(quick: bool = False, simulations: int | None = None, env_seconds: fl
     size = 1 if quick else 0
     out = search_figures(SIMULATIONS[size] if simulations is None else simulations)
     seconds = ENV_SECONDS[size] if env_seconds is None else env_seconds
-    out += pettingzoo_figures(seconds / ENV_REPEATS[size], ENV_REPEATS[size])
+    out += pettingzoo_figures(ENV_REPEATS[size], max(MIN_REPEAT_SECONDS, seconds / ENV_REPEATS[size]))
     return out
 
 
-def pettingzoo_figures(seconds: float, repeats: int) -> list[Figure]:
-    """Seconds a step of the PettingZoo environment, wrapped and raw (:func:`pettingzoo_speed`),
-    ``repeats`` samples of ``seconds`` each after a shorter warm-up (the first steps import
-    and check more than a step does), as the record's figures named as ``donuts-ai
-    bench``'s; none when PettingZoo is not installed."""
+def pettingzoo_figures(repeats: int, min_seconds: float = MIN_REPEAT_SECONDS) -> list[Figure]:
+    """Seconds a step of the PettingZoo environment, wrapped as
+    :func:`~donuts_ai.interop.pettingzoo.env` gives it and raw, with uniformly random legal
+    actions (drawn from the action mask) on a fresh random tile arrangement every game: the
+    record's figures named as ``donuts-ai bench``'s, each measured by
+    :func:`~donuts_ai.bench.record.measure_work` (a call plays one game; repeats of at
+    least ``min_seconds``); none when PettingZoo is not installed."""
     try:
-        with contextlib.redirect_stdout(io.StringIO()):  # its progress lines: the report says it all
-            pettingzoo_speed(seconds / 4)
-            samples = [pettingzoo_speed(seconds, seed=r) for r in range(repeats)]
+        from ..interop.pettingzoo import env, raw_env
     except ImportError:
         return []
-    return [Figure(pettingzoo_name(env), "step", [1 / s[env]["steps_per_s"] for s in samples]) for env in samples[0]]
+    out = []
+    for name, make in (("env", env), ("raw_env", raw_env)):
+        e = make(layout="random")
+        e.reset(seed=0)
+        rng = np.random.default_rng(0)
+
+        def one_game(e: Any = e, rng: np.random.Generator = rng) -> int:
+            e.reset()
+            steps = 0
+            for _agent in e.agent_iter():
+                obs, _, termination, truncation, _ = e.last()
+                if termination or truncation:
+                    action = None
+                else:
+                    action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                    steps += 1
+                e.step(action)
+            return steps
+
+        out.append(measure_work(pettingzoo_name(name), "step", one_game, repeats, min_seconds=min_seconds))
+    return out
 
 
 def _param(benchmark: Any, key: str) -> Any:
@@ -478,7 +457,6 @@ def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.i
                         help=f"simulations a timed search, every bot the same (default {SIMULATIONS[0]:,}, quick {SIMULATIONS[1]:,})")
     # Their names before 0.5.0 (--iterations: ours, --sims: MCTSBot's), and MCTSBot's own
     # budget while the two differed: one budget for all now.
-    add_renamed_option(parser, "--openspiel-simulations", "--simulations", type=int, metavar="N")
     add_renamed_option(parser, "--iterations", "--simulations", type=int, metavar="N")
     add_renamed_option(parser, "--sims", "--simulations", type=int, metavar="N")
     parser.add_argument("--env-seconds", type=float, metavar="S",

@@ -168,7 +168,9 @@ def render_block(kind: str, paths: Sequence[str], root: Path) -> str:
     if kind == "record":
         if len(suites) != 1:
             raise record.SpeedRecordError(f"a record block names one record, got {len(paths)}: {' '.join(paths)}")
-        return record_markdown(suites[0], derived_ratios(suites[0])) + "\n"
+        from .interop import search_ratios  # interop's own ratios (none for other records); it imports this module
+
+        return record_markdown(suites[0], derived_ratios(suites[0]) + search_ratios(suites[0])) + "\n"
     if len(suites) != 2:
         raise record.SpeedRecordError(f"a compare block names two records, got {len(paths)}: {' '.join(paths)}")
     names = [label_of(suite, Path(p).name.removesuffix(".gz").removesuffix(".json")) for suite, p in zip(suites, paths, strict=True)]
@@ -199,7 +201,7 @@ def regenerate(page: Path, root: Path, check: bool = False) -> bool:
 
 
 #: The pages whose tables are generated from records, relative to the checkout.
-PAGES = ("benchmarks/RESULTS.md", "docs/howto/speed.md")
+PAGES = ("benchmarks/RESULTS.md", "docs/howto/speed.md", "docs/howto/environments.md")
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.tables") -> int:
