@@ -3,6 +3,12 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.compile_caches import share_jax_compilations
+
+# Before any test imports JAX: every process of the run shares its compiled programs
+# (tests/compile_caches.py says why; tests/README.md what the suite may cost).
+share_jax_compilations()
+
 # CI runs the same examples every time (derandomized); locally hypothesis explores.
 settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -209,3 +209,18 @@ def build(rules: BoxesRules, cards, trays=None, frozen_cards=(), to_move=0, **ex
     }
     data.update(extra)
     return data
+
+
+def command_error(capsys, *argv: str) -> tuple[int, str]:
+    """``donuts-ai ARGV`` run in this process, expected to fail: (its exit status, what it
+    wrote to stderr). The error-message tests call this rather than start an interpreter
+    for each message (half a second each, more on a loaded machine); each command's tests
+    keep one run of the real ``python -m donuts_ai`` to show a real process says one line too."""
+    from donuts_ai.cli import main
+
+    capsys.readouterr()
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:
+        status = exc.code
+    return status, capsys.readouterr().err

@@ -10,14 +10,25 @@ that needs it, as before.
 
     python tests/warm_kernels.py engine
     python tests/warm_kernels.py rest
+
+``engine`` compiles for about a minute on one core; ``rest`` must not take longer, as the two
+run side by side. ``rest`` also compiles the learned agent's JAX programs into the suite's
+shared JAX cache (tests/compile_caches.py): the tiny networks the learning tests train and
+the shipped one. To find a kernel the suite still compiles for itself, list the
+``__pycache__/*.nbi`` files written after this ran (``find donuts_ai -name '*.nbi' -newer FILE``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import random
 import sys
+import tempfile
+from pathlib import Path
+
+from compile_caches import share_jax_compilations
 
 
 def _late(board, plies: int, seed: int):
@@ -40,8 +51,13 @@ def engine() -> None:
 
 def rest() -> None:
     """The exact solver (one thread and the portfolio, both insertion rules), the batched
-    environment and the learned agent's search."""
+    environment (random and fixed layouts, the final observations), canonical keys, Donut
+    Boxes' playouts, the learned agent's search, and a few moves of training (PUCT and
+    Gumbel self-play with solved leaves, the prediction cache, a training step) with the
+    learning tests' tiny network."""
     from donuts_ai import Board, Layout, Rules, Solver
+    from donuts_ai.boxes import BoxesRules, BoxesState
+    from donuts_ai.donuts import canonical
     from donuts_ai.donuts.vector_env import VectorEnv
     from donuts_ai.tournament import make_agent
 
@@ -52,17 +68,39 @@ def rest() -> None:
                 solver = Solver(tt_bits=14, threads=threads)
                 solver.solve(board, distance=True)
                 solver.analyze(board)
-    env = VectorEnv(4, layout="random", seed=0)
-    for _ in range(40):
-        env.step(env.random_actions())
+    for layout in ("random", "standard"):
+        env = VectorEnv(4, layout=layout, seed=0)
+        for _ in range(40):
+            env.step(env.random_actions())
+        env.final_observation  # noqa: B018 (written when first read)
+    board = _late(Board(Layout.random_grid(5)), 6, seed=3)
+    canonical.canonical_key(board)
+    board.forfeit()
+    BoxesState(BoxesRules(3, "splitzkies"), seed=2).random_playouts(2, seed=4)
     for spec in ("az:simulations=8",):
         agent = make_agent(spec, seed=0, game="donuts")
         agent.select_move(_late(Board(Layout.random_grid(5)), 4, seed=2))
+    _learn()
+
+
+def _learn() -> None:
+    """tests/frontends/test_learn.py's SMALL run and test_learn_gumbel.py's GUMBEL one, a few moves each."""
+    from donuts_ai.learn.network import NetworkConfig
+    from donuts_ai.learn.train import TrainConfig, Trainer
+
+    small = TrainConfig(games=8, simulations=4, network=NetworkConfig(channels=8, blocks=1, value_hidden=8), batch_size=16,
+                        min_replay=32, checkpoint_every=5, replay_capacity=500)
+    gumbel = dataclasses.replace(small, donuts=6, min_replay=16, search="gumbel", gumbel_considered=4, full_fraction=0.5,
+                                 fast_simulations=2, solve_plies=6)
+    with tempfile.TemporaryDirectory() as folder:
+        for name, config in (("puct", small), ("gumbel", gumbel)):
+            Trainer(Path(folder) / name, config).run(moves=8)
 
 
 GROUPS = {"engine": engine, "rest": rest}
 
 if __name__ == "__main__":
+    share_jax_compilations()  # before anything imports JAX
     if len(sys.argv) != 2 or sys.argv[1] not in GROUPS:
         sys.exit(f"usage: python tests/warm_kernels.py {{{'|'.join(GROUPS)}}}")
     GROUPS[sys.argv[1]]()

@@ -126,17 +126,6 @@ class Figure:
     warmup_calls: int = 0
 
 
-def time_repeats(work: Callable[[], float], repeats: int) -> list[float]:
-    """Call ``work`` (it returns the units of work it did) ``repeats`` times: the seconds
-    each call took per unit of work."""
-    values = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        units = work()
-        values.append((time.perf_counter() - start) / units)
-    return values
-
-
 def measure_work(name: str, work_unit: str, work: Callable[[], float], repeats: int,
                  params: Mapping[str, int | float | str] | None = None, *, threads: int = 1,
                  min_seconds: float = MIN_REPEAT_SECONDS, run_statistic: str = "median",

@@ -187,12 +187,37 @@ def test_tactics_on_the_first_call_in_a_fresh_process(kind, params):
     _first_calls([(kind, params, fen, rules, good, None) for fen, rules, good in cases])
 
 
+#: The exact solver on a few plies of a random grid: what test_solver.py once ran twice.
+SOLVE = """
+from donuts_ai import Board, Layout, solve
+b = Board(Layout.random_grid(3))
+for m in ('a1', 'a2', 'c2', 'c5', 'e5', 'f4'): b.push(m) if b.is_legal(m) else b.push(b.legal_moves()[0])
+print(solve(b).result)
+"""
+
+
 def test_tactics_on_the_first_call_in_a_fresh_process_with_a_cold_cache(tmp_path):
-    # An empty cache directory of its own: the child compiles every kernel it uses, then
-    # moves in a position where the timed search chooses.
+    """Fresh processes on an empty Numba cache of their own, one after another: the solver
+    twice, then an alpha-beta and an MCTS agent's first call in a position where the timed
+    search chooses. About 35 s of compiling, which is what this test is about:
+
+    - the solver compiles its kernels, the recursive ones in two specializations, and
+      writes them; the second process loads them and must give the same answer (Numba's
+      cache once mishandled such kernels: a segfault on the second run);
+    - each agent compiles the kernels of its own search during its first call (those the
+      solver left), and still answers a good move on a budget far below the compile time.
+
+    One chain rather than one cold cache per process: the kernels the three share compile
+    once (each process still compiles everything of its own that the ones before did not)."""
+    cache = tmp_path / "numba"
+    env = {"PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": str(cache)}
+    first = subprocess.run([sys.executable, "-c", SOLVE], env=env, capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT)
+    second = subprocess.run([sys.executable, "-c", SOLVE], env=env, capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT)
+    assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
+    assert first.stdout == second.stdout
     fen, rules, good = tactical_positions()["some"][0]
-    _first_calls([(kind, params, fen, rules, good, tmp_path / kind)
-                  for kind, params in (("alphabeta", {"time_limit": 0.001}), ("mcts", {"time_limit": 0.001, "seed": 1}))])
+    for kind, params in (("alphabeta", {"time_limit": 0.001}), ("mcts", {"time_limit": 0.001, "seed": 1})):
+        _first_calls([(kind, params, fen, rules, good, cache)])
 
 
 def _first_calls(cases) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 import threading
 
 import pytest
@@ -148,20 +146,10 @@ def test_threads_give_the_same_value_and_a_move_that_keeps_it(seed):
     assert two.solve(board, distance=True).distance == one.solve(board, distance=True).distance
 
 
-def test_solver_runs_from_the_on_disk_cache(tmp_path):
-    """Numba's cache mishandles recursive kernels compiled in two specializations
-    (a segfault on the second run): run the solver twice in fresh processes."""
-    code = (
-        "from donuts_ai import Board, Layout, solve\n"
-        "b = Board(Layout.random_grid(3))\n"
-        "for m in ('a1', 'a2', 'c2', 'c5', 'e5', 'f4'): b.push(m) if b.is_legal(m) else b.push(b.legal_moves()[0])\n"
-        "print(solve(b).result)\n"
-    )
-    env = {"NUMBA_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
-    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
-    assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
-    assert first.stdout == second.stdout
+# The solver run twice in fresh processes on an empty Numba cache (the second loading what
+# the first compiled: recursive kernels in two specializations) is the first half of
+# tests/donuts/test_agents.py::test_tactics_on_the_first_call_in_a_fresh_process_with_a_cold_cache,
+# which shares its cold compile with the agents' own.
 
 
 def test_move_value_agrees_with_analyze():

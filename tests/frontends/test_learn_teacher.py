@@ -6,8 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -26,7 +24,8 @@ from donuts_ai.learn.network import NetworkConfig, load_network, new_network, pr
 from donuts_ai.learn.teacher import Teacher, canonical, keep_flags, targets, write_labels  # noqa: E402
 from donuts_ai.learn.train import TrainConfig, Trainer  # noqa: E402
 
-from .test_learn import PATIENCE, SMALL, same_network  # noqa: E402
+from ..helpers import command_error  # noqa: E402
+from .test_learn import SMALL, same_network  # noqa: E402
 
 TINY_WDL = NetworkConfig(channels=8, blocks=1, value_hidden=8, value_head="wdl")
 #: A run with the teacher small enough for the tests (two solver threads: labels made in any order).
@@ -309,11 +308,11 @@ def test_settings_and_files_the_teacher_refuses(tmp_path):
         Trainer(tmp_path / "run", TrainConfig(games=2, dataset=str(tmp_path / "data")))
 
 
-def test_train_command_refuses_bad_teacher_values_in_one_line(tmp_path):
+def test_train_command_refuses_bad_teacher_values_in_one_line(tmp_path, capsys):
+    # In this process (test_learn.py's train-command test runs a real one).
     for args, says in ((["--teacher", "oracle"], "--teacher"),
                        (["--value-head", "ternary"], "--value-head"),
                        (["--teacher", "solver", "--teacher-nodes", "0"], "--teacher-nodes must be a positive int")):
-        done = subprocess.run([sys.executable, "-m", "donuts_ai.cli", "train", "--out", str(tmp_path / "x"), "--moves", "1",
-                               *args], capture_output=True, text=True, timeout=PATIENCE)
-        assert done.returncode == 2
-        assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        status, err = command_error(capsys, "train", "--out", str(tmp_path / "x"), "--moves", "1", *args)
+        assert status == 2
+        assert says in err and len(err.strip().splitlines()) == 1, err

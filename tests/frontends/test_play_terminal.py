@@ -26,6 +26,8 @@ from donuts_ai.play.session import NotYourTurn, PlaySession, constraint_text, ma
 from donuts_ai.play.terminal import TerminalGame, draw
 from donuts_ai.tournament.specs import make_agent
 
+from ..helpers import command_error
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Seconds without any output after which a piped session counts as hung (not a speed test).
 HANG = 600
@@ -161,16 +163,17 @@ def test_vanilla_undo_resign_and_styles():
     assert s.close() == 0
 
 
-def test_bad_arguments_are_one_line_errors():
-    for args, words in ((["--layout", "nowhere.txt"], "cannot read layout file"),
-                        (["--opponent", "nosuch"], "unknown agent"),
+def test_bad_arguments_are_one_line_errors(capsys):
+    proc = donuts("play", "--layout", "nowhere.txt", check_rc=2)  # a real process, as a user sees it
+    assert proc.stderr.count("\n") == 1 and "cannot read layout file" in proc.stderr, proc.stderr
+    for args, words in ((["--opponent", "nosuch"], "unknown agent"),  # the others in this process
                         (["--color", "green"], "unknown colour"),
                         (["--fen", "not a fen"], "position string"),
                         (["--donuts", "0"], "donuts must be in")):
-        proc = donuts("play", *args, check_rc=2)
-        assert proc.stderr.count("\n") == 1 and words in proc.stderr, proc.stderr
-    proc = donuts("replay", "no-such-file.txt", check_rc=2)
-    assert "cannot read" in proc.stderr and proc.stderr.count("\n") == 1
+        status, err = command_error(capsys, "play", *args)
+        assert status == 2 and err.count("\n") == 1 and words in err, err
+    status, err = command_error(capsys, "replay", "no-such-file.txt")
+    assert status == 2 and "cannot read" in err and err.count("\n") == 1
 
 
 def test_play_from_a_position_both_sides_with_exact_analysis():

@@ -20,6 +20,8 @@ from donuts_ai.donuts.game import win_points
 from donuts_ai.donuts.rules import Rules
 from donuts_ai.tournament.stats import elo_to_score, fit_ratings, sprt
 
+from ..helpers import command_error
+
 FAST = ["random", "greedy", "alphabeta:depth=2"]
 
 
@@ -213,19 +215,22 @@ def test_round_robin_and_gauntlet_schedules():
 
 
 def test_pairs_swap_colors_on_the_same_layout_and_rerun_identically():
-    results = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=1, game="donuts")
+    # In-process agents (isolation="none") here and in the tests of schedules and results
+    # files below: a seat process costs about half a second to start, and what they check
+    # does not depend on where the agents run (the seat tests do, further down).
+    results = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=1, isolation="none", game="donuts")
     assert len(results.games) == 6
     for unit in results.units:
         a, b = unit["games"]
         assert a["names"] == b["names"][::-1] and a["setup"] == b["setup"]
-    again = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=2, game="donuts")
+    again = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=2, isolation="none", game="donuts")
     assert [g["moves"] for g in again.games] == [g["moves"] for g in results.games]
-    other = T.run(FAST, games=2, layouts="random:3:1", seed=6, workers=1, game="donuts")
+    other = T.run(FAST, games=2, layouts="random:3:1", seed=6, workers=1, isolation="none", game="donuts")
     assert [g["moves"] for g in other.games] != [g["moves"] for g in results.games]
 
 
 def test_duel_series_alternate_and_stop_when_decided():
-    results = T.run(["greedy", "random"], mode="duel", best_of=5, games=3, workers=1, seed=2, game="donuts")
+    results = T.run(["greedy", "random"], mode="duel", best_of=5, games=3, workers=1, seed=2, isolation="none", game="donuts")
     assert len(results.units) == 3
     for unit in results.units:
         games, match = unit["games"], unit["match"]
@@ -289,7 +294,8 @@ def test_duel_blitz_clock_runs_over_the_whole_series():
 
 
 def test_team_battle_rotates_four_seats():
-    results = T.run(["greedy", "random", "greedy:seed=2", "random:seed=2"], mode="team", games=2, workers=1, game="donuts")
+    results = T.run(["greedy", "random", "greedy:seed=2", "random:seed=2"], mode="team", games=2, workers=1, isolation="none",
+                    game="donuts")
     game = results.games[0]
     assert game["names"] == ["greedy", "random", "greedy:seed=2", "random:seed=2"]
     # Each team's two players took turns alternately.
@@ -329,7 +335,8 @@ def test_forfeits_are_capped_so_every_game_ends():
     # Chocolate forfeits, Vanilla forfeits, ... until Chocolate's third forfeit loses.
     assert record["moves"] == [None] * 4 and record["forfeits"] == [3, 2]
     assert (record["winner"], record["reason"]) == (1, "forfeits") and len(record["events"]) == 5
-    results = T.run(["tests.tournament.test_tournament:NeverLegalAgent"] * 2, games=2, workers=1, illegal="forfeit", game="donuts")
+    results = T.run(["tests.tournament.test_tournament:NeverLegalAgent"] * 2, games=2, workers=1, illegal="forfeit", isolation="none",
+                    game="donuts")
     assert [g["reason"] for g in results.games] == ["forfeits", "forfeits"]
 
 
@@ -449,32 +456,32 @@ def test_score_ledger():
 
 def test_results_file_and_resume(tmp_path):
     path = tmp_path / "r.jsonl"
-    full = T.run(FAST, games=4, seed=3, workers=1, results_path=str(path), game="donuts")
+    full = T.run(FAST, games=4, seed=3, workers=1, isolation="none", results_path=str(path), game="donuts")
     lines = path.read_text().splitlines()
     assert json.loads(lines[0])["type"] == "config" and len(lines) == 1 + len(full.units)
     # Kill mid-write: drop two units and cut the next line in half.
     path.write_text("\n".join(lines[:-3]) + "\n" + lines[-3][: len(lines[-3]) // 2])
-    resumed = T.run(FAST, games=4, seed=3, workers=1, results_path=str(path), resume=True, game="donuts")
+    resumed = T.run(FAST, games=4, seed=3, workers=1, isolation="none", results_path=str(path), resume=True, game="donuts")
     assert [g["moves"] for g in resumed.games] == [g["moves"] for g in full.games]
     assert T.Results.from_file(str(path)).games == resumed.games
     with pytest.raises(T.ResultsFileError, match="differs in: seed"):
-        T.run(FAST, games=4, seed=4, workers=1, results_path=str(path), resume=True, game="donuts")
+        T.run(FAST, games=4, seed=4, workers=1, isolation="none", results_path=str(path), resume=True, game="donuts")
     with pytest.raises(T.ResultsFileError, match="exists"):
-        T.run(FAST, games=4, seed=3, workers=1, results_path=str(path), game="donuts")
+        T.run(FAST, games=4, seed=3, workers=1, isolation="none", results_path=str(path), game="donuts")
 
 
 def test_a_refused_resume_changes_nothing(tmp_path):
     path = tmp_path / "r.jsonl"
-    T.run(["random", "greedy"], games=4, workers=1, results_path=str(path), game="donuts")
+    T.run(["random", "greedy"], games=4, workers=1, isolation="none", results_path=str(path), game="donuts")
     cut = path.read_bytes() + b'{"type": "unit", "unit": 9, "ga'
     path.write_bytes(cut)
     with pytest.raises(T.ResultsFileError, match="differs in: seed"):
-        T.run(["random", "greedy"], games=4, seed=7, workers=1, results_path=str(path), resume=True, game="donuts")
+        T.run(["random", "greedy"], games=4, seed=7, workers=1, isolation="none", results_path=str(path), resume=True, game="donuts")
     assert path.read_bytes() == cut  # not even the cut line was touched
     T.Results.from_file(str(path))  # reading reports the cut line and changes nothing either
     assert path.read_bytes() == cut
     # Accepted: the cut line goes and the missing units are played.
-    resumed = T.run(["random", "greedy"], games=4, workers=1, results_path=str(path), resume=True, game="donuts")
+    resumed = T.run(["random", "greedy"], games=4, workers=1, isolation="none", results_path=str(path), resume=True, game="donuts")
     assert path.read_bytes().startswith(cut[: cut.rindex(b"\n") + 1]) and len(resumed.units) == 2
 
 
@@ -495,7 +502,7 @@ def test_results_files_are_created_exclusively(tmp_path):
 
 def test_results_files_with_bad_units_are_refused(tmp_path):
     path = tmp_path / "r.jsonl"
-    T.run(["random", "greedy"], games=2, workers=1, results_path=str(path), game="donuts")
+    T.run(["random", "greedy"], games=2, workers=1, isolation="none", results_path=str(path), game="donuts")
     header = path.read_text().splitlines()[0]
     for unit in ('{"type": "unit"}', '{"type": "unit", "unit": 0, "games": [{"names": ["a"]}]}',
                  '{"type": "unit", "unit": 0, "games": [3]}'):
@@ -506,7 +513,7 @@ def test_results_files_with_bad_units_are_refused(tmp_path):
 
 def test_corrupt_last_line_is_reported_and_skipped(tmp_path, capsys):
     path = tmp_path / "r.jsonl"
-    T.run(["random", "greedy"], games=4, workers=1, results_path=str(path), game="donuts")
+    T.run(["random", "greedy"], games=4, workers=1, isolation="none", results_path=str(path), game="donuts")
     path.write_text(path.read_text() + '{"type": "unit", "unit": 9, "ga')
     results = T.Results.from_file(str(path))
     assert len(results.units) == 2
@@ -603,7 +610,7 @@ def cli(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "donuts_ai", *args], capture_output=True, text=True, cwd=cwd, timeout=600)
 
 
-def test_cli_tournament_report_and_errors(tmp_path):
+def test_cli_tournament_report_and_errors(tmp_path, capsys):
     out = tmp_path / "r.jsonl"
     proc = cli("tournament", "random", "greedy", "--games", "2", "--out", str(out), "--quiet", "--workers", "1")
     assert proc.returncode == 0, proc.stderr
@@ -611,17 +618,18 @@ def test_cli_tournament_report_and_errors(tmp_path):
     proc = cli("report", str(out), "--png", str(tmp_path / "png"))
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "png" / "ratings.png").stat().st_size > 1000
+    proc = cli("tournament", "random", "nosuch")  # a real process, as a user sees it; the others in this process
+    assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0 and "unknown agent kind 'nosuch'" in proc.stderr, proc.stderr
     for args, message in [
-        (("tournament", "random", "nosuch"), "unknown agent kind 'nosuch'"),
         (("tournament", "random", "mcts:speed=1"), "unknown parameter 'speed'"),
         (("tournament", "random", "greedy", "--layouts", "/no/file"), "cannot read layout file"),
         (("tournament", "random", "greedy", "--out", str(out)), "exists: pass --resume"),
         (("tournament", "random", "greedy", "--seed", "9", "--out", str(out), "--resume"), "different tournament"),
         (("report", "/no/file"), "cannot read results file"),
     ]:
-        proc = cli(*args)
-        assert proc.returncode == 2, (args, proc.stdout)
-        assert proc.stderr.strip().count("\n") == 0 and message in proc.stderr, (args, proc.stderr)
+        status, err = command_error(capsys, *args)
+        assert status == 2, args
+        assert err.strip().count("\n") == 0 and message in err, (args, err)
 
 
 def test_a_results_file_written_before_loads_and_resumes(tmp_path):
