@@ -35,6 +35,7 @@ lint: $(VENV)/.installed-dev
 # First the kernels are compiled into their on-disk caches, two processes at once
 # (tests/warm_kernels.py says why): with cold caches every process the suite starts would
 # compile them again for itself. It checks nothing, so its failure does not stop the tests.
+# What a test may cost, the compile caches and how to measure: tests/README.md.
 test: lint
 	$(BIN)/python tests/warm_kernels.py engine & $(BIN)/python tests/warm_kernels.py rest & wait
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
