@@ -65,6 +65,7 @@ ALLOWED = {
     "outcomes": set(),  # game values, winner and end-reason codes: the engines import them
     "_numba_types": set(),  # the kernels' type aliases, for every game's kernels and the trees
     "_bits": {"_numba_types"},  # bit intrinsics and the RNG, likewise
+    "_yardstick": set(),  # the benchmarks' fixed workload: a kernel that depends on nothing, for good
     # The agent protocol and base of both games, and the registry type of their agent tables.
     "agents": {"_checks", "errors"},
     # The game-agnostic tree searches (MCTS, ISMCTS, PUCT): the game is passed in; a game's
@@ -161,7 +162,7 @@ ALLOWED = {
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
     "suites": {"_checks", "_units", "errors", "game", "outcomes", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout",
                "donuts.rules", "donuts.squares"},
-    "bench": {"_bits", "_checks", "_units", "errors", "interop", "outcomes", "suites", "tournament", "boxes", "boxes.agents",
+    "bench": {"_bits", "_checks", "_units", "_yardstick", "errors", "interop", "outcomes", "suites", "tournament", "boxes", "boxes.agents",
               "boxes.playouts", "donuts.agents", "donuts.alphabeta", "donuts.baselines", "donuts.board", "donuts.kernels",
               "donuts.layout", "donuts.playouts", "donuts.reference", "donuts.vector_env"},
     "cli": {"_checks", "bench", "engine_protocol", "errors", "learn", "play", "study", "suites", "tournament", "donuts.board",

@@ -9,8 +9,10 @@ machine, and an interval from the repeats would call that noise a change.
 
 - Each run counts once, by the median of its values (robust to one value slowed by a burst
   of load; records before 0.5.0 kept medians too). On the log scale (speed ratios are
-  multiplicative), the interval of the difference of the two sides' means is Welch's t
-  interval (unequal variances, Welch-Satterthwaite degrees of freedom).
+  multiplicative), the interval of the difference of the two sides' means is Student's
+  pooled t interval when both sides have as many runs (robust then to unequal spreads,
+  with all its degrees of freedom), Welch's otherwise (unequal variances,
+  Welch-Satterthwaite degrees of freedom).
 - Records made side by side (``python -m benchmarks.compare``) number their runs by round
   (metadata ``round``), the two versions run one after the other in each round; they are
   compared pair by pair (a t interval of the rounds' log ratios), which takes the drift
@@ -25,10 +27,12 @@ machine, and an interval from the repeats would call that noise a change.
   calls one of them different in most honest runs of a commit against itself.
 - **Verdicts** (:func:`verdict_of`): *faster* or *slower* when the whole interval lies
   beyond 1 and the estimated change is at least ``min_change`` (2% by default: smaller
-  changes are not called, as pyperf's ``--min-speed`` and asv's factor do); *no
-  difference* when the whole interval lies within the margin (±10% by default,
-  ``--margin``: equivalence, as two one-sided tests); otherwise *inconclusive*, with
-  about how many more runs would narrow the interval enough to decide. A figure whose
+  changes are not called, as pyperf's ``--min-speed`` and asv's factor do); among the
+  others, *no difference* when the whole interval lies within the margin (±10% by
+  default, ``--margin``): equivalence by two one-sided tests, family-wise by Holm over
+  those figures, the interval shown being the test's (confidence 1 - 2 alpha at the
+  figure's Holm level alpha); otherwise *inconclusive*, with about how many more runs
+  would narrow the interval enough to decide. A figure whose
   runs were starved of CPU time (:func:`donuts_ai.bench.record.starved`) gets no verdict,
   and is left out of the family.
 - **Detectable change**: each line says the least change that the comparison would have
@@ -154,6 +158,19 @@ class LogInterval:
         half = t_quantile((1 + confidence) / 2, max(self.df, 1.0)) * self.se
         return dataclasses.replace(self, low=self.estimate - half, high=self.estimate + half)
 
+    def p_equivalence(self, margin: float) -> float:
+        """The p-value of "a change of at least ``margin``" by two one-sided tests (TOST): the
+        larger of the two one-sided p-values against the margin's two ends; 1.0 where the
+        spread is unknown. Below a level alpha exactly when the (1 - 2 alpha) interval lies
+        within the margin."""
+        bound = math.log1p(margin)
+        if math.isnan(self.se):
+            return 1.0
+        if self.se == 0:
+            return 0.0 if abs(self.estimate) < bound else 1.0
+        df = max(self.df, 1.0)
+        return max(1 - t_cdf((self.estimate + bound) / self.se, df), 1 - t_cdf((bound - self.estimate) / self.se, df))
+
     def p_value(self) -> float:
         """Two-sided p-value of "no change" (log ratio 0); 1.0 where the spread is unknown."""
         if math.isnan(self.se):
@@ -194,6 +211,12 @@ def log_interval(old: Sequence[Sequence[float]], new: Sequence[Sequence[float]],
     if len(lo) == 1 or len(ln) == 1:  # one side has a single run: it borrows the other side's spread
         var, df = (vn, len(ln) - 1) if len(lo) == 1 else (vo, len(lo) - 1)
         se2, df_f = var * (1 / len(lo) + 1 / len(ln)), float(df)
+    elif len(lo) == len(ln) and basis == "runs":
+        # As many runs a side: Student's pooled interval, which is then robust to unequal
+        # spreads and keeps all 2n - 2 degrees of freedom (Welch's estimate of them falls
+        # to 2 when one run of three strays, and the quantile to the tables' far end).
+        se2 = (vo + vn) / len(lo)
+        df_f = float(2 * len(lo) - 2)
     else:
         a, b = vo / len(lo), vn / len(ln)
         se2 = a + b
@@ -347,13 +370,31 @@ def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: 
         interval = log_interval(record.run_values(benchmark, normalised), record.run_values(other, normalised), pairs,
                                 confidence, centre=record.run_centre(benchmark))
         found.append((benchmark, other, interval, record.starved(benchmark) or record.starved(other)))
+    alpha = 1 - confidence
+    # Two families, each family-wise at alpha by Holm: "different" (two-sided), then, among
+    # the figures not called different, "no difference" (two one-sided tests on the margin).
     family = [i for i, (_, _, interval, starved) in enumerate(found) if not starved and not math.isnan(interval.se)]
-    levels = dict(zip(family, holm_levels([found[i][2].p_value() for i in family], 1 - confidence), strict=True))
+    levels = dict(zip(family, holm_levels([found[i][2].p_value() for i in family], alpha), strict=True))
+    shown: dict[int, tuple[LogInterval, float]] = {}
+    verdicts: dict[int, Verdict] = {}
+    for i in family:
+        level = 1 - levels[i]
+        corrected = found[i][2].at(level)
+        shown[i] = (corrected, level)
+        verdict = verdict_of(corrected, min_change, margin)
+        verdicts[i] = verdict if verdict in ("faster", "slower") else "inconclusive"
+    undecided = [i for i in family if verdicts[i] == "inconclusive"]
+    equivalence = dict(zip(undecided, holm_levels([found[i][2].p_equivalence(margin) for i in undecided], alpha),
+                           strict=True))
+    for i in undecided:
+        level = 1 - 2 * equivalence[i]  # TOST at a level is the interval of twice its confidence gap
+        tost = found[i][2].at(level)
+        if verdict_of(tost, min_change, margin) == "same":
+            shown[i], verdicts[i] = (tost, level), "same"
     rows = []
     for i, (benchmark, other, interval, starved) in enumerate(found):
-        level = 1 - levels.get(i, 1 - confidence)
-        corrected = interval.at(level)
-        verdict: Verdict = "starved" if starved else verdict_of(corrected, min_change, margin)
+        corrected, level = shown.get(i, (interval.at(confidence), confidence))
+        verdict: Verdict = "starved" if starved else verdicts.get(i, "inconclusive")
         rows.append(Comparison(benchmark.get_name(), record.work_unit(benchmark), rate(benchmark), rate(other),
                                *speed_of(corrected), verdict, corrected.basis, corrected.n,
                                detectable_change(corrected, level),

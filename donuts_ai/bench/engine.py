@@ -8,14 +8,15 @@ environment's when it is installed), the pure-Python reference's playouts, Donut
 (:mod:`donuts_ai.bench.boxes`), and (not with ``--quick``) compile and cached start-up
 times. Warm-up calls keep compilation out.
 
-The figures are measured in ``--runs`` independent processes (3 by default), each making
+The figures are measured in ``--runs`` independent processes (5 by default), each making
 every figure's repeats, and kept as a record in pyperf's format
 (:mod:`donuts_ai.bench.record`; ``--json FILE``): seconds per unit of work, every value,
 the machine, the load, the commit. The table gives each figure's rate with its 95%
 interval over the runs, and the ratios derived from the stored times (the engine over the
 reference, all cores over one). ``donuts-ai bench compare OLD NEW`` compares two records
-(:mod:`donuts_ai.bench.compare`). ``--quick`` finishes in under a minute on an idle
-2-core machine. Benchmarks are not tests: nothing here asserts a speed.
+(:mod:`donuts_ai.bench.compare`). ``--quick`` takes about a minute and a half on an idle
+2-core machine (5 runs of about 18 s, each figure's repeats lasting at least 100 ms).
+Benchmarks are not tests: nothing here asserts a speed.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ SOLVER_LAYOUTS = [0, 1, 4, 10, 11]
 #: The groups of figures, in the order they are measured; ``--only GROUP`` measures some.
 GROUPS = ("playouts", "perft", "reference", "alphabeta", "mcts", "solver", "vector_env", "pettingzoo", "boxes", "startup")
 #: Runs (independent processes) a record is made of, unless ``--runs`` says otherwise.
-DEFAULT_RUNS = 3
+DEFAULT_RUNS = 5
 #: Repeats a run makes of each figure: with --quick, and without.
 QUICK_REPEATS, FULL_REPEATS = 3, 5
 
@@ -289,7 +290,7 @@ def report(suite: Any) -> str:
 def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0],
                                      epilog=f"{prog} compare OLD NEW: see {prog} compare --help")
-    parser.add_argument("--quick", action="store_true", help="small sizes, 3 repeats a run: under a minute")
+    parser.add_argument("--quick", action="store_true", help="small sizes, 3 repeats a run: about a minute and a half")
     parser.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
     parser.add_argument("--only", metavar="GROUP", action="append", choices=GROUPS,
                         help=f"measure this group of figures only (repeatable): {', '.join(GROUPS)}")

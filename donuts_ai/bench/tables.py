@@ -77,6 +77,16 @@ def cpu_text(benchmark: Any) -> str:
 
 
 def _load_warning(suite: Any) -> list[str]:
+    """The record's warning line about contention: its starved figures, where its figures
+    measured their CPU time; else (a record without it) a run started at a load average
+    above (cores - 1)."""
+    measured = [b for b in suite if any(record.run_cpu_share(run) is not None for run in b.get_runs())]
+    if measured:
+        starved = [b.get_name() for b in measured if record.starved(b)]
+        if not starved:
+            return []
+        return [f"warning: {len(starved)} of {len(measured)} figures starved (other processes held cores they were "
+                f"measured on): their figures are low"]
     cores = record.metadata_values(suite, "cpu_count")
     busy = [float(v) for v in record.metadata_values(suite, record.LOAD_BEFORE_KEY)
             if cores and isinstance(cores[0], int) and record.is_busy(float(v), cores[0])]

@@ -19,10 +19,12 @@ fingerprint (:func:`fingerprint`).
 
 from __future__ import annotations
 
+import statistics
 import time
 
 import numpy as np
-from numba import njit
+
+from .._yardstick import SEED, walk
 
 #: The yardstick's version: records normalise against each other only at the same version.
 VERSION = 1
@@ -32,57 +34,28 @@ VERSION = 1
 REFERENCE_RATE = 100e6
 #: Run metadata: the yardstick's rate (steps a second) measured just before the figure, and its version.
 RATE_KEY, VERSION_KEY = "yardstick_rate", "yardstick_version"
-#: Steps of one call, and the least wall time a measurement lasts (pyperf's 100 ms a value).
-STEPS, MIN_SECONDS = 2_000_000, 0.1
-#: Table size (a power of two) and the seed of the walk.
-TABLE_WORDS, SEED = 4096, 0x9E3779B97F4A7C15
-
-# SWAR popcount masks: written out so that the workload depends on nothing else of the library.
-_M1, _M2, _M4, _H01 = (np.uint64(0x5555555555555555), np.uint64(0x3333333333333333),
-                       np.uint64(0x0F0F0F0F0F0F0F0F), np.uint64(0x0101010101010101))
-
-
-@njit(cache=True)
-def _walk(steps: int, seed: np.uint64) -> np.uint64:
-    """``steps`` steps of the walk from ``seed``: a checksum of everything it did."""
-    table = np.empty(TABLE_WORDS, dtype=np.uint64)
-    x = seed
-    for i in range(TABLE_WORDS):  # the table from the walk's own generator
-        x ^= x << np.uint64(13)
-        x ^= x >> np.uint64(7)
-        x ^= x << np.uint64(17)
-        table[i] = x
-    mask = np.uint64(TABLE_WORDS - 1)
-    acc = np.uint64(0)
-    for _ in range(steps):
-        x ^= x << np.uint64(13)
-        x ^= x >> np.uint64(7)
-        x ^= x << np.uint64(17)
-        b = table[x & mask] ^ (x >> np.uint64(11))
-        c = b - ((b >> np.uint64(1)) & _M1)
-        c = (c & _M2) + ((c >> np.uint64(2)) & _M2)
-        bits = (((c + (c >> np.uint64(4))) & _M4) * _H01) >> np.uint64(56)
-        if bits & np.uint64(1):  # half the steps, at random: a branch no predictor learns
-            acc += bits * (b & np.uint64(0xFFFF))
-        else:
-            acc ^= b >> np.uint64(3)
-        table[(x >> np.uint64(20)) & mask] = b
-    return acc
-
-
+#: Steps of one call, the least wall time a measurement lasts (pyperf's 100 ms a value), and
+#: the windows it is measured in (their median is the rate).
+STEPS, MIN_SECONDS, WINDOWS = 2_000_000, 0.1, 5
 def fingerprint(steps: int = 1000) -> int:
     """The checksum of ``steps`` steps: pinned by the tests, so the workload cannot change unnoticed."""
-    return int(_walk(steps, np.uint64(SEED)))
+    return int(walk(steps, np.uint64(SEED)))
 
 
 def rate(min_seconds: float = MIN_SECONDS) -> float:
-    """The yardstick's steps a second on this machine now: calls of :data:`STEPS` steps
-    for at least ``min_seconds`` of wall time, after one call that compiles or loads it."""
-    _walk(1000, np.uint64(SEED))
-    steps, start = 0, time.perf_counter()
-    while True:
-        _walk(STEPS, np.uint64(SEED))
-        steps += STEPS
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_seconds:
-            return steps / elapsed
+    """The yardstick's steps a second on this machine now, after one call that compiles or
+    loads it: the median of :data:`WINDOWS` windows of calls of :data:`STEPS` steps, each
+    window at least ``min_seconds / WINDOWS`` long, so that a burst of another process
+    in one window does not move it."""
+    walk(1000, np.uint64(SEED))
+    rates = []
+    for _ in range(WINDOWS):
+        steps, start = 0, time.perf_counter()
+        while True:
+            walk(STEPS, np.uint64(SEED))
+            steps += STEPS
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_seconds / WINDOWS:
+                rates.append(steps / elapsed)
+                break
+    return statistics.median(rates)
