@@ -35,10 +35,11 @@ lint: $(VENV)/.installed-dev
 # First the kernels are compiled into their on-disk caches, two processes at once
 # (tests/warm_kernels.py says why): with cold caches every process the suite starts would
 # compile them again for itself. It checks nothing, so its failure does not stop the tests.
+# The ten slowest tests are printed at the end, so that every CI log shows what the suite costs.
 # What a test may cost, the compile caches and how to measure: tests/README.md.
 test: lint
 	$(BIN)/python tests/warm_kernels.py engine & $(BIN)/python tests/warm_kernels.py rest & wait
-	$(BIN)/python -m pytest -q -n auto --dist loadfile
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=10
 
 # The time-sensitive tests (agents under time limits, clocks, supervised play) once more
 # while CPU burners keep both cores busy: they must pass on a shared machine. Named one by
