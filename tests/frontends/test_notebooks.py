@@ -44,7 +44,7 @@ QUICK_FIGURES = {
         r"alpha-beta depth 9, 6 positions \([\d,]+ nodes\)\s+[\d.e+]+( [kMG])? nodes/s",
         r"VectorEnv, 4096 games, observation read\s+[\d.e+]+( [kMG])? steps/s",
         r"all cores / 1 core \(playouts\)\s+[\d.e+]+( [kMG])?x",
-        r"committed record benchmarks/records/bench-quick\.json\n  machine: .+ cores, Python .+\n  record: donuts_ai .+ runs, ",
+        r"committed record benchmarks/records/bench-quick\.json\n  machine: .+ cores, .*Python .+\n  record: donuts_ai .+ runs, ",
         r"yours: donuts_ai .+, 2 runs, .+\n(machine: .+|committed machine: .+\nyours machine: .+\nthe records come from "
         r"different machines: each ratio is across machines.*)\nfigure\s+committed\s+yours\s+speed NEW/OLD \[95% interval\]",
         r"perft depth 6\s+[\d.e+]+( [kMG])? leaves/s\s+[\d.e+]+( [kMG])? leaves/s\s+[\d.]+ \[[\d.]+, [\d.]+\]\s+"
@@ -81,7 +81,7 @@ STORED_FIGURES = {
         r"perft depth 6 \(60,207 leaves\)\s+[\d.e+]+( [kMG])? leaves/s\s+[\d.e+]+( [kMG])? – [\d.e+]+( [kMG])?\s+3 × 3",
         r"solver, value of the empty random_grid\(0\) \([\d,]+ nodes, value win, move \w+\)",
         r"engine / pure-Python reference \(playouts\)\s+[\d.e+]+( [kMG])?x",
-        r"committed record benchmarks/records/bench-quick\.json\n  machine: .+ cores, Python .+\n  record: donuts_ai .+ runs, ",
+        r"committed record benchmarks/records/bench-quick\.json\n  machine: .+ cores, .*Python .+\n  record: donuts_ai .+ runs, ",
         r"yours: donuts_ai .+, 3 runs, .+\n(machine: .+|committed machine: .+\nyours machine: .+\nthe records come from "
         r"different machines: each ratio is across machines.*)\nfigure\s+committed\s+yours\s+speed NEW/OLD \[95% interval\]",
         r"MCTS, 1 worker, empty board\s+[\d.e+]+( [kMG])? iterations/s\s+[\d.e+]+( [kMG])? iterations/s\s+[\d.]+ \[",
