@@ -46,12 +46,12 @@ QUICK_FIGURES = {
         r"all cores / 1 core \(playouts\)\s+[\d.e+]+( [kMG])?x",
         r"committed record benchmarks/records/bench-quick\.json\n  machine: .+ cores, .*Python .+\n  record: donuts_ai .+ runs, ",
         r"yours: donuts_ai .+, 2 runs, .+\n(machine: .+|committed machine: .+\nyours machine: .+\nthe records come from "
-        r"different machines: each ratio is across machines.*)\nfigure\s+committed\s+yours\s+speed NEW/OLD \[95% interval\]",
+        r"different machines: each ratio .*)\nfigure\s+committed\s+yours\s+speed NEW/OLD \[interval\]\s+detects\s+verdict",
         r"perft depth 6\s+[\d.e+]+( [kMG])? leaves/s\s+[\d.e+]+( [kMG])? leaves/s\s+[\d.]+ \[[\d.]+, [\d.]+\]\s+"
-        r"(faster|slower|no difference beyond the noise)",
+        r"(±[\d.]+%|-)\s+(faster|slower|no difference \(within ±10%\)|inconclusive|starved: no verdict)",
         r"only in committed \(not compared\): .*MCTS, 1 worker",
-        r"6 figures: \d+ faster, \d+ slower, \d+ no difference beyond the noise",
-        r"intervals: 95%, over independent runs \(\d+ and 2\)",
+        r"6 figures: \d+ faster, \d+ slower, \d+ no difference \(within ±10%\), \d+ inconclusive, \d+ starved",
+        r"intervals: 95% family-wise over \d+ figures \(Holm\); over independent runs \(\d+ and 2\)",
     ],
     "05_batched_env.ipynb": [
         r"VectorEnv: 2,048 random games on the standard layout, 56,832 steps",
@@ -83,10 +83,10 @@ STORED_FIGURES = {
         r"engine / pure-Python reference \(playouts\)\s+[\d.e+]+( [kMG])?x",
         r"committed record benchmarks/records/bench-quick\.json\n  machine: .+ cores, .*Python .+\n  record: donuts_ai .+ runs, ",
         r"yours: donuts_ai .+, 3 runs, .+\n(machine: .+|committed machine: .+\nyours machine: .+\nthe records come from "
-        r"different machines: each ratio is across machines.*)\nfigure\s+committed\s+yours\s+speed NEW/OLD \[95% interval\]",
+        r"different machines: each ratio .*)\nfigure\s+committed\s+yours\s+speed NEW/OLD \[interval\]\s+detects\s+verdict",
         r"MCTS, 1 worker, empty board\s+[\d.e+]+( [kMG])? iterations/s\s+[\d.e+]+( [kMG])? iterations/s\s+[\d.]+ \[",
-        r"\d+ figures: \d+ faster, \d+ slower, \d+ no difference beyond the noise",
-        r"intervals: 95%, over independent runs \(\d+ and 3\)",
+        r"\d+ figures: \d+ faster, \d+ slower, \d+ no difference \(within ±10%\), \d+ inconclusive, \d+ starved",
+        r"intervals: 95% family-wise over \d+ figures \(Holm\); over independent runs \(\d+ and 3\)",
     ],
     "05_batched_env.ipynb": [r"204,800 random games", r"all within 4 standard errors: True", r"held-out accuracy"],
     "06_strength_vs_time.ipynb": [r"agreement mcts: \d+/1000", r"alphabeta T=1\.6\s+score [\d.]+%"],
