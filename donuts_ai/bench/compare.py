@@ -381,12 +381,12 @@ def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: 
         level = 1 - levels[i]
         corrected = found[i][2].at(level)
         shown[i] = (corrected, level)
-        verdict = verdict_of(corrected, min_change, margin)
-        verdicts[i] = verdict if verdict in ("faster", "slower") else "inconclusive"
-    undecided = [i for i in family if verdicts[i] == "inconclusive"]
-    equivalence = dict(zip(undecided, holm_levels([found[i][2].p_equivalence(margin) for i in undecided], alpha),
+        different = verdict_of(corrected, min_change, margin)
+        verdicts[i] = different if different in ("faster", "slower") else "inconclusive"
+    not_different = [i for i in family if verdicts[i] == "inconclusive"]
+    equivalence = dict(zip(not_different, holm_levels([found[i][2].p_equivalence(margin) for i in not_different], alpha),
                            strict=True))
-    for i in undecided:
+    for i in not_different:
         level = 1 - 2 * equivalence[i]  # TOST at a level is the interval of twice its confidence gap
         tost = found[i][2].at(level)
         if verdict_of(tost, min_change, margin) == "same":
