@@ -4,6 +4,8 @@ pair, the agents' tactical positions, random positions and a fake clock."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 from donuts_ai import Board, Layout, Rules
 from donuts_ai.boxes import CARD_TYPES, BoxesRules
@@ -211,11 +213,15 @@ def build(rules: BoxesRules, cards, trays=None, frozen_cards=(), to_move=0, **ex
     return data
 
 
-def command_error(capsys, *argv: str) -> tuple[int, str]:
+def command_error(capsys, *argv: str, real_process: bool = False, timeout: float | None = None) -> tuple[int, str]:
     """``donuts-ai ARGV`` run in this process, expected to fail: (its exit status, what it
     wrote to stderr). The error-message tests call this rather than start an interpreter
     for each message (half a second each, more on a loaded machine); each command's tests
-    keep one run of the real ``python -m donuts_ai`` to show a real process says one line too."""
+    keep one run of the real ``python -m donuts_ai`` (``real_process``, within ``timeout``
+    seconds) to show a real process says one line too."""
+    if real_process:
+        proc = subprocess.run([sys.executable, "-m", "donuts_ai", *argv], capture_output=True, text=True, timeout=timeout)
+        return proc.returncode, proc.stderr
     from donuts_ai.cli import main
 
     capsys.readouterr()

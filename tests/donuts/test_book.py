@@ -250,19 +250,14 @@ def test_the_book_command_shows_the_shipped_book_and_builds_one_from_a_study(tmp
     (["book", "show", "MISSING"], "no such book file"),
 ])
 def test_the_book_command_refuses_bad_files_in_one_line(tmp_path, argv, message, capsys):
-    import subprocess
-    import sys
 
     existing = tmp_path / "existing.npz"
     existing.write_bytes(b"keep me")
     files = {"STUDY": str(STUDY_V030), "EXISTING": str(existing), "NEW": str(tmp_path / "new.npz"),
              "RESULTS": str(STUDY_V030.parent / "results_v030_donuts.jsonl"), "MISSING": str(tmp_path / "missing.npz")}
     argv = [files.get(a, a) for a in argv]
-    if message == "no such book file":  # one of them from a real process: what a user sees
-        proc = subprocess.run([sys.executable, "-m", "donuts_ai", *argv], capture_output=True, text=True)
-        status, err = proc.returncode, proc.stderr
-    else:
-        status, err = command_error(capsys, *argv)
+    # One of them from a real process: what a user sees.
+    status, err = command_error(capsys, *argv, real_process=message == "no such book file")
     assert status == 2
     assert err.count("\n") == 1 and message in err and err.startswith("donuts-ai: error:")
     assert existing.read_bytes() == b"keep me" and not (tmp_path / "new.npz").exists()

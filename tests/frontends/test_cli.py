@@ -1,8 +1,5 @@
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from donuts_ai.cli import main
@@ -39,11 +36,8 @@ def test_game_with_other_layouts(capsys, tmp_path):
     ],
 )
 def test_bad_input_gives_one_line_and_exit_2(argv, message, capsys):
-    if argv[0] == "nothing":  # one of them from a real process: what a user sees
-        proc = subprocess.run([sys.executable, "-m", "donuts_ai", *argv], capture_output=True, text=True)
-        status, err = proc.returncode, proc.stderr
-    else:
-        status, err = command_error(capsys, *argv)
+    # One of them from a real process: what a user sees.
+    status, err = command_error(capsys, *argv, real_process=argv[0] == "nothing")
     assert status == 2
     assert err.count("\n") == 1 and message in err and err.startswith("donuts-ai: error:")
 

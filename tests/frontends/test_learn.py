@@ -482,12 +482,8 @@ def test_train_command_errors_are_one_line(tmp_path, capsys):
     for args, says in ((["--out", str(tmp_path)], "--minutes or --moves"),
                        (["--out", str(tmp_path), "--moves", "5", "--resume", "--games", "4"], "drop --games"),
                        (["--out", str(tmp_path / "none"), "--moves", "5", "--resume"], "no training checkpoint")):
-        if says == "--minutes or --moves":  # one of them from a real process: what a user sees
-            done = subprocess.run([sys.executable, "-m", "donuts_ai.cli", "train", *args], capture_output=True, text=True,
-                                  timeout=PATIENCE)
-            status, err = done.returncode, done.stderr
-        else:
-            status, err = command_error(capsys, "train", *args)
+        # One of them from a real process: what a user sees.
+        status, err = command_error(capsys, "train", *args, real_process=says == "--minutes or --moves", timeout=PATIENCE)
         assert status == 2
         assert says in err and len(err.strip().splitlines()) == 1, err
 
