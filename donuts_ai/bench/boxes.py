@@ -6,9 +6,9 @@ play to the end with uniformly random legal moves, one compiled call,
 second (2 and 4 players, early, middle and late positions; iterations over the time
 spent in the tree, and over the whole move with the determinisation and the greedy
 ordering of the root), and how long timed ISMCTS moves really take against their
-limit. Each figure is a median over repeats with min–max; warm-up calls keep
-compilation out. ``--quick`` finishes in well under a minute; ``--json FILE`` writes
-the figures. Benchmarks are not tests: nothing here asserts a speed.
+limit. Each speed is measured by :func:`~donuts_ai.bench.record.measure_work` (warm-up
+calls keep compilation out; repeats of at least 100 ms) in ``--runs`` processes.
+``--quick`` finishes in well under a minute; ``--json FILE`` writes the record. Benchmarks are not tests: nothing here asserts a speed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .._checks import check_int
 from ..boxes import BoxesError, BoxesRules, BoxesState, playouts
 from ..boxes.agents import ISMCTSAgent, warm_up
 from . import runs
-from ._report import Machine, RateStats, Stats, machine, rate_stats
+from ._report import RateStats, rate_stats
 from .record import MIN_REPEAT_SECONDS, Figure, boxes_games_name, ismcts_name, measure_work
 
 #: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
@@ -54,16 +54,6 @@ class RandomGameSpeed(RateStats):
     mean_turns: float
 
 
-class ISMCTSSpeed(TypedDict):
-    """ISMCTS iterations per second (:func:`ismcts_speed`)."""
-
-    tree: RateStats
-    move: RateStats
-    iterations: int
-    players: int
-    by_phase: dict[str, float]
-
-
 class MoveTimes(TypedDict):
     """Seconds timed moves took against one limit (:func:`time_use`)."""
 
@@ -71,16 +61,6 @@ class MoveTimes(TypedDict):
     max: float
     moves: int
     seconds: list[float]  # each move's
-
-
-class BoxesBench(TypedDict):
-    """Every figure of the Donut Boxes benchmark (:func:`run`), keyed by player count or limit."""
-
-    machine: Machine
-    quick: bool
-    random_games: dict[str, RandomGameSpeed]
-    ismcts: dict[str, ISMCTSSpeed]
-    time_use: dict[str, MoveTimes]
 
 
 def random_games(games: int = 5000, rules: BoxesRules | None = None, seed: int = 0) -> RandomGames:
@@ -130,31 +110,6 @@ def _positions(players: int) -> list[tuple[str, BoxesState]]:
     return out
 
 
-def ismcts_speed(players: int, iterations: int, repeats: int) -> ISMCTSSpeed:
-    """ISMCTS iterations per second over the positions of :func:`_positions`: ``tree`` counts
-    the time in the compiled search only, ``move`` the whole move. Also by phase (tree)."""
-    positions = _positions(players)
-    tree, move = [], []
-    by_phase: dict[str, list[float]] = {}
-    for r in range(repeats):
-        done = tree_s = move_s = 0.0
-        phase_rates: dict[str, list[float]] = {}
-        for phase, state in positions:
-            agent = ISMCTSAgent(simulations=iterations, seed=r)
-            agent.select_move(state)
-            info = agent.last_info
-            done += info["iterations"]
-            tree_s += info["search_seconds"]
-            move_s += info["seconds"]
-            phase_rates.setdefault(phase, []).append(info["iterations"] / info["search_seconds"])
-        tree.append(done / tree_s)
-        move.append(done / move_s)
-        for phase, rates in phase_rates.items():
-            by_phase.setdefault(phase, []).append(statistics.mean(rates))
-    return {"tree": rate_stats(tree), "move": rate_stats(move), "iterations": iterations, "players": players,
-            "by_phase": {phase: statistics.median(v) for phase, v in by_phase.items()}}
-
-
 def time_use(players: int, limits: tuple[float, ...], moves: int) -> dict[str, MoveTimes]:
     """Seconds timed ISMCTS moves take against ``limits``: median and most, over the first
     ``moves`` moves of a game of ISMCTS players (every move searched, none forced)."""
@@ -173,22 +128,6 @@ def time_use(players: int, limits: tuple[float, ...], moves: int) -> dict[str, M
             state.push(move)
         out[str(limit)] = {"median": statistics.median(taken), "max": max(taken), "moves": len(taken), "seconds": taken}
     return out
-
-
-def run(quick: bool = False) -> BoxesBench:
-    """Every figure (see the module doc)."""
-    warm_up()
-    random_games(WARM_UP_GAMES)
-    repeats = 3 if quick else 5
-    games = 2000 if quick else 10000
-    iterations = 200 if quick else 1000
-    return {
-        "machine": machine(),
-        "quick": quick,
-        "random_games": {str(p): random_game_speed(p, games if p == 2 else games // 2, repeats) for p in (2, 4)},
-        "ismcts": {str(p): ismcts_speed(p, iterations, 1 if quick else 3) for p in (2, 4)},
-        "time_use": time_use(4, (0.001, 0.01, 0.1), 12 if quick else 40),
-    }
 
 
 def _games_played(games: int, rules: BoxesRules) -> Callable[[], int]:
@@ -248,30 +187,6 @@ def figures(quick: bool = False, min_seconds: float = MIN_REPEAT_SECONDS) -> lis
         out.append(Figure(f"Donut Boxes timed ISMCTS move, 4 players, limit {limit} s", "move", times["seconds"],
                           {"limit": float(limit)}, duration=sum(times["seconds"])))
     return out
-
-
-def _rate(s: Stats) -> str:
-    return f"{s['median']:>10,.0f}  ({s['min']:,.0f}–{s['max']:,.0f})"
-
-
-def report(r: BoxesBench) -> str:
-    """The figures as a small table."""
-    m = r["machine"]
-    lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
-             "Donut Boxes (2 x 2 x 2 variants: the default, Squared Away, One Good Match)", ""]
-    lines.append(f"{'measure':<46}{'median':>10}  (min–max)")
-    for p, s in r["random_games"].items():
-        lines.append(f"{f'random {p}-player games/s, one core':<46}{_rate(s)}   {s['mean_turns']:.0f} turns a game")
-    for p, ism in r["ismcts"].items():
-        lines.append(f"{f'ISMCTS iterations/s, {p} players, in the tree':<46}{_rate(ism['tree'])}")
-        lines.append(f"{f'ISMCTS iterations/s, {p} players, whole move':<46}{_rate(ism['move'])}")
-        phases = ", ".join(f"{phase} {rate:,.0f}" for phase, rate in ism["by_phase"].items())
-        lines.append(f"{'':<6}by phase of the game (tree): {phases}   ({ism['iterations']} iterations a move)")
-    lines.append("")
-    lines.append("timed ISMCTS moves, 4 players: limit -> seconds taken (median, most)")
-    for limit, taken in r["time_use"].items():
-        lines.append(f"  {limit:>6} s -> {taken['median']:.4f} s, {taken['max']:.4f} s over {taken['moves']} moves")
-    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.boxes") -> int:
