@@ -5,6 +5,7 @@ The public API::
     from donuts_ai import Board, Layout, Rules, perft, random_playouts
     from donuts_ai import make            # a fresh state of either game: make("donuts"), make("boxes", players=3)
     from donuts_ai import Game, register_game   # the game contract, and the one table of games
+    from donuts_ai import BaseState, GameEnd    # a game of one's own: its state from five members
     from donuts_ai import evaluate        # accuracy against perfect play (loaded when first used)
 
 Squares are ints 0..35 (a1 = 0, f6 = 35; see :mod:`donuts_ai.donuts.squares`); colours are
@@ -34,8 +35,9 @@ from .donuts.rules import Rules, make_rules
 from .donuts.squares import CHOCOLATE, SQUARE_NAMES, VANILLA, parse_square, square_name
 from .donuts.symmetry import SYMMETRY_NAMES
 from .donuts.vector_env import VectorEnv
-from .errors import DonutsError, GameOverError, IllegalMoveError, InvalidMoveError
+from .errors import DonutsError, GameError, GameOverError, IllegalMoveError, InvalidMoveError
 from .game import Game, get_game, make, register_game
+from .state import BaseState, GameEnd
 from .tournament.specs import ENGINE_POSITIONS
 
 # isort: split
@@ -117,9 +119,12 @@ __all__ = [
     "SYMMETRY_NAMES",
     "TILE_FACES",
     "VANILLA",
+    "BaseState",
     "Board",
     "DonutsError",
     "Game",
+    "GameEnd",
+    "GameError",
     "GameOverError",
     "IllegalMoveError",
     "InvalidMoveError",

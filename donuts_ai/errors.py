@@ -1,7 +1,9 @@
 """Exceptions raised by the Python layer of donuts_ai.
 
-Every error the library raises for bad input subclasses :class:`DonutsError`,
-which subclasses :class:`ValueError`, so ``except ValueError`` catches them all.
+A game's bad input (a move, a set-up, a state's text) is a :class:`GameError`, a
+:class:`ValueError`: a game from outside the package raises it (or a subclass), and the
+harness and the searches catch it. Every error the library itself raises for bad input
+subclasses :class:`DonutsError`, a :class:`GameError`, so ``except ValueError`` catches them all.
 The Numba kernels never raise: the Python layer checks input before calling them.
 This module holds the errors both games share; Donuts' own (layouts, positions, rules,
 symmetries) are :mod:`donuts_ai.donuts.errors`, Donut Boxes' :mod:`donuts_ai.boxes.errors`.
@@ -14,8 +16,14 @@ import warnings
 from typing import Any
 
 
-class DonutsError(ValueError):
-    """Base class of every bad-input error raised by donuts_ai."""
+class GameError(ValueError):
+    """Bad input to a game: what a game of one's own raises (see :mod:`donuts_ai.game`),
+    and the base of :class:`DonutsError`."""
+
+
+class DonutsError(GameError):
+    """Base class of every bad-input error raised by donuts_ai (Donuts, Donut Boxes and
+    the library around them)."""
 
 
 class InvalidMoveError(DonutsError):

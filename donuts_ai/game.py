@@ -3,17 +3,24 @@
 A game is two objects (OpenSpiel's split of ``Game`` from ``State``):
 
 - its **state** (:class:`~donuts_ai.state.GameState`) knows the moves: ``turn``,
-  ``legal_moves()``, ``push``, ``pop``, ``forfeit()``, ``move_stack``, ``outcome()``;
+  ``legal_moves()``, ``push``, ``pop``, ``outcome()`` and the rest of the protocol;
+  :class:`~donuts_ai.state.BaseState` writes all but five of them;
 - its **game** (:class:`Game`, this module) knows everything else: its name, its settings
   and set-ups, its rules as JSON, its players, how an agent's answer reads as a move, what
   each player may see, its agents, and the counts and ledgers a tournament reports.
 
-Every front end (:func:`make`, the tournament harness, the command line, the
-interop layers) reads the one table of this module: :func:`get_game` finds a game by
-name, and a game joins with :func:`register_game` (Donuts and Donut Boxes register
-themselves from their own packages; a game of one's own registers itself the same way,
-see ``examples/connect_four.py``). This module imports nothing of the package but the
-errors and the state protocol, so a game's module imports nothing of the harness.
+Only :meth:`Game.new_state` and :attr:`Game.name` are required: every other member has a
+default that fits a two-player game of perfect information with no rule variants, no
+set-ups (every game starts from the start position, set-up ``""``), no scores (a win
+counts 1 and a draw ½) and no forfeited turns. ``docs/howto/own_game.md`` writes one.
+
+Every front end (:func:`make`, the tournament harness, the command line, the searching
+agents ``mcts``, ``alphabeta`` and ``solver``) reads the one table of this module:
+:func:`get_game` finds a game by name, and a game joins with :func:`register_game`
+(Donuts and Donut Boxes register themselves from their own packages; a game of one's
+own registers itself the same way, and is named ``"module:name"`` where its module may
+not be imported yet). This module imports nothing of the package but the errors and the
+state protocol, so a game's module imports nothing of the harness.
 
 A game is turn-based between ``num_players(rules)`` players, numbered from 0 (0 moves
 first). Two kinds:
@@ -25,12 +32,14 @@ first). Two kinds:
   themselves; a finished game's outcome gives a place per player (shared places allowed)
   and per-player scores, its ``winner`` the player alone in first place, else ``None``.
 
-Chance is the game's business: the set-up the harness hands to :meth:`Game.new_state`
-is drawn from the unit's seed (:meth:`Game.draw_setup`) and may hold the seed of the
-game's own random stream (a deal). Agents receive ``player_view(state, player)``
-in-process or ``agent_view(observation(state, player))`` in their own process, so what
-an agent sees is the game's decision (a game of hidden information sends each player
-only what it may know).
+A game says whether it is of perfect information (:attr:`Game.PERFECT_INFORMATION`):
+the library's generic searches read the state itself, so they refuse a game whose
+players may not see all of it. Chance is the game's business: the set-up the harness
+hands to :meth:`Game.new_state` is drawn from the unit's seed (:meth:`Game.draw_setup`)
+and may hold the seed of the game's own random stream (a deal). Agents receive
+``player_view(state, player)`` in-process or ``agent_view(observation(state, player))``
+in their own process, so what an agent sees is the game's decision (a game of hidden
+information sends each player only what it may know).
 """
 
 from __future__ import annotations
@@ -41,7 +50,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar
 
-from .errors import DonutsError
+from collections.abc import Hashable
+
+from .errors import DonutsError, GameError
 from .state import GameState
 
 #: A move as an agent answered it: anything, until :func:`legal_move` finds it one of the
@@ -76,19 +87,25 @@ class Ending:
 
 class Game(ABC, Generic[StateT]):
     """A game, besides its state (see the module doc). Methods never change their
-    arguments unless they say so; bad settings, set-ups or rules raise ``DonutsError``
-    subclasses (``ValueError``). Subclass it as ``class MyGame(Game[MyState])``, so that
-    the methods that take a state take the game's own type."""
+    arguments unless they say so; bad settings, set-ups or rules raise
+    :class:`~donuts_ai.errors.GameError` (a ``ValueError``). Subclass it as
+    ``class MyGame(Game[MyState])``, so that the methods that take a state take the
+    game's own type; :meth:`new_state` is the one method to write."""
 
     #: The name it is registered under, written in results files.
     name: str = "game"
     #: Players ranked each for themselves (the outcome's ``places``), rather than two sides.
     FREE_FOR_ALL: bool = False
+    #: Whether every player may see the whole state (no hidden cards, no private deal):
+    #: the generic searches (``mcts``, ``alphabeta``, ``solver``) search the state itself,
+    #: so they refuse a game of hidden information.
+    PERFECT_INFORMATION: bool = True
     #: Whether the rules know a forfeited turn (``state.forfeit()``; the harness's ``illegal="forfeit"``).
-    CAN_FORFEIT: bool = True
+    CAN_FORFEIT: bool = False
     #: What a set-up is called in reports ("a fresh deal for every unit").
     SETUP_NAME: str = "set-up"
-    #: The word of :meth:`parse_setups` for a fresh set-up drawn from a seed, the default.
+    #: The word of :meth:`parse_setups` for a fresh set-up drawn from a seed, the default
+    #: (:meth:`draw_setup`'s default draws the start position, ``""``, whatever the seed).
     FRESH_SETUP: str = "random"
     #: The keyword settings :meth:`make` takes (``donuts_ai.make(name, **settings)``).
     SETTINGS: tuple[str, ...] = ("setup", "rules", "seed")
@@ -109,23 +126,34 @@ class Game(ABC, Generic[StateT]):
                 else self.setup_text(setup))
         return self.new_state(text, rules)
 
-    @abstractmethod
     def parse_setups(self, spec: str) -> list[Any] | str:
         """Set-ups named by ``spec``: a list of set-ups (the game's own objects or their
         texts, as :meth:`setup_text` takes them), or a word the harness passes to
-        :meth:`draw_setup` for a fresh set-up per unit."""
+        :meth:`draw_setup` for a fresh set-up per unit. Default: :attr:`FRESH_SETUP` as
+        it is, else set-up texts separated by commas (each checked by :meth:`setup_text`)."""
+        if spec == self.FRESH_SETUP:
+            return spec
+        return [self.setup_text(text) for text in spec.split(",")]
 
-    @abstractmethod
     def draw_setup(self, kind: str, seed: int) -> str:
-        """A fresh set-up of ``kind`` (a word :meth:`parse_setups` returned) from ``seed``."""
+        """A fresh set-up of ``kind`` (a word :meth:`parse_setups` returned) from ``seed``.
+        Default: the start position, ``""`` (a game without set-ups starts every game
+        from the same position; write this method to draw openings or deals)."""
+        return ""
 
-    @abstractmethod
     def setup_text(self, setup: object) -> str:
-        """The text of a set-up given as the game's own object or as text (checked)."""
+        """The text of a set-up given as the game's own object or as text, checked.
+        Default: the text, checked by building a state on it with the official rules."""
+        text = "" if setup is None else str(setup).strip()
+        self.new_state(text, self.rules_dict(None))
+        return text
 
-    @abstractmethod
     def rules_dict(self, rules: object) -> JSONObject:
-        """The rules variant as a JSON object (``None``: the official rules), checked."""
+        """The rules variant as a JSON object (``None``: the official rules), checked.
+        Default: no variants (``{}``); anything else is a :class:`~donuts_ai.errors.GameError`."""
+        if rules is None or (isinstance(rules, Mapping) and not rules):
+            return {}
+        raise GameError(f"{self.name} has no rule variants, got {rules!r}")
 
     def setups_line(self, setups: Sequence[object] | str, seed: int) -> str:
         """The line of a report that says what the tournament's set-ups were: ``setups``
@@ -180,11 +208,18 @@ class Game(ABC, Generic[StateT]):
     def ledger_points(self, ending: Ending, player: int, stats: Stats, ledger: str) -> Score:
         """``ledger`` points of ``player`` (a side, in a two-sided game: see :class:`Ending`)
         with counts ``stats`` in a game that ended as ``ending``. Default: the player's
-        score, else nothing."""
-        return 0 if ending.scores is None else ending.scores[player]
+        score where the game gives scores; else a share of first place (a win 1, a
+        two-sided draw ½, a first place shared by ``k`` players ``1/k``), nothing below it."""
+        if ending.scores is not None:
+            return ending.scores[player]
+        firsts = sum(place == 0 for place in ending.places)
+        return 1 / firsts if firsts and ending.places[player] == 0 else 0
 
     def ledger_text(self, ledger: str) -> str:
-        """One line that says how ``ledger`` scores, for reports. Default: the ledger's name."""
+        """One line that says how ``ledger`` scores, for reports. Default: the ledger's
+        name, or (a game without scores) what the default points are."""
+        if ledger == Game.LEDGERS[0] and type(self).ledger_points is Game.ledger_points:
+            return "a win 1, a draw 1/2 (a first place shared by k players: 1/k), a score where the game gives one"
         return ledger
 
     # --- agents --------------------------------------------------------------------------
@@ -202,18 +237,40 @@ class Game(ABC, Generic[StateT]):
 
     def player_view(self, state: StateT, player: int) -> Any:
         """What an in-process agent's ``select_move`` receives when ``player`` is to move:
-        a copy it may change. Default: ``agent_view(observation(state, player))``, what an
-        agent process gets (a game of perfect information may hand over a copy of the state)."""
+        a copy it may change. Default: a game of perfect information hands over a copy of
+        the state (``state.copy()``); else ``agent_view(observation(state, player))``, what
+        an agent process gets."""
+        if self.PERFECT_INFORMATION:
+            return state.copy()
         return self.agent_view(self.observation(state, player))
 
-    @abstractmethod
     def observation(self, state: StateT, player: int) -> JSONObject:
         """What an agent process is sent for ``player`` to move: JSON-ready, and nothing
-        that player may not know."""
+        that player may not know. Default (a game of perfect information only): the
+        whole state, ``state.to_dict()``; a game of hidden information writes its own."""
+        if not self.PERFECT_INFORMATION:
+            raise GameError(f"{self.name} is a game of hidden information: it writes its own observation()")
+        return dict(state.to_dict())
 
-    @abstractmethod
     def agent_view(self, observation: JSONObject) -> Any:
-        """In the agent's process: the object ``select_move`` receives for ``observation``."""
+        """In the agent's process: the object ``select_move`` receives for ``observation``.
+        Default: the state read back by its class's ``from_dict`` (the default observation
+        is the state's ``to_dict()``)."""
+        return type(self.new_state(self.draw_setup(self.FRESH_SETUP, 0), self.rules_dict(None))).from_dict(observation)
+
+    # --- search hooks --------------------------------------------------------------------
+    def heuristic(self, state: StateT, player: int) -> float | None:
+        """How good ``state`` (a game that goes on) looks for ``player``: a number in
+        [-1, 1], 1 as good as won, for the depth-limited searches (``alphabeta``) to score
+        the positions they stop at. Default: ``None``, no heuristic (those positions score
+        0, and the search says so in its ``last_info``)."""
+        return None
+
+    def state_key(self, state: StateT) -> Hashable:
+        """A key equal for states whose futures are the same (the same moves, outcomes and
+        player to move), for the searches' transposition tables. Default: ``state.to_text()``
+        (correct; a key without the move history finds more transpositions)."""
+        return state.to_text()
 
     def warm_up(self) -> None:  # noqa: B027 - a default that does nothing, on purpose
         """One-off set-up an agent process does before it says it is ready (load compiled

@@ -23,14 +23,26 @@ that copies and pushes) runs on either game unchanged:
   state as JSON-ready data and as one line of text, and back.
 
 The protocol is structural (:class:`typing.Protocol`): the classes do not derive from it.
-This module imports nothing of the package, so every layer may name it: the tournament
-harness plays, checks, forfeits and scores every game through these verbs alone.
+This module imports nothing of the package but its errors, so every layer may name it: the
+tournament harness and the generic searches play, check, forfeit and score every game
+through these verbs alone.
+
+A game of one's own may derive its state from :class:`BaseState`, which writes the
+protocol from five members (``turn``, ``legal_moves()``, ``apply(move)``, ``undo(move)``
+and ``outcome()``), and end its games with a :class:`GameEnd` (``GameEnd.win(0)``,
+``GameEnd.draw()``).
 """
 
 from __future__ import annotations
 
+import copy as _copy
+import json
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, Self, runtime_checkable
+
+from .errors import GameError, GameOverError, IllegalMoveError
 
 
 @runtime_checkable
@@ -104,3 +116,132 @@ class GameState(Protocol):
     @classmethod
     def from_text(cls, text: str) -> Self:
         """A state from :meth:`to_text`'s form, checked."""
+
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """How a game ended (a :class:`GameOutcome`), for a game of one's own: build it with
+    :meth:`win` or :meth:`draw` (or give ``places`` and ``scores`` of a free-for-all game)."""
+
+    winner: int | None
+    places: tuple[int, ...]
+    reason: str
+    scores: tuple[int, ...] | None = None
+
+    @classmethod
+    def win(cls, player: int, players: int = 2, reason: str = "win") -> GameEnd:
+        """``player`` won alone; every other player shares second place."""
+        return cls(player, tuple(0 if p == player else 1 for p in range(players)), reason)
+
+    @classmethod
+    def draw(cls, players: int = 2, reason: str = "draw") -> GameEnd:
+        """A draw: every player shares first place."""
+        return cls(None, (0,) * players, reason)
+
+
+class BaseState(ABC):
+    """The state protocol written from five members a game writes:
+
+    - ``turn`` (a property: the player to move, ``None`` once the game is over);
+    - ``legal_moves()`` (texts, in a fixed order; empty once over);
+    - ``apply(move)``: play ``move``, a legal move (already checked), for the player to move;
+    - ``undo(move)``: take back ``move``, the last move played, exactly;
+    - ``outcome()``: ``None`` while the game goes on, else a :class:`GameEnd`.
+
+    The rest it writes: ``push`` checks the move (:class:`~donuts_ai.errors.IllegalMoveError`
+    naming the legal ones, :class:`~donuts_ai.errors.GameOverError` once over) and keeps
+    ``move_stack``; ``pop`` undoes (``IndexError`` when nothing is left); ``copy`` is a
+    deep copy; ``to_dict``/``to_text`` write the set-up and the moves, and
+    ``from_dict``/``from_text`` replay them on ``cls(setup)``, so the constructor takes the
+    set-up text as its one argument (override the four where it does not); ``forfeit``
+    raises (no forfeited turn). A subclass's ``__init__`` calls ``super().__init__(setup)``.
+    """
+
+    def __init__(self, setup: str = "") -> None:
+        #: The set-up this game started from (``""``: the start position).
+        self.setup = setup
+        #: The moves pushed, oldest first.
+        self.move_stack: list[str | None] = []
+
+    @property
+    @abstractmethod
+    def turn(self) -> int | None:
+        """The player to move; ``None`` once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self) -> Sequence[str]:
+        """The legal moves' texts in the game's fixed order; empty once the game is over."""
+
+    @abstractmethod
+    def apply(self, move: str) -> object:
+        """Play ``move`` (legal: :meth:`push` checked it) for the player to move; what it
+        returns is what :meth:`push` returns (the game's own report of the move, if any)."""
+
+    @abstractmethod
+    def undo(self, move: str) -> None:
+        """Take back ``move``, the last move played, leaving the state exactly as before it."""
+
+    @abstractmethod
+    def outcome(self) -> GameOutcome | None:
+        """``None`` while the game goes on, else how it ended (a :class:`GameEnd`)."""
+
+    def push(self, move: str) -> object:
+        """Play ``move`` for the player to move, checked (the state is unchanged when it is refused)."""
+        legal = self.legal_moves()
+        if move not in legal:
+            if not legal:
+                raise GameOverError(f"no move is legal: the game is over, got {move!r}")
+            raise IllegalMoveError(f"illegal move {move!r}; legal: {', '.join(legal)}")
+        report = self.apply(move)
+        self.move_stack.append(move)
+        return report
+
+    def pop(self) -> str | None:
+        """Undo the last push and return its move (``IndexError`` when none is left)."""
+        if not self.move_stack:
+            raise IndexError("pop from an empty move stack")
+        move = self.move_stack.pop()
+        if move is not None:
+            self.undo(move)
+        return move
+
+    def forfeit(self) -> None:
+        """Refused: the game knows no forfeited turn (a game that does overrides it)."""
+        raise GameError(f"{type(self).__name__} has no forfeited turn")
+
+    def is_game_over(self) -> bool:
+        """Whether the game is over."""
+        return self.outcome() is not None
+
+    def copy(self) -> Self:
+        """An independent copy, undo history included."""
+        return _copy.deepcopy(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"setup": ..., "moves": [...]}``: the set-up and the moves since."""
+        return {"setup": self.setup, "moves": list(self.move_stack)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """The state of :meth:`to_dict`'s form: ``cls(setup)`` with the moves replayed, checked."""
+        if not isinstance(data, Mapping) or set(data) != {"setup", "moves"} or not isinstance(data["setup"], str) \
+                or not isinstance(data["moves"], list):
+            raise GameError(f"a {cls.__name__} is a dict of 'setup' (text) and 'moves' (a list), got {data!r}")
+        state = cls(data["setup"])  # type: ignore[call-arg]  # the documented constructor: the set-up text
+        for move in data["moves"]:
+            state.push(move)
+        return state
+
+    def to_text(self) -> str:
+        """:meth:`to_dict` as one line of JSON."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_text(cls, text: str) -> Self:
+        """The state of :meth:`to_text`'s form, checked."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError):
+            raise GameError(f"a {cls.__name__}'s text is one line of JSON, got {text!r}") from None
+        return cls.from_dict(data)

@@ -58,7 +58,8 @@ class BoxesGame(Game[BoxesState]):
     #: ``make("boxes", ...)``'s settings (:meth:`make`).
     SETTINGS = ("players", "grid", "matching", "closers", "rules", "seed")
     FREE_FOR_ALL = True
-    CAN_FORFEIT = False
+    #: Each player's hand is hidden from the others.
+    PERFECT_INFORMATION = False
     SETUP_NAME = "deal"
     #: ``cards`` placed and runs ``sealed`` by a player's moves (from what a push reports),
     #: then ``boxes`` delivered to it (:meth:`final_stats`).

@@ -45,6 +45,8 @@ class DonutsGame(Game[Board]):
     #: ``rulebook``: +3 a five, +2 majority control of a full board, +1 for 3+ insertions;
     #: ``end-win``: +2 for any win at the end (largest group too) instead.
     LEDGERS = ("rulebook", "end-win")
+    #: The rulebook's penalty for an illegal placement: the turn is lost.
+    CAN_FORFEIT = True
 
     def __init__(self) -> None:
         self._seen: tuple[tuple[str, str], Board] | None = None  # (key, Board) of the last agent_view, in an agent process
