@@ -237,10 +237,10 @@ class Game(ABC, Generic[StateT]):
 
     def player_view(self, state: StateT, player: int) -> Any:
         """What an in-process agent's ``select_move`` receives when ``player`` is to move:
-        a copy it may change. Default: a game of perfect information hands over a copy of
-        the state (``state.copy()``); else ``agent_view(observation(state, player))``, what
-        an agent process gets."""
-        if self.PERFECT_INFORMATION:
+        a copy it may change. Default: ``agent_view(observation(state, player))``, what an
+        agent process gets; where neither is written (their defaults give the state back),
+        ``state.copy()``, which is quicker."""
+        if type(self).observation is Game.observation and type(self).agent_view is Game.agent_view:
             return state.copy()
         return self.agent_view(self.observation(state, player))
 
