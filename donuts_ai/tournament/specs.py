@@ -32,7 +32,13 @@ strings. A spec is checked when it is parsed: unknown kinds, classes or paramete
 
 Kinds are the game's (:meth:`~donuts_ai.game.Game.agent_registry`; ``game=`` names it, a
 :class:`~donuts_ai.game.Game` or a registered name, always given: the harness has no game of
-its own); ``module:Class`` specs work for every game. An agent (the protocol:
+its own), then the generic agents every game has (:data:`GENERIC_AGENTS`: ``random``,
+``mcts``, ``alphabeta`` and ``solver`` over the state API), under ``generic-`` and, where
+the game has no kind of that name, under the short name too; a generic agent a game
+cannot have (a search of the whole state in a game of hidden information) is refused with
+the reason (its class's ``refusal(game)``). An agent class whose constructor takes
+``game`` is handed the :class:`~donuts_ai.game.Game`. ``module:Class`` specs work for
+every game. An agent (the protocol:
 :mod:`donuts_ai.agents.base`) has ``select_move(view[, time_left])`` (the harness passes
 the clock only to a method that takes it: :func:`call_agent`) and may have ``reset(seed)``
 (without it a seat builds a fresh agent with that seed for every game).
@@ -178,6 +184,51 @@ def engine_position_writer(game: Game[Any] | str) -> PositionWriter:
 #: Kinds registered at run time (:func:`register_agent`): game name -> kind -> class.
 _RUNTIME_KINDS: dict[str, dict[str, type[Any]]] = {}
 
+#: The head of the generic agents' kinds (``generic-mcts``): the library's searches over the
+#: state API, the same on every game, so that they can be measured beside a game's own.
+GENERIC_PREFIX = "generic-"
+#: The generic agents (:mod:`donuts_ai.agents.generic`) by short name, as dotted paths
+#: imported when a spec first names one. Every game has them under :data:`GENERIC_PREFIX`,
+#: and under the short name too where the game has no agent of its own by that name:
+#: ``mcts``, ``alphabeta`` and ``solver`` name the best a game has.
+GENERIC_AGENTS = {
+    "random": "donuts_ai.agents.generic:GenericRandomAgent",
+    "mcts": "donuts_ai.agents.generic:GenericMCTSAgent",
+    "alphabeta": "donuts_ai.agents.generic:GenericAlphaBetaAgent",
+    "solver": "donuts_ai.agents.generic:GenericSolverAgent",
+}
+#: The constructor keyword by which an agent class asks for the game it plays (the
+#: harness hands it the :class:`~donuts_ai.game.Game`; a spec may not set it).
+GAME_PARAMETER = "game"
+
+
+class _GenericKinds(Mapping[str, type[Any]]):
+    """A game's agent kinds followed by the generic ones: those of :data:`GENERIC_AGENTS`
+    the game lacks under their short names, then all of them under :data:`GENERIC_PREFIX`.
+    Classes are imported when looked up."""
+
+    def __init__(self, own: Mapping[str, type[Any]]):
+        self.own = own
+        self.generic = {f"{GENERIC_PREFIX}{short}": path for short, path in GENERIC_AGENTS.items()}
+        self.generic |= {short: path for short, path in GENERIC_AGENTS.items() if short not in own}
+
+    def __getitem__(self, kind: str) -> type[Any]:
+        if kind in self.own:
+            return self.own[kind]
+        module, _, name = self.generic[kind].partition(":")
+        cls: type[Any] = getattr(importlib.import_module(module), name)
+        return cls
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.own
+        yield from (kind for kind in self.generic if kind not in self.own)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self.own or kind in self.generic
+
 
 def register_agent(kind: str, cls: type[Any], *, game: Game[Any] | str) -> None:
     """Give agent class ``cls`` the short name ``kind`` in ``game``'s specs, from now on:
@@ -196,7 +247,7 @@ def register_agent(kind: str, cls: type[Any], *, game: Game[Any] | str) -> None:
         # A built-in name stays the built-in agent's: a results file records the spec alone,
         # and resuming it in another process must play the same agent.
         try:
-            builtin = [*game.agent_registry(), *game.optional_agents()]
+            builtin = [*_GenericKinds(game.agent_registry()), *game.optional_agents()]
         except DonutsError:  # the game's agents cannot load: none of their names can be taken either
             builtin = []
         if kind in builtin:
@@ -240,7 +291,8 @@ def _registry(game: Game[Any] | str) -> tuple[Mapping[str, type[Any]], Mapping[s
         if not runtime:
             raise
         registry = {}
-    return (_WithRunTimeKinds(runtime, registry) if runtime else registry), game.optional_agents()
+    own = _WithRunTimeKinds(runtime, registry) if runtime else registry
+    return _GenericKinds(own), game.optional_agents()
 
 
 def _kinds(registry: Mapping[str, type[Any]], optional: Mapping[str, tuple[str, str]]) -> str:
@@ -412,11 +464,18 @@ def resolve(spec: str, game: Game[Any] | str) -> tuple[type[Any], Params]:
         engine_agent: type[Any] = getattr(importlib.import_module(module), cls_name)
         return engine_agent, {"engine": spec, "game": get_game(game).name}
     cls, param_text = _located(spec, game)
+    refusal = getattr(cls, "refusal", None)
+    why = refusal(get_game(game)) if callable(refusal) else None
+    if why:
+        raise SpecError(f"agent spec {spec!r}: {why}")
     deprecated = deprecated_parameters(cls)
     param_text, rewritten = _renamed_text(param_text, deprecated, spec)
     for old, new in rewritten:
         warnings.warn(_deprecated_message(spec, old, new), DeprecationWarning, stacklevel=3)
     params = _params(param_text, spec)
+    if GAME_PARAMETER in params:
+        raise SpecError(f"agent spec {spec!r}: {GAME_PARAMETER!r} is not a spec parameter (the harness hands an agent "
+                        f"the game it plays)")
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):
@@ -443,6 +502,8 @@ def make_agent(spec: str, seed: int | None = None, *, game: Game[Any] | str) -> 
     cls, params = resolve(spec, game)
     if seed is not None and "seed" not in params and "seed" in _parameters(cls):
         params["seed"] = seed
+    if GAME_PARAMETER not in params and GAME_PARAMETER in _parameters(cls):
+        params[GAME_PARAMETER] = get_game(game)  # an agent that searches the game itself (its hooks)
     try:
         agent = cls(**params)
     # DonutsError is a ValueError. Plain ValueError, OverflowError and MemoryError come from
