@@ -46,11 +46,9 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar
-
-from collections.abc import Hashable
 
 from .errors import DonutsError, GameError
 from .state import GameState

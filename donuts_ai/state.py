@@ -228,7 +228,7 @@ class BaseState(ABC):
         if not isinstance(data, Mapping) or set(data) != {"setup", "moves"} or not isinstance(data["setup"], str) \
                 or not isinstance(data["moves"], list):
             raise GameError(f"a {cls.__name__} is a dict of 'setup' (text) and 'moves' (a list), got {data!r}")
-        state = cls(data["setup"])  # type: ignore[call-arg]  # the documented constructor: the set-up text
+        state = cls(data["setup"])  # the documented constructor: the set-up text
         for move in data["moves"]:
             state.push(move)
         return state

@@ -60,7 +60,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from .._checks import deprecation_text
-from ..errors import DonutsError
+from ..errors import DonutsError, GameError
 from ..game import Game, JSONObject, get_game
 from .engine_text import GO_LIMITS
 
@@ -248,7 +248,7 @@ def register_agent(kind: str, cls: type[Any], *, game: Game[Any] | str) -> None:
         # and resuming it in another process must play the same agent.
         try:
             builtin = [*_GenericKinds(game.agent_registry()), *game.optional_agents()]
-        except DonutsError:  # the game's agents cannot load: none of their names can be taken either
+        except GameError:  # the game's agents cannot load: none of their names can be taken either
             builtin = []
         if kind in builtin:
             raise SpecError(f"{kind!r} is a built-in agent of {game.name}: register your class under another name")
@@ -287,7 +287,7 @@ def _registry(game: Game[Any] | str) -> tuple[Mapping[str, type[Any]], Mapping[s
     runtime = _RUNTIME_KINDS.get(game.name, {})
     try:
         registry = game.agent_registry()
-    except DonutsError:  # the game's own agents cannot load: the run-time kinds still work
+    except GameError:  # the game's own agents cannot load: the run-time kinds still work
         if not runtime:
             raise
         registry = {}
@@ -385,7 +385,7 @@ def _located(spec: str, game: Game[Any] | str) -> tuple[type[Any], str]:
     optional: Mapping[str, tuple[str, str]]
     try:
         registry, optional = _registry(game)
-    except DonutsError as exc:  # the game's agents cannot load: module:Class specs still work
+    except GameError as exc:  # the game's agents cannot load: module:Class specs still work
         if not rest or not rest.partition(":")[0].isidentifier():
             raise SpecError(f"agent spec {spec!r}: {exc}") from None
         registry, optional = {}, {}
