@@ -67,7 +67,7 @@ ALLOWED = {
     "_bits": {"_numba_types"},  # bit intrinsics and the RNG, likewise
     "_yardstick": set(),  # the benchmarks' fixed workload: a kernel that depends on nothing, for good
     # The agent protocol and base of both games, and the registry type of their agent tables.
-    "agents": {"_checks", "errors"},
+    "agents": {"_checks", "errors", "game", "search"},
     # The game-agnostic tree searches (MCTS, ISMCTS, PUCT): the game is passed in; a game's
     # winner is a winner code of outcomes (both games' engines return them).
     "search": {"_bits", "_numba_types", "outcomes"},
@@ -140,7 +140,9 @@ ALLOWED = {
     "boxes": {"boxes.deck", "boxes.errors", "boxes.moves", "boxes.rules", "boxes.state"},
     # --- above both games ------------------------------------------------------------------
     # The harness plays every game through the game contract and the state API.
-    "tournament": {"_checks", "_compile_notice", "errors", "game", "state"},
+    # (and names the generic agents by dotted path, imported when a spec first names one)
+    "tournament": {"_checks", "_compile_notice", "agents", "errors", "game", "state"},
+    "testing": {"_checks", "errors", "game", "state", "tournament"},  # check_game: the game contract's checks, and a tournament
     # The front ends: each may use the library below it, none another front end but the
     # command line, which dispatches to all of them.
     "study": {"_checks", "errors", "tournament", "donuts.alphabeta", "donuts.board", "donuts.book", "donuts.canonical",
@@ -162,11 +164,12 @@ ALLOWED = {
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
     "suites": {"_checks", "_units", "errors", "game", "outcomes", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout",
                "donuts.rules", "donuts.squares"},
-    "bench": {"_bits", "_checks", "_units", "_yardstick", "errors", "interop", "outcomes", "suites", "tournament", "boxes", "boxes.agents",
-              "boxes.playouts", "donuts.agents", "donuts.alphabeta", "donuts.baselines", "donuts.board", "donuts.kernels",
+    "bench": {"_bits", "_checks", "_units", "_yardstick", "errors", "game", "interop", "outcomes", "suites", "tournament", "boxes",
+              "boxes.agents", "boxes.playouts", "donuts.agents", "donuts.alphabeta", "donuts.baselines", "donuts.board", "donuts.kernels",
               "donuts.layout", "donuts.playouts", "donuts.reference", "donuts.vector_env"},
-    "cli": {"_checks", "bench", "engine_protocol", "errors", "learn", "play", "study", "suites", "tournament", "donuts.board",
-            "donuts.book", "donuts.layout", "donuts.rules", "donuts.squares"},
+    # ``check-game`` runs the game contract's checks (``testing``).
+    "cli": {"_checks", "bench", "engine_protocol", "errors", "learn", "play", "study", "suites", "testing", "tournament",
+            "donuts.board", "donuts.book", "donuts.layout", "donuts.rules", "donuts.squares"},
 }
 
 #: A game's rules and what plays them fast: no layer of these may know a search, an agent,

@@ -23,6 +23,7 @@ MAX_README_LINES = 200
 PUBLIC_MODULES = [
     "donuts_ai",
     "donuts_ai.agents",
+    "donuts_ai.agents.generic",
     "donuts_ai.bench",
     "donuts_ai.boxes",
     "donuts_ai.boxes.agents",
@@ -54,6 +55,7 @@ PUBLIC_MODULES = [
     "donuts_ai.search.mcts",
     "donuts_ai.search.puct",
     "donuts_ai.suites",
+    "donuts_ai.testing",
     "donuts_ai.tournament",
     "donuts_ai.tournament.match",
 ]

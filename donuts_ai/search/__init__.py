@@ -9,6 +9,15 @@ import no game:
 - :mod:`.puct` — AlphaZero's PUCT over many games at once, driven by the learned agent
   (``donuts_ai.learn.batched_search``).
 
+Beside them, two searches in plain Python over the state API (``push``, ``pop``,
+``legal_moves()``, ``outcome()``) and the game's hooks, for any game of the table, played
+by the generic agents (:mod:`donuts_ai.agents.generic`):
+
+- :mod:`.uct` — UCT with random playouts, a value per player, MCTS-Solver's proven wins
+  and losses in two-player games;
+- :mod:`.negamax` — negamax with alpha-beta, iterative deepening and a transposition
+  table, exact where it reaches the end of every line.
+
 A search that knows one game's rules lives with that game: Donuts' alpha-beta and exact
 solver are :mod:`donuts_ai.donuts.alphabeta`, and what Donuts' searching agents share
 (the tactical pass, warm-up, touching tables) is :mod:`donuts_ai.donuts.agents.search_base`.
