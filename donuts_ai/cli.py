@@ -1,6 +1,9 @@
 """The ``donuts-ai`` command line.
 
-Errors print one line to stderr (``donuts-ai: error: ...``) and exit with status 2.
+Errors print one line to stderr (``donuts-ai: error: ...``) and exit with status 2;
+``verify`` and ``check-game`` exit with status 1 when a file or a game fails a check.
+Every ``--game`` takes a registered game or ``module:name`` of a game of one's own
+(:data:`GAME_HELP`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,10 @@ if TYPE_CHECKING:
 
 #: A value of ``--rules KEY=VALUE``: a boolean, a whole number or text.
 RuleValue = bool | int | str
+#: What every ``--game`` takes, said once: a name in the one table of games, or
+#: ``module:name``, whose module is imported first (it registers the game).
+GAME_HELP = ("a registered game (donuts, boxes) or module:name of a game of your own, whose module is imported first "
+             "(examples.connect_four:connect-four)")
 
 
 def _layout_arg(text: str) -> Layout:
@@ -112,7 +119,8 @@ def _tournament_rules(args: argparse.Namespace) -> RulesDict | dict[str, RuleVal
     given = given_rules(args)
     if args.game != "donuts":
         if given:
-            raise DonutsError(f"--{next(iter(given))} is a Donuts rule; give {args.game}'s rules with --rules KEY=VALUE,...")
+            name = args.game.rpartition(":")[2]  # module:name: the game's name
+            raise DonutsError(f"--{next(iter(given))} is a Donuts rule; give {name}'s rules with --rules KEY=VALUE,...")
         return rules or None  # None: the game's own defaults
     twice = sorted(set(given) & set(rules))
     if twice:
@@ -172,8 +180,8 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
     from .tournament import run_sprt
 
     state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, max_pairs=args.max_pairs,
-                             layouts=args.layouts, seed=args.seed, rules=rules_from_arguments(args),
-                             progress=not args.quiet and sys.stderr.isatty(), game="donuts")
+                             layouts=args.layouts, seed=args.seed, rules=_tournament_rules(args),
+                             progress=not args.quiet and sys.stderr.isatty(), game=args.game)
     verdict = {"H1": f"accept H1: {args.a} is at least {args.elo1:g} Elo stronger than {args.b}",
                "H0": f"accept H0: {args.a} is not {args.elo1:g} Elo stronger (at most {args.elo0:g})",
                None: "undecided after the maximum number of pairs"}[state.decision]
@@ -310,7 +318,9 @@ def _add_tournament(sub: Subparsers) -> None:
                            "greedy, ismcts:time=0.1, ismcts:simulations=1000); a search's budget is simulations= "
                            "(iterations= and sims= are its deprecated names)")
     tour.add_argument("--game", default="donuts",
-                      help="donuts (default: the board game) or boxes (Donut Boxes, the card game: free-for-all, 2-10 players)")
+                      help=f"donuts (default: the board game), boxes (Donut Boxes, the card game: free-for-all, 2-10 "
+                           f"players): {GAME_HELP}; a results file records where a game of your own comes from, and "
+                           "report, verify and --resume import its module")
     tour.add_argument("--players", type=_positive_int, default=None,
                       help="free-for-all games: players at every table (default: the rules' count); each table is "
                            "played in all its seat rotations, so every agent at it starts once")
@@ -369,7 +379,9 @@ def _add_tournament_play(tour: argparse.ArgumentParser) -> None:
 
 
 def _add_report(sub: Subparsers) -> None:
-    rep = sub.add_parser("report", help="tables (and pictures) from a results file")
+    rep = sub.add_parser("report", help="tables (and pictures) from a results file",
+                         description="Ratings, crosstable and ledger of a results file. A game of your own is found by "
+                                     "the module:name the file records (its module is imported: make it importable).")
     rep.add_argument("results")
     rep.add_argument("--png", metavar="DIR", default=None, help="also draw ratings.png and crosstable.png into DIR")
     rep.set_defaults(func=_cmd_report)
@@ -380,22 +392,28 @@ def _add_verify(sub: Subparsers) -> None:
                          description="Replay every recorded game from its set-up, rules and moves, and check the "
                                      "winner or places, the reason, the plies, the forfeits, the events and the ledger "
                                      "against the record. Exit 0 when every game replays as recorded, 1 otherwise "
-                                     "(each line, unit and game that does not is named), 2 for a file that cannot be read.")
+                                     "(each line, unit and game that does not is named), 2 for a file that cannot be read "
+                                     "(or whose game cannot be found: a game of your own is found by the module:name "
+                                     "the file records, whose module must be importable).")
     ver.add_argument("results", nargs="+", metavar="FILE")
     ver.set_defaults(func=_cmd_verify)
 
 
 def _add_sprt(sub: Subparsers) -> None:
     sp = sub.add_parser("sprt", help="SPRT: is agent A at least ELO1 stronger than agent B?")
-    sp.add_argument("a")
-    sp.add_argument("b")
+    sp.add_argument("a", metavar="A", help="agent spec of A, as in tournament (the game's kinds, or module:Class[:k=v])")
+    sp.add_argument("b", metavar="B", help="agent spec of B")
     sp.add_argument("--elo0", type=float, default=0.0)
     sp.add_argument("--elo1", type=float, default=20.0)
     sp.add_argument("--alpha", type=float, default=0.05)
     sp.add_argument("--beta", type=float, default=0.05)
     sp.add_argument("--max-pairs", type=_positive_int, default=2000)
-    sp.add_argument("--layouts", default="random", help="as in tournament (default: a fresh seeded arrangement per pair)")
+    sp.add_argument("--game", default="donuts", help=f"the game (default donuts): {GAME_HELP}; a two-sided one")
+    sp.add_argument("--layouts", default="random",
+                    help="the set-ups, as in tournament (default: a fresh seeded one per pair; for donuts a tile arrangement)")
     sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--rules", type=_rules_arg, default=None, metavar="KEY=VALUE[,...]",
+                    help="the game's rules, as in tournament")
     add_rules_arguments(sp)
     sp.add_argument("--quiet", action="store_true")
     sp.set_defaults(func=_cmd_sprt)
@@ -438,7 +456,36 @@ def _add_bench(sub: Subparsers) -> None:
     # Listed here for --help; `main` hands `bench ...` to donuts_ai.bench.engine.main, whose
     # parser is the one of `donuts-ai bench`, `python -m donuts_ai.bench` and `python -m benchmarks`.
     sub.add_parser("bench", add_help=False,
-                   help="measure engine and search speed on this machine into a record; bench compare OLD NEW compares two")
+                   help="measure engine and search speed on this machine into a record; bench compare OLD NEW compares "
+                        "two; bench --agent SPEC [--game GAME] an agent's speed (GAME: a registered game or module:name)")
+
+
+def _cmd_check_game(args: argparse.Namespace) -> int:
+    """The game contract's checks on a game (:func:`donuts_ai.testing.check_game`): a
+    line per check passed, or the first failure as one line on stderr and exit 1."""
+    from .testing import GameCheckError, check_game  # the checks: loaded by this command only
+    from .tournament import get_game
+
+    game = get_game(args.game)  # an unknown name, or a module that cannot be imported: exit 2
+    try:
+        passed = check_game(game, seed=args.seed)
+    except GameCheckError as exc:
+        print(f"donuts-ai: error: {exc}", file=sys.stderr)
+        return 1
+    for name in passed:
+        print(f"ok  {name}")
+    print(f"{game.name}: {len(passed)} checks passed")
+    return 0
+
+
+def _add_check_game(sub: Subparsers) -> None:
+    check = sub.add_parser("check-game", help="check a game against the game contract (for a game of your own)",
+                           description="Play a game through the game contract's checks (donuts_ai.testing.check_game): "
+                                       "a line for each check passed and exit 0; the first failure as one line on stderr "
+                                       "and exit 1; a game that cannot be found, exit 2.")
+    check.add_argument("game", metavar="GAME", help=GAME_HELP)
+    check.add_argument("--seed", type=int, default=0, help="the seed of the checks' set-ups and random games (default 0)")
+    check.set_defaults(func=_cmd_check_game)
 
 
 def _cmd_engine(args: argparse.Namespace) -> int:
@@ -465,7 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_commands(sub)
     for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_verify, _add_sprt, _add_study, _add_book, _add_bench, _add_engine,
-                add_train_command, add_evaluate_command):
+                add_train_command, add_evaluate_command, _add_check_game):
         add(sub)
     return parser
 

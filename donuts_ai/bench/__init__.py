@@ -5,6 +5,7 @@
     python -m benchmarks.compare OLD [NEW]  one benchmark on two versions, side by side, round by round
     python -m benchmarks.tables        the published tables regenerated from the committed records
     donuts-ai bench --agent SPEC       any agent's decisions/s and nodes/s beside our alpha-beta and MCTS
+    donuts-ai bench --agent SPEC --game GAME   the same on another game's positions (GAME: a name or module:name)
     python -m donuts_ai.bench.kernels  the public compiled API against the private engine: the same negamax's node rate
     python -m donuts_ai.bench.search   solver vs a naive negamax, strength matches, agreement with the solver
     python -m donuts_ai.bench.harness  tournament harness overhead and worker speed-up
@@ -18,10 +19,10 @@ are not tests: nothing here asserts a speed; each prints its machine.
 """
 
 from ._report import machine
-from .agents import agent_report, agent_report_of, agent_speed, bench_positions
+from .agents import agent_report, agent_report_of, agent_speed, bench_positions, game_positions
 from .compare import compare_figures
 from .engine import alphabeta_speed, main, mcts_speed, measure, report, run
 from .record import Figure, SpeedRecordError, load, measure_work
 
 __all__ = ["Figure", "SpeedRecordError", "agent_report", "agent_report_of", "agent_speed", "alphabeta_speed", "bench_positions",
-           "compare_figures", "load", "machine", "main", "mcts_speed", "measure", "measure_work", "report", "run"]
+           "compare_figures", "game_positions", "load", "machine", "main", "mcts_speed", "measure", "measure_work", "report", "run"]

@@ -14,6 +14,13 @@ counted; an exception stops the run with an error naming the agent and the posit
 Benchmarks are not tests: nothing here asserts a speed.
 
     donuts-ai bench --agent examples.compiled_negamax:Agent --agent greedy --time 0.1
+
+The positions are Donuts' by default. ``game=`` (``--game``: a registered game, or
+``module:name`` of a game of one's own, whose module is imported first) measures on
+that game's positions instead (:func:`game_positions`: fresh set-ups, a few seeded
+random moves into each game), with the agents built for that game (its kinds, or
+``module:Class``), beside those of our alpha-beta and MCTS the game's agents include
+(none, for a game of its own); its figures and record name the game.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from .._units import seconds_text
 from ..donuts.board import Board
 from ..donuts.layout import Layout
 from ..errors import DonutsError
+from ..game import Game, get_game, legal_move
 from ..tournament import make_agent, resolve
 from . import compare, record
 from ._report import Machine, machine
@@ -42,8 +50,11 @@ DEFAULT_POSITIONS, DEFAULT_TIME, DEFAULT_SEED = 12, 0.1, 1
 #: The positions' plies run from FIRST_PLY to LAST_PLY, evenly spread (openings and middlegames,
 #: where a move is searched; later, random games are mostly decided by a five in one).
 FIRST_PLY, LAST_PLY = 2, 16
-#: The game the agents play (their specs are Donuts specs).
+#: The game the agents play unless told otherwise (their specs are then Donuts specs).
 GAME = "donuts"
+#: The positions of another game lie up to this many random plies into its games, spread
+#: evenly from the start (a game whose set-ups are openings starts after them).
+GAME_LAST_PLY = 8
 
 
 class AgentSpeed(TypedDict):
@@ -64,9 +75,10 @@ class AgentSpeed(TypedDict):
 
 
 class AgentBench(TypedDict):
-    """Every agent's figures on one position set (:func:`agent_speed`)."""
+    """Every agent's figures on one position set (:func:`agent_speed`), of ``game``."""
 
     machine: Machine
+    game: str
     time_limit: float
     positions: int
     seed: int
@@ -91,9 +103,38 @@ def bench_positions(count: int = DEFAULT_POSITIONS, seed: int = DEFAULT_SEED) ->
     return boards
 
 
-def _with_time(spec: str, time_limit: float) -> str:
+def game_positions(game: Game[Any] | str, count: int = DEFAULT_POSITIONS, seed: int = DEFAULT_SEED) -> list[Any]:
+    """``count`` states of ``game`` (a :class:`~donuts_ai.game.Game` or a name in the
+    table of games), each on a set-up of its own drawn from ``seed``
+    (``game.draw_setup(game.FRESH_SETUP, ...)``, under the game's official rules), then
+    seeded random moves at plies spread evenly from 0 to :data:`GAME_LAST_PLY`, never one
+    that ends the game (a position where every move would stops there): the same states
+    for the same ``count`` and ``seed``, none of them over."""
+    game = get_game(game)
+    count = check_int("positions", count, minimum=1)
+    rng, rules, states = random.Random(seed), game.rules_dict(None), []
+    for i in range(count):
+        target = GAME_LAST_PLY * i // max(1, count - 1)
+        state = game.new_state(game.draw_setup(game.FRESH_SETUP, rng.getrandbits(32)), rules)
+        if state.is_game_over():
+            raise DonutsError(f"bench: a set-up of {game.name} is a game already over: no position to measure on")
+        for _ in range(target):
+            moves = list(state.legal_moves())
+            rng.shuffle(moves)
+            for move in moves:
+                state.push(move)
+                if not state.is_game_over():
+                    break
+                state.pop()
+            else:  # every move ends the game: the position stays as it is
+                break
+        states.append(state)
+    return states
+
+
+def _with_time(spec: str, time_limit: float, game: Game[Any] | str = GAME) -> str:
     """``spec`` with ``time=time_limit`` added when it sets no time and its class takes one."""
-    cls, params = resolve(spec, GAME)
+    cls, params = resolve(spec, game)
     try:
         accepted = inspect.signature(cls).parameters
     except (TypeError, ValueError):
@@ -120,28 +161,33 @@ def _label(agent: Any) -> str:
     return spec if isinstance(spec, str) and spec else f"{type(agent).__module__}:{type(agent).__qualname__} (object)"
 
 
-def measure(agent: Any, boards: Sequence[Board], seed: int = DEFAULT_SEED, label: str | None = None) -> AgentSpeed:
-    """One agent's figures on ``boards`` (see the module doc); ``label`` names it in the table."""
+def measure(agent: Any, boards: Sequence[Any], seed: int = DEFAULT_SEED, label: str | None = None, *,
+            game: Game[Any] | str = GAME) -> AgentSpeed:
+    """One agent's figures on ``boards`` (see the module doc), states of ``game``
+    (Donuts' :class:`~donuts_ai.Board` s by default); ``label`` names it in the table."""
     label = label or _label(agent)
     if not callable(getattr(agent, "select_move", None)) or inspect.isclass(agent):
         raise DonutsError(f"bench: {label} is not an agent object (needs select_move; pass an instance, not a class)")
+    rules = get_game(game)
+    donuts = rules.name == GAME
     reset = getattr(agent, "reset", None)
     times, nodes, illegal = [], [], 0
     for i, board in enumerate([boards[0], *boards]):  # the first answer warms the agent up, unmeasured
         if callable(reset):
             reset(seed)
-        view = board.copy()
+        view = board.copy() if donuts else rules.player_view(board, board.turn)  # what the harness hands an agent
         start = time.perf_counter()
         try:
             move = agent.select_move(view)
         except Exception as exc:  # an agent's failure is reported, with where it happened
-            raise DonutsError(f"bench: {label} raised {type(exc).__name__}: {exc} on position {board.fen()}") from exc
+            where = board.fen() if donuts else board.to_text()
+            raise DonutsError(f"bench: {label} raised {type(exc).__name__}: {exc} on position {where}") from exc
         seconds = time.perf_counter() - start
         if i == 0:
             continue
         times.append(seconds)
         nodes.append(_nodes(agent))
-        illegal += not board.is_legal(move)
+        illegal += not board.is_legal(move) if donuts else legal_move(rules, board, move) is None
     total = sum(times)
     all_nodes = None if any(n is None for n in nodes) else sum(n for n in nodes if n is not None)
     return {"agent": label, "decisions": len(times), "seconds": total, "decisions_per_s": len(times) / total,
@@ -150,28 +196,45 @@ def measure(agent: Any, boards: Sequence[Board], seed: int = DEFAULT_SEED, label
             "move_nodes": nodes}
 
 
+def baselines_of(game: Game[Any] | str) -> list[str]:
+    """Our agents of :data:`BASELINES` that ``game``'s agents include (both for Donuts;
+    for a game of one's own, those its kinds name)."""
+    out = []
+    for kind in BASELINES:
+        try:
+            resolve(kind, game)
+        except DonutsError:  # not an agent of this game
+            continue
+        out.append(kind)
+    return out
+
+
 def agent_speed(agents: Sequence[object], time_limit: float = DEFAULT_TIME, positions: int = DEFAULT_POSITIONS,
-                seed: int = DEFAULT_SEED, baselines: bool = True) -> AgentBench:
+                seed: int = DEFAULT_SEED, baselines: bool = True, *, game: Game[Any] | str = GAME) -> AgentBench:
     """Decisions/s and nodes/s of each of ``agents`` (specs or agent objects) on
     :func:`bench_positions` ``(positions, seed)``, then of our alpha-beta and MCTS with
     ``time_limit`` seconds a move (``baselines=False``: without them). A spec without a
-    time of its own gets ``time_limit`` (see the module doc). Raises
-    :class:`~donuts_ai.DonutsError` (a :class:`~donuts_ai.tournament.SpecError` for a bad
-    spec) naming what was wrong."""
+    time of its own gets ``time_limit`` (see the module doc). ``game`` (a registered
+    name, ``"module:name"`` or a game; Donuts by default): the positions are that game's
+    (:func:`game_positions`), the specs its agents, and the baselines those of our two
+    that it has (:func:`baselines_of`). Raises :class:`~donuts_ai.DonutsError` (a
+    :class:`~donuts_ai.tournament.SpecError` for a bad spec) naming what was wrong."""
     time_limit = check_seconds("time_limit", time_limit, allow_none=False)
     seed = check_int("seed", seed)
+    rules = get_game(game)
     if isinstance(agents, str):
         agents = [agents]
-    boards = bench_positions(positions, seed)
+    boards = bench_positions(positions, seed) if rules.name == GAME else game_positions(rules, positions, seed)
     entries: list[tuple[Any, str | None]] = []
-    for agent in [*agents, *(BASELINES if baselines else ())]:
+    for agent in [*agents, *(baselines_of(rules) if baselines else ())]:
         if isinstance(agent, str):
-            spec = _with_time(agent, time_limit)
-            entries.append((make_agent(spec, seed, game=GAME), spec))
+            spec = _with_time(agent, time_limit, rules)
+            entries.append((make_agent(spec, seed, game=rules), spec))
         else:
             entries.append((agent, None))
-    rows = [measure(agent, boards, seed, label) for agent, label in entries]
-    return {"machine": machine(), "time_limit": time_limit, "positions": len(boards), "seed": seed, "agents": rows}
+    rows = [measure(agent, boards, seed, label, game=rules) for agent, label in entries]
+    return {"machine": machine(), "game": rules.name, "time_limit": time_limit, "positions": len(boards), "seed": seed,
+            "agents": rows}
 
 
 def decisions_name(label: str) -> str:
@@ -182,26 +245,34 @@ def nodes_name(label: str) -> str:
     return f"{label}: nodes"
 
 
+def _game_of(r: AgentBench) -> str:
+    return r.get("game", GAME)  # a figure set made before it named its game: Donuts'
+
+
 def agent_figures(r: AgentBench) -> list[Figure]:
     """The figures of :func:`agent_speed` for a record: for each agent, the seconds of each
     decision (unit "decision") and, where it reports nodes, the seconds a node of each
-    decision (unit "node")."""
-    out = []
+    decision (unit "node"). Every figure's ``game`` parameter names the game; on a game
+    other than Donuts its name does too (``greedy on connect-four: decisions``), so that
+    no comparison takes it for a figure of Donuts."""
+    out, game = [], _game_of(r)
     for a in r["agents"]:
-        params: dict[str, int | float | str] = {"illegal": a["illegal"], "time_limit": r["time_limit"]}
+        params: dict[str, int | float | str] = {"illegal": a["illegal"], "time_limit": r["time_limit"], "game": game}
+        label = a["agent"] if game == GAME else f"{a['agent']} on {game}"
         # Each decision is another position: a run's decisions a second are its decisions over
         # their total time, the mean of the values (not their median).
-        out.append(Figure(decisions_name(a["agent"]), "decision", a["move_seconds"], params, run_statistic="mean"))
+        out.append(Figure(decisions_name(label), "decision", a["move_seconds"], params, run_statistic="mean"))
         # Nodes a second are all nodes over all thinking time: one value a run (the seconds a
         # node per decision would weigh a forced answer's few nodes as much as a search's many).
         if a["nodes"]:
-            out.append(Figure(nodes_name(a["agent"]), "node", [a["seconds"] / a["nodes"]], params))
+            out.append(Figure(nodes_name(label), "node", [a["seconds"] / a["nodes"]], params))
     return out
 
 
 def agent_settings(r: AgentBench) -> str:
-    """The settings of an agent run as its record keeps them."""
-    return f"agents, {r['positions']} positions, seed {r['seed']}, time limit {r['time_limit']:g} s"
+    """The settings of an agent run as its record keeps them (the game's name first)."""
+    return (f"agents on {_game_of(r)}, {r['positions']} positions, seed {r['seed']}, "
+            f"time limit {r['time_limit']:g} s")
 
 
 def agent_report_of(suite: Any) -> str:
@@ -210,7 +281,10 @@ def agent_report_of(suite: Any) -> str:
     from .tables import rate_interval
 
     figures = record.figures_of(suite)
+    games = sorted({str(run.get_metadata().get("param_game", GAME)) for benchmark in figures.values()
+                    for run in benchmark.get_runs()})
     lines = [f"machine: {record.machine_text(suite)}", f"record: {record.provenance_text(suite)}",
+             f"game: {', '.join(games) or GAME} (the positions the agents answered on)",
              f"{'agent':44s} {'decisions/s':>12s} {'(95% interval)':>22s} {'nodes/s':>12s} {'(95% interval)':>22s} {'illegal':>8s}"]
 
     def cells(benchmark: Any | None) -> tuple[str, str]:
@@ -238,7 +312,8 @@ def agent_report(r: AgentBench) -> str:
     """The figures of :func:`agent_speed` as a table."""
     m = r["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
-             f"{r['positions']} positions (seed {r['seed']}), time limit {r['time_limit']:g} s a move where the spec sets none",
+             f"{r['positions']} positions of {_game_of(r)} (seed {r['seed']}), time limit {r['time_limit']:g} s a move "
+             "where the spec sets none",
              f"{'agent':44s} {'decisions/s':>12s} {'mean move':>10s} {'max move':>10s} {'nodes/s':>12s} {'illegal':>8s}"]
     for a in r["agents"]:
         nodes = "—" if a["nodes_per_s"] is None else f"{a['nodes_per_s']:,.0f}"

@@ -41,9 +41,19 @@ from ..donuts.layout import Layout
 from ..donuts.playouts import perft, random_playouts
 from ..donuts.vector_env import VectorEnv
 from ..errors import DonutsError
-from ..tournament import resolve
+from ..tournament import get_game, resolve
+from ..tournament.records import game_source
 from . import compare, record, runs, tables
-from .agents import DEFAULT_POSITIONS, DEFAULT_SEED, DEFAULT_TIME, agent_figures, agent_report_of, agent_settings, agent_speed
+from .agents import (
+    DEFAULT_POSITIONS,
+    DEFAULT_SEED,
+    DEFAULT_TIME,
+    GAME,
+    agent_figures,
+    agent_report_of,
+    agent_settings,
+    agent_speed,
+)
 from .record import (
     MCTS_1,
     MCTS_ALL,
@@ -299,8 +309,40 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="with --agent: seconds a move for specs that set none")
     parser.add_argument("--positions", type=int, default=DEFAULT_POSITIONS, help="with --agent: positions to measure on")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --agent: the seed of the positions")
+    parser.add_argument("--game", metavar="GAME", default=None,
+                        help="with --agent: measure on this game's positions (default donuts), the agents built for it: a "
+                             "registered game (donuts, boxes) or module:name of a game of your own, whose module is "
+                             "imported first (examples.connect_four:connect-four); the engine figures and their options "
+                             "(--quick, --full-solve, --only) are Donuts'")
     runs.add_record_options(parser, DEFAULT_RUNS)
     return parser
+
+
+#: The options that choose the engine figures: they are Donuts' (the kernels, searches and
+#: environments of Donuts, Donut Boxes' figures among them), never another game's.
+DONUTS_ONLY = ("--quick", "--full-solve", "--only")
+
+
+def _checked_game(args: argparse.Namespace, argv: list[str]) -> tuple[str, list[str]]:
+    """The game of ``--game`` (its module imported: ``module:name``), and ``argv`` with the
+    game named so that every run's process finds it (a game of one's own by the
+    ``module:name`` that imports it). A game other than Donuts with no ``--agent``, or
+    with an option of :data:`DONUTS_ONLY`, is refused with one line."""
+    if args.game is None:
+        return GAME, argv
+    game = get_game(args.game)
+    if game.name == GAME:
+        return GAME, argv
+    if not args.agent:
+        raise DonutsError(f"--game {game.name} measures agents on its positions: give --agent SPEC (without --agent, "
+                          "bench measures the engine figures, which are Donuts' own)")
+    given = [option for option, value in zip(DONUTS_ONLY, (args.quick, args.full_solve, args.only), strict=True) if value]
+    if given:
+        raise DonutsError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} Donuts-only (the engine figures' "
+                          f"{'options' if len(given) > 1 else 'option'}), not for --agent on {game.name}: leave "
+                          f"{'it' if len(given) == 1 else 'them'} out")
+    named = game_source(game, args.game) or args.game
+    return game.name, [*runs.without_options(argv, ("--game",)), f"--game={named}"]
 
 
 def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
@@ -310,18 +352,19 @@ def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
         return compare.main(argv[1:], prog=f"{prog} compare")
     parser = _parser(prog)
     args = parser.parse_args(argv)
-    if args.agent:  # checked here, before any process starts
-        try:
+    try:  # checked here, before any process starts
+        game, argv = _checked_game(args, argv)
+        if args.agent:
             for spec in args.agent:
-                resolve(spec, "donuts")
+                resolve(spec, game)
             check_seconds("time", args.time, allow_none=False)
             check_int("positions", args.positions, minimum=1)
-        except DonutsError as exc:
-            parser.exit(2, f"{prog}: error: {exc}\n")
+    except DonutsError as exc:
+        parser.exit(2, f"{prog}: error: {exc}\n")
 
     def measure_once() -> tuple[list[record.Figure], str]:
         if args.agent:
-            bench = agent_speed(args.agent, args.time, args.positions, args.seed)
+            bench = agent_speed(args.agent, args.time, args.positions, args.seed, game=game)
             return agent_figures(bench), agent_settings(bench)
         return (measure(args.quick, full_solve=args.full_solve, only=args.only),
                 settings_text(args.quick, args.full_solve, args.only))

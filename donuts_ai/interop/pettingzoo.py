@@ -85,6 +85,7 @@ from ..donuts.layout import Layout, LayoutSpec
 from ..donuts.rules import Rules, make_rules
 from ..donuts.squares import NUM_SQUARES, SIZE
 from ..donuts.vector_env import VectorEnv
+from ..errors import DonutsError
 from ..outcomes import value_for
 from ._options import InteropError
 from ._planes import NUM_PLANES, action_mask, write_planes
@@ -144,12 +145,26 @@ def env(game: str = "donuts", **kwargs: Any) -> AECEnv:
     if game == "boxes":
         return boxes_env(**kwargs)
     if game != "donuts":
-        raise InteropError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+        raise InteropError(_no_environment(game))
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+def _no_environment(game: str) -> str:
+    """Why :func:`env` has no environment of ``game``: for a game in the one table of games
+    (a registered name, or ``"module:name"``, whose module is imported), that these
+    environments serve :data:`GAMES` only; for any other, the table's own error."""
+    from ..tournament import get_game  # the table of games, read only to say why: the harness stays unloaded
+
+    try:
+        name = get_game(game).name
+    except DonutsError as exc:
+        return str(exc)
+    return (f"the PettingZoo environments serve {' and '.join(GAMES)} only; {name!r} is in the table of games but has "
+            "no environment (the game contract has no action numbering nor observation tensor)")
 
 
 # Lower case: PettingZoo's name for the unwrapped environment.

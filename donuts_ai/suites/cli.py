@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import DonutsError
 from ..tournament.config import BACKENDS
 from ..tournament.match import ISOLATIONS
-from .evaluation import DEFAULT_MOVE_LIMIT, DEFAULT_SUITE, evaluate
+from .evaluation import DEFAULT_MOVE_LIMIT, DEFAULT_SUITE, GAME, evaluate
 from .format import SUITE_NAMES
 
 
@@ -46,7 +46,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     suites = [name.strip() for item in (args.suite or [DEFAULT_SUITE]) for name in item.split(",") if name.strip()]
     result = evaluate(args.agents, suite=suites, time=args.time, limit=args.limit, seed=args.seed, workers=args.workers,
                       backend=args.backend, address=args.address, results_path=args.results, resume=args.resume,
-                      isolation=args.isolation, move_limit=args.move_limit, progress=not args.quiet and sys.stderr.isatty())
+                      isolation=args.isolation, move_limit=args.move_limit, progress=not args.quiet and sys.stderr.isatty(),
+                      game=args.game)
     print(result.table())
     if args.json:
         try:
@@ -71,6 +72,9 @@ def add_evaluate_command(sub: Any) -> None:
     ev.add_argument("agents", nargs="+", metavar="AGENT",
                     help="agent specs: random, greedy, alphabeta:time=0.1, mcts:time=0.1, solver, solver:fastest=true, az, "
                          "module:Class[:k=v], engine:PATH")
+    ev.add_argument("--game", default=GAME,
+                    help=f"the game: {GAME} (the default), the only one with labelled positions; any other (a "
+                         "registered game, or module:name of a game of your own) is refused before any work")
     ev.add_argument("--suite", action="append", metavar="NAME",
                     help=f"{', '.join(SUITE_NAMES)} or a suite file; repeat or separate by commas for several "
                          f"(default {DEFAULT_SUITE})")

@@ -304,6 +304,14 @@ class Evaluation:
 # --- evaluate -------------------------------------------------------------------------
 
 
+def _check_game(game: Game[Any] | str) -> None:
+    """Refuse, with one line, a game that has no labelled suites: every game but Donuts
+    (an unknown name: the table of games' own error, naming the games it knows)."""
+    name = get_game(game).name
+    if name != GAME:
+        raise DonutsError(f"evaluate needs labelled positions with exact values; they exist for {GAME} only, not for {name}")
+
+
 def _suites(suite: object, limit: int | None, seed: int) -> tuple[dict[str, Suite], dict[str, int]]:
     """The positions to evaluate of every suite (``limit`` of each drawn across it from
     ``seed``: :meth:`~.format.Suite.sample`), by name, and each whole suite's size."""
@@ -374,7 +382,7 @@ def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[Evaluati
 def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUITE, time: float | None = None, *,
              limit: int | None = None, seed: int = 0, workers: int = 1, backend: str = "process", address: str | None = None,
              results_path: str | None = None, resume: bool = False, isolation: str = "process",
-             move_limit: float = DEFAULT_MOVE_LIMIT, progress: bool = False) -> Evaluation:
+             move_limit: float = DEFAULT_MOVE_LIMIT, progress: bool = False, game: Game[Any] | str = GAME) -> Evaluation:
     """Every agent's moves on every position of the suites, checked against perfect play
     (see the module doc); returns an :class:`Evaluation` (``.table()``, ``.scores()``,
     ``.to_json()``, ``.plot(path)``).
@@ -397,7 +405,11 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     Ray); ``isolation="none"`` calls spec agents as objects in the worker (faster;
     unsupervised). ``results_path``: the JSON-lines file each finished unit is appended
     to; ``resume=True`` continues it (other settings are refused, the file unchanged).
-    ``progress`` draws a bar (:mod:`~donuts_ai.tournament.progress`)."""
+    ``progress`` draws a bar (:mod:`~donuts_ai.tournament.progress`). ``game``: the
+    game of the suites (a registered name, ``"module:name"`` or a game), Donuts, the
+    only game with labelled positions; any other is refused before any work
+    (:func:`_check_game`)."""
+    _check_game(game)
     agent_list = _agents(agents)
     limit = check_int("limit", limit, minimum=1, allow_none=True)
     workers = check_int("workers", workers, minimum=1)

@@ -38,7 +38,7 @@ from ..game import Game, get_game
 from .agent_source import AgentSource
 from .entries import names_of, sources_of
 from .match import ILLEGAL_POLICIES, ISOLATIONS
-from .records import CODE_KEY, GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig
+from .records import CODE_KEY, GAME_SOURCE_KEY, GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig, game_source
 
 FORMATS = ("round-robin", "gauntlet")
 #: pairs, duel and team are the modes of two-sided games; free-for-all games are played
@@ -321,6 +321,9 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
         "rules": rules,
         CODE_KEY: [source.code for source in config.sources],
     }
+    source = game_source(game_rules, config.game)
+    if source is not None:  # a game from outside the package: where a reader finds it
+        line[GAME_SOURCE_KEY] = source
     return cast(TournamentConfig, line)
 
 

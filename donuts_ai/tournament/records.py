@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict, TypeVar
 
 from .._checks import is_int
 from ..errors import DonutsError
-from ..game import JSONObject, Move, Score, Stats
+from ..game import Game, JSONObject, Move, Score, Stats
 
 if TYPE_CHECKING:
     from .agent_source import AgentSource
@@ -84,6 +84,29 @@ AGENT_CODE = "agent_code"
 DIGEST_KEY = "digest"
 #: Hex digits of a line's digest.
 LINE_DIGEST_DIGITS = 16
+#: The configuration key of a game from outside the package: where it comes from,
+#: ``"module:name"`` (the module that registers it; see :func:`game_source`). A reader
+#: imports that module when the game's name is not registered yet. Absent for the
+#: package's own games, for a game whose module cannot be imported again (``__main__``),
+#: and in files written before 0.5.0.
+GAME_SOURCE_KEY = "game_source"
+#: The modules a game's class may come from without a source on the record: the package's own.
+PACKAGE = "donuts_ai"
+
+
+def game_source(game: Game[Any], given: object = None) -> str | None:
+    """Where a game from outside the package comes from, as a results file records it:
+    ``"module:name"``, the module of ``given`` when it is a ``"module:name"`` (what the
+    user named), else the module of the game's class; ``None`` for a game of the package
+    itself, and for one defined in ``__main__`` (a script: no other process can import
+    it by that name)."""
+    defined_in = type(game).__module__
+    if defined_in == PACKAGE or defined_in.startswith(f"{PACKAGE}."):
+        return None
+    module = given.rpartition(":")[0] if isinstance(given, str) and ":" in given else defined_in
+    if not module or module == "__main__":
+        return None
+    return f"{module}:{game.name}"
 
 
 def line_digest(line: Mapping[str, object]) -> str:
@@ -165,7 +188,8 @@ class TournamentConfig(TypedDict):
     """A tournament's settings (:func:`~.config.make_config`): the first line of its results
     file, what ``--resume`` compares. ``agent_code`` is each agent's code identity
     (:func:`~.entries.code_of`; absent from files written before 0.5.0). ``layouts`` is a word (a fresh set-up per unit) or
-    the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_module``
+    the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_source``
+    (:data:`GAME_SOURCE_KEY`) for a game from outside the package only; ``game_module``
     ``sources`` (the agents by record, :mod:`.entries`) and ``run`` (a token of the run)
     only in the copy handed to workers (never written)."""
 
@@ -188,6 +212,7 @@ class TournamentConfig(TypedDict):
     isolation: str
     rules: JSONObject
     agent_code: NotRequired[list[str]]
+    game_source: NotRequired[str]
     game_module: NotRequired[str]
     sources: NotRequired[dict[str, AgentSource]]
     run: NotRequired[str]

@@ -15,6 +15,7 @@ no file behind (:func:`results_file`).
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import sys
@@ -23,13 +24,14 @@ from dataclasses import dataclass, field
 from typing import IO, Any, TypeVar, cast, overload
 
 from ..errors import DonutsError
-from ..game import JSONObject
+from ..game import JSONObject, game_names
 from .match import score_of
 from .plackett_luce import fit_plackett_luce
 from .records import (
     AGENT_CODE,
     CODE_KEY,
     DIGEST_KEY,
+    GAME_SOURCE_KEY,
     GAMES_KEY,
     GROWN,
     READABLE_VERSIONS,
@@ -108,6 +110,32 @@ def _amendments(path: str, old: Mapping[str, object], new: Mapping[str, object],
     return lines
 
 
+def import_recorded_game(config: Mapping[str, object], path: str) -> None:
+    """Make the game of a results file of ``config`` known before it is read: when its
+    name is not in the table of games, import the module its configuration records
+    (:data:`~.records.GAME_SOURCE_KEY`, ``"module:name"``), which registers it. Raises
+    :class:`ResultsFileError` with one line naming the game and the module when that
+    module cannot be imported or does not register the game, and when the file records
+    no module (a file written before files recorded it) for a game not registered."""
+    name, source = config.get("game"), config.get(GAME_SOURCE_KEY)
+    if not isinstance(name, str) or name in game_names():
+        return
+    if not isinstance(source, str) or ":" not in source:
+        raise ResultsFileError(f"results file {path}: game {name!r} is not in the table of games "
+                               f"({', '.join(game_names())}) and the file does not say which module registers it (a game "
+                               "defined in a script, or a file written before files recorded it): import that module first")
+    module = source.rpartition(":")[0]
+    try:
+        importlib.import_module(module)
+    except Exception as exc:  # noqa: BLE001 - whatever stops the import, said in one line
+        why = str(exc) if isinstance(exc, ImportError) else f"{type(exc).__name__}: {exc}"
+        raise ResultsFileError(f"results file {path}: game {name!r} comes from module {module!r}, which cannot be "
+                               f"imported ({why}); make it importable (PYTHONPATH) and run again") from None
+    if name not in game_names():
+        raise ResultsFileError(f"results file {path}: game {name!r} comes from module {module!r}, which was imported "
+                               "but registers no game of that name (register_game)")
+
+
 def _header(config: Mapping[str, object]) -> str:
     return json.dumps({"type": "config", "version": version_for(config), "config": config}) + "\n"
 
@@ -184,7 +212,10 @@ def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
     try:
         header, units, good_bytes, history = _read(path)  # read under the lock: no other run appends now
         old_config = effective_config(header, history)
-        amended = (GAMES_KEY, CODE_KEY) if grow else (CODE_KEY,)
+        # Where the game comes from is no setting of the tournament: a file written before
+        # it was recorded, or with the module named otherwise (moved, or named from another
+        # folder), resumes with the game of the same name.
+        amended = (GAMES_KEY, CODE_KEY, GAME_SOURCE_KEY) if grow else (CODE_KEY, GAME_SOURCE_KEY)
         diff = sorted(k for k in set(config) | set(old_config) if k not in amended and config.get(k) != old_config.get(k))
         if diff:
             played_by = ""
@@ -360,6 +391,7 @@ class Results:
     @classmethod
     def from_file(cls, path: str) -> Results:
         header, units, _, history = _read(path)
+        import_recorded_game(header, path)  # a game from outside the package: its module registers it
         # The configuration line, as make_config wrote it (the file's version was checked),
         # with what the file's later lines changed (a run that grew, an agent's new version).
         return cls(cast(TournamentConfig, effective_config(header, history)), units_from_dicts(units, path), history)
@@ -532,6 +564,7 @@ def verify_file(path: str) -> Verification:
     verify``). Raises :class:`ResultsFileError` for a file that cannot be read at all; a
     line changed after it was written (its digest) is a finding, and its games replayed too."""
     config, _, _, _ = _read(path, check_digests=False)  # a changed line is reported there, with the rest
+    import_recorded_game(config, path)
     return verify_units(config, unit_lines(path), path)
 
 

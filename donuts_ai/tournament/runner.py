@@ -27,7 +27,7 @@ from .match import play_game
 from .preflight import preflight
 from .progress import ProgressBar
 from .records import GAMES_PER_KEY, GameRecord, SeriesResult, TournamentConfig, UnitRecord
-from .results import Results, append_unit, first_config, read_history, results_file, units_from_dicts
+from .results import Results, append_unit, first_config, import_recorded_game, read_history, results_file, units_from_dicts
 from .scheduling import Unit, schedule
 from .seat_cache import close_seats, new_run, seat_keys, take_seats
 
@@ -133,6 +133,21 @@ def plan_text(config: TournamentConfig, units: int, todo: int) -> str:
     return f"donuts-ai: {at_most}{units * per_unit} games in {units} {what} of {per_unit}{held}"
 
 
+def _import_resumed_game(config: HarnessConfig | None, settings: Settings) -> None:
+    """A resume that names the game of its results file by its name alone (``--game
+    connect-four``) where that game comes from outside the package: its module, as the
+    file records it, is imported first (:func:`~.results.import_recorded_game`), so that
+    the name is known when the agents are checked against the game."""
+    path = settings.get("results_path", config.results_path if config is not None else None)
+    resume = settings.get("resume", config.resume if config is not None else False)
+    game = settings.get("game", config.game if config is not None else None)
+    if not resume or not isinstance(path, str | os.PathLike) or not isinstance(game, str) or game in game_names():
+        return
+    written = first_config(os.fspath(path))
+    if written is not None and written.get("game") == game:
+        import_recorded_game(written, os.fspath(path))
+
+
 @stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
 def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None = None, **settings: Unpack[Settings]) -> Results:
     """Run a tournament and return its :class:`~.results.Results`.
@@ -173,6 +188,7 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
     that sat least so far fill the table (``format="gauntlet"``: the first agent at every
     table). Ratings then come from the final rankings (Plackett–Luce, :mod:`.plackett_luce`).
     """
+    _import_resumed_game(config, settings)
     settings_ = resolve(config, agents, settings, entry="run")
     path = settings_.results_path
     written = first_config(path) if settings_.resume and path is not None else None

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import argparse
+from collections.abc import Iterator
+
 import pytest
 
 from donuts_ai.cli import main
@@ -74,3 +77,70 @@ def test_rules_flags_and_rules_option_meet_in_one_dict():
     assert _tournament_rules(args) == {"insertion": "single", "donuts": 18}
     with pytest.raises(RulesError, match="donuts must be in 1..36"):
         _tournament_rules(build_parser().parse_args(["tournament", "random", "--donuts", "0"]))
+
+
+# --- every front end reads the one table of games ----------------------------------------
+
+C4 = "examples.connect_four:connect-four"
+
+
+def _game_options(parser: argparse.ArgumentParser, path: str = "donuts-ai") -> Iterator[tuple[str, argparse.Action]]:
+    """(command, its ``--game`` option or ``GAME`` argument) for every command of ``parser``, at any depth."""
+    for action in parser._actions:
+        if "--game" in action.option_strings or (not action.option_strings and action.dest == "game"):
+            yield path, action
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _game_options(sub, f"{path} {name}")
+
+
+def test_every_game_option_and_argument_names_the_module_name_form():
+    from donuts_ai.bench.engine import _parser as bench_parser
+    from donuts_ai.cli import build_parser
+
+    options = [*_game_options(build_parser()), *_game_options(bench_parser("donuts-ai bench"), "donuts-ai bench")]
+    assert {command for command, _ in options} >= {"donuts-ai tournament", "donuts-ai sprt", "donuts-ai evaluate",
+                                                   "donuts-ai bench", "donuts-ai check-game"}
+    for command, action in options:
+        assert "module:name" in (action.help or ""), command
+    check = build_parser().parse_args(["check-game", C4])
+    assert (check.game, check.seed) == (C4, 0)
+
+
+def test_sprt_plays_the_game_it_is_given(monkeypatch, capsys):
+    import donuts_ai.tournament
+
+    calls = []
+
+    def run_sprt(*args, **kwargs):
+        calls.append(kwargs)
+        return donuts_ai.tournament.sprt([0, 0, 1, 0, 0], 0, 20, 0.05, 0.05), 1
+
+    monkeypatch.setattr(donuts_ai.tournament, "run_sprt", run_sprt)
+    assert main(["sprt", "random", "greedy", "--game", C4, "--quiet"]) == 0
+    assert main(["sprt", "random", "greedy", "--quiet", "--donuts", "18"]) == 0
+    assert [(c["game"], c["rules"]) for c in calls] == [(C4, None), ("donuts", {"insertion": "group", "donuts": 18})]
+    status, err = command_error(capsys, "sprt", "random", "greedy", "--game", C4, "--insertion", "single")
+    assert (status, err) == (2, "donuts-ai: error: --insertion is a Donuts rule; give connect-four's rules with "
+                                "--rules KEY=VALUE,...\n")
+
+
+def test_check_game_prints_each_check_passed_or_the_first_failure(monkeypatch, capsys):
+    import donuts_ai.testing as testing
+
+    assert main(["check-game", C4, "--seed", "2"]) == 0  # the real checks: cheap for Connect Four
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == f"connect-four: {len(lines) - 1} checks passed" and len(lines) > 1
+    assert all(line.startswith("ok  ") for line in lines[:-1])
+    seen = []
+
+    def failing(game, *, seed):
+        seen.append((game.name, seed))
+        raise testing.GameCheckError(game.name, "pop restores the state", "the board differs")
+
+    monkeypatch.setattr(testing, "check_game", failing)
+    status, err = command_error(capsys, "check-game", "connect-four", "--seed", "7")
+    assert (status, err) == (1, "donuts-ai: error: connect-four: pop restores the state: the board differs\n")
+    assert seen == [("connect-four", 7)]
+    status, err = command_error(capsys, "check-game", "chess")
+    assert status == 2 and err.startswith("donuts-ai: error: unknown game 'chess'") and err.count("\n") == 1

@@ -15,6 +15,7 @@ from donuts_ai.donuts._kernels.position import position_of, rulebook_of
 from donuts_ai.donuts.agents import AlphaBetaAgent
 from donuts_ai.donuts.alphabeta.solver import Solver, _child
 from donuts_ai.donuts.reference import ReferenceGame
+from donuts_ai.errors import DonutsError
 from donuts_ai.suites import SUITE_NAMES, Suite, SuiteError, evaluate, load_suite, parse_suite
 from donuts_ai.suites.evaluation import with_time
 from donuts_ai.suites.format import CRITICAL, HEADER, PHASES, MoveLabel, make_suite, parse_position
@@ -24,6 +25,7 @@ from donuts_ai.tournament.records import DIGEST_KEY, line_digest
 from donuts_ai.tournament.results import ResultsFileError
 
 from ..evaluate_agents import MisbehavingAgent
+from ..helpers import command_error
 
 #: Decided positions each phase suite must hold.
 DECIDED_AT_LEAST = 1000
@@ -352,3 +354,14 @@ def test_the_shipped_suites_come_from_the_documented_generator():
     board, plies = play_game(1, 0)  # the first game of seed 1
     for name in PHASES:
         assert load_suite(name).positions[0].moves == tuple(board.move_stack[:plies[name]]), name
+
+
+def test_a_game_without_labelled_suites_is_refused_before_any_work(capsys, tmp_path):
+    message = "evaluate needs labelled positions with exact values; they exist for donuts only, not for connect-four"
+    with pytest.raises(DonutsError, match=f"^{message}$"):
+        evaluate("no-such-agent", game="examples.connect_four:connect-four", results_path=str(tmp_path / "e.jsonl"))
+    assert not (tmp_path / "e.jsonl").exists()
+    status, err = command_error(capsys, "evaluate", "greedy", "--game", "connect-four")
+    assert (status, err) == (2, f"donuts-ai: error: {message}\n")
+    status, err = command_error(capsys, "evaluate", "greedy", "--game", "chess")
+    assert status == 2 and err.startswith("donuts-ai: error: unknown game 'chess'; expected one of")

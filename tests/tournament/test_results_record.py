@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -28,7 +30,11 @@ from donuts_ai.tournament.report import signed_elo
 from donuts_ai.tournament.results import AgentCodeError, ResultsFileError
 from donuts_ai.tournament.specs import SpecError
 
+from ..helpers import command_error
+
 AGENTS = ["random", "greedy", "random:seed=5"]
+#: A liveness bound for a real process on a loaded machine, never a speed check.
+PATIENCE = 120.0
 SETTINGS = {"game": "donuts", "workers": 1, "isolation": "none", "seed": 3}
 
 MINE = """
@@ -269,3 +275,118 @@ def test_progress_is_one_tqdm_bar_or_a_callable_or_nothing(tmp_path, capsys):
     _, played = T.run_sprt("random", "greedy", max_pairs=3, progress=True, game="donuts", isolation="none", seed=3)
     err = capsys.readouterr().err
     assert "SPRT:" in err and f"{played}/3" in err and "LLR=" in err
+
+
+# --- a game from outside the package: where it comes from, on the record ------------------
+
+#: A game of one's own, in a module of its own: Connect Four (``examples/connect_four.py``)
+#: under another name, so that forgetting it (as a fresh process has never seen it) touches
+#: no other test's game.
+OWN_GAME = """
+from examples.connect_four import ConnectFour
+from donuts_ai import register_game
+
+
+class OwnConnectFour(ConnectFour):
+    name = "own-connect-four"
+
+
+register_game(OwnConnectFour())
+"""
+OWN_MODULE, OWN_NAME = "own_game_on_record", "own-connect-four"
+#: Where the tests run from: the checkout, whose ``examples`` package a fresh process imports from there.
+CHECKOUT = Path(__file__).parents[2]
+
+
+@pytest.fixture
+def own_game(tmp_path, monkeypatch):
+    """The folder of a module that registers a game of its own, importable; and a function
+    that forgets the game (the table and the module), as a fresh process has never seen it."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / f"{OWN_MODULE}.py").write_text(OWN_GAME)
+    monkeypatch.syspath_prepend(str(folder))
+    from donuts_ai import game as table
+
+    def forget() -> None:
+        monkeypatch.delitem(sys.modules, OWN_MODULE, raising=False)
+        monkeypatch.delitem(table._GAMES, OWN_NAME, raising=False)
+
+    return folder, forget
+
+
+def test_a_results_file_records_where_a_game_of_ones_own_comes_from_and_reading_imports_it(tmp_path, own_game, monkeypatch,
+                                                                                          capsys):
+    folder, forget = own_game
+    path = tmp_path / "own.jsonl"
+    T.run(["random", "greedy"], **{**SETTINGS, "game": f"{OWN_MODULE}:{OWN_NAME}"}, games=2, results_path=str(path))
+    header = json.loads(path.read_text().splitlines()[0])["config"]
+    assert (header["game"], header["game_source"]) == (OWN_NAME, f"{OWN_MODULE}:{OWN_NAME}")
+    # The package's own games record nothing more than their names, as before.
+    for game in ("donuts", "boxes"):
+        assert "game_source" not in T.make_config(["random", "greedy"], game=game)
+    # Read where the game is not registered yet: its module registers it first.
+    for read in (T.Results.from_file, verify_file):
+        forget()
+        assert read(str(path)) is not None
+    assert T.Results.from_file(str(path)).table().startswith("2 games")
+    forget()
+    resumed = T.run(["random", "greedy"], **{**SETTINGS, "game": OWN_NAME}, games=4, results_path=str(path), resume=True)
+    assert len(resumed.games) == 4  # named by its name alone: the file says where it comes from
+    # Where the module cannot be imported: one line naming the game and the module, for every reader.
+    forget()
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p != str(folder)])
+    expected = (f"results file {path}: game '{OWN_NAME}' comes from module '{OWN_MODULE}', which cannot be imported "
+                f"(No module named '{OWN_MODULE}'); make it importable (PYTHONPATH) and run again")
+    for read in (T.Results.from_file, verify_file):
+        with pytest.raises(ResultsFileError) as raised:
+            read(str(path))
+        assert str(raised.value) == expected
+    with pytest.raises(ResultsFileError, match="which cannot be imported"):
+        T.run(["random", "greedy"], **{**SETTINGS, "game": OWN_NAME}, games=6, results_path=str(path), resume=True)
+    for command in ("report", "verify"):
+        status, err = command_error(capsys, command, str(path))
+        assert (status, err) == (2, f"donuts-ai: error: {expected}\n")
+
+
+def test_a_file_that_does_not_say_where_its_game_comes_from_names_the_game(tmp_path, own_game):
+    _, forget = own_game
+    path = tmp_path / "old.jsonl"
+    T.run(["random", "greedy"], **{**SETTINGS, "game": f"{OWN_MODULE}:{OWN_NAME}"}, games=2, results_path=str(path))
+    lines = path.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    del header["config"]["game_source"]  # as a file written before it was recorded
+    path.write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
+    assert verify_file(str(path)).ok  # registered: read as before
+    forget()
+    with pytest.raises(ResultsFileError, match=f"game '{OWN_NAME}' is not in the table of games .* the file does not say "
+                                               "which module registers it"):
+        T.Results.from_file(str(path))
+
+
+def test_a_fresh_process_verifies_a_file_of_a_game_of_ones_own_where_its_module_is_importable(tmp_path):
+    # Two real processes (about a second each): what a user's shell does, with and without
+    # the module importable; the in-process tests above check every reader and message.
+    path = tmp_path / "c4.jsonl"
+    T.run(["random", "greedy"], **{**SETTINGS, "game": "examples.connect_four:connect-four"}, games=2,
+          results_path=str(path))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    found = subprocess.run([sys.executable, "-m", "donuts_ai", "verify", str(path)], cwd=CHECKOUT, capture_output=True,
+                           text=True, env={**env, "PYTHONPATH": str(CHECKOUT)}, timeout=PATIENCE)
+    assert found.returncode == 0 and "every one as recorded" in found.stdout, found.stderr
+    lost = subprocess.run([sys.executable, "-m", "donuts_ai", "verify", str(path)], cwd=tmp_path, capture_output=True,
+                          text=True, env=env, timeout=PATIENCE)
+    assert lost.returncode == 2 and lost.stderr == (
+        f"donuts-ai: error: results file {path}: game 'connect-four' comes from module 'examples.connect_four', which "
+        "cannot be imported (No module named 'examples'); make it importable (PYTHONPATH) and run again\n")
+
+
+def test_where_a_game_comes_from_is_the_module_that_registers_it():
+    from donuts_ai.tournament.records import game_source
+    from examples.connect_four import CONNECT_FOUR
+
+    assert game_source(CONNECT_FOUR) == "examples.connect_four:connect-four"
+    assert game_source(CONNECT_FOUR, "connect_four:connect-four") == "connect_four:connect-four"  # as the user named it
+    assert game_source(T.get_game("donuts")) is None and game_source(T.get_game("boxes"), "donuts_ai.boxes:boxes") is None
+    script = type("Script", (type(CONNECT_FOUR),), {"__module__": "__main__", "name": "script-connect-four"})()
+    assert game_source(script) is None and game_source(script, "script-connect-four") is None  # no process imports __main__
