@@ -209,8 +209,8 @@ class _GenericKinds(Mapping[str, type[Any]]):
 
     def __init__(self, own: Mapping[str, type[Any]]):
         self.own = own
-        self.generic = {f"{GENERIC_PREFIX}{short}": path for short, path in GENERIC_AGENTS.items()}
-        self.generic |= {short: path for short, path in GENERIC_AGENTS.items() if short not in own}
+        self.generic = {short: path for short, path in GENERIC_AGENTS.items() if short not in own}
+        self.generic |= {f"{GENERIC_PREFIX}{short}": path for short, path in GENERIC_AGENTS.items()}
 
     def __getitem__(self, kind: str) -> type[Any]:
         if kind in self.own:

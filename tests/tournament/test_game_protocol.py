@@ -176,8 +176,9 @@ def test_drawn_set_ups_come_from_the_game():
     with pytest.raises(DonutsError, match="ledger must be one of wins"):
         T.make_config(["tests.tournament.test_game_protocol:Perfect", "tests.tournament.test_game_protocol:Randomly"], game="take-away",
                       ledger="rulebook")
-    # A game's agent kinds are its own: the board game's are not the toy game's.
-    with pytest.raises(DonutsError, match="unknown agent kind 'random' for take-away"):
+    # A game's agent kinds are its own and the generic ones: the board game's are not the toy game's.
+    with pytest.raises(DonutsError, match="unknown agent kind 'greedy' for take-away; kinds: random, mcts, alphabeta, solver, "
+                                          "generic-random"):
         T.make_config(["random", "greedy"], game="take-away")
 
 

@@ -266,7 +266,9 @@ def test_agent_specs_come_from_the_games_registry():
     assert resolve("random:seed=3", game) == (Randomly, {"seed": 3})
     assert resolve("timed:time=0.5", game) == (Timed, {"time": 0.5})  # "time" stays "time" for a class that takes it
     assert resolve(f"{PATH}:Worst", game)[0] is Worst  # module:Class works for every game
-    with pytest.raises(T.SpecError, match="unknown agent kind 'alphabeta' for high-cards; kinds: greedy, random"):
+    with pytest.raises(T.SpecError, match="unknown agent kind 'minimax' for high-cards; kinds: greedy, random"):
+        resolve("minimax", game)
+    with pytest.raises(T.SpecError, match="high-cards is free-for-all"):  # the generic alphabeta: two sides only
         resolve("alphabeta", game)
     with pytest.raises(T.SpecError, match="unknown parameter 'depth'"):
         resolve("greedy:depth=2", game)
