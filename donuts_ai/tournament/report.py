@@ -142,7 +142,7 @@ def text_report(results: ResultsView) -> str:
     lines.append(f"  {'agent':{width}s} {'games':>6s} {'won':>5s} {'drawn':>6s} {'lost':>5s} {'points':>7s}")
     for a in sorted(agents, key=lambda a: -ledger[a]["points"]):
         row = ledger[a]
-        lines.append(f"  {shown[a]:{width}s} {row['games']:6d} {row['wins']:5d} {row['draws']:6d} {row['losses']:5d} {row['points']:7d}")
+        lines.append(f"  {shown[a]:{width}s} {row['games']:6d} {row['wins']:5d} {row['draws']:6d} {row['losses']:5d} {row['points']:7g}")
     lines += _events(results)
     return "\n".join(lines)
 
