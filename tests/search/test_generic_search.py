@@ -120,6 +120,40 @@ def test_exact_agents_never_lose_to_a_random_player(make):
             assert outcome.winner in (seat, None), (seat, game, outcome)
 
 
+def _true_value(cells: tuple[int, ...], mover: int, memo: dict[tuple[tuple[int, ...], int], int]) -> int:
+    """Tic-tac-toe's exact value for ``mover`` by plain minimax over the grid, written apart
+    from the library (+1 win, 0 draw, -1 loss)."""
+    key = (cells, mover)
+    if key not in memo:
+        lines = examples.tic_tac_toe.LINES
+        if any(cells[a] == cells[b] == cells[c] == 1 - mover for a, b, c in lines):
+            memo[key] = -1  # the previous mover made three in a row
+        elif -1 not in cells:
+            memo[key] = 0
+        else:
+            memo[key] = max(-_true_value(cells[:i] + (mover,) + cells[i + 1:], 1 - mover, memo)
+                            for i, cell in enumerate(cells) if cell == -1)
+    return memo[key]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: GenericSolverAgent(game=TIC_TAC_TOE),
+    lambda: GenericAlphaBetaAgent(depth=9),
+], ids=["solver", "alphabeta-to-the-end"])
+def test_exact_agents_keep_the_true_value_in_every_position_met(make):
+    # Every position of 40 random games: the agent's move keeps the position's value, by a
+    # minimax written here, apart from the library's search.
+    agent, memo, squares = make(), {}, examples.tic_tac_toe.SQUARES
+    for seed in range(40):
+        state, rng = donuts_ai.make(TIC_TAC_TOE), random.Random(seed)
+        while state.outcome() is None:
+            cells, mover = tuple(state.cells), state.turn
+            move = agent.select_move(state.copy())
+            after = cells[:squares.index(move)] + (mover,) + cells[squares.index(move) + 1:]
+            assert -_true_value(after, 1 - mover, memo) == _true_value(cells, mover, memo), (state.move_stack, move)
+            state.push(rng.choice(state.legal_moves()))
+
+
 def test_solver_against_solver_is_a_draw():
     outcome = _play({0: GenericSolverAgent(game=TIC_TAC_TOE), 1: GenericSolverAgent(game=TIC_TAC_TOE)}, seed=0)
     assert outcome.winner is None
