@@ -217,7 +217,8 @@ class Game(ABC, Generic[StateT]):
         """One line that says how ``ledger`` scores, for reports. Default: the ledger's
         name, or (a game without scores) what the default points are."""
         if ledger == Game.LEDGERS[0] and type(self).ledger_points is Game.ledger_points:
-            return "a win 1, a draw 1/2 (a first place shared by k players: 1/k), a score where the game gives one"
+            shared = "a first place shared by k players 1/k each" if self.FREE_FOR_ALL else "a draw 1/2"
+            return f"a win 1, {shared}; or the score, where the game gives scores"
         return ledger
 
     # --- agents --------------------------------------------------------------------------
