@@ -30,7 +30,7 @@ import numpy as np
 import examples.connect_four
 import examples.tic_tac_toe
 from donuts_ai import get_game
-from donuts_ai.bench import compare, runs, tables
+from donuts_ai.bench import runs, tables
 from donuts_ai.bench.record import Figure, measure_work
 from donuts_ai.state import GameState
 from donuts_ai.tournament import make_agent
@@ -48,7 +48,8 @@ ROLLOUTS = 1
 SIMULATIONS = (2_000, 400)
 #: Repeats of each figure in a run.
 REPEATS = 5
-OURS, OPENSPIEL_PYTHON = "generic-mcts", "openspiel-python"
+#: The bots, each a parameter ``bot`` of its figures (the record's table pairs them: :func:`tables.peer_ratios`).
+OURS, OPENSPIEL_PYTHON = tables.GENERIC_MCTS_BOT, tables.PEER_BOT
 
 
 def spiel_game(name: str) -> Any:
@@ -157,19 +158,6 @@ def figures(simulations: int) -> list[Figure]:
     return out
 
 
-def ratios(suite: Any) -> list[tuple[str, float, float, float]]:
-    """(name, ours / OpenSpiel's simulations a second, low, high) for each game, from the record's paired runs."""
-    found = {(b.get_metadata().get("bot"), b.get_metadata().get("game"), b.get_metadata().get("simulations")): b
-             for b in suite}
-    out = []
-    for (bot, game, simulations), benchmark in found.items():
-        theirs = found.get((OPENSPIEL_PYTHON, game, simulations))
-        if bot == OURS and theirs is not None:
-            out.append((f"generic-mcts / OpenSpiel Python MCTSBot, {game}, {simulations:,} simulations",
-                        *compare.speed_within(theirs, benchmark)))
-    return out
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.generic_search", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help=f"{SIMULATIONS[1]:,} simulations a search")
@@ -181,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--simulations must be at least 2 (MCTSBot expands its root on the second)")
     settings = f"simulations={simulations} uct_c={UCT_C:g} rollouts={ROLLOUTS} repeats={REPEATS}"
     return runs.record_main(parser, args, argv, "benchmarks.generic_search", lambda: (figures(simulations), settings),
-                            lambda suite: tables.record_text(suite, ratios(suite)))
+                            lambda suite: tables.record_text(suite, tables.peer_ratios(suite)))
 
 
 if __name__ == "__main__":

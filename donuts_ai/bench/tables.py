@@ -152,4 +152,29 @@ def derived_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
                              ("all cores / 1 worker (MCTS)", MCTS_ALL, MCTS_1)):
         if fast in by_name and slow in by_name and fast != slow:
             out.append((name, *compare.speed_within(by_name[slow], by_name[fast])))
+    return out + peer_ratios(suite)
+
+
+#: The ``bot`` parameter of a figure of the generic MCTS, and of its peer on the same game
+#: (``python -m benchmarks.generic_search``): OpenSpiel's Python ``MCTSBot``.
+GENERIC_MCTS_BOT, PEER_BOT = "generic-mcts", "openspiel-python"
+#: The settings two figures of a pair must share: the game and the search's.
+PAIRED_SETTINGS = ("game", "simulations", "uct_c", "rollouts")
+
+
+def peer_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
+    """(name, ratio, low, high): the generic MCTS's simulations a second over its peer's, on
+    the same game at the same settings, from the record's paired runs."""
+    def settings(benchmark: Any) -> tuple[Any, ...]:
+        metadata = benchmark.get_metadata()
+        return tuple(metadata.get(key) for key in PAIRED_SETTINGS)
+
+    peers = {settings(b): b for b in suite if b.get_metadata().get("bot") == PEER_BOT}
+    out = []
+    for benchmark in suite:
+        peer = peers.get(settings(benchmark))
+        if benchmark.get_metadata().get("bot") == GENERIC_MCTS_BOT and peer is not None:
+            game, simulations = settings(benchmark)[:2]
+            out.append((f"generic-mcts / OpenSpiel Python MCTSBot, {game}, {simulations:,} simulations",
+                        *compare.speed_within(peer, benchmark)))
     return out
