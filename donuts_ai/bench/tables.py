@@ -165,15 +165,17 @@ PAIRED_SETTINGS = ("game", "simulations", "uct_c", "rollouts")
 def peer_ratios(suite: Any) -> list[tuple[str, float, float, float]]:
     """(name, ratio, low, high): the generic MCTS's simulations a second over its peer's, on
     the same game at the same settings, from the record's paired runs."""
-    def settings(benchmark: Any) -> tuple[Any, ...]:
-        metadata = benchmark.get_metadata()
-        return tuple(metadata.get(key) for key in PAIRED_SETTINGS)
+    def param(benchmark: Any, key: str) -> Any:
+        return benchmark.get_runs()[0].get_metadata().get(f"param_{key}")
 
-    peers = {settings(b): b for b in suite if b.get_metadata().get("bot") == PEER_BOT}
+    def settings(benchmark: Any) -> tuple[Any, ...]:
+        return tuple(param(benchmark, key) for key in PAIRED_SETTINGS)
+
+    peers = {settings(b): b for b in suite if param(b, "bot") == PEER_BOT}
     out = []
     for benchmark in suite:
         peer = peers.get(settings(benchmark))
-        if benchmark.get_metadata().get("bot") == GENERIC_MCTS_BOT and peer is not None:
+        if param(benchmark, "bot") == GENERIC_MCTS_BOT and peer is not None:
             game, simulations = settings(benchmark)[:2]
             out.append((f"generic-mcts / OpenSpiel Python MCTSBot, {game}, {simulations:,} simulations",
                         *compare.speed_within(peer, benchmark)))

@@ -138,6 +138,19 @@ def test_the_derived_ratios_come_from_the_stored_times(quick_record):
     assert all(ratio > 0 for ratio in ratios.values())
 
 
+def test_peer_ratios_pair_the_generic_mcts_with_its_peer_on_the_same_game_and_settings():
+    # The committed record of benchmarks/generic_search.py: one ratio per game, from the paired runs.
+    suite = record.load(ROOT / "benchmarks" / "records" / "generic-search.json")
+    ratios = {name: (ratio, low, high) for name, ratio, low, high in tables.peer_ratios(suite)}
+    assert sorted(ratios) == ["generic-mcts / OpenSpiel Python MCTSBot, connect-four, 2,000 simulations",
+                              "generic-mcts / OpenSpiel Python MCTSBot, tic-tac-toe, 2,000 simulations"]
+    rate = {b.get_name(): compare.rate(b) for b in suite}
+    ours, theirs = (rate[f"{bot}, connect-four, empty board: 2,000 simulations a search"]
+                    for bot in ("generic-mcts", "openspiel-python"))
+    ratio, low, high = ratios["generic-mcts / OpenSpiel Python MCTSBot, connect-four, 2,000 simulations"]
+    assert low <= ratio <= high and ratio == pytest.approx(ours / theirs, rel=0.5)
+
+
 def test_t_quantiles_match_the_tables():
     for df, expected in ((1, 12.706), (2, 4.303), (4, 2.776), (10, 2.228), (30, 2.042), (2.5, 3.575)):
         assert compare.t_quantile(0.975, df) == pytest.approx(expected, abs=2e-3)
