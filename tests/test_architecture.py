@@ -35,7 +35,7 @@ DOTTED_PATH = re.compile(r"donuts_ai(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_]\w*)?")
 #: package there (``donuts_ai.donuts.alphabeta.solver`` -> ``"donuts.alphabeta"``,
 #: ``donuts_ai.boxes.state`` -> ``"boxes.state"``; the folder's ``__init__`` -> ``"donuts"``),
 #: so the table below orders a game's parts as it orders the root's.
-GAME_FOLDERS = ("donuts", "boxes")
+GAME_FOLDERS = ("donuts", "boxes", "connect_four")
 
 #: Each layer may import only itself and the layers listed for it (by top-level module or
 #: package under donuts_ai, or under a game's folder); every module belongs to one of these
@@ -138,6 +138,14 @@ ALLOWED = {
     "boxes.game": {"_checks", "errors", "game", "boxes.agents", "boxes.errors", "boxes.moves", "boxes.rules",
                    "boxes.state"},
     "boxes": {"boxes.deck", "boxes.errors", "boxes.moves", "boxes.rules", "boxes.state"},
+    # --- Connect Four (donuts_ai/connect_four/) ---------------------------------------------
+    "connect_four.errors": {"errors"},
+    "connect_four._kernels": {"_bits", "_numba_types"},  # the bitboard engine: the shared bit helpers only
+    "connect_four.board": {"errors", "state", "connect_four._kernels", "connect_four.errors"},
+    "connect_four.reference": set(),  # the rules in plain Python: shares nothing with the engine
+    # The public compiled API: the engine's kernels under stable names, and positions from boards and moves.
+    "connect_four.kernels": {"connect_four._kernels", "connect_four.board", "connect_four.errors"},
+    "connect_four": {"connect_four.board", "connect_four.errors"},
     # --- above both games ------------------------------------------------------------------
     # The harness plays every game through the game contract and the state API.
     # (and names the generic agents by dotted path, imported when a spec first names one)
@@ -179,6 +187,7 @@ RULES_LAYERS = {
                "planes"),
     "boxes": ("errors", "deck", "moves", "rules", "pictures", "_kernels", "_core", "_undo", "_dict_checks", "state", "reference",
               "playouts", "encoding"),
+    "connect_four": ("errors", "_kernels", "board", "reference"),
 }
 #: What the rules must not know: searches, agents, the harness (and everything above them).
 ABOVE_THE_RULES = {"search", "agents", "tournament", "games", *(f"{g}.{part}" for g in GAME_FOLDERS
