@@ -48,6 +48,9 @@ from .donuts.game import DONUTS as _DONUTS  # noqa: F401
 # isort: split
 from .boxes.game import BOXES as _BOXES  # noqa: F401
 
+# isort: split
+from .connect_four.game import CONNECT_FOUR as _CONNECT_FOUR  # noqa: F401
+
 if TYPE_CHECKING:
     from .donuts import kernels as kernels  # a module loaded when first named (_LAZY_MODULES)
     from .donuts.alphabeta.solver import MoveValue, Solution, Solver, analyze, solve

@@ -42,7 +42,7 @@ RuleValue = bool | int | str
 #: What every ``--game`` takes, said once: a name in the one table of games, or
 #: ``module:name``, whose module is imported first (it registers the game).
 GAME_HELP = ("a registered game (donuts, boxes) or module:name of a game of your own, whose module is imported first "
-             "(examples.connect_four:connect-four)")
+             "(examples.connect_four:connect-four-python)")
 
 
 def _layout_arg(text: str) -> Layout:

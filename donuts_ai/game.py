@@ -318,7 +318,7 @@ def get_game(game: Game[Any] | str) -> Game[Any]:
     """``game`` itself, or the registered game of that name (a
     :class:`~donuts_ai.errors.DonutsError` naming the known ones when there is none). A
     name of the form ``"module:name"`` imports ``module`` first, so that a game of one's
-    own registers itself (``get_game("examples.connect_four:connect-four")``)."""
+    own registers itself (``get_game("examples.connect_four:connect-four-python")``)."""
     if isinstance(game, Game):
         return game
     if isinstance(game, str) and game not in _GAMES and ":" in game:

@@ -4,12 +4,15 @@ contract (``donuts_ai.Game``) and registered with ``donuts_ai.register_game``.
 Once this module is imported, every front end knows the game by name::
 
     python examples/connect_four.py                      # a fresh state, a random game, a tournament
-    python -m donuts_ai tournament random greedy --game examples.connect_four:connect-four --games 4
+    python -m donuts_ai tournament random greedy --game examples.connect_four:connect-four-python --games 4
 
-``make("connect-four")`` builds a state, the tournament harness plays it with its agents
+``make("connect-four-python")`` builds a state, the tournament harness plays it with its agents
 (``random``, ``greedy``) or any ``module:Class`` agent, and results files replay it. The
 state speaks the state API (``turn``, ``legal_moves()``, ``push``, ``pop``...), python-chess's
 verbs; the game object says the rest: set-ups, rules, what a player sees, the ledger.
+
+The package has its own compiled Connect Four, ``"connect-four"`` (:mod:`donuts_ai.connect_four`);
+this one, in plain Python, is registered as ``"connect-four-python"`` beside it.
 """
 
 from __future__ import annotations
@@ -184,7 +187,7 @@ class ConnectFour(Game[ConnectFourState]):
     """Connect Four through the game contract. A set-up is an opening (column letters,
     ``""`` the empty board; ``random`` draws two random moves); the rules are fixed."""
 
-    name = "connect-four"
+    name = "connect-four-python"
     SETUP_NAME = "two-move opening"
     LEDGERS = ("wins",)
 
@@ -232,20 +235,20 @@ class ConnectFour(Game[ConnectFourState]):
         return "+1 a win"
 
 
-#: Connect Four in the table of games: ``make("connect-four")`` and ``--game connect-four``.
+#: Connect Four in the table of games: ``make("connect-four-python")`` and ``--game connect-four-python``.
 CONNECT_FOUR = register_game(ConnectFour())
 
 
 def main() -> None:
     from donuts_ai import tournament
 
-    state = make("connect-four", setup="dd", seed=0)
+    state = make("connect-four-python", setup="dd", seed=0)
     rng = random.Random(1)
     while not state.is_game_over():
         state.push(rng.choice(state.legal_moves()))
     print(state, state.outcome(), sep="\n")
     # In-process agents: run as a script, this module is __main__, which an agent process cannot import.
-    results = tournament.run(["random", "greedy"], game="connect-four", games=8, seed=1, workers=1, isolation="none")
+    results = tournament.run(["random", "greedy"], game="connect-four-python", games=8, seed=1, workers=1, isolation="none")
     print(results.table())
 
 

@@ -146,6 +146,12 @@ ALLOWED = {
     # The public compiled API: the engine's kernels under stable names, and positions from boards and moves.
     "connect_four.kernels": {"connect_four._kernels", "connect_four.board", "connect_four.errors"},
     "connect_four": {"connect_four.board", "connect_four.errors"},
+    # Exact values by the generic compiled solver, bound to the engine's kernels.
+    "connect_four.solve": {"search", "connect_four._kernels", "connect_four.board", "connect_four.errors",
+                           "connect_four.kernels"},
+    # Its own agents (greedy on the engine's hooks, the solver), and the game through the contract.
+    "connect_four.agents": {"agents", "errors", "connect_four.board", "connect_four.kernels", "connect_four.solve"},
+    "connect_four.game": {"game", "connect_four.agents", "connect_four.board", "connect_four.errors"},
     # --- above both games ------------------------------------------------------------------
     # The harness plays every game through the game contract and the state API.
     # (and names the generic agents by dotted path, imported when a spec first names one)

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import examples.connect_four  # noqa: F401  (registers connect-four, as a user's own module would)
+import examples.connect_four  # noqa: F401  (registers connect-four-python, as a user's own module would)
 from donuts_ai import Game, get_game, make, register_game
 from donuts_ai.boxes import BoxesRules, BoxesState
 from donuts_ai.boxes.game import BoxesGame
@@ -160,7 +160,7 @@ def test_a_forfeit_is_none_in_the_move_stack_and_pops_back_or_is_refused():
 
 #: The games of the table: the package's and the examples'. (Tests elsewhere register toy
 #: games that speak only what the harness needs; they are not games a user plays.)
-GAMES = ("donuts", "boxes", "connect-four", "tic-tac-toe")
+GAMES = ("donuts", "boxes", "connect-four", "connect-four-python", "tic-tac-toe")
 assert set(GAMES) <= set(game_names())
 #: The checks of check_game, in the order it runs them: the names its messages use.
 CHECKS = [
@@ -179,7 +179,7 @@ CHECKS = [
 
 
 def test_the_table_holds_the_package_s_games_and_the_examples():
-    assert {"donuts", "boxes", "connect-four", "tic-tac-toe"} <= set(GAMES)
+    assert {"donuts", "boxes", "connect-four", "connect-four-python", "tic-tac-toe"} <= set(GAMES)
     assert all(isinstance(get_game(name), Game) and get_game(name).name == name for name in GAMES)
 
 
@@ -189,9 +189,9 @@ def test_every_game_in_the_table_passes_check_game(name):
 
 
 def test_check_game_takes_a_module_and_name_and_checks_its_arguments():
-    assert check_game("examples.connect_four:connect-four", seed=5, games=1) == CHECKS
+    assert check_game("examples.connect_four:connect-four-python", seed=5, games=1) == CHECKS
     with pytest.raises(DonutsError, match="games"):
-        check_game("connect-four", games=0)
+        check_game("connect-four-python", games=0)
     with pytest.raises(DonutsError, match="unknown game 'chess'"):
         check_game("chess")
 
@@ -315,13 +315,13 @@ def test_importing_the_check_loads_no_test_framework():
 
 
 def test_a_name_joins_the_table_once():
-    connect_four = get_game("connect-four")
+    connect_four = get_game("connect-four-python")
     assert register_game(type(connect_four)()) is connect_four  # the same game again: nothing changes
 
     class Impostor(type(connect_four)):
         pass
 
-    with pytest.raises(DonutsError, match="a game named 'connect-four' is already registered"):
+    with pytest.raises(DonutsError, match="a game named 'connect-four-python' is already registered"):
         register_game(Impostor())
     with pytest.raises(DonutsError, match="register_game takes a Game, got str"):
-        register_game("connect-four")  # type: ignore[arg-type]
+        register_game("connect-four-python")  # type: ignore[arg-type]

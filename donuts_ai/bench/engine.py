@@ -312,7 +312,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--game", metavar="GAME", default=None,
                         help="with --agent: measure on this game's positions (default donuts), the agents built for it: a "
                              "registered game (donuts, boxes) or module:name of a game of your own, whose module is "
-                             "imported first (examples.connect_four:connect-four); the engine figures and their options "
+                             "imported first (examples.connect_four:connect-four-python); the engine figures and their options "
                              "(--quick, --full-solve, --only) are Donuts'")
     runs.add_record_options(parser, DEFAULT_RUNS)
     return parser

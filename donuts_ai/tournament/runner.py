@@ -135,7 +135,7 @@ def plan_text(config: TournamentConfig, units: int, todo: int) -> str:
 
 def _import_resumed_game(config: HarnessConfig | None, settings: Settings) -> None:
     """A resume that names the game of its results file by its name alone (``--game
-    connect-four``) where that game comes from outside the package: its module, as the
+    connect-four-python``) where that game comes from outside the package: its module, as the
     file records it, is imported first (:func:`~.results.import_recorded_game`), so that
     the name is known when the agents are checked against the game."""
     path = settings.get("results_path", config.results_path if config is not None else None)

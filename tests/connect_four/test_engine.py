@@ -399,3 +399,15 @@ def test_bad_text_raises_a_connect_four_error():
 def test_a_set_up_that_ends_the_game_is_a_finished_board():
     board = ConnectFourBoard("abababa")
     assert board.is_game_over() and board.move_stack == [] and board.to_text() == "abababa/"
+
+
+def test_the_game_is_in_the_table_and_greedy_takes_a_win_and_blocks_one():
+    from donuts_ai import make, tournament
+    from donuts_ai.connect_four.agents import GreedyAgent
+
+    assert make("connect-four").to_text() == ConnectFourBoard().to_text()  # make's default: the empty board
+    greedy = GreedyAgent(seed=1)
+    assert greedy.select_move(ConnectFourBoard("dadbdc")) == "d"  # player 0's d1..d3: d4 wins at once
+    assert greedy.select_move(ConnectFourBoard("abcbeb")) == "b"  # player 1's b2..b4 threat: only b does not lose
+    results = tournament.run(["greedy", "random"], game="connect-four", games=4, seed=2, workers=1, isolation="none")
+    assert all(g.reason in ("four in a row", "full board") for g in results.games)

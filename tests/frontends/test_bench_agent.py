@@ -115,12 +115,12 @@ def test_cli_measures_a_users_agent_beside_ours(capsys, tmp_path):
 
 # --- another game's positions: --game --------------------------------------------------
 
-C4 = "examples.connect_four:connect-four"
+C4 = "examples.connect_four:connect-four-python"
 
 
 def test_a_games_positions_come_from_its_set_ups_and_seeded_random_moves():
     states = game_positions(C4, 5, seed=3)
-    assert [s.to_text() for s in states] == [s.to_text() for s in game_positions("connect-four", 5, seed=3)]
+    assert [s.to_text() for s in states] == [s.to_text() for s in game_positions("connect-four-python", 5, seed=3)]
     assert [s.to_text() for s in states] != [s.to_text() for s in game_positions(C4, 5, seed=4)]
     assert [len(s.move_stack) for s in states] == [GAME_LAST_PLY * i // 4 for i in range(5)]
     assert not any(s.is_game_over() for s in states)
@@ -130,14 +130,14 @@ def test_agents_are_measured_on_another_games_positions_beside_the_baselines_it_
     # Our alpha-beta and MCTS where the game's agents include them (the generic searches, for a game of one's own).
     assert baselines_of("donuts") == ["alphabeta", "mcts"] and set(baselines_of(C4)) <= {"alphabeta", "mcts"}
     bench = agent_speed(["random", "greedy"], time_limit=0.01, positions=2, seed=1, baselines=False, game=C4)
-    assert bench["game"] == "connect-four"
+    assert bench["game"] == "connect-four-python"
     assert [a["agent"] for a in bench["agents"]] == ["random", "greedy"]
     assert all(a["decisions"] == 2 and a["illegal"] == 0 for a in bench["agents"])
     names = [f.name for f in agent_figures(bench)]
-    assert names[:2] == ["random on connect-four: decisions", "greedy on connect-four: decisions"]
-    assert all(f.params["game"] == "connect-four" for f in agent_figures(bench))
-    assert "positions of connect-four" in agent_report(bench)
-    with pytest.raises(DonutsError, match="unknown agent kind 'flipper' for connect-four"):
+    assert names[:2] == ["random on connect-four-python: decisions", "greedy on connect-four-python: decisions"]
+    assert all(f.params["game"] == "connect-four-python" for f in agent_figures(bench))
+    assert "positions of connect-four-python" in agent_report(bench)
+    with pytest.raises(DonutsError, match="unknown agent kind 'flipper' for connect-four-python"):
         agent_speed(["flipper"], positions=1, game=C4)
 
 
@@ -146,21 +146,21 @@ def test_cli_measures_on_another_game_and_says_which(capsys, tmp_path):
     assert main(["bench", "--agent", "greedy", "--game", C4, "--positions", "2", "--time", "0.01", "--runs", "1",
                  "--json", str(out)]) == 0  # one run: in this process
     printed = capsys.readouterr().out
-    assert "game: connect-four" in printed and "greedy on connect-four" in printed
+    assert "game: connect-four-python" in printed and "greedy on connect-four-python" in printed
     suite = pyperf.BenchmarkSuite.load(str(out))
-    assert "greedy on connect-four: decisions" in suite.get_benchmark_names()
-    assert "agents on connect-four" in suite.get_benchmark("greedy on connect-four: decisions").get_metadata()[SETTINGS_KEY]
+    assert "greedy on connect-four-python: decisions" in suite.get_benchmark_names()
+    assert "agents on connect-four-python" in suite.get_benchmark("greedy on connect-four-python: decisions").get_metadata()[SETTINGS_KEY]
     # More runs start processes of their own: they are told the game by the module:name that imports it.
-    _, argv = _checked_game(_parser("bench").parse_args(["--agent", "greedy", "--game", "connect-four"]),
-                            ["--agent", "greedy", "--game", "connect-four"])
+    _, argv = _checked_game(_parser("bench").parse_args(["--agent", "greedy", "--game", "connect-four-python"]),
+                            ["--agent", "greedy", "--game", "connect-four-python"])
     assert argv == ["--agent", "greedy", f"--game={C4}"]
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--agent", "greedy", "--game", C4, "--quick"], "--quick is Donuts-only (the engine figures' option), not for "
-                                                      "--agent on connect-four: leave it out"),
+                                                      "--agent on connect-four-python: leave it out"),
     (["--agent", "greedy", "--game", C4, "--only", "perft", "--full-solve"], "--full-solve, --only are Donuts-only"),
-    (["--game", C4], "--game connect-four measures agents on its positions: give --agent SPEC"),
+    (["--game", C4], "--game connect-four-python measures agents on its positions: give --agent SPEC"),
     (["--agent", "greedy", "--game", "chess"], "unknown game 'chess'; expected one of"),
 ])
 def test_cli_refuses_donuts_only_options_with_another_game(capsys, argv, message):

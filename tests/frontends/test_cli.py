@@ -81,7 +81,7 @@ def test_rules_flags_and_rules_option_meet_in_one_dict():
 
 # --- every front end reads the one table of games ----------------------------------------
 
-C4 = "examples.connect_four:connect-four"
+C4 = "examples.connect_four:connect-four-python"
 
 
 def _game_options(parser: argparse.ArgumentParser, path: str = "donuts-ai") -> Iterator[tuple[str, argparse.Action]]:
@@ -121,7 +121,7 @@ def test_sprt_plays_the_game_it_is_given(monkeypatch, capsys):
     assert main(["sprt", "random", "greedy", "--quiet", "--donuts", "18"]) == 0
     assert [(c["game"], c["rules"]) for c in calls] == [(C4, None), ("donuts", {"insertion": "group", "donuts": 18})]
     status, err = command_error(capsys, "sprt", "random", "greedy", "--game", C4, "--insertion", "single")
-    assert (status, err) == (2, "donuts-ai: error: --insertion is a Donuts rule; give connect-four's rules with "
+    assert (status, err) == (2, "donuts-ai: error: --insertion is a Donuts rule; give connect-four-python's rules with "
                                 "--rules KEY=VALUE,...\n")
 
 
@@ -130,7 +130,7 @@ def test_check_game_prints_each_check_passed_or_the_first_failure(monkeypatch, c
 
     assert main(["check-game", C4, "--seed", "2"]) == 0  # the real checks: cheap for Connect Four
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1] == f"connect-four: {len(lines) - 1} checks passed" and len(lines) > 1
+    assert lines[-1] == f"connect-four-python: {len(lines) - 1} checks passed" and len(lines) > 1
     assert all(line.startswith("ok  ") for line in lines[:-1])
     seen = []
 
@@ -139,8 +139,8 @@ def test_check_game_prints_each_check_passed_or_the_first_failure(monkeypatch, c
         raise testing.GameCheckError(game.name, "pop restores the state", "the board differs")
 
     monkeypatch.setattr(testing, "check_game", failing)
-    status, err = command_error(capsys, "check-game", "connect-four", "--seed", "7")
-    assert (status, err) == (1, "donuts-ai: error: connect-four: pop restores the state: the board differs\n")
-    assert seen == [("connect-four", 7)]
+    status, err = command_error(capsys, "check-game", "connect-four-python", "--seed", "7")
+    assert (status, err) == (1, "donuts-ai: error: connect-four-python: pop restores the state: the board differs\n")
+    assert seen == [("connect-four-python", 7)]
     status, err = command_error(capsys, "check-game", "chess")
     assert status == 2 and err.startswith("donuts-ai: error: unknown game 'chess'") and err.count("\n") == 1

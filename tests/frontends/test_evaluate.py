@@ -357,11 +357,11 @@ def test_the_shipped_suites_come_from_the_documented_generator():
 
 
 def test_a_game_without_labelled_suites_is_refused_before_any_work(capsys, tmp_path):
-    message = "evaluate needs labelled positions with exact values; they exist for donuts only, not for connect-four"
+    message = "evaluate needs labelled positions with exact values; they exist for donuts only, not for connect-four-python"
     with pytest.raises(DonutsError, match=f"^{message}$"):
-        evaluate("no-such-agent", game="examples.connect_four:connect-four", results_path=str(tmp_path / "e.jsonl"))
+        evaluate("no-such-agent", game="examples.connect_four:connect-four-python", results_path=str(tmp_path / "e.jsonl"))
     assert not (tmp_path / "e.jsonl").exists()
-    status, err = command_error(capsys, "evaluate", "greedy", "--game", "connect-four")
+    status, err = command_error(capsys, "evaluate", "greedy", "--game", "connect-four-python")
     assert (status, err) == (2, f"donuts-ai: error: {message}\n")
     status, err = command_error(capsys, "evaluate", "greedy", "--game", "chess")
     assert status == 2 and err.startswith("donuts-ai: error: unknown game 'chess'; expected one of")

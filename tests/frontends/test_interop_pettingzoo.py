@@ -344,11 +344,11 @@ def test_missing_dependency_says_which_extra(monkeypatch):
 
 def test_a_game_without_an_environment_is_told_apart_from_an_unknown_one():
     # A game of the table that has none: said so, with why; an unknown name: the table's own error.
-    for game in ("examples.connect_four:connect-four", "connect-four"):
+    for game in ("examples.connect_four:connect-four-python", "connect-four-python"):
         with pytest.raises(InteropError) as raised:
             env(game=game)
         assert str(raised.value) == (
-            "the PettingZoo environments serve donuts and boxes only; 'connect-four' is in the table of games but has no "
+            "the PettingZoo environments serve donuts and boxes only; 'connect-four-python' is in the table of games but has no "
             "environment (the game contract has no action numbering nor observation tensor)")
     with pytest.raises(InteropError, match=r"^unknown game 'othello6'; expected one of donuts, boxes"):
         env(game="othello6")

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import donuts_ai
-import examples.connect_four  # noqa: F401 - registers "connect-four"
+import examples.connect_four  # noqa: F401 - registers "connect-four-python"
 import examples.tic_tac_toe  # noqa: F401 - registers "tic-tac-toe"
 from donuts_ai import BaseState, Game, GameEnd, register_game
 from donuts_ai.agents.generic import (
@@ -171,8 +171,8 @@ def test_the_heuristic_scores_the_horizon_and_its_absence_is_reported():
     info = with_heuristic.last_info
     assert info["heuristic"] and not info["proven"] and info["depth"] == 2 and 0 < abs(info["score"]) < MATE_BOUND
     # Connect Four gives no heuristic: the leaves score 0, and the agent says so.
-    blind = GenericAlphaBetaAgent(depth=3, game="connect-four")
-    assert blind.select_move(donuts_ai.make("connect-four")) in donuts_ai.make("connect-four").legal_moves()
+    blind = GenericAlphaBetaAgent(depth=3, game="connect-four-python")
+    assert blind.select_move(donuts_ai.make("connect-four-python")) in donuts_ai.make("connect-four-python").legal_moves()
     assert blind.last_info["heuristic"] is False and blind.last_info["unscored_leaves"] > 0
     assert blind.last_info["score"] == 0 and not blind.last_info["proven"]
 

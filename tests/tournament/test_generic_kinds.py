@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import examples.connect_four  # noqa: F401  (registers connect-four: a game written against 0.5's contract)
+import examples.connect_four  # noqa: F401  (registers connect-four-python: a game written against 0.5's contract)
 import examples.tic_tac_toe  # noqa: F401  (registers tic-tac-toe)
 from donuts_ai import get_game
 from donuts_ai import tournament as T
@@ -26,9 +26,12 @@ def test_short_names_are_the_game_s_own_agents_else_the_generic_ones():
     assert _class("random", "tic-tac-toe") is GenericRandomAgent
     # Donuts and Connect Four keep their own; the generic ones are there under generic-.
     assert _class("mcts", "donuts").__module__.startswith("donuts_ai.donuts.")
-    assert _class("random", "connect-four").__module__ == "examples.connect_four"
-    assert _class("mcts", "connect-four") is GenericMCTSAgent
-    for game in ("donuts", "connect-four", "tic-tac-toe"):
+    assert _class("random", "connect-four-python").__module__ == "examples.connect_four"
+    assert _class("mcts", "connect-four-python") is GenericMCTSAgent
+    # The package's compiled Connect Four: its own greedy and solver, the generic ones for the rest.
+    assert _class("greedy", "connect-four").__module__ == "donuts_ai.connect_four.agents"
+    assert _class("random", "connect-four") is GenericRandomAgent
+    for game in ("donuts", "connect-four", "connect-four-python", "tic-tac-toe"):
         assert _class("generic-mcts", game) is GenericMCTSAgent
         assert _class("generic-solver", game) is GenericSolverAgent
 
@@ -57,6 +60,6 @@ def test_generic_searches_play_legal_games_of_donuts_beside_the_compiled_agents(
 
 
 def test_a_game_written_against_the_0_5_contract_plays_the_generic_searches():
-    results = T.run(["mcts:simulations=200", "alphabeta:depth=3", "greedy"], game="connect-four", games=2, seed=2,
+    results = T.run(["mcts:simulations=200", "alphabeta:depth=3", "greedy"], game="connect-four-python", games=2, seed=2,
                     workers=1, isolation="none")
     assert all(game.reason in ("four", "full board") for game in results.games)

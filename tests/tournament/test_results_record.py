@@ -288,12 +288,12 @@ from donuts_ai import register_game
 
 
 class OwnConnectFour(ConnectFour):
-    name = "own-connect-four"
+    name = "own-connect-four-python"
 
 
 register_game(OwnConnectFour())
 """
-OWN_MODULE, OWN_NAME = "own_game_on_record", "own-connect-four"
+OWN_MODULE, OWN_NAME = "own_game_on_record", "own-connect-four-python"
 #: Where the tests run from: the checkout, whose ``examples`` package a fresh process imports from there.
 CHECKOUT = Path(__file__).parents[2]
 
@@ -368,7 +368,7 @@ def test_a_fresh_process_verifies_a_file_of_a_game_of_ones_own_where_its_module_
     # Two real processes (about a second each): what a user's shell does, with and without
     # the module importable; the in-process tests above check every reader and message.
     path = tmp_path / "c4.jsonl"
-    T.run(["random", "greedy"], **{**SETTINGS, "game": "examples.connect_four:connect-four"}, games=2,
+    T.run(["random", "greedy"], **{**SETTINGS, "game": "examples.connect_four:connect-four-python"}, games=2,
           results_path=str(path))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     found = subprocess.run([sys.executable, "-m", "donuts_ai", "verify", str(path)], cwd=CHECKOUT, capture_output=True,
@@ -377,7 +377,7 @@ def test_a_fresh_process_verifies_a_file_of_a_game_of_ones_own_where_its_module_
     lost = subprocess.run([sys.executable, "-m", "donuts_ai", "verify", str(path)], cwd=tmp_path, capture_output=True,
                           text=True, env=env, timeout=PATIENCE)
     assert lost.returncode == 2 and lost.stderr == (
-        f"donuts-ai: error: results file {path}: game 'connect-four' comes from module 'examples.connect_four', which "
+        f"donuts-ai: error: results file {path}: game 'connect-four-python' comes from module 'examples.connect_four', which "
         "cannot be imported (No module named 'examples'); make it importable (PYTHONPATH) and run again\n")
 
 
@@ -385,8 +385,8 @@ def test_where_a_game_comes_from_is_the_module_that_registers_it():
     from donuts_ai.tournament.records import game_source
     from examples.connect_four import CONNECT_FOUR
 
-    assert game_source(CONNECT_FOUR) == "examples.connect_four:connect-four"
-    assert game_source(CONNECT_FOUR, "connect_four:connect-four") == "connect_four:connect-four"  # as the user named it
+    assert game_source(CONNECT_FOUR) == "examples.connect_four:connect-four-python"
+    assert game_source(CONNECT_FOUR, "connect_four:connect-four-python") == "connect_four:connect-four-python"  # as the user named it
     assert game_source(T.get_game("donuts")) is None and game_source(T.get_game("boxes"), "donuts_ai.boxes:boxes") is None
-    script = type("Script", (type(CONNECT_FOUR),), {"__module__": "__main__", "name": "script-connect-four"})()
-    assert game_source(script) is None and game_source(script, "script-connect-four") is None  # no process imports __main__
+    script = type("Script", (type(CONNECT_FOUR),), {"__module__": "__main__", "name": "script-connect-four-python"})()
+    assert game_source(script) is None and game_source(script, "script-connect-four-python") is None  # no process imports __main__
