@@ -49,6 +49,24 @@ def engine() -> None:
         # One run in this process, every kernel it times compiled and cached: each figure's
         # first call compiles, so repeats of 1 ms (not bench's 100 ms) leave nothing out.
         measure(quick=True, min_seconds=0.001)
+    _connect_four()
+
+
+def _connect_four() -> None:
+    """Connect Four's engine and the generic compiled solver bound to it: a position of
+    its tests solved and analyzed, a perft, a playout."""
+    import numpy as np
+
+    from donuts_ai.connect_four import ConnectFourBoard
+    from donuts_ai.connect_four import kernels as K
+    from donuts_ai.connect_four.solve import analyze, solve
+
+    board = ConnectFourBoard.from_moves("256174416734665724465317")
+    solve(board, table_bits=12)
+    analyze(board, table_bits=12)
+    pos = K.position(board)
+    K.perft(0, pos, 2)
+    K.playout(0, pos, np.uint64(1))
 
 
 def rest() -> None:

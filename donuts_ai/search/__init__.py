@@ -9,6 +9,15 @@ import no game:
 - :mod:`.puct` — AlphaZero's PUCT over many games at once, driven by the learned agent
   (``donuts_ai.learn.batched_search``).
 
+The compiled-game interface, :mod:`.compiled_game` (:class:`~.compiled_game.CompiledGame`:
+a two-player game's ``legal``, ``play`` and ``key`` kernels and its optional hooks), and the
+search that takes any such game:
+
+- :mod:`.solver` — an exact solver: negamax, alpha-beta, null-window searches for the
+  exact score (which counts the distance to the end), a transposition table of lower and
+  upper bounds, move ordering from the game's hooks; Connect Four binds it
+  (:mod:`donuts_ai.connect_four.solve`).
+
 Beside them, two searches in plain Python over the state API (``push``, ``pop``,
 ``legal_moves()``, ``outcome()``) and the game's hooks, for any game of the table, played
 by the generic agents (:mod:`donuts_ai.agents.generic`):

@@ -208,7 +208,7 @@ def _replayed(pos) -> ReferenceConnectFour:
     return reference
 
 
-def test_order_counts_the_cells_where_the_mover_would_then_complete_four(positions):
+def test_order_counts_the_cells_where_the_mover_would_then_complete_four_then_the_centre(positions):
     for pos in positions[::8]:
         reference = _replayed(pos)
         mover = reference.turn
@@ -217,7 +217,8 @@ def test_order_counts_the_cells_where_the_mover_would_then_complete_four(positio
             empty = [(c, r) for c in range(E.WIDTH) for r in range(E.HEIGHT) if reference.grid[c][r] is None]
             expected = sum(reference.line_through(c, r, mover) >= 4 for c, r in empty)
             reference.grid[column][reference.height(column) - 1] = None
-            assert K.order(0, pos, column) == expected, (pos, column)
+            centre = E.WIDTH // 2 - abs(column - E.WIDTH // 2)  # the tie-break: central columns first
+            assert K.order(0, pos, column) == expected * E.ORDER_THREATS + centre, (pos, column)
 
 
 def test_winning_agrees_with_the_reference(positions):
@@ -411,3 +412,15 @@ def test_the_game_is_in_the_table_and_greedy_takes_a_win_and_blocks_one():
     assert greedy.select_move(ConnectFourBoard("abcbeb")) == "b"  # player 1's b2..b4 threat: only b does not lose
     results = tournament.run(["greedy", "random"], game="connect-four", games=4, seed=2, workers=1, isolation="none")
     assert all(g.reason in ("four in a row", "full board") for g in results.games)
+
+
+def test_the_solver_agent_keeps_the_value_of_pons_positions():
+    from donuts_ai.connect_four.agents import SolverAgent
+
+    agent = SolverAgent(table_bits=18)
+    rows = [json.loads(line) for line in (DATA / "end.jsonl").read_text().splitlines()[::20]]
+    for row in rows:
+        move = agent.select_move(ConnectFourBoard.from_moves(row["moves"]))
+        kept = row["move_scores"]["abcdefg".index(move)]
+        assert (kept > 0) - (kept < 0) == (row["score"] > 0) - (row["score"] < 0), row  # the move keeps the value
+        assert agent.last_info["proven"] and agent.last_info["score"] == row["score"]

@@ -320,25 +320,12 @@ def test_compiled_game_refuses(changes: dict[str, Any], error: type[Exception], 
 
 # --- Connect Four: Pons' exact scores ----------------------------------------------------------
 
+
 #: The positions with Pons' scores (copied from his solver's output; see their README).
 CONNECT_FOUR_DATA = Path(__file__).parent.parent / "data" / "connect_four"
 #: One position in this many of each file is checked: 40 middle (14 to 27 stones) and 40
-#: end positions, about 1.5 s in all (the middle ones explore 8M positions, solved and
-#: analyzed; one of 14 stones takes up to a million alone).
+#: end positions (the middle ones explore millions of positions, solved and analyzed).
 CONNECT_FOUR_STRIDE = 5
-#: Connect Four's stones per player, plus one: Pons' score of a win is this less the
-#: winner's stones at the end.
-PONS_STONES = 22
-
-
-def _pons_score(score: int, stones: int) -> int:
-    """Pons' score of a solver score at a position with ``stones`` played: a win ``d`` plies
-    away ends with ``stones + d`` on the board, the winner's ``(stones + d + 1) // 2`` of
-    them (the winner plays the last); a loss likewise, negated."""
-    if score == 0:
-        return 0
-    winner_stones = (stones + int(solver.plies_to_end(score)) + 1) // 2
-    return PONS_STONES - winner_stones if score > 0 else winner_stones - PONS_STONES
 
 
 def _connect_four_sample() -> list[dict[str, Any]]:
@@ -350,20 +337,20 @@ def _connect_four_sample() -> list[dict[str, Any]]:
 
 def test_connect_four_scores_are_pons() -> None:
     """Pons' exact score, and his score of every move, of 40 middle and 40 end positions,
-    on Connect Four's kernels with every hook (about 1.5 s: the one check of the solver on
-    a real game, and of how its distances read as Pons' scores)."""
-    pytest.importorskip("donuts_ai.connect_four.kernels")
-    from donuts_ai.connect_four import kernels as K
+    by the solver bound to Connect Four's kernels with every hook
+    (:mod:`donuts_ai.connect_four.solve`): the one check of the solver on a real game, and
+    of how its distances read as Pons' scores. All 400 are checked by
+    ``python -m benchmarks.connect_four_solver``."""
+    from donuts_ai.connect_four import ConnectFourBoard
+    from donuts_ai.connect_four.solve import analyze, solve
 
-    from . import _connect_four_solver as bound
-
-    table = solver.new_table(TABLE_BITS + 4)
     wrong = []
     for row in _connect_four_sample():
-        pos, stones = K.pos_from_moves(row["moves"]), len(row["moves"])
-        score, _ = bound.solve(bound.RULES, pos, table, NO_NODE_LIMIT)
-        scores, _ = bound.analyze(bound.RULES, pos, table, NO_NODE_LIMIT)
-        move_scores = [None if s == NOT_LEGAL else _pons_score(s, stones) for s in scores[:K.WIDTH].tolist()]
-        if _pons_score(int(score), stones) != row["score"] or move_scores != row["move_scores"]:
-            wrong.append((row, score, move_scores))
+        board = ConnectFourBoard.from_moves(row["moves"])
+        solution, analysis = solve(board, table_bits=TABLE_BITS + 4), analyze(board, table_bits=TABLE_BITS + 4)
+        move_scores = dict.fromkeys("abcdefg") | {m.move: m.score for m in analysis.moves}
+        best = row["move_scores"]["abcdefg".index(solution.best_move)] if solution.best_move else None
+        if (solution.score, analysis.score, list(move_scores.values()), best) != (row["score"], row["score"],
+                                                                                 row["move_scores"], row["score"]):
+            wrong.append((row, solution, analysis))
     assert wrong == []
