@@ -107,15 +107,23 @@ class Analysis:
     seconds: float
 
 
-def _checked(board: object, max_nodes: int | None, table_bits: int) -> tuple[Any, int, int]:
+def new_table(table_bits: int = DEFAULT_TABLE_BITS) -> solver.SolverTable:
+    """A solver's table of ``2**table_bits`` entries, to reuse across calls of :func:`solve`
+    and :func:`analyze` (``table=``): what it learnt of one position serves the next."""
+    _checked(None, None, table_bits, board_needed=False)
+    return solver.new_table(table_bits)
+
+
+def _checked(board: object, max_nodes: int | None, table_bits: int, board_needed: bool = True) -> tuple[Any, int, int]:
     """(the position, the node budget, the table bits), checked before any work."""
-    if not isinstance(board, ConnectFourBoard):
+    if board_needed and not isinstance(board, ConnectFourBoard):
         raise ConnectFourError(f"solve and analyze take a ConnectFourBoard, got {type(board).__name__}")
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
         raise ConnectFourError(f"max_nodes must be None or an int >= 1, got {max_nodes!r}")
     if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 1 <= table_bits <= MAX_TABLE_BITS:
         raise ConnectFourError(f"table_bits must be an int from 1 to {MAX_TABLE_BITS}, got {table_bits!r}")
-    return K.position(board), solver.NO_NODE_LIMIT if max_nodes is None else max_nodes, table_bits
+    position = K.position(board) if isinstance(board, ConnectFourBoard) else None
+    return position, solver.NO_NODE_LIMIT if max_nodes is None else max_nodes, table_bits
 
 
 def _centre_first(columns: list[int]) -> int:
@@ -124,13 +132,16 @@ def _centre_first(columns: list[int]) -> int:
     return min(columns, key=lambda c: (abs(c - centre), c))
 
 
-def analyze(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: int = DEFAULT_TABLE_BITS) -> Analysis:
+def analyze(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: int = DEFAULT_TABLE_BITS,
+            table: solver.SolverTable | None = None) -> Analysis:
     """Every legal move's exact score in ``board`` (a game that goes on), Pons' scores.
 
     Args:
         board: the position; unchanged.
         max_nodes: the most positions explored (``None``: no limit).
         table_bits: the solver's table holds ``2**table_bits`` entries (12 bytes each).
+        table: a table of :func:`new_table` to use (and keep what it learns), instead of a
+            fresh one of ``table_bits``.
 
     Returns:
         The :class:`Analysis`.
@@ -140,7 +151,7 @@ def analyze(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits
     """
     pos, budget, bits = _checked(board, max_nodes, table_bits)
     start = time.perf_counter()
-    scores, nodes = _analyze(np.int64(RULES), pos, solver.new_table(bits), np.int64(budget))
+    scores, nodes = _analyze(np.int64(RULES), pos, solver.new_table(bits) if table is None else table, np.int64(budget))
     stones = int(pos[2])
     moves = tuple(MoveScore(COLUMN_NAMES[c], pons_score(int(scores[c]), stones))
                   for c in range(K.WIDTH) if scores[c] != solver.NOT_LEGAL)
@@ -149,7 +160,8 @@ def analyze(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits
     return Analysis(best, moves, int(nodes), time.perf_counter() - start)
 
 
-def solve(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: int = DEFAULT_TABLE_BITS) -> Solution:
+def solve(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: int = DEFAULT_TABLE_BITS,
+          table: solver.SolverTable | None = None, best_move: bool = True) -> Solution:
     """The exact value of ``board`` (a game that goes on) for the side to move, its
     distance to the end, Pons' score and a best move.
 
@@ -157,16 +169,20 @@ def solve(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: 
         board: the position; unchanged.
         max_nodes: the most positions explored (``None``: no limit).
         table_bits: the solver's table holds ``2**table_bits`` entries (12 bytes each).
+        table: a table of :func:`new_table` to use (and keep what it learns), instead of a
+            fresh one of ``table_bits``.
+        best_move: find a best move (each move's position solved after the position's own,
+            on the same table); ``False``: the value alone, as Pons' solver gives it.
 
     Returns:
-        The :class:`Solution`.
+        The :class:`Solution` (``best_move`` ``None`` when not asked for).
 
     Raises:
         ConnectFourError: a finished game, or a bad argument.
     """
     pos, budget, bits = _checked(board, max_nodes, table_bits)
     start = time.perf_counter()
-    table = solver.new_table(bits)
+    table = solver.new_table(bits) if table is None else table
     found, explored = _solve(np.int64(RULES), pos, table, np.int64(budget))
     score, nodes, stones = int(found), int(explored), int(pos[2])
     if score == solver.UNKNOWN_SCORE:
@@ -174,7 +190,7 @@ def solve(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: 
     # A best move: one whose position scores the negation, found by playing each (the table
     # now holds their bounds, so each costs few nodes).
     keeping = []
-    for column in range(K.WIDTH):
+    for column in range(K.WIDTH if best_move else 0):
         if not int(K.legal(RULES, pos)) >> column & 1:
             continue
         after, status = K.play(RULES, pos, column)
@@ -194,4 +210,5 @@ def solve(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: 
     return Solution(value, distance, pons_score(score, stones), best, nodes, time.perf_counter() - start)
 
 
-__all__ = ["DEFAULT_TABLE_BITS", "PONS_STONES", "Analysis", "MoveScore", "Solution", "analyze", "pons_score", "solve"]
+__all__ = ["DEFAULT_TABLE_BITS", "PONS_STONES", "Analysis", "MoveScore", "Solution", "analyze", "new_table", "pons_score",
+           "solve"]

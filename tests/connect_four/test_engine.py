@@ -424,3 +424,25 @@ def test_the_solver_agent_keeps_the_value_of_pons_positions():
         kept = row["move_scores"]["abcdefg".index(move)]
         assert (kept > 0) - (kept < 0) == (row["score"] > 0) - (row["score"] < 0), row  # the move keeps the value
         assert agent.last_info["proven"] and agent.last_info["score"] == row["score"]
+
+
+def test_solve_gives_value_distance_and_pons_score_that_agree_and_refuses_bad_input():
+    from donuts_ai.connect_four.solve import new_table, solve
+
+    table = new_table(16)
+    for row in [json.loads(line) for line in (DATA / "middle.jsonl").read_text().splitlines()[::50]]:
+        board = ConnectFourBoard.from_moves(row["moves"])
+        full, alone = solve(board, table=table), solve(board, table=table, best_move=False)
+        assert full.score == alone.score == row["score"] and alone.best_move is None
+        assert full.value == (row["score"] > 0) - (row["score"] < 0)
+        if full.value:  # the winner's last stone: Pons' 22 - stones, from the distance
+            stones = len(row["moves"])
+            winner_stones = (stones + full.distance + 1) // 2
+            assert abs(full.score) == 22 - winner_stones
+        assert board.to_text() == ConnectFourBoard.from_moves(row["moves"]).to_text()  # unchanged
+    with pytest.raises(ConnectFourError, match="max_nodes"):
+        solve(ConnectFourBoard("dd"), max_nodes=0)
+    with pytest.raises(ConnectFourError, match="table_bits"):
+        solve(ConnectFourBoard("dd"), table_bits=99)
+    with pytest.raises(ConnectFourError, match="ConnectFourBoard"):
+        solve("dd")  # type: ignore[arg-type]
