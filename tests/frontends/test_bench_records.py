@@ -142,12 +142,12 @@ def test_peer_ratios_pair_the_generic_mcts_with_its_peer_on_the_same_game_and_se
     # The committed record of benchmarks/generic_search.py: one ratio per game, from the paired runs.
     suite = record.load(ROOT / "benchmarks" / "records" / "generic-search.json")
     ratios = {name: (ratio, low, high) for name, ratio, low, high in tables.peer_ratios(suite)}
-    assert sorted(ratios) == ["generic-mcts / OpenSpiel Python MCTSBot, connect-four, 2,000 simulations",
+    assert sorted(ratios) == ["generic-mcts / OpenSpiel Python MCTSBot, connect-four-python, 2,000 simulations",
                               "generic-mcts / OpenSpiel Python MCTSBot, tic-tac-toe, 2,000 simulations"]
     rate = {b.get_name(): compare.rate(b) for b in suite}
-    ours, theirs = (rate[f"{bot}, connect-four, empty board: 2,000 simulations a search"]
+    ours, theirs = (rate[f"{bot}, connect-four-python, empty board: 2,000 simulations a search"]
                     for bot in ("generic-mcts", "openspiel-python"))
-    ratio, low, high = ratios["generic-mcts / OpenSpiel Python MCTSBot, connect-four, 2,000 simulations"]
+    ratio, low, high = ratios["generic-mcts / OpenSpiel Python MCTSBot, connect-four-python, 2,000 simulations"]
     assert low <= ratio <= high and ratio == pytest.approx(ours / theirs, rel=0.5)
 
 
