@@ -150,7 +150,10 @@ ALLOWED = {
     "connect_four.solve": {"search", "connect_four._kernels", "connect_four.board", "connect_four.errors",
                            "connect_four.kernels"},
     # Its own agents (greedy on the engine's hooks, the solver), and the game through the contract.
-    "connect_four.agents": {"agents", "errors", "connect_four.board", "connect_four.kernels", "connect_four.solve"},
+    "connect_four.agents": {"agents", "errors", "outcomes", "search", "connect_four._mcts", "connect_four.board",
+                            "connect_four.kernels", "connect_four.solve"},
+    # the compiled MCTS bound to the engine: the generic tree, the kernels, winner codes
+    "connect_four._mcts": {"_numba_types", "outcomes", "search", "connect_four._kernels", "connect_four.kernels"},
     "connect_four.game": {"game", "connect_four.agents", "connect_four.board", "connect_four.errors"},
     # --- above both games ------------------------------------------------------------------
     # The harness plays every game through the game contract and the state API.

@@ -1,14 +1,15 @@
 """Connect Four's own agents, on the compiled engine (:mod:`.kernels`): :class:`GreedyAgent`
-(a win at once, else a move that does not lose at once) and :class:`SolverAgent` (perfect
-play, by the generic compiled solver of :mod:`donuts_ai.search.solver`). The game's other
-kinds (``random``, ``mcts``, ``alphabeta``) are the generic agents of every game
+(a win at once, else a move that does not lose at once), :class:`SolverAgent` (perfect
+play, by the generic compiled solver of :mod:`donuts_ai.search.solver`) and
+:class:`MCTSAgent` (UCT with MCTS-Solver, the compiled tree of :mod:`donuts_ai.search.mcts`).
+The game's other kinds (``random``, ``alphabeta``) are the generic agents of every game
 (:mod:`donuts_ai.agents.generic`). :data:`AGENTS` names the classes by dotted path."""
 
 from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from ..agents.base import Agent, now, positive_int
+from ..agents.base import Agent, budget, check_exploration, check_time_limit, now, positive_int
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
 from .board import COLUMN_NAMES, ConnectFourBoard
@@ -18,6 +19,7 @@ from .kernels import legal, position, safe, winning
 AGENTS: LazyRegistry[type[Agent]] = LazyRegistry({
     "greedy": "donuts_ai.connect_four.agents:GreedyAgent",
     "solver": "donuts_ai.connect_four.agents:SolverAgent",
+    "mcts": "donuts_ai.connect_four.agents:MCTSAgent",
 })
 
 
@@ -86,4 +88,89 @@ class SolverAgent(Agent):
         return move
 
 
-__all__ = ["AGENTS", "GreedyAgent", "SolverAgent", "SolverInfo"]
+class MCTSInfo(TypedDict, total=False):
+    """:attr:`MCTSAgent.last_info`: figures of the last move (empty before the first)."""
+
+    simulations: int  # MCTS iterations run
+    seconds: float
+    nodes: int  # nodes in the tree after the search
+    proven: bool  # the root was proven by the MCTS-Solver backups
+
+
+#: Iterations of one call of the compiled search, the clock read between calls (a few
+#: hundred: well under a millisecond at about a million iterations a second).
+MCTS_SLICE = 512
+#: Default room of the tree, in nodes (20 bytes a node: 80 MiB). A full tree stops
+#: growing: later iterations play out from its leaves.
+MCTS_MAX_NODES = 1 << 22
+#: Fewest nodes a tree may have: the root and its children.
+MCTS_MIN_NODES = 64
+
+
+class MCTSAgent(Agent):
+    """Monte-Carlo tree search on the compiled engine: UCT (exploration constant
+    ``exploration``; rewards 1 / 0.5 / 0) with uniformly random playouts and MCTS-Solver
+    backups (:mod:`donuts_ai.search.mcts`, bound to Connect Four in
+    :mod:`donuts_ai.connect_four._mcts`).
+
+    Limits: ``simulations`` per move, or ``time_limit`` seconds per move (default 1.0 when
+    neither is given), capped on a clock by :func:`~donuts_ai.agents.base.budget`; with
+    both, whichever comes first. The search runs in calls of :data:`MCTS_SLICE` iterations,
+    the clock read between them. It plays a proven win when the tree found one, else the
+    most-visited move not proven lost (ties to the lower column). A fresh tree each move,
+    of at most ``max_nodes`` nodes (20 bytes a node; a full tree stops growing). With a
+    simulation limit and a seed the move is fixed."""
+
+    kind = "mcts"
+
+    def __init__(self, simulations: int | None = None, time_limit: float | None = None, *, exploration: float = 1.0,
+                 max_nodes: int = MCTS_MAX_NODES, seed: int | None = None, name: str | None = None) -> None:
+        super().__init__(seed, name)
+        self.simulations = positive_int("simulations", simulations)
+        self.time_limit = check_time_limit(time_limit)
+        if self.simulations is None and self.time_limit is None:
+            self.time_limit = 1.0
+        self.exploration = check_exploration(exploration)
+        self.max_nodes = positive_int("max_nodes", max_nodes, allow_none=False)
+        if self.max_nodes < MCTS_MIN_NODES:
+            raise AgentError(f"max_nodes must be at least {MCTS_MIN_NODES}, got {max_nodes}")
+        self._tree: Any = None  # allocated at the first move
+        self.last_info: MCTSInfo = {}
+
+    def select_move(self, view: Any, time_left: float | None = None) -> str:
+        from ..outcomes import UNKNOWN
+        from ..search.mcts import reset_tree, root_stats
+        from ._mcts import new_tree, run_tree
+
+        board = _board(view, type(self).__name__)
+        start = now()
+        seconds = budget(self.time_limit, time_left)
+        deadline = None if seconds is None else start + seconds
+        pos, to_move = position(board), board.turn
+        assert to_move is not None  # a game that goes on
+        if self._tree is None:
+            self._tree = new_tree(1, self.max_nodes)
+        tree = self._tree
+        reset_tree(tree, 0, 1 - to_move, self.rng.getrandbits(63))
+        done = 0
+        # At least one iteration, which expands the root.
+        while done == 0 or ((self.simulations is None or done < self.simulations)
+                            and (deadline is None or now() < deadline) and tree.proven[0, tree.root[0]] == UNKNOWN):
+            todo = MCTS_SLICE if self.simulations is None else min(MCTS_SLICE, self.simulations - done)
+            ran, _ = run_tree(tree, 0, pos, to_move, max(1, todo), self.exploration, False)
+            if ran == 0:
+                break
+            done += int(ran)
+        moves, visits, _, proven = root_stats(tree, 0)
+        wins = [int(m) for m, p in zip(moves, proven, strict=True) if p == 1]
+        if wins:
+            column = min(wins)
+        else:
+            candidates = [i for i in range(len(moves)) if proven[i] != -1] or list(range(len(moves)))
+            column = int(moves[max(candidates, key=lambda i: (int(visits[i]), -int(moves[i])))])
+        self.last_info = {"simulations": done, "seconds": now() - start, "nodes": int(tree.node_count[0]),
+                          "proven": bool(tree.proven[0, tree.root[0]] != UNKNOWN)}
+        return COLUMN_NAMES[column]
+
+
+__all__ = ["AGENTS", "GreedyAgent", "MCTSAgent", "MCTSInfo", "SolverAgent", "SolverInfo"]
