@@ -56,13 +56,16 @@ FIRST_LOSS_WHEN_SAFE = 4
 
 
 @njit(cache=True)
-def _negamax(game: CompiledGame, rules: Any, pos: Any, ply: np.int64, plies: np.int64, alpha: np.int64, beta: np.int64,
+def _negamax(game: CompiledGame, rules: Any, pos: Any, where: tuple[np.int64, np.int64], alpha: np.int64, beta: np.int64,
              table: SolverTable, counts: NDArray[np.int64], sorter: MoveSorter) -> np.int64:
     """The score of ``pos``, ``ply`` plies below the root, counted from the root, within
     ``(alpha, beta)``: at most ``alpha`` when it returns ``alpha`` or less, at least ``beta``
     when it returns ``beta`` or more, exact between. ``plies``: at most this many plies
     remain. Every argument is a non-literal integer: a literal one would compile a second
-    version of this recursive kernel, and Numba's cache cannot load that pair (it crashes)."""
+    version of this recursive kernel, and Numba's cache cannot load that pair (it crashes).
+    ``where`` is ``(ply, plies)``, one argument (two plain integers, passed by value) so that
+    the kernel keeps to nine parameters."""
+    ply, plies = where
     counts[NODES] += 1
     if counts[NODES] > counts[BUDGET]:
         return np.int64(0)  # out of budget: the callers see the count and store nothing
@@ -112,7 +115,7 @@ def _negamax(game: CompiledGame, rules: Any, pos: Any, ply: np.int64, plies: np.
         elif status == DRAWN:
             score = np.int64(0)
         else:
-            score = -_negamax(game, rules, child, ply + 1, plies - 1, -beta, -alpha, table, counts, sorter)
+            score = -_negamax(game, rules, child, (ply + 1, plies - 1), -beta, -alpha, table, counts, sorter)
             if counts[NODES] > counts[BUDGET]:
                 return np.int64(0)  # the budget ran out below: nothing found here is sure
         if score >= beta:
@@ -157,7 +160,7 @@ def _solve(game: CompiledGame, rules: Any, pos: Any, plies: Int64, table: Solver
         mid = (lo + hi + 1) // 2
         target = scores[mid]
         # Is the score at least ``target``? The window (target - 1, target).
-        value = _negamax(game, rules, pos, ply, plies, target - 1, target, table, counts, sorter)
+        value = _negamax(game, rules, pos, (ply, plies), target - 1, target, table, counts, sorter)
         if counts[NODES] > counts[BUDGET]:
             return np.int64(UNKNOWN_SCORE)
         if value >= target:
