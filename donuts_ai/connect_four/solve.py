@@ -107,23 +107,30 @@ class Analysis:
     seconds: float
 
 
+def _checked_bits(table_bits: object) -> int:
+    """``table_bits``, checked: an int from 1 to :data:`MAX_TABLE_BITS`."""
+    if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 1 <= table_bits <= MAX_TABLE_BITS:
+        raise ConnectFourError(f"table_bits must be an int from 1 to {MAX_TABLE_BITS}, got {table_bits!r}")
+    return table_bits
+
+
 def new_table(table_bits: int = DEFAULT_TABLE_BITS) -> solver.SolverTable:
     """A solver's table of ``2**table_bits`` entries, to reuse across calls of :func:`solve`
     and :func:`analyze` (``table=``): what it learnt of one position serves the next."""
-    _checked(None, None, table_bits, board_needed=False)
-    return solver.new_table(table_bits)
+    return solver.new_table(_checked_bits(table_bits))
 
 
-def _checked(board: object, max_nodes: int | None, table_bits: int, board_needed: bool = True) -> tuple[Any, int, int]:
-    """(the position, the node budget, the table bits), checked before any work."""
-    if board_needed and not isinstance(board, ConnectFourBoard):
+def _checked(board: object, max_nodes: int | None, table_bits: int,
+             table: solver.SolverTable | None) -> tuple[Any, int, solver.SolverTable]:
+    """(the position, the node budget, the table to search with: ``table``, else a fresh
+    one of ``table_bits``), checked before any work."""
+    if not isinstance(board, ConnectFourBoard):
         raise ConnectFourError(f"solve and analyze take a ConnectFourBoard, got {type(board).__name__}")
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
         raise ConnectFourError(f"max_nodes must be None or an int >= 1, got {max_nodes!r}")
-    if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 1 <= table_bits <= MAX_TABLE_BITS:
-        raise ConnectFourError(f"table_bits must be an int from 1 to {MAX_TABLE_BITS}, got {table_bits!r}")
-    position = K.position(board) if isinstance(board, ConnectFourBoard) else None
-    return position, solver.NO_NODE_LIMIT if max_nodes is None else max_nodes, table_bits
+    bits = _checked_bits(table_bits)
+    position = K.position(board)
+    return position, solver.NO_NODE_LIMIT if max_nodes is None else max_nodes, solver.new_table(bits) if table is None else table
 
 
 def _centre_first(columns: list[int]) -> int:
@@ -149,9 +156,9 @@ def analyze(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits
     Raises:
         ConnectFourError: a finished game, or a bad argument.
     """
-    pos, budget, bits = _checked(board, max_nodes, table_bits)
+    pos, budget, table = _checked(board, max_nodes, table_bits, table)
     start = time.perf_counter()
-    scores, nodes = _analyze(np.int64(RULES), pos, solver.new_table(bits) if table is None else table, np.int64(budget))
+    scores, nodes = _analyze(np.int64(RULES), pos, table, np.int64(budget))
     stones = int(pos[2])
     moves = tuple(MoveScore(COLUMN_NAMES[c], pons_score(int(scores[c]), stones))
                   for c in range(K.WIDTH) if scores[c] != solver.NOT_LEGAL)
@@ -180,30 +187,19 @@ def solve(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: 
     Raises:
         ConnectFourError: a finished game, or a bad argument.
     """
-    pos, budget, bits = _checked(board, max_nodes, table_bits)
+    pos, budget, table = _checked(board, max_nodes, table_bits, table)
     start = time.perf_counter()
-    table = solver.new_table(bits) if table is None else table
     found, explored = _solve(np.int64(RULES), pos, table, np.int64(budget))
     score, nodes, stones = int(found), int(explored), int(pos[2])
     if score == solver.UNKNOWN_SCORE:
         return Solution(None, None, None, None, nodes, time.perf_counter() - start)
-    # A best move: one whose position scores the negation, found by playing each (the table
-    # now holds their bounds, so each costs few nodes).
-    keeping = []
-    for column in range(K.WIDTH if best_move else 0):
-        if not int(K.legal(RULES, pos)) >> column & 1:
-            continue
-        after, status = K.play(RULES, pos, column)
-        if status == K.WON:
-            child = solver.WIN_SCORE - 1
-        elif status == K.DRAWN:
-            child = 0
-        else:
-            reply, more = _solve(np.int64(RULES), K.as_position(*after), table, np.int64(solver.NO_NODE_LIMIT))
-            nodes += int(more)
-            child = int(solver.score_before(reply))
-        if child == score:
-            keeping.append(column)
+    keeping: list[int] = []
+    if best_move:
+        # A best move: one whose score is the position's, by the analysis of every move (the
+        # table now holds their bounds, so each costs few nodes).
+        scores, more = _analyze(np.int64(RULES), pos, table, np.int64(solver.NO_NODE_LIMIT))
+        nodes += int(more)
+        keeping = [column for column in range(K.WIDTH) if scores[column] == score]
     value = 1 if score > 0 else -1 if score < 0 else 0
     distance = int(solver.plies_to_end(score)) if score != 0 else K.CELLS - stones
     best = COLUMN_NAMES[_centre_first(keeping)] if keeping else None
