@@ -255,7 +255,16 @@ class Game(ABC, Generic[StateT]):
         """In the agent's process: the object ``select_move`` receives for ``observation``.
         Default: the state read back by its class's ``from_dict`` (the default observation
         is the state's ``to_dict()``)."""
-        return type(self.new_state(self.draw_setup(self.FRESH_SETUP, 0), self.rules_dict(None))).from_dict(observation)
+        return self._state_type().from_dict(observation)
+
+    def _state_type(self) -> type[StateT]:
+        """The class of the game's states, from a state built once (an agent process reads
+        an observation every move: the start is not built again for each)."""
+        known = _STATE_TYPES.get(type(self))
+        if known is None:
+            known = _STATE_TYPES[type(self)] = type(self.new_state(self.draw_setup(self.FRESH_SETUP, 0),
+                                                                   self.rules_dict(None)))
+        return known
 
     # --- search hooks --------------------------------------------------------------------
     def heuristic(self, state: StateT, player: int) -> float | None:
@@ -274,6 +283,10 @@ class Game(ABC, Generic[StateT]):
     def warm_up(self) -> None:  # noqa: B027 - a default that does nothing, on purpose
         """One-off set-up an agent process does before it says it is ready (load compiled
         code, say), so that it is never charged to a move. Default: nothing."""
+
+
+#: The class of each game's states, by the game's class (:meth:`Game._state_type`).
+_STATE_TYPES: dict[type[Game[Any]], type[Any]] = {}
 
 
 def legal_move(game: Game[Any], state: GameState, answer: object) -> str | None:
