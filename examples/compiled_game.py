@@ -6,7 +6,6 @@ import sys
 import numpy as np
 from numba import njit
 
-from donuts_ai.outcomes import NO_WINNER_YET, WINNER_DRAW
 from donuts_ai.search import compiled_game as cg
 from donuts_ai.search import mcts, solver
 
@@ -106,51 +105,28 @@ GAME = sys.modules[__name__]
 
 
 @njit(cache=True)
+def game():
+    """Tic-tac-toe's record, every field given: every hook but ``playout`` (the MCTS then plays random moves itself)."""
+    return cg.CompiledGame(GAME.legal, GAME.play, GAME.key, CELLS, True, GAME.winning, GAME.safe, GAME.plies_left, GAME.order,
+                           cg.default_playout)
+
+
+@njit(cache=True)
 def solve(rules, pos, table, max_nodes):
-    """The solver on tic-tac-toe, every hook given: ``(score, nodes)``."""
-    game = cg.CompiledGame(GAME.legal, GAME.play, GAME.key, CELLS, GAME.winning, GAME.safe, GAME.plies_left, GAME.order)
-    return solver.solve(game, rules, pos, table, max_nodes)
+    """The solver on tic-tac-toe: ``(score, nodes)``."""
+    return solver.solve(GAME.game(), rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
 def analyze(rules, pos, table, max_nodes):
-    """Every move's score, every hook given: ``(scores[64], nodes)``."""
-    game = cg.CompiledGame(GAME.legal, GAME.play, GAME.key, CELLS, GAME.winning, GAME.safe, GAME.plies_left, GAME.order)
-    return solver.analyze(game, rules, pos, table, max_nodes)
-
-
-# The MCTS speaks of players (0 moves first) and winner codes; these adapters translate.
-@njit(cache=True)
-def step(rules, pos, to_move, move):
-    """``move`` played: ``(position, player to move, winner code)``."""
-    child, status = GAME.play(rules, pos, move)
-    winner = to_move if status == cg.WON else (WINNER_DRAW if status == cg.DRAWN else NO_WINNER_YET)
-    return child, 1 - to_move, np.int64(winner)
+    """Every move's score: ``(scores[64], nodes)``."""
+    return solver.analyze(GAME.game(), rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
-def playout(rules, pos, to_move, rng):
-    """Uniformly random moves to the end of the game (an xorshift generator): ``(winner code, rng)``."""
-    while True:
-        moves = GAME.legal(rules, pos)
-        rng ^= rng << np.uint64(13)
-        rng ^= rng >> np.uint64(7)
-        rng ^= rng << np.uint64(17)
-        for _ in range(np.int64(rng % np.uint64(GAME.plies_left(rules, pos)))):  # drop a random number of the lowest moves
-            moves &= moves - ONE
-        move = np.int64(0)
-        while moves >> np.uint64(move) & ONE == ZERO:  # the lowest move left
-            move += 1
-        pos, to_move, winner = GAME.step(rules, pos, to_move, move)
-        if winner != NO_WINNER_YET:
-            return winner, rng
-
-
-@njit(cache=True)
-def run_mcts(tree, pos, to_move, iterations, exploration):
+def run_mcts(tree, pos, to_move, iterations, settings):
     """The MCTS on tic-tac-toe: ``iterations`` iterations on tree 0; ``(iterations run, full)``."""
-    return mcts.run_tree(mcts.MCTSGame(GAME.step, GAME.legal, GAME.playout), RULES, tree, 0, pos, to_move, iterations,
-                         exploration, False)
+    return mcts.run_tree(GAME.game(), RULES, tree, 0, pos, to_move, iterations, settings, False)
 
 
 # --- checking the kernels against the plain rules (the interface's "how to grade") -------------------------------------------
@@ -222,7 +198,7 @@ def main(simulations=20_000):
     print(f"after x 4, o 1: x plays {best}, {describe(scores[best])}")
     tree = mcts.new_tree(1, 1 << 18, CELLS + 1)  # one tree, room for 2**18 nodes, paths of 10 nodes at most
     mcts.reset_tree(tree, 0, 1, 0)  # the root's mover: player 1, as if they had moved into the start
-    run, _ = run_mcts(tree, start, 0, simulations, 1.0)
+    run, _ = run_mcts(tree, start, 0, simulations, mcts.MCTSSettings(exploration=1.0, solver=True))
     moves, visits, _, _ = mcts.root_stats(tree, 0)
     print(f"mcts, {run} simulations from the start: most visited move {moves[np.argmax(visits)]} ({visits.max()} visits)")
     print(f"kernels and hooks agree with the plain rules on {check_hooks()} positions")

@@ -103,9 +103,12 @@ ALLOWED = {
                        "donuts.symmetry"},
     # The plain searches the library's own are measured against, on the engine and on its public face.
     "donuts.baselines": {"_bits", "donuts._kernels", "donuts.kernels"},
+    # Donuts as a compiled game of the generic compiled searches, and the generic solver bound to it.
+    "donuts.compiled": {"_bits", "_numba_types", "outcomes", "search", "donuts._kernels", "donuts.board", "donuts.errors",
+                        "donuts.squares"},
     # Its agents, and their bindings of the game-agnostic MCTS; the table of kinds names only these.
     "donuts.agents": {"_bits", "_checks", "_numba_types", "agents", "errors", "outcomes", "search", "donuts._kernels",
-                      "donuts.alphabeta", "donuts.board", "donuts.layout", "donuts.rules", "donuts.squares"},
+                      "donuts.alphabeta", "donuts.board", "donuts.compiled", "donuts.layout", "donuts.rules", "donuts.squares"},
     # Donuts through the game contract, registered in the table of games.
     "donuts.game": {"donuts.errors", "errors", "game", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
                     "donuts.squares"},

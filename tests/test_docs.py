@@ -41,6 +41,7 @@ PUBLIC_MODULES = [
     "donuts_ai.donuts.alphabeta",
     "donuts_ai.donuts.alphabeta.solver",
     "donuts_ai.donuts.canonical",
+    "donuts_ai.donuts.compiled",
     "donuts_ai.donuts.errors",
     "donuts_ai.donuts.outcomes",
     "donuts_ai.donuts.kernels",

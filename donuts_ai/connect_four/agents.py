@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from ..agents.base import Agent, budget, check_exploration, check_time_limit, now, positive_int
+from ..agents.base import Agent, budget, check_exploration, check_flag, check_time_limit, now, positive_int
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
 from .board import COLUMN_NAMES, ConnectFourBoard
@@ -111,7 +111,8 @@ class MCTSAgent(Agent):
     """Monte-Carlo tree search on the compiled engine: UCT (exploration constant
     ``exploration``; rewards 1 / 0.5 / 0) with uniformly random playouts and MCTS-Solver
     backups (:mod:`donuts_ai.search.mcts`, bound to Connect Four in
-    :mod:`donuts_ai.connect_four._mcts`).
+    :mod:`donuts_ai.connect_four._mcts`); ``solver=False`` turns the proofs off (plain UCT,
+    as OpenSpiel's ``MCTSBot`` with ``solve=False``).
 
     Limits: ``simulations`` per move, or ``time_limit`` seconds per move (default 1.0 when
     neither is given), capped on a clock by :func:`~donuts_ai.agents.base.budget`; with
@@ -124,13 +125,15 @@ class MCTSAgent(Agent):
     kind = "mcts"
 
     def __init__(self, simulations: int | None = None, time_limit: float | None = None, *, exploration: float = 1.0,
-                 max_nodes: int = MCTS_MAX_NODES, seed: int | None = None, name: str | None = None) -> None:
+                 solver: bool = True, max_nodes: int = MCTS_MAX_NODES, seed: int | None = None,
+                 name: str | None = None) -> None:
         super().__init__(seed, name)
         self.simulations = positive_int("simulations", simulations)
         self.time_limit = check_time_limit(time_limit)
         if self.simulations is None and self.time_limit is None:
             self.time_limit = 1.0
         self.exploration = check_exploration(exploration)
+        self.solver = check_flag("solver", solver)
         self.max_nodes = positive_int("max_nodes", max_nodes, allow_none=False)
         if self.max_nodes < MCTS_MIN_NODES:
             raise AgentError(f"max_nodes must be at least {MCTS_MIN_NODES}, got {max_nodes}")
@@ -139,7 +142,7 @@ class MCTSAgent(Agent):
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
         from ..outcomes import UNKNOWN
-        from ..search.mcts import reset_tree, root_stats
+        from ..search.mcts import MCTSSettings, reset_tree, root_stats
         from ._mcts import new_tree, run_tree
 
         board = _board(view, type(self).__name__)
@@ -152,12 +155,13 @@ class MCTSAgent(Agent):
             self._tree = new_tree(1, self.max_nodes)
         tree = self._tree
         reset_tree(tree, 0, 1 - to_move, self.rng.getrandbits(63))
+        settings = MCTSSettings(self.exploration, self.solver)
         done = 0
         # At least one iteration, which expands the root.
         while done == 0 or ((self.simulations is None or done < self.simulations)
                             and (deadline is None or now() < deadline) and tree.proven[0, tree.root[0]] == UNKNOWN):
             todo = MCTS_SLICE if self.simulations is None else min(MCTS_SLICE, self.simulations - done)
-            ran, _ = run_tree(tree, 0, pos, to_move, max(1, todo), self.exploration, False)
+            ran, _ = run_tree(tree, 0, pos, to_move, max(1, todo), settings, False)
             if ran == 0:
                 break
             done += int(ran)

@@ -45,7 +45,8 @@ PONS_STONES = K.CELLS // 2 + 1
 @njit(cache=True)
 def _solve(rules: np.int64, pos: Any, table: solver.SolverTable, max_nodes: np.int64) -> tuple[np.int64, np.int64]:
     """:func:`donuts_ai.search.solver.solve` on Connect Four, every hook given."""
-    game = cg.CompiledGame(K.legal, K.play, K.key, K.CELLS, K.winning, K.safe, K.plies_left, K.order)
+    game = cg.CompiledGame(K.legal, K.play, K.key, K.CELLS, True, K.winning, K.safe, K.plies_left, K.order,
+                           cg.default_playout)
     return solver.solve(game, rules, pos, table, max_nodes)
 
 
@@ -53,7 +54,8 @@ def _solve(rules: np.int64, pos: Any, table: solver.SolverTable, max_nodes: np.i
 def _analyze(rules: np.int64, pos: Any, table: solver.SolverTable,
              max_nodes: np.int64) -> tuple[NDArray[np.int64], np.int64]:
     """:func:`donuts_ai.search.solver.analyze` on Connect Four, every hook given."""
-    game = cg.CompiledGame(K.legal, K.play, K.key, K.CELLS, K.winning, K.safe, K.plies_left, K.order)
+    game = cg.CompiledGame(K.legal, K.play, K.key, K.CELLS, True, K.winning, K.safe, K.plies_left, K.order,
+                           cg.default_playout)
     return solver.analyze(game, rules, pos, table, max_nodes)
 
 

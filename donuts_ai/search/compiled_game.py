@@ -1,25 +1,31 @@
-"""A two-player game as compiled functions: the interface the compiled exact solver
-(:mod:`donuts_ai.search.solver`) searches, for any two-player, zero-sum game of perfect
-information whose rules are written as Numba ``@njit`` functions.
+"""A two-player game as compiled functions: the interface the compiled searches of
+:mod:`donuts_ai.search` take (the exact solver :mod:`donuts_ai.search.solver` and the
+Monte-Carlo tree search :mod:`donuts_ai.search.mcts`), for any two-player, zero-sum game
+of perfect information whose rules are written as Numba ``@njit`` functions.
 
 **The game.** A :class:`CompiledGame` record holds the game's functions. A position
 ``pos`` is any Numba value (a tuple of plain words, say), always seen **from the side to
 move**; ``rules`` is any value the caller passes, handed to every function unchanged; a
-move is a bit index (0 to 63) of a ``uint64`` mask. Players alternate: after a move the
-position is the next player's.
+move is a bit index (0 to 63) of a ``uint64`` mask.
 
 - ``legal(rules, pos) -> uint64``: the legal moves. A position whose game goes on has one
   at least (one with none scores as a draw);
 - ``play(rules, pos, move) -> (pos, status)``: the position after the side to move plays
-  ``move``, seen from the next player's side (the same Numba type as ``pos``), and the
-  move's status: :data:`GOES_ON`, :data:`WON` (the player who just moved won) or
-  :data:`DRAWN`;
+  ``move`` (the same Numba type as ``pos``) and the move's status: :data:`GOES_ON` (the
+  other player moves next; the position is from its side), :data:`MOVES_AGAIN` (the same
+  player moves again; the position is still from its side), :data:`WON` or :data:`LOST`
+  (the game is over, won or lost for the player who just moved) or :data:`DRAWN`;
 - ``key(rules, pos) -> uint64``: the transposition-table key; equal keys must mean the
-  same position;
+  same position (a game whose positions do not fit 64 bits hashes them, and a collision
+  can then give a wrong score, as in every engine whose table keys are hashes);
 - ``max_plies``: an ``int``, the most plies a game lasts from its start (at most
   :data:`MAX_PLIES`). The search counts it down and takes a game that would last longer
   for a draw where the count runs out (so a bound too low gives wrong scores, and a game
-  whose positions can repeat still ends).
+  whose positions can repeat still ends);
+- ``alternating``: a ``bool``, True when players always alternate and only the player
+  who moves can win by a move (no :data:`MOVES_AGAIN`, no :data:`LOST`), as in Connect
+  Four. The solver then knows a win comes at an odd distance and a loss at an even one,
+  and bisects half as many scores; ``safe`` needs it.
 
 **The hooks** speed a search up and never change a value; each is optional (the helper
 :func:`compiled_game` fills in this module's default, which means "not known"), and a
@@ -34,7 +40,12 @@ hook that is given must be exact:
   :func:`default_plies_left`: :data:`MAX_PLIES`; the search also counts down from
   ``max_plies``);
 - ``order(rules, pos, move) -> int64``: a move-ordering score, higher searched first
-  (default :func:`default_order`: 0 for all; ties go in bit order, lowest first).
+  (default :func:`default_order`: 0 for all; ties go in bit order, lowest first);
+- ``playout(rules, pos, rng) -> (value, rng)``: a random game from ``pos`` to its end,
+  for the MCTS: ``value`` is +1, 0 or -1 for the side to move at ``pos``, ``rng`` a
+  xorshift64* state (``uint64``, never 0) to advance and hand back (default
+  :func:`default_playout`: the search plays uniformly random legal moves through
+  ``legal`` and ``play``, which a game's own playout usually beats several times).
 
 Inside a kernel, :func:`hook_given` tells a game's own hook from the default (a constant
 when the kernel compiles), so a search leans on what a hook says only when it is the
@@ -66,8 +77,8 @@ defaults)::
 
     @njit(cache=True)
     def solve_my_game(rules, pos, table, max_nodes):
-        game = cg.CompiledGame(G.legal, G.play, G.key, G.MAX_PLIES, G.winning, cg.default_safe,
-                               cg.default_plies_left, cg.default_order)
+        game = cg.CompiledGame(G.legal, G.play, G.key, G.MAX_PLIES, True, G.winning, cg.default_safe,
+                               cg.default_plies_left, cg.default_order, cg.default_playout)
         return solver.solve(game, rules, pos, table, max_nodes)
 
 ``solve_my_game`` is compiled once and loaded from disk in later processes. (Numba
@@ -92,12 +103,17 @@ from numba.extending import overload
 
 from .._numba_types import Int64
 
-#: A move's status (``play``'s second result): the game goes on.
+#: A move's status (``play``'s second result): the game goes on, the other player to move.
 GOES_ON = 0
 #: A move's status: the player who just moved has won.
 WON = 1
 #: A move's status: the game ended drawn.
 DRAWN = 2
+#: A move's status: the player who just moved has lost (only where ``alternating`` is False).
+LOST = 3
+#: A move's status: the game goes on and the same player moves again (only where
+#: ``alternating`` is False).
+MOVES_AGAIN = 4
 #: Moves are the bits of a ``uint64``: at most this many.
 MAX_MOVES = 64
 #: Every move: the mask with all 64 bits set (:func:`default_safe`).
@@ -116,10 +132,12 @@ class CompiledGame(NamedTuple):
     play: Callable[..., Any]  # (rules, pos, move) -> (pos, status): the move played, the next player to move
     key: Callable[..., Any]  # (rules, pos) -> uint64: equal keys, same position
     max_plies: int  # the most plies a game lasts, at most MAX_PLIES
+    alternating: bool  # players alternate and only the mover wins by a move (no MOVES_AGAIN, no LOST)
     winning: Callable[..., Any]  # (rules, pos) -> uint64: every move that wins at once
     safe: Callable[..., Any]  # (rules, pos) -> uint64: the moves after which the opponent cannot win at once
     plies_left: Callable[..., Any]  # (rules, pos) -> int64: at most this many plies remain
     order: Callable[..., Any]  # (rules, pos, move) -> int64: higher is searched first
+    playout: Callable[..., Any]  # (rules, pos, rng) -> (value, rng): a random game to the end, value for the side to move
 
 
 @njit(cache=True)
@@ -148,8 +166,16 @@ def default_order(rules: Any, pos: Any, move: Int64) -> np.int64:
     return np.int64(0)
 
 
+@njit(cache=True)
+def default_playout(rules: Any, pos: Any, rng: np.uint64) -> tuple[np.int64, np.uint64]:
+    """The default ``playout`` hook, never called: a search that finds it plays uniformly
+    random legal moves through the game's ``legal`` and ``play`` instead."""
+    return np.int64(0), rng
+
+
 #: The default hooks: a hook that is one of these is not the game's own.
-DEFAULT_HOOKS: tuple[Callable[..., Any], ...] = (default_winning, default_safe, default_plies_left, default_order)
+DEFAULT_HOOKS: tuple[Callable[..., Any], ...] = (default_winning, default_safe, default_plies_left, default_order,
+                                                  default_playout)
 
 
 def hook_given(hook: Callable[..., Any]) -> bool:
@@ -183,10 +209,12 @@ def compiled_game(
     play: Callable[..., Any],
     key: Callable[..., Any],
     max_plies: int,
+    alternating: bool = True,
     winning: Callable[..., Any] | None = None,
     safe: Callable[..., Any] | None = None,
     plies_left: Callable[..., Any] | None = None,
     order: Callable[..., Any] | None = None,
+    playout: Callable[..., Any] | None = None,
 ) -> CompiledGame:
     """A :class:`CompiledGame` with the defaults filled in for the hooks not given (None).
 
@@ -195,39 +223,50 @@ def compiled_game(
         play: ``(rules, pos, move) -> (pos, status)``.
         key: ``(rules, pos) -> uint64``, the table key.
         max_plies: the most plies a game lasts, 1 to :data:`MAX_PLIES`.
+        alternating: players always alternate and only the mover wins by a move (False
+            where ``play`` can return :data:`MOVES_AGAIN` or :data:`LOST`).
         winning: ``(rules, pos) -> uint64``, every move that wins at once.
         safe: ``(rules, pos) -> uint64``, the moves after which the opponent cannot win at
             once; needs ``winning``.
         plies_left: ``(rules, pos) -> int64``, at most this many plies remain.
         order: ``(rules, pos, move) -> int64``, a move-ordering score, higher first.
+        playout: ``(rules, pos, rng) -> (value, rng)``, a random game to the end.
 
     Returns:
         The record, every field a Numba ``@njit`` function but ``max_plies``.
 
     Raises:
         TypeError: a function is not a Numba ``@njit`` function.
-        ValueError: ``max_plies`` is out of range, or ``safe`` is given without ``winning``.
+        ValueError: ``max_plies`` is out of range, ``alternating`` is not a bool, or ``safe``
+            is given without ``winning`` or in a game that does not alternate.
     """
     functions = {"legal": legal, "play": play, "key": key, "winning": winning, "safe": safe,
-                 "plies_left": plies_left, "order": order}
+                 "plies_left": plies_left, "order": order, "playout": playout}
     for name, function in functions.items():
         if function is not None and not isinstance(function, Dispatcher):
             raise TypeError(f"{name} must be a Numba @njit function, not {type(function).__name__}")
     if isinstance(max_plies, bool) or not isinstance(max_plies, int | np.integer) or not 1 <= max_plies <= MAX_PLIES:
         raise ValueError(f"max_plies must be an int from 1 to {MAX_PLIES}, not {max_plies!r}")
+    if not isinstance(alternating, bool | np.bool_):
+        raise ValueError(f"alternating must be a bool, not {alternating!r}")
     if safe is not None and winning is None:
         raise ValueError("safe is asked only where no move wins at once: give winning with it")
+    if safe is not None and not alternating:
+        raise ValueError("safe speaks of the opponent's reply: it needs a game whose players alternate (alternating=True)")
     return CompiledGame(
         legal=legal,
         play=play,
         key=key,
         max_plies=int(max_plies),
+        alternating=bool(alternating),
         winning=default_winning if winning is None else winning,
         safe=default_safe if safe is None else safe,
         plies_left=default_plies_left if plies_left is None else plies_left,
         order=default_order if order is None else order,
+        playout=default_playout if playout is None else playout,
     )
 
 
-__all__ = ["ALL_MOVES", "DEFAULT_HOOKS", "DRAWN", "GOES_ON", "MAX_MOVES", "MAX_PLIES", "WON", "CompiledGame", "compiled_game",
-           "default_order", "default_plies_left", "default_safe", "default_winning", "hook_given"]
+__all__ = ["ALL_MOVES", "DEFAULT_HOOKS", "DRAWN", "GOES_ON", "LOST", "MAX_MOVES", "MAX_PLIES", "MOVES_AGAIN", "WON", "CompiledGame",
+           "compiled_game", "default_order", "default_playout", "default_plies_left", "default_safe", "default_winning",
+           "hook_given"]

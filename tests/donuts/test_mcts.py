@@ -19,6 +19,7 @@ from donuts_ai.donuts.agents import mcts as mcts_module
 from donuts_ai.donuts.agents.mcts import MCTSAgent
 from donuts_ai.donuts.agents.search_base import tactical_choice
 from donuts_ai.donuts.squares import SQUARE_NAMES
+from donuts_ai.search.mcts import MCTSSettings
 from donuts_ai.search.mcts import _tree as mcts_tree
 
 from ..helpers import BLOCK, TINY_CLOCK, WIN_NOW, install_fake_clock, position
@@ -168,7 +169,7 @@ def test_the_tree_keeps_its_last_descent_a_path_down_from_the_root(seed):
     tree = mcts_bound.new_tree(1, 1 << 12)
     mcts_tree.reset_tree(tree, 0, 1 - board.turn, seed)
     done, _ = mcts_bound.run_tree(tree, 0, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()),
-                                  board.turn, 500, 1.0, True)
+                                  board.turn, 500, MCTSSettings(1.0, True), True)
     assert done == 500 and tree.path.shape == (1, 37)
     node = int(tree.path[0, 0])
     assert node == tree.root[0]

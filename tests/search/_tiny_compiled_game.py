@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from donuts_ai._numba_types import Int64
 from donuts_ai.search import compiled_game as cg
-from donuts_ai.search import solver
+from donuts_ai.search import mcts, solver
 
 from . import _kernel_caches
 from . import _tiny_compiled_game as T
@@ -149,30 +149,32 @@ def order(rules: Any, pos: Any, move: Int64) -> np.int64:
 @njit(cache=True)
 def solve_full(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[np.int64, np.int64]:
     """:func:`donuts_ai.search.solver.solve` with every hook."""
-    game = cg.CompiledGame(T.legal, T.play, T.key, T.MAX_PLIES, T.winning, T.safe, T.plies_left, T.order)
+    game = cg.CompiledGame(T.legal, T.play, T.key, T.MAX_PLIES, True, T.winning, T.safe, T.plies_left,
+                           T.order, cg.default_playout)
     return solver.solve(game, rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
 def solve_bare(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[np.int64, np.int64]:
     """:func:`donuts_ai.search.solver.solve` with the required functions alone."""
-    game = cg.CompiledGame(T.legal, T.play, T.key, T.MAX_PLIES, cg.default_winning, cg.default_safe, cg.default_plies_left,
-                           cg.default_order)
+    game = cg.CompiledGame(T.legal, T.play, T.key, T.MAX_PLIES, True, cg.default_winning, cg.default_safe,
+                           cg.default_plies_left, cg.default_order, cg.default_playout)
     return solver.solve(game, rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
 def analyze_full(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[NDArray[np.int64], np.int64]:
     """:func:`donuts_ai.search.solver.analyze` with every hook."""
-    game = cg.CompiledGame(T.legal, T.play, T.key, T.MAX_PLIES, T.winning, T.safe, T.plies_left, T.order)
+    game = cg.CompiledGame(T.legal, T.play, T.key, T.MAX_PLIES, True, T.winning, T.safe, T.plies_left,
+                           T.order, cg.default_playout)
     return solver.analyze(game, rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
 def analyze_bare(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[NDArray[np.int64], np.int64]:
     """:func:`donuts_ai.search.solver.analyze` with the required functions alone."""
-    game = cg.CompiledGame(T.legal, T.play, T.key, T.MAX_PLIES, cg.default_winning, cg.default_safe, cg.default_plies_left,
-                           cg.default_order)
+    game = cg.CompiledGame(T.legal, T.play, T.key, T.MAX_PLIES, True, cg.default_winning, cg.default_safe,
+                           cg.default_plies_left, cg.default_order, cg.default_playout)
     return solver.analyze(game, rules, pos, table, max_nodes)
 
 
@@ -235,14 +237,93 @@ def pile_order(rules: Any, pos: Any, move: Int64) -> np.int64:
 @njit(cache=True)
 def solve_pile(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[np.int64, np.int64]:
     """:func:`donuts_ai.search.solver.solve` on the take-away game, every hook."""
-    game = cg.CompiledGame(T.pile_legal, T.pile_play, T.pile_key, T.MAX_PILE, T.pile_winning, T.pile_safe, T.pile_plies_left,
-                           T.pile_order)
+    game = cg.CompiledGame(T.pile_legal, T.pile_play, T.pile_key, T.MAX_PILE, True, T.pile_winning,
+                           T.pile_safe, T.pile_plies_left, T.pile_order, cg.default_playout)
     return solver.solve(game, rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
 def analyze_pile(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[NDArray[np.int64], np.int64]:
     """:func:`donuts_ai.search.solver.analyze` on the take-away game, every hook."""
-    game = cg.CompiledGame(T.pile_legal, T.pile_play, T.pile_key, T.MAX_PILE, T.pile_winning, T.pile_safe, T.pile_plies_left,
-                           T.pile_order)
+    game = cg.CompiledGame(T.pile_legal, T.pile_play, T.pile_key, T.MAX_PILE, True, T.pile_winning,
+                           T.pile_safe, T.pile_plies_left, T.pile_order, cg.default_playout)
     return solver.analyze(game, rules, pos, table, max_nodes)
+
+
+# --- a game whose players do not alternate: one pile, take 1 to 3 stones; taking 2 moves again;
+# whoever empties the pile wins by taking 1, loses by taking 2 and draws by taking 3 -----------
+# Every status comes up (GOES_ON, MOVES_AGAIN, WON, LOST, DRAWN), so the solver's scores and
+# the MCTS's playouts and proofs meet each.
+
+#: The most stones a turn takes.
+TURNS_MOST = 3
+#: Taking this many moves again.
+TURNS_AGAIN = 2
+
+
+@njit(cache=True)
+def turns_legal(rules: Any, pos: Any) -> np.uint64:
+    """Take 1 to 3 stones, at most the pile: move ``m`` (bit ``m``) takes ``m``."""
+    most = min(np.int64(TURNS_MOST), pos[0])
+    return ((ONE << np.uint64(most + 1)) - ONE) & ~ONE
+
+
+@njit(cache=True)
+def turns_play(rules: Any, pos: Any, move: Int64) -> tuple[tuple[np.int64], np.int64]:
+    """The stones taken, and the status the rules above give."""
+    left = pos[0] - move
+    if left == 0:
+        status = cg.WON if move == 1 else (cg.LOST if move == TURNS_AGAIN else cg.DRAWN)
+    else:
+        status = cg.MOVES_AGAIN if move == TURNS_AGAIN else cg.GOES_ON
+    return (np.int64(left),), np.int64(status)
+
+
+@njit(cache=True)
+def turns_key(rules: Any, pos: Any) -> np.uint64:
+    return np.uint64(pos[0])
+
+
+@njit(cache=True)
+def turns_winning(rules: Any, pos: Any) -> np.uint64:
+    """Taking the last stone alone."""
+    return ONE << ONE if pos[0] == 1 else ZERO
+
+
+@njit(cache=True)
+def turns_plies_left(rules: Any, pos: Any) -> np.int64:
+    """One stone a ply at the slowest."""
+    return np.int64(pos[0])
+
+
+@njit(cache=True)
+def turns_game() -> cg.CompiledGame:
+    """The record, ``alternating`` False, with ``winning`` and ``plies_left``."""
+    return cg.CompiledGame(T.turns_legal, T.turns_play, T.turns_key, T.MAX_PILE, False, T.turns_winning, cg.default_safe,
+                           T.turns_plies_left, cg.default_order, cg.default_playout)
+
+
+@njit(cache=True)
+def solve_turns(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[np.int64, np.int64]:
+    """:func:`donuts_ai.search.solver.solve` on the game whose turns repeat."""
+    return solver.solve(T.turns_game(), rules, pos, table, max_nodes)
+
+
+@njit(cache=True)
+def analyze_turns(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[NDArray[np.int64], np.int64]:
+    """:func:`donuts_ai.search.solver.analyze` on the game whose turns repeat."""
+    return solver.analyze(T.turns_game(), rules, pos, table, max_nodes)
+
+
+@njit(cache=True)
+def mcts_turns(tree: Any, pos: Any, to_move: Int64, iterations: Int64, settings: Any) -> tuple[Int64, bool]:
+    """:func:`donuts_ai.search.mcts.run_tree` on the game whose turns repeat (its random playouts: the search's own)."""
+    return mcts.run_tree(T.turns_game(), 0, tree, 0, pos, to_move, iterations, settings, False)
+
+
+@njit(cache=True)
+def mcts_grid(rules: Any, tree: Any, pos: Any, to_move: Int64, iterations: Int64, settings: Any) -> tuple[Int64, bool]:
+    """:func:`donuts_ai.search.mcts.run_tree` on a k-in-a-row game, every hook."""
+    game = cg.CompiledGame(T.legal, T.play, T.key, T.MAX_PLIES, True, T.winning, T.safe, T.plies_left, T.order,
+                           cg.default_playout)
+    return mcts.run_tree(game, rules, tree, 0, pos, to_move, iterations, settings, False)

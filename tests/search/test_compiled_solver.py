@@ -265,6 +265,40 @@ def test_scores_are_minimax_where_lines_of_different_lengths_meet(most: int) -> 
         assert lower <= _score(value) <= upper
 
 
+# --- a game whose players do not alternate: every status --------------------------------------
+
+
+@functools.cache
+def _turns_minimax(pile: int) -> tuple[tuple[int, int], dict[int, tuple[int, int]]]:
+    """The value for the side to move of the game whose turns repeat (``_tiny_compiled_game``:
+    take 1 to 3; taking 2 moves again; emptying the pile wins by 1, loses by 2, draws by 3)
+    and each move's, as :func:`_minimax` gives them, read from the rules in words."""
+    moves = {}
+    for take in range(1, min(3, pile) + 1):
+        if take == pile:
+            moves[take] = {1: (WIN, 1), 2: (LOSS, 1), 3: (DRAW, 0)}[take]
+        else:
+            (result, plies), _ = _turns_minimax(pile - take)
+            same_player = take == 2
+            moves[take] = (result if same_player else -result, plies + 1 if result != DRAW else 0)
+    return max(moves.values(), key=lambda v: (v[0], -v[1] if v[0] == WIN else v[1])), moves
+
+
+def test_scores_are_minimax_in_a_game_whose_turns_repeat() -> None:
+    """MOVES_AGAIN keeps the window and the sign, LOST loses at once, and the solver bisects
+    every distance: minimax's scores and distances, and every move's, on piles 1 to 40."""
+    table = solver.new_table(TABLE_BITS)
+    for pile in range(tiny.MAX_PILE, 0, -1):
+        value, moves = _turns_minimax(pile)
+        pos = (np.int64(pile),)
+        assert tiny.solve_turns(0, pos, table, NO_NODE_LIMIT)[0] == _score(value), pile
+        scores, _ = tiny.analyze_turns(0, pos, table, NO_NODE_LIMIT)
+        assert {move: scores[move] for move in moves} == {move: _score(v) for move, v in moves.items()}, pile
+    # The test means something: wins, losses and draws among the moves, and both values at the root.
+    assert {v[0] for pile in range(1, tiny.MAX_PILE + 1) for v in _turns_minimax(pile)[1].values()} == {WIN, DRAW, LOSS}
+    assert {_turns_minimax(pile)[0][0] for pile in range(1, tiny.MAX_PILE + 1)} == {WIN, LOSS}
+
+
 # --- the small functions -----------------------------------------------------------------------
 
 
@@ -295,8 +329,8 @@ def test_new_table_and_clear_table() -> None:
 
 def test_compiled_game_fills_the_defaults() -> None:
     game = cg.compiled_game(legal=tiny.legal, play=tiny.play, key=tiny.key, max_plies=9)
-    assert (game.winning, game.safe, game.plies_left, game.order) == cg.DEFAULT_HOOKS
-    assert game.max_plies == 9
+    assert (game.winning, game.safe, game.plies_left, game.order, game.playout) == cg.DEFAULT_HOOKS
+    assert game.max_plies == 9 and game.alternating is True
     assert not any(cg.hook_given(hook) for hook in cg.DEFAULT_HOOKS)
     full = cg.compiled_game(legal=tiny.legal, play=tiny.play, key=tiny.key, max_plies=9, winning=tiny.winning,
                             safe=tiny.safe, plies_left=tiny.plies_left, order=tiny.order)
@@ -311,6 +345,8 @@ def test_compiled_game_fills_the_defaults() -> None:
     ({"max_plies": 0}, ValueError, "max_plies must be an int"),
     ({"max_plies": cg.MAX_PLIES + 1}, ValueError, "max_plies must be an int"),
     ({"safe": tiny.safe}, ValueError, "give winning with it"),
+    ({"alternating": 1}, ValueError, "alternating must be a bool"),
+    ({"winning": tiny.winning, "safe": tiny.safe, "alternating": False}, ValueError, "needs a game whose players alternate"),
 ])
 def test_compiled_game_refuses(changes: dict[str, Any], error: type[Exception], match: str) -> None:
     arguments: dict[str, Any] = {"legal": tiny.legal, "play": tiny.play, "key": tiny.key, "max_plies": 9, **changes}

@@ -1,7 +1,8 @@
-"""The Monte-Carlo tree search of :mod:`donuts_ai.search.mcts` bound to Donuts (:mod:`._mcts_game`): the
-trees sized for Donuts' longest path, and the kernels the agent calls, one cached kernel
-each. The game's functions are read as attributes of their module: a function named as a
-global here would be compiled in as its address, and the kernel never cached."""
+"""The Monte-Carlo tree search of :mod:`donuts_ai.search.mcts` bound to Donuts (its
+compiled game, :mod:`donuts_ai.donuts.compiled`): the trees sized for Donuts' longest path, and the
+kernels the agent calls, one cached kernel each. The game's functions are read as
+attributes of their module: a function named as a global here would be compiled in as its
+address, and the kernel never cached."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from numpy.typing import NDArray
 
 from ..._numba_types import Bool, Int64
 from ...search import mcts as _tree  # its kernels read as attributes, as the game's are
-from ...search.mcts import MCTSGame, MCTSTree
+from ...search.mcts import MCTSSettings, MCTSTree
+from .. import compiled as D
 from .._kernels.position import Position, Rulebook
-from . import _mcts_game as D
 
 
 def new_tree(trees: int, max_nodes: int) -> MCTSTree:
@@ -24,23 +25,23 @@ def new_tree(trees: int, max_nodes: int) -> MCTSTree:
 
 @njit(cache=True)
 def run_tree(
-    tree: MCTSTree, t: Int64, rulebook: Rulebook, pos: Position, color: Int64, iterations: Int64, exploration: float,
+    tree: MCTSTree, t: Int64, rulebook: Rulebook, pos: Position, color: Int64, iterations: Int64, settings: MCTSSettings,
     stop_when_full: Bool,
 ) -> tuple[Int64, bool]:
     """:func:`donuts_ai.search.mcts.run_tree` on Donuts: up to ``iterations`` iterations on tree ``t`` from
     ``pos`` (``color`` to move) under ``rulebook``; ``(iterations run, full)``."""
-    result: tuple[Int64, bool] = _tree.run_tree(MCTSGame(D.step, D.legal, D.playout), rulebook, tree, t, pos, color,
-                                                iterations, exploration, stop_when_full)
+    result: tuple[Int64, bool] = _tree.run_tree(D.game(), rulebook, tree, t, pos, color, iterations, settings,
+                                                stop_when_full)
     return result
 
 
 @njit(cache=True, parallel=True)
 def run_trees(
     tree: MCTSTree, rulebook: Rulebook, pos: Position, color: Int64, todo: NDArray[np.int64], stop_when_full: NDArray[np.bool],
-    exploration: float, done: NDArray[np.int64], full: NDArray[np.bool],
+    settings: MCTSSettings, done: NDArray[np.int64], full: NDArray[np.bool],
 ) -> None:
     """:func:`run_tree` on every tree ``t``, one tree per thread: ``todo[t]`` iterations,
     stopping when full if ``stop_when_full[t]``; writes ``done[t]`` and ``full[t]``."""
-    game = MCTSGame(D.step, D.legal, D.playout)
+    # The record is made in each thread's loop: a parallel loop cannot take it from outside.
     for t in prange(tree.visits.shape[0]):
-        done[t], full[t] = _tree.run_tree(game, rulebook, tree, t, pos, color, todo[t], exploration, stop_when_full[t])
+        done[t], full[t] = _tree.run_tree(D.game(), rulebook, tree, t, pos, color, todo[t], settings, stop_when_full[t])

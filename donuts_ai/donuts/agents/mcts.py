@@ -13,7 +13,7 @@ from ..._checks import deprecated_alias
 from ...agents.base import SIMULATIONS, budget, check_exploration, check_flag, check_time_limit, now, positive_int, renamed_argument
 from ...errors import AgentError
 from ...outcomes import UNKNOWN
-from ...search.mcts import MAX_TREE_NODES, NODE_BYTES, compact, descend, grown, reset_tree, root_stats
+from ...search.mcts import MAX_TREE_NODES, NODE_BYTES, MCTSSettings, compact, descend, grown, reset_tree, root_stats
 from .._kernels.position import Position, Rulebook, position_of, rulebook_of
 from ..board import Board
 from ..squares import NUM_SQUARES, SQUARE_NAMES, squares_of
@@ -85,7 +85,8 @@ def _compile_one_tree(board: Board) -> None:
     assert turn is not None  # a game that goes on
     tree = new_tree(1, 256)
     reset_tree(tree, 0, 1 - turn, 1)
-    run_tree(tree, 0, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), turn, 8, 1.0, True)
+    run_tree(tree, 0, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), turn, 8,
+             MCTSSettings(1.0, True), True)
     root_stats(tree, 0)
     descend(tree, 0, np.zeros(0, dtype=np.int64))
     compact(tree, 0, 128)
@@ -100,7 +101,7 @@ def _compile_parallel_trees(board: Board) -> None:
     for t in range(2):
         reset_tree(tree, t, 1 - turn, 1)
     run_trees(tree, rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), turn,
-              np.full(2, 8, dtype=np.int64), np.ones(2, dtype=np.bool_), 1.0, np.zeros(2, dtype=np.int64),
+              np.full(2, 8, dtype=np.int64), np.ones(2, dtype=np.bool_), MCTSSettings(1.0, True), np.zeros(2, dtype=np.int64),
               np.zeros(2, dtype=np.bool_))
 
 
@@ -190,6 +191,7 @@ class MCTSAgent(DonutsAgent):
         if self.simulations is None and self.time_limit is None:
             self.time_limit = 1.0
         self.exploration = check_exploration(exploration)
+        self._settings = MCTSSettings(self.exploration, True)  # MCTS-Solver always on
         self.workers = positive_int("workers", workers, allow_none=False)
         self.max_nodes = positive_int("max_nodes", max_nodes)
         if self.max_nodes is not None and not MIN_NODES <= self.max_nodes <= MAX_TREE_NODES:
@@ -322,11 +324,11 @@ class MCTSAgent(DonutsAgent):
         """``todo[t]`` iterations on each tree ``t`` (a tree stops when full unless
         ``frozen[t]``): the iterations run and whether each tree is full."""
         if self.workers == 1:
-            d, f = run_tree(self._tree, 0, rulebook, pos, color, int(todo[0]), self.exploration, not frozen[0])
+            d, f = run_tree(self._tree, 0, rulebook, pos, color, int(todo[0]), self._settings, not frozen[0])
             return np.array([d], dtype=np.int64), np.array([f], dtype=np.bool_)
         done = np.zeros(self.workers, dtype=np.int64)
         full = np.zeros(self.workers, dtype=np.bool_)
-        run_trees(self._tree, rulebook, pos, color, todo, ~frozen, self.exploration, done, full)
+        run_trees(self._tree, rulebook, pos, color, todo, ~frozen, self._settings, done, full)
         return done, full
 
     def _headroom(self) -> np.ndarray:
@@ -466,7 +468,7 @@ class MCTSAgent(DonutsAgent):
         # other, since a parallel call waits for every thread to be scheduled, which
         # on a busy machine can take longer than a tiny budget.
         for t in range(self.workers):
-            d, _ = run_tree(self._tree, t, rulebook, pos, color, 1, self.exploration, False)
+            d, _ = run_tree(self._tree, t, rulebook, pos, color, 1, self._settings, False)
             done_total[t] += d
         k, rate = 0, None
         while not self._proven_roots().all():

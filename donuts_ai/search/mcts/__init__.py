@@ -1,12 +1,12 @@
-"""Monte-Carlo tree search for any two-player game that passes in its compiled functions:
-the kernels of :mod:`._tree` (UCT with random playouts and MCTS-Solver, in preallocated
-arrays). Donuts binds them to its engine and plays them with its ``MCTSAgent``
-(:mod:`donuts_ai.donuts.agents.mcts`)."""
+"""Monte-Carlo tree search for any two-player game given as a
+:class:`~donuts_ai.search.compiled_game.CompiledGame`: the kernels of :mod:`._tree` (UCT
+with random playouts and MCTS-Solver, in preallocated arrays). Donuts and Connect Four
+bind them to their engines and play them with their ``MCTSAgent``."""
 
 from ._tree import (
     MAX_TREE_NODES,
     NODE_BYTES,
-    MCTSGame,
+    MCTSSettings,
     MCTSTree,
     compact,
     descend,
@@ -17,5 +17,5 @@ from ._tree import (
     run_tree,
 )
 
-__all__ = ["MAX_TREE_NODES", "NODE_BYTES", "MCTSGame", "MCTSTree", "compact", "descend", "grown", "new_tree",
+__all__ = ["MAX_TREE_NODES", "NODE_BYTES", "MCTSSettings", "MCTSTree", "compact", "descend", "grown", "new_tree",
            "reset_tree", "root_stats", "run_tree"]

@@ -12,23 +12,25 @@ The position of a node is not stored: each iteration replays the path from the r
 (``game.step``; the last descent's nodes are left in ``path``, as long as the game's
 longest path, given to :func:`new_tree`), which costs less than storing 40 bytes per node.
 
-The game comes in as an :class:`MCTSGame` record of its compiled functions, with its
-``rules`` (any value) passed through to them; moves are the bits of a ``uint64`` legal
-mask (at most :data:`MAX_ACTIONS`), players 0 and 1, and a game's winner is a winner code
-of :mod:`donuts_ai.outcomes`: a player, ``WINNER_DRAW`` or ``NO_WINNER_YET``. Numba
-compiles the kernels once per game; the game's module binds them in kernels of its own,
-which are cached (Donuts: :mod:`donuts_ai.donuts.agents._mcts_bound`).
+The game comes in as a :class:`~donuts_ai.search.compiled_game.CompiledGame` record of
+its compiled functions (the interface the compiled solver takes too), with its ``rules``
+(any value) passed through to them; the search uses its ``legal``, ``play`` and
+``playout`` (without a ``playout`` of the game's own, uniformly random moves through
+``legal`` and ``play``), and keeps the player to move beside the position (0 or 1; a
+move's status :data:`~donuts_ai.search.compiled_game.MOVES_AGAIN` keeps it). A game's
+result is kept as a winner code of :mod:`donuts_ai.outcomes`: a player, ``WINNER_DRAW``
+or ``NO_WINNER_YET``. Numba compiles the kernels once per game; the game's module binds
+them in kernels of its own, which are cached (Donuts:
+:mod:`donuts_ai.donuts.agents._mcts_bound`).
 
 One iteration: descend by UCB1 from the root (skipping children proven lost for the
 player choosing); expand a visited leaf with all its legal moves; play one uniformly
 random game from the new node; back the result up the path. MCTS-Solver: a node whose
 mover has a proven-winning child is proven won for that mover; a node all of whose
 children are proven is proven with the best of them; proven values replace averages
-in the backups, so proven wins are found and played at once.
-
-Positions are whatever the game's functions pass along (Donuts: the kernels'
-``Position``, from the side to move) with the player ``to_move`` beside them, since
-rewards and proofs are kept by player.
+in the backups, so proven wins are found and played at once. The proofs are a setting
+(:class:`MCTSSettings`): without them a finished game reached in a descent is scored
+afresh at each visit, and every move keeps being sampled by UCB1 alone, as in plain UCT.
 
 Memory: the arrays have a fixed number of nodes (their capacity); the driver (the agent)
 keeps the tree growing past it between calls of :func:`run_tree`. A call that meets a
@@ -50,11 +52,12 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._bits import ctz, popcount, rng_seed
+from ..._bits import ONE, ZERO, ctz, popcount, rng_below, rng_seed
 from ..._numba_types import Bool, Int64
 from ...outcomes import NO_WINNER_YET, UNKNOWN, WINNER_DRAW
 from .._nodes import NONE, ROOT
 from .._selection import ucb1
+from ..compiled_game import DRAWN, LOST, MOVES_AGAIN, WON, CompiledGame, hook_given
 
 # A node's ``proven``: -1 / 0 / +1 (lost / drawn / won) for its mover, or outcomes.UNKNOWN
 # while not proven.
@@ -98,15 +101,11 @@ NODE_FIELDS = ("visits", "value_sum", "first_child", "child_count", "move", "mov
 NODE_BYTES = 4 + 8 + 4 + 1 + 1 + 1 + 1
 
 
-class MCTSGame(NamedTuple):
-    """A two-player game's compiled functions (Numba ``@njit`` functions); ``rules`` is
-    whatever the caller passes to :func:`run_tree`, ``pos`` a position, ``to_move`` the
-    player to move (0 or 1). A move is a bit index of the ``uint64`` legal mask; a winner
-    is a winner code (a player, ``WINNER_DRAW`` or ``NO_WINNER_YET``)."""
+class MCTSSettings(NamedTuple):
+    """How :func:`run_tree` searches (two scalars, passed by value)."""
 
-    step: Callable[..., Any]  # (rules, pos, to_move, move) -> (pos, to_move, winner): the move played
-    legal: Callable[..., Any]  # (rules, pos) -> uint64: the legal moves as bits
-    playout: Callable[..., Any]  # (rules, pos, to_move, rng uint64) -> (winner, rng): a random game to the end
+    exploration: float  # UCB1's constant c: a child's mean reward plus c * sqrt(ln N / n)
+    solver: bool  # MCTS-Solver: prove nodes from finished games and back proofs up (False: plain UCT)
 
 
 def new_tree(trees: int, max_nodes: int, path_nodes: int) -> MCTSTree:
@@ -186,6 +185,44 @@ def _update_proof(first_child: NDArray[np.int32], child_count: NDArray[np.int8],
         proven[t, node] = best if mover[t, node] == chooser else -best
 
 
+@njit(cache=True, inline="always")
+def _winner(status: Int64, mover: Int64) -> Int64:
+    """The winner code after ``mover`` played a move of ``status``."""
+    if status == WON:
+        return mover
+    if status == LOST:
+        return 1 - mover
+    if status == DRAWN:
+        return np.int64(WINNER_DRAW)
+    return np.int64(NO_WINNER_YET)
+
+
+@njit(cache=True, inline="always")
+def _step(game: CompiledGame, rules: Any, pos: Any, to_move: Int64, move: Int64) -> tuple[Any, Int64, Int64]:
+    """``move`` played: ``(position, player to move, winner code)``."""
+    child, status = game.play(rules, pos, move)
+    return child, to_move if status == MOVES_AGAIN else 1 - to_move, _winner(status, to_move)
+
+
+@njit(cache=True)
+def _playout(game: CompiledGame, rules: Any, pos: Any, to_move: Int64, rng: np.uint64) -> tuple[Int64, np.uint64]:
+    """A random game from ``pos`` (``to_move`` to move) to its end: ``(winner code, rng)``;
+    the game's own ``playout`` where it has one, else uniformly random legal moves."""
+    if hook_given(game.playout):
+        value, rng = game.playout(rules, pos, rng)
+        return (to_move if value > 0 else (1 - to_move if value < 0 else np.int64(WINNER_DRAW))), rng
+    while True:
+        moves = game.legal(rules, pos)
+        if moves == ZERO:
+            return np.int64(WINNER_DRAW), rng  # no move in a game that goes on: a draw, as the solver scores it
+        rng, n = rng_below(rng, popcount(moves))
+        for _ in range(n):
+            moves &= moves - ONE
+        pos, to_move, winner = _step(game, rules, pos, to_move, ctz(moves))
+        if winner != NO_WINNER_YET:
+            return winner, rng
+
+
 @njit(cache=True)
 def _proof(winner: Int64, mover: Int64) -> int:
     """The proven value, for ``mover``, of a node where the game ended with ``winner``."""
@@ -219,14 +256,24 @@ def _select_child(visits: NDArray[np.int32], value_sum: NDArray[np.float64], fir
 
 @njit(cache=True)
 def run_tree(
-    game: MCTSGame, rules: Any, tree: MCTSTree, t: Int64, pos: Any, to_move: Int64, iterations: Int64, exploration: float,
-    stop_when_full: Bool,
+    game: CompiledGame, rules: Any, tree: MCTSTree, t: Int64, pos: Any, to_move: Int64, iterations: Int64,
+    settings: MCTSSettings, stop_when_full: Bool,
 ) -> tuple[Int64, bool]:
-    """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root
-    (``pos``, player ``to_move`` to move; ``exploration`` UCB1's constant); fewer when the root is proven, or when the tree is full
-    and ``stop_when_full``. Returns ``(iterations run, full)``: ``full`` when a leaf could
-    not be expanded for want of room (that iteration played out from the leaf, as every
-    later one does while the tree stays full and ``stop_when_full`` is False)."""
+    """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root.
+
+    Args:
+        game, rules: the game's functions, and what they are passed unchanged.
+        tree, t: the trees, and the one searched.
+        pos, to_move: the root's position, from the side to move, and that player (0 or 1).
+        iterations: the most to run (fewer once the root is proven or, with ``stop_when_full``, the tree full).
+        settings: UCB1's constant and whether MCTS-Solver proves.
+
+    Returns:
+        ``(iterations run, full)``: ``full`` when a leaf could not be expanded for want of
+        room (that iteration played out from the leaf, as every later one does while the
+        tree stays full and ``stop_when_full`` is False).
+    """
+    exploration, solver = settings
     visits, value_sum, first_child, child_count = tree.visits, tree.value_sum, tree.first_child, tree.child_count
     move, mover, proven, node_count = tree.move, tree.mover, tree.proven, tree.node_count
     max_nodes = visits.shape[1]
@@ -250,11 +297,12 @@ def run_tree(
         # Selection.
         while first_child[t, node] >= 0 and proven[t, node] == UNKNOWN:
             node = _select_child(visits, value_sum, first_child, child_count, proven, t, node, exploration)
-            p, c, winner = game.step(rules, p, c, np.int64(move[t, node]))
+            p, c, winner = _step(game, rules, p, c, np.int64(move[t, node]))
             depth += 1
             path[depth] = node
             if winner != NO_WINNER_YET:
-                proven[t, node] = _proof(winner, mover[t, node])
+                if solver:
+                    proven[t, node] = _proof(winner, mover[t, node])
                 break
         if winner == NO_WINNER_YET and proven[t, node] == UNKNOWN:
             # Expansion: a leaf visited before gets all its children, then the first is
@@ -279,15 +327,15 @@ def run_tree(
                         proven[t, ch] = UNKNOWN
                     node_count[t] = free + k
                     node = free
-                    p, c, winner = game.step(rules, p, c, np.int64(move[t, node]))
+                    p, c, winner = _step(game, rules, p, c, np.int64(move[t, node]))
                     depth += 1
                     path[depth] = node
-                    if winner != NO_WINNER_YET:
+                    if winner != NO_WINNER_YET and solver:
                         proven[t, node] = _proof(winner, mover[t, node])
                 else:
                     full = True
             if winner == NO_WINNER_YET:
-                winner, rng = game.playout(rules, p, c, rng)
+                winner, rng = _playout(game, rules, p, c, rng)
         elif winner == NO_WINNER_YET:
             # A proven node reached in selection: its proven value is the result.
             pv = proven[t, node]
@@ -298,7 +346,7 @@ def run_tree(
             n = path[d]
             visits[t, n] += 1
             value_sum[t, n] += _reward(winner, mover[t, n])
-            if d < depth:
+            if d < depth and solver:
                 _update_proof(first_child, child_count, mover, proven, t, path[d])
         iterations_run += 1
         if full and stop_when_full:

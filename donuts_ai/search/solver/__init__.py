@@ -11,7 +11,8 @@ Connect Four solver (blog.gamesolver.org), in Numba kernels that import no game.
 **Scores** (:mod:`._scores`) count the distance: a win whose winning move is ``d`` plies
 away scores ``WIN_SCORE - d``, a loss ``-(WIN_SCORE - d)``, a draw 0, so the best is the
 quickest win or the slowest loss, and :func:`plies_to_end` reads the distance back.
-:func:`score_before` turns a position's score into the score of the move that led to it.
+:func:`score_before` turns a position's score into the score of the move that led to it
+(:func:`score_again` where the same player moves again).
 A search stopped by its node budget returns :data:`UNKNOWN_SCORE` (nothing raises).
 
 **The game's hooks** (``winning``, ``safe``, ``plies_left``, ``order``) make the search
@@ -25,8 +26,9 @@ A game binds :func:`solve` and :func:`analyze` in cached kernels of its own, as
 """
 
 from ._negamax import NO_NODE_LIMIT, analyze, solve
-from ._scores import NO_DISTANCE, NOT_LEGAL, UNKNOWN_SCORE, WIN_SCORE, plies_to_end, score_before
+from ._scores import NO_DISTANCE, NOT_LEGAL, UNKNOWN_SCORE, WIN_SCORE, plies_to_end, score_again, score_before
 from ._table import ENTRY_BYTES, NO_LOWER, NO_UPPER, SolverTable, clear_table, new_table, probe
 
 __all__ = ["ENTRY_BYTES", "NOT_LEGAL", "NO_DISTANCE", "NO_LOWER", "NO_NODE_LIMIT", "NO_UPPER", "UNKNOWN_SCORE", "WIN_SCORE",
-           "SolverTable", "analyze", "clear_table", "new_table", "plies_to_end", "probe", "score_before", "solve"]
+           "SolverTable", "analyze", "clear_table", "new_table", "plies_to_end", "probe", "score_again", "score_before",
+           "solve"]

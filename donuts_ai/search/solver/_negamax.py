@@ -15,13 +15,15 @@ at most (the least of the parent's count less one and the game's ``plies_left``)
 2. ``safe`` (with ``winning``): only the moves that do not lose at once are searched;
    with none, the position is lost in 2;
 3. the bounds of the distance (Pons' bound from the moves left): with no winning move
-   the quickest win is 3 plies away, with a safe move the quickest loss 4, and no win or
-   loss comes after ``plies`` plies: the window shrinks to them, and closes when empty;
+   the quickest win is 3 plies away (2 in a game that does not alternate: the mover may
+   move again), with a safe move the quickest loss 4, and no win or loss comes after
+   ``plies`` plies: the window shrinks to them, and closes when empty;
 4. the table's bounds for the position, likewise;
 5. the moves in ``order``'s order, cut off at the first that reaches ``beta``.
 
-:func:`solve` bisects the scores the root can have (0, the wins at odd distances, the
-losses at even ones, within its ``plies``) with null windows, the table kept between
+:func:`solve` bisects the scores the root can have (0, and in a game that alternates the wins at odd
+distances and the losses at even ones, any distance in one that does not, within its
+``plies``) with null windows, the table kept between
 them; each answer's bound moves the bisection past every score it rules out.
 
 A node budget stops the search: past it, every node returns at once, nothing more is
@@ -38,8 +40,8 @@ from numpy.typing import NDArray
 
 from ..._bits import ONE, ZERO, ctz
 from ..._numba_types import Int64
-from ..compiled_game import DRAWN, MAX_MOVES, WON, CompiledGame, hook_given
-from ._scores import NOT_LEGAL, UNKNOWN_SCORE, WIN_SCORE, score_before
+from ..compiled_game import DRAWN, LOST, MAX_MOVES, MOVES_AGAIN, WON, CompiledGame, hook_given
+from ._scores import NOT_LEGAL, UNKNOWN_SCORE, WIN_SCORE, score_again, score_before
 from ._sorter import MoveSorter, new_sorter, sort_moves
 from ._table import SolverTable, bounds_at, store
 
@@ -51,8 +53,14 @@ BUDGET = 1
 NO_NODE_LIMIT = 1 << 62
 #: The quickest win when no move wins at once: our next move but one.
 FIRST_WIN_WITHOUT_WIN_NOW = 3
+#: ... in a game that does not alternate: the next ply, when the mover moves again.
+FIRST_WIN_WITHOUT_WIN_NOW_ANY_TURNS = 2
 #: The quickest loss when every move searched is safe: the opponent's second move.
 FIRST_LOSS_WHEN_SAFE = 4
+#: The quickest loss otherwise: the opponent's first move; in a game that does not
+#: alternate, our own move (status LOST).
+FIRST_LOSS = 2
+FIRST_LOSS_ANY_TURNS = 1
 
 
 @njit(cache=True)
@@ -84,8 +92,15 @@ def _negamax(game: CompiledGame, rules: Any, pos: Any, where: tuple[np.int64, np
             return np.int64(-(WIN_SCORE - ply - 2))  # every move lets the opponent win at once
     # The distance bounds the score: no win sooner than the first ply one can come at, none
     # (nor a loss) after the last ply left.
-    first_win = FIRST_WIN_WITHOUT_WIN_NOW if use_winning else 1
-    first_loss = FIRST_LOSS_WHEN_SAFE if use_safe else 2
+    alternating = game.alternating
+    if use_winning:
+        first_win = FIRST_WIN_WITHOUT_WIN_NOW if alternating else FIRST_WIN_WITHOUT_WIN_NOW_ANY_TURNS
+    else:
+        first_win = 1
+    if use_safe:
+        first_loss = FIRST_LOSS_WHEN_SAFE
+    else:
+        first_loss = FIRST_LOSS if alternating else FIRST_LOSS_ANY_TURNS
     high = np.int64(WIN_SCORE - ply - first_win) if plies >= first_win else np.int64(0)
     low = np.int64(-(WIN_SCORE - ply - first_loss)) if plies >= first_loss else np.int64(0)
     if beta > high:
@@ -114,8 +129,13 @@ def _negamax(game: CompiledGame, rules: Any, pos: Any, where: tuple[np.int64, np
             score = np.int64(WIN_SCORE - ply - 1)
         elif status == DRAWN:
             score = np.int64(0)
+        elif status == LOST:
+            score = np.int64(-(WIN_SCORE - ply - 1))
         else:
-            score = -_negamax(game, rules, child, (ply + 1, plies - 1), -beta, -alpha, table, counts, sorter)
+            if status == MOVES_AGAIN:  # the same player, the same window
+                score = _negamax(game, rules, child, (ply + 1, plies - 1), alpha, beta, table, counts, sorter)
+            else:
+                score = -_negamax(game, rules, child, (ply + 1, plies - 1), -beta, -alpha, table, counts, sorter)
             if counts[NODES] > counts[BUDGET]:
                 return np.int64(0)  # the budget ran out below: nothing found here is sure
         if score >= beta:
@@ -129,18 +149,21 @@ def _negamax(game: CompiledGame, rules: Any, pos: Any, where: tuple[np.int64, np
 
 
 @njit(cache=True)
-def _root_scores(plies: Int64) -> NDArray[np.int64]:
+def _root_scores(plies: Int64, alternating: bool) -> NDArray[np.int64]:
     """The scores a position with at most ``plies`` plies left can have, ascending: the
-    losses at even distances 2 to ``plies`` (the quickest first), the draw, the wins at odd
-    distances (the slowest first)."""
-    losses = plies // 2
-    wins = (plies + 1) // 2
+    losses (the quickest first), the draw, the wins (the slowest first); in a game that
+    alternates, the losses at even distances 2 to ``plies`` and the wins at odd ones, in
+    one that does not, every distance 1 to ``plies``."""
+    step = 2 if alternating else 1
+    first_loss = 2 if alternating else 1
+    losses = (plies - first_loss) // step + 1 if plies >= first_loss else 0
+    wins = (plies - 1) // step + 1 if plies >= 1 else 0
     scores = np.empty(losses + 1 + wins, dtype=np.int64)
     for i in range(losses):
-        scores[i] = -(WIN_SCORE - 2 * (i + 1))
+        scores[i] = -(WIN_SCORE - (first_loss + step * i))
     scores[losses] = 0
     for j in range(wins):
-        scores[losses + 1 + j] = WIN_SCORE - (2 * (wins - j) - 1)
+        scores[losses + 1 + j] = WIN_SCORE - (1 + step * (wins - 1 - j))
     return scores
 
 
@@ -152,7 +175,7 @@ def _solve(game: CompiledGame, rules: Any, pos: Any, plies: Int64, table: Solver
     plies = min(np.int64(plies), np.int64(game.plies_left(rules, pos)))
     if plies <= 0 or game.legal(rules, pos) == ZERO:
         return np.int64(0)
-    scores = _root_scores(plies)
+    scores = _root_scores(plies, game.alternating)
     lo = np.int64(0)
     hi = np.int64(scores.shape[0] - 1)
     ply = np.int64(0)
@@ -244,7 +267,12 @@ def analyze(game: CompiledGame, rules: Any, pos: Any, table: SolverTable, max_no
             scores[move] = WIN_SCORE - 1
         elif status == DRAWN:
             scores[move] = 0
+        elif status == LOST:
+            scores[move] = -(WIN_SCORE - 1)
         else:
             score = _solve(game, rules, child, plies - 1, table, counts, sorter)
-            scores[move] = UNKNOWN_SCORE if score == UNKNOWN_SCORE else score_before(score)
+            if score == UNKNOWN_SCORE:
+                scores[move] = UNKNOWN_SCORE
+            else:
+                scores[move] = score_again(score) if status == MOVES_AGAIN else score_before(score)
     return scores, counts[NODES]

@@ -62,3 +62,22 @@ def score_before(score: Int64) -> np.int64:
     if score < 0:
         return np.int64(-score - 1)
     return np.int64(0)
+
+
+@njit(cache=True)
+def score_again(score: Int64) -> np.int64:
+    """The score of a move after which the same player moves again (status
+    ``MOVES_AGAIN``), from the score of the position it leads to: the same sign, the end one
+    ply further away.
+
+    Args:
+        score: the score of the position after the move (not a marker).
+
+    Returns:
+        ``score - 1`` for a win, ``score + 1`` for a loss, 0 for a draw.
+    """
+    if score > 0:
+        return np.int64(score - 1)
+    if score < 0:
+        return np.int64(score + 1)
+    return np.int64(0)
