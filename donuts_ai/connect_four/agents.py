@@ -1,8 +1,9 @@
 """Connect Four's own agents, on the compiled engine (:mod:`.kernels`): :class:`GreedyAgent`
 (a win at once, else a move that does not lose at once), :class:`SolverAgent` (perfect
-play, by the generic compiled solver of :mod:`donuts_ai.search.solver`) and
-:class:`MCTSAgent` (UCT with MCTS-Solver, the compiled tree of :mod:`donuts_ai.search.mcts`).
-The game's other kinds (``random``, ``alphabeta``) are the generic agents of every game
+play, by the generic compiled solver of :mod:`donuts_ai.search.solver`),
+:class:`AlphaBetaAgent` (that solver, deepened as time allows) and :class:`MCTSAgent` (UCT
+with MCTS-Solver, the compiled tree of :mod:`donuts_ai.search.mcts`). The game's other
+kind (``random``) and the ``generic-*`` kinds are the generic agents of every game
 (:mod:`donuts_ai.agents.generic`). :data:`AGENTS` names the classes by dotted path."""
 
 from __future__ import annotations
@@ -13,12 +14,17 @@ from ..agents.base import Agent, budget, check_exploration, check_flag, check_ti
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
 from .board import COLUMN_NAMES, ConnectFourBoard
-from .kernels import legal, position, safe, winning
+from .kernels import CELLS, WIDTH, legal, position, safe, winning
+from .solve import MAX_TABLE_BITS
+
+#: The centre column, which ties go to.
+CENTRE = WIDTH // 2
 
 #: The agent kinds of Connect Four's own, by spec name (dotted paths, imported when first used).
 AGENTS: LazyRegistry[type[Agent]] = LazyRegistry({
     "greedy": "donuts_ai.connect_four.agents:GreedyAgent",
     "solver": "donuts_ai.connect_four.agents:SolverAgent",
+    "alphabeta": "donuts_ai.connect_four.agents:AlphaBetaAgent",
     "mcts": "donuts_ai.connect_four.agents:MCTSAgent",
 })
 
@@ -86,6 +92,91 @@ class SolverAgent(Agent):
         self.last_info = {"score": analysis.score, "nodes": analysis.nodes, "seconds": now() - start,
                           "proven": analysis.score is not None}
         return move
+
+
+class AlphaBetaInfo(TypedDict, total=False):
+    """:attr:`AlphaBetaAgent.last_info`: figures of the last move (empty before the first)."""
+
+    depth: int  # the deepest horizon searched to the end, in plies
+    score: int  # Pons' score of the move played where the search decided it, else 0 (a draw, or not decided)
+    nodes: int  # positions explored, every horizon together
+    seconds: float
+    proven: bool  # the value is exact: a win found, every move lost, or a horizon past the end of the game
+
+
+#: Nodes a second the node budgets assume until a horizon of :data:`RATE_NODES` nodes at least
+#: has measured the agent's own speed.
+ASSUMED_NODES_PER_SECOND = 2_000_000
+RATE_NODES = 10_000
+
+
+class AlphaBetaAgent(Agent):
+    """Iterative deepening on the generic compiled solver (:func:`donuts_ai.search.solver.analyze_within`,
+    every hook of the engine): every move searched to a horizon of 1 ply, then 2, and so on,
+    each from an empty table, while ``time_limit`` seconds a move last (the clock checked
+    through a node budget from the speed measured so far) or up to ``depth`` plies. A line
+    the horizon reaches undecided scores 0, as a draw, so a win or loss found is exact and
+    the search stops there. It plays the best move of the deepest horizon finished (ties to
+    the centre). Deterministic: ``seed`` changes nothing."""
+
+    kind = "alphabeta"
+
+    def __init__(self, time_limit: float | None = None, *, depth: int | None = None, table_bits: int = 20,
+                 seed: int | None = None, name: str | None = None) -> None:
+        super().__init__(seed, name)
+        self.time_limit = check_time_limit(time_limit)
+        self.depth = positive_int("depth", depth)
+        if self.time_limit is None and self.depth is None:
+            self.time_limit = 1.0
+        self.table_bits = positive_int("table_bits", table_bits, allow_none=False)
+        if self.table_bits > MAX_TABLE_BITS:
+            raise AgentError(f"table_bits must be at most {MAX_TABLE_BITS}, got {table_bits}")
+        self._table: Any = None  # allocated at the first move
+        self.last_info: AlphaBetaInfo = {}
+
+    def select_move(self, view: Any, time_left: float | None = None) -> str:
+        import numpy as np
+
+        from ..search import solver
+        from .solve import RULES, _analyze_within, pons_score
+
+        board = _board(view, type(self).__name__)
+        start = now()
+        seconds = budget(self.time_limit, time_left)
+        deadline = None if seconds is None else start + seconds
+        pos = position(board)
+        stones = int(pos[2])
+        if self._table is None:
+            self._table = solver.new_table(self.table_bits)
+        columns = [c for c in range(len(COLUMN_NAMES)) if int(legal(0, pos)) >> c & 1]
+        best: list[int] | None = None
+        depth = nodes = 0
+        rate = float(ASSUMED_NODES_PER_SECOND)
+        exact = False
+        for horizon in range(1, min(self.depth or CELLS, CELLS - stones) + 1):
+            if best is not None and deadline is not None and now() >= deadline:
+                break
+            limit = solver.NO_NODE_LIMIT if deadline is None or best is None else max(1, int((deadline - now()) * rate))
+            solver.clear_table(self._table)  # its bounds hold for the horizon they were found at
+            began = now()
+            scores, explored = _analyze_within(np.int64(RULES), pos, self._table, np.int64(limit), np.int64(horizon))
+            nodes += int(explored)
+            elapsed = now() - began
+            if explored >= RATE_NODES and elapsed > 0:  # a small search times its overhead (or compiling), not its nodes
+                rate = int(explored) / elapsed
+            found = [int(scores[c]) for c in columns]
+            if solver.UNKNOWN_SCORE in found:
+                break  # out of time within this horizon: the last finished one decides
+            best, depth = found, horizon
+            exact = max(found) > 0 or max(found) < 0 or horizon >= CELLS - stones
+            if exact:
+                break
+        assert best is not None  # the first horizon always finishes (no node limit)
+        top = max(best)
+        column = min((c for c, score in zip(columns, best, strict=True) if score == top), key=lambda c: abs(c - CENTRE))
+        self.last_info = {"depth": depth, "score": pons_score(top, stones) or 0, "nodes": nodes,
+                          "seconds": now() - start, "proven": exact}
+        return COLUMN_NAMES[column]
 
 
 class MCTSInfo(TypedDict, total=False):
@@ -177,4 +268,5 @@ class MCTSAgent(Agent):
         return COLUMN_NAMES[column]
 
 
-__all__ = ["AGENTS", "GreedyAgent", "MCTSAgent", "MCTSInfo", "SolverAgent", "SolverInfo"]
+__all__ = ["AGENTS", "ASSUMED_NODES_PER_SECOND", "RATE_NODES", "AlphaBetaAgent", "AlphaBetaInfo", "GreedyAgent", "MCTSAgent", "MCTSInfo",
+           "SolverAgent", "SolverInfo"]

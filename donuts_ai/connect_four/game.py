@@ -9,8 +9,9 @@ registered as ``"connect-four"``.
 - **Rules**: none to vary (``{}``).
 - **Agents** receive a copy of the :class:`~.board.ConnectFourBoard` and answer a column
   letter; the game's own kinds are :data:`donuts_ai.connect_four.agents.AGENTS`
-  (``greedy``, ``mcts`` on the compiled MCTS, ``solver``), the others (``random``,
-  ``alphabeta``) the generic agents of every game.
+  (``greedy``; ``mcts`` on the compiled MCTS; ``solver`` and ``alphabeta``, iterative
+  deepening, on the compiled solver), the others (``random``, ``generic-*``) the generic
+  agents of every game.
 - **Result**: four in a row, or a full board (a draw); the ledger counts a win 1 and a
   draw 1/2.
 """

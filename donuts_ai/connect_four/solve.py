@@ -59,6 +59,15 @@ def _analyze(rules: np.int64, pos: Any, table: solver.SolverTable,
     return solver.analyze(game, rules, pos, table, max_nodes)
 
 
+@njit(cache=True)
+def _analyze_within(rules: np.int64, pos: Any, table: solver.SolverTable, max_nodes: np.int64,
+                    horizon: np.int64) -> tuple[NDArray[np.int64], np.int64]:
+    """:func:`donuts_ai.search.solver.analyze_within` on Connect Four, every hook given."""
+    game = cg.CompiledGame(K.legal, K.play, K.key, K.CELLS, True, K.winning, K.safe, K.plies_left, K.order,
+                           cg.default_playout)
+    return solver.analyze_within(game, rules, pos, table, max_nodes, horizon)
+
+
 def pons_score(score: int, stones: int) -> int | None:
     """Pons' score of the solver's ``score`` (:mod:`donuts_ai.search.solver`) at a position
     with ``stones`` on the board; ``None`` for a score not known. A win ``d`` plies away

@@ -56,15 +56,20 @@ state in the game's own structured dtype). One name for one thing:
   path by the nodes it may make). No game constant is written here.
 
 **The game is passed in**: each tree search takes the game as a record of its compiled
-functions (:class:`~.mcts.MCTSGame`, :class:`~.ismcts.ISMCTSGame`,
-:class:`~.puct.PUCTGame`; Numba compiles the search once for each game) and imports no
-game engine. The verbs agree: ``step`` plays a move (in all three), ``legal`` lists the
-legal moves and ``playout`` plays a random game to its end (MCTS, ISMCTS); a move is a bit
-of a ``uint64`` legal mask in MCTS and PUCT, the game's integer code in ISMCTS, as each
-record says; a two-player game's winner is a winner code of :mod:`donuts_ai.outcomes`. The game's side binds the
-search to its functions in a kernel of its own, in its folder, which is what Numba caches
-(Donuts: ``donuts_ai.donuts.agents._mcts_bound`` and ``puct_game`` (bound by
-``donuts_ai.learn.batched_search``); Donut Boxes: ``donuts_ai.boxes._bound``).
+functions and imports no game engine (Numba compiles the search once for each game). The
+MCTS and the exact solver take one record, the compiled-game interface
+(:class:`~.compiled_game.CompiledGame`: ``legal``, ``play`` with a move's status, ``key``
+and optional hooks, ``playout`` among them); the information-set search and PUCT take
+records of their own (:class:`~.ismcts.ISMCTSGame`, :class:`~.puct.PUCTGame`: ``step``
+plays a move in both), for what the interface does not say (deals and hidden cards; a
+network's batches). A move is a bit of a ``uint64`` legal mask in MCTS, the solver and
+PUCT, the game's integer code in ISMCTS; a two-player game's winner is kept as a winner
+code of :mod:`donuts_ai.outcomes`. The game's side binds the search to its functions in a
+kernel of its own, in its folder, which is what Numba caches (Donuts:
+:mod:`donuts_ai.donuts.compiled`, ``donuts_ai.donuts.agents._mcts_bound`` and ``puct_game``
+(bound by ``donuts_ai.learn.batched_search``); Connect Four:
+``donuts_ai.connect_four._mcts`` and :mod:`donuts_ai.connect_four.solve`; Donut Boxes:
+``donuts_ai.boxes._bound``).
 
 Shared between them (:mod:`._selection`): UCB1's score (``ucb1``, inlined into MCTS and
 ISMCTS) and the masked softmax over a node's legal actions (``masked_softmax_terms``:

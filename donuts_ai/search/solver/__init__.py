@@ -5,6 +5,8 @@ Connect Four solver (blog.gamesolver.org), in Numba kernels that import no game.
 
 - :func:`solve` — a position's exact score and the positions explored;
 - :func:`analyze` — the exact score of every legal move (Pons' ``move_scores``);
+- :func:`analyze_within` — the same, a horizon of plies ahead at most (what the horizon
+  does not decide scores 0): the depth-limited alpha-beta of an agent that deepens;
 - :func:`new_table`, :func:`clear_table`, :func:`probe` — the transposition table
   (:class:`SolverTable`: a structure of arrays, a lower and an upper bound per key).
 
@@ -25,10 +27,10 @@ A game binds :func:`solve` and :func:`analyze` in cached kernels of its own, as
 (``tests/search/test_compiled_solver.py``) check the scores of Pons' positions.
 """
 
-from ._negamax import NO_NODE_LIMIT, analyze, solve
+from ._negamax import NO_NODE_LIMIT, analyze, analyze_within, solve
 from ._scores import NO_DISTANCE, NOT_LEGAL, UNKNOWN_SCORE, WIN_SCORE, plies_to_end, score_again, score_before
 from ._table import ENTRY_BYTES, NO_LOWER, NO_UPPER, SolverTable, clear_table, new_table, probe
 
 __all__ = ["ENTRY_BYTES", "NOT_LEGAL", "NO_DISTANCE", "NO_LOWER", "NO_NODE_LIMIT", "NO_UPPER", "UNKNOWN_SCORE", "WIN_SCORE",
-           "SolverTable", "analyze", "clear_table", "new_table", "plies_to_end", "probe", "score_again", "score_before",
-           "solve"]
+           "SolverTable", "analyze", "analyze_within", "clear_table", "new_table", "plies_to_end", "probe", "score_again",
+           "score_before", "solve"]

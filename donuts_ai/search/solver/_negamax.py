@@ -251,7 +251,34 @@ def analyze(game: CompiledGame, rules: Any, pos: Any, table: SolverTable, max_no
         its score, :data:`NOT_LEGAL` for a move not legal, :data:`UNKNOWN_SCORE` for one
         not settled when the budget ran out; the positions explored.
     """
-    plies = _search_plies(game, rules, pos)
+    return _analyze(game, rules, pos, table, max_nodes, _search_plies(game, rules, pos))
+
+
+@njit(cache=True)
+def analyze_within(game: CompiledGame, rules: Any, pos: Any, table: SolverTable, max_nodes: Int64,
+                   horizon: Int64) -> tuple[NDArray[np.int64], np.int64]:
+    """:func:`analyze` looking ``horizon`` plies ahead at most: the move's own ply and the
+    plies after it. A position the horizon reaches before the game ends scores 0, as a
+    draw does, so a win or a loss it finds is exact (every line the loser could try ends
+    within the horizon), and 0 is "a draw, or not decided within the horizon". This is a
+    depth-limited alpha-beta with a null evaluation, which an agent deepens as its time
+    allows (iterative deepening; clear the table between horizons: its bounds hold for
+    the horizon they were found at).
+
+    Args:
+        game, rules, pos, table, max_nodes: as :func:`analyze`.
+        horizon: the plies looked ahead, 1 or more.
+
+    Returns:
+        ``(scores, nodes)``, as :func:`analyze`.
+    """
+    return _analyze(game, rules, pos, table, max_nodes, min(_search_plies(game, rules, pos), np.int64(horizon)))
+
+
+@njit(cache=True)
+def _analyze(game: CompiledGame, rules: Any, pos: Any, table: SolverTable, max_nodes: Int64,
+             plies: Int64) -> tuple[NDArray[np.int64], np.int64]:
+    """Every move's score, ``plies`` plies looked ahead at most (the move's own included)."""
     counts = _new_counts(max_nodes)
     sorter = new_sorter(plies)
     scores = np.full(MAX_MOVES, NOT_LEGAL, dtype=np.int64)
