@@ -214,7 +214,8 @@ def agent_speed(agents: Sequence[object], time_limit: float = DEFAULT_TIME, posi
     """Decisions/s and nodes/s of each of ``agents`` (specs or agent objects) on
     :func:`bench_positions` ``(positions, seed)``, then of our alpha-beta and MCTS with
     ``time_limit`` seconds a move (``baselines=False``: without them). A spec without a
-    time of its own gets ``time_limit`` (see the module doc). ``game`` (a registered
+    time of its own gets ``time_limit`` (see the module doc); a baseline given among
+``agents`` is measured once. ``game`` (a registered
     name, ``"module:name"`` or a game; Donuts by default): the positions are that game's
     (:func:`game_positions`), the specs its agents, and the baselines those of our two
     that it has (:func:`baselines_of`). Raises :class:`~donuts_ai.DonutsError` (a
@@ -226,9 +227,14 @@ def agent_speed(agents: Sequence[object], time_limit: float = DEFAULT_TIME, posi
         agents = [agents]
     boards = bench_positions(positions, seed) if rules.name == GAME else game_positions(rules, positions, seed)
     entries: list[tuple[Any, str | None]] = []
-    for agent in [*agents, *(baselines_of(rules) if baselines else ())]:
+    given = len(agents)
+    for i, agent in enumerate([*agents, *(baselines_of(rules) if baselines else ())]):
         if isinstance(agent, str):
             spec = _with_time(agent, time_limit, rules)
+            if any(label == spec for _, label in entries):
+                if i < given:
+                    raise DonutsError(f"agent {agent!r} is given twice: each agent is measured once")
+                continue  # a baseline the caller measures already
             entries.append((make_agent(spec, seed, game=rules), spec))
         else:
             entries.append((agent, None))

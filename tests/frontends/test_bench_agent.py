@@ -141,6 +141,14 @@ def test_agents_are_measured_on_another_games_positions_beside_the_baselines_it_
         agent_speed(["flipper"], positions=1, game=C4)
 
 
+def test_a_baseline_given_as_an_agent_is_measured_once_and_a_repeated_agent_refused():
+    same = agent_speed(["alphabeta"], time_limit=0.01, positions=1, seed=1, game="connect-four")
+    assert [a["agent"] for a in same["agents"]] == ["alphabeta:time=0.01", "mcts:time=0.01"]
+    assert len({f.name for f in agent_figures(same)}) == len(agent_figures(same))
+    with pytest.raises(DonutsError, match="agent 'greedy' is given twice"):
+        agent_speed(["greedy", "greedy"], time_limit=0.01, positions=1, game="connect-four")
+
+
 def test_cli_measures_on_another_game_and_says_which(capsys, tmp_path):
     out = tmp_path / "c4.json"
     assert main(["bench", "--agent", "greedy", "--game", C4, "--positions", "2", "--time", "0.01", "--runs", "1",
