@@ -295,7 +295,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _add_demo(sub: Subparsers) -> None:
     demo = sub.add_parser("demo", help="a short round robin of every kind of agent, ending with ratings (about a minute)")
-    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--seed", type=int, default=1, help="the round robin's seed (default 1)")
     demo.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
     demo.set_defaults(func=_cmd_demo)
 
@@ -365,7 +365,8 @@ def _add_tournament_play(tour: argparse.ArgumentParser) -> None:
                            "(faster, but a hanging or crashing agent stops the run)")
     add_rules_arguments(tour)  # Donuts rules only: a flag given is told apart from one left out
     tour.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
-    tour.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0])
+    tour.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0],
+                      help="where the units run: process (default: worker processes of this machine) or ray (a Ray cluster, --address)")
     tour.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")
     tour.add_argument("--out", default=None, help="results file (JSON lines)")
     tour.add_argument("--resume", action="store_true",
@@ -382,7 +383,7 @@ def _add_report(sub: Subparsers) -> None:
     rep = sub.add_parser("report", help="tables (and pictures) from a results file",
                          description="Ratings, crosstable and ledger of a results file. A game of your own is found by "
                                      "the module:name the file records (its module is imported: make it importable).")
-    rep.add_argument("results")
+    rep.add_argument("results", metavar="FILE", help="a results file (JSON lines) of tournament, sprt or evaluate")
     rep.add_argument("--png", metavar="DIR", default=None, help="also draw ratings.png and crosstable.png into DIR")
     rep.set_defaults(func=_cmd_report)
 
@@ -395,7 +396,7 @@ def _add_verify(sub: Subparsers) -> None:
                                      "(each line, unit and game that does not is named), 2 for a file that cannot be read "
                                      "(or whose game cannot be found: a game of your own is found by the module:name "
                                      "the file records, whose module must be importable).")
-    ver.add_argument("results", nargs="+", metavar="FILE")
+    ver.add_argument("results", nargs="+", metavar="FILE", help="results files (JSON lines) to replay")
     ver.set_defaults(func=_cmd_verify)
 
 
@@ -403,37 +404,39 @@ def _add_sprt(sub: Subparsers) -> None:
     sp = sub.add_parser("sprt", help="SPRT: is agent A at least ELO1 stronger than agent B?")
     sp.add_argument("a", metavar="A", help="agent spec of A, as in tournament (the game's kinds, or module:Class[:k=v])")
     sp.add_argument("b", metavar="B", help="agent spec of B")
-    sp.add_argument("--elo0", type=float, default=0.0)
-    sp.add_argument("--elo1", type=float, default=20.0)
-    sp.add_argument("--alpha", type=float, default=0.05)
-    sp.add_argument("--beta", type=float, default=0.05)
-    sp.add_argument("--max-pairs", type=_positive_int, default=2000)
+    sp.add_argument("--elo0", type=float, default=0.0, help="the Elo difference of the null hypothesis (default 0)")
+    sp.add_argument("--elo1", type=float, default=20.0, help="the Elo difference of the alternative: A stronger by this (default 20)")
+    sp.add_argument("--alpha", type=float, default=0.05, help="the false-positive rate: accepting ELO1 when ELO0 holds (default 0.05)")
+    sp.add_argument("--beta", type=float, default=0.05, help="the false-negative rate: accepting ELO0 when ELO1 holds (default 0.05)")
+    sp.add_argument("--max-pairs", type=_positive_int, default=2000,
+                    help="stop undecided after this many game pairs (default 2000)")
     sp.add_argument("--game", default="donuts", help=f"the game (default donuts): {GAME_HELP}; a two-sided one")
     sp.add_argument("--layouts", default="random",
                     help="the set-ups, as in tournament (default: a fresh seeded one per pair; for donuts a tile arrangement)")
-    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--seed", type=int, default=0, help="the run's seed: every pair's set-up and the agents' seeds derive from it")
     sp.add_argument("--rules", type=_rules_arg, default=None, metavar="KEY=VALUE[,...]",
                     help="the game's rules, as in tournament")
     add_rules_arguments(sp)
-    sp.add_argument("--quiet", action="store_true")
+    sp.add_argument("--quiet", action="store_true", help="no progress line")
     sp.set_defaults(func=_cmd_sprt)
 
 
 def _add_study(sub: Subparsers) -> None:
     study = sub.add_parser("study", help="solve the empty board of many layouts: who wins Donuts?")
-    study.add_argument("question", choices=("first-player",))
+    study.add_argument("question", choices=("first-player",), help="what to study: first-player (who wins the empty board)")
     study.add_argument("--arrangements", default=None, help="'all' tile arrangements, or a seeded sample of N")
     study.add_argument("--grids", type=_positive_int, default=None, help="also N uniformly random direction grids")
-    study.add_argument("--seed", type=int, default=0)
+    study.add_argument("--seed", type=int, default=0, help="the seed of the sampled arrangements and grids (default 0)")
     study.add_argument("--distance", action="store_true", help="also solve the exact game lengths (much slower)")
     study.add_argument("--out", default=None, help="results file (JSON lines), appended as layouts finish")
-    study.add_argument("--resume", action="store_true")
+    study.add_argument("--resume", action="store_true", help="continue the results file given with --out")
     study.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
-    study.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0])
+    study.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0],
+                       help="where the units run: process (default: worker processes of this machine) or ray (a Ray cluster, --address)")
     study.add_argument("--address", default=None, help="Ray cluster address")
     study.add_argument("--first-moves", action="store_true",
                        help="also solve every first move of each layout (about 36 times the work)")
-    study.add_argument("--quiet", action="store_true")
+    study.add_argument("--quiet", action="store_true", help="no progress line")
     add_rules_arguments(study)
     study.set_defaults(func=_cmd_study)
 
@@ -508,7 +511,11 @@ KEYWORD_FLAGS = {RESUME_KEYWORD: "--resume", NEW_VERSION_KEYWORD: "--new-version
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line, one function per subcommand, in the order ``--help`` shows them."""
+    from . import __version__
+
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
+    parser.add_argument("--version", action="version", version=f"donuts-ai {__version__}",
+                        help="print the version of donuts_ai and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_commands(sub)
     for add in (_add_demo, _add_game, _add_tournament, _add_report, _add_verify, _add_sprt, _add_study, _add_book, _add_bench, _add_engine,

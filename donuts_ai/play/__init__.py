@@ -71,7 +71,7 @@ def add_commands(subparsers: argparse._SubParsersAction[_Parser]) -> None:
     serve.set_defaults(func=_cmd_serve)
 
     replay = subparsers.add_parser("replay", help="replay a saved game (donuts-ai play's save FILE) move by move")
-    replay.add_argument("file")
+    replay.add_argument("file", metavar="FILE", help="a saved game (the text donuts-ai play's save writes)")
     replay.add_argument("--analyze", action="store_true",
                         help="value every move exactly (within node limits) and mark those that threw a win or draw away")
     replay.add_argument("--style", choices=("auto", "ansi", "plain"), default="auto", help="board drawing (as in play)")

@@ -88,7 +88,8 @@ def add_evaluate_command(sub: Any) -> None:
     ev.add_argument("--seed", type=int, default=0, metavar="S",
                     help="every position's seed for the agents, and the positions --limit draws, derive from it (default 0)")
     ev.add_argument("--workers", type=_positive(int), default=1, metavar="N", help="processes (default 1)")
-    ev.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0])
+    ev.add_argument("--backend", choices=BACKENDS, default=BACKENDS[0],
+                    help="where the units run: process (default: worker processes of this machine) or ray (a Ray cluster, --address)")
     ev.add_argument("--address", default=None, help="Ray cluster address (default: start a local Ray instance)")
     ev.add_argument("--isolation", choices=ISOLATIONS, default=ISOLATIONS[0],
                     help="process (default): every agent in a supervised process of its own; none: in the worker (faster, "

@@ -144,3 +144,27 @@ def test_check_game_prints_each_check_passed_or_the_first_failure(monkeypatch, c
     assert seen == [("connect-four-python", 7)]
     status, err = command_error(capsys, "check-game", "chess")
     assert status == 2 and err.startswith("donuts-ai: error: unknown game 'chess'") and err.count("\n") == 1
+
+
+def _options_without_help(parser, path):
+    """(command, option) of every argument of ``parser`` and its subcommands without a help text."""
+    missing = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, subparser in action.choices.items():
+                missing += _options_without_help(subparser, f"{path} {name}")
+        elif not isinstance(action, argparse._HelpAction | argparse._VersionAction) and not action.help:
+            missing.append((path, action.option_strings or action.dest))
+    return missing
+
+
+def test_every_option_has_help_and_version_prints_the_version(capsys):
+    from donuts_ai import __version__
+    from donuts_ai.bench.engine import _parser as bench_parser
+    from donuts_ai.cli import build_parser
+
+    assert _options_without_help(build_parser(), "donuts-ai") == []
+    assert _options_without_help(bench_parser("donuts-ai bench"), "donuts-ai bench") == []
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0 and capsys.readouterr().out == f"donuts-ai {__version__}\n"
