@@ -287,10 +287,11 @@ def _positive_float(text: str) -> float:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage dump): ``donuts-ai: error: ...``, exit 2."""
+    """argparse with one-line errors: ``donuts-ai: error: ... (usage: donuts-ai COMMAND --help)``,
+    exit 2 (the usage named in the line rather than printed above it)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"donuts-ai: error: {message}\n")
+        self.exit(2, f"donuts-ai: error: {message} (usage: {self.prog} --help)\n")
 
 
 def _add_demo(sub: Subparsers) -> None:
@@ -456,11 +457,17 @@ def _add_book(sub: Subparsers) -> None:
 
 
 def _add_bench(sub: Subparsers) -> None:
-    # Listed here for --help; `main` hands `bench ...` to donuts_ai.bench.engine.main, whose
-    # parser is the one of `donuts-ai bench`, `python -m donuts_ai.bench` and `python -m benchmarks`.
-    sub.add_parser("bench", add_help=False,
-                   help="measure engine and search speed on this machine into a record; bench compare OLD NEW compares "
-                        "two; bench --agent SPEC [--game GAME] an agent's speed (GAME: a registered game or module:name)")
+    # Every argument after `bench` goes, unread, to donuts_ai.bench.engine.main, whose parser
+    # is the one of `donuts-ai bench`, `python -m donuts_ai.bench` and `python -m benchmarks`
+    # (`bench compare` included): no character starts an option here (prefix_chars), so
+    # `--quick` and `--help` reach it as they are.
+    bench = sub.add_parser("bench", add_help=False, prefix_chars="\0",
+                           help="measure engine and search speed on this machine into a record; bench compare OLD NEW "
+                                "compares two; bench --agent SPEC [--game GAME] an agent's speed (GAME: a registered game "
+                                "or module:name)")
+    bench.add_argument("bench_argv", nargs=argparse.REMAINDER, metavar="ARGS",
+                       help="the arguments of donuts-ai bench (see donuts-ai bench --help)")
+    bench.set_defaults(func=_cmd_bench)
 
 
 def _cmd_check_game(args: argparse.Namespace) -> int:
@@ -511,10 +518,10 @@ KEYWORD_FLAGS = {RESUME_KEYWORD: "--resume", NEW_VERSION_KEYWORD: "--new-version
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line, one function per subcommand, in the order ``--help`` shows them."""
-    from . import __version__
-
+    # The package's version, read where the package (imported before any of its modules) keeps it.
+    version = getattr(sys.modules[__name__.rsplit(".", 1)[0]], "__version__", "?")
     parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
-    parser.add_argument("--version", action="version", version=f"donuts-ai {__version__}",
+    parser.add_argument("--version", action="version", version=f"donuts-ai {version}",
                         help="print the version of donuts_ai and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_commands(sub)
@@ -524,6 +531,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` chose, down every level of subcommands."""
+    while True:
+        subparsers = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        chosen = getattr(args, subparsers[0].dest, None) if subparsers else None
+        if chosen is None:
+            return parser
+        parser = subparsers[0].choices[chosen]
+
+
 def main(argv: list[str] | None = None) -> int:
     # module:Class specs name modules of the current folder, as under `python -m` (a console
     # script's path does not hold it); seat processes inherit the path.
@@ -531,12 +548,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.append(os.getcwd())
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
-    func: Callable[[argparse.Namespace], int]
-    if argv[:1] == ["bench"]:  # its own parser (see _add_bench)
-        args, func = argparse.Namespace(bench_argv=argv[1:]), _cmd_bench
-    else:
-        args = parser.parse_args(argv)
-        func = args.func
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # named by the command's own parser, whose usage the line points to
+        _command_parser(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
+    func: Callable[[argparse.Namespace], int] = args.func
     try:
         return func(args)
     except DonutsError as exc:

@@ -104,7 +104,7 @@ ALLOWED = {
     # The plain searches the library's own are measured against, on the engine and on its public face.
     "donuts.baselines": {"_bits", "donuts._kernels", "donuts.kernels"},
     # Donuts as a compiled game of the generic compiled searches, and the generic solver bound to it.
-    "donuts.compiled": {"_bits", "_numba_types", "outcomes", "search", "donuts._kernels", "donuts.board", "donuts.errors",
+    "donuts.compiled": {"_bits", "_numba_types", "errors", "outcomes", "search", "donuts._kernels", "donuts.board",
                         "donuts.squares"},
     # Its agents, and their bindings of the game-agnostic MCTS; the table of kinds names only these.
     "donuts.agents": {"_bits", "_checks", "_numba_types", "agents", "errors", "outcomes", "search", "donuts._kernels",

@@ -47,7 +47,7 @@ from ._kernels.position import (
     rulebook_of,
 )
 from .board import Board
-from .errors import DonutsError
+from ..errors import GameOverError
 from .squares import NUM_SQUARES
 
 #: The most plies of a game: each placement fills a square.
@@ -143,10 +143,10 @@ def generic_solve(board: Board, table: solver.SolverTable, max_nodes: int = solv
         positions explored.
 
     Raises:
-        DonutsError: the game is over.
+        GameOverError: the game is over.
     """
     if board.outcome() is not None:
-        raise DonutsError("the game is over: there is nothing to solve")
+        raise GameOverError("the game is over: there is nothing to solve")
     b0, b1, turn, last, p0, p1 = board.kernel_state()
     pos = position_of(b0, b1, turn, last, p0, p1)
     score, nodes = _solve(rulebook_of(board.layout, board.rules), pos, table, np.int64(max_nodes))
