@@ -20,12 +20,14 @@ from examples import compiled_game as G
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "compiled_game.py"
 PAGE = ROOT / "docs" / "howto" / "compile_your_game.md"
+#: Where the page's part on Donuts' own kernels begins: what follows quotes no tic-tac-toe.
+OWN_SEARCH = "\n## Your own search on a game's kernels\n"
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
 def test_the_page_quotes_the_example_verbatim() -> None:
     source = EXAMPLE.read_text()
-    blocks = re.findall(r"```python\n(.*?)```", PAGE.read_text(), flags=re.DOTALL)
+    blocks = re.findall(r"```python\n(.*?)```", PAGE.read_text().split(OWN_SEARCH)[0], flags=re.DOTALL)
     assert len(blocks) >= 4
     for block in blocks:
         assert block in source, block
