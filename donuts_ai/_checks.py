@@ -4,9 +4,10 @@ Each returns the value, converted (``int``, ``float``), or raises a ``DonutsErro
 subclass (``error``) naming the argument, what it must be, and what it got. ``bool`` is
 never taken for a number, and NumPy integers count as ints.
 
-A parameter or command-line option renamed is taken under its old name for a while, with
-a :class:`DeprecationWarning` naming the new one: :func:`renamed_keyword` for a keyword,
-:class:`RenamedOption` (:func:`add_renamed_option`) for an option.
+A command-line option renamed is taken under its old name for a while, with a
+:class:`DeprecationWarning` naming the new one: :class:`RenamedOption`
+(:func:`add_renamed_option`; the benchmark scripts' and ``donuts_ai.bench.interop``'s
+budget flags still use it).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numbers
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import Any, Literal, TypeGuard, TypeVar, overload
+from typing import Any, Literal, TypeGuard, overload
 
 from .errors import DonutsError
 
@@ -100,45 +101,8 @@ def check_nonnegative(name: str, value: object, error: type[DonutsError] = Donut
     return float(value)
 
 
-#: The version that drops the names deprecated in 0.5.0.
+#: The version that drops the options deprecated in 0.5.0 (:class:`RenamedOption`'s message).
 DEPRECATED_UNTIL = "0.6.0"
-
-_T = TypeVar("_T")
-
-
-def renamed_keyword(owner: str, new: str, value: _T | None, old: str, old_value: _T | None,
-                    error: type[DonutsError] = DonutsError, stacklevel: int = 3) -> _T | None:
-    """The value of a keyword renamed from ``old`` to ``new`` (``None``: not given): given
-    as ``old`` alone it warns with a :class:`DeprecationWarning` naming ``new`` (for the
-    caller of ``owner``, the function or class taking it, ``stacklevel`` frames up); given
-    as both it is ``error``."""
-    if old_value is None:
-        return value
-    if value is not None:
-        raise error(f"{owner} got both {new}={value!r} and {old}={old_value!r}: {old!r} is the deprecated name "
-                    f"of {new!r}; give {new} alone")
-    warnings.warn(f"{owner}: {deprecation_text(old, new)}", DeprecationWarning, stacklevel=stacklevel)
-    return old_value
-
-
-def deprecation_text(old: str, new: str) -> str:
-    """The message of a deprecated parameter name (constructors, specs and settings say the same)."""
-    return f"{old!r} is deprecated: the parameter is named {new!r} now (since 0.5.0; {old!r} goes in {DEPRECATED_UNTIL})"
-
-
-def deprecated_alias(old: str, new: str) -> property:
-    """A property ``old`` that reads and writes attribute ``new``, with a :class:`DeprecationWarning`
-    (an attribute renamed with its constructor's parameter)."""
-
-    def get(self: object) -> Any:
-        warnings.warn(f"{type(self).__name__}.{old} is deprecated: read .{new}", DeprecationWarning, stacklevel=2)
-        return getattr(self, new)
-
-    def set_(self: object, value: Any) -> None:
-        warnings.warn(f"{type(self).__name__}.{old} is deprecated: set .{new}", DeprecationWarning, stacklevel=2)
-        setattr(self, new, value)
-
-    return property(get, set_, doc=f"Deprecated since 0.5.0 (goes in {DEPRECATED_UNTIL}): ``{new}``.")
 
 
 class RenamedOption(argparse.Action):

@@ -11,10 +11,6 @@ symmetries) are :mod:`donuts_ai.donuts.errors`, Donut Boxes' :mod:`donuts_ai.box
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import Any
-
 
 class GameError(ValueError):
     """Bad input to a game: what a game of one's own raises (see :mod:`donuts_ai.game`),
@@ -54,16 +50,3 @@ class SearchStopped(RuntimeError):
     """A search was stopped from another thread (:meth:`donuts_ai.Solver.stop`): not bad
     input, so not a :class:`DonutsError`; the background analysis that owns the solver
     ends quietly on it."""
-
-
-#: Donuts' errors, here before 0.5.0: still importable from this module, with a
-#: :class:`DeprecationWarning`, until 0.6 (their home is :mod:`donuts_ai.donuts.errors`).
-_MOVED_TO_DONUTS = ("LayoutError", "PositionError", "RulesError", "SymmetryError")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED_TO_DONUTS:
-        warnings.warn(f"donuts_ai.errors.{name} is deprecated since 0.5.0: import it from donuts_ai or "
-                      f"donuts_ai.donuts.errors", DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module("donuts_ai.donuts.errors"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,10 +18,6 @@ result strings) are :mod:`donuts_ai.donuts.outcomes`'s. (Colour names are
 
 from __future__ import annotations
 
-import importlib
-import warnings
-from typing import Any
-
 #: Winner code of a game that goes on.
 NO_WINNER_YET = -1
 #: Winner code of a drawn game (0 / 1 are the players).
@@ -65,17 +61,3 @@ def winner_of_code(code: int) -> int | None:
     """The Python layer's winner (0, 1 or ``None`` for a draw) of an engine winner code of
     a finished game."""
     return None if code == WINNER_DRAW else int(code)
-
-
-#: Donuts' words, here before 0.5.0: still importable from this module, with a
-#: :class:`DeprecationWarning`, until 0.6 (their home is :mod:`donuts_ai.donuts.outcomes`).
-_MOVED_TO_DONUTS = ("REASON_FIVE", "REASON_GROUP", "REASON_MAJORITY", "REASON_NAMES", "RESULT_STRINGS", "UNFINISHED",
-                    "RESULTS", "result_string")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED_TO_DONUTS:
-        warnings.warn(f"donuts_ai.outcomes.{name} is deprecated since 0.5.0: import it from donuts_ai.donuts.outcomes",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module("donuts_ai.donuts.outcomes"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

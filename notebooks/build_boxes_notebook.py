@@ -71,7 +71,7 @@ start card grey), each delivered box washed in the colour of the player it score
 when it scored for nobody)."""),
         code("""
 state = play(BoxesRules(players=3), 7,
-             [ISMCTSAgent(iterations=20 if QUICK else 300, seed=1), GreedyAgent(seed=2), RandomAgent(seed=3)])
+             [ISMCTSAgent(simulations=20 if QUICK else 300, seed=1), GreedyAgent(seed=2), RandomAgent(seed=3)])
 print(f"{len(state.move_stack)} moves; scores {state.scores}; boxes delivered {state.boxes_delivered}; "
       f"places {state.ranking()}")
 state"""),
@@ -85,7 +85,7 @@ twice at a table (two separate instances)."""),
         code("""
 # ISMCTS on an iteration budget, so that the run replays exactly (1,000 iterations take
 # 0.04 to 0.1 s a move on one core: see python -m donuts_ai.bench.boxes).
-AGENTS = ["random", "greedy", "ismcts:iterations=10"] if QUICK else ["random", "greedy", "ismcts:iterations=1000"]
+AGENTS = ["random", "greedy", "ismcts:simulations=10"] if QUICK else ["random", "greedy", "ismcts:simulations=1000"]
 # Games per pairing: at 2 seats each pair of the 3 agents is a pairing (48 games in all in
 # the full run), at 4 seats the 3 agents fill one table (24 games).
 SIZES = {2: 2, 4: 4} if QUICK else {2: 16, 4: 24}

@@ -91,7 +91,7 @@ head, and the search with 50 and 400 simulations."""),
 COUNT = 40 if QUICK else 400
 SIMS = (8,) if QUICK else (50, 400)
 fresh = label_positions(COUNT, seed=7)
-result = measure(network, fresh, sims=SIMS)
+result = measure(network, fresh, simulations=SIMS)
 print(f"{result['positions']} decided positions, {result['critical_positions']} critical")
 print(f"{'':26} {'all':>6} {'critical':>9}")
 print(f"{'raw policy keeps value':26} {result['policy']:6.1%} {result['critical_policy']:9.1%}")
@@ -195,7 +195,8 @@ fig.tight_layout(); plt.show()"""),
         md("""
 ## Against Monte-Carlo tree search
 
-`az:sims=400` against `mcts:time=0.1` (UCT with random playouts, MCTS-Solver and its
+`az:simulations=400` (recorded as `az:sims=400`, the budget's name when the match was
+played) against `mcts:time=0.1` (UCT with random playouts, MCTS-Solver and its
 root prover), and beside it the exact solver against the same opponent on the same
 arrangements: a gauntlet of colour-swapped pairs on random tile arrangements, played by
 `donuts-ai tournament` (the command is in the results file's config line). The solver's

@@ -92,7 +92,7 @@ print("open pick:", b.is_open_pick(), "-", len(b.legal_moves()), "legal moves")"
     md("Agents play through one protocol, `select_move(board)`:"),
     code("""
 board = Board(layout)
-players = {0: MCTSAgent(iterations=2000 if QUICK else 50000, seed=1), 1: GreedyAgent(seed=1)}
+players = {0: MCTSAgent(simulations=2000 if QUICK else 50000, seed=1), 1: GreedyAgent(seed=1)}
 while not board.is_game_over():
     board.push(players[board.turn].select_move(board))
 print(board.outcome(), "after", board.ply, "plies")
@@ -120,7 +120,7 @@ import matplotlib.pyplot as plt
 from donuts_ai import tournament
 
 agents = ["random", "greedy", "alphabeta:time=0.05", "mcts:time=0.05"] if not QUICK else \\
-         ["random", "greedy", "alphabeta:depth=2", "mcts:iterations=300"]
+         ["random", "greedy", "alphabeta:depth=2", "mcts:simulations=300"]
 results = tournament.run(agents, game="donuts", games=8 if not QUICK else 2, layouts="random:0:4", seed=1)
 print(results.table())"""),
     code("""

@@ -329,12 +329,6 @@ def test_every_module_is_in_a_known_layer():
     assert not unknown, f"layers missing from ALLOWED: {unknown}"
 
 
-#: Deprecated names kept where they were before 0.5.0, each loaded from its new home by its
-#: dotted path when first named (with a DeprecationWarning), until 0.6: the only upward
-#: references the layers allow, listed here so that no other slips in.
-DEPRECATED_ALIASES = {"donuts_ai.errors": {"donuts_ai.donuts.errors"}, "donuts_ai.outcomes": {"donuts_ai.donuts.outcomes"}}
-
-
 def test_layers_import_only_the_layers_below():
     edges = _edges(layers=True)
     wrong = []
@@ -342,7 +336,7 @@ def test_layers_import_only_the_layers_below():
         layer = _layer(module)
         if layer in ("", "__main__"):
             continue
-        for target in targets - DEPRECATED_ALIASES.get(module, set()):
+        for target in targets:
             other = _layer(target)
             if other and other != layer and other not in ALLOWED[layer]:
                 wrong.append(f"{module} imports {target}")

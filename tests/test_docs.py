@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -138,10 +137,8 @@ def _documented_paths(module_name: str, name: str) -> set[str]:
     if inspect.isclass(obj) or inspect.isfunction(obj):
         paths.add(f"{obj.__module__}.{obj.__qualname__}")
     else:
-        with warnings.catch_warnings():  # a name's deprecated alias in its old module warns when read: not a home
-            warnings.simplefilter("ignore", DeprecationWarning)
-            paths |= {f"{other}.{name}" for other, mod in list(sys.modules.items())
-                      if other.startswith("donuts_ai") and getattr(mod, name, None) is obj}
+        paths |= {f"{other}.{name}" for other, mod in list(sys.modules.items())
+                  if other.startswith("donuts_ai") and getattr(mod, name, None) is obj}
     return paths
 
 

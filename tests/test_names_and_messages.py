@@ -204,21 +204,11 @@ def test_a_class_without_select_move_keeps_its_message():
         source_of(int, "donuts")
 
 
-def test_a_renamed_keyword_or_option_warns_for_its_caller_and_names_the_new_one():
+def test_a_renamed_option_warns_for_its_caller_and_names_the_new_one():
     import argparse
 
-    from donuts_ai._checks import add_renamed_option, renamed_keyword
+    from donuts_ai._checks import add_renamed_option
 
-    def search(simulations=None, sims=None):
-        return renamed_keyword("search", "simulations", simulations, "sims", sims)
-
-    with pytest.warns(DeprecationWarning, match="search: 'sims' is deprecated: the parameter is named 'simulations' now "
-                                                "\\(since 0.5.0; 'sims' goes in 0.6.0\\)") as caught:
-        assert search(sims=3) == 3
-    assert caught[0].filename == __file__  # the caller's line, not the helper's
-    assert search(simulations=4) == 4 and search() is None
-    with pytest.raises(DonutsError, match="both simulations=4 and sims=3"):
-        search(4, 3)
     parser = argparse.ArgumentParser()
     parser.add_argument("--simulations", type=int, nargs="+", default=[1])
     add_renamed_option(parser, "--sims", "--simulations", type=int, nargs="+")

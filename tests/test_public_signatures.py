@@ -117,7 +117,7 @@ def test_the_check_sees_a_wide_callable():
 #: Every searching agent with a budget, of both games, by spec kind: (game, whether its
 #: search has an exploration constant). Each takes its budget by position, ``simulations``
 #: (or ``depth``) then ``time_limit``, and every other parameter by keyword, the search's
-#: own knobs first (a deprecated name of the budget among them), then ``seed`` and ``name``.
+#: own knobs first, then ``seed`` and ``name``.
 SEARCHERS = {
     "mcts": ("donuts", True),
     "alphabeta": ("donuts", False),
@@ -126,9 +126,11 @@ SEARCHERS = {
     "ismcts": ("boxes", True),
 }
 #: Names of a search's budget that come before ``time_limit``: a count of simulations (one
-#: word for every tree search since 0.5.0: MCTS's and ISMCTS's iterations, PUCT's and
-#: OpenSpiel's simulations), or plies.
+#: word for every tree search: MCTS's and ISMCTS's iterations, PUCT's and OpenSpiel's
+#: simulations), or plies.
 COUNTS = ("simulations", "depth")
+#: The budget's names before 0.5.0, gone from every constructor.
+OLD_BUDGET_NAMES = ("iterations", "sims")
 #: The names the exploration constant had before 0.4.0.
 OLD_EXPLORATION_NAMES = ("c_uct", "uct_c", "c_puct")
 
@@ -150,9 +152,9 @@ def test_searching_agents_name_the_same_ideas_alike(kind):
     positional = [n for n, p in parameters.items() if p.kind is p.POSITIONAL_OR_KEYWORD]
     # The budget first, in one order, and by position: a count, then the time limit.
     assert len(positional) == 2 and positional[0] in COUNTS and positional[1] == "time_limit", positional
-    # One word for a tree search's count (issue 50); an old name is a deprecated keyword only.
+    # One word for a tree search's count (issue 50), and no other.
     assert positional[0] == ("depth" if kind == "alphabeta" else "simulations"), positional
-    assert set(getattr(cls, "DEPRECATED_PARAMETERS", {})) <= set(names[2:-2]), names
+    assert not set(OLD_BUDGET_NAMES) & set(names), names
     # The rest by keyword, seed and name last.
     assert all(parameters[n].kind is inspect.Parameter.KEYWORD_ONLY for n in names[2:]), names
     assert names[-2:] == ["seed", "name"], names
@@ -194,7 +196,6 @@ BAD = object()
 
 
 @pytest.mark.parametrize("game, kind", _every_agent_kind())
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # a deprecated name of the budget is probed too
 def test_every_agent_refuses_every_bad_argument_with_an_agent_error_naming_it(game, kind):
     cls = _resolve(kind, game)
     parameters = [p for p in inspect.signature(cls).parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]

@@ -53,10 +53,10 @@ import random
 import time
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal, overload
+from collections.abc import Callable
+from typing import Any, Literal, overload
 
-from .._checks import check_int, check_seconds, is_int, renamed_keyword
+from .._checks import check_int, check_seconds, is_int
 from ..errors import AgentError, DonutsError
 
 #: A player on a clock thinks at most one part in this many of the time it has left on
@@ -107,21 +107,8 @@ def positive_int(name: str, value: object, allow_none: bool = True, error: type[
 
 #: The one name of a searching agent's budget, a count a move (MCTS's and ISMCTS's
 #: iterations, PUCT's and OpenSpiel's simulations): mctx's ``num_simulations``, and the word
-#: of the results. Its old names (``iterations``, ``sims``) are deprecated since 0.5.0.
+#: of the results.
 SIMULATIONS = "simulations"
-#: Frames between :func:`renamed_argument` and the code that called the agent's class: the
-#: agent's constructor, then the wrapper that records its arguments (:func:`_recording`).
-_CALLER_FRAMES = 4
-
-
-def renamed_argument(owner: str, new: str, value: object, old: str, old_value: object,
-                     error: type[DonutsError] = AgentError) -> tuple[object, str]:
-    """(the value, the name it came under) of an agent's constructor parameter renamed from
-    ``old`` to ``new`` (:func:`~donuts_ai._checks.renamed_keyword`, warning the code that
-    called the agent's class). Check the value under the name it came under, so that a
-    message names what was given."""
-    given = renamed_keyword(owner, new, value, old, old_value, error, stacklevel=_CALLER_FRAMES + 1)
-    return given, new if old_value is None else old
 
 
 def check_time_limit(time_limit: object, error: type[DonutsError] = AgentError) -> float | None:
@@ -276,10 +263,6 @@ class Agent(ABC):
     error: type[DonutsError] = AgentError
     #: The least seed accepted (``None``: any int).
     MIN_SEED: int | None = None
-    #: Constructor parameters renamed, old name -> new: the constructor still takes the old
-    #: one for a while (a :class:`DeprecationWarning`), and so do specs, which rewrite it
-    #: (:func:`donuts_ai.tournament.specs.normalize_spec`).
-    DEPRECATED_PARAMETERS: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, seed: int | None = None, name: str | None = None):
         if name is not None and not isinstance(name, str):

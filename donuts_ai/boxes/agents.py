@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import random
 import time
-import warnings
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
@@ -37,7 +36,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._checks import check_int as _check_int
-from .._checks import deprecated_alias
 from ..agents.base import (
     SIMULATIONS,
     Agent,
@@ -47,7 +45,6 @@ from ..agents.base import (
     check_time_left,
     check_time_limit,
     positive_int,
-    renamed_argument,
 )
 from ..agents.registry import LazyRegistry
 from ..errors import AgentError, GameOverError
@@ -320,24 +317,17 @@ class ISMCTSAgent(BoxesAgent):
     most visited root child (then the best mean reward). With a simulation limit (and no
     time limit) the seed fixes every move. The tree (64 + 8 x players bytes a node, a node
     per iteration) is rebuilt each move; a search stops when it holds :data:`MAX_NODES`.
-    ``iterations=`` is the deprecated name of ``simulations`` (a :class:`DeprecationWarning`;
-    the attribute ``iterations`` too), taken until 0.6.0.
     """
 
     kind = "ismcts"
-    DEPRECATED_PARAMETERS = {"iterations": SIMULATIONS}
-    #: Deprecated since 0.5.0: :attr:`simulations`.
-    iterations = deprecated_alias("iterations", SIMULATIONS)
 
     def __init__(self, simulations: int | None = None, time_limit: float | None = None, *,
                  exploration: float = DEFAULT_EXPLORATION, reward: str = "rank", prior: bool = True,
-                 widen_base: int = 8, box_points: int = DEFAULT_BOX_POINTS, iterations: int | None = None,
+                 widen_base: int = 8, box_points: int = DEFAULT_BOX_POINTS,
                  seed: int | None = None, name: str | None = None) -> None:
         super().__init__(seed, name)
-        given, given_as = renamed_argument("ISMCTSAgent", SIMULATIONS, simulations, "iterations", iterations,
-                                           error=BoxesAgentError)
         #: Simulations (ISMCTS iterations) a move; ``None``: timed.
-        self.simulations = positive_int(given_as, given, error=BoxesAgentError)
+        self.simulations = positive_int(SIMULATIONS, simulations, error=BoxesAgentError)
         self.time_limit = check_time_limit(time_limit, error=BoxesAgentError)
         if self.time_limit is None and self.simulations is None:
             self.time_limit = DEFAULT_TIME_LIMIT
@@ -444,12 +434,3 @@ AGENTS: LazyRegistry[type[BoxesAgent]] = LazyRegistry({
 })
 
 __all__ = ["AGENTS", "BoxesAgent", "BoxesAgentError", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "warm_up"]
-
-
-def __getattr__(name: str) -> object:
-    # BOXES_AGENTS was this table's name before 0.5.0 (Donuts' is AGENTS too): until 0.6.
-    if name == "BOXES_AGENTS":
-        warnings.warn("donuts_ai.boxes.agents.BOXES_AGENTS is deprecated since 0.5.0: use donuts_ai.boxes.agents.AGENTS",
-                      DeprecationWarning, stacklevel=2)
-        return AGENTS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -55,7 +55,7 @@ from ..tournament.engine_text import (
     GoLimits,
     parse_go,
 )
-from ..tournament.specs import AgentLike, Params, SpecError, call_agent, deprecated_parameters, make_agent, resolve
+from ..tournament.specs import AgentLike, Params, SpecError, call_agent, make_agent, resolve
 from .position import parse_position
 
 GAME = "donuts"
@@ -129,11 +129,9 @@ class EngineServer:
         self.spec, self.out, self.err = spec, out, err
         self._lock = threading.Lock()  # one writer at a time, and one answer per search
         cls, params = resolve(spec, GAME)
-        self._cls = cls  # resolved once: the spec's deprecated names, if any, warn once
+        self._cls = cls  # resolved once
         self.kind = spec.partition(":")[0]
         self._types: dict[str, str] = {}  # option name -> spin, check or string
-        #: Deprecated option names (the class's deprecated parameters), old -> new: not listed, still set.
-        self._renamed = dict(deprecated_parameters(cls))
         self.defaults = self._defaults(cls, params)
         self.params = dict(params)
         self.seed: int | None = None
@@ -158,7 +156,7 @@ class EngineServer:
             return dict(params)
         out: Params = {}
         for p in parameters:
-            if p.name == "name" or p.name in self._renamed or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            if p.name == "name" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 continue
             default = None if p.default is p.empty else p.default
             out[p.name] = params.get(p.name, default)
@@ -253,10 +251,6 @@ class EngineServer:
         at = args.index(VALUE, 2)
         name, text = " ".join(args[1:at]), " ".join(args[at + 1:])
         known = {k.lower(): k for k in self.defaults}
-        renamed = {old.lower(): new for old, new in self._renamed.items() if new in self.defaults}
-        if name.lower() in renamed and name.lower() not in known:
-            self.say(f"option {name!r} is deprecated: it is named {renamed[name.lower()]!r} now")
-            name = renamed[name.lower()]
         if name.lower() not in known:
             raise EngineProtocolError(f"unknown option {name!r} (options: {', '.join(self.defaults)})")
         name = known[name.lower()]

@@ -12,8 +12,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts as _mcts
 
-from .._checks import deprecated_alias
-from ..agents.base import SIMULATIONS, Agent, budget, check_exploration, check_flag, check_time_limit, positive_int, renamed_argument
+from ..agents.base import SIMULATIONS, Agent, budget, check_exploration, check_flag, check_time_limit, positive_int
 from ..donuts.agents.donuts_agent import DonutsAgent
 from ..donuts.board import Board
 from ..donuts.squares import SQUARE_NAMES, parse_square
@@ -88,25 +87,19 @@ class OpenSpielMCTSAgent(DonutsAgent):
     early when MCTS-Solver proves the root. A seed fixes every move of a
     simulation-limited agent. No tactical pass: it is OpenSpiel's bot as it comes.
     ``last_info`` holds the last move's simulations (of its last search) and seconds.
-    ``sims=`` is the deprecated name of ``simulations`` (a :class:`DeprecationWarning`; the
-    attribute ``sims`` too), taken until 0.6.0.
     """
 
     kind = "openspiel-mcts"
-    DEPRECATED_PARAMETERS = {"sims": SIMULATIONS}
-    #: Deprecated since 0.5.0: :attr:`simulations`.
-    sims = deprecated_alias("sims", SIMULATIONS)
 
     def __init__(self, simulations: int | None = None, time_limit: float | None = None, *,
-                 exploration: float = DEFAULT_EXPLORATION, rollouts: int = 1, solve: bool = True, sims: int | None = None,
+                 exploration: float = DEFAULT_EXPLORATION, rollouts: int = 1, solve: bool = True,
                  seed: int | None = None, name: str | None = None):
         super().__init__(seed, name)
-        given, given_as = renamed_argument("OpenSpielMCTSAgent", SIMULATIONS, simulations, "sims", sims)
         #: Simulations a move (MCTSBot's ``max_simulations``); ``None``: timed.
-        self.simulations = positive_int(given_as, given)
+        self.simulations = positive_int(SIMULATIONS, simulations)
         if self.simulations is not None and self.simulations < MIN_SIMS:
-            raise AgentError(f"{given_as} must be at least {MIN_SIMS} (MCTSBot expands its root on the second simulation), "
-                             f"got {given}")
+            raise AgentError(f"{SIMULATIONS} must be at least {MIN_SIMS} (MCTSBot expands its root on the second "
+                             f"simulation), got {simulations}")
         self.time_limit = check_time_limit(time_limit)
         if self.simulations is None and self.time_limit is None:
             self.simulations = 1000

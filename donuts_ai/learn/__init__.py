@@ -25,15 +25,11 @@
   position suites (:mod:`donuts_ai.suites`): :func:`measure`.
 
 Importing this package loads no JAX: each name loads its module when first used.
-
-Renamed in 0.5.0 (the old names warn until 0.6): ``evaluate`` is :func:`predict`,
-``evaluate_wdl`` :func:`predict_wdl`, ``EvaluationCache`` :class:`PredictionCache`.
 """
 
 from __future__ import annotations
 
 import importlib
-import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads on first use)
@@ -104,16 +100,7 @@ __all__ = [
 ]
 
 
-#: Names before 0.5.0 -> their names now (taken, with a :class:`DeprecationWarning`, until 0.6).
-_RENAMED = {"evaluate": "predict", "evaluate_wdl": "predict_wdl", "EvaluationCache": "PredictionCache"}
-
-
 def __getattr__(name: str) -> Any:
     if name in _NAMES:
         return getattr(importlib.import_module(f"{__name__}.{_NAMES[name]}"), name)
-    if name in _RENAMED:
-        new = _RENAMED[name]
-        warnings.warn(f"donuts_ai.learn.{name} is deprecated since 0.5.0: use donuts_ai.learn.{new}", DeprecationWarning,
-                      stacklevel=2)
-        return getattr(importlib.import_module(f"{__name__}.{_NAMES[new]}"), new)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,8 +12,7 @@ simulations, hence the move, can vary. ``search=gumbel`` searches by Gumbel root
 and Sequential Halving instead (:meth:`~.batched_search.BatchSearch.run_gumbel`, leaves the
 solver settles cheaply made terminal) and plays the move it chooses; its Gumbel noise
 comes from the agent's seed, so a seeded agent plays the same moves. ``exploration=C`` is
-PUCT's exploration constant (``c_puct`` before 0.4.0). ``sims=N`` is the deprecated name
-of ``simulations=N`` (a :class:`DeprecationWarning`), taken until 0.6.0.
+PUCT's exploration constant (``c_puct`` before 0.4.0).
 """
 
 from __future__ import annotations
@@ -25,8 +24,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import check_int, deprecated_alias
-from ..agents.base import SIMULATIONS, budget, check_exploration, check_time_limit, now, renamed_argument
+from .._checks import check_int
+from ..agents.base import SIMULATIONS, budget, check_exploration, check_time_limit, now
 from ..donuts import kernels as K
 from ..donuts.agents.donuts_agent import DonutsAgent
 from ..donuts.board import Board
@@ -109,16 +108,12 @@ class AlphaZeroAgent(DonutsAgent):
     network, a ``LearnError``)."""
 
     kind = "az"
-    DEPRECATED_PARAMETERS = {"sims": SIMULATIONS}
-    #: Deprecated since 0.5.0: :attr:`simulations`.
-    sims = deprecated_alias("sims", SIMULATIONS)
 
     def __init__(self, simulations: int | None = None, time_limit: float | None = None, *, checkpoint: str | None = None,
-                 exploration: float = C_PUCT, search: str = "puct", sims: int | None = None, seed: int | None = None,
+                 exploration: float = C_PUCT, search: str = "puct", seed: int | None = None,
                  name: str | None = None):
         super().__init__(seed, name)
-        given, given_as = renamed_argument("AlphaZeroAgent", SIMULATIONS, simulations, "sims", sims)
-        simulations = check_int(given_as, given, 0, MAX_SIMS, allow_none=True, error=AgentError)
+        simulations = check_int(SIMULATIONS, simulations, 0, MAX_SIMS, allow_none=True, error=AgentError)
         self.time_limit = check_time_limit(time_limit)
         #: Simulations a move (0: the raw policy); ``None``: as many as the time allows, or the default.
         self.simulations = simulations

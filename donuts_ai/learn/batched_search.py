@@ -12,26 +12,18 @@ target, which improves on the prior with few simulations; it can treat the posit
 game settles in one ply as terminal (``solve``), keep the network's predictions in a
 :class:`~.prediction_cache.PredictionCache`, and give each game its own simulation budget
 (:func:`playout_cap`: KataGo's playout-cap randomization).
-
-Renamed in 0.5.0 (the old names warn until 0.6): ``Predictor`` is :data:`Predictor`,
-``network_evaluator`` :func:`network_predictor`, ``evaluate_roots`` :func:`predict_roots`;
-the budget ``sims`` is ``simulations`` (``BatchSearch(games, simulations)``, its attribute,
-``run(simulations=)``, ``run_gumbel(simulations=)``).
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .._checks import deprecated_alias, renamed_keyword
 from ..donuts.agents import puct_game as D
 from ..donuts.alphabeta import ENTRY_WORDS, WORKSPACE
 from ..donuts.planes import NUM_PLANES
@@ -148,15 +140,9 @@ class SearchResult:
 
 
 class BatchSearch:
-    """PUCT trees for ``games`` games of up to ``simulations`` simulations each (``sims=``,
-    its name before 0.5.0, warns until 0.6; so does the attribute ``sims``)."""
+    """PUCT trees for ``games`` games of up to ``simulations`` simulations each."""
 
-    sims = deprecated_alias("sims", "simulations")
-
-    def __init__(self, games: int, simulations: int | None = None, c_puct: float = C_PUCT, *, sims: int | None = None):
-        simulations = renamed_keyword("BatchSearch", "simulations", simulations, "sims", sims, LearnError)
-        if simulations is None:
-            raise LearnError("BatchSearch needs simulations")
+    def __init__(self, games: int, simulations: int, c_puct: float = C_PUCT):
         if games < 1 or simulations < 0:
             raise LearnError(f"BatchSearch needs games >= 1 and simulations >= 0, got {games} and {simulations}")
         self.games, self.simulations, self.c_puct = games, simulations, float(c_puct)
@@ -184,7 +170,6 @@ class BatchSearch:
         solve: bool = False,
         solve_plies: int = SOLVE_PLIES,
         solve_nodes: int = SOLVE_NODES,
-        sims: int | None = None,
     ) -> SearchResult:
         """Search every active game from its root and return the root statistics.
 
@@ -192,12 +177,11 @@ class BatchSearch:
         line_masks`` (:data:`donuts_ai.donuts._kernels.batch.GAME`), one per game, none finished;
         ``directions`` ``int8[G, 36]`` their layouts' printed lines; ``noise``: Dirichlet
         noise to mix into the root priors (``float32[G, 36]``, see :func:`dirichlet_noise`),
-        or ``None``. ``simulations`` (at most the constructor's; ``sims`` before 0.5.0), fewer when
+        or ``None``. ``simulations`` (at most the constructor's), fewer when
         ``deadline()`` turns true (checked between rounds; at least one round is run).
         ``solve``, ``solve_plies``, ``solve_nodes``: the positions settled exactly are
         terminal nodes, as in :meth:`run_gumbel` (off by default: the search as it was)."""
-        given = renamed_keyword("BatchSearch.run", "simulations", simulations, "sims", sims, LearnError)
-        budget = self.simulations if given is None else given
+        budget = self.simulations if simulations is None else simulations
         if not 0 <= budget <= self.simulations:
             raise LearnError(f"simulations must be in 0..{self.simulations}, got {budget}")
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
@@ -249,7 +233,6 @@ class BatchSearch:
         cache: PredictionCache | None = None,
         batch_first_phase: bool = True,
         deadline: Callable[[], bool] | None = None,
-        sims: int | npt.NDArray[np.int64] | None = None,
     ) -> GumbelResult:
         """Search every active game from its root by Gumbel's rules and return the actions
         to play and the policy targets (:class:`GumbelResult`).
@@ -257,7 +240,7 @@ class BatchSearch:
         ``roots``, ``active``, ``directions``, ``donuts``, ``single`` as :meth:`run`. The
         root's Gumbel noise is ``gumbel`` (``float32[G, 36]``, standard Gumbel draws), else
         drawn from ``rng`` (one ``rng.gumbel(size=(G, 36))``), else none (zeros: the top
-        actions by prior are considered, deterministically). ``simulations`` (``sims`` before 0.5.0): the simulations of
+        actions by prior are considered, deterministically). ``simulations``: the simulations of
         every game, or ``int64[G]`` one budget per game (:func:`playout_budgets`), at most
         the constructor's; ``max_considered`` root actions at most go into Sequential
         Halving; ``c_visit``, ``c_scale`` the constants of ``sigma``, which normalizes the
@@ -275,9 +258,6 @@ class BatchSearch:
         root's summed value may differ in rounding only). ``deadline()`` is checked between
         the rounds after it; a search stopped early still returns a policy target and an
         action among the most visited."""
-        if sims is not None:  # its name before 0.5.0
-            simulations = cast("int | npt.NDArray[np.int64] | None",  # int and an array: mypy joins them to object
-                               renamed_keyword("BatchSearch.run_gumbel", "simulations", simulations, "sims", sims, LearnError))
         budget = self._budgets(simulations, active)
         if not 1 <= max_considered <= NUM_SQUARES:
             raise LearnError(f"max_considered must be in 1..{NUM_SQUARES}, got {max_considered}")
@@ -488,15 +468,3 @@ def masked_policy(logits: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_])
     e = np.where(legal, np.exp(masked - np.where(np.isfinite(top), top, 0.0)), 0.0)
     policy: npt.NDArray[np.float32] = (e / np.maximum(e.sum(axis=-1, keepdims=True), 1e-30)).astype(np.float32)
     return policy
-
-
-#: Names before 0.5.0 -> their names now (taken, with a :class:`DeprecationWarning`, until 0.6).
-_RENAMED = {"Evaluator": "Predictor", "network_evaluator": "network_predictor", "evaluate_roots": "predict_roots"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _RENAMED:
-        warnings.warn(f"donuts_ai.learn.batched_search.{name} is deprecated since 0.5.0: use {_RENAMED[name]}",
-                      DeprecationWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -26,7 +26,6 @@ from typing import TypedDict
 import numpy as np
 import numpy.typing as npt
 
-from .._checks import renamed_keyword
 from ..donuts.alphabeta.solver import Solver
 from ..donuts.squares import SQUARE_NAMES
 from ..outcomes import DRAW
@@ -34,7 +33,6 @@ from ..suites.format import PHASES, SuitePosition, load_suite
 from ..suites.generate import label_position, play_game
 from .batched_search import BatchSearch, best_squares, masked_policy, network_predictor, predict_roots
 from .buffer import legal_flags
-from .errors import LearnError
 from .network import Network
 
 #: The suites whose decided positions :func:`load_positions` gives by default: the phases.
@@ -98,13 +96,9 @@ def _keeps(positions: list[SuitePosition], moves: npt.NDArray[np.int64]) -> npt.
     return np.array([p.keeps(SQUARE_NAMES[m]) for p, m in zip(positions, moves, strict=True)])
 
 
-def measure(network: Network, positions: list[SuitePosition], simulations: tuple[int, ...] = (), batch: int = 256, *,
-            sims: tuple[int, ...] | None = None) -> Accuracy:
+def measure(network: Network, positions: list[SuitePosition], simulations: tuple[int, ...] = (), batch: int = 256) -> Accuracy:
     """The accuracy of ``network`` on ``positions`` (all of one rule set), raw and with
-    each number of simulations in ``simulations`` (searched ``batch`` positions at a time;
-    ``sims=``, its name before 0.5.0, warns until 0.6)."""
-    if sims is not None:
-        simulations = renamed_keyword("measure", "simulations", simulations or None, "sims", sims, LearnError) or ()
+    each number of simulations in ``simulations`` (searched ``batch`` positions at a time)."""
     if not positions:
         raise ValueError("measure needs positions")
     rules = positions[0].board().rules

@@ -11,7 +11,6 @@ import re
 import sys
 from typing import Any
 
-from .._checks import add_renamed_option
 from ..donuts.rules import RULE_KEYS, add_rules_arguments
 from ..errors import DonutsError
 
@@ -38,7 +37,6 @@ def add_train_command(sub: Any) -> None:
     train.add_argument("--seed", type=int, help="every random choice of the run comes from it (default 0)")
     train.add_argument("--games", type=int, help="self-play games at once (default 128)")
     train.add_argument("--simulations", type=int, help="simulations per self-play move (default 32)")
-    add_renamed_option(train, "--sims", "--simulations", type=int)  # its name before 0.5.0
     train.add_argument("--layout", help="layout spec of the self-play games: random (default: random tile arrangements), "
                                         "standard, random:SEED:COUNT (a pool), a file")
     add_rules_arguments(train)  # --insertion, --donuts: the rules flags of every command
@@ -69,7 +67,6 @@ def add_train_command(sub: Any) -> None:
                             "0.25 is KataGo's playout-cap randomization)")
     train.add_argument("--fast-simulations", type=int,
                        help="with --search gumbel: simulations of the other moves (default 8)")
-    add_renamed_option(train, "--fast-sims", "--fast-simulations", type=int)  # its name before 0.5.0
     train.add_argument("--solve-plies", type=int,
                        help="with --search gumbel: the solver settles leaves with at most this many plies left "
                             "(default 10; 0: only positions settled in one ply)")

@@ -4,11 +4,9 @@ line of progress it reports (:class:`Progress`), and the names of a run's files.
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections.abc import Callable
 from typing import Any, TypedDict
 
-from .._checks import check_int, deprecated_alias, renamed_keyword
+from .._checks import check_int
 from ..donuts.layout import LayoutSpec
 from ..donuts.rules import INSERTION_MODES
 from ..donuts.squares import NUM_SQUARES
@@ -31,17 +29,15 @@ SETTINGS_FILE, ARRAYS_FILE, OPTIMIZER_FILE = "train.json", "state.npz", "optimiz
 MAX_WORKERS = 1024
 #: Most simulations a self-play move (the visits are kept as 16-bit counts for the dataset).
 MAX_SELF_PLAY_SIMULATIONS = 65_535
-#: Settings renamed in 0.5.0 -> their names now. ``TrainConfig(sims=...)`` is taken with a
-#: :class:`DeprecationWarning` until 0.6.0 (the attributes too); settings a run saved before
-#: (its checkpoint's ``train.json``) are read under the new names without one.
+#: Older names of settings -> their names now, read by :meth:`TrainConfig.from_json` only:
+#: the settings a run saved with a version before 0.5.0 (a checkpoint's ``train.json``, the
+#: shipped network's ``training.json``) name ``sims`` and ``fast_sims``.
 RENAMED_SETTINGS = {"sims": "simulations", "fast_sims": "fast_simulations"}
 
 
 @dataclasses.dataclass(frozen=True)
 class TrainConfig:
-    """The settings of a training run (all saved in its checkpoints). ``sims`` and
-    ``fast_sims``, the names of ``simulations`` and ``fast_simulations`` before 0.5.0, are
-    taken with a :class:`DeprecationWarning` until 0.6.0."""
+    """The settings of a training run (all saved in its checkpoints)."""
 
     seed: int = 0
     games: int = 128  # self-play games played at once (the network's batch in the search)
@@ -94,11 +90,6 @@ class TrainConfig:
     # (`train_steps` steps per move of each worker: the same steps per position).
     workers: int = 0
     round_moves: int = 10
-
-    #: Deprecated since 0.5.0 (goes in 0.6.0): :attr:`simulations`, :attr:`fast_simulations`.
-    sims = deprecated_alias("sims", "simulations")
-    fast_sims = deprecated_alias("fast_sims", "fast_simulations")
-
     def __post_init__(self) -> None:
         positive = ("games", "simulations", "batch_size", "replay_capacity", "min_replay", "checkpoint_every", "donuts",
                     "teacher_nodes", "teacher_threads", "round_moves")
@@ -147,7 +138,8 @@ class TrainConfig:
     def from_json(cls, data: dict[str, Any]) -> TrainConfig:
         """The settings saved by :meth:`to_json`; a setting missing (a file from an older
         version: before 0.3.0 there was no teacher) takes its default, and one saved under
-        its name before 0.5.0 (:data:`RENAMED_SETTINGS`: ``sims``) is read under its new one."""
+        an older name (:data:`RENAMED_SETTINGS`: ``sims`` in the settings of a run saved
+        before 0.5.0) is read under its name now, silently."""
         data = dict(data)
         for old, new in RENAMED_SETTINGS.items():
             if old in data:
@@ -160,23 +152,6 @@ class TrainConfig:
         if "network" in data:
             data["network"] = NetworkConfig.from_json(data["network"])
         return cls(**data)
-
-
-def _taking_renamed_settings(init: Callable[..., None]) -> Callable[..., None]:
-    """``TrainConfig``'s constructor taking the names of :data:`RENAMED_SETTINGS` too, each
-    with a :class:`DeprecationWarning` naming the new one (both names: a ``LearnError``)."""
-
-    @functools.wraps(init)
-    def __init__(self: TrainConfig, *args: Any, **kwargs: Any) -> None:
-        for old, new in RENAMED_SETTINGS.items():
-            if old in kwargs:
-                kwargs[new] = renamed_keyword("TrainConfig", new, kwargs.pop(new, None), old, kwargs.pop(old), LearnError)
-        init(self, *args, **kwargs)
-
-    return __init__
-
-
-TrainConfig.__init__ = _taking_renamed_settings(TrainConfig.__init__)  # type: ignore[method-assign]
 
 
 class Progress(TypedDict):

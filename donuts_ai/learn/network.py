@@ -29,15 +29,12 @@ search asks about batches, the tests compare the two).
 
 The network is an Equinox module (a pytree of arrays); :func:`predict` (its forward pass
 over a batch) is the one compiled entry point the search and the agent call.
-:func:`predict` and :func:`predict_wdl` were ``evaluate`` and ``evaluate_wdl`` before
-0.5.0; those names warn until 0.6.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -262,15 +259,3 @@ def load_network(directory: str | Path) -> Network:
     except Exception as exc:  # a truncated or mismatched file: name it, whatever Equinox raised
         raise LearnError(f"{weights_path}: cannot read the weights ({exc})") from None
     return loaded
-
-
-#: Names before 0.5.0 -> their names now (taken, with a :class:`DeprecationWarning`, until 0.6).
-_RENAMED = {"evaluate": "predict", "evaluate_wdl": "predict_wdl"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _RENAMED:
-        warnings.warn(f"donuts_ai.learn.network.{name} is deprecated since 0.5.0: use {_RENAMED[name]}",
-                      DeprecationWarning, stacklevel=2)
-        return globals()[_RENAMED[name]]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

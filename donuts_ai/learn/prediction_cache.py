@@ -19,14 +19,10 @@ rows a key, the one used less recently replaced): bounded, and no Python loop pe
 position. The network's weights must not change while entries are kept:
 :meth:`PredictionCache.clear` after a training step. The network is asked about the misses only, padded to a few batch
 sizes (powers of two, and the whole batch), so that a compiled network compiles few shapes.
-
-This module was ``donuts_ai.learn.eval_cache`` (``EvaluationCache``, ``Evaluator``,
-``evaluate_rows``) before 0.5.0; those names warn until 0.6.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -286,13 +282,6 @@ class PredictionCache:
         squares = self.images.square_image[np.maximum(symmetries, 0)]
         logits: npt.NDArray[np.float32] = np.take_along_axis(canonical_logits, squares, axis=1)
         return logits, values
-
-    def evaluate(self, predictor: Predictor, planes: npt.NDArray[np.float32], keys: npt.NDArray[np.uint64],
-                 symmetries: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """Deprecated since 0.5.0 (goes in 0.6): :meth:`predict`, with a :class:`DeprecationWarning`."""
-        warnings.warn("PredictionCache.evaluate (EvaluationCache.evaluate) is deprecated since 0.5.0: use "
-                      "PredictionCache.predict", DeprecationWarning, stacklevel=2)
-        return self.predict(predictor, planes, keys, symmetries)
 
     def _ask(self, predictor: Predictor, planes: npt.NDArray[np.float32], symmetries: npt.NDArray[np.int64],
              full: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:

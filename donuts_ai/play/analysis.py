@@ -18,15 +18,12 @@ changes; :class:`AnalysisJobs` keeps one per game and bounds how many run.
 
 An :class:`Analyst` is not thread-safe (its solver and search tables are its own): one
 per thread, or a lock around it. Each job has its own.
-
-This module was ``donuts_ai.play.evaluation`` before 0.5.0 (that name warns until 0.6).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
@@ -341,12 +338,6 @@ class Analyst:
                 if publish:
                     publish(snapshot(False))
         return snapshot(True)
-
-    def evaluate(self, board: Board, publish: Callable[[PositionAnalysis], None] | None = None,
-                 keep_going: Callable[[], bool] | None = None) -> PositionAnalysis:
-        """Deprecated since 0.5.0 (goes in 0.6): :meth:`analyze`, with a :class:`DeprecationWarning`."""
-        warnings.warn("Analyst.evaluate is deprecated since 0.5.0: use Analyst.analyze", DeprecationWarning, stacklevel=2)
-        return self.analyze(board, publish, keep_going)
 
     def hint(self, board: Board) -> MoveAnalysis:
         """A best move for the side to move: exact whenever the position's value is proven

@@ -419,7 +419,7 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     _check_backend(backend)
     path = None if results_path is None else os.fspath(results_path)
     written = first_config(path) if resume and path is not None else None
-    if written is not None:  # specs spelt as the file spelt them where only deprecated names differ
+    if written is not None:  # specs spelt as the file spelt them where only older names differ (0.5 or earlier)
         seated = as_recorded(seated, written.get("agents"), GAME)
         config["agents"], config["names"] = [a.record for a in seated], names_of(seated)
     units = schedule(config, suites)

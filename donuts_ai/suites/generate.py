@@ -126,8 +126,8 @@ def _settings(seed: int, distance_nodes: int | None) -> GenerationSettings:
 
 def _comparable(settings: object) -> object:
     """``settings`` with its agent specs normalised (:func:`~donuts_ai.tournament.specs.normalize_spec`):
-    a games file written with ``mcts:iterations=2000`` goes on with ``mcts:simulations=2000``,
-    the same agent."""
+    a games file written by 0.5 or earlier with ``mcts:iterations=2000`` goes on with
+    ``mcts:simulations=2000``, the same agent."""
     if isinstance(settings, dict) and isinstance(settings.get("agents"), list):
         return {**settings, "agents": [normalize_spec(a, "donuts") if isinstance(a, str) else a for a in settings["agents"]]}
     return settings

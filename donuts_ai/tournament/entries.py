@@ -311,9 +311,9 @@ def sources_of(entries: Iterable[object], game: Game[Any] | str) -> list[AgentSo
 
 def as_recorded(sources: Sequence[AgentSource], recorded: object, game: Game[Any] | str) -> list[AgentSource]:
     """``sources`` as a results file recorded them (``recorded``: its agents' records): a
-    spec whose record differs from the one at its place in the file only in deprecated
-    parameter names (:func:`~.specs.normalize_spec`: ``mcts:iterations=200`` and
-    ``mcts:simulations=200``) takes the file's record and name, so that a resume compares
+    spec whose record differs from the one at its place in the file only in the older
+    parameter names a file written by 0.5 or earlier may hold (:func:`~.specs.normalize_spec`:
+    ``mcts:iterations=200`` and ``mcts:simulations=200``) takes the file's record and name, so that a resume compares
     equal and its games carry the names of the file's; it keeps its own spec, which builds
     the same agent. Any other source, or a ``recorded`` that is no list of one record per
     source, is left as it is (the resume's comparison then says what differs)."""

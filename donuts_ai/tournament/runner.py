@@ -193,8 +193,9 @@ def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None 
     path = settings_.results_path
     written = first_config(path) if settings_.resume and path is not None else None
     if written is not None and settings_.game is not None:
-        # Specs spelt as the file spelt them where only deprecated names differ (mcts:iterations=200
-        # recorded, mcts:simulations=200 given): the resume compares equal, its games keep the file's names.
+        # Specs spelt as the file spelt them where only older parameter names differ (a file written by
+        # 0.5 or earlier may record mcts:iterations=200; mcts:simulations=200 given): the resume compares
+        # equal, its games keep the file's names.
         settings_ = dataclasses.replace(settings_, agents=as_recorded(settings_.sources, written.get("agents"),
                                                                       settings_.game))
     tournament = tournament_config(settings_)

@@ -19,13 +19,13 @@ starts; every ``go.LIMIT=N`` (``movetime``, ``depth``, ``nodes``) is added to ea
 
 The harness seats it as an :class:`~.engine_seat.EngineSeat`, whatever the isolation.
 
-``time`` is short for ``time_limit`` (or ``time``, for a class that takes that). A
-parameter an agent class has renamed (its ``DEPRECATED_PARAMETERS``, old name -> new: the
-budget of every searching agent is ``simulations``, ``mcts:iterations=200`` and
-``az:sims=50`` its old spellings) is read under its new name with a
-:class:`DeprecationWarning`; giving both names is a :class:`SpecError`.
-:func:`normalize_spec` rewrites a spec so: specs are compared by it (a results file
-written with ``mcts:iterations=200`` resumes with ``mcts:simulations=200``).
+``time`` is short for ``time_limit`` (or ``time``, for a class that takes that). The
+budget of every searching agent is ``simulations``. Files written by 0.5 or earlier may
+record a spec under a parameter's older name (:data:`RECORDED_NAMES`:
+``mcts:iterations=200``, ``az:sims=50``): :func:`normalize_spec` reads such a recorded
+spec under the names of now, and the readers of those files compare specs by it (a
+results file written with ``mcts:iterations=200`` resumes with ``mcts:simulations=200``).
+A spec given to :func:`resolve` takes the names of now only.
 Values are read as Python literals (ints, floats, True/False, None) and otherwise kept as
 strings. A spec is checked when it is parsed: unknown kinds, classes or parameters raise
 :class:`SpecError` with one line saying so.
@@ -53,13 +53,11 @@ import inspect
 import re
 import shlex
 import shutil
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
-from .._checks import deprecation_text
 from ..errors import DonutsError, GameError
 from ..game import Game, JSONObject, get_game
 from .engine_text import GO_LIMITS
@@ -68,9 +66,18 @@ ALIASES = {"time": "time_limit"}
 #: Agent parameters renamed in 0.4.0, old key -> new (one name for the exploration constant
 #: in every agent): a spec with the old key is refused, its message naming the new one.
 RENAMED_PARAMETERS = {"c_uct": "exploration", "uct_c": "exploration", "c_puct": "exploration"}
-#: The attribute of an agent class that names its deprecated parameters, old name -> new
-#: (:attr:`donuts_ai.agents.base.Agent.DEPRECATED_PARAMETERS`: still taken, with a warning).
-DEPRECATED_ATTRIBUTE = "DEPRECATED_PARAMETERS"
+#: Parameter names that the agent specs in files written by 0.5 or earlier may hold: game
+#: -> agent kind (a spec's kind, or the ``kind`` of a ``module:Class`` spec's class) -> old
+#: name -> its name now. Results files (tournaments and evaluations) and the suite
+#: generator's games file record the specs they were given, and the search budget was
+#: ``iterations`` (``mcts``, ``ismcts``) or ``sims`` (``az``, ``openspiel-mcts``) before
+#: 0.5.0, still taken by 0.5. Read by :func:`normalize_spec` only, where those files are
+#: read; the agents take the names of now only.
+RECORDED_NAMES: Mapping[str, Mapping[str, Mapping[str, str]]] = {
+    "donuts": {"mcts": {"iterations": "simulations"}, "az": {"sims": "simulations"},
+               "openspiel-mcts": {"sims": "simulations"}},
+    "boxes": {"ismcts": {"iterations": "simulations"}},
+}
 #: The head of an engine spec (see the module doc).
 ENGINE_KIND = "engine"
 #: Games an engine can play: game name -> ``"module:function"`` that writes the protocol's
@@ -398,61 +405,53 @@ def _located(spec: str, game: Game[Any] | str) -> tuple[type[Any], str]:
     raise _unknown_kind(head, spec, game, registry, optional)
 
 
-def deprecated_parameters(cls: object) -> Mapping[str, str]:
-    """The deprecated parameter names of agent class ``cls``, old -> new (its
-    ``DEPRECATED_PARAMETERS``; none for a class without them)."""
-    found = getattr(cls, DEPRECATED_ATTRIBUTE, None)
-    return found if isinstance(found, Mapping) else {}
-
-
-def _deprecated_message(spec: str, old: str, new: str) -> str:
-    return f"agent spec {spec!r}: {deprecation_text(old, new)}"
-
-
-def _renamed_text(param_text: str, renames: Mapping[str, str], spec: str) -> tuple[str, list[tuple[str, str]]]:
-    """(``param_text`` with each deprecated key of ``renames`` rewritten to its new name, the
-    rest of the text as it is; the ``(old, new)`` names rewritten). A key given under both
-    names is a :class:`SpecError`."""
-    if not renames or not param_text:
-        return param_text, []
-    keys = [item.partition("=")[0].strip() for item in param_text.split(",")]
-    items, renamed = [], []
-    for item, key in zip(param_text.split(","), keys, strict=True):
-        new = renames.get(key)
-        if new is None or "=" not in item:
-            items.append(item)
-            continue
-        if new in keys:
-            raise SpecError(f"agent spec {spec!r}: {key!r} and {new!r} both given; {key!r} is the deprecated name "
-                            f"of {new!r}: give {new} alone")
-        head, _, value = item.partition("=")
-        items.append(head.replace(key, new, 1) + "=" + value)
-        renamed.append((key, new))
-    return ",".join(items), renamed
+def _recorded_names(cls: type[Any], head: str, game: Game[Any] | str) -> Mapping[str, str]:
+    """The older parameter names (:data:`RECORDED_NAMES`) of a spec of ``game`` whose kind
+    is ``head`` (or whose class ``cls`` has that ``kind``), old -> new: those the class no
+    longer takes and whose new name it takes."""
+    kinds = RECORDED_NAMES.get(get_game(game).name, {})
+    found = kinds.get(head) or kinds.get(getattr(cls, "kind", None) or "") or {}
+    taken = _parameters(cls)
+    open_ = any(p.kind is p.VAR_KEYWORD for p in taken.values())
+    return {old: new for old, new in found.items() if old not in taken and (new in taken or open_)}
 
 
 def normalize_spec(spec: str, game: Game[Any] | str) -> str:
-    """``spec`` with the deprecated parameter names of its agent class rewritten to their
-    new names, the rest of its text as it is (``mcts:iterations=200`` ->
-    ``mcts:simulations=200``): the one rewrite that building an agent (:func:`resolve`) and
-    comparing recorded specs (a resume, :func:`~.entries.as_recorded`) share. A spec
-    with nothing to rewrite, an engine spec, or one that names no agent comes back as it is."""
+    """A spec recorded in a file written by 0.5 or earlier, under the parameter names of
+    now (:data:`RECORDED_NAMES`: ``mcts:iterations=200`` -> ``mcts:simulations=200``), the
+    rest of its text as it is, without a warning: what the readers of those files compare
+    specs by (a resume, :func:`~.entries.as_recorded`; the suite generator's games file). A
+    spec with nothing to rewrite, one that gives a parameter under both names, an engine
+    spec, or one that names no agent comes back as it is."""
     if not isinstance(spec, str) or is_engine_spec(spec):
         return spec
     text = spec.strip()
     try:
         cls, param_text = _located(text, game)
-        new_text, renamed = _renamed_text(param_text, deprecated_parameters(cls), text)
+        renames = _recorded_names(cls, text.partition(":")[0], game)
     except DonutsError:  # not a spec of an agent: nothing to rewrite
         return spec
-    return text[: len(text) - len(param_text)] + new_text if renamed else spec
+    if not renames or not param_text:
+        return spec
+    items = param_text.split(",")
+    keys = [item.partition("=")[0].strip() for item in items]
+    out, renamed = [], False
+    for item, key in zip(items, keys, strict=True):
+        new = renames.get(key)
+        if new is None or "=" not in item:
+            out.append(item)
+            continue
+        if new in keys:  # both names: no spec of 0.5's, left for resolve to refuse
+            return spec
+        head, _, value = item.partition("=")
+        out.append(head.replace(key, new, 1) + "=" + value)
+        renamed = True
+    return text[: len(text) - len(param_text)] + ",".join(out) if renamed else spec
 
 
 def resolve(spec: str, game: Game[Any] | str) -> tuple[type[Any], Params]:
     """(agent class, constructor parameters) of a spec, checked against the signature;
-    kinds are those of ``game`` (a :class:`~donuts_ai.game.Game` or its name). A deprecated
-    parameter name comes back under its new name (:func:`normalize_spec`), with a
-    :class:`DeprecationWarning`."""
+    kinds are those of ``game`` (a :class:`~donuts_ai.game.Game` or its name)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"agent spec must be a non-empty string, got {spec!r}")
     spec = spec.strip()
@@ -468,10 +467,6 @@ def resolve(spec: str, game: Game[Any] | str) -> tuple[type[Any], Params]:
     why = refusal(get_game(game)) if callable(refusal) else None
     if why:
         raise SpecError(f"agent spec {spec!r}: {why}")
-    deprecated = deprecated_parameters(cls)
-    param_text, rewritten = _renamed_text(param_text, deprecated, spec)
-    for old, new in rewritten:
-        warnings.warn(_deprecated_message(spec, old, new), DeprecationWarning, stacklevel=3)
     params = _params(param_text, spec)
     if GAME_PARAMETER in params:
         raise SpecError(f"agent spec {spec!r}: {GAME_PARAMETER!r} is not a spec parameter (the harness hands an agent "
@@ -489,7 +484,7 @@ def resolve(spec: str, game: Game[Any] | str) -> tuple[type[Any], Params]:
             renamed = RENAMED_PARAMETERS.get(unknown[0])
             if renamed in sig.parameters:
                 raise SpecError(f"agent spec {spec!r}: parameter {unknown[0]!r} is now {renamed!r} (renamed in 0.4.0)")
-            taken = [k for k in sig.parameters if k != "name" and k not in deprecated]
+            taken = [k for k in sig.parameters if k != "name"]
             accepted = ", ".join(taken)
             close = _did_you_mean(unknown[0], taken)
             raise SpecError(f"agent spec {spec!r}: unknown parameter {unknown[0]!r} (accepted: {accepted}){close}")

@@ -281,62 +281,46 @@ def test_training_settings_saved_under_their_old_names_load(tmp_path):
     assert resumed.counters["moves"] == 7
 
 
-def test_the_old_names_of_the_budgets_still_work_with_a_warning():
-    with pytest.warns(DeprecationWarning, match=r"TrainConfig: '(fast_)?sims' is deprecated.*'(fast_)?simulations'"):
-        config = TrainConfig(games=8, sims=4, fast_sims=2, search="gumbel")
-    assert (config.simulations, config.fast_simulations) == (4, 2)
-    with pytest.warns(DeprecationWarning, match=r"\.fast_sims is deprecated: read \.fast_simulations"):
-        assert config.fast_sims == 2
-    with pytest.raises(LearnError, match="both"):
-        TrainConfig(simulations=4, sims=4)
+def test_the_old_names_of_the_budgets_are_gone():
+    # Only a saved run's settings are read under them (above); code takes the names of now.
+    with pytest.raises(TypeError, match="sims"):
+        TrainConfig(games=8, sims=4)
+    config = TrainConfig(games=8, simulations=4, fast_simulations=2, search="gumbel")
+    assert not hasattr(config, "sims") and not hasattr(config, "fast_sims")
     # donuts-ai train --sims, --fast-sims
-    from donuts_ai.learn.cli import _config, add_train_command
+    from donuts_ai.learn.cli import add_train_command
 
     parser = argparse.ArgumentParser()
     commands = parser.add_subparsers()
     add_train_command(commands)
-    with pytest.warns(DeprecationWarning, match=r"--(fast-)?sims is deprecated.*--(fast-)?simulations"):
-        args = parser.parse_args(["train", "--out", "x", "--sims", "4", "--fast-sims", "2", "--search", "gumbel"])
-    assert _config(args) == TrainConfig(simulations=4, fast_simulations=2, search="gumbel")
-    assert "--sims" not in commands.choices["train"].format_help()  # left out of the help
+    for old in ("--sims", "--fast-sims"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["train", "--out", "x", old, "4"])
     # BatchSearch(games, sims), its attribute, run(sims=) and run_gumbel(sims=)
-    with pytest.warns(DeprecationWarning, match="BatchSearch: 'sims' is deprecated"):
-        search = BatchSearch(1, sims=3)
-    with pytest.warns(DeprecationWarning, match=r"\.sims is deprecated: read \.simulations"):
-        assert search.sims == search.simulations == 3
-    with pytest.raises(LearnError, match="both"):
-        BatchSearch(1, 3, sims=3)
+    with pytest.raises(TypeError, match="sims"):
+        BatchSearch(1, sims=3)
+    search = BatchSearch(1, 3)
+    assert not hasattr(search, "sims")
     root = A.root_record(Board())
-    with pytest.warns(DeprecationWarning, match="BatchSearch.run: 'sims' is deprecated"):
-        result = search.run(uniform, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=2)
-    assert result.simulations == 2
-    with pytest.warns(DeprecationWarning, match="BatchSearch.run_gumbel: 'sims' is deprecated"):
-        found = search.run_gumbel(uniform, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=2)
-    assert 1 <= found.simulations[0] <= 2
+    with pytest.raises(TypeError, match="sims"):
+        search.run(uniform, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=2)
+    with pytest.raises(TypeError, match="sims"):
+        search.run_gumbel(uniform, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=2)
 
 
-def test_the_names_of_the_networks_forward_pass_before_0_5_0_warn():
+def test_the_names_of_the_networks_forward_pass_before_0_5_0_are_gone():
+    import importlib
+
     import donuts_ai.learn as learn
-    from donuts_ai.learn import batched_search, eval_cache, network, prediction_cache
+    from donuts_ai.learn import batched_search, network, prediction_cache
 
-    for module, old, new in ((learn, "evaluate", "predict"), (learn, "evaluate_wdl", "predict_wdl"),
-                             (learn, "EvaluationCache", "PredictionCache"),
-                             (network, "evaluate", "predict"), (network, "evaluate_wdl", "predict_wdl"),
-                             (batched_search, "Evaluator", "Predictor"), (batched_search, "network_evaluator", "network_predictor"),
-                             (batched_search, "evaluate_roots", "predict_roots"),
-                             (eval_cache, "EvaluationCache", "PredictionCache"), (eval_cache, "Evaluator", "Predictor"),
-                             (eval_cache, "evaluate_rows", "predict_rows"), (eval_cache, "leaf_keys", "leaf_keys")):
-        with pytest.warns(DeprecationWarning, match=rf"{old} is deprecated since 0\.5\.0: use (donuts_ai\.\S+\.)?{new}$"):
-            assert getattr(module, old) is getattr(prediction_cache if module is eval_cache else module, new)
-    for module in (learn, network, batched_search, eval_cache):
-        with pytest.raises(AttributeError):
-            module.no_such_name  # noqa: B018
-    cache = prediction_cache.PredictionCache(4)
-    planes = np.zeros((1, 6, 6, 13), dtype=np.float32)
-    keys, symmetries = np.zeros((1, prediction_cache.KEY_WORDS), dtype=np.uint64), np.zeros(1, dtype=np.int64)
-    with pytest.warns(DeprecationWarning, match="use PredictionCache.predict"):
-        logits, values = cache.evaluate(uniform, planes, keys, symmetries)
-    assert logits.shape == (1, NUM_SQUARES) and values.shape == (1,)
+    for module, old in ((learn, "evaluate"), (learn, "evaluate_wdl"), (learn, "EvaluationCache"),
+                        (network, "evaluate"), (network, "evaluate_wdl"),
+                        (batched_search, "Evaluator"), (batched_search, "network_evaluator"),
+                        (batched_search, "evaluate_roots"), (prediction_cache.PredictionCache, "evaluate")):
+        assert not hasattr(module, old), (module, old)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("donuts_ai.learn.eval_cache")
 
 
 def test_bad_settings_and_files_are_refused_with_their_name(tmp_path):
@@ -432,13 +416,12 @@ def test_measure_gives_shares_of_the_positions(tiny_network):
     assert result["policy"] * 40 >= result["critical_policy"] * critical - 1e-9
 
 
-def test_measure_takes_sims_with_a_warning(tiny_network):
+def test_measure_takes_simulations_only(tiny_network):
     positions = load_positions()[:4]
-    with pytest.warns(DeprecationWarning, match="measure: 'sims' is deprecated.*'simulations'"):
-        result = measure(load_network(tiny_network), positions, sims=(2,))
+    result = measure(load_network(tiny_network), positions, simulations=(2,))
     assert set(result["searched"]) == {2}
-    with pytest.raises(LearnError, match="both"):
-        measure(load_network(tiny_network), positions, (2,), sims=(2,))
+    with pytest.raises(TypeError, match="sims"):
+        measure(load_network(tiny_network), positions, sims=(2,))
 
 
 def _train_command(out: Path, *extra: str) -> list[str]:
@@ -522,7 +505,7 @@ def test_donuts_ai_engine_az_answers_the_protocol(tiny_network):
     out, err = proc.communicate("quit\n", timeout=PATIENCE)
     assert "depok" in lines and "readyok" in lines, (lines, err)
     assert any(line.startswith("option name simulations") for line in lines), lines
-    assert not any(line.startswith("option name sims ") for line in lines), lines  # a deprecated name is not listed
+    assert not any(line.startswith("option name sims ") for line in lines), lines  # no option of the old name
     assert lines[-1].startswith("bestmove") and board.is_legal(lines[-1].split()[1]), (lines, err)
     assert proc.returncode == 0
 

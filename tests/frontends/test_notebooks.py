@@ -90,7 +90,7 @@ STORED_FIGURES = {
     ],
     "05_batched_env.ipynb": [r"204,800 random games", r"all within 4 standard errors: True", r"held-out accuracy"],
     "06_strength_vs_time.ipynb": [r"agreement mcts: \d+/1000", r"alphabeta T=1\.6\s+score [\d.]+%"],
-    "07_donut_boxes.ipynb": [r"=== 2 players: 48 games", r"ismcts:iterations=1000\s+\d+", r"[\d.]+% of 1200"],
+    "07_donut_boxes.ipynb": [r"=== 2 players: 48 games", r"ismcts:simulations=1000\s+\d+", r"[\d.]+% of 1200"],
     "08_learning.ipynb": [r"400 decided positions", r"az sims=400 keeps value\s+[\d.]+%", r"score [\d.]+%, 95% interval"],
 }
 

@@ -324,23 +324,12 @@ def test_analyst_is_exact_from_the_first_donut():
         assert solver.move_value(board, h.move) == h.value
 
 
-def test_the_names_of_the_analysis_before_0_5_0_warn(monkeypatch):
-    from donuts_ai.play import analysis, evaluation
+def test_the_names_of_the_analysis_before_0_5_0_are_gone():
+    import importlib
 
-    for old, new in (("PositionEval", "PositionAnalysis"), ("MoveEval", "MoveAnalysis"), ("PositionEvalJSON", "PositionAnalysisJSON"),
-                     ("MoveEvalJSON", "MoveAnalysisJSON"), ("Analyst", "Analyst"), ("AnalysisJobs", "AnalysisJobs"),
-                     ("MAX_THINK", "MAX_THINK")):
-        with pytest.warns(DeprecationWarning,
-                          match=rf"donuts_ai\.play\.evaluation\.{old} is deprecated since 0\.5\.0: use donuts_ai\.play\.analysis\.{new}$"):
-            assert getattr(evaluation, old) is getattr(analysis, new)
-    for missing in ("remaining_plies", "_mover_value", "threading"):
-        with pytest.raises(AttributeError):
-            getattr(evaluation, missing)
-    # Analyst.evaluate is Analyst.analyze, with a warning.
-    monkeypatch.setattr(Analyst, "analyze", lambda self, board, publish=None, keep_going=None: (board, publish, keep_going))
-    board = Board()
-    with pytest.warns(DeprecationWarning, match="Analyst.evaluate is deprecated since 0.5.0: use Analyst.analyze"):
-        assert Analyst(tt_bits=10, threads=1).evaluate(board, print) == (board, print, None)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("donuts_ai.play.evaluation")
+    assert not hasattr(Analyst, "evaluate")  # Analyst.analyze
 
 
 def test_analysis_under_tiny_node_limits_is_unknown_not_wrong():

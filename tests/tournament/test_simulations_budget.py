@@ -1,15 +1,17 @@
 """One name for the search budget (issue 50, item 3): every searching agent of both games
 takes ``simulations`` (mctx's ``num_simulations``, the word of the results), as its
-constructor's first parameter and as a spec option. The old names (``iterations`` for
-MCTS and ISMCTS, ``sims`` for ``az`` and ``openspiel-mcts``) still work until 0.6.0 with
-a :class:`DeprecationWarning` naming the new word; giving both is an error; and a results
-file written with an old name resumes with either spelling, keeping its own.
+constructor's first parameter and as a spec option, and nothing else: the older names
+(``iterations`` for MCTS and ISMCTS, ``sims`` for ``az`` and ``openspiel-mcts``) are
+gone from constructors, attributes, specs and engine options. Files written by 0.5 or
+earlier may record a spec under an older name: such a results file (tournament or
+evaluation) or games file still resumes with the new spelling, keeping its own.
 
 Small budgets, in this process (``isolation="none"``, one worker).
 """
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
 import warnings
@@ -18,12 +20,12 @@ import pytest
 
 from donuts_ai import make
 from donuts_ai import tournament as T
-from donuts_ai.errors import AgentError
 from donuts_ai.tournament import verify_file
-from donuts_ai.tournament.specs import SpecError, deprecated_parameters, make_agent, normalize_spec, resolve
+from donuts_ai.tournament.records import DIGEST_KEY, line_digest
+from donuts_ai.tournament.specs import RECORDED_NAMES, SpecError, make_agent, normalize_spec, resolve
 
-#: Every searching agent with a count for a budget: kind -> (game, its old name of the
-#: budget, a small budget).
+#: Every searching agent with a count for a budget: kind -> (game, the budget's older name
+#: that files written by 0.5 or earlier may hold, a small budget).
 SEARCHERS = {
     "mcts": ("donuts", "iterations", 8),
     "ismcts": ("boxes", "iterations", 8),
@@ -54,57 +56,48 @@ def test_the_new_word_works_in_constructors_and_specs_without_a_warning(kind):
         assert cls(n, seed=1).spec == cls(simulations=n, seed=1).spec == agent.spec  # first, by position
         state = make(game)
         assert state.is_legal(agent.select_move(state))
-    assert deprecated_parameters(cls) == {old: "simulations"}
+    assert RECORDED_NAMES[game][kind] == {old: "simulations"}  # the name a file of 0.5 or earlier may hold
 
 
 @pytest.mark.parametrize("kind", SEARCHERS)
-def test_the_old_word_warns_naming_the_new_one_and_builds_the_same_agent(kind):
+def test_the_old_word_is_gone_from_constructors_attributes_and_specs(kind):
     game, old, n = SEARCHERS[kind]
     cls = _class(kind)
-    with pytest.warns(DeprecationWarning, match=rf"'{old}' is deprecated: the parameter is named 'simulations'"):
-        assert resolve(f"{kind}:{old}={n},seed=2", game) == (cls, {"simulations": n, "seed": 2})
-    with pytest.warns(DeprecationWarning, match="'simulations'"):
-        from_spec = make_agent(f"{kind}:{old}={n}", seed=1, game=game)
-    with pytest.warns(DeprecationWarning, match=rf"{cls.__name__}: '{old}' is deprecated.*'simulations'"):
-        from_keyword = cls(**{old: n}, seed=1)
-    assert from_spec.spec == from_keyword.spec == f"{kind}:simulations={n},seed=1"
-    assert from_keyword.simulations == n
-    with pytest.warns(DeprecationWarning, match=rf"\.{old} is deprecated: read \.simulations"):
-        assert getattr(from_keyword, old) == n  # the attribute of the old name, deprecated too
-    with pytest.warns(DeprecationWarning, match=rf"\.{old} is deprecated: set \.simulations"):
-        setattr(from_keyword, old, n + 1)
-    assert from_keyword.simulations == n + 1
-    assert normalize_spec(f"{kind}:{old}={n},seed=2", game) == f"{kind}:simulations={n},seed=2"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # refused, not warned about
+        with pytest.raises(SpecError, match=rf"unknown parameter '{old}'"):
+            resolve(f"{kind}:{old}={n},seed=2", game)
+        with pytest.raises(SpecError, match=rf"unknown parameter '{old}'"):
+            make_agent(f"{kind}:{old}={n}", seed=1, game=game)
+        with pytest.raises(TypeError, match=old):
+            cls(**{old: n}, seed=1)
+    agent = make_agent(f"{kind}:simulations={n}", seed=1, game=game)
+    assert not hasattr(agent, old)
+    assert old not in inspect.signature(cls).parameters
 
 
-@pytest.mark.parametrize("kind", SEARCHERS)
-def test_both_words_at_once_are_refused(kind):
-    game, old, n = SEARCHERS[kind]
-    cls = _class(kind)
-    with pytest.raises(SpecError, match=rf"'{old}' and 'simulations' both given.*give simulations alone"):
-        make_agent(f"{kind}:simulations={n},{old}={n}", game=game)
-    with pytest.raises(AgentError, match=rf"both simulations={n} and {old}={n}"):
-        cls(simulations=n, **{old: n})
-    # A bad value under the old name is named by it.
-    with pytest.warns(DeprecationWarning), pytest.raises(AgentError, match=rf"\b{old}\b"):
-        cls(**{old: -1})
-
-
-def test_normalize_spec_rewrites_only_the_deprecated_names_of_the_agent_named():
-    assert normalize_spec("mcts: iterations = 200,time=0.5", "donuts") == "mcts: simulations = 200,time=0.5"
-    assert normalize_spec("donuts_ai.donuts.agents.mcts:MCTSAgent:iterations=5", "donuts") == \
-        "donuts_ai.donuts.agents.mcts:MCTSAgent:simulations=5"
+def test_normalize_spec_reads_a_recorded_spec_under_the_names_of_now_silently():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        for kind, (game, old, n) in SEARCHERS.items():
+            _class(kind)
+            assert normalize_spec(f"{kind}:{old}={n},seed=2", game) == f"{kind}:simulations={n},seed=2"
+        assert normalize_spec("mcts: iterations = 200,time=0.5", "donuts") == "mcts: simulations = 200,time=0.5"
+        assert normalize_spec("donuts_ai.donuts.agents.mcts:MCTSAgent:iterations=5", "donuts") == \
+            "donuts_ai.donuts.agents.mcts:MCTSAgent:simulations=5"
+    # Only the older names of the agent named; both names at once were never written.
     for spec, game in [("alphabeta:depth=3", "donuts"), ("mcts:simulations=5", "donuts"), ("greedy", "boxes"),
                        ("nosuch:iterations=3", "donuts"), ("engine:./x,go.nodes=5", "donuts"),
-                       ("mcts:iterations=1,simulations=2", "donuts")]:
+                       ("mcts:iterations=1,simulations=2", "donuts"), ("mcts:sims=5", "donuts"),
+                       ("ismcts:sims=5", "boxes")]:
         assert normalize_spec(spec, game) == spec
-    # ``sims`` is no old name of MCTS's budget, nor ``iterations`` of az's: unknown there, as before.
+    # ``sims`` is no older name of MCTS's budget: unknown there, and the accepted names say only those of now.
     with pytest.raises(SpecError, match="unknown parameter 'sims'") as err:
         resolve("mcts:sims=5", "donuts")
-    assert "iterations" not in str(err.value)  # the accepted names leave the deprecated ones out
+    assert "iterations" not in str(err.value)
 
 
-def test_the_engine_lists_the_new_option_and_takes_the_old_one():
+def test_the_engine_lists_the_new_option_only():
     from donuts_ai.engine_protocol.server import EngineServer
     from donuts_ai.tournament.engine_text import parse_go
 
@@ -113,20 +106,37 @@ def test_the_engine_lists_the_new_option_and_takes_the_old_one():
     server.handle("dep")
     assert "option name simulations type string default 8" in out.getvalue()
     assert "option name iterations" not in out.getvalue()
-    server.handle("setoption name iterations value 16")
+    server.handle("setoption name iterations value 16")  # an unknown option: said on err, nothing set
     server.handle("isready")
-    assert server.agent.simulations == 16 and "'iterations' is deprecated" in err.getvalue()
+    assert server.agent.simulations == 8 and "unknown option 'iterations'" in err.getvalue()
+    server.handle("setoption name simulations value 16")
+    server.handle("isready")
+    assert server.agent.simulations == 16
     with server._limits(parse_go(["nodes", "5"])):  # go nodes N: a searching agent's simulations
         assert server.agent.simulations == 5
     assert server.agent.simulations == 16
     server.handle("quit")
 
 
-def test_a_results_file_written_with_the_old_word_resumes_with_either(tmp_path):
+def _as_written_by_0_5(path, new: str, old: str) -> None:
+    """The results file at ``path`` as 0.5 wrote it when given ``old``: its specs (the
+    header's agents and names, each unit's and game's) spelt ``old`` where ``new`` is, each
+    unit's digest over what it then holds."""
+    lines = []
+    for text in path.read_text().splitlines():
+        line = json.loads(text.replace(new, old))
+        if DIGEST_KEY in line:
+            line[DIGEST_KEY] = line_digest(line)
+        lines.append(json.dumps(line) + "\n")
+    path.write_text("".join(lines))
+
+
+def test_a_results_file_written_with_the_old_word_resumes_with_the_new(tmp_path):
     path = tmp_path / "r.jsonl"
     old, new = "mcts:iterations=20", "mcts:simulations=20"
-    with pytest.warns(DeprecationWarning):
-        T.run([old, "random"], games=2, results_path=str(path), **SETTINGS)
+    T.run([new, "random"], games=2, results_path=str(path), **SETTINGS)
+    _as_written_by_0_5(path, new, old)
+    assert verify_file(str(path)).ok
     written = path.read_bytes()
     assert json.loads(written.splitlines()[0])["config"]["agents"] == [old, "random"]
     # The new spelling: the same agent, so the file goes on, under the names it recorded.
@@ -135,10 +145,10 @@ def test_a_results_file_written_with_the_old_word_resumes_with_either(tmp_path):
     assert resumed.config["agents"] == resumed.config["names"] == [old, "random"]
     assert {name for g in resumed.games for name in g.names} == {old, "random"}
     assert sorted(r.name for r in resumed.ratings().ratings) == sorted([old, "random"])
-    # The old spelling still resumes it (nothing left to play), and the file verifies.
-    with pytest.warns(DeprecationWarning):
-        T.run([old, "random"], games=4, results_path=str(path), resume=True, **SETTINGS)
     assert verify_file(str(path)).ok
+    # The old spelling is no spec any more.
+    with pytest.raises(SpecError, match="unknown parameter 'iterations'"):
+        T.run([old, "random"], games=4, results_path=str(path), resume=True, **SETTINGS)
     # Another budget is another agent: refused, the file unchanged.
     before = path.read_bytes()
     with pytest.raises(T.ResultsFileError, match="differs in: agent"):
@@ -150,14 +160,14 @@ def test_an_evaluation_written_with_the_old_word_resumes_with_the_new(tmp_path):
     from donuts_ai.suites import evaluate
 
     path = tmp_path / "e.jsonl"
-    with pytest.warns(DeprecationWarning):
-        first = evaluate(["mcts:iterations=20"], suite="endgame", limit=2, results_path=str(path), isolation="none")
+    old, new = "mcts:iterations=20", "mcts:simulations=20"
+    first = evaluate([new], suite="endgame", limit=2, results_path=str(path), isolation="none")
+    _as_written_by_0_5(path, new, old)
     written = path.read_bytes()
-    again = evaluate(["mcts:simulations=20"], suite="endgame", limit=2, results_path=str(path), resume=True,
-                     isolation="none")
+    again = evaluate([new], suite="endgame", limit=2, results_path=str(path), resume=True, isolation="none")
     assert path.read_bytes() == written  # every unit was there: nothing played, nothing written
-    assert again.config["agents"] == first.config["agents"] == ["mcts:iterations=20"]
-    assert again.scores() == first.scores()
+    assert again.config["agents"] == [old] and first.config["agents"] == [new]
+    assert again.scores() == {old: first.scores()[new]}  # the same scores, under the file's name
 
 
 def test_the_suite_generator_goes_on_from_a_games_file_written_with_the_old_word(tmp_path):

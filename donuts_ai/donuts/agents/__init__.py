@@ -18,7 +18,6 @@ first used, so importing this package loads no search code.
 
 from __future__ import annotations
 
-import warnings
 from typing import TYPE_CHECKING
 
 from ...agents.registry import LazyRegistry
@@ -55,12 +54,9 @@ def __getattr__(name: str) -> type[DonutsAgent]:
     # The classes load when first named (``from donuts_ai.donuts.agents import MCTSAgent``).
     if name in _KINDS:
         return AGENTS[_KINDS[name]]
-    if name in ("DonutsAgent", "BoardAgent"):
+    if name == "DonutsAgent":
         from .donuts_agent import DonutsAgent
 
-        if name == "BoardAgent":  # its name before 0.5.0 (Donut Boxes' is BoxesAgent): until 0.6
-            warnings.warn("donuts_ai.donuts.agents.BoardAgent is deprecated since 0.5.0: use DonutsAgent",
-                          DeprecationWarning, stacklevel=2)
         return DonutsAgent
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -9,8 +9,7 @@ from typing import TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from ..._checks import deprecated_alias
-from ...agents.base import SIMULATIONS, budget, check_exploration, check_flag, check_time_limit, now, positive_int, renamed_argument
+from ...agents.base import SIMULATIONS, budget, check_exploration, check_flag, check_time_limit, now, positive_int
 from ...errors import AgentError
 from ...outcomes import UNKNOWN
 from ...search.mcts import MAX_TREE_NODES, NODE_BYTES, MCTSSettings, compact, descend, grown, reset_tree, root_stats
@@ -141,8 +140,6 @@ class MCTSAgent(DonutsAgent):
     visits. The tree is kept between moves and re-rooted at the new position when it
     holds the moves played since (``reuse=True``). With a simulation limit a seed fixes
     every move; with a time limit the number of iterations, hence the move, can vary.
-    ``iterations=`` is the deprecated name of ``simulations`` (a :class:`DeprecationWarning`;
-    the attribute ``iterations`` too), taken until 0.6.0.
 
     Memory: the trees keep growing for as long as the agent thinks, within a bound. Their
     node arrays (:data:`~donuts_ai.search.mcts.NODE_BYTES` = 20 bytes a node) never take more than
@@ -164,9 +161,6 @@ class MCTSAgent(DonutsAgent):
     """
 
     kind = "mcts"
-    DEPRECATED_PARAMETERS = {"iterations": SIMULATIONS}
-    #: Deprecated since 0.5.0: :attr:`simulations`.
-    iterations = deprecated_alias("iterations", SIMULATIONS)
 
     def __init__(
         self,
@@ -179,14 +173,12 @@ class MCTSAgent(DonutsAgent):
         max_memory_mb: int = DEFAULT_MAX_MEMORY_MB,
         proof_share: float = DEFAULT_PROOF_SHARE,
         reuse: bool = True,
-        iterations: int | None = None,
         seed: int | None = None,
         name: str | None = None,
     ):
         super().__init__(seed, name)
-        given, given_as = renamed_argument("MCTSAgent", SIMULATIONS, simulations, "iterations", iterations)
         #: Simulations (MCTS iterations) a move, all workers together; ``None``: timed.
-        self.simulations = positive_int(given_as, given)
+        self.simulations = positive_int(SIMULATIONS, simulations)
         self.time_limit = check_time_limit(time_limit)
         if self.simulations is None and self.time_limit is None:
             self.time_limit = 1.0
