@@ -362,20 +362,25 @@ CONNECT_FOUR_DATA = Path(__file__).parent.parent / "data" / "connect_four"
 #: One position in this many of each file is checked: 40 middle (14 to 27 stones) and 40
 #: end positions (the middle ones explore millions of positions, solved and analyzed).
 CONNECT_FOUR_STRIDE = 5
+#: One begin position (8 to 13 stones) in this many: 4 of the 100 (12 or 13 stones), about
+#: 1.4 s together; an 8-stone one takes up to half a minute, solved and analyzed here
+#: (``python -m benchmarks.connect_four_solver`` checks all 100).
+CONNECT_FOUR_BEGIN_STRIDE = 25
 
 
 def _connect_four_sample() -> list[dict[str, Any]]:
     if not CONNECT_FOUR_DATA.is_dir():
         pytest.skip(f"no Connect Four positions in {CONNECT_FOUR_DATA}")
-    return [json.loads(line) for phase in ("middle", "end")
-            for line in (CONNECT_FOUR_DATA / f"{phase}.jsonl").read_text().splitlines()[::CONNECT_FOUR_STRIDE]]
+    return [json.loads(line) for phase, stride in (("begin", CONNECT_FOUR_BEGIN_STRIDE), ("middle", CONNECT_FOUR_STRIDE),
+                                                   ("end", CONNECT_FOUR_STRIDE))
+            for line in (CONNECT_FOUR_DATA / f"{phase}.jsonl").read_text().splitlines()[::stride]]
 
 
 def test_connect_four_scores_are_pons() -> None:
-    """Pons' exact score, and his score of every move, of 40 middle and 40 end positions,
-    by the solver bound to Connect Four's kernels with every hook
+    """Pons' exact score, and his score of every move, of 4 begin, 40 middle and 40 end
+    positions, by the solver bound to Connect Four's kernels with every hook
     (:mod:`donuts_ai.connect_four.solve`): the one check of the solver on a real game, and
-    of how its distances read as Pons' scores. All 400 are checked by
+    of how its distances read as Pons' scores. All 500 are checked by
     ``python -m benchmarks.connect_four_solver``."""
     from donuts_ai.connect_four import ConnectFourBoard
     from donuts_ai.connect_four.solve import analyze, solve
