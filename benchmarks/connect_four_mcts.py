@@ -8,11 +8,11 @@ in [0, 1], OpenSpiel's in [-1, 1]: the same scores). Two figures each: the empty
 10 middle positions of Pons' set (``tests/data/connect_four/middle.jsonl``, the first ten;
 one call searches all ten and counts their simulations). Each search starts a fresh tree.
 
-Not quite equal: OpenSpiel runs with ``solve=False``; our tree has no switch for its
-MCTS-Solver backups (they are always on), so ours proves what it can on the way, and a
-search whose root is proven stops early (its simulations are counted as run). Ours is timed
-through the agent (``MCTSAgent.select_move``: calls of 512 iterations from Python, and the
-choice of a move), OpenSpiel's through ``mcts_search``.
+The solver is off on both: OpenSpiel's ``MCTSBot`` with ``solve=False``, ours with
+``MCTSAgent(solver=False)`` (plain UCT: no MCTS-Solver backups, no proven root that stops
+a search early), so both run every simulation of every search. Ours is timed through the
+agent (``MCTSAgent.select_move``: calls of 512 iterations from Python, and the choice of a
+move), OpenSpiel's through ``mcts_search``.
 
 Each figure is the seconds a simulation took (the record's table shows simulations a
 second), measured as every record here is (:func:`donuts_ai.bench.record.measure_work`),
@@ -45,6 +45,8 @@ POSITIONS = 10
 UCT_C, OUR_EXPLORATION = 2.0, 1.0
 #: Random rollouts a leaf, both bots.
 ROLLOUTS = 1
+#: MCTS-Solver on both bots: off (ours ``solver=False``, OpenSpiel's ``solve=False``).
+SOLVE = False
 #: Simulations a search (full, --quick).
 SIMULATIONS = (20_000, 2_000)
 #: Repeats of each figure in a run.
@@ -71,7 +73,7 @@ def _search(bot: str, games: list[str], simulations: int) -> Callable[[], int]:
     """One search of ``simulations`` from each position of ``games`` (Pons' digits), as a
     call returning the simulations run."""
     if bot == OURS:
-        agent = MCTSAgent(simulations=simulations, exploration=OUR_EXPLORATION, seed=1)
+        agent = MCTSAgent(simulations=simulations, exploration=OUR_EXPLORATION, solver=SOLVE, seed=1)
         boards = [ConnectFourBoard.from_moves(g) for g in games]
 
         def ours() -> int:
@@ -92,7 +94,7 @@ def _search(bot: str, games: list[str], simulations: int) -> Callable[[], int]:
             state.apply_action(int(digit) - 1)  # OpenSpiel's actions are columns 0..6
         states.append(state)
     mcts = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(ROLLOUTS, 1), UCT_C, simulations, CPP_MAX_MEMORY_MB,
-                           False, 1, False)
+                           SOLVE, 1, False)  # (..., solve, seed, verbose)
 
     def theirs() -> int:
         return sum(int(mcts.mcts_search(state).explore_count) for state in states)  # a fresh tree each search
@@ -108,7 +110,8 @@ def figures(simulations: int) -> list[Figure]:
             print(f"{bot}, {where}", file=sys.stderr, flush=True)
             out.append(measure_work(figure_name(bot, where, simulations), "simulation", _search(bot, games, simulations),
                                     REPEATS, {"bot": bot, "where": where, "simulations": simulations, "uct_c": UCT_C,
-                                              "exploration": OUR_EXPLORATION, "rollouts": ROLLOUTS}))
+                                              "exploration": OUR_EXPLORATION, "rollouts": ROLLOUTS,
+                                              "solve": "off"}))
     return out
 
 
@@ -136,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if simulations < 2:
         parser.error("--simulations must be at least 2 (MCTSBot expands its root on the second)")
     settings = (f"simulations={simulations} uct_c={UCT_C:g} exploration={OUR_EXPLORATION:g} rollouts={ROLLOUTS} "
-                f"repeats={REPEATS} solve=ours-on,openspiel-off positions={POSITIONS}")
+                f"repeats={REPEATS} solve=off positions={POSITIONS}")
     return runs.record_main(parser, args, argv, "benchmarks.connect_four_mcts", lambda: (figures(simulations), settings),
                             lambda suite: tables.record_text(suite, ratios(suite)))
 
