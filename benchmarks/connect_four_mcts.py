@@ -138,8 +138,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     simulations = args.simulations or SIMULATIONS[1 if args.quick else 0]
     if simulations < 2:
         parser.error("--simulations must be at least 2 (MCTSBot expands its root on the second)")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        open_spiel = version("open_spiel")  # the anchor's version, in the record beside ours
+    except PackageNotFoundError:
+        open_spiel = "absent"
     settings = (f"simulations={simulations} uct_c={UCT_C:g} exploration={OUR_EXPLORATION:g} rollouts={ROLLOUTS} "
-                f"repeats={REPEATS} solve=off positions={POSITIONS}")
+                f"repeats={REPEATS} solve=off positions={POSITIONS} open_spiel={open_spiel}")
     return runs.record_main(parser, args, argv, "benchmarks.connect_four_mcts", lambda: (figures(simulations), settings),
                             lambda suite: tables.record_text(suite, ratios(suite)))
 

@@ -187,11 +187,14 @@ def published_text(suite: Any) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.connect_four_solver", description=__doc__.splitlines()[0])
     parser.add_argument("--pons", metavar="PATH", help="Pons' c4solver (without it: ours alone)")
+    parser.add_argument("--pons-commit", metavar="SHA", default="unknown",
+                        help="the commit of PascalPons/connect4 it was built from, for the record (git -C REPO rev-parse HEAD)")
     runs.add_record_options(parser)
     args = parser.parse_args(argv)
     if args.pons and not Path(args.pons).is_file():
         parser.error(f"--pons {args.pons}: no such file")
-    settings = f"table_bits={TABLE_BITS} repeats={REPEATS} pons={'yes' if args.pons else 'no'}"
+    pons = f"yes pons_commit={args.pons_commit[:10]}" if args.pons else "no"
+    settings = f"table_bits={TABLE_BITS} repeats={REPEATS} pons={pons}"
     return runs.record_main(parser, args, argv, "benchmarks.connect_four_solver", lambda: (figures(args.pons), settings),
                             lambda suite: tables.record_text(suite, ratios(suite)) + "\n\n" + published_text(suite))
 

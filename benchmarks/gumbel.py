@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from donuts_ai._checks import add_renamed_option
 from donuts_ai.bench import runs, tables
 from donuts_ai.bench.record import Figure
 from donuts_ai.donuts.squares import NUM_SQUARES, SQUARE_NAMES
@@ -297,7 +296,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="speed: searches a run times each variant with the network (3x that with the dummy)")
     parser.add_argument("--predictors", choices=list(PREDICTORS), nargs="+", default=list(PREDICTORS),
                         help="speed: the predictors the searches are timed with (default both)")
-    add_renamed_option(parser, "--sims", "--simulations", type=int, nargs="+")  # the names before 0.5.0
     parser.add_argument("--only", choices=MEASUREMENTS, nargs="*", default=None)
     runs.add_record_options(parser, printed_only="the network's share of each search (shown in the speed table) and the "
                                                  "cache, targets and settled measurements are")

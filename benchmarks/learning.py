@@ -47,7 +47,6 @@ import time
 from pathlib import Path
 
 from benchmarks.ablation import ABLATION_SUITES, winning_positions
-from donuts_ai._checks import add_renamed_option
 from donuts_ai.learn.agent import cached_network, network_folder
 from donuts_ai.learn.benchmark import PROBE_SUITES, label_positions, load_positions, measure
 
@@ -123,7 +122,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkpoint", default=None, help="a network folder or a training run (default: the shipped network)")
     parser.add_argument("--simulations", type=int, nargs="*", default=[50, 400],
                         help="the searches' simulations a move, one measure each (default 50 400)")
-    add_renamed_option(parser, "--sims", "--simulations", type=int, nargs="*")  # its name before 0.5.0
     parser.add_argument("--curve", type=Path, metavar="RUN", help="print the learning curve of a training run")
     parser.add_argument("--ship", type=Path, metavar="RUN", help="make RUN's last checkpoint the shipped network")
     parser.add_argument("--command", default="", help="with --ship: the command that made the run")

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from .donuts.alphabeta.solver import MoveValue, Solution, Solver, analyze, solve
     from .suites.evaluation import evaluate
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 # The registries by name of the lower layers that list what a higher layer provides, filled
 # here: the package root runs before any of its modules, and only it may name every layer.

@@ -3,22 +3,13 @@
 Each returns the value, converted (``int``, ``float``), or raises a ``DonutsError``
 subclass (``error``) naming the argument, what it must be, and what it got. ``bool`` is
 never taken for a number, and NumPy integers count as ints.
-
-A command-line option renamed is taken under its old name for a while, with a
-:class:`DeprecationWarning` naming the new one: :class:`RenamedOption`
-(:func:`add_renamed_option`; the benchmark scripts' and ``donuts_ai.bench.interop``'s
-budget flags still use it).
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import numbers
-import sys
-import warnings
-from collections.abc import Sequence
-from typing import Any, Literal, TypeGuard, overload
+from typing import Literal, TypeGuard, overload
 
 from .errors import DonutsError
 
@@ -99,35 +90,3 @@ def check_nonnegative(name: str, value: object, error: type[DonutsError] = Donut
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise error(f"{name} must be a number >= 0, got {value!r}")
     return float(value)
-
-
-#: The version that drops the options deprecated in 0.5.0 (:class:`RenamedOption`'s message).
-DEPRECATED_UNTIL = "0.6.0"
-
-
-class RenamedOption(argparse.Action):
-    """A command-line option's old spelling (``--sims``), left out of the help: what it is
-    given goes where the new option's goes, with a :class:`DeprecationWarning` naming the
-    new one (``new``). Added by :func:`add_renamed_option`."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, new: str, **kwargs: Any):
-        super().__init__(option_strings, dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs)
-        self.new = new
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        # Warn for the code that parsed the arguments, the first frame outside argparse.
-        level, frame = 1, sys._getframe(0)
-        while frame.f_back is not None and frame.f_globals.get("__name__") in (__name__, "argparse"):
-            frame, level = frame.f_back, level + 1
-        warnings.warn(f"{option_string} is deprecated since 0.5.0: the option is {self.new} now ({option_string} goes in "
-                      f"{DEPRECATED_UNTIL})", DeprecationWarning, stacklevel=level)
-        setattr(namespace, self.dest, values)
-
-
-def add_renamed_option(parser: argparse.ArgumentParser, old: str, new: str, **kwargs: Any) -> None:
-    """Add ``old``, the deprecated spelling of the option ``new`` that ``parser`` already
-    has, taking the same ``kwargs`` (``type``, ``nargs``; ``dest`` when the new option has
-    its own): a :class:`RenamedOption`."""
-    dest = kwargs.pop("dest", new.lstrip("-").replace("-", "_"))
-    parser.add_argument(old, dest=dest, action=RenamedOption, new=new, **kwargs)

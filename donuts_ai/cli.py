@@ -316,8 +316,7 @@ def _add_tournament(sub: Subparsers) -> None:
     tour.add_argument("agents", nargs="+", metavar="AGENT",
                       help="agent specs: random[:seed=N], greedy, alphabeta:depth=6, mcts:time=0.1, mcts:simulations=2000, "
                            "solver, az:simulations=400, module:Class[:k=v] (for --game boxes: its agents, e.g. random, "
-                           "greedy, ismcts:time=0.1, ismcts:simulations=1000); a search's budget is simulations= "
-                           "(iterations= and sims= are its deprecated names)")
+                           "greedy, ismcts:time=0.1, ismcts:simulations=1000); a search's budget is simulations=")
     tour.add_argument("--game", default="donuts",
                       help=f"donuts (default: the board game), boxes (Donut Boxes, the card game: free-for-all, 2-10 "
                            f"players): {GAME_HELP}; a results file records where a game of your own comes from, and "

@@ -204,16 +204,3 @@ def test_a_class_without_select_move_keeps_its_message():
         source_of(int, "donuts")
 
 
-def test_a_renamed_option_warns_for_its_caller_and_names_the_new_one():
-    import argparse
-
-    from donuts_ai._checks import add_renamed_option
-
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--simulations", type=int, nargs="+", default=[1])
-    add_renamed_option(parser, "--sims", "--simulations", type=int, nargs="+")
-    assert parser.parse_args([]).simulations == [1]
-    with pytest.warns(DeprecationWarning, match="--sims is deprecated since 0.5.0: the option is --simulations now") as caught:
-        assert parser.parse_args(["--sims", "2", "3"]).simulations == [2, 3]
-    assert caught[0].filename == __file__  # the code that parsed the arguments
-    assert "--sims" not in parser.format_help()

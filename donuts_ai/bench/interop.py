@@ -65,7 +65,6 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from .._checks import add_renamed_option
 from ..donuts.agents import MCTSAgent
 from ..donuts.agents.mcts import DEFAULT_PROOF_SHARE
 from ..donuts.board import Board
@@ -455,10 +454,6 @@ def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.i
     parser.add_argument("--seed", type=int, default=1, help="the match's seed (its layouts; default 1)")
     parser.add_argument("--simulations", type=int, metavar="N",
                         help=f"simulations a timed search, every bot the same (default {SIMULATIONS[0]:,}, quick {SIMULATIONS[1]:,})")
-    # Their names before 0.5.0 (--iterations: ours, --sims: MCTSBot's), and MCTSBot's own
-    # budget while the two differed: one budget for all now.
-    add_renamed_option(parser, "--iterations", "--simulations", type=int, metavar="N")
-    add_renamed_option(parser, "--sims", "--simulations", type=int, metavar="N")
     parser.add_argument("--env-seconds", type=float, metavar="S",
                         help=f"seconds of PettingZoo steps in all (default {ENV_SECONDS[0]:g}, quick {ENV_SECONDS[1]:g})")
     runs.add_record_options(parser, printed_only="the match is")

@@ -76,8 +76,3 @@ def test_the_ratios_are_derived_per_position_between_figures_of_the_same_setting
     assert not any("connect_four" in name or "prover on" in name for name in ratios)  # a scale, not a ratio
 
 
-def test_one_budget_for_all_the_old_budget_options_are_its_deprecated_names(capsys):
-    for old in ("--sims", "--iterations"):
-        with pytest.warns(DeprecationWarning, match="--simulations"), pytest.raises(SystemExit) as exc:
-            interop.main([old, "1", "--games", "0", "--runs", "1"])  # refused before measuring: 1 is below 2
-        assert exc.value.code == 2 and "--simulations at least 2" in capsys.readouterr().err
