@@ -16,6 +16,13 @@ alone to ``--engine-depth``, best of ``--repeats``, in leaves a second (after on
 call: compilation is not measured), with the load average (``os.getloadavg``) beside each.
 Exit status 1 when a count disagrees. ``--depth 0`` skips OpenSpiel.
 
+With ``--json FILE`` it writes a record instead (``--runs`` processes, each figure measured
+as every record here is): the engine's perft and the C program's at ``--engine-depth``,
+after checking their counts at every depth to it, and the ratio with its interval::
+
+    python -m benchmarks.connect_four_perft --engine-depth 9 --runs 3 --cflags="-O2 -march=native" \
+        --json benchmarks/records/connect-four-perft.json
+
 The C side is ``benchmarks/c/connect_four_perft.c``, a plain bitboard perft written for
 this benchmark (about 90 lines): the engine's layout (column ``c`` in bits ``7c .. 7c+6``,
 the 7th a sentinel; Pons' layout), its counting rule (a move that wins or fills the board
@@ -108,7 +115,73 @@ def load() -> str:
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+#: Repeats of each figure in a run of a record (``--json``).
+RECORD_REPEATS = 5
+#: The two sides of a record, each a parameter ``perft`` of its figures.
+ENGINE, C_PROGRAM = "donuts_ai engine", "plain C bitboard"
+
+
+def figure_name(side: str, depth: int) -> str:
+    return f"{side}, connect four, perft depth {depth} from the empty board"
+
+
+def figures(depth: int, cc: str, cflags: str) -> list[Any]:
+    """The record's figures: the engine's perft at ``depth`` and the C program's, seconds a
+    leaf (:func:`donuts_ai.bench.record.measure_work`, warm-up and calibration off the
+    clock). The C program is one process a call, timing nothing itself: its start (about a
+    millisecond) is in its figure, a small share at depth 9 and more."""
+    from donuts_ai.bench.record import measure_work
+    from donuts_ai.connect_four import kernels as K
+
+    start = K.as_position(*K.start())
+    out = [measure_work(figure_name(ENGINE, depth), "leaf", lambda: int(K.perft(0, start, depth)), RECORD_REPEATS,
+                        {"perft": ENGINE, "depth": depth})]
+    with tempfile.TemporaryDirectory(prefix="c4perft-") as folder:
+        exe = compile_c(cc, folder, cflags)
+        out.append(measure_work(figure_name(C_PROGRAM, depth), "leaf", lambda: run_c(exe, depth, 1)[depth][0],
+                                RECORD_REPEATS, {"perft": C_PROGRAM, "depth": depth, "cflags": cflags}, threads=0))
+    return out
+
+
+def ratios(suite: Any) -> list[tuple[str, float, float, float]]:
+    """(name, the engine's leaves a second over the C program's, low, high)."""
+    from donuts_ai.bench import compare
+
+    by_perft = {b.get_runs()[0].get_metadata().get("param_perft"): b for b in suite}
+    if ENGINE in by_perft and C_PROGRAM in by_perft:
+        return [("engine / plain C bitboard: leaves a second", *compare.speed_within(by_perft[C_PROGRAM], by_perft[ENGINE]))]
+    return []
+
+
+def record(args: argparse.Namespace, parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
+    """``--json``: the record of the engine's perft beside the C program's at ``--engine-depth``,
+    after checking their counts agree at every depth to it (in the first process only)."""
+    from donuts_ai.bench import runs, tables
+
+    cc = find_cc(args.cc)
+    if cc is None:
+        parser.error(f"a record needs a C compiler ({args.cc or ' or '.join(C_COMPILERS)}) on PATH")
+    depth = args.engine_depth
+    if not args.record_run:
+        from donuts_ai.connect_four import kernels as K
+
+        start = K.as_position(*K.start())
+        with tempfile.TemporaryDirectory(prefix="c4perft-") as folder:
+            table = run_c(compile_c(cc, folder, args.cflags), depth, 1)
+        wrong = [d for d in range(1, depth + 1) if table[d][0] != int(K.perft(0, start, d))]
+        if wrong:
+            print(f"the C program's counts differ from the engine's at depths {wrong}", file=sys.stderr)
+            return 1
+        print(f"counts: the engine and the C program agree at depths 1..{depth}", file=sys.stderr)
+    settings = f"depth={depth} repeats={RECORD_REPEATS} cc={Path(cc).name} cflags={args.cflags.replace(' ', '_')}"
+    return runs.record_main(parser, args, argv, "benchmarks.connect_four_perft",
+                            lambda: (figures(depth, cc, args.cflags), settings),
+                            lambda suite: tables.record_text(suite, ratios(suite)))
+
+
 def main(argv: list[str] | None = None) -> int:
+    from donuts_ai.bench import runs
+
     ap = argparse.ArgumentParser(prog="python -m benchmarks.connect_four_perft", description=__doc__.splitlines()[0])
     ap.add_argument("--depth", type=int, default=8, help="compare with OpenSpiel to this depth (default 8; 0 skips it)")
     ap.add_argument("--engine-depth", type=int, default=10, help="time the engine alone to this depth (default 10)")
@@ -116,7 +189,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-c", action="store_true", help="skip the C bitboard perft")
     ap.add_argument("--cc", default=None, help="the C compiler (default: cc, gcc or clang, the first on PATH)")
     ap.add_argument("--cflags", default="-O2", help='flags for the C compiler, as one word: --cflags="-O2 -march=native" (default -O2)')
+    runs.add_record_options(ap)
     args = ap.parse_args(argv)
+    if args.json or args.record_run:
+        return record(args, ap, argv)
 
     from donuts_ai.connect_four import kernels as K
 

@@ -14,7 +14,7 @@ position with the seed ``--seed`` + the position's index (0..199), so a run is r
 as far as time-limited searches are. The load average is read before and after each agent
 and printed; run it on an otherwise idle machine.
 
-    python -m benchmarks.connect_four_strength --json /tmp/connect-four-strength.json
+    python -m benchmarks.connect_four_strength --json benchmarks/records/connect-four-strength.json
 """
 
 from __future__ import annotations
@@ -111,8 +111,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                            "drawn": [kept["draw"] / total["draw"], *wilson(kept["draw"], total["draw"])]
                            if total["draw"] else None}
     if args.json:
+        import platform
+
+        from donuts_ai.bench.record import library_metadata
+
         args.json.write_text(json.dumps({"positions": str(MIDDLE.relative_to(MIDDLE.parents[3])), "seed": args.seed,
-                                         "cores": os.cpu_count(), "results": results}, indent=1) + "\n")
+                                         "cores": os.cpu_count(), "machine": platform.platform(),
+                                         "processor": platform.processor() or platform.machine(),
+                                         "date": time.strftime("%Y-%m-%d"), **library_metadata(),
+                                         "results": results}, indent=1) + "\n")
     return 0
 
 
