@@ -15,7 +15,7 @@ tactics: a five now, a forced reply) at a lower cost each.
 Donuts' MCTS agent runs the generic MCTS kernel (:mod:`donuts_ai.search.mcts`) on this very
 record, so its figures (``donuts-ai bench --only mcts``) are the generic MCTS's on Donuts.
 
-    python -m benchmarks.generic_on_donuts --runs 3 --json benchmarks/records/generic-on-donuts.json
+    python -m benchmarks.generic_on_donuts --runs 5 --json benchmarks/records/generic-on-donuts.json
 """
 
 from __future__ import annotations
