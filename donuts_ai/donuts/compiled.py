@@ -28,6 +28,7 @@ from numba import njit
 
 from .._bits import popcount, splitmix64
 from .._numba_types import Int64
+from ..errors import GameOverError
 from ..outcomes import WINNER_DRAW
 from ..search import compiled_game as cg
 from ..search import solver
@@ -47,7 +48,6 @@ from ._kernels.position import (
     rulebook_of,
 )
 from .board import Board
-from ..errors import GameOverError
 from .squares import NUM_SQUARES
 
 #: The most plies of a game: each placement fills a square.

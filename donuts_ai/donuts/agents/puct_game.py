@@ -44,8 +44,8 @@ from .._kernels.position import (
 )
 from .._kernels.tables import FULL_BOARD_BITS
 from ..alphabeta import EXACT_DEPTH, search_root
-from ..squares import NUM_SQUARES
 from ..compiled import PATH_NODES
+from ..squares import NUM_SQUARES
 
 #: A node's Donuts position, from its side to move (for a finished game: the last placer's):
 #: the fields of the kernels' ``Position``, typed as the batch's games type them.

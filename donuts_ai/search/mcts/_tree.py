@@ -45,7 +45,6 @@ when next reached), and the nodes left slide down to the front of the arrays.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
