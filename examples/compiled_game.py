@@ -105,28 +105,28 @@ GAME = sys.modules[__name__]
 
 
 @njit(cache=True)
-def game():
-    """Tic-tac-toe's record, every field given: every hook but ``playout`` (the MCTS then plays random moves itself)."""
-    return cg.CompiledGame(GAME.legal, GAME.play, GAME.key, CELLS, True, GAME.winning, GAME.safe, GAME.plies_left, GAME.order,
-                           cg.default_playout)
-
-
-@njit(cache=True)
 def solve(rules, pos, table, max_nodes):
-    """The solver on tic-tac-toe: ``(score, nodes)``."""
-    return solver.solve(GAME.game(), rules, pos, table, max_nodes)
+    """The solver on tic-tac-toe, every hook but ``playout`` given: ``(score, nodes)``."""
+    game = cg.CompiledGame(GAME.legal, GAME.play, GAME.key, CELLS, True, GAME.winning, GAME.safe, GAME.plies_left, GAME.order,
+                           cg.default_playout)
+    return solver.solve(game, rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
 def analyze(rules, pos, table, max_nodes):
     """Every move's score: ``(scores[64], nodes)``."""
-    return solver.analyze(GAME.game(), rules, pos, table, max_nodes)
+    game = cg.CompiledGame(GAME.legal, GAME.play, GAME.key, CELLS, True, GAME.winning, GAME.safe, GAME.plies_left, GAME.order,
+                           cg.default_playout)
+    return solver.analyze(game, rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
 def run_mcts(tree, pos, to_move, iterations, settings):
-    """The MCTS on tic-tac-toe: ``iterations`` iterations on tree 0; ``(iterations run, full)``."""
-    return mcts.run_tree(GAME.game(), RULES, tree, 0, pos, to_move, iterations, settings, False)
+    """The MCTS on tic-tac-toe (without a playout of the game's own it plays random moves itself): ``iterations``
+    iterations on tree 0; ``(iterations run, full)``."""
+    game = cg.CompiledGame(GAME.legal, GAME.play, GAME.key, CELLS, True, GAME.winning, GAME.safe, GAME.plies_left, GAME.order,
+                           cg.default_playout)
+    return mcts.run_tree(game, RULES, tree, 0, pos, to_move, iterations, settings, False)
 
 
 # --- checking the kernels against the plain rules (the interface's "how to grade") -------------------------------------------

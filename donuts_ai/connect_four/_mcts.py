@@ -20,7 +20,6 @@ from numba import njit
 from .._numba_types import Bool, Int64
 from ..search import compiled_game as cg
 from ..search import mcts as _tree  # its kernels read as attributes, as the game's are
-from ..search.compiled_game import CompiledGame
 from ..search.mcts import MCTSSettings, MCTSTree
 from . import kernels as K
 from ._kernels import CELLS, Position
@@ -41,12 +40,6 @@ def playout(rules: Int64, pos: Position, rng: np.uint64) -> tuple[np.int64, np.u
 _self = sys.modules[__name__]
 
 
-@njit(cache=True)
-def _game() -> CompiledGame:
-    """Connect Four's record, every hook the engine has."""
-    return cg.CompiledGame(K.legal, K.play, K.key, K.CELLS, True, K.winning, K.safe, K.plies_left, K.order, _self.playout)
-
-
 def new_tree(trees: int, max_nodes: int) -> MCTSTree:
     """:func:`donuts_ai.search.mcts.new_tree` for Connect Four: room for ``trees`` trees of
     ``max_nodes`` nodes, their paths as long as a game's."""
@@ -59,5 +52,8 @@ def run_tree(
 ) -> tuple[Int64, bool]:
     """:func:`donuts_ai.search.mcts.run_tree` on Connect Four: up to ``iterations``
     iterations on tree ``t`` from ``pos`` (``to_move`` to move); ``(iterations run, full)``."""
-    result: tuple[Int64, bool] = _tree.run_tree(_game(), 0, tree, t, pos, to_move, iterations, settings, stop_when_full)
+    # The record is built here, in the cached kernel: one a cached kernel returned would carry
+    # its functions' addresses in the process that compiled it.
+    game = cg.CompiledGame(K.legal, K.play, K.key, K.CELLS, True, K.winning, K.safe, K.plies_left, K.order, _self.playout)
+    result: tuple[Int64, bool] = _tree.run_tree(game, 0, tree, t, pos, to_move, iterations, settings, stop_when_full)
     return result

@@ -115,17 +115,21 @@ def playout(rules: Rulebook, pos: Position, rng: np.uint64) -> tuple[np.int64, n
 _self = sys.modules[__name__]
 
 
-@njit(cache=True)
 def game() -> CompiledGame:
-    """Donuts' record: its own ``plies_left`` and ``playout``, no tactical hooks."""
-    return cg.CompiledGame(_self.legal, _self.play, _self.key, MAX_PLIES, False, cg.default_winning, cg.default_safe,
-                           _self.plies_left, cg.default_order, _self.playout)
+    """Donuts' record (its own ``plies_left`` and ``playout``, no tactical hooks), for the
+    compiled searches called from Python. A cached kernel of one's own builds the record
+    inside itself, as :func:`_solve` does: a record a cached kernel returns carries the
+    addresses of its functions in the process that compiled it."""
+    return cg.compiled_game(legal=legal, play=play, key=key, max_plies=MAX_PLIES, alternating=False,
+                            plies_left=plies_left, playout=playout)
 
 
 @njit(cache=True)
 def _solve(rules: Rulebook, pos: Position, table: solver.SolverTable, max_nodes: Int64) -> tuple[np.int64, np.int64]:
     """:func:`donuts_ai.search.solver.solve` on Donuts."""
-    return solver.solve(_self.game(), rules, pos, table, max_nodes)
+    game = cg.CompiledGame(_self.legal, _self.play, _self.key, MAX_PLIES, False, cg.default_winning, cg.default_safe,
+                           _self.plies_left, cg.default_order, _self.playout)
+    return solver.solve(game, rules, pos, table, max_nodes)
 
 
 def generic_solve(board: Board, table: solver.SolverTable, max_nodes: int = solver.NO_NODE_LIMIT) -> tuple[int, int]:

@@ -297,28 +297,27 @@ def turns_plies_left(rules: Any, pos: Any) -> np.int64:
 
 
 @njit(cache=True)
-def turns_game() -> cg.CompiledGame:
-    """The record, ``alternating`` False, with ``winning`` and ``plies_left``."""
-    return cg.CompiledGame(T.turns_legal, T.turns_play, T.turns_key, T.MAX_PILE, False, T.turns_winning, cg.default_safe,
-                           T.turns_plies_left, cg.default_order, cg.default_playout)
-
-
-@njit(cache=True)
 def solve_turns(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[np.int64, np.int64]:
     """:func:`donuts_ai.search.solver.solve` on the game whose turns repeat."""
-    return solver.solve(T.turns_game(), rules, pos, table, max_nodes)
+    game = cg.CompiledGame(T.turns_legal, T.turns_play, T.turns_key, T.MAX_PILE, False, T.turns_winning, cg.default_safe,
+                           T.turns_plies_left, cg.default_order, cg.default_playout)
+    return solver.solve(game, rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
 def analyze_turns(rules: Any, pos: Any, table: solver.SolverTable, max_nodes: Int64) -> tuple[NDArray[np.int64], np.int64]:
     """:func:`donuts_ai.search.solver.analyze` on the game whose turns repeat."""
-    return solver.analyze(T.turns_game(), rules, pos, table, max_nodes)
+    game = cg.CompiledGame(T.turns_legal, T.turns_play, T.turns_key, T.MAX_PILE, False, T.turns_winning, cg.default_safe,
+                           T.turns_plies_left, cg.default_order, cg.default_playout)
+    return solver.analyze(game, rules, pos, table, max_nodes)
 
 
 @njit(cache=True)
 def mcts_turns(tree: Any, pos: Any, to_move: Int64, iterations: Int64, settings: Any) -> tuple[Int64, bool]:
     """:func:`donuts_ai.search.mcts.run_tree` on the game whose turns repeat (its random playouts: the search's own)."""
-    return mcts.run_tree(T.turns_game(), 0, tree, 0, pos, to_move, iterations, settings, False)
+    game = cg.CompiledGame(T.turns_legal, T.turns_play, T.turns_key, T.MAX_PILE, False, T.turns_winning, cg.default_safe,
+                           T.turns_plies_left, cg.default_order, cg.default_playout)
+    return mcts.run_tree(game, 0, tree, 0, pos, to_move, iterations, settings, False)
 
 
 @njit(cache=True)

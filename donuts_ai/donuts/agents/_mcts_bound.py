@@ -1,5 +1,7 @@
 """The Monte-Carlo tree search of :mod:`donuts_ai.search.mcts` bound to Donuts (its
-compiled game, :mod:`donuts_ai.donuts.compiled`): the trees sized for Donuts' longest path, and the
+compiled game, :mod:`donuts_ai.donuts.compiled`, the record built in each kernel: one a
+cached kernel returned would carry its functions' addresses in the process that compiled
+it): the trees sized for Donuts' longest path, and the
 kernels the agent calls, one cached kernel each. The game's functions are read as
 attributes of their module: a function named as a global here would be compiled in as its
 address, and the kernel never cached."""
@@ -11,6 +13,7 @@ from numba import njit, prange
 from numpy.typing import NDArray
 
 from ..._numba_types import Bool, Int64
+from ...search import compiled_game as cg
 from ...search import mcts as _tree  # its kernels read as attributes, as the game's are
 from ...search.mcts import MCTSSettings, MCTSTree
 from .. import compiled as D
@@ -30,8 +33,9 @@ def run_tree(
 ) -> tuple[Int64, bool]:
     """:func:`donuts_ai.search.mcts.run_tree` on Donuts: up to ``iterations`` iterations on tree ``t`` from
     ``pos`` (``color`` to move) under ``rulebook``; ``(iterations run, full)``."""
-    result: tuple[Int64, bool] = _tree.run_tree(D.game(), rulebook, tree, t, pos, color, iterations, settings,
-                                                stop_when_full)
+    game = cg.CompiledGame(D.legal, D.play, D.key, D.MAX_PLIES, False, cg.default_winning, cg.default_safe, D.plies_left,
+                           cg.default_order, D.playout)
+    result: tuple[Int64, bool] = _tree.run_tree(game, rulebook, tree, t, pos, color, iterations, settings, stop_when_full)
     return result
 
 
@@ -44,4 +48,6 @@ def run_trees(
     stopping when full if ``stop_when_full[t]``; writes ``done[t]`` and ``full[t]``."""
     # The record is made in each thread's loop: a parallel loop cannot take it from outside.
     for t in prange(tree.visits.shape[0]):
-        done[t], full[t] = _tree.run_tree(D.game(), rulebook, tree, t, pos, color, todo[t], settings, stop_when_full[t])
+        game = cg.CompiledGame(D.legal, D.play, D.key, D.MAX_PLIES, False, cg.default_winning, cg.default_safe,
+                               D.plies_left, cg.default_order, D.playout)
+        done[t], full[t] = _tree.run_tree(game, rulebook, tree, t, pos, color, todo[t], settings, stop_when_full[t])
