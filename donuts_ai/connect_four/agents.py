@@ -17,9 +17,6 @@ from .board import COLUMN_NAMES, ConnectFourBoard
 from .kernels import CELLS, WIDTH, legal, position, safe, winning
 from .solve import MAX_TABLE_BITS
 
-#: The centre column, which ties go to.
-CENTRE = WIDTH // 2
-
 #: The agent kinds of Connect Four's own, by spec name (dotted paths, imported when first used).
 AGENTS: LazyRegistry[type[Agent]] = LazyRegistry({
     "greedy": "donuts_ai.connect_four.agents:GreedyAgent",
@@ -138,7 +135,7 @@ class AlphaBetaAgent(Agent):
         import numpy as np
 
         from ..search import solver
-        from .solve import RULES, _analyze_within, pons_score
+        from .solve import RULES, _analyze_within, _centre_first, pons_score
 
         board = _board(view, type(self).__name__)
         start = now()
@@ -148,7 +145,8 @@ class AlphaBetaAgent(Agent):
         stones = int(pos[2])
         if self._table is None:
             self._table = solver.new_table(self.table_bits)
-        columns = [c for c in range(len(COLUMN_NAMES)) if int(legal(0, pos)) >> c & 1]
+        playable = int(legal(0, pos))
+        columns = [c for c in range(WIDTH) if playable >> c & 1]
         best: list[int] | None = None
         depth = nodes = 0
         rate = float(ASSUMED_NODES_PER_SECOND)
@@ -173,7 +171,7 @@ class AlphaBetaAgent(Agent):
                 break
         assert best is not None  # the first horizon always finishes (no node limit)
         top = max(best)
-        column = min((c for c, score in zip(columns, best, strict=True) if score == top), key=lambda c: abs(c - CENTRE))
+        column = _centre_first([c for c, score in zip(columns, best, strict=True) if score == top])
         self.last_info = {"depth": depth, "score": pons_score(top, stones) or 0, "nodes": nodes,
                           "seconds": now() - start, "proven": exact}
         return COLUMN_NAMES[column]
