@@ -1,17 +1,15 @@
 """Observation planes shared by the PettingZoo environment and the OpenSpiel game.
 
-A position is seen from one player's point of view (``player`` 0 = Chocolate, 1 =
-Vanilla) as :data:`NUM_PLANES` planes of 6×6, each a 0/1 (or, for the pools, 0..1)
-``float32`` grid. Plane ``k`` of square ``sq`` is ``planes[k].reshape(36)[sq]``: the row
-is the rank (row 0 = rank 1) and the column the file (column 0 = file a), so a plane
-reshaped to 36 values lines up with the actions (square indices 0..35, a1 = 0).
+A position is seen from one player's side (``player`` 0 = Chocolate, 1 = Vanilla) as
+:data:`NUM_PLANES` ``float32`` planes of 6×6; plane ``k`` of square ``sq`` is
+``planes[k].reshape(36)[sq]`` (row = rank, column = file, so it lines up with the actions).
 
 ====  ==================================================================================
  0    the observer's donuts
  1    the opponent's donuts
  2    the empty squares of the forced line (the legal squares, unless the pick is open)
  3    the square filled last
- 4-7  the printed line of each square: ``-``, ``|``, ``/``, ``\\`` (one-hot)
+ 4-7  the printed line of each square: ``-``, ``|``, ``/``, ``\`` (one-hot)
  8    all ones on an open pick (the side to move may place on any empty square)
  9    all equal: the observer's donuts left in the pool / donuts per player
  10   all equal: the opponent's donuts left in the pool / donuts per player
@@ -19,13 +17,7 @@ reshaped to 36 values lines up with the actions (square indices 0..35, a1 = 0).
  12   all ones when the observer plays Vanilla (the second player)
 ====  ==================================================================================
 
-The plane indices and names are the engine's (``donuts_ai/donuts/_kernels/planes.py``), and one
-kernel writes them all (``donuts_ai/donuts/_kernels/batch.py``): these planes, the batched
-environment's observations and the learner's.
-
-The position is all a player needs (Donuts has perfect information and no repetition),
-so these planes are a complete observation; both players' planes of one position hold
-the same information.
+The names are the engine's (``donuts/_kernels/planes.py``); one kernel writes them all.
 """
 
 from __future__ import annotations

@@ -5,44 +5,18 @@
 
     envs = gymnasium.make_vec("donuts_ai/Donuts-v0", num_envs=8, vectorization_mode="vector_entry_point")
     obs, infos = envs.reset(seed=1)
-    while True:
-        actions = ...  # a legal square of each game: obs["action_mask"][i] marks them
-        obs, rewards, terminations, truncations, infos = envs.step(actions)
 
 :class:`DonutsVectorEnv` is a :class:`gymnasium.vector.VectorEnv` over
-:class:`~donuts_ai.VectorEnv` (every game stepped at once in compiled code), the way pgx
-builds two-player games:
-
-- **Self-play.** One action per game per step, for whichever side is to move: the
-  observation is from the side to move (``observation``: the 13 planes of
-  :mod:`donuts_ai.interop._planes`, ``float32[6, 6, 13]``; ``action_mask``: ``int8[36]``,
-  its legal squares), and ``infos["to_move"]`` says which colour that is (0 Chocolate,
-  1 Vanilla). The same side may move twice in a row when the other's pool is empty.
-- **The reward belongs to the player who acted**: +1 when its move won the game, -1
-  when it lost it (a move can end the game for either side: a five of the opponent's
-  colour made by flipping), 0 for a draw and on every other step.
-- **Auto-reset in the same step** (``metadata["autoreset_mode"]`` is
-  ``AutoresetMode.SAME_STEP``): a step that ends a game returns its reward with
-  ``terminations[i]`` True and the next game's first observation; the final
-  observation (seen by the player who made the last move) is ``infos["final_obs"][i]``
-  (an object array, ``None`` where no game ended; ``infos["_final_obs"]`` the mask), and
-  ``infos["final_info"]`` holds ``reason`` (a key of :data:`~donuts_ai.donuts.vector_env.END_REASONS`)
-  and ``plies``. Nothing is ever truncated: a game ends within 36 placements.
-- **The arrays returned belong to the caller**: a kept observation does not change at
-  the next step. (Zero-copy reads stay available through :class:`~donuts_ai.VectorEnv`.)
-- **Seeds** follow Gymnasium: ``reset(seed=)`` takes a Python or NumPy integer in
-  0..2**64-1 (or a list of them, one per game, of which the first seeds them all), and
-  refuses strings, floats, bools and values out of range. A seed gives the same games as
-  :class:`~donuts_ai.VectorEnv` and the PettingZoo environment under that seed.
-
-:class:`DonutsEnv` is one game as a :class:`gymnasium.Env` (``gymnasium.make("donuts_ai/Donuts-v0")``),
-with the same observation, action and reward; an illegal action ends its game, lost by
-the player who made it (``info["illegal"]``), as PettingZoo's board games do, where the
-vector environment raises :class:`~donuts_ai.errors.IllegalMoveError` naming the game and
-changes nothing. Gymnasium's ``check_env`` passes on it.
-
-Keyword arguments of both: ``layout`` and ``rules`` as :class:`~donuts_ai.VectorEnv`
-takes them (``layout="random"``: a fresh tile arrangement every game).
+:class:`~donuts_ai.VectorEnv`, built the way pgx builds two-player games: one action per
+game per step for the side to move (``infos["to_move"]``; the observation is that side's
+13 planes of :mod:`donuts_ai.interop._planes` and its ``action_mask``); the reward belongs
+to the player who acted (+1 when its move won, -1 when it lost); games reset in the same
+step (``infos["final_obs"]``, ``infos["final_info"]``); the arrays returned are the
+caller's; seeds follow Gymnasium and give the games of :class:`~donuts_ai.VectorEnv`.
+:class:`DonutsEnv` is one game as a :class:`gymnasium.Env`, where an illegal action loses
+the game (``info["illegal"]``) instead of raising
+:class:`~donuts_ai.errors.IllegalMoveError`. Both take ``layout`` and ``rules`` as
+:class:`~donuts_ai.VectorEnv` does. The how-to "Use the environments" says the rest.
 """
 
 from __future__ import annotations

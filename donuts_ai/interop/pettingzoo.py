@@ -1,63 +1,23 @@
 """Donuts as a PettingZoo AEC environment, ``donuts_v0`` (``pip install 'donuts_ai[rl]'``).
 
-    from donuts_ai.interop.pettingzoo import env
-
-    e = env(layout="random")              # a fresh tile arrangement at every reset
-    e.reset(seed=42)
-    for agent in e.agent_iter():
-        obs, reward, termination, truncation, info = e.last()
-        if termination or truncation:
-            action = None
-        else:
-            action = e.action_space(agent).sample(obs["action_mask"])
-        e.step(action)
-
 It follows PettingZoo's classic board games (``connect_four_v3``): :func:`env` wraps
-:class:`raw_env` in the standard wrappers (an illegal move ends the game with -1 for
-the player who made it; an action outside ``0..35`` is an assertion error; calls out
-of order are refused). Agents are ``player_0`` (Chocolate, moves first) and
-``player_1`` (Vanilla). An action is a square index, ``Discrete(36)`` (a1 = 0,
-f6 = 35). An observation is a dict: ``observation``, ``float32[6, 6, 13]`` planes from
-the observing agent's point of view (channels last; see
-:mod:`donuts_ai.interop._planes` for the 13 planes: own and opponent donuts, the
-empty squares of the forced line, the last square, the four line directions, open
-pick, both pools, whose turn, which colour), and ``action_mask``, ``int8[36]``, the
-legal squares (all zero for the agent not to move). Rewards are +1 to the winner and -1
-to the loser at the end, 0 to both for a draw and on every other step.
+:class:`raw_env` in the standard wrappers (an illegal move ends the game with -1 for its
+player). Agents are ``player_0`` (Chocolate, moves first) and ``player_1`` (Vanilla);
+an action is a square index, ``Discrete(36)`` (a1 = 0); an observation is a dict of
+``observation``, ``float32[6, 6, 13]`` planes from the observer's side
+(:mod:`donuts_ai.interop._planes`), and ``action_mask``, ``int8[36]``. Rewards are +1 / -1
+at the end, 0 for a draw. The same agent may move twice in a row (when the other's pool is
+empty): read ``agent_selection`` rather than alternating agents yourself.
 
-**The same agent may move twice in a row.** When one player's pool is empty the other
-keeps moving, so ``agent_selection`` is always the side to move of the position (the
-game's :attr:`Board.turn`), not the next agent in a fixed cycle. Code that alternates
-agents by itself instead of reading ``agent_selection`` (or iterating
-``agent_iter()``) will go wrong.
-
-Keyword arguments: ``layout`` (a :class:`~donuts_ai.Layout`, layout text, or a layout
-spec: ``"standard"`` (default), ``"random"`` / ``"grid"`` for a fresh draw at every
-reset, ``"random:SEED:COUNT"`` for a pool drawn from at every reset, a file),
-``rules`` (a :class:`~donuts_ai.Rules` or an insertion rule, ``"group"`` or
-``"single"``), ``donuts`` (per player, overriding the rules'), ``render_mode``
-(``"ansi"``: :meth:`render` returns the text diagram; ``"human"``: prints it after
-every step; ``"rgb_array"``: returns the board's picture as ``uint8[H, W, 3]`` pixels).
-``reset(seed=...)`` takes Gymnasium's seeds (a Python or NumPy integer in 0..2**64-1) and
-seeds the layout draws as game 0 of a :class:`~donuts_ai.VectorEnv` (and so the Gymnasium
-environment, :mod:`donuts_ai.interop.gymnasium`) draws them: the same seed gives the same
-layouts in all three; ``reset(options={"layout": ...})`` plays the next game on that layout,
-``reset(options={"fen": ...})`` starts it from a position string.
-The position is ``env.unwrapped.board``, a :class:`~donuts_ai.Board`, so any agent of
-:mod:`donuts_ai.donuts.agents` can play in the environment::
-
-    from donuts_ai.donuts.agents import MCTSAgent
-    from donuts_ai.donuts.squares import parse_square
-    action = parse_square(MCTSAgent(time_limit=0.1).select_move(e.unwrapped.board))
-
-``env(game="boxes", players=N, ...)`` is Donut Boxes instead, for 2 to 10 players: the
-environment ``donut_boxes_v0`` of :mod:`donuts_ai.interop.pettingzoo_boxes` (a dense move
-index with its mask, a tensor view of each player's cards and the layout, rewards by
-place or by score). ``env()`` and ``env(game="donuts", ...)`` are Donuts, as above.
-
-Importing this module registers the environments with PettingZoo's registry as
-``donuts_ai/donuts-v0`` (``pettingzoo.make("aec", "donuts_ai/donuts-v0")``) and
-``donuts_ai/boxes-v0`` when the installed PettingZoo has one.
+Keyword arguments: ``layout`` (a :class:`~donuts_ai.Layout`, layout text or a layout spec;
+``"random"`` draws a fresh one at every reset), ``rules``, ``donuts`` and ``render_mode``
+(``"ansi"``, ``"human"``, ``"rgb_array"``). ``reset(seed=...)`` draws layouts as game 0 of
+a :class:`~donuts_ai.VectorEnv` does; ``reset(options={"layout": ...})`` or
+``options={"fen": ...}`` sets the next game's layout or start. ``env.unwrapped.board`` is
+the :class:`~donuts_ai.Board`, so the library's agents play in it. ``env(game="boxes",
+players=N)`` is Donut Boxes (:mod:`donuts_ai.interop.pettingzoo_boxes`). Importing this
+module registers ``donuts_ai/donuts-v0`` (and ``donuts_ai/boxes-v0``) with PettingZoo's
+registry; the how-to "Use the environments" gives an example.
 """
 
 from __future__ import annotations

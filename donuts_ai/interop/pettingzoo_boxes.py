@@ -1,75 +1,20 @@
 """Donut Boxes as a PettingZoo AEC environment, ``donut_boxes_v0`` (``pip install 'donuts_ai[rl]'``):
 ``donuts_ai.interop.pettingzoo.env(game="boxes", players=N)``, 2 to 10 players.
 
-    import numpy as np
-    from donuts_ai.interop.pettingzoo import env
+It follows PettingZoo's classic card games (``leduc_holdem``): :func:`env` wraps
+:class:`raw_env` in the standard wrappers (an illegal move ends the game with -1 for its
+player). Agents are ``player_0`` .. ``player_{N-1}`` in turn order. Actions are
+``Discrete(K)``, the dense move index of :class:`~donuts_ai.boxes.encoding.ActionEncoding`
+on a table of ``radius`` (``env.unwrapped.encoding``); observations are a dict of
+``observation`` planes, ``features`` and ``action_mask``, built from the player's view
+alone (:mod:`donuts_ai.boxes.encoding` lists every plane and field); the info of the agent
+to move holds that view as ``info["observation"]``, which the library's agents take.
+Rewards are by final place (``reward="place"``) or the points as scored (``"score"``). A
+game whose cards reach the table's edge is truncated. ``env.unwrapped.state`` is the
+:class:`~donuts_ai.boxes.BoxesState`.
 
-    e = env(game="boxes", players=3)            # reward="place" (default) or "score"
-    e.reset(seed=42)
-    rng = np.random.default_rng(0)
-    for agent in e.agent_iter():
-        obs, reward, termination, truncation, info = e.last()
-        if termination or truncation:
-            action = None
-        else:
-            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        e.step(action)
-
-It follows PettingZoo's classic card games (``leduc_holdem``, ``texas_holdem``): :func:`env`
-wraps :class:`raw_env` in the standard wrappers (an illegal move ends the game with -1 for
-the player who made it; an action out of range is an assertion error; calls out of order
-are refused). Agents are ``player_0`` .. ``player_{N-1}``, in turn order from
-``player_0``; ``agent_selection`` is always the player to move.
-
-**Actions**: ``Discrete(K)``, the dense move index of
-:class:`~donuts_ai.boxes.encoding.ActionEncoding` on a table of ``radius`` (by default
-``30 + 2 * players``): placements by (anchor row, anchor column, placed face), then boxes
-early by quadrant, then stuck moves by card type. ``K`` is 184,990 for 2 players under
-Squared Away (704,938 under Splitzkies), 207,390 for 3 (791,610) and 400,030 for 10
-(1,538,986). ``env.unwrapped.encoding.move(action)`` is the move's text and
-``env.unwrapped.encoding.index(text)`` its action.
-
-**Observations**: a dict of ``observation``, ``float32[2 * radius, 2 * radius, 8 + 2 * N]``
-planes of the layout (flavours, rolls, frozen quadrants, the start card, the last card,
-each seat's cards and boxes, seats counted from the observer), ``features``,
-``float32[66 + 37 * N]`` (the observer's tray and known pile bottom, each seat's unseen
-cards, scores, boxes, tray and pile sizes, whose turn, the end-of-game counters, the
-rules), and ``action_mask``, ``int8[K]``, the legal moves (all zero for the agents not
-to move). Every plane and field is listed in :mod:`donuts_ai.boxes.encoding`. The tensors
-are built from the player's view alone (:meth:`~donuts_ai.boxes.state.BoxesState.observation`), so no hidden
-card (another player's tray, a pile's order, another player's stuck card) reaches them.
-The info of the agent to move holds that view as ``info["observation"]``, the dict the
-library's agents take (``ISMCTSAgent(...).select_move(info["observation"])``).
-
-**Rewards**, by ``reward``:
-
-- ``"place"`` (default): at the end, by final place (:meth:`~donuts_ai.boxes.state.BoxesState.ranking`), evenly
-  from +1 for first to -1 for last, players sharing a place sharing the mean of the places
-  they cover (2 players: +1 / -1, 0 each for a shared win); 0 on every other step. The
-  rewards of a game sum to 0.
-- ``"score"``: the rulebook's points as they come: every step gives each player the points
-  the move scored for them (a box sealed or boxed early, the open runs scored at the end),
-  so a player's rewards sum to their final score.
-
-**The table's edge.** The layout is unbounded, the action space is not: once a card lands
-within two quadrants of the table's edge (so a next move might not have an index:
-:meth:`~donuts_ai.boxes.encoding.ActionEncoding.covers`) the game is *truncated*: every agent's ``truncation`` is
-True and, with ``reward="place"``, nobody is rewarded. With the default radius this is
-rare (a random game of 10 players needed at most 43 of its 50); ``radius=`` sets it.
-
-Keyword arguments: ``players`` (2..10, default 2), ``grid`` (``"squared"``,
-``"splitzkies"``), ``matching`` (``"one"``, ``"perfect"``), ``closers`` (the rule
-switches of :class:`~donuts_ai.boxes.BoxesRules`), ``radius`` (even, 4..1024),
-``reward`` and ``render_mode`` (``"ansi"``: :meth:`raw_env.render` returns the state's
-text picture, the mover's tray included: a viewer's view, not an agent's; ``"human"``
-prints it after every step). ``reset(seed=...)`` takes a non-negative Python or NumPy
-int and deals that game as ``BoxesState(rules, seed)`` does; the resets after it without
-a seed deal from a stream seeded by it. Other ``options`` of ``reset`` are ignored. The
-state is ``env.unwrapped.state``, a :class:`~donuts_ai.boxes.BoxesState` (every card of
-it: for viewers and tests, not agents).
-
-Importing this module registers the environment as ``donuts_ai/boxes-v0``
-(``pettingzoo.make("aec", "donuts_ai/boxes-v0", players=3)``) when the installed
+The how-to "Use the environments" gives an example, the keyword arguments and every
+figure. Importing this module registers ``donuts_ai/boxes-v0`` when the installed
 PettingZoo has a registry.
 """
 
