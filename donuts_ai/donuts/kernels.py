@@ -1,68 +1,23 @@
 """The public compiled API: what your own ``@njit`` search needs to run at the engine's speed.
 
-Every search of the library (alpha-beta, MCTS, the solver, playouts, the batched
-environment) runs on the same few Numba kernels. This module gives them stable,
-documented names, so that a search you write yourself compiles into the same machine code::
+Every search of the library runs on the same few Numba kernels; this module gives them
+stable, documented names, inlined into your kernel so that it compiles into the same
+machine code (the how-to "Compile your game", its last part, has two complete examples).
 
-    import numpy as np
-    from numba import njit
-    from donuts_ai import Board
-    from donuts_ai import kernels as K
+A position is a :class:`Position` seen from the side to move: ``own`` and ``opp`` are
+``np.uint64`` bitboards (bit ``i`` = square ``i`` = rank * 6 + file, a1 = 0), ``last`` the
+square filled last (-1 before the first donut), ``placed_own``/``placed_opp`` the donuts
+each side has placed. A :class:`Rulebook` holds the layout's lines and the rules.
+:func:`position` and :func:`rulebook` make them from a :class:`~donuts_ai.Board` (in
+Python, before your kernel); :func:`legal_moves` gives the legal squares as a bitboard, and
+:func:`apply` plays one, returning the next position and a status: who moves next
+(:data:`PASSES`, :data:`MOVES_AGAIN`) or how the game ended (:data:`WON_BY_FIVE`,
+:data:`ENDED_WON`, :data:`ENDED_DRAWN`, :data:`ENDED_LOST`; :func:`game_value` gives +1 / 0 / -1).
 
-    @njit(cache=True)
-    def count_leaves(rulebook, pos, depth):
-        if depth == 0:
-            return 1
-        total, moves = 0, K.legal_moves(rulebook, pos)
-        while moves:
-            square = K.lowest_square(moves)
-            moves = K.without_lowest(moves)
-            child, status = K.apply(rulebook.donuts, rulebook.single, pos, square)
-            total += 1 if K.is_over(status) else count_leaves(rulebook, child, depth - 1)
-        return total
-
-    board = Board()
-    print(count_leaves(K.rulebook(board), K.position(board), 4))   # perft(Board(), 4)
-
-**The contract.** A position is a :class:`Position` seen **from the side to move**:
-``own`` and ``opp`` are bitboards (``np.uint64``, bit ``i`` = square ``i``, square
-``i`` = rank * 6 + file, so a1 = 0, f1 = 5, a6 = 30, f6 = 35), ``last`` the square
-filled last (-1 before the first donut), ``placed_own``/``placed_opp`` the donuts each
-side has placed from its pool. A :class:`Rulebook` holds what the position is played
-by: the layout's lines and the rules. :func:`position` and :func:`rulebook` make them
-from a :class:`~donuts_ai.Board`; :func:`legal_moves` gives the legal squares as a
-bitboard, and :func:`apply` plays one: it returns the next position and a **status**,
-which says who moves next (:data:`PASSES`, :data:`MOVES_AGAIN`) or how the game ended
-(:data:`WON_BY_FIVE`, :data:`ENDED_WON`, :data:`ENDED_DRAWN`, :data:`ENDED_LOST`, all
-seen by the side that placed; :func:`game_value` turns them into +1 / 0 / -1).
-
-Kernels trust their input and never raise: pass a position whose game is not over and a
-legal square (the :class:`~donuts_ai.Board` checks moves; your kernel must not play an
-illegal one). Everything callable here with ``@njit`` is callable from your own
-``@njit`` code (and from Python, for tests); :func:`position`, :func:`rulebook` and
-:func:`symmetries` are Python functions, called before your kernel. Square names are
-:func:`donuts_ai.square_name` and :func:`donuts_ai.parse_square`.
-
-**Types.** Bitboards are ``np.uint64`` and every other number ``int64``: Numba compiles a
-kernel once per argument types, and a Python ``int`` where a ``uint64`` belongs is
-another type: it compiles another specialization (whose shifts sign-extend) or is refused
-with a Numba ``TypingError`` from inside the engine's kernels. A kernel returning a
-position to Python gives back Python ints for its bitboards; keep positions inside
-compiled code, or build a fresh one with :func:`position`. Numba passes a ``Position``'s fields as separate
-scalars, so it costs no more than five arguments; a ``Rulebook`` holds an array, which
-Numba reference-counts on every read from the tuple: in a hot loop, read
-``rulebook.line_masks`` (or call :func:`legal_moves`) freely, but prefer passing
-``rulebook.donuts`` and ``rulebook.single`` (plain scalars) to :func:`apply`, as it asks.
-
-**Cost.** The kernels here are the engine's own, inlined into your kernel by Numba
-(``inline="always"``): the same negamax written against this module and against the
-private engine runs at the same node rate (``python -m benchmarks.kernels``; the figures
-are in ``benchmarks/RESULTS.md``). Numba's on-disk cache checks a kernel against its own
-file only: after upgrading donuts_ai, delete the cached kernels of your own code
-(``__pycache__/*.nbi``, ``*.nbc`` beside it, or your ``NUMBA_CACHE_DIR``).
-
-Everything else of the engine (``donuts_ai.donuts._kernels``, the search kernels) is private and
-may change without notice.
+Kernels trust their input and never raise: pass a game not over and a legal square.
+Bitboards are ``np.uint64`` and every other number ``int64`` (a Python ``int`` compiles
+another specialization, or is refused). After upgrading donuts_ai, delete your own code's
+cached kernels. Everything else of the engine (``donuts_ai.donuts._kernels``) is private.
 """
 
 from __future__ import annotations

@@ -2,44 +2,17 @@
 two-player game that gives its kernels.
 
 An :class:`MCTSTree` holds ``T`` trees (root parallelism: one tree per worker, the roots'
-visit counts summed at the end), as mctx's ``Tree`` holds a batch: a named structure of
-arrays (the convention of :mod:`donuts_ai.search`), every node field an array of
-shape ``(trees, nodes)``, every per-tree field one of shape ``(trees,)``; no Python object
-exists per node. A node stores the move that led to it and its ``mover`` (the player who
-made that move), its visits and ``value_sum`` (the rewards backed up through it, for its
-mover), its first child and child count (children are contiguous), and a proven value.
-The position of a node is not stored: each iteration replays the path from the root
-(``game.step``; the last descent's nodes are left in ``path``, as long as the game's
-longest path, given to :func:`new_tree`), which costs less than storing 40 bytes per node.
-
-The game comes in as a :class:`~donuts_ai.search.compiled_game.CompiledGame` record of
-its compiled functions (the interface the compiled solver takes too), with its ``rules``
-(any value) passed through to them; the search uses its ``legal``, ``play`` and
-``playout`` (without a ``playout`` of the game's own, uniformly random moves through
-``legal`` and ``play``), and keeps the player to move beside the position (0 or 1; a
-move's status :data:`~donuts_ai.search.compiled_game.MOVES_AGAIN` keeps it). A game's
-result is kept as a winner code of :mod:`donuts_ai.outcomes`: a player, ``WINNER_DRAW``
-or ``NO_WINNER_YET``. Numba compiles the kernels once per game; the game's module binds
-them in kernels of its own, which are cached (Donuts:
+visit counts summed at the end) as a named structure of arrays (the convention of
+:mod:`donuts_ai.search`), every node field of shape ``(trees, nodes)``. The game comes in
+as a :class:`~donuts_ai.search.compiled_game.CompiledGame` record of its compiled
+functions (``legal``, ``play``, ``playout``), with its ``rules`` passed through to them; a
+game's result is a winner code of :mod:`donuts_ai.outcomes`. Numba compiles the kernels
+once per game; the game's module binds them in cached kernels of its own (Donuts:
 :mod:`donuts_ai.donuts.agents._mcts_bound`).
 
-One iteration: descend by UCB1 from the root (skipping children proven lost for the
-player choosing); expand a visited leaf with all its legal moves; play one uniformly
-random game from the new node; back the result up the path. MCTS-Solver: a node whose
-mover has a proven-winning child is proven won for that mover; a node all of whose
-children are proven is proven with the best of them; proven values replace averages
-in the backups, so proven wins are found and played at once. The proofs are a setting
-(:class:`MCTSSettings`): without them a finished game reached in a descent is scored
-afresh at each visit, and every move keeps being sampled by UCB1 alone, as in plain UCT.
-
-Memory: the arrays have a fixed number of nodes (their capacity); the driver (the agent)
-keeps the tree growing past it between calls of :func:`run_tree`. A call that meets a
-leaf it cannot expand for want of room finishes that iteration with a playout from the
-leaf and, when asked to (``stop_when_full``), returns at once, saying the tree is full.
-The driver then either copies the trees into larger arrays (:func:`grown`) or recycles
-the least-visited subtrees in place (:func:`compact`): the nodes with the fewest visits
-lose their children (they keep their own visits and rewards, and are expanded afresh
-when next reached), and the nodes left slide down to the front of the arrays.
+:func:`new_tree` makes the arrays, :func:`run_tree` runs iterations on one tree,
+:func:`root_stats` reads its root, and :func:`grown` and :func:`compact` make room when
+the tree is full.
 """
 
 from __future__ import annotations
@@ -76,6 +49,12 @@ VISIT_BUCKETS = EXACT_VISIT_BUCKETS + 32 - 12
 INDEX_BITS = 32
 
 
+# A node stores the move that led to it and its ``mover`` (the player who made that move),
+# its visits and ``value_sum`` (the rewards backed up through it, for its mover), its first
+# child and child count (children are contiguous), and a proven value. A node's position is
+# not stored: each iteration replays the path from the root (the last descent's nodes are
+# left in ``path``, as long as the game's longest path, given to new_tree), which costs less
+# than storing 40 bytes per node.
 class MCTSTree(NamedTuple):
     """``T`` search trees (see the module doc). Node 0 of each tree is its first root; the
     nodes' second dimension is the capacity (nodes per tree)."""
@@ -253,6 +232,15 @@ def _select_child(visits: NDArray[np.int32], value_sum: NDArray[np.float64], fir
     return best_child if best_child >= 0 else c_first  # all children lost: any will do
 
 
+# One iteration: descend by UCB1 from the root (skipping children proven lost for the player
+# choosing); expand a visited leaf with all its legal moves; play one game from the new node
+# (the game's ``playout``, or uniformly random moves through ``legal`` and ``play``); back the
+# result up the path. The player to move is kept beside the position (a move's status
+# MOVES_AGAIN keeps it). MCTS-Solver: a node whose mover has a proven-winning child is proven
+# won for that mover; a node all of whose children are proven is proven with the best of
+# them; proven values replace averages in the backups, so proven wins are found and played at
+# once. Without the proofs (MCTSSettings) a finished game reached in a descent is scored
+# afresh at each visit, and every move keeps being sampled by UCB1 alone, as in plain UCT.
 @njit(cache=True)
 def run_tree(
     game: CompiledGame, rules: Any, tree: MCTSTree, t: Int64, pos: Any, to_move: Int64, iterations: Int64,
@@ -261,9 +249,12 @@ def run_tree(
     """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root.
 
     Args:
-        game, rules: the game's functions, and what they are passed unchanged.
-        tree, t: the trees, and the one searched.
-        pos, to_move: the root's position, from the side to move, and that player (0 or 1).
+        game: the game's functions.
+        rules: what the game's functions are passed, unchanged.
+        tree: the trees.
+        t: the tree searched.
+        pos: the root's position, from the side to move.
+        to_move: the player to move at the root (0 or 1).
         iterations: the most to run (fewer once the root is proven or, with ``stop_when_full``, the tree full).
         settings: UCB1's constant and whether MCTS-Solver proves.
 
@@ -396,6 +387,14 @@ def descend(tree: MCTSTree, t: Int64, path_moves: NDArray[np.int64]) -> bool:
     return True
 
 
+# Memory: the arrays have a fixed number of nodes; the driver (the agent) keeps the tree
+# growing past it between calls of run_tree. A call that meets a leaf it cannot expand for
+# want of room finishes that iteration with a playout from the leaf and, with
+# ``stop_when_full``, returns at once, saying the tree is full. The driver then either copies
+# the trees into larger arrays (grown) or recycles the least-visited subtrees in place
+# (compact): the nodes with the fewest visits lose their children (they keep their own visits
+# and rewards, and are expanded afresh when next reached), and the nodes left slide down to
+# the front of the arrays.
 def grown(tree: MCTSTree, nodes: int) -> MCTSTree:
     """A copy of ``tree`` with room for ``nodes`` nodes per tree (at least its capacity):
     the used nodes are copied, the rest left unwritten (every node is written when it is

@@ -2,26 +2,11 @@
 tree compiled, the game's rules passed in, and the network called by the Python driver
 on a batch (``donuts_ai.learn.batched_search``).
 
-A :class:`PUCTTree` holds one search tree per game (``games`` trees of ``nodes`` nodes), as
-mctx's ``Tree`` holds a batch: a named structure of arrays (the convention of
-:mod:`donuts_ai.search`). A node keeps its game state (``states``, a record array of
-the game's own dtype, never read here), the player to move at it (``to_move``, 0 or 1),
-its legal actions as bits, its visits and ``value_sum``, its own evaluation
-(``raw_value``: the network's, or the outcome; Gumbel's mixed value reads it,
-:mod:`._gumbel`), and, for a node where the game is over (or that the game settles
-exactly, if its ``step`` says so), its outcome. Children are dense, as in mctx:
-``children[g, node, action]`` is the child's index (-1 while not created) and
-``prior[g, node, action]`` the network's probability of that action. Values are kept
-**for player 0**, so a player who moves twice in a row needs no special case: the player
-to move at a node reads ``+value`` if it is player 0, ``-value`` else. The game and the
-network give a node's values for its player to move; the tree turns them to player 0's
-(:func:`_for_player0`).
-
-The game comes in as a :class:`PUCTGame` record of its compiled functions; its ``rules``
-(any value, such as per-game tables) are passed through to them. An action is a bit
-index of the ``uint64`` legal mask (at most 64 actions). Numba compiles the kernels once
-per game; the game's module binds them in kernels of its own, which are cached. The
-longest descent is the game's: the tree's ``path`` is as long as :func:`new_tree` is told.
+A :class:`PUCTTree` holds one search tree per game, a named structure of arrays (the
+convention of :mod:`donuts_ai.search`); values are kept for player 0. The game comes in as
+a :class:`PUCTGame` record of its compiled functions, its ``rules`` passed through to them;
+an action is a bit index of the ``uint64`` legal mask (at most 64 actions). Numba compiles
+the kernels once per game; the game's module binds them in cached kernels of its own.
 
 One round of the search, for every game at once::
 
@@ -29,14 +14,10 @@ One round of the search, for every game at once::
                       that child (game.step); a finished game backs its outcome up at
                       once, else the child becomes the game's leaf
     (the driver)      the leaves' observations, one network call on the whole batch
-    expand            the network's priors (softmax over the legal actions) and value
-                      for each leaf, backed up
+    expand            the network's priors and value for each leaf, backed up
 
-:func:`start` makes each root a leaf, so the first round evaluates the roots (and mixes
-the root's Dirichlet noise into its priors). A tree of ``N`` nodes takes ``N - 1``
-simulations: each adds at most one node. Kernels never raise: the driver checks first.
-Gumbel's search (:mod:`._gumbel`) runs the same rounds on the same trees with other
-rules of selection.
+:func:`start` makes each root a leaf, so the first round evaluates the roots. Kernels never
+raise: the driver checks first. Gumbel's search (:mod:`._gumbel`) runs the same rounds.
 """
 
 from __future__ import annotations
@@ -58,6 +39,18 @@ from .._selection import masked_softmax_terms
 NO_SCORE = -1e30
 
 
+# A node keeps its game state (``states``, a record array of the game's own dtype, never read
+# here), the player to move at it (``to_move``, 0 or 1), its legal actions as bits, its
+# visits and ``value_sum``, its own evaluation (``raw_value``: the network's, or the outcome;
+# Gumbel's mixed value reads it), and, for a node where the game is over (or that the game
+# settles exactly, if its ``step`` says so), its outcome. Children are dense, as in mctx:
+# ``children[g, node, action]`` is the child's index (-1 while not created) and
+# ``prior[g, node, action]`` the network's probability of that action. Values are kept for
+# player 0, so a player who moves twice in a row needs no special case: the player to move at
+# a node reads ``+value`` if it is player 0, ``-value`` else. The game and the network give a
+# node's values for its player to move; the tree turns them to player 0's (_for_player0). A
+# tree of N nodes takes N - 1 simulations: each adds at most one node, and the longest descent
+# is the game's (``path`` is as long as new_tree is told).
 class PUCTTree(NamedTuple):
     """The search trees of ``games`` games, ``nodes`` nodes each (node 0 is the root), over
     ``actions`` actions (at most 64: legal actions are bits)."""

@@ -266,7 +266,11 @@ def analyze_within(game: CompiledGame, rules: Any, pos: Any, table: SolverTable,
     the horizon they were found at).
 
     Args:
-        game, rules, pos, table, max_nodes: as :func:`analyze`.
+        game: as :func:`analyze`.
+        rules: as :func:`analyze`.
+        pos: as :func:`analyze`.
+        table: as :func:`analyze`.
+        max_nodes: as :func:`analyze`.
         horizon: the plies looked ahead, 1 or more.
 
     Returns:
