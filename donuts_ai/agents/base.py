@@ -1,46 +1,22 @@
 """The agent protocol, the one interface between players and the tournament harness, and
-the base every agent of both games derives from.
+the base every agent of every game derives from.
 
-An agent has:
+An agent has ``select_move(view, time_left=None) -> move``: the move of the player to move
+in ``view``, never changing ``view``. What a view and a move are is the game's
+(:meth:`~donuts_ai.game.Game.player_view`: a :class:`~donuts_ai.Board` and a square name
+for Donuts, an observation dict and a move text for Donut Boxes). ``time_left`` is the
+player's remaining clock in seconds, or ``None``, checked by :func:`check_time_left` and
+spent by one rule, :func:`budget`. ``reset(seed=None)`` starts a new game, restarting the
+random stream :attr:`Agent.rng`. ``kind``, ``name``, ``seed``, ``params()``, ``spec``
+(``kind:key=value,...``, enough to rebuild it) and a ``repr`` that is valid Python
+describe it; :class:`Agent` fills ``params()`` from its constructor's arguments.
 
-- ``select_move(view, time_left=None) -> move``: the move of the player to move in
-  ``view``, never changing ``view``. What a view is, and what a move is, is the game's
-  (:meth:`~donuts_ai.game.Game.player_view`): a
-  :class:`~donuts_ai.Board` and a square name for Donuts (:class:`~donuts_ai.donuts.agents.donuts_agent.DonutsAgent`),
-  an observation dict (or a :class:`~donuts_ai.boxes.BoxesState`, of which only the
-  observation of the player to move is read) and a move text for Donut Boxes
-  (:class:`~donuts_ai.boxes.agents.BoxesAgent`). ``time_left`` is the player's remaining
-  clock in seconds (blitz games), or ``None``; both games check it the same way, with
-  :func:`check_time_left` (a finite number >= 0, not a bool, or
-  :class:`~donuts_ai.errors.AgentError`), and spend it by the same rule, :func:`budget`
-  (searching agents take a per-move budget ``time_limit`` at construction, capped by it).
-  A view of a finished game is refused with :class:`~donuts_ai.errors.GameOverError`
-  in both games.
-- ``reset(seed=None)``: a new game; the random stream :attr:`Agent.rng` restarts from
-  ``seed`` (default: the agent's own ``seed``), so the same seed, the same set-up and the
-  same opponent moves give the same game.
-- ``kind`` (its registry name, the head of its spec), ``name`` (how results name it),
-  ``seed``, ``params()`` (its constructor parameters), ``spec`` (``kind:key=value,...``,
-  enough to rebuild it) and a ``repr`` that is valid Python. :class:`Agent` fills
-  ``params()`` from the arguments its constructor was called with (those that differ
-  from their defaults and are plain values: numbers, text, ``None``, and short tuples
-  or lists of them; see :meth:`Agent.params`), so a subclass need not override it.
-
-The harness needs only ``select_move`` (and uses ``reset`` when there is one): an agent
-named by a ``module:Class`` spec need not derive from :class:`Agent`.
-
-Both games' agents are made and entered through the same calls:
-:func:`donuts_ai.tournament.make_agent` (``make_agent("greedy", game="boxes")``) builds
-one from its spec, and :func:`donuts_ai.tournament.register_agent` (``game=`` names the
-game) gives a class a short name at run time. Each game's built-in kinds are a
-:class:`~donuts_ai.agents.registry.LazyRegistry` (Donuts: :data:`donuts_ai.donuts.agents.AGENTS`;
-Donut Boxes: :data:`donuts_ai.boxes.agents.AGENTS`), which a game's adapter hands
-the harness (:meth:`~donuts_ai.game.Game.agent_registry`).
-
-Where a new agent plugs in: derive from the game's base, implement its move choice, and
-hand the object or class to the harness (:mod:`donuts_ai.tournament.entries`), give it a
-short name at run time (:func:`donuts_ai.tournament.register_agent`), or add the class's
-dotted path to the game's registry.
+The harness needs only ``select_move`` (and ``reset`` when there is one): an agent named by
+a ``module:Class`` spec need not derive from :class:`Agent`.
+:func:`donuts_ai.tournament.make_agent` builds an agent from its spec and
+:func:`donuts_ai.tournament.register_agent` gives a class a short name at run time; each
+game's built-in kinds are a :class:`~donuts_ai.agents.registry.LazyRegistry` (the how-to
+"Plug in an agent" says where a new agent plugs in).
 """
 
 from __future__ import annotations

@@ -1,42 +1,23 @@
-"""``donuts-ai serve``: a local web page to play against the agents, with analysis.
-
-The standard library's threaded HTTP server; no dependencies, no build step, nothing
-loaded from elsewhere (the page works offline). The page (``static/index.html`` and
-``static/app.js``) talks to a small JSON API:
+"""``donuts-ai serve``: a local web page to play against the agents, with analysis. This is the
+HTTP side (:class:`Handler`, :func:`make_server`, :func:`run`) of the routes in :mod:`._routes`:
 
 =====================  ==========================================================
 ``GET  /api/options``  agents, think-time range, limits
-``POST /api/new``      a new game: ``layout`` (``standard``, ``random``, ``random:SEED``,
-                       ``grid``, ``grid:SEED``, ``text`` with ``layout_text``), or a
-                       ``fen``; ``insertion``, ``donuts``, ``color`` (chocolate, vanilla,
-                       both), ``opponent`` (a built-in agent kind), ``think`` (seconds)
+``POST /api/new``      a new game: ``layout`` (``standard``, ``random[:SEED]``,
+                       ``grid[:SEED]``, ``text`` with ``layout_text``) or a ``fen``;
+                       ``insertion``, ``donuts``, ``color`` (chocolate, vanilla, both),
+                       ``opponent`` (a built-in agent kind), ``think`` (seconds)
 ``POST /api/state``    ``{game}``: the game's state
 ``POST /api/move``     ``{game, square}``: the person's move
 ``POST /api/reply``    ``{game, think?}``: the opponent's next move (one move a request)
 ``POST /api/undo``     ``{game}``: take back the person's last move and the replies
-``POST /api/resign``   ``{game}``
+``POST /api/resign``   ``{game}``: the person resigns
 ``POST /api/hint``     ``{game}``: a best move, exact whenever its value is proven
-``POST /api/analyze``  ``{game}``: every legal move's value (see :mod:`.analysis`): starts
-                       the game's background analysis of its position (or finds it),
-                       waits up to 2 s for it and answers what is known; ``complete``
-                       false means ask again (the empty board takes seconds)
+``POST /api/analyze``  ``{game}``: the moves' values known after 2 s (``complete``: all)
 ``GET  /api/record``   ``?game=ID``: the game record (``donuts-ai replay`` reads it)
 =====================  ==========================================================
 
-Safe by default: it binds to 127.0.0.1, answers only requests addressed to the host it
-serves (no DNS rebinding) and API posts only as JSON (so another site's form cannot
-post to it); only the built-in agents can be chosen, their think time is capped at
-:data:`~donuts_ai.play.analysis.MAX_THINK`, the ``alphabeta+solver`` opponent solves only
-when the end is near enough to bound its work, and every analysis is under node limits (at most
-:data:`~donuts_ai.play.analysis.MAX_JOBS` of them kept, one per game, cancelled when
-its position changes). Bad requests get a 4xx status with a
-one-line ``{"error": ...}`` and change nothing. Each game has its own id, so browser
-tabs play separate games; at most ``max_games`` are kept (the least recently used
-go first) and games idle for :data:`~._routes.GAME_TTL` seconds expire.
-
-This module is the HTTP side (:class:`Handler`, :func:`make_server`, :func:`run`): it reads
-requests, guards them and writes answers; the routes themselves, independent of HTTP
-(:class:`~._routes.Server` and the games, agents and analyses it keeps), are :mod:`._routes`.
+Bad requests get a 4xx status and ``{"error": ...}``; it binds to 127.0.0.1 by default.
 """
 
 from __future__ import annotations
@@ -76,6 +57,16 @@ FILES = {"/": ("index.html", "text/html; charset=utf-8"), "/index.html": ("index
          "/app.js": ("app.js", "text/javascript; charset=utf-8")}
 
 
+# The standard library's threaded HTTP server: no dependencies, no build step, nothing loaded
+# from elsewhere (the page, static/index.html and static/app.js, works offline). Safe by
+# default: it binds to 127.0.0.1, answers only requests addressed to the host it serves (no
+# DNS rebinding) and API posts only as JSON (so another site's form cannot post to it); only
+# the built-in agents can be chosen, their think time is capped at analysis.MAX_THINK, the
+# ``alphabeta+solver`` opponent solves only when the end is near enough to bound its work,
+# and every analysis is under node limits (at most analysis.MAX_JOBS kept, one per game,
+# cancelled when its position changes). Bad requests change nothing. Each game has its own
+# id, so browser tabs play separate games; at most ``max_games`` are kept (the least recently
+# used go first) and games idle for _routes.GAME_TTL seconds expire.
 class Handler(BaseHTTPRequestHandler):
     server_version = "donuts-ai"
     sys_version = ""

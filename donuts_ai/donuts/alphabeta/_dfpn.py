@@ -12,31 +12,9 @@ not to lose (a draw is enough). Every node is kept from its side to move: ``phi`
 the proof number of "the side to move reaches its goal" and ``delta`` its disproof
 number; ``phi = 0`` proves it, ``delta = 0`` disproves it. Which goal a node's mover
 has is part of its table key (a bit: the mover is the attacker), so an entry states a
-fact about the position, true in any later search.
-
-Children known at once are not searched: a move that makes five or ends the game has
-its result, and a move after which the opponent makes five on the line it must play
-(flips aside, as in :mod:`._negamax`) fails. A node with a move reaching its goal is
-proved without looking at the others; one with no move left is disproved.
-
-The table: rows of four words, ``KEY_A``, ``KEY_B`` (:func:`~._table.position_keys`,
-the attacker bit above ``KEY_B``'s fields), ``NUMBERS`` (``phi << 32 | delta``) and
-``WORK`` (nodes searched below the entry, shifted, plus the deciding move + 1); buckets
-of two rows as in :mod:`._table` (the first row keeps the entry with more work, the
-second takes the newest). Proofs are never wrong when rows are lost, only redone.
-
-**Sharing with alpha-beta** (the parallel solver's portfolio, ``share_plies`` > 0): the search
-also reads and writes the alpha-beta search's table of exact bounds (:mod:`._table`, one
-table for every thread). A child whose stored bounds already decide its mover's goal (a
-win: lower bound > 0; not losing: lower bound >= 0; and the reverse with the upper
-bound) is taken as proved or disproved without a search, and every node this search
-proves or disproves is stored there as the bound it is (a win: lower bound 1; not a win:
-upper bound 0; not losing: lower bound 0; a loss: upper bound -1), which the alpha-beta
-searches read as they read their own; only at nodes less than ``share_plies`` plies below
-the root, where a subtree is worth the two extra table accesses per child (every node
-shared made the search take twice its time: :data:`SHARE_PLIES`). With ``share_plies``
-0 (one thread) the bounds table is not touched and the search is exactly the one-thread
-search.
+fact about the position, true in any later search. With ``share_plies`` > 0 (the parallel
+solver's portfolio) the search also reads and writes the alpha-beta search's table of
+bounds near the root (the comment above :func:`_take_bound`).
 """
 
 from __future__ import annotations
@@ -123,6 +101,11 @@ class DfpnSettings(NamedTuple):
     share_plies: Int64  # nodes less than this many plies below the root share bounds with alpha-beta (module doc)
 
 
+# The table: rows of four words, KEY_A, KEY_B (_table.position_keys, the attacker bit above
+# KEY_B's fields), NUMBERS (``phi << 32 | delta``) and WORK (nodes searched below the entry,
+# shifted, plus the deciding move + 1); buckets of two rows as in _table (the first row keeps
+# the entry with more work, the second takes the newest). Proofs are never wrong when rows are
+# lost, only redone.
 def new_dfpn_table(bits: int) -> NDArray[np.uint64]:
     """A df-pn table of ``2**bits`` rows (32 bytes each)."""
     return np.zeros((1 << bits, ROW_WORDS), dtype=np.uint64)
@@ -195,6 +178,17 @@ def _remember(ws: np.record, last: Int64, sq: Int64, plies: Int64) -> None:
                 ws.counter[i, j] >>= 1
 
 
+# Sharing with alpha-beta (the parallel solver's portfolio, share_plies > 0): the search also
+# reads and writes the alpha-beta search's table of exact bounds (_table, one table for every
+# thread). A child whose stored bounds already decide its mover's goal (a win: lower bound > 0;
+# not losing: lower bound >= 0; and the reverse with the upper bound) is taken as proved or
+# disproved without a search, and every node this search proves or disproves is stored there
+# as the bound it is (a win: lower bound 1; not a win: upper bound 0; not losing: lower bound
+# 0; a loss: upper bound -1), which the alpha-beta searches read as they read their own; only
+# at nodes less than share_plies plies below the root, where a subtree is worth the two extra
+# table accesses per child (every node shared made the search take twice its time:
+# SHARE_PLIES). With share_plies 0 (one thread) the bounds table is not touched and the search
+# is exactly the one-thread search.
 @njit(cache=True)
 def _take_bound(
     bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64,
@@ -241,6 +235,10 @@ def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply
     store(bounds, entry_index(bounds, key), key, lower, upper, move, EXACT_DEPTH - ply, ply)
 
 
+# Children known at once are not searched: a move that makes five or ends the game has its
+# result, and a move after which the opponent makes five on the line it must play (flips
+# aside, as in _negamax) fails. A node with a move reaching its goal is proved without
+# looking at the others; one with no move left is disproved.
 @njit(cache=True)
 def _expand(
     settings: DfpnSettings, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record, bounds: NDArray[np.uint64],

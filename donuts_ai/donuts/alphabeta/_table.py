@@ -7,31 +7,10 @@ hashes to a bucket of two rows, ``2k`` and ``2k + 1``, and lives in either:
   positions nearer the root, whose subtrees cost the most to search again);
 - row ``2k + 1`` always takes the newest entry, and what row ``2k`` gives up.
 
-Why two rows: with one always-replaced row, the entries near the root (millions of
-nodes each) were overwritten by the stream of leaf entries. On the empty board of
-random_grid(0..15, 26, 31, 55) with 2**20 rows the bucket needs 21% fewer nodes
-(95.7 M -> 75.9 M) and 11% less time (23.5 s -> 20.9 s: each probe reads two rows);
-32-byte rows aligned to cache lines were no faster. The same position stored again at
-the same depth merges its bounds. There is no aging: in a table kept between searches
-(the agents, the analysis) the first rows keep the old searches' entries near their
-roots until worthier ones come; measured only with fresh tables. Columns of a row:
-
-- ``KEY_A`` = ``key_a ^ DATA``, where ``key_a = own | (last + 1) << 36 | placed_own << 43``
-  (:func:`position_keys`, defined with the other canonical keys in ``.._kernels.canonical``):
-  the side to move's donuts (36 bits), the last square plus one (0..36, 6 bits), its
-  placed donuts (6 bits);
-- ``KEY_B`` = ``key_b ^ DATA``, where ``key_b = opp | placed_opp << 36``;
-- ``DATA``: the lower bound, the upper bound, the best move and the depth (:func:`pack`).
-
-The two keys hold the whole position, so a probe has no false hits. The keys are
-stored XOR-ed with the data (Hyatt's lockless transposition table): the parallel solver's
-threads share one table without locks, and a row written by two threads at once (a
-"torn" row: words of two entries) fails the check ``KEY_A ^ DATA == key_a and KEY_B ^
-DATA == key_b`` and reads as empty, unless the two entries' words happen to cancel out
-(for a wrong hit the old and new keys would have to differ by exactly the XOR of the two
-data words, in both key words). The DATA word is read once and that same word checked and
-used. One thread reads and writes exactly what it would without the XOR. A table serves
-one layout and one set of rules: the callers clear it when those change.
+A row's two key words hold the whole position, so a probe has no false hits; they are
+stored XOR-ed with the data word (Hyatt's lockless table), so the parallel solver's threads
+share one table without locks (the comment above ``KEY_A`` says how). A table serves one
+layout and one set of rules: the callers clear it when those change.
 """
 
 from __future__ import annotations
@@ -54,6 +33,20 @@ Key: TypeAlias = PositionKey
 #: The position's key: the one definition (with the other canonical keys), under the table's name.
 position_keys = position_key
 
+# Columns of a row:
+# - KEY_A = key_a ^ DATA, where key_a = own | (last + 1) << 36 | placed_own << 43
+#   (position_keys, defined with the other canonical keys in .._kernels.canonical): the side
+#   to move's donuts (36 bits), the last square plus one (0..36, 6 bits), its placed donuts
+#   (6 bits);
+# - KEY_B = key_b ^ DATA, where key_b = opp | placed_opp << 36;
+# - DATA: the lower bound, the upper bound, the best move and the depth (pack).
+# The keys are stored XOR-ed with the data (Hyatt's lockless transposition table): a row
+# written by two threads at once (a "torn" row: words of two entries) fails the check
+# KEY_A ^ DATA == key_a and KEY_B ^ DATA == key_b and reads as empty, unless the two entries'
+# words happen to cancel out (for a wrong hit the old and new keys would have to differ by
+# exactly the XOR of the two data words, in both key words). The DATA word is read once and
+# that same word checked and used. One thread reads and writes exactly what it would
+# without the XOR.
 KEY_A, KEY_B, DATA = 0, 1, 2
 ENTRY_WORDS = 3
 #: Bytes of one entry.
@@ -127,6 +120,14 @@ def write_row(tt: NDArray[np.uint64], row: Int64, key_a: np.uint64, key_b: np.ui
     tt[row, DATA] = data
 
 
+# Why two rows: with one always-replaced row, the entries near the root (millions of nodes
+# each) were overwritten by the stream of leaf entries. On the empty board of
+# random_grid(0..15, 26, 31, 55) with 2**20 rows the bucket needs 21% fewer nodes (95.7 M ->
+# 75.9 M) and 11% less time (23.5 s -> 20.9 s: each probe reads two rows); 32-byte rows
+# aligned to cache lines were no faster. The same position stored again at the same depth
+# merges its bounds. There is no aging: in a table kept between searches (the agents, the
+# analysis) the first rows keep the old searches' entries near their roots until worthier
+# ones come; measured only with fresh tables.
 @njit(cache=True)
 def _worth(key_a: np.uint64, key_b: np.uint64, depth: Int64) -> Int64:
     """What an entry saves: deeper searches first, then positions with more empty squares;
