@@ -1,26 +1,13 @@
 """The state API both games speak, written down once: :class:`GameState`.
 
-A game's state is a :class:`~donuts_ai.Board` (Donuts) or a
-:class:`~donuts_ai.boxes.BoxesState` (Donut Boxes); both implement this protocol with
-python-chess's verbs, so code written against it (a random game, an undo loop, a search
-that copies and pushes) runs on either game unchanged:
-
-- ``turn``: the player to move (0, 1, ... ), ``None`` once the game is over;
-- ``legal_moves()``: the legal moves as texts, in a fixed order (empty once over);
-- ``push(move)``: play a legal move; an illegal move, or any move once the game is over,
-  raises a :class:`~donuts_ai.errors.DonutsError` and leaves the state unchanged;
-- ``forfeit()``: the player to move gives up its turn (the rulebook's penalty for an
-  illegal placement, in Donuts), written ``None`` in ``move_stack``; a game whose rules
-  know no forfeited turn (Donut Boxes) raises a :class:`~donuts_ai.errors.DonutsError`
-  and changes nothing;
-- ``pop()``: undo the last push or forfeit exactly (hidden cards and all), returning its
-  move (``None`` for a forfeit); ``IndexError`` when nothing pushed is left to undo;
-- ``move_stack``: the moves pushed, oldest first;
-- ``is_game_over()`` and ``outcome()`` (``None`` while the game goes on; else a
-  :class:`GameOutcome`: ``winner``, ``places``, ``scores`` and ``reason``);
-- ``copy()``: an independent copy, undo history included;
-- ``to_dict()`` / ``from_dict(data)`` and ``to_text()`` / ``from_text(text)``: the
-  state as JSON-ready data and as one line of text, and back.
+A game's state (Donuts' :class:`~donuts_ai.Board`, Donut Boxes'
+:class:`~donuts_ai.boxes.BoxesState`) implements this protocol with python-chess's verbs,
+so code written against it (a random game, an undo loop, a search that copies and pushes)
+runs on any game unchanged: ``turn``, ``legal_moves()``, ``push(move)``, ``forfeit()``,
+``pop()``, ``move_stack``, ``is_game_over()``, ``outcome()`` (a :class:`GameOutcome`),
+``copy()``, and ``to_dict()`` / ``from_dict(data)`` and ``to_text()`` / ``from_text(text)``.
+An illegal move, or any move once the game is over, raises a
+:class:`~donuts_ai.errors.DonutsError` and leaves the state unchanged.
 
 The protocol is structural (:class:`typing.Protocol`): the classes do not derive from it.
 This module imports nothing of the package but its errors, so every layer may name it: the
@@ -71,7 +58,7 @@ class GameOutcome(Protocol):
 
 @runtime_checkable
 class GameState(Protocol):
-    """A game in progress or over, with its move history (see the module docstring)."""
+    """A game in progress or over, with its move history: the verbs every game's state speaks."""
 
     @property
     def turn(self) -> int | None:

@@ -1,33 +1,23 @@
 """The canonical position: the one home of the least key of a Donuts position or layout over
 the board's symmetries, and of the images of bitboards under a symmetry.
 
-A game and its image under a board symmetry (:mod:`.symmetry`: squares moved, printed
-lines turned) are the same game, so a table keyed by the *canonical* form of what it
-holds (the least key among the images) holds each game once. Each table below keeps its
-own key and order, bit for bit as before they met here: the book's keys are stored in
-the shipped file, the study's texts in its results files, and the teacher's labels and
-the network's cached answers are those of the image chosen, so another order would
-change them:
+A game and its image under a board symmetry (:mod:`.symmetry`) are the same game, so a
+table keyed by the *canonical* form of what it holds (the least key among the images) holds
+each game once. Each table keeps its own key and order, since the book's keys are stored in
+the shipped file, the study's texts in its results files, and the teacher's labels and the
+network's cached answers are those of the image chosen:
 
-- :func:`canonical_key`: the solver's position key (``kernels.key``) over the symmetries
-  of the board's layout itself (a symmetry that turns the layout into another one is
-  another game); in compiled code :func:`donuts_ai.donuts.kernels.canonical_key`;
-- :func:`canonical_layout_key`: the opening book's key of an empty board, the layout's
-  lines two bits a square, over all 8 symmetries
-  (:func:`donuts_ai.donuts.book.canonical_key`);
-- :func:`canonical_layout_text`: the study's name of a layout class, the least layout
-  text over all 8 symmetries (:func:`donuts_ai.study.canonical_text`);
-- :func:`canonical_positions`: the teacher's, layout and donuts mapped together over all
-  8 symmetries, the layout compared first (:func:`donuts_ai.learn.teacher.canonical`);
-- :func:`canonical_game_key` (compiled): the prediction cache's, layout and donuts
-  together with what else the network sees, the donuts compared first
-  (:mod:`donuts_ai.learn.prediction_cache`).
+- :func:`canonical_key`: the solver's position key over the symmetries of the layout itself;
+- :func:`canonical_layout_key`: the opening book's key of an empty board, over all 8;
+- :func:`canonical_layout_text`: the study's name of a layout class, the least layout text;
+- :func:`canonical_positions`: the teacher's, layout and donuts mapped together, the layout
+  compared first;
+- :func:`canonical_game_key` (compiled): the prediction cache's, with what else the network
+  sees, the donuts compared first.
 
-The kernels are :mod:`donuts_ai.donuts._kernels.canonical`'s (the packing of each key is
-drawn there); this module checks its arguments and raises
-:class:`~donuts_ai.donuts.errors.SymmetryError`, :class:`~donuts_ai.donuts.errors.PositionError` (both
-``ValueError``) or ``TypeError``, and re-exports the kernels other packages call from
-their own compiled code.
+The kernels are :mod:`donuts_ai.donuts._kernels.canonical`'s; this module checks its
+arguments (raising :class:`~donuts_ai.donuts.errors.SymmetryError`,
+:class:`~donuts_ai.donuts.errors.PositionError` or ``TypeError``) and re-exports them.
 """
 
 from __future__ import annotations

@@ -12,25 +12,8 @@ rules say: the donut and its flips, then five in a row (the placer wins), then t
 by majority (board full) or largest group (both pools empty), then whose turn it is
 (the opponent's, or the placer's again when the opponent's pool is empty). It returns
 the next position and a :data:`status <PASSES>`; every search, playout, solver, batch
-and agent goes through it, and the Board too (through :func:`play`).
-
-Both are ``NamedTuple``. Numba passes a tuple's fields as separate arguments (its
-calling convention flattens aggregates), so a ``Position`` costs no more than five
-scalars, and building one inside a kernel allocates nothing. ``Rulebook`` holds an array,
-and Numba counts references to an array on every read of it from a tuple and on every
-call that passes it: hot loops read ``rulebook``'s fields once before the loop (playouts,
-MCTS), and recursions take the rulebook apart at their entry (perft; alpha-beta keeps
-the lines in its workspace record). That is why :func:`apply` takes the rulebook's two
-scalars, ``donuts`` and ``single``, not the rulebook. Measured, see
-``benchmarks/RESULTS.md``. The transition and its small parts are inlined into their
-callers by Numba itself (``inline="always"``): left to LLVM, a kernel as large as the
-batch step calls them, and that cost it 5-8% of its steps/s.
-
-Field types are fixed, since a tuple of other field types is another Numba type and
-compiles another specialization of every kernel taking it (for a recursive kernel
-with the on-disk cache, a segfault: numba #6061/#6713): bitboards ``np.uint64``,
-everything else ``int64`` (Python ints from the Python layer, ``np.int64`` inside
-kernels), ``single`` a ``bool``.
+and agent goes through it, and the Board too (through :func:`play`). The comment above
+:class:`Position` says why both are ``NamedTuple`` values of fixed field types.
 """
 
 from __future__ import annotations
@@ -70,6 +53,20 @@ ENDED_DRAWN = 4
 ENDED_LOST = 5
 
 
+# Position and Rulebook are NamedTuple. Numba passes a tuple's fields as separate arguments
+# (its calling convention flattens aggregates), so a Position costs no more than five scalars,
+# and building one inside a kernel allocates nothing. Rulebook holds an array, and Numba counts
+# references to an array on every read of it from a tuple and on every call that passes it:
+# hot loops read the rulebook's fields once before the loop (playouts, MCTS), and recursions
+# take the rulebook apart at their entry (perft; alpha-beta keeps the lines in its workspace
+# record). That is why apply takes the rulebook's two scalars, ``donuts`` and ``single``, not
+# the rulebook (measured: benchmarks/RESULTS.md). The transition and its small parts are
+# inlined into their callers by Numba itself (inline="always"): left to LLVM, a kernel as
+# large as the batch step calls them, and that cost it 5-8% of its steps/s.
+# Field types are fixed, since a tuple of other field types is another Numba type and
+# compiles another specialization of every kernel taking it (for a recursive kernel with the
+# on-disk cache, a segfault: numba #6061/#6713): bitboards np.uint64, everything else int64
+# (Python ints from the Python layer, np.int64 inside kernels), ``single`` a bool.
 class Position(NamedTuple):
     """A position from the side to move's point of view (a ``NamedTuple``).
 

@@ -1,33 +1,20 @@
 """Single-observer information-set MCTS, compiled, for any game that gives its kernels.
 
 One tree per move, for the player to move (the *observer*), over the moves every player
-makes (Cowling, Powley and Whitehouse 2012, SO-ISMCTS). Every iteration:
-
-1. **Determinise**: the game deals a world consistent with the observer's observation
-   (``game.deal``: a copy of the base world with every card the observer cannot see
-   dealt afresh).
-2. **Select** down the tree among the children whose move is legal in this world, by
-   UCB1 with the child's *availability* (how often it could have been chosen) in place
-   of the parent's visits, on the mover's own mean reward; every such child's
-   availability grows by one.
-3. **Expand** one move legal in this world with no child yet: at the root the next of
-   the root moves in the order given (the agent orders them; progressive widening lets
-   the root hold ``widen_base + widen_factor * sqrt(visits)`` children at most, all of
-   them when ``widen_factor`` is negative), below it one drawn uniformly.
-4. **Play out** to the end (``game.playout``).
-5. **Back up** the vector of every player's reward (``game.rewards``) along the path:
-   each node keeps the sum for every player (``value_sum``), and the node's ``mover``
-   (the player who moved into it) reads their own entry, so the tree serves a
-   free-for-all of any size.
+makes (Cowling, Powley and Whitehouse 2012, SO-ISMCTS). Every iteration deals a world
+consistent with the observer's observation (``game.deal``), selects down the tree among
+the children legal in that world by UCB1 with availability counts, expands one legal move,
+plays out to the end (``game.playout``) and backs up every player's reward
+(``game.rewards``), so the tree serves a free-for-all of any size (the steps in detail are
+the comment above :func:`search`).
 
 The game comes in as an :class:`ISMCTSGame` record of its compiled functions (Numba
-compiles :func:`search` once per game; the game's module binds it in a kernel of its own,
-which is what gets cached), so this module imports no game. Moves are the game's integer
-codes, which must name a move the same way in every world, so that a child found in one
-determinisation is the same move in the next. The tree is one :class:`ISMCTSTree` record
-of plain arrays (the convention of :mod:`donuts_ai.search`) the Python side sizes (one
-node per iteration at most), a call's settings one :class:`ISMCTSSettings` record; the
-kernels never raise. Random draws use ``np.random``, seeded by :func:`search`.
+compiles :func:`search` once per game; the game's module binds it in a cached kernel of its
+own), so this module imports no game. Moves are the game's integer codes, which must name
+a move the same way in every world. The tree is one :class:`ISMCTSTree` record of plain
+arrays (the convention of :mod:`donuts_ai.search`) the Python side sizes (one node per
+iteration at most), a call's settings one :class:`ISMCTSSettings` record; the kernels never
+raise. Random draws use ``np.random``, seeded by :func:`search`.
 """
 
 from __future__ import annotations
@@ -221,6 +208,23 @@ def _select_below(tree: ISMCTSTree, node: int, legal: NDArray[np.int64], explora
     return best, NONE
 
 
+# Every iteration:
+# 1. Determinise: the game deals a world consistent with the observer's observation
+#    (game.deal: a copy of the base world with every card the observer cannot see dealt
+#    afresh).
+# 2. Select down the tree among the children whose move is legal in this world, by UCB1 with
+#    the child's availability (how often it could have been chosen) in place of the parent's
+#    visits, on the mover's own mean reward; every such child's availability grows by one.
+# 3. Expand one move legal in this world with no child yet: at the root the next of the root
+#    moves in the order given (the agent orders them; progressive widening lets the root hold
+#    widen_base + widen_factor * sqrt(visits) children at most, all of them when widen_factor
+#    is negative), below it one drawn uniformly.
+# 4. Play out to the end (game.playout).
+# 5. Back up the vector of every player's reward (game.rewards) along the path: each node
+#    keeps the sum for every player (value_sum), and the node's mover (the player who moved
+#    into it) reads their own entry.
+# Moves are codes that name a move the same way in every world, so that a child found in one
+# determinisation is the same move in the next.
 @njit(cache=True)
 def search(game: ISMCTSGame, tree: ISMCTSTree, world: Any, scratch: Any, root_moves: NDArray[np.int64],
            settings: ISMCTSSettings) -> None:

@@ -7,27 +7,17 @@ rules of selection and a policy target that needs few simulations.
   Gumbel noise, one draw per action and search; ``m = min(max_considered, legal)``), and
   Sequential Halving shares the simulations among them: the budget is cut into about
   ``log2 m`` phases, each visiting every survivor equally, and each phase keeps the
-  better half by ``g + logits + sigma(completed Q)``. As in mctx the survivors are not
-  kept in a list: simulation ``i`` may only pick an action whose visit count is
-  ``table[m, i]`` (:func:`considered_visits`), and picks the best of those by the score.
+  better half by ``g + logits + sigma(completed Q)`` (:func:`considered_visits`).
 - **Below the root** the action is deterministic: the largest ``pi'(a) - N(a) / (1 +
   sum N)``, ``pi' = softmax(logits + sigma(completed Q))`` the improved policy.
 - **The results**: the action to play is the best survivor (the most visited actions)
   by ``g + logits + sigma(completed Q)``; the **policy target** is ``softmax(logits +
   sigma(completed Q))`` over the legal actions.
 
-``completed Q`` is the child's mean value for the player to move at the node where it
-was visited, else the node's *mixed value* (its own evaluation mixed with the visited
-children's values weighted by their priors); completed values are min-max normalized over
-the node's legal actions (or, with ``spread`` > 0, read as values of the known range
-``[-spread / 2, spread / 2]``) and scaled by ``sigma(q) = (c_visit + max N) * c_scale * q``
-(mctx's ``qtransform_completed_by_mix_value``; ``spread`` 0 is its default). Values are
-the tree's, kept for player 0; each is read with the sign of the node's player to move, so a player who moves twice in
-a row needs no special case. Logits are the logs of the tree's priors (a softmax's log
-differs from its logits by a constant, which no rule here sees).
-
-The caller makes two records once a search: :class:`Sigma`, the constants of ``sigma``, and
-:class:`Halving`, every root's noise and Sequential Halving's tables.
+``completed Q`` and ``sigma`` are mctx's ``qtransform_completed_by_mix_value`` (the comment
+above ``_complete`` says how). The caller makes two records once a search: :class:`Sigma`,
+the constants of ``sigma``, and :class:`Halving`, every root's noise and Sequential
+Halving's tables.
 """
 
 from __future__ import annotations
@@ -94,6 +84,9 @@ def _sequence(considered: int, sims: int) -> tuple[int, ...]:
     return tuple(sequence[:sims])
 
 
+# As in mctx the survivors of Sequential Halving are not kept in a list: simulation ``i`` may
+# only pick an action whose visit count is ``table[m, i]``, and picks the best of those by
+# the score.
 def considered_visits(max_considered: int, sims: int) -> npt.NDArray[np.int32]:
     """``int32[max_considered + 1, max(sims, 1)]``: row ``m``, column ``i``: the visit count
     the root's action must have to be picked by simulation ``i`` when ``m`` actions are
@@ -125,6 +118,15 @@ def _node(to_move: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], ra
     return _Node(g, index, 1.0 if to_move[g, index] == 0 else -1.0, legal_bits[g, index], raw_value[g, index])
 
 
+# ``completed Q`` is the child's mean value for the player to move at the node where it was
+# visited, else the node's mixed value (its own evaluation mixed with the visited children's
+# values weighted by their priors); completed values are min-max normalized over the node's
+# legal actions (or, with ``spread`` > 0, read as values of the known range
+# [-spread / 2, spread / 2]) and scaled by sigma(q) = (c_visit + max N) * c_scale * q
+# (``spread`` 0 is mctx's default). Values are the tree's, kept for player 0; each is read
+# with the sign of the node's player to move, so a player who moves twice in a row needs no
+# special case. Logits are the logs of the tree's priors (a softmax's log differs from its
+# logits by a constant, which no rule here sees).
 @njit(cache=True, inline="always")
 def _complete(node: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[np.float32], children: npt.NDArray[np.int32],
               prior: npt.NDArray[np.float32], out: npt.NDArray[np.float64]) -> tuple[int, int]:

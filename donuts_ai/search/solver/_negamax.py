@@ -4,30 +4,11 @@ over any :class:`~donuts_ai.search.compiled_game.CompiledGame`).
 
 Inside the search a score is counted from the root (a win at ply ``ply + d`` scores
 ``WIN_SCORE - ply - d``), so that it negates from ply to ply; :mod:`._table` shifts the
-bounds it stores to the position's own count. A node's window is fail-hard below (it
-returns ``alpha`` when every move fails low: the score is at most that) and returns the
-move's score on a cutoff (the score is at least that).
-
-What prunes, in order, at a node ``ply`` plies below the root with ``plies`` plies left
-at most (the least of the parent's count less one and the game's ``plies_left``):
-
-1. a move that wins at once (``winning``): the best score there is, returned at once;
-2. ``safe`` (with ``winning``): only the moves that do not lose at once are searched;
-   with none, the position is lost in 2;
-3. the bounds of the distance (Pons' bound from the moves left): with no winning move
-   the quickest win is 3 plies away (2 in a game that does not alternate: the mover may
-   move again), with a safe move the quickest loss 4, and no win or loss comes after
-   ``plies`` plies: the window shrinks to them, and closes when empty;
-4. the table's bounds for the position, likewise;
-5. the moves in ``order``'s order, cut off at the first that reaches ``beta``.
-
-:func:`solve` bisects the scores the root can have (0, and in a game that alternates the wins at odd
-distances and the losses at even ones, any distance in one that does not, within its
-``plies``) with null windows, the table kept between
-them; each answer's bound moves the bisection past every score it rules out.
-
-A node budget stops the search: past it, every node returns at once, nothing more is
-stored (the table keeps only true bounds), and the result is :data:`UNKNOWN_SCORE`.
+bounds it stores to the position's own count. :func:`solve` bisects the scores the root
+can have with null windows, the table kept between them. A node budget stops the search:
+past it, every node returns at once, nothing more is stored (the table keeps only true
+bounds), and the result is :data:`UNKNOWN_SCORE`. What prunes at a node is the comment
+above ``_negamax``.
 """
 
 from __future__ import annotations
@@ -63,6 +44,19 @@ FIRST_LOSS = 2
 FIRST_LOSS_ANY_TURNS = 1
 
 
+# A node's window is fail-hard below (it returns ``alpha`` when every move fails low: the score
+# is at most that) and returns the move's score on a cutoff (the score is at least that).
+# What prunes, in order, at a node ``ply`` plies below the root with ``plies`` plies left at
+# most (the least of the parent's count less one and the game's ``plies_left``):
+# 1. a move that wins at once (``winning``): the best score there is, returned at once;
+# 2. ``safe`` (with ``winning``): only the moves that do not lose at once are searched; with
+#    none, the position is lost in 2;
+# 3. the bounds of the distance (Pons' bound from the moves left): with no winning move the
+#    quickest win is 3 plies away (2 in a game that does not alternate: the mover may move
+#    again), with a safe move the quickest loss 4, and no win or loss comes after ``plies``
+#    plies: the window shrinks to them, and closes when empty;
+# 4. the table's bounds for the position, likewise;
+# 5. the moves in ``order``'s order, cut off at the first that reaches ``beta``.
 @njit(cache=True)
 def _negamax(game: CompiledGame, rules: Any, pos: Any, where: tuple[np.int64, np.int64], alpha: np.int64, beta: np.int64,
              table: SolverTable, counts: NDArray[np.int64], sorter: MoveSorter) -> np.int64:
@@ -148,6 +142,10 @@ def _negamax(game: CompiledGame, rules: Any, pos: Any, where: tuple[np.int64, np
     return alpha
 
 
+# solve bisects the scores the root can have (0, and in a game that alternates the wins at
+# odd distances and the losses at even ones, any distance in one that does not, within its
+# ``plies``) with null windows, the table kept between them; each answer's bound moves the
+# bisection past every score it rules out.
 @njit(cache=True)
 def _root_scores(plies: Int64, alternating: bool) -> NDArray[np.int64]:
     """The scores a position with at most ``plies`` plies left can have, ascending: the
