@@ -14,16 +14,9 @@ move, integers:
   [-1, 1] for the player who moved into it) times :data:`HEURISTIC_SCALE`, below any win;
   0 when the game gives none (those leaves are counted: :attr:`NegamaxResult.unscored_leaves`).
 
-A player may move twice running (the score is then not negated). The transposition table
-is a dict keyed on the game's ``state_key(state)``; an entry holds the depth searched, the
-value, its bound (:data:`EXACT`, :data:`LOWER`, :data:`UPPER`) and the best move, which
-is searched first the next time. A subtree whose every line reached the end of the game
-is stored at :data:`EXACT_DEPTH` (good at any depth), so an iteration that met no leaf,
-nor leaned on an entry that did, has the exact value: the result is then ``proven``, as it
-is when a forced win or loss is found. The node and time limits are read every
-:data:`CHECK_NODES` nodes; a search stopped by them keeps the move of the last finished
-iteration (or of the unfinished one, when its first move, the previous best, was searched
-to the end). Depth 1 always finishes.
+A player may move twice running (the score is then not negated). The result is
+``proven`` when every line reached the end of the game (the comment above
+:class:`NegamaxSearch` says how the table and the limits work).
 """
 
 from __future__ import annotations
@@ -103,6 +96,14 @@ def _key_of_text(state: Any) -> Hashable:
     return text
 
 
+# The transposition table is a dict keyed on the game's state_key(state); an entry holds the
+# depth searched, the value, its bound (EXACT, LOWER, UPPER) and the best move, which is
+# searched first the next time. A subtree whose every line reached the end of the game is
+# stored at EXACT_DEPTH (good at any depth), so an iteration that met no leaf, nor leaned on
+# an entry that did, has the exact value: the result is then proven, as it is when a forced
+# win or loss is found. The node and time limits are read every CHECK_NODES nodes; a search
+# stopped by them keeps the move of the last finished iteration (or of the unfinished one,
+# when its first move, the previous best, was searched to the end). Depth 1 always finishes.
 class NegamaxSearch:
     """Iterative-deepening negamax with alpha-beta and a transposition table (module doc).
 

@@ -7,24 +7,14 @@ One simulation descends from the root by UCB1, expands a leaf visited before wit
 legal moves (the root is expanded first), plays one uniformly random game to its end from
 the new node, and backs the result up the path. Everything is played on the one state it
 is given, with ``push`` and ``pop`` (no copy per simulation), and the state is left as it
-came. The tree is plain Python: a :class:`UCTNode` (``__slots__``) per node, its children
-in a dict keyed by move text, in the order ``legal_moves()`` lists them.
+came. The tree is plain Python: a :class:`UCTNode` per node, its children in a dict keyed
+by move text, in the order ``legal_moves()`` lists them.
 
-**Rewards, per player.** A finished game is worth, to player ``p``, the share of the other
-players it finished above: (players placed below ``p`` + 0.5 x the others tied with ``p``)
-/ (n - 1), from ``outcome().places`` (:func:`rewards_of`). Two players: a win 1, a draw
-0.5, a loss 0; a free-for-all of any size is searched the same way (each node's reward
-is read for the player who moved into it, the ``max^n`` way).
-
-**MCTS-Solver**, in two-player games (an outcome with two places): a node whose game is
-over is proven (won, drawn or lost for its mover); a node whose chooser has a child
-proven won is proven won for the chooser, one whose children are all proven takes the
-best of them. Proven nodes end the descents and back up their exact value; proven-lost
-children are never chosen again while another is open. A proven root stops the search
-and picks the proven-best move.
-
-The random stream is the caller's ``random.Random``: the same seed, position and budget
-give the same tree and move.
+A finished game is worth to each player the share of the other players it finished above
+(:func:`rewards_of`), so a free-for-all of any size is searched the same way; in two-player
+games MCTS-Solver proves wins and losses, and a proven root stops the search. The random
+stream is the caller's ``random.Random``: the same seed, position and budget give the same
+tree and move.
 """
 
 from __future__ import annotations
@@ -114,6 +104,12 @@ def rewards_of(places: Sequence[int]) -> tuple[float, ...]:
     return tuple((sum(q > p for q in places) + 0.5 * (sum(q == p for q in places) - 1)) / (n - 1) for p in places)
 
 
+# MCTS-Solver, in two-player games (an outcome with two places): a node whose game is over is
+# proven (won, drawn or lost for its mover); a node whose chooser has a child proven won is
+# proven won for the chooser, one whose children are all proven takes the best of them.
+# Proven nodes end the descents and back up their exact value; proven-lost children are never
+# chosen again while another is open. A proven root stops the search and picks the
+# proven-best move.
 def _prove(node: UCTNode) -> bool:
     """MCTS-Solver at an expanded ``node``: prove it from its children when they allow it;
     returns whether it is proven now."""

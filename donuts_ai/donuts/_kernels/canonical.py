@@ -9,21 +9,12 @@ printed line direction goes); a set of symmetries as those rows stacked, **the i
 first** (the kernels take the first row's key without mapping it). Like every engine
 kernel they trust their input and never raise.
 
-The keys, each packed so that equal keys are equal things:
-
-- **the position key** ``(key_a, key_b)`` (:func:`position_key`): the whole position in
-  two words, ``key_a = own | (last + 1) << 36 | placed_own << 43`` and
-  ``key_b = opp | placed_opp << 36``; the solver's transposition table stores it;
-- **the layout key** ``(low, high)`` (:func:`layout_key`): the layout's 36 line
-  directions, two bits a square, square 0 lowest: a 72-bit number, its low 64 bits
-  (squares 0..31) in ``low`` and the rest in ``high``; the opening book stores it;
-- **the game key** (:func:`game_key`, ``GAME_KEY_WORDS`` words): the position and its
-  layout together, ``own``, ``opp``, the layout key's low word, then one word holding the
-  layout key's high bits, ``last + 1``, the placed counts and a caller's ``context``
-  (fields no symmetry moves); the prediction cache stores it.
-
-A canonical key is the least of a key over the images under a set of symmetries: the
-words compared in the order listed, the first symmetry giving it kept.
+The keys, each packed so that equal keys are equal things: the position key
+(:func:`position_key`, the solver's table's), the layout key (:func:`layout_key`, the
+opening book's) and the game key (:func:`game_key`, the prediction cache's); each
+function's docstring says how it packs. A canonical key is the least of a key over the
+images under a set of symmetries: the words compared in the order listed, the first
+symmetry giving it kept.
 """
 
 from __future__ import annotations
@@ -100,8 +91,9 @@ def position_image(pos: Position, square_image: NDArray[np.int64]) -> Position:
 
 @njit(cache=True)
 def position_key(pos: Position) -> PositionKey:
-    """The position's key ``(key_a, key_b)``: the whole position, packed in two words (see
-    the module). The solver's table kernels take the pair as one ``key``."""
+    """The position's key ``(key_a, key_b)``: the whole position, packed in two words,
+    ``key_a = own | (last + 1) << 36 | placed_own << 43`` and ``key_b = opp | placed_opp << 36``.
+    The solver's table kernels take the pair as one ``key``."""
     key_a = pos.own | (np.uint64(pos.last + 1) << _LAST_SHIFT) | (np.uint64(pos.placed_own) << _PLACED_OWN_SHIFT)
     key_b = pos.opp | (np.uint64(pos.placed_opp) << _PLACED_OPP_SHIFT)
     return key_a, key_b
@@ -110,7 +102,9 @@ def position_key(pos: Position) -> PositionKey:
 @njit(cache=True, inline="always")
 def layout_key(directions: NDArray[np.int8], square_image: NDArray[np.int64],
                direction_image: NDArray[np.int64]) -> tuple[np.uint64, np.uint64]:
-    """``(low, high)``: the layout key (see the module) of the image of the layout whose
+    """``(low, high)``: the layout key (the 36 line directions, two bits a square, square 0
+    lowest: a 72-bit number, squares 0..31 in ``low``, the rest in ``high``) of the image of
+    the layout whose
     square ``sq`` has line direction ``directions[sq]``, under the symmetry of rows
     ``square_image`` and ``direction_image``."""
     low, high = ZERO, ZERO
@@ -127,9 +121,11 @@ def layout_key(directions: NDArray[np.int8], square_image: NDArray[np.int64],
 @njit(cache=True, inline="always")
 def game_key(pos: Position, directions: NDArray[np.int8], square_image: NDArray[np.int64], direction_image: NDArray[np.int64],
              context: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
-    """The ``GAME_KEY_WORDS`` words of the game key (see the module) of the image of ``pos``
-    on the layout of ``directions``, under the symmetry of rows ``square_image`` and
-    ``direction_image``, with ``context`` (below 2**32) in its last word."""
+    """The ``GAME_KEY_WORDS`` words of the game key of the image of ``pos`` on the layout of
+    ``directions``, under the symmetry of rows ``square_image`` and ``direction_image``:
+    ``own``, ``opp``, the layout key's low word, then one word holding the layout key's high
+    bits, ``last + 1``, the placed counts and ``context`` (below 2**32; fields no symmetry
+    moves)."""
     image = position_image(pos, square_image)
     low, high = layout_key(directions, square_image, direction_image)
     last_word = (high | (np.uint64(image.last + 1) << _GAME_LAST_SHIFT)  # last -1 (none) is 0

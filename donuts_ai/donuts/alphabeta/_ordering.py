@@ -7,25 +7,8 @@ caused anywhere, deeper ones weighted more) plus its counter-move history (cut-o
 caused right after the same last move) minus a penalty per opponent reply (a narrow
 reply line is refuted or proved fast).
 
-Why a counter-move history: the legal moves are the empty squares on the line through
-the last move, so a move's worth depends on the last move far more than on the ply; on
-the empty board of ``random_grid(0..63)`` (2**20 table) it cut the nodes from 112.5 M to
-103.8 M. Counter-move weighted 4 times the history: 21% more nodes on 18 layouts, a
-quarter or a half: 1-2% more, the counter-move alone (history / 16): 56% more; killers
-kept per last move instead of per ply: 59% more. Sorting the root's remaining moves
-again after each one searched (:func:`resort_rest`): 103.8 M -> 94.3 M, the slowest
-layout 20.6 M -> 18.2 M (random_grid(8) 20.6 M -> 6.2 M, but random_grid(26) 6.3 M ->
-9.9 M); at ply 1 as well: no better; the previous root move's refutation first: 32% more.
-
-History weighs a cut-off by the sixth power of the plies left below it (the search's
-depth, or the plies left in the game when fewer: the solver's nominal depth of 100
-says nothing). The usual square weighed the many cut-offs near the leaves about as
-much as the few near the root; on the empty board of ``random_grid(0..63)`` the sixth
-power needs 116 M nodes in all (median 0.37 M, most 24 M) where the square of the
-nominal depth capped at 40 (one weight for every cut-off of the solver) needed 227 M
-(median 0.58 M, most 55 M). On the 8 slowest layouts the square of the plies left
-needed 138 M, the cube 112 M, the fourth power 96 M, the sixth 81 M, the eighth 79 M,
-2**(depth / 2) 88 M and 2**depth 89 M.
+The comments above :func:`history_bonus` and :func:`order_key` give the measurements behind
+these choices.
 """
 
 from __future__ import annotations
@@ -49,6 +32,15 @@ REPLY_PENALTY = 64
 HISTORY_MAX_DEPTH = 40
 
 
+# History weighs a cut-off by the sixth power of the plies left below it (the search's
+# depth, or the plies left in the game when fewer: the solver's nominal depth of 100
+# says nothing). The usual square weighed the many cut-offs near the leaves about as
+# much as the few near the root; on the empty board of random_grid(0..63) the sixth
+# power needs 116 M nodes in all (median 0.37 M, most 24 M) where the square of the
+# nominal depth capped at 40 (one weight for every cut-off of the solver) needed 227 M
+# (median 0.58 M, most 55 M). On the 8 slowest layouts the square of the plies left
+# needed 138 M, the cube 112 M, the fourth power 96 M, the sixth 81 M, the eighth 79 M,
+# 2**(depth / 2) 88 M and 2**depth 89 M.
 @njit(cache=True)
 def history_bonus(depth: Int64) -> Int64:
     """What a cut-off at ``depth`` adds to its move's history."""
@@ -58,6 +50,15 @@ def history_bonus(depth: Int64) -> Int64:
     return d3 * d3
 
 
+# Why a counter-move history: the legal moves are the empty squares on the line through
+# the last move, so a move's worth depends on the last move far more than on the ply; on
+# the empty board of random_grid(0..63) (2**20 table) it cut the nodes from 112.5 M to
+# 103.8 M. Counter-move weighted 4 times the history: 21% more nodes on 18 layouts, a
+# quarter or a half: 1-2% more, the counter-move alone (history / 16): 56% more; killers
+# kept per last move instead of per ply: 59% more. Sorting the root's remaining moves
+# again after each one searched (`resort_rest`): 103.8 M -> 94.3 M, the slowest
+# layout 20.6 M -> 18.2 M (random_grid(8) 20.6 M -> 6.2 M, but random_grid(26) 6.3 M ->
+# 9.9 M); at ply 1 as well: no better; the previous root move's refutation first: 32% more.
 @njit(cache=True)
 def order_key(ws: np.record, ply: Int64, last: Int64, sq: Int64, table_move: Int64, replies: Int64) -> Int64:
     """Ordering key of open move ``sq`` at ``ply`` (the last move was ``last``) after which
