@@ -1,27 +1,23 @@
 """Agents for any game of the table, through the state API alone: :class:`GenericRandomAgent`
-(``generic-random``: a uniformly random legal move), :class:`GenericMCTSAgent` (``generic-mcts``: UCT with random playouts and MCTS-Solver,
-:mod:`donuts_ai.search.uct`), :class:`GenericAlphaBetaAgent` (``generic-alphabeta``:
-iterative-deepening negamax with a transposition table and the game's heuristic at the
-horizon, :mod:`donuts_ai.search.negamax`) and :class:`GenericSolverAgent`
-(``generic-solver``: the same negamax to the end of the game).
+(``generic-random``: a uniformly random legal move), :class:`GenericMCTSAgent`
+(``generic-mcts``: UCT with random playouts and MCTS-Solver, :mod:`donuts_ai.search.uct`),
+:class:`GenericAlphaBetaAgent` (``generic-alphabeta``: iterative-deepening negamax with a
+transposition table and the game's heuristic at the horizon, :mod:`donuts_ai.search.negamax`)
+and :class:`GenericSolverAgent` (``generic-solver``: the same negamax to the end of the game).
 
 Each takes the game as ``game`` (a :class:`~donuts_ai.game.Game`, or its registered
-name): its hooks :meth:`~donuts_ai.game.Game.heuristic` and
-:meth:`~donuts_ai.game.Game.state_key` serve the search, and a game the agent cannot
-play is refused when the agent is built (:class:`~donuts_ai.errors.AgentError`, the reason
-also given by the class's ``refusal(game)``, which the spec registry reads): one of hidden
-information (:attr:`~donuts_ai.game.Game.PERFECT_INFORMATION` false) by every one, a
-free-for-all game or one of more than two players by the alpha-beta ones. With
-``game=None`` an agent works from the state alone: no heuristic, the key
-``state.to_text()``, and what can be seen of a game it cannot search is refused by
-``select_move`` (a view that is not a state; a third player to move).
+name), whose hooks :meth:`~donuts_ai.game.Game.heuristic` and
+:meth:`~donuts_ai.game.Game.state_key` serve the search; a game the agent cannot play (of
+hidden information; for the alpha-beta ones, a free-for-all or more than two players) is
+refused when the agent is built (:class:`~donuts_ai.errors.AgentError`, the reason also
+given by the class's ``refusal(game)``). With ``game=None`` an agent works from the state
+alone: no heuristic, the key ``state.to_text()``.
 
-``select_move(view, time_left=None)`` searches a copy of ``view`` (never the view itself)
-for :func:`~donuts_ai.agents.base.budget` of ``time_limit`` and the clock, refuses a
-finished game (:class:`~donuts_ai.errors.GameOverError`) and plays the only legal move at
-once (``forced`` in ``last_info``; the solver searches it still, for its value). Every
-random choice comes from ``seed``: with a simulation, depth or node limit the same seed
-gives the same move.
+``select_move(view, time_left=None)`` searches a copy of ``view`` for
+:func:`~donuts_ai.agents.base.budget` of ``time_limit`` and the clock, refuses a finished
+game and plays the only legal move at once (``forced`` in ``last_info``; the solver
+searches it still, for its value). With a simulation, depth or node limit the same
+``seed`` gives the same move.
 """
 
 from __future__ import annotations

@@ -17,8 +17,7 @@
 The rules know nothing of searches, agents or the harness: the imports point one way, from
 :mod:`.game` down to the squares (``tests/test_architecture.py`` checks it). What both
 games share (the state protocol, outcomes, errors, checks, the agent base) is at the
-package root, which also re-exports the public names here
-(``from donuts_ai import Board, Layout, Rules``).
+package root, which also re-exports the public names here (``from donuts_ai import Board``).
 """
 
 from .board import Board, Outcome, Termination

@@ -6,18 +6,11 @@ they found, one entry per layout class and variant, so that a solver asked about
 board it holds answers at once instead of searching again (Pons' Connect-Four solver and
 Tromp's Fhourstones keep their openings the same way).
 
-An entry is keyed by its layout's *canonical key*: the layout's 36 line directions packed
-two bits a square, square 0 lowest (a 72-bit int),
-
-    key = d[a1] | d[b1] << 2 | ... | d[f6] << 70        d[sq] in 0..3 (DIRECTION_SYMBOLS)
-
-the least such key among the layout's 8 symmetric images, since images are the same game
-(:func:`canonical_key`, defined in :mod:`.canonical` as
-:func:`~.canonical.canonical_layout_key`: the shipped file holds these keys, so they never
-change). The entry's move is stored in the canonical image's frame and mapped back to
-the asked layout's frame on lookup (when a layout is its own image under several
-symmetries, any of them maps a best move to a best move: their composition is a symmetry
-of the game).
+An entry is keyed by its layout's canonical key (:func:`canonical_key`: the layout's 36
+line directions packed two bits a square, the least among the layout's 8 symmetric images;
+the shipped file holds these keys, so they never change). The entry's move is stored in the
+canonical image's frame and mapped back to the asked layout's frame on lookup (any symmetry
+mapping the layout to its image maps a best move to a best move).
 
 The shipped book (:data:`SHIPPED_BOOK`, package data) is built from the studies under
 ``notebooks/`` by ``donuts-ai book build`` (:func:`donuts_ai.study.build_book`); a user's

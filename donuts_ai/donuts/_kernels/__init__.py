@@ -1,26 +1,20 @@
 """Donuts' private Numba engine: the rules as bitboard kernels, and nothing but the rules.
 
 - :mod:`.tables` (the bit layout); the bit intrinsics and the RNG are
-  :mod:`donuts_ai._bits` (shared with the game-agnostic tree searches), the winner and
-  end-reason codes :mod:`donuts_ai.outcomes`'s (shared by both games);
+  :mod:`donuts_ai._bits`, the winner and end-reason codes :mod:`donuts_ai.outcomes`'s;
 - :mod:`.core`: the rule kernels on bitboards;
 - :mod:`.position`: the kernel contract, ``Position`` (from the side to move) and
-  ``Rulebook`` (the layout's lines and the rules), the transition ``apply`` (a
-  placement and what follows it: five, the end, whose turn) that every kernel calls,
-  the rule helpers beside it (``plies_left``, ...), and the conversions from the
-  Board's by-colour state (``position_of``, ``play``);
+  ``Rulebook`` (the layout's lines and the rules), the transition ``apply`` that every
+  kernel calls, the rule helpers beside it, and the conversions from the Board's
+  by-colour state (``position_of``, ``play``);
 - :mod:`.playouts` (random games), :mod:`.perft` (perft) and :mod:`.batch` (many games
   stepped at once, behind :class:`donuts_ai.VectorEnv`).
 
-The searches that build on these live beside it in :mod:`donuts_ai.donuts`
-(:mod:`donuts_ai.donuts.alphabeta`, the agents' bindings of the game-agnostic trees of
-:mod:`donuts_ai.search` in :mod:`donuts_ai.donuts.agents`). Public
-kernels are ``@njit(cache=True)``: a typed position and plain arrays in and out,
-never raising.
-
-Pass bitboards and RNG states as ``np.uint64``: Numba boxes a returned ``uint64`` as
-a Python int, and a Python int passed back in compiles an ``int64`` specialization
-whose shifts sign-extend. (The bit layout is drawn in :mod:`.tables`.)
+The searches that build on these live beside it in :mod:`donuts_ai.donuts`. Public kernels
+are ``@njit(cache=True)``: a typed position and plain arrays in and out, never raising.
+Pass bitboards and RNG states as ``np.uint64``: Numba boxes a returned ``uint64`` as a
+Python int, and a Python int passed back in compiles an ``int64`` specialization whose
+shifts sign-extend.
 """
 
 from ...outcomes import NO_WINNER_YET, WINNER_DRAW

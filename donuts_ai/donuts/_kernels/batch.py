@@ -10,18 +10,12 @@ transition, :func:`.position.apply`, exactly as the random playouts do.
 :func:`step` checks every action first and changes nothing unless all are legal; a
 game that ends is recorded in an array of :data:`FINAL` records (for the final
 observation) and started again at once, on a layout drawn as its layout source says:
-
-- :data:`LAYOUT_POOL`: one of the pool's direction grids, drawn uniformly (a pool of
-  one is a fixed layout and draws nothing);
-- :data:`LAYOUT_TILES`: a uniformly random tile arrangement (the order of the four
-  tiles, each side and quarter turn uniform), from a table of what each tile
-  placement prints on its quadrant (built by the Python layer from the tile set);
-- :data:`LAYOUT_GRID`: a uniformly random direction on each square.
-
-Observation planes are those of :mod:`.planes` (the PettingZoo environment's), channels
-last: see :func:`write_observations`.
-
-Kernels take plain arrays and ints and never raise: the Python layer checks input.
+:data:`LAYOUT_POOL` (one of the pool's direction grids, drawn uniformly; a pool of one
+draws nothing), :data:`LAYOUT_TILES` (a uniformly random tile arrangement, from a table of
+what each tile placement prints on its quadrant) or :data:`LAYOUT_GRID` (a uniformly random
+direction on each square). Observation planes are those of :mod:`.planes`, channels last
+(:func:`write_observations`). Kernels take plain arrays and ints and never raise: the
+Python layer checks input.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Negamax alpha-beta over bitboards: the exact solver and the alpha-beta agent's search.
 
-One kernel serves both. With ``depth`` larger than the plies left in the game it
-never scores a leaf by its heuristic, so its values are exact game-theoretic values; with a small
-``depth`` it stops at the horizon (:mod:`._heuristic`). Scores are root-relative
-(:mod:`._scores`); the table is :mod:`._table`, the move order :mod:`._ordering`.
+One kernel serves both. With ``depth`` larger than the plies left in the game its values
+are exact; with a small ``depth`` it stops at the horizon (:mod:`._heuristic`). Scores are
+root-relative (:mod:`._scores`); the table is :mod:`._table`, the move order :mod:`._ordering`.
 
 Node order within a position (why each step prunes):
 
@@ -12,16 +11,13 @@ Node order within a position (why each step prunes):
 2. The transposition table: its bounds may decide the node, its move goes first.
 3. A move that makes five wins now: return at once, nothing can score higher
    (:func:`_five_now`).
-4. A move that ends the game (pools empty, board full) has an exact value, and so has
-   a move after which the opponent makes five on the line it must play (it loses in 2
-   plies): no search. When every move is like that, the position is decided without a
-   recursive call (:func:`_classify_moves`).
+4. A move that ends the game, or after which the opponent makes five on the line it must
+   play (a loss in 2), has an exact value without a search; when every move is like that,
+   the position is decided without a recursive call (:func:`_classify_moves`).
 5. The remaining ("open") moves are searched in the order of :mod:`._ordering`; at the
    root, the moves not yet searched are sorted again after each one, by the history it
    taught (:func:`~._ordering.resort_rest`).
-
-Every kernel takes the position from the side to move (``Position``) and the ``Rulebook``
-of :mod:`donuts_ai.donuts._kernels.position`.
+Every kernel takes the position from the side to move and the ``Rulebook`` (:mod:`.._kernels.position`).
 """
 
 from __future__ import annotations
