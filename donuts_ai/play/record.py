@@ -1,9 +1,6 @@
-r"""Saved games: a small PGN-like text format that ``donuts-ai replay FILE`` reads.
-
-::
+r"""Saved games: a small PGN-like text format that ``donuts-ai replay FILE`` reads::
 
     [Game "Donuts"]
-    [Date "2026.01.31"]
     [Chocolate "you"]
     [Vanilla "mcts:time=1"]
     [Layout "-/|\\|/,\\-//-\\,|\\--/|,|/-/-\\,-\\||\\/,/|\\\\|/"]
@@ -16,15 +13,11 @@ r"""Saved games: a small PGN-like text format that ``donuts-ai replay FILE`` rea
     c3 e3 d3 f3 ...
     1-0
 
-Tag values are quoted, with ``\`` and ``"`` escaped by a backslash (as in PGN). The
-``Layout`` tag is the layout text's six rows joined by ``,`` (the first field of a
-position string); a ``Start`` tag holds the starting position when it is not the empty
-board. Moves are square names (``pass`` for a forfeited turn, as the engine protocol writes
-it; ``--``, which 0.4 wrote, is read too), any number a line; move
-numbers (``12.``) and a final result token (``1-0``, ``0-1``, ``1/2-1/2``, ``*``) are
-allowed and ignored. The ``FEN`` tag is there so that
-``Board.from_fen(record.tags["FEN"], record.rules)`` reads the final position back
-without this module; :meth:`SavedGame.board` replays the moves instead, checking each.
+Tag values are quoted, with ``\`` and ``"`` escaped (as in PGN). ``Layout`` is the layout
+text's rows joined by ``,``; a ``Start`` tag holds a starting position other than the empty
+board. Moves are square names (``pass`` for a forfeited turn; older files' ``--`` is read
+too); move numbers and a result token are ignored. :meth:`SavedGame.board` replays the moves,
+checking each; the ``FEN`` tag reads the final position back without this module.
 """
 
 from __future__ import annotations

@@ -7,24 +7,15 @@ Connect Four solver (blog.gamesolver.org), in Numba kernels that import no game.
 - :func:`analyze` — the exact score of every legal move (Pons' ``move_scores``);
 - :func:`analyze_within` — the same, a horizon of plies ahead at most (what the horizon
   does not decide scores 0): the depth-limited alpha-beta of an agent that deepens;
-- :func:`new_table`, :func:`clear_table`, :func:`probe` — the transposition table
-  (:class:`SolverTable`: a structure of arrays, a lower and an upper bound per key).
+- :func:`new_table`, :func:`clear_table`, :func:`probe` — the transposition table.
 
-**Scores** (:mod:`._scores`) count the distance: a win whose winning move is ``d`` plies
-away scores ``WIN_SCORE - d``, a loss ``-(WIN_SCORE - d)``, a draw 0, so the best is the
-quickest win or the slowest loss, and :func:`plies_to_end` reads the distance back.
-:func:`score_before` turns a position's score into the score of the move that led to it
-(:func:`score_again` where the same player moves again).
-A search stopped by its node budget returns :data:`UNKNOWN_SCORE` (nothing raises).
-
-**The game's hooks** (``winning``, ``safe``, ``plies_left``, ``order``) make the search
-faster and never change a score; the search (:mod:`._negamax`) says what each prunes. The
-move sorter (:mod:`._sorter`) orders a node's moves by ``order``, in the game's bit order
-without it.
-
-A game binds :func:`solve` and :func:`analyze` in cached kernels of its own, as
-:mod:`donuts_ai.search.compiled_game` shows. Figures on Connect Four: the tests
-(``tests/search/test_compiled_solver.py``) check the scores of Pons' positions.
+Scores (:mod:`._scores`) count the distance: a win whose winning move is ``d`` plies away
+scores ``WIN_SCORE - d``, a loss ``-(WIN_SCORE - d)``, a draw 0 (:func:`plies_to_end`,
+:func:`score_before`, :func:`score_again` read and turn them). A search stopped by its node
+budget returns :data:`UNKNOWN_SCORE` (nothing raises). The game's hooks (``winning``,
+``safe``, ``plies_left``, ``order``) make the search faster and never change a score
+(:mod:`._negamax` says what each prunes). A game binds :func:`solve` and :func:`analyze`
+in cached kernels of its own, as :mod:`donuts_ai.search.compiled_game` shows.
 """
 
 from ._negamax import NO_NODE_LIMIT, analyze, analyze_within, solve
