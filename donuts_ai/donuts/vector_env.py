@@ -104,59 +104,26 @@ def _read_only(array: NDArray[_Scalar]) -> NDArray[_Scalar]:
 class VectorEnv:
     """``num_envs`` games of Donuts stepped together, one action per game per step.
 
-    ``VectorEnv(num_envs, layout="standard", rules=None, seed=None)``
+    :meth:`step` plays one square index in every game; the read-only arrays
+    :attr:`observation`, :attr:`legal_action_mask`, :attr:`current_player`, :attr:`rewards`
+    (by colour) and :attr:`terminated` describe them all. A game that ends is reset in the
+    same step (Gymnasium's ``SAME_STEP``); :attr:`final_observation` is where it ended.
 
-    ``layout``
-        a :class:`~donuts_ai.Layout` or layout text (every game on it); a sequence of
-        Layouts or a layout spec naming several (``"random:SEED:COUNT"``, a file of
-        layouts): a **pool**, from which each game draws one uniformly at every reset;
-        ``"random"``: a fresh uniformly random tile arrangement for each game at every
-        reset, ``"grid"``: a fresh random direction grid (drawn in the kernel, from the
-        seed: the same distribution as :meth:`Layout.random` / :meth:`Layout.random_grid`,
-        not the same layouts). :meth:`layout` says which layout a game is on.
-    ``rules``
-        a :class:`~donuts_ai.Rules` or an insertion rule name (``"group"``, ``"single"``).
-    ``seed``
-        every random choice (layout draws, :meth:`random_actions`) comes from it: game
-        ``g`` has its own streams of the seed, so a seed and ``num_envs`` give the same
-        games whatever the actions of the other games. ``None`` draws one
-        (:attr:`seed` says which).
-
-    **Arrays** (read-only views, overwritten by the next :meth:`step` or :meth:`reset`:
-    copy what you keep):
-
-    - :attr:`observation`, ``float32[num_envs, 6, 6, 13]``: each game seen by its side
-      to move, the same planes in the same order as the PettingZoo environment's
-      observation of the agent to move (``donuts_ai/interop/_planes.py``: own and
-      opponent donuts, the empty squares of the forced line, the last square, the four
-      line directions, open pick, both pools, to move (all ones here), plays Vanilla);
-      row = rank (row 0 = rank 1), column = file, so ``observation[g].reshape(36, 13)``
-      lines up with the actions. Computed when first read after a step.
-    - :attr:`legal_action_mask`, ``bool[num_envs, 36]``; :attr:`current_player`,
-      ``int64[num_envs]`` (0 Chocolate, 1 Vanilla: the color to move);
-    - :attr:`rewards`, ``float32[num_envs, 2]`` **by color** (column 0 Chocolate,
-      column 1 Vanilla): +1 to the winner and -1 to the loser on the step that ends a
-      game, 0 to both for a draw and on every other step;
-    - :attr:`terminated`, ``bool[num_envs]``: the game ended on this step;
-      :attr:`truncated` is all False (games end by themselves within 36 placements).
-
-    **Auto-reset, in the same step** (Gymnasium's ``AutoresetMode.SAME_STEP``): a step
-    that ends a game returns that game's final rewards with ``terminated`` True, and the
-    game is already reset: its ``observation``, ``legal_action_mask`` and
-    ``current_player`` are of the new game's empty board. The position it ended in is
-    :attr:`final_observation` (Gymnasium's ``info["final_obs"]``), seen by the side that
-    made the last placement; :attr:`final_reason` and :attr:`final_plies` say how and
-    after how many placements it ended.
-
-    **Illegal actions** are refused before anything moves: :meth:`step` raises
-    :class:`~donuts_ai.errors.IllegalMoveError` (a square that is not legal in its game)
-    or :class:`~donuts_ai.errors.InvalidMoveError` (not a square index 0..35), naming
-    the first such game, and no game changes. Forfeits are not actions (a player always
-    has a legal square), so the players alternate: Chocolate moves on even plies.
+    Args:
+        num_envs: the games, 1 or more.
+        layout: a :class:`~donuts_ai.Layout` or layout text (every game on it); several
+            Layouts or a layout spec naming several (a pool each game draws from at every
+            reset); ``"random"`` or ``"grid"``: a fresh draw for each game at every reset.
+        rules: a :class:`~donuts_ai.Rules` or an insertion rule name (``"group"``, ``"single"``).
+        seed: every random choice comes from it, game ``g`` from its own streams; ``None``
+            draws one (:attr:`seed`).
     """
 
     def __init__(self, num_envs: int, layout: Layout | str | Sequence[Layout] | None = "standard",
                  rules: Rules | str | None = None, seed: int | None = None):
+        # "random" and "grid" are drawn in the kernel, from the seed: the distribution of
+        # Layout.random / Layout.random_grid, not the same layouts. Game g has its own streams
+        # of the seed, so a seed and num_envs give the same games whatever the other games play.
         checked = check_int("num_envs", num_envs, 1, MAX_ENVS, error=VectorEnvError)
         assert checked is not None  # allow_none is False
         self.num_envs: int = checked
@@ -202,8 +169,27 @@ class VectorEnv:
         self._observation_stale = self._final_observation_stale = True
 
     def step(self, actions: ArrayLike) -> None:
-        """Play ``actions[g]`` (a square index 0..35, legal in game ``g``) in every game
-        ``g`` at once; see the class for what changes, auto-reset and illegal actions."""
+        """Play ``actions[g]`` (a square index 0..35, legal in game ``g``) in every game ``g`` at once.
+
+        The arrays are read-only views, overwritten by the next :meth:`step` or :meth:`reset`:
+        copy what you keep. :attr:`rewards` is by colour (column 0 Chocolate, 1 Vanilla): +1 to
+        the winner and -1 to the loser on the step that ends a game, 0 to both for a draw and on
+        every other step. A step that ends a game returns that game's final rewards with
+        :attr:`terminated` True, and the game is already reset (Gymnasium's
+        ``AutoresetMode.SAME_STEP``): its :attr:`observation`, :attr:`legal_action_mask` and
+        :attr:`current_player` are of the new game's empty board; :attr:`final_observation`,
+        :attr:`final_reason` and :attr:`final_plies` say where, how and after how many
+        placements it ended. Forfeits are not actions (a player always has a legal square), so
+        the players alternate: Chocolate moves on even plies.
+
+        Args:
+            actions: one square index per game, ``int[num_envs]``.
+
+        Raises:
+            IllegalMoveError: a square not legal in its game (naming the first such game);
+                no game changes.
+            InvalidMoveError: an action that is not a square index 0..35; no game changes.
+        """
         given, squares = self._checked_actions(actions)
         bad = _B.step(self._games, squares, self.rules.donuts, self.rules.single, self._draw, self._outputs, self._finals)
         if bad >= 0:
@@ -248,7 +234,13 @@ class VectorEnv:
     # --- arrays -----------------------------------------------------------------------
     @property
     def observation(self) -> NDArray[np.float32]:
-        """``float32[num_envs, 6, 6, 13]``: each game seen by its side to move (see the class)."""
+        """``float32[num_envs, 6, 6, 13]``: each game seen by its side to move.
+
+        The same planes in the same order as the PettingZoo environment's observation of the
+        agent to move (:mod:`donuts_ai.interop._planes`; the to-move plane is all ones here);
+        row = rank, column = file, so ``observation[g].reshape(36, 13)`` lines up with the
+        actions. Computed when first read after a step.
+        """
         if self._observation_stale:
             _B.write_observations(self._games, self.rules.donuts, self._observation.reshape(self.num_envs, NUM_SQUARES, NUM_PLANES))
             self._observation_stale = False
