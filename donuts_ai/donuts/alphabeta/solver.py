@@ -64,47 +64,32 @@ DISTANCE_BY_DEFAULT_FROM = 1
 
 
 class Solver:
-    """An exact solver with its own transposition table (``2**tt_bits`` entries of
-    ``ENTRY_BYTES`` = 24 bytes; the default 2**20 takes 24 MiB: on the empty boards of
-    ``random_grid(0..63)`` 2**22 entries saved no nodes worth their cost, for the value
-    or for the distance). The table is kept between calls on the same layout and rules,
-    and cleared when they change. Not thread-safe: one per thread.
+    """An exact solver with its own transposition table, kept between calls on the same
+    layout and rules and cleared when they change. Not thread-safe: one per thread.
 
-    ``book``: the opening book :meth:`solve` consults on an empty board before searching
-    (:mod:`donuts_ai.donuts.book`): ``True`` the shipped one (every arrangement class of
-    the three studied variants, read on first use), a :class:`~donuts_ai.donuts.book.Book`
-    or a book file's path (read and checked at once: a bad file is a
-    :class:`~donuts_ai.donuts.book.BookError`), ``False`` none (search every board, as
-    benchmarks do).
-
-    ``threads`` (default 1) is how many searches run at once, all on the one table
-    (lockless: each entry's keys are stored XOR-ed with its data, so a row torn by two
-    threads writing at once reads as empty, never as a wrong bound). ``threads`` > 1 adds
-    the proof-number search's own table (``2**tt_bits`` rows of 32 bytes: its proof and
-    disproof numbers; what it proves goes to the shared table too):
-
-    - ``threads=1`` is the single search, exactly as before (same nodes, same moves).
-    - Every value search (:meth:`solve`'s first step, all of it with ``distance=False``;
-      each move's value in :meth:`analyze`, :meth:`move_value` and :meth:`move_distance`)
-      runs a **portfolio**: the alpha-beta search and the proof-number search at once,
-      each storing what it proves in the table and reading what the other proved; the
-      first to finish gives the value and stops the other. They fail on different layouts
-      (``benchmarks/RESULTS.md``). Threads beyond two add alpha-beta searches at other
-      move orders (**Lazy SMP**).
-    - The distance's null-window searches run the alpha-beta search and ``threads - 1``
-      Lazy SMP helpers on the same window; the first to finish gives it.
-    - :meth:`move_value` with a node limit runs the portfolio too, each search within
-      the limit; the other node-limited calls (:meth:`move_distance`, :meth:`bounded_value`)
-      run one search.
-
-    **Determinism.** Values and distances are exact, so every thread count gives the same
-    ones, run after run. Which search finishes first depends on the machine's timing: with
-    ``threads`` > 1 ``best_move`` may differ from run to run, but only among moves of the
-    same value (and, when the distance is proved, the same distance), and ``nodes`` (the
-    sum over all threads) varies. Agents and tournaments use one thread by default, so
-    their games and results files stay reproducible."""
+    Args:
+        tt_bits: the table has ``2**tt_bits`` entries of ``ENTRY_BYTES`` = 24 bytes (the
+            default 2**20 takes 24 MiB).
+        threads: searches run at once on the one table (lockless); above 1, every value
+            search races the alpha-beta and the proof-number search, and threads beyond two
+            add Lazy SMP helpers. Values and distances are the same for every thread count;
+            ``best_move`` may differ among moves of the same value, and ``nodes`` varies.
+        book: the opening book :meth:`solve` consults on an empty board: ``True`` the shipped
+            one, a :class:`~donuts_ai.donuts.book.Book` or a book file's path (a bad file is a
+            :class:`~donuts_ai.donuts.book.BookError`), ``False`` none.
+    """
 
     def __init__(self, tt_bits: int = 20, threads: int = 1, *, book: Book | str | PathLike[str] | bool = True):
+        # 2**22 entries saved no nodes worth their cost on the empty boards of
+        # random_grid(0..63), for the value or for the distance. threads > 1 adds the
+        # proof-number search's own table (2**tt_bits rows of 32 bytes); what it proves goes to
+        # the shared table too. With threads=1 the search is the single search (same nodes,
+        # same moves). The value searches (solve's first step, all of it with distance=False;
+        # each move's value in analyze, move_value and move_distance) run the portfolio; the
+        # distance's null-window searches run alpha-beta and threads - 1 Lazy SMP helpers on
+        # the same window; move_value with a node limit runs the portfolio too, each search
+        # within the limit, and the other node-limited calls (move_distance, bounded_value) one
+        # search. Agents and tournaments use one thread, so their games stay reproducible.
         self.tt_bits = check_int("tt_bits", tt_bits, 10, 30)
         self.threads = check_int("threads", threads, 1, 64)
         if not isinstance(book, Book | bool | str | PathLike):
