@@ -283,10 +283,9 @@ def fresh_layout(kind: str, seed: int | None = None) -> Layout:
 
 
 class LayoutSpec:
-    """A layout spec, read: where the layouts of games come from. This is the one layout
-    grammar of the library (the command line's ``--layout`` and ``--layouts``, the
-    tournament's ``layouts``, ``VectorEnv``, the PettingZoo and OpenSpiel wrappers, the
-    play commands). ``spec`` is any of:
+    """A layout spec, read: where the layouts of games come from, in the one layout grammar of
+    the library (``--layout``, the tournament's set-ups, ``VectorEnv``, the PettingZoo and
+    OpenSpiel wrappers, the play commands). ``spec`` is any of:
 
     - ``None`` or ``"standard"``: :meth:`Layout.standard`;
     - a :class:`Layout`, or layout text in any form :func:`layout_text` reads: that layout;
@@ -297,9 +296,8 @@ class LayoutSpec:
       from consecutive seeds, ``Layout.random(SEED)``, ``Layout.random(SEED + 1)``, ...;
     - a path to a file of layouts (6 lines each, separated by blank lines).
 
-    Text is read with surrounding whitespace ignored. :attr:`kind` is :data:`FIXED` (one
-    layout), :data:`POOL` (several), :data:`RANDOM` or :data:`GRID` (drawn fresh, no
-    :attr:`layouts`). Raises :class:`LayoutError` naming what was wrong."""
+    Surrounding whitespace is ignored. :attr:`kind` is :data:`FIXED`, :data:`POOL`, :data:`RANDOM`
+    or :data:`GRID` (drawn fresh, no :attr:`layouts`); a bad spec raises :class:`LayoutError`."""
 
     __slots__ = ("kind", "layouts", "spec")
 

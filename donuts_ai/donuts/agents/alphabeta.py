@@ -55,23 +55,19 @@ class AlphaBetaInfo(TypedDict, total=False):
 
 
 class AlphaBetaAgent(DonutsAgent):
-    """Iterative deepening negamax (the kernel :func:`donuts_ai.donuts.alphabeta.search_moves`) with a
-    heuristic score at the horizon.
+    """Iterative deepening negamax (:func:`donuts_ai.donuts.alphabeta.search_moves`) with a
+    heuristic score at the horizon, after the tactical pass (a win at once, the only block).
 
-    Limits: ``depth`` (plies), ``nodes`` (per move) and ``time_limit`` (seconds per move,
-    capped in blitz by :func:`~donuts_ai.agents.base.budget`); with none given,
-    ``time_limit=1.0``. Whatever the limits, every move first gets the tactical pass
-    (:func:`~donuts_ai.donuts.agents.search_base.tactical_choice`: it takes a win at once and plays the
-    only move that does not lose at once without searching) and a complete depth-1
-    iteration (depth 2 as well with few legal moves), so it never misses a five in one
-    nor the only block; a time limit can be overshot by that much. Later iterations run
-    in short node-limited slices with the clock read between them, until the budget is
-    spent, the value is proven, or the depth reaches its limit. The move is the best of
-    the deepest finished iteration, or of the unfinished one when its first move (the
-    previous best) was searched to the end. It is exact (a solver) once the depth
-    reaches the end of the game, which happens of itself when ``exact_plies`` or fewer
-    plies remain. The transposition table has ``2**tt_bits`` entries, is allocated and
-    written when the agent is built, and is kept for a game's layout and rules.
+    Args:
+        depth: the most plies searched.
+        time_limit: seconds per move, capped in blitz by :func:`~donuts_ai.agents.base.budget`
+            (1.0 when no limit is given); the tactical pass and depth 1 may overshoot it.
+        nodes: the most nodes per move.
+        exact_plies: with this many plies left or fewer, it searches to the end (exact).
+        tt_bits: the transposition table has ``2**tt_bits`` entries, kept for a game's
+            layout and rules.
+        seed: the random stream's seed.
+        name: how results name it.
     """
 
     kind = "alphabeta"
@@ -87,6 +83,14 @@ class AlphaBetaAgent(DonutsAgent):
         seed: int | None = None,
         name: str | None = None,
     ):
+        # Whatever the limits, every move first gets the tactical pass (search_base.tactical_choice:
+        # it takes a win at once and plays the only move that does not lose at once without
+        # searching) and a complete depth-1 iteration (depth 2 as well with few legal moves), so
+        # it never misses a five in one nor the only block. Later iterations run in short
+        # node-limited slices with the clock read between them, until the budget is spent, the
+        # value is proven, or the depth reaches its limit. The move is the best of the deepest
+        # finished iteration, or of the unfinished one when its first move (the previous best)
+        # was searched to the end. The table is allocated and written when the agent is built.
         super().__init__(seed, name)
         self.depth = positive_int("depth", depth)
         self.nodes = positive_int("nodes", nodes)
