@@ -21,9 +21,18 @@ from .rules import Rules
 
 
 def perft(board: Board, depth: int) -> int:
-    """Number of leaf positions ``depth`` plies below ``board`` (a finished game is a leaf,
-    so a finished ``board`` gives 1 and depth 0 gives 1). Raises ``ValueError`` on a
-    negative or non-int depth."""
+    """The number of leaf positions ``depth`` plies below ``board`` (a finished game is a leaf).
+
+    Args:
+        board: the position counted from; a finished game gives 1.
+        depth: the plies, 0 or more (depth 0 gives 1).
+
+    Returns:
+        The leaves counted.
+
+    Raises:
+        ValueError: a negative or non-int depth.
+    """
     if not isinstance(board, Board):
         raise TypeError(f"perft needs a Board, got {type(board).__name__}")
     depth = check_int("perft depth", depth, minimum=0)
@@ -60,10 +69,20 @@ def random_playouts(
 ) -> PlayoutStats:
     """Play ``n_games`` games of uniformly random legal moves and count the results.
 
-    ``layout`` is a :class:`Layout` (games start from the empty board) or a
-    :class:`Board` (games start from its position, under its rules). The same ``seed``
-    gives the same games and totals, serial or ``parallel=True`` (all cores), on any
-    number of threads. ``seed=None`` draws one; it is reported in the result.
+    The same ``seed`` gives the same games and totals, serial or parallel, on any number of
+    threads.
+
+    Args:
+        layout: a :class:`Layout` (games start from the empty board) or a :class:`Board`
+            (games start from its position, under its rules).
+        n_games: the games played.
+        seed: the games' seed; ``None`` draws one, reported in the result.
+        rules: the rules (``None``: the official rules, or a Board's own; given with a Board,
+            they must be its rules).
+        parallel: whether to play on every core.
+
+    Returns:
+        The :class:`PlayoutStats`: wins, draws, plies and how the games ended.
     """
     if isinstance(layout, Board):
         board = layout

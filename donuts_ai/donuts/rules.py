@@ -89,11 +89,20 @@ RULE_KEYS = ("insertion", "donuts")
 
 # A mapping's values are whatever a results file or a command line gave: Rules checks them.
 def make_rules(rules: Rules | str | Mapping[str, Any] | None = None, donuts: int | None = None) -> Rules:
-    """The one way an argument becomes a :class:`Rules`: ``rules`` is a ``Rules``, an
-    insertion rule name (``"group"``, ``"single"``), a mapping of :data:`RULE_KEYS` (as
-    results files and ``--rules insertion=single,donuts=18`` give them), or ``None`` for the
-    official rules; ``donuts`` (donuts per player) overrides the rules' count when given.
-    Raises :class:`~donuts_ai.donuts.errors.RulesError` (a ``ValueError``) naming what was wrong."""
+    """The one way an argument becomes a :class:`Rules`.
+
+    Args:
+        rules: a ``Rules``, an insertion rule name (``"group"``, ``"single"``), a mapping of
+            :data:`RULE_KEYS` (as results files and ``--rules insertion=single,donuts=18``
+            give them), or ``None`` for the official rules.
+        donuts: donuts per player, overriding the rules' count when given.
+
+    Returns:
+        The rules.
+
+    Raises:
+        RulesError: a ``ValueError`` naming what was wrong.
+    """
     if rules is None:
         rules = Rules()
     elif isinstance(rules, str):

@@ -64,14 +64,28 @@ def square_rank(sq: int) -> int:
 
 
 def square_name(sq: int) -> str:
-    """Name of a square index, e.g. ``square_name(14) == "c3"``."""
+    """The name of a square index, e.g. ``square_name(14) == "c3"``.
+
+    Args:
+        sq: the index, 0..35.
+
+    Returns:
+        The name, ``"a1"`` to ``"f6"``.
+    """
     return SQUARE_NAMES[sq]
 
 
 def parse_square(move: object) -> int:
-    """Square index of a move given as a name (``"c3"``) or an index (0..35).
+    """The square index of a move given as a name (``"c3"``) or an index (0..35).
 
-    Raises :class:`InvalidMoveError` for anything else.
+    Args:
+        move: the square's name or index.
+
+    Returns:
+        The index, 0..35.
+
+    Raises:
+        InvalidMoveError: anything else.
     """
     if isinstance(move, str):
         idx = _SQUARE_INDEX.get(move.strip().lower())

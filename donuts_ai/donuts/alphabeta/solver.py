@@ -551,22 +551,39 @@ def _announced_compile() -> Iterator[None]:
 
 
 def solve(board: Board, distance: bool | None = None, threads: int | None = None, *, book: bool = True) -> Solution:
-    """Solve ``board`` exactly (see :meth:`Solver.solve`: on the empty board the value
-    only, unless ``distance=True``); uses a shared default solver with ``threads`` threads,
-    by default one per available core (:func:`available_cores`). The value and distance
-    do not depend on ``threads``; the best move may differ from run to run among moves of
-    equal value when ``threads`` > 1 (see :class:`Solver`): pass ``threads=1`` for the
-    same move every time. An empty board the shipped opening book holds is answered from
-    it (``Solution.source == "book"``); ``book=False`` searches it. The first call of a
-    process that compiles for more than a second says so on stderr, in one line."""
+    """Solve ``board`` exactly with a shared default solver (see :meth:`Solver.solve`).
+
+    The value and distance do not depend on ``threads``; the best move may differ from run to
+    run among moves of equal value when ``threads`` > 1: pass ``threads=1`` for the same move
+    every time. The first call of a process that compiles for more than a second says so on
+    stderr, in one line.
+
+    Args:
+        board: the position to solve.
+        distance: whether to find the distance to the end too (``None``: everywhere but on the
+            empty board).
+        threads: searches run at once; ``None``: one per available core (:func:`available_cores`).
+        book: whether an empty board the shipped opening book holds is answered from it
+            (``Solution.source == "book"``).
+
+    Returns:
+        The :class:`Solution`: value, distance, best move and the work done.
+    """
     with _announced_compile():
         return _default_solver(threads, book).solve(board, distance)
 
 
 def analyze(board: Board, threads: int | None = None) -> list[MoveValue]:
-    """Exact value of every legal move of ``board``, best first (a shared default solver
-    with ``threads`` threads, by default one per available core, as :func:`solve`; the
-    list does not depend on ``threads``; a first call that compiles says so, as :func:`solve`)."""
+    """The exact value of every legal move of ``board``, best first, from a shared default solver.
+
+    Args:
+        board: the position.
+        threads: searches run at once; ``None``: one per available core. The list does not
+            depend on it.
+
+    Returns:
+        A :class:`MoveValue` per legal move, best first.
+    """
     with _announced_compile():
         return _default_solver(threads).analyze(board)
 
