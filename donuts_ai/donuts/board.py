@@ -136,15 +136,16 @@ _State: TypeAlias = "tuple[int, int, int | None, int, int, int, Outcome | None]"
 class Board:
     """A Donuts position with its move history.
 
-    ``Board(layout=None, rules=None)`` starts a game on ``layout`` (default
-    :meth:`Layout.standard`) under ``rules`` (default: official). Chocolate (0) moves
-    first. Moves are square names (``"c3"``) or indices (0..35); :meth:`push` plays
-    one and :meth:`pop` undoes it exactly. It speaks the state API both games share
-    (:class:`donuts_ai.state.GameState`); its text is :meth:`to_text`, its data :meth:`to_dict`.
+    Chocolate (0) moves first. Moves are square names (``"c3"``) or indices (0..35);
+    :meth:`push` plays one and :meth:`pop` undoes it exactly. It speaks the state API both
+    games share (:class:`donuts_ai.state.GameState`); its text is :meth:`to_text`, its data
+    :meth:`to_dict`. An unparsable move raises :class:`~donuts_ai.errors.InvalidMoveError`, a
+    move not legal now :class:`~donuts_ai.errors.IllegalMoveError`; a failed call leaves the
+    board untouched.
 
-    Raises :class:`~donuts_ai.errors.InvalidMoveError` for unparsable moves and
-    :class:`~donuts_ai.errors.IllegalMoveError` for moves that are not legal now; a
-    failed call leaves the board untouched.
+    Args:
+        layout: the layout played on (default :meth:`Layout.standard`).
+        rules: the rules (default: the official rules).
     """
 
     _b0: int
@@ -229,7 +230,11 @@ class Board:
         return [None if m is None else SQUARE_NAMES[m] for m in self._stack]
 
     def color_at(self, square: int | str) -> int | None:
-        """0, 1 or ``None`` (empty) at ``square`` (a name or index)."""
+        """The colour at ``square``: 0, 1, or ``None`` when it is empty.
+
+        Args:
+            square: a square's name or index.
+        """
         sq = parse_square(square)
         if self._b0 >> sq & 1:
             return 0
@@ -263,7 +268,11 @@ class Board:
         return [SQUARE_NAMES[sq] for sq in self.legal_squares()]
 
     def is_legal(self, move: object) -> bool:
-        """True when ``move`` (a name or index) is legal now; False for unparsable moves too."""
+        """Whether ``move`` is legal now (False for unparsable moves too).
+
+        Args:
+            move: a square's name or index.
+        """
         try:
             sq = parse_square(move)
         except ValueError:
@@ -277,7 +286,18 @@ class Board:
         return _forced_line(self._b0, self._b1, self._last, self._line_masks) == 0
 
     def push(self, move: int | str) -> list[str]:
-        """Play ``move`` for the side to move; returns the flipped squares' names, ascending."""
+        """Play ``move`` for the side to move.
+
+        Args:
+            move: a square's name or index.
+
+        Returns:
+            The flipped squares' names, ascending.
+
+        Raises:
+            InvalidMoveError: an unparsable move.
+            IllegalMoveError: a move not legal now (or the game is over).
+        """
         sq = parse_square(move)
         self._check_legal(sq)
         mover = self._turn
@@ -344,7 +364,11 @@ class Board:
 
     # --- copies, symmetry, equality ------------------------------------------------
     def copy(self, stack: bool = True) -> Board:
-        """A copy; with ``stack=False`` the copy's history starts at this position."""
+        """A copy of the board.
+
+        Args:
+            stack: whether the copy keeps the move history (False: its history starts here).
+        """
         board = Board.__new__(Board)
         board._layout, board._rules, board._line_masks = self._layout, self._rules, self._line_masks
         board._restore(self._state())
@@ -358,8 +382,11 @@ class Board:
         return self.copy()
 
     def transform(self, sym: str) -> Board:
-        """This board (layout, position and move history) under one of the 8 symmetries
-        named in :data:`donuts_ai.donuts.symmetry.SYMMETRY_NAMES`."""
+        """This board (layout, position and move history) under a symmetry.
+
+        Args:
+            sym: one of the 8 names of :data:`donuts_ai.donuts.symmetry.SYMMETRY_NAMES`.
+        """
         b0, b1, turn, last, p0, p1, _ = self._root
         board = Board(self._layout.transform(sym), self._rules)
         last = transform_square(last, sym) if last >= 0 else -1
@@ -404,7 +431,15 @@ class Board:
 
     @classmethod
     def from_fen(cls, fen: str, rules: Rules | None = None) -> Board:
-        """Parse a :meth:`fen` string. Raises :class:`PositionError` naming the bad field."""
+        """Parse a :meth:`fen` string.
+
+        Args:
+            fen: the position string.
+            rules: the rules (default: the official rules).
+
+        Raises:
+            PositionError: naming the bad field.
+        """
         if not isinstance(fen, str):
             raise PositionError(f"position string must be a str, got {type(fen).__name__}")
         fields = fen.split()
@@ -475,7 +510,14 @@ class Board:
 
     @classmethod
     def from_text(cls, text: str) -> Board:
-        """Parse a :meth:`to_text` string. Raises :class:`PositionError` naming the bad field."""
+        """Parse a :meth:`to_text` string.
+
+        Args:
+            text: the board's text.
+
+        Raises:
+            PositionError: naming the bad field.
+        """
         if not isinstance(text, str):
             raise PositionError(f"board text must be a str, got {type(text).__name__}")
         fields = text.split()
@@ -497,7 +539,14 @@ class Board:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Board:
-        """A board from :meth:`to_dict`'s form. Raises :class:`PositionError` naming what is wrong."""
+        """A board from :meth:`to_dict`'s form.
+
+        Args:
+            data: the board's data.
+
+        Raises:
+            PositionError: naming what is wrong.
+        """
         if not isinstance(data, Mapping):
             raise PositionError(f"board dict must be a mapping, got {type(data).__name__}")
         if set(data) != {"fen", "rules"}:
