@@ -54,7 +54,7 @@ TIME_SENSITIVE := \
 	tests/tournament/test_tournament.py::test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on \
 	tests/tournament/test_tournament.py::test_a_process_that_dies_between_turns_loses_by_crash \
 	tests/tournament/test_tournament.py::test_an_agent_that_cannot_start_loses_whatever_the_policy \
-	tests/frontends/test_play_server_load.py \
+	tests/play/test_server_load.py \
 	tests/tournament/test_engine_protocol.py::test_faulty_engines_lose_their_games_and_the_run_goes_on \
 	tests/tournament/test_engine_protocol.py::test_an_engine_that_never_starts_or_is_gone_loses \
 	tests/tournament/test_engine_protocol.py::test_stop_answers_at_once_and_quit_leaves_a_running_search \

@@ -1,4 +1,4 @@
-"""Agents for tests/frontends/test_evaluate.py that its seat processes import by spec (a module of
+"""Agents for tests/suites/test_evaluation.py that its seat processes import by spec (a module of
 their own: importing the test module would load pytest and the whole command line)."""
 
 from __future__ import annotations

@@ -104,7 +104,7 @@ def rest() -> None:
 
 
 def _learn() -> None:
-    """tests/frontends/test_learn.py's SMALL run and test_learn_gumbel.py's GUMBEL one, a few moves each."""
+    """tests/learn/test_learn.py's SMALL run and test_gumbel.py's GUMBEL one, a few moves each."""
     from donuts_ai.learn.network import NetworkConfig
     from donuts_ai.learn.train import TrainConfig, Trainer
 

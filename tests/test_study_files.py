@@ -14,7 +14,7 @@ from donuts_ai.donuts.layout import NUM_ARRANGEMENTS
 from donuts_ai.donuts.rules import make_rules
 from donuts_ai.study import canonical_text, load_study
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 #: Each committed study, and whether it covers every class (a variant still being solved
 #: is committed as it stands and resumed with ``--resume``).
 STUDIES = {

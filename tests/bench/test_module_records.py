@@ -90,7 +90,7 @@ def test_interop_writes_a_record_of_search_and_environment_steps(tmp_path, capsy
     suite = checked(path, {"simulation", "step"})
     names = suite.get_benchmark_names()
     assert "PettingZoo env" in names and "PettingZoo raw_env" in names
-    if interop.has_openspiel():  # every bot at the same settings (tests/frontends/test_bench_interop.py)
+    if interop.has_openspiel():  # every bot at the same settings (tests/bench/test_interop.py)
         for searcher in interop.SEARCHERS:
             assert interop.figure_name(searcher, 0, 20) in names
         assert interop.figure_name(interop.CONNECT_FOUR_SEARCHER, 0, 20) in names

@@ -9,7 +9,7 @@ from donuts_ai.cli import main
 from donuts_ai.donuts.errors import RulesError
 from donuts_ai.donuts.rules import Rules, rules_from_arguments
 
-from ..helpers import command_error
+from .helpers import command_error
 
 
 def test_game_prints_a_whole_game(capsys):

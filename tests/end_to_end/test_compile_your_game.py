@@ -17,7 +17,7 @@ import numpy as np
 from donuts_ai.search import solver
 from examples import compiled_game as G
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "compiled_game.py"
 PAGE = ROOT / "docs" / "howto" / "compile_your_game.md"
 #: Where the page's part on Donuts' own kernels begins: what follows quotes no tic-tac-toe.

@@ -302,7 +302,7 @@ def test_training_in_workers_on_two_nodes_stops_and_resumes_as_if_never_stopped(
     from donuts_ai.learn.errors import LearnError
     from donuts_ai.learn.train import TrainConfig
     from donuts_ai.learn.workers import RoundTrainer
-    from tests.frontends.test_learn import SMALL_FLAGS, same_network
+    from tests.learn.test_learn import SMALL_FLAGS, same_network
 
     nodes = [cluster.head_node, _second_node(cluster)]
     out = tmp_path / "run"
@@ -373,7 +373,7 @@ def test_evaluate_loses_a_node_mid_run_and_counts_every_position_once(cluster, t
 def test_training_that_loses_a_worker_with_its_node_stops_and_resumes_as_if_never_stopped(cluster, tmp_path):
     from donuts_ai.learn.errors import LearnError
     from donuts_ai.learn.workers import RoundTrainer
-    from tests.frontends.test_learn_workers import ROUNDS, same_network
+    from tests.learn.test_workers import ROUNDS, same_network
 
     config = dataclasses.replace(ROUNDS, donuts=4, teacher="none", explore_fraction=0.0, checkpoint_every=4)
     node, out = _second_node(cluster), tmp_path / "run"

@@ -17,7 +17,7 @@ import pytest
 
 from donuts_ai import BaseState, Game
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 PAGE = (ROOT / "docs" / "howto" / "own_game.md").read_text()
 EXAMPLE = (ROOT / "examples" / "tic_tac_toe.py").read_text()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 README = (ROOT / "README.md").read_text()
 #: Guide pages whose Python blocks run as written, as one plain script each, unguarded
 #: (no ``if __name__ == "__main__":``), as a new user pastes them (the Ray page needs a

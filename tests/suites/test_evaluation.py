@@ -249,8 +249,8 @@ def test_an_object_a_class_a_module_spec_and_an_engine_play_alike():
     # Recorded as tournaments record them (donuts_ai.tournament.entries).
     assert result.config["agents"][0].startswith("<donuts_ai.donuts.agents.alphabeta.AlphaBetaAgent> alphabeta:depth=3 #")
     assert result.config["agents"][2] == engine
-    assert result.config["agents"][3] == "<tests.frontends.test_evaluate.FirstMoveAgent>"
-    assert result.config["agents"][4].startswith("<tests.frontends.test_evaluate.FirstMoveAgent> #")
+    assert result.config["agents"][3] == "<tests.suites.test_evaluation.FirstMoveAgent>"
+    assert result.config["agents"][4].startswith("<tests.suites.test_evaluation.FirstMoveAgent> #")
     assert moves[3] == moves[4] == [p.labels[0].move for p in suite.positions]
 
 
