@@ -34,7 +34,7 @@ from typing import Any
 
 from donuts_ai.bench import compare, runs, tables
 from donuts_ai.bench.record import Figure, measure_work
-from donuts_ai.connect_four import ConnectFourBoard
+from donuts_ai.connect_four import ConnectFourState
 from donuts_ai.connect_four.agents import MCTSAgent
 
 #: Pons' positions (one JSON object a line: ``moves`` in his digits 1..7).
@@ -74,7 +74,7 @@ def _search(bot: str, games: list[str], simulations: int) -> Callable[[], int]:
     call returning the simulations run."""
     if bot == OURS:
         agent = MCTSAgent(simulations=simulations, exploration=OUR_EXPLORATION, solver=SOLVE, seed=1)
-        boards = [ConnectFourBoard.from_moves(g) for g in games]
+        boards = [ConnectFourState.from_moves(g) for g in games]
 
         def ours() -> int:
             total = 0

@@ -48,7 +48,7 @@ from typing import Any
 
 from donuts_ai.bench import compare, runs, tables
 from donuts_ai.bench.record import Figure, measure_work
-from donuts_ai.connect_four import ConnectFourBoard
+from donuts_ai.connect_four import ConnectFourState
 from donuts_ai.connect_four.solve import new_table, solve
 from donuts_ai.search.solver import clear_table
 
@@ -92,14 +92,14 @@ def check_and_count(phase: str) -> tuple[int, float]:
     table = new_table(CHECK_TABLE_BITS)
     for row in rows:
         clear_table(table)
-        solution = solve(ConnectFourBoard.from_moves(row["moves"]), table=table, best_move=False)
+        solution = solve(ConnectFourState.from_moves(row["moves"]), table=table, best_move=False)
         wrong += solution.score != row["score"]
         nodes += solution.nodes
     return wrong, nodes / len(rows)
 
 
 def _ours(phase: str) -> Callable[[], int]:
-    boards = [ConnectFourBoard.from_moves(row["moves"]) for row in positions(phase)]
+    boards = [ConnectFourState.from_moves(row["moves"]) for row in positions(phase)]
     table = new_table(TABLE_BITS)
 
     def work() -> int:

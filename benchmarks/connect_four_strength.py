@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from donuts_ai.connect_four import ConnectFourBoard
+from donuts_ai.connect_four import ConnectFourState
 from donuts_ai.suites.report import wilson
 from donuts_ai.tournament import make_agent
 
@@ -62,7 +62,7 @@ def evaluate(spec: str, rows: list[dict[str, Any]], seed: int) -> dict[str, Any]
     load_before = load()
     for i, row in enumerate(rows):
         agent = make_agent(spec, seed + i, game="connect-four")
-        board = ConnectFourBoard.from_moves(row["moves"])
+        board = ConnectFourState.from_moves(row["moves"])
         start = time.perf_counter()
         move = agent.select_move(board)
         seconds += time.perf_counter() - start

@@ -143,21 +143,20 @@ ALLOWED = {
     "boxes": {"boxes.deck", "boxes.errors", "boxes.moves", "boxes.rules", "boxes.state"},
     # --- Connect Four (donuts_ai/connect_four/) ---------------------------------------------
     "connect_four.errors": {"errors"},
-    "connect_four._kernels": {"_bits", "_numba_types"},  # the bitboard engine: the shared bit helpers only
-    "connect_four.board": {"errors", "state", "connect_four._kernels", "connect_four.errors"},
-    "connect_four.reference": set(),  # the rules in plain Python: shares nothing with the engine
-    # The public compiled API: the engine's kernels under stable names, and positions from boards and moves.
-    "connect_four.kernels": {"connect_four._kernels", "connect_four.board", "connect_four.errors"},
-    "connect_four": {"connect_four.board", "connect_four.errors"},
-    # Exact values by the generic compiled solver, bound to the engine's kernels.
-    "connect_four.solve": {"search", "connect_four._kernels", "connect_four.board", "connect_four.errors",
-                           "connect_four.kernels"},
-    # Its own agents (greedy on the engine's hooks, the solver), and the game through the contract.
-    "connect_four.agents": {"agents", "errors", "outcomes", "search", "connect_four._mcts", "connect_four.board",
-                            "connect_four.kernels", "connect_four.solve"},
-    # the compiled MCTS bound to the engine: the generic tree, the kernels, winner codes
-    "connect_four._mcts": {"_numba_types", "outcomes", "search", "connect_four._kernels", "connect_four.kernels"},
-    "connect_four.game": {"game", "connect_four.agents", "connect_four.board", "connect_four.errors"},
+    "connect_four.rules": set(),  # the rules stated: the board's size, four in a row, the rules code
+    "connect_four._kernels": {"_bits", "_numba_types", "connect_four.rules"},  # the bitboard engine
+    "connect_four.state": {"errors", "state", "connect_four._kernels", "connect_four.errors"},
+    "connect_four.reference": {"connect_four.rules"},  # the rules in plain Python: shares no code with the engine
+    # The public compiled API: the engine's kernels under stable names, and positions from states and moves.
+    "connect_four.kernels": {"connect_four._kernels", "connect_four.state", "connect_four.errors"},
+    "connect_four": {"connect_four.state", "connect_four.errors"},
+    # Its own search: exact values by the generic compiled solver, bound to the engine's kernels.
+    "connect_four.solve": {"search", "connect_four._kernels", "connect_four.state", "connect_four.errors",
+                           "connect_four.kernels", "connect_four.rules"},
+    # Its own agents (greedy on the engine's hooks, the solver, the compiled MCTS bound to the engine).
+    "connect_four.agents": {"_numba_types", "agents", "errors", "outcomes", "search", "connect_four._kernels",
+                            "connect_four.kernels", "connect_four.rules", "connect_four.solve", "connect_four.state"},
+    "connect_four.game": {"game", "connect_four.agents", "connect_four.state", "connect_four.errors"},
     # --- above both games ------------------------------------------------------------------
     # The harness plays every game through the game contract and the state API.
     # (and names the generic agents by dotted path, imported when a spec first names one)
@@ -199,7 +198,7 @@ RULES_LAYERS = {
                "planes"),
     "boxes": ("errors", "deck", "moves", "rules", "pictures", "_kernels", "_core", "_undo", "_dict_checks", "state", "reference",
               "playouts", "encoding"),
-    "connect_four": ("errors", "_kernels", "board", "reference"),
+    "connect_four": ("errors", "rules", "_kernels", "state", "reference"),
 }
 #: What the rules must not know: searches, agents, the harness (and everything above them).
 ABOVE_THE_RULES = {"search", "agents", "tournament", "games", *(f"{g}.{part}" for g in GAME_FOLDERS
@@ -430,3 +429,24 @@ def test_the_examples_use_public_names_only():
                 a.name for a in node.names]
             private = [n for n in names if any(p.startswith("_") and not p.startswith("__") for p in n.split("."))]
             assert not private, f"{path.name} imports private names: {private}"
+
+
+#: The folders under tests/ whose tests run a whole thing as a user does (notebooks, the
+#: page in a browser, a Ray cluster, the README's and the how-tos' scripts), not one module.
+END_TO_END_FOLDERS = {"end_to_end"}
+
+
+def test_the_tests_mirror_the_package():
+    # A test file sits in tests/ itself (the root modules, checks of the whole package), in
+    # the folder named as the package folder it tests (tests/learn for donuts_ai/learn,
+    # nested too), or in an end-to-end folder: a new catch-all folder fails here.
+    tests = Path(__file__).parent
+    stray = []
+    for path in sorted(tests.rglob("test_*.py")):
+        folder = path.parent.relative_to(tests)
+        if folder.parts and folder.parts[0] in END_TO_END_FOLDERS:
+            continue
+        if not (ROOT / folder).is_dir():
+            stray.append(str(path.relative_to(tests.parent)))
+    assert not stray, ("test files in a folder that names no package folder under donuts_ai/ "
+                       "(move each beside what it tests, or into an end-to-end folder):\n" + "\n".join(stray))

@@ -27,7 +27,7 @@ is ``(current ^ mask, mask | cell, moves + 1)``: the next player's stones become
 
 Kernels take a position whose game goes on (a move that ended it returned :data:`WON` or
 :data:`DRAWN`, and its position is passed to nothing), a legal column where they take one,
-and never raise: the Python layer (:mod:`donuts_ai.connect_four.board`,
+and never raise: the Python layer (:mod:`donuts_ai.connect_four.state`,
 :func:`donuts_ai.connect_four.kernels.pos_from_moves`) checks first. Every kernel takes
 ``rules`` first, an ``int64`` it ignores (pass 0): every game's kernels take the same
 arguments, so a search written against one game's kernels runs on another's.
@@ -47,13 +47,10 @@ from numba import njit
 
 from .._bits import ONE, ZERO, ctz, popcount, rng_below
 from .._numba_types import Int64
+from .rules import HEIGHT, WIDTH
 
 # --- the board and its bit layout ---------------------------------------------------------
 
-#: Columns (files a..g).
-WIDTH = 7
-#: Rows (cells in a column).
-HEIGHT = 6
 #: Bits a column takes: its cells and the sentinel above them (the stride from one column to the next).
 COLUMN_BITS = HEIGHT + 1
 #: Cells on the board: the most plies a game lasts.
@@ -61,8 +58,6 @@ CELLS = WIDTH * HEIGHT
 #: The weight of a threat in a move's ordering score (:func:`order`), above any
 #: centrality (0..3): a move making more threats always comes first.
 ORDER_THREATS = 8
-#: Stones in a line that win.
-LINE = 4
 
 #: The bottom cell of every column (bits 0, 7, ..., 42).
 BOTTOM_MASK = np.uint64(sum(1 << (c * COLUMN_BITS) for c in range(WIDTH)))

@@ -7,7 +7,7 @@ registered as ``"connect-four"``.
   from the tournament's seed, so that deterministic agents do not replay one game;
   ``dd,cg`` names openings.
 - **Rules**: none to vary (``{}``).
-- **Agents** receive a copy of the :class:`~.board.ConnectFourBoard` and answer a column
+- **Agents** receive a copy of the :class:`~.state.ConnectFourState` and answer a column
   letter; the game's own kinds are :data:`donuts_ai.connect_four.agents.AGENTS`
   (``greedy``; ``mcts`` on the compiled MCTS; ``solver`` and ``alphabeta``, iterative
   deepening, on the compiled solver), the others (``random``, ``generic-*``) the generic
@@ -22,8 +22,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..game import Game, register_game
-from .board import ConnectFourBoard
 from .errors import ConnectFourError
+from .state import ConnectFourState
 
 if TYPE_CHECKING:
     from ..agents.registry import LazyRegistry
@@ -32,32 +32,32 @@ if TYPE_CHECKING:
 OPENING_PLIES = 2
 
 
-class ConnectFourGame(Game[ConnectFourBoard]):
+class ConnectFourGame(Game[ConnectFourState]):
     """Connect Four through the game contract (see the module doc)."""
 
     name = "connect-four"
     SETTINGS = ("setup",)
     SETUP_NAME = f"{OPENING_PLIES}-move opening"
 
-    def make(self, setup: object = "") -> ConnectFourBoard:  # type: ignore[override]
-        """A :class:`~.board.ConnectFourBoard` after the opening ``setup`` (default: the empty board)."""
+    def make(self, setup: object = "") -> ConnectFourState:  # type: ignore[override]
+        """A :class:`~.state.ConnectFourState` after the opening ``setup`` (default: the empty board)."""
         return self.new_state(self.setup_text(setup), {})
 
     def draw_setup(self, kind: str, seed: int) -> str:
-        rng, board = random.Random(seed), ConnectFourBoard()
+        rng, board = random.Random(seed), ConnectFourState()
         for _ in range(OPENING_PLIES):
             board.push(rng.choice(board.legal_moves()))
         return "".join(move or "" for move in board.move_stack)
 
     def setup_text(self, setup: object) -> str:
         text = "" if setup is None else str(setup).strip()
-        board = ConnectFourBoard(text)
+        board = ConnectFourState(text)
         if board.is_game_over():
             raise ConnectFourError(f"a Connect Four set-up must leave a game to play: {text!r} ends it")
         return text
 
-    def new_state(self, setup: str, rules: dict[str, Any]) -> ConnectFourBoard:
-        return ConnectFourBoard(setup)
+    def new_state(self, setup: str, rules: dict[str, Any]) -> ConnectFourState:
+        return ConnectFourState(setup)
 
     def agent_registry(self) -> LazyRegistry[Any]:
         from .agents import AGENTS

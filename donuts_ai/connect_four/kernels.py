@@ -27,7 +27,7 @@ to move and ``mask`` every stone, ``uint64`` bitboards with bit ``column * 7 + r
 the bottom; each column's seventh bit a sentinel, never a stone: the grid is drawn in
 :mod:`donuts_ai.connect_four._kernels`), and ``moves`` the plies played, an ``int64``.
 :func:`start` is the empty board; :func:`pos_from_moves` (Python) reads a game's moves,
-and :meth:`ConnectFourBoard.kernel_state() <donuts_ai.connect_four.board.ConnectFourBoard.kernel_state>`
+and :meth:`ConnectFourState.kernel_state() <donuts_ai.connect_four.state.ConnectFourState.kernel_state>`
 is a board's position.
 
 **Moves** are column indices 0..6 (0 the leftmost, column ``a``; Pons' digit ``1``). A set
@@ -78,8 +78,8 @@ from ._kernels import (
     start,
     winning,
 )
-from .board import ConnectFourBoard, parse_columns
 from .errors import ConnectFourError
+from .state import ConnectFourState, parse_columns
 
 __all__ = [
     "CELLS",
@@ -126,12 +126,12 @@ def pos_from_moves(text: str) -> Position:
     return pos
 
 
-def position(board: ConnectFourBoard) -> Position:
-    """The position of ``board`` (:meth:`~donuts_ai.connect_four.board.ConnectFourBoard.kernel_state`),
+def position(board: ConnectFourState) -> Position:
+    """The position of ``board`` (:meth:`~donuts_ai.connect_four.state.ConnectFourState.kernel_state`),
     checked: :class:`~donuts_ai.connect_four.errors.ConnectFourError` when its game is
-    over, ``TypeError`` for anything but a :class:`~donuts_ai.connect_four.board.ConnectFourBoard`."""
-    if not isinstance(board, ConnectFourBoard):
-        raise TypeError(f"position needs a ConnectFourBoard, got {type(board).__name__}")
+    over, ``TypeError`` for anything but a :class:`~donuts_ai.connect_four.state.ConnectFourState`."""
+    if not isinstance(board, ConnectFourState):
+        raise TypeError(f"position needs a ConnectFourState, got {type(board).__name__}")
     if board.is_game_over():
         raise ConnectFourError("position: the game is over, no side is to move")
     return board.kernel_state()

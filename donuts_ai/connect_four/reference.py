@@ -17,16 +17,14 @@ statuses: :data:`GOES_ON`, :data:`WON` (the player who just moved won) or :data:
 
 from __future__ import annotations
 
-#: Columns and rows.
-WIDTH, HEIGHT = 7, 6
-#: Stones in a line that win.
-LINE = 4
+from .rules import HEIGHT, IN_A_ROW, WIDTH
+
 #: The directions a line runs in, as (column, row) steps: along a row, up a column, the two diagonals.
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 #: The statuses of a move (the engine's numbers): the game goes on, the mover won, the board filled.
 GOES_ON, WON, DRAWN = 0, 1, 2
 
-__all__ = ["DIRECTIONS", "DRAWN", "GOES_ON", "HEIGHT", "LINE", "WIDTH", "WON", "ReferenceConnectFour"]
+__all__ = ["DIRECTIONS", "DRAWN", "GOES_ON", "HEIGHT", "IN_A_ROW", "WIDTH", "WON", "ReferenceConnectFour"]
 
 
 class ReferenceConnectFour:
@@ -75,7 +73,7 @@ class ReferenceConnectFour:
         row = self.height(column)
         self.grid[column][row] = self.turn
         self.played += 1
-        if self.line_through(column, row, self.turn) >= LINE:
+        if self.line_through(column, row, self.turn) >= IN_A_ROW:
             self.over, self.winner = True, self.turn
             return WON
         self.turn = 1 - self.turn
@@ -95,7 +93,7 @@ class ReferenceConnectFour:
 
     def winning_columns(self) -> list[int]:
         """The legal columns where the player to move makes four in a row at once."""
-        return [c for c in self.legal() if self.line_through(c, self.height(c), self.turn) >= LINE]
+        return [c for c in self.legal() if self.line_through(c, self.height(c), self.turn) >= IN_A_ROW]
 
     def perft(self, depth: int) -> int:
         """The leaves ``depth`` plies down (a finished game is a leaf), walked move by move."""

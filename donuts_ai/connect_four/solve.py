@@ -8,9 +8,9 @@ move's. Scores are also given as Pascal Pons' (blog.gamesolver.org): positive, t
 to move wins, ``22 - (stones the winner has played at the end)``; 0, a draw; negative, it
 loses, ``(the winner's stones) - 22``; so his test sets and ours compare score for score.
 
-    >>> from donuts_ai.connect_four import ConnectFourBoard
+    >>> from donuts_ai.connect_four import ConnectFourState
     >>> from donuts_ai.connect_four.solve import solve
-    >>> solution = solve(ConnectFourBoard.from_moves("256174416734665724465317"))
+    >>> solution = solve(ConnectFourState.from_moves("256174416734665724465317"))
     >>> solution.value, solution.distance, solution.score
     (-1, 2, -9)
 """
@@ -28,11 +28,10 @@ from numpy.typing import NDArray
 from ..search import compiled_game as cg
 from ..search import solver
 from . import kernels as K
-from .board import COLUMN_NAMES, ConnectFourBoard
 from .errors import ConnectFourError
+from .rules import RULES
+from .state import COLUMN_NAMES, ConnectFourState
 
-#: Connect Four's kernels ignore their ``rules``.
-RULES = 0
 #: Entries of a solver's table by default: 2**22 (12 bytes each, about 48 MB).
 DEFAULT_TABLE_BITS = 22
 #: The most table bits a call may ask for (2**30 entries: 12 GiB).
@@ -135,8 +134,8 @@ def _checked(board: object, max_nodes: int | None, table_bits: int,
              table: solver.SolverTable | None) -> tuple[Any, int, solver.SolverTable]:
     """(the position, the node budget, the table to search with: ``table``, else a fresh
     one of ``table_bits``), checked before any work."""
-    if not isinstance(board, ConnectFourBoard):
-        raise ConnectFourError(f"solve and analyze take a ConnectFourBoard, got {type(board).__name__}")
+    if not isinstance(board, ConnectFourState):
+        raise ConnectFourError(f"solve and analyze take a ConnectFourState, got {type(board).__name__}")
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
         raise ConnectFourError(f"max_nodes must be None or an int >= 1, got {max_nodes!r}")
     bits = _checked_bits(table_bits)
@@ -150,7 +149,7 @@ def _centre_first(columns: list[int]) -> int:
     return min(columns, key=lambda c: (abs(c - centre), c))
 
 
-def analyze(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: int = DEFAULT_TABLE_BITS,
+def analyze(board: ConnectFourState, *, max_nodes: int | None = None, table_bits: int = DEFAULT_TABLE_BITS,
             table: solver.SolverTable | None = None) -> Analysis:
     """Every legal move's exact score in ``board`` (a game that goes on), Pons' scores.
 
@@ -178,7 +177,7 @@ def analyze(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits
     return Analysis(best, moves, int(nodes), time.perf_counter() - start)
 
 
-def solve(board: ConnectFourBoard, *, max_nodes: int | None = None, table_bits: int = DEFAULT_TABLE_BITS,
+def solve(board: ConnectFourState, *, max_nodes: int | None = None, table_bits: int = DEFAULT_TABLE_BITS,
           table: solver.SolverTable | None = None, best_move: bool = True) -> Solution:
     """The exact value of ``board`` (a game that goes on) for the side to move, its
     distance to the end, Pons' score and a best move.

@@ -12,11 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from donuts_ai.connect_four import ConnectFourBoard
+from donuts_ai.connect_four import ConnectFourState
 from donuts_ai.connect_four import kernels as K
 from donuts_ai.connect_four.agents import AGENTS, AlphaBetaAgent
-from donuts_ai.connect_four.board import COLUMN_NAMES
-from donuts_ai.connect_four.solve import RULES, _analyze, _analyze_within
+from donuts_ai.connect_four.rules import RULES
+from donuts_ai.connect_four.solve import _analyze, _analyze_within
+from donuts_ai.connect_four.state import COLUMN_NAMES
 from donuts_ai.errors import AgentError
 from donuts_ai.search import solver
 
@@ -39,7 +40,7 @@ def test_a_horizon_decides_exactly_what_ends_within_it(horizon: int) -> None:
     tests) where the win or loss ends within the horizon, and 0 everywhere else."""
     table = solver.new_table(16)
     for row in _rows("end")[:END_POSITIONS]:
-        pos = K.position(ConnectFourBoard.from_moves(row["moves"]))
+        pos = K.position(ConnectFourState.from_moves(row["moves"]))
         solver.clear_table(table)
         full, _ = _analyze(np.int64(RULES), pos, table, np.int64(solver.NO_NODE_LIMIT))
         solver.clear_table(table)
@@ -53,7 +54,7 @@ def test_a_horizon_decides_exactly_what_ends_within_it(horizon: int) -> None:
 
 
 def test_legal_and_deterministic_and_says_its_depth() -> None:
-    board = ConnectFourBoard.from_moves("dd")
+    board = ConnectFourState.from_moves("dd")
     moves = {AlphaBetaAgent(depth=6, seed=seed).select_move(board) for seed in range(3)}
     assert len(moves) == 1 and moves <= set(board.legal_moves())
     agent = AlphaBetaAgent(depth=6)
@@ -62,7 +63,7 @@ def test_legal_and_deterministic_and_says_its_depth() -> None:
 
 
 def test_timed_move_is_legal_and_deepens() -> None:
-    board = ConnectFourBoard.from_moves("dcde")
+    board = ConnectFourState.from_moves("dcde")
     agent = AlphaBetaAgent(time_limit=0.05)
     assert agent.select_move(board) in board.legal_moves()
     assert agent.last_info["depth"] >= 1
@@ -70,7 +71,7 @@ def test_timed_move_is_legal_and_deepens() -> None:
 
 @pytest.mark.parametrize(("moves", "expected"), [("dadbdc", "d"), ("abcbeb", "b")])
 def test_win_and_block_in_one(moves: str, expected: str) -> None:
-    assert AlphaBetaAgent(depth=4).select_move(ConnectFourBoard.from_moves(moves)) == expected
+    assert AlphaBetaAgent(depth=4).select_move(ConnectFourState.from_moves(moves)) == expected
 
 
 def test_keeps_won_end_positions_and_proves_them() -> None:
@@ -78,7 +79,7 @@ def test_keeps_won_end_positions_and_proves_them() -> None:
     assert len(won) == 10
     agent = AlphaBetaAgent(time_limit=1.0)
     for row in won:
-        move = agent.select_move(ConnectFourBoard.from_moves(row["moves"]))
+        move = agent.select_move(ConnectFourState.from_moves(row["moves"]))
         assert row["move_scores"][COLUMN_NAMES.index(move)] == row["score"], (row["moves"], move)
         assert agent.last_info["proven"] and agent.last_info["score"] == row["score"]
 

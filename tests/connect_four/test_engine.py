@@ -19,7 +19,7 @@ import pytest
 from numba import njit
 
 from donuts_ai._bits import ONE, popcount, rng_below, rng_seed
-from donuts_ai.connect_four import ConnectFourBoard, ConnectFourError, parse_columns
+from donuts_ai.connect_four import ConnectFourError, ConnectFourState, parse_columns
 from donuts_ai.connect_four import _kernels as E
 from donuts_ai.connect_four import kernels as K
 from donuts_ai.connect_four.reference import ReferenceConnectFour
@@ -281,7 +281,7 @@ def _shared(name: str) -> list[dict]:
 @pytest.mark.parametrize("name", ["middle.jsonl", "end.jsonl"])
 def test_the_shared_positions_load_go_on_and_have_no_immediate_win(name):
     for row in _shared(name):
-        board = ConnectFourBoard.from_moves(row["moves"])
+        board = ConnectFourState.from_moves(row["moves"])
         assert not board.is_game_over() and board.kernel_state() == K.pos_from_moves(row["moves"])
         pos = board.kernel_state()
         assert K.winning(0, pos) == 0
@@ -316,7 +316,7 @@ def test_pos_from_moves_reads_digits_and_letters_and_refuses_what_the_kernels_ca
 
 
 def test_the_board_speaks_the_state_api():
-    board = ConnectFourBoard("dd")
+    board = ConnectFourState("dd")
     assert isinstance(board, GameState)
     assert board.turn == 0 and board.move_stack == [] and board.legal_moves() == list("abcdefg")
     assert board.to_dict() == {"setup": "dd", "moves": []}
@@ -327,7 +327,7 @@ def test_the_board_speaks_the_state_api():
 def test_a_random_game_to_the_end_and_back_restores_every_ply():
     rng = random.Random(3)
     for _ in range(20):
-        board = ConnectFourBoard("d")
+        board = ConnectFourState("d")
         before = []
         while not board.is_game_over():
             before.append((board.to_dict(), board.to_text(), board.kernel_state(), str(board)))
@@ -335,8 +335,8 @@ def test_a_random_game_to_the_end_and_back_restores_every_ply():
         assert board.turn is None and board.legal_moves() == []
         ending = board.outcome()
         assert isinstance(ending, GameEnd) and ending.reason in ("four in a row", "full board")
-        assert ConnectFourBoard.from_text(board.to_text()).outcome() == ending
-        assert ConnectFourBoard.from_dict(json.loads(json.dumps(board.to_dict()))).to_dict() == board.to_dict()
+        assert ConnectFourState.from_text(board.to_text()).outcome() == ending
+        assert ConnectFourState.from_dict(json.loads(json.dumps(board.to_dict()))).to_dict() == board.to_dict()
         copy = board.copy()
         while before:
             board.pop()
@@ -347,7 +347,7 @@ def test_a_random_game_to_the_end_and_back_restores_every_ply():
 def test_the_board_agrees_with_the_reference_on_winner_and_grid():
     rng = random.Random(5)
     for _ in range(30):
-        board, reference = ConnectFourBoard(), ReferenceConnectFour()
+        board, reference = ConnectFourState(), ReferenceConnectFour()
         while not board.is_game_over():
             move = rng.choice(board.legal_moves())
             board.push(move)
@@ -360,12 +360,12 @@ def test_the_board_agrees_with_the_reference_on_winner_and_grid():
 
 
 def test_a_full_board_is_a_draw():
-    board = ConnectFourBoard.from_moves("dgbdbdgeffdedbbaedaeggcgbaffcefbfgaaccecca")  # a seeded random game's
+    board = ConnectFourState.from_moves("dgbdbdgeffdedbbaedaeggcgbaffcefbfgaaccecca")  # a seeded random game's
     assert board.outcome() == GameEnd.draw(reason="full board") and board.moves_played() == 42
 
 
 def test_an_illegal_move_is_refused_and_changes_nothing():
-    board = ConnectFourBoard.from_moves("444444")
+    board = ConnectFourState.from_moves("444444")
     before = board.to_dict()
     with pytest.raises(IllegalMoveError, match="legal: a, b, c, e, f, g"):
         board.push("d")
@@ -373,7 +373,7 @@ def test_an_illegal_move_is_refused_and_changes_nothing():
         with pytest.raises(IllegalMoveError):
             board.push(bad)
     assert board.to_dict() == before
-    won = ConnectFourBoard.from_moves("1212121")
+    won = ConnectFourState.from_moves("1212121")
     assert won.outcome() == GameEnd.win(0, reason="four in a row")
     with pytest.raises(GameOverError):
         won.push("c")
@@ -383,22 +383,22 @@ def test_an_illegal_move_is_refused_and_changes_nothing():
 def test_bad_text_raises_a_connect_four_error():
     for setup in ("x", "1", "ddddddd", "abababab", "D"):  # no column, a digit, a full column, after the end, a capital
         with pytest.raises(ConnectFourError):
-            ConnectFourBoard(setup)
+            ConnectFourState(setup)
     for text in ("dd", "dd/c/e", "x/", None):
         with pytest.raises(ConnectFourError):
-            ConnectFourBoard.from_text(text)  # type: ignore[arg-type]
+            ConnectFourState.from_text(text)  # type: ignore[arg-type]
     for data in ({"setup": "dd"}, {"setup": "dd", "moves": "c"}, [], {"setup": 1, "moves": []}):
         with pytest.raises(ConnectFourError):
-            ConnectFourBoard.from_dict(data)  # type: ignore[arg-type]
+            ConnectFourState.from_dict(data)  # type: ignore[arg-type]
     with pytest.raises(ConnectFourError):
-        ConnectFourBoard.from_moves("48")
+        ConnectFourState.from_moves("48")
     assert issubclass(ConnectFourError, ValueError)
     with pytest.raises(ConnectFourError, match="over"):
-        K.position(ConnectFourBoard.from_moves("1212121"))
+        K.position(ConnectFourState.from_moves("1212121"))
 
 
 def test_a_set_up_that_ends_the_game_is_a_finished_board():
-    board = ConnectFourBoard("abababa")
+    board = ConnectFourState("abababa")
     assert board.is_game_over() and board.move_stack == [] and board.to_text() == "abababa/"
 
 
@@ -406,10 +406,10 @@ def test_the_game_is_in_the_table_and_greedy_takes_a_win_and_blocks_one():
     from donuts_ai import make, tournament
     from donuts_ai.connect_four.agents import GreedyAgent
 
-    assert make("connect-four").to_text() == ConnectFourBoard().to_text()  # make's default: the empty board
+    assert make("connect-four").to_text() == ConnectFourState().to_text()  # make's default: the empty board
     greedy = GreedyAgent(seed=1)
-    assert greedy.select_move(ConnectFourBoard("dadbdc")) == "d"  # player 0's d1..d3: d4 wins at once
-    assert greedy.select_move(ConnectFourBoard("abcbeb")) == "b"  # player 1's b2..b4 threat: only b does not lose
+    assert greedy.select_move(ConnectFourState("dadbdc")) == "d"  # player 0's d1..d3: d4 wins at once
+    assert greedy.select_move(ConnectFourState("abcbeb")) == "b"  # player 1's b2..b4 threat: only b does not lose
     results = tournament.run(["greedy", "random"], game="connect-four", games=4, seed=2, workers=1, isolation="none")
     assert all(g.reason in ("four in a row", "full board") for g in results.games)
 
@@ -420,7 +420,7 @@ def test_the_solver_agent_keeps_the_value_of_pons_positions():
     agent = SolverAgent(table_bits=18)
     rows = [json.loads(line) for line in (DATA / "end.jsonl").read_text().splitlines()[::20]]
     for row in rows:
-        move = agent.select_move(ConnectFourBoard.from_moves(row["moves"]))
+        move = agent.select_move(ConnectFourState.from_moves(row["moves"]))
         kept = row["move_scores"]["abcdefg".index(move)]
         assert (kept > 0) - (kept < 0) == (row["score"] > 0) - (row["score"] < 0), row  # the move keeps the value
         assert agent.last_info["proven"] and agent.last_info["score"] == row["score"]
@@ -431,7 +431,7 @@ def test_solve_gives_value_distance_and_pons_score_that_agree_and_refuses_bad_in
 
     table = new_table(16)
     for row in [json.loads(line) for line in (DATA / "middle.jsonl").read_text().splitlines()[::50]]:
-        board = ConnectFourBoard.from_moves(row["moves"])
+        board = ConnectFourState.from_moves(row["moves"])
         full, alone = solve(board, table=table), solve(board, table=table, best_move=False)
         assert full.score == alone.score == row["score"] and alone.best_move is None
         assert full.value == (row["score"] > 0) - (row["score"] < 0)
@@ -439,10 +439,10 @@ def test_solve_gives_value_distance_and_pons_score_that_agree_and_refuses_bad_in
             stones = len(row["moves"])
             winner_stones = (stones + full.distance + 1) // 2
             assert abs(full.score) == 22 - winner_stones
-        assert board.to_text() == ConnectFourBoard.from_moves(row["moves"]).to_text()  # unchanged
+        assert board.to_text() == ConnectFourState.from_moves(row["moves"]).to_text()  # unchanged
     with pytest.raises(ConnectFourError, match="max_nodes"):
-        solve(ConnectFourBoard("dd"), max_nodes=0)
+        solve(ConnectFourState("dd"), max_nodes=0)
     with pytest.raises(ConnectFourError, match="table_bits"):
-        solve(ConnectFourBoard("dd"), table_bits=99)
-    with pytest.raises(ConnectFourError, match="ConnectFourBoard"):
+        solve(ConnectFourState("dd"), table_bits=99)
+    with pytest.raises(ConnectFourError, match="ConnectFourState"):
         solve("dd")  # type: ignore[arg-type]

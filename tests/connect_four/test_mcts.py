@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from donuts_ai.connect_four import ConnectFourBoard
+from donuts_ai.connect_four import ConnectFourState
 from donuts_ai.connect_four.agents import AGENTS, MCTSAgent
-from donuts_ai.connect_four.board import COLUMN_NAMES
+from donuts_ai.connect_four.state import COLUMN_NAMES
 from donuts_ai.errors import AgentError
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "connect_four"
@@ -22,7 +22,7 @@ def test_registered() -> None:
 
 
 def test_legal_move_and_info() -> None:
-    board = ConnectFourBoard()
+    board = ConnectFourState()
     agent = MCTSAgent(simulations=2_000, seed=1)
     move = agent.select_move(board)
     assert move in board.legal_moves()
@@ -32,14 +32,14 @@ def test_legal_move_and_info() -> None:
 
 
 def test_timed_move_is_legal() -> None:
-    board = ConnectFourBoard.from_moves("dd")
+    board = ConnectFourState.from_moves("dd")
     agent = MCTSAgent(time_limit=0.05, seed=2)
     assert agent.select_move(board) in board.legal_moves()
     assert agent.last_info["simulations"] > 0
 
 
 def test_same_seed_same_move() -> None:
-    board = ConnectFourBoard.from_moves("dcde")
+    board = ConnectFourState.from_moves("dcde")
     moves = {MCTSAgent(simulations=3_000, seed=7).select_move(board) for _ in range(3)}
     assert len(moves) == 1
     first = MCTSAgent(simulations=3_000, seed=7)
@@ -49,13 +49,13 @@ def test_same_seed_same_move() -> None:
 
 @pytest.mark.parametrize(("moves", "expected"), [("dadbdc", "d"), ("abcbeb", "b")])
 def test_win_and_block_in_one(moves: str, expected: str) -> None:
-    board = ConnectFourBoard.from_moves(moves)
+    board = ConnectFourState.from_moves(moves)
     assert MCTSAgent(simulations=2_000, seed=3).select_move(board) == expected
 
 
 def test_proven_win_is_played() -> None:
     agent = MCTSAgent(simulations=5_000, seed=4)
-    assert agent.select_move(ConnectFourBoard.from_moves("dadbdc")) == "d"
+    assert agent.select_move(ConnectFourState.from_moves("dadbdc")) == "d"
     assert agent.last_info["proven"]
 
 
@@ -65,7 +65,7 @@ def test_keeps_won_end_positions() -> None:
     assert len(won) == 10
     agent = MCTSAgent(simulations=20_000, seed=5)
     for row in won:
-        move = agent.select_move(ConnectFourBoard.from_moves(row["moves"]))
+        move = agent.select_move(ConnectFourState.from_moves(row["moves"]))
         score = row["move_scores"][COLUMN_NAMES.index(move)]
         assert score is not None and score > 0, (row["moves"], move, row["move_scores"])
 

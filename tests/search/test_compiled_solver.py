@@ -382,12 +382,12 @@ def test_connect_four_scores_are_pons() -> None:
     (:mod:`donuts_ai.connect_four.solve`): the one check of the solver on a real game, and
     of how its distances read as Pons' scores. All 500 are checked by
     ``python -m benchmarks.connect_four_solver``."""
-    from donuts_ai.connect_four import ConnectFourBoard
+    from donuts_ai.connect_four import ConnectFourState
     from donuts_ai.connect_four.solve import analyze, solve
 
     wrong = []
     for row in _connect_four_sample():
-        board = ConnectFourBoard.from_moves(row["moves"])
+        board = ConnectFourState.from_moves(row["moves"])
         solution, analysis = solve(board, table_bits=TABLE_BITS + 4), analyze(board, table_bits=TABLE_BITS + 4)
         move_scores = dict.fromkeys("abcdefg") | {m.move: m.score for m in analysis.moves}
         best = row["move_scores"]["abcdefg".index(solution.best_move)] if solution.best_move else None

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from ..agents.base import Agent, budget, check_exploration, check_flag, check_time_limit, now, positive_int
-from ..agents.registry import LazyRegistry
-from ..errors import AgentError, GameOverError
-from .board import COLUMN_NAMES, ConnectFourBoard
-from .kernels import CELLS, WIDTH, legal, position, safe, winning
-from .solve import MAX_TABLE_BITS
+from ...agents.base import Agent, budget, check_exploration, check_flag, check_time_limit, now, positive_int
+from ...agents.registry import LazyRegistry
+from ...errors import AgentError, GameOverError
+from ..kernels import CELLS, WIDTH, legal, position, safe, winning
+from ..solve import MAX_TABLE_BITS
+from ..state import COLUMN_NAMES, ConnectFourState
 
 #: The agent kinds of Connect Four's own, by spec name (dotted paths, imported when first used).
 AGENTS: LazyRegistry[type[Agent]] = LazyRegistry({
@@ -31,10 +31,10 @@ def _columns(mask: int) -> list[str]:
     return [name for column, name in enumerate(COLUMN_NAMES) if mask >> column & 1]
 
 
-def _board(view: Any, who: str) -> ConnectFourBoard:
+def _board(view: Any, who: str) -> ConnectFourState:
     """``view`` checked: a Connect Four board of a game that goes on."""
-    if not isinstance(view, ConnectFourBoard):
-        raise AgentError(f"{who}.select_move needs a ConnectFourBoard, got {type(view).__name__}")
+    if not isinstance(view, ConnectFourState):
+        raise AgentError(f"{who}.select_move needs a ConnectFourState, got {type(view).__name__}")
     if view.is_game_over():
         raise GameOverError(f"{who}.select_move: the game is over")
     return view
@@ -78,7 +78,7 @@ class SolverAgent(Agent):
         self.last_info: SolverInfo = {}
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
-        from .solve import analyze
+        from ..solve import analyze
 
         board = _board(view, type(self).__name__)
         start = now()
@@ -134,8 +134,9 @@ class AlphaBetaAgent(Agent):
     def select_move(self, view: Any, time_left: float | None = None) -> str:
         import numpy as np
 
-        from ..search import solver
-        from .solve import RULES, _analyze_within, _centre_first, pons_score
+        from ...search import solver
+        from ..rules import RULES
+        from ..solve import _analyze_within, _centre_first, pons_score
 
         board = _board(view, type(self).__name__)
         start = now()
@@ -230,8 +231,8 @@ class MCTSAgent(Agent):
         self.last_info: MCTSInfo = {}
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
-        from ..outcomes import UNKNOWN
-        from ..search.mcts import MCTSSettings, reset_tree, root_stats
+        from ...outcomes import UNKNOWN
+        from ...search.mcts import MCTSSettings, reset_tree, root_stats
         from ._mcts import new_tree, run_tree
 
         board = _board(view, type(self).__name__)

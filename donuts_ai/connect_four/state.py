@@ -1,18 +1,18 @@
-"""A Connect Four game in progress: :class:`ConnectFourBoard`, the library's state API
+"""A Connect Four game in progress: :class:`ConnectFourState`, the library's state API
 (:class:`~donuts_ai.state.GameState`) over the compiled engine's bitboard position.
 
 Moves are the columns' letters ``a``..``g`` (left to right), as in
 ``examples/connect_four.py``; a set-up is an opening, the column letters played before the
 game starts (``"dd"``; ``""`` the empty board). Pascal Pons' notation, digits ``1``..``7``,
-is read too (:meth:`ConnectFourBoard.from_moves`, :func:`parse_columns`)::
+is read too (:meth:`ConnectFourState.from_moves`, :func:`parse_columns`)::
 
-    >>> board = ConnectFourBoard("dd")
+    >>> board = ConnectFourState("dd")
     >>> board.push("c")
     0
     >>> board.turn, board.legal_moves()
     (1, ['a', 'b', 'c', 'd', 'e', 'f', 'g'])
 
-The state is the engine's position from the side to move (:meth:`ConnectFourBoard.kernel_state`),
+The state is the engine's position from the side to move (:meth:`ConnectFourState.kernel_state`),
 so a compiled search starts from it as it is.
 """
 
@@ -32,7 +32,7 @@ COLUMN_DIGITS = "1234567"
 #: How a game ends: four in a row, or the board full without one.
 FOUR_IN_A_ROW, FULL_BOARD = "four in a row", "full board"
 
-__all__ = ["COLUMN_DIGITS", "COLUMN_NAMES", "FOUR_IN_A_ROW", "FULL_BOARD", "ConnectFourBoard", "parse_columns"]
+__all__ = ["COLUMN_DIGITS", "COLUMN_NAMES", "FOUR_IN_A_ROW", "FULL_BOARD", "ConnectFourState", "parse_columns"]
 
 
 def parse_columns(text: str) -> list[int]:
@@ -54,7 +54,7 @@ def parse_columns(text: str) -> list[int]:
     return columns
 
 
-class ConnectFourBoard(BaseState):
+class ConnectFourState(BaseState):
     """A Connect Four game: 7 columns, 6 rows, the first player 0, four in a row wins.
 
     ``setup`` is the opening, column letters played before the game starts (not in

@@ -17,12 +17,12 @@ import sys
 import numpy as np
 from numba import njit
 
-from .._numba_types import Bool, Int64
-from ..search import compiled_game as cg
-from ..search import mcts as _tree  # its kernels read as attributes, as the game's are
-from ..search.mcts import MCTSSettings, MCTSTree
-from . import kernels as K
-from ._kernels import CELLS, Position
+from ..._numba_types import Bool, Int64
+from ...search import compiled_game as cg
+from ...search import mcts as _tree  # its kernels read as attributes, as the game's are
+from ...search.mcts import MCTSSettings, MCTSTree
+from .. import kernels as K
+from .._kernels import CELLS, Position
 
 #: The most nodes on a path from a root: the root and one a ply (a game has at most 42 plies).
 PATH_NODES = CELLS + 1
