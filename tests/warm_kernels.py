@@ -57,11 +57,11 @@ def _connect_four() -> None:
     its tests solved and analyzed, a perft, a playout."""
     import numpy as np
 
-    from donuts_ai.connect_four import ConnectFourBoard
+    from donuts_ai.connect_four import ConnectFourState
     from donuts_ai.connect_four import kernels as K
     from donuts_ai.connect_four.solve import analyze, solve
 
-    board = ConnectFourBoard.from_moves("256174416734665724465317")
+    board = ConnectFourState.from_moves("256174416734665724465317")
     solve(board, table_bits=12)
     analyze(board, table_bits=12)
     pos = K.position(board)
