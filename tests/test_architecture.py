@@ -450,24 +450,3 @@ def test_the_tests_mirror_the_package():
             stray.append(str(path.relative_to(tests.parent)))
     assert not stray, ("test files in a folder that names no package folder under donuts_ai/ "
                        "(move each beside what it tests, or into an end-to-end folder):\n" + "\n".join(stray))
-
-
-#: The folders under tests/ whose tests run a whole thing as a user does (notebooks, the
-#: page in a browser, a Ray cluster, the README's and the how-tos' scripts), not one module.
-END_TO_END_FOLDERS = {"end_to_end"}
-
-
-def test_the_tests_mirror_the_package():
-    # A test file sits in tests/ itself (the root modules, checks of the whole package), in
-    # the folder named as the package folder it tests (tests/learn for donuts_ai/learn,
-    # nested too), or in an end-to-end folder: a new catch-all folder fails here.
-    tests = Path(__file__).parent
-    stray = []
-    for path in sorted(tests.rglob("test_*.py")):
-        folder = path.parent.relative_to(tests)
-        if folder.parts and folder.parts[0] in END_TO_END_FOLDERS:
-            continue
-        if not (ROOT / folder).is_dir():
-            stray.append(str(path.relative_to(tests.parent)))
-    assert not stray, ("test files in a folder that names no package folder under donuts_ai/ "
-                       "(move each beside what it tests, or into an end-to-end folder):\n" + "\n".join(stray))
