@@ -89,9 +89,16 @@ def _check_placement(position: int, placement: object) -> Placement:
 class Layout:
     """An immutable 6×6 grid of line directions (ints 0..3, see :mod:`donuts_ai.donuts.squares`).
 
-    Build one with :meth:`standard`, :meth:`random`, :meth:`random_grid`,
-    :meth:`from_tiles`, :meth:`from_text`, :meth:`from_spec` or ``Layout(directions)`` with 36 ints
-    indexed by square (a1 = 0). Equal grids compare and hash equal.
+    Build one with :meth:`standard`, :meth:`random`, :meth:`random_grid`, :meth:`from_tiles`,
+    :meth:`from_text`, :meth:`from_spec` or ``Layout(directions)``. Equal grids compare and
+    hash equal.
+
+    Args:
+        directions: 36 ints in 0..3, indexed by square (a1 = 0).
+        arrangement: the tile arrangement the layout was built from, if any.
+
+    Raises:
+        LayoutError: directions that are not 36 ints in 0..3.
     """
 
     __slots__ = ("_directions", "_line_masks", "arrangement")
@@ -114,11 +121,15 @@ class Layout:
     # --- constructors -------------------------------------------------------------
     @classmethod
     def from_tiles(cls, arrangement: Sequence[Placement]) -> Layout:
-        """Layout of four tiles, one ``(tile, side, rotation)`` per quadrant in the order of
-        :data:`QUADRANTS` (top-left, top-right, bottom-left, bottom-right).
+        """The layout of four tiles, one ``(tile, side, rotation)`` per quadrant.
 
-        ``tile`` 0..3, each used once; ``side`` 0/1 or ``"A"``/``"B"``; ``rotation`` quarter
-        turns clockwise 0..3. Raises :class:`LayoutError` on anything else.
+        Args:
+            arrangement: a placement per quadrant in the order of :data:`QUADRANTS` (top-left,
+                top-right, bottom-left, bottom-right): ``tile`` 0..3, each used once; ``side`` 0/1
+                or ``"A"``/``"B"``; ``rotation`` quarter turns clockwise 0..3.
+
+        Raises:
+            LayoutError: anything else.
         """
         try:
             placements = list(arrangement)
@@ -143,8 +154,14 @@ class Layout:
 
     @classmethod
     def random(cls, seed: int | None = None) -> Layout:
-        """A uniformly random tile arrangement (order, sides and rotations) drawn from ``seed``
-        (an int, NumPy's included, or ``None`` for a fresh one; anything else is a :class:`LayoutError`)."""
+        """A uniformly random tile arrangement (order, sides and rotations).
+
+        Args:
+            seed: an int (NumPy's included), or ``None`` for a fresh draw.
+
+        Raises:
+            LayoutError: a seed that is not an int.
+        """
         rng = _random.Random(check_int("seed", seed, allow_none=True, error=LayoutError))
         order = list(range(NUM_TILES))
         rng.shuffle(order)
@@ -152,14 +169,24 @@ class Layout:
 
     @classmethod
     def random_grid(cls, seed: int | None = None) -> Layout:
-        """A uniformly random direction on each square (not made from tiles), drawn from ``seed``
-        (checked as :meth:`random` checks it)."""
+        """A uniformly random direction on each square (not made from tiles).
+
+        Args:
+            seed: an int (NumPy's included), or ``None`` for a fresh draw.
+
+        Raises:
+            LayoutError: a seed that is not an int.
+        """
         rng = _random.Random(check_int("seed", seed, allow_none=True, error=LayoutError))
         return cls([rng.randrange(4) for _ in range(NUM_SQUARES)])
 
     @classmethod
     def from_text(cls, text: str) -> Layout:
-        """Parse 6 lines of 6 symbols (``- | / \\``), first line rank 6. Spaces are ignored."""
+        r"""Parse 6 lines of 6 symbols (``- | / \``), first line rank 6; spaces are ignored.
+
+        Args:
+            text: the layout's text.
+        """
         if not isinstance(text, str):
             raise LayoutError(f"layout text must be a str, got {type(text).__name__}")
         lines = [line.replace(" ", "").replace("\t", "") for line in text.strip().splitlines()]
@@ -178,10 +205,16 @@ class Layout:
 
     @classmethod
     def from_spec(cls, spec: Layout | str | None = "standard", seed: int | None = None) -> Layout:
-        """The one layout a layout spec (see :class:`LayoutSpec`) names: ``standard``, layout
-        text, ``random:SEED``, ``grid:SEED``, a file of one layout; or for ``random`` /
-        ``grid`` a fresh one drawn from ``seed`` (``None``: unseeded). Raises
-        :class:`LayoutError`, also when the spec names several layouts."""
+        """The one layout a layout spec (see :class:`LayoutSpec`) names.
+
+        Args:
+            spec: ``standard``, layout text, ``random:SEED``, ``grid:SEED``, a file of one layout,
+                or ``random`` / ``grid`` for a fresh one.
+            seed: what ``random`` / ``grid`` draw from (``None``: unseeded).
+
+        Raises:
+            LayoutError: a bad spec, or one naming several layouts.
+        """
         return LayoutSpec(spec).one(seed)
 
     @staticmethod
@@ -198,9 +231,19 @@ class Layout:
         return self._directions
 
     def direction(self, sq: int) -> int:
+        """The direction (0..3) of one square.
+
+        Args:
+            sq: the square's index (a1 = 0).
+        """
         return self._directions[sq]
 
     def symbol(self, sq: int) -> str:
+        r"""The symbol (``- | / \``) of one square's direction.
+
+        Args:
+            sq: the square's index (a1 = 0).
+        """
         return DIRECTION_SYMBOLS[self._directions[sq]]
 
     @property
@@ -222,7 +265,11 @@ class Layout:
         return "\n".join(rows)
 
     def transform(self, sym: str) -> Layout:
-        """This layout under one of the 8 board symmetries (lines turned with the squares)."""
+        """This layout under one of the 8 board symmetries (lines turned with the squares).
+
+        Args:
+            sym: one of the names of :data:`donuts_ai.donuts.symmetry.SYMMETRY_NAMES`.
+        """
         dirs = [0] * NUM_SQUARES
         for sq, d in enumerate(self._directions):
             x, y = transform_coords(square_file(sq), square_rank(sq), sym)
@@ -285,19 +332,20 @@ def fresh_layout(kind: str, seed: int | None = None) -> Layout:
 class LayoutSpec:
     """A layout spec, read: where the layouts of games come from, in the one layout grammar of
     the library (``--layout``, the tournament's set-ups, ``VectorEnv``, the PettingZoo and
-    OpenSpiel wrappers, the play commands). ``spec`` is any of:
+    OpenSpiel wrappers, the play commands). :attr:`kind` is :data:`FIXED`, :data:`POOL`,
+    :data:`RANDOM` or :data:`GRID` (drawn fresh, no :attr:`layouts`).
 
-    - ``None`` or ``"standard"``: :meth:`Layout.standard`;
-    - a :class:`Layout`, or layout text in any form :func:`layout_text` reads: that layout;
-    - a non-empty sequence of Layouts: that pool;
-    - ``"random"`` / ``"grid"``: a fresh tile arrangement / random direction grid for every
-      game (:meth:`draw`, :meth:`fresh`);
-    - ``"random:SEED[:COUNT]"`` / ``"grid:SEED[:COUNT]"``: that many layouts (default 1)
-      from consecutive seeds, ``Layout.random(SEED)``, ``Layout.random(SEED + 1)``, ...;
-    - a path to a file of layouts (6 lines each, separated by blank lines).
+    Args:
+        spec: ``None`` or ``"standard"`` (:meth:`Layout.standard`); a :class:`Layout` or layout
+            text in any form :func:`layout_text` reads (that layout); a non-empty sequence of
+            Layouts (that pool); ``"random"`` / ``"grid"`` (a fresh tile arrangement / direction
+            grid every game); ``"random:SEED[:COUNT]"`` / ``"grid:SEED[:COUNT]"`` (that many
+            layouts, default 1, from consecutive seeds); a path to a file of layouts (6 lines
+            each, separated by blank lines). Surrounding whitespace is ignored.
 
-    Surrounding whitespace is ignored. :attr:`kind` is :data:`FIXED`, :data:`POOL`, :data:`RANDOM`
-    or :data:`GRID` (drawn fresh, no :attr:`layouts`); a bad spec raises :class:`LayoutError`."""
+    Raises:
+        LayoutError: naming what was wrong.
+    """
 
     __slots__ = ("kind", "layouts", "spec")
 
@@ -335,8 +383,12 @@ class LayoutSpec:
         return self.kind in DRAWN_LAYOUT_KINDS
 
     def draw(self, rng: _random.Random) -> Layout:
-        """The layout of the next game: the fixed one, one of the pool uniformly, or a fresh
-        one from a seed of ``rng`` (read only when the layout is drawn)."""
+        """The layout of the next game: the fixed one, one of the pool uniformly, or a fresh one.
+
+        Args:
+            rng: the random stream a fresh layout's seed is drawn from (read only when the layout
+                is drawn).
+        """
         if self.kind == FIXED:
             return self.layouts[0]
         if self.kind == POOL:
@@ -344,8 +396,14 @@ class LayoutSpec:
         return fresh_layout(self.kind, rng.getrandbits(63))
 
     def one(self, seed: int | None = None) -> Layout:
-        """The one layout this spec names, or a fresh one from ``seed`` (``None``: unseeded)
-        for ``random`` / ``grid``. Raises :class:`LayoutError` when it names several."""
+        """The one layout this spec names, or a fresh one for ``random`` / ``grid``.
+
+        Args:
+            seed: what ``random`` / ``grid`` draw from (``None``: unseeded).
+
+        Raises:
+            LayoutError: a spec naming several layouts.
+        """
         if self.fresh:
             return fresh_layout(self.kind, seed)
         if self.kind == POOL:

@@ -35,14 +35,14 @@ class RulesDict(TypedDict):
 class Rules:
     """The rule variant a game is played under.
 
-    ``insertion``
-        ``"group"`` (official) or ``"single"``.
-    ``donuts``
-        Donuts in each player's pool (15 official, 1..36). With 18 or more the
-        board can fill; a full board without a five goes to the player with
-        more donuts on it (equal counts draw).
+    Args:
+        insertion: ``"group"`` (official) or ``"single"``.
+        donuts: donuts in each player's pool (15 official, 1..36). With 18 or more the board
+            can fill; a full board without a five goes to the player with more donuts on it
+            (equal counts draw).
 
-    Raises :class:`~donuts_ai.donuts.errors.RulesError` (a ``ValueError``) on bad values.
+    Raises:
+        RulesError: a ``ValueError``, on bad values.
     """
 
     insertion: str = GROUP
@@ -74,9 +74,14 @@ class Rules:
 
     @classmethod
     def from_dict(cls, rules: Mapping[str, Any]) -> Rules:
-        """The rules of a mapping of :data:`RULE_KEYS` (missing keys: the official
-        values); an unknown key or a bad value raises
-        :class:`~donuts_ai.donuts.errors.RulesError` naming it."""
+        """The rules of a mapping of :data:`RULE_KEYS` (missing keys: the official values).
+
+        Args:
+            rules: the mapping.
+
+        Raises:
+            RulesError: an unknown key or a bad value, naming it.
+        """
         return make_rules(dict(rules))
 
     def __repr__(self) -> str:

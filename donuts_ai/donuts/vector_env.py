@@ -157,9 +157,13 @@ class VectorEnv:
 
     # --- stepping ---------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
-        """Start every game anew. With a ``seed`` (an int), reseed every random stream
-        from it first; with ``None``, the first reset draws a seed and later ones go on
-        with the streams as they are (new layouts, new random actions)."""
+        """Start every game anew.
+
+        Args:
+            seed: an int: every random stream is reseeded from it first; ``None``: the first reset
+                draws a seed and later ones go on with the streams as they are (new layouts, new
+                random actions).
+        """
         seed = check_seed("seed", seed, error=VectorEnvError)
         reseed = seed is not None or not self._seeded
         if reseed:
@@ -266,9 +270,15 @@ class VectorEnv:
         return out
 
     def final_observation_array(self, games: ArrayLike) -> NDArray[np.float32]:
-        """A new ``float32[len(games), 6, 6, 13]`` array of :attr:`final_observation` of the
-        games listed (indices of games that ended on the last step; zeros for the others),
-        the caller's to keep: only those games are written."""
+        """A new array of :attr:`final_observation` of the games listed, the caller's to keep.
+
+        Args:
+            games: indices of games that ended on the last step (only those are written; zeros
+                for the others).
+
+        Returns:
+            ``float32[len(games), 6, 6, 13]``.
+        """
         index = np.asarray(games, dtype=np.int64).reshape(-1)
         if index.size and (index.min() < 0 or index.max() >= self.num_envs):
             raise VectorEnvError(f"games must be indices 0..{self.num_envs - 1}, got {index.tolist()[:8]}")
@@ -325,12 +335,21 @@ class VectorEnv:
         return index
 
     def layout(self, game: int) -> Layout:
-        """The layout game ``game`` is played on."""
+        """The layout a game is played on.
+
+        Args:
+            game: the game's index.
+        """
         return Layout(self._games[self._game_index(game)]["directions"].tolist())
 
     def fen(self, game: int) -> str:
-        """Game ``game``'s position as a :meth:`Board.fen` string (``Board.from_fen(env.fen(g),
-        env.rules)`` gives a Board to hand to an agent)."""
+        """A game's position as a :meth:`Board.fen` string.
+
+        ``Board.from_fen(env.fen(g), env.rules)`` gives a Board to hand to an agent.
+
+        Args:
+            game: the game's index.
+        """
         record = self._games[self._game_index(game)]
         color = int(record["color"])
         bitboards = [0, 0]

@@ -1,4 +1,4 @@
-"""Observation planes shared by the PettingZoo environment and the OpenSpiel game.
+r"""Observation planes shared by the PettingZoo environment and the OpenSpiel game.
 
 A position is seen from one player's side (``player`` 0 = Chocolate, 1 = Vanilla) as
 :data:`NUM_PLANES` ``float32`` planes of 6×6; plane ``k`` of square ``sq`` is
