@@ -50,7 +50,7 @@ def _public_callables() -> Iterator[tuple[str, object]]:
     """(qualified name, callable) for every public function, class and public method
     (static and class methods included) of every public module: the names its ``__all__``
     lists and every public name defined in it. Compiled kernels are left to
-    ``tests/donuts/test_kernel_parameters.py`` (Numba takes no keyword-only parameters; kernels
+    ``tests/test_kernel_parameters.py`` (Numba takes no keyword-only parameters; kernels
     take records instead)."""
     seen: set[int] = set()
     for module_name in _public_modules():
