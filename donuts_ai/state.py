@@ -109,7 +109,14 @@ class GameState(Protocol):
 @dataclass(frozen=True)
 class GameEnd:
     """How a game ended (a :class:`GameOutcome`), for a game of one's own: build it with
-    :meth:`win` or :meth:`draw` (or give ``places`` and ``scores`` of a free-for-all game)."""
+    :meth:`win` or :meth:`draw` (or give ``places`` and ``scores`` of a free-for-all game).
+
+    Attributes:
+        winner: the winning player, or ``None`` (a draw, or no single winner).
+        places: each player's competition place (0 first; ``(0, 0, 2)``: a shared first place).
+        reason: how the game ended, in the game's words.
+        scores: each player's score, when the game keeps one.
+    """
 
     winner: int | None
     places: tuple[int, ...]
@@ -118,31 +125,39 @@ class GameEnd:
 
     @classmethod
     def win(cls, player: int, players: int = 2, reason: str = "win") -> GameEnd:
-        """``player`` won alone; every other player shares second place."""
+        """``player`` won alone; every other player shares second place.
+
+        Args:
+            player: the winner.
+            players: the players in the game.
+            reason: how the game ended.
+        """
         return cls(player, tuple(0 if p == player else 1 for p in range(players)), reason)
 
     @classmethod
     def draw(cls, players: int = 2, reason: str = "draw") -> GameEnd:
-        """A draw: every player shares first place."""
+        """A draw: every player shares first place.
+
+        Args:
+            players: the players in the game.
+            reason: how the game ended.
+        """
         return cls(None, (0,) * players, reason)
 
 
 class BaseState(ABC):
-    """The state protocol written from five members a game writes:
+    """The state protocol written from five members a game writes: ``turn`` (a property),
+    ``legal_moves()``, ``apply(move)`` (play a legal move, already checked), ``undo(move)``
+    (take back the last move, exactly) and ``outcome()`` (``None``, else a :class:`GameEnd`).
 
-    - ``turn`` (a property: the player to move, ``None`` once the game is over);
-    - ``legal_moves()`` (texts, in a fixed order; empty once over);
-    - ``apply(move)``: play ``move``, a legal move (already checked), for the player to move;
-    - ``undo(move)``: take back ``move``, the last move played, exactly;
-    - ``outcome()``: ``None`` while the game goes on, else a :class:`GameEnd`.
+    The rest it writes: ``push`` checks the move and keeps ``move_stack``; ``pop`` undoes;
+    ``copy`` is a deep copy; ``to_dict``/``to_text`` write the set-up and the moves, and
+    ``from_dict``/``from_text`` replay them on ``cls(setup)`` (override the four where the
+    constructor takes more); ``forfeit`` raises (no forfeited turn).
 
-    The rest it writes: ``push`` checks the move (:class:`~donuts_ai.errors.IllegalMoveError`
-    naming the legal ones, :class:`~donuts_ai.errors.GameOverError` once over) and keeps
-    ``move_stack``; ``pop`` undoes (``IndexError`` when nothing is left); ``copy`` is a
-    deep copy; ``to_dict``/``to_text`` write the set-up and the moves, and
-    ``from_dict``/``from_text`` replay them on ``cls(setup)``, so the constructor takes the
-    set-up text as its one argument (override the four where it does not); ``forfeit``
-    raises (no forfeited turn). A subclass's ``__init__`` calls ``super().__init__(setup)``.
+    Args:
+        setup: the set-up text the game starts from (``""``: the start position); a subclass's
+            ``__init__`` calls ``super().__init__(setup)``.
     """
 
     def __init__(self, setup: str = "") -> None:
@@ -162,19 +177,40 @@ class BaseState(ABC):
 
     @abstractmethod
     def apply(self, move: str) -> object:
-        """Play ``move`` (legal: :meth:`push` checked it) for the player to move; what it
-        returns is what :meth:`push` returns (the game's own report of the move, if any)."""
+        """Play ``move`` for the player to move.
+
+        Args:
+            move: a legal move (:meth:`push` checked it).
+
+        Returns:
+            What :meth:`push` returns (the game's own report of the move, if any).
+        """
 
     @abstractmethod
     def undo(self, move: str) -> None:
-        """Take back ``move``, the last move played, leaving the state exactly as before it."""
+        """Take back the last move played, leaving the state exactly as before it.
+
+        Args:
+            move: that move.
+        """
 
     @abstractmethod
     def outcome(self) -> GameOutcome | None:
         """``None`` while the game goes on, else how it ended (a :class:`GameEnd`)."""
 
     def push(self, move: str) -> object:
-        """Play ``move`` for the player to move, checked (the state is unchanged when it is refused)."""
+        """Play ``move`` for the player to move, checked (the state is unchanged when it is refused).
+
+        Args:
+            move: the move's text.
+
+        Returns:
+            What :meth:`apply` returns.
+
+        Raises:
+            IllegalMoveError: a move not legal now, naming the legal ones.
+            GameOverError: the game is over.
+        """
         legal = self.legal_moves()
         if move not in legal:
             if not legal:
@@ -211,7 +247,11 @@ class BaseState(ABC):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """The state of :meth:`to_dict`'s form: ``cls(setup)`` with the moves replayed, checked."""
+        """The state of :meth:`to_dict`'s form: ``cls(setup)`` with the moves replayed, checked.
+
+        Args:
+            data: ``{"setup": ..., "moves": [...]}``.
+        """
         if not isinstance(data, Mapping) or set(data) != {"setup", "moves"} or not isinstance(data["setup"], str) \
                 or not isinstance(data["moves"], list):
             raise GameError(f"a {cls.__name__} is a dict of 'setup' (text) and 'moves' (a list), got {data!r}")
@@ -226,7 +266,11 @@ class BaseState(ABC):
 
     @classmethod
     def from_text(cls, text: str) -> Self:
-        """The state of :meth:`to_text`'s form, checked."""
+        """The state of :meth:`to_text`'s form, checked.
+
+        Args:
+            text: the state's text.
+        """
         try:
             data = json.loads(text)
         except (TypeError, ValueError):

@@ -53,9 +53,14 @@ _REASONS = {code: Termination(name) for code, name in REASON_NAMES.items()}
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: ``winner`` 0 (Chocolate), 1 (Vanilla) or ``None`` (draw), and
-    the ``reason``. ``scores`` are the two players' largest groups (largest-group end) or
-    donut counts (majority end); ``None`` after a five."""
+    """The end of a game of Donuts.
+
+    Attributes:
+        winner: 0 (Chocolate), 1 (Vanilla) or ``None`` (draw).
+        reason: how it ended.
+        scores: the two players' largest groups (largest-group end) or donut counts (majority
+            end); ``None`` after a five.
+    """
 
     winner: int | None
     reason: Termination

@@ -43,7 +43,19 @@ def perft(board: Board, depth: int) -> int:
 
 @dataclass(frozen=True)
 class PlayoutStats:
-    """Totals of :func:`random_playouts`. ``seed`` is the seed actually used."""
+    """The totals of :func:`random_playouts`.
+
+    Attributes:
+        n_games: the games played.
+        chocolate_wins: the games Chocolate (the first player) won.
+        vanilla_wins: the games Vanilla won.
+        draws: the games drawn.
+        mean_plies: the mean placements a game.
+        ends_by_five: the games won by five in a row.
+        ends_by_group: the games ended by the largest group (both pools empty).
+        ends_by_majority: the games ended by majority (board full).
+        seed: the seed actually used.
+    """
 
     n_games: int
     chocolate_wins: int

@@ -46,11 +46,16 @@ class _Valued:
 class Solution(_Valued):
     """The solved value of a position for the side to move.
 
-    ``value`` +1 (win), 0 (draw) or -1 (loss); ``best_move`` a square name;
-    ``distance`` plies to the end of the game under best play (``None`` when not
-    proved: ``distance=False``, or the empty board by default); ``nodes`` searched and
-    ``seconds`` taken by this call; ``source`` where the answer came from: ``"search"``,
-    or ``"book"`` (the opening book, :mod:`donuts_ai.donuts.book`: no node searched)."""
+    Attributes:
+        value: +1 (win), 0 (draw) or -1 (loss).
+        distance: plies to the end of the game under best play (``None`` when not proved:
+            ``distance=False``, or the empty board by default).
+        best_move: a square name.
+        nodes: the nodes this call searched.
+        seconds: the time this call took.
+        source: where the answer came from: ``"search"``, or ``"book"`` (the opening book,
+            :mod:`donuts_ai.donuts.book`: no node searched).
+    """
 
     value: int
     distance: int | None
@@ -62,7 +67,13 @@ class Solution(_Valued):
 
 @dataclass(frozen=True)
 class MoveValue(_Valued):
-    """Value of one legal move for the player making it (see :func:`~.solver.analyze`)."""
+    """The value of one legal move for the player making it (see :func:`~.solver.analyze`).
+
+    Attributes:
+        move: the move, a square name.
+        value: +1 (win), 0 (draw) or -1 (loss).
+        distance: plies to the end of the game under best play after the move.
+    """
 
     move: str
     value: int
