@@ -32,7 +32,7 @@ from ..donuts.rules import Rules
 from ..donuts.squares import PASS
 from ..errors import DonutsError
 
-#: How saved games of 0.4 wrote a forfeited turn (read still; written as :data:`PASS`).
+#: How older saved games wrote a forfeited turn (still read; written as :data:`PASS`).
 _PASS_BEFORE_0_5 = "--"
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
