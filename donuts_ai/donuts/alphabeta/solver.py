@@ -356,11 +356,20 @@ class Solver:
 
     # --- for the package's other searches ----------------------------------------------
     def bounded_value(self, board: Board, node_limit: int) -> int | None:
-        """+1 / 0 / -1 for the side to move of ``board`` (not over), or ``None`` when
-        ``node_limit`` nodes do not settle it; no best move, no distance. Calls on
-        positions of one game resume where the last stopped, in few nodes: finished
+        """The value for the side to move of ``board`` (not over), within a node budget.
+
+        Calls on positions of one game resume where the last stopped, in few nodes: finished
         subtrees are in the table. For :class:`~donuts_ai.donuts.agents.mcts.MCTSAgent`'s root
-        prover, which spends a budget of nodes per move; not part of the public API."""
+        prover, which spends a budget of nodes per move; not part of the public API.
+
+        Args:
+            board: the position.
+            node_limit: the most nodes searched.
+
+        Returns:
+            +1 / 0 / -1, or ``None`` when ``node_limit`` nodes do not settle it (no best move, no
+            distance).
+        """
         self._prepare(board)
         score = self._search(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), -1, 1,
                              max(1, node_limit))
@@ -368,34 +377,38 @@ class Solver:
 
     # --- public ------------------------------------------------------------------------
     def solve(self, board: Board, distance: bool | None = None) -> Solution:
-        """Value and best move for the side to move of ``board`` (not over), and the
-        distance to the end under best play when it is proved.
+        """The value and best move for the side to move of ``board``, and the distance to the end
+        under best play when it is proved.
 
-        ``distance``: ``True`` proves it, ``False`` does not (``best_move`` is then a move
-        that keeps the value, not necessarily the fastest win, and ``distance`` is
-        ``None``); ``None``, the default, proves it on every position except the empty
-        board: **on the empty board the default gives the value only** (``distance`` is
-        ``None``; pass ``distance=True`` to prove it there). Raises
-        :class:`~donuts_ai.errors.DonutsError` when the game is over or ``distance`` is
-        not ``True``, ``False`` or ``None``.
+        **On the empty board the default gives the value only** (there the distance costs many
+        times the value: the comment in the code gives the figures). An empty board the
+        solver's opening book holds is answered from it with no search (``source="book"``,
+        ``nodes`` 0) when the book has what is asked (the distance only where the study proved it).
 
-        Why (one core, the default 2**20 table, fresh, measured on the empty board of
-        ``random_grid(0..63)``; see ``benchmarks/RESULTS.md``): there the value alone
-        takes a median of 0.08 s and at most 4.7 s, but the exact distance (before
-        :func:`slowest_first`) a median of 2.8 s and up to 22 s, since every faster win
-        must be refuted (with :func:`slowest_first` and two threads: 1.48 s and at most
-        11.5 s of wall clock). One donut in (after
-        the alpha-beta agent's first move, same layouts), the distance takes a median of
-        0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s; four in, 0.03 s and at
-        most 0.24 s. With two threads (the portfolio, see :class:`Solver`) on two cores
-        the value took a median of 0.048 s and at most 2.75 s of wall clock (one thread
-        on the same machine: 0.093 s and 4.93 s). Under the "single" insertion rule the value step is a
-        proof-number search (:mod:`._dfpn`): on 40 tile arrangements a median of 0.22 s and
-        at most 6.6 s, where alpha-beta took 2.6 s and 60 s.
+        Args:
+            board: the position, not over.
+            distance: ``True`` proves the distance, ``False`` does not (``best_move`` is then a move
+                that keeps the value, not necessarily the fastest win, and ``distance`` is
+                ``None``); ``None`` proves it on every position except the empty board.
 
-        An empty board the solver's opening book holds (``book``, see :class:`Solver`) is
-        answered from it with no search (``source="book"``, ``nodes`` 0) when the book
-        has what is asked (the value; the distance only where the study proved it)."""
+        Returns:
+            The :class:`Solution`.
+
+        Raises:
+            DonutsError: the game is over, or ``distance`` is not ``True``, ``False`` or ``None``.
+        """
+        # Why the empty board's default is the value only (one core, the default 2**20 table,
+        # fresh, measured on the empty board of random_grid(0..63); see benchmarks/RESULTS.md):
+        # there the value alone takes a median of 0.08 s and at most 4.7 s, but the exact
+        # distance without slowest_first a median of 2.8 s and up to 22 s, since every faster
+        # win must be refuted (with slowest_first and two threads: 1.48 s and at most 11.5 s of
+        # wall clock). One donut in (after the alpha-beta agent's first move, same layouts), the
+        # distance takes a median of 0.37 s and at most 3.7 s; two in, 0.20 s and at most 3.1 s;
+        # four in, 0.03 s and at most 0.24 s. With two threads (the portfolio) on two cores the
+        # value took a median of 0.048 s and at most 2.75 s of wall clock (one thread on the
+        # same machine: 0.093 s and 4.93 s). Under the "single" insertion rule the value step is
+        # a proof-number search (_dfpn): on 40 tile arrangements a median of 0.22 s and at most
+        # 6.6 s, where alpha-beta took 2.6 s and 60 s.
         if distance is not None and not isinstance(distance, (bool, np.bool_)):
             raise DonutsError(f"distance must be True, False or None, got {distance!r}")
         self._check(board)
@@ -438,10 +451,17 @@ class Solver:
         return (shipped_book() if self._book is True else self._book).probe(board)
 
     def book_moves(self, board: Board) -> dict[str, int]:
-        """The values (for the mover: +1, 0, -1) of the moves of ``board`` that this
-        solver's opening book gives with no search: on an empty board the book holds, the
-        book's move keeps the board's value, and every move of a lost board loses; ``{}``
-        elsewhere, or without a book. Checks nothing of ``board`` beyond its being empty."""
+        """The values of the moves of ``board`` that this solver's opening book gives with no search.
+
+        On an empty board the book holds, the book's move keeps the board's value, and every move
+        of a lost board loses. Checks nothing of ``board`` beyond its being empty.
+
+        Args:
+            board: the position.
+
+        Returns:
+            Move name -> value for the mover (+1, 0, -1); ``{}`` elsewhere, or without a book.
+        """
         entry = self._book_entry(board)
         if entry is None:
             return {}
@@ -450,12 +470,19 @@ class Solver:
         return known
 
     def move_value(self, board: Board, move: int | str, node_limit: int | None = None) -> int | None:
-        """+1, 0 or -1: the game-theoretic value, for the side to move, of playing ``move``
-        (a legal square name or index) — equal to ``solve(board).value`` exactly when
-        the move keeps the value. With ``node_limit`` (a positive int), ``None`` when that
-        many nodes do not settle it (a later call on the same game resumes from the
-        table); without, it always answers. With ``threads`` > 1 the portfolio answers, each
-        of its searches within ``node_limit`` nodes."""
+        """The game-theoretic value, for the side to move, of playing ``move``: equal to
+        ``solve(board).value`` exactly when the move keeps the value.
+
+        Args:
+            board: the position.
+            move: a legal square name or index.
+            node_limit: a positive int: the most nodes searched (with ``threads`` > 1, each of the
+                portfolio's searches); ``None``: no limit, it always answers.
+
+        Returns:
+            +1, 0 or -1, or ``None`` when ``node_limit`` nodes do not settle it (a later call on the
+            same game resumes from the table).
+        """
         self._prepare(board)
         if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
@@ -472,9 +499,17 @@ class Solver:
         return (final > 0) - (final < 0)
 
     def move_distance(self, board: Board, move: int | str, value: int | None = None, node_limit: int | None = None) -> int | None:
-        """Plies to the end of the game under best play after playing ``move`` (the move
-        included), or ``None`` when ``node_limit`` nodes do not prove it; ``value`` is the
-        move's value when already known (:meth:`move_value`), which saves a search."""
+        """Plies to the end of the game under best play after playing ``move`` (the move included).
+
+        Args:
+            board: the position.
+            move: a legal square name or index.
+            value: the move's value when already known (:meth:`move_value`), which saves a search.
+            node_limit: the most nodes searched; ``None``: no limit.
+
+        Returns:
+            The plies, or ``None`` when ``node_limit`` nodes do not prove it.
+        """
         self._prepare(board)
         if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move!r} (legal: {', '.join(board.legal_moves())})")
@@ -488,14 +523,20 @@ class Solver:
         return score_to_value(score, plies_after(board, sq, rulebook.donuts))[1]
 
     def analyze(self, board: Board) -> list[MoveValue]:
-        """The exact value and distance of every legal move for the side to move, best
-        first (ties in square order). Proves every move's distance: on the empty board
-        one proof per first move, each of a position one donut in (see :meth:`solve`).
+        """The exact value and distance of every legal move for the side to move, best first (ties
+        in square order).
 
-        An empty board the opening book holds (see :class:`Solver`) gives some moves'
-        values before any search, which saves each of them its value search (the distance
-        is still proved): when the board is lost every move loses, and the book's move
-        keeps the board's value."""
+        It proves every move's distance: on the empty board one proof per first move, each of a
+        position one donut in. An empty board the opening book holds gives some moves' values
+        before any search (when the board is lost every move loses, and the book's move keeps the
+        board's value); their distances are still proved.
+
+        Args:
+            board: the position.
+
+        Returns:
+            A :class:`MoveValue` per legal move.
+        """
         self._prepare(board)
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         known = self.book_moves(board)
