@@ -116,8 +116,15 @@ class _GenericAgent(Agent):
 
 
 class GenericRandomAgent(_GenericAgent):
-    """A uniformly random legal move (``seed``'s stream), for any game whose players see
-    its state (perfect information)."""
+    """A uniformly random legal move, for any game whose players see its state (perfect
+    information).
+
+    Args:
+        game: the game (a :class:`~donuts_ai.game.Game` or its registered name) whose hooks
+            serve the search; ``None``: the state alone.
+        seed: the random stream's seed.
+        name: how results name it.
+    """
 
     kind = "generic-random"
     VERB = "plays from"
@@ -126,7 +133,12 @@ class GenericRandomAgent(_GenericAgent):
         super().__init__(game, seed, name)
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
-        """A legal move of the player to move in ``view`` (a state of the game, unchanged)."""
+        """A legal move of the player to move in ``view``.
+
+        Args:
+            view: a state of the game, unchanged.
+            time_left: the player's clock in seconds, or ``None``.
+        """
         self._check_view(view, time_left)
         return str(self.rng.choice(view.legal_moves()))
 
@@ -145,13 +157,18 @@ class MCTSInfo(TypedDict, total=False):
 class GenericMCTSAgent(_GenericAgent):
     """UCT with uniformly random playouts over the state API (:func:`~donuts_ai.search.uct.uct_search`),
     for any game of perfect information: rewards per player from the outcome's places, and
-    MCTS-Solver proofs in two-player games.
+    MCTS-Solver proofs in two-player games. The tree is built afresh every move.
 
-    Limits: ``simulations`` per move, or ``time_limit`` seconds per move (default 1.0 when
-    neither is given), capped on a clock by :func:`~donuts_ai.agents.base.budget`; both
-    given, the first reached ends the search. ``exploration`` is UCB1's constant on rewards
-    in [0, 1]. The tree is built afresh every move. With a simulation limit a seed fixes
-    every move."""
+    Args:
+        simulations: simulations per move (both limits given, the first reached ends it).
+        time_limit: seconds per move (1.0 when neither limit is given), capped on a clock by
+            :func:`~donuts_ai.agents.base.budget`.
+        exploration: UCB1's constant on rewards in [0, 1].
+        game: the game (a :class:`~donuts_ai.game.Game` or its registered name) whose hooks
+            serve the search; ``None``: the state alone.
+        seed: the random stream's seed: with a simulation limit it fixes every move.
+        name: how results name it.
+    """
 
     kind = "generic-mcts"
 
@@ -169,7 +186,12 @@ class GenericMCTSAgent(_GenericAgent):
         self.last_info: MCTSInfo = {}
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
-        """The move of the player to move in ``view`` (a state of the game, unchanged)."""
+        """The move of the player to move in ``view``.
+
+        Args:
+            view: a state of the game, unchanged.
+            time_left: the player's clock in seconds, or ``None``.
+        """
         start = now()
         state, seconds = self._state_of(view, time_left)
         moves = state.legal_moves()
@@ -232,17 +254,22 @@ class _NegamaxAgent(_GenericAgent):
 
 
 class GenericAlphaBetaAgent(_NegamaxAgent):
-    """Iterative-deepening negamax with alpha-beta and a transposition table over the state
-    API (:class:`~donuts_ai.search.negamax.NegamaxSearch`), for two-sided two-player games
-    of perfect information, the game's heuristic scoring the positions at the horizon (0
-    when it gives none: ``last_info["heuristic"]`` is then False).
+    """Iterative-deepening negamax with alpha-beta and a transposition table over the state API
+    (:class:`~donuts_ai.search.negamax.NegamaxSearch`), for two-sided two-player games of
+    perfect information, the game's heuristic scoring the horizon (``last_info["heuristic"]``
+    False when it gives none). It is exact (``proven``) once every line reaches the end.
 
-    Limits: ``depth`` (plies), ``nodes`` (moves pushed a move) and ``time_limit`` (seconds
-    a move, capped on a clock by :func:`~donuts_ai.agents.base.budget`); with none given,
-    ``time_limit=1.0``. Depth 1 always finishes; the move is the best of the deepest
-    finished iteration. It is exact (``proven``) once the depth reaches the end of every
-    line, or a forced win or loss is found; a quicker win scores higher. ``table_entries``
-    bounds the transposition table."""
+    Args:
+        depth: the most plies.
+        time_limit: seconds a move (1.0 when no limit is given), capped on a clock by
+            :func:`~donuts_ai.agents.base.budget`.
+        nodes: the most moves pushed a move.
+        table_entries: the transposition table's bound.
+        game: the game (a :class:`~donuts_ai.game.Game` or its registered name) whose hooks
+            serve the search; ``None``: the state alone.
+        seed: the random stream's seed.
+        name: how results name it.
+    """
 
     kind = "generic-alphabeta"
 
@@ -259,7 +286,12 @@ class GenericAlphaBetaAgent(_NegamaxAgent):
         self.last_info: AlphaBetaInfo = {}
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
-        """The move of the player to move in ``view`` (a state of the game, unchanged)."""
+        """The move of the player to move in ``view``.
+
+        Args:
+            view: a state of the game, unchanged.
+            time_left: the player's clock in seconds, or ``None``.
+        """
         start = now()
         state, seconds = self._state_of(view, time_left)
         moves = state.legal_moves()
@@ -288,10 +320,19 @@ class SolverInfo(TypedDict, total=False):
 class GenericSolverAgent(_NegamaxAgent):
     """Perfect play in two-sided two-player games of perfect information: the negamax of
     :class:`GenericAlphaBetaAgent` with no depth limit, to the end of every line (a quicker
-    win, a slower loss). ``time_limit`` (seconds a move) and ``nodes`` bound it when given
-    (none by default: it searches until it has the exact value; on a clock
-    :func:`~donuts_ai.agents.base.budget` caps it); ``last_info["proven"]`` says whether
-    it finished. Stopped early, it plays the best move of the deepest finished iteration."""
+    win, a slower loss); ``last_info["proven"]`` says whether it finished. Stopped early, it
+    plays the best move of the deepest finished iteration.
+
+    Args:
+        time_limit: seconds a move (none by default; on a clock
+            :func:`~donuts_ai.agents.base.budget` caps it).
+        nodes: the most moves pushed a move (none by default).
+        table_entries: the transposition table's bound.
+        game: the game (a :class:`~donuts_ai.game.Game` or its registered name) whose hooks
+            serve the search; ``None``: the state alone.
+        seed: the random stream's seed.
+        name: how results name it.
+    """
 
     kind = "generic-solver"
 
@@ -305,7 +346,12 @@ class GenericSolverAgent(_NegamaxAgent):
         self.last_info: SolverInfo = {}
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
-        """The move of the player to move in ``view`` (a state of the game, unchanged)."""
+        """The move of the player to move in ``view``.
+
+        Args:
+            view: a state of the game, unchanged.
+            time_left: the player's clock in seconds, or ``None``.
+        """
         start = now()
         state, seconds = self._state_of(view, time_left)
         result = self._negamax(state, seconds, start, None, self.nodes)
