@@ -47,17 +47,28 @@ __all__ = [
 
 
 def value_name(value: int) -> str:
-    """``"win"``, ``"draw"`` or ``"loss"`` of a game value (+1, 0, -1)."""
+    """``"win"``, ``"draw"`` or ``"loss"`` of a game value.
+
+    Args:
+        value: +1, 0 or -1.
+    """
     return VALUE_NAMES[value]
 
 
 def value_for(winner: int | None, side: int) -> int:
-    """The game value for ``side`` (0 Chocolate, 1 Vanilla) of a finished game won by
-    ``winner`` (a colour, or ``None`` for a draw): :data:`WIN`, :data:`DRAW` or :data:`LOSS`."""
+    """The game value for ``side`` of a finished game: :data:`WIN`, :data:`DRAW` or :data:`LOSS`.
+
+    Args:
+        winner: the winning colour, or ``None`` for a draw.
+        side: 0 Chocolate, 1 Vanilla.
+    """
     return DRAW if winner is None else WIN if winner == side else LOSS
 
 
 def winner_of_code(code: int) -> int | None:
-    """The Python layer's winner (0, 1 or ``None`` for a draw) of an engine winner code of
-    a finished game."""
+    """The Python layer's winner (0, 1 or ``None`` for a draw) of a finished game.
+
+    Args:
+        code: an engine winner code.
+    """
     return None if code == WINNER_DRAW else int(code)

@@ -84,14 +84,22 @@ def _bitboard(value: object) -> int:
 
 
 def bitboard_image(bitboard: int, sym: str | int) -> int:
-    """The image of ``bitboard`` (bit ``i`` = square ``i``) under the symmetry ``sym`` (a
-    name of :data:`~.symmetry.SYMMETRY_NAMES` or its index there)."""
+    """The image of a bitboard under a symmetry.
+
+    Args:
+        bitboard: bit ``i`` = square ``i``.
+        sym: a name of :data:`~.symmetry.SYMMETRY_NAMES` or its index there.
+    """
     return int(bitboard_images(np.array([_bitboard(bitboard)], dtype=np.uint64), sym)[0])
 
 
 def bitboard_images(bitboards: ArrayLike, sym: str | int) -> NDArray[np.uint64]:
-    """The image of each of ``bitboards`` (a 1-D array of them) under the symmetry ``sym``,
-    as a new ``uint64`` array."""
+    """The image of each of ``bitboards`` under a symmetry, as a new ``uint64`` array.
+
+    Args:
+        bitboards: a 1-D array of bitboards.
+        sym: a name of :data:`~.symmetry.SYMMETRY_NAMES` or its index there.
+    """
     row = _symmetry_row(sym)
     array = _bitboards("bitboards", bitboards)
     if array.ndim != 1:
@@ -105,13 +113,18 @@ def bitboard_images(bitboards: ArrayLike, sym: str | int) -> NDArray[np.uint64]:
 
 def canonical_key(board: Board) -> tuple[int, int]:
     """The canonical key of ``board``'s position: the least solver key ``(key_a, key_b)``
-    (:func:`donuts_ai.donuts.kernels.key`) among its images under the symmetries that map
-    its layout onto itself (:meth:`Layout.symmetries <donuts_ai.Layout.symmetries>`). Two
-    positions of one layout and rules have the same canonical key exactly when one is the
-    image of the other; what :func:`donuts_ai.donuts.kernels.canonical_key` gives compiled code.
+    (:func:`donuts_ai.donuts.kernels.key`) among its images under the symmetries that map its
+    layout onto itself. Two positions of one layout and rules have the same canonical key
+    exactly when one is the image of the other; :func:`donuts_ai.donuts.kernels.canonical_key`
+    gives it to compiled code.
 
-    Raises :class:`~donuts_ai.PositionError` when the game is over (no side is to move),
-    ``TypeError`` for anything but a :class:`~donuts_ai.Board`."""
+    Args:
+        board: a game not over.
+
+    Raises:
+        PositionError: the game is over (no side is to move).
+        TypeError: anything but a :class:`~donuts_ai.Board`.
+    """
     if not isinstance(board, Board):
         raise TypeError(f"canonical_key needs a Board, got {type(board).__name__}")
     if board.is_game_over():
@@ -130,15 +143,22 @@ def _layout(name: str, layout: object) -> Layout:
 
 
 def canonical_layout_key(layout: Layout) -> tuple[int, str]:
-    """``(key, symmetry)``: the least layout key among ``layout``'s images under the 8 board
-    symmetries, and the first symmetry (a name) taking the layout to that image. A layout
-    key packs the image's 36 line directions two bits a square, square 0 lowest::
+    """The least layout key among ``layout``'s images under the 8 board symmetries: equal for
+    layouts that are the same game; the opening book's key. A layout key packs the image's 36
+    line directions two bits a square, square 0 lowest::
 
         key = d[a1] | d[b1] << 2 | ... | d[f6] << 70        d[sq] in 0..3 (DIRECTION_SYMBOLS)
 
-    Equal for layouts that are the same game; the opening book's key.
+    Args:
+        layout: the layout.
 
-    Raises ``TypeError`` for anything but a :class:`~donuts_ai.Layout`."""
+    Returns:
+        ``(key, symmetry)``: the key, and the first symmetry (a name) taking the layout to
+        that image.
+
+    Raises:
+        TypeError: anything but a :class:`~donuts_ai.Layout`.
+    """
     directions = np.array(_layout("canonical_layout_key", layout).directions, dtype=np.int8)
     low, high, row = _canonical_layout_key(directions, SQUARE_IMAGE, DIRECTION_IMAGE)
     return int(low) | int(high) << _LOW_WORD_BITS, SYMMETRY_NAMES[int(row)]
@@ -149,7 +169,12 @@ def canonical_layout_text(layout: Layout) -> str:
     ``layout``'s images under the 8 board symmetries: equal for layouts that are the same
     game; the study's name of a layout class.
 
-    Raises ``TypeError`` for anything but a :class:`~donuts_ai.Layout`."""
+    Args:
+        layout: the layout.
+
+    Raises:
+        TypeError: anything but a :class:`~donuts_ai.Layout`.
+    """
     return min(_layout("canonical_layout_text", layout).transform(sym).to_text() for sym in SYMMETRY_NAMES)
 
 
@@ -159,7 +184,18 @@ def canonical_layout_text(layout: Layout) -> str:
 @dataclass(frozen=True)
 class CanonicalPosition:
     """The least image of a position with its layout under the 8 board symmetries (see
-    :func:`canonical_positions`)."""
+    :func:`canonical_positions`).
+
+    Attributes:
+        key: the image's layout and position, packed: equal exactly for images of one position.
+        symmetry: the symmetry (an index of ``SYMMETRY_NAMES``) that maps the position to the image.
+        directions: the image's layout.
+        own: the image's donuts of the side to move.
+        opp: the image's donuts of the other side.
+        last: the image's square filled last (-1: none).
+        placed_own: the donuts the side to move has placed.
+        placed_opp: the donuts the other side has placed.
+    """
 
     key: bytes  # the image's layout and position, packed: equal exactly for images of one position
     symmetry: int  # the symmetry (an index of SYMMETRY_NAMES) that maps the position to the image
@@ -188,16 +224,21 @@ def _check_records(records: np.ndarray) -> None:
 
 
 def canonical_positions(records: np.ndarray) -> list[CanonicalPosition]:
-    """Each record's least image under the 8 board symmetries, layout and donuts mapped
-    together (``records``: a structured array with the fields of :data:`RECORD_FIELDS`,
-    the position from its side to move and its layout's line directions). The key
-    compares the image's directions square by square, then ``own``, ``opp`` and ``last``;
-    two positions get the same key exactly when one is an image of the other, and are then
-    the same game (same value; the moves map with the squares). The colour of the side to
-    move is not part of it: the game does not depend on it. The teacher's canonical image.
+    """Each record's least image under the 8 board symmetries, layout and donuts mapped together:
+    the teacher's canonical image.
 
-    Raises :class:`~donuts_ai.PositionError` for records without those fields or with
-    values out of range."""
+    The key compares the image's directions square by square, then ``own``, ``opp`` and
+    ``last``; two positions get the same key exactly when one is an image of the other, and
+    are then the same game (same value; the moves map with the squares). The colour of the
+    side to move is not part of it: the game does not depend on it.
+
+    Args:
+        records: a structured array with the fields of :data:`RECORD_FIELDS`, the position
+            from its side to move and its layout's line directions.
+
+    Raises:
+        PositionError: records without those fields or with values out of range.
+    """
     _check_records(records)
     n = len(records)
     own, opp = _bitboards("records own", records["own"]), _bitboards("records opp", records["opp"])

@@ -104,11 +104,16 @@ ENDED_LOST = _ENDED_LOST
 
 
 def position(board: Board) -> Position:
-    """The position of ``board``, from its side to move, typed as kernels take it
-    (``np.uint64`` bitboards, ``int`` counts).
+    """The position of ``board``, from its side to move, typed as kernels take it (``np.uint64``
+    bitboards, ``int`` counts).
 
-    Raises :class:`~donuts_ai.PositionError` when the game is over (no side is to move),
-    ``TypeError`` for anything but a :class:`~donuts_ai.Board`."""
+    Args:
+        board: a game not over.
+
+    Raises:
+        PositionError: the game is over (no side is to move).
+        TypeError: anything but a :class:`~donuts_ai.Board`.
+    """
     if not isinstance(board, Board):
         raise TypeError(f"position needs a Board, got {type(board).__name__}")
     if board.is_game_over():
@@ -117,28 +122,40 @@ def position(board: Board) -> Position:
 
 
 def rulebook(board: Board) -> Rulebook:
-    """What ``board`` is played by: ``Rulebook(line_masks, donuts, single)``, the layout's
-    lines (``uint64[36]``: the line through each square in its printed direction, the
-    square included), the donuts in each pool and whether the "single" insertion variant
-    is played. The same for every position of a game.
+    """What ``board`` is played by: ``Rulebook(line_masks, donuts, single)``, the same for every
+    position of a game: the layout's lines (``uint64[36]``: the line through each square in its
+    printed direction, the square included), the donuts in each pool and whether the "single"
+    insertion variant is played.
 
-    Raises ``TypeError`` for anything but a :class:`~donuts_ai.Board`."""
+    Args:
+        board: the game.
+
+    Raises:
+        TypeError: anything but a :class:`~donuts_ai.Board`.
+    """
     if not isinstance(board, Board):
         raise TypeError(f"rulebook needs a Board, got {type(board).__name__}")
     return _rulebook_of(board.layout, board.rules)
 
 
 def symmetries(board: Board) -> NDArray[np.int64]:
-    """The symmetries of ``board``'s layout, for :func:`canonical_key`: an ``int64[k, 36]``
-    array whose row ``s`` maps each square to its image under the ``s``-th board symmetry
-    that maps the layout onto itself (its lines included), the identity first
-    (:meth:`Layout.symmetries <donuts_ai.Layout.symmetries>` names them).
+    """The symmetries of ``board``'s layout, for :func:`canonical_key`.
 
-    Under such a symmetry, a position and its image are the same game: same value, and
-    each move's image is the image's move. The standard layout and nearly every tile
-    arrangement have the identity alone (``k`` = 1); grids such as all ``-`` lines have more.
+    Under such a symmetry, a position and its image are the same game: same value, and each
+    move's image is the image's move. The standard layout and nearly every tile arrangement
+    have the identity alone; grids such as all ``-`` lines have more.
 
-    Raises ``TypeError`` for anything but a :class:`~donuts_ai.Board`."""
+    Args:
+        board: the game.
+
+    Returns:
+        ``int64[k, 36]``: row ``s`` maps each square to its image under the ``s``-th board
+        symmetry that maps the layout onto itself (its lines included), the identity first
+        (:meth:`Layout.symmetries <donuts_ai.Layout.symmetries>` names them).
+
+    Raises:
+        TypeError: anything but a :class:`~donuts_ai.Board`.
+    """
     if not isinstance(board, Board):
         raise TypeError(f"symmetries needs a Board, got {type(board).__name__}")
     images = _square_images(board.layout.symmetries())

@@ -308,10 +308,16 @@ _LAYOUT_TEXT_SEPARATORS = frozenset(" \t\r\n,")
 
 
 def layout_text(text: str) -> str | None:
-    """Layout text in any of the forms a layout spec takes, as 6 lines, or ``None`` when
-    ``text`` is not one: 6 lines of 6 symbols; the same rows joined by ``,`` (as in
-    :meth:`Board.fen`) or by spaces; or 36 symbols in one run, rank 6 first (the form to
-    use in an OpenSpiel game string, where commas separate parameters)."""
+    """Layout text in any of the forms a layout spec takes, as 6 lines.
+
+    Args:
+        text: 6 lines of 6 symbols; the same rows joined by ``,`` (as in :meth:`Board.fen`) or
+            by spaces; or 36 symbols in one run, rank 6 first (the form to use in an OpenSpiel
+            game string, where commas separate parameters).
+
+    Returns:
+        The 6 lines, or ``None`` when ``text`` is not one of those forms.
+    """
     squeezed = "".join(ch for ch in text if ch not in _LAYOUT_TEXT_SEPARATORS)
     if len(squeezed) != NUM_SQUARES or not set(squeezed) <= _SYMBOL_TO_DIRECTION.keys():
         return None

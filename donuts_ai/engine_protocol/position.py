@@ -28,9 +28,12 @@ POSITION_KEYS = ("donuts", "insertion", "moves")
 
 
 def position_command(observation: Mapping[str, Any]) -> str:
-    """The ``position`` command of a Donuts observation (what the harness sends an agent
-    process: ``{"layout": text, "rules": {"insertion", "donuts"}, "moves": [...]}``, with
-    ``None`` for a forfeited turn)."""
+    """The ``position`` command of a Donuts observation.
+
+    Args:
+        observation: what the harness sends an agent process: ``{"layout": text, "rules":
+            {"insertion", "donuts"}, "moves": [...]}``, with ``None`` for a forfeited turn.
+    """
     layout = "".join(observation["layout"].split())
     rules = observation["rules"]
     words = [POSITION, "layout", layout, "donuts", str(rules["donuts"]), "insertion", rules["insertion"]]
@@ -41,15 +44,25 @@ def position_command(observation: Mapping[str, Any]) -> str:
 
 
 def board_command(board: Board) -> str:
-    """The ``position`` command of ``board`` (its layout, rules and moves)."""
+    """The ``position`` command of ``board`` (its layout, rules and moves).
+
+    Args:
+        board: the game.
+    """
     rules = board.rules
     return position_command({"layout": board.layout.to_text(), "rules": rules.to_dict(),
                              "moves": board.move_stack})
 
 
 def parse_position(words: list[str]) -> Board:
-    """The Board a ``position`` command's words (after ``position``) describe, every move
-    checked; :class:`EngineProtocolError` says what is wrong."""
+    """The Board a ``position`` command's words describe, every move checked.
+
+    Args:
+        words: the words after ``position``.
+
+    Raises:
+        EngineProtocolError: saying what is wrong.
+    """
     if len(words) < 2 or words[0] != "layout":
         raise EngineProtocolError("position needs 'layout <36 symbols>'")
     text = layout_text(words[1])

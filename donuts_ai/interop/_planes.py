@@ -62,10 +62,15 @@ def _directions(layout: Layout) -> NDArray[np.int8]:
 
 
 def write_planes(board: Board, player: int, out: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Write the planes of ``board`` seen by ``player`` into ``out`` (any array of
-    :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``, ``float32``) and return it.
-    The planes are written by the batched environment's kernel
-    (``donuts_ai/donuts/_kernels/batch.py``), so both write the same planes."""
+    """Write the planes of ``board`` seen by ``player`` into ``out`` and return it.
+
+    The batched environment's kernel writes them, so both write the same planes.
+
+    Args:
+        board: the position.
+        player: 0 Chocolate, 1 Vanilla.
+        out: any ``float32`` array of :data:`NUM_PLANES` × 36 values, e.g. shape ``(13, 6, 6)``.
+    """
     forced = 0 if board.turn is None or board.is_open_pick() else board.legal_mask()
     channels_last = out.reshape(NUM_PLANES, NUM_SQUARES).T  # the kernel's (square, plane) order, as a view
     write_view(channels_last, board.kernel_state(), player, np.uint64(forced), board.rules.donuts, _directions(board.layout))
@@ -73,7 +78,12 @@ def write_planes(board: Board, player: int, out: NDArray[np.float32]) -> NDArray
 
 
 def planes(board: Board, player: int) -> NDArray[np.float32]:
-    """``float32[13, 6, 6]``: the planes of ``board`` seen by ``player`` (channels first)."""
+    """``float32[13, 6, 6]``: the planes of ``board`` seen by ``player`` (channels first).
+
+    Args:
+        board: the position.
+        player: 0 Chocolate, 1 Vanilla.
+    """
     return write_planes(board, player, np.empty((NUM_PLANES, SIZE, SIZE), dtype=np.float32))
 
 
@@ -84,5 +94,10 @@ def action_mask(board: Board, dtype: type[_Scalar]) -> NDArray[_Scalar]: ...
 @overload
 def action_mask(board: Board, dtype: DTypeLike) -> NDArray[Any]: ...
 def action_mask(board: Board, dtype: DTypeLike = np.int8) -> NDArray[Any]:
-    """The 36 legal-square flags of ``board`` (all zero once the game is over)."""
+    """The 36 legal-square flags of ``board`` (all zero once the game is over).
+
+    Args:
+        board: the position.
+        dtype: the flags' dtype.
+    """
     return bits(board.legal_mask()).astype(dtype)
