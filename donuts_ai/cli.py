@@ -3,7 +3,9 @@
 Errors print one line to stderr (``donuts-ai: error: ...``) and exit with status 2;
 ``verify`` and ``check-game`` exit with status 1 when a file or a game fails a check.
 Every ``--game`` takes a registered game or ``module:name`` of a game of one's own
-(:data:`GAME_HELP`).
+(:data:`GAME_HELP`). A ``module:Class`` agent spec or ``module:name`` game names an
+importable module: installed, on ``PYTHONPATH`` (``PYTHONPATH=.`` for a module in the
+current folder), or in the current folder under ``python -m donuts_ai``.
 """
 
 from __future__ import annotations
@@ -89,8 +91,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
     print(f"Round robin of {', '.join(DEMO_AGENTS)}")
     print(f"on layouts {DEMO_LAYOUTS} (colour-swapped pairs), {args.workers or 'all'} worker(s), seed {args.seed}")
-    results = tournament.run(DEMO_AGENTS, game="donuts", games=4, layouts=DEMO_LAYOUTS, seed=args.seed, workers=args.workers,
-                             progress=sys.stderr.isatty())
+    results = tournament.run(DEMO_AGENTS, game="donuts", games=4, setups=DEMO_LAYOUTS, seed=args.seed, workers=args.workers,
+                             config=tournament.HarnessConfig(progress=sys.stderr.isatty()))
     print(results.table())
     return 0
 
@@ -141,13 +143,14 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
     if args.resume and not args.out:
         raise DonutsError("--resume needs --out (the results file to continue)")
-    results = tournament.run(
-        args.agents, format=args.format, games=args.games, layouts=args.layouts, seed=args.seed, mode=args.mode,
+    config = tournament.HarnessConfig(
+        format=args.format, games=args.games, setups=args.setups, seed=args.seed, mode=args.mode,
         best_of=args.best_of, clock=args.clock, illegal=args.illegal, rules=_tournament_rules(args),
         workers=args.workers, backend=args.backend, address=args.address, results_path=args.out, resume=args.resume,
         progress=_progress(args.quiet), move_limit=args.move_limit, ledger=args.ledger,
         isolation=args.isolation, game=args.game, players=args.players, new_version=args.new_version,
     )
+    results = tournament.run(args.agents, config=config)
     print(results.table())
     if args.out:
         print(f"results: {args.out}")
@@ -180,7 +183,7 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
     from .tournament import run_sprt
 
     state, played = run_sprt(args.a, args.b, args.elo0, args.elo1, args.alpha, args.beta, max_pairs=args.max_pairs,
-                             layouts=args.layouts, seed=args.seed, rules=_tournament_rules(args),
+                             setups=args.setups, seed=args.seed, rules=_tournament_rules(args),
                              progress=not args.quiet and sys.stderr.isatty(), game=args.game)
     verdict = {"H1": f"accept H1: {args.a} is at least {args.elo1:g} Elo stronger than {args.b}",
                "H0": f"accept H0: {args.a} is not {args.elo1:g} Elo stronger (at most {args.elo0:g})",
@@ -315,7 +318,8 @@ def _add_tournament(sub: Subparsers) -> None:
     tour = sub.add_parser("tournament", help="play a tournament between agents")
     tour.add_argument("agents", nargs="+", metavar="AGENT",
                       help="agent specs: random[:seed=N], greedy, alphabeta:depth=6, mcts:time=0.1, mcts:simulations=2000, "
-                           "solver, az:simulations=400, module:Class[:k=v] (for --game boxes: its agents, e.g. random, "
+                           "solver, az:simulations=400, module:Class[:k=v] of an importable module (PYTHONPATH=. for one "
+                           "in this folder) (for --game boxes: its agents, e.g. random, "
                            "greedy, ismcts:time=0.1, ismcts:simulations=1000); a search's budget is simulations=")
     tour.add_argument("--game", default="donuts",
                       help=f"donuts (default: the board game), boxes (Donut Boxes, the card game: free-for-all, 2-10 "
@@ -333,11 +337,10 @@ def _add_tournament(sub: Subparsers) -> None:
                       help="games per pairing, in every game (pairs: rounded up to even; duel: series; at tables of "
                            "--players seats a pairing is a set of agents that fills a table, and its games are rounded up "
                            "to a multiple of the seats; with no more agents than seats, one set)")
-    tour.add_argument("--layouts", default="random",
-                      help="random (default: a freshly drawn tile arrangement for every pair or series, seeded from --seed), "
-                           "grid (likewise, random direction grids), standard, random:SEED[:COUNT] or grid:SEED[:COUNT] "
-                           "(a fixed set, cycled through) or a file of layouts; boxes: random (a fresh deal for every "
-                           "table), deal:SEED[:COUNT] or deal seeds 7,8,9")
+    tour.add_argument("--setups", default="random",
+                      help="the game's set-ups, in the game's own spec: random (default: a fresh one for every unit, "
+                           "seeded from --seed) or a fixed set, cycled through; see the game's parse_setups (donuts: "
+                           "standard, random:SEED[:COUNT], grid:SEED[:COUNT] or a file of layouts)")
     tour.add_argument("--seed", type=int, default=0, help="tournament seed (every game's seed derives from it)")
     tour.add_argument("--mode", choices=MODES, default=None,
                       help="pairs (default for donuts): colour-swapped pairs; duel: best-of series; team: 2v2 with 4 "
@@ -411,7 +414,7 @@ def _add_sprt(sub: Subparsers) -> None:
     sp.add_argument("--max-pairs", type=_positive_int, default=2000,
                     help="stop undecided after this many game pairs (default 2000)")
     sp.add_argument("--game", default="donuts", help=f"the game (default donuts): {GAME_HELP}; a two-sided one")
-    sp.add_argument("--layouts", default="random",
+    sp.add_argument("--setups", default="random",
                     help="the set-ups, as in tournament (default: a fresh seeded one per pair; for donuts a tile arrangement)")
     sp.add_argument("--seed", type=int, default=0, help="the run's seed: every pair's set-up and the agents' seeds derive from it")
     sp.add_argument("--rules", type=_rules_arg, default=None, metavar="KEY=VALUE[,...]",
@@ -541,10 +544,7 @@ def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    # module:Class specs name modules of the current folder, as under `python -m` (a console
-    # script's path does not hold it); seat processes inherit the path.
-    if os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())
+    """Run the command line on ``argv`` (default: ``sys.argv[1:]``) and return its exit status."""
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     args, unknown = parser.parse_known_args(argv)

@@ -1,11 +1,12 @@
 """The tournament harness: matches between agents, game modes, ratings, SPRT, results.
 
     from donuts_ai import tournament
-    results = tournament.run(["random", "greedy", "mcts:time=0.05"], game="donuts", games=4)  # fresh random layouts
+    results = tournament.run(["random", "greedy", "mcts:time=0.05"], game="donuts", games=4)  # fresh random set-ups
     print(results.table())
 
     # a free-for-all game: tables of 4 seats, every table in its 4 seat rotations
-    results = tournament.run(["random", "greedy", "ismcts:time=0.1"], game="boxes", players=4, games=8)
+    results = tournament.run(["random", "greedy", "ismcts:time=0.1"], game="boxes", games=8,
+                             config=tournament.HarnessConfig(players=4))
     print(results.table())  # Plackett-Luce ratings, first places by seat, the ledger of points and boxes
 
     # the settings as one object, kept and varied
@@ -21,7 +22,7 @@ joins with :func:`donuts_ai.register_game`.
 
 from ..game import Game, get_game
 from ._shutdown import on_stop, stops_cleanly
-from .config import ConfigError, HarnessConfig, Settings, make_config, parse_layouts
+from .config import ConfigError, HarnessConfig, Settings, make_config, parse_setups
 from .engine_seat import EngineAgent, EngineFailure, EngineSeat
 from .entries import AgentSource, source_of
 from .match import play_game
@@ -79,7 +80,7 @@ __all__ = [
     "make_agent",
     "make_config",
     "parse_engine_spec",
-    "parse_layouts",
+    "parse_setups",
     "play_game",
     "plot",
     "resolve",

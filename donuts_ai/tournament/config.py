@@ -2,24 +2,16 @@
 (:func:`~.runner.run`), SPRTs (:func:`~.sprt.run_sprt`) and studies
 (:func:`~donuts_ai.study.run_study`).
 
-Every entry point takes its settings either as keywords, as always::
-
-    tournament.run(["random", "greedy"], game="donuts", games=20, seed=1)
-
-or as one frozen object, which can be kept, compared, printed and varied
+The most used settings are keywords of the entry points; every setting is a field of
+one frozen object, which can be kept, compared, printed and varied
 (:meth:`HarnessConfig.replace`)::
 
-    config = tournament.HarnessConfig(game="donuts", games=20, seed=1)
-    tournament.run(["random", "greedy"], config=config)
+    tournament.run(["random", "greedy"], game="donuts", games=20, seed=1)
+    config = tournament.HarnessConfig(game="donuts", games=20, seed=1, clock=10.0)
     tournament.run(["random", "mcts:time=0.1"], config=config.replace(seed=2))
 
-With a config, a keyword may still give a setting the config leaves at its default
-(``run(agents, config=config)`` gives the agents); a keyword that contradicts one the
-config sets is refused (:class:`ConfigError`), as is a setting the entry point does not
-use (an SPRT plays colour-swapped pairs: its config sets no ``games``). The keywords are
-the fields of :class:`HarnessConfig`, except ``layouts=`` (and ``--layouts`` on the
-command line), which gives the ``setups`` field: the public name was kept.
-
+A keyword may give a setting the config leaves at its default; one that contradicts the
+config is refused (:class:`ConfigError`), as is a setting the entry point does not use.
 :func:`make_config` turns the settings into the tournament's configuration line (a
 :class:`~.records.TournamentConfig`: what a results file records and ``--resume``
 compares), checking each against its game.
@@ -38,7 +30,7 @@ from ..game import Game, get_game
 from .agent_source import AgentSource
 from .entries import names_of, sources_of
 from .match import ILLEGAL_POLICIES, ISOLATIONS
-from .records import CODE_KEY, GAME_SOURCE_KEY, GAMES_PER_KEY, GAMES_PER_PAIRING, TournamentConfig, game_source
+from .records import CODE_KEY, GAME_SOURCE_KEY, GAMES_PER_KEY, GAMES_PER_PAIRING, SETUPS_KEY, TournamentConfig, game_source
 
 FORMATS = ("round-robin", "gauntlet")
 #: pairs, duel and team are the modes of two-sided games; free-for-all games are played
@@ -69,61 +61,59 @@ class ConfigError(DonutsError):
 class HarnessConfig:
     """Every setting of a harness run, in one frozen object (see the module doc).
 
-    **Who plays.** ``game`` names a registered game (:mod:`donuts_ai.game`; every tournament
-    and SPRT names one). ``agents`` are entries (:mod:`.entries`: specs, agent objects or
-    agent classes), kept as their :class:`~.entries.AgentSource` s: the objects
-    (cloudpickled) and their records, checked when the config is made.
-
-    **What is played** (tournaments; an SPRT uses ``setups``, ``seed``, ``rules``,
-    ``clock``, ``illegal``, ``move_limit``, ``ledger`` and ``isolation``). ``format``:
-    ``"round-robin"`` or ``"gauntlet"`` (the first agent against each other).
-    ``games`` per pairing, in every game (pairs mode: colour-swapped pairs on one set-up,
-    rounded up to even; duel mode: series; free-for-all: a pairing is a set of agents
-    that fills a table of ``players`` seats, every such set playing ``games`` games, in
-    tables that each play every rotation of their seats, so rounded up to a multiple of
-    the seats; with no more agents than seats there is one set, some of its agents sitting
-    twice). ``setups``: the game's
-    set-ups (the keyword ``layouts=``): ``None`` draws a fresh one for every unit, seeded
-    from ``seed``; else a spec (:func:`~.scheduling.parse_layouts`), a set-up or a list
-    of them, cycled through. ``mode``: ``"pairs"``, ``"duel"`` (best-of-``best_of``
-    series), ``"team"`` (4 agents, 2v2) or, for a free-for-all game (``None`` picks),
-    ``"free-for-all"`` at tables of ``players`` seats. ``clock``: seconds per player (per
-    series in duel mode, else per game); ``move_limit``: the hard limit on one move;
-    ``illegal``: ``"lose"`` or ``"forfeit"``; ``ledger``: one of the game's score ledgers
-    (``None``: its first); ``rules``: the game's variant (``None``: its default);
-    ``isolation``: ``"process"`` (each agent in a supervised process) or ``"none"``
-    (called in the worker). Every unit is seeded from ``seed``.
-
-    **Where it runs.** ``workers`` processes (``None``: the entry point's default; all
-    cores for a tournament, 1 for a study), or ``backend="ray"`` (``address`` of a
-    cluster, else a local instance); ``results_path``: the JSON-lines file every finished
-    unit is appended to, ``resume=True`` continues it (with more ``games``: the run grows,
-    on the record); ``new_version=True`` lets a resume go on after an agent's code changed
-    (:func:`~.entries.code_of`), as a new version of it, on the record; ``progress``
-    (:data:`Progress`).
+    Each field is documented where it is defined. A tournament reads them all; an SPRT
+    reads :data:`SPRT_FIELDS`, a study :data:`STUDY_FIELDS`, and each refuses the others.
+    The agents are kept as their :class:`~.entries.AgentSource` s (cloudpickled, with
+    their records), checked when the config is made.
     """
 
+    #: A registered game (:mod:`donuts_ai.game`); every tournament and SPRT names one.
     game: str | None = None
+    #: Entries (:mod:`.entries`): specs, agent objects or agent classes.
     agents: Sequence[object] = ()
+    #: ``"round-robin"`` or ``"gauntlet"`` (the first agent against each other).
     format: str = "round-robin"
+    #: Games per pairing: colour-swapped pairs (rounded up to even), series in duel mode,
+    #: or, in a free-for-all game, games of each set of agents that fills a table
+    #: (rounded up to a multiple of the seats: every table plays all its rotations).
     games: int = 2
+    #: The game's set-ups: ``None`` draws a fresh one for every unit, seeded from ``seed``;
+    #: else a spec (:func:`parse_setups`), a set-up or a list of them, cycled through.
     setups: object = None
+    #: Seeds every unit: a rerun plays the same games whatever the number of workers.
     seed: int = 0
+    #: ``"pairs"``, ``"duel"`` (best-of-``best_of`` series), ``"team"`` (4 agents, 2v2) or
+    #: ``"free-for-all"``; ``None``: ``"pairs"``, or a free-for-all game's own.
     mode: str | None = None
+    #: The length of a duel's series (:data:`BEST_OF`).
     best_of: int = 3
+    #: Seconds per player (per series in duel mode, else per game); ``None``: no clock.
     clock: float | None = None
+    #: The penalty for an exception or an illegal move: ``"lose"`` or ``"forfeit"``.
     illegal: str = "lose"
+    #: The game's variant (``None``: its default).
     rules: object = None
+    #: The hard limit on one move, in seconds (an agent that hangs loses on time there).
     move_limit: float | None = DEFAULT_MOVE_LIMIT
+    #: One of the game's score ledgers (``None``: its first).
     ledger: str | None = None
+    #: ``"process"`` (each agent in a supervised process) or ``"none"`` (called in the worker).
     isolation: str = "process"
+    #: Seats at a free-for-all game's tables (``None``: what its rules say).
     players: int | None = None
+    #: Worker processes (``None``: the entry point's default; all cores for a tournament).
     workers: int | None = None
+    #: Where units are played: ``"process"`` or ``"ray"`` (:mod:`.backends`).
     backend: str = "process"
+    #: A Ray cluster's address (``None``: a local instance).
     address: str | None = None
+    #: The JSON-lines file every finished unit is appended to.
     results_path: str | None = None
+    #: Continue the file at ``results_path`` (with more ``games``: the run grows, on the record).
     resume: bool = False
+    #: Let a resume go on after an agent's code changed (:func:`~.entries.code_of`), as a new version.
     new_version: bool = False
+    #: ``True`` prints a line on stderr; a callable is called (:data:`Progress`).
     progress: Progress = False
 
     def __post_init__(self) -> None:
@@ -142,8 +132,15 @@ class HarnessConfig:
         check_int("workers", self.workers, minimum=1, allow_none=True)
 
     def replace(self, **changes: Any) -> HarnessConfig:
-        """A copy with ``changes`` (fields by name, or the keywords: ``layouts=`` gives ``setups``), checked again."""
-        fields: dict[str, Any] = _field_names(changes, "replace", by_field=True)  # values checked when used
+        """A copy with some fields changed, checked again.
+
+        Args:
+            **changes: new values of fields, by name.
+
+        Returns:
+            The changed copy.
+        """
+        fields: dict[str, Any] = _field_names(changes, "replace")  # values checked when used
         return dataclasses.replace(self, **fields)
 
     @property
@@ -159,13 +156,13 @@ class HarnessConfig:
 
 
 class Settings(TypedDict, total=False):
-    """The keywords the entry points take besides a config: the fields of
-    :class:`HarnessConfig`, with ``layouts`` for ``setups``."""
+    """The keywords :func:`~.sprt.run_sprt` and :func:`~donuts_ai.study.run_study` take
+    besides a config: the fields of :class:`HarnessConfig`."""
 
     game: str
     format: str
     games: int
-    layouts: object
+    setups: object
     seed: int
     mode: str | None
     best_of: int
@@ -187,8 +184,6 @@ class Settings(TypedDict, total=False):
 
 FIELDS = tuple(f.name for f in dataclasses.fields(HarnessConfig))
 _DEFAULTS = {f.name: f.default for f in dataclasses.fields(HarnessConfig)}
-#: The keywords whose field has another name: the public ``layouts=`` is the harness's ``setups``.
-KEYWORD_FIELDS = {"layouts": "setups"}
 #: What each entry point reads of a config: any other setting it is given is refused.
 TOURNAMENT_FIELDS = frozenset(FIELDS)
 SPRT_FIELDS = frozenset({"game", "agents", "setups", "seed", "rules", "clock", "illegal", "move_limit", "ledger", "isolation",
@@ -196,22 +191,28 @@ SPRT_FIELDS = frozenset({"game", "agents", "setups", "seed", "rules", "clock", "
 STUDY_FIELDS = frozenset({"game", "seed", "rules", "workers", "backend", "address", "results_path", "resume", "progress"})
 
 
-def _field_names(settings: Mapping[str, object], entry: str, *, by_field: bool = False) -> dict[str, object]:
-    """``settings`` (keywords; with ``by_field`` field names too) by field name; a name
-    that is no setting is a :class:`TypeError`, as Python reports an unexpected keyword."""
-    fields: dict[str, object] = {}
-    for key, value in settings.items():
-        name = KEYWORD_FIELDS.get(key, key)
-        if name not in _DEFAULTS or (key in KEYWORD_FIELDS.values() and not by_field):
+def _field_names(settings: Mapping[str, object], entry: str) -> dict[str, object]:
+    """``settings`` checked to be fields; a name that is no field is a :class:`TypeError`,
+    as Python reports an unexpected keyword."""
+    for key in settings:
+        if key not in _DEFAULTS:
             raise TypeError(f"{entry}() got an unexpected keyword argument {key!r}")
-        if name in fields:
-            raise TypeError(f"{entry}() got {name!r} twice (as {name!r} and {_keyword(name)!r})")
-        fields[name] = value
-    return fields
+    return dict(settings)
 
 
-def _keyword(name: str) -> str:
-    return next((k for k, v in KEYWORD_FIELDS.items() if v == name), name)
+def given(**keywords: object) -> dict[str, object]:
+    """The keywords of an entry point that differ from their field's default: those a
+    caller gave (a keyword left at its default leaves a config's value)."""
+    return {name: value for name, value in keywords.items() if not _same(value, _DEFAULTS[name])}
+
+
+def _same(value: object, default: object) -> bool:
+    if value is default:
+        return True
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):  # a value whose == is no truth (an array): given
+        return False
 
 
 def _is_set(config: HarnessConfig, name: str) -> bool:
@@ -245,36 +246,49 @@ def resolve(config: HarnessConfig | None, agents: Iterable[object] | None, setti
             elif value != getattr(config, name):
                 conflicts.append(name)
         if conflicts:
-            shown = ", ".join(f"{_keyword(n)}={fields[n]!r} (the config has {getattr(config, n)!r})" if n != "agents"
+            shown = ", ".join(f"{n}={fields[n]!r} (the config has {getattr(config, n)!r})" if n != "agents"
                               else "agents (the config has its own)" for n in conflicts)
             raise ConfigError(f"{entry}: the config and the keywords disagree on {shown}; "
                               "give each setting once (config.replace(...) makes a changed copy)")
         resolved = dataclasses.replace(config, **fields) if fields else config  # type: ignore[arg-type]
     unused = [n for n in FIELDS if n not in uses and _is_set(resolved, n)]
     if unused:
-        raise ConfigError(f"{entry} does not use {', '.join(_keyword(n) for n in unused)}: leave "
+        raise ConfigError(f"{entry} does not use {', '.join(unused)}: leave "
                           f"{'it' if len(unused) == 1 else 'them'} unset")
     return resolved
 
 
-def parse_layouts(spec: str, game: str) -> list[object] | str:
-    """The set-ups of ``game`` that ``spec`` names (:meth:`~donuts_ai.game.Game.parse_setups`;
-    for Donuts its :class:`~donuts_ai.Layout` s), or a word for a fresh draw per unit.
-    (The public name of the ``layouts=`` keyword and ``--layouts``.)"""
+def parse_setups(spec: str, game: str) -> list[object] | str:
+    """The set-ups a spec names, as ``setups=`` and ``--setups`` take it.
+
+    Args:
+        spec: the game's set-up spec (:meth:`~donuts_ai.game.Game.parse_setups`).
+        game: a registered game's name.
+
+    Returns:
+        The set-ups (for Donuts its :class:`~donuts_ai.Layout` s), or a word for a fresh
+        draw per unit.
+    """
     return get_game(game).parse_setups(spec)
 
 
 def make_config(agents: Iterable[object] | None = None, *, config: HarnessConfig | None = None,
                 **settings: Unpack[Settings]) -> TournamentConfig:
-    """Check every setting and return the tournament's configuration line (what a results
-    file records and ``--resume`` compares): the settings as :func:`~.runner.run` takes
-    them (keywords, or a :class:`HarnessConfig`). ``game`` names a registered game
-    (:mod:`donuts_ai.game`): ``layouts`` are its set-ups (``None``: a fresh seeded draw for
-    every unit, ``"random"``), ``rules`` its variant, ``ledger`` one of its score ledgers
-    (``None``: its first), agent specs name its agent kinds. ``mode`` ``None`` is
-    ``"pairs"`` for a two-sided game and ``"free-for-all"`` for a free-for-all one, whose
-    ``players`` (default: what its rules say) sit at every table. The configuration
-    keeps the agents' records, and names them by their ``names``."""
+    """Check every setting and return the tournament's configuration line.
+
+    Args:
+        agents: the entries, as :func:`~.runner.run` takes them.
+        config: the settings (:class:`HarnessConfig`).
+        **settings: settings as keywords (:class:`Settings`), completing ``config``.
+
+    Returns:
+        What a results file records and ``--resume`` compares: the agents' records, their
+        names, and every setting checked against the game.
+
+    Raises:
+        ConfigError: a keyword contradicts ``config``.
+        DonutsError: a setting the game refuses.
+    """
     return tournament_config(resolve(config, agents, settings, entry="make_config"))
 
 
@@ -306,7 +320,7 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
     # The line's keys in the order results files have always written them (free-for-all
     # tournaments also give their table size, after the mode).
     line: dict[str, object] = {"game": game_rules.name, "agents": records, "names": names, "format": config.format,
-                               "games": games, "layouts": setups, "seed": seed, "mode": mode}
+                               "games": games, SETUPS_KEY: setups, "seed": seed, "mode": mode}
     if mode == FREE_FOR_ALL_MODE:
         line["players"] = game_rules.num_players(rules)
         line[GAMES_PER_KEY] = GAMES_PER_PAIRING
@@ -368,5 +382,5 @@ def _setups(game_rules: Game[Any], setups: object) -> list[str] | str:
             return setups
     chosen = list(setups) if isinstance(setups, (list, tuple)) else [setups]
     if not chosen:
-        raise DonutsError("layouts must name at least one set-up")
+        raise DonutsError("setups must name at least one set-up")
     return [game_rules.setup_text(x) for x in chosen]

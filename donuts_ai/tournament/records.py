@@ -90,6 +90,10 @@ LINE_DIGEST_DIGITS = 16
 #: package's own games, for a game whose module cannot be imported again (``__main__``),
 #: and in files written before 0.5.0.
 GAME_SOURCE_KEY = "game_source"
+#: The configuration key of the tournament's set-ups: a word (a fresh set-up per unit) or their texts.
+SETUPS_KEY = "setups"
+#: The same key in files written by 0.5 and earlier, read as :data:`SETUPS_KEY`.
+OLD_SETUPS_KEY = "layouts"
 #: The modules a game's class may come from without a source on the record: the package's own.
 PACKAGE = "donuts_ai"
 
@@ -107,6 +111,14 @@ def game_source(game: Game[Any], given: object = None) -> str | None:
     if not module or module == "__main__":
         return None
     return f"{module}:{game.name}"
+
+
+def config_as_read(config: JSONObject) -> JSONObject:
+    """A results file's configuration line as this version names its keys (files written
+    by 0.5 and earlier say ``layouts`` for ``setups``)."""
+    if OLD_SETUPS_KEY in config and SETUPS_KEY not in config:
+        return {(SETUPS_KEY if k == OLD_SETUPS_KEY else k): v for k, v in config.items()}
+    return config
 
 
 def line_digest(line: Mapping[str, object]) -> str:
@@ -187,7 +199,7 @@ def _need(data: object, key: str, kind: type[_T], where: str, optional: bool = F
 class TournamentConfig(TypedDict):
     """A tournament's settings (:func:`~.config.make_config`): the first line of its results
     file, what ``--resume`` compares. ``agent_code`` is each agent's code identity
-    (:func:`~.entries.code_of`; absent from files written before 0.5.0). ``layouts`` is a word (a fresh set-up per unit) or
+    (:func:`~.entries.code_of`; absent from files written before 0.5.0). ``setups`` is a word (a fresh set-up per unit) or
     the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_source``
     (:data:`GAME_SOURCE_KEY`) for a game from outside the package only; ``game_module``
     ``sources`` (the agents by record, :mod:`.entries`) and ``run`` (a token of the run)
@@ -198,7 +210,7 @@ class TournamentConfig(TypedDict):
     names: list[str]
     format: str
     games: int
-    layouts: list[str] | str
+    setups: list[str] | str
     seed: int
     mode: str
     players: NotRequired[int]

@@ -99,7 +99,7 @@ def text_report(results: ResultsView) -> str:
     config = results.config
     lines.append(f"{n_games} games, {len(results.units)} units, mode {config['mode']}")
     game = get_game(config["game"])
-    lines.append(game.setups_line(config["layouts"], config["seed"]))
+    lines.append(game.setups_line(config["setups"], config["seed"]))
     lines += history_lines(getattr(results, "history", []))
     if config.get("clock") is not None:
         lines.append(f"Clock: {config['clock']:g} s per player per {config['clock_per']}")
@@ -155,7 +155,7 @@ def _free_for_all_report(results: ResultsView) -> str:
     players = config["players"]
     lines = [f"{len(results.games)} games, {len(results.units)} units, free-for-all {config['game']}: {players} players "
              f"a table, every table played in its {players} seat rotations (every seat at it starts once)"]
-    lines.append(game.setups_line(config["layouts"], config["seed"]))
+    lines.append(game.setups_line(config["setups"], config["seed"]))
     lines += history_lines(getattr(results, "history", []))
     lines.append("Rules: " + ", ".join(f"{k}={v}" for k, v in config["rules"].items()))
     if config.get("clock") is not None:

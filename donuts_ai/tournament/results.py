@@ -41,6 +41,7 @@ from .records import (
     RecordError,
     TournamentConfig,
     UnitRecord,
+    config_as_read,
     line_digest,
     version_for,
 )
@@ -302,7 +303,7 @@ def first_config(path: str) -> JSONObject | None:
     except (OSError, ValueError, RecursionError):
         return None
     config = line.get("config") if isinstance(line, dict) else None
-    return config if isinstance(config, dict) else None
+    return config_as_read(config) if isinstance(config, dict) else None
 
 
 def read_history(path: str) -> list[JSONObject]:
@@ -356,7 +357,7 @@ def _read(path: str, warn: Callable[[str], object] | None = None, check_digests:
     if version not in READABLE_VERSIONS:
         raise ResultsFileError(f"{path}: results format version {version!r} is not one of "
                                f"{', '.join(map(str, READABLE_VERSIONS))}")
-    config: JSONObject = records[0]["config"]
+    config: JSONObject = config_as_read(records[0]["config"])
     history = [r for r in records[1:] if r.get("type") in (GROWN, AGENT_CODE)]
     return config, each_unit_once(path, records[1:]), good_bytes, history
 

@@ -14,14 +14,14 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import TypedDict, Unpack
+from typing import TypedDict
 
 from .._checks import check_int
 from ..game import game_names, get_game
 from ._shutdown import stops_cleanly
 from .agent_source import AgentSource
 from .backends import execute
-from .config import FREE_FOR_ALL_MODE, HarnessConfig, Settings, resolve, tournament_config
+from .config import FREE_FOR_ALL_MODE, HarnessConfig, given, resolve, tournament_config
 from .entries import as_recorded, seat_for, source_of
 from .match import play_game
 from .preflight import preflight
@@ -133,14 +133,14 @@ def plan_text(config: TournamentConfig, units: int, todo: int) -> str:
     return f"donuts-ai: {at_most}{units * per_unit} games in {units} {what} of {per_unit}{held}"
 
 
-def _import_resumed_game(config: HarnessConfig | None, settings: Settings) -> None:
+def _import_resumed_game(config: HarnessConfig | None, game: str | None, path: str | None) -> None:
     """A resume that names the game of its results file by its name alone (``--game
     connect-four-python``) where that game comes from outside the package: its module, as the
     file records it, is imported first (:func:`~.results.import_recorded_game`), so that
     the name is known when the agents are checked against the game."""
-    path = settings.get("results_path", config.results_path if config is not None else None)
-    resume = settings.get("resume", config.resume if config is not None else False)
-    game = settings.get("game", config.game if config is not None else None)
+    resume = config is not None and config.resume
+    path = path if path is not None else config.results_path if config is not None else None
+    game = game if game is not None else config.game if config is not None else None
     if not resume or not isinstance(path, str | os.PathLike) or not isinstance(game, str) or game in game_names():
         return
     written = first_config(os.fspath(path))
@@ -149,47 +149,43 @@ def _import_resumed_game(config: HarnessConfig | None, settings: Settings) -> No
 
 
 @stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
-def run(agents: Iterable[object] | None = None, *, config: HarnessConfig | None = None, **settings: Unpack[Settings]) -> Results:
-    """Run a tournament and return its :class:`~.results.Results`.
+def run(agents: Iterable[object] | None = None, *, game: str | None = None, games: int = 2, setups: object = None,
+        seed: int = 0, workers: int | None = None, isolation: str = "process", results_path: str | None = None,
+        config: HarnessConfig | None = None) -> Results:
+    """Run a tournament: every pairing of ``agents`` plays ``games`` games in ``game``.
 
-    The settings come as keywords (``run(agents, game="donuts", games=20, seed=1)``), as
-    a :class:`~.config.HarnessConfig` (``run(agents, config=config)``), or both when they
-    do not contradict each other (:func:`~.config.resolve`); every setting is described there.
+    The most used settings are keywords; every other one (``format``, ``mode``,
+    ``clock``, ``resume``, ``players``, ...) is a field of ``config``, documented in
+    :class:`~.config.HarnessConfig`. A keyword left at its default leaves the config's
+    value; one that contradicts the config is refused.
 
-    ``agents`` are specs (``"mcts:time=0.1"``, ``"random:seed=3"``, ``"pkg.mod:Class"``),
-    agent objects or agent classes (:mod:`.entries`: an object travels to its supervised
-    seat process with cloudpickle, even one of a class defined in ``__main__``);
-    every pairing plays ``games`` games (pairs mode: in colour-swapped pairs on the same
-    set-up, so ``games`` is rounded up to even; duel mode: ``games`` series). Set-ups:
-    by default every unit (pair, series) is played on a freshly drawn one (for Donuts a
-    tile arrangement) seeded from ``seed``, as the game is played; ``layouts`` may instead
-    name a fixed set, cycled through (see :func:`~.config.parse_layouts`). ``mode`` is
-    ``"pairs"``, ``"duel"`` (best-of-``best_of`` series, first player alternating, see
-    :func:`_series`) or ``"team"`` (4 agents, 2v2). ``clock`` makes it blitz: seconds per
-    player for the whole series in duel mode, per game otherwise. ``move_limit`` is a
-    hard limit on one move (an agent that hangs loses on time there). ``illegal`` is the
-    penalty for an exception or an illegal move (``"lose"`` or ``"forfeit"``); ``ledger``
-    the score ledger (``"rulebook"`` or ``"end-win"``). ``isolation="process"``
-    (default) runs every agent in a supervised process of its own; ``"none"`` calls
-    agent objects in the worker (faster; a hang or a crash there stops the run).
-    ``workers`` processes (default: all cores; 1 runs in this process) or
-    ``backend="ray"`` (``address`` of a cluster, else a local Ray instance). Every unit
-    is seeded from ``seed``: a rerun plays the same games whatever the number of
-    workers (for agents whose moves do not depend on timing). With ``results_path``
-    every finished unit is appended and fsynced; ``resume=True`` continues that file.
+    Args:
+        agents: specs (``"mcts:time=0.1"``, ``"pkg.mod:Class"``), agent objects or agent
+            classes (:mod:`.entries`); each is seated in a supervised process of its own.
+        game: a registered game (``"donuts"``, ``"boxes"``, ``"connect-four"``, ...).
+        games: games per pairing (colour-swapped pairs on one set-up, rounded up to even;
+            a free-for-all game: rounded up to a multiple of the table's seats).
+        setups: the game's set-ups: ``None`` draws a fresh one for every unit, seeded from
+            ``seed``; else a spec (:func:`~.config.parse_setups`), a set-up or a list of
+            them, cycled through.
+        seed: seeds every unit: a rerun plays the same games whatever ``workers``.
+        workers: processes (``None``: all cores; 1 plays in this process).
+        isolation: ``"process"`` (each agent in a supervised process) or ``"none"``
+            (agents called in the worker: faster; a hang or a crash stops the run).
+        results_path: a JSON-lines file every finished unit is appended to (fsynced);
+            ``config=HarnessConfig(resume=True)`` continues it.
+        config: every other setting (:class:`~.config.HarnessConfig`).
 
-    ``game`` names the game (:mod:`donuts_ai.game`; ``"donuts"``, ``"boxes"`` or one a module
-    registered; always given: the harness has no game of its own). A free-for-all
-    game (``"boxes"``) is played at tables of ``players`` seats (default: what its
-    ``rules`` say), each table one unit of ``players`` games, one per rotation of its
-    seats, so that every agent at it starts once; ``games`` is the number of games in
-    all, rounded up to a multiple of ``players``. Tables seat the agents evenly: with
-    fewer agents than seats some sit twice (separate instances), with more the agents
-    that sat least so far fill the table (``format="gauntlet"``: the first agent at every
-    table). Ratings then come from the final rankings (Plackett–Luce, :mod:`.plackett_luce`).
+    Returns:
+        The tournament's :class:`~.results.Results`.
+
+    Raises:
+        ConfigError: a keyword contradicts ``config``.
+        DonutsError: a setting the game refuses, or a results file that cannot be resumed.
     """
-    _import_resumed_game(config, settings)
-    settings_ = resolve(config, agents, settings, entry="run")
+    _import_resumed_game(config, game, results_path)  # before the agents are checked against the game
+    settings_ = resolve(config, agents, given(game=game, games=games, setups=setups, seed=seed, workers=workers,
+                                               isolation=isolation, results_path=results_path), entry="run")
     path = settings_.results_path
     written = first_config(path) if settings_.resume and path is not None else None
     if written is not None and settings_.game is not None:

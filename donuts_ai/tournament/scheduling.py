@@ -63,7 +63,7 @@ def _schedule_free_for_all(config: TournamentConfig) -> list[Unit]:
     (no :data:`~.records.GAMES_PER_KEY`) counted ``games`` in all, with tables drawn so."""
     names, specs, players = config["names"], config["agents"], config["players"]
     rng = random.Random(config["seed"])
-    setups = config["layouts"]
+    setups = config["setups"]
     gauntlet = config["format"] == "gauntlet"
     per_pairing = config.get(GAMES_PER_KEY) == GAMES_PER_PAIRING
     pairings = _pairings_free_for_all(len(names), players, gauntlet) if per_pairing else None
@@ -97,7 +97,7 @@ def schedule(config: TournamentConfig) -> list[Unit]:
     else:
         pairings = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     per_pairing = config["games"] if config["mode"] == "duel" else (config["games"] + 1) // 2
-    setups = config["layouts"]
+    setups = config["setups"]
     units: list[Unit] = []
     for k in range(per_pairing):
         for seats in pairings:

@@ -24,20 +24,34 @@ DEFAULT_MAX_PAIRS = 2000
 def run_sprt(agent_a: object = None, agent_b: object = None, elo0: float = 0.0, elo1: float = 20.0, alpha: float = 0.05,
              beta: float = 0.05, *, max_pairs: int = DEFAULT_MAX_PAIRS, config: HarnessConfig | None = None,
              **settings: Unpack[Settings]) -> tuple[SPRTState, int]:
-    """Test "A is at least ``elo1`` Elo stronger than B" (H1) against "``elo0``" (H0) with
-    colour-swapped pairs on the same set-up, stopping as soon as the SPRT decides or
-    after ``max_pairs`` pairs, in ``game`` (a two-sided game: :mod:`donuts_ai.game`). Returns
-    (final state, pairs played). Each agent is a spec, an agent object or an agent class
-    (:mod:`.entries`), seated in a supervised process of its own (``isolation="none"``:
-    called in this process, as in :func:`~.runner.run`); ``move_limit`` is the hard limit
-    on one move, as there.
+    """Test "A is at least ``elo1`` Elo stronger than B" (H1) against "``elo0``" (H0).
 
-    The settings are keywords or a :class:`~.config.HarnessConfig` (``config=``) as for
-    :func:`~.runner.run`; an SPRT uses ``game``, ``layouts``, ``seed``, ``rules``,
-    ``clock``, ``illegal``, ``move_limit``, ``ledger``, ``isolation`` and ``progress``
-    (``True``: a line on stderr; a callable: called with ``(state, pairs played)`` after
-    every pair), and refuses the others. The two agents come as ``agent_a`` and
-    ``agent_b`` or as the config's two ``agents``."""
+    Colour-swapped pairs on the same set-up are played until the SPRT decides, or
+    ``max_pairs`` pairs. The settings are keywords or a config as for
+    :func:`~.runner.run`; an SPRT uses ``game`` (a two-sided game), ``setups``, ``seed``,
+    ``rules``, ``clock``, ``illegal``, ``move_limit``, ``ledger``, ``isolation`` and
+    ``progress`` (a callable is called with ``(state, pairs played)`` after every pair),
+    and refuses the others.
+
+    Args:
+        agent_a: a spec, an agent object or an agent class (:mod:`.entries`); ``None``
+            with ``agent_b``: the config's two ``agents``.
+        agent_b: its opponent, likewise.
+        elo0: the Elo difference of H0.
+        elo1: the Elo difference of H1.
+        alpha: the test's false-positive rate.
+        beta: the test's false-negative rate.
+        max_pairs: the most pairs played before it stops undecided.
+        config: the settings (:class:`~.config.HarnessConfig`).
+        **settings: settings as keywords (:class:`~.config.Settings`), completing ``config``.
+
+    Returns:
+        (the final :class:`~.stats.SPRTState`, pairs played).
+
+    Raises:
+        ConfigError: a keyword contradicts ``config``, or sets what an SPRT does not use.
+        DonutsError: not two agents, or a setting the game refuses.
+    """
     sprt([0] * 5, elo0, elo1, alpha, beta)  # checks the parameters
     pairs = check_int("max_pairs", max_pairs, minimum=1)
     assert pairs is not None  # not allow_none

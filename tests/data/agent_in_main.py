@@ -64,19 +64,20 @@ def main(out_dir):
     try:  # the same file, another object: refused, the file unchanged
         before = open(path).read()
         tournament.run([FirstMove(seed=2), "greedy"], game="donuts", games=20, seed=1, workers=1, results_path=path,
-                       resume=True)
+                       config=tournament.HarnessConfig(resume=True))
         report["resume_other"] = "accepted"
     except ResultsFileError as exc:
         report["resume_other"] = str(exc)
         report["file_unchanged"] = open(path).read() == before
     again = tournament.run([FirstMove(seed=1), "greedy"], game="donuts", games=20, seed=1, workers=1, results_path=path,
-                           resume=True)
+                           config=tournament.HarnessConfig(resume=True))
     report["resume_same_games"] = len(again.games)
 
     state, pairs = tournament.run_sprt(Shuffler(seed=3), "greedy", game="donuts", max_pairs=3, seed=2)
     report["sprt_pairs"] = pairs
 
-    hangs = tournament.run([HangsOnThirdMove(), Shuffler], game="donuts", games=2, seed=4, workers=1, move_limit=0.5)
+    hangs = tournament.run([HangsOnThirdMove(), Shuffler], game="donuts", games=2, seed=4, workers=1,
+                           config=tournament.HarnessConfig(move_limit=0.5))
     report["hang"] = {"games": len(hangs.games), "kinds": sorted({e["kind"] for e in hangs.events()}),
                       "winners": [g.names[g.winner] for g in hangs.games]}
 

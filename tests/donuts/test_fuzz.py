@@ -37,7 +37,7 @@ from donuts_ai.donuts.rules import INSERTION_MODES, MAX_DONUTS
 from donuts_ai.donuts.squares import SQUARE_NAMES, parse_square
 from donuts_ai.errors import DonutsError, IllegalMoveError, InvalidMoveError
 from donuts_ai.tournament import specs
-from donuts_ai.tournament.config import parse_layouts
+from donuts_ai.tournament.config import parse_setups
 from donuts_ai.tournament.results import read_file
 
 from ..helpers import assert_same_position, reference_of
@@ -419,11 +419,11 @@ def test_mutated_agent_specs(spec):
     _check_agent_spec(spec)
 
 
-# --- layout specs: config.parse_layouts (read-only here) ---------------------------
+# --- layout specs: config.parse_setups (read-only here) ---------------------------
 
 
 def _count_too_large(text: str) -> bool:
-    """random:SEED:COUNT with a COUNT that would take long to build (parse_layouts puts
+    """random:SEED:COUNT with a COUNT that would take long to build (parse_setups puts
     no bound on COUNT; reported to its owner)."""
     kind, _, rest = text.partition(":")
     try:
@@ -444,7 +444,7 @@ def test_layout_specs(text):
     if "\x00" in text or os.path.lexists(text) or _count_too_large(text):
         return
     try:
-        result = parse_layouts(text, "donuts")
+        result = parse_setups(text, "donuts")
     except DonutsError:
         return
     if isinstance(result, str):  # a drawn kind ("random", "grid") is returned as its word
@@ -455,7 +455,7 @@ def test_layout_specs(text):
 
 def test_layout_spec_with_a_nul_byte():
     with pytest.raises(DonutsError):
-        parse_layouts("layouts\x00.txt", "donuts")
+        parse_setups("layouts\x00.txt", "donuts")
 
 
 @SLOW
@@ -468,7 +468,7 @@ def test_layout_files(blocks, sep):
         with open(path, "w", encoding="utf-8", errors="surrogatepass", newline="") as fh:
             fh.write(sep.join(blocks))
         try:
-            result = parse_layouts(path, "donuts")
+            result = parse_setups(path, "donuts")
         except DonutsError:
             return
     assert result and all(isinstance(x, Layout) for x in result)
@@ -478,7 +478,7 @@ def test_layout_file_that_is_not_utf8(tmp_path):
     path = tmp_path / "layouts.txt"
     path.write_bytes(Layout.standard().to_text().encode() + b"\xff\n")
     with pytest.raises(DonutsError):
-        parse_layouts(str(path), "donuts")
+        parse_setups(str(path), "donuts")
 
 
 # --- results files: results.read_file (read-only here) -----------------------------

@@ -154,7 +154,8 @@ def test_the_analysis_on_every_core_gives_one_thread_s_values():
 
 def test_a_solver_agent_plays_the_same_games_twice():
     def games() -> list[list[str]]:
-        results = T.run(["solver", "greedy"], games=2, workers=1, seed=4, rules={"donuts": 8}, isolation="none", game="donuts")
+        results = T.run(["solver", "greedy"], games=2, workers=1, seed=4, isolation="none", game="donuts",
+                        config=T.HarnessConfig(rules={"donuts": 8}))
         return [list(g.moves) for g in results.games]
 
     assert games() == games()

@@ -244,8 +244,8 @@ def test_a_driver_killed_mid_run_is_finished_by_resume(cluster, local_games, tmp
     assert 0 < len(before) < len(local_games) and len(set(before)) == len(before)
     # Ray ends a dead driver's workers: their seats see the end of their input and leave.
     assert not _gone_soon(seats)
-    T.run(AGENTS, games=GAMES, seed=SEED, backend="ray", address=cluster.address, game="donuts",
-          results_path=str(out), resume=True)  # what --resume runs
+    T.run(AGENTS, games=GAMES, seed=SEED, game="donuts",
+          results_path=str(out), config=T.HarnessConfig(backend="ray", address=cluster.address, resume=True))  # what --resume runs
     written = _units(out)
     assert written[:len(before)] == before and sorted(written) == [unit for unit, _ in local_games], Counter(written)
     assert _games(T.Results.from_file(str(out)).units) == local_games
@@ -345,7 +345,8 @@ def test_training_in_workers_on_two_nodes_stops_and_resumes_as_if_never_stopped(
 def test_a_tournament_loses_a_node_mid_run_and_plays_every_unit_once(cluster, local_games, tmp_path):
     out = tmp_path / "r.jsonl"
     results, loss = _with_node_lost(cluster, out, lambda: T.run(
-        AGENTS, games=GAMES, seed=SEED, backend="ray", address=cluster.address, game="donuts", results_path=str(out)))
+        AGENTS, games=GAMES, seed=SEED, game="donuts", results_path=str(out),
+                                                                config=T.HarnessConfig(backend="ray", address=cluster.address)))
     assert loss.written_then is not None, "the run ended before the second node played a unit"
     assert loss.written_then < len(local_games)  # removed mid-run, its unit unfinished
     written = _units(out)

@@ -225,7 +225,7 @@ def test_openspiel_mcts_bad_arguments(dos, kwargs):
 def test_a_tournament_with_openspiel_mcts(dos):
     from donuts_ai import tournament
 
-    results = tournament.run(["openspiel-mcts:simulations=30", "random"], games=2, layouts="standard", seed=1, workers=1,
+    results = tournament.run(["openspiel-mcts:simulations=30", "random"], games=2, setups="standard", seed=1, workers=1,
                              isolation="none", game="donuts")
     games = results.games
     assert len(games) == 2 and {g.names[0] for g in games} == {"openspiel-mcts:simulations=30", "random"}

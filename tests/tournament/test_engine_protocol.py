@@ -189,12 +189,12 @@ def test_engine_specs_are_read_and_checked():
 @pytest.mark.parametrize("rules", [None, {"insertion": "single", "donuts": 18}, {"insertion": "group", "donuts": 36}])
 def test_the_c_engine_plays_a_supervised_tournament(c_engine, rules):
     spec = f"engine:{c_engine}"
-    results = T.run([spec, "random", "greedy"], games=2, workers=1, rules=rules, seed=3, game="donuts")
+    results = T.run([spec, "random", "greedy"], games=2, workers=1, seed=3, game="donuts", config=T.HarnessConfig(rules=rules))
     assert len(results.games) == 6
     assert not results.events(), results.events()
     assert all(g.reason in ENDINGS for g in results.games)
     # Seeded through its seed option: a rerun plays the same games.
-    again = T.run([spec, "random", "greedy"], games=2, workers=1, rules=rules, seed=3, game="donuts")
+    again = T.run([spec, "random", "greedy"], games=2, workers=1, seed=3, game="donuts", config=T.HarnessConfig(rules=rules))
     assert [g.moves for g in again.games] == [g.moves for g in results.games]
 
 
@@ -220,8 +220,8 @@ def test_an_engine_is_an_agent_too(c_engine):
 
 def test_faulty_engines_lose_their_games_and_the_run_goes_on(tmp_path):
     faulty = {kind: f"engine:{_script(tmp_path, kind, body)}" for kind, body in FAULTS.items()}
-    results = T.run(["random", *faulty.values()], format="gauntlet", games=2, workers=1, move_limit=3, game="donuts",
-                    results_path=str(tmp_path / "r.jsonl"))
+    results = T.run(["random", *faulty.values()], games=2, workers=1, game="donuts",
+                    results_path=str(tmp_path / "r.jsonl"), config=T.HarnessConfig(format="gauntlet", move_limit=3))
     assert len(results.games) == 2 * len(FAULTS) and len(T.Results.from_file(str(tmp_path / "r.jsonl")).games) == len(results.games)
     expected = {"hang": ("time", "killed"), "crash": ("crash", "(exit status 3)"), "nonsense": ("crash", "broke the protocol"),
                 "illegal": ("illegal move", "illegal move 'z9'")}
@@ -287,7 +287,8 @@ def test_the_harness_speaks_the_protocol_as_written(tmp_path, monkeypatch):
     path = tmp_path / "recorder.py"
     path.write_text(RECORDER)
     command = shlex.join([sys.executable, str(path), str(log)])
-    results = T.run([f"engine:{command},option.Style=calm,go.depth=3", "random"], games=2, workers=1, clock=600, game="donuts")
+    results = T.run([f"engine:{command},option.Style=calm,go.depth=3", "random"], games=2, workers=1, game="donuts",
+                    config=T.HarnessConfig(clock=600))
     assert not results.events() and all(g.reason in ENDINGS for g in results.games)
     sessions: list[list[str]] = []
     for line in log.read_text().splitlines():

@@ -153,7 +153,8 @@ def played(tmp_path_factory):
 
 
 def _resume(path) -> T.Results:
-    return T.run(["greedy", "random"], game="donuts", games=4, seed=1, workers=1, results_path=str(path), resume=True)
+    return T.run(["greedy", "random"], game="donuts", games=4, seed=1, workers=1, results_path=str(path),
+                 config=T.HarnessConfig(resume=True))
 
 
 def test_a_repeated_unit_line_is_counted_once(tmp_path, played):

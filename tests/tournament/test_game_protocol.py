@@ -149,7 +149,7 @@ class Cheater(_ToyAgent):
 def test_a_toy_game_runs_through_the_harness(tmp_path, isolation):
     specs = [f"{__name__}:Perfect", f"{__name__}:Randomly", f"{__name__}:Cheater"]
     path = tmp_path / "r.jsonl"
-    results = T.run(specs, game="take-away", games=6, layouts="9,13,17", workers=1, isolation=isolation,
+    results = T.run(specs, game="take-away", games=6, setups="9,13,17", workers=1, isolation=isolation,
                     results_path=str(path))
     assert results.config["game"] == "take-away" and len(results.games) == 18
     for g in results.games:
@@ -184,8 +184,8 @@ def test_drawn_set_ups_come_from_the_game():
 
 def test_a_game_registered_by_any_module_plays_in_worker_processes():
     specs = ["tests.tournament.test_game_protocol:Perfect", "tests.tournament.test_game_protocol:Randomly"]
-    one = T.run(specs, game="take-away", games=4, layouts="9,13", workers=1, isolation="none", seed=3)
-    two = T.run(specs, game="take-away", games=4, layouts="9,13", workers=2, isolation="none", seed=3)
+    one = T.run(specs, game="take-away", games=4, setups="9,13", workers=1, isolation="none", seed=3)
+    two = T.run(specs, game="take-away", games=4, setups="9,13", workers=2, isolation="none", seed=3)
     assert [g.moves for g in two.games] == [g.moves for g in one.games]
     # A two-sided game's places come from its winner; its records hold no ranking.
     for g in one.games:
@@ -207,7 +207,7 @@ def test_the_harness_has_no_game_of_its_own():
 
     from donuts_ai.tournament.seats import serve
 
-    for entry in (T.play_game, T.make_agent, T.resolve, T.parse_layouts, T.ProcessSeat):
+    for entry in (T.play_game, T.make_agent, T.resolve, T.parse_setups, T.ProcessSeat):
         assert inspect.signature(entry).parameters["game"].default is inspect.Parameter.empty, entry
     assert T.HarnessConfig().game is None  # run, make_config, run_sprt: game= or a config's game, never a default
     assert all(p.default is inspect.Parameter.empty for p in inspect.signature(serve).parameters.values())

@@ -22,7 +22,7 @@ MAX_POSITIONAL = 6
 ENTRY_POINTS = [T.run, T.run_sprt, T.make_config, T.play_game, run_study, evaluate]
 #: The fixtures written before the config (``git archive before-29``, then with that tree first on
 #: the path): ``tournament.run(["random", "greedy", "random:seed=2"], format="gauntlet", mode="duel",
-#: games=1, layouts="random:1:2", seed=7, workers=1, isolation="none", game="donuts", results_path=...)``
+#: games=1, setups="random:1:2", seed=7, workers=1, isolation="none", game="donuts", results_path=...)``
 #: and ``run_study(grids=2, seed=11, workers=1, rules={"insertion": "single", "donuts": 12}, results_path=...)``.
 #: Fields of a results file that measure time: two runs of the same games differ there.
 TIMINGS = {"times", "seconds"}
@@ -37,8 +37,26 @@ def test_no_entry_point_takes_more_than_six_positional_parameters(entry):
 
 def test_the_keywords_are_the_config_fields():
     fields = {f.name for f in dataclasses.fields(T.HarnessConfig)} - {"agents"}
-    keywords = {T.config.KEYWORD_FIELDS.get(k, k) for k in T.Settings.__annotations__}
-    assert keywords == fields
+    assert set(T.Settings.__annotations__) == fields
+
+
+def test_runs_keywords_are_config_fields_with_their_defaults():
+    # help(run) shows each keyword with the default its field has; the rest are the config's
+    defaults = {f.name: f.default for f in dataclasses.fields(T.HarnessConfig)}
+    keywords = {name: p.default for name, p in inspect.signature(T.run).parameters.items()
+                if p.kind is p.KEYWORD_ONLY and name != "config"}
+    assert keywords and all(defaults[name] == default for name, default in keywords.items())
+    assert len(inspect.signature(T.run).parameters) - 1 <= 8  # besides the settings object
+
+
+def test_the_old_layouts_keyword_is_gone():
+    config = T.HarnessConfig(game="donuts")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'layouts'"):
+        config.replace(layouts="standard")
+    with pytest.raises(TypeError, match="layouts"):
+        T.run(["random", "greedy"], game="donuts", layouts="standard")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'layouts'"):
+        T.make_config(["random", "greedy"], game="donuts", layouts="standard")  # type: ignore[call-arg]
 
 
 def _without_timings(value):
@@ -58,17 +76,17 @@ def _lines(path):
 def test_keywords_and_a_config_write_the_same_results_file(tmp_path):
     agents = ["random", RandomAgent(seed=4)]
     by_keywords = tmp_path / "keywords.jsonl"
-    T.run(agents, game="donuts", games=2, layouts="random:1:2", seed=3, workers=1, isolation="none",
+    T.run(agents, game="donuts", games=2, setups="random:1:2", seed=3, workers=1, isolation="none",
           results_path=str(by_keywords))
     config = T.HarnessConfig(game="donuts", games=2, setups="random:1:2", seed=3, workers=1, isolation="none")
-    assert config.replace(layouts="x").setups == config.replace(setups="x").setups == "x"  # the public keyword names the field
+    assert config.replace(setups="x").setups == "x"
     by_config = tmp_path / "config.jsonl"
     T.run(agents, config=config.replace(results_path=str(by_config)))
     assert _lines(by_keywords) == _lines(by_config)
     # the config may carry the agents too (as their sources: records and pickled objects)
     carried = config.replace(agents=agents)
     assert carried.records == json.loads(by_keywords.read_text().splitlines()[0])["config"]["agents"]
-    assert T.make_config(config=carried) == T.make_config(agents, game="donuts", games=2, layouts="random:1:2", seed=3,
+    assert T.make_config(config=carried) == T.make_config(agents, game="donuts", games=2, setups="random:1:2", seed=3,
                                                           isolation="none")
     with pytest.raises(dataclasses.FrozenInstanceError):
         carried.games = 4  # type: ignore[misc]
@@ -104,8 +122,8 @@ def test_a_tournament_file_written_before_the_config_resumes(tmp_path):
     with open(source, encoding="utf-8") as fh:
         path.write_text("".join(fh.readlines()[:-1]), encoding="utf-8")  # the last series to play again
     config = T.HarnessConfig(game="donuts", format="gauntlet", mode="duel", games=1, seed=7, workers=1, isolation="none",
-                             setups=before.config["layouts"])
-    again = T.run(["random", "greedy", "random:seed=2"], config=config, results_path=str(path), resume=True)
+                             setups=before.config["setups"], resume=True)  # read from the file's "layouts"
+    again = T.run(["random", "greedy", "random:seed=2"], config=config, results_path=str(path))
     assert [(g.unit, g.setup, g.moves, g.winner) for g in again.games] == [(g.unit, g.setup, g.moves, g.winner)
                                                                           for g in before.games]
 
@@ -143,8 +161,8 @@ def test_a_tournament_file_written_by_0_3_0_resumes(tmp_path, name, agents, sett
         lines = fh.readlines()
     assert len(lines) >= 3  # the config and at least two units: one kept, one played again
     path.write_text("".join(lines[:-1]), encoding="utf-8")
-    config = T.HarnessConfig(workers=1, **settings)
-    again = T.run(agents, config=config, results_path=str(path), resume=True)
+    config = T.HarnessConfig(workers=1, resume=True, **settings)
+    again = T.run(agents, config=config, results_path=str(path))
     assert [(g.unit, g.setup, g.seats, g.moves, g.winner) for g in again.games] == [
         (g.unit, g.setup, g.seats, g.moves, g.winner) for g in before.games]
 

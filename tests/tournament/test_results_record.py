@@ -67,7 +67,7 @@ def test_a_run_grows_on_the_record_to_the_games_of_a_fresh_run(tmp_path):
     grown, fresh = tmp_path / "grown.jsonl", tmp_path / "fresh.jsonl"
     T.run(AGENTS, games=4, results_path=str(grown), **SETTINGS)
     before = grown.read_bytes()
-    results = T.run(AGENTS, games=8, results_path=str(grown), resume=True, **SETTINGS)
+    results = T.run(AGENTS, games=8, results_path=str(grown), **SETTINGS, config=T.HarnessConfig(resume=True))
     T.run(AGENTS, games=8, results_path=str(fresh), **SETTINGS)
     after = grown.read_bytes()
     assert after.startswith(before)  # append-only: the lines written stay byte for byte
@@ -77,10 +77,10 @@ def test_a_run_grows_on_the_record_to_the_games_of_a_fresh_run(tmp_path):
     assert results.history == history and results.config["games"] == 8
     assert "Grew 1 time: games 4 -> 8 (after 6 units)" in results.table()
     # Again to the same size: nothing to play, nothing written; fewer: refused, naming both.
-    T.run(AGENTS, games=8, results_path=str(grown), resume=True, **SETTINGS)
+    T.run(AGENTS, games=8, results_path=str(grown), **SETTINGS, config=T.HarnessConfig(resume=True))
     assert grown.read_bytes() == after
     with pytest.raises(ResultsFileError, match="games=8; 6 is fewer"):
-        T.run(AGENTS, games=6, results_path=str(grown), resume=True, **SETTINGS)
+        T.run(AGENTS, games=6, results_path=str(grown), **SETTINGS, config=T.HarnessConfig(resume=True))
     assert grown.read_bytes() == after
 
 
@@ -88,7 +88,7 @@ def test_other_settings_still_refuse_a_resume(tmp_path):
     path = tmp_path / "r.jsonl"
     T.run(AGENTS[:2], games=2, results_path=str(path), **SETTINGS)
     with pytest.raises(ResultsFileError, match="differs in: seed"):
-        T.run(AGENTS[:2], games=4, results_path=str(path), resume=True, **{**SETTINGS, "seed": 4})
+        T.run(AGENTS[:2], games=4, results_path=str(path), **{**SETTINGS, "seed": 4}, config=T.HarnessConfig(resume=True))
 
 
 @pytest.fixture
@@ -117,14 +117,14 @@ def test_a_changed_agent_is_refused_on_resume_unless_a_new_version_is_asked_for(
     written = path.read_bytes()
     mine(MINE_FIXED)
     with pytest.raises(AgentCodeError, match=r"the code of mine_pkg\.agent:Agent \(sha256:\w+ -> sha256:\w+\) changed") as err:
-        T.run(agents, games=4, results_path=str(path), resume=True, **SETTINGS)
+        T.run(agents, games=4, results_path=str(path), **SETTINGS, config=T.HarnessConfig(resume=True))
     assert isinstance(err.value, SpecError) and "new_version=True" in str(err.value)
     assert path.read_bytes() == written
-    results = T.run(agents, games=4, results_path=str(path), resume=True, new_version=True, **SETTINGS)
+    results = T.run(agents, games=4, results_path=str(path), **SETTINGS, config=T.HarnessConfig(resume=True, new_version=True))
     assert len(results.units) == 2 and path.read_bytes().startswith(written)
     assert "New version after 1 units (the units written after it): mine_pkg.agent:Agent" in results.table()
     # The new version is now the file's: a resume with it needs no flag.
-    T.run(agents, games=4, results_path=str(path), resume=True, **SETTINGS)
+    T.run(agents, games=4, results_path=str(path), **SETTINGS, config=T.HarnessConfig(resume=True))
 
 
 def test_a_file_without_code_resumes_with_a_warning_and_records_the_code(tmp_path, capsys):
@@ -134,7 +134,7 @@ def test_a_file_without_code_resumes_with_a_warning_and_records_the_code(tmp_pat
     header = json.loads(lines[0])
     del header["config"]["agent_code"]  # as 0.4.0 wrote it
     path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
-    T.run(AGENTS[:2], games=4, results_path=str(path), resume=True, **SETTINGS)
+    T.run(AGENTS[:2], games=4, results_path=str(path), **SETTINGS, config=T.HarnessConfig(resume=True))
     assert "the versions of the agents that played its units are unknown" in capsys.readouterr().err
     code_line = [json.loads(line) for line in path.read_text().splitlines() if '"type": "agent_code"' in line]
     assert code_line == [{"type": "agent_code", "agent_code": [library_version()] * 2, "changed": [], "after_units": 1}]
@@ -182,7 +182,7 @@ def test_files_of_earlier_versions_verify(name):
 
 
 def test_files_played_now_verify_for_both_games(tmp_path):
-    donuts = T.run(AGENTS, games=2, results_path=str(tmp_path / "d.jsonl"), illegal="forfeit", **SETTINGS)
+    donuts = T.run(AGENTS, games=2, results_path=str(tmp_path / "d.jsonl"), **SETTINGS, config=T.HarnessConfig(illegal="forfeit"))
     boxes = T.run(["random", "greedy", "random:seed=2"], **{**SETTINGS, "game": "boxes"}, games=3,
                   results_path=str(tmp_path / "b.jsonl"))
     for results, path in ((donuts, "d.jsonl"), (boxes, "b.jsonl")):
@@ -224,7 +224,7 @@ def test_a_line_changed_after_it_was_written_is_refused_by_report_and_named_by_v
     with pytest.raises(ResultsFileError, match="line 2 \\(unit 0\\) was changed after it was written"):
         T.Results.from_file(str(path))
     with pytest.raises(ResultsFileError, match="line 2"):
-        T.run(AGENTS[:2], games=2, results_path=str(path), resume=True, **SETTINGS)
+        T.run(AGENTS[:2], games=2, results_path=str(path), **SETTINGS, config=T.HarnessConfig(resume=True))
     findings = [str(m) for m in verify_file(str(path)).mismatches]
     assert findings[0] == "line 2, unit 0: the line was changed after it was written (its digest does not match its contents)"
     assert findings[1].startswith("line 2, unit 0, game 0: winner: recorded")
@@ -234,9 +234,9 @@ def test_a_line_changed_after_it_was_written_is_refused_by_report_and_named_by_v
 
 def test_a_run_says_what_it_will_play_before_its_first_game(tmp_path, capsys):
     path = tmp_path / "r.jsonl"
-    T.run(AGENTS[:2], games=4, results_path=str(path), progress=lambda done, total: None, **SETTINGS)
+    T.run(AGENTS[:2], games=4, results_path=str(path), **SETTINGS, config=T.HarnessConfig(progress=lambda done, total: None))
     assert capsys.readouterr().err.splitlines()[-1] == "donuts-ai: 4 games in 2 pairs of 2"
-    T.run(AGENTS[:2], games=6, results_path=str(path), resume=True, progress=lambda done, total: None, **SETTINGS)
+    T.run(AGENTS[:2], games=6, results_path=str(path), **SETTINGS, config=T.HarnessConfig(resume=True, progress=lambda done, total: None))
     assert capsys.readouterr().err.splitlines()[-1] == ("donuts-ai: 6 games in 3 pairs of 2; 2 pairs in the results "
                                                         "file already, 1 to play")
     T.run(AGENTS[:2], games=2, **SETTINGS)  # no progress asked for: nothing said
@@ -264,13 +264,13 @@ def test_an_engine_is_its_program_and_its_script_not_its_data_files(tmp_path):
 
 def test_progress_is_one_tqdm_bar_or_a_callable_or_nothing(tmp_path, capsys):
     seen = []
-    T.run(AGENTS[:2], games=4, progress=lambda done, total: seen.append((done, total)), **SETTINGS)
+    T.run(AGENTS[:2], games=4, **SETTINGS, config=T.HarnessConfig(progress=lambda done, total: seen.append((done, total))))
     assert seen == [(1, 2), (2, 2)]
     capsys.readouterr()
-    T.run(AGENTS[:2], games=4, progress=True, **SETTINGS)
+    T.run(AGENTS[:2], games=4, **SETTINGS, config=T.HarnessConfig(progress=True))
     err = capsys.readouterr().err
     assert "tournament: 100%" in err and "2/2" in err and "games=4" in err  # tqdm's bar, with the games beside it
-    T.run(AGENTS[:2], games=4, progress=False, **SETTINGS)
+    T.run(AGENTS[:2], games=4, **SETTINGS, config=T.HarnessConfig(progress=False))
     assert capsys.readouterr().err == ""
     _, played = T.run_sprt("random", "greedy", max_pairs=3, progress=True, game="donuts", isolation="none", seed=3)
     err = capsys.readouterr().err
@@ -331,7 +331,8 @@ def test_a_results_file_records_where_a_game_of_ones_own_comes_from_and_reading_
         assert read(str(path)) is not None
     assert T.Results.from_file(str(path)).table().startswith("2 games")
     forget()
-    resumed = T.run(["random", "greedy"], **{**SETTINGS, "game": OWN_NAME}, games=4, results_path=str(path), resume=True)
+    resumed = T.run(["random", "greedy"], **{**SETTINGS, "game": OWN_NAME}, games=4, results_path=str(path),
+                    config=T.HarnessConfig(resume=True))
     assert len(resumed.games) == 4  # named by its name alone: the file says where it comes from
     # Where the module cannot be imported: one line naming the game and the module, for every reader.
     forget()
@@ -343,7 +344,7 @@ def test_a_results_file_records_where_a_game_of_ones_own_comes_from_and_reading_
             read(str(path))
         assert str(raised.value) == expected
     with pytest.raises(ResultsFileError, match="which cannot be imported"):
-        T.run(["random", "greedy"], **{**SETTINGS, "game": OWN_NAME}, games=6, results_path=str(path), resume=True)
+        T.run(["random", "greedy"], **{**SETTINGS, "game": OWN_NAME}, games=6, results_path=str(path), config=T.HarnessConfig(resume=True))
     for command in ("report", "verify"):
         status, err = command_error(capsys, command, str(path))
         assert (status, err) == (2, f"donuts-ai: error: {expected}\n")

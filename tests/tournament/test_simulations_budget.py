@@ -140,7 +140,7 @@ def test_a_results_file_written_with_the_old_word_resumes_with_the_new(tmp_path)
     written = path.read_bytes()
     assert json.loads(written.splitlines()[0])["config"]["agents"] == [old, "random"]
     # The new spelling: the same agent, so the file goes on, under the names it recorded.
-    resumed = T.run([new, "random"], games=4, results_path=str(path), resume=True, **SETTINGS)
+    resumed = T.run([new, "random"], games=4, results_path=str(path), **SETTINGS, config=T.HarnessConfig(resume=True))
     assert path.read_bytes().startswith(written) and len(resumed.units) == 2
     assert resumed.config["agents"] == resumed.config["names"] == [old, "random"]
     assert {name for g in resumed.games for name in g.names} == {old, "random"}
@@ -148,11 +148,11 @@ def test_a_results_file_written_with_the_old_word_resumes_with_the_new(tmp_path)
     assert verify_file(str(path)).ok
     # The old spelling is no spec any more.
     with pytest.raises(SpecError, match="unknown parameter 'iterations'"):
-        T.run([old, "random"], games=4, results_path=str(path), resume=True, **SETTINGS)
+        T.run([old, "random"], games=4, results_path=str(path), **SETTINGS, config=T.HarnessConfig(resume=True))
     # Another budget is another agent: refused, the file unchanged.
     before = path.read_bytes()
     with pytest.raises(T.ResultsFileError, match="differs in: agent"):
-        T.run(["mcts:simulations=21", "random"], games=4, results_path=str(path), resume=True, **SETTINGS)
+        T.run(["mcts:simulations=21", "random"], games=4, results_path=str(path), **SETTINGS, config=T.HarnessConfig(resume=True))
     assert path.read_bytes() == before
 
 

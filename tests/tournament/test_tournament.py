@@ -230,7 +230,8 @@ def test_pairs_swap_colors_on_the_same_layout_and_rerun_identically():
 
 
 def test_duel_series_alternate_and_stop_when_decided():
-    results = T.run(["greedy", "random"], mode="duel", best_of=5, games=3, workers=1, seed=2, isolation="none", game="donuts")
+    results = T.run(["greedy", "random"], games=3, workers=1, seed=2, isolation="none", game="donuts",
+                    config=T.HarnessConfig(mode="duel", best_of=5))
     assert len(results.units) == 3
     for unit in results.units:
         games, match = unit["games"], unit["match"]
@@ -279,8 +280,8 @@ def test_series_count_wins_only_and_end_at_the_target_or_the_length():
 
 
 def test_duel_blitz_clock_runs_over_the_whole_series():
-    results = T.run(["tests.tournament.test_tournament:SlowAgent", "random"], mode="duel", best_of=7, games=1, clock=0.6,
-                    workers=1, seed=4, game="donuts")
+    results = T.run(["tests.tournament.test_tournament:SlowAgent", "random"], games=1, workers=1, seed=4, game="donuts",
+                    config=T.HarnessConfig(mode="duel", best_of=7, clock=0.6))
     assert results.config["clock_per"] == "series"
     unit = results.units[0]
     games = unit["games"]
@@ -294,8 +295,8 @@ def test_duel_blitz_clock_runs_over_the_whole_series():
 
 
 def test_team_battle_rotates_four_seats():
-    results = T.run(["greedy", "random", "greedy:seed=2", "random:seed=2"], mode="team", games=2, workers=1, isolation="none",
-                    game="donuts")
+    results = T.run(["greedy", "random", "greedy:seed=2", "random:seed=2"], games=2, workers=1, isolation="none",
+                    game="donuts", config=T.HarnessConfig(mode="team"))
     game = results.games[0]
     assert game["names"] == ["greedy", "random", "greedy:seed=2", "random:seed=2"]
     # Each team's two players took turns alternately.
@@ -304,7 +305,7 @@ def test_team_battle_rotates_four_seats():
     assert abs(turns[0] - turns[2]) <= 1 and abs(turns[1] - turns[3]) <= 1
     assert results.games[1]["names"] == ["random", "greedy", "random:seed=2", "greedy:seed=2"]
     with pytest.raises(T.SpecError.__mro__[1], match="team battle needs 4 agents"):
-        T.run(["greedy", "random"], mode="team", game="donuts")
+        T.run(["greedy", "random"], game="donuts", config=T.HarnessConfig(mode="team"))
 
 
 def test_blitz_clock_loses_on_time():
@@ -335,8 +336,8 @@ def test_forfeits_are_capped_so_every_game_ends():
     # Chocolate forfeits, Vanilla forfeits, ... until Chocolate's third forfeit loses.
     assert record["moves"] == [None] * 4 and record["forfeits"] == [3, 2]
     assert (record["winner"], record["reason"]) == (1, "forfeits") and len(record["events"]) == 5
-    results = T.run(["tests.tournament.test_tournament:NeverLegalAgent"] * 2, games=2, workers=1, illegal="forfeit", isolation="none",
-                    game="donuts")
+    results = T.run(["tests.tournament.test_tournament:NeverLegalAgent"] * 2, games=2, workers=1, isolation="none",
+                    game="donuts", config=T.HarnessConfig(illegal="forfeit"))
     assert [g["reason"] for g in results.games] == ["forfeits", "forfeits"]
 
 
@@ -345,7 +346,7 @@ def test_every_seat_has_its_own_agent(isolation):
     spec = "tests.tournament.test_tournament:OneColorAgent"
     results = T.run([spec, spec], games=4, workers=1, isolation=isolation, game="donuts")
     assert len(results.games) == 4 and not results.events()
-    team = T.run([spec] * 4, mode="team", games=2, workers=1, isolation=isolation, game="donuts")
+    team = T.run([spec] * 4, games=2, workers=1, isolation=isolation, game="donuts", config=T.HarnessConfig(mode="team"))
     assert not team.events()
     game = T.get_game("donuts")
     keys = T.seat_cache.seat_keys(game.name, [spec, spec, "random", spec], isolation)
@@ -358,7 +359,8 @@ def test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on(tmp_path, monkeyp
     bad = [f"{__name__}:HangAgent", f"{__name__}:ExitAgent", f"{__name__}:SegfaultAgent"]
     path = tmp_path / "r.jsonl"
     # A per-move limit far above what a first move takes on a loaded machine, so only the hang hits it.
-    results = T.run(["random", *bad], format="gauntlet", games=2, workers=1, move_limit=3, results_path=str(path), game="donuts")
+    results = T.run(["random", *bad], games=2, workers=1, results_path=str(path), game="donuts",
+                    config=T.HarnessConfig(format="gauntlet", move_limit=3))
     assert len(results.games) == 6 and len(T.Results.from_file(str(path)).games) == 6
     for g in results.games:
         assert g["reason"] in ("time", "crash") and len(g["events"]) == 1
@@ -388,7 +390,8 @@ def test_a_process_that_dies_between_turns_loses_by_crash():
 
 
 def test_a_crash_is_seen_even_when_a_forked_child_holds_the_pipe():
-    results = T.run(["random", "tests.tournament.test_tournament:ForkingAgent"], format="gauntlet", games=2, workers=1, game="donuts")
+    results = T.run(["random", "tests.tournament.test_tournament:ForkingAgent"], games=2, workers=1, game="donuts",
+                    config=T.HarnessConfig(format="gauntlet"))
     assert [g.reason for g in results.games] == ["crash", "crash"]
     assert all(g.events[0].detail.endswith("(exit status 5)") for g in results.games)
 
@@ -461,11 +464,13 @@ def test_results_file_and_resume(tmp_path):
     assert json.loads(lines[0])["type"] == "config" and len(lines) == 1 + len(full.units)
     # Kill mid-write: drop two units and cut the next line in half.
     path.write_text("\n".join(lines[:-3]) + "\n" + lines[-3][: len(lines[-3]) // 2])
-    resumed = T.run(FAST, games=4, seed=3, workers=1, isolation="none", results_path=str(path), resume=True, game="donuts")
+    resumed = T.run(FAST, games=4, seed=3, workers=1, isolation="none", results_path=str(path), game="donuts",
+                    config=T.HarnessConfig(resume=True))
     assert [g["moves"] for g in resumed.games] == [g["moves"] for g in full.games]
     assert T.Results.from_file(str(path)).games == resumed.games
     with pytest.raises(T.ResultsFileError, match="differs in: seed"):
-        T.run(FAST, games=4, seed=4, workers=1, isolation="none", results_path=str(path), resume=True, game="donuts")
+        T.run(FAST, games=4, seed=4, workers=1, isolation="none", results_path=str(path), game="donuts",
+              config=T.HarnessConfig(resume=True))
     with pytest.raises(T.ResultsFileError, match="exists"):
         T.run(FAST, games=4, seed=3, workers=1, isolation="none", results_path=str(path), game="donuts")
 
@@ -476,12 +481,14 @@ def test_a_refused_resume_changes_nothing(tmp_path):
     cut = path.read_bytes() + b'{"type": "unit", "unit": 9, "ga'
     path.write_bytes(cut)
     with pytest.raises(T.ResultsFileError, match="differs in: seed"):
-        T.run(["random", "greedy"], games=4, seed=7, workers=1, isolation="none", results_path=str(path), resume=True, game="donuts")
+        T.run(["random", "greedy"], games=4, seed=7, workers=1, isolation="none", results_path=str(path), game="donuts",
+              config=T.HarnessConfig(resume=True))
     assert path.read_bytes() == cut  # not even the cut line was touched
     T.Results.from_file(str(path))  # reading reports the cut line and changes nothing either
     assert path.read_bytes() == cut
     # Accepted: the cut line goes and the missing units are played.
-    resumed = T.run(["random", "greedy"], games=4, workers=1, isolation="none", results_path=str(path), resume=True, game="donuts")
+    resumed = T.run(["random", "greedy"], games=4, workers=1, isolation="none", results_path=str(path), game="donuts",
+                    config=T.HarnessConfig(resume=True))
     assert path.read_bytes().startswith(cut[: cut.rindex(b"\n") + 1]) and len(resumed.units) == 2
 
 
@@ -526,7 +533,7 @@ def test_corrupt_last_line_is_reported_and_skipped(tmp_path, capsys):
 
 def test_ray_backend_with_a_local_instance():
     ray = pytest.importorskip("ray")
-    results = T.run(FAST, games=2, seed=5, workers=2, backend="ray", game="donuts")
+    results = T.run(FAST, games=2, seed=5, workers=2, game="donuts", config=T.HarnessConfig(backend="ray"))
     serial = T.run(FAST, games=2, seed=5, workers=1, game="donuts")
     assert [g["moves"] for g in results.games] == [g["moves"] for g in serial.games]
     assert not ray.is_initialized()
@@ -622,7 +629,8 @@ def test_cli_tournament_report_and_errors(tmp_path, capsys):
     assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0 and "unknown agent kind 'nosuch'" in proc.stderr, proc.stderr
     for args, message in [
         (("tournament", "random", "mcts:speed=1"), "unknown parameter 'speed'"),
-        (("tournament", "random", "greedy", "--layouts", "/no/file"), "cannot read layout file"),
+        (("tournament", "random", "greedy", "--setups", "/no/file"), "cannot read layout file"),
+        (("tournament", "random", "greedy", "--layouts", "standard"), "unrecognized arguments: --layouts"),
         (("tournament", "random", "greedy", "--out", str(out)), "exists: pass --resume"),
         (("tournament", "random", "greedy", "--seed", "9", "--out", str(out), "--resume"), "different tournament"),
         (("report", "/no/file"), "cannot read results file"),
@@ -642,7 +650,8 @@ def test_a_results_file_written_before_loads_and_resumes(tmp_path):
     path = tmp_path / "r.jsonl"
     with open(source, encoding="utf-8") as fh:
         path.write_text("".join(fh.readlines()[:-1]), encoding="utf-8")  # the last unit to play again
-    again = T.run(["random", "greedy"], games=6, workers=1, isolation="none", seed=5, results_path=str(path), resume=True, game="donuts")
+    again = T.run(["random", "greedy"], games=6, workers=1, isolation="none", seed=5, results_path=str(path), game="donuts",
+                  config=T.HarnessConfig(resume=True))
 
     def played(results):
         return [(g.unit, g.setup, g.moves, g.winner, g.reason) for g in results.games]

@@ -323,12 +323,13 @@ def test_games_mean_per_pairing_and_a_file_of_games_in_all_keeps_its_meaning(tmp
     path.write_bytes((Path(__file__).parents[1] / "data" / "results_v040_boxes.jsonl").read_bytes())
     old = T.Results.from_file(str(path))
     resumed = T.run(["random", "random:seed=2", "greedy"], game="boxes", games=6, workers=1, results_path=str(path),
-                    resume=True, isolation="process")
+                    isolation="process", config=T.HarnessConfig(resume=True))
     assert len(resumed.units) == len(old.units) == 3 and resumed.games == old.games
 
 
 def test_a_unit_plays_its_table_in_every_rotation_on_one_deal():
-    results = T.run(["greedy", "random", "worst"], game=GAME, players=4, games=8, workers=1, isolation="none", seed=3)
+    results = T.run(["greedy", "random", "worst"], game=GAME, games=8, workers=1, isolation="none", seed=3,
+                    config=T.HarnessConfig(players=4))
     assert len(results.units) == 2 and len(results.games) == 8
     table = T.schedule(results.config)
     for unit, planned in zip(results.units, table, strict=True):
@@ -341,7 +342,7 @@ def test_a_unit_plays_its_table_in_every_rotation_on_one_deal():
             assert g.ledger == g.scores and sum(s["scored"] for s in g.stats) <= g.plies
         # Every seat of the table starts once: the first seats of the four games are the table.
         assert sorted(g.names[0] for g in games) == sorted(planned["names"])
-    again = T.run(["greedy", "random", "worst"], game=GAME, players=4, games=8, workers=2, isolation="none", seed=3)
+    again = T.run(["greedy", "random", "worst"], game=GAME, games=8, workers=2, isolation="none", seed=3, config=T.HarnessConfig(players=4))
     assert [g.to_dict() for g in again.games] == [{**g.to_dict(), "times": h.times}
                                                   for g, h in zip(results.games, again.games, strict=True)]
 
@@ -349,7 +350,7 @@ def test_a_unit_plays_its_table_in_every_rotation_on_one_deal():
 @pytest.mark.parametrize("isolation", ["process", "none"])
 def test_every_seat_has_its_own_agent_and_no_agent_sees_another_hand(isolation):
     spec = "one-seat"
-    results = T.run([spec, "greedy", spec], game=GAME, players=5, games=5, workers=1, isolation=isolation)
+    results = T.run([spec, "greedy", spec], game=GAME, games=5, workers=1, isolation=isolation, config=T.HarnessConfig(players=5))
     assert len(results.games) == 5 and not results.events(), results.events()
     T.close_seats()
 
@@ -359,8 +360,8 @@ def test_every_seat_has_its_own_agent_and_no_agent_sees_another_hand(isolation):
 
 def test_a_player_who_fails_is_ranked_last_and_the_others_play_on(tmp_path):
     path = tmp_path / "r.jsonl"
-    results = T.run(["greedy", "random", "crash", "hang", "cheat"], game=GAME, players=5, games=5, workers=1,
-                    move_limit=1, results_path=str(path))
+    results = T.run(["greedy", "random", "crash", "hang", "cheat"], game=GAME, games=5, workers=1,
+                    results_path=str(path), config=T.HarnessConfig(players=5, move_limit=1))
     expected = {"crash": ("crash", "crash"), "hang": ("time", "time"), "cheat": ("illegal", "illegal move")}
     for g in results.games:
         assert g.plies == 5 * HAND and len(g.moves) == 5 * HAND  # the game went on to its end
@@ -380,7 +381,7 @@ def test_a_player_who_fails_is_ranked_last_and_the_others_play_on(tmp_path):
 
 
 def test_with_one_player_left_the_game_stops_like_a_two_player_game():
-    results = T.run(["crash", "random"], game=GAME, players=2, games=2, workers=1)
+    results = T.run(["crash", "random"], game=GAME, games=2, workers=1, config=T.HarnessConfig(players=2))
     for g in results.games:
         seat = g.names.index("crash")
         assert g.reason == "crash" and g.winner == 1 - seat and g.ranking == [1 if s == seat else 0 for s in range(2)]
@@ -406,8 +407,8 @@ def test_games_without_a_forfeit_refuse_the_forfeit_policy():
 
 def test_results_files_of_free_for_all_games_resume_and_stay_readable(tmp_path):
     path = tmp_path / "r.jsonl"
-    args = dict(game=GAME, players=3, games=12, workers=1, isolation="none", seed=4)
-    full = T.run(["greedy", "random", "worst"], results_path=str(path), **args)
+    args = dict(game=GAME, games=12, workers=1, isolation="none", seed=4)
+    full = T.run(["greedy", "random", "worst"], results_path=str(path), **args, config=T.HarnessConfig(players=3))
     lines = path.read_text().splitlines()
     header = json.loads(lines[0])
     assert header["version"] == 4 and header["config"]["games_per"] == "pairing"
@@ -415,11 +416,11 @@ def test_results_files_of_free_for_all_games_resume_and_stay_readable(tmp_path):
     record = json.loads(lines[1])["games"][0]
     assert {"ranking", "scores"} <= set(record) and len(record["ranking"]) == 3
     path.write_text("\n".join(lines[:-2]) + "\n" + lines[-2][:50])  # killed mid-write
-    resumed = T.run(["greedy", "random", "worst"], results_path=str(path), resume=True, **args)
+    resumed = T.run(["greedy", "random", "worst"], results_path=str(path), **args, config=T.HarnessConfig(players=3, resume=True))
     assert [g.moves for g in resumed.games] == [g.moves for g in full.games]
     assert [g.ranking for g in resumed.games] == [g.ranking for g in full.games]
     with pytest.raises(T.ResultsFileError, match="differs in: players, rules"):
-        T.run(["greedy", "random", "worst"], results_path=str(path), resume=True, **{**args, "players": 4})
+        T.run(["greedy", "random", "worst"], results_path=str(path), **args, config=T.HarnessConfig(players=4, resume=True))
     # A record's places and scores are checked when read.
     bad = json.loads(lines[1])
     bad["games"][0]["ranking"] = [0, 5, 1]
@@ -449,7 +450,8 @@ def test_donuts_results_files_keep_version_2_and_their_records(tmp_path):
 
 
 def test_a_free_for_all_tournament_rates_its_agents_in_order():
-    results = T.run(["worst", "greedy", "random"], game=GAME, players=4, games=240, workers=1, isolation="none", seed=1)
+    results = T.run(["worst", "greedy", "random"], game=GAME, games=240, workers=1, isolation="none", seed=1,
+                    config=T.HarnessConfig(players=4))
     fit = results.ratings()
     assert fit.model == "plackett-luce" and [r.name for r in fit.ratings] == ["greedy", "random", "worst"]
     elo = {r.name: r for r in fit.ratings}
@@ -683,8 +685,8 @@ def test_the_boxes_adapter():
 def test_a_boxes_tournament_of_agents_in_their_own_processes(tmp_path):
     path = tmp_path / "boxes.jsonl"
     agent = f"{PATH}:BoxesRandom"
-    results = T.run([agent, f"{agent}:seed=9"], game="boxes", players=3, games=3, workers=1, seed=2,
-                    rules={"grid": "splitzkies", "matching": "perfect"}, results_path=str(path))
+    results = T.run([agent, f"{agent}:seed=9"], game="boxes", games=3, workers=1, seed=2,
+                    results_path=str(path), config=T.HarnessConfig(players=3, rules={"grid": "splitzkies", "matching": "perfect"}))
     assert results.config["rules"] == {"players": 3, "grid": "splitzkies", "matching": "perfect", "closers": False}
     assert len(results.games) == 3 and not results.events(), results.events()
     for g in results.games:
@@ -723,7 +725,7 @@ def test_a_four_player_boxes_tournament_of_the_three_agents_from_the_command_lin
 
 
 def test_boxes_tournaments_replay_from_their_seed():
-    args = dict(game="boxes", players=2, games=4, workers=1, isolation="none", seed=5)
+    args = dict(game="boxes", games=4, workers=1, isolation="none", seed=5, config=T.HarnessConfig(players=2))
     one, two = T.run(["random", "greedy"], **args), T.run(["random", "greedy"], **args)
     assert [g.moves for g in one.games] == [g.moves for g in two.games]
     assert [g.moves for g in one.games] != [g.moves for g in T.run(["random", "greedy"], **{**args, "seed": 6}).games]
