@@ -68,7 +68,22 @@ def _seed_of(seed: int | Sequence[int] | None) -> int | None:
 
 
 class DonutsVectorEnv(gymnasium.vector.VectorEnv):
-    """``num_envs`` games of Donuts as a Gymnasium vector environment (see the module doc)."""
+    """``num_envs`` games of Donuts as a Gymnasium vector environment over :class:`~donuts_ai.VectorEnv`.
+
+    One action per game per step, for the side to move: the observation is that side's 13
+    planes and ``action_mask``, and ``infos["to_move"]`` says which colour it is (the same side
+    may move twice in a row). The reward belongs to the player who acted: +1 when its move won
+    the game, -1 when it lost it. A game that ends resets in the same step
+    (``AutoresetMode.SAME_STEP``): its final observation is ``infos["final_obs"][i]`` and
+    ``infos["final_info"]`` holds ``reason`` and ``plies``. The arrays returned are the caller's.
+
+    Args:
+        num_envs: the games.
+        layout: as :class:`~donuts_ai.VectorEnv` takes it (``"random"``: a fresh tile
+            arrangement every game).
+        rules: a :class:`~donuts_ai.Rules` or an insertion rule name.
+        render_mode: ``None``: the vector environment draws nothing.
+    """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
@@ -97,8 +112,17 @@ class DonutsVectorEnv(gymnasium.vector.VectorEnv):
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
-        """Start every game anew (``seed``: see the module doc; ``None`` goes on with the
-        streams, drawing new layouts); returns ``(observations, infos)``."""
+        """Start every game anew.
+
+        Args:
+            seed: a Python or NumPy integer in 0..2**64-1 (or a list of them, one per game, of which
+                the first seeds them all): the games of :class:`~donuts_ai.VectorEnv` under that
+                seed; ``None`` goes on with the streams, drawing new layouts.
+            options: none are taken (an :class:`~._options.InteropError` otherwise).
+
+        Returns:
+            ``(observations, infos)``.
+        """
         if options:
             raise InteropError(f"reset options: none are taken, got {sorted(options)}")
         self._games.reset(_seed_of(seed))
@@ -106,8 +130,17 @@ class DonutsVectorEnv(gymnasium.vector.VectorEnv):
 
     def step(self, actions: Any) -> tuple[dict[str, NDArray[Any]], NDArray[np.float32], NDArray[np.bool_],
                                           NDArray[np.bool_], dict[str, Any]]:
-        """One move in every game (``actions[i]``: a square index legal in game ``i``);
-        returns ``(observations, rewards, terminations, truncations, infos)``."""
+        """One move in every game.
+
+        Args:
+            actions: ``actions[i]``, a square index legal in game ``i``.
+
+        Returns:
+            ``(observations, rewards, terminations, truncations, infos)``.
+
+        Raises:
+            IllegalMoveError: an action not legal in its game, naming it; nothing changes.
+        """
         mover = self._games.current_player.copy()
         self._games.step(actions)
         rewards = self._games.rewards[self._rows, mover].copy()  # the player who acted
@@ -126,12 +159,23 @@ class DonutsVectorEnv(gymnasium.vector.VectorEnv):
         return (self._observations(), rewards, terminations, np.zeros(self.num_envs, dtype=np.bool_), infos)
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Nothing to release: the games are arrays."""
+        """Nothing to release: the games are arrays.
+
+        Args:
+            kwargs: ignored.
+        """
 
 
 class DonutsEnv(gymnasium.Env):
-    """One game of Donuts as a Gymnasium environment, self-play (see the module doc):
-    the observation is from the side to move, the reward the mover's."""
+    """One game of Donuts as a Gymnasium environment, self-play: the observation is from the side
+    to move, the reward the mover's (as :class:`DonutsVectorEnv`). An illegal action ends the
+    game, lost by the player who made it (``info["illegal"]``), as PettingZoo's board games do.
+
+    Args:
+        layout: as :class:`~donuts_ai.VectorEnv` takes it.
+        rules: a :class:`~donuts_ai.Rules` or an insertion rule name.
+        render_mode: ``None``, ``"ansi"`` or ``"rgb_array"``.
+    """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
@@ -145,11 +189,28 @@ class DonutsEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, NDArray[Any]], dict[str, Any]]:
+        """Start a new game.
+
+        Args:
+            seed: a Python or NumPy integer in 0..2**64-1; ``None`` goes on with the stream.
+            options: none are taken (an :class:`~._options.InteropError` otherwise).
+
+        Returns:
+            ``(observation, info)``.
+        """
         super().reset(seed=None if seed is None else check_seed("seed", seed, error=InteropError))
         obs, infos = self._games.reset(seed=seed, options=options)
         return {k: v[0] for k, v in obs.items()}, {"to_move": int(infos["to_move"][0])}
 
     def step(self, action: Any) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]:
+        """Play one move for the side to move.
+
+        Args:
+            action: a square index.
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``.
+        """
         games = self._games.games
         if not (self.action_space.contains(action) and games.legal_action_mask[0, int(action)]):
             # As PettingZoo's board games do (and Gymnasium's checker samples without the mask):
