@@ -197,7 +197,7 @@ def test_bad_specs(spec, message):
 
 
 def test_round_robin_and_gauntlet_schedules():
-    config = T.make_config(FAST, games=4, layouts="random:1:2", game="donuts")
+    config = T.make_config(FAST, games=4, setups="random:1:2", game="donuts")
     units = T.schedule(config)
     assert len(units) == 3 * 2  # 3 pairings x 2 pairs
     assert {tuple(u["names"]) for u in units} == {("random", "greedy"), ("random", "alphabeta:depth=2"), ("greedy", "alphabeta:depth=2")}
@@ -218,14 +218,14 @@ def test_pairs_swap_colors_on_the_same_layout_and_rerun_identically():
     # In-process agents (isolation="none") here and in the tests of schedules and results
     # files below: a seat process costs about half a second to start, and what they check
     # does not depend on where the agents run (the seat tests do, further down).
-    results = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=1, isolation="none", game="donuts")
+    results = T.run(FAST, games=2, setups="random:3:1", seed=5, workers=1, isolation="none", game="donuts")
     assert len(results.games) == 6
     for unit in results.units:
         a, b = unit["games"]
         assert a["names"] == b["names"][::-1] and a["setup"] == b["setup"]
-    again = T.run(FAST, games=2, layouts="random:3:1", seed=5, workers=2, isolation="none", game="donuts")
+    again = T.run(FAST, games=2, setups="random:3:1", seed=5, workers=2, isolation="none", game="donuts")
     assert [g["moves"] for g in again.games] == [g["moves"] for g in results.games]
-    other = T.run(FAST, games=2, layouts="random:3:1", seed=6, workers=1, isolation="none", game="donuts")
+    other = T.run(FAST, games=2, setups="random:3:1", seed=6, workers=1, isolation="none", game="donuts")
     assert [g["moves"] for g in other.games] != [g["moves"] for g in results.games]
 
 
@@ -376,7 +376,7 @@ def test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on(tmp_path, monkeyp
             assert g["reason"] == "crash" and event["detail"].endswith("(signal 11)")
     # A fresh process serves the next game: the agent that died once plays on.
     monkeypatch.setenv("DONUTS_TEST_MARKER", str(tmp_path / "died-once"))
-    again = T.run(["tests.tournament.test_tournament:ExitAgent", "random"], games=4, workers=1, layouts="standard", game="donuts")
+    again = T.run(["tests.tournament.test_tournament:ExitAgent", "random"], games=4, workers=1, setups="standard", game="donuts")
     reasons = [g["reason"] for g in again.games]
     assert reasons[0] == "crash" and all(r != "crash" for r in reasons[1:]), reasons
 
@@ -606,7 +606,7 @@ def test_sprt_arguments():
         sprt([0] * 5, 10, 5)
     with pytest.raises(ValueError, match="5 non-negative"):
         sprt([1, 2], 0, 5)
-    state, played = T.run_sprt("greedy", "random", 0, 50, max_pairs=40, layouts="random:1:5", game="donuts")
+    state, played = T.run_sprt("greedy", "random", 0, 50, max_pairs=40, setups="random:1:5", game="donuts")
     assert state.decision == "H1" and played < 40
 
 
