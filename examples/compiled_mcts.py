@@ -1,5 +1,5 @@
 """Monte-Carlo tree search (UCT, uniformly random playouts) for a time limit, only against donuts_ai.donuts.kernels; the tree is a few
-arrays. ``donuts-ai tournament examples.compiled_mcts:Agent:time=0.5 greedy`` from the repository root."""
+arrays. ``PYTHONPATH=. donuts-ai tournament examples.compiled_mcts:Agent:time=0.5 greedy`` from the repository root."""
 
 import time
 

@@ -92,8 +92,8 @@ SIZES = {2: 2, 4: 4} if QUICK else {2: 16, 4: 24}
 results = {}
 for players, games in SIZES.items():
     t0 = time.perf_counter()
-    results[players] = tournament.run(AGENTS, game="boxes", players=players, games=games, seed=players,
-                                      workers=1, isolation="none")
+    results[players] = tournament.run(AGENTS, game="boxes", games=games, seed=players, workers=1, isolation="none",
+                                      config=tournament.HarnessConfig(players=players))
     print(f"=== {players} players: {len(results[players].games)} games in {time.perf_counter() - t0:.0f} s")
     print(results[players].table())"""),
         code("""

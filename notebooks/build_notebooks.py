@@ -121,7 +121,7 @@ from donuts_ai import tournament
 
 agents = ["random", "greedy", "alphabeta:time=0.05", "mcts:time=0.05"] if not QUICK else \\
          ["random", "greedy", "alphabeta:depth=2", "mcts:simulations=300"]
-results = tournament.run(agents, game="donuts", games=8 if not QUICK else 2, layouts="random:0:4", seed=1)
+results = tournament.run(agents, game="donuts", games=8 if not QUICK else 2, setups="random:0:4", seed=1)
 print(results.table())"""),
     code("""
 fit = results.ratings()
@@ -147,7 +147,7 @@ plt.show()"""),
 times = [0.002, 0.01, 0.05] if not QUICK else [0.001, 0.004]
 scores = []
 for t in times:
-    r = tournament.run([f"mcts:time={t}", "greedy"], game="donuts", games=8 if not QUICK else 2, layouts="random:20:4", seed=2)
+    r = tournament.run([f"mcts:time={t}", "greedy"], game="donuts", games=8 if not QUICK else 2, setups="random:20:4", seed=2)
     pts, n = r.crosstable()[f"mcts:time={t}"]["greedy"]
     scores.append(pts / n)
     print(f"{t:>6} s/move: MCTS scores {pts}/{n}")
