@@ -168,3 +168,31 @@ def test_every_option_has_help_and_version_prints_the_version(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
     assert exit_.value.code == 0 and capsys.readouterr().out == f"donuts-ai {__version__}\n"
+
+
+AGENT_MODULE = '''
+class FirstMove:
+    def select_move(self, board):
+        return board.legal_moves()[0]
+'''
+
+
+def test_main_adds_no_folder_to_the_path_and_a_spec_names_an_importable_module(tmp_path, capsys):
+    import os
+    import subprocess
+    import sys
+
+    before = list(sys.path)
+    assert main(["game", "--seed", "2"]) == 0
+    assert sys.path == before
+    capsys.readouterr()
+    # As the console script runs it (-P: no folder of its own on the path): a module of the
+    # current folder is found where PYTHONPATH names that folder, as for any Python program.
+    (tmp_path / "mine.py").write_text(AGENT_MODULE)
+    argv = ["tournament", "mine:FirstMove", "random", "--games", "2", "--workers", "1", "--isolation", "none", "--quiet"]
+    command = [sys.executable, "-P", "-c", f"import sys; from donuts_ai.cli import main; sys.exit(main({argv!r}))"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    alone = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert alone.returncode == 2 and "No module named 'mine'" in alone.stderr, alone.stderr
+    found = subprocess.run(command, cwd=tmp_path, env={**env, "PYTHONPATH": "."}, capture_output=True, text=True, timeout=300)
+    assert found.returncode == 0 and "2 games" in found.stdout, found.stderr
