@@ -357,7 +357,7 @@ def test_rules_from_dict_names_what_was_wrong():
 
 VALID_SPECS = [
     "random", "random:seed=3", "greedy", "greedy:seed=1,name=g", "alphabeta:depth=6", "alphabeta:time=0.5,tt_bits=16",
-    "mcts:time=0.1,workers=2", "mcts:simulations=50,exploration=1.4,max_nodes=4096", "solver", "solver:fastest=True",
+    "mcts:time=0.1,workers=2", "mcts:simulations=50,exploration=1.4,proof_share=0", "solver", "solver:fastest=True",
     "donuts_ai.donuts.agents:RandomAgent:seed=2", "donuts_ai.donuts.agents.greedy:GreedyAgent",
 ]
 SPEC_ALPHABET = ":=,._ 0123456789abcdefghijklmnopqrstuvwxyz'\"()[]{}-+"

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.strength import agreement_positions
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, solve
-from donuts_ai.bench.strength import agreement_positions
 from donuts_ai.donuts._kernels.position import position_of, rulebook_of
 from donuts_ai.donuts.agents import _mcts_bound as mcts_bound
 from donuts_ai.donuts.agents import _mcts_proof as mcts_proof
 from donuts_ai.donuts.agents import mcts as mcts_module
-from donuts_ai.donuts.agents.mcts import MCTSAgent
+from donuts_ai.donuts.agents.mcts import MCTSAgent, TreeMemory
 from donuts_ai.donuts.agents.search_base import tactical_choice
 from donuts_ai.donuts.squares import SQUARE_NAMES
 from donuts_ai.search.mcts import MCTSSettings
@@ -153,7 +153,7 @@ def _searched_tree(seed: int, iterations: int, plies: int):
         board.push(rng.choice(board.legal_moves()))
     if board.is_game_over():
         board.pop()
-    agent = MCTSAgent(simulations=iterations, seed=seed, max_nodes=1 << 16, proof_share=0)
+    agent = MCTSAgent(simulations=iterations, seed=seed, proof_share=0, memory=TreeMemory(max_nodes=1 << 16))
     agent.select_move(board)
     return agent._tree
 
@@ -218,7 +218,7 @@ def test_compact_keeps_the_most_visited_subtree_unchanged(seed, iterations, plie
 
 def test_compact_then_search_on():
     """A recycled tree is searched on, re-rooted and recycled again without losing its way."""
-    agent = MCTSAgent(simulations=20_000, seed=2, max_nodes=2048, proof_share=0)
+    agent = MCTSAgent(simulations=20_000, seed=2, proof_share=0, memory=TreeMemory(max_nodes=2048))
     board = _opening(3)
     recycled = 0
     while not board.is_game_over():
@@ -236,7 +236,7 @@ def test_compact_then_search_on():
 @pytest.mark.parametrize("workers", [1, 2])
 def test_node_budget_searches_that_grow_and_recycle_are_reproducible(monkeypatch, workers):
     monkeypatch.setattr(mcts_module, "FIRST_NODES", 1024)
-    kw = dict(simulations=40_000, workers=workers, max_memory_mb=1, proof_share=0)
+    kw = dict(simulations=40_000, workers=workers, proof_share=0, memory=TreeMemory(max_memory_mb=1))
     board = _opening(5)
     moves, infos = [], []
     for _ in range(2):
@@ -274,7 +274,7 @@ def test_the_tree_grows_within_the_memory_bound(monkeypatch, workers):
     together), then recycles the tree and goes on searching."""
     monkeypatch.setattr(mcts_module, "FIRST_NODES", 1024)
     sizes = _record_growths(monkeypatch)
-    agent = MCTSAgent(simulations=60_000, workers=workers, max_memory_mb=1, seed=1, proof_share=0)
+    agent = MCTSAgent(simulations=60_000, workers=workers, seed=1, proof_share=0, memory=TreeMemory(max_memory_mb=1))
     assert agent.capacity == 1024
     board = _opening(2)
     agent.select_move(board)
@@ -299,7 +299,7 @@ def test_a_long_search_grows_the_tree_past_its_first_arrays(monkeypatch):
 def test_the_first_arrays_are_sized_from_the_time_limit():
     short, long = MCTSAgent(time_limit=0.1, seed=1), MCTSAgent(time_limit=2.0, seed=1)
     assert short.capacity < long.capacity  # more thinking time, larger first arrays
-    capped = MCTSAgent(time_limit=2.0, max_memory_mb=16, seed=1)
+    capped = MCTSAgent(time_limit=2.0, seed=1, memory=TreeMemory(max_memory_mb=16))
     assert capped.capacity < long.capacity and capped.memory_mb <= 16  # within its memory bound
     assert MCTSAgent(time_limit=1000.0, seed=1).capacity == mcts_module.MAX_FIRST_NODES
 
@@ -308,7 +308,7 @@ def test_a_full_tree_with_no_time_to_make_room_stops_growing(fake_clock):
     """A timed move that cannot afford a growth or a recycling plays on with the full tree
     (playouts from its leaves), as the fixed-size tree did."""
     fake_clock(0.001)  # every reading of the clock: 1 ms; the move has 0.5 s
-    agent = MCTSAgent(time_limit=0.5, max_nodes=256, seed=1, proof_share=0)
+    agent = MCTSAgent(time_limit=0.5, seed=1, proof_share=0, memory=TreeMemory(max_nodes=256))
     agent._compact_cost = 1.0  # a recycling would take 256 s
     board = _opening(6)
     assert agent.select_move(board) in board.legal_moves()
@@ -317,10 +317,11 @@ def test_a_full_tree_with_no_time_to_make_room_stops_growing(fake_clock):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"max_nodes": 10}, "max_nodes must be at least 64"),
-    ({"max_memory_mb": 0}, "max_memory_mb must be a positive int"),
-    ({"max_memory_mb": 1, "workers": 1000}, "leaves fewer than 64 nodes per tree"),
-    ({"max_nodes": 1 << 26}, "does not fit in max_memory_mb=512"),
+    ({"memory": TreeMemory(max_nodes=10)}, "max_nodes must be at least 64"),
+    ({"memory": TreeMemory(max_memory_mb=0)}, "max_memory_mb must be a positive int"),
+    ({"memory": TreeMemory(max_memory_mb=1), "workers": 1000}, "leaves fewer than 64 nodes per tree"),
+    ({"memory": TreeMemory(max_nodes=1 << 26)}, "does not fit in max_memory_mb=512"),
+    ({"memory": 512}, "memory must be a TreeMemory"),
 ])
 def test_memory_settings_are_checked(kwargs, message):
     with pytest.raises(DonutsError, match=message):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TypedDict
 
@@ -119,45 +120,30 @@ class MCTSInfo(TypedDict, total=False):
     proven: bool  # the root was proven (by the prover, or by the tree's MCTS-Solver backups)
 
 
+@dataclass(frozen=True)
+class TreeMemory:
+    """The bound on :class:`MCTSAgent`'s trees.
+
+    Attributes:
+        max_memory_mb: MiB the trees' node arrays may take, all trees together, at any
+            moment, a growth included (:data:`~donuts_ai.search.mcts.NODE_BYTES` a node).
+        max_nodes: the most nodes a tree may have; ``None``: what the memory allows.
+    """
+
+    max_memory_mb: int = DEFAULT_MAX_MEMORY_MB
+    max_nodes: int | None = None
+
+
 class MCTSAgent(DonutsAgent):
-    """Monte-Carlo tree search (UCT, exploration constant ``exploration``) with uniformly random
-    playouts and MCTS-Solver backups of proven wins and losses.
+    """Monte-Carlo tree search (UCT) with uniformly random playouts and MCTS-Solver backups
+    of proven wins and losses, its trees in Numba arrays.
 
-    Limits: ``simulations`` per move (MCTS iterations: each selects, expands, plays out
-    and backs up once), or ``time_limit`` seconds per move (default 1.0
-    when neither is given), capped in blitz by :func:`~donuts_ai.agents.base.budget`.
-    Whatever the limits, every move first gets the tactical pass
-    (:func:`~donuts_ai.donuts.agents.search_base.tactical_choice`): a win at once, or the only move that
-    does not lose at once, is played without searching, and the search never chooses a
-    move that loses at once while another does not. Then the root prover
-    (:mod:`._mcts_proof`: the exact solver's value search, node-limited) gets ``proof_share``
-    of the budget (with a simulation limit, ``proof_share * simulations * 5`` nodes): when
-    it proves a win or a draw it plays a move that keeps it, without searching the tree;
-    else (a loss, or no proof in time) the tree search has the rest of the budget.
-    ``proof_share=0`` turns the prover off (pure MCTS). Timed iterations run in calls of a
-    few milliseconds with the clock read between them. ``workers`` > 1 runs that many
-    independent trees in parallel threads (root parallelism) and sums their root
-    visits. The tree is kept between moves and re-rooted at the new position when it
-    holds the moves played since (``reuse=True``). With a simulation limit a seed fixes
-    every move; with a time limit the number of iterations, hence the move, can vary.
-
-    Memory: the trees keep growing for as long as the agent thinks, within a bound. Their
-    node arrays (:data:`~donuts_ai.search.mcts.NODE_BYTES` = 20 bytes a node) never take more than
-    ``max_memory_mb`` MiB, all trees together, at any moment, a growth included; a
-    tree never has more than ``max_nodes`` nodes when that is given. They start with room
-    for what the time limit is likely to fill (at least 2**20 nodes, at most 2**23), are
-    allocated and written when the agent is built, and when a search fills them they are
-    copied into arrays up to twice as large while the bound allows (old and new arrays
-    together within it: grown ones end between one half and two thirds of it); after that a full tree is
-    recycled in place (:func:`~donuts_ai.search.mcts.compact`): the least-visited nodes lose their
-    children, down to half its nodes, and the search goes on growing the tree where it
-    looks. Recycling borrows 8 bytes per kept node with children for a moment. A timed
-    move starts a growth or a recycling only when it has the time (it measures what they
-    cost); else that tree stops growing for the rest of the move, as a full tree did
-    before. With a simulation limit every growth and recycling is done, at the same
-    points for the same seed, so the move is still fixed by the seed. The prover's table
-    (2**18 entries, 6 MiB) comes on top of ``max_memory_mb``; it is kept from move to move
-    and cleared by :meth:`reset`.
+    Every move first gets the tactical pass (:func:`~.search_base.tactical_choice`: a win at
+    once, or the only move that does not lose at once, is played without searching). Then
+    the root prover (:mod:`._mcts_proof`) gets ``proof_share`` of the budget and plays a
+    proven win or draw; else the tree search has the rest. The trees are kept between moves
+    (``reuse``), grow with thinking time within :class:`TreeMemory`'s bound and, once full,
+    recycle their least-visited subtrees. With a simulation limit a seed fixes every move.
     """
 
     kind = "mcts"
@@ -169,13 +155,27 @@ class MCTSAgent(DonutsAgent):
         *,
         exploration: float = DEFAULT_EXPLORATION,
         workers: int = 1,
-        max_nodes: int | None = None,
-        max_memory_mb: int = DEFAULT_MAX_MEMORY_MB,
         proof_share: float = DEFAULT_PROOF_SHARE,
         reuse: bool = True,
+        memory: TreeMemory | None = None,
         seed: int | None = None,
         name: str | None = None,
     ):
+        """An agent that searches with these limits and knobs.
+
+        Args:
+            simulations: MCTS iterations a move, all workers together; ``None``: timed.
+            time_limit: seconds a move (1.0 when neither limit is given), capped in blitz by
+                :func:`~donuts_ai.agents.base.budget`.
+            exploration: UCT's exploration constant (rewards lie in [0, 1]).
+            workers: independent trees searched in parallel threads (root parallelism).
+            proof_share: the share of a move's budget first given to the root prover (with a
+                simulation limit, ``proof_share * simulations * 5`` nodes); 0: pure MCTS.
+            reuse: keep the tree between moves, re-rooted at the new position.
+            memory: the bound on the trees (:class:`TreeMemory`); ``None``: its defaults.
+            seed: the seed of the random playouts.
+            name: the agent's name.
+        """
         super().__init__(seed, name)
         #: Simulations (MCTS iterations) a move, all workers together; ``None``: timed.
         self.simulations = positive_int(SIMULATIONS, simulations)
@@ -185,10 +185,29 @@ class MCTSAgent(DonutsAgent):
         self.exploration = check_exploration(exploration)
         self._settings = MCTSSettings(self.exploration, True)  # MCTS-Solver always on
         self.workers = positive_int("workers", workers, allow_none=False)
+        if memory is None:
+            memory = TreeMemory()
+        elif not isinstance(memory, TreeMemory):
+            raise AgentError(f"memory must be a TreeMemory, got {memory!r}")
+        #: The bound on the trees.
+        self.memory = memory
+        max_nodes, max_memory_mb = memory.max_nodes, memory.max_memory_mb
         self.max_nodes = positive_int("max_nodes", max_nodes)
         if self.max_nodes is not None and not MIN_NODES <= self.max_nodes <= MAX_TREE_NODES:
             raise AgentError(f"max_nodes must be at least {MIN_NODES} and at most {MAX_TREE_NODES}, got {max_nodes}")
         self.max_memory_mb = positive_int("max_memory_mb", max_memory_mb, allow_none=False)
+        # Memory: the node arrays start with room for what the time limit is likely to fill
+        # (FIRST_NODES to MAX_FIRST_NODES), allocated and written now. When a search fills
+        # them they are copied into arrays up to twice as large while the bound allows (old
+        # and new arrays together within it: grown ones end between one half and two thirds
+        # of it); after that a full tree is recycled in place (search.mcts.compact): the
+        # least-visited nodes lose their children, down to KEEP_SHARE of its nodes, which
+        # borrows 8 bytes per kept node with children for a moment. A timed move starts a
+        # growth or a recycling only when it has the time (it measures what they cost);
+        # else that tree stops growing for the rest of the move. With a simulation limit
+        # every growth and recycling is done, at the same points for the same seed. The
+        # prover's table (2**18 entries, 6 MiB) comes on top of the bound; it is kept from
+        # move to move and cleared by reset().
         #: Nodes per tree that the memory bound allows (arrays old and new, while growing, count together).
         self._memory_nodes = self.max_memory_mb * MB // (self.workers * NODE_BYTES)
         if self._memory_nodes < MIN_NODES:
@@ -227,8 +246,8 @@ class MCTSAgent(DonutsAgent):
         for key in (SIMULATIONS, "time_limit"):
             if getattr(self, key) is not None:
                 p[key] = getattr(self, key)
-        defaults = {"exploration": DEFAULT_EXPLORATION, "workers": 1, "max_nodes": None, "max_memory_mb": DEFAULT_MAX_MEMORY_MB,
-                    "proof_share": DEFAULT_PROOF_SHARE, "reuse": True}
+        # ``memory`` is no plain value a spec can hold: left out.
+        defaults = {"exploration": DEFAULT_EXPLORATION, "workers": 1, "proof_share": DEFAULT_PROOF_SHARE, "reuse": True}
         p |= {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
         return p | super().params()
 
