@@ -25,7 +25,7 @@ from ._shutdown import on_stop, stops_cleanly
 from .config import ConfigError, HarnessConfig, Settings, make_config, parse_setups
 from .engine_seat import EngineAgent, EngineFailure, EngineSeat
 from .entries import AgentSource, source_of
-from .match import play_game
+from .match import PlaySettings, play_game
 from .plackett_luce import fit_plackett_luce
 from .records import Adjudication, Event, EventKind, GameRecord, RecordError, SeriesResult, UnitRecord
 from .report import plot, text_report
@@ -81,6 +81,7 @@ __all__ = [
     "make_config",
     "parse_engine_spec",
     "parse_setups",
+    "PlaySettings",
     "play_game",
     "plot",
     "resolve",

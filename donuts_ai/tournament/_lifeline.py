@@ -3,32 +3,9 @@ started them dies, even by SIGKILL (an out-of-memory kill, a dying Jupyter kerne
 ``timeout -s KILL``), when none of the run's own clean-up (:mod:`._shutdown`) can run.
 
 A dead process runs nothing, so each process a run starts watches its own parent:
-
-- **Seat processes and ``engine:`` programs** run under a *guard*
-  (:func:`guarded`): a small Python process, the leader of the seat's own process
-  group, that starts the program in that group with the pipes going straight to it, then
-  waits. When the program ends, the guard ends with the program's status (exit code or
-  signal), so the harness sees what it saw before. When the guard's parent is no longer
-  the process that started it (the parent died: the system gave the guard another one),
-  it kills its whole process group: the program and whatever the program started.
-  A second watcher in the group watches the guard in turn, for a parent that kills its
-  direct children as it dies (a Ray worker does): the guard then cannot act, its watcher
-  does. The watcher outlives a program that ends by itself by one check, and takes
-  whatever the program left running in its group with it.
-- **Pool workers** watch the driver from a thread (:func:`watch_parent`, started by
-  the pool's initializer) and kill themselves when it is gone; their seats' guards then
-  see their own parent gone, and multiprocessing's resource tracker sees the last
-  holder of its pipe leave and exits by itself.
-
-Why not ``prctl(PR_SET_PDEATHSIG)``: it fires when the *thread* that spawned the child
-exits (a pool's management thread, say), grandchildren do not inherit it, it cannot be
-set safely from ``preexec_fn`` in a process with threads, and it is Linux only. Watching
-the parent works on every POSIX system, for any program, and for its children.
-
-- **A Ray instance the run started itself** (:func:`watch_descendants`): Ray ends its
-  raylet with the driver, but not every process the raylet started (its agents). A
-  watcher process keeps the list of the driver's descendants, and kills what is left of
-  them once the driver is gone.
+seat processes and ``engine:`` programs run under a guard (:func:`guarded`), pool
+workers watch the driver from a thread (:func:`watch_parent`), and a Ray instance the
+run started itself is watched from outside (:func:`watch_descendants`).
 
 The bounds: a guard notices within :data:`CHECK_EVERY` seconds, a pool worker within
 :data:`CHECK_EVERY` once it holds Python's lock again (an agent playing in the worker
@@ -100,12 +77,29 @@ sys.exit(os.waitstatus_to_exitcode(status) if not os.WIFSIGNALED(status) else 1)
 """
 
 
+# The guard: a small Python process, the leader of the seat's own process group, that starts the
+# program in that group with the pipes going straight to it, then waits. When the program ends, the
+# guard ends with the program's status (exit code or signal), so the harness sees what it saw before.
+# When the guard's parent is no longer the process that started it (the parent died: the system gave
+# the guard another one), it kills its whole process group: the program and whatever the program
+# started. A second watcher in the group watches the guard in turn, for a parent that kills its direct
+# children as it dies (a Ray worker does): the guard then cannot act, its watcher does. The watcher
+# outlives a program that ends by itself by one check, and takes whatever the program left running in
+# its group with it.
+#
+# Why not ``prctl(PR_SET_PDEATHSIG)``: it fires when the *thread* that spawned the child exits (a
+# pool's management thread, say), grandchildren do not inherit it, it cannot be set safely from
+# ``preexec_fn`` in a process with threads, and it is Linux only. Watching the parent works on every
+# POSIX system, for any program, and for its children.
 def guarded(command: Sequence[str]) -> list[str]:
     """``command`` run under a guard that ends it, and its process group, once this process
     is gone. Start the result with ``start_new_session=True`` (the guard leads the group)."""
     return [sys.executable, "-S", "-c", GUARD, str(os.getpid()), str(CHECK_EVERY), *command]
 
 
+# A pool worker kills itself when the driver is gone; its seats' guards then see their own parent
+# gone, and multiprocessing's resource tracker sees the last holder of its pipe leave and exits by
+# itself.
 def watch_parent(parent: int) -> None:
     """Kill this process once its parent is no longer ``parent`` (it died), checked every
     :data:`CHECK_EVERY` seconds from a daemon thread. For a process whose parent holds
@@ -143,6 +137,9 @@ for process in known.values():
 """
 
 
+# Ray ends its raylet with the driver, but not every process the raylet started (its agents): a
+# watcher process keeps the list of the driver's descendants, and kills what is left of them once the
+# driver is gone.
 def watch_descendants() -> subprocess.Popen[bytes]:
     """Start a watcher process that kills every descendant of this process once this
     process is gone (a Ray instance started here: Ray's raylet dies with its driver, its

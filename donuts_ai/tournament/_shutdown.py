@@ -1,47 +1,23 @@
 """Stopping cleanly: nothing a run started outlives it, however it ends.
 
 When a tournament, an SPRT or an evaluation ends, fails or is stopped (Ctrl-C, SIGTERM,
-SIGHUP), every seat process and external engine it started is gone within seconds,
-even one that ignores SIGTERM or hangs mid-move, as cutechess-cli stops its engines:
-
-1. **The main process** turns a stop signal into an exception where it runs the work
-   (:func:`stopping_cleanly`, :func:`stops_cleanly`): SIGTERM's and SIGHUP's default
-   action kills a Python process on the spot, without running ``finally`` blocks or
-   ``atexit`` handlers, so the seats would never be closed. SIGTERM and SIGHUP raise
-   :class:`Stopped` (a :class:`KeyboardInterrupt`, so code that handles Ctrl-C handles
-   them alike), Ctrl-C raises :class:`KeyboardInterrupt` as always; once the run is
-   stopping, further signals are not raised again (its clean-up is bounded), and clean-up
-   that must not be cut short holds them until it is done (:func:`signals_held`).
-2. **Every seat process** is ended in order (:func:`end_processes`): told to leave (an
-   engine ``quit``, an agent process the end of its input), given one grace period
-   (:data:`STOP_GRACE`, shared by all the processes closed together), then killed with
-   its whole process group (SIGKILL: whatever it started goes too). A process that
-   leaves at once costs no grace.
-3. **Pool workers** (``workers > 1``) own the seats they play: each worker starts with
-   :func:`pool_worker_started` (the pool's initializer), so that SIGTERM makes it close
-   its seats and exit, Ctrl-C and a hang-up (sent by the terminal to the whole foreground
-   process group) leave the decision to the parent, and its normal end closes its seats
-   too (a multiprocessing finalizer: a forked worker leaves without ``atexit``). The
-   parent stops its workers when the run stops or fails (:func:`stopping_pool`):
-   SIGTERM, a grace (:data:`WORKER_STOP_LIMIT`), then SIGKILL.
+SIGHUP), every seat process and external engine it started is gone within seconds, even
+one that ignores SIGTERM or hangs mid-move, as cutechess-cli stops its engines: the main
+process turns a stop signal into an exception (:func:`stopping_cleanly`,
+:func:`stops_cleanly`), every seat process is ended in order (:func:`end_processes`),
+and pool workers close the seats they own (:func:`pool_worker_started`,
+:func:`stopping_pool`).
 
 For a new kind of run (an evaluation): register what closes its processes with
 :func:`on_stop` (at import, once; it also runs at exit and in a stopped pool worker),
-call it in the run's ``finally``, and run the work under :func:`stopping_cleanly`::
+call it in the run's ``finally``, and run the work under :func:`stops_cleanly`::
 
     on_stop(close_seats)
 
     @stops_cleanly
-    def evaluate(...):
-        try:
-            ...  # execute(...) over a pool, or seats in this process
-        finally:
-            close_seats()
+    def evaluate(...): ...
 
-A SIGKILL of the run's driver runs none of this: what it started watches it instead, and
-ends when it is gone (:mod:`._lifeline`).
-
-POSIX only, as the supervised seats are (process groups, ``killpg``).
+A SIGKILL of the run's driver runs none of this: :mod:`._lifeline` covers it. POSIX only.
 """
 
 from __future__ import annotations
@@ -84,6 +60,12 @@ STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
+# The main process: SIGTERM's and SIGHUP's default action kills a Python process on the spot, without
+# running ``finally`` blocks or ``atexit`` handlers, so the seats would never be closed. SIGTERM and
+# SIGHUP raise Stopped (a KeyboardInterrupt, so code that handles Ctrl-C handles them alike), Ctrl-C
+# raises KeyboardInterrupt as always; once the run is stopping, further signals are not raised again
+# (its clean-up is bounded), and clean-up that must not be cut short holds them until it is done
+# (signals_held).
 class Stopped(KeyboardInterrupt):
     """The run was stopped by a signal (SIGTERM, SIGHUP), raised in the main thread so that
     its clean-up runs; ``signum`` is the signal. A :class:`KeyboardInterrupt`, so that code
@@ -307,6 +289,10 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
                 proc.kill()
 
 
+# Every seat process is told to leave (an engine ``quit``, an agent process the end of its input),
+# given one grace period (STOP_GRACE, shared by all the processes closed together), then killed with
+# its whole process group (SIGKILL: whatever it started goes too). A process that leaves at once costs
+# no grace.
 def end_processes(procs: Sequence[tuple[subprocess.Popen[bytes], bytes]], grace: float = STOP_GRACE) -> None:
     """End every process of ``procs`` (``(process, goodbye)`` pairs; each started with
     ``start_new_session=True``) in order: each is sent its ``goodbye`` (an engine's
@@ -341,6 +327,12 @@ def end_processes(procs: Sequence[tuple[subprocess.Popen[bytes], bytes]], grace:
 _pools: set[cf.ProcessPoolExecutor] = set()  # pools running now (stopping_pool blocks)
 
 
+# Pool workers (``workers > 1``) own the seats they play: each worker starts with pool_worker_started
+# (the pool's initializer), so that SIGTERM makes it close its seats and exit, Ctrl-C and a hang-up
+# (sent by the terminal to the whole foreground process group) leave the decision to the parent, and
+# its normal end closes its seats too (a multiprocessing finalizer: a forked worker leaves without
+# ``atexit``). The parent stops its workers when the run stops or fails (stopping_pool): SIGTERM, a
+# grace (WORKER_STOP_LIMIT), then SIGKILL.
 def pool_worker_started(parent: int | None = None) -> None:
     """The initializer of a pool worker (``ProcessPoolExecutor(initializer=...,
     initargs=(os.getpid(),))``): the worker ends when ``parent`` (the run's driver) dies,

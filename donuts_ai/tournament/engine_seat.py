@@ -14,14 +14,7 @@ after it was killed or died, and what it does wrong costs it the game, never the
 - its ``bestmove`` is not a legal move: ``illegal``, judged by the game.
 
 Every such event's detail keeps the last lines the engine wrote to stderr (the status
-line last). The harness talks to it so: at start ``dep`` (waiting for ``depok``, reading
-its ``id`` and ``option`` lines; anything else before it, a banner, is skipped), then a
-``setoption`` per ``option.NAME=VALUE`` of the spec; before each game ``setoption name
-seed value S`` when the engine declared an option ``seed`` (any case: the game's seed
-for this seat, so a rerun plays the same games), ``newgame`` and ``isready`` (waiting for
-``readyok``); for each move ``position ...`` (written by the game's writer,
-:data:`~.specs.ENGINE_POSITIONS`) and ``go`` with the seat's clock (``ctime`` for side 0,
-Chocolate, ``vtime`` for side 1) and the spec's fixed ``go`` limits; at the end ``quit``.
+line last). What the harness says to it, and when: the comment at :class:`EngineSeat`.
 """
 
 from __future__ import annotations
@@ -67,6 +60,14 @@ QUIT_GRACE = STOP_GRACE
 ENGINE_AGENT_MOVE_LIMIT = 300.0
 
 
+# The harness talks to an engine so: at start ``dep`` (waiting for ``depok``, reading its ``id`` and
+# ``option`` lines; anything else before it, a banner, is skipped), then a ``setoption`` per
+# ``option.NAME=VALUE`` of the spec; before each game ``setoption name seed value S`` when the engine
+# declared an option ``seed`` (any case: the game's seed for this seat, so a rerun plays the same
+# games), ``newgame`` and ``isready`` (waiting for ``readyok``); for each move ``position ...``
+# (written by the game's writer, specs.ENGINE_POSITIONS) and ``go`` with the seat's clock (``ctime``
+# for side 0, Chocolate, ``vtime`` for side 1) and the spec's fixed ``go`` limits; at the end
+# ``quit``.
 class EngineSeat(ProcessSeat):
     """A program speaking the Donuts Engine Protocol, in a supervised process (see the
     module doc); ``spec`` is its engine spec, ``game`` the game it plays (one of

@@ -1,49 +1,19 @@
 """Entries: what a caller may name an agent by, and how it reaches its seat.
 
 Wherever the harness takes an agent (:func:`~.runner.run`, :func:`~.sprt.run_sprt`,
-:func:`~.match.play_game`, a :class:`~.config.HarnessConfig`, the evaluation) it takes any of:
+:func:`~.match.play_game`, a :class:`~.config.HarnessConfig`, the evaluation) it takes a
+**spec** (``"mcts:time=0.1"``, ``"my_package.agents:MyAgent:depth=3"``,
+``"engine:./my_engine"``, a kind registered with :func:`register_agent`: :mod:`.specs`),
+an **agent instance** (even of a class defined in ``__main__`` or a notebook cell) or
+an **agent class** (built with the game's seed when it takes a ``seed``).
 
-- a **spec** (``"mcts:time=0.1"``, ``"my_package.agents:MyAgent:depth=3"``, ``"engine:./my_engine"``,
-  a kind registered with :func:`register_agent`): :mod:`.specs`;
-- an **agent instance** (``MyAgent(seed=1)``), including one of a class defined in
-  ``__main__`` or a notebook cell;
-- an **agent class** (``MyAgent``): built with the game's seed when the class takes a
-  ``seed`` parameter, without arguments otherwise.
-
-Seats stay supervised processes: an object travels to its seat process serialised with
-`cloudpickle <https://github.com/cloudpipe/cloudpickle>`_, which sends a class defined in
-``__main__`` by value (its code) and any other by reference (its module is imported
-there). An object that cannot travel is refused when the run is configured
-(:class:`~.specs.SpecError`), never half-way through it.
-
-Every entry becomes an :class:`AgentSource`: the ``record`` that results files keep (the
-spec; for an object ``<module.QualName>`` and, for an instance, its ``spec`` attribute
-when it has one, else its ``repr`` (cut at :data:`MAX_RECORD_TEXT` characters), then
-``#`` and a digest of the instance's state, so that two instances whose ``repr`` is the
-same but whose parameters differ are told apart), the ``name`` that tables show (the
-spec; for an object its ``name``, else its class's name), the ``details`` that tell an
-object apart from others of the same name (its ``params()``, the agent base's
-constructor arguments, else its plain public attributes), and what builds the agent in
-any process (:meth:`AgentSource.build`). In a run every agent's name is its own
-(:func:`names_of`): two objects of one name are shown with the parameters in which they
-differ (``negamax:depth=3``, ``negamax:depth=5``), and only what nothing tells apart
-(the same spec twice, one class twice) gets ``#2``, ``#3``, ... A seat whose agent has ``reset(seed)``
-keeps one agent for all its games; otherwise every game gets a fresh one: a class is
-built again with the game's seed, an instance is unpickled again (the same state every
-game), a spec is built again with the seed unless the spec sets one.
-
-A kind registered at run time (:func:`register_agent`) travels too: a source whose spec
-names it carries the class, and the seat process registers it before it builds the agent.
-
-**Code is identity.** Every source carries its ``code`` (:func:`code_of`), which results
-files keep beside the record, so that a resume after the agent's code changed is refused
-(or, asked for, goes on as a new version of it, on the record): for a ``module:Class``
-spec, an object or a class, a digest of the class's source and its module's (of the class
-alone for one a script or notebook defines: the rest of a script is not the agent); for
-``engine:PATH``, of the program file's bytes (and of any argument that is a script an
-interpreter runs, :data:`SCRIPT_SUFFIXES`); for the library's own agents, the library's version. A digest
-cannot see helper modules the agent's module imports, nor compiled kernels: a change there
-needs a new file, or the new-version flag.
+Every entry becomes an :class:`AgentSource`: the ``record`` results files keep, the
+``name`` tables show (unique in a run: :func:`names_of`), the ``details`` that tell
+objects of one name apart, its ``code`` identity (:func:`code_of`, which a resume
+compares), and what builds the agent in any process (:meth:`AgentSource.build`). An
+object travels to its supervised seat process with cloudpickle (a class of ``__main__``
+by value, any other by reference); one that cannot travel is refused when the run is
+configured (:class:`~.specs.SpecError`), never half-way through it.
 """
 
 from __future__ import annotations
@@ -86,6 +56,18 @@ MAX_DETAIL_TEXT = 40
 _PLAIN_TYPES = (type(None), bool, int, float, str)
 
 
+# A record is the spec; for an object ``<module.QualName>`` and, for an instance, its ``spec``
+# attribute when it has one, else its ``repr`` (cut at MAX_RECORD_TEXT characters), then ``#`` and a
+# digest of the instance's state, so that two instances whose ``repr`` is the same but whose
+# parameters differ are told apart. A name is the spec, or an object's ``name``, else its class's
+# name; the details are an object's ``params()`` (the agent base's constructor arguments), else its
+# plain public attributes.
+#
+# A seat whose agent has ``reset(seed)`` keeps one agent for all its games; otherwise every game gets
+# a fresh one: a class is built again with the game's seed, an instance is unpickled again (the same
+# state every game), a spec is built again with the seed unless the spec sets one. A kind registered
+# at run time travels too: a source whose spec names it carries the class, and the seat process
+# registers it before it builds the agent.
 def _qualified(cls: type[Any]) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
@@ -146,8 +128,16 @@ def library_version() -> str:
     return f"{LIBRARY} {getattr(module, '__version__', '?')}"
 
 
+# Code is identity: every source carries its ``code``, which results files keep beside the record, so
+# that a resume after the agent's code changed is refused (or, asked for, goes on as a new version of
+# it, on the record). For a ``module:Class`` spec, an object or a class it is a digest of the class's
+# source and its module's (of the class alone for one a script or notebook defines: the rest of a
+# script is not the agent); for ``engine:PATH``, of the program file's bytes (and of any argument that
+# is a script an interpreter runs, SCRIPT_SUFFIXES); for the library's own agents, the library's
+# version. A digest cannot see helper modules the agent's module imports, nor compiled kernels: a
+# change there needs a new file, or the new-version flag.
 def code_of_class(cls: type[Any]) -> str:
-    """The code identity of an agent class (see the module doc): the library's version
+    """The code identity of an agent class (see the comment above): the library's version
     for its own agents; else a digest of the class's source and, for a class of an
     importable module, of the module's source; of the class's compiled functions where
     no source can be read."""
@@ -190,7 +180,7 @@ def _engine_code(spec: str) -> str:
 
 
 def code_of(entry: object, game: Game[Any] | str) -> str:
-    """The code identity of an entry (a spec, an agent instance or class): see the module doc."""
+    """The code identity of an entry (a spec, an agent instance or class): see :func:`code_of_class`."""
     if isinstance(entry, AgentSource):
         return entry.code
     if isinstance(entry, str):

@@ -1,36 +1,20 @@
 """Playing one game between seats, in every mode the rulebook knows, for any game of
-the protocol (:mod:`donuts_ai.game`).
+the protocol (:mod:`donuts_ai.game`): :func:`play_game`.
 
-A game has seats: two (side 0, side 1; for Donuts Chocolate and Vanilla) or, in a
-team battle, four in the order side 0 A, side 1 A, side 0 B, side 1 B, where each team
-plays one side and its two players take the side's turns alternately. A seat is a
-:class:`~donuts_ai.tournament.seats.Seat` (the tournament runs every agent in a
-supervised process of its own) or an agent object (called in this process).
+A game has seats: two (side 0, side 1; for Donuts Chocolate and Vanilla) or, in a team
+battle, four in the order side 0 A, side 1 A, side 0 B, side 1 B, where each team plays
+one side and its two players take the side's turns alternately; a free-for-all game
+has one seat per player. A seat is a :class:`~donuts_ai.tournament.seats.Seat` or an
+agent object (called in this process).
 
 What ends a game besides its rules (its ``reason``, an :class:`~.records.Adjudication`):
-
-- ``time``: the player's clock ran out (blitz), or one answer took longer than the hard
-  per-move limit ``move_limit``; an agent that never answers is stopped there;
-- ``crash``: the agent's process died;
-- ``exception`` / ``illegal move``: the agent raised, or answered with a move that is
-  not legal. With ``illegal="lose"`` (as engine tournaments do) that loses the game;
-  with ``illegal="forfeit"`` (the rulebook's penalty) the turn is forfeited: for
-  Donuts the donut stays in the pool and the opponent moves under the same line
-  constraint;
-- ``forfeits``: a player's :data:`MAX_FORFEITS`-th forfeit in one game loses it, so that
-  every game ends even between two agents that never play a legal move.
-
-Every such event is logged in the record with the agent's error. The score ledger is
-the game's (:meth:`~donuts_ai.game.Game.ledger_points`; Donuts: :func:`donuts_ai.donuts.game.win_points`).
-
-A free-for-all game (:mod:`donuts_ai.game`) has one seat per player, each its own agent. What
-ends a two-sided game above instead *drops the player out* there: it is ranked last
-(players who dropped out share the last place, whatever their score), gets no ledger
-points, and the others play on, the harness playing the dropped player's turns with
-a uniformly random legal move (from a stream seeded by the game's seed) so that the rules,
-and the others' game, go on unchanged. When only one player is left the game stops there: that player is first, and
-the record's ``reason`` is the last drop's (as a two-player game ends). Games without a
-forfeited turn (``CAN_FORFEIT = False``) refuse the ``forfeit`` policy.
+``time`` (the clock ran out, or one answer took longer than ``move_limit``), ``crash``
+(the agent's process died), ``exception`` / ``illegal move`` (with ``illegal="lose"``
+that loses the game; with ``"forfeit"``, the rulebook's penalty, the turn is forfeited),
+and ``forfeits`` (a player's :data:`MAX_FORFEITS`-th forfeit in one game loses it, so
+that every game ends). Every such event is logged in the record with the agent's
+error; the score ledger is the game's (:meth:`~donuts_ai.game.Game.ledger_points`).
+In a free-for-all game those events drop the player out instead (see :func:`_play`).
 """
 
 from __future__ import annotations
@@ -38,6 +22,7 @@ from __future__ import annotations
 import inspect
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from .._checks import check_seconds
@@ -58,7 +43,7 @@ ISOLATIONS = ("process", "none")
 #: A player's third forfeit in one game loses it.
 MAX_FORFEITS = 3
 
-__all__ = ["ILLEGAL_POLICIES", "MAX_FORFEITS", "Adjudication", "play_game", "score_of"]
+__all__ = ["ILLEGAL_POLICIES", "MAX_FORFEITS", "Adjudication", "PlaySettings", "play_game", "score_of"]
 
 
 def _seat_seed(seed: int, seat: int) -> int:
@@ -70,35 +55,62 @@ def _seat_seed(seed: int, seat: int) -> int:
 DROPOUT_STREAM = 1_000
 
 
+@dataclass(frozen=True, kw_only=True)
+class PlaySettings:
+    """How :func:`play_game` adjudicates a game beyond its rules (see the module doc)."""
+
+    #: Seconds every seat has for the game, or one time left per seat (a clock that runs
+    #: over a whole match); ``None``: no clock. The record's ``clock_left`` holds what is left.
+    clock: float | Sequence[float] | None = None
+    #: The penalty for an exception or an illegal move: ``"lose"`` or ``"forfeit"``.
+    illegal: str = "lose"
+    #: A hard limit in seconds on one answer, clock or not (``None``: none).
+    move_limit: float | None = None
+    #: One of the game's score ledgers (``None``: its first).
+    ledger: str | None = None
+
+
 @stops_cleanly
 def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], setup: object, rules: object, seed: int, *,
-              clock: float | None = None, illegal: str = "lose", move_limit: float | None = None, ledger: str | None = None,
-              clocks: Sequence[float] | None = None, game: Game[Any] | str, isolation: str = "process") -> GameRecord:
-    """Play one game of ``game`` (a :class:`~donuts_ai.game.Game` or a registered name) on
-    set-up ``setup`` (the game's set-up or its text: for Donuts a
-    :class:`~donuts_ai.Layout`) under ``rules``; ``agents`` are the seats (see
-    the module doc): 2 or 4 for a two-sided game, one per player for a free-for-all game.
-    Returns its :class:`~.records.GameRecord`.
+              game: Game[Any] | str, isolation: str = "process", settings: PlaySettings | None = None) -> GameRecord:
+    """Play one game between seats and return its :class:`~.records.GameRecord`.
 
     A seat is a :class:`~.seats.Seat` (used as it is), or an entry (:mod:`.entries`: a
     spec, an agent object or an agent class) seated for this game alone, as tournaments
-    seat them: ``isolation="process"`` (the default) in a supervised process of its own,
-    so that a hang or a crash loses the game instead of stopping the caller;
-    ``isolation="none"`` calls it in this process (fast and trusting; an object's own
-    state, such as its ``last_info``, is then the caller's to read). Engines always get
-    a process of their own. The seats made here are closed before it returns.
+    seat them; engines always get a process of their own. The seats made here are closed
+    before it returns.
 
-    ``clock`` gives every seat that many seconds for this game; ``clocks`` (one per
-    seat) gives each the seconds it has left instead (a clock that runs over a whole
-    match). ``move_limit`` is a hard limit on one answer, clock or not. The record's
-    ``clock_left`` holds each seat's remaining time (``None`` without a clock)."""
+    Args:
+        agents: the seats: 2 or 4 for a two-sided game (see the module doc), one per
+            player for a free-for-all game.
+        setup: the game's set-up or its text (for Donuts a :class:`~donuts_ai.Layout`).
+        rules: the game's variant (``None``: its default).
+        seed: seeds the agents' seats and the moves played for players who dropped out.
+        game: a :class:`~donuts_ai.game.Game` or a registered game's name.
+        isolation: ``"process"``: each entry in a supervised process of its own, so that a
+            hang or a crash loses the game instead of stopping the caller; ``"none"``:
+            called in this process (an object's own state, such as its ``last_info``,
+            is then the caller's to read).
+        settings: the clock, the illegal-move policy, the move limit and the ledger
+            (:class:`PlaySettings`; ``None``: its defaults).
+
+    Returns:
+        The game's record.
+
+    Raises:
+        DonutsError: a setting the game refuses, or a wrong number of seats.
+    """
+    settings = PlaySettings() if settings is None else settings
+    illegal, ledger = settings.illegal, settings.ledger
+    clocks = None if settings.clock is None or isinstance(settings.clock, int | float) else list(settings.clock)
+    clock = settings.clock if clocks is None else None
     if illegal not in ILLEGAL_POLICIES:
         raise DonutsError(f"illegal-move policy must be one of {', '.join(ILLEGAL_POLICIES)}, got {illegal!r}")
     game = get_game(game)
     ledger = game.LEDGERS[0] if ledger is None else ledger
     if ledger not in game.LEDGERS:
         raise DonutsError(f"ledger must be one of {', '.join(game.LEDGERS)}, got {ledger!r}")
-    clock, move_limit = check_seconds("clock", clock), check_seconds("move_limit", move_limit)
+    clock, move_limit = check_seconds("clock", cast(float | None, clock)), check_seconds("move_limit", settings.move_limit)
     setup, rules = game.setup_text(setup), game.rules_dict(rules)
     _check_seats(game, rules, len(agents), illegal)
     if isolation not in ISOLATIONS:
@@ -124,6 +136,14 @@ def play_game(agents: Sequence[Seat | AgentLike | str | type[Any]], setup: objec
         close_all(made)  # together: one shared grace for the processes that do not leave at once
 
 
+# In a free-for-all game what ends a two-sided game instead drops the player out there: it is ranked
+# last (players who dropped out share the last place, whatever their score), gets no ledger points,
+# and the others play on, the harness playing the dropped player's turns with a uniformly random legal
+# move (from a stream seeded by the game's seed, DROPOUT_STREAM) so that the rules, and the others'
+# game, go on unchanged. When only one player is left the game stops there: that player is first, and
+# the record's ``reason`` is the last drop's (as a two-player game ends). Games without a forfeited
+# turn (``CAN_FORFEIT = False``) refuse the ``forfeit`` policy. For Donuts a forfeited turn leaves the
+# donut in the pool, and the opponent moves under the same line constraint.
 def _play(game: Game[Any], seats: list[Seat], setup: str, rules: JSONObject, seed: int, clock: float | None, illegal: str,
           move_limit: float | None, ledger: str, clocks: Sequence[float] | None) -> GameRecord:
     """:func:`play_game` once its arguments are checked and its seats made."""

@@ -1,45 +1,19 @@
 """Ratings from the final rankings of free-for-all games: the Plackett–Luce model,
 fitted by Hunter's (2004) MM algorithm, on the Elo scale.
 
-The model. Agent ``i`` has strength ``gamma_i = 10**(r_i / 400)`` (``r_i`` its rating
-in Elo). A game's ranking is read as successive choices: first place is drawn from all
-the players with probability ``gamma_first / sum(gamma of all)``, second place from the
-players left, and so on; the last place is what is left. With two players a game is
-``gamma_a / (gamma_a + gamma_b)``: Bradley–Terry on the Elo scale, as
+Agent ``i`` has strength ``gamma_i = 10**(r_i / 400)`` (``r_i`` its rating in Elo). A
+game's ranking is read as successive choices: first place is drawn from all the players
+with probability ``gamma_first / sum(gamma of all)``, second place from the players
+left, and so on. With two players that is Bradley–Terry on the Elo scale, as
 :func:`~.stats.fit_ratings` (without its first-player and draw terms). An agent may hold
-several seats of one game (a table of more seats than agents): each seat is one more
-``gamma`` in every sum.
+several seats of one game: each seat is one more ``gamma`` in every sum.
 
-Ties (a shared place, the players ranked last together after dropping out): a tied
-group counts the *geometric mean* of the probabilities of all its orders, i.e. the
-average log-likelihood over the orders. For two players that is exactly half a win and
-half a loss, ``sqrt(p (1 - p))``, the draw of :func:`~.stats.fit_ratings`' prior. Its
-log is ``sum(log gamma_i for i in the group) - sum over k of the mean, over the k-subsets
-S of the group already chosen, of log(gamma of the players left but S)``, so a tie of
-``m`` players costs ``2**m - 1`` terms (games of at most 10 players: at most 1023).
-
-The prior: ``prior_draws`` virtual two-player ties between every two agents that met at
-a table, as :func:`~.stats.fit_ratings` counts its virtual draws (half a win and half a
-loss each), so that an agent that won, or lost, every game keeps a finite rating. It
-shrinks rating differences a little, more so in short tournaments; with two players and
-colour-symmetric results the fit equals :func:`~.stats.fit_ratings` with the same prior.
-
-Fitting (Hunter 2004, "MM algorithms for generalized Bradley–Terry models", section 5):
-the log-likelihood is ``sum_i W_i theta_i - sum_t w_t log(sum_j c_tj gamma_j)`` with
-``theta = log gamma``, ``W_i`` the weight of the places ``i`` was chosen for and one term
-``t`` (weight ``w_t``, seat counts ``c_t``) per choice. Each ``-log x`` is minorised by
-its tangent at the current ``x``, which gives the update
-``gamma_i <- W_i / sum_t (w_t c_ti / Gamma_t)``; every step raises the likelihood, and it
-converges to the unique maximum when the comparisons connect every agent in both
-directions (Hunter's assumption 1; with a prior, when the agents that met form one group).
-
-Error bars: the observed information (the negative Hessian of the log-posterior in
-``theta``, exact: ``sum_t w_t (diag(p_t) - p_t p_t^T)`` with ``p_t`` the choice
-probabilities of term ``t``) at the maximum, with the anchor's rating fixed at 0; its
-inverse is the covariance of every rating's difference to the anchor, as in
-:func:`~.stats.fit_ratings`. Games of one unit are not independent (they share a deal
-and a table), so :func:`fit_plackett_luce` can instead bootstrap over units
-(``bootstrap=B``: percentile intervals, covariance of the replicates).
+A tied group (a shared place) counts the geometric mean of the probabilities of all its
+orders; ``prior_draws`` virtual two-player ties between every two agents that met keep
+every rating finite, as :func:`~.stats.fit_ratings` counts its virtual draws. Error
+bars come from the observed information at the maximum, with the anchor's rating fixed
+at 0, or from a bootstrap over units (``bootstrap=B``), since games of one unit share a
+deal and a table. The comments at :func:`fit_plackett_luce` give the details.
 """
 
 from __future__ import annotations
@@ -180,6 +154,29 @@ def _connected(n: int, edges: Iterable[tuple[int, int]], directed: bool) -> bool
     return n <= 1 or (reach(forward) == n and reach(backward) == n)
 
 
+# Ties (a shared place, the players ranked last together after dropping out): a tied group counts the
+# geometric mean of the probabilities of all its orders, i.e. the average log-likelihood over the
+# orders. For two players that is exactly half a win and half a loss, ``sqrt(p (1 - p))``, the draw of
+# fit_ratings' prior. Its log is ``sum(log gamma_i for i in the group) - sum over k of the mean, over
+# the k-subsets S of the group already chosen, of log(gamma of the players left but S)``, so a tie of
+# ``m`` players costs ``2**m - 1`` terms (games of at most 10 players: at most 1023).
+#
+# The prior shrinks rating differences a little, more so in short tournaments; with two players and
+# colour-symmetric results the fit equals fit_ratings with the same prior.
+#
+# Fitting (Hunter 2004, "MM algorithms for generalized Bradley–Terry models", section 5): the log-
+# likelihood is ``sum_i W_i theta_i - sum_t w_t log(sum_j c_tj gamma_j)`` with ``theta = log gamma``,
+# ``W_i`` the weight of the places ``i`` was chosen for and one term ``t`` (weight ``w_t``, seat
+# counts ``c_t``) per choice. Each ``-log x`` is minorised by its tangent at the current ``x``, which
+# gives the update ``gamma_i <- W_i / sum_t (w_t c_ti / Gamma_t)``; every step raises the likelihood,
+# and it converges to the unique maximum when the comparisons connect every agent in both directions
+# (Hunter's assumption 1; with a prior, when the agents that met form one group).
+#
+# Error bars: the observed information (the negative Hessian of the log-posterior in ``theta``, exact:
+# ``sum_t w_t (diag(p_t) - p_t p_t^T)`` with ``p_t`` the choice probabilities of term ``t``) at the
+# maximum, with the anchor's rating fixed at 0; its inverse is the covariance of every rating's
+# difference to the anchor, as in fit_ratings. The bootstrap resamples units: percentile intervals,
+# covariance of the replicates.
 def fit_plackett_luce(rankings: Iterable[Ranking], names: Sequence[str] | None = None, anchor: str | None = None, *,
                       prior_draws: float = 2.0, groups: Sequence[Hashable] | None = None, bootstrap: int = 0,
                       seed: int = 0) -> RatingFit:

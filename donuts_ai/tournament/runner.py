@@ -23,7 +23,7 @@ from .agent_source import AgentSource
 from .backends import execute
 from .config import FREE_FOR_ALL_MODE, HarnessConfig, given, resolve, tournament_config
 from .entries import as_recorded, seat_for, source_of
-from .match import play_game
+from .match import PlaySettings, play_game
 from .preflight import preflight
 from .progress import ProgressBar
 from .records import GAMES_PER_KEY, GameRecord, SeriesResult, TournamentConfig, UnitRecord
@@ -96,9 +96,10 @@ def play_unit(config: TournamentConfig, unit: Unit) -> UnitRecord:
     t = time.perf_counter()
 
     def game(order: list[int], offset: int, clocks: list[float] | None = None) -> GameRecord:
+        settings = PlaySettings(clock=config["clock"] if clocks is None else clocks, illegal=config["illegal"],
+                                move_limit=config["move_limit"], ledger=config["ledger"])
         rec = play_game([seats[i] for i in order], unit["setup"], config["rules"], unit["seed"] + offset,
-                        clock=None if clocks is not None else config["clock"], illegal=config["illegal"],
-                        move_limit=config["move_limit"], ledger=config["ledger"], clocks=clocks, game=game_rules)
+                        game=game_rules, settings=settings)
         rec = dataclasses.replace(rec, names=[names[i] for i in order], unit=unit["unit"])
         games.append(rec)
         return rec

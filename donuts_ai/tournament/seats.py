@@ -2,8 +2,8 @@
 
 A tournament runs every agent the way engine testers run untrusted engines
 (cutechess-cli, fishtest): in a process of its own, spoken to over a pipe, one JSON
-line per request and per answer. The harness measures the time of every answer on its
-own clock. What an agent does wrong then costs that agent one game and never the run:
+line per request and per answer, every answer timed on the harness's own clock. What
+an agent does wrong then costs that agent one game and never the run:
 
 - it raises: the answer says so (``exception``, with the traceback's last lines);
 - it answers something that is not a legal move: the harness finds out (``illegal``);
@@ -13,23 +13,9 @@ own clock. What an agent does wrong then costs that agent one game and never the
   status and the last lines the process wrote to stderr), and a fresh process serves
   the next game.
 
-:class:`ProcessSeat` is that supervised seat; :class:`LocalSeat` calls an agent object
-in this process (fast and trusting: a hang there hangs the caller). Both answer
-:meth:`Seat.ask` with an :class:`Answer`.
-
-The pipe protocol (``python -m donuts_ai.tournament._seat_process SPEC GAME_MODULE
-GAME [--source-on-stdin]``): the process imports the game's module, builds the agent (a
-kind of that game's, :mod:`.specs`; with ``--source-on-stdin`` from the
-:class:`~.entries.AgentSource` on its first input line, for an agent given as an object
-or a spec naming a kind registered at run time) and writes ``{"ready": true}`` (or
-``{"error": ...}``); then, per
-request line, ``{"op": "reset", "seed": S}`` is answered ``{"ok": true}`` and ``{"op":
-"move", "game": NAME, "observation": {...}, "time_left": T}`` is answered ``{"move":
-MOVE}`` (with ``"nodes": N`` when the agent's ``last_info`` reports its nodes) or
-``{"error": ..., "detail": ...}``, where the observation is what the game
-(:mod:`donuts_ai.game`) sends the player to move and the agent receives the game's
-``agent_view`` of it. An agent without ``reset`` is built afresh with the game's seed
-instead. The agent's own prints go to the process's stderr, never into the protocol.
+:class:`ProcessSeat` is that supervised seat (its pipe protocol: :func:`serve`);
+:class:`LocalSeat` calls an agent object in this process (fast and trusting: a hang
+there hangs the caller). Both answer :meth:`Seat.ask` with an :class:`Answer`.
 """
 
 from __future__ import annotations
@@ -459,6 +445,17 @@ def _reply_value(move: Move) -> object:
     return repr(move)
 
 
+# The pipe protocol (``python -m donuts_ai.tournament._seat_process SPEC GAME_MODULE GAME [--source-
+# on-stdin]``): the process imports the game's module, builds the agent (a kind of that game's, specs;
+# with ``--source-on-stdin`` from the AgentSource on its first input line, for an agent given as an
+# object or a spec naming a kind registered at run time) and writes ``{"ready": true}`` (or
+# ``{"error": ...}``); then, per request line, ``{"op": "reset", "seed": S}`` is answered ``{"ok":
+# true}`` and ``{"op": "move", "game": NAME, "observation": {...}, "time_left": T}`` is answered
+# ``{"move": MOVE}`` (with ``"nodes": N`` when the agent's ``last_info`` reports its nodes) or
+# ``{"error": ..., "detail": ...}``, where the observation is what the game sends the player to move
+# and the agent receives the game's ``agent_view`` of it. An agent without ``reset`` is built afresh
+# with the game's seed instead. The agent's own prints go to the process's stderr, never into the
+# protocol.
 def serve(spec: str, game_module: str, game_name: str, source_flag: str) -> int:
     """The agent process's loop (see the module doc); returns at end of input.
     ``game_module`` (when not empty) is imported first: it registers ``game_name``, the

@@ -1,44 +1,21 @@
 """Ratings by maximum likelihood and the SPRT, as engine testers use them.
 
-Ratings: a Bradley–Terry model on the Elo scale with Davidson's draw model and a
-first-player term. With ``r`` the ratings, ``a`` the first player's advantage (Elo),
-``q_f = 10**((r_first + a) / 400)`` and ``q_s = 10**(r_second / 400)``::
+Ratings (:func:`fit_ratings`): a Bradley–Terry model on the Elo scale with Davidson's
+draw model and a first-player term. With ``r`` the ratings, ``a`` the first player's
+advantage (Elo), ``q_f = 10**((r_first + a) / 400)`` and ``q_s = 10**(r_second / 400)``::
 
     P(first wins) = q_f / D,  P(draw) = nu * sqrt(q_f q_s) / D,  P(second wins) = q_s / D
     D = q_f + q_s + nu * sqrt(q_f q_s)
 
-All parameters (ratings, ``a``, ``log nu``) are fitted together by Newton's method on
-the log-likelihood (exact gradient and Hessian); one anchor agent is fixed at 0. The 95%
-intervals come from the inverse of the observed information (the negative Hessian), so
-they are intervals of each rating's difference to the anchor; the likelihood of
-superiority of A over B is Phi((r_A - r_B) / sd(r_A - r_B)).
+All parameters are fitted together by Newton's method; one anchor agent is fixed at 0,
+and the 95% intervals (from the observed information) are of each rating's difference
+to the anchor. ``prior_draws`` virtual draws between every two agents that met, in the
+spirit of BayesElo, keep ratings finite when one agent, or one colour, won every game.
 
-The prior: ``prior_draws`` virtual draws between every two agents that met (half with
-each as first player), in the spirit of BayesElo, keep ratings (and the first-player
-term) finite when one agent, or one colour, won every game. A virtual draw enters as
-half a win and half a loss under the draw-free Bradley–Terry model, i.e. with
-log-likelihood ``log sqrt(P_BT(first wins) P_BT(second wins))``: exactly the
-rating-dependent part of a Davidson draw's log-likelihood as nu -> 0. So it pulls
-ratings together as a virtual draw does, but it holds no information about nu, which is
-estimated from the real games alone. Why not count them as Davidson draws, as this
-module did before: then the fit estimated nu from them (nu = 1.7 reported for a
-tournament without a single draw; 0.86 on average for a true 0.6 in simulated
-240-game tournaments), and since draws leave the Davidson estimate of the wins-to-losses
-ratio unchanged they hardly regularised the ratings (a 20-0 match put the loser 2944
-Elo down with a zero-width interval). The price of a real prior is shrinkage: rating
-differences and the advantage are pulled towards 0 by about prior_draws / (games per
-pairing) of their size, which ``python -m benchmarks.calibration`` measures; the 95%
-intervals still cover. With no real draw the draw term is left out of the model and
-``draw_nu`` is 0; when every real game was drawn the maximum-likelihood nu is infinite,
-``draw_nu`` is inf and the ratings rest on the prior alone.
-
-SPRT: game pairs with colours swapped score 0, 1/2, 1, 3/2 or 2 for A (pentanomial
-counts). The log-likelihood ratio of H1 (A's expected score is that of ``elo1`` logistic
-Elo) against H0 (``elo0``) is the generalized (GSPRT) ratio of Van den Bergh, as
-Fishtest computes it for logistic Elo: the pentanomial likelihood maximised under "mean
-pair score = s1" over the same maximised under "mean = s0". It stops at
-log(beta/(1-alpha)) (accept H0) or log((1-beta)/alpha) (accept H1). See :func:`sprt_llr`
-for why not the simpler normal approximation.
+SPRT (:func:`sprt`): colour-swapped game pairs score 0, 1/2, 1, 3/2 or 2 for A
+(pentanomial counts); the log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``) is
+the generalized (GSPRT) ratio Fishtest computes for logistic Elo (:func:`sprt_llr`), and
+it stops at log(beta/(1-alpha)) (accept H0) or log((1-beta)/alpha) (accept H1).
 """
 
 from __future__ import annotations
@@ -202,6 +179,21 @@ def _maximise(f: Objective, theta: Floats) -> tuple[Floats, Floats]:
     return theta, H
 
 
+# The likelihood of superiority of A over B is Phi((r_A - r_B) / sd(r_A - r_B)).
+#
+# The prior: a virtual draw enters as half a win and half a loss under the draw-free Bradley–Terry
+# model, i.e. with log-likelihood ``log sqrt(P_BT(first wins) P_BT(second wins))``: exactly the
+# rating-dependent part of a Davidson draw's log-likelihood as nu -> 0. So it pulls ratings together
+# as a virtual draw does, but it holds no information about nu, which is estimated from the real games
+# alone. Counted as Davidson draws, the fit would estimate nu from them (nu = 1.7 for a tournament
+# without a single draw; 0.86 on average for a true 0.6 in simulated 240-game tournaments), and since
+# draws leave the Davidson estimate of the wins-to-losses ratio unchanged they would hardly regularise
+# the ratings (a 20-0 match put the loser 2944 Elo down with a zero-width interval). The price of a
+# real prior is shrinkage: rating differences and the advantage are pulled towards 0 by about
+# prior_draws / (games per pairing) of their size, which ``python -m benchmarks.calibration``
+# measures; the 95% intervals still cover. With no real draw the draw term is left out of the model
+# and ``draw_nu`` is 0; when every real game was drawn the maximum-likelihood nu is infinite,
+# ``draw_nu`` is inf and the ratings rest on the prior alone.
 def fit_ratings(results: Iterable[tuple[str, str, float]], names: Iterable[str] | None = None, anchor: str | None = None,
                 prior_draws: float = 2.0) -> RatingFit:
     """Fit ratings to ``results``: an iterable of (first player, second player, score of

@@ -309,8 +309,9 @@ def test_team_battle_rotates_four_seats():
 
 
 def test_blitz_clock_loses_on_time():
-    config = {"clock": 0.1, "illegal": "lose"}
-    record = T.play_game([SlowAgent(), RandomAgent(seed=1)], Layout.standard(), Rules(), 1, **config, game="donuts", isolation="none")
+    settings = T.PlaySettings(clock=0.1, illegal="lose")
+    record = T.play_game([SlowAgent(), RandomAgent(seed=1)], Layout.standard(), Rules(), 1, game="donuts", isolation="none",
+                         settings=settings)
     assert record["reason"] == "time" and record["winner"] == 1
     assert record["events"][0]["kind"] == "time"
 
@@ -321,8 +322,8 @@ def test_illegal_moves_and_exceptions_lose_or_forfeit():
     crash = T.play_game([RandomAgent(seed=1), CrashAgent()], Layout.standard(), Rules(), 3, game="donuts", isolation="none")
     assert (crash["winner"], crash["reason"]) == (0, "exception") and "boom" in crash["events"][0]["detail"]
     assert crash["events"][0]["kind"] == "exception"
-    forfeit = T.play_game([IllegalAgent(), RandomAgent(seed=2)], Layout.standard(), Rules(), 3, illegal="forfeit", game="donuts",
-                          isolation="none")
+    forfeit = T.play_game([IllegalAgent(), RandomAgent(seed=2)], Layout.standard(), Rules(), 3, game="donuts",
+                          isolation="none", settings=T.PlaySettings(illegal="forfeit"))
     assert None in forfeit["moves"] and forfeit["forfeits"][0] >= 1
     assert all(e["kind"] == "illegal" for e in forfeit["events"])
     # The tournament goes on and logs the events.
@@ -331,8 +332,8 @@ def test_illegal_moves_and_exceptions_lose_or_forfeit():
 
 
 def test_forfeits_are_capped_so_every_game_ends():
-    record = T.play_game([NeverLegalAgent(), NeverLegalAgent()], Layout.standard(), Rules(), 1, illegal="forfeit", game="donuts",
-                         isolation="none")
+    record = T.play_game([NeverLegalAgent(), NeverLegalAgent()], Layout.standard(), Rules(), 1, game="donuts",
+                         isolation="none", settings=T.PlaySettings(illegal="forfeit"))
     # Chocolate forfeits, Vanilla forfeits, ... until Chocolate's third forfeit loses.
     assert record["moves"] == [None] * 4 and record["forfeits"] == [3, 2]
     assert (record["winner"], record["reason"]) == (1, "forfeits") and len(record["events"]) == 5
@@ -405,7 +406,7 @@ def test_numpy_integer_moves_are_moves_in_and_out_of_process():
 
 def test_an_agent_that_cannot_start_loses_whatever_the_policy():
     record = T.play_game([T.ProcessSeat("tests.tournament.test_tournament:BrokenConstructorAgent", game="donuts"), RandomAgent(seed=1)],
-                         Layout.standard(), Rules(), 1, illegal="forfeit", game="donuts")
+                         Layout.standard(), Rules(), 1, game="donuts", settings=T.PlaySettings(illegal="forfeit"))
     assert record.reason == "exception" and record.winner == 1 and "could not start" in record.events[0].detail
     T.close_seats()
 
@@ -437,7 +438,7 @@ def test_score_ledger():
         record = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed, game="donuts",
                              isolation="none")
         end_win = T.play_game([GreedyAgent(seed=seed), RandomAgent(seed=seed)], Layout.random(seed), Rules(), seed,
-                              ledger="end-win", game="donuts", isolation="none")
+                              game="donuts", isolation="none", settings=T.PlaySettings(ledger="end-win"))
         assert end_win["moves"] == record["moves"]
         points = {"five": 3, "majority": 2}.get(record["reason"], 0)
         for seat in (0, 1):
