@@ -121,22 +121,18 @@ ALLOWED = {
     "boxes.rules": {"_checks", "boxes.errors"},
     "boxes.pictures": {"boxes.deck"},
     "boxes._kernels": {"boxes.deck", "boxes.moves"},
-    "boxes._core": {"boxes._kernels", "boxes.deck", "boxes.moves", "boxes.rules"},
-    "boxes._undo": {"boxes._core"},  # the state's undo: the pushes and copies of the engine's arrays
-    # A state or observation dict checked before the engine reads it back.
-    "boxes._dict_checks": {"_checks", "boxes._core", "boxes.deck", "boxes.errors", "boxes.pictures", "boxes.rules"},
-    "boxes.state": {"_checks", "errors", "state", "boxes._core", "boxes._dict_checks", "boxes._kernels", "boxes._undo",
-                    "boxes.deck", "boxes.errors", "boxes.moves", "boxes.pictures", "boxes.rules"},
+    # The state's private parts: the engine's Python side, the undo, the dicts checked.
+    "boxes._state": {"_checks", "boxes._kernels", "boxes.deck", "boxes.errors", "boxes.moves", "boxes.pictures", "boxes.rules"},
+    "boxes.state": {"_checks", "errors", "state", "boxes._kernels", "boxes._state", "boxes.deck", "boxes.errors", "boxes.moves",
+                    "boxes.pictures", "boxes.rules"},
     "boxes.reference": {"errors", "boxes.deck", "boxes.moves", "boxes.rules"},
     # Moves as dense action indices on a bounded table, a player's view as tensors: for learning code.
     "boxes.encoding": {"_checks", "boxes.deck", "boxes.errors", "boxes.moves", "boxes.rules", "boxes.state"},
     # Random games on the compiled engine: the public face of its playouts.
-    "boxes.playouts": {"_checks", "boxes._core", "boxes._kernels", "boxes.errors", "boxes.rules"},
-    # The game's functions for the information-set MCTS, and the search bound to them.
-    "boxes._search": {"boxes._kernels", "boxes.deck"},
-    "boxes._bound": {"search", "boxes._kernels", "boxes._search"},
-    "boxes.agents": {"_checks", "agents", "errors", "search", "boxes._bound", "boxes._kernels", "boxes._search", "boxes.errors",
-                     "boxes.moves", "boxes.rules", "boxes.state"},
+    "boxes.playouts": {"_checks", "boxes._kernels", "boxes._state", "boxes.errors", "boxes.rules"},
+    # Its agents, with the game's functions for the information-set MCTS and the search bound to them.
+    "boxes.agents": {"_checks", "agents", "errors", "search", "boxes._kernels", "boxes.deck", "boxes.errors", "boxes.moves",
+                     "boxes.rules", "boxes.state"},
     # Donut Boxes through the game contract, registered in the table of games.
     "boxes.game": {"_checks", "errors", "game", "boxes.agents", "boxes.errors", "boxes.moves", "boxes.rules",
                    "boxes.state"},
@@ -196,8 +192,7 @@ ALLOWED = {
 RULES_LAYERS = {
     "donuts": ("squares", "rules", "symmetry", "svg", "_kernels", "layout", "board", "canonical", "reference", "playouts", "vector_env",
                "planes"),
-    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_kernels", "_core", "_undo", "_dict_checks", "state", "reference",
-              "playouts", "encoding"),
+    "boxes": ("errors", "deck", "moves", "rules", "pictures", "_kernels", "_state", "state", "reference", "playouts", "encoding"),
     "connect_four": ("errors", "rules", "_kernels", "state", "reference"),
 }
 #: What the rules must not know: searches, agents, the harness (and everything above them).

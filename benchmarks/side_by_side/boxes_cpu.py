@@ -14,7 +14,7 @@ try:
     E = importlib.import_module("donuts_ai.boxes._kernels")
 except ModuleNotFoundError:
     E = importlib.import_module("donuts_ai.boxes._engine")
-from donuts_ai.boxes._bound import ismcts as bound_search  # Donut Boxes' binding of the tree search
+from donuts_ai.boxes.agents._bound import ismcts as bound_search  # Donut Boxes' binding of the tree search
 from donuts_ai.search import ismcts as I  # the tree and its settings
 
 #: A search call's settings: ISMCTSSettings from 0.4.0 (one name for each record), Settings in 0.3.0.

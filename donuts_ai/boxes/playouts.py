@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from .._checks import check_int
 from . import _kernels as E
-from ._core import tables_for
+from ._state.engine import tables_for
 from .errors import BoxesError
 from .rules import BoxesRules
 

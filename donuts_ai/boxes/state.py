@@ -48,16 +48,16 @@ import numpy as np
 from .._checks import check_int, is_int
 from ..errors import GameOverError, IllegalMoveError, InvalidMoveError
 from ..state import GameState
-from ._core import BoxesObservation as BoxesObservation
-from ._core import BoxesStateDict as BoxesStateDict
-from ._core import EngineCore
-from ._core import PlayoutArrays as PlayoutArrays
-from ._core import PlayResult as PlayResult
-from ._dict_checks import check_observation, check_state_dict
 from ._kernels import Tables
 from ._kernels.tables import Codes, Grid
-from ._undo import UNDO_SNAPSHOT_EVERY as UNDO_SNAPSHOT_EVERY
-from ._undo import UndoHistory
+from ._state.checks import check_observation, check_state_dict
+from ._state.engine import BoxesObservation as BoxesObservation
+from ._state.engine import BoxesStateDict as BoxesStateDict
+from ._state.engine import EngineCore
+from ._state.engine import PlayoutArrays as PlayoutArrays
+from ._state.engine import PlayResult as PlayResult
+from ._state.undo import UNDO_SNAPSHOT_EVERY as UNDO_SNAPSHOT_EVERY
+from ._state.undo import UndoHistory
 from .deck import CARD_TYPES, DECK_SIZE, deal
 from .errors import BoxesError, ObservationError
 from .moves import move_text, parse_move
@@ -111,7 +111,7 @@ class BoxesState:
     """
 
     # _history: what pop can undo (the codes pushed since this state's history began, and
-    # the copies of the arrays to replay them from: see ._undo).
+    # the copies of the arrays to replay them from: see ._state.undo).
     __slots__ = ("_core", "_history")
 
     _core: EngineCore

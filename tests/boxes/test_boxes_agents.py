@@ -13,7 +13,14 @@ from numba import njit
 
 from donuts_ai.boxes import CARD_TYPES, DECK_SIZE, BoxesRules, BoxesState
 from donuts_ai.boxes import _kernels as E
-from donuts_ai.boxes._search import (
+from donuts_ai.boxes.agents import (
+    AGENTS,
+    BoxesAgentError,
+    GreedyAgent,
+    ISMCTSAgent,
+    RandomAgent,
+)
+from donuts_ai.boxes.agents._search import (
     CARD_QUADRANTS,
     REWARD_RANK,
     REWARD_SCORE,
@@ -25,13 +32,6 @@ from donuts_ai.boxes._search import (
     move_values,
     redeal_hidden,
     rewards,
-)
-from donuts_ai.boxes.agents import (
-    AGENTS,
-    BoxesAgentError,
-    GreedyAgent,
-    ISMCTSAgent,
-    RandomAgent,
 )
 from donuts_ai.boxes.moves import move_text, place_code
 from donuts_ai.errors import AgentError, DonutsError, GameOverError
@@ -307,7 +307,6 @@ def test_the_registry_and_specs():
     (dict(exploration=float("inf")), "exploration must be a finite number >= 0"),
     (dict(reward=None), "reward must be one of"),
     (dict(prior=1), "prior must be True or False"),
-    (dict(widen_base=0), "widen_base must be a positive int"),
     (dict(seed=-1), "seed must be an int >= 0"),
     (dict(seed="a"), "seed must be an int >= 0"),
     (dict(name=3), "name must be a str"),

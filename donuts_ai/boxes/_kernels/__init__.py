@@ -2,7 +2,7 @@
 
 A state is a :class:`Tables` record of fixed-size arrays plus the layout ``grid``, kept
 beside it because it is the one array that grows. Kernels take ``(t, grid)`` and the
-move's or the query's scalars; the Python layer (:mod:`..state`, :mod:`.._core`) owns
+move's or the query's scalars; the Python layer (:mod:`..state`, :mod:`.._state.engine`) owns
 parsing, checking and errors, and these kernels never raise and trust their input.
 
 The files, in the order they build on each other:

@@ -9,7 +9,7 @@ before the move undone and replays the moves since.
 
 from __future__ import annotations
 
-from ._core import EngineCore, PlayResult, Snapshot
+from .engine import EngineCore, PlayResult, Snapshot
 
 #: Undo keeps a copy of the arrays every this many pushes and replays the moves since the
 #: nearest copy, so a pop replays at most 63 moves. A copy (3-5 us) costs a fraction of a

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..search.ismcts import ISMCTSGame, ISMCTSSettings, ISMCTSTree, search
+from ...search.ismcts import ISMCTSGame, ISMCTSSettings, ISMCTSTree, search
+from .._kernels.tables import Codes, Grid, Tables
 from . import _search as G
-from ._kernels.tables import Codes, Grid, Tables
 
 
 @njit(cache=True)

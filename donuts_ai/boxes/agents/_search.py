@@ -14,10 +14,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from . import _kernels as E
-from ._kernels import copy_into as copy_into
-from ._kernels.tables import Codes, Grid, Tables
-from .deck import TRAY_SIZE
+from .. import _kernels as E
+from .._kernels import copy_into as copy_into
+from .._kernels.tables import Codes, Grid, Tables
+from ..deck import TRAY_SIZE
 
 #: Quadrants of a card: the most one placement can add to another player's holding in a run.
 CARD_QUADRANTS = 4

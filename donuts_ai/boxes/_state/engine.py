@@ -13,11 +13,11 @@ from typing import TypeAlias, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _kernels as E
-from ._kernels.tables import Codes, Grid
-from .deck import QUADRANTS, ROLL, ROTATED_FACES
-from .moves import move_text
-from .rules import BoxesRules, RulesDict
+from .. import _kernels as E
+from .._kernels.tables import Codes, Grid
+from ..deck import QUADRANTS, ROLL, ROTATED_FACES
+from ..moves import move_text
+from ..rules import BoxesRules, RulesDict
 
 
 class BoxesStateDict(TypedDict):

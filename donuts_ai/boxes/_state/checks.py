@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn, cast
 
-from .._checks import is_int
-from ._core import BoxesObservation, BoxesStateDict
-from .deck import CANONICAL_ROTATIONS, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE
-from .errors import ObservationError
-from .pictures import layout_cells
-from .rules import BoxesRules
+from ..._checks import is_int
+from ..deck import CANONICAL_ROTATIONS, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE
+from ..errors import ObservationError
+from ..pictures import layout_cells
+from ..rules import BoxesRules
+from .engine import BoxesObservation, BoxesStateDict
 
 #: The keys of a state dict and of an observation, in their order.
 STATE_KEYS = tuple(BoxesStateDict.__annotations__)
