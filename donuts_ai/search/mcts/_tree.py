@@ -246,7 +246,8 @@ def run_tree(
     game: CompiledGame, rules: Any, tree: MCTSTree, t: Int64, pos: Any, to_move: Int64, iterations: Int64,
     settings: MCTSSettings, stop_when_full: Bool,
 ) -> tuple[Int64, bool]:
-    """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root.
+    """Up to ``iterations`` MCTS iterations on tree ``t`` from the position at its root; returns
+    ``(iterations run, full)``, ``full`` when a leaf could not be expanded for want of room.
 
     Args:
         game: the game's functions.
@@ -257,11 +258,7 @@ def run_tree(
         to_move: the player to move at the root (0 or 1).
         iterations: the most to run (fewer once the root is proven or, with ``stop_when_full``, the tree full).
         settings: UCB1's constant and whether MCTS-Solver proves.
-
-    Returns:
-        ``(iterations run, full)``: ``full`` when a leaf could not be expanded for want of
-        room (that iteration played out from the leaf, as every later one does while the
-        tree stays full and ``stop_when_full`` is False).
+        stop_when_full: return once the tree is full (else each iteration plays out from the leaf).
     """
     exploration, solver = settings
     visits, value_sum, first_child, child_count = tree.visits, tree.value_sum, tree.first_child, tree.child_count
