@@ -28,7 +28,7 @@ CHECK_EVERY = 0.25
 #: The guard, run as ``python -S -c GUARD PARENT_PID CHECK_EVERY PROGRAM ARGS...`` in a process group
 #: of its own (``start_new_session=True``). ``-S``: no site packages, so it starts in
 #: milliseconds and imports nothing of the user's. SIGCHLD wakes it the moment the program
-#: ends (a wakeup pipe read by ``select``), so the harness waits no longer than before.
+#: ends (a wakeup pipe read by ``select``), so the guard adds no wait to the harness.
 GUARD = """
 import os, select, signal, sys
 parent, check, command = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3:]

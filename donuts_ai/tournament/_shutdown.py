@@ -63,7 +63,7 @@ STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
 # The main process: SIGTERM's and SIGHUP's default action kills a Python process on the spot, without
 # running ``finally`` blocks or ``atexit`` handlers, so the seats would never be closed. SIGTERM and
 # SIGHUP raise Stopped (a KeyboardInterrupt, so code that handles Ctrl-C handles them alike), Ctrl-C
-# raises KeyboardInterrupt as always; once the run is stopping, further signals are not raised again
+# raises KeyboardInterrupt; once the run is stopping, further signals are not raised again
 # (its clean-up is bounded), and clean-up that must not be cut short holds them until it is done
 # (signals_held).
 class Stopped(KeyboardInterrupt):
@@ -82,9 +82,16 @@ _closers: list[Callable[[], None]] = []
 
 
 def on_stop(close: Callable[[], None]) -> Callable[[], None]:
-    """Register ``close`` (stop every process of some kind that this process started): it
-    runs at exit (``atexit``), and in a pool worker when it ends or is stopped. Returns
-    ``close``, so it can decorate."""
+    """Register what stops every process of some kind that this process started.
+
+    It runs at exit (``atexit``), and in a pool worker when it ends or is stopped.
+
+    Args:
+        close: stops the processes.
+
+    Returns:
+        ``close``, so that it can decorate.
+    """
     if close not in _closers:
         _closers.append(close)
         atexit.register(close)
@@ -236,7 +243,14 @@ def reclaim_signals() -> None:
 
 
 def stops_cleanly(run: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Decorate a function that runs games so that it runs under :func:`stopping_cleanly`."""
+    """Decorate a function that runs games so that it runs under :func:`stopping_cleanly`.
+
+    Args:
+        run: the function.
+
+    Returns:
+        The function, whose SIGTERM and SIGHUP stop it as Ctrl-C does.
+    """
 
     @functools.wraps(run)
     def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:

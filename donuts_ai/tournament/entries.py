@@ -48,7 +48,7 @@ MAX_RECORD_TEXT = 120
 DIGEST_DIGITS = 12
 #: The attribute where the agent base keeps its constructor's arguments
 #: (:data:`donuts_ai.agents.base.ARGUMENTS_ATTRIBUTE`; the harness does not import the
-#: agents): left out of the state digest, so records stay those of earlier versions.
+#: agents): left out of the state digest, which is of the state alone.
 ARGUMENTS_ATTRIBUTE = "_agent_arguments"
 #: The most characters of one value in an object's ``details`` (a table shows them).
 MAX_DETAIL_TEXT = 40
@@ -256,9 +256,19 @@ def _kinds_of(spec: str, game: Game[Any]) -> tuple[tuple[str, bytes], ...]:
 
 
 def source_of(entry: object, game: Game[Any] | str) -> AgentSource:
-    """The :class:`AgentSource` of one entry (a spec, an agent instance or class; see the
-    module doc), checked now: a bad spec, a class without ``select_move`` or an object
-    that cannot travel is a :class:`~.specs.SpecError`."""
+    """The :class:`AgentSource` of one entry, checked now.
+
+    Args:
+        entry: a spec, an agent instance or an agent class (see the module doc).
+        game: a :class:`~donuts_ai.game.Game` or a registered game's name.
+
+    Returns:
+        The entry's source: its record, name, details, code identity and builder.
+
+    Raises:
+        SpecError: a bad spec, a class without ``select_move``, or an object that cannot
+            travel to a seat process.
+    """
     game = get_game(game)
     if isinstance(entry, AgentSource):
         return entry

@@ -180,18 +180,26 @@ def _connected(n: int, edges: Iterable[tuple[int, int]], directed: bool) -> bool
 def fit_plackett_luce(rankings: Iterable[Ranking], names: Sequence[str] | None = None, anchor: str | None = None, *,
                       prior_draws: float = 2.0, groups: Sequence[Hashable] | None = None, bootstrap: int = 0,
                       seed: int = 0) -> RatingFit:
-    """Plackett–Luce ratings (Elo scale, ``anchor`` at 0) from ``rankings``: an iterable
-    of (the agents' names per seat, their places per seat), places being any numbers
-    where smaller is better and equal is a shared place (a game's ``ranking``).
+    """Plackett–Luce ratings on the Elo scale from the rankings of free-for-all games.
 
-    ``prior_draws`` virtual two-player ties per two agents that met keep every rating
-    finite (see the module doc; 0 for the maximum likelihood, which needs every agent
-    to have both placed above and below the others, through some chain of games).
-    Intervals are 95%: from the observed information, or with ``bootstrap=B`` from B
-    refits on units drawn with replacement (``groups`` gives each ranking's unit; by
-    default every ranking is a unit of its own), seeded by ``seed``. Agents in ``names``
-    who never played get ``nan``. Returns a :class:`~.stats.RatingFit` (best first)
-    whose ``first_player_advantage`` and ``draw_nu`` are ``nan``: this model has neither."""
+    Args:
+        rankings: (the agents' names per seat, their places per seat), places being any
+            numbers where smaller is better and equal is a shared place (a game's ``ranking``).
+        names: the agents to rate (default: those in ``rankings``); one who never played
+            gets ``nan``.
+        anchor: the agent fixed at 0 (default: the first name).
+        prior_draws: virtual two-player ties per two agents that met, which keep every
+            rating finite (0: the maximum likelihood, which needs every agent to have placed
+            both above and below the others, through some chain of games).
+        groups: each ranking's unit for the bootstrap (default: every ranking its own).
+        bootstrap: B > 0 gives 95% intervals from B refits on units drawn with replacement;
+            0 gives them from the observed information.
+        seed: seeds the bootstrap.
+
+    Returns:
+        A :class:`~.stats.RatingFit`, best first, whose ``first_player_advantage`` and
+        ``draw_nu`` are ``nan``: this model has neither.
+    """
     games = [(list(seats), list(places)) for seats, places in rankings]
     names, anchor = _check(games, names, anchor, prior_draws, bootstrap)
     index = {n: i for i, n in enumerate(names)}

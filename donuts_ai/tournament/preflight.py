@@ -1,7 +1,7 @@
 """The pre-flight: every agent of a run is built once, here, before the first game.
 
 A run seats its agents in processes of their own, where a bad parameter value
-(``mcts:time=-1``) used to show only as a loss at every one of that agent's turns, after
+(``mcts:time=-1``) would show only as a loss at every one of that agent's turns, after
 the whole run had been played. Parsing a spec checks its kind and its parameter names
 (:func:`~.specs.resolve`); only building the agent checks the values. So before anything
 is played or written, :func:`preflight` builds every distinct agent of the run once in
@@ -10,8 +10,8 @@ the caller (an engine is started and asked ``isready``) and refuses the run with
 
 Building them here does a second thing: what the agents and the game compile (Numba
 kernels) is compiled once, in this process, into the on-disk cache, before the seats
-start, so that each seat process loads it instead of compiling it again for itself (a
-cold cache used to be compiled once per seat, all at the same time). A pre-flight that
+start, so that each seat process loads it instead of compiling it again for itself, all
+seats at the same time. A pre-flight that
 takes more than a second and compiles says so on stderr, on one line
 (:func:`~donuts_ai._compile_notice.notice_if_compiling`).
 """

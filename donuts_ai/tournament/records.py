@@ -10,13 +10,12 @@ How a game ended is one vocabulary, :data:`REASONS`: the game's own endings (Don
 ``five``, ``largest group``, ``majority``) and the harness's adjudications
 (:class:`Adjudication`). Events (:data:`EVENT_KINDS`) say what an agent did wrong.
 
-Records also read like the dicts of earlier versions (``record["moves"]``), so code
-written against those keeps working.
+Records also read like dicts (``record["moves"]``).
 
 Version 3 adds what free-for-all games (:mod:`donuts_ai.game`) need: a game's ``ranking`` and
 ``scores`` per seat, and a ``winner`` that is a seat of any index. A file is written with
 the lowest version that holds its records (:func:`version_for`): files of two-sided
-games are still version 2, byte for byte as before; readers take both.
+games are version 2; readers take every version of :data:`READABLE_VERSIONS`.
 """
 
 from __future__ import annotations
@@ -38,8 +37,8 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-#: Version of the records (and of the results files that hold free-for-all games whose
-#: ``games`` are in all: written before 0.5.0).
+#: Version of the records (and of the older results files of free-for-all games, whose
+#: ``games`` are in all).
 RECORD_VERSION = 3
 #: The version of files of free-for-all games whose ``games`` are per pairing, as in
 #: two-sided tournaments (:data:`GAMES_PER_KEY`): the records are those of version 3.
@@ -49,7 +48,7 @@ TWO_SIDED_VERSION = 2
 #: Versions a results file may have to be read.
 READABLE_VERSIONS = (2, 3, 4)
 #: The configuration key that says what a free-for-all tournament's ``games`` count:
-#: :data:`GAMES_PER_PAIRING` (since 0.5.0); absent, the games in all (files of version 3).
+#: :data:`GAMES_PER_PAIRING`; absent, the games in all (files of version 3).
 GAMES_PER_KEY = "games_per"
 #: ``games`` per pairing: at a table of P seats, a pairing is a set of P agents.
 GAMES_PER_PAIRING = "pairing"
@@ -57,8 +56,8 @@ GAMES_PER_PAIRING = "pairing"
 
 def version_for(config: Mapping[str, object]) -> int:
     """The version a results file of the tournament ``config`` is written with: 4 for a
-    free-for-all tournament of games per pairing, 3 for one of games in all (files
-    written before 0.5.0, resumed), else 2 (so those files are what older code wrote and read)."""
+    free-for-all tournament of games per pairing, 3 for one of games in all (an older
+    file, resumed), else 2."""
     if config.get("mode") != "free-for-all":
         return TWO_SIDED_VERSION
     return PER_PAIRING_VERSION if config.get(GAMES_PER_KEY) == GAMES_PER_PAIRING else RECORD_VERSION
@@ -88,7 +87,7 @@ LINE_DIGEST_DIGITS = 16
 #: ``"module:name"`` (the module that registers it; see :func:`game_source`). A reader
 #: imports that module when the game's name is not registered yet. Absent for the
 #: package's own games, for a game whose module cannot be imported again (``__main__``),
-#: and in files written before 0.5.0.
+#: and in older files.
 GAME_SOURCE_KEY = "game_source"
 #: The configuration key of the tournament's set-ups: a word (a fresh set-up per unit) or their texts.
 SETUPS_KEY = "setups"
@@ -199,7 +198,7 @@ def _need(data: object, key: str, kind: type[_T], where: str, optional: bool = F
 class TournamentConfig(TypedDict):
     """A tournament's settings (:func:`~.config.make_config`): the first line of its results
     file, what ``--resume`` compares. ``agent_code`` is each agent's code identity
-    (:func:`~.entries.code_of`; absent from files written before 0.5.0). ``setups`` is a word (a fresh set-up per unit) or
+    (:func:`~.entries.code_of`; absent from older files). ``setups`` is a word (a fresh set-up per unit) or
     the set-up texts; ``players`` is set for free-for-all tournaments only; ``game_source``
     (:data:`GAME_SOURCE_KEY`) for a game from outside the package only; ``game_module``
     ``sources`` (the agents by record, :mod:`.entries`) and ``run`` (a token of the run)

@@ -90,7 +90,14 @@ def history_lines(history: list[Mapping[str, Any]]) -> list[str]:
 
 
 def text_report(results: ResultsView) -> str:
-    """Ratings, crosstable, matches, ledger and events of a tournament, as text."""
+    """A tournament's ratings, crosstable, matches, ledger and events, as text.
+
+    Args:
+        results: the tournament's :class:`~.results.Results`.
+
+    Returns:
+        The report, as ``donuts-ai report`` prints it.
+    """
     if results.free_for_all:
         return _free_for_all_report(results)
     agents = results.agents
@@ -245,8 +252,15 @@ def _events(results: ResultsView) -> list[str]:
 
 
 def plot(results: ResultsView, directory: str) -> list[str]:
-    """Draw ``ratings.png`` (with 95% error bars) and ``crosstable.png`` (a heat map of
-    score fractions) into ``directory``; returns the paths. Needs matplotlib."""
+    """Draw ``ratings.png`` (with 95% error bars) and ``crosstable.png`` (a heat map of score fractions).
+
+    Args:
+        results: the tournament's :class:`~.results.Results`.
+        directory: where the pictures go (created when missing).
+
+    Returns:
+        The paths written. Needs matplotlib.
+    """
     try:
         import matplotlib
 

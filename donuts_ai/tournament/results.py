@@ -343,7 +343,7 @@ def _read(path: str, warn: Callable[[str], object] | None = None, check_digests:
                 warn(f"{path}: line {i + 1} is incomplete (cut off mid-write?); skipped")
                 break
             raise ResultsFileError(f"{path}: line {i + 1} is not valid JSON") from None
-        if rec.get("type") == "unit" and DIGEST_KEY in rec:  # written since 0.5.0: checked, then dropped
+        if rec.get("type") == "unit" and DIGEST_KEY in rec:  # checked, then dropped (older lines have none)
             if check_digests and rec[DIGEST_KEY] != line_digest(rec):
                 raise ResultsFileError(f"{path}: line {i + 1} (unit {rec.get('unit')!r}) was changed after it was "
                                        "written: its digest does not match its contents (the file is unchanged; "
@@ -561,9 +561,18 @@ class Results:
 
 
 def verify_file(path: str) -> Verification:
-    """Replay every game of the results file at ``path`` (:mod:`.verify`; ``donuts-ai
-    verify``). Raises :class:`ResultsFileError` for a file that cannot be read at all; a
-    line changed after it was written (its digest) is a finding, and its games replayed too."""
+    """Replay every game of a results file and check each against its record (``donuts-ai verify``).
+
+    Args:
+        path: the results file.
+
+    Returns:
+        The :class:`~.verify.Verification`: a line changed after it was written (its digest)
+        is a finding, and its games are replayed too.
+
+    Raises:
+        ResultsFileError: the file cannot be read at all.
+    """
     config, _, _, _ = _read(path, check_digests=False)  # a changed line is reported there, with the rest
     import_recorded_game(config, path)
     return verify_units(config, unit_lines(path), path)

@@ -200,7 +200,7 @@ def run(agents: Iterable[object] | None = None, *, game: str | None = None, game
     checked_workers = check_int("workers", workers, minimum=1)
     assert checked_workers is not None  # not allow_none
     if written is not None and tournament["mode"] == FREE_FOR_ALL_MODE:
-        if GAMES_PER_KEY not in written:  # written before 0.5.0: its games are in all
+        if GAMES_PER_KEY not in written:  # a file of version 3: its games are in all
             tournament.pop("games_per", None)  # GAMES_PER_KEY (a TypedDict key must be written out)
     units = schedule(tournament)
     results = Results(tournament)

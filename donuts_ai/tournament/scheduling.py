@@ -85,7 +85,14 @@ def _schedule_free_for_all(config: TournamentConfig) -> list[Unit]:
 
 
 def schedule(config: TournamentConfig) -> list[Unit]:
-    """Every unit of the tournament, in a fixed order, each with its own seed and set-up."""
+    """Every unit of a tournament, in a fixed order.
+
+    Args:
+        config: the tournament's configuration line (:func:`~.config.make_config`).
+
+    Returns:
+        The units (pairs, series or tables), each with its seats, its set-up and its own seed.
+    """
     if config["mode"] == FREE_FOR_ALL_MODE:
         return _schedule_free_for_all(config)
     names, specs = config["names"], config["agents"]

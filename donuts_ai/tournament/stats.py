@@ -196,13 +196,20 @@ def _maximise(f: Objective, theta: Floats) -> tuple[Floats, Floats]:
 # ``draw_nu`` is inf and the ratings rest on the prior alone.
 def fit_ratings(results: Iterable[tuple[str, str, float]], names: Iterable[str] | None = None, anchor: str | None = None,
                 prior_draws: float = 2.0) -> RatingFit:
-    """Fit ratings to ``results``: an iterable of (first player, second player, score of
-    the first player: 1, 0.5 or 0). ``anchor`` (default: the first name) is fixed at 0.
+    """Fit Elo ratings, a first-player term and a draw term to two-player results.
 
-    ``prior_draws`` virtual draws per pairing that met regularise the ratings and the
-    first-player term (see the module docstring); they never inform ``draw_nu``, which
-    is 0 when no real game was drawn, inf when every real game was (the ratings then
-    rest on the prior alone), and otherwise the maximum-likelihood nu."""
+    Args:
+        results: (first player, second player, the first player's score: 1, 0.5 or 0).
+        names: the agents to rate (default: those in ``results``).
+        anchor: the agent fixed at 0 (default: the first name).
+        prior_draws: virtual draws per pairing that met, which regularise the ratings and
+            the first-player term; they never inform ``draw_nu``.
+
+    Returns:
+        A :class:`RatingFit`, best first; its ``draw_nu`` is 0 when no real game was drawn,
+        inf when every real game was (the ratings then rest on the prior alone), and
+        otherwise the maximum-likelihood nu.
+    """
     results = list(results)
     if names is None:
         names = sorted({x for a, b, _ in results for x in (a, b)})
@@ -404,7 +411,19 @@ def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
 
 
 def sprt(pentanomial: Iterable[float], elo0: float, elo1: float, alpha: float = 0.05, beta: float = 0.05) -> SPRTState:
-    """The SPRT state after the pairs counted in ``pentanomial`` (5 counts)."""
+    """The SPRT's state after the pairs counted so far.
+
+    Args:
+        pentanomial: how many colour-swapped pairs scored 0, 1/2, 1, 3/2 and 2 for A.
+        elo0: the Elo difference of H0.
+        elo1: the Elo difference of H1.
+        alpha: the false-positive rate.
+        beta: the false-negative rate.
+
+    Returns:
+        The :class:`SPRTState`: its log-likelihood ratio, bounds and decision (``None`` while
+        undecided).
+    """
     counts = [int(c) for c in pentanomial]
     if len(counts) != 5 or min(counts) < 0:
         raise DonutsError("pentanomial needs 5 non-negative counts")
