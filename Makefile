@@ -69,7 +69,7 @@ typecheck: $(VENV)/.installed-dev
 	$(BIN)/python -m mypy
 
 bench: $(VENV)/.installed
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m donuts_ai.bench
 
 # Execute the notebooks with their full settings and store them with their outputs
 # (plots, tables), so they read well without being run: a few minutes on 2 cores.

@@ -1,1 +1,2 @@
-"""Benchmarks of donuts_ai (run ``python -m benchmarks``). Benchmarks are not tests."""
+"""The stand-alone benchmark scripts, run from the checkout as ``python -m benchmarks.<name>``
+(``donuts-ai bench`` lives in :mod:`donuts_ai.bench`). Benchmarks are not tests."""

@@ -56,11 +56,14 @@ what each of `evaluate`'s measures counts."""),
         code(f"""
 import json
 import matplotlib.pyplot as plt
-from donuts_ai.bench import strength
+import sys
+from pathlib import Path
+sys.path.insert(0, str(Path(os.environ.get("DONUTS_NB_DATA", ".")).resolve().parent))  # the checkout: benchmarks/ is not installed
+from benchmarks import strength
 
 if QUICK:  # a tiny run of the benchmark itself: 1 pair per match, short times, 12 positions
     r = strength.run(["mcts", "alphabeta"], [0.02, 0.08], pairs=1, seeds=[0], n_positions=12, agreement_time=0.05,
-                     matches=True, results_dir=None, isolation="none")
+                     results_dir=None, isolation="none")
 else:  # the figures of benchmarks/RESULTS.md: python -m benchmarks.strength --json notebooks/{DATA}
     with open("{DATA}") as fh:
         r = json.load(fh)

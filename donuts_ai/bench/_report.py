@@ -57,7 +57,11 @@ def rate_stats(rates: list[float]) -> RateStats:
 
 
 def machine() -> Machine:
-    """The machine a benchmark ran on: processor, cores, Python, Numba and NumPy versions."""
+    """The machine a benchmark runs on.
+
+    Returns:
+        Its processor, cores, Python, Numba and NumPy versions.
+    """
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as fh:

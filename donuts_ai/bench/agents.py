@@ -3,24 +3,19 @@
 Decisions/s and, where the agent reports ``last_info["nodes"]`` after a move (as our
 searching agents do), nodes/s, of every agent given (a spec: a built-in kind,
 ``module:Class``, ``engine:COMMAND``; or an agent object), on a fixed set of positions
-drawn from a seed, beside the same figures for our alpha-beta and MCTS at the same time
-limit. A spec that sets no time of its own gets the run's (``time=T``) when its class
-takes ``time_limit`` (or ``time``); an object is measured as it was built.
+drawn from a seed, beside our alpha-beta and MCTS at the same time limit. A spec that sets
+no time of its own gets the run's (``time=T``) when its class takes ``time_limit``.
 
-Each agent first answers one position outside the measurement (compiling or loading its
-kernels), then every position in turn, its ``reset(seed)`` called before each (each is a
-game of its own), the clock read around ``select_move`` alone. An illegal answer is
-counted; an exception stops the run with an error naming the agent and the position.
-Benchmarks are not tests: nothing here asserts a speed.
+Each agent first answers one position off the clock (compiling its kernels), then every
+position in turn, ``reset(seed)`` before each, the clock read around ``select_move``
+alone. An illegal answer is counted; an exception stops the run, naming the agent and the
+position. Benchmarks are not tests: nothing here asserts a speed.
 
     donuts-ai bench --agent examples.compiled_negamax:Agent --agent greedy --time 0.1
 
-The positions are Donuts' by default. ``game=`` (``--game``: a registered game, or
-``module:name`` of a game of one's own, whose module is imported first) measures on
-that game's positions instead (:func:`game_positions`: fresh set-ups, a few seeded
-random moves into each game), with the agents built for that game (its kinds, or
-``module:Class``), beside those of our alpha-beta and MCTS the game's agents include
-(none, for a game of its own); its figures and record name the game.
+``game=`` (``--game``: a registered game, or ``module:name``) measures on that game's
+positions instead (:func:`game_positions`), with the agents built for that game, beside
+those of our alpha-beta and MCTS the game's agents include; its record names the game.
 """
 
 from __future__ import annotations
@@ -86,9 +81,19 @@ class AgentBench(TypedDict):
 
 
 def bench_positions(count: int = DEFAULT_POSITIONS, seed: int = DEFAULT_SEED) -> list[Board]:
-    """``count`` positions, each of its own random tile arrangement, reached by seeded random
-    moves at plies spread evenly from :data:`FIRST_PLY` to :data:`LAST_PLY` (a game that ends
-    sooner is drawn again): the same positions for the same ``count`` and ``seed``."""
+    """Donuts positions to measure agents on, the same for the same arguments.
+
+    Each on a random tile arrangement of its own, reached by seeded random moves at plies
+    spread evenly from :data:`FIRST_PLY` to :data:`LAST_PLY` (a game that ends sooner is
+    drawn again).
+
+    Args:
+        count: how many positions.
+        seed: the seed of the arrangements and the moves.
+
+    Returns:
+        The boards.
+    """
     count = check_int("positions", count, minimum=1)
     rng, boards = random.Random(seed), []
     for i in range(count):
@@ -104,12 +109,20 @@ def bench_positions(count: int = DEFAULT_POSITIONS, seed: int = DEFAULT_SEED) ->
 
 
 def game_positions(game: Game[Any] | str, count: int = DEFAULT_POSITIONS, seed: int = DEFAULT_SEED) -> list[Any]:
-    """``count`` states of ``game`` (a :class:`~donuts_ai.game.Game` or a name in the
-    table of games), each on a set-up of its own drawn from ``seed``
-    (``game.draw_setup(game.FRESH_SETUP, ...)``, under the game's official rules), then
-    seeded random moves at plies spread evenly from 0 to :data:`GAME_LAST_PLY`, never one
-    that ends the game (a position where every move would stops there): the same states
-    for the same ``count`` and ``seed``, none of them over."""
+    """States of any game to measure agents on, the same for the same arguments, none over.
+
+    Each on a set-up of its own drawn from ``seed`` (``game.draw_setup(game.FRESH_SETUP,
+    ...)``, the game's official rules), then seeded random moves at plies spread evenly from
+    0 to :data:`GAME_LAST_PLY`, never one that ends the game.
+
+    Args:
+        game: a :class:`~donuts_ai.game.Game` or a name in the table of games.
+        count: how many states.
+        seed: the seed of the set-ups and the moves.
+
+    Returns:
+        The states.
+    """
     game = get_game(game)
     count = check_int("positions", count, minimum=1)
     rng, rules, states = random.Random(seed), game.rules_dict(None), []
@@ -163,8 +176,18 @@ def _label(agent: Any) -> str:
 
 def measure(agent: Any, boards: Sequence[Any], seed: int = DEFAULT_SEED, label: str | None = None, *,
             game: Game[Any] | str = GAME) -> AgentSpeed:
-    """One agent's figures on ``boards`` (see the module doc), states of ``game``
-    (Donuts' :class:`~donuts_ai.Board` s by default); ``label`` names it in the table."""
+    """One agent's figures on the given positions (see the module doc).
+
+    Args:
+        agent: the agent (an object with ``select_move``).
+        boards: the positions, states of ``game``.
+        seed: the seed given to ``reset`` before each position.
+        label: the agent's name in the table.
+        game: the game of the positions (Donuts by default).
+
+    Returns:
+        Its decision times, nodes and illegal answers.
+    """
     label = label or _label(agent)
     if not callable(getattr(agent, "select_move", None)) or inspect.isclass(agent):
         raise DonutsError(f"bench: {label} is not an agent object (needs select_move; pass an instance, not a class)")
@@ -211,15 +234,27 @@ def baselines_of(game: Game[Any] | str) -> list[str]:
 
 def agent_speed(agents: Sequence[object], time_limit: float = DEFAULT_TIME, positions: int = DEFAULT_POSITIONS,
                 seed: int = DEFAULT_SEED, baselines: bool = True, *, game: Game[Any] | str = GAME) -> AgentBench:
-    """Decisions/s and nodes/s of each of ``agents`` (specs or agent objects) on
-    :func:`bench_positions` ``(positions, seed)``, then of our alpha-beta and MCTS with
-    ``time_limit`` seconds a move (``baselines=False``: without them). A spec without a
-    time of its own gets ``time_limit`` (see the module doc); a baseline given among
-``agents`` is measured once. ``game`` (a registered
-    name, ``"module:name"`` or a game; Donuts by default): the positions are that game's
-    (:func:`game_positions`), the specs its agents, and the baselines those of our two
-    that it has (:func:`baselines_of`). Raises :class:`~donuts_ai.DonutsError` (a
-    :class:`~donuts_ai.tournament.SpecError` for a bad spec) naming what was wrong."""
+    """Decisions/s and nodes/s of each agent, beside our alpha-beta and MCTS.
+
+    A spec without a time of its own gets ``time_limit`` (see the module doc); a baseline
+    given among ``agents`` is measured once.
+
+    Args:
+        agents: agent specs or agent objects.
+        time_limit: seconds a move of the baselines (and of specs without a time).
+        positions: how many positions (:func:`bench_positions`, or :func:`game_positions`).
+        seed: the seed of the positions.
+        baselines: whether to measure our alpha-beta and MCTS too (those the game has:
+            :func:`baselines_of`).
+        game: a registered name, ``"module:name"`` or a game (Donuts by default).
+
+    Returns:
+        The figures, as :func:`agent_report` prints them.
+
+    Raises:
+        DonutsError: naming what was wrong (a :class:`~donuts_ai.tournament.SpecError` for
+            a bad spec, the agent and position for an exception).
+    """
     time_limit = check_seconds("time_limit", time_limit, allow_none=False)
     seed = check_int("seed", seed)
     rules = get_game(game)
@@ -282,8 +317,14 @@ def agent_settings(r: AgentBench) -> str:
 
 
 def agent_report_of(suite: Any) -> str:
-    """A record of ``donuts-ai bench --agent`` as a table: each agent's decisions/s and
-    nodes/s over all runs, each with its 95% interval over the runs."""
+    """A record of ``donuts-ai bench --agent`` as a table.
+
+    Args:
+        suite: the record (a pyperf suite).
+
+    Returns:
+        Each agent's decisions/s and nodes/s over all runs, with 95% intervals over the runs.
+    """
     from .tables import rate_interval
 
     figures = record.figures_of(suite)
@@ -315,7 +356,14 @@ def agent_report_of(suite: Any) -> str:
 
 
 def agent_report(r: AgentBench) -> str:
-    """The figures of :func:`agent_speed` as a table."""
+    """The figures of :func:`agent_speed` as a table.
+
+    Args:
+        r: what :func:`agent_speed` returned.
+
+    Returns:
+        The table's text.
+    """
     m = r["machine"]
     lines = [f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}, Numba {m['numba']}, NumPy {m['numpy']}",
              f"{r['positions']} positions of {_game_of(r)} (seed {r['seed']}), time limit {r['time_limit']:g} s a move "

@@ -137,7 +137,7 @@ def _games_played(games: int, rules: BoxesRules) -> Callable[[], int]:
 
 
 #: The time limits of the timed ISMCTS moves in ``donuts-ai bench``'s record (a limit of
-#: 1 ms gives raw times under pyperf's 1 ms floor: :mod:`donuts_ai.bench.time_use` covers it).
+#: 1 ms gives raw times under pyperf's 1 ms floor: ``python -m benchmarks.time_use`` covers it).
 RECORD_LIMITS = (0.01, 0.1)
 
 

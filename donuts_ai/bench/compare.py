@@ -1,50 +1,18 @@
 """``donuts-ai bench compare OLD NEW``: is NEW faster, slower, no different, or is the noise too wide to say?
 
-For each figure the two records share, the ratio of NEW's speed to OLD's with an interval,
-the smallest change the comparison could have detected, and a verdict. The interval is
-computed over *runs*, the independent processes a record is made of
-(:mod:`donuts_ai.bench.record`), not over the repeats within one: a run's repeats agree
-to 1% where separate processes of one commit differ by several percent on a shared
-machine, and an interval from the repeats would call that noise a change.
-
-- Each run counts once, by the median of its values (robust to one value slowed by a burst
-  of load; records before 0.5.0 kept medians too). On the log scale (speed ratios are
-  multiplicative), the interval of the difference of the two sides' means is Student's
-  pooled t interval when both sides have as many runs (robust then to unequal spreads,
-  with all its degrees of freedom), Welch's otherwise (unequal variances,
-  Welch-Satterthwaite degrees of freedom).
-- Records made side by side (``python -m benchmarks.compare``) number their runs by round
-  (metadata ``round``), the two versions run one after the other in each round; they are
-  compared pair by pair (a t interval of the rounds' log ratios), which takes the drift
-  of a shared machine between rounds out.
-- A side with one run borrows the other side's spread between runs; with one run on each
-  side, the interval comes from the values of the runs alone, and the table says that the
-  noise between runs is not in it.
-- **The intervals are family-wise**: 95% for all the figures compared together, by Holm's
-  step-down correction (the figure whose difference is the clearest is tested at 5%
-  over the number of figures, the next at 5% over one fewer, ... until one is not
-  different; the rest keep that level). An uncorrected 95% interval over 20 figures
-  calls one of them different in most honest runs of a commit against itself.
-- **Verdicts** (:func:`verdict_of`): *faster* or *slower* when the whole interval lies
-  beyond 1 and the estimated change is at least ``min_change`` (2% by default: smaller
-  changes are not called, as pyperf's ``--min-speed`` and asv's factor do); among the
-  others, *no difference* when the whole interval lies within the margin (±10% by
-  default, ``--margin``): equivalence by two one-sided tests, family-wise by Holm over
-  those figures, the interval shown being the test's (confidence 1 - 2 alpha at the
-  figure's Holm level alpha); otherwise *inconclusive*, with about how many more runs
-  would narrow the interval enough to decide. A figure whose
-  runs were starved of CPU time (:func:`donuts_ai.bench.record.starved`) gets no verdict,
-  and is left out of the family.
-- **Detectable change**: each line says the least change that the comparison would have
-  called 80% of the time (:data:`POWER`), from its interval's spread and level.
-- When the records come from different machines (CPU model, cores, clock, host or
-  kernel differ), the report names both; where both records measured the yardstick
-  (:mod:`donuts_ai.bench.yardstick`), every ratio compares *normalised* figures (each
-  value scaled by its run's yardstick rate), and the report says so; otherwise each
-  ratio is across machines, not a change of the code alone.
-- ``--fail-slower PCT`` exits with status 1 when any figure is slower by more than PCT
-  percent beyond the noise: when even the interval's end nearest to 1 is more than PCT
-  percent slower. It is the regression gate for CI.
+For each figure the two records share: the ratio of NEW's speed to OLD's with an interval,
+the smallest change the comparison could have detected, and a verdict
+(:func:`verdict_of`). Intervals are computed over *runs*, the independent processes a
+record is made of (:mod:`donuts_ai.bench.record`), not over the repeats within one (which
+agree to 1% where processes differ by several percent); records made side by side
+(``python -m benchmarks.compare``) are compared round by round, pair by pair. The
+intervals are family-wise (95% for all the figures together, by Holm's step-down
+correction). *Faster* or *slower* needs the whole interval beyond 1 and a change of at
+least ``min_change``; *no difference* needs it within ``--margin``; otherwise
+*inconclusive*. Starved figures get no verdict. Across machines, figures are normalised
+by the yardstick where both records measured it (:mod:`donuts_ai.bench.yardstick`).
+``--fail-slower PCT`` exits 1 when a figure is slower by more than PCT percent beyond the
+noise: the regression gate for CI. The method, step by step, is in the comment below.
 """
 
 from __future__ import annotations
@@ -62,6 +30,30 @@ from typing import Any, Literal
 from .._units import seconds_text
 from ..errors import DonutsError
 from . import record
+
+# The method:
+# - Each run counts once, by the median of its values (robust to one value slowed by a
+#   burst of load). On the log scale (speed ratios are multiplicative), the interval of the
+#   difference of the two sides' means is Student's pooled t interval when both sides have
+#   as many runs, Welch's otherwise (Welch-Satterthwaite degrees of freedom).
+# - Runs numbered by round (metadata ``round``, side by side) are compared pair by pair: a
+#   t interval of the rounds' log ratios, which takes a shared machine's drift out.
+# - A side with one run borrows the other side's spread between runs; with one run on each
+#   side, the interval comes from the runs' values alone, and the table says so.
+# - Holm: the figure whose difference is the clearest is tested at 5% over the number of
+#   figures, the next at 5% over one fewer, ... until one is not different; the rest keep
+#   that level (an uncorrected 95% interval over 20 figures calls one of them different in
+#   most honest runs of a commit against itself).
+# - Verdicts: faster/slower when the whole interval lies beyond 1 and the estimated change
+#   is at least min_change (2% by default, as pyperf's --min-speed); no difference when the
+#   whole interval lies within the margin (±10% by default): two one-sided tests, Holm over
+#   those figures, the interval shown at confidence 1 - 2 alpha; otherwise inconclusive, with
+#   about how many more runs would decide. Starved figures (record.starved) are left out of
+#   the family.
+# - Detectable change: the least change the comparison would have called 80% of the time
+#   (POWER), from its interval's spread and level.
+# - Records of different machines: the report names both; ratios compare normalised
+#   figures (each value scaled by its run's yardstick rate) where both measured it.
 
 #: The confidence of the intervals, family-wise over the figures compared together.
 CONFIDENCE = 0.95
@@ -352,9 +344,20 @@ def normalise_by_default(old: Any, new: Any) -> bool:
 
 def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: float = MARGIN, *,
                     normalised: bool | None = None, confidence: float = CONFIDENCE) -> list[Comparison]:
-    """Every figure both records hold, in OLD's order (see the module doc): ``normalised``
-    compares the figures scaled by the yardstick (None: when the machines differ and both
-    measured it, :func:`normalise_by_default`)."""
+    """Every figure both records hold, compared, in OLD's order (see the module doc).
+
+    Args:
+        old: the OLD record (a pyperf suite).
+        new: the NEW record.
+        min_change: the least change called faster or slower (a share).
+        margin: the margin within which a figure is called no different (a share).
+        normalised: compare the figures scaled by the yardstick (None: when the machines
+            differ and both measured it, :func:`normalise_by_default`).
+        confidence: the family-wise confidence of the intervals.
+
+    Returns:
+        One row a figure: its ratio, interval and verdict.
+    """
     if normalised is None:
         normalised = normalise_by_default(old, new)
     new_by_name = record.figures_of(new)
@@ -478,7 +481,20 @@ def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NE
 
 def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD", new_name: str = "NEW", *,
            min_change: float = MIN_CHANGE, margin: float = MARGIN) -> str:
-    """The comparison as a table, with both records' provenance and machines."""
+    """The comparison as a table, with both records' provenance and machines.
+
+    Args:
+        old: the OLD record.
+        new: the NEW record.
+        rows: what :func:`compare_figures` returned.
+        old_name: OLD's name in the table.
+        new_name: NEW's name in the table.
+        min_change: the least change called (a share), as the rows were compared.
+        margin: the margin (a share), as the rows were compared.
+
+    Returns:
+        The table's text.
+    """
     normalised = any(r.normalised for r in rows)
     lines = [f"{old_name}: {record.provenance_text(old)}", f"{new_name}: {record.provenance_text(new)}",
              *machines_text(old, new, old_name, new_name, normalised)]
@@ -535,9 +551,16 @@ def add_verdict_options(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None, prog: str = "donuts-ai bench compare") -> int:
-    """``donuts-ai bench compare OLD NEW [--fail-slower PCT] [--min-change PCT] [--margin PCT]
-    [--absolute]``: the table, exit status 1 when ``--fail-slower`` finds a figure slower
-    beyond the noise by more than PCT percent, 2 with one line for a record that cannot be read."""
+    """``donuts-ai bench compare OLD NEW [--fail-slower PCT] [--min-change PCT] [--margin PCT] [--absolute]``.
+
+    Args:
+        argv: the arguments (default: the command line's).
+        prog: the command's name in messages.
+
+    Returns:
+        The exit status: 0, 1 when ``--fail-slower`` finds a figure slower beyond the noise
+        by more than PCT percent, 2 (with one line) for a record that cannot be read.
+    """
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("old", metavar="OLD", help="a record (pyperf JSON of donuts-ai bench --json)")
     parser.add_argument("new", metavar="NEW", help="the record compared with OLD")

@@ -1,4 +1,4 @@
-"""``donuts-ai bench`` (also ``python -m benchmarks``): search and engine speed on this machine.
+"""``donuts-ai bench``: search and engine speed on this machine.
 
 Measures random playouts (one core and all cores), perft leaves, alpha-beta nodes at a
 fixed depth, MCTS iterations (one worker and one a core), the solver's time on a fixed
@@ -30,6 +30,8 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
 
 from .._checks import check_int, check_seconds
 from ..donuts import kernels as K
@@ -65,6 +67,7 @@ from .record import (
     alphabeta_name,
     measure_work,
     perft_name,
+    pettingzoo_name,
     solver_name,
     vector_env_name,
 )
@@ -109,8 +112,16 @@ def startup_times() -> list[Figure]:
 
 
 def alphabeta_speed(depth: int, repeats: int, min_seconds: float = MIN_REPEAT_SECONDS) -> Figure:
-    """Seconds a node of the alpha-beta kernel at a fixed depth from six early positions
-    (``params["nodes"]``: the nodes of one search of the six)."""
+    """Seconds a node of the alpha-beta kernel at a fixed depth from six early positions.
+
+    Args:
+        depth: the search depth.
+        repeats: the repeats measured.
+        min_seconds: the least time a repeat lasts.
+
+    Returns:
+        The figure (``params["nodes"]``: the nodes of one search of the six).
+    """
     rng = random.Random(1)
     positions = []
     for seed in range(6):
@@ -142,8 +153,17 @@ def alphabeta_speed(depth: int, repeats: int, min_seconds: float = MIN_REPEAT_SE
 
 
 def mcts_speed(iterations: int, workers: int, repeats: int, min_seconds: float = MIN_REPEAT_SECONDS) -> Figure:
-    """Seconds an MCTS iteration from the empty standard board (the tree search alone: no
-    prover), with ``workers`` threads."""
+    """Seconds an MCTS iteration from the empty standard board (the tree search alone).
+
+    Args:
+        iterations: the iterations of one search.
+        workers: the threads searching.
+        repeats: the repeats measured.
+        min_seconds: the least time a repeat lasts.
+
+    Returns:
+        The figure.
+    """
     agent = MCTSAgent(simulations=iterations, workers=workers, seed=1, reuse=False, proof_share=0)
     board = Board(Layout.standard())
 
@@ -182,6 +202,40 @@ def vector_env_speed(num_envs: int, batches: int, repeats: int, min_seconds: flo
                          min_seconds=min_seconds)]
 
 
+def pettingzoo_figures(repeats: int, min_seconds: float = MIN_REPEAT_SECONDS) -> list[Figure]:
+    """Seconds a step of the PettingZoo environment, wrapped as
+    :func:`~donuts_ai.interop.pettingzoo.env` gives it and raw, with uniformly random legal
+    actions (drawn from the action mask) on a fresh random tile arrangement every game: the
+    record's figures named as ``donuts-ai bench``'s, each measured by
+    :func:`~donuts_ai.bench.record.measure_work` (a call plays one game; repeats of at
+    least ``min_seconds``); none when PettingZoo is not installed."""
+    try:
+        from ..interop.pettingzoo import env, raw_env
+    except ImportError:
+        return []
+    out = []
+    for name, make in (("env", env), ("raw_env", raw_env)):
+        e = make(layout="random")
+        e.reset(seed=0)
+        rng = np.random.default_rng(0)
+
+        def one_game(e: Any = e, rng: np.random.Generator = rng) -> int:
+            e.reset()
+            steps = 0
+            for _agent in e.agent_iter():
+                obs, _, termination, truncation, _ = e.last()
+                if termination or truncation:
+                    action = None
+                else:
+                    action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                    steps += 1
+                e.step(action)
+            return steps
+
+        out.append(measure_work(pettingzoo_name(name), "step", one_game, repeats, min_seconds=min_seconds))
+    return out
+
+
 def solver_speed(seeds: list[int], distance: bool, repeats: int, min_seconds: float = MIN_REPEAT_SECONDS) -> list[Figure]:
     """Seconds a solve of the empty board of ``Layout.random_grid(seed)`` for each seed (a
     fresh solver each time); its value, move and nodes as parameters."""
@@ -205,11 +259,20 @@ def solver_speed(seeds: list[int], distance: bool, repeats: int, min_seconds: fl
 
 def measure(quick: bool = False, startup: bool | None = None, full_solve: bool = False,
             only: Sequence[str] | None = None, *, min_seconds: float = MIN_REPEAT_SECONDS) -> list[Figure]:
-    """One run of ``donuts-ai bench`` in this process: every figure (or those of the groups
-    in ``only``, from :data:`GROUPS`), each :data:`QUICK_REPEATS` or :data:`FULL_REPEATS`
-    repeats of at least ``min_seconds`` after a warm-up
-    (:func:`~donuts_ai.bench.record.measure_work`); start-up times unless ``quick`` (or as
-    ``startup`` says)."""
+    """One run of ``donuts-ai bench`` in this process: every figure, after a warm-up each.
+
+    Args:
+        quick: :data:`QUICK_REPEATS` repeats a figure and smaller workloads, else
+            :data:`FULL_REPEATS`.
+        startup: whether to time start-ups (None: unless ``quick``).
+        full_solve: whether to time full solves of the empty boards too.
+        only: the groups to measure (from :data:`GROUPS`; None: all).
+        min_seconds: the least time a repeat lasts
+            (:func:`~donuts_ai.bench.record.measure_work`).
+
+    Returns:
+        The figures.
+    """
     groups = set(GROUPS if not only else only)
     unknown = groups - set(GROUPS)
     if unknown:
@@ -259,8 +322,6 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
     if "vector_env" in groups:
         figures += vector_env_speed(VECTOR_ENV_GAMES, 50 if quick else 250, repeats, min_seconds)
     if "pettingzoo" in groups:
-        from .interop import pettingzoo_figures  # the PettingZoo environment, wrapped and raw (none without PettingZoo)
-
         figures += pettingzoo_figures(repeats, min_seconds)
     if "boxes" in groups:
         from . import boxes as boxes_bench  # the second game: random games/s, ISMCTS iterations/s
@@ -283,8 +344,18 @@ def settings_text(quick: bool, full_solve: bool, only: Sequence[str] | None) -> 
 
 def run(quick: bool = False, full_solve: bool = False, runs: int = DEFAULT_RUNS, only: Sequence[str] | None = None,
         progress: Callable[[str], None] | None = None) -> Any:
-    """``donuts-ai bench``: the figures of :func:`measure` in ``runs`` independent processes,
-    one after the other, as a pyperf suite (:mod:`donuts_ai.bench.record`)."""
+    """``donuts-ai bench``: the figures of :func:`measure` in independent processes.
+
+    Args:
+        quick: the quick settings (see :func:`measure`).
+        full_solve: whether to time full solves of the empty boards too.
+        runs: the processes, one after the other.
+        only: the groups to measure (None: all).
+        progress: called with a line of progress (None: silent).
+
+    Returns:
+        The record, a pyperf suite (:mod:`donuts_ai.bench.record`).
+    """
     runs = check_int("runs", runs, minimum=1)
     argv = [*(["--quick"] if quick else []), *(["--full-solve"] if full_solve else []),
             *[f"--only={group}" for group in only or ()]]
@@ -292,8 +363,15 @@ def run(quick: bool = False, full_solve: bool = False, runs: int = DEFAULT_RUNS,
 
 
 def report(suite: Any) -> str:
-    """A record of ``donuts-ai bench`` as a table: each figure's rate over all runs, with
-    its 95% interval over the runs, and the ratios derived from the stored times."""
+    """A record of ``donuts-ai bench`` as a table.
+
+    Args:
+        suite: the record (a pyperf suite).
+
+    Returns:
+        Each figure's rate over all runs, with its 95% interval over the runs, and the
+        ratios derived from the stored times.
+    """
     return tables.record_text(suite, tables.derived_ratios(suite))
 
 
@@ -346,7 +424,15 @@ def _checked_game(args: argparse.Namespace, argv: list[str]) -> tuple[str, list[
 
 
 def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
-    """``donuts-ai bench [...]`` and ``donuts-ai bench compare OLD NEW``."""
+    """``donuts-ai bench [...]`` and ``donuts-ai bench compare OLD NEW``.
+
+    Args:
+        argv: the arguments (default: the command line's).
+        prog: the command's name in messages.
+
+    Returns:
+        The exit status.
+    """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["compare"]:
         return compare.main(argv[1:], prog=f"{prog} compare")

@@ -1,36 +1,17 @@
 """Speed records in pyperf's format: what every timing benchmark writes with ``--json FILE``.
 
-A record is a pyperf benchmark suite (``pyperf.BenchmarkSuite``), so ``python -m pyperf
-stats FILE`` and ``python -m pyperf compare_to OLD NEW`` read it as they read CPython's.
-It holds one pyperf benchmark per *figure* (random playouts on one core, perft at depth
-6, ...). A figure is made of several *runs*, each an independent process started afresh
-(:func:`run_processes`), and each run keeps every one of its *values*: the seconds one
-unit of work took (a playout, a leaf, a node, an iteration), pyperf's convention of time
-per unit of work; the tables turn them back into rates (:func:`rate`). Separate
-processes differ by more than the repeats of one (memory layout, the other jobs of a
-shared machine, the processor's clock), so an interval that is to tell a change from
-noise is computed over runs, not over the values of one (:mod:`donuts_ai.bench.compare`).
+A record is a pyperf benchmark suite, so ``python -m pyperf stats FILE`` and ``python -m
+pyperf compare_to OLD NEW`` read it. It holds one pyperf benchmark per *figure* (random
+playouts on one core, perft at depth 6, ...); a figure is made of *runs*, each an
+independent process (:func:`run_processes`), and each run keeps its *values*: the seconds
+one unit of work took (the tables turn them into rates: :func:`rate`). Intervals are
+computed over runs, not over the values of one (:mod:`donuts_ai.bench.compare`).
 
-A value keeps pyperf's own meaning. :func:`measure_work` calibrates each figure as pyperf
-calibrates its loops: a repeat calls the work as many times as it takes to last at least
-:data:`MIN_REPEAT_SECONDS` (100 ms), ``loops`` is the units of work a repeat did (so a
-value times ``loops`` is the repeat's raw time, which ``pyperf check`` reads), the
-calibration calls are kept as pyperf's warm-ups, and ``duration`` is the wall time the
-figure took, warm-ups included (what ``pyperf stats`` adds up as the total duration).
-
-Every run carries pyperf's metadata (CPU model, count and frequency, the kernel, the
-1-minute load average, Python, the date, the host) and ours (:func:`library_metadata`):
-the library's version, the git commit and whether the tree was dirty (where known),
-Numba's and NumPy's versions, Numba's threads, the benchmark's settings, the unit of work
-(``work_unit``) and the load average read when the run started and ended
-(``load_before``, ``load_after``). A figure measured by :func:`measure_work` also keeps
-what contention hides: its CPU time beside its wall time (:data:`CPU_SECONDS_KEY`,
-:data:`WALL_SECONDS_KEY`, over :data:`THREADS_KEY` threads), the cores other processes
-used and the share of time the hypervisor stole meanwhile (from ``/proc/stat``:
-:data:`OTHERS_BUSY_KEY`, :data:`STEAL_KEY`), and the yardstick's rate measured just
-before it (:mod:`donuts_ai.bench.yardstick`). A figure whose CPU time fell short of its
-wall time by more than :data:`STARVED_SHARE` a thread was starved (:func:`starved`).
-
+:func:`measure_work` calibrates a figure as pyperf calibrates its loops (a repeat lasts at
+least :data:`MIN_REPEAT_SECONDS`). Every run carries pyperf's metadata and ours
+(:func:`library_metadata`: versions, commit, settings, load); a figure also keeps its CPU
+and wall time, what other processes and the hypervisor took meanwhile, and the yardstick's
+rate (:mod:`donuts_ai.bench.yardstick`); :func:`starved` tells a figure that lacked CPU.
 Benchmarks are not tests: nothing here asserts a speed.
 """
 
@@ -90,9 +71,8 @@ BUSY_CORES_WARNING = 0.5
 
 
 class SpeedRecordError(DonutsError):
-    """A speed record that cannot be read (not JSON, not a pyperf suite nor a record of
-    ``donuts-ai bench --json`` before 0.5.0), a figure asked for that a record does not
-    hold, or a benchmark run that failed."""
+    """A speed record that cannot be read (see :func:`load`), a figure asked for that a
+    record does not hold, or a benchmark run that failed."""
 
 
 @dataclass
@@ -128,17 +108,30 @@ class Figure:
 
 def measure_work(name: str, work_unit: str, work: Callable[[], float], repeats: int,
                  params: Mapping[str, int | float | str] | None = None, *, threads: int = 1,
-                 min_seconds: float = MIN_REPEAT_SECONDS, run_statistic: str = "median",
-                 prepare: Callable[[], None] | None = None) -> Figure:
-    """One figure, measured as pyperf measures: the yardstick's rate first
-    (:mod:`~donuts_ai.bench.yardstick`), then ``work`` (it returns the units of work it
-    did) called once to warm up and then as many times a repeat as it takes to last at
-    least ``min_seconds`` (the calls that find that number are pyperf's warm-ups), then
-    ``repeats`` repeats, each value the seconds a unit of work took. Beside them: this
-    process's CPU time and the wall time over the repeats (``threads``: the threads the
-    work keeps busy, for :func:`starved`), and what other processes and the hypervisor
-    took meanwhile (:func:`machine_use`). ``prepare``, when given, is called before every
-    call of ``work``, off the clock (clearing a table the work must find empty)."""
+                 min_seconds: float = MIN_REPEAT_SECONDS, prepare: Callable[[], None] | None = None) -> Figure:
+    """One figure, measured as pyperf measures.
+
+    The yardstick's rate first (:mod:`~donuts_ai.bench.yardstick`), then ``work`` called
+    once to warm up and then as many times a repeat as it takes to last at least
+    ``min_seconds`` (the calls that find that number are pyperf's warm-ups), then
+    ``repeats`` repeats. Beside the values: this process's CPU time and the wall time over
+    the repeats, and what other processes and the hypervisor took meanwhile
+    (:func:`machine_use`).
+
+    Args:
+        name: the figure's name.
+        work_unit: what one unit of work is (``playout``, ``node``, ...).
+        work: does some work and returns the units of work it did.
+        repeats: the repeats measured (the values).
+        params: parameters kept with the figure.
+        threads: the threads the work keeps busy (for :func:`starved`).
+        min_seconds: the least time a repeat lasts.
+        prepare: called before every call of ``work``, off the clock (clearing a table
+            the work must find empty).
+
+    Returns:
+        The figure: each value the seconds a unit of work took.
+    """
     from . import yardstick
 
     start = time.perf_counter()
@@ -166,7 +159,7 @@ def measure_work(name: str, work_unit: str, work: Callable[[], float], repeats: 
         units_done.append(units)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     others, steal = machine_use(stat, proc_stat(), cpu)
-    return Figure(name, work_unit, values, dict(params or {}), run_statistic,
+    return Figure(name, work_unit, values, dict(params or {}),
                   loops=max(1, round(statistics.fmean(units_done))), warmups=warmups,
                   duration=time.perf_counter() - start, threads=threads, cpu_seconds=cpu, wall_seconds=wall,
                   others_busy_cores=others, steal_share=steal, yardstick_rate=yardstick_rate, calls=calls,
@@ -278,7 +271,7 @@ def library_metadata() -> dict[str, str | int | float]:
     import numba
     import numpy
 
-    meta: dict[str, str | int | float] = {"donuts_ai_version": library_version(), "numba_version": str(numba.__version__),
+    meta: dict[str, str | int | float] = {"donuts_ai_version": package_version(), "numba_version": str(numba.__version__),
                                           "numpy_version": numpy.__version__, "numba_threads": int(numba.get_num_threads())}
     package = Path(__file__).resolve().parents[1]
     top = _git(["rev-parse", "--show-toplevel"], package)
@@ -292,7 +285,7 @@ def library_metadata() -> dict[str, str | int | float]:
     return meta
 
 
-def library_version() -> str:
+def package_version() -> str:
     """The version of the package this module is part of: its ``__version__``; where the
     import is shadowed (a folder named like the package, a namespace package), the
     installed distribution's metadata; else ``unknown`` with the reason."""
@@ -403,7 +396,7 @@ def run_processes(module: str, argv: Sequence[str], runs: int, progress: Callabl
 
 # --- Reading records --------------------------------------------------------------------------------------------
 
-#: Figure names shared by the engine benchmark and the reader of records before 0.5.0.
+#: Figure names shared by the engine benchmark and the reader of the oldest records.
 PLAYOUTS_1 = "random playouts, 1 core"
 PLAYOUTS_ALL = "random playouts, all cores"
 REFERENCE_PLAYOUTS = "pure-Python reference playouts, 1 core"
@@ -440,7 +433,7 @@ def ismcts_name(players: int, whole_move: bool) -> str:
 
 
 def _legacy_figures(data: Mapping[str, Any]) -> list[tuple[str, str, float]]:
-    """(figure name, unit of work, rate) of an engine record of 0.3 or 0.4."""
+    """(figure name, unit of work, rate) of an engine record of medians (see :func:`load`)."""
     out: list[tuple[str, str, float]] = []
 
     def add(name: str, unit: str, stats: Any) -> None:
@@ -477,8 +470,8 @@ def _legacy_figures(data: Mapping[str, Any]) -> list[tuple[str, str, float]]:
 
 
 def _legacy_suite(data: Mapping[str, Any], path: str) -> Any:
-    """A record of ``donuts-ai bench --json`` before 0.5.0 as a one-run suite: a value per
-    figure, the seconds per unit of its median rate (its repeats were not kept)."""
+    """A record of medians (see :func:`load`) as a one-run suite: a value per figure, the
+    seconds per unit of its median rate."""
     import pyperf
 
     machine = data.get("machine") or {}
@@ -501,9 +494,20 @@ def _legacy_suite(data: Mapping[str, Any], path: str) -> Any:
 
 
 def load(path: str | os.PathLike[str]) -> Any:
-    """The record at ``path`` as a pyperf suite: a pyperf JSON file (``.json`` or
-    ``.json.gz``), or a ``donuts-ai bench --json`` record written before 0.5.0 (its
-    medians, one run). :class:`SpeedRecordError` names what is wrong with anything else."""
+    """The record at a path, as a pyperf suite.
+
+    Reads a pyperf JSON file (``.json`` or ``.json.gz``), and the oldest records of
+    ``donuts-ai bench --json`` (0.3 and 0.4: their medians, as one run).
+
+    Args:
+        path: the record's file.
+
+    Returns:
+        The pyperf suite.
+
+    Raises:
+        SpeedRecordError: naming what is wrong with a file that is neither.
+    """
     import pyperf
 
     name = str(path)
@@ -542,7 +546,7 @@ def run_centre(benchmark: Any) -> Callable[[Sequence[float]], float]:
 
 def run_means(benchmark: Any) -> list[float]:
     """One time per independent run: the median of its values (robust to one value slowed
-    by a burst of load, and what the records before 0.5.0 kept), or their mean for figures
+    by a burst of load), or their mean for figures
     whose values are different work (:data:`RUN_STATISTIC_KEY`)."""
     centre = run_centre(benchmark)
     return [centre(run.values) for run in benchmark.get_runs() if run.values]

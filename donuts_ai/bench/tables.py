@@ -1,5 +1,5 @@
 """Tables from speed records: the text ``donuts-ai bench`` prints, and the Markdown tables
-of one record or of two compared, which :mod:`~donuts_ai.bench.published` writes into the
+of one record or of two compared, which ``python -m benchmarks.tables`` writes into the
 pages. Each table opens with its machine line, read from the record, so no table claims
 one machine for figures measured on another.
 """

@@ -1,5 +1,5 @@
 """The interop benchmark's search figures at equal settings (issue 56):
-``python -m donuts_ai.bench.interop`` times our MCTS (prover off, the main line; prover
+``python -m benchmarks.interop`` times our MCTS (prover off, the main line; prover
 on), OpenSpiel's Python ``MCTSBot`` and its C++ ``MCTSBot`` on the Python game, and the
 C++ ``MCTSBot`` on connect_four, every bot with the same simulations a search, the same
 UCT constant and one random rollout a leaf.
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from donuts_ai.bench import interop, record
+from benchmarks import interop
+from donuts_ai.bench import record
 
 
 @pytest.fixture

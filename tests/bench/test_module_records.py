@@ -1,5 +1,5 @@
 """The benchmark modules beside ``donuts-ai bench`` write pyperf records too (issue 48):
-``python -m donuts_ai.bench.<name> ... --runs 2 --json FILE`` for kernels, harness,
+``python -m benchmarks.<name> ... --runs 2 --json FILE`` for kernels, harness,
 time_use, search and interop, each at tiny sizes (a few seconds).
 
 No speed is asserted (benchmarks are not tests): the record's structure only, each
@@ -14,7 +14,8 @@ from pathlib import Path
 import pyperf
 import pytest
 
-from donuts_ai.bench import harness, interop, kernels, record, search, time_use
+from benchmarks import harness, interop, kernels, search, time_use
+from donuts_ai.bench import record
 
 
 def checked(path: Path, work_units: set[str]) -> pyperf.BenchmarkSuite:

@@ -22,7 +22,9 @@ import numpy as np
 import pyperf
 import pytest
 
-from donuts_ai.bench import compare, published, record, side_by_side, tables, yardstick
+import benchmarks.compare as side_by_side
+import benchmarks.tables as published
+from donuts_ai.bench import compare, record, tables, yardstick
 from donuts_ai.bench.engine import GROUPS
 from donuts_ai.bench.engine import main as bench_main
 
@@ -404,12 +406,12 @@ def test_the_yardstick_never_changes_and_a_record_s_time_adds_up():
 def test_a_shadowed_import_still_names_the_version(monkeypatch):
     import donuts_ai
 
-    assert record.library_version() == donuts_ai.__version__
+    assert record.package_version() == donuts_ai.__version__
     monkeypatch.delattr(donuts_ai, "__version__")
-    assert record.library_version() == importlib.metadata.version("donuts_ai")
+    assert record.package_version() == importlib.metadata.version("donuts_ai")
     monkeypatch.setattr(importlib.metadata, "version", lambda name: (_ for _ in ()).throw(
         importlib.metadata.PackageNotFoundError(name)))
-    assert record.library_version().startswith("unknown (donuts_ai.__version__ is missing")
+    assert record.package_version().startswith("unknown (donuts_ai.__version__ is missing")
 
 
 def test_side_by_side_refuses_what_is_not_a_version(tmp_path, capsys):

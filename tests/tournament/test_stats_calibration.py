@@ -12,7 +12,16 @@ import math
 import numpy as np
 import pytest
 
-from donuts_ai.bench.calibration import ADVANTAGE, NU, all_or_nothing, llr_normal_approximation, rating_summary, rating_trials, sprt_trials
+from benchmarks.calibration import (
+    ADVANTAGE,
+    NU,
+    SPRTTrials,
+    all_or_nothing,
+    llr_normal_approximation,
+    rating_summary,
+    rating_trials,
+    sprt_trials,
+)
 from donuts_ai.errors import DonutsError
 from donuts_ai.tournament.stats import elo_to_score, fit_ratings, sprt, sprt_llr
 
@@ -112,8 +121,9 @@ def test_one_sided_results_stay_finite():
 @pytest.mark.parametrize(("elo0", "elo1", "draw_rate", "advantages"), [(0.0, 50.0, 0.3, (0.0, 120.0)), (0.0, 50.0, 0.0, (0.0,))])
 def test_sprt_error_rates(elo0, elo1, draw_rate, advantages):
     rng = np.random.default_rng(SEED + 4)
-    d0, _ = sprt_trials(rng, N_SPRTS, elo0, elo0, elo1, draw_rate=draw_rate, advantages=advantages, alpha=ALPHA, beta=BETA)
-    d1, _ = sprt_trials(rng, N_SPRTS, elo1, elo0, elo1, draw_rate=draw_rate, advantages=advantages, alpha=ALPHA, beta=BETA)
+    trials = SPRTTrials(draw_rate=draw_rate, advantages=advantages, alpha=ALPHA, beta=BETA)
+    d0, _ = sprt_trials(rng, N_SPRTS, elo0, elo0, elo1, trials)
+    d1, _ = sprt_trials(rng, N_SPRTS, elo1, elo0, elo1, trials)
     assert (d0 != 0).all() and (d1 != 0).all(), "every test decides"
     fp, fn = (d0 == 1).mean(), (d1 == -1).mean()
     assert fp <= _error_bound(ALPHA, N_SPRTS), f"accepted H1 with the truth at elo0 in {fp:.3f} of {N_SPRTS} tests (alpha {ALPHA})"
