@@ -460,7 +460,7 @@ def _add_book(sub: Subparsers) -> None:
 
 def _add_bench(sub: Subparsers) -> None:
     # Every argument after `bench` goes, unread, to donuts_ai.bench.engine.main, whose parser
-    # is the one of `donuts-ai bench`, `python -m donuts_ai.bench` and `python -m benchmarks`
+    # is the one of `donuts-ai bench` and `python -m donuts_ai.bench`
     # (`bench compare` included): no character starts an option here (prefix_chars), so
     # `--quick` and `--help` reach it as they are.
     bench = sub.add_parser("bench", add_help=False, prefix_chars="\0",

@@ -9,7 +9,7 @@ run on (they reach its kernels, as only the game's own package may):
 - :func:`negamax_private` and :func:`negamax_public`: one depth-limited negamax written
   twice, name for name, against the engine's own kernels and against their public
   names (:mod:`donuts_ai.donuts.kernels`), whose node rates ``python -m
-  benchmarks.kernels`` compares (:mod:`donuts_ai.bench.kernels`: what the public face costs).
+  benchmarks.kernels`` compares (what the public face costs).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def naive_value(rulebook: Rulebook, pos: Position, node_limit: int) -> tuple[np.
 
 @njit(cache=True)
 def negamax_private(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: int, nodes: NDArray[np.int64]) -> int:
-    """The negamax against the private engine (see :mod:`donuts_ai.bench.kernels`)."""
+    """The negamax against the private engine (``python -m benchmarks.kernels`` times it)."""
     nodes[0] += 1
     if depth == 0:
         return 0
@@ -91,7 +91,7 @@ def negamax_private(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: i
 
 @njit(cache=True)
 def negamax_public(rb: Rulebook, pos: Position, depth: int, alpha: int, beta: int, nodes: NDArray[np.int64]) -> int:
-    """The same negamax against :mod:`donuts_ai.donuts.kernels` (see :mod:`donuts_ai.bench.kernels`)."""
+    """The same negamax against :mod:`donuts_ai.donuts.kernels` (``python -m benchmarks.kernels`` times it)."""
     nodes[0] += 1
     if depth == 0:
         return 0
