@@ -56,9 +56,15 @@ def use_ansi(style: str, stream: TextIO) -> bool:
 
 
 def draw(board: Board, ansi: bool = False, show_legal: bool = True) -> str:
-    """The board as text, rank 6 at the top. Plain: empty squares show their line, ``[/]``
-    marks a legal square, ``c``/``v`` are donuts and ``(C)``/``(V)`` the one placed last.
-    ANSI: the same on coloured squares (legal green, last placed red)."""
+    """The board as text, rank 6 at the top. Plain: empty squares show their line, ``[/]`` marks
+    a legal square, ``c``/``v`` are donuts and ``(C)``/``(V)`` the one placed last. ANSI: the
+    same on coloured squares (legal green, last placed red).
+
+    Args:
+        board: the position.
+        ansi: whether to use colours.
+        show_legal: whether to mark the legal squares.
+    """
     legal = board.legal_mask() if show_legal else 0
     b0, b1 = board.bitboards
     last = board.last
@@ -106,7 +112,16 @@ _ANALYSIS = "terminal"
 
 
 class TerminalGame:
-    """The read-draw-answer loop of ``donuts-ai play`` over text streams."""
+    """The read-draw-answer loop of ``donuts-ai play`` over text streams.
+
+    Args:
+        session: the game being played.
+        analyst: what answers ``hint`` and ``analyze``.
+        stdin: where the person's commands are read.
+        stdout: where the board and answers are written.
+        ansi: whether to draw in colour.
+        jobs: the background analyses, if any.
+    """
 
     def __init__(self, session: PlaySession, analyst: Analyst, stdin: TextIO, stdout: TextIO, ansi: bool,
                  jobs: AnalysisJobs | None = None):
@@ -120,6 +135,11 @@ class TerminalGame:
         self.interactive = stdin.isatty()
 
     def say(self, text: str = "") -> None:
+        """Write a line, flushed.
+
+        Args:
+            text: the line.
+        """
         self.out.write(text + "\n")
         self.out.flush()
 
@@ -200,6 +220,14 @@ class TerminalGame:
                 self.jobs.cancel_all()
 
     def command(self, words: list[str]) -> str | None:
+        """Run one command of the person's.
+
+        Args:
+            words: the command and its arguments.
+
+        Returns:
+            ``"quit"`` to end the loop, else ``None``.
+        """
         g, b = self.session, self.session.board
         cmd, rest = words[0].lower(), words[1:]
         if rest and cmd in _NO_ARGUMENTS:
@@ -255,6 +283,11 @@ class TerminalGame:
         return None
 
     def show_analysis(self, a: PositionAnalysis) -> None:
+        """Write an analysis: its verdict, then each move's value.
+
+        Args:
+            a: the analysis.
+        """
         if a.exact:
             how = "exact"
         else:
@@ -267,7 +300,14 @@ class TerminalGame:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``donuts-ai play`` (the argparse namespace of :func:`donuts_ai.play.add_commands`)."""
+    """``donuts-ai play``.
+
+    Args:
+        args: the argparse namespace of :func:`donuts_ai.play.add_commands`.
+
+    Returns:
+        The exit status.
+    """
     from ..tournament.specs import make_agent
 
     rules = rules_from_arguments(args)

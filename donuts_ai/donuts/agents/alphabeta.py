@@ -124,6 +124,11 @@ class AlphaBetaAgent(DonutsAgent):
         return p | super().params()
 
     def reset(self, seed: int | None = None) -> None:
+        """A new game: the random stream restarts and the table is cleared.
+
+        Args:
+            seed: the stream's seed (default: the agent's own).
+        """
         super().reset(seed)
         self._clear_table()
         self._ws = new_workspace()
@@ -213,18 +218,22 @@ class SolverInfo(TypedDict, total=False):
 
 
 class SolverAgent(DonutsAgent):
-    """Plays a move that keeps the game-theoretic value of the position.
+    """Plays a move that keeps the game-theoretic value of the position. :attr:`last_info` gives
+    the last move's nodes, seconds, the position's value, (with ``fastest``) its distance, and
+    its source.
 
-    ``fastest=True`` also wins as fast as possible and loses as slowly as possible (the
-    exact distance costs far more search). The transposition table (``tt_bits``) is
-    kept between moves of a game on one layout. ``threads`` (default 1) is the solver's
-    thread count (:class:`~donuts_ai.donuts.alphabeta.solver.Solver`): with one, the agent plays the same moves every
-    run, as a seeded tournament needs; with more, any move of the same value (and
-    distance) may be played, and tournament workers each running several threads share
-    the cores. ``book`` (default ``True``): the first move of a game on a layout the
-    shipped opening book holds comes from the book (:class:`~donuts_ai.donuts.alphabeta.solver.Solver`'s
-    ``book``); ``solver:book=false`` searches it. :attr:`last_info` gives the last move's
-    nodes, seconds, the position's value, (with ``fastest``) its distance, and its source."""
+    Args:
+        fastest: also win as fast as possible and lose as slowly as possible (the exact
+            distance costs far more search).
+        book: the first move of a game on a layout the shipped opening book holds comes from
+            the book (``solver:book=false`` searches it).
+        tt_bits: the transposition table has ``2**tt_bits`` entries, kept between moves of a
+            game on one layout.
+        threads: the solver's threads: with one, the same moves every run, as a seeded
+            tournament needs; with more, any move of the same value (and distance).
+        seed: the random stream's seed.
+        name: how results name it.
+    """
 
     kind = "solver"
 

@@ -20,7 +20,12 @@ class DonutsAgent(Agent):
     (:class:`~donuts_ai.errors.GameOverError`)."""
 
     def select_move(self, board: Board, time_left: float | None = None) -> str:
-        """A legal move (square name) for the side to move of ``board``."""
+        """A legal move (square name) for the side to move of ``board``.
+
+        Args:
+            board: the position, unchanged.
+            time_left: the player's clock in seconds, or ``None``.
+        """
         time_left = check_time_left(time_left)
         if not isinstance(board, Board):
             raise TypeError(f"select_move needs a Board, got {type(board).__name__}")

@@ -74,7 +74,12 @@ class ISMCTSGame(NamedTuple):
 
 
 def new_tree(capacity: int, players: int) -> ISMCTSTree:
-    """A tree of ``capacity`` nodes holding only the root."""
+    """A tree of ``capacity`` nodes holding only the root.
+
+    Args:
+        capacity: the nodes it has room for.
+        players: the players whose rewards each node sums.
+    """
     tree = _zeros(capacity, players, 1)
     clear(tree)
     return tree
@@ -111,12 +116,21 @@ def clear(tree: ISMCTSTree) -> None:
 
 
 def capacity(tree: ISMCTSTree) -> int:
-    """Nodes the tree has room for."""
+    """The nodes the tree has room for.
+
+    Args:
+        tree: the tree.
+    """
     return int(tree.visits.shape[0])
 
 
 def grow(tree: ISMCTSTree, nodes: int) -> ISMCTSTree:
-    """The tree copied into arrays of ``nodes`` nodes (itself when it has as many)."""
+    """The tree copied into arrays of ``nodes`` nodes (itself when it has as many).
+
+    Args:
+        tree: the tree.
+        nodes: the room wanted.
+    """
     if nodes <= capacity(tree):
         return tree
     new = _zeros(nodes, tree.value_sum.shape[1], int(tree.node_count[0]))

@@ -87,9 +87,14 @@ class MCTSSettings(NamedTuple):
 
 
 def new_tree(trees: int, max_nodes: int, path_nodes: int) -> MCTSTree:
-    """Room for ``trees`` trees of ``max_nodes`` nodes (:data:`NODE_BYTES` a node), for a
-    game whose longest path from a root holds ``path_nodes`` nodes (the root and a node a
-    move: the game's most moves plus one)."""
+    """Room for ``trees`` trees of ``max_nodes`` nodes (:data:`NODE_BYTES` a node).
+
+    Args:
+        trees: the trees (one per root-parallel worker).
+        max_nodes: the nodes per tree.
+        path_nodes: the nodes of the game's longest path from a root (the root and a node a
+            move: the game's most moves plus one).
+    """
     shape = (trees, max_nodes)
     return MCTSTree(
         visits=np.zeros(shape, dtype=np.int32),
@@ -393,9 +398,14 @@ def descend(tree: MCTSTree, t: Int64, path_moves: NDArray[np.int64]) -> bool:
 # and rewards, and are expanded afresh when next reached), and the nodes left slide down to
 # the front of the arrays.
 def grown(tree: MCTSTree, nodes: int) -> MCTSTree:
-    """A copy of ``tree`` with room for ``nodes`` nodes per tree (at least its capacity):
-    the used nodes are copied, the rest left unwritten (every node is written when it is
-    made). The old arrays are garbage once the caller drops them."""
+    """A copy of ``tree`` with more room: the used nodes are copied, the rest left unwritten
+    (every node is written when it is made). The old arrays are garbage once the caller drops
+    them.
+
+    Args:
+        tree: the trees.
+        nodes: the nodes per tree, at least the tree's capacity.
+    """
     used = int(tree.node_count.max())
     fields = {}
     for name in NODE_FIELDS:

@@ -88,9 +88,16 @@ def _sequence(considered: int, sims: int) -> tuple[int, ...]:
 # only pick an action whose visit count is ``table[m, i]``, and picks the best of those by
 # the score.
 def considered_visits(max_considered: int, sims: int) -> npt.NDArray[np.int32]:
-    """``int32[max_considered + 1, max(sims, 1)]``: row ``m``, column ``i``: the visit count
-    the root's action must have to be picked by simulation ``i`` when ``m`` actions are
-    considered (Sequential Halving over ``sims`` simulations, mctx's table)."""
+    """Sequential Halving's table (mctx's): the visit count the root's action must have to be
+    picked by simulation ``i`` when ``m`` actions are considered.
+
+    Args:
+        max_considered: the most actions considered.
+        sims: the simulations.
+
+    Returns:
+        ``int32[max_considered + 1, max(sims, 1)]``, indexed ``[m, i]``.
+    """
     table = np.zeros((max_considered + 1, max(sims, 1)), dtype=np.int32)
     for m in range(1, max_considered + 1):
         table[m, :sims] = _sequence(m, sims)

@@ -86,9 +86,16 @@ class PUCTGame(NamedTuple):
 
 
 def new_tree(games: int, nodes: int, actions: int, path_nodes: int, state_dtype: np.dtype[Any]) -> PUCTTree:
-    """Arrays for ``games`` trees of ``nodes`` nodes over ``actions`` actions (at most 64),
-    the game states records of ``state_dtype``, for a game whose longest path from a root
-    holds ``path_nodes`` nodes (the root and a node a move: the game's most moves plus one)."""
+    """Arrays for ``games`` trees of ``nodes`` nodes.
+
+    Args:
+        games: the trees, one per game.
+        nodes: the nodes per tree.
+        actions: the actions (at most 64).
+        path_nodes: the nodes of the game's longest path from a root (the root and a node a
+            move: the game's most moves plus one).
+        state_dtype: the dtype of the game states' records.
+    """
     shape = (games, nodes)
     return PUCTTree(
         np.zeros(shape, dtype=state_dtype),
