@@ -21,7 +21,11 @@ RESULTS = (*RESULT_STRINGS.values(), UNFINISHED)
 
 
 def result_string(winner: int | None) -> str:
-    """``"1-0"`` (Chocolate won), ``"0-1"`` or ``"1/2-1/2"`` of a finished game's winner."""
+    """``"1-0"`` (Chocolate won), ``"0-1"`` or ``"1/2-1/2"`` of a finished game.
+
+    Args:
+        winner: the winning colour, or ``None`` for a draw.
+    """
     return RESULT_STRINGS[winner]
 
 

@@ -28,9 +28,17 @@ LINE_HALF, LINE_WIDTH, DONUT_RADIUS, HOLE_RADIUS, RING_WIDTH, DOT_RADIUS = 0.38,
 
 def board_rgb(directions: Sequence[int], bitboards: tuple[int, int] = (0, 0), last: int | None = None,
               legal: int = 0) -> NDArray[np.uint8]:
-    """``uint8[H, W, 3]`` (H = W = 6 squares of :data:`CELL` pixels plus margins): the layout's
-    36 ``directions``, the donuts of both colours (``bitboards``), the ``last`` placed square
-    ringed and the ``legal`` squares (a bitboard) dotted. Rank 6 is at the top, file a at the left."""
+    """The board as pixels, rank 6 at the top, file a at the left.
+
+    Args:
+        directions: the layout's 36 line directions.
+        bitboards: the donuts of both colours.
+        last: the square placed last, ringed.
+        legal: the legal squares (a bitboard), dotted.
+
+    Returns:
+        ``uint8[H, W, 3]`` (H = W = 6 squares of :data:`CELL` pixels plus margins).
+    """
     total = 2 * MARGIN + SIZE * CELL
     image = np.empty((total, total, 3), dtype=np.uint8)
     image[:] = BACKGROUND

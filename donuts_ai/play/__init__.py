@@ -43,9 +43,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: argparse._SubParsersAction[_Parser]) -> None:
-    """Add ``play``, ``serve`` and ``replay`` to the ``donuts-ai`` subparsers. Each
-    command's ``func`` takes the parsed namespace and returns an exit code; bad input
-    raises :class:`~donuts_ai.errors.DonutsError`."""
+    """Add ``play``, ``serve`` and ``replay`` to the ``donuts-ai`` subparsers. Each command's
+    ``func`` takes the parsed namespace and returns an exit code; bad input raises
+    :class:`~donuts_ai.errors.DonutsError`.
+
+    Args:
+        subparsers: the ``donuts-ai`` parser's subparsers.
+    """
     play = subparsers.add_parser("play", help="play a game against an agent in the terminal")
     play.add_argument("--opponent", default="mcts:time=1", metavar="AGENT",
                       help="agent spec, as in tournaments (default mcts:time=1): random, greedy, alphabeta:time=1, solver, ...")

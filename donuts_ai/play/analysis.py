@@ -100,10 +100,13 @@ class PositionAnalysisJSON(TypedDict):
 class MoveAnalysis:
     """One legal move, valued for the player making it.
 
-    ``value`` (+1 win, 0 draw, -1 loss), when known, is the game-theoretic truth; so is
-    ``distance`` (plies to the end of the game under best play, this move included),
-    when known. ``score`` is alpha-beta's estimate (positive: good for the mover),
-    shown while the value is unknown."""
+    Attributes:
+        move: the move, a square name.
+        value: +1 win, 0 draw, -1 loss: the game-theoretic truth, when known.
+        distance: plies to the end of the game under best play, this move included, when known.
+        score: alpha-beta's estimate (positive: good for the mover), shown while the value is
+            unknown.
+    """
 
     move: str
     value: int | None = None
@@ -148,8 +151,12 @@ class MoveAnalysis:
         return f"search score {self.score:+d} (estimate)"
 
     def describe_for(self, who: str) -> str:
-        """The same with the player named: ``chocolate wins in 7 plies (exact)``,
-        ``search score +52 for chocolate (estimate)``."""
+        """The move's value in words with the player named: ``chocolate wins in 7 plies (exact)``,
+        ``search score +52 for chocolate (estimate)``.
+
+        Args:
+            who: the player's name.
+        """
         if self.value is None:
             return f"search score {self.score:+d} for {who} (estimate)" if self.score is not None else self.describe()
         return f"{who} {self.describe()} (exact)"
@@ -161,10 +168,17 @@ class MoveAnalysis:
 
 @dataclass(frozen=True)
 class PositionAnalysis:
-    """Every legal move of a position, best first, valued for the side to move (``mover``).
+    """Every legal move of a position, best first, valued for the side to move. :attr:`exact`
+    is True when every move's value is proven.
 
-    ``complete`` is False while a background job is still working on it; ``exact`` is
-    True when every move's value is proven."""
+    Attributes:
+        fen: the position.
+        mover: the side to move.
+        moves: a :class:`MoveAnalysis` per legal move, best first.
+        seconds: the time the analysis took.
+        depth: the alpha-beta depth of the estimates, if any.
+        complete: False while a background job is still working on it.
+    """
 
     fen: str
     mover: int
@@ -220,10 +234,19 @@ def _mover_value(board: Board, mover: int) -> int:
 
 
 class Analyst:
-    """Values of moves under a bound on the work (see the module's docstring): its own
-    solver and alpha-beta searchers, each node limit a parameter. The solver uses
-    ``threads`` threads (default: every available core; a node limit bounds each of the
-    portfolio's searches)."""
+    """Values of moves under a bound on the work: its own solver and alpha-beta searchers, each
+    node limit a parameter.
+
+    Args:
+        proof_nodes: solver nodes a move's exact value may take before it is left as an estimate.
+        distance_nodes: solver nodes a proven move's exact distance may take.
+        estimate_nodes: search nodes for each legal move's estimate.
+        hint_nodes: search nodes for a hint's estimate, when its value is not proven.
+        hint_proof_nodes: solver nodes a hint may spend proving the position's value.
+        tt_bits: the solver's table has ``2**tt_bits`` entries.
+        threads: the solver's threads (default: every available core; a node limit bounds
+            each of the portfolio's searches).
+    """
 
     def __init__(self, *, proof_nodes: int = PROOF_NODES, distance_nodes: int = DISTANCE_NODES,
                  estimate_nodes: int = ESTIMATE_NODES_PER_MOVE, hint_nodes: int = HINT_NODES,
@@ -289,9 +312,17 @@ class Analyst:
 
     def analyze(self, board: Board, publish: Callable[[PositionAnalysis], None] | None = None,
                  keep_going: Callable[[], bool] | None = None) -> PositionAnalysis:
-        """Every legal move of ``board`` (not over), best first, as exact as the node limits
-        allow; ``publish`` gets each better :class:`PositionAnalysis` as the work goes on (estimates
-        first, then each move as it is proven), ``keep_going`` is asked between moves."""
+        """Every legal move of ``board``, best first, as exact as the node limits allow.
+
+        Args:
+            board: the position, not over.
+            publish: given each better :class:`PositionAnalysis` as the work goes on (estimates
+                first, then each move as it is proven).
+            keep_going: asked between moves; False stops the work.
+
+        Returns:
+            The last :class:`PositionAnalysis`.
+        """
         start, mover = time.perf_counter(), board.turn
         assert mover is not None  # the game is not over
         moves: dict[str, MoveAnalysis] = {}
@@ -340,9 +371,13 @@ class Analyst:
         return snapshot(True)
 
     def hint(self, board: Board) -> MoveAnalysis:
-        """A best move for the side to move: exact whenever the position's value is proven
-        within :data:`HINT_PROOF_NODES` (the move keeps that value; its distance when
-        proven too), else alpha-beta's choice with its estimate."""
+        """A best move for the side to move: exact whenever the position's value is proven within
+        :data:`HINT_PROOF_NODES` (the move keeps that value; its distance when proven too), else
+        alpha-beta's choice with its estimate.
+
+        Args:
+            board: the position.
+        """
         move, score, proven, _ = self._estimate(board, self.hint_nodes)
         value = self._solver.bounded_value(board, self.hint_proof_nodes)
         if value is not None:
@@ -361,10 +396,16 @@ class Analyst:
 
 
 class AnalysisJob:
-    """One position's analysis (:meth:`Analyst.analyze`) in a thread of its own, with its
-    own analyst: :meth:`snapshot` reads what is known so far, :meth:`wait` waits for the
-    end, :meth:`cancel` stops it at its next node. Started by :class:`AnalysisJobs`,
-    which also limits how many search at once (``gate``)."""
+    """One position's analysis (:meth:`Analyst.analyze`) in a thread of its own, with its own
+    analyst: :meth:`snapshot` reads what is known so far, :meth:`wait` waits for the end,
+    :meth:`cancel` stops it at its next node. Started by :class:`AnalysisJobs`.
+
+    Args:
+        board: the position analysed.
+        gate: limits how many jobs search at once, if given.
+        idle: seconds the job goes on without anyone asking for it before it cancels itself.
+        analyst: the analyst (default: a new one).
+    """
 
     def __init__(self, board: Board, gate: threading.Semaphore | None = None, idle: float = JOB_IDLE,
                  analyst: Analyst | None = None):
@@ -423,7 +464,14 @@ class AnalysisJob:
             return self._latest
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Wait up to ``timeout`` seconds for the job to end; True when it has."""
+        """Wait for the job to end.
+
+        Args:
+            timeout: the most seconds to wait; ``None``: no limit.
+
+        Returns:
+            Whether it has ended.
+        """
         self._asked = time.monotonic()
         return self._done.wait(timeout)
 
@@ -444,9 +492,15 @@ class AnalysisJob:
 
 
 class AnalysisJobs:
-    """At most ``max_jobs`` analysis jobs, one per owner (a game), at most ``threads``
-    searching at once: :meth:`request` gives the owner's job for a position, starting it
-    (and cancelling the owner's job for another position) when needed."""
+    """At most ``max_jobs`` analysis jobs, one per owner (a game): :meth:`request` gives the
+    owner's job for a position, starting it (and cancelling the owner's job for another
+    position) when needed.
+
+    Args:
+        max_jobs: the jobs kept; starting one more cancels the least recently asked.
+        threads: the jobs that search at once (the others wait their turn).
+        idle: seconds a job goes on without anyone asking for it before it cancels itself.
+    """
 
     def __init__(self, max_jobs: int = MAX_JOBS, threads: int = JOB_THREADS, idle: float = JOB_IDLE):
         self.max_jobs = max_jobs
@@ -456,6 +510,13 @@ class AnalysisJobs:
         self._jobs: OrderedDict[Hashable, AnalysisJob] = OrderedDict()
 
     def request(self, owner: Hashable, board: Board) -> AnalysisJob:
+        """The owner's job for this position, started when there is none (cancelling the owner's
+        job for another position).
+
+        Args:
+            owner: the game asking.
+            board: the position.
+        """
         with self._lock:
             job = self._jobs.pop(owner, None)
             if job is not None and (job.fen != board.fen() or job.cancelled):
@@ -469,13 +530,22 @@ class AnalysisJobs:
             return job
 
     def current(self, owner: Hashable, board: Board) -> AnalysisJob | None:
-        """The owner's job for this position, if one was started (and not cancelled)."""
+        """The owner's job for this position, if one was started (and not cancelled).
+
+        Args:
+            owner: the game asking.
+            board: the position.
+        """
         with self._lock:
             job = self._jobs.get(owner)
         return job if job is not None and job.fen == board.fen() and not job.cancelled else None
 
     def cancel(self, owner: Hashable) -> None:
-        """Cancel the owner's job (its position changed, or it is gone)."""
+        """Cancel the owner's job (its position changed, or it is gone).
+
+        Args:
+            owner: the game.
+        """
         with self._lock:
             job = self._jobs.pop(owner, None)
         if job is not None:
