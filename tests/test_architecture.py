@@ -197,8 +197,8 @@ RULES_LAYERS = {
 }
 #: What the rules must not know: searches, agents, the harness (and everything above them).
 ABOVE_THE_RULES = {"search", "agents", "tournament", "games", *(f"{g}.{part}" for g in GAME_FOLDERS
-                                                                for part in ("alphabeta", "kernels", "agents", "game",
-                                                                             "_search", "_bound"))}
+                                                                for part in ("alphabeta", "solve", "kernels", "agents",
+                                                                             "game"))}
 
 
 @functools.cache  # the package's files do not change during a test run
@@ -445,3 +445,58 @@ def test_the_tests_mirror_the_package():
             stray.append(str(path.relative_to(tests.parent)))
     assert not stray, ("test files in a folder that names no package folder under donuts_ai/ "
                        "(move each beside what it tests, or into an end-to-end folder):\n" + "\n".join(stray))
+
+
+#: The roles every game's folder fills, each a module or a package of that name: its game
+#: contract, its rules, the plain-Python reference, its errors, its agents and its compiled
+#: engine; and its state, under the game's own word (:data:`STATE_MODULES`).
+GAME_ROLES = ("game", "rules", "reference", "errors", "agents", "_kernels")
+#: Each game's state module: Donuts' ``Board`` is in ``board``, the others' states in ``state``.
+STATE_MODULES = {"donuts": "board", "boxes": "state", "connect_four": "state"}
+#: Each game's own search, by dotted path under its folder: Donuts' alpha-beta and exact
+#: solver, Donut Boxes' binding of the generic ISMCTS (inside its agents), Connect Four's
+#: binding of the generic solver. The generic searches live in ``search/`` and name no game.
+OWN_SEARCHES = {"donuts": "alphabeta", "boxes": "agents._bound", "connect_four": "solve"}
+
+
+def _roles_missing(root: Path) -> dict[str, list[str]]:
+    """Each game folder under ``root`` -> the roles (:data:`GAME_ROLES`, its state module,
+    its own search) it has no module or package for; games with none missing left out."""
+    missing = {}
+    for game in GAME_FOLDERS:
+        folder = root / game
+        wanted = [*GAME_ROLES, STATE_MODULES[game], OWN_SEARCHES[game]]
+        gone = [role for role in wanted
+                if not (folder.joinpath(*role.split(".")).with_suffix(".py").is_file()
+                        or folder.joinpath(*role.split("."), "__init__.py").is_file())]
+        if gone:
+            missing[game] = gone
+    return missing
+
+
+def test_the_games_folders_have_the_same_roles():
+    # One layout for every game: a newcomer who knows where Donuts keeps its rules, state,
+    # agents or engine finds them under the same names in every other game's folder.
+    assert set(STATE_MODULES) == set(OWN_SEARCHES) == set(GAME_FOLDERS)
+    assert not _roles_missing(ROOT), f"roles missing from the games' folders: {_roles_missing(ROOT)}"
+    # A game's own search is its own: above its rules, and in no shared layer.
+    for game, search in OWN_SEARCHES.items():
+        assert f"{game}.{search.split('.')[0]}" in ABOVE_THE_RULES, (game, search)
+    shared = {"search", "agents"}
+    games_named = {m for m in _modules() if _layer(m) in shared and any(f".{g}" in m for g in GAME_FOLDERS)}
+    assert not games_named, f"a game's module in a shared folder: {sorted(games_named)}"
+
+
+def test_the_layout_check_sees_a_missing_role(tmp_path):
+    for game in GAME_FOLDERS:
+        folder = tmp_path / game
+        for role in (*GAME_ROLES, STATE_MODULES[game], OWN_SEARCHES[game]):
+            path = folder.joinpath(*role.split(".")).with_suffix(".py")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("")
+    (tmp_path / "boxes" / "agents" / "__init__.py").write_text("")  # a role as a package
+    (tmp_path / "boxes" / "agents.py").unlink()
+    assert _roles_missing(tmp_path) == {}
+    (tmp_path / "connect_four" / "rules.py").unlink()
+    (tmp_path / "boxes" / "agents" / "_bound.py").unlink()
+    assert _roles_missing(tmp_path) == {"connect_four": ["rules"], "boxes": ["agents._bound"]}

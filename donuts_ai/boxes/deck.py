@@ -1,35 +1,15 @@
 """The cards of Donut Boxes, as data: flavours, the 30 card types of every deck, rotations, the deal.
 
 A card is 2x2 quadrants, one donut each. A card's **face** is its four donuts in reading
-order (top-left, top-right, bottom-left, bottom-right), written with one letter each:
+order (top-left, top-right, bottom-left, bottom-right), one letter each: ``C`` Chocolate
+Cruller, ``S`` Strawberry Sprinkles, ``H`` Donut Holes, ``B`` Blueberry Glaze (flavour codes
+1 to 4) and ``R`` Cinnamon Roll (wild, code 5 in hand; once placed it takes a flavour and is
+written as that flavour's lower-case letter, ``c s h b``, still marked as a roll).
 
-====  =======================  =================================================
- C    Chocolate Cruller        flavour code 1
- S    Strawberry Sprinkles     flavour code 2
- H    Donut Holes              flavour code 3
- B    Blueberry Glaze          flavour code 4
- R    Cinnamon Roll (wild)     code 5 on a card in hand; once placed it takes a
-                               flavour and is written as that flavour's lower-case
-                               letter (``c s h b``), still marked as a roll
-====  =======================  =================================================
-
-Every deck (each player's and the neutral deck that gives the start card) holds the
-same 30 cards, one of each :data:`CARD_TYPES` entry. The composition is our design and
-is *fair between flavours*: each plain flavour shows on exactly 29 of the 120
-quadrants, and 4 quadrants are Cinnamon Rolls (one per roll card):
-
-==========================  =====  ============================================
-kind                        cards  faces (reading order)
-==========================  =====  ============================================
-solid                           4  CCCC SSSS HHHH BBBB
-three and one                  12  AAAB for every ordered pair of flavours A != B
-halves                          6  AABB (top row A, bottom row B), A before B
-two and two singles             4  CCHS SSBH HHCB BBSC (A A / next-but-one, next)
-roll and three                  4  RCCC RSSS RHHH RBBB
-==========================  =====  ============================================
-
-No card type is a rotation of another, so a face as placed names its card and its
-rotation (only the solid cards look the same in every rotation).
+Every deck (each player's and the neutral deck that gives the start card) holds the same
+30 cards, one of each :data:`CARD_TYPES` entry; the composition, fair between flavours, is
+the table of ``docs/boxes.md`` ("The cards", D1). No card type is a rotation of another,
+so a face as placed names its card and its rotation.
 """
 
 from __future__ import annotations

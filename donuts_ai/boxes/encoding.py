@@ -16,85 +16,8 @@ bounded table (:class:`ActionEncoding`) and one player's view as planes and feat
     >>> views.planes(state.observation(0)).shape, views.features(state.observation(0)).shape
     ((72, 72, 14), (177,))
 
-**The table.** The layout is unbounded, a fixed action space is not: an encoding has a
-table of ``2 * radius`` quadrant rows and columns, ``-radius .. radius - 1`` (the start
-card covers rows and columns 0..1). ``radius`` is even (the table's edge lies on the
-card grid), 4..1024, and by default :func:`default_radius` (``30 + 2 * players``: 34
-for 2 players, 50 for 10; of 300 random games of 10 players under Splitzkies the widest
-needed 43). Every placement whose four quadrants lie on the table has an index. While
-every quadrant of the layout lies at least two rows and columns inside the table's edge
-(:meth:`ActionEncoding.covers`), so does every move the layout allows: a card that
-touches the layout reaches at most two quadrants beyond it. The environment ends a game
-as *truncated* once a card lands nearer the edge than that.
-
-**The actions** are ``size`` indices in three blocks, in the canonical order of the moves
-(ascending move code, :mod:`.moves`: the legal moves of :meth:`~donuts_ai.boxes.state.BoxesState.legal_moves`,
-in their order, have ascending indices):
-
-====================  ============================  ==============================================
-block                 indices                       index of a move
-====================  ============================  ==============================================
-placements            ``anchors ** 2 * NUM_FACES``  ``(row_slot * anchors + column_slot) * NUM_FACES
-                                                    + face`` for ``FFFF@r,c``
-boxes early           ``(2 * radius) ** 2``         ``placements + (r + radius) * 2 * radius
-                                                    + (c + radius)`` for ``box@r,c``
-stuck moves           ``DECK_SIZE`` (30)            ``placements + boxes + card type`` for
-                                                    ``stuck:FFFF``
-====================  ============================  ==============================================
-
-A placement's ``(r, c)`` is the top-left quadrant of its card (its *anchor*), from
-``-radius`` to ``radius - 2``: every one under Splitzkies (``anchors = 2 * radius - 1``
-slots a side), the even ones under Squared Away (``anchors = radius``); the slot of ``r``
-is ``(r + radius) // step``, ``step`` 2 under Squared Away and 1 under Splitzkies. ``face``
-indexes :data:`PLACED_FACES`, the :data:`NUM_FACES` (156) faces a card can be placed with:
-every card type in each of its distinct rotations and, for the four roll cards, each of
-the four flavours its roll can take. The placements block reshaped to ``(anchors,
-anchors, NUM_FACES)`` is a spatial policy head over the anchors.
-
-**The observation** of a player is built from their view alone
-(:meth:`~donuts_ai.boxes.state.BoxesState.observation`), so it holds nothing they may not see. Seats are
-counted from the observer: seat ``k`` is player ``(observer + k) % players`` (seat 0 the
-observer, seat 1 the next to move after them). :meth:`ObservationEncoding.planes` is
-``float32[2 * radius, 2 * radius, 8 + 2 * players]``, 0/1, the quadrant at ``(r, c)`` at
-``[r + radius, c + radius]``, channels last:
-
-==================  ==========================================================================
-plane               set on a quadrant that is
-==================  ==========================================================================
-0-3                 Chocolate, Strawberry, Holes, Blueberry (a placed roll: the flavour it took)
-4                   a Cinnamon Roll
-5                   frozen (in a delivered box)
-6                   of the start card
-7                   of the card placed last (none while only the start card lies)
-8 .. 8+P-1          of a card of seat ``k`` (plane ``8 + k``)
-8+P .. 8+2P-1       frozen in a box that scored for seat ``k`` (a box for nobody: frozen only)
-==================  ==========================================================================
-
-:meth:`ObservationEncoding.features` is ``float32[66 + 37 * players]``, in blocks (names
-per index: :meth:`ObservationEncoding.feature_names`; upper bounds:
-:attr:`ObservationEncoding.feature_high`):
-
-=======================  ===========  ====================================================
-block                    length       values
-=======================  ===========  ====================================================
-``tray``                 30           1 for each card type in the observer's tray
-``pile_bottom``          30           1 for each card type the observer put at the bottom
-                                      of their pile and knows is still there
-``unseen``               30 x P       by seat, 1 for each card type of that seat's deck
-                                      neither placed nor seen by the observer (tray or pile
-                                      of the others; the unknown pile of the observer)
-``scores``               P            points, by seat
-``boxes``                P            boxes delivered, by seat
-``tray_sizes``           P            cards in each seat's tray
-``pile_sizes``           P            cards in each seat's draw pile
-``pile_known``           P            cards at the bottom of each seat's pile it put there
-``to_move``              P            one-hot: the seat to move (none once over)
-``trigger``              P            one-hot: the seat whose pile ran out first (none yet)
-``final_turns_left``     1            turns still to play after the trigger
-``stuck_streak``         1            stuck turns in a row, capped at ``players`` (all D14 reads)
-``over``                 1            1 once the game is over
-``rules``                3            1 for Squared Away, Perfect Match, Coffee's For Closers
-=======================  ===========  ====================================================
+The table's bounds, the action blocks and the observation's planes and features, index by
+index: ``docs/reference/boxes.md``, "The tensor encoding".
 """
 
 from __future__ import annotations

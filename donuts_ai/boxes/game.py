@@ -1,30 +1,19 @@
 """Donut Boxes as a :class:`~donuts_ai.game.Game` (the contract every front end reads),
-registered as ``"boxes"``: a free-for-all game of 2 to 10 players with a shuffled deck
-and hidden trays.
+registered as ``"boxes"``: a free-for-all of 2 to 10 players with shuffled decks and hidden trays.
 
-- **Set-up**: a deal, written as its seed (``"123"``): every deck is shuffled from it
-  (``BoxesState(rules, seed)``). ``random`` (the default) draws a fresh deal for every unit
-  from the tournament's seed; ``deal:SEED[:COUNT]`` is COUNT deals (default 1) drawn
-  from SEED, and ``7,8,9`` names deals. The games of one unit (a table in all its seat
+- **Set-up**: a deal, written as its seed (``"123"``). ``random`` (the default) draws a
+  fresh deal for every unit from the tournament's seed; ``deal:SEED[:COUNT]`` is COUNT deals
+  drawn from SEED, and ``7,8,9`` names deals. A unit's games (a table in all its seat
   rotations) share their deal, so every agent at the table plays every seat's cards.
-- **Rules**: :class:`BoxesRules` as a JSON object (``players``, ``grid``, ``matching``,
-  ``closers``); the harness's ``players`` sets ``players``.
-- **Agents** receive the *observation* of the player to move
-  (:meth:`BoxesState.observation`, a JSON dict: the layout, scores, pile and tray sizes,
-  their own tray, the moves with others' stuck moves hidden), in-process and in an agent
-  process alike, and answer a move text (:meth:`BoxesState.legal_moves`).
-  :meth:`BoxesState.from_observation` samples a full state consistent with it (a
-  determinisation). Agent kinds are :data:`donuts_ai.boxes.agents.AGENTS`.
-- **Result**: the state's outcome (:class:`~.state.BoxesOutcome`): its places (score,
-  then boxes delivered; equal on both share a place), its scores and its reason:
-  ``score`` (first place alone on points), ``boxes`` (points tied at the top, boxes
-  delivered decided), ``shared win``. An agent answers a move's text.
+- **Rules**: :class:`BoxesRules` as a JSON object; the harness's ``players`` sets ``players``.
+- **Agents** receive the observation of the player to move (:meth:`BoxesState.observation`)
+  and answer a move text; kinds are :data:`donuts_ai.boxes.agents.AGENTS`.
+- **Result**: the state's outcome (:class:`~.state.BoxesOutcome`): places (score, then boxes
+  delivered), scores and a reason (``score``, ``boxes``, ``shared win``).
 - **Ledger** ``points``: each game's final score; the report also sums every player's
-  ``boxes`` (delivered, sealed or boxed early), ``cards`` placed and ``sealed`` (runs
-  their moves sealed, whoever scored them).
-- Boxes has no forfeited turn: the harness's ``illegal="forfeit"`` is refused; an agent
-  that fails (illegal move, exception, time, crash) drops out, ranked last, and the
-  harness plays its turns with random legal moves while the others play on.
+  ``boxes`` delivered, ``cards`` placed and runs ``sealed``.
+- No turn is forfeited: ``illegal="forfeit"`` is refused; an agent that fails drops out,
+  ranked last, and the harness plays its turns with random legal moves.
 """
 
 from __future__ import annotations

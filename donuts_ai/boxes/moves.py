@@ -1,7 +1,6 @@
 """Move texts and move codes of Donut Boxes: the one move grammar.
 
-Coordinates are quadrant positions ``R,C`` (row grows downwards, column rightwards);
-the start card covers rows 0..1, columns 0..1. Three kinds of move:
+Positions ``R,C`` are quadrants (rows grow downwards; the start card covers 0..1, 0..1):
 
 ``FFFF@R,C``
     Place a card: ``FFFF`` is the card's face *as placed* in reading order (top-left,
@@ -17,10 +16,8 @@ the start card covers rows 0..1, columns 0..1. Three kinds of move:
     for the roll) at the bottom of your pile and draw one.
 
 Every move also has an integer **code** (:func:`place_code`, :func:`box_code`,
-:func:`stuck_code`); codes do not depend on how a state is stored, so the same move in
-two states (or two sampled worlds) has the same code, and the canonical order of the
-legal moves is ascending code: placements by (row, column, card type, rotation, roll
-flavour), then boxes by their first quadrant, then stuck moves by card type.
+:func:`stuck_code`), the same in every state (and sampled world); the legal moves' order is
+ascending code: placements by (row, column, type, rotation, roll), boxes, stuck moves.
 """
 
 from __future__ import annotations

@@ -5,34 +5,9 @@ the compiled engine (:mod:`._kernels`), which the tests hold to the pure-Python
 reference (:mod:`.reference`) move by move.
 
 The **state dict** (:meth:`BoxesState.to_dict`, :meth:`BoxesState.from_dict`) is the
-whole state, hidden parts included, as JSON-ready data:
-
-``rules``
-    :meth:`BoxesRules.to_dict`.
-``cards``
-    every placed card in order, ``[owner, type, rot, r, c, roll flavour]``: ``owner`` -1
-    for the start card (always first, unturned at 0,0), ``type`` an index into
-    :data:`~.deck.CARD_TYPES`, ``rot`` clockwise quarter turns (the lowest giving the face),
-    ``(r, c)`` its top-left quadrant, the flavour its roll took (0 without a roll).
-``frozen``
-    ``[r, c, winner]`` of every quadrant of a delivered box (sealed or boxed early), sorted
-    by position: ``winner`` is the player that box scored for, ``None`` when it scored for
-    nobody (under 3 donuts, D18, or a tie, D19).
-``scores``, ``boxes``
-    points and boxes delivered per player.
-``trays``, ``piles``, ``pile_known``
-    each player's tray (card types, sorted), draw pile (top first) and how many cards at
-    the bottom of the pile that player put there when stuck (so knows).
-``to_move``, ``over``, ``trigger``, ``final_turns_left``, ``stuck_streak``
-    the player to move (``None`` when over); the player whose pile ran out first and the
-    final turns still to play after it; consecutive stuck turns so far.
-``moves``
-    the move texts played.
-
-An **observation** (:meth:`BoxesState.observation`) is the same dict with the hidden
-parts replaced by what ``player`` may know: ``tray`` (their own), ``pile_bottom`` (the
-cards they put at the bottom of their own pile, in order, still there),
-``tray_sizes``, ``pile_sizes``, and the other players' stuck moves written ``stuck``.
+whole state, hidden parts included, as JSON-ready data; an **observation**
+(:meth:`BoxesState.observation`) is the same dict with the hidden parts replaced by what
+one player may know. Their keys are listed in ``docs/boxes.md`` ("The state dict").
 """
 
 from __future__ import annotations
@@ -141,7 +116,7 @@ class BoxesState:
         return cls._of(EngineCore.from_dict(check_state_dict(data)))
 
     def to_dict(self) -> BoxesStateDict:
-        """The whole state, hidden parts included, JSON-ready (see the module docstring)."""
+        """The whole state, hidden parts included, JSON-ready (its keys: ``docs/boxes.md``, "The state dict")."""
         return self._core.to_dict()
 
     def to_text(self) -> str:

@@ -1,23 +1,7 @@
 """Connect Four's private Numba engine: 7 columns by 6 rows as two ``uint64`` bitboards.
 
 The representation is Pascal Pons' (the tutorial at blog.gamesolver.org), written here
-afresh. Each column takes :data:`COLUMN_BITS` = 7 bits: its 6 cells, row 0 the bottom,
-and one **sentinel** bit on top that never holds a stone. Bit ``column * 7 + row``::
-
-    row 6 (sentinel)    6  13  20  27  34  41  48
-    row 5               5  12  19  26  33  40  47
-    row 4               4  11  18  25  32  39  46
-    row 3               3  10  17  24  31  38  45
-    row 2               2   9  16  23  30  37  44
-    row 1               1   8  15  22  29  36  43
-    row 0               0   7  14  21  28  35  42
-    column              a   b   c   d   e   f   g     (0 .. 6; Pons' digits 1 .. 7)
-
-Bits 49..63 are never set. The always-empty sentinel row is what lets whole-board shifts
-stay inside the board: a shift by 1 (up a column), 6 (down a diagonal), 7 (along a row) or
-8 (up a diagonal) that walks off the top or bottom of a column lands on a sentinel (or
-beyond bit 48), which holds no stone, so no line of stones ever wraps from one column
-into the next.
+afresh; the bit layout is drawn in the comment above :data:`COLUMN_BITS`.
 
 A position is ``(current, mask, moves)`` from the side to move: ``current`` the stones of
 the player to move, ``mask`` every stone, ``moves`` the stones played (plies). The
@@ -25,17 +9,12 @@ opponent's stones are ``current ^ mask``; who is who is never stored, so playing
 is ``(current ^ mask, mask | cell, moves + 1)``: the next player's stones become
 ``current``.
 
-Kernels take a position whose game goes on (a move that ended it returned :data:`WON` or
-:data:`DRAWN`, and its position is passed to nothing), a legal column where they take one,
-and never raise: the Python layer (:mod:`donuts_ai.connect_four.state`,
-:func:`donuts_ai.connect_four.kernels.pos_from_moves`) checks first. Every kernel takes
-``rules`` first, an ``int64`` it ignores (pass 0): every game's kernels take the same
-arguments, so a search written against one game's kernels runs on another's.
-
-Moves and move sets are **columns**: a move is a column index 0..6, and a set of moves a
-``uint64`` whose bit ``c`` means column ``c`` (:func:`legal`, :func:`winning`,
-:func:`safe`). Inside, the engine works on **cells** (one bit per cell, as in the grid
-above); :func:`columns_of` turns a set of cells into the set of their columns.
+Kernels take ``rules`` first (an ``int64`` they ignore: pass 0), a position whose game
+goes on, and a legal column where they take one, and never raise: the Python layer
+(:mod:`donuts_ai.connect_four.state`, :func:`donuts_ai.connect_four.kernels.pos_from_moves`)
+checks first. A move is a column index 0..6 and a set of moves a ``uint64`` whose bit
+``c`` is column ``c``; inside, the engine works on **cells** (one bit a cell), and
+:func:`columns_of` turns a set of cells into the set of their columns.
 """
 
 from __future__ import annotations
@@ -50,6 +29,24 @@ from .._numba_types import Int64
 from .rules import HEIGHT, WIDTH
 
 # --- the board and its bit layout ---------------------------------------------------------
+
+# Each column takes COLUMN_BITS = 7 bits: its 6 cells, row 0 the bottom,
+# and one **sentinel** bit on top that never holds a stone. Bit ``column * 7 + row``.
+#
+#     row 6 (sentinel)    6  13  20  27  34  41  48
+#     row 5               5  12  19  26  33  40  47
+#     row 4               4  11  18  25  32  39  46
+#     row 3               3  10  17  24  31  38  45
+#     row 2               2   9  16  23  30  37  44
+#     row 1               1   8  15  22  29  36  43
+#     row 0               0   7  14  21  28  35  42
+#     column              a   b   c   d   e   f   g     (0 .. 6; Pons' digits 1 .. 7)
+#
+# Bits 49..63 are never set. The always-empty sentinel row is what lets whole-board shifts
+# stay inside the board: a shift by 1 (up a column), 6 (down a diagonal), 7 (along a row) or
+# 8 (up a diagonal) that walks off the top or bottom of a column lands on a sentinel (or
+# beyond bit 48), which holds no stone, so no line of stones ever wraps from one column
+# into the next.
 
 #: Bits a column takes: its cells and the sentinel above them (the stride from one column to the next).
 COLUMN_BITS = HEIGHT + 1

@@ -4,37 +4,7 @@ A game's state is a :class:`Tables` record of fixed-size arrays plus the layout'
 ``grid`` (:mod:`.grid`), kept beside the record because it is the one array that grows:
 the kernels take ``(t, grid)`` and the ones that may grow it return the new grid.
 
-The layout of every array, with ``P`` players and ``K`` = :func:`capacities`' card rows::
-
-    meta     META_DTYPE[1]             the game's scalars, one record of int64 fields:
-               players squared perfect closers          players and the three rule switches
-               to_move trigger final_left streak over   the turn and the end of the game
-               n_cards n_cells n_anchors n_big          rows in use in cards, cell, anchors, big
-               min_row max_row min_col max_col          the layout's bounding box
-               wbits                                    the grid is 2**wbits squared
-               turns stamp                              moves played; the last sealing pass's number
-    cell     CELL_DTYPE[4K]            a record per quadrant placed, in placement order:
-               row col flavour roll owner               where, flavour 1..4, roll, owner (-1 start card)
-               frozen winner                            delivered; the player its box scored for (NOBODY)
-               parent next                              union-find parent; next quadrant of the run (a ring)
-               size has_roll witness stamp              at a run's root (:mod:`.runs`)
-    hold     int32[4K, P]              at a run's root: the donuts each player holds in it
-    cards    CARD_DTYPE[K]             a record per card laid, in order: the state dict's "cards" rows,
-               owner card_type rot row col flavour      owner (-1 start card), type, turns, where, roll's flavour
-    anchors  int32[32K, 2]             (row, column) of the n_anchors free anchors, any order
-    big      int32[4K]                 roots of the n_big open runs of 3 or more
-    piles    int32[P, PILE_CAP]        ring buffers, top at pinfo head, count long
-    trays    int32[P, TRAY_SIZE]       card types, sorted, tray_len long
-    pinfo    PINFO_DTYPE[P]            a record per player:
-               head count known                         the pile: its top, its length, the bottom cards
-                                                        its owner put there and knows
-               tray_len score boxes                     cards in the tray; points; boxes delivered
-
-The tables of named things are structured arrays, read by field (``t.meta[0].to_move``,
-``cell[i].parent``, ``pinfo[p].score``, ``cards[k].owner``; the Python layer writes
-``t.meta[0]["to_move"]``): Numba reads a field at a constant offset, measured as fast as an int
-column read through a named constant. Rows past the counts are written before they are read,
-so copies copy only the used rows (:func:`copy_into`).
+The layout of every array is drawn once, in the comment above ``META_DTYPE``.
 
 Every kernel option, code base and card table the other modules share lives here too.
 """
@@ -50,17 +20,49 @@ from numpy.typing import NDArray
 from ..deck import CANONICAL_ROTATIONS, DECK_SIZE, HAS_ROLL, ROLL, ROTATED_FACES, TRAY_SIZE
 from ..moves import BOX, KIND_SHIFT, PLACE, STUCK
 
-# ---------------------------------------------------------------------------- the layout (see the module doc)
-#: The game's scalars (see the module doc): one record.
+# ---------------------------------------------------------------------------- the layout
+# The layout of every array, with P players and K = capacities()' card rows:
+#
+#     meta     META_DTYPE[1]             the game's scalars, one record of int64 fields:
+#                players squared perfect closers          players and the three rule switches
+#                to_move trigger final_left streak over   the turn and the end of the game
+#                n_cards n_cells n_anchors n_big          rows in use in cards, cell, anchors, big
+#                min_row max_row min_col max_col          the layout's bounding box
+#                wbits                                    the grid is 2**wbits squared
+#                turns stamp                              moves played; the last sealing pass's number
+#     cell     CELL_DTYPE[4K]            a record per quadrant placed, in placement order:
+#                row col flavour roll owner               where, flavour 1..4, roll, owner (-1 start card)
+#                frozen winner                            delivered; the player its box scored for (NOBODY)
+#                parent next                              union-find parent; next quadrant of the run (a ring)
+#                size has_roll witness stamp              at a run's root (:mod:`.runs`)
+#     hold     int32[4K, P]              at a run's root: the donuts each player holds in it
+#     cards    CARD_DTYPE[K]             a record per card laid, in order: the state dict's "cards" rows,
+#                owner card_type rot row col flavour      owner (-1 start card), type, turns, where, roll's flavour
+#     anchors  int32[32K, 2]             (row, column) of the n_anchors free anchors, any order
+#     big      int32[4K]                 roots of the n_big open runs of 3 or more
+#     piles    int32[P, PILE_CAP]        ring buffers, top at pinfo head, count long
+#     trays    int32[P, TRAY_SIZE]       card types, sorted, tray_len long
+#     pinfo    PINFO_DTYPE[P]            a record per player:
+#                head count known                         the pile: its top, its length, the bottom cards
+#                                                         its owner put there and knows
+#                tray_len score boxes                     cards in the tray; points; boxes delivered
+#
+# The tables of named things are structured arrays, read by field (``t.meta[0].to_move``,
+# ``cell[i].parent``, ``pinfo[p].score``, ``cards[k].owner``; the Python layer writes
+# ``t.meta[0]["to_move"]``): Numba reads a field at a constant offset, measured as fast as an int
+# column read through a named constant. Rows past the counts are written before they are read,
+# so copies copy only the used rows (copy_into).
+
+#: The game's scalars (see the layout above): one record.
 META_DTYPE = np.dtype([(name, np.int64) for name in (
     "players", "squared", "perfect", "closers", "to_move", "trigger", "final_left", "streak", "over",
     "n_cards", "n_cells", "n_anchors", "n_big", "min_row", "max_row", "min_col", "max_col", "wbits", "turns", "stamp")])
-#: One placed quadrant (see the module doc): what it is, then its run's bookkeeping.
+#: One placed quadrant (see the layout above): what it is, then its run's bookkeeping.
 CELL_DTYPE = np.dtype([(name, np.int32) for name in (
     "row", "col", "flavour", "roll", "owner", "frozen", "winner", "parent", "next", "size", "has_roll", "witness", "stamp")])
-#: One player's pile, tray and tally (see the module doc).
+#: One player's pile, tray and tally (see the layout above).
 PINFO_DTYPE = np.dtype([(name, np.int32) for name in ("head", "count", "known", "tray_len", "score", "boxes")])
-#: One card laid (see the module doc).
+#: One card laid (see the layout above).
 CARD_DTYPE = np.dtype([(name, np.int32) for name in ("owner", "card_type", "rot", "row", "col", "flavour")])
 #: A pile is a ring buffer this long (a power of two at least a deck).
 PILE_CAP = 32
@@ -113,7 +115,7 @@ Codes: TypeAlias = NDArray[np.int64]
 
 
 class Tables(NamedTuple):
-    """Every array of a state but the grid (drawn in the module docstring)."""
+    """Every array of a state but the grid (drawn in the comment above ``META_DTYPE``)."""
 
     meta: NDArray[np.void]  # META_DTYPE[1]
     cell: NDArray[np.void]  # CELL_DTYPE[4K]

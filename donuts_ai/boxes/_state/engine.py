@@ -21,7 +21,7 @@ from ..rules import BoxesRules, RulesDict
 
 
 class BoxesStateDict(TypedDict):
-    """The state dict (:meth:`~donuts_ai.boxes.state.BoxesState.to_dict`; every key in the docstring of
+    """The state dict (:meth:`~donuts_ai.boxes.state.BoxesState.to_dict`; every key in ``docs/boxes.md``,
     :mod:`donuts_ai.boxes.state`).
 
     ``cards`` rows are ``[owner, type, rot, r, c, roll flavour]``, ``frozen`` rows
@@ -45,7 +45,7 @@ class BoxesStateDict(TypedDict):
 
 class BoxesObservation(TypedDict):
     """An observation (:meth:`~donuts_ai.boxes.state.BoxesState.observation`): the state dict less the hidden parts,
-    with what ``player`` may know of them (see the docstring of :mod:`donuts_ai.boxes.state`)."""
+    with what ``player`` may know of them (``docs/boxes.md``, "The state dict")."""
 
     rules: RulesDict
     to_move: int | None

@@ -14,9 +14,8 @@ from .engine import EngineCore, PlayResult, Snapshot
 #: Undo keeps a copy of the arrays every this many pushes and replays the moves since the
 #: nearest copy, so a pop replays at most 63 moves. A copy (3-5 us) costs a fraction of a
 #: push, so one every 64 adds under 1% to a push; with the rest of the undo bookkeeping a
-#: push costs 0-3% more than without undo (benchmarks/side_by_side/state_api_overhead.py:
-#: 2.6% in 0.3.0; -0.1% with 2 players and +3.3% with 4 in a rerun of 2026-12-03, on a
-#: shared 2-core VM; benchmarks/RESULTS.md, "One state API for both games").
+#: push costs 0-3% more than without undo (benchmarks/side_by_side/state_api_overhead.py;
+#: benchmarks/RESULTS.md, "One state API for both games").
 UNDO_SNAPSHOT_EVERY = 64
 
 
