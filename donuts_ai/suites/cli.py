@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import DonutsError
 from ..tournament.config import BACKENDS
 from ..tournament.match import ISOLATIONS
-from .evaluation import DEFAULT_MOVE_LIMIT, DEFAULT_SUITE, GAME, evaluate
+from .evaluation import DEFAULT_MOVE_LIMIT, DEFAULT_SUITE, GAME, EvaluationSettings, evaluate
 from .format import SUITE_NAMES
 
 
@@ -44,10 +44,11 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if args.resume and not args.results:
         raise DonutsError("--resume needs --results (the results file to continue)")
     suites = [name.strip() for item in (args.suite or [DEFAULT_SUITE]) for name in item.split(",") if name.strip()]
-    result = evaluate(args.agents, suite=suites, time=args.time, limit=args.limit, seed=args.seed, workers=args.workers,
-                      backend=args.backend, address=args.address, results_path=args.results, resume=args.resume,
-                      isolation=args.isolation, move_limit=args.move_limit, progress=not args.quiet and sys.stderr.isatty(),
-                      game=args.game)
+    settings = EvaluationSettings(workers=args.workers, backend=args.backend, address=args.address,
+                                  isolation=args.isolation, move_limit=args.move_limit,
+                                  progress=not args.quiet and sys.stderr.isatty())
+    result = evaluate(args.agents, suite=suites, time=args.time, limit=args.limit, seed=args.seed, results_path=args.results,
+                      resume=args.resume, game=args.game, settings=settings)
     print(result.table())
     if args.json:
         try:

@@ -378,37 +378,64 @@ def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[Evaluati
     return out
 
 
+@dataclass(frozen=True)
+class EvaluationSettings:
+    """How :func:`evaluate` runs: where the agents sit and the work goes.
+
+    Attributes:
+        workers: processes the positions are shared out over (1: this process).
+        backend: ``"process"`` (a pool of local processes) or ``"ray"``.
+        address: the Ray cluster's address with ``backend="ray"``; ``None``: a local Ray.
+        isolation: ``"process"`` (each agent in a supervised process of its own) or
+            ``"none"`` (spec agents called as objects in the worker: faster, unsupervised).
+        move_limit: seconds one answer may take before it costs its position.
+        progress: draw a progress bar (:mod:`~donuts_ai.tournament.progress`).
+    """
+
+    workers: int = 1
+    backend: str = "process"
+    address: str | None = None
+    isolation: str = "process"
+    move_limit: float = DEFAULT_MOVE_LIMIT
+    progress: bool = False
+
+
 @stops_cleanly  # SIGTERM and SIGHUP stop it as Ctrl-C does: every seat is closed
 def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUITE, time: float | None = None, *,
-             limit: int | None = None, seed: int = 0, workers: int = 1, backend: str = "process", address: str | None = None,
-             results_path: str | None = None, resume: bool = False, isolation: str = "process",
-             move_limit: float = DEFAULT_MOVE_LIMIT, progress: bool = False, game: Game[Any] | str = GAME) -> Evaluation:
+             limit: int | None = None, seed: int = 0, results_path: str | None = None, resume: bool = False,
+             game: Game[Any] | str = GAME, settings: EvaluationSettings | None = None) -> Evaluation:
     """Every agent's moves on every position of the suites, checked against perfect play
-    (see the module doc); returns an :class:`Evaluation` (``.table()``, ``.scores()``,
-    ``.to_json()``, ``.plot(path)``).
+    (see the module doc).
 
-    ``agents``: one agent or a list of them: specs (``"greedy"``, ``"mcts:time=0.1"``,
-    ``"pkg.mod:Class"``, ``"engine:./my_engine"``, ``"az"``), agent objects, or agent
-    classes, each seated as tournaments seat it (:mod:`donuts_ai.tournament.entries`: an
-    object travels to its supervised process with cloudpickle). ``suite``: a name of
-    :data:`~.format.SUITE_NAMES`, a suite file's path, a :class:`~.format.Suite`, or a list
-    of them; ``limit`` evaluates ``limit`` positions of each suite, drawn across it
-    (:meth:`~.format.Suite.sample`: stratified by phase and ply, from ``seed``; the same
-    positions for every agent, and again on a resume). ``time`` (seconds a move) is
-    given to every spec that sets no time of its own and whose agent takes one (a time in
-    the spec wins). ``move_limit``: seconds one answer may take before it costs its
-    position. ``seed``: every position's reset seed, and the positions ``limit`` draws,
-    come from it.
     Every seat first answers one question that is not scored (a warm-up: one-off loading
     is not charged to a move).
-    ``workers`` processes, or ``backend="ray"`` (``address`` of a cluster, else a local
-    Ray); ``isolation="none"`` calls spec agents as objects in the worker (faster;
-    unsupervised). ``results_path``: the JSON-lines file each finished unit is appended
-    to; ``resume=True`` continues it (other settings are refused, the file unchanged).
-    ``progress`` draws a bar (:mod:`~donuts_ai.tournament.progress`). ``game``: the
-    game of the suites (a registered name, ``"module:name"`` or a game), Donuts, the
-    only game with labelled positions; any other is refused before any work
-    (:func:`_check_game`)."""
+
+    Args:
+        agents: one agent or a list of them: specs (``"greedy"``, ``"mcts:time=0.1"``,
+            ``"pkg.mod:Class"``, ``"engine:./my_engine"``, ``"az"``), agent objects, or agent
+            classes, each seated as tournaments seat it (:mod:`donuts_ai.tournament.entries`).
+        suite: a name of :data:`~.format.SUITE_NAMES`, a suite file's path, a
+            :class:`~.format.Suite`, or a list of them.
+        time: seconds a move, given to every spec that sets no time of its own and whose
+            agent takes one (a time in the spec wins).
+        limit: evaluate ``limit`` positions of each suite, drawn across it
+            (:meth:`~.format.Suite.sample`: stratified by phase and ply, from ``seed``).
+        seed: every position's reset seed, and the positions ``limit`` draws, come from it.
+        results_path: the JSON-lines file each finished unit is appended to.
+        resume: continue ``results_path`` (other settings are refused, the file unchanged).
+        game: the game of the suites (a registered name, ``"module:name"`` or a game):
+            Donuts, the only game with labelled positions; any other is refused first.
+        settings: how it runs (:class:`EvaluationSettings`); ``None``: the defaults.
+
+    Returns:
+        An :class:`Evaluation` (``.table()``, ``.scores()``, ``.to_json()``, ``.plot(path)``).
+
+    Raises:
+        DonutsError: a bad agent, suite, setting or results file (a ``ValueError``).
+    """
+    settings = EvaluationSettings() if settings is None else settings
+    workers, backend, address, isolation = settings.workers, settings.backend, settings.address, settings.isolation
+    move_limit, progress = settings.move_limit, settings.progress
     _check_game(game)
     agent_list = _agents(agents)
     limit = check_int("limit", limit, minimum=1, allow_none=True)

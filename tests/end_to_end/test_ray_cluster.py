@@ -31,7 +31,7 @@ import pytest
 
 from donuts_ai import tournament as T
 from donuts_ai.study import run_study
-from donuts_ai.suites.evaluation import evaluate
+from donuts_ai.suites.evaluation import EvaluationSettings, evaluate
 
 from ..tournament.test_shutdown import LEFT_AFTER, PATIENCE, STUBBORN, _alive, _pids, _processes, _start
 
@@ -359,8 +359,8 @@ def test_evaluate_loses_a_node_mid_run_and_counts_every_position_once(cluster, t
     out = tmp_path / "e.jsonl"
     local = evaluate(EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3)
     result, loss = _with_node_lost(cluster, out, lambda: evaluate(
-        EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3, backend="ray", address=cluster.address,
-        results_path=str(out)))
+        EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3, results_path=str(out),
+        settings=EvaluationSettings(backend="ray", address=cluster.address)))
     assert loss.written_then is not None, "the run ended before the second node played a unit"
     written = _units(out)
     assert loss.written_then < len(written) and sorted(written) == list(range(len(written))), Counter(written)

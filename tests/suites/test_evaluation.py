@@ -17,7 +17,7 @@ from donuts_ai.donuts.alphabeta.solver import Solver, _child
 from donuts_ai.donuts.reference import ReferenceGame
 from donuts_ai.errors import DonutsError
 from donuts_ai.suites import SUITE_NAMES, Suite, SuiteError, evaluate, load_suite, parse_suite
-from donuts_ai.suites.evaluation import with_time
+from donuts_ai.suites.evaluation import EvaluationSettings, with_time
 from donuts_ai.suites.format import CRITICAL, HEADER, PHASES, MoveLabel, make_suite, parse_position
 from donuts_ai.suites.format import position_of as suite_position
 from donuts_ai.suites.generate import label_position
@@ -29,6 +29,8 @@ from ..helpers import command_error
 
 #: Decided positions each phase suite must hold.
 DECIDED_AT_LEAST = 1000
+#: Spec agents called as objects in this process (faster; unsupervised).
+IN_PROCESS = EvaluationSettings(isolation="none")
 #: The pure-Python reference searches endgames with at most this many plies left.
 REFERENCE_PLIES = 3
 
@@ -192,7 +194,7 @@ def mixed() -> Suite:
 
 
 def test_the_solver_keeps_the_value_everywhere_and_fastest_plays_fastest_wins(mixed):
-    result = evaluate(["solver", "solver:fastest=true"], suite=mixed, isolation="none")
+    result = evaluate(["solver", "solver:fastest=true"], suite=mixed, settings=IN_PROCESS)
     plain, fastest = (result.scores()[name]["mixed"] for name in result.agents)
     for s in (plain, fastest):
         assert s["kept"] == s["positions"] == len(mixed) and s["illegal"] == s["errors"] == 0
@@ -201,7 +203,7 @@ def test_the_solver_keeps_the_value_everywhere_and_fastest_plays_fastest_wins(mi
 
 
 def test_random_counts_are_consistent_with_its_moves(mixed):
-    result = evaluate("random:seed=4", suite=mixed, isolation="none")
+    result = evaluate("random:seed=4", suite=mixed, settings=IN_PROCESS)
     s = result.scores()["random:seed=4"]["mixed"]
     answers = result.answers["random:seed=4"]["mixed"]
     assert [a["index"] for a in answers] == list(range(len(mixed)))
@@ -214,7 +216,8 @@ def test_random_counts_are_consistent_with_its_moves(mixed):
     assert s["kept_ci95"][0] <= s["kept_share"] <= s["kept_ci95"][1]
     assert s["nodes"] is None and s["nodes_per_second"] is None
     # Seeded per position: the same moves again, in another order of work.
-    again = evaluate("random:seed=4", suite=mixed, isolation="none", workers=1).answers["random:seed=4"]["mixed"]
+    again = evaluate("random:seed=4", suite=mixed, settings=EvaluationSettings(isolation="none", workers=1))
+    again = again.answers["random:seed=4"]["mixed"]
     assert [a["move"] for a in again] == [a["move"] for a in answers]
 
 
@@ -224,7 +227,7 @@ def test_a_raising_an_illegal_and_a_hanging_agent_cost_their_positions_only():
         by_phase.setdefault(position.ply % 3, position)
     suite = _suite("three", [by_phase[k] for k in (0, 1, 2)])  # the hang last: its process is not started again
     spec = "tests.evaluate_agents:MisbehavingAgent"
-    bad = evaluate(spec, suite=suite, move_limit=0.5).scores()[spec]["three"]
+    bad = evaluate(spec, suite=suite, settings=EvaluationSettings(move_limit=0.5)).scores()[spec]["three"]
     assert bad["positions"] == 3 and bad["kept"] == 0 and bad["illegal"] == 1
     assert bad["errors"] == 2 and bad["error_kinds"] == {"exception": 1, "time": 1}
     # The same agent as an object, in its supervised process: the exception and the illegal move are caught.
@@ -264,7 +267,7 @@ def test_a_time_in_the_spec_wins_over_the_time_given():
     engine = f"engine:{sys.executable}"
     assert with_time(engine, 0.25) == f"{engine},go.movetime=250"
     assert with_time(f"{engine},go.movetime=40", 0.25) == f"{engine},go.movetime=40"
-    result = evaluate(["alphabeta:depth=1", "greedy"], suite=_suite("one", _sample("endgame", 1)), time=0.05, isolation="none")
+    result = evaluate(["alphabeta:depth=1", "greedy"], suite=_suite("one", _sample("endgame", 1)), time=0.05, settings=IN_PROCESS)
     assert result.agents == ["alphabeta:depth=1,time=0.05", "greedy"] and result.config["time"] == 0.05
 
 
@@ -272,12 +275,12 @@ def test_a_resumed_evaluation_equals_one_never_stopped(tmp_path):
     suite = _suite("resume", _sample("middlegame", 30, seed=4))  # two units per agent
     agents = ["random", "greedy"]
     full = tmp_path / "full.jsonl"
-    whole = evaluate(agents, suite=suite, isolation="none", seed=3, results_path=str(full))
+    whole = evaluate(agents, suite=suite, seed=3, results_path=str(full), settings=IN_PROCESS)
     lines = full.read_text().splitlines()
     assert len(lines) == 1 + 4
     part = tmp_path / "part.jsonl"
     part.write_text("\n".join(lines[:3]) + "\n" + lines[3][: len(lines[3]) // 2])  # stopped while writing unit 3
-    resumed = evaluate(agents, suite=suite, isolation="none", seed=3, results_path=str(part), resume=True)
+    resumed = evaluate(agents, suite=suite, seed=3, results_path=str(part), resume=True, settings=IN_PROCESS)
 
     def moves(result):
         return {name: [(a["index"], a["move"], a["event"]) for a in by_suite["resume"]] for name, by_suite in result.answers.items()}
@@ -286,16 +289,16 @@ def test_a_resumed_evaluation_equals_one_never_stopped(tmp_path):
     assert resumed.scores()["greedy"]["resume"]["kept"] == whole.scores()["greedy"]["resume"]["kept"]
     before = part.read_bytes()
     with pytest.raises(ResultsFileError, match="different evaluation.*seed"):
-        evaluate(agents, suite=suite, isolation="none", seed=4, results_path=str(part), resume=True)
+        evaluate(agents, suite=suite, seed=4, results_path=str(part), resume=True, settings=IN_PROCESS)
     with pytest.raises(ResultsFileError, match="exists"):
-        evaluate(agents, suite=suite, isolation="none", seed=3, results_path=str(part))
+        evaluate(agents, suite=suite, seed=3, results_path=str(part), settings=IN_PROCESS)
     assert part.read_bytes() == before
     forged = tmp_path / "forged.jsonl"
     unit = json.loads(lines[1])
     unit["answers"][0]["index"] = 29
     forged.write_text("\n".join([lines[0], _resigned(unit)]) + "\n")
     with pytest.raises(ResultsFileError, match="line 2 is not a unit of this evaluation's schedule"):
-        evaluate(agents, suite=suite, isolation="none", seed=3, results_path=str(forged), resume=True)
+        evaluate(agents, suite=suite, seed=3, results_path=str(forged), resume=True, settings=IN_PROCESS)
 
 
 def test_the_command_prints_a_table_and_writes_json(tmp_path, capsys):
@@ -324,7 +327,7 @@ def test_a_bad_suite_is_one_line_and_a_failing_exit(capsys):
 
 def test_the_picture_draws(tmp_path):
     pytest.importorskip("matplotlib")
-    result = evaluate(["random", "greedy"], suite=_suite("pic", _sample("endgame", 5)), isolation="none")
+    result = evaluate(["random", "greedy"], suite=_suite("pic", _sample("endgame", 5)), settings=IN_PROCESS)
     result.plot(str(tmp_path / "accuracy.png"))
     assert (tmp_path / "accuracy.png").stat().st_size > 1000
 

@@ -14,12 +14,15 @@ from donuts_ai._units import seconds_text
 from donuts_ai.bench import agent_report
 from donuts_ai.cli import main as cli_main
 from donuts_ai.suites import SuiteError, evaluate, load_suite
+from donuts_ai.suites.evaluation import EvaluationSettings
 from donuts_ai.suites.format import CRITICAL, PHASES, make_suite
 from donuts_ai.suites.report import COUNTS
 from donuts_ai.tournament.results import ResultsFileError
 
 #: Cheap agents: their moves cost microseconds.
 AGENTS = ["random", "greedy"]
+#: Spec agents called as objects in this process (faster; unsupervised).
+IN_PROCESS = EvaluationSettings(isolation="none")
 
 
 def test_a_sample_of_critical_covers_every_phase_in_proportion_and_is_fixed_by_its_seed():
@@ -49,7 +52,7 @@ def test_a_suite_of_one_phase_is_sampled_across_its_plies():
 
 
 def test_every_agent_answers_the_same_drawn_positions_and_the_table_says_which(tmp_path):
-    result = evaluate(AGENTS, suite=CRITICAL, limit=10, seed=5, isolation="none")
+    result = evaluate(AGENTS, suite=CRITICAL, limit=10, seed=5, settings=IN_PROCESS)
     whole = load_suite(CRITICAL)
     drawn = result.suites[CRITICAL]
     assert drawn.positions == whole.sample(10, seed=5).positions
@@ -74,17 +77,17 @@ def test_every_agent_answers_the_same_drawn_positions_and_the_table_says_which(t
     assert data["suites"][CRITICAL]["total"] == len(whole)
     # Without a limit, the table says it is all of them.
     small = make_suite("small", drawn.positions[:3])
-    assert "positions: all 3 of small" in evaluate("random", suite=small, isolation="none").table()
+    assert "positions: all 3 of small" in evaluate("random", suite=small, settings=IN_PROCESS).table()
 
 
 def test_a_resumed_limited_evaluation_draws_the_same_positions(tmp_path):
     full = tmp_path / "full.jsonl"
-    whole = evaluate("random", suite=CRITICAL, limit=30, seed=2, isolation="none", results_path=str(full))  # two units
+    whole = evaluate("random", suite=CRITICAL, limit=30, seed=2, results_path=str(full), settings=IN_PROCESS)  # two units
     lines = full.read_text().splitlines()
     assert len(lines) == 3 and json.loads(lines[0])["config"]["limit"] == 30
     part = tmp_path / "part.jsonl"
     part.write_text("\n".join(lines[:2]) + "\n")
-    resumed = evaluate("random", suite=CRITICAL, limit=30, seed=2, isolation="none", results_path=str(part), resume=True)
+    resumed = evaluate("random", suite=CRITICAL, limit=30, seed=2, results_path=str(part), resume=True, settings=IN_PROCESS)
     assert resumed.suites[CRITICAL].positions == whole.suites[CRITICAL].positions
 
     def moves(result):
@@ -93,7 +96,7 @@ def test_a_resumed_limited_evaluation_draws_the_same_positions(tmp_path):
     assert moves(resumed) == moves(whole) and len(moves(whole)) == 30
     before = part.read_bytes()
     with pytest.raises(ResultsFileError, match="differs in: limit"):
-        evaluate("random", suite=CRITICAL, limit=40, seed=2, isolation="none", results_path=str(part), resume=True)
+        evaluate("random", suite=CRITICAL, limit=40, seed=2, results_path=str(part), resume=True, settings=IN_PROCESS)
     assert part.read_bytes() == before
 
 
@@ -118,7 +121,7 @@ def test_times_print_in_units_that_keep_their_digits():
     assert seconds_text(0.9996) == "1.00 s"
     assert seconds_text(0.0) == "0 s" and seconds_text(math.nan) == "-" and seconds_text(None) == "-"
     # The evaluate table and the bench table print them so (the figures made up, never measured).
-    result = evaluate("random", suite=make_suite("one", load_suite("endgame").positions[:1]), isolation="none")
+    result = evaluate("random", suite=make_suite("one", load_suite("endgame").positions[:1]), settings=IN_PROCESS)
     row = next(line for line in result.table().splitlines() if line.startswith("random"))
     assert "0.000" not in row and any(unit in row for unit in (" ns", " µs", " ms", " s"))
     figures = {"machine": {"cpu": "cpu", "cores": 2, "python": "3", "numba": "0", "numpy": "0"}, "time_limit": 0.1,

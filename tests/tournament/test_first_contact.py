@@ -60,7 +60,8 @@ def test_an_unguarded_script_plays_with_the_default_workers(tmp_path):
 def test_a_script_on_stdin_plays_with_two_workers(tmp_path):
     done = _python(["-"], tmp_path, stdin=SCRIPT.format(workers="workers=2") + textwrap.dedent("""
         from donuts_ai.suites import evaluate
-        print("evaluated", len(evaluate(FlipperAgent(seed=2), suite="middlegame", limit=2, workers=2).answers))
+        from donuts_ai.suites.evaluation import EvaluationSettings
+        print("evaluated", len(evaluate(FlipperAgent(seed=2), suite="middlegame", limit=2, settings=EvaluationSettings(workers=2)).answers))
     """))
     assert done.returncode == 0 and "games 4" in done.stdout and "evaluated 1" in done.stdout, done.stderr[-2000:]
     assert "Traceback" not in done.stderr

@@ -158,13 +158,14 @@ def test_a_results_file_written_with_the_old_word_resumes_with_the_new(tmp_path)
 
 def test_an_evaluation_written_with_the_old_word_resumes_with_the_new(tmp_path):
     from donuts_ai.suites import evaluate
+    from donuts_ai.suites.evaluation import EvaluationSettings
 
     path = tmp_path / "e.jsonl"
     old, new = "mcts:iterations=20", "mcts:simulations=20"
-    first = evaluate([new], suite="endgame", limit=2, results_path=str(path), isolation="none")
+    first = evaluate([new], suite="endgame", limit=2, results_path=str(path), settings=EvaluationSettings(isolation="none"))
     _as_written_by_0_5(path, new, old)
     written = path.read_bytes()
-    again = evaluate([new], suite="endgame", limit=2, results_path=str(path), resume=True, isolation="none")
+    again = evaluate([new], suite="endgame", limit=2, results_path=str(path), resume=True, settings=EvaluationSettings(isolation="none"))
     assert path.read_bytes() == written  # every unit was there: nothing played, nothing written
     assert again.config["agents"] == [old] and first.config["agents"] == [new]
     assert again.scores() == {old: first.scores()[new]}  # the same scores, under the file's name
