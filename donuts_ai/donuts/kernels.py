@@ -168,51 +168,72 @@ def symmetries(board: Board) -> NDArray[np.int64]:
 
 @njit(cache=True, inline="always")
 def legal_moves(rulebook: Rulebook, pos: Position) -> np.uint64:
-    """The side to move's legal squares as a bitboard (bit ``i`` = square ``i``): the
-    empty squares of the line through ``pos.last`` in its printed direction, or every
-    empty square when that line is full or no donut has been placed yet. ``pos`` must be
-    a game that is not over (never empty then)."""
+    """The side to move's legal squares as a bitboard (bit ``i`` = square ``i``): the empty
+    squares of the line through ``pos.last`` in its printed direction, or every empty square
+    when that line is full or no donut has been placed yet.
+
+    Args:
+        rulebook: what the game is played by.
+        pos: a game that is not over (never empty then).
+    """
     return _legal_moves(rulebook, pos)
 
 
 @njit(cache=True, inline="always")
 def apply(donuts: int | np.int64, single: bool, pos: Position, square: int | np.int64) -> tuple[Position, int]:
-    """The transition: the side to move of ``pos`` (a game that is not over) places a donut
-    on the legal ``square``, under the rules ``donuts`` (``rulebook.donuts``) and
-    ``single`` (``rulebook.single``).
+    """The transition: the side to move of ``pos`` places a donut on ``square``; the donut and
+    the donuts it flips, then five in a row, then the end (the board full, or both pools
+    empty), then whose turn it is.
 
-    The donut and the donuts it flips, then five in a row, then the end (the board full,
-    or both pools empty), then whose turn it is. Returns ``(next_position, status)``:
+    Args:
+        donuts: the donuts in each pool (``rulebook.donuts``).
+        single: whether the "single" insertion rule is played (``rulebook.single``).
+        pos: a game that is not over.
+        square: a legal square.
 
-    - :data:`PASSES`: the opponent moves; ``next_position`` is from its side;
-    - :data:`MOVES_AGAIN`: the opponent's pool is empty, the same side moves again;
-      ``next_position`` is from its side;
-    - :data:`WON_BY_FIVE`, :data:`ENDED_WON`, :data:`ENDED_DRAWN`, :data:`ENDED_LOST`:
-      the game is over (:func:`is_over`), ``next_position`` is the final position from
-      the side that placed, and :func:`game_value` is its value for that side."""
+    Returns:
+        ``(next_position, status)``: with :data:`PASSES` the opponent moves, with
+        :data:`MOVES_AGAIN` (the opponent's pool is empty) the same side moves again, and
+        ``next_position`` is from the side to move; with :data:`WON_BY_FIVE`,
+        :data:`ENDED_WON`, :data:`ENDED_DRAWN` or :data:`ENDED_LOST` the game is over
+        (:func:`is_over`), ``next_position`` is the final position from the side that
+        placed, and :func:`game_value` is its value for that side.
+    """
     return _apply(donuts, single, pos, square)
 
 
 @njit(cache=True, inline="always")
 def is_over(status: int | np.int64) -> bool | np.bool:
-    """True when a placement with :func:`apply`'s ``status`` ended the game."""
+    """Whether a placement ended the game.
+
+    Args:
+        status: :func:`apply`'s status.
+    """
     return _is_over(status)
 
 
 @njit(cache=True, inline="always")
 def game_value(status: int | np.int64) -> int:
     """The game value of a finished game for the side that placed the last donut: +1
-    (:data:`WON_BY_FIVE`, :data:`ENDED_WON`), 0 (:data:`ENDED_DRAWN`) or -1
-    (:data:`ENDED_LOST`). Only for a ``status`` that :func:`is_over`."""
+    (:data:`WON_BY_FIVE`, :data:`ENDED_WON`), 0 (:data:`ENDED_DRAWN`) or -1 (:data:`ENDED_LOST`).
+
+    Args:
+        status: a status that :func:`is_over`.
+    """
     value: int = _placer_value(status)
     return value
 
 
 @njit(cache=True, inline="always")
 def plies_left(pos: Position, donuts: int | np.int64) -> int | np.int64:
-    """The most plies the game can still last if nobody makes five: until both pools are
-    empty or the board is full. A search ``plies_left`` plies deep reaches the end of
-    every line (each :func:`apply` is one ply, whoever moves)."""
+    """The most plies the game can still last if nobody makes five: until both pools are empty
+    or the board is full. A search ``plies_left`` plies deep reaches the end of every line
+    (each :func:`apply` is one ply, whoever moves).
+
+    Args:
+        pos: the position.
+        donuts: the donuts in each pool (``rulebook.donuts``).
+    """
     return _plies_left(pos, donuts)
 
 
@@ -221,24 +242,35 @@ def plies_left(pos: Position, donuts: int | np.int64) -> int | np.int64:
 
 @njit(cache=True, inline="always")
 def popcount(bitboard: np.uint64) -> np.int64:
-    """The number of squares in ``bitboard`` (one machine instruction)."""
+    """The number of squares in ``bitboard`` (one machine instruction).
+
+    Args:
+        bitboard: the squares.
+    """
     return _popcount(np.uint64(bitboard))
 
 
 @njit(cache=True, inline="always")
 def lowest_square(bitboard: np.uint64) -> np.int64:
-    """The lowest square of a non-empty ``bitboard`` (one machine instruction)."""
+    """The lowest square of ``bitboard`` (one machine instruction).
+
+    Args:
+        bitboard: a non-empty bitboard.
+    """
     return _ctz(np.uint64(bitboard))
 
 
 @njit(cache=True, inline="always")
 def without_lowest(bitboard: np.uint64) -> np.uint64:
-    """``bitboard`` without its lowest square (a non-empty one). With :func:`lowest_square`,
-    the loop over a bitboard's squares::
+    """``bitboard`` without its lowest square. With :func:`lowest_square`, the loop over a
+    bitboard's squares::
 
         while moves:
             square = lowest_square(moves)
             moves = without_lowest(moves)
+
+    Args:
+        bitboard: a non-empty bitboard.
     """
     b = np.uint64(bitboard)
     rest: np.uint64 = b & (b - ONE)
@@ -247,14 +279,23 @@ def without_lowest(bitboard: np.uint64) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def nth_square(bitboard: np.uint64, n: int | np.int64) -> int | np.int64:
-    """The ``n``-th lowest square of ``bitboard`` (0-based, ``n < popcount(bitboard)``):
-    with ``n`` drawn uniformly below :func:`popcount`, a uniformly random square of it."""
+    """The ``n``-th lowest square of ``bitboard``: with ``n`` drawn uniformly below
+    :func:`popcount`, a uniformly random square of it.
+
+    Args:
+        bitboard: the squares.
+        n: 0-based, ``n < popcount(bitboard)``.
+    """
     return _nth_bit(np.uint64(bitboard), n)
 
 
 @njit(cache=True, inline="always")
 def square_bit(square: int | np.int64) -> np.uint64:
-    """The bitboard of the one square ``square`` (``1 << square`` as a ``uint64``)."""
+    """The bitboard of one square (``1 << square`` as a ``uint64``).
+
+    Args:
+        square: the square's index.
+    """
     bit: np.uint64 = ONE << np.uint64(square)
     return bit
 
@@ -264,32 +305,42 @@ def square_bit(square: int | np.int64) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def key(pos: Position) -> tuple[np.uint64, np.uint64]:
-    """The whole position packed in two words, ``(key_a, key_b)``: equal keys, equal
-    positions (``key_a`` = ``own``, ``last + 1`` at bit 36, ``placed_own`` at bit 43;
-    ``key_b`` = ``opp``, ``placed_opp`` at bit 36). The solver's table uses this key.
-    A table of them serves one layout and one set of rules: clear it when those change."""
+    """The whole position packed in two words, ``(key_a, key_b)``: equal keys, equal positions
+    (``key_a`` = ``own``, ``last + 1`` at bit 36, ``placed_own`` at bit 43; ``key_b`` =
+    ``opp``, ``placed_opp`` at bit 36). The solver's table uses this key. A table of them
+    serves one layout and one set of rules: clear it when those change.
+
+    Args:
+        pos: the position.
+    """
     return _position_key(pos)
 
 
 @njit(cache=True, inline="always")
 def position_image(pos: Position, image: NDArray[np.int64]) -> Position:
-    """The image of ``pos`` under a board symmetry given as its square map ``image``
-    (``image[sq]``, the image of square ``sq``: a row of :func:`symmetries`, or of
-    :data:`donuts_ai.donuts.symmetry.SQUARE_IMAGE`): the donuts and the last square
-    moved, the counts kept. Under a symmetry of the layout it is played on, the same game."""
+    """The image of ``pos`` under a board symmetry: the donuts and the last square moved, the
+    counts kept. Under a symmetry of the layout it is played on, the same game.
+
+    Args:
+        pos: the position.
+        image: the symmetry's square map (``image[sq]``, the image of square ``sq``: a row of
+            :func:`symmetries`, or of :data:`donuts_ai.donuts.symmetry.SQUARE_IMAGE`).
+    """
     return _position_image(pos, image)
 
 
 @njit(cache=True)
 def canonical_key(pos: Position, symmetries: NDArray[np.int64]) -> tuple[np.uint64, np.uint64]:
-    """The least :func:`key` among the images of ``pos`` under ``symmetries`` (from
-    :func:`symmetries`: the symmetries of the layout it is played on).
+    """The least :func:`key` among the images of ``pos`` under ``symmetries``.
 
-    It is canonical under those symmetries and nothing else: two positions of games on
-    that layout and rules have the same canonical key exactly when one is the image of
-    the other under one of them (the donuts, the last square and the counts mapped), and
-    then they have the same value (a best move maps with the squares: store values, or
-    map moves back). With the identity alone (the standard layout, nearly every tile
-    arrangement) it is :func:`key`, at the cost of one comparison; each further symmetry
-    costs a loop over the donuts on the board."""
+    Two positions of games on that layout and rules have the same canonical key exactly when
+    one is the image of the other under one of them, and then they have the same value (a best
+    move maps with the squares: store values, or map moves back). With the identity alone (the
+    standard layout, nearly every tile arrangement) it is :func:`key`, at the cost of one
+    comparison; each further symmetry costs a loop over the donuts on the board.
+
+    Args:
+        pos: the position.
+        symmetries: from :func:`symmetries`: the symmetries of the layout it is played on.
+    """
     return _canonical_position_key(pos, symmetries)

@@ -294,13 +294,22 @@ def plies_left(pos: Position, donuts: Int64) -> Int64:
 # that copies them, inlined so that a kernel reads and writes the fields directly.
 @njit(cache=True, inline="always")
 def read_position(record: Any) -> Position:
-    """The position held in ``record`` (fields ``own opp last placed_own placed_opp``)."""
+    """The position held in a record.
+
+    Args:
+        record: a record with the fields ``own opp last placed_own placed_opp``.
+    """
     return Position(record.own, record.opp, record.last, record.placed_own, record.placed_opp)
 
 
 @njit(cache=True, inline="always")
 def write_position(record: Any, pos: Position) -> None:
-    """``pos`` into ``record``'s fields ``own opp last placed_own placed_opp``."""
+    """Write a position into a record's fields ``own opp last placed_own placed_opp``.
+
+    Args:
+        record: the record.
+        pos: the position.
+    """
     record.own = pos.own
     record.opp = pos.opp
     record.last = pos.last
