@@ -43,6 +43,7 @@ from donuts_ai.learn.distill import (
     PHASES,
     PLAYERS,
     PROGRESS_FILE,
+    DistillSettings,
     DistillSummary,
     describe,
     distill,
@@ -119,9 +120,10 @@ def measure(args: argparse.Namespace, out: str) -> tuple[list[Figure], DistillSu
         marks.append((s.labelled, s.seconds, time.perf_counter() - start))
         print(describe(s), flush=True)
 
-    summary = distill(out, games=args.games, rules=rules_from_arguments(args), seed=args.seed, players=args.players,
-                      nodes=args.nodes, min_ply=args.min_ply, noise=args.noise, games_per_shard=args.games_per_shard,
-                      resume=args.resume, progress=progress)
+    settings = DistillSettings(players=args.players, nodes=args.nodes, min_ply=args.min_ply, noise=args.noise,
+                               games_per_shard=args.games_per_shard)
+    summary = distill(out, games=args.games, rules=rules_from_arguments(args), seed=args.seed, resume=args.resume,
+                      progress=progress, settings=settings)
     print(f"done in {time.perf_counter() - start:.1f} s of wall clock: {describe(summary)}", flush=True)
     return figures_of(marks, summary, args.nodes), summary
 

@@ -40,10 +40,21 @@ import numpy.typing as npt
 
 from donuts_ai.bench import runs, tables
 from donuts_ai.bench.record import Figure
+from donuts_ai.donuts.rules import Rules
 from donuts_ai.donuts.squares import NUM_SQUARES, SQUARE_NAMES
 from donuts_ai.donuts.vector_env import VectorEnv
 from donuts_ai.learn.agent import cached_network, root_record
-from donuts_ai.learn.batched_search import BatchSearch, Predictor, best_squares, masked_policy, network_predictor
+from donuts_ai.learn.batched_search import (
+    SOLVE_NODES,
+    SOLVE_PLIES,
+    BatchSearch,
+    GumbelSettings,
+    Predictor,
+    SolveSettings,
+    best_squares,
+    masked_policy,
+    network_predictor,
+)
 from donuts_ai.learn.buffer import legal_flags
 from donuts_ai.learn.prediction_cache import PredictionCache
 from donuts_ai.outcomes import DRAW
@@ -91,10 +102,18 @@ def run_one(kind: str, predictor: Predictor, roots: np.ndarray, simulations: int
     """One search of every root: ``kind`` "puct" or "gumbel"."""
     g = len(roots)
     search = BatchSearch(g, simulations)
-    args = (predictor, roots, np.ones(g, dtype=np.bool_), np.ascontiguousarray(roots["directions"]), 15, False)
+    args = (predictor, roots, np.ones(g, dtype=np.bool_), Rules())
     if kind == "puct":
         return search.run(*args)
-    return search.run_gumbel(*args, rng=np.random.default_rng(seed), **kwargs)
+    cache = kwargs.pop("cache", None)
+    return search.run_gumbel(*args, gumbel=np.random.default_rng(seed), cache=cache, settings=gumbel_settings(**kwargs))
+
+
+def gumbel_settings(solve: bool = True, solve_plies: int = SOLVE_PLIES, solve_nodes: int = SOLVE_NODES,
+                    **kwargs: Any) -> GumbelSettings:
+    """The settings of a variant: ``solve`` False for no exact solves, else theirs by
+    ``solve_plies`` and ``solve_nodes``; the others :class:`GumbelSettings`' own."""
+    return GumbelSettings(solve=SolveSettings(solve_plies, solve_nodes) if solve else None, **kwargs)
 
 
 #: The searches the speed measurement times: (name, kind of :func:`run_one`, its keywords).
@@ -191,9 +210,8 @@ def cache_rates(network: Predictor, games: int, simulations: int, moves: int, se
     plain_seconds = cached_seconds = 0.0
     for _ in range(moves):
         games_now = env._games
-        directions = np.ascontiguousarray(games_now["directions"])
         gumbel = rng.gumbel(size=(games, NUM_SQUARES)).astype(np.float32)
-        args = (network, games_now, np.ones(games, dtype=np.bool_), directions, 15, False)
+        args = (network, games_now, np.ones(games, dtype=np.bool_), Rules())
         per_search.clear()
         start = time.perf_counter()
         search.run_gumbel(*args, gumbel=gumbel, cache=per_search)
@@ -256,8 +274,8 @@ def settled(suites: list[str], count: int, network: Predictor, simulations: int)
             g = len(roots)
             search = BatchSearch(g, simulations)
             start = time.perf_counter()
-            result = search.run_gumbel(network, roots, np.ones(g, dtype=np.bool_), np.ascontiguousarray(roots["directions"]),
-                                       15, False, rng=np.random.default_rng(0), **kwargs)
+            result = search.run_gumbel(network, roots, np.ones(g, dtype=np.bool_), Rules(), gumbel=np.random.default_rng(0),
+                                       settings=gumbel_settings(**kwargs))
             seconds = time.perf_counter() - start
             target, played = keeps(positions, result.policy.argmax(1)), keeps(positions, result.actions)
             tried, done, nodes = search.solves.sum(axis=0)

@@ -22,7 +22,7 @@ from types import ModuleType
 
 import numpy as np
 
-from donuts_ai import Board, Layout
+from donuts_ai import Board, Layout, Rules
 from donuts_ai.boxes import BoxesRules, BoxesState
 from donuts_ai.boxes.agents import ISMCTSAgent
 from donuts_ai.learn.batched_search import BatchSearch
@@ -153,12 +153,11 @@ def puct(games, sims):
         r["legal"] = np.uint64(board.legal_mask())
         r["line_masks"] = board.layout.line_masks
         r["directions"] = board.layout.directions
-    directions = np.ascontiguousarray(roots["directions"])
     active = np.ones(games, dtype=np.bool_)
     search = BatchSearch(games, sims)
 
     def work():
-        result = search.run(evaluator, roots, active, directions, 15, False)
+        result = search.run(evaluator, roots, active, Rules())
         note(result.visits, np.nan_to_num(result.values, nan=-9.0))
         return games * result.simulations
 

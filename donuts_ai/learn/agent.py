@@ -12,7 +12,7 @@ simulations, hence the move, can vary. ``search=gumbel`` searches by Gumbel root
 and Sequential Halving instead (:meth:`~.batched_search.BatchSearch.run_gumbel`, leaves the
 solver settles cheaply made terminal) and plays the move it chooses; its Gumbel noise
 comes from the agent's seed, so a seeded agent plays the same moves. ``exploration=C`` is
-PUCT's exploration constant (``c_puct`` before 0.4.0).
+PUCT's exploration constant.
 """
 
 from __future__ import annotations
@@ -169,16 +169,14 @@ class AlphaZeroAgent(DonutsAgent):
         seconds = budget(self.time_limit, time_left)
         deadline = None if seconds is None else (lambda: now() >= start + seconds)
         if self.search == "gumbel":
-            found = self._search.run_gumbel(self._predictor, root, np.ones(1, dtype=np.bool_), root["directions"],
-                                            board.rules.donuts, board.rules.single,
-                                            rng=np.random.default_rng(self.rng.getrandbits(64)), deadline=deadline)
+            found = self._search.run_gumbel(self._predictor, root, np.ones(1, dtype=np.bool_), board.rules,
+                                            gumbel=np.random.default_rng(self.rng.getrandbits(64)), deadline=deadline)
             visits, sq = found.visits[0], int(found.actions[0])
             total = float(visits.sum())
             self.last_info = {"sims": int(found.simulations[0]), "seconds": now() - start,
                               "value": float(found.root_value[0]), "share": float(visits[sq]) / total if total else 1.0}
             return SQUARE_NAMES[sq]
-        result = self._search.run(self._predictor, root, np.ones(1, dtype=np.bool_), root["directions"], board.rules.donuts,
-                                  board.rules.single, deadline=deadline)
+        result = self._search.run(self._predictor, root, np.ones(1, dtype=np.bool_), board.rules, deadline=deadline)
         visits = result.visits[0]
         sq = int(best_squares(result, legal)[0])
         total = float(visits.sum())

@@ -4,12 +4,11 @@ network asked about their leaves in one batch a round (never one position a call
 :data:`Predictor`, the network's forward pass (:func:`network_predictor`).
 
 ``BatchSearch(games, simulations)`` owns the arrays; :meth:`BatchSearch.run` searches every
-active game from its root by PUCT and returns the root children's visit counts, the
-policy the self-play learns from and the agent plays by. :meth:`BatchSearch.run_gumbel`
-searches by Gumbel's rules (:mod:`donuts_ai.search.puct._gumbel`: Sequential Halving among
-Gumbel-sampled root actions) and returns the action to play and the completed-Q policy
-target, which improves on the prior with few simulations; it can treat the positions the
-game settles in one ply as terminal (``solve``), keep the network's predictions in a
+active game from its root by PUCT and returns the root children's visit counts.
+:meth:`BatchSearch.run_gumbel` searches by Gumbel's rules (Sequential Halving among
+Gumbel-sampled root actions, settings in :class:`GumbelSettings`) and returns the action
+to play and the completed-Q policy target; it can settle positions exactly
+(:class:`SolveSettings`), keep the network's predictions in a
 :class:`~.prediction_cache.PredictionCache`, and give each game its own simulation budget
 (:func:`playout_cap`: KataGo's playout-cap randomization).
 """
@@ -27,6 +26,7 @@ from numba import njit
 from ..donuts.agents import puct_game as D
 from ..donuts.alphabeta import ENTRY_WORDS, WORKSPACE
 from ..donuts.planes import NUM_PLANES
+from ..donuts.rules import Rules
 from ..donuts.squares import NUM_SQUARES, SIZE
 from ..search import puct
 from .errors import LearnError
@@ -129,6 +129,46 @@ def network_predictor(network: Network) -> Predictor:
 
 
 @dataclass(frozen=True)
+class SolveSettings:
+    """Exact solves inside the tree: a position the game settles in one ply (a five to make,
+    or a last move) is a terminal node with its exact value, and so is one with at most
+    ``plies`` plies left that the exact solver settles within ``nodes`` nodes (counted in
+    :attr:`BatchSearch.solves`).
+
+    Attributes:
+        plies: positions with at most this many plies left are tried (0: the one-ply ones alone).
+        nodes: the solver's node limit for each of them.
+    """
+
+    plies: int = SOLVE_PLIES
+    nodes: int = SOLVE_NODES
+
+
+@dataclass(frozen=True)
+class GumbelSettings:
+    """How :meth:`BatchSearch.run_gumbel` searches.
+
+    Attributes:
+        max_considered: the most root actions that go into Sequential Halving.
+        c_visit: ``sigma``'s visit constant.
+        c_scale: ``sigma``'s scale constant.
+        rescale: ``sigma`` normalizes the completed values by their minimum and maximum at
+            each node (mctx's default); False: as values of [-1, 1] (try ``c_scale=1.0``).
+        solve: exact solves inside the tree (:class:`SolveSettings`); ``None``: none.
+        batch_first_phase: the first phase of Sequential Halving (one visit to each
+            considered action) asked about in one batch of up to ``games * max_considered``
+            positions: the same search in fewer, larger batches (root sums differ in rounding only).
+    """
+
+    max_considered: int = MAX_CONSIDERED
+    c_visit: float = puct.C_VISIT
+    c_scale: float = puct.C_SCALE
+    rescale: bool = True
+    solve: SolveSettings | None = SolveSettings()
+    batch_first_phase: bool = True
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """What :meth:`BatchSearch.run` found, one row per game."""
 
@@ -148,6 +188,7 @@ class BatchSearch:
         self.games, self.simulations, self.c_puct = games, simulations, float(c_puct)
         self.tree = D.new_tree(games, simulations + 1)
         self._planes = np.zeros((games, SIZE, SIZE, NUM_PLANES), dtype=np.float32)
+        self._directions = np.zeros((games, NUM_SQUARES), dtype=np.int8)
         self._no_noise = np.zeros((games, NUM_SQUARES), dtype=np.float32)
         self._solver_tables: npt.NDArray[np.uint64] | None = None
         self._solver_workspaces = np.zeros(0, dtype=WORKSPACE)
@@ -155,45 +196,56 @@ class BatchSearch:
         #: The exact solves of each game's last Gumbel search: tried, settled, nodes (``int64[G, 3]``).
         self.solves = np.zeros((games, 3), dtype=np.int64)
 
+    def _directions_of(self, roots: np.ndarray) -> npt.NDArray[np.int8]:
+        """The printed directions of ``roots``' layouts, ``int8[G, 36]``, in one contiguous array."""
+        np.copyto(self._directions, roots["directions"])
+        return self._directions
+
     def run(
         self,
         predictor: Predictor,
         roots: np.ndarray,
         active: npt.NDArray[np.bool_],
-        directions: npt.NDArray[np.int8],
-        donuts: int,
-        single: bool,
+        rules: Rules,
         *,
         noise: npt.NDArray[np.float32] | None = None,
         simulations: int | None = None,
         deadline: Callable[[], bool] | None = None,
-        solve: bool = False,
-        solve_plies: int = SOLVE_PLIES,
-        solve_nodes: int = SOLVE_NODES,
+        solve: SolveSettings | None = None,
     ) -> SearchResult:
-        """Search every active game from its root and return the root statistics.
+        """Search every active game from its root by PUCT and return the root statistics.
 
-        ``roots``: records with the fields ``own opp last placed_own placed_opp color
-        line_masks`` (:data:`donuts_ai.donuts._kernels.batch.GAME`), one per game, none finished;
-        ``directions`` ``int8[G, 36]`` their layouts' printed lines; ``noise``: Dirichlet
-        noise to mix into the root priors (``float32[G, 36]``, see :func:`dirichlet_noise`),
-        or ``None``. ``simulations`` (at most the constructor's), fewer when
-        ``deadline()`` turns true (checked between rounds; at least one round is run).
-        ``solve``, ``solve_plies``, ``solve_nodes``: the positions settled exactly are
-        terminal nodes, as in :meth:`run_gumbel` (off by default: the search as it was)."""
+        Args:
+            predictor: the network's forward pass over a batch of planes (:data:`Predictor`).
+            roots: one record per game, none finished (:data:`donuts_ai.donuts._kernels.batch.GAME`:
+                ``own opp last placed_own placed_opp color line_masks directions``).
+            active: ``bool[G]``, the games to search.
+            rules: the rules every game is played under (their donuts and insertion rule).
+            noise: Dirichlet noise mixed into the root priors (``float32[G, 36]``, see
+                :func:`dirichlet_noise`), or ``None``.
+            simulations: at most the constructor's; ``None``: the constructor's.
+            deadline: checked between rounds (at least one round is run); the search stops
+                when it returns True.
+            solve: the positions the game settles exactly are terminal nodes, as in
+                :meth:`run_gumbel`; ``None`` (the default): off.
+
+        Returns:
+            The root children's visits and values, and the network's view of the roots.
+        """
         budget = self.simulations if simulations is None else simulations
         if not 0 <= budget <= self.simulations:
             raise LearnError(f"simulations must be in 0..{self.simulations}, got {budget}")
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
+        directions = self._directions_of(roots)
         simulate: Callable[[], bool]
-        if solve:
-            solving = self._solving_rules(roots, donuts, single, True, solve_plies, solve_nodes)
+        if solve is not None:
+            solving = self._solving_rules(roots, rules, solve)
             _start_solving(solving, tree, roots, active, directions, flat)
             simulate = lambda: _simulate_solving(solving, tree, self.c_puct, directions, flat)  # noqa: E731
         else:
-            rules = _rulebooks(roots, donuts, single)
-            _start(rules, tree, roots, active, directions, flat)
-            simulate = lambda: _simulate(rules, tree, self.c_puct, directions, flat)  # noqa: E731
+            plain = _rulebooks(roots, rules.donuts, rules.single)
+            _start(plain, tree, roots, active, directions, flat)
+            simulate = lambda: _simulate(plain, tree, self.c_puct, directions, flat)  # noqa: E731
         root_logits, root_value = predictor(self._planes)
         fraction = 0.0 if noise is None else NOISE_FRACTION
         puct.expand(tree, root_logits, root_value, self._no_noise if noise is None else noise, fraction)
@@ -216,64 +268,60 @@ class BatchSearch:
         predictor: Predictor,
         roots: np.ndarray,
         active: npt.NDArray[np.bool_],
-        directions: npt.NDArray[np.int8],
-        donuts: int,
-        single: bool,
+        rules: Rules,
         *,
-        rng: np.random.Generator | None = None,
-        gumbel: npt.NDArray[np.float32] | None = None,
+        gumbel: npt.NDArray[np.float32] | np.random.Generator | None = None,
         simulations: int | npt.NDArray[np.int64] | None = None,
-        max_considered: int = MAX_CONSIDERED,
-        c_visit: float = puct.C_VISIT,
-        c_scale: float = puct.C_SCALE,
-        rescale: bool = True,
-        solve: bool = True,
-        solve_plies: int = SOLVE_PLIES,
-        solve_nodes: int = SOLVE_NODES,
         cache: PredictionCache | None = None,
-        batch_first_phase: bool = True,
         deadline: Callable[[], bool] | None = None,
+        settings: GumbelSettings | None = None,
     ) -> GumbelResult:
-        """Search every active game from its root by Gumbel's rules and return the actions
-        to play and the policy targets (:class:`GumbelResult`).
+        """Search every active game from its root by Gumbel's rules (Sequential Halving among
+        Gumbel-sampled root actions).
 
-        ``roots``, ``active``, ``directions``, ``donuts``, ``single`` as :meth:`run`. The
-        root's Gumbel noise is ``gumbel`` (``float32[G, 36]``, standard Gumbel draws), else
-        drawn from ``rng`` (one ``rng.gumbel(size=(G, 36))``), else none (zeros: the top
-        actions by prior are considered, deterministically). ``simulations``: the simulations of
-        every game, or ``int64[G]`` one budget per game (:func:`playout_budgets`), at most
-        the constructor's; ``max_considered`` root actions at most go into Sequential
-        Halving; ``c_visit``, ``c_scale`` the constants of ``sigma``, which normalizes the
-        completed values by their minimum and maximum at each node with ``rescale`` (mctx's
-        default), else as values of [-1, 1] (a difference of 0.1 weighs the same at every
-        node; try ``c_scale=1.0``). With ``solve`` a
-        position the game settles in one ply (a five to make, or a last move) is a terminal
-        node with its exact value, and so is one with at most ``solve_plies`` plies left
-        that the exact solver settles within ``solve_nodes`` nodes (its counts in
-        :attr:`solves`; ``solve_plies=0``: none). ``cache``: the network's predictions are asked of it
-        (:class:`~.prediction_cache.PredictionCache`); without one the network is asked about the leaves alone,
-        padded to a power of two. With ``batch_first_phase`` the first phase of Sequential
-        Halving (one visit to each considered action) is asked about in one batch of up to
-        ``games * max_considered`` positions, the same search in fewer, larger batches (the
-        root's summed value may differ in rounding only). ``deadline()`` is checked between
-        the rounds after it; a search stopped early still returns a policy target and an
-        action among the most visited."""
+        Args:
+            predictor: the network's forward pass over a batch of planes (:data:`Predictor`).
+            roots: one record per game, none finished, as :meth:`run`.
+            active: ``bool[G]``, the games to search.
+            rules: the rules every game is played under.
+            gumbel: the root's Gumbel noise: ``float32[G, 36]`` standard Gumbel draws, or a
+                generator to draw them from (one ``rng.gumbel(size=(G, 36))``), or ``None``
+                (zeros: the top actions by prior are considered, deterministically).
+            simulations: the simulations of every game, or ``int64[G]`` one budget per game
+                (:func:`playout_budgets`), at most the constructor's; ``None``: the constructor's.
+            cache: the network's predictions are asked of it
+                (:class:`~.prediction_cache.PredictionCache`); without one the network is asked
+                about the leaves alone, padded to a power of two.
+            deadline: checked between the rounds after the first phase; a search stopped early
+                still returns a policy target and an action among the most visited.
+            settings: how the search runs (:class:`GumbelSettings`); ``None``: the defaults.
+
+        Returns:
+            The actions to play and the completed-Q policy targets (:class:`GumbelResult`).
+
+        Raises:
+            LearnError: a setting, a budget or the noise's shape is out of range.
+        """
+        settings = GumbelSettings() if settings is None else settings
+        max_considered = settings.max_considered
         budget = self._budgets(simulations, active)
         if not 1 <= max_considered <= NUM_SQUARES:
             raise LearnError(f"max_considered must be in 1..{NUM_SQUARES}, got {max_considered}")
-        if not (c_visit >= 0 and c_scale > 0):
-            raise LearnError(f"c_visit must be >= 0 and c_scale > 0, got {c_visit} and {c_scale}")
+        if not (settings.c_visit >= 0 and settings.c_scale > 0):
+            raise LearnError(f"c_visit must be >= 0 and c_scale > 0, got {settings.c_visit} and {settings.c_scale}")
         if gumbel is None:
-            gumbel = (np.zeros((self.games, NUM_SQUARES), dtype=np.float32) if rng is None
-                      else rng.gumbel(size=(self.games, NUM_SQUARES)).astype(np.float32))
+            gumbel = np.zeros((self.games, NUM_SQUARES), dtype=np.float32)
+        elif isinstance(gumbel, np.random.Generator):
+            gumbel = gumbel.gumbel(size=(self.games, NUM_SQUARES)).astype(np.float32)
         elif gumbel.shape != (self.games, NUM_SQUARES):
             raise LearnError(f"gumbel must have the shape {(self.games, NUM_SQUARES)}, got {gumbel.shape}")
         gumbel = np.ascontiguousarray(gumbel, dtype=np.float32)
-        sigma = puct.Sigma(float(c_visit), float(c_scale), 0.0 if rescale else VALUE_SPREAD)
+        sigma = puct.Sigma(float(settings.c_visit), float(settings.c_scale), 0.0 if settings.rescale else VALUE_SPREAD)
         tree, flat = self.tree, self._planes.reshape(self.games, NUM_SQUARES, NUM_PLANES)
-        rules = self._solving_rules(roots, donuts, single, solve, solve_plies, solve_nodes)
-        _start_solving(rules, tree, roots, active, directions, flat)
-        root_logits, root_value = self._ask(predictor, cache, directions, donuts, roots, active)
+        directions = self._directions_of(roots)
+        solving = self._solving_rules(roots, rules, settings.solve)
+        _start_solving(solving, tree, roots, active, directions, flat)
+        root_logits, root_value = self._ask(predictor, cache, directions, rules.donuts, roots, active)
         puct.expand(tree, root_logits, root_value, self._no_noise, 0.0)
         considered = np.zeros(self.games, dtype=np.int64)
         puct.considered_counts(tree, max_considered, considered)
@@ -281,13 +329,13 @@ class BatchSearch:
         tables = np.stack([_tables(max_considered, int(b), int(budgets.max())) for b in budgets])
         halving = puct.Halving(gumbel, tables, table_of.astype(np.int64), considered, budget)
         rounds, remaining = 0, int(budget.max())
-        if batch_first_phase:
-            self._first_phase(rules, halving, directions, donuts, predictor, cache)
+        if settings.batch_first_phase:
+            self._first_phase(solving, halving, directions, rules.donuts, predictor, cache)
             remaining = int((budget - np.minimum(considered, budget)).max())
         while rounds < remaining:
             rounds += 1
-            if _gumbel_simulate(rules, tree, halving, sigma, directions, flat):
-                logits, values = self._ask(predictor, cache, directions, donuts)
+            if _gumbel_simulate(solving, tree, halving, sigma, directions, flat):
+                logits, values = self._ask(predictor, cache, directions, rules.donuts)
                 puct.expand(tree, logits, values, self._no_noise, 0.0)
             if deadline is not None and deadline():
                 break
@@ -308,7 +356,7 @@ class BatchSearch:
         else:
             keys = np.zeros((rows, KEY_WORDS), dtype=np.uint64)
             symmetries = np.full(rows, -1, dtype=np.int64)
-            node_keys(self.tree, games, nodes, count, directions, donuts, cache.images, keys, symmetries)
+            node_keys(self.tree, games[:count], nodes[:count], directions, donuts, cache.images, keys, symmetries)
             logits, values = cache.predict(predictor, planes, keys, symmetries)
         puct.expand_root_children(self.tree, games, nodes, count, logits, values)
 
@@ -330,12 +378,12 @@ class BatchSearch:
         symmetries[~asked] = -1
         return cache.predict(predictor, self._planes, keys, symmetries)
 
-    def _solving_rules(self, roots: np.ndarray, donuts: int, single: bool, solve: bool, solve_plies: int,
-                       solve_nodes: int) -> D.SolvingRulebooks:
+    def _solving_rules(self, roots: np.ndarray, rules: Rules, solve: SolveSettings | None) -> D.SolvingRulebooks:
         """The rules of :func:`~donuts_ai.donuts.agents.puct_game.step_solving`; each game's solver table cleared."""
-        if solve_plies < 0 or solve_nodes < 1:
-            raise LearnError(f"solve_plies must be >= 0 and solve_nodes >= 1, got {solve_plies} and {solve_nodes}")
-        level = D.SOLVE_NONE if not solve else D.SOLVE_EXACT if solve_plies > 0 else D.SOLVE_ONE_PLY
+        plies, nodes = (0, SOLVE_NODES) if solve is None else (solve.plies, solve.nodes)
+        if plies < 0 or nodes < 1:
+            raise LearnError(f"solve plies must be >= 0 and nodes >= 1, got {plies} and {nodes}")
+        level = D.SOLVE_NONE if solve is None else D.SOLVE_EXACT if plies > 0 else D.SOLVE_ONE_PLY
         if level == D.SOLVE_EXACT:
             if self._solver_tables is None:
                 self._solver_tables = np.zeros((self.games, 1 << SOLVER_TABLE_BITS, ENTRY_WORDS), dtype=np.uint64)
@@ -351,7 +399,7 @@ class BatchSearch:
         else:  # never read: one game's worth, of the types the kernel is compiled for
             tables, workspaces = self._no_tables, self._no_workspaces
         self.solves[:] = 0
-        return D.SolvingRulebooks(_rulebooks(roots, donuts, single), level, solve_plies, solve_nodes, tables, workspaces,
+        return D.SolvingRulebooks(_rulebooks(roots, rules.donuts, rules.single), level, plies, nodes, tables, workspaces,
                                   self.solves)
 
     def _budgets(self, simulations: int | npt.NDArray[np.int64] | None, active: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:

@@ -116,8 +116,7 @@ def measure(network: Network, positions: list[SuitePosition], simulations: tuple
         value_right.append(np.sign(predicted) == values[start:start + batch])
         for n in simulations:
             search = BatchSearch(len(chunk), n)
-            result = search.run(predictor, roots, np.ones(len(chunk), dtype=np.bool_),
-                                np.ascontiguousarray(roots["directions"]), rules.donuts, rules.single)
+            result = search.run(predictor, roots, np.ones(len(chunk), dtype=np.bool_), rules)
             searched[n].append(_keeps(chunk, best_squares(result, legal)))
     raw, right = np.concatenate(raw_keeps), np.concatenate(value_right)
     found = {n: np.concatenate(v) for n, v in searched.items()}

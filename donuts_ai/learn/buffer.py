@@ -68,7 +68,7 @@ def sample_planes(samples: np.ndarray, donuts: int) -> npt.NDArray[np.float32]:
 
 def as_samples(records: np.ndarray) -> np.ndarray:
     """``records`` as :data:`SAMPLE` records: themselves when they are, else a copy with the
-    fields they share (a checkpoint written before 0.3.0 has no label fields: those are
+    fields they share (an older checkpoint has no label fields: those are
     left at 0, no label)."""
     if records.dtype == SAMPLE:
         return records

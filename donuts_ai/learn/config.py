@@ -30,8 +30,8 @@ MAX_WORKERS = 1024
 #: Most simulations a self-play move (the visits are kept as 16-bit counts for the dataset).
 MAX_SELF_PLAY_SIMULATIONS = 65_535
 #: Older names of settings -> their names now, read by :meth:`TrainConfig.from_json` only:
-#: the settings a run saved with a version before 0.5.0 (a checkpoint's ``train.json``, the
-#: shipped network's ``training.json``) name ``sims`` and ``fast_sims``.
+#: the settings an older run saved (a checkpoint's ``train.json``, the shipped network's
+#: ``training.json``) name ``sims`` and ``fast_sims``.
 RENAMED_SETTINGS = {"sims": "simulations", "fast_sims": "fast_simulations"}
 
 
@@ -81,7 +81,7 @@ class TrainConfig:
     # The share of self-play games that explore: every move of such a game is drawn from
     # its search's policy target (not only the first `temperature_plies`), so that the
     # positions the network learns from (and the teacher labels) reach off the main lines.
-    # Drawn for each game as it starts; 0 (the default) draws nothing, as before 0.3.0.
+    # Drawn for each game as it starts; 0 (the default) draws nothing.
     explore_fraction: float = 0.0
     # Self-play spread over workers (see .workers): 0 (the default) plays and trains in turn
     # in one process, a move then `train_steps` steps; N plays in N workers, each with its
@@ -136,15 +136,14 @@ class TrainConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TrainConfig:
-        """The settings saved by :meth:`to_json`; a setting missing (a file from an older
-        version: before 0.3.0 there was no teacher) takes its default, and one saved under
-        an older name (:data:`RENAMED_SETTINGS`: ``sims`` in the settings of a run saved
-        before 0.5.0) is read under its name now, silently."""
+        """The settings saved by :meth:`to_json`; a setting missing (an older file) takes its
+        default, and one saved under an older name (:data:`RENAMED_SETTINGS`) is read under
+        its name now, silently."""
         data = dict(data)
         for old, new in RENAMED_SETTINGS.items():
             if old in data:
                 if new in data:
-                    raise LearnError(f"training settings name {new!r} twice: as {new!r} and as {old!r}, its name before 0.5.0")
+                    raise LearnError(f"training settings name {new!r} twice: as {new!r} and as {old!r}, its older name")
                 data[new] = data.pop(old)
         unknown = set(data) - {f.name for f in dataclasses.fields(cls)}
         if unknown:

@@ -2,40 +2,19 @@
 training run, its search's visits, its game's result and the exact solver's label where
 the run had one (``donuts-ai train --dataset DIR``, :attr:`~.config.TrainConfig.dataset`).
 
-**Format** (version :data:`FORMAT_VERSION`; ``docs/howto/learn.md`` has the same). A
-dataset is a folder:
-
-- ``meta.json``: ``{"format": "donuts-ai-selfplay", "version": 1, "rules": {"insertion":
-  ..., "donuts": ...}, "teacher": ..., "teacher_nodes": ..., "sims": ..., "explore_fraction": ...,
-  "fields": {...}}``
-  (``fields`` says in words what each array holds);
-- ``shard-NNNNNNNNNNNN.npz``: numbered by the index of their first position in the whole
-  dataset (so they sort in order), each a compressed NumPy archive (``numpy.savez_compressed``)
-  of plain arrays, one row per position, readable by ``numpy.load`` alone (no pickles).
-
-| array | dtype, shape | meaning |
-| --- | --- | --- |
-| ``game`` | int64 | the game's number in the run (in the order the games ended) |
-| ``ply`` | int16 | the position's ply in its game (0: the empty board) |
-| ``layout`` | int8 [36] | the printed line on each square (0..3, a1 = 0, as :class:`~donuts_ai.Layout` takes them) |
-| ``chocolate`` | uint64 | Chocolate's donuts (bit i = square i) |
-| ``vanilla`` | uint64 | Vanilla's donuts |
-| ``turn`` | int8 | the side to move: 0 Chocolate, 1 Vanilla |
-| ``last`` | int8 | the square filled last, -1 none |
-| ``placed`` | int8 [2] | donuts each colour has placed |
-| ``visits`` | uint16 [36] | the self-play search's visits of each root child |
-| ``policy`` | float32 [36] | the policy target the search gave (the visits, normalised) |
-| ``result`` | int8 | the game's result for the side to move: +1, 0, -1 |
-| ``label`` | int8 | the solver's exact value for the side to move; `outcomes.UNKNOWN` (-128) where not settled or not asked |
-| ``keep`` | uint64 | the squares whose move keeps that value, when every legal move was settled; else 0 |
-| ``nodes`` | int64 | solver nodes its label took; -1: no label was asked |
-| ``explored`` | bool | its game explored: every move drawn from the search's target (``--explore-fraction``) |
+A dataset (format version :data:`FORMAT_VERSION`) is a folder: ``meta.json`` (the
+format, the rules, the teacher and the search's settings, and ``fields``: what each array
+holds, in words) and ``shard-NNNNNNNNNNNN.npz`` files, numbered by the index of their
+first position (so they sort in order), each a compressed NumPy archive of plain arrays,
+one row per position, readable by ``numpy.load`` alone (no pickles): ``game``, ``ply``,
+``layout``, ``chocolate``, ``vanilla``, ``turn``, ``last``, ``placed``, ``visits``,
+``policy``, ``result``, ``label``, ``keep``, ``nodes``, ``explored`` (:data:`FIELDS`;
+the table of their types and meanings is in ``docs/howto/learn.md``).
 
 A shard is written at each checkpoint of the run (and a resumed run rewrites from its
 checkpoint on, so the dataset of a killed and resumed run is the dataset of one never
 stopped). :func:`read_dataset` reads it back as typed records (:class:`DatasetRecord`), or
-``.arrays`` for bulk use.
-"""
+``.arrays`` for bulk use."""
 
 from __future__ import annotations
 

@@ -156,15 +156,49 @@ def play_game(seed: int, game: int, players: Sequence[str], rules: Rules, noise:
     return positions
 
 
-def distill(path: str | Path, *, games: int, rules: Rules | None = None, seed: int = 0,
-            players: Sequence[str] = DEFAULT_PLAYERS, nodes: int = DEFAULT_NODES, min_ply: int = DEFAULT_MIN_PLY,
-            noise: float = DEFAULT_NOISE, games_per_shard: int = DEFAULT_GAMES_PER_SHARD, resume: bool = False,
-            progress: Callable[[DistillSummary], None] | None = None) -> DistillSummary:
+@dataclass(frozen=True)
+class DistillSettings:
+    """What a :func:`distill` dataset holds (a resumed run must ask for the same).
+
+    Attributes:
+        players: the players the games are drawn from (names of :data:`PLAYERS`).
+        nodes: solver nodes for each legal move's value.
+        min_ply: positions from this ply on are labelled.
+        noise: the probability that a move is replaced by a random one.
+        games_per_shard: whole games a shard holds (a resumed run starts at a shard).
+    """
+
+    players: Sequence[str] = DEFAULT_PLAYERS
+    nodes: int = DEFAULT_NODES
+    min_ply: int = DEFAULT_MIN_PLY
+    noise: float = DEFAULT_NOISE
+    games_per_shard: int = DEFAULT_GAMES_PER_SHARD
+
+
+def distill(path: str | Path, *, games: int, rules: Rules | None = None, seed: int = 0, resume: bool = False,
+            progress: Callable[[DistillSummary], None] | None = None,
+            settings: DistillSettings | None = None) -> DistillSummary:
     """Write a dataset of ``games`` games' positions, labelled by the solver, into the folder
-    ``path`` (see the module); ``resume=True`` continues a dataset this function wrote with
-    the same settings (a :class:`~.errors.LearnError` if they differ). ``progress`` gets
-    the summary after each shard. Returns the summary of the whole dataset (``nodes`` and
-    ``seconds``: this run's)."""
+    ``path`` (see the module).
+
+    Args:
+        path: the dataset's folder.
+        games: games to play (all of them, a resumed run's included).
+        rules: the rules they are played under; ``None``: the official ones.
+        seed: game ``g`` is drawn from ``(seed, g)`` alone.
+        resume: continue a dataset this function wrote with the same settings.
+        progress: called with the summary after each shard.
+        settings: what the dataset holds (:class:`DistillSettings`); ``None``: the defaults.
+
+    Returns:
+        The summary of the whole dataset (``nodes`` and ``seconds``: this run's).
+
+    Raises:
+        LearnError: a bad setting, nothing to resume, or a resume with other settings.
+    """
+    settings = DistillSettings() if settings is None else settings
+    players, nodes, min_ply = settings.players, settings.nodes, settings.min_ply
+    noise, games_per_shard = settings.noise, settings.games_per_shard
     games = check_int("games", games, 1, error=LearnError)
     nodes = check_int("nodes", nodes, 1, error=LearnError)
     min_ply = check_int("min_ply", min_ply, 0, error=LearnError)
@@ -178,16 +212,16 @@ def distill(path: str | Path, *, games: int, rules: Rules | None = None, seed: i
         raise LearnError(f"players must be among {', '.join(PLAYERS)}, got {', '.join(unknown) or 'none'}")
     if isinstance(noise, bool) or not isinstance(noise, int | float) or not 0 <= noise <= 1:
         raise LearnError(f"noise must be a share in 0..1, got {noise!r}")
-    settings = {"source": "distill", "seed": seed, "players": list(players), "teacher": "solver", "teacher_nodes": nodes,
+    recorded = {"source": "distill", "seed": seed, "players": list(players), "teacher": "solver", "teacher_nodes": nodes,
                 "min_ply": min_ply, "noise": noise, "games_per_shard": games_per_shard}
-    meta = {"rules": rules.to_dict(), **settings}
+    meta = {"rules": rules.to_dict(), **recorded}
     path = Path(path)
     summary, seen, first_game, written = DistillSummary(), set(), 0, None
     if resume:
         if not (path / META_FILE).is_file() or not (path / PROGRESS_FILE).is_file():
             raise LearnError(f"nothing to resume in {str(path)!r} (no {META_FILE} and {PROGRESS_FILE})")
         old = read_dataset(path)
-        asked = {"rules": rules.to_dict(), **settings}
+        asked = {"rules": rules.to_dict(), **recorded}
         differ = [f"{k} {old.meta.get(k)!r} (this run: {v!r})" for k, v in asked.items() if old.meta.get(k) != v]
         if differ:
             raise LearnError(f"{str(path)!r} was written with other settings: {', '.join(differ)}")

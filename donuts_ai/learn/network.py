@@ -4,32 +4,19 @@ Input: the :data:`~donuts_ai.interop.NUM_PLANES` planes of a position seen by th
 move, channels last, as :class:`~donuts_ai.VectorEnv` writes them: ``float32[..., 6, 6,
 13]``. Output: 36 policy logits (one per square, ``a1`` = 0; the caller masks the illegal
 ones) and a value in ``[-1, 1]``, the expected result for the side to move (+1 a win).
+The value head (:attr:`NetworkConfig.value_head`) is ``"scalar"`` (one output through
+tanh, trained by the squared error; the default, and what older saved networks have) or
+``"wdl"`` (the probabilities of a win, a draw and a loss, :data:`WDL_ORDER`, trained by
+the cross-entropy; the search reads P(win) - P(loss), :func:`predict_wdl` gives all three).
 
-The value head is one of two kinds (:attr:`NetworkConfig.value_head`):
-
-- ``"scalar"`` (networks saved before 0.3.0, and the default): one output through tanh,
-  trained by the squared error to the result;
-- ``"wdl"``: three logits, the probabilities of a win, a draw and a loss for the side to
-  move (:data:`WDL_ORDER`), trained by the cross-entropy to the result. The value the
-  search reads is P(win) - P(loss), in ``[-1, 1]`` like the scalar head's; :func:`predict_wdl`
-  gives the three probabilities. Win, draw and loss are what the solver's labels say
-  exactly (:mod:`.teacher`), and a draw is no longer "half a win, half a loss".
-
-The shape, as AlphaZero's and as small as a 6 x 6 board allows::
-
-    planes (13, 6, 6) -> conv 3x3, C -> LayerNorm -> ReLU
-      -> R x [conv 3x3 -> LN -> ReLU -> conv 3x3 -> LN, + skip, ReLU]
-      -> policy: conv 1x1, 2 -> LN -> ReLU -> dense 72 -> 36 logits
-      -> value:  conv 1x1, 1 -> LN -> ReLU -> dense 36 -> H -> ReLU -> dense 1 -> tanh
-                                                                (wdl: dense 3 -> softmax)
-
-LayerNorm over each position's whole feature map replaces AlphaZero's batch norm: it has no
-running statistics, so predicting one position or a batch gives the same numbers (the
-search asks about batches, the tests compare the two).
+The shape is AlphaZero's, as small as a 6 x 6 board allows: a 3x3 convolution, ``R``
+residual blocks of two, then a policy head (1x1 convolution, dense to 36 logits) and a
+value head (1x1 convolution, dense, tanh or softmax). LayerNorm over each position's
+whole feature map replaces batch norm: it has no running statistics, so predicting one
+position or a batch gives the same numbers.
 
 The network is an Equinox module (a pytree of arrays); :func:`predict` (its forward pass
-over a batch) is the one compiled entry point the search and the agent call.
-"""
+over a batch) is the one compiled entry point the search and the agent call."""
 
 from __future__ import annotations
 
@@ -65,7 +52,7 @@ class NetworkConfig:
     """The network's shape: ``channels`` C of the trunk, ``blocks`` R residual blocks,
     ``value_hidden`` H units of the value head's hidden layer, and the ``value_head``'s
     kind: ``"scalar"`` or ``"wdl"`` (see the module). A saved config without
-    ``value_head`` (before 0.3.0) is a scalar head."""
+    ``value_head`` (an older network's) is a scalar head."""
 
     channels: int = 32
     blocks: int = 3

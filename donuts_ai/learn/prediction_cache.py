@@ -2,24 +2,19 @@
 (:class:`PredictionCache`): a bounded table from a position's key to the network's
 ``(logits, value)``, shared by the rounds of a search and by the searches that follow.
 
-A key holds everything the observation planes show (the donuts of each side, the last
-square, the pools, the color to move, the layout's printed lines, the donuts a player
-has), so a hit returns exactly what the network would answer. With ``symmetric`` (the
-default) the key is the **symmetry-canonical** one: the least key over the board's 8
-symmetries (the game key of :mod:`donuts_ai.donuts.canonical`, lines turned with the squares), and the network is
-asked about the canonical image, its logits mapped back to the position's squares. A
-position and its images then share one entry; the predictions are those of the
-canonical images whether they come from the table or from the network, so a search with
-the cache gives the same results as one with a cache of capacity 0 (the network need not
-be symmetric). ``symmetric=False`` keys positions as they are: the predictions are the
-network's of the positions themselves, exactly those of a search without a cache.
+A key holds everything the observation planes show, so a hit returns exactly what the
+network would answer. With ``symmetric`` (the default) the key is the symmetry-canonical
+one (the least over the board's 8 symmetries, :mod:`donuts_ai.donuts.canonical`), and
+the network is asked about the canonical image, its logits mapped back: a position and
+its images share one entry, and a search with the cache gives the same results as one
+with a cache of capacity 0. ``symmetric=False`` keys positions as they are: the
+predictions are exactly those of a search without a cache.
 
 The table is a fixed set of rows in arrays, probed and filled by compiled kernels (two
-rows a key, the one used less recently replaced): bounded, and no Python loop per
-position. The network's weights must not change while entries are kept:
-:meth:`PredictionCache.clear` after a training step. The network is asked about the misses only, padded to a few batch
-sizes (powers of two, and the whole batch), so that a compiled network compiles few shapes.
-"""
+rows a key, the one used less recently replaced). The network's weights must not change
+while entries are kept: :meth:`PredictionCache.clear` after a training step. The network
+is asked about the misses only, padded to a few batch sizes (powers of two, and the
+whole batch), so that a compiled network compiles few shapes."""
 
 from __future__ import annotations
 
@@ -88,12 +83,13 @@ def leaf_keys(tree: PUCTTree, directions: npt.NDArray[np.int8], donuts: int, ima
 
 
 @njit(cache=True)
-def node_keys(tree: PUCTTree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
+def node_keys(tree: PUCTTree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64],
               directions: npt.NDArray[np.int8], donuts: int, images: SymmetryImages, keys: npt.NDArray[np.uint64],
               symmetries: npt.NDArray[np.int64]) -> None:
-    """:func:`leaf_keys` of ``count`` nodes: node ``nodes[i]`` of game ``games[i]`` into row ``i`` (-1 after ``count``)."""
+    """:func:`leaf_keys` of the nodes ``nodes[i]`` of games ``games[i]`` into row ``i``
+    (``symmetries`` -1 in the rows after them)."""
     symmetries[:] = -1
-    for i in range(count):
+    for i in range(games.shape[0]):
         g, node = games[i], nodes[i]
         s = tree.states[g, node]
         symmetries[i] = _canonical(read_position(s), tree.to_move[g, node],

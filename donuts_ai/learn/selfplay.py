@@ -15,7 +15,16 @@ import numpy.typing as npt
 from ..donuts.rules import Rules
 from ..donuts.squares import NUM_SQUARES
 from ..donuts.vector_env import VectorEnv
-from .batched_search import BatchSearch, Predictor, dirichlet_noise, network_predictor, playout_budgets, playout_cap
+from .batched_search import (
+    BatchSearch,
+    GumbelSettings,
+    Predictor,
+    SolveSettings,
+    dirichlet_noise,
+    network_predictor,
+    playout_budgets,
+    playout_cap,
+)
 from .buffer import SAMPLE, as_samples, legal_flags, samples_of_games
 from .config import MAX_PLIES, TrainConfig
 from .network import Network
@@ -78,11 +87,10 @@ class SelfPlay:
         self.exploring = self._draw_exploring(config.games)
         #: Seconds spent since :meth:`take_seconds` last emptied them (:data:`SELF_PLAY_SECONDS`).
         self.seconds = dict.fromkeys(SELF_PLAY_SECONDS, 0.0)
-        self._directions = np.ascontiguousarray(self.env._games["directions"])
 
     def _draw_exploring(self, count: int) -> npt.NDArray[np.bool_]:
         """Whether each of ``count`` games starting now explores. Without exploration no
-        random number is drawn, so that a run's seeded games are those of earlier versions."""
+        random number is drawn, so that a run without exploration draws nothing for it."""
         if self.config.explore_fraction == 0:
             return np.zeros(count, dtype=np.bool_)
         drawn: npt.NDArray[np.bool_] = self.rng.random(count) < self.config.explore_fraction
@@ -107,14 +115,14 @@ class SelfPlay:
         on_labels = self.seconds["label_wait_seconds"]
         predictor = _Timed(network_predictor(network))
         legal = legal_flags(games)
-        np.copyto(self._directions, games["directions"])
         everyone = np.ones(config.games, dtype=np.bool_)
         if config.search == "gumbel":
             full = playout_cap(self.rng, config.games, config.full_fraction)
+            solve = SolveSettings(plies=config.solve_plies) if config.solve_plies > 0 else None
             found = self.search.run_gumbel(
-                predictor, games, everyone, self._directions, self.rules.donuts, self.rules.single, rng=self.rng,
-                simulations=playout_budgets(full, config.simulations, config.fast_simulations), max_considered=config.gumbel_considered,
-                solve=config.solve_plies > 0, solve_plies=config.solve_plies)
+                predictor, games, everyone, self.rules, gumbel=self.rng,
+                simulations=playout_budgets(full, config.simulations, config.fast_simulations),
+                settings=GumbelSettings(max_considered=config.gumbel_considered, solve=solve))
             # A fast search's target would be close to the prior: its row stays zero, which
             # leaves it out of the policy loss (its value target still counts).
             policy = np.where(full[:, None], found.policy, np.float32(0))
@@ -123,8 +131,7 @@ class SelfPlay:
                 actions = np.where(self.exploring, self._drawn(found.policy), actions)
         else:
             noise = dirichlet_noise(self.rng, legal)
-            result = self.search.run(predictor, games, everyone, self._directions, self.rules.donuts, self.rules.single,
-                                     noise=noise)
+            result = self.search.run(predictor, games, everyone, self.rules, noise=noise)
             visits = result.visits
             policy = visits / np.maximum(visits.sum(axis=1, keepdims=True), 1.0)
             actions = self._choose(policy, games["plies"])
@@ -213,7 +220,7 @@ class SelfPlay:
                 "visits": self.visits.copy(), "exploring": self.exploring.copy()}
 
     def restore(self, arrays: Mapping[str, np.ndarray]) -> None:
-        """Continue the games :meth:`state` saved (a checkpoint before 0.3.0 has no labels,
+        """Continue the games :meth:`state` saved (an older checkpoint has no labels,
         visits or exploration: none, and nothing explored)."""
         self.env._games[:] = arrays["games"]
         self.trajectories[:] = as_samples(arrays["trajectories"])

@@ -1,50 +1,22 @@
 """The exact solver as the learner's teacher: self-play positions labelled where the
 solver settles them within a node budget, and the training targets made from the labels.
 
-**A label** (:class:`Label`) of a position is what the solver (one thread, a fresh
-transposition table) finds within ``nodes`` solver nodes, spent on the legal moves in
-square order, each move's value for the side to move searched exactly (win, draw or
-loss) until the budget is spent:
-
-- ``value``: the position's exact value for the side to move (+1 / 0 / -1), known when
-  every move was settled, or when a settled move wins (then nothing is better); else None;
-- ``keep``: the squares whose move keeps that value, known (a bitboard) only when every
-  legal move was settled; else None;
-- ``nodes``: the solver nodes spent.
+A label (:class:`Label`) of a position is what the solver (one thread, a fresh table)
+finds within ``nodes`` nodes, spent on the legal moves in square order: the position's
+exact value for the side to move when every move was settled or a settled move wins,
+the squares keeping it when every move was settled, and the nodes spent.
 
 A label is a pure function of the position, the rules and the budget: the solver starts
 each position with an empty table and fresh move-ordering memory, and the position is
-first mapped to the least of its 8 images under the board's symmetries (layout and
-donuts together, :func:`canonical`: :func:`donuts_ai.donuts.canonical.canonical_positions`),
-labelled there, and the squares mapped back. So a position and every image of it get the
-same label (the cache by canonical key is exact),
-and a run gets the same labels whatever the timing of the threads that make them. That
-is what keeps a seeded run repeatable and a resumed run equal to one never stopped.
+labelled in its canonical image under the board's symmetries (:func:`canonical`), the
+squares mapped back. So every image of a position gets the same label (the cache by
+canonical key is exact), and a run gets the same labels whatever the threads' timing:
+a seeded run repeats, and a resumed run equals one never stopped.
 
-**The targets** (:func:`targets`), by the run's ``teacher``:
-
-- ``"none"``: the self-play's: the visit distribution, the game's result.
-- ``"solver"``: the value target is the exact value where it is known (the result
-  elsewhere). The policy target, where every move was settled and some legal move does
-  **not** keep the value (a *critical* position, as :mod:`.benchmark` counts them), is
-  uniform over the moves that keep it; elsewhere the visits. Uniform, not fastest wins
-  weighted: a distance costs many times a value's nodes (the solver proves it by one more
-  null-window search per candidate distance, :meth:`~donuts_ai.donuts.alphabeta.solver.Solver.solve`),
-  so fewer positions would settle within a budget, and in Donuts every game ends within
-  36 plies, so a player who keeps a won value wins without hurrying: what the agent must
-  learn, and what the benchmarks measure, is to keep the value. Where every move keeps it
-  (a lost position, or every move wins) the solver says nothing about which move to
-  prefer, and the visits (which prefer the moves that are hard for an imperfect
-  opponent) stay the target.
-- ``"mixed"``: the value as ``"solver"``; the policy target in a settled critical position
-  is the mean of the visits and the solver's uniform target (:data:`MIXED_SOLVER_SHARE`):
-  the search's preference among the value-keeping moves is kept, and the losing moves get
-  at most half of their visit share.
-
-:class:`Teacher` labels positions in worker threads beside the self-play
-(``threads`` solvers of one thread each; the Numba search releases the GIL), caching the
-labels by canonical key (least recently used out first).
-"""
+:func:`targets` makes the training targets under the run's ``teacher`` (``"none"``,
+``"solver"`` or ``"mixed"``). :class:`Teacher` labels positions in worker threads beside
+the self-play (``threads`` solvers of one thread each; the Numba search releases the
+GIL), caching the labels by canonical key (least recently used out first)."""
 
 from __future__ import annotations
 
@@ -253,8 +225,33 @@ def keep_flags(samples: np.ndarray) -> npt.NDArray[np.bool_]:
 
 
 def targets(samples: np.ndarray, teacher: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """``(policy float32[n, 36], value float32[n])``: the training targets of ``samples``
-    (:data:`~.buffer.SAMPLE`) under ``teacher`` (one of :data:`TEACHER_MODES`; see the module)."""
+    """The training targets of ``samples`` under ``teacher``.
+
+    - ``"none"``: the self-play's: the visit distribution, the game's result.
+    - ``"solver"``: the value target is the exact value where it is known (the result
+      elsewhere). The policy target, where every move was settled and some legal move does
+      **not** keep the value (a *critical* position, as :mod:`.benchmark` counts them), is
+      uniform over the moves that keep it; elsewhere the visits. Uniform, not fastest wins
+      weighted: a distance costs many times a value's nodes, so fewer positions would
+      settle within a budget, and every game ends within 36 plies, so a player who keeps
+      a won value wins without hurrying. Where every move keeps it (a lost position, or
+      every move wins) the solver says nothing about which move to prefer, and the visits
+      stay the target.
+    - ``"mixed"``: the value as ``"solver"``; the policy target in a settled critical
+      position is the mean of the visits and the solver's uniform target
+      (:data:`MIXED_SOLVER_SHARE`): the search's preference among the value-keeping moves
+      is kept, and the losing moves get at most half of their visit share.
+
+    Args:
+        samples: :data:`~.buffer.SAMPLE` records, their labels written.
+        teacher: one of :data:`TEACHER_MODES`.
+
+    Returns:
+        ``(policy float32[n, 36], value float32[n])``.
+
+    Raises:
+        LearnError: an unknown ``teacher``.
+    """
     if teacher not in TEACHER_MODES:
         raise LearnError(f"teacher must be one of {', '.join(TEACHER_MODES)}, got {teacher!r}")
     policy = samples["policy"].astype(np.float32)

@@ -1,49 +1,22 @@
 """AlphaZero-style training: self-play games searched by PUCT, a replay buffer, and training
 steps interleaved with the self-play, all from one seed; checkpoints a killed run resumes
-from exactly.
-
-One **move** of the training loop::
-
-    search      every one of the `games` self-play games, from its position, `simulations`
-                simulations (the network predicts each round's leaves in one batch),
-                Dirichlet noise mixed into the root priors
-    label       with a `teacher` ("solver", "mixed"), each searched position from ply
-                `teacher_min_ply` on is handed to the solver's worker threads
-                (:class:`~.teacher.Teacher`), which label it exactly where `teacher_nodes`
-                nodes settle it, while the self-play goes on
-    play        each game's move: drawn in proportion to the root visits for the first
-                `temperature_plies` plies of a game, the most visited after; the position
-                and its visit distribution are kept until the game ends and gives them
-                their value target (+1 / 0 / -1 for the side to move); then the game's
-                positions wait for their labels and enter the replay buffer (and the
-                `dataset`, :mod:`.dataset`, when the run writes one)
-    train       once the buffer holds `min_replay` positions, `train_steps` steps of Adam
-                on batches drawn from it, each position under a random symmetry, the
-                targets made by :func:`~.teacher.targets` (the teacher's labels where known);
-                loss = cross-entropy(policy target, policy) + value loss: (target - value)^2
-                for a scalar value head, cross-entropy(target, win/draw/loss) for a WDL one
+from exactly (the move of the loop: :meth:`Trainer.run`).
 
 Everything random (layouts, noise, move draws, batches, symmetries) comes from the run's
 seed, and a checkpoint holds all of the state (network, optimizer, replay buffer, games in
 progress with their labels, random streams, counters), so that a run stopped after a
 checkpoint and resumed makes the same moves and the same network as one never stopped (on
-the same machine and JAX build). A label depends on its position alone, never on when the
-threads made it (:mod:`.teacher`), and a game's positions enter the buffer only once all
-their labels are in: the teacher changes nothing of that. Checkpoints are written every
-`checkpoint_every` moves, never by the clock.
+the same machine and JAX build). A label depends on its position alone (:mod:`.teacher`),
+and a game's positions enter the buffer only once all their labels are in. Checkpoints
+are written every ``checkpoint_every`` moves, never by the clock.
 
-The parts: :class:`~.selfplay.SelfPlay` (the games, their search, their positions until each game
-ends, the teacher), :class:`Learner` (the network, the optimizer, the replay buffer, the
-dataset, the checkpoint files) and :class:`Trainer`, both in one process, a move then the
-steps. With ``TrainConfig.workers`` the self-play plays in workers instead
-(:mod:`.workers`), and :func:`~.runs.open_trainer` opens either kind of run.
-
-**Where the search is called** (for another search to replace it): :meth:`~.selfplay.SelfPlay.move`
-calls ``self.search.run(predictor, games, active, directions, donuts, single, noise=noise)``
-(:class:`~.batched_search.BatchSearch`) on every game's position at once and reads
-``result.visits`` (``float32[games, 36]``, 0 off the legal squares); the policy target
-it records is the visits normalised, and the move is drawn from it (:meth:`~.selfplay.SelfPlay._choose`).
-"""
+The parts: :class:`~.selfplay.SelfPlay` (the games, their search, the teacher),
+:class:`Learner` (the network, the optimizer, the replay buffer, the dataset, the
+checkpoint files) and :class:`Trainer`, both in one process, a move then the steps. With
+``TrainConfig.workers`` the self-play plays in workers instead (:mod:`.workers`), and
+:func:`~.runs.open_trainer` opens either kind of run. The search is called in
+:meth:`~.selfplay.SelfPlay.move` (:class:`~.batched_search.BatchSearch`), which reads
+``result.visits`` (``float32[games, 36]``): the place for another search to replace it."""
 
 from __future__ import annotations
 
@@ -66,7 +39,7 @@ from ..donuts.rules import make_rules
 from ..donuts.symmetry import NUM_SYMMETRIES
 from .buffer import ReplayBuffer, legal_flags, sample_planes, symmetric
 from .config import ARRAYS_FILE, OPTIMIZER_FILE, PROGRESS, SETTINGS_FILE, fresh_counters
-from .config import Progress as Progress  # the run's settings and progress line, importable from here as before
+from .config import Progress as Progress  # the run's settings and progress line, importable from here too
 from .config import TrainConfig as TrainConfig
 from .dataset import DatasetWriter, rows_of
 from .errors import LearnError
@@ -307,9 +280,39 @@ class Trainer(Learner):
             measure: Callable[[Network], tuple[float, float]] | None = None) -> Progress:
         """Train until ``minutes`` of wall time have passed or the run has made ``moves``
         moves in all (whichever comes first; at least one must be given), writing a
-        checkpoint every ``checkpoint_every`` moves and at the end. ``report`` is given
-        each checkpoint's progress line; ``measure(network)`` (e.g. the accuracy against
-        the solver, :func:`donuts_ai.learn.benchmark.accuracy`) fills its accuracies."""
+        checkpoint every ``checkpoint_every`` moves and at the end.
+
+        One **move** of the training loop::
+
+            search      every one of the `games` self-play games, from its position, `simulations`
+                        simulations (the network predicts each round's leaves in one batch),
+                        Dirichlet noise mixed into the root priors
+            label       with a `teacher` ("solver", "mixed"), each searched position from ply
+                        `teacher_min_ply` on is handed to the solver's worker threads
+                        (:class:`~.teacher.Teacher`), which label it exactly where `teacher_nodes`
+                        nodes settle it, while the self-play goes on
+            play        each game's move: drawn in proportion to the root visits for the first
+                        `temperature_plies` plies of a game, the most visited after; the position
+                        and its visit distribution are kept until the game ends and gives them
+                        their value target (+1 / 0 / -1 for the side to move); then the game's
+                        positions wait for their labels and enter the replay buffer (and the
+                        `dataset`, :mod:`.dataset`, when the run writes one)
+            train       once the buffer holds `min_replay` positions, `train_steps` steps of Adam
+                        on batches drawn from it, each position under a random symmetry, the
+                        targets made by :func:`~.teacher.targets` (the teacher's labels where known);
+                        loss = cross-entropy(policy target, policy) + value loss: (target - value)^2
+                        for a scalar value head, cross-entropy(target, win/draw/loss) for a WDL one
+
+        Args:
+            minutes: wall time to train for.
+            moves: the moves the run is to have made in all.
+            report: given each checkpoint's progress line.
+            measure: ``measure(network)`` (e.g. the accuracy against the solver,
+                :func:`donuts_ai.learn.benchmark.accuracy`) fills the progress' accuracies.
+
+        Returns:
+            The progress at the end.
+        """
         if minutes is None and moves is None:
             raise LearnError("Trainer.run needs minutes or moves")
         started = time.perf_counter()

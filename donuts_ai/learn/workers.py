@@ -1,36 +1,21 @@
 """Self-play spread over workers, in this process or across a Ray cluster.
 
-A run with ``TrainConfig.workers = N`` (N >= 1) plays its self-play in N **workers**, each
-with its own ``games`` games (a :class:`~.selfplay.SelfPlay`: their batched search, their
-teacher threads), its own seeds, and so its own share of the solver teacher's labelling;
-one **learner** (:class:`RoundTrainer`) keeps the network, the optimizer, the replay
-buffer, the dataset and the checkpoints. They work in **rounds**::
-
-    round r     every worker plays `round_moves` moves with the network the learner sent
-                at the start of the round (one object, sent once to all of them)
-    meanwhile   the learner puts round r-1's finished games into the buffer (and the
-                dataset), worker by worker, and trains `train_steps` steps per move of each
-                worker (the steps per position of a run in one process)
-    then        the learner waits for round r's games, and round r+1 starts with the
-                network trained so far
-
-So the workers play with a network one round behind the learner, and the two work at
-once, each waiting for the other only at the end of a round: on a cluster the learner
-(the driver process, on the accelerator where there is one) trains while the workers play.
+A run with ``TrainConfig.workers = N`` (N >= 1) plays its self-play in N workers, each
+with its own ``games`` games (a :class:`~.selfplay.SelfPlay`), its own seeds and its own
+share of the teacher's labelling; one learner (:class:`RoundTrainer`) keeps the network,
+the optimizer, the replay buffer, the dataset and the checkpoints. They work in rounds:
+in round r every worker plays ``round_moves`` moves with the network the learner sent at
+its start, while the learner trains on round r-1's games (``train_steps`` steps per move
+of each worker); so the workers play with a network one round behind the learner.
 
 What a run does depends on its settings and seed alone, never on timing or on where its
-workers run: the order of every step is fixed by the rounds, worker ``i`` draws from its
-own stream (:func:`worker_seeds`), and the learner adds the workers' games in worker order.
-The same run on the ``"local"`` backend (the workers one after another in this process)
-and on ``"ray"`` (one Ray actor each, ``num_cpus=1``) makes the same network. A
-checkpoint is written at the end of a round: with the network, optimizer, buffer and
-random stream of the learner it holds every worker's games in progress and stream, and
-the round the learner has not yet trained on, so that a resumed run is the run never
-stopped.
-
-On Ray, a worker lost with its node stops the run (its games in progress are gone with
-it); ``--resume`` continues from the last checkpoint, on the nodes there are then.
-"""
+workers run: the rounds fix the order of every step, worker ``i`` draws from its own
+stream (:func:`worker_seeds`), and the learner adds the workers' games in worker order.
+The ``"local"`` backend (the workers one after another here) and ``"ray"`` (one actor
+each, ``num_cpus=1``) make the same network. A checkpoint, written at the end of a round,
+holds every worker's games in progress and streams and the round not yet trained on, so
+that a resumed run is the run never stopped. On Ray, a worker lost with its node stops
+the run; ``--resume`` continues from the last checkpoint."""
 
 from __future__ import annotations
 

@@ -12,18 +12,19 @@ from donuts_ai import Solver
 from donuts_ai.donuts.rules import Rules
 from donuts_ai.donuts.squares import SQUARE_NAMES
 from donuts_ai.learn.dataset import read_dataset
-from donuts_ai.learn.distill import PROGRESS_FILE, distill, play_game
+from donuts_ai.learn.distill import PROGRESS_FILE, DistillSettings, distill, play_game
 from donuts_ai.learn.errors import LearnError
 from donuts_ai.learn.teacher import canonical
 
 # Late positions only, so that the test's own unlimited solves are cheap.
-SMALL = {"players": ("random", "greedy"), "min_ply": 12, "nodes": 20_000, "seed": 3}
+SMALL = DistillSettings(players=("random", "greedy"), min_ply=12, nodes=20_000, games_per_shard=1)
+SEED = 3
 
 
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory):
     path = tmp_path_factory.mktemp("distill") / "whole"
-    summary = distill(path, games=4, games_per_shard=1, **SMALL)
+    summary = distill(path, games=4, seed=SEED, settings=SMALL)
     return path, summary
 
 
@@ -34,7 +35,7 @@ def test_labels_are_the_solvers(whole):
     solver = Solver(book=False)
     for record in data:
         board = record.board()
-        assert record.ply >= SMALL["min_ply"] and record.nodes is not None
+        assert record.ply >= SMALL.min_ply and record.nodes is not None
         values = {move: solver.move_value(board, move) for move in board.legal_moves()}
         if record.value is not None:
             assert record.value == max(values.values())
@@ -56,13 +57,13 @@ def test_symmetric_repeats_are_kept_once(whole):
 def test_a_resumed_run_writes_what_a_run_never_stopped_writes(whole, tmp_path):
     path, _ = whole
     again = tmp_path / "again"
-    distill(again, games=3, games_per_shard=1, **SMALL)
+    distill(again, games=3, seed=SEED, settings=SMALL)
     # Killed after its second shard: the progress file says two games, a third shard lies past it.
     progress = json.loads((again / PROGRESS_FILE).read_text())
     two = read_dataset(again).arrays["game"] < 2
     (again / PROGRESS_FILE).write_text(json.dumps({"games": 2, "positions": int(two.sum())}))
     assert progress["games"] == 3
-    summary = distill(again, games=4, games_per_shard=1, resume=True, **SMALL)
+    summary = distill(again, games=4, seed=SEED, resume=True, settings=SMALL)
     ours, theirs = read_dataset(again).arrays, read_dataset(path).arrays
     assert summary.games == 4 and summary.positions == len(ours["game"])
     for name in theirs:
@@ -81,8 +82,8 @@ def test_games_come_from_the_seed_alone(players):
 
 @pytest.mark.parametrize("settings, message", [
     ({"games": 0}, "games must be a positive int"),
-    ({"games": 1, "players": ("random", "nobody")}, "players must be among"),
-    ({"games": 1, "noise": 1.5}, "noise must be a share"),
+    ({"games": 1, "settings": DistillSettings(players=("random", "nobody"))}, "players must be among"),
+    ({"games": 1, "settings": DistillSettings(noise=1.5)}, "noise must be a share"),
     ({"games": 1, "resume": True}, "nothing to resume"),
 ])
 def test_bad_settings_are_refused_before_any_game(tmp_path, settings, message):
@@ -94,7 +95,7 @@ def test_bad_settings_are_refused_before_any_game(tmp_path, settings, message):
 def test_resuming_with_other_settings_is_refused(whole, tmp_path):
     path, _ = whole
     with pytest.raises(LearnError, match="other settings"):
-        distill(path, games=5, games_per_shard=1, resume=True, **{**SMALL, "seed": 4})
+        distill(path, games=5, seed=4, resume=True, settings=SMALL)
 
 
 def test_supervised_training_lowers_the_loss_and_is_reproducible(whole, tmp_path):

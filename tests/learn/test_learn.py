@@ -96,7 +96,7 @@ def tactical_positions(kind: str, count: int, seed: int = 1) -> list[tuple[Board
 def search_move(board: Board, simulations: int, predictor=uniform) -> str:
     root = A.root_record(board)
     search = BatchSearch(1, simulations)
-    result = search.run(predictor, root, np.ones(1, dtype=np.bool_), root["directions"], board.rules.donuts, board.rules.single)
+    result = search.run(predictor, root, np.ones(1, dtype=np.bool_), board.rules)
     return SQUARE_NAMES[int(np.argmax(result.visits[0]))]
 
 
@@ -119,8 +119,7 @@ def test_the_search_counts_every_simulation_on_legal_squares_only():
             board.push(rng.choice(board.legal_moves()))
         boards.append(board)
     roots = np.concatenate([A.root_record(b) for b in boards])
-    result = BatchSearch(5, 30).run(uniform, roots, np.ones(5, dtype=np.bool_), np.ascontiguousarray(roots["directions"]),
-                                    15, False)
+    result = BatchSearch(5, 30).run(uniform, roots, np.ones(5, dtype=np.bool_), Rules())
     for board, visits in zip(boards, result.visits, strict=True):
         assert visits.sum() == 30
         assert set(np.flatnonzero(visits)) <= set(board.legal_squares())
@@ -303,9 +302,9 @@ def test_the_old_names_of_the_budgets_are_gone():
     assert not hasattr(search, "sims")
     root = A.root_record(Board())
     with pytest.raises(TypeError, match="sims"):
-        search.run(uniform, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=2)
+        search.run(uniform, root, np.ones(1, dtype=np.bool_), Rules(), sims=2)
     with pytest.raises(TypeError, match="sims"):
-        search.run_gumbel(uniform, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, sims=2)
+        search.run_gumbel(uniform, root, np.ones(1, dtype=np.bool_), Rules(), sims=2)
 
 
 def test_the_names_of_the_networks_forward_pass_before_0_5_0_are_gone():

@@ -16,9 +16,18 @@ from donuts_ai.donuts._kernels.planes import LAST, NUM_PLANES, OPPONENT, OPPONEN
 from donuts_ai.donuts._kernels.position import position_of, rulebook_of  # noqa: E402
 from donuts_ai.donuts.agents.puct_game import settled_value  # noqa: E402
 from donuts_ai.donuts.alphabeta.solver import Solver  # noqa: E402
+from donuts_ai.donuts.rules import Rules  # noqa: E402
 from donuts_ai.donuts.squares import COLOR_LETTERS, NUM_SQUARES, SIZE, SQUARE_NAMES, square  # noqa: E402
 from donuts_ai.learn import agent as A  # noqa: E402
-from donuts_ai.learn.batched_search import BatchSearch, playout_budgets, playout_cap  # noqa: E402
+from donuts_ai.learn.batched_search import (  # noqa: E402
+    SOLVE_NODES,
+    SOLVE_PLIES,
+    BatchSearch,
+    GumbelSettings,
+    SolveSettings,
+    playout_budgets,
+    playout_cap,
+)
 from donuts_ai.learn.errors import LearnError  # noqa: E402
 from donuts_ai.learn.prediction_cache import PredictionCache  # noqa: E402
 from donuts_ai.search.puct import considered_visits  # noqa: E402
@@ -60,14 +69,17 @@ def random_boards(count: int, seed: int, most_plies: int = 20) -> list[Board]:
     return boards
 
 
-def search(boards, simulations, predictor=equivariant, seed=0, **kwargs):
+def search(boards, simulations, predictor=equivariant, seed=0, cache=None, gumbel=None, solve_plies=SOLVE_PLIES,
+           solve_nodes=SOLVE_NODES, **settings):
+    """``run_gumbel`` on ``boards``: its settings (:class:`GumbelSettings`) by keyword, the
+    exact solves' by ``solve_plies`` and ``solve_nodes``; Gumbel's noise ``gumbel``, else
+    drawn from ``seed``."""
     roots = np.concatenate([A.root_record(b) for b in boards])
-    gumbel = kwargs.pop("gumbel", None)
-    rng = None if gumbel is not None else np.random.default_rng(seed)
     top = int(np.max(simulations))
     return BatchSearch(len(boards), top).run_gumbel(
-        predictor, roots, np.ones(len(boards), dtype=np.bool_), np.ascontiguousarray(roots["directions"]),
-        boards[0].rules.donuts, boards[0].rules.single, rng=rng, gumbel=gumbel, simulations=simulations, **kwargs)
+        predictor, roots, np.ones(len(boards), dtype=np.bool_), boards[0].rules,
+        gumbel=np.random.default_rng(seed) if gumbel is None else gumbel, simulations=simulations, cache=cache,
+        settings=GumbelSettings(solve=SolveSettings(solve_plies, solve_nodes), **settings))
 
 
 @pytest.mark.parametrize("sims, rescale", [(0, True), (1, True), (7, False), (40, True), (40, False)])
@@ -256,7 +268,7 @@ def test_bad_gumbel_settings_are_refused():
             search(boards, 4, **kwargs)
     root = A.root_record(boards[0])
     with pytest.raises(LearnError):
-        BatchSearch(1, 4).run_gumbel(equivariant, root, np.ones(1, dtype=np.bool_), root["directions"], 15, False, simulations=5)
+        BatchSearch(1, 4).run_gumbel(equivariant, root, np.ones(1, dtype=np.bool_), Rules(), simulations=5)
 
 
 def test_positions_the_solver_settles_make_a_uniform_search_keep_the_value():
@@ -264,9 +276,8 @@ def test_positions_the_solver_settles_make_a_uniform_search_keep_the_value():
     boards = [b for b in random_boards(40, seed=13, most_plies=36) if b.ply >= 24][:6]
     roots = np.concatenate([A.root_record(b) for b in boards])
     search_ = BatchSearch(len(boards), 40)
-    result = search_.run_gumbel(equivariant, roots, np.ones(len(boards), dtype=np.bool_),
-                                np.ascontiguousarray(roots["directions"]), 15, False, rng=np.random.default_rng(0),
-                                solve_plies=8, solve_nodes=100_000)
+    result = search_.run_gumbel(equivariant, roots, np.ones(len(boards), dtype=np.bool_), Rules(),
+                                gumbel=np.random.default_rng(0), settings=GumbelSettings(solve=SolveSettings(8, 100_000)))
     assert (search_.solves[:, 0] > 0).any() and (search_.solves[:, 1] == search_.solves[:, 0]).all()
     for board, action in zip(boards, result.actions, strict=True):
         best = solver.solve(board, distance=False).value
@@ -276,14 +287,14 @@ def test_positions_the_solver_settles_make_a_uniform_search_keep_the_value():
 def test_puct_with_settled_positions_counts_every_simulation_on_legal_squares():
     boards = random_boards(5, seed=23, most_plies=30)
     roots = np.concatenate([A.root_record(b) for b in boards])
-    args = (skewed, roots, np.ones(len(boards), dtype=np.bool_), np.ascontiguousarray(roots["directions"]), 15, False)
+    args = (skewed, roots, np.ones(len(boards), dtype=np.bool_), Rules())
     plain = BatchSearch(len(boards), 30).run(*args)
-    for kwargs in ({"solve": True}, {"solve": True, "solve_plies": 8}):
-        result = BatchSearch(len(boards), 30).run(*args, **kwargs)
+    for solve in (SolveSettings(), SolveSettings(plies=8)):
+        result = BatchSearch(len(boards), 30).run(*args, solve=solve)
         assert (result.visits.sum(axis=1) == 30).all()
         for board, visits in zip(boards, result.visits, strict=True):
             assert set(np.flatnonzero(visits)) <= set(board.legal_squares())
-    np.testing.assert_array_equal(plain.visits, BatchSearch(len(boards), 30).run(*args, solve=False).visits)
+    np.testing.assert_array_equal(plain.visits, BatchSearch(len(boards), 30).run(*args, solve=None).visits)
 
 
 def test_searches_with_node_limited_solves_repeat_and_batched_equals_one_by_one():
