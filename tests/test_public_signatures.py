@@ -1,17 +1,21 @@
-"""One agent contract, and no long positional lists: every public callable of every public
+"""One agent contract, and no long parameter lists: every public callable of every public
 module (a module with no private part in its path; the names its ``__all__`` lists and
-every public name it defines) takes at
-most :data:`MAX_POSITIONAL` positional parameters (records aside: a dataclass, a named
-tuple or a typed dict is its fields), and every agent of both games names the same ideas
-alike and refuses a bad argument with :class:`~donuts_ai.errors.AgentError`."""
+every public name it defines) takes at most :data:`MAX_POSITIONAL` positional parameters
+(records aside: a dataclass, a named tuple or a typed dict is its fields) and at most
+:data:`MAX_PARAMETERS` parameters besides one settings object (a frozen dataclass), and
+every agent of both games names the same ideas alike and refuses a bad argument with
+:class:`~donuts_ai.errors.AgentError`."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import inspect
 import pkgutil
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +25,11 @@ from donuts_ai.tournament.specs import SpecError, make_agent, resolve
 
 #: The most positional parameters a public callable may take; the rest are keyword-only.
 MAX_POSITIONAL = 6
+#: The most parameters a public callable may take (``self`` and ``cls`` aside), besides one
+#: settings object: a parameter annotated with a frozen dataclass of the package.
+MAX_PARAMETERS = 8
+#: The package's source folder.
+PACKAGE = Path(donuts_ai.__file__).parent
 
 
 def _is_record(obj: object) -> bool:
@@ -94,7 +103,7 @@ def test_no_public_callable_takes_more_than_six_positional_parameters():
     # The walk reaches the agents of both games, their methods and the harness's functions.
     for name in ("donuts_ai.donuts.agents.MCTSAgent", "donuts_ai.boxes.agents.ISMCTSAgent",
                  "donuts_ai.tournament.fit_plackett_luce", "donuts_ai.play.analysis.Analyst.analyze",
-                 "donuts_ai.learn.BatchSearch.run", "donuts_ai.bench.calibration.sprt_trials"):
+                 "donuts_ai.learn.BatchSearch.run", "donuts_ai.bench.measure_work"):
         assert name in checked, name
 
 
@@ -112,6 +121,104 @@ def test_the_check_sees_a_wide_callable():
 
     assert len(_positional(wide)) == 7 and len(_positional(narrow)) == 6
     assert len(_positional(_function(vars(Holder)["wide"]))) == 7
+
+
+def _private(part: str) -> bool:
+    """A private part of a dotted path (``_kernels``), not a dunder one (``__init__``)."""
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+
+
+def _public_sources() -> Iterator[tuple[str, ast.Module]]:
+    """(path relative to the package, syntax tree) of every public module's source."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE)
+        if not any(_private(part) for part in relative.with_suffix("").parts):
+            yield str(relative), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _is_frozen_dataclass(node: ast.ClassDef) -> bool:
+    for decorator in node.decorator_list:
+        if isinstance(decorator, ast.Call) and ast.unparse(decorator.func).split(".")[-1] == "dataclass":
+            if any(k.arg == "frozen" and isinstance(k.value, ast.Constant) and k.value.value is True
+                   for k in decorator.keywords):
+                return True
+    return False
+
+
+def _settings_types() -> set[str]:
+    """The names of the package's frozen dataclasses (private modules' included): the types
+    a settings object may have."""
+    names = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and _is_frozen_dataclass(node):
+                names.add(node.name)
+    return names
+
+
+def _public_definitions(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """(qualified name, definition) of a module's public functions, and of its public
+    classes' public methods and constructors."""
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in tree.body:
+        if isinstance(node, functions) and not node.name.startswith("_"):
+            yield node.name, node
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            for item in node.body:
+                if isinstance(item, functions) and (not item.name.startswith("_") or item.name == "__init__"):
+                    yield f"{node.name}.{item.name}", item
+
+
+def _counted(node: ast.FunctionDef | ast.AsyncFunctionDef, settings_types: set[str]) -> list[str]:
+    """The parameters of ``node`` that count against :data:`MAX_PARAMETERS`: all but ``self``,
+    ``cls`` and the first one annotated with a settings type (``*args`` and ``**kwargs``
+    aside)."""
+    arguments = node.args
+    names, exempt = [], None
+    for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
+        if argument.arg in ("self", "cls"):
+            continue
+        annotation = argument.annotation
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            annotation = ast.parse(annotation.value, mode="eval").body
+        words = set(re.findall(r"\w+", ast.unparse(annotation))) if annotation is not None else set()
+        if exempt is None and words & settings_types:
+            exempt = argument.arg
+            continue
+        names.append(argument.arg)
+    return names
+
+
+def test_no_public_callable_takes_more_than_eight_parameters_besides_a_settings_object():
+    settings_types = _settings_types()
+    assert {"TrainConfig", "GumbelSettings", "EvaluationSettings", "TreeMemory"} <= settings_types
+    wide = {}
+    for path, tree in _public_sources():
+        for name, node in _public_definitions(tree):
+            counted = _counted(node, settings_types)
+            if len(counted) > MAX_PARAMETERS:
+                wide[f"{path}:{node.lineno} {name}"] = len(counted)
+    assert not wide, wide
+
+
+def test_the_parameter_count_sees_a_wide_callable_and_one_settings_object():
+    source = """
+@dataclass(frozen=True)
+class Knobs:
+    a: int = 1
+
+def wide(a, b, c, d, e, f, g, h, i): ...
+def settled(a, b, c, d, e, f, g, h, *, knobs: Knobs | None = None): ...
+def twice(a, b, c, d, e, f, g, h, *, one: Knobs, two: "Knobs"): ...
+class Holder:
+    def __init__(self, a, b, c, d, e, f, g, h, i): ...
+    def _private(self, a, b, c, d, e, f, g, h, i): ...
+"""
+    tree = ast.parse(source)
+    types = {node.name for node in tree.body if isinstance(node, ast.ClassDef) and _is_frozen_dataclass(node)}
+    assert types == {"Knobs"}
+    counts = {name: len(_counted(node, types)) for name, node in _public_definitions(tree)}
+    assert counts == {"wide": 9, "settled": 8, "twice": 9, "Holder.__init__": 9}
 
 
 #: Every searching agent with a budget, of both games, by spec kind: (game, whether its
