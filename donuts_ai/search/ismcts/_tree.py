@@ -102,7 +102,11 @@ def _zeros(capacity: int, players: int, node_count: int) -> ISMCTSTree:
 
 @njit(cache=True)
 def clear(tree: ISMCTSTree) -> None:
-    """Empty the tree down to a fresh root."""
+    """Empty the tree down to a fresh root.
+
+    Args:
+        tree: the tree.
+    """
     tree.move[ROOT] = NONE
     tree.parent[ROOT] = NONE
     tree.first_child[ROOT] = NONE
@@ -242,11 +246,16 @@ def _select_below(tree: ISMCTSTree, node: int, legal: NDArray[np.int64], explora
 @njit(cache=True)
 def search(game: ISMCTSGame, tree: ISMCTSTree, world: Any, scratch: Any, root_moves: NDArray[np.int64],
            settings: ISMCTSSettings) -> None:
-    """Run ``settings.iterations`` iterations (see the module doc) on the tree, from the base
-    ``world`` where ``settings.observer`` is to move and ``root_moves`` (the observer's legal
-    moves, in the order the root expands them) are legal. ``scratch`` is what ``game.deal``
-    deals into; ``world`` is unchanged. The tree must have room for
-    ``settings.iterations`` more nodes."""
+    """Run ``settings.iterations`` iterations on the tree (the comment above says what one does).
+
+    Args:
+        game: the game's compiled functions.
+        tree: the tree, with room for ``settings.iterations`` more nodes.
+        world: the base world, where ``settings.observer`` is to move; unchanged.
+        scratch: what ``game.deal`` deals into.
+        root_moves: the observer's legal moves, in the order the root expands them.
+        settings: the iterations, the observer, UCB1's constant and the widening.
+    """
     np.random.seed(settings.seed)
     value_sum, visits = tree.value_sum, tree.visits
     players = value_sum.shape[1]
@@ -283,7 +292,15 @@ def search(game: ISMCTSGame, tree: ISMCTSTree, world: Any, scratch: Any, root_mo
 
 @njit(cache=True)
 def root_stats(tree: ISMCTSTree, observer: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
-    """``(moves, visits, mean rewards of the observer)`` of the root's children, newest first."""
+    """The root's children, newest first.
+
+    Args:
+        tree: the tree.
+        observer: the player whose mean rewards are read.
+
+    Returns:
+        ``(moves, visits, mean rewards of the observer)``.
+    """
     n = tree.child_count[ROOT]
     moves = np.empty(n, np.int64)
     visits = np.empty(n, np.int64)

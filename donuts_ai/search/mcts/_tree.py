@@ -131,7 +131,14 @@ def _init_node(tree: MCTSTree, t: Int64, node: Int64, sq: Int64, mover: Int64) -
 
 @njit(cache=True)
 def reset_tree(tree: MCTSTree, t: Int64, root_mover: Int64, seed: int) -> None:
-    """Empty tree ``t``: a lone root whose mover is the player who moved into it."""
+    """Empty tree ``t``: a lone root.
+
+    Args:
+        tree: the trees.
+        t: the tree emptied.
+        root_mover: the player who moved into the root.
+        seed: the tree's random stream's seed.
+    """
     root = ROOT
     _init_node(tree, t, root, NONE, root_mover)
     tree.root[t] = root
@@ -351,7 +358,15 @@ def run_tree(
 
 @njit(cache=True)
 def root_stats(tree: MCTSTree, t: Int64) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]]:
-    """(moves, visits, mean rewards, proven) of the root's children of tree ``t``."""
+    """The root's children of tree ``t``.
+
+    Args:
+        tree: the trees.
+        t: the tree.
+
+    Returns:
+        ``(moves, visits, mean rewards, proven)``.
+    """
     root = tree.root[t]
     c0 = tree.first_child[t, root]
     k = tree.child_count[t, root] if c0 >= 0 else 0
@@ -370,8 +385,17 @@ def root_stats(tree: MCTSTree, t: Int64) -> tuple[NDArray[np.int64], NDArray[np.
 
 @njit(cache=True)
 def descend(tree: MCTSTree, t: Int64, path_moves: NDArray[np.int64]) -> bool:
-    """Move tree ``t``'s root down along ``path_moves`` (squares); True if every move was
-    found among expanded children, else False (the tree is then unchanged)."""
+    """Move tree ``t``'s root down along ``path_moves``.
+
+    Args:
+        tree: the trees.
+        t: the tree.
+        path_moves: the moves (squares) from the root.
+
+    Returns:
+        True if every move was found among expanded children, else False (the tree is then
+        unchanged).
+    """
     node = tree.root[t]
     for sq in path_moves:
         c0 = tree.first_child[t, node]
@@ -458,24 +482,33 @@ def _new_start(keys: NDArray[np.int64], n_keys: Int64, old_start: Int64) -> Int6
     return start
 
 
+# Which nodes lose their children: the proven ones below the root, and those with fewer
+# visits than a threshold, the lowest (to a power of two above 4096 visits) that keeps the
+# count within target. A child never has more visits than its parent, so what is kept is
+# a subtree.
+# How: the root moves to node 0, then the kept blocks of children slide down, in the order
+# of their old places, each to just after the one before. A block is always made after
+# its parent, so no block lands on one not moved yet, and a parent has moved before its
+# children: its pointer is rewritten by a binary search among the blocks' sorted old
+# places. Memory beyond the tree: 8 bytes per kept block, and fixed-size buffers (the
+# walk's stack, the histogram).
 @njit(cache=True)
 def compact(tree: MCTSTree, t: Int64, target: Int64) -> Int64:
-    """Recycle tree ``t`` in place so that it holds at most ``target`` nodes (never fewer
-    than the root and its children): the nodes reachable from the root, less the children
-    of the least-visited ones. Returns the nodes kept.
+    """Recycle tree ``t`` in place so that it holds at most ``target`` nodes (never fewer than
+    the root and its children): the nodes reachable from the root, less the children of the
+    least-visited ones.
 
-    Which nodes lose their children: the proven ones below the root, and those with fewer
-    visits than a threshold, the lowest (to a power of two above 4096 visits) that keeps
-    the count within ``target``. A child never has more visits than its parent, so what is
-    kept is a subtree. A node that loses its children keeps its own visits, value sum and
-    proof; its next visit expands it afresh.
+    A node that loses its children keeps its own visits, value sum and proof; its next visit
+    expands it afresh.
 
-    How: the root moves to node 0, then the kept blocks of children slide down, in the
-    order of their old places, each to just after the one before. A block is always made
-    after its parent, so no block lands on one not moved yet, and a parent has moved
-    before its children: its pointer is rewritten by a binary search among the blocks'
-    sorted old places. Memory beyond the tree: 8 bytes per kept block, and fixed-size
-    buffers (the walk's stack, the histogram)."""
+    Args:
+        tree: the trees.
+        t: the tree recycled.
+        target: the most nodes kept.
+
+    Returns:
+        The nodes kept.
+    """
     root = tree.root[t]
     # A depth-first walk pushes all children of a node: at most this many wait.
     stack = np.empty(tree.path.shape[1] * MAX_ACTIONS, dtype=np.int64)

@@ -263,8 +263,13 @@ def _select_root(root: _Node, visits: npt.NDArray[np.int32], total: npt.NDArray[
 
 @njit(cache=True)
 def considered_counts(tree: PUCTTree, max_considered: int, out: npt.NDArray[np.int64]) -> None:
-    """``min(max_considered, legal actions at the root)`` of every game into ``out`` (0
-    for a game without a root)."""
+    """``min(max_considered, legal actions at the root)`` of every game.
+
+    Args:
+        tree: the trees.
+        max_considered: the most actions considered.
+        out: written, 0 for a game without a root.
+    """
     for g in range(tree.node_count.shape[0]):
         out[g] = 0
         if tree.node_count[g] > 0:
@@ -279,12 +284,19 @@ def considered_counts(tree: PUCTTree, max_considered: int, out: npt.NDArray[np.i
 @njit(cache=True)
 def gumbel_simulate(game: PUCTGame, rules: Any, tree: PUCTTree, halving: Halving, sigma: Sigma) -> None:
     """One descent in every game that has a root and has run fewer than ``halving.budget[g]``
-    simulations, as :func:`~._tree.simulate` but choosing by Gumbel's rules (see the
-    module): ``halving`` (:class:`Halving`) the root's noise and Sequential Halving's
-    tables, ``tables[table_of[g]]`` game ``g``'s :func:`considered_visits` (for its budget),
-    ``considered[g]`` its row (:func:`considered_counts`); ``sigma`` (:class:`Sigma`) the
-    constants of ``sigma``. Simulation ``i`` of a search is the one that finds ``i``
-    visits below its root, so a search of ``n`` simulations follows ``table[m, :n]``."""
+    simulations, as :func:`~._tree.simulate` but choosing by Gumbel's rules. Simulation ``i``
+    of a search is the one that finds ``i`` visits below its root, so a search of ``n``
+    simulations follows ``table[m, :n]``.
+
+    Args:
+        game: the game's compiled functions.
+        rules: what they are passed, unchanged.
+        tree: the trees.
+        halving: the roots' noise and Sequential Halving's tables: ``tables[table_of[g]]`` is
+            game ``g``'s :func:`considered_visits`, ``considered[g]`` its row
+            (:func:`considered_counts`).
+        sigma: the constants of ``sigma`` (:class:`Sigma`).
+    """
     to_move, legal_bits, over_at, outcome_at = tree.to_move, tree.legal, tree.over, tree.outcome
     visits, total, raw_value, children, prior = tree.visits, tree.value_sum, tree.raw_value, tree.children, tree.prior
     node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
@@ -324,12 +336,20 @@ def gumbel_simulate(game: PUCTGame, rules: Any, tree: PUCTTree, halving: Halving
 @njit(cache=True)
 def gumbel_results(tree: PUCTTree, gumbel: npt.NDArray[np.float32], sigma: Sigma, policy: npt.NDArray[np.float32],
                    actions: npt.NDArray[np.int64], completed: npt.NDArray[np.float32]) -> None:
-    """Every game's results after its search (``gumbel`` its root's noise, :attr:`Halving.gumbel`;
-    ``sigma`` the search's :class:`Sigma`): ``actions[g]`` the action to play (the best
-    of the most visited by ``g + logits + sigma(completed Q)``), ``policy[g]`` the target
-    ``softmax(logits + sigma(completed Q))`` over the legal actions (0 elsewhere),
-    ``completed[g]`` the completed Q-values for the root's player to move before ``sigma``
-    (NaN off the legal actions). A game without a root: action -1, zeros and NaNs."""
+    """Every game's results after its search. A game without a root gets action -1, zeros and
+    NaNs.
+
+    Args:
+        tree: the trees.
+        gumbel: the roots' noise (:attr:`Halving.gumbel`).
+        sigma: the search's :class:`Sigma`.
+        policy: written: the target ``softmax(logits + sigma(completed Q))`` over the legal
+            actions (0 elsewhere).
+        actions: written: the action to play, the best of the most visited by
+            ``g + logits + sigma(completed Q)``.
+        completed: written: the completed Q-values for the root's player to move before
+            ``sigma`` (NaN off the legal actions).
+    """
     to_move, legal_bits, visits, total, raw_value = tree.to_move, tree.legal, tree.visits, tree.value_sum, tree.raw_value
     children, prior = tree.children, tree.prior
     logits = np.zeros(children.shape[2], dtype=np.float64)
@@ -371,14 +391,24 @@ def gumbel_results(tree: PUCTTree, gumbel: npt.NDArray[np.float32], sigma: Sigma
 @njit(cache=True)
 def gumbel_first_phase(game: PUCTGame, rules: Any, tree: PUCTTree, halving: Halving, leaf_games: npt.NDArray[np.int64],
                        leaf_nodes: npt.NDArray[np.int64]) -> int:
-    """The first ``min(considered[g], budget[g])`` simulations (of ``halving``, :class:`Halving`)
-    of every game that has a root and no visit below it, at once: the children of its top
-    actions by ``g + logits`` (the ones Sequential Halving's first simulations visit,
-    whatever their values: every action not visited yet has the same completed Q) are
-    created. A finished child is backed up at once; the others are listed in
-    ``leaf_games``/``leaf_nodes`` (``int64[games * max_considered]``) to be evaluated
-    together (:func:`~._tree.expand_root_children`). Returns how many are listed. Each
-    game's ``leaf`` is left NONE."""
+    """The first ``min(considered[g], budget[g])`` simulations of every game that has a root and
+    no visit below it, at once: the children of its top actions by ``g + logits`` (the ones
+    Sequential Halving's first simulations visit, whatever their values: every action not
+    visited yet has the same completed Q) are created. A finished child is backed up at once;
+    the others are listed to be evaluated together (:func:`~._tree.expand_root_children`).
+    Each game's ``leaf`` is left NONE.
+
+    Args:
+        game: the game's compiled functions.
+        rules: what they are passed, unchanged.
+        tree: the trees.
+        halving: the roots' noise and Sequential Halving's tables (:class:`Halving`).
+        leaf_games: ``int64[games * max_considered]``: the listed children's games.
+        leaf_nodes: the listed children's nodes.
+
+    Returns:
+        How many children are listed.
+    """
     children, prior, legal_bits = tree.children, tree.prior, tree.legal
     gumbel, considered, budget = halving.gumbel, halving.considered, halving.budget
     count = 0

@@ -134,9 +134,17 @@ def _clear_node(tree: PUCTTree, g: int, index: int) -> None:
 
 @njit(cache=True)
 def start(game: PUCTGame, rules: Any, tree: PUCTTree, roots: Any, active: npt.NDArray[np.bool_]) -> None:
-    """A new search in every active game ``g`` (``active[g]``) from root ``g`` of ``roots``
-    (read by ``game.root`` only; never a finished game): the root is its game's leaf, to
-    be evaluated first. Inactive games get no leaf."""
+    """A new search in every active game: the root is its game's leaf, to be evaluated first.
+    Inactive games get no leaf.
+
+    Args:
+        game: the game's compiled functions.
+        rules: what they are passed, unchanged.
+        tree: the trees.
+        roots: game ``g``'s root is ``roots[g]`` (read by ``game.root`` only; never a finished
+            game).
+        active: the games searched.
+    """
     for g in range(active.shape[0]):
         tree.leaf[g] = NONE
         tree.node_count[g] = 0
@@ -191,9 +199,16 @@ def _select(to_move: npt.NDArray[np.int64], legal_bits: npt.NDArray[np.uint64], 
 
 @njit(cache=True)
 def simulate(game: PUCTGame, rules: Any, tree: PUCTTree, exploration: float) -> None:
-    """One descent in every game that has a root, by PUCT (``exploration`` its constant): to
-    an action not tried yet, whose child is created; a finished game's outcome is backed up
-    at once (the game has no leaf this round), any other child becomes the game's leaf."""
+    """One descent in every game that has a root, by PUCT, to an action not tried yet, whose
+    child is created: a finished game's outcome is backed up at once (the game has no leaf
+    this round), any other child becomes the game's leaf.
+
+    Args:
+        game: the game's compiled functions.
+        rules: what they are passed, unchanged.
+        tree: the trees.
+        exploration: PUCT's constant.
+    """
     to_move, legal_bits, over_at, outcome_at = tree.to_move, tree.legal, tree.over, tree.outcome
     visits, total, children, prior = tree.visits, tree.value_sum, tree.children, tree.prior
     node_count, path, path_length, leaf = tree.node_count, tree.path, tree.path_length, tree.leaf
@@ -258,11 +273,17 @@ def _new_child(game: PUCTGame, rules: Any, tree: PUCTTree, g: int, index: int, a
 @njit(cache=True)
 def expand(tree: PUCTTree, logits: npt.NDArray[np.float32], values: npt.NDArray[np.float32], noise: npt.NDArray[np.float32],
            noise_fraction: float) -> None:
-    """Give every game's leaf the network's answer: its priors, the softmax of ``logits[g]``
-    (``float32[games, actions]``) over the leaf's legal actions, mixed with ``noise[g]`` (a
-    distribution over the legal actions) as ``(1 - noise_fraction) * P + noise_fraction *
-    noise`` when the leaf is the root; and its value ``values[g]`` (for the leaf's player
-    to move), backed up along the path."""
+    """Give every game's leaf the network's answer, backed up along the path: its priors and
+    its value.
+
+    Args:
+        tree: the trees.
+        logits: ``float32[games, actions]``: the priors are their softmax over the leaf's legal
+            actions.
+        values: each leaf's value, for its player to move.
+        noise: a distribution over the legal actions per game, mixed in at a root.
+        noise_fraction: a root's priors are ``(1 - noise_fraction) * P + noise_fraction * noise``.
+    """
     prior = tree.prior
     actions = prior.shape[2]
     terms = np.zeros(actions, dtype=np.float64)
@@ -311,9 +332,17 @@ def _prior(terms: npt.NDArray[np.float64], legal: np.uint64, a: int, norm: float
 @njit(cache=True)
 def expand_root_children(tree: PUCTTree, games: npt.NDArray[np.int64], nodes: npt.NDArray[np.int64], count: int,
                          logits: npt.NDArray[np.float32], values: npt.NDArray[np.float32]) -> None:
-    """:func:`expand` (no noise) of ``count`` children of roots at once: node ``nodes[i]`` of
-    game ``games[i]`` gets the answer of row ``i`` of ``logits`` and ``values``, backed up to
-    itself and its root."""
+    """:func:`expand` (no noise) of ``count`` children of roots at once, each backed up to itself
+    and its root.
+
+    Args:
+        tree: the trees.
+        games: the game of each child.
+        nodes: the node of each child.
+        count: the children.
+        logits: row ``i`` answers child ``i``.
+        values: row ``i`` answers child ``i``.
+    """
     prior = tree.prior
     actions = prior.shape[2]
     terms = np.zeros(actions, dtype=np.float64)
@@ -332,8 +361,12 @@ def expand_root_children(tree: PUCTTree, games: npt.NDArray[np.int64], nodes: np
 
 @njit(cache=True)
 def root_visits(tree: PUCTTree, out: npt.NDArray[np.float32]) -> None:
-    """The visits of each root child into ``out`` (``float32[games, actions]``; zeros for a
-    game without a root)."""
+    """The visits of each root child.
+
+    Args:
+        tree: the trees.
+        out: ``float32[games, actions]``, written (zeros for a game without a root).
+    """
     for g in range(tree.visits.shape[0]):
         for a in range(tree.children.shape[2]):
             child = tree.children[g, 0, a]
@@ -342,8 +375,12 @@ def root_visits(tree: PUCTTree, out: npt.NDArray[np.float32]) -> None:
 
 @njit(cache=True)
 def root_values(tree: PUCTTree, out: npt.NDArray[np.float32]) -> None:
-    """The mean value of each visited root child for the root's player to move into ``out``
-    (``float32[games, actions]``; NaN for a child not visited)."""
+    """The mean value of each visited root child for the root's player to move.
+
+    Args:
+        tree: the trees.
+        out: ``float32[games, actions]``, written (NaN for a child not visited).
+    """
     for g in range(tree.visits.shape[0]):
         sign = 1.0 if tree.to_move[g, ROOT] == 0 else -1.0
         for a in range(tree.children.shape[2]):

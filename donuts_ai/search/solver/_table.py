@@ -79,7 +79,11 @@ def new_table(bits: int) -> SolverTable:
 
 @njit(cache=True)
 def clear_table(table: SolverTable) -> None:
-    """Empty every entry of ``table`` (between positions that share nothing, say)."""
+    """Empty every entry of ``table`` (between positions that share nothing, say).
+
+    Args:
+        table: the table.
+    """
     table.keys[:] = 0
     table.lower[:] = NO_LOWER
     table.upper[:] = NO_UPPER
