@@ -96,7 +96,14 @@ _QUADRANT_COLUMNS = np.array([dc for _, dc in QUADRANTS], dtype=np.int64)
 
 
 def default_radius(players: int) -> int:
-    """The table's radius for ``players`` players unless told otherwise (see the module)."""
+    """The table's radius unless told otherwise: ``30 + 2 * players``.
+
+    Args:
+        players: the number of players.
+
+    Returns:
+        The radius.
+    """
     return DEFAULT_RADIUS_BASE + DEFAULT_RADIUS_PER_PLAYER * players
 
 
@@ -116,14 +123,23 @@ def _check_rules(rules: object) -> BoxesRules:
 
 
 class ActionEncoding:
-    """The dense action index of every Donut Boxes move on a table of ``radius`` (see the
-    module for the layout): ``size`` indices under ``rules`` (its grid decides the anchors).
+    """The dense action index of every Donut Boxes move on a table of ``radius`` (the blocks
+    are laid out in ``docs/reference/boxes.md``): ``size`` indices under ``rules``.
     Raises :class:`~.errors.EncodingError` for a bad radius, a move off the table or an index
     out of range."""
 
     __slots__ = ("anchors", "boxes", "placements", "radius", "rules", "side", "size", "step")
 
     def __init__(self, rules: BoxesRules, radius: int | None = None) -> None:
+        """The action table of a game.
+
+        Args:
+            rules: the game's rules (its grid decides the anchors).
+            radius: the table's radius, even, 4..1024 (``None``: :func:`default_radius`).
+
+        Raises:
+            EncodingError: a bad radius.
+        """
         self.rules = _check_rules(rules)
         self.radius = _check_radius(radius, rules.players)
         #: Quadrant rows (and columns) of the table.
@@ -148,11 +164,31 @@ class ActionEncoding:
 
     # ------------------------------------------------------------------ moves -> indices
     def index(self, move: str) -> int:
-        """The index of a move text (:mod:`.moves`); legality is not checked."""
+        """The index of a move text (:mod:`.moves`); legality is not checked.
+
+        Args:
+            move: the move text.
+
+        Returns:
+            The index.
+
+        Raises:
+            EncodingError: a move off the table.
+        """
         return int(self.indices(np.array([parse_move(move)], dtype=np.int64))[0])
 
     def indices(self, codes: ArrayLike) -> NDArray[np.int64]:
-        """The indices of move codes (:meth:`~donuts_ai.boxes.state.BoxesState.legal_move_ids`), same shape."""
+        """The indices of move codes.
+
+        Args:
+            codes: move codes (:meth:`~donuts_ai.boxes.state.BoxesState.legal_move_ids`).
+
+        Returns:
+            The indices, in the same shape.
+
+        Raises:
+            EncodingError: a move off the table.
+        """
         codes = np.asarray(codes, dtype=np.int64)
         kind, payload = codes >> KIND_SHIFT, codes & _PAYLOAD_MASK
         is_place = kind == PLACE
@@ -176,14 +212,31 @@ class ActionEncoding:
         return out
 
     def mask(self, codes: ArrayLike) -> NDArray[np.int8]:
-        """``int8[size]``: 1 at the index of each move code (the legal moves' mask)."""
+        """The mask of a set of moves.
+
+        Args:
+            codes: move codes (the legal moves').
+
+        Returns:
+            ``int8[size]``: 1 at the index of each move code.
+        """
         mask = np.zeros(self.size, dtype=np.int8)
         mask[self.indices(codes)] = 1
         return mask
 
     # ------------------------------------------------------------------ indices -> moves
     def code(self, index: object) -> int:
-        """The move code of an index (:meth:`~donuts_ai.boxes.state.BoxesState.push_id` plays it)."""
+        """The move code of an index (:meth:`~donuts_ai.boxes.state.BoxesState.push_id` plays it).
+
+        Args:
+            index: 0 .. size - 1.
+
+        Returns:
+            The move code.
+
+        Raises:
+            EncodingError: an index out of range.
+        """
         index = check_int("action index", index, 0, self.size - 1, error=EncodingError)
         if index < self.placements:
             slot, face = divmod(index, NUM_FACES)
@@ -197,14 +250,30 @@ class ActionEncoding:
         return stuck_code(index - self.boxes)
 
     def move(self, index: object) -> str:
-        """The move text of an index (:meth:`~donuts_ai.boxes.state.BoxesState.push` plays it)."""
+        """The move text of an index (:meth:`~donuts_ai.boxes.state.BoxesState.push` plays it).
+
+        Args:
+            index: 0 .. size - 1.
+
+        Returns:
+            The move text.
+
+        Raises:
+            EncodingError: an index out of range.
+        """
         return move_text(self.code(index))
 
     # ------------------------------------------------------------------ the table's edge
     def covers(self, view: Mapping[str, Any]) -> bool:
-        """Whether every quadrant of the layout of ``view`` (an observation or a state dict:
-        its ``cards``) lies :data:`EDGE_MARGIN` or more inside the table's edge, so that
-        every move the layout allows has an index."""
+        """Whether every quadrant of a layout lies :data:`EDGE_MARGIN` or more inside the table's
+        edge, so that every move the layout allows has an index.
+
+        Args:
+            view: an observation or a state dict (its ``cards`` are read).
+
+        Returns:
+            True when the table covers the layout.
+        """
         lowest, highest = _layout_extent(view["cards"])
         return lowest >= EDGE_MARGIN - self.radius and highest <= self.radius - 1 - EDGE_MARGIN
 
@@ -223,7 +292,7 @@ def _describe(code: int) -> str:
 
 
 # ---------------------------------------------------------------------- observations
-#: The planes every table has, before those of the seats (see the module).
+#: The planes every table has, before those of the seats (docs/reference/boxes.md).
 FLAVOUR_PLANES, ROLL_PLANE, FROZEN_PLANE, START_PLANE, LAST_CARD_PLANE, SEAT_PLANES = 0, 4, 5, 6, 7, 8
 _FIXED_PLANE_NAMES = ("chocolate", "strawberry", "holes", "blueberry", "roll", "frozen", "start card", "last card")
 #: The rules flags at the end of the features.
@@ -232,13 +301,22 @@ _RULE_FLAGS = ("squared", "perfect", "closers")
 
 class ObservationEncoding:
     """One player's view (:meth:`~donuts_ai.boxes.state.BoxesState.observation`) as ``float32`` tensors under
-    ``rules`` on a table of ``radius``: :meth:`planes` and :meth:`features` (see the module
-    for every plane and field). Raises :class:`~.errors.EncodingError` for a view of
+    ``rules`` on a table of ``radius``: :meth:`planes` and :meth:`features` (every plane and
+    field in ``docs/reference/boxes.md``). Raises :class:`~.errors.EncodingError` for a view of
     another number of players or a card off the table."""
 
     __slots__ = ("feature_high", "players", "radius", "rules", "_blocks")
 
     def __init__(self, rules: BoxesRules, radius: int | None = None) -> None:
+        """The tensors of one player's view.
+
+        Args:
+            rules: the game's rules.
+            radius: the table's radius, even, 4..1024 (``None``: :func:`default_radius`).
+
+        Raises:
+            EncodingError: a bad radius.
+        """
         self.rules = _check_rules(rules)
         self.radius = _check_radius(radius, rules.players)
         self.players = players = rules.players
@@ -276,7 +354,7 @@ class ObservationEncoding:
         return [*_FIXED_PLANE_NAMES, *(f"cards of seat {k}" for k in seats), *(f"boxes of seat {k}" for k in seats)]
 
     def feature_names(self) -> list[str]:
-        """Each feature's name, by index: ``block[seat]`` or ``block:card`` (see the module)."""
+        """Each feature's name, by index: ``block[seat]`` or ``block:card`` (docs/reference/boxes.md)."""
         names: list[str] = []
         for block, n, _ in self._blocks:
             if block in ("tray", "pile_bottom"):
@@ -296,7 +374,17 @@ class ObservationEncoding:
         return observer
 
     def planes(self, view: BoxesObservation) -> NDArray[np.float32]:
-        """``float32[2 * radius, 2 * radius, num_planes]``: the layout seen by ``view``'s player."""
+        """The layout seen by a player, as planes (listed in ``docs/reference/boxes.md``).
+
+        Args:
+            view: the player's observation.
+
+        Returns:
+            ``float32[2 * radius, 2 * radius, num_planes]``, 0/1.
+
+        Raises:
+            EncodingError: a view of another number of players or a card off the table.
+        """
         me, side = self._observer(view), 2 * self.radius
         out = np.zeros(self.plane_shape, dtype=np.float32)
         cards = np.asarray(view["cards"], dtype=np.int64).reshape(-1, 6)
@@ -322,7 +410,17 @@ class ObservationEncoding:
         return out
 
     def features(self, view: BoxesObservation) -> NDArray[np.float32]:
-        """``float32[num_features]``: the cards, counts and turn of ``view``'s player (see the module)."""
+        """The cards, counts and turn of a player's view (listed in ``docs/reference/boxes.md``).
+
+        Args:
+            view: the player's observation.
+
+        Returns:
+            ``float32[num_features]``.
+
+        Raises:
+            EncodingError: a view of another number of players.
+        """
         me, n = self._observer(view), self.players
         seats = [(me + k) % n for k in range(n)]
         unseen = np.ones((n, DECK_SIZE), dtype=np.float32)

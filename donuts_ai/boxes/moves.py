@@ -99,7 +99,14 @@ def placed_face_text(card_type: int, rot: int, flavour: int) -> str:
 
 
 def move_text(code: int) -> str:
-    """The canonical text of a move code."""
+    """The canonical text of a move code.
+
+    Args:
+        code: a move code.
+
+    Returns:
+        The move text.
+    """
     kind, r, c, card_type, rot, flavour = decode(code)
     if kind == PLACE:
         return f"{placed_face_text(card_type, rot, flavour)}@{r},{c}"
@@ -116,8 +123,17 @@ def _check_coord(text: str, value: str) -> int:
 
 
 def parse_move(text: object) -> int:
-    """The code of a move text (see the module's grammar); raises
-    :class:`~donuts_ai.errors.InvalidMoveError` naming what is wrong. Legality is not checked."""
+    """The code of a move text (see the module's grammar). Legality is not checked.
+
+    Args:
+        text: the move text.
+
+    Returns:
+        The move code.
+
+    Raises:
+        InvalidMoveError: names what is wrong.
+    """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move must be a str ({GRAMMAR}), got {type(text).__name__}")
     m = _PLACE_RE.match(text)

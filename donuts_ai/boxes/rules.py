@@ -39,18 +39,16 @@ MAX_PLAYERS = 10
 class BoxesRules:
     """The variant a game of Donut Boxes is played under.
 
-    ``players``
-        2..10.
-    ``grid``
-        ``"squared"`` (Squared Away: every card on the 2x2 card grid) or ``"splitzkies"``
-        (a card may sit offset by one quadrant).
-    ``matching``
-        ``"one"`` (One Good Match) or ``"perfect"`` (Perfect Match).
-    ``closers``
-        ``True`` for Coffee's For Closers: whoever seals a box scores it (else the
-        player holding most donuts in it).
+    Args:
+        players: 2..10.
+        grid: ``"squared"`` (Squared Away: every card on the 2x2 card grid) or
+            ``"splitzkies"`` (a card may sit offset by one quadrant).
+        matching: ``"one"`` (One Good Match) or ``"perfect"`` (Perfect Match).
+        closers: ``True`` for Coffee's For Closers: whoever seals a box scores it (else
+            the player holding most donuts in it).
 
-    Raises :class:`~donuts_ai.boxes.errors.BoxesRulesError` (a ``ValueError``) naming the bad setting.
+    Raises:
+        BoxesRulesError: names the bad setting (a ``ValueError``).
     """
 
     players: int = 2
@@ -84,7 +82,17 @@ class BoxesRules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> BoxesRules:
-        """Rules from :meth:`to_dict`'s dict; unknown keys are refused."""
+        """Rules from :meth:`to_dict`'s dict; unknown keys are refused.
+
+        Args:
+            data: the dict.
+
+        Returns:
+            The rules.
+
+        Raises:
+            BoxesRulesError: an unknown key or a bad setting.
+        """
         if not isinstance(data, dict):
             raise BoxesRulesError(f"rules must be a dict, got {type(data).__name__}")
         unknown = set(data) - {"players", "grid", "matching", "closers"}
@@ -94,7 +102,14 @@ class BoxesRules:
 
     @classmethod
     def all_variants(cls, players: int = 2) -> list[BoxesRules]:
-        """The 8 combinations of the three switches for ``players`` players."""
+        """The 8 combinations of the three switches.
+
+        Args:
+            players: the number of players.
+
+        Returns:
+            The rules, one per variant.
+        """
         return [cls(players, g, m, c) for g in GRIDS for m in MATCHINGS for c in (False, True)]
 
     def __str__(self) -> str:

@@ -94,7 +94,15 @@ class BoxesState:
 
     def __init__(self, rules: BoxesRules | None = None, seed: int = 0) -> None:
         """A new game: every deck shuffled from ``seed`` (:func:`~.deck.deal`), trays of 4
-        dealt, the start card turned up from the neutral deck; player 0 to move."""
+        dealt, the start card turned up from the neutral deck; player 0 to move.
+
+        Args:
+            rules: the variant (default: ``BoxesRules()``, 2 players).
+            seed: the deal's seed.
+
+        Raises:
+            BoxesRulesError: ``rules`` is not a :class:`BoxesRules`.
+        """
         rules = BoxesRules() if rules is None else rules
         if not isinstance(rules, BoxesRules):
             raise BoxesError(f"rules must be a BoxesRules, got {type(rules).__name__}")
@@ -111,8 +119,17 @@ class BoxesState:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BoxesState:
-        """A state from :meth:`to_dict`'s form, checked (raises :class:`~.errors.ObservationError`
-        naming the first problem). Its undo history starts here."""
+        """A state from :meth:`to_dict`'s form, checked. Its undo history starts here.
+
+        Args:
+            data: the state dict (keys: ``docs/boxes.md``, "The state dict").
+
+        Returns:
+            The state.
+
+        Raises:
+            ObservationError: names the first problem.
+        """
         return cls._of(EngineCore.from_dict(check_state_dict(data)))
 
     def to_dict(self) -> BoxesStateDict:
@@ -126,7 +143,17 @@ class BoxesState:
 
     @classmethod
     def from_text(cls, text: str) -> BoxesState:
-        """A state from :meth:`to_text`'s form, checked (raises :class:`~.errors.ObservationError`)."""
+        """A state from :meth:`to_text`'s form, checked.
+
+        Args:
+            text: the state dict as JSON.
+
+        Returns:
+            The state.
+
+        Raises:
+            ObservationError: names the first problem.
+        """
         if not isinstance(text, str):
             raise ObservationError(f"state text must be a str, got {type(text).__name__}")
         try:
@@ -195,7 +222,14 @@ class BoxesState:
         return [p for p, place in enumerate(self.ranking()) if place == 0]
 
     def tray(self, player: int) -> list[str]:
-        """``player``'s tray as unturned faces (hidden information: see :meth:`observation`)."""
+        """A player's tray (hidden information: see :meth:`observation`).
+
+        Args:
+            player: 0 .. players - 1.
+
+        Returns:
+            The cards as unturned faces.
+        """
         player = self._check_player(player)
         return [CARD_TYPES[t] for t in self._core.tray(player)]
 
@@ -227,7 +261,14 @@ class BoxesState:
         return self._core.legal_codes()
 
     def is_legal(self, move: object) -> bool:
-        """Whether ``move`` (a text) is legal now; never raises."""
+        """Whether a move text is legal now; never raises.
+
+        Args:
+            move: the move text (anything else is not legal).
+
+        Returns:
+            True when legal.
+        """
         try:
             code = parse_move(move)
         except InvalidMoveError:
@@ -235,26 +276,47 @@ class BoxesState:
         return self.is_legal_id(code)
 
     def is_legal_id(self, code: object) -> bool:
-        """Whether the move code ``code`` is legal now; never raises."""
+        """Whether a move code is legal now; never raises.
+
+        Args:
+            code: the move code (anything else is not legal).
+
+        Returns:
+            True when legal.
+        """
         if not is_int(code):
             return False
         assert isinstance(code, numbers.Integral)  # is_int checked it
         return self._core.is_legal_code(int(code))
 
     def push(self, move: str) -> PlayResult:
-        """Play a legal move text (undo with :meth:`pop`). Returns, for the mover: ``cards``
-        placed (0/1), ``boxes`` delivered to them, ``points`` they scored (end-of-game runs
-        included when the move ends the game), ``sealed`` (runs delivered by the move,
-        whoever scored) and ``scores_delta`` (every player's points from the move).
+        """Play a legal move (undo with :meth:`pop`); on an error the state is unchanged.
 
-        Raises :class:`~donuts_ai.errors.InvalidMoveError` for a text outside the grammar,
-        :class:`~donuts_ai.errors.IllegalMoveError` for an illegal move and
-        :class:`~donuts_ai.errors.GameOverError` once the game is over; the state is then unchanged.
+        Args:
+            move: the move text.
+
+        Returns:
+            For the mover: ``cards`` placed (0/1), ``boxes`` delivered to them, ``points`` they
+            scored (end-of-game runs included when the move ends the game), ``sealed`` (runs
+            delivered by the move, whoever scored) and ``scores_delta`` (every player's points
+            from the move).
+
+        Raises:
+            InvalidMoveError: a text outside the grammar.
+            IllegalMoveError: an illegal move.
+            GameOverError: the game is over.
         """
         return self.push_id(parse_move(move))
 
     def push_id(self, code: int | np.integer[Any]) -> PlayResult:
-        """:meth:`push` on a move code (:meth:`legal_move_ids`)."""
+        """:meth:`push` on a move code.
+
+        Args:
+            code: a move code (:meth:`legal_move_ids`).
+
+        Returns:
+            What :meth:`push` returns.
+        """
         if self._core.over:
             raise GameOverError("the game is over: no move can be played")
         if not self.is_legal_id(code):
@@ -290,29 +352,52 @@ class BoxesState:
         return self._core.t, self._core.grid
 
     def random_move_id(self, seed: int = 0) -> int:
-        """A legal move's code drawn uniformly from all legal moves (compiled; ``seed`` seeds it).
+        """A legal move's code drawn uniformly from all legal moves, in compiled code. The same
+        seed draws the same move in this state and its copies; a state rebuilt from a dict lists
+        its free positions in another order and may draw another.
 
-        The same seed draws the same move in this state and its copies; a state rebuilt
-        from a dict lists its free positions in another order and may draw another."""
+        Args:
+            seed: seeds the draw.
+
+        Returns:
+            The move code.
+
+        Raises:
+            GameOverError: the game is over.
+        """
         if self._core.over:
             raise GameOverError("the game is over: no move can be drawn")
         seed = check_int("seed", seed, minimum=0, error=BoxesError)
         return self._core.random_move(seed)
 
     def random_playouts(self, n: int, seed: int = 0) -> PlayoutArrays:
-        """Play ``n`` games from this state to the end with uniformly random legal moves, in
-        compiled code (the state is unchanged). Returns ``scores``, ``boxes`` and ``places``
-        (int32[n, players]: final points, boxes delivered, place as :meth:`ranking`) and
-        ``turns`` (int64[n]: moves played after this state). The same seed plays the same games."""
+        """Play games from this state to the end with uniformly random legal moves, in compiled
+        code (the state is unchanged). The same seed plays the same games.
+
+        Args:
+            n: the number of games.
+            seed: seeds the games.
+
+        Returns:
+            ``scores``, ``boxes`` and ``places`` (``int32[n, players]``: final points, boxes
+            delivered, place as :meth:`ranking`) and ``turns`` (``int64[n]``: moves played).
+        """
         n = check_int("n", n, minimum=0, error=BoxesError)
         seed = check_int("seed", seed, minimum=0, error=BoxesError)
         return self._core.random_playouts(n, seed)
 
     # ------------------------------------------------------------------ hidden information
     def observation(self, player: int) -> BoxesObservation:
-        """What ``player`` may know, JSON-ready: the layout, scores, boxes, the turn and the
-        end-of-game state, every pile's and tray's size, their own tray and the bottom cards
-        of their own pile they put there, the moves (others' stuck moves as ``"stuck"``)."""
+        """What a player may know, JSON-ready: the layout, scores, boxes, the turn and the
+        end-of-game state, every pile's and tray's size, their own tray and the bottom cards of
+        their own pile they put there, the moves (others' stuck moves as ``"stuck"``).
+
+        Args:
+            player: 0 .. players - 1.
+
+        Returns:
+            The observation dict.
+        """
         player = self._check_player(player)
         data = self._core.to_dict()
         known = data["pile_known"][player]
@@ -341,13 +426,21 @@ class BoxesState:
 
     @classmethod
     def from_observation(cls, obs: Mapping[str, object], seed: int = 0) -> BoxesState:
-        """A full state consistent with ``obs`` (:meth:`observation`): the layout, scores
-        and turn as observed, the observer's tray and known pile bottom as observed, and
-        every unseen card (each player's deck less what is placed and what the observer
-        sees) dealt at random from ``seed`` into the others' trays and every pile.
+        """A full state consistent with an observation: the layout, scores and turn as observed,
+        the observer's tray and known pile bottom as observed, and every unseen card (each
+        player's deck less what is placed and what the observer sees) dealt at random into the
+        others' trays and every pile. The sample honours what the observation states, not what
+        could be inferred from the history.
 
-        The sample honours what the observation states, not what could be inferred from
-        the history (for example, that a player who took a stuck turn held no placeable card).
+        Args:
+            obs: an observation (:meth:`observation`).
+            seed: seeds the deal of the unseen cards.
+
+        Returns:
+            The state (a *determinisation*).
+
+        Raises:
+            ObservationError: ``obs`` is not an observation of this game.
         """
         obs = check_observation(obs)
         seed = check_int("seed", seed, minimum=0, error=BoxesError)
@@ -384,12 +477,18 @@ class BoxesState:
         return cls.from_dict(data)
 
     def sample_world(self, observer: int, seed: int = 0) -> BoxesState:
-        """A copy of this state with everything ``observer`` cannot see dealt again at
-        random from ``seed``: each other player's tray and pile reshuffled together (sizes
-        kept), the unknown part of ``observer``'s own pile reshuffled (the bottom cards
-        they put there stay). The same distribution as
-        ``from_observation(observation(observer), seed)`` (not the same draws), without the
-        round trip through a dict and its checks: for determinised search on a full state."""
+        """A copy of this state with everything ``observer`` cannot see dealt again at random:
+        each other player's tray and pile reshuffled together (sizes kept), the unknown part of
+        ``observer``'s own pile reshuffled. The same distribution as
+        ``from_observation(observation(observer), seed)``, without the round trip through a dict.
+
+        Args:
+            observer: the player whose view is kept.
+            seed: seeds the deal.
+
+        Returns:
+            The sampled state.
+        """
         observer = self._check_player(observer)
         seed = check_int("seed", seed, minimum=0, error=BoxesError)
         world = self._core.copy()

@@ -26,7 +26,8 @@ from numba import njit
 
 from .._bits import ONE, ZERO, ctz, popcount, rng_below
 from .._numba_types import Int64
-from .rules import HEIGHT, WIDTH
+from .rules import HEIGHT as HEIGHT
+from .rules import WIDTH as WIDTH
 
 # --- the board and its bit layout ---------------------------------------------------------
 
@@ -118,7 +119,16 @@ ZERO_SEED_STATE = np.uint64(0x9E3779B97F4A7C15)
 
 
 def as_position(current: int | np.uint64, mask: int | np.uint64, moves: int | np.int64) -> Position:
-    """A position typed as the kernels take it: ``(np.uint64, np.uint64, int)`` (Python)."""
+    """A position typed as the kernels take it (Python).
+
+    Args:
+        current: the side to move's stones.
+        mask: every stone.
+        moves: the plies played.
+
+    Returns:
+        ``(np.uint64, np.uint64, np.int64)``.
+    """
     return np.uint64(current), np.uint64(mask), int(moves)
 
 
@@ -234,7 +244,15 @@ def start() -> Position:
 
 @njit(cache=True)
 def legal(rules: Int64, pos: Position) -> np.uint64:
-    """The playable columns: bit ``c`` set when column ``c`` is not full (0 on a full board)."""
+    """The playable columns.
+
+    Args:
+        rules: ignored (pass 0).
+        pos: a position whose game goes on.
+
+    Returns:
+        A ``uint64`` with bit ``c`` set when column ``c`` is not full (0 on a full board).
+    """
     _, mask, _ = _unpack(pos)
     # A column is playable while its top cell is empty; bring the top row down to the bottom row.
     return _gather((~mask & TOP_MASK) >> _TOP_ROW)
@@ -242,12 +260,19 @@ def legal(rules: Int64, pos: Position) -> np.uint64:
 
 @njit(cache=True)
 def play(rules: Int64, pos: Position, move: Int64) -> tuple[Position, np.int64]:
-    """The side to move drops a stone in column ``move`` (legal: bit ``move`` of :func:`legal`).
+    """The side to move drops a stone in column ``move``.
 
-    Returns ``(next_position, status)``: the position after the move, from the next
-    player's side, and :data:`GOES_ON`, :data:`WON` (the move made four in a row: the
-    player who moved won) or :data:`DRAWN` (the move filled the board without four). After
-    :data:`WON` or :data:`DRAWN` the game is over: pass the position to no other kernel."""
+    Args:
+        rules: ignored (pass 0).
+        pos: a position whose game goes on.
+        move: a legal column (bit ``move`` of :func:`legal`).
+
+    Returns:
+        ``(next_position, status)``: the position after the move, from the next player's
+        side, and :data:`GOES_ON`, :data:`WON` (the player who moved made four in a row) or
+        :data:`DRAWN` (the board is full). After :data:`WON` or :data:`DRAWN` the game is
+        over: pass the position to no other kernel.
+    """
     current, mask, moves = _unpack(pos)
     cell = move_cell(mask, move)
     status = np.int64(GOES_ON)
@@ -260,14 +285,21 @@ def play(rules: Int64, pos: Position, move: Int64) -> tuple[Position, np.int64]:
 
 @njit(cache=True)
 def key(rules: Int64, pos: Position) -> np.uint64:
-    """A key unique to the position, never 0, below ``2**49``: ``current + mask + BOTTOM_MASK``.
+    """A key unique to the position, for a transposition table.
 
-    In each column, ``mask + bottom`` is the single bit just above the column's stones, and
-    adding ``current`` sets the side to move's stones below it (no carry: they lie below
-    that bit). So each column's bits say its height and which of its stones are the side
-    to move's; the side to move follows from the number of stones. (Pons' key is
-    ``current + mask``; the bottom row added makes every key non-zero, so a table may keep 0
-    for an empty slot.)"""
+    Args:
+        rules: ignored (pass 0).
+        pos: a position.
+
+    Returns:
+        ``current + mask + BOTTOM_MASK``: never 0, below ``2**49``.
+    """
+    # In each column, ``mask + bottom`` is the single bit just above the column's stones, and
+    # adding ``current`` sets the side to move's stones below it (no carry: they lie below
+    # that bit). So each column's bits say its height and which of its stones are the side
+    # to move's; the side to move follows from the number of stones. (Pons' key is
+    # ``current + mask``; the bottom row added makes every key non-zero, so a table may keep 0
+    # for an empty slot.)
     current, mask, _ = _unpack(pos)
     k: np.uint64 = current + mask + BOTTOM_MASK
     return k
@@ -275,23 +307,37 @@ def key(rules: Int64, pos: Position) -> np.uint64:
 
 @njit(cache=True)
 def winning(rules: Int64, pos: Position) -> np.uint64:
-    """The columns in which the side to move makes four in a row at once (0 when none)."""
+    """The columns in which the side to move makes four in a row at once.
+
+    Args:
+        rules: ignored (pass 0).
+        pos: a position whose game goes on.
+
+    Returns:
+        A column set (bit ``c`` for column ``c``; 0 when none).
+    """
     current, mask, _ = _unpack(pos)
     return columns_of(winning_cells(current, mask) & possible(mask))
 
 
 @njit(cache=True)
 def safe(rules: Int64, pos: Position) -> np.uint64:
-    """The columns after which the opponent cannot win at once: those that end the game
-    (a win, or the last cell), and those after which no column wins for the opponent.
-    0 when every move lets the opponent win at once.
+    """The columns after which the opponent cannot win at once: those that end the game (a
+    win, or the last cell), and those after which no column wins for the opponent.
 
-    Pons' ``possibleNonLosingMoves``, plus the moves that win: after a move into ``cell``
-    that does not win, the opponent's winning cells are its winning cells now, less
-    ``cell``, and the cells it can play are the playable cells now, less ``cell``, plus the
-    cell just above it. So the opponent wins at once when it has a playable winning cell
-    other than ``cell`` (two of them: every move loses; one: only a move there may be
-    safe) or when its winning cell lies just above ``cell``."""
+    Args:
+        rules: ignored (pass 0).
+        pos: a position whose game goes on.
+
+    Returns:
+        A column set (0 when every move lets the opponent win at once).
+    """
+    # Pons' ``possibleNonLosingMoves``, plus the moves that win: after a move into ``cell``
+    # that does not win, the opponent's winning cells are its winning cells now, less
+    # ``cell``, and the cells it can play are the playable cells now, less ``cell``, plus the
+    # cell just above it. So the opponent wins at once when it has a playable winning cell
+    # other than ``cell`` (two of them: every move loses; one: only a move there may be
+    # safe) or when its winning cell lies just above ``cell``.
     current, mask, _ = _unpack(pos)
     playable = possible(mask)
     threats = winning_cells(current ^ mask, mask)  # the opponent's
@@ -309,17 +355,32 @@ def safe(rules: Int64, pos: Position) -> np.uint64:
 
 @njit(cache=True)
 def plies_left(rules: Int64, pos: Position) -> np.int64:
-    """The most plies the game may still last: the empty cells, ``WIDTH * HEIGHT - moves``."""
+    """The most plies the game may still last.
+
+    Args:
+        rules: ignored (pass 0).
+        pos: a position.
+
+    Returns:
+        The empty cells, ``WIDTH * HEIGHT - moves``.
+    """
     return np.int64(CELLS - pos[2])
 
 
 @njit(cache=True)
 def order(rules: Int64, pos: Position, move: Int64) -> np.int64:
-    """A move-ordering score for column ``move`` (legal), higher first: the empty cells
-    (playable now or not) where the side to move would complete four in a row after its
-    stone lands in ``move`` (Pons' ``moveScore``, counted on the board after the move),
-    times :data:`ORDER_THREATS`, plus the column's nearness to the centre: among moves
-    making as many threats, a central column is in more lines, so it is searched first."""
+    """A move-ordering score, higher first: the empty cells where the side to move would
+    complete four in a row after its stone lands in ``move`` (Pons' ``moveScore``), times
+    :data:`ORDER_THREATS`, plus the column's nearness to the centre.
+
+    Args:
+        rules: ignored (pass 0).
+        pos: a position whose game goes on.
+        move: a legal column.
+
+    Returns:
+        The score.
+    """
     current, mask, _ = _unpack(pos)
     cell = move_cell(mask, move)
     return popcount(winning_cells(current | cell, mask | cell)) * ORDER_THREATS + centrality(move)
@@ -335,13 +396,18 @@ def centrality(column: Int64) -> np.int64:
 @njit(cache=True)
 def playout(rules: Int64, pos: Position, seed: np.uint64) -> tuple[np.int64, np.int64, np.uint64]:
     """A uniformly random game from ``pos`` to its end: each ply a column drawn uniformly
-    among the legal ones (:func:`donuts_ai._bits.rng_below` on a xorshift64* state, the
-    ``n``-th legal column from the left).
+    among the legal ones (:func:`donuts_ai._bits.rng_below` on a xorshift64* state).
 
-    ``seed`` is the xorshift state (non-zero: :func:`donuts_ai._bits.rng_seed` makes one; 0
-    is replaced by a fixed state). Returns ``(value, plies, seed)``: +1, 0 or -1, the
-    game's result for the side to move at ``pos``; the plies played; the advanced state,
-    to pass to the next playout."""
+    Args:
+        rules: ignored (pass 0).
+        pos: a position whose game goes on.
+        seed: the xorshift state (non-zero: :func:`donuts_ai._bits.rng_seed` makes one; 0
+            is replaced by a fixed state).
+
+    Returns:
+        ``(value, plies, seed)``: +1, 0 or -1, the result for the side to move at ``pos``;
+        the plies played; the advanced state, for the next playout.
+    """
     current, mask, moves = _unpack(pos)
     state = np.uint64(seed)
     if state == ZERO:
@@ -361,8 +427,17 @@ def playout(rules: Int64, pos: Position, seed: np.uint64) -> tuple[np.int64, np.
 
 @njit(cache=True)
 def perft(rules: Int64, pos: Position, depth: Int64) -> np.int64:
-    """The leaves of the game tree ``depth`` plies below ``pos`` (1 at depth 0): the
-    positions ``depth`` plies down and the finished games reached before."""
+    """The leaves of the game tree ``depth`` plies below ``pos``: the positions ``depth``
+    plies down and the finished games reached before.
+
+    Args:
+        rules: ignored (pass 0).
+        pos: a position whose game goes on.
+        depth: plies (0: the position itself, 1 leaf).
+
+    Returns:
+        The leaf count.
+    """
     current, mask, moves = _unpack(pos)
     # The recursion gets exactly one set of argument types: with the on-disk cache, a
     # recursive kernel compiled in two specializations segfaults (numba #6061/#6713).

@@ -64,13 +64,18 @@ __all__ = [
 
 
 def pos_from_moves(text: str) -> Position:
-    """The position after the moves of ``text`` from the empty board, typed for the kernels:
-    Pons' digits ``1``..``7`` (``"4453"``: two stones in the middle column, then the one to
-    its right, then the one to its left) or column letters ``a``..``g``.
+    """The position after the moves of ``text`` from the empty board, typed for the kernels.
 
-    Raises :class:`~donuts_ai.connect_four.errors.ConnectFourError` for a character that
-    names no column, a move into a full column, or a move that ends the game (four in a
-    row, or the last cell): the kernels take positions whose game goes on."""
+    Args:
+        text: Pons' digits ``1``..``7`` (``"4453"``) or column letters ``a``..``g``.
+
+    Returns:
+        The position.
+
+    Raises:
+        ConnectFourError: a character that names no column, a move into a full column, or a
+            move that ends the game (the kernels take positions whose game goes on).
+    """
     pos = as_position(*start())
     for i, column in enumerate(parse_columns(text)):
         if not int(legal(0, pos)) >> column & 1:
@@ -85,9 +90,18 @@ def pos_from_moves(text: str) -> Position:
 
 
 def position(board: ConnectFourState) -> Position:
-    """The position of ``board`` (:meth:`~donuts_ai.connect_four.state.ConnectFourState.kernel_state`),
-    checked: :class:`~donuts_ai.connect_four.errors.ConnectFourError` when its game is
-    over, ``TypeError`` for anything but a :class:`~donuts_ai.connect_four.state.ConnectFourState`."""
+    """The kernels' position of a state (:meth:`~donuts_ai.connect_four.state.ConnectFourState.kernel_state`), checked.
+
+    Args:
+        board: a :class:`~donuts_ai.connect_four.state.ConnectFourState` whose game goes on.
+
+    Returns:
+        The position.
+
+    Raises:
+        ConnectFourError: the game is over.
+        TypeError: ``board`` is not a :class:`~donuts_ai.connect_four.state.ConnectFourState`.
+    """
     if not isinstance(board, ConnectFourState):
         raise TypeError(f"position needs a ConnectFourState, got {type(board).__name__}")
     if board.is_game_over():

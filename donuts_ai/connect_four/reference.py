@@ -40,7 +40,14 @@ class ReferenceConnectFour:
         self.winner: int | None = None
 
     def height(self, column: int) -> int:
-        """The stones in ``column``: the row the next stone there lands on."""
+        """The stones in a column: the row the next stone there lands on.
+
+        Args:
+            column: 0..6.
+
+        Returns:
+            The height.
+        """
         row = 0
         while row < HEIGHT and self.grid[column][row] is not None:
             row += 1
@@ -53,8 +60,17 @@ class ReferenceConnectFour:
         return [column for column in range(WIDTH) if self.height(column) < HEIGHT]
 
     def line_through(self, column: int, row: int, player: int) -> int:
-        """The longest run of ``player``'s stones through cell (``column``, ``row``),
-        counting that cell as ``player``'s whatever it holds."""
+        """The longest run of ``player``'s stones through a cell, counting that cell as
+        ``player``'s whatever it holds.
+
+        Args:
+            column: the cell's column.
+            row: the cell's row.
+            player: 0 or 1.
+
+        Returns:
+            The run's length.
+        """
         longest = 0
         for dc, dr in DIRECTIONS:
             run = 1
@@ -67,7 +83,14 @@ class ReferenceConnectFour:
         return longest
 
     def play(self, column: int) -> int:
-        """The player to move drops a stone in ``column`` (legal); the move's status."""
+        """The player to move drops a stone in ``column``.
+
+        Args:
+            column: a legal column.
+
+        Returns:
+            The move's status.
+        """
         if column not in self.legal():
             raise ValueError(f"column {column} is not legal: {self.legal()}")
         row = self.height(column)
@@ -83,7 +106,11 @@ class ReferenceConnectFour:
         return GOES_ON
 
     def undo(self, column: int) -> None:
-        """Take back the last move, a stone in ``column``."""
+        """Take back the last move.
+
+        Args:
+            column: the column of the last stone.
+        """
         row = self.height(column) - 1
         player = self.grid[column][row]
         assert player is not None
@@ -96,7 +123,14 @@ class ReferenceConnectFour:
         return [c for c in self.legal() if self.line_through(c, self.height(c), self.turn) >= IN_A_ROW]
 
     def perft(self, depth: int) -> int:
-        """The leaves ``depth`` plies down (a finished game is a leaf), walked move by move."""
+        """The leaves ``depth`` plies down (a finished game is a leaf), walked move by move.
+
+        Args:
+            depth: plies.
+
+        Returns:
+            The leaf count.
+        """
         if depth == 0 or self.over:
             return 1
         total = 0

@@ -68,10 +68,17 @@ def _analyze_within(rules: np.int64, pos: Any, table: solver.SolverTable, max_no
 
 
 def pons_score(score: int, stones: int) -> int | None:
-    """Pons' score of the solver's ``score`` (:mod:`donuts_ai.search.solver`) at a position
-    with ``stones`` on the board; ``None`` for a score not known. A win ``d`` plies away
-    ends with ``stones + d`` on the board, the winner's ``(stones + d + 1) // 2`` of them
-    (the winner plays the last); a loss likewise, negated."""
+    """Pons' score of the solver's ``score`` (:mod:`donuts_ai.search.solver`). A win ``d``
+    plies away ends with ``stones + d`` on the board, the winner's ``(stones + d + 1) // 2``
+    of them (the winner plays the last); a loss likewise, negated.
+
+    Args:
+        score: the solver's score.
+        stones: the stones on the board.
+
+    Returns:
+        Pons' score, or ``None`` for a score not known.
+    """
     if score == solver.UNKNOWN_SCORE:
         return None
     if score == 0:
@@ -125,8 +132,15 @@ def _checked_bits(table_bits: object) -> int:
 
 
 def new_table(table_bits: int = DEFAULT_TABLE_BITS) -> solver.SolverTable:
-    """A solver's table of ``2**table_bits`` entries, to reuse across calls of :func:`solve`
-    and :func:`analyze` (``table=``): what it learnt of one position serves the next."""
+    """A solver's table, to reuse across calls of :func:`solve` and :func:`analyze`
+    (``table=``): what it learnt of one position serves the next.
+
+    Args:
+        table_bits: the table holds ``2**table_bits`` entries (12 bytes each).
+
+    Returns:
+        The table.
+    """
     return solver.new_table(_checked_bits(table_bits))
 
 

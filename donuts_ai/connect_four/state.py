@@ -36,10 +36,17 @@ __all__ = ["COLUMN_DIGITS", "COLUMN_NAMES", "FOUR_IN_A_ROW", "FULL_BOARD", "Conn
 
 
 def parse_columns(text: str) -> list[int]:
-    """The column indices (0..6) of a string of moves: letters ``a``..``g`` or Pons' digits
-    ``1``..``7`` (one notation or the other, or both). Says nothing of legality.
+    """The column indices of a string of moves. Says nothing of legality.
 
-    Raises :class:`~donuts_ai.connect_four.errors.ConnectFourError` for anything else."""
+    Args:
+        text: letters ``a``..``g`` or Pons' digits ``1``..``7`` (either, or both).
+
+    Returns:
+        The columns, 0..6.
+
+    Raises:
+        ConnectFourError: a character that names no column.
+    """
     if not isinstance(text, str):
         raise ConnectFourError(f"Connect Four moves are a text of column letters a..g or digits 1..7, got {text!r}")
     columns = []
@@ -68,6 +75,14 @@ class ConnectFourState(BaseState):
     """
 
     def __init__(self, setup: str = "") -> None:
+        """A game after the opening ``setup``.
+
+        Args:
+            setup: column letters played before the game starts (``""``: the empty board).
+
+        Raises:
+            ConnectFourError: a character that names no column, or a move that cannot be played.
+        """
         if not isinstance(setup, str) or any(char not in COLUMN_NAMES for char in setup):
             raise ConnectFourError(f"a Connect Four set-up is an opening of column letters a..g, got {setup!r}")
         super().__init__(setup)
@@ -84,10 +99,18 @@ class ConnectFourState(BaseState):
 
     @classmethod
     def from_moves(cls, text: str) -> Self:
-        """The empty board with the moves of ``text`` pushed (in :attr:`move_stack`): column
-        letters ``a``..``g`` or Pons' digits ``1``..``7`` (``"4453"``: two stones in column d,
-        then e, then c). Raises :class:`~donuts_ai.connect_four.errors.ConnectFourError` for
-        a character that names no column or a move that cannot be played."""
+        """The empty board with the moves of ``text`` pushed (in :attr:`move_stack`).
+
+        Args:
+            text: column letters ``a``..``g`` or Pons' digits ``1``..``7`` (``"4453"``: two
+                stones in column d, then e, then c).
+
+        Returns:
+            The state.
+
+        Raises:
+            ConnectFourError: a character that names no column or a move that cannot be played.
+        """
         board = cls()
         for i, column in enumerate(parse_columns(text)):
             move = COLUMN_NAMES[column]
@@ -112,14 +135,25 @@ class ConnectFourState(BaseState):
         return [COLUMN_NAMES[c] for c in range(WIDTH) if columns >> c & 1]
 
     def apply(self, move: str) -> int:
-        """Drop a stone in ``move``'s column (legal: :meth:`push` checked it); the move's status."""
+        """Drop a stone in ``move``'s column (:meth:`push` checked it).
+
+        Args:
+            move: a legal column letter.
+
+        Returns:
+            The move's status (the engine's).
+        """
         after, status = play(0, self._pos, COLUMN_NAMES.index(move))
         self._history.append((self._pos, self._status))
         self._pos, self._status = as_position(*after), int(status)
         return self._status
 
     def undo(self, move: str) -> None:
-        """Take back the last move, ``move``: the position and status before it, exactly."""
+        """Take back the last move: the position and status before it, exactly.
+
+        Args:
+            move: the last move played.
+        """
         self._pos, self._status = self._history.pop()
 
     def outcome(self) -> GameEnd | None:
@@ -182,9 +216,18 @@ class ConnectFourState(BaseState):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """The board of :meth:`to_dict`'s form, checked: a
-        :class:`~donuts_ai.connect_four.errors.ConnectFourError` when it is not that form,
-        or a move cannot be played (an :class:`~donuts_ai.errors.IllegalMoveError`)."""
+        """The state of :meth:`to_dict`'s form, checked.
+
+        Args:
+            data: the dict.
+
+        Returns:
+            The state.
+
+        Raises:
+            ConnectFourError: ``data`` is not of that form.
+            IllegalMoveError: a move cannot be played.
+        """
         if not isinstance(data, Mapping) or set(data) != {"setup", "moves"} or not isinstance(data["setup"], str) \
                 or not isinstance(data["moves"], list) or not all(isinstance(m, str) for m in data["moves"]):
             raise ConnectFourError(f"a Connect Four state is a dict of 'setup' (column letters) and 'moves' (a list "
@@ -200,7 +243,17 @@ class ConnectFourState(BaseState):
 
     @classmethod
     def from_text(cls, text: str) -> Self:
-        """The board of :meth:`to_text`'s form, checked."""
+        """The state of :meth:`to_text`'s form, checked.
+
+        Args:
+            text: the JSON text.
+
+        Returns:
+            The state.
+
+        Raises:
+            ConnectFourError: ``text`` is not of that form.
+        """
         if not isinstance(text, str):
             raise ConnectFourError(f"a Connect Four state's text is 'setup/moves', got {text!r}")
         setup, slash, moves = text.partition("/")

@@ -1,5 +1,5 @@
 """Connect Four's ``mcts`` agent: the compiled UCT of :mod:`donuts_ai.search.mcts` bound to
-the engine (:mod:`donuts_ai.connect_four._mcts`). Legal, seeded, tactics in one, and won
+the engine (:mod:`donuts_ai.connect_four.agents._mcts`). Legal, seeded, tactics in one, and won
 end positions of Pons' set kept won."""
 
 from __future__ import annotations

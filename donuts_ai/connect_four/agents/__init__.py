@@ -47,6 +47,19 @@ class GreedyAgent(Agent):
     kind = "greedy"
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
+        """The move this agent plays.
+
+        Args:
+            view: a :class:`~donuts_ai.connect_four.state.ConnectFourState` whose game goes on.
+            time_left: the player's clock in seconds, or ``None``.
+
+        Returns:
+            A column letter.
+
+        Raises:
+            AgentError: ``view`` is not a Connect Four state.
+            GameOverError: the game is over.
+        """
         pos = position(_board(view, type(self).__name__))
         for mask in (winning(0, pos), safe(0, pos), legal(0, pos)):
             if mask:
@@ -72,12 +85,36 @@ class SolverAgent(Agent):
 
     def __init__(self, *, nodes: int | None = None, table_bits: int = 22, seed: int | None = None,
                  name: str | None = None) -> None:
+        """A perfect player.
+
+        Args:
+            nodes: the most positions explored a move (``None``: no limit).
+            table_bits: the solver's table holds ``2**table_bits`` entries.
+            seed: the seed of the agent's random stream.
+            name: the agent's name in tables (default: its spec).
+
+        Raises:
+            AgentError: a bad option.
+        """
         super().__init__(seed, name)
         self.nodes = positive_int("nodes", nodes)
         self.table_bits = positive_int("table_bits", table_bits, allow_none=False)
         self.last_info: SolverInfo = {}
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
+        """The move this agent plays.
+
+        Args:
+            view: a :class:`~donuts_ai.connect_four.state.ConnectFourState` whose game goes on.
+            time_left: the player's clock in seconds, or ``None``.
+
+        Returns:
+            A column letter.
+
+        Raises:
+            AgentError: ``view`` is not a Connect Four state.
+            GameOverError: the game is over.
+        """
         from ..solve import analyze
 
         board = _board(view, type(self).__name__)
@@ -120,6 +157,18 @@ class AlphaBetaAgent(Agent):
 
     def __init__(self, time_limit: float | None = None, *, depth: int | None = None, table_bits: int = 20,
                  seed: int | None = None, name: str | None = None) -> None:
+        """An iterative-deepening player.
+
+        Args:
+            time_limit: seconds a move (``None``: none, then ``depth`` must bound it).
+            depth: the deepest horizon, in plies (``None``: no limit).
+            table_bits: the solver's table holds ``2**table_bits`` entries.
+            seed: the seed of the agent's random stream (changes nothing: it is deterministic).
+            name: the agent's name in tables (default: its spec).
+
+        Raises:
+            AgentError: a bad option.
+        """
         super().__init__(seed, name)
         self.time_limit = check_time_limit(time_limit)
         self.depth = positive_int("depth", depth)
@@ -132,6 +181,19 @@ class AlphaBetaAgent(Agent):
         self.last_info: AlphaBetaInfo = {}
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
+        """The move this agent plays.
+
+        Args:
+            view: a :class:`~donuts_ai.connect_four.state.ConnectFourState` whose game goes on.
+            time_left: the player's clock in seconds, or ``None``.
+
+        Returns:
+            A column letter.
+
+        Raises:
+            AgentError: ``view`` is not a Connect Four state.
+            GameOverError: the game is over.
+        """
         import numpy as np
 
         from ...search import solver
@@ -201,7 +263,7 @@ class MCTSAgent(Agent):
     """Monte-Carlo tree search on the compiled engine: UCT (exploration constant
     ``exploration``; rewards 1 / 0.5 / 0) with uniformly random playouts and MCTS-Solver
     backups (:mod:`donuts_ai.search.mcts`, bound to Connect Four in
-    :mod:`donuts_ai.connect_four._mcts`); ``solver=False`` turns the proofs off (plain UCT,
+    :mod:`donuts_ai.connect_four.agents._mcts`); ``solver=False`` turns the proofs off (plain UCT,
     as OpenSpiel's ``MCTSBot`` with ``solve=False``).
 
     Limits: ``simulations`` per move, or ``time_limit`` seconds per move (default 1.0 when
@@ -217,6 +279,20 @@ class MCTSAgent(Agent):
     def __init__(self, simulations: int | None = None, time_limit: float | None = None, *, exploration: float = 1.0,
                  solver: bool = True, max_nodes: int = MCTS_MAX_NODES, seed: int | None = None,
                  name: str | None = None) -> None:
+        """A Monte-Carlo tree search player.
+
+        Args:
+            simulations: iterations a move, or ``None``.
+            time_limit: seconds a move, or ``None`` (1.0 when neither limit is given).
+            exploration: the UCT exploration constant.
+            solver: MCTS-Solver backups (``False``: plain UCT).
+            max_nodes: the most nodes of a move's tree.
+            seed: the seed of the agent's random stream.
+            name: the agent's name in tables (default: its spec).
+
+        Raises:
+            AgentError: a bad option.
+        """
         super().__init__(seed, name)
         self.simulations = positive_int("simulations", simulations)
         self.time_limit = check_time_limit(time_limit)
@@ -231,6 +307,19 @@ class MCTSAgent(Agent):
         self.last_info: MCTSInfo = {}
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
+        """The move this agent plays.
+
+        Args:
+            view: a :class:`~donuts_ai.connect_four.state.ConnectFourState` whose game goes on.
+            time_left: the player's clock in seconds, or ``None``.
+
+        Returns:
+            A column letter.
+
+        Raises:
+            AgentError: ``view`` is not a Connect Four state.
+            GameOverError: the game is over.
+        """
         from ...outcomes import UNKNOWN
         from ...search.mcts import MCTSSettings, reset_tree, root_stats
         from ._mcts import new_tree, run_tree
