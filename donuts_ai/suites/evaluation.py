@@ -5,25 +5,19 @@
     print(result.table())
 
 Every agent is asked for its move on every position of the suites (:mod:`.format`; with
-``limit``, on ``limit`` positions of each suite drawn across its phases and plies by
-:meth:`~.format.Suite.sample` from ``seed``, the same for every agent), and
-the move is checked against the position's labels: did it keep the value, was it a
-fastest win (:mod:`.report` for the arithmetic). The agents are seated as a tournament
-seats them (:mod:`donuts_ai.tournament.seats`): by default each in a supervised process
-of its own, so an exception, an illegal move, a hang past ``move_limit`` or a crash costs
-that position (counted in ``errors`` or ``illegal``), never the run. Before each position
-the agent is reset with a seed drawn from ``seed`` and the position alone, so a run gives
-the same moves whatever the order, the workers or a resume (for agents whose moves do
-not depend on timing). A seat's first question is a warm-up that is not scored: what a
-first move loads (imports, compiled code) is not charged to a move.
+``limit``, on ``limit`` positions of each drawn by :meth:`~.format.Suite.sample`), and the
+move is checked against the labels: did it keep the value, was it a fastest win
+(:mod:`.report`). The agents are seated as a tournament seats them: by default each in a
+supervised process of its own, so an exception, an illegal move, a hang past the move
+limit or a crash costs that position, never the run. Before each position the agent is
+reset with a seed drawn from ``seed`` and the position alone, so a run gives the same
+moves whatever the order, the workers or a resume (for agents whose moves do not depend
+on timing). A seat's first question is a warm-up that is not scored.
 
 The positions are shared out in units of :data:`UNIT_POSITIONS` positions of one agent,
-played in this process (``workers=1``), over ``workers`` processes, or as Ray tasks
-(``backend="ray"``), through the tournament's :func:`~donuts_ai.tournament.backends.execute`.
-With ``results_path`` every finished unit is appended to a JSON-lines file (first line
-the settings, then one line per unit), and ``resume=True`` continues it; a file of other
-settings is refused with a clear error and left unchanged.
-"""
+run here, over processes or as Ray tasks (:class:`EvaluationSettings`). With
+``results_path`` every finished unit is appended to a JSON-lines file, and ``resume=True``
+continues it; a file of other settings is refused and left unchanged."""
 
 from __future__ import annotations
 

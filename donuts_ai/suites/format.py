@@ -1,33 +1,23 @@
 """The suite format: positions labelled with the exact value of every legal move.
 
-A suite is a text file, version 1 (the EPD files of chess engines and the test sets of
-Connect Four solvers are the model)::
+A suite is a text file, version 1 (modelled on chess engines' EPD files)::
 
     # donuts-suite 1
-    # name: endgame
-    # any other comment line
     -|/\\-|,||--//,... group/15 c3,e3,a3,... a2=W9,b4=L12,f1=W?,d6=D14
 
-The first line is ``# donuts-suite 1``. Every other line starting with ``#`` is a
-comment; ``# key: value`` comments before the first position are the suite's metadata
-(:attr:`Suite.meta`: ``name``, ``description``, how it was made). Blank lines are
-skipped. Every other line is one position, four fields separated by spaces:
+The first line is ``# donuts-suite 1``; other ``#`` lines are comments, and ``# key:
+value`` ones before the first position are the suite's metadata (:attr:`Suite.meta`).
+Every other non-blank line is one position, four fields separated by spaces: the
+**layout** (its 6 rows, rank 6 first, joined by ``,``, as in :meth:`donuts_ai.Board.fen`),
+the **rules** (``INSERTION/DONUTS``, e.g. ``group/15``), the **moves** from the empty
+board (joined by ``,``; ``-``: none; the position must not be over), and the **labels**
+of every legal move, as ``SQUARE=RD``: ``R`` the move's exact value for its player
+(``W``, ``D``, ``L``) and ``D`` the plies to the end under best play after it, the move
+included, or ``?`` when not proved.
 
-1. **layout**: the 6 rows of the layout text (``-``, ``|``, ``/``, ``\\``), rank 6
-   first, joined by ``,`` (as in :meth:`donuts_ai.Board.fen`);
-2. **rules**: ``INSERTION/DONUTS``, e.g. ``group/15`` (the official rules) or ``single/18``;
-3. **moves**: the squares played from the empty board, joined by ``,`` (``-``: none);
-   the position is the one they reach, which must not be over;
-4. **labels**: every legal move of the position, once each, joined by ``,``, as
-   ``SQUARE=RD``: ``R`` the move's exact value for the player making it (``W`` win,
-   ``D`` draw, ``L`` loss) and ``D`` the distance, the plies to the end of the game
-   under best play after it, the move included (the winner winning as fast as
-   possible, the loser losing as slowly as possible), or ``?`` when it was not proved.
-
-The position's value is the best label's; a move **keeps the value** when its label
-equals it; the position is **critical** when some legal move does not keep it; a
-**fastest win** is a winning move of the least distance, known when every winning move's
-distance is.
+A move **keeps the value** when its label equals the best one; a position is
+**critical** when some legal move does not; a **fastest win** is a winning move of the
+least distance, known when every winning move's distance is.
 """
 
 from __future__ import annotations

@@ -4,26 +4,18 @@
 
 Game ``g`` of seed ``s`` is drawn from its own stream (``random.Random("donuts-suite:s:g")``,
 so any game can be replayed alone): a uniformly random tile arrangement, official rules,
-and for each colour an agent of :data:`GAME_AGENTS`, drawn uniformly (random, greedy,
-alpha-beta and MCTS limited by nodes and simulations, not by time, so that the games are the
-same on every machine). The game is played to its end; then for each phase of
-:data:`~.format.PHASES` that the game reached, one of its positions where the player to
-move has a choice (two legal moves or more) is drawn uniformly and labelled
-(:func:`label_position`): the exact value of every legal move
-(:meth:`~donuts_ai.Solver.move_value`, no limit) and its distance, proved with at most
-``distance_nodes`` nodes of search per move (:meth:`~donuts_ai.Solver.move_distance`;
-a distance not proved within them is written ``?``).
+and for each colour an agent of :data:`GAME_AGENTS` (limited by nodes and simulations,
+not by time, so that the games are the same on every machine). For each phase of
+:data:`~.format.PHASES` the game reached, one of its positions with two legal moves or
+more is drawn and labelled (:func:`label_position`): every legal move's exact value and
+its distance, proved within ``distance_nodes`` nodes a move (else ``?``).
 
-Games go on until every phase suite holds ``positions`` decided positions (won or lost
-for the side to move; drawn positions are kept too). Every game labels a position of
-each phase it reached, so the games file depends on the seed and the distance nodes
-alone, and a larger ``positions`` later goes on where a smaller one stopped. The
-``critical`` suite is every critical position (some legal move throws the value away)
-of the three phase suites.
-Each finished game is appended to ``DIR/games.jsonl`` (flushed): a stopped run started
-again with the same settings goes on from there (other settings are refused), and the
-suite files are written from it at the end.
-"""
+Games go on until every phase suite holds ``positions`` decided positions (drawn ones
+are kept too), so the games depend on the seed and the distance nodes alone, and a
+larger ``positions`` later goes on where a smaller one stopped. The ``critical`` suite
+is every critical position of the three phase suites. Each finished game is appended
+to ``DIR/games.jsonl``: a stopped run started again with the same settings goes on from
+there (other settings are refused), and the suite files are written at the end."""
 
 from __future__ import annotations
 

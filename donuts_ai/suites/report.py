@@ -71,23 +71,19 @@ class PhaseCounts(TypedDict):
 
 
 class Scores(TypedDict):
-    """An agent on one suite (:func:`score`). Counts and shares, each share with its 95%
-    Wilson interval (``*_ci95``):
+    """An agent on one suite (:func:`score`): counts and shares, each share with its 95%
+    Wilson interval (``*_ci95``, ``[low, high]``).
 
-    - ``kept`` of ``positions``: its move kept the position's value (a failure, an illegal
-      move included, keeps nothing);
-    - ``kept_winning`` of ``winning``: the same over the positions won for the side to move;
-    - ``kept_critical`` of ``critical``: over the positions where some move throws the value away;
+    - ``kept`` of ``positions``: its move kept the position's value (a failure keeps nothing);
+      ``kept_winning`` of ``winning`` and ``kept_critical`` of ``critical``: the same over
+      the won and the critical positions;
     - ``fastest`` of ``fastest_known``: a fastest win, over the won positions whose every
       winning move's distance is proved;
-    - ``illegal`` moves and ``errors`` (exceptions, time-outs, crashes; by kind in ``error_kinds``);
-    - ``seconds_per_move`` (mean, harness's clock), ``nodes`` reported and ``nodes_per_second``
-      over the moves that reported nodes (``None`` when none did);
-    - ``by_ply``: per ply answered, in ply order, its :class:`PlyCounts` (``{"ply": 9,
-      "positions": 12, "kept": 10, "critical": 7, "kept_critical": 5}``); ``by_phase``:
-      the same per phase (:class:`PhaseCounts`, in the order of :data:`~.format.PHASES`).
-
-    Every ``*_ci95`` is ``[low, high]``."""
+    - ``illegal`` moves and ``errors`` (by kind in ``error_kinds``);
+    - ``seconds_per_move`` (the harness's clock), ``nodes`` and ``nodes_per_second`` over
+      the moves that reported nodes (``None`` when none did);
+    - ``by_ply`` (:class:`PlyCounts`, in ply order) and ``by_phase`` (:class:`PhaseCounts`,
+      in the order of :data:`~.format.PHASES`)."""
 
     positions: int
     kept: int
