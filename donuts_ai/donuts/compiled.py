@@ -63,14 +63,27 @@ _FIELD_BITS = 8
 
 @njit(cache=True)
 def legal(rules: Rulebook, pos: Position) -> np.uint64:
-    """The legal squares of ``pos`` as bits."""
+    """The legal squares of ``pos`` as bits.
+
+    Args:
+        rules: the rulebook.
+        pos: a game not over.
+    """
     return legal_mask(pos.own, pos.opp, pos.last, rules[0])
 
 
 @njit(cache=True)
 def play(rules: Rulebook, pos: Position, sq: Int64) -> tuple[Position, np.int64]:
-    """Place on ``sq``: ``(position, status)``, the engine's status as the interface's.
-    Scalars only: a call that takes arrays pays for counting references to them."""
+    """Place on ``sq``. Scalars only: a call that takes arrays pays for counting references to them.
+
+    Args:
+        rules: the rulebook.
+        pos: a game not over.
+        sq: a legal square.
+
+    Returns:
+        ``(position, status)``, the engine's status as the interface's.
+    """
     child, status = apply(rules[1], rules[2], pos, sq)
     if status == MOVES_AGAIN:
         return child, np.int64(cg.MOVES_AGAIN)
@@ -86,7 +99,12 @@ def play(rules: Rulebook, pos: Position, sq: Int64) -> tuple[Position, np.int64]
 @njit(cache=True)
 def key(rules: Rulebook, pos: Position) -> np.uint64:
     """A 64-bit hash of ``pos`` (two 36-bit boards and three counts do not fit one word):
-    splitmix64 chained over the words."""
+    splitmix64 chained over the words.
+
+    Args:
+        rules: the rulebook (unused).
+        pos: the position.
+    """
     counts = np.uint64(pos.last + 1) | np.uint64(pos.placed_own) << np.uint64(_FIELD_BITS) \
         | np.uint64(pos.placed_opp) << np.uint64(2 * _FIELD_BITS)
     return splitmix64(pos.own ^ splitmix64(pos.opp ^ splitmix64(counts)))
@@ -94,8 +112,12 @@ def key(rules: Rulebook, pos: Position) -> np.uint64:
 
 @njit(cache=True)
 def plies_left(rules: Rulebook, pos: Position) -> np.int64:
-    """At most this many placements remain: the empty squares, and the donuts left in
-    both pools."""
+    """At most this many placements remain: the empty squares, and the donuts left in both pools.
+
+    Args:
+        rules: the rulebook.
+        pos: the position.
+    """
     empty = NUM_SQUARES - popcount(pos.own | pos.opp)
     pools = 2 * rules[1] - pos.placed_own - pos.placed_opp
     return np.int64(min(empty, pools))
@@ -103,8 +125,16 @@ def plies_left(rules: Rulebook, pos: Position) -> np.int64:
 
 @njit(cache=True)
 def playout(rules: Rulebook, pos: Position, rng: np.uint64) -> tuple[np.int64, np.uint64]:
-    """The engine's random game from ``pos`` to its end: ``(value, rng)``, +1 / 0 / -1 for
-    the side to move at ``pos``."""
+    """The engine's random game from ``pos`` to its end.
+
+    Args:
+        rules: the rulebook.
+        pos: the position.
+        rng: the random stream's state.
+
+    Returns:
+        ``(value, rng)``: +1 / 0 / -1 for the side to move at ``pos``, and the stream's state.
+    """
     winner, _, _, rng = _playout(rules, pos, _MOVER, rng)
     if winner == WINNER_DRAW:
         return np.int64(0), rng
@@ -121,7 +151,7 @@ def game() -> CompiledGame:
     inside itself, as :func:`_solve` does: a record a cached kernel returns carries the
     addresses of its functions in the process that compiled it."""
     return cg.compiled_game(legal=legal, play=play, key=key, max_plies=MAX_PLIES, alternating=False,
-                            plies_left=plies_left, playout=playout)
+                            hooks=cg.GameHooks(plies_left=plies_left, playout=playout))
 
 
 @njit(cache=True)

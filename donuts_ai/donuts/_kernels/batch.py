@@ -303,14 +303,31 @@ def observer_view(viewpoint: Viewpoint, donuts: Int64) -> Seen:
 @njit(cache=True, inline="always")
 def mover_view(own: np.uint64, opp: np.uint64, last: Int64, forced: np.uint64, placed_own: Int64, placed_opp: Int64,
                color: Int64, donuts: Int64) -> Seen:
-    """:func:`observer_view` of the side to move (``color``), the view of every observation
-    of the batched environment and of the learner's samples, roots and leaves."""
+    """:func:`observer_view` of the side to move, the view of every observation of the batched
+    environment and of the learner's samples, roots and leaves.
+
+    Args:
+        own: the side to move's donuts.
+        opp: the other side's donuts.
+        last: the square filled last (-1: none).
+        forced: the forced line's empty squares (0 on an open pick).
+        placed_own: the donuts the side to move has placed.
+        placed_opp: the donuts the other side has placed.
+        color: the side to move's colour (0 Chocolate, 1 Vanilla).
+        donuts: the donuts each player has.
+    """
     return observer_view(Viewpoint(own, opp, last, forced, placed_own, placed_opp, color, True, True), donuts)
 
 
 @njit(cache=True)
 def _write_planes(out: NDArray[np.float32], seen: Seen, directions: NDArray[np.int8]) -> None:
-    """One observation (:class:`Seen`), ``out`` ``float32[36, NUM_PLANES]`` (square, plane)."""
+    """Write one observation as planes.
+
+    Args:
+        out: ``float32[36, NUM_PLANES]`` (square, plane).
+        seen: the observation (:class:`Seen`).
+        directions: the layout's printed directions, ``int8[36]``.
+    """
     own, opp, last, forced, open_pick, own_left, opp_left, to_move, color = seen
     for sq in range(NUM_SQUARES):
         bit = ONE << np.uint64(sq)
@@ -334,12 +351,19 @@ def _write_planes(out: NDArray[np.float32], seen: Seen, directions: NDArray[np.i
 @njit(cache=True)
 def write_view(out: NDArray[np.float32], state: tuple[np.uint64, np.uint64, Int64, Int64, Int64, Int64], player: Int64,
                forced: np.uint64, donuts: Int64, directions: NDArray[np.int8]) -> None:
-    """The planes of one position seen by ``player`` (0 or 1) into ``out`` (``float32[36,
-    NUM_PLANES]``, any strides): the position by color, ``state`` as
-    :meth:`~donuts_ai.Board.kernel_state` gives it (``(b0, b1, turn, last, p0, p1)``,
-    ``turn`` -1 when over), ``forced`` the forced line's empty squares of the side to move
-    (0 on an open pick or when over), the layout's printed ``directions`` (``int8[36]``).
-    The Python layer's planes (``donuts_ai/interop/_planes.py``) are written by this kernel."""
+    """The planes of one position seen by ``player`` into ``out``. The Python layer's planes
+    (``donuts_ai/interop/_planes.py``) are written by this kernel.
+
+    Args:
+        out: ``float32[36, NUM_PLANES]``, any strides.
+        state: the position by colour, as :meth:`~donuts_ai.Board.kernel_state` gives it
+            (``(b0, b1, turn, last, p0, p1)``, ``turn`` -1 when over).
+        player: the observer, 0 or 1.
+        forced: the forced line's empty squares of the side to move (0 on an open pick or
+            when over).
+        donuts: the donuts each player has.
+        directions: the layout's printed directions, ``int8[36]``.
+    """
     b0, b1, turn, last, p0, p1 = state
     live, to_move = bool(turn >= 0), bool(turn == player)
     if player == 0:

@@ -79,8 +79,13 @@ def bitboard_images(bitboards: NDArray[np.uint64], square_image: NDArray[np.int6
 
 @njit(cache=True, inline="always")
 def position_image(pos: Position, square_image: NDArray[np.int64]) -> Position:
-    """The image of ``pos`` under the square map ``square_image``: the donuts and the last
-    square moved, the counts kept."""
+    """The image of ``pos`` under a square map: the donuts and the last square moved, the counts
+    kept.
+
+    Args:
+        pos: the position.
+        square_image: where each square goes, ``int64[36]``.
+    """
     last = pos.last if pos.last < 0 else square_image[pos.last]
     return Position(bitboard_image(np.uint64(pos.own), square_image), bitboard_image(np.uint64(pos.opp), square_image),
                     np.int64(last), np.int64(pos.placed_own), np.int64(pos.placed_opp))
@@ -93,7 +98,11 @@ def position_image(pos: Position, square_image: NDArray[np.int64]) -> Position:
 def position_key(pos: Position) -> PositionKey:
     """The position's key ``(key_a, key_b)``: the whole position, packed in two words,
     ``key_a = own | (last + 1) << 36 | placed_own << 43`` and ``key_b = opp | placed_opp << 36``.
-    The solver's table kernels take the pair as one ``key``."""
+    The solver's table kernels take the pair as one ``key``.
+
+    Args:
+        pos: the position.
+    """
     key_a = pos.own | (np.uint64(pos.last + 1) << _LAST_SHIFT) | (np.uint64(pos.placed_own) << _PLACED_OWN_SHIFT)
     key_b = pos.opp | (np.uint64(pos.placed_opp) << _PLACED_OPP_SHIFT)
     return key_a, key_b
@@ -140,8 +149,12 @@ def game_key(pos: Position, directions: NDArray[np.int8], square_image: NDArray[
 
 @njit(cache=True)
 def canonical_position_key(pos: Position, square_images: NDArray[np.int64]) -> PositionKey:
-    """The least :func:`position_key` among the images of ``pos`` under the symmetries of
-    ``square_images`` (``int64[k, 36]``, the identity first)."""
+    """The least :func:`position_key` among the images of ``pos`` under a set of symmetries.
+
+    Args:
+        pos: the position.
+        square_images: ``int64[k, 36]``, the symmetries' square maps, the identity first.
+    """
     best_a, best_b = position_key(pos)
     for s in range(1, square_images.shape[0]):
         a, b = position_key(position_image(pos, square_images[s]))
@@ -168,10 +181,19 @@ def canonical_layout_key(directions: NDArray[np.int8], square_images: NDArray[np
 @njit(cache=True)
 def canonical_game_key(pos: Position, directions: NDArray[np.int8], square_images: NDArray[np.int64],
                        direction_images: NDArray[np.int64], context: np.uint64, key: NDArray[np.uint64]) -> Int64:
-    """The least :func:`game_key` of ``pos`` on the layout of ``directions`` (with
-    ``context``) among its images under the symmetries of ``square_images`` and
-    ``direction_images`` (the identity first), into ``key`` (``uint64[GAME_KEY_WORDS]``);
-    returns the first symmetry (a row) giving it."""
+    """The least :func:`game_key` of ``pos`` among its images under a set of symmetries.
+
+    Args:
+        pos: the position.
+        directions: the layout's printed directions.
+        square_images: the symmetries' square maps, the identity first.
+        direction_images: the symmetries' direction maps, in the same order.
+        context: the key's context word (below 2**32).
+        key: ``uint64[GAME_KEY_WORDS]``, written.
+
+    Returns:
+        The first symmetry (a row) giving it.
+    """
     best = 0
     for s in range(square_images.shape[0]):
         w0, w1, w2, w3 = game_key(pos, directions, square_images[s], direction_images[s], context)
