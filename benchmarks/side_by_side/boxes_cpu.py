@@ -7,14 +7,21 @@ import importlib
 import json
 import time
 
-from donuts_ai.boxes import BoxesRules, BoxesState, _core
+from donuts_ai.boxes import BoxesRules, BoxesState
 
 # The rules kernels, by name so that one script measures any tree: _kernels since 0.5.0, _engine before.
 try:
     E = importlib.import_module("donuts_ai.boxes._kernels")
 except ModuleNotFoundError:
     E = importlib.import_module("donuts_ai.boxes._engine")
-from donuts_ai.boxes.agents._bound import ismcts as bound_search  # Donut Boxes' binding of the tree search
+# The state's engine side and the search's binding, by name likewise: boxes/_state/ and
+# boxes/agents/ since 0.6.0, boxes/_core.py and boxes/_bound.py before.
+try:
+    _core = importlib.import_module("donuts_ai.boxes._state.engine")
+    bound_search = importlib.import_module("donuts_ai.boxes.agents._bound").ismcts
+except ModuleNotFoundError:
+    _core = importlib.import_module("donuts_ai.boxes._core")
+    bound_search = importlib.import_module("donuts_ai.boxes._bound").ismcts
 from donuts_ai.search import ismcts as I  # the tree and its settings
 
 #: A search call's settings: ISMCTSSettings from 0.4.0 (one name for each record), Settings in 0.3.0.
