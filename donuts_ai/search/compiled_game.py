@@ -3,97 +3,26 @@
 Monte-Carlo tree search :mod:`donuts_ai.search.mcts`), for any two-player, zero-sum game
 of perfect information whose rules are written as Numba ``@njit`` functions.
 
-**The game.** A :class:`CompiledGame` record holds the game's functions. A position
-``pos`` is any Numba value (a tuple of plain words, say), always seen **from the side to
-move**; ``rules`` is any value the caller passes, handed to every function unchanged; a
-move is a bit index (0 to 63) of a ``uint64`` mask.
+A :class:`CompiledGame` record holds the game's functions. A position ``pos`` is any
+Numba value (a tuple of plain words, say), always seen from the side to move; ``rules``
+is any value the caller passes, handed to every function unchanged; a move is a bit
+index (0 to 63) of a ``uint64`` mask. The required functions (``legal``, ``play``,
+``key``) and the game's bounds (``max_plies``, ``alternating``) are :func:`compiled_game`'s
+arguments; the optional hooks (:class:`GameHooks`) speed a search up and never change a
+value, and a hook left out is this module's default, which means "not known". Inside a
+kernel, :func:`hook_given` tells a game's own hook from the default (a constant when the
+kernel compiles).
 
-- ``legal(rules, pos) -> uint64``: the legal moves. A position whose game goes on has one
-  at least (one with none scores as a draw);
-- ``play(rules, pos, move) -> (pos, status)``: the position after the side to move plays
-  ``move`` (the same Numba type as ``pos``) and the move's status: :data:`GOES_ON` (the
-  other player moves next; the position is from its side), :data:`MOVES_AGAIN` (the same
-  player moves again; the position is still from its side), :data:`WON` or :data:`LOST`
-  (the game is over, won or lost for the player who just moved) or :data:`DRAWN`;
-- ``key(rules, pos) -> uint64``: the transposition-table key; equal keys must mean the
-  same position (a game whose positions do not fit 64 bits hashes them, and a collision
-  can then give a wrong score, as in every engine whose table keys are hashes);
-- ``max_plies``: an ``int``, the most plies a game lasts from its start (at most
-  :data:`MAX_PLIES`). The search counts it down and takes a game that would last longer
-  for a draw where the count runs out (so a bound too low gives wrong scores, and a game
-  whose positions can repeat still ends);
-- ``alternating``: a ``bool``, True when players always alternate and only the player
-  who moves can win by a move (no :data:`MOVES_AGAIN`, no :data:`LOST`), as in Connect
-  Four. The solver then knows a win comes at an odd distance and a loss at an even one,
-  and bisects half as many scores; ``safe`` needs it.
-
-**The hooks** speed a search up and never change a value; each is optional (the helper
-:func:`compiled_game` fills in this module's default, which means "not known"), and a
-hook that is given must be exact:
-
-- ``winning(rules, pos) -> uint64``: every move that wins at once (default
-  :func:`default_winning`: none known, the search finds them by playing each move);
-- ``safe(rules, pos) -> uint64``: asked only where no move wins at once, every legal
-  move after which the opponent cannot win at once (default :func:`default_safe`: every
-  move, nothing known). Used only together with ``winning``;
-- ``plies_left(rules, pos) -> int64``: at most this many plies remain (default
-  :func:`default_plies_left`: :data:`MAX_PLIES`; the search also counts down from
-  ``max_plies``);
-- ``order(rules, pos, move) -> int64``: a move-ordering score, higher searched first
-  (default :func:`default_order`: 0 for all; ties go in bit order, lowest first);
-- ``playout(rules, pos, rng) -> (value, rng)``: a random game from ``pos`` to its end,
-  for the MCTS: ``value`` is +1, 0 or -1 for the side to move at ``pos``, ``rng`` a
-  xorshift64* state (``uint64``, never 0) to advance and hand back (default
-  :func:`default_playout`: the search plays uniformly random legal moves through
-  ``legal`` and ``play``, which a game's own playout usually beats several times).
-
-Inside a kernel, :func:`hook_given` tells a game's own hook from the default (a constant
-when the kernel compiles), so a search leans on what a hook says only when it is the
-game's.
-
-**How to grade a game's record**, in this order: (1) the required functions against a
-plain reading of the rules: the legal moves and each move's status, on every position
-reachable (a small game) or on a few hundred random ones; (2) ``key``: no two positions
-reached share a key; (3) each hook given, against ``legal`` and ``play``: ``winning`` is
-the moves whose status is :data:`WON`, ``safe`` (where nothing wins at once) the moves
-after which the reply's ``winning`` is empty, ``plies_left`` at least the longest line
-left; (4) the solver's scores with every hook equal its scores with the required
-functions alone (``compiled_game(legal=..., play=..., key=..., max_plies=...)``) on
-sampled positions: the hooks change the speed, never a value. The solver's tests grade
-their tiny games by a stronger check still: every score, and every move's, against a
-plain minimax over every position (``tests/search/test_compiled_solver.py``).
-
-**Caching.** Numba compiles a kernel that takes a record of functions once for each kind
-of record (each set of functions), and ``@njit(cache=True)`` cannot cache a kernel that
-names a function as a global to pass it as a value: the function is compiled in as its
-address, and the kernel compiles afresh in every process. So a game binds the solver in
-a small cached kernel of its own, which builds the record from its functions read as
-attributes of their module, every field given (a record built inside a kernel takes no
-defaults)::
-
-    from numba import njit
-    from donuts_ai.search import compiled_game as cg, solver
-    import my_game as G  # the game's @njit functions and MAX_PLIES
-
-    @njit(cache=True)
-    def solve_my_game(rules, pos, table, max_nodes):
-        game = cg.CompiledGame(G.legal, G.play, G.key, G.MAX_PLIES, True, G.winning, cg.default_safe,
-                               cg.default_plies_left, cg.default_order, cg.default_playout)
-        return solver.solve(game, rules, pos, table, max_nodes)
-
-``solve_my_game`` is compiled once and loaded from disk in later processes. (Numba
-checks a cached kernel against its own file only: after editing ``my_game`` or updating
-this library, delete the ``__pycache__`` entries of ``solve_my_game``, numba issue #6845.)
-Pass the root typed as ``play`` returns positions (``np.uint64`` boards, not the Python
-``int`` a kernel hands back): a root of other types compiles the recursive search twice,
-and Numba cannot load such a pair from its cache (numba #6061). Outside a cache,
-``solver.solve(compiled_game(legal=G.legal, ...), rules, pos, table, max_nodes)`` works
-from Python as it is, compiling in each process.
-"""
+``docs/howto/compile_your_game.md`` shows how to grade a game's record against a plain
+reading of its rules, and how to bind the searches in cached kernels of one's own: a
+kernel that names a function as a global compiles it in as its address and never caches,
+so a game builds the record inside its own ``@njit(cache=True)`` kernel, every field of
+:class:`CompiledGame` given, from its functions read as attributes of their module."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -124,9 +53,9 @@ MAX_PLIES = (1 << 14) - 1
 
 
 class CompiledGame(NamedTuple):
-    """A two-player, zero-sum game of perfect information as Numba ``@njit`` functions (the
-    module doc gives each contract). Build one with :func:`compiled_game`, or inside a
-    kernel with every field given, defaults included."""
+    """A two-player, zero-sum game of perfect information as Numba ``@njit`` functions
+    (:func:`compiled_game` and :class:`GameHooks` give each contract). Build one with
+    :func:`compiled_game`, or inside a kernel with every field given, defaults included."""
 
     legal: Callable[..., Any]  # (rules, pos) -> uint64: the legal moves
     play: Callable[..., Any]  # (rules, pos, move) -> (pos, status): the move played, the next player to move
@@ -203,6 +132,30 @@ def _hook_given_in_kernels(hook: Any) -> Callable[[Any], bool]:
     return implementation
 
 
+@dataclass(frozen=True)
+class GameHooks:
+    """A compiled game's optional hooks (:func:`compiled_game`); each must be exact, and
+    ``None`` is this module's default ("not known").
+
+    Attributes:
+        winning: ``(rules, pos) -> uint64``, every move that wins at once.
+        safe: ``(rules, pos) -> uint64``, asked only where no move wins at once: the legal
+            moves after which the opponent cannot win at once; needs ``winning``.
+        plies_left: ``(rules, pos) -> int64``, at most this many plies remain.
+        order: ``(rules, pos, move) -> int64``, a move-ordering score, higher searched first
+            (ties in bit order, lowest first).
+        playout: ``(rules, pos, rng) -> (value, rng)``, for the MCTS: a random game to its
+            end, ``value`` +1, 0 or -1 for the side to move, ``rng`` a xorshift64* state
+            (``uint64``, never 0) advanced and handed back.
+    """
+
+    winning: Callable[..., Any] | None = None
+    safe: Callable[..., Any] | None = None
+    plies_left: Callable[..., Any] | None = None
+    order: Callable[..., Any] | None = None
+    playout: Callable[..., Any] | None = None
+
+
 def compiled_game(
     *,
     legal: Callable[..., Any],
@@ -210,36 +163,37 @@ def compiled_game(
     key: Callable[..., Any],
     max_plies: int,
     alternating: bool = True,
-    winning: Callable[..., Any] | None = None,
-    safe: Callable[..., Any] | None = None,
-    plies_left: Callable[..., Any] | None = None,
-    order: Callable[..., Any] | None = None,
-    playout: Callable[..., Any] | None = None,
+    hooks: GameHooks | None = None,
 ) -> CompiledGame:
-    """A :class:`CompiledGame` with the defaults filled in for the hooks not given (None).
+    """A :class:`CompiledGame` with the defaults filled in for the hooks not given.
 
     Args:
-        legal: ``(rules, pos) -> uint64``, the legal moves.
-        play: ``(rules, pos, move) -> (pos, status)``.
-        key: ``(rules, pos) -> uint64``, the table key.
-        max_plies: the most plies a game lasts, 1 to :data:`MAX_PLIES`.
-        alternating: players always alternate and only the mover wins by a move (False
-            where ``play`` can return :data:`MOVES_AGAIN` or :data:`LOST`).
-        winning: ``(rules, pos) -> uint64``, every move that wins at once.
-        safe: ``(rules, pos) -> uint64``, the moves after which the opponent cannot win at
-            once; needs ``winning``.
-        plies_left: ``(rules, pos) -> int64``, at most this many plies remain.
-        order: ``(rules, pos, move) -> int64``, a move-ordering score, higher first.
-        playout: ``(rules, pos, rng) -> (value, rng)``, a random game to the end.
+        legal: ``(rules, pos) -> uint64``, the legal moves; a position whose game goes on
+            has one at least (one with none scores as a draw).
+        play: ``(rules, pos, move) -> (pos, status)``: the position after the side to move
+            plays ``move`` (the same Numba type as ``pos``, from the side of the player to
+            move next) and the move's status: :data:`GOES_ON`, :data:`MOVES_AGAIN` (the
+            same player moves again), :data:`WON` or :data:`LOST` (for the player who just
+            moved) or :data:`DRAWN`.
+        key: ``(rules, pos) -> uint64``, the table key: equal keys must mean the same
+            position (a hash's collision can give a wrong score, as in every engine).
+        max_plies: the most plies a game lasts, 1 to :data:`MAX_PLIES`; the search takes a
+            game that would last longer for a draw (a bound too low gives wrong scores).
+        alternating: players always alternate and only the mover wins by a move (no
+            :data:`MOVES_AGAIN`, no :data:`LOST`): the solver then bisects half as many
+            scores, and ``safe`` needs it.
+        hooks: the game's own hooks (:class:`GameHooks`); ``None``: none.
 
     Returns:
-        The record, every field a Numba ``@njit`` function but ``max_plies``.
+        The record, every field a Numba ``@njit`` function but ``max_plies`` and ``alternating``.
 
     Raises:
         TypeError: a function is not a Numba ``@njit`` function.
         ValueError: ``max_plies`` is out of range, ``alternating`` is not a bool, or ``safe``
             is given without ``winning`` or in a game that does not alternate.
     """
+    hooks = GameHooks() if hooks is None else hooks
+    winning, safe, plies_left, order, playout = hooks.winning, hooks.safe, hooks.plies_left, hooks.order, hooks.playout
     functions = {"legal": legal, "play": play, "key": key, "winning": winning, "safe": safe,
                  "plies_left": plies_left, "order": order, "playout": playout}
     for name, function in functions.items():
@@ -268,5 +222,5 @@ def compiled_game(
 
 
 __all__ = ["ALL_MOVES", "DEFAULT_HOOKS", "DRAWN", "GOES_ON", "LOST", "MAX_MOVES", "MAX_PLIES", "MOVES_AGAIN", "WON", "CompiledGame",
-           "compiled_game", "default_order", "default_playout", "default_plies_left", "default_safe", "default_winning",
+           "GameHooks", "compiled_game", "default_order", "default_playout", "default_plies_left", "default_safe", "default_winning",
            "hook_given"]

@@ -332,8 +332,9 @@ def test_compiled_game_fills_the_defaults() -> None:
     assert (game.winning, game.safe, game.plies_left, game.order, game.playout) == cg.DEFAULT_HOOKS
     assert game.max_plies == 9 and game.alternating is True
     assert not any(cg.hook_given(hook) for hook in cg.DEFAULT_HOOKS)
-    full = cg.compiled_game(legal=tiny.legal, play=tiny.play, key=tiny.key, max_plies=9, winning=tiny.winning,
-                            safe=tiny.safe, plies_left=tiny.plies_left, order=tiny.order)
+    full = cg.compiled_game(legal=tiny.legal, play=tiny.play, key=tiny.key, max_plies=9,
+                            hooks=cg.GameHooks(winning=tiny.winning, safe=tiny.safe, plies_left=tiny.plies_left,
+                                               order=tiny.order))
     assert all(cg.hook_given(hook) for hook in (full.winning, full.safe, full.plies_left, full.order))
     # The defaults say "not known".
     assert cg.default_winning(0, None) == 0 and cg.default_safe(0, None) == cg.ALL_MOVES
@@ -344,9 +345,10 @@ def test_compiled_game_fills_the_defaults() -> None:
     ({"legal": lambda rules, pos: 0}, TypeError, "legal must be a Numba @njit function"),
     ({"max_plies": 0}, ValueError, "max_plies must be an int"),
     ({"max_plies": cg.MAX_PLIES + 1}, ValueError, "max_plies must be an int"),
-    ({"safe": tiny.safe}, ValueError, "give winning with it"),
+    ({"hooks": cg.GameHooks(safe=tiny.safe)}, ValueError, "give winning with it"),
     ({"alternating": 1}, ValueError, "alternating must be a bool"),
-    ({"winning": tiny.winning, "safe": tiny.safe, "alternating": False}, ValueError, "needs a game whose players alternate"),
+    ({"hooks": cg.GameHooks(winning=tiny.winning, safe=tiny.safe), "alternating": False}, ValueError,
+     "needs a game whose players alternate"),
 ])
 def test_compiled_game_refuses(changes: dict[str, Any], error: type[Exception], match: str) -> None:
     arguments: dict[str, Any] = {"legal": tiny.legal, "play": tiny.play, "key": tiny.key, "max_plies": 9, **changes}
