@@ -18,14 +18,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .evaluation import Evaluation, evaluate
+    from .evaluation import Evaluation, EvaluationSettings, evaluate
     from .format import SUITE_NAMES, MoveLabel, Suite, SuiteError, SuitePosition, load_suite, parse_suite
     from .generate import generate, label_position
     from .report import Scores
 
 #: Each public name's module.
 _MODULES = {
-    "Evaluation": "evaluation", "Scores": "report", "evaluate": "evaluation",
+    "Evaluation": "evaluation", "EvaluationSettings": "evaluation", "Scores": "report", "evaluate": "evaluation",
     "SUITE_NAMES": "format", "MoveLabel": "format", "Suite": "format", "SuiteError": "format", "SuitePosition": "format",
     "load_suite": "format", "parse_suite": "format",
     "generate": "generate", "label_position": "generate",
@@ -38,5 +38,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["SUITE_NAMES", "Evaluation", "MoveLabel", "Scores", "Suite", "SuiteError", "SuitePosition", "evaluate", "generate",
-           "label_position", "load_suite", "parse_suite"]
+__all__ = ["SUITE_NAMES", "Evaluation", "EvaluationSettings", "MoveLabel", "Scores", "Suite", "SuiteError", "SuitePosition",
+           "evaluate", "generate", "label_position", "load_suite", "parse_suite"]
