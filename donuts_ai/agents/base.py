@@ -41,9 +41,13 @@ CLOCK_PARTS = 20
 
 
 def budget(time_limit: float | None, time_left: float | None) -> float | None:
-    """Seconds to spend on this move: the per-move limit ``time_limit`` (``None``: none),
-    capped by the clock ``time_left`` over :data:`CLOCK_PARTS` (a twentieth of it) when
-    the game is played on one."""
+    """Seconds to spend on this move: the per-move limit, capped by a twentieth
+    (:data:`CLOCK_PARTS`) of the clock when the game is played on one.
+
+    Args:
+        time_limit: the per-move limit (``None``: none).
+        time_left: the player's clock (``None``: no clock).
+    """
     if time_left is None:
         return time_limit
     share = max(0.0, float(time_left)) / CLOCK_PARTS
@@ -51,10 +55,15 @@ def budget(time_limit: float | None, time_left: float | None) -> float | None:
 
 
 def check_time_left(time_left: object) -> float | None:
-    """``time_left``, the player's clock handed to ``select_move``, as a float: ``None``
-    (no clock) or a finite number of seconds >= 0 (the harness never hands a negative
-    clock: running out loses the game). Anything else (a negative number, NaN, infinity,
-    a bool, a string) raises :class:`~donuts_ai.errors.AgentError`, in both games."""
+    """The player's clock handed to ``select_move``, as a float, checked the same way in every
+    game (the harness never hands a negative clock: running out loses the game).
+
+    Args:
+        time_left: ``None`` (no clock) or a finite number of seconds >= 0.
+
+    Raises:
+        AgentError: anything else (a negative number, NaN, infinity, a bool, a string).
+    """
     if time_left is None:
         return None
     # ``0 <= x < inf`` written as ``not x < 0 and x < inf``, which NaN fails: ``numbers.Real`` types only ``<``.
@@ -76,8 +85,14 @@ def positive_int(name: str, value: object, allow_none: Literal[False], error: ty
 @overload
 def positive_int(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = AgentError) -> int | None: ...
 def positive_int(name: str, value: object, allow_none: bool = True, error: type[DonutsError] = AgentError) -> int | None:
-    """An agent parameter that must be a positive int (``None`` allowed unless ``allow_none``
-    is False), else ``error`` (:class:`~donuts_ai.errors.AgentError` or a subclass) naming it."""
+    """An agent parameter that must be a positive int, checked.
+
+    Args:
+        name: the parameter's name, for the error.
+        value: the value.
+        allow_none: whether ``None`` is allowed.
+        error: the error raised, naming it (:class:`~donuts_ai.errors.AgentError` or a subclass).
+    """
     return check_int(name, value, minimum=1, allow_none=allow_none, error=error)
 
 
@@ -88,14 +103,24 @@ SIMULATIONS = "simulations"
 
 
 def check_time_limit(time_limit: object, error: type[DonutsError] = AgentError) -> float | None:
-    """A per-move time limit: a positive number of seconds, or ``None`` (else ``error``)."""
+    """A per-move time limit, checked.
+
+    Args:
+        time_limit: a positive number of seconds, or ``None``.
+        error: the error raised (:class:`~donuts_ai.errors.AgentError` or a subclass).
+    """
     return check_seconds("time_limit", time_limit, error=error)
 
 
 def check_exploration(exploration: object, positive: bool = False, error: type[DonutsError] = AgentError) -> float:
     """The exploration constant of a tree search (UCT's or PUCT's ``exploration``, one name in
-    every agent): a finite number >= 0 (> 0 with ``positive``), not a bool, as a float;
-    else ``error`` naming it."""
+    every agent), checked, as a float.
+
+    Args:
+        exploration: a finite number >= 0, not a bool.
+        positive: whether it must be > 0.
+        error: the error raised (:class:`~donuts_ai.errors.AgentError` or a subclass).
+    """
     # ``0 <= x < inf`` written as ``not x < 0 and x < inf``, which NaN fails: ``numbers.Real`` types only ``<``.
     if isinstance(exploration, bool) or not isinstance(exploration, numbers.Real) or not (
             not exploration < 0 and exploration < math.inf) or (positive and exploration <= 0):
@@ -104,8 +129,13 @@ def check_exploration(exploration: object, positive: bool = False, error: type[D
 
 
 def check_flag(name: str, value: object, error: type[DonutsError] = AgentError) -> bool:
-    """A yes/no agent parameter: a bool, or (from a spec) the text true/false in any case;
-    else ``error`` naming it."""
+    """A yes/no agent parameter, checked.
+
+    Args:
+        name: the parameter's name, for the error.
+        value: a bool, or (from a spec) the text true/false in any case.
+        error: the error raised (:class:`~donuts_ai.errors.AgentError` or a subclass).
+    """
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value.lower() in ("true", "false"):
@@ -226,12 +256,17 @@ def _covered(cls: type) -> frozenset[str]:
 
 
 class Agent(ABC):
-    """A player of any game (see the module doc). Subclasses set :attr:`kind` and
-    implement :meth:`select_move` (each game's base does: :class:`~donuts_ai.donuts.agents.donuts_agent.DonutsAgent`,
+    """A player of any game. Subclasses set :attr:`kind` and implement :meth:`select_move` (each
+    game's base does: :class:`~donuts_ai.donuts.agents.donuts_agent.DonutsAgent`,
     :class:`~donuts_ai.boxes.agents.BoxesAgent`, each checking ``time_left`` with
-    :func:`check_time_left` first). :meth:`params` reports the constructor's arguments
-    by itself; a subclass may override it (its constructor's parameters are then its own
-    to report)."""
+    :func:`check_time_left` first). :meth:`params` reports the constructor's arguments by
+    itself; a subclass may override it (its constructor's parameters are then its own to
+    report).
+
+    Args:
+        seed: the random stream's seed (``None``: unseeded).
+        name: how results name it (default: its kind).
+    """
 
     #: Registry name, e.g. "random" (set by each subclass).
     kind = "agent"
@@ -256,8 +291,11 @@ class Agent(ABC):
         return int(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        """Prepare for a new game: the random stream restarts from ``seed`` or, if
-        ``None``, from the agent's own seed."""
+        """Prepare for a new game: the random stream restarts.
+
+        Args:
+            seed: the stream's seed; ``None``: the agent's own seed.
+        """
         seed = self._check_seed(seed, None)
         self.rng = random.Random(self.seed if seed is None else seed)
 
@@ -265,9 +303,17 @@ class Agent(ABC):
     # A view and a move are each game's own types (a Board and a square name for Donuts):
     # ``Any`` here, so that each game's base narrows them.
     def select_move(self, view: Any, time_left: float | None = None) -> Any:
-        """The move of the player to move in ``view`` (see the module doc): ``time_left``
-        checked by :func:`check_time_left`, a finished game refused with
-        :class:`~donuts_ai.errors.GameOverError`."""
+        """The move of the player to move in ``view``.
+
+        Args:
+            view: what the game shows the player (:meth:`~donuts_ai.game.Game.player_view`),
+                unchanged.
+            time_left: the player's clock in seconds, or ``None``.
+
+        Raises:
+            AgentError: a bad ``time_left`` (:func:`check_time_left`).
+            GameOverError: a finished game.
+        """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
