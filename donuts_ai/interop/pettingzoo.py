@@ -100,8 +100,12 @@ def env(game: Literal["donuts"] = "donuts", **kwargs: Unpack[EnvOptions]) -> AEC
 @overload
 def env(game: Literal["boxes"], **kwargs: Unpack[BoxesEnvOptions]) -> AECEnv: ...
 def env(game: str = "donuts", **kwargs: Any) -> AECEnv:
-    """The environment in PettingZoo's standard wrappers for board games (see the module):
-    Donuts, or with ``game="boxes"`` Donut Boxes (:mod:`donuts_ai.interop.pettingzoo_boxes`)."""
+    """The environment in PettingZoo's standard wrappers for board games.
+
+    Args:
+        game: ``"donuts"``, or ``"boxes"`` for Donut Boxes (:mod:`donuts_ai.interop.pettingzoo_boxes`).
+        kwargs: those of the game's ``raw_env``.
+    """
     if game == "boxes":
         return boxes_env(**kwargs)
     if game != "donuts":
@@ -131,7 +135,17 @@ def _no_environment(game: str) -> str:
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type information
     """Donuts as an AEC environment, without wrappers: an illegal action raises
     :class:`~donuts_ai.errors.IllegalMoveError` here (use :func:`env` for PettingZoo's
-    behaviour). See the module for the spaces, rewards and keyword arguments."""
+    behaviour). The module says what the spaces and rewards are.
+
+    Args:
+        layout: a :class:`~donuts_ai.Layout`, layout text, or a layout spec: ``"standard"``
+            (default), ``"random"`` / ``"grid"`` for a fresh draw at every reset,
+            ``"random:SEED:COUNT"`` for a pool drawn from at every reset, a file.
+        rules: a :class:`~donuts_ai.Rules` or an insertion rule, ``"group"`` or ``"single"``.
+        donuts: donuts per player, overriding the rules'.
+        render_mode: ``"ansi"`` (:meth:`render` returns the text diagram), ``"human"`` (prints
+            it after every step) or ``"rgb_array"`` (the board's picture as ``uint8[H, W, 3]``).
+    """
 
     metadata = {"render_modes": list(RENDER_MODES), "name": NAME, "is_parallelizable": False, "render_fps": 2}
 
@@ -162,9 +176,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
 
     # --- spaces ---------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation's space (a ``Dict`` of ``observation`` and ``action_mask``).
+
+        Args:
+            agent: ``player_0`` .. ``player_{N-1}``.
+        """
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
+        """``Discrete(36)``: a square index, a1 = 0.
+
+        Args:
+            agent: ``player_0`` .. ``player_{N-1}``.
+        """
         return self.action_spaces[agent]
 
     # --- the game -------------------------------------------------------------------
@@ -180,11 +204,16 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         self.agent_selection = self.possible_agents[board.turn]
 
     def reset(self, seed: int | None = None, options: ResetOptions | None = None) -> None:
-        """Start a new game. ``seed`` reseeds the layout draws (a drawn layout, ``"random"``,
-        ``"grid"`` or a pool, is the same for the same seed). ``options`` (other keys are
-        ignored): ``{"layout": ...}`` plays this game on that layout (any form the
-        ``layout`` argument takes); ``{"fen": ...}`` starts from that position string
-        (:meth:`Board.fen`, under the environment's rules; the game must not be over)."""
+        """Start a new game.
+
+        Args:
+            seed: reseeds the layout draws (a drawn layout, ``"random"``, ``"grid"`` or a pool, is
+                the same for the same seed): a Python or NumPy integer in 0..2**64-1.
+            options: ``{"layout": ...}`` plays this game on that layout (any form the ``layout``
+                argument takes); ``{"fen": ...}`` starts from that position string
+                (:meth:`Board.fen`, under the environment's rules; the game must not be over);
+                other keys are ignored.
+        """
         self._draws.reset(check_seed("seed", seed, error=InteropError))  # None: the next draw of the streams
         options = options or {}
         fen, layout = options.get("fen"), options.get("layout")
@@ -200,6 +229,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         self._start(board)
 
     def observe(self, agent: str) -> Observation:
+        """The observation of ``agent``, from its side.
+
+        Args:
+            agent: ``player_0`` .. ``player_{N-1}``.
+        """
         player = self.possible_agents.index(agent)
         obs = write_planes(self.board, player, self._planes).transpose(1, 2, 0).copy()
         if agent == self.agent_selection and not self.board.is_game_over():
@@ -209,6 +243,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: SupportsInt | None) -> None:
+        """Play the agent to move's action.
+
+        Args:
+            action: a square index, or ``None`` for an agent whose game is over.
+
+        Raises:
+            IllegalMoveError: a square not legal now (the wrapped :func:`env` ends the game instead).
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

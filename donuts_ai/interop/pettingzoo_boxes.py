@@ -93,9 +93,13 @@ class BoxesInfo(TypedDict, total=False):
 
 
 def place_rewards(places: list[int]) -> list[float]:
-    """Each player's reward for their final place (:meth:`~donuts_ai.boxes.state.BoxesState.ranking`, 0 first): from
-    +1 for first to -1 for last in even steps; players sharing a place share the mean of the
-    places they cover (``[0, 0, 2]`` -> ``[0.5, 0.5, -1.0]``)."""
+    """Each player's reward for their final place: from +1 for first to -1 for last in even
+    steps; players sharing a place share the mean of the places they cover (``[0, 0, 2]`` ->
+    ``[0.5, 0.5, -1.0]``).
+
+    Args:
+        places: each player's place (:meth:`~donuts_ai.boxes.state.BoxesState.ranking`, 0 first).
+    """
     last = len(places) - 1
     shared = {place: places.count(place) for place in places}
     # Places p .. p + m - 1 are worth 1 - 2 * i / last each; their mean is at i = p + (m - 1) / 2.
@@ -103,7 +107,11 @@ def place_rewards(places: list[int]) -> list[float]:
 
 
 def env(**kwargs: Unpack[BoxesEnvOptions]) -> AECEnv:
-    """The environment in PettingZoo's standard wrappers (see the module)."""
+    """Donut Boxes in PettingZoo's standard wrappers.
+
+    Args:
+        kwargs: those of :class:`raw_env`.
+    """
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
     e = wrappers.AssertOutOfBoundsWrapper(e)
@@ -115,7 +123,19 @@ def env(**kwargs: Unpack[BoxesEnvOptions]) -> AECEnv:
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type information
     """Donut Boxes as an AEC environment, without wrappers: an illegal action raises
     :class:`~donuts_ai.errors.IllegalMoveError` here (use :func:`env` for PettingZoo's
-    behaviour). See the module for the spaces, rewards and keyword arguments."""
+    behaviour). The module says what the spaces and rewards are.
+
+    Args:
+        players: 2..10.
+        grid: ``"squared"`` or ``"splitzkies"``.
+        matching: ``"one"`` or ``"perfect"``.
+        closers: the closers rule switch (:class:`~donuts_ai.boxes.BoxesRules`).
+        radius: the table's radius, even, 4..1024 (default ``30 + 2 * players``).
+        reward: ``"place"`` (by final place, at the end) or ``"score"`` (the points as scored).
+        render_mode: ``"ansi"`` (:meth:`render` returns the state's text picture, the mover's
+            tray included: a viewer's view, not an agent's) or ``"human"`` (prints it after
+            every step).
+    """
 
     metadata = {"render_modes": list(RENDER_MODES), "name": NAME, "is_parallelizable": False, "render_fps": 2}
 
@@ -148,9 +168,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
 
     # --- spaces ---------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation's space (a ``Dict`` of ``observation``, ``features`` and ``action_mask``).
+
+        Args:
+            agent: ``player_0`` .. ``player_{N-1}``.
+        """
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
+        """``Discrete(K)``: the dense move index of the environment's ``encoding``.
+
+        Args:
+            agent: ``player_0`` .. ``player_{N-1}``.
+        """
         return self.action_spaces[agent]
 
     # --- the game -------------------------------------------------------------------
@@ -166,9 +196,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         self._select(self._player_to_move())
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game: with ``seed``, the deal of ``BoxesState(rules, seed)``, and the
-        stream of the next resets' deals seeded by it; without, the stream's next deal.
-        ``options`` are ignored."""
+        """Start a new game.
+
+        Args:
+            seed: a non-negative Python or NumPy int: the deal of ``BoxesState(rules, seed)``, and
+                the stream of the next resets' deals seeded by it; ``None``: the stream's next deal.
+            options: ignored.
+        """
         seed = check_seed("seed", seed, error=InteropError)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -193,6 +227,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         self.infos[self.agent_selection] = {"observation": self._view(player)}
 
     def observe(self, agent: str) -> BoxesEnvObservation:
+        """The observation of ``agent``, from its view alone.
+
+        Args:
+            agent: ``player_0`` .. ``player_{N-1}``.
+        """
         player = self.possible_agents.index(agent)
         view = self._view(player)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
@@ -204,6 +243,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo has no type
         return {"observation": self.views.planes(view), "features": self.views.features(view), "action_mask": mask}
 
     def step(self, action: SupportsInt | None) -> None:
+        """Play the agent to move's action.
+
+        Args:
+            action: a move index, or ``None`` for an agent whose game is over.
+
+        Raises:
+            IllegalMoveError: a move not legal now (the wrapped :func:`env` ends the game instead).
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
