@@ -4,7 +4,7 @@ A record is a pyperf benchmark suite, so ``python -m pyperf stats FILE`` and ``p
 pyperf compare_to OLD NEW`` read it. It holds one pyperf benchmark per *figure* (random
 playouts on one core, perft at depth 6, ...); a figure is made of *runs*, each an
 independent process (:func:`run_processes`), and each run keeps its *values*: the seconds
-one unit of work took (the tables turn them into rates: :func:`rate`). Intervals are
+one unit of work took (turned into rates by :func:`~donuts_ai.bench.compare.rate`). Intervals are
 computed over runs, not over the values of one (:mod:`donuts_ai.bench.compare`).
 
 :func:`measure_work` calibrates a figure as pyperf calibrates its loops (a repeat lasts at
