@@ -102,8 +102,14 @@ class StudySummary(TypedDict):
 
 
 def study_layouts(arrangements: str | int | None = None, grids: int | None = None, seed: int = 0) -> list[StudyLayout]:
-    """The layouts to solve, one per symmetry class, each with how many of the drawn
-    layouts it stands for (``weight``)."""
+    """The layouts to solve, one per symmetry class, each with how many of the drawn layouts it
+    stands for (``weight``).
+
+    Args:
+        arrangements: the tile arrangements: ``"all"`` or how many to sample (``None``: none).
+        grids: how many random direction grids to draw (``None``: none).
+        seed: which arrangements are sampled, which grids drawn.
+    """
     seed = check_int("seed", seed)
     drawn: list[Layout] = []
     if arrangements is not None:
@@ -131,7 +137,12 @@ def study_layouts(arrangements: str | int | None = None, grids: int | None = Non
 
 
 def solve_unit(config: StudyConfig, unit: StudyLayout) -> StudyRow:
-    """Solve one layout's empty board (value, a best move; the distance if configured)."""
+    """Solve one layout's empty board (value, a best move; the distance if configured).
+
+    Args:
+        config: the study's settings.
+        unit: the layout.
+    """
     solver = _SOLVER.get(config["tt_bits"])
     if solver is None:  # one Solver (and its table) per process, made on first use
         solver = _SOLVER[config["tt_bits"]] = Solver(config["tt_bits"], book=False)  # a study searches: it makes books
@@ -159,19 +170,28 @@ DEFAULT_TT_BITS = 20
 def run_study(arrangements: str | int | None = None, grids: int | None = None, *, distance: bool = False,
               tt_bits: int = DEFAULT_TT_BITS, first_moves: bool = False, config: HarnessConfig | None = None,
               **settings: Unpack[Settings]) -> tuple[StudyConfig, list[StudyRow]]:
-    """Solve the study's layouts; returns (config, solved units). With ``first_moves``
-    each unit also lists its winning (and drawing) first moves, which costs one solve
-    per legal first move. ``distance`` also finds how long the win (or loss) takes;
-    ``tt_bits`` sizes each worker's transposition table (:data:`DEFAULT_TT_BITS`).
+    """Solve the study's layouts.
 
-    The harness's settings come as keywords or as a
-    :class:`~donuts_ai.tournament.HarnessConfig` (``config=``), as for a tournament; a
-    study uses ``seed`` (which arrangements are sampled, which grids drawn), ``rules``
-    (a :class:`~donuts_ai.donuts.rules.Rules`, an insertion name or a mapping, see
-    :func:`~donuts_ai.donuts.rules.make_rules`: a variant; the official rules by default),
-    ``workers`` (default 1), ``backend``, ``address``, ``results_path``, ``resume`` and
-    ``progress`` (a callable, called with ``(layouts solved, layouts)``; ``True``: a bar,
-    :mod:`~donuts_ai.tournament.progress`), and refuses the others."""
+    The harness's settings come as keywords or as a :class:`~donuts_ai.tournament.HarnessConfig`
+    (``config=``), as for a tournament; a study uses ``seed`` (which arrangements are sampled,
+    which grids drawn), ``rules`` (a variant, as :func:`~donuts_ai.donuts.rules.make_rules`
+    takes it; the official rules by default), ``workers`` (default 1), ``backend``,
+    ``address``, ``results_path``, ``resume`` and ``progress`` (a callable, called with
+    ``(layouts solved, layouts)``; ``True``: a bar), and refuses the others.
+
+    Args:
+        arrangements: the tile arrangements: ``"all"`` or how many to sample.
+        grids: how many random direction grids to draw.
+        distance: also find how long the win (or loss) takes.
+        tt_bits: sizes each worker's transposition table (:data:`DEFAULT_TT_BITS`).
+        first_moves: each unit also lists its winning (and drawing) first moves, which costs
+            one solve per legal first move.
+        config: the harness's settings.
+        settings: the harness's settings as keywords.
+
+    Returns:
+        ``(config, solved units)``.
+    """
     harness = resolve(config, None, settings, entry="run_study", uses=STUDY_FIELDS)
     if harness.game not in (None, "donuts"):
         raise DonutsError(f"the study solves Donuts layouts, not {harness.game!r} games")
@@ -198,8 +218,12 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, *
 
 
 def summary(units: list[StudyRow]) -> dict[str, StudySummary]:
-    """Shares of first-player wins, draws and losses, weighted by how many drawn layouts
-    each solved class stands for, per kind of layout."""
+    """Shares of first-player wins, draws and losses, weighted by how many drawn layouts each
+    solved class stands for, per kind of layout.
+
+    Args:
+        units: the solved units.
+    """
     out: dict[str, StudySummary] = {}
     for kind in ("arrangement", "grid"):
         rows = [u for u in units if u["kind"] == kind]
@@ -215,8 +239,15 @@ def summary(units: list[StudyRow]) -> dict[str, StudySummary]:
 
 
 def load_study(path: str | PathLike[str]) -> tuple[StudyConfig, list[StudyRow]]:
-    """(config, units sorted by unit number) of a study results file, plain JSON lines or
-    gzip-compressed (``.gz``), as :func:`run_study` writes it."""
+    """A study results file, plain JSON lines or gzip-compressed (``.gz``), as :func:`run_study`
+    writes it.
+
+    Args:
+        path: the file.
+
+    Returns:
+        ``(config, units sorted by unit number)``.
+    """
     config: StudyConfig | None = None
     records: list[dict[str, Any]] = []
     with (gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")) as fh:
@@ -237,13 +268,22 @@ def load_study(path: str | PathLike[str]) -> tuple[StudyConfig, list[StudyRow]]:
 
 
 def hardest(units: list[StudyRow], count: int = 10) -> list[StudyRow]:
-    """The ``count`` layouts whose solve searched the most nodes, most first."""
+    """The ``count`` layouts whose solve searched the most nodes, most first.
+
+    Args:
+        units: the solved units.
+        count: how many.
+    """
     return sorted(units, key=lambda u: -u["nodes"])[:count]
 
 
 def winning_move_counts(units: list[StudyRow]) -> Counter[int]:
     """How many layouts (weighted by the drawn layouts each class stands for) have 0, 1, 2...
-    winning first moves; needs a study run with ``first_moves``."""
+    winning first moves; needs a study run with ``first_moves``.
+
+    Args:
+        units: the solved units.
+    """
     counts: Counter[int] = Counter()
     for u in units:
         if "winning_moves" not in u:
@@ -258,10 +298,15 @@ BOOK_STUDIES = ("study_all_arrangements.jsonl.gz", "study_all_arrangements_donut
 
 
 def build_book(paths: Sequence[str | PathLike[str]], base: Book | None = None) -> Book:
-    """A :class:`~donuts_ai.donuts.book.Book` of the empty boards the study files in
-    ``paths`` solved (each under its own rules), added to ``base`` (say the shipped book,
-    to extend it with a study of one's own). Each variant records where its entries came
-    from: the study file's name, its SHA-256, its configuration and its solved classes."""
+    """A :class:`~donuts_ai.donuts.book.Book` of the empty boards the study files solved (each
+    under its own rules). Each variant records where its entries came from: the study file's
+    name, its SHA-256, its configuration and its solved classes.
+
+    Args:
+        paths: the study files.
+        base: a book to add them to (say the shipped book, to extend it with a study of one's
+            own).
+    """
     book = base or Book()
     for path in paths:
         config, rows = load_study(path)

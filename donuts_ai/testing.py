@@ -64,8 +64,13 @@ STATE_MEMBERS = tuple(name for name in dir(GameState) if not name.startswith("_"
 
 
 class GameCheckError(GameError):
-    """A game failed a check of :func:`check_game`: the message, one line, names the game
-    (``game_name``), the check (``check``) and what was wrong (``problem``)."""
+    """A game failed a check of :func:`check_game`; the message, one line, names all three.
+
+    Args:
+        game_name: the game.
+        check: the check.
+        problem: what was wrong.
+    """
 
     def __init__(self, game_name: str, check: str, problem: str) -> None:
         super().__init__(f"{game_name}: {check}: {problem}")

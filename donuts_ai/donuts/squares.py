@@ -51,15 +51,30 @@ _SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
 
 
 def square(file: int, rank: int) -> int:
-    """Square index of ``file`` (0..5 = a..f) and ``rank`` (0..5 = 1..6)."""
+    """The square index of a file and a rank.
+
+    Args:
+        file: 0..5 = a..f.
+        rank: 0..5 = 1..6.
+    """
     return rank * SIZE + file
 
 
 def square_file(sq: int) -> int:
+    """The file of a square, 0..5 = a..f.
+
+    Args:
+        sq: the square's index.
+    """
     return sq % SIZE
 
 
 def square_rank(sq: int) -> int:
+    """The rank of a square, 0..5 = 1..6.
+
+    Args:
+        sq: the square's index.
+    """
     return sq // SIZE
 
 
@@ -106,7 +121,11 @@ def parse_square(move: object) -> int:
 
 
 def squares_of(bb: int) -> list[int]:
-    """Square indices of the set bits of a bitboard, ascending."""
+    """The square indices of the set bits of a bitboard, ascending.
+
+    Args:
+        bb: the bitboard.
+    """
     out = []
     while bb:
         low = bb & -bb
@@ -116,6 +135,11 @@ def squares_of(bb: int) -> list[int]:
 
 
 def bitboard_of(squares: Iterable[int]) -> int:
+    """The bitboard of a set of squares.
+
+    Args:
+        squares: square indices.
+    """
     bb = 0
     for sq in squares:
         bb |= 1 << sq

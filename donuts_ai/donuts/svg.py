@@ -18,11 +18,16 @@ _DONUT = {0: ("#6b3e26", "#3d2316"), 1: ("#f6e7b9", "#b49a5a")}  # (fill, outlin
 
 def board_svg(directions: Sequence[int], bitboards: tuple[int, int] = (0, 0), last: int | None = None, legal: int = 0,
               size: int | None = None) -> str:
-    """An SVG of a layout (its 36 ``directions``) and, if given, the donuts of both
-    colours (``bitboards``), the ``last`` placed square and the ``legal`` squares (a bitboard).
+    """An SVG of a layout and, if given, the donuts of both colours. Each square shows its
+    printed line; the last placed donut is ringed in red and the legal squares for the side to
+    move carry a small dot.
 
-    Each square shows its printed line; the last placed donut is ringed in red and the
-    legal squares for the side to move carry a small dot.
+    Args:
+        directions: the layout's 36 line directions.
+        bitboards: the donuts of both colours.
+        last: the square placed last.
+        legal: the legal squares (a bitboard).
+        size: the picture's width in pixels (default: the natural size).
     """
     total = 2 * MARGIN + SIZE * CELL
     width = size or total

@@ -40,7 +40,14 @@ def _matrix(sym: str) -> tuple[int, int, int, int]:
 
 
 def transform_coords(x: int, y: int, sym: str, size: int = SIZE) -> tuple[int, int]:
-    """Image of (file, rank) on a ``size``×``size`` grid under ``sym``."""
+    """The image of (file, rank) on a ``size``×``size`` grid under ``sym``.
+
+    Args:
+        x: the file.
+        y: the rank.
+        sym: one of the names of :data:`SYMMETRY_NAMES`.
+        size: the grid's side.
+    """
     a, b, c, d = _matrix(sym)
     # Doubled centred coordinates stay integral on even and odd grids alike.
     cx, cy = 2 * x - (size - 1), 2 * y - (size - 1)
@@ -49,7 +56,12 @@ def transform_coords(x: int, y: int, sym: str, size: int = SIZE) -> tuple[int, i
 
 
 def transform_direction(direction: int, sym: str) -> int:
-    """Image of a line direction (0..3) under ``sym``."""
+    """The image of a line direction under ``sym``.
+
+    Args:
+        direction: 0..3.
+        sym: one of the names of :data:`SYMMETRY_NAMES`.
+    """
     a, b, c, d = _matrix(sym)
     dx, dy = DIRECTION_VECTORS[direction]
     v = (a * dx + b * dy, c * dx + d * dy)
@@ -61,11 +73,23 @@ def transform_direction(direction: int, sym: str) -> int:
 
 
 def transform_square(sq: int, sym: str) -> int:
+    """The image of a square under ``sym``.
+
+    Args:
+        sq: the square's index.
+        sym: one of the names of :data:`SYMMETRY_NAMES`.
+    """
     x, y = transform_coords(square_file(sq), square_rank(sq), sym)
     return y * SIZE + x
 
 
 def transform_bitboard(bb: int, sym: str) -> int:
+    """The image of a bitboard under ``sym``.
+
+    Args:
+        bb: the bitboard.
+        sym: one of the names of :data:`SYMMETRY_NAMES`.
+    """
     out = 0
     for sq in range(NUM_SQUARES):
         if bb >> sq & 1:
@@ -74,7 +98,11 @@ def transform_bitboard(bb: int, sym: str) -> int:
 
 
 def inverse(sym: str) -> str:
-    """The symmetry that undoes ``sym``."""
+    """The symmetry that undoes ``sym``.
+
+    Args:
+        sym: one of the names of :data:`SYMMETRY_NAMES`.
+    """
     _matrix(sym)  # validates the name
     # Quarter turns undo each other; every other symmetry is its own inverse.
     return {"rot90": "rot270", "rot270": "rot90"}.get(sym, sym)
@@ -92,8 +120,12 @@ DIRECTION_IMAGE = np.array([[transform_direction(d, sym) for d in range(len(DIRE
 
 
 def square_images(names: Iterable[str]) -> NDArray[np.int64]:
-    """``int64[k, 36]``: the rows of :data:`SQUARE_IMAGE` of the symmetries ``names``, in
-    that order (a fresh array)."""
+    """``int64[k, 36]``: the rows of :data:`SQUARE_IMAGE` of the symmetries ``names``, in that
+    order (a fresh array).
+
+    Args:
+        names: the symmetries' names.
+    """
     return SQUARE_IMAGE[[SYMMETRY_NAMES.index(_name(sym)) for sym in names]]
 
 

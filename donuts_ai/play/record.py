@@ -65,8 +65,14 @@ class SavedGame:
 
     @classmethod
     def from_board(cls, board: Board, tags: dict[str, str] | None = None, start: Board | None = None) -> SavedGame:
-        """The record of ``board``'s move stack. ``start`` is the position the stack starts
-        from when that is not the empty board (a game begun from a position string)."""
+        """The record of ``board``'s move stack.
+
+        Args:
+            board: the game.
+            tags: tags to add to the record's own.
+            start: the position the stack starts from when that is not the empty board (a game
+                begun from a position string).
+        """
         layout = ",".join(board.layout.to_text().splitlines())
         out = {"Game": "Donuts"} | dict(tags or {})
         out |= {"Layout": layout, "Insertion": board.rules.insertion, "Donuts": str(board.rules.donuts)}
@@ -124,6 +130,14 @@ class SavedGame:
 
     @classmethod
     def loads(cls, text: str) -> SavedGame:
+        """Read a record from its text.
+
+        Args:
+            text: the record's text.
+
+        Raises:
+            SavedGameError: naming what is wrong.
+        """
         tags: dict[str, str] = {}
         moves: list[str | None] = []
         for n, raw in enumerate(text.splitlines(), 1):
@@ -148,6 +162,11 @@ class SavedGame:
         return cls(tags, moves)
 
     def save(self, path: str) -> None:
+        """Write the record to a file.
+
+        Args:
+            path: the file.
+        """
         try:
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(self.dumps())
@@ -158,7 +177,14 @@ class SavedGame:
 
 
 def load(path: str) -> SavedGame:
-    """Read a record file (see the module doc). Raises :class:`SavedGameError`."""
+    """Read a record file.
+
+    Args:
+        path: the file.
+
+    Raises:
+        SavedGameError: naming what is wrong.
+    """
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_BYTES + 1)
