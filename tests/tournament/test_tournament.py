@@ -204,7 +204,7 @@ def test_round_robin_and_gauntlet_schedules():
     assert len({u["setup"] for u in units}) == 2
     # By default every unit gets a freshly drawn tile arrangement, the same on every rerun.
     drawn = T.make_config(FAST, games=4, game="donuts")
-    assert drawn["layouts"] == "random"
+    assert drawn["setups"] == "random"
     layouts = [u["setup"] for u in T.schedule(drawn)]
     assert len(set(layouts)) == len(layouts) == 6
     assert layouts == [u["setup"] for u in T.schedule(T.make_config(FAST, games=4, game="donuts"))]
