@@ -72,13 +72,21 @@ class BookEntry:
 
 
 def rules_key(rules: Rules | Mapping[str, Any]) -> str:
-    """A variant's name in a book: its rules dict as sorted JSON."""
+    """A variant's name in a book: its rules dict as sorted JSON.
+
+    Args:
+        rules: a :class:`Rules` or its dict.
+    """
     as_dict = rules.to_dict() if isinstance(rules, Rules) else Rules.from_dict(rules).to_dict()
     return json.dumps(as_dict, sort_keys=True)
 
 
 def is_empty_board(board: Board) -> bool:
-    """Whether ``board`` is a game's start: nothing placed, Chocolate to move."""
+    """Whether ``board`` is a game's start: nothing placed, Chocolate to move.
+
+    Args:
+        board: the position.
+    """
     return board.bitboards == (0, 0) and board.placed == (0, 0) and board.turn == 0 and board.last is None
 
 
@@ -111,15 +119,23 @@ class _Variant:
 
 
 class Book:
-    """Exact values and best first moves of empty boards, per rules variant (see the
-    module doc). Build one from rows with :meth:`from_rows`, read one with :meth:`load`."""
+    """Exact values and best first moves of empty boards, per rules variant. Build one from rows
+    with :meth:`from_rows`, read one with :meth:`load`.
+
+    Args:
+        variants: the variants' entries (an empty book by default).
+    """
 
     def __init__(self, variants: Iterable[_Variant] = ()):
         self._variants = {rules_key(v.rules): v for v in variants}
 
     # --- reading -------------------------------------------------------------------
     def probe(self, board: Board) -> BookEntry | None:
-        """The entry for ``board`` if it is an empty board the book holds, else ``None``."""
+        """The entry for ``board`` if it is an empty board the book holds, else ``None``.
+
+        Args:
+            board: the position.
+        """
         if not is_empty_board(board):
             return None
         variant = self._variants.get(rules_key(board.rules))
@@ -141,9 +157,15 @@ class Book:
         return [{"rules": v.rules, "entries": len(v), "source": v.source} for v in self._variants.values()]
 
     def value_counts(self, rules: Rules | Mapping[str, Any]) -> dict[str, int]:
-        """How many classes of the variant of ``rules`` the first player wins, draws and
-        loses, and how many hold a proved distance (a :class:`BookError` if the book has
-        no such variant)."""
+        """How many classes of a variant the first player wins, draws and loses, and how many hold a
+        proved distance.
+
+        Args:
+            rules: a :class:`Rules` or its dict.
+
+        Raises:
+            BookError: the book has no such variant.
+        """
         key = rules_key(rules)
         variant = self._variants.get(key)
         if variant is None:
@@ -160,10 +182,19 @@ class Book:
     def from_rows(cls, rules: Rules | Mapping[str, Any] | None, rows: Iterable[Mapping[str, Any]],
                   source: Mapping[str, Any], base: Book | None = None) -> Book:
         """``base`` (or an empty book) with the solved empty boards of ``rows`` added under
-        ``rules``: each row a mapping with ``layout`` (its text), ``value`` (for the first
-        player), ``best_move`` and ``distance`` (or ``None``), as a study writes them.
-        Rows of one layout class must agree on the value (a :class:`BookError` if not);
-        the first row of a class is kept, or a later one that proved the distance."""
+        ``rules``. The first row of a layout class is kept, or a later one that proved the
+        distance.
+
+        Args:
+            rules: the variant (``None``: the official rules).
+            rows: each a mapping with ``layout`` (its text), ``value`` (for the first player),
+                ``best_move`` and ``distance`` (or ``None``), as a study writes them.
+            source: where the rows came from, recorded with the variant.
+            base: the book added to.
+
+        Raises:
+            BookError: rows of one layout class that disagree on the value.
+        """
         the_rules = rules if isinstance(rules, Rules) else Rules.from_dict(rules or {})
         entries: dict[int, tuple[int, int, int]] = {}
         old = (base or cls())._variants.get(rules_key(the_rules))
@@ -198,8 +229,12 @@ class Book:
 
     # --- files ---------------------------------------------------------------------
     def save(self, path: str | PathLike[str]) -> None:
-        """Write the book to ``path`` (a NumPy ``.npz`` file; its meta says what it holds
-        and carries a checksum of every array)."""
+        """Write the book to a NumPy ``.npz`` file; its meta says what it holds and carries a
+        checksum of every array.
+
+        Args:
+            path: the file.
+        """
         arrays = self._arrays()
         meta = {"format": BOOK_FORMAT, "version": BOOK_VERSION, "checksum": _checksum(arrays),
                 "variants": [{"rules": v.rules, "entries": len(v), "source": v.source} for v in self._variants.values()]}
@@ -216,9 +251,15 @@ class Book:
 
     @classmethod
     def load(cls, path: str | PathLike[str] | None = None) -> Book:
-        """The book in ``path`` (default: :data:`SHIPPED_BOOK`), checked: a file that is
-        not a book of this format, fails its checksum, or holds impossible entries is a
-        :class:`BookError`, never trusted."""
+        """The book in a file, checked.
+
+        Args:
+            path: the file (default: :data:`SHIPPED_BOOK`).
+
+        Raises:
+            BookError: a file that is not a book of this format, fails its checksum, or holds
+                impossible entries: never trusted.
+        """
         where = Path(SHIPPED_BOOK if path is None else path)
         try:
             with np.load(where, allow_pickle=False) as data:

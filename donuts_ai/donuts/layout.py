@@ -325,9 +325,13 @@ def layout_text(text: str) -> str | None:
 
 
 def fresh_layout(kind: str, seed: int | None = None) -> Layout:
-    """A fresh layout of a drawn kind: ``"random"`` a tile arrangement
-    (:meth:`Layout.random`), ``"grid"`` a direction grid (:meth:`Layout.random_grid`),
-    from ``seed`` (``None``: unseeded)."""
+    """A fresh layout of a drawn kind.
+
+    Args:
+        kind: ``"random"`` a tile arrangement (:meth:`Layout.random`), ``"grid"`` a direction
+            grid (:meth:`Layout.random_grid`).
+        seed: what it is drawn from (``None``: unseeded).
+    """
     if kind == RANDOM:
         return Layout.random(seed)
     if kind == GRID:
@@ -471,8 +475,17 @@ def _read_layout_file(path: str) -> list[Layout]:
 
 
 def parse_layout_spec(text: str) -> list[Layout] | str:
-    """A layout spec (see :class:`LayoutSpec`) as the tournament takes it: the layouts it
-    names, or the word ``"random"`` / ``"grid"`` for a fresh draw whenever one is needed
-    (for the caller to draw from its own seed). Raises :class:`LayoutError`."""
+    """A layout spec (see :class:`LayoutSpec`) as the tournament takes it.
+
+    Args:
+        text: the spec.
+
+    Returns:
+        The layouts it names, or the word ``"random"`` / ``"grid"`` for a fresh draw whenever
+        one is needed (for the caller to draw from its own seed).
+
+    Raises:
+        LayoutError: a bad spec.
+    """
     spec = LayoutSpec(text)
     return spec.kind if spec.fresh else spec.layouts

@@ -128,11 +128,13 @@ def make_rules(rules: Rules | str | Mapping[str, Any] | None = None, donuts: int
 
 
 def add_rules_arguments(p: argparse.ArgumentParser) -> None:
-    """The Donuts rules flags, defined once for every command that takes them
-    (``--insertion``, ``--donuts``: ``donuts-ai play``, ``game``, ``tournament``, ``sprt``,
-    ``study``); :func:`rules_from_arguments` reads them back. A flag left out is ``None``,
-    so that a command can tell it apart from one given (the tournament's ``--rules`` may
-    give the same rule): both mean the official rule."""
+    """The Donuts rules flags, defined once for every command that takes them (``--insertion``,
+    ``--donuts``); :func:`rules_from_arguments` reads them back. A flag left out is ``None``,
+    so that a command can tell it apart from one given: both mean the official rule.
+
+    Args:
+        p: the command's parser.
+    """
     official = Rules()
     p.add_argument("--insertion", choices=INSERTION_MODES, default=None,
                    help=f"insertion rule of Donuts: group or single (default {official.insertion})")
@@ -140,13 +142,21 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def given_rules(args: argparse.Namespace) -> dict[str, str | int]:
-    """The Donuts rules flags given on the command line (:func:`add_rules_arguments`),
-    by rule name: those left out are not in it."""
+    """The Donuts rules flags given on the command line, by rule name: those left out are not in it.
+
+    Args:
+        args: the parsed command line.
+    """
     return {key: getattr(args, key) for key in RULE_KEYS if getattr(args, key) is not None}
 
 
 def rules_from_arguments(args: argparse.Namespace) -> Rules:
-    """The :class:`Rules` of the flags of :func:`add_rules_arguments`
-    (the official rule for each flag left out); a bad value raises
-    :class:`~donuts_ai.donuts.errors.RulesError` naming it."""
+    """The :class:`Rules` of the rules flags (the official rule for each flag left out).
+
+    Args:
+        args: the parsed command line.
+
+    Raises:
+        RulesError: a bad value, naming it.
+    """
     return Rules.from_dict(given_rules(args))

@@ -22,6 +22,14 @@ def _annotation(analysis: PositionAnalysis, move: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``donuts-ai replay``: a saved game, move by move, every move checked first.
+
+    Args:
+        args: the parsed command line.
+
+    Returns:
+        The exit status.
+    """
     record = load(args.file)
     start = record.start()
     final = record.board()  # every move checked before anything is printed

@@ -200,10 +200,16 @@ class _HTTPServer(ThreadingHTTPServer):
 
 def make_server(host: str = "127.0.0.1", port: int = 0, app: Server | None = None, quiet: bool = True,
                 idle_timeout: float = IDLE_TIMEOUT) -> _HTTPServer:
-    """An HTTP server for ``app`` bound to ``host:port`` (port 0: a free one), not yet
-    serving (call ``serve_forever``). A connection that sends nothing for
-    ``idle_timeout`` seconds while its request is read (an idle or stalled client) is
-    closed, so it holds no thread for long."""
+    """An HTTP server for ``app``, not yet serving (call ``serve_forever``).
+
+    Args:
+        host: the address bound.
+        port: the port (0: a free one).
+        app: the routes (default: a new :class:`~._routes.Server`).
+        quiet: whether to log nothing.
+        idle_timeout: a connection that sends nothing for this many seconds while its request
+            is read (an idle or stalled client) is closed, so it holds no thread for long.
+    """
     app = app or Server()
     if not idle_timeout > 0:
         raise DonutsError(f"idle_timeout must be a positive number of seconds, got {idle_timeout!r}")
@@ -224,7 +230,14 @@ def _is_loopback(host: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``donuts-ai serve``."""
+    """``donuts-ai serve``.
+
+    Args:
+        args: the parsed command line.
+
+    Returns:
+        The exit status.
+    """
     max_think = MAX_THINK if args.max_think is None else args.max_think
     if not 0 < max_think <= MAX_THINK:
         raise DonutsError(f"--max-think must be in (0, {MAX_THINK:g}] seconds, got {max_think:g}")

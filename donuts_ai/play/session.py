@@ -21,7 +21,14 @@ LABEL_SEEDS = 1_000_000
 
 
 def parse_color(text: object) -> int | None:
-    """``chocolate``/``c``/``vanilla``/``v``/``random`` (drawn now) or ``both`` (``None``)."""
+    """The person's colour.
+
+    Args:
+        text: ``chocolate``/``c``/``vanilla``/``v``/``random`` (drawn now) or ``both``.
+
+    Returns:
+        0, 1, or ``None`` for both.
+    """
     t = str(text).strip().lower()
     if t in ("chocolate", "c", "0"):
         return 0
@@ -35,10 +42,16 @@ def parse_color(text: object) -> int | None:
 
 
 def make_layout(spec: str) -> tuple[Layout, str]:
-    """(layout, label) of one layout spec (:class:`~donuts_ai.donuts.layout.LayoutSpec`):
-    ``standard``, ``random`` / ``grid`` (a fresh draw, whose seed is given in the label so
-    the layout can be had again), ``random:SEED``, ``grid:SEED``, layout text, or a layout
-    file (one layout)."""
+    """The layout of a layout spec (:class:`~donuts_ai.donuts.layout.LayoutSpec`).
+
+    Args:
+        spec: ``standard``, ``random`` / ``grid`` (a fresh draw, whose seed is given in the
+            label so the layout can be had again), ``random:SEED``, ``grid:SEED``, layout
+            text, or a layout file (one layout).
+
+    Returns:
+        ``(layout, label)``.
+    """
     label = str(spec).strip()
     read = LayoutSpec(label)
     if read.fresh:
@@ -48,8 +61,13 @@ def make_layout(spec: str) -> tuple[Layout, str]:
 
 
 def constraint_text(board: Board, who: str) -> str:
-    """The line rule for the side to move, in one line: ``you must play on the / line
-    through d4`` or ``open pick: anywhere``."""
+    """The line rule for the side to move, in one line: ``you must play on the / line through
+    d4`` or ``open pick: anywhere``.
+
+    Args:
+        board: the position.
+        who: how the side to move is named.
+    """
     if board.is_game_over():
         return ""
     if board.last is None:
@@ -68,7 +86,13 @@ class Opponent(Protocol):
     """What plays the opponent's moves: an agent (a :class:`~donuts_ai.donuts.agents.DonutsAgent`,
     or any object with such a ``select_move``) that answers a move for the board it is given."""
 
-    def select_move(self, board: Board, /) -> str: ...
+    def select_move(self, board: Board, /) -> str:
+        """The opponent's move.
+
+        Args:
+            board: the position.
+        """
+        ...
 
 
 @dataclass
@@ -83,9 +107,16 @@ class Ply:
 
 
 class PlaySession:
-    """A game being played on ``board`` where ``human`` (0, 1, or ``None`` for both sides) plays against
-    ``opponent`` (an agent; or ``None``, when people play both sides or when each of the
-    opponent's moves is given its agent: :meth:`ai_move`)."""
+    """A game being played against an agent, or by people on both sides.
+
+    Args:
+        board: the game.
+        human: the person's colour: 0, 1, or ``None`` for both sides.
+        opponent: an agent; or ``None``, when people play both sides or when each of the
+            opponent's moves is given its agent (:meth:`ai_move`).
+        opponent_name: how the opponent is named.
+        layout_label: how the layout is named.
+    """
 
     def __init__(self, board: Board, human: int | None, opponent: Opponent | None = None, opponent_name: str = "AI",
                  layout_label: str = ""):
@@ -105,6 +136,11 @@ class PlaySession:
         return self.board.is_game_over() or self.resigned is not None
 
     def is_human(self, color: int | None) -> bool:
+        """Whether a person plays ``color``.
+
+        Args:
+            color: 0, 1, or ``None``.
+        """
         return color is not None and (self.human is None or color == self.human)
 
     def human_to_move(self) -> bool:
@@ -114,16 +150,27 @@ class PlaySession:
         return not self.is_over() and self.human is not None and self.board.turn != self.human
 
     def who(self, color: int) -> str:
-        """``you``, the opponent's name, or the colour's name when people play both sides."""
+        """``you``, the opponent's name, or the colour's name when people play both sides.
+
+        Args:
+            color: 0 or 1.
+        """
         if self.human is None:
             return COLOR_NAMES[color]
         return "you" if color == self.human else self.opponent_name
 
     # --- moves -------------------------------------------------------------------------
     def play(self, move: str | int) -> Ply:
-        """The person's move. Raises a :class:`DonutsError` (the game unchanged) when it is
-        not a square, not legal (:class:`~donuts_ai.errors.GameOverError` after the end),
-        or not the person's turn (:class:`NotYourTurn`)."""
+        """The person's move.
+
+        Args:
+            move: a square's name or index.
+
+        Raises:
+            DonutsError: the game unchanged, when it is not a square, not legal
+                (:class:`~donuts_ai.errors.GameOverError` after the end), or not the person's turn
+                (:class:`NotYourTurn`).
+        """
         if self.is_over():
             raise GameOverError(f"the game is over: {self.result_text()}")
         turn = self.board.turn
@@ -143,7 +190,11 @@ class PlaySession:
         return ply
 
     def ai_move(self, agent: Opponent | None = None) -> Ply:
-        """The opponent's move (``agent`` stands in for it when given)."""
+        """The opponent's move.
+
+        Args:
+            agent: stands in for the opponent when given.
+        """
         if not self.ai_to_move():
             raise GameOverError("the game is over") if self.is_over() else NotYourTurn("it is not the opponent's turn")
         agent = agent or self.opponent

@@ -48,6 +48,13 @@ _FG_LAST = "\033[1;38;5;196m"
 
 
 def use_ansi(style: str, stream: TextIO) -> bool:
+    """Whether to draw in colour.
+
+    Args:
+        style: ``"ansi"``, ``"plain"``, or else colour on a terminal (unless ``NO_COLOR`` is
+            set or ``TERM`` is ``dumb``).
+        stream: where the board is written.
+    """
     if style == "ansi":
         return True
     if style == "plain":
