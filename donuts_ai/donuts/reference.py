@@ -58,7 +58,16 @@ class ReferenceGame:
     def from_state(
         cls, layout: Layout, rules: Rules, cells: Iterable[int | None], turn: int | None, last: int | None, placed: Iterable[int]
     ) -> ReferenceGame:
-        """A game set up from raw state (``last`` None before any placement)."""
+        """A game set up from raw state.
+
+        Args:
+            layout: the layout.
+            rules: the rules.
+            cells: ``cells[sq]``: 0 (Chocolate), 1 (Vanilla) or ``None``.
+            turn: the side to move, ``None`` once over.
+            last: the square filled last (``None`` before any placement).
+            placed: the donuts each side has placed.
+        """
         game = cls(layout, rules)
         game.cells = list(cells)
         game.last = last
@@ -73,7 +82,11 @@ class ReferenceGame:
         return self.reason is not None
 
     def line_squares(self, sq: int) -> list[int]:
-        """Every square of the line through ``sq`` in its printed direction, ``sq`` included."""
+        """Every square of the line through ``sq`` in its printed direction, ``sq`` included.
+
+        Args:
+            sq: the square.
+        """
         dx, dy = VECTORS[self.layout.direction(sq)]
         x, y = _xy(sq)
         out = [sq]
@@ -94,7 +107,12 @@ class ReferenceGame:
         return on_line if on_line else empty  # a full line gives an open pick
 
     def flips_for(self, sq: int, mover: int) -> list[int]:
-        """Opponent squares that placing ``mover`` on empty ``sq`` would flip."""
+        """The opponent's squares that placing ``mover`` on the empty ``sq`` would flip.
+
+        Args:
+            sq: the square.
+            mover: the colour placed.
+        """
         opp = 1 - mover
         cells = self.cells
         flipped: list[int] = []
@@ -124,6 +142,11 @@ class ReferenceGame:
         return sorted(flipped)
 
     def has_five(self, color: int) -> bool:
+        """Whether ``color`` has five in a row.
+
+        Args:
+            color: 0 or 1.
+        """
         for y in range(SIZE):
             for x in range(SIZE):
                 for dx, dy in VECTORS:
@@ -132,6 +155,11 @@ class ReferenceGame:
         return False
 
     def largest_group(self, color: int) -> int:
+        """The size of ``color``'s largest orthogonally connected group.
+
+        Args:
+            color: 0 or 1.
+        """
         seen: set[int] = set()
         best = 0
         for start in range(SIZE * SIZE):
@@ -152,7 +180,14 @@ class ReferenceGame:
 
     # --- moves ---------------------------------------------------------------------
     def play(self, sq: int) -> list[int]:
-        """Place for the side to move on ``sq``; returns the flipped squares."""
+        """Place for the side to move.
+
+        Args:
+            sq: the square.
+
+        Returns:
+            The flipped squares.
+        """
         if sq not in self.legal_moves():
             raise ValueError(f"illegal move {sq}")
         mover = self.turn
@@ -206,7 +241,12 @@ class ReferenceGame:
 
 
 def perft(game: ReferenceGame, depth: int) -> int:
-    """Leaf count of the reference game tree (a finished game is a leaf)."""
+    """The leaf count of the reference game tree (a finished game is a leaf).
+
+    Args:
+        game: the position.
+        depth: the plies.
+    """
     if depth == 0 or game.over:
         return 1
     total = 0
@@ -226,8 +266,18 @@ class PlayoutTotals(TypedDict):
 
 
 def random_playouts(layout: Layout, n_games: int, seed: int | None = None, rules: Rules | None = None) -> PlayoutTotals:
-    """Random games with the reference rules (Python's ``random``, so not the same games
-    as the engine's): ``{"wins": [c, v], "draws": d, "mean_plies": m}``."""
+    """Random games with the reference rules (Python's ``random``, so not the same games as the
+    engine's).
+
+    Args:
+        layout: the layout.
+        n_games: the games.
+        seed: the games' seed.
+        rules: the rules (default: official).
+
+    Returns:
+        ``{"wins": [c, v], "draws": d, "mean_plies": m}``.
+    """
     rng = random.Random(seed)
     wins, draws, plies = [0, 0], 0, 0
     for _ in range(n_games):

@@ -122,8 +122,13 @@ class _Search:
 
 
 class EngineServer:
-    """The engine's state and commands; :meth:`handle` takes one line, :func:`serve`
-    feeds it stdin. ``out`` and ``err`` are text streams (the protocol, the diagnostics)."""
+    """The engine's state and commands; :meth:`handle` takes one line, :func:`serve` feeds it stdin.
+
+    Args:
+        spec: the agent's spec.
+        out: the protocol's text stream.
+        err: the diagnostics' text stream.
+    """
 
     def __init__(self, spec: str, out: TextIO, err: TextIO):
         self.spec, self.out, self.err = spec, out, err
@@ -165,6 +170,11 @@ class EngineServer:
 
     # --- output ----------------------------------------------------------------------
     def send(self, line: str) -> None:
+        """Write one line of the protocol, flushed (one writer at a time).
+
+        Args:
+            line: the line.
+        """
         with self._lock:
             self._write(line)
 
@@ -173,7 +183,11 @@ class EngineServer:
         self.out.flush()
 
     def say(self, text: str) -> None:
-        """A diagnostic, on stderr."""
+        """A diagnostic, on stderr.
+
+        Args:
+            text: the diagnostic.
+        """
         self.err.write(f"donuts-ai engine: {text}\n")
         self.err.flush()
 
@@ -210,7 +224,14 @@ class EngineServer:
 
     # --- commands --------------------------------------------------------------------
     def handle(self, line: str) -> bool:
-        """Do one command line; False after ``quit``. Nothing raises: bad input is said on stderr."""
+        """Do one command line. Nothing raises: bad input is said on stderr.
+
+        Args:
+            line: the command line.
+
+        Returns:
+            False after ``quit``, else True.
+        """
         words = line.split()
         if not words:
             return True
@@ -389,8 +410,11 @@ class EngineServer:
 
 
 def info_line(info: object) -> str | None:
-    """The ``info`` line of an agent's figures for its last move (``last_info``: depth,
-    nodes, seconds, score, proven, proof), or None when it gave none."""
+    """The ``info`` line of an agent's figures for its last move, or ``None`` when it gave none.
+
+    Args:
+        info: the agent's ``last_info`` (depth, nodes, seconds, score, proven, proof).
+    """
     if not isinstance(info, dict) or info.get("forced"):
         return None
     words = [INFO]
@@ -410,7 +434,14 @@ def info_line(info: object) -> str | None:
 
 
 def serve(spec: str) -> int:
-    """Run the engine on this process's stdin and stdout until ``quit`` or end of input."""
+    """Run the engine on this process's stdin and stdout until ``quit`` or end of input.
+
+    Args:
+        spec: the agent's spec.
+
+    Returns:
+        The exit status.
+    """
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
     sys.stdout = sys.stderr

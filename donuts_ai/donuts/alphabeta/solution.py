@@ -81,7 +81,15 @@ class MoveValue(_Valued):
 
 
 def score_to_value(score: int, remaining: int) -> tuple[int, int]:
-    """(value, distance) of a root-relative score; draws last ``remaining`` plies."""
+    """The value and distance of a root-relative score.
+
+    Args:
+        score: the score.
+        remaining: the plies a draw lasts.
+
+    Returns:
+        ``(value, distance)``.
+    """
     if score > MATE_BOUND:
         return WIN, WIN_SCORE - score
     if score < -MATE_BOUND:
@@ -90,12 +98,17 @@ def score_to_value(score: int, remaining: int) -> tuple[int, int]:
 
 
 def candidate_scores(pos: Position, n: int, winning: bool) -> list[int]:
-    """Every score a won (``winning``) or lost game could have from ``state``, ascending.
+    """Every score a won or lost game could have from ``pos``, ascending.
 
-    The players alternate while both have donuts, then the one with donuts left moves
-    on. Own wins come on own placements (a five) or at the last ply; losses on the
-    opponent's placements, or at the last ply, or on our own last placement when it
-    ends the game."""
+    The players alternate while both have donuts, then the one with donuts left moves on. Own
+    wins come on own placements (a five) or at the last ply; losses on the opponent's
+    placements, or at the last ply, or on our own last placement when it ends the game.
+
+    Args:
+        pos: the position.
+        n: the donuts each player has.
+        winning: whether the game is won (else lost).
+    """
     left = [n - pos.placed_own, n - pos.placed_opp]
     end = int(plies_left(pos, n))
     mover, scores = 0, []  # 0 = the side to move in ``pos``
@@ -108,33 +121,47 @@ def candidate_scores(pos: Position, n: int, winning: bool) -> list[int]:
     return sorted(scores)
 
 
+# Why not the middle (a binary search): from the opening most games are decided at or near
+# their last ply, and proving "no win faster than the slowest" is the one expensive refutation
+# the answer needs anyway; testing a faster score first adds a refutation of its own. Measured
+# with two threads on the empty boards of random_grid(0..11): solve(distance=True) median
+# 3.76 s -> 1.73 s, slowest 13.5 s -> 10.0 s (239 M -> 177 M nodes); analyze of
+# random_grid(0..7) median 15.0 s -> 12.4 s; positions 4, 10 and 16 random plies in as fast
+# or faster (benchmarks/RESULTS.md).
 def slowest_first(candidates: list[int], value: int) -> int:
-    """The next score to test ("score >= v") among ``candidates`` (ascending, at least two)
-    of a won (``value`` > 0) or lost game: the one next to the slowest end, so that one
-    null window settles the slowest result: for a win, "does it win faster than the
-    slowest candidate?"; for a loss, "does it lose as late as the latest?".
+    """The next score to test ("score >= v") of a won or lost game: the one next to the slowest
+    end, so that one null window settles the slowest result: for a win, "does it win faster
+    than the slowest candidate?"; for a loss, "does it lose as late as the latest?".
 
-    Why not the middle (a binary search): from the opening most games are decided at or
-    near their last ply, and proving "no win faster than the slowest" is the one
-    expensive refutation the answer needs anyway; testing a faster score first adds a
-    refutation of its own. Measured with two threads on the empty boards of
-    ``random_grid(0..11)``: ``solve(distance=True)`` median 3.76 s -> 1.73 s, slowest
-    13.5 s -> 10.0 s (239 M -> 177 M nodes); ``analyze`` of ``random_grid(0..7)`` median
-    15.0 s -> 12.4 s; positions 4, 10 and 16 random plies in as fast or faster
-    (``benchmarks/RESULTS.md``)."""
+    Args:
+        candidates: the scores left, ascending, at least two.
+        value: the game's value, > 0 for a win.
+    """
     return candidates[1] if value > 0 else candidates[-1]
 
 
 def narrowed(candidates: list[int], v: int, r: int) -> list[int]:
-    """The candidate scores left after a null-window test "score >= v" returned ``r``
-    (fail-soft: ``r >= v`` proves score >= r, else score <= r)."""
+    """The candidate scores left after a null-window test "score >= v" (fail-soft: ``r >= v``
+    proves score >= r, else score <= r).
+
+    Args:
+        candidates: the scores left.
+        v: the score tested.
+        r: what the test returned.
+    """
     if r >= v:
         return [c for c in candidates if c >= max(r, v)]
     return [c for c in candidates if c <= r]
 
 
 def plies_after(board: Board, sq: int, donuts: int) -> int:
-    """How long a draw after ``sq`` lasts: this ply and every one left after it."""
+    """How long a draw after ``sq`` lasts: this ply and every one left after it.
+
+    Args:
+        board: the position.
+        sq: the move.
+        donuts: the donuts each player has.
+    """
     after = board.copy(stack=False)
     after.push(sq)
     return 1 + (0 if after.is_game_over() else int(plies_left(position_of(*after.kernel_state()), donuts)))
