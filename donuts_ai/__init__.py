@@ -1,24 +1,21 @@
-"""donuts_ai: play, search and study the board game Donuts (Bruno Cathala, Funforge 2023).
+"""donuts_ai: play, search and study the board game Donuts (Bruno Cathala, Funforge 2023),
+and any turn-based game written to its game contract.
 
 The public API::
 
     from donuts_ai import Board, Layout, Rules, perft, random_playouts
-    from donuts_ai import make            # a fresh state of either game: make("donuts"), make("boxes", players=3)
+    from donuts_ai import make            # a fresh state of any game: make("donuts"), make("boxes", players=3)
     from donuts_ai import Game, register_game   # the game contract, and the one table of games
     from donuts_ai import BaseState, GameEnd    # a game of one's own: its state from five members
     from donuts_ai import evaluate        # accuracy against perfect play (loaded when first used)
 
 Squares are ints 0..35 (a1 = 0, f6 = 35; see :mod:`donuts_ai.donuts.squares`); colours are
-0 (Chocolate, moves first) and 1 (Vanilla). The Numba kernels behind it live in the
-private package ``donuts_ai.donuts._kernels``; a pure-Python statement of the same rules is
-:mod:`donuts_ai.donuts.reference`.
-
-Each game has its folder: :mod:`donuts_ai.donuts` (the board game: rules, board, engine,
-searches, agents) and :mod:`donuts_ai.boxes` (Donut Boxes). At the root sit what both
-share (:mod:`donuts_ai.state`, :mod:`donuts_ai.outcomes`, :mod:`donuts_ai.errors`, the
-agent base :mod:`donuts_ai.agents`, :func:`make`) and the front ends (the tournament
-harness, the game-agnostic tree searches, play, interop, bench, learn, suites, study, the
-command line); ``docs/architecture.md`` draws the tree.
+0 (Chocolate, moves first) and 1 (Vanilla). Each game has its folder: :mod:`donuts_ai.donuts`,
+:mod:`donuts_ai.boxes` (Donut Boxes) and :mod:`donuts_ai.connect_four`. At the root sit what
+they share (:mod:`donuts_ai.state`, :mod:`donuts_ai.outcomes`, :mod:`donuts_ai.errors`, the
+agents of :mod:`donuts_ai.agents`, :func:`make`) and the front ends (the tournament harness,
+the tree searches, play, interop, bench, learn, suites, study, the command line);
+``docs/architecture.md`` draws the tree.
 """
 
 import importlib
@@ -26,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _kernel_cache  # noqa: F401  (first: drops stale cached kernels before any is loaded)
 from ._when_imported import when_imported
-from .donuts.agents import AGENTS, OPTIONAL_AGENTS
+from .donuts import kernels as kernels  # the compiled API: `from donuts_ai import kernels`
 from .donuts.board import Board, Outcome, Termination
 from .donuts.errors import LayoutError, PositionError, RulesError, SymmetryError
 from .donuts.layout import NUM_ARRANGEMENTS, TILE_FACES, Layout, LayoutSpec
@@ -38,7 +35,6 @@ from .donuts.vector_env import VectorEnv
 from .errors import DonutsError, GameError, GameOverError, IllegalMoveError, InvalidMoveError
 from .game import Game, get_game, make, register_game
 from .state import BaseState, GameEnd
-from .tournament.specs import ENGINE_POSITIONS
 
 # isort: split
 # The games register themselves in the table of games when their game module is imported,
@@ -52,21 +48,10 @@ from .boxes.game import BOXES as _BOXES  # noqa: F401
 from .connect_four.game import CONNECT_FOUR as _CONNECT_FOUR  # noqa: F401
 
 if TYPE_CHECKING:
-    from .donuts import kernels as kernels  # a module loaded when first named (_LAZY_MODULES)
     from .donuts.alphabeta.solver import MoveValue, Solution, Solver, analyze, solve
     from .suites.evaluation import evaluate
 
 __version__ = "0.6.0"
-
-# The registries by name of the lower layers that list what a higher layer provides, filled
-# here: the package root runs before any of its modules, and only it may name every layer.
-# Each entry is a dotted path, imported when first used, so this loads none of them
-# (``import donuts_ai`` loads no search). The games are not among them: each registers
-# itself in the table of games from its own package (:func:`register_game`).
-AGENTS.add("az", "donuts_ai.learn.agent:AlphaZeroAgent")
-OPTIONAL_AGENTS["openspiel-mcts"] = ("donuts_ai.interop.openspiel:OpenSpielMCTSAgent", "spiel")
-ENGINE_POSITIONS["donuts"] = "donuts_ai.engine_protocol.position:position_command"
-
 
 
 def _register_with_gymnasium() -> None:
@@ -94,25 +79,21 @@ when_imported("pyspiel", _register_with_openspiel)
 #: the harness's seats and the suites).
 _LAZY = {"MoveValue": "donuts.alphabeta.solver", "Solution": "donuts.alphabeta.solver", "Solver": "donuts.alphabeta.solver",
          "analyze": "donuts.alphabeta.solver", "solve": "donuts.alphabeta.solver", "evaluate": "suites.evaluation"}
-#: Public modules loaded when first named (``from donuts_ai import kernels``): the compiled
-#: API loads the engine's kernels and the canonical position's.
-_LAZY_MODULES = {"kernels": "donuts.kernels"}
 
 
+# Lazy: importing the solver and ``evaluate`` (the harness and the suites) here would cost
+# every ``import donuts_ai``, and every agent process of a tournament, 118 ms of CPU more
+# (483 ms against 365 ms, the least of 11 fresh processes; the solver alone 45 ms).
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
-    if name in _LAZY_MODULES:
-        module = importlib.import_module(f".{_LAZY_MODULES[name]}", __name__)
-        globals()[name] = module
-        return module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY, *_LAZY_MODULES})
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [

@@ -1,45 +1,22 @@
 """The game contract, written down once: :class:`Game`, and the one table of games.
 
-A game is two objects (OpenSpiel's split of ``Game`` from ``State``):
+A game is two objects (OpenSpiel's split of ``Game`` from ``State``): its **state**
+(:class:`~donuts_ai.state.GameState`: ``turn``, ``legal_moves()``, ``push``, ``pop``,
+``outcome()``...; :class:`~donuts_ai.state.BaseState` writes all but five) and its **game**
+(:class:`Game`): its name, settings, set-ups, rules as JSON, players, how an answer reads as
+a move, what each player may see, its agents, and what a tournament counts. Only
+:meth:`Game.new_state` and :attr:`Game.name` are required; the defaults fit a two-player game
+of perfect information without rule variants, set-ups or scores (``docs/howto/own_game.md``).
 
-- its **state** (:class:`~donuts_ai.state.GameState`) knows the moves: ``turn``,
-  ``legal_moves()``, ``push``, ``pop``, ``outcome()`` and the rest of the protocol;
-  :class:`~donuts_ai.state.BaseState` writes all but five of them;
-- its **game** (:class:`Game`, this module) knows everything else: its name, its settings
-  and set-ups, its rules as JSON, its players, how an agent's answer reads as a move, what
-  each player may see, its agents, and the counts and ledgers a tournament reports.
+A game is *two-sided* (``FREE_FOR_ALL = False``, Donuts: a winner or a draw, colour-swapped
+pairs, 2v2 team battles) or *free-for-all* (``FREE_FOR_ALL = True``, Donut Boxes: 2 or more
+players each for themselves, places and scores). Chance is the game's: the set-up handed to
+:meth:`Game.new_state` is drawn from the unit's seed (:meth:`Game.draw_setup`). What an
+agent sees is the game's choice (:meth:`Game.player_view`, :meth:`Game.observation`).
 
-Only :meth:`Game.new_state` and :attr:`Game.name` are required: every other member has a
-default that fits a two-player game of perfect information with no rule variants, no
-set-ups (every game starts from the start position, set-up ``""``), no scores (a win
-counts 1 and a draw ½) and no forfeited turns. ``docs/howto/own_game.md`` writes one.
-
-Every front end (:func:`make`, the tournament harness, the command line, the searching
-agents ``mcts``, ``alphabeta`` and ``solver``) reads the one table of this module:
-:func:`get_game` finds a game by name, and a game joins with :func:`register_game`
-(Donuts and Donut Boxes register themselves from their own packages; a game of one's
-own registers itself the same way, and is named ``"module:name"`` where its module may
-not be imported yet). This module imports nothing of the package but the errors and the
-state protocol, so a game's module imports nothing of the harness.
-
-A game is turn-based between ``num_players(rules)`` players, numbered from 0 (0 moves
-first). Two kinds:
-
-- *two-sided* (``FREE_FOR_ALL = False``, Donuts): two sides, a winner or a draw, played in
-  colour-swapped pairs, best-of series, or 2v2 team battles (a side's two players
-  alternate its turns);
-- *free-for-all* (``FREE_FOR_ALL = True``, Donut Boxes): 2 or more players, each for
-  themselves; a finished game's outcome gives a place per player (shared places allowed)
-  and per-player scores, its ``winner`` the player alone in first place, else ``None``.
-
-A game says whether it is of perfect information (:attr:`Game.PERFECT_INFORMATION`):
-the library's generic searches read the state itself, so they refuse a game whose
-players may not see all of it. Chance is the game's business: the set-up the harness
-hands to :meth:`Game.new_state` is drawn from the unit's seed (:meth:`Game.draw_setup`)
-and may hold the seed of the game's own random stream (a deal). Agents receive
-``player_view(state, player)`` in-process or ``agent_view(observation(state, player))``
-in their own process, so what an agent sees is the game's decision (a game of hidden
-information sends each player only what it may know).
+Every front end reads the one table of this module: :func:`get_game` finds a game by name,
+and a game joins with :func:`register_game`, from its own module. This module imports
+nothing of the package but the errors and the state protocol.
 """
 
 from __future__ import annotations
@@ -305,11 +282,19 @@ _GAMES: dict[str, Game[Any]] = {}
 
 
 def register_game(game: Game[Any]) -> Game[Any]:
-    """Make ``game`` known by its name to :func:`donuts_ai.make`, the tournament harness
-    and the command line, and return it. A game's module calls it once when imported (a
-    tournament's agent processes import the module again: ``type(game).__module__``).
-    Registering another game under a taken name is a :class:`~donuts_ai.errors.DonutsError`;
-    the same game again changes nothing."""
+    """Make a game known by its name to :func:`make`, the tournament harness and the
+    command line. A game's module calls it once when imported (a tournament's agent
+    processes import that module again: ``type(game).__module__``).
+
+    Args:
+        game: the game; registering the same game again changes nothing.
+
+    Returns:
+        The registered game.
+
+    Raises:
+        DonutsError: for a name another game has taken, or that is empty or has outer spaces.
+    """
     if not isinstance(game, Game):
         raise DonutsError(f"register_game takes a Game, got {type(game).__name__}")
     if not isinstance(game.name, str) or not game.name or game.name != game.name.strip():
@@ -328,10 +313,20 @@ def game_names() -> tuple[str, ...]:
 
 
 def get_game(game: Game[Any] | str) -> Game[Any]:
-    """``game`` itself, or the registered game of that name (a
-    :class:`~donuts_ai.errors.DonutsError` naming the known ones when there is none). A
-    name of the form ``"module:name"`` imports ``module`` first, so that a game of one's
-    own registers itself (``get_game("examples.connect_four:connect-four-python")``)."""
+    """A registered game, found by its name.
+
+    Args:
+        game: a :class:`Game` (returned as it is) or a registered name. A name
+            ``"module:name"`` imports ``module`` first, so that a game of one's own
+            registers itself (``get_game("examples.connect_four:connect-four-python")``).
+
+    Returns:
+        The game.
+
+    Raises:
+        DonutsError: for an unknown name (the message lists the known ones) or a module
+            that cannot be imported.
+    """
     if isinstance(game, Game):
         return game
     if isinstance(game, str) and game not in _GAMES and ":" in game:
@@ -347,20 +342,24 @@ def get_game(game: Game[Any] | str) -> Game[Any]:
 
 
 def make(name: str, **settings: Any) -> GameState:
-    """A fresh state of the registered game ``name`` (:func:`~donuts_ai.game.get_game`)
-    with keyword ``settings``, those its :attr:`~donuts_ai.game.Game.SETTINGS` name
-    (:meth:`Game.make <donuts_ai.game.Game.make>` builds it):
+    """A fresh state of a registered game, built by its :meth:`Game.make`.
 
-    - ``"donuts"``: ``layout`` (a layout or a layout spec: ``"standard"``, the default,
-      ``"random:3"``, ``"grid:5"``, a layout's text; ``"random"`` draws one from
-      ``seed``), ``rules`` (a :class:`~donuts_ai.Rules`, a rule name or a rules dict)
-      or ``insertion`` / ``donuts`` alone; returns a :class:`~donuts_ai.Board`;
-    - ``"boxes"``: ``players``, ``grid``, ``matching``, ``closers`` (or ``rules``, a
-      :class:`~donuts_ai.boxes.BoxesRules`) and ``seed`` (the deal); returns a
-      :class:`~donuts_ai.boxes.BoxesState`.
+    Each game documents its own settings (:attr:`Game.SETTINGS` lists their names):
+    :meth:`DonutsGame.make <donuts_ai.donuts.game.DonutsGame.make>`,
+    :meth:`BoxesGame.make <donuts_ai.boxes.game.BoxesGame.make>`,
+    :meth:`ConnectFourGame.make <donuts_ai.connect_four.game.ConnectFourGame.make>`.
 
-    An unknown game or setting is a :class:`~donuts_ai.errors.DonutsError` naming it and
-    what is accepted; a bad value, the game's own error (a ``ValueError``)."""
+    Args:
+        name: the game's registered name (:func:`get_game`), such as ``"donuts"``.
+        **settings: the game's keyword settings (``make("boxes", players=3)``).
+
+    Returns:
+        The game's starting state (Donuts: a :class:`~donuts_ai.Board`).
+
+    Raises:
+        DonutsError: for an unknown game or setting, naming what is accepted; a bad value
+            raises the game's own error (a ``ValueError``).
+    """
     game = get_game(name)
     unknown = sorted(set(settings) - set(game.SETTINGS))
     if unknown:

@@ -7,8 +7,9 @@ dependency, a command that loads only what it runs) still ties the two modules t
 For the circles, imports under ``if TYPE_CHECKING:`` count too: a circle through an
 annotation is one refactoring away from running. For the layers, so does a dotted-path
 string naming a module of the package (``"donuts_ai.donuts.agents.mcts:MCTSAgent"``,
-``"donuts_ai.boxes.game"``): a registry that imports its entries on first use knows them
-as surely as an import statement. The layers leave out ``if TYPE_CHECKING:`` imports: they
+``"donuts_ai.boxes.game"``): code that imports it by name knows it as surely as an import
+statement. Only a registry table (:func:`registry_tables`: a module's literal table of dotted
+paths, loaded on demand) may name a higher layer: it is a plugin reference. The layers leave out ``if TYPE_CHECKING:`` imports: they
 never run and load nothing, and let a lower layer annotate what a caller hands it (the
 engine's ``rulebook_of(layout, rules)``, a page's agents made by spec) by the type's name.
 """
@@ -22,6 +23,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).parent.parent / "donuts_ai"
 #: Longest function body, in lines, anywhere in the package.
@@ -47,9 +49,8 @@ GAME_FOLDERS = ("donuts", "boxes", "connect_four")
 #: top, importing the game contract (``game``) and nothing of the harness. The harness
 #: reaches a game through the contract and agents through specs; the front ends (cli, play,
 #: interop, bench, study, suites, learn) sit on top. The package root (``donuts_ai/__init__.py``,
-#: layer "") is above them all: it imports both games, which register themselves in the
-#: table of games, and fills the lower layers' agent and engine registries with the dotted
-#: paths of the higher layers' classes and modules.
+#: layer "") is above them all: it imports the games, which register themselves in the
+#: table of games. It fills no registry: each is one literal table in the module that owns it.
 ALLOWED = {
     # --- shared by both games ------------------------------------------------------------
     "errors": set(),
@@ -163,7 +164,7 @@ ALLOWED = {
     "study": {"_checks", "errors", "tournament", "donuts.alphabeta", "donuts.board", "donuts.book", "donuts.canonical",
               "donuts.layout", "donuts.rules"},
     # The Donuts Engine Protocol: our agents as engines (the harness seats engines itself,
-    # loading the protocol's position writer by the dotted path the package root gives it).
+    # loading the protocol's position writer by the dotted path of specs.ENGINE_POSITIONS).
     "engine_protocol": {"_checks", "errors", "tournament", "donuts.agents", "donuts.board", "donuts.layout", "donuts.rules",
                         "donuts.squares"},
     "interop": {"_bits", "_checks", "agents", "errors", "outcomes", "tournament", "boxes.encoding", "boxes.rules", "boxes.state",
@@ -239,6 +240,33 @@ def _named_modules(tree: ast.AST, modules: dict[str, Path]) -> set[str]:
     return named
 
 
+def registry_tables(tree: ast.Module) -> dict[str, tuple[ast.stmt, dict[str, Any]]]:
+    """The registry tables of a module: name -> (its statement, its literal). A table is a
+    module-level constant whose value is a literal dict, alone or given to one call
+    (``LazyRegistry({...})``, ``MappingProxyType({...})``), that maps names to dotted paths of
+    the package, ``"donuts_ai.x:y"``, or to tuples that start with one (``(path, extra)``)."""
+    tables: dict[str, tuple[ast.stmt, dict[str, Any]]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+            value = value.args[0]
+        if not (isinstance(target, ast.Name) and target.id.isupper() and isinstance(value, ast.Dict)):
+            continue
+        try:
+            literal = ast.literal_eval(value)
+        except ValueError:  # not a literal: no registry table
+            continue
+        paths = [entry[0] if isinstance(entry, tuple) and entry else entry for entry in literal.values()]
+        if paths and all(isinstance(path, str) and ":" in path and DOTTED_PATH.fullmatch(path) for path in paths):
+            tables[target.id] = (node, literal)
+    return tables
+
+
 def _imports(modules: dict[str, Path], layers: bool = False) -> dict[str, set[str]]:
     """Each module -> the modules of the package it imports: for a circle, every import; for
     the ``layers``, those that run, and the modules it names by dotted path."""
@@ -246,7 +274,9 @@ def _imports(modules: dict[str, Path], layers: bool = False) -> dict[str, set[st
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
         tree = ast.parse(path.read_text())
-        targets = _named_modules(tree, modules) if layers else set()
+        tables = [node for node, _ in registry_tables(tree).values()]
+        named = ast.Module(body=[node for node in tree.body if node not in tables], type_ignores=[])
+        targets = _named_modules(named, modules) if layers else set()
         for node in _import_nodes(tree, type_checking=not layers):
             if isinstance(node, ast.Import):
                 targets |= {a.name for a in node.names if a.name in modules}
@@ -383,6 +413,92 @@ def test_the_package_root_names_its_solver_lazily():
             "print(before, Solver.__module__, 'analyze' in dir(donuts_ai))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT.parent).stdout
     assert out.split() == ["False", "donuts_ai.donuts.alphabeta.solver", "True"]
+
+
+def test_a_registry_table_may_name_a_higher_layer_and_nothing_else_may(tmp_path: Path):
+    source = (
+        "AGENTS = LazyRegistry({'az': 'donuts_ai.learn.agent:AlphaZeroAgent'})\n"
+        "OPTIONAL: dict[str, tuple[str, str]] = {'x': ('donuts_ai.interop.openspiel:Bot', 'spiel')}\n"
+        "ENGINE_AGENT = 'donuts_ai.tournament.engine_seat:EngineAgent'\n"
+        "MIXED = {'a': 'donuts_ai.learn.agent:AlphaZeroAgent', 'b': 'json:dumps'}\n"
+        "def f():\n    PATHS = {'s': 'donuts_ai.search:x'}\n"
+    )
+    tree = ast.parse(source)
+    assert set(registry_tables(tree)) == {"AGENTS", "OPTIONAL"}
+    probe = tmp_path / "probe.py"
+    probe.write_text(source)
+    modules = {m: probe for m in ("donuts_ai.donuts.agents", "donuts_ai.learn.agent", "donuts_ai.interop.openspiel",
+                                  "donuts_ai.tournament.engine_seat", "donuts_ai.search")}
+    edges = _imports(modules, layers=True)
+    assert edges["donuts_ai.donuts.agents"] == {"donuts_ai.tournament.engine_seat", "donuts_ai.learn.agent", "donuts_ai.search"}
+
+
+#: The calls that change a mapping in place.
+_MUTATORS = {"add", "update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"}
+
+
+def _mutations(tree: ast.AST, names: set[str], local: set[str]) -> list[int]:
+    """The lines of ``tree`` that change or rebind a registry table: one of ``local`` (the
+    names that are tables in this module: its own, or imported from the package) by its
+    name, or one of ``names`` (every table's) as a module's attribute."""
+
+    def named(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Name) and node.id in local) or (isinstance(node, ast.Attribute) and node.attr in names)
+
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+            hit = named(node.func.value)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+            hit = named(node.value)
+        elif isinstance(node, ast.AugAssign):
+            hit = named(node.target)
+        elif isinstance(node, ast.Assign):
+            hit = any(named(target) for target in node.targets)
+        else:
+            continue
+        if hit:
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_no_module_fills_a_registry_table():
+    # Each registry is one literal table in the module that owns it: no module (the package
+    # root included) adds to one, so what a table holds never depends on what was imported.
+    trees = {name: ast.parse(path.read_text()) for name, path in _modules().items()}
+    tables = {name: registry_tables(tree) for name, tree in trees.items()}
+    names = {table for found in tables.values() for table in found}
+    assert {"AGENTS", "OPTIONAL_AGENTS", "ENGINE_POSITIONS", "GENERIC_AGENTS"} <= names
+    wrong = {}
+    for name, tree in trees.items():
+        own = {node for node, _ in tables[name].values()}
+        imported = {alias.asname or alias.name for node in _import_nodes(tree) if isinstance(node, ast.ImportFrom)
+                    and (node.level or (node.module or "").startswith("donuts_ai")) for alias in node.names
+                    if alias.name in names}
+        rest = ast.Module(body=[node for node in tree.body if node not in own], type_ignores=[])
+        if lines := _mutations(rest, names, set(tables[name]) | imported):
+            wrong[name] = lines
+    assert not wrong, f"registry tables changed outside their literal (module: lines): {wrong}"
+    probe = "AGENTS.add('az', 'x:y')\nspecs.ENGINE_POSITIONS['d'] = 'x:y'\nOPTIONAL_AGENTS |= {}\nAGENTS = ('a',)\nT = 1"
+    assert _mutations(ast.parse(probe), names, {"OPTIONAL_AGENTS"}) == [2, 3]
+    assert _mutations(ast.parse(probe), names, {"AGENTS", "OPTIONAL_AGENTS"}) == [1, 2, 3, 4]
+
+
+def test_every_module_getattr_says_what_it_saves():
+    # A module-level __getattr__ defeats go-to-definition: one stays only where it saves a
+    # measured import cost, and the comment right above it gives the figure.
+    reasons = {}
+    for name, path in _modules().items():
+        lines = path.read_text().splitlines()
+        for node in ast.parse("\n".join(lines)).body:
+            if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+                comment = []
+                for line in reversed(lines[: node.lineno - 1]):
+                    if not line.strip().startswith("#"):
+                        break
+                    comment.insert(0, line.strip())
+                reasons[name] = " ".join(comment) if re.search(r"\d\s*ms\b", " ".join(comment)) else None
+    assert not [name for name, reason in reasons.items() if reason is None], reasons
 
 
 def _owner(module: str) -> str:

@@ -1,6 +1,10 @@
 """Registries by dotted path: a name maps to ``"module:attribute"``, imported when the
 name is first looked up, so that a registry can name classes of any layer (the
-searching agents, a game's adapter) without importing them, or making a circle."""
+searching agents, a game's adapter) without importing them, or making a circle.
+
+A registry is one literal table, written in the module that owns it: what it holds
+never depends on what was imported. Code from outside joins through public calls
+(:func:`donuts_ai.game.register_game`, :func:`donuts_ai.tournament.specs.register_agent`)."""
 
 from __future__ import annotations
 
@@ -13,26 +17,43 @@ T = TypeVar("T")
 
 
 def load(path: str) -> Any:
-    """The object at ``"module:attribute"``, importing its module."""
+    """The object at a dotted path, importing its module.
+
+    Args:
+        path: ``"module:attribute"``.
+
+    Returns:
+        The attribute of the imported module.
+    """
     module, _, attribute = path.partition(":")
     return getattr(importlib.import_module(module), attribute)
 
 
 class LazyRegistry(Mapping[str, T], Generic[T]):
-    """A mapping from names to the objects at their dotted paths
+    """A read-only mapping from names to the objects at their dotted paths
     (``"module:attribute"``), each imported on its first lookup. Iterating, ``len`` and
-    ``in`` read the names only; :meth:`add` names one more."""
+    ``in`` read the names only.
 
-    def __init__(self, paths: dict[str, str]):
+    Args:
+        paths: each name's dotted path, ``"module:attribute"``.
+    """
+
+    def __init__(self, paths: Mapping[str, str]):
         self._paths = dict(paths)
         self._loaded: dict[str, T] = {}
 
-    def add(self, name: str, path: str) -> None:
-        """Name the object at ``path`` (``"module:attribute"``) ``name``, imported on first lookup."""
-        self._paths[name] = path
-
     def path(self, name: str) -> str:
-        """The dotted path of ``name`` (``KeyError`` for an unknown name)."""
+        """The dotted path of a name.
+
+        Args:
+            name: a name of the registry.
+
+        Returns:
+            Its ``"module:attribute"``.
+
+        Raises:
+            KeyError: for an unknown name.
+        """
         return self._paths[name]
 
     def __getitem__(self, name: str) -> T:

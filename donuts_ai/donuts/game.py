@@ -90,7 +90,7 @@ class DonutsGame(Game[Board]):
     def agent_registry(self) -> LazyRegistry[type[DonutsAgent]]:
         return AGENTS
 
-    def optional_agents(self) -> dict[str, tuple[str, str]]:
+    def optional_agents(self) -> Mapping[str, tuple[str, str]]:
         return OPTIONAL_AGENTS
 
     def new_state(self, setup: str, rules: JSONObject) -> Board:

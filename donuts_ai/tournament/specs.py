@@ -1,47 +1,22 @@
-"""Agent specs: ``kind[:key=value,...]`` or ``module:Class[:key=value,...]``.
+"""Agent specs: ``kind[:key=value,...]``, ``module:Class[:key=value,...]`` or ``engine:COMMAND``.
 
     random:seed=3   greedy   alphabeta:depth=6   mcts:time=0.1,workers=2   solver
-    my_package.agents:MyAgent:strength=2
+    my_package.agents:MyAgent:strength=2   engine:./my_engine,option.Hash=64,go.movetime=200
 
-A game's optional kinds (:meth:`~donuts_ai.game.Game.optional_agents`, such as Donuts'
-``openspiel-mcts:simulations=1000``) live in modules that need an optional dependency: they are
-imported only when a spec names them, and a missing dependency is a :class:`SpecError`
-naming the extra to install.
+Kinds are the game's (:meth:`~donuts_ai.game.Game.agent_registry`; ``game=`` is always
+given), then the generic agents of every game (:data:`GENERIC_AGENTS`), under ``generic-``
+and under the short name where the game has no kind of that name. A game's optional kinds
+(:meth:`~donuts_ai.game.Game.optional_agents`) are imported only when a spec names one; a
+missing dependency is a :class:`SpecError` naming the extra to install. An engine speaks the
+Donuts Engine Protocol (docs/engine_protocol.md): ``option.NAME=VALUE`` items are sent as
+``setoption``, ``go.LIMIT=N`` items added to each ``go``; the harness seats it as an
+:class:`~.engine_seat.EngineSeat`.
 
-An *engine* (any program that speaks the Donuts Engine Protocol, docs/engine_protocol.md)
-is ``engine:COMMAND[,option.NAME=VALUE]...[,go.LIMIT=N]...``: COMMAND is the program and
-its arguments, split into words as a POSIX shell would (no shell runs it); every
-``option.NAME=VALUE`` is sent as ``setoption name NAME value VALUE`` when the engine
-starts; every ``go.LIMIT=N`` (``movetime``, ``depth``, ``nodes``) is added to each ``go``::
-
-    engine:./my_engine   engine:./my_engine,option.Hash=64,go.movetime=200
-    engine:donuts-ai engine mcts:time=0.5,workers=2
-
-The harness seats it as an :class:`~.engine_seat.EngineSeat`, whatever the isolation.
-
-``time`` is short for ``time_limit`` (or ``time``, for a class that takes that). The
-budget of every searching agent is ``simulations``. Files written by 0.5 or earlier may
-record a spec under a parameter's older name (:data:`RECORDED_NAMES`:
-``mcts:iterations=200``, ``az:sims=50``): :func:`normalize_spec` reads such a recorded
-spec under the names of now, and the readers of those files compare specs by it (a
-results file written with ``mcts:iterations=200`` resumes with ``mcts:simulations=200``).
-A spec given to :func:`resolve` takes the names of now only.
-Values are read as Python literals (ints, floats, True/False, None) and otherwise kept as
-strings. A spec is checked when it is parsed: unknown kinds, classes or parameters raise
-:class:`SpecError` with one line saying so.
-
-Kinds are the game's (:meth:`~donuts_ai.game.Game.agent_registry`; ``game=`` names it, a
-:class:`~donuts_ai.game.Game` or a registered name, always given: the harness has no game of
-its own), then the generic agents every game has (:data:`GENERIC_AGENTS`: ``random``,
-``mcts``, ``alphabeta`` and ``solver`` over the state API), under ``generic-`` and, where
-the game has no kind of that name, under the short name too; a generic agent a game
-cannot have (a search of the whole state in a game of hidden information) is refused with
-the reason (its class's ``refusal(game)``). An agent class whose constructor takes
-``game`` is handed the :class:`~donuts_ai.game.Game`. ``module:Class`` specs work for
-every game. An agent (the protocol:
-:mod:`donuts_ai.agents.base`) has ``select_move(view[, time_left])`` (the harness passes
-the clock only to a method that takes it: :func:`call_agent`) and may have ``reset(seed)``
-(without it a seat builds a fresh agent with that seed for every game).
+An agent has ``select_move(view[, time_left])`` (the clock only for a method that takes it:
+:func:`call_agent`), may have ``reset(seed)``, and is handed the game if it takes ``game``.
+``time`` is short for ``time_limit``; values are Python literals, else text. An unknown kind,
+class or parameter is a :class:`SpecError`. :func:`normalize_spec` reads specs recorded in
+older files under today's names (:data:`RECORDED_NAMES`); :func:`resolve` takes those only.
 """
 
 from __future__ import annotations
@@ -55,24 +30,17 @@ import shlex
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any, Protocol
 
+from ..agents.registry import load
 from ..errors import DonutsError, GameError
 from ..game import Game, JSONObject, get_game
 from .engine_text import GO_LIMITS
 
 ALIASES = {"time": "time_limit"}
-#: Agent parameters renamed in 0.4.0, old key -> new (one name for the exploration constant
-#: in every agent): a spec with the old key is refused, its message naming the new one.
-RENAMED_PARAMETERS = {"c_uct": "exploration", "uct_c": "exploration", "c_puct": "exploration"}
-#: Parameter names that the agent specs in files written by 0.5 or earlier may hold: game
-#: -> agent kind (a spec's kind, or the ``kind`` of a ``module:Class`` spec's class) -> old
-#: name -> its name now. Results files (tournaments and evaluations) and the suite
-#: generator's games file record the specs they were given, and the search budget was
-#: ``iterations`` (``mcts``, ``ismcts``) or ``sims`` (``az``, ``openspiel-mcts``) before
-#: 0.5.0, still taken by 0.5. Read by :func:`normalize_spec` only, where those files are
-#: read; the agents take the names of now only.
+#: Older parameter names in recorded specs: game -> kind -> old name -> name now. Still read
+#: in results files, evaluations and suite games files written by 0.5 (``iterations``, ``sims``).
 RECORDED_NAMES: Mapping[str, Mapping[str, Mapping[str, str]]] = {
     "donuts": {"mcts": {"iterations": "simulations"}, "az": {"sims": "simulations"},
                "openspiel-mcts": {"sims": "simulations"}},
@@ -82,9 +50,11 @@ RECORDED_NAMES: Mapping[str, Mapping[str, Mapping[str, str]]] = {
 ENGINE_KIND = "engine"
 #: Games an engine can play: game name -> ``"module:function"`` that writes the protocol's
 #: ``position`` command from the game's observation (:meth:`~donuts_ai.game.Game.observation`),
-#: imported when an engine first plays that game; filled by the package root
-#: (``donuts_ai/__init__.py``), as the protocol's writer lies above the games and the harness.
-ENGINE_POSITIONS: dict[str, str] = {}
+#: imported when an engine first plays that game. A registry table: its dotted paths may name
+#: a layer above the harness (the architecture test allows it).
+ENGINE_POSITIONS: Mapping[str, str] = MappingProxyType({
+    "donuts": "donuts_ai.engine_protocol.position:position_command",
+})
 #: The in-process agent of an engine spec (:func:`make_agent`), imported by name: it is
 #: built on the seats, which import this module.
 ENGINE_AGENT = "donuts_ai.tournament.engine_seat:EngineAgent"
@@ -183,8 +153,7 @@ def engine_position_writer(game: Game[Any] | str) -> PositionWriter:
     name = get_game(game).name
     if name not in ENGINE_POSITIONS:
         raise SpecError(f"engines speak the Donuts Engine Protocol: they cannot play {name} (only {', '.join(ENGINE_POSITIONS)})")
-    module, _, function = ENGINE_POSITIONS[name].partition(":")
-    writer: PositionWriter = getattr(importlib.import_module(module), function)
+    writer: PositionWriter = load(ENGINE_POSITIONS[name])
     return writer
 
 
@@ -222,8 +191,7 @@ class _GenericKinds(Mapping[str, type[Any]]):
     def __getitem__(self, kind: str) -> type[Any]:
         if kind in self.own:
             return self.own[kind]
-        module, _, name = self.generic[kind].partition(":")
-        cls: type[Any] = getattr(importlib.import_module(module), name)
+        cls: type[Any] = load(self.generic[kind])
         return cls
 
     def __iter__(self) -> Iterator[str]:
@@ -459,8 +427,7 @@ def resolve(spec: str, game: Game[Any] | str) -> tuple[type[Any], Params]:
     if head == ENGINE_KIND and rest:
         parse_engine_spec(spec)
         engine_position_writer(game)
-        module, _, cls_name = ENGINE_AGENT.partition(":")
-        engine_agent: type[Any] = getattr(importlib.import_module(module), cls_name)
+        engine_agent: type[Any] = load(ENGINE_AGENT)
         return engine_agent, {"engine": spec, "game": get_game(game).name}
     cls, param_text = _located(spec, game)
     refusal = getattr(cls, "refusal", None)
@@ -481,9 +448,6 @@ def resolve(spec: str, game: Game[Any] | str) -> tuple[type[Any], Params]:
     if sig is not None and not any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         unknown = [k for k in params if k not in sig.parameters]
         if unknown:
-            renamed = RENAMED_PARAMETERS.get(unknown[0])
-            if renamed in sig.parameters:
-                raise SpecError(f"agent spec {spec!r}: parameter {unknown[0]!r} is now {renamed!r} (renamed in 0.4.0)")
             taken = [k for k in sig.parameters if k != "name"]
             accepted = ", ".join(taken)
             close = _did_you_mean(unknown[0], taken)
