@@ -173,7 +173,12 @@ class ErrorJSON(TypedDict):
 
 
 class HttpError(Exception):
-    """A 4xx answer with a one-line message."""
+    """A 4xx answer with a one-line message.
+
+    Args:
+        status: the HTTP status.
+        message: the message.
+    """
 
     def __init__(self, status: int, message: str):
         super().__init__(message)
@@ -182,7 +187,14 @@ class HttpError(Exception):
 
 
 class WebGame:
-    """One page's game: the :class:`~.session.PlaySession`, the opponent's kind and think time, a lock."""
+    """One page's game: the :class:`~.session.PlaySession`, the opponent's kind and think time, a lock.
+
+    Args:
+        game_id: the game's id.
+        session: the game being played.
+        kind: the opponent's agent kind (``None``: people play both sides).
+        think: the opponent's think time, in seconds.
+    """
 
     def __init__(self, game_id: str, session: PlaySession, kind: str | None, think: float):
         self.id = game_id
@@ -195,9 +207,13 @@ class WebGame:
 
 
 class SearchPool:
-    """The search machinery: the analyst (hints) and a few built agents, shared by every
-    game and used by one request at a time (one lock), and the background analyses
-    (``jobs``, one per game, searching beside the lock's holder)."""
+    """The search machinery: the analyst (hints) and a few built agents, shared by every game and
+    used by one request at a time (one lock), and the background analyses (``jobs``, one per
+    game, searching beside the lock's holder).
+
+    Args:
+        max_think: the most seconds an agent may think.
+    """
 
     def __init__(self, max_think: float):
         self.max_think = max_think
@@ -208,6 +224,12 @@ class SearchPool:
         self._agent_game: dict[int, str] = {}
 
     def agent(self, spec: str, game_id: str) -> DonutsAgent:
+        """A built agent of ``spec``, reset when it last served another game.
+
+        Args:
+            spec: the agent's spec.
+            game_id: the game it serves.
+        """
         agent = self._agents.pop(spec, None)
         if agent is None:
             agent = make_agent(spec, game="donuts")
@@ -221,6 +243,13 @@ class SearchPool:
         return agent
 
     def spec_for(self, kind: str, think: float, board: Board) -> str:
+        """The spec of an agent kind at a think time (capped), for the position it plays.
+
+        Args:
+            kind: the agent kind (``alphabeta+solver`` solves only near the end).
+            think: seconds a move.
+            board: the position.
+        """
         think = min(max(think, MIN_THINK), self.max_think)
         if kind == ALPHABETA_THEN_SOLVER:
             return "solver" if board.plies_left() <= SOLVER_PLIES else f"alphabeta:time={think:g}"
@@ -253,7 +282,12 @@ def _near_end(plies: int) -> Board:
 
 
 class Registry:
-    """The games, by id: at most ``max_games``, idle ones expire."""
+    """The games, by id: at most ``max_games``, idle ones expire.
+
+    Args:
+        max_games: the most games kept (the least recently used go first).
+        ttl: seconds an idle game is kept.
+    """
 
     def __init__(self, max_games: int = MAX_GAMES, ttl: float = GAME_TTL):
         self.max_games = max_games
@@ -262,6 +296,11 @@ class Registry:
         self.games: OrderedDict[str, WebGame] = OrderedDict()
 
     def add(self, web: WebGame) -> None:
+        """Keep a game (dropping the least recently used one when full).
+
+        Args:
+            web: the game.
+        """
         with self.lock:
             self._expire()
             while len(self.games) >= self.max_games:
@@ -269,6 +308,14 @@ class Registry:
             self.games[web.id] = web
 
     def get(self, game_id: object) -> WebGame:
+        """The game of an id, marked as used.
+
+        Args:
+            game_id: the id.
+
+        Raises:
+            HttpError: a missing, unknown or expired id.
+        """
         if not isinstance(game_id, str) or not game_id:
             raise HttpError(400, "missing game id: start a new game")
         with self.lock:
@@ -316,7 +363,12 @@ def _number(body: JSONObject, key: str, default: float, kind: type[float] | type
 
 
 class Server:
-    """The page's state and API, independent of HTTP (the handler only translates)."""
+    """The page's state and API, independent of HTTP (the handler only translates).
+
+    Args:
+        max_think: the most seconds an agent may think.
+        max_games: the most games kept.
+    """
 
     def __init__(self, max_think: float = MAX_THINK, max_games: int = MAX_GAMES):
         self.max_think = min(max_think, MAX_THINK)
@@ -330,6 +382,17 @@ class Server:
                 "analysis_wait": ANALYSIS_WAIT, "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
 
     def new_game(self, body: JSONObject) -> StateJSON:
+        """``POST /api/new``: a new game (the fields in :mod:`.server`'s table).
+
+        Args:
+            body: the request's JSON object (``game``: the game's id).
+
+        Returns:
+            The game's state, as JSON.
+
+        Raises:
+            HttpError: a bad request, changing nothing.
+        """
         official = Rules()
         rules = Rules.from_dict({"insertion": str(body.get("insertion", official.insertion)),
                                  "donuts": _number(body, "donuts", official.donuts, int)})
@@ -361,6 +424,17 @@ class Server:
         return think
 
     def move(self, body: JSONObject) -> StateJSON:
+        """``POST /api/move``: the person's move (``square``).
+
+        Args:
+            body: the request's JSON object (``game``: the game's id).
+
+        Returns:
+            The game's state, as JSON.
+
+        Raises:
+            HttpError: a bad request, changing nothing.
+        """
         web = self.registry.get(body.get("game"))
         square = body.get("square")
         if not isinstance(square, str):
@@ -371,6 +445,17 @@ class Server:
             return self.state(web)
 
     def reply(self, body: JSONObject) -> StateJSON:
+        """``POST /api/reply``: the opponent's next move (``think``: seconds, optional).
+
+        Args:
+            body: the request's JSON object (``game``: the game's id).
+
+        Returns:
+            The game's state, as JSON.
+
+        Raises:
+            HttpError: a bad request, changing nothing.
+        """
         web = self.registry.get(body.get("game"))
         think = self._think(body, web.think)
         with web.lock:
@@ -391,6 +476,17 @@ class Server:
             return self.state(web)
 
     def undo(self, body: JSONObject) -> StateJSON:
+        """``POST /api/undo``: take back the person's last move and the replies.
+
+        Args:
+            body: the request's JSON object (``game``: the game's id).
+
+        Returns:
+            The game's state, as JSON.
+
+        Raises:
+            HttpError: a bad request, changing nothing.
+        """
         web = self.registry.get(body.get("game"))
         with web.lock:
             web.session.undo()
@@ -399,6 +495,17 @@ class Server:
             return self.state(web)
 
     def resign(self, body: JSONObject) -> StateJSON:
+        """``POST /api/resign``: the person resigns.
+
+        Args:
+            body: the request's JSON object (``game``: the game's id).
+
+        Returns:
+            The game's state, as JSON.
+
+        Raises:
+            HttpError: a bad request, changing nothing.
+        """
         web = self.registry.get(body.get("game"))
         with web.lock:
             web.session.resign()
@@ -406,6 +513,17 @@ class Server:
             return self.state(web)
 
     def get_state(self, body: JSONObject) -> StateJSON:
+        """``POST /api/state``: the game's state.
+
+        Args:
+            body: the request's JSON object (``game``: the game's id).
+
+        Returns:
+            The game's state, as JSON.
+
+        Raises:
+            HttpError: a bad request, changing nothing.
+        """
         web = self.registry.get(body.get("game"))
         with web.lock:
             return self.state(web)
@@ -420,12 +538,35 @@ class Server:
             return web, web.session.board.copy(stack=False)
 
     def analyze(self, body: JSONObject) -> PositionAnalysisJSON:
+        """``POST /api/analyze``: the legal moves' values known after up to :data:`~.analysis.ANALYSIS_WAIT`
+        seconds of the game's background analysis (``complete`` false: ask again).
+
+        Args:
+            body: the request's JSON object (``game``: the game's id).
+
+        Returns:
+            The analysis, as JSON.
+
+        Raises:
+            HttpError: a bad request, changing nothing.
+        """
         web, board = self._position_to_think_about(body, "nothing to analyze")
         job = self.searches.jobs.request(web.id, board)
         job.wait(ANALYSIS_WAIT)
         return job.snapshot().to_json()
 
     def hint(self, body: JSONObject) -> HintJSON:
+        """``POST /api/hint``: a best move, exact whenever its value is proven.
+
+        Args:
+            body: the request's JSON object (``game``: the game's id).
+
+        Returns:
+            The hint, as JSON.
+
+        Raises:
+            HttpError: a bad request, changing nothing.
+        """
         web, board = self._position_to_think_about(body, "no hint")
         job = self.searches.jobs.current(web.id, board)
         known = job.snapshot() if job is not None else None
@@ -439,12 +580,25 @@ class Server:
                 "text": f"{h.move}: {h.describe_for(COLOR_NAMES[board.turn])}"}
 
     def record(self, game_id: str) -> str:
+        """``GET /api/record``: the game record (``donuts-ai replay`` reads it).
+
+        Args:
+            game_id: the game's id.
+
+        Raises:
+            HttpError: a missing, unknown or expired id.
+        """
         web = self.registry.get(game_id)
         with web.lock:
             return web.session.record().dumps()
 
     # --- the state the page draws ----------------------------------------------------------
     def state(self, web: WebGame) -> StateJSON:
+        """A game's state, as JSON.
+
+        Args:
+            web: the game.
+        """
         g, b = web.session, web.session.board
         clickable = b.legal_mask() if g.human_to_move() else 0
         total = 2 * _svg.MARGIN + 6 * _svg.CELL
