@@ -68,7 +68,17 @@ class GameState(Protocol):
         """The legal moves' texts in the game's fixed order; empty once the game is over."""
 
     def push(self, move: str) -> object:
-        """Play ``move`` for the player to move (what it returns is the game's own report)."""
+        """Play ``move`` for the player to move.
+
+        Args:
+            move: a legal move's text.
+
+        Returns:
+            The game's own report of the move.
+
+        Raises:
+            DonutsError: an illegal move, or any move once the game is over (the state unchanged).
+        """
 
     def forfeit(self) -> None:
         """The player to move forfeits its turn (``None`` in :attr:`move_stack`); raises a
@@ -95,14 +105,22 @@ class GameState(Protocol):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """A state from :meth:`to_dict`'s form, checked."""
+        """A state from :meth:`to_dict`'s form, checked.
+
+        Args:
+            data: the state's data.
+        """
 
     def to_text(self) -> str:
         """The state as one line of text (:meth:`from_text` reads it back)."""
 
     @classmethod
     def from_text(cls, text: str) -> Self:
-        """A state from :meth:`to_text`'s form, checked."""
+        """A state from :meth:`to_text`'s form, checked.
+
+        Args:
+            text: the state's text.
+        """
 
 
 

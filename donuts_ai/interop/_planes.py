@@ -44,7 +44,11 @@ _Scalar = TypeVar("_Scalar", bound=np.generic)
 
 
 def bits(mask: int) -> NDArray[np.float32]:
-    """The 36 bits of a bitboard as a ``float32`` vector (square ``i`` at index ``i``)."""
+    """The 36 bits of a bitboard as a ``float32`` vector (square ``i`` at index ``i``).
+
+    Args:
+        mask: the bitboard.
+    """
     return ((np.uint64(mask) >> _SHIFTS) & ONE).astype(np.float32)
 
 

@@ -46,11 +46,14 @@ _PROVEN_REWARDS = {(mover, value): ((1 + value) / 2, (1 - value) / 2)[:: 1 if mo
 
 
 class UCTNode:
-    """A node of the tree: the move into it, its ``mover`` (the player who played that
-    move, :data:`NO_PLAYER` at the root), ``visits``, ``total`` (the rewards backed up
-    through it, for its mover), ``children`` (move text -> node, ``None`` while not
-    expanded) and ``proven`` (:data:`WON`, :data:`DRAWN`, :data:`LOST` for its mover, or
-    ``None``)."""
+    """A node of the tree: ``visits``, ``total`` (the rewards backed up through it, for its
+    mover), ``children`` (move text -> node, ``None`` while not expanded) and ``proven``
+    (:data:`WON`, :data:`DRAWN`, :data:`LOST` for its mover, or ``None``).
+
+    Args:
+        move: the move into it.
+        mover: the player who played that move (:data:`NO_PLAYER` at the root).
+    """
 
     __slots__ = ("move", "mover", "visits", "total", "children", "proven")
 

@@ -23,7 +23,12 @@ from .donuts_agent import DonutsAgent
 
 
 def run_length(bb: int, sq: int) -> int:
-    """Longest straight run of ``bb`` through ``sq`` (any of the 4 axes)."""
+    """The longest straight run of ``bb`` through ``sq`` (any of the 4 axes).
+
+    Args:
+        bb: the donuts of one colour.
+        sq: the square.
+    """
     best = 0
     x0, y0 = square_file(sq), square_rank(sq)
     for dx, dy in DIRECTION_VECTORS:
