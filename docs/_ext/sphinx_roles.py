@@ -1,6 +1,7 @@
 """A Griffe extension that makes the package's reST-flavoured docstrings read as Markdown.
 
-The docstrings cross-reference with Sphinx roles (:class:`~donuts_ai.Board`,
+The docstrings are Google style (mkdocstrings parses their ``Args:``, ``Returns:`` and
+``Raises:`` sections) and cross-reference with Sphinx roles (:class:`~donuts_ai.Board`,
 :meth:`push`, :mod:`.base`). This extension rewrites each role into an optional
 mkdocs-autorefs reference to the object's documented path, resolved the way Sphinx
 would (relative to the docstring's scope), so a role becomes a link when its target
