@@ -290,4 +290,4 @@ def describe(summary: DistillSummary) -> str:
 
 
 __all__ = ["AZ_SIMS", "DEFAULT_GAMES_PER_SHARD", "DEFAULT_NOISE", "DEFAULT_PLAYERS", "PHASES", "PLAYERS", "PROGRESS_FILE",
-           "DistillSummary", "describe", "distill", "play_game"]
+           "DistillSettings", "DistillSummary", "describe", "distill", "play_game"]
