@@ -1,6 +1,6 @@
 """The Python side of the compiled engine: one game's arrays, moves in and dicts out.
 
-:class:`EngineCore` is what :class:`~.state.BoxesState` keeps; it converts between the
+:class:`EngineCore` is what :class:`~donuts_ai.boxes.state.BoxesState` keeps; it converts between the
 kernels' :class:`~._kernels.Tables` and the state dict, and trusts its callers (the
 state checks every input first). The dicts it writes are typed here
 (:class:`BoxesStateDict`, ...), below the state, which imports them.

@@ -1,4 +1,4 @@
-"""Undo for :class:`~.state.BoxesState`: the moves pushed, and copies of the engine's arrays
+"""Undo for :class:`~donuts_ai.boxes.state.BoxesState`: the moves pushed, and copies of the engine's arrays
 to replay them from.
 
 A push of the compiled engine cannot be reversed in place (a sealed run, a card drawn, a

@@ -1,10 +1,10 @@
 """Compiled helpers the Donut Boxes agents share (private): sampling a world's hidden cards
 again, what a move gives each player now, playout rewards, and the game's functions the information-set MCTS of
 :mod:`donuts_ai.search.ismcts` is given (:mod:`._bound` binds them); copying a world is
-the engine's :func:`~._kernels.copy_into`, imported here for the search.
+the engine's :func:`~donuts_ai.boxes._kernels.copy_into`, imported here for the search.
 
-Kernels on the engine's :class:`~._kernels.Tables` (they trust their input, never raise);
-the agents in :mod:`.agents` own the checks. ``np.random`` is seeded by the kernel that
+Kernels on the engine's :class:`~donuts_ai.boxes._kernels.Tables` (they trust their input, never raise);
+the agents of :mod:`donuts_ai.boxes.agents` own the checks. ``np.random`` is seeded by the kernel that
 draws (:func:`donuts_ai.search.ismcts.search`), never here.
 """
 
@@ -39,7 +39,7 @@ def redeal_hidden(t: Tables, observer: int) -> None:
     player's tray and pile dealt afresh from their cards not placed, and the observer's own
     pile shuffled above the bottom cards they put there themselves (``known``).
 
-    The same sample as :meth:`~.state.BoxesState.from_observation` makes, in place."""
+    The same sample as :meth:`~donuts_ai.boxes.state.BoxesState.from_observation` makes, in place."""
     pinfo, piles, trays = t.pinfo, t.piles, t.trays
     pool = np.empty(E.PILE_CAP + TRAY_SIZE, np.int32)
     for q in range(t.meta[0].players):

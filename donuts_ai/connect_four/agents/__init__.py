@@ -1,4 +1,5 @@
-"""Connect Four's own agents, on the compiled engine (:mod:`.kernels`): :class:`GreedyAgent`
+"""Connect Four's own agents, each a :class:`ConnectFourAgent`, on the compiled engine
+(:mod:`donuts_ai.connect_four.kernels`): :class:`GreedyAgent`
 (a win at once, else a move that does not lose at once), :class:`SolverAgent` (perfect
 play, by the generic compiled solver of :mod:`donuts_ai.search.solver`),
 :class:`AlphaBetaAgent` (that solver, deepened as time allows) and :class:`MCTSAgent` (UCT
@@ -31,20 +32,10 @@ def _columns(mask: int) -> list[str]:
     return [name for column, name in enumerate(COLUMN_NAMES) if mask >> column & 1]
 
 
-def _board(view: Any, who: str) -> ConnectFourState:
-    """``view`` checked: a Connect Four board of a game that goes on."""
-    if not isinstance(view, ConnectFourState):
-        raise AgentError(f"{who}.select_move needs a ConnectFourState, got {type(view).__name__}")
-    if view.is_game_over():
-        raise GameOverError(f"{who}.select_move: the game is over")
-    return view
-
-
-class GreedyAgent(Agent):
-    """One ply, exact: a move that wins at once, else a seeded random move among those after
-    which the opponent cannot win at once, else (every move loses) a random legal one."""
-
-    kind = "greedy"
+class ConnectFourAgent(Agent):
+    """A Connect Four player: :meth:`select_move` takes a
+    :class:`~donuts_ai.connect_four.state.ConnectFourState` and answers a column letter.
+    Subclasses implement :meth:`_select`."""
 
     def select_move(self, view: Any, time_left: float | None = None) -> str:
         """The move this agent plays.
@@ -60,7 +51,26 @@ class GreedyAgent(Agent):
             AgentError: ``view`` is not a Connect Four state.
             GameOverError: the game is over.
         """
-        pos = position(_board(view, type(self).__name__))
+        who = type(self).__name__
+        if not isinstance(view, ConnectFourState):
+            raise AgentError(f"{who}.select_move needs a ConnectFourState, got {type(view).__name__}")
+        if view.is_game_over():
+            raise GameOverError(f"{who}.select_move: the game is over")
+        return self._select(view, time_left)
+
+    def _select(self, board: ConnectFourState, time_left: float | None) -> str:
+        """The column letter to play in ``board`` (a game that goes on)."""
+        raise NotImplementedError
+
+
+class GreedyAgent(ConnectFourAgent):
+    """One ply, exact: a move that wins at once, else a seeded random move among those after
+    which the opponent cannot win at once, else (every move loses) a random legal one."""
+
+    kind = "greedy"
+
+    def _select(self, board: ConnectFourState, time_left: float | None) -> str:
+        pos = position(board)
         for mask in (winning(0, pos), safe(0, pos), legal(0, pos)):
             if mask:
                 return str(self.rng.choice(_columns(int(mask))))
@@ -76,7 +86,7 @@ class SolverInfo(TypedDict, total=False):
     proven: bool
 
 
-class SolverAgent(Agent):
+class SolverAgent(ConnectFourAgent):
     """Perfect play: a move of the best Pons score (:func:`donuts_ai.connect_four.solve`),
     the first such column from the centre out; ``nodes`` caps the positions explored a move
     (then the best move found so far is played, ``proven`` False)."""
@@ -101,23 +111,9 @@ class SolverAgent(Agent):
         self.table_bits = positive_int("table_bits", table_bits, allow_none=False)
         self.last_info: SolverInfo = {}
 
-    def select_move(self, view: Any, time_left: float | None = None) -> str:
-        """The move this agent plays.
-
-        Args:
-            view: a :class:`~donuts_ai.connect_four.state.ConnectFourState` whose game goes on.
-            time_left: the player's clock in seconds, or ``None``.
-
-        Returns:
-            A column letter.
-
-        Raises:
-            AgentError: ``view`` is not a Connect Four state.
-            GameOverError: the game is over.
-        """
+    def _select(self, board: ConnectFourState, time_left: float | None) -> str:
         from ..solve import analyze
 
-        board = _board(view, type(self).__name__)
         start = now()
         analysis = analyze(board, max_nodes=self.nodes, table_bits=self.table_bits)
         known = [m for m in analysis.moves if m.score is not None]
@@ -144,7 +140,7 @@ ASSUMED_NODES_PER_SECOND = 2_000_000
 RATE_NODES = 10_000
 
 
-class AlphaBetaAgent(Agent):
+class AlphaBetaAgent(ConnectFourAgent):
     """Iterative deepening on the generic compiled solver (:func:`donuts_ai.search.solver.analyze_within`,
     every hook of the engine): every move searched to a horizon of 1 ply, then 2, and so on,
     each from an empty table, while ``time_limit`` seconds a move last (the clock checked
@@ -180,27 +176,13 @@ class AlphaBetaAgent(Agent):
         self._table: Any = None  # allocated at the first move
         self.last_info: AlphaBetaInfo = {}
 
-    def select_move(self, view: Any, time_left: float | None = None) -> str:
-        """The move this agent plays.
-
-        Args:
-            view: a :class:`~donuts_ai.connect_four.state.ConnectFourState` whose game goes on.
-            time_left: the player's clock in seconds, or ``None``.
-
-        Returns:
-            A column letter.
-
-        Raises:
-            AgentError: ``view`` is not a Connect Four state.
-            GameOverError: the game is over.
-        """
+    def _select(self, board: ConnectFourState, time_left: float | None) -> str:
         import numpy as np
 
         from ...search import solver
         from ..rules import RULES
         from ..solve import _analyze_within, _centre_first, pons_score
 
-        board = _board(view, type(self).__name__)
         start = now()
         seconds = budget(self.time_limit, time_left)
         deadline = None if seconds is None else start + seconds
@@ -259,7 +241,7 @@ MCTS_MAX_NODES = 1 << 22
 MCTS_MIN_NODES = 64
 
 
-class MCTSAgent(Agent):
+class MCTSAgent(ConnectFourAgent):
     """Monte-Carlo tree search on the compiled engine: UCT (exploration constant
     ``exploration``; rewards 1 / 0.5 / 0) with uniformly random playouts and MCTS-Solver
     backups (:mod:`donuts_ai.search.mcts`, bound to Connect Four in
@@ -306,25 +288,11 @@ class MCTSAgent(Agent):
         self._tree: Any = None  # allocated at the first move
         self.last_info: MCTSInfo = {}
 
-    def select_move(self, view: Any, time_left: float | None = None) -> str:
-        """The move this agent plays.
-
-        Args:
-            view: a :class:`~donuts_ai.connect_four.state.ConnectFourState` whose game goes on.
-            time_left: the player's clock in seconds, or ``None``.
-
-        Returns:
-            A column letter.
-
-        Raises:
-            AgentError: ``view`` is not a Connect Four state.
-            GameOverError: the game is over.
-        """
+    def _select(self, board: ConnectFourState, time_left: float | None) -> str:
         from ...outcomes import UNKNOWN
         from ...search.mcts import MCTSSettings, reset_tree, root_stats
         from ._mcts import new_tree, run_tree
 
-        board = _board(view, type(self).__name__)
         start = now()
         seconds = budget(self.time_limit, time_left)
         deadline = None if seconds is None else start + seconds
@@ -356,5 +324,6 @@ class MCTSAgent(Agent):
         return COLUMN_NAMES[column]
 
 
-__all__ = ["AGENTS", "ASSUMED_NODES_PER_SECOND", "RATE_NODES", "AlphaBetaAgent", "AlphaBetaInfo", "GreedyAgent", "MCTSAgent", "MCTSInfo",
+__all__ = ["AGENTS", "ASSUMED_NODES_PER_SECOND", "RATE_NODES", "AlphaBetaAgent", "AlphaBetaInfo", "ConnectFourAgent", "GreedyAgent",
+           "MCTSAgent", "MCTSInfo",
            "SolverAgent", "SolverInfo"]

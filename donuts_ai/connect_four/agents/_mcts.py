@@ -1,6 +1,6 @@
 """Connect Four as the Monte-Carlo tree search of :mod:`donuts_ai.search.mcts` sees it
 (private): the game's :class:`~donuts_ai.search.compiled_game.CompiledGame` record on the
-engine's kernels (:mod:`.kernels`), and the search's kernel bound to it, cached.
+engine's kernels (:mod:`donuts_ai.connect_four.kernels`), and the search's kernel bound to it, cached.
 
 A position is the engine's ``(current, mask, moves)`` from the side to move; a move is a
 column, a bit of :func:`.kernels.legal`'s mask. ``rules`` is 0 (the engine ignores it).
