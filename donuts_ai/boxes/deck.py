@@ -52,14 +52,26 @@ CARD_TYPES: tuple[str, ...] = _compose()
 
 
 def face_codes(text: str) -> tuple[int, ...]:
-    """The four codes of a face text (``"CCCS"`` -> ``(1, 1, 1, 2)``); ``R`` is :data:`ROLL`."""
+    """The four flavour codes of a face text (``"CCCS"`` -> ``(1, 1, 1, 2)``).
+
+    Args:
+        text: four letters of ``C S H B R`` (``R`` is :data:`ROLL`).
+
+    Returns:
+        The codes, in reading order.
+    """
     return tuple(LETTERS.index(ch) for ch in text)
 
 
 def rotate(face: tuple[int, ...], quarter_turns: int) -> tuple[int, ...]:
-    """``face`` turned clockwise ``quarter_turns`` times (reading order in and out).
+    """A face turned clockwise; a quarter turn of ``[a b / c d]`` is ``[c a / d b]``.
 
-    A clockwise quarter turn of ``[a b / c d]`` is ``[c a / d b]``.
+    Args:
+        face: four codes in reading order.
+        quarter_turns: clockwise quarter turns.
+
+    Returns:
+        The turned face, in reading order.
     """
     for _ in range(quarter_turns % 4):
         a, b, c, d = face
@@ -91,11 +103,16 @@ TYPE_INDEX: dict[str, int] = {t: i for i, t in enumerate(CARD_TYPES)}
 
 
 def deal(players: int, seed: int) -> tuple[list[list[int]], int]:
-    """Shuffle every deck from ``seed``: each player's draw pile (card types, top first, all
-    30 cards: the tray is drawn from it) and the start card's type (the top of the neutral deck).
+    """Shuffle every deck: player 0's first, then the others in order, then the neutral deck,
+    all from one ``numpy.random.default_rng(seed)`` stream.
 
-    Player 0's deck is shuffled first, then the others in order, then the neutral deck, all
-    from one ``numpy.random.default_rng(seed)`` stream.
+    Args:
+        players: the number of players.
+        seed: seeds the stream.
+
+    Returns:
+        ``(piles, start)``: each player's draw pile (card types, top first, all 30 cards:
+        the tray is drawn from it) and the start card's type (the top of the neutral deck).
     """
     rng = np.random.default_rng(seed)
     piles = [[int(t) for t in rng.permutation(DECK_SIZE)] for _ in range(players)]

@@ -59,8 +59,23 @@ class BoxesGame(Game[BoxesState]):
     # --- set-ups and rules -----------------------------------------------------------
     def make(self, players: int | None = None, grid: str | None = None, matching: str | None = None,  # type: ignore[override]
              closers: bool | None = None, rules: object = None, seed: int = 0) -> BoxesState:
-        """A :class:`~donuts_ai.boxes.BoxesState`: ``players``, ``grid``, ``matching``,
-        ``closers`` (or ``rules``, a :class:`~donuts_ai.boxes.BoxesRules`) and ``seed`` (the deal)."""
+        """A new game of Donut Boxes: ``make("boxes", players=3, seed=1)``.
+
+        Args:
+            players: 2..10 (default 2).
+            grid: ``"squared"`` (the default) or ``"splitzkies"``.
+            matching: ``"one"`` (the default) or ``"perfect"``.
+            closers: Coffee's For Closers (default ``False``).
+            rules: a :class:`~donuts_ai.boxes.BoxesRules` instead of the four settings above.
+            seed: the deal: every deck is shuffled from it.
+
+        Returns:
+            The :class:`~donuts_ai.boxes.BoxesState`.
+
+        Raises:
+            DonutsError: both ``rules`` and a setting given.
+            BoxesRulesError: a bad setting.
+        """
         given = {k: v for k, v in {"players": players, "grid": grid, "matching": matching, "closers": closers}.items()
                  if v is not None}
         if rules is not None and given:

@@ -51,23 +51,55 @@ def _cell_index(r: int, c: int) -> int:
 
 
 def place_code(r: int, c: int, card_type: int, rot: int, flavour: int) -> int:
-    """Code of placing ``card_type`` turned ``rot`` quarter turns clockwise with its
-    top-left quadrant at ``(r, c)``; ``flavour`` is the roll's flavour (0 for a card without one)."""
+    """The code of a placement.
+
+    Args:
+        r: the row of the card's top-left quadrant.
+        c: its column.
+        card_type: an index into :data:`~.deck.CARD_TYPES`.
+        rot: clockwise quarter turns.
+        flavour: the roll's flavour (0 for a card without one).
+
+    Returns:
+        The move code.
+    """
     return (PLACE << KIND_SHIFT) + _cell_index(r, c) * PLACE_STRIDE + card_type * TYPE_STRIDE + rot * ROT_STRIDE + flavour
 
 
 def box_code(r: int, c: int) -> int:
-    """Code of boxing early the open run whose first quadrant in reading order is ``(r, c)``."""
+    """The code of boxing early the open run whose first quadrant in reading order is ``(r, c)``.
+
+    Args:
+        r: the quadrant's row.
+        c: its column.
+
+    Returns:
+        The move code.
+    """
     return (BOX << KIND_SHIFT) + _cell_index(r, c)
 
 
 def stuck_code(card_type: int) -> int:
-    """Code of the stuck turn that puts ``card_type`` at the bottom of the pile."""
+    """The code of the stuck turn that puts a card at the bottom of the pile.
+
+    Args:
+        card_type: an index into :data:`~.deck.CARD_TYPES`.
+
+    Returns:
+        The move code.
+    """
     return (STUCK << KIND_SHIFT) + card_type
 
 
 def decode(code: int) -> tuple[int, int, int, int, int, int]:
-    """``(kind, r, c, card_type, rot, flavour)`` of a code (fields a kind lacks are 0)."""
+    """The fields of a move code.
+
+    Args:
+        code: a move code.
+
+    Returns:
+        ``(kind, r, c, card_type, rot, flavour)`` (fields a kind lacks are 0).
+    """
     code = int(code)
     kind, payload = code >> KIND_SHIFT, code & ((1 << KIND_SHIFT) - 1)
     if kind == STUCK:
@@ -94,7 +126,16 @@ _FACE_TEXTS = {(t, r, f): _face_text(t, r, f) for t in range(DECK_SIZE) for r in
 
 
 def placed_face_text(card_type: int, rot: int, flavour: int) -> str:
-    """The face as placed, the roll written as its flavour's lower-case letter."""
+    """A card's face as placed, the roll written as its flavour's lower-case letter.
+
+    Args:
+        card_type: an index into :data:`~.deck.CARD_TYPES`.
+        rot: clockwise quarter turns.
+        flavour: the roll's flavour (0 for a card without one).
+
+    Returns:
+        Four letters.
+    """
     return _FACE_TEXTS[card_type, rot, flavour]
 
 

@@ -30,12 +30,27 @@ LayoutCells: TypeAlias = dict[tuple[int, int], tuple[int, bool, int, bool]]
 
 
 def player_color(player: int) -> str:
-    """The colour player ``player``'s cards and boxes are drawn in."""
+    """The colour a player's cards and boxes are drawn in.
+
+    Args:
+        player: 0 .. players - 1.
+
+    Returns:
+        An SVG colour.
+    """
     return PLAYER_COLORS[player % len(PLAYER_COLORS)]
 
 
 def layout_cells(cards: Iterable[Sequence[int]], frozen: Iterable[Sequence[int | None]]) -> LayoutCells:
-    """``{(r, c): (flavour, roll, owner, frozen)}`` of every placed quadrant."""
+    """Every placed quadrant of a layout.
+
+    Args:
+        cards: the state dict's ``cards`` rows.
+        frozen: the state dict's ``frozen`` rows.
+
+    Returns:
+        ``{(r, c): (flavour, roll, owner, frozen)}``.
+    """
     frozen_at = {(row[0], row[1]) for row in frozen}
     cells: LayoutCells = {}
     for owner, card_type, rot, r, c, flavour in cards:
@@ -47,15 +62,33 @@ def layout_cells(cards: Iterable[Sequence[int]], frozen: Iterable[Sequence[int |
 
 
 def cell_text(flavour: int, roll: bool, owner: int, frozen: bool) -> str:
-    """Three characters: the flavour letter (lower case for a Cinnamon Roll), the owner
-    (a digit, ``.`` for the start card) and ``*`` for a quadrant of a delivered box."""
+    """A quadrant as three characters: the flavour letter (lower case for a Cinnamon Roll), the
+    owner (a digit, ``.`` for the start card) and ``*`` for a quadrant of a delivered box.
+
+    Args:
+        flavour: 1..4.
+        roll: a Cinnamon Roll.
+        owner: the player, or -1 for the start card.
+        frozen: in a delivered box.
+
+    Returns:
+        The three characters.
+    """
     letter = LETTERS[flavour].lower() if roll else LETTERS[flavour]
     return letter + ("." if owner == NEUTRAL else str(owner)) + ("*" if frozen else " ")
 
 
 def layout_text(cards: Iterable[Sequence[int]], frozen: Iterable[Sequence[int | None]]) -> str:
-    """The layout as text: one 3-character cell per quadrant (see :func:`cell_text`),
-    ``_`` on empty positions, row and column numbers on the edges."""
+    """The layout as text: one 3-character cell per quadrant (:func:`cell_text`), ``_`` on
+    empty positions, row and column numbers on the edges.
+
+    Args:
+        cards: the state dict's ``cards`` rows.
+        frozen: the state dict's ``frozen`` rows.
+
+    Returns:
+        The text.
+    """
     cells = layout_cells(cards, frozen)
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
@@ -75,8 +108,16 @@ def _row(cells: LayoutCells, r: int, lo_c: int, hi_c: int) -> str:
 def layout_svg(cards: Sequence[Sequence[int]], frozen: Sequence[Sequence[int | None]], size: int | None = None) -> str:
     """An SVG of the layout: each quadrant a donut of its flavour (a Cinnamon Roll with a
     white swirl), each card outlined in its owner's colour, each delivered box washed over
-    in the colour of the player it scored for ("it turns the winner's colour"), grey when
-    it scored for nobody."""
+    in the colour of the player it scored for, grey when it scored for nobody.
+
+    Args:
+        cards: the state dict's ``cards`` rows.
+        frozen: the state dict's ``frozen`` rows.
+        size: the picture's width in pixels (``None``: from the layout's size).
+
+    Returns:
+        The SVG text.
+    """
     winners = {(row[0], row[1]): row[2] for row in frozen}
     cells = layout_cells(cards, frozen)
     rows = [r for r, _ in cells]

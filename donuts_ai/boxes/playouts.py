@@ -25,17 +25,31 @@ PlayoutTables = E.Tables
 
 
 def playout_tables(rules: BoxesRules) -> PlayoutTables:
-    """Scratch space for :func:`random_games` under ``rules`` (made once, reused: making it
-    is not part of a game)."""
+    """Scratch space for :func:`random_games` (made once, reused: making it is not part of a game).
+
+    Args:
+        rules: the rules the games are played under.
+
+    Returns:
+        The tables.
+    """
     if not isinstance(rules, BoxesRules):
         raise BoxesError(f"rules must be BoxesRules, got {rules!r}")
     return tables_for(rules)
 
 
 def random_games(tables: PlayoutTables, games: int, seed: int) -> tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int64]]:
-    """Deal and play ``games`` games with uniformly random legal moves under the rules
-    ``tables`` were made for, the decks shuffled from ``seed``: ``(scores, places,
-    turns)``, a row of each player's score and place (0 first) a game, and each game's turns."""
+    """Deal and play games with uniformly random legal moves, in compiled code.
+
+    Args:
+        tables: made by :func:`playout_tables` (its rules are the games').
+        games: the number of games.
+        seed: the decks of every game are shuffled from it.
+
+    Returns:
+        ``(scores, places, turns)``: a row of each player's score and place (0 first) a
+        game, and each game's turns.
+    """
     games = check_int("games", games, minimum=1, error=BoxesError)
     seed = check_int("seed", seed, minimum=0, error=BoxesError)
     result: tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int64]] = E.random_games(tables, games, seed)

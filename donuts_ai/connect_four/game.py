@@ -40,7 +40,18 @@ class ConnectFourGame(Game[ConnectFourState]):
     SETUP_NAME = f"{OPENING_PLIES}-move opening"
 
     def make(self, setup: object = "") -> ConnectFourState:  # type: ignore[override]
-        """A :class:`~.state.ConnectFourState` after the opening ``setup`` (default: the empty board)."""
+        """A new game of Connect Four: ``make("connect-four", setup="dd")``.
+
+        Args:
+            setup: an opening, the column letters played before the game starts (default: the
+                empty board).
+
+        Returns:
+            The :class:`~donuts_ai.connect_four.state.ConnectFourState`.
+
+        Raises:
+            ConnectFourError: a set-up that names no column or ends the game.
+        """
         return self.new_state(self.setup_text(setup), {})
 
     def draw_setup(self, kind: str, seed: int) -> str:
