@@ -57,10 +57,9 @@ __version__ = "0.6.0"
 def _register_with_gymnasium() -> None:
     """``donuts_ai/Donuts-v0`` in Gymnasium's registry (the ``rl`` extra):
     ``gymnasium.make_vec("donuts_ai/Donuts-v0", num_envs=8, vectorization_mode="vector_entry_point")``
-    works once ``donuts_ai`` is imported."""
-    from .interop.gymnasium import register_envs
-
-    register_envs()
+    works once ``donuts_ai`` is imported. The module registers on import (this hook may run
+    while that module is itself importing Gymnasium)."""
+    importlib.import_module(".interop.gymnasium", __name__)
 
 
 def _register_with_openspiel() -> None:

@@ -442,8 +442,12 @@ def _mutations(tree: ast.AST, names: set[str], local: set[str]) -> list[int]:
     names that are tables in this module: its own, or imported from the package) by its
     name, or one of ``names`` (every table's) as a module's attribute."""
 
-    def named(node: ast.AST) -> bool:
-        return (isinstance(node, ast.Name) and node.id in local) or (isinstance(node, ast.Attribute) and node.attr in names)
+    def named(node: ast.AST) -> bool:  # the table itself, or a part of it (``AGENTS._paths``)
+        while isinstance(node, ast.Attribute):
+            if node.attr in names:
+                return True
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in local
 
     lines = []
     for node in ast.walk(tree):
@@ -479,9 +483,10 @@ def test_no_module_fills_a_registry_table():
         if lines := _mutations(rest, names, set(tables[name]) | imported):
             wrong[name] = lines
     assert not wrong, f"registry tables changed outside their literal (module: lines): {wrong}"
-    probe = "AGENTS.add('az', 'x:y')\nspecs.ENGINE_POSITIONS['d'] = 'x:y'\nOPTIONAL_AGENTS |= {}\nAGENTS = ('a',)\nT = 1"
+    probe = ("AGENTS.add('az', 'x:y')\nspecs.ENGINE_POSITIONS['d'] = 'x:y'\nOPTIONAL_AGENTS |= {}\nAGENTS = ('a',)\n"
+             "AGENTS._paths['az'] = 'x:y'\nT = 1")
     assert _mutations(ast.parse(probe), names, {"OPTIONAL_AGENTS"}) == [2, 3]
-    assert _mutations(ast.parse(probe), names, {"AGENTS", "OPTIONAL_AGENTS"}) == [1, 2, 3, 4]
+    assert _mutations(ast.parse(probe), names, {"AGENTS", "OPTIONAL_AGENTS"}) == [1, 2, 3, 4, 5]
 
 
 def test_every_module_getattr_says_what_it_saves():

@@ -238,9 +238,11 @@ class DonutsEnv(gymnasium.Env):
 
 def register_envs() -> None:
     """Add :data:`ENV_ID` to Gymnasium's registry (:class:`DonutsEnv` and its vector
-    entry point :class:`DonutsVectorEnv`); the package root calls it on import."""
+    entry point :class:`DonutsVectorEnv`); importing this module calls it."""
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(ENV_ID, entry_point=f"{__name__}:DonutsEnv", vector_entry_point=f"{__name__}:DonutsVectorEnv")
 
+
+register_envs()
 
 __all__ = ["ENV_ID", "DonutsEnv", "DonutsVectorEnv", "register_envs", "single_observation_space"]
