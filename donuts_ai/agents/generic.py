@@ -30,13 +30,6 @@ from ..search.negamax import DEFAULT_TABLE_ENTRIES, MATE_BOUND, NegamaxResult, N
 from ..search.uct import DEFAULT_EXPLORATION, uct_search
 from .base import Agent, budget, check_exploration, check_time_left, check_time_limit, now, positive_int
 
-#: The generic agents by short spec name -> ``"module:Class"``, for the spec registry.
-GENERIC_AGENTS = {
-    "random": "donuts_ai.agents.generic:GenericRandomAgent",
-    "mcts": "donuts_ai.agents.generic:GenericMCTSAgent",
-    "alphabeta": "donuts_ai.agents.generic:GenericAlphaBetaAgent",
-    "solver": "donuts_ai.agents.generic:GenericSolverAgent",
-}
 #: Seconds a move when an agent is given no other limit (as Donuts' searching agents).
 DEFAULT_TIME_LIMIT = 1.0
 #: The verbs of the state API a search plays through.
@@ -363,5 +356,5 @@ class GenericSolverAgent(_NegamaxAgent):
         return result.move
 
 
-__all__ = ["GENERIC_AGENTS", "AlphaBetaInfo", "GenericAlphaBetaAgent", "GenericMCTSAgent", "GenericRandomAgent",
+__all__ = ["AlphaBetaInfo", "GenericAlphaBetaAgent", "GenericMCTSAgent", "GenericRandomAgent",
            "GenericSolverAgent", "MCTSInfo", "SolverInfo"]

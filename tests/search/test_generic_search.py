@@ -14,7 +14,6 @@ import examples.connect_four  # noqa: F401 - registers "connect-four-python"
 import examples.tic_tac_toe  # noqa: F401 - registers "tic-tac-toe"
 from donuts_ai import BaseState, Game, GameEnd, register_game
 from donuts_ai.agents.generic import (
-    GENERIC_AGENTS,
     GenericAlphaBetaAgent,
     GenericMCTSAgent,
     GenericRandomAgent,
@@ -23,6 +22,7 @@ from donuts_ai.agents.generic import (
 from donuts_ai.errors import AgentError, GameOverError
 from donuts_ai.search.negamax import MATE_BOUND, WIN, NegamaxSearch
 from donuts_ai.search.uct import rewards_of
+from donuts_ai.tournament.specs import GENERIC_AGENTS
 
 TIC_TAC_TOE = "tic-tac-toe"
 #: Games against the random player, per seat.
