@@ -11,7 +11,7 @@ A new Donuts agent goes here: a module with a :class:`DonutsAgent` subclass and 
 :data:`AGENTS`. What the searching agents share (the tactical pass, warm-up, touching
 tables) is :mod:`.search_base`; the Monte-Carlo tree search of :mod:`donuts_ai.search.mcts`
 is bound to Donuts (:mod:`donuts_ai.donuts.compiled`) in :mod:`._mcts_bound`; alpha-beta and the exact
-solver are :mod:`donuts_ai.donuts.alphabeta`. The agent protocol and base of both games is
+solver are :mod:`donuts_ai.donuts.alphabeta`. The agent protocol and base of every game is
 :mod:`donuts_ai.agents`. The table names every class by its dotted path and imports it when
 first used, so importing this package loads no search code.
 """
