@@ -81,7 +81,7 @@ def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, simu
     """Train each arm for ``minutes`` (resuming a run already there) and measure it; returns
     (and writes to ``out / "ablation.json"``, beside the arms an earlier call measured there)
     every figure (its keys as before 0.5.0: ``sims``, ``sims_N``)."""
-    from donuts_ai.bench._report import machine
+    from donuts_ai.bench.reporting import machine
 
     out.mkdir(parents=True, exist_ok=True)
     suites = {name: winning_positions(name) for name in ABLATION_SUITES}

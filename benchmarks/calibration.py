@@ -33,7 +33,7 @@ from typing import NotRequired, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from donuts_ai.bench._report import Machine, machine
+from donuts_ai.bench.reporting import Machine, machine
 from donuts_ai.tournament.stats import elo_to_score, fit_ratings, sprt_bounds, sprt_llr
 
 #: An LLR of pentanomial counts (the last axis) between two Elo hypotheses: :func:`~donuts_ai.tournament.stats.sprt_llr`

@@ -25,8 +25,8 @@ from typing import Any, TypedDict
 import numpy as np
 
 from donuts_ai.bench import compare, record, runs, tables
-from donuts_ai.bench._report import Machine, RateStats, Stats, machine, rate_stats, stats
 from donuts_ai.bench.record import Figure
+from donuts_ai.bench.reporting import Machine, RateStats, Stats, machine, rate_stats, stats
 from donuts_ai.donuts import kernels as K
 from donuts_ai.donuts.baselines import negamax_private, negamax_public
 from donuts_ai.donuts.board import Board

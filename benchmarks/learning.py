@@ -53,7 +53,7 @@ from donuts_ai.learn.benchmark import PROBE_SUITES, label_positions, load_positi
 
 def ship(run: Path, command: str) -> int:
     """Copy ``run``'s last checkpoint's network into the package, with how it was made."""
-    from donuts_ai.bench._report import machine
+    from donuts_ai.bench.reporting import machine
     from donuts_ai.learn.agent import SHIPPED_NETWORK
     from donuts_ai.learn.network import save_network
     from donuts_ai.learn.train import Trainer

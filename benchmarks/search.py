@@ -27,9 +27,9 @@ from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict
 
 from donuts_ai.bench import compare, record, runs, tables
-from donuts_ai.bench._report import Machine, machine
 from donuts_ai.bench.engine import alphabeta_speed, mcts_speed
 from donuts_ai.bench.record import Figure, solver_name
+from donuts_ai.bench.reporting import Machine, machine
 from donuts_ai.donuts import kernels as K
 from donuts_ai.donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from donuts_ai.donuts.agents.donuts_agent import DonutsAgent

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import NotRequired, TypedDict
 
 from donuts_ai import tournament
-from donuts_ai.bench._report import Machine, machine, print_and_save
+from donuts_ai.bench.reporting import Machine, machine, print_and_save
 from donuts_ai.donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent
 from donuts_ai.donuts.agents.donuts_agent import DonutsAgent
 from donuts_ai.donuts.board import Board

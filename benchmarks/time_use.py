@@ -25,8 +25,8 @@ from collections.abc import Callable
 from typing import Any, Literal, NotRequired, TypedDict
 
 from donuts_ai.bench import record, runs, tables
-from donuts_ai.bench._report import Machine, machine
 from donuts_ai.bench.record import Figure
+from donuts_ai.bench.reporting import Machine, machine
 from donuts_ai.donuts.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent
 from donuts_ai.donuts.agents.donuts_agent import DonutsAgent
 from donuts_ai.donuts.board import Board

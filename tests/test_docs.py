@@ -24,6 +24,7 @@ PUBLIC_MODULES = [
     "donuts_ai.agents",
     "donuts_ai.agents.generic",
     "donuts_ai.bench",
+    "donuts_ai.bench.reporting",
     "donuts_ai.boxes",
     "donuts_ai.boxes.agents",
     "donuts_ai.boxes.encoding",

@@ -14,11 +14,11 @@ side by side versions, the published tables, strength, interop, ...) live in the
 asserts a speed; each prints its machine.
 """
 
-from ._report import machine
 from .agents import agent_report, agent_report_of, agent_speed, bench_positions, game_positions
 from .compare import compare_figures
 from .engine import alphabeta_speed, main, mcts_speed, measure, report, run
 from .record import Figure, SpeedRecordError, load, measure_work
+from .reporting import machine
 
 __all__ = ["Figure", "SpeedRecordError", "agent_report", "agent_report_of", "agent_speed", "alphabeta_speed", "bench_positions",
            "compare_figures", "game_positions", "load", "machine", "main", "mcts_speed", "measure", "measure_work", "report", "run"]

@@ -35,8 +35,8 @@ from ..errors import DonutsError
 from ..game import Game, get_game, legal_move
 from ..tournament import make_agent, resolve
 from . import compare, record
-from ._report import Machine, machine
 from .record import Figure
+from .reporting import Machine, machine
 
 #: What the agents are measured beside: our alpha-beta and MCTS, at the run's time limit.
 BASELINES = ("alphabeta", "mcts")

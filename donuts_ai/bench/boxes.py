@@ -25,8 +25,8 @@ from .._checks import check_int
 from ..boxes import BoxesError, BoxesRules, BoxesState, playouts
 from ..boxes.agents import ISMCTSAgent, warm_up
 from . import runs
-from ._report import RateStats, rate_stats
 from .record import MIN_REPEAT_SECONDS, Figure, boxes_games_name, ismcts_name, measure_work
+from .reporting import RateStats, rate_stats
 
 #: Random moves played from a fresh deal to reach the positions ISMCTS is timed on, as a
 #: share of a random game's length (early, middle, late).

@@ -1,8 +1,8 @@
-"""What every benchmark shares: the machine it ran on, and printing and saving its figures
-(times as text: :func:`donuts_ai._units.seconds_text`).
+"""What every benchmark shares: the machine it ran on, statistics of repeated
+measurements, and printing and saving its figures.
 
-Kept apart from the benchmarks themselves so that each (engine, interop, boxes, harness)
-imports it without importing another benchmark.
+The ``donuts-ai bench`` command and the scripts of ``benchmarks/`` import it, so that a
+record of either names its machine the same way.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import platform
 import statistics
 from collections.abc import Callable, Mapping
 from typing import NotRequired, TypedDict, TypeVar
+
+__all__ = ["Machine", "RateStats", "Stats", "machine", "print_and_save", "rate_stats", "stats"]
 
 _R = TypeVar("_R", bound=Mapping[str, object])
 
