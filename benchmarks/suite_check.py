@@ -18,21 +18,19 @@ import sys
 import time
 
 from donuts_ai import Board
-from donuts_ai.donuts._kernels.position import position_of, rulebook_of
-from donuts_ai.donuts.alphabeta.solver import Solver, _child
-from donuts_ai.donuts.squares import parse_square
+from donuts_ai.donuts.alphabeta.solver import Solver
 from donuts_ai.suites import SUITE_NAMES, load_suite
 
 
 def proof_number_value(solver: Solver, board: Board, move: str) -> int:
     """The value of ``move`` for its player, by proof-number search on the position after it."""
-    solver._prepare(board)  # the tables belong to one layout and rules: cleared when they change
-    rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
-    final, child, sign = _child(rulebook, pos, parse_square(move))
-    if final is not None:
-        return (final > 0) - (final < 0)
-    value, _ = solver._wdl_proof_numbers(rulebook, child)
-    return sign * value
+    mover, child = board.turn, board.copy(stack=False)
+    child.push(move)
+    outcome = child.outcome()
+    if outcome is not None:
+        return 0 if outcome.winner is None else (1 if outcome.winner == mover else -1)
+    value = solver.proof_number_value(child)  # for the side to move after the move: the same player after a pass
+    return value if child.turn == mover else -value
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -247,3 +247,4 @@ def test_proof_numbers_and_alpha_beta_agree_on_the_value(seed):
     assert max(alpha_beta.move_value(board, mv) for mv in board.legal_moves()) == value
     assert alpha_beta.move_value(board, SQUARE_NAMES[move]) == value
     assert Solver(tt_bits=14).solve(board, distance=False).value == value
+    assert Solver(tt_bits=12).proof_number_value(board) == value  # the public call of the same search

@@ -376,6 +376,24 @@ class Solver:
         return None if score is None else (score > 0) - (score < 0)
 
     # --- public ------------------------------------------------------------------------
+    def proof_number_value(self, board: Board) -> int:
+        """The value for the side to move of ``board`` by proof-number search alone (df-pn:
+        "does the side to move win?", then "does it draw?"), not by the alpha-beta that
+        :meth:`solve` runs first: a second, independent search to check a value against.
+
+        Args:
+            board: the position, not over.
+
+        Returns:
+            1 (a win for the side to move), 0 (a draw) or -1 (a loss).
+
+        Raises:
+            DonutsError: the game is over.
+        """
+        self._prepare(board)
+        value, _ = self._wdl_proof_numbers(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()))
+        return value
+
     def solve(self, board: Board, distance: bool | None = None) -> Solution:
         """The value and best move for the side to move of ``board``, and the distance to the end
         under best play when it is proved.
