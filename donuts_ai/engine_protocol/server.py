@@ -17,7 +17,6 @@ so a rerun plays the same games).
 
 from __future__ import annotations
 
-import inspect
 import os
 import sys
 import threading
@@ -55,7 +54,7 @@ from ..tournament.engine_text import (
     GoLimits,
     parse_go,
 )
-from ..tournament.specs import AgentLike, Params, SpecError, call_agent, make_agent, resolve
+from ..tournament.specs import AgentLike, Params, SpecError, agent_arguments, agent_parameters, call_agent, make_agent, resolve
 from .position import parse_position
 
 GAME = "donuts"
@@ -154,10 +153,10 @@ class EngineServer:
         self._builder.start()
 
     def _defaults(self, cls: type[Any], params: Params) -> Params:
-        """Every option (a constructor parameter but ``name``) with its value in the spec."""
-        try:
-            parameters = inspect.signature(cls).parameters.values()
-        except (TypeError, ValueError):
+        """Every option (a spec parameter but ``name``: a settings object's fields in its
+        place) with its value in the spec."""
+        parameters = agent_parameters(cls).values()
+        if not parameters:
             return dict(params)
         out: Params = {}
         for p in parameters:
@@ -204,7 +203,7 @@ class EngineServer:
 
     def _make(self) -> AgentLike:
         try:
-            agent = self._cls(**self.params)
+            agent = self._cls(**agent_arguments(self._cls, self.params))
         except (ValueError, TypeError, OverflowError, MemoryError) as exc:
             raise SpecError(f"agent {self.kind} with {self.params}: {exc}") from None
         if not getattr(agent, "name", None):

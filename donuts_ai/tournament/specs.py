@@ -28,8 +28,9 @@ import inspect
 import re
 import shlex
 import shutil
+import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields, is_dataclass
 from types import MappingProxyType, ModuleType
 from typing import Any, Protocol
 
@@ -446,9 +447,10 @@ def resolve(spec: str, game: Game[Any] | str) -> tuple[type[Any], Params]:
     if sig is not None and "time_limit" in params and "time_limit" not in sig.parameters and "time" in sig.parameters:
         params["time"] = params.pop("time_limit")
     if sig is not None and not any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
-        unknown = [k for k in params if k not in sig.parameters]
+        spec_parameters = agent_parameters(cls)
+        unknown = [k for k in params if k not in spec_parameters]
         if unknown:
-            taken = [k for k in sig.parameters if k != "name"]
+            taken = [k for k in spec_parameters if k != "name"]
             accepted = ", ".join(taken)
             close = _did_you_mean(unknown[0], taken)
             raise SpecError(f"agent spec {spec!r}: unknown parameter {unknown[0]!r} (accepted: {accepted}){close}")
@@ -464,7 +466,7 @@ def make_agent(spec: str, seed: int | None = None, *, game: Game[Any] | str) -> 
     if GAME_PARAMETER not in params and GAME_PARAMETER in _parameters(cls):
         params[GAME_PARAMETER] = get_game(game)  # an agent that searches the game itself (its hooks)
     try:
-        agent = cls(**params)
+        agent = cls(**agent_arguments(cls, params))
     # DonutsError is a ValueError. Plain ValueError, OverflowError and MemoryError come from
     # sizes no machine can allocate (numpy refuses "alphabeta:tt_bits=64" with ValueError).
     except (ValueError, TypeError, OverflowError, MemoryError) as exc:
@@ -482,6 +484,76 @@ def _parameters(cls: type[Any]) -> dict[str, inspect.Parameter]:
         return dict(inspect.signature(cls).parameters)
     except (TypeError, ValueError):
         return {}
+
+
+def _settings_parameters(cls: type[Any]) -> dict[str, type[Any]]:
+    """The constructor parameters of ``cls`` that take a settings object (a frozen
+    dataclass, or ``None``), by name: their fields are spec parameters of their own."""
+    try:
+        hints = typing.get_type_hints(cls.__init__)
+    except Exception:  # an annotation that does not resolve here: no settings object is known
+        return {}
+    out: dict[str, type[Any]] = {}
+    for name, hint in hints.items():
+        for kind in (hint, *typing.get_args(hint)):
+            if isinstance(kind, type) and is_dataclass(kind) and kind.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+                out[name] = kind
+                break
+    return out
+
+
+def agent_parameters(cls: type[Any]) -> dict[str, inspect.Parameter]:
+    """The parameters a spec (or an engine's ``setoption``) may give an agent class: its
+    constructor's, with a settings object's fields in place of the settings parameter
+    (``mcts:max_nodes=4096`` sets ``memory=TreeMemory(max_nodes=4096)``).
+
+    Args:
+        cls: the agent class.
+
+    Returns:
+        Each parameter by name, with its default (a field's default for a settings field).
+    """
+    own = _parameters(cls)
+    out: dict[str, inspect.Parameter] = {}
+    for name, parameter in own.items():
+        settings = _settings_parameters(cls).get(name)
+        if settings is None:
+            out[name] = parameter
+            continue
+        for field in fields(settings):
+            if field.name not in own:
+                default = field.default if field.default is not MISSING else inspect.Parameter.empty
+                out[field.name] = inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=default)
+    return out
+
+
+def agent_arguments(cls: type[Any], params: Params) -> Params:
+    """The keyword arguments that build ``cls`` from a spec's ``params``: the fields of each
+    settings object gathered into it (:func:`agent_parameters`).
+
+    Args:
+        cls: the agent class.
+        params: the spec's parameters (:func:`resolve`).
+
+    Returns:
+        The constructor's keyword arguments.
+
+    Raises:
+        SpecError: a settings object and one of its fields are both given.
+    """
+    out = dict(params)
+    own = _parameters(cls)
+    for name, settings in _settings_parameters(cls).items():
+        given = {f.name: out.pop(f.name) for f in fields(settings) if f.name in out and f.name not in own}
+        if not given:
+            continue
+        if name in out:
+            raise SpecError(f"{name!r} and its field {next(iter(given))!r} are both given")
+        try:
+            out[name] = settings(**given)
+        except (TypeError, ValueError) as exc:
+            raise SpecError(f"{name}: {exc}") from None
+    return out
 
 
 _TAKES_CLOCK: dict[type, bool] = {}

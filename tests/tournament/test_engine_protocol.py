@@ -428,6 +428,19 @@ def test_options_are_the_agents_parameters_and_setoption_rebuilds_it():
     server.handle("quit")
 
 
+def test_a_settings_objects_fields_are_options():
+    out, err = io.StringIO(), io.StringIO()
+    server = EngineServer("mcts:max_nodes=4096", out, err)
+    server.handle("dep")
+    assert "option name max_nodes type string default 4096" in out.getvalue()  # None or a count, as depth
+    assert "option name max_memory_mb type spin default 512" in out.getvalue()
+    assert "option name memory" not in out.getvalue()
+    server.handle("setoption name max_memory_mb value 64")
+    server.handle("isready")
+    assert server.agent.memory.max_memory_mb == 64 and server.agent.memory.max_nodes == 4096, err.getvalue()
+    server.handle("quit")
+
+
 def test_our_engine_plays_through_the_harness(our_engine):
     spec = f"engine:{our_engine} greedy"
     results = T.run([spec, "random"], games=2, workers=1, seed=5, game="donuts")

@@ -176,6 +176,20 @@ def test_specs():
     assert T.make_agent("alphabeta:depth=6", game="donuts").depth == 6
 
 
+def test_a_spec_sets_the_fields_of_an_agents_settings_object():
+    """``mcts:max_nodes=4096`` is ``MCTSAgent(memory=TreeMemory(max_nodes=4096))``: a settings
+    object's fields are spec parameters, the object itself is not."""
+    from donuts_ai.donuts.agents.mcts import TreeMemory
+
+    assert T.make_agent("mcts:max_nodes=4096,max_memory_mb=64", game="donuts").memory == \
+        TreeMemory(max_memory_mb=64, max_nodes=4096)
+    assert T.make_agent("mcts", game="donuts").memory == TreeMemory()
+    with pytest.raises(T.SpecError, match=r"unknown parameter 'memory' \(accepted: .*max_memory_mb, max_nodes"):
+        T.make_agent("mcts:memory=1", game="donuts")
+    with pytest.raises(T.SpecError, match="max_nodes must be at least"):
+        T.make_agent("mcts:max_nodes=1", game="donuts")
+
+
 @pytest.mark.parametrize(
     "spec, message",
     [
