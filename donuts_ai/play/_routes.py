@@ -363,7 +363,10 @@ def _number(body: JSONObject, key: str, default: float, kind: type[float] | type
 
 
 class Server:
-    """The page's state and API, independent of HTTP (the handler only translates).
+    """The page's state and API, independent of HTTP (the handler only translates). Each
+    ``POST /api/...`` method takes the request's JSON object (``game``: the game's id),
+    returns the game's state as JSON, and raises :class:`HttpError` on a bad request,
+    changing nothing.
 
     Args:
         max_think: the most seconds an agent may think.
@@ -382,17 +385,7 @@ class Server:
                 "analysis_wait": ANALYSIS_WAIT, "solver_plies": SOLVER_PLIES, "max_games": self.registry.max_games}
 
     def new_game(self, body: JSONObject) -> StateJSON:
-        """``POST /api/new``: a new game (the fields in :mod:`.server`'s table).
-
-        Args:
-            body: the request's JSON object (``game``: the game's id).
-
-        Returns:
-            The game's state, as JSON.
-
-        Raises:
-            HttpError: a bad request, changing nothing.
-        """
+        """``POST /api/new``: a new game (the fields in :mod:`.server`'s table)."""
         official = Rules()
         rules = Rules.from_dict({"insertion": str(body.get("insertion", official.insertion)),
                                  "donuts": _number(body, "donuts", official.donuts, int)})
@@ -424,17 +417,7 @@ class Server:
         return think
 
     def move(self, body: JSONObject) -> StateJSON:
-        """``POST /api/move``: the person's move (``square``).
-
-        Args:
-            body: the request's JSON object (``game``: the game's id).
-
-        Returns:
-            The game's state, as JSON.
-
-        Raises:
-            HttpError: a bad request, changing nothing.
-        """
+        """``POST /api/move``: the person's move (``square``)."""
         web = self.registry.get(body.get("game"))
         square = body.get("square")
         if not isinstance(square, str):
@@ -445,17 +428,7 @@ class Server:
             return self.state(web)
 
     def reply(self, body: JSONObject) -> StateJSON:
-        """``POST /api/reply``: the opponent's next move (``think``: seconds, optional).
-
-        Args:
-            body: the request's JSON object (``game``: the game's id).
-
-        Returns:
-            The game's state, as JSON.
-
-        Raises:
-            HttpError: a bad request, changing nothing.
-        """
+        """``POST /api/reply``: the opponent's next move (``think``: seconds, optional)."""
         web = self.registry.get(body.get("game"))
         think = self._think(body, web.think)
         with web.lock:
@@ -476,17 +449,7 @@ class Server:
             return self.state(web)
 
     def undo(self, body: JSONObject) -> StateJSON:
-        """``POST /api/undo``: take back the person's last move and the replies.
-
-        Args:
-            body: the request's JSON object (``game``: the game's id).
-
-        Returns:
-            The game's state, as JSON.
-
-        Raises:
-            HttpError: a bad request, changing nothing.
-        """
+        """``POST /api/undo``: take back the person's last move and the replies."""
         web = self.registry.get(body.get("game"))
         with web.lock:
             web.session.undo()
@@ -495,17 +458,7 @@ class Server:
             return self.state(web)
 
     def resign(self, body: JSONObject) -> StateJSON:
-        """``POST /api/resign``: the person resigns.
-
-        Args:
-            body: the request's JSON object (``game``: the game's id).
-
-        Returns:
-            The game's state, as JSON.
-
-        Raises:
-            HttpError: a bad request, changing nothing.
-        """
+        """``POST /api/resign``: the person resigns."""
         web = self.registry.get(body.get("game"))
         with web.lock:
             web.session.resign()
@@ -513,17 +466,7 @@ class Server:
             return self.state(web)
 
     def get_state(self, body: JSONObject) -> StateJSON:
-        """``POST /api/state``: the game's state.
-
-        Args:
-            body: the request's JSON object (``game``: the game's id).
-
-        Returns:
-            The game's state, as JSON.
-
-        Raises:
-            HttpError: a bad request, changing nothing.
-        """
+        """``POST /api/state``: the game's state."""
         web = self.registry.get(body.get("game"))
         with web.lock:
             return self.state(web)
