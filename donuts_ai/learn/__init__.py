@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names' types, for type checkers (at run time each loads on first use)
     from .agent import SHIPPED_NETWORK, AlphaZeroAgent
-    from .batched_search import BatchSearch, GumbelResult, SearchResult, playout_budgets, playout_cap
+    from .batched_search import BatchSearch, GumbelResult, GumbelSettings, SearchResult, SolveSettings, playout_budgets, playout_cap
     from .benchmark import Accuracy, label_positions, load_positions, measure
     from .config import Progress, TrainConfig
     from .dataset import Dataset, DatasetRecord, read_dataset
-    from .distill import DistillSummary, distill
+    from .distill import DistillSettings, DistillSummary, distill
     from .errors import LearnError
     from .network import Network, NetworkConfig, load_network, new_network, predict, predict_wdl, save_network
     from .prediction_cache import PredictionCache
@@ -41,8 +41,9 @@ _NAMES = {
     "save_network": "network", "load_network": "network", "predict_wdl": "network",
     "Teacher": "teacher", "Label": "teacher",
     "read_dataset": "dataset", "Dataset": "dataset", "DatasetRecord": "dataset",
-    "distill": "distill", "DistillSummary": "distill",
+    "distill": "distill", "DistillSummary": "distill", "DistillSettings": "distill",
     "BatchSearch": "batched_search", "SearchResult": "batched_search", "GumbelResult": "batched_search",
+    "GumbelSettings": "batched_search", "SolveSettings": "batched_search",
     "playout_cap": "batched_search", "playout_budgets": "batched_search", "PredictionCache": "prediction_cache",
     "Trainer": "train", "TrainConfig": "config", "Progress": "config", "open_trainer": "runs", "run_training": "runs",
     "RoundTrainer": "workers",
@@ -58,8 +59,10 @@ __all__ = [
     "BatchSearch",
     "Dataset",
     "DatasetRecord",
+    "DistillSettings",
     "DistillSummary",
     "GumbelResult",
+    "GumbelSettings",
     "Label",
     "LearnError",
     "Network",
@@ -69,6 +72,7 @@ __all__ = [
     "RoundTrainer",
     "SHIPPED_NETWORK",
     "SearchResult",
+    "SolveSettings",
     "TrainConfig",
     "Teacher",
     "Trainer",
