@@ -1,6 +1,6 @@
 """Bit intrinsics and the random-number generator the kernels share: Donuts' engine and
 searches, and the game-agnostic tree searches of :mod:`donuts_ai.search` (so it sits at
-the package root, below both games).
+the package root, below the games).
 
 ``popcount``/``ctz``/``clz`` compile to single instructions (LLVM ``ctpop``/``cttz``/
 ``ctlz``) rather than loops. The RNG is our own xorshift64* seeded through

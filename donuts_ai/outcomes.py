@@ -9,7 +9,7 @@ Two kinds of numbers say who won, and they are never mixed:
   1 Vanilla, :data:`WINNER_DRAW` (2), or :data:`NO_WINNER_YET` (-1) while the game goes
   on. The Python layer shows a drawn game's winner as ``None`` (``Outcome.winner``).
 
-The codes are defined here, below both games: Donuts' engine
+The codes are defined here, below the games: Donuts' engine
 (:mod:`donuts_ai.donuts._kernels.core`) and the tree searches return them unchanged. This
 module also holds the value names. Donuts' own words (its end reasons and their codes, its
 result strings) are :mod:`donuts_ai.donuts.outcomes`'s. (Colour names are

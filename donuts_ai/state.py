@@ -1,4 +1,4 @@
-"""The state API both games speak, written down once: :class:`GameState`.
+"""The state API every game speaks, written down once: :class:`GameState`.
 
 A game's state (Donuts' :class:`~donuts_ai.Board`, Donut Boxes'
 :class:`~donuts_ai.boxes.BoxesState`) implements this protocol with python-chess's verbs,
@@ -34,7 +34,7 @@ from .errors import GameError, GameOverError, IllegalMoveError
 
 @runtime_checkable
 class GameOutcome(Protocol):
-    """How a game ended, in the terms both games share."""
+    """How a game ended, in the terms every game shares."""
 
     @property
     def winner(self) -> int | None:

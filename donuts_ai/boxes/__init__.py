@@ -10,7 +10,7 @@ hands, a shuffled deck, a free-for-all score), beside the board game the rest of
 
 The rules as implemented, with every decision, are in ``docs/boxes.md``; move texts in
 :mod:`.moves`; the cards in :mod:`.deck`. A move that cannot be read, an illegal move
-and a move after the end raise the errors of both games,
+and a move after the end raise the errors every game shares,
 :class:`~donuts_ai.errors.InvalidMoveError`, :class:`~donuts_ai.errors.IllegalMoveError`
 and :class:`~donuts_ai.errors.GameOverError` (also importable from :mod:`donuts_ai`).
 """

@@ -1,6 +1,6 @@
 """Errors of the Donut Boxes game alone: every one a :class:`~donuts_ai.errors.DonutsError` (a ``ValueError``).
 
-The errors both games raise live in :mod:`donuts_ai.errors`, their one home: an unreadable
+The errors every game raises live in :mod:`donuts_ai.errors`, their one home: an unreadable
 move text is an :class:`~donuts_ai.errors.InvalidMoveError`, an illegal move an
 :class:`~donuts_ai.errors.IllegalMoveError` and a move after the end a
 :class:`~donuts_ai.errors.GameOverError`, in Donut Boxes as in Donuts.

@@ -77,7 +77,7 @@ class BoxesState:
 
     ``BoxesState(rules=None, seed=0)`` starts a new game (a fresh deal from ``seed``); a
     state also comes from :meth:`from_dict`, :meth:`from_text` or :meth:`from_observation`.
-    It speaks the state API both games share (:class:`donuts_ai.state.GameState`): ``turn``,
+    It speaks the state API every game shares (:class:`donuts_ai.state.GameState`): ``turn``,
     :meth:`legal_moves`, :meth:`push`, :meth:`pop`, :attr:`move_stack`,
     :meth:`is_game_over`, :meth:`outcome`, :meth:`copy`. Moves are canonical texts (grammar
     in :mod:`.moves`) or integer codes (:meth:`legal_move_ids`, :meth:`push_id`); both name
@@ -523,7 +523,7 @@ class BoxesState:
         return check_int("player", player, minimum=0, maximum=self.num_players - 1, error=ObservationError)
 
 
-#: BoxesState speaks the state API both games share (the type checker holds it to the protocol).
+#: BoxesState speaks the state API every game shares (the type checker holds it to the protocol).
 _STATE_API: type[GameState] = BoxesState
 
 

@@ -604,5 +604,5 @@ class Board:
         return board_rgb(self._layout.directions, self.bitboards, self.last, self.legal_mask())
 
 
-#: The Board speaks the state API both games share (the type checker holds it to the protocol).
+#: The Board speaks the state API every game shares (the type checker holds it to the protocol).
 _STATE_API: type[GameState] = Board

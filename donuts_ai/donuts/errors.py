@@ -1,5 +1,5 @@
 """The errors of Donuts' own vocabulary: layouts, positions, rules and symmetries (each a
-:class:`~donuts_ai.errors.DonutsError`, so a ``ValueError``). The errors both games share
+:class:`~donuts_ai.errors.DonutsError`, so a ``ValueError``). The errors every game shares
 are :mod:`donuts_ai.errors`'s; the package root re-exports these
 (``from donuts_ai import LayoutError``)."""
 

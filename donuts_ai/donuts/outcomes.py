@@ -1,5 +1,5 @@
 """Donuts' own outcome words: how a game ends (the engine's end-reason codes and their
-names) and the result strings of its game records. The words both games share (game
+names) and the result strings of its game records. The words every game shares (game
 values, winner codes) are :mod:`donuts_ai.outcomes`'s."""
 
 from __future__ import annotations

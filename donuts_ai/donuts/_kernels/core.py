@@ -12,7 +12,7 @@ position (the transition) is :func:`.position.apply`, on a
 Winner codes (``final_result``, :func:`.position.winner_of`): 0 Chocolate, 1 Vanilla
 (or, from the side to move, 0 that side and 1 its opponent), :data:`WINNER_DRAW`, or
 :data:`NO_WINNER_YET` while the game goes on; the end-reason codes ``REASON_*``. These
-codes are defined once, in :mod:`donuts_ai.outcomes` (below both games), and imported
+codes are defined once, in :mod:`donuts_ai.outcomes` (below the games), and imported
 here. They are not game values (+1/0/-1 for the side to move, also there).
 
 Kernels take and return plain ints and arrays, hold no Python objects and never
