@@ -4,7 +4,8 @@ Numba checks a cached kernel against its own source file only (a hash of its tex
 kernel whose file is unchanged is loaded from the cache even after a kernel it calls, or
 a constant it reads, in another file has changed (numba issue #6845), and the old code
 runs without a word. So at import, before any kernel module is loaded, a digest of the
-kernel folders (every ``.py`` file of each folder where a file defines kernels) is
+kernel folders (every ``.py`` file of each folder where a file defines kernels, and of the
+folders above it in the package) is
 compared with the one stamped in the package's ``__pycache__``. When it differs, the
 cached kernels of those folders are removed wherever Numba keeps them (beside the
 sources, under ``NUMBA_CACHE_DIR``, in the user-wide folder: the places its cache
@@ -34,8 +35,19 @@ def _sources(package_dir: Path) -> dict[Path, bytes]:
 
 
 def _kernel_folders(sources: dict[Path, bytes]) -> set[Path]:
-    """The folders holding a source file that defines kernels."""
-    return {path.parent for path, data in sources.items() if KERNEL_MARK in data}
+    """The folders holding a source file that defines kernels, and the folders above them
+    within the package: a game's kernels read constants from its folder (Donut Boxes'
+    engine from ``boxes/moves.py`` and ``boxes/deck.py``), whether or not a file there
+    defines kernels itself."""
+    folders = {path.parent for path, data in sources.items() if KERNEL_MARK in data}
+    if not folders:
+        return folders
+    top = min(sources, key=lambda path: len(path.parts)).parent  # the package's own folder
+    for folder in list(folders):
+        while top in folder.parents:
+            folder = folder.parent
+            folders.add(folder)
+    return folders
 
 
 def _digest(package_dir: Path, sources: dict[Path, bytes], folders: set[Path]) -> str:
