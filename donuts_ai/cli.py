@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 RuleValue = bool | int | str
 #: What every ``--game`` takes, said once: a name in the one table of games, or
 #: ``module:name``, whose module is imported first (it registers the game).
-GAME_HELP = ("a registered game (donuts, boxes) or module:name of a game of your own, whose module is imported first "
+GAME_HELP = ("a registered game (donuts, boxes, connect-four) or module:name of a game of your own, whose module is imported first "
              "(examples.connect_four:connect-four-python)")
 
 

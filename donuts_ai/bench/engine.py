@@ -389,7 +389,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --agent: the seed of the positions")
     parser.add_argument("--game", metavar="GAME", default=None,
                         help="with --agent: measure on this game's positions (default donuts), the agents built for it: a "
-                             "registered game (donuts, boxes) or module:name of a game of your own, whose module is "
+                             "registered game (donuts, boxes, connect-four) or module:name of a game of your own, whose module is "
                              "imported first (examples.connect_four:connect-four-python); the engine figures and their options "
                              "(--quick, --full-solve, --only) are Donuts'")
     runs.add_record_options(parser, DEFAULT_RUNS)
