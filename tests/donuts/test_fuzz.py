@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import inspect
 import json
 import os
 import random
@@ -390,7 +389,7 @@ def _check_agent_spec(spec):
             return
         assert isinstance(params, dict) and callable(getattr(cls, "select_move", None))
         if cls in AGENTS.values():
-            assert set(params) <= set(inspect.signature(cls).parameters)
+            assert set(params) <= set(specs.agent_parameters(cls))  # a settings object's fields count as its own
         if any(isinstance(params.get(k), int) and params[k] > limit for k, limit in HEAVY_LIMITS.items()):
             return
         try:
