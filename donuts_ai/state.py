@@ -1,7 +1,7 @@
 """The state API every game speaks, written down once: :class:`GameState`.
 
-A game's state (Donuts' :class:`~donuts_ai.Board`, Donut Boxes'
-:class:`~donuts_ai.boxes.BoxesState`) implements this protocol with python-chess's verbs,
+A game's state (:class:`~donuts_ai.Board`, :class:`~donuts_ai.boxes.BoxesState`,
+:class:`~donuts_ai.connect_four.ConnectFourState`) implements this protocol with python-chess's verbs,
 so code written against it (a random game, an undo loop, a search that copies and pushes)
 runs on any game unchanged: ``turn``, ``legal_moves()``, ``push(move)``, ``forfeit()``,
 ``pop()``, ``move_stack``, ``is_game_over()``, ``outcome()`` (a :class:`GameOutcome`),

@@ -136,7 +136,7 @@ plt.xticks(x, arms, rotation=20); plt.ylim(0.4, 1); plt.ylabel("keeps the value 
 plt.title(f"{ablation['minutes']:g} minutes of training each"); plt.legend(fontsize=7, ncol=2); plt.show()"""),
         md("""
 The shipped network on the same winning positions, with the searches the issue's targets
-name (`python -m benchmarks.learning --winning --sims 50 400 --json
+name (`python -m benchmarks.learning --winning --simulations 50 400 --json
 notebooks/learning_shipped.json`; the targets: the raw policy on at least 95%, 400
 simulations on at least 99%)."""),
         code("""

@@ -4,7 +4,8 @@ the base every agent of every game derives from.
 An agent has ``select_move(view, time_left=None) -> move``: the move of the player to move
 in ``view``, never changing ``view``. What a view and a move are is the game's
 (:meth:`~donuts_ai.game.Game.player_view`: a :class:`~donuts_ai.Board` and a square name
-for Donuts, an observation dict and a move text for Donut Boxes). ``time_left`` is the
+for Donuts, an observation dict and a move text for Donut Boxes, a state and a column
+letter for Connect Four). ``time_left`` is the
 player's remaining clock in seconds, or ``None``, checked by :func:`check_time_left` and
 spent by one rule, :func:`budget`. ``reset(seed=None)`` starts a new game, restarting the
 random stream :attr:`Agent.rng`. ``kind``, ``name``, ``seed``, ``params()``, ``spec``
