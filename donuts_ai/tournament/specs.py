@@ -514,9 +514,10 @@ def agent_parameters(cls: type[Any]) -> dict[str, inspect.Parameter]:
         Each parameter by name, with its default (a field's default for a settings field).
     """
     own = _parameters(cls)
+    settings_of = _settings_parameters(cls)
     out: dict[str, inspect.Parameter] = {}
     for name, parameter in own.items():
-        settings = _settings_parameters(cls).get(name)
+        settings = settings_of.get(name)
         if settings is None:
             out[name] = parameter
             continue
