@@ -146,14 +146,23 @@ def solve_unit(config: StudyConfig, unit: StudyLayout) -> StudyRow:
     solver = _SOLVER.get(config["tt_bits"])
     if solver is None:  # one Solver (and its table) per process, made on first use
         solver = _SOLVER[config["tt_bits"]] = Solver(config["tt_bits"], book=False)  # a study searches: it makes books
-    t = time.perf_counter()
+    t, nodes = time.perf_counter(), solver.nodes
     board = Board(Layout.from_text(unit["layout"]), make_rules(config.get("rules")))
-    sol = solver.solve(board, distance=config["distance"])
-    row: _Solved = {"unit": unit["unit"], "layout": unit["layout"], "weight": unit["weight"], "kind": unit["kind"],
-                    "value": sol.value, "best_move": sol.best_move, "distance": sol.distance, "nodes": sol.nodes}
+    values: dict[str, int] = {}
     if config.get("first_moves"):
-        # The value of every first move (each a solve of its own: about 36 times the work).
-        values = {mv: solver.move_value(board, mv) for mv in board.legal_moves()}
+        # The value of every first move, each a proof of its own (about 36 times the board's
+        # work): the board's value is its best move's, so without the distance the board itself
+        # is not searched (a book built from the study without first moves checks it).
+        values = solver.move_values(board)
+    if values and not config["distance"]:
+        value = max(values.values())
+        best, distance = next(mv for mv, v in values.items() if v == value), None
+    else:
+        sol = solver.solve(board, distance=config["distance"])
+        value, best, distance = sol.value, sol.best_move, sol.distance
+    row: _Solved = {"unit": unit["unit"], "layout": unit["layout"], "weight": unit["weight"], "kind": unit["kind"],
+                    "value": value, "best_move": best, "distance": distance, "nodes": solver.nodes - nodes}
+    if values:
         row["winning_moves"] = [mv for mv, v in values.items() if v == 1]
         row["drawing_moves"] = [mv for mv, v in values.items() if v == 0]
         row["first_moves"] = len(values)

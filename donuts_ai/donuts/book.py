@@ -1,4 +1,4 @@
-"""The opening book: the exact value and a best first move of studied empty boards.
+"""The opening book: the exact value, a best first move and every first move's value of studied empty boards.
 
 The whole-arrangement studies (``donuts-ai study first-player --arrangements all``) solve
 the empty board of every arrangement class of a rules variant; a :class:`Book` keeps what
@@ -10,7 +10,8 @@ An entry is keyed by its layout's canonical key (:func:`canonical_key`: the layo
 line directions packed two bits a square, the least among the layout's 8 symmetric images;
 the shipped file holds these keys, so they never change). The entry's move is stored in the
 canonical image's frame and mapped back to the asked layout's frame on lookup (any symmetry
-mapping the layout to its image maps a best move to a best move).
+mapping the layout to its image maps a best move to a best move). So are the values of the
+36 first moves, where a study with ``--first-moves`` solved them (:attr:`BookEntry.first_moves`).
 
 The shipped book (:data:`SHIPPED_BOOK`, package data) is built from the studies under
 ``notebooks/`` by ``donuts-ai book build`` (:func:`donuts_ai.study.build_book`); a user's
@@ -34,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import DonutsError
-from ..outcomes import DRAW, LOSS, WIN
+from ..outcomes import DRAW, LOSS, UNKNOWN, WIN
 from .board import Board
 from .canonical import canonical_layout_key as canonical_key  # re-exported: the book's name of its key
 from .layout import Layout
@@ -44,8 +45,10 @@ from .symmetry import inverse, transform_square
 
 #: What a book file says it is (its ``meta['format']``).
 BOOK_FORMAT = "donuts_ai opening book"
-#: The layout of the arrays this module reads and writes.
-BOOK_VERSION = 1
+#: The layout of the arrays this module writes: version 2 added the first moves' values.
+BOOK_VERSION = 2
+#: The versions it reads (a version-1 file holds no first move's value).
+READABLE_VERSIONS = (1, 2)
 #: The book shipped with the package.
 SHIPPED_BOOK = Path(__file__).with_name("data") / "book.npz"
 #: Bits of a key kept in its low word (the rest, 72 - 64 = 8 bits, in its high byte).
@@ -62,13 +65,20 @@ class BookError(DonutsError):
 
 @dataclass(frozen=True)
 class BookEntry:
-    """What the book holds for one empty board: its ``value`` for the player to move (+1,
-    0, -1), a ``best_move`` keeping that value (a square name, in the asked layout's
-    frame), and the ``distance`` to the end under best play when the study proved it."""
+    """What the book holds for one empty board.
+
+    Attributes:
+        value: the board's value for the player to move (+1, 0, -1).
+        best_move: a move keeping that value (a square name, in the asked layout's frame).
+        distance: plies to the end under best play, when the study proved it.
+        first_moves: every first move's value for the player making it (square name -> +1,
+            0, -1, in square order), when a study solved them; else ``None``.
+    """
 
     value: int
     best_move: str
     distance: int | None
+    first_moves: Mapping[str, int] | None = None
 
 
 def rules_key(rules: Rules | Mapping[str, Any]) -> str:
@@ -95,12 +105,16 @@ class _Variant:
     one row an entry)."""
 
     def __init__(self, rules: RulesDict, keys: NDArray[np.uint64], values: NDArray[np.int8],
-                 moves: NDArray[np.uint8], distances: NDArray[np.int16], source: Mapping[str, Any]):
+                 moves: NDArray[np.uint8], distances: NDArray[np.int16], source: Mapping[str, Any],
+                 first_moves: NDArray[np.int8] | None = None):
         self.rules = rules
         self.keys = keys  # uint64[n, 2]: (low 64 bits, high bits) of each canonical key, ascending
         self.values = values  # int8[n]: +1, 0, -1 for the player to move
         self.moves = moves  # uint8[n]: a best move's square, in the canonical image's frame
         self.distances = distances  # int16[n]: plies to the end under best play, NO_DISTANCE if unproved
+        # int8[n, NUM_SQUARES]: each first move's value for its player, indexed by the square in
+        # the canonical image's frame; a row of UNKNOWN where no study solved the first moves.
+        self.first_moves = np.full((len(values), NUM_SQUARES), UNKNOWN, np.int8) if first_moves is None else first_moves
         self.source = dict(source)
         # The high words alone, contiguous: the first column a lookup bisects.
         self._high = np.ascontiguousarray(keys[:, 1])
@@ -147,7 +161,11 @@ class Book:
             return None
         move = transform_square(int(variant.moves[row]), inverse(sym))
         distance = int(variant.distances[row])
-        return BookEntry(int(variant.values[row]), SQUARE_NAMES[move], None if distance == NO_DISTANCE else distance)
+        held = variant.first_moves[row]
+        first_moves = None if held[0] == UNKNOWN else \
+            {SQUARE_NAMES[sq]: int(held[transform_square(sq, sym)]) for sq in range(NUM_SQUARES)}
+        return BookEntry(int(variant.values[row]), SQUARE_NAMES[move], None if distance == NO_DISTANCE else distance,
+                         first_moves)
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._variants.values())
@@ -157,8 +175,8 @@ class Book:
         return [{"rules": v.rules, "entries": len(v), "source": v.source} for v in self._variants.values()]
 
     def value_counts(self, rules: Rules | Mapping[str, Any]) -> dict[str, int]:
-        """How many classes of a variant the first player wins, draws and loses, and how many hold a
-        proved distance.
+        """How many classes of a variant the first player wins, draws and loses, how many hold a
+        proved distance, and how many every first move's value.
 
         Args:
             rules: a :class:`Rules` or its dict.
@@ -172,7 +190,8 @@ class Book:
             raise BookError(f"the book holds no variant with rules {key}")
         values = variant.values
         return {"win": int((values == WIN).sum()), "draw": int((values == DRAW).sum()), "loss": int((values == LOSS).sum()),
-                "distance": int((variant.distances != NO_DISTANCE).sum())}
+                "distance": int((variant.distances != NO_DISTANCE).sum()),
+                "first_moves": int((variant.first_moves[:, 0] != UNKNOWN).sum())}
 
     def __repr__(self) -> str:
         return f"<Book: {len(self)} entries in {len(self._variants)} variants>"
@@ -183,25 +202,31 @@ class Book:
                   source: Mapping[str, Any], base: Book | None = None) -> Book:
         """``base`` (or an empty book) with the solved empty boards of ``rows`` added under
         ``rules``. The first row of a layout class is kept, or a later one that proved the
-        distance.
+        distance; the first moves' values come from any row that has them.
 
         Args:
             rules: the variant (``None``: the official rules).
             rows: each a mapping with ``layout`` (its text), ``value`` (for the first player),
-                ``best_move`` and ``distance`` (or ``None``), as a study writes them.
+                ``best_move`` and ``distance`` (or ``None``), as a study writes them; a study
+                with ``first_moves`` adds ``winning_moves`` and ``drawing_moves`` (every other
+                first move loses).
             source: where the rows came from, recorded with the variant.
             base: the book added to.
 
         Raises:
-            BookError: rows of one layout class that disagree on the value.
+            BookError: rows of one layout class that disagree on a value, or first moves whose
+                best value is not the board's.
         """
         the_rules = rules if isinstance(rules, Rules) else Rules.from_dict(rules or {})
         entries: dict[int, tuple[int, int, int]] = {}
+        first_moves: dict[int, NDArray[np.int8]] = {}
         old = (base or cls())._variants.get(rules_key(the_rules))
         if old is not None:
-            for (lo, hi), value, move, distance in zip(old.keys.tolist(), old.values.tolist(), old.moves.tolist(),
-                                                       old.distances.tolist(), strict=True):
+            for i, ((lo, hi), value, move, distance) in enumerate(zip(old.keys.tolist(), old.values.tolist(), old.moves.tolist(),
+                                                                      old.distances.tolist(), strict=True)):
                 entries[int(lo) | int(hi) << _LOW_BITS] = (value, move, distance)
+                if old.first_moves[i, 0] != UNKNOWN:
+                    first_moves[int(lo) | int(hi) << _LOW_BITS] = old.first_moves[i]
         for row in rows:
             layout = Layout.from_text(row["layout"])
             value = row["value"]
@@ -215,7 +240,16 @@ class Book:
                 raise BookError(f"layout {row['layout']!r} is held with value {held[0]} and given {value}")
             if held is None or held[2] == NO_DISTANCE and distance != NO_DISTANCE:
                 entries[key] = (value, move, distance)
+            if "winning_moves" in row:
+                given = _first_move_row(row, sym)
+                if int(given.max()) != value:
+                    raise BookError(f"layout {row['layout']!r}: its best first move's value {int(given.max())} is not "
+                                    f"its value {value}")
+                if key in first_moves and not np.array_equal(first_moves[key], given):
+                    raise BookError(f"layout {row['layout']!r} is held with other first-move values")
+                first_moves[key] = given
         ordered = sorted(entries)
+        unknown = np.full(NUM_SQUARES, UNKNOWN, np.int8)
         variant = _Variant(
             the_rules.to_dict(),
             np.array([(k & _LOW_MASK, k >> _LOW_BITS) for k in ordered], dtype=np.uint64).reshape(-1, 2),
@@ -223,7 +257,10 @@ class Book:
             np.array([entries[k][1] for k in ordered], dtype=np.uint8),
             np.array([entries[k][2] for k in ordered], dtype=np.int16),
             {"sources": [*(old.source.get("sources", []) if old else []), dict(source)]},
+            np.array([first_moves.get(k, unknown) for k in ordered], dtype=np.int8).reshape(-1, NUM_SQUARES),
         )
+        if ordered and not _first_moves_agree(variant.values, variant.moves, variant.first_moves):
+            raise BookError("the rows' first-move values disagree with the boards' values or best moves")
         variants = {**(base or cls())._variants, rules_key(the_rules): variant}
         return cls(variants.values())
 
@@ -246,7 +283,7 @@ class Book:
         arrays: dict[str, NDArray[Any]] = {}
         for i, v in enumerate(self._variants.values()):
             arrays |= {f"keys_{i}": v.keys, f"values_{i}": v.values, f"moves_{i}": v.moves,
-                       f"distances_{i}": v.distances}
+                       f"distances_{i}": v.distances, f"first_moves_{i}": v.first_moves}
         return arrays
 
     @classmethod
@@ -275,11 +312,22 @@ class Book:
             raise BookError(f"{where} is not a book file (no meta)") from None
         if not isinstance(meta, dict) or meta.get("format") != BOOK_FORMAT:
             raise BookError(f"{where} is not a book file (its format is {meta.get('format') if isinstance(meta, dict) else None!r})")
-        if meta.get("version") != BOOK_VERSION:
-            raise BookError(f"{where}: book version {meta.get('version')!r}, this library reads {BOOK_VERSION}")
+        if meta.get("version") not in READABLE_VERSIONS:
+            raise BookError(f"{where}: book version {meta.get('version')!r}, this library reads "
+                            f"{' and '.join(map(str, READABLE_VERSIONS))}")
         if meta.get("checksum") != _checksum(arrays):
             raise BookError(f"{where}: the arrays do not match the book's checksum (a damaged file)")
         return cls(_checked_variant(where, i, described, arrays) for i, described in enumerate(meta.get("variants", [])))
+
+
+def _first_move_row(row: Mapping[str, Any], sym: int) -> NDArray[np.int8]:
+    """A study row's first moves' values, indexed by square in the canonical image's frame
+    (``sym`` maps the row's layout to that image)."""
+    values = np.full(NUM_SQUARES, LOSS, np.int8)
+    for moves, value in ((row["drawing_moves"], DRAW), (row["winning_moves"], WIN)):
+        for move in moves:
+            values[transform_square(parse_square(move), sym)] = value
+    return values
 
 
 def _checksum(arrays: Mapping[str, NDArray[Any]]) -> str:
@@ -299,15 +347,32 @@ def _checked_variant(where: Path, i: int, described: Mapping[str, Any], arrays: 
     except (KeyError, TypeError, ValueError) as exc:
         raise BookError(f"{where}: variant {i} is incomplete ({exc})") from None
     n = len(values)
-    dtypes = tuple(a.dtype for a in (keys, values, moves, distances))
-    if dtypes != tuple(np.dtype(t) for t in (np.uint64, np.int8, np.uint8, np.int16)) or keys.shape != (n, 2) or moves.shape != (n,) \
-            or distances.shape != (n,) or described.get("entries") != n:
+    # A version-1 file holds no first move's value.
+    first_moves = arrays.get(f"first_moves_{i}", np.full((n, NUM_SQUARES), UNKNOWN, np.int8))
+    dtypes = tuple(a.dtype for a in (keys, values, moves, distances, first_moves))
+    if dtypes != tuple(np.dtype(t) for t in (np.uint64, np.int8, np.uint8, np.int16, np.int8)) or keys.shape != (n, 2) \
+            or moves.shape != (n,) or distances.shape != (n,) or first_moves.shape != (n, NUM_SQUARES) \
+            or described.get("entries") != n:
         raise BookError(f"{where}: variant {i}'s arrays disagree in shape or type")
     as_ints = keys[:, 0].astype(object) | keys[:, 1].astype(object) << _LOW_BITS
     if n and (not np.isin(values, _VALUES).all() or int(moves.max()) >= NUM_SQUARES
               or int(distances.min()) < NO_DISTANCE or not all(a < b for a, b in zip(as_ints[:-1], as_ints[1:], strict=True))):
         raise BookError(f"{where}: variant {i} holds impossible entries (values, squares, distances or key order)")
-    return _Variant(rules, keys, values, moves, distances, described.get("source", {}))
+    if n and not _first_moves_agree(values, moves, first_moves):
+        raise BookError(f"{where}: variant {i} holds impossible first-move values (not the board's value at best, "
+                        f"or the best move's differs)")
+    return _Variant(rules, keys, values, moves, distances, described.get("source", {}), first_moves)
+
+
+def _first_moves_agree(values: NDArray[np.int8], moves: NDArray[np.uint8], first_moves: NDArray[np.int8]) -> bool:
+    """Whether each row of first moves is all unknown, or all values whose best is the board's
+    value and which give the board's best move that value."""
+    held = first_moves[:, 0] != UNKNOWN
+    rows = first_moves[held]
+    if not np.isin(rows, _VALUES).all() or (first_moves[~held] != UNKNOWN).any():
+        return False
+    return bool((rows.max(axis=1) == values[held]).all()
+                and (rows[np.arange(len(rows)), moves[held]] == values[held]).all())
 
 
 @cache

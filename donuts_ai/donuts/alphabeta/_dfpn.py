@@ -15,6 +15,12 @@ has is part of its table key (a bit: the mover is the attacker), so an entry sta
 fact about the position, true in any later search. With ``share_plies`` > 0 (the parallel
 solver's portfolio) the search also reads and writes the alpha-beta search's table of
 bounds near the root (the comment above :func:`_take_bound`).
+
+A search may also have a **deadline**: the attacker's goal is then to win by a given ply
+(a five or the game's end at that ply or before), the defender's that it does not: the
+solver's tests of a distance ("does the winner win within 27 plies?"), as alpha-beta's null
+windows test them. Every ply places one donut, so a node's ply is its donuts placed less
+the root's, and the deadline is kept as the donuts placed by then, in the key: a fact again.
 """
 
 from __future__ import annotations
@@ -54,6 +60,12 @@ PN_INF = np.int64(1 << 30)
 #: number passes the second best's times ``1 + 1 / EPSILON_DIV``, not just the second
 #: best's + 1, so two close children do not take turns at every step.
 EPSILON_DIV = 4
+
+#: A search without a deadline: no count of donuts placed reaches it.
+NO_DEADLINE = np.int64(1 << 20)
+#: Where a deadline (donuts placed by then, plus one) sits in KEY_B: above the opponent's
+#: donuts (36 bits) and placed count (6 bits), below the attacker bit.
+_DEADLINE_SHIFT = np.uint64(48)
 
 #: The portfolio shares bounds with alpha-beta at nodes less than this many plies below
 #: the root (module doc). Alone (nothing from alpha-beta to read) sharing at every node
@@ -99,6 +111,8 @@ class DfpnSettings(NamedTuple):
     donuts: Int64  # donuts in each player's pool
     single: bool  # the "single" insertion variant (only o X o flips)
     share_plies: Int64  # nodes less than this many plies below the root share bounds with alpha-beta (module doc)
+    deadline: Int64  # the attacker must have won once this many donuts are placed (NO_DEADLINE: no limit)
+    key_tag: np.uint64  # the deadline as KEY_B carries it (0 without one)
 
 
 # The table: rows of four words, KEY_A, KEY_B (_table.position_keys, the attacker bit above
@@ -116,8 +130,9 @@ def new_dfpn_workspace() -> NDArray[np.void]:
 
 
 @njit(cache=True)
-def _key(pos: Position, attacker: bool) -> tuple[np.uint64, np.uint64]:
+def _key(pos: Position, attacker: bool, key_tag: np.uint64) -> tuple[np.uint64, np.uint64]:
     key_a, key_b = position_keys(pos)
+    key_b |= key_tag
     if attacker:
         key_b |= _ATTACKER_BIT
     return key_a, key_b
@@ -246,7 +261,8 @@ def _expand(
     """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided)``:
     ``decided`` is the square of a move reaching the mover's goal at once (the node is
     proved), or -1; with ``n_open`` 0 and no such move the node is disproved."""
-    donuts, single, share_plies = settings
+    donuts, single, share_plies, deadline, key_tag = settings
+    placed = pos.placed_own + pos.placed_opp
     m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     opp_threats = threats(pos.opp, FULL_BOARD_BITS & ~(pos.own | pos.opp))
     n = 0
@@ -262,8 +278,9 @@ def _expand(
             continue
         if status != PASSES and status != MOVES_AGAIN:  # lost
             continue
-        if status == PASSES:
-            # The opponent makes five on the line it must play: this move fails.
+        if status == PASSES and (attacker or placed + 2 <= deadline):
+            # The opponent makes five on the line it must play: this move fails (the
+            # defender's only when that five comes by the deadline).
             hits = legal_mask(child.own, child.opp, sq, ws.line_masks) & opp_threats
             if hits != ZERO and can_win_now(child.own, child.opp, hits, single):
                 continue
@@ -273,7 +290,7 @@ def _expand(
         ws.placed_own[ply, n] = child.placed_own
         ws.placed_opp[ply, n] = child.placed_opp
         ws.passes[ply, n] = 1 if status == PASSES else 0
-        key_a, key_b = _key(child, (not attacker) if status == PASSES else attacker)
+        key_a, key_b = _key(child, (not attacker) if status == PASSES else attacker, key_tag)
         ws.key_a[ply, n] = key_a
         ws.key_b[ply, n] = key_b
         ws.index[ply, n] = entry_index(tt, (key_a, key_b))
@@ -302,7 +319,10 @@ def _mid(
     if ws.stats[NODES] >= ws.stats[NODE_LIMIT]:
         ws.stats[ABORTED] = 1
         return np.int64(1), np.int64(1)
-    key_a, key_b = _key(pos, attacker)
+    if pos.placed_own + pos.placed_opp >= settings.deadline:
+        # The deadline has come: any win from here on is too late for the attacker.
+        return (PN_INF, np.int64(0)) if attacker else (np.int64(0), PN_INF)
+    key_a, key_b = _key(pos, attacker, settings.key_tag)
     idx = entry_index(tt, (key_a, key_b))
     n, decided = _expand(settings, pos, attacker, ply, tt, ws, bounds)
     if decided >= 0:
@@ -373,20 +393,27 @@ def _mid(
 @njit(cache=True, nogil=True)
 def dfpn_root(
     rulebook: Rulebook, pos: Position, attacker: bool, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64,
-    bounds: NDArray[np.uint64], share_plies: Int64,
+    bounds: NDArray[np.uint64], share_plies: Int64, deadline_plies: Int64,
 ) -> tuple[Int64, Int64, Int64]:
     """Does the side to move of ``pos`` reach its goal (a win when ``attacker``, else not
-    losing)? Returns ``(result, move, nodes)``: ``result`` 1 proved (``move`` reaches
-    it), 0 disproved, -1 when ``node_limit`` was reached first. Reads and writes the
-    alpha-beta table ``bounds`` too at nodes less than ``share_plies`` below the root (module
-    doc); with 0, ``bounds`` is not touched."""
+    losing; with a deadline, the attacker's win by ``deadline_plies`` plies from ``pos``,
+    :data:`NO_DEADLINE` for none)? Returns ``(result, move, nodes)``: ``result`` 1 proved
+    (``move`` reaches it), 0 disproved, -1 when ``node_limit`` was reached first. Reads and
+    writes the alpha-beta table ``bounds`` too at nodes less than ``share_plies`` below the
+    root (module doc; only without a deadline); with 0, ``bounds`` is not touched."""
     ws = workspace[0]
     ws.line_masks[:] = rulebook.line_masks
     ws.stats[NODES] = 0
     ws.stats[NODE_LIMIT] = node_limit
     ws.stats[ABORTED] = 0
     ws.root_move[0] = -1
-    settings = DfpnSettings(np.int64(rulebook.donuts), rulebook.single, np.int64(share_plies))
+    if deadline_plies >= NO_DEADLINE:
+        deadline, key_tag, shared = NO_DEADLINE, ZERO, np.int64(share_plies)
+    else:
+        # Alpha-beta's bounds are about the value, not a deadline: nothing is shared.
+        deadline = np.int64(pos.placed_own + pos.placed_opp + deadline_plies)
+        key_tag, shared = np.uint64(deadline + 1) << _DEADLINE_SHIFT, np.int64(0)
+    settings = DfpnSettings(np.int64(rulebook.donuts), rulebook.single, shared, deadline, key_tag)
     phi, delta = _mid(settings, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds)
     if ws.stats[ABORTED]:
         return np.int64(-1), np.int64(-1), ws.stats[NODES]

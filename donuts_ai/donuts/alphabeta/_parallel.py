@@ -1,5 +1,5 @@
-"""The solver's parallel driver: searches raced in threads on one table, the Lazy SMP
-helpers' workspaces, and the cores there are.
+"""The solver's parallel driver: searches raced in threads on one table, tasks shared out
+among threads, the Lazy SMP helpers' workspaces, and the cores there are.
 
 :class:`~.solver.Solver` with ``threads`` > 1 runs its searches through :func:`race`: the
 alpha-beta search, the proof-number search and the Lazy SMP helpers (alpha-beta searches
@@ -23,6 +23,8 @@ from ._ordering import history_bonus
 from ._workspace import NODE_LIMIT, new_workspace
 
 _T = TypeVar("_T")
+_W = TypeVar("_W")
+_R = TypeVar("_R")
 
 #: The Lazy SMP helpers' move orders differ from the main search's by a random start
 #: history per helper (seeded by its number: the same helpers every run), of at most the
@@ -96,3 +98,39 @@ def race(searches: list[tuple[Callable[[], _T | None], NDArray[np.void]]]) -> _T
     if errors:
         raise errors[0]
     return results[0] if results else None
+
+
+def share_out(tasks: list[_T], workers: list[_W], work: Callable[[_W, _T], _R]) -> list[_R]:
+    """``work(worker, task)`` for every task, each of ``workers`` in a thread of its own taking
+    the next task as it finishes one (so one long task does not hold the others back); the
+    results in the order of ``tasks``. After an error no task is started; the first error
+    raised in a thread is raised here once every thread has ended."""
+    lock = threading.Lock()
+    results: dict[int, _R] = {}
+    errors: list[BaseException] = []
+    next_task = [0]
+
+    def run(worker: _W) -> None:
+        while True:
+            with lock:
+                i = next_task[0]
+                if errors or i >= len(tasks):
+                    return
+                next_task[0] += 1
+            try:
+                result = work(worker, tasks[i])
+            except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
+                with lock:
+                    errors.append(e)
+                return
+            with lock:
+                results[i] = result
+
+    threads = [threading.Thread(target=run, args=(w,), daemon=True) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return [results[i] for i in range(len(tasks))]

@@ -72,12 +72,13 @@ class MoveValue(_Valued):
     Attributes:
         move: the move, a square name.
         value: +1 (win), 0 (draw) or -1 (loss).
-        distance: plies to the end of the game under best play after the move.
+        distance: plies to the end of the game under best play after the move (``None`` when
+            not asked for: ``analyze(board, distance=False)``).
     """
 
     move: str
     value: int
-    distance: int
+    distance: int | None
 
 
 def score_to_value(score: int, remaining: int) -> tuple[int, int]:

@@ -36,10 +36,11 @@ from ..layout import Layout
 from ..rules import Rules
 from ..squares import SQUARE_NAMES, parse_square, squares_of
 from . import _dfpn
-from ._dfpn import dfpn_root, new_dfpn_table, new_dfpn_workspace
+from ._dfpn import NO_DEADLINE, dfpn_root, new_dfpn_table, new_dfpn_workspace
 from ._negamax import root_child, search_root
-from ._parallel import available_cores, helper_workspace, race
+from ._parallel import available_cores, helper_workspace, race, share_out
 from ._scores import EXACT_DEPTH, MATE_BOUND
+from ._scores import WIN as WIN_SCORE
 from ._table import new_table, table_move
 from ._workspace import NODE_LIMIT, new_workspace
 from .solution import MoveValue, Solution, candidate_scores, narrowed, plies_after, score_to_value, slowest_first
@@ -104,6 +105,8 @@ class Solver:
         # (table, workspace) of the proof-number search, made on first use
         self._pn: tuple[NDArray[np.uint64], NDArray[np.void]] | None = None
         self._game: tuple[Layout, Rules] | None = None
+        # one-thread solvers on this one's table, proving moves beside each other (_twins)
+        self._sharing: list[Solver] = []
         self._stopped = False
         self._count_lock = threading.Lock()  # the racing threads add their nodes to ``nodes``
         self.nodes = 0
@@ -135,6 +138,7 @@ class Solver:
             self._ws = new_workspace()
             self._helpers = [helper_workspace(k) for k in range(1, self.threads)]
             self._pn = None
+            self._sharing = []
             self._game = rulebook
 
     def clear(self) -> None:
@@ -142,7 +146,32 @@ class Solver:
         self._tt = None
         self._helpers = []
         self._pn = None
+        self._sharing = []
         self._game = None
+
+    def _twins(self) -> list[Solver]:
+        """``threads`` one-thread solvers on this one's table, each with its own workspaces, to
+        prove several moves at once (:meth:`analyze`); made once a game, after :meth:`_prepare`."""
+        if not self._sharing:
+            for _ in range(self.threads):
+                twin = Solver(self.tt_bits, threads=1, book=False)
+                twin._tt, twin._game = self._tt, self._game
+                self._sharing.append(twin)
+        return self._sharing
+
+    def _each_move(self, squares: list[int], prove: Callable[[Solver, int], int]) -> list[int]:
+        """``prove(solver, square)`` for each square: in this thread with one thread, else shared
+        out among the twins (:meth:`_twins`), each taking the next square as it finishes one
+        (on two cores, proving two moves at once gains more than two searches of one move)."""
+        if self.threads == 1:
+            return [prove(self, sq) for sq in squares]
+        twins = self._twins()
+        before = [twin.nodes for twin in twins]
+        try:
+            return share_out(squares, twins, prove)
+        finally:
+            self.nodes += sum(twin.nodes - b for twin, b in zip(twins, before, strict=True))
+            self._raise_if_stopped()
 
     def stop(self) -> None:
         """End the search running in another thread at its next node, and refuse every
@@ -152,6 +181,8 @@ class Solver:
         self._stopped = True
         for ws in self._all_workspaces():
             ws[0]["stats"][NODE_LIMIT] = 0
+        for twin in self._sharing:
+            twin.stop()
 
     def _all_workspaces(self) -> list[NDArray[np.void]]:
         pn = self._pn
@@ -201,16 +232,17 @@ class Solver:
         return call
 
     def _proves(self, rulebook: Rulebook, pos: Position, attacker: bool, share: bool = False,
-                node_limit: int = UNLIMITED) -> int | None:
+                node_limit: int = UNLIMITED, deadline: int = int(NO_DEADLINE)) -> int | None:
         """The proof-number search (:mod:`._dfpn`): a move reaching the goal of the side to
-        move of ``pos`` (a win when ``attacker``, else not losing), or None when it has none.
-        ``share``: read and write the shared alpha-beta table too (the portfolio). Raises
-        SearchStopped when stopped (by :meth:`stop`, or by the portfolio's other search) or
-        past ``node_limit``."""
+        move of ``pos`` (a win when ``attacker``, else not losing; with a ``deadline``, the
+        attacker's win within that many plies), or None when it has none. ``share``: read and
+        write the shared alpha-beta table too (the portfolio). Raises SearchStopped when
+        stopped (by :meth:`stop`, or by the portfolio's other search) or past ``node_limit``."""
         self._raise_if_stopped()
         tt, ws = self._pn_search()
         bounds = self._table() if share else _NO_BOUNDS  # not touched without share
-        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, node_limit, bounds, _dfpn.SHARE_PLIES if share else 0)
+        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, node_limit, bounds,
+                                        _dfpn.SHARE_PLIES if share else 0, deadline)
         with self._count_lock:
             self.nodes += int(nodes)
         self._raise_if_stopped()
@@ -290,12 +322,26 @@ class Solver:
                 return value, sq
         raise AssertionError("a move must keep the position's value")
 
-    def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None, node_limit: int | None = None) -> int | None:
+    def _reaches(self, rulebook: Rulebook, pos: Position, v: int) -> int:
+        """The null-window test "score >= v" of a won or lost position (``v`` a win's or a
+        loss's score) by proof numbers with a deadline: ``v`` when it holds, else ``v - 1``."""
+        if v > MATE_BOUND:  # a win by ply WIN - v
+            holds = self._proves(rulebook, pos, True, deadline=WIN_SCORE - v) is not None
+        else:  # a loss no sooner than ply WIN + v: the opponent does not win by the ply before
+            holds = self._proves(rulebook, pos, False, deadline=WIN_SCORE + v - 1) is not None
+        return v if holds else v - 1
+
+    def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None, node_limit: int | None = None,
+               proof_numbers: bool = False) -> int | None:
         """Exact root-relative score of a position that is not over; ``value`` is its sign
-        when already known. With ``node_limit``, None when its searches together need more."""
+        when already known. With ``node_limit``, None when its searches together need more.
+        ``proof_numbers`` (with a known ``value`` and no limit): the distance's tests by
+        proof numbers (:meth:`_reaches`), not alpha-beta."""
         budget = [UNLIMITED if node_limit is None else max(1, node_limit)]
 
         def search(alpha: int, beta: int) -> int | None:
+            if proof_numbers and value is not None and node_limit is None and beta == alpha + 1 and abs(beta) > MATE_BOUND:
+                return self._reaches(rulebook, pos, beta)
             if node_limit is None:  # unlimited: every search may run in parallel
                 return self._search(rulebook, pos, alpha, beta)
             before = self.nodes
@@ -336,14 +382,15 @@ class Solver:
         return candidates[0]
 
     def _move_score(self, rulebook: Rulebook, pos: Position, sq: int, value: int | None = None,
-                    node_limit: int | None = None) -> int | None:
+                    node_limit: int | None = None, proof_numbers: bool = False) -> int | None:
         """Exact root-relative score, for the mover, of playing ``sq`` from ``pos``
-        (``value``, when known, its value for the mover); None when ``node_limit`` is hit."""
+        (``value``, when known, its value for the mover); None when ``node_limit`` is hit.
+        ``proof_numbers``: as :meth:`_exact` takes it."""
         final, child, sign = _child(rulebook, pos, sq)
         if final is not None:
             return final
         assert child is not None  # the game goes on
-        child_score = self._exact(rulebook, child, None if value is None else sign * value, node_limit)
+        child_score = self._exact(rulebook, child, None if value is None else sign * value, node_limit, proof_numbers)
         if child_score is None:
             return None
         score = sign * child_score
@@ -471,8 +518,9 @@ class Solver:
     def book_moves(self, board: Board) -> dict[str, int]:
         """The values of the moves of ``board`` that this solver's opening book gives with no search.
 
-        On an empty board the book holds, the book's move keeps the board's value, and every move
-        of a lost board loses. Checks nothing of ``board`` beyond its being empty.
+        On an empty board the book holds with its first moves' values, every move; on one it holds
+        without them, the book's move (it keeps the board's value), and every move of a lost
+        board (they all lose). Checks nothing of ``board`` beyond its being empty.
 
         Args:
             board: the position.
@@ -483,6 +531,8 @@ class Solver:
         entry = self._book_entry(board)
         if entry is None:
             return {}
+        if entry.first_moves is not None:
+            return dict(entry.first_moves)
         known = {move: LOSS for move in board.legal_moves()} if entry.value == LOSS else {}
         known[entry.best_move] = entry.value
         return known
@@ -540,32 +590,77 @@ class Solver:
             return None
         return score_to_value(score, plies_after(board, sq, rulebook.donuts))[1]
 
-    def analyze(self, board: Board) -> list[MoveValue]:
-        """The exact value and distance of every legal move for the side to move, best first (ties
-        in square order).
+    def analyze(self, board: Board, distance: bool = True) -> list[MoveValue]:
+        """The exact value of every legal move for the side to move, and its distance unless
+        ``distance=False``, best first (ties in square order).
 
-        It proves every move's distance: on the empty board one proof per first move, each of a
-        position one donut in. An empty board the opening book holds gives some moves' values
-        before any search (when the board is lost every move loses, and the book's move keeps the
-        board's value); their distances are still proved.
+        The values come first: from the opening book where it holds them (every first move of
+        an empty board it holds with first-move values: no search at all), else one value proof
+        per move. The distances, asked for, are proved after, each from its known value.
 
         Args:
             board: the position.
+            distance: also prove each move's distance (``False``: ``MoveValue.distance`` is
+                ``None``, and the values come at a fraction of the cost).
 
         Returns:
             A :class:`MoveValue` per legal move.
+
+        Raises:
+            DonutsError: the game is over, or ``distance`` is not a bool.
         """
+        if not isinstance(distance, (bool, np.bool_)):
+            raise DonutsError(f"distance must be True or False, got {distance!r}")
+        self._check(board)
+        values = self.move_values(board)
+        if not distance:
+            return sorted((MoveValue(move, value, None) for move, value in values.items()), key=lambda mv: -mv.score)
         self._prepare(board)
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
-        known = self.book_moves(board)
-        out = []
-        for sq in board.legal_squares():
-            score = self._move_score(rulebook, pos, sq, known.get(SQUARE_NAMES[sq]))
+
+        def prove(solver: Solver, sq: int) -> int:
+            score = solver._move_score(rulebook, pos, sq, values[SQUARE_NAMES[sq]], proof_numbers=True)
             assert score is not None  # no node limit: the search finishes
-            value, dist = score_to_value(score, plies_after(board, sq, rulebook.donuts))
-            out.append(MoveValue(SQUARE_NAMES[sq], value, dist))
+            return score
+
+        legal = board.legal_squares()
+        out = [MoveValue(SQUARE_NAMES[sq], *score_to_value(score, plies_after(board, sq, rulebook.donuts)))
+               for sq, score in zip(legal, self._each_move(legal, prove), strict=True)]
         out.sort(key=lambda mv: -mv.score)
         return out
+
+    def move_values(self, board: Board) -> dict[str, int]:
+        """The value of every legal move of ``board`` for the side to move, in square order: from
+        the opening book where it has them (:meth:`book_moves`), else proved one by one.
+
+        Each move's value is one proof of the position after it, by proof numbers (on the empty
+        boards of tile arrangements a median of 3.5 times faster than alpha-beta's null window:
+        ``benchmarks/first_moves.py``); with ``threads`` > 1, that many moves at once.
+
+        Args:
+            board: the position, not over.
+
+        Returns:
+            Move name -> +1, 0 or -1 for the mover.
+        """
+        self._check(board)
+        known = self.book_moves(board)
+        legal = board.legal_squares()
+        if len(known) == len(legal):
+            return {SQUARE_NAMES[sq]: known[SQUARE_NAMES[sq]] for sq in legal}
+        self._prepare(board)
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+
+        def prove(solver: Solver, sq: int) -> int:
+            final, child, sign = _child(rulebook, pos, sq)
+            if final is not None:
+                return (final > 0) - (final < 0)
+            assert child is not None  # the game goes on
+            return sign * solver._wdl_proof_numbers(rulebook, child)[0]
+
+        searched = [sq for sq in legal if SQUARE_NAMES[sq] not in known]
+        values = known | {SQUARE_NAMES[sq]: v for sq, v in zip(searched, self._each_move(searched, prove), strict=True)}
+        return {SQUARE_NAMES[sq]: values[SQUARE_NAMES[sq]] for sq in legal}
 
 
 def _child(rulebook: Rulebook, pos: Position, sq: int) -> tuple[int | None, Position | None, int]:
@@ -632,19 +727,23 @@ def solve(board: Board, distance: bool | None = None, threads: int | None = None
         return _default_solver(threads, book).solve(board, distance)
 
 
-def analyze(board: Board, threads: int | None = None) -> list[MoveValue]:
-    """The exact value of every legal move of ``board``, best first, from a shared default solver.
+def analyze(board: Board, threads: int | None = None, *, distance: bool = True, book: bool = True) -> list[MoveValue]:
+    """The exact value of every legal move of ``board``, best first, from a shared default solver
+    (see :meth:`Solver.analyze`).
 
     Args:
         board: the position.
         threads: searches run at once; ``None``: one per available core. The list does not
             depend on it.
+        distance: also prove each move's distance (``False``: the values alone, far sooner).
+        book: whether an empty board the shipped opening book holds takes its moves' values
+            from it.
 
     Returns:
         A :class:`MoveValue` per legal move, best first.
     """
     with _announced_compile():
-        return _default_solver(threads).analyze(board)
+        return _default_solver(threads, book).analyze(board, distance)
 
 
 __all__ = ["MoveValue", "Solution", "Solver", "analyze", "available_cores", "solve"]
