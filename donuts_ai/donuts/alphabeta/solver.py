@@ -322,26 +322,36 @@ class Solver:
                 return value, sq
         raise AssertionError("a move must keep the position's value")
 
-    def _reaches(self, rulebook: Rulebook, pos: Position, v: int) -> int:
+    def _reaches(self, rulebook: Rulebook, pos: Position, v: int, node_limit: int = UNLIMITED) -> int | None:
         """The null-window test "score >= v" of a won or lost position (``v`` a win's or a
-        loss's score) by proof numbers with a deadline: ``v`` when it holds, else ``v - 1``."""
-        if v > MATE_BOUND:  # a win by ply WIN - v
-            holds = self._proves(rulebook, pos, True, deadline=WIN_SCORE - v) is not None
-        else:  # a loss no sooner than ply WIN + v: the opponent does not win by the ply before
-            holds = self._proves(rulebook, pos, False, deadline=WIN_SCORE + v - 1) is not None
-        return v if holds else v - 1
+        loss's score) by proof numbers with a deadline: ``v`` when it holds, else ``v - 1``;
+        None past ``node_limit``."""
+        try:
+            if v > MATE_BOUND:  # a win by ply WIN - v
+                move = self._proves(rulebook, pos, True, node_limit=node_limit, deadline=WIN_SCORE - v)
+            else:  # a loss no sooner than ply WIN + v: the opponent does not win by the ply before
+                move = self._proves(rulebook, pos, False, node_limit=node_limit, deadline=WIN_SCORE + v - 1)
+        except SearchStopped:
+            if self._stopped:
+                raise
+            return None  # the node limit
+        return v if move is not None else v - 1
 
-    def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None, node_limit: int | None = None,
-               proof_numbers: bool = False) -> int | None:
+    def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None, node_limit: int | None = None) -> int | None:
         """Exact root-relative score of a position that is not over; ``value`` is its sign
-        when already known. With ``node_limit``, None when its searches together need more.
-        ``proof_numbers`` (with a known ``value`` and no limit): the distance's tests by
-        proof numbers (:meth:`_reaches`), not alpha-beta."""
+        when already known. With ``node_limit``, None when its searches together need more."""
         budget = [UNLIMITED if node_limit is None else max(1, node_limit)]
 
         def search(alpha: int, beta: int) -> int | None:
-            if proof_numbers and value is not None and node_limit is None and beta == alpha + 1 and abs(beta) > MATE_BOUND:
-                return self._reaches(rulebook, pos, beta)
+            if beta == alpha + 1 and abs(beta) > MATE_BOUND:
+                # A distance's test, by proof numbers with a deadline: on the positions after
+                # the first move of random_grid(7), 36 moves' distances took 8.8 s, against
+                # 26.3 s by alpha-beta's null windows; as fast or faster 2 to 14 plies in
+                # (``benchmarks/first_moves.py``).
+                before = self.nodes
+                score = self._reaches(rulebook, pos, beta, budget[0])
+                budget[0] -= self.nodes - before
+                return score
             if node_limit is None:  # unlimited: every search may run in parallel
                 return self._search(rulebook, pos, alpha, beta)
             before = self.nodes
@@ -382,15 +392,14 @@ class Solver:
         return candidates[0]
 
     def _move_score(self, rulebook: Rulebook, pos: Position, sq: int, value: int | None = None,
-                    node_limit: int | None = None, proof_numbers: bool = False) -> int | None:
+                    node_limit: int | None = None) -> int | None:
         """Exact root-relative score, for the mover, of playing ``sq`` from ``pos``
-        (``value``, when known, its value for the mover); None when ``node_limit`` is hit.
-        ``proof_numbers``: as :meth:`_exact` takes it."""
+        (``value``, when known, its value for the mover); None when ``node_limit`` is hit."""
         final, child, sign = _child(rulebook, pos, sq)
         if final is not None:
             return final
         assert child is not None  # the game goes on
-        child_score = self._exact(rulebook, child, None if value is None else sign * value, node_limit, proof_numbers)
+        child_score = self._exact(rulebook, child, None if value is None else sign * value, node_limit)
         if child_score is None:
             return None
         score = sign * child_score
@@ -619,7 +628,7 @@ class Solver:
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
 
         def prove(solver: Solver, sq: int) -> int:
-            score = solver._move_score(rulebook, pos, sq, values[SQUARE_NAMES[sq]], proof_numbers=True)
+            score = solver._move_score(rulebook, pos, sq, values[SQUARE_NAMES[sq]])
             assert score is not None  # no node limit: the search finishes
             return score
 
