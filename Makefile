@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-busy lint typecheck bench notebooks docs clean
+.PHONY: demo test test-busy lint typecheck bench notebooks first-moves book docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,23 @@ bench: $(VENV)/.installed
 # (plots, tables), so they read well without being run: a few minutes on 2 cores.
 notebooks: $(VENV)/.installed-dev
 	$(BIN)/python notebooks/build_notebooks.py
+
+# Every first move's value of every tile-arrangement class, under the three rules variants
+# the opening book serves (about 3 core-days in all on a 2-core machine): each study appends
+# a class as it is solved and resumes where it stopped, so run it in pieces, in the
+# background, for as long as you like (`timeout 8h make first-moves`; one process a variant,
+# at the lowest priority). `make book` then rebuilds the shipped book from every study it is
+# made of (donuts_ai.study.BOOK_STUDIES).
+FIRST_MOVES := --arrangements all --first-moves --workers 1 --quiet --resume
+first-moves: $(VENV)/.installed
+	nice -n 19 $(BIN)/donuts-ai study first-player $(FIRST_MOVES) --out notebooks/study_first_moves_all.jsonl & \
+	nice -n 19 $(BIN)/donuts-ai study first-player $(FIRST_MOVES) --donuts 18 --out notebooks/study_first_moves_all_donuts18.jsonl & \
+	nice -n 19 $(BIN)/donuts-ai study first-player $(FIRST_MOVES) --insertion single --out notebooks/study_first_moves_all_single.jsonl & \
+	wait
+
+book: $(VENV)/.installed
+	rm -f donuts_ai/donuts/data/book.npz
+	$(BIN)/donuts-ai book build $$($(BIN)/python -c "from donuts_ai.study import BOOK_STUDIES; print(*('notebooks/' + s for s in BOOK_STUDIES))") --out donuts_ai/donuts/data/book.npz
 
 # The documentation site (mkdocs.yml, pages in docs/) into site/, warnings as errors. The
 # notebooks are rendered as stored (executed by `make notebooks`), never run here.

@@ -258,7 +258,8 @@ def _print_book(book: Book) -> None:
     for variant in book.variants():
         counts = book.value_counts(variant["rules"])
         print(f"  rules {Rules.from_dict(variant['rules']).to_dict()}: {variant['entries']} classes, first player wins "
-              f"{counts['win']}, draws {counts['draw']}, loses {counts['loss']}; distance proved for {counts['distance']}")
+              f"{counts['win']}, draws {counts['draw']}, loses {counts['loss']}; distance proved for {counts['distance']}; "
+              f"every first move's value for {counts['first_moves']}")
         for source in variant["source"].get("sources", []):
             print(f"    from {source.get('study')} (sha256 {str(source.get('sha256'))[:12]}, {source.get('classes')} classes, "
                   f"{source.get('built_by')})")

@@ -301,9 +301,12 @@ def winning_move_counts(units: list[StudyRow]) -> Counter[int]:
     return counts
 
 
-#: The studies the shipped book is built from (``notebooks/``, one per studied variant).
+#: The studies the shipped book is built from (``notebooks/``): each variant's empty boards
+#: (every class), then the first moves' values (a sample of 50 official classes, and the
+#: runs over every class of each variant that ``make first-moves`` grows, in pieces).
 BOOK_STUDIES = ("study_all_arrangements.jsonl.gz", "study_all_arrangements_donuts18.jsonl.gz",
-                "study_all_arrangements_single.jsonl.gz")
+                "study_all_arrangements_single.jsonl.gz", "study_first_moves.jsonl", "study_first_moves_all.jsonl",
+                "study_first_moves_all_donuts18.jsonl", "study_first_moves_all_single.jsonl")
 
 
 def build_book(paths: Sequence[str | PathLike[str]], base: Book | None = None) -> Book:

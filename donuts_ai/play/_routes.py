@@ -482,7 +482,8 @@ class Server:
 
     def analyze(self, body: JSONObject) -> PositionAnalysisJSON:
         """``POST /api/analyze``: the legal moves' values known after up to :data:`~.analysis.ANALYSIS_WAIT`
-        seconds of the game's background analysis (``complete`` false: ask again).
+        seconds of the game's background analysis, or as soon as every move's value is known
+        (``complete`` false: ask again, for the distances still being proved).
 
         Args:
             body: the request's JSON object (``game``: the game's id).
@@ -495,7 +496,7 @@ class Server:
         """
         web, board = self._position_to_think_about(body, "nothing to analyze")
         job = self.searches.jobs.request(web.id, board)
-        job.wait(ANALYSIS_WAIT)
+        job.wait(ANALYSIS_WAIT, values=True)
         return job.snapshot().to_json()
 
     def hint(self, body: JSONObject) -> HintJSON:

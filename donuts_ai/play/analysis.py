@@ -310,6 +310,22 @@ class Analyst:
             return MoveAnalysis(move, (score > 0) - (score < 0), None, score), depth + 1
         return MoveAnalysis(move, score=score), depth + 1
 
+    def from_book(self, board: Board) -> PositionAnalysis | None:
+        """The moves of ``board`` whose values the opening book gives with no search (every first
+        move of an empty board it holds with their values), the others not valued yet; ``None``
+        when it gives none.
+
+        Args:
+            board: the position, not over.
+        """
+        known = self._solver.book_moves(board)
+        if not known:
+            return None
+        mover = board.turn
+        assert mover is not None  # the game is not over
+        moves = sorted((MoveAnalysis(mv, known.get(mv)) for mv in board.legal_moves()), key=MoveAnalysis.order_key)
+        return PositionAnalysis(board.fen(), mover, moves, 0.0, complete=False)
+
     def analyze(self, board: Board, publish: Callable[[PositionAnalysis], None] | None = None,
                  keep_going: Callable[[], bool] | None = None) -> PositionAnalysis:
         """Every legal move of ``board``, best first, as exact as the node limits allow.
@@ -337,8 +353,9 @@ class Analyst:
         def going() -> bool:
             return keep_going is None or keep_going()
 
-        # An empty board the opening book holds: the book's move (every move, when the
-        # board is lost) is exact at once, published before any search.
+        # An empty board the opening book holds: every first move's value where a study
+        # solved them, else the book's move (every move, when the board is lost), exact at
+        # once, published before any search.
         for move, book_value in self._solver.book_moves(board).items():
             moves[move] = MoveAnalysis(move, book_value)
         if moves and publish:
@@ -419,6 +436,7 @@ class AnalysisJob:
         self._idle = idle
         self._lock = threading.Lock()
         self._done = threading.Event()
+        self._valued = threading.Event()  # every move's value is known (or the job has ended)
         self._cancelled = threading.Event()
         self._asked = time.monotonic()
         mover = self.board.turn
@@ -430,6 +448,8 @@ class AnalysisJob:
     def _publish(self, analysis: PositionAnalysis) -> None:
         with self._lock:
             self._latest = analysis
+        if analysis.exact:
+            self._valued.set()
 
     def _keep_going(self) -> bool:
         if time.monotonic() - self._asked > self._idle:  # nobody is asking any more
@@ -438,13 +458,17 @@ class AnalysisJob:
 
     def _run(self) -> None:
         try:
+            analyst = self._analyst
+            assert analyst is not None  # dropped only once this run ends
+            # What the opening book knows needs no search, so no turn at the gate either.
+            known = analyst.from_book(self.board)
+            if known is not None:
+                self._publish(known)
             if self._gate is not None:
                 while not self._gate.acquire(timeout=0.1):
                     if not self._keep_going():
                         return
             try:
-                analyst = self._analyst
-                assert analyst is not None  # dropped only once this run ends
                 if self._keep_going():
                     self._publish(analyst.analyze(self.board, self._publish, self._keep_going))
             finally:
@@ -454,6 +478,7 @@ class AnalysisJob:
             pass
         finally:
             self._done.set()
+            self._valued.set()
             self._analyst = None  # its tables (tens of MiB) are not needed once the job ends
 
     def snapshot(self) -> PositionAnalysis:
@@ -463,17 +488,20 @@ class AnalysisJob:
         with self._lock:
             return self._latest
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the job to end.
+    def wait(self, timeout: float | None = None, values: bool = False) -> bool:
+        """Wait for the job to end, or with ``values`` until every move's value is known (the
+        distances may follow: an empty board the opening book holds has its first moves'
+        values at once).
 
         Args:
             timeout: the most seconds to wait; ``None``: no limit.
+            values: also stop waiting once every move's value is known.
 
         Returns:
-            Whether it has ended.
+            Whether what was waited for came.
         """
         self._asked = time.monotonic()
-        return self._done.wait(timeout)
+        return (self._valued if values else self._done).wait(timeout)
 
     @property
     def done(self) -> bool:

@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ from donuts_ai import Board, Layout, Solver, analyze
 from donuts_ai.donuts import svg as donuts_svg
 from donuts_ai.donuts.book import shipped_book
 from donuts_ai.play.record import SavedGame
+from donuts_ai.study import load_study
 from donuts_ai.play.server import AGENT_KINDS, ALPHABETA_THEN_SOLVER, SOLVER_PLIES, Server, make_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -502,6 +504,37 @@ def test_browser_empty_board_shows_the_book_move_in_its_first_answer(page):
     _shot(pg, "6-analysis-book-move")
     shown = pg.get_attribute(f'[data-square="{entry.best_move}"]', "data-value")
     assert shown == "win", f"the book's move {entry.best_move} shows {shown!r}"
+
+
+def _book_arrangement_with_first_moves() -> Layout:
+    """A tile arrangement whose class the shipped book holds with every first move's value:
+    the first row of the official rules' first-move study, turned by a symmetry so that the
+    page is asked about another image of the class than the one studied."""
+    _, rows = load_study(ROOT / "notebooks" / "study_first_moves_all.jsonl")
+    return Layout.from_text(rows[0]["layout"]).transform("rot90")
+
+
+@pytest.mark.browser
+def test_browser_first_moves_values_come_at_once_and_distances_fill_in(page):
+    """An empty board of a tile arrangement whose first moves the book holds: the page's
+    first answer shows every first move's exact value (none an estimate, none pending), the
+    same as the solver's; the distances then fill in as they are proved."""
+    pg = page
+    layout = _book_arrangement_with_first_moves()
+    _new_game(pg, opponent="random", color="both", layout="text", text=layout.to_text())
+    empty = _fen(pg)
+    entry = shipped_book().probe(Board.from_fen(empty))
+    assert entry is not None and entry.first_moves is not None
+    asked = time.perf_counter()
+    pg.check("#analysis")
+    pg.wait_for_function(f"() => document.querySelector('#verdict').dataset.fen === {empty!r}")
+    first_answer = time.perf_counter() - asked
+    _shot(pg, "7-first-moves-at-once")
+    got = dict(pg.eval_on_selector_all(".sq.legal", "els => els.map(e => [e.dataset.square, e.dataset.value])"))
+    assert got == {move: {1: "win", 0: "draw", -1: "loss"}[v] for move, v in entry.first_moves.items()}
+    pg.wait_for_function("() => document.querySelectorAll('.sq.legal[data-distance]').length > 0")
+    _shot(pg, "8-first-moves-distances-filling")
+    print(f"every first move's value on the page {first_answer:.2f} s after analysis was switched on")
 
 
 @pytest.mark.browser

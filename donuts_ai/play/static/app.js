@@ -150,7 +150,8 @@ function cap(text) { return text ? text[0].toUpperCase() + text.slice(1) : ""; }
 // --- analysis -------------------------------------------------------------------------------
 // The server proves every move's exact value in the background; while it is at it, each
 // answer says complete: false and the page asks again, drawing the moves proven so far
-// (estimates for the others).
+// (estimates for the others). Values known at once (the opening book's first moves) come in
+// the first answer, and the distances fill in as the page asks again.
 const ANALYSIS_POLL_MS = 300;
 const ANALYSIS_CLASSES = ["v-win", "v-draw", "v-loss", "v-est-good", "v-est-bad", "proving"];
 
@@ -203,7 +204,9 @@ function drawAnalysis(a) {
   const how = document.createElement("span");
   how.className = "how";
   const total = a.moves.length;
-  if (!a.complete) how.textContent = `(proving: ${a.proven} of ${total} moves exact so far, ${a.seconds.toFixed(1)} s)`;
+  const distances = a.moves.filter((m) => m.distance !== null).length;
+  if (!a.complete && a.proven === total) how.textContent = `(every move's value exact; distances: ${distances} of ${total} proved so far, ${a.seconds.toFixed(1)} s)`;
+  else if (!a.complete) how.textContent = `(proving: ${a.proven} of ${total} moves exact so far, ${a.seconds.toFixed(1)} s)`;
   else if (a.exact) how.textContent = `(exact, ${a.seconds.toFixed(2)} s)`;
   else how.textContent = `(${a.proven} of ${total} moves exact; the others are search estimates: their proofs passed the node limit)`;
   v.appendChild(how);
