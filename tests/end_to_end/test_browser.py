@@ -31,8 +31,8 @@ from donuts_ai import Board, Layout, Solver, analyze
 from donuts_ai.donuts import svg as donuts_svg
 from donuts_ai.donuts.book import shipped_book
 from donuts_ai.play.record import SavedGame
-from donuts_ai.study import load_study
 from donuts_ai.play.server import AGENT_KINDS, ALPHABETA_THEN_SOLVER, SOLVER_PLIES, Server, make_server
+from donuts_ai.study import load_study
 
 ROOT = Path(__file__).resolve().parents[2]
 HANG = 600  # seconds: a guard against a hung server or browser, not a speed requirement
