@@ -37,7 +37,7 @@ def studies() -> list[tuple[Rules, list[dict]]]:
     out = []
     for name in BOOK_STUDIES:
         config, rows = load_study(NOTEBOOKS / name)
-        out.append((Rules.from_dict(config.get("rules") or {}), random.Random(name).sample(rows, SAMPLE)))
+        out.append((Rules.from_dict(config.get("rules") or {}), random.Random(name).sample(rows, min(SAMPLE, len(rows)))))
     return out
 
 
@@ -47,17 +47,39 @@ def test_the_shipped_book_holds_every_class_of_every_studied_variant():
     assert {json.dumps(v["rules"], sort_keys=True) for v in book.variants()} == {
         json.dumps(Rules.from_dict(r).to_dict(), sort_keys=True)
         for r in ({}, {"donuts": 18}, {"insertion": "single"})}
+    # Each variant's whole-arrangement study first, then its first-move studies (each solved
+    # every first move of some classes).
+    expected = {
+        "{}": ["study_all_arrangements.jsonl.gz", "study_first_moves.jsonl", "study_first_moves_all.jsonl"],
+        "donuts18": ["study_all_arrangements_donuts18.jsonl.gz", "study_first_moves_all_donuts18.jsonl"],
+        "single": ["study_all_arrangements_single.jsonl.gz", "study_first_moves_all_single.jsonl"],
+    }
+    names = {json.dumps(Rules.from_dict(r).to_dict(), sort_keys=True): key
+             for key, r in (("{}", {}), ("donuts18", {"donuts": 18}), ("single", {"insertion": "single"}))}
+    assert sorted(n for ns in expected.values() for n in ns) == sorted(BOOK_STUDIES)
     for variant in book.variants():
-        (source,) = variant["source"]["sources"]
-        assert source["study"] in BOOK_STUDIES and len(source["sha256"]) == 64 and source["classes"] == 24_576
+        sources = variant["source"]["sources"]
+        assert [s["study"] for s in sources] == expected[names[json.dumps(variant["rules"], sort_keys=True)]]
+        assert all(len(s["sha256"]) == 64 for s in sources)
+        whole, *first_moves = sources
+        assert whole["classes"] == 24_576
+        for source in first_moves:
+            _, rows = load_study(NOTEBOOKS / source["study"])
+            assert source["classes"] == len(rows) > 0
+        # Every class a first-move study solved holds its first moves (the studies may overlap).
+        assert 0 < book.value_counts(variant["rules"])["first_moves"] <= sum(s["classes"] for s in first_moves)
 
 
 def test_the_book_gives_each_study_row_back(studies):
     book = shipped_book()
-    for rules, rows in studies:
+    for name, (rules, rows) in zip(BOOK_STUDIES, studies, strict=True):
         for row in rows:
             entry = book.probe(Board(Layout.from_text(row["layout"]), rules))
-            assert entry is not None and (entry.value, entry.best_move) == (row["value"], row["best_move"])
+            assert entry is not None and entry.value == row["value"]
+            if "winning_moves" in row:  # a first-move study: the class's move came from the whole-arrangement study
+                assert entry.first_moves is not None and entry.first_moves[row["best_move"]] == row["value"], name
+            else:
+                assert entry.best_move == row["best_move"], name
 
 
 def test_a_symmetric_image_gets_the_image_of_the_move(studies):
@@ -240,7 +262,8 @@ def test_the_book_command_shows_the_shipped_book_and_builds_one_from_a_study(tmp
     extended = tmp_path / "extended.npz"
     assert main(["book", "build", str(STUDY_V030), "--out", str(extended), "--extend"]) == 0
     assert len(Book.load(extended)) == len(shipped_book())  # the study's classes were in it already
-    assert [len(v["source"]["sources"]) for v in Book.load(extended).variants()] == [2, 1, 1]
+    shipped_sources = [len(v["source"]["sources"]) for v in shipped_book().variants()]
+    assert [len(v["source"]["sources"]) for v in Book.load(extended).variants()] == [shipped_sources[0] + 1, *shipped_sources[1:]]
 
 
 @pytest.mark.parametrize("argv, message", [
