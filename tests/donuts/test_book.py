@@ -17,6 +17,7 @@ from donuts_ai.donuts.rules import Rules
 from donuts_ai.donuts.squares import SQUARE_NAMES, parse_square
 from donuts_ai.donuts.symmetry import SYMMETRY_NAMES, transform_square
 from donuts_ai.errors import DonutsError
+from donuts_ai.outcomes import UNKNOWN
 from donuts_ai.study import BOOK_STUDIES, build_book, load_study
 from donuts_ai.tournament.specs import make_agent
 
@@ -310,3 +311,176 @@ def test_the_pages_analysis_shows_the_book_move_before_any_search():
     exact = [m for m in first.moves if m.exact]
     assert [(m.move, m.value) for m in exact] == [(entry.best_move, entry.value)]
     assert len(first.moves) == len(board.legal_moves()) and analyst._solver.nodes == 0  # nothing searched yet
+
+
+# --- every first move's value (issue 60) ---------------------------------------------
+
+#: Small pools keep every first move's proof cheap; under them the empty boards of
+#: Layout.random(2) and (1) are a win with drawing and losing moves, and a draw.
+FIRST_RULES = Rules(donuts=6)
+FIRST_SEEDS = (2, 1)
+#: The first-move studies the shipped book is built from.
+FIRST_MOVE_STUDIES = [name for name in BOOK_STUDIES if name.startswith("study_first_moves")]
+
+
+def _first_move_row(layout: Layout, rules: Rules = FIRST_RULES) -> dict:
+    """A study row with first moves, from the book-less solver's values of ``layout``'s empty board."""
+    values = Solver(tt_bits=16, book=False).move_values(Board(layout, rules))
+    value = max(values.values())
+    return {"layout": layout.to_text(), "value": value, "best_move": next(m for m, v in values.items() if v == value),
+            "distance": None, "winning_moves": [m for m, v in values.items() if v == 1],
+            "drawing_moves": [m for m, v in values.items() if v == 0], "first_moves": len(values)}
+
+
+@pytest.fixture(scope="module")
+def first_move_book() -> tuple[Book, list[dict]]:
+    rows = [_first_move_row(Layout.random(seed)) for seed in FIRST_SEEDS]
+    assert {r["value"] for r in rows} == {1, 0} and all(r["drawing_moves"] for r in rows)  # a win and a draw
+    assert len(rows[0]["winning_moves"]) < rows[0]["first_moves"]  # not every move wins
+    solved = Solver(tt_bits=16, book=False).solve(Board(Layout.random(3), FIRST_RULES), distance=False)
+    plain = {"layout": Layout.random(3).to_text(), "value": solved.value, "best_move": solved.best_move, "distance": None}
+    return Book.from_rows(FIRST_RULES, [*rows, plain], {"study": "test"}), rows
+
+
+def test_the_book_gives_every_first_move_s_value_on_every_symmetric_image(first_move_book, tmp_path):
+    book, rows = first_move_book
+    path = tmp_path / "first.npz"
+    book.save(path)
+    loaded = Book.load(path)
+    for seed in FIRST_SEEDS:
+        for name in SYMMETRY_NAMES:
+            board = Board(Layout.random(seed).transform(name), FIRST_RULES)
+            expected = Solver(tt_bits=16, book=False).move_values(board)
+            for held in (book, loaded):  # the save and load round trip keeps them
+                entry = held.probe(board)
+                assert entry is not None and entry.first_moves == expected, (seed, name)
+                assert list(entry.first_moves) == board.legal_moves()  # square order
+                assert entry.first_moves[entry.best_move] == entry.value == max(expected.values())
+    # The class held without first moves has none; the counts say two classes have them.
+    assert book.probe(Board(Layout.random(3), FIRST_RULES)).first_moves is None
+    assert book.value_counts(FIRST_RULES)["first_moves"] == loaded.value_counts(FIRST_RULES)["first_moves"] == 2
+    assert shipped_book().value_counts(Rules())["first_moves"] > 0
+
+
+def test_the_solver_analyses_a_first_move_board_from_the_book(first_move_book):
+    book, _ = first_move_book
+    for seed in FIRST_SEEDS:
+        board = Board(Layout.random(seed).transform("rot90"), FIRST_RULES)
+        booked = Solver(tt_bits=16, book=book)
+        values = booked.analyze(board, distance=False)
+        assert booked.nodes == 0  # every value from the book: no search at all
+        assert values == Solver(tt_bits=16, book=False).analyze(board, distance=False)
+        assert booked.move_values(board) == {m.move: m.value for m in values} and booked.nodes == 0
+        assert booked.book_moves(board) == booked.move_values(board)
+        # With distances the values come from the book, the distances by search: the same list.
+        assert booked.analyze(board) == Solver(tt_bits=16, book=False).analyze(board)
+
+
+def test_rows_with_first_moves_that_disagree_with_their_value_are_refused(first_move_book):
+    _, rows = first_move_book
+    win = rows[0]
+    with pytest.raises(BookError, match="best first move's value 1 is not its value 0"):
+        Book.from_rows(FIRST_RULES, [{**win, "value": 0, "best_move": win["drawing_moves"][0]}], {"study": "x"})
+    losing = next(SQUARE_NAMES[sq] for sq in range(36) if SQUARE_NAMES[sq] not in win["winning_moves"] + win["drawing_moves"])
+    with pytest.raises(BookError, match="disagree with the boards' values or best moves"):
+        Book.from_rows(FIRST_RULES, [{**win, "best_move": losing}], {"study": "x"})
+    # The same class given twice with other first moves.
+    other = {**win, "drawing_moves": win["drawing_moves"][1:]}
+    with pytest.raises(BookError, match="held with other first-move values"):
+        Book.from_rows(FIRST_RULES, [win, other], {"study": "x"})
+    assert len(Book.from_rows(FIRST_RULES, [win, win], {"study": "x"})) == 1  # the same twice is fine
+
+
+def _rewrite(path: Path, out: Path, change=lambda arrays: arrays, **meta_change) -> None:
+    """``path``'s book written to ``out`` with its arrays changed and its checksum made to match,
+    so that only the book's own consistency checks can tell."""
+    from donuts_ai.donuts.book import _checksum
+
+    with np.load(path) as data:
+        arrays = {name: data[name] for name in data.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    arrays = change(arrays)
+    meta = {**meta, **meta_change, "checksum": _checksum(arrays)}
+    np.savez(out, meta=np.array(json.dumps(meta)), **arrays)
+
+
+def test_a_file_whose_first_moves_were_changed_is_refused(first_move_book, tmp_path):
+    book, _ = first_move_book
+    good = tmp_path / "good.npz"
+    book.save(good)
+    _rewrite(good, tmp_path / "same.npz")  # the rewrite alone changes nothing
+    assert Book.load(tmp_path / "same.npz").probe(Board(Layout.random(2), FIRST_RULES)) == \
+        book.probe(Board(Layout.random(2), FIRST_RULES))
+
+    def best_move_loses(arrays):
+        first_moves = arrays["first_moves_0"].copy()
+        row = int(np.flatnonzero(first_moves[:, 0] != UNKNOWN)[0])
+        first_moves[row, arrays["moves_0"][row]] = -1
+        return {**arrays, "first_moves_0": first_moves}
+
+    def all_draw(arrays):
+        first_moves = arrays["first_moves_0"].copy()
+        won = int(np.flatnonzero(arrays["values_0"] == 1)[0])
+        assert first_moves[won, 0] != UNKNOWN
+        first_moves[won] = 0
+        return {**arrays, "first_moves_0": first_moves}
+
+    for change in (best_move_loses, all_draw):
+        _rewrite(good, tmp_path / "changed.npz", change)
+        with pytest.raises(BookError, match="impossible first-move values"):
+            Book.load(tmp_path / "changed.npz")
+
+
+def test_a_version_1_file_loads_without_first_moves_and_version_3_is_refused(first_move_book, tmp_path):
+    book, _ = first_move_book
+    good = tmp_path / "good.npz"
+    book.save(good)
+    _rewrite(good, tmp_path / "v1.npz", lambda arrays: {k: a for k, a in arrays.items() if not k.startswith("first_moves_")},
+             version=1)
+    old = Book.load(tmp_path / "v1.npz")
+    for seed in (*FIRST_SEEDS, 3):
+        board = Board(Layout.random(seed), FIRST_RULES)
+        entry, new = old.probe(board), book.probe(board)
+        assert entry is not None and entry.first_moves is None
+        assert (entry.value, entry.best_move, entry.distance) == (new.value, new.best_move, new.distance)
+    assert old.value_counts(FIRST_RULES)["first_moves"] == 0
+    _rewrite(good, tmp_path / "v3.npz", version=3)
+    with pytest.raises(BookError, match="book version 3, this library reads 1 and 2"):
+        Book.load(tmp_path / "v3.npz")
+
+
+def test_every_first_move_study_row_is_in_the_shipped_book_with_its_first_moves():
+    book = shipped_book()
+    for name in FIRST_MOVE_STUDIES:
+        config, rows = load_study(NOTEBOOKS / name)
+        assert config["first_moves"] and not config["distance"]
+        rules = Rules.from_dict(config.get("rules") or {})
+        for row in rows:
+            board = Board(Layout.from_text(row["layout"]), rules)
+            entry = book.probe(board)
+            assert entry is not None and entry.first_moves is not None, (name, row["unit"])
+            assert entry.value == row["value"] and row["first_moves"] == len(board.legal_moves())
+            assert sorted(m for m, v in entry.first_moves.items() if v == 1) == sorted(row["winning_moves"]), (name, row["unit"])
+            assert sorted(m for m, v in entry.first_moves.items() if v == 0) == sorted(row["drawing_moves"]), (name, row["unit"])
+
+
+#: A first-move study's rows re-solved here beyond its cheapest, only among those the study
+#: solved in under a second.
+FIRST_MOVE_EXTRA = 1
+
+
+@pytest.mark.parametrize("name", ["study_first_moves_all.jsonl", "study_first_moves_all_donuts18.jsonl",
+                                  "study_first_moves_all_single.jsonl"])
+def test_the_shipped_book_s_first_moves_equal_the_solver_s_on_a_sample(name):
+    """The cheapest row of each first-move study, and a seeded one of the cheap rows, re-solved on
+    a symmetric image of the layout: the solver's every first move's value is the book's."""
+    config, rows = load_study(NOTEBOOKS / name)
+    rules = Rules.from_dict(config.get("rules") or {})
+    rng = random.Random(name)
+    cheapest = min(rows, key=lambda r: r["seconds"])
+    cheap = [r for r in rows if r["seconds"] < 1 and r is not cheapest]
+    for row in [cheapest, *rng.sample(cheap, min(FIRST_MOVE_EXTRA, len(cheap)))]:
+        board = Board(Layout.from_text(row["layout"]).transform(rng.choice(SYMMETRY_NAMES[1:])), rules)
+        entry = shipped_book().probe(board)
+        assert entry is not None and entry.first_moves is not None
+        assert Solver(tt_bits=18, book=False).move_values(board) == entry.first_moves, (name, row["unit"])
