@@ -10,8 +10,8 @@ so nothing here starts work without a bound.
 
 Measured (2 cores, see ``benchmarks/RESULTS.md``, "Exact analysis from the first
 donut"): from two donuts on the whole analysis usually takes well under a second; on
-the empty board, proving all 36 first moves takes seconds. So the analysis runs in
-the background, as an :class:`AnalysisJob` whose :meth:`~AnalysisJob.snapshot` shows
+the empty board, proving all 36 first moves takes seconds (unless the opening book holds
+their values: :meth:`Analyst.from_book`). So the analysis runs in the background, as an :class:`AnalysisJob` whose :meth:`~AnalysisJob.snapshot` shows
 the moves proven so far (and estimates for the rest), cancelled when the position
 changes; :class:`AnalysisJobs` keeps one per game and bounds how many run.
 :meth:`Analyst.analyze` is the same work done at once (``donuts-ai replay --analyze``).
@@ -52,8 +52,8 @@ HINT_PROOF_NODES = 10_000_000
 HINT_NODES = 1_000_000
 #: The most seconds any one request may let an agent think (``donuts-ai serve``).
 MAX_THINK = 10.0
-#: Seconds a request for an analysis waits for it to finish before answering with what
-#: is known (the page asks again until it is complete).
+#: Seconds a request for an analysis waits for it to finish, or for every move's value,
+#: before answering with what is known (the page asks again until it is complete).
 ANALYSIS_WAIT = 2.0
 #: Analysis jobs kept (one per game); starting one more cancels the least recently asked.
 MAX_JOBS = 16

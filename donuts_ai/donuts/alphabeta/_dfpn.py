@@ -16,11 +16,8 @@ fact about the position, true in any later search. With ``share_plies`` > 0 (the
 solver's portfolio) the search also reads and writes the alpha-beta search's table of
 bounds near the root (the comment above :func:`_take_bound`).
 
-A search may also have a **deadline**: the attacker's goal is then to win by a given ply
-(a five or the game's end at that ply or before), the defender's that it does not: the
-solver's tests of a distance ("does the winner win within 27 plies?"), as alpha-beta's null
-windows test them. Every ply places one donut, so a node's ply is its donuts placed less
-the root's, and the deadline is kept as the donuts placed by then, in the key: a fact again.
+A search may also have a **deadline** (the solver's tests of a distance): the attacker must
+then win by a given ply, the defender's goal is that it does not (comment at NO_DEADLINE).
 """
 
 from __future__ import annotations
@@ -61,6 +58,11 @@ PN_INF = np.int64(1 << 30)
 #: best's + 1, so two close children do not take turns at every step.
 EPSILON_DIV = 4
 
+# A deadline: the attacker's goal is a win (a five, or the game's end won) at that ply or
+# before, as "does the winner win within 27 plies?"; the defender's, no such win. Every ply
+# places one donut, so a node's ply is its donuts placed less the root's: the deadline is
+# kept as the donuts placed by then, and in the key (KEY_B), so that an entry stays a fact
+# about the position whatever search stored it.
 #: A search without a deadline: no count of donuts placed reaches it.
 NO_DEADLINE = np.int64(1 << 20)
 #: Where a deadline (donuts placed by then, plus one) sits in KEY_B: above the opponent's
