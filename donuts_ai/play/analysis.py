@@ -11,9 +11,9 @@ so nothing here starts work without a bound.
 Measured (2 cores, see ``benchmarks/RESULTS.md``, "Exact analysis from the first
 donut"): from two donuts on the whole analysis usually takes well under a second; on
 the empty board, proving all 36 first moves takes seconds (unless the opening book holds
-their values: :meth:`Analyst.from_book`). So the analysis runs in the background, as an :class:`AnalysisJob` whose :meth:`~AnalysisJob.snapshot` shows
-the moves proven so far (and estimates for the rest), cancelled when the position
-changes; :class:`AnalysisJobs` keeps one per game and bounds how many run.
+their values: :meth:`Analyst.from_book`). So the analysis runs in the background, as an
+:class:`AnalysisJob` whose :meth:`~AnalysisJob.snapshot` shows the moves proven so far
+(and estimates for the rest), cancelled when the position changes; :class:`AnalysisJobs` keeps one per game and bounds how many run.
 :meth:`Analyst.analyze` is the same work done at once (``donuts-ai replay --analyze``).
 
 An :class:`Analyst` is not thread-safe (its solver and search tables are its own): one
