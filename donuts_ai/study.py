@@ -301,12 +301,15 @@ def winning_move_counts(units: list[StudyRow]) -> Counter[int]:
     return counts
 
 
-#: The studies the shipped book is built from (``notebooks/``): each variant's empty boards
-#: (every class), then the first moves' values (a sample of 50 official classes, and the
-#: runs over every class of each variant that ``make first-moves`` grows, in pieces).
-BOOK_STUDIES = ("study_all_arrangements.jsonl.gz", "study_all_arrangements_donuts18.jsonl.gz",
-                "study_all_arrangements_single.jsonl.gz", "study_first_moves.jsonl", "study_first_moves_all.jsonl",
-                "study_first_moves_all_donuts18.jsonl", "study_first_moves_all_single.jsonl")
+#: The studies of every class's empty board (``notebooks/``), one per variant the book serves.
+ARRANGEMENT_STUDIES = ("study_all_arrangements.jsonl.gz", "study_all_arrangements_donuts18.jsonl.gz",
+                       "study_all_arrangements_single.jsonl.gz")
+#: The studies of the first moves' values: a sample of 50 official classes, and the runs over
+#: every class of each variant that ``make first-moves`` grows, in pieces.
+FIRST_MOVE_STUDIES = ("study_first_moves.jsonl", "study_first_moves_all.jsonl", "study_first_moves_all_donuts18.jsonl",
+                      "study_first_moves_all_single.jsonl")
+#: The studies the shipped book is built from, in order.
+BOOK_STUDIES = ARRANGEMENT_STUDIES + FIRST_MOVE_STUDIES
 
 
 def build_book(paths: Sequence[str | PathLike[str]], base: Book | None = None) -> Book:

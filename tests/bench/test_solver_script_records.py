@@ -51,10 +51,11 @@ def checked(path: Path, work_units: set[str], runs: int = 2) -> pyperf.Benchmark
 def test_book_lookup_writes_a_record_of_the_read_the_probes_and_the_solves(tmp_path, capsys):
     path = tmp_path / "r.json"
     assert book_lookup.main(["--count", "2", "--runs", "2", "--json", str(path)]) == 0
-    suite = checked(path, {"read", "probe", "solve"})
-    studies = book_lookup.BOOK_STUDIES
+    suite = checked(path, {"read", "probe", "solve", "analyze"})
+    studies = book_lookup.ARRANGEMENT_STUDIES
     assert suite.get_benchmark_names() == [book_lookup.READ_NAME, *(name for study in studies for name in
-                                                                     (book_lookup.probe_name(study), book_lookup.solve_name(study)))]
+                                                                     (book_lookup.probe_name(study), book_lookup.solve_name(study))),
+                                           *(book_lookup.analyze_name(study) for study in book_lookup.FIRST_MOVE_STUDIES)]
     assert suite.get_benchmark(book_lookup.READ_NAME).get_nvalue() == 2  # one read a run
     assert all(suite.get_benchmark(book_lookup.probe_name(study)).get_nvalue() == 4 for study in studies)  # 2 runs x 2
     printed = capsys.readouterr().out
