@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 
 from donuts_ai import Board, DonutsError, Layout, Rules, Solver, analyze, solve
 from donuts_ai.donuts._kernels.position import position_of, rulebook_of
-from donuts_ai.donuts.alphabeta._scores import WIN
+from donuts_ai.donuts.alphabeta._negamax import search_root
+from donuts_ai.donuts.alphabeta._scores import EXACT_DEPTH, INF, MATE_BOUND, WIN
+from donuts_ai.donuts.alphabeta._table import new_table
+from donuts_ai.donuts.alphabeta._workspace import new_workspace
 from donuts_ai.donuts.reference import ReferenceGame
 from donuts_ai.donuts.squares import SQUARE_NAMES
 
@@ -248,3 +251,116 @@ def test_proof_numbers_and_alpha_beta_agree_on_the_value(seed):
     assert alpha_beta.move_value(board, SQUARE_NAMES[move]) == value
     assert Solver(tt_bits=14).solve(board, distance=False).value == value
     assert Solver(tt_bits=12).proof_number_value(board) == value  # the public call of the same search
+
+
+# --- the values alone, and distances by proof numbers with a deadline (issue 60) ------
+
+
+def _alpha_beta_score(board: Board) -> int:
+    """The exact root-relative score of ``board`` by the plain alpha-beta kernel, full window."""
+    score, _, aborted = search_root(rulebook_of(board.layout, board.rules), position_of(*board.kernel_state()), EXACT_DEPTH,
+                                    -INF, INF, new_table(16), new_workspace(), 1 << 62)
+    assert not aborted
+    return int(score)
+
+
+def _move_score_by_alpha_beta(board: Board, move: str) -> int:
+    """The root-relative score of playing ``move`` from ``board``, for its mover, by alpha-beta."""
+    after = board.copy(stack=False)
+    after.push(move)
+    if after.is_game_over():
+        o = after.outcome()
+        return 0 if o.winner is None else (WIN - 1) * (1 if o.winner == board.turn else -1)
+    score = _alpha_beta_score(after) * (1 if after.turn == board.turn else -1)
+    return score - ((score > 0) - (score < 0))  # one ply further from the root
+
+
+#: The rules variants of the middle-game positions (8 to 16 plies left: too deep for brute force) checked here.
+DEEP_RULES = [Rules(), Rules(insertion="single"), Rules(donuts=18), Rules(donuts=9), Rules(donuts=18, insertion="single")]
+
+
+def _deep_positions() -> list[Board]:
+    out = []
+    for seed in range(48):
+        board = late_position(seed, DEEP_RULES[seed % len(DEEP_RULES)], plies_left=8 + seed % 9, forfeits=seed % 3 == 0)
+        if board is not None:
+            out.append(board)
+    return out
+
+
+def test_distances_by_proof_numbers_equal_alpha_beta_s_full_window():
+    """Every distance is found by proof-number tests with a deadline ("does the winner win by ply
+    P?"); on middle-game positions of every rules variant the solve's and every analysed move's
+    score equal the alpha-beta kernel's full-window score, one solver's tables kept throughout
+    (entries of other deadlines in them)."""
+    boards = _deep_positions()
+    assert len(boards) >= 20 and {b.rules for b in boards} == set(DEEP_RULES)
+    long = 0
+    for board in boards:
+        expected = _alpha_beta_score(board)
+        solver = Solver(tt_bits=16)
+        assert solver.solve(board, distance=True).score == expected, board.fen()
+        for mv in solver.analyze(board):
+            assert mv.score == _move_score_by_alpha_beta(board, mv.move), (board.fen(), mv)
+        assert solver.solve(board, distance=True).score == expected  # again, on the tables the analysis left
+        long += abs(expected) < WIN - 6
+    assert long >= 5  # not only wins in a few plies
+
+
+def test_the_deadline_test_holds_exactly_up_to_the_distance():
+    """Solver._reaches, the proof-number test "score >= v" of a won or lost position: it holds at
+    the exact score and fails one ply sooner (a win one ply faster, a loss one ply sooner)."""
+    tested = 0
+    for board in _deep_positions():
+        expected = _alpha_beta_score(board)
+        if expected == 0:
+            continue
+        solver = Solver(tt_bits=16)
+        solver._prepare(board)
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        assert solver._reaches(rulebook, pos, expected) == expected, board.fen()
+        assert solver._reaches(rulebook, pos, expected + 1) == expected, board.fen()
+        if abs(expected - 1) > MATE_BOUND:  # the test one ply the other way, if it is a distance too
+            assert solver._reaches(rulebook, pos, expected - 1) == expected - 1, board.fen()
+        assert solver._reaches(rulebook, pos, expected, node_limit=1) in (None, expected)
+        tested += 1
+    assert tested >= 15
+
+
+def test_node_limited_distances_are_exact_or_none():
+    """``move_distance`` with a tiny node limit (its proof-number tests stop at it) gives None or
+    the exact distance, never a wrong one."""
+    outcomes = set()
+    for board in _deep_positions()[:12]:
+        truth = {mv.move: mv.distance for mv in Solver(tt_bits=16).analyze(board)}
+        for limit in (1, 30):
+            tight = Solver(tt_bits=16)
+            for move, distance in truth.items():
+                got = tight.move_distance(board, move, node_limit=limit)
+                assert got in (None, distance), (board.fen(), move, limit)
+                outcomes.add(got is None)
+    assert outcomes == {True, False}  # the limits stopped some, not all
+
+
+@pytest.mark.parametrize("seed", [3, 8, 13])
+def test_analyze_without_distance_gives_the_values_alone(seed):
+    board = late_position(seed, [Rules(), Rules(donuts=9), Rules(insertion="single")][seed % 3], plies_left=14,
+                          forfeits=False)
+    assert board is not None
+    full = Solver(tt_bits=16).analyze(board)
+    values = Solver(tt_bits=16).analyze(board, distance=False)
+    assert sorted(m.move for m in values) == sorted(board.legal_moves())
+    assert all(m.distance is None for m in values)
+    assert {m.move: m.value for m in values} == {m.move: m.value for m in full}
+    # best first, ties in square order
+    assert values == sorted(values, key=lambda m: (-m.value, SQUARE_NAMES.index(m.move)))
+    move_values = Solver(tt_bits=16).move_values(board)
+    assert move_values == {m.move: m.value for m in full} and list(move_values) == board.legal_moves()
+    assert analyze(board, threads=1, distance=False) == values  # the module's call
+
+
+def test_analyze_takes_only_a_bool_distance():
+    board = Board(Layout.random_grid(1))
+    for bad in ("yes", None, 1):
+        with pytest.raises(DonutsError, match="distance must be True or False"):
+            Solver(tt_bits=14).analyze(board, distance=bad)
