@@ -1,0 +1,71 @@
+"""The analysis of an empty board the opening book holds with every first move's value (issue 60):
+every move exact at once, before any search and before the job's turn at the gate."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from donuts_ai import Board, Layout, Rules
+from donuts_ai.donuts.book import shipped_book
+from donuts_ai.play.analysis import AnalysisJob, Analyst
+from donuts_ai.study import load_study
+
+STUDY = Path(__file__).resolve().parents[2] / "notebooks" / "study_first_moves_all.jsonl"
+
+
+def _held_board() -> Board:
+    """An empty board of a tile arrangement the shipped book holds with its first moves, in
+    another frame than the study's."""
+    _, rows = load_study(STUDY)
+    board = Board(Layout.from_text(rows[0]["layout"]).transform("mirror"))
+    entry = shipped_book().probe(board)
+    assert entry is not None and entry.first_moves is not None
+    return board
+
+
+def test_the_analyst_gives_every_first_move_from_the_book():
+    board = _held_board()
+    entry = shipped_book().probe(board)
+    analyst = Analyst(tt_bits=14, threads=1)
+    known = analyst.from_book(board)
+    assert known is not None and known.exact and not known.complete
+    assert {m.move: m.value for m in known.moves} == entry.first_moves
+    assert [m.value for m in known.moves] == sorted(entry.first_moves.values(), reverse=True)  # best first
+    assert all(m.distance is None for m in known.moves)
+    assert analyst._solver.nodes == 0  # nothing searched
+    one_in = board.copy()
+    one_in.push(entry.best_move)
+    assert analyst.from_book(one_in) is None  # the book holds empty boards only
+    assert analyst.from_book(Board(Layout.random_grid(8))) is None  # a grid: not in the book
+
+
+def test_a_job_has_every_value_of_a_book_board_though_the_gate_never_opens():
+    board = _held_board()
+    job = AnalysisJob(board, gate=threading.Semaphore(0), analyst=Analyst(tt_bits=14, threads=1))
+    try:
+        assert job.wait(5, values=True)
+        snapshot = job.snapshot()
+        assert snapshot.exact and not snapshot.complete and not job.done
+        assert {m.move: m.value for m in snapshot.moves} == shipped_book().probe(board).first_moves
+    finally:
+        job.cancel()
+    assert job.wait(5) and job.done  # the closed gate does not hold a cancelled job
+
+
+def test_a_job_on_a_board_the_book_does_not_hold_has_no_values_before_its_search():
+    job = AnalysisJob(Board(Layout.random_grid(8)), gate=threading.Semaphore(0), analyst=Analyst(tt_bits=14, threads=1))
+    try:
+        assert not job.wait(0.3, values=True)  # no search could start: no values to wait for
+        snapshot = job.snapshot()
+        assert not snapshot.exact and snapshot.proven == 0
+    finally:
+        job.cancel()
+    assert job.wait(5)
+    assert job.wait(0, values=True)  # an ended job has nothing more to wait for
+
+
+def test_a_held_board_under_other_rules_is_searched():
+    # The same layout under rules the book does not serve: no value from it.
+    board = Board(_held_board().layout, Rules(donuts=7))
+    assert Analyst(tt_bits=14, threads=1).from_book(board) is None
