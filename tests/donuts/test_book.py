@@ -484,3 +484,28 @@ def test_the_shipped_book_s_first_moves_equal_the_solver_s_on_a_sample(name):
         entry = shipped_book().probe(board)
         assert entry is not None and entry.first_moves is not None
         assert Solver(tt_bits=18, book=False).move_values(board) == entry.first_moves, (name, row["unit"])
+
+
+def test_every_symmetric_image_of_a_first_move_study_row_gets_the_image_of_its_first_moves():
+    book = shipped_book()
+    for name in FIRST_MOVE_STUDIES:
+        config, rows = load_study(NOTEBOOKS / name)
+        rules = Rules.from_dict(config.get("rules") or {})
+        for row in random.Random(name).sample(rows, min(3, len(rows))):
+            layout = Layout.from_text(row["layout"])
+            values = {move: -1 for move in Board(layout, rules).legal_moves()}
+            values |= {move: 0 for move in row["drawing_moves"]} | {move: 1 for move in row["winning_moves"]}
+            for sym in SYMMETRY_NAMES:
+                entry = book.probe(Board(layout.transform(sym), rules))
+                expected = {SQUARE_NAMES[transform_square(parse_square(move), sym)]: v for move, v in values.items()}
+                assert entry is not None and entry.first_moves == expected, (name, row["unit"], sym)
+
+
+def test_the_book_command_counts_the_classes_with_first_moves(capsys):
+    from donuts_ai.cli import main
+
+    assert main(["book", "show"]) == 0
+    shown = capsys.readouterr().out
+    for variant in shipped_book().variants():
+        count = shipped_book().value_counts(variant["rules"])["first_moves"]
+        assert f"every first move's value for {count}\n" in shown
