@@ -509,3 +509,21 @@ def test_the_book_command_counts_the_classes_with_first_moves(capsys):
     for variant in shipped_book().variants():
         count = shipped_book().value_counts(variant["rules"])["first_moves"]
         assert f"every first move's value for {count}\n" in shown
+
+
+def test_extending_a_book_keeps_its_first_moves(first_move_book):
+    book, rows = first_move_book
+    win = rows[0]
+    # Another study's row of the same class, without first moves, and one of a new class.
+    solved = Solver(tt_bits=16, book=False).solve(Board(Layout.random(4), FIRST_RULES), distance=False)
+    more = [{**{k: win[k] for k in ("layout", "value", "best_move")}, "distance": None},
+            {"layout": Layout.random(4).to_text(), "value": solved.value, "best_move": solved.best_move, "distance": None}]
+    extended = Book.from_rows(FIRST_RULES, more, {"study": "more"}, base=book)
+    for seed in FIRST_SEEDS:
+        board = Board(Layout.random(seed), FIRST_RULES)
+        assert extended.probe(board) == book.probe(board)
+    assert extended.value_counts(FIRST_RULES)["first_moves"] == 2
+    assert extended.probe(Board(Layout.random(4), FIRST_RULES)).first_moves is None
+    with pytest.raises(BookError, match="held with value 1 and given 0"):
+        Book.from_rows(FIRST_RULES, [{**win, "value": 0, "best_move": win["drawing_moves"][0],
+                                      "winning_moves": []}], {"study": "x"}, base=book)
