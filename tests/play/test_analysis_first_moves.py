@@ -8,6 +8,7 @@ from pathlib import Path
 
 from donuts_ai import Board, Layout, Rules
 from donuts_ai.donuts.book import shipped_book
+from donuts_ai.outcomes import value_name
 from donuts_ai.play.analysis import AnalysisJob, Analyst
 from donuts_ai.study import load_study
 
@@ -69,3 +70,34 @@ def test_a_held_board_under_other_rules_is_searched():
     # The same layout under rules the book does not serve: no value from it.
     board = Board(_held_board().layout, Rules(donuts=7))
     assert Analyst(tt_bits=14, threads=1).from_book(board) is None
+
+
+def test_the_analyze_request_answers_once_every_value_is_known(monkeypatch):
+    """``POST /api/analyze`` on an empty board the book holds with first moves answers with every
+    value at once, while no job can search (every turn at the gate taken) and long before its
+    wait's limit."""
+    from donuts_ai.play import _routes
+    from donuts_ai.play.server import Server
+
+    monkeypatch.setattr(_routes, "ANALYSIS_WAIT", 120.0)  # far beyond the guard below
+    server = Server(max_think=0.05)
+    gate = server.searches.jobs._gate
+    taken = 0
+    while gate.acquire(blocking=False):
+        taken += 1
+    try:
+        state = server.new_game({"color": "chocolate", "opponent": "random", "layout": "text",
+                                 "layout_text": _held_board().layout.to_text()})
+        answers = []
+        request = threading.Thread(target=lambda: answers.append(server.analyze({"game": state["game"]})), daemon=True)
+        request.start()
+        request.join(20)  # a guard: the answer is due at once, the limit is 120 s
+        assert not request.is_alive() and len(answers) == 1
+        (answer,) = answers
+        assert answer["exact"] and not answer["complete"] and answer["proven"] == len(answer["moves"]) == 36
+        expected = shipped_book().probe(_held_board())
+        assert {m["move"]: m["value"] for m in answer["moves"]} == {m: value_name(v) for m, v in expected.first_moves.items()}
+    finally:
+        server.searches.jobs.cancel_all()
+        for _ in range(taken):
+            gate.release()
