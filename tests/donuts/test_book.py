@@ -527,3 +527,17 @@ def test_extending_a_book_keeps_its_first_moves(first_move_book):
     with pytest.raises(BookError, match="held with value 1 and given 0"):
         Book.from_rows(FIRST_RULES, [{**win, "value": 0, "best_move": win["drawing_moves"][0],
                                       "winning_moves": []}], {"study": "x"}, base=book)
+
+
+def test_the_module_s_analyze_gives_a_shipped_book_board_s_first_moves_without_search():
+    from donuts_ai import analyze
+
+    _, rows = load_study(NOTEBOOKS / "study_first_moves_all.jsonl")
+    board = Board(Layout.from_text(rows[-1]["layout"]).transform("rot270"))
+    entry = shipped_book().probe(board)
+    assert entry is not None and entry.first_moves is not None
+    for threads in (1, 2):
+        moves = analyze(board, threads=threads, distance=False)
+        assert {m.move: m.value for m in moves} == entry.first_moves and all(m.distance is None for m in moves)
+        solver = Solver(tt_bits=14, threads=threads)
+        assert solver.analyze(board, distance=False) == moves and solver.nodes == 0
