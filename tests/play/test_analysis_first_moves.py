@@ -101,3 +101,16 @@ def test_the_analyze_request_answers_once_every_value_is_known(monkeypatch):
         server.searches.jobs.cancel_all()
         for _ in range(taken):
             gate.release()
+
+
+def test_every_publication_of_a_book_board_s_analysis_keeps_every_value():
+    """The analysis of a board the book holds with first moves publishes every value first and
+    never loses one while its distances come (each distance under a small node limit here)."""
+    board = _held_board()
+    expected = shipped_book().probe(board).first_moves
+    seen = []
+    final = Analyst(tt_bits=14, threads=1, distance_nodes=50).analyze(board, seen.append)
+    assert seen and final.complete
+    for analysis in [*seen, final]:
+        assert analysis.exact and {m.move: m.value for m in analysis.moves} == expected
+    assert not seen[0].complete and all(m.distance is None for m in seen[0].moves)
