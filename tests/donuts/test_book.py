@@ -541,3 +541,19 @@ def test_the_module_s_analyze_gives_a_shipped_book_board_s_first_moves_without_s
         assert {m.move: m.value for m in moves} == entry.first_moves and all(m.distance is None for m in moves)
         solver = Solver(tt_bits=14, threads=threads)
         assert solver.analyze(board, distance=False) == moves and solver.nodes == 0
+
+
+def test_a_lost_board_s_first_moves_all_lose():
+    # A row with no winning and no drawing move: every first move loses (the book trusts its
+    # study; no small-pool arrangement is lost, so the row is made up).
+    layout = Layout.random(5)
+    row = {"layout": layout.to_text(), "value": -1, "best_move": "c3", "distance": None,
+           "winning_moves": [], "drawing_moves": []}
+    book = Book.from_rows(FIRST_RULES, [row], {"study": "made up"})
+    board = Board(layout.transform("flip"), FIRST_RULES)
+    entry = book.probe(board)
+    assert entry is not None and entry.value == -1
+    assert entry.first_moves == {move: -1 for move in board.legal_moves()}
+    solver = Solver(tt_bits=14, book=book)
+    assert [m.value for m in solver.analyze(board, distance=False)] == [-1] * len(board.legal_moves())
+    assert solver.nodes == 0
