@@ -317,7 +317,8 @@ class Book:
                             f"{' and '.join(map(str, READABLE_VERSIONS))}")
         if meta.get("checksum") != _checksum(arrays):
             raise BookError(f"{where}: the arrays do not match the book's checksum (a damaged file)")
-        return cls(_checked_variant(where, i, described, arrays) for i, described in enumerate(meta.get("variants", [])))
+        return cls(_checked_variant(where, i, described, arrays, meta["version"])
+                   for i, described in enumerate(meta.get("variants", [])))
 
 
 def _first_move_row(row: Mapping[str, Any], sym: int) -> NDArray[np.int8]:
@@ -339,16 +340,21 @@ def _checksum(arrays: Mapping[str, NDArray[Any]]) -> str:
     return digest.hexdigest()
 
 
-def _checked_variant(where: Path, i: int, described: Mapping[str, Any], arrays: Mapping[str, NDArray[Any]]) -> _Variant:
-    """Variant ``i`` of a book file, its arrays checked against each other and the rules."""
+def _checked_variant(where: Path, i: int, described: Mapping[str, Any], arrays: Mapping[str, NDArray[Any]],
+                     version: int) -> _Variant:
+    """Variant ``i`` of a book file of ``version``, its arrays checked against each other and the rules."""
     try:
         keys, values, moves, distances = (arrays[f"{name}_{i}"] for name in ("keys", "values", "moves", "distances"))
         rules = Rules.from_dict(described["rules"]).to_dict()
     except (KeyError, TypeError, ValueError) as exc:
         raise BookError(f"{where}: variant {i} is incomplete ({exc})") from None
     n = len(values)
-    # A version-1 file holds no first move's value.
-    first_moves = arrays.get(f"first_moves_{i}", np.full((n, NUM_SQUARES), UNKNOWN, np.int8))
+    if version == 1:  # a version-1 file holds no first move's value
+        first_moves = np.full((n, NUM_SQUARES), UNKNOWN, np.int8)
+    elif f"first_moves_{i}" in arrays:
+        first_moves = arrays[f"first_moves_{i}"]
+    else:
+        raise BookError(f"{where}: variant {i} is incomplete (no first_moves_{i})")
     dtypes = tuple(a.dtype for a in (keys, values, moves, distances, first_moves))
     if dtypes != tuple(np.dtype(t) for t in (np.uint64, np.int8, np.uint8, np.int16, np.int8)) or keys.shape != (n, 2) \
             or moves.shape != (n,) or distances.shape != (n,) or first_moves.shape != (n, NUM_SQUARES) \

@@ -447,6 +447,10 @@ def test_a_version_1_file_loads_without_first_moves_and_version_3_is_refused(fir
     _rewrite(good, tmp_path / "v3.npz", version=3)
     with pytest.raises(BookError, match="book version 3, this library reads 1 and 2"):
         Book.load(tmp_path / "v3.npz")
+    # A version-2 file must hold its first moves (none known is a row of UNKNOWN, not no array).
+    _rewrite(good, tmp_path / "v2-short.npz", lambda arrays: {k: a for k, a in arrays.items() if not k.startswith("first_moves_")})
+    with pytest.raises(BookError, match="incomplete \\(no first_moves_0\\)"):
+        Book.load(tmp_path / "v2-short.npz")
 
 
 def test_every_first_move_study_row_is_in_the_shipped_book_with_its_first_moves():

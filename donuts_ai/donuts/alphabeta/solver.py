@@ -155,7 +155,7 @@ class Solver:
         if not self._sharing:
             for _ in range(self.threads):
                 twin = Solver(self.tt_bits, threads=1, book=False)
-                twin._tt, twin._game = self._tt, self._game
+                twin._tt, twin._game, twin._stopped = self._tt, self._game, self._stopped
                 self._sharing.append(twin)
         return self._sharing
 
@@ -165,6 +165,7 @@ class Solver:
         (on two cores, proving two moves at once gains more than two searches of one move)."""
         if self.threads == 1:
             return [prove(self, sq) for sq in squares]
+        self._raise_if_stopped()  # a stopped solver starts nothing (its twins are stopped too)
         twins = self._twins()
         before = [twin.nodes for twin in twins]
         try:
