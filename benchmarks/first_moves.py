@@ -2,6 +2,7 @@
 
     python -m benchmarks.first_moves arrangements [--count N] [--json FILE]
     python -m benchmarks.first_moves grids [--count N] [--old-tree PATH] [--json FILE]
+    python -m benchmarks.first_moves values [--count N] [--json FILE]
 
 ``arrangements``: the empty boards of ``Layout.random(seed)``, seeds ``0..N-1`` (default 20),
 under each of the three rules variants the opening book serves. For each: ``analyze(board,
@@ -12,6 +13,9 @@ boards the book held. ``grids``: ``analyze(board)`` of the empty boards of ``Lay
 (seeds ``0..N-1``, default 8), which no book holds; with ``--old-tree`` (a source tree of
 another version, say a ``git worktree`` of 0.5.0) the same boards by that tree in its own
 process, interleaved board by board with this tree's, and the ratio of each pair.
+``values``: every first move's value of the empty boards of ``Layout.random(seed)`` (official
+rules, default 9), one thread, a fresh book-less solver each: by proof numbers
+(``Solver.move_values``) and by alpha-beta's null window (``Solver.move_value`` of each move).
 
 ``--json FILE`` writes a pyperf record (:mod:`donuts_ai.bench.record`): seconds a board
 (work unit ``board``), a value per board. Benchmarks are not tests: nothing here asserts a
@@ -95,6 +99,26 @@ def arrangements(count: int) -> list[Figure]:
     return figures + [Figure("first moves, values and distances", "board", whole, params, "median")]
 
 
+def values(count: int) -> list[Figure]:
+    """The figures of ``values`` (module doc); raises DonutsError when the two differ."""
+    by_method: dict[str, list[float]] = {"proof numbers (move_values)": [], "alpha-beta (move_value each)": []}
+    for seed in range(count):
+        board = Board(Layout.random(seed))
+        t = time.perf_counter()
+        proof_numbers = Solver(book=False).move_values(board)
+        by_method["proof numbers (move_values)"].append(time.perf_counter() - t)
+        solver, t = Solver(book=False), time.perf_counter()
+        alpha_beta = {move: solver.move_value(board, move) for move in board.legal_moves()}
+        by_method["alpha-beta (move_value each)"].append(time.perf_counter() - t)
+        if proof_numbers != alpha_beta:
+            raise DonutsError(f"Layout.random({seed}): the two searches' values differ")
+        print(f"Layout.random({seed}): " + ", ".join(f"{m} {t[-1]:.2f} s" for m, t in by_method.items()),
+              file=sys.stderr, flush=True)
+    params: dict[str, int | float | str] = {"boards": count, "threads": 1}
+    return [Figure(f"first moves' values, one thread, {method}", "board", times, params, "median")
+            for method, times in by_method.items()]
+
+
 def _worker(tree: Path | None) -> subprocess.Popen[str]:
     env = dict(os.environ)
     if tree is not None:
@@ -137,27 +161,29 @@ def grids(count: int, old_tree: Path | None) -> list[Figure]:
 
 def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.first_moves") -> int:
     ap = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["arrangements", "grids"], help="the boards measured (module doc)")
-    ap.add_argument("--count", type=int, default=None, help="boards: arrangements a variant (20), or grids (8)")
+    ap.add_argument("what", choices=["arrangements", "grids", "values"], help="the boards measured (module doc)")
+    ap.add_argument("--count", type=int, default=None,
+                    help="boards: arrangements a variant (20), grids (8), or arrangements for values (9)")
     ap.add_argument("--old-tree", type=Path, default=None, help="grids: a source tree of another version, run beside")
     ap.add_argument("--json", default=None, help="write a pyperf record here")
     args = ap.parse_args(argv)
-    count = args.count if args.count is not None else 20 if args.what == "arrangements" else 8
+    count = args.count if args.count is not None else {"arrangements": 20, "grids": 8, "values": 9}[args.what]
     if count < 1:
         ap.error("--count must be at least 1")
     if args.old_tree is not None and not (args.old_tree / "donuts_ai" / "__init__.py").is_file():
         ap.error(f"--old-tree {args.old_tree}: no donuts_ai package there")
     load_before = record.load_average()
     try:
-        figures = arrangements(count) if args.what == "arrangements" else grids(count, args.old_tree)
+        figures = {"arrangements": lambda: arrangements(count), "grids": lambda: grids(count, args.old_tree),
+                   "values": lambda: values(count)}[args.what]()
     except DonutsError as exc:
         ap.exit(2, f"{prog}: error: {exc}\n")
     for figure in figures:
         values = figure.values
         print(f"{figure.name}: {len(values)} boards, median {statistics.median(values):.4f} s, slowest {max(values):.4f} s")
-    if args.what == "grids" and len(figures) == 2:
+    if len(figures) == 2 and args.what != "arrangements":
         ratios = [old / new for new, old in zip(figures[0].values, figures[1].values, strict=True)]
-        print(f"old / this tree, board by board: median {statistics.median(ratios):.2f}x "
+        print(f"{figures[1].name} / {figures[0].name}, board by board: median {statistics.median(ratios):.2f}x "
               f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x); of the medians "
               f"{statistics.median(figures[1].values) / statistics.median(figures[0].values):.2f}x")
     if args.json:
