@@ -179,8 +179,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.first_
     except DonutsError as exc:
         ap.exit(2, f"{prog}: error: {exc}\n")
     for figure in figures:
-        values = figure.values
-        print(f"{figure.name}: {len(values)} boards, median {statistics.median(values):.4f} s, slowest {max(values):.4f} s")
+        times = figure.values
+        print(f"{figure.name}: {len(times)} boards, median {statistics.median(times):.4f} s, slowest {max(times):.4f} s")
     if len(figures) == 2 and args.what != "arrangements":
         ratios = [old / new for new, old in zip(figures[0].values, figures[1].values, strict=True)]
         print(f"{figures[1].name} / {figures[0].name}, board by board: median {statistics.median(ratios):.2f}x "

@@ -431,6 +431,33 @@ def test_a_file_whose_first_moves_were_changed_is_refused(first_move_book, tmp_p
             Book.load(tmp_path / "changed.npz")
 
 
+def test_a_file_with_keys_out_of_order_or_a_square_off_the_board_is_refused(first_move_book, tmp_path):
+    book, _ = first_move_book
+    good = tmp_path / "good.npz"
+    book.save(good)
+
+    def swapped_keys(arrays):  # two entries' keys (and so the order of the keys) swapped
+        keys = arrays["keys_0"].copy()
+        keys[[0, -1]] = keys[[-1, 0]]
+        return {**arrays, "keys_0": keys}
+
+    def equal_keys(arrays):  # a key held twice: not strictly ascending
+        keys = arrays["keys_0"].copy()
+        keys[1] = keys[0]
+        return {**arrays, "keys_0": keys}
+
+    def off_the_board(arrays):
+        moves = arrays["moves_0"].copy()
+        moves[0] = 36
+        return {**arrays, "moves_0": moves}
+
+    assert len(book) >= 2
+    for change in (swapped_keys, equal_keys, off_the_board):
+        _rewrite(good, tmp_path / "changed.npz", change)
+        with pytest.raises(BookError, match="impossible entries"):
+            Book.load(tmp_path / "changed.npz")
+
+
 def test_a_version_1_file_loads_without_first_moves_and_version_3_is_refused(first_move_book, tmp_path):
     book, _ = first_move_book
     good = tmp_path / "good.npz"
