@@ -345,10 +345,10 @@ class Solver:
 
         def search(alpha: int, beta: int) -> int | None:
             if beta == alpha + 1 and abs(beta) > MATE_BOUND:
-                # A distance's test, by proof numbers with a deadline: on the positions after
-                # the first move of random_grid(7), 36 moves' distances took 8.8 s, against
-                # 26.3 s by alpha-beta's null windows; as fast or faster 2 to 14 plies in
-                # (``benchmarks/first_moves.py``).
+                # A distance's test, by proof numbers with a deadline: analyze of the empty
+                # boards of random_grid(0..7) took a median of 5.0 s this way, 9.9 s with
+                # alpha-beta's null windows (two threads; ``python -m benchmarks.first_moves
+                # grids``, benchmarks/RESULTS.md).
                 before = self.nodes
                 score = self._reaches(rulebook, pos, beta, budget[0])
                 budget[0] -= self.nodes - before
@@ -644,8 +644,9 @@ class Solver:
         the opening book where it has them (:meth:`book_moves`), else proved one by one.
 
         Each move's value is one proof of the position after it, by proof numbers (on the empty
-        boards of tile arrangements a median of 3.5 times faster than alpha-beta's null window:
-        ``benchmarks/first_moves.py``); with ``threads`` > 1, that many moves at once.
+        boards of nine tile arrangements, board by board a median of 3.6 times as fast as
+        alpha-beta's null window: ``python -m benchmarks.first_moves values``); with ``threads``
+        > 1, that many moves at once.
 
         Args:
             board: the position, not over.
