@@ -425,9 +425,15 @@ def test_a_file_whose_first_moves_were_changed_is_refused(first_move_book, tmp_p
         first_moves[won] = 0
         return {**arrays, "first_moves_0": first_moves}
 
-    for change in (best_move_loses, all_draw):
+    _each_refused(good, tmp_path, (best_move_loses, all_draw), "impossible first-move values")
+
+
+def _each_refused(good: Path, tmp_path: Path, changes, message: str) -> None:
+    """Each of ``changes`` made to the book file ``good`` (checksum recomputed) is a BookError
+    matching ``message`` on load."""
+    for change in changes:
         _rewrite(good, tmp_path / "changed.npz", change)
-        with pytest.raises(BookError, match="impossible first-move values"):
+        with pytest.raises(BookError, match=message):
             Book.load(tmp_path / "changed.npz")
 
 
@@ -435,6 +441,7 @@ def test_a_file_with_keys_out_of_order_or_a_square_off_the_board_is_refused(firs
     book, _ = first_move_book
     good = tmp_path / "good.npz"
     book.save(good)
+    assert len(book) >= 2
 
     def swapped_keys(arrays):  # two entries' keys (and so the order of the keys) swapped
         keys = arrays["keys_0"].copy()
@@ -451,11 +458,7 @@ def test_a_file_with_keys_out_of_order_or_a_square_off_the_board_is_refused(firs
         moves[0] = 36
         return {**arrays, "moves_0": moves}
 
-    assert len(book) >= 2
-    for change in (swapped_keys, equal_keys, off_the_board):
-        _rewrite(good, tmp_path / "changed.npz", change)
-        with pytest.raises(BookError, match="impossible entries"):
-            Book.load(tmp_path / "changed.npz")
+    _each_refused(good, tmp_path, (swapped_keys, equal_keys, off_the_board), "impossible entries")
 
 
 def test_a_version_1_file_loads_without_first_moves_and_version_3_is_refused(first_move_book, tmp_path):
