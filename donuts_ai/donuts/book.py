@@ -321,7 +321,7 @@ class Book:
                    for i, described in enumerate(meta.get("variants", [])))
 
 
-def _first_move_row(row: Mapping[str, Any], sym: int) -> NDArray[np.int8]:
+def _first_move_row(row: Mapping[str, Any], sym: str) -> NDArray[np.int8]:
     """A study row's first moves' values, indexed by square in the canonical image's frame
     (``sym`` maps the row's layout to that image)."""
     values = np.full(NUM_SQUARES, LOSS, np.int8)
