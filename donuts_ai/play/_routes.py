@@ -482,8 +482,8 @@ class Server:
 
     def analyze(self, body: JSONObject) -> PositionAnalysisJSON:
         """``POST /api/analyze``: the legal moves' values known after up to :data:`~.analysis.ANALYSIS_WAIT`
-        seconds of the game's background analysis, or as soon as every move's value is known
-        (``complete`` false: ask again, for the distances still being proved).
+        seconds of the game's background analysis: as soon as every move's value is known, then
+        at each next step (``complete`` false: ask again, for the distances still being proved).
 
         Args:
             body: the request's JSON object (``game``: the game's id).

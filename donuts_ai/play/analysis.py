@@ -52,8 +52,9 @@ HINT_PROOF_NODES = 10_000_000
 HINT_NODES = 1_000_000
 #: The most seconds any one request may let an agent think (``donuts-ai serve``).
 MAX_THINK = 10.0
-#: Seconds a request for an analysis waits for it to finish, or for every move's value,
-#: before answering with what is known (the page asks again until it is complete).
+#: Seconds a request for an analysis waits (for every move's value, then for each next step,
+#: :meth:`AnalysisJob.wait`) before answering with what is known (the page asks again until
+#: it is complete).
 ANALYSIS_WAIT = 2.0
 #: Analysis jobs kept (one per game); starting one more cancels the least recently asked.
 MAX_JOBS = 16
@@ -435,8 +436,11 @@ class AnalysisJob:
         self._gate = gate
         self._idle = idle
         self._lock = threading.Lock()
+        self._published = threading.Condition(self._lock)  # notified at each publication and at the end
+        self._publications = 0
         self._done = threading.Event()
         self._valued = threading.Event()  # every move's value is known (or the job has ended)
+        self._valued_told = False  # a wait(values=True) has returned with every value known
         self._cancelled = threading.Event()
         self._asked = time.monotonic()
         mover = self.board.turn
@@ -446,10 +450,12 @@ class AnalysisJob:
         self._thread.start()
 
     def _publish(self, analysis: PositionAnalysis) -> None:
-        with self._lock:
-            self._latest = analysis
         if analysis.exact:
             self._valued.set()
+        with self._published:
+            self._latest = analysis
+            self._publications += 1
+            self._published.notify_all()
 
     def _keep_going(self) -> bool:
         if time.monotonic() - self._asked > self._idle:  # nobody is asking any more
@@ -479,6 +485,8 @@ class AnalysisJob:
         finally:
             self._done.set()
             self._valued.set()
+            with self._published:
+                self._published.notify_all()
             self._analyst = None  # its tables (tens of MiB) are not needed once the job ends
 
     def snapshot(self) -> PositionAnalysis:
@@ -489,19 +497,27 @@ class AnalysisJob:
             return self._latest
 
     def wait(self, timeout: float | None = None, values: bool = False) -> bool:
-        """Wait for the job to end, or with ``values`` until every move's value is known (the
-        distances may follow: an empty board the opening book holds has its first moves'
-        values at once).
+        """Wait for the job to end; with ``values``, until every move's value is known (an empty
+        board the opening book holds has its first moves' values at once), and once a wait has
+        returned with them, until the next publication (a distance proved) or the end: a
+        client asking again and again is answered as the analysis moves, never in a busy loop.
 
         Args:
             timeout: the most seconds to wait; ``None``: no limit.
-            values: also stop waiting once every move's value is known.
+            values: wait for the values first, then for each step of the analysis.
 
         Returns:
             Whether what was waited for came.
         """
         self._asked = time.monotonic()
-        return (self._valued if values else self._done).wait(timeout)
+        if not values:
+            return self._done.wait(timeout)
+        if not self._valued_told:
+            self._valued_told = self._valued.wait(timeout)
+            return self._valued_told
+        with self._published:
+            seen = self._publications
+            return self._published.wait_for(lambda: self._publications != seen or self._done.is_set(), timeout)
 
     @property
     def done(self) -> bool:
