@@ -31,7 +31,7 @@ from typing import Any
 from donuts_ai import Board, Layout, Rules, analyze, solve
 from donuts_ai.bench import record, runs, tables
 from donuts_ai.bench.record import Figure
-from donuts_ai.donuts.book import shipped_book
+from donuts_ai.donuts.book import shipped_book, study_row_first_moves
 from donuts_ai.donuts.squares import SQUARE_NAMES, parse_square
 from donuts_ai.donuts.symmetry import SYMMETRY_NAMES, transform_square
 from donuts_ai.errors import DonutsError
@@ -79,10 +79,9 @@ def first_move_figures(count: int, seed: int) -> list[Figure]:
             t = time.perf_counter()
             moves = analyze(board, distance=False)
             times.append(time.perf_counter() - t)
-            # The row's moves, in the turned board's frame; every other first move loses.
-            expected = dict.fromkeys(board.legal_moves(), -1)
-            for moves_of, value in ((row["drawing_moves"], 0), (row["winning_moves"], 1)):
-                expected |= {SQUARE_NAMES[transform_square(parse_square(mv), sym)]: value for mv in moves_of}
+            # The row's values, in the turned board's frame.
+            expected = {SQUARE_NAMES[transform_square(parse_square(move), sym)]: value
+                        for move, value in study_row_first_moves(row).items()}
             if {m.move: m.value for m in moves} != expected:
                 raise DonutsError(f"{name}: analyze(distance=False) of {row['layout']!r} turned by {sym} differs from the "
                                   "study's row")

@@ -224,9 +224,10 @@ class Book:
         if old is not None:
             for i, ((lo, hi), value, move, distance) in enumerate(zip(old.keys.tolist(), old.values.tolist(), old.moves.tolist(),
                                                                       old.distances.tolist(), strict=True)):
-                entries[int(lo) | int(hi) << _LOW_BITS] = (value, move, distance)
+                held_key = int(lo) | int(hi) << _LOW_BITS
+                entries[held_key] = (value, move, distance)
                 if old.first_moves[i, 0] != UNKNOWN:
-                    first_moves[int(lo) | int(hi) << _LOW_BITS] = old.first_moves[i]
+                    first_moves[held_key] = old.first_moves[i]
         for row in rows:
             layout = Layout.from_text(row["layout"])
             value = row["value"]
@@ -241,7 +242,9 @@ class Book:
             if held is None or held[2] == NO_DISTANCE and distance != NO_DISTANCE:
                 entries[key] = (value, move, distance)
             if "winning_moves" in row:
-                given = _first_move_row(row, sym)
+                given = np.full(NUM_SQUARES, UNKNOWN, np.int8)
+                for first_move, first_value in study_row_first_moves(row).items():
+                    given[transform_square(parse_square(first_move), sym)] = first_value
                 if int(given.max()) != value:
                     raise BookError(f"layout {row['layout']!r}: its best first move's value {int(given.max())} is not "
                                     f"its value {value}")
@@ -321,14 +324,18 @@ class Book:
                    for i, described in enumerate(meta.get("variants", [])))
 
 
-def _first_move_row(row: Mapping[str, Any], sym: str) -> NDArray[np.int8]:
-    """A study row's first moves' values, indexed by square in the canonical image's frame
-    (``sym`` maps the row's layout to that image)."""
-    values = np.full(NUM_SQUARES, LOSS, np.int8)
-    for moves, value in ((row["drawing_moves"], DRAW), (row["winning_moves"], WIN)):
-        for move in moves:
-            values[transform_square(parse_square(move), sym)] = value
-    return values
+def study_row_first_moves(row: Mapping[str, Any]) -> dict[str, int]:
+    """Every first move's value in a study row with first moves, in the row's own frame: its
+    ``winning_moves`` win, its ``drawing_moves`` draw, every other square loses.
+
+    Args:
+        row: a unit of a first-player study run with ``first_moves``.
+
+    Returns:
+        Square name -> +1, 0 or -1 for the first player, in square order.
+    """
+    won, drawn = set(row["winning_moves"]), set(row["drawing_moves"])
+    return {name: WIN if name in won else DRAW if name in drawn else LOSS for name in SQUARE_NAMES}
 
 
 def _checksum(arrays: Mapping[str, NDArray[Any]]) -> str:

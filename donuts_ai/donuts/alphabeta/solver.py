@@ -621,8 +621,7 @@ class Solver:
         """
         if not isinstance(distance, (bool, np.bool_)):
             raise DonutsError(f"distance must be True or False, got {distance!r}")
-        self._check(board)
-        values = self.move_values(board)
+        values = self.move_values(board)  # checks the board before any search
         if not distance:
             return sorted((MoveValue(move, value, None) for move, value in values.items()), key=lambda mv: -mv.score)
         self._prepare(board)
