@@ -307,9 +307,11 @@ def test_distances_by_proof_numbers_equal_alpha_beta_s_full_window():
     assert long >= 5  # not only wins in a few plies
 
 
-def test_the_deadline_test_holds_exactly_up_to_the_distance():
-    """Solver._reaches, the proof-number test "score >= v" of a won or lost position: it holds at
-    the exact score and fails one ply sooner (a win one ply faster, a loss one ply sooner)."""
+def test_the_deadline_test_is_fail_soft_and_exact_at_the_distance():
+    """Solver._reaches, the proof-number test "score >= v" of a won or lost position, is
+    fail-soft: ``r >= v`` proves score >= r, ``r < v`` proves score <= r (the facts found at the
+    root say more than was asked); so it holds at the exact score and fails one ply sooner (a
+    win one ply faster, a loss one ply sooner), whatever the tests before it left in the tables."""
     tested = 0
     for board in _deep_positions():
         expected = _alpha_beta_score(board)
@@ -320,9 +322,14 @@ def test_the_deadline_test_holds_exactly_up_to_the_distance():
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         assert solver._reaches(rulebook, pos, expected) == expected, board.fen()
         assert solver._reaches(rulebook, pos, expected + 1) == expected, board.fen()
-        if abs(expected - 1) > MATE_BOUND:  # the test one ply the other way, if it is a distance too
-            assert solver._reaches(rulebook, pos, expected - 1) == expected - 1, board.fen()
-        assert solver._reaches(rulebook, pos, expected, node_limit=1) in (None, expected)
+        sign = 1 if expected > 0 else -1
+        for v in (expected - 1, expected - 3, expected + 2, sign * (WIN - 1), sign * (MATE_BOUND + 1)):
+            if abs(v) <= MATE_BOUND or v == expected:
+                continue
+            r = solver._reaches(rulebook, pos, v)
+            assert r is not None and abs(r) > MATE_BOUND, (board.fen(), v, r)
+            assert (v <= r <= expected) if v <= expected else (expected <= r < v), (board.fen(), v, r)
+        assert Solver(tt_bits=16)._reaches(rulebook, pos, expected, node_limit=1) in (None, expected)
         tested += 1
     assert tested >= 15
 

@@ -17,7 +17,9 @@ solver's portfolio) the search also reads and writes the alpha-beta search's tab
 bounds near the root (the comment above :func:`_take_bound`).
 
 A search may also have a **deadline** (the solver's tests of a distance): the attacker must
-then win by a given ply, the defender's goal is that it does not (comment at NO_DEADLINE).
+then win by a given ply, the defender's goal is that it does not. Every decided entry also
+keeps what it proved as facts that hold at any deadline (comment at NO_DEADLINE), so the
+tests of one distance, and the value's proof before them, build on each other.
 """
 
 from __future__ import annotations
@@ -60,14 +62,20 @@ EPSILON_DIV = 4
 
 # A deadline: the attacker's goal is a win (a five, or the game's end won) at that ply or
 # before, as "does the winner win within 27 plies?"; the defender's, no such win. Every ply
-# places one donut, so a node's ply is its donuts placed less the root's: the deadline is
-# kept as the donuts placed by then, and in the key (KEY_B), so that an entry stays a fact
-# about the position whatever search stored it.
-#: A search without a deadline: no count of donuts placed reaches it.
-NO_DEADLINE = np.int64(1 << 20)
-#: Where a deadline (donuts placed by then, plus one) sits in KEY_B: above the opponent's
-#: donuts (36 bits) and placed count (6 bits), below the attacker bit.
-_DEADLINE_SHIFT = np.uint64(48)
+# places one donut, so a node's ply is its donuts placed less the root's: a deadline is kept
+# as the donuts placed by then (at most NUM_SQUARES), the same at every node of the search.
+#
+# What a search decides about an entry is kept as a fact about the position, true at any
+# deadline: the attacker wins once WIN_BY donuts are placed at the latest (the proof found:
+# its slowest line), or it has not won once SAFE_THROUGH donuts are placed. A win by 25 is a
+# win by 27, and no win by 27 is no win by 25: the test of the next distance finds proved
+# every subtree the last test proved soon enough, and disproved every one it disproved late
+# enough, and the value's proof (no deadline) hands its facts on to the tests too. The root's
+# facts also answer more than was asked (the solver's fail-soft distance tests).
+#: A search without a deadline (as a stored fact: a win at some ply, no win ever).
+NO_DEADLINE = np.int64(63)
+#: No fact stored (WIN_BY 0: no win known; SAFE_THROUGH 0: nothing beyond the trivial).
+NO_FACT = np.int64(0)
 
 #: The portfolio shares bounds with alpha-beta at nodes less than this many plies below
 #: the root (module doc). Alone (nothing from alpha-beta to read) sharing at every node
@@ -79,8 +87,15 @@ SHARE_PLIES = 4
 KEY_A, KEY_B, NUMBERS, WORK = 0, 1, 2, 3
 ROW_WORDS = 4
 _ATTACKER_BIT = np.uint64(1) << np.uint64(62)
-_MOVE_BITS = np.uint64(8)
 _LOW32 = np.uint64(0xFFFFFFFF)
+# WORK, from the low bits: the deciding move + 1 (8 bits), WIN_BY, SAFE_THROUGH and the
+# deadline NUMBERS are for (6 bits each: donuts placed, NO_DEADLINE for none), then the nodes
+# searched below the entry.
+_FIELD = np.uint64(63)
+_WIN_BY_SHIFT = np.uint64(8)
+_SAFE_SHIFT = np.uint64(14)
+_NUMBERS_AT_SHIFT = np.uint64(20)
+_WORK_SHIFT = np.uint64(26)
 
 DFPN_WORKSPACE = np.dtype(
     [
@@ -101,6 +116,7 @@ DFPN_WORKSPACE = np.dtype(
         ("history", np.int64, (NUM_SQUARES,)),  # as in ._ordering: the moves that proved nodes, weighted by plies left
         ("counter", np.int64, (NUM_SQUARES + 1, NUM_SQUARES)),  # per (last square + 1, square)
         ("root_move", np.int64, (1,)),  # the root's deciding move, -1 for none
+        ("root_fact", np.int64, (1,)),  # the root's fact once decided (donuts placed: dfpn_root)
     ]
 )
 
@@ -114,14 +130,13 @@ class DfpnSettings(NamedTuple):
     single: bool  # the "single" insertion variant (only o X o flips)
     share_plies: Int64  # nodes less than this many plies below the root share bounds with alpha-beta (module doc)
     deadline: Int64  # the attacker must have won once this many donuts are placed (NO_DEADLINE: no limit)
-    key_tag: np.uint64  # the deadline as KEY_B carries it (0 without one)
 
 
 # The table: rows of four words, KEY_A, KEY_B (_table.position_keys, the attacker bit above
-# KEY_B's fields), NUMBERS (``phi << 32 | delta``) and WORK (nodes searched below the entry,
-# shifted, plus the deciding move + 1); buckets of two rows as in _table (the first row keeps
-# the entry with more work, the second takes the newest). Proofs are never wrong when rows are
-# lost, only redone.
+# KEY_B's fields), NUMBERS (``phi << 32 | delta``, at the deadline WORK names) and WORK (the
+# facts, the deadline of NUMBERS, the deciding move + 1 and the nodes searched below the entry:
+# _WORK_SHIFT); buckets of two rows as in _table (the first row keeps the entry with more work,
+# the second takes the newest). Proofs are never wrong when rows are lost, only redone.
 def new_dfpn_table(bits: int) -> NDArray[np.uint64]:
     """A df-pn table of ``2**bits`` rows (32 bytes each)."""
     return np.zeros((1 << bits, ROW_WORDS), dtype=np.uint64)
@@ -132,9 +147,8 @@ def new_dfpn_workspace() -> NDArray[np.void]:
 
 
 @njit(cache=True)
-def _key(pos: Position, attacker: bool, key_tag: np.uint64) -> tuple[np.uint64, np.uint64]:
+def _key(pos: Position, attacker: bool) -> tuple[np.uint64, np.uint64]:
     key_a, key_b = position_keys(pos)
-    key_b |= key_tag
     if attacker:
         key_b |= _ATTACKER_BIT
     return key_a, key_b
@@ -151,25 +165,53 @@ def _row_of(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint
 
 
 @njit(cache=True)
-def _lookup(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> tuple[bool, Int64, Int64]:
-    """``(found, phi, delta)`` stored for the key."""
+def _lookup(
+    tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, deadline: Int64,
+) -> tuple[bool, Int64, Int64, Int64, Int64]:
+    """``(found, phi, delta, win_by, safe_through)`` stored for the key, ``phi`` and ``delta``
+    at ``deadline``: from the facts when they decide it (the attacker wins by then, or not),
+    else the numbers stored for that deadline; not found without either."""
     row = _row_of(tt, idx, key_a, key_b)
     if row < 0:
-        return False, np.int64(1), np.int64(1)
+        return False, np.int64(1), np.int64(1), NO_FACT, NO_FACT
+    word = tt[row, WORK]
+    win_by = np.int64((word >> _WIN_BY_SHIFT) & _FIELD)
+    safe = np.int64((word >> _SAFE_SHIFT) & _FIELD)
+    attacker_moves = (key_b & _ATTACKER_BIT) != ZERO
+    if win_by != NO_FACT and win_by <= deadline:  # the attacker wins: its goal proved
+        if attacker_moves:
+            return True, np.int64(0), PN_INF, win_by, safe
+        return True, PN_INF, np.int64(0), win_by, safe
+    if safe >= deadline:  # the attacker has not won by then: the defender's goal proved
+        if attacker_moves:
+            return True, PN_INF, np.int64(0), win_by, safe
+        return True, np.int64(0), PN_INF, win_by, safe
+    if np.int64((word >> _NUMBERS_AT_SHIFT) & _FIELD) != deadline:
+        return False, np.int64(1), np.int64(1), win_by, safe
     numbers = tt[row, NUMBERS]
-    return True, np.int64(numbers >> np.uint64(32)), np.int64(numbers & _LOW32)
+    return True, np.int64(numbers >> np.uint64(32)), np.int64(numbers & _LOW32), win_by, safe
 
 
 @njit(cache=True)
 def _store(
     tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, phi: Int64, delta: Int64, work: Int64, move: Int64,
+    deadline: Int64, win_by: Int64, safe: Int64,
 ) -> None:
+    """Store the numbers at ``deadline`` and the facts (NO_FACT: none new), which add to those
+    the row holds for the key; ``move`` (-1: none) replaces the row's only when not -1."""
     row = _row_of(tt, idx, key_a, key_b)
     if row >= 0:
-        work += np.int64(tt[row, WORK] >> _MOVE_BITS)
+        word = tt[row, WORK]
+        work += np.int64(word >> _WORK_SHIFT)
+        old_win = np.int64((word >> _WIN_BY_SHIFT) & _FIELD)
+        if old_win != NO_FACT and (win_by == NO_FACT or old_win < win_by):
+            win_by = old_win
+        safe = max(safe, np.int64((word >> _SAFE_SHIFT) & _FIELD))
+        if move < 0:
+            move = np.int64(word & np.uint64(0xFF)) - 1
     else:
         row = idx + 1
-        if tt[idx, WORK] == 0 or work >= np.int64(tt[idx, WORK] >> _MOVE_BITS):
+        if tt[idx, WORK] == 0 or work >= np.int64(tt[idx, WORK] >> _WORK_SHIFT):
             tt[idx + 1, KEY_A] = tt[idx, KEY_A]
             tt[idx + 1, KEY_B] = tt[idx, KEY_B]
             tt[idx + 1, NUMBERS] = tt[idx, NUMBERS]
@@ -178,7 +220,13 @@ def _store(
     tt[row, KEY_A] = key_a
     tt[row, KEY_B] = key_b
     tt[row, NUMBERS] = (np.uint64(phi) << np.uint64(32)) | np.uint64(delta)
-    tt[row, WORK] = (np.uint64(max(work, 1)) << _MOVE_BITS) | np.uint64(move + 1)
+    tt[row, WORK] = (
+        (np.uint64(max(work, 1)) << _WORK_SHIFT)
+        | (np.uint64(deadline) << _NUMBERS_AT_SHIFT)
+        | (np.uint64(safe) << _SAFE_SHIFT)
+        | (np.uint64(win_by) << _WIN_BY_SHIFT)
+        | np.uint64(move + 1)
+    )
 
 
 @njit(cache=True)
@@ -222,9 +270,12 @@ def _take_bound(
         phi, delta = PN_INF, np.int64(0)
     else:
         return
-    found, old_phi, old_delta = _lookup(tt, idx, key_a, key_b)
+    found, old_phi, old_delta, _, _ = _lookup(tt, idx, key_a, key_b, NO_DEADLINE)
     if not found or (old_phi != 0 and old_delta != 0):
-        _store(tt, idx, key_a, key_b, phi, delta, 1, -1)
+        # A bound says nothing of the ply: the attacker wins at some ply, or never.
+        attacker_wins = (phi == 0) == attacker
+        win_by, safe = (NO_DEADLINE, NO_FACT) if attacker_wins else (NO_FACT, NO_DEADLINE)
+        _store(tt, idx, key_a, key_b, phi, delta, 1, -1, NO_DEADLINE, win_by, safe)
 
 
 @njit(cache=True)
@@ -259,32 +310,37 @@ def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply
 @njit(cache=True)
 def _expand(
     settings: DfpnSettings, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record, bounds: NDArray[np.uint64],
-) -> tuple[Int64, Int64]:
-    """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided)``:
+) -> tuple[Int64, Int64, Int64]:
+    """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided, lost_by)``:
     ``decided`` is the square of a move reaching the mover's goal at once (the node is
-    proved), or -1; with ``n_open`` 0 and no such move the node is disproved."""
-    donuts, single, share_plies, deadline, key_tag = settings
+    proved), or -1; with ``n_open`` 0 and no such move the node is disproved. ``lost_by``:
+    for the defender, the donuts placed when the latest of the attacker's wins its moves left
+    out come (NO_FACT: none left out)."""
+    donuts, single, share_plies, deadline = settings
     placed = pos.placed_own + pos.placed_opp
     m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     opp_threats = threats(pos.opp, FULL_BOARD_BITS & ~(pos.own | pos.opp))
     n = 0
+    lost_by = NO_FACT
     while m != ZERO:
         sq = ctz(m)
         m &= m - ONE
         child, status = settle(place(pos, sq, flips(pos.own, pos.opp, sq, single)), donuts)
         if status == WON_BY_FIVE or status == ENDED_WON:
-            return n, sq
+            return n, sq, lost_by
         if status == ENDED_DRAWN:
             if not attacker:  # a draw is the defender's goal
-                return n, sq
+                return n, sq, lost_by
             continue
-        if status != PASSES and status != MOVES_AGAIN:  # lost
+        if status != PASSES and status != MOVES_AGAIN:  # lost, with this donut
+            lost_by = max(lost_by, np.int64(placed + 1))
             continue
         if status == PASSES and (attacker or placed + 2 <= deadline):
             # The opponent makes five on the line it must play: this move fails (the
             # defender's only when that five comes by the deadline).
             hits = legal_mask(child.own, child.opp, sq, ws.line_masks) & opp_threats
             if hits != ZERO and can_win_now(child.own, child.opp, hits, single):
+                lost_by = max(lost_by, np.int64(placed + 2))
                 continue
         ws.move[ply, n] = sq
         ws.own[ply, n] = child.own
@@ -292,7 +348,7 @@ def _expand(
         ws.placed_own[ply, n] = child.placed_own
         ws.placed_opp[ply, n] = child.placed_opp
         ws.passes[ply, n] = 1 if status == PASSES else 0
-        key_a, key_b = _key(child, (not attacker) if status == PASSES else attacker, key_tag)
+        key_a, key_b = _key(child, (not attacker) if status == PASSES else attacker)
         ws.key_a[ply, n] = key_a
         ws.key_b[ply, n] = key_b
         ws.index[ply, n] = entry_index(tt, (key_a, key_b))
@@ -304,7 +360,40 @@ def _expand(
         ws.phi[ply, n] = 1
         ws.delta[ply, n] = popcount(legal_mask(child.own, child.opp, sq, ws.line_masks))
         n += 1
-    return n, np.int64(-1)
+    return n, np.int64(-1), lost_by
+
+
+@njit(cache=True)
+def _facts(
+    settings: DfpnSettings, attacker: bool, ply: Int64, n: Int64, proved: bool, lost_by: Int64, tt: NDArray[np.uint64],
+    ws: np.record,
+) -> tuple[Int64, Int64]:
+    """``(win_by, safe_through)`` of a node just decided (its mover's goal ``proved`` or
+    disproved), from its ``n`` open children's (comment at NO_DEADLINE): the attacker's win by
+    its fastest proved move, or by the slowest of the defender's moves; no win by the
+    defender's most lasting move, or by the attacker's least. A child decided without a fact
+    in the table (its row lost, or the deadline reached in it) was decided at this deadline."""
+    deadline = settings.deadline
+    attacker_wins = proved == attacker
+    # The attacker's moves left out never win (they lose or draw), the defender's lose by lost_by.
+    fact = lost_by if attacker_wins and not attacker else (NO_DEADLINE if not attacker_wins and attacker else NO_FACT)
+    for i in range(n):
+        found, c_phi, c_delta, c_win, c_safe = _lookup(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i], deadline)
+        if not found:
+            c_phi, c_delta = ws.phi[ply, i], ws.delta[ply, i]
+        if ws.passes[ply, i] != 0:  # from the mover's side
+            c_phi, c_delta = c_delta, c_phi
+        if proved and c_phi != 0:  # not one of the moves that reach the goal
+            continue
+        if attacker_wins:
+            win = c_win if c_win != NO_FACT and c_win <= deadline else deadline
+            fact = min(fact, win) if attacker and fact != NO_FACT else max(fact, win)
+        else:
+            safe = c_safe if c_safe >= deadline else deadline
+            fact = min(fact, safe) if attacker else max(fact, safe)
+    if attacker_wins:
+        return fact, NO_FACT
+    return NO_FACT, fact
 
 
 @njit(cache=True)
@@ -313,7 +402,8 @@ def _mid(
     ws: np.record, bounds: NDArray[np.uint64],
 ) -> tuple[Int64, Int64]:
     """Search the node until its ``phi >= th_phi`` or ``delta >= th_delta`` (or it is
-    proved or disproved); leaves its numbers in the table. Returns ``(phi, delta)``.
+    proved or disproved); leaves its numbers in the table, and its facts once decided (at
+    the root also in the workspace's ``root_fact``). Returns ``(phi, delta)``.
     Recursive: every call passes the same argument types (``settings`` as :func:`dfpn_root`
     made it), or the on-disk cache breaks (numba #6061/#6713)."""
     nodes0 = ws.stats[NODES]
@@ -321,19 +411,29 @@ def _mid(
     if ws.stats[NODES] >= ws.stats[NODE_LIMIT]:
         ws.stats[ABORTED] = 1
         return np.int64(1), np.int64(1)
-    if pos.placed_own + pos.placed_opp >= settings.deadline:
+    deadline = settings.deadline
+    placed = np.int64(pos.placed_own + pos.placed_opp)
+    if placed >= deadline:
         # The deadline has come: any win from here on is too late for the attacker.
+        if ply == 0:
+            ws.root_fact[0] = placed
         return (PN_INF, np.int64(0)) if attacker else (np.int64(0), PN_INF)
-    key_a, key_b = _key(pos, attacker, settings.key_tag)
+    key_a, key_b = _key(pos, attacker)
     idx = entry_index(tt, (key_a, key_b))
-    n, decided = _expand(settings, pos, attacker, ply, tt, ws, bounds)
+    n, decided, lost_by = _expand(settings, pos, attacker, ply, tt, ws, bounds)
     if decided >= 0:
-        _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided)
+        # The attacker wins with this donut, or the defender ends the game without losing.
+        win_by, safe = (placed + 1, NO_FACT) if attacker else (NO_FACT, NO_DEADLINE)
+        _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided, deadline, win_by, safe)
         if ply == 0:
             ws.root_move[0] = decided
+            ws.root_fact[0] = max(win_by, safe)
         return np.int64(0), PN_INF
     if n == 0:
-        _store(tt, idx, key_a, key_b, PN_INF, 0, 1, -1)
+        win_by, safe = (NO_FACT, NO_DEADLINE) if attacker else (lost_by, NO_FACT)
+        _store(tt, idx, key_a, key_b, PN_INF, 0, 1, -1, deadline, win_by, safe)
+        if ply == 0:
+            ws.root_fact[0] = max(win_by, safe)
         return PN_INF, np.int64(0)
     while True:
         # From the mover's side: phi = the cheapest child to make fail for the opponent,
@@ -344,7 +444,7 @@ def _mid(
         second: Int64 = PN_INF
         best_b: Int64 = np.int64(0)
         for i in range(n):
-            found, c_phi, c_delta = _lookup(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i])
+            found, c_phi, c_delta, _, _ = _lookup(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i], deadline)
             if not found:
                 c_phi, c_delta = ws.phi[ply, i], ws.delta[ply, i]
             if ws.passes[ply, i] != 0:
@@ -386,7 +486,12 @@ def _mid(
         if ply == 0:
             ws.root_move[0] = move
     if not ws.stats[ABORTED]:
-        _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move)
+        win_by, safe = NO_FACT, NO_FACT
+        if phi == 0 or delta == 0:
+            win_by, safe = _facts(settings, attacker, ply, n, phi == 0, lost_by, tt, ws)
+            if ply == 0:
+                ws.root_fact[0] = max(win_by, safe)
+        _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move, deadline, win_by, safe)
         if ply < settings.share_plies:
             _share_result(bounds, pos, attacker, ply, phi, delta, move)
     return phi, delta
@@ -396,29 +501,35 @@ def _mid(
 def dfpn_root(
     rulebook: Rulebook, pos: Position, attacker: bool, tt: NDArray[np.uint64], workspace: NDArray[np.void], node_limit: Int64,
     bounds: NDArray[np.uint64], share_plies: Int64, deadline_plies: Int64,
-) -> tuple[Int64, Int64, Int64]:
+) -> tuple[Int64, Int64, Int64, Int64]:
     """Does the side to move of ``pos`` reach its goal (a win when ``attacker``, else not
-    losing; with a deadline, the attacker's win by ``deadline_plies`` plies from ``pos``,
-    :data:`NO_DEADLINE` for none)? Returns ``(result, move, nodes)``: ``result`` 1 proved
-    (``move`` reaches it), 0 disproved, -1 when ``node_limit`` was reached first. Reads and
-    writes the alpha-beta table ``bounds`` too at nodes less than ``share_plies`` below the
-    root (module doc; only without a deadline); with 0, ``bounds`` is not touched."""
+    losing; with a deadline, the attacker's win within ``deadline_plies`` plies from ``pos``,
+    :data:`NO_DEADLINE` or more for none)? Returns ``(result, move, nodes, plies)``: ``result``
+    1 proved (``move`` reaches it), 0 disproved, -1 when ``node_limit`` was reached first;
+    decided, ``plies`` is the fact found at the root (comment at NO_DEADLINE): the attacker
+    wins within that many plies, or does not win within them (at least ``deadline_plies``
+    then); :data:`NO_DEADLINE` for a win at some ply or none ever. Reads and writes the
+    alpha-beta table ``bounds`` too at nodes less than ``share_plies`` below the root (module
+    doc; only without a deadline); with 0, ``bounds`` is not touched."""
     ws = workspace[0]
     ws.line_masks[:] = rulebook.line_masks
     ws.stats[NODES] = 0
     ws.stats[NODE_LIMIT] = node_limit
     ws.stats[ABORTED] = 0
     ws.root_move[0] = -1
-    if deadline_plies >= NO_DEADLINE:
-        deadline, key_tag, shared = NO_DEADLINE, ZERO, np.int64(share_plies)
+    ws.root_fact[0] = NO_FACT
+    placed = np.int64(pos.placed_own + pos.placed_opp)
+    if deadline_plies >= NO_DEADLINE - placed:  # no donut count reaches it
+        deadline, shared = NO_DEADLINE, np.int64(share_plies)
     else:
         # Alpha-beta's bounds are about the value, not a deadline: nothing is shared.
-        deadline = np.int64(pos.placed_own + pos.placed_opp + deadline_plies)
-        key_tag, shared = np.uint64(deadline + 1) << _DEADLINE_SHIFT, np.int64(0)
-    settings = DfpnSettings(np.int64(rulebook.donuts), rulebook.single, shared, deadline, key_tag)
+        deadline, shared = placed + max(np.int64(0), deadline_plies), np.int64(0)
+    settings = DfpnSettings(np.int64(rulebook.donuts), rulebook.single, shared, deadline)
     phi, delta = _mid(settings, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds)
     if ws.stats[ABORTED]:
-        return np.int64(-1), np.int64(-1), ws.stats[NODES]
+        return np.int64(-1), np.int64(-1), ws.stats[NODES], np.int64(-1)
+    fact = ws.root_fact[0]
+    plies = NO_DEADLINE if fact >= NO_DEADLINE else fact - placed
     if phi == 0:
-        return np.int64(1), ws.root_move[0], ws.stats[NODES]
-    return np.int64(0), np.int64(-1), ws.stats[NODES]
+        return np.int64(1), ws.root_move[0], ws.stats[NODES], plies
+    return np.int64(0), np.int64(-1), ws.stats[NODES], plies

@@ -239,17 +239,23 @@ class Solver:
         attacker's win within that many plies), or None when it has none. ``share``: read and
         write the shared alpha-beta table too (the portfolio). Raises SearchStopped when
         stopped (by :meth:`stop`, or by the portfolio's other search) or past ``node_limit``."""
+        return self._proof(rulebook, pos, attacker, share, node_limit, deadline)[0]
+
+    def _proof(self, rulebook: Rulebook, pos: Position, attacker: bool, share: bool = False,
+               node_limit: int = UNLIMITED, deadline: int = int(NO_DEADLINE)) -> tuple[int | None, int]:
+        """:meth:`_proves`, and the plies of the fact found at the root (``dfpn_root``): the
+        attacker wins within them, or does not win within them."""
         self._raise_if_stopped()
         tt, ws = self._pn_search()
         bounds = self._table() if share else _NO_BOUNDS  # not touched without share
-        proved, move, nodes = dfpn_root(rulebook, pos, attacker, tt, ws, node_limit, bounds,
-                                        _dfpn.SHARE_PLIES if share else 0, deadline)
+        proved, move, nodes, plies = dfpn_root(rulebook, pos, attacker, tt, ws, node_limit, bounds,
+                                               _dfpn.SHARE_PLIES if share else 0, deadline)
         with self._count_lock:
             self.nodes += int(nodes)
         self._raise_if_stopped()
         if proved < 0:
             raise SearchStopped("the proof-number search was stopped")
-        return int(move) if proved == 1 else None
+        return (int(move) if proved == 1 else None), int(plies)
 
     def _wdl_proof_numbers(self, rulebook: Rulebook, pos: Position, share: bool = False,
                            node_limit: int = UNLIMITED) -> tuple[int, int]:
@@ -325,18 +331,24 @@ class Solver:
 
     def _reaches(self, rulebook: Rulebook, pos: Position, v: int, node_limit: int = UNLIMITED) -> int | None:
         """The null-window test "score >= v" of a won or lost position (``v`` a win's or a
-        loss's score) by proof numbers with a deadline: ``v`` when it holds, else ``v - 1``;
-        None past ``node_limit``."""
+        loss's score) by proof numbers with a deadline, fail-soft: a result ``r >= v`` proves
+        score >= r, ``r < v`` proves score <= r (the facts the search found at the root say
+        more than was asked: a win sooner than the deadline, no win for longer); None past
+        ``node_limit``."""
         try:
-            if v > MATE_BOUND:  # a win by ply WIN - v
-                move = self._proves(rulebook, pos, True, node_limit=node_limit, deadline=WIN_SCORE - v)
+            if v > MATE_BOUND:  # a win by ply WIN - v: the winner's win within ``plies``, or none within them
+                move, plies = self._proof(rulebook, pos, True, node_limit=node_limit, deadline=WIN_SCORE - v)
+                holds, soft = move is not None, (WIN_SCORE - plies if move is not None else WIN_SCORE - plies - 1)
             else:  # a loss no sooner than ply WIN + v: the opponent does not win by the ply before
-                move = self._proves(rulebook, pos, False, node_limit=node_limit, deadline=WIN_SCORE + v - 1)
+                move, plies = self._proof(rulebook, pos, False, node_limit=node_limit, deadline=WIN_SCORE + v - 1)
+                holds, soft = move is not None, (plies + 1 - WIN_SCORE if move is not None else plies - WIN_SCORE)
         except SearchStopped:
             if self._stopped:
                 raise
             return None  # the node limit
-        return v if move is not None else v - 1
+        if plies >= NO_DEADLINE:  # no ply in the fact (the attacker wins some time, or never)
+            return v if holds else v - 1
+        return max(v, soft) if holds else min(v - 1, soft)
 
     def _exact(self, rulebook: Rulebook, pos: Position, value: int | None = None, node_limit: int | None = None) -> int | None:
         """Exact root-relative score of a position that is not over; ``value`` is its sign
