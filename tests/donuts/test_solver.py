@@ -334,6 +334,46 @@ def test_the_deadline_test_is_fail_soft_and_exact_at_the_distance():
     assert tested >= 15
 
 
+def test_a_deadline_test_builds_on_the_facts_of_the_last():
+    """The df-pn table keeps what a test decided as facts true at any deadline (a win by ply 25
+    is a win by 27; no win by 27 is no win by 25): after a test that held, a looser one, and after
+    one that failed, a stricter one, is answered by the root's expansion alone (one node)."""
+    tested = 0
+    for board in _deep_positions():
+        expected = _alpha_beta_score(board)
+        if expected == 0 or abs(expected - 1) <= MATE_BOUND or abs(expected + 2) <= MATE_BOUND:
+            continue
+        solver = Solver(tt_bits=16)
+        solver._prepare(board)
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        for first, then in ((expected, expected - 1), (expected + 1, expected + 2)):
+            solver._reaches(rulebook, pos, first)
+            before = solver.nodes
+            r = solver._reaches(rulebook, pos, then)
+            assert solver.nodes - before == 1, (board.fen(), first, then)
+            assert (then <= r <= expected) if then <= expected else (expected <= r < then)
+        tested += 1
+    assert tested >= 10
+
+
+def test_a_value_proof_that_finds_every_refuted_line_lost_says_so():
+    """A proof-number search without a deadline that disproves "the side to move wins" with every
+    line of the refutation lost for it (no draw: ATTACKER_LOSES) is about a lost position, as
+    alpha-beta's full window scores it; the solver then skips its second search ("does it draw?")."""
+    from donuts_ai.donuts.alphabeta._dfpn import ATTACKER_LOSES
+
+    found = 0
+    for board in _deep_positions():
+        solver = Solver(tt_bits=16)
+        solver._prepare(board)
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        move, plies = solver._proof(rulebook, pos, True)
+        if plies == ATTACKER_LOSES:
+            assert move is None and _alpha_beta_score(board) < 0, board.fen()
+            found += 1
+    assert found >= 3
+
+
 def test_node_limited_distances_are_exact_or_none():
     """``move_distance`` with a tiny node limit (its proof-number tests stop at it) gives None or
     the exact distance, never a wrong one."""

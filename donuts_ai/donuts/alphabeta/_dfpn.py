@@ -76,6 +76,11 @@ EPSILON_DIV = 4
 NO_DEADLINE = np.int64(63)
 #: No fact stored (WIN_BY 0: no win known; SAFE_THROUGH 0: nothing beyond the trivial).
 NO_FACT = np.int64(0)
+#: A search without a deadline can also find that the attacker not only never wins but loses:
+#: every line of the defender's strategy found ends in its win, none in a draw (the LOSES bit
+#: of WORK). Without draws "the side to move does not win" is "it loses", and the solver's
+#: value of a lost position takes one search, not two. As the root's fact: this, not NO_DEADLINE.
+ATTACKER_LOSES = NO_DEADLINE + 1
 
 #: The portfolio shares bounds with alpha-beta at nodes less than this many plies below
 #: the root (module doc). Alone (nothing from alpha-beta to read) sharing at every node
@@ -89,13 +94,14 @@ ROW_WORDS = 4
 _ATTACKER_BIT = np.uint64(1) << np.uint64(62)
 _LOW32 = np.uint64(0xFFFFFFFF)
 # WORK, from the low bits: the deciding move + 1 (8 bits), WIN_BY, SAFE_THROUGH and the
-# deadline NUMBERS are for (6 bits each: donuts placed, NO_DEADLINE for none), then the nodes
-# searched below the entry.
+# deadline NUMBERS are for (6 bits each: donuts placed, NO_DEADLINE for none), LOSES (a bit:
+# ATTACKER_LOSES), then the nodes searched below the entry.
 _FIELD = np.uint64(63)
 _WIN_BY_SHIFT = np.uint64(8)
 _SAFE_SHIFT = np.uint64(14)
 _NUMBERS_AT_SHIFT = np.uint64(20)
-_WORK_SHIFT = np.uint64(26)
+_LOSES_BIT = np.uint64(1) << np.uint64(26)
+_WORK_SHIFT = np.uint64(27)
 
 DFPN_WORKSPACE = np.dtype(
     [
@@ -115,8 +121,11 @@ DFPN_WORKSPACE = np.dtype(
         ("order", np.int64, (MAX_PLY, NUM_SQUARES)),  # the child's history key: ties of numbers go to the higher
         ("history", np.int64, (NUM_SQUARES,)),  # as in ._ordering: the moves that proved nodes, weighted by plies left
         ("counter", np.int64, (NUM_SQUARES + 1, NUM_SQUARES)),  # per (last square + 1, square)
+        ("child_win", np.int64, (MAX_PLY, NUM_SQUARES)),  # the child's facts as its search returned
+        ("child_safe", np.int64, (MAX_PLY, NUM_SQUARES)),  # them (its row may be lost since):
+        ("child_loses", np.uint8, (MAX_PLY, NUM_SQUARES)),  # WIN_BY, SAFE_THROUGH, LOSES
+        ("returned", np.int64, (3,)),  # the facts of the node the last _mid returned from (as child_*)
         ("root_move", np.int64, (1,)),  # the root's deciding move, -1 for none
-        ("root_fact", np.int64, (1,)),  # the root's fact once decided (donuts placed: dfpn_root)
     ]
 )
 
@@ -195,13 +204,15 @@ def _lookup(
 @njit(cache=True)
 def _store(
     tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, phi: Int64, delta: Int64, work: Int64, move: Int64,
-    deadline: Int64, win_by: Int64, safe: Int64,
+    deadline: Int64, win_by: Int64, safe: Int64, loses: bool,
 ) -> None:
-    """Store the numbers at ``deadline`` and the facts (NO_FACT: none new), which add to those
-    the row holds for the key; ``move`` (-1: none) replaces the row's only when not -1."""
+    """Store the numbers at ``deadline`` and the facts (NO_FACT: none new; ``loses``: the LOSES
+    bit), which add to those the row holds for the key; ``move`` (-1: none) replaces the row's
+    only when not -1."""
     row = _row_of(tt, idx, key_a, key_b)
     if row >= 0:
         word = tt[row, WORK]
+        loses = loses or (word & _LOSES_BIT) != ZERO
         work += np.int64(word >> _WORK_SHIFT)
         old_win = np.int64((word >> _WIN_BY_SHIFT) & _FIELD)
         if old_win != NO_FACT and (win_by == NO_FACT or old_win < win_by):
@@ -225,8 +236,16 @@ def _store(
         | (np.uint64(deadline) << _NUMBERS_AT_SHIFT)
         | (np.uint64(safe) << _SAFE_SHIFT)
         | (np.uint64(win_by) << _WIN_BY_SHIFT)
+        | (_LOSES_BIT if loses else ZERO)
         | np.uint64(move + 1)
     )
+
+
+@njit(cache=True)
+def _loses(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> bool:
+    """The row of the key has the LOSES bit (not found: no)."""
+    row = _row_of(tt, idx, key_a, key_b)
+    return row >= 0 and (tt[row, WORK] & _LOSES_BIT) != ZERO
 
 
 @njit(cache=True)
@@ -275,7 +294,7 @@ def _take_bound(
         # A bound says nothing of the ply: the attacker wins at some ply, or never.
         attacker_wins = (phi == 0) == attacker
         win_by, safe = (NO_DEADLINE, NO_FACT) if attacker_wins else (NO_FACT, NO_DEADLINE)
-        _store(tt, idx, key_a, key_b, phi, delta, 1, -1, NO_DEADLINE, win_by, safe)
+        _store(tt, idx, key_a, key_b, phi, delta, 1, -1, NO_DEADLINE, win_by, safe, False)
 
 
 @njit(cache=True)
@@ -310,27 +329,33 @@ def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply
 @njit(cache=True)
 def _expand(
     settings: DfpnSettings, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record, bounds: NDArray[np.uint64],
-) -> tuple[Int64, Int64, Int64]:
-    """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided, lost_by)``:
-    ``decided`` is the square of a move reaching the mover's goal at once (the node is
-    proved), or -1; with ``n_open`` 0 and no such move the node is disproved. ``lost_by``:
+) -> tuple[Int64, Int64, Int64, bool]:
+    """Fill ``ply``'s child lists with the open moves. Returns ``(n_open, decided, lost_by,
+    drawn)``: ``decided`` is the square of a move reaching the mover's goal at once (the node
+    is proved), or -1; with ``n_open`` 0 and no such move the node is disproved. ``lost_by``:
     for the defender, the donuts placed when the latest of the attacker's wins its moves left
-    out come (NO_FACT: none left out)."""
+    out come (NO_FACT: none left out). ``drawn``: the deciding move, or one of the attacker's
+    moves left out, draws (ATTACKER_LOSES)."""
     donuts, single, share_plies, deadline = settings
     placed = pos.placed_own + pos.placed_opp
     m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     opp_threats = threats(pos.opp, FULL_BOARD_BITS & ~(pos.own | pos.opp))
     n = 0
     lost_by = NO_FACT
+    drawn = False
+    draw_move = np.int64(-1)
     while m != ZERO:
         sq = ctz(m)
         m &= m - ONE
         child, status = settle(place(pos, sq, flips(pos.own, pos.opp, sq, single)), donuts)
         if status == WON_BY_FIVE or status == ENDED_WON:
-            return n, sq, lost_by
+            return n, sq, lost_by, False
         if status == ENDED_DRAWN:
-            if not attacker:  # a draw is the defender's goal
-                return n, sq, lost_by
+            # A draw is the defender's goal, but a win of its own may follow among its moves
+            # (ATTACKER_LOSES): it is taken after the scan, unless one does.
+            if not attacker and draw_move < 0:
+                draw_move = sq
+            drawn = True
             continue
         if status != PASSES and status != MOVES_AGAIN:  # lost, with this donut
             lost_by = max(lost_by, np.int64(placed + 1))
@@ -359,24 +384,33 @@ def _expand(
         # every one of them to be disproved.
         ws.phi[ply, n] = 1
         ws.delta[ply, n] = popcount(legal_mask(child.own, child.opp, sq, ws.line_masks))
+        ws.child_win[ply, n] = NO_FACT
+        ws.child_safe[ply, n] = NO_FACT
+        ws.child_loses[ply, n] = 0
         n += 1
-    return n, np.int64(-1), lost_by
+    if draw_move >= 0:
+        return n, draw_move, lost_by, True
+    return n, np.int64(-1), lost_by, drawn
 
 
 @njit(cache=True)
 def _facts(
-    settings: DfpnSettings, attacker: bool, ply: Int64, n: Int64, proved: bool, lost_by: Int64, tt: NDArray[np.uint64],
-    ws: np.record,
-) -> tuple[Int64, Int64]:
-    """``(win_by, safe_through)`` of a node just decided (its mover's goal ``proved`` or
-    disproved), from its ``n`` open children's (comment at NO_DEADLINE): the attacker's win by
-    its fastest proved move, or by the slowest of the defender's moves; no win by the
-    defender's most lasting move, or by the attacker's least. A child decided without a fact
-    in the table (its row lost, or the deadline reached in it) was decided at this deadline."""
+    settings: DfpnSettings, attacker: bool, ply: Int64, n: Int64, proved: bool, lost_by: Int64, drawn: bool,
+    tt: NDArray[np.uint64], ws: np.record,
+) -> tuple[Int64, Int64, bool]:
+    """``(win_by, safe_through, loses)`` of a node just decided (its mover's goal ``proved``
+    or disproved), from its ``n`` open children's (comments at NO_DEADLINE, ATTACKER_LOSES):
+    the attacker's win by its fastest proved move, or by the slowest of the defender's moves;
+    no win by the defender's most lasting move, or by the attacker's least. A child decided
+    without a fact in the table (its row lost, or the deadline reached in it) was decided at
+    this deadline. ``lost_by`` and ``drawn`` as :func:`_expand` found them."""
     deadline = settings.deadline
     attacker_wins = proved == attacker
     # The attacker's moves left out never win (they lose or draw), the defender's lose by lost_by.
     fact = lost_by if attacker_wins and not attacker else (NO_DEADLINE if not attacker_wins and attacker else NO_FACT)
+    # The attacker loses: every one of its moves loses, or one of the defender's wins (only
+    # without a deadline, where a line is not cut short by it).
+    loses = deadline == NO_DEADLINE and not attacker_wins and attacker and not drawn
     for i in range(n):
         found, c_phi, c_delta, c_win, c_safe = _lookup(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i], deadline)
         if not found:
@@ -387,13 +421,27 @@ def _facts(
             continue
         if attacker_wins:
             win = c_win if c_win != NO_FACT and c_win <= deadline else deadline
+            kept = ws.child_win[ply, i]  # what its search returned, in case the row was lost since
+            if kept != NO_FACT and kept < win:
+                win = kept
             fact = min(fact, win) if attacker and fact != NO_FACT else max(fact, win)
-        else:
-            safe = c_safe if c_safe >= deadline else deadline
-            fact = min(fact, safe) if attacker else max(fact, safe)
+            continue
+        safe = max(c_safe, ws.child_safe[ply, i], deadline)
+        fact = min(fact, safe) if attacker else max(fact, safe)
+        if deadline == NO_DEADLINE:
+            child_loses = ws.child_loses[ply, i] != 0 or _loses(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i])
+            loses = (loses and child_loses) if attacker else (loses or child_loses)
     if attacker_wins:
-        return fact, NO_FACT
-    return NO_FACT, fact
+        return fact, NO_FACT, False
+    return NO_FACT, fact, loses
+
+
+@njit(cache=True)
+def _returns(ws: np.record, win_by: Int64, safe: Int64, loses: bool) -> None:
+    """The facts of the node being left, for its parent (``child_*``) or :func:`dfpn_root`."""
+    ws.returned[0] = win_by
+    ws.returned[1] = safe
+    ws.returned[2] = 1 if loses else 0
 
 
 @njit(cache=True)
@@ -402,12 +450,13 @@ def _mid(
     ws: np.record, bounds: NDArray[np.uint64],
 ) -> tuple[Int64, Int64]:
     """Search the node until its ``phi >= th_phi`` or ``delta >= th_delta`` (or it is
-    proved or disproved); leaves its numbers in the table, and its facts once decided (at
-    the root also in the workspace's ``root_fact``). Returns ``(phi, delta)``.
+    proved or disproved); leaves its numbers in the table, and its facts once decided (also in
+    the workspace's ``returned``). Returns ``(phi, delta)``.
     Recursive: every call passes the same argument types (``settings`` as :func:`dfpn_root`
     made it), or the on-disk cache breaks (numba #6061/#6713)."""
     nodes0 = ws.stats[NODES]
     ws.stats[NODES] += 1
+    _returns(ws, NO_FACT, NO_FACT, False)
     if ws.stats[NODES] >= ws.stats[NODE_LIMIT]:
         ws.stats[ABORTED] = 1
         return np.int64(1), np.int64(1)
@@ -415,25 +464,26 @@ def _mid(
     placed = np.int64(pos.placed_own + pos.placed_opp)
     if placed >= deadline:
         # The deadline has come: any win from here on is too late for the attacker.
-        if ply == 0:
-            ws.root_fact[0] = placed
+        _returns(ws, NO_FACT, placed, False)
         return (PN_INF, np.int64(0)) if attacker else (np.int64(0), PN_INF)
     key_a, key_b = _key(pos, attacker)
     idx = entry_index(tt, (key_a, key_b))
-    n, decided, lost_by = _expand(settings, pos, attacker, ply, tt, ws, bounds)
+    n, decided, lost_by, drawn = _expand(settings, pos, attacker, ply, tt, ws, bounds)
     if decided >= 0:
         # The attacker wins with this donut, or the defender ends the game without losing.
         win_by, safe = (placed + 1, NO_FACT) if attacker else (NO_FACT, NO_DEADLINE)
-        _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided, deadline, win_by, safe)
+        loses = not attacker and not drawn
+        _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided, deadline, win_by, safe, loses)
+        _returns(ws, win_by, safe, loses)
         if ply == 0:
             ws.root_move[0] = decided
-            ws.root_fact[0] = max(win_by, safe)
         return np.int64(0), PN_INF
     if n == 0:
+        # Every move of the attacker loses or draws; every one of the defender's loses.
         win_by, safe = (NO_FACT, NO_DEADLINE) if attacker else (lost_by, NO_FACT)
-        _store(tt, idx, key_a, key_b, PN_INF, 0, 1, -1, deadline, win_by, safe)
-        if ply == 0:
-            ws.root_fact[0] = max(win_by, safe)
+        loses = attacker and not drawn
+        _store(tt, idx, key_a, key_b, PN_INF, 0, 1, -1, deadline, win_by, safe, loses)
+        _returns(ws, win_by, safe, loses)
         return PN_INF, np.int64(0)
     while True:
         # From the mover's side: phi = the cheapest child to make fail for the opponent,
@@ -479,6 +529,9 @@ def _mid(
             c_phi, c_delta = _mid(settings, child, attacker, ply + 1, child_a, child_b, tt, ws, bounds)
         ws.phi[ply, best] = c_phi
         ws.delta[ply, best] = c_delta
+        ws.child_win[ply, best] = ws.returned[0]
+        ws.child_safe[ply, best] = ws.returned[1]
+        ws.child_loses[ply, best] = ws.returned[2]
     move = -1
     if phi == 0:
         move = ws.move[ply, best]
@@ -486,12 +539,11 @@ def _mid(
         if ply == 0:
             ws.root_move[0] = move
     if not ws.stats[ABORTED]:
-        win_by, safe = NO_FACT, NO_FACT
+        win_by, safe, loses = NO_FACT, NO_FACT, False
         if phi == 0 or delta == 0:
-            win_by, safe = _facts(settings, attacker, ply, n, phi == 0, lost_by, tt, ws)
-            if ply == 0:
-                ws.root_fact[0] = max(win_by, safe)
-        _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move, deadline, win_by, safe)
+            win_by, safe, loses = _facts(settings, attacker, ply, n, phi == 0, lost_by, drawn, tt, ws)
+        _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move, deadline, win_by, safe, loses)
+        _returns(ws, win_by, safe, loses)
         if ply < settings.share_plies:
             _share_result(bounds, pos, attacker, ply, phi, delta, move)
     return phi, delta
@@ -508,7 +560,8 @@ def dfpn_root(
     1 proved (``move`` reaches it), 0 disproved, -1 when ``node_limit`` was reached first;
     decided, ``plies`` is the fact found at the root (comment at NO_DEADLINE): the attacker
     wins within that many plies, or does not win within them (at least ``deadline_plies``
-    then); :data:`NO_DEADLINE` for a win at some ply or none ever. Reads and writes the
+    then); :data:`NO_DEADLINE` for a win at some ply or none ever, :data:`ATTACKER_LOSES` for
+    none ever and a loss. Reads and writes the
     alpha-beta table ``bounds`` too at nodes less than ``share_plies`` below the root (module
     doc; only without a deadline); with 0, ``bounds`` is not touched."""
     ws = workspace[0]
@@ -517,7 +570,6 @@ def dfpn_root(
     ws.stats[NODE_LIMIT] = node_limit
     ws.stats[ABORTED] = 0
     ws.root_move[0] = -1
-    ws.root_fact[0] = NO_FACT
     placed = np.int64(pos.placed_own + pos.placed_opp)
     if deadline_plies >= NO_DEADLINE - placed:  # no donut count reaches it
         deadline, shared = NO_DEADLINE, np.int64(share_plies)
@@ -528,8 +580,9 @@ def dfpn_root(
     phi, delta = _mid(settings, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds)
     if ws.stats[ABORTED]:
         return np.int64(-1), np.int64(-1), ws.stats[NODES], np.int64(-1)
-    fact = ws.root_fact[0]
-    plies = NO_DEADLINE if fact >= NO_DEADLINE else fact - placed
+    win_by, safe, loses = ws.returned
+    fact = ATTACKER_LOSES if loses else max(win_by, safe)
+    plies = fact if fact >= NO_DEADLINE else fact - placed
     if phi == 0:
         return np.int64(1), ws.root_move[0], ws.stats[NODES], plies
     return np.int64(0), np.int64(-1), ws.stats[NODES], plies

@@ -36,7 +36,7 @@ from ..layout import Layout
 from ..rules import Rules
 from ..squares import SQUARE_NAMES, parse_square, squares_of
 from . import _dfpn
-from ._dfpn import NO_DEADLINE, dfpn_root, new_dfpn_table, new_dfpn_workspace
+from ._dfpn import ATTACKER_LOSES, NO_DEADLINE, dfpn_root, new_dfpn_table, new_dfpn_workspace
 from ._negamax import root_child, search_root
 from ._parallel import available_cores, helper_workspace, race, share_out
 from ._scores import EXACT_DEPTH, MATE_BOUND
@@ -260,10 +260,13 @@ class Solver:
     def _wdl_proof_numbers(self, rulebook: Rulebook, pos: Position, share: bool = False,
                            node_limit: int = UNLIMITED) -> tuple[int, int]:
         """(value, a move keeping it) of a position that is not over, by proof numbers:
-        "does the side to move win?", and when not, "does it draw?" (each within ``node_limit``)."""
-        move = self._proves(rulebook, pos, True, share, node_limit)
+        "does the side to move win?", and when not, "does it draw?" (each within ``node_limit``);
+        the second search is not needed when the first found every line it refuted lost."""
+        move, plies = self._proof(rulebook, pos, True, share, node_limit)
         if move is not None:
             return WIN, move
+        if plies == ATTACKER_LOSES:
+            return LOSS, squares_of(int(legal_moves(rulebook, pos)))[0]
         move = self._proves(rulebook, pos, False, share, node_limit)
         if move is not None:
             return DRAW, move
