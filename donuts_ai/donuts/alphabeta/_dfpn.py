@@ -1,11 +1,9 @@
 """Depth-first proof-number search (df-pn, Nagai 2002): does the side to move reach its goal?
 
-The solver's value search on early boards. Alpha-beta proving "the first player wins"
-on an empty board pays for the order it tries the first moves in: each first move
-proved or refuted costs about as much, and no order tried predicts the winning ones
-(``benchmarks/RESULTS.md``). Proof numbers choose, at every node and not just the root,
-the move whose proof looks cheapest so far, and leave it as soon as another looks
-cheaper; with the 1 + epsilon trick it does not thrash between two of them.
+The solver's value search on early boards, and its tests of a distance. Proof numbers
+choose, at every node, the move whose proof looks cheapest so far, and leave it as soon as
+another looks cheaper (no order of the first moves predicts the winning ones for alpha-beta:
+``benchmarks/RESULTS.md``); with the 1 + epsilon trick it does not thrash between two.
 
 A search has an **attacker**, whose goal is to win, and a **defender**, whose goal is
 not to lose (a draw is enough). Every node is kept from its side to move: ``phi`` is
@@ -202,13 +200,28 @@ def _lookup(
 
 
 @njit(cache=True)
+def _fields(deadline: Int64, win_by: Int64, safe: Int64, loses: bool) -> np.uint64:
+    """WORK's fields for :func:`_store`: the deadline the numbers are at, and the facts
+    (NO_FACT: none new; ``loses``: the LOSES bit)."""
+    return (
+        (np.uint64(deadline) << _NUMBERS_AT_SHIFT)
+        | (np.uint64(safe) << _SAFE_SHIFT)
+        | (np.uint64(win_by) << _WIN_BY_SHIFT)
+        | (_LOSES_BIT if loses else ZERO)
+    )
+
+
+@njit(cache=True)
 def _store(
     tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, phi: Int64, delta: Int64, work: Int64, move: Int64,
-    deadline: Int64, win_by: Int64, safe: Int64, loses: bool,
+    fields: np.uint64,
 ) -> None:
-    """Store the numbers at ``deadline`` and the facts (NO_FACT: none new; ``loses``: the LOSES
-    bit), which add to those the row holds for the key; ``move`` (-1: none) replaces the row's
-    only when not -1."""
+    """Store the numbers and ``fields`` (:func:`_fields`), whose facts add to those the row
+    holds for the key; ``move`` (-1: none) replaces the row's only when not -1."""
+    deadline = np.int64((fields >> _NUMBERS_AT_SHIFT) & _FIELD)
+    win_by = np.int64((fields >> _WIN_BY_SHIFT) & _FIELD)
+    safe = np.int64((fields >> _SAFE_SHIFT) & _FIELD)
+    loses = (fields & _LOSES_BIT) != ZERO
     row = _row_of(tt, idx, key_a, key_b)
     if row >= 0:
         word = tt[row, WORK]
@@ -231,21 +244,14 @@ def _store(
     tt[row, KEY_A] = key_a
     tt[row, KEY_B] = key_b
     tt[row, NUMBERS] = (np.uint64(phi) << np.uint64(32)) | np.uint64(delta)
-    tt[row, WORK] = (
-        (np.uint64(max(work, 1)) << _WORK_SHIFT)
-        | (np.uint64(deadline) << _NUMBERS_AT_SHIFT)
-        | (np.uint64(safe) << _SAFE_SHIFT)
-        | (np.uint64(win_by) << _WIN_BY_SHIFT)
-        | (_LOSES_BIT if loses else ZERO)
-        | np.uint64(move + 1)
-    )
+    tt[row, WORK] = (np.uint64(max(work, 1)) << _WORK_SHIFT) | _fields(deadline, win_by, safe, loses) | np.uint64(move + 1)
 
 
 @njit(cache=True)
 def _loses(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> bool:
     """The row of the key has the LOSES bit (not found: no)."""
     row = _row_of(tt, idx, key_a, key_b)
-    return row >= 0 and (tt[row, WORK] & _LOSES_BIT) != ZERO
+    return bool(row >= 0 and (tt[row, WORK] & _LOSES_BIT) != ZERO)
 
 
 @njit(cache=True)
@@ -294,7 +300,7 @@ def _take_bound(
         # A bound says nothing of the ply: the attacker wins at some ply, or never.
         attacker_wins = (phi == 0) == attacker
         win_by, safe = (NO_DEADLINE, NO_FACT) if attacker_wins else (NO_FACT, NO_DEADLINE)
-        _store(tt, idx, key_a, key_b, phi, delta, 1, -1, NO_DEADLINE, win_by, safe, False)
+        _store(tt, idx, key_a, key_b, phi, delta, 1, -1, _fields(NO_DEADLINE, win_by, safe, False))
 
 
 @njit(cache=True)
@@ -437,6 +443,46 @@ def _facts(
 
 
 @njit(cache=True)
+def _children_numbers(
+    tt: NDArray[np.uint64], ws: np.record, ply: Int64, n: Int64, deadline: Int64,
+) -> tuple[Int64, Int64, Int64, Int64, Int64]:
+    """The node's ``(phi, delta, best, second, best_b)`` from its ``n`` children's numbers
+    (the table's at ``deadline``, else the last this node saw): from the mover's side, phi =
+    the cheapest child to make fail for the opponent, delta = all of them together (a child
+    where the same side moves again counts as is); ``best`` that child (ties to the higher
+    history), ``second`` the next cheapest, ``best_b`` the best child's share of delta."""
+    phi: Int64 = PN_INF
+    delta: Int64 = np.int64(0)
+    best = np.int64(0)
+    second: Int64 = PN_INF
+    best_b: Int64 = np.int64(0)
+    for i in range(n):
+        found, c_phi, c_delta, _, _ = _lookup(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i], deadline)
+        if not found:
+            c_phi, c_delta = ws.phi[ply, i], ws.delta[ply, i]
+        if ws.passes[ply, i] != 0:
+            a, b = c_delta, c_phi
+        else:
+            a, b = c_phi, c_delta
+        if a < phi or (a == phi and ws.order[ply, i] > ws.order[ply, best]):
+            if a < phi:
+                second = phi
+            else:
+                second = a
+            phi = a
+            best = np.int64(i)
+            best_b = b
+        elif a < second:
+            second = a
+        delta += b
+    if phi == 0:
+        delta = PN_INF
+    elif delta >= PN_INF:
+        delta = PN_INF - 1 if phi < PN_INF else PN_INF
+    return phi, delta, best, second, best_b
+
+
+@njit(cache=True)
 def _returns(ws: np.record, win_by: Int64, safe: Int64, loses: bool) -> None:
     """The facts of the node being left, for its parent (``child_*``) or :func:`dfpn_root`."""
     ws.returned[0] = win_by
@@ -469,11 +515,13 @@ def _mid(
     key_a, key_b = _key(pos, attacker)
     idx = entry_index(tt, (key_a, key_b))
     n, decided, lost_by, drawn = _expand(settings, pos, attacker, ply, tt, ws, bounds)
+    win_by: Int64  # the node's facts once decided (comment at NO_DEADLINE)
+    safe: Int64
     if decided >= 0:
         # The attacker wins with this donut, or the defender ends the game without losing.
-        win_by, safe = (placed + 1, NO_FACT) if attacker else (NO_FACT, NO_DEADLINE)
+        win_by, safe = (np.int64(placed + 1), NO_FACT) if attacker else (NO_FACT, NO_DEADLINE)
         loses = not attacker and not drawn
-        _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided, deadline, win_by, safe, loses)
+        _store(tt, idx, key_a, key_b, 0, PN_INF, 1, decided, _fields(deadline, win_by, safe, loses))
         _returns(ws, win_by, safe, loses)
         if ply == 0:
             ws.root_move[0] = decided
@@ -482,40 +530,11 @@ def _mid(
         # Every move of the attacker loses or draws; every one of the defender's loses.
         win_by, safe = (NO_FACT, NO_DEADLINE) if attacker else (lost_by, NO_FACT)
         loses = attacker and not drawn
-        _store(tt, idx, key_a, key_b, PN_INF, 0, 1, -1, deadline, win_by, safe, loses)
+        _store(tt, idx, key_a, key_b, PN_INF, 0, 1, -1, _fields(deadline, win_by, safe, loses))
         _returns(ws, win_by, safe, loses)
         return PN_INF, np.int64(0)
     while True:
-        # From the mover's side: phi = the cheapest child to make fail for the opponent,
-        # delta = all of them together. A child where the same side moves again counts as is.
-        phi: Int64 = PN_INF
-        delta: Int64 = np.int64(0)
-        best = 0
-        second: Int64 = PN_INF
-        best_b: Int64 = np.int64(0)
-        for i in range(n):
-            found, c_phi, c_delta, _, _ = _lookup(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i], deadline)
-            if not found:
-                c_phi, c_delta = ws.phi[ply, i], ws.delta[ply, i]
-            if ws.passes[ply, i] != 0:
-                a, b = c_delta, c_phi
-            else:
-                a, b = c_phi, c_delta
-            if a < phi or (a == phi and ws.order[ply, i] > ws.order[ply, best]):
-                if a < phi:
-                    second = phi
-                else:
-                    second = a
-                phi = a
-                best = i
-                best_b = b
-            elif a < second:
-                second = a
-            delta += b
-        if phi == 0:
-            delta = PN_INF
-        elif delta >= PN_INF:
-            delta = PN_INF - 1 if phi < PN_INF else PN_INF
+        phi, delta, best, second, best_b = _children_numbers(tt, ws, ply, n, deadline)
         if phi >= th_phi or delta >= th_delta or ws.stats[ABORTED]:
             break
         # The best child is searched while it stays the best by a margin (1 + epsilon)
@@ -542,7 +561,7 @@ def _mid(
         win_by, safe, loses = NO_FACT, NO_FACT, False
         if phi == 0 or delta == 0:
             win_by, safe, loses = _facts(settings, attacker, ply, n, phi == 0, lost_by, drawn, tt, ws)
-        _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move, deadline, win_by, safe, loses)
+        _store(tt, idx, key_a, key_b, phi, delta, ws.stats[NODES] - nodes0, move, _fields(deadline, win_by, safe, loses))
         _returns(ws, win_by, safe, loses)
         if ply < settings.share_plies:
             _share_result(bounds, pos, attacker, ply, phi, delta, move)
@@ -575,7 +594,7 @@ def dfpn_root(
         deadline, shared = NO_DEADLINE, np.int64(share_plies)
     else:
         # Alpha-beta's bounds are about the value, not a deadline: nothing is shared.
-        deadline, shared = placed + max(np.int64(0), deadline_plies), np.int64(0)
+        deadline, shared = np.int64(placed + max(np.int64(0), deadline_plies)), np.int64(0)
     settings = DfpnSettings(np.int64(rulebook.donuts), rulebook.single, shared, deadline)
     phi, delta = _mid(settings, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds)
     if ws.stats[ABORTED]:
