@@ -33,6 +33,7 @@ from ..._numba_types import Int64
 from .._kernels.core import can_win_now, flips, legal_mask, threats
 from .._kernels.position import (
     ENDED_DRAWN,
+    ENDED_LOST,
     ENDED_WON,
     MOVES_AGAIN,
     PASSES,
@@ -400,6 +401,22 @@ def _expand(
 
 
 @njit(cache=True)
+def _last_donut(settings: DfpnSettings, pos: Position, attacker: bool, ws: np.record) -> Int64:
+    """A move reaching the mover's goal with the last donut placed before the deadline, or -1:
+    for the attacker, a win at once; for the defender, any move that does not lose at once."""
+    m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
+    while m != ZERO:
+        sq = ctz(m)
+        m &= m - ONE
+        _, status = settle(place(pos, sq, flips(pos.own, pos.opp, sq, settings.single)), settings.donuts)
+        if attacker and (status == WON_BY_FIVE or status == ENDED_WON):
+            return sq
+        if not attacker and status != ENDED_LOST:
+            return sq
+    return np.int64(-1)
+
+
+@njit(cache=True)
 def _facts(
     settings: DfpnSettings, attacker: bool, ply: Int64, n: Int64, proved: bool, lost_by: Int64, drawn: bool,
     tt: NDArray[np.uint64], ws: np.record,
@@ -512,6 +529,20 @@ def _mid(
         # The deadline has come: any win from here on is too late for the attacker.
         _returns(ws, NO_FACT, placed, False)
         return (PN_INF, np.int64(0)) if attacker else (np.int64(0), PN_INF)
+    if placed + 1 == deadline:
+        # The last donut before the deadline: only what it does at once counts, so the
+        # node is decided by one scan of its moves, with no child searched or stored (the
+        # widest layer of a deadline's tree).
+        sq = _last_donut(settings, pos, attacker, ws)
+        if (sq >= 0) == attacker:  # the attacker wins with it, or every defender's move loses at once
+            _returns(ws, placed + 1, NO_FACT, False)
+        else:
+            _returns(ws, NO_FACT, placed + 1, False)
+        if sq < 0:
+            return PN_INF, np.int64(0)
+        if ply == 0:
+            ws.root_move[0] = sq
+        return np.int64(0), PN_INF
     key_a, key_b = _key(pos, attacker)
     idx = entry_index(tt, (key_a, key_b))
     n, decided, lost_by, drawn = _expand(settings, pos, attacker, ply, tt, ws, bounds)
