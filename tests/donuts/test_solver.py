@@ -337,13 +337,14 @@ def test_the_deadline_test_is_fail_soft_and_exact_at_the_distance():
 def test_a_deadline_test_builds_on_the_facts_of_the_last():
     """The df-pn table keeps what a test decided as facts true at any deadline (a win by ply 25
     is a win by 27; no win by 27 is no win by 25): after a test that held, a looser one, and after
-    one that failed, a stricter one, is answered by the root's expansion alone (one node)."""
+    one that failed, a stricter one, is answered by the root's expansion alone (one node; the
+    table is large enough that no row of the root's children is replaced in between)."""
     tested = 0
     for board in _deep_positions():
         expected = _alpha_beta_score(board)
         if expected == 0 or abs(expected - 1) <= MATE_BOUND or abs(expected + 2) <= MATE_BOUND:
             continue
-        solver = Solver(tt_bits=16)
+        solver = Solver(tt_bits=20)
         solver._prepare(board)
         rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
         for first, then in ((expected, expected - 1), (expected + 1, expected + 2)):

@@ -391,6 +391,7 @@ def _expand(
         # every one of them to be disproved.
         ws.phi[ply, n] = 1
         ws.delta[ply, n] = popcount(legal_mask(child.own, child.opp, sq, ws.line_masks))
+        _estimate(tt, ws, ply, n, deadline)
         ws.child_win[ply, n] = NO_FACT
         ws.child_safe[ply, n] = NO_FACT
         ws.child_loses[ply, n] = 0
@@ -398,6 +399,20 @@ def _expand(
     if draw_move >= 0:
         return n, draw_move, lost_by, True
     return n, np.int64(-1), lost_by, drawn
+
+
+@njit(cache=True)
+def _estimate(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64, deadline: Int64) -> None:
+    """A child searched before for another deadline, and undecided then, starts from the
+    numbers it had (an estimate of its proof's size, never a proof: both are above 0)."""
+    row = _row_of(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i])
+    if row < 0 or np.int64((tt[row, WORK] >> _NUMBERS_AT_SHIFT) & _FIELD) == deadline:
+        return
+    numbers = tt[row, NUMBERS]
+    phi, delta = np.int64(numbers >> np.uint64(32)), np.int64(numbers & _LOW32)
+    if phi != 0 and delta != 0 and phi < PN_INF and delta < PN_INF:
+        ws.phi[ply, i] = phi
+        ws.delta[ply, i] = delta
 
 
 @njit(cache=True)
