@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -412,3 +413,29 @@ def test_analyze_takes_only_a_bool_distance():
     for bad in ("yes", None, 1):
         with pytest.raises(DonutsError, match="distance must be True or False"):
             Solver(tt_bits=14).analyze(board, distance=bad)
+
+
+def test_a_proof_number_row_half_overwritten_reads_as_empty():
+    """The proof-number table is shared without a lock by the searches proving several moves at
+    once: its keys are stored XOR both data words, so a row whose words come from two writes
+    (one thread's write seen half done by another) is not taken for the key, while a whole row
+    is; and so is a row after another key's write to the same bucket moved it."""
+    from donuts_ai.donuts.alphabeta import _dfpn
+
+    tt = _dfpn.new_dfpn_table(4)
+    key_a, key_b = np.uint64(0x1234_5678_9ABC), np.uint64(0x0FED_CBA9_8765 | 1 << 62)  # the attacker to move
+    idx = 6
+    fields = _dfpn._fields(np.int64(30), np.int64(25), np.int64(0), False)
+    _dfpn._store(tt, idx, key_a, key_b, np.int64(3), np.int64(7), np.int64(10), np.int64(4), fields)
+    assert _dfpn._lookup(tt, idx, key_a, key_b, np.int64(30))[:3] == (True, 0, _dfpn.PN_INF)  # the win by 25
+    assert _dfpn._lookup(tt, idx, key_a, key_b, np.int64(24))[:3] == (False, 1, 1)  # numbers at 30 only
+    whole = tt.copy()
+    for word in (_dfpn.NUMBERS, _dfpn.WORK):
+        tt[:] = whole
+        tt[idx, word] ^= np.uint64(1 << 40)  # one data word from another write
+        assert _dfpn._lookup(tt, idx, key_a, key_b, np.int64(30))[0] is False
+    tt[:] = whole
+    other = (key_a ^ np.uint64(1), key_b)
+    _dfpn._store(tt, idx, *other, np.int64(1), np.int64(1), np.int64(99), np.int64(-1), fields)
+    assert _dfpn._lookup(tt, idx, key_a, key_b, np.int64(30))[:3] == (True, 0, _dfpn.PN_INF)
+    assert _dfpn._lookup(tt, idx, *other, np.int64(30))[:3] == (True, 0, _dfpn.PN_INF)

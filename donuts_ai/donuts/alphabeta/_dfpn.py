@@ -144,7 +144,10 @@ class DfpnSettings(NamedTuple):
 # KEY_B's fields), NUMBERS (``phi << 32 | delta``, at the deadline WORK names) and WORK (the
 # facts, the deadline of NUMBERS, the deciding move + 1 and the nodes searched below the entry:
 # _WORK_SHIFT); buckets of two rows as in _table (the first row keeps the entry with more work,
-# the second takes the newest). Proofs are never wrong when rows are lost, only redone.
+# the second takes the newest). Proofs are never wrong when rows are lost, only redone. The
+# searches that prove several moves at once share one table without a lock, as _table's do:
+# the keys are stored XOR both data words, and a row is read once, whole, and taken only when
+# its keys match (a row half written by another thread reads as empty).
 def new_dfpn_table(bits: int) -> NDArray[np.uint64]:
     """A df-pn table of ``2**bits`` rows (32 bytes each)."""
     return np.zeros((1 << bits, ROW_WORDS), dtype=np.uint64)
@@ -163,13 +166,15 @@ def _key(pos: Position, attacker: bool) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(cache=True)
-def _row_of(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> Int64:
-    """The row of the bucket at ``idx`` holding the key, or -1 (an empty row has WORK 0)."""
-    if tt[idx, KEY_A] == key_a and tt[idx, KEY_B] == key_b and tt[idx, WORK] != 0:
-        return idx
-    if tt[idx + 1, KEY_A] == key_a and tt[idx + 1, KEY_B] == key_b and tt[idx + 1, WORK] != 0:
-        return idx + 1
-    return np.int64(-1)
+def _read(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> tuple[Int64, np.uint64, np.uint64]:
+    """``(row, NUMBERS, WORK)`` of the row of the bucket at ``idx`` holding the key, each row's
+    words read once and checked whole (comment above); ``(-1, 0, 0)`` for none (an empty row
+    has WORK 0)."""
+    for row in range(idx, idx + 2):
+        stored_a, stored_b, numbers, word = tt[row, KEY_A], tt[row, KEY_B], tt[row, NUMBERS], tt[row, WORK]
+        if word != ZERO and stored_a ^ numbers ^ word == key_a and stored_b ^ numbers ^ word == key_b:
+            return np.int64(row), numbers, word
+    return np.int64(-1), ZERO, ZERO
 
 
 @njit(cache=True)
@@ -179,10 +184,9 @@ def _lookup(
     """``(found, phi, delta, win_by, safe_through)`` stored for the key, ``phi`` and ``delta``
     at ``deadline``: from the facts when they decide it (the attacker wins by then, or not),
     else the numbers stored for that deadline; not found without either."""
-    row = _row_of(tt, idx, key_a, key_b)
+    row, numbers, word = _read(tt, idx, key_a, key_b)
     if row < 0:
         return False, np.int64(1), np.int64(1), NO_FACT, NO_FACT
-    word = tt[row, WORK]
     win_by = np.int64((word >> _WIN_BY_SHIFT) & _FIELD)
     safe = np.int64((word >> _SAFE_SHIFT) & _FIELD)
     attacker_moves = (key_b & _ATTACKER_BIT) != ZERO
@@ -196,7 +200,6 @@ def _lookup(
         return True, np.int64(0), PN_INF, win_by, safe
     if np.int64((word >> _NUMBERS_AT_SHIFT) & _FIELD) != deadline:
         return False, np.int64(1), np.int64(1), win_by, safe
-    numbers = tt[row, NUMBERS]
     return True, np.int64(numbers >> np.uint64(32)), np.int64(numbers & _LOW32), win_by, safe
 
 
@@ -223,9 +226,8 @@ def _store(
     win_by = np.int64((fields >> _WIN_BY_SHIFT) & _FIELD)
     safe = np.int64((fields >> _SAFE_SHIFT) & _FIELD)
     loses = (fields & _LOSES_BIT) != ZERO
-    row = _row_of(tt, idx, key_a, key_b)
+    row, _, word = _read(tt, idx, key_a, key_b)
     if row >= 0:
-        word = tt[row, WORK]
         loses = loses or (word & _LOSES_BIT) != ZERO
         work += np.int64(word >> _WORK_SHIFT)
         old_win = np.int64((word >> _WIN_BY_SHIFT) & _FIELD)
@@ -242,17 +244,19 @@ def _store(
             tt[idx + 1, NUMBERS] = tt[idx, NUMBERS]
             tt[idx + 1, WORK] = tt[idx, WORK]
             row = idx
-    tt[row, KEY_A] = key_a
-    tt[row, KEY_B] = key_b
-    tt[row, NUMBERS] = (np.uint64(phi) << np.uint64(32)) | np.uint64(delta)
-    tt[row, WORK] = (np.uint64(max(work, 1)) << _WORK_SHIFT) | _fields(deadline, win_by, safe, loses) | np.uint64(move + 1)
+    numbers = (np.uint64(phi) << np.uint64(32)) | np.uint64(delta)
+    word = (np.uint64(max(work, 1)) << _WORK_SHIFT) | _fields(deadline, win_by, safe, loses) | np.uint64(move + 1)
+    tt[row, NUMBERS] = numbers
+    tt[row, WORK] = word
+    tt[row, KEY_A] = key_a ^ numbers ^ word
+    tt[row, KEY_B] = key_b ^ numbers ^ word
 
 
 @njit(cache=True)
 def _loses(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> bool:
     """The row of the key has the LOSES bit (not found: no)."""
-    row = _row_of(tt, idx, key_a, key_b)
-    return bool(row >= 0 and (tt[row, WORK] & _LOSES_BIT) != ZERO)
+    row, _, word = _read(tt, idx, key_a, key_b)
+    return bool(row >= 0 and (word & _LOSES_BIT) != ZERO)
 
 
 @njit(cache=True)
@@ -405,10 +409,9 @@ def _expand(
 def _estimate(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64, deadline: Int64) -> None:
     """A child searched before for another deadline, and undecided then, starts from the
     numbers it had (an estimate of its proof's size, never a proof: both are above 0)."""
-    row = _row_of(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i])
-    if row < 0 or np.int64((tt[row, WORK] >> _NUMBERS_AT_SHIFT) & _FIELD) == deadline:
+    row, numbers, word = _read(tt, ws.index[ply, i], ws.key_a[ply, i], ws.key_b[ply, i])
+    if row < 0 or np.int64((word >> _NUMBERS_AT_SHIFT) & _FIELD) == deadline:
         return
-    numbers = tt[row, NUMBERS]
     phi, delta = np.int64(numbers >> np.uint64(32)), np.int64(numbers & _LOW32)
     if phi != 0 and delta != 0 and phi < PN_INF and delta < PN_INF:
         ws.phi[ply, i] = phi
