@@ -439,3 +439,24 @@ def test_a_proof_number_row_half_overwritten_reads_as_empty():
     _dfpn._store(tt, idx, *other, np.int64(1), np.int64(1), np.int64(99), np.int64(-1), fields)
     assert _dfpn._lookup(tt, idx, key_a, key_b, np.int64(30))[:3] == (True, 0, _dfpn.PN_INF)
     assert _dfpn._lookup(tt, idx, *other, np.int64(30))[:3] == (True, 0, _dfpn.PN_INF)
+
+
+def test_a_value_s_second_search_takes_what_the_first_decided():
+    """The two proof-number searches of a value ask about one position with the other player
+    attacking; each takes what the other decided: once "the side to move wins" is proved, "it
+    does not lose" is proved by the root's expansion alone (the winning move's position, proved
+    won for it, is one its opponent never wins)."""
+    tested = 0
+    for board in _deep_positions():
+        expected = _alpha_beta_score(board)
+        if expected <= 0 or expected > WIN - 3:  # won, not by the next move or the one after
+            continue
+        solver = Solver(tt_bits=20)
+        solver._prepare(board)
+        rulebook, pos = rulebook_of(board.layout, board.rules), position_of(*board.kernel_state())
+        assert solver._proof(rulebook, pos, True)[0] is not None, board.fen()
+        before = solver.nodes
+        assert solver._proof(rulebook, pos, False)[0] is not None, board.fen()
+        assert solver.nodes - before == 1, board.fen()
+        tested += 1
+    assert tested >= 5
