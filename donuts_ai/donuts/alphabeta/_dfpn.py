@@ -138,6 +138,7 @@ class DfpnSettings(NamedTuple):
     single: bool  # the "single" insertion variant (only o X o flips)
     share_plies: Int64  # nodes less than this many plies below the root share bounds with alpha-beta (module doc)
     deadline: Int64  # the attacker must have won once this many donuts are placed (NO_DEADLINE: no limit)
+    other_goal: bool  # read what the other goal's search decided (_other_goal)
 
 
 # The table: rows of four words, KEY_A, KEY_B (_table.position_keys, the attacker bit above
@@ -347,7 +348,7 @@ def _expand(
     for the defender, the donuts placed when the latest of the attacker's wins its moves left
     out come (NO_FACT: none left out). ``drawn``: the deciding move, or one of the attacker's
     moves left out, draws (ATTACKER_LOSES)."""
-    donuts, single, share_plies, deadline = settings
+    donuts, single, share_plies, deadline, other_goal = settings
     placed = pos.placed_own + pos.placed_opp
     m = legal_mask(pos.own, pos.opp, pos.last, ws.line_masks)
     opp_threats = threats(pos.opp, FULL_BOARD_BITS & ~(pos.own | pos.opp))
@@ -399,9 +400,7 @@ def _expand(
         ws.child_win[ply, n] = NO_FACT
         ws.child_safe[ply, n] = NO_FACT
         ws.child_loses[ply, n] = 0
-        if deadline == NO_DEADLINE:
-            # (with a deadline, the other player's wins pruned 1-7% of the tests' nodes, about
-            # what the reads cost)
+        if other_goal:
             _other_goal(tt, ws, ply, n)
         n += 1
     if draw_move >= 0:
@@ -673,7 +672,12 @@ def dfpn_root(
     else:
         # Alpha-beta's bounds are about the value, not a deadline: nothing is shared.
         deadline, shared = np.int64(placed + max(np.int64(0), deadline_plies)), np.int64(0)
-    settings = DfpnSettings(np.int64(rulebook.donuts), rulebook.single, shared, deadline)
+    # What the other goal's search decided is read in a value's second search ("does the side
+    # to move not lose?", after "does it win?"): in the first, the reads find next to nothing
+    # and cost a tenth of the time; with a deadline, they pruned 1-7% of the nodes, about what
+    # they cost.
+    other_goal = deadline == NO_DEADLINE and not attacker
+    settings = DfpnSettings(np.int64(rulebook.donuts), rulebook.single, shared, deadline, other_goal)
     phi, delta = _mid(settings, as_position(pos), attacker, np.int64(0), PN_INF, PN_INF, tt, ws, bounds)
     if ws.stats[ABORTED]:
         return np.int64(-1), np.int64(-1), ws.stats[NODES], np.int64(-1)
