@@ -396,7 +396,8 @@ def _expand(
         # every one of them to be disproved.
         ws.phi[ply, n] = 1
         ws.delta[ply, n] = popcount(legal_mask(child.own, child.opp, sq, ws.line_masks))
-        _estimate(tt, ws, ply, n, deadline)
+        if deadline != NO_DEADLINE:  # (a value's search finds no numbers of a deadline's)
+            _estimate(tt, ws, ply, n, deadline)
         ws.child_win[ply, n] = NO_FACT
         ws.child_safe[ply, n] = NO_FACT
         ws.child_loses[ply, n] = 0
