@@ -77,8 +77,9 @@ NO_DEADLINE = np.int64(63)
 NO_FACT = np.int64(0)
 #: A search without a deadline can also find that the attacker not only never wins but loses:
 #: every line of the defender's strategy found ends in its win, none in a draw (the LOSES bit
-#: of WORK). Without draws "the side to move does not win" is "it loses", and the solver's
-#: value of a lost position takes one search, not two. As the root's fact: this, not NO_DEADLINE.
+#: of WORK). Without draws "the side to move does not win" is "it loses": the solver's value
+#: of a lost position then takes one search, not two, and a value's second search takes such
+#: positions as decided (_other_goal). As the root's fact: this, not NO_DEADLINE.
 ATTACKER_LOSES = NO_DEADLINE + 1
 
 #: The portfolio shares bounds with alpha-beta at nodes less than this many plies below
