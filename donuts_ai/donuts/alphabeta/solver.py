@@ -270,11 +270,10 @@ class Solver:
         move, plies = self._proof(rulebook, pos, True, share, node_limit)
         if move is not None:
             return WIN, move
-        if plies == ATTACKER_LOSES:
-            return LOSS, squares_of(int(legal_moves(rulebook, pos)))[0]
-        move = self._proves(rulebook, pos, False, share, node_limit)
-        if move is not None:
-            return DRAW, move
+        if plies != ATTACKER_LOSES:  # (a lost position needs no second search)
+            move = self._proves(rulebook, pos, False, share, node_limit)
+            if move is not None:
+                return DRAW, move
         return LOSS, squares_of(int(legal_moves(rulebook, pos)))[0]
 
     def _wdl_root(self, rulebook: Rulebook, pos: Position) -> tuple[int, int]:
