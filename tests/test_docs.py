@@ -112,8 +112,14 @@ def test_readme_links_point_to_files():
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
+    """The documentation site, built as ``make docs`` builds it (``--strict``: warnings are
+    errors). CI builds it only here: with ``DONUTS_REQUIRE_DOCS=1`` (set by ``.ci/run``) the
+    docs packages missing fail the tests instead of skipping them."""
     for module in ("mkdocs", "material", "mkdocstrings_handlers.python", "mkdocs_jupyter", "mkdocs_autorefs"):
-        pytest.importorskip(module, reason="the docs packages are missing: pip install -e '.[docs]'")
+        if os.environ.get("DONUTS_REQUIRE_DOCS") == "1":
+            importlib.import_module(module)
+        else:
+            pytest.importorskip(module, reason="the docs packages are missing: pip install -e '.[docs]'")
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
            "NO_MKDOCS_2_WARNING": "1", "DONUTS_DOCS_UNRESOLVED": str(out.parent / "unresolved.txt")}

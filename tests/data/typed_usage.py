@@ -22,6 +22,6 @@ reveal_type(MCTSAgent(time_limit=0.1).select_move(board))  # str
 reveal_type(AlphaZeroAgent(simulations=0).select_move(board))  # str
 reveal_type(VectorEnv(4).rewards)  # numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.floating[numpy._typing._nbit_base._32Bit]]]
 reveal_type(T.run(["random", "greedy"], game="donuts"))  # donuts_ai.tournament.results.Results
-reveal_type(Trainer("runs/x", TrainConfig()).counters)  # TypedDict(donuts_ai.learn.config.Progress, {'moves': int,
+reveal_type(Trainer("runs/x", TrainConfig()).counters)  # TypedDict(donuts_ai.learn.config.Progress, {
 reveal_type(Analyst().analyze(board))  # donuts_ai.play.analysis.PositionAnalysis
 reveal_type(load_study("study.jsonl"))  # tuple[TypedDict(donuts_ai.study.StudyConfig, {
