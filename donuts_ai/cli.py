@@ -196,7 +196,7 @@ def _cmd_sprt(args: argparse.Namespace) -> int:
 def _cmd_study(args: argparse.Namespace) -> int:
     import time
 
-    from .study import run_study, summary
+    from .study import DEFAULT_TT_BITS, run_study, summary
 
     if args.resume and not args.out:
         raise DonutsError("--resume needs --out (the results file to continue)")
@@ -211,7 +211,7 @@ def _cmd_study(args: argparse.Namespace) -> int:
     config, units = run_study(arrangements, args.grids, distance=args.distance, first_moves=args.first_moves, seed=args.seed,
                               results_path=args.out, resume=args.resume, workers=args.workers or (os.cpu_count() or 1),
                               backend=args.backend, address=args.address, progress=not args.quiet and sys.stderr.isatty(),
-                              rules=rules_from_arguments(args))
+                              rules=rules_from_arguments(args), tt_bits=DEFAULT_TT_BITS if args.tt_bits is None else args.tt_bits)
     if sys.stderr.isatty() and not args.quiet:
         sys.stderr.write("\n")
     print(f"solved {len(units)} layout classes in {time.perf_counter() - t:.1f} s (this run)")
@@ -440,6 +440,9 @@ def _add_study(sub: Subparsers) -> None:
     study.add_argument("--address", default=None, help="Ray cluster address")
     study.add_argument("--first-moves", action="store_true",
                        help="also solve every first move of each layout (about 36 times the work)")
+    study.add_argument("--tt-bits", type=int, default=None,
+                       help="each worker's transposition table, 2**N entries (default 20); a resume may change it "
+                            "(it changes the speed, not the answers): the file records the change")
     study.add_argument("--quiet", action="store_true", help="no progress line")
     add_rules_arguments(study)
     study.set_defaults(func=_cmd_study)

@@ -172,7 +172,9 @@ def solve_unit(config: StudyConfig, unit: StudyLayout) -> StudyRow:
 
 #: The study's default transposition table: ``tt_bits=20`` (a 24 MiB table per worker): on
 #: 100 arrangement classes it searched 8% more nodes than 2**22 entries but took 6% less
-#: time (fewer cache and page misses).
+#: time (fewer cache and page misses). With ``first_moves`` and no distance (each search
+#: smaller) smaller tables are faster still: ``make first-moves`` passes its own
+#: (the Makefile says what was measured).
 DEFAULT_TT_BITS = 20
 
 
@@ -192,7 +194,9 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, *
         arrangements: the tile arrangements: ``"all"`` or how many to sample.
         grids: how many random direction grids to draw.
         distance: also find how long the win (or loss) takes.
-        tt_bits: sizes each worker's transposition table (:data:`DEFAULT_TT_BITS`).
+        tt_bits: sizes each worker's transposition table (:data:`DEFAULT_TT_BITS`), 10 to 30.
+            It changes the speed, never an answer, so a resume may change it: the file
+            records the change in a line of its own (``retuned``).
         first_moves: each unit also lists its winning (and drawing) first moves, which costs
             one solve per legal first move.
         config: the harness's settings.
@@ -202,6 +206,7 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, *
         ``(config, solved units)``.
     """
     harness = resolve(config, None, settings, entry="run_study", uses=STUDY_FIELDS)
+    check_int("tt_bits", tt_bits, 10, 30)
     if harness.game not in (None, "donuts"):
         raise DonutsError(f"the study solves Donuts layouts, not {harness.game!r} games")
     seed, workers = harness.seed, 1 if harness.workers is None else harness.workers
@@ -213,7 +218,7 @@ def run_study(arrangements: str | int | None = None, grids: int | None = None, *
     if played != Rules():  # likewise: official-rules files written before variants still resume
         config_line["rules"] = played.to_dict()
     units = study_layouts(arrangements, grids, seed)
-    with results_file(harness.results_path, config_line, harness.resume, what="study") as (fh, rows):
+    with results_file(harness.results_path, config_line, harness.resume, what="study", speed_settings=("tt_bits",)) as (fh, rows):
         done = cast(list[StudyRow], rows)  # the unit lines solve_unit wrote (the configuration matched)
         finished = {u["unit"] for u in done}
         todo = [u for u in units if u["unit"] not in finished]

@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from donuts_ai import Layout
 from donuts_ai.donuts.symmetry import SYMMETRY_NAMES
 from donuts_ai.errors import DonutsError
-from donuts_ai.study import canonical_text, run_study, study_layouts, summary
+from donuts_ai.study import canonical_text, load_study, run_study, study_layouts, summary
 from donuts_ai.tournament import ResultsFileError
+from donuts_ai.tournament.results import read_file
 
 
 def test_symmetric_images_share_a_class():
@@ -98,3 +101,22 @@ def test_a_study_under_a_rules_variant_records_and_uses_its_rules(tmp_path):
         run_study(grids=2, seed=6, results_path=str(path), resume=True, rules={"insertion": "single", "donuts": 13})
     official = run_study(grids=1, seed=6, workers=1)[0]
     assert "rules" not in official  # official-rules files read as before
+
+
+def test_a_resume_may_change_the_table_size_and_the_file_records_it(tmp_path):
+    path = tmp_path / "study.jsonl"
+    _, units = run_study(grids=2, seed=4, results_path=str(path), workers=1, tt_bits=14)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:-1]))  # stopped before its last unit
+    _, again = run_study(grids=2, seed=4, results_path=str(path), resume=True, workers=1, tt_bits=15)
+    assert [u["value"] for u in again] == [u["value"] for u in units]
+    retuned = [json.loads(line) for line in path.read_text().splitlines() if '"retuned"' in line]
+    assert retuned == [{"type": "retuned", "settings": {"tt_bits": 15}, "from": {"tt_bits": 14}, "after_units": 1}]
+    assert read_file(str(path))[0]["tt_bits"] == 15  # the configuration as it is now
+    assert [u["unit"] for u in load_study(path)[1]] == [0, 1]
+    run_study(grids=2, seed=4, results_path=str(path), resume=True, workers=1, tt_bits=15)  # nothing new to record
+    assert path.read_text().count('"retuned"') == 1
+    with pytest.raises(ResultsFileError, match="differs in: seed"):  # a setting that changes answers still may not
+        run_study(grids=2, seed=5, results_path=str(path), resume=True, tt_bits=14)
+    with pytest.raises(DonutsError, match="tt_bits"):
+        run_study(grids=2, seed=4, tt_bits=40)

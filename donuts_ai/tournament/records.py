@@ -77,6 +77,11 @@ GROWN = "grown"
 #: agent, or versions unknown before): ``{"type": "agent_code", "agent_code": [...],
 #: "changed": [names], "after_units": K}``; the units after it were played by that code.
 AGENT_CODE = "agent_code"
+#: The line a resume appends when it changes a setting that changes no answer, only the speed
+#: (a study's ``tt_bits``: its searches are exact at any table size):
+#: ``{"type": "retuned", "settings": {key: value}, "from": {key: value}, "after_units": K}``;
+#: the units after it ran with those settings (their ``nodes`` and ``seconds`` are of them).
+RETUNED = "retuned"
 #: The key of a unit line's digest: a check of the line's own contents, made when it is
 #: written and checked on every read (a changed line is refused, naming it). It proves a
 #: line unchanged, not its games right: ``donuts-ai verify`` replays them.

@@ -35,6 +35,7 @@ from .records import (
     GAMES_KEY,
     GROWN,
     READABLE_VERSIONS,
+    RETUNED,
     EventRow,
     GameRecord,
     LedgerRow,
@@ -69,23 +70,31 @@ NEW_VERSION_KEYWORD = "new_version=True"
 
 def effective_config(config: Mapping[str, object], history: list[JSONObject]) -> JSONObject:
     """The configuration a results file holds now: its first line, with the games of its
-    last ``grown`` line and the code of its last ``agent_code`` line."""
+    last ``grown`` line, the code of its last ``agent_code`` line and the settings of its
+    ``retuned`` lines."""
     out = dict(config)
     for line in history:
         if line.get("type") == GROWN:
             out[GAMES_KEY] = line.get("games")
         elif line.get("type") == AGENT_CODE:
             out[CODE_KEY] = line.get(CODE_KEY)
+        elif line.get("type") == RETUNED and isinstance(line.get("settings"), dict):
+            out.update(cast(JSONObject, line["settings"]))
     return out
 
 
 def _amendments(path: str, old: Mapping[str, object], new: Mapping[str, object], units: int, what: str,
-                new_version: bool, warn: Callable[[str], object]) -> list[JSONObject]:
+                new_version: bool, warn: Callable[[str], object], speed_settings: tuple[str, ...] = ()) -> list[JSONObject]:
     """The lines a resume of ``old`` (the file's configuration now) with ``new`` appends
     before its first unit: a ``grown`` line when ``new`` asks for more games; an
-    ``agent_code`` line when the agents' code is recorded anew. Raises, the file unchanged,
-    for fewer games, and for a changed agent without ``new_version``."""
+    ``agent_code`` line when the agents' code is recorded anew; a ``retuned`` line when
+    one of ``speed_settings`` changed. Raises, the file unchanged, for fewer games, and for
+    a changed agent without ``new_version``."""
     lines: list[JSONObject] = []
+    retuned = [key for key in speed_settings if old.get(key) != new.get(key)]
+    if retuned:
+        lines.append({"type": RETUNED, "settings": {key: new.get(key) for key in retuned},
+                      "from": {key: old.get(key) for key in retuned}, "after_units": units})
     if GAMES_KEY in new and old.get(GAMES_KEY) != new.get(GAMES_KEY):
         before, after = old.get(GAMES_KEY), new.get(GAMES_KEY)
         if isinstance(before, int) and isinstance(after, int) and after < before:
@@ -193,7 +202,7 @@ RESUME_KEYWORD = "resume=True"
 
 def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
           convert: Callable[[list[JSONObject]], list[Any]] | None, grow: bool = False,
-          new_version: bool = False) -> tuple[IO[str], list[Any], bool]:
+          new_version: bool = False, speed_settings: tuple[str, ...] = ()) -> tuple[IO[str], list[Any], bool]:
     """:func:`open_results`, and whether the file was created now."""
     try:
         fh = open(path, "x", encoding="utf-8")  # noqa: SIM115 - the caller closes it
@@ -216,7 +225,7 @@ def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
         # Where the game comes from is no setting of the tournament: a file written before
         # it was recorded, or with the module named otherwise (moved, or named from another
         # folder), resumes with the game of the same name.
-        amended = (GAMES_KEY, CODE_KEY, GAME_SOURCE_KEY) if grow else (CODE_KEY, GAME_SOURCE_KEY)
+        amended = ((GAMES_KEY, CODE_KEY, GAME_SOURCE_KEY) if grow else (CODE_KEY, GAME_SOURCE_KEY)) + speed_settings
         diff = sorted(k for k in set(config) | set(old_config) if k not in amended and config.get(k) != old_config.get(k))
         if diff:
             played_by = ""
@@ -227,7 +236,7 @@ def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
                                    f"use another file or drop {RESUME_KEYWORD}")
         converted = None if convert is None else convert(units)
         amendments = _amendments(path, old_config, config, len(units), what, new_version,
-                                 lambda message: print(f"donuts-ai: warning: {message}", file=sys.stderr))
+                                 lambda message: print(f"donuts-ai: warning: {message}", file=sys.stderr), speed_settings)
     except BaseException:
         fh.close()
         raise
@@ -243,15 +252,16 @@ def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
 
 @overload
 def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament",
-                 convert: None = None, *, grow: bool = False,
-                 new_version: bool = False) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[JSONObject]]]: ...
+                 convert: None = None, *, grow: bool = False, new_version: bool = False,
+                 speed_settings: tuple[str, ...] = ()) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[JSONObject]]]: ...
 @overload
 def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament", *,
-                 convert: Callable[[list[JSONObject]], list[_U]], grow: bool = False, new_version: bool = False
-                 ) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[_U]]]: ...
+                 convert: Callable[[list[JSONObject]], list[_U]], grow: bool = False, new_version: bool = False,
+                 speed_settings: tuple[str, ...] = ()) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[_U]]]: ...
 def results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str = "tournament",
                  convert: Callable[[list[JSONObject]], list[_U]] | None = None, *, grow: bool = False,
-                 new_version: bool = False) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[Any]]]:
+                 new_version: bool = False, speed_settings: tuple[str, ...] = ()
+                 ) -> contextlib.AbstractContextManager[tuple[IO[str] | None, list[Any]]]:
     """:func:`open_results` for the length of a run (``path`` ``None``: no file, no units),
     closed when the block ends. A file this block created is removed again when the block
     fails (an error, a stop) before a unit was appended: a run that never finished a unit
@@ -260,19 +270,21 @@ def results_file(path: str | None, config: Mapping[str, object], resume: bool, w
     A resume compares the file's configuration as it is now with ``config``, and refuses
     any difference but two, each recorded in a line of its own (:func:`_amendments`): more
     games, where ``grow`` (the run grows: only the missing units are played), and the
-    agents' code, where ``new_version`` or where the file did not record it."""
-    return _results_file(path, config, resume, what, convert, grow, new_version)
+    agents' code, where ``new_version`` or where the file did not record it. The
+    ``speed_settings`` (keys of ``config`` that change no result, only the speed) may change
+    too, recorded in a line of their own as well."""
+    return _results_file(path, config, resume, what, convert, grow, new_version, speed_settings)
 
 
 @contextlib.contextmanager
 def _results_file(path: str | None, config: Mapping[str, object], resume: bool, what: str,
                   convert: Callable[[list[JSONObject]], list[Any]] | None, grow: bool = False,
-                  new_version: bool = False) -> Iterator[tuple[IO[str] | None, list[Any]]]:
+                  new_version: bool = False, speed_settings: tuple[str, ...] = ()) -> Iterator[tuple[IO[str] | None, list[Any]]]:
     """:func:`results_file`'s block."""
     if path is None:
         yield None, []
         return
-    fh, units, created = _open(path, config, resume, what, convert, grow, new_version)
+    fh, units, created = _open(path, config, resume, what, convert, grow, new_version, speed_settings)
     empty_size = fh.tell()
     try:
         yield fh, units
@@ -316,7 +328,7 @@ def read_history(path: str) -> list[JSONObject]:
 def _read(path: str, warn: Callable[[str], object] | None = None, check_digests: bool = True
           ) -> tuple[JSONObject, list[JSONObject], int, list[JSONObject]]:
     """(config line, units, bytes of complete lines, the lines that amend the configuration
-    (``grown``, ``agent_code``), in file order) of a results file; see :func:`read_file`."""
+    (``grown``, ``agent_code``, ``retuned``), in file order) of a results file; see :func:`read_file`."""
     warn = warn or (lambda msg: print(f"donuts-ai: warning: {msg}", file=sys.stderr))
     try:
         with open(path, "rb") as fh:
@@ -358,7 +370,7 @@ def _read(path: str, warn: Callable[[str], object] | None = None, check_digests:
         raise ResultsFileError(f"{path}: results format version {version!r} is not one of "
                                f"{', '.join(map(str, READABLE_VERSIONS))}")
     config: JSONObject = config_as_read(records[0]["config"])
-    history = [r for r in records[1:] if r.get("type") in (GROWN, AGENT_CODE)]
+    history = [r for r in records[1:] if r.get("type") in (GROWN, AGENT_CODE, RETUNED)]
     return config, each_unit_once(path, records[1:]), good_bytes, history
 
 
