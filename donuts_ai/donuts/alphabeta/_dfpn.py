@@ -55,9 +55,13 @@ from ._workspace import ABORTED, NODE_LIMIT, NODES, NUM_STATS
 #: Proof and disproof numbers stop here: ``INF`` proves or disproves, sums saturate below.
 PN_INF = np.int64(1 << 30)
 #: The 1 + epsilon trick (Pawlewicz & Lew 2007): a child is searched until its proof
-#: number passes the second best's times ``1 + 1 / EPSILON_DIV``, not just the second
-#: best's + 1, so two close children do not take turns at every step.
-EPSILON_DIV = 4
+#: number passes the second best's times ``1 + EPSILON_PERCENT / 100``, not just the second
+#: best's + 1, so two close children do not take turns at every step. On the empty boards of
+#: Layout.random(1..7) and random_grid(1, 2, 4, 6, 7) (one thread, the values and then
+#: analyze's distance tests) 25% searched 73.0 M and 140.3 M nodes, 100% 59.6 M and 112.7 M;
+#: on five of them 50%, 75%, 130% and 200% each searched more nodes in all than 100%
+#: (benchmarks/RESULTS.md).
+EPSILON_PERCENT = 100
 
 # A deadline: the attacker's goal is a win (a five, or the game's end won) at that ply or
 # before, as "does the winner win within 27 plies?"; the defender's, no such win. Every ply
@@ -618,7 +622,7 @@ def _mid(
             break
         # The best child is searched while it stays the best by a margin (1 + epsilon)
         # and the rest's numbers leave room under this node's thresholds.
-        child_a = min(th_phi, max(second + 1, second + second // EPSILON_DIV))
+        child_a = min(th_phi, max(second + 1, second + second * EPSILON_PERCENT // 100))
         child_b = min(PN_INF, th_delta - delta + best_b)
         child = Position(ws.own[ply, best], ws.opp[ply, best], ws.move[ply, best], ws.placed_own[ply, best], ws.placed_opp[ply, best])
         if ws.passes[ply, best] != 0:
