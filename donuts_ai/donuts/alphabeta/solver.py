@@ -663,7 +663,7 @@ class Solver:
         the opening book where it has them (:meth:`book_moves`), else proved one by one.
 
         Each move's value is one proof of the position after it, by proof numbers (on the empty
-        boards of nine tile arrangements, board by board a median of 4.9 times as fast as
+        boards of nine tile arrangements, board by board a median of 5.9 times as fast as
         alpha-beta's null window: ``python -m benchmarks.first_moves values``); with ``threads``
         > 1, that many moves at once.
 
