@@ -8,9 +8,9 @@ and ``docs/architecture.md``.
     python benchmarks/side_by_side/state_api_overhead.py PLAYERS [ROUNDS]
 """
 
+import argparse
 import importlib
 import statistics
-import sys
 import time
 
 import numpy as np
@@ -82,4 +82,8 @@ def main(players: int, rounds: int = ROUNDS) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 4, int(sys.argv[2]) if len(sys.argv) > 2 else ROUNDS)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("players", nargs="?", type=int, default=4, help="players of the Boxes games (default 4)")
+    parser.add_argument("rounds", nargs="?", type=int, default=ROUNDS, help=f"rounds, each figure their median (default {ROUNDS})")
+    args = parser.parse_args()
+    main(args.players, args.rounds)
