@@ -8,7 +8,7 @@ from donuts_ai import Layout
 from donuts_ai.donuts.symmetry import SYMMETRY_NAMES
 from donuts_ai.errors import DonutsError
 from donuts_ai.study import canonical_text, load_study, run_study, study_layouts, summary
-from donuts_ai.tournament import ResultsFileError
+from donuts_ai.tournament import ResultsFileError, verify_file
 from donuts_ai.tournament.results import read_file
 
 
@@ -120,3 +120,5 @@ def test_a_resume_may_change_the_table_size_and_the_file_records_it(tmp_path):
         run_study(grids=2, seed=5, results_path=str(path), resume=True, tt_bits=14)
     with pytest.raises(DonutsError, match="tt_bits"):
         run_study(grids=2, seed=4, tt_bits=40)
+    with pytest.raises(ResultsFileError, match="a study's results file"):  # no games to replay: one clear line
+        verify_file(str(path))

@@ -586,6 +586,10 @@ def verify_file(path: str) -> Verification:
         ResultsFileError: the file cannot be read at all.
     """
     config, _, _, _ = _read(path, check_digests=False)  # a changed line is reported there, with the rest
+    if "game" not in config:  # a study's file: solved layouts, no games to replay
+        kind = "a study's results file" if "study" in config else "not a file of games"
+        raise ResultsFileError(f"{path} is {kind}: verify replays the games of tournament and evaluation files, "
+                               "and it holds none")
     import_recorded_game(config, path)
     return verify_units(config, unit_lines(path), path)
 
