@@ -140,7 +140,9 @@ def test_a_study_file_written_before_the_config_resumes(tmp_path):
     again_config, again = run_study(grids=2, seed=11, results_path=str(path), resume=True, workers=1,
                                     rules={"insertion": "single", "donuts": 12})
     assert again_config == config
-    assert [(u["layout"], u["value"], u["nodes"]) for u in again] == [(u["layout"], u["value"], u["nodes"]) for u in units]
+    # The same layouts and values; not the same nodes: they count the search of the code that
+    # solved the unit (the proof-number search's tuning changes them).
+    assert [(u["layout"], u["value"]) for u in again] == [(u["layout"], u["value"]) for u in units]
 
 
 # Files written by 0.3.0 (commit b926ae6, tests/data/*_v030*.jsonl): a Donuts round robin
