@@ -177,5 +177,8 @@ def test_a_study_file_written_by_0_3_0_resumes(tmp_path):
         path.write_text("".join(fh.readlines()[:-1]), encoding="utf-8")
     again_config, again = run_study(arrangements=3, seed=5, results_path=str(path), resume=True, workers=1)
     assert again_config == config
-    assert [(u["layout"], u["value"], u["best_move"], u["nodes"]) for u in again] == [
-        (u["layout"], u["value"], u["best_move"], u["nodes"]) for u in units]
+    kept = [{key: u[key] for key in units[0]} for u in again[:-1]]
+    assert kept == units[:-1]  # read back from the file as written
+    # The unit solved again: its layout and value. Its move and node count are of the code
+    # that solved it (a change to the search order may change both).
+    assert [(u["layout"], u["value"]) for u in again] == [(u["layout"], u["value"]) for u in units]
