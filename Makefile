@@ -82,10 +82,12 @@ notebooks: $(VENV)/.installed-dev
 # background, for as long as you like (`timeout 8h make first-moves`; one process a variant,
 # at the lowest priority). `make book` then rebuilds the shipped book from every study it is
 # made of (donuts_ai.study.BOOK_STUDIES).
-# The official and 18-donut classes search faster with smaller tables (2**16 entries against
-# 2**20: 23% and 18% less time on 12 and 10 classes, the others running beside them; the
-# single-insertion classes, larger searches, gained nothing). A resume that changes --tt-bits
-# records it in the file (a "retuned" line): answers do not depend on it.
+# Each study searches faster with a smaller table than 2**20 entries: the official and
+# 18-donut classes with 2**16 (23% and 18% less time on 12 and 10 classes, the others running
+# beside them), the single-insertion classes, larger searches, with 2**17 (14% less time on 20
+# classes drawn at random from those solved, one study at a time; 2**16 and 2**18 were close).
+# A resume that changes --tt-bits records it in the file (a "retuned" line): answers do not
+# depend on it.
 # Linux with autogroup (/proc/sys/kernel/sched_autogroup_enabled = 1) gives each session an
 # equal share of the cores whatever the nice values: started from a session of its own
 # (setsid, another terminal), the studies take half of them; `echo 19 > /proc/PID/autogroup`
@@ -95,7 +97,7 @@ FIRST_MOVES := --arrangements all --first-moves --workers 1 --quiet --resume
 first-moves: $(VENV)/.installed
 	nice -n 19 $(BIN)/donuts-ai study first-player $(FIRST_MOVES) --tt-bits 16 --out notebooks/study_first_moves_all.jsonl & \
 	nice -n 19 $(BIN)/donuts-ai study first-player $(FIRST_MOVES) --tt-bits 16 --donuts 18 --out notebooks/study_first_moves_all_donuts18.jsonl & \
-	nice -n 19 $(BIN)/donuts-ai study first-player $(FIRST_MOVES) --insertion single --out notebooks/study_first_moves_all_single.jsonl & \
+	nice -n 19 $(BIN)/donuts-ai study first-player $(FIRST_MOVES) --tt-bits 17 --insertion single --out notebooks/study_first_moves_all_single.jsonl & \
 	wait
 
 book: $(VENV)/.installed
