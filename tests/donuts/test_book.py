@@ -288,12 +288,16 @@ def test_the_book_command_refuses_bad_files_in_one_line(tmp_path, argv, message,
 
 
 def test_the_pages_analysis_shows_the_book_move_before_any_search():
+    """An empty board the book holds without its first moves' values: the first publication
+    has the book's move, exact, before any search. (The book is built from a study without
+    first moves: the shipped one gains first moves class by class as the studies grow.)"""
     from donuts_ai.play.analysis import Analyst
 
     _, rows = load_study(STUDY_V030)
     board = Board(Layout.from_text(rows[0]["layout"]))
-    entry = shipped_book().probe(board)
-    assert entry is not None
+    book = build_book([STUDY_V030])
+    entry = book.probe(board)
+    assert entry is not None and entry.first_moves is None
 
     class Published(Exception):
         pass
@@ -305,6 +309,7 @@ def test_the_pages_analysis_shows_the_book_move_before_any_search():
         raise Published  # the first publication is all this test reads
 
     analyst = Analyst(threads=1)
+    analyst._solver._book = book  # the page's solver, with that book in place of the shipped one
     with pytest.raises(Published):
         analyst.analyze(board, publish)
     (first,) = seen
