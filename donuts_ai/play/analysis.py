@@ -27,12 +27,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from os import PathLike
 from typing import TypedDict
 
 from ..donuts.agents.alphabeta import AlphaBetaAgent
 from ..donuts.alphabeta import Solver
 from ..donuts.alphabeta.solver import available_cores
 from ..donuts.board import Board
+from ..donuts.book import Book
 from ..donuts.squares import COLOR_NAMES
 from ..errors import SearchStopped
 from ..outcomes import value_for, value_name
@@ -247,11 +249,15 @@ class Analyst:
         tt_bits: the solver's table has ``2**tt_bits`` entries.
         threads: the solver's threads (default: every available core; a node limit bounds
             each of the portfolio's searches).
+        book: the opening book the solver reads on an empty board, as :class:`Solver` takes
+            it: ``True`` the shipped one, a :class:`~donuts_ai.donuts.book.Book` or a book
+            file's path, ``False`` none.
     """
 
     def __init__(self, *, proof_nodes: int = PROOF_NODES, distance_nodes: int = DISTANCE_NODES,
                  estimate_nodes: int = ESTIMATE_NODES_PER_MOVE, hint_nodes: int = HINT_NODES,
-                 hint_proof_nodes: int = HINT_PROOF_NODES, tt_bits: int = 20, threads: int | None = None):
+                 hint_proof_nodes: int = HINT_PROOF_NODES, tt_bits: int = 20, threads: int | None = None,
+                 book: Book | str | PathLike[str] | bool = True):
         self.proof_nodes = proof_nodes
         self.distance_nodes = distance_nodes
         self.estimate_nodes = estimate_nodes
@@ -259,7 +265,7 @@ class Analyst:
         self.hint_proof_nodes = hint_proof_nodes
         # A person waits for this analysis: its proofs use every core unless told (the
         # values do not depend on the threads; see :class:`Solver`).
-        self._solver = Solver(tt_bits, threads=available_cores() if threads is None else threads)
+        self._solver = Solver(tt_bits, threads=available_cores() if threads is None else threads, book=book)
         self.threads = self._solver.threads
         self._searchers: dict[int, AlphaBetaAgent] = {}
 

@@ -308,8 +308,7 @@ def test_the_pages_analysis_shows_the_book_move_before_any_search():
         seen.append(analysis)
         raise Published  # the first publication is all this test reads
 
-    analyst = Analyst(threads=1)
-    analyst._solver._book = book  # the page's solver, with that book in place of the shipped one
+    analyst = Analyst(threads=1, book=book)  # the page's analyst, with that book in place of the shipped one
     with pytest.raises(Published):
         analyst.analyze(board, publish)
     (first,) = seen

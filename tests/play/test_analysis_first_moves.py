@@ -39,6 +39,7 @@ def test_the_analyst_gives_every_first_move_from_the_book():
     one_in.push(entry.best_move)
     assert analyst.from_book(one_in) is None  # the book holds empty boards only
     assert analyst.from_book(Board(Layout.random_grid(8))) is None  # a grid: not in the book
+    assert Analyst(tt_bits=14, threads=1, book=False).from_book(board) is None  # told to read no book
 
 
 def test_a_job_has_every_value_of_a_book_board_though_the_gate_never_opens():
