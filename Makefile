@@ -36,33 +36,21 @@ lint: $(VENV)/.installed-dev
 # (tests/warm_kernels.py says why): with cold caches every process the suite starts would
 # compile them again for itself. It checks nothing, so its failure does not stop the tests.
 # The ten slowest tests are printed at the end, so that every CI log shows what the suite costs.
+# The time-sensitive tests (marker `time_sensitive`) run once, after the others, under CPU burners
+# (`test-busy`): the harder condition, and not twice.
 # What a test may cost, the compile caches and how to measure: tests/README.md.
 test: lint
 	$(BIN)/python tests/warm_kernels.py engine & $(BIN)/python tests/warm_kernels.py rest & wait
-	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=10
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=10 -m "not time_sensitive"
+	$(MAKE) test-busy
 
-# The time-sensitive tests (agents under time limits, clocks, supervised play) once more
-# while CPU burners keep both cores busy: they must pass on a shared machine. Named one by
-# one: the rest of their files checks no clock and already ran in `make test`.
-TIME_SENSITIVE := \
-	tests/donuts/test_agents.py::test_takes_an_immediate_five \
-	tests/donuts/test_agents.py::test_blocks_the_only_immediate_five \
-	tests/donuts/test_agents.py::test_tactics_on_a_tiny_budget \
-	tests/donuts/test_agents.py::test_tactics_on_the_first_call_in_a_fresh_process \
-	tests/tournament/test_tournament.py::test_duel_blitz_clock_runs_over_the_whole_series \
-	tests/tournament/test_tournament.py::test_blitz_clock_loses_on_time \
-	tests/tournament/test_tournament.py::test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on \
-	tests/tournament/test_tournament.py::test_a_process_that_dies_between_turns_loses_by_crash \
-	tests/tournament/test_tournament.py::test_an_agent_that_cannot_start_loses_whatever_the_policy \
-	tests/play/test_server_load.py \
-	tests/tournament/test_engine_protocol.py::test_faulty_engines_lose_their_games_and_the_run_goes_on \
-	tests/tournament/test_engine_protocol.py::test_an_engine_that_never_starts_or_is_gone_loses \
-	tests/tournament/test_engine_protocol.py::test_stop_answers_at_once_and_quit_leaves_a_running_search \
-	tests/tournament/test_engine_protocol.py::test_go_limits_reach_the_agent_and_info_lines_say_what_it_did \
-	tests/tournament/test_shutdown.py::test_processes_are_told_to_leave_then_killed_with_their_group \
-	tests/tournament/test_shutdown.py::test_closing_seats_stops_engines_that_hang_and_ignore_quit
+# The time-sensitive tests (agents under time limits, clocks, supervised play: pytest marker
+# `time_sensitive`) while CPU burners keep both cores busy: they must pass on a shared machine.
+# Only their files are collected.
+TIME_SENSITIVE_FILES := tests/donuts/test_agents.py tests/tournament/test_tournament.py tests/play/test_server_load.py \
+	tests/tournament/test_engine_protocol.py tests/tournament/test_shutdown.py
 test-busy: $(VENV)/.installed-dev
-	$(BIN)/python .ci/with_busy_cores.py -- $(BIN)/python -m pytest -q $(TIME_SENSITIVE)
+	$(BIN)/python .ci/with_busy_cores.py -- $(BIN)/python -m pytest -q -m time_sensitive $(TIME_SENSITIVE_FILES)
 
 # mypy, strict, over the whole package (settings in pyproject.toml's [tool.mypy]).
 typecheck: $(VENV)/.installed-dev

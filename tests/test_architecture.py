@@ -621,3 +621,17 @@ def test_the_layout_check_sees_a_missing_role(tmp_path):
     (tmp_path / "connect_four" / "rules.py").unlink()
     (tmp_path / "boxes" / "agents" / "_bound.py").unlink()
     assert _roles_missing(tmp_path) == {"connect_four": ["rules"], "boxes": ["agents._bound"]}
+
+
+def test_every_time_sensitive_test_is_in_a_file_that_make_test_busy_collects():
+    """`make test` leaves the tests marked ``time_sensitive`` to `make test-busy`, which
+    collects only the files the Makefile names: a marked test elsewhere would run nowhere."""
+    tests = Path(__file__).parent
+    makefile = (tests.parent / "Makefile").read_text()
+    listed = re.search(r"^TIME_SENSITIVE_FILES := ((?:.*\\\n)*.*)$", makefile, re.MULTILINE)
+    assert listed is not None, "the Makefile names no TIME_SENSITIVE_FILES"
+    named = set(listed.group(1).replace("\\\n", " ").split())
+    marked = {str(path.relative_to(tests.parent)) for path in tests.rglob("test_*.py")
+              if path != Path(__file__) and "pytest.mark.time_sensitive" in path.read_text()}
+    assert marked, "no test is marked time_sensitive"
+    assert marked == named, {"marked, not collected": sorted(marked - named), "collected, none marked": sorted(named - marked)}

@@ -74,8 +74,15 @@ def test_every_agent_plays_only_legal_moves_under_every_variant(players):
         assert state.is_game_over() and (ran_out or dead), (rules, len(moves))
 
 
+#: Whole games of random players only: every player count (2 to 6) twice and every variant
+#: at least once. Every (player count, variant) pair already has a whole game above, with a
+#: random player in most of them. A move costs milliseconds (the agent rebuilds a state from the
+#: observation), so more games than this buy little but time.
+RANDOM_GAMES = 10
+
+
 def test_many_random_games_stay_legal():
-    for seed in range(30):
+    for seed in range(RANDOM_GAMES):
         players = 2 + seed % 5
         rules = BoxesRules.all_variants(players)[seed % 8]
         state, _ = _play_game(rules, seed, [RandomAgent(seed=seed + p) for p in range(players)])

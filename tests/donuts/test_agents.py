@@ -58,6 +58,7 @@ def _tiny_id(case):
     return agent.spec if time_left is None else f"{agent.spec}+clock={time_left}"
 
 
+@pytest.mark.time_sensitive
 @pytest.mark.parametrize("agent", searching_agents(), ids=lambda a: a.spec)
 def test_takes_an_immediate_five(agent):
     board = position(**WIN_NOW)
@@ -65,6 +66,7 @@ def test_takes_an_immediate_five(agent):
     assert agent.select_move(board) == "c2"
 
 
+@pytest.mark.time_sensitive
 @pytest.mark.parametrize("agent", searching_agents(), ids=lambda a: a.spec)
 def test_blocks_the_only_immediate_five(agent):
     board = position(**BLOCK)
@@ -72,6 +74,7 @@ def test_blocks_the_only_immediate_five(agent):
     assert agent.select_move(board) == "f6"
 
 
+@pytest.mark.time_sensitive
 @pytest.mark.parametrize("case", tiny_budget_agents(), ids=_tiny_id)
 def test_tactics_on_a_tiny_budget(case):
     agent, time_left = case
@@ -176,6 +179,7 @@ print(agent.select_move(Board.from_fen(fen, Rules(insertion, donuts)), time_left
 """
 
 
+@pytest.mark.time_sensitive
 @pytest.mark.parametrize("kind, params", [("alphabeta", {"time_limit": 0.001}), ("mcts", {"time_limit": 0.001, "seed": 1}),
                                           ("mcts", {"time_limit": 0.001, "seed": 1, "workers": 2})],
                          ids=["alphabeta", "mcts", "mcts-2"])
@@ -198,17 +202,20 @@ print(solve(b).result)
 
 def test_tactics_on_the_first_call_in_a_fresh_process_with_a_cold_cache(tmp_path):
     """Fresh processes on an empty Numba cache of their own, one after another: the solver
-    twice, then an alpha-beta and an MCTS agent's first call in a position where the timed
-    search chooses. About 35 s of compiling, which is what this test is about:
+    twice, then an alpha-beta agent's first call in a position where the timed search
+    chooses. About 40 s of compiling, which is what this test is about:
 
     - the solver compiles its kernels, the recursive ones in two specializations, and
       writes them; the second process loads them and must give the same answer (Numba's
       cache once mishandled such kernels: a segfault on the second run);
-    - each agent compiles the kernels of its own search during its first call (those the
-      solver left), and still answers a good move on a budget far below the compile time.
+    - the agent compiles the kernels of its own search during its first call (those the
+      solver left), before its clock starts, and still answers a good move on a budget
+      far below the compile time.
 
-    One chain rather than one cold cache per process: the kernels the three share compile
-    once (each process still compiles everything of its own that the ones before did not)."""
+    The MCTS agent compiles its kernels through the same ``warm_up`` before its clock; its
+    first call in a fresh process is checked from the suite's cache (the test above), and
+    a cold compile of its kernels would cost this test another 15 s of CPU for no other path.
+    One chain rather than one cold cache per process: the kernels they share compile once."""
     cache = tmp_path / "numba"
     env = {"PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": str(cache)}
     first = subprocess.run([sys.executable, "-c", SOLVE], env=env, capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT)
@@ -216,8 +223,7 @@ def test_tactics_on_the_first_call_in_a_fresh_process_with_a_cold_cache(tmp_path
     assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
     assert first.stdout == second.stdout
     fen, rules, good = tactical_positions()["some"][0]
-    for kind, params in (("alphabeta", {"time_limit": 0.001}), ("mcts", {"time_limit": 0.001, "seed": 1})):
-        _first_calls([(kind, params, fen, rules, good, cache)])
+    _first_calls([("alphabeta", {"time_limit": 0.001}, fen, rules, good, cache)])
 
 
 def _first_calls(cases) -> None:

@@ -50,6 +50,12 @@ GAMES, SEED = 10, 7
 TRAINING_PATIENCE = 300.0
 #: evaluate's agent and sample: 3 units of 25 middlegame positions.
 EVAL_AGENT, EVAL_LIMIT = "mcts:simulations=3000", 75
+#: How often the head checks that each node is alive. A removed node counts as alive until
+#: its checks fail (5 in a row, Ray's default), and ``wait_for_nodes`` waits for that when a
+#: node is added again: with Ray's default period of 3 s, 10 to 15 s each time. A node that
+#: is alive fails a check only when it gives no answer within Ray's timeout (10 s), so a
+#: loaded machine does not make a live node look dead any sooner.
+HEALTH_CHECK_PERIOD_MS = 500
 
 
 @contextlib.contextmanager
@@ -71,7 +77,9 @@ def cluster():
     to it (the in-process runs share one Ray job, and so its workers, rather than each
     starting workers of its own: CI time); shut down after the module."""
     with _sigint_ignored():
-        made = cluster_utils.Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+        made = cluster_utils.Cluster(initialize_head=True, head_node_args={
+            "num_cpus": 1, "include_dashboard": False,
+            "_system_config": {"health_check_period_ms": HEALTH_CHECK_PERIOD_MS}})
     handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
         with _sigint_ignored():
@@ -194,8 +202,10 @@ def _with_node_lost(cluster, out: Path, run):
 
 @pytest.fixture(scope="module")
 def local_games():
-    """The tournament played locally, in this process: the games every cluster run must play."""
-    return _games(T.run(AGENTS, games=GAMES, seed=SEED, workers=1, game="donuts").units)
+    """The tournament played locally, in this process: the games every cluster run must play.
+    Its agents play as objects here (isolation "none"): their moves do not depend on where
+    they run, and a seat process costs about a second to start."""
+    return _games(T.run(AGENTS, games=GAMES, seed=SEED, workers=1, isolation="none", game="donuts").units)
 
 
 def test_the_study_across_two_nodes_solves_as_a_local_run(cluster):
@@ -217,7 +227,7 @@ def test_a_run_without_an_address_starts_an_instance_of_its_own_beside_a_cluster
     driver = _start(args, env={**os.environ, "RAY_ADDRESS": cluster.address})
     _, err = driver.communicate(timeout=PATIENCE)
     assert driver.returncode == 0, err
-    local = T.run(["greedy", "random"], games=2, seed=3, workers=1, game="donuts")
+    local = T.run(["greedy", "random"], games=2, seed=3, workers=1, isolation="none", game="donuts")  # as local_games
     assert _games(T.Results.from_file(str(out)).units) == _games(local.units)
 
 
@@ -357,7 +367,8 @@ def test_a_tournament_loses_a_node_mid_run_and_plays_every_unit_once(cluster, lo
 
 def test_evaluate_loses_a_node_mid_run_and_counts_every_position_once(cluster, tmp_path):
     out = tmp_path / "e.jsonl"
-    local = evaluate(EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3)
+    local = evaluate(EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3,
+                     settings=EvaluationSettings(isolation="none"))  # as local_games: the same answers, no seat process
     result, loss = _with_node_lost(cluster, out, lambda: evaluate(
         EVAL_AGENT, suite="middlegame", limit=EVAL_LIMIT, seed=3, results_path=str(out),
         settings=EvaluationSettings(backend="ray", address=cluster.address)))

@@ -26,6 +26,9 @@ IDLE_TIMEOUT = 1.0
 HANG = 120  # seconds: a guard against a hung server, not a speed requirement
 HALF_A_REQUEST = b"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Len"
 
+#: Every test here waits on a server under load with clocks (timeouts, a trickling client).
+pytestmark = pytest.mark.time_sensitive
+
 
 @pytest.fixture
 def server():

@@ -36,6 +36,11 @@ STANDARD = Layout.standard().to_text().replace("\n", "")
 #: a broken build, far above what any answer takes on a loaded machine; never asserted).
 PATIENCE = 120.0
 ENDINGS = ("five", "largest group", "majority")
+#: The isolation of the Python agents that play the engines below: objects in the test's
+#: process. An engine is always a supervised program of its own (an ``EngineSeat``), which
+#: is what these tests are about; a Python agent's seat process would only add a second or
+#: so of start-up to every run (the faulty engines play one: a run of both kinds of seat).
+OPPONENTS = "none"
 
 
 @pytest.fixture(scope="module")
@@ -189,17 +194,19 @@ def test_engine_specs_are_read_and_checked():
 @pytest.mark.parametrize("rules", [None, {"insertion": "single", "donuts": 18}, {"insertion": "group", "donuts": 36}])
 def test_the_c_engine_plays_a_supervised_tournament(c_engine, rules):
     spec = f"engine:{c_engine}"
-    results = T.run([spec, "random", "greedy"], games=2, workers=1, seed=3, game="donuts", config=T.HarnessConfig(rules=rules))
+    results = T.run([spec, "random", "greedy"], games=2, workers=1, seed=3, isolation=OPPONENTS, game="donuts",
+                    config=T.HarnessConfig(rules=rules))
     assert len(results.games) == 6
     assert not results.events(), results.events()
     assert all(g.reason in ENDINGS for g in results.games)
     # Seeded through its seed option: a rerun plays the same games.
-    again = T.run([spec, "random", "greedy"], games=2, workers=1, seed=3, game="donuts", config=T.HarnessConfig(rules=rules))
+    again = T.run([spec, "random", "greedy"], games=2, workers=1, seed=3, isolation=OPPONENTS, game="donuts",
+                  config=T.HarnessConfig(rules=rules))
     assert [g.moves for g in again.games] == [g.moves for g in results.games]
 
 
 def test_the_c_engine_beats_a_random_player_more_often_than_not(c_engine):
-    results = T.run([f"engine:{c_engine}", "random"], games=8, workers=1, seed=11, game="donuts")
+    results = T.run([f"engine:{c_engine}", "random"], games=8, workers=1, seed=11, isolation=OPPONENTS, game="donuts")
     assert not results.events()
     won = sum(T.match.score_of(g, g.names.index(f"engine:{c_engine}")) for g in results.games)
     assert won > len(results.games) / 2, won
@@ -218,8 +225,11 @@ def test_an_engine_is_an_agent_too(c_engine):
 # --- faulty engines lose games, never the run ------------------------------------------
 
 
+@pytest.mark.time_sensitive
 def test_faulty_engines_lose_their_games_and_the_run_goes_on(tmp_path):
     faulty = {kind: f"engine:{_script(tmp_path, kind, body)}" for kind, body in FAULTS.items()}
+    # random in a supervised process of its own too: killing an engine (its process group)
+    # leaves the other seats' processes alone.
     results = T.run(["random", *faulty.values()], games=2, workers=1, game="donuts",
                     results_path=str(tmp_path / "r.jsonl"), config=T.HarnessConfig(format="gauntlet", move_limit=3))
     assert len(results.games) == 2 * len(FAULTS) and len(T.Results.from_file(str(tmp_path / "r.jsonl")).games) == len(results.games)
@@ -238,6 +248,7 @@ def test_faulty_engines_lose_their_games_and_the_run_goes_on(tmp_path):
             assert "thinking hard" in detail
 
 
+@pytest.mark.time_sensitive
 def test_an_engine_that_never_starts_or_is_gone_loses(tmp_path):
     silent = tmp_path / "silent"
     silent.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(3600)\n")
@@ -287,8 +298,8 @@ def test_the_harness_speaks_the_protocol_as_written(tmp_path, monkeypatch):
     path = tmp_path / "recorder.py"
     path.write_text(RECORDER)
     command = shlex.join([sys.executable, str(path), str(log)])
-    results = T.run([f"engine:{command},option.Style=calm,go.depth=3", "random"], games=2, workers=1, game="donuts",
-                    config=T.HarnessConfig(clock=600))
+    results = T.run([f"engine:{command},option.Style=calm,go.depth=3", "random"], games=2, workers=1, isolation=OPPONENTS,
+                    game="donuts", config=T.HarnessConfig(clock=600))
     assert not results.events() and all(g.reason in ENDINGS for g in results.games)
     sessions: list[list[str]] = []
     for line in log.read_text().splitlines():
@@ -370,6 +381,7 @@ def test_donuts_ai_engine_greedy_answers_the_protocol(our_engine):
     assert "unknown command ignored: this is not a command" in err and "36 symbols" in err and "unknown option" in err
 
 
+@pytest.mark.time_sensitive
 def test_stop_answers_at_once_and_quit_leaves_a_running_search(our_engine):
     engine = _Engine(our_engine, "mcts:time=3600")
     engine.send("dep", "isready")
@@ -384,6 +396,7 @@ def test_stop_answers_at_once_and_quit_leaves_a_running_search(our_engine):
     assert "the search was still running" in engine.quit()
 
 
+@pytest.mark.time_sensitive
 def test_go_limits_reach_the_agent_and_info_lines_say_what_it_did(our_engine):
     engine = _Engine(our_engine, "alphabeta:time=3600")
     engine.send("dep", "isready")
@@ -443,6 +456,6 @@ def test_a_settings_objects_fields_are_options():
 
 def test_our_engine_plays_through_the_harness(our_engine):
     spec = f"engine:{our_engine} greedy"
-    results = T.run([spec, "random"], games=2, workers=1, seed=5, game="donuts")
+    results = T.run([spec, "random"], games=2, workers=1, seed=5, isolation=OPPONENTS, game="donuts")
     assert not results.events(), results.events()
     assert all(g.reason in ENDINGS for g in results.games)

@@ -145,17 +145,22 @@ def test_the_first_solve_of_a_process_says_when_it_compiles_and_later_ones_do_no
 
 # --- results files count each unit once ------------------------------------------------
 
+#: The agents of these files play as objects in this process: the tests read and resume
+#: files, and a seat process would cost a second or so of start-up for nothing they check.
+ISOLATION = "none"
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """A finished 4-game tournament's results file, as text."""
     path = tmp_path_factory.mktemp("played") / "r.jsonl"
-    T.run(["greedy", "random"], game="donuts", games=4, seed=1, workers=1, results_path=str(path))
+    T.run(["greedy", "random"], game="donuts", games=4, seed=1, workers=1, isolation=ISOLATION, results_path=str(path))
     return path.read_text()
 
 
 def _resume(path) -> T.Results:
-    return T.run(["greedy", "random"], game="donuts", games=4, seed=1, workers=1, results_path=str(path),
-                 config=T.HarnessConfig(resume=True))
+    return T.run(["greedy", "random"], game="donuts", games=4, seed=1, workers=1, isolation=ISOLATION,
+                 results_path=str(path), config=T.HarnessConfig(resume=True))
 
 
 def test_a_repeated_unit_line_is_counted_once(tmp_path, played):
@@ -204,7 +209,7 @@ def test_python_names_the_keyword_and_the_command_line_the_flag(tmp_path, played
     path = tmp_path / "r.jsonl"
     path.write_text(played)
     with pytest.raises(T.ResultsFileError, match=r"pass resume=True"):
-        T.run(["greedy", "random"], game="donuts", games=4, seed=1, workers=1, results_path=str(path))
+        T.run(["greedy", "random"], game="donuts", games=4, seed=1, workers=1, isolation=ISOLATION, results_path=str(path))
     done = _python(["-m", "donuts_ai", "tournament", "greedy", "random", "--games", "4", "--out", str(path)], tmp_path)
     assert done.returncode == 2 and "pass --resume" in done.stderr and "resume=True" not in done.stderr
 

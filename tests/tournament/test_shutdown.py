@@ -285,6 +285,7 @@ def _python(code: str) -> subprocess.Popen[bytes]:
     return proc
 
 
+@pytest.mark.time_sensitive
 def test_processes_are_told_to_leave_then_killed_with_their_group(stubborn, tmp_path):
     log = tmp_path / "pids"
     polite, quitter = _python(LEAVES_AT_EOF), _python(LEAVES_ON_QUIT)
@@ -305,6 +306,7 @@ def test_processes_are_told_to_leave_then_killed_with_their_group(stubborn, tmp_
     end_processes([(polite, b""), (stubborn_proc, b"quit\n")])  # ended processes: nothing to do, no error
 
 
+@pytest.mark.time_sensitive
 def test_closing_seats_stops_engines_that_hang_and_ignore_quit(stubborn, tmp_path):
     log = tmp_path / "pids"
     seats = [T.EngineSeat(f"engine:{stubborn} {log} 0", game="donuts") for _ in range(2)]

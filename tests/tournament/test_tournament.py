@@ -293,6 +293,7 @@ def test_series_count_wins_only_and_end_at_the_target_or_the_length():
         {"wins": [1, 2], "winner": 0, "reason": "clock", "target": 4}, 3)
 
 
+@pytest.mark.time_sensitive
 def test_duel_blitz_clock_runs_over_the_whole_series():
     results = T.run(["tests.tournament.test_tournament:SlowAgent", "random"], games=1, workers=1, seed=4, game="donuts",
                     config=T.HarnessConfig(mode="duel", best_of=7, clock=0.6))
@@ -322,6 +323,7 @@ def test_team_battle_rotates_four_seats():
         T.run(["greedy", "random"], game="donuts", config=T.HarnessConfig(mode="team"))
 
 
+@pytest.mark.time_sensitive
 def test_blitz_clock_loses_on_time():
     settings = T.PlaySettings(clock=0.1, illegal="lose")
     record = T.play_game([SlowAgent(), RandomAgent(seed=1)], Layout.standard(), Rules(), 1, game="donuts", isolation="none",
@@ -370,6 +372,7 @@ def test_every_seat_has_its_own_agent(isolation):
     T.close_seats()
 
 
+@pytest.mark.time_sensitive
 def test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on(tmp_path, monkeypatch):
     bad = [f"{__name__}:HangAgent", f"{__name__}:ExitAgent", f"{__name__}:SegfaultAgent"]
     path = tmp_path / "r.jsonl"
@@ -396,6 +399,7 @@ def test_a_hanging_or_crashing_agent_loses_and_the_run_goes_on(tmp_path, monkeyp
     assert reasons[0] == "crash" and all(r != "crash" for r in reasons[1:]), reasons
 
 
+@pytest.mark.time_sensitive
 def test_a_process_that_dies_between_turns_loses_by_crash():
     results = T.run([f"{__name__}:DieAfterAnswerAgent", f"{__name__}:SlowAgent"], games=2, workers=1, game="donuts")
     for g in results.games:
@@ -418,6 +422,7 @@ def test_numpy_integer_moves_are_moves_in_and_out_of_process():
         assert not results.events(), (isolation, results.events())
 
 
+@pytest.mark.time_sensitive
 def test_an_agent_that_cannot_start_loses_whatever_the_policy():
     record = T.play_game([T.ProcessSeat("tests.tournament.test_tournament:BrokenConstructorAgent", game="donuts"), RandomAgent(seed=1)],
                          Layout.standard(), Rules(), 1, game="donuts", settings=T.PlaySettings(illegal="forfeit"))
@@ -547,9 +552,12 @@ def test_corrupt_last_line_is_reported_and_skipped(tmp_path, capsys):
 
 
 def test_ray_backend_with_a_local_instance():
+    # In-process agents (as above): what runs on Ray here is the units. Seats in processes
+    # below Ray's workers are test_ray_cluster.py's (a cluster's nodes, and a CLI run that
+    # starts a local instance of its own).
     ray = pytest.importorskip("ray")
-    results = T.run(FAST, games=2, seed=5, workers=2, game="donuts", config=T.HarnessConfig(backend="ray"))
-    serial = T.run(FAST, games=2, seed=5, workers=1, game="donuts")
+    results = T.run(FAST, games=2, seed=5, workers=2, isolation="none", game="donuts", config=T.HarnessConfig(backend="ray"))
+    serial = T.run(FAST, games=2, seed=5, workers=1, isolation="none", game="donuts")
     assert [g["moves"] for g in results.games] == [g["moves"] for g in serial.games]
     assert not ray.is_initialized()
 
@@ -621,7 +629,7 @@ def test_sprt_arguments():
         sprt([0] * 5, 10, 5)
     with pytest.raises(ValueError, match="5 non-negative"):
         sprt([1, 2], 0, 5)
-    state, played = T.run_sprt("greedy", "random", 0, 50, max_pairs=40, setups="random:1:5", game="donuts")
+    state, played = T.run_sprt("greedy", "random", 0, 50, max_pairs=40, setups="random:1:5", isolation="none", game="donuts")
     assert state.decision == "H1" and played < 40
 
 
@@ -634,7 +642,10 @@ def cli(*args, cwd=None):
 
 def test_cli_tournament_report_and_errors(tmp_path, capsys):
     out = tmp_path / "r.jsonl"
-    proc = cli("tournament", "random", "greedy", "--games", "2", "--out", str(out), "--quiet", "--workers", "1")
+    # In-process agents: the report is what is checked (seats in processes from the
+    # command line: test_the_command_line_survives_bad_agents).
+    proc = cli("tournament", "random", "greedy", "--games", "2", "--out", str(out), "--quiet", "--workers", "1",
+               "--isolation", "none")
     assert proc.returncode == 0, proc.stderr
     assert "Ratings" in proc.stdout and "Crosstable" in proc.stdout
     proc = cli("report", str(out), "--png", str(tmp_path / "png"))
@@ -647,7 +658,8 @@ def test_cli_tournament_report_and_errors(tmp_path, capsys):
         (("tournament", "random", "greedy", "--setups", "/no/file"), "cannot read layout file"),
         (("tournament", "random", "greedy", "--layouts", "standard"), "unrecognized arguments: --layouts"),
         (("tournament", "random", "greedy", "--out", str(out)), "exists: pass --resume"),
-        (("tournament", "random", "greedy", "--seed", "9", "--out", str(out), "--resume"), "different tournament"),
+        (("tournament", "random", "greedy", "--seed", "9", "--isolation", "none", "--out", str(out), "--resume"),
+         "different tournament"),
         (("report", "/no/file"), "cannot read results file"),
     ]:
         status, err = command_error(capsys, *args)
