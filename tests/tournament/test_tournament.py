@@ -552,9 +552,9 @@ def test_corrupt_last_line_is_reported_and_skipped(tmp_path, capsys):
 
 
 def test_ray_backend_with_a_local_instance():
-    # In-process agents (as above): what runs on Ray here is the units. Seats in processes
-    # below Ray's workers are test_ray_cluster.py's (a cluster's nodes, and a CLI run that
-    # starts a local instance of its own).
+    # In-process agents, as in the tests of schedules and results files above: what runs on
+    # Ray here is the units. Seats in processes below Ray's workers are test_ray_cluster.py's
+    # (a cluster's nodes, and a command-line run that starts a local instance of its own).
     ray = pytest.importorskip("ray")
     results = T.run(FAST, games=2, seed=5, workers=2, isolation="none", game="donuts", config=T.HarnessConfig(backend="ray"))
     serial = T.run(FAST, games=2, seed=5, workers=1, isolation="none", game="donuts")
