@@ -171,7 +171,7 @@ ALLOWED = {
                 "donuts.agents", "donuts.board", "donuts.layout", "donuts.planes", "donuts.rules", "donuts.squares",
                 "donuts.vector_env"},
     "play": {"_compile_notice", "errors", "game", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board",
-             "donuts.layout", "donuts.outcomes", "donuts.rules", "donuts.squares", "donuts.svg"},
+             "donuts.book", "donuts.layout", "donuts.outcomes", "donuts.rules", "donuts.squares", "donuts.svg"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
     "learn": {"_bits", "_checks", "agents", "errors", "outcomes", "search", "suites", "tournament", "donuts.agents",
