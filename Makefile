@@ -31,18 +31,26 @@ lint: $(VENV)/.installed-dev
 # One pytest worker per core (pytest-xdist), a test file to a worker: the suite is CPU-bound
 # (compiling kernels, playing games, seat processes), and a file's module fixtures are built once.
 # The tests must pass while other processes keep every core busy, so two workers side by side
-# are one more such load; `make test-busy` checks the time-sensitive ones under burners too.
+# are one more such load.
 # First the kernels are compiled into their on-disk caches, two processes at once
 # (tests/warm_kernels.py says why): with cold caches every process the suite starts would
 # compile them again for itself. It checks nothing, so its failure does not stop the tests.
+# The time-sensitive tests (marker `time_sensitive`) run once, in a process of their own beside
+# the two workers: the rest of the suite is their load, and lowest-priority burners fill any
+# time it leaves idle (their log is printed after the others'; `make test-busy` runs them under
+# full-priority burners instead, the harder condition, and is not part of `make test`).
 # The ten slowest tests are printed at the end, so that every CI log shows what the suite costs.
-# The time-sensitive tests (marker `time_sensitive`) run once, after the others, under CPU burners
-# (`test-busy`): the harder condition, and not twice.
 # What a test may cost, the compile caches and how to measure: tests/README.md.
+TIME_SENSITIVE_LOG := .pytest-time-sensitive.log
 test: lint
 	$(BIN)/python tests/warm_kernels.py engine & $(BIN)/python tests/warm_kernels.py rest & wait
-	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=10 -m "not time_sensitive"
-	$(MAKE) test-busy
+	@status=0; \
+	$(BIN)/python .ci/with_busy_cores.py --fill-idle -- $(BIN)/python -m pytest -q -p no:cacheprovider -m time_sensitive \
+		$(TIME_SENSITIVE_FILES) > $(TIME_SENSITIVE_LOG) 2>&1 & timed=$$!; \
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=10 -m "not time_sensitive" || status=$$?; \
+	wait $$timed || status=$$?; \
+	echo "--- the time-sensitive tests, beside the others:"; cat $(TIME_SENSITIVE_LOG); \
+	exit $$status
 
 # The time-sensitive tests (agents under time limits, clocks, supervised play: pytest marker
 # `time_sensitive`) while CPU burners keep both cores busy: they must pass on a shared machine.

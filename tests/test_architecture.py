@@ -623,9 +623,10 @@ def test_the_layout_check_sees_a_missing_role(tmp_path):
     assert _roles_missing(tmp_path) == {"connect_four": ["rules"], "boxes": ["agents._bound"]}
 
 
-def test_every_time_sensitive_test_is_in_a_file_that_make_test_busy_collects():
-    """`make test` leaves the tests marked ``time_sensitive`` to `make test-busy`, which
-    collects only the files the Makefile names: a marked test elsewhere would run nowhere."""
+def test_every_time_sensitive_test_is_in_a_file_that_make_test_collects_for_them():
+    """`make test`'s parallel run leaves out the tests marked ``time_sensitive``; its run of
+    them beside it (and `make test-busy`) collects only the files the Makefile names
+    (``TIME_SENSITIVE_FILES``): a marked test elsewhere would run nowhere."""
     tests = Path(__file__).parent
     makefile = (tests.parent / "Makefile").read_text()
     listed = re.search(r"^TIME_SENSITIVE_FILES := ((?:.*\\\n)*.*)$", makefile, re.MULTILINE)
