@@ -25,7 +25,7 @@ from ..errors import GameOverError, IllegalMoveError, InvalidMoveError
 from ..state import GameState
 from ._kernels import Tables
 from ._kernels.tables import Codes, Grid
-from ._state.checks import check_observation, check_state_dict
+from ._state.checks import check_observation, check_state_dict, check_trays_and_piles
 from ._state.engine import BoxesObservation as BoxesObservation
 from ._state.engine import BoxesStateDict as BoxesStateDict
 from ._state.engine import EngineCore
@@ -474,7 +474,9 @@ class BoxesState:
             final_turns_left=obs["final_turns_left"], stuck_streak=obs["stuck_streak"], over=obs["over"],
             moves=obs["moves"],
         )
-        return cls.from_dict(data)
+        # The keys copied from the observation were checked with it: only the dealt cards are new.
+        check_trays_and_piles(BoxesRules.from_dict(obs["rules"]), data)
+        return cls._of(EngineCore.from_dict(data))
 
     def sample_world(self, observer: int, seed: int = 0) -> BoxesState:
         """A copy of this state with everything ``observer`` cannot see dealt again at random:

@@ -575,6 +575,18 @@ def test_bad_observations_are_named():
     obs["tray"] = obs["tray"][:-1]
     with pytest.raises(ObservationError, match="tray"):
         BoxesState.from_observation(obs, seed=1)
+    # A tray holding a card its player has placed, or the same card twice (sizes kept).
+    placed = next(card_type for owner, card_type, *_ in _mid_game().observation(0)["cards"][1:] if owner == 0)
+    for bad in (placed, "twice"):
+        obs = _mid_game().observation(0)
+        obs["tray"][0] = obs["tray"][1] if bad == "twice" else bad
+        with pytest.raises(ObservationError, match="player 0"):
+            BoxesState.from_observation(obs, seed=1)
+    # Another player's known pile bottom longer than the pile: checked on the dealt state.
+    obs = _mid_game().observation(0)
+    obs["pile_known"][1] = obs["pile_sizes"][1] + 1
+    with pytest.raises(ObservationError, match="pile_known of player 1 exceeds the pile"):
+        BoxesState.from_observation(obs, seed=1)
 
 
 # ---------------------------------------------------------------------------- pictures

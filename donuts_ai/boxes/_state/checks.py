@@ -7,8 +7,8 @@ and the cards, trays and piles consistent with each other. A problem raises
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NoReturn, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn, cast
 
 from ..._checks import is_int
 from ..deck import CANONICAL_ROTATIONS, DECK_SIZE, HAS_ROLL, PLAIN_FLAVOURS, QUADRANTS, TRAY_SIZE
@@ -132,6 +132,14 @@ def check_state_dict(data: object) -> BoxesStateDict:
     """``data`` checked to be a state dict (raises :class:`~.errors.ObservationError` naming the first problem)."""
     rules = _check_common(data, STATE_KEYS)
     assert isinstance(data, dict)  # _check_common checked it
+    check_trays_and_piles(rules, data)
+    return cast(BoxesStateDict, data)  # every key and value checked above (an int may be a NumPy int)
+
+
+def check_trays_and_piles(rules: BoxesRules, data: Mapping[str, Any]) -> None:
+    """The trays and piles of a state dict whose other keys are already checked (by
+    :func:`check_state_dict`, or as the observation they were copied from): each player's
+    placed cards, tray and pile exactly one deck, and ``pile_known`` within the pile."""
     n = rules.players
     for key in ("trays", "piles"):
         if not isinstance(data[key], list) or len(data[key]) != n:
@@ -140,7 +148,6 @@ def check_state_dict(data: object) -> BoxesStateDict:
     for q in range(n):
         if data["pile_known"][q] > len(data["piles"][q]):
             _fail(f"pile_known of player {q} exceeds the pile")
-    return cast(BoxesStateDict, data)  # every key and value checked above (an int may be a NumPy int)
 
 
 def check_observation(obs: object) -> BoxesObservation:
