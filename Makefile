@@ -44,7 +44,7 @@ lint: $(VENV)/.installed-dev
 TIME_SENSITIVE_LOG := .pytest-time-sensitive.log
 test: lint
 	$(BIN)/python tests/warm_kernels.py engine & $(BIN)/python tests/warm_kernels.py rest & wait
-	@status=0; \
+	status=0; \
 	$(BIN)/python .ci/with_busy_cores.py --fill-idle -- $(BIN)/python -m pytest -q -p no:cacheprovider -m time_sensitive \
 		$(TIME_SENSITIVE_FILES) > $(TIME_SENSITIVE_LOG) 2>&1 & timed=$$!; \
 	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=10 -m "not time_sensitive" || status=$$?; \
