@@ -116,8 +116,7 @@ def _check_cards(cards: object, n: int) -> None:
         seen_cells |= window
 
 
-def _check_hands(rules: BoxesRules, cards: list[list[int]], trays: list[object], piles: list[object]) -> None:
-    n = rules.players
+def _check_hands(n: int, cards: list[list[int]], trays: list[object], piles: list[object]) -> None:
     for q in range(n):
         placed = [t for owner, t, *_ in cards[1:] if owner == q]
         tray = _int_list(f"tray of player {q}", trays[q], hi=DECK_SIZE - 1)
@@ -132,19 +131,19 @@ def check_state_dict(data: object) -> BoxesStateDict:
     """``data`` checked to be a state dict (raises :class:`~.errors.ObservationError` naming the first problem)."""
     rules = _check_common(data, STATE_KEYS)
     assert isinstance(data, dict)  # _check_common checked it
-    check_trays_and_piles(rules, data)
+    check_trays_and_piles(rules.players, data)
     return cast(BoxesStateDict, data)  # every key and value checked above (an int may be a NumPy int)
 
 
-def check_trays_and_piles(rules: BoxesRules, data: Mapping[str, Any]) -> None:
+def check_trays_and_piles(n: int, data: Mapping[str, Any]) -> None:
     """The trays and piles of a state dict whose other keys are already checked (by
     :func:`check_state_dict`, or as the observation they were copied from): each player's
-    placed cards, tray and pile exactly one deck, and ``pile_known`` within the pile."""
-    n = rules.players
+    placed cards, tray and pile exactly one deck, and ``pile_known`` within the pile (``n``:
+    the players)."""
     for key in ("trays", "piles"):
         if not isinstance(data[key], list) or len(data[key]) != n:
             _fail(f"{key} must be a list of {n} lists")
-    _check_hands(rules, data["cards"], data["trays"], data["piles"])
+    _check_hands(n, data["cards"], data["trays"], data["piles"])
     for q in range(n):
         if data["pile_known"][q] > len(data["piles"][q]):
             _fail(f"pile_known of player {q} exceeds the pile")
