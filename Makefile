@@ -5,21 +5,26 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test test-busy lint typecheck bench notebooks first-moves book docs clean
 
+# The packages are installed by uv (from PyPI, into the venv), not pip: on a fresh 2-core
+# machine the dev extras took 14 s with uv against 60 to 76 s with pip, the same versions.
+# uv leaves the byte-code to be compiled at first import (compiling all of it at install took
+# 46 s of both cores, for modules the suite mostly never imports).
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet uv
+INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 # Stamp files re-install when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(INSTALL) -e .
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(INSTALL) -e '.[dev]'
 	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(INSTALL) -e '.[docs]'
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
