@@ -51,12 +51,13 @@ lint: $(VENV)/.installed-dev
 # The ten slowest tests are printed at the end, so that every CI log shows what the suite costs.
 # What a test may cost, the compile caches and how to measure: tests/README.md.
 TIME_SENSITIVE_LOG := .pytest-time-sensitive.log
+WORKERS := $$(( $$(nproc) + 1 ))
 test: lint
 	$(BIN)/python tests/warm_kernels.py engine & $(BIN)/python tests/warm_kernels.py rest & wait
 	status=0; \
 	$(BIN)/python .ci/with_busy_cores.py --fill-idle -- $(BIN)/python -m pytest -q -p no:cacheprovider -m time_sensitive \
 		$(TIME_SENSITIVE_FILES) > $(TIME_SENSITIVE_LOG) 2>&1 & timed=$$!; \
-	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=10 -m "not time_sensitive" || status=$$?; \
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --durations=10 -m "not time_sensitive" || status=$$?; \
 	wait $$timed || status=$$?; \
 	echo "--- the time-sensitive tests, beside the others:"; cat $(TIME_SENSITIVE_LOG); \
 	exit $$status
