@@ -37,15 +37,16 @@ demo: $(VENV)/.installed
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check donuts_ai tests benchmarks examples
 
-# One pytest worker per core (pytest-xdist), a test file to a worker: the suite is CPU-bound
-# (compiling kernels, playing games, seat processes), and a file's module fixtures are built once.
-# The tests must pass while other processes keep every core busy, so two workers side by side
-# are one more such load.
+# One pytest worker more than cores (pytest-xdist), a test file to a worker: the suite is
+# CPU-bound (compiling kernels, playing games, seat processes), but its tests also wait (on seat
+# processes, Ray nodes, subprocesses), and the extra worker takes that time; a file's module
+# fixtures are built once. The tests must pass while other processes keep every core busy,
+# so the workers side by side are one more such load.
 # First the kernels are compiled into their on-disk caches, two processes at once
 # (tests/warm_kernels.py says why): with cold caches every process the suite starts would
 # compile them again for itself. It checks nothing, so its failure does not stop the tests.
 # The time-sensitive tests (marker `time_sensitive`) run once, in a process of their own beside
-# the two workers: the rest of the suite is their load, and lowest-priority burners fill any
+# the workers: the rest of the suite is their load, and lowest-priority burners fill any
 # time it leaves idle (their log is printed after the others'; `make test-busy` runs them under
 # full-priority burners instead, the harder condition, and is not part of `make test`).
 # The ten slowest tests are printed at the end, so that every CI log shows what the suite costs.
