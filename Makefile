@@ -13,22 +13,23 @@ BIN := $(VENV)/bin
 # otherwise every process the suite starts compiles every module it imports again (about
 # 0.3 s for the package alone), and the suite took 909 s against 720 s.
 unexport PYTHONDONTWRITEBYTECODE
+# A machine where uv cannot be had installs with pip instead (the same packages, slower).
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet uv
-INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
+	$(BIN)/python -m pip install --quiet uv || echo "make: uv could not be installed; pip installs instead"
+INSTALL = $(BIN)/uv pip install --quiet --python $(BIN)/python $(1) || $(BIN)/python -m pip install --quiet $(1)
 
 # Stamp files re-install when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(INSTALL) -e .
+	$(call INSTALL,-e .)
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(INSTALL) -e '.[dev]'
+	$(call INSTALL,-e '.[dev]')
 	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-docs: pyproject.toml | $(BIN)/python
-	$(INSTALL) -e '.[docs]'
+	$(call INSTALL,-e '.[docs]')
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
