@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 # 46 s of both cores, for modules the suite mostly never imports), so make's commands write
 # it even where the environment says not to (PYTHONDONTWRITEBYTECODE, set on the CI machines):
 # otherwise every process the suite starts compiles every module it imports again (about
-# 0.3 s for the package alone): pytest took 909 s in a CI run so, against 655 to 754 s.
+# 0.3 s for the package alone): pytest took 909 s in a CI run without it, 655 to 754 s with it.
 unexport PYTHONDONTWRITEBYTECODE
 # A machine where uv cannot be had installs with pip instead (the same packages, slower).
 $(BIN)/python:
