@@ -18,8 +18,9 @@ rules, default 9), one thread, a fresh book-less solver each: by proof numbers
 (``Solver.move_values``) and by alpha-beta's null window (``Solver.move_value`` of each move).
 
 ``--json FILE`` writes a pyperf record (:mod:`donuts_ai.bench.record`): seconds a board
-(work unit ``board``), a value per board. Benchmarks are not tests: nothing here asserts a
-time; a wrong value stops the run.
+(work unit ``board``), a value per board, and the yardstick's rate measured before the
+boards (:mod:`donuts_ai.bench.yardstick`), so that its tables normalise the figures.
+Benchmarks are not tests: nothing here asserts a time; a wrong value stops the run.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import time
 from pathlib import Path
 
 from donuts_ai import Board, Layout, Rules
-from donuts_ai.bench import record
+from donuts_ai.bench import record, yardstick
 from donuts_ai.bench.record import Figure
 from donuts_ai.donuts.alphabeta import Solver
 from donuts_ai.donuts.alphabeta.solver import available_cores
@@ -172,7 +173,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.first_
         ap.error("--count must be at least 1")
     if args.old_tree is not None and not (args.old_tree / "donuts_ai" / "__init__.py").is_file():
         ap.error(f"--old-tree {args.old_tree}: no donuts_ai package there")
-    load_before = record.load_average()
+    load_before, rate = record.load_average(), yardstick.rate()  # the yardstick before the boards
     try:
         figures = {"arrangements": lambda: arrangements(count), "grids": lambda: grids(count, args.old_tree),
                    "values": lambda: values(count)}[args.what]()
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.first_
               f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x); of the medians "
               f"{statistics.median(figures[1].values) / statistics.median(figures[0].values):.2f}x")
     if args.json:
-        record.dump(record.suite_of(figures, f"{args.what} count={count}", prog, load_before), args.json)
+        record.dump(record.suite_of(figures, f"{args.what} count={count}", prog, load_before, yardstick_rate=rate), args.json)
     return 0
 
 

@@ -311,15 +311,22 @@ def process_seconds() -> float | None:
 
 
 def suite_of(figures: Sequence[Figure], settings: str, command: str, load_before: float,
-             load_after: float | None = None, run_seconds: float | None = None) -> Any:
+             load_after: float | None = None, run_seconds: float | None = None,
+             yardstick_rate: float | None = None) -> Any:
     """One run's figures as a pyperf suite (a run a figure), with pyperf's metadata of this
     process and ours (see the module doc). ``run_seconds``, the wall time of the whole run
     (start-up and set-up included), is shared out among the figures' durations in
-    proportion to them, so that ``pyperf stats`` adds up the time the runs really took."""
+    proportion to them, so that ``pyperf stats`` adds up the time the runs really took.
+    ``yardstick_rate``, the yardstick's rate measured before the run's work, is kept with
+    every figure that did not measure its own (one timed by hand rather than by
+    :func:`measure_work`), so that its record is normalised too."""
     import pyperf
 
     if not figures:
         raise SpeedRecordError("no figure was measured")
+    if yardstick_rate is not None:
+        figures = [f if f.yardstick_rate is not None else dataclasses.replace(f, yardstick_rate=yardstick_rate)
+                   for f in figures]
     measured = sum(f.duration for f in figures if f.duration is not None)
     if run_seconds is not None and measured > 0 and run_seconds > measured:
         scale = run_seconds / measured

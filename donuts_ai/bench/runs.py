@@ -58,10 +58,13 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
     argv = sys.argv[1:] if argv is None else list(argv)
 
     def run_here() -> Any:
-        """One run in this process, as a record."""
-        load_before = load_average()
+        """One run in this process, as a record: the yardstick measured first, for the
+        figures that do not measure their own."""
+        from . import yardstick  # (imports Numba: only a run measures)
+
+        load_before, rate = load_average(), yardstick.rate()
         figures, settings = measure()
-        return suite_of(figures, settings, parser.prog, load_before, run_seconds=process_seconds())
+        return suite_of(figures, settings, parser.prog, load_before, run_seconds=process_seconds(), yardstick_rate=rate)
 
     try:
         if args.runs < 1:

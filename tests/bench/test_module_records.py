@@ -3,7 +3,7 @@
 time_use, search and interop, each at tiny sizes (a few seconds).
 
 No speed is asserted (benchmarks are not tests): the record's structure only, each
-figure with its 2 runs, its values (times > 0) and its unit of work.
+figure with its 2 runs, its values (times > 0), its unit of work and its yardstick.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ def checked(path: Path, work_units: set[str]) -> pyperf.BenchmarkSuite:
         assert all(v > 0 and math.isfinite(v) for v in benchmark.get_values()), benchmark.get_name()
         for run in benchmark.get_runs():
             assert run.get_metadata()[record.WORK_UNIT_KEY] in work_units, benchmark.get_name()
+        # Every figure, timed by measure_work or by hand, has its run's yardstick: it normalises.
+        assert record.yardstick_rates(benchmark) is not None, benchmark.get_name()
     return suite
 
 
