@@ -171,3 +171,21 @@ def test_every_module_a_kernel_imports_is_in_a_guarded_folder():
                     if source.is_file() and source.parent not in folders:
                         outside.append(f"{path.relative_to(pkg)} imports {source.relative_to(pkg)}")
     assert not outside, "\n".join(outside)
+
+
+def test_only_folders_that_define_kernels_are_guarded():
+    # A folder is guarded when a file mentions njit: a mention in a comment alone would make
+    # every edit there drop every cached kernel (the benchmarks' code, say, which the
+    # yardstick's kernel was moved out of for that reason). The guarded folders are those
+    # whose files define kernels, and the folders above them.
+    pkg = Path(_kernel_cache.__file__).parent
+    expected = set()
+    for path in pkg.rglob("*.py"):
+        if _defines_kernels(path):
+            folder = path.parent
+            expected.add(folder)
+            while folder != pkg:
+                folder = folder.parent
+                expected.add(folder)
+    assert _kernel_cache._kernel_folders(_kernel_cache._sources(pkg)) == expected
+    assert pkg / "bench" not in expected

@@ -164,7 +164,7 @@ def _with_time(spec: str, time_limit: float, game: Game[Any] | str = GAME) -> st
 def _nodes(agent: Any) -> int | None:
     info = getattr(agent, "last_info", None)
     nodes = info.get("nodes") if isinstance(info, Mapping) else None
-    # A count from an @njit search is a NumPy integer: any whole number counts.
+    # A count from a compiled search is a NumPy integer: any whole number counts.
     return int(nodes) if is_int(nodes) else None
 
 
