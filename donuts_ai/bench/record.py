@@ -645,12 +645,15 @@ def machine_text(suite: Any) -> str:
 
 def yardstick_text(suite: Any) -> str:
     """``, yardstick 123 M steps/s (v1, 6 measures, the highest 2.1% above the lowest)``: the median of a record's yardstick
-    rates at the current version and how far apart its lowest and highest were; "" without."""
+    rates at the current version and how far apart its lowest and highest were; "" without. Each
+    measure counts once: the figures of a run that measured it once, at its start, share it."""
     from . import yardstick
 
-    rates = [rate for benchmark in suite for rate in (yardstick_rates(benchmark) or [])]
+    rates = list(dict.fromkeys(rate for benchmark in suite for rate in (yardstick_rates(benchmark) or [])))
     if not rates:
         return ""
+    if len(rates) == 1:
+        return f", yardstick {rates[0] / 1e6:.1f} M steps/s (v{yardstick.VERSION}, one measure)"
     spread = max(rates) / min(rates) - 1
     return (f", yardstick {statistics.median(rates) / 1e6:.1f} M steps/s (v{yardstick.VERSION}, "
             f"{len(rates)} measures, the highest {spread:.1%} above the lowest)")

@@ -403,6 +403,19 @@ def test_the_yardstick_never_changes_and_a_record_s_time_adds_up():
     assert figure.cpu_seconds is not None and figure.wall_seconds is not None and figure.yardstick_rate
 
 
+def test_figures_timed_by_hand_share_their_run_s_yardstick_and_normalise():
+    # A run's yardstick, measured once at its start, goes to the figures without one of their
+    # own; a figure that measured its own keeps it; the machine line counts each measure once.
+    own = record.Figure("own", "board", [0.5], yardstick_rate=2e8)  # twice as fast on a twice as fast machine
+    suite = record.suite_of([record.Figure("a", "board", [1.0]), record.Figure("b", "board", [3.0]), own],
+                            "test", "test", 0.0, yardstick_rate=1e8)
+    assert [record.yardstick_rates(b) for b in suite] == [[1e8], [1e8], [2e8]]
+    assert "yardstick 150.0 M steps/s (v1, 2 measures, the highest 100.0% above the lowest)" in record.machine_text(suite)
+    assert tables.normalised_text(suite.get_benchmark("a")) == tables.normalised_text(suite.get_benchmark("own"))
+    one = record.suite_of([record.Figure("a", "board", [1.0])], "test", "test", 0.0, yardstick_rate=1e8)
+    assert "yardstick 100.0 M steps/s (v1, one measure)" in record.machine_text(one)
+
+
 def test_a_shadowed_import_still_names_the_version(monkeypatch):
     import donuts_ai
 
