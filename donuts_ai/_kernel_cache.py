@@ -11,16 +11,24 @@ cached kernels of those folders are removed wherever Numba keeps them (beside th
 sources, under ``NUMBA_CACHE_DIR``, in the user-wide folder: the places its cache
 locators compute); they compile again on first use. Then the new digest is stamped.
 
+Numba's saves into one cache folder are made one process at a time (a lock file there):
+two processes compiling two signatures of one kernel at once could otherwise both number
+theirs 1, leaving an index that names one signature and a data file holding the other's
+code, a wrong result or a crash in every later process (numba issue #4807).
+
 Left as it is: a process that loaded the kernels before an edit (a notebook's kernel)
 can still save caches of the old code afterwards; restart it after editing kernels.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 #: The digest of the kernel sources the caches were compiled from, in the package's ``__pycache__``.
 STAMP_NAME = "kernel_sources.sha256"
@@ -28,6 +36,8 @@ STAMP_NAME = "kernel_sources.sha256"
 KERNEL_MARK = b"njit"
 #: Files holding compiled kernels (index and data) in a cache folder.
 CACHE_SUFFIXES = (".nbi", ".nbc")
+#: The lock file a process holds, in a cache folder, while it saves a kernel there.
+SAVE_LOCK_NAME = "numba-save.lock"
 
 
 def _sources(package_dir: Path) -> dict[Path, bytes]:
@@ -112,4 +122,39 @@ def refresh(package_dir: Path) -> bool:
         return False
 
 
+def one_save_at_a_time() -> bool:
+    """Make every Numba cache save (of any package's kernels: a user's own compiled game
+    run by parallel workers too) hold :data:`SAVE_LOCK_NAME` in its cache folder, so that
+    it reads the index, numbers its data file and writes both with no other process
+    between (module doc). Returns whether saves are locked: not where there is no
+    ``fcntl`` (Windows) or Numba's cache is not the one this was written for."""
+    try:
+        import fcntl
+
+        from numba.core import caching
+
+        cache_file = caching.IndexDataCacheFile
+        save: Callable[[Any, Any, Any], None] = cache_file.save
+    except (ImportError, AttributeError):
+        return False
+    if getattr(save, "one_at_a_time", False):  # already (this module imported again)
+        return True
+
+    @functools.wraps(save)
+    def locked_save(self: Any, key: Any, data: Any) -> None:
+        try:
+            lock = open(os.path.join(self._cache_path, SAVE_LOCK_NAME), "a")  # noqa: SIM115 - closed below
+        except (OSError, AttributeError, TypeError):  # no lock to be had: Numba's own save
+            save(self, key, data)
+            return
+        with lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes, or as the process dies
+            save(self, key, data)
+
+    locked_save.one_at_a_time = True  # type: ignore[attr-defined]
+    cache_file.save = locked_save  # type: ignore[method-assign]  # the point: every save locked
+    return True
+
+
 refresh(Path(__file__).parent)  # on import: ``donuts_ai/__init__`` imports this module first
+one_save_at_a_time()

@@ -189,3 +189,58 @@ def test_only_folders_that_define_kernels_are_guarded():
                 expected.add(folder)
     assert _kernel_cache._kernel_folders(_kernel_cache._sources(pkg)) == expected
     assert pkg / "bench" not in expected
+
+
+SAVE_RACE = """
+import os, sys, time
+folder, role = sys.argv[1], sys.argv[2]
+sys.path.insert(0, folder)
+import donuts_ai  # noqa: F401  (its lock on Numba's cache saves)
+from numba.core import caching
+
+if role != "check":
+    # Both processes reach their save together; then A writes its index 0.2 s later and its
+    # data a second after that, B its index 0.5 s later and its data at once. Unlocked, both
+    # read the index before either wrote it, both number their data file 1, and the index
+    # names B's signature over A's code.
+    index_delay, data_delay = {"A": (0.2, 1.0), "B": (0.5, 0.0)}[role]
+    save_overload = caching.Cache.save_overload
+    save_index, save_data = caching.IndexDataCacheFile._save_index, caching.IndexDataCacheFile._save_data
+
+    def meet_then_save(self, sig, data):
+        open(os.path.join(folder, "at-save-" + role), "w").close()
+        other = os.path.join(folder, "at-save-" + ("B" if role == "A" else "A"))
+        while not os.path.exists(other):
+            time.sleep(0.005)
+        save_overload(self, sig, data)
+
+    def late_index(self, overloads):
+        time.sleep(index_delay)
+        save_index(self, overloads)
+
+    def late_data(self, name, data):
+        time.sleep(data_delay)
+        save_data(self, name, data)
+
+    caching.Cache.save_overload = meet_then_save
+    caching.IndexDataCacheFile._save_index = late_index
+    caching.IndexDataCacheFile._save_data = late_data
+
+import kernel_module
+
+print({"A": lambda: kernel_module.f(1), "B": lambda: kernel_module.f(1.5),
+       "check": lambda: (kernel_module.f(1), kernel_module.f(1.5))}[role]())
+"""
+
+
+def test_two_processes_saving_two_signatures_of_a_kernel_at_once_keep_both(tmp_path):
+    # Numba numbers a new signature's data file from the index it read: two processes saving at
+    # once both take number 1, and the index can end up naming one signature over the other's
+    # code (numba issue #4807; unlocked, this test's check printed "2 2"). Saves hold a lock.
+    (tmp_path / "kernel_module.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n"
+                                               "    return x + 1\n")
+    script = [sys.executable, "-c", SAVE_RACE, str(tmp_path)]
+    savers = [subprocess.Popen([*script, role], stdout=subprocess.PIPE, text=True) for role in ("A", "B")]
+    assert [saver.communicate(timeout=120)[0].strip() for saver in savers] == ["2", "2.5"]
+    assert subprocess.run([*script, "check"], capture_output=True, text=True, timeout=120).stdout.strip() == "(2, 2.5)"
+    assert len(list((tmp_path / "__pycache__").glob("kernel_module.f-*.nbc"))) == 2  # one data file each

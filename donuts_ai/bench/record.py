@@ -21,6 +21,7 @@ import dataclasses
 import json
 import math
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -375,6 +376,16 @@ def dump(suite: Any, path: str | os.PathLike[str]) -> None:
         raise SpeedRecordError(f"cannot write {str(path)!r}: {exc.strerror}") from None
 
 
+def _ending(returncode: int) -> str:
+    """How a run's process ended: ``exit 2``, or ``killed by SIGSEGV`` (a negative return code)."""
+    if returncode >= 0:
+        return f"exit {returncode}"
+    try:
+        return f"killed by {signal.Signals(-returncode).name}"
+    except ValueError:
+        return f"killed by signal {-returncode}"
+
+
 def run_processes(module: str, argv: Sequence[str], runs: int, progress: Callable[[str], None] | None = None) -> Any:
     """Run ``python -m module *argv --record-run FILE`` ``runs`` times, one process after
     the other, and merge what each wrote into one suite: each figure then has ``runs``
@@ -392,7 +403,7 @@ def run_processes(module: str, argv: Sequence[str], runs: int, progress: Callabl
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             if proc.returncode != 0 or not path.exists():
                 tail = " ".join(proc.stderr.strip().splitlines()[-3:])
-                raise SpeedRecordError(f"run {i + 1} of {module} failed (exit {proc.returncode}): {tail}")
+                raise SpeedRecordError(f"run {i + 1} of {module} failed ({_ending(proc.returncode)})" + (f": {tail}" if tail else ""))
             suite = pyperf.BenchmarkSuite.load(str(path))
             if merged is None:
                 merged = suite

@@ -403,6 +403,15 @@ def test_the_yardstick_never_changes_and_a_record_s_time_adds_up():
     assert figure.cpu_seconds is not None and figure.wall_seconds is not None and figure.yardstick_rate
 
 
+def test_a_run_that_crashes_is_named_by_its_signal(tmp_path, monkeypatch):
+    # A run killed by a signal has a negative return code and often nothing on stderr: the
+    # error names the signal rather than "exit -11" and an empty tail.
+    (tmp_path / "crashing_benchmark.py").write_text("import os, signal\n\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    with pytest.raises(record.SpeedRecordError, match=r"run 1 of crashing_benchmark failed \(killed by SIGSEGV\)"):
+        record.run_processes("crashing_benchmark", [], 2)
+
+
 def test_figures_timed_by_hand_share_their_run_s_yardstick_and_normalise():
     # A run's yardstick, measured once at its start, goes to the figures without one of their
     # own; a figure that measured its own keeps it; the machine line counts each measure once.
