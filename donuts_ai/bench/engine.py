@@ -257,6 +257,21 @@ def solver_speed(seeds: list[int], distance: bool, repeats: int, min_seconds: fl
     return out
 
 
+def measured_groups(quick: bool = False, startup: bool | None = None, only: Sequence[str] | None = None) -> set[str]:
+    """The groups :func:`measure` measures: ``only`` (every group of :data:`GROUPS` when
+    empty), ``startup`` as ``startup`` says; left to ``None``, without it under ``quick``
+    unless ``only`` names it. :class:`DonutsError` for an unknown group."""
+    groups = set(GROUPS if not only else only)
+    unknown = groups - set(GROUPS)
+    if unknown:
+        raise DonutsError(f"unknown figure group {sorted(unknown)[0]!r} (the groups: {', '.join(GROUPS)})")
+    if startup is not None:
+        return groups | {"startup"} if startup else groups - {"startup"}
+    if quick and not only:  # a group asked for by name is measured, --quick or not
+        groups.discard("startup")
+    return groups
+
+
 def measure(quick: bool = False, startup: bool | None = None, full_solve: bool = False,
             only: Sequence[str] | None = None, *, min_seconds: float = MIN_REPEAT_SECONDS) -> list[Figure]:
     """One run of ``donuts-ai bench`` in this process: every figure, after a warm-up each.
@@ -264,7 +279,8 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
     Args:
         quick: :data:`QUICK_REPEATS` repeats a figure and smaller workloads, else
             :data:`FULL_REPEATS`.
-        startup: whether to time start-ups (None: unless ``quick``).
+        startup: whether to time start-ups (None: unless ``quick``, where ``only`` does not
+            name them).
         full_solve: whether to time full solves of the empty boards too.
         only: the groups to measure (from :data:`GROUPS`; None: all).
         min_seconds: the least time a repeat lasts
@@ -273,14 +289,7 @@ def measure(quick: bool = False, startup: bool | None = None, full_solve: bool =
     Returns:
         The figures.
     """
-    groups = set(GROUPS if not only else only)
-    unknown = groups - set(GROUPS)
-    if unknown:
-        raise DonutsError(f"unknown figure group {sorted(unknown)[0]!r} (the groups: {', '.join(GROUPS)})")
-    if startup is not None:
-        groups = groups | {"startup"} if startup else groups - {"startup"}
-    elif quick:
-        groups.discard("startup")
+    groups = measured_groups(quick, startup, only)
     repeats = QUICK_REPEATS if quick else FULL_REPEATS
     layout = Layout.standard()
     random_playouts(layout, 10, seed=0)

@@ -312,7 +312,7 @@ def process_seconds() -> float | None:
 
 
 def suite_of(figures: Sequence[Figure], settings: str, command: str, load_before: float,
-             load_after: float | None = None, run_seconds: float | None = None,
+             load_after: float | None = None, run_seconds: float | None = None, *,
              yardstick_rate: float | None = None) -> Any:
     """One run's figures as a pyperf suite (a run a figure), with pyperf's metadata of this
     process and ours (see the module doc). ``run_seconds``, the wall time of the whole run

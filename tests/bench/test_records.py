@@ -25,8 +25,9 @@ import pytest
 import benchmarks.compare as side_by_side
 import benchmarks.tables as published
 from donuts_ai.bench import compare, record, tables, yardstick
-from donuts_ai.bench.engine import GROUPS
+from donuts_ai.bench.engine import GROUPS, measured_groups
 from donuts_ai.bench.engine import main as bench_main
+from donuts_ai.errors import DonutsError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -288,6 +289,14 @@ def test_bad_bench_options_exit_2_before_any_run(args, capsys):
 def test_the_load_is_warned_about_above_cores_minus_one():
     assert record.busy_warning(3.4, cores=2) is not None and "3.40" in record.busy_warning(3.4, cores=2)
     assert record.busy_warning(0.9, cores=2) is None
+
+
+def test_quick_leaves_out_start_up_times_unless_they_are_asked_for():
+    assert "startup" in measured_groups() and "startup" not in measured_groups(quick=True)
+    assert measured_groups(quick=True, only=["startup"]) == {"startup"}  # named: measured, --quick or not
+    assert measured_groups(only=["mcts", "startup"], startup=False) == {"mcts"}
+    with pytest.raises(DonutsError, match="unknown figure group 'chess'"):
+        measured_groups(only=["chess"])
 
 
 def test_every_group_is_named_in_the_help():
