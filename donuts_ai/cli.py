@@ -299,7 +299,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_demo(sub: Subparsers) -> None:
-    demo = sub.add_parser("demo", help="a short round robin of every kind of agent, ending with ratings (about a minute)")
+    demo = sub.add_parser("demo", help="a short round robin of every kind of agent, ending with ratings (10 to 30 s once installed)")
     demo.add_argument("--seed", type=int, default=1, help="the round robin's seed (default 1)")
     demo.add_argument("--workers", type=_positive_int, default=None, help="processes (default: all cores)")
     demo.set_defaults(func=_cmd_demo)
