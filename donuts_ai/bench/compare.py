@@ -331,15 +331,13 @@ def _runs_by_round(benchmark: Any) -> dict[int, int]:
     return out
 
 
-def normalise_by_default(old: Any, new: Any) -> bool:
-    """Whether a comparison normalises by the yardstick unless told: when the two records
-    come from different machines and every run of every figure they share measured it."""
-    if record.same_machine(old, new):
-        return False
-    new_by_name = record.figures_of(new)
-    shared = [(b, new_by_name[b.get_name()]) for b in old if b.get_name() in new_by_name]
-    return bool(shared) and all(record.yardstick_rates(a) is not None and record.yardstick_rates(b) is not None
-                                for a, b in shared)
+def normalise_by_default(old_figure: Any, new_figure: Any, across_machines: bool) -> bool:
+    """Whether a figure of two records is compared normalised by the yardstick unless told:
+    when the records come from different machines and every run of the figure, on both
+    sides, measured it (a figure without it is compared as measured, the others still
+    normalised)."""
+    return (across_machines and record.yardstick_rates(old_figure) is not None
+            and record.yardstick_rates(new_figure) is not None)
 
 
 def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: float = MARGIN, *,
@@ -351,15 +349,15 @@ def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: 
         new: the NEW record.
         min_change: the least change called faster or slower (a share).
         margin: the margin within which a figure is called no different (a share).
-        normalised: compare the figures scaled by the yardstick (None: when the machines
-            differ and both measured it, :func:`normalise_by_default`).
+        normalised: compare the figures scaled by the yardstick (None: each figure whose
+            runs measured it on both sides, when the machines differ:
+            :func:`normalise_by_default`).
         confidence: the family-wise confidence of the intervals.
 
     Returns:
         One row a figure: its ratio, interval and verdict.
     """
-    if normalised is None:
-        normalised = normalise_by_default(old, new)
+    across = not record.same_machine(old, new)
     new_by_name = record.figures_of(new)
     found = []
     for benchmark in old:
@@ -367,16 +365,17 @@ def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: 
         if name not in new_by_name:
             continue
         other = new_by_name[name]
+        scaled = normalise_by_default(benchmark, other, across) if normalised is None else normalised
         rounds_old, rounds_new = _runs_by_round(benchmark), _runs_by_round(other)
         shared = sorted(rounds_old.keys() & rounds_new.keys())
         pairs = [(rounds_old[r], rounds_new[r]) for r in shared] if len(shared) >= 2 else None
-        interval = log_interval(record.run_values(benchmark, normalised), record.run_values(other, normalised), pairs,
+        interval = log_interval(record.run_values(benchmark, scaled), record.run_values(other, scaled), pairs,
                                 confidence, centre=record.run_centre(benchmark))
-        found.append((benchmark, other, interval, record.starved(benchmark) or record.starved(other)))
+        found.append((benchmark, other, interval, record.starved(benchmark) or record.starved(other), scaled))
     alpha = 1 - confidence
     # Two families, each family-wise at alpha by Holm: "different" (two-sided), then, among
     # the figures not called different, "no difference" (two one-sided tests on the margin).
-    family = [i for i, (_, _, interval, starved) in enumerate(found) if not starved and not math.isnan(interval.se)]
+    family = [i for i, (_, _, interval, starved, _) in enumerate(found) if not starved and not math.isnan(interval.se)]
     levels = dict(zip(family, holm_levels([found[i][2].p_value() for i in family], alpha), strict=True))
     shown: dict[int, tuple[LogInterval, float]] = {}
     verdicts: dict[int, Verdict] = {}
@@ -395,14 +394,14 @@ def compare_figures(old: Any, new: Any, min_change: float = MIN_CHANGE, margin: 
         if verdict_of(tost, min_change, margin) == "same":
             shown[i], verdicts[i] = (tost, level), "same"
     rows = []
-    for i, (benchmark, other, interval, starved) in enumerate(found):
+    for i, (benchmark, other, interval, starved, scaled) in enumerate(found):
         corrected, level = shown.get(i, (interval.at(confidence), confidence))
         verdict: Verdict = "starved" if starved else verdicts.get(i, "inconclusive")
         rows.append(Comparison(benchmark.get_name(), record.work_unit(benchmark), rate(benchmark), rate(other),
                                *speed_of(corrected), verdict, corrected.basis, corrected.n,
                                detectable_change(corrected, level),
                                more_runs_needed(corrected, margin) if verdict == "inconclusive" else None,
-                               level, normalised))
+                               level, scaled))
     return rows
 
 
@@ -461,9 +460,11 @@ def intervals_text(rows: Sequence[Comparison]) -> str:
             f"called {POWER:.0%} of the time")
 
 
-def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NEW", normalised: bool = False) -> list[str]:
+def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NEW", normalised: bool = False,
+                  as_measured: Sequence[str] = ()) -> list[str]:
     """The machine lines of a comparison: one when both records share a machine, else both
-    and what the ratios then are: of normalised figures, or across machines."""
+    and what the ratios then are: of normalised figures (but ``as_measured``, figures a
+    record holds without the yardstick), or across machines."""
     if record.same_machine(old, new):
         return [f"machine: {record.machine_text(old)}"]
     lines = [f"{old_name} machine: {record.machine_text(old)} (host {record.machine_key(old)[3] or '?'})",
@@ -473,6 +474,9 @@ def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NE
 
         lines.append(f"the records come from different machines: each ratio compares figures normalised by the "
                      f"yardstick (v{yardstick.VERSION}) of their own runs, the rates are as measured")
+        if as_measured:
+            lines.append(f"{len(as_measured)} figure{'s' if len(as_measured) > 1 else ''} without the yardstick in a "
+                         f"record compared as measured, across machines: {', '.join(as_measured)}")
     else:
         lines.append("the records come from different machines: each ratio is across machines, not a change of the "
                      "code alone (a record without the yardstick cannot be normalised)")
@@ -497,7 +501,7 @@ def report(old: Any, new: Any, rows: Sequence[Comparison], old_name: str = "OLD"
     """
     normalised = any(r.normalised for r in rows)
     lines = [f"{old_name}: {record.provenance_text(old)}", f"{new_name}: {record.provenance_text(new)}",
-             *machines_text(old, new, old_name, new_name, normalised)]
+             *machines_text(old, new, old_name, new_name, normalised, [r.name for r in rows if not r.normalised])]
     width = max([44, *(len(r.name) + 1 for r in rows)])
     lines.append(f"{'figure':{width}s} {old_name:>22s} {new_name:>22s}   {'speed NEW/OLD [interval]':28s} "
                  f"{'detects':>8s}  verdict")

@@ -131,7 +131,8 @@ def comparison_markdown(old: Any, new: Any, old_name: str, new_name: str) -> str
     rows = compare.compare_figures(old, new)
     normalised = any(r.normalised for r in rows)
     lines = [f"{old_name}: {record.provenance_text(old)}.", f"{new_name}: {record.provenance_text(new)}.",
-             *(f"{line[0].upper()}{line[1:]}." for line in compare.machines_text(old, new, old_name, new_name, normalised)),
+             *(f"{line[0].upper()}{line[1:]}." for line in compare.machines_text(old, new, old_name, new_name, normalised,
+                                                                                    [r.name for r in rows if not r.normalised])),
              "", f"| figure | {old_name} | {new_name} | speed {new_name} / {old_name} [interval] | detects | verdict |",
              "|---|---|---|---|---|---|"]
     for r in rows:

@@ -389,6 +389,15 @@ def test_records_of_two_machines_compare_their_figures_normalised_by_the_yardsti
     text = compare.report(old, new, compare.compare_figures(old, new))
     assert "across machines" in text and "cannot be normalised" in text
     assert "across machines" not in compare.report(old, old, compare.compare_figures(old, old))
+    # A figure one record holds without the yardstick is compared as measured, the others still normalised.
+    bare = make_suite({"g": [[2e-6], [2e-6]]}, machine="CPU B")
+    mixed_b = pyperf.BenchmarkSuite([*b, *bare])
+    mixed_a = pyperf.BenchmarkSuite([*a, *make_suite({"g": [[2e-6], [2e-6]]}, machine="CPU A")])
+    rows = compare.compare_figures(mixed_a, mixed_b)
+    assert [(r.name, r.normalised) for r in rows] == [("f", True), ("g", False)]
+    assert rows[0].speed == pytest.approx(1.0)
+    assert "1 figure without the yardstick in a record compared as measured, across machines: g" in (
+        compare.report(mixed_a, mixed_b, rows))
     # One model name at two clocks, or under two kernels, is two machines.
     def with_meta(suite: pyperf.BenchmarkSuite, **meta: str) -> pyperf.BenchmarkSuite:
         return pyperf.BenchmarkSuite([pyperf.Benchmark([pyperf.Run(r.values, metadata={**r.get_metadata(), **meta},
