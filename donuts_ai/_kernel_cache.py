@@ -148,7 +148,10 @@ def one_save_at_a_time() -> bool:
             save(self, key, data)
             return
         with lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes, or as the process dies
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes, or as the process dies
+            except OSError:  # a file system without locks: Numba's own save, as before
+                pass
             save(self, key, data)
 
     locked_save.one_at_a_time = True  # type: ignore[attr-defined]
