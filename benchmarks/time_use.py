@@ -175,7 +175,7 @@ def figures(games_per_pairing: int, time_limit: float, from_ply: int = FROM_PLY)
     r = run(games_per_pairing, time_limit, from_ply)
     return [Figure(figure_name(m["agent"], m["opponent"], time_limit, from_ply), "move", m["seconds"],
                    {"agent": m["agent"], "pairing": m["pairing"], "time_limit": time_limit, "from_ply": from_ply,
-                    "games": games_per_pairing, "kinds": m["kinds"]})
+                    "games": games_per_pairing, "kinds": m["kinds"]}, time_limited=True)
             for m in r["moves"] if m["seconds"]]
 
 

@@ -11,10 +11,11 @@ cached kernels of those folders are removed wherever Numba keeps them (beside th
 sources, under ``NUMBA_CACHE_DIR``, in the user-wide folder: the places its cache
 locators compute); they compile again on first use. Then the new digest is stamped.
 
-Numba's saves into one cache folder are made one process at a time (a lock file there):
-two processes compiling two signatures of one kernel at once could otherwise both number
-theirs 1, leaving an index that names one signature and a data file holding the other's
-code, a wrong result or a crash in every later process (numba issue #4807).
+Numba's saves into one cache folder are made one process at a time (a lock file there,
+on POSIX), each writing its data before the index that names it: two processes compiling
+two signatures of one kernel at once could otherwise both number theirs 1, leaving an
+index that names one signature over the other's code, a wrong result or a crash in every
+later process (numba issue #4807).
 
 Left as it is: a process that loaded the kernels before an edit (a notebook's kernel)
 can still save caches of the old code afterwards; restart it after editing kernels.
@@ -24,9 +25,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import os
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -124,39 +125,79 @@ def refresh(package_dir: Path) -> bool:
 
 def one_save_at_a_time() -> bool:
     """Make every Numba cache save (of any package's kernels: a user's own compiled game
-    run by parallel workers too) hold :data:`SAVE_LOCK_NAME` in its cache folder, so that
-    it reads the index, numbers its data file and writes both with no other process
-    between (module doc). Returns whether saves are locked: not where there is no
-    ``fcntl`` (Windows) or Numba's cache is not the one this was written for."""
+    run by parallel workers too) hold :data:`SAVE_LOCK_NAME` in its cache folder while it
+    reads the index, numbers its data file and writes both, the data before the index
+    that names it, so that a process loading meanwhile never finds an entry whose file
+    holds other code (module doc). Returns whether saves are locked: not without ``fcntl``
+    (Windows), nor where Numba's cache is not the one this was written for."""
     try:
         import fcntl
 
         from numba.core import caching
-
-        cache_file = caching.IndexDataCacheFile
-        save: Callable[[Any, Any, Any], None] = cache_file.save
-    except (ImportError, AttributeError):
+    except ImportError:
         return False
+    cache_file = caching.IndexDataCacheFile
+    save = cache_file.save
     if getattr(save, "one_at_a_time", False):  # already (this module imported again)
         return True
+    if not all(hasattr(cache_file, name) for name in ("_load_index", "_save_index", "_save_data", "_data_name")):
+        return False
+    try:
+        if list(inspect.signature(save).parameters) != ["self", "key", "data"]:
+            return False
+    except (TypeError, ValueError):
+        return False
 
     @functools.wraps(save)
     def locked_save(self: Any, key: Any, data: Any) -> None:
         try:
-            lock = open(os.path.join(self._cache_path, SAVE_LOCK_NAME), "a")  # noqa: SIM115 - closed below
+            fd = os.open(os.path.join(self._cache_path, SAVE_LOCK_NAME), os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o666)
         except (OSError, AttributeError, TypeError):  # no lock to be had: Numba's own save
             save(self, key, data)
             return
-        with lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes, or as the process dies
-            except OSError:  # a file system without locks: Numba's own save, as before
-                pass
-            save(self, key, data)
+        _held.add(fd)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # released as the file closes, or as the process dies
+        except OSError:  # a file system without locks: saved as Numba saves, unlocked
+            pass
+        try:
+            overloads = self._load_index()
+            name = overloads.get(key)
+            if name is None:  # the first number the index does not use, as Numba numbers
+                used, number = set(overloads.values()), 1
+                while self._data_name(number) in used:
+                    number += 1
+                name = self._data_name(number)
+            self._save_data(name, data)
+            if overloads.get(key) != name:
+                overloads[key] = name
+                self._save_index(overloads)
+        finally:
+            _held.discard(fd)
+            os.close(fd)
 
     locked_save.one_at_a_time = True  # type: ignore[attr-defined]
     cache_file.save = locked_save  # type: ignore[method-assign]  # the point: every save locked
     return True
+
+
+#: The lock files this process holds open (at most one a saving thread).
+_held: set[int] = set()
+
+
+def _drop_held_locks() -> None:
+    """In a child forked while a thread saved: close its copies of the lock files, which
+    would otherwise hold the lock for as long as the child lives (the saving thread is
+    not in the child to release it)."""
+    for fd in list(_held):
+        _held.discard(fd)
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+os.register_at_fork(after_in_child=_drop_held_locks)
 
 
 refresh(Path(__file__).parent)  # on import: ``donuts_ai/__init__`` imports this module first

@@ -210,7 +210,8 @@ if role != "check":
     def meet_then_save(self, sig, data):
         open(os.path.join(folder, "at-save-" + role), "w").close()
         other = os.path.join(folder, "at-save-" + ("B" if role == "A" else "A"))
-        while not os.path.exists(other):
+        deadline = time.monotonic() + 60  # (a saver that died leaves the other to go on alone)
+        while not os.path.exists(other) and time.monotonic() < deadline:
             time.sleep(0.005)
         save_overload(self, sig, data)
 
@@ -241,6 +242,73 @@ def test_two_processes_saving_two_signatures_of_a_kernel_at_once_keep_both(tmp_p
                                                "    return x + 1\n")
     script = [sys.executable, "-c", SAVE_RACE, str(tmp_path)]
     savers = [subprocess.Popen([*script, role], stdout=subprocess.PIPE, text=True) for role in ("A", "B")]
-    assert [saver.communicate(timeout=120)[0].strip() for saver in savers] == ["2", "2.5"]
+    try:
+        assert [saver.communicate(timeout=120)[0].strip() for saver in savers] == ["2", "2.5"]
+    finally:
+        for saver in savers:
+            saver.kill()
     assert subprocess.run([*script, "check"], capture_output=True, text=True, timeout=120).stdout.strip() == "(2, 2.5)"
     assert len(list((tmp_path / "__pycache__").glob("kernel_module.f-*.nbc"))) == 2  # one data file each
+
+
+STALE_LOAD = """
+import os, sys, time
+folder, role = sys.argv[1], sys.argv[2]
+sys.path.insert(0, folder)
+import donuts_ai  # noqa: F401  (its lock on Numba's cache saves)
+from numba.core import caching
+
+saving, loaded = os.path.join(folder, "A-saving"), os.path.join(folder, "B-loaded")
+
+
+def wait_for(path, seconds):
+    deadline = time.monotonic() + seconds
+    while not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+if role == "A":  # at its data file: says so, and holds on until B has loaded (2 s at most)
+    save_data = caching.IndexDataCacheFile._save_data
+
+    def waiting_data(self, name, data):
+        open(saving, "a").close()
+        wait_for(loaded, 2)
+        save_data(self, name, data)
+
+    caching.IndexDataCacheFile._save_data = waiting_data
+if role == "B":  # reads the index once A is at its data file, and says when it has loaded
+    load_index, load_data = caching.IndexDataCacheFile._load_index, caching.IndexDataCacheFile._load_data
+
+    def late_index(self):
+        wait_for(saving, 60)
+        return load_index(self)
+
+    def telling_data(self, name):
+        data = load_data(self, name)
+        open(loaded, "a").close()
+        return data
+
+    caching.IndexDataCacheFile._load_index = late_index
+    caching.IndexDataCacheFile._load_data = telling_data
+import kernel_module
+
+print(kernel_module.f(1.5) if role == "float" else kernel_module.f(1))
+"""
+
+
+def test_a_process_loading_while_another_saves_never_gets_other_code(tmp_path):
+    # The kernel is cached for floats, then its file changes (its old data file stays, numbered
+    # 1). A saves it for ints as number 1 while B loads: Numba wrote the index before the data,
+    # so B could read A's entry and load the old float code behind it (unlocked, B printed
+    # 2.0). Locked, A writes its data first: B reads the old index, compiles, and waits its turn.
+    source = "from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x + 1\n"
+    (tmp_path / "kernel_module.py").write_text(source)
+    script = [sys.executable, "-c", STALE_LOAD, str(tmp_path)]
+    assert subprocess.run([*script, "float"], capture_output=True, text=True, timeout=120).stdout.strip() == "2.5"
+    (tmp_path / "kernel_module.py").write_text(source + "# edited\n")
+    procs = [subprocess.Popen([*script, role], stdout=subprocess.PIPE, text=True) for role in ("A", "B")]
+    try:
+        assert [proc.communicate(timeout=120)[0].strip() for proc in procs] == ["2", "2"]
+    finally:
+        for proc in procs:
+            proc.kill()

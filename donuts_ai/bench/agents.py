@@ -161,6 +161,16 @@ def _with_time(spec: str, time_limit: float, game: Game[Any] | str = GAME) -> st
     return f"{head}:{rest + ',' if rest else ''}time={time_limit:g}"
 
 
+def _sets_time(spec: str, game: str) -> bool:
+    """Whether the agent of ``spec`` ran under a time limit (its decisions then take the
+    limit's time on any machine); False for a label that is not a spec (an object's class name)."""
+    try:
+        _, params = resolve(spec, game)
+    except DonutsError:
+        return False
+    return "time_limit" in params or "time" in params
+
+
 def _nodes(agent: Any) -> int | None:
     info = getattr(agent, "last_info", None)
     nodes = info.get("nodes") if isinstance(info, Mapping) else None
@@ -302,7 +312,8 @@ def agent_figures(r: AgentBench) -> list[Figure]:
         label = a["agent"] if game == GAME else f"{a['agent']} on {game}"
         # Each decision is another position: a run's decisions a second are its decisions over
         # their total time, the mean of the values (not their median).
-        out.append(Figure(decisions_name(label), "decision", a["move_seconds"], params, run_statistic="mean"))
+        out.append(Figure(decisions_name(label), "decision", a["move_seconds"], params, run_statistic="mean",
+                          time_limited=_sets_time(a["agent"], game)))
         # Nodes a second are all nodes over all thinking time: one value a run (the seconds a
         # node per decision would weigh a forced answer's few nodes as much as a search's many).
         if a["nodes"]:

@@ -185,7 +185,7 @@ def figures(quick: bool = False, min_seconds: float = MIN_REPEAT_SECONDS) -> lis
         out.append(move)
     for limit, times in time_use(4, RECORD_LIMITS, 12 if quick else 40).items():
         out.append(Figure(f"Donut Boxes timed ISMCTS move, 4 players, limit {limit} s", "move", times["seconds"],
-                          {"limit": float(limit)}, duration=sum(times["seconds"])))
+                          {"limit": float(limit)}, duration=sum(times["seconds"]), time_limited=True))
     return out
 
 

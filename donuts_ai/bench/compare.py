@@ -472,11 +472,12 @@ def machines_text(old: Any, new: Any, old_name: str = "OLD", new_name: str = "NE
     if normalised:
         from . import yardstick
 
-        lines.append(f"the records come from different machines: each ratio compares figures normalised by the "
+        which = "each ratio" if not as_measured else "each ratio but those named below"
+        lines.append(f"the records come from different machines: {which} compares figures normalised by the "
                      f"yardstick (v{yardstick.VERSION}) of their own runs, the rates are as measured")
         if as_measured:
-            lines.append(f"{len(as_measured)} figure{'s' if len(as_measured) > 1 else ''} without the yardstick in a "
-                         f"record compared as measured, across machines: {', '.join(as_measured)}")
+            lines.append(f"compared as measured, across machines (a record holds them without the yardstick): "
+                         f"{'; '.join(as_measured)}")
     else:
         lines.append("the records come from different machines: each ratio is across machines, not a change of the "
                      "code alone (a record without the yardstick cannot be normalised)")

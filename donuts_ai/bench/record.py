@@ -105,6 +105,9 @@ class Figure:
     #: Calls of the work a repeat made (:func:`measure_work`), and in its warm-ups all together.
     calls: int = 1
     warmup_calls: int = 0
+    #: Its time is set by a time limit, not by the machine's speed (a timed move): it keeps
+    #: no yardstick, so that no comparison normalises it.
+    time_limited: bool = False
 
 
 def measure_work(name: str, work_unit: str, work: Callable[[], float], repeats: int,
@@ -320,13 +323,14 @@ def suite_of(figures: Sequence[Figure], settings: str, command: str, load_before
     proportion to them, so that ``pyperf stats`` adds up the time the runs really took.
     ``yardstick_rate``, the yardstick's rate measured before the run's work, is kept with
     every figure that did not measure its own (one timed by hand rather than by
-    :func:`measure_work`), so that its record is normalised too."""
+    :func:`measure_work`), so that its record is normalised too; not with a
+    ``time_limited`` one."""
     import pyperf
 
     if not figures:
         raise SpeedRecordError("no figure was measured")
     if yardstick_rate is not None:
-        figures = [f if f.yardstick_rate is not None else dataclasses.replace(f, yardstick_rate=yardstick_rate)
+        figures = [f if f.yardstick_rate is not None or f.time_limited else dataclasses.replace(f, yardstick_rate=yardstick_rate)
                    for f in figures]
     measured = sum(f.duration for f in figures if f.duration is not None)
     if run_seconds is not None and measured > 0 and run_seconds > measured:

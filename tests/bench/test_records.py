@@ -389,15 +389,22 @@ def test_records_of_two_machines_compare_their_figures_normalised_by_the_yardsti
     text = compare.report(old, new, compare.compare_figures(old, new))
     assert "across machines" in text and "cannot be normalised" in text
     assert "across machines" not in compare.report(old, old, compare.compare_figures(old, old))
-    # A figure one record holds without the yardstick is compared as measured, the others still normalised.
-    bare = make_suite({"g": [[2e-6], [2e-6]]}, machine="CPU B")
-    mixed_b = pyperf.BenchmarkSuite([*b, *bare])
-    mixed_a = pyperf.BenchmarkSuite([*a, *make_suite({"g": [[2e-6], [2e-6]]}, machine="CPU A")])
+    # A figure a record holds without the yardstick (g on both sides, h on one) is compared as
+    # measured, the others still normalised.
+    def bare(machine: str, names: str) -> list[pyperf.Benchmark]:
+        return list(make_suite({name: [[2e-6], [2e-6]] for name in names}, machine=machine))
+
+    with_h = [b for b in on("CPU A", 1.0) if b.get_name() == "f"]
+    h_measured = pyperf.Benchmark([pyperf.Run(r.values, metadata={**r.get_metadata(), "name": "h"}, collect_metadata=False)
+                                   for r in with_h[0].get_runs()])
+    mixed_a = pyperf.BenchmarkSuite([*a, *bare("CPU A", "g"), h_measured])
+    mixed_b = pyperf.BenchmarkSuite([*b, *bare("CPU B", "gh")])
     rows = compare.compare_figures(mixed_a, mixed_b)
-    assert [(r.name, r.normalised) for r in rows] == [("f", True), ("g", False)]
+    assert [(r.name, r.normalised) for r in rows] == [("f", True), ("g", False), ("h", False)]
     assert rows[0].speed == pytest.approx(1.0)
-    assert "1 figure without the yardstick in a record compared as measured, across machines: g" in (
-        compare.report(mixed_a, mixed_b, rows))
+    text = compare.report(mixed_a, mixed_b, rows)
+    assert "each ratio but those named below compares figures normalised" in text
+    assert "compared as measured, across machines (a record holds them without the yardstick): g; h" in text
     # One model name at two clocks, or under two kernels, is two machines.
     def with_meta(suite: pyperf.BenchmarkSuite, **meta: str) -> pyperf.BenchmarkSuite:
         return pyperf.BenchmarkSuite([pyperf.Benchmark([pyperf.Run(r.values, metadata={**r.get_metadata(), **meta},
@@ -441,6 +448,10 @@ def test_figures_timed_by_hand_share_their_run_s_yardstick_and_normalise():
     assert tables.normalised_text(suite.get_benchmark("a")) == tables.normalised_text(suite.get_benchmark("own"))
     one = record.suite_of([record.Figure("a", "board", [1.0])], "test", "test", 0.0, yardstick_rate=1e8)
     assert "yardstick 100.0 M steps/s (v1, one measure)" in record.machine_text(one)
+    # A timed move takes its limit on any machine: it keeps no yardstick, and compares as measured.
+    timed = record.suite_of([record.Figure("move", "move", [0.1], time_limited=True)], "test", "test", 0.0,
+                            yardstick_rate=1e8)
+    assert record.yardstick_rates(timed.get_benchmark("move")) is None
 
 
 def test_a_shadowed_import_still_names_the_version(monkeypatch):
