@@ -5,17 +5,13 @@ kernel whose file is unchanged is loaded from the cache even after a kernel it c
 a constant it reads, in another file has changed (numba issue #6845), and the old code
 runs without a word. So at import, before any kernel module is loaded, a digest of the
 kernel folders (every ``.py`` file of each folder where a file defines kernels, and of the
-folders above it in the package) is
-compared with the one stamped in the package's ``__pycache__``. When it differs, the
-cached kernels of those folders are removed wherever Numba keeps them (beside the
-sources, under ``NUMBA_CACHE_DIR``, in the user-wide folder: the places its cache
-locators compute); they compile again on first use. Then the new digest is stamped.
-
-Numba's saves into one cache folder are made one process at a time (a lock file there,
-on POSIX), each writing its data before the index that names it: two processes compiling
-two signatures of one kernel at once could otherwise both number theirs 1, leaving an
-index that names one signature over the other's code, a wrong result or a crash in every
-later process (numba issue #4807).
+folders above it in the package) is compared with the one stamped in the package's
+``__pycache__``. When it differs, the cached kernels of those folders are removed wherever
+Numba keeps them (beside the sources, under ``NUMBA_CACHE_DIR``, in the user-wide folder:
+the places its cache locators compute); they compile again on first use. Then the new
+digest is stamped. And Numba's saves into a cache folder are made one process at a time
+(a lock file there, on POSIX), data before index (:func:`one_save_at_a_time`: numba
+issue #4807, a wrong result or a crash in later processes otherwise).
 
 Left as it is: a process that loaded the kernels before an edit (a notebook's kernel)
 can still save caches of the old code afterwards; restart it after editing kernels.
