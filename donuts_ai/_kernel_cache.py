@@ -166,6 +166,9 @@ def one_save_at_a_time() -> bool:
                 name = self._data_name(number)
             self._save_data(name, data)
             if overloads.get(key) != name:
+                # Read again just before it is written, as Numba does: an index entry of a
+                # dispatcher that has gone away can be pickled only while the read's objects live.
+                overloads = self._load_index()
                 overloads[key] = name
                 self._save_index(overloads)
         finally:
