@@ -119,6 +119,25 @@ def refresh(package_dir: Path) -> bool:
         return False
 
 
+#: The lock files this process holds open (at most one a saving thread).
+_held: set[int] = set()
+
+
+def _drop_held_locks() -> None:
+    """In a child forked while a thread saved: close its copies of the lock files, which
+    would otherwise hold the lock for as long as the child lives (the saving thread is
+    not in the child to release it)."""
+    for fd in list(_held):
+        _held.discard(fd)
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+os.register_at_fork(after_in_child=_drop_held_locks)
+
+
 def one_save_at_a_time() -> bool:
     """Make every Numba cache save (of any package's kernels: a user's own compiled game
     run by parallel workers too) hold :data:`SAVE_LOCK_NAME` in its cache folder while it
@@ -178,25 +197,6 @@ def one_save_at_a_time() -> bool:
     locked_save.one_at_a_time = True  # type: ignore[attr-defined]
     cache_file.save = locked_save  # type: ignore[method-assign]  # the point: every save locked
     return True
-
-
-#: The lock files this process holds open (at most one a saving thread).
-_held: set[int] = set()
-
-
-def _drop_held_locks() -> None:
-    """In a child forked while a thread saved: close its copies of the lock files, which
-    would otherwise hold the lock for as long as the child lives (the saving thread is
-    not in the child to release it)."""
-    for fd in list(_held):
-        _held.discard(fd)
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-
-
-os.register_at_fork(after_in_child=_drop_held_locks)
 
 
 refresh(Path(__file__).parent)  # on import: ``donuts_ai/__init__`` imports this module first

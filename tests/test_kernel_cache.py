@@ -191,13 +191,26 @@ def test_only_folders_that_define_kernels_are_guarded():
     assert pkg / "bench" not in expected
 
 
-SAVE_RACE = """
+#: The kernel both race tests cache, in a module of the test's own folder.
+PLUS_ONE = "from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x + 1\n"
+#: What each race script starts with: its folder and role, the library's lock on Numba's
+#: cache saves, and ``wait_for`` (a file another process creates, at most ``seconds``: a
+#: process that died leaves the other to go on alone).
+RACE_PRELUDE = """
 import os, sys, time
 folder, role = sys.argv[1], sys.argv[2]
 sys.path.insert(0, folder)
 import donuts_ai  # noqa: F401  (its lock on Numba's cache saves)
 from numba.core import caching
 
+
+def wait_for(path, seconds):
+    deadline = time.monotonic() + seconds
+    while not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.005)
+"""
+
+SAVE_RACE = RACE_PRELUDE + """
 if role != "check":
     # Both processes reach their save together; then A writes its index 0.2 s later and its
     # data a second after that, B its index 0.5 s later and its data at once. Unlocked, both
@@ -209,10 +222,7 @@ if role != "check":
 
     def meet_then_save(self, sig, data):
         open(os.path.join(folder, "at-save-" + role), "w").close()
-        other = os.path.join(folder, "at-save-" + ("B" if role == "A" else "A"))
-        deadline = time.monotonic() + 60  # (a saver that died leaves the other to go on alone)
-        while not os.path.exists(other) and time.monotonic() < deadline:
-            time.sleep(0.005)
+        wait_for(os.path.join(folder, "at-save-" + ("B" if role == "A" else "A")), 60)
         save_overload(self, sig, data)
 
     def late_index(self, overloads):
@@ -234,39 +244,29 @@ print({"A": lambda: kernel_module.f(1), "B": lambda: kernel_module.f(1.5),
 """
 
 
+def _printed_together(script: list[str], roles: tuple[str, str]) -> list[str]:
+    """What ``script`` printed in two processes run at once, one a role; neither outlives the call."""
+    procs = [subprocess.Popen([*script, role], stdout=subprocess.PIPE, text=True) for role in roles]
+    try:
+        return [proc.communicate(timeout=120)[0].strip() for proc in procs]
+    finally:
+        for proc in procs:
+            proc.kill()
+
+
 def test_two_processes_saving_two_signatures_of_a_kernel_at_once_keep_both(tmp_path):
     # Numba numbers a new signature's data file from the index it read: two processes saving at
     # once both take number 1, and the index can end up naming one signature over the other's
     # code (numba issue #4807; unlocked, this test's check printed "2 2"). Saves hold a lock.
-    (tmp_path / "kernel_module.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n"
-                                               "    return x + 1\n")
+    (tmp_path / "kernel_module.py").write_text(PLUS_ONE)
     script = [sys.executable, "-c", SAVE_RACE, str(tmp_path)]
-    savers = [subprocess.Popen([*script, role], stdout=subprocess.PIPE, text=True) for role in ("A", "B")]
-    try:
-        assert [saver.communicate(timeout=120)[0].strip() for saver in savers] == ["2", "2.5"]
-    finally:
-        for saver in savers:
-            saver.kill()
+    assert _printed_together(script, ("A", "B")) == ["2", "2.5"]
     assert subprocess.run([*script, "check"], capture_output=True, text=True, timeout=120).stdout.strip() == "(2, 2.5)"
     assert len(list((tmp_path / "__pycache__").glob("kernel_module.f-*.nbc"))) == 2  # one data file each
 
 
-STALE_LOAD = """
-import os, sys, time
-folder, role = sys.argv[1], sys.argv[2]
-sys.path.insert(0, folder)
-import donuts_ai  # noqa: F401  (its lock on Numba's cache saves)
-from numba.core import caching
-
+STALE_LOAD = RACE_PRELUDE + """
 saving, loaded = os.path.join(folder, "A-saving"), os.path.join(folder, "B-loaded")
-
-
-def wait_for(path, seconds):
-    deadline = time.monotonic() + seconds
-    while not os.path.exists(path) and time.monotonic() < deadline:
-        time.sleep(0.005)
-
-
 if role == "A":  # at its data file: says so, and holds on until B has loaded (2 s at most)
     save_data = caching.IndexDataCacheFile._save_data
 
@@ -301,14 +301,8 @@ def test_a_process_loading_while_another_saves_never_gets_other_code(tmp_path):
     # 1). A saves it for ints as number 1 while B loads: Numba wrote the index before the data,
     # so B could read A's entry and load the old float code behind it (unlocked, B printed
     # 2.0). Locked, A writes its data first: B reads the old index, compiles, and waits its turn.
-    source = "from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x + 1\n"
-    (tmp_path / "kernel_module.py").write_text(source)
+    (tmp_path / "kernel_module.py").write_text(PLUS_ONE)
     script = [sys.executable, "-c", STALE_LOAD, str(tmp_path)]
     assert subprocess.run([*script, "float"], capture_output=True, text=True, timeout=120).stdout.strip() == "2.5"
-    (tmp_path / "kernel_module.py").write_text(source + "# edited\n")
-    procs = [subprocess.Popen([*script, role], stdout=subprocess.PIPE, text=True) for role in ("A", "B")]
-    try:
-        assert [proc.communicate(timeout=120)[0].strip() for proc in procs] == ["2", "2"]
-    finally:
-        for proc in procs:
-            proc.kill()
+    (tmp_path / "kernel_module.py").write_text(PLUS_ONE + "# edited\n")
+    assert _printed_together(script, ("A", "B")) == ["2", "2"]

@@ -47,6 +47,8 @@ DEFAULT_POSITIONS, DEFAULT_TIME, DEFAULT_SEED = 12, 0.1, 1
 FIRST_PLY, LAST_PLY = 2, 16
 #: The game the agents play unless told otherwise (their specs are then Donuts specs).
 GAME = "donuts"
+#: The parameters that set an agent's time a move (either spelling).
+TIME_PARAMS = frozenset({"time_limit", "time"})
 #: The positions of another game lie up to this many random plies into its games, spread
 #: evenly from the start (a game whose set-ups are openings starts after them).
 GAME_LAST_PLY = 8
@@ -152,7 +154,7 @@ def _with_time(spec: str, time_limit: float, game: Game[Any] | str = GAME) -> st
         accepted = inspect.signature(cls).parameters
     except (TypeError, ValueError):
         return spec
-    if "time_limit" in params or "time" in params or not ({"time_limit", "time"} & accepted.keys()):
+    if not TIME_PARAMS.isdisjoint(params) or TIME_PARAMS.isdisjoint(accepted):
         return spec
     head, _, rest = spec.strip().partition(":")
     if rest and rest.partition(":")[0].isidentifier():  # module:Class[:k=v,...]
@@ -168,7 +170,7 @@ def _sets_time(spec: str, game: str) -> bool:
         _, params = resolve(spec, game)
     except DonutsError:
         return False
-    return "time_limit" in params or "time" in params
+    return not TIME_PARAMS.isdisjoint(params)
 
 
 def _nodes(agent: Any) -> int | None:
