@@ -23,7 +23,9 @@ import functools
 import hashlib
 import inspect
 import os
+import time
 import uuid
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,12 @@ KERNEL_MARK = b"njit"
 CACHE_SUFFIXES = (".nbi", ".nbc")
 #: The lock file a process holds, in a cache folder, while it saves a kernel there.
 SAVE_LOCK_NAME = "numba-save.lock"
+#: How long a save waits for that lock, in seconds. A save holds it for milliseconds, but
+#: its holder may be stopped (Ctrl-Z, SIGSTOP) or stuck on a network file system: after
+#: this wait the save goes ahead unlocked, as Numba's own would, with a warning.
+SAVE_LOCK_WAIT = 30.0
+#: The longest pause between two tries at the lock, in seconds.
+_SAVE_LOCK_POLL = 0.05
 
 
 def _sources(package_dir: Path) -> dict[Path, bytes]:
@@ -163,6 +171,24 @@ def one_save_at_a_time() -> bool:
     except (TypeError, ValueError):
         return False
 
+    def _take_lock(fd: int) -> bool:
+        """Lock ``fd`` (released as it closes, or as the process dies): whether it was had
+        within :data:`SAVE_LOCK_WAIT`. A file system without locks counts as had: Numba's
+        own save takes none either."""
+        deadline = time.monotonic() + SAVE_LOCK_WAIT
+        pause = 0.001
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:  # another process's save
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(pause)
+                pause = min(2 * pause, _SAVE_LOCK_POLL)
+            except OSError:
+                return True
+
     @functools.wraps(save)
     def locked_save(self: Any, key: Any, data: Any) -> None:
         try:
@@ -172,10 +198,9 @@ def one_save_at_a_time() -> bool:
             return
         _held.add(fd)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # released as the file closes, or as the process dies
-        except OSError:  # a file system without locks: saved as Numba saves, unlocked
-            pass
-        try:
+            if not _take_lock(fd):
+                warnings.warn(f"donuts_ai: {SAVE_LOCK_NAME} in {self._cache_path} still held after "
+                              f"{SAVE_LOCK_WAIT:g} s; this kernel is saved unlocked", RuntimeWarning, stacklevel=2)
             overloads = self._load_index()
             name = overloads.get(key)
             if name is None:  # the first number the index does not use, as Numba numbers

@@ -306,3 +306,32 @@ def test_a_process_loading_while_another_saves_never_gets_other_code(tmp_path):
     assert subprocess.run([*script, "float"], capture_output=True, text=True, timeout=120).stdout.strip() == "2.5"
     (tmp_path / "kernel_module.py").write_text(PLUS_ONE + "# edited\n")
     assert _printed_together(script, ("A", "B")) == ["2", "2"]
+
+
+HELD_LOCK = RACE_PRELUDE + """
+import warnings
+from donuts_ai import _kernel_cache
+_kernel_cache.SAVE_LOCK_WAIT = 0.3
+import kernel_module
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print(kernel_module.f(1), [str(w.message).split(";")[1].strip() for w in caught])
+"""
+
+
+def test_a_save_whose_lock_another_process_keeps_goes_ahead_after_the_wait(tmp_path):
+    # A holder stopped mid-save (Ctrl-Z) keeps the lock: the other processes' saves wait
+    # SAVE_LOCK_WAIT (here 0.3 s), then save unlocked and say so, rather than hang.
+    import fcntl  # (POSIX: the lock's own module)
+
+    (tmp_path / "kernel_module.py").write_text(PLUS_ONE)
+    (tmp_path / "__pycache__").mkdir()
+    fd = os.open(tmp_path / "__pycache__" / _kernel_cache.SAVE_LOCK_NAME, os.O_RDONLY | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        done = subprocess.run([sys.executable, "-c", HELD_LOCK, str(tmp_path), "-"], capture_output=True, text=True, timeout=120)
+    finally:
+        os.close(fd)
+    assert done.stdout.strip() == "2 ['this kernel is saved unlocked']", done.stderr
+    assert len(list((tmp_path / "__pycache__").glob("kernel_module.f-*.nbc"))) == 1
