@@ -116,8 +116,6 @@ def load() -> str:
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-#: Repeats of each figure in a run of a record (``--json``).
-RECORD_REPEATS = 5
 #: The two sides of a record, each a parameter ``perft`` of its figures.
 ENGINE, C_PROGRAM = "donuts_ai engine", "plain C bitboard"
 
@@ -126,9 +124,9 @@ def figure_name(side: str, depth: int) -> str:
     return f"{side}, connect four, perft depth {depth} from the empty board"
 
 
-def figures(depth: int, cc: str, cflags: str) -> list[Any]:
-    """The record's figures: the engine's perft at ``depth`` and the C program's, seconds a
-    leaf (:func:`donuts_ai.bench.record.measure_work`, warm-up and calibration off the
+def figures(depth: int, cc: str, cflags: str, repeats: int) -> list[Any]:
+    """The record's figures: the engine's perft at ``depth`` and the C program's, ``repeats``
+    timings each, seconds a leaf (:func:`donuts_ai.bench.record.measure_work`, warm-up and calibration off the
     clock). The C program is one process a call (``DEPTH 0``: one perft at that depth alone,
     untimed by itself): its start (about a millisecond) is in its figure, under 1% of a
     perft at depth 10 (0.18 s)."""
@@ -136,12 +134,12 @@ def figures(depth: int, cc: str, cflags: str) -> list[Any]:
     from donuts_ai.connect_four import kernels as K
 
     start = K.as_position(*K.start())
-    out = [measure_work(figure_name(ENGINE, depth), "leaf", lambda: int(K.perft(0, start, depth)), RECORD_REPEATS,
+    out = [measure_work(figure_name(ENGINE, depth), "leaf", lambda: int(K.perft(0, start, depth)), repeats,
                         {"perft": ENGINE, "depth": depth})]
     with tempfile.TemporaryDirectory(prefix="c4perft-") as folder:
         exe = compile_c(cc, folder, cflags)
         out.append(measure_work(figure_name(C_PROGRAM, depth), "leaf", lambda: run_c(exe, depth, 0)[depth][0],
-                                RECORD_REPEATS, {"perft": C_PROGRAM, "depth": depth, "cflags": cflags}, threads=0))
+                                repeats, {"perft": C_PROGRAM, "depth": depth, "cflags": cflags}, threads=0))
     return out
 
 
@@ -175,9 +173,9 @@ def record(args: argparse.Namespace, parser: argparse.ArgumentParser, argv: list
             print(f"the C program's counts differ from the engine's at depths {wrong}", file=sys.stderr)
             return 1
         print(f"counts: the engine and the C program agree at depths 1..{depth}", file=sys.stderr)
-    settings = f"depth={depth} repeats={RECORD_REPEATS} cc={Path(cc).name} cflags={args.cflags.replace(' ', '_')}"
+    settings = f"depth={depth} repeats={args.repeats} cc={Path(cc).name} cflags={args.cflags.replace(' ', '_')}"
     return runs.record_main(parser, args, argv, "benchmarks.connect_four_perft",
-                            lambda: (figures(depth, cc, args.cflags), settings),
+                            lambda: (figures(depth, cc, args.cflags, args.repeats), settings),
                             lambda suite: tables.record_text(suite, ratios(suite)))
 
 
@@ -187,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.connect_four_perft", description=__doc__.splitlines()[0])
     ap.add_argument("--depth", type=int, default=8, help="compare with OpenSpiel to this depth (default 8; 0 skips it)")
     ap.add_argument("--engine-depth", type=int, default=10, help="time the engine alone to this depth (default 10)")
-    ap.add_argument("--repeats", type=int, default=5, help="timings of each engine depth, the best kept (default 5)")
+    ap.add_argument("--repeats", type=int, default=5,
+                    help="timings of each engine depth, the best kept (--json: a figure's repeats a run; default 5)")
     ap.add_argument("--no-c", action="store_true", help="skip the C bitboard perft")
     ap.add_argument("--cc", default=None, help="the C compiler (default: cc, gcc or clang, the first on PATH)")
     ap.add_argument("--cflags", default="-O2", help='flags for the C compiler, as one word: --cflags="-O2 -march=native" (default -O2)')

@@ -84,7 +84,7 @@ def winning_curve(run: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.supervised", description=__doc__.splitlines()[0])
     ap.add_argument("--data", help="the dataset folder (benchmarks.distill's --out)")
     ap.add_argument("--out", help="a new folder for the checkpoints and the curve")
     ap.add_argument("--curve", type=Path, metavar="DIR", help="measure every checkpoint of the run in DIR on the winning positions")

@@ -1,5 +1,6 @@
 """Negamax with alpha-beta on the win/draw/loss value, only against donuts_ai.donuts.kernels; the horizon scores 0 ("not known"), so +1 and
--1 are proven, and 0 is exact once the search reaches the end. ``donuts-ai tournament examples.compiled_negamax:Agent greedy``."""
+-1 are proven, and 0 is exact once the search reaches the end. ``PYTHONPATH=. donuts-ai tournament examples.compiled_negamax:Agent greedy``
+from the repository root."""
 
 import time
 

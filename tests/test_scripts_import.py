@@ -86,6 +86,8 @@ def file_problems(path: Path) -> list[str]:
         except Exception as error:  # any failure on import is what this reports
             found.append(f"{where}: import {name}: {error!r}")
     package = name if path.name == "__init__.py" else (name.rpartition(".")[0] if name else None)
+    if name is None and str(path.parent) not in sys.path:  # a script imports from its own folder, first
+        sys.path.insert(0, str(path.parent))
     for line, module, attribute in imported_names(ast.parse(path.read_text(), str(path)), package):
         what = module if attribute is None else f"{attribute} from {module}"
         try:

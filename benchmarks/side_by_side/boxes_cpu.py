@@ -3,26 +3,20 @@
 Runs against the trees before and after a change (it speaks the state and ISMCTS APIs of 0.3.0 onward); see run.sh."""
 # ruff: noqa: B023  (each `go` is called only within the loop pass that defines it)
 
-import importlib
 import json
 import time
 
-from donuts_ai.boxes import BoxesRules, BoxesState
+from trees import module
 
-# The rules kernels, by name so that one script measures any tree: _kernels since 0.5.0, _engine before.
-try:
-    E = importlib.import_module("donuts_ai.boxes._kernels")
-except ModuleNotFoundError:
-    E = importlib.import_module("donuts_ai.boxes._engine")
-# The state's engine side and the search's binding, by name likewise: boxes/_state/ and
-# boxes/agents/ since 0.6.0, boxes/_core.py and boxes/_bound.py before.
-try:
-    _core = importlib.import_module("donuts_ai.boxes._state.engine")
-    bound_search = importlib.import_module("donuts_ai.boxes.agents._bound").ismcts
-except ModuleNotFoundError:
-    _core = importlib.import_module("donuts_ai.boxes._core")
-    bound_search = importlib.import_module("donuts_ai.boxes._bound").ismcts
+from donuts_ai.boxes import BoxesRules, BoxesState
 from donuts_ai.search import ismcts as I  # the tree and its settings
+
+# The rules kernels, the state's engine side and the search's binding, by name so that one
+# script measures any tree: _kernels since 0.5.0, _engine before; boxes/_state/ and
+# boxes/agents/ since 0.6.0, boxes/_core.py and boxes/_bound.py before.
+E = module("donuts_ai.boxes._kernels", "donuts_ai.boxes._engine")
+_core = module("donuts_ai.boxes._state.engine", "donuts_ai.boxes._core")
+bound_search = module("donuts_ai.boxes.agents._bound", "donuts_ai.boxes._bound").ismcts
 
 #: A search call's settings: ISMCTSSettings from 0.4.0 (one name for each record), Settings in 0.3.0.
 SETTINGS = getattr(I, "ISMCTSSettings", None) or I.Settings

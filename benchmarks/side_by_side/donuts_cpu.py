@@ -3,43 +3,24 @@ Runs the same workloads as donuts_ai.bench.engine (playouts, perft depth 7, alph
 depth 14 on six early positions, MCTS 1 worker, VectorEnv 4096 games) on the tree on
 PYTHONPATH; --solver adds the solver's node counts. See run.sh."""
 
-import importlib
 import inspect
 import json
 import random
 import sys
 import time
-from types import ModuleType
+
+from trees import budget, module
 
 from donuts_ai import Board, Layout, VectorEnv, perft, random_playouts
 from donuts_ai.bench import engine as B
 
-
-def _module(*paths: str) -> ModuleType:
-    """A private module at the first of ``paths`` the tree on PYTHONPATH has, newest first
-    (0.5.0: the rules kernels' ``_kernels``; 0.4.0: ``_engine`` in a folder for each game,
-    issue 38; 0.3.0: ``donuts_ai._engine``), so that one script measures any of those trees."""
-    for path in paths[:-1]:
-        try:
-            return importlib.import_module(path)
-        except ModuleNotFoundError:
-            continue
-    return importlib.import_module(paths[-1])
+P = module("donuts_ai.donuts._kernels.position", "donuts_ai.donuts._engine.position", "donuts_ai._engine.position")
+MCTSAgent = module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
 
 
-P = _module("donuts_ai.donuts._kernels.position", "donuts_ai.donuts._engine.position", "donuts_ai._engine.position")
-MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
-
-
-def budget(cls, count):
-    """A search's budget as the keyword its version names it: ``simulations`` from 0.5.0,
-    ``iterations`` before (so that one script measures either tree)."""
-    return {"simulations" if "simulations" in inspect.signature(cls).parameters else "iterations": count}
-
-
-search_moves = _module("donuts_ai.donuts.alphabeta._negamax", "donuts_ai.search.alphabeta._negamax").search_moves
-new_table = _module("donuts_ai.donuts.alphabeta._table", "donuts_ai.search.alphabeta._table").new_table
-new_workspace = _module("donuts_ai.donuts.alphabeta._workspace", "donuts_ai.search.alphabeta._workspace").new_workspace
+search_moves = module("donuts_ai.donuts.alphabeta._negamax", "donuts_ai.search.alphabeta._negamax").search_moves
+new_table = module("donuts_ai.donuts.alphabeta._table", "donuts_ai.search.alphabeta._table").new_table
+new_workspace = module("donuts_ai.donuts.alphabeta._workspace", "donuts_ai.search.alphabeta._workspace").new_workspace
 
 R = 5
 cpu = time.process_time
@@ -105,9 +86,17 @@ def ve():
 
 
 out["vector_env"] = best(ve)
+
+
+def solver_nodes(seeds, distance):
+    """The solver's nodes on the empty boards of ``random_grid(seed)`` for each seed, by the
+    tree's bench: one repeat's figures (their params) from 0.5.0, a dict of rows before."""
+    if "repeats" in inspect.signature(B.solver_speed).parameters:
+        return [figure.params["nodes"] for figure in B.solver_speed(seeds, distance, 1)]
+    return [row["nodes"] for row in B.solver_speed(seeds, distance=distance)["rows"]]
+
+
 if "--solver" in sys.argv:
-    s = B.solver_speed(B.SOLVER_LAYOUTS, distance=False)
-    out["solver_nodes"] = [r["nodes"] for r in s["rows"]]
-    s = B.solver_speed(B.SOLVER_LAYOUTS[:3], distance=True)
-    out["solver_distance_nodes"] = [r["nodes"] for r in s["rows"]]
+    out["solver_nodes"] = solver_nodes(B.SOLVER_LAYOUTS, False)
+    out["solver_distance_nodes"] = solver_nodes(B.SOLVER_LAYOUTS[:3], True)
 print(json.dumps(out))

@@ -11,16 +11,15 @@ of the fixed-seed searches, the same before and after when the searches are unch
 """
 
 import hashlib
-import importlib
 import inspect
 import json
 import random
 import statistics
 import sys
 import time
-from types import ModuleType
 
 import numpy as np
+from trees import budget, module
 
 from donuts_ai import Board, Layout, Rules
 from donuts_ai.boxes import BoxesRules, BoxesState
@@ -29,28 +28,9 @@ from donuts_ai.learn.batched_search import BatchSearch
 from donuts_ai.search.ismcts import root_stats as ismcts_root_stats
 from donuts_ai.search.mcts._tree import root_stats as mcts_root_stats
 
-
-def _module(*paths: str) -> ModuleType:
-    """A private module at the first of ``paths`` the tree on PYTHONPATH has, newest first
-    (0.5.0: the rules kernels' ``_kernels``; 0.4.0: ``_engine`` in a folder for each game,
-    issue 38; 0.3.0: ``donuts_ai._engine``), so that one script measures any of those trees."""
-    for path in paths[:-1]:
-        try:
-            return importlib.import_module(path)
-        except ModuleNotFoundError:
-            continue
-    return importlib.import_module(paths[-1])
-
-
-GAME = _module("donuts_ai.donuts._kernels.batch", "donuts_ai.donuts._engine.batch", "donuts_ai._engine.batch").GAME
-position_of = _module("donuts_ai.donuts._kernels.position", "donuts_ai.donuts._engine.position", "donuts_ai._engine.position").position_of
-MCTSAgent = _module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
-
-
-def budget(cls, count):
-    """A search's budget as the keyword its version names it: ``simulations`` from 0.5.0,
-    ``iterations`` before (so that one script measures either tree)."""
-    return {"simulations" if "simulations" in inspect.signature(cls).parameters else "iterations": count}
+GAME = module("donuts_ai.donuts._kernels.batch", "donuts_ai.donuts._engine.batch", "donuts_ai._engine.batch").GAME
+position_of = module("donuts_ai.donuts._kernels.position", "donuts_ai.donuts._engine.position", "donuts_ai._engine.position").position_of
+MCTSAgent = module("donuts_ai.donuts.agents.mcts", "donuts_ai.search.mcts").MCTSAgent
 
 
 R = 7
@@ -156,8 +136,14 @@ def puct(games, sims):
     active = np.ones(games, dtype=np.bool_)
     search = BatchSearch(games, sims)
 
+    rules = Rules()
+    if "rules" in inspect.signature(search.run).parameters:
+        rules_args = (rules,)
+    else:  # before 0.6.0: the layouts' directions, the donuts and the insertion rule
+        rules_args = (roots["directions"], rules.donuts, rules.insertion == "single")
+
     def work():
-        result = search.run(evaluator, roots, active, Rules())
+        result = search.run(evaluator, roots, active, *rules_args)
         note(result.visits, np.nan_to_num(result.values, nan=-9.0))
         return games * result.simulations
 

@@ -8,6 +8,7 @@ record of either names its machine the same way.
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import statistics
@@ -81,11 +82,25 @@ def machine() -> Machine:
             "numpy": numpy.__version__}
 
 
+def _strict_json(value: object) -> object:
+    """``value`` with NumPy numbers as floats and every float that JSON cannot hold (an Elo
+    of a 100% score is infinite) as ``None``: Python's ``Infinity`` is not JSON."""
+    if isinstance(value, Mapping):
+        return {key: _strict_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict_json(item) for item in value]
+    if isinstance(value, (str, bool, int)) or value is None:
+        return value
+    number = float(value)  # type: ignore[arg-type]  # a float or a NumPy number
+    return number if math.isfinite(number) else None
+
+
 def print_and_save(results: _R, report_of: Callable[[_R], str], json_path: str | None) -> int:
     """Print a benchmark's report and, when ``json_path`` is given, write its figures there
-    (NumPy numbers as floats); the exit status of a benchmark's ``main``."""
+    (NumPy numbers as floats; infinite or undefined ones, as the Elo of a 100% score, as
+    ``null``); the exit status of a benchmark's ``main``."""
     print(report_of(results))
     if json_path:
         with open(json_path, "w") as fh:
-            json.dump(results, fh, indent=1, default=float)
+            json.dump(_strict_json(results), fh, indent=1, allow_nan=False)
     return 0

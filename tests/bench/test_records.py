@@ -483,3 +483,21 @@ def test_the_published_tables_are_what_their_records_say(tmp_path):
     page.write_text(text.replace(" playouts/s |", " playouts/s (edited) |", 1))
     assert not published.regenerate(page, ROOT, check=True)
     assert published.regenerate(page, ROOT) is False and published.regenerate(page, ROOT, check=True)
+
+
+def test_a_script_s_json_is_strict_json_an_infinite_elo_null(tmp_path, capsys):
+    # benchmarks.strength wrote ``Infinity`` for the Elo of a 100% score: not JSON (jq, a browser's
+    # JSON.parse refuse it). Non-finite numbers are written as null, NumPy numbers as floats.
+    from donuts_ai.bench.reporting import print_and_save
+
+    results = {"elo": math.inf, "elo_ci95": [-math.inf, math.nan], "score": np.float64(1.0), "pairs": 4,
+               "rows": [{"rate": np.float32(2.5), "name": "mcts", "ok": True}]}
+    path = tmp_path / "out.json"
+    assert print_and_save(results, lambda r: "report", str(path)) == 0
+    assert capsys.readouterr().out == "report\n"
+
+    def refuse(constant: str) -> None:
+        raise ValueError(constant)
+
+    assert json.loads(path.read_text(), parse_constant=refuse) == {
+        "elo": None, "elo_ci95": [None, None], "score": 1.0, "pairs": 4, "rows": [{"rate": 2.5, "name": "mcts", "ok": True}]}

@@ -53,9 +53,9 @@ def test_the_example_runs_as_a_script_and_prints_what_the_page_says() -> None:
     assert printed[2] == "after x 4, o 1: x plays 0, a win in 5 plies"
     assert printed[3].startswith("mcts, 20000 simulations from the start: most visited move 4 ")
     assert printed[4].startswith("kernels and hooks agree with the plain rules on ")
-    for line in printed[1:3]:
+    for line in printed[1:4]:  # (the seeded search's visits too: the page said 4120 after they had changed)
         assert line in page, line
-    for line in (printed[0], printed[3], printed[4]):
+    for line in (printed[0], printed[4]):
         assert line.split("(")[0] in page, line
 
 
