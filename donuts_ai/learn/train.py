@@ -351,9 +351,22 @@ class Trainer(Learner):
     def resume(cls, out: str | Path) -> Trainer:
         """The run saved in ``out`` as its last checkpoint left it."""
         folder, settings, config = read_checkpoint(out)
+        _cut_partial_line(Path(out) / PROGRESS)
         trainer = cls(out, config, _resuming=True)
         with np.load(folder / ARRAYS_FILE) as arrays:
             trainer._restore(folder, settings, arrays)
             trainer.selfplay.restore(arrays)
         trainer.rng.bit_generator.state = settings["rng"]
         return trainer
+
+
+def _cut_partial_line(path: Path) -> None:
+    """Cut away a last line written in part (a run killed mid-line: no newline at its end),
+    so that the resumed run's first line starts a line of its own and every line parses."""
+    try:
+        with open(path, "rb+") as fh:
+            text = fh.read()
+            if text and not text.endswith(b"\n"):
+                fh.truncate(text.rfind(b"\n") + 1)
+    except FileNotFoundError:
+        pass

@@ -215,9 +215,14 @@ def test_seeded_runs_repeat_and_a_stopped_run_resumes_as_if_never_stopped(tmp_pa
     assert whole.counters["train_steps"] > 0 and whole.counters["games"] > 0
     parts = Trainer(tmp_path / "parts", SMALL)
     parts.run(moves=12)  # stops between checkpoints: the end of a session writes one too
+    progress = tmp_path / "parts" / "progress.jsonl"
+    with open(progress, "a") as fh:  # a kill while writing a line (after the checkpoint) leaves part of it
+        fh.write('{"moves": 13, "gam')
     resumed = Trainer.resume(tmp_path / "parts")
     assert resumed.counters["moves"] == 12
     resumed.run(moves=30)
+    lines = [json.loads(line) for line in progress.read_text().splitlines()]  # the part line went
+    assert lines[-1]["moves"] == 30
     assert same_network(whole.network, resumed.network)
     assert np.array_equal(whole.replay.samples, resumed.replay.samples)
     assert resumed.counters["positions"] == whole.counters["positions"]
