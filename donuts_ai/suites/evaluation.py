@@ -438,6 +438,10 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     suites, totals = _suites(suite, limit, seed)
     config, seated = make_config(agent_list, suites, time, seed, move_limit, isolation, limit=limit, totals=totals)
     _check_backend(backend)
+    if resume and results_path is None:
+        raise DonutsError("evaluate: resume=True continues a results file: give results_path")
+    if results_path is not None and not isinstance(results_path, (str, os.PathLike)):
+        raise DonutsError(f"results_path must be a file's path (a str or os.PathLike), got {results_path!r}")
     path = None if results_path is None else os.fspath(results_path)
     written = first_config(path) if resume and path is not None else None
     if written is not None:  # specs spelt as the file spelt them where only older names differ (0.5 or earlier)

@@ -20,6 +20,7 @@ compares), checking each against its game.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict, Unpack, cast
@@ -130,6 +131,10 @@ class HarnessConfig:
         if self.backend not in BACKENDS:
             raise ConfigError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
         check_int("workers", self.workers, minimum=1, allow_none=True)
+        if self.results_path is not None:
+            if not isinstance(self.results_path, (str, os.PathLike)):  # an int would be taken for an open file's number
+                raise ConfigError(f"results_path must be a file's path (a str or os.PathLike), got {self.results_path!r}")
+            object.__setattr__(self, "results_path", os.fspath(self.results_path))
 
     def replace(self, **changes: Any) -> HarnessConfig:
         """A copy with some fields changed, checked again.
@@ -255,6 +260,8 @@ def resolve(config: HarnessConfig | None, agents: Iterable[object] | None, setti
     if unused:
         raise ConfigError(f"{entry} does not use {', '.join(unused)}: leave "
                           f"{'it' if len(unused) == 1 else 'them'} unset")
+    if resolved.resume and resolved.results_path is None:
+        raise ConfigError(f"{entry}: resume=True continues a results file: give results_path")
     return resolved
 
 

@@ -139,6 +139,7 @@ def _import_resumed_game(config: HarnessConfig | None, game: str | None, path: s
     connect-four-python``) where that game comes from outside the package: its module, as the
     file records it, is imported first (:func:`~.results.import_recorded_game`), so that
     the name is known when the agents are checked against the game."""
+    config = config if isinstance(config, HarnessConfig) else None  # (anything else: refused by resolve)
     resume = config is not None and config.resume
     path = path if path is not None else config.results_path if config is not None else None
     game = game if game is not None else config.game if config is not None else None

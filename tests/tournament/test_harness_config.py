@@ -12,6 +12,7 @@ import shutil
 import pytest
 
 from donuts_ai import evaluate
+from donuts_ai.errors import DonutsError
 from donuts_ai import tournament as T
 from donuts_ai.donuts.agents import RandomAgent
 from donuts_ai.study import load_study, run_study
@@ -185,3 +186,18 @@ def _assert_resumed(again, units):
     kept = [{key: u[key] for key in units[0]} for u in again[:-1]]
     assert kept == units[:-1]
     assert [(u["layout"], u["value"]) for u in again] == [(u["layout"], u["value"]) for u in units]
+
+
+def test_a_results_path_that_is_no_path_or_a_resume_without_one_is_refused_before_any_game(tmp_path):
+    # An int was taken for an open file's number: a whole tournament appended to another file.
+    with pytest.raises(T.ConfigError, match="results_path must be a file's path"):
+        T.run(["random", "greedy"], game="donuts", isolation="none", workers=1, results_path=3)  # type: ignore[arg-type]
+    assert T.HarnessConfig(results_path=tmp_path / "r.jsonl").results_path == str(tmp_path / "r.jsonl")
+    with pytest.raises(T.ConfigError, match="config must be a HarnessConfig"):
+        T.run(["random", "greedy"], game="donuts", config="x")  # type: ignore[arg-type]
+    with pytest.raises(T.ConfigError, match="resume=True continues a results file: give results_path"):
+        T.run(["random", "greedy"], game="donuts", isolation="none", config=T.HarnessConfig(resume=True))
+    with pytest.raises(DonutsError, match="give results_path"):
+        evaluate("greedy", resume=True)
+    with pytest.raises(DonutsError, match="results_path must be a file's path"):
+        evaluate("greedy", results_path=3)  # type: ignore[arg-type]
