@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from typing import Literal, TypeGuard, overload
 
 from .errors import DonutsError
@@ -91,3 +92,18 @@ def check_nonnegative(name: str, value: object, error: type[DonutsError] = Donut
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise error(f"{name} must be a number >= 0, got {value!r}")
     return float(value)
+
+
+def check_output_file(name: str, path: str | os.PathLike[str], error: type[DonutsError] = DonutsError) -> str:
+    """``path`` as a str, where a file can be written: its folder exists and it is not a
+    folder itself. Checked before the work whose result it is to hold (an evaluation, a
+    benchmark's runs), so that the work is not done for nothing."""
+    text = os.fspath(path)
+    if os.path.isdir(text):
+        raise error(f"{name} {text!r} is a folder, not a file")
+    folder = os.path.dirname(text) or "."
+    if not os.path.isdir(folder):
+        raise error(f"{name} {text!r}: no folder {folder!r}")
+    if not os.access(folder, os.W_OK):
+        raise error(f"{name} {text!r}: the folder {folder!r} cannot be written")
+    return text

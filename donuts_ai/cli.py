@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
-from ._checks import check_seconds
+from ._checks import check_output_file, check_seconds
 from .donuts.board import Board
 from .donuts.layout import Layout
 from .donuts.rules import Rules, RulesDict, add_rules_arguments, given_rules, rules_from_arguments
@@ -160,6 +160,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .tournament import Results, plot
 
+    if args.png and os.path.exists(args.png) and not os.path.isdir(args.png):  # before the report, not after
+        raise DonutsError(f"--png {args.png!r} is a file: name a folder for the pictures")
     results = Results.from_file(args.results)
     print(results.table())
     if args.png:
@@ -234,6 +236,7 @@ def _cmd_book_build(args: argparse.Namespace) -> int:
 
     if os.path.exists(args.out):
         raise DonutsError(f"{args.out!r} exists: choose another file (a book is never overwritten)")
+    check_output_file("--out", args.out)  # before the book is built
     base = None
     if args.extend is not None:  # '' (the flag alone): the shipped book; else a book file
         base = Book.load(args.extend or None)

@@ -264,18 +264,23 @@ def load_study(path: str | PathLike[str]) -> tuple[StudyConfig, list[StudyRow]]:
     """
     config: StudyConfig | None = None
     records: list[dict[str, Any]] = []
-    with (gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")) as fh:
-        for number, line in enumerate(fh, 1):
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                raise DonutsError(f"{path}: line {number} is not JSON") from None
-            if row.get("type") == "config":
-                config = row["config"]
-            else:
-                records.append(row)
-    if config is None:
-        raise DonutsError(f"{path}: no config line; not a study results file")
+    try:
+        with (gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")) as fh:
+            for number, line in enumerate(fh, 1):
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError:
+                    raise DonutsError(f"{path}: line {number} is not JSON") from None
+                if not isinstance(row, dict):
+                    raise DonutsError(f"{path}: line {number} is not a JSON object")
+                if row.get("type") == "config":
+                    config = row["config"]
+                else:
+                    records.append(row)
+    except (OSError, EOFError, UnicodeDecodeError) as exc:  # missing, unreadable, not gzip, cut off, not text
+        raise DonutsError(f"cannot read the study file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    if not isinstance(config, dict) or "study" not in config:
+        raise DonutsError(f"{path}: no study's config line; not a study results file")
     # A unit line as solve_unit wrote it, less its "type"; a unit repeated is counted once.
     units = [cast(StudyRow, {k: v for k, v in row.items() if k != "type"}) for row in each_unit_once(str(path), records)]
     return config, sorted(units, key=lambda u: u["unit"])

@@ -196,3 +196,26 @@ def test_main_adds_no_folder_to_the_path_and_a_spec_names_an_importable_module(t
     assert alone.returncode == 2 and "No module named 'mine'" in alone.stderr, alone.stderr
     found = subprocess.run(command, cwd=tmp_path, env={**env, "PYTHONPATH": "."}, capture_output=True, text=True, timeout=300)
     assert found.returncode == 0 and "2 games" in found.stdout, found.stderr
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(capsys, tmp_path):
+    # Each was found only once its work was done (an evaluation, a bench's runs, a book built,
+    # the report printed), the result lost; or ended in a traceback.
+    results = tmp_path / "r.jsonl"
+    assert main(["tournament", "random", "greedy", "--games", "2", "--workers", "1", "--quiet", "--out", str(results)]) == 0
+    no_folder = str(tmp_path / "no" / "x.json")
+    for argv, message in [
+        (["evaluate", "random", "--limit", "2", "--json", no_folder], "no folder"),
+        (["evaluate", "random", "--limit", "2", "--plot", str(tmp_path / "x.txt")], "name a picture format"),
+        (["bench", "--agent", "random", "--positions", "2", "--runs", "1", "--json", no_folder], "no folder"),
+        (["bench", "--agent", "random", "--positions", "2", "--runs", "1", "--json", str(tmp_path)], "is a folder"),
+        (["book", "build", "--out", str(tmp_path / "no" / "b.npz"), str(results)], "no folder"),
+        (["book", "build", "--out", str(tmp_path / "b.npz"), str(results)], "not a study results file"),
+        (["book", "build", "--out", str(tmp_path / "b.npz"), str(tmp_path / "missing.jsonl")], "cannot read the study file"),
+        (["report", str(results), "--png", str(results)], "is a file: name a folder"),
+        (["tournament", "random", "greedy", "--resume", "--out", str(tmp_path)], "is a folder"),
+    ]:
+        status, err = command_error(capsys, *argv)
+        assert status == 2 and err.count("\n") == 1 and message in err, (argv, err)
+        assert "error:" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]  # nothing written

@@ -539,7 +539,7 @@ def load(path: str | os.PathLike[str]) -> Any:
         text = Path(name).read_text()
     except OSError as exc:
         raise SpeedRecordError(f"cannot read {name!r}: {exc.strerror}") from None
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise SpeedRecordError(f"{name}: not a pyperf record ({exc})") from None
     try:
         data = json.loads(text)
@@ -550,7 +550,7 @@ def load(path: str | os.PathLike[str]) -> Any:
     if "benchmarks" in data and "version" in data:
         try:
             return pyperf.BenchmarkSuite.loads(text)
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:  # (AttributeError: a field of another type)
             raise SpeedRecordError(f"{name}: a damaged pyperf record ({exc})") from None
     try:
         return _legacy_suite(data, name)

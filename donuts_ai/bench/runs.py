@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .._checks import check_output_file
 from ..errors import DonutsError
 from .record import RUN_OPTION, Figure, busy_warning, dump, load_average, others_busy_cores, process_seconds, run_processes, suite_of
 from .tables import record_text
@@ -69,6 +70,8 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
     try:
         if args.runs < 1:
             raise DonutsError(f"--runs must be at least 1, got {args.runs}")
+        if args.json:  # before the runs: a record that cannot be written is not measured for nothing
+            check_output_file("--json", args.json)
         if args.record_run:
             dump(run_here(), args.record_run)
             return 0

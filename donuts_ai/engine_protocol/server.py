@@ -445,9 +445,23 @@ def serve(spec: str) -> int:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
     sys.stdout = sys.stderr
     server = EngineServer(spec, out, sys.stderr)
+
+    def leave_if_unbuildable() -> None:
+        # A spec whose values the agent refuses (alphabeta:depth=x) ends the engine with its
+        # error and status 2, as an unknown name or parameter does at once: an engine that
+        # cannot build its agent would only forfeit every move.
+        server._builder.join()
+        if server._build_error is not None:
+            server.say(f"error: the agent cannot be built: {server._build_error}")
+            os._exit(2)
+
+    watcher = threading.Thread(target=leave_if_unbuildable, daemon=True)
+    watcher.start()
     for line in sys.stdin:
         if not server.handle(line):
             break
+    else:  # the end of input (not quit, which leaves at once): the build decides the status
+        watcher.join()
     out.flush()
     search = server.search
     if search is not None and search.thread is not None and search.thread.is_alive():

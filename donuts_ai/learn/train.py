@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import time
+import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -138,6 +139,8 @@ class Learner:
 
     def __init__(self, out: str | Path, config: TrainConfig, *, _resuming: bool = False):
         self.out = Path(out)
+        if self.out.exists() and not self.out.is_dir():
+            raise LearnError(f"{str(self.out)!r} is a file: a run's checkpoints go into a folder")
         if not _resuming and (self.out / CHECKPOINT).exists():
             raise LearnError(f"{str(self.out)!r} holds a training run already: resume it, or choose another directory")
         self.config = config
@@ -353,9 +356,12 @@ class Trainer(Learner):
         folder, settings, config = read_checkpoint(out)
         _cut_partial_line(Path(out) / PROGRESS)
         trainer = cls(out, config, _resuming=True)
-        with np.load(folder / ARRAYS_FILE) as arrays:
-            trainer._restore(folder, settings, arrays)
-            trainer.selfplay.restore(arrays)
+        try:
+            with np.load(folder / ARRAYS_FILE) as arrays:
+                trainer._restore(folder, settings, arrays)
+                trainer.selfplay.restore(arrays)
+        except (OSError, ValueError, zipfile.BadZipFile) as exc:  # cut off, or not an archive of arrays
+            raise LearnError(f"{folder / ARRAYS_FILE}: the checkpoint's arrays cannot be read ({exc})") from None
         trainer.rng.bit_generator.state = settings["rng"]
         return trainer
 

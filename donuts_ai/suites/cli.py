@@ -9,11 +9,13 @@ import math
 import sys
 from typing import Any
 
+from .._checks import check_output_file
 from ..errors import DonutsError
 from ..tournament.config import BACKENDS
 from ..tournament.match import ISOLATIONS
 from .evaluation import DEFAULT_MOVE_LIMIT, DEFAULT_SUITE, GAME, EvaluationSettings, evaluate
 from .format import SUITE_NAMES
+from .report import check_picture_file
 
 
 def _positive(kind: type[int] | type[float]) -> Any:
@@ -43,6 +45,10 @@ def _without_nan(value: Any) -> Any:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     if args.resume and not args.results:
         raise DonutsError("--resume needs --results (the results file to continue)")
+    if args.json:  # the outputs checked before the evaluation, so that it is not played for nothing
+        check_output_file("--json", args.json)
+    if args.plot:
+        check_picture_file("--plot", args.plot)
     suites = [name.strip() for item in (args.suite or [DEFAULT_SUITE]) for name in item.split(",") if name.strip()]
     settings = EvaluationSettings(workers=args.workers, backend=args.backend, address=args.address,
                                   isolation=args.isolation, move_limit=args.move_limit,

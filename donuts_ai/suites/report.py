@@ -5,10 +5,12 @@ text table (:func:`table`) and a picture by ply (:func:`plot`)."""
 from __future__ import annotations
 
 import math
+import os
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Literal, NotRequired, TypedDict
 
+from .._checks import check_output_file
 from .._units import seconds_text
 from ..errors import DonutsError
 from ..outcomes import WIN
@@ -256,6 +258,20 @@ def table(suites: Mapping[str, Suite], scores: Mapping[str, Mapping[str, Scores]
         blocks.append("\n".join(lines))
     notes = textwrap.fill(COLUMNS, NOTE_WIDTH, initial_indent="columns: ", subsequent_indent="  ")
     return "\n\n".join(blocks) + "\n" + notes
+
+
+def check_picture_file(name: str, path: str) -> str:
+    """``path`` checked before the work a picture of it shows: a file that can be written,
+    of a format matplotlib writes (by its suffix), matplotlib installed."""
+    text = check_output_file(name, path)
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise DonutsError("the picture needs matplotlib: pip install 'donuts_ai[plots]'") from None
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if os.path.splitext(text)[1].lstrip(".").lower() not in formats:
+        raise DonutsError(f"{name} {text!r}: name a picture format matplotlib writes ({', '.join(sorted(formats))})")
+    return text
 
 
 def plot(scores: Mapping[str, Mapping[str, Scores]], path: str) -> None:

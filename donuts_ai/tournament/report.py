@@ -270,7 +270,10 @@ def plot(results: ResultsView, directory: str) -> list[str]:
         raise DonutsError("drawing needs matplotlib: pip install matplotlib") from None
     import os
 
-    os.makedirs(directory, exist_ok=True)
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:  # a file of that name, or no right to create it
+        raise DonutsError(f"cannot make the folder {os.fspath(directory)!r} for the pictures: {exc.strerror}") from None
     fit = results.ratings()
     paths = []
     fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(fit.ratings)))

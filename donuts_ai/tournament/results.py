@@ -204,6 +204,8 @@ def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
           convert: Callable[[list[JSONObject]], list[Any]] | None, grow: bool = False,
           new_version: bool = False, speed_settings: tuple[str, ...] = ()) -> tuple[IO[str], list[Any], bool]:
     """:func:`open_results`, and whether the file was created now."""
+    if os.path.isdir(path):
+        raise ResultsFileError(f"{path} is a folder: a results file is a file")
     try:
         fh = open(path, "x", encoding="utf-8")  # noqa: SIM115 - the caller closes it
     except FileExistsError:

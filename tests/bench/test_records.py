@@ -267,7 +267,9 @@ def test_a_record_from_before_0_5_is_read_as_one_run_of_medians(tmp_path):
 
 @pytest.mark.parametrize(("content", "message"), [(None, "cannot read"), ("{", "not JSON"), ("[1]", "not a speed record"),
                                                    ('{"a": 1}', "neither a pyperf record"),
-                                                   ('{"version": "1.0", "benchmarks": [{}]}', "damaged pyperf record")])
+                                                   ('{"version": "1.0", "benchmarks": [{}]}', "damaged pyperf record"),
+                                                   ('{"version": "1.0", "metadata": {}, "benchmarks": [{"runs": "x"}]}',
+                                                    "damaged pyperf record")])  # (pyperf raised AttributeError)
 def test_bad_records_are_refused_in_one_line(tmp_path, content, message):
     path = tmp_path / "r.json"
     if content is not None:

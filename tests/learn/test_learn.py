@@ -228,6 +228,17 @@ def test_seeded_runs_repeat_and_a_stopped_run_resumes_as_if_never_stopped(tmp_pa
     assert resumed.counters["positions"] == whole.counters["positions"]
 
 
+def test_a_run_into_a_file_or_from_damaged_arrays_is_refused_in_a_line(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(LearnError, match="is a file: a run's checkpoints go into a folder"):
+        Trainer(tmp_path / "file", SMALL)  # (it was found after the probe's work, a mkdir traceback)
+    Trainer(tmp_path / "run", SMALL).run(moves=1)
+    arrays = tmp_path / "run" / "checkpoint" / "state.npz"
+    arrays.write_bytes(arrays.read_bytes()[:100])  # cut off
+    with pytest.raises(LearnError, match="the checkpoint's arrays cannot be read"):
+        Trainer.resume(tmp_path / "run")
+
+
 def test_a_run_can_start_from_a_saved_network_of_its_shape(tmp_path):
     start = new_network(TINY, seed=5)
     save_network(start, tmp_path / "start")

@@ -381,6 +381,16 @@ def test_donuts_ai_engine_greedy_answers_the_protocol(our_engine):
     assert "unknown command ignored: this is not a command" in err and "36 symbols" in err and "unknown option" in err
 
 
+def test_an_agent_that_cannot_be_built_ends_the_engine_with_its_error(our_engine):
+    # It answered dep, never readyok, and "bestmove pass" to every go: every move forfeited.
+    engine = _Engine(our_engine, "alphabeta:depth=x")
+    engine.send("dep")
+    _, err = engine.proc.communicate(timeout=PATIENCE)  # stdin closed only now: the engine ends of itself
+    assert engine.proc.returncode == 2
+    assert err.strip().splitlines()[-1].startswith("donuts-ai engine: error: the agent cannot be built: ")
+    assert "depth" in err
+
+
 @pytest.mark.time_sensitive
 def test_stop_answers_at_once_and_quit_leaves_a_running_search(our_engine):
     engine = _Engine(our_engine, "mcts:time=3600")

@@ -12,9 +12,9 @@ import shutil
 import pytest
 
 from donuts_ai import evaluate
-from donuts_ai.errors import DonutsError
 from donuts_ai import tournament as T
 from donuts_ai.donuts.agents import RandomAgent
+from donuts_ai.errors import DonutsError
 from donuts_ai.study import load_study, run_study
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from ..._checks import check_int
 from ...agents.base import budget, check_flag, check_time_limit, now, positive_int
 from ...errors import AgentError, DonutsError
 from .._kernels.position import plies_left, position_of, rulebook_of
@@ -98,7 +99,7 @@ class AlphaBetaAgent(DonutsAgent):
         if self.depth is None and self.nodes is None and self.time_limit is None:
             self.time_limit = 1.0
         self.exact_plies = positive_int("exact_plies", exact_plies)
-        self.tt_bits = positive_int("tt_bits", tt_bits)
+        self.tt_bits = check_int("tt_bits", tt_bits, 10, 30, error=AgentError)  # as the Solver's
         warm_up("search", _compile_search)
         self._tt = new_table(self.tt_bits)
         touch(self._tt)
@@ -242,7 +243,7 @@ class SolverAgent(DonutsAgent):
         super().__init__(seed, name)
         self.fastest = check_flag("fastest", fastest)
         self.book = check_flag("book", book)
-        self.tt_bits = positive_int("tt_bits", tt_bits, allow_none=False)
+        self.tt_bits = check_int("tt_bits", tt_bits, 10, 30, error=AgentError)
         self.threads = positive_int("threads", threads, allow_none=False)
         try:
             self.solver = Solver(self.tt_bits, threads=self.threads, book=self.book)
