@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+from collections.abc import Callable
 from typing import Literal, TypeGuard, overload
 
 from .errors import DonutsError
@@ -107,3 +108,11 @@ def check_output_file(name: str, path: str | os.PathLike[str], error: type[Donut
     if not os.access(folder, os.W_OK):
         raise error(f"{name} {text!r}: the folder {folder!r} cannot be written")
     return text
+
+
+def check_replaceable(name: str, path: str, is_own_kind: Callable[[str], bool], kind: str,
+                      error: type[DonutsError] = DonutsError) -> None:
+    """Refuse to write over an existing ``path`` unless it holds an output of the same
+    ``kind`` (``is_own_kind``): a record replaces a record, but a results file, say, is kept."""
+    if os.path.exists(path) and not is_own_kind(path):
+        raise error(f"{name} {path!r} exists and is not {kind}: choose another file (it would be replaced)")

@@ -219,3 +219,10 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(capsys, tmp
         assert status == 2 and err.count("\n") == 1 and message in err, (argv, err)
         assert "error:" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]  # nothing written
+    # An output replaces a file of its own kind only: the results file is kept.
+    kept = results.read_text()
+    for argv, kind in [(["evaluate", "random", "--limit", "2", "--json", str(results)], "an evaluation's scores"),
+                       (["bench", "--agent", "random", "--positions", "2", "--runs", "1", "--json", str(results)], "a speed record")]:
+        status, err = command_error(capsys, *argv)
+        assert status == 2 and err.count("\n") == 1 and f"exists and is not {kind}" in err, (argv, err)
+    assert results.read_text() == kept

@@ -13,9 +13,21 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._checks import check_output_file
+from .._checks import check_output_file, check_replaceable
 from ..errors import DonutsError
-from .record import RUN_OPTION, Figure, busy_warning, dump, load_average, others_busy_cores, process_seconds, run_processes, suite_of
+from .record import (
+    RUN_OPTION,
+    Figure,
+    SpeedRecordError,
+    busy_warning,
+    dump,
+    load,
+    load_average,
+    others_busy_cores,
+    process_seconds,
+    run_processes,
+    suite_of,
+)
 from .tables import record_text
 
 
@@ -47,6 +59,14 @@ def without_options(argv: Sequence[str], options: Sequence[str]) -> list[str]:
     return out
 
 
+def _is_record(path: str) -> bool:
+    try:
+        load(path)
+    except SpeedRecordError:
+        return False
+    return True
+
+
 def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str] | None, module: str,
                 measure: Callable[[], tuple[list[Figure], str]],
                 report: Callable[[Any], str] | None = None) -> int:
@@ -71,7 +91,7 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
         if args.runs < 1:
             raise DonutsError(f"--runs must be at least 1, got {args.runs}")
         if args.json:  # before the runs: a record that cannot be written is not measured for nothing
-            check_output_file("--json", args.json)
+            check_replaceable("--json", check_output_file("--json", args.json), _is_record, "a speed record")
         if args.record_run:
             dump(run_here(), args.record_run)
             return 0

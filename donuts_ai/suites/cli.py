@@ -9,7 +9,7 @@ import math
 import sys
 from typing import Any
 
-from .._checks import check_output_file
+from .._checks import check_output_file, check_replaceable
 from ..errors import DonutsError
 from ..tournament.config import BACKENDS
 from ..tournament.match import ISOLATIONS
@@ -42,11 +42,21 @@ def _without_nan(value: Any) -> Any:
     return value
 
 
+def _is_scores(path: str) -> bool:
+    """Whether ``path`` holds what ``evaluate --json`` writes."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and set(data) == {"config", "suites", "agents"}
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     if args.resume and not args.results:
         raise DonutsError("--resume needs --results (the results file to continue)")
     if args.json:  # the outputs checked before the evaluation, so that it is not played for nothing
-        check_output_file("--json", args.json)
+        check_replaceable("--json", check_output_file("--json", args.json), _is_scores, "an evaluation's scores")
     if args.plot:
         check_picture_file("--plot", args.plot)
     suites = [name.strip() for item in (args.suite or [DEFAULT_SUITE]) for name in item.split(",") if name.strip()]

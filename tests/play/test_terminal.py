@@ -106,6 +106,11 @@ def test_full_game_through_a_pipe_against_random(tmp_path):
     assert "Game over" in s.transcript
     path = tmp_path / "game.txt"
     assert "saved to" in s.send(f"save {path}")
+    assert "saved to" in s.send(f"save {path}")  # a saved game is written over
+    kept = tmp_path / "results.jsonl"
+    kept.write_text('{"type": "config"}\n')
+    assert "exists and is not a saved game" in s.send(f"save {kept}")  # anything else is kept
+    assert kept.read_text() == '{"type": "config"}\n'
     s.proc.stdin.write(b"quit\n")
     assert s.close() == 0
     assert "Traceback" not in s.transcript
