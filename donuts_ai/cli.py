@@ -16,8 +16,9 @@ import random
 import signal
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
+from ._argparse import OneLineParser
 from ._checks import check_output_file, check_seconds
 from .donuts.board import Board
 from .donuts.layout import Layout
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from .donuts.book import Book
 
     #: The subcommands' parsers, as ``add_subparsers`` gives them.
-    Subparsers: TypeAlias = "argparse._SubParsersAction[_Parser]"
+    Subparsers: TypeAlias = "argparse._SubParsersAction[OneLineParser]"
 
 #: A value of ``--rules KEY=VALUE``: a boolean, a whole number or text.
 RuleValue = bool | int | str
@@ -293,14 +294,6 @@ def _positive_float(text: str) -> float:
     return seconds
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: ``donuts-ai: error: ... (usage: donuts-ai COMMAND --help)``,
-    exit 2 (the usage named in the line rather than printed above it)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"donuts-ai: error: {message} (usage: {self.prog} --help)\n")
-
-
 def _add_demo(sub: Subparsers) -> None:
     demo = sub.add_parser("demo", help="a short round robin of every kind of agent, ending with ratings (10 to 30 s once installed)")
     demo.add_argument("--seed", type=int, default=1, help="the round robin's seed (default 1)")
@@ -529,7 +522,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The whole command line, one function per subcommand, in the order ``--help`` shows them."""
     # The package's version, read where the package (imported before any of its modules) keeps it.
     version = getattr(sys.modules[__name__.rsplit(".", 1)[0]], "__version__", "?")
-    parser = _Parser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
+    parser = OneLineParser(prog="donuts-ai", description="Play, search and study the board game Donuts.")
     parser.add_argument("--version", action="version", version=f"donuts-ai {version}",
                         help="print the version of donuts_ai and exit")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -59,6 +59,7 @@ ALLOWED = {
     "_when_imported": set(),  # a post-import hook: the root registers with Gymnasium and OpenSpiel once they load
     "_compile_notice": set(),  # a first call that compiles says so: the pre-flight, the solver, the page
     "_units": set(),  # quantities as text, for every table
+    "_argparse": set(),  # the command line's parser, errors in one line: cli's and bench's commands
     "state": {"errors"},  # the state API both games implement (a Protocol): below both games
     # The game contract and the one table of games (make, register_game): below both games and
     # the harness, so that a game's module imports nothing of the harness.
@@ -170,7 +171,7 @@ ALLOWED = {
     "interop": {"_bits", "_checks", "agents", "errors", "outcomes", "tournament", "boxes.encoding", "boxes.rules", "boxes.state",
                 "donuts.agents", "donuts.board", "donuts.layout", "donuts.planes", "donuts.rules", "donuts.squares",
                 "donuts.vector_env"},
-    "play": {"_compile_notice", "errors", "game", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board",
+    "play": {"_checks", "_compile_notice", "errors", "game", "outcomes", "tournament", "donuts.agents", "donuts.alphabeta", "donuts.board",
              "donuts.book", "donuts.layout", "donuts.outcomes", "donuts.rules", "donuts.squares", "donuts.svg"},
     # The learned agent: a network over the planes, searched by its own compiled PUCT, trained
     # on the batched games, measured against the solver.
@@ -180,11 +181,11 @@ ALLOWED = {
     # Accuracy against perfect play: suites labelled by the solver, agents seated by the harness.
     "suites": {"_checks", "_units", "errors", "game", "outcomes", "tournament", "donuts.alphabeta", "donuts.board", "donuts.layout",
                "donuts.rules", "donuts.squares"},
-    "bench": {"_bits", "_checks", "_units", "_yardstick", "errors", "game", "interop", "outcomes", "suites", "tournament", "boxes",
-              "boxes.agents", "boxes.playouts", "donuts.agents", "donuts.alphabeta", "donuts.baselines", "donuts.board", "donuts.kernels",
-              "donuts.layout", "donuts.playouts", "donuts.reference", "donuts.vector_env"},
+    "bench": {"_argparse", "_bits", "_checks", "_units", "_yardstick", "errors", "game", "interop", "outcomes", "suites", "tournament",
+              "boxes", "boxes.agents", "boxes.playouts", "donuts.agents", "donuts.alphabeta", "donuts.baselines", "donuts.board",
+              "donuts.kernels", "donuts.layout", "donuts.playouts", "donuts.reference", "donuts.vector_env"},
     # ``check-game`` runs the game contract's checks (``testing``).
-    "cli": {"_checks", "bench", "engine_protocol", "errors", "learn", "play", "study", "suites", "testing", "tournament",
+    "cli": {"_argparse", "_checks", "bench", "engine_protocol", "errors", "learn", "play", "study", "suites", "testing", "tournament",
             "donuts.board", "donuts.book", "donuts.layout", "donuts.rules", "donuts.squares"},
 }
 

@@ -13,7 +13,6 @@ calls keep compilation out; repeats of at least 100 ms) in ``--runs`` processes.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import itertools
 import statistics
@@ -21,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import TypedDict
 
+from .._argparse import OneLineParser
 from .._checks import check_int
 from ..boxes import BoxesError, BoxesRules, BoxesState, playouts
 from ..boxes.agents import ISMCTSAgent, warm_up
@@ -190,7 +190,7 @@ def figures(quick: bool = False, min_seconds: float = MIN_REPEAT_SECONDS) -> lis
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m donuts_ai.bench.boxes") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, few repeats: well under a minute")
     runs.add_record_options(parser)
     args = parser.parse_args(argv)

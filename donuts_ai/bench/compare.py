@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any, Literal
 
+from .._argparse import OneLineParser
 from .._units import seconds_text
 from ..errors import DonutsError
 from . import record
@@ -566,7 +567,7 @@ def main(argv: list[str] | None = None, prog: str = "donuts-ai bench compare") -
         The exit status: 0, 1 when ``--fail-slower`` finds a figure slower beyond the noise
         by more than PCT percent, 2 (with one line) for a record that cannot be read.
     """
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("old", metavar="OLD", help="a record (pyperf JSON of donuts-ai bench --json)")
     parser.add_argument("new", metavar="NEW", help="the record compared with OLD")
     add_verdict_options(parser)

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from .._argparse import OneLineParser
 from .._checks import check_int, check_seconds
 from ..donuts import kernels as K
 from ..donuts import reference as ref
@@ -385,7 +386,7 @@ def report(suite: Any) -> str:
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0],
+    parser = OneLineParser(prog=prog, description=__doc__.splitlines()[0],
                                      epilog=f"{prog} compare OLD NEW: see {prog} compare --help")
     parser.add_argument("--quick", action="store_true", help="small sizes, 3 repeats a run: about a minute and a half")
     parser.add_argument("--full-solve", action="store_true", help="also solve the exact distances (slow)")
