@@ -144,9 +144,11 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
     if args.resume and not args.out:
         raise DonutsError("--resume needs --out (the results file to continue)")
+    if args.best_of is not None and args.mode != "duel":
+        raise DonutsError("--best-of is a duel's series length: it needs --mode duel")
     config = tournament.HarnessConfig(
         format=args.format, games=args.games, setups=args.setups, seed=args.seed, mode=args.mode,
-        best_of=args.best_of, clock=args.clock, illegal=args.illegal, rules=_tournament_rules(args),
+        best_of=3 if args.best_of is None else args.best_of, clock=args.clock, illegal=args.illegal, rules=_tournament_rules(args),
         workers=args.workers, backend=args.backend, address=args.address, results_path=args.out, resume=args.resume,
         progress=_progress(args.quiet), move_limit=args.move_limit, ledger=args.ledger,
         isolation=args.isolation, game=args.game, players=args.players, new_version=args.new_version,
@@ -342,7 +344,7 @@ def _add_tournament(sub: Subparsers) -> None:
     tour.add_argument("--mode", choices=MODES, default=None,
                       help="pairs (default for donuts): colour-swapped pairs; duel: best-of series; team: 2v2 with 4 "
                            "agents; free-for-all (the only mode, and the default, of boxes)")
-    tour.add_argument("--best-of", type=int, choices=BEST_OF, default=3, help="duel series length")
+    tour.add_argument("--best-of", type=int, choices=BEST_OF, default=None, help="duel series length (default 3; --mode duel)")
     _add_tournament_play(tour)
 
 

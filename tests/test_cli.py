@@ -36,6 +36,10 @@ def test_game_with_other_layouts(capsys, tmp_path):
         (["game", "--bogus"], "unrecognized arguments"),
         (["demo", "--workers", "0"], "expected a positive integer"),
         (["nothing"], "invalid choice"),
+        # Options that would have been ignored (the run played as if they were not given):
+        (["tournament", "random", "greedy", "--best-of", "5"], "--best-of is a duel's series length: it needs --mode duel"),
+        (["tournament", "random", "greedy", "--new-version"], "--new-version goes with --resume"),
+        (["tournament", "random", "greedy", "--address", "1.2.3.4"], "address is a Ray cluster's: it needs backend='ray'"),
     ],
 )
 def test_bad_input_gives_one_line_and_exit_2(argv, message, capsys):

@@ -394,9 +394,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         help=f"measure this group of figures only (repeatable): {', '.join(GROUPS)}")
     parser.add_argument("--agent", metavar="SPEC", action="append",
                         help="measure this agent (repeatable) beside our alpha-beta and MCTS, instead of the engine figures")
-    parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="with --agent: seconds a move for specs that set none")
-    parser.add_argument("--positions", type=int, default=DEFAULT_POSITIONS, help="with --agent: positions to measure on")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="with --agent: the seed of the positions")
+    parser.add_argument("--time", type=float, default=None,
+                        help=f"with --agent: seconds a move for specs that set none (default {DEFAULT_TIME:g})")
+    parser.add_argument("--positions", type=int, default=None, help=f"with --agent: positions to measure on (default {DEFAULT_POSITIONS})")
+    parser.add_argument("--seed", type=int, default=None, help=f"with --agent: the seed of the positions (default {DEFAULT_SEED})")
     parser.add_argument("--game", metavar="GAME", default=None,
                         help="with --agent: measure on this game's positions (default donuts), the agents built for it: a "
                              "registered game (donuts, boxes, connect-four) or module:name of a game of your own, whose module is "
@@ -407,15 +408,17 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
 
 #: The options that choose the engine figures: they are Donuts' (the kernels, searches and
-#: environments of Donuts, Donut Boxes' figures among them), never another game's.
+#: environments of Donuts, Donut Boxes' figures among them), never another game's, and no
+#: agent's (``--agent`` measures agents instead).
 DONUTS_ONLY = ("--quick", "--full-solve", "--only")
 
 
 def _checked_game(args: argparse.Namespace, argv: list[str]) -> tuple[str, list[str]]:
     """The game of ``--game`` (its module imported: ``module:name``), and ``argv`` with the
     game named so that every run's process finds it (a game of one's own by the
-    ``module:name`` that imports it). A game other than Donuts with no ``--agent``, or
-    with an option of :data:`DONUTS_ONLY`, is refused with one line."""
+    ``module:name`` that imports it). A game other than Donuts with no ``--agent`` is
+    refused with one line (any game's ``--agent`` with an option of :data:`DONUTS_ONLY`, by
+    :func:`main`)."""
     if args.game is None:
         return GAME, argv
     game = get_game(args.game)
@@ -424,11 +427,6 @@ def _checked_game(args: argparse.Namespace, argv: list[str]) -> tuple[str, list[
     if not args.agent:
         raise DonutsError(f"--game {game.name} measures agents on its positions: give --agent SPEC (without --agent, "
                           "bench measures the engine figures, which are Donuts' own)")
-    given = [option for option, value in zip(DONUTS_ONLY, (args.quick, args.full_solve, args.only), strict=True) if value]
-    if given:
-        raise DonutsError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} Donuts-only (the engine figures' "
-                          f"{'options' if len(given) > 1 else 'option'}), not for --agent on {game.name}: leave "
-                          f"{'it' if len(given) == 1 else 'them'} out")
     named = game_source(game, args.game) or args.game
     return game.name, [*runs.without_options(argv, ("--game",)), f"--game={named}"]
 
@@ -451,16 +449,29 @@ def main(argv: list[str] | None = None, prog: str = "donuts-ai bench") -> int:
     try:  # checked here, before any process starts
         game, argv = _checked_game(args, argv)
         if args.agent:
+            engine_options = [o for o, v in zip(DONUTS_ONLY, (args.quick, args.full_solve, args.only), strict=True) if v]
+            if engine_options:
+                one = len(engine_options) == 1
+                raise DonutsError(f"{', '.join(engine_options)} {'is' if one else 'are'} Donuts' engine figures' "
+                                  f"{'option' if one else 'options'}, not for --agent: leave {'it' if one else 'them'} out")
             for spec in args.agent:
                 resolve(spec, game)
-            check_seconds("time", args.time, allow_none=False)
-            check_int("positions", args.positions, minimum=1)
+            check_seconds("time", args.time, allow_none=True)
+            check_int("positions", args.positions, minimum=1, allow_none=True)
+        else:
+            agent_options = [o for o, v in (("--time", args.time), ("--positions", args.positions), ("--seed", args.seed))
+                             if v is not None]
+            if agent_options:
+                raise DonutsError(f"{', '.join(agent_options)} {'goes' if len(agent_options) == 1 else 'go'} with --agent "
+                                  "(without it, bench measures the engine figures)")
     except DonutsError as exc:
         parser.exit(2, f"{prog}: error: {exc}\n")
 
     def measure_once() -> tuple[list[record.Figure], str]:
         if args.agent:
-            bench = agent_speed(args.agent, args.time, args.positions, args.seed, game=game)
+            bench = agent_speed(args.agent, DEFAULT_TIME if args.time is None else args.time,
+                                DEFAULT_POSITIONS if args.positions is None else args.positions,
+                                DEFAULT_SEED if args.seed is None else args.seed, game=game)
             return agent_figures(bench), agent_settings(bench)
         return (measure(args.quick, full_solve=args.full_solve, only=args.only),
                 settings_text(args.quick, args.full_solve, args.only))

@@ -130,6 +130,8 @@ class HarnessConfig:
         object.__setattr__(self, "agents", agents)
         if self.backend not in BACKENDS:
             raise ConfigError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
+        if self.address is not None and self.backend != "ray":
+            raise ConfigError(f"address is a Ray cluster's: it needs backend='ray', not {self.backend!r}")
         check_int("workers", self.workers, minimum=1, allow_none=True)
         if self.results_path is not None:
             if not isinstance(self.results_path, (str, os.PathLike)):  # an int would be taken for an open file's number
@@ -262,6 +264,8 @@ def resolve(config: HarnessConfig | None, agents: Iterable[object] | None, setti
                           f"{'it' if len(unused) == 1 else 'them'} unset")
     if resolved.resume and resolved.results_path is None:
         raise ConfigError(f"{entry}: resume=True continues a results file: give results_path")
+    if resolved.new_version and not resolved.resume:
+        raise ConfigError(f"{entry}: new_version=True goes with resume=True (a run continued with a newer version)")
     return resolved
 
 

@@ -165,9 +165,12 @@ def test_cli_measures_on_another_game_and_says_which(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--agent", "greedy", "--game", C4, "--quick"], "--quick is Donuts-only (the engine figures' option), not for "
-                                                      "--agent on connect-four-python: leave it out"),
-    (["--agent", "greedy", "--game", C4, "--only", "perft", "--full-solve"], "--full-solve, --only are Donuts-only"),
+    (["--agent", "greedy", "--game", C4, "--quick"], "--quick is Donuts' engine figures' option, not for --agent: leave it out"),
+    (["--agent", "greedy", "--game", C4, "--only", "perft", "--full-solve"],
+     "--full-solve, --only are Donuts' engine figures' options"),
+    (["--agent", "greedy", "--only", "perft"], "--only is Donuts' engine figures' option, not for --agent"),  # on Donuts too
+    (["--positions", "3"], "--positions goes with --agent"),
+    (["--time", "1", "--seed", "2"], "--time, --seed go with --agent"),
     (["--game", C4], "--game connect-four-python measures agents on its positions: give --agent SPEC"),
     (["--agent", "greedy", "--game", "chess"], "unknown game 'chess'; expected one of"),
 ])
