@@ -55,7 +55,7 @@ def add_commands(subparsers: argparse._SubParsersAction[_Parser]) -> None:
                       help="agent spec, as in tournaments (default mcts:time=1): random, greedy, alphabeta:time=1, solver, ...")
     play.add_argument("--color", default="chocolate", metavar="COLOR",
                       help="your colour: chocolate (moves first, the default), vanilla, random, or both (you play both sides)")
-    play.add_argument("--layout", default="standard",
+    play.add_argument("--layout", default=None,
                       help="standard (default), random or grid (a fresh draw; its seed is shown), random:SEED, grid:SEED, or a file")
     play.add_argument("--fen", default=None, help="start from this position string (Board.fen()) instead of an empty board")
     add_rules_arguments(play)

@@ -330,11 +330,13 @@ def run(args: argparse.Namespace) -> int:
     from ..tournament.specs import make_agent
 
     rules = rules_from_arguments(args)
+    if args.fen and args.layout is not None:
+        raise DonutsError("--fen gives the layout with the position: leave --layout out")
     if args.fen:
         board = Board.from_fen(args.fen, rules)
         layout, label = board.layout, ""
     else:
-        layout, label = make_layout(args.layout)
+        layout, label = make_layout(args.layout or "standard")
         board = Board(layout, rules)
     human = parse_color(args.color)
     opponent = None if human is None else make_agent(args.opponent, seed=args.seed, game="donuts")

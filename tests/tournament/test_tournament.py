@@ -196,6 +196,8 @@ def test_a_spec_sets_the_fields_of_an_agents_settings_object():
         ("nosuch", "unknown agent kind 'nosuch'"),
         ("mcts:speed=3", "unknown parameter 'speed'"),
         ("alphabeta:depth", "expected key=value"),
+        ("mcts:time=0.01,time=0.02", "time given twice"),
+        ("mcts:time=0.01,time_limit=0.02", "time_limit given twice"),  # a parameter and its alias
         ("alphabeta:depth=0", "depth must be a positive int"),
         ("no.such.module:Agent", "cannot import module"),
         ("tests.tournament.test_tournament:FAST", "is not an agent class"),
