@@ -176,6 +176,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def _cmd_verify(args: argparse.Namespace) -> int:
     from .tournament import verify_file
 
+    for path in args.results:  # every file there before the first is replayed
+        if not os.path.isfile(path):
+            raise DonutsError(f"{path}: no such file")
     failed = False
     for path in args.results:
         verification = verify_file(path)

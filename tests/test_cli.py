@@ -41,6 +41,7 @@ def test_game_with_other_layouts(capsys, tmp_path):
         (["tournament", "random", "greedy", "--new-version"], "--new-version goes with --resume"),
         (["tournament", "random", "greedy", "--address", "1.2.3.4"], "address is a Ray cluster's: it needs backend='ray'"),
         (["play", "--fen", "x", "--layout", "random:3"], "--fen gives the layout with the position: leave --layout out"),
+        (["verify", "tests/data/results_v040_donuts.jsonl", "/nonexistent.jsonl"], "/nonexistent.jsonl: no such file"),
     ],
 )
 def test_bad_input_gives_one_line_and_exit_2(argv, message, capsys):

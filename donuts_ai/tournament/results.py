@@ -350,13 +350,15 @@ def _read(path: str, warn: Callable[[str], object] | None = None, check_digests:
         last = i == len(lines) - 1
         try:
             rec = json.loads(raw)
-            if not isinstance(rec, dict) or (last and not ends_clean):
+            if last and not ends_clean:
                 raise ValueError("incomplete")
         except (ValueError, RecursionError):  # RecursionError: a line nested too deeply to be ours
             if last and records:
                 warn(f"{path}: line {i + 1} is incomplete (cut off mid-write?); skipped")
                 break
             raise ResultsFileError(f"{path}: line {i + 1} is not valid JSON") from None
+        if not isinstance(rec, dict):
+            raise ResultsFileError(f"{path}: line {i + 1} is JSON but not an object (a results file's lines are objects)")
         if rec.get("type") == "unit" and DIGEST_KEY in rec:  # checked, then dropped (older lines have none)
             if check_digests and rec[DIGEST_KEY] != line_digest(rec):
                 raise ResultsFileError(f"{path}: line {i + 1} (unit {rec.get('unit')!r}) was changed after it was "
@@ -593,7 +595,11 @@ def verify_file(path: str) -> Verification:
         raise ResultsFileError(f"{path} is {kind}: verify replays the games of tournament and evaluation files, "
                                "and it holds none")
     import_recorded_game(config, path)
-    return verify_units(config, unit_lines(path), path)
+    verification = verify_units(config, unit_lines(path), path)
+    with open(path, "rb") as fh:
+        data = fh.read()
+    verification.cut_off = bool(data) and not data.endswith(b"\n")  # as the reader takes such a line
+    return verification
 
 
 def units_from_dicts(units: list[JSONObject], path: str) -> list[UnitRecord]:

@@ -94,6 +94,9 @@ class Verification:
     games: int = 0
     seconds: float = 0.0
     mismatches: list[Mismatch] = field(default_factory=list)
+    #: The file's last line was cut off mid-write (a run killed): its unit is not replayed
+    #: (a resume plays it again).
+    cut_off: bool = False
 
     @property
     def ok(self) -> bool:
@@ -104,6 +107,8 @@ class Verification:
         head = (f"{self.path}: {self.games} games replayed ({rate}): "
                 + ("every one as recorded" if self.ok else f"{len(self.mismatches)} "
                    f"finding{'s' if len(self.mismatches) > 1 else ''}, below"))
+        if self.cut_off:
+            head += "; the last line is cut off (a run killed mid-write): not replayed"
         return "\n".join([head, *(f"  {m}" for m in self.mismatches)])
 
 
@@ -120,7 +125,11 @@ def _replay(game: Game[Any], record: Mapping[str, Any], illegal: str, ledger: st
         seats: list[Seat] = [_ReplaySeat(names[i], specs[i], moves, events, i) for i in range(len(names))]
         replayed = _play(game, seats, record["setup"], record["rules"], int(record["seed"]), None, illegal, None,
                          ledger, None).to_dict()
-    except Exception as exc:  # a damaged record (a missing field, a set-up the game cannot read)
+    except KeyError as exc:  # a damaged record: a missing field
+        return [f"cannot be replayed: the game's record has no {exc.args[0]!r}"]
+    except (TypeError, AttributeError) as exc:  # a field of another type than the results format's
+        return [f"cannot be replayed: a field of the game's record is of the wrong type ({exc})"]
+    except Exception as exc:  # a set-up the game cannot read, a move it refuses
         return [f"cannot be replayed: {type(exc).__name__}: {exc}"]
     out = []
     if any(e.get("detail") == _NO_MOVE for e in replayed.get("events") or []):
@@ -139,10 +148,12 @@ def unit_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
     checked each line's digest)."""
     with open(path, "rb") as fh:
         for number, raw in enumerate(fh, start=1):
+            if not raw.endswith(b"\n"):
+                continue  # a last line cut off mid-write: the reader skips it too (Verification.cut_off)
             try:
                 line = json.loads(raw)
             except ValueError:
-                continue  # the reader reported it (a cut-off last line)
+                continue  # the reader has refused the file at such a line
             if isinstance(line, dict) and line.get("type") == "unit":
                 yield number, line
 

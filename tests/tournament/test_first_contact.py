@@ -187,6 +187,7 @@ def test_a_conflicting_repeated_unit_is_refused_and_the_file_unchanged(tmp_path,
     (lambda text: "", "is empty"),
     (lambda text: "\n\n", "is empty"),
     (lambda text: "garbage\n" + text, "line 1 is not valid JSON"),
+    (lambda text: "[1, 2, 3]\n" + text, "line 1 is JSON but not an object"),
     (lambda text: text.replace('"seed": 1', '"seed": 2', 1), "differs in: seed"),
 ])
 def test_damaged_files_are_refused_unchanged(tmp_path, played, damage, says):

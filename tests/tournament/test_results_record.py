@@ -215,6 +215,21 @@ def test_verify_catches_a_flipped_winner_a_dropped_move_and_a_move_onto_an_occup
 
     onto = damaged(occupied)
     assert onto[0].startswith("line 2, unit 0, game 0: ") and "events" in onto[0] and "'illegal'" in onto[0]
+    # A damaged field is named as such (it read "KeyError: 'moves'", "TypeError: string indices ...").
+    assert damaged(lambda game: game.pop("moves")) == ["line 2, unit 0, game 0: cannot be replayed: the game's record has no 'moves'"]
+    assert "a field of the game's record is of the wrong type" in damaged(lambda game: game.update(names=3))[0]
+
+
+def test_verify_says_a_cut_off_last_line_was_not_replayed(tmp_path):
+    # It said "0 games replayed: every one as recorded" of a file whose one unit line was cut off.
+    source = (DATA / "results_v040_donuts.jsonl").read_text()
+    path = tmp_path / "cut.jsonl"
+    lines = source.splitlines(keepends=True)
+    path.write_text("".join(lines[:-1]) + lines[-1][:50])
+    verification = verify_file(str(path))
+    assert verification.ok and verification.cut_off and verification.games == 2 * (len(lines) - 2)
+    assert str(verification).endswith("; the last line is cut off (a run killed mid-write): not replayed")
+    assert not verify_file(str(DATA / "results_v040_donuts.jsonl")).cut_off
 
 
 def test_a_line_changed_after_it_was_written_is_refused_by_report_and_named_by_verify(tmp_path):
