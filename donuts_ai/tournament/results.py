@@ -196,6 +196,13 @@ def open_results(path: str, config: Mapping[str, object], resume: bool, what: st
     return fh, units
 
 
+def _kind(config: Mapping[str, object]) -> str:
+    """What wrote a results file of ``config``, as a message names it: a study, an evaluation or a tournament."""
+    if "study" in config:
+        return "a study"
+    return "an evaluation" if "suites" in config else "a tournament"
+
+
 #: How a message raised in Python asks to continue a results file (the command line says ``--resume``).
 RESUME_KEYWORD = "resume=True"
 
@@ -229,6 +236,9 @@ def _open(path: str, config: Mapping[str, object], resume: bool, what: str,
         # folder), resumes with the game of the same name.
         amended = ((GAMES_KEY, CODE_KEY, GAME_SOURCE_KEY) if grow else (CODE_KEY, GAME_SOURCE_KEY)) + speed_settings
         diff = sorted(k for k in set(config) | set(old_config) if k not in amended and config.get(k) != old_config.get(k))
+        if diff and _kind(old_config) != _kind(config):
+            raise ResultsFileError(f"{path} is {_kind(old_config)}'s results file, not {_kind(config)}'s: "
+                                   f"use another file or drop {RESUME_KEYWORD}")
         if diff:
             played_by = ""
             if "agents" in diff:  # say who: an agent object must come back with the same record

@@ -201,3 +201,15 @@ def test_a_results_path_that_is_no_path_or_a_resume_without_one_is_refused_befor
         evaluate("greedy", resume=True)
     with pytest.raises(DonutsError, match="results_path must be a file's path"):
         evaluate("greedy", results_path=3)  # type: ignore[arg-type]
+
+
+def test_a_resume_on_another_kind_of_results_file_says_which_kind_it_is(tmp_path):
+    # It said "holds a different study (differs in: agents, arrangements, ... 16 fields)".
+    path = tmp_path / "tournament.jsonl"
+    shutil.copy(os.path.join(DATA, "results_v040_donuts.jsonl"), path)
+    before = path.read_bytes()
+    with pytest.raises(T.ResultsFileError, match="is a tournament's results file, not a study's"):
+        run_study(grids=1, results_path=str(path), resume=True, workers=1)
+    with pytest.raises(T.ResultsFileError, match="is a tournament's results file, not an evaluation's"):
+        evaluate("random", limit=2, results_path=str(path), resume=True)
+    assert path.read_bytes() == before
