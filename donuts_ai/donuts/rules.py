@@ -80,8 +80,10 @@ class Rules:
             rules: the mapping.
 
         Raises:
-            RulesError: an unknown key or a bad value, naming it.
+            RulesError: not a mapping, or an unknown key or a bad value, naming it.
         """
+        if not isinstance(rules, Mapping):
+            raise RulesError(f"rules must be a mapping of {', '.join(RULE_KEYS)}, got {rules!r}")
         return make_rules(dict(rules))
 
     def __repr__(self) -> str:

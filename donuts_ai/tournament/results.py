@@ -417,6 +417,9 @@ class Results:
 
     @classmethod
     def from_file(cls, path: str) -> Results:
+        if not isinstance(path, (str, os.PathLike)):
+            raise ResultsFileError(f"a results file is named by its path (a str or os.PathLike), got {path!r}")
+        path = os.fspath(path)
         header, units, _, history = _read(path)
         import_recorded_game(header, path)  # a game from outside the package: its module registers it
         # The configuration line, as make_config wrote it (the file's version was checked),

@@ -189,6 +189,9 @@ def test_bad_constructor_arguments():
         Rules(donuts=0)
     with pytest.raises(RulesError, match="must be an int"):
         Rules(donuts=15.0)
+    for not_a_mapping in (None, "x"):  # (a TypeError, and a ValueError about "update sequences", before)
+        with pytest.raises(RulesError, match="rules must be a mapping of insertion, donuts"):
+            Rules.from_dict(not_a_mapping)  # type: ignore[arg-type]
 
 
 def test_forfeit_skips_to_the_opponent_and_pop_restores():

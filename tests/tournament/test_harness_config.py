@@ -193,6 +193,8 @@ def test_a_results_path_that_is_no_path_or_a_resume_without_one_is_refused_befor
     with pytest.raises(T.ConfigError, match="results_path must be a file's path"):
         T.run(["random", "greedy"], game="donuts", isolation="none", workers=1, results_path=3)  # type: ignore[arg-type]
     assert T.HarnessConfig(results_path=tmp_path / "r.jsonl").results_path == str(tmp_path / "r.jsonl")
+    with pytest.raises(T.ResultsFileError, match="a results file is named by its path"):
+        T.Results.from_file(None)  # type: ignore[arg-type]
     with pytest.raises(T.ConfigError, match="config must be a HarnessConfig"):
         T.run(["random", "greedy"], game="donuts", config="x")  # type: ignore[arg-type]
     with pytest.raises(T.ConfigError, match="resume=True continues a results file: give results_path"):
