@@ -80,11 +80,19 @@ def test_load_study_reads_gzip_and_rejects_other_files(tmp_path):
     assert load_study(packed) == load_study(path)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "unit", "unit": 0}\n')
-    with pytest.raises(DonutsError, match="no config line"):
+    with pytest.raises(DonutsError, match="no study's config line"):
         load_study(bad)
     bad.write_text("not json\n")
     with pytest.raises(DonutsError, match="line 1 is not JSON"):
         load_study(bad)
+    bad.write_text("[1]\n")
+    with pytest.raises(DonutsError, match="line 1 is not a JSON object"):
+        load_study(bad)
+    not_gzip = tmp_path / "plain.jsonl.gz"
+    not_gzip.write_bytes(path.read_bytes())
+    for unreadable in (not_gzip, tmp_path / "missing.jsonl"):  # (tracebacks before)
+        with pytest.raises(DonutsError, match="cannot read the study file"):
+            load_study(unreadable)
 
 
 def test_a_study_under_a_rules_variant_records_and_uses_its_rules(tmp_path):
