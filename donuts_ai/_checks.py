@@ -102,6 +102,10 @@ def check_output_file(name: str, path: str | os.PathLike[str], error: type[Donut
     text = os.fspath(path)
     if os.path.isdir(text):
         raise error(f"{name} {text!r} is a folder, not a file")
+    if os.path.exists(text):  # (writing it needs its own permission, not its folder's)
+        if not os.access(text, os.W_OK):
+            raise error(f"{name} {text!r} cannot be written")
+        return text
     folder = os.path.dirname(text) or "."
     if not os.path.isdir(folder):
         raise error(f"{name} {text!r}: no folder {folder!r}")

@@ -16,6 +16,7 @@ import hashlib
 import json
 import random
 import time
+import zlib
 from collections import Counter
 from collections.abc import Sequence
 from importlib import metadata
@@ -277,7 +278,7 @@ def load_study(path: str | PathLike[str]) -> tuple[StudyConfig, list[StudyRow]]:
                     config = row["config"]
                 else:
                     records.append(row)
-    except (OSError, EOFError, UnicodeDecodeError) as exc:  # missing, unreadable, not gzip, cut off, not text
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:  # missing, unreadable, not gzip, damaged, cut off, not text
         raise DonutsError(f"cannot read the study file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
     if not isinstance(config, dict) or "study" not in config:
         raise DonutsError(f"{path}: no study's config line; not a study results file")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -39,9 +40,10 @@ def test_game_with_other_layouts(capsys, tmp_path):
         # Options that would have been ignored (the run played as if they were not given):
         (["tournament", "random", "greedy", "--best-of", "5"], "--best-of is a duel's series length: it needs --mode duel"),
         (["tournament", "random", "greedy", "--new-version"], "--new-version goes with --resume"),
-        (["tournament", "random", "greedy", "--address", "1.2.3.4"], "address is a Ray cluster's: it needs backend='ray'"),
+        (["tournament", "random", "greedy", "--address", "1.2.3.4"], "address is a Ray cluster's: it needs --backend ray"),
         (["play", "--fen", "x", "--layout", "random:3"], "--fen gives the layout with the position: leave --layout out"),
-        (["verify", "tests/data/results_v040_donuts.jsonl", "/nonexistent.jsonl"], "/nonexistent.jsonl: no such file"),
+        (["verify", str(Path(__file__).parent / "data" / "results_v040_donuts.jsonl"), "/nonexistent.jsonl"],
+         "/nonexistent.jsonl: no such file"),  # refused before the first file is replayed
     ],
 )
 def test_bad_input_gives_one_line_and_exit_2(argv, message, capsys):
@@ -209,6 +211,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(capsys, tmp
     # the report printed), the result lost; or ended in a traceback.
     results = tmp_path / "r.jsonl"
     assert main(["tournament", "random", "greedy", "--games", "2", "--workers", "1", "--quiet", "--out", str(results)]) == 0
+    (tmp_path / "strength.json").write_text('{"machine": "one", "rows": []}')
     no_folder = str(tmp_path / "no" / "x.json")
     for argv, message in [
         (["evaluate", "random", "--limit", "2", "--json", no_folder], "no folder"),
@@ -220,11 +223,15 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(capsys, tmp
         (["book", "build", "--out", str(tmp_path / "b.npz"), str(tmp_path / "missing.jsonl")], "cannot read the study file"),
         (["report", str(results), "--png", str(results)], "is a file: name a folder"),
         (["tournament", "random", "greedy", "--resume", "--out", str(tmp_path)], "is a folder"),
+        (["evaluate", "random", "--limit", "2", "--results", str(tmp_path / "e.jsonl"), "--json", str(tmp_path / "e.jsonl")],
+         "--results and --json name the same file"),
+        (["bench", "--agent", "random", "--runs", "1", "--json", str(tmp_path / "strength.json")],
+         "exists and is not a speed record"),  # a JSON file of another shape (AttributeError before)
     ]:
         status, err = command_error(capsys, *argv)
         assert status == 2 and err.count("\n") == 1 and message in err, (argv, err)
         assert "error:" in err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]  # nothing written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl", "strength.json"]  # nothing written
     # An output replaces a file of its own kind only: the results file is kept.
     kept = results.read_text()
     for argv, kind in [(["evaluate", "random", "--limit", "2", "--json", str(results)], "an evaluation's scores"),

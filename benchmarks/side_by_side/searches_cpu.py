@@ -7,7 +7,7 @@ workers), ``ismcts2`` / ``ismcts4`` (Donut Boxes, 2 and 4 players), ``puct`` (si
 64 games, a fixed deterministic evaluator, no network), each the median of R repeats;
 ``fingerprint``: a digest of every root child's move and visit count (and the chosen moves)
 of the fixed-seed searches, the same before and after when the searches are unchanged.
-``--fingerprint-only`` skips the timing.
+``--fingerprint-only`` makes one pass (its rates printed, untimed repeats skipped) for the digest.
 """
 
 import hashlib

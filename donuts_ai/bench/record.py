@@ -556,7 +556,7 @@ def load(path: str | os.PathLike[str]) -> Any:
         return _legacy_suite(data, name)
     except SpeedRecordError:
         raise
-    except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:  # (AttributeError: a field of another type)
         raise SpeedRecordError(f"{name}: neither a pyperf record nor a donuts-ai bench record ({exc})") from None
 
 

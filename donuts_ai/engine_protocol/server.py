@@ -211,6 +211,15 @@ class EngineServer:
         built: AgentLike = agent
         return built
 
+    def end_if_unbuildable(self) -> None:
+        """Wait for the agent's build; if it failed, say why and end the process with status 2
+        (holding the protocol's lock, so that no answer is cut off): :func:`serve`'s watch."""
+        self._builder.join()
+        if self._build_error is not None:
+            with self._lock:
+                self.say(f"error: the agent cannot be built: {self._build_error}")
+                os._exit(2)
+
     def _ready(self) -> bool:
         """Wait until the agent is built and no search runs; False when it cannot be built."""
         self._builder.join()
@@ -445,17 +454,10 @@ def serve(spec: str) -> int:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # the agent's prints must not reach the protocol
     sys.stdout = sys.stderr
     server = EngineServer(spec, out, sys.stderr)
-
-    def leave_if_unbuildable() -> None:
-        # A spec whose values the agent refuses (alphabeta:depth=x) ends the engine with its
-        # error and status 2, as an unknown name or parameter does at once: an engine that
-        # cannot build its agent would only forfeit every move.
-        server._builder.join()
-        if server._build_error is not None:
-            server.say(f"error: the agent cannot be built: {server._build_error}")
-            os._exit(2)
-
-    watcher = threading.Thread(target=leave_if_unbuildable, daemon=True)
+    # A spec whose values the agent refuses (alphabeta:depth=x) ends the engine with its error
+    # and status 2, as an unknown name or parameter does at once: an engine that cannot build
+    # its agent would only forfeit every move.
+    watcher = threading.Thread(target=server.end_if_unbuildable, daemon=True)
     watcher.start()
     for line in sys.stdin:
         if not server.handle(line):

@@ -25,6 +25,7 @@ import os
 import shutil
 import time
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -360,7 +361,7 @@ class Trainer(Learner):
             with np.load(folder / ARRAYS_FILE) as arrays:
                 trainer._restore(folder, settings, arrays)
                 trainer.selfplay.restore(arrays)
-        except (OSError, ValueError, zipfile.BadZipFile) as exc:  # cut off, or not an archive of arrays
+        except (OSError, ValueError, zipfile.BadZipFile, zlib.error) as exc:  # cut off, damaged, or not an archive of arrays
             raise LearnError(f"{folder / ARRAYS_FILE}: the checkpoint's arrays cannot be read ({exc})") from None
         trainer.rng.bit_generator.state = settings["rng"]
         return trainer

@@ -120,7 +120,6 @@ def _flips(ply: Ply) -> str:
 _ANALYSIS = "terminal"
 
 
-
 def _is_saved_game(path: str) -> bool:
     """Whether ``path`` holds a saved game (what ``save`` may write over)."""
     try:
@@ -128,6 +127,7 @@ def _is_saved_game(path: str) -> bool:
     except SavedGameError:
         return False
     return True
+
 
 class TerminalGame:
     """The read-draw-answer loop of ``donuts-ai play`` over text streams.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from typing import Any
 
@@ -55,6 +56,12 @@ def _is_scores(path: str) -> bool:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     if args.resume and not args.results:
         raise DonutsError("--resume needs --results (the results file to continue)")
+    outputs = [(flag, os.path.realpath(path)) for flag, path in (("--results", args.results), ("--json", args.json),
+                                                                 ("--plot", args.plot)) if path]
+    for i, (flag, path) in enumerate(outputs):
+        for other, same in outputs[i + 1:]:
+            if path == same:
+                raise DonutsError(f"{flag} and {other} name the same file: each output needs its own")
     if args.json:  # the outputs checked before the evaluation, so that it is not played for nothing
         check_replaceable("--json", check_output_file("--json", args.json), _is_scores, "an evaluation's scores")
     if args.plot:

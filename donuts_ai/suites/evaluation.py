@@ -348,9 +348,11 @@ def make_config(agents: Sequence[AgentArg], suites: Mapping[str, Suite], time: f
     return config, seated
 
 
-def _check_backend(backend: str) -> None:
+def _check_backend(backend: str, address: str | None = None) -> None:
     if backend not in BACKENDS:
         raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise DonutsError(f"address is a Ray cluster's: it needs backend='ray', not {backend!r}")
 
 
 def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[EvaluationUnit]) -> list[UnitResult]:
@@ -437,7 +439,7 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     seed = check_int("seed", seed)
     suites, totals = _suites(suite, limit, seed)
     config, seated = make_config(agent_list, suites, time, seed, move_limit, isolation, limit=limit, totals=totals)
-    _check_backend(backend)
+    _check_backend(backend, address)
     if resume and results_path is None:
         raise DonutsError("evaluate: resume=True continues a results file: give results_path")
     if results_path is not None and not isinstance(results_path, (str, os.PathLike)):

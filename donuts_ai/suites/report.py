@@ -260,6 +260,10 @@ def table(suites: Mapping[str, Suite], scores: Mapping[str, Mapping[str, Scores]
     return "\n\n".join(blocks) + "\n" + notes
 
 
+#: Said when a picture is asked for without matplotlib.
+NEEDS_MATPLOTLIB = "the picture needs matplotlib: pip install 'donuts_ai[plots]'"
+
+
 def check_picture_file(name: str, path: str) -> str:
     """``path`` checked before the work a picture of it shows: a file that can be written,
     of a format matplotlib writes (by its suffix), matplotlib installed."""
@@ -267,7 +271,7 @@ def check_picture_file(name: str, path: str) -> str:
     try:
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
-        raise DonutsError("the picture needs matplotlib: pip install 'donuts_ai[plots]'") from None
+        raise DonutsError(NEEDS_MATPLOTLIB) from None
     formats = FigureCanvasBase.get_supported_filetypes()
     if os.path.splitext(text)[1].lstrip(".").lower() not in formats:
         raise DonutsError(f"{name} {text!r}: name a picture format matplotlib writes ({', '.join(sorted(formats))})")
@@ -284,7 +288,7 @@ def plot(scores: Mapping[str, Mapping[str, Scores]], path: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise DonutsError("the picture needs matplotlib: pip install 'donuts_ai[plots]'") from None
+        raise DonutsError(NEEDS_MATPLOTLIB) from None
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for agent, by_suite in scores.items():
         rows: dict[int, dict[str, int]] = {}

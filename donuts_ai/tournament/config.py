@@ -233,6 +233,9 @@ def resolve(config: HarnessConfig | None, agents: Iterable[object] | None, setti
     default; one that contradicts ``config`` is a :class:`ConfigError`), with no setting
     set that ``entry`` does not use (``uses``)."""
     fields = _field_names(settings, entry)
+    path = fields.get("results_path")
+    if isinstance(path, os.PathLike):  # compared as the config keeps it: a str
+        fields["results_path"] = os.fspath(path)
     if agents is not None:
         if isinstance(agents, (str, bytes)):
             raise ConfigError(f"agents must be a list of entries, got the text {agents!r}")

@@ -101,7 +101,8 @@ def _params(text: str, spec: str) -> Params:
         parsed = _value(value)
         name = ALIASES.get(key, key)
         if name in params:  # (time=0.1,time=0.2, or a parameter and its alias: which one would be meant?)
-            raise SpecError(f"agent spec {spec!r}: {key} given twice")
+            twice = key if key == name else f"{name} (as {key} too)"
+            raise SpecError(f"agent spec {spec!r}: {twice} given twice")
         # An agent's name is text: "name=3" names it "3", not the int 3 (None keeps the default).
         params[name] = value if key == "name" and not isinstance(parsed, str | None) else parsed
     return params

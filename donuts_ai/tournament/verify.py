@@ -118,18 +118,19 @@ def _events(record: Mapping[str, Any]) -> list[tuple[object, object, object]]:
 
 def _replay(game: Game[Any], record: Mapping[str, Any], illegal: str, ledger: str) -> list[str]:
     """The differences between a recorded game and its replay (none: it replays)."""
-    try:
+    try:  # the record's fields, read apart from the replay: what fails here is the record's
         moves = list(record["moves"])
         names, specs = list(record["names"]), list(record["seats"])
         events = list(record.get("events") or [])
         seats: list[Seat] = [_ReplaySeat(names[i], specs[i], moves, events, i) for i in range(len(names))]
-        replayed = _play(game, seats, record["setup"], record["rules"], int(record["seed"]), None, illegal, None,
-                         ledger, None).to_dict()
+        setup, rules, seed = record["setup"], record["rules"], int(record["seed"])
     except KeyError as exc:  # a damaged record: a missing field
         return [f"cannot be replayed: the game's record has no {exc.args[0]!r}"]
-    except (TypeError, AttributeError) as exc:  # a field of another type than the results format's
+    except (TypeError, AttributeError, ValueError, IndexError) as exc:  # a field of another type than the format's
         return [f"cannot be replayed: a field of the game's record is of the wrong type ({exc})"]
-    except Exception as exc:  # a set-up the game cannot read, a move it refuses
+    try:
+        replayed = _play(game, seats, setup, rules, seed, None, illegal, None, ledger, None).to_dict()
+    except Exception as exc:  # a set-up the game cannot read, a move it refuses, the game's own failure
         return [f"cannot be replayed: {type(exc).__name__}: {exc}"]
     out = []
     if any(e.get("detail") == _NO_MOVE for e in replayed.get("events") or []):

@@ -16,6 +16,7 @@ from donuts_ai import tournament as T
 from donuts_ai.donuts.agents import RandomAgent
 from donuts_ai.errors import DonutsError
 from donuts_ai.study import load_study, run_study
+from donuts_ai.suites.evaluation import EvaluationSettings
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data")
 #: The most positional parameters a public entry point of the harness may take.
@@ -193,6 +194,11 @@ def test_a_results_path_that_is_no_path_or_a_resume_without_one_is_refused_befor
     with pytest.raises(T.ConfigError, match="results_path must be a file's path"):
         T.run(["random", "greedy"], game="donuts", isolation="none", workers=1, results_path=3)  # type: ignore[arg-type]
     assert T.HarnessConfig(results_path=tmp_path / "r.jsonl").results_path == str(tmp_path / "r.jsonl")
+    same = T.make_config(["random", "greedy"], game="donuts", config=T.HarnessConfig(results_path=tmp_path / "r.jsonl"),
+                         results_path=tmp_path / "r.jsonl")  # the same path twice, as a Path: no conflict
+    assert same["agents"] == ["random", "greedy"]
+    with pytest.raises(DonutsError, match="address is a Ray cluster's: it needs backend='ray'"):
+        evaluate("random", limit=2, settings=EvaluationSettings(address="1.2.3.4"))
     with pytest.raises(T.ResultsFileError, match="a results file is named by its path"):
         T.Results.from_file(None)  # type: ignore[arg-type]
     with pytest.raises(T.ConfigError, match="config must be a HarnessConfig"):

@@ -65,8 +65,8 @@ class AlphaBetaAgent(DonutsAgent):
             (1.0 when no limit is given); the tactical pass and depth 1 may overshoot it.
         nodes: the most nodes per move.
         exact_plies: with this many plies left or fewer, it searches to the end (exact).
-        tt_bits: the transposition table has ``2**tt_bits`` entries, kept for a game's
-            layout and rules.
+        tt_bits: the transposition table has ``2**tt_bits`` entries (10 to 30), kept for a
+            game's layout and rules.
         seed: the random stream's seed.
         name: how results name it.
     """
@@ -228,8 +228,8 @@ class SolverAgent(DonutsAgent):
             distance costs far more search).
         book: the first move of a game on a layout the shipped opening book holds comes from
             the book (``solver:book=false`` searches it).
-        tt_bits: the transposition table has ``2**tt_bits`` entries, kept between moves of a
-            game on one layout.
+        tt_bits: the transposition table has ``2**tt_bits`` entries (10 to 30), kept between
+            moves of a game on one layout.
         threads: the solver's threads: with one, the same moves every run, as a seeded
             tournament needs; with more, any move of the same value (and distance).
         seed: the random stream's seed.
