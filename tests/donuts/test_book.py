@@ -269,7 +269,8 @@ def test_the_book_command_shows_the_shipped_book_and_builds_one_from_a_study(tmp
 
 @pytest.mark.parametrize("argv, message", [
     (["book", "build", "STUDY", "--out", "EXISTING"], "is never overwritten"),
-    (["book", "build", "RESULTS", "--out", "NEW"], "a book is built from first-player studies"),
+    (["book", "build", "RESULTS", "--out", "NEW"], "not a study results file"),
+    (["book", "build", "OTHER", "--out", "NEW"], "a book is built from first-player studies, not 'second-player'"),
     (["book", "show", "STUDY"], "is not a book file (not a NumPy .npz archive)"),
     (["book", "show", "MISSING"], "no such book file"),
 ])
@@ -277,7 +278,9 @@ def test_the_book_command_refuses_bad_files_in_one_line(tmp_path, argv, message,
 
     existing = tmp_path / "existing.npz"
     existing.write_bytes(b"keep me")
-    files = {"STUDY": str(STUDY_V030), "EXISTING": str(existing), "NEW": str(tmp_path / "new.npz"),
+    other = tmp_path / "other.jsonl"  # a study of another kind than the book is built from
+    other.write_text(STUDY_V030.read_text().replace('"study": "first-player"', '"study": "second-player"', 1))
+    files = {"OTHER": str(other), "STUDY": str(STUDY_V030), "EXISTING": str(existing), "NEW": str(tmp_path / "new.npz"),
              "RESULTS": str(STUDY_V030.parent / "results_v030_donuts.jsonl"), "MISSING": str(tmp_path / "missing.npz")}
     argv = [files.get(a, a) for a in argv]
     # One of them from a real process: what a user sees.
