@@ -148,7 +148,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         raise DonutsError("--best-of is a duel's series length: it needs --mode duel")
     config = tournament.HarnessConfig(
         format=args.format, games=args.games, setups=args.setups, seed=args.seed, mode=args.mode,
-        best_of=tournament.HarnessConfig.best_of if args.best_of is None else args.best_of, clock=args.clock, illegal=args.illegal, rules=_tournament_rules(args),
+        best_of=tournament.HarnessConfig.best_of if args.best_of is None else args.best_of,
+        clock=args.clock, illegal=args.illegal, rules=_tournament_rules(args),
         workers=args.workers, backend=args.backend, address=args.address, results_path=args.out, resume=args.resume,
         progress=_progress(args.quiet), move_limit=args.move_limit, ledger=args.ledger,
         isolation=args.isolation, game=args.game, players=args.players, new_version=args.new_version,
