@@ -1,6 +1,5 @@
-"""Negamax with alpha-beta on the win/draw/loss value, only against donuts_ai.donuts.kernels; the horizon scores 0 ("not known"), so +1 and
--1 are proven, and 0 is exact once the search reaches the end. ``PYTHONPATH=. donuts-ai tournament examples.compiled_negamax:Agent greedy``
-from the repository root."""
+"""Negamax with alpha-beta on the win/draw/loss value, against donuts_ai.donuts.kernels only; the horizon scores 0 (not known): +1 and -1
+are proven, 0 exact once the search reaches the end. Run from the root: PYTHONPATH=. donuts-ai tournament examples.compiled_negamax:Agent"""
 
 import time
 

@@ -92,6 +92,7 @@ def _value(text: str) -> Any:
 
 def _params(text: str, spec: str) -> Params:
     params: Params = {}
+    given_as: dict[str, str] = {}  # parameter name -> the key that gave it (itself or an alias)
     for item in filter(None, text.split(",")):
         key, sep, value = item.partition("=")
         key = key.strip()
@@ -101,8 +102,10 @@ def _params(text: str, spec: str) -> Params:
         parsed = _value(value)
         name = ALIASES.get(key, key)
         if name in params:  # (time=0.1,time=0.2, or a parameter and its alias: which one would be meant?)
-            twice = key if key == name else f"{name} (as {key} too)"
-            raise SpecError(f"agent spec {spec!r}: {twice} given twice")
+            first = given_as[name]
+            twice = f"{key} given twice" if key == first else f"{name} given twice (as {first} and {key})"
+            raise SpecError(f"agent spec {spec!r}: {twice}")
+        given_as[name] = key
         # An agent's name is text: "name=3" names it "3", not the int 3 (None keeps the default).
         params[name] = value if key == "name" and not isinstance(parsed, str | None) else parsed
     return params
