@@ -328,6 +328,8 @@ def tournament_config(config: HarnessConfig) -> TournamentConfig:
     games = check_int("games per pairing", config.games, minimum=1)
     if mode == "duel" and config.best_of not in BEST_OF:
         raise DonutsError(f"best_of must be {', '.join(map(str, BEST_OF[:-1]))} or {BEST_OF[-1]}, got {config.best_of!r}")
+    if mode != "duel" and config.best_of != HarnessConfig.best_of:  # (the command line says so as --best-of)
+        raise DonutsError(f"best_of={config.best_of!r} is a duel's series length: it needs mode='duel', not {mode!r}")
     clock, move_limit, ledger = _check_play_settings(game_rules, config)
     setups = _setups(game_rules, config.setups)
     seed = check_int("seed", config.seed)

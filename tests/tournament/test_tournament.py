@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from donuts_ai import Layout
+from donuts_ai import DonutsError, Layout
 from donuts_ai import tournament as T
 from donuts_ai.donuts.agents import DonutsAgent, GreedyAgent, RandomAgent
 from donuts_ai.donuts.game import win_points
@@ -261,6 +261,13 @@ def test_duel_series_alternate_and_stop_when_decided():
     assert matches["greedy"]["won"] + matches["greedy"]["drawn"] + matches["greedy"]["lost"] == 3
     assert matches["greedy"]["won"] == matches["random"]["lost"]
     assert "Matches (best of 5" in results.table()
+
+
+def test_a_series_length_outside_a_duel_is_refused_before_any_game(tmp_path):
+    out = tmp_path / "r.jsonl"
+    with pytest.raises(DonutsError, match="best_of=5 is a duel's series length: it needs mode='duel', not 'pairs'"):
+        T.run(["greedy", "random"], game="donuts", config=T.HarnessConfig(best_of=5, results_path=out))
+    assert not out.exists()
 
 
 def fake_series(winners, best_of=3, clock=None, used=None):
