@@ -114,6 +114,20 @@ def check_output_file(name: str, path: str | os.PathLike[str], error: type[Donut
     return text
 
 
+def reads_as(load: Callable[[str], object], refusal: type[Exception]) -> Callable[[str], bool]:
+    """The ``is_own_kind`` of :func:`check_replaceable` for a kind that ``load`` reads: whether
+    ``load(path)`` reads the file without raising ``refusal`` (its "not this kind")."""
+
+    def is_own_kind(path: str) -> bool:
+        try:
+            load(path)
+        except refusal:
+            return False
+        return True
+
+    return is_own_kind
+
+
 def check_replaceable(name: str, path: str, is_own_kind: Callable[[str], bool], kind: str,
                       error: type[DonutsError] = DonutsError) -> None:
     """Refuse to write over an existing ``path`` unless it holds an output of the same

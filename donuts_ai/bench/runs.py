@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._checks import check_output_file, check_replaceable
+from .._checks import check_output_file, check_replaceable, reads_as
 from ..errors import DonutsError
 from .record import (
     RUN_OPTION,
@@ -59,14 +59,6 @@ def without_options(argv: Sequence[str], options: Sequence[str]) -> list[str]:
     return out
 
 
-def _is_record(path: str) -> bool:
-    try:
-        load(path)
-    except SpeedRecordError:
-        return False
-    return True
-
-
 def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv: Sequence[str] | None, module: str,
                 measure: Callable[[], tuple[list[Figure], str]],
                 report: Callable[[Any], str] | None = None) -> int:
@@ -91,7 +83,8 @@ def record_main(parser: argparse.ArgumentParser, args: argparse.Namespace, argv:
         if args.runs < 1:
             raise DonutsError(f"--runs must be at least 1, got {args.runs}")
         if args.json:  # before the runs: a record that cannot be written is not measured for nothing
-            check_replaceable("--json", check_output_file("--json", args.json), _is_record, "a speed record")
+            check_replaceable("--json", check_output_file("--json", args.json), reads_as(load, SpeedRecordError),
+                              "a speed record")
         if args.record_run:
             dump(run_here(), args.record_run)
             return 0

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import TextIO
 
-from .._checks import check_replaceable
+from .._checks import check_replaceable, reads_as
 from ..donuts.board import Board
 from ..donuts.rules import Rules, rules_from_arguments
 from ..donuts.squares import COLOR_NAMES
@@ -118,15 +118,6 @@ def _flips(ply: Ply) -> str:
 
 #: The owner of the terminal's one background analysis (see :class:`AnalysisJobs`).
 _ANALYSIS = "terminal"
-
-
-def _is_saved_game(path: str) -> bool:
-    """Whether ``path`` holds a saved game (what ``save`` may write over)."""
-    try:
-        load(path)
-    except SavedGameError:
-        return False
-    return True
 
 
 class TerminalGame:
@@ -261,7 +252,7 @@ class TerminalGame:
         elif cmd == "save":
             if len(rest) != 1:
                 raise DonutsError("save needs one file name: save FILE")
-            check_replaceable("save", rest[0], _is_saved_game, "a saved game")  # (a results file, say, is kept)
+            check_replaceable("save", rest[0], reads_as(load, SavedGameError), "a saved game")  # (a results file, say, is kept)
             g.record().save(rest[0])
             self.say(f"saved to {rest[0]} (donuts-ai replay {rest[0]})")
         elif cmd == "undo":
