@@ -22,7 +22,6 @@ continues it; a file of other settings is refused and left unchanged."""
 from __future__ import annotations
 
 import inspect
-import os
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,7 +35,7 @@ from ..game import Game, get_game, legal_move
 from ..tournament import stops_cleanly
 from ..tournament.agent_source import AgentSource
 from ..tournament.backends import execute
-from ..tournament.config import BACKENDS
+from ..tournament.config import check_backend, checked_results_path
 from ..tournament.entries import as_recorded, names_of, seat_for, sources_of
 from ..tournament.match import ISOLATIONS
 from ..tournament.preflight import preflight
@@ -348,13 +347,6 @@ def make_config(agents: Sequence[AgentArg], suites: Mapping[str, Suite], time: f
     return config, seated
 
 
-def _check_backend(backend: str, address: str | None = None) -> None:
-    if backend not in BACKENDS:
-        raise DonutsError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
-    if address is not None and backend != "ray":
-        raise DonutsError(f"address is a Ray cluster's: it needs backend='ray', not {backend!r}")
-
-
 def _read_units(lines: list[dict[str, Any]], path: str, units: Sequence[EvaluationUnit]) -> list[UnitResult]:
     """The finished units of a results file's unit lines, each checked against the unit of
     the schedule it names (agent, suite, positions); :class:`ResultsFileError` names the first bad line."""
@@ -439,12 +431,10 @@ def evaluate(agents: AgentArg | Sequence[AgentArg], suite: object = DEFAULT_SUIT
     seed = check_int("seed", seed)
     suites, totals = _suites(suite, limit, seed)
     config, seated = make_config(agent_list, suites, time, seed, move_limit, isolation, limit=limit, totals=totals)
-    _check_backend(backend, address)
+    check_backend(backend, address)
     if resume and results_path is None:
         raise DonutsError("evaluate: resume=True continues a results file: give results_path")
-    if results_path is not None and not isinstance(results_path, (str, os.PathLike)):
-        raise DonutsError(f"results_path must be a file's path (a str or os.PathLike), got {results_path!r}")
-    path = None if results_path is None else os.fspath(results_path)
+    path = checked_results_path(results_path)
     written = first_config(path) if resume and path is not None else None
     if written is not None:  # specs spelt as the file spelt them where only older names differ (0.5 or earlier)
         seated = as_recorded(seated, written.get("agents"), GAME)

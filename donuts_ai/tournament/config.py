@@ -58,6 +58,26 @@ class ConfigError(DonutsError):
     entry point that does not use them."""
 
 
+def check_backend(backend: object, address: object, error: type[DonutsError] = DonutsError) -> None:
+    """A run's ``backend``, one of :data:`BACKENDS`, and its ``address`` (a Ray cluster's:
+    only with the Ray backend), for every entry point that runs games (tournaments and
+    evaluations alike)."""
+    if backend not in BACKENDS:
+        raise error(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise error(f"address is a Ray cluster's: it needs backend='ray', not {backend!r}")
+
+
+def checked_results_path(path: object, error: type[DonutsError] = DonutsError) -> str | None:
+    """A run's ``results_path`` as a str (``None`` for none): a str or ``os.PathLike``; an int
+    would be taken for an open file's number."""
+    if path is None:
+        return None
+    if not isinstance(path, (str, os.PathLike)):
+        raise error(f"results_path must be a file's path (a str or os.PathLike), got {path!r}")
+    return os.fspath(path)
+
+
 @dataclass(frozen=True, kw_only=True)
 class HarnessConfig:
     """Every setting of a harness run, in one frozen object (see the module doc).
@@ -128,15 +148,9 @@ class HarnessConfig:
                 raise ConfigError("agents are named in a game: give game= (\"donuts\", \"boxes\", ...)")
             agents = tuple(sources_of(agents, self.game))
         object.__setattr__(self, "agents", agents)
-        if self.backend not in BACKENDS:
-            raise ConfigError(f"unknown backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
-        if self.address is not None and self.backend != "ray":
-            raise ConfigError(f"address is a Ray cluster's: it needs backend='ray', not {self.backend!r}")
+        check_backend(self.backend, self.address, ConfigError)
         check_int("workers", self.workers, minimum=1, allow_none=True)
-        if self.results_path is not None:
-            if not isinstance(self.results_path, (str, os.PathLike)):  # an int would be taken for an open file's number
-                raise ConfigError(f"results_path must be a file's path (a str or os.PathLike), got {self.results_path!r}")
-            object.__setattr__(self, "results_path", os.fspath(self.results_path))
+        object.__setattr__(self, "results_path", checked_results_path(self.results_path, ConfigError))
 
     def replace(self, **changes: Any) -> HarnessConfig:
         """A copy with some fields changed, checked again.
