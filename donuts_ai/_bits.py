@@ -1,9 +1,10 @@
-"""Bit intrinsics and the random-number generator the kernels share: Donuts' engine and
-searches, and the game-agnostic tree searches of :mod:`donuts_ai.search` (so it sits at
-the package root, below the games).
+"""Bit and memory intrinsics and the random-number generator the kernels share: Donuts'
+engine and searches, and the game-agnostic tree searches of :mod:`donuts_ai.search` (so it
+sits at the package root, below the games).
 
 ``popcount``/``ctz``/``clz`` compile to single instructions (LLVM ``ctpop``/``cttz``/
-``ctlz``) rather than loops. The RNG is our own xorshift64* seeded through
+``ctlz``) rather than loops; ``prefetch`` asks for a table row ahead of its read, and
+``cache_aligned_zeros`` makes tables whose buckets each fill one cache line. The RNG is our own xorshift64* seeded through
 splitmix64, carried as a plain ``uint64`` state through the kernels: it is
 independent of NumPy's and of Numba's per-thread generators, so a seed gives the
 same games on any number of threads.
@@ -17,7 +18,9 @@ from typing import Any, cast
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]  # llvmlite ships no type information
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
+from numpy.typing import NDArray
 
 from ._numba_types import Int64
 
@@ -55,6 +58,48 @@ ctz = _uint64_intrinsic("ctz", "Index of the lowest set bit of a non-zero ``uint
                         lambda b, x: b.cttz(x, _ZERO_IS_DEFINED))
 clz = _uint64_intrinsic("clz", "Number of leading zero bits of a non-zero ``uint64``.",
                         lambda b, x: b.ctlz(x, _ZERO_IS_DEFINED))
+
+
+#: Bytes of a cache line on the machines the library runs on (x86-64, and ARM64 but Apple's).
+CACHE_LINE_BYTES = 64
+# llvm.prefetch's arguments: a read (not a write), kept in every cache level (the highest
+# temporal locality: the row is read again while its node is open), data (not instructions).
+_PREFETCH_READ, _PREFETCH_KEEP, _PREFETCH_DATA = 0, 3, 1
+
+
+def _prefetch_typer(typingctx: Any, table: Any, row: Any) -> Any:
+    if not isinstance(table, types.Array) or table.ndim != 2 or not isinstance(row, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        first_word = cgutils.get_item_pointer(context, builder, array_type, array, [args[1], context.get_constant(types.intp, 0)])
+        i8_pointer, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8_pointer, i32, i32, i32]), "llvm.prefetch.p0i8")
+        flags = [ir.Constant(i32, flag) for flag in (_PREFETCH_READ, _PREFETCH_KEEP, _PREFETCH_DATA)]
+        builder.call(function, [builder.bitcast(first_word, i8_pointer), *flags])
+        return context.get_dummy_value()
+
+    return types.void(table, row), codegen
+
+
+_prefetch_typer.__name__ = _prefetch_typer.__qualname__ = "prefetch"
+_prefetch_typer.__doc__ = """``prefetch(table, row)``: start loading the cache line of ``table[row, 0]`` (a 2-D array)
+without waiting for it, so that a read of the row a little later finds it in the cache. A
+hint: no effect on any value, no fault on any address; the row is not bounds-checked."""
+prefetch = cast("Callable[[Any, Any], None]", intrinsic(_prefetch_typer))
+
+
+def cache_aligned_zeros(rows: int, words: int) -> NDArray[np.uint64]:
+    """A zeroed C-contiguous ``uint64[rows, words]`` whose first word starts a cache line:
+    with ``words * 8`` dividing :data:`CACHE_LINE_BYTES` (or a multiple of it), no row
+    straddles two lines (NumPy aligns to 16 bytes only)."""
+    line_words = CACHE_LINE_BYTES // 8
+    raw = np.zeros(rows * words + line_words, dtype=np.uint64)
+    skip = (-raw.ctypes.data % CACHE_LINE_BYTES) // 8
+    return raw[skip:skip + rows * words].reshape(rows, words)
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

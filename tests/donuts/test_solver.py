@@ -441,6 +441,31 @@ def test_a_proof_number_row_half_overwritten_reads_as_empty():
     assert _dfpn._lookup(tt, idx, *other, np.int64(30))[:3] == (True, 0, _dfpn.PN_INF)
 
 
+def test_a_proof_number_bucket_is_one_cache_line():
+    """A probe of the proof-number table reads one cache line: the table starts a line and a
+    bucket (two rows) fills one; prefetching a row changes nothing in it."""
+    from numba import njit
+
+    from donuts_ai._bits import CACHE_LINE_BYTES, prefetch
+    from donuts_ai.donuts.alphabeta import _dfpn
+
+    for bits in (4, 12):
+        tt = _dfpn.new_dfpn_table(bits)
+        assert tt.shape == (1 << bits, _dfpn.ROW_WORDS) and tt.dtype == np.uint64 and tt.flags.c_contiguous
+        assert not tt.any() and tt.ctypes.data % CACHE_LINE_BYTES == 0 and 2 * tt.strides[0] == CACHE_LINE_BYTES
+
+    @njit
+    def prefetched_sum(table):
+        for row in range(table.shape[0]):
+            prefetch(table, row)
+        return table.sum()
+
+    tt = _dfpn.new_dfpn_table(4)
+    tt[:] = np.arange(tt.size, dtype=np.uint64).reshape(tt.shape)
+    before = tt.copy()
+    assert prefetched_sum(tt) == before.sum() and np.array_equal(tt, before)
+
+
 def test_a_value_s_second_search_takes_what_the_first_decided():
     """The two proof-number searches of a value ask about one position with the other player
     attacking; each takes what the other decided: once "the side to move wins" is proved, "it

