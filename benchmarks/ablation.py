@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from donuts_ai.bench.reporting import write_json
 from donuts_ai.donuts.alphabeta.solver import available_cores
 from donuts_ai.learn.benchmark import load_positions, measure
 from donuts_ai.learn.runs import run_training
@@ -104,7 +105,7 @@ def run_ablation(out: Path, minutes: float, arms: list[str], seed: int = 0, simu
             figures[suite] = {"positions": accuracy["positions"], "raw_policy": accuracy["policy"],
                               f"sims_{simulations}": accuracy["searched"][simulations]}
         results["arms"][name] = figures
-        summary.write_text(json.dumps(results, indent=1) + "\n")
+        write_json(summary, results)
         print(row(name, figures, simulations), flush=True)
     return results
 

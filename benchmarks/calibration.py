@@ -22,7 +22,6 @@ simulations and assert bounds. Not a test: nothing here asserts anything.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -33,7 +32,7 @@ from typing import NotRequired, TypedDict
 import numpy as np
 from numpy.typing import NDArray
 
-from donuts_ai.bench.reporting import Machine, machine
+from donuts_ai.bench.reporting import Machine, machine, write_json
 from donuts_ai.tournament.stats import elo_to_score, fit_ratings, sprt_bounds, sprt_llr
 
 #: An LLR of pentanomial counts (the last axis) between two Elo hypotheses: :func:`~donuts_ai.tournament.stats.sprt_llr`
@@ -427,8 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     print(report(res))
     print(f"({res['seconds']:.0f} s)")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(res, fh, indent=1)
+        write_json(args.json, res)
     return 0
 
 

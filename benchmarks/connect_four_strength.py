@@ -114,12 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         import platform
 
         from donuts_ai.bench.record import library_metadata
+        from donuts_ai.bench.reporting import write_json
 
-        args.json.write_text(json.dumps({"positions": str(MIDDLE.relative_to(MIDDLE.parents[3])), "seed": args.seed,
-                                         "cores": os.cpu_count(), "machine": platform.platform(),
-                                         "processor": platform.processor() or platform.machine(),
-                                         "date": time.strftime("%Y-%m-%d"), **library_metadata(),
-                                         "results": results}, indent=1) + "\n")
+        write_json(args.json, {"positions": str(MIDDLE.relative_to(MIDDLE.parents[3])), "seed": args.seed,
+                               "cores": os.cpu_count(), "machine": platform.platform(),
+                               "processor": platform.processor() or platform.machine(),
+                               "date": time.strftime("%Y-%m-%d"), **library_metadata(), "results": results})
     return 0
 
 

@@ -47,6 +47,7 @@ import time
 from pathlib import Path
 
 from benchmarks.ablation import ABLATION_SUITES, winning_positions
+from donuts_ai.bench.reporting import write_json
 from donuts_ai.learn.agent import cached_network, network_folder
 from donuts_ai.learn.benchmark import PROBE_SUITES, label_positions, load_positions, measure
 
@@ -91,7 +92,7 @@ def winning(checkpoint: str | None, suites: list[str], simulations: tuple[int, .
               + "".join(f" {result['searched'][n]:9.1%}" for n in simulations) + f"  {seconds:7.0f}", flush=True)
     if out is not None:
         figures = {"network": str(network_folder(checkpoint)), "sims": list(simulations), "suites": by_suite}
-        out.write_text(json.dumps(figures, indent=1) + "\n")
+        write_json(out, figures)
     return 0
 
 

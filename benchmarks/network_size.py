@@ -298,10 +298,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{f['held_out_policy_loss']:7.3f} {f['held_out_value_loss']:7.3f}"
               + "".join(f" {f[f'{s}_raw']:15.1%}" for s in ABLATION_SUITES), flush=True)
     if args.json is not None:
-        from donuts_ai.bench.reporting import machine
+        from donuts_ai.bench.reporting import machine, write_json
 
-        args.json.write_text(json.dumps({"run": str(args.run), "steps": args.steps, "machine": machine(), "sizes": rows},
-                                        indent=1) + "\n")
+        write_json(args.json, {"run": str(args.run), "steps": args.steps, "machine": machine(), "sizes": rows})
     return 0
 
 

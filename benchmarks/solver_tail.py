@@ -52,6 +52,7 @@ from typing import Any
 
 import donuts_ai
 from donuts_ai import Board, Layout, Rules
+from donuts_ai.bench.reporting import write_json
 from donuts_ai.donuts.alphabeta import Solver, _dfpn
 from donuts_ai.errors import DonutsError
 
@@ -333,8 +334,7 @@ def main_before_records(args: argparse.Namespace, rows: Any) -> int:
     result = {"config": {k: v for k, v in vars(args).items() if k not in ("json", "compare")}, "rows": this,
               "summary": summary(this)}
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=1)
+        write_json(args.json, result)
     text, bad = tables_text(args.label, this, [load_run(path) for path in args.compare])
     print(text)
     return 1 if bad else 0

@@ -34,6 +34,7 @@ import sys
 import time
 from pathlib import Path
 
+from donuts_ai.bench.reporting import write_json
 from donuts_ai.errors import DonutsError
 from donuts_ai.learn.network import NetworkConfig
 from donuts_ai.learn.supervised import CURVE_FILE, FitConfig, fit
@@ -51,7 +52,7 @@ def collect(out: Path, runs: list[Path]) -> int:
     """Write the files of ``runs`` into ``out`` (see the module)."""
     gathered = {run.name: {key: json.loads((run / name).read_text()) for key, name in RUN_FILES.items()
                            if (run / name).is_file()} for run in runs}
-    out.write_text(json.dumps(gathered, indent=1) + "\n")
+    write_json(out, gathered)
     print(f"{len(runs)} runs -> {out}")
     return 0
 
@@ -79,7 +80,7 @@ def winning_curve(run: Path) -> int:
                     "measure_seconds": round(time.perf_counter() - start, 1)})
         print(f"{row['step']:7d} {row['positions']:11,} {row['seconds']:8.0f}" + "".join(f" {v:11.1%}" for v in shares.values())
               + f"  {on_probe['policy']:12.1%}", flush=True)
-    (run / WINNING_CURVE_FILE).write_text(json.dumps(out, indent=1) + "\n")
+    write_json(run / WINNING_CURVE_FILE, out)
     return 0
 
 

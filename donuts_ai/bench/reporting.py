@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import os
 import platform
 import statistics
 from collections.abc import Callable, Mapping
 from typing import NotRequired, TypedDict, TypeVar
 
-__all__ = ["Machine", "RateStats", "Stats", "machine", "print_and_save", "rate_stats", "stats"]
+__all__ = ["Machine", "RateStats", "Stats", "machine", "print_and_save", "rate_stats", "stats", "write_json"]
 
 _R = TypeVar("_R", bound=Mapping[str, object])
 
@@ -83,24 +84,40 @@ def machine() -> Machine:
 
 
 def _strict_json(value: object) -> object:
-    """``value`` with NumPy numbers as floats and every float that JSON cannot hold (an Elo
-    of a 100% score is infinite) as ``None``: Python's ``Infinity`` is not JSON."""
+    """``value`` with NumPy integers as ints, other NumPy numbers as floats, and every float
+    that JSON cannot hold (an Elo of a 100% score is infinite) as ``None``: Python's
+    ``Infinity`` is not JSON."""
     if isinstance(value, Mapping):
         return {key: _strict_json(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_strict_json(item) for item in value]
     if isinstance(value, (str, bool, int)) or value is None:
         return value
+    if isinstance(value, numbers.Integral):  # NumPy's integers
+        return int(value)
     number = float(value)  # type: ignore[arg-type]  # a float or a NumPy number
     return number if math.isfinite(number) else None
 
 
+def write_json(path: str | os.PathLike[str], figures: object) -> None:
+    """Write a benchmark's ``figures`` to ``path`` as strict JSON, one item a line: NumPy
+    integers as ints, its other numbers as floats, and every number JSON cannot hold (infinite or undefined, as the Elo
+    of a 100% score) as ``null``.
+
+    Args:
+        path: the file, replaced.
+        figures: the benchmark's results (mappings, lists, strings, numbers, ``None``).
+    """
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(_strict_json(figures), fh, indent=1, allow_nan=False)
+        fh.write("\n")
+
+
 def print_and_save(results: _R, report_of: Callable[[_R], str], json_path: str | None) -> int:
     """Print a benchmark's report and, when ``json_path`` is given, write its figures there
-    (NumPy numbers as floats; infinite or undefined ones, as the Elo of a 100% score, as
+    (:func:`write_json`: infinite or undefined numbers, as the Elo of a 100% score, as
     ``null``); the exit status of a benchmark's ``main``."""
     print(report_of(results))
     if json_path:
-        with open(json_path, "w") as fh:
-            json.dump(_strict_json(results), fh, indent=1, allow_nan=False)
+        write_json(json_path, results)
     return 0

@@ -491,10 +491,10 @@ def test_the_published_tables_are_what_their_records_say(tmp_path):
 def test_a_script_s_json_is_strict_json_an_infinite_elo_null(tmp_path, capsys):
     # benchmarks.strength wrote ``Infinity`` for the Elo of a 100% score: not JSON (jq, a browser's
     # JSON.parse refuse it). Non-finite numbers are written as null, NumPy numbers as floats.
-    from donuts_ai.bench.reporting import print_and_save
+    from donuts_ai.bench.reporting import print_and_save, write_json
 
     results = {"elo": math.inf, "elo_ci95": [-math.inf, math.nan], "score": np.float64(1.0), "pairs": 4,
-               "rows": [{"rate": np.float32(2.5), "name": "mcts", "ok": True}]}
+               "rows": [{"rate": np.float32(2.5), "name": "mcts", "ok": True, "games": np.int64(7)}]}
     path = tmp_path / "out.json"
     assert print_and_save(results, lambda r: "report", str(path)) == 0
     assert capsys.readouterr().out == "report\n"
@@ -502,5 +502,10 @@ def test_a_script_s_json_is_strict_json_an_infinite_elo_null(tmp_path, capsys):
     def refuse(constant: str) -> None:
         raise ValueError(constant)
 
-    assert json.loads(path.read_text(), parse_constant=refuse) == {
-        "elo": None, "elo_ci95": [None, None], "score": 1.0, "pairs": 4, "rows": [{"rate": 2.5, "name": "mcts", "ok": True}]}
+    expected = {"elo": None, "elo_ci95": [None, None], "score": 1.0, "pairs": 4,
+                "rows": [{"rate": 2.5, "name": "mcts", "ok": True, "games": 7}]}
+    written = json.loads(path.read_text(), parse_constant=refuse)
+    assert written == expected and type(written["rows"][0]["games"]) is int
+    # The scripts that write their figures themselves (calibration, solver_tail, ...) call the same.
+    write_json(tmp_path / "direct.json", results)
+    assert (tmp_path / "direct.json").read_text() == path.read_text()
