@@ -53,6 +53,17 @@ def test_bad_input_gives_one_line_and_exit_2(argv, message, capsys):
     assert err.count("\n") == 1 and message in err and err.startswith("donuts-ai: error:")
 
 
+def test_a_module_run_as_a_script_begins_its_errors_with_its_own_name(capsys):
+    # python -m donuts_ai.bench.compare is not the donuts-ai program: its line names it.
+    from donuts_ai.bench.compare import main as compare_main
+
+    with pytest.raises(SystemExit) as exit_info:
+        compare_main(["--bogus"], prog="python -m donuts_ai.bench.compare")
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and err.count("\n") == 1
+    assert err.startswith("python -m donuts_ai.bench.compare: error: ") and "(usage: python -m donuts_ai.bench.compare --help)" in err
+
+
 def test_study_first_moves(capsys, tmp_path):
     out = tmp_path / "moves.jsonl"
     assert main(["study", "first-player", "--grids", "1", "--seed", "9", "--workers", "1", "--first-moves",
