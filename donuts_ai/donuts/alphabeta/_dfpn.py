@@ -93,6 +93,12 @@ ATTACKER_LOSES = NO_DEADLINE + 1
 #: machine) 0 plies: 16.3 s, 4: 14.2 s, 8: 15.5 s, 16: 21.4 s (``benchmarks/RESULTS.md``).
 SHARE_PLIES = 4
 
+# The search's kernels allocate nothing and keep no array, so Numba's reference counting is
+# left out of them (``_nrt=False``; dfpn_root, called from Python, keeps it): with it, every
+# call of _mid, _expand, _children_numbers and _facts counted the table in and out (an atomic
+# add on its count, which the threads proving moves at once share), a fifth of one thread's
+# time in the kernels (perf, analyze of random_grid(6)); without, the same nodes in 10-30%
+# less time (random_grid(0..7), one and two threads).
 KEY_A, KEY_B, NUMBERS, WORK = 0, 1, 2, 3
 ROW_WORDS = 4
 _ATTACKER_BIT = np.uint64(1) << np.uint64(62)
@@ -164,7 +170,7 @@ def new_dfpn_workspace() -> NDArray[np.void]:
     return np.zeros(1, dtype=DFPN_WORKSPACE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _key(pos: Position, attacker: bool) -> tuple[np.uint64, np.uint64]:
     key_a, key_b = position_keys(pos)
     if attacker:
@@ -172,7 +178,7 @@ def _key(pos: Position, attacker: bool) -> tuple[np.uint64, np.uint64]:
     return key_a, key_b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _read(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> tuple[Int64, np.uint64, np.uint64]:
     """``(row, NUMBERS, WORK)`` of the row of the bucket at ``idx`` holding the key, each row's
     words read once and checked whole (comment above); ``(-1, 0, 0)`` for none (an empty row
@@ -184,7 +190,7 @@ def _read(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64
     return np.int64(-1), ZERO, ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lookup(
     tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, deadline: Int64,
 ) -> tuple[bool, Int64, Int64, Int64, Int64]:
@@ -210,7 +216,7 @@ def _lookup(
     return True, np.int64(numbers >> np.uint64(32)), np.int64(numbers & _LOW32), win_by, safe
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fields(deadline: Int64, win_by: Int64, safe: Int64, loses: bool) -> np.uint64:
     """WORK's fields for :func:`_store`: the deadline the numbers are at, and the facts
     (NO_FACT: none new; ``loses``: the LOSES bit)."""
@@ -222,7 +228,7 @@ def _fields(deadline: Int64, win_by: Int64, safe: Int64, loses: bool) -> np.uint
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _store(
     tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, phi: Int64, delta: Int64, work: Int64, move: Int64,
     fields: np.uint64,
@@ -259,14 +265,14 @@ def _store(
     tt[row, KEY_B] = key_b ^ numbers ^ word
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _loses(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> bool:
     """The row of the key has the LOSES bit (not found: no)."""
     row, _, word = _read(tt, idx, key_a, key_b)
     return bool(row >= 0 and (word & _LOSES_BIT) != ZERO)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remember(ws: np.record, last: Int64, sq: Int64, plies: Int64) -> None:
     """``sq`` proved a node with ``plies`` left in its game: add to its history."""
     bonus = history_bonus(plies)
@@ -291,7 +297,7 @@ def _remember(ws: np.record, last: Int64, sq: Int64, plies: Int64) -> None:
 # table accesses per child (every node shared made the search take twice its time:
 # SHARE_PLIES). With share_plies 0 (one thread) the bounds table is not touched and the search
 # is exactly the one-thread search.
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_bound(
     bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64,
     key_b: np.uint64,
@@ -315,7 +321,7 @@ def _take_bound(
         _store(tt, idx, key_a, key_b, phi, delta, 1, -1, _fields(NO_DEADLINE, win_by, safe, False))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bounds_of(bounds: NDArray[np.uint64], key: tuple[np.uint64, np.uint64], ply: Int64) -> tuple[Int64, Int64]:
     """``(lower, upper)`` stored in the alpha-beta table for the position of ``key`` (only
     their signs matter here), ``(-INF, INF)`` when it holds none."""
@@ -325,7 +331,7 @@ def _bounds_of(bounds: NDArray[np.uint64], key: tuple[np.uint64, np.uint64], ply
     return alpha, beta
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply: Int64, phi: Int64, delta: Int64, move: Int64) -> None:
     """Store what this search decided about ``pos`` in the alpha-beta table, as a bound on
     its side to move's score (module doc); nothing while it is undecided."""
@@ -344,7 +350,7 @@ def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply
 # result, and a move after which the opponent makes five on the line it must play (flips
 # aside, as in _negamax) fails. A node with a move reaching its goal is proved without
 # looking at the others; one with no move left is disproved.
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _expand(
     settings: DfpnSettings, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record, bounds: NDArray[np.uint64],
 ) -> tuple[Int64, Int64, Int64, bool]:
@@ -423,7 +429,7 @@ def _expand(
     return n, np.int64(-1), lost_by, drawn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _estimate(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64, deadline: Int64) -> None:
     """A child searched before for another deadline, and undecided then, starts from the
     numbers it had (an estimate of its proof's size, never a proof: both are above 0)."""
@@ -436,7 +442,7 @@ def _estimate(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64, deadl
         ws.delta[ply, i] = delta
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _other_goal(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64) -> None:
     """A child whose position the other goal's search decided (the same position with the
     other player attacking: a value's two searches) may be decided here too: that player wins,
@@ -461,7 +467,7 @@ def _other_goal(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64) -> 
     ws.phi[ply, i], ws.delta[ply, i] = (np.int64(0), PN_INF) if goal else (PN_INF, np.int64(0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _last_donut(settings: DfpnSettings, pos: Position, attacker: bool, ws: np.record) -> Int64:
     """A move reaching the mover's goal with the last donut placed before the deadline, or -1:
     for the attacker, a win at once; for the defender, any move that does not lose at once."""
@@ -477,7 +483,7 @@ def _last_donut(settings: DfpnSettings, pos: Position, attacker: bool, ws: np.re
     return np.int64(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _facts(
     settings: DfpnSettings, attacker: bool, ply: Int64, n: Int64, proved: bool, lost_by: Int64, drawn: bool,
     tt: NDArray[np.uint64], ws: np.record,
@@ -520,7 +526,7 @@ def _facts(
     return NO_FACT, fact, loses
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _children_numbers(
     tt: NDArray[np.uint64], ws: np.record, ply: Int64, n: Int64, deadline: Int64,
 ) -> tuple[Int64, Int64, Int64, Int64, Int64]:
@@ -560,7 +566,7 @@ def _children_numbers(
     return phi, delta, best, second, best_b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _returns(ws: np.record, win_by: Int64, safe: Int64, loses: bool) -> None:
     """The facts of the node being left, for its parent (``child_*``) or :func:`dfpn_root`."""
     ws.returned[0] = win_by
@@ -568,7 +574,7 @@ def _returns(ws: np.record, win_by: Int64, safe: Int64, loses: bool) -> None:
     ws.returned[2] = 1 if loses else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mid(
     settings: DfpnSettings, pos: Position, attacker: bool, ply: Int64, th_phi: Int64, th_delta: Int64, tt: NDArray[np.uint64],
     ws: np.record, bounds: NDArray[np.uint64],
