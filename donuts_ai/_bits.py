@@ -60,6 +60,11 @@ clz = _uint64_intrinsic("clz", "Number of leading zero bits of a non-zero ``uint
                         lambda b, x: b.ctlz(x, _ZERO_IS_DEFINED))
 
 
+#: ``@njit`` options of a kernel that allocates no array and keeps none: Numba's reference
+#: counting left out (its private ``_nrt`` option), so that a call does not count its array
+#: arguments in and out (an atomic add on a count that threads sharing the array contend for).
+WITHOUT_REFCOUNTS: dict[str, Any] = {"_nrt": False}
+
 #: Bytes of a cache line on the machines the library runs on (x86-64, and ARM64 but Apple's).
 CACHE_LINE_BYTES = 64
 # llvm.prefetch's arguments: a read (not a write), kept in every cache level (the highest

@@ -451,7 +451,9 @@ def test_a_proof_number_bucket_is_one_cache_line():
 
     for bits in (4, 12):
         tt = _dfpn.new_dfpn_table(bits)
-        assert tt.shape == (1 << bits, _dfpn.ROW_WORDS) and tt.dtype == np.uint64 and tt.flags.c_contiguous
+        tag_rows = max(1, (1 << bits) // 32)  # a byte a row after the rows
+        assert tt.shape == ((1 << bits) + tag_rows, _dfpn.ROW_WORDS) and tt.dtype == np.uint64 and tt.flags.c_contiguous
+        assert _dfpn._rows(tt) == 1 << bits
         assert not tt.any() and tt.ctypes.data % CACHE_LINE_BYTES == 0 and 2 * tt.strides[0] == CACHE_LINE_BYTES
 
     @njit
@@ -464,6 +466,29 @@ def test_a_proof_number_bucket_is_one_cache_line():
     tt[:] = np.arange(tt.size, dtype=np.uint64).reshape(tt.shape)
     before = tt.copy()
     assert prefetched_sum(tt) == before.sum() and np.array_equal(tt, before)
+
+
+def test_a_proof_number_row_is_read_only_where_its_tag_is_the_key_s():
+    """Each row has a tag (a byte of its key's hash, after the rows): a read looks at the tags
+    first, so a row whose tag is lost reads as empty (redone, never wrong), and the row a
+    bucket moves to its second place keeps its tag."""
+    from donuts_ai.donuts.alphabeta import _dfpn
+
+    tt = _dfpn.new_dfpn_table(6)
+    key_a, key_b = np.uint64(0x1234_5678_9ABC), np.uint64(0x0FED_CBA9_8765 | 1 << 62)
+    idx = _dfpn._bucket(tt, key_a, key_b)
+    fields = _dfpn._fields(np.int64(30), np.int64(25), np.int64(0), False)
+    _dfpn._store(tt, idx, key_a, key_b, np.int64(3), np.int64(7), np.int64(10), np.int64(4), fields)
+    tag = _dfpn._tag(key_a, key_b)
+    assert tag != 0 and _dfpn._tag_at(tt, idx) == tag and not tt[: 1 << 6][idx + 2:].any()
+    assert _dfpn._lookup(tt, idx, key_a, key_b, np.int64(30))[0]
+    _dfpn._set_tag(tt, idx, np.uint64(0))  # the tag lost: the row is not read
+    assert not _dfpn._lookup(tt, idx, key_a, key_b, np.int64(30))[0]
+    _dfpn._set_tag(tt, idx, tag)
+    other = (key_a ^ np.uint64(1 << 20), key_b)  # another key, stored in the same bucket
+    _dfpn._store(tt, idx, *other, np.int64(1), np.int64(1), np.int64(99), np.int64(-1), fields)
+    assert _dfpn._lookup(tt, idx, key_a, key_b, np.int64(30))[0] and _dfpn._lookup(tt, idx, *other, np.int64(30))[0]
+    assert {int(_dfpn._tag_at(tt, row)) for row in (idx, idx + 1)} == {int(tag), int(_dfpn._tag(*other))}
 
 
 def test_a_value_s_second_search_takes_what_the_first_decided():

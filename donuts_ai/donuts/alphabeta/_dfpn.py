@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from ..._bits import ONE, ZERO, cache_aligned_zeros, ctz, popcount, prefetch
+from ..._bits import ONE, WITHOUT_REFCOUNTS, ZERO, cache_aligned_zeros, clz, ctz, popcount, prefetch
 from ..._numba_types import Int64
 from .._kernels.core import can_win_now, flips, legal_mask, threats
 from .._kernels.position import (
@@ -49,7 +49,7 @@ from .._kernels.tables import FULL_BOARD_BITS
 from ..squares import NUM_SQUARES
 from ._ordering import HISTORY_CAP, history_bonus
 from ._scores import EXACT_DEPTH, INF, MAX_PLY
-from ._table import entry_index, position_keys, probe, store
+from ._table import bucket_of, entry_index, key_hash, position_keys, probe, store
 from ._workspace import ABORTED, NODE_LIMIT, NODES, NUM_STATS
 
 #: Proof and disproof numbers stop here: ``INF`` proves or disproves, sums saturate below.
@@ -94,7 +94,7 @@ ATTACKER_LOSES = NO_DEADLINE + 1
 SHARE_PLIES = 4
 
 # The search's kernels allocate nothing and keep no array, so Numba's reference counting is
-# left out of them (``_nrt=False``; dfpn_root, called from Python, keeps it): with it, every
+# left out of them (WITHOUT_REFCOUNTS; dfpn_root, called from Python, keeps it): with it, every
 # call of _mid, _expand, _children_numbers and _facts counted the table in and out (an atomic
 # add on its count, which the threads proving moves at once share), a fifth of one thread's
 # time in the kernels (perf, analyze of random_grid(6)); without, the same nodes in 10-30%
@@ -161,16 +161,75 @@ class DfpnSettings(NamedTuple):
 # the keys are stored XOR both data words, and a row is read once, whole, and taken only when
 # its keys match (a row half written by another thread reads as empty). A bucket is one
 # cache line (the table aligned to one): a probe costs one memory read, not two.
+#
+# After the rows, each row's tag, a byte, 32 to a row of the array (R = 2**bits rows):
+#
+#   row 0 .. R-1    KEY_A  KEY_B  NUMBERS  WORK      buckets of two rows: 0-1, 2-3, ...
+#   row R           word 0: the tags of rows 0..7 (row 0 in the low byte), word 1: rows 8..15,
+#                   word 2: rows 16..23, word 3: rows 24..31
+#   row R + 1       the tags of rows 32..63, and so on (at least one row of tags)
+#
+# A row's tag is the high 7 bits of its key's hash (the bucket is read from the low ones) and a
+# set lowest bit; 0 for a row never written. A read looks at the bucket's two tags (two bytes of
+# one word; the tags of 2**21 rows take 2 MiB, which the caches keep) and reads a row only where
+# the tag is the key's: a position never stored, as most children are (75-81% of the nodes are
+# new), costs no wait for memory. Tags are hints, written without a lock like the rows: a row
+# whose tag is lost reads as empty (its proof is redone), one whose tag matches by chance is
+# still checked by its keys.
+_TAG_BYTES_PER_ROW = ROW_WORDS * 8
+_TAG_ROW_SHIFT = 5  # row >> 5: the tags' row of the array (32 a row)
+_TAG_WORD_SHIFT = 3  # (row >> 3) & _WORDS_MASK: their word in it (8 a word)
+_WORDS_MASK = ROW_WORDS - 1
+_BYTE_IN_WORD = 7  # row & 7: the tag's byte in its word
+_TAG_SHIFT = np.uint64(57)  # the hash's high 7 bits, then the bit that makes a tag non-zero
+_BYTE = np.uint64(0xFF)
+
+
 def new_dfpn_table(bits: int) -> NDArray[np.uint64]:
-    """A df-pn table of ``2**bits`` rows (32 bytes each)."""
-    return cache_aligned_zeros(1 << bits, ROW_WORDS)
+    """A df-pn table of ``2**bits`` rows (32 bytes each), and their tags after them."""
+    rows = 1 << bits
+    return cache_aligned_zeros(rows + max(1, rows // _TAG_BYTES_PER_ROW), ROW_WORDS)
+
+
+@njit(cache=True, inline="always", **WITHOUT_REFCOUNTS)
+def _rows(tt: NDArray[np.uint64]) -> Int64:
+    """The table's rows of positions: the array's rows less the tags' (a power of two)."""
+    return np.int64(1) << (np.int64(63) - clz(np.uint64(tt.shape[0])))
+
+
+@njit(cache=True, inline="always", **WITHOUT_REFCOUNTS)
+def _bucket(tt: NDArray[np.uint64], key_a: np.uint64, key_b: np.uint64) -> Int64:
+    """The first row of the key's bucket."""
+    return bucket_of(key_hash((key_a, key_b)), _rows(tt))
+
+
+@njit(cache=True, inline="always", **WITHOUT_REFCOUNTS)
+def _tag(key_a: np.uint64, key_b: np.uint64) -> np.uint64:
+    """The key's tag (the comment above): never 0."""
+    return ((key_hash((key_a, key_b)) >> _TAG_SHIFT) << ONE) | ONE
+
+
+@njit(cache=True, inline="always", **WITHOUT_REFCOUNTS)
+def _tag_at(tt: NDArray[np.uint64], row: Int64) -> np.uint64:
+    """The tag of ``row`` (0: never written)."""
+    word: np.uint64 = tt[_rows(tt) + (row >> _TAG_ROW_SHIFT), (row >> _TAG_WORD_SHIFT) & _WORDS_MASK]
+    tag: np.uint64 = (word >> np.uint64((row & _BYTE_IN_WORD) * 8)) & _BYTE
+    return tag
+
+
+@njit(cache=True, inline="always", **WITHOUT_REFCOUNTS)
+def _set_tag(tt: NDArray[np.uint64], row: Int64, tag: np.uint64) -> None:
+    """Make ``tag`` the tag of ``row``."""
+    i, j = _rows(tt) + (row >> _TAG_ROW_SHIFT), (row >> _TAG_WORD_SHIFT) & _WORDS_MASK
+    shift = np.uint64((row & _BYTE_IN_WORD) * 8)
+    tt[i, j] = (tt[i, j] & ~(_BYTE << shift)) | (tag << shift)
 
 
 def new_dfpn_workspace() -> NDArray[np.void]:
     return np.zeros(1, dtype=DFPN_WORKSPACE)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _key(pos: Position, attacker: bool) -> tuple[np.uint64, np.uint64]:
     key_a, key_b = position_keys(pos)
     if attacker:
@@ -178,19 +237,22 @@ def _key(pos: Position, attacker: bool) -> tuple[np.uint64, np.uint64]:
     return key_a, key_b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _read(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> tuple[Int64, np.uint64, np.uint64]:
     """``(row, NUMBERS, WORK)`` of the row of the bucket at ``idx`` holding the key, each row's
-    words read once and checked whole (comment above); ``(-1, 0, 0)`` for none (an empty row
-    has WORK 0)."""
+    words read once and checked whole (comment above), only where its tag is the key's;
+    ``(-1, 0, 0)`` for none (an empty row has WORK 0)."""
+    tag = _tag(key_a, key_b)
     for row in range(idx, idx + 2):
+        if _tag_at(tt, row) != tag:
+            continue
         stored_a, stored_b, numbers, word = tt[row, KEY_A], tt[row, KEY_B], tt[row, NUMBERS], tt[row, WORK]
         if word != ZERO and stored_a ^ numbers ^ word == key_a and stored_b ^ numbers ^ word == key_b:
             return np.int64(row), numbers, word
     return np.int64(-1), ZERO, ZERO
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _lookup(
     tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, deadline: Int64,
 ) -> tuple[bool, Int64, Int64, Int64, Int64]:
@@ -216,7 +278,7 @@ def _lookup(
     return True, np.int64(numbers >> np.uint64(32)), np.int64(numbers & _LOW32), win_by, safe
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _fields(deadline: Int64, win_by: Int64, safe: Int64, loses: bool) -> np.uint64:
     """WORK's fields for :func:`_store`: the deadline the numbers are at, and the facts
     (NO_FACT: none new; ``loses``: the LOSES bit)."""
@@ -228,7 +290,7 @@ def _fields(deadline: Int64, win_by: Int64, safe: Int64, loses: bool) -> np.uint
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _store(
     tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64, phi: Int64, delta: Int64, work: Int64, move: Int64,
     fields: np.uint64,
@@ -256,6 +318,7 @@ def _store(
             tt[idx + 1, KEY_B] = tt[idx, KEY_B]
             tt[idx + 1, NUMBERS] = tt[idx, NUMBERS]
             tt[idx + 1, WORK] = tt[idx, WORK]
+            _set_tag(tt, idx + 1, _tag_at(tt, idx))
             row = idx
     numbers = (np.uint64(phi) << np.uint64(32)) | np.uint64(delta)
     word = (np.uint64(max(work, 1)) << _WORK_SHIFT) | _fields(deadline, win_by, safe, loses) | np.uint64(move + 1)
@@ -263,16 +326,17 @@ def _store(
     tt[row, WORK] = word
     tt[row, KEY_A] = key_a ^ numbers ^ word
     tt[row, KEY_B] = key_b ^ numbers ^ word
+    _set_tag(tt, row, _tag(key_a, key_b))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _loses(tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64, key_b: np.uint64) -> bool:
     """The row of the key has the LOSES bit (not found: no)."""
     row, _, word = _read(tt, idx, key_a, key_b)
     return bool(row >= 0 and (word & _LOSES_BIT) != ZERO)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _remember(ws: np.record, last: Int64, sq: Int64, plies: Int64) -> None:
     """``sq`` proved a node with ``plies`` left in its game: add to its history."""
     bonus = history_bonus(plies)
@@ -297,7 +361,7 @@ def _remember(ws: np.record, last: Int64, sq: Int64, plies: Int64) -> None:
 # table accesses per child (every node shared made the search take twice its time:
 # SHARE_PLIES). With share_plies 0 (one thread) the bounds table is not touched and the search
 # is exactly the one-thread search.
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _take_bound(
     bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], idx: Int64, key_a: np.uint64,
     key_b: np.uint64,
@@ -321,7 +385,7 @@ def _take_bound(
         _store(tt, idx, key_a, key_b, phi, delta, 1, -1, _fields(NO_DEADLINE, win_by, safe, False))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _bounds_of(bounds: NDArray[np.uint64], key: tuple[np.uint64, np.uint64], ply: Int64) -> tuple[Int64, Int64]:
     """``(lower, upper)`` stored in the alpha-beta table for the position of ``key`` (only
     their signs matter here), ``(-INF, INF)`` when it holds none."""
@@ -331,7 +395,7 @@ def _bounds_of(bounds: NDArray[np.uint64], key: tuple[np.uint64, np.uint64], ply
     return alpha, beta
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply: Int64, phi: Int64, delta: Int64, move: Int64) -> None:
     """Store what this search decided about ``pos`` in the alpha-beta table, as a bound on
     its side to move's score (module doc); nothing while it is undecided."""
@@ -350,7 +414,7 @@ def _share_result(bounds: NDArray[np.uint64], pos: Position, attacker: bool, ply
 # result, and a move after which the opponent makes five on the line it must play (flips
 # aside, as in _negamax) fails. A node with a move reaching its goal is proved without
 # looking at the others; one with no move left is disproved.
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _expand(
     settings: DfpnSettings, pos: Position, attacker: bool, ply: Int64, tt: NDArray[np.uint64], ws: np.record, bounds: NDArray[np.uint64],
 ) -> tuple[Int64, Int64, Int64, bool]:
@@ -400,13 +464,16 @@ def _expand(
         key_a, key_b = _key(child, (not attacker) if status == PASSES else attacker)
         ws.key_a[ply, n] = key_a
         ws.key_b[ply, n] = key_b
-        ws.index[ply, n] = entry_index(tt, (key_a, key_b))
+        ws.index[ply, n] = _bucket(tt, key_a, key_b)
         # The children's rows are read next (their numbers, at every step of the node): each
-        # asked for now, they load side by side, not one memory wait after another (on the
-        # empty boards of random_grid(0..7), two threads: 17% less time with the table aligned).
-        prefetch(tt, ws.index[ply, n])
+        # one the tags say may be there is asked for now, so they load side by side, not one
+        # memory wait after another (on the empty boards of random_grid(0..7), two threads: 17%
+        # less time with the table aligned, before the tags).
+        tag = _tag(key_a, key_b)
+        if _tag_at(tt, ws.index[ply, n]) == tag or _tag_at(tt, ws.index[ply, n] + 1) == tag:
+            prefetch(tt, ws.index[ply, n])
         if other_goal:  # the row _other_goal reads
-            prefetch(tt, entry_index(tt, (key_a, key_b ^ _ATTACKER_BIT)))
+            prefetch(tt, _bucket(tt, key_a, key_b ^ _ATTACKER_BIT))
         if ply < share_plies:
             _take_bound(bounds, child, (not attacker) if status == PASSES else attacker, ply + 1, tt, ws.index[ply, n], key_a, key_b)
         ws.order[ply, n] = ws.history[sq] + ws.counter[pos.last + 1, sq]
@@ -429,7 +496,7 @@ def _expand(
     return n, np.int64(-1), lost_by, drawn
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _estimate(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64, deadline: Int64) -> None:
     """A child searched before for another deadline, and undecided then, starts from the
     numbers it had (an estimate of its proof's size, never a proof: both are above 0)."""
@@ -442,14 +509,14 @@ def _estimate(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64, deadl
         ws.delta[ply, i] = delta
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _other_goal(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64) -> None:
     """A child whose position the other goal's search decided (the same position with the
     other player attacking: a value's two searches) may be decided here too: that player wins,
     so this attacker never does and loses; or that player loses (ATTACKER_LOSES), so this
     attacker wins (at some ply: the search has no deadline)."""
     key_a, key_b = ws.key_a[ply, i], ws.key_b[ply, i] ^ _ATTACKER_BIT
-    row, _, word = _read(tt, entry_index(tt, (key_a, key_b)), key_a, key_b)
+    row, _, word = _read(tt, _bucket(tt, key_a, key_b), key_a, key_b)
     if row < 0:
         return
     other_wins = ((word >> _WIN_BY_SHIFT) & _FIELD) != ZERO
@@ -467,7 +534,7 @@ def _other_goal(tt: NDArray[np.uint64], ws: np.record, ply: Int64, i: Int64) -> 
     ws.phi[ply, i], ws.delta[ply, i] = (np.int64(0), PN_INF) if goal else (PN_INF, np.int64(0))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _last_donut(settings: DfpnSettings, pos: Position, attacker: bool, ws: np.record) -> Int64:
     """A move reaching the mover's goal with the last donut placed before the deadline, or -1:
     for the attacker, a win at once; for the defender, any move that does not lose at once."""
@@ -483,7 +550,7 @@ def _last_donut(settings: DfpnSettings, pos: Position, attacker: bool, ws: np.re
     return np.int64(-1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _facts(
     settings: DfpnSettings, attacker: bool, ply: Int64, n: Int64, proved: bool, lost_by: Int64, drawn: bool,
     tt: NDArray[np.uint64], ws: np.record,
@@ -526,7 +593,7 @@ def _facts(
     return NO_FACT, fact, loses
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _children_numbers(
     tt: NDArray[np.uint64], ws: np.record, ply: Int64, n: Int64, deadline: Int64,
 ) -> tuple[Int64, Int64, Int64, Int64, Int64]:
@@ -566,7 +633,7 @@ def _children_numbers(
     return phi, delta, best, second, best_b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _returns(ws: np.record, win_by: Int64, safe: Int64, loses: bool) -> None:
     """The facts of the node being left, for its parent (``child_*``) or :func:`dfpn_root`."""
     ws.returned[0] = win_by
@@ -574,7 +641,7 @@ def _returns(ws: np.record, win_by: Int64, safe: Int64, loses: bool) -> None:
     ws.returned[2] = 1 if loses else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _mid(
     settings: DfpnSettings, pos: Position, attacker: bool, ply: Int64, th_phi: Int64, th_delta: Int64, tt: NDArray[np.uint64],
     ws: np.record, bounds: NDArray[np.uint64],
@@ -611,7 +678,7 @@ def _mid(
             ws.root_move[0] = sq
         return np.int64(0), PN_INF
     key_a, key_b = _key(pos, attacker)
-    idx = entry_index(tt, (key_a, key_b))
+    idx = _bucket(tt, key_a, key_b)
     prefetch(tt, idx)  # for _store, once the node is left
     n, decided, lost_by, drawn = _expand(settings, pos, attacker, ply, tt, ws, bounds)
     win_by: Int64  # the node's facts once decided (comment at NO_DEADLINE)

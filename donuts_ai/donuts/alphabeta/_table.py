@@ -81,12 +81,26 @@ _BUCKET_MASK = np.uint64(~np.uint64(1))
 _WORTH_PER_DEPTH = 64
 
 
+@njit(cache=True, inline="always")
+def key_hash(key: Key) -> np.uint64:
+    """64 well-mixed bits of a position's key: its bucket is read from the low bits (the
+    proof-number table's row tags from the high ones)."""
+    key_a, key_b = key
+    h = key_a * _HASH_MULT_A ^ key_b * _HASH_MULT_B
+    return h ^ (h >> _HASH_FOLD)
+
+
+@njit(cache=True, inline="always")
+def bucket_of(hashed: np.uint64, rows: Int64) -> np.int64:
+    """The first row of the bucket (two rows) of a key of hash ``hashed`` in a table of
+    ``rows`` rows, a power of two."""
+    return np.int64(hashed & np.uint64(rows - 1) & _BUCKET_MASK)
+
+
 @njit(cache=True)
 def entry_index(tt: NDArray[np.uint64], key: Key) -> np.int64:
     """The first row of a position's bucket (two rows; the table size is a power of two)."""
-    key_a, key_b = key
-    h = key_a * _HASH_MULT_A ^ key_b * _HASH_MULT_B
-    return np.int64((h ^ (h >> _HASH_FOLD)) & np.uint64(tt.shape[0] - 1) & _BUCKET_MASK)
+    return bucket_of(key_hash(key), tt.shape[0])
 
 
 @njit(cache=True)
