@@ -85,7 +85,7 @@ notebooks: $(VENV)/.installed-dev
 	$(BIN)/python notebooks/build_notebooks.py
 
 # Every first move's value of every tile-arrangement class, under the three rules variants
-# the opening book serves (34.7% done; about 1.5 core-days left at today's speed): each study appends
+# the opening book serves (43.1% done; about 1.3 core-days left at today's speed): each study appends
 # a class as it is solved and resumes where it stopped, so run it in pieces, in the
 # background, for as long as you like (`timeout 8h make first-moves`; one process a variant,
 # at the lowest priority). `make book` then rebuilds the shipped book from every study it is
