@@ -4,8 +4,9 @@ sits at the package root, below the games).
 
 ``popcount``/``ctz``/``clz`` compile to single instructions (LLVM ``ctpop``/``cttz``/
 ``ctlz``) rather than loops; ``prefetch`` asks for a table row ahead of its read, and
-``cache_aligned_zeros`` makes tables whose buckets each fill one cache line. The RNG is our own xorshift64* seeded through
-splitmix64, carried as a plain ``uint64`` state through the kernels: it is
+``cache_aligned_zeros`` makes tables whose buckets each fill one cache line. The RNG is our
+own xorshift64* seeded through splitmix64, carried as a plain ``uint64`` state through the
+kernels: it is
 independent of NumPy's and of Numba's per-thread generators, so a seed gives the
 same games on any number of threads.
 """

@@ -100,9 +100,9 @@ def _strict_json(value: object) -> object:
 
 
 def write_json(path: str | os.PathLike[str], figures: object) -> None:
-    """Write a benchmark's ``figures`` to ``path`` as strict JSON, one item a line: NumPy
-    integers as ints, its other numbers as floats, and every number JSON cannot hold (infinite or undefined, as the Elo
-    of a 100% score) as ``null``.
+    """Write a benchmark's ``figures`` to ``path`` as strict JSON, indented: NumPy integers
+    as ints, its other numbers as floats, and every number JSON cannot hold (infinite or
+    undefined, as the Elo of a 100% score) as ``null``.
 
     Args:
         path: the file, replaced.

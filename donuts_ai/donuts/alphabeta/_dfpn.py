@@ -176,11 +176,12 @@ class DfpnSettings(NamedTuple):
 # new), costs no wait for memory. Tags are hints, written without a lock like the rows: a row
 # whose tag is lost reads as empty (its proof is redone), one whose tag matches by chance is
 # still checked by its keys.
-_TAG_BYTES_PER_ROW = ROW_WORDS * 8
-_TAG_ROW_SHIFT = 5  # row >> 5: the tags' row of the array (32 a row)
-_TAG_WORD_SHIFT = 3  # (row >> 3) & _WORDS_MASK: their word in it (8 a word)
+_TAGS_PER_WORD = 8
+_TAG_BYTES_PER_ROW = ROW_WORDS * _TAGS_PER_WORD
+_TAG_ROW_SHIFT = _TAG_BYTES_PER_ROW.bit_length() - 1  # row >> 5: the tags' row of the array
+_TAG_WORD_SHIFT = _TAGS_PER_WORD.bit_length() - 1  # (row >> 3) & _WORDS_MASK: their word in it
 _WORDS_MASK = ROW_WORDS - 1
-_BYTE_IN_WORD = 7  # row & 7: the tag's byte in its word
+_BYTE_IN_WORD = _TAGS_PER_WORD - 1  # row & 7: the tag's byte in its word
 _TAG_SHIFT = np.uint64(57)  # the hash's high 7 bits, then the bit that makes a tag non-zero
 _BYTE = np.uint64(0xFF)
 

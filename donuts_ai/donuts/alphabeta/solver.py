@@ -83,8 +83,8 @@ class Solver:
     def __init__(self, tt_bits: int = 20, threads: int = 1, *, book: Book | str | PathLike[str] | bool = True):
         # 2**22 entries saved no nodes worth their cost on the empty boards of
         # random_grid(0..63), for the value or for the distance. threads > 1 adds the
-        # proof-number search's own table (2**tt_bits rows of 32 bytes and a tag byte each); what it proves goes to
-        # the shared table too. With threads=1 the search is the single search (same nodes,
+        # proof-number search's own table (2**tt_bits rows of 32 bytes and a tag byte each);
+        # what it proves goes to the shared table too. With threads=1 the search is the single search (same nodes,
         # same moves). The value searches (solve's first step, all of it with distance=False;
         # each move's value in analyze, move_value and move_distance) run the portfolio; the
         # distance's null-window searches run alpha-beta and threads - 1 Lazy SMP helpers on
